@@ -1,0 +1,111 @@
+package conformance
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/kubesem/kubesem/field"
+)
+
+// decider decodes a decision's options and input and returns its output
+// value, to be encoded as JSON.
+type decider func(options, input json.RawMessage) (any, error)
+
+// kubesem is kubesem's own Implementation.
+type kubesem struct {
+	decisions map[string]decider
+}
+
+// Kubesem returns kubesem's own implementation of every decision the vectors
+// name.
+func Kubesem() Implementation {
+	k := kubesem{decisions: map[string]decider{}}
+	for _, table := range []map[string]decider{
+		intstrDecisions(),
+		podstatusDecisions(),
+		replicasetDecisions(),
+		rolloutDecisions(),
+		jobDecisions(),
+		cronjobDecisions(),
+	} {
+		for name, d := range table {
+			k.decisions[name] = d
+		}
+	}
+	return k
+}
+
+// Decisions lists the decisions impl supports, when it is kubesem's own.
+func Decisions(impl Implementation) []string {
+	k, ok := impl.(kubesem)
+	if !ok {
+		return nil
+	}
+	names := make([]string, 0, len(k.decisions))
+	for n := range k.decisions {
+		names = append(names, n)
+	}
+	return names
+}
+
+func (k kubesem) Decide(decision string, options, input json.RawMessage) (json.RawMessage, error) {
+	d, ok := k.decisions[decision]
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", ErrUnsupported, decision)
+	}
+	out, err := d(options, input)
+	if err != nil {
+		var fe *field.Error
+		if !errors.As(err, &fe) {
+			return nil, err
+		}
+		return json.Marshal(map[string]any{"error": map[string]string{"field": fe.Path, "kind": field.Kind(fe)}})
+	}
+	return json.Marshal(out)
+}
+
+// rule adapts a function of a decoded input and options to a decider. The
+// input and options are decoded strictly: unknown fields are errors, reported
+// as a *field.Error naming the JSON path.
+func rule[In, Opt any](f func(in In, opts Opt) (any, error)) decider {
+	return func(options, input json.RawMessage) (any, error) {
+		var in In
+		var opts Opt
+		if err := decodeStrict(input, &in); err != nil {
+			return nil, err
+		}
+		if err := decodeStrict(options, &opts); err != nil {
+			return nil, err
+		}
+		return f(in, opts)
+	}
+}
+
+// decodeStrict decodes raw into v, rejecting unknown fields. Decoding errors
+// become a *field.Error naming the offending field.
+func decodeStrict(raw json.RawMessage, v any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		return nil
+	}
+	var fe *field.Error
+	if errors.As(err, &fe) {
+		return fe
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return field.New(te.Field, te.Value, field.ErrInvalid)
+	}
+	if msg := err.Error(); strings.HasPrefix(msg, "json: unknown field ") {
+		return field.New(strings.Trim(strings.TrimPrefix(msg, "json: unknown field "), `"`), "", field.ErrUnsupported)
+	}
+	return field.New("", err.Error(), field.ErrInvalid)
+}

@@ -1,0 +1,100 @@
+package intstr
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/kubesem/kubesem/field"
+)
+
+// Value is an int-or-string, as in the Kubernetes API: either an integer or
+// a string that should be a percentage such as "25%". The zero value is the
+// integer 0.
+//
+// A Value remembers whether it was written as a string: the JSON string "5"
+// is not the number 5, and, as upstream, it is not a valid percentage.
+type Value struct {
+	isString bool
+	num      int32
+	str      string
+}
+
+// Int returns the integer value n.
+func Int(n int32) Value { return Value{num: n} }
+
+// Percent returns the percentage p, written "p%".
+func Percent(p int32) Value { return Value{isString: true, str: strconv.Itoa(int(p)) + "%"} }
+
+// String returns the string value s, as written; it need not be valid.
+func String(s string) Value { return Value{isString: true, str: s} }
+
+// Parse reads a command-line spelling: "25%" is a percentage and "5" the
+// integer 5. It returns a *field.Error wrapping field.ErrInvalid for
+// anything else, and field.ErrOverflow for an integer beyond int32.
+func Parse(s string) (Value, error) {
+	if strings.HasSuffix(s, "%") {
+		v := String(s)
+		if _, err := percent(s); err != nil {
+			return Value{}, err
+		}
+		return v, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 32)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return Value{}, field.New("", s, field.ErrOverflow)
+		}
+		return Value{}, field.New("", s, field.ErrInvalid)
+	}
+	return Int(int32(n)), nil
+}
+
+// IsString reports whether the value was written as a string.
+func (v Value) IsString() bool { return v.isString }
+
+// IsPercent reports whether the value is a string ending in "%".
+func (v Value) IsPercent() bool { return v.isString && strings.HasSuffix(v.str, "%") }
+
+// IntValue returns the integer, or 0 for a string value.
+func (v Value) IntValue() int32 {
+	if v.isString {
+		return 0
+	}
+	return v.num
+}
+
+// String returns the value as written: "5" or "25%".
+func (v Value) String() string {
+	if v.isString {
+		return v.str
+	}
+	return strconv.Itoa(int(v.num))
+}
+
+// MarshalJSON writes an integer as a JSON number and a string as a JSON
+// string, as the Kubernetes API does.
+func (v Value) MarshalJSON() ([]byte, error) {
+	if v.isString {
+		return json.Marshal(v.str)
+	}
+	return strconv.AppendInt(nil, int64(v.num), 10), nil
+}
+
+// UnmarshalJSON accepts a JSON number that fits int32, or a JSON string.
+func (v *Value) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*v = String(s)
+		return nil
+	}
+	var n int32
+	if err := json.Unmarshal(b, &n); err != nil {
+		return field.New("", string(b), field.ErrInvalid)
+	}
+	*v = Int(n)
+	return nil
+}

@@ -1,0 +1,15 @@
+// Package meta models the object metadata every workload kind shares:
+// names, UIDs, labels, annotations, owner references, timestamps, label
+// selectors and condition statuses.
+//
+// Only the fields kubesem's rules read are modelled. JSON tags follow the
+// Kubernetes API, so a real object's metadata, trimmed, decodes as is.
+//
+// # Rules
+//
+//   - [ObjectMeta.ControllerRef], [ObjectMeta.IsControlledBy], [ObjectMeta.IsDeleting]
+//   - [LabelSelector.Matches], [LabelSelector.Validate], [SelectorFromSet]
+//
+// Source: apimachinery v0.36.3 pkg/apis/meta/v1 (types.go, helpers.go) and
+// pkg/labels (selector.go).
+package meta

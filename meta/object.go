@@ -1,0 +1,66 @@
+package meta
+
+import "time"
+
+// ObjectMeta is the subset of Kubernetes object metadata that workload
+// controllers read.
+type ObjectMeta struct {
+	Name                       string            `json:"name,omitempty"`
+	Namespace                  string            `json:"namespace,omitempty"`
+	UID                        string            `json:"uid,omitempty"`
+	Generation                 int64             `json:"generation,omitempty"`
+	CreationTimestamp          time.Time         `json:"creationTimestamp,omitzero"`
+	DeletionTimestamp          *time.Time        `json:"deletionTimestamp,omitempty"`
+	DeletionGracePeriodSeconds *int64            `json:"deletionGracePeriodSeconds,omitempty"`
+	Labels                     map[string]string `json:"labels,omitempty"`
+	Annotations                map[string]string `json:"annotations,omitempty"`
+	OwnerReferences            []OwnerReference  `json:"ownerReferences,omitempty"`
+	Finalizers                 []string          `json:"finalizers,omitempty"`
+}
+
+// OwnerReference points from a dependent object to its owner.
+type OwnerReference struct {
+	APIVersion string `json:"apiVersion,omitempty"`
+	Kind       string `json:"kind,omitempty"`
+	Name       string `json:"name,omitempty"`
+	UID        string `json:"uid,omitempty"`
+	Controller *bool  `json:"controller,omitempty"`
+}
+
+// IsController reports whether the reference is marked controller: true.
+func (r OwnerReference) IsController() bool { return r.Controller != nil && *r.Controller }
+
+// ControllerRef returns the first owner reference marked controller: true,
+// or nil when there is none.
+//
+// Source: apimachinery metav1.GetControllerOf (v0.36.3).
+func (m *ObjectMeta) ControllerRef() *OwnerReference {
+	for i := range m.OwnerReferences {
+		if m.OwnerReferences[i].IsController() {
+			return &m.OwnerReferences[i]
+		}
+	}
+	return nil
+}
+
+// IsControlledBy reports whether the object's controller reference has the
+// given UID.
+//
+// Source: apimachinery metav1.IsControlledBy (v0.36.3).
+func (m *ObjectMeta) IsControlledBy(uid string) bool {
+	ref := m.ControllerRef()
+	return ref != nil && ref.UID == uid
+}
+
+// IsDeleting reports whether the object has a deletion timestamp.
+func (m *ObjectMeta) IsDeleting() bool { return m.DeletionTimestamp != nil }
+
+// ConditionStatus is the status of a condition: True, False or Unknown.
+type ConditionStatus string
+
+// Condition statuses.
+const (
+	ConditionTrue    ConditionStatus = "True"
+	ConditionFalse   ConditionStatus = "False"
+	ConditionUnknown ConditionStatus = "Unknown"
+)

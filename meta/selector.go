@@ -1,0 +1,110 @@
+package meta
+
+import (
+	"slices"
+
+	"github.com/kubesem/kubesem/field"
+)
+
+// LabelSelector selects objects by label: every matchLabels pair and every
+// matchExpressions requirement must hold.
+type LabelSelector struct {
+	MatchLabels      map[string]string `json:"matchLabels,omitempty"`
+	MatchExpressions []Requirement     `json:"matchExpressions,omitempty"`
+}
+
+// Requirement is one matchExpressions entry.
+type Requirement struct {
+	Key      string   `json:"key"`
+	Operator Operator `json:"operator"`
+	Values   []string `json:"values,omitempty"`
+}
+
+// Operator is a label selector operator.
+type Operator string
+
+// Label selector operators.
+const (
+	OpIn           Operator = "In"
+	OpNotIn        Operator = "NotIn"
+	OpExists       Operator = "Exists"
+	OpDoesNotExist Operator = "DoesNotExist"
+)
+
+// SelectorFromSet returns the selector that matches exactly the given labels,
+// the equality-based selector a ReplicationController uses.
+func SelectorFromSet(set map[string]string) *LabelSelector {
+	return &LabelSelector{MatchLabels: set}
+}
+
+// IsEmpty reports whether the selector has no requirements. An empty
+// selector matches everything; workload controllers treat it as invalid.
+func (s *LabelSelector) IsEmpty() bool {
+	return s == nil || (len(s.MatchLabels) == 0 && len(s.MatchExpressions) == 0)
+}
+
+// Matches reports whether labels satisfy every requirement of s. A nil
+// selector matches nothing and an empty one matches everything, as in
+// metav1.LabelSelectorAsSelector.
+//
+// s must be valid (see [LabelSelector.Validate]); an invalid operator matches
+// nothing.
+func (s *LabelSelector) Matches(labels map[string]string) bool {
+	if s == nil {
+		return false
+	}
+	for k, v := range s.MatchLabels {
+		got, ok := labels[k]
+		if !ok || got != v {
+			return false
+		}
+	}
+	for _, r := range s.MatchExpressions {
+		if !r.matches(labels) {
+			return false
+		}
+	}
+	return true
+}
+
+func (r Requirement) matches(labels map[string]string) bool {
+	v, ok := labels[r.Key]
+	switch r.Operator {
+	case OpIn:
+		return ok && slices.Contains(r.Values, v)
+	case OpNotIn:
+		return !ok || !slices.Contains(r.Values, v)
+	case OpExists:
+		return ok
+	case OpDoesNotExist:
+		return !ok
+	}
+	return false
+}
+
+// Validate returns a *field.Error naming path when an operator is unknown,
+// In/NotIn has no values, or Exists/DoesNotExist has values.
+func (s *LabelSelector) Validate(path string) error {
+	if s == nil {
+		return nil
+	}
+	for i, r := range s.MatchExpressions {
+		p := field.Index(field.Child(path, "matchExpressions"), i)
+		switch r.Operator {
+		case OpIn, OpNotIn:
+			if len(r.Values) == 0 {
+				return field.New(field.Child(p, "values"), "", field.ErrRequired)
+			}
+		case OpExists, OpDoesNotExist:
+			if len(r.Values) != 0 {
+				return field.New(field.Child(p, "values"), r.Values[0], field.ErrInvalid)
+			}
+		default:
+			return field.New(field.Child(p, "operator"), string(r.Operator), field.ErrUnsupported)
+		}
+		if r.Key == "" {
+			return field.New(field.Child(p, "key"), "", field.ErrRequired)
+		}
+	}
+	return nil
+}

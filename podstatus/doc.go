@@ -1,0 +1,29 @@
+// Package podstatus models a Pod and decides the facts about it that every
+// workload controller reads: whether it is ready, available, active,
+// terminating or terminal, and when its availability must be looked at again.
+//
+// Reference semantics: Kubernetes v1.36.3 with default feature gates
+// (pkg/api/v1/pod/util.go, pkg/controller/controller_utils.go). Phase and
+// condition generation (kubelet getPhase, generateAPIPodStatus), restart
+// backoff and pod GC come in later files of this package and read the same
+// model.
+//
+// # Rules
+//
+//   - Readiness: [IsReady], [ReadyTime], [IsAvailable], [NextAvailabilityCheck]
+//   - Lifecycle: [IsActive], [IsTerminating], [IsTerminal]
+//   - Containers: [IsRestartableInit], [MaxRestarts]
+//   - Annotations: [DeletionCost]
+//
+// # Divergences
+//
+// The seeds describe availability as "ready for at least minReadySeconds";
+// v1.36.3 compares readyTime+minReadySeconds <= now, inclusive, which is what
+// [IsAvailable] does (v1.31 and earlier were strict).
+//
+// # Inputs
+//
+// Time is the now argument. No I/O, no globals; pods are never modified.
+//
+// Vectors: testdata/podstatus.
+package podstatus

@@ -1,0 +1,179 @@
+package podstatus
+
+import (
+	"time"
+
+	"github.com/kubesem/kubesem/meta"
+)
+
+// Pod is the subset of a Kubernetes Pod that workload controllers and the
+// kubelet's status logic read. JSON tags follow the API.
+type Pod struct {
+	meta.ObjectMeta `json:"metadata"`
+	Spec            Spec   `json:"spec"`
+	Status          Status `json:"status"`
+}
+
+// Spec is the subset of a PodSpec kubesem reads.
+type Spec struct {
+	NodeName                      string            `json:"nodeName,omitempty"`
+	NodeSelector                  map[string]string `json:"nodeSelector,omitempty"`
+	RestartPolicy                 RestartPolicy     `json:"restartPolicy,omitempty"`
+	Priority                      *int32            `json:"priority,omitempty"`
+	InitContainers                []Container       `json:"initContainers,omitempty"`
+	Containers                    []Container       `json:"containers,omitempty"`
+	ReadinessGates                []ReadinessGate   `json:"readinessGates,omitempty"`
+	TerminationGracePeriodSeconds *int64            `json:"terminationGracePeriodSeconds,omitempty"`
+	ActiveDeadlineSeconds         *int64            `json:"activeDeadlineSeconds,omitempty"`
+	HostNetwork                   bool              `json:"hostNetwork,omitempty"`
+	Tolerations                   []Toleration      `json:"tolerations,omitempty"`
+}
+
+// RestartPolicy is a pod's or container's restart policy.
+type RestartPolicy string
+
+// Restart policies.
+const (
+	RestartAlways    RestartPolicy = "Always"
+	RestartOnFailure RestartPolicy = "OnFailure"
+	RestartNever     RestartPolicy = "Never"
+)
+
+// Container is the subset of a container spec kubesem reads.
+type Container struct {
+	Name  string `json:"name"`
+	Image string `json:"image,omitempty"`
+	// RestartPolicy is only valid on init containers, where Always makes the
+	// container a sidecar, and (gate ContainerRestartRules) on regular ones.
+	RestartPolicy      *RestartPolicy `json:"restartPolicy,omitempty"`
+	RestartPolicyRules []RestartRule  `json:"restartPolicyRules,omitempty"`
+}
+
+// RestartRule is a container restart rule: Action applies when the exit
+// code matches.
+type RestartRule struct {
+	Action    string            `json:"action"`
+	ExitCodes *ExitCodesMatcher `json:"exitCodes,omitempty"`
+}
+
+// ExitCodesMatcher matches exit codes with In or NotIn.
+type ExitCodesMatcher struct {
+	Operator string  `json:"operator"`
+	Values   []int32 `json:"values,omitempty"`
+}
+
+// ReadinessGate names an extra condition the pod needs to be Ready.
+type ReadinessGate struct {
+	ConditionType ConditionType `json:"conditionType"`
+}
+
+// Toleration lets a pod tolerate a node taint.
+type Toleration struct {
+	Key               string `json:"key,omitempty"`
+	Operator          string `json:"operator,omitempty"`
+	Value             string `json:"value,omitempty"`
+	Effect            string `json:"effect,omitempty"`
+	TolerationSeconds *int64 `json:"tolerationSeconds,omitempty"`
+}
+
+// Status is the subset of a PodStatus kubesem reads.
+type Status struct {
+	Phase                 Phase             `json:"phase,omitempty"`
+	Conditions            []Condition       `json:"conditions,omitempty"`
+	Reason                string            `json:"reason,omitempty"`
+	Message               string            `json:"message,omitempty"`
+	StartTime             *time.Time        `json:"startTime,omitempty"`
+	InitContainerStatuses []ContainerStatus `json:"initContainerStatuses,omitempty"`
+	ContainerStatuses     []ContainerStatus `json:"containerStatuses,omitempty"`
+}
+
+// Phase is a pod phase.
+type Phase string
+
+// Pod phases.
+const (
+	Pending   Phase = "Pending"
+	Running   Phase = "Running"
+	Succeeded Phase = "Succeeded"
+	Failed    Phase = "Failed"
+	Unknown   Phase = "Unknown"
+)
+
+// ConditionType names a pod condition.
+type ConditionType string
+
+// Pod condition types.
+const (
+	PodScheduled              ConditionType = "PodScheduled"
+	PodReadyToStartContainers ConditionType = "PodReadyToStartContainers"
+	Initialized               ConditionType = "Initialized"
+	ContainersReady           ConditionType = "ContainersReady"
+	Ready                     ConditionType = "Ready"
+	DisruptionTarget          ConditionType = "DisruptionTarget"
+)
+
+// Condition is a pod condition.
+type Condition struct {
+	Type               ConditionType        `json:"type"`
+	Status             meta.ConditionStatus `json:"status"`
+	LastProbeTime      time.Time            `json:"lastProbeTime,omitzero"`
+	LastTransitionTime time.Time            `json:"lastTransitionTime,omitzero"`
+	Reason             string               `json:"reason,omitempty"`
+	Message            string               `json:"message,omitempty"`
+}
+
+// ContainerStatus is the subset of a container status kubesem reads.
+type ContainerStatus struct {
+	Name                 string         `json:"name"`
+	State                ContainerState `json:"state,omitzero"`
+	LastTerminationState ContainerState `json:"lastState,omitzero"`
+	Ready                bool           `json:"ready"`
+	RestartCount         int32          `json:"restartCount"`
+	Started              *bool          `json:"started,omitempty"`
+	Image                string         `json:"image,omitempty"`
+}
+
+// ContainerState holds at most one of Waiting, Running and Terminated.
+type ContainerState struct {
+	Waiting    *StateWaiting    `json:"waiting,omitempty"`
+	Running    *StateRunning    `json:"running,omitempty"`
+	Terminated *StateTerminated `json:"terminated,omitempty"`
+}
+
+// StateWaiting is a waiting container's state.
+type StateWaiting struct {
+	Reason  string `json:"reason,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// StateRunning is a running container's state.
+type StateRunning struct {
+	StartedAt time.Time `json:"startedAt,omitzero"`
+}
+
+// StateTerminated is a terminated container's state.
+type StateTerminated struct {
+	ExitCode   int32     `json:"exitCode"`
+	Signal     int32     `json:"signal,omitempty"`
+	Reason     string    `json:"reason,omitempty"`
+	Message    string    `json:"message,omitempty"`
+	StartedAt  time.Time `json:"startedAt,omitzero"`
+	FinishedAt time.Time `json:"finishedAt,omitzero"`
+}
+
+// Condition returns the pod's condition of type t, or nil.
+func (p *Pod) Condition(t ConditionType) *Condition {
+	for i := range p.Status.Conditions {
+		if p.Status.Conditions[i].Type == t {
+			return &p.Status.Conditions[i]
+		}
+	}
+	return nil
+}
+
+// Template is a pod template: the metadata and spec of the pods a workload
+// creates.
+type Template struct {
+	meta.ObjectMeta `json:"metadata"`
+	Spec            Spec `json:"spec"`
+}
