@@ -28,6 +28,7 @@ func Kubesem() Implementation {
 		podstatusDecisions(),
 		replicasetDecisions(),
 		rolloutDecisions(),
+		rolloutStatusDecisions(),
 		jobDecisions(),
 		cronjobDecisions(),
 	} {
