@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/kubesem/kubesem/conformance"
+)
+
+// decide reads one request and prints the decision's JSON output. An input
+// error is printed as the {"error": ...} output and also reported on stderr,
+// naming the field, with exit code 2.
+func decide(args []string, stdin io.Reader, stdout io.Writer) error {
+	if len(args) > 1 {
+		return usagef("decide: want at most one FILE")
+	}
+	var data []byte
+	var err error
+	if len(args) == 1 && args[0] != "-" {
+		data, err = os.ReadFile(args[0])
+	} else {
+		data, err = io.ReadAll(stdin)
+	}
+	if err != nil {
+		return usagef("decide: %v", err)
+	}
+	var req conformance.Request
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return usagef("decide: request: %v", err)
+	}
+	if req.Decision == "" {
+		return usagef("decide: request: decision: required value")
+	}
+	out, err := conformance.Kubesem().Decide(req.Decision, req.Options, req.Input)
+	if err != nil {
+		return usagef("decide: %v", err)
+	}
+	var pretty bytes.Buffer
+	if json.Indent(&pretty, out, "", "  ") == nil {
+		out = pretty.Bytes()
+	}
+	stdout.Write(append(out, '\n'))
+	var probe struct {
+		Error *conformance.WantError `json:"error"`
+	}
+	if json.Unmarshal(out, &probe) == nil && probe.Error != nil {
+		return usagef("decide: input.%s: %s value", probe.Error.Field, probe.Error.Kind)
+	}
+	return nil
+}
+
+func serve(stdin io.Reader, stdout io.Writer) error {
+	return conformance.Serve(conformance.Kubesem(), stdin, stdout)
+}
+
+func listDecisions(stdout io.Writer) error {
+	names := conformance.Decisions(conformance.Kubesem())
+	slices.Sort(names)
+	for _, n := range names {
+		io.WriteString(stdout, n+"\n")
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+// Command kubesem asks kubesem what the Kubernetes workload controllers
+// decide, checks implementations against its conformance vectors, and
+// simulates rollouts and CronJob schedules.
+//
+// Usage:
+//
+//	kubesem decide [FILE]                 decide one {"decision","options","input"} request (stdin when no FILE)
+//	kubesem conformance [flags]           run the conformance vectors; non-zero exit on failure
+//	kubesem serve                         speak the external-implementation line protocol on stdin/stdout
+//	kubesem decisions                     list the decisions kubesem implements
+//	kubesem simulate rollout [flags]      print a Deployment rollout as a timeline
+//	kubesem simulate cronjob [flags]      print which CronJob schedule slots run, skip, replace or are missed
+//
+// Exit codes: 0 success, 1 conformance failure, 2 bad usage or invalid input
+// (one line on stderr names the field).
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// usageError is a bad flag or input: it exits 2 with one line on stderr.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+const usage = `usage: kubesem <command> [arguments]
+
+commands:
+  decide [FILE]            decide one request {"decision","options","input"} (stdin when no FILE)
+  conformance [flags]      run the conformance vectors (--vectors DIR, --exec CMD, --package P, -v)
+  serve                    answer requests line by line on stdin/stdout (the --exec protocol)
+  decisions                list the decisions kubesem implements
+  simulate rollout [flags] print a Deployment rollout step by step (see -h)
+  simulate cronjob [flags] print a CronJob's schedule slots over a window (see -h)
+`
+
+// run is main without the process: it returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "decide":
+		err = decide(args[1:], stdin, stdout)
+	case "conformance":
+		var ok bool
+		ok, err = conformanceCmd(args[1:], stdout)
+		if err == nil && !ok {
+			return 1
+		}
+	case "serve":
+		err = serve(stdin, stdout)
+	case "decisions":
+		err = listDecisions(stdout)
+	case "simulate":
+		err = simulate(args[1:], stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(stderr, "kubesem:", err)
+	if _, ok := err.(usageError); ok {
+		return 2
+	}
+	return 1
+}
+
+func simulate(args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return usagef("simulate: want rollout or cronjob")
+	}
+	switch args[0] {
+	case "rollout":
+		return simulateRollout(args[1:], stdout)
+	case "cronjob":
+		return simulateCronJob(args[1:], stdout)
+	}
+	return usagef("simulate: unknown simulation %q (want rollout or cronjob)", args[0])
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestDecide(t *testing.T) {
+	t.Parallel()
+	code, out, _ := runCLI(t, `{"decision":"intstr.Scaled","input":{"value":"25%","total":3,"roundUp":true}}`, "decide")
+	if code != 0 || !strings.Contains(out, `"value": 1`) {
+		t.Errorf("decide 25%% of 3 up = %d, %q; want 0 and value 1", code, out)
+	}
+}
+
+func TestDecideBadInputNamesField(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, stdin, wantErr string }{
+		{"invalid value", `{"decision":"intstr.Scaled","input":{"value":"abc%","total":3}}`, "input.value"},
+		{"unknown input field", `{"decision":"intstr.Scaled","input":{"valu":1}}`, "input.valu"},
+		{"not json", `{`, "request"},
+		{"no decision", `{"input":{}}`, "decision"},
+		{"unknown decision", `{"decision":"x.Y","input":{}}`, "x.Y"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			code, _, stderr := runCLI(t, c.stdin, "decide")
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			if code != 2 || len(lines) != 1 || !strings.Contains(stderr, c.wantErr) {
+				t.Errorf("decide(%s) = exit %d, stderr %q; want exit 2 and one line naming %q", c.stdin, code, stderr, c.wantErr)
+			}
+		})
+	}
+}
+
+func TestConformanceCommand(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := runCLI(t, "", "conformance", "--package", "intstr")
+	if code != 0 || !strings.Contains(out, "0 failed") {
+		t.Errorf("conformance = %d, %q, %q; want exit 0 and no failures", code, out, stderr)
+	}
+}
+
+func TestConformanceCommandFails(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "intstr"), 0o755)
+	os.WriteFile(filepath.Join(dir, "intstr", "bad.json"), []byte(`[{"decision":"intstr.Scaled","name":"wrong","source":"test","input":{"value":1,"total":1},"want":{"value":2}}]`), 0o644)
+	code, out, _ := runCLI(t, "", "conformance", "--vectors", dir)
+	if code != 1 || !strings.Contains(out, "FAIL intstr/wrong") {
+		t.Errorf("conformance on a wrong vector = %d, %q; want exit 1 and the failure listed", code, out)
+	}
+	code, _, stderr := runCLI(t, "", "conformance", "--vectors", filepath.Join(dir, "missing"))
+	if code != 2 || !strings.Contains(stderr, "--vectors") {
+		t.Errorf("conformance on a missing folder = %d, %q; want exit 2 naming --vectors", code, stderr)
+	}
+}
+
+func TestServe(t *testing.T) {
+	t.Parallel()
+	code, out, _ := runCLI(t, `{"decision":"intstr.Scaled","input":{"value":5,"total":1}}`+"\n", "serve")
+	if code != 0 || strings.TrimSpace(out) != `{"output":{"value":5}}` {
+		t.Errorf("serve = %d, %q", code, out)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	t.Parallel()
+	if code, _, _ := runCLI(t, "", "bogus"); code != 2 {
+		t.Errorf("unknown command exit = %d; want 2", code)
+	}
+	if code, _, _ := runCLI(t, ""); code != 2 {
+		t.Errorf("no command exit = %d; want 2", code)
+	}
+}
