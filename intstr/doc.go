@@ -16,9 +16,14 @@
 // # Divergences
 //
 // Upstream's scaling helper accepts percentages that API validation rejects
-// ("+5%", "-5%", "05.0%"); kubesem applies validation's stricter grammar
-// (`^[0-9]+%$`) so every value it scales is one the API server would store.
-// A scaled result beyond int32 is an error here; upstream truncates it.
+// ("+5%", "-5%"); kubesem applies validation's stricter grammar
+// (`^[0-9]+%$`, so "05%" is 5%) so every value it scales is one the API
+// server would store. For the same reason a negative integer is an error
+// (field.ErrNegative) where upstream returns it unchanged. A scaled result
+// beyond int32 is an error (field.ErrOverflow) where upstream returns an int
+// that its callers truncate to int32. On every value validation accepts and
+// every result that fits in int32, [Scaled] equals upstream (checked by the
+// differential in conformance/upstream).
 //
 // # Inputs
 //

@@ -2,7 +2,6 @@ package intstr
 
 import (
 	"math"
-	"strconv"
 
 	"github.com/kubesem/kubesem/field"
 )
@@ -20,23 +19,48 @@ const (
 // is; a percentage p% is p*total/100 computed in float64 and rounded up or
 // down as r says, exactly as upstream computes it.
 //
+// The percentage may exceed 100% and need not fit in int32 (maxSurge
+// "99999999999%" of 0 is 0, as upstream); only the result must fit.
+//
 // It returns a *field.Error with an empty Path wrapping field.ErrInvalid
 // when v is a string that is not a percentage of the form `^[0-9]+%$`,
 // field.ErrNegative when v is a negative integer, and field.ErrOverflow when
-// the percentage or the result does not fit in int32. On error the result is 0.
+// the percentage does not fit in int64 (upstream fails to parse it too) or
+// the result does not fit in int32. On error the result is 0.
 //
 // Source: apimachinery v0.36.3 pkg/util/intstr/intstr.go
 // GetScaledValueFromIntOrPercent; api validation IsValidPercent.
 func Scaled(v Value, total int32, r Rounding) (int32, error) {
-	if !v.isString {
-		if v.num < 0 {
-			return 0, field.Int("", int64(v.num), field.ErrNegative)
-		}
+	if !v.isString && v.num >= 0 {
 		return v.num, nil
+	}
+	return scaled(v, total, r)
+}
+
+// scaled is Scaled past its integer fast path, kept apart so that Scaled
+// inlines.
+func scaled(v Value, total int32, r Rounding) (int32, error) {
+	if !v.isString {
+		return 0, field.Int("", int64(v.num), field.ErrNegative)
 	}
 	p, err := percent(v.str)
 	if err != nil {
 		return 0, err
+	}
+	if p < 1<<22 && total >= 0 {
+		// p*total < 2^53: the float64 product is exact and the quotient,
+		// below 2^47, lies within 2^-7 of the true N/100, which is either
+		// an integer or at least 0.01 from one, so integer division rounds
+		// the same way as upstream's float64 arithmetic.
+		n := p * int64(total)
+		if r == Up {
+			n += 99
+		}
+		n /= 100
+		if n > math.MaxInt32 {
+			return 0, field.New("", v.str, field.ErrOverflow)
+		}
+		return int32(n), nil
 	}
 	x := float64(p) * float64(total) / 100
 	if r == Up {
@@ -53,6 +77,13 @@ func Scaled(v Value, total int32, r Rounding) (int32, error) {
 // Validate returns a *field.Error naming path when v cannot be scaled: a
 // negative integer, a string that is not a percentage, or, when max100 is
 // set, a percentage above 100% (the limit the API puts on maxUnavailable).
+//
+// The error wraps field.ErrNegative for a negative integer, field.ErrInvalid
+// for a malformed string or a percentage above 100% under max100, and
+// field.ErrOverflow for a percentage beyond int64.
+//
+// Source: kubernetes v1.36.3 pkg/apis/apps/validation/validation.go
+// ValidatePositiveIntOrPercent, IsNotMoreThan100Percent.
 func Validate(v Value, path string, max100 bool) error {
 	if !v.isString {
 		if v.num < 0 {
@@ -70,20 +101,27 @@ func Validate(v Value, path string, max100 bool) error {
 	return nil
 }
 
-// percent parses "N%" with N a run of ASCII digits that fits in int32.
-func percent(s string) (int32, error) {
+// percent parses "N%" with N a run of ASCII digits that fits in int64, the
+// range upstream's strconv.Atoi accepts on 64-bit platforms.
+func percent(s string) (int64, error) {
 	n := len(s)
 	if n < 2 || s[n-1] != '%' {
 		return 0, field.New("", s, field.ErrInvalid)
 	}
+	var p int64
+	overflow := false
 	for i := 0; i < n-1; i++ {
-		if s[i] < '0' || s[i] > '9' {
+		d := s[i] - '0'
+		if d > 9 {
 			return 0, field.New("", s, field.ErrInvalid)
 		}
+		if p > (math.MaxInt64-int64(d))/10 {
+			overflow = true
+		}
+		p = p*10 + int64(d)
 	}
-	p, err := strconv.ParseInt(s[:n-1], 10, 32)
-	if err != nil {
+	if overflow {
 		return 0, field.New("", s, field.ErrOverflow)
 	}
-	return int32(p), nil
+	return p, nil
 }

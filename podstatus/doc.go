@@ -10,7 +10,8 @@
 //
 // # Rules
 //
-//   - Readiness: [IsReady], [ReadyTime], [IsAvailable], [NextAvailabilityCheck]
+//   - Readiness: [IsReady], [ReadyTime], [IsAvailable], [NextAvailabilityCheck],
+//     [NextAvailabilityCheckSince]
 //   - Lifecycle: [IsActive], [IsTerminating], [IsTerminal]
 //   - Containers: [IsRestartableInit], [MaxRestarts]
 //   - Annotations: [DeletionCost]
@@ -21,9 +22,22 @@
 // v1.36.3 compares readyTime+minReadySeconds <= now, inclusive, which is what
 // [IsAvailable] does (v1.31 and earlier were strict).
 //
+// Upstream dereferences nil pods; kubesem treats a nil pod as absent: not
+// ready, available, active, terminating or terminal, skipped by
+// [NextAvailabilityCheck], with deletion cost 0 and no restarts.
+//
+// The seeds give the deletion-cost range as [-2147483647, 2147483647];
+// v1.36.3, and [DeletionCost], also accept -2147483648.
+//
 // # Inputs
 //
 // Time is the now argument. No I/O, no globals; pods are never modified.
+// Safe for concurrent use.
+//
+// # Errors
+//
+// The readiness, lifecycle, container and annotation rules cannot fail:
+// every pod, however malformed, has an answer.
 //
 // Vectors: testdata/podstatus.
 package podstatus

@@ -161,8 +161,12 @@ type StateTerminated struct {
 	FinishedAt time.Time `json:"finishedAt,omitzero"`
 }
 
-// Condition returns the pod's condition of type t, or nil.
+// Condition returns the pod's first condition of type t, or nil. A nil pod
+// has no conditions.
 func (p *Pod) Condition(t ConditionType) *Condition {
+	if p == nil {
+		return nil
+	}
 	for i := range p.Status.Conditions {
 		if p.Status.Conditions[i].Type == t {
 			return &p.Status.Conditions[i]

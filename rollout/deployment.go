@@ -14,6 +14,15 @@ type Deployment struct {
 	meta.ObjectMeta `json:"metadata"`
 	Spec            Spec   `json:"spec"`
 	Status          Status `json:"status"`
+
+	// TemplateHash is not an API field: it is the pod-template-hash of
+	// Spec.Template (with Status.CollisionCount), which Kubernetes computes
+	// from the Go encoding of the full template and kubesem does not. When
+	// set, the new ReplicaSet is the oldest one whose template carries this
+	// pod-template-hash label, and a created one is named after it. When
+	// empty, the new ReplicaSet is found by comparing the modelled template
+	// fields, and a created one is named with kubesem's own hash.
+	TemplateHash string `json:"templateHash,omitempty"`
 }
 
 // Spec is a Deployment spec.

@@ -1,0 +1,552 @@
+package upstream_test
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr"
+	batch "k8s.io/api/batch/v1"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+	clocktesting "k8s.io/utils/clock/testing"
+	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/podstatus"
+
+	_ "k8s.io/kubernetes/pkg/controller/job"              // linked for go:linkname
+	_ "k8s.io/kubernetes/pkg/controller/ttlafterfinished" // linked for go:linkname
+	_ "unsafe"                                            // go:linkname to the Job controller's unexported rules
+)
+
+// jobInterval mirrors the layout of upstream's unexported interval type.
+type jobInterval struct{ First, Last int }
+
+// jobBackoffRecord mirrors the layout of upstream's unexported backoffRecord.
+type jobBackoffRecord struct {
+	key                      string
+	failuresAfterLastSuccess int32
+	lastFailureTime          *time.Time
+}
+
+type jobBackoffStore struct{}
+
+//go:linkname jobMatchPodFailurePolicy k8s.io/kubernetes/pkg/controller/job.matchPodFailurePolicy
+func jobMatchPodFailurePolicy(*batch.PodFailurePolicy, *v1.Pod) (*string, bool, *batch.PodFailurePolicyAction)
+
+//go:linkname jobParseIndexes k8s.io/kubernetes/pkg/controller/job.parseIndexesFromString
+func jobParseIndexes(klog.Logger, string, int) []jobInterval
+
+//go:linkname jobIntervalsString k8s.io/kubernetes/pkg/controller/job.orderedIntervals.String
+func jobIntervalsString([]jobInterval) string
+
+//go:linkname jobMatchSuccessPolicy k8s.io/kubernetes/pkg/controller/job.matchSuccessPolicy
+func jobMatchSuccessPolicy(klog.Logger, *batch.SuccessPolicy, int32, []jobInterval) (string, bool)
+
+//go:linkname jobRemaining k8s.io/kubernetes/pkg/controller/job.getRemainingTimeForFailuresCount
+func jobRemaining(clock.WithTicker, time.Duration, time.Duration, int32, *time.Time) time.Duration
+
+//go:linkname jobFinishedTime k8s.io/kubernetes/pkg/controller/job.getFinishedTime
+func jobFinishedTime(*v1.Pod) time.Time
+
+//go:linkname jobNewBackoffStore k8s.io/kubernetes/pkg/controller/job.newBackoffStore
+func jobNewBackoffStore() *jobBackoffStore
+
+//go:linkname jobUpdateBackoffRecord k8s.io/kubernetes/pkg/controller/job.(*backoffStore).updateBackoffRecord
+func jobUpdateBackoffRecord(*jobBackoffStore, jobBackoffRecord) error
+
+//go:linkname jobNewBackoffRecord k8s.io/kubernetes/pkg/controller/job.(*backoffStore).newBackoffRecord
+func jobNewBackoffRecord(*jobBackoffStore, string, []*v1.Pod, []*v1.Pod) jobBackoffRecord
+
+//go:linkname jobPastBackoffLimitOnFailure k8s.io/kubernetes/pkg/controller/job.pastBackoffLimitOnFailure
+func jobPastBackoffLimitOnFailure(*batch.Job, []*v1.Pod) bool
+
+//go:linkname jobIsPodFailed k8s.io/kubernetes/pkg/controller/job.isPodFailed
+func jobIsPodFailed(*v1.Pod, *batch.Job) bool
+
+//go:linkname jobActivePodsForRemoval k8s.io/kubernetes/pkg/controller/job.activePodsForRemoval
+func jobActivePodsForRemoval(*batch.Job, []*v1.Pod, int) []*v1.Pod
+
+//go:linkname jobTimeLeft k8s.io/kubernetes/pkg/controller/ttlafterfinished.timeLeft
+func jobTimeLeft(klog.Logger, *batch.Job, *time.Time) (*time.Duration, *time.Time, error)
+
+var jobT0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func jobTime(t *rapid.T, label string) time.Time {
+	return jobT0.Add(time.Duration(rapid.IntRange(-3, 40).Draw(t, label)) * time.Second)
+}
+
+// jobGenPod draws a pod with the fields the Job rules read.
+func jobGenPod(t *rapid.T, i int) *podstatus.Pod {
+	p := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: "p" + strconv.Itoa(i), Namespace: "ns", UID: "u" + strconv.Itoa(i)}}
+	p.Status.Phase = rapid.SampledFrom([]podstatus.Phase{"", podstatus.Pending, podstatus.Running, podstatus.Succeeded, podstatus.Failed, podstatus.Unknown}).Draw(t, "phase")
+	if rapid.Bool().Draw(t, "fin") {
+		p.Finalizers = []string{job.TrackingFinalizer}
+	}
+	ann := map[string]string{}
+	if rapid.Bool().Draw(t, "hasIdx") {
+		ann[job.CompletionIndexAnnotation] = rapid.SampledFrom([]string{"0", "1", "2", "3", "5", "-1", "x", "+1", "-0"}).Draw(t, "idx")
+	}
+	if rapid.Bool().Draw(t, "hasFC") {
+		ann[job.IndexFailureCountAnnotation] = rapid.SampledFrom([]string{"0", "1", "2", "x", "-1"}).Draw(t, "fc")
+	}
+	if rapid.Bool().Draw(t, "hasIFC") {
+		ann[job.IndexIgnoredFailureCountAnnotation] = rapid.SampledFrom([]string{"0", "1", "3"}).Draw(t, "ifc")
+	}
+	if len(ann) > 0 {
+		p.Annotations = ann
+	}
+	if rapid.Bool().Draw(t, "node") {
+		p.Spec.NodeName = "n" + strconv.Itoa(rapid.IntRange(0, 1).Draw(t, "nodeN"))
+	}
+	if rapid.Bool().Draw(t, "created") {
+		p.CreationTimestamp = jobTime(t, "creation")
+	}
+	if rapid.IntRange(0, 3).Draw(t, "deleting") == 0 {
+		d := jobTime(t, "deletion")
+		p.DeletionTimestamp = &d
+		if rapid.Bool().Draw(t, "grace") {
+			p.DeletionGracePeriodSeconds = ptrTo(int64(rapid.IntRange(0, 30).Draw(t, "graceS")))
+		}
+	}
+	if rapid.Bool().Draw(t, "sidecar") {
+		always := podstatus.RestartAlways
+		p.Spec.InitContainers = []podstatus.Container{{Name: "side", RestartPolicy: &always}, {Name: "init"}}
+	}
+	names := []string{"main", "side", "init", "other"}
+	status := func(label string) []podstatus.ContainerStatus {
+		var out []podstatus.ContainerStatus
+		for n := rapid.IntRange(0, 2).Draw(t, label); n > 0; n-- {
+			cs := podstatus.ContainerStatus{Name: rapid.SampledFrom(names).Draw(t, "cname"), RestartCount: int32(rapid.IntRange(0, 3).Draw(t, "restarts"))}
+			switch rapid.IntRange(0, 2).Draw(t, "state") {
+			case 0:
+				ft := time.Time{}
+				if rapid.Bool().Draw(t, "hasFinish") {
+					ft = jobTime(t, "finish")
+				}
+				cs.State.Terminated = &podstatus.StateTerminated{ExitCode: int32(rapid.IntRange(-1, 3).Draw(t, "exit")), FinishedAt: ft}
+			case 1:
+				cs.State.Running = &podstatus.StateRunning{}
+			}
+			out = append(out, cs)
+		}
+		return out
+	}
+	p.Status.ContainerStatuses = status("ncs")
+	p.Status.InitContainerStatuses = status("nics")
+	for n := rapid.IntRange(0, 2).Draw(t, "nconds"); n > 0; n-- {
+		c := podstatus.Condition{Type: rapid.SampledFrom([]podstatus.ConditionType{podstatus.Ready, podstatus.DisruptionTarget, "Custom"}).Draw(t, "ctype"),
+			Status: rapid.SampledFrom([]meta.ConditionStatus{meta.ConditionTrue, meta.ConditionFalse, meta.ConditionUnknown}).Draw(t, "cstatus")}
+		if rapid.Bool().Draw(t, "cltt") {
+			c.LastTransitionTime = jobTime(t, "ltt")
+		}
+		p.Status.Conditions = append(p.Status.Conditions, c)
+	}
+	return p
+}
+
+func ptrTo[T any](v T) *T { return &v }
+
+func jobV1Time(t *time.Time) *metav1.Time {
+	if t == nil {
+		return nil
+	}
+	return &metav1.Time{Time: *t}
+}
+
+// jobV1Pod converts a kubesem pod to the upstream API type.
+func jobV1Pod(p *podstatus.Pod) *v1.Pod {
+	out := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace, UID: typesUID(p.UID), Annotations: p.Annotations,
+		Finalizers: p.Finalizers, CreationTimestamp: metav1.Time{Time: p.CreationTimestamp}, DeletionTimestamp: jobV1Time(p.DeletionTimestamp),
+		DeletionGracePeriodSeconds: p.DeletionGracePeriodSeconds}}
+	out.Spec.NodeName = p.Spec.NodeName
+	out.Spec.RestartPolicy = v1.RestartPolicy(p.Spec.RestartPolicy)
+	for _, c := range p.Spec.InitContainers {
+		vc := v1.Container{Name: c.Name}
+		if c.RestartPolicy != nil {
+			rp := v1.ContainerRestartPolicy(*c.RestartPolicy)
+			vc.RestartPolicy = &rp
+		}
+		out.Spec.InitContainers = append(out.Spec.InitContainers, vc)
+	}
+	out.Status.Phase = v1.PodPhase(p.Status.Phase)
+	conv := func(in []podstatus.ContainerStatus) []v1.ContainerStatus {
+		var res []v1.ContainerStatus
+		for _, s := range in {
+			vs := v1.ContainerStatus{Name: s.Name, RestartCount: s.RestartCount, Ready: s.Ready}
+			if tm := s.State.Terminated; tm != nil {
+				vs.State.Terminated = &v1.ContainerStateTerminated{ExitCode: tm.ExitCode, FinishedAt: metav1.Time{Time: tm.FinishedAt}}
+			}
+			if s.State.Running != nil {
+				vs.State.Running = &v1.ContainerStateRunning{}
+			}
+			res = append(res, vs)
+		}
+		return res
+	}
+	out.Status.ContainerStatuses = conv(p.Status.ContainerStatuses)
+	out.Status.InitContainerStatuses = conv(p.Status.InitContainerStatuses)
+	for _, c := range p.Status.Conditions {
+		out.Status.Conditions = append(out.Status.Conditions, v1.PodCondition{Type: v1.PodConditionType(c.Type), Status: v1.ConditionStatus(c.Status),
+			LastTransitionTime: metav1.Time{Time: c.LastTransitionTime}})
+	}
+	return out
+}
+
+func jobGenPolicy(t *rapid.T) *job.PodFailurePolicy {
+	if rapid.IntRange(0, 4).Draw(t, "nilPolicy") == 0 {
+		return nil
+	}
+	p := &job.PodFailurePolicy{}
+	for n := rapid.IntRange(0, 4).Draw(t, "rules"); n > 0; n-- {
+		r := job.PodFailurePolicyRule{Action: rapid.SampledFrom([]job.PodFailurePolicyAction{job.ActionFailJob, job.ActionFailIndex, job.ActionIgnore, job.ActionCount, "Unknown"}).Draw(t, "action")}
+		if rapid.Bool().Draw(t, "byExit") {
+			r.OnExitCodes = &job.OnExitCodesRequirement{Operator: rapid.SampledFrom([]string{job.OpIn, job.OpNotIn, "Bad"}).Draw(t, "op")}
+			if rapid.Bool().Draw(t, "cn") {
+				r.OnExitCodes.ContainerName = ptrTo(rapid.SampledFrom([]string{"main", "side", "init"}).Draw(t, "cnv"))
+			}
+			for k := rapid.IntRange(0, 3).Draw(t, "nvals"); k > 0; k-- {
+				r.OnExitCodes.Values = append(r.OnExitCodes.Values, int32(rapid.IntRange(-1, 3).Draw(t, "val")))
+			}
+		} else {
+			for k := rapid.IntRange(0, 2).Draw(t, "npc"); k > 0; k-- {
+				r.OnPodConditions = append(r.OnPodConditions, job.OnPodConditionsRequirement{
+					Type:   rapid.SampledFrom([]podstatus.ConditionType{podstatus.DisruptionTarget, podstatus.Ready, "Custom"}).Draw(t, "pct"),
+					Status: rapid.SampledFrom([]meta.ConditionStatus{"", meta.ConditionTrue, meta.ConditionFalse, meta.ConditionUnknown}).Draw(t, "pcs")})
+			}
+			if r.OnPodConditions == nil {
+				r.OnPodConditions = []job.OnPodConditionsRequirement{}
+			}
+		}
+		p.Rules = append(p.Rules, r)
+	}
+	return p
+}
+
+// jobV1Policy converts a policy, applying the API default status True.
+func jobV1Policy(p *job.PodFailurePolicy) *batch.PodFailurePolicy {
+	if p == nil {
+		return nil
+	}
+	out := &batch.PodFailurePolicy{Rules: []batch.PodFailurePolicyRule{}}
+	for _, r := range p.Rules {
+		vr := batch.PodFailurePolicyRule{Action: batch.PodFailurePolicyAction(r.Action)}
+		if e := r.OnExitCodes; e != nil {
+			vr.OnExitCodes = &batch.PodFailurePolicyOnExitCodesRequirement{ContainerName: e.ContainerName, Operator: batch.PodFailurePolicyOnExitCodesOperator(e.Operator), Values: e.Values}
+		}
+		if r.OnPodConditions != nil {
+			vr.OnPodConditions = []batch.PodFailurePolicyOnPodConditionsPattern{}
+			for _, c := range r.OnPodConditions {
+				s := v1.ConditionStatus(c.Status)
+				if s == "" {
+					s = v1.ConditionTrue
+				}
+				vr.OnPodConditions = append(vr.OnPodConditions, batch.PodFailurePolicyOnPodConditionsPattern{Type: v1.PodConditionType(c.Type), Status: s})
+			}
+		}
+		out.Rules = append(out.Rules, vr)
+	}
+	return out
+}
+
+func TestJobMatchPodFailurePolicyDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pol := jobGenPolicy(t)
+		p := jobGenPod(t, 0)
+		got := job.MatchPodFailurePolicy(pol, p)
+		msg, count, action := jobMatchPodFailurePolicy(jobV1Policy(pol), jobV1Pod(p))
+		wantMsg, wantAction := "", job.PodFailurePolicyAction("")
+		if msg != nil {
+			wantMsg = *msg
+		}
+		if action != nil {
+			wantAction = job.PodFailurePolicyAction(*action)
+		}
+		if got.Message != wantMsg || got.CountFailed != count || got.Action != wantAction {
+			t.Fatalf("MatchPodFailurePolicy = %+v; upstream (%q, %v, %q)", got, wantMsg, count, wantAction)
+		}
+	})
+}
+
+func jobIndexString(t *rapid.T) string {
+	if rapid.IntRange(0, 4).Draw(t, "garbage") == 0 {
+		return rapid.StringMatching(`[0-9,+\-a]{0,12}`).Draw(t, "raw")
+	}
+	var s string
+	next := 0
+	for n := rapid.IntRange(0, 5).Draw(t, "n"); n > 0; n-- {
+		if s != "" {
+			s += ","
+		}
+		first := next + rapid.IntRange(0, 3).Draw(t, "gap")
+		last := first + rapid.IntRange(0, 4).Draw(t, "len")
+		if first == last {
+			s += strconv.Itoa(first)
+		} else {
+			s += strconv.Itoa(first) + "-" + strconv.Itoa(last)
+		}
+		next = last + rapid.IntRange(0, 2).Draw(t, "skip")
+	}
+	return s
+}
+
+func jobToUp(x job.Indexes) []jobInterval {
+	out := make([]jobInterval, len(x))
+	for i, v := range x {
+		out[i] = jobInterval{v.First, v.Last}
+	}
+	return out
+}
+
+func TestJobParseIndexesDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := jobIndexString(t)
+		c := rapid.IntRange(-1, 30).Draw(t, "completions")
+		got := job.ParseIndexes(s, c)
+		want := jobParseIndexes(logr.Discard(), s, c)
+		if len(got) != len(want) {
+			t.Fatalf("ParseIndexes(%q, %d) = %v; upstream %v", s, c, got, want)
+		}
+		for i := range want {
+			if got[i].First != want[i].First || got[i].Last != want[i].Last {
+				t.Fatalf("ParseIndexes(%q, %d) = %v; upstream %v", s, c, got, want)
+			}
+		}
+		if g, w := got.String(), jobIntervalsString(want); g != w {
+			t.Fatalf("String(%v) = %q; upstream %q", got, g, w)
+		}
+	})
+}
+
+func TestJobMatchSuccessPolicyDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := int32(rapid.IntRange(0, 20).Draw(t, "completions"))
+		succ := job.ParseIndexes(jobIndexString(t), int(c)+rapid.IntRange(0, 3).Draw(t, "slack"))
+		var pol *job.SuccessPolicy
+		var up *batch.SuccessPolicy
+		if rapid.IntRange(0, 4).Draw(t, "nilPolicy") > 0 {
+			pol, up = &job.SuccessPolicy{}, &batch.SuccessPolicy{}
+			for n := rapid.IntRange(0, 3).Draw(t, "rules"); n > 0; n-- {
+				var r job.SuccessPolicyRule
+				if rapid.Bool().Draw(t, "hasIdx") {
+					r.SucceededIndexes = ptrTo(jobIndexString(t))
+				}
+				if rapid.Bool().Draw(t, "hasCount") {
+					r.SucceededCount = ptrTo(int32(rapid.IntRange(0, 12).Draw(t, "count")))
+				}
+				pol.Rules = append(pol.Rules, r)
+				up.Rules = append(up.Rules, batch.SuccessPolicyRule{SucceededIndexes: r.SucceededIndexes, SucceededCount: r.SucceededCount})
+			}
+		}
+		gm, gok := job.MatchSuccessPolicy(pol, c, succ)
+		wm, wok := jobMatchSuccessPolicy(logr.Discard(), up, c, jobToUp(succ))
+		if gm != wm || gok != wok {
+			t.Fatalf("MatchSuccessPolicy = (%q, %v); upstream (%q, %v)", gm, gok, wm, wok)
+		}
+	})
+}
+
+func TestJobRemainingBackoffDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := int32(rapid.IntRange(0, 40).Draw(t, "failures"))
+		last := jobTime(t, "last")
+		now := jobT0.Add(time.Duration(rapid.Int64Range(-int64(time.Hour), int64(2*time.Hour)).Draw(t, "now")))
+		base := time.Duration(rapid.IntRange(1, 20).Draw(t, "base")) * time.Second
+		capD := time.Duration(rapid.IntRange(1, 1200).Draw(t, "cap")) * time.Second
+		got := job.RemainingBackoff(n, &last, now, job.Options{BackoffBase: base, BackoffCap: capD})
+		want := jobRemaining(clocktesting.NewFakeClock(now), base, capD, n, &last)
+		if got != want {
+			t.Fatalf("RemainingBackoff(%d, %v, %v, base %v, cap %v) = %v; upstream %v", n, last, now, base, capD, got, want)
+		}
+	})
+}
+
+func TestJobBackoffRecordDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var succ, failed []*podstatus.Pod
+		var usucc, ufailed []*v1.Pod
+		for i := rapid.IntRange(0, 3).Draw(t, "ns"); i > 0; i-- {
+			p := jobGenPod(t, i)
+			succ, usucc = append(succ, p), append(usucc, jobV1Pod(p))
+		}
+		for i := rapid.IntRange(0, 4).Draw(t, "nf"); i > 0; i-- {
+			p := jobGenPod(t, 10+i)
+			failed, ufailed = append(failed, p), append(ufailed, jobV1Pod(p))
+		}
+		prev := job.BackoffRecord{FailuresAfterLastSuccess: int32(rapid.IntRange(0, 5).Draw(t, "prevN"))}
+		if rapid.Bool().Draw(t, "prevT") {
+			pt := jobTime(t, "prevTime")
+			prev.LastFailureTime = &pt
+		}
+		store := jobNewBackoffStore()
+		if err := jobUpdateBackoffRecord(store, jobBackoffRecord{key: "k", failuresAfterLastSuccess: prev.FailuresAfterLastSuccess, lastFailureTime: prev.LastFailureTime}); err != nil {
+			t.Fatal(err)
+		}
+		got := job.NewBackoffRecord(prev, succ, failed)
+		want := jobNewBackoffRecord(store, "k", usucc, ufailed)
+		if got.FailuresAfterLastSuccess != want.failuresAfterLastSuccess || (got.LastFailureTime == nil) != (want.lastFailureTime == nil) ||
+			(got.LastFailureTime != nil && !got.LastFailureTime.Equal(*want.lastFailureTime)) {
+			t.Fatalf("NewBackoffRecord = %+v; upstream %d %v", got, want.failuresAfterLastSuccess, want.lastFailureTime)
+		}
+		for i, p := range failed {
+			if g, w := job.FinishedTime(p), jobFinishedTime(jobV1Pod(p)); !g.Equal(w) {
+				t.Fatalf("FinishedTime(pod %d) = %v; upstream %v", i, g, w)
+			}
+		}
+	})
+}
+
+// jobGenJob draws a job spec with the fields the rules read.
+func jobGenJob(t *rapid.T) *job.Job {
+	j := &job.Job{ObjectMeta: meta.ObjectMeta{Name: "j", Namespace: "ns", UID: "juid"}}
+	j.Spec.Completions = ptrTo(int32(rapid.IntRange(0, 6).Draw(t, "completions")))
+	if rapid.IntRange(0, 3).Draw(t, "wq") == 0 {
+		j.Spec.Completions = nil
+	}
+	j.Spec.Parallelism = ptrTo(int32(rapid.IntRange(0, 6).Draw(t, "parallelism")))
+	j.Spec.BackoffLimit = ptrTo(int32(rapid.IntRange(0, 6).Draw(t, "backoffLimit")))
+	if j.Spec.Completions != nil && rapid.Bool().Draw(t, "indexed") {
+		j.Spec.CompletionMode = ptrTo(job.Indexed)
+	}
+	j.Spec.Template.Spec.RestartPolicy = rapid.SampledFrom([]podstatus.RestartPolicy{podstatus.RestartNever, podstatus.RestartOnFailure}).Draw(t, "restartPolicy")
+	if rapid.Bool().Draw(t, "replFailed") {
+		j.Spec.PodReplacementPolicy = ptrTo(job.FailedOnly)
+	}
+	if rapid.IntRange(0, 3).Draw(t, "pfp") == 0 {
+		j.Spec.PodFailurePolicy = &job.PodFailurePolicy{Rules: []job.PodFailurePolicyRule{{Action: job.ActionIgnore,
+			OnPodConditions: []job.OnPodConditionsRequirement{{Type: podstatus.DisruptionTarget, Status: meta.ConditionTrue}}}}}
+	}
+	return j
+}
+
+func jobV1Job(j *job.Job) *batch.Job {
+	out := &batch.Job{ObjectMeta: metav1.ObjectMeta{Name: j.Name, Namespace: j.Namespace, UID: typesUID(j.UID)}}
+	out.Spec.Completions, out.Spec.Parallelism, out.Spec.BackoffLimit = j.Spec.Completions, j.Spec.Parallelism, j.Spec.BackoffLimit
+	out.Spec.BackoffLimitPerIndex, out.Spec.MaxFailedIndexes = j.Spec.BackoffLimitPerIndex, j.Spec.MaxFailedIndexes
+	out.Spec.ActiveDeadlineSeconds, out.Spec.Suspend = j.Spec.ActiveDeadlineSeconds, j.Spec.Suspend
+	if m := j.Spec.CompletionMode; m != nil {
+		out.Spec.CompletionMode = ptrTo(batch.CompletionMode(*m))
+	}
+	if r := j.Spec.PodReplacementPolicy; r != nil {
+		out.Spec.PodReplacementPolicy = ptrTo(batch.PodReplacementPolicy(*r))
+	}
+	out.Spec.PodFailurePolicy = jobV1Policy(j.Spec.PodFailurePolicy)
+	if sp := j.Spec.SuccessPolicy; sp != nil {
+		out.Spec.SuccessPolicy = &batch.SuccessPolicy{}
+		for _, r := range sp.Rules {
+			out.Spec.SuccessPolicy.Rules = append(out.Spec.SuccessPolicy.Rules, batch.SuccessPolicyRule{SucceededIndexes: r.SucceededIndexes, SucceededCount: r.SucceededCount})
+		}
+	}
+	out.Spec.TTLSecondsAfterFinished = j.Spec.TTLSecondsAfterFinished
+	out.Spec.Template.Spec.RestartPolicy = v1.RestartPolicy(j.Spec.Template.Spec.RestartPolicy)
+	st := &out.Status
+	st.StartTime, st.CompletionTime = jobV1Time(j.Status.StartTime), jobV1Time(j.Status.CompletionTime)
+	st.Active, st.Succeeded, st.Failed, st.Ready, st.Terminating = j.Status.Active, j.Status.Succeeded, j.Status.Failed, j.Status.Ready, j.Status.Terminating
+	st.CompletedIndexes, st.FailedIndexes = j.Status.CompletedIndexes, j.Status.FailedIndexes
+	if u := j.Status.UncountedTerminatedPods; u != nil {
+		st.UncountedTerminatedPods = &batch.UncountedTerminatedPods{}
+		for _, s := range u.Succeeded {
+			st.UncountedTerminatedPods.Succeeded = append(st.UncountedTerminatedPods.Succeeded, typesUID(s))
+		}
+		for _, s := range u.Failed {
+			st.UncountedTerminatedPods.Failed = append(st.UncountedTerminatedPods.Failed, typesUID(s))
+		}
+	}
+	for _, c := range j.Status.Conditions {
+		st.Conditions = append(st.Conditions, batch.JobCondition{Type: batch.JobConditionType(c.Type), Status: v1.ConditionStatus(c.Status),
+			LastTransitionTime: metav1.Time{Time: c.LastTransitionTime}, LastProbeTime: metav1.Time{Time: c.LastProbeTime}, Reason: c.Reason, Message: c.Message})
+	}
+	return out
+}
+
+func TestJobPodRulesDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		j := jobGenJob(t)
+		var pods []*podstatus.Pod
+		var up []*v1.Pod
+		for i := rapid.IntRange(0, 6).Draw(t, "pods"); i > 0; i-- {
+			p := jobGenPod(t, i)
+			pods, up = append(pods, p), append(up, jobV1Pod(p))
+		}
+		uj := jobV1Job(j)
+		if g, w := job.PastBackoffLimitOnFailure(j, pods), jobPastBackoffLimitOnFailure(uj, up); g != w {
+			t.Fatalf("PastBackoffLimitOnFailure = %v; upstream %v", g, w)
+		}
+		for i := range pods {
+			if g, w := job.IsPodFailed(j, pods[i]), jobIsPodFailed(up[i], uj); g != w {
+				t.Fatalf("IsPodFailed(pod %d) = %v; upstream %v", i, g, w)
+			}
+		}
+	})
+}
+
+// TestJobPodsForRemovalDifferential compares the set of pods chosen for
+// removal. Pods get distinct creation times so that ActivePods has no ties
+// outside the groups whose order upstream leaves open.
+func TestJobPodsForRemovalDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		j := jobGenJob(t)
+		var pods []*podstatus.Pod
+		var up []*v1.Pod
+		for i := rapid.IntRange(0, 8).Draw(t, "pods"); i > 0; i-- {
+			p := jobGenPod(t, i)
+			p.DeletionTimestamp = nil
+			p.Status.Phase = rapid.SampledFrom([]podstatus.Phase{"", podstatus.Pending, podstatus.Running, podstatus.Unknown}).Draw(t, "activePhase")
+			p.CreationTimestamp = jobT0.Add(time.Duration(i) * time.Second)
+			for k := range p.Status.Conditions {
+				p.Status.Conditions[k].LastTransitionTime = jobT0.Add(time.Duration(10*i+k) * time.Second)
+			}
+			pods, up = append(pods, p), append(up, jobV1Pod(p))
+		}
+		rm := rapid.IntRange(0, len(pods)).Draw(t, "rmAtLeast")
+		got := map[string]int{}
+		for _, r := range job.PodsForRemoval(j, pods, rm) {
+			got[r.Pod.Name]++
+		}
+		want := map[string]int{}
+		for _, p := range jobActivePodsForRemoval(jobV1Job(j), up, rm) {
+			want[p.Name]++
+		}
+		if len(got) != len(want) {
+			t.Fatalf("PodsForRemoval = %v; upstream %v", got, want)
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Fatalf("PodsForRemoval = %v; upstream %v", got, want)
+			}
+		}
+	})
+}
+
+func TestJobTimeLeftDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		j := &job.Job{ObjectMeta: meta.ObjectMeta{Name: "j", Namespace: "ns"}}
+		if rapid.Bool().Draw(t, "ttl") {
+			j.Spec.TTLSecondsAfterFinished = ptrTo(int32(rapid.IntRange(0, 200).Draw(t, "ttlS")))
+		}
+		for n := rapid.IntRange(0, 3).Draw(t, "conds"); n > 0; n-- {
+			c := job.Condition{Type: rapid.SampledFrom([]job.ConditionType{job.Complete, job.Failed, job.Suspended, job.FailureTarget}).Draw(t, "type"),
+				Status: rapid.SampledFrom([]meta.ConditionStatus{meta.ConditionTrue, meta.ConditionFalse}).Draw(t, "status")}
+			if rapid.IntRange(0, 5).Draw(t, "zero") > 0 {
+				c.LastTransitionTime = jobTime(t, "ltt")
+			}
+			j.Status.Conditions = append(j.Status.Conditions, c)
+		}
+		now := jobT0.Add(time.Duration(rapid.IntRange(-10, 300).Draw(t, "now")) * time.Second)
+		got, err := job.TimeLeft(j, now)
+		left, expire, uerr := jobTimeLeft(logr.Discard(), jobV1Job(j), &now)
+		if (err != nil) != (uerr != nil) {
+			t.Fatalf("TimeLeft error = %v; upstream %v", err, uerr)
+		}
+		if err == nil && (got.Remaining != *left || !got.ExpireAt.Equal(*expire) || got.Expired != (*left <= 0)) {
+			t.Fatalf("TimeLeft = %+v; upstream %v %v", got, *left, *expire)
+		}
+	})
+}
+
+func typesUID(s string) types.UID { return types.UID(s) }

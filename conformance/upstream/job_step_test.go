@@ -1,0 +1,281 @@
+package upstream_test
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+	"unsafe"
+
+	batch "k8s.io/api/batch/v1"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/informers"
+	batchinformers "k8s.io/client-go/informers/batch/v1"
+	coreinformers "k8s.io/client-go/informers/core/v1"
+	schedinformers "k8s.io/client-go/informers/scheduling/v1alpha2"
+	clientset "k8s.io/client-go/kubernetes"
+	restclient "k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/kubernetes/pkg/controller"
+	jobcontroller "k8s.io/kubernetes/pkg/controller/job"
+	"k8s.io/utils/clock"
+	clocktesting "k8s.io/utils/clock/testing"
+	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+//go:linkname jobNewController k8s.io/kubernetes/pkg/controller/job.newControllerWithClock
+func jobNewController(ctx context.Context, kubeClient clientset.Interface, clk clock.WithTicker, podInformer coreinformers.PodInformer, jobInformer batchinformers.JobInformer, workloadInformer schedinformers.WorkloadInformer, podGroupInformer schedinformers.PodGroupInformer) (*jobcontroller.Controller, error)
+
+// jobSetField sets an unexported field of the upstream controller, as the
+// upstream unit tests do from inside the package.
+func jobSetField(c *jobcontroller.Controller, name string, v any) {
+	f := reflect.ValueOf(c).Elem().FieldByName(name)
+	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(v))
+}
+
+func jobGetField(c *jobcontroller.Controller, name string) reflect.Value {
+	f := reflect.ValueOf(c).Elem().FieldByName(name)
+	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
+}
+
+type jobUpstreamResult struct {
+	creations []*v1.PodTemplateSpec
+	deletions []string
+	status    batch.JobStatus
+	updated   bool
+}
+
+// jobRunUpstream runs one upstream syncJob on a fresh controller with fake
+// pod control, as TestControllerSyncJob does.
+func jobRunUpstream(t *rapid.T, j *batch.Job, pods []*v1.Pod, now time.Time) jobUpstreamResult {
+	ctx := context.Background()
+	client := clientset.NewForConfigOrDie(&restclient.Config{Host: "", ContentConfig: restclient.ContentConfig{GroupVersion: &schema.GroupVersion{Group: "", Version: "v1"}}})
+	inf := informers.NewSharedInformerFactory(client, 0)
+	jm, err := jobNewController(ctx, client, clocktesting.NewFakeClock(now), inf.Core().V1().Pods(), inf.Batch().V1().Jobs(),
+		inf.Scheduling().V1alpha2().Workloads(), inf.Scheduling().V1alpha2().PodGroups())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := &controller.FakePodControl{}
+	jobSetField(jm, "podControl", controller.PodControlInterface(fake))
+	always := cache.InformerSynced(func() bool { return true })
+	jobSetField(jm, "podStoreSynced", always)
+	jobSetField(jm, "jobStoreSynced", always)
+	res := jobUpstreamResult{status: j.Status}
+	jobSetField(jm, "updateStatusHandler", func(_ context.Context, job *batch.Job) (*batch.Job, error) {
+		res.status = *job.Status.DeepCopy()
+		res.updated = true
+		return job, nil
+	})
+	if err := inf.Batch().V1().Jobs().Informer().GetIndexer().Add(j); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pods {
+		if err := inf.Core().V1().Pods().Informer().GetIndexer().Add(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sync := jobGetField(jm, "syncHandler").Interface().(func(context.Context, string) error)
+	if err := sync(ctx, j.Namespace+"/"+j.Name); err != nil {
+		t.Fatalf("upstream syncJob: %v", err)
+	}
+	for i := range fake.Templates {
+		res.creations = append(res.creations, &fake.Templates[i])
+	}
+	res.deletions = fake.DeletePodName
+	return res
+}
+
+// jobGenStepState draws a job and its pods for a Step differential.
+func jobGenStepState(t *rapid.T, now time.Time) (*job.Job, []*podstatus.Pod) {
+	j := jobGenJob(t)
+	j.Spec.Template.Spec.RestartPolicy = podstatus.RestartNever
+	if rapid.IntRange(0, 4).Draw(t, "suspend") == 0 {
+		j.Spec.Suspend = ptrTo(true)
+	}
+	if rapid.IntRange(0, 3).Draw(t, "ads") == 0 {
+		j.Spec.ActiveDeadlineSeconds = ptrTo(int64(rapid.IntRange(1, 60).Draw(t, "adsS")))
+	}
+	if j.Spec.CompletionMode != nil && rapid.IntRange(0, 2).Draw(t, "perIndex") == 0 {
+		j.Spec.BackoffLimitPerIndex = ptrTo(int32(rapid.IntRange(0, 2).Draw(t, "bli")))
+		if rapid.Bool().Draw(t, "mfi") {
+			j.Spec.MaxFailedIndexes = ptrTo(int32(rapid.IntRange(0, 2).Draw(t, "mfiN")))
+		}
+	}
+	if j.Spec.CompletionMode != nil && rapid.IntRange(0, 3).Draw(t, "sp") == 0 {
+		j.Spec.SuccessPolicy = &job.SuccessPolicy{Rules: []job.SuccessPolicyRule{{SucceededIndexes: ptrTo(rapid.SampledFrom([]string{"0", "0-1", "1,3"}).Draw(t, "spIdx"))}}}
+	}
+	if rapid.IntRange(0, 3).Draw(t, "pfpFail") == 0 {
+		if j.Spec.PodFailurePolicy == nil {
+			j.Spec.PodFailurePolicy = &job.PodFailurePolicy{}
+		}
+		j.Spec.PodFailurePolicy.Rules = append(j.Spec.PodFailurePolicy.Rules, job.PodFailurePolicyRule{Action: job.ActionFailJob,
+			OnExitCodes: &job.OnExitCodesRequirement{Operator: job.OpIn, Values: []int32{3}}})
+		if j.Spec.CompletionMode != nil && j.Spec.BackoffLimitPerIndex != nil {
+			j.Spec.PodFailurePolicy.Rules = append(j.Spec.PodFailurePolicy.Rules, job.PodFailurePolicyRule{Action: job.ActionFailIndex,
+				OnExitCodes: &job.OnExitCodesRequirement{Operator: job.OpIn, Values: []int32{2}}})
+		}
+	}
+	st := &j.Status
+	if rapid.Bool().Draw(t, "started") {
+		st.StartTime = ptrTo(now.Add(-time.Duration(rapid.IntRange(0, 90).Draw(t, "age")) * time.Second))
+	}
+	st.Failed = int32(rapid.IntRange(0, 7).Draw(t, "failed"))
+	if j.Spec.CompletionMode == nil {
+		st.Succeeded = int32(rapid.IntRange(0, 3).Draw(t, "succeeded"))
+	} else {
+		st.CompletedIndexes = rapid.SampledFrom([]string{"", "0", "1", "0-2", "1,3", "4"}).Draw(t, "ci")
+		if j.Spec.BackoffLimitPerIndex != nil && rapid.Bool().Draw(t, "hasFI") {
+			st.FailedIndexes = ptrTo(rapid.SampledFrom([]string{"", "2", "0,1"}).Draw(t, "fi"))
+		}
+	}
+	st.Active = int32(rapid.IntRange(0, 3).Draw(t, "statusActive"))
+	if rapid.Bool().Draw(t, "hasReady") {
+		st.Ready = ptrTo(int32(rapid.IntRange(0, 2).Draw(t, "statusReady")))
+	}
+	if rapid.Bool().Draw(t, "hasTerm") {
+		st.Terminating = ptrTo(int32(rapid.IntRange(0, 2).Draw(t, "statusTerm")))
+	}
+	switch rapid.IntRange(0, 5).Draw(t, "cond") {
+	case 0:
+		st.Conditions = []job.Condition{{Type: job.Suspended, Status: meta.ConditionTrue, Reason: "JobSuspended", Message: "Job suspended", LastTransitionTime: now.Add(-time.Minute)}}
+	case 1:
+		st.Conditions = []job.Condition{{Type: job.FailureTarget, Status: meta.ConditionTrue, Reason: "BackoffLimitExceeded", Message: "m", LastTransitionTime: now.Add(-time.Minute)}}
+	case 2:
+		st.Conditions = []job.Condition{{Type: job.SuccessCriteriaMet, Status: meta.ConditionTrue, Reason: "CompletionsReached", Message: "m", LastTransitionTime: now.Add(-time.Minute)}}
+	}
+	var pods []*podstatus.Pod
+	for i := rapid.IntRange(0, 7).Draw(t, "pods"); i > 0; i-- {
+		p := jobGenPod(t, i)
+		p.CreationTimestamp = now.Add(-time.Duration(100+i) * time.Second)
+		for k := range p.Status.Conditions {
+			p.Status.Conditions[k].LastTransitionTime = now.Add(-time.Duration(10*i+k) * time.Second)
+		}
+		for k := range p.Status.ContainerStatuses {
+			if tm := p.Status.ContainerStatuses[k].State.Terminated; tm != nil && !tm.FinishedAt.IsZero() {
+				tm.FinishedAt = now.Add(-time.Duration(rapid.IntRange(0, 30).Draw(t, "ago")) * time.Second)
+			}
+		}
+		p.OwnerReferences = []meta.OwnerReference{{APIVersion: "batch/v1", Kind: "Job", Name: j.Name, UID: j.UID, Controller: ptrTo(true)}}
+		pods = append(pods, p)
+	}
+	if rapid.IntRange(0, 3).Draw(t, "uncounted") == 0 && len(pods) > 0 {
+		st.UncountedTerminatedPods = &job.UncountedTerminatedPods{}
+		for _, p := range pods {
+			if p.Status.Phase == podstatus.Succeeded && rapid.Bool().Draw(t, "uncS") {
+				st.UncountedTerminatedPods.Succeeded = append(st.UncountedTerminatedPods.Succeeded, p.UID)
+			} else if p.Status.Phase == podstatus.Failed && rapid.Bool().Draw(t, "uncF") {
+				st.UncountedTerminatedPods.Failed = append(st.UncountedTerminatedPods.Failed, p.UID)
+			}
+		}
+	}
+	return j, pods
+}
+
+func jobV1StepPod(p *podstatus.Pod, j *batch.Job) *v1.Pod {
+	out := jobV1Pod(p)
+	out.Labels = map[string]string{"job": j.Name}
+	out.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(j, batch.SchemeGroupVersion.WithKind("Job"))}
+	return out
+}
+
+// TestJobStepDifferential compares Step with one upstream syncJob: the
+// number of pods created and their indexes, the pods deleted, and the
+// written status (counters, index strings, condition types, reasons and
+// messages, startTime and completionTime presence).
+func TestJobStepDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		now := time.Date(2024, 1, 1, 0, 10, 0, 0, time.UTC)
+		j, pods := jobGenStepState(t, now)
+		if err := job.Validate(j, pods); err != nil {
+			t.Skip("invalid", err)
+		}
+		uj := jobV1Job(j)
+		uj.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"job": j.Name}}
+		uj.Spec.Template.Labels = map[string]string{"job": j.Name}
+		var up []*v1.Pod
+		for _, p := range pods {
+			up = append(up, jobV1StepPod(p, uj))
+		}
+		plan, err := job.Step(j, pods, now, job.Options{})
+		if err != nil {
+			t.Fatalf("Step: %v", err)
+		}
+		res := jobRunUpstream(t, uj, up, now)
+		var created int32
+		var gotIx, wantIx []string
+		if plan.Create != nil {
+			created = plan.Create.Count
+			for _, np := range plan.Create.Pods {
+				gotIx = append(gotIx, strconv.Itoa(np.Index))
+			}
+		}
+		for _, tpl := range res.creations {
+			if ix, ok := tpl.Annotations[job.CompletionIndexAnnotation]; ok {
+				wantIx = append(wantIx, ix)
+			}
+		}
+		slices.Sort(wantIx)
+		slices.Sort(gotIx)
+		if int(created) != len(res.creations) || !slices.Equal(gotIx, wantIx) {
+			t.Fatalf("Step creates %d %v; upstream %d %v", created, gotIx, len(res.creations), wantIx)
+		}
+		var del []string
+		for _, d := range plan.Delete {
+			del = append(del, d.Name)
+		}
+		if len(del) != len(res.deletions) {
+			t.Fatalf("Step deletes %v; upstream %v", del, res.deletions)
+		}
+		if plan.StatusChanged != res.updated {
+			t.Fatalf("Step statusChanged = %v; upstream wrote status %v", plan.StatusChanged, res.updated)
+		}
+		jobCompareStatus(t, plan.Status, res.status)
+	})
+}
+
+func jobCompareStatus(t *rapid.T, got job.Status, want batch.JobStatus) {
+	eq := func(a, b *int32) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+	fi := func(s *string) string {
+		if s == nil {
+			return "<nil>"
+		}
+		return *s
+	}
+	if got.Active != want.Active || got.Succeeded != want.Succeeded || got.Failed != want.Failed || !eq(got.Ready, want.Ready) ||
+		!eq(got.Terminating, want.Terminating) || got.CompletedIndexes != want.CompletedIndexes || fi(got.FailedIndexes) != fi(want.FailedIndexes) ||
+		(got.StartTime == nil) != (want.StartTime == nil) || (got.CompletionTime == nil) != (want.CompletionTime == nil) {
+		t.Fatalf("Step status = %+v\nupstream %+v", got, want)
+	}
+	if got.StartTime != nil && !got.StartTime.Equal(want.StartTime.Time) {
+		t.Fatalf("Step startTime = %v; upstream %v", got.StartTime, want.StartTime)
+	}
+	if len(got.Conditions) != len(want.Conditions) {
+		t.Fatalf("Step conditions = %+v\nupstream %+v", got.Conditions, want.Conditions)
+	}
+	for i, c := range want.Conditions {
+		g := got.Conditions[i]
+		if string(g.Type) != string(c.Type) || string(g.Status) != string(c.Status) || g.Reason != c.Reason || g.Message != c.Message ||
+			!g.LastTransitionTime.Equal(c.LastTransitionTime.Time) {
+			t.Fatalf("Step condition %d = %+v; upstream %+v", i, g, c)
+		}
+	}
+	gu, wu := 0, 0
+	if got.UncountedTerminatedPods != nil {
+		gu = len(got.UncountedTerminatedPods.Succeeded) + len(got.UncountedTerminatedPods.Failed)
+	}
+	if want.UncountedTerminatedPods != nil {
+		wu = len(want.UncountedTerminatedPods.Succeeded) + len(want.UncountedTerminatedPods.Failed)
+	}
+	if gu != wu {
+		t.Fatalf("Step uncounted = %+v; upstream %+v", got.UncountedTerminatedPods, want.UncountedTerminatedPods)
+	}
+}

@@ -1,0 +1,359 @@
+package upstream_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+	_ "unsafe" // go:linkname to controller_utils.go's maxContainerRestarts
+
+	"pgregory.net/rapid"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	podutil "k8s.io/kubernetes/pkg/api/v1/pod"
+	corehelper "k8s.io/kubernetes/pkg/apis/core/helper"
+	"k8s.io/kubernetes/pkg/controller"
+	testingclock "k8s.io/utils/clock/testing"
+
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+//go:linkname fdMaxContainerRestarts k8s.io/kubernetes/pkg/controller.maxContainerRestarts
+func fdMaxContainerRestarts(pod *v1.Pod) (regularRestarts, sidecarRestarts int)
+
+var fdBase = time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+
+// fdTime draws a time near fdBase: whole seconds often (so that
+// readyTime+minReadySeconds lands exactly on now), milliseconds otherwise.
+func fdTime(t *rapid.T, label string) time.Time {
+	if rapid.Bool().Draw(t, label+"Whole") {
+		return fdBase.Add(time.Duration(rapid.IntRange(-120, 120).Draw(t, label+"S")) * time.Second)
+	}
+	return fdBase.Add(time.Duration(rapid.IntRange(-120_000, 120_000).Draw(t, label+"Ms")) * time.Millisecond)
+}
+
+// fdPod draws a pod with every field the podstatus rules read.
+func fdPod(t *rapid.T, label string) *podstatus.Pod {
+	p := &podstatus.Pod{}
+	p.Name = label
+	p.Status.Phase = rapid.SampledFrom([]podstatus.Phase{"", podstatus.Pending, podstatus.Running, podstatus.Succeeded, podstatus.Failed, podstatus.Unknown}).Draw(t, label+"Phase")
+	if rapid.Bool().Draw(t, label+"Deleting") {
+		ts := fdTime(t, label+"Deleted")
+		p.DeletionTimestamp = &ts
+	}
+	for range rapid.IntRange(0, 3).Draw(t, label+"Conditions") {
+		c := podstatus.Condition{
+			Type:   rapid.SampledFrom([]podstatus.ConditionType{podstatus.Ready, podstatus.Ready, podstatus.ContainersReady, podstatus.PodScheduled}).Draw(t, label+"Type"),
+			Status: rapid.SampledFrom([]meta.ConditionStatus{meta.ConditionTrue, meta.ConditionTrue, meta.ConditionFalse, meta.ConditionUnknown, ""}).Draw(t, label+"Status"),
+		}
+		if !rapid.Bool().Draw(t, label+"ZeroLTT") {
+			c.LastTransitionTime = fdTime(t, label+"LTT")
+		}
+		p.Status.Conditions = append(p.Status.Conditions, c)
+	}
+	names := []string{"a", "b", "c"}
+	policies := []podstatus.RestartPolicy{"", podstatus.RestartAlways, podstatus.RestartOnFailure, podstatus.RestartNever}
+	for range rapid.IntRange(0, 3).Draw(t, label+"Inits") {
+		c := podstatus.Container{Name: rapid.SampledFrom(names).Draw(t, label+"InitName")}
+		if pol := rapid.SampledFrom(policies).Draw(t, label+"InitPolicy"); pol != "" {
+			c.RestartPolicy = &pol
+		}
+		p.Spec.InitContainers = append(p.Spec.InitContainers, c)
+	}
+	restarts := rapid.OneOf(rapid.Int32Range(-2, 20), rapid.Int32())
+	for range rapid.IntRange(0, 3).Draw(t, label+"InitStatuses") {
+		p.Status.InitContainerStatuses = append(p.Status.InitContainerStatuses, podstatus.ContainerStatus{
+			Name: rapid.SampledFrom(names).Draw(t, label+"InitStatusName"), RestartCount: restarts.Draw(t, label+"InitRestarts")})
+	}
+	for i := range rapid.IntRange(0, 3).Draw(t, label+"Statuses") {
+		p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, podstatus.ContainerStatus{
+			Name: "app" + strconv.Itoa(i), RestartCount: restarts.Draw(t, label+"Restarts")})
+	}
+	if rapid.Bool().Draw(t, label+"Annotated") {
+		p.Annotations = map[string]string{podstatus.DeletionCostAnnotation: fdCostString().Draw(t, label+"Cost")}
+	}
+	return p
+}
+
+// fdCostString draws deletion-cost annotations: decimal int32 and int64
+// values, signs, leading zeros, and arbitrary text.
+func fdCostString() *rapid.Generator[string] {
+	return rapid.OneOf(
+		rapid.Map(rapid.Int32(), func(n int32) string { return strconv.Itoa(int(n)) }),
+		rapid.Map(rapid.Int64(), func(n int64) string { return strconv.FormatInt(n, 10) }),
+		rapid.StringMatching(`[+-]?0{0,3}[0-9]{0,12}`),
+		rapid.SampledFrom([]string{"", "0", "-0", "+0", "00", "-", "+10", "008", "-007", "abc", "2147483647", "2147483648", "-2147483648", "-2147483649", " 5", "5 ", "1e3", "0x10", "1_000"}),
+		rapid.String(),
+	)
+}
+
+func fdMinReady(t *rapid.T) int32 {
+	return rapid.OneOf(rapid.SampledFrom([]int32{0, 1, 10, 30, 50, 51, 52, -1}), rapid.Int32Range(-10, 300)).Draw(t, "minReadySeconds")
+}
+
+// fdToV1 converts a kubesem pod to the upstream API type, field by field.
+func fdToV1(p *podstatus.Pod) *v1.Pod {
+	if p == nil {
+		return nil
+	}
+	u := &v1.Pod{}
+	u.Name = p.Name
+	u.Annotations = p.Annotations
+	if p.DeletionTimestamp != nil {
+		ts := metav1.NewTime(*p.DeletionTimestamp)
+		u.DeletionTimestamp = &ts
+	}
+	u.Status.Phase = v1.PodPhase(p.Status.Phase)
+	for _, c := range p.Status.Conditions {
+		u.Status.Conditions = append(u.Status.Conditions, v1.PodCondition{
+			Type: v1.PodConditionType(c.Type), Status: v1.ConditionStatus(c.Status),
+			LastTransitionTime: metav1.NewTime(c.LastTransitionTime),
+		})
+	}
+	for _, c := range p.Spec.InitContainers {
+		uc := v1.Container{Name: c.Name}
+		if c.RestartPolicy != nil {
+			pol := v1.ContainerRestartPolicy(*c.RestartPolicy)
+			uc.RestartPolicy = &pol
+		}
+		u.Spec.InitContainers = append(u.Spec.InitContainers, uc)
+	}
+	for _, s := range p.Status.InitContainerStatuses {
+		u.Status.InitContainerStatuses = append(u.Status.InitContainerStatuses, v1.ContainerStatus{Name: s.Name, RestartCount: s.RestartCount})
+	}
+	for _, s := range p.Status.ContainerStatuses {
+		u.Status.ContainerStatuses = append(u.Status.ContainerStatuses, v1.ContainerStatus{Name: s.Name, RestartCount: s.RestartCount})
+	}
+	return u
+}
+
+// fdCheckAvailable: IsReady and IsAvailable agree with IsPodReady and
+// IsPodAvailable for any pod, minReadySeconds (negative included) and now.
+func fdCheckAvailable(t *rapid.T) {
+	p := fdPod(t, "pod")
+	m := fdMinReady(t)
+	now := fdTime(t, "now")
+	u := fdToV1(p)
+	if got, want := podstatus.IsReady(p), podutil.IsPodReady(u); got != want {
+		t.Fatalf("IsReady = %v; upstream %v (%+v)", got, want, p.Status.Conditions)
+	}
+	if got, want := podstatus.IsAvailable(p, m, now), podutil.IsPodAvailable(u, m, metav1.NewTime(now)); got != want {
+		t.Fatalf("IsAvailable(min %d, now %v) = %v; upstream %v (%+v)", m, now, got, want, p.Status.Conditions)
+	}
+}
+
+func TestPodstatusAvailableDifferential(t *testing.T) { rapid.Check(t, fdCheckAvailable) }
+
+// fdCheckLifecycle: IsActive, IsTerminating and IsTerminal agree with
+// IsPodActive, IsPodTerminating and IsPodTerminal.
+func fdCheckLifecycle(t *rapid.T) {
+	p := fdPod(t, "pod")
+	u := fdToV1(p)
+	if got, want := podstatus.IsActive(p), controller.IsPodActive(u); got != want {
+		t.Fatalf("IsActive(%q, deleting %v) = %v; upstream %v", p.Status.Phase, p.DeletionTimestamp != nil, got, want)
+	}
+	if got, want := podstatus.IsTerminating(p), controller.IsPodTerminating(u); got != want {
+		t.Fatalf("IsTerminating(%q, deleting %v) = %v; upstream %v", p.Status.Phase, p.DeletionTimestamp != nil, got, want)
+	}
+	if got, want := podstatus.IsTerminal(p), podutil.IsPodTerminal(u); got != want {
+		t.Fatalf("IsTerminal(%q) = %v; upstream %v", p.Status.Phase, got, want)
+	}
+	for i := range p.Spec.InitContainers {
+		if got, want := podstatus.IsRestartableInit(&p.Spec.InitContainers[i]), podutil.IsRestartableInitContainer(&u.Spec.InitContainers[i]); got != want {
+			t.Fatalf("IsRestartableInit(%+v) = %v; upstream %v", p.Spec.InitContainers[i], got, want)
+		}
+	}
+}
+
+func TestPodstatusLifecycleDifferential(t *testing.T) { rapid.Check(t, fdCheckLifecycle) }
+
+// fdCheckNextCheck: NextAvailabilityCheckSince(pods, m, evaluated, now)
+// agrees with FindMinNextPodAvailabilityCheck(pods, m, evaluated, clock at
+// now), and NextAvailabilityCheck with the same call when evaluated == now.
+func fdCheckNextCheck(t *rapid.T) {
+	n := rapid.IntRange(0, 8).Draw(t, "pods")
+	pods := make([]*podstatus.Pod, n)
+	for i := range pods {
+		pods[i] = fdPod(t, "pod"+strconv.Itoa(i))
+	}
+	upods := make([]*v1.Pod, n)
+	for i, p := range pods {
+		upods[i] = fdToV1(p)
+	}
+	m := fdMinReady(t)
+	evaluated := fdTime(t, "evaluated")
+	now := evaluated
+	if rapid.Bool().Draw(t, "delayed") {
+		now = evaluated.Add(time.Duration(rapid.IntRange(0, 120_000).Draw(t, "delayMs")) * time.Millisecond)
+	}
+	want := controller.FindMinNextPodAvailabilityCheck(upods, m, evaluated, testingclock.NewFakePassiveClock(now))
+	got, ok := podstatus.NextAvailabilityCheckSince(pods, m, evaluated, now)
+	if ok != (want != nil) || (ok && got != *want) {
+		t.Fatalf("NextAvailabilityCheckSince(min %d, evaluated %v, now %v) = %v, %v; upstream %v", m, evaluated, now, got, ok, fdDur(want))
+	}
+	if now.Equal(evaluated) {
+		got2, ok2 := podstatus.NextAvailabilityCheck(pods, m, now)
+		if got2 != got || ok2 != ok {
+			t.Fatalf("NextAvailabilityCheck = %v, %v; upstream %v", got2, ok2, fdDur(want))
+		}
+	}
+}
+
+func fdDur(d *time.Duration) string {
+	if d == nil {
+		return "nil"
+	}
+	return d.String()
+}
+
+func TestPodstatusNextCheckDifferential(t *testing.T) { rapid.Check(t, fdCheckNextCheck) }
+
+// fdCheckDeletionCost: DeletionCost agrees with
+// GetDeletionCostFromPodAnnotations: same cost, valid exactly when upstream
+// returns no error.
+func fdCheckDeletionCost(t *rapid.T) {
+	p := &podstatus.Pod{}
+	if rapid.IntRange(0, 9).Draw(t, "annotated") > 0 {
+		p.Annotations = map[string]string{podstatus.DeletionCostAnnotation: fdCostString().Draw(t, "cost")}
+	}
+	cost, valid := podstatus.DeletionCost(p)
+	want, err := corehelper.GetDeletionCostFromPodAnnotations(p.Annotations)
+	if cost != want || valid != (err == nil) {
+		t.Fatalf("DeletionCost(%q) = %d, %v; upstream %d, %v", p.Annotations[podstatus.DeletionCostAnnotation], cost, valid, want, err)
+	}
+}
+
+func TestPodstatusDeletionCostDifferential(t *testing.T) { rapid.Check(t, fdCheckDeletionCost) }
+
+// fdCheckMaxRestarts: MaxRestarts agrees with maxContainerRestarts,
+// duplicate init-container names included.
+func fdCheckMaxRestarts(t *rapid.T) {
+	p := fdPod(t, "pod")
+	r, s := podstatus.MaxRestarts(p)
+	wr, ws := fdMaxContainerRestarts(fdToV1(p))
+	if int(r) != wr || int(s) != ws {
+		t.Fatalf("MaxRestarts = %d, %d; upstream %d, %d (spec %+v, status %+v)", r, s, wr, ws, p.Spec.InitContainers, p.Status.InitContainerStatuses)
+	}
+}
+
+func TestPodstatusMaxRestartsDifferential(t *testing.T) { rapid.Check(t, fdCheckMaxRestarts) }
+
+// fdVector is a conformance vector as stored in testdata.
+type fdVector struct {
+	Decision  string          `json:"decision"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	Want      json.RawMessage `json:"want"`
+	WantError *struct {
+		Field string `json:"field"`
+		Kind  string `json:"kind"`
+	} `json:"wantError"`
+}
+
+// fdVectors reads testdata/<pkg>/*.json.
+func fdVectors(t *testing.T, pkg string) []fdVector {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", pkg, "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no vectors for %s: %v", pkg, err)
+	}
+	var all []fdVector
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var vs []fdVector
+		fdDecode(t, b, &vs)
+		all = append(all, vs...)
+	}
+	return all
+}
+
+func fdDecode(t *testing.T, raw []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Fatalf("decoding %s: %v", raw, err)
+	}
+}
+
+// TestPodstatusVectorsUpstream decodes every podstatus vector's pods as
+// upstream v1.Pods and checks that upstream's functions give the vector's
+// expected output: the expectations are upstream's answers.
+func TestPodstatusVectorsUpstream(t *testing.T) {
+	for _, v := range fdVectors(t, "podstatus") {
+		var in struct {
+			Pod               *v1.Pod    `json:"pod"`
+			Pods              []*v1.Pod  `json:"pods"`
+			MinReadySeconds   int32      `json:"minReadySeconds"`
+			Now               time.Time  `json:"now"`
+			StatusEvaluatedAt *time.Time `json:"statusEvaluatedAt"`
+		}
+		fdDecode(t, v.Input, &in)
+		var got any
+		switch v.Decision {
+		case "podstatus.IsReady":
+			got = map[string]bool{"ready": podutil.IsPodReady(in.Pod)}
+		case "podstatus.IsAvailable":
+			got = map[string]bool{"available": podutil.IsPodAvailable(in.Pod, in.MinReadySeconds, metav1.NewTime(in.Now))}
+		case "podstatus.IsActive":
+			got = map[string]bool{"active": controller.IsPodActive(in.Pod)}
+		case "podstatus.IsTerminating":
+			got = map[string]bool{"terminating": controller.IsPodTerminating(in.Pod)}
+		case "podstatus.IsTerminal":
+			got = map[string]bool{"terminal": podutil.IsPodTerminal(in.Pod)}
+		case "podstatus.NextAvailabilityCheck":
+			evaluated := in.Now
+			if in.StatusEvaluatedAt != nil {
+				evaluated = *in.StatusEvaluatedAt
+			}
+			d := controller.FindMinNextPodAvailabilityCheck(in.Pods, in.MinReadySeconds, evaluated, testingclock.NewFakePassiveClock(in.Now))
+			if d == nil {
+				got = map[string]any{"requeue": false}
+			} else {
+				got = map[string]any{"requeue": true, "after": d.String()}
+			}
+		case "podstatus.DeletionCost":
+			cost, err := corehelper.GetDeletionCostFromPodAnnotations(in.Pod.Annotations)
+			got = map[string]any{"cost": cost, "valid": err == nil}
+		case "podstatus.MaxRestarts":
+			r, s := fdMaxContainerRestarts(in.Pod)
+			got = map[string]int{"regular": r, "sidecar": s}
+		default:
+			t.Errorf("%s: decision %s has no upstream counterpart here", v.Name, v.Decision)
+			continue
+		}
+		gotJSON, _ := json.Marshal(got)
+		var g, w any
+		fdDecode(t, gotJSON, &g)
+		fdDecode(t, v.Want, &w)
+		if !fdSubset(w, g) {
+			t.Errorf("%s (%s): upstream %s; vector wants %s", v.Name, v.Decision, gotJSON, v.Want)
+		}
+	}
+}
+
+// fdSubset reports whether every key of want is in got with an equal value.
+func fdSubset(want, got any) bool {
+	wm, ok := want.(map[string]any)
+	if !ok {
+		wb, _ := json.Marshal(want)
+		gb, _ := json.Marshal(got)
+		return string(wb) == string(gb)
+	}
+	gm, ok := got.(map[string]any)
+	if !ok {
+		return false
+	}
+	for k, wv := range wm {
+		gv, ok := gm[k]
+		if !ok || !fdSubset(wv, gv) {
+			return false
+		}
+	}
+	return true
+}

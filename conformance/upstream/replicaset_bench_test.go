@@ -1,0 +1,66 @@
+package upstream_test
+
+import (
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/kubernetes/pkg/controller"
+
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/replicaset"
+)
+
+// repBenchPods returns n ready pods on 50 nodes, ready and created within
+// the last day at one-second resolution, a tenth with a deletion cost.
+func repBenchPods(n int) ([]*podstatus.Pod, []int) {
+	r := rand.New(rand.NewPCG(1, 2))
+	pods := make([]*podstatus.Pod, n)
+	ranks := make([]int, n)
+	for i := range pods {
+		p := &podstatus.Pod{}
+		p.Name = "pod-" + strconv.Itoa(i)
+		p.UID = strconv.FormatUint(r.Uint64(), 16)
+		p.Spec.NodeName = "node-" + strconv.Itoa(r.IntN(50))
+		p.Status.Phase = podstatus.Running
+		p.CreationTimestamp = repBase.Add(-time.Duration(r.IntN(86400)) * time.Second)
+		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue,
+			LastTransitionTime: p.CreationTimestamp.Add(time.Duration(r.IntN(60)) * time.Second)}}
+		p.Status.ContainerStatuses = []podstatus.ContainerStatus{{Name: "c", RestartCount: int32(r.IntN(3))}}
+		if r.IntN(10) == 0 {
+			p.Annotations = map[string]string{podstatus.DeletionCostAnnotation: strconv.Itoa(r.IntN(5))}
+		}
+		pods[i] = p
+		ranks[i] = n / 50
+	}
+	return pods, ranks
+}
+
+func benchmarkReplicaSetRank(b *testing.B, n int) {
+	pods, ranks := repBenchPods(n)
+	upPods := repV1Pods(pods)
+	b.Run("kubesem", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			replicaset.RankForDeletion(pods, ranks, repBase, replicaset.Options{})
+		}
+	})
+	b.Run("upstream", func(b *testing.B) {
+		b.ReportAllocs()
+		work := make([]*v1.Pod, n)
+		rk := make([]int, n)
+		for b.Loop() {
+			copy(work, upPods)
+			copy(rk, ranks)
+			sort.Sort(controller.ActivePodsWithRanks{Pods: work, Rank: rk, Now: metav1.Time{Time: repBase}})
+		}
+	})
+}
+
+func BenchmarkReplicaSetRank10k(b *testing.B)  { benchmarkReplicaSetRank(b, 10_000) }
+func BenchmarkReplicaSetRank100k(b *testing.B) { benchmarkReplicaSetRank(b, 100_000) }

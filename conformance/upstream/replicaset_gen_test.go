@@ -1,0 +1,137 @@
+package upstream_test
+
+import (
+	"strconv"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+// repBase is the reference now of the replicaset differential properties.
+var repBase = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+
+// rsTimes draws a time around now: zero, a whole number of seconds ago, a
+// duration next to a power of two (the edges of the log2 buckets), or in
+// the future.
+func repTime(t *rapid.T, label string, now time.Time) time.Time {
+	ref := now
+	if ref.IsZero() {
+		ref = repBase
+	}
+	switch rapid.IntRange(0, 4).Draw(t, label+"Kind") {
+	case 0:
+		return time.Time{}
+	case 1:
+		return ref.Add(-time.Duration(rapid.Int64Range(0, 400).Draw(t, label+"Sec")) * time.Second)
+	case 2:
+		k := rapid.IntRange(0, 50).Draw(t, label+"Pow")
+		d := int64(1)<<k + rapid.Int64Range(-2, 2).Draw(t, label+"Delta")
+		return ref.Add(-time.Duration(d))
+	case 3:
+		return ref.Add(time.Duration(rapid.Int64Range(0, 1e12).Draw(t, label+"Future")))
+	}
+	return ref.Add(-time.Duration(rapid.Int64Range(0, 1<<62).Draw(t, label+"Far")))
+}
+
+var repCosts = []string{"", "0", "10", "-5", "+5", "007", "abc", "2147483647", "2147483648", "-2147483648", "100"}
+
+// repPod draws a kubesem pod; uid is its UID.
+func repPod(t *rapid.T, label, uid string, now time.Time) *podstatus.Pod {
+	p := &podstatus.Pod{}
+	p.Name = label
+	p.UID = uid
+	p.Namespace = "default"
+	p.Labels = map[string]string{"app": "x"}
+	p.Spec.NodeName = rapid.SampledFrom([]string{"", "n1", "n2"}).Draw(t, label+"Node")
+	p.Status.Phase = rapid.SampledFrom([]podstatus.Phase{"", podstatus.Pending, podstatus.Running, podstatus.Running, podstatus.Unknown, podstatus.Succeeded}).Draw(t, label+"Phase")
+	switch rapid.IntRange(0, 3).Draw(t, label+"Ready") {
+	case 1, 2:
+		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: repTime(t, label+"Ready", now)}}
+	case 3:
+		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionFalse, LastTransitionTime: repTime(t, label+"NotReady", now)}}
+	}
+	if c := rapid.SampledFrom(repCosts).Draw(t, label+"Cost"); c != "" {
+		p.Annotations = map[string]string{podstatus.DeletionCostAnnotation: c}
+	}
+	n := rapid.IntRange(0, 2).Draw(t, label+"Containers")
+	for i := range n {
+		p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, podstatus.ContainerStatus{Name: "c" + strconv.Itoa(i), RestartCount: int32(rapid.IntRange(0, 2).Draw(t, label+"Restarts"))})
+	}
+	if rapid.Bool().Draw(t, label+"HasSidecar") {
+		always := podstatus.RestartAlways
+		var rp *podstatus.RestartPolicy
+		if rapid.Bool().Draw(t, label+"SidecarAlways") {
+			rp = &always
+		}
+		p.Spec.InitContainers = []podstatus.Container{{Name: "side", RestartPolicy: rp}}
+		p.Status.InitContainerStatuses = []podstatus.ContainerStatus{{Name: "side", RestartCount: int32(rapid.IntRange(0, 2).Draw(t, label+"SideRestarts"))}}
+	}
+	p.CreationTimestamp = repTime(t, label+"Created", now)
+	return p
+}
+
+// repV1Pod converts the fields the replicaset rules read.
+func repV1Pod(p *podstatus.Pod) *v1.Pod {
+	out := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: p.Name, Namespace: p.Namespace, UID: types.UID(p.UID),
+			CreationTimestamp: metav1.Time{Time: p.CreationTimestamp},
+			Labels:            p.Labels, Annotations: p.Annotations,
+		},
+		Spec:   v1.PodSpec{NodeName: p.Spec.NodeName},
+		Status: v1.PodStatus{Phase: v1.PodPhase(p.Status.Phase)},
+	}
+	if p.DeletionTimestamp != nil {
+		out.DeletionTimestamp = &metav1.Time{Time: *p.DeletionTimestamp}
+	}
+	for _, r := range p.OwnerReferences {
+		out.OwnerReferences = append(out.OwnerReferences, metav1.OwnerReference{Kind: r.Kind, Name: r.Name, UID: types.UID(r.UID), Controller: r.Controller})
+	}
+	for _, c := range p.Status.Conditions {
+		out.Status.Conditions = append(out.Status.Conditions, v1.PodCondition{Type: v1.PodConditionType(c.Type), Status: v1.ConditionStatus(c.Status), LastTransitionTime: metav1.Time{Time: c.LastTransitionTime}})
+	}
+	for _, c := range p.Status.ContainerStatuses {
+		out.Status.ContainerStatuses = append(out.Status.ContainerStatuses, v1.ContainerStatus{Name: c.Name, RestartCount: c.RestartCount})
+	}
+	for _, c := range p.Spec.InitContainers {
+		var rp *v1.ContainerRestartPolicy
+		if c.RestartPolicy != nil {
+			x := v1.ContainerRestartPolicy(*c.RestartPolicy)
+			rp = &x
+		}
+		out.Spec.InitContainers = append(out.Spec.InitContainers, v1.Container{Name: c.Name, RestartPolicy: rp})
+	}
+	for _, c := range p.Status.InitContainerStatuses {
+		out.Status.InitContainerStatuses = append(out.Status.InitContainerStatuses, v1.ContainerStatus{Name: c.Name, RestartCount: c.RestartCount})
+	}
+	return out
+}
+
+func repV1Pods(ps []*podstatus.Pod) []*v1.Pod {
+	out := make([]*v1.Pod, len(ps))
+	for i, p := range ps {
+		out[i] = repV1Pod(p)
+	}
+	return out
+}
+
+func repNow(t *rapid.T) time.Time {
+	if rapid.IntRange(0, 7).Draw(t, "zeroNow") == 0 {
+		return time.Time{}
+	}
+	return repBase
+}
+
+func repSeq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}

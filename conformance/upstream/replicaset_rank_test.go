@@ -1,0 +1,213 @@
+package upstream_test
+
+import (
+	"slices"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	featuregatetesting "k8s.io/component-base/featuregate/testing"
+	"k8s.io/kubernetes/pkg/controller"
+	"k8s.io/kubernetes/pkg/features"
+	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/replicaset"
+
+	_ "unsafe" // go:linkname to the ReplicaSet controller's unexported rules
+)
+
+//go:linkname repRankedByNode k8s.io/kubernetes/pkg/controller/replicaset.getPodsRankedByRelatedPodsOnSameNode
+func repRankedByNode(podsToRank, relatedPods []*v1.Pod) controller.ActivePodsWithRanks
+
+// checkReplicaSetPairs compares DeletesBefore with upstream's
+// ActivePodsWithRanks.Less on random pairs, UIDs possibly equal.
+func checkReplicaSetPairs(opts replicaset.Options) func(t *rapid.T) {
+	return func(t *rapid.T) {
+		now := repNow(t)
+		uids := []string{"", "a", "b"}
+		a := repPod(t, "a", rapid.SampledFrom(uids).Draw(t, "uidA"), now)
+		b := repPod(t, "b", rapid.SampledFrom(uids).Draw(t, "uidB"), now)
+		if rapid.IntRange(0, 3).Draw(t, "sameTimes") == 0 {
+			b.Status.Conditions = slices.Clone(a.Status.Conditions)
+			b.CreationTimestamp = a.CreationTimestamp
+		}
+		ra := rapid.IntRange(0, 3).Draw(t, "rankA")
+		rb := rapid.IntRange(0, 3).Draw(t, "rankB")
+		up := controller.ActivePodsWithRanks{Pods: []*v1.Pod{repV1Pod(a), repV1Pod(b)}, Rank: []int{ra, rb}, Now: metav1.Time{Time: now}}
+		if got, want := replicaset.DeletesBefore(a, b, ra, rb, now, opts), up.Less(0, 1); got != want {
+			t.Fatalf("DeletesBefore(a, b) = %v; upstream Less = %v", got, want)
+		}
+		if got, want := replicaset.DeletesBefore(b, a, rb, ra, now, opts), up.Less(1, 0); got != want {
+			t.Fatalf("DeletesBefore(b, a) = %v; upstream Less = %v", got, want)
+		}
+	}
+}
+
+func TestReplicaSetDeletesBeforeDifferential(t *testing.T) {
+	rapid.Check(t, checkReplicaSetPairs(replicaset.Options{}))
+}
+
+func TestReplicaSetDeletesBeforeNoCostDifferential(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.PodDeletionCost, false)
+	rapid.Check(t, checkReplicaSetPairs(replicaset.Options{DisablePodDeletionCost: true}))
+}
+
+// repList draws 0-9 pods with unique UIDs. With distinct set, no two pods
+// share a non-zero ready or creation time; otherwise all non-zero times of
+// a kind are one shared time. Both keep upstream's comparator transitive.
+func repList(t *rapid.T, now time.Time) []*podstatus.Pod {
+	n := rapid.IntRange(0, 9).Draw(t, "n")
+	distinct := rapid.Bool().Draw(t, "distinct")
+	pods := make([]*podstatus.Pod, n)
+	uids := rapid.Permutation(repSeq(n)).Draw(t, "uids")
+	seen := map[time.Time]bool{}
+	for i := range pods {
+		pods[i] = repPod(t, "p"+strconv.Itoa(i), "u"+strconv.Itoa(uids[i]), now)
+	}
+	readyShared, createdShared := repTime(t, "sharedReady", now), repTime(t, "sharedCreated", now)
+	for _, p := range pods {
+		if len(p.Status.Conditions) > 0 && !p.Status.Conditions[0].LastTransitionTime.IsZero() {
+			c := &p.Status.Conditions[0]
+			if distinct {
+				c.LastTransitionTime = repUnique(seen, c.LastTransitionTime)
+			} else {
+				c.LastTransitionTime = readyShared
+			}
+		}
+		if !p.CreationTimestamp.IsZero() {
+			if distinct {
+				p.CreationTimestamp = repUnique(seen, p.CreationTimestamp)
+			} else {
+				p.CreationTimestamp = createdShared
+			}
+		}
+	}
+	return pods
+}
+
+func repUnique(seen map[time.Time]bool, t time.Time) time.Time {
+	for seen[t] {
+		t = t.Add(-1)
+	}
+	seen[t] = true
+	return t
+}
+
+// checkReplicaSetRanking compares RankForDeletion with upstream's
+// comparator on every pair of a random list: a pod before another must be
+// upstream-Less, and tied pods must be upstream-incomparable.
+func checkReplicaSetRanking(t *rapid.T) {
+	now := repNow(t)
+	pods := repList(t, now)
+	ranks := make([]int, len(pods))
+	for i := range ranks {
+		ranks[i] = rapid.IntRange(0, 2).Draw(t, "rank")
+	}
+	r := replicaset.RankForDeletion(pods, ranks, now, replicaset.Options{})
+	tie := repTieIDs(r, len(pods))
+	pos := make([]int, len(pods))
+	for p, i := range r.Order {
+		pos[i] = p
+	}
+	up := controller.ActivePodsWithRanks{Pods: repV1Pods(pods), Rank: ranks, Now: metav1.Time{Time: now}}
+	for i := range pods {
+		for j := range pods {
+			if i == j {
+				continue
+			}
+			want := up.Less(i, j)
+			got := pos[i] < pos[j] && tie[i] != tie[j]
+			if got != want {
+				t.Fatalf("pods %d, %d: kubesem first = %v (positions %d, %d, ties %d, %d); upstream Less = %v", i, j, got, pos[i], pos[j], tie[i], tie[j], want)
+			}
+		}
+	}
+}
+
+// repTieIDs returns, for each pod index, an id shared by the pods of its tie.
+func repTieIDs(r replicaset.Ranking, n int) []int {
+	id := make([]int, n)
+	for i := range id {
+		id[i] = -1 - i
+	}
+	for g, members := range r.Ties() {
+		for _, i := range members {
+			id[i] = g
+		}
+	}
+	return id
+}
+
+func TestReplicaSetRankingDifferential(t *testing.T) {
+	rapid.Check(t, checkReplicaSetRanking)
+}
+
+// checkReplicaSetPodsToDelete compares PodsToDelete with upstream's ranks
+// and sort.Sort: the victims must be equal modulo the reported tie.
+func checkReplicaSetPodsToDelete(t *rapid.T) {
+	now := repNow(t)
+	pods := repList(t, now)
+	related := slices.Clone(pods)
+	for i := range rapid.IntRange(0, 4).Draw(t, "extra") {
+		related = append(related, repPod(t, "r"+strconv.Itoa(i), "r"+strconv.Itoa(i), now))
+	}
+	if rapid.Bool().Draw(t, "noRelated") {
+		related = nil
+	}
+	diff := rapid.IntRange(0, len(pods)).Draw(t, "diff")
+	v := replicaset.PodsToDelete(pods, related, diff, now, replicaset.Options{})
+
+	upPods := repV1Pods(pods)
+	victims := upPods
+	if diff < len(upPods) {
+		ranked := repRankedByNode(upPods, repV1Pods(related))
+		ranked.Now = metav1.Time{Time: now}
+		sort.Sort(ranked)
+		victims = ranked.Pods
+	}
+	victims = victims[:diff]
+	got := map[string]bool{}
+	for _, p := range victims {
+		got[p.Name] = true
+	}
+	if len(v.Pods) != diff {
+		t.Fatalf("PodsToDelete returned %d victims; want %d", len(v.Pods), diff)
+	}
+	for _, i := range v.Pods[:v.Sure] {
+		if !got[pods[i].Name] {
+			t.Fatalf("sure victim %s not deleted upstream (upstream %v)", pods[i].Name, repNames(victims))
+		}
+		delete(got, pods[i].Name)
+	}
+	tied := map[string]bool{}
+	for _, i := range v.Tied {
+		tied[pods[i].Name] = true
+	}
+	if len(got) != diff-v.Sure {
+		t.Fatalf("upstream deletes %d beyond the sure ones; want %d", len(got), diff-v.Sure)
+	}
+	for n := range got {
+		if !tied[n] {
+			t.Fatalf("upstream victim %s is neither sure nor tied (tied %v)", n, v.Tied)
+		}
+	}
+}
+
+func repNames(ps []*v1.Pod) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.Name
+	}
+	return out
+}
+
+func TestReplicaSetPodsToDeleteDifferential(t *testing.T) {
+	rapid.Check(t, checkReplicaSetPodsToDelete)
+}
+
+var _ = podstatus.IsReady

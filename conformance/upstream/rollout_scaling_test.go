@@ -1,0 +1,470 @@
+package upstream_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"testing"
+	"time"
+	"unsafe" // go:linkname to the deployment controller's unexported scaling rules
+
+	"pgregory.net/rapid"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	k8sintstr "k8s.io/apimachinery/pkg/util/intstr"
+	clientset "k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/kubernetes/pkg/controller/deployment"
+	deploymentutil "k8s.io/kubernetes/pkg/controller/deployment/util"
+
+	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/replicaset"
+	"github.com/kubesem/kubesem/rollout"
+)
+
+//go:linkname dsScale k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).scale
+func dsScale(dc *deployment.DeploymentController, ctx context.Context, d *appsv1.Deployment, newRS *appsv1.ReplicaSet, oldRSs []*appsv1.ReplicaSet) error
+
+//go:linkname dsReconcileNew k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).reconcileNewReplicaSet
+func dsReconcileNew(dc *deployment.DeploymentController, ctx context.Context, allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, d *appsv1.Deployment) (bool, error)
+
+//go:linkname dsReconcileOld k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).reconcileOldReplicaSets
+func dsReconcileOld(dc *deployment.DeploymentController, ctx context.Context, allRSs, oldRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, d *appsv1.Deployment) (bool, error)
+
+//go:linkname dsCleanupUnhealthy k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).cleanupUnhealthyReplicas
+func dsCleanupUnhealthy(dc *deployment.DeploymentController, ctx context.Context, oldRSs []*appsv1.ReplicaSet, d *appsv1.Deployment, maxCleanupCount int32) ([]*appsv1.ReplicaSet, int32, error)
+
+//go:linkname dsScaleDownOld k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).scaleDownOldReplicaSetsForRollingUpdate
+func dsScaleDownOld(dc *deployment.DeploymentController, ctx context.Context, allRSs, oldRSs []*appsv1.ReplicaSet, d *appsv1.Deployment) (int32, error)
+
+//go:linkname dsOldPodsRunning k8s.io/kubernetes/pkg/controller/deployment.oldPodsRunning
+func dsOldPodsRunning(newRS *appsv1.ReplicaSet, oldRSs []*appsv1.ReplicaSet, podMap map[types.UID][]*corev1.Pod) bool
+
+//go:linkname dsGenerateName k8s.io/kubernetes/pkg/controller/deployment.generateReplicaSetName
+func dsGenerateName(deploymentName, hash string) string
+
+//go:linkname dsIsScalingEvent k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).isScalingEvent
+func dsIsScalingEvent(dc *deployment.DeploymentController, ctx context.Context, d *appsv1.Deployment, rsList []*appsv1.ReplicaSet) (bool, error)
+
+// dsController returns a bare deployment controller whose client echoes
+// every write back (so that the controller sees its updates succeed) and
+// records it.
+func dsController() (*deployment.DeploymentController, *fake.Clientset) {
+	c := &fake.Clientset{}
+	c.AddReactor("*", "*", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		switch a := a.(type) {
+		case clienttesting.UpdateAction:
+			return true, a.GetObject(), nil
+		case clienttesting.CreateAction:
+			return true, a.GetObject(), nil
+		}
+		return true, nil, nil
+	})
+	dc := &deployment.DeploymentController{}
+	dsSet(dc, "client", clientset.Interface(c))
+	dsSet(dc, "eventRecorder", record.EventRecorder(&record.FakeRecorder{}))
+	return dc, c
+}
+
+func dsSet(obj any, name string, v any) {
+	f := reflect.ValueOf(obj).Elem().FieldByName(name)
+	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(v))
+}
+
+// dsUpdate is one ReplicaSet write: its name and new spec.replicas.
+type dsUpdate struct {
+	Name     string
+	Replicas int32
+}
+
+func dsUpdates(c *fake.Clientset) []dsUpdate {
+	var out []dsUpdate
+	for _, a := range c.Actions() {
+		if u, ok := a.(clienttesting.UpdateAction); ok {
+			if rs, ok := u.GetObject().(*appsv1.ReplicaSet); ok {
+				out = append(out, dsUpdate{rs.Name, *rs.Spec.Replicas})
+			}
+		}
+	}
+	return out
+}
+
+var dsBase = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+
+// dsBound draws a maxSurge or maxUnavailable: an integer, a percentage,
+// or rarely an invalid string.
+func dsBound(t *rapid.T, label string) intstr.Value {
+	switch rapid.IntRange(0, 9).Draw(t, label+"Kind") {
+	case 0, 1, 2, 3:
+		return intstr.Int(rapid.SampledFrom([]int32{0, 0, 1, 1, 2, 3, 5, 10, 100}).Draw(t, label))
+	case 9:
+		// Strings both sides reject; "-5%" is left out: upstream scales it
+		// to a negative count, kubesem rejects it as API validation does
+		// (see intstr's doc).
+		return intstr.String(rapid.SampledFrom([]string{"abc", "1.5%", "5"}).Draw(t, label))
+	}
+	return intstr.Percent(rapid.SampledFrom([]int32{0, 1, 10, 20, 25, 30, 33, 39, 50, 60, 75, 99, 100, 150}).Draw(t, label))
+}
+
+func dsReplicas(t *rapid.T, label string) int32 {
+	if rapid.IntRange(0, 19).Draw(t, label+"Big") == 0 {
+		return rapid.SampledFrom([]int32{1000, 65536, 1 << 20, math.MaxInt32 / 4}).Draw(t, label)
+	}
+	return rapid.Int32Range(0, 25).Draw(t, label)
+}
+
+func dsDeployment(t *rapid.T) *rollout.Deployment {
+	n := dsReplicas(t, "replicas")
+	d := &rollout.Deployment{}
+	d.Name = "foo"
+	d.Spec.Replicas = &n
+	d.Spec.Selector = meta.SelectorFromSet(map[string]string{"app": "foo"})
+	if rapid.IntRange(0, 5).Draw(t, "recreate") == 0 {
+		d.Spec.Strategy.Type = rollout.RecreateStrategy
+	} else {
+		d.Spec.Strategy.Type = rollout.RollingUpdateStrategy
+		s, u := dsBound(t, "maxSurge"), dsBound(t, "maxUnavailable")
+		d.Spec.Strategy.RollingUpdate = &rollout.RollingUpdate{MaxSurge: &s, MaxUnavailable: &u}
+	}
+	d.Status.Replicas = rapid.SampledFrom([]int32{0, 1, 5, 10, 13, 20}).Draw(t, "statusReplicas")
+	return d
+}
+
+// dsReplicaSet draws ReplicaSet i with a creation time from a small set (so
+// that ties happen) and desired/max-replicas annotations that may be
+// missing, invalid or zero.
+func dsReplicaSet(t *rapid.T, i int) *replicaset.ReplicaSet {
+	rs := &replicaset.ReplicaSet{}
+	rs.Name = fmt.Sprintf("rs-%c", 'a'+rapid.IntRange(0, 25).Draw(t, fmt.Sprintf("name%d", i)))
+	rs.Name += strconv.Itoa(i)
+	rs.UID = "uid-" + rs.Name
+	rs.CreationTimestamp = dsBase.Add(time.Duration(rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("age%d", i))) * time.Minute)
+	n := dsReplicas(t, fmt.Sprintf("rsReplicas%d", i))
+	rs.Spec.Replicas = &n
+	rs.Status.Replicas = rapid.Int32Range(0, n+2).Draw(t, fmt.Sprintf("statusReplicas%d", i))
+	rs.Status.AvailableReplicas = rapid.Int32Range(0, n+2).Draw(t, fmt.Sprintf("available%d", i))
+	rs.Annotations = map[string]string{}
+	ann := []string{"", "0", "1", "3", "5", "10", "13", "12", "abc", "-1", "99999999999", strconv.Itoa(int(n)), strconv.Itoa(int(n) + 1)}
+	if v := rapid.SampledFrom(ann).Draw(t, fmt.Sprintf("desired%d", i)); v != "" {
+		rs.Annotations[rollout.DesiredReplicasAnnotation] = v
+	}
+	if v := rapid.SampledFrom(ann).Draw(t, fmt.Sprintf("max%d", i)); v != "" {
+		rs.Annotations[rollout.MaxReplicasAnnotation] = v
+	}
+	return rs
+}
+
+func dsReplicaSets(t *rapid.T, label string, max int) []*replicaset.ReplicaSet {
+	n := rapid.IntRange(0, max).Draw(t, label)
+	out := make([]*replicaset.ReplicaSet, n)
+	for i := range out {
+		out[i] = dsReplicaSet(t, len(label)*100+i)
+	}
+	return out
+}
+
+func dsIntstr(v *intstr.Value) *k8sintstr.IntOrString {
+	if v.IsString() {
+		x := k8sintstr.FromString(v.String())
+		return &x
+	}
+	x := k8sintstr.FromInt32(v.IntValue())
+	return &x
+}
+
+func dsToDeployment(d *rollout.Deployment) *appsv1.Deployment {
+	n := d.Replicas()
+	u := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: d.Name, Namespace: "default", UID: types.UID(d.UID), Generation: d.Generation, Annotations: d.Annotations},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &n,
+			Strategy: appsv1.DeploymentStrategy{Type: appsv1.DeploymentStrategyType(d.Spec.Strategy.Type)},
+		},
+		Status: appsv1.DeploymentStatus{Replicas: d.Status.Replicas},
+	}
+	if d.Spec.Selector != nil {
+		u.Spec.Selector = &metav1.LabelSelector{MatchLabels: d.Spec.Selector.MatchLabels}
+	}
+	if u.Spec.Strategy.Type == "" {
+		u.Spec.Strategy.Type = appsv1.RollingUpdateDeploymentStrategyType
+	}
+	if u.Spec.Strategy.Type == appsv1.RollingUpdateDeploymentStrategyType {
+		def := intstr.String("25%")
+		s, un := &def, &def
+		if ru := d.Spec.Strategy.RollingUpdate; ru != nil {
+			if ru.MaxSurge != nil {
+				s = ru.MaxSurge
+			}
+			if ru.MaxUnavailable != nil {
+				un = ru.MaxUnavailable
+			}
+		}
+		u.Spec.Strategy.RollingUpdate = &appsv1.RollingUpdateDeployment{MaxSurge: dsIntstr(s), MaxUnavailable: dsIntstr(un)}
+	}
+	return u
+}
+
+func dsToReplicaSet(rs *replicaset.ReplicaSet) *appsv1.ReplicaSet {
+	if rs == nil {
+		return nil
+	}
+	n := rs.Replicas()
+	ann := map[string]string{}
+	for k, v := range rs.Annotations {
+		ann[k] = v
+	}
+	return &appsv1.ReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{Name: rs.Name, Namespace: "default", UID: types.UID(rs.UID), CreationTimestamp: metav1.NewTime(rs.CreationTimestamp), Annotations: ann},
+		Spec:       appsv1.ReplicaSetSpec{Replicas: &n},
+		Status:     appsv1.ReplicaSetStatus{Replicas: rs.Status.Replicas, AvailableReplicas: rs.Status.AvailableReplicas},
+	}
+}
+
+func dsToReplicaSets(rss []*replicaset.ReplicaSet) []*appsv1.ReplicaSet {
+	out := make([]*appsv1.ReplicaSet, len(rss))
+	for i, rs := range rss {
+		out[i] = dsToReplicaSet(rs)
+	}
+	return out
+}
+
+// dsWrites replays kubesem's scales the way the controller's scaleReplicaSet
+// writes them: a write when the size changes, or, for a forced (Annotate)
+// scale, when the desired/max-replicas annotations are stale.
+func dsWrites(d *rollout.Deployment, scales []rollout.Scale) []dsUpdate {
+	var out []dsUpdate
+	size := map[string]int32{}
+	ud := dsToDeployment(d)
+	for _, s := range scales {
+		cur, ok := size[s.ReplicaSet.Name]
+		if !ok {
+			cur = s.ReplicaSet.Replicas()
+		}
+		stale := deploymentutil.ReplicasAnnotationsNeedUpdate(dsToReplicaSet(s.ReplicaSet), *ud.Spec.Replicas, *ud.Spec.Replicas+deploymentutil.MaxSurge(*ud))
+		if cur != s.Replicas || (s.Annotate && stale) {
+			out = append(out, dsUpdate{s.ReplicaSet.Name, s.Replicas})
+		}
+		size[s.ReplicaSet.Name] = s.Replicas
+	}
+	return out
+}
+
+func dsEqual(t *rapid.T, what string, got, want []dsUpdate) {
+	if len(got) != len(want) {
+		t.Fatalf("%s: kubesem %v; upstream %v", what, got, want)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("%s: kubesem %v; upstream %v", what, got, want)
+		}
+	}
+}
+
+func dsCheckFenceposts(t *rapid.T) {
+	s, u := dsBound(t, "maxSurge"), dsBound(t, "maxUnavailable")
+	n := dsReplicas(t, "replicas")
+	gs, gu, gerr := rollout.Fenceposts(s, u, n)
+	ws, wu, werr := deploymentutil.ResolveFenceposts(dsIntstr(&s), dsIntstr(&u), n)
+	if (gerr != nil) != (werr != nil) || gs != ws || gu != wu {
+		t.Fatalf("Fenceposts(%v, %v, %d) = %d, %d, %v; upstream %d, %d, %v", s, u, n, gs, gu, gerr, ws, wu, werr)
+	}
+	d := &rollout.Deployment{}
+	d.Spec.Replicas = &n
+	d.Spec.Strategy.RollingUpdate = &rollout.RollingUpdate{MaxSurge: &s, MaxUnavailable: &u}
+	if rapid.Bool().Draw(t, "recreate") {
+		d.Spec.Strategy.Type = rollout.RecreateStrategy
+	}
+	ud := dsToDeployment(d)
+	if g, w := rollout.MaxUnavailable(d), deploymentutil.MaxUnavailable(*ud); g != w {
+		t.Fatalf("MaxUnavailable = %d; upstream %d", g, w)
+	}
+	if g, w := rollout.MinAvailable(d), deploymentutil.MinAvailable(ud); g != w {
+		t.Fatalf("MinAvailable = %d; upstream %d", g, w)
+	}
+	if g, w := rollout.MaxSurge(d), deploymentutil.MaxSurge(*ud); g != w {
+		t.Fatalf("MaxSurge = %d; upstream %d", g, w)
+	}
+}
+
+// TestRolloutFencepostsDifferential compares Fenceposts, MaxUnavailable,
+// MinAvailable and MaxSurge with upstream.
+func TestRolloutFencepostsDifferential(t *testing.T) { rapid.Check(t, dsCheckFenceposts) }
+
+func dsCheckNewReplicas(t *rapid.T) {
+	d := dsDeployment(t)
+	all := dsReplicaSets(t, "all", 5)
+	newRS := dsReplicaSet(t, 99)
+	got, gerr := rollout.NewReplicaSetReplicas(d, all, newRS)
+	want, werr := deploymentutil.NewRSNewReplicas(dsToDeployment(d), dsToReplicaSets(all), dsToReplicaSet(newRS))
+	if (gerr != nil) != (werr != nil) || (werr == nil && got != want) {
+		t.Fatalf("NewReplicaSetReplicas = %d, %v; upstream %d, %v", got, gerr, want, werr)
+	}
+}
+
+// TestRolloutNewReplicaSetReplicasDifferential compares NewReplicaSetReplicas with NewRSNewReplicas.
+func TestRolloutNewReplicaSetReplicasDifferential(t *testing.T) { rapid.Check(t, dsCheckNewReplicas) }
+
+func dsCheckProportional(t *rapid.T) {
+	d := dsDeployment(t)
+	old := dsReplicaSets(t, "old", 6)
+	var newRS *replicaset.ReplicaSet
+	if rapid.IntRange(0, 4).Draw(t, "hasNew") > 0 {
+		newRS = dsReplicaSet(t, 98)
+		if rapid.Bool().Draw(t, "saturated") {
+			n := d.Replicas()
+			newRS.Spec.Replicas = &n
+			newRS.Status.AvailableReplicas = n
+			newRS.Annotations[rollout.DesiredReplicasAnnotation] = strconv.Itoa(int(n))
+		}
+	}
+	got := dsWrites(d, rollout.Proportional(d, newRS, old))
+	dc, c := dsController()
+	if err := dsScale(dc, context.Background(), dsToDeployment(d), dsToReplicaSet(newRS), dsToReplicaSets(old)); err != nil {
+		t.Fatalf("upstream scale: %v", err)
+	}
+	dsEqual(t, "Proportional", got, dsUpdates(c))
+
+	all := append(append([]*replicaset.ReplicaSet{}, old...), newRS)
+	if newRS == nil {
+		all = old
+	}
+	if g := rollout.IsScalingEvent(d, all); true {
+		dc, _ := dsController()
+		ud := dsToDeployment(d)
+		ud.Spec.Template.Labels = map[string]string{"x": "never-matches"}
+		w, _ := dsIsScalingEvent(dc, context.Background(), ud, dsToReplicaSets(all))
+		if g != w {
+			t.Fatalf("IsScalingEvent = %v; upstream %v", g, w)
+		}
+	}
+	if newRS != nil {
+		if g, w := rollout.IsSaturated(d, newRS), deploymentutil.IsSaturated(dsToDeployment(d), dsToReplicaSet(newRS)); g != w {
+			t.Fatalf("IsSaturated = %v; upstream %v", g, w)
+		}
+	}
+}
+
+// TestRolloutProportionalDifferential compares Proportional (replayed through
+// the controller's write rule) with the controller's scale, plus
+// IsScalingEvent and IsSaturated.
+func TestRolloutProportionalDifferential(t *testing.T) { rapid.Check(t, dsCheckProportional) }
+
+func dsCheckRolling(t *rapid.T) {
+	d := dsDeployment(t)
+	old := dsReplicaSets(t, "old", 5)
+	newRS := dsReplicaSet(t, 97)
+	all := append(append([]*replicaset.ReplicaSet{}, old...), newRS)
+	ud := dsToDeployment(d)
+
+	// reconcileNewReplicaSet
+	n, reason, gerr := rollout.ReconcileNewReplicaSet(d, all, newRS)
+	dc, c := dsController()
+	scaled, werr := dsReconcileNew(dc, context.Background(), dsToReplicaSets(all), dsToReplicaSet(newRS), ud)
+	if (gerr != nil) != (werr != nil) {
+		t.Fatalf("ReconcileNewReplicaSet error %v; upstream %v", gerr, werr)
+	}
+	var got []dsUpdate
+	if reason != "" {
+		got = []dsUpdate{{newRS.Name, n}}
+	}
+	if werr == nil {
+		dsEqual(t, "ReconcileNewReplicaSet", got, dsUpdates(c))
+		if scaled != (reason != "") {
+			t.Fatalf("ReconcileNewReplicaSet scaled %v; upstream %v", reason != "", scaled)
+		}
+	}
+
+	// reconcileOldReplicaSets (old ReplicaSets passed as the controller does: the active ones)
+	var active []*replicaset.ReplicaSet
+	for _, rs := range old {
+		if rs.Replicas() > 0 {
+			active = append(active, rs)
+		}
+	}
+	scales, gscaled := rollout.ReconcileOldReplicaSets(d, all, active, newRS)
+	dc, c = dsController()
+	wscaled, _ := dsReconcileOld(dc, context.Background(), dsToReplicaSets(all), dsToReplicaSets(active), dsToReplicaSet(newRS), ud)
+	dsEqual(t, "ReconcileOldReplicaSets", dsWrites(d, scales), dsUpdates(c))
+	if gscaled != wscaled {
+		t.Fatalf("ReconcileOldReplicaSets scaled %v; upstream %v", gscaled, wscaled)
+	}
+
+	// cleanupUnhealthyReplicas
+	maxCleanup := rapid.Int32Range(-1, 30).Draw(t, "maxCleanup")
+	cs, ok := rollout.CleanupUnhealthy(active, maxCleanup)
+	dc, c = dsController()
+	_, _, cerr := dsCleanupUnhealthy(dc, context.Background(), dsToReplicaSets(active), ud, maxCleanup)
+	dsEqual(t, "CleanupUnhealthy", dsWrites(d, cs), dsUpdates(c))
+	if ok != (cerr == nil) {
+		t.Fatalf("CleanupUnhealthy ok %v; upstream error %v", ok, cerr)
+	}
+
+	// scaleDownOldReplicaSetsForRollingUpdate
+	ds := rollout.ScaleDownOld(d, all, active)
+	dc, c = dsController()
+	if _, err := dsScaleDownOld(dc, context.Background(), dsToReplicaSets(all), dsToReplicaSets(active), ud); err != nil {
+		t.Fatalf("upstream scaleDown: %v", err)
+	}
+	dsEqual(t, "ScaleDownOld", dsWrites(d, ds), dsUpdates(c))
+}
+
+// TestRolloutRollingDifferential compares ReconcileNewReplicaSet,
+// ReconcileOldReplicaSets, CleanupUnhealthy and ScaleDownOld with the
+// controller's rolling-update methods.
+func TestRolloutRollingDifferential(t *testing.T) { rapid.Check(t, dsCheckRolling) }
+
+func dsCheckOldPodsRunning(t *rapid.T) {
+	d := &rollout.Deployment{}
+	d.Spec.Selector = meta.SelectorFromSet(map[string]string{"app": "foo"})
+	old := dsReplicaSets(t, "old", 3)
+	var newRS *replicaset.ReplicaSet
+	if rapid.Bool().Draw(t, "hasNew") {
+		newRS = dsReplicaSet(t, 96)
+	}
+	rss := append([]*replicaset.ReplicaSet{}, old...)
+	if newRS != nil {
+		rss = append(rss, newRS)
+	}
+	podMap := map[types.UID][]*corev1.Pod{}
+	for _, rs := range rss {
+		podMap[types.UID(rs.UID)] = nil
+	}
+	var pods []*podstatus.Pod
+	phases := []podstatus.Phase{"", podstatus.Pending, podstatus.Running, podstatus.Succeeded, podstatus.Failed, podstatus.Unknown}
+	for i := range rapid.IntRange(0, 4).Draw(t, "pods") {
+		if len(rss) == 0 {
+			break
+		}
+		owner := rss[rapid.IntRange(0, len(rss)-1).Draw(t, fmt.Sprintf("owner%d", i))]
+		ph := rapid.SampledFrom(phases).Draw(t, fmt.Sprintf("phase%d", i))
+		yes := true
+		p := &podstatus.Pod{}
+		p.Name = fmt.Sprintf("p%d", i)
+		p.Labels = map[string]string{"app": "foo"}
+		p.OwnerReferences = []meta.OwnerReference{{Kind: "ReplicaSet", Name: owner.Name, UID: owner.UID, Controller: &yes}}
+		p.Status.Phase = ph
+		pods = append(pods, p)
+		podMap[types.UID(owner.UID)] = append(podMap[types.UID(owner.UID)], &corev1.Pod{Status: corev1.PodStatus{Phase: corev1.PodPhase(ph)}})
+	}
+	if g, w := rollout.OldPodsRunning(d, newRS, old, pods), dsOldPodsRunning(dsToReplicaSet(newRS), dsToReplicaSets(old), podMap); g != w {
+		t.Fatalf("OldPodsRunning = %v; upstream %v", g, w)
+	}
+	name := rapid.StringMatching(`[a-z]{0,260}`).Draw(t, "name")
+	hash := rapid.StringMatching(`[a-z0-9]{0,260}`).Draw(t, "hash")
+	if g, w := rollout.ReplicaSetName(name, hash), dsGenerateName(name, hash); g != w {
+		t.Fatalf("ReplicaSetName(%q, %q) = %q; upstream %q", name, hash, g, w)
+	}
+}
+
+// TestRolloutOldPodsRunningDifferential compares OldPodsRunning and ReplicaSetName with upstream.
+func TestRolloutOldPodsRunningDifferential(t *testing.T) { rapid.Check(t, dsCheckOldPodsRunning) }

@@ -1,0 +1,469 @@
+package upstream_test
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+	_ "unsafe" // go:linkname to the deployment controller's unexported rules
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"pgregory.net/rapid"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	k8sintstr "k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/kubectl/pkg/polymorphichelpers"
+	"k8s.io/kubernetes/pkg/controller/deployment"
+
+	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/replicaset"
+	"github.com/kubesem/kubesem/rollout"
+)
+
+//go:linkname rsSyncRolloutStatus k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).syncRolloutStatus
+func rsSyncRolloutStatus(dc *deployment.DeploymentController, ctx context.Context, allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, d *appsv1.Deployment) error
+
+//go:linkname rsRequeueStuck k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).requeueStuckDeployment
+func rsRequeueStuck(dc *deployment.DeploymentController, ctx context.Context, d *appsv1.Deployment, newStatus appsv1.DeploymentStatus) time.Duration
+
+//go:linkname rsCleanup k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).cleanupDeployment
+func rsCleanup(dc *deployment.DeploymentController, ctx context.Context, oldRSs []*appsv1.ReplicaSet, d *appsv1.Deployment) error
+
+//go:linkname rsCalculateStatus k8s.io/kubernetes/pkg/controller/deployment.calculateStatus
+func rsCalculateStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, d *appsv1.Deployment) appsv1.DeploymentStatus
+
+//go:linkname rsDeploymentNowFn k8s.io/kubernetes/pkg/controller/deployment.nowFn
+var rsDeploymentNowFn func() time.Time
+
+//go:linkname rsUtilNowFn k8s.io/kubernetes/pkg/controller/deployment/util.nowFn
+var rsUtilNowFn func() time.Time
+
+// rsBase is the time around which generated conditions are stamped; the
+// upstream condition constructors stamp the wall clock instead of now, so a
+// time after rsWall in upstream's answer stands for now.
+var (
+	rsBase = time.Date(2017, 2, 15, 18, 49, 0, 0, time.UTC)
+	rsWall = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+// rsController returns a deployment controller on a fake client.
+func rsController(t *testing.T) (*deployment.DeploymentController, *fake.Clientset) {
+	client := &fake.Clientset{}
+	inf := informers.NewSharedInformerFactory(client, 0)
+	dc, err := deployment.NewDeploymentController(context.Background(), inf.Apps().V1().Deployments(), inf.Apps().V1().ReplicaSets(), inf.Core().V1().Pods(), client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dc, client
+}
+
+func rsTimeGen() *rapid.Generator[time.Time] {
+	return rapid.Custom(func(t *rapid.T) time.Time {
+		return rsBase.Add(time.Duration(rapid.IntRange(-5, 200).Draw(t, "sec")) * time.Second).
+			Add(time.Duration(rapid.SampledFrom([]int{0, 0, 1, -1}).Draw(t, "ns")))
+	})
+}
+
+func rsCondGen(types []rollout.ConditionType, reasons []string) *rapid.Generator[rollout.Condition] {
+	return rapid.Custom(func(t *rapid.T) rollout.Condition {
+		return rollout.Condition{
+			Type:               rapid.SampledFrom(types).Draw(t, "type"),
+			Status:             rapid.SampledFrom([]meta.ConditionStatus{meta.ConditionTrue, meta.ConditionFalse, meta.ConditionUnknown}).Draw(t, "status"),
+			LastUpdateTime:     rsTimeGen().Draw(t, "lut"),
+			LastTransitionTime: rsTimeGen().Draw(t, "ltt"),
+			Reason:             rapid.SampledFrom(reasons).Draw(t, "reason"),
+			Message:            rapid.SampledFrom([]string{"", "m"}).Draw(t, "message"),
+		}
+	})
+}
+
+var rsReasons = []string{"", rollout.ReasonNewReplicaSetAvailable, rollout.ReasonProgressDeadlineExceeded, rollout.ReasonReplicaSetUpdated,
+	rollout.ReasonDeploymentPaused, rollout.ReasonDeploymentResumed, rollout.ReasonMinimumReplicasAvailable, "FailedCreate"}
+
+func rsInt32Ptr(t *rapid.T, label string, vals ...int32) *int32 {
+	if rapid.Bool().Draw(t, label+"Nil") {
+		return nil
+	}
+	v := rapid.SampledFrom(vals).Draw(t, label)
+	return &v
+}
+
+func rsIntOrPercent(t *rapid.T, label string) *intstr.Value {
+	switch rapid.IntRange(0, 2).Draw(t, label+"Kind") {
+	case 0:
+		return nil
+	case 1:
+		v := intstr.Int(int32(rapid.IntRange(0, 4).Draw(t, label)))
+		return &v
+	}
+	v := intstr.Percent(int32(rapid.SampledFrom([]int{0, 1, 25, 30, 50, 99, 100}).Draw(t, label)))
+	return &v
+}
+
+func rsDeploymentGen(t *rapid.T) *rollout.Deployment {
+	d := &rollout.Deployment{}
+	d.Name = "d"
+	d.Namespace = "ns"
+	d.Generation = int64(rapid.IntRange(0, 3).Draw(t, "generation"))
+	d.Spec.Replicas = rsInt32Ptr(t, "replicas", 0, 1, 2, 3, 4, 5, 10)
+	d.Spec.ProgressDeadlineSeconds = rsInt32Ptr(t, "pds", 1, 10, 30, 60, 600, math.MaxInt32)
+	d.Spec.RevisionHistoryLimit = rsInt32Ptr(t, "rhl", 0, 1, 2, 3, 10, math.MaxInt32)
+	d.Spec.Paused = rapid.Bool().Draw(t, "paused")
+	if rapid.Bool().Draw(t, "recreate") {
+		d.Spec.Strategy.Type = rollout.RecreateStrategy
+	} else if rapid.Bool().Draw(t, "hasRolling") {
+		d.Spec.Strategy.RollingUpdate = &rollout.RollingUpdate{
+			MaxSurge:       rsIntOrPercent(t, "maxSurge"),
+			MaxUnavailable: rsIntOrPercent(t, "maxUnavailable"),
+		}
+	}
+	s := &d.Status
+	s.ObservedGeneration = int64(rapid.IntRange(0, 3).Draw(t, "observedGeneration"))
+	s.Replicas = int32(rapid.IntRange(0, 6).Draw(t, "statusReplicas"))
+	s.UpdatedReplicas = int32(rapid.IntRange(0, 6).Draw(t, "statusUpdated"))
+	s.ReadyReplicas = int32(rapid.IntRange(0, 6).Draw(t, "statusReady"))
+	s.AvailableReplicas = int32(rapid.IntRange(0, 6).Draw(t, "statusAvailable"))
+	s.CollisionCount = rsInt32Ptr(t, "collisionCount", 0, 1)
+	s.Conditions = rapid.SliceOfN(rsCondGen([]rollout.ConditionType{rollout.Progressing, rollout.Available, rollout.ReplicaFailure}, rsReasons), 0, 3).Draw(t, "conditions")
+	return d
+}
+
+func rsReplicaSetGen(i int) *rapid.Generator[*replicaset.ReplicaSet] {
+	return rapid.Custom(func(t *rapid.T) *replicaset.ReplicaSet {
+		rs := &replicaset.ReplicaSet{}
+		rs.Name = "rs-" + string(rune('a'+i))
+		rs.Namespace = "ns"
+		rs.CreationTimestamp = rsBase.Add(time.Duration(rapid.IntRange(0, 3).Draw(t, "age")) * time.Minute)
+		rs.Generation = int64(rapid.IntRange(0, 2).Draw(t, "generation"))
+		if rapid.Bool().Draw(t, "hasRevision") {
+			rs.Annotations = map[string]string{rollout.RevisionAnnotation: rapid.SampledFrom([]string{"1", "2", "3", "4", "10", "x"}).Draw(t, "revision")}
+		}
+		if rapid.IntRange(0, 5).Draw(t, "deleting") == 0 {
+			ts := rsBase
+			rs.DeletionTimestamp = &ts
+		}
+		rs.Spec.Replicas = rsInt32Ptr(t, "replicas", 0, 0, 1, 2, 3, 5)
+		rs.Status.Replicas = int32(rapid.IntRange(0, 5).Draw(t, "statusReplicas"))
+		rs.Status.ReadyReplicas = int32(rapid.IntRange(0, 5).Draw(t, "ready"))
+		rs.Status.AvailableReplicas = int32(rapid.IntRange(0, 5).Draw(t, "available"))
+		rs.Status.ObservedGeneration = int64(rapid.IntRange(0, 2).Draw(t, "observedGeneration"))
+		rs.Status.TerminatingReplicas = rsInt32Ptr(t, "terminating", 0, 1, 2)
+		if rapid.IntRange(0, 3).Draw(t, "failure") == 0 {
+			rs.Status.Conditions = []replicaset.Condition{{
+				Type:               replicaset.ReplicaFailure,
+				Status:             rapid.SampledFrom([]meta.ConditionStatus{meta.ConditionTrue, meta.ConditionFalse}).Draw(t, "failureStatus"),
+				LastTransitionTime: rsTimeGen().Draw(t, "failureTime"),
+				Reason:             rapid.SampledFrom([]string{"FailedCreate", "FailedDelete"}).Draw(t, "failureReason"),
+			}}
+		}
+		return rs
+	})
+}
+
+func rsReplicaSetsGen(t *rapid.T) []*replicaset.ReplicaSet {
+	n := rapid.IntRange(0, 4).Draw(t, "replicaSets")
+	out := make([]*replicaset.ReplicaSet, n)
+	for i := range out {
+		out[i] = rsReplicaSetGen(i).Draw(t, "rs")
+	}
+	return out
+}
+
+func rsIntstr(v *intstr.Value, def string) *k8sintstr.IntOrString {
+	if v == nil {
+		x := k8sintstr.FromString(def)
+		return &x
+	}
+	if v.IsString() {
+		x := k8sintstr.FromString(v.String())
+		return &x
+	}
+	x := k8sintstr.FromInt32(v.IntValue())
+	return &x
+}
+
+func rsPtr(p *int32, def int32) *int32 {
+	if p == nil {
+		return &def
+	}
+	v := *p
+	return &v
+}
+
+// rsToUpstreamDeployment converts d, applying the API defaults kubesem's
+// model documents for unset fields.
+func rsToUpstreamDeployment(d *rollout.Deployment) *appsv1.Deployment {
+	u := &appsv1.Deployment{}
+	u.Name, u.Namespace, u.Generation = d.Name, d.Namespace, d.Generation
+	u.Annotations = d.Annotations
+	u.Spec.Replicas = rsPtr(d.Spec.Replicas, 1)
+	u.Spec.ProgressDeadlineSeconds = rsPtr(d.Spec.ProgressDeadlineSeconds, 600)
+	u.Spec.RevisionHistoryLimit = rsPtr(d.Spec.RevisionHistoryLimit, 10)
+	u.Spec.Paused = d.Spec.Paused
+	if d.Spec.Strategy.Type == rollout.RecreateStrategy {
+		u.Spec.Strategy.Type = appsv1.RecreateDeploymentStrategyType
+	} else {
+		u.Spec.Strategy.Type = appsv1.RollingUpdateDeploymentStrategyType
+		ru := &appsv1.RollingUpdateDeployment{MaxSurge: rsIntstr(nil, "25%"), MaxUnavailable: rsIntstr(nil, "25%")}
+		if r := d.Spec.Strategy.RollingUpdate; r != nil {
+			ru.MaxSurge, ru.MaxUnavailable = rsIntstr(r.MaxSurge, "25%"), rsIntstr(r.MaxUnavailable, "25%")
+		}
+		u.Spec.Strategy.RollingUpdate = ru
+	}
+	u.Status = rsToUpstreamStatus(d.Status)
+	return u
+}
+
+func rsToUpstreamStatus(s rollout.Status) appsv1.DeploymentStatus {
+	u := appsv1.DeploymentStatus{
+		ObservedGeneration: s.ObservedGeneration, Replicas: s.Replicas, UpdatedReplicas: s.UpdatedReplicas,
+		ReadyReplicas: s.ReadyReplicas, AvailableReplicas: s.AvailableReplicas, UnavailableReplicas: s.UnavailableReplicas,
+		TerminatingReplicas: s.TerminatingReplicas, CollisionCount: s.CollisionCount,
+	}
+	for _, c := range s.Conditions {
+		u.Conditions = append(u.Conditions, appsv1.DeploymentCondition{
+			Type: appsv1.DeploymentConditionType(c.Type), Status: corev1.ConditionStatus(c.Status),
+			LastUpdateTime: metav1.NewTime(c.LastUpdateTime), LastTransitionTime: metav1.NewTime(c.LastTransitionTime),
+			Reason: c.Reason, Message: c.Message,
+		})
+	}
+	return u
+}
+
+// rsFromUpstreamStatus converts back, mapping wall-clock stamps to now.
+func rsFromUpstreamStatus(u appsv1.DeploymentStatus, now time.Time) rollout.Status {
+	s := rollout.Status{
+		ObservedGeneration: u.ObservedGeneration, Replicas: u.Replicas, UpdatedReplicas: u.UpdatedReplicas,
+		ReadyReplicas: u.ReadyReplicas, AvailableReplicas: u.AvailableReplicas, UnavailableReplicas: u.UnavailableReplicas,
+		TerminatingReplicas: u.TerminatingReplicas, CollisionCount: u.CollisionCount,
+	}
+	stamp := func(t metav1.Time) time.Time {
+		if t.After(rsWall) {
+			return now
+		}
+		return t.Time
+	}
+	for _, c := range u.Conditions {
+		s.Conditions = append(s.Conditions, rollout.Condition{
+			Type: rollout.ConditionType(c.Type), Status: meta.ConditionStatus(c.Status),
+			LastUpdateTime: stamp(c.LastUpdateTime), LastTransitionTime: stamp(c.LastTransitionTime),
+			Reason: c.Reason, Message: c.Message,
+		})
+	}
+	return s
+}
+
+func rsToUpstreamReplicaSet(rs *replicaset.ReplicaSet) *appsv1.ReplicaSet {
+	if rs == nil {
+		return nil
+	}
+	u := &appsv1.ReplicaSet{}
+	u.Name, u.Namespace, u.Generation = rs.Name, rs.Namespace, rs.Generation
+	u.CreationTimestamp = metav1.NewTime(rs.CreationTimestamp)
+	if rs.DeletionTimestamp != nil {
+		ts := metav1.NewTime(*rs.DeletionTimestamp)
+		u.DeletionTimestamp = &ts
+	}
+	u.Annotations = rs.Annotations
+	u.Spec.Replicas = rsPtr(rs.Spec.Replicas, 1)
+	u.Status = appsv1.ReplicaSetStatus{
+		Replicas: rs.Status.Replicas, ReadyReplicas: rs.Status.ReadyReplicas, AvailableReplicas: rs.Status.AvailableReplicas,
+		ObservedGeneration: rs.Status.ObservedGeneration, TerminatingReplicas: rs.Status.TerminatingReplicas,
+	}
+	for _, c := range rs.Status.Conditions {
+		u.Status.Conditions = append(u.Status.Conditions, appsv1.ReplicaSetCondition{
+			Type: appsv1.ReplicaSetConditionType(c.Type), Status: corev1.ConditionStatus(c.Status),
+			LastTransitionTime: metav1.NewTime(c.LastTransitionTime), Reason: c.Reason, Message: c.Message,
+		})
+	}
+	return u
+}
+
+var rsCmpOpts = cmp.Options{cmpopts.EquateEmpty(), cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })}
+
+// TestRolloutStatusDifferential compares ComputeStatus + SyncProgress with
+// upstream calculateStatus + syncRolloutStatus, and RequeueStuck with
+// requeueStuckDeployment, on the same random states.
+func TestRolloutStatusDifferential(t *testing.T) {
+	dc, client := rsController(t)
+	ctx := context.Background()
+	defer func() { rsDeploymentNowFn, rsUtilNowFn = time.Now, time.Now }()
+	rapid.Check(t, func(t *rapid.T) {
+		d := rsDeploymentGen(t)
+		rss := rsReplicaSetsGen(t)
+		var newRS *replicaset.ReplicaSet
+		if len(rss) > 0 && rapid.Bool().Draw(t, "hasNew") {
+			newRS = rss[rapid.IntRange(0, len(rss)-1).Draw(t, "new")]
+		}
+		now := rsTimeGen().Draw(t, "now")
+		rsDeploymentNowFn = func() time.Time { return now }
+		rsUtilNowFn = rsDeploymentNowFn
+
+		ud := rsToUpstreamDeployment(d)
+		var uall []*appsv1.ReplicaSet
+		var unew *appsv1.ReplicaSet
+		for _, rs := range rss {
+			u := rsToUpstreamReplicaSet(rs)
+			if rs == newRS {
+				unew = u
+			}
+			uall = append(uall, u)
+		}
+
+		// calculateStatus alone.
+		wantCalc := rsFromUpstreamStatus(rsCalculateStatus(uall, unew, ud), now)
+		gotCalc := rollout.ComputeStatus(d, newRS, rss, now)
+		if diff := cmp.Diff(wantCalc, gotCalc, rsCmpOpts); diff != "" {
+			t.Fatalf("ComputeStatus differs (-upstream +kubesem):\n%s", diff)
+		}
+
+		// syncRolloutStatus (mutates ud.Status), then requeue on the
+		// original status.
+		before := ud.DeepCopy()
+		_ = rsSyncRolloutStatus(dc, ctx, uall, unew, ud)
+		client.ClearActions()
+		want := rsFromUpstreamStatus(ud.Status, now)
+		got := rollout.SyncProgress(d, gotCalc, newRS, rss, now)
+		if diff := cmp.Diff(want, got, rsCmpOpts); diff != "" {
+			t.Fatalf("SyncProgress differs (-upstream +kubesem):\n%s", diff)
+		}
+		wantAfter := rsRequeueStuck(dc, ctx, before, rsToUpstreamStatus(got))
+		after, ok := rollout.RequeueStuck(d, got, now)
+		switch {
+		case wantAfter < 0 && ok, wantAfter >= 0 && !ok:
+			t.Fatalf("RequeueStuck requeue = %v; upstream %v", ok, wantAfter)
+		case wantAfter == 0 && after != 0, wantAfter > 0 && after != wantAfter+time.Second:
+			t.Fatalf("RequeueStuck = %v; upstream returns %v (enqueued after +1s)", after, wantAfter)
+		}
+	})
+}
+
+// TestRolloutHistoryDifferential compares HistoryToDelete with the deletions
+// upstream cleanupDeployment issues.
+func TestRolloutHistoryDifferential(t *testing.T) {
+	dc, client := rsController(t)
+	ctx := context.Background()
+	rapid.Check(t, func(t *rapid.T) {
+		d := rsDeploymentGen(t)
+		rss := rsReplicaSetsGen(t)
+		for i, n := 0, rapid.IntRange(0, 8).Draw(t, "more"); i < n; i++ {
+			rss = append(rss, rsReplicaSetGen(len(rss)).Draw(t, "rs"))
+		}
+		var uold []*appsv1.ReplicaSet
+		for _, rs := range rss {
+			uold = append(uold, rsToUpstreamReplicaSet(rs))
+		}
+		client.ClearActions()
+		if err := rsCleanup(dc, ctx, uold, rsToUpstreamDeployment(d)); err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, a := range client.Actions() {
+			if del, ok := a.(clienttesting.DeleteActionImpl); ok {
+				want = append(want, del.GetName())
+			}
+		}
+		var got []string
+		for _, rs := range rollout.HistoryToDelete(d, rss) {
+			got = append(got, rs.Name)
+		}
+		if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("HistoryToDelete differs (-upstream +kubesem):\n%s", diff)
+		}
+	})
+}
+
+func rsUnstructured(t *rapid.T, obj any) *unstructured.Unstructured {
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &unstructured.Unstructured{Object: m}
+}
+
+func rsViewerCompare(t *rapid.T, what string, msg string, done bool, err error, got rollout.RolloutStatus) {
+	wantErr := ""
+	if err != nil {
+		wantErr = err.Error()
+	}
+	if msg != got.Message || done != got.Done || wantErr != got.Err {
+		t.Fatalf("%s = %q, %v, %q; upstream %q, %v, %q", what, got.Message, got.Done, got.Err, msg, done, wantErr)
+	}
+}
+
+// TestRolloutViewerDifferential compares the three rollout status viewers
+// with kubectl's.
+func TestRolloutViewerDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		small := rapid.Int32Range(-1, 4)
+		switch rapid.IntRange(0, 2).Draw(t, "kind") {
+		case 0:
+			d := rsDeploymentGen(t)
+			if rapid.Bool().Draw(t, "hasRevision") {
+				d.Annotations = map[string]string{rollout.RevisionAnnotation: rapid.SampledFrom([]string{"1", "2", "x"}).Draw(t, "rev")}
+			}
+			revision := int64(rapid.IntRange(0, 2).Draw(t, "pin"))
+			u := rsToUpstreamDeployment(d)
+			u.Spec.Replicas = d.Spec.Replicas
+			msg, done, err := (&polymorphichelpers.DeploymentStatusViewer{}).Status(rsUnstructured(t, u), revision)
+			rsViewerCompare(t, "DeploymentRolloutStatus", msg, done, err, rollout.DeploymentRolloutStatus(d, revision))
+		case 1:
+			var v rollout.DaemonSetView
+			v.Name, v.Generation = "ds", int64(rapid.IntRange(0, 2).Draw(t, "generation"))
+			v.Spec.UpdateStrategy.Type = rapid.SampledFrom([]string{"RollingUpdate", "RollingUpdate", "OnDelete", ""}).Draw(t, "type")
+			v.Status.ObservedGeneration = int64(rapid.IntRange(0, 2).Draw(t, "observed"))
+			v.Status.DesiredNumberScheduled = small.Draw(t, "desired")
+			v.Status.UpdatedNumberScheduled = small.Draw(t, "updated")
+			v.Status.NumberAvailable = small.Draw(t, "available")
+			u := &appsv1.DaemonSet{}
+			u.Name, u.Generation = v.Name, v.Generation
+			u.Spec.UpdateStrategy.Type = appsv1.DaemonSetUpdateStrategyType(v.Spec.UpdateStrategy.Type)
+			u.Status = appsv1.DaemonSetStatus{ObservedGeneration: v.Status.ObservedGeneration, DesiredNumberScheduled: v.Status.DesiredNumberScheduled,
+				UpdatedNumberScheduled: v.Status.UpdatedNumberScheduled, NumberAvailable: v.Status.NumberAvailable}
+			msg, done, err := (&polymorphichelpers.DaemonSetStatusViewer{}).Status(rsUnstructured(t, u), 0)
+			rsViewerCompare(t, "DaemonSetRolloutStatus", msg, done, err, rollout.DaemonSetRolloutStatus(&v))
+		default:
+			var v rollout.StatefulSetView
+			v.Name, v.Generation = "web", int64(rapid.IntRange(0, 2).Draw(t, "generation"))
+			if rapid.Bool().Draw(t, "hasReplicas") {
+				n := small.Draw(t, "replicas")
+				v.Spec.Replicas = &n
+			}
+			v.Spec.UpdateStrategy.Type = rapid.SampledFrom([]string{"RollingUpdate", "RollingUpdate", "OnDelete", ""}).Draw(t, "type")
+			if rapid.Bool().Draw(t, "hasRolling") {
+				v.Spec.UpdateStrategy.RollingUpdate = &rollout.StatefulSetRollingUpdate{}
+				if rapid.Bool().Draw(t, "hasPartition") {
+					p := small.Draw(t, "partition")
+					v.Spec.UpdateStrategy.RollingUpdate.Partition = &p
+				}
+			}
+			v.Status.ObservedGeneration = int64(rapid.IntRange(0, 2).Draw(t, "observed"))
+			v.Status.ReadyReplicas = small.Draw(t, "ready")
+			v.Status.CurrentReplicas = small.Draw(t, "current")
+			v.Status.UpdatedReplicas = small.Draw(t, "updated")
+			v.Status.CurrentRevision = rapid.SampledFrom([]string{"", "a", "b"}).Draw(t, "currentRevision")
+			v.Status.UpdateRevision = rapid.SampledFrom([]string{"", "a", "b"}).Draw(t, "updateRevision")
+			u := &appsv1.StatefulSet{}
+			u.Name, u.Generation = v.Name, v.Generation
+			u.Spec.Replicas = v.Spec.Replicas
+			u.Spec.UpdateStrategy.Type = appsv1.StatefulSetUpdateStrategyType(v.Spec.UpdateStrategy.Type)
+			if ru := v.Spec.UpdateStrategy.RollingUpdate; ru != nil {
+				u.Spec.UpdateStrategy.RollingUpdate = &appsv1.RollingUpdateStatefulSetStrategy{Partition: ru.Partition}
+			}
+			u.Status = appsv1.StatefulSetStatus{ObservedGeneration: v.Status.ObservedGeneration, ReadyReplicas: v.Status.ReadyReplicas,
+				CurrentReplicas: v.Status.CurrentReplicas, UpdatedReplicas: v.Status.UpdatedReplicas,
+				CurrentRevision: v.Status.CurrentRevision, UpdateRevision: v.Status.UpdateRevision}
+			msg, done, err := (&polymorphichelpers.StatefulSetStatusViewer{}).Status(rsUnstructured(t, u), 0)
+			rsViewerCompare(t, "StatefulSetRolloutStatus", msg, done, err, rollout.StatefulSetRolloutStatus(&v))
+		}
+	})
+}

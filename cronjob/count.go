@@ -1,0 +1,229 @@
+package cronjob
+
+import (
+	"math/bits"
+	"time"
+)
+
+// Count returns the exact number of start times in (after, until]: how many
+// Jobs a controller that was down over that window missed. It counts with
+// the schedule's bit sets (whole years and months from per-schedule tables,
+// partial months with popcounts, partial days per hour and minute) and one
+// step per UTC-offset period of the zone, never by stepping Next, so its
+// cost does not grow with the number of start times. Spans beyond 400 years
+// add one pass over a 400-year cycle.
+//
+// A wall time repeated by a fall-back counts once per offset and one
+// skipped by a spring-forward gap does not count, as [Schedule.Next] steps
+// them. It returns 0 when until is not after after.
+func (s *Schedule) Count(after, until time.Time) int64 {
+	if s == nil || s.loc == nil || !until.After(after) {
+		return 0
+	}
+	a, u := after.Unix(), until.Unix() // start times are whole seconds: a < x <= u
+	if s.delay > 0 {
+		return floorDiv(u-a, int64(s.delay/time.Second))
+	}
+	if s.fixed {
+		return s.countLocal(a+s.fixedOff, u+s.fixedOff)
+	}
+	var total int64
+	fixFrom := a // stepping corrections already cover (a, fixFrom]
+	for lo := a; lo < u; {
+		tl := time.Unix(lo+1, 0).In(s.loc)
+		_, off := tl.Zone()
+		hi, end := u, int64(0)
+		if _, e := tl.ZoneBounds(); !e.IsZero() && e.Unix()-1 < hi {
+			hi, end = e.Unix()-1, e.Unix()
+		}
+		total += s.countLocal(lo+int64(off), hi+int64(off))
+		lo = hi
+		if end == 0 {
+			continue
+		}
+		_, next := time.Unix(end, 0).In(s.loc).Zone()
+		if benignChange(end, int64(off), int64(next)) {
+			continue
+		}
+		// Near a change robfig/cron's stepping departs from "every
+		// instant whose wall time matches"; count that stretch by
+		// stepping instead.
+		w0, w1 := max(a, end-2*secondsPerDay, fixFrom), min(u, end+2*secondsPerDay)
+		if w1 > w0 {
+			total += s.stepCount(w0, w1) - s.arithCount(w0, w1)
+			fixFrom = w1
+		}
+	}
+	return total
+}
+
+// benignChange reports whether a change of UTC offset from o1 to o2 at
+// instant t leaves robfig/cron's stepping equal to "every instant whose wall
+// time matches": whole-minute offsets, a whole-hour change starting on the
+// hour, and a skipped or repeated stretch between 01:00 and 23:00 of one day.
+func benignChange(t, o1, o2 int64) bool {
+	d := o2 - o1
+	if o1%60 != 0 || o2%60 != 0 || d%3600 != 0 || (t+o1)%3600 != 0 {
+		return false
+	}
+	lo, hi := t+min(o1, o2), t+max(o1, o2)
+	day := floorDiv(lo, secondsPerDay)
+	return lo-day*secondsPerDay >= 3600 && hi-day*secondsPerDay <= 23*3600
+}
+
+// stepCount counts start times in (a, b] (Unix seconds) by stepping Next.
+func (s *Schedule) stepCount(a, b int64) int64 {
+	var n int64
+	until := time.Unix(b, 0)
+	for t := s.Next(time.Unix(a, 0)); !t.IsZero() && !t.After(until); t = s.Next(t) {
+		n++
+	}
+	return n
+}
+
+// arithCount counts (a, b] (Unix seconds) the way Count's arithmetic does,
+// period by period.
+func (s *Schedule) arithCount(a, b int64) int64 {
+	var total int64
+	for lo := a; lo < b; {
+		tl := time.Unix(lo+1, 0).In(s.loc)
+		_, off := tl.Zone()
+		hi := b
+		if _, e := tl.ZoneBounds(); !e.IsZero() && e.Unix()-1 < hi {
+			hi = e.Unix() - 1
+		}
+		total += s.countLocal(lo+int64(off), hi+int64(off))
+		lo = hi
+	}
+	return total
+}
+
+// countLocal counts the selected local seconds x with a < x <= b.
+func (s *Schedule) countLocal(a, b int64) int64 {
+	if b <= a {
+		return 0
+	}
+	da, db := floorDiv(a, secondsPerDay), floorDiv(b, secondsPerDay)
+	ta, tb := int(a-da*secondsPerDay), int(b-db*secondsPerDay)
+	if da == db {
+		if !s.dayMatches(da) {
+			return 0
+		}
+		return s.upTo(tb) - s.upTo(ta)
+	}
+	var n int64
+	if s.dayMatches(da) {
+		n += s.perDay - s.upTo(ta)
+	}
+	if s.dayMatches(db) {
+		n += s.upTo(tb)
+	}
+	return n + s.perDay*s.matchingDays(da+1, db-1)
+}
+
+// upTo counts the selected times of day at or before second tod of a
+// selected day.
+func (s *Schedule) upTo(tod int) int64 {
+	h, m, sec := tod/3600, tod%3600/60, tod%60
+	mins := int64(bits.OnesCount64(s.minute &^ starBit))
+	secs := int64(bits.OnesCount64(s.second &^ starBit))
+	n := int64(bits.OnesCount64(s.hour&(1<<uint(h)-1))) * mins * secs
+	if s.hour>>uint(h)&1 == 0 {
+		return n
+	}
+	n += int64(bits.OnesCount64(s.minute&(1<<uint(m)-1))) * secs
+	if s.minute>>uint(m)&1 == 0 {
+		return n
+	}
+	return n + int64(bits.OnesCount64(s.second&(1<<uint(sec+1)-1)))
+}
+
+// dayMatches reports whether the schedule selects day number dn.
+func (s *Schedule) dayMatches(dn int64) bool {
+	y, m, d := civil(dn)
+	if s.month>>uint(m)&1 == 0 {
+		return false
+	}
+	return s.dayMask(monthDays(y, m), weekday(dn-int64(d-1)))>>uint(d)&1 != 0
+}
+
+// matchingDays counts the selected days numbered first..last.
+func (s *Schedule) matchingDays(first, last int64) int64 {
+	if last < first {
+		return 0
+	}
+	y1, m1, d1 := civil(first)
+	y2, m2, d2 := civil(last)
+	if y1 == y2 && m1 == m2 {
+		return s.daysInMonth(y1, m1, d1, d2)
+	}
+	n := s.daysInMonth(y1, m1, d1, 31) + s.daysInMonth(y2, m2, 1, d2)
+	if y1 == y2 {
+		return n + s.months(y1, m1+1, m2-1)
+	}
+	n += s.months(y1, m1+1, 12) + s.months(y2, 1, m2-1)
+	return n + s.years(y1+1, y2-1)
+}
+
+// daysInMonth counts the selected days from..to of month y-m.
+func (s *Schedule) daysInMonth(y int64, m, from, to int) int64 {
+	if s.month>>uint(m)&1 == 0 {
+		return 0
+	}
+	n := monthDays(y, m)
+	mask := s.dayMask(n, weekday(dayNumber(y, m, 1)))
+	mask &= ^uint64(0) << uint(from)
+	if to < 63 {
+		mask &= uint64(1)<<uint(to+1) - 1
+	}
+	return int64(bits.OnesCount64(mask))
+}
+
+// months counts the selected days in whole months m1..m2 of year y.
+func (s *Schedule) months(y int64, m1, m2 int) int64 {
+	var n int64
+	if m1 > m2 {
+		return 0
+	}
+	w := weekday(dayNumber(y, m1, 1))
+	for m := m1; m <= m2; m++ {
+		days := monthDays(y, m)
+		if s.month>>uint(m)&1 != 0 {
+			n += s.monthCnt[days-28][w]
+		}
+		w = (w + days) % 7
+	}
+	return n
+}
+
+// years counts the selected days in whole years y1..y2.
+func (s *Schedule) years(y1, y2 int64) int64 {
+	if y2 < y1 {
+		return 0
+	}
+	var n int64
+	w := weekday(dayNumber(y1, 1, 1))
+	if cycles := (y2 - y1 + 1) / 400; cycles > 0 {
+		// Any 400 consecutive Gregorian years hold the same days, and
+		// 146097 days are a whole number of weeks.
+		n = cycles * s.yearRange(y1, y1+399, w)
+		y1 += cycles * 400
+	}
+	return n + s.yearRange(y1, y2, w)
+}
+
+// yearRange sums the per-year table over y1..y2, the first starting on
+// weekday w.
+func (s *Schedule) yearRange(y1, y2 int64, w int) int64 {
+	var n int64
+	for y := y1; y <= y2; y++ {
+		if isLeap(y) {
+			n += s.yearCnt[1][w]
+			w = (w + 2) % 7
+		} else {
+			n += s.yearCnt[0][w]
+			w = (w + 1) % 7
+		}
+	}
+	return n
+}

@@ -1,0 +1,67 @@
+// Package job computes what the Kubernetes Job controller and the
+// TTL-after-finished controller decide: how many pods a Job runs, which to
+// create and delete, how failures are counted and backed off, when a Job
+// succeeds or fails, and when a finished Job is deleted.
+//
+// Reference semantics: Kubernetes v1.36.3 with default feature gates
+// (JobBackoffLimitPerIndex, JobSuccessPolicy, JobPodReplacementPolicy,
+// JobManagedBy GA; MutableSchedulingDirectivesForSuspendedJobs Beta on;
+// SidecarContainers GA). [Options] names the deviations: BackoffCap (the
+// documented 6 minutes instead of 10) and KeepStartTimeOnSuspend.
+//
+// # Rules
+//
+// Pod counts: [WantActive], [PodsForRemoval], [CompareForRemoval],
+// [IsPodFailed], [ReplacesOnlyFailed].
+//
+// Indexed jobs: [ParseIndexes], [Indexes.String], [Indexes.Total],
+// [Indexes.Has], [CompletionIndex], [GenerateNameWithIndex],
+// [FirstPendingIndexes], [SucceededIndexes], [FailedIndexes].
+//
+// Failures: [BackoffDelay], [RemainingBackoff], [RemainingIndexBackoff],
+// [NewBackoffRecord], [FinishedTime], [PastBackoffLimitOnFailure],
+// [PastActiveDeadline], [MatchPodFailurePolicy], [FailJobMessage].
+//
+// Success: [MatchSuccessPolicy], [FinishedCondition], [IsFinished].
+//
+// TTL-after-finished: [NeedsCleanup], [TimeLeft].
+//
+// One sync: [Step], [StepFrom], [Validate].
+//
+// # Divergences
+//
+//   - Backoff cap: v1.36.3 caps the pod failure backoff at 10m; the
+//     documentation (seed 000:L3032, seed 004) says 6m. Options.BackoffCap.
+//   - Ties: where upstream's unstable sort leaves the order of equally ranked
+//     pods open (which active pods to delete), CompareForRemoval orders them
+//     by name, then UID.
+//   - Saturation: counters that upstream sums in int32 (failed pods, OnFailure
+//     restarts) and durations that upstream computes in int64 nanoseconds
+//     (activeDeadlineSeconds, ttlSecondsAfterFinished, backoff remaining)
+//     saturate instead of wrapping; upstream wraps only beyond 2^31 pods or
+//     292 years.
+//   - RemainingBackoff with failures but no last failure time is 0 (upstream
+//     dereferences a nil pointer).
+//   - A pod's unparsable completion index is not a validation error: as in
+//     upstream, the pod has no index and is deleted.
+//   - Step assumes the controller's expectations are met and every API call
+//     succeeds, as upstream's unit tests do with FakePodControl.
+//
+// # Inputs
+//
+// Time is the now argument; there is no I/O and no global state; functions
+// are safe for concurrent use and never modify their inputs. API defaults
+// that the controller relies on are applied where read: parallelism 1,
+// backoffLimit 6 (MaxInt32 with backoffLimitPerIndex), completionMode
+// NonIndexed, onPodConditions status True. Cost is bounded by the number of
+// pods and the length of index strings, never by completions.
+//
+// # Errors
+//
+// Validate and Step return a *field.Error naming the field path
+// (spec.completions, spec.podFailurePolicy.rules[0].action, pods[2].metadata.uid)
+// and wrapping field.ErrNegative, ErrInvalid, ErrRequired, ErrUnsupported or
+// ErrDuplicate. TimeLeft returns field.ErrRequired for a job it cannot time.
+//
+// Vectors live in testdata/job.
+package job

@@ -1,0 +1,201 @@
+package job
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+// act deletes the active pods of a finishing job, or manages the pod count
+// and the Suspended condition of a running one.
+func (s *sync) act() {
+	j := &s.job
+	st := &j.Status
+	if s.finished != nil {
+		rm := make([]Removal, len(s.active))
+		for i, p := range s.active {
+			rm[i] = Removal{Pod: p}
+		}
+		s.delete(rm, ReasonFinishing)
+	} else {
+		managed := false
+		if j.DeletionTimestamp == nil {
+			s.manage()
+			managed = true
+		}
+		complete := s.succeeded > 0 && s.activeN == 0
+		if j.Spec.Completions != nil {
+			complete = s.succeeded >= *j.Spec.Completions && s.activeN == 0
+		}
+		switch {
+		case complete:
+			s.finished = s.newCondition(SuccessCriteriaMet, meta.ConditionTrue, ConditionReasonCompletionsReached, msgCompletions)
+		case managed && isSuspended(j):
+			if s.ensureCondition(Suspended, meta.ConditionTrue, ConditionReasonSuspended, msgSuspended) {
+				s.statusUpdate = true
+				if !s.opts.KeepStartTimeOnSuspend {
+					st.StartTime = nil
+				}
+			}
+		case managed:
+			if s.ensureCondition(Suspended, meta.ConditionFalse, ConditionReasonResumed, msgResumed) {
+				s.statusUpdate = true
+				t := s.now
+				st.StartTime = &t
+			}
+		}
+	}
+	o := &s.orig.Status
+	s.statusUpdate = s.statusUpdate || s.activeN != o.Active || o.Ready == nil || *o.Ready != s.ready ||
+		o.Terminating == nil || *o.Terminating != s.terminating
+	st.Active = s.activeN
+	ready, term := s.ready, s.terminating
+	st.Ready, st.Terminating = &ready, &term
+}
+
+// ensureCondition sets a condition's status, reason and message, replacing
+// it (with fresh times) when any differs; a missing condition is added
+// unless its status is False. It reports whether the list changed.
+func (s *sync) ensureCondition(t ConditionType, status meta.ConditionStatus, reason, msg string) bool {
+	st := &s.job.Status
+	if c := findCondition(st.Conditions, t); c != nil {
+		if c.Status == status && c.Reason == reason && c.Message == msg {
+			return false
+		}
+		*c = *s.newCondition(t, status, reason, msg)
+		return true
+	}
+	if status == meta.ConditionFalse {
+		return false
+	}
+	st.Conditions = append(st.Conditions, *s.newCondition(t, status, reason, msg))
+	return true
+}
+
+// delete records the removal of pods, each with the given reason when set.
+func (s *sync) delete(rm []Removal, reason Reason) {
+	for _, r := range rm {
+		why := r.Reason
+		if reason != "" {
+			why = reason
+		}
+		s.plan.Delete = append(s.plan.Delete, Deletion{Name: r.Pod.Name, UID: r.Pod.UID, Reason: why})
+		if podstatus.IsReady(r.Pod) {
+			s.ready--
+		}
+	}
+	s.activeN -= int32(len(rm))
+	s.terminating += int32(len(rm))
+}
+
+// manage creates or deletes pods to reach WantActive.
+func (s *sync) manage() {
+	j := &s.job
+	if isSuspended(j) {
+		s.delete(PodsForRemoval(j, s.active, len(s.active)), ReasonSuspended)
+		return
+	}
+	want := WantActive(j, s.succeeded, s.activeN)
+	rm := PodsForRemoval(j, s.active, int(max(s.activeN-want, 0)))
+	if len(rm) > maxPerSync {
+		rm = rm[:maxPerSync]
+	}
+	if len(rm) > 0 {
+		s.delete(rm, "")
+		return
+	}
+	var terminating int32
+	if ReplacesOnlyFailed(j) {
+		terminating = s.terminating
+	}
+	diff := int64(want) - int64(terminating) - int64(s.activeN)
+	if diff <= 0 {
+		return
+	}
+	if !hasBackoffLimitPerIndex(j) {
+		if left := RemainingBackoff(s.record.FailuresAfterLastSuccess, s.record.LastFailureTime, s.now, s.opts); left > 0 {
+			s.plan.Requeue = append(s.plan.Requeue, Requeue{After: left, Reason: ReasonPodFailureBackoff})
+			return
+		}
+	}
+	diff = min(diff, maxPerSync)
+	create := &Create{Count: int32(diff), Reason: ReasonTooFewActive}
+	if isIndexed(j) {
+		ix, ok := s.pendingIndexes(int(diff))
+		if !ok {
+			return
+		}
+		create.Count = int32(len(ix))
+		for _, i := range ix {
+			create.Pods = append(create.Pods, s.newPod(i))
+		}
+	}
+	if create.Count == 0 {
+		return
+	}
+	s.activeN += create.Count
+	s.plan.Create = create
+}
+
+// pendingIndexes returns the indexes to create pods for now; false when
+// per-index backoff holds every one of them back (a requeue is recorded).
+func (s *sync) pendingIndexes(n int) ([]int, bool) {
+	j := &s.job
+	taken := s.succIdx.withIndexes(podIndexes(s.active))
+	if ReplacesOnlyFailed(j) {
+		var term []*podstatus.Pod
+		for _, p := range s.pods {
+			if podstatus.IsTerminating(p) {
+				term = append(term, p)
+			}
+		}
+		taken = taken.withIndexes(podIndexes(term))
+	}
+	if s.hasFailedIdx {
+		taken = taken.merge(s.failedIdx)
+	}
+	ix := firstPending(n, int(*j.Spec.Completions), taken)
+	if !hasBackoffLimitPerIndex(j) {
+		return ix, true
+	}
+	var now []int
+	var wait int64 = -1
+	for _, i := range ix {
+		left := RemainingIndexBackoff(s.delayed[i], s.now, s.opts)
+		if left == 0 {
+			now = append(now, i)
+		} else if wait < 0 || int64(left) < wait {
+			wait = int64(left)
+		}
+	}
+	if len(now) == 0 && wait > 0 {
+		s.plan.Requeue = append(s.plan.Requeue, Requeue{After: time.Duration(wait), Reason: ReasonIndexFailureBackoff})
+		return nil, false
+	}
+	return now, true
+}
+
+func (s *sync) newPod(i int) NewPod {
+	j := &s.job
+	np := NewPod{Index: i, GenerateName: GenerateNameWithIndex(j.Name, i), Hostname: j.Name + "-" + strconv.Itoa(i)}
+	if !hasBackoffLimitPerIndex(j) {
+		return np
+	}
+	var failures, ignored int32
+	if p := s.delayed[i]; p != nil {
+		failures = annotationCount(p, IndexFailureCountAnnotation)
+		ignored = annotationCount(p, IndexIgnoredFailureCountAnnotation)
+		if MatchPodFailurePolicy(j.Spec.PodFailurePolicy, p).CountFailed {
+			failures++
+		} else {
+			ignored++
+		}
+	}
+	np.IndexFailureCount = &failures
+	if ignored > 0 {
+		np.IndexIgnoredFailureCount = &ignored
+	}
+	return np
+}

@@ -1,0 +1,61 @@
+package job
+
+// Reason says why a Plan holds an action. It is machine-readable.
+type Reason string
+
+// Reasons for Plan actions.
+const (
+	// ReasonTooFewActive: fewer pods run than the job wants; create more.
+	ReasonTooFewActive Reason = "TooFewActive"
+	// ReasonTooManyActive: more pods run than the job wants; delete some.
+	ReasonTooManyActive Reason = "TooManyActive"
+	// ReasonDuplicateIndex: another active pod holds the same completion index.
+	ReasonDuplicateIndex Reason = "DuplicateIndex"
+	// ReasonInvalidIndex: the pod has no valid completion index, or one at or
+	// beyond completions.
+	ReasonInvalidIndex Reason = "InvalidIndex"
+	// ReasonSuspended: the job is suspended; its active pods are deleted.
+	ReasonSuspended Reason = "JobSuspended"
+	// ReasonFinishing: the job reached a terminal condition; its active pods
+	// are deleted.
+	ReasonFinishing Reason = "JobFinishing"
+	// ReasonManagedExternally: spec.managedBy names another controller; the
+	// sync does nothing.
+	ReasonManagedExternally Reason = "ManagedExternally"
+	// ReasonAlreadyFinished: the job has a Complete or Failed condition; the
+	// sync does nothing.
+	ReasonAlreadyFinished Reason = "AlreadyFinished"
+	// ReasonActiveDeadline: look again when activeDeadlineSeconds runs out.
+	ReasonActiveDeadline Reason = "ActiveDeadline"
+	// ReasonPodFailureBackoff: pod creation waits for the failure backoff.
+	ReasonPodFailureBackoff Reason = "PodFailureBackoff"
+	// ReasonIndexFailureBackoff: pod creation waits for the per-index backoff.
+	ReasonIndexFailureBackoff Reason = "IndexFailureBackoff"
+	// ReasonTTLExpired: the finished job's TTL has run out; delete it.
+	ReasonTTLExpired Reason = "TTLExpired"
+	// ReasonTTLPending: look again when the finished job's TTL runs out.
+	ReasonTTLPending Reason = "TTLPending"
+)
+
+// Condition reasons and messages the Job controller writes.
+const (
+	ConditionReasonPodFailurePolicy         = "PodFailurePolicy"
+	ConditionReasonBackoffLimitExceeded     = "BackoffLimitExceeded"
+	ConditionReasonDeadlineExceeded         = "DeadlineExceeded"
+	ConditionReasonMaxFailedIndexesExceeded = "MaxFailedIndexesExceeded"
+	ConditionReasonFailedIndexes            = "FailedIndexes"
+	ConditionReasonSuccessPolicy            = "SuccessPolicy"
+	ConditionReasonCompletionsReached       = "CompletionsReached"
+	ConditionReasonSuspended                = "JobSuspended"
+	ConditionReasonResumed                  = "JobResumed"
+)
+
+const (
+	msgBackoffLimit     = "Job has reached the specified backoff limit"
+	msgDeadline         = "Job was active longer than specified deadline"
+	msgMaxFailedIndexes = "Job has exceeded the specified maximal number of failed indexes"
+	msgFailedIndexes    = "Job has failed indexes"
+	msgCompletions      = "Reached expected number of succeeded pods"
+	msgSuspended        = "Job suspended"
+	msgResumed          = "Job resumed"
+)

@@ -1,0 +1,116 @@
+package podstatus_test
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+var (
+	sinkBool  bool
+	sinkInt   int32
+	sinkDur   time.Duration
+	sinkTime  time.Time
+	benchPod  = benchPods(1)[0]
+	benchList = benchPods(100)
+)
+
+// benchPods returns running pods with three conditions, Ready last, that
+// became ready i seconds before now.
+func benchPods(n int) []*podstatus.Pod {
+	pods := make([]*podstatus.Pod, n)
+	for i := range pods {
+		p := &podstatus.Pod{Status: podstatus.Status{Phase: podstatus.Running, Conditions: []podstatus.Condition{
+			{Type: podstatus.PodScheduled, Status: meta.ConditionTrue},
+			{Type: podstatus.ContainersReady, Status: meta.ConditionTrue},
+			{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: now.Add(-time.Duration(i) * time.Second)},
+		}}}
+		p.Annotations = map[string]string{podstatus.DeletionCostAnnotation: strconv.Itoa(i - 50)}
+		p.Spec.InitContainers = []podstatus.Container{{Name: "init"}, {Name: "side", RestartPolicy: always()}}
+		p.Status.InitContainerStatuses = []podstatus.ContainerStatus{{Name: "init", RestartCount: 1}, {Name: "side", RestartCount: 2}}
+		p.Status.ContainerStatuses = []podstatus.ContainerStatus{{Name: "a", RestartCount: 3}, {Name: "b", RestartCount: 4}}
+		pods[i] = p
+	}
+	return pods
+}
+
+func BenchmarkIsReady(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkBool = podstatus.IsReady(benchPod)
+	}
+}
+
+func BenchmarkReadyTime(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkTime = podstatus.ReadyTime(benchPod)
+	}
+}
+
+func BenchmarkIsAvailable(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkBool = podstatus.IsAvailable(benchPod, 10, now)
+	}
+}
+
+func BenchmarkIsActive(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkBool = podstatus.IsActive(benchPod)
+	}
+}
+
+func BenchmarkIsTerminating(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkBool = podstatus.IsTerminating(benchPod)
+	}
+}
+
+func BenchmarkIsTerminal(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkBool = podstatus.IsTerminal(benchPod)
+	}
+}
+
+func BenchmarkIsRestartableInit(b *testing.B) {
+	b.ReportAllocs()
+	c := &benchPod.Spec.InitContainers[1]
+	for b.Loop() {
+		sinkBool = podstatus.IsRestartableInit(c)
+	}
+}
+
+func BenchmarkMaxRestarts(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkInt, _ = podstatus.MaxRestarts(benchPod)
+	}
+}
+
+func BenchmarkDeletionCost(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkInt, sinkBool = podstatus.DeletionCost(benchPod)
+	}
+}
+
+func BenchmarkNextAvailabilityCheck(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkDur, sinkBool = podstatus.NextAvailabilityCheck(benchList, 60, now)
+	}
+}
+
+func BenchmarkNextAvailabilityCheckSince(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkDur, sinkBool = podstatus.NextAvailabilityCheckSince(benchList, 60, now, now.Add(time.Second))
+	}
+}

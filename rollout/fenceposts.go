@@ -1,0 +1,105 @@
+package rollout
+
+import (
+	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/intstr"
+)
+
+// Field paths of the rolling-update bounds, as API validation names them.
+const (
+	pathMaxSurge       = "spec.strategy.rollingUpdate.maxSurge"
+	pathMaxUnavailable = "spec.strategy.rollingUpdate.maxUnavailable"
+)
+
+// Fenceposts returns how many pods a rolling update of replicas pods may run
+// above (surge) and below (unavailable) the desired count: maxSurge scaled
+// against replicas rounding up, maxUnavailable rounding down; if both come to
+// 0, unavailable is 1, so that a rollout can always make progress even when
+// surge pods cannot be created. Neither value is capped at replicas (see
+// [MaxUnavailable] for the cap).
+//
+// It returns a *field.Error naming spec.strategy.rollingUpdate.maxSurge or
+// .maxUnavailable and wrapping field.ErrInvalid (not a percentage),
+// field.ErrNegative or field.ErrOverflow; the counts are then 0.
+//
+// Source: upstream pkg/controller/deployment/util/deployment_util.go
+// ResolveFenceposts (v1.36.3); seed 000:L1983-1995; kubernetes/kubernetes#22516.
+func Fenceposts(maxSurge, maxUnavailable intstr.Value, replicas int32) (surge, unavailable int32, err error) {
+	surge, err = intstr.Scaled(maxSurge, replicas, intstr.Up)
+	if err != nil {
+		return 0, 0, field.At(err, pathMaxSurge)
+	}
+	unavailable, err = intstr.Scaled(maxUnavailable, replicas, intstr.Down)
+	if err != nil {
+		return 0, 0, field.At(err, pathMaxUnavailable)
+	}
+	if surge == 0 && unavailable == 0 {
+		unavailable = 1
+	}
+	return surge, unavailable, nil
+}
+
+// bounds returns d's maxSurge and maxUnavailable with the API default (25%)
+// for an unset value.
+func bounds(d *Deployment) (maxSurge, maxUnavailable intstr.Value) {
+	maxSurge, maxUnavailable = intstr.String("25%"), intstr.String("25%")
+	if ru := d.Spec.Strategy.RollingUpdate; ru != nil {
+		if ru.MaxSurge != nil {
+			maxSurge = *ru.MaxSurge
+		}
+		if ru.MaxUnavailable != nil {
+			maxUnavailable = *ru.MaxUnavailable
+		}
+	}
+	return maxSurge, maxUnavailable
+}
+
+// isRolling reports whether d uses the RollingUpdate strategy (the default).
+func isRolling(d *Deployment) bool {
+	return d.Spec.Strategy.Type == RollingUpdateStrategy || d.Spec.Strategy.Type == ""
+}
+
+// MaxUnavailable returns how many of d's desired pods may be unavailable
+// during a rolling update: the [Fenceposts] unavailable count capped at
+// spec.replicas. It is 0 for the Recreate strategy and for 0 replicas.
+//
+// d should be valid ([Validate]); as upstream, invalid bounds count as 0.
+//
+// Source: upstream deployment_util.go MaxUnavailable (v1.36.3); seed 000:L1983.
+func MaxUnavailable(d *Deployment) int32 {
+	replicas := d.Replicas()
+	if !isRolling(d) || replicas == 0 {
+		return 0
+	}
+	s, u := bounds(d)
+	_, unavailable, _ := Fenceposts(s, u, replicas)
+	return min(unavailable, replicas)
+}
+
+// MinAvailable returns how many of d's pods must stay available during a
+// rolling update: spec.replicas - [MaxUnavailable]. It is 0 for the Recreate
+// strategy.
+//
+// Source: upstream deployment_util.go MinAvailable (v1.36.3); seed 000:L1985.
+func MinAvailable(d *Deployment) int32 {
+	if !isRolling(d) {
+		return 0
+	}
+	return d.Replicas() - MaxUnavailable(d)
+}
+
+// MaxSurge returns how many pods above spec.replicas a rolling update of d
+// may create: the [Fenceposts] surge count, not capped. It is 0 for the
+// Recreate strategy.
+//
+// d should be valid ([Validate]); as upstream, invalid bounds count as 0.
+//
+// Source: upstream deployment_util.go MaxSurge (v1.36.3); seed 000:L1991.
+func MaxSurge(d *Deployment) int32 {
+	if !isRolling(d) {
+		return 0
+	}
+	s, u := bounds(d)
+	surge, _, _ := Fenceposts(s, u, d.Replicas())
+	return surge
+}

@@ -1,0 +1,148 @@
+package rollout_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/replicaset"
+	"github.com/kubesem/kubesem/rollout"
+)
+
+// boundGen draws a valid maxSurge or maxUnavailable.
+func boundGen(t *rapid.T, label string) string {
+	if rapid.Bool().Draw(t, label+"IsPercent") {
+		return fmt.Sprintf("%d%%", rapid.IntRange(0, 100).Draw(t, label))
+	}
+	return fmt.Sprint(rapid.IntRange(0, 5).Draw(t, label))
+}
+
+// checkRollingBounds simulates a rolling update with random readiness and
+// checks the surge and unavailability bounds after every sync, then that the
+// rollout converges and that a converged Step does nothing.
+func checkRollingBounds(t *rapid.T) {
+	n := rapid.Int32Range(1, 30).Draw(t, "replicas")
+	s, u := boundGen(t, "maxSurge"), boundGen(t, "maxUnavailable")
+	if s == "0" || s == "0%" {
+		if u == "0" || u == "0%" {
+			u = "1"
+		}
+	}
+	w := rolloutWorld(n, s, u)
+	maxTotal := n + rollout.MaxSurge(w.d)
+	minAvailable := rollout.MinAvailable(w.d)
+	for i := 0; i < 300; i++ {
+		if _, err := w.tick(); err != nil {
+			t.Fatalf("tick %d: %v", i, err)
+		}
+		var total, available int32
+		for _, r := range w.rss {
+			total += r.Replicas()
+			available += min(r.Status.AvailableReplicas, r.Replicas())
+		}
+		if total > maxTotal {
+			t.Fatalf("tick %d: %d pods; want at most replicas+maxSurge = %d", i, total, maxTotal)
+		}
+		if available < minAvailable {
+			t.Fatalf("tick %d: %d available; want at least %d", i, available, minAvailable)
+		}
+		ready := rapid.Int32Range(0, 3).Draw(t, fmt.Sprintf("ready%d", i))
+		if i > 100 {
+			ready = max(ready, 1)
+		}
+		w.settle(func(*replicaset.ReplicaSet) int32 { return ready })
+	}
+	for _, r := range w.rss {
+		isNew := r.Spec.Template.Spec.Containers[0].Image == "app:v2"
+		if isNew && r.Replicas() != n || !isNew && r.Replicas() != 0 {
+			t.Fatalf("not converged: %s has %d replicas", r.Name, r.Replicas())
+		}
+	}
+	if _, err := w.tick(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := rollout.Step(w.d, w.rss, nil, w.now, rollout.Options{})
+	if err != nil || len(p.Actions) != 0 {
+		t.Fatalf("converged Step = %+v, %v; want no actions", p.Actions, err)
+	}
+}
+
+func TestRollingBounds(t *testing.T) { rapid.Check(t, checkRollingBounds) }
+
+// checkProportionalConserves checks that proportional scaling of several
+// active ReplicaSets brings their total to replicas + maxSurge, unless the
+// largest had to be clamped at 0.
+func checkProportionalConserves(t *rapid.T) {
+	before := rapid.Int32Range(1, 40).Draw(t, "before")
+	d := deploy(rapid.Int32Range(0, 60).Draw(t, "replicas"), boundGen(t, "maxSurge"), "1")
+	allowed := int32(0)
+	if d.Replicas() > 0 {
+		allowed = d.Replicas() + rollout.MaxSurge(d)
+	}
+	k := rapid.IntRange(2, 6).Draw(t, "k")
+	var old []*replicaset.ReplicaSet
+	for i := 0; i < k; i++ {
+		r := rs(fmt.Sprintf("rs%d", i), rapid.Int32Range(1, 20).Draw(t, fmt.Sprintf("size%d", i)), 0, rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("age%d", i)))
+		old = append(old, annotated(r, "1", fmt.Sprint(before)))
+	}
+	scales := rollout.Proportional(d, nil, old)
+	var sum int32
+	clamped := false
+	for _, s := range scales {
+		if s.Replicas < 0 {
+			t.Fatalf("%s scaled to %d", s.ReplicaSet.Name, s.Replicas)
+		}
+		clamped = clamped || s.Replicas == 0
+		sum += s.Replicas
+	}
+	if len(scales) != k || (sum != allowed && !clamped) {
+		t.Fatalf("Proportional total = %d over %d ReplicaSets; want %d over %d", sum, len(scales), allowed, k)
+	}
+}
+
+func TestProportionalConserves(t *testing.T) { rapid.Check(t, checkProportionalConserves) }
+
+// checkStepTotal drives Step with arbitrary, often invalid, input: it must
+// not panic, must return only *field.Error, and a plan's scales must be
+// non-negative.
+func checkStepTotal(t *rapid.T) {
+	words := []string{"", "0", "1", "25%", "0%", "100%", "150%", "abc", "-1", "2147483647", "99999999999%"}
+	d := deploy(rapid.Int32Range(-2, 40).Draw(t, "replicas"), rapid.SampledFrom(words).Draw(t, "maxSurge"), rapid.SampledFrom(words).Draw(t, "maxUnavailable"))
+	d.Spec.Strategy.Type = rapid.SampledFrom([]rollout.StrategyType{"", rollout.RollingUpdateStrategy, rollout.RecreateStrategy, "Other"}).Draw(t, "strategy")
+	d.Spec.Paused = rapid.Bool().Draw(t, "paused")
+	d.TemplateHash = rapid.SampledFrom([]string{"", "h0", "h1"}).Draw(t, "hash")
+	var rss []*replicaset.ReplicaSet
+	for i := range rapid.IntRange(0, 5).Draw(t, "k") {
+		if rapid.IntRange(0, 20).Draw(t, fmt.Sprintf("nil%d", i)) == 0 {
+			rss = append(rss, nil)
+			continue
+		}
+		r := rs(fmt.Sprintf("foo-h%d", rapid.IntRange(0, 4).Draw(t, fmt.Sprintf("name%d", i))), rapid.Int32Range(-1, 30).Draw(t, fmt.Sprintf("size%d", i)), rapid.Int32Range(0, 30).Draw(t, fmt.Sprintf("avl%d", i)), i)
+		r.Spec.Template.Labels = map[string]string{rollout.HashLabel: fmt.Sprintf("h%d", i%2)}
+		annotated(r, rapid.SampledFrom(words).Draw(t, fmt.Sprintf("desired%d", i)), rapid.SampledFrom(words).Draw(t, fmt.Sprintf("max%d", i)))
+		rss = append(rss, r)
+	}
+	p, err := rollout.Step(d, rss, nil, t0, rollout.Options{})
+	if err != nil {
+		var fe *field.Error
+		if !errors.As(err, &fe) || field.Kind(err) == "" {
+			t.Fatalf("Step error %v is not a *field.Error with a kind", err)
+		}
+		return
+	}
+	for _, a := range p.Actions {
+		if a.Replicas < 0 {
+			t.Fatalf("action %+v has negative replicas", a)
+		}
+	}
+	_ = p.Apply(rss, t0)
+}
+
+func TestStepTotal(t *testing.T) { rapid.Check(t, checkStepTotal) }
+
+// Keep intstr imported for boundGen's callers in other files.
+var _ = intstr.Int

@@ -1,0 +1,46 @@
+package rollout
+
+// Reason says why the Step takes an action or which path of the sync it
+// followed; it is machine-readable and stable.
+type Reason string
+
+// Action reasons.
+const (
+	// ReasonCreateNew: the new ReplicaSet is created.
+	ReasonCreateNew Reason = "CreateNew"
+	// ReasonSyncRevision: the new ReplicaSet's annotations (revision, copied
+	// Deployment annotations) or minReadySeconds are brought up to date.
+	ReasonSyncRevision Reason = "SyncRevision"
+	// ReasonScaleUpNew: a rolling update grows the new ReplicaSet.
+	ReasonScaleUpNew Reason = "ScaleUpNew"
+	// ReasonScaleDownNew: the new ReplicaSet is above spec.replicas.
+	ReasonScaleDownNew Reason = "ScaleDownNew"
+	// ReasonCleanupUnhealthy: an old ReplicaSet loses pods that are not available.
+	ReasonCleanupUnhealthy Reason = "CleanupUnhealthy"
+	// ReasonScaleDownOld: an old ReplicaSet shrinks within maxUnavailable.
+	ReasonScaleDownOld Reason = "ScaleDownOld"
+	// ReasonProportional: scaling while paused or on a replica-count change.
+	ReasonProportional Reason = "Proportional"
+	// ReasonRecreateScaleDown: Recreate scales an old ReplicaSet to 0.
+	ReasonRecreateScaleDown Reason = "RecreateScaleDown"
+	// ReasonRecreateScaleUp: Recreate scales the new ReplicaSet to spec.replicas.
+	ReasonRecreateScaleUp Reason = "RecreateScaleUp"
+	// ReasonHistoryLimit: an old ReplicaSet beyond revisionHistoryLimit is deleted.
+	ReasonHistoryLimit Reason = "HistoryLimit"
+)
+
+// Sync paths (Plan.Path), in syncDeployment's dispatch order.
+const (
+	PathSelectingAll  Reason = "SelectingAll"
+	PathDeleting      Reason = "Deleting"
+	PathPaused        Reason = "Paused"
+	PathRollback      Reason = "Rollback"
+	PathScalingEvent  Reason = "ScalingEvent"
+	PathRollingUpdate Reason = "RollingUpdate"
+	PathRecreate      Reason = "Recreate"
+	// PathHashCollision: the new ReplicaSet's name is taken by a ReplicaSet
+	// with another template; status.collisionCount is raised.
+	PathHashCollision Reason = "HashCollision"
+	// PathOldPodsRunning: Recreate waits for old pods to stop.
+	PathOldPodsRunning Reason = "OldPodsRunning"
+)

@@ -1,0 +1,356 @@
+package rollout
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/replicaset"
+)
+
+// Step returns what the Deployment controller does in one sync of d, whose
+// ReplicaSets (those d controls) are replicaSets and whose pods are pods, at
+// now. It follows syncDeployment's dispatch order:
+//
+//  1. an empty selector: only status.observedGeneration catches up (PathSelectingAll);
+//  2. d being deleted: the status is recomputed (PathDeleting);
+//  3. the Progressing condition is marked paused or resumed ([PausedCondition]);
+//  4. d paused: [Proportional] scaling, then revision-history cleanup (PathPaused);
+//  5. a rollback request: [Rollback] (PathRollback);
+//  6. [IsScalingEvent]: [Proportional] scaling (PathScalingEvent);
+//  7. the strategy: a rolling update creates the new ReplicaSet if missing,
+//     grows it ([ReconcileNewReplicaSet]) or else shrinks old ones
+//     ([ReconcileOldReplicaSets]), and cleans up history once complete
+//     (PathRollingUpdate); Recreate scales old ReplicaSets to 0, waits
+//     while [OldPodsRunning] (PathOldPodsRunning), then creates or scales
+//     the new one to spec.replicas (PathRecreate).
+//
+// Every path first finds the new ReplicaSet ([FindNewReplicaSet]) and brings
+// its revision annotation up to date ([NewReplicaSetAnnotations]); the
+// Deployment's revision annotation follows it. Rollouts end with the
+// status of [ComputeStatus] and [SyncProgress] and the requeue of
+// [RequeueStuck]; paused and scaling syncs write [ComputeStatus] only.
+// Actions come in the order the controller makes its writes.
+//
+// Step validates its input first ([Validate]) and returns the *field.Error
+// with a zero Plan. Inputs are not modified.
+//
+// Source: upstream pkg/controller/deployment/deployment_controller.go
+// syncDeployment, sync.go, rolling.go, recreate.go, rollback.go (v1.36.3).
+func Step(d *Deployment, replicaSets []*replicaset.ReplicaSet, pods []*podstatus.Pod, now time.Time, opts Options) (Plan, error) {
+	if err := Validate(d, replicaSets, pods); err != nil {
+		return Plan{}, err
+	}
+	s := &syncer{d: *d, rss: replicaSets, pods: pods, now: now}
+	s.run()
+	p := s.plan
+	p.Status = s.status
+	if s.annotated {
+		p.Annotations = s.d.Annotations
+	}
+	return p, nil
+}
+
+// syncer holds one sync's working state: a copy of the Deployment whose
+// annotations and conditions change as upstream changes them in memory.
+type syncer struct {
+	d      Deployment
+	rss    []*replicaset.ReplicaSet
+	pods   []*podstatus.Pod
+	now    time.Time
+	newRS  *replicaset.ReplicaSet
+	allOld []*replicaset.ReplicaSet
+
+	plan      Plan
+	status    Status
+	annotated bool
+}
+
+func (s *syncer) run() {
+	s.status = s.d.Status
+	if sel := s.d.Spec.Selector; sel != nil && sel.IsEmpty() {
+		s.plan.Path = PathSelectingAll
+		s.status.ObservedGeneration = max(s.status.ObservedGeneration, s.d.Generation)
+		return
+	}
+	if s.d.IsDeleting() {
+		s.plan.Path = PathDeleting
+		s.resolve()
+		s.status = ComputeStatus(&s.d, s.newRS, s.all(), s.now)
+		return
+	}
+	if c, changed := PausedCondition(&s.d, s.now); changed {
+		s.d.Status.Conditions = c
+	}
+	s.status = s.d.Status
+	_, rollback := rollbackRevision(&s.d)
+	if s.d.Spec.Paused {
+		s.plan.Path = PathPaused
+		s.resolve()
+		s.proportional(!rollback)
+		return
+	}
+	if rollback {
+		s.plan.Path = PathRollback
+		s.resolve()
+		if s.newRS == nil && !s.create() {
+			return
+		}
+		r, _ := Rollback(&s.d, s.all())
+		s.d.Annotations, s.annotated = r.Annotations, true
+		s.plan.Template, s.plan.Event = r.Template, r.Reason
+		s.status = s.d.Status
+		return
+	}
+	s.resolve()
+	if IsScalingEvent(&s.d, s.all()) {
+		s.plan.Path = PathScalingEvent
+		s.proportional(false)
+		return
+	}
+	if s.d.Spec.Strategy.Type == RecreateStrategy {
+		s.recreate()
+	} else {
+		s.rolling()
+	}
+}
+
+// all returns the old ReplicaSets and the new one (when there is one).
+func (s *syncer) all() []*replicaset.ReplicaSet {
+	all := slices.Clip(s.allOld)
+	if s.newRS != nil {
+		all = append(all, s.newRS)
+	}
+	return all
+}
+
+// resolve finds the new and old ReplicaSets and syncs the new one's
+// revision, as getAllReplicaSetsAndSyncRevision does without creating.
+func (s *syncer) resolve() {
+	found := FindNewReplicaSet(&s.d, s.rss)
+	_, s.allOld = oldReplicaSets(found, s.rss)
+	if found == nil {
+		return
+	}
+	ann, changed := NewReplicaSetAnnotations(&s.d, found, MaxRevision(s.allOld)+1, false)
+	view := copyReplicaSet(found)
+	view.Annotations = ann
+	s.newRS = view
+	if changed || found.Spec.MinReadySeconds != s.d.Spec.MinReadySeconds {
+		view.Spec.MinReadySeconds = s.d.Spec.MinReadySeconds
+		s.plan.Actions = append(s.plan.Actions, Action{
+			Type: Update, Reason: ReasonSyncRevision, Name: found.Name,
+			From: found.Replicas(), Replicas: found.Replicas(),
+			Annotations: ann, MinReadySeconds: view.Spec.MinReadySeconds,
+		})
+		return
+	}
+	s.setRevision(ann[RevisionAnnotation])
+	if _, ok := FindCondition(s.d.Status.Conditions, Progressing); !ok && HasProgressDeadline(&s.d) {
+		s.setProgressing(ReasonFoundNewReplicaSet, "Found new replica set "+strconv.Quote(found.Name))
+	}
+}
+
+// setRevision sets the Deployment's revision annotation.
+func (s *syncer) setRevision(rev string) {
+	if cur, ok := s.d.Annotations[RevisionAnnotation]; ok && cur == rev {
+		return
+	}
+	a := maps.Clone(s.d.Annotations)
+	if a == nil {
+		a = map[string]string{}
+	}
+	a[RevisionAnnotation] = rev
+	s.d.Annotations, s.annotated = a, true
+}
+
+func (s *syncer) setProgressing(reason, message string) {
+	c := newCondition(Progressing, meta.ConditionTrue, reason, message, s.now)
+	s.d.Status.Conditions = SetCondition(s.d.Status.Conditions, c)
+	s.status = s.d.Status
+}
+
+// create creates the new ReplicaSet; false on a hash collision, where the
+// sync ends with collisionCount raised.
+//
+// Source: upstream sync.go getNewReplicaSet (v1.36.3).
+func (s *syncer) create() bool {
+	d := &s.d
+	hash := d.TemplateHash
+	if hash == "" {
+		hash = templateHash(&d.Spec.Template, d.Status.CollisionCount)
+	}
+	name := ReplicaSetName(d.Name, hash)
+	rev := MaxRevision(s.allOld) + 1
+	for _, rs := range s.rss {
+		if rs == nil || rs.Name != name {
+			continue
+		}
+		if d.UID != "" && rs.IsControlledBy(d.UID) && sameTemplate(&d.Spec.Template, &rs.Spec.Template) {
+			s.newRS = rs
+			s.setRevision(strconv.FormatInt(rev, 10))
+			return true
+		}
+		n := int32(1)
+		if c := d.Status.CollisionCount; c != nil {
+			n = *c + 1
+		}
+		d.Status.CollisionCount = &n
+		s.status = d.Status
+		s.plan.Path, s.plan.Requeue = PathHashCollision, true
+		return false
+	}
+	tmpl := d.Spec.Template
+	tmpl.Labels = maps.Clone(d.Spec.Template.Labels)
+	if tmpl.Labels == nil {
+		tmpl.Labels = map[string]string{}
+	}
+	tmpl.Labels[HashLabel] = hash
+	sel := &meta.LabelSelector{MatchLabels: map[string]string{}}
+	if d.Spec.Selector != nil {
+		maps.Copy(sel.MatchLabels, d.Spec.Selector.MatchLabels)
+		sel.MatchExpressions = d.Spec.Selector.MatchExpressions
+	}
+	sel.MatchLabels[HashLabel] = hash
+	controller := true
+	zero := int32(0)
+	rs := &replicaset.ReplicaSet{
+		ObjectMeta: meta.ObjectMeta{
+			Name: name, Namespace: d.Namespace, Labels: maps.Clone(tmpl.Labels), CreationTimestamp: s.now,
+			OwnerReferences: []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: d.Name, UID: d.UID, Controller: &controller}},
+		},
+		Spec: replicaset.Spec{Replicas: &zero, MinReadySeconds: d.Spec.MinReadySeconds, Selector: sel, Template: tmpl},
+	}
+	n, _ := NewReplicaSetReplicas(d, append(slices.Clip(s.allOld), rs), rs)
+	rs.Spec.Replicas = &n
+	rs.Annotations, _ = NewReplicaSetAnnotations(d, rs, rev, true)
+	s.plan.Actions = append(s.plan.Actions, Action{
+		Type: Create, Reason: ReasonCreateNew, Name: name, Replicas: n,
+		Annotations: rs.Annotations, MinReadySeconds: rs.Spec.MinReadySeconds, Object: rs,
+	})
+	s.newRS = rs
+	s.setRevision(strconv.FormatInt(rev, 10))
+	if HasProgressDeadline(d) {
+		s.setProgressing(ReasonNewReplicaSetCreated, "Created new replica set "+strconv.Quote(name))
+	}
+	return true
+}
+
+// scale records a resize of rs to n, as scaleReplicaSet makes it: nothing
+// when the size is unchanged unless force, and then only when the desired-
+// or max-replicas annotations need rewriting. It reports whether the size
+// changed.
+func (s *syncer) scale(rs *replicaset.ReplicaSet, n int32, reason Reason, force bool) bool {
+	from := s.sizeOf(rs)
+	if !force && from == n {
+		return false
+	}
+	ann := replicaAnnotations(&s.d, rs)
+	if from == n && rs.Annotations[DesiredReplicasAnnotation] == ann[DesiredReplicasAnnotation] &&
+		rs.Annotations[MaxReplicasAnnotation] == ann[MaxReplicasAnnotation] {
+		return false
+	}
+	s.plan.Actions = append(s.plan.Actions, Action{Type: ScaleTo, Reason: reason, Name: rs.Name, From: from, Replicas: n, Annotations: ann})
+	return from != n
+}
+
+// sizeOf returns rs's size after the actions planned so far.
+func (s *syncer) sizeOf(rs *replicaset.ReplicaSet) int32 {
+	for i := len(s.plan.Actions) - 1; i >= 0; i-- {
+		if a := s.plan.Actions[i]; a.Name == rs.Name && a.Type != Delete {
+			return a.Replicas
+		}
+	}
+	return rs.Replicas()
+}
+
+// proportional is upstream's sync: scale, optional cleanup, status.
+func (s *syncer) proportional(cleanup bool) {
+	for _, sc := range Proportional(&s.d, s.newRS, s.allOld) {
+		s.scale(sc.ReplicaSet, sc.Replicas, ReasonProportional, sc.Annotate)
+	}
+	if cleanup {
+		s.deleteHistory()
+	}
+	s.status = ComputeStatus(&s.d, s.newRS, s.all(), s.now)
+}
+
+func (s *syncer) deleteHistory() {
+	for _, rs := range HistoryToDelete(&s.d, s.allOld) {
+		s.plan.Actions = append(s.plan.Actions, Action{Type: Delete, Reason: ReasonHistoryLimit, Name: rs.Name, From: rs.Replicas(), Replicas: rs.Replicas()})
+	}
+}
+
+// finish writes a rollout's status and requeue, as syncRolloutStatus does.
+func (s *syncer) finish() {
+	all := s.all()
+	st := ComputeStatus(&s.d, s.newRS, all, s.now)
+	s.status = SyncProgress(&s.d, st, s.newRS, all, s.now)
+	s.plan.RequeueAfter, s.plan.Requeue = RequeueStuck(&s.d, s.status, s.now)
+}
+
+// rolling is upstream's rolloutRolling.
+func (s *syncer) rolling() {
+	s.plan.Path = PathRollingUpdate
+	if s.newRS == nil && !s.create() {
+		return
+	}
+	all := s.all()
+	n, reason, _ := ReconcileNewReplicaSet(&s.d, all, s.newRS)
+	if reason != "" && s.scale(s.newRS, n, reason, false) {
+		s.finish()
+		return
+	}
+	active, _ := activeOf(s.allOld)
+	scales, scaled := ReconcileOldReplicaSets(&s.d, all, active, s.newRS)
+	for _, sc := range scales {
+		s.scale(sc.ReplicaSet, sc.Replicas, sc.Reason, false)
+	}
+	if !scaled && IsComplete(&s.d, s.d.Status) {
+		s.deleteHistory()
+	}
+	s.finish()
+}
+
+// recreate is upstream's rolloutRecreate.
+func (s *syncer) recreate() {
+	s.plan.Path = PathRecreate
+	active, _ := activeOf(s.allOld)
+	scaled := false
+	for _, rs := range active {
+		if s.scale(rs, 0, ReasonRecreateScaleDown, false) {
+			scaled = true
+		}
+	}
+	if scaled {
+		s.finish()
+		return
+	}
+	if OldPodsRunning(&s.d, s.newRS, s.allOld, s.pods) {
+		s.plan.Path = PathOldPodsRunning
+		s.finish()
+		return
+	}
+	if s.newRS == nil && !s.create() {
+		return
+	}
+	s.scale(s.newRS, s.d.Replicas(), ReasonRecreateScaleUp, false)
+	if IsComplete(&s.d, s.d.Status) {
+		s.deleteHistory()
+	}
+	s.finish()
+}
+
+// activeOf returns the ReplicaSets with spec.replicas > 0, and their count.
+func activeOf(replicaSets []*replicaset.ReplicaSet) ([]*replicaset.ReplicaSet, int) {
+	var out []*replicaset.ReplicaSet
+	for _, rs := range replicaSets {
+		if isActive(rs) {
+			out = append(out, rs)
+		}
+	}
+	return out, len(out)
+}

@@ -1,0 +1,135 @@
+package rollout
+
+import (
+	"math"
+
+	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/replicaset"
+)
+
+// Validate returns the first reason [Step] cannot decide for d, its
+// ReplicaSets and its pods, as a *field.Error:
+//
+//   - a nil Deployment ("deployment", field.ErrRequired), ReplicaSet
+//     ("replicaSets[i]") or pod ("pods[i]");
+//   - a negative spec.replicas, minReadySeconds or revisionHistoryLimit
+//     (field.ErrNegative), a progressDeadlineSeconds not above
+//     minReadySeconds (field.ErrInvalid);
+//   - a missing or malformed spec.selector;
+//   - a strategy type other than RollingUpdate or Recreate
+//     (spec.strategy.type, field.ErrUnsupported);
+//   - for RollingUpdate, a maxSurge or maxUnavailable that is negative, not
+//     a percentage, above 100% (maxUnavailable only), both 0
+//     (maxUnavailable, field.ErrInvalid), or whose scaled value does not fit
+//     in int32 together with spec.replicas (field.ErrOverflow);
+//   - a ReplicaSet with a negative spec.replicas or status count, a name
+//     used twice (field.ErrDuplicate), or spec.replicas adding up beyond
+//     int32 ("replicaSets", field.ErrOverflow).
+//
+// These are the API server's rules for the fields kubesem reads, plus the
+// int32 bounds that let the rules compute without wrapping.
+//
+// Source: upstream pkg/apis/apps/validation/validation.go
+// ValidateDeploymentSpec, ValidateRollingUpdateDeployment (v1.36.3).
+func Validate(d *Deployment, replicaSets []*replicaset.ReplicaSet, pods []*podstatus.Pod) error {
+	if d == nil {
+		return field.New("deployment", "", field.ErrRequired)
+	}
+	if err := validateSpec(d); err != nil {
+		return err
+	}
+	var total int64
+	for i, rs := range replicaSets {
+		p := field.Index("replicaSets", i)
+		if rs == nil {
+			return field.New(p, "", field.ErrRequired)
+		}
+		for _, c := range []struct {
+			name string
+			n    int32
+		}{
+			{"spec.replicas", rs.Replicas()},
+			{"status.replicas", rs.Status.Replicas},
+			{"status.readyReplicas", rs.Status.ReadyReplicas},
+			{"status.availableReplicas", rs.Status.AvailableReplicas},
+		} {
+			if c.n < 0 {
+				return field.Int(field.Child(p, c.name), int64(c.n), field.ErrNegative)
+			}
+		}
+		total += int64(rs.Replicas())
+		for j := range i {
+			if replicaSets[j].Name == rs.Name {
+				return field.New(field.Child(p, "metadata.name"), rs.Name, field.ErrDuplicate)
+			}
+		}
+	}
+	if total > math.MaxInt32 {
+		return field.Int("replicaSets", total, field.ErrOverflow)
+	}
+	for i, p := range pods {
+		if p == nil {
+			return field.New(field.Index("pods", i), "", field.ErrRequired)
+		}
+	}
+	return nil
+}
+
+func validateSpec(d *Deployment) error {
+	sp := &d.Spec
+	replicas := d.Replicas()
+	if replicas < 0 {
+		return field.Int("spec.replicas", int64(replicas), field.ErrNegative)
+	}
+	if sp.MinReadySeconds < 0 {
+		return field.Int("spec.minReadySeconds", int64(sp.MinReadySeconds), field.ErrNegative)
+	}
+	if sp.RevisionHistoryLimit != nil && *sp.RevisionHistoryLimit < 0 {
+		return field.Int("spec.revisionHistoryLimit", int64(*sp.RevisionHistoryLimit), field.ErrNegative)
+	}
+	if p := sp.ProgressDeadlineSeconds; p != nil && *p <= sp.MinReadySeconds {
+		return field.Int("spec.progressDeadlineSeconds", int64(*p), field.ErrInvalid)
+	}
+	if sp.Selector == nil {
+		return field.New("spec.selector", "", field.ErrRequired)
+	}
+	if err := sp.Selector.Validate("spec.selector"); err != nil {
+		return err
+	}
+	switch sp.Strategy.Type {
+	case RecreateStrategy:
+		return nil
+	case RollingUpdateStrategy, "":
+	default:
+		return field.New("spec.strategy.type", string(sp.Strategy.Type), field.ErrUnsupported)
+	}
+	s, u := bounds(d)
+	if err := intstr.Validate(s, pathMaxSurge, false); err != nil {
+		return err
+	}
+	if err := intstr.Validate(u, pathMaxUnavailable, true); err != nil {
+		return err
+	}
+	if isZero(s) && isZero(u) {
+		return field.New(pathMaxUnavailable, u.String(), field.ErrInvalid)
+	}
+	surge, _, err := Fenceposts(s, u, replicas)
+	if err != nil {
+		return err
+	}
+	if int64(replicas)+int64(surge) > math.MaxInt32 {
+		return field.New(pathMaxSurge, s.String(), field.ErrOverflow)
+	}
+	return nil
+}
+
+// isZero reports whether v is 0 or "0%" (any number of zero digits).
+func isZero(v intstr.Value) bool {
+	if !v.IsString() {
+		return v.IntValue() == 0
+	}
+	n, err := intstr.Scaled(v, 100, intstr.Up)
+	return err == nil && n == 0
+}

@@ -1,0 +1,202 @@
+package rollout
+
+import (
+	"strconv"
+
+	"github.com/kubesem/kubesem/meta"
+)
+
+// RolloutStatus is one answer of `kubectl rollout status`: what it prints for
+// one observed state of the object, and whether it stops.
+type RolloutStatus struct {
+	// Message is printed on standard output (with its final newline); empty
+	// when Err is set.
+	Message string `json:"message"`
+	// Done says the rollout is finished; kubectl stops watching.
+	Done bool `json:"done"`
+	// Err is kubectl's error, printed on standard error as "error: " + Err;
+	// kubectl then exits 1. Empty when there is none.
+	Err string `json:"error,omitempty"`
+}
+
+// ExitCode returns the exit code kubectl rollout status gives when it stops
+// on s, and whether it stops: 1 on an error; 0 when the rollout is done, or
+// at once without --watch (watch false); otherwise it keeps watching (false).
+//
+// Source: kubectl v0.36.3 pkg/cmd/rollout/rollout_status.go Run and
+// pkg/cmd/util/helpers.go CheckErr (DefaultErrorExitCode 1); seed 000
+// "디플로이먼트 완료" / "디플로이먼트 실패" (exit codes 0 and 1).
+func (s RolloutStatus) ExitCode(watch bool) (int, bool) {
+	switch {
+	case s.Err != "":
+		return 1, true
+	case s.Done || !watch:
+		return 0, true
+	}
+	return 0, false
+}
+
+// DeploymentRolloutStatus returns what kubectl rollout status prints for d,
+// pinned to revision when revision > 0:
+//
+//   - revision > 0 and d's revision annotation unparsable or different: error;
+//   - generation > observedGeneration: waiting for the spec to be observed;
+//   - Progressing reason ProgressDeadlineExceeded: error "exceeded its
+//     progress deadline";
+//   - spec.replicas set and updated < spec.replicas, then replicas >
+//     updated, then available < updated: waiting;
+//   - else done.
+//
+// An unset spec.replicas skips the first wait (kubectl reads the object
+// without API defaulting). A negative revision is rejected as kubectl's flag
+// validation does.
+//
+// Source: kubectl v0.36.3 pkg/polymorphichelpers/rollout_status.go
+// DeploymentStatusViewer.Status; seed 000:L1146, L1800-1920.
+func DeploymentRolloutStatus(d *Deployment, revision int64) RolloutStatus {
+	name := strconv.Quote(d.Name)
+	if revision < 0 {
+		return RolloutStatus{Err: "revision must be a positive integer: " + strconv.FormatInt(revision, 10)}
+	}
+	if revision > 0 {
+		var have int64
+		if v, ok := d.Annotations[RevisionAnnotation]; ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return RolloutStatus{Err: "cannot get the revision of deployment " + name + ": " + err.Error()}
+			}
+			have = n
+		}
+		if have != revision {
+			return RolloutStatus{Err: "desired revision (" + itoa(revision) + ") is different from the running revision (" + itoa(have) + ")"}
+		}
+	}
+	if d.Generation > d.Status.ObservedGeneration {
+		return RolloutStatus{Message: "Waiting for deployment spec update to be observed...\n"}
+	}
+	st := d.Status
+	if c, ok := FindCondition(st.Conditions, Progressing); ok && c.Reason == ReasonProgressDeadlineExceeded {
+		return RolloutStatus{Err: "deployment " + name + " exceeded its progress deadline"}
+	}
+	wait := "Waiting for deployment " + name + " rollout to finish: "
+	switch {
+	case d.Spec.Replicas != nil && st.UpdatedReplicas < *d.Spec.Replicas:
+		return RolloutStatus{Message: wait + itoa(int64(st.UpdatedReplicas)) + " out of " + itoa(int64(*d.Spec.Replicas)) + " new replicas have been updated...\n"}
+	case st.Replicas > st.UpdatedReplicas:
+		return RolloutStatus{Message: wait + itoa(int64(st.Replicas-st.UpdatedReplicas)) + " old replicas are pending termination...\n"}
+	case st.AvailableReplicas < st.UpdatedReplicas:
+		return RolloutStatus{Message: wait + itoa(int64(st.AvailableReplicas)) + " of " + itoa(int64(st.UpdatedReplicas)) + " updated replicas are available...\n"}
+	}
+	return RolloutStatus{Message: "deployment " + name + " successfully rolled out\n", Done: true}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// DaemonSetView is the part of an apps/v1 DaemonSet kubectl rollout status
+// reads.
+type DaemonSetView struct {
+	meta.ObjectMeta `json:"metadata"`
+	Spec            struct {
+		UpdateStrategy struct {
+			// Type is RollingUpdate or OnDelete; empty is neither (kubectl
+			// reads the object without API defaulting).
+			Type string `json:"type,omitempty"`
+		} `json:"updateStrategy"`
+	} `json:"spec"`
+	Status struct {
+		ObservedGeneration     int64 `json:"observedGeneration,omitempty"`
+		DesiredNumberScheduled int32 `json:"desiredNumberScheduled"`
+		UpdatedNumberScheduled int32 `json:"updatedNumberScheduled,omitempty"`
+		NumberAvailable        int32 `json:"numberAvailable,omitempty"`
+	} `json:"status"`
+}
+
+// DaemonSetRolloutStatus returns what kubectl rollout status prints for ds:
+// an error (done) unless the update strategy is RollingUpdate; waiting for
+// the spec to be observed while generation > observedGeneration; waiting
+// while updatedNumberScheduled, then numberAvailable, is below
+// desiredNumberScheduled; else done.
+//
+// Source: kubectl v0.36.3 pkg/polymorphichelpers/rollout_status.go
+// DaemonSetStatusViewer.Status.
+func DaemonSetRolloutStatus(ds *DaemonSetView) RolloutStatus {
+	if ds.Spec.UpdateStrategy.Type != "RollingUpdate" {
+		return RolloutStatus{Done: true, Err: "rollout status is only available for RollingUpdate strategy type"}
+	}
+	if ds.Generation > ds.Status.ObservedGeneration {
+		return RolloutStatus{Message: "Waiting for daemon set spec update to be observed...\n"}
+	}
+	st := ds.Status
+	wait := "Waiting for daemon set " + strconv.Quote(ds.Name) + " rollout to finish: "
+	switch {
+	case st.UpdatedNumberScheduled < st.DesiredNumberScheduled:
+		return RolloutStatus{Message: wait + itoa(int64(st.UpdatedNumberScheduled)) + " out of " + itoa(int64(st.DesiredNumberScheduled)) + " new pods have been updated...\n"}
+	case st.NumberAvailable < st.DesiredNumberScheduled:
+		return RolloutStatus{Message: wait + itoa(int64(st.NumberAvailable)) + " of " + itoa(int64(st.DesiredNumberScheduled)) + " updated pods are available...\n"}
+	}
+	return RolloutStatus{Message: "daemon set " + strconv.Quote(ds.Name) + " successfully rolled out\n", Done: true}
+}
+
+// StatefulSetView is the part of an apps/v1 StatefulSet kubectl rollout
+// status reads.
+type StatefulSetView struct {
+	meta.ObjectMeta `json:"metadata"`
+	Spec            struct {
+		Replicas       *int32 `json:"replicas,omitempty"`
+		UpdateStrategy struct {
+			// Type is RollingUpdate or OnDelete; empty is neither.
+			Type          string                    `json:"type,omitempty"`
+			RollingUpdate *StatefulSetRollingUpdate `json:"rollingUpdate,omitempty"`
+		} `json:"updateStrategy"`
+	} `json:"spec"`
+	Status struct {
+		ObservedGeneration int64  `json:"observedGeneration,omitempty"`
+		ReadyReplicas      int32  `json:"readyReplicas,omitempty"`
+		CurrentReplicas    int32  `json:"currentReplicas,omitempty"`
+		UpdatedReplicas    int32  `json:"updatedReplicas,omitempty"`
+		CurrentRevision    string `json:"currentRevision,omitempty"`
+		UpdateRevision     string `json:"updateRevision,omitempty"`
+	} `json:"status"`
+}
+
+// StatefulSetRollingUpdate is a StatefulSet's
+// spec.updateStrategy.rollingUpdate as kubectl rollout status reads it.
+type StatefulSetRollingUpdate struct {
+	Partition *int32 `json:"partition,omitempty"`
+}
+
+// StatefulSetRolloutStatus returns what kubectl rollout status prints for
+// ss: an error (done) unless the update strategy is RollingUpdate; waiting
+// while observedGeneration is 0 or behind generation; waiting while fewer
+// than spec.replicas pods are ready; with spec.updateStrategy.rollingUpdate
+// set, waiting while updatedReplicas < replicas - partition (when both are
+// set), else done as a partitioned roll out; without it, waiting until
+// updateRevision equals currentRevision.
+//
+// Source: kubectl v0.36.3 pkg/polymorphichelpers/rollout_status.go
+// StatefulSetStatusViewer.Status.
+func StatefulSetRolloutStatus(ss *StatefulSetView) RolloutStatus {
+	if ss.Spec.UpdateStrategy.Type != "RollingUpdate" {
+		return RolloutStatus{Done: true, Err: "rollout status is only available for RollingUpdate strategy type"}
+	}
+	st := ss.Status
+	if st.ObservedGeneration == 0 || ss.Generation > st.ObservedGeneration {
+		return RolloutStatus{Message: "Waiting for statefulset spec update to be observed...\n"}
+	}
+	replicas := ss.Spec.Replicas
+	if replicas != nil && st.ReadyReplicas < *replicas {
+		return RolloutStatus{Message: "Waiting for " + itoa(int64(*replicas-st.ReadyReplicas)) + " pods to be ready...\n"}
+	}
+	if ru := ss.Spec.UpdateStrategy.RollingUpdate; ru != nil {
+		if replicas != nil && ru.Partition != nil {
+			if want := *replicas - *ru.Partition; st.UpdatedReplicas < want {
+				return RolloutStatus{Message: "Waiting for partitioned roll out to finish: " + itoa(int64(st.UpdatedReplicas)) + " out of " + itoa(int64(want)) + " new pods have been updated...\n"}
+			}
+		}
+		return RolloutStatus{Message: "partitioned roll out complete: " + itoa(int64(st.UpdatedReplicas)) + " new pods have been updated...\n", Done: true}
+	}
+	if st.UpdateRevision != st.CurrentRevision {
+		return RolloutStatus{Message: "waiting for statefulset rolling update to complete " + itoa(int64(st.UpdatedReplicas)) + " pods at revision " + st.UpdateRevision + "...\n"}
+	}
+	return RolloutStatus{Message: "statefulset rolling update complete " + itoa(int64(st.CurrentReplicas)) + " pods at revision " + st.CurrentRevision + "...\n", Done: true}
+}
