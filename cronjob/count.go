@@ -75,8 +75,9 @@ func benignChange(t, o1, o2 int64) bool {
 func (s *Schedule) stepCount(a, b int64) int64 {
 	var n int64
 	until := time.Unix(b, 0)
-	for t := s.Next(time.Unix(a, 0)); !t.IsZero() && !t.After(until); t = s.Next(t) {
-		n++
+	prev := time.Unix(a, 0)
+	for t := s.Next(prev); !t.IsZero() && t.After(prev) && !t.After(until) && n < maxSteps; t = s.Next(t) {
+		n, prev = n+1, t
 	}
 	return n
 }

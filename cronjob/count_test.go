@@ -13,8 +13,9 @@ import (
 // bruteCount steps Next from after and counts the start times up to until.
 func bruteCount(s *cronjob.Schedule, after, until time.Time) int64 {
 	var n int64
-	for t := s.Next(after); !t.IsZero() && !t.After(until); t = s.Next(t) {
-		n++
+	prev := after
+	for t := s.Next(after); !t.IsZero() && t.After(prev) && !t.After(until); t = s.Next(t) {
+		n, prev = n+1, t
 	}
 	return n
 }

@@ -2,6 +2,7 @@ package intstr
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/kubesem/kubesem/field"
 )
@@ -31,37 +32,62 @@ const (
 // Source: apimachinery v0.36.3 pkg/util/intstr/intstr.go
 // GetScaledValueFromIntOrPercent; api validation IsValidPercent.
 func Scaled(v Value, total int32, r Rounding) (int32, error) {
-	if !v.isString && v.num >= 0 {
+	if !v.isString {
+		if v.num < 0 {
+			return 0, field.Int("", int64(v.num), field.ErrNegative)
+		}
 		return v.num, nil
 	}
-	return scaled(v, total, r)
+	s := v.str
+	n := len(s)
+	if n < 2 || n > 8 || s[n-1] != '%' {
+		// Not a percentage, or one of more than 7 digits: the general path.
+		return scaledLong(s, total, r)
+	}
+	var p uint64
+	for i := 0; i < n-1; i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			return 0, field.New("", s, field.ErrInvalid)
+		}
+		p = p*10 + uint64(d)
+	}
+	if total < 0 {
+		return scaledFloat(s, int64(p), total, r)
+	}
+	// p < 10^7 and total < 2^31, so p*total cannot overflow uint64; the
+	// argument below needs it under 2^53.
+	x := p * uint64(total)
+	if x >= 1<<53 {
+		return scaledFloat(s, int64(p), total, r)
+	}
+	// The float64 product upstream computes is exact, and its quotient by
+	// 100, below 2^47, lies within 2^-7 of the true x/100, which is either
+	// an integer or at least 0.01 from one: integer division rounds the
+	// same way upstream's float64 arithmetic does.
+	if r == Up {
+		x += 99
+	}
+	x /= 100
+	if x > math.MaxInt32 {
+		return 0, field.New("", s, field.ErrOverflow)
+	}
+	return int32(x), nil
 }
 
-// scaled is Scaled past its integer fast path, kept apart so that Scaled
-// inlines.
-func scaled(v Value, total int32, r Rounding) (int32, error) {
-	if !v.isString {
-		return 0, field.Int("", int64(v.num), field.ErrNegative)
-	}
-	p, err := percent(v.str)
+// scaledLong scales a string that the fast path of Scaled does not take:
+// malformed, or a percentage of more than 7 digits.
+func scaledLong(s string, total int32, r Rounding) (int32, error) {
+	p, err := percent(s)
 	if err != nil {
 		return 0, err
 	}
-	if p < 1<<22 && total >= 0 {
-		// p*total < 2^53: the float64 product is exact and the quotient,
-		// below 2^47, lies within 2^-7 of the true N/100, which is either
-		// an integer or at least 0.01 from one, so integer division rounds
-		// the same way as upstream's float64 arithmetic.
-		n := p * int64(total)
-		if r == Up {
-			n += 99
-		}
-		n /= 100
-		if n > math.MaxInt32 {
-			return 0, field.New("", v.str, field.ErrOverflow)
-		}
-		return int32(n), nil
-	}
+	return scaledFloat(s, p, total, r)
+}
+
+// scaledFloat computes p*total/100 in float64 as upstream does, rounded as
+// r says, and checks that the result fits in int32.
+func scaledFloat(s string, p int64, total int32, r Rounding) (int32, error) {
 	x := float64(p) * float64(total) / 100
 	if r == Up {
 		x = math.Ceil(x)
@@ -69,7 +95,7 @@ func scaled(v Value, total int32, r Rounding) (int32, error) {
 		x = math.Floor(x)
 	}
 	if x > math.MaxInt32 || x < math.MinInt32 {
-		return 0, field.New("", v.str, field.ErrOverflow)
+		return 0, field.New("", s, field.ErrOverflow)
 	}
 	return int32(x), nil
 }
@@ -108,19 +134,13 @@ func percent(s string) (int64, error) {
 	if n < 2 || s[n-1] != '%' {
 		return 0, field.New("", s, field.ErrInvalid)
 	}
-	var p int64
-	overflow := false
 	for i := 0; i < n-1; i++ {
-		d := s[i] - '0'
-		if d > 9 {
+		if s[i] < '0' || s[i] > '9' {
 			return 0, field.New("", s, field.ErrInvalid)
 		}
-		if p > (math.MaxInt64-int64(d))/10 {
-			overflow = true
-		}
-		p = p*10 + int64(d)
 	}
-	if overflow {
+	p, err := strconv.ParseInt(s[:n-1], 10, 64)
+	if err != nil {
 		return 0, field.New("", s, field.ErrOverflow)
 	}
 	return p, nil

@@ -157,18 +157,15 @@ func BackoffDelay(failures int32, opts Options) time.Duration {
 	if failures == 0 {
 		return 0
 	}
-	limit := opts.backoffCap()
-	d := opts.backoffBase()
-	for i := int32(1); i < failures; i++ {
-		if d > limit/2 {
-			return limit
-		}
-		d *= 2
-		if d >= limit {
-			return limit
-		}
+	base, limit := opts.backoffBase(), opts.backoffCap()
+	if failures <= 1 {
+		return base
 	}
-	return d
+	k := failures - 1
+	if k >= 62 || base > limit>>k {
+		return limit
+	}
+	return base << k
 }
 
 // RemainingBackoff returns how much of the backoff delay for failures

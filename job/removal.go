@@ -28,80 +28,77 @@ type Removal struct {
 // Source: upstream pkg/controller/job/job_controller.go activePodsForRemoval;
 // indexed_job_utils.go appendDuplicatedIndexPodsForRemoval (v1.36.3).
 func PodsForRemoval(j *Job, active []*podstatus.Pod, rmAtLeast int) []Removal {
+	keys := removalKeys(active)
 	var rm []Removal
-	left := active
+	var left []int32
 	if isIndexed(j) && j.Spec.Completions != nil {
-		rm, left = indexedRemovals(active, int(*j.Spec.Completions))
+		rm, left = indexedRemovals(keys, int(*j.Spec.Completions))
+	} else {
+		left = make([]int32, len(keys))
+		for i := range left {
+			left[i] = int32(i)
+		}
 	}
 	if len(rm) < rmAtLeast && len(left) > 0 {
-		sorted := slices.Clone(left)
-		slices.SortFunc(sorted, CompareForRemoval)
-		for _, p := range sorted[:min(rmAtLeast-len(rm), len(sorted))] {
-			rm = append(rm, Removal{Pod: p, Reason: ReasonTooManyActive})
+		slices.SortFunc(left, func(a, b int32) int { return compareKeys(&keys[a], &keys[b]) })
+		for _, k := range left[:min(rmAtLeast-len(rm), len(left))] {
+			rm = append(rm, Removal{Pod: keys[k].p, Reason: ReasonTooManyActive})
 		}
 	}
 	return rm
 }
 
-// indexedRemovals splits active pods of an Indexed job into pods to remove
-// (no index, out of range, duplicates) and the ones left.
-func indexedRemovals(active []*podstatus.Pod, completions int) (rm []Removal, left []*podstatus.Pod) {
-	type pi struct {
-		p  *podstatus.Pod
-		ix int
+// indexedRemovals splits the keyed active pods of an Indexed job into pods
+// to remove (no index, out of range, duplicates) and the positions of the
+// ones left.
+func indexedRemovals(keys []removalKey, completions int) (rm []Removal, left []int32) {
+	order := make([]int32, len(keys))
+	for i := range order {
+		order[i] = int32(i)
 	}
-	byIx := make([]pi, len(active))
-	for i, p := range active {
-		byIx[i] = pi{p, CompletionIndex(p)}
-	}
-	slices.SortStableFunc(byIx, func(a, b pi) int {
-		if c := cmp.Compare(a.ix, b.ix); c != 0 {
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := cmp.Compare(keys[a].ix, keys[b].ix); c != 0 {
 			return c
 		}
-		return CompareForRemoval(a.p, b.p)
+		return compareKeys(&keys[a], &keys[b])
 	})
 	var outOfRange []Removal
-	var lastGroup []*podstatus.Pod
-	for i := 0; i < len(byIx); {
+	var lastGroup []int32
+	keep := func(group []int32) {
+		for _, g := range group[:len(group)-1] {
+			rm = append(rm, Removal{Pod: keys[g].p, Reason: ReasonDuplicateIndex})
+		}
+		left = append(left, group[len(group)-1])
+	}
+	for i := 0; i < len(order); {
 		k := i
-		for k < len(byIx) && byIx[k].ix == byIx[i].ix {
+		ix := keys[order[i]].ix
+		for k < len(order) && keys[order[k]].ix == ix {
 			k++
 		}
-		group := byIx[i:k]
-		switch ix := group[0].ix; {
+		switch {
 		case ix < 0:
-			for _, g := range group {
-				rm = append(rm, Removal{Pod: g.p, Reason: ReasonInvalidIndex})
+			for _, g := range order[i:k] {
+				rm = append(rm, Removal{Pod: keys[g].p, Reason: ReasonInvalidIndex})
 			}
 		case ix >= completions:
-			for _, g := range byIx[i:] {
-				outOfRange = append(outOfRange, Removal{Pod: g.p, Reason: ReasonInvalidIndex})
+			for _, g := range order[i:] {
+				outOfRange = append(outOfRange, Removal{Pod: keys[g].p, Reason: ReasonInvalidIndex})
 			}
-			k = len(byIx)
+			k = len(order)
 		default:
 			if lastGroup != nil {
-				rm, left = keepBest(rm, left, lastGroup)
+				keep(lastGroup)
 			}
-			lastGroup = lastGroup[:0]
-			for _, g := range group {
-				lastGroup = append(lastGroup, g.p)
-			}
+			lastGroup = order[i:k]
 		}
 		i = k
 	}
 	rm = append(rm, outOfRange...)
 	if lastGroup != nil {
-		rm, left = keepBest(rm, left, lastGroup)
+		keep(lastGroup)
 	}
 	return rm, left
-}
-
-// keepBest removes all but the last pod of a group sorted in removal order.
-func keepBest(rm []Removal, left, group []*podstatus.Pod) ([]Removal, []*podstatus.Pod) {
-	for _, p := range group[:len(group)-1] {
-		rm = append(rm, Removal{Pod: p, Reason: ReasonDuplicateIndex})
-	}
-	return rm, append(left, group[len(group)-1])
 }
 
 // newerFirst orders two times latest first, a zero time before any other.
@@ -131,42 +128,8 @@ func newerFirst(a, b time.Time) int {
 // Source: upstream pkg/controller/controller_utils.go ActivePods.Less
 // (v1.36.3).
 func CompareForRemoval(a, b *podstatus.Pod) int {
-	if (a.Spec.NodeName == "") != (b.Spec.NodeName == "") {
-		if a.Spec.NodeName == "" {
-			return -1
-		}
-		return 1
-	}
-	if c := cmp.Compare(phaseRank(a.Status.Phase), phaseRank(b.Status.Phase)); c != 0 {
-		return c
-	}
-	ra, rb := podstatus.IsReady(a), podstatus.IsReady(b)
-	if ra != rb {
-		if !ra {
-			return -1
-		}
-		return 1
-	}
-	if ra {
-		if c := newerFirst(podstatus.ReadyTime(a), podstatus.ReadyTime(b)); c != 0 {
-			return c
-		}
-	}
-	ar, as := podstatus.MaxRestarts(a)
-	br, bs := podstatus.MaxRestarts(b)
-	if ar != br {
-		return -cmp.Compare(ar, br)
-	}
-	if as != bs {
-		return -cmp.Compare(as, bs)
-	}
-	if c := newerFirst(a.CreationTimestamp, b.CreationTimestamp); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.Name, b.Name); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.UID, b.UID)
+	ka, kb := keyOf(a), keyOf(b)
+	return compareKeys(&ka, &kb)
 }
 
 func phaseRank(p podstatus.Phase) int {
@@ -177,4 +140,67 @@ func phaseRank(p podstatus.Phase) int {
 		return 2
 	}
 	return 0
+}
+
+// removalKey caches what CompareForRemoval reads of a pod, so that sorting
+// reads each pod once.
+type removalKey struct {
+	p                 *podstatus.Pod
+	ix                int
+	assigned, ready   bool
+	phase             int
+	readyTime         time.Time
+	regular, sidecars int32
+}
+
+func removalKeys(pods []*podstatus.Pod) []removalKey {
+	keys := make([]removalKey, len(pods))
+	for i, p := range pods {
+		keys[i] = keyOf(p)
+	}
+	return keys
+}
+
+func keyOf(p *podstatus.Pod) removalKey {
+	k := removalKey{p: p, ix: CompletionIndex(p), assigned: p.Spec.NodeName != "", phase: phaseRank(p.Status.Phase), ready: podstatus.IsReady(p)}
+	if k.ready {
+		k.readyTime = podstatus.ReadyTime(p)
+	}
+	k.regular, k.sidecars = podstatus.MaxRestarts(p)
+	return k
+}
+
+func compareKeys(a, b *removalKey) int {
+	switch {
+	case a.assigned != b.assigned:
+		if !a.assigned {
+			return -1
+		}
+		return 1
+	case a.phase != b.phase:
+		return cmp.Compare(a.phase, b.phase)
+	case a.ready != b.ready:
+		if !a.ready {
+			return -1
+		}
+		return 1
+	}
+	if a.ready {
+		if c := newerFirst(a.readyTime, b.readyTime); c != 0 {
+			return c
+		}
+	}
+	if a.regular != b.regular {
+		return -cmp.Compare(a.regular, b.regular)
+	}
+	if a.sidecars != b.sidecars {
+		return -cmp.Compare(a.sidecars, b.sidecars)
+	}
+	if c := newerFirst(a.p.CreationTimestamp, b.p.CreationTimestamp); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.p.Name, b.p.Name); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.p.UID, b.p.UID)
 }

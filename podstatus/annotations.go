@@ -1,6 +1,6 @@
 package podstatus
 
-import "strconv"
+import "math"
 
 // DeletionCostAnnotation is the annotation a pod carries to ask that it be
 // deleted later (higher cost) or sooner (lower cost) on scale-down.
@@ -24,18 +24,43 @@ func DeletionCost(p *Pod) (cost int32, valid bool) {
 	if !ok {
 		return 0, true
 	}
-	if !validFirstByte(v) {
+	return parseCost(v)
+}
+
+// parseCost reads a deletion cost as upstream does (strconv.ParseInt with
+// bitSize 32, after refusing a leading '+' or a leading zero other than "0"
+// itself): an optional '-', then decimal digits, within int32.
+func parseCost(v string) (int32, bool) {
+	if v == "" {
 		return 0, false
 	}
-	n, err := strconv.ParseInt(v, 10, 32)
-	if err != nil {
+	digits := v
+	neg := v[0] == '-'
+	switch {
+	case neg:
+		digits = v[1:]
+	case v[0] == '0':
+		return 0, v == "0"
+	}
+	if digits == "" {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(digits); i++ {
+		d := digits[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		n = n*10 + int64(d)
+		if n > 1<<31 {
+			return 0, false
+		}
+	}
+	if neg {
+		n = -n
+	}
+	if n > math.MaxInt32 {
 		return 0, false
 	}
 	return int32(n), true
-}
-
-// validFirstByte reports whether v starts as a deletion cost may: with '-',
-// with a non-zero digit, or is exactly "0".
-func validFirstByte(v string) bool {
-	return v != "" && (v[0] == '-' || v == "0" || (v[0] >= '1' && v[0] <= '9'))
 }

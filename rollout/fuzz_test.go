@@ -13,7 +13,7 @@ import (
 	"github.com/kubesem/kubesem/rollout"
 )
 
-func FuzzRollingBounds(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(checkRollingBounds)) }
+func FuzzRollingBounds(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(checkRollingBounds)) }
 func FuzzProportionalConserves(f *testing.F) { f.Fuzz(rapid.MakeFuzz(checkProportionalConserves)) }
 func FuzzStepTotal(f *testing.F)             { f.Fuzz(rapid.MakeFuzz(checkStepTotal)) }
 

@@ -273,13 +273,20 @@ func (s *syncer) proportional(cleanup bool) {
 		s.scale(sc.ReplicaSet, sc.Replicas, ReasonProportional, sc.Annotate)
 	}
 	if cleanup {
-		s.deleteHistory()
+		// Upstream's scale leaves the old ReplicaSets sorted newest first,
+		// and cleanup's sort by revision is not a strict order when some
+		// revisions do not parse, so that order matters.
+		s.deleteHistoryOf(byAgeDesc(s.allOld))
 	}
 	s.status = ComputeStatus(&s.d, s.newRS, s.all(), s.now)
 }
 
-func (s *syncer) deleteHistory() {
-	for _, rs := range HistoryToDelete(&s.d, s.allOld) {
+func (s *syncer) deleteHistory() { s.deleteHistoryOf(s.allOld) }
+
+// deleteHistoryOf records the deletions cleanupDeployment makes among old,
+// given in the order upstream hands them over.
+func (s *syncer) deleteHistoryOf(old []*replicaset.ReplicaSet) {
+	for _, rs := range HistoryToDelete(&s.d, old) {
 		s.plan.Actions = append(s.plan.Actions, Action{Type: Delete, Reason: ReasonHistoryLimit, Name: rs.Name, From: rs.Replicas(), Replicas: rs.Replicas()})
 	}
 }

@@ -42,27 +42,16 @@ func Validate(d *Deployment, replicaSets []*replicaset.ReplicaSet, pods []*podst
 	}
 	var total int64
 	for i, rs := range replicaSets {
-		p := field.Index("replicaSets", i)
 		if rs == nil {
-			return field.New(p, "", field.ErrRequired)
+			return field.New(field.Index("replicaSets", i), "", field.ErrRequired)
 		}
-		for _, c := range []struct {
-			name string
-			n    int32
-		}{
-			{"spec.replicas", rs.Replicas()},
-			{"status.replicas", rs.Status.Replicas},
-			{"status.readyReplicas", rs.Status.ReadyReplicas},
-			{"status.availableReplicas", rs.Status.AvailableReplicas},
-		} {
-			if c.n < 0 {
-				return field.Int(field.Child(p, c.name), int64(c.n), field.ErrNegative)
-			}
+		if err := validateReplicaSet(rs, i); err != nil {
+			return err
 		}
 		total += int64(rs.Replicas())
 		for j := range i {
 			if replicaSets[j].Name == rs.Name {
-				return field.New(field.Child(p, "metadata.name"), rs.Name, field.ErrDuplicate)
+				return field.New(field.Index("replicaSets", i)+".metadata.name", rs.Name, field.ErrDuplicate)
 			}
 		}
 	}
@@ -132,4 +121,23 @@ func isZero(v intstr.Value) bool {
 	}
 	n, err := intstr.Scaled(v, 100, intstr.Up)
 	return err == nil && n == 0
+}
+
+// validateReplicaSet checks the counts of replicaSets[i]; the path is built
+// only on error.
+func validateReplicaSet(rs *replicaset.ReplicaSet, i int) error {
+	name, n := "", int32(0)
+	switch {
+	case rs.Replicas() < 0:
+		name, n = "spec.replicas", rs.Replicas()
+	case rs.Status.Replicas < 0:
+		name, n = "status.replicas", rs.Status.Replicas
+	case rs.Status.ReadyReplicas < 0:
+		name, n = "status.readyReplicas", rs.Status.ReadyReplicas
+	case rs.Status.AvailableReplicas < 0:
+		name, n = "status.availableReplicas", rs.Status.AvailableReplicas
+	default:
+		return nil
+	}
+	return field.Int(field.Index("replicaSets", i)+"."+name, int64(n), field.ErrNegative)
 }

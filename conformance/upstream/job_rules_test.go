@@ -111,7 +111,7 @@ func jobGenPod(t *rapid.T, i int) *podstatus.Pod {
 		d := jobTime(t, "deletion")
 		p.DeletionTimestamp = &d
 		if rapid.Bool().Draw(t, "grace") {
-			p.DeletionGracePeriodSeconds = ptrTo(int64(rapid.IntRange(0, 30).Draw(t, "graceS")))
+			p.DeletionGracePeriodSeconds = jobPtr(int64(rapid.IntRange(0, 30).Draw(t, "graceS")))
 		}
 	}
 	if rapid.Bool().Draw(t, "sidecar") {
@@ -150,7 +150,7 @@ func jobGenPod(t *rapid.T, i int) *podstatus.Pod {
 	return p
 }
 
-func ptrTo[T any](v T) *T { return &v }
+func jobPtr[T any](v T) *T { return &v }
 
 func jobV1Time(t *time.Time) *metav1.Time {
 	if t == nil {
@@ -161,7 +161,7 @@ func jobV1Time(t *time.Time) *metav1.Time {
 
 // jobV1Pod converts a kubesem pod to the upstream API type.
 func jobV1Pod(p *podstatus.Pod) *v1.Pod {
-	out := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace, UID: typesUID(p.UID), Annotations: p.Annotations,
+	out := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace, UID: jobUID(p.UID), Annotations: p.Annotations,
 		Finalizers: p.Finalizers, CreationTimestamp: metav1.Time{Time: p.CreationTimestamp}, DeletionTimestamp: jobV1Time(p.DeletionTimestamp),
 		DeletionGracePeriodSeconds: p.DeletionGracePeriodSeconds}}
 	out.Spec.NodeName = p.Spec.NodeName
@@ -208,7 +208,7 @@ func jobGenPolicy(t *rapid.T) *job.PodFailurePolicy {
 		if rapid.Bool().Draw(t, "byExit") {
 			r.OnExitCodes = &job.OnExitCodesRequirement{Operator: rapid.SampledFrom([]string{job.OpIn, job.OpNotIn, "Bad"}).Draw(t, "op")}
 			if rapid.Bool().Draw(t, "cn") {
-				r.OnExitCodes.ContainerName = ptrTo(rapid.SampledFrom([]string{"main", "side", "init"}).Draw(t, "cnv"))
+				r.OnExitCodes.ContainerName = jobPtr(rapid.SampledFrom([]string{"main", "side", "init"}).Draw(t, "cnv"))
 			}
 			for k := rapid.IntRange(0, 3).Draw(t, "nvals"); k > 0; k-- {
 				r.OnExitCodes.Values = append(r.OnExitCodes.Values, int32(rapid.IntRange(-1, 3).Draw(t, "val")))
@@ -334,10 +334,10 @@ func TestJobMatchSuccessPolicyDifferential(t *testing.T) {
 			for n := rapid.IntRange(0, 3).Draw(t, "rules"); n > 0; n-- {
 				var r job.SuccessPolicyRule
 				if rapid.Bool().Draw(t, "hasIdx") {
-					r.SucceededIndexes = ptrTo(jobIndexString(t))
+					r.SucceededIndexes = jobPtr(jobIndexString(t))
 				}
 				if rapid.Bool().Draw(t, "hasCount") {
-					r.SucceededCount = ptrTo(int32(rapid.IntRange(0, 12).Draw(t, "count")))
+					r.SucceededCount = jobPtr(int32(rapid.IntRange(0, 12).Draw(t, "count")))
 				}
 				pol.Rules = append(pol.Rules, r)
 				up.Rules = append(up.Rules, batch.SuccessPolicyRule{SucceededIndexes: r.SucceededIndexes, SucceededCount: r.SucceededCount})
@@ -404,18 +404,18 @@ func TestJobBackoffRecordDifferential(t *testing.T) {
 // jobGenJob draws a job spec with the fields the rules read.
 func jobGenJob(t *rapid.T) *job.Job {
 	j := &job.Job{ObjectMeta: meta.ObjectMeta{Name: "j", Namespace: "ns", UID: "juid"}}
-	j.Spec.Completions = ptrTo(int32(rapid.IntRange(0, 6).Draw(t, "completions")))
+	j.Spec.Completions = jobPtr(int32(rapid.IntRange(0, 6).Draw(t, "completions")))
 	if rapid.IntRange(0, 3).Draw(t, "wq") == 0 {
 		j.Spec.Completions = nil
 	}
-	j.Spec.Parallelism = ptrTo(int32(rapid.IntRange(0, 6).Draw(t, "parallelism")))
-	j.Spec.BackoffLimit = ptrTo(int32(rapid.IntRange(0, 6).Draw(t, "backoffLimit")))
+	j.Spec.Parallelism = jobPtr(int32(rapid.IntRange(0, 6).Draw(t, "parallelism")))
+	j.Spec.BackoffLimit = jobPtr(int32(rapid.IntRange(0, 6).Draw(t, "backoffLimit")))
 	if j.Spec.Completions != nil && rapid.Bool().Draw(t, "indexed") {
-		j.Spec.CompletionMode = ptrTo(job.Indexed)
+		j.Spec.CompletionMode = jobPtr(job.Indexed)
 	}
 	j.Spec.Template.Spec.RestartPolicy = rapid.SampledFrom([]podstatus.RestartPolicy{podstatus.RestartNever, podstatus.RestartOnFailure}).Draw(t, "restartPolicy")
 	if rapid.Bool().Draw(t, "replFailed") {
-		j.Spec.PodReplacementPolicy = ptrTo(job.FailedOnly)
+		j.Spec.PodReplacementPolicy = jobPtr(job.FailedOnly)
 	}
 	if rapid.IntRange(0, 3).Draw(t, "pfp") == 0 {
 		j.Spec.PodFailurePolicy = &job.PodFailurePolicy{Rules: []job.PodFailurePolicyRule{{Action: job.ActionIgnore,
@@ -425,15 +425,15 @@ func jobGenJob(t *rapid.T) *job.Job {
 }
 
 func jobV1Job(j *job.Job) *batch.Job {
-	out := &batch.Job{ObjectMeta: metav1.ObjectMeta{Name: j.Name, Namespace: j.Namespace, UID: typesUID(j.UID)}}
+	out := &batch.Job{ObjectMeta: metav1.ObjectMeta{Name: j.Name, Namespace: j.Namespace, UID: jobUID(j.UID)}}
 	out.Spec.Completions, out.Spec.Parallelism, out.Spec.BackoffLimit = j.Spec.Completions, j.Spec.Parallelism, j.Spec.BackoffLimit
 	out.Spec.BackoffLimitPerIndex, out.Spec.MaxFailedIndexes = j.Spec.BackoffLimitPerIndex, j.Spec.MaxFailedIndexes
 	out.Spec.ActiveDeadlineSeconds, out.Spec.Suspend = j.Spec.ActiveDeadlineSeconds, j.Spec.Suspend
 	if m := j.Spec.CompletionMode; m != nil {
-		out.Spec.CompletionMode = ptrTo(batch.CompletionMode(*m))
+		out.Spec.CompletionMode = jobPtr(batch.CompletionMode(*m))
 	}
 	if r := j.Spec.PodReplacementPolicy; r != nil {
-		out.Spec.PodReplacementPolicy = ptrTo(batch.PodReplacementPolicy(*r))
+		out.Spec.PodReplacementPolicy = jobPtr(batch.PodReplacementPolicy(*r))
 	}
 	out.Spec.PodFailurePolicy = jobV1Policy(j.Spec.PodFailurePolicy)
 	if sp := j.Spec.SuccessPolicy; sp != nil {
@@ -451,10 +451,10 @@ func jobV1Job(j *job.Job) *batch.Job {
 	if u := j.Status.UncountedTerminatedPods; u != nil {
 		st.UncountedTerminatedPods = &batch.UncountedTerminatedPods{}
 		for _, s := range u.Succeeded {
-			st.UncountedTerminatedPods.Succeeded = append(st.UncountedTerminatedPods.Succeeded, typesUID(s))
+			st.UncountedTerminatedPods.Succeeded = append(st.UncountedTerminatedPods.Succeeded, jobUID(s))
 		}
 		for _, s := range u.Failed {
-			st.UncountedTerminatedPods.Failed = append(st.UncountedTerminatedPods.Failed, typesUID(s))
+			st.UncountedTerminatedPods.Failed = append(st.UncountedTerminatedPods.Failed, jobUID(s))
 		}
 	}
 	for _, c := range j.Status.Conditions {
@@ -527,7 +527,7 @@ func TestJobTimeLeftDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		j := &job.Job{ObjectMeta: meta.ObjectMeta{Name: "j", Namespace: "ns"}}
 		if rapid.Bool().Draw(t, "ttl") {
-			j.Spec.TTLSecondsAfterFinished = ptrTo(int32(rapid.IntRange(0, 200).Draw(t, "ttlS")))
+			j.Spec.TTLSecondsAfterFinished = jobPtr(int32(rapid.IntRange(0, 200).Draw(t, "ttlS")))
 		}
 		for n := rapid.IntRange(0, 3).Draw(t, "conds"); n > 0; n-- {
 			c := job.Condition{Type: rapid.SampledFrom([]job.ConditionType{job.Complete, job.Failed, job.Suspended, job.FailureTarget}).Draw(t, "type"),
@@ -549,4 +549,4 @@ func TestJobTimeLeftDifferential(t *testing.T) {
 	})
 }
 
-func typesUID(s string) types.UID { return types.UID(s) }
+func jobUID(s string) types.UID { return types.UID(s) }

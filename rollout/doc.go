@@ -1,0 +1,74 @@
+// Package rollout computes what the Deployment controller does in one sync:
+// how far a rolling update may surge above and fall below the desired count,
+// which ReplicaSet is new, how ReplicaSets grow and shrink (rolling,
+// Recreate, proportional scaling), the status and conditions it writes,
+// revision history and rollback, and what `kubectl rollout status` reports.
+//
+// Reference semantics: Kubernetes v1.36.3 with default feature gates
+// (pkg/controller/deployment and its util package; kubectl v0.36.3
+// pkg/polymorphichelpers for rollout status). [Options] has no field yet:
+// its zero value is that reference.
+//
+// # Rules
+//
+//   - Fenceposts: [Fenceposts], [MaxSurge], [MaxUnavailable], [MinAvailable]
+//   - New ReplicaSet size: [NewReplicaSetReplicas]
+//   - Identity: [FindNewReplicaSet], [FindOldReplicaSets], [ReplicaSetName],
+//     [HashLabel], [Deployment] TemplateHash
+//   - Proportional scaling: [Proportional], [Proportion], [IsScalingEvent],
+//     [IsSaturated], [Scale]
+//   - Rolling update: [ReconcileNewReplicaSet], [ReconcileOldReplicaSets],
+//     [CleanupUnhealthy], [ScaleDownOld]
+//   - Recreate: [OldPodsRunning]
+//   - Status: [ComputeStatus], [SyncProgress], [RequeueStuck], [IsComplete],
+//     [IsProgressing], [IsTimedOut], [HasProgressDeadline]
+//   - Conditions: [FindCondition], [SetCondition], [RemoveCondition],
+//     [PausedCondition]
+//   - Revisions: [Revision], [MaxRevision], [LastRevision], [SortByRevision],
+//     [NewReplicaSetAnnotations], [ReplicasAnnotation],
+//     [ReplicasAnnotationsNeedUpdate], [HistoryToDelete]
+//   - Rollback: [Rollback], [RollbackResult]
+//   - Rollout status: [DeploymentRolloutStatus], [DaemonSetRolloutStatus],
+//     [StatefulSetRolloutStatus], [RolloutStatus]
+//   - Sync: [Step] returns a [Plan] of [Action]s with a [Reason] each;
+//     [Plan.Apply] plays its ReplicaSet writes on a slice of ReplicaSets, for
+//     simulations; [Validate] is the check Step runs first.
+//
+// # Divergences
+//
+//   - Template identity: the pod-template-hash depends on Go's encoding of
+//     the full API PodTemplateSpec, which kubesem neither models nor hashes.
+//     The caller may give it as Deployment.TemplateHash, and the new
+//     ReplicaSet is then the oldest whose template carries that label;
+//     otherwise templates are compared field by field over what kubesem
+//     models (upstream EqualIgnoreHash), and a created ReplicaSet is named
+//     with kubesem's own hash (stable, but not Kubernetes').
+//   - Step takes replicaSets as the ReplicaSets the Deployment already
+//     controls; adoption and release (ClaimReplicaSets) are the caller's.
+//   - Step writes each ReplicaSet update once where upstream, reading a
+//     stale cache, may repeat the same revision update in one sync.
+//   - Step validates its input as the API server would ([Validate]) and also
+//     rejects spec.replicas + maxSurge beyond int32; the rules themselves,
+//     given such input, compute in int32 and wrap as upstream does.
+//   - A maxSurge or maxUnavailable that API validation rejects but upstream
+//     scales ("-5%") is invalid here (see package intstr).
+//   - Proportional scaling (seed 000:L1585) and the seed's rollover (000:L1328)
+//     agree with v1.36.3; the seed's "kill the 3 pods at once" is, under the
+//     default 25%/25%, one pod in the first sync (maxUnavailable is 1).
+//
+// # Inputs
+//
+// Time is the now argument; there is no I/O, no global state and no clock.
+// Functions are safe for concurrent use and never modify their inputs: a
+// Plan describes the writes instead of making them.
+//
+// # Errors
+//
+// Errors are *field.Error values naming the field the way API validation
+// does (spec.strategy.rollingUpdate.maxSurge, replicaSets[2].spec.replicas)
+// and wrapping field.ErrInvalid, field.ErrNegative, field.ErrOverflow,
+// field.ErrRequired, field.ErrUnsupported or field.ErrDuplicate. [Step]
+// validates once; the rules document what they assume.
+//
+// Vectors: testdata/rollout.
+package rollout
