@@ -1,0 +1,72 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of the simulate tests")
+
+// TestSimulateGolden compares the simulations' text with golden files;
+// -update rewrites them (they are derived output, checked by reading).
+func TestSimulateGolden(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"rollout_default", []string{"simulate", "rollout", "--replicas", "10", "--ready-after", "2"}},
+		{"rollout_scale_event", []string{"simulate", "rollout", "--replicas", "10", "--max-surge", "3", "--max-unavailable", "2", "--ready-after", "3", "--scale-at", "4", "--scale-to", "15"}},
+		{"rollout_second_update", []string{"simulate", "rollout", "--replicas", "5", "--update-at", "2", "--ready-after", "2"}},
+		{"rollout_recreate", []string{"simulate", "rollout", "--replicas", "4", "--strategy", "Recreate"}},
+		{"rollout_min_ready", []string{"simulate", "rollout", "--replicas", "3", "--min-ready-seconds", "15", "--max-unavailable", "0"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			code, out, stderr := runCLI(t, "", c.args...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+			}
+			path := filepath.Join("testdata", c.name+".golden")
+			if *update {
+				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if out != string(want) {
+				t.Errorf("%v output differs from %s:\n%s", c.args, path, out)
+			}
+		})
+	}
+}
+
+func TestSimulateBadFlags(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		args    []string
+		wantErr string
+	}{
+		{[]string{"simulate", "rollout", "--max-surge", "abc"}, "--max-surge"},
+		{[]string{"simulate", "rollout", "--max-unavailable", "x%"}, "--max-unavailable"},
+		{[]string{"simulate", "rollout", "--replicas", "-1"}, "--replicas"},
+		{[]string{"simulate", "rollout", "--strategy", "Blue"}, "--strategy"},
+		{[]string{"simulate", "rollout", "--ready-after", "-2"}, "--ready-after"},
+		{[]string{"simulate", "rollout", "--max-unavailable", "150%"}, "maxUnavailable"},
+		{[]string{"simulate", "rollout", "--bogus"}, "bogus"},
+		{[]string{"simulate", "nothing"}, "nothing"},
+	}
+	for _, c := range cases {
+		code, _, stderr := runCLI(t, "", c.args...)
+		if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, c.wantErr) {
+			t.Errorf("%v = exit %d, %q; want exit 2 and one line naming %q", c.args, code, stderr, c.wantErr)
+		}
+	}
+}
