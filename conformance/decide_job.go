@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"slices"
 	"time"
 
 	"github.com/kubesem/kubesem/field"
@@ -93,7 +94,9 @@ func jobDecisions() map[string]decider {
 			if err != nil {
 				return nil, err
 			}
-			return planOut(p), nil
+			out := planOut(p)
+			out["podPatches"] = podPatches(p, in.Pods)
+			return out, nil
 		}),
 		// {"job", "succeeded", "active"} → {"wantActive"}
 		"job.WantActive": rule(func(in struct {
@@ -304,6 +307,20 @@ func jobDecisions() map[string]decider {
 		}, _ struct{}) (any, error) {
 			return map[string]int{"index": job.CompletionIndex(&in.Pod)}, nil
 		}),
+		// {"job", "pod"?} → {"indexFailureCount", "indexIgnoredFailureCount"}
+		"job.NewIndexFailureCounts": rule(func(in struct {
+			Job job.Job        `json:"job"`
+			Pod *podstatus.Pod `json:"pod"`
+		}, _ struct{}) (any, error) {
+			f, i := job.NewIndexFailureCounts(&in.Job, in.Pod)
+			return map[string]int32{"indexFailureCount": f, "indexIgnoredFailureCount": i}, nil
+		}),
+		// {"job"} → {"succeeded": true}
+		"job.IsSucceeded": rule(func(in struct {
+			Job job.Job `json:"job"`
+		}, _ struct{}) (any, error) {
+			return map[string]bool{"succeeded": job.IsSucceeded(&in.Job)}, nil
+		}),
 		// {"job"} → {"finished": true, "type": "Complete"}
 		"job.FinishedCondition": rule(func(in struct {
 			Job job.Job `json:"job"`
@@ -335,6 +352,24 @@ func sortInts(x []int) {
 			x[k], x[k-1] = x[k-1], x[k]
 		}
 	}
+}
+
+// podPatches counts the pods whose tracking finalizer the controller
+// removes with a patch: those it releases after counting them, and the pods
+// it deletes (each is patched before its deletion).
+func podPatches(p job.Plan, pods []*podstatus.Pod) int {
+	seen := map[string]bool{}
+	for _, uid := range p.RemoveFinalizers {
+		seen[uid] = true
+	}
+	for _, d := range p.Delete {
+		for _, q := range pods {
+			if q.UID == d.UID && slices.Contains(q.Finalizers, job.TrackingFinalizer) {
+				seen[d.UID] = true
+			}
+		}
+	}
+	return len(seen)
 }
 
 // planOut renders a job.Plan with durations as Go duration strings.

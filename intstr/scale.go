@@ -32,13 +32,18 @@ const (
 // Source: apimachinery v0.36.3 pkg/util/intstr/intstr.go
 // GetScaledValueFromIntOrPercent; api validation IsValidPercent.
 func Scaled(v Value, total int32, r Rounding) (int32, error) {
-	if !v.isString {
-		if v.num < 0 {
-			return 0, field.Int("", int64(v.num), field.ErrNegative)
-		}
-		return v.num, nil
+	if v.isString {
+		return scaledString(v.str, total, r)
 	}
-	s := v.str
+	if v.num < 0 {
+		return 0, field.Int("", int64(v.num), field.ErrNegative)
+	}
+	return v.num, nil
+}
+
+// scaledString scales a string value: a fast path for percentages of up to
+// 7 digits with non-negative totals, the general path otherwise.
+func scaledString(s string, total int32, r Rounding) (int32, error) {
 	n := len(s)
 	if n < 2 || n > 8 || s[n-1] != '%' {
 		// Not a percentage, or one of more than 7 digits: the general path.

@@ -16,13 +16,15 @@
 //
 // Indexed jobs: [ParseIndexes], [Indexes.String], [Indexes.Total],
 // [Indexes.Has], [CompletionIndex], [GenerateNameWithIndex],
-// [FirstPendingIndexes], [SucceededIndexes], [FailedIndexes].
+// [FirstPendingIndexes], [SucceededIndexes], [FailedIndexes],
+// [NewIndexFailureCounts].
 //
 // Failures: [BackoffDelay], [RemainingBackoff], [RemainingIndexBackoff],
 // [NewBackoffRecord], [FinishedTime], [PastBackoffLimitOnFailure],
 // [PastActiveDeadline], [MatchPodFailurePolicy], [FailJobMessage].
 //
-// Success: [MatchSuccessPolicy], [FinishedCondition], [IsFinished].
+// Success: [MatchSuccessPolicy], [FinishedCondition], [IsFinished],
+// [IsSucceeded].
 //
 // TTL-after-finished: [NeedsCleanup], [TimeLeft].
 //

@@ -164,3 +164,17 @@ func FinishedCondition(j *Job) *Condition {
 //
 // Source: upstream pkg/controller/job/util/utils.go IsJobFinished (v1.36.3).
 func IsFinished(j *Job) bool { return FinishedCondition(j) != nil }
+
+// IsSucceeded reports whether the job has a True Complete condition,
+// wherever it is in the list (a Failed=True condition before it does not
+// hide it, unlike FinishedCondition).
+//
+// Source: upstream pkg/controller/job/util/utils.go IsJobSucceeded (v1.36.3).
+func IsSucceeded(j *Job) bool {
+	for i := range j.Status.Conditions {
+		if c := &j.Status.Conditions[i]; c.Type == Complete && c.Status == meta.ConditionTrue {
+			return true
+		}
+	}
+	return false
+}

@@ -183,16 +183,7 @@ func (s *sync) newPod(i int) NewPod {
 	if !hasBackoffLimitPerIndex(j) {
 		return np
 	}
-	var failures, ignored int32
-	if p := s.delayed[i]; p != nil {
-		failures = annotationCount(p, IndexFailureCountAnnotation)
-		ignored = annotationCount(p, IndexIgnoredFailureCountAnnotation)
-		if MatchPodFailurePolicy(j.Spec.PodFailurePolicy, p).CountFailed {
-			failures++
-		} else {
-			ignored++
-		}
-	}
+	failures, ignored := NewIndexFailureCounts(j, s.delayed[i])
 	np.IndexFailureCount = &failures
 	if ignored > 0 {
 		np.IndexIgnoredFailureCount = &ignored
