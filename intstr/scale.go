@@ -32,13 +32,26 @@ const (
 // Source: apimachinery v0.36.3 pkg/util/intstr/intstr.go
 // GetScaledValueFromIntOrPercent; api validation IsValidPercent.
 func Scaled(v Value, total int32, r Rounding) (int32, error) {
-	if v.isString {
-		return scaledString(v.str, total, r)
+	if !v.isString {
+		if v.num < 0 {
+			return 0, field.Int("", int64(v.num), field.ErrNegative)
+		}
+		return v.num, nil
 	}
-	if v.num < 0 {
-		return 0, field.Int("", int64(v.num), field.ErrNegative)
+	// A percentage parsed when the Value was made, of a non-negative total,
+	// whose product fits in 2^53: see scaledPercent for why integer division
+	// then rounds as upstream's float64 arithmetic does.
+	if v.num >= 0 && total >= 0 {
+		if x := uint64(v.num) * uint64(total); x < 1<<53 {
+			if r == Up {
+				x += 99
+			}
+			if x /= 100; x <= math.MaxInt32 {
+				return int32(x), nil
+			}
+		}
 	}
-	return v.num, nil
+	return scaledString(v.str, total, r)
 }
 
 // scaledString scales a string value: a fast path for percentages of up to
@@ -60,6 +73,12 @@ func scaledString(s string, total int32, r Rounding) (int32, error) {
 	if total < 0 {
 		return scaledFloat(s, int64(p), total, r)
 	}
+	return scaledPercent(s, p, total, r)
+}
+
+// scaledPercent scales the percentage p (< 10^7, spelled s) of a
+// non-negative total.
+func scaledPercent(s string, p uint64, total int32, r Rounding) (int32, error) {
 	// p < 10^7 and total < 2^31, so p*total cannot overflow uint64; the
 	// argument below needs it under 2^53.
 	x := p * uint64(total)

@@ -16,18 +16,39 @@ import (
 // is not the number 5, and, as upstream, it is not a valid percentage.
 type Value struct {
 	isString bool
-	num      int32
-	str      string
+	// num is the integer, or, for a string, its percentage when the string
+	// is a valid one of at most 7 digits (parsed once here so that scaling
+	// is a multiply and a divide), and -1 otherwise.
+	num int32
+	str string
 }
 
 // Int returns the integer value n.
 func Int(n int32) Value { return Value{num: n} }
 
 // Percent returns the percentage p, written "p%".
-func Percent(p int32) Value { return Value{isString: true, str: strconv.Itoa(int(p)) + "%"} }
+func Percent(p int32) Value { return String(strconv.Itoa(int(p)) + "%") }
 
 // String returns the string value s, as written; it need not be valid.
-func String(s string) Value { return Value{isString: true, str: s} }
+func String(s string) Value { return Value{isString: true, num: shortPercent(s), str: s} }
+
+// shortPercent returns the percentage s spells when s matches `^[0-9]{1,7}%$`,
+// and -1 otherwise.
+func shortPercent(s string) int32 {
+	n := len(s)
+	if n < 2 || n > 8 || s[n-1] != '%' {
+		return -1
+	}
+	var p int32
+	for i := 0; i < n-1; i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			return -1
+		}
+		p = p*10 + int32(d)
+	}
+	return p
+}
 
 // Parse reads a command-line spelling: "25%" is a percentage and "5" the
 // integer 5. It returns a *field.Error wrapping field.ErrInvalid for

@@ -228,3 +228,20 @@ func BenchmarkStepIndexed(b *testing.B) {
 		_, _ = job.Step(j, pods, benchT0, job.Options{})
 	}
 }
+
+func BenchmarkNewIndexFailureCounts(b *testing.B) {
+	j := &job.Job{Spec: job.Spec{PodFailurePolicy: benchPFP}}
+	p := failedPod("3", "1", podstatus.DisruptionTarget)
+	b.ReportAllocs()
+	for b.Loop() {
+		job.NewIndexFailureCounts(j, p)
+	}
+}
+
+func BenchmarkIsSucceeded(b *testing.B) {
+	j := &job.Job{Status: job.Status{Conditions: []job.Condition{{Type: job.SuccessCriteriaMet, Status: meta.ConditionTrue}, {Type: job.Complete, Status: meta.ConditionTrue}}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		job.IsSucceeded(j)
+	}
+}

@@ -1,7 +1,6 @@
 package replicaset
 
 import (
-	"slices"
 	"time"
 
 	"github.com/kubesem/kubesem/podstatus"
@@ -52,22 +51,33 @@ type Ranking struct {
 // logarithmicRankDiff, afterOrZero, podReadyTime, maxContainerRestarts
 // (v1.36.3); seed 000 ReplicaSet scale-down order (000:L2274).
 func RankForDeletion(pods []*podstatus.Pod, ranks []int, now time.Time, opts Options) Ranking {
-	keys := make([]podKey, len(pods))
-	ptrs := make([]*podKey, len(pods))
+	keys := make([]sortKey, len(pods))
+	var aux []podAux
+	if !now.IsZero() {
+		aux = make([]podAux, len(pods))
+	}
 	for i, p := range pods {
 		r := 0
 		if i < len(ranks) {
 			r = ranks[i]
 		}
-		keys[i] = makeKey(p, i, r, now, opts)
-		ptrs[i] = &keys[i]
+		var a *podAux
+		if aux != nil {
+			a = &aux[i]
+		}
+		keys[i] = makeKey(p, i, r, now, opts, a)
 	}
-	exact := now.IsZero()
-	if !exact {
-		assignGroups(ptrs)
+	sortKeys(keys)
+	if aux != nil {
+		assignGroups(keys, aux, pods)
+		for i := range keys {
+			k, a := &keys[i], &aux[keys[i].idx]
+			k.w[wordReadyHi], k.w[wordReadyLo] = timeWords(k.w[wordReadyHi], k.w[wordReadyLo], a.readyBucket, &aux[a.readyGroup])
+			k.w[wordCreatedHi], k.w[wordCreatedLo] = timeWords(k.w[wordCreatedHi], k.w[wordCreatedLo], a.createdBucket, &aux[a.createdGroup])
+		}
+		sortKeys(keys)
 	}
-	slices.SortFunc(ptrs, func(a, b *podKey) int { return comparePinned(a, b, exact) })
-	return ranking(ptrs, exact)
+	return settleRuns(keys, pods, aux)
 }
 
 // RankActive ranks pods by the order Job uses to pick pods to delete: rules
@@ -77,48 +87,6 @@ func RankForDeletion(pods []*podstatus.Pod, ranks []int, now time.Time, opts Opt
 // Source: upstream pkg/controller/controller_utils.go ActivePods.Less (v1.36.3).
 func RankActive(pods []*podstatus.Pod) Ranking {
 	return RankForDeletion(pods, nil, time.Time{}, Options{DisablePodDeletionCost: true})
-}
-
-// assignGroups sets the group of every ready and creation time key to the
-// smallest UID among the pods that reach that criterion with the same time.
-func assignGroups(ptrs []*podKey) {
-	slices.SortFunc(ptrs, compareExactTimes)
-	sameReady := func(a, b *podKey) bool {
-		return a.head == b.head && a.rank == b.rank && compareTimeExactGroup(&a.ready, &b.ready) == 0
-	}
-	sameCreated := func(a, b *podKey) bool { return compareExactTimes(a, b) == 0 }
-	group(ptrs, sameReady, func(k *podKey) *timeKey { return &k.ready })
-	group(ptrs, sameCreated, func(k *podKey) *timeKey { return &k.created })
-}
-
-func group(ptrs []*podKey, same func(a, b *podKey) bool, field func(*podKey) *timeKey) {
-	for i := 0; i < len(ptrs); {
-		j := i + 1
-		least := ptrs[i].uid
-		for j < len(ptrs) && same(ptrs[i], ptrs[j]) {
-			least = min(least, ptrs[j].uid)
-			j++
-		}
-		if field(ptrs[i]).class == 1 {
-			for _, k := range ptrs[i:j] {
-				field(k).group = least
-			}
-		}
-		i = j
-	}
-}
-
-func ranking(ptrs []*podKey, exact bool) Ranking {
-	r := Ranking{Order: make([]int, len(ptrs)), start: make([]int, len(ptrs))}
-	for pos, k := range ptrs {
-		r.Order[pos] = k.idx
-		if pos > 0 && compareOrder(ptrs[pos-1], k, exact) == 0 {
-			r.start[pos] = r.start[pos-1]
-		} else {
-			r.start[pos] = pos
-		}
-	}
-	return r
 }
 
 // Ties returns the groups of two or more pods (as indexes into the ranked

@@ -1,41 +1,76 @@
 package replicaset
 
 import (
-	"cmp"
 	"math"
-	"strings"
+	"math/bits"
 	"time"
 
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// podKey holds, computed once per pod, every value the scale-down order
-// compares, so that sorting never parses an annotation, scans conditions or
-// takes a logarithm again.
-type podKey struct {
-	// head packs rules 1-4: assigned (1 bit), phase ordinal (2 bits), ready
-	// (1 bit) and the deletion cost offset to be unsigned (32 bits). Lower
-	// is deleted first.
-	head     uint64
-	rank     int // rule 5, higher first
-	ready    timeKey
-	restarts uint64 // rule 7: regular<<32 | sidecar, higher first
-	created  timeKey
-	name     string
-	uid      string
-	idx      int
+// The words of a sortKey, compared in this order.
+const (
+	wordHead      = iota // rules 1-4
+	wordRank             // rule 5
+	wordReadyHi          // rule 6
+	wordReadyLo          // rule 6
+	wordRestarts         // rule 7
+	wordCreatedHi        // rule 8
+	wordCreatedLo        // rule 8
+	keyWords
+)
+
+// sortKey holds, computed once per pod, the scale-down order as unsigned
+// words compared lexicographically, lower deleted first, so that sorting
+// compares integers only: no annotation parsing, condition scans,
+// logarithms, time.Time or string comparisons.
+//
+// The head word packs rules 1-4: assigned (1 bit), phase ordinal (2 bits),
+// ready (1 bit) and the deletion cost offset to be unsigned (32 bits). The
+// rank and restart words are complemented so that higher sorts first.
+//
+// A time criterion takes two words. In the exact mode (now is zero, or
+// while finding pods that share a time) a zero or inapplicable time is
+// (0, 0) and any other time is its instant complemented, later first, with
+// a low word of at least 1, so (0, 0) sorts first. In the logarithmic mode
+// they are (0, 0) for a zero or inapplicable time and otherwise
+// 1<<63 | (bucket+1)<<56 | the first 7 bytes of the group's UID, then its
+// next 8 bytes (see [podAux]): keys with equal words may still differ in
+// the group's UID beyond those bytes, which [settleRuns] resolves.
+type sortKey struct {
+	w   [keyWords]uint64
+	idx int
 }
 
-// timeKey is one time criterion (ready since, created at). With class 0 the
-// time is zero (or does not apply) and sorts first. In the logarithmic mode
-// pods compare by bucket, then by group, the smallest UID among the pods
-// that reach this criterion together holding exactly the same time; in the
-// exact mode (now is zero) by time, later first.
-type timeKey struct {
-	class  uint8
-	bucket int64
-	t      time.Time
-	group  string
+// less reports whether a sorts before b.
+func (a *sortKey) less(b *sortKey) bool {
+	for i := range a.w {
+		if a.w[i] != b.w[i] {
+			return a.w[i] < b.w[i]
+		}
+	}
+	return false
+}
+
+// same reports whether a and b agree on their first n words.
+func (a *sortKey) same(b *sortKey, n int) bool {
+	for i := range n {
+		if a.w[i] != b.w[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// podAux holds the per-pod values of the logarithmic mode, indexed by the
+// pod's input position. A group is the pod with the smallest UID among the
+// pods that reach a time criterion with exactly the same time; upstream's
+// comparator orders their times by that UID.
+type podAux struct {
+	uidHi, uidLo               uint64 // bytes 0-6 and 7-14 of the UID, big-endian
+	readyGroup, createdGroup   int32  // input position of the group's pod
+	readyBucket, createdBucket int8
 }
 
 // phaseOrdinal orders phases for deletion: Pending and any phase other than
@@ -50,29 +85,10 @@ func phaseOrdinal(p podstatus.Phase) uint64 {
 	return 0
 }
 
-// logBucket returns floor(log2(now - t)) as upstream computes it, in
-// float64, or -1 when t is not before now.
-func logBucket(t, now time.Time) int64 {
-	d := now.Sub(t)
-	if d <= 0 {
-		return -1
-	}
-	return int64(math.Log2(float64(d)))
-}
-
-func makeTimeKey(t, now time.Time, applies bool) timeKey {
-	if !applies || t.IsZero() {
-		return timeKey{}
-	}
-	k := timeKey{class: 1, t: t}
-	if !now.IsZero() {
-		k.bucket = logBucket(t, now)
-	}
-	return k
-}
-
-// makeKey computes the key of p, which may be nil (an empty pod).
-func makeKey(p *podstatus.Pod, idx, rank int, now time.Time, opts Options) podKey {
+// makeKey computes the exact-mode key of p, which may be nil (an empty
+// pod), and, when aux is not nil, its log2 buckets against now and its UID
+// prefix. It reads the pod once, touching each of its parts once.
+func makeKey(p *podstatus.Pod, idx, rank int, now time.Time, opts Options, aux *podAux) sortKey {
 	if p == nil {
 		p = &podstatus.Pod{}
 	}
@@ -81,99 +97,100 @@ func makeKey(p *podstatus.Pod, idx, rank int, now time.Time, opts Options) podKe
 		head = 1 << 35
 	}
 	head |= phaseOrdinal(p.Status.Phase) << 33
-	ready := podstatus.IsReady(p)
-	if ready {
+	var readySince time.Time
+	if c := p.Condition(podstatus.Ready); c != nil && c.Status == meta.ConditionTrue {
 		head |= 1 << 32
+		readySince = c.LastTransitionTime
 	}
 	if !opts.DisablePodDeletionCost {
 		cost, _ := podstatus.DeletionCost(p)
 		head |= uint64(int64(cost) + math.MaxInt32 + 1)
 	}
 	regular, sidecar := podstatus.MaxRestarts(p)
-	return podKey{
-		head:     head,
-		rank:     rank,
-		ready:    makeTimeKey(podstatus.ReadyTime(p), now, ready),
-		restarts: uint64(uint32(regular))<<32 | uint64(uint32(sidecar)),
-		created:  makeTimeKey(p.CreationTimestamp, now, true),
-		name:     p.Name,
-		uid:      p.UID,
-		idx:      idx,
+	k := sortKey{idx: idx}
+	k.w[wordHead] = head
+	k.w[wordRank] = ^flipSign(int64(rank))
+	k.w[wordReadyHi], k.w[wordReadyLo] = exactWords(readySince)
+	k.w[wordRestarts] = ^(uint64(uint32(regular))<<32 | uint64(uint32(sidecar)))
+	k.w[wordCreatedHi], k.w[wordCreatedLo] = exactWords(p.CreationTimestamp)
+	if aux != nil {
+		aux.readyBucket = bucketOf(readySince, now)
+		aux.createdBucket = bucketOf(p.CreationTimestamp, now)
+		aux.uidHi, aux.uidLo = prefixWord(p.UID, 0)>>8, prefixWord(p.UID, 7)
 	}
+	return k
 }
 
-// compareTime orders two time keys; exact selects the exact mode.
-func compareTime(a, b *timeKey, exact bool) int {
-	if a.class != b.class {
-		return cmp.Compare(a.class, b.class)
+// flipSign maps int64 order onto uint64 order.
+func flipSign(v int64) uint64 { return uint64(v) ^ 1<<63 }
+
+// unixToInternal is the seconds from year 1 to 1970, which time.Time's
+// Unix subtracts from its internal seconds.
+const unixToInternal = 62135596800
+
+// exactWords encodes t for the exact mode: (0, 0) for the zero time, else
+// later first. The internal seconds are recovered from Unix with the same
+// wrapping arithmetic, so every time.Time compares as Time.Compare does
+// without monotonic readings.
+func exactWords(t time.Time) (hi, lo uint64) {
+	if t.IsZero() {
+		return 0, 0
 	}
-	if exact {
-		return b.t.Compare(a.t)
-	}
-	if a.bucket != b.bucket {
-		return cmp.Compare(a.bucket, b.bucket)
-	}
-	return strings.Compare(a.group, b.group)
+	sec := t.Unix() + unixToInternal
+	return ^flipSign(sec), uint64(999_999_999-t.Nanosecond()) + 1
 }
 
-// compareOrder compares two keys by the scale-down order alone: 0 means the
-// pods are indistinguishable (a tie).
-func compareOrder(a, b *podKey, exact bool) int {
-	if a.head != b.head {
-		return cmp.Compare(a.head, b.head)
+// bucketOf returns the log2 bucket of a non-zero t, 0 otherwise.
+func bucketOf(t, now time.Time) int8 {
+	if t.IsZero() {
+		return 0
 	}
-	if a.rank != b.rank {
-		return cmp.Compare(b.rank, a.rank)
-	}
-	if c := compareTime(&a.ready, &b.ready, exact); c != 0 {
-		return c
-	}
-	if a.restarts != b.restarts {
-		return cmp.Compare(b.restarts, a.restarts)
-	}
-	return compareTime(&a.created, &b.created, exact)
+	return int8(logBucket(t, now))
 }
 
-// comparePinned is compareOrder with ties broken by name, UID and input
-// position: the deterministic order kubesem reports.
-func comparePinned(a, b *podKey, exact bool) int {
-	if c := compareOrder(a, b, exact); c != 0 {
-		return c
+// timeWords are the logarithmic-mode words of a time criterion whose
+// exact-mode words are hi, lo: (0, 0) for a zero or inapplicable time, else
+// the bucket, then the UID prefix of the group's pod g.
+func timeWords(hi, lo uint64, bucket int8, g *podAux) (uint64, uint64) {
+	if hi == 0 && lo == 0 {
+		return 0, 0
 	}
-	if c := strings.Compare(a.name, b.name); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.uid, b.uid); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.idx, b.idx)
+	return 1<<63 | uint64(int64(bucket)+1)<<56 | g.uidHi, g.uidLo
 }
 
-// compareExactTimes orders keys by rules 1-5, the ready time itself, rule 7
-// and the creation time itself, so that pods that reach a time criterion
-// together with exactly the same time are adjacent.
-func compareExactTimes(a, b *podKey) int {
-	if a.head != b.head {
-		return cmp.Compare(a.head, b.head)
+// prefixWord returns the 8 bytes of s from off, big-endian, padded with
+// zeros. Two strings whose prefixes differ order as their prefixes do.
+func prefixWord(s string, off int) uint64 {
+	var v uint64
+	for i := off; i < off+8; i++ {
+		v <<= 8
+		if i < len(s) {
+			v |= uint64(s[i])
+		}
 	}
-	if a.rank != b.rank {
-		return cmp.Compare(b.rank, a.rank)
-	}
-	if c := compareTimeExactGroup(&a.ready, &b.ready); c != 0 {
-		return c
-	}
-	if a.restarts != b.restarts {
-		return cmp.Compare(b.restarts, a.restarts)
-	}
-	return compareTimeExactGroup(&a.created, &b.created)
+	return v
 }
 
-func compareTimeExactGroup(a, b *timeKey) int {
-	if a.class != b.class {
-		return cmp.Compare(a.class, b.class)
+// logBucket returns floor(log2(now - t)) exactly as upstream computes it,
+// int64(math.Log2(float64(d))), or -1 when t is not before now.
+//
+// The float formula is exact floor(log2(d)) except where float64(d) rounds
+// up to a power of two or the logarithm of the fraction rounds across an
+// integer: near powers of two. Away from them (the fraction of d above
+// 2^L at least 2^-10 of 2^L, and below 2^(L+1) by more than 2^-10 of it)
+// both give L = bits.Len64(d)-1, so only d near a power of two takes the
+// float path (see TestLogBucketMatchesFloat).
+func logBucket(t, now time.Time) int64 {
+	d := now.Sub(t)
+	if d <= 0 {
+		return -1
 	}
-	if a.bucket != b.bucket {
-		return cmp.Compare(a.bucket, b.bucket)
+	u := uint64(d)
+	l := bits.Len64(u) - 1
+	lowGap := u - 1<<l   // d - 2^L
+	highGap := 2<<l - u  // 2^(L+1) - d; L <= 62 as d < 2^63
+	if lowGap > 0 && lowGap >= 1<<l>>10 && highGap > 1<<l>>9 {
+		return int64(l)
 	}
-	return a.t.Compare(b.t)
+	return int64(math.Log2(float64(d)))
 }

@@ -1,7 +1,6 @@
 package rollout
 
 import (
-	"math"
 
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/intstr"
@@ -27,11 +26,11 @@ const (
 // Source: upstream pkg/controller/deployment/util/deployment_util.go
 // ResolveFenceposts (v1.36.3); seed 000:L1983-1995; kubernetes/kubernetes#22516.
 func Fenceposts(maxSurge, maxUnavailable intstr.Value, replicas int32) (surge, unavailable int32, err error) {
-	surge, err = scaled(maxSurge, replicas, intstr.Up)
+	surge, err = intstr.Scaled(maxSurge, replicas, intstr.Up)
 	if err != nil {
 		return 0, 0, field.At(err, pathMaxSurge)
 	}
-	unavailable, err = scaled(maxUnavailable, replicas, intstr.Down)
+	unavailable, err = intstr.Scaled(maxUnavailable, replicas, intstr.Down)
 	if err != nil {
 		return 0, 0, field.At(err, pathMaxUnavailable)
 	}
@@ -104,46 +103,4 @@ func MaxSurge(d *Deployment) int32 {
 	s, u := bounds(d)
 	surge, _, _ := Fenceposts(s, u, d.Replicas())
 	return surge
-}
-
-// scaled is intstr.Scaled with a fast path for the common case (see
-// quickScaled).
-func scaled(v intstr.Value, total int32, r intstr.Rounding) (int32, error) {
-	if q, ok := quickScaled(v, total, r); ok {
-		return q, nil
-	}
-	return intstr.Scaled(v, total, r)
-}
-
-// quickScaled scales a non-negative integer, or a percentage of at most 9
-// digits of a non-negative total, exactly in integers: while p*total < 2^53
-// the float64 quotient upstream computes never rounds onto an integer, so
-// its ceiling and floor equal the exact ones. It reports false for anything
-// else, which intstr.Scaled then decides.
-func quickScaled(v intstr.Value, total int32, r intstr.Rounding) (int32, bool) {
-	if !v.IsString() {
-		n := v.IntValue()
-		return n, n >= 0
-	}
-	s := v.String()
-	n := len(s) - 1
-	if n < 1 || n > 9 || s[n] != '%' || total < 0 {
-		return 0, false
-	}
-	var p int64
-	for _, c := range []byte(s[:n]) {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		p = p*10 + int64(c-'0')
-	}
-	x := p * int64(total) // < 10^9 * 2^31 < 2^61
-	if x >= 1<<53 {
-		return 0, false
-	}
-	q := x / 100
-	if r == intstr.Up && x%100 != 0 {
-		q++
-	}
-	return int32(q), q <= math.MaxInt32
 }

@@ -33,7 +33,7 @@ func NewReplicaSetReplicas(d *Deployment, allReplicaSets []*replicaset.ReplicaSe
 		return 0, field.New("spec.strategy.type", string(d.Spec.Strategy.Type), field.ErrUnsupported)
 	}
 	s, _ := bounds(d)
-	surge, err := scaled(s, replicas, intstr.Up)
+	surge, err := intstr.Scaled(s, replicas, intstr.Up)
 	if err != nil {
 		return 0, field.At(err, pathMaxSurge)
 	}

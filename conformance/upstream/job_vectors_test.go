@@ -28,9 +28,9 @@ import (
 
 // jobVectorInput is a job.Step vector's input, decoded into upstream types.
 type jobVectorInput struct {
-	Job     batch.Job  `json:"job"`
-	Pods    []*v1.Pod  `json:"pods"`
-	Now     time.Time  `json:"now"`
+	Job     batch.Job `json:"job"`
+	Pods    []*v1.Pod `json:"pods"`
+	Now     time.Time `json:"now"`
 	Backoff *struct {
 		FailuresAfterLastSuccess int32      `json:"failuresAfterLastSuccess"`
 		LastFailureTime          *time.Time `json:"lastFailureTime"`
@@ -80,7 +80,6 @@ func TestJobStepVectorsUpstream(t *testing.T) {
 	}
 	t.Logf("%d job.Step vectors replayed against upstream", n)
 }
-
 
 // jobReplayUpstream runs one upstream syncJob on the vector's state and
 // renders the result in the shape of the job.Step decision.

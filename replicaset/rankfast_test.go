@@ -1,0 +1,182 @@
+package replicaset
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+var fastNow = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+
+// drawFastTime draws times that stress the keys: zero, shared seconds,
+// log2 bucket edges, the future, and the extremes of time.Time.
+func drawFastTime(t *rapid.T, label string, now time.Time) time.Time {
+	ref := now
+	if ref.IsZero() {
+		ref = fastNow
+	}
+	switch rapid.IntRange(0, 7).Draw(t, label) {
+	case 0:
+		return time.Time{}
+	case 1:
+		return ref.Add(-time.Duration(rapid.IntRange(0, 5).Draw(t, label+"s")) * time.Second)
+	case 2:
+		d := int64(1)<<rapid.IntRange(0, 62).Draw(t, label+"p") + rapid.Int64Range(-3, 3).Draw(t, label+"d")
+		return ref.Add(-time.Duration(d))
+	case 3:
+		return ref.Add(time.Duration(rapid.Int64Range(0, 3).Draw(t, label+"f")) * time.Second)
+	case 4:
+		return rapid.SampledFrom([]time.Time{
+			time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC), time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC),
+			time.Unix(math.MaxInt64/2, 999999999), time.Unix(math.MinInt64/2, 0), time.Unix(0, 0).In(time.FixedZone("x", 3600)),
+			ref.In(time.FixedZone("y", -7200)),
+		}).Draw(t, label+"x")
+	case 5:
+		return ref.Add(-time.Duration(rapid.Int64Range(0, math.MaxInt64).Draw(t, label+"r")))
+	}
+	return ref.Add(-time.Duration(rapid.IntRange(0, 3).Draw(t, label+"n")))
+}
+
+func drawFastPod(t *rapid.T, now time.Time) *podstatus.Pod {
+	if rapid.IntRange(0, 15).Draw(t, "nil") == 0 {
+		return nil
+	}
+	p := &podstatus.Pod{}
+	long := strings.Repeat("u", 16)
+	p.Name = rapid.SampledFrom([]string{"a", "b", "c", "", "a\x00"}).Draw(t, "name")
+	p.UID = rapid.SampledFrom([]string{"", "a", "b", "a\x00", long + "1", long + "2", long, long + "\x00", "ffffffffffffffffff"}).Draw(t, "uid")
+	p.Spec.NodeName = rapid.SampledFrom([]string{"", "n"}).Draw(t, "node")
+	p.Status.Phase = rapid.SampledFrom([]podstatus.Phase{"", podstatus.Pending, podstatus.Running, podstatus.Unknown, podstatus.Failed}).Draw(t, "phase")
+	switch rapid.IntRange(0, 3).Draw(t, "ready") {
+	case 1, 2:
+		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: drawFastTime(t, "readyAt", now)}}
+	case 3:
+		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionFalse, LastTransitionTime: drawFastTime(t, "notReadyAt", now)}}
+	}
+	if c := rapid.SampledFrom([]string{"", "0", "-1", "1", "2147483647", "-2147483648", "x"}).Draw(t, "cost"); c != "" {
+		p.Annotations = map[string]string{podstatus.DeletionCostAnnotation: c}
+	}
+	p.Status.ContainerStatuses = []podstatus.ContainerStatus{{Name: "c", RestartCount: int32(rapid.SampledFrom([]int{0, 1, 2, math.MaxInt32}).Draw(t, "restarts"))}}
+	if rapid.Bool().Draw(t, "sidecar") {
+		always := podstatus.RestartAlways
+		p.Spec.InitContainers = []podstatus.Container{{Name: "s", RestartPolicy: &always}}
+		p.Status.InitContainerStatuses = []podstatus.ContainerStatus{{Name: "s", RestartCount: int32(rapid.IntRange(0, 2).Draw(t, "sideRestarts"))}}
+	}
+	p.CreationTimestamp = drawFastTime(t, "created", now)
+	return p
+}
+
+// checkRankMatchesReference: RankForDeletion gives exactly the order and the
+// ties of the reference implementation (rankref_test.go).
+func checkRankMatchesReference(t *rapid.T) {
+	now := rapid.SampledFrom([]time.Time{{}, fastNow, fastNow.Add(1), time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)}).Draw(t, "now")
+	n := rapid.SampledFrom([]int{rapid.IntRange(0, 12).Draw(t, "small"), rapid.IntRange(13, 300).Draw(t, "large")}).Draw(t, "n")
+	pods := make([]*podstatus.Pod, n)
+	var ranks []int
+	if rapid.Bool().Draw(t, "hasRanks") {
+		ranks = make([]int, rapid.IntRange(0, n+1).Draw(t, "ranksLen"))
+		for i := range ranks {
+			ranks[i] = rapid.SampledFrom([]int{0, 1, 2, -1, math.MaxInt, math.MinInt}).Draw(t, "rank")
+		}
+	}
+	for i := range pods {
+		if i > 0 && rapid.IntRange(0, 5).Draw(t, "copy") == 0 {
+			pods[i] = pods[rapid.IntRange(0, i-1).Draw(t, "of")]
+			continue
+		}
+		pods[i] = drawFastPod(t, now)
+	}
+	opts := Options{DisablePodDeletionCost: rapid.Bool().Draw(t, "noCost")}
+	got := RankForDeletion(pods, ranks, now, opts)
+	want := refRankForDeletion(pods, ranks, now, opts)
+	if !slicesEqual(got.Order, want.Order) || !slicesEqual(got.start, want.start) {
+		t.Fatalf("RankForDeletion = %v %v; want %v %v", got.Order, got.start, want.Order, want.start)
+	}
+}
+
+func slicesEqual(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestRankMatchesReference(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, checkRankMatchesReference)
+}
+
+// TestRankMatchesReferenceLarge compares big random lists, shaped like a
+// real fleet, that take the sort's ninther and heapsort-free paths.
+func TestRankMatchesReferenceLarge(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{100, 1000, 5000} {
+		for _, now := range []time.Time{fastNow, {}} {
+			pods := make([]*podstatus.Pod, n)
+			ranks := make([]int, n)
+			for i := range pods {
+				p := &podstatus.Pod{}
+				p.Name = "pod-" + strconv.Itoa(r.IntN(n))
+				p.UID = strconv.FormatUint(r.Uint64()%uint64(2*n), 16)
+				p.Spec.NodeName = "node-" + strconv.Itoa(r.IntN(5))
+				p.Status.Phase = podstatus.Running
+				p.CreationTimestamp = fastNow.Add(-time.Duration(r.IntN(600)) * time.Second)
+				if r.IntN(4) > 0 {
+					p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue,
+						LastTransitionTime: p.CreationTimestamp.Add(time.Duration(r.IntN(30)) * time.Second)}}
+				}
+				p.Status.ContainerStatuses = []podstatus.ContainerStatus{{Name: "c", RestartCount: int32(r.IntN(2))}}
+				pods[i], ranks[i] = p, r.IntN(3)
+			}
+			got := RankForDeletion(pods, ranks, now, Options{})
+			want := refRankForDeletion(pods, ranks, now, Options{})
+			if !slicesEqual(got.Order, want.Order) || !slicesEqual(got.start, want.start) {
+				t.Fatalf("RankForDeletion(%d pods, now %v) differs from the reference", n, now)
+			}
+		}
+	}
+}
+
+// TestLogBucketMatchesFloat checks the integer fast path of logBucket
+// against upstream's float formula around every power of two and every
+// edge of the fast path, and on random durations.
+func TestLogBucketMatchesFloat(t *testing.T) {
+	t.Parallel()
+	check := func(d int64) {
+		if d <= 0 {
+			return
+		}
+		at := time.Unix(0, 0).Add(-time.Duration(d))
+		now := time.Unix(0, 0)
+		if got, want := logBucket(at, now), refLogBucket(at, now); got != want {
+			t.Fatalf("logBucket(d=%d) = %d; want %d", d, got, want)
+		}
+	}
+	for l := range 63 {
+		p := int64(1) << l
+		for _, c := range []int64{p, 2*p - p>>9, p + p>>10} {
+			for delta := int64(-1 << 12); delta <= 1<<12; delta++ {
+				check(c + delta)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 1_000_000 {
+		check(r.Int64() >> r.IntN(63))
+	}
+	check(math.MaxInt64)
+}
