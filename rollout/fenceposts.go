@@ -1,7 +1,6 @@
 package rollout
 
 import (
-
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/intstr"
 )
