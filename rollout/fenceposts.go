@@ -42,14 +42,16 @@ func Fenceposts(maxSurge, maxUnavailable intstr.Value, replicas int32) (surge, u
 // bounds returns d's maxSurge and maxUnavailable with the API default (25%)
 // for an unset value.
 func bounds(d *Deployment) (maxSurge, maxUnavailable intstr.Value) {
-	maxSurge, maxUnavailable = intstr.String("25%"), intstr.String("25%")
-	if ru := d.Spec.Strategy.RollingUpdate; ru != nil {
-		if ru.MaxSurge != nil {
-			maxSurge = *ru.MaxSurge
-		}
-		if ru.MaxUnavailable != nil {
-			maxUnavailable = *ru.MaxUnavailable
-		}
+	ru := d.Spec.Strategy.RollingUpdate
+	if ru != nil && ru.MaxSurge != nil {
+		maxSurge = *ru.MaxSurge
+	} else {
+		maxSurge = intstr.String("25%")
+	}
+	if ru != nil && ru.MaxUnavailable != nil {
+		maxUnavailable = *ru.MaxUnavailable
+	} else {
+		maxUnavailable = intstr.String("25%")
 	}
 	return maxSurge, maxUnavailable
 }
