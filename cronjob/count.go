@@ -30,19 +30,20 @@ func (s *Schedule) Count(after, until time.Time) int64 {
 	var total int64
 	fixFrom := a // stepping corrections already cover (a, fixFrom]
 	for lo := a; lo < u; {
-		tl := time.Unix(lo+1, 0).In(s.loc)
-		_, off := tl.Zone()
-		hi, end := u, int64(0)
-		if _, e := tl.ZoneBounds(); !e.IsZero() && e.Unix()-1 < hi {
-			hi, end = e.Unix()-1, e.Unix()
+		off, end := s.period(lo + 1)
+		hi := u
+		if end != 0 && end-1 < hi {
+			hi = end - 1
+		} else {
+			end = 0
 		}
-		total += s.countLocal(lo+int64(off), hi+int64(off))
+		total += s.countLocal(lo+off, hi+off)
 		lo = hi
 		if end == 0 {
 			continue
 		}
-		_, next := time.Unix(end, 0).In(s.loc).Zone()
-		if benignChange(end, int64(off), int64(next)) {
+		next, _ := s.period(end)
+		if benignChange(end, off, next) {
 			continue
 		}
 		// Near a change robfig/cron's stepping departs from "every
@@ -55,6 +56,30 @@ func (s *Schedule) Count(after, until time.Time) int64 {
 		}
 	}
 	return total
+}
+
+// period returns the UTC offset in force at Unix second x and the first
+// second after x at which it changes, or 0 when it never does. Periods that
+// package time splits at a year boundary without a change are joined.
+func (s *Schedule) period(x int64) (off, end int64) {
+	tl := time.Unix(x, 0).In(s.loc)
+	_, o := tl.Zone()
+	off = int64(o)
+	for i := 0; i < 4; i++ {
+		_, e := tl.ZoneBounds()
+		if e.IsZero() {
+			return off, 0
+		}
+		end = e.Unix()
+		if end <= tl.Unix() {
+			end = tl.Unix() + 1 // time's bounds can end at the instant asked about
+		}
+		tl = time.Unix(end, 0).In(s.loc)
+		if _, o := tl.Zone(); int64(o) != off {
+			return off, end
+		}
+	}
+	return off, end
 }
 
 // benignChange reports whether a change of UTC offset from o1 to o2 at
@@ -87,13 +112,12 @@ func (s *Schedule) stepCount(a, b int64) int64 {
 func (s *Schedule) arithCount(a, b int64) int64 {
 	var total int64
 	for lo := a; lo < b; {
-		tl := time.Unix(lo+1, 0).In(s.loc)
-		_, off := tl.Zone()
+		off, end := s.period(lo + 1)
 		hi := b
-		if _, e := tl.ZoneBounds(); !e.IsZero() && e.Unix()-1 < hi {
-			hi = e.Unix() - 1
+		if end != 0 && end-1 < hi {
+			hi = end - 1
 		}
-		total += s.countLocal(lo+int64(off), hi+int64(off))
+		total += s.countLocal(lo+off, hi+off)
 		lo = hi
 	}
 	return total

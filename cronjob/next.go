@@ -29,12 +29,8 @@ func (s *Schedule) Next(t time.Time) time.Time {
 	}
 	off, end, bounded := s.fixedOff, int64(0), false
 	if !s.fixed {
-		tl := t.In(s.loc)
-		_, o := tl.Zone()
-		off = int64(o)
-		if _, e := tl.ZoneBounds(); !e.IsZero() {
-			end, bounded = e.Unix(), true
-		}
+		off, end = s.period(t.Unix())
+		bounded = end != 0
 	}
 	if off%60 == 0 {
 		start := t.Unix() + 1

@@ -2,6 +2,7 @@ package cronjob
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/kubesem/kubesem/field"
@@ -101,7 +102,7 @@ func MostRecent(cj *CronJob, s *Schedule, now time.Time, withDeadline bool) (Rec
 	}
 	delta := int64(t2.Sub(t1).Round(time.Second).Seconds())
 	if delta < 1 {
-		return Recent{Earliest: r.Earliest}, field.New("spec.schedule", "", ErrNoInterval)
+		return Recent{Earliest: r.Earliest}, field.New("spec.schedule", cj.Spec.Schedule, fmt.Errorf("%w: %w", field.ErrInvalid, ErrNoInterval))
 	}
 	r.Estimate = int64(now.Sub(t1).Seconds())/delta + 1
 	from := t1.Add(time.Duration((r.Estimate-1-1)*delta) * time.Second)

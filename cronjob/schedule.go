@@ -21,10 +21,10 @@ type Schedule struct {
 
 	fixed    bool // loc has one offset for all time
 	fixedOff int64
-	perDay   int64         // start times on a matching day
-	dowFirst [7]uint64     // days 1..37 on the weekdays of dow, by weekday of the 1st
-	monthCnt [4][7]int64   // matching days in a month of 28+i days starting on weekday w
-	yearCnt  [2][7]int64   // matching days in a (leap) year starting on weekday w
+	perDay   int64       // start times on a matching day
+	dowFirst [7]uint64   // days 1..37 on the weekdays of dow, by weekday of the 1st
+	monthCnt [4][7]int64 // matching days in a month of 28+i days starting on weekday w
+	yearCnt  [2][7]int64 // matching days in a (leap) year starting on weekday w
 }
 
 // ParseSchedule parses spec.schedule the way the v1.36.3 CronJob controller

@@ -52,32 +52,21 @@ type Ranking struct {
 // (v1.36.3); seed 000 ReplicaSet scale-down order (000:L2274).
 func RankForDeletion(pods []*podstatus.Pod, ranks []int, now time.Time, opts Options) Ranking {
 	keys := make([]sortKey, len(pods))
-	var aux []podAux
-	if !now.IsZero() {
-		aux = make([]podAux, len(pods))
-	}
 	for i, p := range pods {
 		r := 0
 		if i < len(ranks) {
 			r = ranks[i]
 		}
-		var a *podAux
-		if aux != nil {
-			a = &aux[i]
-		}
-		keys[i] = makeKey(p, i, r, now, opts, a)
+		keys[i] = makeKey(p, i, r, now, opts)
 	}
-	sortKeys(keys)
-	if aux != nil {
-		assignGroups(keys, aux, pods)
-		for i := range keys {
-			k, a := &keys[i], &aux[keys[i].idx]
-			k.w[wordReadyHi], k.w[wordReadyLo] = timeWords(k.w[wordReadyHi], k.w[wordReadyLo], a.readyBucket, &aux[a.readyGroup])
-			k.w[wordCreatedHi], k.w[wordCreatedLo] = timeWords(k.w[wordCreatedHi], k.w[wordCreatedLo], a.createdBucket, &aux[a.createdGroup])
-		}
-		sortKeys(keys)
+	s := newKeySorter(len(pods))
+	s.sort(keys)
+	logMode := !now.IsZero()
+	if logMode {
+		toLogarithmic(keys, pods)
+		s.sort(keys)
 	}
-	return settleRuns(keys, pods, aux)
+	return settle(keys, pods, logMode)
 }
 
 // RankActive ranks pods by the order Job uses to pick pods to delete: rules

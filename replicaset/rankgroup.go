@@ -1,12 +1,6 @@
 package replicaset
 
-import (
-	"cmp"
-	"slices"
-	"strings"
-
-	"github.com/kubesem/kubesem/podstatus"
-)
+import "github.com/kubesem/kubesem/podstatus"
 
 func podName(p *podstatus.Pod) string {
 	if p == nil {
@@ -22,19 +16,15 @@ func podUID(p *podstatus.Pod) string {
 	return p.UID
 }
 
-// assignGroups sets, for keys sorted in the exact mode, each pod's
-// ready-time and creation-time group: the pod with the smallest UID among
-// those that reach the criterion with exactly the same time (the same
-// words up to it). Only such runs of two or more pods compare UIDs.
-func assignGroups(keys []sortKey, aux []podAux, pods []*podstatus.Pod) {
+// toLogarithmic turns keys sorted in the exact mode into logarithmic-mode
+// keys, in place: pods that reach a time criterion with exactly the same
+// time (the same words up to it, so adjacent) share a group, the one with
+// the smallest UID. Only such runs of two or more pods compare UIDs.
+func toLogarithmic(keys []sortKey, pods []*podstatus.Pod) {
 	for i := 0; i < len(keys); {
 		j := i + 1
 		for j < len(keys) && keys[i].same(&keys[j], wordReadyLo+1) {
 			j++
-		}
-		g := leastUID(keys[i:j], pods)
-		for _, k := range keys[i:j] {
-			aux[k.idx].readyGroup = g
 		}
 		for a := i; a < j; {
 			b := a + 1
@@ -42,125 +32,42 @@ func assignGroups(keys []sortKey, aux []podAux, pods []*podstatus.Pod) {
 				b++
 			}
 			g := leastUID(keys[a:b], pods)
-			for _, k := range keys[a:b] {
-				aux[k.idx].createdGroup = g
+			for m := a; m < b; m++ {
+				k := &keys[m]
+				k.createdGroup = g.idx
+				k.w[wordCreatedHi], k.w[wordCreatedLo] = timeWords(k.w[wordCreatedHi], k.w[wordCreatedLo], k.createdBucket, g.uid)
 			}
 			a = b
 		}
-		i = j
-	}
-}
-
-// leastUID returns the input position of the pod of run with the smallest
-// UID.
-func leastUID(run []sortKey, pods []*podstatus.Pod) int32 {
-	least := run[0].idx
-	for _, k := range run[1:] {
-		if podUID(pods[k.idx]) < podUID(pods[least]) {
-			least = k.idx
-		}
-	}
-	return int32(least)
-}
-
-// settler finishes keys sorted by their words into the order of
-// [RankForDeletion]. In the logarithmic mode (aux not nil) a time's words
-// hold only a prefix of its group's UID, so keys equal up to a time's
-// words may still differ in the group's full UID, which decides before any
-// later word.
-type settler struct {
-	keys []sortKey
-	pods []*podstatus.Pod
-	aux  []podAux
-}
-
-// groupUID returns the UID of the ready (created false) or creation-time
-// group of k, or "" in the exact mode or when the time is zero.
-func (s *settler) groupUID(k *sortKey, created bool) string {
-	if s.aux == nil {
-		return ""
-	}
-	a := &s.aux[k.idx]
-	switch {
-	case !created && k.w[wordReadyHi] != 0:
-		return podUID(s.pods[a.readyGroup])
-	case created && k.w[wordCreatedHi] != 0:
-		return podUID(s.pods[a.createdGroup])
-	}
-	return ""
-}
-
-// compare is the scale-down order on keys: 0 means a tie.
-func (s *settler) compare(a, b *sortKey) int {
-	for i := range wordReadyLo + 1 {
-		if a.w[i] != b.w[i] {
-			return cmp.Compare(a.w[i], b.w[i])
-		}
-	}
-	if c := strings.Compare(s.groupUID(a, false), s.groupUID(b, false)); c != 0 {
-		return c
-	}
-	for i := wordReadyLo + 1; i < keyWords; i++ {
-		if a.w[i] != b.w[i] {
-			return cmp.Compare(a.w[i], b.w[i])
-		}
-	}
-	return strings.Compare(s.groupUID(a, true), s.groupUID(b, true))
-}
-
-// comparePinned is compare with ties broken by pod name, UID and input
-// position.
-func (s *settler) comparePinned(a, b sortKey) int {
-	if c := s.compare(&a, &b); c != 0 {
-		return c
-	}
-	pa, pb := s.pods[a.idx], s.pods[b.idx]
-	return cmp.Or(strings.Compare(podName(pa), podName(pb)), strings.Compare(podUID(pa), podUID(pb)), cmp.Compare(a.idx, b.idx))
-}
-
-// runs calls f on each run of at least two keys equal in their first n
-// words.
-func (s *settler) runs(n int, f func(run []sortKey)) {
-	for i := 0; i < len(s.keys); {
-		j := i + 1
-		for j < len(s.keys) && s.keys[i].same(&s.keys[j], n) {
-			j++
-		}
-		if j-i > 1 {
-			f(s.keys[i:j])
+		g := leastUID(keys[i:j], pods)
+		for m := i; m < j; m++ {
+			k := &keys[m]
+			k.readyGroup = g.idx
+			k.w[wordReadyHi], k.w[wordReadyLo] = timeWords(k.w[wordReadyHi], k.w[wordReadyLo], k.readyBucket, g.uid)
 		}
 		i = j
 	}
 }
 
-// settleRuns sorts keys, already sorted by their words, by comparePinned,
-// sorting again only the runs the words cannot order: keys equal up to the
-// ready time whose ready groups differ, and keys equal in every word. It
-// returns the Ranking.
-func settleRuns(keys []sortKey, pods []*podstatus.Pod, aux []podAux) Ranking {
-	s := &settler{keys: keys, pods: pods, aux: aux}
-	if aux != nil {
-		s.runs(wordReadyLo+1, func(run []sortKey) {
-			first := s.groupUID(&run[0], false)
-			for i := range run[1:] {
-				k := &run[i+1]
-				if aux[k.idx].readyGroup != aux[run[0].idx].readyGroup && s.groupUID(k, false) != first {
-					slices.SortFunc(run, s.comparePinned)
-					return
-				}
+// group is the pod of a group: its UID prefix and input position.
+type group struct {
+	uid [2]uint64
+	idx int32
+}
+
+// leastUID returns the pod of run with the smallest UID, comparing UID
+// prefixes first.
+func leastUID(run []sortKey, pods []*podstatus.Pod) group {
+	least := group{run[0].uid, run[0].idx}
+	for m := 1; m < len(run); m++ {
+		k := &run[m]
+		if k.uid != least.uid {
+			if k.uid[0] < least.uid[0] || k.uid[0] == least.uid[0] && k.uid[1] < least.uid[1] {
+				least = group{k.uid, k.idx}
 			}
-		})
-	}
-	s.runs(keyWords, func(run []sortKey) { slices.SortFunc(run, s.comparePinned) })
-	n := len(keys)
-	buf := make([]int, 2*n)
-	r := Ranking{Order: buf[:n:n], start: buf[n:]}
-	for pos := range keys {
-		r.Order[pos] = keys[pos].idx
-		r.start[pos] = pos
-		if pos > 0 && keys[pos-1].same(&keys[pos], keyWords) && s.compare(&keys[pos-1], &keys[pos]) == 0 {
-			r.start[pos] = r.start[pos-1]
+		} else if podUID(pods[k.idx]) < podUID(pods[least.idx]) {
+			least = group{k.uid, k.idx}
 		}
 	}
-	return r
+	return least
 }

@@ -36,14 +36,21 @@ const (
 // a low word of at least 1, so (0, 0) sorts first. In the logarithmic mode
 // they are (0, 0) for a zero or inapplicable time and otherwise
 // 1<<63 | (bucket+1)<<56 | the first 7 bytes of the group's UID, then its
-// next 8 bytes (see [podAux]): keys with equal words may still differ in
-// the group's UID beyond those bytes, which [settleRuns] resolves.
+// next 8 bytes, where the group is the pod with the smallest UID among
+// those that reach the criterion with exactly the same time: upstream
+// orders their times by that UID. Keys with equal words may still differ in
+// a group's UID beyond those bytes, which [settle] resolves.
 type sortKey struct {
 	w   [keyWords]uint64
-	idx int
+	uid [2]uint64 // bytes 0-6 and 7-14 of the pod's UID, big-endian
+	idx int32     // input position of the pod
+	// readyGroup and createdGroup are the input positions of the groups'
+	// pods, set in the logarithmic mode.
+	readyGroup, createdGroup   int32
+	readyBucket, createdBucket int8
 }
 
-// less reports whether a sorts before b.
+// less reports whether a's words sort before b's.
 func (a *sortKey) less(b *sortKey) bool {
 	for i := range a.w {
 		if a.w[i] != b.w[i] {
@@ -63,16 +70,6 @@ func (a *sortKey) same(b *sortKey, n int) bool {
 	return true
 }
 
-// podAux holds the per-pod values of the logarithmic mode, indexed by the
-// pod's input position. A group is the pod with the smallest UID among the
-// pods that reach a time criterion with exactly the same time; upstream's
-// comparator orders their times by that UID.
-type podAux struct {
-	uidHi, uidLo               uint64 // bytes 0-6 and 7-14 of the UID, big-endian
-	readyGroup, createdGroup   int32  // input position of the group's pod
-	readyBucket, createdBucket int8
-}
-
 // phaseOrdinal orders phases for deletion: Pending and any phase other than
 // Unknown or Running first, then Unknown, then Running.
 func phaseOrdinal(p podstatus.Phase) uint64 {
@@ -86,9 +83,9 @@ func phaseOrdinal(p podstatus.Phase) uint64 {
 }
 
 // makeKey computes the exact-mode key of p, which may be nil (an empty
-// pod), and, when aux is not nil, its log2 buckets against now and its UID
-// prefix. It reads the pod once, touching each of its parts once.
-func makeKey(p *podstatus.Pod, idx, rank int, now time.Time, opts Options, aux *podAux) sortKey {
+// pod), and, with a non-zero now, its log2 buckets and UID prefix. It reads
+// each part of the pod once.
+func makeKey(p *podstatus.Pod, idx, rank int, now time.Time, opts Options) sortKey {
 	if p == nil {
 		p = &podstatus.Pod{}
 	}
@@ -107,16 +104,16 @@ func makeKey(p *podstatus.Pod, idx, rank int, now time.Time, opts Options, aux *
 		head |= uint64(int64(cost) + math.MaxInt32 + 1)
 	}
 	regular, sidecar := podstatus.MaxRestarts(p)
-	k := sortKey{idx: idx}
+	k := sortKey{idx: int32(idx)}
 	k.w[wordHead] = head
 	k.w[wordRank] = ^flipSign(int64(rank))
 	k.w[wordReadyHi], k.w[wordReadyLo] = exactWords(readySince)
 	k.w[wordRestarts] = ^(uint64(uint32(regular))<<32 | uint64(uint32(sidecar)))
 	k.w[wordCreatedHi], k.w[wordCreatedLo] = exactWords(p.CreationTimestamp)
-	if aux != nil {
-		aux.readyBucket = bucketOf(readySince, now)
-		aux.createdBucket = bucketOf(p.CreationTimestamp, now)
-		aux.uidHi, aux.uidLo = prefixWord(p.UID, 0)>>8, prefixWord(p.UID, 7)
+	if !now.IsZero() {
+		k.readyBucket = bucketOf(readySince, now)
+		k.createdBucket = bucketOf(p.CreationTimestamp, now)
+		k.uid = [2]uint64{prefixWord(p.UID, 0) >> 8, prefixWord(p.UID, 7)}
 	}
 	return k
 }
@@ -150,12 +147,12 @@ func bucketOf(t, now time.Time) int8 {
 
 // timeWords are the logarithmic-mode words of a time criterion whose
 // exact-mode words are hi, lo: (0, 0) for a zero or inapplicable time, else
-// the bucket, then the UID prefix of the group's pod g.
-func timeWords(hi, lo uint64, bucket int8, g *podAux) (uint64, uint64) {
+// the bucket, then the UID prefix of the group's pod.
+func timeWords(hi, lo uint64, bucket int8, uid [2]uint64) (uint64, uint64) {
 	if hi == 0 && lo == 0 {
 		return 0, 0
 	}
-	return 1<<63 | uint64(int64(bucket)+1)<<56 | g.uidHi, g.uidLo
+	return 1<<63 | uint64(int64(bucket)+1)<<56 | uid[0], uid[1]
 }
 
 // prefixWord returns the 8 bytes of s from off, big-endian, padded with

@@ -23,6 +23,16 @@ func TestSimulateGolden(t *testing.T) {
 		{"rollout_second_update", []string{"simulate", "rollout", "--replicas", "5", "--update-at", "2", "--ready-after", "2"}},
 		{"rollout_recreate", []string{"simulate", "rollout", "--replicas", "4", "--strategy", "Recreate"}},
 		{"rollout_min_ready", []string{"simulate", "rollout", "--replicas", "3", "--min-ready-seconds", "15", "--max-unavailable", "0"}},
+		{"cronjob_allow", []string{"simulate", "cronjob", "--schedule", "*/15 * * * *", "--job-duration", "40m"}},
+		{"cronjob_forbid", []string{"simulate", "cronjob", "--schedule", "*/15 * * * *", "--job-duration", "40m", "--concurrency", "Forbid"}},
+		{"cronjob_replace", []string{"simulate", "cronjob", "--schedule", "*/15 * * * *", "--job-duration", "40m", "--concurrency", "Replace"}},
+		{"cronjob_outage_deadline", []string{"simulate", "cronjob", "--schedule", "* * * * *", "--from", "2026-01-01T08:25:00Z", "--window", "2h", "--job-duration", "30s",
+			"--outage-start", "08:29", "--outage-end", "10:21", "--starting-deadline-seconds", "200"}},
+		{"cronjob_outage_no_deadline", []string{"simulate", "cronjob", "--schedule", "* * * * *", "--from", "2026-01-01T08:25:00Z", "--window", "2h", "--job-duration", "30s",
+			"--outage-start", "08:29", "--outage-end", "10:21"}},
+		{"cronjob_outage_refuse", []string{"simulate", "cronjob", "--schedule", "* * * * *", "--from", "2026-01-01T08:25:00Z", "--window", "2h", "--job-duration", "30s",
+			"--outage-start", "08:29", "--outage-end", "10:21", "--refuse-too-many-missed"}},
+		{"cronjob_time_zone_dst", []string{"simulate", "cronjob", "--schedule", "30 2 * * *", "--time-zone", "America/New_York", "--from", "2026-03-06T00:00:00Z", "--window", "72h", "--job-duration", "5m"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -62,6 +72,13 @@ func TestSimulateBadFlags(t *testing.T) {
 		{[]string{"simulate", "rollout", "--max-unavailable", "150%"}, "maxUnavailable"},
 		{[]string{"simulate", "rollout", "--bogus"}, "bogus"},
 		{[]string{"simulate", "nothing"}, "nothing"},
+		{[]string{"simulate", "cronjob", "--schedule", "61 * * * *"}, "spec.schedule"},
+		{[]string{"simulate", "cronjob", "--time-zone", "Mars/Olympus"}, "spec.timeZone"},
+		{[]string{"simulate", "cronjob", "--concurrency", "Sometimes"}, "--concurrency"},
+		{[]string{"simulate", "cronjob", "--from", "yesterday"}, "--from"},
+		{[]string{"simulate", "cronjob", "--outage-start", "10:00"}, "--outage-end"},
+		{[]string{"simulate", "cronjob", "--outage-start", "10:00", "--outage-end", "09:00"}, "--outage-end"},
+		{[]string{"simulate", "cronjob", "--starting-deadline-seconds", "-5"}, "--starting-deadline-seconds"},
 	}
 	for _, c := range cases {
 		code, _, stderr := runCLI(t, "", c.args...)

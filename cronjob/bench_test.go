@@ -1,0 +1,160 @@
+package cronjob_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/kubesem/kubesem/cronjob"
+	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/meta"
+)
+
+func benchCronJob() (*cronjob.CronJob, *cronjob.Schedule, time.Time) {
+	cj := &cronjob.CronJob{}
+	cj.Name, cj.Namespace, cj.UID = "hello", "default", "uid"
+	cj.CreationTimestamp = time.Date(2024, 5, 20, 8, 29, 0, 0, time.UTC)
+	cj.Spec.Schedule = "* * * * *"
+	s, _ := cronjob.ParseSchedule(cj.Spec.Schedule, nil, cronjob.Options{})
+	return cj, s, time.Date(2024, 5, 20, 10, 21, 0, 0, time.UTC)
+}
+
+func BenchmarkParseSchedule(b *testing.B) {
+	b.ReportAllocs()
+	ny := "America/New_York"
+	for b.Loop() {
+		_, _ = cronjob.ParseSchedule("30 6-16/4 * * 1-5", &ny, cronjob.Options{})
+	}
+}
+
+func BenchmarkNext(b *testing.B) {
+	for _, zone := range []string{"UTC", "America/New_York"} {
+		s, _ := cronjob.ParseSchedule("30 6-16/4 * * 1-5", &zone, cronjob.Options{})
+		t := time.Date(2024, 5, 20, 10, 21, 0, 0, time.UTC)
+		b.Run(zone, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = s.Next(t)
+			}
+		})
+	}
+}
+
+func BenchmarkCount(b *testing.B) {
+	after := time.Date(2014, 5, 20, 8, 29, 0, 0, time.UTC)
+	until := after.Add(3652 * 24 * time.Hour)
+	for _, c := range []struct{ spec, zone string }{
+		{"* * * * *", "UTC"}, {"30 6-16/4 * * 1-5", "UTC"}, {"0 0 31 2 *", "UTC"}, {"* * * * *", "America/New_York"},
+	} {
+		s, _ := cronjob.ParseSchedule(c.spec, &c.zone, cronjob.Options{})
+		b.Run(c.spec+"/"+c.zone+"/10y", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = s.Count(after, until)
+			}
+		})
+	}
+}
+
+func BenchmarkMostRecent(b *testing.B) {
+	cj, s, now := benchCronJob()
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = cronjob.MostRecent(cj, s, now, true)
+	}
+}
+
+func BenchmarkScheduledTime(b *testing.B) {
+	cj, s, now := benchCronJob()
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = cronjob.ScheduledTime(cj, s, now)
+	}
+}
+
+func BenchmarkRequeueAfter(b *testing.B) {
+	cj, s, now := benchCronJob()
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = cronjob.RequeueAfter(cj, s, now)
+	}
+}
+
+func BenchmarkIsTooLate(b *testing.B) {
+	cj, _, now := benchCronJob()
+	d := int64(200)
+	cj.Spec.StartingDeadlineSeconds = &d
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = cronjob.IsTooLate(cj, now.Add(-time.Minute), now)
+	}
+}
+
+func BenchmarkJobName(b *testing.B) {
+	_, _, now := benchCronJob()
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = cronjob.JobName("hello", now)
+	}
+}
+
+func BenchmarkJobFromTemplate(b *testing.B) {
+	cj, _, now := benchCronJob()
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = cronjob.JobFromTemplate(cj, now, cronjob.Options{})
+	}
+}
+
+func benchJobs() []*job.Job {
+	var jobs []*job.Job
+	for i := range 8 {
+		st := time.Date(2024, 5, 20, 8, i, 0, 0, time.UTC)
+		j := &job.Job{ObjectMeta: meta.ObjectMeta{Name: "hello-" + string(rune('a'+i)), UID: string(rune('a' + i)), Namespace: "default"}}
+		j.Status.StartTime = &st
+		j.Status.Conditions = []job.Condition{{Type: job.Complete, Status: meta.ConditionTrue}}
+		jobs = append(jobs, j)
+	}
+	return jobs
+}
+
+func BenchmarkByStartTime(b *testing.B) {
+	jobs := benchJobs()
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = cronjob.ByStartTime(jobs)
+	}
+}
+
+func BenchmarkExcessHistory(b *testing.B) {
+	cj, _, _ := benchCronJob()
+	jobs := benchJobs()
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = cronjob.ExcessHistory(cj, jobs)
+	}
+}
+
+func BenchmarkValidate(b *testing.B) {
+	cj, _, _ := benchCronJob()
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = cronjob.Validate(cj, nil)
+	}
+}
+
+func BenchmarkStep(b *testing.B) {
+	cj, _, now := benchCronJob()
+	jobs := benchJobs()
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = cronjob.Step(cj, jobs, now, cronjob.Options{})
+	}
+}
+
+func BenchmarkReplay(b *testing.B) {
+	cj, _, now := benchCronJob()
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = cronjob.Replay(cj, now, now.Add(time.Hour), 90*time.Second, nil, cronjob.Options{})
+	}
+}

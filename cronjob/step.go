@@ -1,0 +1,293 @@
+package cronjob
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/job"
+)
+
+// Reason says why a sync ended the way it did.
+type Reason string
+
+// Reasons a sync ends with, in syncCronJob's order.
+const (
+	ReasonDeleting            Reason = "Deleting"            // the CronJob is being deleted
+	ReasonUnknownTimeZone     Reason = "UnknownTimeZone"     // spec.timeZone names no zone
+	ReasonSuspended           Reason = "Suspended"           // spec.suspend
+	ReasonUnparseableSchedule Reason = "UnparseableSchedule" // spec.schedule does not parse
+	ReasonInvalidSchedule     Reason = "InvalidSchedule"     // MostRecent failed (never fires)
+	ReasonNotDue              Reason = "NotDue"              // no unmet start time
+	ReasonTooLate             Reason = "TooLate"             // past startingDeadlineSeconds
+	ReasonAlreadyProcessed    Reason = "AlreadyProcessed"    // the start time's Job exists
+	ReasonForbidden           Reason = "Forbidden"           // Forbid and a Job is active
+	ReasonTooManyMissed       Reason = "TooManyMissed"       // Options.RefuseTooManyMissed
+	ReasonCreated             Reason = "Created"             // a Job is created
+	ReasonAlreadyExists       Reason = "AlreadyExists"       // the start time's Job name is taken
+)
+
+// Event is an event the controller records, in order; Warning is true for
+// warnings (UnexpectedJob, UnknownTimeZone, UnsupportedSchedule,
+// UnparseableSchedule, InvalidSchedule, TooManyMissedTimes, MissSchedule).
+type Event struct {
+	Reason  string `json:"reason"`
+	Warning bool   `json:"warning,omitempty"`
+	Object  string `json:"object,omitempty"` // the Job concerned, if any
+}
+
+// Deletion is a Job the sync deletes.
+type Deletion struct {
+	Name   string `json:"name"`
+	UID    string `json:"uid,omitempty"`
+	Reason string `json:"reason"` // "History" or "Replace"
+}
+
+// Plan is what one sync of a CronJob does.
+type Plan struct {
+	// Reason says why the sync ended as it did.
+	Reason Reason
+	// Delete lists the Jobs deleted, history cleanup first, then the
+	// active Jobs a Replace policy removes.
+	Delete []Deletion
+	// Create is the Job created, or nil. With Reason AlreadyExists it is
+	// the create the API server refused. Its UID is empty: the API server
+	// assigns it, and the new Status.Active entry carries the same empty UID.
+	Create *job.Job
+	// ScheduledTime is the start time acted on (zero when none was due).
+	ScheduledTime time.Time
+	// Status is the CronJob status after the sync; UpdateStatus reports
+	// whether the controller writes it.
+	Status       Status
+	UpdateStatus bool
+	// Requeue reports whether the controller looks again after
+	// RequeueAfter; it does not when the CronJob is deleting, suspended,
+	// or its time zone or schedule is broken.
+	Requeue      bool
+	RequeueAfter time.Duration
+	// Missed is upstream's class, Estimate its estimate and MissedCount
+	// the exact number of start times in (earliest, now] (see [Recent]).
+	Missed      Missed
+	Estimate    int64
+	MissedCount int64
+	// Events are the events recorded, in order.
+	Events []Event
+}
+
+// Step returns what one sync of the CronJob controller does, given the
+// CronJob, the Jobs it controls, and now, in v1.36.3's order: history
+// cleanup ([ExcessHistory]); then the active list (a finished Job leaves it,
+// SawCompletedJob; a succeeded Job raises lastSuccessfulTime to its
+// completion time; an unfinished Job missing from it is reported,
+// UnexpectedJob; an entry whose Job is gone is dropped, MissingJob); then,
+// stopping at the first that applies: deleting, unknown time zone,
+// suspended, unparseable schedule, [ScheduledTime] failing, no start time
+// due, [IsTooLate] (MissSchedule), start time already processed, Forbid with
+// an active Job (JobAlreadyActive), Options.RefuseTooManyMissed with
+// MissedMany; else Replace deletes the active Jobs and the Job from
+// [JobFromTemplate] is created, appended to the active list, and
+// lastScheduleTime set. Every requeue is [RequeueAfter].
+//
+// jobs are taken as the truth (an active entry whose Job is not listed is
+// gone; upstream double-checks with the API server), creates and deletes
+// are assumed to succeed, and spec.timeZone is interpreted with
+// Options.LocalTimeZone for "Local". It returns a *field.Error only for a
+// nil CronJob (Required) or a nil Job (jobs[i], Required).
+//
+// Source: upstream pkg/controller/cronjob/cronjob_controllerv2.go sync,
+// cleanupFinishedJobs, syncCronJob (v1.36.3).
+func Step(cj *CronJob, jobs []*job.Job, now time.Time, opts Options) (Plan, error) {
+	if cj == nil {
+		return Plan{}, field.New("cronJob", "", field.ErrRequired)
+	}
+	for i, j := range jobs {
+		if j == nil {
+			return Plan{}, field.New(field.Index("jobs", i), "", field.ErrRequired)
+		}
+	}
+	p := Plan{Status: cloneStatus(cj.Status)}
+	// Work on a copy whose status evolves as the sync goes.
+	c := *cj
+	c.Status = p.Status
+
+	for _, j := range ExcessHistory(cj, jobs) {
+		p.Delete = append(p.Delete, Deletion{Name: j.Name, UID: j.UID, Reason: "History"})
+		p.Events = append(p.Events, Event{Reason: "SuccessfulDelete", Object: j.Name})
+		c.Status.Active = dropUID(c.Status.Active, j.UID)
+		p.UpdateStatus = true
+	}
+	p.reconcile(&c, jobs)
+	p.decide(&c, jobs, now, opts)
+	p.Status = c.Status
+	return p, nil
+}
+
+// reconcile applies the Jobs to the active list and lastSuccessfulTime.
+func (p *Plan) reconcile(c *CronJob, jobs []*job.Job) {
+	children := make(map[string]bool, len(jobs))
+	for _, j := range jobs {
+		children[j.UID] = true
+		found := hasUID(c.Status.Active, j.UID)
+		finished := job.FinishedCondition(j)
+		if !found && finished == nil {
+			p.Events = append(p.Events, Event{Reason: "UnexpectedJob", Warning: true, Object: j.Name})
+			continue
+		}
+		if finished == nil {
+			continue
+		}
+		if found {
+			c.Status.Active = dropUID(c.Status.Active, j.UID)
+			p.Events = append(p.Events, Event{Reason: "SawCompletedJob", Object: j.Name})
+			p.UpdateStatus = true
+		}
+		if finished.Type != job.Complete {
+			continue
+		}
+		last := c.Status.LastSuccessfulTime
+		if last == nil {
+			c.Status.LastSuccessfulTime = cloneTime(j.Status.CompletionTime)
+			p.UpdateStatus = true
+			last = c.Status.LastSuccessfulTime
+		}
+		if ct := j.Status.CompletionTime; ct != nil && last != nil && ct.After(*last) {
+			c.Status.LastSuccessfulTime = cloneTime(ct)
+			p.UpdateStatus = true
+		}
+	}
+	for _, ref := range slices.Clone(c.Status.Active) {
+		if !children[ref.UID] {
+			p.Events = append(p.Events, Event{Reason: "MissingJob", Object: ref.Name})
+			c.Status.Active = dropUID(c.Status.Active, ref.UID)
+			p.UpdateStatus = true
+		}
+	}
+}
+
+// decide walks syncCronJob's gates after reconciliation.
+func (p *Plan) decide(c *CronJob, jobs []*job.Job, now time.Time, opts Options) {
+	if c.DeletionTimestamp != nil {
+		p.Reason = ReasonDeleting
+		return
+	}
+	if c.Spec.TimeZone != nil {
+		if _, err := loadZone(*c.Spec.TimeZone, opts); err != nil {
+			p.Reason = ReasonUnknownTimeZone
+			p.Events = append(p.Events, Event{Reason: "UnknownTimeZone", Warning: true})
+			return
+		}
+	}
+	if c.Spec.Suspend != nil && *c.Spec.Suspend {
+		p.Reason = ReasonSuspended
+		return
+	}
+	if strings.Contains(c.Spec.Schedule, "TZ") {
+		p.Events = append(p.Events, Event{Reason: "UnsupportedSchedule", Warning: true})
+	}
+	s, err := ParseSchedule(c.Spec.Schedule, c.Spec.TimeZone, opts)
+	if err != nil {
+		p.Reason = ReasonUnparseableSchedule
+		p.Events = append(p.Events, Event{Reason: "UnparseableSchedule", Warning: true})
+		return
+	}
+	r, err := ScheduledTime(c, s, now)
+	p.Missed, p.Estimate, p.MissedCount = r.Missed, r.Estimate, r.Count
+	if !r.Time.IsZero() && r.Missed == MissedMany {
+		p.Events = append(p.Events, Event{Reason: "TooManyMissedTimes", Warning: true})
+	}
+	if err != nil {
+		p.Reason = ReasonInvalidSchedule
+		p.Events = append(p.Events, Event{Reason: "InvalidSchedule", Warning: true})
+		return
+	}
+	requeue := func(reason Reason) {
+		p.Reason, p.Requeue, p.RequeueAfter = reason, true, RequeueAfter(c, s, now)
+	}
+	if r.Time.IsZero() {
+		requeue(ReasonNotDue)
+		return
+	}
+	p.ScheduledTime = r.Time
+	switch {
+	case IsTooLate(c, r.Time, now):
+		p.Events = append(p.Events, Event{Reason: "MissSchedule", Warning: true})
+		requeue(ReasonTooLate)
+		return
+	case hasName(c.Status.Active, JobName(c.Name, r.Time), c.Namespace) ||
+		(c.Status.LastScheduleTime != nil && c.Status.LastScheduleTime.Equal(r.Time)):
+		requeue(ReasonAlreadyProcessed)
+		return
+	case c.Spec.ConcurrencyPolicy == Forbid && len(c.Status.Active) > 0:
+		p.Events = append(p.Events, Event{Reason: "JobAlreadyActive"})
+		requeue(ReasonForbidden)
+		return
+	case opts.RefuseTooManyMissed && r.Missed == MissedMany:
+		requeue(ReasonTooManyMissed)
+		return
+	}
+	if c.Spec.ConcurrencyPolicy == Replace {
+		for _, ref := range slices.Clone(c.Status.Active) {
+			p.Delete = append(p.Delete, Deletion{Name: ref.Name, UID: ref.UID, Reason: "Replace"})
+			p.Events = append(p.Events, Event{Reason: "SuccessfulDelete", Object: ref.Name})
+			c.Status.Active = dropUID(c.Status.Active, ref.UID)
+			p.UpdateStatus = true
+		}
+	}
+	j, err := JobFromTemplate(c, r.Time, opts)
+	if err != nil { // unreachable: the zone loaded above
+		p.Reason = ReasonUnknownTimeZone
+		return
+	}
+	p.Create = j
+	if slices.ContainsFunc(jobs, func(x *job.Job) bool { return x.Name == j.Name && x.Namespace == j.Namespace }) {
+		// The create fails with AlreadyExists. Upstream then reads the
+		// Job back with the request's empty namespace, which fails, so
+		// the sync ends in an error (retried with backoff) whoever owns
+		// the Job: no status change, no requeue.
+		p.Reason = ReasonAlreadyExists
+		return
+	}
+	p.Events = append(p.Events, Event{Reason: "SuccessfulCreate", Object: j.Name})
+	ref := ObjectReference{Kind: "Job", Namespace: j.Namespace, Name: j.Name, APIVersion: "batch/v1"}
+	c.Status.Active = append(c.Status.Active, ref)
+	t := r.Time
+	c.Status.LastScheduleTime = &t
+	p.UpdateStatus = true
+	requeue(ReasonCreated)
+}
+
+func cloneStatus(s Status) Status {
+	return Status{
+		Active:             slices.Clone(s.Active),
+		LastScheduleTime:   cloneTime(s.LastScheduleTime),
+		LastSuccessfulTime: cloneTime(s.LastSuccessfulTime),
+	}
+}
+
+func cloneTime(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	return &c
+}
+
+func hasUID(refs []ObjectReference, uid string) bool {
+	return slices.ContainsFunc(refs, func(r ObjectReference) bool { return r.UID == uid })
+}
+
+func hasName(refs []ObjectReference, name, namespace string) bool {
+	return slices.ContainsFunc(refs, func(r ObjectReference) bool { return r.Name == name && r.Namespace == namespace })
+}
+
+// dropUID returns refs without the entries whose UID is uid (a new slice).
+func dropUID(refs []ObjectReference, uid string) []ObjectReference {
+	out := make([]ObjectReference, 0, len(refs))
+	for _, r := range refs {
+		if r.UID != uid {
+			out = append(out, r)
+		}
+	}
+	return out
+}
