@@ -239,6 +239,34 @@ func seedStepVectors(t *testing.T) []vec {
 		vs = append(vs, vec{Decision: "cronjob.Step", Name: "issue/57853 forbid with deadline at " + now, Source: "issue:kubernetes/kubernetes#57853",
 			Input: stepInput(forbid, []*job.Job{running}, rfc(now)), Want: want})
 	}
+	// kubernetes/kubernetes#57853 as reported: a Forbid CronJob's schedule is
+	// edited from "30 11 * * 5" to "0 11 * * 5" on Thursday 2018-01-04 at
+	// 23:49 UTC. Whether a Job starts at once depends on lastScheduleTime:
+	// after the previous Friday's run nothing is due; if that run was missed,
+	// the new schedule's Friday 11:00 counts as missed and starts at once
+	// (what the reporter saw), unless startingDeadlineSeconds makes it too late.
+	edited := func(last string, deadline *int64) *kcronjob.CronJob {
+		c := outageCronJob(deadline)
+		c.CreationTimestamp = rfc("2017-11-01T00:00:00Z")
+		c.Spec.Schedule = "0 11 * * 5"
+		c.Spec.ConcurrencyPolicy = kcronjob.Forbid
+		l := rfc(last)
+		c.Status.LastScheduleTime = &l
+		return c
+	}
+	for _, c := range []struct {
+		name string
+		cj   *kcronjob.CronJob
+	}{
+		{"issue/57853 edited schedule after last Friday's run starts nothing", edited("2017-12-29T11:30:00Z", nil)},
+		{"issue/57853 edited schedule with a missed Friday starts at once", edited("2017-12-22T11:30:00Z", nil)},
+		{"issue/57853 edited schedule with a missed Friday and a deadline starts nothing", edited("2017-12-22T11:30:00Z", &sds)},
+	} {
+		now := rfc("2018-01-04T23:49:00Z")
+		want, _ := stepWant(c.cj, nil, now)
+		vs = append(vs, vec{Decision: "cronjob.Step", Name: c.name, Source: "issue:kubernetes/kubernetes#57853",
+			Input: stepInput(c.cj, nil, now), Want: want})
+	}
 	// kubernetes/kubernetes#39608 (PR): after missing several start times
 	// only the most recent one is started.
 	few := outageCronJob(nil)
@@ -577,4 +605,3 @@ func jobsVectors(t *testing.T) []vec {
 	return vs
 }
 
-func ptrTo[T any](v T) *T { return &v }
