@@ -39,19 +39,31 @@ func BenchmarkNext(b *testing.B) {
 	}
 }
 
+// BenchmarkCount measures the exact missed count after a controller outage
+// of 1 minute, 1 day, 1 year and 10 years, for regular, irregular and
+// never-firing schedules in UTC and the daylight-saving zones of countZones.
 func BenchmarkCount(b *testing.B) {
-	after := time.Date(2014, 5, 20, 8, 29, 0, 0, time.UTC)
-	until := after.Add(3652 * 24 * time.Hour)
-	for _, c := range []struct{ spec, zone string }{
-		{"* * * * *", "UTC"}, {"30 6-16/4 * * 1-5", "UTC"}, {"0 0 31 2 *", "UTC"}, {"* * * * *", "America/New_York"},
-	} {
-		s, _ := cronjob.ParseSchedule(c.spec, &c.zone, cronjob.Options{})
-		b.Run(c.spec+"/"+c.zone+"/10y", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				_ = s.Count(after, until)
+	after := time.Date(2024, 5, 20, 8, 29, 0, 0, time.UTC)
+	downs := []struct {
+		name string
+		d    time.Duration
+	}{{"1m", time.Minute}, {"1d", 24 * time.Hour}, {"1y", 365 * 24 * time.Hour}, {"10y", 3652 * 24 * time.Hour}}
+	for _, zone := range countZones[:6] {
+		for _, spec := range []string{"* * * * *", "30 6-16/4 * * 1-5", "0 0 31 2 *", "0 0 13 * 5"} {
+			s, err := cronjob.ParseSchedule(spec, &zone, cronjob.Options{})
+			if err != nil {
+				b.Fatal(err)
 			}
-		})
+			for _, down := range downs {
+				until := after.Add(down.d + 30*time.Second)
+				b.Run(zone+"/"+spec+"/"+down.name, func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						_ = s.Count(after, until)
+					}
+				})
+			}
+		}
 	}
 }
 

@@ -110,3 +110,17 @@ func nextBit(mask uint64, i int) int {
 	}
 	return bits.TrailingZeros64(m)
 }
+
+// prevBit returns the highest set bit of mask at or below i, or -1.
+func prevBit(mask uint64, i int) int {
+	if i < 0 {
+		return -1
+	}
+	if i < 63 {
+		mask &= uint64(1)<<uint(i+1) - 1
+	}
+	if mask == 0 {
+		return -1
+	}
+	return 63 - bits.LeadingZeros64(mask)
+}

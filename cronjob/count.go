@@ -8,10 +8,12 @@ import (
 // Count returns the exact number of start times in (after, until]: how many
 // Jobs a controller that was down over that window missed. It counts with
 // the schedule's bit sets (whole years and months from per-schedule tables,
-// partial months with popcounts, partial days per hour and minute) and one
-// step per UTC-offset period of the zone, never by stepping Next, so its
-// cost does not grow with the number of start times. Spans beyond 400 years
-// add one pass over a 400-year cycle.
+// partial months with popcounts, partial days per hour and minute), once
+// over the whole window on wall-clock time, and corrects that count at each
+// change of UTC offset in the window, which costs one pair of zone lookups
+// per change; it never steps Next across the window, so its cost does not
+// grow with the number of start times. Spans beyond 400 years add one pass
+// over a 400-year cycle.
 //
 // A wall time repeated by a fall-back counts once per offset and one
 // skipped by a spring-forward gap does not count, as [Schedule.Next] steps
@@ -24,103 +26,16 @@ func (s *Schedule) Count(after, until time.Time) int64 {
 	if s.delay > 0 {
 		return floorDiv(u-a, int64(s.delay/time.Second))
 	}
+	if s.never {
+		return 0
+	}
 	if s.fixed {
 		return s.countLocal(a+s.fixedOff, u+s.fixedOff)
 	}
-	var total int64
-	fixFrom := a // stepping corrections already cover (a, fixFrom]
-	for lo := a; lo < u; {
-		off, end := s.period(lo + 1)
-		hi := u
-		if end != 0 && end-1 < hi {
-			hi = end - 1
-		} else {
-			end = 0
-		}
-		total += s.countLocal(lo+off, hi+off)
-		lo = hi
-		if end == 0 {
-			continue
-		}
-		next, _ := s.period(end)
-		if benignChange(end, off, next) {
-			continue
-		}
-		// Near a change robfig/cron's stepping departs from "every
-		// instant whose wall time matches"; count that stretch by
-		// stepping instead.
-		w0, w1 := max(a, end-2*secondsPerDay, fixFrom), min(u, end+2*secondsPerDay)
-		if w1 > w0 {
-			total += s.stepCount(w0, w1) - s.arithCount(w0, w1)
-			fixFrom = w1
-		}
+	if n, ok := s.zoneCount(a, u); ok {
+		return n
 	}
-	return total
-}
-
-// period returns the UTC offset in force at Unix second x and the first
-// second after x at which it changes, or 0 when it never does. Periods that
-// package time splits at a year boundary without a change are joined.
-func (s *Schedule) period(x int64) (off, end int64) {
-	tl := time.Unix(x, 0).In(s.loc)
-	_, o := tl.Zone()
-	off = int64(o)
-	for i := 0; i < 4; i++ {
-		_, e := tl.ZoneBounds()
-		if e.IsZero() {
-			return off, 0
-		}
-		end = e.Unix()
-		if end <= tl.Unix() {
-			end = tl.Unix() + 1 // time's bounds can end at the instant asked about
-		}
-		tl = time.Unix(end, 0).In(s.loc)
-		if _, o := tl.Zone(); int64(o) != off {
-			return off, end
-		}
-	}
-	return off, end
-}
-
-// benignChange reports whether a change of UTC offset from o1 to o2 at
-// instant t leaves robfig/cron's stepping equal to "every instant whose wall
-// time matches": whole-minute offsets, a whole-hour change starting on the
-// hour, and a skipped or repeated stretch between 01:00 and 23:00 of one day.
-func benignChange(t, o1, o2 int64) bool {
-	d := o2 - o1
-	if o1%60 != 0 || o2%60 != 0 || d%3600 != 0 || (t+o1)%3600 != 0 {
-		return false
-	}
-	lo, hi := t+min(o1, o2), t+max(o1, o2)
-	day := floorDiv(lo, secondsPerDay)
-	return lo-day*secondsPerDay >= 3600 && hi-day*secondsPerDay <= 23*3600
-}
-
-// stepCount counts start times in (a, b] (Unix seconds) by stepping Next.
-func (s *Schedule) stepCount(a, b int64) int64 {
-	var n int64
-	until := time.Unix(b, 0)
-	prev := time.Unix(a, 0)
-	for t := s.Next(prev); !t.IsZero() && t.After(prev) && !t.After(until) && n < maxSteps; t = s.Next(t) {
-		n, prev = n+1, t
-	}
-	return n
-}
-
-// arithCount counts (a, b] (Unix seconds) the way Count's arithmetic does,
-// period by period.
-func (s *Schedule) arithCount(a, b int64) int64 {
-	var total int64
-	for lo := a; lo < b; {
-		off, end := s.period(lo + 1)
-		hi := b
-		if end != 0 && end-1 < hi {
-			hi = end - 1
-		}
-		total += s.countLocal(lo+off, hi+off)
-		lo = hi
-	}
-	return total
+	return s.periodCount(a, u)
 }
 
 // countLocal counts the selected local seconds x with a < x <= b.
@@ -165,6 +80,9 @@ func (s *Schedule) upTo(tod int) int64 {
 
 // dayMatches reports whether the schedule selects day number dn.
 func (s *Schedule) dayMatches(dn int64) bool {
+	if s.allDays {
+		return true
+	}
 	y, m, d := civil(dn)
 	if s.month>>uint(m)&1 == 0 {
 		return false

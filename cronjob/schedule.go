@@ -25,6 +25,8 @@ type Schedule struct {
 	dowFirst [7]uint64   // days 1..37 on the weekdays of dow, by weekday of the 1st
 	monthCnt [4][7]int64 // matching days in a month of 28+i days starting on weekday w
 	yearCnt  [2][7]int64 // matching days in a (leap) year starting on weekday w
+	never    bool        // no day ever matches: the schedule never fires
+	allDays  bool        // every day matches
 }
 
 // ParseSchedule parses spec.schedule the way the v1.36.3 CronJob controller
@@ -150,6 +152,11 @@ func (s *Schedule) prepare() {
 			}
 			s.yearCnt[leap][w] = total
 		}
+	}
+	s.never, s.allDays = true, true
+	for w := 0; w < 7; w++ {
+		s.never = s.never && s.yearCnt[0][w] == 0 && s.yearCnt[1][w] == 0
+		s.allDays = s.allDays && s.yearCnt[0][w] == 365 && s.yearCnt[1][w] == 366
 	}
 }
 

@@ -35,6 +35,14 @@ func BenchmarkSlowStart(b *testing.B) {
 	}
 }
 
+func BenchmarkRankForDeletion10k(b *testing.B) {
+	pods, ranks := benchPods(10_000)
+	b.ReportAllocs()
+	for b.Loop() {
+		replicaset.RankForDeletion(pods, ranks, now, replicaset.Options{})
+	}
+}
+
 func BenchmarkRankForDeletion100k(b *testing.B) {
 	pods, ranks := benchPods(100_000)
 	b.ReportAllocs()
@@ -48,6 +56,24 @@ func BenchmarkRankActive(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		replicaset.RankActive(pods)
+	}
+}
+
+func BenchmarkTies(b *testing.B) {
+	pods, ranks := benchPods(10_000)
+	r := replicaset.RankForDeletion(pods, ranks, now, replicaset.Options{})
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Ties()
+	}
+}
+
+func BenchmarkVictims(b *testing.B) {
+	pods, ranks := benchPods(10_000)
+	r := replicaset.RankForDeletion(pods, ranks, now, replicaset.Options{})
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Victims(5_000)
 	}
 }
 

@@ -46,27 +46,43 @@ type Ranking struct {
 //
 // Pods equal under all eight rules form a tie: upstream's unstable sort
 // deletes any of them. Nil pods rank as empty pods. Inputs are not modified.
+// Pod times are compared as wall-clock instants: monotonic clock readings,
+// which times decoded from the API never carry, are ignored.
+//
+// It reads each pod once into a key of integers and orders the keys with
+// radix sorts (by UID, by exact times to find the pods sharing a time, and
+// by the order itself), in O(n) time for bounded prefix widths and three
+// allocations; see rankkey.go and keysort.go.
 //
 // Source: upstream pkg/controller/controller_utils.go ActivePodsWithRanks.Less,
 // logarithmicRankDiff, afterOrZero, podReadyTime, maxContainerRestarts
 // (v1.36.3); seed 000 ReplicaSet scale-down order (000:L2274).
 func RankForDeletion(pods []*podstatus.Pod, ranks []int, now time.Time, opts Options) Ranking {
-	keys := make([]sortKey, len(pods))
+	n := len(pods)
+	keys := make([]sortKey, n)
+	c := newClock(now)
+	s := newKeySorter(n)
 	for i, p := range pods {
 		r := 0
 		if i < len(ranks) {
 			r = ranks[i]
 		}
-		keys[i] = makeKey(p, i, r, now, opts)
+		keys[i] = makeKey(p, r, &c, opts)
+		if c.log {
+			uid := podUID(p)
+			s.pairs[i].prefix, s.scratch[i].prefix = prefixWord(uid, 0), prefixWord(uid, 8)
+		}
 	}
-	s := newKeySorter(len(pods))
-	s.sort(keys)
-	logMode := !now.IsZero()
-	if logMode {
-		toLogarithmic(keys, pods)
-		s.sort(keys)
+	buf := make([]int, 2*n) // the Ranking; its second half holds UID ranks until settle
+	if c.log {
+		uidRanks(pods, &s, buf[n:])
 	}
-	return settle(keys, pods, logMode)
+	order := s.sort(keys)
+	if c.log {
+		toLogarithmic(keys, order, &s, buf[n:])
+		order = s.sort(keys)
+	}
+	return settle(keys, order, &s, pods, buf)
 }
 
 // RankActive ranks pods by the order Job uses to pick pods to delete: rules

@@ -1,6 +1,12 @@
 package replicaset
 
-import "github.com/kubesem/kubesem/podstatus"
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/kubesem/kubesem/podstatus"
+)
 
 func podName(p *podstatus.Pod) string {
 	if p == nil {
@@ -16,58 +22,116 @@ func podUID(p *podstatus.Pod) string {
 	return p.UID
 }
 
-// toLogarithmic turns keys sorted in the exact mode into logarithmic-mode
-// keys, in place: pods that reach a time criterion with exactly the same
-// time (the same words up to it, so adjacent) share a group, the one with
-// the smallest UID. Only such runs of two or more pods compare UIDs.
-func toLogarithmic(keys []sortKey, pods []*podstatus.Pod) {
-	for i := 0; i < len(keys); {
-		j := i + 1
-		for j < len(keys) && keys[i].same(&keys[j], wordReadyLo+1) {
-			j++
+// uidRanks sets ranks[i] to the number of pods whose UID sorts before
+// pods[i]'s (as strings.Compare orders them), so that equal UIDs share a
+// rank. The caller has put bytes 0-7 and 8-15 of each UID ([prefixWord])
+// in s.pairs[i].prefix and s.scratch[i].prefix. It radix-sorts them,
+// packed as [keySorter] packs words, and compares strings only
+// among pods whose compressed prefixes are equal.
+func uidRanks(pods []*podstatus.Pod, s *keySorter, ranks []int) {
+	n := len(pods)
+	pairs, scratch := s.pairs[:n], s.scratch[:n]
+	var varying [2]uint64
+	for i := range n {
+		varying[0] |= pairs[i].prefix ^ pairs[0].prefix
+		varying[1] |= scratch[i].prefix ^ scratch[0].prefix
+	}
+	pk := newPacker(varying[:])
+	for i := range n {
+		pairs[i] = prefixed{prefix: pk.pack([]uint64{pairs[i].prefix, scratch[i].prefix}), idx: uint32(i)}
+	}
+	pairs = radixSort(pairs, scratch, min(pk.upTo[2], 64))
+	byUID := func(a, b prefixed) int { return strings.Compare(podUID(pods[a.idx]), podUID(pods[b.idx])) }
+	for i, j := 0, 0; i < n; i = j {
+		for j = i + 1; j < n && pairs[j].prefix == pairs[i].prefix; j++ {
 		}
-		for a := i; a < j; {
-			b := a + 1
-			for b < j && keys[a].same(&keys[b], keyWords) {
-				b++
-			}
-			g := leastUID(keys[a:b], pods)
-			for m := a; m < b; m++ {
-				k := &keys[m]
-				k.createdGroup = g.idx
-				k.w[wordCreatedHi], k.w[wordCreatedLo] = timeWords(k.w[wordCreatedHi], k.w[wordCreatedLo], k.createdBucket, g.uid)
-			}
-			a = b
+		if j-i > 1 {
+			slices.SortFunc(pairs[i:j], byUID)
 		}
-		g := leastUID(keys[i:j], pods)
+		first := i
 		for m := i; m < j; m++ {
-			k := &keys[m]
-			k.readyGroup = g.idx
-			k.w[wordReadyHi], k.w[wordReadyLo] = timeWords(k.w[wordReadyHi], k.w[wordReadyLo], k.readyBucket, g.uid)
-		}
-		i = j
-	}
-}
-
-// group is the pod of a group: its UID prefix and input position.
-type group struct {
-	uid [2]uint64
-	idx int32
-}
-
-// leastUID returns the pod of run with the smallest UID, comparing UID
-// prefixes first.
-func leastUID(run []sortKey, pods []*podstatus.Pod) group {
-	least := group{run[0].uid, run[0].idx}
-	for m := 1; m < len(run); m++ {
-		k := &run[m]
-		if k.uid != least.uid {
-			if k.uid[0] < least.uid[0] || k.uid[0] == least.uid[0] && k.uid[1] < least.uid[1] {
-				least = group{k.uid, k.idx}
+			if m > i && byUID(pairs[m-1], pairs[m]) != 0 {
+				first = m
 			}
-		} else if podUID(pods[k.idx]) < podUID(pods[least.idx]) {
-			least = group{k.uid, k.idx}
+			ranks[pairs[m].idx] = first
 		}
 	}
-	return least
+}
+
+// toLogarithmic turns exact-mode keys, sorted by s into order, into
+// logarithmic-mode keys in place, given the pods' UID ranks. Pods that
+// reach a time criterion with exactly the same time (the same words up to
+// it, so adjacent in order) share a group, the one with the smallest UID;
+// every other pod is its own group. Only runs of two or more pods read
+// their keys in order, noting their groups in s.spare (1 + the rank, 0 for
+// the pod's own); the words are then rewritten in input order.
+func toLogarithmic(keys []sortKey, order []prefixed, s *keySorter, ranks []int) {
+	groups := s.spare[:len(keys)]
+	clear(groups)
+	least := func(run []prefixed) int {
+		g := ranks[run[0].idx]
+		for _, o := range run[1:] {
+			g = min(g, ranks[o.idx])
+		}
+		return g + 1
+	}
+	for i, j := 0, 0; i < len(order); i = j {
+		for j = i + 1; j < len(order) && s.sameWords(keys, order[i], order[j], wordReadyLo+1); j++ {
+		}
+		if j-i == 1 {
+			continue
+		}
+		for a, b := i, i; a < j; a = b {
+			for b = a + 1; b < j && s.sameWords(keys, order[a], order[b], keyWords); b++ {
+			}
+			if b-a > 1 {
+				g := least(order[a:b])
+				for _, o := range order[a:b] {
+					groups[o.idx].idx = uint32(g)
+				}
+			}
+		}
+		g := least(order[i:j])
+		for _, o := range order[i:j] {
+			groups[o.idx].prefix = uint64(g)
+		}
+	}
+	for i := range keys {
+		k := &keys[i]
+		ready, created := ranks[i], ranks[i]
+		if g := groups[i]; g.prefix != 0 {
+			ready = int(g.prefix - 1)
+		}
+		if g := groups[i]; g.idx != 0 {
+			created = int(g.idx - 1)
+		}
+		k.w[wordReadyHi] = timeWord(k.w[wordReadyHi], k.w[wordReadyLo], k.readyBucket, ready)
+		k.w[wordCreatedHi] = timeWord(k.w[wordCreatedHi], k.w[wordCreatedLo], k.createdBucket, created)
+		k.w[wordReadyLo], k.w[wordCreatedLo] = 0, 0
+	}
+}
+
+// settle pins the ties of order, sorted by s by the keys' words: each run
+// of keys equal in every word is ordered by pod name, UID and input
+// position. It fills buf (2*len(order) long) with the Ranking's order and
+// tie starts and returns the Ranking.
+func settle(keys []sortKey, order []prefixed, s *keySorter, pods []*podstatus.Pod, buf []int) Ranking {
+	pinned := func(a, b prefixed) int {
+		pa, pb := pods[a.idx], pods[b.idx]
+		return cmp.Or(strings.Compare(podName(pa), podName(pb)), strings.Compare(podUID(pa), podUID(pb)), cmp.Compare(a.idx, b.idx))
+	}
+	n := len(order)
+	r := Ranking{Order: buf[:n:n], start: buf[n:]}
+	for i, j := 0, 0; i < n; i = j {
+		for j = i + 1; j < n && s.sameWords(keys, order[i], order[j], keyWords); j++ {
+		}
+		if j-i > 1 {
+			slices.SortFunc(order[i:j], pinned)
+		}
+		for pos := i; pos < j; pos++ {
+			r.Order[pos] = int(order[pos].idx)
+			r.start[pos] = i
+		}
+	}
+	return r
 }

@@ -35,19 +35,13 @@ const (
 // (0, 0) and any other time is its instant complemented, later first, with
 // a low word of at least 1, so (0, 0) sorts first. In the logarithmic mode
 // they are (0, 0) for a zero or inapplicable time and otherwise
-// 1<<63 | (bucket+1)<<56 | the first 7 bytes of the group's UID, then its
-// next 8 bytes, where the group is the pod with the smallest UID among
-// those that reach the criterion with exactly the same time: upstream
-// orders their times by that UID. Keys with equal words may still differ in
-// a group's UID beyond those bytes, which [settle] resolves.
+// (1<<63 | (bucket+1)<<32 | group, 0), where group is the rank among all
+// UIDs of the smallest UID of the pods that reach the criterion with
+// exactly the same time: upstream orders different times in a bucket by
+// UID.
 type sortKey struct {
-	w   [keyWords]uint64
-	uid [2]uint64 // bytes 0-6 and 7-14 of the pod's UID, big-endian
-	idx int32     // input position of the pod
-	// readyGroup and createdGroup are the input positions of the groups'
-	// pods, set in the logarithmic mode.
-	readyGroup, createdGroup   int32
-	readyBucket, createdBucket int8
+	w                          [keyWords]uint64
+	readyBucket, createdBucket int8 // log2 buckets in the logarithmic mode
 }
 
 // less reports whether a's words sort before b's.
@@ -83,9 +77,9 @@ func phaseOrdinal(p podstatus.Phase) uint64 {
 }
 
 // makeKey computes the exact-mode key of p, which may be nil (an empty
-// pod), and, with a non-zero now, its log2 buckets and UID prefix. It reads
+// pod), and, in the logarithmic mode (c.log), its log2 buckets. It reads
 // each part of the pod once.
-func makeKey(p *podstatus.Pod, idx, rank int, now time.Time, opts Options) sortKey {
+func makeKey(p *podstatus.Pod, rank int, c *clock, opts Options) sortKey {
 	if p == nil {
 		p = &podstatus.Pod{}
 	}
@@ -104,17 +98,12 @@ func makeKey(p *podstatus.Pod, idx, rank int, now time.Time, opts Options) sortK
 		head |= uint64(int64(cost) + math.MaxInt32 + 1)
 	}
 	regular, sidecar := podstatus.MaxRestarts(p)
-	k := sortKey{idx: int32(idx)}
+	var k sortKey
 	k.w[wordHead] = head
 	k.w[wordRank] = ^flipSign(int64(rank))
-	k.w[wordReadyHi], k.w[wordReadyLo] = exactWords(readySince)
 	k.w[wordRestarts] = ^(uint64(uint32(regular))<<32 | uint64(uint32(sidecar)))
-	k.w[wordCreatedHi], k.w[wordCreatedLo] = exactWords(p.CreationTimestamp)
-	if !now.IsZero() {
-		k.readyBucket = bucketOf(readySince, now)
-		k.createdBucket = bucketOf(p.CreationTimestamp, now)
-		k.uid = [2]uint64{prefixWord(p.UID, 0) >> 8, prefixWord(p.UID, 7)}
-	}
+	k.w[wordReadyHi], k.w[wordReadyLo], k.readyBucket = c.words(readySince)
+	k.w[wordCreatedHi], k.w[wordCreatedLo], k.createdBucket = c.words(p.CreationTimestamp)
 	return k
 }
 
@@ -125,39 +114,66 @@ func flipSign(v int64) uint64 { return uint64(v) ^ 1<<63 }
 // Unix subtracts from its internal seconds.
 const unixToInternal = 62135596800
 
-// exactWords encodes t for the exact mode: (0, 0) for the zero time, else
-// later first. The internal seconds are recovered from Unix with the same
+// clock is now, prepared to bucket many times against it.
+type clock struct {
+	now       time.Time
+	sec, nsec int64 // now's internal seconds and nanoseconds
+	mono      bool  // now carries a monotonic reading
+	log       bool  // now is not zero: the logarithmic mode
+}
+
+func newClock(now time.Time) clock {
+	return clock{now: now, sec: now.Unix() + unixToInternal, nsec: int64(now.Nanosecond()),
+		mono: now != now.Round(0), log: !now.IsZero()}
+}
+
+// words encodes t for the exact mode: (0, 0) for the zero time, else later
+// first, with t's log2 bucket in the logarithmic mode (0 for the zero
+// time). The internal seconds are recovered from Unix with the same
 // wrapping arithmetic, so every time.Time compares as Time.Compare does
 // without monotonic readings.
-func exactWords(t time.Time) (hi, lo uint64) {
+func (c *clock) words(t time.Time) (hi, lo uint64, bucket int8) {
 	if t.IsZero() {
-		return 0, 0
+		return 0, 0, 0
 	}
-	sec := t.Unix() + unixToInternal
-	return ^flipSign(sec), uint64(999_999_999-t.Nanosecond()) + 1
+	sec, nsec := t.Unix()+unixToInternal, int64(t.Nanosecond())
+	hi, lo = ^flipSign(sec), uint64(999_999_999-nsec)+1
+	if c.log {
+		bucket = int8(durationBucket(c.since(t, sec, nsec)))
+	}
+	return hi, lo, bucket
 }
 
-// bucketOf returns the log2 bucket of a non-zero t, 0 otherwise.
-func bucketOf(t, now time.Time) int8 {
-	if t.IsZero() {
+// since returns c.now.Sub(t) for t with internal seconds sec and
+// nanoseconds nsec, computed directly when the difference is well within
+// range and no monotonic reading could take part.
+func (c *clock) since(t time.Time, sec, nsec int64) time.Duration {
+	ds := c.sec - sec
+	overflow := (c.sec^sec) < 0 && (ds^c.sec) < 0
+	if c.mono || overflow || ds <= -9e9 || ds >= 9e9 {
+		return c.now.Sub(t)
+	}
+	return time.Duration(ds)*time.Second + time.Duration(c.nsec-nsec)
+}
+
+// timeWord is the logarithmic-mode high word of a time criterion whose
+// exact-mode words are hi, lo: 0 for a zero or inapplicable time, else the
+// bucket, then the group's UID rank.
+func timeWord(hi, lo uint64, bucket int8, group int) uint64 {
+	if hi == 0 && lo == 0 {
 		return 0
 	}
-	return int8(logBucket(t, now))
-}
-
-// timeWords are the logarithmic-mode words of a time criterion whose
-// exact-mode words are hi, lo: (0, 0) for a zero or inapplicable time, else
-// the bucket, then the UID prefix of the group's pod.
-func timeWords(hi, lo uint64, bucket int8, uid [2]uint64) (uint64, uint64) {
-	if hi == 0 && lo == 0 {
-		return 0, 0
-	}
-	return 1<<63 | uint64(int64(bucket)+1)<<56 | uid[0], uid[1]
+	return 1<<63 | uint64(int64(bucket)+1)<<32 | uint64(uint32(group))
 }
 
 // prefixWord returns the 8 bytes of s from off, big-endian, padded with
 // zeros. Two strings whose prefixes differ order as their prefixes do.
 func prefixWord(s string, off int) uint64 {
+	if len(s) >= off+8 {
+		b := s[off : off+8]
+		return uint64(b[0])<<56 | uint64(b[1])<<48 | uint64(b[2])<<40 | uint64(b[3])<<32 |
+			uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
+	}
 	var v uint64
 	for i := off; i < off+8; i++ {
 		v <<= 8
@@ -168,8 +184,12 @@ func prefixWord(s string, off int) uint64 {
 	return v
 }
 
-// logBucket returns floor(log2(now - t)) exactly as upstream computes it,
-// int64(math.Log2(float64(d))), or -1 when t is not before now.
+// logBucket returns floor(log2(now - t)) as upstream computes it, or -1
+// when t is not before now (see [durationBucket]).
+func logBucket(t, now time.Time) int64 { return durationBucket(now.Sub(t)) }
+
+// durationBucket returns int64(math.Log2(float64(d))) exactly as upstream
+// computes it, or -1 when d <= 0.
 //
 // The float formula is exact floor(log2(d)) except where float64(d) rounds
 // up to a power of two or the logarithm of the fraction rounds across an
@@ -177,15 +197,14 @@ func prefixWord(s string, off int) uint64 {
 // 2^L at least 2^-10 of 2^L, and below 2^(L+1) by more than 2^-10 of it)
 // both give L = bits.Len64(d)-1, so only d near a power of two takes the
 // float path (see TestLogBucketMatchesFloat).
-func logBucket(t, now time.Time) int64 {
-	d := now.Sub(t)
+func durationBucket(d time.Duration) int64 {
 	if d <= 0 {
 		return -1
 	}
 	u := uint64(d)
 	l := bits.Len64(u) - 1
-	lowGap := u - 1<<l   // d - 2^L
-	highGap := 2<<l - u  // 2^(L+1) - d; L <= 62 as d < 2^63
+	lowGap := u - 1<<l  // d - 2^L
+	highGap := 2<<l - u // 2^(L+1) - d; L <= 62 as d < 2^63
 	if lowGap > 0 && lowGap >= 1<<l>>10 && highGap > 1<<l>>9 {
 		return int64(l)
 	}

@@ -95,10 +95,10 @@ type refPodKey struct {
 // that reach this criterion together holding exactly the same time; in the
 // exact mode (now is zero) by time, later first.
 type refTimeKey struct {
-	class  uint8
-	bucket int64
-	t      time.Time
-	refGroup  string
+	class    uint8
+	bucket   int64
+	t        time.Time
+	refGroup string
 }
 
 func refMakeTimeKey(t, now time.Time, applies bool) refTimeKey {

@@ -64,3 +64,27 @@ func benchmarkReplicaSetRank(b *testing.B, n int) {
 
 func BenchmarkReplicaSetRank10k(b *testing.B)  { benchmarkReplicaSetRank(b, 10_000) }
 func BenchmarkReplicaSetRank100k(b *testing.B) { benchmarkReplicaSetRank(b, 100_000) }
+
+// BenchmarkReplicaSetPodsToDelete10k deletes the burst of 500 of 10,000
+// pods, ranked by their siblings on the same node, as getPodsToDelete does.
+func BenchmarkReplicaSetPodsToDelete10k(b *testing.B) {
+	pods, _ := repBenchPods(10_000)
+	upPods := repV1Pods(pods)
+	b.Run("kubesem", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			replicaset.PodsToDelete(pods, pods, 500, repBase, replicaset.Options{})
+		}
+	})
+	b.Run("upstream", func(b *testing.B) {
+		b.ReportAllocs()
+		work := make([]*v1.Pod, len(upPods))
+		for b.Loop() {
+			copy(work, upPods) // the sort reorders its input
+			ranked := repRankedByNode(work, upPods)
+			ranked.Now = metav1.Time{Time: repBase}
+			sort.Sort(ranked)
+			_ = ranked.Pods[:500]
+		}
+	})
+}

@@ -1,0 +1,204 @@
+package cronjob
+
+import "time"
+
+// The fast form of periodCount (periods.go). Summing each offset period's
+// wall-clock count telescopes: the window counts once on wall-clock time
+// from after's offset to until's, and each change of offset then removes
+// the wall times its gap skips or adds back those its overlap repeats,
+// stretches no longer than the change itself. So a window costs one zone
+// lookup pair per change instead of a calendar count per period. Changes
+// robfig/cron does not step exactly still step Next, but only from the last
+// start time before the change until stepping is back on wall-clock time.
+// Where the walk meets something it cannot show periodCount agrees with
+// (changes closer together than periodCount's stepping reach, offsets that
+// are not whole minutes, package time's odd period bounds), it gives up and
+// Count takes periodCount.
+
+// zoneSpan bounds the Unix seconds zoneCount accepts, far from overflow.
+const zoneSpan = 1 << 50
+
+// glitchMargin is how far a change of offset must be from a day on which
+// package time reports period bounds that end before the instant asked
+// about (periodCount then sees changes of offset that change nothing).
+const glitchMargin = 7 * secondsPerDay
+
+// zoneCount returns periodCount(a, u), or ok false when it cannot show it
+// has the same answer.
+func (s *Schedule) zoneCount(a, u int64) (n int64, ok bool) {
+	if a < -zoneSpan || u > zoneSpan {
+		return 0, false
+	}
+	x := a + 1 // the instant last looked up
+	tl := time.Unix(x, 0).In(s.loc)
+	_, o := tl.Zone()
+	st, en := tl.ZoneBounds()
+	if !st.IsZero() && st.Unix() > a {
+		return 0, false // a period starts at a+1: stepping from a sees another offset
+	}
+	off := int64(o)
+	start := a + off // the window on wall-clock time starts after start
+	var fix int64    // corrections at the changes so far
+	const none = -zoneSpan * 4
+	last, lastHard, glitch := int64(none), false, int64(none)
+	run := 0 // period bounds since the last change that change nothing
+	for !en.IsZero() {
+		e := en.Unix()
+		if e <= x {
+			// Package time's rule-based bounds end at 00:00 UTC on
+			// December 31 of a leap year; skip that UTC day.
+			day := floorDiv(x, secondsPerDay) * secondsPerDay
+			if off%60 != 0 || day-last < glitchMargin {
+				return 0, false
+			}
+			x = day + secondsPerDay
+			tn := time.Unix(x, 0).In(s.loc)
+			_, o2 := tn.Zone()
+			_, en = tn.ZoneBounds()
+			if int64(o2) != off || (!en.IsZero() && en.Unix()-x < glitchMargin) {
+				return 0, false
+			}
+			glitch, run = x, 3
+			continue
+		}
+		if e > u {
+			break
+		}
+		tn := time.Unix(e, 0).In(s.loc)
+		_, o2i := tn.Zone()
+		_, en = tn.ZoneBounds()
+		x = e
+		o2 := int64(o2i)
+		if o2 == off {
+			if run++; run >= 4 {
+				return 0, false // periodCount would see a change here
+			}
+			continue
+		}
+		run = 0
+		benign := benignChange(e, off, o2)
+		if e-glitch < glitchMargin || ((!benign || lastHard) && e-last <= 2*stepReach+2) {
+			return 0, false
+		}
+		// Wall-clock seconds (y1, y2] are skipped (o2 > off) or seen
+		// twice (o2 < off).
+		y1, y2 := e-1+off, e-1+o2
+		if o2 > off {
+			fix -= s.countShort(y1, y2)
+		} else {
+			fix += s.countShort(max(start, y2), y1)
+			start = min(start, y2)
+		}
+		if !benign {
+			c, ok := s.stepFix(a, u, e, off, o2, en)
+			if !ok {
+				return 0, false
+			}
+			fix += c
+		}
+		last, lastHard, off = e, !benign, o2
+	}
+	return s.countLocal(start, u+off) + fix, true
+}
+
+// countShort is countLocal for a stretch of at most a day, skipping the
+// calendar when no hour it touches is selected.
+func (s *Schedule) countShort(a, b int64) int64 {
+	if b <= a {
+		return 0
+	}
+	if b-a < secondsPerDay {
+		da := floorDiv(a+1, secondsPerDay)
+		ha := int((a + 1 - da*secondsPerDay) / 3600)
+		hb := int((b - da*secondsPerDay) / 3600) // up to 47 when b is the next day
+		hours := s.hour | s.hour<<24
+		if hours>>uint(ha)&(uint64(1)<<uint(hb-ha+1)-1) == 0 {
+			return 0
+		}
+	}
+	return s.countLocal(a, b)
+}
+
+// stepFix returns what periodCount adds at a change of offset from o1 to o2
+// at instant e that robfig/cron does not step exactly: stepping Next minus
+// wall-clock counting over the two days either side of e within (a, u]. next
+// is the period bound after e. Up to the last start time before e both give
+// the same times, and once stepping has passed e it is back on wall-clock
+// time, so only the steps between differ.
+func (s *Schedule) stepFix(a, u, e, o1, o2 int64, next time.Time) (int64, bool) {
+	if o1%60 != 0 || o2%60 != 0 || (!next.IsZero() && next.Unix()-e <= 2*stepReach+2) {
+		return 0, false
+	}
+	w0, w1 := max(a, e-stepReach), min(u, e+stepReach)
+	prev := w0
+	if l, ok := s.lastLocal(w0+o1, e-1+o1); ok {
+		prev = l - o1
+	}
+	var n int64
+	for i := 0; ; i++ {
+		if i == maxChain {
+			return s.stepCount(w0, w1) - s.arithCount(w0, w1), true
+		}
+		t := s.Next(time.Unix(prev, 0))
+		if t.IsZero() || t.Unix() <= prev || t.Unix() > w1 {
+			break
+		}
+		n, prev = n+1, t.Unix()
+		if prev >= e {
+			n += s.countLocal(prev+o2, w1+o2)
+			break
+		}
+	}
+	return n - s.countLocal(e-1+o2, w1+o2), true
+}
+
+// maxChain bounds the steps stepFix takes before it steps the whole
+// stretch instead.
+const maxChain = 32
+
+// lastLocal returns the last selected local second x with lo < x <= hi, for
+// hi - lo of a few days at most.
+func (s *Schedule) lastLocal(lo, hi int64) (int64, bool) {
+	if hi <= lo {
+		return 0, false
+	}
+	day := floorDiv(hi, secondsPerDay)
+	limit := int(hi - day*secondsPerDay)
+	for ; day*secondsPerDay+secondsPerDay-1 > lo; day, limit = day-1, secondsPerDay-1 {
+		if !s.dayMatches(day) {
+			continue
+		}
+		tod, ok := s.lastTime(limit)
+		if !ok {
+			continue
+		}
+		if x := day*secondsPerDay + int64(tod); x > lo {
+			return x, true
+		}
+		return 0, false
+	}
+	return 0, false
+}
+
+// lastTime returns the last selected time of day at or before second tod.
+func (s *Schedule) lastTime(tod int) (int, bool) {
+	h, m, sec := tod/3600, tod%3600/60, tod%60
+	hours, mins, secs := s.hour&(1<<24-1), s.minute&(1<<60-1), s.second&(1<<60-1)
+	if hours>>uint(h)&1 != 0 {
+		if mins>>uint(m)&1 != 0 {
+			if ls := prevBit(secs, sec); ls >= 0 {
+				return h*3600 + m*60 + ls, true
+			}
+		}
+		if lm := prevBit(mins, m-1); lm >= 0 {
+			if ls := prevBit(secs, 59); ls >= 0 {
+				return h*3600 + lm*60 + ls, true
+			}
+		}
+	}
+	lh, lm, ls := prevBit(hours, h-1), prevBit(mins, 59), prevBit(secs, 59)
+	if lh < 0 || lm < 0 || ls < 0 {
+		return 0, false
+	}
+	return lh*3600 + lm*60 + ls, true
+}
