@@ -604,4 +604,3 @@ func jobsVectors(t *testing.T) []vec {
 	)
 	return vs
 }
-
