@@ -65,9 +65,8 @@ func (s *Schedule) countLocal(a, b int64) int64 {
 // selected day.
 func (s *Schedule) upTo(tod int) int64 {
 	h, m, sec := tod/3600, tod%3600/60, tod%60
-	mins := int64(bits.OnesCount64(s.minute &^ starBit))
 	secs := int64(bits.OnesCount64(s.second &^ starBit))
-	n := int64(bits.OnesCount64(s.hour&(1<<uint(h)-1))) * mins * secs
+	n := int64(bits.OnesCount64(s.hour&(1<<uint(h)-1))) * s.perHour
 	if s.hour>>uint(h)&1 == 0 {
 		return n
 	}
@@ -124,19 +123,15 @@ func (s *Schedule) daysInMonth(y int64, m, from, to int) int64 {
 
 // months counts the selected days in whole months m1..m2 of year y.
 func (s *Schedule) months(y int64, m1, m2 int) int64 {
-	var n int64
 	if m1 > m2 {
 		return 0
 	}
-	w := weekday(dayNumber(y, m1, 1))
-	for m := m1; m <= m2; m++ {
-		days := monthDays(y, m)
-		if s.month>>uint(m)&1 != 0 {
-			n += s.monthCnt[days-28][w]
-		}
-		w = (w + days) % 7
+	leap := 0
+	if isLeap(y) {
+		leap = 1
 	}
-	return n
+	cum := &s.cumDays[leap][weekday(dayNumber(y, 1, 1))]
+	return int64(cum[m2]) - int64(cum[m1-1])
 }
 
 // years counts the selected days in whole years y1..y2.

@@ -13,3 +13,10 @@ func (s *Schedule) PeriodCount(after, until time.Time) int64 {
 	}
 	return s.periodCount(a, u)
 }
+
+// BenignAgrees reports whether benignAt and benignChange agree on a change
+// of offset from o1 to o2 at instant t.
+func BenignAgrees(t, o1, o2 int64) bool {
+	_, _, _, ok := benignAt(t, o1, o2)
+	return ok == benignChange(t, o1, o2)
+}

@@ -17,7 +17,9 @@ var propSchedules = []string{
 	"0 0 * * 0", "0 0 1-7 * 1", "0 0 */2 * 1-5", "5 4 31 * *", "* 2 * * *", "0 3 * * *",
 }
 
-var propZones = []string{"UTC", "America/New_York", "Europe/Berlin", "Asia/Kolkata", "America/Santiago", "Asia/Tehran", "Pacific/Chatham"}
+var propZones = []string{
+	"UTC", "America/New_York", "Europe/Berlin", "Australia/Sydney", "Asia/Kolkata", "America/Santiago", "Asia/Tehran", "Pacific/Chatham",
+}
 
 // robfig/cron derails for good after Lord Howe's 30-minute spring-forward
 // (a weekly midnight start drifts to 00:30 and never matches again), so that

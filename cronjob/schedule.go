@@ -21,12 +21,14 @@ type Schedule struct {
 
 	fixed    bool // loc has one offset for all time
 	fixedOff int64
-	perDay   int64       // start times on a matching day
-	dowFirst [7]uint64   // days 1..37 on the weekdays of dow, by weekday of the 1st
-	monthCnt [4][7]int64 // matching days in a month of 28+i days starting on weekday w
-	yearCnt  [2][7]int64 // matching days in a (leap) year starting on weekday w
-	never    bool        // no day ever matches: the schedule never fires
-	allDays  bool        // every day matches
+	perDay   int64            // start times on a matching day
+	perHour  int64            // start times in a selected hour
+	dowFirst [7]uint64        // days 1..37 on the weekdays of dow, by weekday of the 1st
+	monthCnt [4][7]int64      // matching days in a month of 28+i days starting on weekday w
+	yearCnt  [2][7]int64      // matching days in a (leap) year starting on weekday w
+	cumDays  [2][7][13]uint16 // matching days in months 1..m of a (leap) year starting on weekday w
+	never    bool             // no day ever matches: the schedule never fires
+	allDays  bool             // every day matches
 }
 
 // ParseSchedule parses spec.schedule the way the v1.36.3 CronJob controller
@@ -119,9 +121,8 @@ func (s *Schedule) prepare() {
 	if s.delay > 0 {
 		return
 	}
-	s.perDay = int64(bits.OnesCount64(s.hour&^starBit)) *
-		int64(bits.OnesCount64(s.minute&^starBit)) *
-		int64(bits.OnesCount64(s.second&^starBit))
+	s.perHour = int64(bits.OnesCount64(s.minute&^starBit)) * int64(bits.OnesCount64(s.second&^starBit))
+	s.perDay = int64(bits.OnesCount64(s.hour&^starBit)) * s.perHour
 	for w := 0; w < 7; w++ {
 		var m uint64
 		for k := s.dow & 0x7f; k != 0; k &= k - 1 {
@@ -148,6 +149,7 @@ func (s *Schedule) prepare() {
 				if s.month>>uint(m)&1 != 0 {
 					total += s.monthCnt[n-28][wm]
 				}
+				s.cumDays[leap][w][m] = uint16(total)
 				wm = (wm + n) % 7
 			}
 			s.yearCnt[leap][w] = total

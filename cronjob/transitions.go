@@ -1,6 +1,9 @@
 package cronjob
 
-import "time"
+import (
+	"math/bits"
+	"time"
+)
 
 // The fast form of periodCount (periods.go). Summing each offset period's
 // wall-clock count telescopes: the window counts once on wall-clock time
@@ -11,9 +14,10 @@ import "time"
 // robfig/cron does not step exactly still step Next, but only from the last
 // start time before the change until stepping is back on wall-clock time.
 // Where the walk meets something it cannot show periodCount agrees with
-// (changes closer together than periodCount's stepping reach, offsets that
-// are not whole minutes, package time's odd period bounds), it gives up and
-// Count takes periodCount.
+// (changes closer together than periodCount's stepping reach, or within a
+// week of a day on which package time's period bounds go wrong; offsets
+// that are not whole minutes; long runs of bounds that change nothing), it
+// gives up and Count takes periodCount.
 
 // zoneSpan bounds the Unix seconds zoneCount accepts, far from overflow.
 const zoneSpan = 1 << 50
@@ -76,16 +80,21 @@ func (s *Schedule) zoneCount(a, u int64) (n int64, ok bool) {
 			continue
 		}
 		run = 0
-		benign := benignChange(e, off, o2)
+		day, sod, span, benign := benignAt(e, off, o2)
 		if e-glitch < glitchMargin || ((!benign || lastHard) && e-last <= 2*stepReach+2) {
 			return 0, false
 		}
 		// Wall-clock seconds (y1, y2] are skipped (o2 > off) or seen
 		// twice (o2 < off).
 		y1, y2 := e-1+off, e-1+o2
-		if o2 > off {
+		switch {
+		case benign && o2 > off:
+			fix -= s.wholeHours(day, sod, span)
+		case benign && start <= y2:
+			fix += s.wholeHours(day, sod, span)
+		case o2 > off:
 			fix -= s.countShort(y1, y2)
-		} else {
+		default:
 			fix += s.countShort(max(start, y2), y1)
 			start = min(start, y2)
 		}
@@ -99,6 +108,30 @@ func (s *Schedule) zoneCount(a, u int64) (n int64, ok bool) {
 		last, lastHard, off = e, !benign, o2
 	}
 	return s.countLocal(start, u+off) + fix, true
+}
+
+// benignAt is benignChange(t, o1, o2), also returning where the skipped
+// or repeated stretch starts on wall-clock time (day number and second of
+// day) and how long it is.
+func benignAt(t, o1, o2 int64) (day, sod, span int64, ok bool) {
+	span = max(o2-o1, o1-o2)
+	if o1%60 != 0 || o2%60 != 0 || span%3600 != 0 {
+		return 0, 0, span, false
+	}
+	lo := t + min(o1, o2) // on the hour exactly when t+o1 is, as span is whole hours
+	day = floorDiv(lo, secondsPerDay)
+	sod = lo - day*secondsPerDay
+	return day, sod, span, sod%3600 == 0 && sod >= 3600 && sod+span <= 23*3600
+}
+
+// wholeHours counts the start times in the whole hours from second sod of
+// day number day for span seconds, within that day.
+func (s *Schedule) wholeHours(day, sod, span int64) int64 {
+	sel := s.hour >> uint(sod/3600) & (uint64(1)<<uint(span/3600) - 1)
+	if sel == 0 || !s.dayMatches(day) {
+		return 0
+	}
+	return int64(bits.OnesCount64(sel)) * s.perHour
 }
 
 // countShort is countLocal for a stretch of at most a day, skipping the
@@ -139,7 +172,7 @@ func (s *Schedule) stepFix(a, u, e, o1, o2 int64, next time.Time) (int64, bool) 
 		if i == maxChain {
 			return s.stepCount(w0, w1) - s.arithCount(w0, w1), true
 		}
-		t := s.Next(time.Unix(prev, 0))
+		t := s.Next(time.Unix(prev, 0).UTC())
 		if t.IsZero() || t.Unix() <= prev || t.Unix() > w1 {
 			break
 		}
