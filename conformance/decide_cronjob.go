@@ -9,7 +9,7 @@ import (
 
 // cronjobDecisions returns the cronjob decisions the vectors in testdata/cronjob name.
 // Shapes are documented in testdata/cronjob/README.md.
-func cronjobDecisions() map[string]decider {
+func cronjobLegacy() map[string]decider {
 	type scheduleIn struct {
 		Schedule string    `json:"schedule"`
 		TimeZone *string   `json:"timeZone"`
@@ -182,3 +182,6 @@ func cronJobNames(jobs []*job.Job) []string {
 	}
 	return out
 }
+
+// cronjobDecisions returns the cronjob decisions.
+func cronjobDecisions() []Decision { return legacyTable(cronjobLegacy()) }

@@ -73,7 +73,7 @@ func nonNilPods(pods []*podstatus.Pod) error {
 }
 
 // jobDecisions returns the job decisions the vectors in testdata/job name.
-func jobDecisions() map[string]decider {
+func jobLegacy() map[string]decider {
 	return map[string]decider{
 		// {"job", "pods", "now", "backoff"?} → plan (see testdata/job/README.md)
 		"job.Step": rule(func(in struct {
@@ -442,3 +442,6 @@ func statusOut(s job.Status) map[string]any {
 		"completedIndexes": s.CompletedIndexes, "failedIndexes": failedIndexes, "uncountedTerminatedPods": unc,
 	}
 }
+
+// jobDecisions returns the job decisions.
+func jobDecisions() []Decision { return legacyTable(jobLegacy()) }

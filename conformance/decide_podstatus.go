@@ -12,7 +12,7 @@ type podInput struct {
 }
 
 // podstatusDecisions returns the podstatus decisions the vectors in testdata/podstatus name.
-func podstatusDecisions() map[string]decider {
+func podstatusLegacy() map[string]decider {
 	return map[string]decider{
 		// {"pod": Pod} → {"ready": true}
 		"podstatus.IsReady": rule(func(in podInput, _ struct{}) (any, error) {
@@ -68,3 +68,6 @@ func podstatusDecisions() map[string]decider {
 		}),
 	}
 }
+
+// podstatusDecisions returns the podstatus decisions.
+func podstatusDecisions() []Decision { return legacyTable(podstatusLegacy()) }

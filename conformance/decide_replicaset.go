@@ -51,7 +51,7 @@ func rsStatusOut(s replicaset.Status) rsStatus {
 }
 
 // replicasetDecisions returns the replicaset decisions the vectors in testdata/replicaset name.
-func replicasetDecisions() map[string]decider {
+func replicasetLegacy() map[string]decider {
 	return map[string]decider{
 		// {"active": 7, "replicas": 3} → {"diff": 4}
 		"replicaset.Diff": rule(func(in struct {
@@ -162,3 +162,6 @@ func replicasetDecisions() map[string]decider {
 		}),
 	}
 }
+
+// replicasetDecisions returns the replicaset decisions.
+func replicasetDecisions() []Decision { return legacyTable(replicasetLegacy()) }

@@ -35,7 +35,7 @@ func rolloutNames(rss rsList) []string {
 }
 
 // rolloutDecisions returns the rollout decisions the vectors in testdata/rollout name.
-func rolloutDecisions() map[string]decider {
+func rolloutLegacy() map[string]decider {
 	return map[string]decider{
 		// {"maxSurge": "25%"|5|null, "maxUnavailable": ..., "replicas": 10} → {"surge", "unavailable"}
 		"rollout.Fenceposts": rule(func(in struct {
@@ -261,3 +261,6 @@ func stepOutput(p rollout.Plan, replicaSets rsList, now time.Time) map[string]an
 	}
 	return out
 }
+
+// rolloutDecisions returns the rollout decisions.
+func rolloutDecisions() []Decision { return legacyTable(rolloutLegacy()) }

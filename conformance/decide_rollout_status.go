@@ -46,7 +46,7 @@ func names(rss []*replicaset.ReplicaSet) []string {
 
 // rolloutStatusDecisions returns the rollout status, condition, revision and
 // rollout-status-viewer decisions the vectors in testdata/rollout name.
-func rolloutStatusDecisions() map[string]decider {
+func rolloutStatusLegacy() map[string]decider {
 	return map[string]decider{
 		"rollout.ComputeStatus": rule(func(in rolloutSync, _ struct{}) (any, error) {
 			return rollout.ComputeStatus(&in.Deployment, in.NewReplicaSet, in.ReplicaSets, in.Now), nil

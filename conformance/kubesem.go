@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/plan"
 )
 
 // decider decodes a decision's options and input and returns its output
@@ -16,25 +18,15 @@ type decider func(options, input json.RawMessage) (any, error)
 
 // kubesem is kubesem's own Implementation.
 type kubesem struct {
-	decisions map[string]decider
+	decisions map[string]Decision
 }
 
-// Kubesem returns kubesem's own implementation of every decision the vectors
-// name.
+// Kubesem returns kubesem's own implementation of every decision in the
+// [Registry].
 func Kubesem() Implementation {
-	k := kubesem{decisions: map[string]decider{}}
-	for _, table := range []map[string]decider{
-		intstrDecisions(),
-		podstatusDecisions(),
-		replicasetDecisions(),
-		rolloutDecisions(),
-		rolloutStatusDecisions(),
-		jobDecisions(),
-		cronjobDecisions(),
-	} {
-		for name, d := range table {
-			k.decisions[name] = d
-		}
+	k := kubesem{decisions: map[string]Decision{}}
+	for _, d := range Registry() {
+		k.decisions[d.Name] = d
 	}
 	return k
 }
@@ -49,6 +41,7 @@ func Decisions(impl Implementation) []string {
 	for n := range k.decisions {
 		names = append(names, n)
 	}
+	slices.Sort(names)
 	return names
 }
 
@@ -57,7 +50,7 @@ func (k kubesem) Decide(decision string, options, input json.RawMessage) (json.R
 	if !ok {
 		return nil, fmt.Errorf("%w: %s", ErrUnsupported, decision)
 	}
-	out, err := d(options, input)
+	out, err := d.decide(options, input)
 	if err != nil {
 		var fe *field.Error
 		if !errors.As(err, &fe) {
@@ -65,7 +58,7 @@ func (k kubesem) Decide(decision string, options, input json.RawMessage) (json.R
 		}
 		return json.Marshal(map[string]any{"error": map[string]string{"field": fe.Path, "kind": field.Kind(fe)}})
 	}
-	return json.Marshal(out)
+	return plan.Encode(out)
 }
 
 // rule adapts a function of a decoded input and options to a decider. The

@@ -3,9 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
-	"slices"
 
 	"github.com/kubesem/kubesem/conformance"
 )
@@ -58,11 +58,25 @@ func serve(stdin io.Reader, stdout io.Writer) error {
 	return conformance.Serve(conformance.Kubesem(), stdin, stdout)
 }
 
-func listDecisions(stdout io.Writer) error {
-	names := conformance.Decisions(conformance.Kubesem())
-	slices.Sort(names)
-	for _, n := range names {
-		io.WriteString(stdout, n+"\n")
+func listDecisions(args []string, stdout io.Writer) error {
+	verbose := false
+	for _, a := range args {
+		switch a {
+		case "-v", "--v", "-verbose", "--verbose":
+			verbose = true
+		case "-h", "--help", "-help":
+			io.WriteString(stdout, "usage: kubesem decisions [-v]\n\nLists every decision kubesem answers; -v adds each one's input, options and output shape.\n")
+			return nil
+		default:
+			return usagef("decisions: unknown argument %q", a)
+		}
+	}
+	for _, d := range conformance.Registry() {
+		io.WriteString(stdout, d.Name+"\n")
+		if verbose {
+			fmt.Fprintf(stdout, "  input:   %s\n  options: %s\n  output:  %s\n",
+				conformance.Shape(d.Input), conformance.Shape(d.Options), conformance.Shape(d.Output))
+		}
 	}
 	return nil
 }

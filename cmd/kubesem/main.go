@@ -62,7 +62,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "serve":
 		err = serve(stdin, stdout)
 	case "decisions":
-		err = listDecisions(stdout)
+		err = listDecisions(args[1:], stdout)
 	case "simulate":
 		err = simulate(args[1:], stdout)
 	case "help", "-h", "--help":

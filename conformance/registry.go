@@ -1,0 +1,196 @@
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kubesem/kubesem/intstr"
+)
+
+// Decision is one decision kubesem answers: its name ("<package>.<Rule>"),
+// the Go types its input, options and output are decoded from and encoded
+// as, and the function that decides.
+type Decision struct {
+	Name    string
+	Input   reflect.Type
+	Options reflect.Type
+	Output  reflect.Type
+	decide  func(options, input json.RawMessage) (any, error)
+}
+
+// Bind binds f as the decision name: the vector's input decodes strictly
+// into In, its options into Opt, and f's Out is written with the canonical
+// encoder (plan.Encode). A *field.Error from f becomes the vector's
+// {"error": {...}} answer.
+func Bind[In, Opt, Out any](name string, f func(in In, opts Opt) (Out, error)) Decision {
+	return Decision{
+		Name:    name,
+		Input:   reflect.TypeFor[In](),
+		Options: reflect.TypeFor[Opt](),
+		Output:  reflect.TypeFor[Out](),
+		decide: func(options, input json.RawMessage) (any, error) {
+			var in In
+			var opts Opt
+			if err := decodeStrict(input, &in); err != nil {
+				return nil, err
+			}
+			if err := decodeStrict(options, &opts); err != nil {
+				return nil, err
+			}
+			return f(in, opts)
+		},
+	}
+}
+
+// legacy wraps a hand-written decider whose shapes the registry cannot
+// describe. It exists only while packages move to Bind.
+func legacy(name string, d decider) Decision {
+	return Decision{Name: name, decide: d}
+}
+
+// Registry returns every decision kubesem answers, sorted by name.
+func Registry() []Decision {
+	var all []Decision
+	for _, table := range [][]Decision{
+		intstrDecisions(),
+		podstatusDecisions(),
+		replicasetDecisions(),
+		rolloutDecisions(),
+		rolloutstatusDecisions(),
+		jobDecisions(),
+		cronjobDecisions(),
+		statefulsetDecisions(),
+		nodeDecisions(),
+		daemonsetDecisions(),
+		pdbDecisions(),
+	} {
+		all = append(all, table...)
+	}
+	slices.SortFunc(all, func(a, b Decision) int { return strings.Compare(a.Name, b.Name) })
+	return all
+}
+
+// legacyTable turns a map of deciders into Decisions.
+func legacyTable(m map[string]decider) []Decision {
+	out := make([]Decision, 0, len(m))
+	for name, d := range m {
+		out = append(out, legacy(name, d))
+	}
+	return out
+}
+
+var (
+	durationType = reflect.TypeFor[time.Duration]()
+	timeType     = reflect.TypeFor[time.Time]()
+	rawType      = reflect.TypeFor[json.RawMessage]()
+	intstrType   = reflect.TypeFor[intstr.Value]()
+)
+
+// Shape describes the JSON a Go type reads or writes, for `kubesem
+// decisions -v`: objects as {"field": shape, ...} ("?" marks a field that
+// may be omitted), arrays as [shape], maps as {string: shape}, and the
+// leaves int32, int64, number, string, bool, duration ("1m30s"), time (RFC
+// 3339), int|"N%" and any. A type met again inside itself prints by name.
+func Shape(t reflect.Type) string {
+	if t == nil {
+		return "?"
+	}
+	var b strings.Builder
+	shape(&b, t, map[reflect.Type]bool{})
+	return b.String()
+}
+
+func shape(b *strings.Builder, t reflect.Type, seen map[reflect.Type]bool) {
+	switch t {
+	case durationType:
+		b.WriteString("duration")
+		return
+	case timeType:
+		b.WriteString("time")
+		return
+	case rawType:
+		b.WriteString("any")
+		return
+	case intstrType:
+		b.WriteString(`int|"N%"`)
+		return
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		shape(b, t.Elem(), seen)
+	case reflect.Bool:
+		b.WriteString("bool")
+	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Uint8, reflect.Uint16:
+		b.WriteString("int32")
+	case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint32, reflect.Uint64:
+		b.WriteString("int64")
+	case reflect.Float32, reflect.Float64:
+		b.WriteString("number")
+	case reflect.String:
+		b.WriteString("string")
+	case reflect.Interface:
+		b.WriteString("any")
+	case reflect.Slice, reflect.Array:
+		b.WriteByte('[')
+		shape(b, t.Elem(), seen)
+		b.WriteByte(']')
+	case reflect.Map:
+		b.WriteString("{string: ")
+		shape(b, t.Elem(), seen)
+		b.WriteByte('}')
+	case reflect.Struct:
+		if seen[t] {
+			b.WriteString(t.Name())
+			return
+		}
+		seen[t] = true
+		defer delete(seen, t)
+		b.WriteByte('{')
+		first := true
+		shapeFields(b, t, seen, &first)
+		b.WriteByte('}')
+	default:
+		fmt.Fprintf(b, "%s", t)
+	}
+}
+
+func shapeFields(b *strings.Builder, t reflect.Type, seen map[reflect.Type]bool, first *bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				shapeFields(b, ft, seen, first)
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if !*first {
+			b.WriteString(", ")
+		}
+		*first = false
+		b.WriteString(`"` + name + `"`)
+		if strings.Contains(opts, "omit") || f.Type.Kind() == reflect.Pointer {
+			b.WriteByte('?')
+		}
+		b.WriteString(": ")
+		shape(b, f.Type, seen)
+	}
+}

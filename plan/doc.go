@@ -1,0 +1,30 @@
+// Package plan holds the vocabulary every kubesem Step speaks: why a sync
+// ended ([Reason]), what it creates ([Creation]) and deletes ([Deletion]),
+// the events it records ([Event]), when the controller looks again
+// ([Requeue]), and the one canonical JSON encoding of all of them ([Encode]).
+//
+// Every workload package's Plan is built from these pieces, with the same
+// field names in the same order (see VOCABULARY.md at the repository root):
+//
+//	Outcome      Reason       why the sync ended as it did; always set
+//	Create       Creation[T]  what is created (Count, Reason, the objects when they differ)
+//	<writes>                  package-specific writes, each named by its verb (Scale, Update, Adopt, …)
+//	Delete       []Deletion   what is deleted, in the controller's order
+//	Status       <pkg>.Status the status after the sync
+//	UpdateStatus bool         whether the controller writes Status
+//	Events       []Event      the events recorded, in order
+//	Requeue      []Requeue    when the controller looks again, and why
+//	<memory>                  controller memory carried to the next sync (job's Backoff, node's probe times)
+//
+// # Encoding
+//
+// [Encode] renders any value as JSON with the field names of its json tags,
+// durations as Go duration strings ("1m30s"), times as RFC 3339 in UTC and
+// nil slices as []. Plans implement json.Marshaler with it, so
+// json.Marshal(plan) and kubesem's CLI and conformance output agree.
+//
+// # Inputs
+//
+// Nothing here reads a clock or does I/O; every function is safe for
+// concurrent use.
+package plan
