@@ -23,7 +23,7 @@ func ExampleStep() {
 	for _, p := range plan.Adopt {
 		fmt.Println("adopt", p.Name)
 	}
-	for _, p := range plan.Delete.Pods {
+	for _, p := range plan.Delete {
 		fmt.Println("delete", p.Name)
 	}
 	// Output:
@@ -42,7 +42,7 @@ func ExampleStep_podsFirst() {
 		pod("pod2", "n1", podstatus.Running, ago(30*time.Second), ago(36*time.Second)),
 	}
 	plan, _ := replicaset.Step(rs, pods, nil, now, replicaset.Options{})
-	fmt.Println(len(plan.Adopt), "adopted,", plan.Create.Count, "created in batches", plan.Create.Batches)
+	fmt.Println(len(plan.Adopt), "adopted,", plan.Create.Count, "created in batches", plan.Batches)
 	// Output: 2 adopted, 1 created in batches [1]
 }
 

@@ -30,14 +30,14 @@ type Spec struct {
 // Status is a ReplicaSet status.
 type Status struct {
 	Replicas             int32 `json:"replicas"`
-	FullyLabeledReplicas int32 `json:"fullyLabeledReplicas,omitempty"`
-	ReadyReplicas        int32 `json:"readyReplicas,omitempty"`
-	AvailableReplicas    int32 `json:"availableReplicas,omitempty"`
+	FullyLabeledReplicas int32 `json:"fullyLabeledReplicas"`
+	ReadyReplicas        int32 `json:"readyReplicas"`
+	AvailableReplicas    int32 `json:"availableReplicas"`
 	// TerminatingReplicas is nil for a ReplicationController and for a
 	// ReplicaSet whose controller has not reported it.
-	TerminatingReplicas *int32      `json:"terminatingReplicas,omitempty"`
-	ObservedGeneration  int64       `json:"observedGeneration,omitempty"`
-	Conditions          []Condition `json:"conditions,omitempty"`
+	TerminatingReplicas *int32      `json:"terminatingReplicas"`
+	ObservedGeneration  int64       `json:"observedGeneration"`
+	Conditions          []Condition `json:"conditions"`
 }
 
 // ConditionType names a ReplicaSet condition.

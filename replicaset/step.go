@@ -1,16 +1,24 @@
 package replicaset
 
 import (
+	"cmp"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// Reason says why a Plan takes an action.
-type Reason string
+// Reason says why a sync ended as it did or why a Plan takes an action.
+type Reason = plan.Reason
 
 // Reasons.
 const (
+	// ReasonSynced: the sync managed pods and computed status (outcome).
+	ReasonSynced Reason = "Synced"
+	// ReasonBeingDeleted: rs has a deletion timestamp; pods are not managed (outcome).
+	ReasonBeingDeleted Reason = "BeingDeleted"
 	// ReasonOrphanSelected: an orphan pod matches the selector (adopt).
 	ReasonOrphanSelected Reason = "OrphanSelected"
 	// ReasonSelectorMismatch: a controlled pod no longer matches (release).
@@ -19,8 +27,6 @@ const (
 	ReasonTooFewReplicas Reason = "TooFewReplicas"
 	// ReasonTooManyReplicas: more active pods than replicas (delete).
 	ReasonTooManyReplicas Reason = "TooManyReplicas"
-	// ReasonBeingDeleted: rs has a deletion timestamp; pods are not managed.
-	ReasonBeingDeleted Reason = "BeingDeleted"
 	// ReasonAvailabilityCheck: a ready pod becomes available later (requeue).
 	ReasonAvailabilityCheck Reason = "AvailabilityCheck"
 	// ReasonMinReadySeconds: some ready pods are not available and none has
@@ -28,49 +34,45 @@ const (
 	ReasonMinReadySeconds Reason = "MinReadySeconds"
 )
 
-// PodRef names a pod a Plan acts on.
+// PodRef names a pod a Plan adopts or releases.
 type PodRef struct {
 	Name   string `json:"name"`
 	UID    string `json:"uid,omitempty"`
 	Reason Reason `json:"reason,omitempty"`
 }
 
-// Creation is the pods a Plan creates from the template.
-type Creation struct {
-	// Count is how many pods are created; Batches their slow-start batch
-	// sizes when every creation succeeds.
-	Count   int    `json:"count"`
-	Batches []int  `json:"batches,omitempty"`
-	Reason  Reason `json:"reason,omitempty"`
-}
-
-// Deletion is the pods a Plan deletes, in order.
-type Deletion struct {
-	Pods []PodRef `json:"pods,omitempty"`
-	// Sure says that v1.36.3 deletes Pods[:Sure] whatever its unstable sort
-	// does; the rest are a pinned choice among Tied.
-	Sure   int      `json:"sure"`
-	Tied   []PodRef `json:"tied,omitempty"`
-	Reason Reason   `json:"reason,omitempty"`
-}
-
-// Plan is what the controller does in one sync of a ReplicaSet.
+// Plan is what the controller does in one sync of a ReplicaSet, in the
+// house vocabulary (VOCABULARY.md).
 type Plan struct {
+	// Outcome is ReasonSynced, or ReasonBeingDeleted when pods are not
+	// managed this sync.
+	Outcome Reason `json:"outcome"`
+	// Create is the pods created from the template (identical copies, so
+	// no Objects); Batches are their slow-start batch sizes when every
+	// creation succeeds.
+	Create  plan.Creation[podstatus.Pod] `json:"create"`
+	Batches []int                        `json:"batches,omitempty"`
+	// Adopt and Release are the pods whose controller reference the sync
+	// sets or removes.
 	Adopt   []PodRef `json:"adopt,omitempty"`
 	Release []PodRef `json:"release,omitempty"`
-	Create  Creation `json:"create"`
-	Delete  Deletion `json:"delete"`
-	// Skipped is ReasonBeingDeleted when pods are not managed this sync.
-	Skipped Reason `json:"skipped,omitempty"`
-	// Status is the status written when UpdateStatus is set (and the
-	// current one otherwise, with the same values).
+	// Delete is the pods deleted, in order. v1.36.3 deletes
+	// Delete[:DeleteSure] whatever its unstable sort does; the rest are a
+	// pinned choice among DeleteTied, the pods it could pick instead.
+	Delete     []plan.Deletion `json:"delete"`
+	DeleteSure int             `json:"deleteSure"`
+	DeleteTied []plan.Deletion `json:"deleteTied,omitempty"`
+	// Status is the status after the sync; UpdateStatus reports whether the
+	// controller writes it.
 	Status       Status `json:"status"`
 	UpdateStatus bool   `json:"updateStatus"`
-	// RequeueAfter, when RequeueReason is set, is when to sync again so
-	// that availableReplicas is counted on time.
-	RequeueAfter  time.Duration `json:"requeueAfter,omitempty"`
-	RequeueReason Reason        `json:"requeueReason,omitempty"`
+	// Requeue is set when a ready pod's availability must be counted on
+	// time (minReadySeconds).
+	Requeue []plan.Requeue `json:"requeue"`
 }
+
+// MarshalJSON encodes p with [plan.Encode].
+func (p Plan) MarshalJSON() ([]byte, error) { return plan.Encode(p) }
 
 // Step returns what the ReplicaSet (or ReplicationController) controller
 // does in one sync of rs at now, assuming every API call succeeds:
@@ -105,28 +107,29 @@ func Step(rs *ReplicaSet, pods, related []*podstatus.Pod, now time.Time, opts Op
 	if err := validatePods("relatedPods", related, false); err != nil {
 		return Plan{}, err
 	}
-	var plan Plan
-	active, terminating := claimAll(rs, pods, &plan)
+	p := Plan{Outcome: ReasonSynced}
+	active, terminating := claimAll(rs, pods, &p)
 	if rs.IsDeleting() {
-		plan.Skipped = ReasonBeingDeleted
+		p.Outcome = ReasonBeingDeleted
 	} else {
-		manage(rs, active, related, now, opts, &plan)
+		manage(rs, active, related, now, opts, &p)
 	}
-	plan.Status = ComputeStatus(rs, active, terminating, nil, now, opts)
-	plan.UpdateStatus = !statusEqual(rs.Status, plan.Status)
-	if m := rs.Spec.MinReadySeconds; m > 0 && plan.Status.ReadyReplicas != plan.Status.AvailableReplicas {
-		plan.RequeueAfter, plan.RequeueReason = time.Duration(m)*time.Second, ReasonMinReadySeconds
+	p.Status = ComputeStatus(rs, active, terminating, nil, now, opts)
+	p.UpdateStatus = !statusEqual(rs.Status, p.Status)
+	if m := rs.Spec.MinReadySeconds; m > 0 && p.Status.ReadyReplicas != p.Status.AvailableReplicas {
+		r := plan.Requeue{After: time.Duration(m) * time.Second, Reason: ReasonMinReadySeconds}
 		if d, ok := podstatus.NextAvailabilityCheck(active, m, now); ok {
-			plan.RequeueAfter, plan.RequeueReason = d, ReasonAvailabilityCheck
+			r = plan.Requeue{After: d, Reason: ReasonAvailabilityCheck}
 		}
+		p.Requeue = []plan.Requeue{r}
 	}
-	return plan, nil
+	return p, nil
 }
 
 // claimAll lists and claims pods, recording adoptions and releases in plan,
 // and returns the claimed active pods and the terminating pods rs controls
 // and selects.
-func claimAll(rs *ReplicaSet, pods []*podstatus.Pod, plan *Plan) (active, terminating []*podstatus.Pod) {
+func claimAll(rs *ReplicaSet, pods []*podstatus.Pod, out *Plan) (active, terminating []*podstatus.Pod) {
 	sel := rs.PodSelector()
 	kind := rs.KindName()
 	for _, p := range pods {
@@ -147,37 +150,47 @@ func claimAll(rs *ReplicaSet, pods []*podstatus.Pod, plan *Plan) (active, termin
 			active = append(active, p)
 		case Adopt:
 			active = append(active, p)
-			plan.Adopt = append(plan.Adopt, PodRef{Name: p.Name, UID: p.UID, Reason: ReasonOrphanSelected})
+			out.Adopt = append(out.Adopt, PodRef{Name: p.Name, UID: p.UID, Reason: ReasonOrphanSelected})
 		case Release:
-			plan.Release = append(plan.Release, PodRef{Name: p.Name, UID: p.UID, Reason: ReasonSelectorMismatch})
+			out.Release = append(out.Release, PodRef{Name: p.Name, UID: p.UID, Reason: ReasonSelectorMismatch})
 		}
 	}
+	// Upstream claims pods in its informer's order, which is arbitrary; the
+	// Plan lists them by name, then UID.
+	byName := func(a, b PodRef) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.UID, b.UID))
+	}
+	slices.SortFunc(out.Adopt, byName)
+	slices.SortFunc(out.Release, byName)
 	return active, terminating
 }
 
 // manage fills plan's creation or deletion.
-func manage(rs *ReplicaSet, active, related []*podstatus.Pod, now time.Time, opts Options, plan *Plan) {
+func manage(rs *ReplicaSet, active, related []*podstatus.Pod, now time.Time, opts Options, p *Plan) {
 	diff := Diff(len(active), rs.Replicas(), opts)
 	switch {
 	case diff < 0:
 		sizes, _ := SlowStart(-diff, -diff)
-		plan.Create = Creation{Count: -diff, Batches: sizes, Reason: ReasonTooFewReplicas}
+		p.Create = plan.Creation[podstatus.Pod]{Count: int32(-diff), Reason: ReasonTooFewReplicas}
+		p.Batches = sizes
 	case diff > 0:
 		if rs.ControllerRef() == nil {
 			related = nil
 		}
 		v := PodsToDelete(active, related, diff, now, opts)
-		plan.Delete = Deletion{Pods: refs(active, v.Pods), Sure: v.Sure, Tied: refs(active, v.Tied), Reason: ReasonTooManyReplicas}
+		p.Delete = refs(active, v.Pods, ReasonTooManyReplicas)
+		p.DeleteSure = v.Sure
+		p.DeleteTied = refs(active, v.Tied, ReasonTooManyReplicas)
 	}
 }
 
-func refs(pods []*podstatus.Pod, idx []int) []PodRef {
+func refs(pods []*podstatus.Pod, idx []int, why Reason) []plan.Deletion {
 	if len(idx) == 0 {
 		return nil
 	}
-	out := make([]PodRef, len(idx))
+	out := make([]plan.Deletion, len(idx))
 	for i, j := range idx {
-		out[i] = PodRef{Name: pods[j].Name, UID: pods[j].UID}
+		out[i] = plan.Deletion{Name: pods[j].Name, UID: pods[j].UID, Reason: why}
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 )
@@ -23,16 +24,16 @@ func TestStepSeedAdoption(t *testing.T) {
 		pod("pod1", "n2", podstatus.Pending, time.Time{}, ago(time.Second)),
 		pod("pod2", "n2", podstatus.Pending, time.Time{}, ago(time.Second)),
 	}
-	plan, err := replicaset.Step(rs, pods, nil, now, replicaset.Options{})
+	p, err := replicaset.Step(rs, pods, nil, now, replicaset.Options{})
 	if err != nil {
 		t.Fatalf("Step = %v", err)
 	}
-	want := replicaset.Deletion{Pods: []replicaset.PodRef{{Name: "pod1", UID: "uid-pod1"}, {Name: "pod2", UID: "uid-pod2"}}, Sure: 2, Reason: replicaset.ReasonTooManyReplicas}
-	if diff := cmp.Diff(want, plan.Delete); diff != "" {
+	want := []plan.Deletion{{Name: "pod1", UID: "uid-pod1", Reason: replicaset.ReasonTooManyReplicas}, {Name: "pod2", UID: "uid-pod2", Reason: replicaset.ReasonTooManyReplicas}}
+	if diff := cmp.Diff(want, p.Delete); diff != "" || p.DeleteSure != 2 {
 		t.Errorf("Step delete (-want +got):\n%s", diff)
 	}
-	if len(plan.Adopt) != 2 || plan.Create.Count != 0 || plan.Status.Replicas != 5 {
-		t.Errorf("Step = adopt %v, create %d, replicas %d; want 2 adoptions, 0, 5", plan.Adopt, plan.Create.Count, plan.Status.Replicas)
+	if len(p.Adopt) != 2 || p.Create.Count != 0 || p.Status.Replicas != 5 {
+		t.Errorf("Step = adopt %v, create %d, replicas %d; want 2 adoptions, 0, 5", p.Adopt, p.Create.Count, p.Status.Replicas)
 	}
 }
 

@@ -174,7 +174,7 @@ func (w *rolloutWorld) sync(instant bool) (rollout.Plan, error) {
 // and created pods start Pending, to become ready readyAfter steps later.
 func (w *rolloutWorld) applyReplicaSet(rs *replicaset.ReplicaSet, plan replicaset.Plan) {
 	gone := map[string]bool{}
-	for _, p := range plan.Delete.Pods {
+	for _, p := range plan.Delete {
 		gone[p.Name] = true
 	}
 	kept := w.pods[:0:0]
@@ -184,7 +184,7 @@ func (w *rolloutWorld) applyReplicaSet(rs *replicaset.ReplicaSet, plan replicase
 		}
 	}
 	controller := true
-	for i := 0; i < plan.Create.Count; i++ {
+	for i := int32(0); i < plan.Create.Count; i++ {
 		w.made++
 		name := fmt.Sprintf("%s-%d", rs.Name, w.made)
 		kept = append(kept, &podstatus.Pod{

@@ -1,0 +1,92 @@
+package conformance
+
+import (
+	"time"
+
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+type (
+	podIn struct {
+		Pod podstatus.Pod `json:"pod"`
+	}
+	readyOut struct {
+		Ready bool `json:"ready"`
+	}
+	activeOut struct {
+		Active bool `json:"active"`
+	}
+	termOut struct {
+		Terminating bool `json:"terminating"`
+	}
+	terminalOut struct {
+		Terminal bool `json:"terminal"`
+	}
+	availIn struct {
+		Pod             podstatus.Pod `json:"pod"`
+		MinReadySeconds int32         `json:"minReadySeconds"`
+		Now             time.Time     `json:"now"`
+	}
+	availOut struct {
+		Available bool `json:"available"`
+	}
+	nextCheckIn struct {
+		Pods              []*podstatus.Pod `json:"pods"`
+		MinReadySeconds   int32            `json:"minReadySeconds"`
+		Now               time.Time        `json:"now"`
+		StatusEvaluatedAt *time.Time       `json:"statusEvaluatedAt"`
+	}
+	nextCheckOut struct {
+		Requeue bool           `json:"requeue"`
+		After   *time.Duration `json:"after,omitempty"`
+	}
+	costOut struct {
+		Cost  int32 `json:"cost"`
+		Valid bool  `json:"valid"`
+	}
+	restartsOut struct {
+		Regular int32 `json:"regular"`
+		Sidecar int32 `json:"sidecar"`
+	}
+)
+
+// podstatusDecisions returns the podstatus decisions the vectors in testdata/podstatus name.
+func podstatusDecisions() []Decision {
+	return []Decision{
+		Bind("podstatus.IsReady", func(in podIn, _ struct{}) (readyOut, error) {
+			return readyOut{podstatus.IsReady(&in.Pod)}, nil
+		}),
+		Bind("podstatus.IsAvailable", func(in availIn, _ struct{}) (availOut, error) {
+			return availOut{podstatus.IsAvailable(&in.Pod, in.MinReadySeconds, in.Now)}, nil
+		}),
+		Bind("podstatus.IsActive", func(in podIn, _ struct{}) (activeOut, error) {
+			return activeOut{podstatus.IsActive(&in.Pod)}, nil
+		}),
+		Bind("podstatus.IsTerminating", func(in podIn, _ struct{}) (termOut, error) {
+			return termOut{podstatus.IsTerminating(&in.Pod)}, nil
+		}),
+		Bind("podstatus.IsTerminal", func(in podIn, _ struct{}) (terminalOut, error) {
+			return terminalOut{podstatus.IsTerminal(&in.Pod)}, nil
+		}),
+		// statusEvaluatedAt defaults to now.
+		Bind("podstatus.NextAvailabilityCheck", func(in nextCheckIn, _ struct{}) (nextCheckOut, error) {
+			evaluated := in.Now
+			if in.StatusEvaluatedAt != nil {
+				evaluated = *in.StatusEvaluatedAt
+			}
+			d, ok := podstatus.NextAvailabilityCheckSince(in.Pods, in.MinReadySeconds, evaluated, in.Now)
+			if !ok {
+				return nextCheckOut{}, nil
+			}
+			return nextCheckOut{Requeue: true, After: &d}, nil
+		}),
+		Bind("podstatus.DeletionCost", func(in podIn, _ struct{}) (costOut, error) {
+			cost, valid := podstatus.DeletionCost(&in.Pod)
+			return costOut{cost, valid}, nil
+		}),
+		Bind("podstatus.MaxRestarts", func(in podIn, _ struct{}) (restartsOut, error) {
+			regular, sidecar := podstatus.MaxRestarts(&in.Pod)
+			return restartsOut{regular, sidecar}, nil
+		}),
+	}
+}
