@@ -22,7 +22,7 @@ var pendingVectors = map[string]bool{
 // deciders rather than Bind bindings. It must be empty when "One house"
 // closes.
 var legacyPackages = map[string]bool{
-	"rollout": true, "job": true, "cronjob": true,
+	"rollout": true, "cronjob": true,
 }
 
 // TestRegistryMatchesVectors checks both directions: every registered

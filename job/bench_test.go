@@ -60,9 +60,10 @@ func BenchmarkIndexesHas(b *testing.B) {
 
 func BenchmarkFirstPendingIndexes(b *testing.B) {
 	s := job.Indexes{{1, 1}, {5, 5}, {9, 9}}
+	pods := indexedPods(3, 9)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = job.FirstPendingIndexes(5, 20, s, []int{3, 9}, nil)
+		_ = job.FirstPendingIndexes(5, 20, s, pods, nil)
 	}
 }
 
@@ -216,7 +217,7 @@ func BenchmarkStep(b *testing.B) {
 	pods := benchPods(50, false)
 	b.ReportAllocs()
 	for b.Loop() {
-		_, _ = job.Step(j, pods, benchT0, job.Options{})
+		_, _ = job.Step(j, pods, job.BackoffRecord{}, benchT0, job.Options{})
 	}
 }
 
@@ -225,7 +226,7 @@ func BenchmarkStepIndexed(b *testing.B) {
 	pods := benchPods(50, true)
 	b.ReportAllocs()
 	for b.Loop() {
-		_, _ = job.Step(j, pods, benchT0, job.Options{})
+		_, _ = job.Step(j, pods, job.BackoffRecord{}, benchT0, job.Options{})
 	}
 }
 

@@ -28,7 +28,7 @@
 //
 // TTL-after-finished: [NeedsCleanup], [TimeLeft].
 //
-// One sync: [Step], [StepFrom], [Validate].
+// One sync: [Step] (with the backoff record as controller memory), [Validate].
 //
 // # Divergences
 //

@@ -16,14 +16,14 @@ func ExampleStep() {
 	pi := &job.Job{ObjectMeta: meta.ObjectMeta{Name: "pi"}, Spec: job.Spec{BackoffLimit: &four,
 		Template: podstatus.Template{Spec: podstatus.Spec{RestartPolicy: podstatus.RestartNever}}}}
 	start := time.Date(2022, 6, 15, 8, 40, 15, 0, time.UTC)
-	p, _ := job.Step(pi, nil, start, job.Options{})
+	p, _ := job.Step(pi, nil, job.BackoffRecord{}, start, job.Options{})
 	fmt.Println(p.Create.Count, p.Create.Reason)
 
 	pi.Status = p.Status
 	done := start.Add(65 * time.Second)
 	pod := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: "pi-5rwd7", UID: "u1", Finalizers: []string{job.TrackingFinalizer}},
 		Status: podstatus.Status{Phase: podstatus.Succeeded}}
-	p, _ = job.Step(pi, []*podstatus.Pod{pod}, done, job.Options{})
+	p, _ = job.Step(pi, []*podstatus.Pod{pod}, p.Backoff, done, job.Options{})
 	fmt.Println(p.Status.Succeeded, job.IsFinished(&job.Job{Status: p.Status}), p.Status.CompletionTime.Sub(start))
 	// Output:
 	// 1 TooFewActive

@@ -44,7 +44,7 @@ func FuzzStep(f *testing.F) {
 		if json.Unmarshal([]byte(js), &j) != nil || json.Unmarshal([]byte(ps), &pods) != nil {
 			return
 		}
-		_, err := job.Step(&j, pods, time.Unix(now, 0), job.Options{})
+		_, err := job.Step(&j, pods, job.BackoffRecord{}, time.Unix(now, 0), job.Options{})
 		var fe *field.Error
 		if err != nil && !errors.As(err, &fe) {
 			t.Fatalf("Step error %v is not a *field.Error", err)

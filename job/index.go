@@ -66,15 +66,16 @@ func GenerateNameWithIndex(jobName string, i int) string {
 }
 
 // FirstPendingIndexes returns, in increasing order, up to count indexes in
-// [0, completions) that are neither succeeded, nor held by a pod (busy: the
-// sorted distinct indexes of active pods, plus terminating ones when only
-// failed pods are replaced), nor failed. Its cost is bounded by count and the
-// number of intervals, never by completions.
+// [0, completions) that are neither succeeded, nor held by one of pods (the
+// active pods, plus the terminating ones when only failed pods are
+// replaced; pods without a valid completion index hold none), nor failed.
+// Its cost is bounded by count, the number of intervals and len(pods),
+// never by completions.
 //
 // Source: upstream pkg/controller/job/indexed_job_utils.go firstPendingIndexes
 // (v1.36.3).
-func FirstPendingIndexes(count, completions int, succeeded Indexes, busy []int, failed Indexes) []int {
-	return firstPending(count, completions, succeeded.withIndexes(busy).merge(failed))
+func FirstPendingIndexes(count, completions int, succeeded Indexes, pods []*podstatus.Pod, failed Indexes) []int {
+	return firstPending(count, completions, succeeded.withIndexes(podIndexes(pods)).merge(failed))
 }
 
 func firstPending(count, completions int, taken Indexes) []int {
@@ -101,6 +102,9 @@ func firstPending(count, completions int, taken Indexes) []int {
 func podIndexes(pods []*podstatus.Pod) []int {
 	var out []int
 	for _, p := range pods {
+		if p == nil {
+			continue
+		}
 		if ix := CompletionIndex(p); ix >= 0 {
 			out = append(out, ix)
 		}

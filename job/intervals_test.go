@@ -1,9 +1,11 @@
 package job_test
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/podstatus"
 )
 
 func TestParseIndexes(t *testing.T) {
@@ -48,7 +50,7 @@ func TestIndexesHas(t *testing.T) {
 
 func TestFirstPendingIndexes(t *testing.T) {
 	t.Parallel()
-	got := job.FirstPendingIndexes(5, 20, job.Indexes{{1, 1}, {5, 5}, {9, 9}}, []int{3, 9}, job.Indexes{{2, 2}, {6, 7}})
+	got := job.FirstPendingIndexes(5, 20, job.Indexes{{1, 1}, {5, 5}, {9, 9}}, indexedPods(9, 3, 9, -1), job.Indexes{{2, 2}, {6, 7}})
 	want := []int{0, 4, 8, 10, 11}
 	if len(got) != len(want) {
 		t.Fatalf("FirstPendingIndexes = %v; want %v", got, want)
@@ -58,4 +60,17 @@ func TestFirstPendingIndexes(t *testing.T) {
 			t.Fatalf("FirstPendingIndexes = %v; want %v", got, want)
 		}
 	}
+}
+
+// indexedPods returns pods holding the given completion indexes; -1 is a
+// pod without the annotation.
+func indexedPods(indexes ...int) []*podstatus.Pod {
+	pods := make([]*podstatus.Pod, len(indexes))
+	for i, ix := range indexes {
+		pods[i] = &podstatus.Pod{}
+		if ix >= 0 {
+			pods[i].Annotations = map[string]string{job.CompletionIndexAnnotation: strconv.Itoa(ix)}
+		}
+	}
+	return pods
 }

@@ -107,12 +107,12 @@ type Status struct {
 	Conditions              []Condition              `json:"conditions,omitempty"`
 	StartTime               *time.Time               `json:"startTime,omitempty"`
 	CompletionTime          *time.Time               `json:"completionTime,omitempty"`
-	Active                  int32                    `json:"active,omitempty"`
-	Succeeded               int32                    `json:"succeeded,omitempty"`
-	Failed                  int32                    `json:"failed,omitempty"`
+	Active                  int32                    `json:"active"`
+	Succeeded               int32                    `json:"succeeded"`
+	Failed                  int32                    `json:"failed"`
 	Terminating             *int32                   `json:"terminating,omitempty"`
 	Ready                   *int32                   `json:"ready,omitempty"`
-	CompletedIndexes        string                   `json:"completedIndexes,omitempty"`
+	CompletedIndexes        string                   `json:"completedIndexes"`
 	FailedIndexes           *string                  `json:"failedIndexes,omitempty"`
 	UncountedTerminatedPods *UncountedTerminatedPods `json:"uncountedTerminatedPods,omitempty"`
 }
@@ -120,8 +120,8 @@ type Status struct {
 // UncountedTerminatedPods lists the UIDs of finished pods not yet counted in
 // the status.
 type UncountedTerminatedPods struct {
-	Succeeded []string `json:"succeeded,omitempty"`
-	Failed    []string `json:"failed,omitempty"`
+	Succeeded []string `json:"succeeded"`
+	Failed    []string `json:"failed"`
 }
 
 // ConditionType names a Job condition.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -81,7 +82,7 @@ func (s *sync) delete(rm []Removal, reason Reason) {
 		if reason != "" {
 			why = reason
 		}
-		s.plan.Delete = append(s.plan.Delete, Deletion{Name: r.Pod.Name, UID: r.Pod.UID, Reason: why})
+		s.plan.Delete = append(s.plan.Delete, plan.Deletion{Name: r.Pod.Name, UID: r.Pod.UID, Reason: why})
 		if podstatus.IsReady(r.Pod) {
 			s.ready--
 		}
@@ -116,12 +117,12 @@ func (s *sync) manage() {
 	}
 	if !hasBackoffLimitPerIndex(j) {
 		if left := RemainingBackoff(s.record.FailuresAfterLastSuccess, s.record.LastFailureTime, s.now, s.opts); left > 0 {
-			s.plan.Requeue = append(s.plan.Requeue, Requeue{After: left, Reason: ReasonPodFailureBackoff})
+			s.plan.Requeue = append(s.plan.Requeue, plan.Requeue{After: left, Reason: ReasonPodFailureBackoff})
 			return
 		}
 	}
 	diff = min(diff, maxPerSync)
-	create := &Create{Count: int32(diff), Reason: ReasonTooFewActive}
+	create := plan.Creation[NewPod]{Count: int32(diff), Reason: ReasonTooFewActive}
 	if isIndexed(j) {
 		ix, ok := s.pendingIndexes(int(diff))
 		if !ok {
@@ -129,7 +130,7 @@ func (s *sync) manage() {
 		}
 		create.Count = int32(len(ix))
 		for _, i := range ix {
-			create.Pods = append(create.Pods, s.newPod(i))
+			create.Objects = append(create.Objects, s.newPod(i))
 		}
 	}
 	if create.Count == 0 {
@@ -171,7 +172,7 @@ func (s *sync) pendingIndexes(n int) ([]int, bool) {
 		}
 	}
 	if len(now) == 0 && wait > 0 {
-		s.plan.Requeue = append(s.plan.Requeue, Requeue{After: time.Duration(wait), Reason: ReasonIndexFailureBackoff})
+		s.plan.Requeue = append(s.plan.Requeue, plan.Requeue{After: time.Duration(wait), Reason: ReasonIndexFailureBackoff})
 		return nil, false
 	}
 	return now, true

@@ -1,10 +1,14 @@
 package job
 
-// Reason says why a Plan holds an action. It is machine-readable.
-type Reason string
+import "github.com/kubesem/kubesem/plan"
 
-// Reasons for Plan actions.
+// Reason says why a sync ended as it did or why a Plan holds an action.
+type Reason = plan.Reason
+
+// Reasons for Plan outcomes and actions.
 const (
+	// ReasonSynced: the sync evaluated the job and acted on it (outcome).
+	ReasonSynced Reason = "Synced"
 	// ReasonTooFewActive: fewer pods run than the job wants; create more.
 	ReasonTooFewActive Reason = "TooFewActive"
 	// ReasonTooManyActive: more pods run than the job wants; delete some.

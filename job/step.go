@@ -1,10 +1,13 @@
 package job
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -12,35 +15,36 @@ import (
 // pods accounted for per sync (MaxPodCreateDeletePerSync, MaxUncountedPods).
 const maxPerSync = 500
 
-// Plan is what the Job controller does in one sync.
+// Plan is what the Job controller does in one sync, in the house
+// vocabulary (VOCABULARY.md).
 type Plan struct {
-	// Skip is set when the sync does nothing: ReasonManagedExternally or
-	// ReasonAlreadyFinished.
-	Skip Reason `json:"skip,omitempty"`
-	// Create is the pods to create, or nil.
-	Create *Create `json:"create,omitempty"`
+	// Outcome is ReasonSynced, or ReasonManagedExternally or
+	// ReasonAlreadyFinished when the sync does nothing.
+	Outcome Reason `json:"outcome"`
+	// Create is the pods to create; for an Indexed job Objects describes
+	// each one, in creation order.
+	Create plan.Creation[NewPod] `json:"create"`
 	// Delete lists the active pods to delete, in upstream's order.
-	Delete []Deletion `json:"delete,omitempty"`
+	Delete []plan.Deletion `json:"delete"`
 	// RemoveFinalizers lists the UIDs of finished pods the controller
 	// accounts for in this sync and releases (removes the tracking finalizer).
-	RemoveFinalizers []string `json:"removeFinalizers,omitempty"`
-	// Status is the job status after the sync; StatusChanged says whether
+	RemoveFinalizers []string `json:"removeFinalizers"`
+	// PodPatches counts the pods whose tracking finalizer the controller
+	// removes with a patch: those in RemoveFinalizers and the deleted pods
+	// that carry it (each is patched before its deletion).
+	PodPatches int `json:"podPatches"`
+	// Status is the job status after the sync; UpdateStatus says whether
 	// the controller writes it.
-	Status        Status `json:"status"`
-	StatusChanged bool   `json:"statusChanged"`
+	Status       Status `json:"status"`
+	UpdateStatus bool   `json:"updateStatus"`
 	// Requeue lists when the controller looks at the job again, and why.
-	Requeue []Requeue `json:"requeue,omitempty"`
-	// Backoff is the controller's backoff record after the sync.
+	Requeue []plan.Requeue `json:"requeue"`
+	// Backoff is the controller's backoff record after the sync (memory).
 	Backoff BackoffRecord `json:"backoff"`
 }
 
-// Create is a batch of pods to create.
-type Create struct {
-	Count  int32  `json:"count"`
-	Reason Reason `json:"reason"`
-	// Pods describes each new pod of an Indexed job, in creation order.
-	Pods []NewPod `json:"pods,omitempty"`
-}
+// MarshalJSON encodes p with [plan.Encode].
+func (p Plan) MarshalJSON() ([]byte, error) { return plan.Encode(p) }
 
 // NewPod is one pod of an Indexed job to create.
 type NewPod struct {
@@ -54,27 +58,7 @@ type NewPod struct {
 	IndexIgnoredFailureCount *int32 `json:"indexIgnoredFailureCount,omitempty"`
 }
 
-// Deletion is an active pod to delete.
-type Deletion struct {
-	Name   string `json:"name"`
-	UID    string `json:"uid"`
-	Reason Reason `json:"reason"`
-}
-
-// Requeue asks for another sync after a delay.
-type Requeue struct {
-	After  time.Duration `json:"after"`
-	Reason Reason        `json:"reason"`
-}
-
-// Step returns what the Job controller does in one sync of j, given the pods
-// it owns, at now, starting from an empty backoff record (a freshly started
-// controller). See StepFrom.
-func Step(j *Job, pods []*podstatus.Pod, now time.Time, opts Options) (Plan, error) {
-	return StepFrom(j, pods, BackoffRecord{}, now, opts)
-}
-
-// StepFrom returns what the Job controller does in one sync of j, given the
+// Step returns what the Job controller does in one sync of j, given the
 // pods it owns (all of them: active, terminating and finished), the
 // controller's backoff record for the job, and now. It assumes the
 // controller's expectations are met and every API call succeeds, as
@@ -97,24 +81,30 @@ func Step(j *Job, pods []*podstatus.Pod, now time.Time, opts Options) (Plan, err
 // (CompletionsReached). Suspending adds Suspended=True and clears startTime;
 // resuming sets Suspended=False and resets startTime to now.
 //
+// prev is the controller's backoff record for the job from the previous
+// sync (the zero record for a freshly started controller); the Plan's
+// Backoff is the record to pass to the next sync.
+//
 // Validation errors are those of Validate; on error the Plan is zero.
 //
 // Source: upstream pkg/controller/job/job_controller.go syncJob, manageJob,
 // trackJobStatusAndRemoveFinalizers, enactJobFinished (v1.36.3); seed 000 Job.
-func StepFrom(j *Job, pods []*podstatus.Pod, prev BackoffRecord, now time.Time, opts Options) (Plan, error) {
+func Step(j *Job, pods []*podstatus.Pod, prev BackoffRecord, now time.Time, opts Options) (Plan, error) {
 	if err := Validate(j, pods); err != nil {
 		return Plan{}, err
 	}
 	if j.Spec.ManagedBy != nil && *j.Spec.ManagedBy != "kubernetes.io/job-controller" {
-		return Plan{Skip: ReasonManagedExternally, Status: j.Status, Backoff: prev}, nil
+		return Plan{Outcome: ReasonManagedExternally, Status: j.Status, Backoff: prev}, nil
 	}
 	if IsFinished(j) {
-		return Plan{Skip: ReasonAlreadyFinished, Status: j.Status}, nil
+		return Plan{Outcome: ReasonAlreadyFinished, Status: j.Status}, nil
 	}
-	s := newSync(withDefaults(j), pods, prev, now, opts)
+	s := newSync(withDefaults(j), byNameUID(pods), prev, now, opts)
 	s.evaluate()
 	s.act()
 	s.track()
+	s.plan.Outcome = ReasonSynced
+	s.plan.PodPatches = podPatches(s.plan, pods)
 	return s.plan, nil
 }
 
@@ -251,4 +241,42 @@ func withDefaults(j *Job) *Job {
 		d.Spec.BackoffLimit = &b
 	}
 	return &d
+}
+
+// byNameUID returns pods sorted by name, then UID. Upstream walks pods in
+// its informer's order, which is arbitrary; kubesem pins this one, so that
+// the Plan does not depend on the order of its input.
+func byNameUID(pods []*podstatus.Pod) []*podstatus.Pod {
+	out := slices.Clone(pods)
+	slices.SortStableFunc(out, func(a, b *podstatus.Pod) int {
+		if a == nil || b == nil {
+			return cmp.Compare(boolInt(a != nil), boolInt(b != nil))
+		}
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.UID, b.UID))
+	})
+	return out
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// podPatches counts the pods whose tracking finalizer a sync removes with a
+// patch: the released ones and the deleted ones carrying it.
+func podPatches(p Plan, pods []*podstatus.Pod) int {
+	patched := make(map[string]bool, len(p.RemoveFinalizers))
+	for _, uid := range p.RemoveFinalizers {
+		patched[uid] = true
+	}
+	for _, d := range p.Delete {
+		for _, q := range pods {
+			if q != nil && q.UID == d.UID && slices.Contains(q.Finalizers, TrackingFinalizer) {
+				patched[d.UID] = true
+			}
+		}
+	}
+	return len(patched)
 }

@@ -2,6 +2,7 @@ package job
 
 import (
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -46,7 +47,7 @@ func (s *sync) evaluate() {
 			s.finished = s.newCondition(FailureTarget, meta.ConditionTrue, ConditionReasonDeadlineExceeded, msgDeadline)
 		case j.Spec.ActiveDeadlineSeconds != nil && !isSuspended(j):
 			left := seconds(*j.Spec.ActiveDeadlineSeconds) - s.now.Sub(*st.StartTime)
-			s.plan.Requeue = append(s.plan.Requeue, Requeue{After: left, Reason: ReasonActiveDeadline})
+			s.plan.Requeue = append(s.plan.Requeue, plan.Requeue{After: left, Reason: ReasonActiveDeadline})
 		}
 	}
 	if !isIndexed(j) {

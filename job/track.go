@@ -108,7 +108,7 @@ func (s *sync) track() {
 	if !reachedMax && s.enactFinished() {
 		flush = true
 	}
-	s.plan.StatusChanged = flush
+	s.plan.UpdateStatus = flush
 	if flush {
 		s.plan.Status = *st
 	} else {

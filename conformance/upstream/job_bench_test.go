@@ -201,7 +201,7 @@ func BenchmarkJobStep(b *testing.B) {
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_, _ = job.Step(j, pods, now, job.Options{})
+			_, _ = job.Step(j, pods, job.BackoffRecord{}, now, job.Options{})
 		}
 	})
 	b.Run("upstream", func(b *testing.B) {

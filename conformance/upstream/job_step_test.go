@@ -206,18 +206,16 @@ func TestJobStepDifferential(t *testing.T) {
 		for _, p := range pods {
 			up = append(up, jobV1StepPod(p, uj))
 		}
-		plan, err := job.Step(j, pods, now, job.Options{})
+		plan, err := job.Step(j, pods, job.BackoffRecord{}, now, job.Options{})
 		if err != nil {
 			t.Fatalf("Step: %v", err)
 		}
 		res := jobRunUpstream(t, uj, up, now)
 		var created int32
 		var gotIx, wantIx []string
-		if plan.Create != nil {
-			created = plan.Create.Count
-			for _, np := range plan.Create.Pods {
-				gotIx = append(gotIx, strconv.Itoa(np.Index))
-			}
+		created = plan.Create.Count
+		for _, np := range plan.Create.Objects {
+			gotIx = append(gotIx, strconv.Itoa(np.Index))
 		}
 		for _, tpl := range res.creations {
 			if ix, ok := tpl.Annotations[job.CompletionIndexAnnotation]; ok {
@@ -236,8 +234,8 @@ func TestJobStepDifferential(t *testing.T) {
 		if len(del) != len(res.deletions) {
 			t.Fatalf("Step deletes %v; upstream %v", del, res.deletions)
 		}
-		if plan.StatusChanged != res.updated {
-			t.Fatalf("Step statusChanged = %v; upstream wrote status %v", plan.StatusChanged, res.updated)
+		if plan.UpdateStatus != res.updated {
+			t.Fatalf("Step updateStatus = %v; upstream wrote status %v", plan.UpdateStatus, res.updated)
 		}
 		jobCompareStatus(t, plan.Status, res.status)
 	})

@@ -24,6 +24,7 @@ import (
 
 	"github.com/kubesem/kubesem"
 	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/job"
 )
 
 // jobVectorInput is a job.Step vector's input, decoded into upstream types.
@@ -63,7 +64,7 @@ func TestJobStepVectorsUpstream(t *testing.T) {
 		if err := json.Unmarshal(v.Want, &want); err != nil {
 			t.Fatal(err)
 		}
-		if s, _ := want["skip"].(string); s != "" {
+		if s, _ := want["outcome"].(string); s != "" && s != string(job.ReasonSynced) {
 			continue
 		}
 		got := jobReplayUpstream(t, &in)
@@ -139,7 +140,8 @@ func jobReplayUpstream(t *testing.T, in *jobVectorInput) map[string]any {
 	if err := sync(ctx, key); err != nil {
 		t.Errorf("upstream syncJob: %v", err)
 	}
-	out := map[string]any{"podPatches": len(fake.Patches), "statusChanged": updated, "status": jobStatusOut(status)}
+	out := map[string]any{"podPatches": len(fake.Patches), "updateStatus": updated, "status": jobStatusOut(status),
+		"create": map[string]any{"count": 0}}
 	if len(fake.Templates) > 0 {
 		var pods []map[string]any
 		for _, tpl := range fake.Templates {
@@ -157,7 +159,7 @@ func jobReplayUpstream(t *testing.T, in *jobVectorInput) map[string]any {
 			}
 		}
 		slices.SortFunc(pods, func(a, b map[string]any) int { return a["index"].(int) - b["index"].(int) })
-		out["create"] = map[string]any{"count": len(fake.Templates), "pods": pods}
+		out["create"] = map[string]any{"count": len(fake.Templates), "objects": pods}
 	}
 	var del []map[string]any
 	for _, name := range fake.DeletePodName {
@@ -207,7 +209,7 @@ func jobStatusOut(s batch.JobStatus) map[string]any {
 // lines upstream's deletions up in the want's order (upstream deletes
 // concurrently, so its order is arbitrary).
 func jobPruneWant(want, got map[string]any) {
-	for _, k := range []string{"skip", "requeue", "backoff", "removeFinalizers"} {
+	for _, k := range []string{"outcome", "requeue", "backoff", "removeFinalizers"} {
 		delete(want, k)
 	}
 	if c, ok := want["create"].(map[string]any); ok {
