@@ -13,16 +13,13 @@ import (
 
 // pendingVectors lists decisions that are registered but still lack a
 // vector. It must be empty when an issue closes.
-var pendingVectors = map[string]bool{
-	"cronjob.ExcessHistory": true,
-	"cronjob.IsTooLate":     true,
-}
+var pendingVectors = map[string]bool{}
 
 // legacyPackages lists packages whose decisions are still hand-written
 // deciders rather than Bind bindings. It must be empty when "One house"
 // closes.
 var legacyPackages = map[string]bool{
-	"rollout": true, "cronjob": true,
+	"rollout": true,
 }
 
 // TestRegistryMatchesVectors checks both directions: every registered

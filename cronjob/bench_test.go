@@ -71,7 +71,7 @@ func BenchmarkMostRecent(b *testing.B) {
 	cj, s, now := benchCronJob()
 	b.ReportAllocs()
 	for b.Loop() {
-		_, _ = cronjob.MostRecent(cj, s, now, true)
+		_, _ = cronjob.MostRecent(cj, s, now, cronjob.WithDeadline)
 	}
 }
 

@@ -17,15 +17,15 @@ func ExampleStep() {
 	now := time.Date(2024, 5, 20, 10, 21, 0, 0, time.UTC)
 
 	p, _ := cronjob.Step(cj, nil, now, cronjob.Options{})
-	fmt.Println("v1.36.3:", p.Reason, p.Create.Name, p.Missed, p.MissedCount)
+	fmt.Println("v1.36.3:", p.Outcome, p.Job().Name, p.Missed, p.MissedCount)
 
 	p, _ = cronjob.Step(cj, nil, now, cronjob.Options{RefuseTooManyMissed: true})
-	fmt.Println("documented:", p.Reason)
+	fmt.Println("documented:", p.Outcome)
 
 	deadline := int64(200)
 	cj.Spec.StartingDeadlineSeconds = &deadline
 	p, _ = cronjob.Step(cj, nil, now, cronjob.Options{RefuseTooManyMissed: true})
-	fmt.Println("deadline 200s:", p.Reason, p.ScheduledTime.Format("15:04"), p.Missed, p.MissedCount)
+	fmt.Println("deadline 200s:", p.Outcome, p.ScheduledTime.Format("15:04"), p.Missed, p.MissedCount)
 	// Output:
 	// v1.36.3: Created hello-28603341 many 112
 	// documented: TooManyMissed

@@ -19,6 +19,9 @@ const (
 )
 
 // String returns "none", "few" or "many".
+// MarshalJSON encodes m as its name: "none", "few" or "many".
+func (m Missed) MarshalJSON() ([]byte, error) { return []byte(`"` + m.String() + `"`), nil }
+
 func (m Missed) String() string {
 	switch m {
 	case MissedFew:
@@ -55,6 +58,16 @@ type Recent struct {
 	Count int64
 }
 
+// Deadline says whether [MostRecent] raises Earliest to now −
+// startingDeadlineSeconds.
+type Deadline bool
+
+// Deadline modes.
+const (
+	IgnoreDeadline Deadline = false // the requeue delay's view ([RequeueAfter])
+	WithDeadline   Deadline = true  // the controller's view when it decides
+)
+
 // MostRecent returns the latest start time at or before now that the
 // CronJob has not yet run, with upstream's missed-schedule class, exactly
 // as v1.36.3 computes it. With t1 the first start time after Earliest and
@@ -70,13 +83,13 @@ type Recent struct {
 //     can overshoot, and then there is no answer even though start times
 //     were missed (kubernetes/kubernetes#118706).
 //
-// Count is exact whatever the estimate says. withDeadline includes
+// Count is exact whatever the estimate says. WithDeadline includes
 // startingDeadlineSeconds in Earliest, as the controller does when it
 // decides; the requeue delay ([RequeueAfter]) leaves it out.
 //
 // Source: upstream pkg/controller/cronjob/utils.go mostRecentScheduleTime
 // (v1.36.3).
-func MostRecent(cj *CronJob, s *Schedule, now time.Time, withDeadline bool) (Recent, error) {
+func MostRecent(cj *CronJob, s *Schedule, now time.Time, deadline Deadline) (Recent, error) {
 	var r Recent
 	if cj == nil || s == nil {
 		return r, field.New("", "", field.ErrRequired)
@@ -85,7 +98,7 @@ func MostRecent(cj *CronJob, s *Schedule, now time.Time, withDeadline bool) (Rec
 	if cj.Status.LastScheduleTime != nil {
 		r.Earliest = *cj.Status.LastScheduleTime
 	}
-	if withDeadline && cj.Spec.StartingDeadlineSeconds != nil {
+	if deadline == WithDeadline && cj.Spec.StartingDeadlineSeconds != nil {
 		if d := now.Add(-time.Second * time.Duration(*cj.Spec.StartingDeadlineSeconds)); d.After(r.Earliest) {
 			r.Earliest = d
 		}
@@ -149,7 +162,7 @@ const maxSteps = 1 << 20
 //
 // Source: upstream pkg/controller/cronjob/utils.go nextScheduleTime (v1.36.3).
 func ScheduledTime(cj *CronJob, s *Schedule, now time.Time) (Recent, error) {
-	r, err := MostRecent(cj, s, now, true)
+	r, err := MostRecent(cj, s, now, WithDeadline)
 	if r.Time.IsZero() || r.Time.After(now) {
 		r.Time = time.Time{}
 	}
@@ -169,7 +182,7 @@ const RequeueDelta = 100 * time.Millisecond
 // Source: upstream pkg/controller/cronjob/utils.go nextScheduleTimeDuration
 // (v1.36.3).
 func RequeueAfter(cj *CronJob, s *Schedule, now time.Time) time.Duration {
-	r, err := MostRecent(cj, s, now, false)
+	r, err := MostRecent(cj, s, now, IgnoreDeadline)
 	from := r.Time
 	switch {
 	case err != nil:

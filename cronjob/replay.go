@@ -7,6 +7,7 @@ import (
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/plan"
 )
 
 // Outcome is what became of one start time in a [Replay].
@@ -84,9 +85,9 @@ func Replay(cj *CronJob, from, to time.Time, jobDuration time.Duration, outage *
 		for _, d := range p.Delete {
 			jobs = dropJob(jobs, d.UID)
 		}
-		if p.Create != nil && p.Reason == ReasonCreated {
+		if created := p.Job(); created != nil && p.Outcome == ReasonCreated {
 			uid++
-			j := *p.Create
+			j := *created
 			j.UID = "replay-" + strconv.Itoa(uid)
 			start := now
 			j.Status.StartTime = &start
@@ -99,15 +100,15 @@ func Replay(cj *CronJob, from, to time.Time, jobDuration time.Duration, outage *
 					slots[i].Outcome = Replaced
 				}
 			}
-		} else if p.Reason == ReasonForbidden {
+		} else if p.Outcome == ReasonForbidden {
 			if i, ok := index[p.ScheduledTime.Unix()]; ok {
 				slots[i].Outcome = Skipped
 			}
 		}
 		c.Status = p.Status
 		next := end.Add(time.Nanosecond)
-		if p.Requeue {
-			next = now.Add(max(p.RequeueAfter, time.Millisecond))
+		if r, ok := plan.First(p.Requeue); ok {
+			next = now.Add(max(r.After, time.Millisecond))
 		}
 		for _, j := range jobs {
 			if f := finish[j.UID]; f.After(now) && f.Before(next) {
@@ -146,9 +147,9 @@ func dropJob(jobs []*job.Job, uid string) []*job.Job {
 	return out
 }
 
-func hasReplace(ds []Deletion) bool {
+func hasReplace(ds []plan.Deletion) bool {
 	for _, d := range ds {
-		if d.Reason == "Replace" {
+		if d.Reason == ReasonReplace {
 			return true
 		}
 	}

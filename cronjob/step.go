@@ -1,18 +1,21 @@
 package cronjob
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/plan"
 )
 
-// Reason says why a sync ended the way it did.
-type Reason string
+// Reason says why a sync ended the way it did, why a Job is deleted, or
+// names an event.
+type Reason = plan.Reason
 
-// Reasons a sync ends with, in syncCronJob's order.
+// Reasons a sync ends with (Plan.Outcome), in syncCronJob's order.
 const (
 	ReasonDeleting            Reason = "Deleting"            // the CronJob is being deleted
 	ReasonUnknownTimeZone     Reason = "UnknownTimeZone"     // spec.timeZone names no zone
@@ -28,51 +31,79 @@ const (
 	ReasonAlreadyExists       Reason = "AlreadyExists"       // the start time's Job name is taken
 )
 
-// Event is an event the controller records, in order; Warning is true for
-// warnings (UnexpectedJob, UnknownTimeZone, UnsupportedSchedule,
-// UnparseableSchedule, InvalidSchedule, TooManyMissedTimes, MissSchedule).
-type Event struct {
-	Reason  string `json:"reason"`
-	Warning bool   `json:"warning,omitempty"`
-	Object  string `json:"object,omitempty"` // the Job concerned, if any
-}
+// Reasons a Job is deleted (Deletion.Reason).
+const (
+	ReasonHistory Reason = "History" // beyond the history limits
+	ReasonReplace Reason = "Replace" // an active Job the Replace policy removes
+)
 
-// Deletion is a Job the sync deletes.
-type Deletion struct {
-	Name   string `json:"name"`
-	UID    string `json:"uid,omitempty"`
-	Reason string `json:"reason"` // "History" or "Replace"
-}
+// Event reasons the controller records (Event.Reason); the warnings are
+// UnexpectedJob, UnknownTimeZone, UnsupportedSchedule, UnparseableSchedule,
+// InvalidSchedule, TooManyMissedTimes and MissSchedule.
+const (
+	EventSuccessfulCreate    Reason = "SuccessfulCreate"
+	EventSuccessfulDelete    Reason = "SuccessfulDelete"
+	EventSawCompletedJob     Reason = "SawCompletedJob"
+	EventMissingJob          Reason = "MissingJob"
+	EventJobAlreadyActive    Reason = "JobAlreadyActive"
+	EventUnexpectedJob       Reason = "UnexpectedJob"
+	EventUnknownTimeZone     Reason = "UnknownTimeZone"
+	EventUnsupportedSchedule Reason = "UnsupportedSchedule"
+	EventUnparseableSchedule Reason = "UnparseableSchedule"
+	EventInvalidSchedule     Reason = "InvalidSchedule"
+	EventTooManyMissedTimes  Reason = "TooManyMissedTimes"
+	EventMissSchedule        Reason = "MissSchedule"
+)
 
-// Plan is what one sync of a CronJob does.
+// Plan is what one sync of a CronJob does, in the house vocabulary
+// (VOCABULARY.md).
 type Plan struct {
-	// Reason says why the sync ended as it did.
-	Reason Reason
-	// Delete lists the Jobs deleted, history cleanup first, then the
-	// active Jobs a Replace policy removes.
-	Delete []Deletion
-	// Create is the Job created, or nil. With Reason AlreadyExists it is
-	// the create the API server refused. Its UID is empty: the API server
-	// assigns it, and the new Status.Active entry carries the same empty UID.
-	Create *job.Job
-	// ScheduledTime is the start time acted on (zero when none was due).
-	ScheduledTime time.Time
+	// Outcome says why the sync ended as it did.
+	Outcome Reason `json:"outcome"`
+	// Create holds the Job created (Count 1, Objects[0]), or nothing. With
+	// Outcome AlreadyExists it is the create the API server refused. Its
+	// UID is empty: the API server assigns it, and the new Status.Active
+	// entry carries the same empty UID.
+	Create plan.Creation[job.Job] `json:"create"`
+	// Delete lists the Jobs deleted, history cleanup first (ReasonHistory),
+	// then the active Jobs a Replace policy removes (ReasonReplace).
+	Delete []plan.Deletion `json:"delete"`
 	// Status is the CronJob status after the sync; UpdateStatus reports
 	// whether the controller writes it.
-	Status       Status
-	UpdateStatus bool
-	// Requeue reports whether the controller looks again after
-	// RequeueAfter; it does not when the CronJob is deleting, suspended,
-	// or its time zone or schedule is broken.
-	Requeue      bool
-	RequeueAfter time.Duration
+	Status       Status `json:"status"`
+	UpdateStatus bool   `json:"updateStatus"`
+	// Events are the events recorded, in order.
+	Events []plan.Event `json:"events"`
+	// Requeue holds when the controller looks again (the next start time);
+	// it is empty when the CronJob is deleting, suspended, or its time zone
+	// or schedule is broken.
+	Requeue []plan.Requeue `json:"requeue"`
+	// ScheduledTime is the start time acted on (zero when none was due).
+	ScheduledTime time.Time `json:"scheduledTime,omitzero"`
 	// Missed is upstream's class, Estimate its estimate and MissedCount
 	// the exact number of start times in (earliest, now] (see [Recent]).
-	Missed      Missed
-	Estimate    int64
-	MissedCount int64
-	// Events are the events recorded, in order.
-	Events []Event
+	Missed      Missed `json:"missed"`
+	Estimate    int64  `json:"estimate"`
+	MissedCount int64  `json:"missedCount"`
+}
+
+// MarshalJSON encodes p with [plan.Encode].
+func (p Plan) MarshalJSON() ([]byte, error) { return plan.Encode(p) }
+
+// Job returns the Job p creates, or nil.
+func (p Plan) Job() *job.Job {
+	if len(p.Create.Objects) == 0 {
+		return nil
+	}
+	return &p.Create.Objects[0]
+}
+
+func warning(reason Reason, object string) plan.Event {
+	return plan.Event{Type: plan.Warning, Reason: reason, Object: object}
+}
+
+func normal(reason Reason, object string) plan.Event {
+	return plan.Event{Type: plan.Normal, Reason: reason, Object: object}
 }
 
 // Step returns what one sync of the CronJob controller does, given the
@@ -106,14 +137,15 @@ func Step(cj *CronJob, jobs []*job.Job, now time.Time, opts Options) (Plan, erro
 			return Plan{}, field.New(field.Index("jobs", i), "", field.ErrRequired)
 		}
 	}
+	jobs = byNameUID(jobs)
 	p := Plan{Status: cloneStatus(cj.Status)}
 	// Work on a copy whose status evolves as the sync goes.
 	c := *cj
 	c.Status = p.Status
 
 	for _, j := range ExcessHistory(cj, jobs) {
-		p.Delete = append(p.Delete, Deletion{Name: j.Name, UID: j.UID, Reason: "History"})
-		p.Events = append(p.Events, Event{Reason: "SuccessfulDelete", Object: j.Name})
+		p.Delete = append(p.Delete, plan.Deletion{Name: j.Name, UID: j.UID, Reason: ReasonHistory})
+		p.Events = append(p.Events, normal(EventSuccessfulDelete, j.Name))
 		c.Status.Active = dropUID(c.Status.Active, j.UID)
 		p.UpdateStatus = true
 	}
@@ -131,7 +163,7 @@ func (p *Plan) reconcile(c *CronJob, jobs []*job.Job) {
 		found := hasUID(c.Status.Active, j.UID)
 		finished := job.FinishedCondition(j)
 		if !found && finished == nil {
-			p.Events = append(p.Events, Event{Reason: "UnexpectedJob", Warning: true, Object: j.Name})
+			p.Events = append(p.Events, warning(EventUnexpectedJob, j.Name))
 			continue
 		}
 		if finished == nil {
@@ -139,7 +171,7 @@ func (p *Plan) reconcile(c *CronJob, jobs []*job.Job) {
 		}
 		if found {
 			c.Status.Active = dropUID(c.Status.Active, j.UID)
-			p.Events = append(p.Events, Event{Reason: "SawCompletedJob", Object: j.Name})
+			p.Events = append(p.Events, normal(EventSawCompletedJob, j.Name))
 			p.UpdateStatus = true
 		}
 		if finished.Type != job.Complete {
@@ -158,7 +190,7 @@ func (p *Plan) reconcile(c *CronJob, jobs []*job.Job) {
 	}
 	for _, ref := range slices.Clone(c.Status.Active) {
 		if !children[ref.UID] {
-			p.Events = append(p.Events, Event{Reason: "MissingJob", Object: ref.Name})
+			p.Events = append(p.Events, normal(EventMissingJob, ref.Name))
 			c.Status.Active = dropUID(c.Status.Active, ref.UID)
 			p.UpdateStatus = true
 		}
@@ -168,41 +200,42 @@ func (p *Plan) reconcile(c *CronJob, jobs []*job.Job) {
 // decide walks syncCronJob's gates after reconciliation.
 func (p *Plan) decide(c *CronJob, jobs []*job.Job, now time.Time, opts Options) {
 	if c.DeletionTimestamp != nil {
-		p.Reason = ReasonDeleting
+		p.Outcome = ReasonDeleting
 		return
 	}
 	if c.Spec.TimeZone != nil {
 		if _, err := loadZone(*c.Spec.TimeZone, opts); err != nil {
-			p.Reason = ReasonUnknownTimeZone
-			p.Events = append(p.Events, Event{Reason: "UnknownTimeZone", Warning: true})
+			p.Outcome = ReasonUnknownTimeZone
+			p.Events = append(p.Events, warning(EventUnknownTimeZone, ""))
 			return
 		}
 	}
 	if c.Spec.Suspend != nil && *c.Spec.Suspend {
-		p.Reason = ReasonSuspended
+		p.Outcome = ReasonSuspended
 		return
 	}
 	if strings.Contains(c.Spec.Schedule, "TZ") {
-		p.Events = append(p.Events, Event{Reason: "UnsupportedSchedule", Warning: true})
+		p.Events = append(p.Events, warning(EventUnsupportedSchedule, ""))
 	}
 	s, err := ParseSchedule(c.Spec.Schedule, c.Spec.TimeZone, opts)
 	if err != nil {
-		p.Reason = ReasonUnparseableSchedule
-		p.Events = append(p.Events, Event{Reason: "UnparseableSchedule", Warning: true})
+		p.Outcome = ReasonUnparseableSchedule
+		p.Events = append(p.Events, warning(EventUnparseableSchedule, ""))
 		return
 	}
 	r, err := ScheduledTime(c, s, now)
 	p.Missed, p.Estimate, p.MissedCount = r.Missed, r.Estimate, r.Count
 	if !r.Time.IsZero() && r.Missed == MissedMany {
-		p.Events = append(p.Events, Event{Reason: "TooManyMissedTimes", Warning: true})
+		p.Events = append(p.Events, warning(EventTooManyMissedTimes, ""))
 	}
 	if err != nil {
-		p.Reason = ReasonInvalidSchedule
-		p.Events = append(p.Events, Event{Reason: "InvalidSchedule", Warning: true})
+		p.Outcome = ReasonInvalidSchedule
+		p.Events = append(p.Events, warning(EventInvalidSchedule, ""))
 		return
 	}
 	requeue := func(reason Reason) {
-		p.Reason, p.Requeue, p.RequeueAfter = reason, true, RequeueAfter(c, s, now)
+		p.Outcome = reason
+		p.Requeue = []plan.Requeue{{After: RequeueAfter(c, s, now), Reason: reason}}
 	}
 	if r.Time.IsZero() {
 		requeue(ReasonNotDue)
@@ -211,7 +244,7 @@ func (p *Plan) decide(c *CronJob, jobs []*job.Job, now time.Time, opts Options) 
 	p.ScheduledTime = r.Time
 	switch {
 	case IsTooLate(c, r.Time, now):
-		p.Events = append(p.Events, Event{Reason: "MissSchedule", Warning: true})
+		p.Events = append(p.Events, warning(EventMissSchedule, ""))
 		requeue(ReasonTooLate)
 		return
 	case hasName(c.Status.Active, JobName(c.Name, r.Time), c.Namespace) ||
@@ -219,7 +252,7 @@ func (p *Plan) decide(c *CronJob, jobs []*job.Job, now time.Time, opts Options) 
 		requeue(ReasonAlreadyProcessed)
 		return
 	case c.Spec.ConcurrencyPolicy == Forbid && len(c.Status.Active) > 0:
-		p.Events = append(p.Events, Event{Reason: "JobAlreadyActive"})
+		p.Events = append(p.Events, normal(EventJobAlreadyActive, ""))
 		requeue(ReasonForbidden)
 		return
 	case opts.RefuseTooManyMissed && r.Missed == MissedMany:
@@ -228,27 +261,27 @@ func (p *Plan) decide(c *CronJob, jobs []*job.Job, now time.Time, opts Options) 
 	}
 	if c.Spec.ConcurrencyPolicy == Replace {
 		for _, ref := range slices.Clone(c.Status.Active) {
-			p.Delete = append(p.Delete, Deletion{Name: ref.Name, UID: ref.UID, Reason: "Replace"})
-			p.Events = append(p.Events, Event{Reason: "SuccessfulDelete", Object: ref.Name})
+			p.Delete = append(p.Delete, plan.Deletion{Name: ref.Name, UID: ref.UID, Reason: ReasonReplace})
+			p.Events = append(p.Events, normal(EventSuccessfulDelete, ref.Name))
 			c.Status.Active = dropUID(c.Status.Active, ref.UID)
 			p.UpdateStatus = true
 		}
 	}
 	j, err := JobFromTemplate(c, r.Time, opts)
 	if err != nil { // unreachable: the zone loaded above
-		p.Reason = ReasonUnknownTimeZone
+		p.Outcome = ReasonUnknownTimeZone
 		return
 	}
-	p.Create = j
+	p.Create = plan.Creation[job.Job]{Count: 1, Reason: ReasonCreated, Objects: []job.Job{*j}}
 	if slices.ContainsFunc(jobs, func(x *job.Job) bool { return x.Name == j.Name && x.Namespace == j.Namespace }) {
 		// The create fails with AlreadyExists. Upstream then reads the
 		// Job back with the request's empty namespace, which fails, so
 		// the sync ends in an error (retried with backoff) whoever owns
 		// the Job: no status change, no requeue.
-		p.Reason = ReasonAlreadyExists
+		p.Outcome = ReasonAlreadyExists
 		return
 	}
-	p.Events = append(p.Events, Event{Reason: "SuccessfulCreate", Object: j.Name})
+	p.Events = append(p.Events, normal(EventSuccessfulCreate, j.Name))
 	ref := ObjectReference{Kind: "Job", Namespace: j.Namespace, Name: j.Name, APIVersion: "batch/v1"}
 	c.Status.Active = append(c.Status.Active, ref)
 	t := r.Time
@@ -289,5 +322,16 @@ func dropUID(refs []ObjectReference, uid string) []ObjectReference {
 			out = append(out, r)
 		}
 	}
+	return out
+}
+
+// byNameUID returns jobs sorted by name, then UID. Upstream walks Jobs in
+// its informer's order, which is arbitrary; kubesem pins this one, so that
+// events come out in an order independent of the input's.
+func byNameUID(jobs []*job.Job) []*job.Job {
+	out := slices.Clone(jobs)
+	slices.SortStableFunc(out, func(a, b *job.Job) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.UID, b.UID))
+	})
 	return out
 }

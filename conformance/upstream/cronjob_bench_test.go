@@ -28,7 +28,7 @@ func BenchmarkCronJobMostRecent(b *testing.B) {
 			b.Run(name+"/kubesem", func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					_, _ = kcronjob.MostRecent(cj, s, now, true)
+					_, _ = kcronjob.MostRecent(cj, s, now, kcronjob.WithDeadline)
 				}
 			})
 			b.Run(name+"/upstream", func(b *testing.B) {
@@ -113,7 +113,7 @@ func BenchmarkCronJobCount(b *testing.B) {
 				b.Run(name+"/mostRecent/kubesem", func(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {
-						_, _ = kcronjob.MostRecent(cj, s, now, true)
+						_, _ = kcronjob.MostRecent(cj, s, now, kcronjob.WithDeadline)
 					}
 				})
 				b.Run(name+"/mostRecent/upstream", func(b *testing.B) {

@@ -13,6 +13,7 @@ import (
 	kcronjob "github.com/kubesem/kubesem/cronjob"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/plan"
 )
 
 var diffZones = []string{"UTC", "America/New_York", "Europe/Berlin", "Asia/Kolkata", "Asia/Tokyo", "Australia/Sydney"}
@@ -99,7 +100,7 @@ func checkMostRecentDifferential(t *rapid.T) {
 		t.Fatalf("ParseSchedule(%q) = %v", cj.Spec.Schedule, err)
 	}
 	earliest, recent, missed, uerr := upMostRecentScheduleTime(ucj, now, sched, withDeadline)
-	r, err := kcronjob.MostRecent(cj, s, now, withDeadline)
+	r, err := kcronjob.MostRecent(cj, s, now, kcronjob.Deadline(withDeadline))
 	if (err != nil) != (uerr != nil) {
 		t.Fatalf("MostRecent error = %v; upstream %v", err, uerr)
 	}
@@ -193,8 +194,8 @@ func checkStepDifferential(t *rapid.T) {
 // planShape mirrors stepWant's shape for a kubesem Plan.
 func planShape(p kcronjob.Plan) map[string]any {
 	var create any
-	if p.Create != nil {
-		create = map[string]any{"name": p.Create.Name, "scheduledTimestamp": p.Create.Annotations[kcronjob.ScheduledTimestampAnnotation]}
+	if j := p.Job(); j != nil {
+		create = map[string]any{"name": j.Name, "scheduledTimestamp": j.Annotations[kcronjob.ScheduledTimestampAnnotation]}
 	}
 	deleted, active, events := []string{}, []string{}, []string{}
 	for _, d := range p.Delete {
@@ -204,16 +205,12 @@ func planShape(p kcronjob.Plan) map[string]any {
 		active = append(active, r.Name)
 	}
 	for _, e := range p.Events {
-		kind := "Normal "
-		if e.Warning {
-			kind = "Warning "
-		}
-		events = append(events, kind+e.Reason)
+		events = append(events, string(e.Type)+" "+string(e.Reason))
 	}
 	out := map[string]any{"create": create, "delete": deleted, "active": active, "updateStatus": p.UpdateStatus,
-		"requeue": p.Requeue, "events": events, "lastScheduleTime": nil, "lastSuccessfulTime": nil}
-	if p.Requeue {
-		out["requeueAfter"] = p.RequeueAfter.String()
+		"requeue": len(p.Requeue) > 0, "events": events, "lastScheduleTime": nil, "lastSuccessfulTime": nil}
+	if r, ok := plan.First(p.Requeue); ok {
+		out["requeueAfter"] = r.After.String()
 	}
 	if t := p.Status.LastScheduleTime; t != nil {
 		out["lastScheduleTime"] = t.UTC().Format(time.RFC3339Nano)

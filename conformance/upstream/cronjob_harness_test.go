@@ -1,8 +1,11 @@
 package upstream_test
 
 import (
+	"cmp"
 	"context"
 	"reflect"
+	"slices"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -136,7 +139,14 @@ type upstreamSync struct {
 // runUpstreamSync runs cleanupFinishedJobs and syncCronJob, as sync does,
 // on a ControllerV2 backed by a fake clientset holding the CronJob and
 // jobs, at the given clock.
+//
+// Upstream reconciles Jobs in its informer's order, which is arbitrary;
+// kubesem pins name, then UID, so the harness hands upstream that order.
 func runUpstreamSync(cj *batchv1.CronJob, jobs []*batchv1.Job, now time.Time) upstreamSync {
+	jobs = slices.Clone(jobs)
+	slices.SortStableFunc(jobs, func(a, b *batchv1.Job) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(string(a.UID), string(b.UID)))
+	})
 	objs := []runtime.Object{cj.DeepCopy()}
 	for _, j := range jobs {
 		objs = append(objs, j.DeepCopy())
