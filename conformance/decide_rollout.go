@@ -222,44 +222,18 @@ func removed(replicaSets rsList, scales []rollout.Scale) int32 {
 	return n
 }
 
-// stepOutput is a Plan as JSON, with the durations spelled as Go durations
-// and the ReplicaSet sizes after Apply.
-func stepOutput(p rollout.Plan, replicaSets rsList, now time.Time) map[string]any {
-	type action struct {
-		Type            rollout.ActionType `json:"type"`
-		Reason          rollout.Reason     `json:"reason"`
-		Name            string             `json:"name"`
-		From            int32              `json:"from"`
-		Replicas        int32              `json:"replicas"`
-		Annotations     map[string]string  `json:"annotations,omitempty"`
-		MinReadySeconds int32              `json:"minReadySeconds"`
-	}
-	actions := make([]action, 0, len(p.Actions))
-	for _, a := range p.Actions {
-		actions = append(actions, action{a.Type, a.Reason, a.Name, a.From, a.Replicas, a.Annotations, a.MinReadySeconds})
-	}
+// rolloutStepOut is the Plan with the ReplicaSet sizes after Plan.Apply.
+type rolloutStepOut struct {
+	rollout.Plan
+	Sizes map[string]int32 `json:"sizes"`
+}
+
+func stepOutput(p rollout.Plan, replicaSets rsList, now time.Time) rolloutStepOut {
 	sizes := map[string]int32{}
 	for _, rs := range p.Apply(replicaSets, now) {
 		sizes[rs.Name] = rs.Replicas()
 	}
-	out := map[string]any{
-		"path":         p.Path,
-		"actions":      actions,
-		"sizes":        sizes,
-		"status":       p.Status,
-		"requeue":      p.Requeue,
-		"requeueAfter": p.RequeueAfter.String(),
-	}
-	if p.Annotations != nil {
-		out["annotations"] = p.Annotations
-	}
-	if p.Template != nil {
-		out["template"] = p.Template
-	}
-	if p.Event != "" {
-		out["event"] = p.Event
-	}
-	return out
+	return rolloutStepOut{p, sizes}
 }
 
 // rolloutDecisions returns the rollout decisions.

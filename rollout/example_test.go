@@ -72,16 +72,19 @@ func ExampleStep() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(plan.Path)
-	for _, a := range plan.Actions {
-		fmt.Printf("%s %s %s: %d -> %d\n", a.Type, a.Reason, a.Name, a.From, a.Replicas)
+	fmt.Println(plan.Outcome)
+	for _, rs := range plan.Create.Objects {
+		fmt.Printf("Create %s %s: %d\n", plan.Create.Reason, rs.Name, rs.Replicas())
+	}
+	for _, r := range plan.Scale {
+		fmt.Printf("Scale %s %s: %d -> %d\n", r.Reason, r.Name, r.From, r.Replicas)
 	}
 	for _, rs := range plan.Apply([]*replicaset.ReplicaSet{v1}, now) {
 		fmt.Printf("%s has %d replicas\n", rs.Name, rs.Replicas())
 	}
 	// Output:
 	// RollingUpdate
-	// Create CreateNew nginx-deployment-5d59d67564: 0 -> 2
+	// Create CreateNew nginx-deployment-5d59d67564: 2
 	// Scale CleanupUnhealthy nginx-deployment-66b6c48dd5: 5 -> 4
 	// nginx-deployment-66b6c48dd5 has 4 replicas
 	// nginx-deployment-5d59d67564 has 2 replicas

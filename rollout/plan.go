@@ -5,77 +5,82 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 )
 
-// ActionType is what an Action does to a ReplicaSet.
-type ActionType string
-
-// Action types.
-const (
-	// Create creates Action.Object.
-	Create ActionType = "Create"
-	// Update rewrites the ReplicaSet's annotations and minReadySeconds.
-	Update ActionType = "Update"
-	// ScaleTo sets the ReplicaSet's spec.replicas and its desired- and
-	// max-replicas annotations.
-	ScaleTo ActionType = "Scale"
-	// Delete deletes the ReplicaSet.
-	Delete ActionType = "Delete"
-)
-
-// Action is one write to a ReplicaSet, in the order the controller makes it.
-type Action struct {
-	Type   ActionType `json:"type"`
-	Reason Reason     `json:"reason"`
+// Resize is a write of a ReplicaSet's spec.replicas, with its desired- and
+// max-replicas annotations.
+type Resize struct {
 	// Name names the ReplicaSet (in the Deployment's namespace).
-	Name string `json:"name"`
-	// From and Replicas are spec.replicas before and after (Create: 0 and
-	// the created size; Update, Delete: the current size).
+	Name   string `json:"name"`
+	Reason Reason `json:"reason"`
+	// From and Replicas are spec.replicas before and after.
 	From     int32 `json:"from"`
 	Replicas int32 `json:"replicas"`
-	// Annotations are the ReplicaSet's complete annotations after the
-	// action (Create, Update, Scale); nil for Delete.
+	// Annotations are the ReplicaSet's complete annotations after the write.
 	Annotations map[string]string `json:"annotations,omitempty"`
-	// MinReadySeconds is the ReplicaSet's spec.minReadySeconds after an
-	// Update or Create.
-	MinReadySeconds int32 `json:"minReadySeconds,omitempty"`
-	// Object is the ReplicaSet to create (Create only). Its UID is empty and
-	// its creationTimestamp is the Step's now.
-	Object *replicaset.ReplicaSet `json:"object,omitempty"`
 }
 
-// Plan is what the controller does in one sync of a Deployment.
+// Update is a write of the new ReplicaSet's annotations (revision, copied
+// Deployment annotations) and minReadySeconds, without a resize.
+type Update struct {
+	Name     string `json:"name"`
+	Reason   Reason `json:"reason"`
+	Replicas int32  `json:"replicas"`
+	// Annotations are the ReplicaSet's complete annotations after the write.
+	Annotations     map[string]string `json:"annotations"`
+	MinReadySeconds int32             `json:"minReadySeconds"`
+}
+
+// Plan is what the controller does in one sync of a Deployment, in the house
+// vocabulary (VOCABULARY.md). The controller makes its ReplicaSet writes in
+// the order of the fields: Update or Create (never both: they concern the new
+// ReplicaSet, which exists or not), then Scale in order, then Delete.
 type Plan struct {
-	// Path is the branch of the sync taken (PathRollingUpdate, PathPaused, ...).
-	Path Reason `json:"path"`
-	// Actions are the ReplicaSet writes, in order.
-	Actions []Action `json:"actions"`
+	// Outcome is the branch of the sync taken (PathRollingUpdate,
+	// PathPaused, PathHashCollision, ...).
+	Outcome Reason `json:"outcome"`
+	// Create holds the new ReplicaSet when the sync creates it (Count 1,
+	// Objects[0]); its UID is empty and its creationTimestamp is now.
+	Create plan.Creation[replicaset.ReplicaSet] `json:"create"`
+	// Update is the new ReplicaSet's revision sync, when needed.
+	Update []Update `json:"update"`
+	// Scale lists the resizes, in order.
+	Scale []Resize `json:"scale"`
+	// Delete lists the old ReplicaSets revisionHistoryLimit removes.
+	Delete []plan.Deletion `json:"delete"`
 	// Status is the Deployment's status after the sync (equal to the input
-	// status when the controller writes none).
-	Status Status `json:"status"`
+	// status when the controller writes none); UpdateStatus reports
+	// whether it differs from the input status, that is, whether the
+	// controller writes it.
+	Status       Status `json:"status"`
+	UpdateStatus bool   `json:"updateStatus"`
 	// Annotations are the Deployment's annotations after the sync (the
 	// revision annotation, or a rollback's); nil when unchanged.
 	Annotations map[string]string `json:"annotations,omitempty"`
 	// Template is the pod template a rollback restores; nil otherwise.
 	Template *podstatus.Template `json:"template,omitempty"`
-	// Requeue says the controller looks at the Deployment again after
-	// RequeueAfter (0: at once, rate-limited) even if nothing changes.
-	Requeue      bool          `json:"requeue"`
-	RequeueAfter time.Duration `json:"requeueAfter"`
-	// Event is the reason of an event without a ReplicaSet write (a
-	// rollback's), empty otherwise.
-	Event string `json:"event,omitempty"`
+	// Events are the events recorded without a ReplicaSet write (a
+	// rollback's).
+	Events []plan.Event `json:"events"`
+	// Requeue holds when the controller looks at the Deployment again even
+	// if nothing changes: after a stuck rollout's deadline
+	// (ReasonProgressDeadline), or at once, rate-limited, after a hash
+	// collision.
+	Requeue []plan.Requeue `json:"requeue"`
 }
 
-// Apply returns the ReplicaSets after p's actions: created ones appended
-// (with UID set to their name when empty), scaled and updated ones replaced
-// by copies with the new spec.replicas, annotations and minReadySeconds,
-// deleted ones dropped. Status fields are left for the ReplicaSet
-// controller (the caller) to update; a created ReplicaSet starts with an
-// empty status and creationTimestamp now. replicaSets is not modified;
-// actions naming no ReplicaSet are skipped.
+// MarshalJSON encodes p with [plan.Encode].
+func (p Plan) MarshalJSON() ([]byte, error) { return plan.Encode(p) }
+
+// Apply returns the ReplicaSets after p's writes: updated and scaled ones
+// replaced by copies with the new annotations, minReadySeconds and
+// spec.replicas, the created one appended (with UID set to its name when
+// empty, and creationTimestamp now when zero), deleted ones dropped. Status
+// fields are left for the ReplicaSet controller (the caller) to update.
+// replicaSets is not modified; writes naming no ReplicaSet are skipped.
 func (p Plan) Apply(replicaSets []*replicaset.ReplicaSet, now time.Time) []*replicaset.ReplicaSet {
 	out := make([]*replicaset.ReplicaSet, 0, len(replicaSets)+1)
 	for _, rs := range replicaSets {
@@ -91,40 +96,44 @@ func (p Plan) Apply(replicaSets []*replicaset.ReplicaSet, now time.Time) []*repl
 		}
 		return -1
 	}
-	for _, a := range p.Actions {
-		i := find(a.Name)
-		switch a.Type {
-		case Create:
-			if i >= 0 || a.Object == nil {
-				continue
-			}
-			c := copyReplicaSet(a.Object)
-			if c.UID == "" {
-				c.UID = c.Name
-			}
-			if c.CreationTimestamp.IsZero() {
-				c.CreationTimestamp = now
-			}
-			out = append(out, c)
-		case ScaleTo, Update:
-			if i < 0 {
-				continue
-			}
+	for _, u := range p.Update {
+		if i := find(u.Name); i >= 0 {
 			c := copyReplicaSet(out[i])
-			if a.Type == ScaleTo {
-				n := a.Replicas
-				c.Spec.Replicas = &n
-			} else {
-				c.Spec.MinReadySeconds = a.MinReadySeconds
-			}
-			if a.Annotations != nil {
-				c.Annotations = maps.Clone(a.Annotations)
+			c.Spec.MinReadySeconds = u.MinReadySeconds
+			if u.Annotations != nil {
+				c.Annotations = maps.Clone(u.Annotations)
 			}
 			out[i] = c
-		case Delete:
-			if i >= 0 {
-				out = append(out[:i], out[i+1:]...)
+		}
+	}
+	for i := range p.Create.Objects {
+		obj := &p.Create.Objects[i]
+		if find(obj.Name) >= 0 {
+			continue
+		}
+		c := copyReplicaSet(obj)
+		if c.UID == "" {
+			c.UID = c.Name
+		}
+		if c.CreationTimestamp.IsZero() {
+			c.CreationTimestamp = now
+		}
+		out = append(out, c)
+	}
+	for _, r := range p.Scale {
+		if i := find(r.Name); i >= 0 {
+			c := copyReplicaSet(out[i])
+			n := r.Replicas
+			c.Spec.Replicas = &n
+			if r.Annotations != nil {
+				c.Annotations = maps.Clone(r.Annotations)
 			}
+			out[i] = c
+		}
+	}
+	for _, d := range p.Delete {
+		if i := find(d.Name); i >= 0 {
+			out = append(out[:i], out[i+1:]...)
 		}
 	}
 	return out

@@ -3,8 +3,11 @@ package rollout_test
 import (
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/field"
@@ -66,8 +69,8 @@ func checkRollingBounds(t *rapid.T) {
 		t.Fatal(err)
 	}
 	p, err := rollout.Step(w.d, w.rss, nil, w.now, rollout.Options{})
-	if err != nil || len(p.Actions) != 0 {
-		t.Fatalf("converged Step = %+v, %v; want no actions", p.Actions, err)
+	if err != nil || writes(p) != 0 {
+		t.Fatalf("converged Step = %+v, %v; want no writes", p, err)
 	}
 }
 
@@ -107,8 +110,8 @@ func checkProportionalConserves(t *rapid.T) {
 func TestProportionalConserves(t *testing.T) { rapid.Check(t, checkProportionalConserves) }
 
 // checkStepTotal drives Step with arbitrary, often invalid, input: it must
-// not panic, must return only *field.Error, and a plan's scales must be
-// non-negative.
+// not panic, must return only *field.Error, a plan's scales must be
+// non-negative, and shuffling the ReplicaSets must give the same Plan.
 func checkStepTotal(t *rapid.T) {
 	words := []string{"", "0", "1", "25%", "0%", "100%", "150%", "abc", "-1", "2147483647", "99999999999%"}
 	d := deploy(rapid.Int32Range(-2, 40).Draw(t, "replicas"), rapid.SampledFrom(words).Draw(t, "maxSurge"), rapid.SampledFrom(words).Draw(t, "maxUnavailable"))
@@ -134,12 +137,24 @@ func checkStepTotal(t *rapid.T) {
 		}
 		return
 	}
-	for _, a := range p.Actions {
-		if a.Replicas < 0 {
-			t.Fatalf("action %+v has negative replicas", a)
+	for _, r := range p.Scale {
+		if r.Replicas < 0 {
+			t.Fatalf("resize %+v has negative replicas", r)
 		}
 	}
 	_ = p.Apply(rss, t0)
+	shuffled := slices.Clone(rss)
+	for i := len(shuffled) - 1; i > 0; i-- {
+		k := rapid.IntRange(0, i).Draw(t, "swap")
+		shuffled[i], shuffled[k] = shuffled[k], shuffled[i]
+	}
+	q, err := rollout.Step(d, shuffled, nil, t0, rollout.Options{})
+	if err != nil {
+		t.Fatalf("Step(shuffled) = %v; Step = ok", err)
+	}
+	if !reflect.DeepEqual(p, q) {
+		t.Fatalf("Step depends on the order of ReplicaSets:\n%s", cmp.Diff(p, q))
+	}
 }
 
 func TestStepTotal(t *testing.T) { rapid.Check(t, checkStepTotal) }

@@ -1,8 +1,10 @@
 package rollout
 
+import "github.com/kubesem/kubesem/plan"
+
 // Reason says why the Step takes an action or which path of the sync it
-// followed; it is machine-readable and stable.
-type Reason string
+// followed (Plan.Outcome); it is machine-readable and stable.
+type Reason = plan.Reason
 
 // Action reasons.
 const (
@@ -27,9 +29,12 @@ const (
 	ReasonRecreateScaleUp Reason = "RecreateScaleUp"
 	// ReasonHistoryLimit: an old ReplicaSet beyond revisionHistoryLimit is deleted.
 	ReasonHistoryLimit Reason = "HistoryLimit"
+	// ReasonProgressDeadline: a rollout in progress is looked at again when
+	// its progress deadline passes (requeue).
+	ReasonProgressDeadline Reason = "ProgressDeadline"
 )
 
-// Sync paths (Plan.Path), in syncDeployment's dispatch order.
+// Sync paths (Plan.Outcome), in syncDeployment's dispatch order.
 const (
 	PathSelectingAll  Reason = "SelectingAll"
 	PathDeleting      Reason = "Deleting"

@@ -2,11 +2,13 @@ package rollout
 
 import (
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 )
@@ -48,6 +50,7 @@ func Step(d *Deployment, replicaSets []*replicaset.ReplicaSet, pods []*podstatus
 	s.run()
 	p := s.plan
 	p.Status = s.status
+	p.UpdateStatus = s.statusCall || !reflect.DeepEqual(d.Status, p.Status)
 	if s.annotated {
 		p.Annotations = s.d.Annotations
 	}
@@ -64,20 +67,21 @@ type syncer struct {
 	newRS  *replicaset.ReplicaSet
 	allOld []*replicaset.ReplicaSet
 
-	plan      Plan
-	status    Status
-	annotated bool
+	plan       Plan
+	status     Status
+	annotated  bool
+	statusCall bool // upstream calls UpdateStatus whatever the status (revision annotation, new ReplicaSet)
 }
 
 func (s *syncer) run() {
 	s.status = s.d.Status
 	if sel := s.d.Spec.Selector; sel != nil && sel.IsEmpty() {
-		s.plan.Path = PathSelectingAll
+		s.plan.Outcome = PathSelectingAll
 		s.status.ObservedGeneration = max(s.status.ObservedGeneration, s.d.Generation)
 		return
 	}
 	if s.d.IsDeleting() {
-		s.plan.Path = PathDeleting
+		s.plan.Outcome = PathDeleting
 		s.resolve()
 		s.status = ComputeStatus(&s.d, s.newRS, s.all(), s.now)
 		return
@@ -88,26 +92,27 @@ func (s *syncer) run() {
 	s.status = s.d.Status
 	_, rollback := rollbackRevision(&s.d)
 	if s.d.Spec.Paused {
-		s.plan.Path = PathPaused
+		s.plan.Outcome = PathPaused
 		s.resolve()
 		s.proportional(!rollback)
 		return
 	}
 	if rollback {
-		s.plan.Path = PathRollback
+		s.plan.Outcome = PathRollback
 		s.resolve()
 		if s.newRS == nil && !s.create() {
 			return
 		}
 		r, _ := Rollback(&s.d, s.all())
 		s.d.Annotations, s.annotated = r.Annotations, true
-		s.plan.Template, s.plan.Event = r.Template, r.Reason
+		s.plan.Template = r.Template
+		s.plan.Events = append(s.plan.Events, plan.Event{Type: plan.Normal, Reason: Reason(r.Reason)})
 		s.status = s.d.Status
 		return
 	}
 	s.resolve()
 	if IsScalingEvent(&s.d, s.all()) {
-		s.plan.Path = PathScalingEvent
+		s.plan.Outcome = PathScalingEvent
 		s.proportional(false)
 		return
 	}
@@ -141,9 +146,8 @@ func (s *syncer) resolve() {
 	s.newRS = view
 	if changed || found.Spec.MinReadySeconds != s.d.Spec.MinReadySeconds {
 		view.Spec.MinReadySeconds = s.d.Spec.MinReadySeconds
-		s.plan.Actions = append(s.plan.Actions, Action{
-			Type: Update, Reason: ReasonSyncRevision, Name: found.Name,
-			From: found.Replicas(), Replicas: found.Replicas(),
+		s.plan.Update = append(s.plan.Update, Update{
+			Name: found.Name, Reason: ReasonSyncRevision, Replicas: found.Replicas(),
 			Annotations: ann, MinReadySeconds: view.Spec.MinReadySeconds,
 		})
 		return
@@ -165,6 +169,8 @@ func (s *syncer) setRevision(rev string) {
 	}
 	a[RevisionAnnotation] = rev
 	s.d.Annotations, s.annotated = a, true
+	// Upstream writes the revision with an UpdateStatus call.
+	s.statusCall = true
 }
 
 func (s *syncer) setProgressing(reason, message string) {
@@ -200,7 +206,8 @@ func (s *syncer) create() bool {
 		}
 		d.Status.CollisionCount = &n
 		s.status = d.Status
-		s.plan.Path, s.plan.Requeue = PathHashCollision, true
+		s.plan.Outcome = PathHashCollision
+		s.plan.Requeue = append(s.plan.Requeue, plan.Requeue{Reason: PathHashCollision, RateLimited: true})
 		return false
 	}
 	tmpl := d.Spec.Template
@@ -227,14 +234,12 @@ func (s *syncer) create() bool {
 	n, _ := NewReplicaSetReplicas(d, append(slices.Clip(s.allOld), rs), rs)
 	rs.Spec.Replicas = &n
 	rs.Annotations, _ = NewReplicaSetAnnotations(d, rs, rev, true)
-	s.plan.Actions = append(s.plan.Actions, Action{
-		Type: Create, Reason: ReasonCreateNew, Name: name, Replicas: n,
-		Annotations: rs.Annotations, MinReadySeconds: rs.Spec.MinReadySeconds, Object: rs,
-	})
+	s.plan.Create = plan.Creation[replicaset.ReplicaSet]{Count: 1, Reason: ReasonCreateNew, Objects: []replicaset.ReplicaSet{*copyReplicaSet(rs)}}
 	s.newRS = rs
 	s.setRevision(strconv.FormatInt(rev, 10))
 	if HasProgressDeadline(d) {
 		s.setProgressing(ReasonNewReplicaSetCreated, "Created new replica set "+strconv.Quote(name))
+		s.statusCall = true
 	}
 	return true
 }
@@ -253,15 +258,15 @@ func (s *syncer) scale(rs *replicaset.ReplicaSet, n int32, reason Reason, force 
 		rs.Annotations[MaxReplicasAnnotation] == ann[MaxReplicasAnnotation] {
 		return false
 	}
-	s.plan.Actions = append(s.plan.Actions, Action{Type: ScaleTo, Reason: reason, Name: rs.Name, From: from, Replicas: n, Annotations: ann})
+	s.plan.Scale = append(s.plan.Scale, Resize{Name: rs.Name, Reason: reason, From: from, Replicas: n, Annotations: ann})
 	return from != n
 }
 
 // sizeOf returns rs's size after the actions planned so far.
 func (s *syncer) sizeOf(rs *replicaset.ReplicaSet) int32 {
-	for i := len(s.plan.Actions) - 1; i >= 0; i-- {
-		if a := s.plan.Actions[i]; a.Name == rs.Name && a.Type != Delete {
-			return a.Replicas
+	for i := len(s.plan.Scale) - 1; i >= 0; i-- {
+		if r := s.plan.Scale[i]; r.Name == rs.Name {
+			return r.Replicas
 		}
 	}
 	return rs.Replicas()
@@ -287,7 +292,7 @@ func (s *syncer) deleteHistory() { s.deleteHistoryOf(s.allOld) }
 // given in the order upstream hands them over.
 func (s *syncer) deleteHistoryOf(old []*replicaset.ReplicaSet) {
 	for _, rs := range HistoryToDelete(&s.d, old) {
-		s.plan.Actions = append(s.plan.Actions, Action{Type: Delete, Reason: ReasonHistoryLimit, Name: rs.Name, From: rs.Replicas(), Replicas: rs.Replicas()})
+		s.plan.Delete = append(s.plan.Delete, plan.Deletion{Name: rs.Name, UID: rs.UID, Reason: ReasonHistoryLimit})
 	}
 }
 
@@ -296,12 +301,14 @@ func (s *syncer) finish() {
 	all := s.all()
 	st := ComputeStatus(&s.d, s.newRS, all, s.now)
 	s.status = SyncProgress(&s.d, st, s.newRS, all, s.now)
-	s.plan.RequeueAfter, s.plan.Requeue = RequeueStuck(&s.d, s.status, s.now)
+	if after, ok := RequeueStuck(&s.d, s.status, s.now); ok {
+		s.plan.Requeue = append(s.plan.Requeue, plan.Requeue{After: after, Reason: ReasonProgressDeadline})
+	}
 }
 
 // rolling is upstream's rolloutRolling.
 func (s *syncer) rolling() {
-	s.plan.Path = PathRollingUpdate
+	s.plan.Outcome = PathRollingUpdate
 	if s.newRS == nil && !s.create() {
 		return
 	}
@@ -324,7 +331,7 @@ func (s *syncer) rolling() {
 
 // recreate is upstream's rolloutRecreate.
 func (s *syncer) recreate() {
-	s.plan.Path = PathRecreate
+	s.plan.Outcome = PathRecreate
 	active, _ := activeOf(s.allOld)
 	scaled := false
 	for _, rs := range active {
@@ -337,7 +344,7 @@ func (s *syncer) recreate() {
 		return
 	}
 	if OldPodsRunning(&s.d, s.newRS, s.allOld, s.pods) {
-		s.plan.Path = PathOldPodsRunning
+		s.plan.Outcome = PathOldPodsRunning
 		s.finish()
 		return
 	}

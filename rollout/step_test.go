@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
 )
@@ -31,10 +32,10 @@ func TestStepRollover(t *testing.T) {
 	}
 	want := map[string]int32{"foo-v1": 4, "foo-v2hash": 2}
 	if got := sizesOf(w.rss); !maps.Equal(got, want) {
-		t.Errorf("Step(rollover) sizes = %v; want %v (actions %+v)", got, want, p.Actions)
+		t.Errorf("Step(rollover) sizes = %v; want %v (plan %+v)", got, want, p)
 	}
-	if p.Path != rollout.PathRollingUpdate || len(p.Actions) != 2 || p.Actions[0].Type != rollout.Create || p.Actions[1].Reason != rollout.ReasonCleanupUnhealthy {
-		t.Errorf("Step(rollover) = %s %+v; want RollingUpdate [Create, CleanupUnhealthy]", p.Path, p.Actions)
+	if p.Outcome != rollout.PathRollingUpdate || writes(p) != 2 || p.Create.Count != 1 || len(p.Scale) != 1 || p.Scale[0].Reason != rollout.ReasonCleanupUnhealthy {
+		t.Errorf("Step(rollover) = %s %+v; want RollingUpdate, create, then CleanupUnhealthy", p.Outcome, p)
 	}
 	if p.Annotations[rollout.RevisionAnnotation] != "2" {
 		t.Errorf("Step(rollover) revision = %q; want 2", p.Annotations[rollout.RevisionAnnotation])
@@ -51,8 +52,8 @@ func TestStepConvergesAndIsIdempotent(t *testing.T) {
 		w.settle(func(*replicaset.ReplicaSet) int32 { return 2 })
 	}
 	p, err := rollout.Step(w.d, w.rss, nil, w.now, rollout.Options{})
-	if err != nil || len(p.Actions) != 0 {
-		t.Fatalf("Step(converged) = %+v, %v; want no actions", p.Actions, err)
+	if err != nil || writes(p) != 0 {
+		t.Fatalf("Step(converged) = %+v, %v; want no writes", p, err)
 	}
 	for _, r := range w.rss {
 		if r.Spec.Template.Spec.Containers[0].Image == "app:v2" && r.Replicas() != 10 || r.Spec.Template.Spec.Containers[0].Image == "app:v1" && r.Replicas() != 0 {
@@ -100,8 +101,14 @@ func TestStepRecreate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, a := range p.Actions {
-			got = append(got, a.Reason)
+		for _, u := range p.Update {
+			got = append(got, u.Reason)
+		}
+		if p.Create.Count > 0 {
+			got = append(got, p.Create.Reason)
+		}
+		for _, r := range p.Scale {
+			got = append(got, r.Reason)
 		}
 		w.settle(func(*replicaset.ReplicaSet) int32 { return 3 })
 	}
@@ -113,12 +120,11 @@ func TestStepRecreate(t *testing.T) {
 func TestApply(t *testing.T) {
 	t.Parallel()
 	in := []*replicaset.ReplicaSet{rs("a", 3, 3, 0), rs("b", 2, 2, 1)}
-	p := rollout.Plan{Actions: []rollout.Action{
-		{Type: rollout.ScaleTo, Name: "a", Replicas: 1, Annotations: map[string]string{"k": "v"}},
-		{Type: rollout.Delete, Name: "b"},
-		{Type: rollout.Create, Name: "c", Replicas: 4, Object: rs("c", 4, 0, 2)},
-		{Type: rollout.ScaleTo, Name: "missing", Replicas: 9},
-	}}
+	p := rollout.Plan{
+		Create: plan.Creation[replicaset.ReplicaSet]{Count: 1, Objects: []replicaset.ReplicaSet{*rs("c", 4, 0, 2)}},
+		Scale:  []rollout.Resize{{Name: "a", Replicas: 1, Annotations: map[string]string{"k": "v"}}, {Name: "missing", Replicas: 9}},
+		Delete: []plan.Deletion{{Name: "b"}},
+	}
 	out := p.Apply(in, t0.Add(time.Hour))
 	if got, want := sizesOf(out), map[string]int32{"a": 1, "c": 4}; !maps.Equal(got, want) {
 		t.Errorf("Apply sizes = %v; want %v", got, want)
@@ -129,4 +135,9 @@ func TestApply(t *testing.T) {
 	if out[0].Annotations["k"] != "v" {
 		t.Errorf("Apply annotations = %v; want k=v", out[0].Annotations)
 	}
+}
+
+// writes counts a Plan's ReplicaSet writes.
+func writes(p rollout.Plan) int {
+	return len(p.Update) + int(p.Create.Count) + len(p.Scale) + len(p.Delete)
 }

@@ -116,6 +116,7 @@ type rolloutWorld struct {
 	now     time.Time
 	step    int
 	made    int
+	prev    []*replicaset.ReplicaSet // the ReplicaSets before the last rollout sync's writes
 }
 
 func newRolloutWorld(d *rollout.Deployment, f rolloutFlags) *rolloutWorld {
@@ -161,6 +162,7 @@ func (w *rolloutWorld) sync(instant bool) (rollout.Plan, error) {
 	if err != nil {
 		return plan, err
 	}
+	w.prev = w.rss
 	w.rss = plan.Apply(w.rss, w.now)
 	w.d.Status = plan.Status
 	if plan.Annotations != nil {
@@ -234,7 +236,7 @@ func (w *rolloutWorld) run(out io.Writer) error {
 			return fmt.Errorf("simulate rollout: step %d: %v", w.step, err)
 		}
 		w.printRow(out, elapsed, plan)
-		if len(plan.Actions) == 0 && w.converged() {
+		if len(plan.Update)+int(plan.Create.Count)+len(plan.Scale)+len(plan.Delete) == 0 && w.converged() {
 			quiet++
 			if quiet == 2 {
 				fmt.Fprintf(out, "\nrollout complete after %d steps (%v): %s\n", w.step+1, elapsed, w.statusLine())
@@ -288,10 +290,33 @@ func (w *rolloutWorld) printRow(out io.Writer, elapsed time.Duration, plan rollo
 		}
 	}
 	var acts []string
-	for _, a := range plan.Actions {
-		acts = append(acts, fmt.Sprintf("%s %s→%d", a.Type, strings.TrimPrefix(a.Name, w.d.Name+"-"), a.Replicas))
+	act := func(verb, name string, n int32) {
+		acts = append(acts, fmt.Sprintf("%s %s→%d", verb, strings.TrimPrefix(name, w.d.Name+"-"), n))
+	}
+	for _, u := range plan.Update {
+		act("Update", u.Name, u.Replicas)
+	}
+	for _, rs := range plan.Create.Objects {
+		act("Create", rs.Name, rs.Replicas())
+	}
+	for _, r := range plan.Scale {
+		act("Scale", r.Name, r.Replicas)
+	}
+	for _, d := range plan.Delete {
+		act("Delete", d.Name, w.sizeBefore(d.Name))
 	}
 	fmt.Fprintf(out, "%5d %7v %5d %5d %6d %6d  %-28s %s\n", w.step, elapsed, oldSize, newSize, len(w.pods), avail, strings.Join(acts, ", "), chart.String())
+}
+
+// sizeBefore returns the size of the ReplicaSet named name before the
+// step's writes were applied (deletions remove only empty ReplicaSets).
+func (w *rolloutWorld) sizeBefore(name string) int32 {
+	for _, rs := range w.prev {
+		if rs.Name == name {
+			return rs.Replicas()
+		}
+	}
+	return 0
 }
 
 func btoi(b bool) int {

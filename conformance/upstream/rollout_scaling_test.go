@@ -722,6 +722,7 @@ func dsCheckStep(t *rapid.T) {
 
 	want := maps.Clone(before)
 	finalStatus := ud.Status
+	statusWritten := false
 	finalAnn := ud.Annotations
 	var finalTemplate *corev1.PodTemplateSpec
 	for _, a := range c.Actions() {
@@ -739,6 +740,7 @@ func dsCheckStep(t *rapid.T) {
 			case *appsv1.Deployment:
 				finalAnn = o.Annotations
 				if a.GetSubresource() == "status" {
+					statusWritten = true
 					finalStatus = o.Status
 				} else {
 					tmpl := o.Spec.Template
@@ -749,8 +751,11 @@ func dsCheckStep(t *rapid.T) {
 			delete(want, a.(clienttesting.DeleteAction).GetName())
 		}
 	}
-	if uerr != nil && plan.Path != rollout.PathHashCollision {
-		t.Fatalf("upstream sync failed (%v) where kubesem took path %s", uerr, plan.Path)
+	if uerr == nil && plan.UpdateStatus != statusWritten {
+		t.Fatalf("path %s: UpdateStatus %v; upstream wrote status %v", plan.Outcome, plan.UpdateStatus, statusWritten)
+	}
+	if uerr != nil && plan.Outcome != rollout.PathHashCollision {
+		t.Fatalf("upstream sync failed (%v) where kubesem took path %s", uerr, plan.Outcome)
 	}
 
 	got := map[string]dsRSState{}
@@ -758,13 +763,13 @@ func dsCheckStep(t *rapid.T) {
 		got[rs.Name] = dsRSState{rs.Replicas(), rs.Spec.MinReadySeconds, rs.Annotations}
 	}
 	if !dsSame(got, want) {
-		t.Fatalf("path %s: ReplicaSets after the sync:\nkubesem  %v\nupstream %v\nactions %+v", plan.Path, got, want, plan.Actions)
+		t.Fatalf("path %s: ReplicaSets after the sync:\nkubesem  %v\nupstream %v\nplan %+v", plan.Outcome, got, want, plan)
 	}
 	gs := plan.Status
 	if gs.ObservedGeneration != finalStatus.ObservedGeneration || gs.Replicas != finalStatus.Replicas || gs.UpdatedReplicas != finalStatus.UpdatedReplicas ||
 		gs.ReadyReplicas != finalStatus.ReadyReplicas || gs.AvailableReplicas != finalStatus.AvailableReplicas || gs.UnavailableReplicas != finalStatus.UnavailableReplicas ||
 		(gs.CollisionCount == nil) != (finalStatus.CollisionCount == nil) || (gs.CollisionCount != nil && *gs.CollisionCount != *finalStatus.CollisionCount) {
-		t.Fatalf("path %s: status\nkubesem  %+v\nupstream %+v", plan.Path, gs, finalStatus)
+		t.Fatalf("path %s: status\nkubesem  %+v\nupstream %+v", plan.Outcome, gs, finalStatus)
 	}
 	var gc, wc []dsCond
 	for _, x := range gs.Conditions {
@@ -774,14 +779,14 @@ func dsCheckStep(t *rapid.T) {
 		wc = append(wc, dsCond{string(x.Type), string(x.Status), x.Reason})
 	}
 	if fmt.Sprint(gc) != fmt.Sprint(wc) {
-		t.Fatalf("path %s: conditions\nkubesem  %v\nupstream %v", plan.Path, gc, wc)
+		t.Fatalf("path %s: conditions\nkubesem  %v\nupstream %v", plan.Outcome, gc, wc)
 	}
 	gotAnn := d.Annotations
 	if plan.Annotations != nil {
 		gotAnn = plan.Annotations
 	}
 	if gotAnn[rollout.RevisionAnnotation] != finalAnn[rollout.RevisionAnnotation] || gotAnn[rollout.RollbackToAnnotation] != finalAnn[rollout.RollbackToAnnotation] {
-		t.Fatalf("path %s: deployment annotations\nkubesem  %v\nupstream %v", plan.Path, gotAnn, finalAnn)
+		t.Fatalf("path %s: deployment annotations\nkubesem  %v\nupstream %v", plan.Outcome, gotAnn, finalAnn)
 	}
 	gotImage, wantImage := d.Spec.Template.Spec.Containers[0].Image, d.Spec.Template.Spec.Containers[0].Image
 	if plan.Template != nil {
@@ -791,7 +796,7 @@ func dsCheckStep(t *rapid.T) {
 		wantImage = finalTemplate.Spec.Containers[0].Image
 	}
 	if gotImage != wantImage {
-		t.Fatalf("path %s: template after rollback kubesem %s; upstream %s", plan.Path, gotImage, wantImage)
+		t.Fatalf("path %s: template after rollback kubesem %s; upstream %s", plan.Outcome, gotImage, wantImage)
 	}
 }
 
