@@ -237,4 +237,6 @@ func stepOutput(p rollout.Plan, replicaSets rsList, now time.Time) rolloutStepOu
 }
 
 // rolloutDecisions returns the rollout decisions.
-func rolloutDecisions() []Decision { return legacyTable(rolloutLegacy()) }
+func rolloutDecisions() []Decision {
+	return append(legacyTable(rolloutLegacy()), legacyTable(rolloutStatusLegacy())...)
+}

@@ -23,19 +23,6 @@ type rolloutWithStatus struct {
 	Now        time.Time          `json:"now"`
 }
 
-// rolloutStatusView is the output of the kubectl rollout status decisions.
-type rolloutStatusView struct {
-	rollout.RolloutStatus
-	ExitCode int  `json:"exitCode"`
-	Exits    bool `json:"exits"`
-}
-
-func viewed(s rollout.RolloutStatus, watch *bool) rolloutStatusView {
-	w := watch == nil || *watch
-	code, exits := s.ExitCode(w)
-	return rolloutStatusView{RolloutStatus: s, ExitCode: code, Exits: exits}
-}
-
 func names(rss []*replicaset.ReplicaSet) []string {
 	out := make([]string, 0, len(rss))
 	for _, rs := range rss {
@@ -170,25 +157,6 @@ func rolloutStatusLegacy() map[string]decider {
 				out["template"] = r.Template
 			}
 			return out, nil
-		}),
-		"rollout.DeploymentRolloutStatus": rule(func(in struct {
-			Deployment rollout.Deployment `json:"deployment"`
-			Revision   int64              `json:"revision"`
-			Watch      *bool              `json:"watch"`
-		}, _ struct{}) (any, error) {
-			return viewed(rollout.DeploymentRolloutStatus(&in.Deployment, in.Revision), in.Watch), nil
-		}),
-		"rollout.DaemonSetRolloutStatus": rule(func(in struct {
-			DaemonSet rollout.DaemonSetView `json:"daemonSet"`
-			Watch     *bool                 `json:"watch"`
-		}, _ struct{}) (any, error) {
-			return viewed(rollout.DaemonSetRolloutStatus(&in.DaemonSet), in.Watch), nil
-		}),
-		"rollout.StatefulSetRolloutStatus": rule(func(in struct {
-			StatefulSet rollout.StatefulSetView `json:"statefulSet"`
-			Watch       *bool                   `json:"watch"`
-		}, _ struct{}) (any, error) {
-			return viewed(rollout.StatefulSetRolloutStatus(&in.StatefulSet), in.Watch), nil
 		}),
 	}
 }

@@ -124,17 +124,3 @@ func BenchmarkRollback(b *testing.B) {
 		rollout.Rollback(d, all)
 	}
 }
-
-func BenchmarkRolloutStatusViewers(b *testing.B) {
-	d, _, _ := stBenchState()
-	var ds rollout.DaemonSetView
-	ds.Spec.UpdateStrategy.Type = "RollingUpdate"
-	var ss rollout.StatefulSetView
-	ss.Spec.UpdateStrategy.Type = "RollingUpdate"
-	b.ReportAllocs()
-	for b.Loop() {
-		rollout.DeploymentRolloutStatus(d, 0)
-		rollout.DaemonSetRolloutStatus(&ds)
-		rollout.StatefulSetRolloutStatus(&ss)
-	}
-}

@@ -28,8 +28,7 @@
 //     [NewReplicaSetAnnotations], [ReplicasAnnotation],
 //     [ReplicasAnnotationsNeedUpdate], [HistoryToDelete]
 //   - Rollback: [Rollback], [RollbackResult]
-//   - Rollout status: [DeploymentRolloutStatus], [DaemonSetRolloutStatus],
-//     [StatefulSetRolloutStatus], [RolloutStatus]
+//   - What `kubectl rollout status` prints lives in package rolloutstatus.
 //   - Sync: [Step] returns a [Plan] of [Action]s with a [Reason] each;
 //     [Plan.Apply] plays its ReplicaSet writes on a slice of ReplicaSets, for
 //     simulations; [Validate] is the check Step runs first.

@@ -8,28 +8,6 @@ import (
 	"github.com/kubesem/kubesem/rollout"
 )
 
-// The seed's failed rollout: once the progress deadline is exceeded, kubectl
-// rollout status prints an error and exits 1 (seed 000:L1907-1920).
-func ExampleDeploymentRolloutStatus() {
-	three := int32(3)
-	d := &rollout.Deployment{}
-	d.Name, d.Generation = "nginx", 2
-	d.Spec.Replicas = &three
-	d.Status = rollout.Status{ObservedGeneration: 2, Replicas: 3, UpdatedReplicas: 2, AvailableReplicas: 2}
-	s := rollout.DeploymentRolloutStatus(d, 0)
-	fmt.Print(s.Message)
-
-	d.Status.Conditions = []rollout.Condition{{Type: rollout.Progressing, Status: meta.ConditionFalse, Reason: rollout.ReasonProgressDeadlineExceeded}}
-	s = rollout.DeploymentRolloutStatus(d, 0)
-	code, _ := s.ExitCode(true)
-	fmt.Println("error:", s.Err)
-	fmt.Println("exit", code)
-	// Output:
-	// Waiting for deployment "nginx" rollout to finish: 2 out of 3 new replicas have been updated...
-	// error: deployment "nginx" exceeded its progress deadline
-	// exit 1
-}
-
 // A rollout that made no progress for progressDeadlineSeconds is reported
 // stuck; until then the controller asks to look again when the deadline
 // passes (plus one second).

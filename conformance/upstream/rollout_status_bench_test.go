@@ -13,6 +13,7 @@ import (
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
+	"github.com/kubesem/kubesem/rolloutstatus"
 )
 
 // rsBenchState is a rollout in progress: 10 replicas, an old ReplicaSet
@@ -97,7 +98,7 @@ func BenchmarkDeploymentRolloutStatus(b *testing.B) {
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = rollout.DeploymentRolloutStatus(d, 0)
+			_ = rolloutstatus.Deployment(d, 0)
 		}
 	})
 	b.Run("upstream", func(b *testing.B) {

@@ -27,6 +27,7 @@ import (
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
+	"github.com/kubesem/kubesem/rolloutstatus"
 )
 
 //go:linkname rsSyncRolloutStatus k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).syncRolloutStatus
@@ -390,7 +391,7 @@ func rsUnstructured(t *rapid.T, obj any) *unstructured.Unstructured {
 	return &unstructured.Unstructured{Object: m}
 }
 
-func rsViewerCompare(t *rapid.T, what string, msg string, done bool, err error, got rollout.RolloutStatus) {
+func rsViewerCompare(t *rapid.T, what string, msg string, done bool, err error, got rolloutstatus.Status) {
 	wantErr := ""
 	if err != nil {
 		wantErr = err.Error()
@@ -415,9 +416,9 @@ func TestRolloutViewerDifferential(t *testing.T) {
 			u := rsToUpstreamDeployment(d)
 			u.Spec.Replicas = d.Spec.Replicas
 			msg, done, err := (&polymorphichelpers.DeploymentStatusViewer{}).Status(rsUnstructured(t, u), revision)
-			rsViewerCompare(t, "DeploymentRolloutStatus", msg, done, err, rollout.DeploymentRolloutStatus(d, revision))
+			rsViewerCompare(t, "DeploymentRolloutStatus", msg, done, err, rolloutstatus.Deployment(d, revision))
 		case 1:
-			var v rollout.DaemonSetView
+			var v rolloutstatus.DaemonSetView
 			v.Name, v.Generation = "ds", int64(rapid.IntRange(0, 2).Draw(t, "generation"))
 			v.Spec.UpdateStrategy.Type = rapid.SampledFrom([]string{"RollingUpdate", "RollingUpdate", "OnDelete", ""}).Draw(t, "type")
 			v.Status.ObservedGeneration = int64(rapid.IntRange(0, 2).Draw(t, "observed"))
@@ -430,9 +431,9 @@ func TestRolloutViewerDifferential(t *testing.T) {
 			u.Status = appsv1.DaemonSetStatus{ObservedGeneration: v.Status.ObservedGeneration, DesiredNumberScheduled: v.Status.DesiredNumberScheduled,
 				UpdatedNumberScheduled: v.Status.UpdatedNumberScheduled, NumberAvailable: v.Status.NumberAvailable}
 			msg, done, err := (&polymorphichelpers.DaemonSetStatusViewer{}).Status(rsUnstructured(t, u), 0)
-			rsViewerCompare(t, "DaemonSetRolloutStatus", msg, done, err, rollout.DaemonSetRolloutStatus(&v))
+			rsViewerCompare(t, "DaemonSetRolloutStatus", msg, done, err, rolloutstatus.DaemonSet(&v))
 		default:
-			var v rollout.StatefulSetView
+			var v rolloutstatus.StatefulSetView
 			v.Name, v.Generation = "web", int64(rapid.IntRange(0, 2).Draw(t, "generation"))
 			if rapid.Bool().Draw(t, "hasReplicas") {
 				n := small.Draw(t, "replicas")
@@ -440,7 +441,7 @@ func TestRolloutViewerDifferential(t *testing.T) {
 			}
 			v.Spec.UpdateStrategy.Type = rapid.SampledFrom([]string{"RollingUpdate", "RollingUpdate", "OnDelete", ""}).Draw(t, "type")
 			if rapid.Bool().Draw(t, "hasRolling") {
-				v.Spec.UpdateStrategy.RollingUpdate = &rollout.StatefulSetRollingUpdate{}
+				v.Spec.UpdateStrategy.RollingUpdate = &rolloutstatus.StatefulSetRollingUpdate{}
 				if rapid.Bool().Draw(t, "hasPartition") {
 					p := small.Draw(t, "partition")
 					v.Spec.UpdateStrategy.RollingUpdate.Partition = &p
@@ -463,7 +464,7 @@ func TestRolloutViewerDifferential(t *testing.T) {
 				CurrentReplicas: v.Status.CurrentReplicas, UpdatedReplicas: v.Status.UpdatedReplicas,
 				CurrentRevision: v.Status.CurrentRevision, UpdateRevision: v.Status.UpdateRevision}
 			msg, done, err := (&polymorphichelpers.StatefulSetStatusViewer{}).Status(rsUnstructured(t, u), 0)
-			rsViewerCompare(t, "StatefulSetRolloutStatus", msg, done, err, rollout.StatefulSetRolloutStatus(&v))
+			rsViewerCompare(t, "StatefulSetRolloutStatus", msg, done, err, rolloutstatus.StatefulSet(&v))
 		}
 	})
 }

@@ -1,14 +1,15 @@
-package rollout
+package rolloutstatus
 
 import (
 	"strconv"
 
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/rollout"
 )
 
-// RolloutStatus is one answer of `kubectl rollout status`: what it prints for
+// Status is one answer of `kubectl rollout status`: what it prints for
 // one observed state of the object, and whether it stops.
-type RolloutStatus struct {
+type Status struct {
 	// Message is printed on standard output (with its final newline); empty
 	// when Err is set.
 	Message string `json:"message"`
@@ -19,24 +20,34 @@ type RolloutStatus struct {
 	Err string `json:"error,omitempty"`
 }
 
+// Mode says whether kubectl rollout status watches (--watch, its default)
+// or reports once.
+type Mode bool
+
+// Modes.
+const (
+	Once  Mode = false // --watch=false
+	Watch Mode = true  // the default
+)
+
 // ExitCode returns the exit code kubectl rollout status gives when it stops
 // on s, and whether it stops: 1 on an error; 0 when the rollout is done, or
-// at once without --watch (watch false); otherwise it keeps watching (false).
+// at once in mode Once; otherwise it keeps watching (false).
 //
 // Source: kubectl v0.36.3 pkg/cmd/rollout/rollout_status.go Run and
 // pkg/cmd/util/helpers.go CheckErr (DefaultErrorExitCode 1); seed 000
 // "디플로이먼트 완료" / "디플로이먼트 실패" (exit codes 0 and 1).
-func (s RolloutStatus) ExitCode(watch bool) (int, bool) {
+func (s Status) ExitCode(mode Mode) (code int, stops bool) {
 	switch {
 	case s.Err != "":
 		return 1, true
-	case s.Done || !watch:
+	case s.Done || mode == Once:
 		return 0, true
 	}
 	return 0, false
 }
 
-// DeploymentRolloutStatus returns what kubectl rollout status prints for d,
+// Deployment returns what kubectl rollout status prints for d,
 // pinned to revision when revision > 0:
 //
 //   - revision > 0 and d's revision annotation unparsable or different: error;
@@ -53,47 +64,47 @@ func (s RolloutStatus) ExitCode(watch bool) (int, bool) {
 //
 // Source: kubectl v0.36.3 pkg/polymorphichelpers/rollout_status.go
 // DeploymentStatusViewer.Status; seed 000:L1146, L1800-1920.
-func DeploymentRolloutStatus(d *Deployment, revision int64) RolloutStatus {
+func Deployment(d *rollout.Deployment, revision int64) Status {
 	name := strconv.Quote(d.Name)
 	if revision < 0 {
-		return RolloutStatus{Err: "revision must be a positive integer: " + strconv.FormatInt(revision, 10)}
+		return Status{Err: "revision must be a positive integer: " + strconv.FormatInt(revision, 10)}
 	}
 	if revision > 0 {
 		var have int64
-		if v, ok := d.Annotations[RevisionAnnotation]; ok {
+		if v, ok := d.Annotations[rollout.RevisionAnnotation]; ok {
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil {
-				return RolloutStatus{Err: "cannot get the revision of deployment " + name + ": " + err.Error()}
+				return Status{Err: "cannot get the revision of deployment " + name + ": " + err.Error()}
 			}
 			have = n
 		}
 		if have != revision {
-			return RolloutStatus{Err: "desired revision (" + itoa(revision) + ") is different from the running revision (" + itoa(have) + ")"}
+			return Status{Err: "desired revision (" + itoa(revision) + ") is different from the running revision (" + itoa(have) + ")"}
 		}
 	}
 	if d.Generation > d.Status.ObservedGeneration {
-		return RolloutStatus{Message: "Waiting for deployment spec update to be observed...\n"}
+		return Status{Message: "Waiting for deployment spec update to be observed...\n"}
 	}
 	st := d.Status
-	if c, ok := FindCondition(st.Conditions, Progressing); ok && c.Reason == ReasonProgressDeadlineExceeded {
-		return RolloutStatus{Err: "deployment " + name + " exceeded its progress deadline"}
+	if c, ok := rollout.FindCondition(st.Conditions, rollout.Progressing); ok && c.Reason == rollout.ReasonProgressDeadlineExceeded {
+		return Status{Err: "deployment " + name + " exceeded its progress deadline"}
 	}
 	wait := "Waiting for deployment " + name + " rollout to finish: "
 	switch {
 	case d.Spec.Replicas != nil && st.UpdatedReplicas < *d.Spec.Replicas:
-		return RolloutStatus{Message: wait + itoa(int64(st.UpdatedReplicas)) + " out of " + itoa(int64(*d.Spec.Replicas)) + " new replicas have been updated...\n"}
+		return Status{Message: wait + itoa(int64(st.UpdatedReplicas)) + " out of " + itoa(int64(*d.Spec.Replicas)) + " new replicas have been updated...\n"}
 	case st.Replicas > st.UpdatedReplicas:
-		return RolloutStatus{Message: wait + itoa(int64(st.Replicas-st.UpdatedReplicas)) + " old replicas are pending termination...\n"}
+		return Status{Message: wait + itoa(int64(st.Replicas-st.UpdatedReplicas)) + " old replicas are pending termination...\n"}
 	case st.AvailableReplicas < st.UpdatedReplicas:
-		return RolloutStatus{Message: wait + itoa(int64(st.AvailableReplicas)) + " of " + itoa(int64(st.UpdatedReplicas)) + " updated replicas are available...\n"}
+		return Status{Message: wait + itoa(int64(st.AvailableReplicas)) + " of " + itoa(int64(st.UpdatedReplicas)) + " updated replicas are available...\n"}
 	}
-	return RolloutStatus{Message: "deployment " + name + " successfully rolled out\n", Done: true}
+	return Status{Message: "deployment " + name + " successfully rolled out\n", Done: true}
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // DaemonSetView is the part of an apps/v1 DaemonSet kubectl rollout status
-// reads.
+// reads (until the daemonset package models DaemonSets).
 type DaemonSetView struct {
 	meta.ObjectMeta `json:"metadata"`
 	Spec            struct {
@@ -111,7 +122,7 @@ type DaemonSetView struct {
 	} `json:"status"`
 }
 
-// DaemonSetRolloutStatus returns what kubectl rollout status prints for ds:
+// DaemonSet returns what kubectl rollout status prints for ds:
 // an error (done) unless the update strategy is RollingUpdate; waiting for
 // the spec to be observed while generation > observedGeneration; waiting
 // while updatedNumberScheduled, then numberAvailable, is below
@@ -119,26 +130,26 @@ type DaemonSetView struct {
 //
 // Source: kubectl v0.36.3 pkg/polymorphichelpers/rollout_status.go
 // DaemonSetStatusViewer.Status.
-func DaemonSetRolloutStatus(ds *DaemonSetView) RolloutStatus {
+func DaemonSet(ds *DaemonSetView) Status {
 	if ds.Spec.UpdateStrategy.Type != "RollingUpdate" {
-		return RolloutStatus{Done: true, Err: "rollout status is only available for RollingUpdate strategy type"}
+		return Status{Done: true, Err: "rollout status is only available for RollingUpdate strategy type"}
 	}
 	if ds.Generation > ds.Status.ObservedGeneration {
-		return RolloutStatus{Message: "Waiting for daemon set spec update to be observed...\n"}
+		return Status{Message: "Waiting for daemon set spec update to be observed...\n"}
 	}
 	st := ds.Status
 	wait := "Waiting for daemon set " + strconv.Quote(ds.Name) + " rollout to finish: "
 	switch {
 	case st.UpdatedNumberScheduled < st.DesiredNumberScheduled:
-		return RolloutStatus{Message: wait + itoa(int64(st.UpdatedNumberScheduled)) + " out of " + itoa(int64(st.DesiredNumberScheduled)) + " new pods have been updated...\n"}
+		return Status{Message: wait + itoa(int64(st.UpdatedNumberScheduled)) + " out of " + itoa(int64(st.DesiredNumberScheduled)) + " new pods have been updated...\n"}
 	case st.NumberAvailable < st.DesiredNumberScheduled:
-		return RolloutStatus{Message: wait + itoa(int64(st.NumberAvailable)) + " of " + itoa(int64(st.DesiredNumberScheduled)) + " updated pods are available...\n"}
+		return Status{Message: wait + itoa(int64(st.NumberAvailable)) + " of " + itoa(int64(st.DesiredNumberScheduled)) + " updated pods are available...\n"}
 	}
-	return RolloutStatus{Message: "daemon set " + strconv.Quote(ds.Name) + " successfully rolled out\n", Done: true}
+	return Status{Message: "daemon set " + strconv.Quote(ds.Name) + " successfully rolled out\n", Done: true}
 }
 
 // StatefulSetView is the part of an apps/v1 StatefulSet kubectl rollout
-// status reads.
+// status reads (until the statefulset package models StatefulSets).
 type StatefulSetView struct {
 	meta.ObjectMeta `json:"metadata"`
 	Spec            struct {
@@ -165,7 +176,7 @@ type StatefulSetRollingUpdate struct {
 	Partition *int32 `json:"partition,omitempty"`
 }
 
-// StatefulSetRolloutStatus returns what kubectl rollout status prints for
+// StatefulSet returns what kubectl rollout status prints for
 // ss: an error (done) unless the update strategy is RollingUpdate; waiting
 // while observedGeneration is 0 or behind generation; waiting while fewer
 // than spec.replicas pods are ready; with spec.updateStrategy.rollingUpdate
@@ -175,28 +186,28 @@ type StatefulSetRollingUpdate struct {
 //
 // Source: kubectl v0.36.3 pkg/polymorphichelpers/rollout_status.go
 // StatefulSetStatusViewer.Status.
-func StatefulSetRolloutStatus(ss *StatefulSetView) RolloutStatus {
+func StatefulSet(ss *StatefulSetView) Status {
 	if ss.Spec.UpdateStrategy.Type != "RollingUpdate" {
-		return RolloutStatus{Done: true, Err: "rollout status is only available for RollingUpdate strategy type"}
+		return Status{Done: true, Err: "rollout status is only available for RollingUpdate strategy type"}
 	}
 	st := ss.Status
 	if st.ObservedGeneration == 0 || ss.Generation > st.ObservedGeneration {
-		return RolloutStatus{Message: "Waiting for statefulset spec update to be observed...\n"}
+		return Status{Message: "Waiting for statefulset spec update to be observed...\n"}
 	}
 	replicas := ss.Spec.Replicas
 	if replicas != nil && st.ReadyReplicas < *replicas {
-		return RolloutStatus{Message: "Waiting for " + itoa(int64(*replicas-st.ReadyReplicas)) + " pods to be ready...\n"}
+		return Status{Message: "Waiting for " + itoa(int64(*replicas-st.ReadyReplicas)) + " pods to be ready...\n"}
 	}
 	if ru := ss.Spec.UpdateStrategy.RollingUpdate; ru != nil {
 		if replicas != nil && ru.Partition != nil {
 			if want := *replicas - *ru.Partition; st.UpdatedReplicas < want {
-				return RolloutStatus{Message: "Waiting for partitioned roll out to finish: " + itoa(int64(st.UpdatedReplicas)) + " out of " + itoa(int64(want)) + " new pods have been updated...\n"}
+				return Status{Message: "Waiting for partitioned roll out to finish: " + itoa(int64(st.UpdatedReplicas)) + " out of " + itoa(int64(want)) + " new pods have been updated...\n"}
 			}
 		}
-		return RolloutStatus{Message: "partitioned roll out complete: " + itoa(int64(st.UpdatedReplicas)) + " new pods have been updated...\n", Done: true}
+		return Status{Message: "partitioned roll out complete: " + itoa(int64(st.UpdatedReplicas)) + " new pods have been updated...\n", Done: true}
 	}
 	if st.UpdateRevision != st.CurrentRevision {
-		return RolloutStatus{Message: "waiting for statefulset rolling update to complete " + itoa(int64(st.UpdatedReplicas)) + " pods at revision " + st.UpdateRevision + "...\n"}
+		return Status{Message: "waiting for statefulset rolling update to complete " + itoa(int64(st.UpdatedReplicas)) + " pods at revision " + st.UpdateRevision + "...\n"}
 	}
-	return RolloutStatus{Message: "statefulset rolling update complete " + itoa(int64(st.CurrentReplicas)) + " pods at revision " + st.CurrentRevision + "...\n", Done: true}
+	return Status{Message: "statefulset rolling update complete " + itoa(int64(st.CurrentReplicas)) + " pods at revision " + st.CurrentRevision + "...\n", Done: true}
 }

@@ -1,0 +1,25 @@
+package rolloutstatus_test
+
+import (
+	"testing"
+
+	"github.com/kubesem/kubesem/rollout"
+	"github.com/kubesem/kubesem/rolloutstatus"
+)
+
+func BenchmarkViewers(b *testing.B) {
+	n := int32(3)
+	d := &rollout.Deployment{}
+	d.Name, d.Spec.Replicas = "web", &n
+	d.Status = rollout.Status{Replicas: 3, UpdatedReplicas: 3, AvailableReplicas: 2}
+	var ds rolloutstatus.DaemonSetView
+	ds.Spec.UpdateStrategy.Type = "RollingUpdate"
+	var ss rolloutstatus.StatefulSetView
+	ss.Spec.UpdateStrategy.Type = "RollingUpdate"
+	b.ReportAllocs()
+	for b.Loop() {
+		rolloutstatus.Deployment(d, 0)
+		rolloutstatus.DaemonSet(&ds)
+		rolloutstatus.StatefulSet(&ss)
+	}
+}
