@@ -12,10 +12,6 @@ import (
 	"github.com/kubesem/kubesem/plan"
 )
 
-// decider decodes a decision's options and input and returns its output
-// value, to be encoded as JSON.
-type decider func(options, input json.RawMessage) (any, error)
-
 // kubesem is kubesem's own Implementation.
 type kubesem struct {
 	decisions map[string]Decision
@@ -56,26 +52,9 @@ func (k kubesem) Decide(decision string, options, input json.RawMessage) (json.R
 		if !errors.As(err, &fe) {
 			return nil, err
 		}
-		return json.Marshal(map[string]any{"error": map[string]string{"field": fe.Path, "kind": field.Kind(fe)}})
+		return json.Marshal(errorOut{WantError{Field: fe.Path, Kind: field.Kind(fe)}})
 	}
 	return plan.Encode(out)
-}
-
-// rule adapts a function of a decoded input and options to a decider. The
-// input and options are decoded strictly: unknown fields are errors, reported
-// as a *field.Error naming the JSON path.
-func rule[In, Opt any](f func(in In, opts Opt) (any, error)) decider {
-	return func(options, input json.RawMessage) (any, error) {
-		var in In
-		var opts Opt
-		if err := decodeStrict(input, &in); err != nil {
-			return nil, err
-		}
-		if err := decodeStrict(options, &opts); err != nil {
-			return nil, err
-		}
-		return f(in, opts)
-	}
 }
 
 // decodeStrict decodes raw into v, rejecting unknown fields. Decoding errors
@@ -102,4 +81,9 @@ func decodeStrict(raw json.RawMessage, v any) error {
 		return field.New(strings.Trim(strings.TrimPrefix(msg, "json: unknown field "), `"`), "", field.ErrUnsupported)
 	}
 	return field.New("", err.Error(), field.ErrInvalid)
+}
+
+// errorOut is a decision's answer for invalid input.
+type errorOut struct {
+	Error WantError `json:"error"`
 }

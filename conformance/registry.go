@@ -46,12 +46,6 @@ func Bind[In, Opt, Out any](name string, f func(in In, opts Opt) (Out, error)) D
 	}
 }
 
-// legacy wraps a hand-written decider whose shapes the registry cannot
-// describe. It exists only while packages move to Bind.
-func legacy(name string, d decider) Decision {
-	return Decision{Name: name, decide: d}
-}
-
 // Registry returns every decision kubesem answers, sorted by name.
 func Registry() []Decision {
 	var all []Decision
@@ -72,15 +66,6 @@ func Registry() []Decision {
 	}
 	slices.SortFunc(all, func(a, b Decision) int { return strings.Compare(a.Name, b.Name) })
 	return all
-}
-
-// legacyTable turns a map of deciders into Decisions.
-func legacyTable(m map[string]decider) []Decision {
-	out := make([]Decision, 0, len(m))
-	for name, d := range m {
-		out = append(out, legacy(name, d))
-	}
-	return out
 }
 
 var (

@@ -15,13 +15,6 @@ import (
 // vector. It must be empty when an issue closes.
 var pendingVectors = map[string]bool{}
 
-// legacyPackages lists packages whose decisions are still hand-written
-// deciders rather than Bind bindings. It must be empty when "One house"
-// closes.
-var legacyPackages = map[string]bool{
-	"rollout": true,
-}
-
 // TestRegistryMatchesVectors checks both directions: every registered
 // decision has a vector, and every vector names a registered decision.
 func TestRegistryMatchesVectors(t *testing.T) {
@@ -53,14 +46,13 @@ func registryProblems(reg []conformance.Decision, vectors []conformance.Vector) 
 		}
 	}
 	for _, d := range reg {
-		pkg, _, _ := strings.Cut(d.Name, ".")
 		if used[d.Name] == 0 && !pendingVectors[d.Name] {
 			problems = append(problems, "decision "+d.Name+" has no vector")
 		}
 		if used[d.Name] > 0 && pendingVectors[d.Name] {
 			problems = append(problems, "decision "+d.Name+" has vectors now: remove it from pendingVectors")
 		}
-		if d.Input == nil && !legacyPackages[pkg] {
+		if d.Input == nil || d.Output == nil {
 			problems = append(problems, "decision "+d.Name+" is not bound with conformance.Bind")
 		}
 	}
@@ -71,7 +63,8 @@ func registryProblems(reg []conformance.Decision, vectors []conformance.Vector) 
 // without vectors and for a vector without a decision.
 func TestRegistryProblemsCanFail(t *testing.T) {
 	t.Parallel()
-	reg := []conformance.Decision{{Name: "intstr.Scaled", Input: reflect.TypeFor[int]()}, {Name: "intstr.Lonely", Input: reflect.TypeFor[int]()}}
+	typ := reflect.TypeFor[int]()
+	reg := []conformance.Decision{{Name: "intstr.Scaled", Input: typ, Output: typ}, {Name: "intstr.Lonely", Input: typ, Output: typ}}
 	vectors := []conformance.Vector{{Decision: "intstr.Scaled", Name: "a"}, {Decision: "intstr.Ghost", Name: "b"}}
 	got := registryProblems(reg, vectors)
 	if len(got) != 2 || !strings.Contains(got[0], "intstr.Ghost") || !strings.Contains(got[1], "intstr.Lonely") {

@@ -104,7 +104,7 @@ func BenchmarkNewReplicaSetAnnotations(b *testing.B) {
 	d, cur, _ := stBenchState()
 	b.ReportAllocs()
 	for b.Loop() {
-		rollout.NewReplicaSetAnnotations(d, cur, 3, false)
+		rollout.NewReplicaSetAnnotations(d, cur, 3, rollout.Existing)
 	}
 }
 

@@ -115,7 +115,7 @@ func checkRevisionHistoryBounded(t *rapid.T) {
 	old := rapid.IntRange(1, 1<<40).Draw(t, "old")
 	rs := stRS("r", 1, 1, 1)
 	rs.Annotations = map[string]string{rollout.RevisionAnnotation: strconv.Itoa(old), rollout.RevisionHistoryAnnotation: history}
-	got, _ := rollout.NewReplicaSetAnnotations(&rollout.Deployment{}, rs, int64(old)+1, false)
+	got, _ := rollout.NewReplicaSetAnnotations(&rollout.Deployment{}, rs, int64(old)+1, rollout.Existing)
 	if h := got[rollout.RevisionHistoryAnnotation]; len(h) > 2000 {
 		t.Fatalf("revision-history has %d chars", len(h))
 	}

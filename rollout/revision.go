@@ -211,6 +211,16 @@ func appendRevisionHistory(history, old string, limit int) (string, bool) {
 	return strings.Join(append(entries[start:], old), ","), true
 }
 
+// Origin says whether [NewReplicaSetAnnotations] annotates a ReplicaSet the
+// sync creates or one that already exists.
+type Origin bool
+
+// Origins.
+const (
+	Existing Origin = false
+	Creating Origin = true
+)
+
 // NewReplicaSetAnnotations returns the annotations the controller writes on
 // newReplicaSet when it is (or is created as) d's new ReplicaSet with
 // revision newRevision, and whether they differ from newReplicaSet's:
@@ -223,7 +233,7 @@ func appendRevisionHistory(history, old string, limit int) (string, bool) {
 //   - when an existing revision is raised (a rollback to this ReplicaSet),
 //     it is appended to revision-history, oldest entries dropped to stay
 //     within 2000 characters;
-//   - when created, desired-replicas is spec.replicas and max-replicas is
+//   - with origin Creating, desired-replicas is spec.replicas and max-replicas is
 //     spec.replicas + [MaxSurge].
 //
 // When the current revision does not parse, only the copied annotations are
@@ -233,7 +243,7 @@ func appendRevisionHistory(history, old string, limit int) (string, bool) {
 // Source: upstream deployment_util.go SetNewReplicaSetAnnotations,
 // copyDeploymentAnnotationsToReplicaSet, SetReplicasAnnotations and
 // sync.go maxRevHistoryLengthInChars (v1.36.3).
-func NewReplicaSetAnnotations(d *Deployment, newReplicaSet *replicaset.ReplicaSet, newRevision int64, created bool) (map[string]string, bool) {
+func NewReplicaSetAnnotations(d *Deployment, newReplicaSet *replicaset.ReplicaSet, newRevision int64, origin Origin) (map[string]string, bool) {
 	out := make(map[string]string, len(newReplicaSet.Annotations)+len(d.Annotations)+3)
 	for k, v := range newReplicaSet.Annotations {
 		out[k] = v
@@ -263,7 +273,7 @@ func NewReplicaSetAnnotations(d *Deployment, newReplicaSet *replicaset.ReplicaSe
 			}
 		}
 	}
-	if created {
+	if origin == Creating {
 		replicas := d.Replicas()
 		desired := strconv.FormatInt(int64(replicas), 10)
 		maxReplicas := strconv.FormatInt(int64(replicas+MaxSurge(d)), 10)

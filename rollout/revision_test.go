@@ -50,7 +50,7 @@ func TestNewReplicaSetAnnotationsHistoryLimit(t *testing.T) {
 	}
 	rs := stWithRevision("r", "1400")
 	rs.Annotations[rollout.RevisionHistoryAnnotation] = strings.Join(entries, ",")
-	got, changed := rollout.NewReplicaSetAnnotations(&rollout.Deployment{}, rs, 1401, false)
+	got, changed := rollout.NewReplicaSetAnnotations(&rollout.Deployment{}, rs, 1401, rollout.Existing)
 	h := got[rollout.RevisionHistoryAnnotation]
 	if !changed || len(h) > 2000 || !strings.HasPrefix(h, "1001,") || !strings.HasSuffix(h, ",1400") {
 		t.Errorf("NewReplicaSetAnnotations history = %d chars %.10q...; want ≤ 2000, 1001..1400", len(h), h)

@@ -140,7 +140,7 @@ func (s *syncer) resolve() {
 	if found == nil {
 		return
 	}
-	ann, changed := NewReplicaSetAnnotations(&s.d, found, MaxRevision(s.allOld)+1, false)
+	ann, changed := NewReplicaSetAnnotations(&s.d, found, MaxRevision(s.allOld)+1, Existing)
 	view := copyReplicaSet(found)
 	view.Annotations = ann
 	s.newRS = view
@@ -233,7 +233,7 @@ func (s *syncer) create() bool {
 	}
 	n, _ := NewReplicaSetReplicas(d, append(slices.Clip(s.allOld), rs), rs)
 	rs.Spec.Replicas = &n
-	rs.Annotations, _ = NewReplicaSetAnnotations(d, rs, rev, true)
+	rs.Annotations, _ = NewReplicaSetAnnotations(d, rs, rev, Creating)
 	s.plan.Create = plan.Creation[replicaset.ReplicaSet]{Count: 1, Reason: ReasonCreateNew, Objects: []replicaset.ReplicaSet{*copyReplicaSet(rs)}}
 	s.newRS = rs
 	s.setRevision(strconv.FormatInt(rev, 10))

@@ -1,0 +1,435 @@
+package conformance
+
+import (
+	"time"
+
+	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/replicaset"
+	"github.com/kubesem/kubesem/rollout"
+)
+
+type rsList = []*replicaset.ReplicaSet
+
+type (
+	fencepostsIn struct {
+		MaxSurge       *intstr.Value `json:"maxSurge"`
+		MaxUnavailable *intstr.Value `json:"maxUnavailable"`
+		Replicas       int32         `json:"replicas"`
+	}
+	fencepostsOut struct {
+		Surge       int32 `json:"surge"`
+		Unavailable int32 `json:"unavailable"`
+	}
+	deploymentIn struct {
+		Deployment rollout.Deployment `json:"deployment"`
+	}
+	boundsOut struct {
+		MaxSurge       int32 `json:"maxSurge"`
+		MaxUnavailable int32 `json:"maxUnavailable"`
+		MinAvailable   int32 `json:"minAvailable"`
+	}
+	newReplicasIn struct {
+		Deployment     rollout.Deployment     `json:"deployment"`
+		AllReplicaSets rsList                 `json:"allReplicaSets"`
+		NewReplicaSet  *replicaset.ReplicaSet `json:"newReplicaSet"`
+	}
+	replicasOut struct {
+		Replicas int32 `json:"replicas"`
+	}
+	proportionIn struct {
+		Deployment rollout.Deployment     `json:"deployment"`
+		ReplicaSet *replicaset.ReplicaSet `json:"replicaSet"`
+		ToAdd      int32                  `json:"toAdd"`
+		Added      int32                  `json:"added"`
+	}
+	int32ValueOut struct {
+		Value int32 `json:"value"`
+	}
+	boolValueOut struct {
+		Value bool `json:"value"`
+	}
+	proportionalIn struct {
+		Deployment     rollout.Deployment     `json:"deployment"`
+		NewReplicaSet  *replicaset.ReplicaSet `json:"newReplicaSet"`
+		OldReplicaSets rsList                 `json:"oldReplicaSets"`
+	}
+	resizeOut struct {
+		Name     string         `json:"name"`
+		Replicas int32          `json:"replicas"`
+		Reason   rollout.Reason `json:"reason,omitempty"`
+	}
+	proportionalOut struct {
+		Sizes  map[string]int32 `json:"sizes"`
+		Scales []resizeOut      `json:"scales"`
+	}
+	deploymentRSsIn struct {
+		Deployment  rollout.Deployment `json:"deployment"`
+		ReplicaSets rsList             `json:"replicaSets"`
+	}
+	deploymentRSIn struct {
+		Deployment rollout.Deployment     `json:"deployment"`
+		ReplicaSet *replicaset.ReplicaSet `json:"replicaSet"`
+	}
+	reconcileNewIn struct {
+		Deployment     rollout.Deployment    `json:"deployment"`
+		AllReplicaSets rsList                `json:"allReplicaSets"`
+		NewReplicaSet  replicaset.ReplicaSet `json:"newReplicaSet"`
+	}
+	reconcileNewOut struct {
+		Replicas int32          `json:"replicas"`
+		Reason   rollout.Reason `json:"reason"`
+		Scaled   bool           `json:"scaled"`
+	}
+	reconcileOldIn struct {
+		Deployment     rollout.Deployment     `json:"deployment"`
+		AllReplicaSets rsList                 `json:"allReplicaSets"`
+		OldReplicaSets rsList                 `json:"oldReplicaSets"`
+		NewReplicaSet  *replicaset.ReplicaSet `json:"newReplicaSet"`
+	}
+	reconcileOldOut struct {
+		Scaled bool        `json:"scaled"`
+		Scales []resizeOut `json:"scales"`
+	}
+	cleanupIn struct {
+		OldReplicaSets rsList `json:"oldReplicaSets"`
+		MaxCleanup     int32  `json:"maxCleanup"`
+	}
+	cleanupOut struct {
+		OK      bool        `json:"ok"`
+		Scales  []resizeOut `json:"scales"`
+		Cleaned int32       `json:"cleaned"`
+	}
+	scaleDownIn struct {
+		Deployment     rollout.Deployment `json:"deployment"`
+		AllReplicaSets rsList             `json:"allReplicaSets"`
+		OldReplicaSets rsList             `json:"oldReplicaSets"`
+	}
+	scaleDownOut struct {
+		Scales     []resizeOut `json:"scales"`
+		ScaledDown int32       `json:"scaledDown"`
+	}
+	oldPodsIn struct {
+		Deployment     rollout.Deployment     `json:"deployment"`
+		NewReplicaSet  *replicaset.ReplicaSet `json:"newReplicaSet"`
+		OldReplicaSets rsList                 `json:"oldReplicaSets"`
+		Pods           []*podstatus.Pod       `json:"pods"`
+	}
+	nameOut struct {
+		Name *string `json:"name"`
+	}
+	findOldOut struct {
+		Active []string `json:"active"`
+		All    []string `json:"all"`
+	}
+	rsNameIn struct {
+		Deployment string `json:"deployment"`
+		Hash       string `json:"hash"`
+	}
+	rsNameOut struct {
+		Name string `json:"name"`
+	}
+	rolloutStepIn struct {
+		Deployment  *rollout.Deployment `json:"deployment"`
+		ReplicaSets rsList              `json:"replicaSets"`
+		Pods        []*podstatus.Pod    `json:"pods"`
+		Now         time.Time           `json:"now"`
+	}
+	// rolloutStepOut is the Plan with the ReplicaSet sizes after Plan.Apply.
+	rolloutStepOut struct {
+		rollout.Plan
+		Sizes map[string]int32 `json:"sizes"`
+	}
+	rolloutSync struct {
+		Deployment    rollout.Deployment     `json:"deployment"`
+		NewReplicaSet *replicaset.ReplicaSet `json:"newReplicaSet"`
+		ReplicaSets   rsList                 `json:"replicaSets"`
+		Now           time.Time              `json:"now"`
+	}
+	rolloutWithStatus struct {
+		Deployment rollout.Deployment `json:"deployment"`
+		Status     rollout.Status     `json:"status"`
+		Now        time.Time          `json:"now"`
+	}
+	requeueStuckOut struct {
+		Requeue bool          `json:"requeue"`
+		After   time.Duration `json:"after"`
+	}
+	findConditionIn struct {
+		Conditions []rollout.Condition   `json:"conditions"`
+		Type       rollout.ConditionType `json:"type"`
+	}
+	findConditionOut struct {
+		Found     bool               `json:"found"`
+		Condition *rollout.Condition `json:"condition,omitempty"`
+	}
+	setConditionIn struct {
+		Conditions []rollout.Condition `json:"conditions"`
+		Condition  rollout.Condition   `json:"condition"`
+	}
+	conditionsOut struct {
+		Conditions []rollout.Condition `json:"conditions"`
+	}
+	pausedIn struct {
+		Deployment rollout.Deployment `json:"deployment"`
+		Now        time.Time          `json:"now"`
+	}
+	pausedOut struct {
+		Conditions []rollout.Condition `json:"conditions"`
+		Changed    bool                `json:"changed"`
+	}
+	replicaSetIn struct {
+		ReplicaSet replicaset.ReplicaSet `json:"replicaSet"`
+	}
+	revisionOut struct {
+		Revision int64 `json:"revision"`
+	}
+	replicaSetsIn struct {
+		ReplicaSets rsList `json:"replicaSets"`
+	}
+	namesOut struct {
+		Names []string `json:"names"`
+	}
+	newAnnotationsIn struct {
+		Deployment  rollout.Deployment    `json:"deployment"`
+		ReplicaSet  replicaset.ReplicaSet `json:"replicaSet"`
+		NewRevision int64                 `json:"newRevision"`
+		Created     bool                  `json:"created"`
+	}
+	annotationsOut struct {
+		Annotations map[string]string `json:"annotations"`
+		Changed     bool              `json:"changed"`
+	}
+	needUpdateIn struct {
+		ReplicaSet  replicaset.ReplicaSet `json:"replicaSet"`
+		Desired     int32                 `json:"desired"`
+		MaxReplicas int32                 `json:"maxReplicas"`
+	}
+	annotationIn struct {
+		ReplicaSet replicaset.ReplicaSet `json:"replicaSet"`
+		Key        string                `json:"key"`
+	}
+	annotationOut struct {
+		Value int32 `json:"value"`
+		OK    bool  `json:"ok"`
+	}
+	historyIn struct {
+		Deployment     rollout.Deployment `json:"deployment"`
+		OldReplicaSets rsList             `json:"oldReplicaSets"`
+	}
+	// rollbackOut is a RollbackResult with the ReplicaSet by name; only
+	// requested when there is no rollback request.
+	rollbackOut struct {
+		Requested bool `json:"requested"`
+		*rollout.RollbackResult
+		ReplicaSet *string `json:"replicaSet,omitempty"`
+	}
+)
+
+func resizes(scales []rollout.Scale) []resizeOut {
+	out := make([]resizeOut, 0, len(scales))
+	for _, s := range scales {
+		out = append(out, resizeOut{Name: s.ReplicaSet.Name, Replicas: s.Replicas, Reason: s.Reason})
+	}
+	return out
+}
+
+func rsNames(rss rsList) []string {
+	out := make([]string, 0, len(rss))
+	for _, rs := range rss {
+		out = append(out, rs.Name)
+	}
+	return out
+}
+
+// removed adds up how many pods scales take away from replicaSets.
+func removed(replicaSets rsList, scales []rollout.Scale) int32 {
+	var n int32
+	size := map[string]int32{}
+	for _, rs := range replicaSets {
+		if rs != nil {
+			size[rs.Name] = rs.Replicas()
+		}
+	}
+	for _, s := range scales {
+		n += size[s.ReplicaSet.Name] - s.Replicas
+		size[s.ReplicaSet.Name] = s.Replicas
+	}
+	return n
+}
+
+// orEmpty returns cs, or an empty (not nil) slice.
+func orEmpty(cs []rollout.Condition) []rollout.Condition {
+	if cs == nil {
+		return []rollout.Condition{}
+	}
+	return cs
+}
+
+// rolloutDecisions returns the rollout decisions the vectors in testdata/rollout name.
+func rolloutDecisions() []Decision {
+	return []Decision{
+		// An absent bound is 0.
+		Bind("rollout.Fenceposts", func(in fencepostsIn, _ rollout.Options) (fencepostsOut, error) {
+			s, u := intstr.Int(0), intstr.Int(0)
+			if in.MaxSurge != nil {
+				s = *in.MaxSurge
+			}
+			if in.MaxUnavailable != nil {
+				u = *in.MaxUnavailable
+			}
+			surge, unavailable, err := rollout.Fenceposts(s, u, in.Replicas)
+			return fencepostsOut{surge, unavailable}, err
+		}),
+		Bind("rollout.Bounds", func(in deploymentIn, _ rollout.Options) (boundsOut, error) {
+			d := &in.Deployment
+			return boundsOut{rollout.MaxSurge(d), rollout.MaxUnavailable(d), rollout.MinAvailable(d)}, nil
+		}),
+		Bind("rollout.NewReplicaSetReplicas", func(in newReplicasIn, _ rollout.Options) (replicasOut, error) {
+			n, err := rollout.NewReplicaSetReplicas(&in.Deployment, in.AllReplicaSets, in.NewReplicaSet)
+			return replicasOut{n}, err
+		}),
+		Bind("rollout.Proportion", func(in proportionIn, _ rollout.Options) (int32ValueOut, error) {
+			return int32ValueOut{rollout.Proportion(&in.Deployment, in.ReplicaSet, in.ToAdd, in.Added)}, nil
+		}),
+		// sizes are every ReplicaSet's size after the scales.
+		Bind("rollout.Proportional", func(in proportionalIn, _ rollout.Options) (proportionalOut, error) {
+			sizes := map[string]int32{}
+			for _, rs := range append(append(rsList{}, in.OldReplicaSets...), in.NewReplicaSet) {
+				if rs != nil {
+					sizes[rs.Name] = rs.Replicas()
+				}
+			}
+			scales := rollout.Proportional(&in.Deployment, in.NewReplicaSet, in.OldReplicaSets)
+			for _, s := range scales {
+				sizes[s.ReplicaSet.Name] = s.Replicas
+			}
+			return proportionalOut{sizes, resizes(scales)}, nil
+		}),
+		Bind("rollout.IsScalingEvent", func(in deploymentRSsIn, _ rollout.Options) (boolValueOut, error) {
+			return boolValueOut{rollout.IsScalingEvent(&in.Deployment, in.ReplicaSets)}, nil
+		}),
+		Bind("rollout.IsSaturated", func(in deploymentRSIn, _ rollout.Options) (boolValueOut, error) {
+			return boolValueOut{rollout.IsSaturated(&in.Deployment, in.ReplicaSet)}, nil
+		}),
+		Bind("rollout.ReconcileNewReplicaSet", func(in reconcileNewIn, _ rollout.Options) (reconcileNewOut, error) {
+			n, reason, err := rollout.ReconcileNewReplicaSet(&in.Deployment, in.AllReplicaSets, &in.NewReplicaSet)
+			return reconcileNewOut{n, reason, reason != ""}, err
+		}),
+		Bind("rollout.ReconcileOldReplicaSets", func(in reconcileOldIn, _ rollout.Options) (reconcileOldOut, error) {
+			scales, scaled := rollout.ReconcileOldReplicaSets(&in.Deployment, in.AllReplicaSets, in.OldReplicaSets, in.NewReplicaSet)
+			return reconcileOldOut{scaled, resizes(scales)}, nil
+		}),
+		Bind("rollout.CleanupUnhealthy", func(in cleanupIn, _ rollout.Options) (cleanupOut, error) {
+			scales, ok := rollout.CleanupUnhealthy(in.OldReplicaSets, in.MaxCleanup)
+			return cleanupOut{ok, resizes(scales), removed(in.OldReplicaSets, scales)}, nil
+		}),
+		Bind("rollout.ScaleDownOld", func(in scaleDownIn, _ rollout.Options) (scaleDownOut, error) {
+			scales := rollout.ScaleDownOld(&in.Deployment, in.AllReplicaSets, in.OldReplicaSets)
+			return scaleDownOut{resizes(scales), removed(in.OldReplicaSets, scales)}, nil
+		}),
+		Bind("rollout.OldPodsRunning", func(in oldPodsIn, _ rollout.Options) (boolValueOut, error) {
+			return boolValueOut{rollout.OldPodsRunning(&in.Deployment, in.NewReplicaSet, in.OldReplicaSets, in.Pods)}, nil
+		}),
+		Bind("rollout.FindNewReplicaSet", func(in deploymentRSsIn, _ rollout.Options) (nameOut, error) {
+			if rs := rollout.FindNewReplicaSet(&in.Deployment, in.ReplicaSets); rs != nil {
+				return nameOut{&rs.Name}, nil
+			}
+			return nameOut{}, nil
+		}),
+		Bind("rollout.FindOldReplicaSets", func(in deploymentRSsIn, _ rollout.Options) (findOldOut, error) {
+			active, all := rollout.FindOldReplicaSets(&in.Deployment, in.ReplicaSets)
+			return findOldOut{rsNames(active), rsNames(all)}, nil
+		}),
+		Bind("rollout.ReplicaSetName", func(in rsNameIn, _ rollout.Options) (rsNameOut, error) {
+			return rsNameOut{rollout.ReplicaSetName(in.Deployment, in.Hash)}, nil
+		}),
+		Bind("rollout.Step", func(in rolloutStepIn, opts rollout.Options) (rolloutStepOut, error) {
+			p, err := rollout.Step(in.Deployment, in.ReplicaSets, in.Pods, in.Now, opts)
+			if err != nil {
+				return rolloutStepOut{}, err
+			}
+			sizes := map[string]int32{}
+			for _, rs := range p.Apply(in.ReplicaSets, in.Now) {
+				sizes[rs.Name] = rs.Replicas()
+			}
+			return rolloutStepOut{p, sizes}, nil
+		}),
+		Bind("rollout.ComputeStatus", func(in rolloutSync, _ struct{}) (rollout.Status, error) {
+			return rollout.ComputeStatus(&in.Deployment, in.NewReplicaSet, in.ReplicaSets, in.Now), nil
+		}),
+		// ComputeStatus then SyncProgress, as syncRolloutStatus does.
+		Bind("rollout.SyncProgress", func(in rolloutSync, _ struct{}) (rollout.Status, error) {
+			s := rollout.ComputeStatus(&in.Deployment, in.NewReplicaSet, in.ReplicaSets, in.Now)
+			return rollout.SyncProgress(&in.Deployment, s, in.NewReplicaSet, in.ReplicaSets, in.Now), nil
+		}),
+		Bind("rollout.RequeueStuck", func(in rolloutWithStatus, _ struct{}) (requeueStuckOut, error) {
+			after, ok := rollout.RequeueStuck(&in.Deployment, in.Status, in.Now)
+			return requeueStuckOut{ok, after}, nil
+		}),
+		Bind("rollout.IsComplete", func(in rolloutWithStatus, _ struct{}) (boolValueOut, error) {
+			return boolValueOut{rollout.IsComplete(&in.Deployment, in.Status)}, nil
+		}),
+		Bind("rollout.IsProgressing", func(in rolloutWithStatus, _ struct{}) (boolValueOut, error) {
+			return boolValueOut{rollout.IsProgressing(&in.Deployment, in.Status)}, nil
+		}),
+		Bind("rollout.IsTimedOut", func(in rolloutWithStatus, _ struct{}) (boolValueOut, error) {
+			return boolValueOut{rollout.IsTimedOut(&in.Deployment, in.Status, in.Now)}, nil
+		}),
+		Bind("rollout.FindCondition", func(in findConditionIn, _ struct{}) (findConditionOut, error) {
+			if c, ok := rollout.FindCondition(in.Conditions, in.Type); ok {
+				return findConditionOut{true, &c}, nil
+			}
+			return findConditionOut{}, nil
+		}),
+		Bind("rollout.SetCondition", func(in setConditionIn, _ struct{}) (conditionsOut, error) {
+			return conditionsOut{orEmpty(rollout.SetCondition(in.Conditions, in.Condition))}, nil
+		}),
+		Bind("rollout.RemoveCondition", func(in findConditionIn, _ struct{}) (conditionsOut, error) {
+			return conditionsOut{orEmpty(rollout.RemoveCondition(in.Conditions, in.Type))}, nil
+		}),
+		Bind("rollout.PausedCondition", func(in pausedIn, _ struct{}) (pausedOut, error) {
+			cs, changed := rollout.PausedCondition(&in.Deployment, in.Now)
+			return pausedOut{orEmpty(cs), changed}, nil
+		}),
+		Bind("rollout.Revision", func(in replicaSetIn, _ struct{}) (revisionOut, error) {
+			n, err := rollout.Revision(&in.ReplicaSet)
+			return revisionOut{n}, err
+		}),
+		Bind("rollout.MaxRevision", func(in replicaSetsIn, _ struct{}) (revisionOut, error) {
+			return revisionOut{rollout.MaxRevision(in.ReplicaSets)}, nil
+		}),
+		Bind("rollout.LastRevision", func(in replicaSetsIn, _ struct{}) (revisionOut, error) {
+			return revisionOut{rollout.LastRevision(in.ReplicaSets)}, nil
+		}),
+		Bind("rollout.SortByRevision", func(in replicaSetsIn, _ struct{}) (namesOut, error) {
+			return namesOut{rsNames(rollout.SortByRevision(in.ReplicaSets))}, nil
+		}),
+		// created says the ReplicaSet is being created (rollout.Creating).
+		Bind("rollout.NewReplicaSetAnnotations", func(in newAnnotationsIn, _ struct{}) (annotationsOut, error) {
+			a, changed := rollout.NewReplicaSetAnnotations(&in.Deployment, &in.ReplicaSet, in.NewRevision, rollout.Origin(in.Created))
+			return annotationsOut{a, changed}, nil
+		}),
+		Bind("rollout.ReplicasAnnotationsNeedUpdate", func(in needUpdateIn, _ struct{}) (boolValueOut, error) {
+			return boolValueOut{rollout.ReplicasAnnotationsNeedUpdate(&in.ReplicaSet, in.Desired, in.MaxReplicas)}, nil
+		}),
+		Bind("rollout.ReplicasAnnotation", func(in annotationIn, _ struct{}) (annotationOut, error) {
+			n, ok, err := rollout.ReplicasAnnotation(&in.ReplicaSet, in.Key)
+			return annotationOut{n, ok}, err
+		}),
+		Bind("rollout.HistoryToDelete", func(in historyIn, _ struct{}) (namesOut, error) {
+			return namesOut{rsNames(rollout.HistoryToDelete(&in.Deployment, in.OldReplicaSets))}, nil
+		}),
+		Bind("rollout.Rollback", func(in deploymentRSsIn, _ struct{}) (rollbackOut, error) {
+			r, ok := rollout.Rollback(&in.Deployment, in.ReplicaSets)
+			if !ok {
+				return rollbackOut{}, nil
+			}
+			out := rollbackOut{Requested: true, RollbackResult: &r}
+			if r.ReplicaSet != nil {
+				out.ReplicaSet = &r.ReplicaSet.Name
+			}
+			return out, nil
+		}),
+	}
+}
