@@ -283,7 +283,7 @@ func rolloutDecisions() []Decision {
 		}),
 		Bind("rollout.Bounds", func(in deploymentIn, _ rollout.Options) (boundsOut, error) {
 			d := &in.Deployment
-			return boundsOut{rollout.MaxSurge(d), rollout.MaxUnavailable(d), rollout.MinAvailable(d)}, nil
+			return boundsOut{d.MaxSurge(), d.MaxUnavailable(), d.MinAvailable()}, nil
 		}),
 		Bind("rollout.NewReplicaSetReplicas", func(in newReplicasIn, _ rollout.Options) (replicasOut, error) {
 			n, err := rollout.NewReplicaSetReplicas(&in.Deployment, in.AllReplicaSets, in.NewReplicaSet)

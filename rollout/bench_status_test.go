@@ -56,7 +56,7 @@ func BenchmarkPredicates(b *testing.B) {
 		rollout.IsComplete(d, d.Status)
 		rollout.IsProgressing(d, d.Status)
 		rollout.IsTimedOut(d, d.Status, stT1)
-		rollout.HasProgressDeadline(d)
+		d.HasProgressDeadline()
 	}
 }
 

@@ -42,7 +42,7 @@ func BenchmarkMaxUnavailable(b *testing.B) {
 	d := deploy(1000, "25%", "25%")
 	b.ReportAllocs()
 	for b.Loop() {
-		rollout.MaxUnavailable(d)
+		d.MaxUnavailable()
 	}
 }
 
@@ -50,7 +50,7 @@ func BenchmarkMinAvailable(b *testing.B) {
 	d := deploy(1000, "25%", "25%")
 	b.ReportAllocs()
 	for b.Loop() {
-		rollout.MinAvailable(d)
+		d.MinAvailable()
 	}
 }
 
@@ -58,7 +58,7 @@ func BenchmarkMaxSurge(b *testing.B) {
 	d := deploy(1000, "25%", "25%")
 	b.ReportAllocs()
 	for b.Loop() {
-		rollout.MaxSurge(d)
+		d.MaxSurge()
 	}
 }
 

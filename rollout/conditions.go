@@ -93,7 +93,7 @@ func newCondition(t ConditionType, s meta.ConditionStatus, reason, message strin
 //
 // Source: upstream deployment_util.go HasProgressDeadline (v1.36.3), with the
 // API default applied to an unset value.
-func HasProgressDeadline(d *Deployment) bool {
+func (d *Deployment) HasProgressDeadline() bool {
 	return progressDeadline(d) != math.MaxInt32
 }
 
@@ -116,7 +116,7 @@ func progressDeadline(d *Deployment) int32 {
 //
 // Source: upstream pkg/controller/deployment/sync.go checkPausedConditions (v1.36.3).
 func PausedCondition(d *Deployment, now time.Time) ([]Condition, bool) {
-	if !HasProgressDeadline(d) {
+	if !d.HasProgressDeadline() {
 		return d.Status.Conditions, false
 	}
 	cur, ok := FindCondition(d.Status.Conditions, Progressing)

@@ -11,7 +11,7 @@
 //
 // # Rules
 //
-//   - Fenceposts: [Fenceposts], [MaxSurge], [MaxUnavailable], [MinAvailable]
+//   - Fenceposts: [Fenceposts], [Deployment.MaxSurge], [Deployment.MaxUnavailable], [Deployment.MinAvailable]
 //   - New ReplicaSet size: [NewReplicaSetReplicas]
 //   - Identity: [FindNewReplicaSet], [FindOldReplicaSets], [ReplicaSetName],
 //     [HashLabel], [Deployment] TemplateHash
@@ -21,7 +21,7 @@
 //     [CleanupUnhealthy], [ScaleDownOld]
 //   - Recreate: [OldPodsRunning]
 //   - Status: [ComputeStatus], [SyncProgress], [RequeueStuck], [IsComplete],
-//     [IsProgressing], [IsTimedOut], [HasProgressDeadline]
+//     [IsProgressing], [IsTimedOut], [Deployment.HasProgressDeadline]
 //   - Conditions: [FindCondition], [SetCondition], [RemoveCondition],
 //     [PausedCondition]
 //   - Revisions: [Revision], [MaxRevision], [LastRevision], [SortByRevision],

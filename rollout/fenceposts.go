@@ -16,7 +16,7 @@ const (
 // against replicas rounding up, maxUnavailable rounding down; if both come to
 // 0, unavailable is 1, so that a rollout can always make progress even when
 // surge pods cannot be created. Neither value is capped at replicas (see
-// [MaxUnavailable] for the cap).
+// [Deployment.MaxUnavailable] for the cap).
 //
 // It returns a *field.Error naming spec.strategy.rollingUpdate.maxSurge or
 // .maxUnavailable and wrapping field.ErrInvalid (not a percentage),
@@ -68,7 +68,7 @@ func isRolling(d *Deployment) bool {
 // d should be valid ([Validate]); as upstream, invalid bounds count as 0.
 //
 // Source: upstream deployment_util.go MaxUnavailable (v1.36.3); seed 000:L1983.
-func MaxUnavailable(d *Deployment) int32 {
+func (d *Deployment) MaxUnavailable() int32 {
 	replicas := d.Replicas()
 	if !isRolling(d) || replicas == 0 {
 		return 0
@@ -79,15 +79,15 @@ func MaxUnavailable(d *Deployment) int32 {
 }
 
 // MinAvailable returns how many of d's pods must stay available during a
-// rolling update: spec.replicas - [MaxUnavailable]. It is 0 for the Recreate
+// rolling update: spec.replicas - [Deployment.MaxUnavailable]. It is 0 for the Recreate
 // strategy.
 //
 // Source: upstream deployment_util.go MinAvailable (v1.36.3); seed 000:L1985.
-func MinAvailable(d *Deployment) int32 {
+func (d *Deployment) MinAvailable() int32 {
 	if !isRolling(d) {
 		return 0
 	}
-	return d.Replicas() - MaxUnavailable(d)
+	return d.Replicas() - d.MaxUnavailable()
 }
 
 // MaxSurge returns how many pods above spec.replicas a rolling update of d
@@ -97,7 +97,7 @@ func MinAvailable(d *Deployment) int32 {
 // d should be valid ([Validate]); as upstream, invalid bounds count as 0.
 //
 // Source: upstream deployment_util.go MaxSurge (v1.36.3); seed 000:L1991.
-func MaxSurge(d *Deployment) int32 {
+func (d *Deployment) MaxSurge() int32 {
 	if !isRolling(d) {
 		return 0
 	}

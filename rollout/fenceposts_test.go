@@ -66,13 +66,13 @@ func TestBounds(t *testing.T) {
 		{"30% keeps 70%", deploy(10, "30%", "30%"), 3, 3, 7},
 		{"invalid counts as 0", deploy(10, "x", "2"), 0, 0, 10},
 	} {
-		if g := rollout.MaxSurge(c.d); g != c.maxSurge {
+		if g := c.d.MaxSurge(); g != c.maxSurge {
 			t.Errorf("%s: MaxSurge = %d; want %d", c.name, g, c.maxSurge)
 		}
-		if g := rollout.MaxUnavailable(c.d); g != c.maxUnavail {
+		if g := c.d.MaxUnavailable(); g != c.maxUnavail {
 			t.Errorf("%s: MaxUnavailable = %d; want %d", c.name, g, c.maxUnavail)
 		}
-		if g := rollout.MinAvailable(c.d); g != c.minAvl {
+		if g := c.d.MinAvailable(); g != c.minAvl {
 			t.Errorf("%s: MinAvailable = %d; want %d", c.name, g, c.minAvl)
 		}
 	}

@@ -124,7 +124,7 @@ func rolloutWorld(n int32, maxSurge, maxUnavailable string) *world {
 	old.Labels = map[string]string{"app": "foo", rollout.HashLabel: "v1"}
 	old.Spec.Template.Labels = old.Labels
 	old.Spec.Template.Spec.Containers = []podstatus.Container{{Name: "app", Image: "app:v1"}}
-	old.Annotations = map[string]string{rollout.RevisionAnnotation: "1", rollout.DesiredReplicasAnnotation: itoa(n), rollout.MaxReplicasAnnotation: itoa(n + rollout.MaxSurge(d))}
+	old.Annotations = map[string]string{rollout.RevisionAnnotation: "1", rollout.DesiredReplicasAnnotation: itoa(n), rollout.MaxReplicasAnnotation: itoa(n + d.MaxSurge())}
 	d.Status = rollout.Status{ObservedGeneration: 1, Replicas: n, UpdatedReplicas: n, ReadyReplicas: n, AvailableReplicas: n}
 	return &world{d: d, rss: []*replicaset.ReplicaSet{old}, now: t0.Add(time.Hour)}
 }

@@ -159,6 +159,6 @@ func replicaAnnotations(d *Deployment, rs *replicaset.ReplicaSet) map[string]str
 	maps.Copy(a, rs.Annotations)
 	replicas := d.Replicas()
 	a[DesiredReplicasAnnotation] = strconv.FormatInt(int64(replicas), 10)
-	a[MaxReplicasAnnotation] = strconv.FormatInt(int64(replicas+MaxSurge(d)), 10)
+	a[MaxReplicasAnnotation] = strconv.FormatInt(int64(replicas+d.MaxSurge()), 10)
 	return a
 }

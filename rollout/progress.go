@@ -38,12 +38,12 @@ func IsProgressing(d *Deployment, s Status) bool {
 // progress deadline at now: s's Progressing condition already says
 // ProgressDeadlineExceeded, or it was last updated more than
 // progressDeadlineSeconds before now (strictly: lastUpdateTime + deadline <
-// now). It is false without a deadline ([HasProgressDeadline]), without a
+// now). It is false without a deadline ([Deployment.HasProgressDeadline]), without a
 // Progressing condition, and when that condition says NewReplicaSetAvailable.
 //
 // Source: upstream deployment_util.go DeploymentTimedOut (v1.36.3).
 func IsTimedOut(d *Deployment, s Status, now time.Time) bool {
-	if !HasProgressDeadline(d) {
+	if !d.HasProgressDeadline() {
 		return false
 	}
 	c, ok := FindCondition(s.Conditions, Progressing)
@@ -85,7 +85,7 @@ func deadline(d *Deployment) time.Duration {
 // getReplicaFailures (v1.36.3); seed 000 "디플로이먼트 상태".
 func SyncProgress(d *Deployment, newStatus Status, newReplicaSet *replicaset.ReplicaSet, allReplicaSets []*replicaset.ReplicaSet, now time.Time) Status {
 	s := newStatus
-	has := HasProgressDeadline(d)
+	has := d.HasProgressDeadline()
 	if !has {
 		s.Conditions = RemoveCondition(s.Conditions, Progressing)
 	}
@@ -170,7 +170,7 @@ func replicaSetFailure(rs *replicaset.ReplicaSet) (Condition, bool) {
 // (kubernetes/kubernetes#39785).
 func RequeueStuck(d *Deployment, newStatus Status, now time.Time) (time.Duration, bool) {
 	cur, ok := FindCondition(d.Status.Conditions, Progressing)
-	if !HasProgressDeadline(d) || !ok {
+	if !d.HasProgressDeadline() || !ok {
 		return 0, false
 	}
 	if IsComplete(d, newStatus) || cur.Reason == ReasonProgressDeadlineExceeded {

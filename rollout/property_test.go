@@ -36,8 +36,8 @@ func checkRollingBounds(t *rapid.T) {
 		}
 	}
 	w := rolloutWorld(n, s, u)
-	maxTotal := n + rollout.MaxSurge(w.d)
-	minAvailable := rollout.MinAvailable(w.d)
+	maxTotal := n + w.d.MaxSurge()
+	minAvailable := w.d.MinAvailable()
 	for i := 0; i < 300; i++ {
 		if _, err := w.tick(); err != nil {
 			t.Fatalf("tick %d: %v", i, err)
@@ -84,7 +84,7 @@ func checkProportionalConserves(t *rapid.T) {
 	d := deploy(rapid.Int32Range(0, 60).Draw(t, "replicas"), boundGen(t, "maxSurge"), "1")
 	allowed := int32(0)
 	if d.Replicas() > 0 {
-		allowed = d.Replicas() + rollout.MaxSurge(d)
+		allowed = d.Replicas() + d.MaxSurge()
 	}
 	k := rapid.IntRange(2, 6).Draw(t, "k")
 	var old []*replicaset.ReplicaSet

@@ -125,7 +125,7 @@ func Proportional(d *Deployment, newReplicaSet *replicaset.ReplicaSet, oldReplic
 		active = append(active, newReplicaSet)
 	}
 	var allowed int32
-	surge := MaxSurge(d)
+	surge := d.MaxSurge()
 	if replicas > 0 {
 		allowed = replicas + surge
 	}
@@ -275,5 +275,5 @@ func Proportion(d *Deployment, rs *replicaset.ReplicaSet, toAdd, added int32) in
 	if rs == nil {
 		return 0
 	}
-	return proportion(d, rs, d.Replicas()+MaxSurge(d), toAdd, added)
+	return proportion(d, rs, d.Replicas()+d.MaxSurge(), toAdd, added)
 }

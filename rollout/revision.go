@@ -234,7 +234,7 @@ const (
 //     it is appended to revision-history, oldest entries dropped to stay
 //     within 2000 characters;
 //   - with origin Creating, desired-replicas is spec.replicas and max-replicas is
-//     spec.replicas + [MaxSurge].
+//     spec.replicas + [Deployment.MaxSurge].
 //
 // When the current revision does not parse, only the copied annotations are
 // returned, reported as unchanged, as upstream does. newReplicaSet is not
@@ -276,7 +276,7 @@ func NewReplicaSetAnnotations(d *Deployment, newReplicaSet *replicaset.ReplicaSe
 	if origin == Creating {
 		replicas := d.Replicas()
 		desired := strconv.FormatInt(int64(replicas), 10)
-		maxReplicas := strconv.FormatInt(int64(replicas+MaxSurge(d)), 10)
+		maxReplicas := strconv.FormatInt(int64(replicas+d.MaxSurge()), 10)
 		if out[DesiredReplicasAnnotation] != desired || out[MaxReplicasAnnotation] != maxReplicas {
 			changed = true
 		}

@@ -53,8 +53,8 @@ func sortSizedByAge(s []sized) {
 // ReconcileOldReplicaSets returns how a rolling update shrinks the active
 // old ReplicaSets in this sync, and whether it counts as having scaled.
 // With maxScaledDown = Σ spec.replicas(allReplicaSets) - (spec.replicas -
-// [MaxUnavailable]) - (new spec.replicas - new available) (for Recreate too,
-// where MaxUnavailable is 0, unlike [MinAvailable]), nothing happens unless it is
+// [Deployment.MaxUnavailable]) - (new spec.replicas - new available) (for Recreate too,
+// where MaxUnavailable is 0, unlike [Deployment.MinAvailable]), nothing happens unless it is
 // positive; then [CleanupUnhealthy] removes up to maxScaledDown unavailable
 // old pods, and [ScaleDownOld] removes available old pods down to
 // spec.replicas - MaxUnavailable, counting the sizes cleanup left.
@@ -74,7 +74,7 @@ func ReconcileOldReplicaSets(d *Deployment, allReplicaSets, oldReplicaSets []*re
 	if newReplicaSet != nil {
 		newUnavailable = newReplicaSet.Replicas() - newReplicaSet.Status.AvailableReplicas
 	}
-	maxScaledDown := specSum(allReplicaSets) - (d.Replicas() - MaxUnavailable(d)) - newUnavailable
+	maxScaledDown := specSum(allReplicaSets) - (d.Replicas() - d.MaxUnavailable()) - newUnavailable
 	if maxScaledDown <= 0 {
 		return nil, false
 	}
@@ -128,7 +128,7 @@ func cleanup(old []sized, maxCleanup int32) (scales []Scale, total int32, ok boo
 // ScaleDownOld returns how the old ReplicaSets shrink, oldest first
 // (creationTimestamp, then name), so that available pods
 // (Σ status.availableReplicas over allReplicaSets) fall to spec.replicas -
-// [MaxUnavailable] (for Recreate too)
+// [Deployment.MaxUnavailable] (for Recreate too)
 // and no lower. Nothing shrinks when available <= minAvailable.
 //
 // Source: upstream pkg/controller/deployment/rolling.go
@@ -139,7 +139,7 @@ func ScaleDownOld(d *Deployment, allReplicaSets, oldReplicaSets []*replicaset.Re
 }
 
 func scaleDown(d *Deployment, available int32, old []sized) ([]Scale, int32) {
-	minAvailable := d.Replicas() - MaxUnavailable(d)
+	minAvailable := d.Replicas() - d.MaxUnavailable()
 	if available <= minAvailable {
 		return nil, 0
 	}

@@ -20,7 +20,7 @@ import (
 //     ReplicaSet the ReplicaSet controller has synced (observedGeneration > 0)
 //     does not report one (gate DeploymentReplicaSetTerminatingReplicas, on);
 //   - Available is True (MinimumReplicasAvailable) when available >=
-//     spec.replicas - [MaxUnavailable], else False
+//     spec.replicas - [Deployment.MaxUnavailable], else False
 //     (MinimumReplicasUnavailable), recorded with [SetCondition] at now.
 //
 // The Progressing condition is left as d has it; see [SyncProgress]. Sums
@@ -72,7 +72,7 @@ func ComputeStatus(d *Deployment, newReplicaSet *replicaset.ReplicaSet, allRepli
 // availableCondition returns the Available condition for d with available
 // pods, stamped with now.
 func availableCondition(d *Deployment, available int32, now time.Time) Condition {
-	if available >= d.Replicas()-MaxUnavailable(d) {
+	if available >= d.Replicas()-d.MaxUnavailable() {
 		return newCondition(Available, meta.ConditionTrue, ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", now)
 	}
 	return newCondition(Available, meta.ConditionFalse, ReasonMinimumReplicasUnavailable, "Deployment does not have minimum availability.", now)

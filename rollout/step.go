@@ -153,7 +153,7 @@ func (s *syncer) resolve() {
 		return
 	}
 	s.setRevision(ann[RevisionAnnotation])
-	if _, ok := FindCondition(s.d.Status.Conditions, Progressing); !ok && HasProgressDeadline(&s.d) {
+	if _, ok := FindCondition(s.d.Status.Conditions, Progressing); !ok && s.d.HasProgressDeadline() {
 		s.setProgressing(ReasonFoundNewReplicaSet, "Found new replica set "+strconv.Quote(found.Name))
 	}
 }
@@ -237,7 +237,7 @@ func (s *syncer) create() bool {
 	s.plan.Create = plan.Creation[replicaset.ReplicaSet]{Count: 1, Reason: ReasonCreateNew, Objects: []replicaset.ReplicaSet{*copyReplicaSet(rs)}}
 	s.newRS = rs
 	s.setRevision(strconv.FormatInt(rev, 10))
-	if HasProgressDeadline(d) {
+	if d.HasProgressDeadline() {
 		s.setProgressing(ReasonNewReplicaSetCreated, "Created new replica set "+strconv.Quote(name))
 		s.statusCall = true
 	}

@@ -206,8 +206,8 @@ func (w *rolloutWorld) applyReplicaSet(rs *replicaset.ReplicaSet, plan replicase
 func (w *rolloutWorld) run(out io.Writer) error {
 	fmt.Fprintf(out, "Deployment web: %d replicas, strategy %s", w.d.Replicas(), w.d.Spec.Strategy.Type)
 	if ru := w.d.Spec.Strategy.RollingUpdate; ru != nil {
-		surge := rollout.MaxSurge(w.d)
-		fmt.Fprintf(out, ", maxSurge %s (%d), maxUnavailable %s (%d)", ru.MaxSurge, surge, ru.MaxUnavailable, rollout.MaxUnavailable(w.d))
+		surge := w.d.MaxSurge()
+		fmt.Fprintf(out, ", maxSurge %s (%d), maxUnavailable %s (%d)", ru.MaxSurge, surge, ru.MaxUnavailable, w.d.MaxUnavailable())
 	}
 	fmt.Fprintf(out, ", minReadySeconds %d, pods ready %d sync(s) after creation, a sync every %v\n", w.d.Spec.MinReadySeconds, w.f.readyAfter, w.f.interval)
 	fmt.Fprintf(out, "update v1 → v2 at step 0")

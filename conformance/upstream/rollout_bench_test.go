@@ -65,7 +65,7 @@ func BenchmarkRolloutMaxUnavailable(b *testing.B) {
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			rollout.MaxUnavailable(d)
+			d.MaxUnavailable()
 		}
 	})
 	b.Run("upstream", func(b *testing.B) {

@@ -289,13 +289,13 @@ func dsCheckFenceposts(t *rapid.T) {
 		d.Spec.Strategy.Type = rollout.RecreateStrategy
 	}
 	ud := dsToDeployment(d)
-	if g, w := rollout.MaxUnavailable(d), deploymentutil.MaxUnavailable(*ud); g != w {
+	if g, w := d.MaxUnavailable(), deploymentutil.MaxUnavailable(*ud); g != w {
 		t.Fatalf("MaxUnavailable = %d; upstream %d", g, w)
 	}
-	if g, w := rollout.MinAvailable(d), deploymentutil.MinAvailable(ud); g != w {
+	if g, w := d.MinAvailable(), deploymentutil.MinAvailable(ud); g != w {
 		t.Fatalf("MinAvailable = %d; upstream %d", g, w)
 	}
-	if g, w := rollout.MaxSurge(d), deploymentutil.MaxSurge(*ud); g != w {
+	if g, w := d.MaxSurge(), deploymentutil.MaxSurge(*ud); g != w {
 		t.Fatalf("MaxSurge = %d; upstream %d", g, w)
 	}
 }
