@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
@@ -156,7 +157,7 @@ type (
 		After   time.Duration `json:"after"`
 	}
 	findConditionIn struct {
-		Conditions []rollout.Condition   `json:"conditions"`
+		Conditions meta.Conditions       `json:"conditions"`
 		Type       rollout.ConditionType `json:"type"`
 	}
 	findConditionOut struct {
@@ -164,8 +165,8 @@ type (
 		Condition *rollout.Condition `json:"condition,omitempty"`
 	}
 	setConditionIn struct {
-		Conditions []rollout.Condition `json:"conditions"`
-		Condition  rollout.Condition   `json:"condition"`
+		Conditions meta.Conditions   `json:"conditions"`
+		Condition  rollout.Condition `json:"condition"`
 	}
 	conditionsOut struct {
 		Conditions []rollout.Condition `json:"conditions"`
@@ -376,17 +377,20 @@ func rolloutDecisions() []Decision {
 		Bind("rollout.IsTimedOut", func(in rolloutWithStatus, _ struct{}) (boolValueOut, error) {
 			return boolValueOut{rollout.IsTimedOut(&in.Deployment, in.Status, in.Now)}, nil
 		}),
+		// The condition decisions are meta.Conditions' Find, Set and Remove,
+		// which follow upstream's Deployment condition helpers.
 		Bind("rollout.FindCondition", func(in findConditionIn, _ struct{}) (findConditionOut, error) {
-			if c, ok := rollout.FindCondition(in.Conditions, in.Type); ok {
+			if c, ok := in.Conditions.Find(in.Type); ok {
 				return findConditionOut{true, &c}, nil
 			}
 			return findConditionOut{}, nil
 		}),
 		Bind("rollout.SetCondition", func(in setConditionIn, _ struct{}) (conditionsOut, error) {
-			return conditionsOut{orEmpty(rollout.SetCondition(in.Conditions, in.Condition))}, nil
+			cs, _ := in.Conditions.Set(in.Condition)
+			return conditionsOut{orEmpty(cs)}, nil
 		}),
 		Bind("rollout.RemoveCondition", func(in findConditionIn, _ struct{}) (conditionsOut, error) {
-			return conditionsOut{orEmpty(rollout.RemoveCondition(in.Conditions, in.Type))}, nil
+			return conditionsOut{orEmpty(in.Conditions.Remove(in.Type))}, nil
 		}),
 		Bind("rollout.PausedCondition", func(in pausedIn, _ struct{}) (pausedOut, error) {
 			cs, changed := rollout.PausedCondition(&in.Deployment, in.Now)

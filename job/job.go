@@ -125,7 +125,7 @@ type UncountedTerminatedPods struct {
 }
 
 // ConditionType names a Job condition.
-type ConditionType string
+type ConditionType = meta.ConditionType
 
 // Job condition types.
 const (
@@ -136,15 +136,9 @@ const (
 	SuccessCriteriaMet ConditionType = "SuccessCriteriaMet"
 )
 
-// Condition is a Job condition.
-type Condition struct {
-	Type               ConditionType        `json:"type"`
-	Status             meta.ConditionStatus `json:"status"`
-	LastProbeTime      time.Time            `json:"lastProbeTime,omitzero"`
-	LastTransitionTime time.Time            `json:"lastTransitionTime,omitzero"`
-	Reason             string               `json:"reason,omitempty"`
-	Message            string               `json:"message,omitempty"`
-}
+// Condition is a Job condition: the shared meta.Condition, with the time
+// fields this kind uses.
+type Condition = meta.Condition
 
 // FinishedCondition returns the first Complete or Failed condition whose
 // status is True, or nil when the job has not finished.

@@ -59,13 +59,24 @@ func (cs Conditions) Set(c Condition) (out Conditions, changed bool) {
 			c.LastTransitionTime = old.LastTransitionTime
 		}
 	}
-	out = cs.Remove(c.Type)
+	out = make(Conditions, 0, len(cs)+1)
+	for _, x := range cs {
+		if x.Type != c.Type {
+			out = append(out, x)
+		}
+	}
 	return append(out, c), true
 }
 
-// Remove returns a new list without the conditions of type t, in order.
+// Remove returns cs without the conditions of type t, in order: cs itself
+// when there is none, else a new list (nil when empty).
+//
+// Source: upstream deployment_util.go RemoveDeploymentCondition (v1.36.3).
 func (cs Conditions) Remove(t ConditionType) Conditions {
-	out := make(Conditions, 0, len(cs)+1)
+	if _, ok := cs.Find(t); !ok {
+		return cs
+	}
+	var out Conditions
 	for _, c := range cs {
 		if c.Type != t {
 			out = append(out, c)

@@ -47,4 +47,10 @@ func TestConditions(t *testing.T) {
 	if got := cs.Remove("A"); len(got) != 1 || got[0].Type != "B" {
 		t.Errorf("Remove(A) = %v", got)
 	}
+	if got := cs.Remove("C"); &got[0] != &cs[0] {
+		t.Error("Remove(absent) copied the list")
+	}
+	if got := (meta.Conditions{{Type: "A"}}).Remove("A"); got != nil {
+		t.Errorf("Remove(only) = %#v; want nil", got)
+	}
 }

@@ -100,7 +100,7 @@ const (
 )
 
 // ConditionType names a pod condition.
-type ConditionType string
+type ConditionType = meta.ConditionType
 
 // Pod condition types.
 const (
@@ -112,15 +112,9 @@ const (
 	DisruptionTarget          ConditionType = "DisruptionTarget"
 )
 
-// Condition is a pod condition.
-type Condition struct {
-	Type               ConditionType        `json:"type"`
-	Status             meta.ConditionStatus `json:"status"`
-	LastProbeTime      time.Time            `json:"lastProbeTime,omitzero"`
-	LastTransitionTime time.Time            `json:"lastTransitionTime,omitzero"`
-	Reason             string               `json:"reason,omitempty"`
-	Message            string               `json:"message,omitempty"`
-}
+// Condition is a pod condition: the shared meta.Condition, with the time
+// fields this kind uses.
+type Condition = meta.Condition
 
 // ContainerStatus is the subset of a container status kubesem reads.
 type ContainerStatus struct {

@@ -1,8 +1,6 @@
 package replicaset
 
 import (
-	"time"
-
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -41,19 +39,14 @@ type Status struct {
 }
 
 // ConditionType names a ReplicaSet condition.
-type ConditionType string
+type ConditionType = meta.ConditionType
 
 // ReplicaFailure is the only ReplicaSet condition type.
 const ReplicaFailure ConditionType = "ReplicaFailure"
 
-// Condition is a ReplicaSet condition.
-type Condition struct {
-	Type               ConditionType        `json:"type"`
-	Status             meta.ConditionStatus `json:"status"`
-	LastTransitionTime time.Time            `json:"lastTransitionTime,omitzero"`
-	Reason             string               `json:"reason,omitempty"`
-	Message            string               `json:"message,omitempty"`
-}
+// Condition is a ReplicaSet condition: the shared meta.Condition, with the time
+// fields this kind uses.
+type Condition = meta.Condition
 
 // Replicas returns spec.replicas, or 1 when it is unset.
 func (rs *ReplicaSet) Replicas() int32 {

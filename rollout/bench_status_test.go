@@ -65,9 +65,9 @@ func BenchmarkSetCondition(b *testing.B) {
 	c := stCond(rollout.Available, meta.ConditionTrue, rollout.ReasonMinimumReplicasAvailable, stT1)
 	b.ReportAllocs()
 	for b.Loop() {
-		rollout.SetCondition(d.Status.Conditions, c)
-		rollout.FindCondition(d.Status.Conditions, rollout.Progressing)
-		rollout.RemoveCondition(d.Status.Conditions, rollout.ReplicaFailure)
+		setCond(d.Status.Conditions, c)
+		meta.Conditions(d.Status.Conditions).Find(rollout.Progressing)
+		meta.Conditions(d.Status.Conditions).Remove(rollout.ReplicaFailure)
 	}
 }
 

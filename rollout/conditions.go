@@ -27,58 +27,10 @@ const (
 	ReasonRollbackTemplateUnchanged = "DeploymentRollbackTemplateUnchanged"
 )
 
-// FindCondition returns the first condition of type t in conditions, and
-// whether there is one.
-//
-// Source: upstream deployment_util.go GetDeploymentCondition (v1.36.3).
-func FindCondition(conditions []Condition, t ConditionType) (Condition, bool) {
-	for _, c := range conditions {
-		if c.Type == t {
-			return c, true
-		}
-	}
-	return Condition{}, false
-}
-
-// SetCondition returns conditions with c recorded: when a condition of c's
-// type already has c's status and reason, conditions come back unchanged (the
-// same slice); otherwise every condition of that type is dropped and c is
-// appended at the end, keeping the old lastTransitionTime when only the reason
-// changes. A changed result is a new slice; conditions is never modified.
-//
-// Source: upstream deployment_util.go SetDeploymentCondition (v1.36.3).
-func SetCondition(conditions []Condition, c Condition) []Condition {
-	if cur, ok := FindCondition(conditions, c.Type); ok {
-		if cur.Status == c.Status && cur.Reason == c.Reason {
-			return conditions
-		}
-		if cur.Status == c.Status {
-			c.LastTransitionTime = cur.LastTransitionTime
-		}
-	}
-	out := make([]Condition, 0, len(conditions)+1)
-	for _, x := range conditions {
-		if x.Type != c.Type {
-			out = append(out, x)
-		}
-	}
-	return append(out, c)
-}
-
-// RemoveCondition returns conditions without any condition of type t: the
-// same slice when there is none, else a new slice (nil when empty).
-//
-// Source: upstream deployment_util.go RemoveDeploymentCondition (v1.36.3).
-func RemoveCondition(conditions []Condition, t ConditionType) []Condition {
-	if _, ok := FindCondition(conditions, t); !ok {
-		return conditions
-	}
-	var out []Condition
-	for _, x := range conditions {
-		if x.Type != t {
-			out = append(out, x)
-		}
-	}
+// setCondition returns cs with c recorded as meta.Conditions.Set records
+// it (upstream SetDeploymentCondition).
+func setCondition(cs meta.Conditions, c Condition) meta.Conditions {
+	out, _ := cs.Set(c)
 	return out
 }
 
@@ -115,11 +67,11 @@ func progressDeadline(d *Deployment) int32 {
 // (kubernetes/kubernetes#36427).
 //
 // Source: upstream pkg/controller/deployment/sync.go checkPausedConditions (v1.36.3).
-func PausedCondition(d *Deployment, now time.Time) ([]Condition, bool) {
+func PausedCondition(d *Deployment, now time.Time) (meta.Conditions, bool) {
 	if !d.HasProgressDeadline() {
 		return d.Status.Conditions, false
 	}
-	cur, ok := FindCondition(d.Status.Conditions, Progressing)
+	cur, ok := d.Status.Conditions.Find(Progressing)
 	if ok && cur.Reason == ReasonProgressDeadlineExceeded {
 		return d.Status.Conditions, false
 	}
@@ -127,10 +79,10 @@ func PausedCondition(d *Deployment, now time.Time) ([]Condition, bool) {
 	switch {
 	case d.Spec.Paused && !marked:
 		c := newCondition(Progressing, meta.ConditionUnknown, ReasonDeploymentPaused, "Deployment is paused", now)
-		return SetCondition(d.Status.Conditions, c), true
+		return setCondition(d.Status.Conditions, c), true
 	case !d.Spec.Paused && marked:
 		c := newCondition(Progressing, meta.ConditionUnknown, ReasonDeploymentResumed, "Deployment is resumed", now)
-		return SetCondition(d.Status.Conditions, c), true
+		return setCondition(d.Status.Conditions, c), true
 	}
 	return d.Status.Conditions, false
 }

@@ -39,7 +39,7 @@ func TestSetCondition(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			before := append([]rollout.Condition(nil), tt.in...)
-			got := rollout.SetCondition(tt.in, tt.set)
+			got := setCond(tt.in, tt.set)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("SetCondition(%v, %v) (-want +got):\n%s", tt.in, tt.set, diff)
 			}
@@ -54,10 +54,10 @@ func TestRemoveCondition(t *testing.T) {
 	t.Parallel()
 	avail := stCond(rollout.Available, meta.ConditionTrue, "A", stT0)
 	prog := stCond(rollout.Progressing, meta.ConditionFalse, "P", stT0)
-	if got := rollout.RemoveCondition([]rollout.Condition{avail, prog, avail}, rollout.Available); !cmp.Equal(got, []rollout.Condition{prog}) {
+	if got := meta.Conditions([]rollout.Condition{avail, prog, avail}).Remove(rollout.Available); !cmp.Equal([]rollout.Condition(got), []rollout.Condition{prog}) {
 		t.Errorf("RemoveCondition(Available) = %v; want [%v]", got, prog)
 	}
-	if got := rollout.RemoveCondition([]rollout.Condition{prog}, rollout.Progressing); got != nil {
+	if got := meta.Conditions([]rollout.Condition{prog}).Remove(rollout.Progressing); got != nil {
 		t.Errorf("RemoveCondition(only) = %v; want nil", got)
 	}
 }
@@ -87,10 +87,16 @@ func TestPausedCondition(t *testing.T) {
 			d := &rollout.Deployment{}
 			d.Spec.ProgressDeadlineSeconds, d.Spec.Paused, d.Status.Conditions = &pds, tt.paused, tt.conds
 			got, changed := rollout.PausedCondition(d, stT1)
-			c, _ := rollout.FindCondition(got, rollout.Progressing)
+			c, _ := meta.Conditions(got).Find(rollout.Progressing)
 			if changed != tt.changed || c.Reason != tt.wantReason || !c.LastTransitionTime.Equal(tt.wantLTT) {
 				t.Errorf("PausedCondition = %v, %v; want reason %s, LTT %v, changed %v", c, changed, tt.wantReason, tt.wantLTT, tt.changed)
 			}
 		})
 	}
+}
+
+// setCond records c as the Deployment controller does (meta.Conditions.Set).
+func setCond(cs []rollout.Condition, c rollout.Condition) []rollout.Condition {
+	out, _ := meta.Conditions(cs).Set(c)
+	return out
 }

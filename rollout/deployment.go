@@ -1,8 +1,6 @@
 package rollout
 
 import (
-	"time"
-
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
@@ -66,19 +64,19 @@ type RollingUpdate struct {
 
 // Status is a Deployment status.
 type Status struct {
-	ObservedGeneration  int64       `json:"observedGeneration,omitempty"`
-	Replicas            int32       `json:"replicas"`
-	UpdatedReplicas     int32       `json:"updatedReplicas"`
-	ReadyReplicas       int32       `json:"readyReplicas"`
-	AvailableReplicas   int32       `json:"availableReplicas"`
-	UnavailableReplicas int32       `json:"unavailableReplicas"`
-	TerminatingReplicas *int32      `json:"terminatingReplicas,omitempty"`
-	Conditions          []Condition `json:"conditions,omitempty"`
-	CollisionCount      *int32      `json:"collisionCount,omitempty"`
+	ObservedGeneration  int64           `json:"observedGeneration,omitempty"`
+	Replicas            int32           `json:"replicas"`
+	UpdatedReplicas     int32           `json:"updatedReplicas"`
+	ReadyReplicas       int32           `json:"readyReplicas"`
+	AvailableReplicas   int32           `json:"availableReplicas"`
+	UnavailableReplicas int32           `json:"unavailableReplicas"`
+	TerminatingReplicas *int32          `json:"terminatingReplicas,omitempty"`
+	Conditions          meta.Conditions `json:"conditions,omitempty"`
+	CollisionCount      *int32          `json:"collisionCount,omitempty"`
 }
 
 // ConditionType names a Deployment condition.
-type ConditionType string
+type ConditionType = meta.ConditionType
 
 // Deployment condition types.
 const (
@@ -87,15 +85,9 @@ const (
 	ReplicaFailure ConditionType = "ReplicaFailure"
 )
 
-// Condition is a Deployment condition.
-type Condition struct {
-	Type               ConditionType        `json:"type"`
-	Status             meta.ConditionStatus `json:"status"`
-	LastUpdateTime     time.Time            `json:"lastUpdateTime,omitzero"`
-	LastTransitionTime time.Time            `json:"lastTransitionTime,omitzero"`
-	Reason             string               `json:"reason,omitempty"`
-	Message            string               `json:"message,omitempty"`
-}
+// Condition is a Deployment condition: the shared meta.Condition, with the time
+// fields this kind uses.
+type Condition = meta.Condition
 
 // Replicas returns spec.replicas, or 1 when it is unset.
 func (d *Deployment) Replicas() int32 {

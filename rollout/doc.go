@@ -22,7 +22,7 @@
 //   - Recreate: [OldPodsRunning]
 //   - Status: [ComputeStatus], [SyncProgress], [RequeueStuck], [IsComplete],
 //     [IsProgressing], [IsTimedOut], [Deployment.HasProgressDeadline]
-//   - Conditions: [FindCondition], [SetCondition], [RemoveCondition],
+//   - Conditions (as meta.Conditions: Find, Set, Remove),
 //     [PausedCondition]
 //   - Revisions: [Revision], [MaxRevision], [LastRevision], [SortByRevision],
 //     [NewReplicaSetAnnotations], [ReplicasAnnotation],

@@ -22,7 +22,7 @@ func ExampleSyncProgress() {
 	after, _ := rollout.RequeueStuck(d, d.Status, start.Add(4*time.Minute))
 	fmt.Println("look again in", after)
 	s := rollout.SyncProgress(d, d.Status, nil, nil, start.Add(10*time.Minute+time.Second))
-	c, _ := rollout.FindCondition(s.Conditions, rollout.Progressing)
+	c, _ := s.Conditions.Find(rollout.Progressing)
 	fmt.Println(c.Status, c.Reason)
 	// Output:
 	// look again in 6m1s

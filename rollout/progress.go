@@ -46,7 +46,7 @@ func IsTimedOut(d *Deployment, s Status, now time.Time) bool {
 	if !d.HasProgressDeadline() {
 		return false
 	}
-	c, ok := FindCondition(s.Conditions, Progressing)
+	c, ok := s.Conditions.Find(Progressing)
 	switch {
 	case !ok, c.Reason == ReasonNewReplicaSetAvailable:
 		return false
@@ -71,7 +71,7 @@ func deadline(d *Deployment) time.Duration {
 // pods never times out: kubernetes/kubernetes#106054), the first that holds
 // decides:
 //
-//   - [IsComplete]: True, NewReplicaSetAvailable (set with [SetCondition]);
+//   - [IsComplete]: True, NewReplicaSetAvailable (set with meta.Conditions.Set);
 //   - [IsProgressing]: True, ReplicaSetUpdated, always rewritten so that
 //     lastUpdateTime is now, keeping lastTransitionTime when d's condition
 //     was already True;
@@ -87,9 +87,9 @@ func SyncProgress(d *Deployment, newStatus Status, newReplicaSet *replicaset.Rep
 	s := newStatus
 	has := d.HasProgressDeadline()
 	if !has {
-		s.Conditions = RemoveCondition(s.Conditions, Progressing)
+		s.Conditions = s.Conditions.Remove(Progressing)
 	}
-	cur, curOK := FindCondition(d.Status.Conditions, Progressing)
+	cur, curOK := d.Status.Conditions.Find(Progressing)
 	complete := s.Replicas == s.UpdatedReplicas && curOK && cur.Reason == ReasonNewReplicaSetAvailable
 	if has && !complete {
 		subject := "Deployment " + strconv.Quote(d.Name)
@@ -99,25 +99,25 @@ func SyncProgress(d *Deployment, newStatus Status, newReplicaSet *replicaset.Rep
 		switch {
 		case IsComplete(d, s):
 			c := newCondition(Progressing, meta.ConditionTrue, ReasonNewReplicaSetAvailable, subject+" has successfully progressed.", now)
-			s.Conditions = SetCondition(s.Conditions, c)
+			s.Conditions = setCondition(s.Conditions, c)
 		case IsProgressing(d, s):
 			c := newCondition(Progressing, meta.ConditionTrue, ReasonReplicaSetUpdated, subject+" is progressing.", now)
 			if curOK {
 				if cur.Status == meta.ConditionTrue {
 					c.LastTransitionTime = cur.LastTransitionTime
 				}
-				s.Conditions = RemoveCondition(s.Conditions, Progressing)
+				s.Conditions = s.Conditions.Remove(Progressing)
 			}
-			s.Conditions = SetCondition(s.Conditions, c)
+			s.Conditions = setCondition(s.Conditions, c)
 		case IsTimedOut(d, s, now):
 			c := newCondition(Progressing, meta.ConditionFalse, ReasonProgressDeadlineExceeded, subject+" has timed out progressing.", now)
-			s.Conditions = SetCondition(s.Conditions, c)
+			s.Conditions = setCondition(s.Conditions, c)
 		}
 	}
 	if c, ok := replicaFailure(newReplicaSet, allReplicaSets); ok {
-		s.Conditions = SetCondition(s.Conditions, c)
+		s.Conditions = setCondition(s.Conditions, c)
 	} else {
-		s.Conditions = RemoveCondition(s.Conditions, ReplicaFailure)
+		s.Conditions = s.Conditions.Remove(ReplicaFailure)
 	}
 	return s
 }
@@ -169,7 +169,7 @@ func replicaSetFailure(rs *replicaset.ReplicaSet) (Condition, bool) {
 // (v1.36.3), which returns the time left and enqueues after it plus 1s
 // (kubernetes/kubernetes#39785).
 func RequeueStuck(d *Deployment, newStatus Status, now time.Time) (time.Duration, bool) {
-	cur, ok := FindCondition(d.Status.Conditions, Progressing)
+	cur, ok := d.Status.Conditions.Find(Progressing)
 	if !d.HasProgressDeadline() || !ok {
 		return 0, false
 	}

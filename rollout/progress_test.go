@@ -61,7 +61,7 @@ func TestSyncProgressSteadyState(t *testing.T) {
 	// kubernetes/kubernetes#106054: a complete rollout losing pods never times out.
 	d := stStuck(60, rollout.ReasonNewReplicaSetAvailable)
 	got := rollout.SyncProgress(d, d.Status, nil, nil, stT0.Add(time.Hour))
-	if c, _ := rollout.FindCondition(got.Conditions, rollout.Progressing); c.Reason != rollout.ReasonNewReplicaSetAvailable {
+	if c, _ := meta.Conditions(got.Conditions).Find(rollout.Progressing); c.Reason != rollout.ReasonNewReplicaSetAvailable {
 		t.Errorf("SyncProgress(steady state) Progressing reason = %s; want %s", c.Reason, rollout.ReasonNewReplicaSetAvailable)
 	}
 }

@@ -40,8 +40,8 @@ func stRSGen() *rapid.Generator[*replicaset.ReplicaSet] {
 func checkSetConditionIdempotent(t *rapid.T) {
 	cs := rapid.SliceOfN(stCondGen(), 0, 4).Draw(t, "conditions")
 	c := stCondGen().Draw(t, "condition")
-	once := rollout.SetCondition(cs, c)
-	twice := rollout.SetCondition(once, c)
+	once := setCond(cs, c)
+	twice := setCond(once, c)
 	if len(once) != len(twice) {
 		t.Fatalf("SetCondition twice = %v; once %v", twice, once)
 	}
@@ -50,7 +50,7 @@ func checkSetConditionIdempotent(t *rapid.T) {
 			t.Fatalf("SetCondition twice = %v; once %v", twice, once)
 		}
 	}
-	if got, ok := rollout.FindCondition(once, c.Type); !ok || got.Status != c.Status || got.Reason != c.Reason {
+	if got, ok := meta.Conditions(once).Find(c.Type); !ok || got.Status != c.Status || got.Reason != c.Reason {
 		t.Fatalf("FindCondition(SetCondition(c)) = %v; want %v", got, c)
 	}
 }
@@ -75,7 +75,7 @@ func checkStatusBounds(t *rapid.T) {
 	if s.UnavailableReplicas < 0 || s.AvailableReplicas > s.Replicas || s.ReadyReplicas > s.Replicas || s.UpdatedReplicas > s.Replicas {
 		t.Fatalf("ComputeStatus = %+v; counts out of bounds", s)
 	}
-	if _, ok := rollout.FindCondition(s.Conditions, rollout.Available); !ok {
+	if _, ok := meta.Conditions(s.Conditions).Find(rollout.Available); !ok {
 		t.Fatalf("ComputeStatus has no Available condition")
 	}
 }

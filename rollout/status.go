@@ -21,7 +21,7 @@ import (
 //     does not report one (gate DeploymentReplicaSetTerminatingReplicas, on);
 //   - Available is True (MinimumReplicasAvailable) when available >=
 //     spec.replicas - [Deployment.MaxUnavailable], else False
-//     (MinimumReplicasUnavailable), recorded with [SetCondition] at now.
+//     (MinimumReplicasUnavailable), recorded with meta.Conditions.Set at now.
 //
 // The Progressing condition is left as d has it; see [SyncProgress]. Sums
 // are int32 and wrap on overflow, as upstream's do; nil ReplicaSets are
@@ -65,7 +65,7 @@ func ComputeStatus(d *Deployment, newReplicaSet *replicaset.ReplicaSet, allRepli
 		s.CollisionCount = &n
 	}
 	s.Conditions = slices.Clone(d.Status.Conditions)
-	s.Conditions = SetCondition(s.Conditions, availableCondition(d, available, now))
+	s.Conditions = setCondition(s.Conditions, availableCondition(d, available, now))
 	return s
 }
 

@@ -28,13 +28,13 @@ func TestComputeStatus(t *testing.T) {
 		t.Errorf("ComputeStatus = %+v; want observed 5, replicas 5, updated 2, available 3, unavailable 2", s)
 	}
 	// 25% of 4 rounds down to 1 unavailable: 3 available is enough.
-	if c, _ := rollout.FindCondition(s.Conditions, rollout.Available); c.Status != meta.ConditionTrue {
+	if c, _ := meta.Conditions(s.Conditions).Find(rollout.Available); c.Status != meta.ConditionTrue {
 		t.Errorf("ComputeStatus Available = %v; want True", c)
 	}
 	cur.Status.AvailableReplicas = 0
 	old.Status.AvailableReplicas = 2
 	s = rollout.ComputeStatus(d, cur, []*replicaset.ReplicaSet{old, cur}, stT0)
-	if c, _ := rollout.FindCondition(s.Conditions, rollout.Available); c.Status != meta.ConditionFalse || c.Reason != rollout.ReasonMinimumReplicasUnavailable {
+	if c, _ := meta.Conditions(s.Conditions).Find(rollout.Available); c.Status != meta.ConditionFalse || c.Reason != rollout.ReasonMinimumReplicasUnavailable {
 		t.Errorf("ComputeStatus Available = %v; want False MinimumReplicasUnavailable", c)
 	}
 	if len(d.Status.Conditions) != 0 {

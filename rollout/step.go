@@ -153,7 +153,7 @@ func (s *syncer) resolve() {
 		return
 	}
 	s.setRevision(ann[RevisionAnnotation])
-	if _, ok := FindCondition(s.d.Status.Conditions, Progressing); !ok && s.d.HasProgressDeadline() {
+	if _, ok := s.d.Status.Conditions.Find(Progressing); !ok && s.d.HasProgressDeadline() {
 		s.setProgressing(ReasonFoundNewReplicaSet, "Found new replica set "+strconv.Quote(found.Name))
 	}
 }
@@ -175,7 +175,7 @@ func (s *syncer) setRevision(rev string) {
 
 func (s *syncer) setProgressing(reason, message string) {
 	c := newCondition(Progressing, meta.ConditionTrue, reason, message, s.now)
-	s.d.Status.Conditions = SetCondition(s.d.Status.Conditions, c)
+	s.d.Status.Conditions = setCondition(s.d.Status.Conditions, c)
 	s.status = s.d.Status
 }
 

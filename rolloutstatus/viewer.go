@@ -86,7 +86,7 @@ func Deployment(d *rollout.Deployment, revision int64) Status {
 		return Status{Message: "Waiting for deployment spec update to be observed...\n"}
 	}
 	st := d.Status
-	if c, ok := rollout.FindCondition(st.Conditions, rollout.Progressing); ok && c.Reason == rollout.ReasonProgressDeadlineExceeded {
+	if c, ok := st.Conditions.Find(rollout.Progressing); ok && c.Reason == rollout.ReasonProgressDeadlineExceeded {
 		return Status{Err: "deployment " + name + " exceeded its progress deadline"}
 	}
 	wait := "Waiting for deployment " + name + " rollout to finish: "
