@@ -44,6 +44,10 @@ type (
 		Cost  int32 `json:"cost"`
 		Valid bool  `json:"valid"`
 	}
+	// rankOptions are the options of the ranking decisions.
+	rankOptions struct {
+		DisablePodDeletionCost bool `json:"disablePodDeletionCost"`
+	}
 	restartsOut struct {
 		Regular int32 `json:"regular"`
 		Sidecar int32 `json:"sidecar"`
@@ -83,6 +87,17 @@ func podstatusDecisions() []Decision {
 		Bind("podstatus.DeletionCost", func(in podIn, _ struct{}) (costOut, error) {
 			cost, valid := podstatus.DeletionCost(&in.Pod)
 			return costOut{cost, valid}, nil
+		}),
+		Bind("podstatus.RankActive", func(in rsPodsIn, _ struct{}) (rsRankOut, error) {
+			return rankOut(in.Pods, podstatus.RankActive(in.Pods)), nil
+		}),
+		// aFirst and bFirst ask the comparator both ways round.
+		Bind("podstatus.DeletesBefore", func(in rsPairIn, o rankOptions) (rsPairOut, error) {
+			cost := podstatus.CostMode(!o.DisablePodDeletionCost)
+			return rsPairOut{
+				AFirst: podstatus.DeletesBefore(in.A, in.B, in.RankA, in.RankB, in.Now, cost),
+				BFirst: podstatus.DeletesBefore(in.B, in.A, in.RankB, in.RankA, in.Now, cost),
+			}, nil
 		}),
 		Bind("podstatus.MaxRestarts", func(in podIn, _ struct{}) (restartsOut, error) {
 			regular, sidecar := podstatus.MaxRestarts(&in.Pod)

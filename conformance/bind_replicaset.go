@@ -118,15 +118,6 @@ func replicasetDecisions() []Decision {
 		Bind("replicaset.RankForDeletion", func(in rsRankIn, opts replicaset.Options) (rsRankOut, error) {
 			return rankOut(in.Pods, replicaset.RankForDeletion(in.Pods, in.Ranks, in.Now, opts)), nil
 		}),
-		Bind("replicaset.RankActive", func(in rsPodsIn, _ struct{}) (rsRankOut, error) {
-			return rankOut(in.Pods, replicaset.RankActive(in.Pods)), nil
-		}),
-		Bind("replicaset.DeletesBefore", func(in rsPairIn, opts replicaset.Options) (rsPairOut, error) {
-			return rsPairOut{
-				AFirst: replicaset.DeletesBefore(in.A, in.B, in.RankA, in.RankB, in.Now, opts),
-				BFirst: replicaset.DeletesBefore(in.B, in.A, in.RankB, in.RankA, in.Now, opts),
-			}, nil
-		}),
 		Bind("replicaset.PodsToDelete", func(in rsVictimsIn, opts replicaset.Options) (rsVictimsOut, error) {
 			v := replicaset.PodsToDelete(in.Pods, in.Related, in.Diff, in.Now, opts)
 			return rsVictimsOut{Victims: podNames(in.Pods, v.Pods), Sure: v.Sure, Tied: podNames(in.Pods, v.Tied)}, nil

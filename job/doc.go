@@ -11,7 +11,7 @@
 //
 // # Rules
 //
-// Pod counts: [WantActive], [PodsForRemoval], [CompareForRemoval],
+// Pod counts: [WantActive], [PodsForRemoval],
 // [IsPodFailed], [ReplacesOnlyFailed].
 //
 // Indexed jobs: [ParseIndexes], [Indexes.String], [Indexes.Total],
@@ -35,7 +35,7 @@
 //   - Backoff cap: v1.36.3 caps the pod failure backoff at 10m; the
 //     documentation (seed 000:L3032, seed 004) says 6m. Options.BackoffCap.
 //   - Ties: where upstream's unstable sort leaves the order of equally ranked
-//     pods open (which active pods to delete), CompareForRemoval orders them
+//     pods open (which active pods to delete), podstatus.RankActive orders them
 //     by name, then UID.
 //   - Saturation: counters that upstream sums in int32 (failed pods, OnFailure
 //     restarts) and durations that upstream computes in int64 nanoseconds

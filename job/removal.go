@@ -3,7 +3,6 @@ package job
 import (
 	"cmp"
 	"slices"
-	"time"
 
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -17,9 +16,9 @@ type Removal struct {
 // PodsForRemoval returns the active pods to delete so that at least
 // rmAtLeast go. For an Indexed job it first takes every pod without a valid
 // completion index or with one at or beyond completions, and every pod
-// sharing an index with a better one (by CompareForRemoval, the best of each
-// index is kept); then, if that is not enough, it takes pods from the rest in
-// CompareForRemoval order. Pods are listed in upstream's order: pods without
+// sharing an index with a better one (by [podstatus.RankActive], upstream's
+// ActivePods order: the best of each index is kept); then, if that is not
+// enough, it takes pods from the rest in that order. Pods are listed in upstream's order: pods without
 // index, duplicates index by index, out-of-range pods just before the
 // duplicates of the highest in-range index, then the ordered rest. The
 // result can exceed rmAtLeast; callers cap it (500 per sync). Input pods
@@ -101,106 +100,20 @@ func indexedRemovals(keys []removalKey, completions int) (rm []Removal, left []i
 	return rm, left
 }
 
-// newerFirst orders two times latest first, a zero time before any other.
-func newerFirst(a, b time.Time) int {
-	switch {
-	case a.Equal(b):
-		return 0
-	case a.IsZero():
-		return -1
-	case b.IsZero():
-		return 1
-	case a.After(b):
-		return -1
-	}
-	return 1
-}
-
-// CompareForRemoval orders active pods from the first to delete to the last:
-// unassigned before assigned to a node; Pending (and any phase other than
-// Unknown and Running) before Unknown before Running; not ready before
-// ready; among ready pods, the more recently ready first (a zero ready time
-// first); higher regular-container restart count first, then higher sidecar
-// restart count; newer creation first (a zero timestamp first). Pods equal by
-// all of these are ordered by name, then UID, where upstream's unstable sort
-// leaves the order open.
-//
-// Source: upstream pkg/controller/controller_utils.go ActivePods.Less
-// (v1.36.3).
-func CompareForRemoval(a, b *podstatus.Pod) int {
-	ka, kb := keyOf(a), keyOf(b)
-	return compareKeys(&ka, &kb)
-}
-
-func phaseRank(p podstatus.Phase) int {
-	switch p {
-	case podstatus.Unknown:
-		return 1
-	case podstatus.Running:
-		return 2
-	}
-	return 0
-}
-
-// removalKey caches what CompareForRemoval reads of a pod, so that sorting
-// reads each pod once.
+// removalKey is what the removal order reads of a pod: its completion index
+// and its position in upstream's ActivePods order ([podstatus.RankActive]).
 type removalKey struct {
-	p                 *podstatus.Pod
-	ix                int
-	assigned, ready   bool
-	phase             int
-	readyTime         time.Time
-	regular, sidecars int32
+	p    *podstatus.Pod
+	ix   int
+	rank int
 }
 
 func removalKeys(pods []*podstatus.Pod) []removalKey {
 	keys := make([]removalKey, len(pods))
-	for i, p := range pods {
-		keys[i] = keyOf(p)
+	for pos, i := range podstatus.RankActive(pods).Order {
+		keys[i] = removalKey{p: pods[i], ix: CompletionIndex(pods[i]), rank: pos}
 	}
 	return keys
 }
 
-func keyOf(p *podstatus.Pod) removalKey {
-	k := removalKey{p: p, ix: CompletionIndex(p), assigned: p.Spec.NodeName != "", phase: phaseRank(p.Status.Phase), ready: podstatus.IsReady(p)}
-	if k.ready {
-		k.readyTime = podstatus.ReadyTime(p)
-	}
-	k.regular, k.sidecars = podstatus.MaxRestarts(p)
-	return k
-}
-
-func compareKeys(a, b *removalKey) int {
-	switch {
-	case a.assigned != b.assigned:
-		if !a.assigned {
-			return -1
-		}
-		return 1
-	case a.phase != b.phase:
-		return cmp.Compare(a.phase, b.phase)
-	case a.ready != b.ready:
-		if !a.ready {
-			return -1
-		}
-		return 1
-	}
-	if a.ready {
-		if c := newerFirst(a.readyTime, b.readyTime); c != 0 {
-			return c
-		}
-	}
-	if a.regular != b.regular {
-		return -cmp.Compare(a.regular, b.regular)
-	}
-	if a.sidecars != b.sidecars {
-		return -cmp.Compare(a.sidecars, b.sidecars)
-	}
-	if c := newerFirst(a.p.CreationTimestamp, b.p.CreationTimestamp); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.p.Name, b.p.Name); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.p.UID, b.p.UID)
-}
+func compareKeys(a, b *removalKey) int { return cmp.Compare(a.rank, b.rank) }

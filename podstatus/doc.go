@@ -15,6 +15,10 @@
 //   - Lifecycle: [IsActive], [IsTerminating], [IsTerminal]
 //   - Containers: [IsRestartableInit], [MaxRestarts]
 //   - Annotations: [DeletionCost]
+//   - Deletion order (upstream's ActivePods and ActivePodsWithRanks, shared by
+//     the ReplicaSet and Job controllers): [RankForDeletion], [RankActive],
+//     [DeletesBefore], [Ranking.Ties], [Ranking.Victims]; the radix sort
+//     behind them is internal/radix
 //
 // # Divergences
 //

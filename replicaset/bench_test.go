@@ -55,7 +55,7 @@ func BenchmarkRankActive(b *testing.B) {
 	pods, _ := benchPods(1000)
 	b.ReportAllocs()
 	for b.Loop() {
-		replicaset.RankActive(pods)
+		podstatus.RankActive(pods)
 	}
 }
 
@@ -81,7 +81,7 @@ func BenchmarkDeletesBefore(b *testing.B) {
 	pods, _ := benchPods(2)
 	b.ReportAllocs()
 	for b.Loop() {
-		replicaset.DeletesBefore(pods[0], pods[1], 1, 1, now, replicaset.Options{})
+		podstatus.DeletesBefore(pods[0], pods[1], 1, 1, now, podstatus.WithCost)
 	}
 }
 

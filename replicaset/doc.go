@@ -16,9 +16,11 @@
 // # Rules
 //
 //   - Counting: [Diff], [SlowStart]
-//   - Scale-down order: [RankForDeletion], [DeletesBefore], [NodeRanks],
-//     [RelatedPods], [PodsToDelete], [RankActive] (Job's order),
-//     [Ranking.Ties], [Ranking.Victims]
+//   - Scale-down order: [RankForDeletion] (podstatus's ranking with this
+//     package's Options), [NodeRanks], [RelatedPods], [PodsToDelete]; the
+//     order itself, its pairwise form and Job's ActivePods order live in
+//     podstatus ([podstatus.RankForDeletion], [podstatus.DeletesBefore],
+//     [podstatus.RankActive])
 //   - Ownership: [ClaimPod], [ReplicaSet.PodSelector]
 //   - Status: [ComputeStatus]
 //   - Input: [Validate]

@@ -106,7 +106,7 @@ func checkRankingStrictWeakOrder(t *rapid.T) {
 	for i := range n {
 		for j := range n {
 			if tie[i] == tie[j] && i != j && pods[i] != nil && pods[j] != nil && pods[i].UID != pods[j].UID {
-				if replicaset.DeletesBefore(pods[i], pods[j], ranks[i], ranks[j], at, replicaset.Options{}) {
+				if podstatus.DeletesBefore(pods[i], pods[j], ranks[i], ranks[j], at, podstatus.WithCost) {
 					t.Fatalf("tied pods %d, %d are ordered by DeletesBefore", i, j)
 				}
 			}

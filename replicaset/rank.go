@@ -6,137 +6,19 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// Ranking is an order in which a controller deletes pods, with the pods the
-// order cannot tell apart grouped into ties.
-type Ranking struct {
-	// Order holds indexes into the ranked pods; Order[0] is deleted first.
-	// Inside a tie, pods are pinned by name, then UID, then input position.
-	Order []int
-	// start[pos] is the position in Order where the tie of Order[pos]
-	// begins.
-	start []int
-}
+// Ranking is an order in which a controller deletes pods, with its ties
+// (see [podstatus.Ranking]).
+type Ranking = podstatus.Ranking
 
-// RankForDeletion ranks pods for scale-down, first to delete first, by the
-// v1.36.3 order, each criterion deciding only when the ones before it tie:
+// Victims are the pods a scale-down deletes (see [podstatus.Victims]).
+type Victims = podstatus.Victims
+
+// RankForDeletion ranks pods for a ReplicaSet's scale-down, first to delete
+// first: [podstatus.RankForDeletion] with ranks from [NodeRanks], reading the
+// pod-deletion-cost annotation unless opts.DisablePodDeletionCost.
 //
-//  1. unscheduled (no nodeName) before scheduled;
-//  2. phase Pending (and any phase but Unknown and Running) before Unknown
-//     before Running;
-//  3. not ready before ready;
-//  4. lower pod-deletion-cost first, an invalid annotation counting as 0
-//     (unless opts.DisablePodDeletionCost);
-//  5. higher rank first (ranks[i] is pod i's rank, see [NodeRanks]; missing
-//     entries are 0);
-//  6. when both are ready, more recently ready first;
-//  7. more restarts of a regular container first, then of a sidecar;
-//  8. newer first by creation time.
-//
-// In 6 and 8, with a non-zero now, times fall into buckets
-// floor(log2(now - t)) (-1 when t is not before now) and a zero time sorts
-// first; pods in the same bucket with different times are ordered by UID.
-// With a zero now, times compare exactly, later (and zero) first.
-//
-// Upstream's rule 6 and 8 are not transitive: pods with exactly the same
-// time go on to the next criterion while pods with different times in the
-// bucket compare by UID. RankForDeletion orders pods holding the same time
-// by the smallest UID among them, which agrees with upstream on every pair
-// unless two pods in one criterion's run share a time, and is a strict weak
-// order. Pods with equal UIDs are assumed to be the same pod.
-//
-// Pods equal under all eight rules form a tie: upstream's unstable sort
-// deletes any of them. Nil pods rank as empty pods. Inputs are not modified.
-// Pod times are compared as wall-clock instants: monotonic clock readings,
-// which times decoded from the API never carry, are ignored.
-//
-// It reads each pod once into a key of integers and orders the keys with
-// radix sorts (by UID, by exact times to find the pods sharing a time, and
-// by the order itself), in O(n) time for bounded prefix widths and three
-// allocations; see rankkey.go and keysort.go.
-//
-// Source: upstream pkg/controller/controller_utils.go ActivePodsWithRanks.Less,
-// logarithmicRankDiff, afterOrZero, podReadyTime, maxContainerRestarts
+// Source: upstream pkg/controller/replicaset/replica_set.go getPodsToDelete
 // (v1.36.3); seed 000 ReplicaSet scale-down order (000:L2274).
 func RankForDeletion(pods []*podstatus.Pod, ranks []int, now time.Time, opts Options) Ranking {
-	n := len(pods)
-	keys := make([]sortKey, n)
-	c := newClock(now)
-	s := newKeySorter(n)
-	for i, p := range pods {
-		r := 0
-		if i < len(ranks) {
-			r = ranks[i]
-		}
-		keys[i] = makeKey(p, r, &c, opts)
-		if c.log {
-			uid := podUID(p)
-			s.pairs[i].prefix, s.scratch[i].prefix = prefixWord(uid, 0), prefixWord(uid, 8)
-		}
-	}
-	buf := make([]int, 2*n) // the Ranking; its second half holds UID ranks until settle
-	if c.log {
-		uidRanks(pods, &s, buf[n:])
-	}
-	order := s.sort(keys)
-	if c.log {
-		toLogarithmic(keys, order, &s, buf[n:])
-		order = s.sort(keys)
-	}
-	return settle(keys, order, &s, pods, buf)
-}
-
-// RankActive ranks pods by the order Job uses to pick pods to delete: rules
-// 1-3, 6, 7 and 8 of [RankForDeletion] with exact times, without the
-// deletion cost and the rank.
-//
-// Source: upstream pkg/controller/controller_utils.go ActivePods.Less (v1.36.3).
-func RankActive(pods []*podstatus.Pod) Ranking {
-	return RankForDeletion(pods, nil, time.Time{}, Options{DisablePodDeletionCost: true})
-}
-
-// Ties returns the groups of two or more pods (as indexes into the ranked
-// pods, in Order's order) that the order cannot tell apart.
-func (r Ranking) Ties() [][]int {
-	var ties [][]int
-	for pos := 0; pos < len(r.Order); {
-		end := r.tieEnd(pos)
-		if end-pos > 1 {
-			ties = append(ties, r.Order[pos:end:end])
-		}
-		pos = end
-	}
-	return ties
-}
-
-func (r Ranking) tieEnd(pos int) int {
-	end := pos + 1
-	for end < len(r.start) && r.start[end] == r.start[pos] {
-		end++
-	}
-	return end
-}
-
-// Victims is the outcome of deleting the first pods of a ranking.
-type Victims struct {
-	// Pods are the indexes of the pods kubesem deletes, in order.
-	Pods []int
-	// Sure says that every v1.36.3 run deletes Pods[:Sure].
-	Sure int
-	// Tied, when not empty, is the tie the cut falls into: v1.36.3 deletes
-	// any len(Pods)-Sure of these pods; kubesem picks Pods[Sure:].
-	Tied []int
-}
-
-// Victims returns the first n pods of r (n is clamped to [0, len(Order)]),
-// and how far the choice is determined.
-func (r Ranking) Victims(n int) Victims {
-	n = max(0, min(n, len(r.Order)))
-	v := Victims{Pods: r.Order[:n:n], Sure: n}
-	if n == 0 || n == len(r.Order) || r.start[n] != r.start[n-1] {
-		return v
-	}
-	s := r.start[n]
-	end := r.tieEnd(s)
-	v.Sure, v.Tied = s, r.Order[s:end:end]
-	return v
+	return podstatus.RankForDeletion(pods, ranks, now, podstatus.CostMode(!opts.DisablePodDeletionCost))
 }

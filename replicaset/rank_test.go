@@ -109,13 +109,13 @@ func TestDeletesBefore(t *testing.T) {
 	b := pod("b", "n1", podstatus.Running, ago(250*time.Second), ago(time.Hour))
 	a.UID, b.UID = "x", "x"
 	// Equal UIDs in one bucket: upstream stops at rule 6 with neither first.
-	if replicaset.DeletesBefore(a, b, 0, 0, now, replicaset.Options{}) || replicaset.DeletesBefore(b, a, 0, 0, now, replicaset.Options{}) {
+	if podstatus.DeletesBefore(a, b, 0, 0, now, podstatus.WithCost) || podstatus.DeletesBefore(b, a, 0, 0, now, podstatus.WithCost) {
 		t.Errorf("DeletesBefore(equal UIDs, same bucket) = true; want false both ways")
 	}
-	if !replicaset.DeletesBefore(a, b, 2, 1, now, replicaset.Options{}) {
+	if !podstatus.DeletesBefore(a, b, 2, 1, now, podstatus.WithCost) {
 		t.Errorf("DeletesBefore(rank 2, rank 1) = false; want true")
 	}
-	if !replicaset.DeletesBefore(nil, a, 0, 0, now, replicaset.Options{}) {
+	if !podstatus.DeletesBefore(nil, a, 0, 0, now, podstatus.WithCost) {
 		t.Errorf("DeletesBefore(nil, ready) = false; want true")
 	}
 }
@@ -126,7 +126,7 @@ func TestRankActive(t *testing.T) {
 		pod("old", "n1", podstatus.Running, ago(time.Hour), ago(48*time.Hour)),
 		pod("new", "n1", podstatus.Running, ago(time.Hour), ago(time.Hour)),
 	}
-	if got := orderNames(pods, replicaset.RankActive(pods).Order); !slices.Equal(got, []string{"new", "old"}) {
+	if got := orderNames(pods, podstatus.RankActive(pods).Order); !slices.Equal(got, []string{"new", "old"}) {
 		t.Errorf("RankActive = %v; want [new old]", got)
 	}
 }

@@ -245,6 +245,7 @@ func TestPodstatusMaxRestartsDifferential(t *testing.T) { rapid.Check(t, fdCheck
 // fdVector is a conformance vector as stored in testdata.
 type fdVector struct {
 	Decision  string          `json:"decision"`
+	Options   json.RawMessage `json:"options"`
 	Name      string          `json:"name"`
 	Input     json.RawMessage `json:"input"`
 	Want      json.RawMessage `json:"want"`
@@ -292,6 +293,10 @@ func TestPodstatusVectorsUpstream(t *testing.T) {
 			MinReadySeconds   int32      `json:"minReadySeconds"`
 			Now               time.Time  `json:"now"`
 			StatusEvaluatedAt *time.Time `json:"statusEvaluatedAt"`
+			A                 *v1.Pod    `json:"a"`
+			B                 *v1.Pod    `json:"b"`
+			RankA             int        `json:"rankA"`
+			RankB             int        `json:"rankB"`
 		}
 		fdDecode(t, v.Input, &in)
 		var got any
@@ -323,6 +328,18 @@ func TestPodstatusVectorsUpstream(t *testing.T) {
 		case "podstatus.MaxRestarts":
 			r, s := fdMaxContainerRestarts(in.Pod)
 			got = map[string]int{"regular": r, "sidecar": s}
+		case "podstatus.DeletesBefore":
+			if v.Options != nil {
+				continue // the PodDeletionCost gate off: not reachable through this helper
+			}
+			up := controller.ActivePodsWithRanks{Pods: []*v1.Pod{in.A, in.B}, Rank: []int{in.RankA, in.RankB}, Now: metav1.NewTime(in.Now)}
+			got = map[string]bool{"aFirst": up.Less(0, 1), "bFirst": up.Less(1, 0)}
+		case "podstatus.RankActive":
+			// Upstream's unstable sort leaves ties open: check that the
+			// vector's order agrees with ActivePods.Less between groups
+			// and that pods within a tie compare equal.
+			fdCheckActiveOrder(t, v, in.Pods)
+			continue
 		default:
 			t.Errorf("%s: decision %s has no upstream counterpart here", v.Name, v.Decision)
 			continue
@@ -356,4 +373,39 @@ func fdSubset(want, got any) bool {
 		}
 	}
 	return true
+}
+
+// fdCheckActiveOrder checks a podstatus.RankActive vector against upstream's
+// ActivePods.Less: every pod of the wanted order precedes the pods after it
+// unless both are in one tie group, where neither precedes the other.
+func fdCheckActiveOrder(t *testing.T, v fdVector, pods []*v1.Pod) {
+	t.Helper()
+	var want struct {
+		Order []string   `json:"order"`
+		Ties  [][]string `json:"ties"`
+	}
+	fdDecode(t, v.Want, &want)
+	byName := map[string]int{}
+	for i, p := range pods {
+		byName[p.Name] = i
+	}
+	group := map[string]int{}
+	for g, tie := range want.Ties {
+		for _, n := range tie {
+			group[n] = g + 1
+		}
+	}
+	up := controller.ActivePods(pods)
+	for i, a := range want.Order {
+		for _, b := range want.Order[i+1:] {
+			ia, ib := byName[a], byName[b]
+			tied := group[a] != 0 && group[a] == group[b]
+			if tied && (up.Less(ia, ib) || up.Less(ib, ia)) {
+				t.Errorf("%s: upstream orders tied pods %s and %s", v.Name, a, b)
+			}
+			if !tied && (!up.Less(ia, ib) || up.Less(ib, ia)) {
+				t.Errorf("%s: upstream does not put %s before %s", v.Name, a, b)
+			}
+		}
+	}
 }

@@ -39,10 +39,10 @@ func checkReplicaSetPairs(opts replicaset.Options) func(t *rapid.T) {
 		ra := rapid.IntRange(0, 3).Draw(t, "rankA")
 		rb := rapid.IntRange(0, 3).Draw(t, "rankB")
 		up := controller.ActivePodsWithRanks{Pods: []*v1.Pod{repV1Pod(a), repV1Pod(b)}, Rank: []int{ra, rb}, Now: metav1.Time{Time: now}}
-		if got, want := replicaset.DeletesBefore(a, b, ra, rb, now, opts), up.Less(0, 1); got != want {
+		if got, want := podstatus.DeletesBefore(a, b, ra, rb, now, podstatus.CostMode(!opts.DisablePodDeletionCost)), up.Less(0, 1); got != want {
 			t.Fatalf("DeletesBefore(a, b) = %v; upstream Less = %v", got, want)
 		}
-		if got, want := replicaset.DeletesBefore(b, a, rb, ra, now, opts), up.Less(1, 0); got != want {
+		if got, want := podstatus.DeletesBefore(b, a, rb, ra, now, podstatus.CostMode(!opts.DisablePodDeletionCost)), up.Less(1, 0); got != want {
 			t.Fatalf("DeletesBefore(b, a) = %v; upstream Less = %v", got, want)
 		}
 	}

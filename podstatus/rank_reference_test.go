@@ -1,4 +1,4 @@
-package replicaset
+package podstatus
 
 import (
 	"math"
@@ -11,7 +11,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/meta"
-	"github.com/kubesem/kubesem/podstatus"
 )
 
 var fastNow = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
@@ -45,30 +44,30 @@ func drawFastTime(t *rapid.T, label string, now time.Time) time.Time {
 	return ref.Add(-time.Duration(rapid.IntRange(0, 3).Draw(t, label+"n")))
 }
 
-func drawFastPod(t *rapid.T, now time.Time) *podstatus.Pod {
+func drawFastPod(t *rapid.T, now time.Time) *Pod {
 	if rapid.IntRange(0, 15).Draw(t, "nil") == 0 {
 		return nil
 	}
-	p := &podstatus.Pod{}
+	p := &Pod{}
 	long := strings.Repeat("u", 16)
 	p.Name = rapid.SampledFrom([]string{"a", "b", "c", "", "a\x00"}).Draw(t, "name")
 	p.UID = rapid.SampledFrom([]string{"", "a", "b", "a\x00", long + "1", long + "2", long, long + "\x00", "ffffffffffffffffff"}).Draw(t, "uid")
 	p.Spec.NodeName = rapid.SampledFrom([]string{"", "n"}).Draw(t, "node")
-	p.Status.Phase = rapid.SampledFrom([]podstatus.Phase{"", podstatus.Pending, podstatus.Running, podstatus.Unknown, podstatus.Failed}).Draw(t, "phase")
+	p.Status.Phase = rapid.SampledFrom([]Phase{"", Pending, Running, Unknown, Failed}).Draw(t, "phase")
 	switch rapid.IntRange(0, 3).Draw(t, "ready") {
 	case 1, 2:
-		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: drawFastTime(t, "readyAt", now)}}
+		p.Status.Conditions = []Condition{{Type: Ready, Status: meta.ConditionTrue, LastTransitionTime: drawFastTime(t, "readyAt", now)}}
 	case 3:
-		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionFalse, LastTransitionTime: drawFastTime(t, "notReadyAt", now)}}
+		p.Status.Conditions = []Condition{{Type: Ready, Status: meta.ConditionFalse, LastTransitionTime: drawFastTime(t, "notReadyAt", now)}}
 	}
 	if c := rapid.SampledFrom([]string{"", "0", "-1", "1", "2147483647", "-2147483648", "x"}).Draw(t, "cost"); c != "" {
-		p.Annotations = map[string]string{podstatus.DeletionCostAnnotation: c}
+		p.Annotations = map[string]string{DeletionCostAnnotation: c}
 	}
-	p.Status.ContainerStatuses = []podstatus.ContainerStatus{{Name: "c", RestartCount: int32(rapid.SampledFrom([]int{0, 1, 2, math.MaxInt32}).Draw(t, "restarts"))}}
+	p.Status.ContainerStatuses = []ContainerStatus{{Name: "c", RestartCount: int32(rapid.SampledFrom([]int{0, 1, 2, math.MaxInt32}).Draw(t, "restarts"))}}
 	if rapid.Bool().Draw(t, "sidecar") {
-		always := podstatus.RestartAlways
-		p.Spec.InitContainers = []podstatus.Container{{Name: "s", RestartPolicy: &always}}
-		p.Status.InitContainerStatuses = []podstatus.ContainerStatus{{Name: "s", RestartCount: int32(rapid.IntRange(0, 2).Draw(t, "sideRestarts"))}}
+		always := RestartAlways
+		p.Spec.InitContainers = []Container{{Name: "s", RestartPolicy: &always}}
+		p.Status.InitContainerStatuses = []ContainerStatus{{Name: "s", RestartCount: int32(rapid.IntRange(0, 2).Draw(t, "sideRestarts"))}}
 	}
 	p.CreationTimestamp = drawFastTime(t, "created", now)
 	return p
@@ -79,7 +78,7 @@ func drawFastPod(t *rapid.T, now time.Time) *podstatus.Pod {
 func checkRankMatchesReference(t *rapid.T) {
 	now := rapid.SampledFrom([]time.Time{{}, fastNow, fastNow.Add(1), time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)}).Draw(t, "now")
 	n := rapid.SampledFrom([]int{rapid.IntRange(0, 12).Draw(t, "small"), rapid.IntRange(13, 300).Draw(t, "large")}).Draw(t, "n")
-	pods := make([]*podstatus.Pod, n)
+	pods := make([]*Pod, n)
 	var ranks []int
 	if rapid.Bool().Draw(t, "hasRanks") {
 		ranks = make([]int, rapid.IntRange(0, n+1).Draw(t, "ranksLen"))
@@ -94,9 +93,9 @@ func checkRankMatchesReference(t *rapid.T) {
 		}
 		pods[i] = drawFastPod(t, now)
 	}
-	opts := Options{DisablePodDeletionCost: rapid.Bool().Draw(t, "noCost")}
-	got := RankForDeletion(pods, ranks, now, opts)
-	want := refRankForDeletion(pods, ranks, now, opts)
+	cost := CostMode(!rapid.Bool().Draw(t, "noCost"))
+	got := RankForDeletion(pods, ranks, now, cost)
+	want := refRankForDeletion(pods, ranks, now, cost)
 	if !slicesEqual(got.Order, want.Order) || !slicesEqual(got.start, want.start) {
 		t.Fatalf("RankForDeletion = %v %v; want %v %v", got.Order, got.start, want.Order, want.start)
 	}
@@ -126,24 +125,24 @@ func TestRankMatchesReferenceLarge(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{100, 1000, 5000} {
 		for _, now := range []time.Time{fastNow, {}} {
-			pods := make([]*podstatus.Pod, n)
+			pods := make([]*Pod, n)
 			ranks := make([]int, n)
 			for i := range pods {
-				p := &podstatus.Pod{}
+				p := &Pod{}
 				p.Name = "pod-" + strconv.Itoa(r.IntN(n))
 				p.UID = strconv.FormatUint(r.Uint64()%uint64(2*n), 16)
 				p.Spec.NodeName = "node-" + strconv.Itoa(r.IntN(5))
-				p.Status.Phase = podstatus.Running
+				p.Status.Phase = Running
 				p.CreationTimestamp = fastNow.Add(-time.Duration(r.IntN(600)) * time.Second)
 				if r.IntN(4) > 0 {
-					p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue,
+					p.Status.Conditions = []Condition{{Type: Ready, Status: meta.ConditionTrue,
 						LastTransitionTime: p.CreationTimestamp.Add(time.Duration(r.IntN(30)) * time.Second)}}
 				}
-				p.Status.ContainerStatuses = []podstatus.ContainerStatus{{Name: "c", RestartCount: int32(r.IntN(2))}}
+				p.Status.ContainerStatuses = []ContainerStatus{{Name: "c", RestartCount: int32(r.IntN(2))}}
 				pods[i], ranks[i] = p, r.IntN(3)
 			}
-			got := RankForDeletion(pods, ranks, now, Options{})
-			want := refRankForDeletion(pods, ranks, now, Options{})
+			got := RankForDeletion(pods, ranks, now, WithCost)
+			want := refRankForDeletion(pods, ranks, now, WithCost)
 			if !slicesEqual(got.Order, want.Order) || !slicesEqual(got.start, want.start) {
 				t.Fatalf("RankForDeletion(%d pods, now %v) differs from the reference", n, now)
 			}

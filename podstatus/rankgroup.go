@@ -1,21 +1,21 @@
-package replicaset
+package podstatus
 
 import (
+	"github.com/kubesem/kubesem/internal/radix"
+
 	"cmp"
 	"slices"
 	"strings"
-
-	"github.com/kubesem/kubesem/podstatus"
 )
 
-func podName(p *podstatus.Pod) string {
+func podName(p *Pod) string {
 	if p == nil {
 		return ""
 	}
 	return p.Name
 }
 
-func podUID(p *podstatus.Pod) string {
+func podUID(p *Pod) string {
 	if p == nil {
 		return ""
 	}
@@ -25,25 +25,25 @@ func podUID(p *podstatus.Pod) string {
 // uidRanks sets ranks[i] to the number of pods whose UID sorts before
 // pods[i]'s (as strings.Compare orders them), so that equal UIDs share a
 // rank. The caller has put bytes 0-7 and 8-15 of each UID ([prefixWord])
-// in s.pairs[i].prefix and s.scratch[i].prefix. It radix-sorts them,
+// in s.pairs[i].Prefix and s.scratch[i].Prefix. It radix-sorts them,
 // packed as [keySorter] packs words, and compares strings only
 // among pods whose compressed prefixes are equal.
-func uidRanks(pods []*podstatus.Pod, s *keySorter, ranks []int) {
+func uidRanks(pods []*Pod, s *keySorter, ranks []int) {
 	n := len(pods)
 	pairs, scratch := s.pairs[:n], s.scratch[:n]
 	var varying [2]uint64
 	for i := range n {
-		varying[0] |= pairs[i].prefix ^ pairs[0].prefix
-		varying[1] |= scratch[i].prefix ^ scratch[0].prefix
+		varying[0] |= pairs[i].Prefix ^ pairs[0].Prefix
+		varying[1] |= scratch[i].Prefix ^ scratch[0].Prefix
 	}
-	pk := newPacker(varying[:])
+	pk := radix.NewPacker(varying[:])
 	for i := range n {
-		pairs[i] = prefixed{prefix: pk.pack([]uint64{pairs[i].prefix, scratch[i].prefix}), idx: uint32(i)}
+		pairs[i] = radix.Pair{Prefix: pk.Pack([]uint64{pairs[i].Prefix, scratch[i].Prefix}), Idx: uint32(i)}
 	}
-	pairs = radixSort(pairs, scratch, min(pk.upTo[2], 64))
-	byUID := func(a, b prefixed) int { return strings.Compare(podUID(pods[a.idx]), podUID(pods[b.idx])) }
+	pairs = radix.Sort(pairs, scratch, min(pk.UpTo[2], 64))
+	byUID := func(a, b radix.Pair) int { return strings.Compare(podUID(pods[a.Idx]), podUID(pods[b.Idx])) }
 	for i, j := 0, 0; i < n; i = j {
-		for j = i + 1; j < n && pairs[j].prefix == pairs[i].prefix; j++ {
+		for j = i + 1; j < n && pairs[j].Prefix == pairs[i].Prefix; j++ {
 		}
 		if j-i > 1 {
 			slices.SortFunc(pairs[i:j], byUID)
@@ -53,7 +53,7 @@ func uidRanks(pods []*podstatus.Pod, s *keySorter, ranks []int) {
 			if m > i && byUID(pairs[m-1], pairs[m]) != 0 {
 				first = m
 			}
-			ranks[pairs[m].idx] = first
+			ranks[pairs[m].Idx] = first
 		}
 	}
 }
@@ -65,13 +65,13 @@ func uidRanks(pods []*podstatus.Pod, s *keySorter, ranks []int) {
 // every other pod is its own group. Only runs of two or more pods read
 // their keys in order, noting their groups in s.spare (1 + the rank, 0 for
 // the pod's own); the words are then rewritten in input order.
-func toLogarithmic(keys []sortKey, order []prefixed, s *keySorter, ranks []int) {
+func toLogarithmic(keys []sortKey, order []radix.Pair, s *keySorter, ranks []int) {
 	groups := s.spare[:len(keys)]
 	clear(groups)
-	least := func(run []prefixed) int {
-		g := ranks[run[0].idx]
+	least := func(run []radix.Pair) int {
+		g := ranks[run[0].Idx]
 		for _, o := range run[1:] {
-			g = min(g, ranks[o.idx])
+			g = min(g, ranks[o.Idx])
 		}
 		return g + 1
 	}
@@ -87,23 +87,23 @@ func toLogarithmic(keys []sortKey, order []prefixed, s *keySorter, ranks []int) 
 			if b-a > 1 {
 				g := least(order[a:b])
 				for _, o := range order[a:b] {
-					groups[o.idx].idx = uint32(g)
+					groups[o.Idx].Idx = uint32(g)
 				}
 			}
 		}
 		g := least(order[i:j])
 		for _, o := range order[i:j] {
-			groups[o.idx].prefix = uint64(g)
+			groups[o.Idx].Prefix = uint64(g)
 		}
 	}
 	for i := range keys {
 		k := &keys[i]
 		ready, created := ranks[i], ranks[i]
-		if g := groups[i]; g.prefix != 0 {
-			ready = int(g.prefix - 1)
+		if g := groups[i]; g.Prefix != 0 {
+			ready = int(g.Prefix - 1)
 		}
-		if g := groups[i]; g.idx != 0 {
-			created = int(g.idx - 1)
+		if g := groups[i]; g.Idx != 0 {
+			created = int(g.Idx - 1)
 		}
 		k.w[wordReadyHi] = timeWord(k.w[wordReadyHi], k.w[wordReadyLo], k.readyBucket, ready)
 		k.w[wordCreatedHi] = timeWord(k.w[wordCreatedHi], k.w[wordCreatedLo], k.createdBucket, created)
@@ -115,10 +115,10 @@ func toLogarithmic(keys []sortKey, order []prefixed, s *keySorter, ranks []int) 
 // of keys equal in every word is ordered by pod name, UID and input
 // position. It fills buf (2*len(order) long) with the Ranking's order and
 // tie starts and returns the Ranking.
-func settle(keys []sortKey, order []prefixed, s *keySorter, pods []*podstatus.Pod, buf []int) Ranking {
-	pinned := func(a, b prefixed) int {
-		pa, pb := pods[a.idx], pods[b.idx]
-		return cmp.Or(strings.Compare(podName(pa), podName(pb)), strings.Compare(podUID(pa), podUID(pb)), cmp.Compare(a.idx, b.idx))
+func settle(keys []sortKey, order []radix.Pair, s *keySorter, pods []*Pod, buf []int) Ranking {
+	pinned := func(a, b radix.Pair) int {
+		pa, pb := pods[a.Idx], pods[b.Idx]
+		return cmp.Or(strings.Compare(podName(pa), podName(pb)), strings.Compare(podUID(pa), podUID(pb)), cmp.Compare(a.Idx, b.Idx))
 	}
 	n := len(order)
 	r := Ranking{Order: buf[:n:n], start: buf[n:]}
@@ -129,7 +129,7 @@ func settle(keys []sortKey, order []prefixed, s *keySorter, pods []*podstatus.Po
 			slices.SortFunc(order[i:j], pinned)
 		}
 		for pos := i; pos < j; pos++ {
-			r.Order[pos] = int(order[pos].idx)
+			r.Order[pos] = int(order[pos].Idx)
 			r.start[pos] = i
 		}
 	}

@@ -1,4 +1,4 @@
-package replicaset
+package podstatus
 
 import (
 	"math"
@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/meta"
-	"github.com/kubesem/kubesem/podstatus"
 )
 
 // The words of a sortKey, compared in this order.
@@ -66,11 +65,11 @@ func (a *sortKey) same(b *sortKey, n int) bool {
 
 // phaseOrdinal orders phases for deletion: Pending and any phase other than
 // Unknown or Running first, then Unknown, then Running.
-func phaseOrdinal(p podstatus.Phase) uint64 {
+func phaseOrdinal(p Phase) uint64 {
 	switch p {
-	case podstatus.Unknown:
+	case Unknown:
 		return 1
-	case podstatus.Running:
+	case Running:
 		return 2
 	}
 	return 0
@@ -79,9 +78,9 @@ func phaseOrdinal(p podstatus.Phase) uint64 {
 // makeKey computes the exact-mode key of p, which may be nil (an empty
 // pod), and, in the logarithmic mode (c.log), its log2 buckets. It reads
 // each part of the pod once.
-func makeKey(p *podstatus.Pod, rank int, c *clock, opts Options) sortKey {
+func makeKey(p *Pod, rank int, c *clock, cost CostMode) sortKey {
 	if p == nil {
-		p = &podstatus.Pod{}
+		p = &Pod{}
 	}
 	var head uint64
 	if p.Spec.NodeName != "" {
@@ -89,15 +88,15 @@ func makeKey(p *podstatus.Pod, rank int, c *clock, opts Options) sortKey {
 	}
 	head |= phaseOrdinal(p.Status.Phase) << 33
 	var readySince time.Time
-	if c := p.Condition(podstatus.Ready); c != nil && c.Status == meta.ConditionTrue {
+	if c := p.Condition(Ready); c != nil && c.Status == meta.ConditionTrue {
 		head |= 1 << 32
 		readySince = c.LastTransitionTime
 	}
-	if !opts.DisablePodDeletionCost {
-		cost, _ := podstatus.DeletionCost(p)
+	if cost == WithCost {
+		cost, _ := DeletionCost(p)
 		head |= uint64(int64(cost) + math.MaxInt32 + 1)
 	}
-	regular, sidecar := podstatus.MaxRestarts(p)
+	regular, sidecar := MaxRestarts(p)
 	var k sortKey
 	k.w[wordHead] = head
 	k.w[wordRank] = ^flipSign(int64(rank))

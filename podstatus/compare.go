@@ -1,9 +1,7 @@
-package replicaset
+package podstatus
 
 import (
 	"time"
-
-	"github.com/kubesem/kubesem/podstatus"
 )
 
 // DeletesBefore reports whether upstream's comparator puts a (with rank
@@ -15,12 +13,12 @@ import (
 //
 // Source: upstream pkg/controller/controller_utils.go ActivePodsWithRanks.Less
 // (v1.36.3).
-func DeletesBefore(a, b *podstatus.Pod, rankA, rankB int, now time.Time, opts Options) bool {
+func DeletesBefore(a, b *Pod, rankA, rankB int, now time.Time, cost CostMode) bool {
 	if a == nil {
-		a = &podstatus.Pod{}
+		a = &Pod{}
 	}
 	if b == nil {
-		b = &podstatus.Pod{}
+		b = &Pod{}
 	}
 	if (a.Spec.NodeName == "") != (b.Spec.NodeName == "") {
 		return a.Spec.NodeName == ""
@@ -28,13 +26,13 @@ func DeletesBefore(a, b *podstatus.Pod, rankA, rankB int, now time.Time, opts Op
 	if pa, pb := phaseOrdinal(a.Status.Phase), phaseOrdinal(b.Status.Phase); pa != pb {
 		return pa < pb
 	}
-	readyA, readyB := podstatus.IsReady(a), podstatus.IsReady(b)
+	readyA, readyB := IsReady(a), IsReady(b)
 	if readyA != readyB {
 		return !readyA
 	}
-	if !opts.DisablePodDeletionCost {
-		ca, _ := podstatus.DeletionCost(a)
-		cb, _ := podstatus.DeletionCost(b)
+	if cost == WithCost {
+		ca, _ := DeletionCost(a)
+		cb, _ := DeletionCost(b)
 		if ca != cb {
 			return ca < cb
 		}
@@ -43,12 +41,12 @@ func DeletesBefore(a, b *podstatus.Pod, rankA, rankB int, now time.Time, opts Op
 		return rankA > rankB
 	}
 	if readyA && readyB {
-		if decided, less := newerFirst(podstatus.ReadyTime(a), podstatus.ReadyTime(b), a.UID, b.UID, now); decided {
+		if decided, less := newerFirst(ReadyTime(a), ReadyTime(b), a.UID, b.UID, now); decided {
 			return less
 		}
 	}
-	ra, sa := podstatus.MaxRestarts(a)
-	rb, sb := podstatus.MaxRestarts(b)
+	ra, sa := MaxRestarts(a)
+	rb, sb := MaxRestarts(b)
 	if ra != rb {
 		return ra > rb
 	}

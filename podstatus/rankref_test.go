@@ -1,4 +1,4 @@
-package replicaset
+package podstatus
 
 import (
 	"cmp"
@@ -6,15 +6,13 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/kubesem/kubesem/podstatus"
 )
 
 // This file keeps the first implementation of RankForDeletion (pointer keys,
 // time.Time and string comparisons) as the reference the fast one must
 // reproduce exactly; see TestRankMatchesReference.
 
-func refRankForDeletion(pods []*podstatus.Pod, ranks []int, now time.Time, opts Options) Ranking {
+func refRankForDeletion(pods []*Pod, ranks []int, now time.Time, cost CostMode) Ranking {
 	keys := make([]refPodKey, len(pods))
 	ptrs := make([]*refPodKey, len(pods))
 	for i, p := range pods {
@@ -22,7 +20,7 @@ func refRankForDeletion(pods []*podstatus.Pod, ranks []int, now time.Time, opts 
 		if i < len(ranks) {
 			r = ranks[i]
 		}
-		keys[i] = refMakeKey(p, i, r, now, opts)
+		keys[i] = refMakeKey(p, i, r, now, cost)
 		ptrs[i] = &keys[i]
 	}
 	exact := now.IsZero()
@@ -113,28 +111,28 @@ func refMakeTimeKey(t, now time.Time, applies bool) refTimeKey {
 }
 
 // refMakeKey computes the key of p, which may be nil (an empty pod).
-func refMakeKey(p *podstatus.Pod, idx, rank int, now time.Time, opts Options) refPodKey {
+func refMakeKey(p *Pod, idx, rank int, now time.Time, cost CostMode) refPodKey {
 	if p == nil {
-		p = &podstatus.Pod{}
+		p = &Pod{}
 	}
 	var head uint64
 	if p.Spec.NodeName != "" {
 		head = 1 << 35
 	}
 	head |= phaseOrdinal(p.Status.Phase) << 33
-	ready := podstatus.IsReady(p)
+	ready := IsReady(p)
 	if ready {
 		head |= 1 << 32
 	}
-	if !opts.DisablePodDeletionCost {
-		cost, _ := podstatus.DeletionCost(p)
+	if cost == WithCost {
+		cost, _ := DeletionCost(p)
 		head |= uint64(int64(cost) + math.MaxInt32 + 1)
 	}
-	regular, sidecar := podstatus.MaxRestarts(p)
+	regular, sidecar := MaxRestarts(p)
 	return refPodKey{
 		head:     head,
 		rank:     rank,
-		ready:    refMakeTimeKey(podstatus.ReadyTime(p), now, ready),
+		ready:    refMakeTimeKey(ReadyTime(p), now, ready),
 		restarts: uint64(uint32(regular))<<32 | uint64(uint32(sidecar)),
 		created:  refMakeTimeKey(p.CreationTimestamp, now, true),
 		name:     p.Name,
