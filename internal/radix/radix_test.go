@@ -1,0 +1,60 @@
+package radix_test
+
+import (
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/internal/radix"
+)
+
+// TestSort: Sort returns the pairs ordered by prefix, stably, for short
+// (insertion) and long (radix) inputs.
+func TestSort(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 200).Draw(t, "n")
+		shift := rapid.UintRange(0, 63).Draw(t, "shift")
+		pairs := make([]radix.Pair, n)
+		for i := range pairs {
+			pairs[i] = radix.Pair{Prefix: rapid.Uint64Range(0, 7).Draw(t, "p") << shift, Idx: uint32(i)}
+		}
+		want := slices.Clone(pairs)
+		slices.SortStableFunc(want, func(a, b radix.Pair) int {
+			switch {
+			case a.Prefix < b.Prefix:
+				return -1
+			case a.Prefix > b.Prefix:
+				return 1
+			}
+			return 0
+		})
+		got := radix.Sort(pairs, make([]radix.Pair, n), 64)
+		if !slices.Equal(got, want) {
+			t.Fatalf("Sort = %v; want %v", got, want)
+		}
+	})
+}
+
+// TestPacker: packing keeps the lexicographic order of the words.
+func TestPacker(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		a := [3]uint64{rapid.Uint64Range(0, 3).Draw(t, "a0"), rapid.Uint64Range(0, 255).Draw(t, "a1") << 20, rapid.Uint64().Draw(t, "a2")}
+		b := [3]uint64{rapid.Uint64Range(0, 3).Draw(t, "b0"), rapid.Uint64Range(0, 255).Draw(t, "b1") << 20, rapid.Uint64().Draw(t, "b2")}
+		var varying [3]uint64
+		for i := range a {
+			varying[i] = a[i] ^ b[i]
+		}
+		p := radix.NewPacker(varying[:])
+		pa, pb := p.Pack(a[:]), p.Pack(b[:])
+		cmpWords := slices.Compare(a[:], b[:])
+		if p.UpTo[3] <= 64 && (pa < pb) != (cmpWords < 0) {
+			t.Fatalf("Pack order %d, %d disagrees with words %v, %v", pa, pb, a, b)
+		}
+		if cmpWords < 0 && pa > pb {
+			t.Fatalf("Pack(%v) = %d > Pack(%v) = %d", a, pa, b, pb)
+		}
+	})
+}
