@@ -357,10 +357,10 @@ func jobDecisions() []Decision {
 			return indexCountsOut{f, i}, nil
 		}),
 		Bind("job.IsSucceeded", func(in jobIn, _ struct{}) (succeededBoolOut, error) {
-			return succeededBoolOut{job.IsSucceeded(&in.Job)}, nil
+			return succeededBoolOut{in.Job.IsSucceeded()}, nil
 		}),
 		Bind("job.FinishedCondition", func(in jobIn, _ struct{}) (finishedOut, error) {
-			if c := job.FinishedCondition(&in.Job); c != nil {
+			if c := in.Job.FinishedCondition(); c != nil {
 				return finishedOut{true, c.Type}, nil
 			}
 			return finishedOut{}, nil

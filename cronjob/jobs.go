@@ -122,7 +122,7 @@ func ExcessHistory(cj *CronJob, jobs []*job.Job) []*job.Job {
 		if j == nil {
 			continue
 		}
-		if c := job.FinishedCondition(j); c != nil {
+		if c := j.FinishedCondition(); c != nil {
 			if c.Type == job.Complete {
 				succeeded = append(succeeded, j)
 			} else {

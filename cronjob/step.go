@@ -161,7 +161,7 @@ func (p *Plan) reconcile(c *CronJob, jobs []*job.Job) {
 	for _, j := range jobs {
 		children[j.UID] = true
 		found := hasUID(c.Status.Active, j.UID)
-		finished := job.FinishedCondition(j)
+		finished := j.FinishedCondition()
 		if !found && finished == nil {
 			p.Events = append(p.Events, warning(EventUnexpectedJob, j.Name))
 			continue

@@ -243,6 +243,6 @@ func BenchmarkIsSucceeded(b *testing.B) {
 	j := &job.Job{Status: job.Status{Conditions: []job.Condition{{Type: job.SuccessCriteriaMet, Status: meta.ConditionTrue}, {Type: job.Complete, Status: meta.ConditionTrue}}}}
 	b.ReportAllocs()
 	for b.Loop() {
-		job.IsSucceeded(j)
+		j.IsSucceeded()
 	}
 }

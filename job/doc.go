@@ -12,7 +12,7 @@
 // # Rules
 //
 // Pod counts: [WantActive], [PodsForRemoval],
-// [IsPodFailed], [ReplacesOnlyFailed].
+// [IsPodFailed], [Job.ReplacesOnlyFailed].
 //
 // Indexed jobs: [ParseIndexes], [Indexes.String], [Indexes.Total],
 // [Indexes.Has], [CompletionIndex], [GenerateNameWithIndex],
@@ -23,10 +23,10 @@
 // [NewBackoffRecord], [FinishedTime], [PastBackoffLimitOnFailure],
 // [PastActiveDeadline], [MatchPodFailurePolicy], [FailJobMessage].
 //
-// Success: [MatchSuccessPolicy], [FinishedCondition], [IsFinished],
-// [IsSucceeded].
+// Success: [MatchSuccessPolicy], [Job.FinishedCondition], [Job.IsFinished],
+// [Job.IsSucceeded].
 //
-// TTL-after-finished: [NeedsCleanup], [TimeLeft].
+// TTL-after-finished: [Job.NeedsCleanup], [TimeLeft].
 //
 // One sync: [Step] (with the backoff record as controller memory), [Validate].
 //

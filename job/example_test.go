@@ -24,7 +24,7 @@ func ExampleStep() {
 	pod := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: "pi-5rwd7", UID: "u1", Finalizers: []string{job.TrackingFinalizer}},
 		Status: podstatus.Status{Phase: podstatus.Succeeded}}
 	p, _ = job.Step(pi, []*podstatus.Pod{pod}, p.Backoff, done, job.Options{})
-	fmt.Println(p.Status.Succeeded, job.IsFinished(&job.Job{Status: p.Status}), p.Status.CompletionTime.Sub(start))
+	fmt.Println(p.Status.Succeeded, (&job.Job{Status: p.Status}).IsFinished(), p.Status.CompletionTime.Sub(start))
 	// Output:
 	// 1 TooFewActive
 	// 1 true 1m5s

@@ -58,7 +58,7 @@ func TestIsSucceeded(t *testing.T) {
 		{[]job.Condition{{Type: job.Complete, Status: meta.ConditionFalse}}, false},
 	} {
 		j := &job.Job{Status: job.Status{Conditions: c.conds}}
-		if got := job.IsSucceeded(j); got != c.want {
+		if got := j.IsSucceeded(); got != c.want {
 			t.Errorf("IsSucceeded(%+v) = %v; want %v", c.conds, got, c.want)
 		}
 	}

@@ -144,7 +144,7 @@ type Condition = meta.Condition
 // status is True, or nil when the job has not finished.
 //
 // Source: upstream pkg/controller/job/util/utils.go FinishedCondition (v1.36.3).
-func FinishedCondition(j *Job) *Condition {
+func (j *Job) FinishedCondition() *Condition {
 	for i := range j.Status.Conditions {
 		c := &j.Status.Conditions[i]
 		if (c.Type == Complete || c.Type == Failed) && c.Status == meta.ConditionTrue {
@@ -157,14 +157,14 @@ func FinishedCondition(j *Job) *Condition {
 // IsFinished reports whether the job has a True Complete or Failed condition.
 //
 // Source: upstream pkg/controller/job/util/utils.go IsJobFinished (v1.36.3).
-func IsFinished(j *Job) bool { return FinishedCondition(j) != nil }
+func (j *Job) IsFinished() bool { return j.FinishedCondition() != nil }
 
 // IsSucceeded reports whether the job has a True Complete condition,
 // wherever it is in the list (a Failed=True condition before it does not
 // hide it, unlike FinishedCondition).
 //
 // Source: upstream pkg/controller/job/util/utils.go IsJobSucceeded (v1.36.3).
-func IsSucceeded(j *Job) bool {
+func (j *Job) IsSucceeded() bool {
 	for i := range j.Status.Conditions {
 		if c := &j.Status.Conditions[i]; c.Type == Complete && c.Status == meta.ConditionTrue {
 			return true

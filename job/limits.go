@@ -16,7 +16,7 @@ func IsPodFailed(j *Job, p *podstatus.Pod) bool {
 	if p.Status.Phase == podstatus.Failed {
 		return true
 	}
-	if ReplacesOnlyFailed(j) {
+	if j.ReplacesOnlyFailed() {
 		return false
 	}
 	return p.DeletionTimestamp != nil && p.Status.Phase != podstatus.Succeeded
@@ -28,7 +28,7 @@ func IsPodFailed(j *Job, p *podstatus.Pod) bool {
 //
 // Source: upstream pkg/controller/job/job_controller.go onlyReplaceFailedPods
 // (v1.36.3, JobPodReplacementPolicy on).
-func ReplacesOnlyFailed(j *Job) bool {
+func (j *Job) ReplacesOnlyFailed() bool {
 	return (j.Spec.PodReplacementPolicy != nil && *j.Spec.PodReplacementPolicy == FailedOnly) || j.Spec.PodFailurePolicy != nil
 }
 

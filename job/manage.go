@@ -108,7 +108,7 @@ func (s *sync) manage() {
 		return
 	}
 	var terminating int32
-	if ReplacesOnlyFailed(j) {
+	if j.ReplacesOnlyFailed() {
 		terminating = s.terminating
 	}
 	diff := int64(want) - int64(terminating) - int64(s.activeN)
@@ -145,7 +145,7 @@ func (s *sync) manage() {
 func (s *sync) pendingIndexes(n int) ([]int, bool) {
 	j := &s.job
 	taken := s.succIdx.withIndexes(podIndexes(s.active))
-	if ReplacesOnlyFailed(j) {
+	if j.ReplacesOnlyFailed() {
 		var term []*podstatus.Pod
 		for _, p := range s.pods {
 			if podstatus.IsTerminating(p) {

@@ -96,7 +96,7 @@ func Step(j *Job, pods []*podstatus.Pod, prev BackoffRecord, now time.Time, opts
 	if j.Spec.ManagedBy != nil && *j.Spec.ManagedBy != "kubernetes.io/job-controller" {
 		return Plan{Outcome: ReasonManagedExternally, Status: j.Status, Backoff: prev}, nil
 	}
-	if IsFinished(j) {
+	if j.IsFinished() {
 		return Plan{Outcome: ReasonAlreadyFinished, Status: j.Status}, nil
 	}
 	s := newSync(withDefaults(j), byNameUID(pods), prev, now, opts)

@@ -25,8 +25,8 @@ type TTL struct {
 //
 // Source: upstream pkg/controller/ttlafterfinished/ttlafterfinished_controller.go
 // needsCleanup (v1.36.3).
-func NeedsCleanup(j *Job) bool {
-	return j.Spec.TTLSecondsAfterFinished != nil && IsFinished(j)
+func (j *Job) NeedsCleanup() bool {
+	return j.Spec.TTLSecondsAfterFinished != nil && j.IsFinished()
 }
 
 // TimeLeft returns the TTL decision for a finished job at now: the finish
@@ -47,7 +47,7 @@ func TimeLeft(j *Job, now time.Time) (TTL, error) {
 	if j.Spec.TTLSecondsAfterFinished == nil {
 		return TTL{}, field.New("spec.ttlSecondsAfterFinished", "", field.ErrRequired)
 	}
-	c := FinishedCondition(j)
+	c := j.FinishedCondition()
 	if c == nil {
 		return TTL{}, field.New("status.conditions", "", field.ErrRequired)
 	}
