@@ -2,17 +2,26 @@ package cronjob
 
 import "time"
 
-// PeriodCount exposes the period-by-period count that Count must equal.
+// PeriodCount is a count Count must equal, computed another way: period by
+// period for zones that change their offset, and by stepping Next (slow:
+// keep such windows short, see SteppedCount) for @every schedules and
+// fixed-offset zones, where Count has no periods.
 func (s *Schedule) PeriodCount(after, until time.Time) int64 {
 	if s == nil || s.loc == nil || !until.After(after) {
 		return 0
 	}
-	a, u := after.Unix(), until.Unix()
-	if s.delay > 0 || s.fixed {
-		return s.Count(after, until)
+	if s.SteppedCount() {
+		n := int64(0)
+		for t := s.Next(after); !t.IsZero() && !t.After(until); t = s.Next(t) {
+			n++
+		}
+		return n
 	}
-	return s.periodCount(a, u)
+	return s.periodCount(after.Unix(), until.Unix())
 }
+
+// SteppedCount reports whether PeriodCount steps Next.
+func (s *Schedule) SteppedCount() bool { return s.delay > 0 || s.fixed }
 
 // BenignAgrees reports whether benignAt and benignChange agree on a change
 // of offset from o1 to o2 at instant t.
