@@ -1,0 +1,58 @@
+package job_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+func TestStepOutcomes(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2024, 1, 1, 0, 10, 0, 0, time.UTC)
+	other := "example.com/other"
+	managed := &job.Job{Spec: job.Spec{ManagedBy: &other}}
+	if p, err := job.Step(managed, nil, job.BackoffRecord{}, now, job.Options{}); err != nil || p.Outcome != job.ReasonManagedExternally || p.Create.Count != 0 {
+		t.Errorf("Step(managed elsewhere) = %s, create %d, %v; want ManagedExternally, nothing", p.Outcome, p.Create.Count, err)
+	}
+	done := &job.Job{Status: job.Status{Conditions: []job.Condition{{Type: job.Complete, Status: meta.ConditionTrue}}}}
+	if p, _ := job.Step(done, nil, job.BackoffRecord{}, now, job.Options{}); p.Outcome != job.ReasonAlreadyFinished || p.UpdateStatus {
+		t.Errorf("Step(finished) = %s, updateStatus %v; want AlreadyFinished, no write", p.Outcome, p.UpdateStatus)
+	}
+}
+
+// TestStepActiveDeadline: before the deadline the controller creates the
+// pod and requeues at the deadline; past it, the job gets FailureTarget
+// (DeadlineExceeded) and its active pod is deleted.
+func TestStepActiveDeadline(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	j := &job.Job{ObjectMeta: meta.ObjectMeta{Name: "pi", Namespace: "default", UID: "j"},
+		Spec:   job.Spec{ActiveDeadlineSeconds: ptr[int64](60)},
+		Status: job.Status{StartTime: &start}}
+	p, err := job.Step(j, nil, job.BackoffRecord{}, start.Add(20*time.Second), job.Options{})
+	if err != nil || p.Outcome != job.ReasonSynced || p.Create.Count != 1 {
+		t.Fatalf("Step(before the deadline) = %+v, %v; want one pod created", p, err)
+	}
+	if r, ok := firstRequeue(p, job.ReasonActiveDeadline); !ok || r != 40*time.Second {
+		t.Errorf("Step(before the deadline) requeue = %v, %v; want 40s for ActiveDeadline", r, ok)
+	}
+	running := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: "pi-1", Namespace: "default", UID: "p1", Finalizers: []string{job.TrackingFinalizer}},
+		Status: podstatus.Status{Phase: podstatus.Running}}
+	p, _ = job.Step(j, []*podstatus.Pod{running}, job.BackoffRecord{}, start.Add(60*time.Second), job.Options{})
+	c, ok := meta.Conditions(p.Status.Conditions).Find(job.FailureTarget)
+	if !ok || c.Reason != job.ConditionReasonDeadlineExceeded || len(p.Delete) != 1 || !p.UpdateStatus {
+		t.Errorf("Step(at the deadline) = conditions %v, delete %v; want FailureTarget DeadlineExceeded and p1 deleted", p.Status.Conditions, p.Delete)
+	}
+}
+
+func firstRequeue(p job.Plan, reason job.Reason) (time.Duration, bool) {
+	for _, r := range p.Requeue {
+		if r.Reason == reason {
+			return r.After, true
+		}
+	}
+	return 0, false
+}
