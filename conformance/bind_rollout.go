@@ -369,13 +369,13 @@ func rolloutDecisions() []Decision {
 			return requeueStuckOut{ok, after}, nil
 		}),
 		Bind("rollout.IsComplete", func(in rolloutWithStatus, _ struct{}) (boolValueOut, error) {
-			return boolValueOut{rollout.IsComplete(&in.Deployment, in.Status)}, nil
+			return boolValueOut{in.Deployment.IsComplete(in.Status)}, nil
 		}),
 		Bind("rollout.IsProgressing", func(in rolloutWithStatus, _ struct{}) (boolValueOut, error) {
-			return boolValueOut{rollout.IsProgressing(&in.Deployment, in.Status)}, nil
+			return boolValueOut{in.Deployment.IsProgressing(in.Status)}, nil
 		}),
 		Bind("rollout.IsTimedOut", func(in rolloutWithStatus, _ struct{}) (boolValueOut, error) {
-			return boolValueOut{rollout.IsTimedOut(&in.Deployment, in.Status, in.Now)}, nil
+			return boolValueOut{in.Deployment.IsTimedOut(in.Status, in.Now)}, nil
 		}),
 		// The condition decisions are meta.Conditions' Find, Set and Remove,
 		// which follow upstream's Deployment condition helpers.

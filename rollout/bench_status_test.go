@@ -53,9 +53,9 @@ func BenchmarkPredicates(b *testing.B) {
 	d, _, _ := stBenchState()
 	b.ReportAllocs()
 	for b.Loop() {
-		rollout.IsComplete(d, d.Status)
-		rollout.IsProgressing(d, d.Status)
-		rollout.IsTimedOut(d, d.Status, stT1)
+		d.IsComplete(d.Status)
+		d.IsProgressing(d.Status)
+		d.IsTimedOut(d.Status, stT1)
 		d.HasProgressDeadline()
 	}
 }

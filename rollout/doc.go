@@ -20,8 +20,8 @@
 //   - Rolling update: [ReconcileNewReplicaSet], [ReconcileOldReplicaSets],
 //     [CleanupUnhealthy], [ScaleDownOld]
 //   - Recreate: [OldPodsRunning]
-//   - Status: [ComputeStatus], [SyncProgress], [RequeueStuck], [IsComplete],
-//     [IsProgressing], [IsTimedOut], [Deployment.HasProgressDeadline]
+//   - Status: [ComputeStatus], [SyncProgress], [RequeueStuck], [Deployment.IsComplete],
+//     [Deployment.IsProgressing], [Deployment.IsTimedOut], [Deployment.HasProgressDeadline]
 //   - Conditions (as meta.Conditions: Find, Set, Remove),
 //     [PausedCondition]
 //   - Revisions: [Revision], [MaxRevision], [LastRevision], [SortByRevision],

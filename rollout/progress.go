@@ -15,7 +15,7 @@ import (
 //
 // Source: upstream deployment_util.go DeploymentComplete (v1.36.3); seed
 // 000 "디플로이먼트 완료".
-func IsComplete(d *Deployment, s Status) bool {
+func (d *Deployment) IsComplete(s Status) bool {
 	n := d.Replicas()
 	return s.UpdatedReplicas == n && s.Replicas == n && s.AvailableReplicas == n &&
 		s.ObservedGeneration >= d.Generation
@@ -26,7 +26,7 @@ func IsComplete(d *Deployment, s Status) bool {
 // more ready pods or more available pods.
 //
 // Source: upstream deployment_util.go DeploymentProgressing (v1.36.3).
-func IsProgressing(d *Deployment, s Status) bool {
+func (d *Deployment) IsProgressing(s Status) bool {
 	old := d.Status
 	return s.UpdatedReplicas > old.UpdatedReplicas ||
 		s.Replicas-s.UpdatedReplicas < old.Replicas-old.UpdatedReplicas ||
@@ -42,7 +42,7 @@ func IsProgressing(d *Deployment, s Status) bool {
 // Progressing condition, and when that condition says NewReplicaSetAvailable.
 //
 // Source: upstream deployment_util.go DeploymentTimedOut (v1.36.3).
-func IsTimedOut(d *Deployment, s Status, now time.Time) bool {
+func (d *Deployment) IsTimedOut(s Status, now time.Time) bool {
 	if !d.HasProgressDeadline() {
 		return false
 	}
@@ -71,11 +71,11 @@ func deadline(d *Deployment) time.Duration {
 // pods never times out: kubernetes/kubernetes#106054), the first that holds
 // decides:
 //
-//   - [IsComplete]: True, NewReplicaSetAvailable (set with meta.Conditions.Set);
-//   - [IsProgressing]: True, ReplicaSetUpdated, always rewritten so that
+//   - [Deployment.IsComplete]: True, NewReplicaSetAvailable (set with meta.Conditions.Set);
+//   - [Deployment.IsProgressing]: True, ReplicaSetUpdated, always rewritten so that
 //     lastUpdateTime is now, keeping lastTransitionTime when d's condition
 //     was already True;
-//   - [IsTimedOut]: False, ProgressDeadlineExceeded.
+//   - [Deployment.IsTimedOut]: False, ProgressDeadlineExceeded.
 //
 // ReplicaFailure is then copied from the first ReplicaFailure condition of
 // newReplicaSet, else of allReplicaSets in order (lastUpdateTime taken from
@@ -97,10 +97,10 @@ func SyncProgress(d *Deployment, newStatus Status, newReplicaSet *replicaset.Rep
 			subject = "ReplicaSet " + strconv.Quote(newReplicaSet.Name)
 		}
 		switch {
-		case IsComplete(d, s):
+		case d.IsComplete(s):
 			c := newCondition(Progressing, meta.ConditionTrue, ReasonNewReplicaSetAvailable, subject+" has successfully progressed.", now)
 			s.Conditions = setCondition(s.Conditions, c)
-		case IsProgressing(d, s):
+		case d.IsProgressing(s):
 			c := newCondition(Progressing, meta.ConditionTrue, ReasonReplicaSetUpdated, subject+" is progressing.", now)
 			if curOK {
 				if cur.Status == meta.ConditionTrue {
@@ -109,7 +109,7 @@ func SyncProgress(d *Deployment, newStatus Status, newReplicaSet *replicaset.Rep
 				s.Conditions = s.Conditions.Remove(Progressing)
 			}
 			s.Conditions = setCondition(s.Conditions, c)
-		case IsTimedOut(d, s, now):
+		case d.IsTimedOut(s, now):
 			c := newCondition(Progressing, meta.ConditionFalse, ReasonProgressDeadlineExceeded, subject+" has timed out progressing.", now)
 			s.Conditions = setCondition(s.Conditions, c)
 		}
@@ -159,7 +159,7 @@ func replicaSetFailure(rs *replicaset.ReplicaSet) (Condition, bool) {
 // RequeueStuck returns how long after now the controller looks at d again to
 // notice a missed progress deadline, and whether it does: never without a
 // deadline, without a Progressing condition on d, once newStatus is
-// [IsComplete], or once d already says ProgressDeadlineExceeded. Otherwise
+// [Deployment.IsComplete], or once d already says ProgressDeadlineExceeded. Otherwise
 // the time left is lastUpdateTime + deadline - now: under one second the
 // answer is 0 (at once, rate-limited), else the time left plus one second.
 //
@@ -173,7 +173,7 @@ func RequeueStuck(d *Deployment, newStatus Status, now time.Time) (time.Duration
 	if !d.HasProgressDeadline() || !ok {
 		return 0, false
 	}
-	if IsComplete(d, newStatus) || cur.Reason == ReasonProgressDeadlineExceeded {
+	if d.IsComplete(newStatus) || cur.Reason == ReasonProgressDeadlineExceeded {
 		return 0, false
 	}
 	after := cur.LastUpdateTime.Add(deadline(d)).Sub(now)

@@ -48,10 +48,10 @@ func TestRequeueStuck(t *testing.T) {
 func TestIsTimedOutIsStrict(t *testing.T) {
 	t.Parallel()
 	d := stStuck(60, rollout.ReasonReplicaSetUpdated)
-	if rollout.IsTimedOut(d, d.Status, stT0.Add(time.Minute)) {
+	if d.IsTimedOut(d.Status, stT0.Add(time.Minute)) {
 		t.Errorf("IsTimedOut(at the deadline) = true; want false")
 	}
-	if !rollout.IsTimedOut(d, d.Status, stT0.Add(time.Minute+1)) {
+	if !d.IsTimedOut(d.Status, stT0.Add(time.Minute+1)) {
 		t.Errorf("IsTimedOut(1ns after) = false; want true")
 	}
 }

@@ -323,7 +323,7 @@ func (s *syncer) rolling() {
 	for _, sc := range scales {
 		s.scale(sc.ReplicaSet, sc.Replicas, sc.Reason, false)
 	}
-	if !scaled && IsComplete(&s.d, s.d.Status) {
+	if !scaled && s.d.IsComplete(s.d.Status) {
 		s.deleteHistory()
 	}
 	s.finish()
@@ -352,7 +352,7 @@ func (s *syncer) recreate() {
 		return
 	}
 	s.scale(s.newRS, s.d.Replicas(), ReasonRecreateScaleUp, false)
-	if IsComplete(&s.d, s.d.Status) {
+	if s.d.IsComplete(s.d.Status) {
 		s.deleteHistory()
 	}
 	s.finish()
