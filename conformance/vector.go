@@ -34,7 +34,7 @@ type Vector struct {
 
 // WantError is an expected input error: the field path and the error kind
 // ("Invalid", "Negative", "Overflow", "Required", "Unsupported",
-// "Duplicate"), as field.Kind spells it.
+// "Duplicate", "Forbidden"), as field.Kind spells it.
 type WantError struct {
 	Field string `json:"field"`
 	Kind  string `json:"kind"`

@@ -13,6 +13,7 @@ var (
 	ErrRequired    = errors.New("required value")
 	ErrUnsupported = errors.New("unsupported value")
 	ErrDuplicate   = errors.New("duplicate value")
+	ErrForbidden   = errors.New("forbidden")
 )
 
 // Error reports an invalid input field. Path names the field the way
@@ -51,8 +52,8 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // Kind returns the name of the sentinel e wraps: "Invalid", "Negative",
-// "Overflow", "Required", "Unsupported", "Duplicate", or "" for none. It is the
-// language-neutral spelling conformance vectors use.
+// "Overflow", "Required", "Unsupported", "Duplicate", "Forbidden", or "" for
+// none. It is the language-neutral spelling conformance vectors use.
 func Kind(err error) string {
 	switch {
 	case errors.Is(err, ErrInvalid):
@@ -67,6 +68,8 @@ func Kind(err error) string {
 		return "Unsupported"
 	case errors.Is(err, ErrDuplicate):
 		return "Duplicate"
+	case errors.Is(err, ErrForbidden):
+		return "Forbidden"
 	}
 	return ""
 }

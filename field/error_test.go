@@ -10,8 +10,8 @@ import (
 
 func TestErrorIs(t *testing.T) {
 	t.Parallel()
-	sentinels := []error{field.ErrInvalid, field.ErrNegative, field.ErrOverflow, field.ErrRequired, field.ErrUnsupported, field.ErrDuplicate}
-	kinds := []string{"Invalid", "Negative", "Overflow", "Required", "Unsupported", "Duplicate"}
+	sentinels := []error{field.ErrInvalid, field.ErrNegative, field.ErrOverflow, field.ErrRequired, field.ErrUnsupported, field.ErrDuplicate, field.ErrForbidden}
+	kinds := []string{"Invalid", "Negative", "Overflow", "Required", "Unsupported", "Duplicate", "Forbidden"}
 	for i, s := range sentinels {
 		err := error(field.New("spec.replicas", "-1", s))
 		if !errors.Is(err, s) {

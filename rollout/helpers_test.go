@@ -31,6 +31,7 @@ func deploy(n int32, maxSurge, maxUnavailable string) *rollout.Deployment {
 	d.Name = "foo"
 	d.Spec.Replicas = i32(n)
 	d.Spec.Selector = meta.SelectorFromSet(map[string]string{"app": "foo"})
+	d.Spec.Template.Labels = map[string]string{"app": "foo"}
 	d.Spec.Strategy.Type = rollout.RollingUpdateStrategy
 	ru := &rollout.RollingUpdate{}
 	if maxSurge != "" {

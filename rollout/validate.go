@@ -17,7 +17,9 @@ import (
 //   - a negative spec.replicas, minReadySeconds or revisionHistoryLimit
 //     (field.ErrNegative), a progressDeadlineSeconds not above
 //     minReadySeconds (field.ErrInvalid);
-//   - a missing or malformed spec.selector;
+//   - a missing or malformed spec.selector, or one that does not select the
+//     template's labels (spec.template.metadata.labels, field.ErrInvalid);
+//   - spec.strategy.rollingUpdate with type Recreate (field.ErrForbidden);
 //   - a strategy type other than RollingUpdate or Recreate
 //     (spec.strategy.type, field.ErrUnsupported);
 //   - for RollingUpdate, a maxSurge or maxUnavailable that is negative, not
@@ -87,8 +89,14 @@ func validateSpec(d *Deployment) error {
 	if err := sp.Selector.Validate("spec.selector"); err != nil {
 		return err
 	}
+	if !sp.Selector.IsEmpty() && !sp.Selector.Matches(sp.Template.Labels) {
+		return field.New("spec.template.metadata.labels", "", field.ErrInvalid)
+	}
 	switch sp.Strategy.Type {
 	case RecreateStrategy:
+		if sp.Strategy.RollingUpdate != nil {
+			return field.New("spec.strategy.rollingUpdate", "", field.ErrForbidden)
+		}
 		return nil
 	case RollingUpdateStrategy, "":
 	default:

@@ -18,6 +18,10 @@ func TestValidate(t *testing.T) {
 	overPercent := deploy(3, "", "101%")
 	other := deploy(3, "", "")
 	other.Spec.Strategy.Type = "BlueGreen"
+	mismatch := deploy(3, "", "")
+	mismatch.Spec.Template.Labels = map[string]string{"app": "bar"}
+	recreate := deploy(3, "1", "")
+	recreate.Spec.Strategy.Type = rollout.RecreateStrategy
 	for _, c := range []struct {
 		name string
 		d    *rollout.Deployment
@@ -30,6 +34,8 @@ func TestValidate(t *testing.T) {
 		{"both bounds 0", bothZero, nil, "spec.strategy.rollingUpdate.maxUnavailable", field.ErrInvalid},
 		{"maxUnavailable above 100%", overPercent, nil, "spec.strategy.rollingUpdate.maxUnavailable", field.ErrInvalid},
 		{"an unknown strategy", other, nil, "spec.strategy.type", field.ErrUnsupported},
+		{"a selector not matching the template", mismatch, nil, "spec.template.metadata.labels", field.ErrInvalid},
+		{"Recreate with rollingUpdate", recreate, nil, "spec.strategy.rollingUpdate", field.ErrForbidden},
 		{"a nil ReplicaSet", deploy(3, "", ""), []*replicaset.ReplicaSet{nil}, "replicaSets[0]", field.ErrRequired},
 		{"two ReplicaSets with one name", deploy(3, "", ""), []*replicaset.ReplicaSet{rs("a", 1, 1, 0), rs("a", 1, 1, 1)}, "replicaSets[1].metadata.name", field.ErrDuplicate},
 	} {
