@@ -20,7 +20,7 @@ import (
 //
 // It returns a *field.Error for an invalid maxSurge
 // (spec.strategy.rollingUpdate.maxSurge) or an unknown strategy type
-// (spec.strategy.type, field.ErrUnsupported); the count is then 0.
+// (spec.strategy, field.ErrUnsupported); the count is then 0.
 //
 // Source: upstream deployment_util.go NewRSNewReplicas (v1.36.3).
 func NewReplicaSetReplicas(d *Deployment, allReplicaSets []*replicaset.ReplicaSet, newReplicaSet *replicaset.ReplicaSet) (int32, error) {
@@ -30,7 +30,7 @@ func NewReplicaSetReplicas(d *Deployment, allReplicaSets []*replicaset.ReplicaSe
 		return replicas, nil
 	case RollingUpdateStrategy, "":
 	default:
-		return 0, field.New("spec.strategy.type", string(d.Spec.Strategy.Type), field.ErrUnsupported)
+		return 0, field.New("spec.strategy", string(d.Spec.Strategy.Type), field.ErrUnsupported)
 	}
 	s, _ := bounds(d)
 	surge, err := intstr.Scaled(s, replicas, intstr.Up)

@@ -36,7 +36,6 @@ const (
 
 // Sync paths (Plan.Outcome), in syncDeployment's dispatch order.
 const (
-	PathSelectingAll  Reason = "SelectingAll"
 	PathDeleting      Reason = "Deleting"
 	PathPaused        Reason = "Paused"
 	PathRollback      Reason = "Rollback"

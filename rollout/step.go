@@ -17,13 +17,12 @@ import (
 // ReplicaSets (those d controls) are replicaSets and whose pods are pods, at
 // now. It follows syncDeployment's dispatch order:
 //
-//  1. an empty selector: only status.observedGeneration catches up (PathSelectingAll);
-//  2. d being deleted: the status is recomputed (PathDeleting);
-//  3. the Progressing condition is marked paused or resumed ([PausedCondition]);
-//  4. d paused: [Proportional] scaling, then revision-history cleanup (PathPaused);
-//  5. a rollback request: [Rollback] (PathRollback);
-//  6. [IsScalingEvent]: [Proportional] scaling (PathScalingEvent);
-//  7. the strategy: a rolling update creates the new ReplicaSet if missing,
+//  1. d being deleted: the status is recomputed (PathDeleting);
+//  2. the Progressing condition is marked paused or resumed ([PausedCondition]);
+//  3. d paused: [Proportional] scaling, then revision-history cleanup (PathPaused);
+//  4. a rollback request: [Rollback] (PathRollback);
+//  5. [IsScalingEvent]: [Proportional] scaling (PathScalingEvent);
+//  6. the strategy: a rolling update creates the new ReplicaSet if missing,
 //     grows it ([ReconcileNewReplicaSet]) or else shrinks old ones
 //     ([ReconcileOldReplicaSets]), and cleans up history once complete
 //     (PathRollingUpdate); Recreate scales old ReplicaSets to 0, waits
@@ -75,11 +74,6 @@ type syncer struct {
 
 func (s *syncer) run() {
 	s.status = s.d.Status
-	if sel := s.d.Spec.Selector; sel != nil && sel.IsEmpty() {
-		s.plan.Outcome = PathSelectingAll
-		s.status.ObservedGeneration = max(s.status.ObservedGeneration, s.d.Generation)
-		return
-	}
 	if s.d.IsDeleting() {
 		s.plan.Outcome = PathDeleting
 		s.resolve()

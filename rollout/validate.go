@@ -15,13 +15,13 @@ import (
 //   - a nil Deployment ("deployment", field.ErrRequired), ReplicaSet
 //     ("replicaSets[i]") or pod ("pods[i]");
 //   - a negative spec.replicas, minReadySeconds or revisionHistoryLimit
-//     (field.ErrNegative), a progressDeadlineSeconds not above
-//     minReadySeconds (field.ErrInvalid);
-//   - a missing or malformed spec.selector, or one that does not select the
+//     (field.ErrNegative), a progressDeadlineSeconds (600 when unset, as
+//     defaulted) not above minReadySeconds (field.ErrInvalid);
+//   - a missing, empty or malformed spec.selector, or one that does not select the
 //     template's labels (spec.template.metadata.labels, field.ErrInvalid);
 //   - spec.strategy.rollingUpdate with type Recreate (field.ErrForbidden);
 //   - a strategy type other than RollingUpdate or Recreate
-//     (spec.strategy.type, field.ErrUnsupported);
+//     (at spec.strategy, as upstream reports it; field.ErrUnsupported);
 //   - for RollingUpdate, a maxSurge or maxUnavailable that is negative, not
 //     a percentage, above 100% (maxUnavailable only), both 0
 //     (maxUnavailable, field.ErrInvalid), or whose scaled value does not fit
@@ -80,8 +80,9 @@ func validateSpec(d *Deployment) error {
 	if sp.RevisionHistoryLimit != nil && *sp.RevisionHistoryLimit < 0 {
 		return field.Int("spec.revisionHistoryLimit", int64(*sp.RevisionHistoryLimit), field.ErrNegative)
 	}
-	if p := sp.ProgressDeadlineSeconds; p != nil && *p <= sp.MinReadySeconds {
-		return field.Int("spec.progressDeadlineSeconds", int64(*p), field.ErrInvalid)
+	// An unset progressDeadlineSeconds is defaulted to 600 before validation.
+	if p := progressDeadline(d); p <= sp.MinReadySeconds {
+		return field.Int("spec.progressDeadlineSeconds", int64(p), field.ErrInvalid)
 	}
 	if sp.Selector == nil {
 		return field.New("spec.selector", "", field.ErrRequired)
@@ -89,7 +90,12 @@ func validateSpec(d *Deployment) error {
 	if err := sp.Selector.Validate("spec.selector"); err != nil {
 		return err
 	}
-	if !sp.Selector.IsEmpty() && !sp.Selector.Matches(sp.Template.Labels) {
+	if sp.Selector.IsEmpty() {
+		// The controller has a branch for such selectors (SelectingAll),
+		// reachable only by objects that predate this validation.
+		return field.New("spec.selector", "", field.ErrInvalid)
+	}
+	if !sp.Selector.Matches(sp.Template.Labels) {
 		return field.New("spec.template.metadata.labels", "", field.ErrInvalid)
 	}
 	switch sp.Strategy.Type {
@@ -100,7 +106,7 @@ func validateSpec(d *Deployment) error {
 		return nil
 	case RollingUpdateStrategy, "":
 	default:
-		return field.New("spec.strategy.type", string(sp.Strategy.Type), field.ErrUnsupported)
+		return field.New("spec.strategy", string(sp.Strategy.Type), field.ErrUnsupported) // upstream reports it at spec.strategy
 	}
 	s, u := bounds(d)
 	if err := intstr.Validate(s, pathMaxSurge, false); err != nil {

@@ -33,7 +33,7 @@ func TestValidate(t *testing.T) {
 		{"negative replicas", deploy(-1, "", ""), nil, "spec.replicas", field.ErrNegative},
 		{"both bounds 0", bothZero, nil, "spec.strategy.rollingUpdate.maxUnavailable", field.ErrInvalid},
 		{"maxUnavailable above 100%", overPercent, nil, "spec.strategy.rollingUpdate.maxUnavailable", field.ErrInvalid},
-		{"an unknown strategy", other, nil, "spec.strategy.type", field.ErrUnsupported},
+		{"an unknown strategy", other, nil, "spec.strategy", field.ErrUnsupported},
 		{"a selector not matching the template", mismatch, nil, "spec.template.metadata.labels", field.ErrInvalid},
 		{"Recreate with rollingUpdate", recreate, nil, "spec.strategy.rollingUpdate", field.ErrForbidden},
 		{"a nil ReplicaSet", deploy(3, "", ""), []*replicaset.ReplicaSet{nil}, "replicaSets[0]", field.ErrRequired},
