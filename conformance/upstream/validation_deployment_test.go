@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"pgregory.net/rapid"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -16,6 +15,7 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
 	appsvalidation "k8s.io/kubernetes/pkg/apis/apps/validation"
 	apivalidation "k8s.io/kubernetes/pkg/apis/core/validation"
+	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/intstr"
