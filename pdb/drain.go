@@ -108,7 +108,8 @@ func Drain(c Cluster, script []Action, start time.Time, opts Options) ([]DrainSt
 	s := sim{now: start, opts: opts}
 	s.nodes = slices.Clone(c.Nodes)
 	for _, p := range c.Pods {
-		p := p
+		p.Status.Conditions = slices.Clone(p.Status.Conditions)
+		p.OwnerReferences = slices.Clone(p.OwnerReferences)
 		s.pods = append(s.pods, &p)
 	}
 	s.controllers = slices.Clone(c.Controllers)

@@ -78,7 +78,7 @@ func DisruptionsAllowed(currentHealthy, desiredHealthy, expected int32) int32 {
 	if expected <= 0 || d <= 0 {
 		return 0
 	}
-	return int32(d)
+	return int32(min(d, 1<<31-1))
 }
 
 // AllowedCondition returns the DisruptionAllowed condition for a status with
