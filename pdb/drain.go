@@ -1,6 +1,8 @@
 package pdb
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -371,4 +373,26 @@ func (s *sim) podStates() []PodState {
 		out = append(out, PodState{Name: p.Name, Node: p.Spec.NodeName, State: state})
 	}
 	return out
+}
+
+// UnmarshalJSON reads After as a Go duration string ("30s") or integer
+// nanoseconds.
+func (a *Action) UnmarshalJSON(b []byte) error {
+	type plain Action
+	var raw struct {
+		plain
+		After json.RawMessage `json:"after"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&raw); err != nil {
+		return field.New("", err.Error(), field.ErrInvalid)
+	}
+	d, err := duration(raw.After, "after")
+	if err != nil {
+		return err
+	}
+	*a = Action(raw.plain)
+	a.After = d
+	return nil
 }

@@ -1,6 +1,12 @@
 package pdb
 
-import "time"
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+
+	"github.com/kubesem/kubesem/field"
+)
 
 // Options selects deviations from Kubernetes v1.36.3 with default feature
 // gates. The zero value is v1.36.3.
@@ -40,4 +46,43 @@ func (o Options) staleTimeout() time.Duration {
 		return DefaultStalePodDisruptionTimeout
 	}
 	return o.StalePodDisruptionTimeout
+}
+
+// UnmarshalJSON reads durations as Go duration strings ("10m"), the way
+// plan.Encode writes them, or as integer nanoseconds.
+func (o *Options) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		DeletionTimeout           json.RawMessage `json:"deletionTimeout"`
+		StalePodDisruptionTimeout json.RawMessage `json:"stalePodDisruptionTimeout"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&raw); err != nil {
+		return field.New("", err.Error(), field.ErrInvalid)
+	}
+	var err error
+	if o.DeletionTimeout, err = duration(raw.DeletionTimeout, "deletionTimeout"); err != nil {
+		return err
+	}
+	o.StalePodDisruptionTimeout, err = duration(raw.StalePodDisruptionTimeout, "stalePodDisruptionTimeout")
+	return err
+}
+
+func duration(raw json.RawMessage, path string) (time.Duration, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return 0, nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return 0, field.New(path, s, field.ErrInvalid)
+		}
+		return d, nil
+	}
+	var n int64
+	if err := json.Unmarshal(raw, &n); err != nil {
+		return 0, field.New(path, string(raw), field.ErrInvalid)
+	}
+	return time.Duration(n), nil
 }
