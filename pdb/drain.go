@@ -41,7 +41,8 @@ const (
 	ActionDrain ActionKind = "Drain"
 	// ActionSync runs the disruption controller ([Step]) on every budget.
 	ActionSync ActionKind = "Sync"
-	// ActionRecreate lets every controller that owns pods directly create
+	// ActionRecreate lets every controller but a Deployment (whose
+	// ReplicaSets own its pods) create
 	// the pods it misses (replicas minus owned pods not being deleted),
 	// named Pods in order, on the schedulable node with the fewest pods
 	// below its capacity (ties by name), Running and not Ready; Pending and
@@ -118,7 +119,7 @@ func Drain(c Cluster, script []Action, start time.Time, opts Options) ([]DrainSt
 	s.budgets = make([]PodDisruptionBudget, len(c.Budgets))
 	for i, b := range c.Budgets {
 		if err := Validate(&b); err != nil {
-			return nil, field.At(err, field.Index("budgets", i))
+			return nil, under(err, field.Index("cluster.budgets", i))
 		}
 		b.Status = copyStatus(b.Status)
 		s.budgets[i] = b
@@ -129,7 +130,7 @@ func Drain(c Cluster, script []Action, start time.Time, opts Options) ([]DrainSt
 	for i, a := range script {
 		st, err := s.do(a)
 		if err != nil {
-			return nil, field.At(err, field.Index("script", i))
+			return nil, under(err, field.Index("script", i))
 		}
 		st.Action = a
 		st.Budgets = s.budgetStates()
@@ -217,8 +218,8 @@ func (s *sim) do(a Action) (DrainStep, error) {
 	case ActionRecreate:
 		names := slices.Clone(a.Pods)
 		for _, c := range s.controllers {
-			if c.Replicas == nil {
-				continue
+			if c.Replicas == nil || c.Kind == "Deployment" {
+				continue // a Deployment creates ReplicaSets, not pods
 			}
 			var owned []*podstatus.Pod
 			active := int32(0)
@@ -395,4 +396,16 @@ func (a *Action) UnmarshalJSON(b []byte) error {
 	*a = Action(raw.plain)
 	a.After = d
 	return nil
+}
+
+// under prefixes a *field.Error's path with path.
+func under(err error, path string) error {
+	fe, ok := err.(*field.Error)
+	if !ok {
+		return err
+	}
+	if fe.Path == "" {
+		return field.At(err, path)
+	}
+	return &field.Error{Path: path + "." + fe.Path, Value: fe.Value, Err: fe.Err}
 }
