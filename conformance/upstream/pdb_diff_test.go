@@ -51,6 +51,8 @@ type pdbCase struct {
 	upPods  []*v1.Pod
 	upRS    []*appsv1.ReplicaSet
 	upDeps  []*appsv1.Deployment
+	upRC    *v1.ReplicationController
+	upSS    *appsv1.StatefulSet
 	pdb     pdb.PodDisruptionBudget
 	pods    []*podstatus.Pod
 	ctls    []pdb.Controller
@@ -118,6 +120,13 @@ func pdbDrawCase(t *rapid.T, maxPods int) pdbCase {
 		c.upRS = append(c.upRS, u)
 		c.ctls = append(c.ctls, k)
 	}
+	// A ReplicationController and a StatefulSet.
+	rcR := int32(rapid.IntRange(0, 50).Draw(t, "rc"))
+	ssR := int32(rapid.IntRange(0, 50).Draw(t, "ss"))
+	c.upRC = &v1.ReplicationController{ObjectMeta: metav1.ObjectMeta{Name: "rc0", Namespace: ns, UID: "rc0-uid"}, Spec: v1.ReplicationControllerSpec{Replicas: &rcR}}
+	c.upSS = &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "ss0", Namespace: ns, UID: "ss0-uid"}, Spec: appsv1.StatefulSetSpec{Replicas: &ssR}}
+	c.ctls = append(c.ctls, pdb.Controller{APIVersion: "v1", Kind: "ReplicationController", Name: "rc0", UID: "rc0-uid", Replicas: ptrTo(rcR)},
+		pdb.Controller{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "ss0", UID: "ss0-uid", Replicas: ptrTo(ssR)})
 	n := rapid.IntRange(0, 40).Draw(t, "pods")
 	if rapid.IntRange(0, 19).Draw(t, "large") == 0 {
 		n = rapid.IntRange(0, maxPods).Draw(t, "manyPods")
@@ -135,7 +144,14 @@ func pdbDrawCase(t *rapid.T, maxPods int) pdbCase {
 		if o == nRS && rapid.IntRange(0, 20).Draw(t, "missing") != 0 {
 			o = -1
 		}
-		if o >= 0 {
+		if o >= 0 && rapid.IntRange(0, 3).Draw(t, "otherKind") == 0 {
+			api, kind, rn := "v1", "ReplicationController", "rc0"
+			if rapid.Bool().Draw(t, "ss") {
+				api, kind, rn = "apps/v1", "StatefulSet", "ss0"
+			}
+			up.OwnerReferences = []metav1.OwnerReference{{APIVersion: api, Kind: kind, Name: rn, UID: types.UID(rn + "-uid"), Controller: ptrTo(true)}}
+			kp.OwnerReferences = []meta.OwnerReference{{APIVersion: api, Kind: kind, Name: rn, UID: rn + "-uid", Controller: ptrTo(true)}}
+		} else if o >= 0 {
 			rn := "rs" + strconv.Itoa(o)
 			up.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rn, UID: types.UID(rn + "-uid"), Controller: ptrTo(true)}}
 			kp.OwnerReferences = []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rn, UID: rn + "-uid", Controller: ptrTo(true)}}
@@ -219,6 +235,8 @@ func pdbRunUpstream(t *rapid.T, c pdbCase) pdbUpResult {
 	for _, d := range c.upDeps {
 		add(inf.Apps().V1().Deployments().Informer().GetIndexer(), d.DeepCopy())
 	}
+	add(inf.Core().V1().ReplicationControllers().Informer().GetIndexer(), c.upRC.DeepCopy())
+	add(inf.Apps().V1().StatefulSets().Informer().GetIndexer(), c.upSS.DeepCopy())
 	res.err = pdbUpSync(dc, ctx, "default/b")
 	return res
 }
@@ -274,7 +292,8 @@ func checkPDBSyncDifferential(t *rapid.T, maxPods int) {
 
 // TestPDBSyncDifferential: one disruption controller sync, kubesem's Step
 // against v1.36.3 on fakes, on random budgets (int and percent, both
-// fields), up to 40 pods (one state in twenty: up to 1,000), a Deployment and up to three ReplicaSets,
+// fields), up to 40 pods (one state in twenty: up to 1,000), a Deployment and up to three ReplicaSets, a ReplicationController and a
+// StatefulSet,
 // unmanaged pods, pods whose ReplicaSet is missing, recently disrupted pods.
 func TestPDBSyncDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) { checkPDBSyncDifferential(t, 1000) })
