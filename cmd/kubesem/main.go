@@ -91,6 +91,8 @@ func simulate(args []string, stdout io.Writer) error {
 		return simulateRollout(args[1:], stdout)
 	case "cronjob":
 		return simulateCronJob(args[1:], stdout)
+	case "drain":
+		return simulateDrain(args[1:], stdout)
 	}
 	return usagef("simulate: unknown simulation %q (want rollout or cronjob)", args[0])
 }

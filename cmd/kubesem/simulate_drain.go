@@ -1,0 +1,148 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/pdb"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+// simulateDrain replays the drain walk-through of the Kubernetes
+// disruptions page (seed 000): three nodes, a Deployment's pods a, b, c
+// under a budget, an unrelated pod x, and kubectl drain of node-1 then
+// node-2, printing every eviction attempt, its answer and the budget after
+// each step.
+func simulateDrain(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("simulate drain", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	minAvailable := fs.String("min-available", "2", "spec.minAvailable (integer or percentage; empty: unset)")
+	maxUnavailable := fs.String("max-unavailable", "", "spec.maxUnavailable (integer or percentage; empty: unset)")
+	policy := fs.String("policy", "", "spec.unhealthyPodEvictionPolicy: IfHealthyBudget or AlwaysAllow (empty: unset)")
+	capacity := fs.Int("node3-capacity", 2, "pods node-3 can run (0: no limit)")
+	if err := fs.Parse(args); err != nil {
+		return usagef("simulate drain: %v", err)
+	}
+	if *capacity < 0 || *capacity > 1000 {
+		return usagef("simulate drain: --node3-capacity: %d: want 0 to 1000", *capacity)
+	}
+	b := pdb.PodDisruptionBudget{}
+	b.Name, b.Namespace, b.Generation = "web-pdb", "default", 1
+	b.Spec.Selector = meta.SelectorFromSet(map[string]string{"app": "web"})
+	for _, f := range []struct {
+		name, s string
+		dst     **intstr.Value
+	}{{"--min-available", *minAvailable, &b.Spec.MinAvailable}, {"--max-unavailable", *maxUnavailable, &b.Spec.MaxUnavailable}} {
+		if f.s == "" {
+			continue
+		}
+		v, err := intstr.Parse(f.s)
+		if err != nil {
+			return usagef("simulate drain: %s: %q: want an integer or a percentage", f.name, f.s)
+		}
+		*f.dst = &v
+	}
+	if *policy != "" {
+		p := pdb.EvictionPolicy(*policy)
+		b.Spec.UnhealthyPodEvictionPolicy = &p
+	}
+	if err := pdb.Validate(&b); err != nil {
+		return usagef("simulate drain: %v", err)
+	}
+	yes := true
+	pod := func(name, node string, owned bool) podstatus.Pod {
+		var p podstatus.Pod
+		p.Name, p.Namespace, p.UID, p.Spec.NodeName = name, "default", name, node
+		p.Labels = map[string]string{"app": "x"}
+		if owned {
+			p.Labels = map[string]string{"app": "web"}
+			p.OwnerReferences = []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web-rs", UID: "web-rs", Controller: &yes}}
+		}
+		p.Status.Phase = podstatus.Running
+		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue}}
+		return p
+	}
+	three := int32(3)
+	c := pdb.Cluster{
+		Nodes: []pdb.Node{{Name: "node-1"}, {Name: "node-2"}, {Name: "node-3", Capacity: int32(*capacity)}},
+		Controllers: []pdb.Controller{
+			{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "web", Replicas: &three},
+			{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web-rs", UID: "web-rs", Replicas: &three,
+				Owner: &meta.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "web", Controller: &yes}},
+		},
+		Budgets: []pdb.PodDisruptionBudget{b},
+	}
+	c.Pods = append(c.Pods, pod("pod-a", "node-1", true), pod("pod-x", "node-1", false), pod("pod-b", "node-2", true), pod("pod-c", "node-3", true))
+	script := []pdb.Action{
+		{Kind: pdb.ActionSync},
+		{Kind: pdb.ActionDrain, Node: "node-1"},
+		{Kind: pdb.ActionRecreate, Pods: []string{"pod-d"}},
+		{Kind: pdb.ActionCreate, Node: "node-3", Pods: []string{"pod-y"}},
+		{Kind: pdb.ActionAdvance, After: 30 * time.Second},
+		{Kind: pdb.ActionTerminate},
+		{Kind: pdb.ActionSync},
+		{Kind: pdb.ActionDrain, Node: "node-2", DryRun: true},
+		{Kind: pdb.ActionDrain, Node: "node-3", DryRun: true},
+		{Kind: pdb.ActionAdvance, After: 30 * time.Second},
+		{Kind: pdb.ActionReady, Pods: []string{"pod-d"}},
+		{Kind: pdb.ActionSync},
+		{Kind: pdb.ActionDrain, Node: "node-2"},
+		{Kind: pdb.ActionRecreate, Pods: []string{"pod-e", "pod-f", "pod-g"}},
+		{Kind: pdb.ActionSync},
+		{Kind: pdb.ActionAdvance, After: 5 * time.Second},
+		{Kind: pdb.ActionDrain, Node: "node-2"},
+	}
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	steps, err := pdb.Drain(c, script, start, pdb.Options{})
+	if err != nil {
+		return err
+	}
+	for i, s := range steps {
+		a := s.Action
+		label := string(a.Kind)
+		switch {
+		case a.Node != "" && a.DryRun:
+			label += " " + a.Node + " (dry run)"
+		case a.Node != "":
+			label += " " + a.Node
+		case a.After > 0:
+			label += " " + a.After.String()
+		case a.Kind == pdb.ActionReady:
+			label += " " + strings.Join(a.Pods, ", ")
+		}
+		fmt.Fprintf(stdout, "%2d %s\n", i+1, label)
+		for _, at := range s.Attempts {
+			d := at.Decision
+			answer := fmt.Sprintf("%d %s", d.Code, d.Reason)
+			if d.Message != "" {
+				answer += ": " + d.Message
+			}
+			fmt.Fprintf(stdout, "   evict %-6s -> %s\n", at.Pod, answer)
+		}
+		if len(s.Created) > 0 {
+			fmt.Fprintf(stdout, "   created %s\n", strings.Join(s.Created, ", "))
+		}
+		if len(s.Removed) > 0 {
+			fmt.Fprintf(stdout, "   removed %s\n", strings.Join(s.Removed, ", "))
+		}
+		for _, bs := range s.Budgets {
+			fmt.Fprintf(stdout, "   budget %s: allowed %d, healthy %d, desired %d, expected %d\n",
+				bs.Name, bs.DisruptionsAllowed, bs.CurrentHealthy, bs.DesiredHealthy, bs.ExpectedPods)
+		}
+		var ps []string
+		for _, p := range s.Pods {
+			node := p.Node
+			if node == "" {
+				node = "-"
+			}
+			ps = append(ps, fmt.Sprintf("%s@%s %s", p.Name, node, p.State))
+		}
+		fmt.Fprintf(stdout, "   pods: %s\n", strings.Join(ps, "; "))
+	}
+	return nil
+}

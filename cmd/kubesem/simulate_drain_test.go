@@ -1,0 +1,58 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestSimulateDrainGolden compares `kubesem simulate drain` with golden
+// files; run with -update to rewrite them.
+func TestSimulateDrainGolden(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"drain_seed", []string{"simulate", "drain"}},
+		{"drain_always_allow", []string{"simulate", "drain", "--policy", "AlwaysAllow"}},
+		{"drain_max_unavailable", []string{"simulate", "drain", "--min-available", "", "--max-unavailable", "34%"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			code, out, stderr := runCLI(t, "", c.args...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+			}
+			path := filepath.Join("testdata", c.name+".golden")
+			if *update {
+				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if out != string(want) {
+				t.Errorf("%v output differs from %s:\n%s", c.args, path, out)
+			}
+		})
+	}
+}
+
+// TestSimulateDrainBadFlags: invalid budgets are usage errors (exit 2).
+func TestSimulateDrainBadFlags(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"simulate", "drain", "--max-unavailable", "1"},
+		{"simulate", "drain", "--min-available", "101%"},
+		{"simulate", "drain", "--policy", "Sometimes"},
+		{"simulate", "drain", "--node3-capacity", "-1"},
+	} {
+		if code, _, _ := runCLI(t, "", args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}

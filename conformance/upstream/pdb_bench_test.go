@@ -1,0 +1,161 @@
+package upstream_test
+
+import (
+	"context"
+	"reflect"
+	"strconv"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	v1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/meta/testrestmapper"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	upintstr "k8s.io/apimachinery/pkg/util/intstr"
+	discoveryfake "k8s.io/client-go/discovery/fake"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	scalefake "k8s.io/client-go/scale/fake"
+	core "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/record"
+	api "k8s.io/kubernetes/pkg/apis/core"
+	policy "k8s.io/kubernetes/pkg/apis/policy"
+	"k8s.io/kubernetes/pkg/controller/disruption"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/pdb"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+// pdbBenchCluster is 10,000 pods of four ReplicaSets, every tenth not
+// Ready, under a maxUnavailable 10% budget, in both models.
+func pdbBenchCluster() (*policyv1.PodDisruptionBudget, []*v1.Pod, []*appsv1.ReplicaSet, *pdb.PodDisruptionBudget, []*podstatus.Pod, []pdb.Controller) {
+	const n = 10000
+	sel := map[string]string{"app": "web"}
+	mu := upintstr.FromString("10%")
+	up := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: "b", Namespace: "default", Generation: 1},
+		Spec: policyv1.PodDisruptionBudgetSpec{Selector: &metav1.LabelSelector{MatchLabels: sel}, MaxUnavailable: &mu}}
+	kb := &pdb.PodDisruptionBudget{}
+	kb.Name, kb.Namespace, kb.Generation = "b", "default", 1
+	kb.Spec.Selector, kb.Spec.MaxUnavailable = meta.SelectorFromSet(sel), ptrTo(intstr.Percent(10))
+	var ups []*v1.Pod
+	var kps []*podstatus.Pod
+	var urs []*appsv1.ReplicaSet
+	var kcs []pdb.Controller
+	for i := range 4 {
+		name := "rs" + strconv.Itoa(i)
+		r := int32(n / 4)
+		urs = append(urs, &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID(name + "-uid")}, Spec: appsv1.ReplicaSetSpec{Replicas: &r}})
+		kcs = append(kcs, pdb.Controller{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: name, UID: name + "-uid", Replicas: ptrTo(r)})
+	}
+	for i := range n {
+		name, rs := "p"+strconv.Itoa(i), "rs"+strconv.Itoa(i%4)
+		ready := v1.ConditionTrue
+		if i%10 == 0 {
+			ready = v1.ConditionFalse
+		}
+		ups = append(ups, &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", Labels: sel,
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs, UID: types.UID(rs + "-uid"), Controller: ptrTo(true)}}},
+			Status: v1.PodStatus{Phase: v1.PodRunning, Conditions: []v1.PodCondition{{Type: v1.PodReady, Status: ready}}}})
+		kp := &podstatus.Pod{}
+		kp.Name, kp.Namespace, kp.Labels = name, "default", sel
+		kp.OwnerReferences = []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs, UID: rs + "-uid", Controller: ptrTo(true)}}
+		kp.Status.Phase = podstatus.Running
+		kp.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionStatus(ready)}}
+		kps = append(kps, kp)
+	}
+	return up, ups, urs, kb, kps, kcs
+}
+
+// BenchmarkPDBSync10000Pods: one sync of a budget over 10,000 pods,
+// upstream's disruption controller (listers already filled) vs pdb.Step.
+func BenchmarkPDBSync10000Pods(b *testing.B) {
+	up, ups, urs, kb, kps, kcs := pdbBenchCluster()
+	b.Run("upstream", func(b *testing.B) {
+		ctx := context.Background()
+		client := fake.NewClientset()
+		inf := informers.NewSharedInformerFactory(client, 0)
+		dc := disruption.NewDisruptionControllerInternal(ctx,
+			inf.Core().V1().Pods(), inf.Policy().V1().PodDisruptionBudgets(), inf.Core().V1().ReplicationControllers(),
+			inf.Apps().V1().ReplicaSets(), inf.Apps().V1().Deployments(), inf.Apps().V1().StatefulSets(),
+			client, testrestmapper.TestOnlyStaticRESTMapper(runtime.NewScheme()), &scalefake.FakeScaleClient{},
+			&discoveryfake.FakeDiscovery{Fake: &core.Fake{}}, clocktesting.NewFakeClock(pdbNow), 2*time.Minute)
+		pdbField(dc, "recorder").Set(reflect.ValueOf(record.EventRecorder(&record.FakeRecorder{})))
+		f := pdbField(dc, "getUpdater")
+		upd := reflect.MakeFunc(f.Type().Out(0), func([]reflect.Value) []reflect.Value {
+			return []reflect.Value{reflect.Zero(reflect.TypeFor[error]())}
+		})
+		f.Set(reflect.MakeFunc(f.Type(), func([]reflect.Value) []reflect.Value { return []reflect.Value{upd} }))
+		_ = inf.Policy().V1().PodDisruptionBudgets().Informer().GetIndexer().Add(up)
+		for _, p := range ups {
+			_ = inf.Core().V1().Pods().Informer().GetIndexer().Add(p)
+		}
+		for _, r := range urs {
+			_ = inf.Apps().V1().ReplicaSets().Informer().GetIndexer().Add(r)
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if err := pdbUpSync(dc, ctx, "default/b"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("kubesem", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := pdb.Step(kb, kps, kcs, pdbNow, pdb.Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkPDBEvict: one eviction of a Ready pod against one budget with
+// disruptions left, upstream's eviction subresource (fake budget client,
+// one-pod store) vs pdb.Evict.
+func BenchmarkPDBEvict(b *testing.B) {
+	sel := map[string]string{"app": "web"}
+	mk := func() *policyv1.PodDisruptionBudget {
+		return &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: "b", Namespace: "default", Generation: 1},
+			Spec:   policyv1.PodDisruptionBudgetSpec{Selector: &metav1.LabelSelector{MatchLabels: sel}},
+			Status: policyv1.PodDisruptionBudgetStatus{ObservedGeneration: 1, DisruptionsAllowed: 1 << 30, CurrentHealthy: 3, DesiredHealthy: 2}}
+	}
+	b.Run("upstream", func(b *testing.B) {
+		client := fake.NewClientset(mk())
+		pod := &api.Pod{ObjectMeta: metav1.ObjectMeta{Name: "victim", Namespace: "default", Labels: sel, ResourceVersion: "1"},
+			Status: api.PodStatus{Phase: api.PodRunning, Conditions: []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue}}}}
+		r := evNewStorage(&evStore{pod: pod}, client.PolicyV1())
+		ctx := requestContext("default")
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			ev := &policy.Eviction{ObjectMeta: metav1.ObjectMeta{Name: "victim", Namespace: "default"}}
+			if _, err := r.Create(ctx, "victim", ev, nil, &metav1.CreateOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("kubesem", func(b *testing.B) {
+		kb := pdb.PodDisruptionBudget{}
+		kb.Name, kb.Namespace, kb.Generation = "b", "default", 1
+		kb.Spec.Selector = meta.SelectorFromSet(sel)
+		kb.Status = pdb.Status{ObservedGeneration: 1, DisruptionsAllowed: 1 << 30, CurrentHealthy: 3, DesiredHealthy: 2}
+		budgets := []pdb.PodDisruptionBudget{kb}
+		p := &podstatus.Pod{}
+		p.Name, p.Namespace, p.Labels = "victim", "default", sel
+		p.Status.Phase = podstatus.Running
+		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue}}
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := pdb.Evict(p, budgets, pdb.Request{}, pdbNow); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,64 @@
+// Package pdb decides what the PodDisruptionBudget machinery does: the
+// disruption controller's status for a budget (expected pods, desired and
+// current healthy, disruptions allowed, the DisruptionAllowed condition,
+// the disruptedPods map), the API server's answer to one eviction request,
+// and kubectl drain as a sequence of such answers.
+//
+// Reference semantics: Kubernetes v1.36.3 with default feature gates
+// (pkg/controller/disruption/disruption.go, pkg/registry/core/pod/storage/
+// eviction.go, k8s.io/component-helpers apps/poddisruptionbudget). No gate
+// remains: PodDisruptionConditions and PDBUnhealthyPodEvictionPolicy are
+// GA. The zero [Options] is v1.36.3; its fields change the two 2-minute
+// timeouts.
+//
+// # Rules
+//
+//   - Expected pods: [ExpectedPods], [ExpectedScale], [ControllerScale]
+//   - Budget: [DisruptedPods], [IsHealthy], [CurrentHealthy],
+//     [DisruptionsAllowed], [AllowedCondition], [ConditionsUpToDate],
+//     [StaleDisruptionTarget], [Selected]
+//   - One controller sync: [Step]
+//   - Eviction: [Evict], [IgnoresBudget], [Budgets], [UnhealthyEvictable],
+//     [Decrement]
+//   - Drain: [Drain]
+//   - Input: [Validate]
+//
+// # Divergences
+//
+//   - Controllers are an input ([Controller]): their kind, name, UID, their
+//     own controller reference and their scale. A custom resource whose
+//     Replicas is nil has no scale subresource. A controller reference to a
+//     kind kubesem is not given is "found no controllers" where upstream may
+//     fail earlier in its REST mapper; both fail the sync the same way, with
+//     a different condition message. The "does not implement the scale
+//     subresource" message names the kind and object, not the resource.
+//   - Upstream sums controller scales in int32 (wrapping); kubesem returns
+//     field.ErrOverflow beyond int32.
+//   - When two pods' controllers fail, upstream reports the first pod of
+//     its lister's order; kubesem reports the first by name.
+//   - Conditions do not carry observedGeneration (meta.Condition has none).
+//   - Evict assumes the pod and budget writes succeed: the retry on
+//     conflict, the 429 after a resourceVersion conflict of an unhealthy
+//     pod's deletion, and the deleteOptions checks (dry-run mismatch,
+//     ignoreStoreReadErrorWithClusterBreakingPotential) are not modelled.
+//   - Step assumes its status write succeeds; the requeue of a failed sync
+//     is therefore never reported.
+//
+// # Inputs
+//
+// Time is the now argument (the controller's clock and the API server's
+// time.Now for the disruptedPods entry). Pods are those of the cluster;
+// Step and Evict select by namespace and selector themselves. No I/O, no
+// globals; safe for concurrent use; inputs are never modified.
+//
+// # Errors
+//
+// [Validate], [Step] and [Drain] return a *field.Error with the API field
+// path for a budget the API server rejects (both fields set, negative
+// values, percentages above 100% or malformed, an unknown policy, an invalid
+// selector). A controller that cannot be found or scaled is not an input
+// error: [ExpectedPods] returns a *ScaleError and [Step] the fail-safe
+// status, as upstream does.
+//
+// Vectors: testdata/pdb.
+package pdb

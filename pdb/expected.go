@@ -1,0 +1,242 @@
+package pdb
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+// ScaleError is why the expected pod count could not be computed: a pod's
+// controller is not among the controllers, or cannot be scaled. The
+// controller fails the sync and writes Message into the DisruptionAllowed
+// condition (reason SyncFailed).
+type ScaleError struct {
+	Pod     string `json:"pod"`
+	Message string `json:"message"`
+}
+
+func (e *ScaleError) Error() string { return e.Message }
+
+// Expected is the result of [ExpectedPods].
+type Expected struct {
+	// Count is status.expectedPods.
+	Count int32 `json:"expectedPods"`
+	// DesiredHealthy is status.desiredHealthy.
+	DesiredHealthy int32 `json:"desiredHealthy"`
+	// Unmanaged names the selected pods without a controller reference,
+	// sorted, when the count comes from controllers' scale.
+	Unmanaged []string `json:"unmanaged"`
+}
+
+func groupOf(apiVersion string) (string, bool) {
+	if apiVersion == "" {
+		return "", true
+	}
+	g, _, found := strings.Cut(apiVersion, "/")
+	if !found {
+		return "", true // "v1": the core group
+	}
+	if strings.Contains(apiVersion[len(g)+1:], "/") {
+		return "", false
+	}
+	return g, true
+}
+
+func isKind(ref *meta.OwnerReference, kind string, groups ...string) bool {
+	if ref == nil || ref.Kind != kind {
+		return false
+	}
+	g, ok := groupOf(ref.APIVersion)
+	if !ok {
+		return false
+	}
+	for _, want := range groups {
+		if g == want {
+			return true
+		}
+	}
+	return false
+}
+
+func lookup(cs []Controller, kind, name string, groups ...string) *Controller {
+	for i := range cs {
+		c := &cs[i]
+		if c.Kind != kind || c.Name != name {
+			continue
+		}
+		if len(groups) == 0 {
+			return c
+		}
+		if g, ok := groupOf(c.APIVersion); ok {
+			for _, want := range groups {
+				if g == want {
+					return c
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// ControllerScale returns the UID and scale of the controller the disruption
+// controller counts for a pod with controller reference ref: a
+// ReplicationController; a ReplicaSet's Deployment (when the ReplicaSet is
+// controlled by one); a ReplicaSet not controlled by a Deployment; a
+// StatefulSet; else any object of the reference's kind and name with a scale
+// subresource. Names and UIDs must both match. found is false when no
+// controller is found; err is set when the reference's kind has no scale
+// subresource or its apiVersion does not parse.
+//
+// Source: upstream pkg/controller/disruption/disruption.go finders,
+// getPodReplicationController, getPodDeployment, getPodReplicaSet,
+// getPodStatefulSet, getScaleController (v1.36.3).
+func ControllerScale(ref meta.OwnerReference, controllers []Controller) (uid string, scale int32, found bool, err error) {
+	if _, ok := groupOf(ref.APIVersion); !ok {
+		return "", 0, false, fmt.Errorf("unexpected GroupVersion string: %s", ref.APIVersion)
+	}
+	replicas := func(c *Controller) int32 {
+		if c.Replicas == nil {
+			return 0
+		}
+		return *c.Replicas
+	}
+	if isKind(&ref, "ReplicationController", "") {
+		if c := lookup(controllers, "ReplicationController", ref.Name, ""); c != nil && c.UID == ref.UID {
+			return c.UID, replicas(c), true, nil
+		}
+	}
+	if isKind(&ref, "ReplicaSet", "apps", "extensions") {
+		if rs := lookup(controllers, "ReplicaSet", ref.Name, "apps", "extensions"); rs != nil && rs.UID == ref.UID {
+			if isKind(rs.Owner, "Deployment", "apps", "extensions") {
+				if d := lookup(controllers, "Deployment", rs.Owner.Name, "apps", "extensions"); d != nil && d.UID == rs.Owner.UID {
+					return d.UID, replicas(d), true, nil
+				}
+			}
+			if rs.Owner == nil || rs.Owner.Kind != "Deployment" {
+				return rs.UID, replicas(rs), true, nil
+			}
+		}
+	}
+	if isKind(&ref, "StatefulSet", "apps") {
+		if c := lookup(controllers, "StatefulSet", ref.Name, "apps"); c != nil && c.UID == ref.UID {
+			return c.UID, replicas(c), true, nil
+		}
+	}
+	// The scale subresource of any object of the reference's group and kind.
+	g, _ := groupOf(ref.APIVersion)
+	c := lookup(controllers, ref.Kind, ref.Name, g)
+	if c == nil {
+		return "", 0, false, nil
+	}
+	if c.Replicas == nil {
+		return "", 0, false, fmt.Errorf("%s %q does not implement the scale subresource", ref.Kind, ref.Name)
+	}
+	if c.UID != ref.UID {
+		return "", 0, false, nil
+	}
+	return c.UID, *c.Replicas, true, nil
+}
+
+// ExpectedScale sums the scale of the selected pods' controllers, each
+// counted once, found by controller reference (never by selector), and names
+// the pods without a controller reference. A pod whose controller cannot be
+// found or scaled is a *ScaleError.
+//
+// Source: upstream pkg/controller/disruption/disruption.go getExpectedScale
+// (v1.36.3).
+func ExpectedScale(pods []*podstatus.Pod, controllers []Controller) (count int32, unmanaged []string, err error) {
+	seen := map[string]int32{}
+	var sum int64
+	// Pods are visited in name order so the first failing pod does not
+	// depend on the input order.
+	for _, p := range sortedPods(pods) {
+		ref := p.ControllerRef()
+		if ref == nil {
+			unmanaged = append(unmanaged, p.Name)
+			continue
+		}
+		if _, ok := seen[ref.UID]; ok {
+			continue
+		}
+		uid, scale, found, e := ControllerScale(*ref, controllers)
+		if e != nil {
+			return 0, nil, &ScaleError{Pod: p.Name, Message: e.Error()}
+		}
+		if !found {
+			return 0, nil, &ScaleError{Pod: p.Name, Message: fmt.Sprintf("found no controllers for pod %q", p.Name)}
+		}
+		if _, ok := seen[uid]; !ok {
+			sum += int64(scale)
+		}
+		seen[uid] = scale
+		seen[ref.UID] = scale
+	}
+	if sum > 1<<31-1 || sum < -1<<31 {
+		return 0, nil, field.Int("controllers", sum, field.ErrOverflow)
+	}
+	return int32(sum), unmanaged, nil
+}
+
+func sortedPods(pods []*podstatus.Pod) []*podstatus.Pod {
+	out := make([]*podstatus.Pod, 0, len(pods))
+	for _, p := range pods {
+		if p != nil {
+			out = append(out, p)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// ExpectedPods returns status.expectedPods and status.desiredHealthy for b
+// over its selected pods: with maxUnavailable, the controllers' scale minus
+// maxUnavailable (a percentage of the scale rounded up), never below 0; with
+// an integer minAvailable, the number of selected pods and minAvailable; with
+// a percentage minAvailable, the controllers' scale and the percentage of it
+// rounded up; with neither, 0 and 0.
+//
+// Source: upstream pkg/controller/disruption/disruption.go
+// getExpectedPodCount (v1.36.3).
+func ExpectedPods(b *PodDisruptionBudget, pods []*podstatus.Pod, controllers []Controller) (Expected, error) {
+	var e Expected
+	switch {
+	case b.Spec.MaxUnavailable != nil:
+		n, un, err := ExpectedScale(pods, controllers)
+		if err != nil {
+			return Expected{}, err
+		}
+		mu, err := intstr.Scaled(*b.Spec.MaxUnavailable, n, intstr.Rounding(true))
+		if err != nil {
+			return Expected{}, field.At(err, "spec.maxUnavailable")
+		}
+		e = Expected{Count: n, DesiredHealthy: max(n-mu, 0), Unmanaged: un}
+	case b.Spec.MinAvailable != nil && !b.Spec.MinAvailable.IsString():
+		e = Expected{Count: int32(countNonNil(pods)), DesiredHealthy: b.Spec.MinAvailable.IntValue()}
+	case b.Spec.MinAvailable != nil:
+		n, un, err := ExpectedScale(pods, controllers)
+		if err != nil {
+			return Expected{}, err
+		}
+		ma, err := intstr.Scaled(*b.Spec.MinAvailable, n, intstr.Rounding(true))
+		if err != nil {
+			return Expected{}, field.At(err, "spec.minAvailable")
+		}
+		e = Expected{Count: n, DesiredHealthy: ma, Unmanaged: un}
+	}
+	return e, nil
+}
+
+func countNonNil(pods []*podstatus.Pod) int {
+	n := 0
+	for _, p := range pods {
+		if p != nil {
+			n++
+		}
+	}
+	return n
+}
