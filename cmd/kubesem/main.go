@@ -10,6 +10,7 @@
 //	kubesem decisions                     list the decisions kubesem implements
 //	kubesem simulate rollout [flags]      print a Deployment rollout as a timeline
 //	kubesem simulate cronjob [flags]      print which CronJob schedule slots run, skip, replace or are missed
+//	kubesem simulate drain [flags]        replay the documented kubectl drain against a PodDisruptionBudget
 //
 // Exit codes: 0 success, 1 conformance failure, 2 bad usage or invalid input
 // (one line on stderr names the field).
@@ -41,6 +42,7 @@ commands:
   decisions                list the decisions kubesem implements
   simulate rollout [flags] print a Deployment rollout step by step (see -h)
   simulate cronjob [flags] print a CronJob's schedule slots over a window (see -h)
+  simulate drain [flags]   replay the documented kubectl drain against a PodDisruptionBudget (see -h)
 `
 
 // run is main without the process: it returns the exit code.
@@ -84,7 +86,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func simulate(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return usagef("simulate: want rollout or cronjob")
+		return usagef("simulate: want rollout, cronjob or drain")
 	}
 	switch args[0] {
 	case "rollout":
@@ -94,5 +96,5 @@ func simulate(args []string, stdout io.Writer) error {
 	case "drain":
 		return simulateDrain(args[1:], stdout)
 	}
-	return usagef("simulate: unknown simulation %q (want rollout or cronjob)", args[0])
+	return usagef("simulate: unknown simulation %q (want rollout, cronjob or drain)", args[0])
 }
