@@ -11,12 +11,16 @@ import (
 // limit; schedules such as "0 0 31 2 *" never fire). An "@every d" schedule
 // returns t truncated to the second plus d.
 //
-// Start times are wall-clock readings in the schedule's zone. Across a
-// daylight-saving change Next answers exactly as robfig/cron v3.0.1
-// SpecSchedule.Next does: a wall time skipped by a spring-forward gap does
-// not fire that day, and one repeated by a fall-back fires twice, once per
-// offset (for a whole-hour change away from midnight; other changes follow
-// robfig/cron's own stepping).
+// Start times are wall-clock readings in the schedule's zone. In a zone
+// whose offset ever changes, Next is robfig/cron v3.0.1 SpecSchedule.Next,
+// as v1.36.3 uses it, quirks included: a wall time skipped by a
+// spring-forward gap does not fire that day, one repeated by a fall-back
+// fires twice, and after a change that is not a whole hour or falls at
+// midnight its walk can skip a day (Australia/Lord_Howe) or answer a time
+// before t (Pacific/Chatham). In fixed-offset zones, and with
+// Options.WallClockNext, Next reads the wall clock directly from the
+// schedule's bit sets (the same answers in fixed-offset zones, and no
+// walk quirks with WallClockNext).
 //
 // Source: robfig/cron v3.0.1 spec.go SpecSchedule.Next,
 // constantdelay.go ConstantDelaySchedule.Next.
@@ -26,6 +30,11 @@ func (s *Schedule) Next(t time.Time) time.Time {
 	}
 	if s.delay > 0 {
 		return t.Add(s.delay - time.Duration(t.Nanosecond()))
+	}
+	if !s.fixed && !s.wallClock {
+		// v1.36.3: robfig/cron's own walk, quirks after offset changes
+		// included, in every zone whose offset ever changes.
+		return s.robfigNext(t)
 	}
 	off, end, bounded := s.fixedOff, int64(0), false
 	if !s.fixed {

@@ -13,4 +13,15 @@ type Options struct {
 	// for schedules without spec.timeZone and for "TZ=Local". Empty means
 	// UTC (the usual container setting).
 	LocalTimeZone string `json:"localTimeZone,omitempty"`
+
+	// WallClockNext computes start times from the wall clock in the
+	// schedule's zone: each matching wall reading fires once per offset
+	// it occurs in (none in a spring-forward gap, twice in a fall-back
+	// overlap), without robfig/cron v3.0.1's stepping quirks after offset
+	// changes that are not a whole hour or fall at midnight (v1.36.3 in
+	// Australia/Lord_Howe: "0 3 * * *" after 2026-04-04T15:00:00Z fires
+	// at 2026-04-05T16:30:00Z, skipping a day; in Pacific/Chatham it can
+	// answer a time before its argument). Off by default: v1.36.3 steps
+	// exactly as robfig/cron does.
+	WallClockNext bool `json:"wallClockNext,omitempty"`
 }

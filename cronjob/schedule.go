@@ -21,14 +21,17 @@ type Schedule struct {
 
 	fixed    bool // loc has one offset for all time
 	fixedOff int64
-	perDay   int64            // start times on a matching day
-	perHour  int64            // start times in a selected hour
-	dowFirst [7]uint64        // days 1..37 on the weekdays of dow, by weekday of the 1st
-	monthCnt [4][7]int64      // matching days in a month of 28+i days starting on weekday w
-	yearCnt  [2][7]int64      // matching days in a (leap) year starting on weekday w
-	cumDays  [2][7][13]uint16 // matching days in months 1..m of a (leap) year starting on weekday w
-	never    bool             // no day ever matches: the schedule never fires
-	allDays  bool             // every day matches
+	// wallClock: Options.WallClockNext (Next steps wall-clock time in
+	// zones with offset changes instead of robfig/cron's walk).
+	wallClock bool
+	perDay    int64            // start times on a matching day
+	perHour   int64            // start times in a selected hour
+	dowFirst  [7]uint64        // days 1..37 on the weekdays of dow, by weekday of the 1st
+	monthCnt  [4][7]int64      // matching days in a month of 28+i days starting on weekday w
+	yearCnt   [2][7]int64      // matching days in a (leap) year starting on weekday w
+	cumDays   [2][7][13]uint16 // matching days in months 1..m of a (leap) year starting on weekday w
+	never     bool             // no day ever matches: the schedule never fires
+	allDays   bool             // every day matches
 }
 
 // ParseSchedule parses spec.schedule the way the v1.36.3 CronJob controller
@@ -67,6 +70,7 @@ func ParseSchedule(schedule string, timeZone *string, opts Options) (*Schedule, 
 	if err != nil {
 		return nil, field.New("spec.schedule", schedule, fmt.Errorf("%w: %v", field.ErrInvalid, err))
 	}
+	s.wallClock = opts.WallClockNext
 	return s, nil
 }
 
