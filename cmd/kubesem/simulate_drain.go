@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -13,14 +16,45 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
+// drainFile is the JSON a user gives with --cluster: the nodes, pods (with
+// their controller references), controllers and budgets, the script of
+// drains and lifecycle steps (default: drain every node in order, with a
+// controller sync before each), and the start time (default 2026-01-01).
+type drainFile struct {
+	Cluster pdb.Cluster  `json:"cluster"`
+	Script  []pdb.Action `json:"script"`
+	Start   *time.Time   `json:"start"`
+}
+
+// loadDrainFile reads a drainFile strictly.
+func loadDrainFile(path string) (drainFile, error) {
+	var f drainFile
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return f, usagef("simulate drain: --cluster: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return f, usagef("simulate drain: --cluster %s: %v", path, err)
+	}
+	if len(f.Script) == 0 {
+		for _, n := range f.Cluster.Nodes {
+			f.Script = append(f.Script, pdb.Action{Kind: pdb.ActionSync}, pdb.Action{Kind: pdb.ActionDrain, Node: n.Name})
+		}
+	}
+	return f, nil
+}
+
 // simulateDrain replays the drain walk-through of the Kubernetes
 // disruptions page (seed 000): three nodes, a Deployment's pods a, b, c
 // under a budget, an unrelated pod x, and kubectl drain of node-1 then
 // node-2, printing every eviction attempt, its answer and the budget after
-// each step.
+// each step. With --cluster it replays the user's own cluster and script.
 func simulateDrain(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("simulate drain", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	clusterFile := fs.String("cluster", "", "a JSON file {cluster: {nodes, pods, controllers, budgets}, script?: [actions], start?: time} to replay instead of the documented walk-through")
 	minAvailable := fs.String("min-available", "2", "spec.minAvailable (integer or percentage; empty: unset)")
 	maxUnavailable := fs.String("max-unavailable", "", "spec.maxUnavailable (integer or percentage; empty: unset)")
 	policy := fs.String("policy", "", "spec.unhealthyPodEvictionPolicy: IfHealthyBudget or AlwaysAllow (empty: unset)")
@@ -98,6 +132,16 @@ func simulateDrain(args []string, stdout io.Writer) error {
 		{Kind: pdb.ActionDrain, Node: "node-2"},
 	}
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	if *clusterFile != "" {
+		f, err := loadDrainFile(*clusterFile)
+		if err != nil {
+			return err
+		}
+		c, script = f.Cluster, f.Script
+		if f.Start != nil {
+			start = *f.Start
+		}
+	}
 	steps, err := pdb.Drain(c, script, start, pdb.Options{})
 	if err != nil {
 		return err

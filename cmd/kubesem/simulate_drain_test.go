@@ -17,6 +17,9 @@ func TestSimulateDrainGolden(t *testing.T) {
 		{"drain_seed", []string{"simulate", "drain"}},
 		{"drain_always_allow", []string{"simulate", "drain", "--policy", "AlwaysAllow"}},
 		{"drain_max_unavailable", []string{"simulate", "drain", "--min-available", "", "--max-unavailable", "34%"}},
+		// A user's own cluster: a ReplicationController's four pods on three
+		// nodes under maxUnavailable 1, each node drained in turn.
+		{"drain_cluster", []string{"simulate", "drain", "--cluster", filepath.Join("testdata", "drain_cluster.json")}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
