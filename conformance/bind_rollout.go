@@ -308,10 +308,10 @@ func rolloutDecisions() []Decision {
 			return proportionalOut{sizes, resizes(scales)}, nil
 		}),
 		Bind("rollout.IsScalingEvent", func(in deploymentRSsIn, _ rollout.Options) (boolValueOut, error) {
-			return boolValueOut{rollout.IsScalingEvent(&in.Deployment, in.ReplicaSets)}, nil
+			return boolValueOut{in.Deployment.IsScalingEvent(in.ReplicaSets)}, nil
 		}),
 		Bind("rollout.IsSaturated", func(in deploymentRSIn, _ rollout.Options) (boolValueOut, error) {
-			return boolValueOut{rollout.IsSaturated(&in.Deployment, in.ReplicaSet)}, nil
+			return boolValueOut{in.Deployment.IsSaturated(in.ReplicaSet)}, nil
 		}),
 		Bind("rollout.ReconcileNewReplicaSet", func(in reconcileNewIn, _ rollout.Options) (reconcileNewOut, error) {
 			n, reason, err := rollout.ReconcileNewReplicaSet(&in.Deployment, in.AllReplicaSets, &in.NewReplicaSet)

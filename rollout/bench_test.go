@@ -97,7 +97,7 @@ func BenchmarkIsScalingEvent(b *testing.B) {
 	all := append(old, newRS)
 	b.ReportAllocs()
 	for b.Loop() {
-		rollout.IsScalingEvent(d, all)
+		d.IsScalingEvent(all)
 	}
 }
 
@@ -105,7 +105,7 @@ func BenchmarkIsSaturated(b *testing.B) {
 	d, newRS, _ := benchReplicaSets(2)
 	b.ReportAllocs()
 	for b.Loop() {
-		rollout.IsSaturated(d, newRS)
+		d.IsSaturated(newRS)
 	}
 }
 

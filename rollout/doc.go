@@ -15,8 +15,8 @@
 //   - New ReplicaSet size: [NewReplicaSetReplicas]
 //   - Identity: [FindNewReplicaSet], [FindOldReplicaSets], [ReplicaSetName],
 //     [HashLabel], [Deployment] TemplateHash
-//   - Proportional scaling: [Proportional], [Proportion], [IsScalingEvent],
-//     [IsSaturated], [Scale]
+//   - Proportional scaling: [Proportional], [Proportion], [Deployment.IsScalingEvent],
+//     [Deployment.IsSaturated], [Scale]
 //   - Rolling update: [ReconcileNewReplicaSet], [ReconcileOldReplicaSets],
 //     [CleanupUnhealthy], [ScaleDownOld]
 //   - Recreate: [OldPodsRunning]

@@ -38,7 +38,7 @@ type Scale struct {
 // ignored.
 //
 // Source: upstream pkg/controller/deployment/sync.go isScalingEvent (v1.36.3).
-func IsScalingEvent(d *Deployment, replicaSets []*replicaset.ReplicaSet) bool {
+func (d *Deployment) IsScalingEvent(replicaSets []*replicaset.ReplicaSet) bool {
 	for _, rs := range replicaSets {
 		if !isActive(rs) {
 			continue
@@ -55,7 +55,7 @@ func IsScalingEvent(d *Deployment, replicaSets []*replicaset.ReplicaSet) bool {
 // equal d's spec.replicas. A nil rs is not saturated.
 //
 // Source: upstream deployment_util.go IsSaturated (v1.36.3).
-func IsSaturated(d *Deployment, rs *replicaset.ReplicaSet) bool {
+func (d *Deployment) IsSaturated(rs *replicaset.ReplicaSet) bool {
 	if rs == nil {
 		return false
 	}
@@ -73,7 +73,7 @@ func IsSaturated(d *Deployment, rs *replicaset.ReplicaSet) bool {
 //
 //   - when at most one ReplicaSet is active, that one (or, with none active,
 //     newReplicaSet, else the newest old one) is scaled to spec.replicas;
-//   - else when newReplicaSet [IsSaturated], every active old ReplicaSet is
+//   - else when newReplicaSet [Deployment.IsSaturated], every active old ReplicaSet is
 //     scaled to 0;
 //   - else, for RollingUpdate, the difference between spec.replicas +
 //     maxSurge (0 when spec.replicas is 0) and the active ReplicaSets' total
@@ -101,7 +101,7 @@ func Proportional(d *Deployment, newReplicaSet *replicaset.ReplicaSet, oldReplic
 		}
 		return []Scale{{ReplicaSet: only, Replicas: replicas}}
 	}
-	if IsSaturated(d, newReplicaSet) {
+	if d.IsSaturated(newReplicaSet) {
 		var out []Scale
 		for _, rs := range byAgeDesc(oldReplicaSets) {
 			if isActive(rs) {

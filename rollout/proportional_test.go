@@ -68,19 +68,19 @@ func TestProportion(t *testing.T) {
 func TestIsScalingEventAndSaturated(t *testing.T) {
 	t.Parallel()
 	d := deploy(5, "1", "1")
-	if !rollout.IsScalingEvent(d, []*replicaset.ReplicaSet{annotated(rs("a", 3, 3, 0), "4", "5")}) {
+	if !d.IsScalingEvent([]*replicaset.ReplicaSet{annotated(rs("a", 3, 3, 0), "4", "5")}) {
 		t.Errorf("IsScalingEvent(desired 4, replicas 5) = false; want true")
 	}
-	if rollout.IsScalingEvent(d, []*replicaset.ReplicaSet{annotated(rs("a", 0, 0, 0), "4", "5"), nil}) {
+	if d.IsScalingEvent([]*replicaset.ReplicaSet{annotated(rs("a", 0, 0, 0), "4", "5"), nil}) {
 		t.Errorf("IsScalingEvent(inactive) = true; want false")
 	}
-	if !rollout.IsSaturated(d, annotated(rs("a", 5, 5, 0), "5", "6")) {
+	if !d.IsSaturated(annotated(rs("a", 5, 5, 0), "5", "6")) {
 		t.Errorf("IsSaturated(5/5/5) = false; want true")
 	}
-	if rollout.IsSaturated(d, annotated(rs("a", 5, 4, 0), "5", "6")) {
+	if d.IsSaturated(annotated(rs("a", 5, 4, 0), "5", "6")) {
 		t.Errorf("IsSaturated(4 available) = true; want false")
 	}
-	if rollout.IsSaturated(d, nil) {
+	if d.IsSaturated(nil) {
 		t.Errorf("IsSaturated(nil) = true; want false")
 	}
 }

@@ -21,7 +21,7 @@ import (
 //  2. the Progressing condition is marked paused or resumed ([PausedCondition]);
 //  3. d paused: [Proportional] scaling, then revision-history cleanup (PathPaused);
 //  4. a rollback request: [Rollback] (PathRollback);
-//  5. [IsScalingEvent]: [Proportional] scaling (PathScalingEvent);
+//  5. [Deployment.IsScalingEvent]: [Proportional] scaling (PathScalingEvent);
 //  6. the strategy: a rolling update creates the new ReplicaSet if missing,
 //     grows it ([ReconcileNewReplicaSet]) or else shrinks old ones
 //     ([ReconcileOldReplicaSets]), and cleans up history once complete
@@ -105,7 +105,7 @@ func (s *syncer) run() {
 		return
 	}
 	s.resolve()
-	if IsScalingEvent(&s.d, s.all()) {
+	if s.d.IsScalingEvent(s.all()) {
 		s.plan.Outcome = PathScalingEvent
 		s.proportional(false)
 		return

@@ -342,7 +342,7 @@ func dsCheckProportional(t *rapid.T) {
 	if newRS == nil {
 		all = old
 	}
-	if g := rollout.IsScalingEvent(d, all); true {
+	if g := d.IsScalingEvent(all); true {
 		dc, _ := dsController()
 		ud := dsToDeployment(d)
 		ud.Spec.Template.Labels = map[string]string{"x": "never-matches"}
@@ -352,7 +352,7 @@ func dsCheckProportional(t *rapid.T) {
 		}
 	}
 	if newRS != nil {
-		if g, w := rollout.IsSaturated(d, newRS), deploymentutil.IsSaturated(dsToDeployment(d), dsToReplicaSet(newRS)); g != w {
+		if g, w := d.IsSaturated(newRS), deploymentutil.IsSaturated(dsToDeployment(d), dsToReplicaSet(newRS)); g != w {
 			t.Fatalf("IsSaturated = %v; upstream %v", g, w)
 		}
 	}
