@@ -1,0 +1,121 @@
+package statefulset
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/kubesem/kubesem/field"
+)
+
+// Label keys a StatefulSet pod carries.
+const (
+	LabelPodName  = "statefulset.kubernetes.io/pod-name"
+	LabelPodIndex = "apps.kubernetes.io/pod-index"
+)
+
+// Ordinals returns the first and one-past-last ordinal a set with replicas
+// replicas and spec.ordinals.start start owns: [start, start+replicas)
+// (getStartOrdinal/getEndOrdinal, stateful_set_utils.go, v1.36.3). Negative
+// values are rejected with the API field path.
+func Ordinals(replicas, start int32) (first, end int32, err error) {
+	if replicas < 0 {
+		return 0, 0, field.Int("spec.replicas", int64(replicas), field.ErrNegative)
+	}
+	if start < 0 {
+		return 0, 0, field.Int("spec.ordinals.start", int64(start), field.ErrNegative)
+	}
+	if int64(start)+int64(replicas) > math.MaxInt32 {
+		return 0, 0, field.Int("spec.ordinals.start", int64(start), field.ErrOverflow)
+	}
+	return start, start + replicas, nil
+}
+
+// PodName returns the name of the pod with ordinal ordinal in set set:
+// "<set>-<ordinal>" (getPodName, stateful_set_utils.go, v1.36.3; seed 002).
+func PodName(set string, ordinal int32) string {
+	return set + "-" + strconv.FormatInt(int64(ordinal), 10)
+}
+
+// ParentAndOrdinal splits a pod name at its last dash into the parent set name
+// and the ordinal; ok is false when there is no dash or the suffix is not a
+// non-negative decimal int32 (getParentNameAndOrdinal, stateful_set_utils.go,
+// v1.36.3, where such pods get ordinal -1 and are not the set's).
+func ParentAndOrdinal(pod string) (parent string, ordinal int32, ok bool) {
+	i := strings.LastIndexByte(pod, '-')
+	if i < 0 {
+		return "", -1, false
+	}
+	suffix := pod[i+1:]
+	if suffix == "" {
+		return "", -1, false
+	}
+	for j := 0; j < len(suffix); j++ {
+		if suffix[j] < '0' || suffix[j] > '9' {
+			return "", -1, false
+		}
+	}
+	n, err := strconv.ParseInt(suffix, 10, 32)
+	if err != nil {
+		return "", -1, false
+	}
+	return pod[:i], int32(n), true
+}
+
+// ParseOrdinal returns the ordinal of pod, or -1 when the name carries none
+// (getOrdinal, stateful_set_utils.go, v1.36.3).
+func ParseOrdinal(pod string) int32 {
+	_, o, ok := ParentAndOrdinal(pod)
+	if !ok {
+		return -1
+	}
+	return o
+}
+
+// IsMemberOf reports whether pod belongs to set by name: its parent is set
+// (isMemberOf, stateful_set_utils.go, v1.36.3).
+func IsMemberOf(set, pod string) bool {
+	p, _, ok := ParentAndOrdinal(pod)
+	return ok && p == set
+}
+
+// IdentityMatches reports whether a pod with name pod, hostname hostname,
+// subdomain subdomain and labels has the identity of ordinal ordinal in set
+// set governed by service: the name and hostname are the pod name, the
+// subdomain is the service, and the pod-name label is the pod name
+// (identityMatches, stateful_set_utils.go, v1.36.3).
+func IdentityMatches(set string, ordinal int32, service, pod, hostname, subdomain string, labels map[string]string) bool {
+	_, o, ok := ParentAndOrdinal(pod)
+	name := PodName(set, ordinal)
+	return ok && o == ordinal && IsMemberOf(set, pod) && pod == name &&
+		hostname == name && subdomain == service && labels[LabelPodName] == name
+}
+
+// DNSName returns the stable DNS name of a pod: "<pod>.<service>.<namespace>.svc.<domain>"
+// (seed 002, stable network ID table).
+func DNSName(pod, service, namespace, domain string) string {
+	return pod + "." + service + "." + namespace + ".svc." + domain
+}
+
+// ServiceDNSName returns the DNS name of the governing headless service:
+// "<service>.<namespace>.svc.<domain>" (seed 002).
+func ServiceDNSName(service, namespace, domain string) string {
+	return service + "." + namespace + ".svc." + domain
+}
+
+// ClaimName returns the name of the PersistentVolumeClaim from template claim
+// for the pod with ordinal ordinal in set set: "<claim>-<set>-<ordinal>"
+// (getPersistentVolumeClaimName, stateful_set_utils.go, v1.36.3; seed 002).
+func ClaimName(claim, set string, ordinal int32) string {
+	return claim + "-" + PodName(set, ordinal)
+}
+
+// IdentityLabels returns the labels the controller sets on the pod with
+// ordinal ordinal in set set: pod-name always and pod-index
+// (PodIndexLabel, on by default in v1.36.3) (updateIdentity, stateful_set_utils.go).
+func IdentityLabels(set string, ordinal int32) map[string]string {
+	return map[string]string{
+		LabelPodName:  PodName(set, ordinal),
+		LabelPodIndex: strconv.FormatInt(int64(ordinal), 10),
+	}
+}

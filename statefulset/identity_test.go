@@ -1,0 +1,90 @@
+package statefulset
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/kubesem/kubesem/field"
+)
+
+func TestParentAndOrdinal(t *testing.T) {
+	cases := []struct {
+		pod    string
+		parent string
+		ord    int32
+		ok     bool
+	}{
+		{"web-0", "web", 0, true},
+		{"web-12", "web", 12, true},
+		{"my-web-3", "my-web", 3, true},
+		{"web", "", -1, false},
+		{"web-", "", -1, false},
+		{"web-x", "", -1, false},
+		{"web--1", "web-", 1, true},
+		{"web-2147483647", "web", 2147483647, true},
+		{"web-2147483648", "", -1, false},
+	}
+	for _, c := range cases {
+		p, o, ok := ParentAndOrdinal(c.pod)
+		if p != c.parent || o != c.ord || ok != c.ok {
+			t.Errorf("%q: got %q %d %v, want %q %d %v", c.pod, p, o, ok, c.parent, c.ord, c.ok)
+		}
+	}
+}
+
+func TestIdentity(t *testing.T) {
+	if got := DNSName("web-0", "nginx", "default", "cluster.local"); got != "web-0.nginx.default.svc.cluster.local" {
+		t.Error(got)
+	}
+	if got := ClaimName("www", "web", 2); got != "www-web-2" {
+		t.Error(got)
+	}
+	l := IdentityLabels("web", 1)
+	if !IdentityMatches("web", 1, "nginx", "web-1", "web-1", "nginx", l) {
+		t.Error("identity should match")
+	}
+	if IdentityMatches("web", 1, "nginx", "web-1", "web-1", "other", l) {
+		t.Error("subdomain mismatch should not match")
+	}
+	if IsMemberOf("web", "webx-1") || !IsMemberOf("web", "web-1") {
+		t.Error("membership")
+	}
+}
+
+func TestOrdinals(t *testing.T) {
+	if f, e, err := Ordinals(3, 5); err != nil || f != 5 || e != 8 {
+		t.Error(f, e, err)
+	}
+	_, _, err := Ordinals(-1, 0)
+	var fe *field.Error
+	if !errors.As(err, &fe) || fe.Path != "spec.replicas" || !errors.Is(err, field.ErrNegative) {
+		t.Error(err)
+	}
+	if _, _, err := Ordinals(1, 2147483647); !errors.Is(err, field.ErrOverflow) {
+		t.Error(err)
+	}
+}
+
+func FuzzParentAndOrdinal(f *testing.F) {
+	f.Add("web-0")
+	f.Add("a-b-c-99")
+	f.Fuzz(func(t *testing.T, s string) {
+		p, o, ok := ParentAndOrdinal(s)
+		if ok && PodName(p, o) != s && o >= 0 {
+			// Leading zeros parse but do not round-trip; everything else must.
+			if s[len(p)+1] != '0' {
+				t.Fatalf("%q -> %q %d", s, p, o)
+			}
+		}
+		if !ok && o != -1 {
+			t.Fatal("ordinal must be -1 when not ok")
+		}
+	})
+}
+
+func BenchmarkParentAndOrdinal(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		ParentAndOrdinal("web-1234")
+	}
+}
