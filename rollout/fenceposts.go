@@ -18,13 +18,17 @@ const (
 // surge pods cannot be created. Neither value is capped at replicas (see
 // [Deployment.MaxUnavailable] for the cap).
 //
-// It returns a *field.Error naming spec.strategy.rollingUpdate.maxSurge or
+// It returns a *field.Error naming spec.replicas (negative, which API
+// validation rejects) or spec.strategy.rollingUpdate.maxSurge or
 // .maxUnavailable and wrapping field.ErrInvalid (not a percentage),
 // field.ErrNegative or field.ErrOverflow; the counts are then 0.
 //
 // Source: upstream pkg/controller/deployment/util/deployment_util.go
 // ResolveFenceposts (v1.36.3); seed 000:L1983-1995; kubernetes/kubernetes#22516.
 func Fenceposts(maxSurge, maxUnavailable intstr.Value, replicas int32) (surge, unavailable int32, err error) {
+	if replicas < 0 {
+		return 0, 0, field.Int("spec.replicas", int64(replicas), field.ErrNegative)
+	}
 	surge, err = intstr.Scaled(maxSurge, replicas, intstr.Up)
 	if err != nil {
 		return 0, 0, field.At(err, pathMaxSurge)
