@@ -52,11 +52,14 @@
 //     ends for a schedule whose start times are more than five years apart
 //     (robfig/cron returns the zero time and the walk restarts); kubesem
 //     stops after 2^20 steps.
-//   - In zones whose offset changes by other than a whole hour, or around
-//     midnight (Australia/Lord_Howe, America/Santiago), robfig/cron's
-//     stepping can drift off the schedule for months; Next follows it and
-//     Count counts it only within two days of each change, so Count can
-//     differ from stepping Next there.
+//   - In every zone whose offset changes, [Schedule.Next] is robfig/cron's
+//     own walk, as v1.36.3 uses it: after Australia/Lord_Howe's 30-minute
+//     change "0 3 * * *" skips a day, in Pacific/Chatham it can answer a
+//     time before its argument, and around midnight changes
+//     (America/Santiago, Asia/Beirut) it can drift (vectors zones/...).
+//     Options.WallClockNext answers by the wall clock instead. Count
+//     follows the walk only within two days of each change, so it can
+//     differ from stepping Next in those zones.
 //   - [Step] takes the Jobs given as the truth (upstream re-reads the API
 //     server before dropping an active entry or reporting UnexpectedJob) and
 //     assumes creates and deletes succeed.
