@@ -12,15 +12,18 @@ type intstrScaledIn struct {
 }
 
 type intstrScaledOut struct {
+	// Value is what upstream's callers use: int32(Untruncated).
 	Value int32 `json:"value"`
+	// Untruncated is GetScaledValueFromIntOrPercent's int result.
+	Untruncated int64 `json:"untruncated"`
 }
 
 // intstrDecisions returns the intstr decisions the vectors in testdata/intstr name.
 func intstrDecisions() []Decision {
 	return []Decision{
 		Bind("intstr.Scaled", func(in intstrScaledIn, _ struct{}) (intstrScaledOut, error) {
-			n, err := intstr.Scaled(in.Value, in.Total, intstr.Rounding(in.RoundUp))
-			return intstrScaledOut{n}, field.At(err, "value")
+			n, err := intstr.ScaledInt(in.Value, in.Total, intstr.Rounding(in.RoundUp))
+			return intstrScaledOut{Value: int32(n), Untruncated: n}, field.At(err, "value")
 		}),
 	}
 }

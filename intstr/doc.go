@@ -11,7 +11,7 @@
 // # Rules
 //
 //   - Values: [Int], [Percent], [String], [Parse]
-//   - Scaling: [Scaled], [Validate]
+//   - Scaling: [Scaled], [ScaledInt], [Validate]
 //
 // # Divergences
 //
@@ -19,11 +19,11 @@
 // ("+5%", "-5%"); kubesem applies validation's stricter grammar
 // (`^[0-9]+%$`, so "05%" is 5%) so every value it scales is one the API
 // server would store. For the same reason a negative integer is an error
-// (field.ErrNegative) where upstream returns it unchanged. A scaled result
-// beyond int32 is an error (field.ErrOverflow) where upstream returns an int
-// that its callers truncate to int32. On every value validation accepts and
-// every result that fits in int32, [Scaled] equals upstream (checked by the
-// differential in conformance/upstream).
+// (field.ErrNegative) where upstream returns it unchanged. On every value
+// validation accepts, [ScaledInt] equals upstream's result and [Scaled]
+// equals its int32 conversion, wrap included (checked by the differential
+// in conformance/upstream); a percentage beyond int64, which the API
+// accepts and upstream cannot parse, is an error in both.
 //
 // # Inputs
 //
@@ -32,7 +32,8 @@
 // # Errors
 //
 // [Scaled] and [Validate] return a *field.Error wrapping field.ErrInvalid
-// (not a percentage, not a number), field.ErrNegative or field.ErrOverflow.
+// (not a percentage, not a number), field.ErrNegative or (Scaled only, a
+// percentage beyond int64) field.ErrOverflow.
 // [Scaled] leaves the path empty for the caller to fill with field.At.
 //
 // Vectors: testdata/intstr.

@@ -2,7 +2,6 @@ package intstr_test
 
 import (
 	"encoding/json"
-	"errors"
 	"math"
 	"testing"
 
@@ -27,27 +26,20 @@ func valueGen() *rapid.Generator[intstr.Value] {
 }
 
 // checkRounding: rounding up never gives less than rounding down, and never
-// more than one more; both agree on errors.
+// more than one more (untruncated, ScaledInt); Scaled is its int32 conversion.
 func checkRounding(t *rapid.T) {
 	p := rapid.Int32Range(0, 1000).Draw(t, "percent")
 	total := totalGen().Draw(t, "total")
-	up, errUp := intstr.Scaled(intstr.Percent(p), total, intstr.Up)
-	down, errDown := intstr.Scaled(intstr.Percent(p), total, intstr.Down)
-	if errDown != nil {
-		if !errors.Is(errDown, field.ErrOverflow) || errUp == nil {
-			t.Fatalf("Scaled(%d%%, %d) down error %v, up error %v; want both overflow", p, total, errDown, errUp)
-		}
-		return
-	}
-	if errUp != nil {
-		// Only ceil can cross MaxInt32 when floor is just below it.
-		if !errors.Is(errUp, field.ErrOverflow) || down != math.MaxInt32 {
-			t.Fatalf("Scaled(%d%%, %d) up error %v with down = %d", p, total, errUp, down)
-		}
-		return
+	up, errUp := intstr.ScaledInt(intstr.Percent(p), total, intstr.Up)
+	down, errDown := intstr.ScaledInt(intstr.Percent(p), total, intstr.Down)
+	if errUp != nil || errDown != nil {
+		t.Fatalf("ScaledInt(%d%%, %d) errors %v, %v", p, total, errUp, errDown)
 	}
 	if up < down || up-down > 1 {
-		t.Fatalf("Scaled(%d%%, %d) = up %d, down %d; want down <= up <= down+1", p, total, up, down)
+		t.Fatalf("ScaledInt(%d%%, %d) = up %d, down %d; want down <= up <= down+1", p, total, up, down)
+	}
+	if s, _ := intstr.Scaled(intstr.Percent(p), total, intstr.Up); s != int32(up) {
+		t.Fatalf("Scaled(%d%%, %d) = %d; want int32(%d) = %d", p, total, s, up, int32(up))
 	}
 }
 
@@ -67,27 +59,22 @@ func checkWithinTotal(t *rapid.T) {
 
 func TestWithinTotal(t *testing.T) { t.Parallel(); rapid.Check(t, checkWithinTotal) }
 
-// checkMonotone: more total or more percent never scales to less.
+// checkMonotone: more total or more percent never scales to less
+// (untruncated, ScaledInt).
 func checkMonotone(t *rapid.T) {
 	p1 := rapid.Int32Range(0, 300).Draw(t, "p1")
 	p2 := rapid.Int32Range(p1, 300).Draw(t, "p2")
 	t1 := totalGen().Draw(t, "t1")
 	t2 := rapid.Int32Range(t1, math.MaxInt32).Draw(t, "t2")
 	r := intstr.Rounding(rapid.Bool().Draw(t, "up"))
-	a, errA := intstr.Scaled(intstr.Percent(p1), t1, r)
-	b, errB := intstr.Scaled(intstr.Percent(p2), t1, r)
-	c, errC := intstr.Scaled(intstr.Percent(p1), t2, r)
-	if errA != nil {
-		if errB == nil || errC == nil {
-			t.Fatalf("Scaled(%d%%, %d) overflows but a larger input does not: %v, %v", p1, t1, errB, errC)
-		}
-		return
+	a, _ := intstr.ScaledInt(intstr.Percent(p1), t1, r)
+	b, _ := intstr.ScaledInt(intstr.Percent(p2), t1, r)
+	c, _ := intstr.ScaledInt(intstr.Percent(p1), t2, r)
+	if b < a {
+		t.Fatalf("ScaledInt(%d%%, %d) = %d < ScaledInt(%d%%, %d) = %d", p2, t1, b, p1, t1, a)
 	}
-	if errB == nil && b < a {
-		t.Fatalf("Scaled(%d%%, %d) = %d < Scaled(%d%%, %d) = %d", p2, t1, b, p1, t1, a)
-	}
-	if errC == nil && c < a {
-		t.Fatalf("Scaled(%d%%, %d) = %d < Scaled(%d%%, %d) = %d", p1, t2, c, p1, t1, a)
+	if c < a {
+		t.Fatalf("ScaledInt(%d%%, %d) = %d < ScaledInt(%d%%, %d) = %d", p1, t2, c, p1, t1, a)
 	}
 }
 

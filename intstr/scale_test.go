@@ -68,9 +68,6 @@ func TestScaledErrors(t *testing.T) {
 		{intstr.String("5.5%"), 10, intstr.Up, field.ErrInvalid, "fractions are not percentages"},
 		{intstr.Int(-1), 10, intstr.Up, field.ErrNegative, "validation rejects negative integers"},
 		{intstr.Int(math.MinInt32), 10, intstr.Up, field.ErrNegative, "MinInt32"},
-		{intstr.Percent(200), math.MaxInt32, intstr.Up, field.ErrOverflow, "result beyond int32"},
-		{intstr.Percent(101), math.MaxInt32, intstr.Down, field.ErrOverflow, "result beyond int32 rounding down"},
-		{intstr.String("99999999999%"), 3, intstr.Up, field.ErrOverflow, "3e9 does not fit"},
 		{intstr.String("99999999999999999999%"), 0, intstr.Up, field.ErrOverflow, "percentage beyond int64"},
 	}
 	for _, tc := range tests {
@@ -82,6 +79,33 @@ func TestScaledErrors(t *testing.T) {
 		}
 		if fe.Path != "" || fe.Value != tc.v.String() {
 			t.Errorf("Scaled(%v) error path, value = %q, %q; want \"\", %q", tc.v, fe.Path, fe.Value, tc.v.String())
+		}
+	}
+}
+
+// TestScaledWraps: results beyond int32 keep their low 32 bits, as
+// upstream's int32(GetScaledValueFromIntOrPercent(...)) does.
+func TestScaledWraps(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		v       intstr.Value
+		total   int32
+		r       intstr.Rounding
+		want    int32
+		wantInt int64
+	}{
+		{intstr.Percent(200), math.MaxInt32, intstr.Up, -2, 4294967294},
+		{intstr.Percent(101), math.MaxInt32, intstr.Down, -2126008813, 2168958483},
+		{intstr.String("99999999999%"), 3, intstr.Up, -1294967296, 2999999999 + 1},
+		{intstr.Percent(400), 1 << 30, intstr.Up, 0, 1 << 32},
+		{intstr.String("9223372036854775807%"), 200, intstr.Up, 0, math.MinInt64},
+		{intstr.String("9223372036854775807%"), -200, intstr.Down, 0, math.MinInt64},
+	}
+	for _, tc := range tests {
+		got, err := intstr.Scaled(tc.v, tc.total, tc.r)
+		gotInt, errInt := intstr.ScaledInt(tc.v, tc.total, tc.r)
+		if err != nil || errInt != nil || got != tc.want || gotInt != tc.wantInt {
+			t.Errorf("Scaled(%v, %d, %v) = %d, %v and ScaledInt = %d, %v; want %d and %d", tc.v, tc.total, tc.r, got, err, gotInt, errInt, tc.want, tc.wantInt)
 		}
 	}
 }
@@ -104,6 +128,8 @@ func TestValidate(t *testing.T) {
 		{intstr.String("99999999999%"), false, nil, "validation's grammar has no digit limit"},
 		{intstr.String("99999999999%"), true, field.ErrInvalid, "over 100%"},
 		{intstr.String("abc"), false, field.ErrInvalid, "not a percentage"},
+		{intstr.String("99999999999999999999%"), false, nil, "beyond int64: the API accepts it for maxSurge"},
+		{intstr.String("99999999999999999999%"), true, field.ErrInvalid, "beyond int64: upstream reads MaxInt64, over 100%"},
 		{intstr.String("-5%"), false, field.ErrInvalid, "sign"},
 	}
 	for _, tc := range tests {

@@ -70,7 +70,7 @@ func TestConformanceCommandFails(t *testing.T) {
 func TestServe(t *testing.T) {
 	t.Parallel()
 	code, out, _ := runCLI(t, `{"decision":"intstr.Scaled","input":{"value":5,"total":1}}`+"\n", "serve")
-	if code != 0 || strings.TrimSpace(out) != `{"output":{"value":5}}` {
+	if code != 0 || strings.TrimSpace(out) != `{"output":{"value":5,"untruncated":5}}` {
 		t.Errorf("serve = %d, %q", code, out)
 	}
 }
