@@ -49,7 +49,7 @@ func TestServeBadRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 2 || !strings.Contains(lines[0], `"failure"`) || !strings.Contains(lines[1], `"output":{"value":5}`) {
+	if len(lines) != 2 || !strings.Contains(lines[0], `"failure"`) || !strings.Contains(lines[1], `"output":{"value":5,"untruncated":5}`) {
 		t.Errorf("Serve output = %q; want a failure line then an output line", out.String())
 	}
 }

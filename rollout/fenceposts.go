@@ -18,10 +18,17 @@ const (
 // surge pods cannot be created. Neither value is capped at replicas (see
 // [Deployment.MaxUnavailable] for the cap).
 //
+// As upstream, the both-zero test looks at the untruncated values and the
+// results are then converted to int32, keeping the low 32 bits: maxSurge
+// "200%" of 2147483647 replicas is -2, and "400%" of 1073741824 with
+// maxUnavailable 0 comes to 0 and 0 (2^32 is not zero before conversion).
+//
 // It returns a *field.Error naming spec.replicas (negative, which API
 // validation rejects) or spec.strategy.rollingUpdate.maxSurge or
 // .maxUnavailable and wrapping field.ErrInvalid (not a percentage),
-// field.ErrNegative or field.ErrOverflow; the counts are then 0.
+// field.ErrNegative, or field.ErrOverflow (a percentage beyond int64, which
+// the API accepts for maxSurge but upstream cannot parse: its controller
+// fails the sync); the counts are then 0.
 //
 // Source: upstream pkg/controller/deployment/util/deployment_util.go
 // ResolveFenceposts (v1.36.3); seed 000:L1983-1995; kubernetes/kubernetes#22516.
@@ -29,18 +36,18 @@ func Fenceposts(maxSurge, maxUnavailable intstr.Value, replicas int32) (surge, u
 	if replicas < 0 {
 		return 0, 0, field.Int("spec.replicas", int64(replicas), field.ErrNegative)
 	}
-	surge, err = intstr.Scaled(maxSurge, replicas, intstr.Up)
+	s, err := intstr.ScaledInt(maxSurge, replicas, intstr.Up)
 	if err != nil {
 		return 0, 0, field.At(err, pathMaxSurge)
 	}
-	unavailable, err = intstr.Scaled(maxUnavailable, replicas, intstr.Down)
+	u, err := intstr.ScaledInt(maxUnavailable, replicas, intstr.Down)
 	if err != nil {
 		return 0, 0, field.At(err, pathMaxUnavailable)
 	}
-	if surge == 0 && unavailable == 0 {
-		unavailable = 1
+	if s == 0 && u == 0 {
+		u = 1
 	}
-	return surge, unavailable, nil
+	return int32(s), int32(u), nil
 }
 
 // bounds returns d's maxSurge and maxUnavailable with the API default (25%)

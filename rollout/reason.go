@@ -47,4 +47,9 @@ const (
 	PathHashCollision Reason = "HashCollision"
 	// PathOldPodsRunning: Recreate waits for old pods to stop.
 	PathOldPodsRunning Reason = "OldPodsRunning"
+	// PathSyncFailed: the sync stops with an error after the writes planned
+	// so far and is retried with rate limiting; v1.36.3 does so when it
+	// cannot parse maxSurge (a percentage beyond int64, which the API
+	// accepts) as it sizes the new ReplicaSet.
+	PathSyncFailed Reason = "SyncFailed"
 )

@@ -6,7 +6,8 @@ import (
 )
 
 // OldPodsRunning reports whether a Recreate rollout of d must still wait
-// before starting new pods: some old ReplicaSet reports status.replicas > 0,
+// before starting new pods: the old ReplicaSets' status.replicas add up (in
+// int32, wrapping as upstream's sum does) to more than 0,
 // or some pod matching d's selector and controlled by an old ReplicaSet is
 // in neither phase Succeeded nor Failed (phase Unknown counts as running, as
 // a pod on an unreachable node may still run). Pods of newReplicaSet (which
@@ -19,10 +20,16 @@ import (
 // deployment_controller.go getPodMapForDeployment (v1.36.3); seed 000
 // Deployment Recreate.
 func OldPodsRunning(d *Deployment, newReplicaSet *replicaset.ReplicaSet, oldReplicaSets []*replicaset.ReplicaSet, pods []*podstatus.Pod) bool {
+	// Upstream adds the counts in int32 first, so a sum that wraps to 0 or
+	// below counts as no pods.
+	var actual int32
 	for _, rs := range oldReplicaSets {
-		if rs != nil && rs.Status.Replicas > 0 {
-			return true
+		if rs != nil {
+			actual += rs.Status.Replicas
 		}
+	}
+	if actual > 0 {
+		return true
 	}
 	for _, p := range pods {
 		if p == nil || p.Status.Phase == podstatus.Succeeded || p.Status.Phase == podstatus.Failed {

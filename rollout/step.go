@@ -225,7 +225,11 @@ func (s *syncer) create() bool {
 		},
 		Spec: replicaset.Spec{Replicas: &zero, MinReadySeconds: d.Spec.MinReadySeconds, Selector: sel, Template: tmpl},
 	}
-	n, _ := NewReplicaSetReplicas(d, append(slices.Clip(s.allOld), rs), rs)
+	n, err := NewReplicaSetReplicas(d, append(slices.Clip(s.allOld), rs), rs)
+	if err != nil {
+		s.fail()
+		return false
+	}
 	rs.Spec.Replicas = &n
 	rs.Annotations, _ = NewReplicaSetAnnotations(d, rs, rev, Creating)
 	s.plan.Create = plan.Creation[replicaset.ReplicaSet]{Count: 1, Reason: ReasonCreateNew, Objects: []replicaset.ReplicaSet{*copyReplicaSet(rs)}}
@@ -236,6 +240,14 @@ func (s *syncer) create() bool {
 		s.statusCall = true
 	}
 	return true
+}
+
+// fail ends the sync with an error, as upstream's syncDeployment returns
+// one: the writes so far stand, the status is not written again, and the
+// Deployment is requeued with rate limiting.
+func (s *syncer) fail() {
+	s.plan.Outcome = PathSyncFailed
+	s.plan.Requeue = append(s.plan.Requeue, plan.Requeue{Reason: PathSyncFailed, RateLimited: true})
 }
 
 // scale records a resize of rs to n, as scaleReplicaSet makes it: nothing
@@ -307,7 +319,11 @@ func (s *syncer) rolling() {
 		return
 	}
 	all := s.all()
-	n, reason, _ := ReconcileNewReplicaSet(&s.d, all, s.newRS)
+	n, reason, err := ReconcileNewReplicaSet(&s.d, all, s.newRS)
+	if err != nil {
+		s.fail()
+		return
+	}
 	if reason != "" && s.scale(s.newRS, n, reason, false) {
 		s.finish()
 		return

@@ -1,8 +1,6 @@
 package rollout
 
 import (
-	"math"
-
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/podstatus"
@@ -23,15 +21,15 @@ import (
 //   - a strategy type other than RollingUpdate or Recreate
 //     (at spec.strategy, as upstream reports it; field.ErrUnsupported);
 //   - for RollingUpdate, a maxSurge or maxUnavailable that is negative, not
-//     a percentage, above 100% (maxUnavailable only), both 0
-//     (maxUnavailable, field.ErrInvalid), or whose scaled value does not fit
-//     in int32 together with spec.replicas (field.ErrOverflow);
-//   - a ReplicaSet with a negative spec.replicas or status count, a name
-//     used twice (field.ErrDuplicate), or spec.replicas adding up beyond
-//     int32 ("replicaSets", field.ErrOverflow).
+//     a percentage, above 100% (maxUnavailable only), or both 0
+//     (maxUnavailable, field.ErrInvalid);
+//   - a ReplicaSet with a negative spec.replicas or status count, or a name
+//     used twice (field.ErrDuplicate).
 //
-// These are the API server's rules for the fields kubesem reads, plus the
-// int32 bounds that let the rules compute without wrapping.
+// These are the API server's rules for the fields kubesem reads. Sizes
+// that add up beyond int32 (a Deployment of 2147483647 replicas with
+// maxSurge 1, ReplicaSets summing past 2^31) are valid: the rules then wrap
+// as upstream's int32 arithmetic does.
 //
 // Source: upstream pkg/apis/apps/validation/validation.go
 // ValidateDeploymentSpec, ValidateRollingUpdateDeployment (v1.36.3).
@@ -42,7 +40,6 @@ func Validate(d *Deployment, replicaSets []*replicaset.ReplicaSet, pods []*podst
 	if err := validateSpec(d); err != nil {
 		return err
 	}
-	var total int64
 	for i, rs := range replicaSets {
 		if rs == nil {
 			return field.New(field.Index("replicaSets", i), "", field.ErrRequired)
@@ -50,15 +47,11 @@ func Validate(d *Deployment, replicaSets []*replicaset.ReplicaSet, pods []*podst
 		if err := validateReplicaSet(rs, i); err != nil {
 			return err
 		}
-		total += int64(rs.Replicas())
 		for j := range i {
 			if replicaSets[j].Name == rs.Name {
 				return field.New(field.Index("replicaSets", i)+".metadata.name", rs.Name, field.ErrDuplicate)
 			}
 		}
-	}
-	if total > math.MaxInt32 {
-		return field.Int("replicaSets", total, field.ErrOverflow)
 	}
 	for i, p := range pods {
 		if p == nil {
@@ -117,13 +110,6 @@ func validateSpec(d *Deployment) error {
 	}
 	if isZero(s) && isZero(u) {
 		return field.New(pathMaxUnavailable, u.String(), field.ErrInvalid)
-	}
-	surge, _, err := Fenceposts(s, u, replicas)
-	if err != nil {
-		return err
-	}
-	if int64(replicas)+int64(surge) > math.MaxInt32 {
-		return field.New(pathMaxSurge, s.String(), field.ErrOverflow)
 	}
 	return nil
 }

@@ -117,12 +117,25 @@ func dsBound(t *rapid.T, label string) intstr.Value {
 		// (see intstr's doc).
 		return intstr.String(rapid.SampledFrom([]string{"abc", "1.5%", "5"}).Draw(t, label))
 	}
+	if rapid.IntRange(0, 9).Draw(t, label+"Wide") == 0 {
+		// Percentages whose results leave int32 for big totals (200% of
+		// MaxInt32, 400% of 2^30 is 2^32), and one beyond int64: the API
+		// accepts it as maxSurge, upstream's controller cannot parse it.
+		return intstr.String(rapid.SampledFrom([]string{"200%", "400%", "1000%", "3000000000%", "99999999999999999999%"}).Draw(t, label))
+	}
 	return intstr.Percent(rapid.SampledFrom([]int32{0, 1, 10, 20, 25, 30, 33, 39, 50, 60, 75, 99, 100, 150}).Draw(t, label))
 }
 
+// dsWide lists sizes at the int32 edge, where upstream's sums and
+// products wrap.
+var dsWide = []int32{1 << 30, 1<<30 + 1, math.MaxInt32 / 2, math.MaxInt32 - 1, math.MaxInt32}
+
 func dsReplicas(t *rapid.T, label string) int32 {
-	if rapid.IntRange(0, 19).Draw(t, label+"Big") == 0 {
+	switch rapid.IntRange(0, 19).Draw(t, label+"Big") {
+	case 0:
 		return rapid.SampledFrom([]int32{1000, 65536, 1 << 20, math.MaxInt32 / 4}).Draw(t, label)
+	case 1:
+		return rapid.SampledFrom(dsWide).Draw(t, label)
 	}
 	return rapid.Int32Range(0, 25).Draw(t, label)
 }
@@ -155,10 +168,11 @@ func dsReplicaSet(t *rapid.T, i int) *replicaset.ReplicaSet {
 	rs.CreationTimestamp = dsBase.Add(time.Duration(rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("age%d", i))) * time.Minute)
 	n := dsReplicas(t, fmt.Sprintf("rsReplicas%d", i))
 	rs.Spec.Replicas = &n
-	rs.Status.Replicas = rapid.Int32Range(0, n+2).Draw(t, fmt.Sprintf("statusReplicas%d", i))
-	rs.Status.AvailableReplicas = rapid.Int32Range(0, n+2).Draw(t, fmt.Sprintf("available%d", i))
+	top := n + min(2, math.MaxInt32-n)
+	rs.Status.Replicas = rapid.Int32Range(0, top).Draw(t, fmt.Sprintf("statusReplicas%d", i))
+	rs.Status.AvailableReplicas = rapid.OneOf(rapid.Int32Range(0, top), rapid.Just(n), rapid.Int32Range(max(n-2, 0), top)).Draw(t, fmt.Sprintf("available%d", i))
 	rs.Annotations = map[string]string{}
-	ann := []string{"", "0", "1", "3", "5", "10", "13", "12", "abc", "-1", "99999999999", strconv.Itoa(int(n)), strconv.Itoa(int(n) + 1)}
+	ann := []string{"", "0", "1", "3", "5", "10", "13", "12", "abc", "-1", "99999999999", "2147483647", "2147483648", strconv.Itoa(int(n)), strconv.Itoa(int(n) + 1)}
 	if v := rapid.SampledFrom(ann).Draw(t, fmt.Sprintf("desired%d", i)); v != "" {
 		rs.Annotations[rollout.DesiredReplicasAnnotation] = v
 	}
@@ -499,17 +513,23 @@ func dsV1Template(t podstatus.Template) corev1.PodTemplateSpec {
 // hash identity and upstream's template equality agree.
 func dsStepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.ReplicaSet, []*podstatus.Pod) {
 	d := dsDeployment(t)
+	// wide keeps sizes at the int32 edge, where upstream's arithmetic wraps.
+	wide := rapid.IntRange(0, 7).Draw(t, "wide") == 0
+	if wide {
+		n := rapid.SampledFrom(dsWide).Draw(t, "wideReplicas")
+		d.Spec.Replicas = &n
+	}
 	d.Name, d.Namespace, d.UID, d.Generation = "foo", "default", "d-uid", rapid.Int64Range(1, 3).Draw(t, "generation")
 	d.Status.ObservedGeneration = rapid.Int64Range(0, d.Generation).Draw(t, "observedGeneration")
 	if d.Spec.Strategy.RollingUpdate != nil {
 		s, u := d.Spec.Strategy.RollingUpdate.MaxSurge, d.Spec.Strategy.RollingUpdate.MaxUnavailable
-		if _, _, err := rollout.Fenceposts(*s, *u, d.Replicas()); err != nil || d.Replicas() > 10000 {
+		if _, _, err := rollout.Fenceposts(*s, *u, d.Replicas()); (err != nil && rapid.IntRange(0, 3).Draw(t, "keepBad") > 0) || (d.Replicas() > 10000 && !wide) {
 			n := int32(5)
 			d.Spec.Replicas = &n
 			v := dsBoundValue("25%")
 			d.Spec.Strategy.RollingUpdate = &rollout.RollingUpdate{MaxSurge: &v, MaxUnavailable: &v}
 		}
-	} else if d.Replicas() > 10000 {
+	} else if d.Replicas() > 10000 && !wide {
 		n := int32(3)
 		d.Spec.Replicas = &n
 	}
@@ -560,7 +580,12 @@ func dsStepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.
 		}
 		rs.UID = "uid-" + rs.Name
 		rs.Namespace = "default"
-		if n := rs.Replicas(); n > 50 {
+		if wide && rapid.Bool().Draw(t, fmt.Sprintf("wideRS%d", i)) {
+			n := rapid.SampledFrom(dsWide).Draw(t, fmt.Sprintf("wideRSReplicas%d", i))
+			rs.Spec.Replicas = &n
+			rs.Status.Replicas = rapid.SampledFrom([]int32{0, n - 1, n}).Draw(t, fmt.Sprintf("wideRSStatus%d", i))
+			rs.Status.AvailableReplicas = rapid.SampledFrom([]int32{0, n - 1, n}).Draw(t, fmt.Sprintf("wideRSAvailable%d", i))
+		} else if n := rs.Replicas(); n > 50 && !wide {
 			m := n % 7
 			rs.Spec.Replicas = &m
 			rs.Status.Replicas = min(rs.Status.Replicas, m+1)
@@ -754,8 +779,11 @@ func dsCheckStep(t *rapid.T) {
 	if uerr == nil && plan.UpdateStatus != statusWritten {
 		t.Fatalf("path %s: UpdateStatus %v; upstream wrote status %v", plan.Outcome, plan.UpdateStatus, statusWritten)
 	}
-	if uerr != nil && plan.Outcome != rollout.PathHashCollision {
+	if uerr != nil && plan.Outcome != rollout.PathHashCollision && plan.Outcome != rollout.PathSyncFailed {
 		t.Fatalf("upstream sync failed (%v) where kubesem took path %s", uerr, plan.Outcome)
+	}
+	if uerr == nil && plan.Outcome == rollout.PathSyncFailed {
+		t.Fatalf("kubesem's sync failed where upstream's succeeded\nplan %+v", plan)
 	}
 
 	got := map[string]dsRSState{}
