@@ -39,7 +39,7 @@ func NewBackoffRecord(prev BackoffRecord, succeeded, failed []*podstatus.Pod) Ba
 			return prev
 		}
 		last, _ := latestFinish(failed)
-		return BackoffRecord{FailuresAfterLastSuccess: sat32(int64(prev.FailuresAfterLastSuccess) + int64(countPods(failed))), LastFailureTime: &last}
+		return BackoffRecord{FailuresAfterLastSuccess: wrap32(int64(prev.FailuresAfterLastSuccess) + int64(countPods(failed))), LastFailureTime: &last}
 	}
 	var r BackoffRecord
 	for _, p := range failed {
@@ -170,8 +170,10 @@ func BackoffDelay(failures int32, opts Options) time.Duration {
 
 // RemainingBackoff returns how much of the backoff delay for failures
 // failures is left at now, counting from lastFailure: the delay minus the
-// time since, never below 0. With no failures, or no lastFailure, it is 0.
-// Saturates instead of overflowing for times far apart.
+// time since, or 0 when the time since is longer. With no failures, or no
+// lastFailure, it is 0. As upstream, the time since saturates (time.Sub) and
+// the subtraction wraps: a lastFailure more than ~292 years after now gives
+// a negative remainder, which the controller treats as no wait.
 //
 // Source: upstream pkg/controller/job/backoff_utils.go
 // getRemainingTimeForFailuresCount (v1.36.3).
@@ -183,9 +185,6 @@ func RemainingBackoff(failures int32, lastFailure *time.Time, now time.Time, opt
 	since := now.Sub(*lastFailure)
 	if delay < since {
 		return 0
-	}
-	if since < 0 && delay > (1<<63-1)+since {
-		return 1<<63 - 1
 	}
 	return delay - since
 }
@@ -213,12 +212,6 @@ func absoluteFailures(p *podstatus.Pod) int32 {
 	return annotationCount(p, IndexFailureCountAnnotation) + annotationCount(p, IndexIgnoredFailureCountAnnotation)
 }
 
-func sat32(n int64) int32 {
-	if n > 1<<31-1 {
-		return 1<<31 - 1
-	}
-	if n < -1<<31 {
-		return -1 << 31
-	}
-	return int32(n)
-}
+// wrap32 returns n's low 32 bits: what upstream's int32 sum of the same
+// terms comes to, wrap included.
+func wrap32(n int64) int32 { return int32(n) }

@@ -37,11 +37,11 @@
 //   - Ties: where upstream's unstable sort leaves the order of equally ranked
 //     pods open (which active pods to delete), podstatus.RankActive orders them
 //     by name, then UID.
-//   - Saturation: counters that upstream sums in int32 (failed pods, OnFailure
-//     restarts) and durations that upstream computes in int64 nanoseconds
-//     (activeDeadlineSeconds, ttlSecondsAfterFinished, backoff remaining)
-//     saturate instead of wrapping; upstream wraps only beyond 2^31 pods or
-//     292 years.
+//   - None in arithmetic: counters that upstream sums in int32 (failed and
+//     succeeded pods on top of status counts, OnFailure restarts, index
+//     failure annotations) wrap as upstream's do, and durations computed in
+//     int64 nanoseconds (activeDeadlineSeconds * 1s, backoff remaining)
+//     wrap as upstream's do (vectors "wrap: …" in testdata/job/wrap.json).
 //   - RemainingBackoff with failures but no last failure time is 0 (upstream
 //     dereferences a nil pointer).
 //   - A pod's unparsable completion index is not a validation error: as in

@@ -36,8 +36,8 @@ func (j *Job) ReplacesOnlyFailed() bool {
 // place (template restartPolicy OnFailure) has used up its backoffLimit: the
 // restart counts of all init and regular containers of Running and Pending
 // pods, summed, are at least backoffLimit, or above 0 when backoffLimit is 0.
-// Other restart policies never are. The sum saturates instead of
-// overflowing. j must be defaulted (backoffLimit set).
+// Other restart policies never are. The sum is int32 and wraps, as
+// upstream's does. j must be defaulted (backoffLimit set).
 //
 // Source: upstream pkg/controller/job/job_controller.go
 // pastBackoffLimitOnFailure (v1.36.3); seed 000 Job "Pod backoff failure
@@ -46,23 +46,23 @@ func PastBackoffLimitOnFailure(j *Job, pods []*podstatus.Pod) bool {
 	if j.Spec.Template.Spec.RestartPolicy != podstatus.RestartOnFailure {
 		return false
 	}
-	var sum int64
+	var sum int32 // upstream's int32 sum, wrap included
 	for _, p := range pods {
 		if p == nil || (p.Status.Phase != podstatus.Running && p.Status.Phase != podstatus.Pending) {
 			continue
 		}
 		for _, s := range p.Status.InitContainerStatuses {
-			sum += int64(s.RestartCount)
+			sum += s.RestartCount
 		}
 		for _, s := range p.Status.ContainerStatuses {
-			sum += int64(s.RestartCount)
+			sum += s.RestartCount
 		}
 	}
 	limit := backoffLimit(j)
 	if limit == 0 {
 		return sum > 0
 	}
-	return sum >= int64(limit)
+	return sum >= limit
 }
 
 // PastActiveDeadline reports whether a running job has been active for at
@@ -78,15 +78,11 @@ func PastActiveDeadline(j *Job, now time.Time) bool {
 	return now.Sub(*j.Status.StartTime) >= seconds(*j.Spec.ActiveDeadlineSeconds)
 }
 
-// seconds converts whole seconds to a Duration, saturating.
+// seconds converts whole seconds to a Duration as upstream does,
+// time.Duration(s) * time.Second, which wraps beyond ~292 years: an
+// activeDeadlineSeconds of 9223372037 (the API accepts any positive int64)
+// is a negative Duration, so the deadline has passed at once.
 func seconds(s int64) time.Duration {
-	const maxS = (1<<63 - 1) / int64(time.Second)
-	switch {
-	case s > maxS:
-		return 1<<63 - 1
-	case s < -maxS:
-		return -1 << 63
-	}
 	return time.Duration(s) * time.Second
 }
 
@@ -111,8 +107,10 @@ func WantActive(j *Job, succeeded, active int32) int32 {
 		}
 		return parallelism
 	}
-	want := int64(*j.Spec.Completions) - int64(succeeded)
-	return int32(max(min(want, int64(parallelism)), 0))
+	// int32, as upstream: completions - succeeded wraps when succeeded
+	// (status.succeeded plus new successes) has wrapped below 0.
+	want := *j.Spec.Completions - succeeded
+	return max(min(want, parallelism), 0)
 }
 
 func isSuspended(j *Job) bool { return j.Spec.Suspend != nil && *j.Spec.Suspend }

@@ -161,18 +161,21 @@ func (s *sync) pendingIndexes(n int) ([]int, bool) {
 	if !hasBackoffLimitPerIndex(j) {
 		return ix, true
 	}
+	// The least nonzero wait, which may be negative when a finish time lies
+	// centuries away and upstream's subtraction wraps.
 	var now []int
-	var wait int64 = -1
+	var wait time.Duration
+	waiting := false
 	for _, i := range ix {
 		left := RemainingIndexBackoff(s.delayed[i], s.now, s.opts)
 		if left == 0 {
 			now = append(now, i)
-		} else if wait < 0 || int64(left) < wait {
-			wait = int64(left)
+		} else if !waiting || left < wait {
+			wait, waiting = left, true
 		}
 	}
 	if len(now) == 0 && wait > 0 {
-		s.plan.Requeue = append(s.plan.Requeue, plan.Requeue{After: time.Duration(wait), Reason: ReasonIndexFailureBackoff})
+		s.plan.Requeue = append(s.plan.Requeue, plan.Requeue{After: wait, Reason: ReasonIndexFailureBackoff})
 		return nil, false
 	}
 	return now, true

@@ -2,10 +2,13 @@ package job
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
@@ -103,9 +106,28 @@ func Step(j *Job, pods []*podstatus.Pod, prev BackoffRecord, now time.Time, opts
 	s.evaluate()
 	s.act()
 	s.track()
+	if err := s.upstreamPanics(); err != nil {
+		return Plan{}, err
+	}
 	s.plan.Outcome = ReasonSynced
 	s.plan.PodPatches = podPatches(s.plan, pods)
 	return s.plan, nil
+}
+
+// errCounterWraps is the cause of the error Step returns where v1.36.3's
+// Job controller panics.
+var errCounterWraps = fmt.Errorf("%w: status.succeeded wraps past int32 and v1.36.3's Job controller panics (its pods-finished metric cannot decrease)", field.ErrOverflow)
+
+// upstreamPanics reports the sync where upstream's recordJobPodFinished
+// panics: a NonIndexed job whose flushed status.succeeded has wrapped below
+// its previous value, so the Prometheus counter would be decremented. There
+// is no upstream answer to mirror (kube-controller-manager crashes), so
+// Step says so instead of answering.
+func (s *sync) upstreamPanics() error {
+	if !s.plan.UpdateStatus || isIndexed(&s.job) || s.plan.Status.Succeeded >= s.orig.Status.Succeeded {
+		return nil
+	}
+	return &field.Error{Path: "status.succeeded", Value: strconv.FormatInt(int64(s.orig.Status.Succeeded), 10), Err: errCounterWraps}
 }
 
 // sync carries one sync's working state.
@@ -167,14 +189,14 @@ func newSync(j *Job, pods []*podstatus.Pod, prev BackoffRecord, now time.Time, o
 			s.newFailed = append(s.newFailed, p)
 		}
 	}
-	s.succeeded = sat32(int64(st.Succeeded) + int64(len(s.newSucceeded)) + int64(len(unc.Succeeded)))
+	s.succeeded = wrap32(int64(st.Succeeded) + int64(len(s.newSucceeded)) + int64(len(unc.Succeeded)))
 	nonIgnored := 0
 	for _, p := range s.newFailed {
 		if MatchPodFailurePolicy(j.Spec.PodFailurePolicy, p).CountFailed {
 			nonIgnored++
 		}
 	}
-	s.failed = sat32(int64(st.Failed) + int64(nonIgnored) + int64(len(unc.Failed)))
+	s.failed = wrap32(int64(st.Failed) + int64(nonIgnored) + int64(len(unc.Failed)))
 	if st.StartTime == nil && !isSuspended(j) {
 		t := now
 		st.StartTime = &t

@@ -149,11 +149,11 @@ func countUncounted(st *Status, withFinalizer map[string]bool) bool {
 	}
 	changed := false
 	if rest, n := keep(unc.Succeeded); n > 0 {
-		st.Succeeded = sat32(int64(st.Succeeded) + int64(n))
+		st.Succeeded = wrap32(int64(st.Succeeded) + int64(n))
 		unc.Succeeded, changed = rest, true
 	}
 	if rest, n := keep(unc.Failed); n > 0 {
-		st.Failed = sat32(int64(st.Failed) + int64(n))
+		st.Failed = wrap32(int64(st.Failed) + int64(n))
 		unc.Failed, changed = rest, true
 	}
 	return changed

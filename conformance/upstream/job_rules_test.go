@@ -1,6 +1,7 @@
 package upstream_test
 
 import (
+	"math"
 	"strconv"
 	"testing"
 	"time"
@@ -19,9 +20,10 @@ import (
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 
+	_ "unsafe" // go:linkname to the Job controller's unexported rules
+
 	_ "k8s.io/kubernetes/pkg/controller/job"              // linked for go:linkname
 	_ "k8s.io/kubernetes/pkg/controller/ttlafterfinished" // linked for go:linkname
-	_ "unsafe"                                            // go:linkname to the Job controller's unexported rules
 )
 
 // jobInterval mirrors the layout of upstream's unexported interval type.
@@ -78,7 +80,27 @@ func jobTimeLeft(klog.Logger, *batch.Job, *time.Time) (*time.Duration, *time.Tim
 var jobT0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func jobTime(t *rapid.T, label string) time.Time {
+	if rapid.IntRange(0, 24).Draw(t, label+"Far") == 0 {
+		// Centuries away: upstream's time.Since saturates and its
+		// subtractions wrap.
+		return rapid.SampledFrom([]time.Time{jobFarPast, jobFarFuture}).Draw(t, label)
+	}
 	return jobT0.Add(time.Duration(rapid.IntRange(-3, 40).Draw(t, label)) * time.Second)
+}
+
+// Times more than 292 years from jobT0 (beyond time.Duration's range); the
+// API accepts any RFC 3339 time from year 0 to 9999.
+var (
+	jobFarPast   = time.Date(1600, 1, 1, 0, 0, 0, 0, time.UTC)
+	jobFarFuture = time.Date(2400, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+// jobWide32 draws a count, sometimes at the int32 edge where upstream's sums wrap.
+func jobWide32(t *rapid.T, label string, lo, hi int) int32 {
+	if rapid.IntRange(0, 9).Draw(t, label+"Wide") == 0 {
+		return rapid.SampledFrom([]int32{1 << 30, math.MaxInt32 - 1, math.MaxInt32}).Draw(t, label)
+	}
+	return int32(rapid.IntRange(lo, hi).Draw(t, label))
 }
 
 // jobGenPod draws a pod with the fields the Job rules read.
@@ -122,7 +144,7 @@ func jobGenPod(t *rapid.T, i int) *podstatus.Pod {
 	status := func(label string) []podstatus.ContainerStatus {
 		var out []podstatus.ContainerStatus
 		for n := rapid.IntRange(0, 2).Draw(t, label); n > 0; n-- {
-			cs := podstatus.ContainerStatus{Name: rapid.SampledFrom(names).Draw(t, "cname"), RestartCount: int32(rapid.IntRange(0, 3).Draw(t, "restarts"))}
+			cs := podstatus.ContainerStatus{Name: rapid.SampledFrom(names).Draw(t, "cname"), RestartCount: jobWide32(t, "restarts", 0, 3)}
 			switch rapid.IntRange(0, 2).Draw(t, "state") {
 			case 0:
 				ft := time.Time{}
@@ -409,7 +431,7 @@ func jobGenJob(t *rapid.T) *job.Job {
 		j.Spec.Completions = nil
 	}
 	j.Spec.Parallelism = jobPtr(int32(rapid.IntRange(0, 6).Draw(t, "parallelism")))
-	j.Spec.BackoffLimit = jobPtr(int32(rapid.IntRange(0, 6).Draw(t, "backoffLimit")))
+	j.Spec.BackoffLimit = jobPtr(jobWide32(t, "backoffLimit", 0, 6))
 	if j.Spec.Completions != nil && rapid.Bool().Draw(t, "indexed") {
 		j.Spec.CompletionMode = jobPtr(job.Indexed)
 	}

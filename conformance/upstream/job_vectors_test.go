@@ -179,7 +179,7 @@ func jobStatusOut(s batch.JobStatus) map[string]any {
 	conds := []map[string]any{}
 	for _, c := range s.Conditions {
 		conds = append(conds, map[string]any{"type": string(c.Type), "status": string(c.Status), "reason": c.Reason,
-			"message": c.Message, "lastTransitionTime": tm(&c.LastTransitionTime)})
+			"message": c.Message, "lastTransitionTime": tm(&c.LastTransitionTime), "lastProbeTime": tm(&c.LastProbeTime)})
 	}
 	unc := map[string][]string{"succeeded": {}, "failed": {}}
 	if u := s.UncountedTerminatedPods; u != nil {
