@@ -370,3 +370,31 @@ func jobDecisions() []Decision {
 		}),
 	}
 }
+
+// Inputs holding a Job are checked with job.Validate (the API's rules for
+// the fields kubesem models) before the rule runs; bare counts are checked
+// as the API checks the spec field they stand for.
+func (in *jobIn) validate() error           { return job.Validate(&in.Job, nil) }
+func (in *jobPodsIn) validate() error       { return job.Validate(&in.Job, in.Pods) }
+func (in *jobPodIn) validate() error        { return job.Validate(&in.Job, []*podstatus.Pod{&in.Pod}) }
+func (in *jobNowIn) validate() error        { return job.Validate(&in.Job, nil) }
+func (in *wantActiveIn) validate() error    { return job.Validate(&in.Job, nil) }
+func (in *removalIn) validate() error       { return job.Validate(&in.Job, in.Pods) }
+func (in *parseIndexesIn) validate() error  { return nonNegative("completions", int64(in.Completions)) }
+func (in *pendingIndexIn) validate() error  { return nonNegative("completions", int64(in.Completions)) }
+func (in *successPolicyIn) validate() error { return nonNegative("completions", int64(in.Completions)) }
+func (in *indexCountsIn) validate() error {
+	var pods []*podstatus.Pod
+	if in.Pod != nil {
+		pods = append(pods, in.Pod)
+	}
+	return job.Validate(&in.Job, pods)
+}
+
+// nonNegative is the API's rule for a count field standing alone.
+func nonNegative(path string, n int64) error {
+	if n < 0 {
+		return field.Int(path, n, field.ErrNegative)
+	}
+	return nil
+}

@@ -105,3 +105,10 @@ func podstatusDecisions() []Decision {
 		}),
 	}
 }
+
+// minReadySeconds stands for a workload's spec.minReadySeconds, which the
+// API requires to be non-negative.
+func (in *availIn) validate() error { return nonNegative("minReadySeconds", int64(in.MinReadySeconds)) }
+func (in *nextCheckIn) validate() error {
+	return nonNegative("minReadySeconds", int64(in.MinReadySeconds))
+}

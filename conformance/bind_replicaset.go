@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 )
@@ -140,4 +141,16 @@ func replicasetDecisions() []Decision {
 			return replicaset.Step(in.ReplicaSet, in.Pods, in.Related, in.Now, opts)
 		}),
 	}
+}
+
+// replicas stands for spec.replicas; a ReplicaSet input is checked with
+// replicaset.Validate where the rule reads its selector, and for counts
+// otherwise.
+func (in *rsDiffIn) validate() error  { return nonNegative("replicas", int64(in.Replicas)) }
+func (in *rsClaimIn) validate() error { return replicaset.Validate(&in.ReplicaSet) }
+func (in *rsStatusIn) validate() error {
+	if r := in.ReplicaSet.Spec.Replicas; r != nil && *r < 0 {
+		return field.Int("spec.replicas", int64(*r), field.ErrNegative)
+	}
+	return nil
 }

@@ -437,3 +437,53 @@ func rolloutDecisions() []Decision {
 		}),
 	}
 }
+
+// Inputs holding a Deployment are checked with rollout.ValidateCounts: the
+// API's rules for the fields these rules read (a vector may leave out the
+// selector and template a rule does not read).
+func (in *deploymentIn) validate() error { return rollout.ValidateCounts(&in.Deployment, nil) }
+func (in *newReplicasIn) validate() error {
+	return rollout.ValidateCounts(&in.Deployment, in.AllReplicaSets)
+}
+func (in *proportionIn) validate() error { return rollout.ValidateCounts(&in.Deployment, nil) }
+func (in *proportionalIn) validate() error {
+	return rollout.ValidateCounts(&in.Deployment, in.OldReplicaSets)
+}
+func (in *deploymentRSsIn) validate() error {
+	return rollout.ValidateCounts(&in.Deployment, in.ReplicaSets)
+}
+func (in *deploymentRSIn) validate() error { return rollout.ValidateCounts(&in.Deployment, nil) }
+func (in *reconcileNewIn) validate() error {
+	return rollout.ValidateCounts(&in.Deployment, in.AllReplicaSets)
+}
+func (in *reconcileOldIn) validate() error {
+	return rollout.ValidateCounts(&in.Deployment, in.AllReplicaSets)
+}
+func (in *scaleDownIn) validate() error {
+	return rollout.ValidateCounts(&in.Deployment, in.AllReplicaSets)
+}
+func (in *oldPodsIn) validate() error {
+	return rollout.ValidateCounts(&in.Deployment, in.OldReplicaSets)
+}
+func (in *rolloutSync) validate() error {
+	return rollout.ValidateCounts(&in.Deployment, in.ReplicaSets)
+}
+func (in *rolloutWithStatus) validate() error { return rollout.ValidateCounts(&in.Deployment, nil) }
+func (in *pausedIn) validate() error          { return rollout.ValidateCounts(&in.Deployment, nil) }
+func (in *newAnnotationsIn) validate() error {
+	return rollout.ValidateCounts(&in.Deployment, []*replicaset.ReplicaSet{&in.ReplicaSet})
+}
+func (in *historyIn) validate() error {
+	return rollout.ValidateCounts(&in.Deployment, in.OldReplicaSets)
+}
+func (in *cleanupIn) validate() error     { return rollout.ValidateReplicaSets(in.OldReplicaSets) }
+func (in *replicaSetsIn) validate() error { return rollout.ValidateReplicaSets(in.ReplicaSets) }
+func (in *replicaSetIn) validate() error {
+	return rollout.ValidateReplicaSets([]*replicaset.ReplicaSet{&in.ReplicaSet})
+}
+func (in *annotationIn) validate() error {
+	return rollout.ValidateReplicaSets([]*replicaset.ReplicaSet{&in.ReplicaSet})
+}
+func (in *needUpdateIn) validate() error {
+	return rollout.ValidateReplicaSets([]*replicaset.ReplicaSet{&in.ReplicaSet})
+}

@@ -51,3 +51,7 @@ func rolloutstatusDecisions() []Decision {
 		}),
 	}
 }
+
+func (in *deploymentViewIn) validate() error  { return rollout.ValidateCounts(&in.Deployment, nil) }
+func (in *daemonSetViewIn) validate() error   { return in.DaemonSet.Validate() }
+func (in *statefulSetViewIn) validate() error { return in.StatefulSet.Validate() }

@@ -41,10 +41,21 @@ func Bind[In, Opt, Out any](name string, f func(in In, opts Opt) (Out, error)) D
 			if err := decodeStrict(options, &opts); err != nil {
 				return nil, err
 			}
+			if v, ok := any(&in).(validator); ok {
+				if err := v.validate(); err != nil {
+					return nil, err
+				}
+			}
 			return f(in, opts)
 		},
 	}
 }
+
+// validator is an input that checks itself before its decision runs: the
+// API-validation rules (from the library) for the fields the decision
+// reads, so that input the API server would reject is an error, never a
+// number.
+type validator interface{ validate() error }
 
 // Registry returns every decision kubesem answers, sorted by name.
 func Registry() []Decision {

@@ -37,9 +37,47 @@ func Validate(d *Deployment, replicaSets []*replicaset.ReplicaSet, pods []*podst
 	if d == nil {
 		return field.New("deployment", "", field.ErrRequired)
 	}
+	if err := validateSelector(d); err != nil {
+		return err
+	}
+	if err := ValidateCounts(d, replicaSets); err != nil {
+		return err
+	}
+	for i, p := range pods {
+		if p == nil {
+			return field.New(field.Index("pods", i), "", field.ErrRequired)
+		}
+	}
+	return nil
+}
+
+// ValidateCounts is [Validate] restricted to the fields the scaling,
+// fencepost and status rules read: d's spec.replicas, minReadySeconds,
+// revisionHistoryLimit, progressDeadlineSeconds and strategy, and the
+// ReplicaSets' counts and names (not the selector, the template or pods).
+// The decisions of the conformance registry that take such partial views
+// check their input with it, so that a value the API server rejects is an
+// error, never a number.
+//
+// Source: upstream pkg/apis/apps/validation/validation.go
+// ValidateDeploymentSpec, ValidateRollingUpdateDeployment (v1.36.3).
+func ValidateCounts(d *Deployment, replicaSets []*replicaset.ReplicaSet) error {
+	if d == nil {
+		return field.New("deployment", "", field.ErrRequired)
+	}
 	if err := validateSpec(d); err != nil {
 		return err
 	}
+	return ValidateReplicaSets(replicaSets)
+}
+
+// ValidateReplicaSets is the ReplicaSet part of [ValidateCounts]: every
+// ReplicaSet present, spec.replicas and status counts non-negative, names
+// unique ("replicaSets[i]" paths).
+//
+// Source: upstream pkg/apis/apps/validation/validation.go
+// ValidateReplicaSetSpec, ValidateReplicaSetStatus (v1.36.3).
+func ValidateReplicaSets(replicaSets []*replicaset.ReplicaSet) error {
 	for i, rs := range replicaSets {
 		if rs == nil {
 			return field.New(field.Index("replicaSets", i), "", field.ErrRequired)
@@ -53,10 +91,25 @@ func Validate(d *Deployment, replicaSets []*replicaset.ReplicaSet, pods []*podst
 			}
 		}
 	}
-	for i, p := range pods {
-		if p == nil {
-			return field.New(field.Index("pods", i), "", field.ErrRequired)
-		}
+	return nil
+}
+
+// validateSelector checks spec.selector and that it selects the template's labels.
+func validateSelector(d *Deployment) error {
+	sp := &d.Spec
+	if sp.Selector == nil {
+		return field.New("spec.selector", "", field.ErrRequired)
+	}
+	if err := sp.Selector.Validate("spec.selector"); err != nil {
+		return err
+	}
+	if sp.Selector.IsEmpty() {
+		// The controller has a branch for such selectors (SelectingAll),
+		// reachable only by objects that predate this validation.
+		return field.New("spec.selector", "", field.ErrInvalid)
+	}
+	if !sp.Selector.Matches(sp.Template.Labels) {
+		return field.New("spec.template.metadata.labels", "", field.ErrInvalid)
 	}
 	return nil
 }
@@ -76,20 +129,6 @@ func validateSpec(d *Deployment) error {
 	// An unset progressDeadlineSeconds is defaulted to 600 before validation.
 	if p := progressDeadline(d); p <= sp.MinReadySeconds {
 		return field.Int("spec.progressDeadlineSeconds", int64(p), field.ErrInvalid)
-	}
-	if sp.Selector == nil {
-		return field.New("spec.selector", "", field.ErrRequired)
-	}
-	if err := sp.Selector.Validate("spec.selector"); err != nil {
-		return err
-	}
-	if sp.Selector.IsEmpty() {
-		// The controller has a branch for such selectors (SelectingAll),
-		// reachable only by objects that predate this validation.
-		return field.New("spec.selector", "", field.ErrInvalid)
-	}
-	if !sp.Selector.Matches(sp.Template.Labels) {
-		return field.New("spec.template.metadata.labels", "", field.ErrInvalid)
 	}
 	switch sp.Strategy.Type {
 	case RecreateStrategy:

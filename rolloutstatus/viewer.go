@@ -3,6 +3,7 @@ package rolloutstatus
 import (
 	"strconv"
 
+	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/rollout"
 )
@@ -210,4 +211,55 @@ func StatefulSet(ss *StatefulSetView) Status {
 		return Status{Message: "waiting for statefulset rolling update to complete " + itoa(int64(st.UpdatedReplicas)) + " pods at revision " + st.UpdateRevision + "...\n"}
 	}
 	return Status{Message: "statefulset rolling update complete " + itoa(int64(st.CurrentReplicas)) + " pods at revision " + st.CurrentRevision + "...\n", Done: true}
+}
+
+// Validate returns a *field.Error for what API validation rejects in the
+// fields [StatefulSet] reads: a negative spec.replicas,
+// spec.updateStrategy.rollingUpdate.partition or status count.
+//
+// Source: upstream pkg/apis/apps/validation/validation.go
+// ValidateStatefulSetSpec, ValidateStatefulSetStatus (v1.36.3).
+func (ss *StatefulSetView) Validate() error {
+	if r := ss.Spec.Replicas; r != nil && *r < 0 {
+		return field.Int("spec.replicas", int64(*r), field.ErrNegative)
+	}
+	if ru := ss.Spec.UpdateStrategy.RollingUpdate; ru != nil && ru.Partition != nil && *ru.Partition < 0 {
+		return field.Int("spec.updateStrategy.rollingUpdate.partition", int64(*ru.Partition), field.ErrNegative)
+	}
+	st := ss.Status
+	return firstNegative(
+		count{"status.observedGeneration", st.ObservedGeneration},
+		count{"status.readyReplicas", int64(st.ReadyReplicas)},
+		count{"status.currentReplicas", int64(st.CurrentReplicas)},
+		count{"status.updatedReplicas", int64(st.UpdatedReplicas)},
+	)
+}
+
+// Validate returns a *field.Error for what API validation rejects in the
+// fields [DaemonSet] reads: a negative status count.
+//
+// Source: upstream pkg/apis/apps/validation/validation.go
+// ValidateDaemonSetStatus (v1.36.3).
+func (ds *DaemonSetView) Validate() error {
+	st := ds.Status
+	return firstNegative(
+		count{"status.observedGeneration", st.ObservedGeneration},
+		count{"status.desiredNumberScheduled", int64(st.DesiredNumberScheduled)},
+		count{"status.updatedNumberScheduled", int64(st.UpdatedNumberScheduled)},
+		count{"status.numberAvailable", int64(st.NumberAvailable)},
+	)
+}
+
+type count struct {
+	path string
+	n    int64
+}
+
+func firstNegative(cs ...count) error {
+	for _, c := range cs {
+		if c.n < 0 {
+			return field.Int(c.path, c.n, field.ErrNegative)
+		}
+	}
+	return nil
 }
