@@ -15,6 +15,7 @@ import (
 	"k8s.io/kubernetes/pkg/features"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 
@@ -211,3 +212,107 @@ func TestReplicaSetPodsToDeleteDifferential(t *testing.T) {
 }
 
 var _ = podstatus.IsReady
+
+// repFreeList draws 0-9 pods with unique UIDs and no restriction on times:
+// ready and creation times come from a pool of three per list, so exactly
+// equal times next to different times in one log2 bucket (where upstream's
+// comparator has cycles) are common.
+func repFreeList(t *rapid.T, now time.Time) []*podstatus.Pod {
+	n := rapid.IntRange(0, 9).Draw(t, "n")
+	uids := rapid.Permutation(repSeq(n)).Draw(t, "uids")
+	pool := []time.Time{repTime(t, "pool0", now), repTime(t, "pool1", now), repTime(t, "pool2", now)}
+	// uniform: every pod equal on the rules before the time rules, so
+	// that the time rules (and their cycles) decide.
+	uniform := rapid.Bool().Draw(t, "uniform")
+	pods := make([]*podstatus.Pod, n)
+	for i := range pods {
+		p := repPod(t, "p"+strconv.Itoa(i), "u"+strconv.Itoa(uids[i]), now)
+		if uniform {
+			p.Spec.NodeName, p.Status.Phase, p.Annotations = "n1", podstatus.Running, nil
+			p.Status.ContainerStatuses, p.Status.InitContainerStatuses, p.Spec.InitContainers = nil, nil, nil
+			p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue}}
+		}
+		if len(p.Status.Conditions) > 0 {
+			p.Status.Conditions[0].LastTransitionTime = rapid.SampledFrom(pool).Draw(t, "readyAt")
+		}
+		p.CreationTimestamp = rapid.SampledFrom(pool).Draw(t, "createdAt")
+		pods[i] = p
+	}
+	return pods
+}
+
+// repShared reports whether pod i shares its exact ready time, or its exact
+// creation time, with another pod of the list: the only pods whose order
+// against others the README's "non-transitive comparator" note leaves to
+// kubesem.
+func repShared(pods []*podstatus.Pod, i int) bool {
+	ready := func(p *podstatus.Pod) (time.Time, bool) {
+		for _, c := range p.Status.Conditions {
+			if c.Type == podstatus.Ready {
+				return c.LastTransitionTime, true
+			}
+		}
+		return time.Time{}, false
+	}
+	ri, rok := ready(pods[i])
+	for j, q := range pods {
+		if j == i {
+			continue
+		}
+		if rj, ok := ready(q); ok && rok && rj.Equal(ri) {
+			return true
+		}
+		if q.CreationTimestamp.Equal(pods[i].CreationTimestamp) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkReplicaSetPairwise is the README's claim for the non-transitive
+// comparator: on any list, kubesem's ranking agrees with upstream's Less on
+// every pair of pods neither of which shares an exact ready or creation time
+// with another pod of the list; and the pairs where it may not are counted.
+func checkReplicaSetPairwise(counts map[string]int) func(*rapid.T) {
+	return func(t *rapid.T) {
+		now := repNow(t)
+		pods := repFreeList(t, now)
+		ranks := make([]int, len(pods))
+		for i := range ranks {
+			ranks[i] = rapid.IntRange(0, 2).Draw(t, "rank")
+		}
+		r := replicaset.RankForDeletion(pods, ranks, now, replicaset.Options{})
+		tie := repTieIDs(r, len(pods))
+		pos := make([]int, len(pods))
+		for p, i := range r.Order {
+			pos[i] = p
+		}
+		up := controller.ActivePodsWithRanks{Pods: repV1Pods(pods), Rank: ranks, Now: metav1.Time{Time: now}}
+		for i := range pods {
+			for j := range pods {
+				if i == j {
+					continue
+				}
+				want := up.Less(i, j)
+				got := pos[i] < pos[j] && tie[i] != tie[j]
+				switch {
+				case got == want:
+					counts["agree"]++
+				case repShared(pods, i) || repShared(pods, j):
+					counts["differ (shared time, left to kubesem)"]++
+				default:
+					t.Fatalf("pods %d, %d with unshared times: kubesem first = %v; upstream Less = %v", i, j, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestReplicaSetPairwiseDifferential(t *testing.T) {
+	counts := map[string]int{}
+	rapid.Check(t, checkReplicaSetPairwise(counts))
+	t.Logf("pairs: %v", counts)
+	if counts["agree"] == 0 {
+		t.Fatal("no pair compared")
+	}
+}
