@@ -13,18 +13,22 @@ import (
 	"github.com/kubesem/kubesem/conformance"
 )
 
+const conformanceSynopsis = `Runs the conformance vectors against kubesem, or against an external
+implementation (--exec), and prints a table per package; exits 1 when a
+vector fails. The line protocol --exec speaks is described in
+conformance/README.md.`
+
 // conformanceCmd runs the vectors and prints a per-package table. It
 // reports whether every vector passed.
 func conformanceCmd(args []string, stdout io.Writer) (bool, error) {
 	fs := flag.NewFlagSet("conformance", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	vectors := fs.String("vectors", "", "folder of <package>/*.json vectors (default: the vectors built into kubesem)")
 	execCmd := fs.String("exec", "", "external implementation to check, run with sh -c; speaks the line protocol of conformance/README.md")
 	pkgs := fs.String("package", "", "comma-separated packages to run (default: all)")
 	verbose := fs.Bool("v", false, "list every vector, not only failures")
 	allow := fs.Bool("allow-unsupported", false, "skip vectors whose decision the implementation does not support")
-	if err := fs.Parse(args); err != nil {
-		return false, usagef("conformance: %v", err)
+	if err := parseFlags(fs, args, stdout, conformanceSynopsis); err != nil {
+		return false, err
 	}
 	suite := conformance.Suite{Vectors: kubesem.Vectors(), AllowUnsupported: *allow}
 	if *vectors != "" {

@@ -14,6 +14,10 @@ import (
 // error is printed as the {"error": ...} output and also reported on stderr,
 // naming the field, with exit code 2.
 func decide(args []string, stdin io.Reader, stdout io.Writer) error {
+	if wantsHelp(args) {
+		fmt.Fprintf(stdout, "usage: kubesem decide [FILE]\n\n%s\n", decideSynopsis)
+		return nil
+	}
 	if len(args) > 1 {
 		return usagef("decide: want at most one FILE")
 	}

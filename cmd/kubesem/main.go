@@ -17,6 +17,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -62,6 +63,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	case "serve":
+		if wantsHelp(args[1:]) {
+			fmt.Fprintf(stdout, "usage: kubesem serve\n\n%s\n", serveSynopsis)
+			return 0
+		}
+		if len(args) > 1 {
+			err = usagef("serve: unexpected argument %q", args[1])
+			break
+		}
 		err = serve(stdin, stdout)
 	case "decisions":
 		err = listDecisions(args[1:], stdout)
@@ -74,7 +83,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
-	if err == nil {
+	if err == nil || errors.Is(err, errHelp) {
 		return 0
 	}
 	fmt.Fprintln(stderr, "kubesem:", err)
@@ -84,7 +93,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 1
 }
 
+// simulations lists the simulate subcommands (TestHelp checks each one's -h).
+var simulations = []string{"rollout", "cronjob", "drain"}
+
 func simulate(args []string, stdout io.Writer) error {
+	if wantsHelp(args) {
+		io.WriteString(stdout, simulateUsage)
+		return nil
+	}
 	if len(args) == 0 {
 		return usagef("simulate: want rollout, cronjob or drain")
 	}

@@ -84,3 +84,21 @@ func TestUsage(t *testing.T) {
 		t.Errorf("no command exit = %d; want 2", code)
 	}
 }
+
+// TestHelp: every command and simulation answers -h and --help with its
+// usage on stdout and exit 0.
+func TestHelp(t *testing.T) {
+	cmds := [][]string{{}, {"decide"}, {"conformance"}, {"serve"}, {"decisions"}, {"simulate"}}
+	for _, s := range simulations {
+		cmds = append(cmds, []string{"simulate", s})
+	}
+	for _, c := range cmds {
+		for _, h := range []string{"-h", "--help"} {
+			args := append(append([]string{}, c...), h)
+			code, out, errOut := runCLI(t, "", args...)
+			if code != 0 || !strings.HasPrefix(out, "usage: kubesem") || errOut != "" {
+				t.Errorf("kubesem %v = %d, stdout %q, stderr %q; want 0 and usage on stdout", args, code, out, errOut)
+			}
+		}
+	}
+}

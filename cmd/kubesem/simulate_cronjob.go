@@ -16,7 +16,6 @@ import (
 // skipped (Forbid) or was not started (outage, deadline, or a later slot won).
 func simulateCronJob(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("simulate cronjob", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	schedule := fs.String("schedule", "*/15 * * * *", "spec.schedule (standard cron, 5 fields or a macro)")
 	zone := fs.String("time-zone", "", "spec.timeZone (IANA name); empty means the controller's zone, UTC")
 	fromFlag := fs.String("from", "2026-01-01T08:00:00Z", "start of the window (RFC 3339); the CronJob is created then")
@@ -27,8 +26,8 @@ func simulateCronJob(args []string, stdout io.Writer) error {
 	outageStart := fs.String("outage-start", "", "controller down from this time (RFC 3339 or HH:MM on the day of --from)")
 	outageEnd := fs.String("outage-end", "", "controller back at this time (RFC 3339 or HH:MM)")
 	refuse := fs.Bool("refuse-too-many-missed", false, "the documented behaviour: start nothing after more than 100 missed slots")
-	if err := fs.Parse(args); err != nil {
-		return usagef("simulate cronjob: %v", err)
+	if err := parseFlags(fs, args, stdout, cronjobSynopsis); err != nil {
+		return err
 	}
 	from, err := time.Parse(time.RFC3339, *fromFlag)
 	if err != nil {

@@ -53,14 +53,13 @@ func loadDrainFile(path string) (drainFile, error) {
 // each step. With --cluster it replays the user's own cluster and script.
 func simulateDrain(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("simulate drain", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	clusterFile := fs.String("cluster", "", "a JSON file {cluster: {nodes, pods, controllers, budgets}, script?: [actions], start?: time} to replay instead of the documented walk-through")
 	minAvailable := fs.String("min-available", "2", "spec.minAvailable (integer or percentage; empty: unset)")
 	maxUnavailable := fs.String("max-unavailable", "", "spec.maxUnavailable (integer or percentage; empty: unset)")
 	policy := fs.String("policy", "", "spec.unhealthyPodEvictionPolicy: IfHealthyBudget or AlwaysAllow (empty: unset)")
 	capacity := fs.Int("node3-capacity", 2, "pods node-3 can run (0: no limit)")
-	if err := fs.Parse(args); err != nil {
-		return usagef("simulate drain: %v", err)
+	if err := parseFlags(fs, args, stdout, drainSynopsis); err != nil {
+		return err
 	}
 	if *capacity < 0 || *capacity > 1000 {
 		return usagef("simulate drain: --node3-capacity: %d: want 0 to 1000", *capacity)

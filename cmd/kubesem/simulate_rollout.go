@@ -35,7 +35,6 @@ type rolloutFlags struct {
 func simulateRollout(args []string, stdout io.Writer) error {
 	var f rolloutFlags
 	fs := flag.NewFlagSet("simulate rollout", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	fs.IntVar(&f.replicas, "replicas", 10, "spec.replicas")
 	fs.StringVar(&f.maxSurge, "max-surge", "25%", "spec.strategy.rollingUpdate.maxSurge (number or percent)")
 	fs.StringVar(&f.maxUnavailable, "max-unavailable", "25%", "spec.strategy.rollingUpdate.maxUnavailable (number or percent)")
@@ -47,8 +46,8 @@ func simulateRollout(args []string, stdout io.Writer) error {
 	fs.IntVar(&f.scaleAt, "scale-at", -1, "at this step, scale the Deployment to --scale-to replicas")
 	fs.IntVar(&f.scaleTo, "scale-to", 0, "replicas after the scale event")
 	fs.IntVar(&f.updateAt, "update-at", -1, "at this step, update the template a second time (v3)")
-	if err := fs.Parse(args); err != nil {
-		return usagef("simulate rollout: %v", err)
+	if err := parseFlags(fs, args, stdout, rolloutSynopsis); err != nil {
+		return err
 	}
 	d, err := f.deployment()
 	if err != nil {

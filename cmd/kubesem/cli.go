@@ -1,0 +1,83 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// errHelp is returned once a command has printed its usage for -h or
+// --help; run exits 0.
+var errHelp = errors.New("help printed")
+
+// parseFlags parses args into fs. For -h, -help or --help it prints the
+// command's usage (synopsis, then every flag with its default) on stdout
+// and returns errHelp; any other parse error is a usageError naming the
+// command.
+func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer, synopsis string) error {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(stdout, fs, synopsis)
+		return errHelp
+	}
+	if err != nil {
+		return usagef("%s: %v", fs.Name(), err)
+	}
+	return nil
+}
+
+// printUsage writes "usage: kubesem <name> [flags]", the synopsis and the
+// flags with their defaults.
+func printUsage(w io.Writer, fs *flag.FlagSet, synopsis string) {
+	fmt.Fprintf(w, "usage: kubesem %s [flags]\n\n%s\n", fs.Name(), strings.TrimSpace(synopsis))
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if n == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nflags:")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+// wantsHelp reports whether args ask for help (-h, -help or --help) and
+// nothing else, for commands without flags.
+func wantsHelp(args []string) bool {
+	return len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help")
+}
+
+const rolloutSynopsis = `Runs the Deployment controller, the ReplicaSet controller and a kubelet
+that makes each new pod ready --ready-after syncs after its creation, one
+sync of each per step, and prints the rollout as a timeline: pods per
+revision, availability, and what each controller did.`
+
+const cronjobSynopsis = `Runs the CronJob controller over a window and prints, for every schedule
+slot, whether a Job started, replaced running ones, was skipped (Forbid) or
+was not started (outage, deadline, or a later slot won).`
+
+const drainSynopsis = `Replays the documented kubectl drain (seed 000, "Disruptions") against a
+PodDisruptionBudget, eviction by eviction, or drains the nodes of a cluster
+file (--cluster).`
+
+const decideSynopsis = `Reads one request {"decision","options","input"} from FILE (stdin when
+FILE is absent or "-") and prints the decision's output as JSON. Invalid
+input prints {"error": ...} and one line on stderr naming the field, and
+exits 2. "kubesem decisions -v" lists every decision with its input shape.`
+
+const serveSynopsis = `Answers requests line by line on stdin/stdout: the protocol an external
+implementation speaks under "kubesem conformance --exec" (see
+conformance/README.md), served by kubesem itself.`
+
+const simulateUsage = `usage: kubesem simulate <simulation> [flags]
+
+simulations:
+  rollout   a Deployment rollout step by step
+  cronjob   a CronJob's schedule slots over a window
+  drain     the documented kubectl drain against a PodDisruptionBudget
+
+Each takes -h for its flags.
+`
