@@ -1,8 +1,10 @@
 package conformance
 
 import (
+	"strings"
 	"time"
 
+	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
@@ -280,6 +282,8 @@ func rolloutDecisions() []Decision {
 				u = *in.MaxUnavailable
 			}
 			surge, unavailable, err := rollout.Fenceposts(s, u, in.Replicas)
+			// Fenceposts names the Deployment fields; this input has them bare.
+			err = rekey(rekey(err, "spec.strategy.rollingUpdate.", ""), "spec.", "")
 			return fencepostsOut{surge, unavailable}, err
 		}),
 		Bind("rollout.Bounds", func(in deploymentIn, _ rollout.Options) (boundsOut, error) {
@@ -288,7 +292,7 @@ func rolloutDecisions() []Decision {
 		}),
 		Bind("rollout.NewReplicaSetReplicas", func(in newReplicasIn, _ rollout.Options) (replicasOut, error) {
 			n, err := rollout.NewReplicaSetReplicas(&in.Deployment, in.AllReplicaSets, in.NewReplicaSet)
-			return replicasOut{n}, err
+			return replicasOut{n}, field.Under("deployment", err)
 		}),
 		Bind("rollout.Proportion", func(in proportionIn, _ rollout.Options) (int32ValueOut, error) {
 			return int32ValueOut{rollout.Proportion(&in.Deployment, in.ReplicaSet, in.ToAdd, in.Added)}, nil
@@ -440,50 +444,79 @@ func rolloutDecisions() []Decision {
 
 // Inputs holding a Deployment are checked with rollout.ValidateCounts: the
 // API's rules for the fields these rules read (a vector may leave out the
-// selector and template a rule does not read).
-func (in *deploymentIn) validate() error { return rollout.ValidateCounts(&in.Deployment, nil) }
+// selector and template a rule does not read); ReplicaSet lists with
+// rollout.ValidateReplicaSets, under their own input key.
+func (in *deploymentIn) validate() error { return vDeployment(&in.Deployment) }
 func (in *newReplicasIn) validate() error {
-	return rollout.ValidateCounts(&in.Deployment, in.AllReplicaSets)
+	return first(vDeployment(&in.Deployment), vReplicaSets("allReplicaSets", in.AllReplicaSets))
 }
-func (in *proportionIn) validate() error { return rollout.ValidateCounts(&in.Deployment, nil) }
+func (in *proportionIn) validate() error { return vDeployment(&in.Deployment) }
 func (in *proportionalIn) validate() error {
-	return rollout.ValidateCounts(&in.Deployment, in.OldReplicaSets)
+	return first(vDeployment(&in.Deployment), vReplicaSets("oldReplicaSets", in.OldReplicaSets))
 }
 func (in *deploymentRSsIn) validate() error {
-	return rollout.ValidateCounts(&in.Deployment, in.ReplicaSets)
+	return first(vDeployment(&in.Deployment), vReplicaSets("replicaSets", in.ReplicaSets))
 }
-func (in *deploymentRSIn) validate() error { return rollout.ValidateCounts(&in.Deployment, nil) }
+func (in *deploymentRSIn) validate() error { return vDeployment(&in.Deployment) }
 func (in *reconcileNewIn) validate() error {
-	return rollout.ValidateCounts(&in.Deployment, in.AllReplicaSets)
+	return first(vDeployment(&in.Deployment), vReplicaSets("allReplicaSets", in.AllReplicaSets))
 }
 func (in *reconcileOldIn) validate() error {
-	return rollout.ValidateCounts(&in.Deployment, in.AllReplicaSets)
+	return first(vDeployment(&in.Deployment), vReplicaSets("allReplicaSets", in.AllReplicaSets))
 }
 func (in *scaleDownIn) validate() error {
-	return rollout.ValidateCounts(&in.Deployment, in.AllReplicaSets)
+	return first(vDeployment(&in.Deployment), vReplicaSets("allReplicaSets", in.AllReplicaSets))
 }
 func (in *oldPodsIn) validate() error {
-	return rollout.ValidateCounts(&in.Deployment, in.OldReplicaSets)
+	return first(vDeployment(&in.Deployment), vReplicaSets("oldReplicaSets", in.OldReplicaSets))
 }
 func (in *rolloutSync) validate() error {
-	return rollout.ValidateCounts(&in.Deployment, in.ReplicaSets)
+	return first(vDeployment(&in.Deployment), vReplicaSets("replicaSets", in.ReplicaSets))
 }
-func (in *rolloutWithStatus) validate() error { return rollout.ValidateCounts(&in.Deployment, nil) }
-func (in *pausedIn) validate() error          { return rollout.ValidateCounts(&in.Deployment, nil) }
+func (in *rolloutWithStatus) validate() error { return vDeployment(&in.Deployment) }
+func (in *pausedIn) validate() error          { return vDeployment(&in.Deployment) }
 func (in *newAnnotationsIn) validate() error {
-	return rollout.ValidateCounts(&in.Deployment, []*replicaset.ReplicaSet{&in.ReplicaSet})
+	return first(vDeployment(&in.Deployment), vReplicaSet("replicaSet", &in.ReplicaSet))
 }
 func (in *historyIn) validate() error {
-	return rollout.ValidateCounts(&in.Deployment, in.OldReplicaSets)
+	return first(vDeployment(&in.Deployment), vReplicaSets("oldReplicaSets", in.OldReplicaSets))
 }
-func (in *cleanupIn) validate() error     { return rollout.ValidateReplicaSets(in.OldReplicaSets) }
-func (in *replicaSetsIn) validate() error { return rollout.ValidateReplicaSets(in.ReplicaSets) }
-func (in *replicaSetIn) validate() error {
-	return rollout.ValidateReplicaSets([]*replicaset.ReplicaSet{&in.ReplicaSet})
+func (in *cleanupIn) validate() error     { return vReplicaSets("oldReplicaSets", in.OldReplicaSets) }
+func (in *replicaSetsIn) validate() error { return vReplicaSets("replicaSets", in.ReplicaSets) }
+func (in *replicaSetIn) validate() error  { return vReplicaSet("replicaSet", &in.ReplicaSet) }
+func (in *annotationIn) validate() error  { return vReplicaSet("replicaSet", &in.ReplicaSet) }
+func (in *needUpdateIn) validate() error  { return vReplicaSet("replicaSet", &in.ReplicaSet) }
+
+// vDeployment checks d's counts and strategy, at paths under "deployment".
+func vDeployment(d *rollout.Deployment) error {
+	return field.Under("deployment", rollout.ValidateCounts(d, nil))
 }
-func (in *annotationIn) validate() error {
-	return rollout.ValidateReplicaSets([]*replicaset.ReplicaSet{&in.ReplicaSet})
+
+// vReplicaSets checks a ReplicaSet list, at paths under its input key.
+func vReplicaSets(key string, rss []*replicaset.ReplicaSet) error {
+	return rekey(rollout.ValidateReplicaSets(rss), "replicaSets", key)
 }
-func (in *needUpdateIn) validate() error {
-	return rollout.ValidateReplicaSets([]*replicaset.ReplicaSet{&in.ReplicaSet})
+
+// vReplicaSet checks one ReplicaSet, at paths under its input key.
+func vReplicaSet(key string, rs *replicaset.ReplicaSet) error {
+	return rekey(rollout.ValidateReplicaSets([]*replicaset.ReplicaSet{rs}), "replicaSets[0]", key)
+}
+
+// rekey replaces the leading path segment from of a *field.Error with to.
+func rekey(err error, from, to string) error {
+	fe, ok := err.(*field.Error)
+	if !ok || !strings.HasPrefix(fe.Path, from) {
+		return err
+	}
+	return &field.Error{Path: to + strings.TrimPrefix(fe.Path, from), Value: fe.Value, Err: fe.Err}
+}
+
+// first returns the first non-nil error.
+func first(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -52,7 +53,7 @@ func (k kubesem) Decide(decision string, options, input json.RawMessage) (json.R
 		if !errors.As(err, &fe) {
 			return nil, err
 		}
-		return json.Marshal(errorOut{WantError{Field: fe.Path, Kind: field.Kind(fe)}})
+		return json.Marshal(errorOut{inputError{Field: fe.Path, Kind: field.Kind(fe), Value: fe.Value, Reason: reason(fe)}})
 	}
 	return plan.Encode(out)
 }
@@ -75,15 +76,51 @@ func decodeStrict(raw json.RawMessage, v any) error {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return field.New(te.Field, te.Value, field.ErrInvalid)
+		return field.New(te.Field, "a JSON "+te.Value, fmt.Errorf("%w: want %s", field.ErrInvalid, te.Type))
 	}
 	if msg := err.Error(); strings.HasPrefix(msg, "json: unknown field ") {
-		return field.New(strings.Trim(strings.TrimPrefix(msg, "json: unknown field "), `"`), "", field.ErrUnsupported)
+		name := strings.Trim(strings.TrimPrefix(msg, "json: unknown field "), `"`)
+		path := unknownField(raw, reflect.TypeOf(v), name)
+		if path == "" {
+			path = name
+		}
+		return field.New(path, "", fmt.Errorf("%w: unknown field", field.ErrUnsupported))
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		line, col := lineCol(raw, se.Offset)
+		return field.New("", fmt.Sprintf("line %d, column %d: %v", line, col, se), field.ErrInvalid)
 	}
 	return field.New("", err.Error(), field.ErrInvalid)
 }
 
+// lineCol returns the 1-based line and column of byte offset off in b.
+func lineCol(b []byte, off int64) (line, col int) {
+	off = min(max(off, 0), int64(len(b)))
+	line = 1 + bytes.Count(b[:off], []byte("\n"))
+	col = int(off) - bytes.LastIndexByte(b[:off], '\n')
+	return line, col
+}
+
+// inputError is kubesem's error answer: the field path from the top of
+// the input, the kind a vector's wantError names, and, for people, the
+// value as written and the reason.
+type inputError struct {
+	Field  string `json:"field"`
+	Kind   string `json:"kind"`
+	Value  string `json:"value,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// reason is the error's message without its path and value.
+func reason(fe *field.Error) string {
+	if fe.Err == nil {
+		return "invalid value"
+	}
+	return fe.Err.Error()
+}
+
 // errorOut is a decision's answer for invalid input.
 type errorOut struct {
-	Error WantError `json:"error"`
+	Error inputError `json:"error"`
 }

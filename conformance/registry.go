@@ -43,10 +43,11 @@ func Bind[In, Opt, Out any](name string, f func(in In, opts Opt) (Out, error)) D
 			}
 			if v, ok := any(&in).(validator); ok {
 				if err := v.validate(); err != nil {
-					return nil, err
+					return nil, inputPath(reflect.TypeFor[In](), err)
 				}
 			}
-			return f(in, opts)
+			out, err := f(in, opts)
+			return out, inputPath(reflect.TypeFor[In](), err)
 		},
 	}
 }

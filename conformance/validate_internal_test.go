@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	root "github.com/kubesem/kubesem"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
@@ -43,6 +44,34 @@ func TestInputsValidate(t *testing.T) {
 		}
 		if !reflect.PointerTo(d.Input).Implements(vt) {
 			t.Errorf("%s: input %v holds an API object but does not validate it", d.Name, d.Input)
+		}
+	}
+}
+
+// TestErrorPathsFromInput: every vector's wantError names its field from
+// the top of the decision's input ("deployment.spec.replicas", not
+// "spec.replicas"), so that the CLI can print input.<field>.
+func TestErrorPathsFromInput(t *testing.T) {
+	vs, err := Load(root.Vectors())
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]Decision{}
+	for _, d := range Registry() {
+		byName[d.Name] = d
+	}
+	for _, v := range vs {
+		// cronjob's error paths: next, with the cronjob work.
+		if v.WantError == nil || v.WantError.Field == "" || v.Package == "cronjob" {
+			continue
+		}
+		d := byName[v.Decision]
+		first := v.WantError.Field
+		if i := strings.IndexAny(first, ".["); i >= 0 {
+			first = first[:i]
+		}
+		if _, ok := jsonKeys(d.Input)[first]; !ok && d.Input.Kind() == reflect.Struct {
+			t.Errorf("%s/%s: error field %q does not start with an input key of %v", v.Package, v.Name, v.WantError.Field, d.Input)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package field
 import (
 	"errors"
 	"strconv"
+	"strings"
 )
 
 // Sentinels for [Error.Err]. Match them with errors.Is.
@@ -95,6 +96,25 @@ func At(err error, path string) error {
 	fe, ok := err.(*Error)
 	if !ok || fe.Path != "" {
 		return err
+	}
+	return &Error{Path: path, Value: fe.Value, Err: fe.Err}
+}
+
+// Under returns err with its path placed under prefix ("deployment" and
+// "spec.replicas" make "deployment.spec.replicas"; an empty path becomes
+// prefix). Errors other than *Error, and a nil err, are returned as they are.
+func Under(prefix string, err error) error {
+	fe, ok := err.(*Error)
+	if !ok || prefix == "" {
+		return err
+	}
+	path := prefix
+	switch {
+	case fe.Path == "":
+	case strings.HasPrefix(fe.Path, "["):
+		path += fe.Path
+	default:
+		path += "." + fe.Path
 	}
 	return &Error{Path: path, Value: fe.Value, Err: fe.Err}
 }

@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/kubesem/kubesem/conformance"
 )
@@ -35,6 +38,12 @@ func decide(args []string, stdin io.Reader, stdout io.Writer) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line := 1 + bytes.Count(data[:se.Offset], []byte("\n"))
+			col := int(se.Offset) - bytes.LastIndexByte(data[:se.Offset], '\n')
+			return usagef("decide: request: line %d, column %d: %v", line, col, err)
+		}
 		return usagef("decide: request: %v", err)
 	}
 	if req.Decision == "" {
@@ -50,10 +59,23 @@ func decide(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	stdout.Write(append(out, '\n'))
 	var probe struct {
-		Error *conformance.WantError `json:"error"`
+		Error *struct {
+			Field, Kind, Value, Reason string
+		} `json:"error"`
 	}
 	if json.Unmarshal(out, &probe) == nil && probe.Error != nil {
-		return usagef("decide: input.%s: %s value", probe.Error.Field, probe.Error.Kind)
+		e := probe.Error
+		path := "input"
+		if e.Field != "" {
+			path = "input." + e.Field
+			if strings.HasPrefix(e.Field, "[") {
+				path = "input" + e.Field
+			}
+		}
+		if e.Reason == "" {
+			e.Reason = e.Kind
+		}
+		return usagef("decide: %s: %s: %s", path, strconv.Quote(e.Value), e.Reason)
 	}
 	return nil
 }

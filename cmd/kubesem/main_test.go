@@ -102,3 +102,28 @@ func TestHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestDecideErrors: every bad input prints one line on stderr naming the
+// full path from the request (input.<object>.<field>), the value and the
+// reason, and exits 2.
+func TestDecideErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{`{"decision":"rollout.Bounds","input":{"deployment":{"spec":{"replicas":-3}}}}`,
+			`kubesem: decide: input.deployment.spec.replicas: "-3": must be non-negative`},
+		{`{"decision":"rollout.Bounds","input":{"deployment":{"spec":{"replicas":3,"bogus":1}}}}`,
+			`kubesem: decide: input.deployment.spec.bogus: "": unsupported value: unknown field`},
+		{`{"decision":"rollout.Bounds","input":{"deployment":{"spec":{"replicas":"x"}}}}`,
+			`kubesem: decide: input.deployment.spec.replicas: "a JSON string": invalid value: want int32`},
+		{"{\"decision\":\"rollout.Bounds\",\n \"input\":{\"deployment\":{\"spec\":{\"replicas\":3,}}}}",
+			`kubesem: decide: request: line 2, column 47: invalid character '}' looking for beginning of object key string`},
+		{`{"decision":"rollout.ScaleDownOld","input":{"deployment":{"spec":{"replicas":3}},"allReplicaSets":[{"metadata":{"name":"a"},"spec":{"replicas":-1}}],"oldReplicaSets":[]}}`,
+			`kubesem: decide: input.allReplicaSets[0].spec.replicas: "-1": must be non-negative`},
+	}
+	for _, tc := range tests {
+		code, _, errOut := runCLI(t, tc.in, "decide")
+		if code != 2 || strings.TrimSpace(errOut) != tc.want || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("decide %s = %d, stderr %q; want 2 and %q", tc.in, code, errOut, tc.want)
+		}
+	}
+}
