@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"strings"
 	"sync"
+	"time"
 )
 
 // Request is one line an external implementation reads on its standard
@@ -27,20 +29,46 @@ type Response struct {
 	Failure     string          `json:"failure,omitempty"`
 }
 
+// ErrGone wraps the errors of a [Process] whose program has ended or was
+// stopped: no later request can be answered.
+var ErrGone = errors.New("implementation gone")
+
 // Process is an external implementation: a program that reads one JSON
 // Request per line on its standard input and answers each with one JSON
 // Response line on its standard output, in order. It is safe for use by one
 // goroutine at a time; Decide serialises calls.
 type Process struct {
-	mu   sync.Mutex
-	cmd  *exec.Cmd
-	in   io.WriteCloser
-	out  *bufio.Reader
-	dead error
+	mu      sync.Mutex
+	cmd     *exec.Cmd
+	in      io.WriteCloser
+	replies chan reply
+	timeout time.Duration
+	stderr  *tail
+	dead    error
 }
 
-// Exec starts name with args as an external implementation.
+type reply struct {
+	line []byte
+	err  error
+}
+
+// ExecOptions says how [ExecWith] runs an implementation.
+type ExecOptions struct {
+	// Stderr receives the implementation's standard error as it writes it
+	// (nil: discarded). The last lines are also quoted in errors.
+	Stderr io.Writer
+	// Timeout bounds the wait for each response line (0: 10 seconds).
+	Timeout time.Duration
+}
+
+// Exec starts name with args as an external implementation, with the
+// default ExecOptions.
 func Exec(name string, args ...string) (*Process, error) {
+	return ExecWith(ExecOptions{}, name, args...)
+}
+
+// ExecWith starts name with args as an external implementation.
+func ExecWith(opts ExecOptions, name string, args ...string) (*Process, error) {
 	cmd := exec.Command(name, args...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -50,10 +78,31 @@ func Exec(name string, args ...string) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
+	t := &tail{}
+	if opts.Stderr != nil {
+		cmd.Stderr = io.MultiWriter(opts.Stderr, t)
+	} else {
+		cmd.Stderr = t
 	}
-	return &Process{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("cannot start %s: %w", name, err)
+	}
+	p := &Process{cmd: cmd, in: in, replies: make(chan reply), timeout: opts.Timeout, stderr: t}
+	if p.timeout <= 0 {
+		p.timeout = 10 * time.Second
+	}
+	go func() {
+		r := bufio.NewReaderSize(out, 1<<20)
+		for {
+			line, err := r.ReadBytes('\n')
+			p.replies <- reply{line, err}
+			if err != nil {
+				close(p.replies)
+				return
+			}
+		}
+	}()
+	return p, nil
 }
 
 // Decide sends one request and reads its response.
@@ -68,25 +117,56 @@ func (p *Process) Decide(decision string, options, input json.RawMessage) (json.
 		return nil, err
 	}
 	if _, err := p.in.Write(append(line, '\n')); err != nil {
-		p.dead = fmt.Errorf("writing to implementation: %w", err)
+		p.dead = p.exited("writing a request", err)
 		return nil, p.dead
 	}
-	reply, err := p.out.ReadBytes('\n')
-	if err != nil {
-		p.dead = fmt.Errorf("reading from implementation: %w", err)
+	timer := time.NewTimer(p.timeout)
+	defer timer.Stop()
+	var r reply
+	select {
+	case got, ok := <-p.replies:
+		r = got
+		if !ok {
+			r.err = io.EOF
+		}
+	case <-timer.C:
+		p.cmd.Process.Kill()
+		p.dead = fmt.Errorf("%w: no answer to %s within %v: an implementation must write one response line per request and flush it (the process was stopped)%s", ErrGone, decision, p.timeout, p.stderr.quote())
 		return nil, p.dead
 	}
-	var r Response
-	if err := json.Unmarshal(reply, &r); err != nil {
-		return nil, fmt.Errorf("implementation wrote an invalid response line: %v", err)
+	if r.err != nil {
+		p.dead = p.exited("reading its answer", r.err)
+		return nil, p.dead
+	}
+	var resp Response
+	if err := json.Unmarshal(r.line, &resp); err != nil {
+		return nil, fmt.Errorf("implementation wrote an invalid response line %q: %v", truncate(r.line, 200), err)
 	}
 	switch {
-	case r.Unsupported:
+	case resp.Unsupported:
 		return nil, fmt.Errorf("%w: %s", ErrUnsupported, decision)
-	case r.Failure != "":
-		return nil, errors.New(r.Failure)
+	case resp.Failure != "":
+		return nil, errors.New(resp.Failure)
 	}
-	return r.Output, nil
+	return resp.Output, nil
+}
+
+// exited describes the implementation's end after an I/O error: its exit
+// status when it has exited, and the last lines of its standard error.
+func (p *Process) exited(doing string, err error) error {
+	p.in.Close()
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case werr := <-done:
+		status := "exit status 0"
+		if werr != nil {
+			status = werr.Error()
+		}
+		return fmt.Errorf("%w: it ended (%s) while kubesem was %s%s", ErrGone, status, doing, p.stderr.quote())
+	case <-time.After(time.Second):
+		return fmt.Errorf("%w: %s: %v%s", ErrGone, doing, err, p.stderr.quote())
+	}
 }
 
 // Close closes the implementation's standard input and waits for it to exit.
@@ -94,7 +174,49 @@ func (p *Process) Close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.in.Close()
+	if p.dead != nil {
+		return nil
+	}
 	return p.cmd.Wait()
+}
+
+// tail keeps the last few kilobytes an implementation wrote on its
+// standard error.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if len(t.buf) > 4096 {
+		t.buf = t.buf[len(t.buf)-4096:]
+	}
+	return len(b), nil
+}
+
+// quote returns "; its standard error ended with: ..." or "".
+func (t *tail) quote() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := strings.TrimSpace(string(t.buf))
+	if s == "" {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > 5 {
+		lines = lines[len(lines)-5:]
+	}
+	return "; its standard error ended with:\n  " + strings.Join(lines, "\n  ")
+}
+
+func truncate(b []byte, n int) string {
+	if len(b) <= n {
+		return string(b)
+	}
+	return string(b[:n]) + "…"
 }
 
 // Serve answers Requests read from r with Responses written to w, deciding

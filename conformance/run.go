@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"regexp"
 	"slices"
 	"testing"
 )
@@ -30,6 +31,9 @@ type Suite struct {
 	// AllowUnsupported skips, instead of failing, vectors whose decision
 	// the implementation does not support.
 	AllowUnsupported bool
+	// Match, when set, restricts the run to the vectors whose
+	// "<package>/<name>" it matches.
+	Match *regexp.Regexp
 }
 
 // Result is the outcome of one vector.
@@ -41,8 +45,9 @@ type Result struct {
 }
 
 // Check runs every vector of s against impl and returns one Result per
-// vector, in load order. It returns an error only when the vectors cannot be
-// loaded.
+// vector, in load order. It returns an error when the vectors cannot be
+// loaded, and when the implementation is gone ([ErrGone]): then the results
+// so far and an error naming the vector it stopped at.
 func Check(impl Implementation, s Suite) ([]Result, error) {
 	vs, err := Load(s.Vectors)
 	if err != nil {
@@ -53,12 +58,19 @@ func Check(impl Implementation, s Suite) ([]Result, error) {
 		if len(s.Packages) > 0 && !slices.Contains(s.Packages, v.Package) {
 			continue
 		}
-		out = append(out, checkOne(impl, v, s.AllowUnsupported))
+		if s.Match != nil && !s.Match.MatchString(v.Package+"/"+v.Name) {
+			continue
+		}
+		r, err := checkOne(impl, v, s.AllowUnsupported)
+		out = append(out, r)
+		if err != nil {
+			return out, fmt.Errorf("vector %s/%s: %w", v.Package, v.Name, err)
+		}
 	}
 	return out, nil
 }
 
-func checkOne(impl Implementation, v Vector, allowUnsupported bool) (r Result) {
+func checkOne(impl Implementation, v Vector, allowUnsupported bool) (r Result, gone error) {
 	r.Vector = v
 	defer func() {
 		if p := recover(); p != nil {
@@ -69,17 +81,21 @@ func checkOne(impl Implementation, v Vector, allowUnsupported bool) (r Result) {
 	if errors.Is(err, ErrUnsupported) {
 		if allowUnsupported {
 			r.Skipped = true
-			return r
+			return r, nil
 		}
 		r.Failure = fmt.Sprintf("decision %s not supported", v.Decision)
-		return r
+		return r, nil
+	}
+	if errors.Is(err, ErrGone) {
+		r.Failure = "implementation failed: " + err.Error()
+		return r, err
 	}
 	if err != nil {
 		r.Failure = "implementation failed: " + err.Error()
-		return r
+		return r, nil
 	}
 	r.Failure = verdict(v, got)
-	return r
+	return r, nil
 }
 
 // verdict compares an output with the vector's expectation and returns ""

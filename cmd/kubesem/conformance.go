@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/kubesem/kubesem"
 	"github.com/kubesem/kubesem/conformance"
@@ -20,13 +25,15 @@ conformance/README.md.`
 
 // conformanceCmd runs the vectors and prints a per-package table. It
 // reports whether every vector passed.
-func conformanceCmd(args []string, stdout io.Writer) (bool, error) {
+func conformanceCmd(args []string, stdout, stderr io.Writer) (bool, error) {
 	fs := flag.NewFlagSet("conformance", flag.ContinueOnError)
 	vectors := fs.String("vectors", "", "folder of <package>/*.json vectors (default: the vectors built into kubesem)")
 	execCmd := fs.String("exec", "", "external implementation to check, run with sh -c; speaks the line protocol of conformance/README.md")
 	pkgs := fs.String("package", "", "comma-separated packages to run (default: all)")
 	verbose := fs.Bool("v", false, "list every vector, not only failures")
-	allow := fs.Bool("allow-unsupported", false, "skip vectors whose decision the implementation does not support")
+	allow := fs.Bool("allow-unsupported", false, "skip, instead of failing, vectors whose decision the implementation does not support")
+	runFlag := fs.String("run", "", "run only the vectors whose \"<package>/<name>\" matches this regular expression")
+	timeout := fs.Duration("timeout", 10*time.Second, "with --exec, how long to wait for each answer")
 	if err := parseFlags(fs, args, stdout, conformanceSynopsis); err != nil {
 		return false, err
 	}
@@ -40,17 +47,27 @@ func conformanceCmd(args []string, stdout io.Writer) (bool, error) {
 	if *pkgs != "" {
 		suite.Packages = strings.Split(*pkgs, ",")
 	}
+	if *runFlag != "" {
+		re, err := regexp.Compile(*runFlag)
+		if err != nil {
+			return false, usagef("conformance: --run: %v", err)
+		}
+		suite.Match = re
+	}
 	impl := conformance.Kubesem()
 	name := "kubesem"
 	if *execCmd != "" {
-		p, err := conformance.Exec("sh", "-c", *execCmd)
+		p, err := conformance.ExecWith(conformance.ExecOptions{Stderr: stderr, Timeout: *timeout}, "sh", "-c", *execCmd)
 		if err != nil {
-			return false, usagef("conformance: --exec: %v", err)
+			return false, usagef("conformance: --exec %q: %v", *execCmd, err)
 		}
 		defer p.Close()
 		impl, name = p, *execCmd
 	}
 	results, err := conformance.Check(impl, suite)
+	if errors.Is(err, conformance.ErrGone) {
+		return false, fmt.Errorf("conformance: --exec %q: %v", *execCmd, err)
+	}
 	if err != nil {
 		return false, usagef("conformance: %v", err)
 	}
@@ -78,7 +95,8 @@ func report(w io.Writer, name string, results []conformance.Result, verbose bool
 			t.skipped++
 		case r.Failure != "":
 			t.failed++
-			fmt.Fprintf(w, "FAIL %s/%s (%s)\n  %s\n", r.Vector.Package, r.Vector.Name, r.Vector.Decision, strings.ReplaceAll(r.Failure, "\n", "\n  "))
+			fmt.Fprintf(w, "FAIL %s/%s (%s, %s)\n  input: %s\n  %s\n", r.Vector.Package, r.Vector.Name, r.Vector.Decision,
+				r.Vector.File, clip(r.Vector.Input, 2000), strings.ReplaceAll(r.Failure, "\n", "\n  "))
 		default:
 			t.passed++
 			if verbose {
@@ -103,4 +121,17 @@ func report(w io.Writer, name string, results []conformance.Result, verbose bool
 	tw.Flush()
 	fmt.Fprintf(w, "%d passed, %d failed, %d skipped\n", all.passed, all.failed, all.skipped)
 	return all.failed == 0
+}
+
+// clip returns raw compacted, cut at n bytes.
+func clip(raw json.RawMessage, n int) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		b.Reset()
+		b.Write(raw)
+	}
+	if b.Len() > n {
+		return b.String()[:n] + "…"
+	}
+	return b.String()
 }

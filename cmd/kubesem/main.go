@@ -58,7 +58,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = decide(args[1:], stdin, stdout)
 	case "conformance":
 		var ok bool
-		ok, err = conformanceCmd(args[1:], stdout)
+		ok, err = conformanceCmd(args[1:], stdout, stderr)
 		if err == nil && !ok {
 			return 1
 		}
