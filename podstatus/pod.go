@@ -168,10 +168,3 @@ func (p *Pod) Condition(t ConditionType) *Condition {
 	}
 	return nil
 }
-
-// Template is a pod template: the metadata and spec of the pods a workload
-// creates.
-type Template struct {
-	meta.ObjectMeta `json:"metadata"`
-	Spec            Spec `json:"spec"`
-}

@@ -15,11 +15,10 @@ type Deployment struct {
 
 	// TemplateHash is not an API field: it is the pod-template-hash of
 	// Spec.Template (with Status.CollisionCount), which Kubernetes computes
-	// from the Go encoding of the full template and kubesem does not. When
-	// set, the new ReplicaSet is the oldest one whose template carries this
-	// pod-template-hash label, and a created one is named after it. When
-	// empty, the new ReplicaSet is found by comparing the modelled template
-	// fields, and a created one is named with kubesem's own hash.
+	// from the Go encoding of the full template (the k8s adapter module
+	// computes it exactly). When set, a created ReplicaSet is named after
+	// it and labelled with it; when empty, kubesem's own hash is used. The
+	// new ReplicaSet is found by comparing whole templates either way.
 	TemplateHash string `json:"templateHash,omitempty"`
 }
 

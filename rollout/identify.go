@@ -10,12 +10,13 @@ import (
 // FindNewReplicaSet returns d's new ReplicaSet among replicaSets: the oldest
 // (by creationTimestamp, then name) whose template is d's template, or nil.
 //
-// Template identity: when d.TemplateHash is set, a ReplicaSet has d's
-// template when its template's pod-template-hash label equals it; otherwise
-// when its template equals d's apart from that label (nil and empty maps and
-// slices are equal), as upstream's EqualIgnoreHash does over the fields
-// kubesem models. The oldest match wins when several exist
-// (kubernetes/kubernetes#40415). Nil entries are skipped.
+// Template identity: a ReplicaSet has d's template when its template equals
+// d's apart from the pod-template-hash label (nil and empty maps and slices
+// are equal), as upstream's EqualIgnoreHash does, over the whole template:
+// the modelled fields and, for templates decoded from JSON, every other
+// field they carried (env, resources, volumes …; see podstatus.Template).
+// The oldest match wins when several exist (kubernetes/kubernetes#40415).
+// Nil entries are skipped.
 //
 // Source: upstream deployment_util.go FindNewReplicaSet, EqualIgnoreHash (v1.36.3).
 func FindNewReplicaSet(d *Deployment, replicaSets []*replicaset.ReplicaSet) *replicaset.ReplicaSet {
@@ -33,10 +34,6 @@ func FindNewReplicaSet(d *Deployment, replicaSets []*replicaset.ReplicaSet) *rep
 
 // hasTemplate reports whether rs runs d's pod template.
 func hasTemplate(d *Deployment, rs *replicaset.ReplicaSet) bool {
-	if d.TemplateHash != "" {
-		h, ok := rs.Spec.Template.Labels[HashLabel]
-		return ok && h == d.TemplateHash
-	}
 	return sameTemplate(&rs.Spec.Template, &d.Spec.Template)
 }
 

@@ -1,6 +1,8 @@
 package rollout_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -38,8 +40,8 @@ func TestFindNewReplicaSet(t *testing.T) {
 		{"same template, other hash label", "", []*replicaset.ReplicaSet{newer, old}, "newer"},
 		{"oldest of several", "", []*replicaset.ReplicaSet{newer, old, older}, "older"},
 		{"none", "", []*replicaset.ReplicaSet{old}, "<nil>"},
-		{"templateHash decides", "h", []*replicaset.ReplicaSet{newer, old, older}, "newer"},
-		{"templateHash without match", "zzz", []*replicaset.ReplicaSet{newer, old, older}, "<nil>"},
+		{"templateHash does not decide: templates do", "h", []*replicaset.ReplicaSet{newer, old, older}, "older"},
+		{"templateHash matching nothing: templates still decide", "zzz", []*replicaset.ReplicaSet{newer, old}, "newer"},
 	} {
 		dc := *d
 		dc.TemplateHash = c.hash
@@ -63,6 +65,45 @@ func TestReplicaSetName(t *testing.T) {
 	} {
 		if got := rollout.ReplicaSetName(c.d, c.hash); got != c.want {
 			t.Errorf("ReplicaSetName(%d chars, %d chars) = %d chars; want %d", len(c.d), len(c.hash), len(got), len(c.want))
+		}
+	}
+}
+
+// TestFindNewReplicaSetWholeTemplate: templates decoded from JSON are
+// compared whole, so a change kubesem does not model (an env var, a memory
+// limit) makes a different template, and the same unmodelled fields make
+// the same one.
+func TestFindNewReplicaSetWholeTemplate(t *testing.T) {
+	t.Parallel()
+	tmpl := func(s string) podstatus.Template {
+		var p podstatus.Template
+		if err := json.Unmarshal([]byte(s), &p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const withEnv = `{"metadata":{"labels":{"app":"foo"}},"spec":{"containers":[{"name":"app","image":"v1","env":[{"name":"MODE","value":"%s"}],"resources":{"limits":{"memory":"%s"}}}]}}`
+	d := deploy(1, "", "")
+	d.Spec.Template = tmpl(fmt.Sprintf(withEnv, "fast", "1Gi"))
+	same := rs("same", 1, 1, 0)
+	same.Spec.Template = tmpl(fmt.Sprintf(withEnv, "fast", "1Gi"))
+	same.Spec.Template.Labels = map[string]string{"app": "foo", rollout.HashLabel: "x"}
+	otherEnv := rs("env", 1, 1, 1)
+	otherEnv.Spec.Template = tmpl(fmt.Sprintf(withEnv, "slow", "1Gi"))
+	otherMem := rs("mem", 1, 1, 2)
+	otherMem.Spec.Template = tmpl(fmt.Sprintf(withEnv, "fast", "2Gi"))
+	plain := rs("plain", 1, 1, 3)
+	plain.Spec.Template = tmpl(`{"metadata":{"labels":{"app":"foo"}},"spec":{"containers":[{"name":"app","image":"v1"}]}}`)
+	for _, c := range []struct {
+		rss  []*replicaset.ReplicaSet
+		want string
+	}{
+		{[]*replicaset.ReplicaSet{same, otherEnv, otherMem, plain}, "same"},
+		{[]*replicaset.ReplicaSet{otherEnv, otherMem, plain}, ""},
+	} {
+		got := rollout.FindNewReplicaSet(d, c.rss)
+		if (got == nil && c.want != "") || (got != nil && got.Name != c.want) {
+			t.Errorf("FindNewReplicaSet = %v; want %q", got, c.want)
 		}
 	}
 }

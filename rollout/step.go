@@ -185,6 +185,14 @@ func (s *syncer) create() bool {
 	}
 	name := ReplicaSetName(d.Name, hash)
 	rev := MaxRevision(s.allOld) + 1
+	// Upstream sizes the new ReplicaSet before it tries to create it, so a
+	// maxSurge it cannot parse fails the sync before any name collision.
+	zero := int32(0)
+	size, err := NewReplicaSetReplicas(d, append(slices.Clip(s.allOld), &replicaset.ReplicaSet{Spec: replicaset.Spec{Replicas: &zero}}), nil)
+	if err != nil {
+		s.fail()
+		return false
+	}
 	for _, rs := range s.rss {
 		if rs == nil || rs.Name != name {
 			continue
@@ -217,7 +225,6 @@ func (s *syncer) create() bool {
 	}
 	sel.MatchLabels[HashLabel] = hash
 	controller := true
-	zero := int32(0)
 	rs := &replicaset.ReplicaSet{
 		ObjectMeta: meta.ObjectMeta{
 			Name: name, Namespace: d.Namespace, Labels: maps.Clone(tmpl.Labels), CreationTimestamp: s.now,
@@ -225,12 +232,7 @@ func (s *syncer) create() bool {
 		},
 		Spec: replicaset.Spec{Replicas: &zero, MinReadySeconds: d.Spec.MinReadySeconds, Selector: sel, Template: tmpl},
 	}
-	n, err := NewReplicaSetReplicas(d, append(slices.Clip(s.allOld), rs), rs)
-	if err != nil {
-		s.fail()
-		return false
-	}
-	rs.Spec.Replicas = &n
+	rs.Spec.Replicas = &size
 	rs.Annotations, _ = NewReplicaSetAnnotations(d, rs, rev, Creating)
 	s.plan.Create = plan.Creation[replicaset.ReplicaSet]{Count: 1, Reason: ReasonCreateNew, Objects: []replicaset.ReplicaSet{*copyReplicaSet(rs)}}
 	s.newRS = rs

@@ -1,0 +1,222 @@
+package podstatus
+
+import (
+	"encoding/json"
+	"reflect"
+	"time"
+
+	"github.com/kubesem/kubesem/meta"
+)
+
+// Template is a pod template: the metadata and spec of the pods a workload
+// creates.
+//
+// Only some fields are modelled, but a Template decoded from JSON keeps the
+// rest of what it was given (env, resources, volumes, probes, fields added by
+// later Kubernetes releases …) and writes it back in MarshalJSON, so that a
+// created object carries the whole template. Every rule that compares or
+// hashes templates (which ReplicaSet is new, whether a template changed)
+// sees the unmodelled part too: a change anywhere in the template is a
+// different template, never "no change".
+type Template struct {
+	meta.ObjectMeta `json:"metadata"`
+	Spec            Spec `json:"spec"`
+
+	// rest is what the decoded JSON held besides the modelled fields, as
+	// JSON values (map[string]any, []any, string, float64, bool); nil for a
+	// template built in Go.
+	rest map[string]any
+}
+
+// templateFields is Template without its methods, for the encoding/json
+// defaults.
+type templateFields struct {
+	meta.ObjectMeta `json:"metadata"`
+	Spec            Spec `json:"spec"`
+}
+
+// UnmarshalJSON decodes the modelled fields as encoding/json does (unknown
+// fields do not fail) and keeps every other field of the template.
+func (t *Template) UnmarshalJSON(b []byte) error {
+	var f templateFields
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	var all any
+	if err := json.Unmarshal(b, &all); err != nil {
+		return err
+	}
+	rest, _ := residual(all, reflect.TypeFor[templateFields]()).(map[string]any)
+	*t = Template{ObjectMeta: f.ObjectMeta, Spec: f.Spec, rest: rest}
+	return nil
+}
+
+// MarshalJSON writes the modelled fields merged into the rest of the
+// template as it was decoded.
+func (t Template) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(templateFields{t.ObjectMeta, t.Spec})
+	if err != nil || t.rest == nil {
+		return b, err
+	}
+	var modelled any
+	if err := json.Unmarshal(b, &modelled); err != nil {
+		return nil, err
+	}
+	return json.Marshal(merge(modelled, t.rest))
+}
+
+// HasUnmodelled reports whether t carries fields kubesem does not model.
+func (t *Template) HasUnmodelled() bool { return len(t.rest) > 0 }
+
+var (
+	timeT        = reflect.TypeFor[time.Time]()
+	unmarshalerT = reflect.TypeFor[json.Unmarshaler]()
+)
+
+// residual returns the part of the JSON value v that the Go type t does not
+// model: keys t has no field for, recursively; nil when there is none.
+// Nulls are dropped (encoding/json decodes them as absent).
+func residual(v any, t reflect.Type) any {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if v == nil || t == timeT || reflect.PointerTo(t).Implements(unmarshalerT) {
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		fields := fieldTypes(t)
+		out := map[string]any{}
+		for k, x := range obj {
+			if x == nil {
+				continue
+			}
+			ft, ok := fields[k]
+			if !ok {
+				out[k] = x
+				continue
+			}
+			if r := residual(x, ft); r != nil {
+				out[k] = r
+			}
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		return out
+	case reflect.Slice, reflect.Array:
+		list, ok := v.([]any)
+		if !ok {
+			return nil
+		}
+		out := make([]any, len(list))
+		found := false
+		for i, x := range list {
+			if r := residual(x, t.Elem()); r != nil {
+				out[i], found = r, true
+			}
+		}
+		if !found {
+			return nil
+		}
+		return out
+	case reflect.Map:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		out := map[string]any{}
+		for k, x := range obj {
+			if r := residual(x, t.Elem()); r != nil {
+				out[k] = r
+			}
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		return out
+	}
+	return nil
+}
+
+// fieldTypes maps the JSON keys of struct type t (embedded structs
+// flattened) to their field types.
+func fieldTypes(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name := f.Tag.Get("json")
+		for j := 0; j < len(name); j++ {
+			if name[j] == ',' {
+				name = name[:j]
+				break
+			}
+		}
+		if name == "-" || !f.IsExported() && !f.Anonymous {
+			continue
+		}
+		if f.Anonymous && name == "" {
+			et := f.Type
+			if et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			if et.Kind() == reflect.Struct {
+				for k, v := range fieldTypes(et) {
+					out[k] = v
+				}
+				continue
+			}
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = f.Type
+	}
+	return out
+}
+
+// merge returns the JSON value modelled with rest's values added where
+// modelled has none: objects key by key, lists index by index (rest's
+// entries beyond modelled's length are dropped, as the list was changed).
+func merge(modelled, rest any) any {
+	switch m := modelled.(type) {
+	case map[string]any:
+		r, ok := rest.(map[string]any)
+		if !ok {
+			return m
+		}
+		out := make(map[string]any, len(m)+len(r))
+		for k, v := range r {
+			out[k] = v
+		}
+		for k, v := range m {
+			if rv, ok := r[k]; ok {
+				out[k] = merge(v, rv)
+			} else {
+				out[k] = v
+			}
+		}
+		return out
+	case []any:
+		r, ok := rest.([]any)
+		if !ok {
+			return m
+		}
+		out := make([]any, len(m))
+		for i, v := range m {
+			if i < len(r) && r[i] != nil {
+				out[i] = merge(v, r[i])
+			} else {
+				out[i] = v
+			}
+		}
+		return out
+	case nil:
+		return rest
+	}
+	return modelled
+}
