@@ -58,6 +58,77 @@ func (k kubesem) Decide(decision string, options, input json.RawMessage) (json.R
 	return plan.Encode(out)
 }
 
+// decodeInput decodes a decision's input into v (a pointer to the input
+// struct): strict about the input's own keys (an unknown top-level key is
+// an error), lenient inside the objects it holds, which are accepted as the
+// API server returns them (apiVersion, kind, managedFields, fields kubesem
+// does not model or that later releases add). A list field may be given as
+// a List object ({"kind": "...List", "items": [...]}, as kubectl get -o json
+// prints it).
+func decodeInput(raw json.RawMessage, v any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	t := reflect.TypeOf(v).Elem()
+	if t.Kind() == reflect.Struct {
+		var top map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &top); err != nil {
+			return decodeStrict(raw, v) // reports the syntax or type error
+		}
+		keys := jsonKeys(t)
+		names := make([]string, 0, len(top))
+		for k := range top {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		changed := false
+		for _, k := range names {
+			ft, ok := matchKey(keys, k)
+			if !ok {
+				return field.New(k, "", fmt.Errorf("%w: unknown field", field.ErrUnsupported))
+			}
+			if items, ok := listItems(top[k], ft); ok {
+				top[k], changed = items, true
+			}
+		}
+		if changed {
+			b, err := json.Marshal(top)
+			if err != nil {
+				return err
+			}
+			raw = b
+		}
+	}
+	err := json.Unmarshal(raw, v)
+	if err == nil {
+		return nil
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return field.New(te.Field, "a JSON "+te.Value, fmt.Errorf("%w: want %s", field.ErrInvalid, te.Type))
+	}
+	var fe *field.Error
+	if errors.As(err, &fe) {
+		return fe
+	}
+	return field.New("", err.Error(), field.ErrInvalid)
+}
+
+// listItems returns the items of a List object given for a field of slice
+// type t.
+func listItems(raw json.RawMessage, t reflect.Type) (json.RawMessage, bool) {
+	if t.Kind() != reflect.Slice || len(raw) == 0 || raw[0] != '{' {
+		return nil, false
+	}
+	var list struct {
+		Items json.RawMessage `json:"items"`
+	}
+	if json.Unmarshal(raw, &list) != nil || len(list.Items) == 0 || list.Items[0] != '[' {
+		return nil, false
+	}
+	return list.Items, true
+}
+
 // decodeStrict decodes raw into v, rejecting unknown fields. Decoding errors
 // become a *field.Error naming the offending field.
 func decodeStrict(raw json.RawMessage, v any) error {

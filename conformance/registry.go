@@ -35,7 +35,7 @@ func Bind[In, Opt, Out any](name string, f func(in In, opts Opt) (Out, error)) D
 		decide: func(options, input json.RawMessage) (any, error) {
 			var in In
 			var opts Opt
-			if err := decodeStrict(input, &in); err != nil {
+			if err := decodeInput(input, &in); err != nil {
 				return nil, err
 			}
 			if err := decodeStrict(options, &opts); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,8 +112,8 @@ func TestDecideErrors(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{`{"decision":"rollout.Bounds","input":{"deployment":{"spec":{"replicas":-3}}}}`,
 			`kubesem: decide: input.deployment.spec.replicas: "-3": must be non-negative`},
-		{`{"decision":"rollout.Bounds","input":{"deployment":{"spec":{"replicas":3,"bogus":1}}}}`,
-			`kubesem: decide: input.deployment.spec.bogus: "": unsupported value: unknown field`},
+		{`{"decision":"rollout.Bounds","input":{"deploymnet":{"spec":{"replicas":3}}}}`,
+			`kubesem: decide: input.deploymnet: "": unsupported value: unknown field`},
 		{`{"decision":"rollout.Bounds","input":{"deployment":{"spec":{"replicas":"x"}}}}`,
 			`kubesem: decide: input.deployment.spec.replicas: "a JSON string": invalid value: want int32`},
 		{"{\"decision\":\"rollout.Bounds\",\n \"input\":{\"deployment\":{\"spec\":{\"replicas\":3,}}}}",
@@ -125,5 +126,54 @@ func TestDecideErrors(t *testing.T) {
 		if code != 2 || strings.TrimSpace(errOut) != tc.want || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("decide %s = %d, stderr %q; want 2 and %q", tc.in, code, errOut, tc.want)
 		}
+	}
+}
+
+// TestDecideRealObjects: objects exactly as kubectl get -o json prints them
+// (apiVersion, kind, managedFields, fields kubesem does not model, List
+// wrappers) are accepted; an env-var change starts a rollout whose new
+// ReplicaSet carries the whole template; the same template does not.
+func TestDecideRealObjects(t *testing.T) {
+	t.Parallel()
+	read := func(name string) json.RawMessage {
+		b, err := os.ReadFile(filepath.Join("testdata", "real", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	req := func(d json.RawMessage) string {
+		b, _ := json.Marshal(map[string]any{"decision": "rollout.Step", "input": map[string]any{
+			"deployment": d, "replicaSets": read("replicasets.json"), "pods": read("pods.json"), "now": "2026-11-20T10:00:00Z"}})
+		return string(b)
+	}
+	code, out, errOut := runCLI(t, req(read("deployment.json")), "decide")
+	if code != 0 {
+		t.Fatalf("decide = %d, %s", code, errOut)
+	}
+	var plan struct {
+		Outcome string `json:"outcome"`
+		Create  struct {
+			Count   int               `json:"count"`
+			Objects []json.RawMessage `json:"objects"`
+		} `json:"create"`
+	}
+	if err := json.Unmarshal([]byte(out), &plan); err != nil {
+		t.Fatal(err)
+	}
+	if plan.Outcome != "RollingUpdate" || plan.Create.Count != 1 || len(plan.Create.Objects) != 1 {
+		t.Fatalf("env change: outcome %s, create %d; want RollingUpdate creating 1\n%s", plan.Outcome, plan.Create.Count, out)
+	}
+	var created bytes.Buffer
+	json.Compact(&created, plan.Create.Objects[0])
+	for _, want := range []string{`"MODE"`, `"slow"`, `"memory":"256Mi"`, `"terminationMessagePath":"/dev/termination-log"`, `"dnsPolicy":"ClusterFirst"`} {
+		if !strings.Contains(created.String(), want) {
+			t.Errorf("created ReplicaSet lacks %s: %s", want, created.String())
+		}
+	}
+	same := strings.Replace(string(read("deployment.json")), `"value": "slow"`, `"value": "fast"`, 1)
+	code, out, errOut = runCLI(t, req(json.RawMessage(same)), "decide")
+	if code != 0 || strings.Contains(out, `"reason": "CreateNew"`) {
+		t.Errorf("same template: decide = %d, %s %s; want no new ReplicaSet", code, out, errOut)
 	}
 }
