@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/google/go-cmp v0.7.0
+	github.com/kubesem/kubesem/k8s v0.0.0
 	github.com/robfig/cron/v3 v3.0.1
 	k8s.io/client-go v0.36.3
 	k8s.io/kubectl v0.0.0
@@ -76,7 +77,7 @@ require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/josharian/intern v1.0.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
-	github.com/kubesem/kubesem v0.0.0-00010101000000-000000000000
+	github.com/kubesem/kubesem v0.0.0
 	github.com/liggitt/tabwriter v0.0.0-20181228230101-89fcab3d43de // indirect
 	github.com/mailru/easyjson v0.7.7 // indirect
 	github.com/mitchellh/go-wordwrap v1.0.1 // indirect
@@ -134,6 +135,8 @@ require (
 )
 
 replace github.com/kubesem/kubesem => ../..
+
+replace github.com/kubesem/kubesem/k8s => ../../k8s
 
 replace (
 	k8s.io/api => k8s.io/api v0.36.3

@@ -1,0 +1,154 @@
+package upstream_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/client-go/informers"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/kubernetes/pkg/controller"
+	"k8s.io/kubernetes/pkg/controller/deployment"
+	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/k8s"
+	"github.com/kubesem/kubesem/rollout"
+)
+
+// adGenTemplate draws a pod template with modelled and unmodelled fields.
+func adGenTemplate(t *rapid.T) corev1.PodTemplateSpec {
+	var tm corev1.PodTemplateSpec
+	tm.Labels = map[string]string{"app": rapid.SampledFrom([]string{"web", "api"}).Draw(t, "app")}
+	if rapid.Bool().Draw(t, "ann") {
+		tm.Annotations = map[string]string{"a": rapid.StringMatching(`[a-z0-9]{0,6}`).Draw(t, "annV")}
+	}
+	for i := range rapid.IntRange(1, 3).Draw(t, "containers") {
+		c := corev1.Container{Name: "c" + string(rune('a'+i)), Image: rapid.StringMatching(`[a-z]{1,6}:[0-9]{1,2}`).Draw(t, "image")}
+		if rapid.Bool().Draw(t, "env") {
+			c.Env = []corev1.EnvVar{{Name: "K", Value: rapid.StringMatching(`[a-z]{0,4}`).Draw(t, "envV")}}
+		}
+		if rapid.Bool().Draw(t, "limits") {
+			c.Resources.Limits = corev1.ResourceList{corev1.ResourceMemory: resource.MustParse(rapid.SampledFrom([]string{"64Mi", "1Gi", "1024Mi"}).Draw(t, "mem"))}
+		}
+		tm.Spec.Containers = append(tm.Spec.Containers, c)
+	}
+	if rapid.Bool().Draw(t, "grace") {
+		g := rapid.Int64Range(0, 60).Draw(t, "graceS")
+		tm.Spec.TerminationGracePeriodSeconds = &g
+	}
+	tm.Spec.RestartPolicy = rapid.SampledFrom([]corev1.RestartPolicy{"", corev1.RestartPolicyAlways}).Draw(t, "restart")
+	return tm
+}
+
+// TestAdapterPodTemplateHashDifferential: k8s.PodTemplateHash equals
+// upstream's controller.ComputeHash on random templates and collision
+// counts.
+func TestAdapterPodTemplateHashDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tm := adGenTemplate(t)
+		var cc *int32
+		if rapid.Bool().Draw(t, "collisions") {
+			n := rapid.Int32().Draw(t, "collisionCount")
+			cc = &n
+		}
+		if got, want := k8s.PodTemplateHash(&tm, cc), controller.ComputeHash(&tm, cc); got != want {
+			t.Fatalf("PodTemplateHash = %s; upstream ComputeHash = %s", got, want)
+		}
+	})
+}
+
+// TestAdapterRealObjectsUpstream: the kubectl get -o json Deployment,
+// ReplicaSets and Pods of the CLI tests, unmodified, give the same decision
+// through the adapter and through one upstream syncDeployment: the created
+// ReplicaSet (name, size, whole template) and the sizes after the sync.
+func TestAdapterRealObjectsUpstream(t *testing.T) {
+	var d appsv1.Deployment
+	var rss appsv1.ReplicaSetList
+	var pods corev1.PodList
+	adRead(t, "deployment.json", &d)
+	adRead(t, "replicasets.json", &rss)
+	adRead(t, "pods.json", &pods)
+	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+
+	// kubesem through the adapter.
+	kd, err := k8s.FromDeployment(&d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rsPtrs []*appsv1.ReplicaSet
+	for i := range rss.Items {
+		rsPtrs = append(rsPtrs, &rss.Items[i])
+	}
+	var podPtrs []*corev1.Pod
+	for i := range pods.Items {
+		podPtrs = append(podPtrs, &pods.Items[i])
+	}
+	krs, _ := k8s.FromReplicaSets(rsPtrs)
+	kp, _ := k8s.FromPods(podPtrs)
+	p, err := rollout.Step(kd, krs, kp, now, rollout.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := k8s.DeploymentActions(&d, rsPtrs, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Upstream: the controller over informer caches holding the objects.
+	_, c := dsController()
+	inf := informers.NewSharedInformerFactory(c, 0)
+	dc, err := deployment.NewDeploymentController(context.Background(), inf.Apps().V1().Deployments(), inf.Apps().V1().ReplicaSets(), inf.Core().V1().Pods(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dsSet(dc, "eventRecorder", record.EventRecorder(&record.FakeRecorder{}))
+	inf.Apps().V1().Deployments().Informer().GetIndexer().Add(&d)
+	for _, rs := range rsPtrs {
+		inf.Apps().V1().ReplicaSets().Informer().GetIndexer().Add(rs)
+	}
+	for _, pod := range podPtrs {
+		inf.Core().V1().Pods().Informer().GetIndexer().Add(pod)
+	}
+	c.ClearActions()
+	if err := dsSyncDeployment(dc, context.Background(), "default/web"); err != nil {
+		t.Fatal(err)
+	}
+	var created []*appsv1.ReplicaSet
+	for _, a := range c.Actions() {
+		if ca, ok := a.(clienttesting.CreateAction); ok && a.GetVerb() == "create" {
+			if rs, ok := ca.GetObject().(*appsv1.ReplicaSet); ok {
+				created = append(created, rs)
+			}
+		}
+	}
+	if len(created) != 1 || len(w.Create) != 1 {
+		t.Fatalf("created: upstream %d, kubesem %d; want 1 each", len(created), len(w.Create))
+	}
+	u, k := created[0], w.Create[0]
+	if u.Name != k.Name || *u.Spec.Replicas != *k.Spec.Replicas {
+		t.Errorf("created %s (%d); upstream %s (%d)", k.Name, *k.Spec.Replicas, u.Name, *u.Spec.Replicas)
+	}
+	ub, _ := json.Marshal(u.Spec.Template)
+	kb, _ := json.Marshal(k.Spec.Template)
+	if string(ub) != string(kb) {
+		t.Errorf("created template:\nkubesem  %s\nupstream %s", kb, ub)
+	}
+}
+
+func adRead(t *testing.T, name string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "cmd", "kubesem", "testdata", "real", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatal(err)
+	}
+}

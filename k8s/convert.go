@@ -1,0 +1,215 @@
+package k8s
+
+import (
+	"encoding/json"
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+
+	"github.com/kubesem/kubesem/cronjob"
+	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/pdb"
+	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/replicaset"
+	"github.com/kubesem/kubesem/rollout"
+)
+
+// convert re-reads from's API JSON as to. Both sides use the API's JSON
+// field names, so the modelled fields carry over and pod templates keep the
+// rest.
+func convert[T any](kind string, from any) (*T, error) {
+	b, err := json.Marshal(from)
+	if err != nil {
+		return nil, fmt.Errorf("k8s: encoding %s: %w", kind, err)
+	}
+	to := new(T)
+	if err := json.Unmarshal(b, to); err != nil {
+		return nil, fmt.Errorf("k8s: decoding %s: %w", kind, err)
+	}
+	return to, nil
+}
+
+// convertAll converts every element of from.
+func convertAll[F any, T any](kind string, from []F, one func(F) (*T, error)) ([]*T, error) {
+	out := make([]*T, 0, len(from))
+	for i, f := range from {
+		t, err := one(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s[%d]: %w", kind, i, err)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// FromDeployment converts d, and sets TemplateHash to the pod-template-hash
+// v1.36.3 computes for d's template and collision count.
+func FromDeployment(d *appsv1.Deployment) (*rollout.Deployment, error) {
+	if d == nil {
+		return nil, nil
+	}
+	out, err := convert[rollout.Deployment]("Deployment", d)
+	if err != nil {
+		return nil, err
+	}
+	out.TemplateHash = PodTemplateHash(&d.Spec.Template, d.Status.CollisionCount)
+	return out, nil
+}
+
+// ToDeployment converts d back to the API type (TemplateHash, not an API
+// field, is dropped).
+func ToDeployment(d *rollout.Deployment) (*appsv1.Deployment, error) {
+	if d == nil {
+		return nil, nil
+	}
+	out, err := convert[appsv1.Deployment]("Deployment", d)
+	if err != nil {
+		return nil, err
+	}
+	out.APIVersion, out.Kind = "apps/v1", "Deployment"
+	return out, nil
+}
+
+// FromReplicaSet converts rs.
+func FromReplicaSet(rs *appsv1.ReplicaSet) (*replicaset.ReplicaSet, error) {
+	if rs == nil {
+		return nil, nil
+	}
+	out, err := convert[replicaset.ReplicaSet]("ReplicaSet", rs)
+	if err != nil {
+		return nil, err
+	}
+	out.Kind = replicaset.KindReplicaSet
+	return out, nil
+}
+
+// FromReplicaSets converts every ReplicaSet of rss (a nil entry stays nil).
+func FromReplicaSets(rss []*appsv1.ReplicaSet) ([]*replicaset.ReplicaSet, error) {
+	return convertAll("replicaSets", rss, FromReplicaSet)
+}
+
+// ToReplicaSet converts rs back to the API type.
+func ToReplicaSet(rs *replicaset.ReplicaSet) (*appsv1.ReplicaSet, error) {
+	if rs == nil {
+		return nil, nil
+	}
+	c := *rs
+	c.Kind = ""
+	out, err := convert[appsv1.ReplicaSet]("ReplicaSet", &c)
+	if err != nil {
+		return nil, err
+	}
+	out.APIVersion, out.Kind = "apps/v1", "ReplicaSet"
+	return out, nil
+}
+
+// FromReplicationController converts rc to kubesem's ReplicaSet model with
+// Kind ReplicationController (its selector is a plain label map).
+func FromReplicationController(rc *corev1.ReplicationController) (*replicaset.ReplicaSet, error) {
+	if rc == nil {
+		return nil, nil
+	}
+	out, err := convert[replicaset.ReplicaSet]("ReplicationController", rc)
+	if err != nil {
+		return nil, err
+	}
+	out.Kind = replicaset.KindReplicationController
+	return out, nil
+}
+
+// FromPod converts p.
+func FromPod(p *corev1.Pod) (*podstatus.Pod, error) {
+	if p == nil {
+		return nil, nil
+	}
+	return convert[podstatus.Pod]("Pod", p)
+}
+
+// FromPods converts every pod of pods.
+func FromPods(pods []*corev1.Pod) ([]*podstatus.Pod, error) {
+	return convertAll("pods", pods, FromPod)
+}
+
+// ToPod converts p back to the API type (the modelled fields only).
+func ToPod(p *podstatus.Pod) (*corev1.Pod, error) {
+	if p == nil {
+		return nil, nil
+	}
+	out, err := convert[corev1.Pod]("Pod", p)
+	if err != nil {
+		return nil, err
+	}
+	out.APIVersion, out.Kind = "v1", "Pod"
+	return out, nil
+}
+
+// FromJob converts j.
+func FromJob(j *batchv1.Job) (*job.Job, error) {
+	if j == nil {
+		return nil, nil
+	}
+	return convert[job.Job]("Job", j)
+}
+
+// FromJobs converts every Job of jobs.
+func FromJobs(jobs []*batchv1.Job) ([]*job.Job, error) {
+	return convertAll("jobs", jobs, FromJob)
+}
+
+// ToJob converts j back to the API type.
+func ToJob(j *job.Job) (*batchv1.Job, error) {
+	if j == nil {
+		return nil, nil
+	}
+	out, err := convert[batchv1.Job]("Job", j)
+	if err != nil {
+		return nil, err
+	}
+	out.APIVersion, out.Kind = "batch/v1", "Job"
+	return out, nil
+}
+
+// FromCronJob converts cj.
+func FromCronJob(cj *batchv1.CronJob) (*cronjob.CronJob, error) {
+	if cj == nil {
+		return nil, nil
+	}
+	return convert[cronjob.CronJob]("CronJob", cj)
+}
+
+// ToCronJob converts cj back to the API type.
+func ToCronJob(cj *cronjob.CronJob) (*batchv1.CronJob, error) {
+	if cj == nil {
+		return nil, nil
+	}
+	out, err := convert[batchv1.CronJob]("CronJob", cj)
+	if err != nil {
+		return nil, err
+	}
+	out.APIVersion, out.Kind = "batch/v1", "CronJob"
+	return out, nil
+}
+
+// FromPodDisruptionBudget converts b.
+func FromPodDisruptionBudget(b *policyv1.PodDisruptionBudget) (*pdb.PodDisruptionBudget, error) {
+	if b == nil {
+		return nil, nil
+	}
+	return convert[pdb.PodDisruptionBudget]("PodDisruptionBudget", b)
+}
+
+// ToPodDisruptionBudget converts b back to the API type.
+func ToPodDisruptionBudget(b *pdb.PodDisruptionBudget) (*policyv1.PodDisruptionBudget, error) {
+	if b == nil {
+		return nil, nil
+	}
+	out, err := convert[policyv1.PodDisruptionBudget]("PodDisruptionBudget", b)
+	if err != nil {
+		return nil, err
+	}
+	out.APIVersion, out.Kind = "policy/v1", "PodDisruptionBudget"
+	return out, nil
+}

@@ -1,0 +1,154 @@
+package k8s_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/k8s"
+	"github.com/kubesem/kubesem/rollout"
+)
+
+// genDeployment draws an apps/v1 Deployment with the fields kubesem models
+// and some it does not (env, resources, volumes).
+func genDeployment(t *rapid.T) *appsv1.Deployment {
+	n := rapid.Int32Range(0, 50).Draw(t, "replicas")
+	d := &appsv1.Deployment{}
+	d.Name, d.Namespace, d.UID = "web", "default", "uid-web"
+	d.Generation = rapid.Int64Range(1, 5).Draw(t, "generation")
+	d.Spec.Replicas = &n
+	d.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+	d.Spec.Template.Labels = map[string]string{"app": "web"}
+	c := corev1.Container{Name: "web", Image: rapid.SampledFrom([]string{"nginx:1", "nginx:2"}).Draw(t, "image")}
+	if rapid.Bool().Draw(t, "env") {
+		c.Env = []corev1.EnvVar{{Name: "MODE", Value: rapid.StringMatching(`[a-z]{1,5}`).Draw(t, "mode")}}
+	}
+	if rapid.Bool().Draw(t, "volume") {
+		d.Spec.Template.Spec.Volumes = []corev1.Volume{{Name: "data", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}}
+	}
+	d.Spec.Template.Spec.Containers = []corev1.Container{c}
+	if rapid.Bool().Draw(t, "recreate") {
+		d.Spec.Strategy.Type = appsv1.RecreateDeploymentStrategyType
+	} else {
+		s := intstr.FromString(rapid.SampledFrom([]string{"25%", "50%"}).Draw(t, "surge"))
+		u := intstr.FromInt32(rapid.Int32Range(0, 3).Draw(t, "unavailable"))
+		d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType, RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &s, MaxUnavailable: &u}}
+	}
+	d.Status.Replicas = rapid.Int32Range(0, 50).Draw(t, "statusReplicas")
+	d.Status.ObservedGeneration = rapid.Int64Range(0, 5).Draw(t, "observed")
+	if rapid.Bool().Draw(t, "collisions") {
+		cc := rapid.Int32Range(0, 3).Draw(t, "collisionCount")
+		d.Status.CollisionCount = &cc
+	}
+	return d
+}
+
+// TestDeploymentRoundTrip: To(From(d)) keeps every field kubesem models and
+// the whole pod template; From(To(x)) gives x back.
+func TestDeploymentRoundTrip(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		d := genDeployment(t)
+		k, err := k8s.FromDeployment(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := k8s.ToDeployment(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if *back.Spec.Replicas != *d.Spec.Replicas || back.Spec.Strategy.Type != d.Spec.Strategy.Type || back.Status.Replicas != d.Status.Replicas ||
+			back.Generation != d.Generation || back.Status.ObservedGeneration != d.Status.ObservedGeneration {
+			t.Fatalf("round trip changed modelled fields:\n%+v\n%+v", d.Spec, back.Spec)
+		}
+		if !reflect.DeepEqual(back.Spec.Template, d.Spec.Template) {
+			t.Fatalf("round trip changed the template:\n%+v\n%+v", d.Spec.Template, back.Spec.Template)
+		}
+		k2, err := k8s.FromDeployment(back)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(k)
+		b, _ := json.Marshal(k2)
+		if string(a) != string(b) {
+			t.Fatalf("From(To(x)) != x:\n%s\n%s", a, b)
+		}
+	})
+}
+
+// TestRealObjects: the kubectl get -o json objects of the CLI tests,
+// unmodified, give through the adapter the Plan decide gives, and an env
+// change starts a rollout whose ReplicaSet carries the real hash and the
+// whole template.
+func TestRealObjects(t *testing.T) {
+	var d appsv1.Deployment
+	var rss appsv1.ReplicaSetList
+	var pods corev1.PodList
+	read(t, "deployment.json", &d)
+	read(t, "replicasets.json", &rss)
+	read(t, "pods.json", &pods)
+	kd, err := k8s.FromDeployment(&d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rsPtrs []*appsv1.ReplicaSet
+	for i := range rss.Items {
+		rsPtrs = append(rsPtrs, &rss.Items[i])
+	}
+	var podPtrs []*corev1.Pod
+	for i := range pods.Items {
+		podPtrs = append(podPtrs, &pods.Items[i])
+	}
+	krs, err := k8s.FromReplicaSets(rsPtrs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kp, err := k8s.FromPods(podPtrs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	p, err := rollout.Step(kd, krs, kp, now, rollout.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Outcome != rollout.PathRollingUpdate || p.Create.Count != 1 {
+		t.Fatalf("Step = %s creating %d; want a rollout creating the new ReplicaSet", p.Outcome, p.Create.Count)
+	}
+	w, err := k8s.DeploymentActions(&d, rsPtrs, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := w.Create[0]
+	hash := k8s.PodTemplateHash(&d.Spec.Template, d.Status.CollisionCount)
+	if created.Name != "web-"+hash || created.Labels["pod-template-hash"] != hash || created.Spec.Template.Labels["pod-template-hash"] != hash {
+		t.Errorf("created %s labels %v; want web-%s with the hash label", created.Name, created.Labels, hash)
+	}
+	want := d.Spec.Template.DeepCopy()
+	want.Labels["pod-template-hash"] = hash
+	if !reflect.DeepEqual(created.Spec.Template, *want) {
+		t.Errorf("created template differs from the Deployment's:\n%+v\n%+v", created.Spec.Template, *want)
+	}
+	if created.Namespace != "default" || len(created.OwnerReferences) != 1 || created.OwnerReferences[0].UID != d.UID {
+		t.Errorf("created metadata %+v; want the Deployment's namespace and owner", created.ObjectMeta)
+	}
+}
+
+func read(t *testing.T, name string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "cmd", "kubesem", "testdata", "real", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatal(err)
+	}
+}
