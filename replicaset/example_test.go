@@ -51,3 +51,21 @@ func ExampleSlowStart() {
 	fmt.Println(sizes, ok)
 	// Output: [1 2 4] 5
 }
+
+// Which pods a scale-down removes first: a pending pod before running ones,
+// then pods on crowded nodes (NodeRanks), newer before older.
+func ExampleRankForDeletion() {
+	pods := []*podstatus.Pod{
+		pod("web-a", "n1", podstatus.Running, ago(time.Hour), ago(time.Hour)),
+		pod("web-b", "n1", podstatus.Running, ago(2*time.Minute), ago(3*time.Minute)),
+		pod("web-c", "n2", podstatus.Pending, time.Time{}, ago(time.Minute)),
+	}
+	r := replicaset.RankForDeletion(pods, replicaset.NodeRanks(pods, pods), now, replicaset.Options{})
+	for _, i := range r.Order {
+		fmt.Println(pods[i].Name)
+	}
+	// Output:
+	// web-c
+	// web-b
+	// web-a
+}
