@@ -40,10 +40,10 @@ type schemaGen struct {
 }
 
 var (
-	durationT  = reflect.TypeFor[time.Duration]()
-	intstrT    = reflect.TypeFor[intstr.Value]()
-	templateT  = reflect.TypeFor[podstatus.Template]()
-	rawT       = reflect.TypeFor[json.RawMessage]()
+	durationT    = reflect.TypeFor[time.Duration]()
+	intstrT      = reflect.TypeFor[intstr.Value]()
+	templateT    = reflect.TypeFor[podstatus.Template]()
+	rawT         = reflect.TypeFor[json.RawMessage]()
 	marshalerT   = reflect.TypeFor[json.Marshaler]()
 	unmarshalerT = reflect.TypeFor[json.Unmarshaler]()
 )
