@@ -26,6 +26,7 @@ func simulateCronJob(args []string, stdout io.Writer) error {
 	outageStart := fs.String("outage-start", "", "controller down from this time (RFC 3339 or HH:MM on the day of --from)")
 	outageEnd := fs.String("outage-end", "", "controller back at this time (RFC 3339 or HH:MM)")
 	refuse := fs.Bool("refuse-too-many-missed", false, "the documented behaviour: start nothing after more than 100 missed slots")
+	svg := fs.String("svg", "", "also write the slots as a standalone SVG chart to this file")
 	if err := parseFlags(fs, args, stdout, cronjobSynopsis); err != nil {
 		return err
 	}
@@ -80,7 +81,17 @@ func simulateCronJob(args []string, stdout io.Writer) error {
 		return usagef("simulate cronjob: %v", err)
 	}
 	printSlots(stdout, cj, from, to, *jobDuration, outage, slots)
-	return nil
+	if *svg == "" {
+		return nil
+	}
+	tl := &timeline{title: fmt.Sprintf("CronJob %q, %s", cj.Spec.Schedule, cj.Spec.ConcurrencyPolicy),
+		series: []series{{"started", "#2e8b57"}, {"replaced", "#e07b20"}, {"skipped (Forbid)", "#b0b0b0"}, {"not started", "#c0392b"}}}
+	for _, s := range slots {
+		stack := make([]int, 4)
+		stack[map[cronjob.Outcome]int{cronjob.Started: 0, cronjob.Replaced: 1, cronjob.Skipped: 2, cronjob.NotStarted: 3}[s.Outcome]] = 1
+		tl.add(s.Time.UTC().Format("15:04"), string(s.Outcome)+" "+s.Job, stack...)
+	}
+	return tl.writeFile(*svg)
 }
 
 // clockTime reads an RFC 3339 time, or HH:MM on the day (and in the zone) of day.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -58,6 +59,7 @@ func simulateDrain(args []string, stdout io.Writer) error {
 	maxUnavailable := fs.String("max-unavailable", "", "spec.maxUnavailable (integer or percentage; empty: unset)")
 	policy := fs.String("policy", "", "spec.unhealthyPodEvictionPolicy: IfHealthyBudget or AlwaysAllow (empty: unset)")
 	capacity := fs.Int("node3-capacity", 2, "pods node-3 can run (0: no limit)")
+	svg := fs.String("svg", "", "also write the pods' states after each step as a standalone SVG chart to this file")
 	if err := parseFlags(fs, args, stdout, drainSynopsis); err != nil {
 		return err
 	}
@@ -145,6 +147,8 @@ func simulateDrain(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	tl := &timeline{title: "kubectl drain against a PodDisruptionBudget: pods after each step",
+		series: []series{{"available", "#2e8b57"}, {"starting", "#9fd5b5"}, {"pending", "#f2b880"}, {"terminating", "#c0392b"}}}
 	for i, s := range steps {
 		a := s.Action
 		label := string(a.Kind)
@@ -186,6 +190,23 @@ func simulateDrain(args []string, stdout io.Writer) error {
 			ps = append(ps, fmt.Sprintf("%s@%s %s", p.Name, node, p.State))
 		}
 		fmt.Fprintf(stdout, "   pods: %s\n", strings.Join(ps, "; "))
+		stack := make([]int, 4)
+		for _, p := range s.Pods {
+			switch p.State {
+			case "available":
+				stack[0]++
+			case "starting":
+				stack[1]++
+			case "pending":
+				stack[2]++
+			case "terminating":
+				stack[3]++
+			}
+		}
+		tl.add(strconv.Itoa(i+1)+" "+label, strings.Join(ps, "; "), stack...)
 	}
-	return nil
+	if *svg == "" {
+		return nil
+	}
+	return tl.writeFile(*svg)
 }

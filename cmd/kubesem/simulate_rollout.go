@@ -27,6 +27,7 @@ type rolloutFlags struct {
 	scaleAt         int
 	scaleTo         int
 	updateAt        int
+	svg             string
 }
 
 // simulateRollout runs the Deployment controller, the ReplicaSet controller
@@ -46,6 +47,7 @@ func simulateRollout(args []string, stdout io.Writer) error {
 	fs.IntVar(&f.scaleAt, "scale-at", -1, "at this step, scale the Deployment to --scale-to replicas")
 	fs.IntVar(&f.scaleTo, "scale-to", 0, "replicas after the scale event")
 	fs.IntVar(&f.updateAt, "update-at", -1, "at this step, update the template a second time (v3)")
+	fs.StringVar(&f.svg, "svg", "", "also write the timeline as a standalone SVG chart to this file")
 	if err := parseFlags(fs, args, stdout, rolloutSynopsis); err != nil {
 		return err
 	}
@@ -53,7 +55,15 @@ func simulateRollout(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return newRolloutWorld(d, f).run(stdout)
+	w := newRolloutWorld(d, f)
+	if f.svg != "" {
+		w.tl = &timeline{title: fmt.Sprintf("Deployment rollout: %d replicas, %s", d.Replicas(), d.Spec.Strategy.Type),
+			series: []series{{"old available", "#4a7fb5"}, {"old not available", "#a9c4e0"}, {"new not available", "#f2b880"}, {"new available", "#e07b20"}}}
+	}
+	if err := w.run(stdout); err != nil {
+		return err
+	}
+	return w.tl.writeFile(f.svg)
 }
 
 func (f rolloutFlags) deployment() (*rollout.Deployment, error) {
@@ -116,6 +126,7 @@ type rolloutWorld struct {
 	step    int
 	made    int
 	prev    []*replicaset.ReplicaSet // the ReplicaSets before the last rollout sync's writes
+	tl      *timeline                // the SVG chart, when --svg is given
 }
 
 func newRolloutWorld(d *rollout.Deployment, f rolloutFlags) *rolloutWorld {
@@ -305,6 +316,8 @@ func (w *rolloutWorld) printRow(out io.Writer, elapsed time.Duration, plan rollo
 		act("Delete", d.Name, w.sizeBefore(d.Name))
 	}
 	fmt.Fprintf(out, "%5d %7v %5d %5d %6d %6d  %-28s %s\n", w.step, elapsed, oldSize, newSize, len(w.pods), avail, strings.Join(acts, ", "), chart.String())
+	c := chart.String()
+	w.tl.add(elapsed.String(), strings.Join(acts, ", "), strings.Count(c, "O"), strings.Count(c, "o"), strings.Count(c, "n"), strings.Count(c, "N"))
 }
 
 // sizeBefore returns the size of the ReplicaSet named name before the
