@@ -310,7 +310,8 @@ func (s *syncer) finish() {
 	st := ComputeStatus(&s.d, s.newRS, all, s.now)
 	s.status = SyncProgress(&s.d, st, s.newRS, all, s.now)
 	if after, ok := RequeueStuck(&s.d, s.status, s.now); ok {
-		s.plan.Requeue = append(s.plan.Requeue, plan.Requeue{After: after, Reason: ReasonProgressDeadline})
+		// Under a second left, upstream enqueues at once, rate-limited.
+		s.plan.Requeue = append(s.plan.Requeue, plan.Requeue{After: after, Reason: ReasonProgressDeadline, RateLimited: after == 0})
 	}
 }
 

@@ -8,6 +8,7 @@
 //	kubesem conformance [flags]           run the conformance vectors; non-zero exit on failure
 //	kubesem serve                         speak the external-implementation line protocol on stdin/stdout
 //	kubesem decisions                     list the decisions kubesem implements
+//	kubesem explain [flags] [FILE]        what each controller does next in a cluster dump
 //	kubesem simulate rollout [flags]      print a Deployment rollout as a timeline
 //	kubesem simulate cronjob [flags]      print which CronJob schedule slots run, skip, replace or are missed
 //	kubesem simulate drain [flags]        replay the documented kubectl drain against a PodDisruptionBudget
@@ -41,6 +42,7 @@ commands:
   conformance [flags]      run the conformance vectors (--vectors DIR, --exec CMD, --package P, -v)
   serve                    answer requests line by line on stdin/stdout (the --exec protocol)
   decisions                list the decisions kubesem implements
+  explain [flags] [FILE]   what each controller does next in a cluster dump (kubectl get ... -o json)
   simulate rollout [flags] print a Deployment rollout step by step (see -h)
   simulate cronjob [flags] print a CronJob's schedule slots over a window (see -h)
   simulate drain [flags]   replay the documented kubectl drain against a PodDisruptionBudget (see -h)
@@ -76,6 +78,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = listDecisions(args[1:], stdout)
 	case "simulate":
 		err = simulate(args[1:], stdout)
+	case "explain":
+		err = explainCmd(args[1:], stdin, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,491 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kubesem/kubesem/cronjob"
+	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/pdb"
+	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/replicaset"
+	"github.com/kubesem/kubesem/rollout"
+)
+
+const explainSynopsis = `Reads a cluster dump (kubectl get deploy,rs,sts,ds,job,cronjob,pdb,pods,nodes
+-A -o json: a List, a stream of objects or of Lists; FILE, or stdin when FILE
+is absent or "-"), groups the objects by owner, runs each controller's sync at
+--now, and prints per workload what its controller does next, why, and when
+it looks again. Kinds kubesem does not model yet (StatefulSet, DaemonSet,
+Node) are listed as such. The library never reads the clock; --now defaults
+to the current time.`
+
+// explanation is what one controller does next for one object.
+type explanation struct {
+	Kind      string         `json:"kind"`
+	Namespace string         `json:"namespace"`
+	Name      string         `json:"name"`
+	Outcome   string         `json:"outcome"`
+	Actions   []string       `json:"actions"`
+	Requeue   []plan.Requeue `json:"requeue"`
+	Error     string         `json:"error,omitempty"`
+	// Children are the explanations of the objects it owns (a Deployment's
+	// ReplicaSets, a CronJob's Jobs).
+	Children []explanation `json:"children,omitempty"`
+	// Plan is the whole Plan, for -o json.
+	Plan any `json:"plan,omitempty"`
+}
+
+// dump is a cluster dump sorted by kind.
+type dump struct {
+	deployments []*rollout.Deployment
+	rss         []*replicaset.ReplicaSet
+	pods        []*podstatus.Pod
+	jobs        []*job.Job
+	cronjobs    []*cronjob.CronJob
+	pdbs        []*pdb.PodDisruptionBudget
+	other       []meta.ObjectMeta
+	otherKinds  []string
+}
+
+func explainCmd(args []string, stdin io.Reader, stdout io.Writer) error {
+	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
+	nowFlag := fs.String("now", "", "the time of the syncs, RFC 3339 (default: the current time)")
+	output := fs.String("o", "text", "output format: text or json")
+	if err := parseFlags(fs, args, stdout, explainSynopsis); err != nil {
+		return err
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	if *nowFlag != "" {
+		t, err := time.Parse(time.RFC3339, *nowFlag)
+		if err != nil {
+			return usagef("explain: --now: %q: not an RFC 3339 time", *nowFlag)
+		}
+		now = t
+	}
+	if *output != "text" && *output != "json" {
+		return usagef("explain: -o: %q: want text or json", *output)
+	}
+	if fs.NArg() > 1 {
+		return usagef("explain: want at most one FILE")
+	}
+	in := stdin
+	if fs.NArg() == 1 && fs.Arg(0) != "-" {
+		f, err := os.Open(fs.Arg(0))
+		if err != nil {
+			return usagef("explain: %v", err)
+		}
+		defer f.Close()
+		in = f
+	}
+	d, err := readDump(in)
+	if err != nil {
+		return usagef("explain: %v", err)
+	}
+	out := d.explain(now)
+	if *output == "json" {
+		b, err := plan.Encode(out)
+		if err != nil {
+			return err
+		}
+		var pretty bytes.Buffer
+		if err := json.Indent(&pretty, b, "", "  "); err != nil {
+			return err
+		}
+		stdout.Write(append(pretty.Bytes(), '\n'))
+		return nil
+	}
+	printExplanations(stdout, now, out)
+	return nil
+}
+
+// readDump reads a stream of JSON objects and Lists.
+func readDump(r io.Reader) (*dump, error) {
+	dec := json.NewDecoder(r)
+	d := &dump{}
+	for n := 0; ; n++ {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err == io.EOF {
+			return d, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("document %d: %v", n, err)
+		}
+		if err := d.add(raw, fmt.Sprintf("document %d", n)); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (d *dump) add(raw json.RawMessage, at string) error {
+	var head struct {
+		Kind  string            `json:"kind"`
+		Items []json.RawMessage `json:"items"`
+	}
+	if err := json.Unmarshal(raw, &head); err != nil {
+		return fmt.Errorf("%s: %v", at, err)
+	}
+	if head.Items != nil || strings.HasSuffix(head.Kind, "List") {
+		for i, it := range head.Items {
+			if err := d.add(it, fmt.Sprintf("%s.items[%d]", at, i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	decode := func(v any) error {
+		if err := json.Unmarshal(raw, v); err != nil {
+			return fmt.Errorf("%s (%s): %v", at, head.Kind, err)
+		}
+		return nil
+	}
+	switch head.Kind {
+	case "Deployment":
+		var x rollout.Deployment
+		if err := decode(&x); err != nil {
+			return err
+		}
+		d.deployments = append(d.deployments, &x)
+	case "ReplicaSet", "ReplicationController":
+		var x replicaset.ReplicaSet
+		if err := decode(&x); err != nil {
+			return err
+		}
+		x.Kind = head.Kind
+		d.rss = append(d.rss, &x)
+	case "Pod":
+		var x podstatus.Pod
+		if err := decode(&x); err != nil {
+			return err
+		}
+		d.pods = append(d.pods, &x)
+	case "Job":
+		var x job.Job
+		if err := decode(&x); err != nil {
+			return err
+		}
+		d.jobs = append(d.jobs, &x)
+	case "CronJob":
+		var x cronjob.CronJob
+		if err := decode(&x); err != nil {
+			return err
+		}
+		d.cronjobs = append(d.cronjobs, &x)
+	case "PodDisruptionBudget":
+		var x pdb.PodDisruptionBudget
+		if err := decode(&x); err != nil {
+			return err
+		}
+		d.pdbs = append(d.pdbs, &x)
+	default:
+		var x struct {
+			Metadata meta.ObjectMeta `json:"metadata"`
+		}
+		if err := decode(&x); err != nil {
+			return err
+		}
+		d.other = append(d.other, x.Metadata)
+		d.otherKinds = append(d.otherKinds, head.Kind)
+	}
+	return nil
+}
+
+// controlled returns the objects of list whose controller reference has
+// uid.
+func controlled[T any](list []*T, meta func(*T) *meta.ObjectMeta, uid string) []*T {
+	var out []*T
+	for _, x := range list {
+		if ref := meta(x).ControllerRef(); ref != nil && ref.UID == uid && uid != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func podMeta(p *podstatus.Pod) *meta.ObjectMeta        { return &p.ObjectMeta }
+func rsMeta(r *replicaset.ReplicaSet) *meta.ObjectMeta { return &r.ObjectMeta }
+func jobMeta(j *job.Job) *meta.ObjectMeta              { return &j.ObjectMeta }
+func inNamespace(ns string, pods []*podstatus.Pod) []*podstatus.Pod {
+	var out []*podstatus.Pod
+	for _, p := range pods {
+		if p.Namespace == ns {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// explain runs every controller on the dump, workloads ordered by
+// namespace, kind and name.
+func (d *dump) explain(now time.Time) []explanation {
+	var out []explanation
+	owned := map[string]bool{}
+	for _, dep := range d.deployments {
+		rss := controlled(d.rss, rsMeta, dep.UID)
+		var pods []*podstatus.Pod
+		for _, rs := range rss {
+			owned[rs.UID] = true
+			pods = append(pods, controlled(d.pods, podMeta, rs.UID)...)
+		}
+		e := explanation{Kind: "Deployment", Namespace: dep.Namespace, Name: dep.Name}
+		p, err := rollout.Step(dep, rss, pods, now, rollout.Options{})
+		if err != nil {
+			e.Error = err.Error()
+		} else {
+			e.Outcome, e.Requeue, e.Plan = string(p.Outcome), p.Requeue, p
+			e.Actions = rolloutActions(dep, p)
+		}
+		for _, rs := range rss {
+			e.Children = append(e.Children, d.explainReplicaSet(rs, pods, now))
+		}
+		out = append(out, e)
+	}
+	for _, rs := range d.rss {
+		if !owned[rs.UID] {
+			out = append(out, d.explainReplicaSet(rs, nil, now))
+		}
+	}
+	ownedJobs := map[string]bool{}
+	for _, cj := range d.cronjobs {
+		jobs := controlled(d.jobs, jobMeta, cj.UID)
+		e := explanation{Kind: "CronJob", Namespace: cj.Namespace, Name: cj.Name}
+		p, err := cronjob.Step(cj, jobs, now, cronjob.Options{})
+		if err != nil {
+			e.Error = err.Error()
+		} else {
+			e.Outcome, e.Requeue, e.Plan = string(p.Outcome), p.Requeue, p
+			if j := p.Job(); j != nil {
+				e.Actions = append(e.Actions, fmt.Sprintf("create Job %s for %s", j.Name, p.ScheduledTime.UTC().Format(time.RFC3339)))
+			}
+			e.Actions = append(e.Actions, deletions("Job", p.Delete)...)
+			e.Actions = append(e.Actions, eventLines(p.Events)...)
+		}
+		for _, j := range jobs {
+			ownedJobs[j.UID] = true
+			e.Children = append(e.Children, d.explainJob(j, now))
+		}
+		out = append(out, e)
+	}
+	for _, j := range d.jobs {
+		if !ownedJobs[j.UID] {
+			out = append(out, d.explainJob(j, now))
+		}
+	}
+	for _, b := range d.pdbs {
+		e := explanation{Kind: "PodDisruptionBudget", Namespace: b.Namespace, Name: b.Name}
+		p, err := pdb.Step(b, inNamespace(b.Namespace, d.pods), d.controllers(b.Namespace), now, pdb.Options{})
+		if err != nil {
+			e.Error = err.Error()
+		} else {
+			e.Outcome, e.Requeue, e.Plan = string(p.Outcome), p.Requeue, p
+			e.Actions = append(e.Actions, fmt.Sprintf("disruptionsAllowed %d (healthy %d of %d desired, %d expected)",
+				p.Status.DisruptionsAllowed, p.Status.CurrentHealthy, p.Status.DesiredHealthy, p.Status.ExpectedPods))
+			for _, r := range p.ResetDisruptionTarget {
+				e.Actions = append(e.Actions, "reset the DisruptionTarget condition of pod "+r.Name)
+			}
+			e.Actions = append(e.Actions, eventLines(p.Events)...)
+		}
+		out = append(out, e)
+	}
+	for i, m := range d.other {
+		out = append(out, explanation{Kind: d.otherKinds[i], Namespace: m.Namespace, Name: m.Name, Outcome: "NotModelled",
+			Actions: []string{"kubesem does not model this kind's controller yet"}})
+	}
+	slices.SortStableFunc(out, func(a, b explanation) int {
+		return strings.Compare(a.Namespace+"\x00"+a.Kind+"\x00"+a.Name, b.Namespace+"\x00"+b.Kind+"\x00"+b.Name)
+	})
+	return out
+}
+
+// controllers lists the scalable controllers of namespace ns for the
+// disruption controller.
+func (d *dump) controllers(ns string) []pdb.Controller {
+	var out []pdb.Controller
+	for _, dep := range d.deployments {
+		if dep.Namespace == ns {
+			n := dep.Replicas()
+			out = append(out, pdb.Controller{APIVersion: "apps/v1", Kind: "Deployment", Name: dep.Name, UID: dep.UID, Replicas: &n})
+		}
+	}
+	for _, rs := range d.rss {
+		if rs.Namespace != ns {
+			continue
+		}
+		n := rs.Replicas()
+		c := pdb.Controller{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs.Name, UID: rs.UID, Replicas: &n, Owner: rs.ControllerRef()}
+		if rs.IsReplicationController() {
+			c.APIVersion, c.Kind = "v1", "ReplicationController"
+		}
+		out = append(out, c)
+	}
+	for _, j := range d.jobs {
+		if j.Namespace == ns {
+			out = append(out, pdb.Controller{APIVersion: "batch/v1", Kind: "Job", Name: j.Name, UID: j.UID, Owner: j.ControllerRef()})
+		}
+	}
+	return out
+}
+
+func (d *dump) explainReplicaSet(rs *replicaset.ReplicaSet, related []*podstatus.Pod, now time.Time) explanation {
+	kind := "ReplicaSet"
+	if rs.IsReplicationController() {
+		kind = "ReplicationController"
+	}
+	e := explanation{Kind: kind, Namespace: rs.Namespace, Name: rs.Name}
+	pods := inNamespace(rs.Namespace, d.pods)
+	if related == nil {
+		related = pods
+	}
+	p, err := replicaset.Step(rs, pods, related, now, replicaset.Options{})
+	if err != nil {
+		e.Error = err.Error()
+		return e
+	}
+	e.Outcome, e.Requeue, e.Plan = string(p.Outcome), p.Requeue, p
+	if p.Create.Count > 0 {
+		e.Actions = append(e.Actions, fmt.Sprintf("create %d pod(s) (%s)", p.Create.Count, p.Create.Reason))
+	}
+	for _, a := range p.Adopt {
+		e.Actions = append(e.Actions, "adopt pod "+a.Name)
+	}
+	for _, r := range p.Release {
+		e.Actions = append(e.Actions, "release pod "+r.Name)
+	}
+	e.Actions = append(e.Actions, deletions("pod", p.Delete)...)
+	return e
+}
+
+func (d *dump) explainJob(j *job.Job, now time.Time) explanation {
+	e := explanation{Kind: "Job", Namespace: j.Namespace, Name: j.Name}
+	pods := controlled(d.pods, podMeta, j.UID)
+	p, err := job.Step(j, pods, job.BackoffRecord{}, now, job.Options{})
+	if err != nil {
+		e.Error = err.Error()
+		return e
+	}
+	e.Outcome, e.Requeue, e.Plan = string(p.Outcome), p.Requeue, p
+	if p.Create.Count > 0 {
+		e.Actions = append(e.Actions, fmt.Sprintf("create %d pod(s) (%s)", p.Create.Count, p.Create.Reason))
+	}
+	e.Actions = append(e.Actions, deletions("pod", p.Delete)...)
+	if len(p.RemoveFinalizers) > 0 {
+		e.Actions = append(e.Actions, fmt.Sprintf("remove the tracking finalizer of %d pod(s)", len(p.RemoveFinalizers)))
+	}
+	for _, c := range p.Status.Conditions {
+		if c.Status == meta.ConditionTrue && !meta.Conditions(j.Status.Conditions).IsTrue(c.Type) {
+			e.Actions = append(e.Actions, fmt.Sprintf("set condition %s (%s)", c.Type, c.Reason))
+		}
+	}
+	if j.Spec.TTLSecondsAfterFinished != nil && j.IsFinished() {
+		// The TTL-after-finished controller's part.
+		if ttl, err := job.TimeLeft(j, now); err == nil {
+			if ttl.Expired {
+				e.Actions = append(e.Actions, fmt.Sprintf("the TTL-after-finished controller deletes it (expired at %s)", ttl.ExpireAt.UTC().Format(time.RFC3339)))
+			} else {
+				e.Requeue = append(e.Requeue, plan.Requeue{After: ttl.Remaining, Reason: ttl.Reason})
+			}
+		}
+	}
+	return e
+}
+
+func rolloutActions(d *rollout.Deployment, p rollout.Plan) []string {
+	var acts []string
+	for _, rs := range p.Create.Objects {
+		acts = append(acts, fmt.Sprintf("create ReplicaSet %s with %d replica(s) (%s)", rs.Name, rs.Replicas(), p.Create.Reason))
+	}
+	for _, u := range p.Update {
+		acts = append(acts, fmt.Sprintf("update ReplicaSet %s (%s)", u.Name, u.Reason))
+	}
+	for _, s := range p.Scale {
+		acts = append(acts, fmt.Sprintf("scale ReplicaSet %s %d → %d (%s)", s.Name, s.From, s.Replicas, s.Reason))
+	}
+	acts = append(acts, deletions("ReplicaSet", p.Delete)...)
+	if p.Annotations != nil && p.Annotations[rollout.RevisionAnnotation] != d.Annotations[rollout.RevisionAnnotation] {
+		acts = append(acts, "set revision "+p.Annotations[rollout.RevisionAnnotation])
+	}
+	for _, c := range p.Status.Conditions {
+		if old, ok := d.Status.Conditions.Find(c.Type); !ok || old.Status != c.Status || old.Reason != c.Reason {
+			acts = append(acts, fmt.Sprintf("set condition %s=%s (%s)", c.Type, c.Status, c.Reason))
+		}
+	}
+	return append(acts, eventLines(p.Events)...)
+}
+
+func deletions(kind string, ds []plan.Deletion) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, fmt.Sprintf("delete %s %s (%s)", kind, d.Name, d.Reason))
+	}
+	return out
+}
+
+func eventLines(evs []plan.Event) []string {
+	var out []string
+	for _, e := range evs {
+		s := fmt.Sprintf("event %s %s", e.Type, e.Reason)
+		if e.Message != "" {
+			s += ": " + e.Message
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func printExplanations(w io.Writer, now time.Time, es []explanation) {
+	fmt.Fprintf(w, "what each controller does next, at %s\n", now.UTC().Format(time.RFC3339))
+	for _, e := range es {
+		fmt.Fprintln(w)
+		printExplanation(w, now, e, "")
+	}
+}
+
+func printExplanation(w io.Writer, now time.Time, e explanation, indent string) {
+	name := e.Name
+	if e.Namespace != "" && indent == "" {
+		name = e.Namespace + "/" + e.Name
+	}
+	fmt.Fprintf(w, "%s%s %s", indent, e.Kind, name)
+	switch {
+	case e.Error != "":
+		fmt.Fprintf(w, ": cannot decide: %s\n", e.Error)
+		return
+	case e.Outcome != "":
+		fmt.Fprintf(w, ": %s\n", e.Outcome)
+	default:
+		fmt.Fprintln(w)
+	}
+	if len(e.Actions) == 0 {
+		fmt.Fprintf(w, "%s  nothing to do\n", indent)
+	}
+	for _, a := range e.Actions {
+		fmt.Fprintf(w, "%s  %s\n", indent, a)
+	}
+	for _, r := range e.Requeue {
+		var b bytes.Buffer
+		b.WriteString("looks again ")
+		switch {
+		case r.RateLimited:
+			b.WriteString("soon, rate-limited")
+		case r.After == 0:
+			b.WriteString("at once")
+		default:
+			fmt.Fprintf(&b, "in %v (at %s)", r.After, now.Add(r.After).UTC().Format(time.RFC3339))
+		}
+		if r.Reason != "" {
+			fmt.Fprintf(&b, " (%s)", r.Reason)
+		}
+		fmt.Fprintf(w, "%s  %s\n", indent, b.String())
+	}
+	for _, c := range e.Children {
+		printExplanation(w, now, c, indent+"  ")
+	}
+}
