@@ -26,6 +26,10 @@ type Slot struct {
 	Time    time.Time `json:"time"`
 	Outcome Outcome   `json:"outcome"`
 	Job     string    `json:"job,omitempty"`
+	// StartedAt is when the Job for this start time was created: Time,
+	// or later when the controller was down or a Forbid policy held it
+	// until the running Job finished. Zero when no Job started.
+	StartedAt time.Time `json:"startedAt,omitzero"`
 }
 
 // Window is a stretch of time, start inclusive, end exclusive.
@@ -34,8 +38,9 @@ type Window struct {
 	End   time.Time `json:"end"`
 }
 
-// maxReplaySlots bounds how many start times a Replay reports.
-const maxReplaySlots = 10000
+// MaxReplaySlots bounds how many start times a [Replay] reports; a window
+// holding more is cut after the first MaxReplaySlots (callers say so).
+const MaxReplaySlots = 10000
 
 // Replay runs the controller over (from, to + RequeueDelta] and reports, for every start
 // time in that window, whether a Job was started, started by replacing a
@@ -44,7 +49,7 @@ const maxReplaySlots = 10000
 // down (outage) it does nothing and it syncs once when it comes back. Every
 // Job runs for jobDuration and then succeeds; Jobs get UIDs "replay-<n>".
 // The CronJob is taken as it is at from (its status included); it is not
-// modified. At most 10,000 start times are reported.
+// modified. At most [MaxReplaySlots] start times are reported.
 //
 // It returns a *field.Error at "to" (ErrInvalid) when to is before from,
 // and Step's errors.
@@ -60,7 +65,7 @@ func Replay(cj *CronJob, from, to time.Time, jobDuration time.Duration, outage *
 	var slots []Slot
 	index := map[int64]int{}
 	if s, err := ParseSchedule(c.Spec.Schedule, c.Spec.TimeZone, opts); err == nil {
-		for t := s.Next(from); !t.IsZero() && !t.After(to) && len(slots) < maxReplaySlots; t = s.Next(t) {
+		for t := s.Next(from); !t.IsZero() && !t.After(to) && len(slots) < MaxReplaySlots; t = s.Next(t) {
 			index[t.Unix()] = len(slots)
 			slots = append(slots, Slot{Time: t, Outcome: NotStarted})
 		}
@@ -72,7 +77,7 @@ func Replay(cj *CronJob, from, to time.Time, jobDuration time.Duration, outage *
 	// The controller runs until the requeue after the last start time, so
 	// that a start time at the very end of the window is acted on.
 	end := to.Add(RequeueDelta)
-	for steps := 0; !now.After(end) && steps < 4*maxReplaySlots+100; steps++ {
+	for steps := 0; !now.After(end) && steps < 4*MaxReplaySlots+100; steps++ {
 		if outage != nil && !now.Before(outage.Start) && now.Before(outage.End) {
 			now = outage.End
 			continue
@@ -95,7 +100,7 @@ func Replay(cj *CronJob, from, to time.Time, jobDuration time.Duration, outage *
 			finish[j.UID] = now.Add(jobDuration)
 			p.Status.Active[len(p.Status.Active)-1].UID = j.UID
 			if i, ok := index[p.ScheduledTime.Unix()]; ok {
-				slots[i].Outcome, slots[i].Job = Started, j.Name
+				slots[i].Outcome, slots[i].Job, slots[i].StartedAt = Started, j.Name, now
 				if hasReplace(p.Delete) {
 					slots[i].Outcome = Replaced
 				}

@@ -132,15 +132,68 @@ func printSlots(out io.Writer, cj *cronjob.CronJob, from, to time.Time, jobDurat
 	}
 	counts := map[cronjob.Outcome]int{}
 	var chart strings.Builder
+	type line struct {
+		at      time.Time
+		outcome cronjob.Outcome
+		note    string
+	}
+	var lines []line
 	for _, s := range slots {
 		counts[s.Outcome]++
 		note := s.Job
+		if !s.StartedAt.IsZero() && s.StartedAt.Sub(s.Time) > cronjob.RequeueDelta {
+			// Later than the controller's usual wake-up: delayed by an
+			// outage or held back by Forbid until the running Job ended.
+			note += fmt.Sprintf(" (started %s, %v late)", s.StartedAt.In(loc).Format("15:04:05"), s.StartedAt.Sub(s.Time))
+		}
 		if s.Outcome == cronjob.NotStarted && outage != nil && !s.Time.Before(outage.Start) && s.Time.Before(outage.End) {
 			note = "(controller down)"
 		}
-		fmt.Fprintf(out, "  %s  %-10s  %s\n", s.Time.In(loc).Format(time.RFC3339), s.Outcome, note)
+		lines = append(lines, line{s.Time, s.Outcome, note})
 		chart.WriteByte(map[cronjob.Outcome]byte{cronjob.Started: 'S', cronjob.Replaced: 'R', cronjob.Skipped: '-', cronjob.NotStarted: 'x'}[s.Outcome])
 	}
-	fmt.Fprintf(out, "\n%s\n%d slots: %d started, %d replaced, %d skipped, %d not started\n", chart.String(), len(slots),
+	// Runs of three or more identical lines without a Job (skipped, not
+	// started) are shown as one line: first … last, and how many.
+	for i := 0; i < len(lines); {
+		j := i + 1
+		for j < len(lines) && lines[j].outcome == lines[i].outcome && lines[j].note == lines[i].note && !strings.HasPrefix(lines[i].note, cj.Name+"-") {
+			j++
+		}
+		l := lines[i]
+		if j-i >= 3 {
+			fmt.Fprintf(out, "  %s  %-10s  %s ×%d (until %s)\n", l.at.In(loc).Format(time.RFC3339), l.outcome, l.note, j-i, lines[j-1].at.In(loc).Format(time.RFC3339))
+			i = j
+			continue
+		}
+		fmt.Fprintf(out, "  %s  %-10s  %s\n", l.at.In(loc).Format(time.RFC3339), l.outcome, l.note)
+		i++
+	}
+	if len(slots) == cronjob.MaxReplaySlots {
+		fmt.Fprintf(out, "  … the window holds more start times: only the first %d are simulated (until %s); shorten --window to see the rest\n",
+			cronjob.MaxReplaySlots, slots[len(slots)-1].Time.In(loc).Format(time.RFC3339))
+	}
+	fmt.Fprintf(out, "\n%s\n%d slots: %d started, %d replaced, %d skipped, %d not started\n", chartLine(chart.String()), len(slots),
 		counts[cronjob.Started], counts[cronjob.Replaced], counts[cronjob.Skipped], counts[cronjob.NotStarted])
+}
+
+// chartLine returns the one-character-per-slot chart, or, beyond 240 slots,
+// its run-length form ("S×3 x×112 S×5"), cut after 40 runs.
+func chartLine(c string) string {
+	if len(c) <= 240 {
+		return c
+	}
+	var runs []string
+	for i := 0; i < len(c); {
+		j := i
+		for j < len(c) && c[j] == c[i] {
+			j++
+		}
+		if len(runs) == 40 {
+			runs = append(runs, "…")
+			break
+		}
+		runs = append(runs, fmt.Sprintf("%c×%d", c[i], j-i))
+		i = j
+	}
+	return strings.Join(runs, " ")
 }

@@ -87,3 +87,29 @@ func TestSimulateBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateCronJobLimits: a window beyond Replay's slot limit says so
+// instead of stopping silently; a Job that Forbid holds back shows when it
+// really starts; long runs of identical lines are collapsed.
+func TestSimulateCronJobLimits(t *testing.T) {
+	t.Parallel()
+	code, out, _ := runCLI(t, "", "simulate", "cronjob", "--schedule", "* * * * *", "--window", "200h")
+	if code != 0 || !strings.Contains(out, "only the first 10000 are simulated") || !strings.Contains(out, "S×10000") {
+		t.Errorf("200h of every-minute slots = %d:\n%s", code, tail(out, 400))
+	}
+	code, out, _ = runCLI(t, "", "simulate", "cronjob", "--schedule", "*/5 * * * *", "--concurrency", "Forbid", "--job-duration", "12m", "--window", "1h")
+	if code != 0 || !strings.Contains(out, "(started 08:17:00, 2m0.1s late)") {
+		t.Errorf("Forbid with 12m Jobs = %d; want the 08:15 Job started at 08:17:\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "", "simulate", "cronjob", "--schedule", "* * * * *", "--from", "2026-01-01T08:25:00Z", "--window", "2h", "--outage-start", "08:29", "--outage-end", "10:21")
+	if code != 0 || !strings.Contains(out, "NotStarted  (controller down) ×112 (until 2026-01-01T10:20:00Z)") {
+		t.Errorf("outage = %d; want one collapsed line for 112 slots:\n%s", code, out)
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
