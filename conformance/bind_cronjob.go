@@ -1,9 +1,11 @@
 package conformance
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/kubesem/kubesem/cronjob"
+	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
 )
@@ -108,7 +110,11 @@ func cronjobDecisions() []Decision {
 			if err != nil {
 				return cronNextOut{}, err
 			}
-			return cronNextOut{timeOrNil(s.Next(in.After))}, nil
+			next, err := s.TryNext(in.After)
+			if err != nil {
+				return cronNextOut{}, field.New("schedule", in.Schedule, fmt.Errorf("%w: %w", field.ErrUnsupported, err))
+			}
+			return cronNextOut{timeOrNil(next)}, nil
 		}),
 		Bind("cronjob.Count", func(in cronScheduleIn, opts cronjob.Options) (cronCountOut, error) {
 			s, err := cronjob.ParseSchedule(in.Schedule, in.TimeZone, opts)
@@ -144,7 +150,8 @@ func cronjobDecisions() []Decision {
 			if err != nil {
 				return cronRequeueOut{}, err
 			}
-			return cronRequeueOut{cronjob.RequeueAfter(&in.CronJob, s, in.Now)}, nil
+			after, err := cronjob.RequeueAfter(&in.CronJob, s, in.Now)
+			return cronRequeueOut{after}, err
 		}),
 		Bind("cronjob.IsTooLate", func(in cronJobIn, _ cronjob.Options) (cronTooLateOut, error) {
 			return cronTooLateOut{cronjob.IsTooLate(&in.CronJob, in.Scheduled, in.Now)}, nil

@@ -87,7 +87,7 @@ func BenchmarkRequeueAfter(b *testing.B) {
 	cj, s, now := benchCronJob()
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = cronjob.RequeueAfter(cj, s, now)
+		_, _ = cronjob.RequeueAfter(cj, s, now)
 	}
 }
 

@@ -48,10 +48,11 @@
 //     the last 200 s (vectors seed/outage...).
 //   - nil history limits take the API defaults 3 and 1 (the API server sets
 //     them; upstream's controller alone would skip cleanup).
-//   - Upstream's search for the most recent time has no bound and never
-//     ends for a schedule whose start times are more than five years apart
-//     (robfig/cron returns the zero time and the walk restarts); kubesem
-//     stops after 2^20 steps.
+//   - Where v1.36.3's sync never finishes (start times more than five
+//     years apart, stepping that cycles as after Pacific/Chatham's change,
+//     robfig/cron's Next in Pacific/Apia and Pacific/Fakaofo around the day
+//     they skipped, 2011-12-30), kubesem returns an error wrapping
+//     [ErrNeverEnds] instead of looping.
 //   - In every zone whose offset changes, [Schedule.Next] is robfig/cron's
 //     own walk, as v1.36.3 uses it: after Australia/Lord_Howe's 30-minute
 //     change "0 3 * * *" skips a day, in Pacific/Chatham it can answer a

@@ -1,9 +1,8 @@
 package cronjob
 
 import (
+	"fmt"
 	"time"
-
-	"github.com/robfig/cron/v3"
 )
 
 // Next returns the first start time after t, in t's location, or the zero
@@ -25,44 +24,189 @@ import (
 // Source: robfig/cron v3.0.1 spec.go SpecSchedule.Next,
 // constantdelay.go ConstantDelaySchedule.Next.
 func (s *Schedule) Next(t time.Time) time.Time {
+	r, _ := s.next(t)
+	return r
+}
+
+// TryNext is [Schedule.Next] that says when robfig/cron's walk never ends:
+// in Pacific/Apia and Pacific/Fakaofo, whose clocks skipped 2011-12-30,
+// a walk that has to step over the skipped day asks the calendar for its
+// midnight, gets an instant it has already visited, and asks again
+// forever. v1.36.3's controller hangs there; Next answers the zero time
+// and TryNext an error wrapping [ErrNeverEnds].
+//
+// Source: robfig/cron v3.0.1 spec.go SpecSchedule.Next.
+func (s *Schedule) TryNext(t time.Time) (time.Time, error) {
+	r, ok := s.next(t)
+	if !ok {
+		return time.Time{}, fmt.Errorf("robfig/cron's walk for the start after %s in %s: %w", t.Format(time.RFC3339), s.loc, ErrNeverEnds)
+	}
+	return r, nil
+}
+
+// next is Next; ok is false where robfig/cron's walk never ends.
+func (s *Schedule) next(t time.Time) (time.Time, bool) {
 	if s == nil || s.loc == nil {
-		return time.Time{}
+		return time.Time{}, true
 	}
 	if s.delay > 0 {
-		return t.Add(s.delay - time.Duration(t.Nanosecond()))
+		return t.Add(s.delay - time.Duration(t.Nanosecond())), true
 	}
 	if !s.fixed && !s.wallClock {
 		// v1.36.3: robfig/cron's own walk, quirks after offset changes
 		// included, in every zone whose offset ever changes.
-		return s.robfigNext(t)
+		return s.walk(t)
 	}
-	off, end, bounded := s.fixedOff, int64(0), false
-	if !s.fixed {
-		off, end = s.period(t.Unix())
-		bounded = end != 0
-	}
-	if off%60 == 0 {
-		start := t.Unix() + 1
-		r, ok := s.nextLocal(start + off)
-		switch {
-		case !ok && !bounded:
-			return time.Time{}
-		case ok && (!bounded || r-off < end):
-			return time.Unix(r-off, 0).In(t.Location())
+	limit := t.Unix() + 6*366*secondsPerDay
+	loc := t.Location()
+	for {
+		off, end, bounded := s.fixedOff, int64(0), false
+		if !s.fixed {
+			off, end = s.period(t.Unix())
+			bounded = end != 0
 		}
+		if off%60 != 0 {
+			return s.walk(t)
+		}
+		r, ok := s.nextLocal(t.Unix() + 1 + off)
+		switch {
+		case ok && (!bounded || r-off < end):
+			return time.Unix(r-off, 0).In(loc), true
+		case !bounded:
+			return time.Time{}, true
+		case !s.wallClock:
+			// The search crosses an offset change: robfig/cron's walk.
+			return s.walk(t)
+		case end > limit:
+			return time.Time{}, true
+		}
+		// Wall clock: go on in the next offset period.
+		t = time.Unix(end-1, 0)
 	}
-	return s.robfigNext(t)
 }
 
-// robfigNext asks robfig/cron itself, for the searches that cross a change
-// of UTC offset or run in a zone whose offset is not whole minutes.
-func (s *Schedule) robfigNext(t time.Time) time.Time {
-	spec := cron.SpecSchedule{
-		Second: s.second, Minute: s.minute, Hour: s.hour,
-		Dom: s.dom, Month: s.month, Dow: s.dow, Location: s.loc,
+// walk searches the way robfig/cron v3.0.1's SpecSchedule.Next does, on
+// the calendar of the schedule's zone: from the next whole second, advance
+// the month until it is selected, then the day (from midnight, pulling a
+// time an offset change moved off midnight back to it), the hour, the
+// minute and the second, each by the calendar or by elapsed time as
+// robfig/cron does; wrapping a field (into January, the 1st, hour 0,
+// minute 0, second 0) starts over from the month; the first move zeroes
+// the smaller fields; beyond the fifth year after the start there is no
+// time. These steps are what make robfig/cron's answers differ from the
+// wall clock after some offset changes. ok is false when the walk cannot
+// end: stepping a day comes back to the same instant (the skipped-day
+// walk), or it takes more than walkBudget steps (a walk that ends needs
+// far fewer: a schedule that never fires takes about 2,300).
+func (s *Schedule) walk(t time.Time) (time.Time, bool) {
+	orig := t.Location()
+	loc := s.loc
+	if loc == time.Local {
+		loc = orig
+	} else {
+		t = t.In(loc)
 	}
-	return spec.Next(t)
+	t = t.Add(time.Second - time.Duration(t.Nanosecond()))
+	fresh := true // no field moved yet: the first move zeroes the smaller ones
+	limit := t.Year() + 5
+	budget := walkBudget
+again:
+	if t.Year() > limit {
+		return time.Time{}, true
+	}
+	for s.month>>uint(t.Month())&1 == 0 {
+		if budget--; budget < 0 {
+			return time.Time{}, false
+		}
+		if fresh {
+			fresh = false
+			t = time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, loc)
+		}
+		t = t.AddDate(0, 1, 0)
+		if t.Month() == time.January {
+			goto again
+		}
+	}
+	for !s.walkDay(t) {
+		if budget--; budget < 0 {
+			return time.Time{}, false
+		}
+		if fresh {
+			fresh = false
+			t = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, loc)
+		}
+		prev := t
+		t = t.AddDate(0, 0, 1)
+		if h := t.Hour(); h > 12 {
+			t = t.Add(time.Duration(24-h) * time.Hour)
+		} else if h != 0 {
+			t = t.Add(-time.Duration(h) * time.Hour)
+		}
+		if t.Equal(prev) {
+			// The day after is this instant again (a skipped day's
+			// midnight resolves to the one before): the walk repeats
+			// this step for ever.
+			return time.Time{}, false
+		}
+		if t.Day() == 1 {
+			goto again
+		}
+	}
+	for s.hour>>uint(t.Hour())&1 == 0 {
+		if budget--; budget < 0 {
+			return time.Time{}, false
+		}
+		if fresh {
+			fresh = false
+			t = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), 0, 0, 0, loc)
+		}
+		t = t.Add(time.Hour)
+		if t.Hour() == 0 {
+			goto again
+		}
+	}
+	for s.minute>>uint(t.Minute())&1 == 0 {
+		if budget--; budget < 0 {
+			return time.Time{}, false
+		}
+		if fresh {
+			fresh = false
+			t = t.Truncate(time.Minute)
+		}
+		t = t.Add(time.Minute)
+		if t.Minute() == 0 {
+			goto again
+		}
+	}
+	for s.second>>uint(t.Second())&1 == 0 {
+		if budget--; budget < 0 {
+			return time.Time{}, false
+		}
+		if fresh {
+			fresh = false
+			t = t.Truncate(time.Second)
+		}
+		t = t.Add(time.Second)
+		if t.Second() == 0 {
+			goto again
+		}
+	}
+	return t.In(orig), true
 }
+
+// walkDay reports whether robfig/cron takes t's day: day of month and
+// weekday must both match when either field is "*", else either.
+func (s *Schedule) walkDay(t time.Time) bool {
+	dom := s.dom>>uint(t.Day())&1 != 0
+	dow := s.dow>>uint(t.Weekday())&1 != 0
+	if (s.dom|s.dow)&starBit != 0 {
+		return dom && dow
+	}
+	return dom || dow
+}
+
+// walkBudget bounds walk's steps (see walk).
+const walkBudget = 1 << 16
 
 // nextLocal returns the first local second at or after l that the schedule
 // selects, searching the way robfig/cron does with a fixed offset; ok is

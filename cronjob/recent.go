@@ -3,6 +3,7 @@ package cronjob
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/kubesem/kubesem/field"
@@ -40,6 +41,18 @@ const TooManyMissedThreshold = 100
 // first start times after the earliest time are less than a second apart
 // (upstream's answer for schedules that never fire, such as "0 0 31 2 *").
 var ErrNoInterval = errors.New("time difference between two schedules is less than 1 second")
+
+// ErrNeverEnds is wrapped by the error [Schedule.TryNext], [MostRecent],
+// [RequeueAfter] and [Step] return where v1.36.3's controller never
+// finishes: either one robfig/cron Next call never returns (Pacific/Apia
+// and Pacific/Fakaofo around the day they skipped, 2011-12-30), or
+// stepping from the estimate with Next comes back to a start time it has
+// already visited (Next answering a time before its argument, as after
+// Pacific/Chatham's 02:45 offset change, or the zero time of a schedule
+// that does not fire within five years) without passing now, so upstream's
+// loop runs forever and the sync never returns. There is no upstream
+// answer to mirror; kubesem says so instead of answering.
+var ErrNeverEnds = errors.New("v1.36.3's controller never finishes this sync: robfig/cron's walk or the stepping from the estimate never ends")
 
 // Recent is [MostRecent]'s answer.
 type Recent struct {
@@ -103,8 +116,11 @@ func MostRecent(cj *CronJob, s *Schedule, now time.Time, deadline Deadline) (Rec
 			r.Earliest = d
 		}
 	}
-	t1 := s.Next(r.Earliest)
-	t2 := s.Next(t1)
+	t1, ok1 := s.next(r.Earliest)
+	t2, ok2 := s.next(t1)
+	if !ok1 || !ok2 {
+		return Recent{Earliest: r.Earliest}, neverEnds(cj)
+	}
 	if now.Before(t1) {
 		return r, nil
 	}
@@ -119,7 +135,11 @@ func MostRecent(cj *CronJob, s *Schedule, now time.Time, deadline Deadline) (Rec
 	}
 	r.Estimate = int64(now.Sub(t1).Seconds())/delta + 1
 	from := t1.Add(time.Duration((r.Estimate-1-1)*delta) * time.Second)
-	r.Time = s.lastUpTo(from, now)
+	last, ok := s.lastUpTo(from, now)
+	if !ok {
+		return Recent{Earliest: r.Earliest}, neverEnds(cj)
+	}
+	r.Time = last
 	if r.Estimate > TooManyMissedThreshold {
 		r.Missed = MissedMany
 	} else if r.Estimate > 0 {
@@ -128,30 +148,59 @@ func MostRecent(cj *CronJob, s *Schedule, now time.Time, deadline Deadline) (Rec
 	return r, nil
 }
 
+// neverEnds is the error for a CronJob whose sync v1.36.3 never finishes.
+func neverEnds(cj *CronJob) error {
+	return field.New("spec.schedule", cj.Spec.Schedule, fmt.Errorf("%w: %w", field.ErrUnsupported, ErrNeverEnds))
+}
+
 // lastUpTo returns the last start time at or before now when stepping Next
-// from from, or the zero time when the first step is already after now.
-func (s *Schedule) lastUpTo(from, now time.Time) time.Time {
-	var last time.Time
-	t := s.Next(from)
+// from from, or the zero time when the first step is already after now. ok
+// is false when the stepping cycles (a start time comes back) before
+// passing now: upstream's loop then never ends.
+func (s *Schedule) lastUpTo(from, now time.Time) (last time.Time, ok bool) {
+	t, ok := s.next(from)
+	if !ok {
+		return time.Time{}, false
+	}
 	if s.delay > 0 && !t.After(now) {
 		// Every step adds the interval: jump to the last one.
 		k := int64(now.Sub(t) / s.delay)
 		t = t.Add(time.Duration(k) * s.delay)
 	}
+	// Next is a function of its argument alone, so the walk cycles exactly
+	// when a time repeats; a repeat needs a step that does not go forward,
+	// so only times reached by such steps are remembered.
+	var seen map[int64]bool
+	prev := t
 	for steps := 0; !t.After(now); steps++ {
 		last = t
 		if steps >= maxSteps {
-			break
+			return last, false
 		}
-		t = s.Next(t)
+		if t, ok = s.next(t); !ok {
+			return time.Time{}, false
+		}
+		if !t.After(prev) {
+			if seen == nil {
+				seen = map[int64]bool{}
+			}
+			key := t.UnixNano()
+			if t.IsZero() {
+				key = math.MinInt64
+			}
+			if seen[key] {
+				return time.Time{}, false
+			}
+			seen[key] = true
+		}
+		prev = t
 	}
-	return last
+	return last, true
 }
 
-// maxSteps bounds the stepping in lastUpTo. Upstream's loop has no bound
-// and, for a schedule whose start times are more than five years apart
-// (robfig/cron then returns the zero time, which restarts the walk), never
-// ends; kubesem stops there.
+// maxSteps bounds the stepping in lastUpTo: a walk that long without
+// passing now is reported as never ending (no real schedule needs it: the
+// estimate starts the walk one interval before now).
 const maxSteps = 1 << 20
 
 // ScheduledTime returns the start time the controller acts on now: the
@@ -176,13 +225,17 @@ const RequeueDelta = 100 * time.Millisecond
 // CronJob again: until the start time after the most recent one (without
 // the starting deadline), plus 100 ms. When MostRecent finds no time it
 // counts from Earliest if nothing was missed, else from now; when
-// MostRecent fails it counts from now. The result can be negative when the
-// schedule never fires (Next returns the zero time).
+// MostRecent fails it counts from now, except where upstream never
+// finishes (an error wrapping [ErrNeverEnds]). The result can be negative
+// when the schedule never fires (Next returns the zero time).
 //
 // Source: upstream pkg/controller/cronjob/utils.go nextScheduleTimeDuration
 // (v1.36.3).
-func RequeueAfter(cj *CronJob, s *Schedule, now time.Time) time.Duration {
+func RequeueAfter(cj *CronJob, s *Schedule, now time.Time) (time.Duration, error) {
 	r, err := MostRecent(cj, s, now, IgnoreDeadline)
+	if errors.Is(err, ErrNeverEnds) {
+		return 0, err
+	}
 	from := r.Time
 	switch {
 	case err != nil:
@@ -192,7 +245,11 @@ func RequeueAfter(cj *CronJob, s *Schedule, now time.Time) time.Duration {
 	case from.IsZero():
 		from = now
 	}
-	return s.Next(from).Add(RequeueDelta).Sub(now)
+	next, ok := s.next(from)
+	if !ok {
+		return 0, neverEnds(cj)
+	}
+	return next.Add(RequeueDelta).Sub(now), nil
 }
 
 // IsTooLate reports whether a start time is past the starting deadline:

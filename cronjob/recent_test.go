@@ -61,7 +61,7 @@ func TestRequeueAfter(t *testing.T) {
 	created := time.Date(2026, 1, 1, 8, 0, 0, 0, time.UTC)
 	cj, s := everyMinute(created)
 	// The next start time is 08:01; upstream adds 100ms.
-	if got := cronjob.RequeueAfter(cj, s, created.Add(20*time.Second)); got != 40*time.Second+100*time.Millisecond {
+	if got, _ := cronjob.RequeueAfter(cj, s, created.Add(20*time.Second)); got != 40*time.Second+100*time.Millisecond {
 		t.Errorf("RequeueAfter = %v; want 40.1s", got)
 	}
 }

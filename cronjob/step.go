@@ -2,6 +2,7 @@ package cronjob
 
 import (
 	"cmp"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -150,7 +151,10 @@ func Step(cj *CronJob, jobs []*job.Job, now time.Time, opts Options) (Plan, erro
 		p.UpdateStatus = true
 	}
 	p.reconcile(&c, jobs)
-	p.decide(&c, jobs, now, opts)
+	if err := p.decide(&c, jobs, now, opts); err != nil {
+		// v1.36.3's sync never returns (ErrNeverEnds): no answer to give.
+		return Plan{}, err
+	}
 	p.Status = c.Status
 	return p, nil
 }
@@ -197,22 +201,23 @@ func (p *Plan) reconcile(c *CronJob, jobs []*job.Job) {
 	}
 }
 
-// decide walks syncCronJob's gates after reconciliation.
-func (p *Plan) decide(c *CronJob, jobs []*job.Job, now time.Time, opts Options) {
+// decide walks syncCronJob's gates after reconciliation. It returns an
+// error only where upstream's sync never ends ([ErrNeverEnds]).
+func (p *Plan) decide(c *CronJob, jobs []*job.Job, now time.Time, opts Options) error {
 	if c.DeletionTimestamp != nil {
 		p.Outcome = ReasonDeleting
-		return
+		return nil
 	}
 	if c.Spec.TimeZone != nil {
 		if _, err := loadZone(*c.Spec.TimeZone, opts); err != nil {
 			p.Outcome = ReasonUnknownTimeZone
 			p.Events = append(p.Events, warning(EventUnknownTimeZone, ""))
-			return
+			return nil
 		}
 	}
 	if c.Spec.Suspend != nil && *c.Spec.Suspend {
 		p.Outcome = ReasonSuspended
-		return
+		return nil
 	}
 	if strings.Contains(c.Spec.Schedule, "TZ") {
 		p.Events = append(p.Events, warning(EventUnsupportedSchedule, ""))
@@ -221,9 +226,12 @@ func (p *Plan) decide(c *CronJob, jobs []*job.Job, now time.Time, opts Options) 
 	if err != nil {
 		p.Outcome = ReasonUnparseableSchedule
 		p.Events = append(p.Events, warning(EventUnparseableSchedule, ""))
-		return
+		return nil
 	}
 	r, err := ScheduledTime(c, s, now)
+	if errors.Is(err, ErrNeverEnds) {
+		return err
+	}
 	p.Missed, p.Estimate, p.MissedCount = r.Missed, r.Estimate, r.Count
 	if !r.Time.IsZero() && r.Missed == MissedMany {
 		p.Events = append(p.Events, warning(EventTooManyMissedTimes, ""))
@@ -231,33 +239,30 @@ func (p *Plan) decide(c *CronJob, jobs []*job.Job, now time.Time, opts Options) 
 	if err != nil {
 		p.Outcome = ReasonInvalidSchedule
 		p.Events = append(p.Events, warning(EventInvalidSchedule, ""))
-		return
+		return nil
 	}
-	requeue := func(reason Reason) {
+	requeue := func(reason Reason) error {
+		after, err := RequeueAfter(c, s, now)
 		p.Outcome = reason
-		p.Requeue = []plan.Requeue{{After: RequeueAfter(c, s, now), Reason: reason}}
+		p.Requeue = []plan.Requeue{{After: after, Reason: reason}}
+		return err
 	}
 	if r.Time.IsZero() {
-		requeue(ReasonNotDue)
-		return
+		return requeue(ReasonNotDue)
 	}
 	p.ScheduledTime = r.Time
 	switch {
 	case IsTooLate(c, r.Time, now):
 		p.Events = append(p.Events, warning(EventMissSchedule, ""))
-		requeue(ReasonTooLate)
-		return
+		return requeue(ReasonTooLate)
 	case hasName(c.Status.Active, JobName(c.Name, r.Time), c.Namespace) ||
 		(c.Status.LastScheduleTime != nil && c.Status.LastScheduleTime.Equal(r.Time)):
-		requeue(ReasonAlreadyProcessed)
-		return
+		return requeue(ReasonAlreadyProcessed)
 	case c.Spec.ConcurrencyPolicy == Forbid && len(c.Status.Active) > 0:
 		p.Events = append(p.Events, normal(EventJobAlreadyActive, ""))
-		requeue(ReasonForbidden)
-		return
+		return requeue(ReasonForbidden)
 	case opts.RefuseTooManyMissed && r.Missed == MissedMany:
-		requeue(ReasonTooManyMissed)
-		return
+		return requeue(ReasonTooManyMissed)
 	}
 	if c.Spec.ConcurrencyPolicy == Replace {
 		for _, ref := range slices.Clone(c.Status.Active) {
@@ -270,7 +275,7 @@ func (p *Plan) decide(c *CronJob, jobs []*job.Job, now time.Time, opts Options) 
 	j, err := JobFromTemplate(c, r.Time, opts)
 	if err != nil { // unreachable: the zone loaded above
 		p.Outcome = ReasonUnknownTimeZone
-		return
+		return nil
 	}
 	p.Create = plan.Creation[job.Job]{Count: 1, Reason: ReasonCreated, Objects: []job.Job{*j}}
 	if slices.ContainsFunc(jobs, func(x *job.Job) bool { return x.Name == j.Name && x.Namespace == j.Namespace }) {
@@ -279,7 +284,7 @@ func (p *Plan) decide(c *CronJob, jobs []*job.Job, now time.Time, opts Options) 
 		// the sync ends in an error (retried with backoff) whoever owns
 		// the Job: no status change, no requeue.
 		p.Outcome = ReasonAlreadyExists
-		return
+		return nil
 	}
 	p.Events = append(p.Events, normal(EventSuccessfulCreate, j.Name))
 	ref := ObjectReference{Kind: "Job", Namespace: j.Namespace, Name: j.Name, APIVersion: "batch/v1"}
@@ -287,7 +292,7 @@ func (p *Plan) decide(c *CronJob, jobs []*job.Job, now time.Time, opts Options) 
 	t := r.Time
 	c.Status.LastScheduleTime = &t
 	p.UpdateStatus = true
-	requeue(ReasonCreated)
+	return requeue(ReasonCreated)
 }
 
 func cloneStatus(s Status) Status {

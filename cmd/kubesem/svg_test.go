@@ -65,13 +65,17 @@ func TestSimulateSVG(t *testing.T) {
 		steps func(out string) int
 	}{
 		{[]string{"simulate", "rollout", "--replicas", "10", "--max-surge", "3", "--max-unavailable", "2", "--ready-after", "3", "--scale-at", "4", "--scale-to", "15"},
-			func(out string) int { return countLines(out, func(l string) bool { f := strings.Fields(l); return len(f) > 2 && isInt(f[0]) }) }},
+			func(out string) int {
+				return countLines(out, func(l string) bool { f := strings.Fields(l); return len(f) > 2 && isInt(f[0]) })
+			}},
 		{[]string{"simulate", "cronjob", "--schedule", "*/5 * * * *", "--window", "3h"},
 			func(out string) int { return strings.Count(out, "\n  2026-") }},
 		{[]string{"simulate", "cronjob", "--schedule", "* * * * *", "--window", "48h"},
 			func(out string) int { return strings.Count(out, "\n  2026-") }},
 		{[]string{"simulate", "drain"},
-			func(out string) int { return countLines(out, func(l string) bool { f := strings.Fields(l); return len(f) > 1 && isInt(f[0]) }) }},
+			func(out string) int {
+				return countLines(out, func(l string) bool { f := strings.Fields(l); return len(f) > 1 && isInt(f[0]) })
+			}},
 	}
 	for i, c := range cases {
 		path := filepath.Join(dir, strconv.Itoa(i)+".svg")

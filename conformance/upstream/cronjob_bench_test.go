@@ -61,7 +61,7 @@ func BenchmarkCronJobRequeueAfter(b *testing.B) {
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = kcronjob.RequeueAfter(cj, s, now)
+			_, _ = kcronjob.RequeueAfter(cj, s, now)
 		}
 	})
 	b.Run("upstream", func(b *testing.B) {

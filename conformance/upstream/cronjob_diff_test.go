@@ -114,7 +114,8 @@ func checkMostRecentDifferential(t *rapid.T) {
 	if !r.Time.Equal(want) || int(r.Missed) != missed {
 		t.Fatalf("MostRecent = %v, %v; upstream %v, %d", r.Time, r.Missed, want, missed)
 	}
-	if got, want := kcronjob.RequeueAfter(cj, s, now), *upNextScheduleTimeDuration(ucj, now, sched); got != want {
+	if got, _ := kcronjob.RequeueAfter(cj, s, now); got != *upNextScheduleTimeDuration(ucj, now, sched) {
+		want := *upNextScheduleTimeDuration(ucj, now, sched)
 		t.Fatalf("RequeueAfter = %v; upstream %v", got, want)
 	}
 }
