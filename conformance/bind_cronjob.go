@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/kubesem/kubesem/cronjob"
@@ -67,6 +68,11 @@ type (
 		Jobs    []*job.Job      `json:"jobs"`
 		Now     time.Time       `json:"now"`
 	}
+	// cronStepIn is Step's input: the CronJob is not validated first,
+	// because the controller itself answers a stored CronJob whose
+	// schedule no longer parses (an UnparseableSchedule warning, no
+	// requeue), as upstream's sync table shows.
+	cronStepIn    cronJobAndJobsIn
 	cronDeleteOut struct {
 		Delete []string `json:"delete"`
 	}
@@ -106,7 +112,7 @@ func cronSchedule(cj *cronjob.CronJob, opts cronjob.Options) (*cronjob.Schedule,
 func cronjobDecisions() []Decision {
 	return []Decision{
 		Bind("cronjob.Next", func(in cronScheduleIn, opts cronjob.Options) (cronNextOut, error) {
-			s, err := cronjob.ParseSchedule(in.Schedule, in.TimeZone, opts)
+			s, err := in.parse(opts)
 			if err != nil {
 				return cronNextOut{}, err
 			}
@@ -117,7 +123,7 @@ func cronjobDecisions() []Decision {
 			return cronNextOut{timeOrNil(next)}, nil
 		}),
 		Bind("cronjob.Count", func(in cronScheduleIn, opts cronjob.Options) (cronCountOut, error) {
-			s, err := cronjob.ParseSchedule(in.Schedule, in.TimeZone, opts)
+			s, err := in.parse(opts)
 			if err != nil {
 				return cronCountOut{}, err
 			}
@@ -174,12 +180,45 @@ func cronjobDecisions() []Decision {
 		}),
 		Bind("cronjob.Validate", func(in cronValidateIn, _ struct{}) (validOut, error) {
 			if err := cronjob.Validate(&in.CronJob, in.Old); err != nil {
-				return validOut{}, err
+				return validOut{}, field.Under("cronJob", err)
 			}
 			return validOut{true}, nil
 		}),
-		Bind("cronjob.Step", func(in cronJobAndJobsIn, opts cronjob.Options) (cronjob.Plan, error) {
+		Bind("cronjob.Step", func(in cronStepIn, opts cronjob.Options) (cronjob.Plan, error) {
 			return cronjob.Step(&in.CronJob, in.Jobs, in.Now, opts)
 		}),
 	}
+}
+
+// A CronJob in a decision's input is a stored object: it is validated as
+// an update against itself, so that what the API server keeps (a "TZ="
+// schedule created before v1.27) is accepted and what it rejects is an
+// error.
+func (in *cronJobIn) validate() error { return cronjob.Validate(&in.CronJob, &in.CronJob) }
+
+// parse parses the schedule of a schedule-only input; errors name the
+// input's own keys (schedule, timeZone).
+func (in *cronScheduleIn) parse(opts cronjob.Options) (*cronjob.Schedule, error) {
+	s, err := cronjob.ParseSchedule(in.Schedule, in.TimeZone, opts)
+	if fe, ok := err.(*field.Error); ok {
+		return nil, &field.Error{Path: strings.TrimPrefix(fe.Path, "spec."), Value: fe.Value, Err: fe.Err}
+	}
+	return s, err
+}
+func (in *cronJobsIn) validate() error { return vJobs("jobs", in.Jobs) }
+func (in *cronJobAndJobsIn) validate() error {
+	return first(field.Under("cronJob", cronjob.Validate(&in.CronJob, &in.CronJob)), vJobs("jobs", in.Jobs))
+}
+
+// vJobs validates each Job of a list, naming it by index under key.
+func vJobs(key string, jobs []*job.Job) error {
+	for i, j := range jobs {
+		if j == nil {
+			return field.New(fmt.Sprintf("%s[%d]", key, i), "", field.ErrRequired)
+		}
+		if err := job.Validate(j, nil); err != nil {
+			return field.Under(fmt.Sprintf("%s[%d]", key, i), err)
+		}
+	}
+	return nil
 }

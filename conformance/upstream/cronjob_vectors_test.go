@@ -239,6 +239,22 @@ func seedStepVectors(t *testing.T) []vec {
 		vs = append(vs, vec{Decision: "cronjob.Step", Name: "issue/57853 forbid with deadline at " + now, Source: "issue:kubernetes/kubernetes#57853",
 			Input: stepInput(forbid, []*job.Job{running}, rfc(now)), Want: want})
 	}
+	// The start time's Job name is already taken (a Job of this CronJob
+	// missing from status.active, as after a lost status write): the create
+	// fails with AlreadyExists and v1.36.3 reads the Job back with an empty
+	// namespace, fails, and ends the sync in an error: it never adopts it.
+	taken := outageCronJob(nil)
+	taken.Spec.Schedule = "*/5 * * * *"
+	taken.Status.LastScheduleTime = &last
+	leftover := &job.Job{ObjectMeta: meta.ObjectMeta{Name: "hello-28603265", Namespace: "default", UID: "j0", CreationTimestamp: rfc("2024-05-20T09:05:00Z")}}
+	for _, now := range []string{"2024-05-20T09:05:10Z"} {
+		want, out := stepWant(taken, []*job.Job{leftover}, rfc(now))
+		if out.err == nil {
+			t.Fatalf("name taken: upstream sync did not fail: %+v %+v", want, out)
+		}
+		vs = append(vs, vec{Decision: "cronjob.Step", Name: "sync/start time's Job name already taken", Source: "upstream:pkg/controller/cronjob/cronjob_controllerv2.go syncCronJob (AlreadyExists path, v1.36.3)",
+			Input: stepInput(taken, []*job.Job{leftover}, rfc(now)), Want: want})
+	}
 	// kubernetes/kubernetes#57853 as reported: a Forbid CronJob's schedule is
 	// edited from "30 11 * * 5" to "0 11 * * 5" on Thursday 2018-01-04 at
 	// 23:49 UTC. Whether a Job starts at once depends on lastScheduleTime:
@@ -366,10 +382,10 @@ func scheduleVectors(t *testing.T) []vec {
 		tz         *string
 		field      string
 	}{
-		{"parse/obvious error", "obvious error schedule", nil, "spec.schedule"},
-		{"parse/TZ= with no space would panic robfig", "TZ=0", nil, "spec.schedule"},
-		{"parse/six fields", "0 * * * * *", nil, "spec.schedule"},
-		{"parse/unknown timeZone", "0 * * * *", &bad, "spec.timeZone"},
+		{"parse/obvious error", "obvious error schedule", nil, "schedule"},
+		{"parse/TZ= with no space would panic robfig", "TZ=0", nil, "schedule"},
+		{"parse/six fields", "0 * * * * *", nil, "schedule"},
+		{"parse/unknown timeZone", "0 * * * *", &bad, "timeZone"},
 	} {
 		in := map[string]any{"schedule": e.spec, "after": rfc("2024-05-20T10:21:00Z")}
 		if e.tz != nil {
@@ -440,7 +456,7 @@ func recentVectors(t *testing.T) []vec {
 		in := map[string]any{"cronJob": c.cj, "now": c.now, "withDeadline": c.sds}
 		v := vec{Decision: "cronjob.MostRecent", Name: name, Source: source, Input: in}
 		if err != nil {
-			v.WantError = map[string]any{"field": "spec.schedule", "kind": "Invalid"}
+			v.WantError = map[string]any{"field": "cronJob.spec.schedule", "kind": "Invalid"}
 		} else {
 			var r time.Time
 			if recent != nil {
@@ -495,7 +511,7 @@ func recentVectors(t *testing.T) []vec {
 		v := vec{Decision: "cronjob.ScheduledTime", Name: "scheduled/" + c.name, Source: nsrc + c.name,
 			Input: map[string]any{"cronJob": c.cj, "now": c.now}}
 		if err != nil {
-			v.WantError = map[string]any{"field": "spec.schedule", "kind": "Invalid"}
+			v.WantError = map[string]any{"field": "cronJob.spec.schedule", "kind": "Invalid"}
 		} else {
 			var r time.Time
 			if recent != nil && !recent.After(c.now) {
@@ -583,7 +599,7 @@ func jobsVectors(t *testing.T) []vec {
 		if c.ok {
 			v.Want = map[string]any{"valid": true}
 		} else {
-			v.WantError = map[string]any{"field": "metadata.name", "kind": "Invalid"}
+			v.WantError = map[string]any{"field": "cronJob.metadata.name", "kind": "Invalid"}
 		}
 		vs = append(vs, v)
 	}
@@ -596,10 +612,10 @@ func jobsVectors(t *testing.T) []vec {
 	}
 	const vsrc = "upstream:pkg/apis/batch/validation/validation.go validateScheduleFormat"
 	vs = append(vs,
-		vec{Decision: "cronjob.Validate", Name: "validate/TZ= in schedule rejected on create", Source: vsrc, Input: map[string]any{"cronJob": tzSpec("TZ=UTC 0 * * * *", nil)}, WantError: map[string]any{"field": "spec.schedule", "kind": "Invalid"}},
+		vec{Decision: "cronjob.Validate", Name: "validate/TZ= in schedule rejected on create", Source: vsrc, Input: map[string]any{"cronJob": tzSpec("TZ=UTC 0 * * * *", nil)}, WantError: map[string]any{"field": "cronJob.spec.schedule", "kind": "Invalid"}},
 		vec{Decision: "cronjob.Validate", Name: "validate/TZ= kept on update of a TZ schedule", Source: vsrc, Input: map[string]any{"cronJob": tzSpec("TZ=UTC 0 1 * * *", nil), "old": tzSpec("TZ=UTC 0 * * * *", nil)}, Want: map[string]any{"valid": true}},
-		vec{Decision: "cronjob.Validate", Name: "validate/TZ= and timeZone rejected on update", Source: vsrc, Input: map[string]any{"cronJob": tzSpec("TZ=UTC 0 1 * * *", &utc), "old": tzSpec("TZ=UTC 0 * * * *", nil)}, WantError: map[string]any{"field": "spec.schedule", "kind": "Invalid"}},
-		vec{Decision: "cronjob.Validate", Name: "validate/timeZone Local rejected", Source: "upstream:pkg/apis/batch/validation/validation.go validateTimeZone", Input: map[string]any{"cronJob": tzSpec("0 * * * *", ptrTo("Local"))}, WantError: map[string]any{"field": "spec.timeZone", "kind": "Invalid"}},
+		vec{Decision: "cronjob.Validate", Name: "validate/TZ= and timeZone rejected on update", Source: vsrc, Input: map[string]any{"cronJob": tzSpec("TZ=UTC 0 1 * * *", &utc), "old": tzSpec("TZ=UTC 0 * * * *", nil)}, WantError: map[string]any{"field": "cronJob.spec.schedule", "kind": "Invalid"}},
+		vec{Decision: "cronjob.Validate", Name: "validate/timeZone Local rejected", Source: "upstream:pkg/apis/batch/validation/validation.go validateTimeZone", Input: map[string]any{"cronJob": tzSpec("0 * * * *", ptrTo("Local"))}, WantError: map[string]any{"field": "cronJob.spec.timeZone", "kind": "Invalid"}},
 		vec{Decision: "cronjob.Validate", Name: "validate/timeZone America/New_York accepted", Source: "upstream:pkg/apis/batch/validation/validation.go validateTimeZone", Input: map[string]any{"cronJob": tzSpec("0 * * * *", &rome)}, Want: map[string]any{"valid": true}},
 	)
 	return vs
