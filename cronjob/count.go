@@ -5,19 +5,27 @@ import (
 	"time"
 )
 
-// Count returns the exact number of start times in (after, until]: how many
-// Jobs a controller that was down over that window missed. It counts with
-// the schedule's bit sets (whole years and months from per-schedule tables,
-// partial months with popcounts, partial days per hour and minute), once
-// over the whole window on wall-clock time, and corrects that count at each
-// change of UTC offset in the window, which costs one pair of zone lookups
-// per change; it never steps Next across the window, so its cost does not
-// grow with the number of start times. Spans beyond 400 years add one pass
-// over a 400-year cycle.
+// Count returns how many start times stepping [Schedule.Next] from after
+// visits up to until, as the controller steps: each step from the one
+// before, robfig/cron v3.0.1's quirks included (a start time its walk skips
+// after an offset change, as in Australia/Lord_Howe, is not counted; one it
+// repeats in a fall-back overlap counts twice), stopping where a step does
+// not move forward (Pacific/Chatham) or never returns (Pacific/Apia around
+// 2011-12-30). It is how many Jobs a controller that was down over
+// (after, until] missed.
 //
-// A wall time repeated by a fall-back counts once per offset and one
-// skipped by a spring-forward gap does not count, as [Schedule.Next] steps
-// them. It returns 0 when until is not after after.
+// It never steps the whole window: start times count with the schedule's
+// bit sets (whole years and months from per-schedule tables, partial months
+// with popcounts, partial days per hour and minute) on each offset
+// period's wall clock, and at a change of offset robfig/cron does not step
+// as the wall clock (not one hour, on the hour, between 01:00 and 23:00)
+// it takes robfig/cron's own steps from the last start time before the
+// change until one lands past it on a start time the schedule selects. So
+// the cost grows with the offset changes in the window (tens of
+// microseconds at most for each such change), not with the number of
+// start times. Spans beyond 400 years add
+// one pass over a 400-year cycle. It returns 0 when until is not after
+// after.
 func (s *Schedule) Count(after, until time.Time) int64 {
 	if s == nil || s.loc == nil || !until.After(after) {
 		return 0

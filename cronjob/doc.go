@@ -58,9 +58,8 @@
 //     change "0 3 * * *" skips a day, in Pacific/Chatham it can answer a
 //     time before its argument, and around midnight changes
 //     (America/Santiago, Asia/Beirut) it can drift (vectors zones/...).
-//     Options.WallClockNext answers by the wall clock instead. Count
-//     follows the walk only within two days of each change, so it can
-//     differ from stepping Next in those zones.
+//     Options.WallClockNext answers by the wall clock instead. Count is
+//     the number of steps of that walk.
 //   - [Step] takes the Jobs given as the truth (upstream re-reads the API
 //     server before dropping an active entry or reporting UnexpectedJob) and
 //     assumes creates and deletes succeed.

@@ -5,19 +5,17 @@ import (
 	"time"
 )
 
-// The fast form of periodCount (periods.go). Summing each offset period's
-// wall-clock count telescopes: the window counts once on wall-clock time
-// from after's offset to until's, and each change of offset then removes
-// the wall times its gap skips or adds back those its overlap repeats,
-// stretches no longer than the change itself. So a window costs one zone
-// lookup pair per change instead of a calendar count per period. Changes
-// robfig/cron does not step exactly still step Next, but only from the last
-// start time before the change until stepping is back on wall-clock time.
-// Where the walk meets something it cannot show periodCount agrees with
-// (changes closer together than periodCount's stepping reach, or within a
-// week of a day on which package time's period bounds go wrong; offsets
-// that are not whole minutes; long runs of bounds that change nothing), it
-// gives up and Count takes periodCount.
+// The fast form of periodCount (periods.go) for windows whose changes of
+// offset robfig/cron all steps as the wall clock (benignChange). Summing
+// each offset period's wall-clock count telescopes: the window counts once
+// on wall-clock time from after's offset to until's, and each change of
+// offset then removes the whole hours its gap skips or adds back those its
+// overlap repeats. So a window costs one zone lookup pair per change
+// instead of a calendar count per period. Where the walk meets something
+// it cannot show periodCount agrees with (a change robfig/cron does not
+// step as the wall clock, within a week of a day on which package time's
+// period bounds go wrong, offsets that are not whole minutes, long runs of
+// bounds that change nothing), it gives up and Count takes periodCount.
 
 // zoneSpan bounds the Unix seconds zoneCount accepts, far from overflow.
 const zoneSpan = 1 << 50
@@ -37,14 +35,16 @@ func (s *Schedule) zoneCount(a, u int64) (n int64, ok bool) {
 	tl := time.Unix(x, 0).In(s.loc)
 	_, o := tl.Zone()
 	st, en := tl.ZoneBounds()
-	if !st.IsZero() && st.Unix() > a {
-		return 0, false // a period starts at a+1: stepping from a sees another offset
+	if (!st.IsZero() && st.Unix() > a) || s.resetCrosses(a) {
+		// A period starts at a+1 (stepping from a sees another offset),
+		// or robfig/cron's first move from a crosses a change.
+		return 0, false
 	}
 	off := int64(o)
 	start := a + off // the window on wall-clock time starts after start
 	var fix int64    // corrections at the changes so far
 	const none = -zoneSpan * 4
-	last, lastHard, glitch := int64(none), false, int64(none)
+	last, glitch := int64(none), int64(none)
 	run := 0 // period bounds since the last change that change nothing
 	for !en.IsZero() {
 		e := en.Unix()
@@ -81,31 +81,25 @@ func (s *Schedule) zoneCount(a, u int64) (n int64, ok bool) {
 		}
 		run = 0
 		day, sod, span, benign := benignAt(e, off, o2)
-		if e-glitch < glitchMargin || ((!benign || lastHard) && e-last <= 2*stepReach+2) {
+		if !benign || e-glitch < glitchMargin {
+			// periodCount takes robfig/cron's own step across a change it
+			// does not step as the wall clock.
 			return 0, false
 		}
-		// Wall-clock seconds (y1, y2] are skipped (o2 > off) or seen
-		// twice (o2 < off).
-		y1, y2 := e-1+off, e-1+o2
+		// The whole hours from wall-clock second sod of day are skipped
+		// (o2 > off) or seen twice (o2 < off).
 		switch {
-		case benign && o2 > off:
-			fix -= s.wholeHours(day, sod, span)
-		case benign && start <= y2:
-			fix += s.wholeHours(day, sod, span)
 		case o2 > off:
-			fix -= s.countShort(y1, y2)
+			fix -= s.wholeHours(day, sod, span)
+		case start <= e-1+o2:
+			fix += s.wholeHours(day, sod, span)
 		default:
-			fix += s.countShort(max(start, y2), y1)
-			start = min(start, y2)
+			// The window starts inside the repeated hours: count their
+			// first pass from its start, the wall clock from the second.
+			fix += s.countLocal(start, e-1+off)
+			start = e - 1 + o2
 		}
-		if !benign {
-			c, ok := s.stepFix(a, u, e, off, o2, en)
-			if !ok {
-				return 0, false
-			}
-			fix += c
-		}
-		last, lastHard, off = e, !benign, o2
+		last, off = e, o2
 	}
 	return s.countLocal(start, u+off) + fix, true
 }
@@ -115,7 +109,7 @@ func (s *Schedule) zoneCount(a, u int64) (n int64, ok bool) {
 // day) and how long it is.
 func benignAt(t, o1, o2 int64) (day, sod, span int64, ok bool) {
 	span = max(o2-o1, o1-o2)
-	if o1%60 != 0 || o2%60 != 0 || span%3600 != 0 {
+	if o1%60 != 0 || o2%60 != 0 || span != 3600 {
 		return 0, 0, span, false
 	}
 	lo := t + min(o1, o2) // on the hour exactly when t+o1 is, as span is whole hours
@@ -132,85 +126,6 @@ func (s *Schedule) wholeHours(day, sod, span int64) int64 {
 		return 0
 	}
 	return int64(bits.OnesCount64(sel)) * s.perHour
-}
-
-// countShort is countLocal for a stretch of at most a day, skipping the
-// calendar when no hour it touches is selected.
-func (s *Schedule) countShort(a, b int64) int64 {
-	if b <= a {
-		return 0
-	}
-	if b-a < secondsPerDay {
-		da := floorDiv(a+1, secondsPerDay)
-		ha := int((a + 1 - da*secondsPerDay) / 3600)
-		hb := int((b - da*secondsPerDay) / 3600) // up to 47 when b is the next day
-		hours := s.hour | s.hour<<24
-		if hours>>uint(ha)&(uint64(1)<<uint(hb-ha+1)-1) == 0 {
-			return 0
-		}
-	}
-	return s.countLocal(a, b)
-}
-
-// stepFix returns what periodCount adds at a change of offset from o1 to o2
-// at instant e that robfig/cron does not step exactly: stepping Next minus
-// wall-clock counting over the two days either side of e within (a, u]. next
-// is the period bound after e. Up to the last start time before e both give
-// the same times, and once stepping has passed e it is back on wall-clock
-// time, so only the steps between differ.
-func (s *Schedule) stepFix(a, u, e, o1, o2 int64, next time.Time) (int64, bool) {
-	if o1%60 != 0 || o2%60 != 0 || (!next.IsZero() && next.Unix()-e <= 2*stepReach+2) {
-		return 0, false
-	}
-	w0, w1 := max(a, e-stepReach), min(u, e+stepReach)
-	prev := w0
-	if l, ok := s.lastLocal(w0+o1, e-1+o1); ok {
-		prev = l - o1
-	}
-	var n int64
-	for i := 0; ; i++ {
-		if i == maxChain {
-			return s.stepCount(w0, w1) - s.arithCount(w0, w1), true
-		}
-		t := s.Next(time.Unix(prev, 0).UTC())
-		if t.IsZero() || t.Unix() <= prev || t.Unix() > w1 {
-			break
-		}
-		n, prev = n+1, t.Unix()
-		if prev >= e {
-			n += s.countLocal(prev+o2, w1+o2)
-			break
-		}
-	}
-	return n - s.countLocal(e-1+o2, w1+o2), true
-}
-
-// maxChain bounds the steps stepFix takes before it steps the whole
-// stretch instead.
-const maxChain = 32
-
-// lastLocal returns the last selected local second x with lo < x <= hi, for
-// hi - lo of a few days at most.
-func (s *Schedule) lastLocal(lo, hi int64) (int64, bool) {
-	if hi <= lo {
-		return 0, false
-	}
-	day := floorDiv(hi, secondsPerDay)
-	limit := int(hi - day*secondsPerDay)
-	for ; day*secondsPerDay+secondsPerDay-1 > lo; day, limit = day-1, secondsPerDay-1 {
-		if !s.dayMatches(day) {
-			continue
-		}
-		tod, ok := s.lastTime(limit)
-		if !ok {
-			continue
-		}
-		if x := day*secondsPerDay + int64(tod); x > lo {
-			return x, true
-		}
-		return 0, false
-	}
-	return 0, false
 }
 
 // lastTime returns the last selected time of day at or before second tod.
