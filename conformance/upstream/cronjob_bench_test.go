@@ -21,7 +21,7 @@ func BenchmarkCronJobMostRecent(b *testing.B) {
 			cj.CreationTimestamp, cj.Spec.Schedule = last, spec
 			cj.Status.LastScheduleTime = &last
 			now := last.Add(down.d + 30*time.Second)
-			ucj := toUpstreamCronJob(cj)
+			ucj := upCronJob(cj)
 			sched, _ := upSchedule(ucj)
 			s, _ := kcronjob.ParseSchedule(spec, nil, kcronjob.Options{})
 			name := spec + "/" + down.name
@@ -55,7 +55,7 @@ func BenchmarkCronJobRequeueAfter(b *testing.B) {
 	cj.CreationTimestamp, cj.Spec.Schedule = last, "*/5 * * * *"
 	cj.Status.LastScheduleTime = &last
 	now := last.Add(3 * time.Hour)
-	ucj := toUpstreamCronJob(cj)
+	ucj := upCronJob(cj)
 	sched, _ := upSchedule(ucj)
 	s, _ := kcronjob.ParseSchedule(cj.Spec.Schedule, nil, kcronjob.Options{})
 	b.Run("kubesem", func(b *testing.B) {
@@ -105,7 +105,7 @@ func BenchmarkCronJobCount(b *testing.B) {
 				cj := &kcronjob.CronJob{}
 				cj.CreationTimestamp, cj.Spec.Schedule, cj.Spec.TimeZone = last, spec, &zone
 				cj.Status.LastScheduleTime = &last
-				ucj := toUpstreamCronJob(cj)
+				ucj := upCronJob(cj)
 				sched, err := upSchedule(ucj)
 				if err != nil {
 					b.Fatal(err)

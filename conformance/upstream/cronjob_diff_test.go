@@ -90,7 +90,7 @@ func drawCronJob(t *rapid.T) (*kcronjob.CronJob, time.Time) {
 func checkMostRecentDifferential(t *rapid.T) {
 	cj, now := drawCronJob(t)
 	withDeadline := rapid.Bool().Draw(t, "withDeadline")
-	ucj := toUpstreamCronJob(cj)
+	ucj := upCronJob(cj)
 	sched, err := upSchedule(ucj)
 	if err != nil {
 		t.Fatalf("upstream cannot parse %q: %v", cj.Spec.Schedule, err)

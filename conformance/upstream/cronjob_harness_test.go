@@ -11,18 +11,12 @@ import (
 
 	"github.com/robfig/cron/v3"
 	batchv1 "k8s.io/api/batch/v1"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/kubernetes/pkg/controller/cronjob"
 	"k8s.io/kubernetes/pkg/util/parsers"
-
-	kcronjob "github.com/kubesem/kubesem/cronjob"
-	"github.com/kubesem/kubesem/job"
 )
 
 //go:linkname upMostRecentScheduleTime k8s.io/kubernetes/pkg/controller/cronjob.mostRecentScheduleTime
@@ -44,84 +38,6 @@ func upSchedule(cj *batchv1.CronJob) (cron.Schedule, error) {
 		spec = "TZ=" + *cj.Spec.TimeZone + " " + spec
 	}
 	return parsers.ParseCronScheduleWithPanicRecovery(spec)
-}
-
-// toUpstreamCronJob converts a kubesem CronJob (only the fields the
-// controller reads) and applies the API defaults.
-func toUpstreamCronJob(c *kcronjob.CronJob) *batchv1.CronJob {
-	cj := &batchv1.CronJob{
-		TypeMeta: metav1.TypeMeta{Kind: "CronJob", APIVersion: "batch/v1"},
-		ObjectMeta: metav1.ObjectMeta{
-			Name: c.Name, Namespace: c.Namespace, UID: types.UID(c.UID),
-			CreationTimestamp: metav1.Time{Time: c.CreationTimestamp},
-			Labels:            c.Labels, Annotations: c.Annotations,
-		},
-		Spec: batchv1.CronJobSpec{
-			Schedule: c.Spec.Schedule, TimeZone: c.Spec.TimeZone,
-			StartingDeadlineSeconds:    c.Spec.StartingDeadlineSeconds,
-			ConcurrencyPolicy:          batchv1.ConcurrencyPolicy(c.Spec.ConcurrencyPolicy),
-			Suspend:                    c.Spec.Suspend,
-			SuccessfulJobsHistoryLimit: c.Spec.SuccessfulJobsHistoryLimit,
-			FailedJobsHistoryLimit:     c.Spec.FailedJobsHistoryLimit,
-			JobTemplate: batchv1.JobTemplateSpec{ObjectMeta: metav1.ObjectMeta{
-				Labels: c.Spec.JobTemplate.Labels, Annotations: c.Spec.JobTemplate.Annotations,
-			}},
-		},
-	}
-	if c.DeletionTimestamp != nil {
-		cj.DeletionTimestamp = &metav1.Time{Time: *c.DeletionTimestamp}
-	}
-	if cj.Spec.ConcurrencyPolicy == "" {
-		cj.Spec.ConcurrencyPolicy = batchv1.AllowConcurrent
-	}
-	if cj.Spec.SuccessfulJobsHistoryLimit == nil {
-		three := int32(3)
-		cj.Spec.SuccessfulJobsHistoryLimit = &three
-	}
-	if cj.Spec.FailedJobsHistoryLimit == nil {
-		one := int32(1)
-		cj.Spec.FailedJobsHistoryLimit = &one
-	}
-	for _, r := range c.Status.Active {
-		cj.Status.Active = append(cj.Status.Active, corev1.ObjectReference{
-			Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, UID: types.UID(r.UID), APIVersion: r.APIVersion,
-		})
-	}
-	if t := c.Status.LastScheduleTime; t != nil {
-		cj.Status.LastScheduleTime = &metav1.Time{Time: *t}
-	}
-	if t := c.Status.LastSuccessfulTime; t != nil {
-		cj.Status.LastSuccessfulTime = &metav1.Time{Time: *t}
-	}
-	return cj
-}
-
-// toUpstreamJob converts a kubesem Job's metadata and status.
-func toUpstreamJob(j *job.Job) *batchv1.Job {
-	out := &batchv1.Job{
-		TypeMeta: metav1.TypeMeta{Kind: "Job", APIVersion: "batch/v1"},
-		ObjectMeta: metav1.ObjectMeta{
-			Name: j.Name, Namespace: j.Namespace, UID: types.UID(j.UID),
-			CreationTimestamp: metav1.Time{Time: j.CreationTimestamp},
-		},
-	}
-	for _, r := range j.OwnerReferences {
-		out.OwnerReferences = append(out.OwnerReferences, metav1.OwnerReference{
-			APIVersion: r.APIVersion, Kind: r.Kind, Name: r.Name, UID: types.UID(r.UID), Controller: r.Controller,
-		})
-	}
-	for _, c := range j.Status.Conditions {
-		out.Status.Conditions = append(out.Status.Conditions, batchv1.JobCondition{
-			Type: batchv1.JobConditionType(c.Type), Status: corev1.ConditionStatus(c.Status),
-		})
-	}
-	if t := j.Status.StartTime; t != nil {
-		out.Status.StartTime = &metav1.Time{Time: *t}
-	}
-	if t := j.Status.CompletionTime; t != nil {
-		out.Status.CompletionTime = &metav1.Time{Time: *t}
-	}
-	return out
 }
 
 // upstreamSync is what upstream's sync did.

@@ -110,9 +110,9 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 func stepWant(cj *kcronjob.CronJob, jobs []*job.Job, now time.Time) (map[string]any, upstreamSync) {
 	var ujobs []*batchv1.Job
 	for _, j := range jobs {
-		ujobs = append(ujobs, toUpstreamJob(j))
+		ujobs = append(ujobs, upJob(j))
 	}
-	out := runUpstreamSync(toUpstreamCronJob(cj), ujobs, now)
+	out := runUpstreamSync(upCronJob(cj), ujobs, now)
 	var create any
 	if len(out.created) > 0 {
 		create = map[string]any{"name": out.created[0], "scheduledTimestamp": out.createdAnn[0]}
@@ -447,7 +447,7 @@ func recentVectors(t *testing.T) []vec {
 		} else {
 			name = "recent/" + name
 		}
-		ucj := toUpstreamCronJob(c.cj)
+		ucj := upCronJob(c.cj)
 		sched, err := upSchedule(ucj)
 		if err != nil {
 			t.Fatal(err)
@@ -481,7 +481,7 @@ func recentVectors(t *testing.T) []vec {
 		{"once a week cronjob, missed two runs", mk("0 12 * * 4", top, tp(at(2*time.Hour)), nil), at(19*24*time.Hour + 1*time.Hour + 30*time.Minute)},
 		{"no previous run of a cronjob", mk("0 12 * * 5", top, nil, nil), at(6 * time.Hour)},
 	} {
-		ucj := toUpstreamCronJob(c.cj)
+		ucj := upCronJob(c.cj)
 		sched, _ := upSchedule(ucj)
 		d := upNextScheduleTimeDuration(ucj, c.now, sched)
 		vs = append(vs, vec{Decision: "cronjob.RequeueAfter", Name: "requeue/" + c.name, Source: dsrc + c.name,
@@ -505,7 +505,7 @@ func recentVectors(t *testing.T) []vec {
 		{"case 7 way ahead, short deadline", mk("0 * * * ?", t1.Add(-2*time.Hour), tp(t1.Add(-time.Hour)), &twoHours), t2.Add(10 * 24 * time.Hour)},
 		{"case 8 rogue schedule errors", mk("59 23 31 2 *", t1.Add(10*time.Second), nil, nil), t2},
 	} {
-		ucj := toUpstreamCronJob(c.cj)
+		ucj := upCronJob(c.cj)
 		sched, _ := upSchedule(ucj)
 		_, recent, missed, err := upMostRecentScheduleTime(ucj, c.now, sched, true)
 		v := vec{Decision: "cronjob.ScheduledTime", Name: "scheduled/" + c.name, Source: nsrc + c.name,

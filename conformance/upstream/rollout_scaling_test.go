@@ -25,11 +25,12 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/record"
-	"k8s.io/kubernetes/pkg/controller"
+	appsdefaults "k8s.io/kubernetes/pkg/apis/apps/v1"
 	"k8s.io/kubernetes/pkg/controller/deployment"
 	deploymentutil "k8s.io/kubernetes/pkg/controller/deployment/util"
 
 	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
@@ -198,62 +199,6 @@ func dsIntstr(v *intstr.Value) *k8sintstr.IntOrString {
 	}
 	x := k8sintstr.FromInt32(v.IntValue())
 	return &x
-}
-
-func dsToDeployment(d *rollout.Deployment) *appsv1.Deployment {
-	n := d.Replicas()
-	u := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: d.Name, Namespace: "default", UID: types.UID(d.UID), Generation: d.Generation, Annotations: d.Annotations},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &n,
-			Strategy: appsv1.DeploymentStrategy{Type: appsv1.DeploymentStrategyType(d.Spec.Strategy.Type)},
-		},
-		Status: appsv1.DeploymentStatus{Replicas: d.Status.Replicas},
-	}
-	if d.Spec.Selector != nil {
-		u.Spec.Selector = &metav1.LabelSelector{MatchLabels: d.Spec.Selector.MatchLabels}
-	}
-	if u.Spec.Strategy.Type == "" {
-		u.Spec.Strategy.Type = appsv1.RollingUpdateDeploymentStrategyType
-	}
-	if u.Spec.Strategy.Type == appsv1.RollingUpdateDeploymentStrategyType {
-		def := intstr.String("25%")
-		s, un := &def, &def
-		if ru := d.Spec.Strategy.RollingUpdate; ru != nil {
-			if ru.MaxSurge != nil {
-				s = ru.MaxSurge
-			}
-			if ru.MaxUnavailable != nil {
-				un = ru.MaxUnavailable
-			}
-		}
-		u.Spec.Strategy.RollingUpdate = &appsv1.RollingUpdateDeployment{MaxSurge: dsIntstr(s), MaxUnavailable: dsIntstr(un)}
-	}
-	return u
-}
-
-func dsToReplicaSet(rs *replicaset.ReplicaSet) *appsv1.ReplicaSet {
-	if rs == nil {
-		return nil
-	}
-	n := rs.Replicas()
-	ann := map[string]string{}
-	for k, v := range rs.Annotations {
-		ann[k] = v
-	}
-	return &appsv1.ReplicaSet{
-		ObjectMeta: metav1.ObjectMeta{Name: rs.Name, Namespace: "default", UID: types.UID(rs.UID), CreationTimestamp: metav1.NewTime(rs.CreationTimestamp), Annotations: ann},
-		Spec:       appsv1.ReplicaSetSpec{Replicas: &n},
-		Status:     appsv1.ReplicaSetStatus{Replicas: rs.Status.Replicas, AvailableReplicas: rs.Status.AvailableReplicas},
-	}
-}
-
-func dsToReplicaSets(rss []*replicaset.ReplicaSet) []*appsv1.ReplicaSet {
-	out := make([]*appsv1.ReplicaSet, len(rss))
-	for i, rs := range rss {
-		out[i] = dsToReplicaSet(rs)
-	}
-	return out
 }
 
 // dsWrites replays kubesem's scales the way the controller's scaleReplicaSet
@@ -499,15 +444,6 @@ func dsTemplate(image string) podstatus.Template {
 	return t
 }
 
-func dsV1Template(t podstatus.Template) corev1.PodTemplateSpec {
-	var u corev1.PodTemplateSpec
-	u.Labels = maps.Clone(t.Labels)
-	for _, c := range t.Spec.Containers {
-		u.Spec.Containers = append(u.Spec.Containers, corev1.Container{Name: c.Name, Image: c.Image})
-	}
-	return u
-}
-
 // dsStepWorld draws a Deployment with its ReplicaSets and pods, the
 // ReplicaSets labelled with their real pod-template-hash so that kubesem's
 // hash identity and upstream's template equality agree.
@@ -566,7 +502,7 @@ func dsStepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.
 	}
 	d.Status.UpdatedReplicas = rapid.Int32Range(0, 5).Draw(t, "dUpdated")
 	d.Status.AvailableReplicas = rapid.Int32Range(0, 5).Draw(t, "dAvailable")
-	d.TemplateHash = controller.ComputeHash(ptrTo(dsV1Template(d.Spec.Template)), nil)
+	d.TemplateHash = k8s.PodTemplateHash(&must(k8s.ToDeployment(d)).Spec.Template, nil)
 
 	var rss []*replicaset.ReplicaSet
 	yes := true
@@ -592,7 +528,7 @@ func dsStepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.
 			rs.Status.AvailableReplicas = min(rs.Status.AvailableReplicas, m+1)
 		}
 		tmpl := dsTemplate(rapid.SampledFrom(dsImages).Draw(t, fmt.Sprintf("rsImage%d", i)))
-		hash := controller.ComputeHash(ptrTo(dsV1Template(tmpl)), nil)
+		hash := k8s.PodTemplateHash(&must(k8s.ToDeployment(&rollout.Deployment{Spec: rollout.Spec{Template: tmpl}})).Spec.Template, nil)
 		tmpl.Labels["pod-template-hash"] = hash
 		rs.Spec.Template = tmpl
 		rs.Labels = maps.Clone(tmpl.Labels)
@@ -625,55 +561,6 @@ func dsStepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.
 func dsBoundValue(s string) intstr.Value { return intstr.String(s) }
 
 func ptrTo[T any](v T) *T { return &v }
-
-func dsV1Deployment(d *rollout.Deployment) *appsv1.Deployment {
-	u := dsToDeployment(d)
-	u.Annotations = maps.Clone(d.Annotations)
-	if d.DeletionTimestamp != nil {
-		ts := metav1.NewTime(*d.DeletionTimestamp)
-		u.DeletionTimestamp = &ts
-	}
-	if d.Spec.Selector != nil && len(d.Spec.Selector.MatchLabels) == 0 {
-		u.Spec.Selector = &metav1.LabelSelector{}
-	}
-	u.Spec.Template = dsV1Template(d.Spec.Template)
-	u.Spec.MinReadySeconds = d.Spec.MinReadySeconds
-	u.Spec.Paused = d.Spec.Paused
-	u.Spec.RevisionHistoryLimit = d.Spec.RevisionHistoryLimit
-	if u.Spec.RevisionHistoryLimit == nil {
-		u.Spec.RevisionHistoryLimit = ptrTo(int32(10))
-	}
-	u.Spec.ProgressDeadlineSeconds = d.Spec.ProgressDeadlineSeconds
-	if u.Spec.ProgressDeadlineSeconds == nil {
-		u.Spec.ProgressDeadlineSeconds = ptrTo(int32(600))
-	}
-	u.Status = appsv1.DeploymentStatus{
-		ObservedGeneration: d.Status.ObservedGeneration, Replicas: d.Status.Replicas, UpdatedReplicas: d.Status.UpdatedReplicas,
-		ReadyReplicas: d.Status.ReadyReplicas, AvailableReplicas: d.Status.AvailableReplicas, UnavailableReplicas: d.Status.UnavailableReplicas,
-		CollisionCount: d.Status.CollisionCount,
-	}
-	for _, c := range d.Status.Conditions {
-		u.Status.Conditions = append(u.Status.Conditions, appsv1.DeploymentCondition{
-			Type: appsv1.DeploymentConditionType(c.Type), Status: corev1.ConditionStatus(c.Status), Reason: c.Reason, Message: c.Message,
-			LastUpdateTime: metav1.NewTime(c.LastUpdateTime), LastTransitionTime: metav1.NewTime(c.LastTransitionTime),
-		})
-	}
-	return u
-}
-
-func dsV1ReplicaSetFull(rs *replicaset.ReplicaSet) *appsv1.ReplicaSet {
-	u := dsToReplicaSet(rs)
-	u.Labels = maps.Clone(rs.Labels)
-	u.Generation = rs.Generation
-	u.Status.ObservedGeneration = rs.Status.ObservedGeneration
-	u.Spec.MinReadySeconds = rs.Spec.MinReadySeconds
-	u.Spec.Template = dsV1Template(rs.Spec.Template)
-	u.Spec.Selector = &metav1.LabelSelector{MatchLabels: maps.Clone(rs.Labels)}
-	for _, r := range rs.OwnerReferences {
-		u.OwnerReferences = append(u.OwnerReferences, metav1.OwnerReference{APIVersion: r.APIVersion, Kind: r.Kind, Name: r.Name, UID: types.UID(r.UID), Controller: r.Controller})
-	}
-	return u
-}
 
 // dsRSState is what the comparison looks at in a ReplicaSet after a sync.
 type dsRSState struct {
@@ -835,3 +722,59 @@ func dsCheckStep(t *rapid.T) {
 // (type, status, reason) sequence, the revision annotation and a rollback's
 // template. Condition times are not compared: upstream stamps the wall clock.
 func TestRolloutStepDifferential(t *testing.T) { rapid.Check(t, dsCheckStep) }
+
+// dsToDeployment is the stored Deployment (adapter + upstream defaulting)
+// in namespace "default", where the fake clients the scaling harness uses
+// keep their objects.
+func dsToDeployment(d *rollout.Deployment) *appsv1.Deployment {
+	u := upDeployment(d)
+	if u.Namespace == "" {
+		u.Namespace = "default"
+	}
+	return u
+}
+
+func dsToReplicaSet(rs *replicaset.ReplicaSet) *appsv1.ReplicaSet {
+	u := upReplicaSet(rs)
+	if u != nil && u.Namespace == "" {
+		u.Namespace = "default"
+	}
+	return u
+}
+
+func dsToReplicaSets(rss []*replicaset.ReplicaSet) []*appsv1.ReplicaSet {
+	out := make([]*appsv1.ReplicaSet, len(rss))
+	for i, rs := range rss {
+		out[i] = dsToReplicaSet(rs)
+	}
+	return out
+}
+
+// dsV1Deployment is d for the Step harness: the adapter's Deployment with
+// upstream's spec defaults, its template exactly as given (kubesem and
+// upstream compare the same templates) and in namespace "default".
+func dsV1Deployment(d *rollout.Deployment) *appsv1.Deployment {
+	u := must(k8s.ToDeployment(d))
+	tmpl := u.Spec.Template.DeepCopy()
+	appsdefaults.SetObjectDefaults_Deployment(u)
+	u.Spec.Template = *tmpl
+	if u.Namespace == "" {
+		u.Namespace = "default"
+	}
+	return u
+}
+
+// dsV1ReplicaSetFull is rs for the Step harness, as dsV1Deployment.
+func dsV1ReplicaSetFull(rs *replicaset.ReplicaSet) *appsv1.ReplicaSet {
+	u := must(k8s.ToReplicaSet(rs))
+	tmpl := u.Spec.Template.DeepCopy()
+	appsdefaults.SetObjectDefaults_ReplicaSet(u)
+	u.Spec.Template = *tmpl
+	if u.Namespace == "" {
+		u.Namespace = "default"
+	}
+	if u.Spec.Selector == nil {
+		u.Spec.Selector = &metav1.LabelSelector{MatchLabels: maps.Clone(rs.Labels)}
+	}
+	return u
+}

@@ -52,10 +52,10 @@ func BenchmarkComputeStatus(b *testing.B) {
 	b.Run("upstream", func(b *testing.B) {
 		dc, client := rsController(&testing.T{})
 		ctx := context.Background()
-		ud := rsToUpstreamDeployment(d)
+		ud := upDeployment(d)
 		var uall []*appsv1.ReplicaSet
 		for _, rs := range all {
-			uall = append(uall, rsToUpstreamReplicaSet(rs))
+			uall = append(uall, upReplicaSet(rs))
 		}
 		unew := uall[1]
 		rsDeploymentNowFn = func() time.Time { return now }
@@ -81,10 +81,10 @@ func BenchmarkCalculateStatusOnly(b *testing.B) {
 		}
 	})
 	b.Run("upstream", func(b *testing.B) {
-		ud := rsToUpstreamDeployment(d)
+		ud := upDeployment(d)
 		var uall []*appsv1.ReplicaSet
 		for _, rs := range all {
-			uall = append(uall, rsToUpstreamReplicaSet(rs))
+			uall = append(uall, upReplicaSet(rs))
 		}
 		b.ReportAllocs()
 		for b.Loop() {
@@ -102,7 +102,7 @@ func BenchmarkDeploymentRolloutStatus(b *testing.B) {
 		}
 	})
 	b.Run("upstream", func(b *testing.B) {
-		m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(rsToUpstreamDeployment(d))
+		m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(upDeployment(d))
 		if err != nil {
 			b.Fatal(err)
 		}

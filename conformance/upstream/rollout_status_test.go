@@ -12,7 +12,6 @@ import (
 	"pgregory.net/rapid"
 
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -200,46 +199,6 @@ func rsPtr(p *int32, def int32) *int32 {
 	return &v
 }
 
-// rsToUpstreamDeployment converts d, applying the API defaults kubesem's
-// model documents for unset fields.
-func rsToUpstreamDeployment(d *rollout.Deployment) *appsv1.Deployment {
-	u := &appsv1.Deployment{}
-	u.Name, u.Namespace, u.Generation = d.Name, d.Namespace, d.Generation
-	u.Annotations = d.Annotations
-	u.Spec.Replicas = rsPtr(d.Spec.Replicas, 1)
-	u.Spec.ProgressDeadlineSeconds = rsPtr(d.Spec.ProgressDeadlineSeconds, 600)
-	u.Spec.RevisionHistoryLimit = rsPtr(d.Spec.RevisionHistoryLimit, 10)
-	u.Spec.Paused = d.Spec.Paused
-	if d.Spec.Strategy.Type == rollout.RecreateStrategy {
-		u.Spec.Strategy.Type = appsv1.RecreateDeploymentStrategyType
-	} else {
-		u.Spec.Strategy.Type = appsv1.RollingUpdateDeploymentStrategyType
-		ru := &appsv1.RollingUpdateDeployment{MaxSurge: rsIntstr(nil, "25%"), MaxUnavailable: rsIntstr(nil, "25%")}
-		if r := d.Spec.Strategy.RollingUpdate; r != nil {
-			ru.MaxSurge, ru.MaxUnavailable = rsIntstr(r.MaxSurge, "25%"), rsIntstr(r.MaxUnavailable, "25%")
-		}
-		u.Spec.Strategy.RollingUpdate = ru
-	}
-	u.Status = rsToUpstreamStatus(d.Status)
-	return u
-}
-
-func rsToUpstreamStatus(s rollout.Status) appsv1.DeploymentStatus {
-	u := appsv1.DeploymentStatus{
-		ObservedGeneration: s.ObservedGeneration, Replicas: s.Replicas, UpdatedReplicas: s.UpdatedReplicas,
-		ReadyReplicas: s.ReadyReplicas, AvailableReplicas: s.AvailableReplicas, UnavailableReplicas: s.UnavailableReplicas,
-		TerminatingReplicas: s.TerminatingReplicas, CollisionCount: s.CollisionCount,
-	}
-	for _, c := range s.Conditions {
-		u.Conditions = append(u.Conditions, appsv1.DeploymentCondition{
-			Type: appsv1.DeploymentConditionType(c.Type), Status: corev1.ConditionStatus(c.Status),
-			LastUpdateTime: metav1.NewTime(c.LastUpdateTime), LastTransitionTime: metav1.NewTime(c.LastTransitionTime),
-			Reason: c.Reason, Message: c.Message,
-		})
-	}
-	return u
-}
-
 // rsFromUpstreamStatus converts back, mapping wall-clock stamps to now.
 func rsFromUpstreamStatus(u appsv1.DeploymentStatus, now time.Time) rollout.Status {
 	s := rollout.Status{
@@ -263,32 +222,6 @@ func rsFromUpstreamStatus(u appsv1.DeploymentStatus, now time.Time) rollout.Stat
 	return s
 }
 
-func rsToUpstreamReplicaSet(rs *replicaset.ReplicaSet) *appsv1.ReplicaSet {
-	if rs == nil {
-		return nil
-	}
-	u := &appsv1.ReplicaSet{}
-	u.Name, u.Namespace, u.Generation = rs.Name, rs.Namespace, rs.Generation
-	u.CreationTimestamp = metav1.NewTime(rs.CreationTimestamp)
-	if rs.DeletionTimestamp != nil {
-		ts := metav1.NewTime(*rs.DeletionTimestamp)
-		u.DeletionTimestamp = &ts
-	}
-	u.Annotations = rs.Annotations
-	u.Spec.Replicas = rsPtr(rs.Spec.Replicas, 1)
-	u.Status = appsv1.ReplicaSetStatus{
-		Replicas: rs.Status.Replicas, ReadyReplicas: rs.Status.ReadyReplicas, AvailableReplicas: rs.Status.AvailableReplicas,
-		ObservedGeneration: rs.Status.ObservedGeneration, TerminatingReplicas: rs.Status.TerminatingReplicas,
-	}
-	for _, c := range rs.Status.Conditions {
-		u.Status.Conditions = append(u.Status.Conditions, appsv1.ReplicaSetCondition{
-			Type: appsv1.ReplicaSetConditionType(c.Type), Status: corev1.ConditionStatus(c.Status),
-			LastTransitionTime: metav1.NewTime(c.LastTransitionTime), Reason: c.Reason, Message: c.Message,
-		})
-	}
-	return u
-}
-
 var rsCmpOpts = cmp.Options{cmpopts.EquateEmpty(), cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })}
 
 // TestRolloutStatusDifferential compares ComputeStatus + SyncProgress with
@@ -309,11 +242,11 @@ func TestRolloutStatusDifferential(t *testing.T) {
 		rsDeploymentNowFn = func() time.Time { return now }
 		rsUtilNowFn = rsDeploymentNowFn
 
-		ud := rsToUpstreamDeployment(d)
+		ud := upDeployment(d)
 		var uall []*appsv1.ReplicaSet
 		var unew *appsv1.ReplicaSet
 		for _, rs := range rss {
-			u := rsToUpstreamReplicaSet(rs)
+			u := upReplicaSet(rs)
 			if rs == newRS {
 				unew = u
 			}
@@ -337,7 +270,7 @@ func TestRolloutStatusDifferential(t *testing.T) {
 		if diff := cmp.Diff(want, got, rsCmpOpts); diff != "" {
 			t.Fatalf("SyncProgress differs (-upstream +kubesem):\n%s", diff)
 		}
-		wantAfter := rsRequeueStuck(dc, ctx, before, rsToUpstreamStatus(got))
+		wantAfter := rsRequeueStuck(dc, ctx, before, upDeployment(&rollout.Deployment{Status: got}).Status)
 		after, ok := rollout.RequeueStuck(d, got, now)
 		switch {
 		case wantAfter < 0 && ok, wantAfter >= 0 && !ok:
@@ -361,10 +294,10 @@ func TestRolloutHistoryDifferential(t *testing.T) {
 		}
 		var uold []*appsv1.ReplicaSet
 		for _, rs := range rss {
-			uold = append(uold, rsToUpstreamReplicaSet(rs))
+			uold = append(uold, upReplicaSet(rs))
 		}
 		client.ClearActions()
-		if err := rsCleanup(dc, ctx, uold, rsToUpstreamDeployment(d)); err != nil {
+		if err := rsCleanup(dc, ctx, uold, upDeployment(d)); err != nil {
 			t.Fatal(err)
 		}
 		var want []string
@@ -413,7 +346,7 @@ func TestRolloutViewerDifferential(t *testing.T) {
 				d.Annotations = map[string]string{rollout.RevisionAnnotation: rapid.SampledFrom([]string{"1", "2", "x"}).Draw(t, "rev")}
 			}
 			revision := int64(rapid.IntRange(0, 2).Draw(t, "pin"))
-			u := rsToUpstreamDeployment(d)
+			u := upDeployment(d)
 			u.Spec.Replicas = d.Spec.Replicas
 			msg, done, err := (&polymorphichelpers.DeploymentStatusViewer{}).Status(rsUnstructured(t, u), revision)
 			rsViewerCompare(t, "DeploymentRolloutStatus", msg, done, err, rolloutstatus.Deployment(d, revision))

@@ -8,8 +8,6 @@ import (
 	utilfield "k8s.io/apimachinery/pkg/util/validation/field"
 
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/apps"
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
@@ -18,6 +16,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/rollout"
@@ -91,41 +90,6 @@ func vdDeployment(t *rapid.T) *rollout.Deployment {
 	return d
 }
 
-// vdToV1 writes d as an apps/v1 Deployment as a user would submit it.
-func vdToV1(d *rollout.Deployment) *appsv1.Deployment {
-	u := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: d.Name, Namespace: d.Namespace},
-		Spec: appsv1.DeploymentSpec{
-			Replicas:                d.Spec.Replicas,
-			MinReadySeconds:         d.Spec.MinReadySeconds,
-			RevisionHistoryLimit:    d.Spec.RevisionHistoryLimit,
-			ProgressDeadlineSeconds: d.Spec.ProgressDeadlineSeconds,
-			Strategy:                appsv1.DeploymentStrategy{Type: appsv1.DeploymentStrategyType(d.Spec.Strategy.Type)},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: d.Spec.Template.Labels},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "web:1"}}},
-			},
-		},
-	}
-	if s := d.Spec.Selector; s != nil {
-		u.Spec.Selector = &metav1.LabelSelector{MatchLabels: s.MatchLabels}
-		for _, r := range s.MatchExpressions {
-			u.Spec.Selector.MatchExpressions = append(u.Spec.Selector.MatchExpressions,
-				metav1.LabelSelectorRequirement{Key: r.Key, Operator: metav1.LabelSelectorOperator(r.Operator), Values: r.Values})
-		}
-	}
-	if ru := d.Spec.Strategy.RollingUpdate; ru != nil {
-		u.Spec.Strategy.RollingUpdate = &appsv1.RollingUpdateDeployment{}
-		if ru.MaxSurge != nil {
-			u.Spec.Strategy.RollingUpdate.MaxSurge = dsIntstr(ru.MaxSurge)
-		}
-		if ru.MaxUnavailable != nil {
-			u.Spec.Strategy.RollingUpdate.MaxUnavailable = dsIntstr(ru.MaxUnavailable)
-		}
-	}
-	return u
-}
-
 // vdUpstream defaults u as the API server does for apps/v1, converts it to
 // the internal version and validates it.
 func vdUpstream(t *rapid.T, u *appsv1.Deployment) utilfield.ErrorList {
@@ -152,3 +116,7 @@ func TestDeploymentValidationParity(t *testing.T) {
 	})
 	logCounts(t, counts)
 }
+
+// vdToV1 is d as a user would submit it: the adapter's apps/v1 Deployment,
+// not defaulted (vdUpstream defaults it as the API server does).
+func vdToV1(d *rollout.Deployment) *appsv1.Deployment { return must(k8s.ToDeployment(d)) }

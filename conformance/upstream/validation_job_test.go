@@ -10,7 +10,6 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	utilfield "k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	podutil "k8s.io/kubernetes/pkg/api/pod"
@@ -107,67 +106,29 @@ func genSuccessPolicy(t *rapid.T) *job.SuccessPolicy {
 	return p
 }
 
+// toV1Job is j as submitted (the adapter's batch/v1 Job) with what the
+// Job registry strategy adds on create (the controller-uid selector and
+// labels) and, where j's template leaves them out, a container and
+// restartPolicy Never.
 func toV1Job(j *job.Job) *batchv1.Job {
-	s := &j.Spec
+	out := upJob(j)
 	uid := string(j.UID)
 	lbl := map[string]string{
 		batchv1.ControllerUidLabel: uid, "controller-uid": uid,
 		batchv1.JobNameLabel: j.Name, "job-name": j.Name,
 	}
-	out := &batchv1.Job{
-		ObjectMeta: metav1.ObjectMeta{Name: j.Name, Namespace: j.Namespace, UID: types.UID(uid)},
-		Spec: batchv1.JobSpec{
-			Parallelism:             s.Parallelism,
-			Completions:             s.Completions,
-			ActiveDeadlineSeconds:   s.ActiveDeadlineSeconds,
-			BackoffLimit:            s.BackoffLimit,
-			BackoffLimitPerIndex:    s.BackoffLimitPerIndex,
-			MaxFailedIndexes:        s.MaxFailedIndexes,
-			TTLSecondsAfterFinished: s.TTLSecondsAfterFinished,
-			Selector:                &metav1.LabelSelector{MatchLabels: map[string]string{batchv1.ControllerUidLabel: uid}},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: lbl},
-				Spec: corev1.PodSpec{
-					RestartPolicy: corev1.RestartPolicyNever,
-					Containers:    []corev1.Container{{Name: "c", Image: "app:v1"}},
-				},
-			},
-		},
+	out.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{batchv1.ControllerUidLabel: uid}}
+	if out.Spec.Template.Labels == nil {
+		out.Spec.Template.Labels = map[string]string{}
 	}
-	if m := s.CompletionMode; m != nil {
-		v := batchv1.CompletionMode(*m)
-		out.Spec.CompletionMode = &v
+	for k, v := range lbl {
+		out.Spec.Template.Labels[k] = v
 	}
-	if r := s.PodReplacementPolicy; r != nil {
-		v := batchv1.PodReplacementPolicy(*r)
-		out.Spec.PodReplacementPolicy = &v
+	if out.Spec.Template.Spec.RestartPolicy == "" {
+		out.Spec.Template.Spec.RestartPolicy = corev1.RestartPolicyNever
 	}
-	if p := s.PodFailurePolicy; p != nil {
-		out.Spec.PodFailurePolicy = &batchv1.PodFailurePolicy{Rules: []batchv1.PodFailurePolicyRule{}}
-		for _, r := range p.Rules {
-			vr := batchv1.PodFailurePolicyRule{Action: batchv1.PodFailurePolicyAction(r.Action)}
-			if e := r.OnExitCodes; e != nil {
-				vr.OnExitCodes = &batchv1.PodFailurePolicyOnExitCodesRequirement{
-					ContainerName: e.ContainerName,
-					Operator:      batchv1.PodFailurePolicyOnExitCodesOperator(e.Operator),
-					Values:        e.Values,
-				}
-			}
-			for _, c := range r.OnPodConditions {
-				vr.OnPodConditions = append(vr.OnPodConditions, batchv1.PodFailurePolicyOnPodConditionsPattern{
-					Type: corev1.PodConditionType(c.Type), Status: corev1.ConditionStatus(c.Status),
-				})
-			}
-			out.Spec.PodFailurePolicy.Rules = append(out.Spec.PodFailurePolicy.Rules, vr)
-		}
-	}
-	if p := s.SuccessPolicy; p != nil {
-		out.Spec.SuccessPolicy = &batchv1.SuccessPolicy{Rules: []batchv1.SuccessPolicyRule{}}
-		for _, r := range p.Rules {
-			out.Spec.SuccessPolicy.Rules = append(out.Spec.SuccessPolicy.Rules, batchv1.SuccessPolicyRule{
-				SucceededIndexes: r.SucceededIndexes, SucceededCount: r.SucceededCount,
-			})
-		}
+	if len(out.Spec.Template.Spec.Containers) == 0 {
+		out.Spec.Template.Spec.Containers = []corev1.Container{{Name: "c", Image: "app:v1"}}
 	}
 	return out
 }
