@@ -48,6 +48,23 @@ type (
 	rankOptions struct {
 		DisablePodDeletionCost bool `json:"disablePodDeletionCost"`
 	}
+	phaseIn struct {
+		Pod      podstatus.Pod      `json:"pod"`
+		Observed podstatus.Observed `json:"observed"`
+	}
+	phaseOut struct {
+		Phase podstatus.Phase `json:"phase"`
+	}
+	generateIn struct {
+		Pod      podstatus.Pod      `json:"pod"`
+		Observed podstatus.Observed `json:"observed"`
+		Now      time.Time          `json:"now"`
+	}
+	condIn struct {
+		Pod        podstatus.Pod         `json:"pod"`
+		Phase      podstatus.Phase       `json:"phase"`
+		Conditions []podstatus.Condition `json:"conditions,omitempty"`
+	}
 	restartsOut struct {
 		Regular int32 `json:"regular"`
 		Sidecar int32 `json:"sidecar"`
@@ -102,6 +119,22 @@ func podstatusDecisions() []Decision {
 		Bind("podstatus.MaxRestarts", func(in podIn, _ struct{}) (restartsOut, error) {
 			regular, sidecar := podstatus.MaxRestarts(&in.Pod)
 			return restartsOut{regular, sidecar}, nil
+		}),
+		Bind("podstatus.KubeletPhase", func(in phaseIn, _ struct{}) (phaseOut, error) {
+			return phaseOut{podstatus.KubeletPhase(&in.Pod, in.Observed)}, nil
+		}),
+		Bind("podstatus.ContainersReadyCondition", func(in condIn, _ struct{}) (podstatus.Condition, error) {
+			return podstatus.ContainersReadyCondition(&in.Pod, in.Phase), nil
+		}),
+		// conditions are the pod's conditions the readiness gates are looked up in.
+		Bind("podstatus.ReadyCondition", func(in condIn, _ struct{}) (podstatus.Condition, error) {
+			return podstatus.ReadyCondition(&in.Pod, in.Conditions, in.Phase), nil
+		}),
+		Bind("podstatus.InitializedCondition", func(in condIn, _ struct{}) (podstatus.Condition, error) {
+			return podstatus.InitializedCondition(&in.Pod, in.Phase), nil
+		}),
+		Bind("podstatus.Generate", func(in generateIn, _ struct{}) (podstatus.Generated, error) {
+			return podstatus.Generate(&in.Pod, in.Observed, in.Now), nil
 		}),
 	}
 }
