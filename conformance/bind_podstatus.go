@@ -65,6 +65,34 @@ type (
 		Phase      podstatus.Phase       `json:"phase"`
 		Conditions []podstatus.Condition `json:"conditions,omitempty"`
 	}
+	crashBoundsOut struct {
+		Initial time.Duration `json:"initial"`
+		Max     time.Duration `json:"max"`
+	}
+	// backoffEntryIn is podstatus.BackoffEntry with the delay as a Go
+	// duration string.
+	backoffEntryIn struct {
+		Delay      string    `json:"delay"`
+		LastUpdate time.Time `json:"lastUpdate"`
+	}
+	restartIn struct {
+		Entry      *backoffEntryIn `json:"entry,omitempty"`
+		FinishedAt time.Time       `json:"finishedAt"`
+		Now        time.Time       `json:"now"`
+	}
+	delaysIn struct {
+		N int `json:"n"`
+	}
+	delaysOut struct {
+		Delays []time.Duration `json:"delays"`
+	}
+	keyIn struct {
+		Pod       podstatus.Pod       `json:"pod"`
+		Container podstatus.Container `json:"container"`
+	}
+	keyOut struct {
+		Key string `json:"key"`
+	}
 	restartsOut struct {
 		Regular int32 `json:"regular"`
 		Sidecar int32 `json:"sidecar"`
@@ -133,6 +161,33 @@ func podstatusDecisions() []Decision {
 		Bind("podstatus.InitializedCondition", func(in condIn, _ struct{}) (podstatus.Condition, error) {
 			return podstatus.InitializedCondition(&in.Pod, in.Phase), nil
 		}),
+		Bind("podstatus.CrashLoopBounds", func(_ struct{}, bo backoffOptions) (crashBoundsOut, error) {
+			o, err := bo.decode()
+			initial, max := podstatus.CrashLoopBounds(o)
+			return crashBoundsOut{initial, max}, err
+		}),
+		Bind("podstatus.RestartBackoff", func(in restartIn, bo backoffOptions) (podstatus.RestartDecision, error) {
+			o, err := bo.decode()
+			if err != nil {
+				return podstatus.RestartDecision{}, err
+			}
+			var entry *podstatus.BackoffEntry
+			if in.Entry != nil {
+				d, err := parseDuration("entry.delay", in.Entry.Delay)
+				if err != nil {
+					return podstatus.RestartDecision{}, err
+				}
+				entry = &podstatus.BackoffEntry{Delay: d, LastUpdate: in.Entry.LastUpdate}
+			}
+			return podstatus.RestartBackoff(entry, in.FinishedAt, in.Now, o), nil
+		}),
+		Bind("podstatus.CrashLoopDelays", func(in delaysIn, bo backoffOptions) (delaysOut, error) {
+			o, err := bo.decode()
+			return delaysOut{podstatus.CrashLoopDelays(in.N, o)}, err
+		}),
+		Bind("podstatus.BackoffKey", func(in keyIn, _ struct{}) (keyOut, error) {
+			return keyOut{podstatus.BackoffKey(&in.Pod, &in.Container)}, nil
+		}),
 		Bind("podstatus.Generate", func(in generateIn, _ struct{}) (podstatus.Generated, error) {
 			return podstatus.Generate(&in.Pod, in.Observed, in.Now), nil
 		}),
@@ -142,6 +197,20 @@ func podstatusDecisions() []Decision {
 // minReadySeconds stands for a workload's spec.minReadySeconds, which the
 // API requires to be non-negative.
 func (in *availIn) validate() error { return nonNegative("minReadySeconds", int64(in.MinReadySeconds)) }
+func (in *delaysIn) validate() error { return nonNegative("n", int64(in.N)) }
 func (in *nextCheckIn) validate() error {
 	return nonNegative("minReadySeconds", int64(in.MinReadySeconds))
+}
+
+// backoffOptions is podstatus.BackoffOptions as vectors write it: the
+// period as a Go duration string.
+type backoffOptions struct {
+	MaxContainerRestartPeriod string `json:"maxContainerRestartPeriod,omitempty"`
+	ReducedDecay              bool   `json:"reducedDecay,omitempty"`
+	DisableMaxGate            bool   `json:"disableMaxGate,omitempty"`
+}
+
+func (o backoffOptions) decode() (podstatus.BackoffOptions, error) {
+	d, err := parseDuration("options.maxContainerRestartPeriod", o.MaxContainerRestartPeriod)
+	return podstatus.BackoffOptions{MaxContainerRestartPeriod: d, ReducedDecay: o.ReducedDecay, DisableMaxGate: o.DisableMaxGate}, err
 }
