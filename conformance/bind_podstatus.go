@@ -3,6 +3,8 @@ package conformance
 import (
 	"time"
 
+	"github.com/kubesem/kubesem/field"
+
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -92,6 +94,22 @@ type (
 	}
 	keyOut struct {
 		Key string `json:"key"`
+	}
+	deleteIn struct {
+		Pod                podstatus.Pod `json:"pod"`
+		GracePeriodSeconds *int64        `json:"gracePeriodSeconds,omitempty"`
+		Now                time.Time     `json:"now"`
+	}
+	killIn struct {
+		GracePeriodSeconds int64   `json:"gracePeriodSeconds"`
+		PreStop            *string `json:"preStop,omitempty"`
+	}
+	updateIn struct {
+		Old podstatus.Pod `json:"old"`
+		New podstatus.Pod `json:"new"`
+	}
+	updateOut struct {
+		Valid bool `json:"valid"`
 	}
 	restartsOut struct {
 		Regular int32 `json:"regular"`
@@ -188,6 +206,28 @@ func podstatusDecisions() []Decision {
 		Bind("podstatus.BackoffKey", func(in keyIn, _ struct{}) (keyOut, error) {
 			return keyOut{podstatus.BackoffKey(&in.Pod, &in.Container)}, nil
 		}),
+		Bind("podstatus.GracefulDelete", func(in deleteIn, _ struct{}) (podstatus.Deletion, error) {
+			return podstatus.GracefulDelete(&in.Pod, in.GracePeriodSeconds, in.Now), nil
+		}),
+		// preStop is how long the hook would run, a Go duration string.
+		Bind("podstatus.PlanKill", func(in killIn, _ struct{}) (podstatus.KillPlan, error) {
+			var hook *time.Duration
+			if in.PreStop != nil {
+				d, err := parseDuration("preStop", *in.PreStop)
+				if err != nil {
+					return podstatus.KillPlan{}, err
+				}
+				hook = &d
+			}
+			return podstatus.PlanKill(in.GracePeriodSeconds, hook), nil
+		}),
+		// A rejected update is the error ValidateUpdate returns.
+		Bind("podstatus.ValidateUpdate", func(in updateIn, _ struct{}) (updateOut, error) {
+			if err := podstatus.ValidateUpdate(&in.Old, &in.New); err != nil {
+				return updateOut{}, field.Under("new", err)
+			}
+			return updateOut{Valid: true}, nil
+		}),
 		Bind("podstatus.Generate", func(in generateIn, _ struct{}) (podstatus.Generated, error) {
 			return podstatus.Generate(&in.Pod, in.Observed, in.Now), nil
 		}),
@@ -196,7 +236,7 @@ func podstatusDecisions() []Decision {
 
 // minReadySeconds stands for a workload's spec.minReadySeconds, which the
 // API requires to be non-negative.
-func (in *availIn) validate() error { return nonNegative("minReadySeconds", int64(in.MinReadySeconds)) }
+func (in *availIn) validate() error  { return nonNegative("minReadySeconds", int64(in.MinReadySeconds)) }
 func (in *delaysIn) validate() error { return nonNegative("n", int64(in.N)) }
 func (in *nextCheckIn) validate() error {
 	return nonNegative("minReadySeconds", int64(in.MinReadySeconds))
