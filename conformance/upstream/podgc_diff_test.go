@@ -8,6 +8,7 @@ import (
 	"time"
 	_ "unsafe" // go:linkname to the pod GC controller's gc pass
 
+	"github.com/go-logr/logr"
 	"pgregory.net/rapid"
 
 	v1 "k8s.io/api/core/v1"
@@ -27,12 +28,6 @@ import (
 
 //go:linkname gcPass k8s.io/kubernetes/pkg/controller/podgc.(*PodGCController).gc
 func gcPass(gcc *upodgc.PodGCController, ctx context.Context)
-
-func init() { klog.SetOutput(discard{}); klog.LogToStderr(false) }
-
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 var gcNodes = []string{"n1", "n2", "n3", "n4"}
 
@@ -121,7 +116,7 @@ func gcUpstream(t *rapid.T, pods []*podstatus.Pod, nodes []*podgc.Node, threshol
 	client := fake.NewSimpleClientset(objs...)
 	factory := informers.NewSharedInformerFactory(client, 0)
 	podInf, nodeInf := factory.Core().V1().Pods(), factory.Core().V1().Nodes()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
 	defer cancel()
 	gcc := upodgc.NewPodGCInternal(ctx, client, podInf, nodeInf, threshold, time.Hour, -time.Nanosecond)
 	for _, p := range vpods {
