@@ -58,7 +58,7 @@ const (
 type Deletion struct {
 	Outcome            DeleteOutcome `json:"outcome"`
 	GracePeriodSeconds int64         `json:"gracePeriodSeconds"`
-	DeletionTimestamp  *time.Time    `json:"deletionTimestamp,omitempty"`
+	DeletionTimestamp  time.Time     `json:"deletionTimestamp,omitzero"`
 }
 
 // GracefulDelete decides a DELETE of pod p at now with the request's
@@ -89,14 +89,14 @@ func GracefulDelete(p *Pod, requested *int64, now time.Time) Deletion {
 	if p.DeletionTimestamp != nil {
 		old := p.DeletionGracePeriodSeconds
 		if old == nil || *old == 0 {
-			return Deletion{Outcome: DeleteImmediately, DeletionTimestamp: copyTime(p.DeletionTimestamp)}
+			return Deletion{Outcome: DeleteImmediately, DeletionTimestamp: *p.DeletionTimestamp}
 		}
 		oldGrace := max(*old, 1)
 		if *old >= 0 {
 			oldGrace = *old
 		}
 		if req == nil || *req >= oldGrace {
-			return Deletion{Outcome: DeletePending, GracePeriodSeconds: oldGrace, DeletionTimestamp: copyTime(p.DeletionTimestamp)}
+			return Deletion{Outcome: DeletePending, GracePeriodSeconds: oldGrace, DeletionTimestamp: *p.DeletionTimestamp}
 		}
 		period := *req
 		ts := p.DeletionTimestamp.Add(-time.Second * time.Duration(oldGrace)).Add(time.Second * time.Duration(period))
@@ -106,7 +106,7 @@ func GracefulDelete(p *Pod, requested *int64, now time.Time) Deletion {
 				period = 1
 			}
 		}
-		return Deletion{Outcome: DeleteShortened, GracePeriodSeconds: period, DeletionTimestamp: &ts}
+		return Deletion{Outcome: DeleteShortened, GracePeriodSeconds: period, DeletionTimestamp: ts}
 	}
 	var period int64
 	switch {
@@ -123,17 +123,9 @@ func GracefulDelete(p *Pod, requested *int64, now time.Time) Deletion {
 	}
 	ts := now.Add(time.Second * time.Duration(period))
 	if period == 0 {
-		return Deletion{Outcome: DeleteImmediately, DeletionTimestamp: &ts}
+		return Deletion{Outcome: DeleteImmediately, DeletionTimestamp: ts}
 	}
-	return Deletion{Outcome: DeleteGraceful, GracePeriodSeconds: period, DeletionTimestamp: &ts}
-}
-
-func copyTime(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	c := *t
-	return &c
+	return Deletion{Outcome: DeleteGraceful, GracePeriodSeconds: period, DeletionTimestamp: ts}
 }
 
 // KillGracePeriod returns the grace period, in seconds, the kubelet uses to
