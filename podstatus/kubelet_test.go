@@ -135,9 +135,11 @@ func TestKubeletProperties(t *testing.T) {
 	t.Run("BackoffMonotoneCapped", func(t *testing.T) { rapid.Check(t, checkBackoffMonotoneCapped) })
 }
 
-func FuzzAlwaysNeverTerminal(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(checkAlwaysNeverTerminal)) }
-func FuzzReadyImpliesContainersReady(f *testing.F) { f.Fuzz(rapid.MakeFuzz(checkReadyImpliesContainersReady)) }
-func FuzzBackoff(f *testing.F)                     { f.Fuzz(rapid.MakeFuzz(checkBackoffMonotoneCapped)) }
+func FuzzAlwaysNeverTerminal(f *testing.F) { f.Fuzz(rapid.MakeFuzz(checkAlwaysNeverTerminal)) }
+func FuzzReadyImpliesContainersReady(f *testing.F) {
+	f.Fuzz(rapid.MakeFuzz(checkReadyImpliesContainersReady))
+}
+func FuzzBackoff(f *testing.F) { f.Fuzz(rapid.MakeFuzz(checkBackoffMonotoneCapped)) }
 
 // FuzzStatus decodes arbitrary JSON as a pod and runs the kubelet rules
 // over it: none may panic.
