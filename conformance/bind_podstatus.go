@@ -111,6 +111,22 @@ type (
 	updateOut struct {
 		Valid bool `json:"valid"`
 	}
+	ruleIn struct {
+		Container podstatus.Container `json:"container"`
+		ExitCode  int32               `json:"exitCode"`
+	}
+	ruleOut struct {
+		Found bool                   `json:"found"`
+		Rule  *podstatus.RestartRule `json:"rule,omitempty"`
+	}
+	shouldRestartIn struct {
+		Container     podstatus.Container     `json:"container"`
+		RestartPolicy podstatus.RestartPolicy `json:"restartPolicy"`
+		ExitCode      int32                   `json:"exitCode"`
+	}
+	shouldRestartOut struct {
+		Restart bool `json:"restart"`
+	}
 	restartsOut struct {
 		Regular int32 `json:"regular"`
 		Sidecar int32 `json:"sidecar"`
@@ -227,6 +243,17 @@ func podstatusDecisions() []Decision {
 				return updateOut{}, field.Under("new", err)
 			}
 			return updateOut{Valid: true}, nil
+		}),
+		Bind("podstatus.MatchRule", func(in ruleIn, _ struct{}) (ruleOut, error) {
+			r, ok := podstatus.MatchRule(&in.Container, in.ExitCode)
+			if !ok {
+				return ruleOut{}, nil
+			}
+			return ruleOut{Found: true, Rule: &r}, nil
+		}),
+		// restartPolicy is the pod's.
+		Bind("podstatus.ShouldRestart", func(in shouldRestartIn, _ struct{}) (shouldRestartOut, error) {
+			return shouldRestartOut{podstatus.ShouldRestart(&in.Container, in.RestartPolicy, in.ExitCode)}, nil
 		}),
 		Bind("podstatus.Generate", func(in generateIn, _ struct{}) (podstatus.Generated, error) {
 			return podstatus.Generate(&in.Pod, in.Observed, in.Now), nil

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
+	podutil "k8s.io/kubernetes/pkg/api/v1/pod"
 	kubestatus "k8s.io/kubernetes/pkg/kubelet/status"
 
 	"github.com/kubesem/kubesem"
@@ -30,6 +31,35 @@ func TestPodStatusVectorsUpstream(t *testing.T) {
 		}
 		switch v.Decision {
 		case "podstatus.KubeletPhase", "podstatus.ContainersReadyCondition", "podstatus.ReadyCondition", "podstatus.InitializedCondition":
+		case "podstatus.ShouldRestart", "podstatus.MatchRule":
+			var rin struct {
+				Container     podstatus.Container     `json:"container"`
+				RestartPolicy podstatus.RestartPolicy `json:"restartPolicy"`
+				ExitCode      int32                   `json:"exitCode"`
+			}
+			if err := json.Unmarshal(v.Input, &rin); err != nil {
+				t.Fatalf("%s: %v", v.Name, err)
+			}
+			uc := psContainers([]podstatus.Container{rin.Container})[0]
+			var got any
+			if v.Decision == "podstatus.MatchRule" {
+				r, ok := podutil.FindMatchingContainerRestartRule(uc, rin.ExitCode)
+				out := map[string]any{"found": ok}
+				if ok {
+					out["rule"] = r
+				}
+				got = out
+			} else {
+				got = map[string]any{"restart": podutil.ContainerShouldRestart(uc, v1.PodSpec{RestartPolicy: v1.RestartPolicy(rin.RestartPolicy)}, rin.ExitCode)}
+			}
+			var gm, wm map[string]any
+			_ = json.Unmarshal(mustJSON(got), &gm)
+			_ = json.Unmarshal(v.Want, &wm)
+			if string(mustJSON(gm)) != string(mustJSON(wm)) {
+				t.Errorf("%s: upstream %s, vector %s", v.Name, mustJSON(gm), mustJSON(wm))
+			}
+			n++
+			continue
 		default:
 			continue
 		}
