@@ -255,7 +255,8 @@ func podstatusDecisions() []Decision {
 		Bind("podstatus.ShouldRestart", func(in shouldRestartIn, _ struct{}) (shouldRestartOut, error) {
 			return shouldRestartOut{podstatus.ShouldRestart(&in.Container, in.RestartPolicy, in.ExitCode)}, nil
 		}),
-		Bind("podstatus.Generate", func(in generateIn, _ struct{}) (podstatus.Generated, error) {
+		// Status is the kubelet's status for the pod: podstatus.Generate.
+		Bind("podstatus.Status", func(in generateIn, _ struct{}) (podstatus.Generated, error) {
 			return podstatus.Generate(&in.Pod, in.Observed, in.Now), nil
 		}),
 	}
