@@ -49,7 +49,9 @@ const (
 	DeleteImmediately DeleteOutcome = "Immediately"
 	// DeleteShortened moves an existing deletion earlier.
 	DeleteShortened DeleteOutcome = "Shortened"
-	// DeletePending leaves an already-terminating pod as it is.
+	// DeletePending leaves an already-terminating pod as it is; the
+	// Deletion reports its deletion time and effective grace (a negative
+	// deletionGracePeriodSeconds counts as 1).
 	DeletePending DeleteOutcome = "Pending"
 )
 
