@@ -3,6 +3,7 @@ package podstatus
 import (
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/kubesem/kubesem/field"
@@ -199,7 +200,8 @@ func secondsDuration(s int64) time.Duration {
 // ValidateUpdate reports the first change from old to updated that the API
 // rejects on a pod update, among the fields kubesem models, with its field
 // path: containers and init containers may not be added or removed, and of
-// a container only the image may change (never to empty);
+// a container only the image may change (never to empty or to one with
+// leading or trailing whitespace);
 // activeDeadlineSeconds may go from unset to a value in [0, 2^31-1] or down,
 // never up or back to unset; tolerations may only be added (an existing one
 // may change only its tolerationSeconds); terminationGracePeriodSeconds may
@@ -265,6 +267,9 @@ func containerUpdates(path string, n, o []Container) error {
 	for i := range n {
 		if n[i].Image == "" {
 			return field.New(field.Child(field.Index(path, i), "image"), "", field.ErrRequired)
+		}
+		if strings.TrimSpace(n[i].Image) != n[i].Image {
+			return field.New(field.Child(field.Index(path, i), "image"), n[i].Image, field.ErrInvalid)
 		}
 	}
 	for i := range n {
