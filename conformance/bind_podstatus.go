@@ -3,6 +3,8 @@ package conformance
 import (
 	"time"
 
+	"github.com/kubesem/kubesem/field"
+
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -47,6 +49,83 @@ type (
 	// rankOptions are the options of the ranking decisions.
 	rankOptions struct {
 		DisablePodDeletionCost bool `json:"disablePodDeletionCost"`
+	}
+	phaseIn struct {
+		Pod      podstatus.Pod      `json:"pod"`
+		Observed podstatus.Observed `json:"observed"`
+	}
+	phaseOut struct {
+		Phase podstatus.Phase `json:"phase"`
+	}
+	generateIn struct {
+		Pod      podstatus.Pod      `json:"pod"`
+		Observed podstatus.Observed `json:"observed"`
+		Now      time.Time          `json:"now"`
+	}
+	condIn struct {
+		Pod        podstatus.Pod         `json:"pod"`
+		Phase      podstatus.Phase       `json:"phase"`
+		Conditions []podstatus.Condition `json:"conditions,omitempty"`
+	}
+	crashBoundsOut struct {
+		Initial time.Duration `json:"initial"`
+		Max     time.Duration `json:"max"`
+	}
+	// backoffEntryIn is podstatus.BackoffEntry with the delay as a Go
+	// duration string.
+	backoffEntryIn struct {
+		Delay      string    `json:"delay"`
+		LastUpdate time.Time `json:"lastUpdate"`
+	}
+	restartIn struct {
+		Entry      *backoffEntryIn `json:"entry,omitempty"`
+		FinishedAt time.Time       `json:"finishedAt"`
+		Now        time.Time       `json:"now"`
+	}
+	delaysIn struct {
+		N int `json:"n"`
+	}
+	delaysOut struct {
+		Delays []time.Duration `json:"delays"`
+	}
+	keyIn struct {
+		Pod       podstatus.Pod       `json:"pod"`
+		Container podstatus.Container `json:"container"`
+	}
+	keyOut struct {
+		Key string `json:"key"`
+	}
+	deleteIn struct {
+		Pod                podstatus.Pod `json:"pod"`
+		GracePeriodSeconds *int64        `json:"gracePeriodSeconds,omitempty"`
+		Now                time.Time     `json:"now"`
+	}
+	killIn struct {
+		GracePeriodSeconds int64   `json:"gracePeriodSeconds"`
+		PreStop            *string `json:"preStop,omitempty"`
+	}
+	updateIn struct {
+		Old podstatus.Pod `json:"old"`
+		New podstatus.Pod `json:"new"`
+	}
+	updateOut struct {
+		Valid bool `json:"valid"`
+	}
+	ruleIn struct {
+		Container podstatus.Container `json:"container"`
+		ExitCode  int32               `json:"exitCode"`
+	}
+	ruleOut struct {
+		Found bool                   `json:"found"`
+		Rule  *podstatus.RestartRule `json:"rule,omitempty"`
+	}
+	shouldRestartIn struct {
+		Container     podstatus.Container     `json:"container"`
+		RestartPolicy podstatus.RestartPolicy `json:"restartPolicy"`
+		ExitCode      int32                   `json:"exitCode"`
+	}
+	shouldRestartOut struct {
+		Restart bool `json:"restart"`
 	}
 	restartsOut struct {
 		Regular int32 `json:"regular"`
@@ -103,12 +182,103 @@ func podstatusDecisions() []Decision {
 			regular, sidecar := podstatus.MaxRestarts(&in.Pod)
 			return restartsOut{regular, sidecar}, nil
 		}),
+		Bind("podstatus.KubeletPhase", func(in phaseIn, _ struct{}) (phaseOut, error) {
+			return phaseOut{podstatus.KubeletPhase(&in.Pod, in.Observed)}, nil
+		}),
+		Bind("podstatus.ContainersReadyCondition", func(in condIn, _ struct{}) (podstatus.Condition, error) {
+			return podstatus.ContainersReadyCondition(&in.Pod, in.Phase), nil
+		}),
+		// conditions are the pod's conditions the readiness gates are looked up in.
+		Bind("podstatus.ReadyCondition", func(in condIn, _ struct{}) (podstatus.Condition, error) {
+			return podstatus.ReadyCondition(&in.Pod, in.Conditions, in.Phase), nil
+		}),
+		Bind("podstatus.InitializedCondition", func(in condIn, _ struct{}) (podstatus.Condition, error) {
+			return podstatus.InitializedCondition(&in.Pod, in.Phase), nil
+		}),
+		Bind("podstatus.CrashLoopBounds", func(_ struct{}, bo backoffOptions) (crashBoundsOut, error) {
+			o, err := bo.decode()
+			initial, max := podstatus.CrashLoopBounds(o)
+			return crashBoundsOut{initial, max}, err
+		}),
+		Bind("podstatus.RestartBackoff", func(in restartIn, bo backoffOptions) (podstatus.RestartDecision, error) {
+			o, err := bo.decode()
+			if err != nil {
+				return podstatus.RestartDecision{}, err
+			}
+			var entry *podstatus.BackoffEntry
+			if in.Entry != nil {
+				d, err := parseDuration("entry.delay", in.Entry.Delay)
+				if err != nil {
+					return podstatus.RestartDecision{}, err
+				}
+				entry = &podstatus.BackoffEntry{Delay: d, LastUpdate: in.Entry.LastUpdate}
+			}
+			return podstatus.RestartBackoff(entry, in.FinishedAt, in.Now, o), nil
+		}),
+		Bind("podstatus.CrashLoopDelays", func(in delaysIn, bo backoffOptions) (delaysOut, error) {
+			o, err := bo.decode()
+			return delaysOut{podstatus.CrashLoopDelays(in.N, o)}, err
+		}),
+		Bind("podstatus.BackoffKey", func(in keyIn, _ struct{}) (keyOut, error) {
+			return keyOut{podstatus.BackoffKey(&in.Pod, &in.Container)}, nil
+		}),
+		Bind("podstatus.GracefulDelete", func(in deleteIn, _ struct{}) (podstatus.Deletion, error) {
+			return podstatus.GracefulDelete(&in.Pod, in.GracePeriodSeconds, in.Now), nil
+		}),
+		// preStop is how long the hook would run, a Go duration string.
+		Bind("podstatus.PlanKill", func(in killIn, _ struct{}) (podstatus.KillPlan, error) {
+			var hook *time.Duration
+			if in.PreStop != nil {
+				d, err := parseDuration("preStop", *in.PreStop)
+				if err != nil {
+					return podstatus.KillPlan{}, err
+				}
+				hook = &d
+			}
+			return podstatus.PlanKill(in.GracePeriodSeconds, hook), nil
+		}),
+		// A rejected update is the error ValidateUpdate returns.
+		Bind("podstatus.ValidateUpdate", func(in updateIn, _ struct{}) (updateOut, error) {
+			if err := podstatus.ValidateUpdate(&in.Old, &in.New); err != nil {
+				return updateOut{}, field.Under("new", err)
+			}
+			return updateOut{Valid: true}, nil
+		}),
+		Bind("podstatus.MatchRule", func(in ruleIn, _ struct{}) (ruleOut, error) {
+			r, ok := podstatus.MatchRule(&in.Container, in.ExitCode)
+			if !ok {
+				return ruleOut{}, nil
+			}
+			return ruleOut{Found: true, Rule: &r}, nil
+		}),
+		// restartPolicy is the pod's.
+		Bind("podstatus.ShouldRestart", func(in shouldRestartIn, _ struct{}) (shouldRestartOut, error) {
+			return shouldRestartOut{podstatus.ShouldRestart(&in.Container, in.RestartPolicy, in.ExitCode)}, nil
+		}),
+		// Status is the kubelet's status for the pod: podstatus.Generate.
+		Bind("podstatus.Status", func(in generateIn, _ struct{}) (podstatus.Generated, error) {
+			return podstatus.Generate(&in.Pod, in.Observed, in.Now), nil
+		}),
 	}
 }
 
 // minReadySeconds stands for a workload's spec.minReadySeconds, which the
 // API requires to be non-negative.
-func (in *availIn) validate() error { return nonNegative("minReadySeconds", int64(in.MinReadySeconds)) }
+func (in *availIn) validate() error  { return nonNegative("minReadySeconds", int64(in.MinReadySeconds)) }
+func (in *delaysIn) validate() error { return nonNegative("n", int64(in.N)) }
 func (in *nextCheckIn) validate() error {
 	return nonNegative("minReadySeconds", int64(in.MinReadySeconds))
+}
+
+// backoffOptions is podstatus.BackoffOptions as vectors write it: the
+// period as a Go duration string.
+type backoffOptions struct {
+	MaxContainerRestartPeriod string `json:"maxContainerRestartPeriod,omitempty"`
+	ReducedDecay              bool   `json:"reducedDecay,omitempty"`
+	DisableMaxGate            bool   `json:"disableMaxGate,omitempty"`
+}
+
+func (o backoffOptions) decode() (podstatus.BackoffOptions, error) {
+	d, err := parseDuration("options.maxContainerRestartPeriod", o.MaxContainerRestartPeriod)
+	return podstatus.BackoffOptions{MaxContainerRestartPeriod: d, ReducedDecay: o.ReducedDecay, DisableMaxGate: o.DisableMaxGate}, err
 }

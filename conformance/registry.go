@@ -73,6 +73,7 @@ func Registry() []Decision {
 		nodeDecisions(),
 		daemonsetDecisions(),
 		pdbDecisions(),
+		podgcDecisions(),
 	} {
 		all = append(all, table...)
 	}

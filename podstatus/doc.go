@@ -3,10 +3,11 @@
 // terminating or terminal, and when its availability must be looked at again.
 //
 // Reference semantics: Kubernetes v1.36.3 with default feature gates
-// (pkg/api/v1/pod/util.go, pkg/controller/controller_utils.go). Phase and
-// condition generation (kubelet getPhase, generateAPIPodStatus), restart
-// backoff and pod GC come in later files of this package and read the same
-// model.
+// (pkg/api/v1/pod/util.go, pkg/controller/controller_utils.go), and what the
+// kubelet decides about a pod (pkg/kubelet/kubelet_pods.go getPhase and
+// generateAPIPodStatus, pkg/kubelet/status/generate.go, the crash-loop
+// backoff) and what the API server does on a pod DELETE or update. Pod
+// garbage collection is package podgc.
 //
 // # Rules
 //
@@ -15,6 +16,15 @@
 //   - Lifecycle: [IsActive], [IsTerminating], [IsTerminal]
 //   - Containers: [IsRestartableInit], [MaxRestarts]
 //   - Annotations: [DeletionCost]
+//   - Phase (kubelet): [KubeletPhase], [ShouldRestart], [MatchRule],
+//     [IsStatic], [AnyRegularStarted]
+//   - Conditions (kubelet): [Generate] (phase, reason, message and the
+//     conditions with transition times), [InitializedCondition],
+//     [ReadyCondition], [ContainersReadyCondition], [IsKubeletCondition]
+//   - Restart backoff: [CrashLoopBounds], [RestartBackoff],
+//     [CrashLoopDelays], [BackoffKey]
+//   - Termination: [GracefulDelete], [KillGracePeriod], [PlanKill],
+//     [DisruptionCondition]; pod updates: [ValidateUpdate]
 //   - Deletion order (upstream's ActivePods and ActivePodsWithRanks, shared by
 //     the ReplicaSet and Job controllers): [RankForDeletion], [RankActive],
 //     [DeletesBefore], [Ranking.Ties], [Ranking.Victims]; the radix sort
@@ -30,6 +40,29 @@
 // ready, available, active, terminating or terminal, skipped by
 // [NextAvailabilityCheck], with deletion cost 0 and no restarts.
 //
+// The kubelet's inputs beyond the pod (podIsTerminal, whether a regular
+// container of the current sandbox has started, whether a new sandbox is
+// needed) are the explicit [Observed]; the pod's status stands both for the
+// old API status and for the container statuses the kubelet observes.
+// [Generate] does not produce AllContainersRestarting (it needs the
+// runtime's view) nor resize conditions, and conditions carry no
+// observedGeneration.
+//
+// The seed says the restart backoff resets after 10 minutes of running
+// without problems; v1.36.3 resets it when the exit comes more than 600 s
+// after the backoff was last updated (not 2 x max: the kubelet replaces
+// client-go's expiry), whatever the configured maximum.
+//
+// The seed describes the preStop over-run as a one-time 2 s extension; in
+// v1.36.3 every container gets at least 2 s between SIGTERM and SIGKILL
+// ([PlanKill]), preStop or not, and a grace period of 0 skips the hook.
+//
+// [BackoffKey] takes container resources as unset; upstream hashes their
+// printed form.
+//
+// [ValidateUpdate] checks only the modelled spec fields and returns the
+// first error; upstream returns every error and also checks metadata.
+//
 // The seeds give the deletion-cost range as [-2147483647, 2147483647];
 // v1.36.3, and [DeletionCost], also accept -2147483648.
 //
@@ -40,8 +73,10 @@
 //
 // # Errors
 //
-// The readiness, lifecycle, container and annotation rules cannot fail:
-// every pod, however malformed, has an answer.
+// The readiness, lifecycle, container, annotation, phase, condition,
+// backoff and termination rules cannot fail: every pod, however malformed,
+// has an answer (a nil pod is Pending, has no statuses, is deleted at
+// once). [ValidateUpdate] returns a *field.Error with the API's field path.
 //
 // Vectors: testdata/podstatus.
 package podstatus

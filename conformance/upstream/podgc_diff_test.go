@@ -1,0 +1,188 @@
+package upstream_test
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	_ "unsafe" // go:linkname to the pod GC controller's gc pass
+
+	"github.com/go-logr/logr"
+	"pgregory.net/rapid"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/klog/v2"
+	upodgc "k8s.io/kubernetes/pkg/controller/podgc"
+
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/podgc"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+//go:linkname gcPass k8s.io/kubernetes/pkg/controller/podgc.(*PodGCController).gc
+func gcPass(gcc *upodgc.PodGCController, ctx context.Context)
+
+var gcNodes = []string{"n1", "n2", "n3", "n4"}
+
+// gcState draws pods in every phase, deleting or not, on listed, API-only,
+// missing or no nodes, Ready or not, with or without the out-of-service
+// taint, and creation times that tie.
+func gcState(t *rapid.T) ([]*podstatus.Pod, []*podgc.Node, int) {
+	var nodes []*podgc.Node
+	for _, name := range gcNodes {
+		switch rapid.IntRange(0, 3).Draw(t, "nodeKind") {
+		case 0: // missing
+			continue
+		case 1:
+			n := &podgc.Node{}
+			n.Name, n.Unlisted = name, true
+			nodes = append(nodes, n)
+			continue
+		}
+		n := &podgc.Node{}
+		n.Name = name
+		if st := rapid.SampledFrom([]meta.ConditionStatus{"True", "False", "Unknown", ""}).Draw(t, "ready"); st != "" {
+			n.Status.Conditions = []meta.Condition{{Type: "Ready", Status: st}}
+		}
+		if rapid.Bool().Draw(t, "oos") {
+			n.Spec.Taints = []podgc.Taint{{Key: podgc.OutOfServiceTaint, Effect: rapid.SampledFrom([]string{"NoExecute", "NoSchedule"}).Draw(t, "effect")}}
+		}
+		nodes = append(nodes, n)
+	}
+	var pods []*podstatus.Pod
+	for i := range rapid.IntRange(0, 12).Draw(t, "pods") {
+		p := &podstatus.Pod{}
+		p.Name = "p" + strconv.Itoa(rapid.IntRange(0, 3).Draw(t, "nameDup")) + "-" + strconv.Itoa(i)
+		p.Namespace = rapid.SampledFrom([]string{"default", "other"}).Draw(t, "ns")
+		p.UID = "uid-" + strconv.Itoa(i)
+		p.CreationTimestamp = psBase.Add(time.Duration(rapid.IntRange(0, 4).Draw(t, "created")) * time.Hour)
+		if rapid.Bool().Draw(t, "deleting") {
+			ts := psBase
+			p.DeletionTimestamp = &ts
+		}
+		p.Spec.NodeName = rapid.SampledFrom(append([]string{""}, gcNodes...)).Draw(t, "node")
+		p.Status.Phase = rapid.SampledFrom([]podstatus.Phase{"", podstatus.Pending, podstatus.Running, podstatus.Succeeded, podstatus.Failed, podstatus.Unknown}).Draw(t, "phase")
+		if rapid.IntRange(0, 3).Draw(t, "evicted") == 0 {
+			p.Status.Reason = podgc.EvictedReason
+		}
+		pods = append(pods, p)
+	}
+	return pods, nodes, rapid.SampledFrom([]int{-1, 0, 1, 2, 3, 5, 12500}).Draw(t, "threshold")
+}
+
+type gcResult struct {
+	deleted, patched, conditioned map[string]bool
+}
+
+// gcUpstream runs one gc pass of the real controller over fakes: the pods
+// and listed nodes in the informer caches, every node in the API, and a
+// quarantine that ends at once (the quarantine timing is covered by the
+// TestGCOrphaned vectors).
+func gcUpstream(t *rapid.T, pods []*podstatus.Pod, nodes []*podgc.Node, threshold int) gcResult {
+	var objs []runtime.Object
+	var vpods []*v1.Pod
+	var listed []*v1.Node
+	for _, p := range pods {
+		u := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace, UID: types.UID(p.UID), CreationTimestamp: metav1.NewTime(p.CreationTimestamp)}}
+		if p.DeletionTimestamp != nil {
+			ts := metav1.NewTime(*p.DeletionTimestamp)
+			u.DeletionTimestamp = &ts
+		}
+		u.Spec.NodeName = p.Spec.NodeName
+		u.Status.Phase, u.Status.Reason = v1.PodPhase(p.Status.Phase), p.Status.Reason
+		vpods = append(vpods, u)
+		objs = append(objs, u)
+	}
+	for _, n := range nodes {
+		u := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: n.Name}}
+		for _, c := range n.Status.Conditions {
+			u.Status.Conditions = append(u.Status.Conditions, v1.NodeCondition{Type: v1.NodeConditionType(c.Type), Status: v1.ConditionStatus(c.Status)})
+		}
+		for _, tt := range n.Spec.Taints {
+			u.Spec.Taints = append(u.Spec.Taints, v1.Taint{Key: tt.Key, Value: tt.Value, Effect: v1.TaintEffect(tt.Effect)})
+		}
+		objs = append(objs, u)
+		if !n.Unlisted {
+			listed = append(listed, u)
+		}
+	}
+	client := fake.NewSimpleClientset(objs...)
+	factory := informers.NewSharedInformerFactory(client, 0)
+	podInf, nodeInf := factory.Core().V1().Pods(), factory.Core().V1().Nodes()
+	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
+	defer cancel()
+	gcc := upodgc.NewPodGCInternal(ctx, client, podInf, nodeInf, threshold, time.Hour, -time.Nanosecond)
+	for _, p := range vpods {
+		if err := podInf.Informer().GetStore().Add(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, n := range listed {
+		if err := nodeInf.Informer().GetStore().Add(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	client.ClearActions()
+	gcPass(gcc, ctx)
+	r := gcResult{map[string]bool{}, map[string]bool{}, map[string]bool{}}
+	for _, a := range client.Actions() {
+		if a.GetResource().Resource != "pods" {
+			continue
+		}
+		switch a.GetVerb() {
+		case "delete":
+			d := a.(clienttesting.DeleteAction)
+			r.deleted[d.GetNamespace()+"/"+d.GetName()] = true
+		case "patch":
+			pa := a.(clienttesting.PatchAction)
+			key := pa.GetNamespace() + "/" + pa.GetName()
+			if !r.patched[key] {
+				r.patched[key] = true
+				if strings.Contains(string(pa.GetPatch()), "DeletionByPodGC") {
+					r.conditioned[key] = true
+				}
+			}
+		}
+	}
+	return r
+}
+
+// TestPodGCStepDifferential: one Step deletes and patches the same pods as
+// one pass of the v1.36.3 controller.
+func TestPodGCStepDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pods, nodes, threshold := gcState(t)
+		want := gcUpstream(t, pods, nodes, threshold)
+		plan := podgc.Step(pods, nodes, podgc.Memory{}, psBase, podgc.Options{TerminatedPodThreshold: &threshold, Quarantine: -time.Nanosecond})
+		got := gcResult{map[string]bool{}, map[string]bool{}, map[string]bool{}}
+		for _, d := range plan.Delete {
+			got.deleted[d.Namespace+"/"+d.Name] = true
+		}
+		for _, p := range plan.Patch {
+			got.patched[p.Namespace+"/"+p.Name] = true
+			if p.Condition != nil {
+				got.conditioned[p.Namespace+"/"+p.Name] = true
+			}
+		}
+		for _, m := range []struct {
+			what      string
+			got, want map[string]bool
+		}{{"deleted", got.deleted, want.deleted}, {"patched", got.patched, want.patched}, {"DisruptionTarget", got.conditioned, want.conditioned}} {
+			if len(m.got) != len(m.want) {
+				t.Fatalf("%s: Step %v, controller %v", m.what, m.got, m.want)
+			}
+			for k := range m.want {
+				if !m.got[k] {
+					t.Fatalf("%s: Step %v, controller %v", m.what, m.got, m.want)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,49 @@
+// Package podgc states what the pod garbage collector of
+// kube-controller-manager decides on one pass: which pods it force-deletes,
+// and which it first marks Failed (with a DisruptionTarget condition for
+// orphans).
+//
+// Reference semantics: Kubernetes v1.36.3, pkg/controller/podgc
+// (gc_controller.go). A pass runs every 20 s and does, in this order:
+//
+//  1. terminated pods (phase neither Pending, Running nor Unknown — so an
+//     empty phase counts) beyond the threshold (12500), evicted first, then
+//     oldest, then by name ([Terminated]);
+//  2. terminating pods on nodes that are not Ready and carry the
+//     node.kubernetes.io/out-of-service taint ([OutOfService]);
+//  3. orphans: pods bound to a node that no longer exists, once the node has
+//     been missing for the 40 s quarantine and a GET confirms it is gone
+//     ([Step] with the quarantine [Memory]);
+//  4. terminating pods never scheduled to a node.
+//
+// Every deleted pod not already Succeeded or Failed is first patched to
+// Failed; orphans also get DisruptionTarget=True, reason DeletionByPodGC,
+// message "PodGC: node no longer exists". Deletion is with grace 0.
+//
+// # Rules
+//
+//   - [IsTerminated], [IsEvicted], [EvictedFirst], [Terminated], [OutOfService]
+//   - [Step]: one pass, returning a [Plan]
+//
+// # Divergences
+//
+// Upstream lists pods from its cache and walks them in arbitrary order; a
+// pod that several steps select is deleted once by the first and the later
+// steps' attempts fail. [Step] deletes each pod once, under the first
+// step's reason, and orders orphans and unscheduled pods by namespace, then
+// name. Ties in the terminated order (same creation time and name in two
+// namespaces) are broken by namespace, then UID; upstream's sort.Sort leaves
+// them unspecified.
+//
+// The GET that confirms a node is gone is the nodes' [Node.Gone] and
+// [Node.Unlisted] marks: a node the cache lists is checked no further; a
+// node missing from the cache is gone unless Unlisted (the API still has
+// it).
+//
+// # Inputs
+//
+// Time is the now argument; the quarantine queue is explicit [Memory]. No
+// I/O, no globals; inputs are never modified.
+//
+// Vectors: testdata/podgc.
+package podgc

@@ -1,0 +1,157 @@
+package podgc
+
+import (
+	"time"
+
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+// Reason is why the collector deletes a pod or how a pass ended.
+type Reason = plan.Reason
+
+// Reasons.
+const (
+	// ReasonTerminated: a terminated pod beyond the threshold.
+	ReasonTerminated Reason = "Terminated"
+	// ReasonTerminatingOutOfService: a terminating pod on a not-Ready node
+	// with the out-of-service taint.
+	ReasonTerminatingOutOfService Reason = "TerminatingOutOfService"
+	// ReasonOrphaned: the pod's node no longer exists.
+	ReasonOrphaned Reason = "Orphaned"
+	// ReasonTerminatingUnscheduled: a terminating pod without a node.
+	ReasonTerminatingUnscheduled Reason = "TerminatingUnscheduled"
+	// ReasonGarbageCollected is the outcome of every pass.
+	ReasonGarbageCollected Reason = "GarbageCollected"
+	// ReasonPeriodic is the requeue of the next pass.
+	ReasonPeriodic Reason = "Periodic"
+)
+
+// Constants of the collector.
+const (
+	DefaultTerminatedPodThreshold = 12500
+	CheckPeriod                   = 20 * time.Second
+	QuarantineTime                = 40 * time.Second
+	// OutOfServiceTaint is the taint key that lets the collector
+	// force-delete terminating pods of a not-Ready node.
+	OutOfServiceTaint = "node.kubernetes.io/out-of-service"
+	// EvictedReason is the status reason of a pod the kubelet evicted.
+	EvictedReason = "Evicted"
+	// OrphanMessage is the DisruptionTarget message of an orphan.
+	OrphanMessage = "PodGC: node no longer exists"
+)
+
+// Options of the collector; the zero value is v1.36.3's default.
+type Options struct {
+	// TerminatedPodThreshold is --terminated-pod-gc-threshold; nil means
+	// 12500, and a value <= 0 turns the terminated-pod step off.
+	TerminatedPodThreshold *int `json:"terminatedPodThreshold,omitempty"`
+	// Quarantine is how long a node must be missing; 0 means 40s.
+	Quarantine time.Duration `json:"quarantine,omitempty"`
+}
+
+func (o Options) threshold() int {
+	if o.TerminatedPodThreshold == nil {
+		return DefaultTerminatedPodThreshold
+	}
+	return *o.TerminatedPodThreshold
+}
+
+func (o Options) quarantine() time.Duration {
+	if o.Quarantine == 0 {
+		return QuarantineTime
+	}
+	return o.Quarantine
+}
+
+// Taint is a node taint.
+type Taint struct {
+	Key    string `json:"key"`
+	Value  string `json:"value,omitempty"`
+	Effect string `json:"effect,omitempty"`
+}
+
+// Node is the subset of a Node the collector reads, with two marks for
+// where the informer cache and the API disagree.
+type Node struct {
+	meta.ObjectMeta `json:"metadata"`
+	Spec            struct {
+		Taints []Taint `json:"taints,omitempty"`
+	} `json:"spec"`
+	Status struct {
+		Conditions []meta.Condition `json:"conditions,omitempty"`
+	} `json:"status"`
+	// Unlisted: the API has the node but the cache does not (yet).
+	Unlisted bool `json:"unlisted,omitempty"`
+}
+
+// IsReady reports whether the node's Ready condition is True.
+//
+// Source: upstream pkg/util/node IsNodeReady (v1.36.3).
+func (n *Node) IsReady() bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == "Ready" {
+			return c.Status == meta.ConditionTrue
+		}
+	}
+	return false
+}
+
+// OutOfService reports whether the node is not Ready and has the
+// node.kubernetes.io/out-of-service taint, whatever its value and effect.
+//
+// Source: upstream pkg/controller/podgc/gc_controller.go gcTerminating (v1.36.3).
+func OutOfService(n *Node) bool {
+	if n == nil || n.IsReady() {
+		return false
+	}
+	for _, t := range n.Spec.Taints {
+		if t.Key == OutOfServiceTaint {
+			return true
+		}
+	}
+	return false
+}
+
+// IsTerminated reports whether the collector counts the pod as terminated:
+// its phase is not Pending, Running or Unknown — an empty or unknown phase
+// counts.
+//
+// Source: upstream pkg/controller/podgc/gc_controller.go isPodTerminated (v1.36.3).
+func IsTerminated(p *podstatus.Pod) bool {
+	switch p.Status.Phase {
+	case podstatus.Pending, podstatus.Running, podstatus.Unknown:
+		return false
+	}
+	return true
+}
+
+// IsEvicted reports whether the kubelet evicted the pod: phase Failed with
+// status reason Evicted.
+//
+// Source: upstream pkg/kubelet/eviction/helpers.go PodIsEvicted (v1.36.3).
+func IsEvicted(p *podstatus.Pod) bool {
+	return p.Status.Phase == podstatus.Failed && p.Status.Reason == EvictedReason
+}
+
+// EvictedFirst reports whether a is collected before b: evicted pods first,
+// then the older creation time, then the smaller name (then namespace and
+// UID, kubesem's tie-break).
+//
+// Source: upstream pkg/controller/podgc/gc_controller.go byEvictionAndCreationTimestamp (v1.36.3).
+func EvictedFirst(a, b *podstatus.Pod) bool {
+	if ea, eb := IsEvicted(a), IsEvicted(b); ea != eb {
+		return ea
+	}
+	if !a.CreationTimestamp.Equal(b.CreationTimestamp) {
+		return a.CreationTimestamp.Before(b.CreationTimestamp)
+	}
+	if a.Name != b.Name {
+		return a.Name < b.Name
+	}
+	if a.Namespace != b.Namespace {
+		return a.Namespace < b.Namespace
+	}
+	return a.UID < b.UID
+}
