@@ -78,6 +78,7 @@ simulations:
   rollout   a Deployment rollout step by step
   cronjob   a CronJob's schedule slots over a window
   drain     the documented kubectl drain against a PodDisruptionBudget
+  pod       a pod's containers on a simulated kubelet (phase, conditions, restarts, backoff)
 
 Each takes -h for its flags.
 `
