@@ -118,6 +118,10 @@ type czCounting struct {
 	n     int
 	limit int
 	check *kcronjob.Schedule
+	// seen, when not nil, records every argument: Next is a function of
+	// its argument alone, so upstream's loop (t = Next(t)) that meets an
+	// argument again repeats for ever.
+	seen map[time.Time]bool
 }
 
 type czEndless struct{}
@@ -126,6 +130,12 @@ func (c *czCounting) Next(t time.Time) time.Time {
 	c.n++
 	if c.n > c.limit {
 		panic(czEndless{})
+	}
+	if c.seen != nil {
+		if c.seen[t] {
+			panic(czEndless{})
+		}
+		c.seen[t] = true
 	}
 	if c.check != nil {
 		if _, err := c.check.TryNext(t); err != nil {
@@ -367,5 +377,48 @@ func czStepWant(cj *kcronjob.CronJob, now time.Time) (map[string]any, bool) {
 		return want, true
 	case <-time.After(time.Minute):
 		return nil, false
+	}
+}
+
+// TestCronJobNeverEndsVectorsUpstream: each vector of
+// testdata/cronjob/never.json, where kubesem answers ErrNeverEnds, makes
+// upstream's mostRecentScheduleTime (or nextScheduleTimeDuration) call
+// robfig/cron's Next more than czLimit times without finishing.
+func TestCronJobNeverEndsVectorsUpstream(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "cronjob", "never.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []struct {
+		Decision string `json:"decision"`
+		Name     string `json:"name"`
+		Input    struct {
+			CronJob kcronjob.CronJob `json:"cronJob"`
+			Now     time.Time        `json:"now"`
+		} `json:"input"`
+	}
+	if err := json.Unmarshal(b, &vs); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range vs {
+		ucj := upCronJob(&v.Input.CronJob)
+		sched, err := upSchedule(ucj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		endless := czRun(func() {
+			counting := &czCounting{inner: sched, limit: czLimit, seen: map[time.Time]bool{}}
+			if v.Decision == "cronjob.RequeueAfter" {
+				upNextScheduleTimeDuration(ucj, v.Input.Now, counting)
+			} else {
+				upMostRecentScheduleTime(ucj, v.Input.Now, counting, false)
+			}
+		})
+		if !endless {
+			t.Errorf("%s: upstream finishes", v.Name)
+		}
+	}
+	if len(vs) < 3 {
+		t.Fatalf("%d vectors", len(vs))
 	}
 }
