@@ -137,10 +137,10 @@ const (
 
 // Well-known node labels.
 const (
-	LabelTopologyZone     = "topology.kubernetes.io/zone"
-	LabelTopologyRegion   = "topology.kubernetes.io/region"
-	LabelFailureZone      = "failure-domain.beta.kubernetes.io/zone"
-	LabelFailureRegion    = "failure-domain.beta.kubernetes.io/region"
+	LabelTopologyZone      = "topology.kubernetes.io/zone"
+	LabelTopologyRegion    = "topology.kubernetes.io/region"
+	LabelFailureZone       = "failure-domain.beta.kubernetes.io/zone"
+	LabelFailureRegion     = "failure-domain.beta.kubernetes.io/region"
 	LabelExcludeDisruption = "node.kubernetes.io/exclude-disruption"
 )
 
