@@ -189,6 +189,11 @@ func EvictionFor(tolerations []Toleration, taints []Taint, seen time.Time, opts 
 		return Eviction{Kind: NotEvicted}
 	}
 	d := secondsDuration(least)
+	if d < 0 {
+		// tolerationSeconds beyond 292 years wrap negative upstream, which
+		// then reads as "forever".
+		return Eviction{Kind: NotEvicted}
+	}
 	if d == 0 {
 		return Eviction{Kind: EvictNow, At: seen}
 	}
