@@ -95,7 +95,9 @@ func TestNodeDiffTolerations(t *testing.T) {
 			kube node.TaintFilter
 		}{
 			{nil, nil},
-			{func(t *v1.Taint) bool { return t.Effect == v1.TaintEffectNoSchedule || t.Effect == v1.TaintEffectNoExecute }, node.NoScheduleOrNoExecute},
+			{func(t *v1.Taint) bool {
+				return t.Effect == v1.TaintEffectNoSchedule || t.Effect == v1.TaintEffectNoExecute
+			}, node.NoScheduleOrNoExecute},
 			{func(t *v1.Taint) bool { return t.Effect == v1.TaintEffectNoExecute }, node.OnlyNoExecute},
 		}
 		f := filters[rapid.IntRange(0, 2).Draw(t, "filter")]
