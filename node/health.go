@@ -91,7 +91,23 @@ const (
 // Source: upstream pkg/controller/nodelifecycle Controller.
 // tryUpdateNodeHealth (v1.36.3).
 func UpdateHealth(n *Node, lease *Lease, mem *Health, now time.Time, opts Options) HealthUpdate {
-	h := mem.clone()
+	out, h := updateHealth(n, lease, mem.clone(), now, opts)
+	out.Health = h
+	if out.Health.ReadyHeartbeat != nil {
+		t := *out.Health.ReadyHeartbeat
+		out.Health.ReadyHeartbeat = &t
+	}
+	out.Health.Lease = cloneLease(out.Health.Lease)
+	if out.Write {
+		out.Conditions = append([]Condition(nil), out.Conditions...)
+	}
+	return out
+}
+
+// updateHealth is UpdateHealth on memory the caller owns (h may be nil);
+// the returned Health may share pointers with h and lease, and Conditions
+// with the node when nothing is written.
+func updateHealth(n *Node, lease *Lease, h *Health, now time.Time, opts Options) (HealthUpdate, Health) {
 	var out HealthUpdate
 	readyIdx := conditionIndex(n.Status.Conditions, Ready)
 	var grace time.Duration
@@ -113,22 +129,26 @@ func UpdateHealth(n *Node, lease *Lease, mem *Health, now time.Time, opts Option
 		saved = h.ReadyHeartbeat
 		savedLease = h.Lease
 	}
-	var curHB *time.Time
-	if readyIdx >= 0 {
-		t := n.Status.Conditions[readyIdx].LastHeartbeatTime
-		curHB = &t
+	hasCur := readyIdx >= 0
+	var cur time.Time
+	if hasCur {
+		cur = n.Status.Conditions[readyIdx].LastHeartbeatTime
 	}
 	known := h != nil && h.Known
 	switch {
 	case h == nil,
-		saved == nil && curHB != nil,
-		saved != nil && curHB == nil,
-		saved != nil && curHB != nil && !saved.Equal(*curHB):
-		h = &Health{ProbeTime: now, ReadyHeartbeat: curHB}
+		saved == nil && hasCur,
+		saved != nil && !hasCur,
+		saved != nil && hasCur && !saved.Equal(cur):
+		nh := &Health{ProbeTime: now}
+		if hasCur {
+			nh.ReadyHeartbeat = &n.Status.Conditions[readyIdx].LastHeartbeatTime
+		}
+		h = nh
 	}
 	h.Known = known
 	if lease != nil && (savedLease == nil || savedLease.RenewTime != nil && lease.RenewTime != nil && savedLease.RenewTime.Before(*lease.RenewTime)) {
-		h.Lease = cloneLease(lease)
+		h.Lease = lease
 		h.ProbeTime = now
 	}
 	out.GracePeriod = grace
@@ -150,20 +170,18 @@ func UpdateHealth(n *Node, lease *Lease, mem *Health, now time.Time, opts Option
 				conds[i].LastTransitionTime = now
 			}
 		}
-		cur := conds[conditionIndex(conds, Ready)]
-		if !sameCondition(cur, out.Observed) {
+		ri := conditionIndex(conds, Ready)
+		if !sameCondition(conds[ri], out.Observed) {
 			out.Write = true
 			out.Conditions = conds
-			hb := cur.LastHeartbeatTime
-			h = &Health{ProbeTime: h.ProbeTime, ReadyHeartbeat: &hb, Lease: cloneLease(lease), Known: known}
+			h = &Health{ProbeTime: h.ProbeTime, ReadyHeartbeat: &conds[ri].LastHeartbeatTime, Lease: lease, Known: known}
 		}
 	}
 	if i := conditionIndex(conds, Ready); i >= 0 {
 		c := conds[i]
 		out.Current = &c
 	}
-	out.Health = *h
-	return out
+	return out, *h
 }
 
 func conditionIndex(cs []Condition, t ConditionType) int {

@@ -207,9 +207,11 @@ type lifecycle struct {
 	opts   Options
 	now    time.Time
 	p      *Plan
-	orig   map[string]*Node // input nodes, the lister's view during the pass
-	nodes  []*Node          // working copies, by name
-	byName map[string]*Node
+	nodes  []*Node  // by name; input nodes until written (see own)
+	owned  []bool   // nodes[i] is a private copy
+	listed [][]Taint // taints as listed at the start of the pass
+	zkey   []string // Zone(nodes[i])
+	index  map[string]int
 	leases map[string]*Lease
 	health map[string]Health
 	known  map[string]bool
@@ -217,25 +219,23 @@ type lifecycle struct {
 }
 
 func newLifecycle(nodes []*Node, leases []Lease, mem Memory, now time.Time, opts Options, p *Plan) *lifecycle {
-	s := &lifecycle{opts: opts, now: now, p: p, orig: map[string]*Node{}, byName: map[string]*Node{}, leases: map[string]*Lease{},
-		health: make(map[string]Health, len(mem.Nodes)), known: map[string]bool{}, zones: map[string]*ZoneMemory{}}
-	for _, n := range nodes {
-		c := *n
-		c.Spec.Taints = slices.Clone(n.Spec.Taints)
-		c.Status.Conditions = slices.Clone(n.Status.Conditions)
-		s.nodes = append(s.nodes, &c)
-		s.orig[n.Name] = n
-	}
+	s := &lifecycle{opts: opts, now: now, p: p, nodes: slices.Clone(nodes), index: make(map[string]int, len(nodes)),
+		leases: make(map[string]*Lease, len(leases)), health: make(map[string]Health, len(mem.Nodes)+len(nodes)),
+		known: make(map[string]bool, len(mem.Known)+len(nodes)), zones: map[string]*ZoneMemory{}}
 	slices.SortStableFunc(s.nodes, func(a, b *Node) int { return cmp.Compare(a.Name, b.Name) })
-	for _, n := range s.nodes {
-		s.byName[n.Name] = n
+	s.owned = make([]bool, len(s.nodes))
+	s.listed = make([][]Taint, len(s.nodes))
+	s.zkey = make([]string, len(s.nodes))
+	for i, n := range s.nodes {
+		s.index[n.Name] = i
+		s.listed[i] = n.Spec.Taints
+		s.zkey[i] = Zone(n)
 	}
 	for i := range leases {
-		l := cloneLease(&leases[i])
-		s.leases[l.Name] = l
+		s.leases[leases[i].Name] = &leases[i]
 	}
 	for k, v := range mem.Nodes {
-		s.health[k] = *v.clone()
+		s.health[k] = v
 	}
 	for _, k := range mem.Known {
 		s.known[k] = true
@@ -249,8 +249,41 @@ func newLifecycle(nodes []*Node, leases []Lease, mem Memory, now time.Time, opts
 	return s
 }
 
+// own returns a private copy of node i to write to.
+func (s *lifecycle) own(i int) *Node {
+	if !s.owned[i] {
+		c := *s.nodes[i]
+		c.Spec.Taints = slices.Clone(c.Spec.Taints)
+		c.Status.Conditions = slices.Clone(c.Status.Conditions)
+		s.nodes[i] = &c
+		s.owned[i] = true
+	}
+	return s.nodes[i]
+}
+
+// memory returns the controller memory, copying every time and lease it
+// points to so the Plan shares nothing with its inputs.
 func (s *lifecycle) memory() Memory {
-	m := Memory{Nodes: s.health, Zones: map[string]ZoneMemory{}}
+	m := Memory{Nodes: make(map[string]Health, len(s.health)), Zones: make(map[string]ZoneMemory, len(s.zones))}
+	times := make([]time.Time, 0, 2*len(s.health))
+	ls := make([]Lease, 0, len(s.health))
+	for k, h := range s.health {
+		if h.ReadyHeartbeat != nil {
+			times = append(times, *h.ReadyHeartbeat)
+			h.ReadyHeartbeat = &times[len(times)-1]
+		}
+		if h.Lease != nil {
+			l := *h.Lease
+			if l.RenewTime != nil {
+				times = append(times, *l.RenewTime)
+				l.RenewTime = &times[len(times)-1]
+			}
+			ls = append(ls, l)
+			h.Lease = &ls[len(ls)-1]
+		}
+		m.Nodes[k] = h
+	}
+	m.Known = make([]string, 0, len(s.known))
 	for k := range s.known {
 		m.Known = append(m.Known, k)
 	}
@@ -261,8 +294,9 @@ func (s *lifecycle) memory() Memory {
 	return m
 }
 
-func (s *lifecycle) zone(n *Node) *ZoneMemory {
-	k := Zone(n)
+func (s *lifecycle) zoneOf(i int) *ZoneMemory { return s.zoneKey(s.zkey[i]) }
+
+func (s *lifecycle) zoneKey(k string) *ZoneMemory {
 	z, ok := s.zones[k]
 	if !ok {
 		z = &ZoneMemory{State: ZoneInitial, Limiter: newLimiter(s.opts.evictionRate())}
@@ -330,7 +364,16 @@ func hasTaint(ts []Taint, t Taint) bool {
 // swap adds add (stamped now) and removes remove on the working node, and
 // records the write. It mirrors SwapNodeControllerTaint: an added taint
 // replaces one with the same key and effect in place.
-func (s *lifecycle) swap(n *Node, add, remove []Taint, reason Reason) {
+func (s *lifecycle) swap(i int, add, remove []Taint, reason Reason) {
+	n := s.nodes[i]
+	needed := len(add) > 0
+	for _, t := range remove {
+		needed = needed || hasTaint(n.Spec.Taints, t)
+	}
+	if !needed {
+		return
+	}
+	n = s.own(i)
 	w := TaintWrite{Node: n.Name, Reason: reason}
 	for _, t := range add {
 		at := s.now
@@ -362,32 +405,30 @@ func (s *lifecycle) swap(n *Node, add, remove []Taint, reason Reason) {
 
 // markReachable removes the not-ready and unreachable taints and takes the
 // node out of its zone's queue (upstream markNodeAsReachable).
-func (s *lifecycle) markReachable(n *Node, reason Reason) {
-	s.swap(n, nil, []Taint{unreachableTaint, notReadyTaint}, reason)
-	s.zone(n).remove(n.Name)
+func (s *lifecycle) markReachable(i int, reason Reason) {
+	s.swap(i, nil, []Taint{unreachableTaint, notReadyTaint}, reason)
+	s.zoneOf(i).remove(s.nodes[i].Name)
 }
 
 func (s *lifecycle) run() {
 	// classifyNodes and registration.
-	present := map[string]bool{}
-	for _, n := range s.nodes {
-		present[n.Name] = true
+	for i, n := range s.nodes {
 		if s.known[n.Name] {
-			s.zone(n)
+			s.zoneOf(i)
 		}
 	}
-	for _, n := range s.nodes {
+	for i, n := range s.nodes {
 		if s.known[n.Name] {
 			continue
 		}
 		s.p.Events = append(s.p.Events, plan.Event{Type: plan.Normal, Reason: ReasonEventRegisteredNode, Object: n.Name})
 		s.known[n.Name] = true
-		s.zone(n)
-		s.markReachable(n, ReasonRegisteredNode)
+		s.zoneOf(i)
+		s.markReachable(i, ReasonRegisteredNode)
 	}
 	var gone []string
 	for k := range s.known {
-		if !present[k] {
+		if _, ok := s.index[k]; !ok {
 			gone = append(gone, k)
 		}
 	}
@@ -399,15 +440,16 @@ func (s *lifecycle) run() {
 
 	// Health of each node, then taint-based eviction bookkeeping.
 	zoneReady := map[string][]ConditionStatus{}
-	current := map[string]*Condition{}
-	for _, n := range s.nodes {
+	for i := range s.nodes {
+		n := s.nodes[i]
 		var mem *Health
 		if h, ok := s.health[n.Name]; ok {
 			mem = &h
 		}
-		u := UpdateHealth(n, s.leases[n.Name], mem, s.now, s.opts)
-		s.health[n.Name] = u.Health
+		u, h := updateHealth(n, s.leases[n.Name], mem, s.now, s.opts)
+		s.health[n.Name] = h
 		if u.Write {
+			n = s.own(i)
 			n.Status.Conditions = u.Conditions
 			s.p.Conditions = append(s.p.Conditions, ConditionWrite{Node: n.Name, Conditions: slices.Clone(u.Conditions)})
 		}
@@ -416,14 +458,12 @@ func (s *lifecycle) run() {
 			if u.Current != nil {
 				st = u.Current.Status
 			}
-			k := Zone(n)
-			zoneReady[k] = append(zoneReady[k], st)
+			zoneReady[s.zkey[i]] = append(zoneReady[s.zkey[i]], st)
 		}
 		if u.Current == nil {
 			continue
 		}
-		current[n.Name] = u.Current
-		s.taintBasedEviction(n, u.Current.Status)
+		s.taintBasedEviction(i, u.Current.Status)
 		if u.Current.Status != ConditionTrue && u.Observed.Status == ConditionTrue {
 			s.p.Events = append(s.p.Events, plan.Event{Type: plan.Normal, Reason: ReasonEventNodeNotReady, Object: n.Name})
 			s.p.MarkPodsNotReady = append(s.p.MarkPodsNotReady, n.Name)
@@ -432,8 +472,8 @@ func (s *lifecycle) run() {
 
 	s.handleDisruption(zoneReady)
 	s.noExecuteTaintingPass()
-	for _, n := range s.nodes {
-		s.noScheduleTaintingPass(n)
+	for i := range s.nodes {
+		s.noScheduleTaintingPass(i)
 	}
 	for _, k := range sortedKeys(s.zones) {
 		z := s.zones[k]
@@ -456,13 +496,14 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // taintBasedEviction mirrors processTaintBaseEviction: its checks read the
 // node as listed at the start of the pass.
-func (s *lifecycle) taintBasedEviction(n *Node, status ConditionStatus) {
-	listed := s.orig[n.Name].Spec.Taints
-	z := s.zone(n)
+func (s *lifecycle) taintBasedEviction(i int, status ConditionStatus) {
+	listed := s.listed[i]
+	n := s.nodes[i]
+	z := s.zoneOf(i)
 	switch status {
 	case ConditionFalse:
 		if hasTaint(listed, unreachableTaint) {
-			s.swap(n, []Taint{notReadyTaint}, []Taint{unreachableTaint}, ReasonSwapTaint)
+			s.swap(i, []Taint{notReadyTaint}, []Taint{unreachableTaint}, ReasonSwapTaint)
 			return
 		}
 		if !hasTaint(listed, notReadyTaint) {
@@ -471,7 +512,7 @@ func (s *lifecycle) taintBasedEviction(n *Node, status ConditionStatus) {
 		z.add(n.Name, s.now)
 	case ConditionUnknown:
 		if hasTaint(listed, notReadyTaint) {
-			s.swap(n, []Taint{unreachableTaint}, []Taint{notReadyTaint}, ReasonSwapTaint)
+			s.swap(i, []Taint{unreachableTaint}, []Taint{notReadyTaint}, ReasonSwapTaint)
 			return
 		}
 		if !hasTaint(listed, unreachableTaint) {
@@ -479,7 +520,7 @@ func (s *lifecycle) taintBasedEviction(n *Node, status ConditionStatus) {
 		}
 		z.add(n.Name, s.now)
 	case ConditionTrue:
-		s.markReachable(n, ReasonNodeReady)
+		s.markReachable(i, ReasonNodeReady)
 	}
 }
 
@@ -512,8 +553,8 @@ func (s *lifecycle) handleDisruption(zoneReady map[string][]ConditionStatus) {
 		return
 	}
 	if allAre {
-		for _, n := range s.nodes {
-			s.markReachable(n, ReasonMasterDisruption)
+		for i := range s.nodes {
+			s.markReachable(i, ReasonMasterDisruption)
 		}
 		for _, z := range s.zones {
 			z.Limiter.swap(0, s.now)
@@ -563,22 +604,23 @@ func (s *lifecycle) noExecuteTaintingPass() {
 			if s.now.Before(head.ProcessAt) {
 				break
 			}
-			n, ok := s.byName[head.Node]
+			i, ok := s.index[head.Node]
 			if !ok {
 				z.finish(head.Node)
 				continue
 			}
-			i := conditionIndex(n.Status.Conditions, Ready)
-			if i < 0 {
+			n := s.nodes[i]
+			ri := conditionIndex(n.Status.Conditions, Ready)
+			if ri < 0 {
 				z.Queue[0].ProcessAt = s.now.Add(50*time.Millisecond + 1)
 				z.sortQueue()
 				continue
 			}
-			switch n.Status.Conditions[i].Status {
+			switch n.Status.Conditions[ri].Status {
 			case ConditionFalse:
-				s.swap(n, []Taint{notReadyTaint}, []Taint{unreachableTaint}, ReasonTaintNode)
+				s.swap(i, []Taint{notReadyTaint}, []Taint{unreachableTaint}, ReasonTaintNode)
 			case ConditionUnknown:
-				s.swap(n, []Taint{unreachableTaint}, []Taint{notReadyTaint}, ReasonTaintNode)
+				s.swap(i, []Taint{unreachableTaint}, []Taint{notReadyTaint}, ReasonTaintNode)
 			}
 			z.finish(head.Node)
 		}
@@ -672,10 +714,10 @@ func ConditionTaintDiff(n *Node) (add, remove []Taint) {
 	return add, remove
 }
 
-func (s *lifecycle) noScheduleTaintingPass(n *Node) {
-	add, remove := ConditionTaintDiff(n)
+func (s *lifecycle) noScheduleTaintingPass(i int) {
+	add, remove := ConditionTaintDiff(s.nodes[i])
 	if len(add) == 0 && len(remove) == 0 {
 		return
 	}
-	s.swap(n, add, remove, ReasonConditionTaints)
+	s.swap(i, add, remove, ReasonConditionTaints)
 }
