@@ -207,10 +207,10 @@ type lifecycle struct {
 	opts   Options
 	now    time.Time
 	p      *Plan
-	nodes  []*Node  // by name; input nodes until written (see own)
-	owned  []bool   // nodes[i] is a private copy
+	nodes  []*Node   // by name; input nodes until written (see own)
+	owned  []bool    // nodes[i] is a private copy
 	listed [][]Taint // taints as listed at the start of the pass
-	zkey   []string // Zone(nodes[i])
+	zkey   []string  // Zone(nodes[i])
 	index  map[string]int
 	leases map[string]*Lease
 	health map[string]Health

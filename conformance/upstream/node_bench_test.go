@@ -38,7 +38,9 @@ func BenchmarkNodeTolerations(b *testing.B) {
 		{Key: node.TaintUnreachable, Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoExecute, TolerationSeconds: &s300}}
 	kt := []node.Taint{{Key: "a", Effect: node.NoSchedule}, {Key: node.TaintUnreachable, Effect: node.NoExecute}, {Key: "c", Value: "x", Effect: node.NoSchedule}}
 	ktol := node.DefaultTolerations([]node.Toleration{{Key: "a", Operator: node.OpExists}, {Key: "c", Value: "x"}}, -1)
-	filter := func(t *v1.Taint) bool { return t.Effect == v1.TaintEffectNoSchedule || t.Effect == v1.TaintEffectNoExecute }
+	filter := func(t *v1.Taint) bool {
+		return t.Effect == v1.TaintEffectNoSchedule || t.Effect == v1.TaintEffectNoExecute
+	}
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
