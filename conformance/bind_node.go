@@ -92,6 +92,14 @@ type nodeZoneRateOut struct {
 	Changes bool    `json:"changes"`
 }
 
+type nodeZoneStatesIn struct {
+	Nodes []*node.Node `json:"nodes"`
+}
+
+type nodeZoneStatesOut struct {
+	Zones []node.ZoneReport `json:"zones"`
+}
+
 type nodeZoneIn struct {
 	Node node.Node `json:"node"`
 }
@@ -238,6 +246,9 @@ func nodeDecisions() []Decision {
 		Bind("node.ZoneRate", func(in nodeZoneRateIn, opts node.Options) (nodeZoneRateOut, error) {
 			r, ok := node.ZoneRate(in.State, in.ZoneSize, opts)
 			return nodeZoneRateOut{r, ok}, nil
+		}),
+		Bind("node.ZoneStates", func(in nodeZoneStatesIn, opts node.Options) (nodeZoneStatesOut, error) {
+			return nodeZoneStatesOut{node.ZoneStates(in.Nodes, opts)}, nil
 		}),
 		Bind("node.Zone", func(in nodeZoneIn, _ struct{}) (nodeZoneOut, error) {
 			return nodeZoneOut{node.Zone(&in.Node), node.ExcludedFromDisruption(&in.Node)}, nil

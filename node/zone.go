@@ -1,5 +1,10 @@
 package node
 
+import (
+	"cmp"
+	"slices"
+)
+
 // ZoneState is the node lifecycle controller's view of one zone.
 type ZoneState string
 
@@ -79,4 +84,79 @@ func ZoneRate(state ZoneState, zoneSize int, opts Options) (rate float32, ok boo
 		return HealthyRate(zoneSize, opts), true
 	}
 	return 0, false
+}
+
+// ZoneStates groups nodes by zone ([Zone]; excluded nodes skipped, see
+// [ExcludedFromDisruption]) and returns each zone's size, not-ready count
+// and state from the nodes' Ready conditions as they are, by zone key. The
+// Rate field is the rate a zone in that state would get
+// ([ZoneRate]; Initial never occurs here).
+//
+// Source: upstream Controller.monitorNodeHealth (zoneToNodeConditions) and
+// ComputeZoneState (v1.36.3).
+func ZoneStates(nodes []*Node, opts Options) []ZoneReport {
+	type zk struct{ region, zone string }
+	type acc struct{ ready, notReady int }
+	idx := make(map[zk]int, 32)
+	var keys []zk
+	var accs []acc
+	for _, n := range nodes {
+		if n == nil {
+			continue
+		}
+		// one pass over the labels instead of five lookups
+		var zone, region, gaZone, gaRegion string
+		var hasZone, hasRegion, excluded bool
+		for k, v := range n.Labels {
+			switch k {
+			case LabelFailureZone:
+				zone, hasZone = v, true
+			case LabelTopologyZone:
+				gaZone = v
+			case LabelFailureRegion:
+				region, hasRegion = v, true
+			case LabelTopologyRegion:
+				gaRegion = v
+			case LabelExcludeDisruption:
+				excluded = true
+			}
+		}
+		if excluded {
+			continue
+		}
+		if !hasZone {
+			zone = gaZone
+		}
+		if !hasRegion {
+			region = gaRegion
+		}
+		k := zk{region, zone}
+		i, ok := idx[k]
+		if !ok {
+			i = len(keys)
+			idx[k] = i
+			keys = append(keys, k)
+			accs = append(accs, acc{})
+		}
+		if n.IsReady() {
+			accs[i].ready++
+		} else {
+			accs[i].notReady++
+		}
+	}
+	out := make([]ZoneReport, len(keys))
+	threshold := opts.unhealthyThreshold()
+	for i, k := range keys {
+		key := ""
+		if k.region != "" || k.zone != "" {
+			key = k.region + ":\x00:" + k.zone
+		}
+		a := accs[i]
+		st := zoneState(a.ready, a.notReady, threshold)
+		size := a.ready + a.notReady
+		rate, _ := ZoneRate(st, size, opts)
+		out[i] = ZoneReport{Zone: key, Size: size, NotReady: a.notReady, State: st, Rate: rate}
+	}
+	slices.SortFunc(out, func(a, b ZoneReport) int { return cmp.Compare(a.Zone, b.Zone) })
+	return out
 }

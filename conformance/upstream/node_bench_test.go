@@ -12,10 +12,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
+	nodetopology "k8s.io/component-helpers/node/topology"
 	schedhelper "k8s.io/component-helpers/scheduling/corev1"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/controller/nodelifecycle"
+	nodeutil "k8s.io/kubernetes/pkg/controller/util/node"
 
 	"github.com/kubesem/kubesem/node"
 )
@@ -82,32 +84,49 @@ func BenchmarkNodeAffinity(b *testing.B) {
 	})
 }
 
+// BenchmarkNodeZoneStates5000: the zone state of every zone from 5,000
+// nodes' Ready conditions in 20 zones (a third Unknown), the way
+// monitorNodeHealth groups them (zone key, exclusion label, Ready
+// condition) and ComputeZoneState decides.
 func BenchmarkNodeZoneStates5000(b *testing.B) {
 	up := nodeNewController(b, fake.NewSimpleClientset(), node.Options{})
-	var uc [20][]*v1.NodeCondition
-	var kc [20][]node.ConditionStatus
+	var unodes []*v1.Node
+	var knodes []*node.Node
 	for i := range 5000 {
-		s := v1.ConditionTrue
+		s := node.ConditionTrue
 		if i%3 == 0 {
-			s = v1.ConditionUnknown
+			s = node.ConditionUnknown
 		}
-		uc[i%20] = append(uc[i%20], &v1.NodeCondition{Type: v1.NodeReady, Status: s})
-		kc[i%20] = append(kc[i%20], node.ConditionStatus(s))
+		n := &node.Node{}
+		n.Name = fmt.Sprintf("node-%05d", i)
+		n.Labels = map[string]string{node.LabelTopologyZone: fmt.Sprintf("zone-%02d", i%20), node.LabelTopologyRegion: "r"}
+		n.Status.Conditions = []node.Condition{{Type: node.MemoryPressure, Status: node.ConditionFalse}, {Type: node.Ready, Status: s}}
+		knodes = append(knodes, n)
+		unodes = append(unodes, nodeToUp(n))
 	}
+	var sink int
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			for z := range 20 {
-				up.nc.ComputeZoneState(uc[z])
+			zones := map[string][]*v1.NodeCondition{}
+			for _, n := range unodes {
+				if _, ok := n.Labels["node.kubernetes.io/exclude-disruption"]; ok {
+					continue
+				}
+				_, c := nodeutil.GetNodeCondition(&n.Status, v1.NodeReady)
+				k := nodetopology.GetZoneKey(n)
+				zones[k] = append(zones[k], c)
+			}
+			for _, cs := range zones {
+				n, _ := up.nc.ComputeZoneState(cs)
+				sink += n
 			}
 		}
 	})
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			for z := range 20 {
-				node.ComputeZoneState(kc[z], node.Options{})
-			}
+			sink += len(node.ZoneStates(knodes, node.Options{}))
 		}
 	})
 }

@@ -13,7 +13,9 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	core "k8s.io/client-go/testing"
+	nodetopology "k8s.io/component-helpers/node/topology"
 	"k8s.io/kubernetes/pkg/controller/nodelifecycle"
+	nodeutil "k8s.io/kubernetes/pkg/controller/util/node"
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/node"
@@ -281,6 +283,53 @@ func TestNodeDiffConditionTaints(t *testing.T) {
 			}
 			if !found {
 				t.Fatalf("taints %+v, upstream %+v", want, after.Spec.Taints)
+			}
+		}
+	})
+}
+
+// TestNodeDiffZoneKeys compares Zone with GetZoneKey, and ZoneStates with
+// monitorNodeHealth's grouping (exclusion label, zone key, Ready
+// condition) followed by ComputeZoneState, on clusters of up to 60 nodes
+// with both label generations, empty values and excluded nodes.
+func TestNodeDiffZoneKeys(t *testing.T) {
+	up := nodeNewController(t, fake.NewSimpleClientset(), node.Options{})
+	labelKeys := []string{node.LabelTopologyZone, node.LabelFailureZone, node.LabelTopologyRegion, node.LabelFailureRegion, node.LabelExcludeDisruption, "other"}
+	rapid.Check(t, func(t *rapid.T) {
+		var knodes []*node.Node
+		zones := map[string][]*v1.NodeCondition{}
+		for i := range rapid.IntRange(0, 60).Draw(t, "n") {
+			n := &node.Node{}
+			n.Name = string(rune('a'+i%26)) + string(rune('a'+i/26))
+			n.Labels = map[string]string{}
+			for _, k := range labelKeys {
+				if rapid.IntRange(0, 2).Draw(t, "has") == 0 {
+					n.Labels[k] = rapid.SampledFrom([]string{"", "a", "b"}).Draw(t, "v")
+				}
+			}
+			if rapid.IntRange(0, 4).Draw(t, "ready") > 0 {
+				n.Status.Conditions = []node.Condition{{Type: node.Ready, Status: rapid.SampledFrom([]node.ConditionStatus{node.ConditionTrue, node.ConditionFalse, node.ConditionUnknown}).Draw(t, "s")}}
+			}
+			un := nodeToUp(n)
+			if got, want := node.Zone(n), nodetopology.GetZoneKey(un); got != want {
+				t.Fatalf("Zone(%v) = %q, upstream %q", n.Labels, got, want)
+			}
+			knodes = append(knodes, n)
+			if _, ok := un.Labels[node.LabelExcludeDisruption]; ok {
+				continue
+			}
+			_, c := nodeutil.GetNodeCondition(&un.Status, v1.NodeReady)
+			k := nodetopology.GetZoneKey(un)
+			zones[k] = append(zones[k], c)
+		}
+		got := node.ZoneStates(knodes, node.Options{})
+		if len(got) != len(zones) {
+			t.Fatalf("%d zones, upstream %d", len(got), len(zones))
+		}
+		for _, z := range got {
+			n, st := up.nc.ComputeZoneState(zones[z.Zone])
+			if z.NotReady != n || string(z.State) != string(st) || z.Size != len(zones[z.Zone]) {
+				t.Fatalf("zone %q = %+v, upstream %d %s of %d", z.Zone, z, n, st, len(zones[z.Zone]))
 			}
 		}
 	})
