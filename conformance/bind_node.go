@@ -168,6 +168,15 @@ type nodeGroupOut struct {
 	Priority int32 `json:"groupPriority"`
 }
 
+type nodeParseTaintsIn struct {
+	Taints []string `json:"taints"`
+}
+
+type nodeParseTaintsOut struct {
+	Add    []node.Taint `json:"add"`
+	Remove []node.Taint `json:"remove"`
+}
+
 type nodeBackoffIn struct {
 	Attempt int `json:"attempt"`
 }
@@ -304,6 +313,10 @@ func nodeDecisions() []Decision {
 				return nodeGroupOut{Index: -1}, nil
 			}
 			return nodeGroupOut{i, ps[i].Priority}, nil
+		}),
+		Bind("node.ParseTaints", func(in nodeParseTaintsIn, _ struct{}) (nodeParseTaintsOut, error) {
+			add, remove, err := node.ParseTaints(in.Taints)
+			return nodeParseTaintsOut{add, remove}, err
 		}),
 		Bind("node.LeaseRetryBackoff", func(in nodeBackoffIn, _ struct{}) (nodeBackoffOut, error) {
 			return nodeBackoffOut{node.LeaseRetryBackoff(in.Attempt)}, nil

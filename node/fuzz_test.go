@@ -89,3 +89,21 @@ func FuzzShutdown(f *testing.F) {
 		_ = LeaseRetryBackoff(int(prio))
 	})
 }
+
+// FuzzParseTaints: arbitrary kubectl taint arguments never panic; what
+// parses round-trips through its fields.
+func FuzzParseTaints(f *testing.F) {
+	f.Add("dedicated=gpu:NoSchedule", "node.kubernetes.io/unreachable:NoExecute-")
+	f.Add("a=b=c:NoSchedule", "k-")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		add, _, err := ParseTaints([]string{a, b})
+		if err != nil {
+			return
+		}
+		for _, x := range add {
+			if x.Effect == "" || !isQualifiedName(x.Key) {
+				t.Fatalf("bad taint %+v", x)
+			}
+		}
+	})
+}

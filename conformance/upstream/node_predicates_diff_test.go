@@ -12,6 +12,7 @@ import (
 	"k8s.io/klog/v2"
 	v1helper "k8s.io/kubernetes/pkg/apis/core/v1/helper"
 	_ "k8s.io/kubernetes/pkg/controller/tainteviction"
+	taintutil "k8s.io/kubernetes/pkg/util/taints"
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/node"
@@ -237,6 +238,44 @@ func TestNodeDiffAffinity(t *testing.T) {
 		got, gotErr := node.MatchesNodeSelector(sel, aff, kn)
 		if got != want || (gotErr != nil) != (wantErr != nil) {
 			t.Fatalf("MatchesNodeSelector = %v, %v; upstream %v, %v", got, gotErr, want, wantErr)
+		}
+	})
+}
+
+// TestNodeDiffParseTaints compares ParseTaints with pkg/util/taints
+// ParseTaints (kubectl taint) over arguments built from keys, values,
+// effects and separators: the error, and the taints to add and remove.
+func TestNodeDiffParseTaints(t *testing.T) {
+	pieces := []string{"a", "b", "example.com/k", "Bad Key", "x/y/z", "=", ":", "-", "v", "NoSchedule", "NoExecute", "PreferNoSchedule", "Other", "", "-x", "a.b", "_"}
+	rapid.Check(t, func(t *rapid.T) {
+		var specs []string
+		for range rapid.IntRange(1, 3).Draw(t, "n") {
+			s := ""
+			for range rapid.IntRange(1, 5).Draw(t, "parts") {
+				s += rapid.SampledFrom(pieces).Draw(t, "p")
+			}
+			specs = append(specs, s)
+		}
+		uadd, urem, uerr := taintutil.ParseTaints(specs)
+		kadd, krem, kerr := node.ParseTaints(specs)
+		if (uerr != nil) != (kerr != nil) {
+			t.Fatalf("ParseTaints(%q) error %v, upstream %v", specs, kerr, uerr)
+		}
+		if uerr != nil {
+			return
+		}
+		if len(uadd) != len(kadd) || len(urem) != len(krem) {
+			t.Fatalf("ParseTaints(%q) = %+v %+v, upstream %+v %+v", specs, kadd, krem, uadd, urem)
+		}
+		for i := range uadd {
+			if uadd[i].Key != kadd[i].Key || uadd[i].Value != kadd[i].Value || string(uadd[i].Effect) != string(kadd[i].Effect) {
+				t.Fatalf("add %d = %+v, upstream %+v", i, kadd[i], uadd[i])
+			}
+		}
+		for i := range urem {
+			if urem[i].Key != krem[i].Key || string(urem[i].Effect) != string(krem[i].Effect) {
+				t.Fatalf("remove %d = %+v, upstream %+v", i, krem[i], urem[i])
+			}
 		}
 	})
 }
