@@ -132,3 +132,21 @@ func BenchmarkLeaseRetryBackoff(b *testing.B) {
 		LeaseRetryBackoff(i & 15)
 	}
 }
+func BenchmarkZoneStates5000(b *testing.B) {
+	var nodes []*Node
+	for i := range 5000 {
+		s := ConditionTrue
+		if i%3 == 0 {
+			s = ConditionUnknown
+		}
+		n := &Node{}
+		n.Name = fmt.Sprintf("node-%05d", i)
+		n.Labels = map[string]string{LabelTopologyZone: fmt.Sprintf("zone-%02d", i%20), LabelTopologyRegion: "r"}
+		n.Status.Conditions = []Condition{{Type: MemoryPressure, Status: ConditionFalse}, {Type: Ready, Status: s}}
+		nodes = append(nodes, n)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		ZoneStates(nodes, Options{})
+	}
+}

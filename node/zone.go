@@ -97,7 +97,10 @@ func ZoneRate(state ZoneState, zoneSize int, opts Options) (rate float32, ok boo
 func ZoneStates(nodes []*Node, opts Options) []ZoneReport {
 	type zk struct{ region, zone string }
 	type acc struct{ ready, notReady int }
-	idx := make(map[zk]int, 32)
+	// zones by zone value (one string hash); a zone value seen in two
+	// regions falls back to the (region, zone) map
+	byZone := make(map[string]int, 32)
+	idx := map[zk]int{}
 	var keys []zk
 	var accs []acc
 	for _, n := range nodes {
@@ -131,12 +134,19 @@ func ZoneStates(nodes []*Node, opts Options) []ZoneReport {
 			region = gaRegion
 		}
 		k := zk{region, zone}
-		i, ok := idx[k]
+		i, ok := byZone[zone]
 		if !ok {
 			i = len(keys)
-			idx[k] = i
+			byZone[zone] = i
 			keys = append(keys, k)
 			accs = append(accs, acc{})
+		} else if keys[i].region != region {
+			if i, ok = idx[k]; !ok {
+				i = len(keys)
+				idx[k] = i
+				keys = append(keys, k)
+				accs = append(accs, acc{})
+			}
 		}
 		if n.IsReady() {
 			accs[i].ready++
