@@ -107,31 +107,17 @@ func ZoneStates(nodes []*Node, opts Options) []ZoneReport {
 		if n == nil {
 			continue
 		}
-		// one pass over the labels instead of five lookups
-		var zone, region, gaZone, gaRegion string
-		var hasZone, hasRegion, excluded bool
-		for k, v := range n.Labels {
-			switch k {
-			case LabelFailureZone:
-				zone, hasZone = v, true
-			case LabelTopologyZone:
-				gaZone = v
-			case LabelFailureRegion:
-				region, hasRegion = v, true
-			case LabelTopologyRegion:
-				gaRegion = v
-			case LabelExcludeDisruption:
-				excluded = true
-			}
-		}
-		if excluded {
+		l := n.Labels
+		if _, excluded := l[LabelExcludeDisruption]; excluded {
 			continue
 		}
-		if !hasZone {
-			zone = gaZone
+		zone, ok := l[LabelFailureZone]
+		if !ok {
+			zone = l[LabelTopologyZone]
 		}
-		if !hasRegion {
-			region = gaRegion
+		region, ok := l[LabelFailureRegion]
+		if !ok {
+			region = l[LabelTopologyRegion]
 		}
 		k := zk{region, zone}
 		i, ok := byZone[zone]
