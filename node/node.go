@@ -66,9 +66,10 @@ func (n *Node) Condition(t ConditionType) (c Condition, ok bool) {
 	if n == nil {
 		return Condition{}, false
 	}
-	for _, c := range n.Status.Conditions {
-		if c.Type == t {
-			return c, true
+	cs := n.Status.Conditions
+	for i := range cs {
+		if cs[i].Type == t {
+			return cs[i], true
 		}
 	}
 	return Condition{}, false
@@ -76,8 +77,16 @@ func (n *Node) Condition(t ConditionType) (c Condition, ok bool) {
 
 // IsReady reports whether the node's Ready condition has status True.
 func (n *Node) IsReady() bool {
-	c, ok := n.Condition(Ready)
-	return ok && c.Status == ConditionTrue
+	if n == nil {
+		return false
+	}
+	cs := n.Status.Conditions
+	for i := range cs {
+		if cs[i].Type == Ready {
+			return cs[i].Status == ConditionTrue
+		}
+	}
+	return false
 }
 
 // Lease is the subset of a coordination.k8s.io Lease in the
