@@ -177,6 +177,15 @@ type nodeParseTaintsOut struct {
 	Remove []node.Taint `json:"remove"`
 }
 
+type nodeValidateIn struct {
+	Tolerations []node.Toleration `json:"tolerations"`
+	Taints      []node.Taint      `json:"taints"`
+}
+
+type nodeValidateOut struct {
+	Valid bool `json:"valid"`
+}
+
 type nodeBackoffIn struct {
 	Attempt int `json:"attempt"`
 }
@@ -317,6 +326,15 @@ func nodeDecisions() []Decision {
 		Bind("node.ParseTaints", func(in nodeParseTaintsIn, _ struct{}) (nodeParseTaintsOut, error) {
 			add, remove, err := node.ParseTaints(in.Taints)
 			return nodeParseTaintsOut{add, remove}, err
+		}),
+		Bind("node.Validate", func(in nodeValidateIn, opts node.Options) (nodeValidateOut, error) {
+			if err := node.ValidateTolerations(in.Tolerations, "tolerations", opts); err != nil {
+				return nodeValidateOut{}, err
+			}
+			if err := node.ValidateTaints(in.Taints, "taints"); err != nil {
+				return nodeValidateOut{}, err
+			}
+			return nodeValidateOut{true}, nil
 		}),
 		Bind("node.LeaseRetryBackoff", func(in nodeBackoffIn, _ struct{}) (nodeBackoffOut, error) {
 			return nodeBackoffOut{node.LeaseRetryBackoff(in.Attempt)}, nil

@@ -1,16 +1,20 @@
 package upstream_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 	_ "unsafe"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	k8sfield "k8s.io/apimachinery/pkg/util/validation/field"
 	schedhelper "k8s.io/component-helpers/scheduling/corev1"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 	"k8s.io/klog/v2"
+	core "k8s.io/kubernetes/pkg/apis/core"
 	v1helper "k8s.io/kubernetes/pkg/apis/core/v1/helper"
+	corevalidation "k8s.io/kubernetes/pkg/apis/core/validation"
 	_ "k8s.io/kubernetes/pkg/controller/tainteviction"
 	taintutil "k8s.io/kubernetes/pkg/util/taints"
 	"pgregory.net/rapid"
@@ -276,6 +280,43 @@ func TestNodeDiffParseTaints(t *testing.T) {
 			if urem[i].Key != krem[i].Key || string(urem[i].Effect) != string(krem[i].Effect) {
 				t.Fatalf("remove %d = %+v, upstream %+v", i, krem[i], urem[i])
 			}
+		}
+	})
+}
+
+// TestNodeDiffValidation compares ValidateTolerations and ValidateTaints
+// with the API server's ValidateTolerations and validateNodeTaints (through
+// ValidateNode's spec): whether the input is rejected.
+func TestNodeDiffValidation(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		_, ts, utol, tol := nodeDrawTaintsTolerations(t)
+		gate := rapid.Bool().Draw(t, "gate")
+		var ctol []core.Toleration
+		for _, u := range utol {
+			ctol = append(ctol, core.Toleration{Key: u.Key, Operator: core.TolerationOperator(u.Operator), Value: u.Value, Effect: core.TaintEffect(u.Effect), TolerationSeconds: u.TolerationSeconds})
+		}
+		uerrs := corevalidation.ValidateTolerations(ctol, k8sfield.NewPath("spec", "tolerations"), corevalidation.PodValidationOptions{AllowTaintTolerationComparisonOperators: gate})
+		kerr := node.ValidateTolerations(tol, "spec.tolerations", node.Options{TaintTolerationComparisonOperators: gate})
+		if (len(uerrs) > 0) != (kerr != nil) {
+			t.Fatalf("ValidateTolerations(%+v) = %v, upstream %v", tol, kerr, uerrs)
+		}
+		if rapid.Bool().Draw(t, "emptyEffect") && len(ts) > 0 {
+			ts[0].Effect = ""
+		}
+		var ctaints []core.Taint
+		for _, x := range ts {
+			ctaints = append(ctaints, core.Taint{Key: x.Key, Value: x.Value, Effect: core.TaintEffect(x.Effect)})
+		}
+		n := &core.Node{ObjectMeta: metav1.ObjectMeta{Name: "n"}, Spec: core.NodeSpec{Taints: ctaints}}
+		var uterrs []string
+		for _, e := range corevalidation.ValidateNode(n) {
+			if strings.HasPrefix(e.Field, "metadata.taints") { // upstream reports node taints under metadata.taints
+				uterrs = append(uterrs, e.Error())
+			}
+		}
+		kterr := node.ValidateTaints(ts, "spec.taints")
+		if (len(uterrs) > 0) != (kterr != nil) {
+			t.Fatalf("ValidateTaints(%+v) = %v, upstream %v", ts, kterr, uterrs)
 		}
 	})
 }
