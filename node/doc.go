@@ -19,9 +19,11 @@
 //     [FindUntoleratedTaint] with [NoScheduleOrNoExecute], [OnlyNoExecute]
 //     or [EffectFilter]; [MatchesNodeSelector], [MatchNodeSelectorTerms];
 //     [DefaultTolerations]
+//   - Input: [ParseTaint], [ParseTaints] (kubectl taint syntax),
+//     [ValidateTolerations], [ValidateTaints] (API validation)
 //   - Taint-based eviction: [MatchingTolerations], [MinTolerationTime],
 //     [EvictionFor], [EvictionStep]
-//   - Node lifecycle: [UpdateHealth], [ComputeZoneState], [ReducedRate],
+//   - Node lifecycle: [UpdateHealth], [ComputeZoneState], [ZoneStates], [ReducedRate],
 //     [HealthyRate], [ZoneRate], [ConditionTaints], [ConditionTaintDiff],
 //     [Step]
 //   - Graceful shutdown: [MigrateShutdownConfig], [ShutdownPeriods],
@@ -86,6 +88,8 @@
 // # Errors
 //
 // [Step] rejects nil, unnamed or duplicate nodes and duplicate leases;
+// [ValidateTolerations], [ValidateTaints] and [ParseTaints] report what the
+// API server and kubectl reject;
 // [Shutdown] negative seconds, repeated priorities and negative
 // terminationGracePeriodSeconds; [MatchesNodeSelector] reports a malformed
 // term (unknown operator, missing or extra values, non-integer Gt/Lt, an
