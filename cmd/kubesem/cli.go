@@ -79,6 +79,7 @@ simulations:
   cronjob   a CronJob's schedule slots over a window
   drain     the documented kubectl drain against a PodDisruptionBudget
   pod       a pod's containers on a simulated kubelet (phase, conditions, restarts, backoff)
+  node-outage  nodes that stop heartbeating: Unknown, taints, zone states, evictions
 
 Each takes -h for its flags.
 `

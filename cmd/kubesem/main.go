@@ -13,6 +13,7 @@
 //	kubesem simulate cronjob [flags]      print which CronJob schedule slots run, skip, replace or are missed
 //	kubesem simulate drain [flags]        replay the documented kubectl drain against a PodDisruptionBudget
 //	kubesem simulate pod [flags]          a pod's containers on a simulated kubelet: phase, conditions, restarts, backoff
+//	kubesem simulate node-outage [flags]  nodes that stop heartbeating: Unknown, taints, zone states, evictions
 //
 // Exit codes: 0 success, 1 conformance failure, 2 bad usage or invalid input
 // (one line on stderr names the field).
@@ -49,6 +50,7 @@ commands:
   simulate cronjob [flags] print a CronJob's schedule slots over a window (see -h)
   simulate drain [flags]   replay the documented kubectl drain against a PodDisruptionBudget (see -h)
   simulate pod [flags]     a pod's containers on a simulated kubelet: phase, conditions, restarts, backoff (see -h)
+  simulate node-outage [flags] nodes that stop heartbeating: Unknown, taints, zone states, evictions (see -h)
 `
 
 // run is main without the process: it returns the exit code.
@@ -101,7 +103,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // simulations lists the simulate subcommands (TestHelp checks each one's -h).
-var simulations = []string{"rollout", "cronjob", "drain", "pod"}
+var simulations = []string{"rollout", "cronjob", "drain", "pod", "node-outage"}
 
 func simulate(args []string, stdout io.Writer) error {
 	if wantsHelp(args) {
@@ -120,6 +122,8 @@ func simulate(args []string, stdout io.Writer) error {
 		return simulateDrain(args[1:], stdout)
 	case "pod":
 		return simulatePod(args[1:], stdout)
+	case "node-outage":
+		return simulateNodeOutage(args[1:], stdout)
 	}
 	return usagef("simulate: unknown simulation %q (want one of %s)", args[0], strings.Join(simulations, ", "))
 }

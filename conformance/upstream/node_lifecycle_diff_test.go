@@ -1,0 +1,336 @@
+package upstream_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+	"unsafe"
+
+	coordv1 "k8s.io/api/coordination/v1"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	core "k8s.io/client-go/testing"
+	nodetopology "k8s.io/component-helpers/node/topology"
+	"k8s.io/kubernetes/pkg/controller/nodelifecycle"
+	nodeutil "k8s.io/kubernetes/pkg/controller/util/node"
+	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/node"
+)
+
+//go:linkname nodeUpTryUpdateNodeHealth k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).tryUpdateNodeHealth
+func nodeUpTryUpdateNodeHealth(nc *nodelifecycle.Controller, ctx context.Context, n *v1.Node) (time.Duration, v1.NodeCondition, *v1.NodeCondition, error)
+
+//go:linkname nodeUpNoScheduleTaintingPass k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).doNoScheduleTaintingPass
+func nodeUpNoScheduleTaintingPass(nc *nodelifecycle.Controller, ctx context.Context, nodeName string) error
+
+var nodeT0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+type nodeUpController struct {
+	nc      *nodelifecycle.Controller
+	client  *fake.Clientset
+	factory informers.SharedInformerFactory
+	now     *time.Time
+}
+
+func nodeNewController(t interface{ Fatal(...any) }, client *fake.Clientset, opts node.Options) *nodeUpController {
+	factory := informers.NewSharedInformerFactory(client, 0)
+	grace := opts.NodeMonitorGracePeriod
+	if grace == 0 {
+		grace = node.DefaultNodeMonitorGracePeriod
+	}
+	nc, err := nodelifecycle.NewNodeLifecycleController(context.Background(), factory.Coordination().V1().Leases(), factory.Core().V1().Pods(),
+		factory.Core().V1().Nodes(), factory.Apps().V1().DaemonSets(), client, 5*time.Second, node.DefaultNodeStartupGracePeriod, grace,
+		node.DefaultEvictionRate, node.DefaultSecondaryEvictionRate, node.DefaultLargeClusterThreshold, node.DefaultUnhealthyZoneThreshold)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &nodeUpController{nc: nc, client: client, factory: factory, now: new(time.Time)}
+	f := reflect.ValueOf(nc).Elem().FieldByName("now")
+	nowFn := func() metav1.Time { return metav1.NewTime(*c.now) }
+	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(nowFn))
+	return c
+}
+
+func nodeToUp(n *node.Node) *v1.Node {
+	u := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: n.Name, Labels: n.Labels, CreationTimestamp: metav1.NewTime(n.CreationTimestamp)}}
+	u.Spec.Unschedulable = n.Spec.Unschedulable
+	for _, t := range n.Spec.Taints {
+		ut := v1.Taint{Key: t.Key, Value: t.Value, Effect: v1.TaintEffect(t.Effect)}
+		if t.TimeAdded != nil {
+			ta := metav1.NewTime(*t.TimeAdded)
+			ut.TimeAdded = &ta
+		}
+		u.Spec.Taints = append(u.Spec.Taints, ut)
+	}
+	for _, c := range n.Status.Conditions {
+		u.Status.Conditions = append(u.Status.Conditions, v1.NodeCondition{Type: v1.NodeConditionType(c.Type), Status: v1.ConditionStatus(c.Status),
+			LastHeartbeatTime: metav1.NewTime(c.LastHeartbeatTime), LastTransitionTime: metav1.NewTime(c.LastTransitionTime), Reason: c.Reason, Message: c.Message})
+	}
+	return u
+}
+
+func nodeCondFromUp(c v1.NodeCondition) node.Condition {
+	return node.Condition{Type: node.ConditionType(c.Type), Status: node.ConditionStatus(c.Status), LastHeartbeatTime: c.LastHeartbeatTime.Time.UTC(),
+		LastTransitionTime: c.LastTransitionTime.Time.UTC(), Reason: c.Reason, Message: c.Message}
+}
+
+func nodeSameCond(a, b node.Condition) bool {
+	return a.Type == b.Type && a.Status == b.Status && a.Reason == b.Reason && a.Message == b.Message &&
+		a.LastHeartbeatTime.Equal(b.LastHeartbeatTime) && a.LastTransitionTime.Equal(b.LastTransitionTime)
+}
+
+// TestNodeDiffZoneState compares ComputeZoneState, ReducedRate and
+// HealthyRate with the controller's ComputeZoneState, ReducedQPSFunc and
+// HealthyQPSFunc over zones of 0–200 nodes and around the large-cluster
+// threshold.
+func TestNodeDiffZoneState(t *testing.T) {
+	up := nodeNewController(t, fake.NewSimpleClientset(), node.Options{})
+	statuses := []v1.ConditionStatus{v1.ConditionTrue, v1.ConditionFalse, v1.ConditionUnknown, ""}
+	rapid.Check(t, func(t *rapid.T) {
+		size := rapid.OneOf(rapid.IntRange(0, 200), rapid.IntRange(45, 56)).Draw(t, "size")
+		pTrue := rapid.IntRange(0, 100).Draw(t, "pTrue")
+		var upConds []*v1.NodeCondition
+		var ready []node.ConditionStatus
+		for i := 0; i < size; i++ {
+			var s v1.ConditionStatus
+			if rapid.IntRange(0, 99).Draw(t, "r") < pTrue {
+				s = v1.ConditionTrue
+			} else {
+				s = statuses[rapid.IntRange(1, 3).Draw(t, "s")]
+			}
+			if s == "" {
+				upConds = append(upConds, nil)
+			} else {
+				upConds = append(upConds, &v1.NodeCondition{Type: v1.NodeReady, Status: s})
+			}
+			ready = append(ready, node.ConditionStatus(s))
+		}
+		wantN, wantS := up.nc.ComputeZoneState(upConds)
+		gotN, gotS := node.ComputeZoneState(ready, node.Options{})
+		if wantN != gotN || string(wantS) != string(gotS) {
+			t.Fatalf("ComputeZoneState = %d %s, upstream %d %s", gotN, gotS, wantN, wantS)
+		}
+		if got, want := node.ReducedRate(size, node.Options{}), up.nc.ReducedQPSFunc(size); got != want {
+			t.Fatalf("ReducedRate(%d) = %v, upstream %v", size, got, want)
+		}
+		if got, want := node.HealthyRate(size, node.Options{}), up.nc.HealthyQPSFunc(size); got != want {
+			t.Fatalf("HealthyRate(%d) = %v, upstream %v", size, got, want)
+		}
+	})
+}
+
+// TestNodeDiffHealth drives one node through three health checks with the
+// controller's tryUpdateNodeHealth (on a fake client, its clock set to
+// each check's time) and with UpdateHealth carrying Health between checks:
+// heartbeats and lease renewals at and around the 50 s grace boundary,
+// nodes without a Ready condition (startup grace), conditions appearing.
+func TestNodeDiffHealth(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := &node.Node{}
+		n.Name = "n"
+		n.CreationTimestamp = nodeT0.Add(-time.Duration(rapid.IntRange(0, 120).Draw(t, "age")) * time.Second)
+		statuses := []node.ConditionStatus{node.ConditionTrue, node.ConditionFalse, node.ConditionUnknown}
+		setConds := func(at time.Time) {
+			n.Status.Conditions = nil
+			if rapid.IntRange(0, 5).Draw(t, "noReady") == 0 {
+				return
+			}
+			for _, ct := range []node.ConditionType{node.Ready, node.MemoryPressure, node.DiskPressure, node.PIDPressure, node.NetworkUnavailable} {
+				if ct != node.Ready && rapid.IntRange(0, 3).Draw(t, "skip") == 0 {
+					continue
+				}
+				n.Status.Conditions = append(n.Status.Conditions, node.Condition{Type: ct, Status: rapid.SampledFrom(statuses).Draw(t, "st"),
+					LastHeartbeatTime: at, LastTransitionTime: nodeT0.Add(-time.Hour), Reason: "KubeletReady"})
+			}
+		}
+		setConds(nodeT0)
+		client := fake.NewSimpleClientset(nodeToUp(n))
+		c := nodeNewController(t, client, node.Options{})
+		var mem *node.Health
+		now := nodeT0
+		var lease *node.Lease
+		for step := 0; step < 3; step++ {
+			now = now.Add(time.Duration(rapid.SampledFrom([]int{0, 1, 5, 10, 49, 50, 51, 55, 60, 61, 100}).Draw(t, "dt")) * time.Second)
+			switch rapid.IntRange(0, 3).Draw(t, "kubelet") {
+			case 0: // heartbeat
+				for i := range n.Status.Conditions {
+					n.Status.Conditions[i].LastHeartbeatTime = now.Add(-time.Duration(rapid.IntRange(0, 3).Draw(t, "lag")) * time.Second)
+				}
+			case 1: // new status
+				setConds(now)
+			}
+			switch rapid.IntRange(0, 3).Draw(t, "lease") {
+			case 0:
+				lease = nil
+			case 1:
+				rt := now.Add(-time.Duration(rapid.IntRange(0, 60).Draw(t, "leaseAge")) * time.Second)
+				lease = &node.Lease{Name: "n", RenewTime: &rt}
+			}
+			// upstream
+			*c.now = now
+			store := c.factory.Coordination().V1().Leases().Informer().GetStore()
+			for _, o := range store.List() {
+				_ = store.Delete(o)
+			}
+			if lease != nil {
+				rt := metav1.NewMicroTime(*lease.RenewTime)
+				_ = store.Add(&coordv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: "n", Namespace: v1.NamespaceNodeLease}, Spec: coordv1.LeaseSpec{RenewTime: &rt}})
+			}
+			upNode := nodeToUp(n)
+			if _, err := client.CoreV1().Nodes().Update(context.Background(), upNode, metav1.UpdateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			client.ClearActions()
+			_, obs, cur, err := nodeUpTryUpdateNodeHealth(c.nc, context.Background(), upNode)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wrote := false
+			var written *v1.Node
+			for _, a := range client.Actions() {
+				if u, ok := a.(core.UpdateAction); ok && a.GetSubresource() == "status" {
+					wrote = true
+					written = u.GetObject().(*v1.Node)
+				}
+			}
+			// kubesem
+			got := node.UpdateHealth(n, lease, mem, now, node.Options{})
+			mem = &got.Health
+			if got.Write != wrote {
+				t.Fatalf("step %d: write = %v, upstream %v (node %+v, mem %+v)", step, got.Write, wrote, n.Status.Conditions, mem)
+			}
+			if !nodeSameCond(got.Observed, nodeCondFromUp(obs)) {
+				t.Fatalf("step %d: observed %+v, upstream %+v", step, got.Observed, obs)
+			}
+			if (got.Current == nil) != (cur == nil) || cur != nil && !nodeSameCond(*got.Current, nodeCondFromUp(*cur)) {
+				t.Fatalf("step %d: current %+v, upstream %+v", step, got.Current, cur)
+			}
+			if wrote {
+				if len(written.Status.Conditions) != len(got.Conditions) {
+					t.Fatalf("step %d: wrote %d conditions, upstream %d", step, len(got.Conditions), len(written.Status.Conditions))
+				}
+				for i := range got.Conditions {
+					if !nodeSameCond(got.Conditions[i], nodeCondFromUp(written.Status.Conditions[i])) {
+						t.Fatalf("step %d: condition %d = %+v, upstream %+v", step, i, got.Conditions[i], written.Status.Conditions[i])
+					}
+				}
+				n.Status.Conditions = got.Conditions
+			}
+		}
+	})
+}
+
+// TestNodeDiffConditionTaints compares ConditionTaintDiff with the
+// controller's doNoScheduleTaintingPass on a fake client: the node's taints
+// after the pass, by key and effect, in order.
+func TestNodeDiffConditionTaints(t *testing.T) {
+	keys := []string{node.TaintNotReady, node.TaintUnreachable, node.TaintMemoryPressure, node.TaintDiskPressure, node.TaintPIDPressure, node.TaintNetworkUnavailable, node.TaintUnschedulable, "custom"}
+	effects := []node.TaintEffect{node.NoSchedule, node.NoExecute, node.PreferNoSchedule}
+	statuses := []node.ConditionStatus{node.ConditionTrue, node.ConditionFalse, node.ConditionUnknown}
+	rapid.Check(t, func(t *rapid.T) {
+		n := &node.Node{}
+		n.Name = "n"
+		n.Spec.Unschedulable = rapid.Bool().Draw(t, "unsched")
+		seen := map[string]bool{}
+		for range rapid.IntRange(0, 4).Draw(t, "nt") {
+			tt := node.Taint{Key: rapid.SampledFrom(keys).Draw(t, "k"), Effect: rapid.SampledFrom(effects).Draw(t, "e")}
+			if seen[tt.Key+string(tt.Effect)] {
+				continue
+			}
+			seen[tt.Key+string(tt.Effect)] = true
+			n.Spec.Taints = append(n.Spec.Taints, tt)
+		}
+		for _, ct := range []node.ConditionType{node.Ready, node.MemoryPressure, node.DiskPressure, node.PIDPressure, node.NetworkUnavailable} {
+			if rapid.Bool().Draw(t, "has") {
+				n.Status.Conditions = append(n.Status.Conditions, node.Condition{Type: ct, Status: rapid.SampledFrom(statuses).Draw(t, "s")})
+			}
+		}
+		up := nodeToUp(n)
+		client := fake.NewSimpleClientset(up)
+		c := nodeNewController(t, client, node.Options{})
+		_ = c.factory.Core().V1().Nodes().Informer().GetStore().Add(up)
+		if err := nodeUpNoScheduleTaintingPass(c.nc, context.Background(), "n"); err != nil {
+			t.Fatal(err)
+		}
+		after, _ := client.CoreV1().Nodes().Get(context.Background(), "n", metav1.GetOptions{})
+		add, remove := node.ConditionTaintDiff(n)
+		var want []node.Taint
+		for _, x := range n.Spec.Taints {
+			drop := false
+			for _, r := range remove {
+				if r.MatchTaint(x) {
+					drop = true
+				}
+			}
+			if !drop {
+				want = append(want, x)
+			}
+		}
+		want = append(want, add...)
+		if len(want) != len(after.Spec.Taints) {
+			t.Fatalf("taints %+v, upstream %+v", want, after.Spec.Taints)
+		}
+		for _, w := range want {
+			found := false
+			for _, u := range after.Spec.Taints {
+				if u.Key == w.Key && string(u.Effect) == string(w.Effect) {
+					found = true
+				}
+			}
+			if !found {
+				t.Fatalf("taints %+v, upstream %+v", want, after.Spec.Taints)
+			}
+		}
+	})
+}
+
+// TestNodeDiffZoneKeys compares Zone with GetZoneKey, and ZoneStates with
+// monitorNodeHealth's grouping (exclusion label, zone key, Ready
+// condition) followed by ComputeZoneState, on clusters of up to 60 nodes
+// with both label generations, empty values and excluded nodes.
+func TestNodeDiffZoneKeys(t *testing.T) {
+	up := nodeNewController(t, fake.NewSimpleClientset(), node.Options{})
+	labelKeys := []string{node.LabelTopologyZone, node.LabelFailureZone, node.LabelTopologyRegion, node.LabelFailureRegion, node.LabelExcludeDisruption, "other"}
+	rapid.Check(t, func(t *rapid.T) {
+		var knodes []*node.Node
+		zones := map[string][]*v1.NodeCondition{}
+		for i := range rapid.IntRange(0, 60).Draw(t, "n") {
+			n := &node.Node{}
+			n.Name = string(rune('a'+i%26)) + string(rune('a'+i/26))
+			n.Labels = map[string]string{}
+			for _, k := range labelKeys {
+				if rapid.IntRange(0, 2).Draw(t, "has") == 0 {
+					n.Labels[k] = rapid.SampledFrom([]string{"", "a", "b"}).Draw(t, "v")
+				}
+			}
+			if rapid.IntRange(0, 4).Draw(t, "ready") > 0 {
+				n.Status.Conditions = []node.Condition{{Type: node.Ready, Status: rapid.SampledFrom([]node.ConditionStatus{node.ConditionTrue, node.ConditionFalse, node.ConditionUnknown}).Draw(t, "s")}}
+			}
+			un := nodeToUp(n)
+			if got, want := node.Zone(n), nodetopology.GetZoneKey(un); got != want {
+				t.Fatalf("Zone(%v) = %q, upstream %q", n.Labels, got, want)
+			}
+			knodes = append(knodes, n)
+			if _, ok := un.Labels[node.LabelExcludeDisruption]; ok {
+				continue
+			}
+			_, c := nodeutil.GetNodeCondition(&un.Status, v1.NodeReady)
+			k := nodetopology.GetZoneKey(un)
+			zones[k] = append(zones[k], c)
+		}
+		got := node.ZoneStates(knodes, node.Options{})
+		if len(got) != len(zones) {
+			t.Fatalf("%d zones, upstream %d", len(got), len(zones))
+		}
+		for _, z := range got {
+			n, st := up.nc.ComputeZoneState(zones[z.Zone])
+			if z.NotReady != n || string(z.State) != string(st) || z.Size != len(zones[z.Zone]) {
+				t.Fatalf("zone %q = %+v, upstream %d %s of %d", z.Zone, z, n, st, len(zones[z.Zone]))
+			}
+		}
+	})
+}
