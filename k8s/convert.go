@@ -6,11 +6,14 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubesem/kubesem/cronjob"
 	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/pdb"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
@@ -212,4 +215,66 @@ func ToPodDisruptionBudget(b *pdb.PodDisruptionBudget) (*policyv1.PodDisruptionB
 	}
 	out.APIVersion, out.Kind = "policy/v1", "PodDisruptionBudget"
 	return out, nil
+}
+
+// FromNode converts n: metadata, spec.unschedulable, spec.taints and
+// status.conditions (with heartbeat and transition times).
+func FromNode(n *corev1.Node) (*node.Node, error) {
+	if n == nil {
+		return nil, nil
+	}
+	return convert[node.Node]("Node", n)
+}
+
+// FromNodes converts every Node of a list.
+func FromNodes(nodes []*corev1.Node) ([]*node.Node, error) {
+	return convertAll("nodes", nodes, FromNode)
+}
+
+// ToNode converts n back to the API type (the fields kubesem models).
+func ToNode(n *node.Node) (*corev1.Node, error) {
+	if n == nil {
+		return nil, nil
+	}
+	out, err := convert[corev1.Node]("Node", n)
+	if err != nil {
+		return nil, err
+	}
+	out.APIVersion, out.Kind = "v1", "Node"
+	return out, nil
+}
+
+// FromLease converts a node Lease (kube-node-lease namespace): its name,
+// which is the node's, and spec.renewTime.
+func FromLease(l *coordinationv1.Lease) node.Lease {
+	out := node.Lease{Name: l.Name}
+	if l.Spec.RenewTime != nil {
+		t := l.Spec.RenewTime.Time
+		out.RenewTime = &t
+	}
+	return out
+}
+
+// FromLeases converts every Lease of a list.
+func FromLeases(leases []*coordinationv1.Lease) []node.Lease {
+	out := make([]node.Lease, 0, len(leases))
+	for _, l := range leases {
+		if l != nil {
+			out = append(out, FromLease(l))
+		}
+	}
+	return out
+}
+
+// ToLease converts l back to a coordination.k8s.io/v1 Lease in
+// kube-node-lease.
+func ToLease(l node.Lease) *coordinationv1.Lease {
+	out := &coordinationv1.Lease{}
+	out.APIVersion, out.Kind = "coordination.k8s.io/v1", "Lease"
+	out.Name, out.Namespace = l.Name, "kube-node-lease"
+	if l.RenewTime != nil {
+		t := metav1.NewMicroTime(*l.RenewTime)
+		out.Spec.RenewTime = &t
+	}
+	return out
 }

@@ -15,6 +15,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/k8s"
+	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/rollout"
 )
 
@@ -150,5 +151,62 @@ func read(t *testing.T, name string, v any) {
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestNodeRoundTrip: From(To(From(n))) == From(n) for nodes with taints,
+// conditions and cordons; the modelled fields survive To(From(n)).
+func TestNodeRoundTrip(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := &corev1.Node{}
+		n.Name = rapid.StringMatching(`node-[a-z0-9]{1,4}`).Draw(t, "name")
+		n.Labels = map[string]string{"topology.kubernetes.io/zone": rapid.SampledFrom([]string{"a", "b"}).Draw(t, "zone")}
+		n.Spec.Unschedulable = rapid.Bool().Draw(t, "cordon")
+		base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		for i := range rapid.IntRange(0, 3).Draw(t, "taints") {
+			tn := corev1.Taint{Key: rapid.SampledFrom([]string{"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable", "dedicated"}).Draw(t, "key"),
+				Effect: rapid.SampledFrom([]corev1.TaintEffect{corev1.TaintEffectNoSchedule, corev1.TaintEffectNoExecute, corev1.TaintEffectPreferNoSchedule}).Draw(t, "effect")}
+			if tn.Effect == corev1.TaintEffectNoExecute {
+				at := metav1.NewTime(base.Add(time.Duration(i) * time.Minute))
+				tn.TimeAdded = &at
+			}
+			n.Spec.Taints = append(n.Spec.Taints, tn)
+		}
+		n.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady,
+			Status:            rapid.SampledFrom([]corev1.ConditionStatus{corev1.ConditionTrue, corev1.ConditionFalse, corev1.ConditionUnknown}).Draw(t, "ready"),
+			LastHeartbeatTime: metav1.NewTime(base), LastTransitionTime: metav1.NewTime(base.Add(-time.Hour)), Reason: "KubeletReady"}}
+		k, err := k8s.FromNode(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := k8s.ToNode(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back.Name != n.Name || back.Spec.Unschedulable != n.Spec.Unschedulable || !reflect.DeepEqual(back.Labels, n.Labels) ||
+			len(back.Spec.Taints) != len(n.Spec.Taints) || back.Status.Conditions[0].Status != n.Status.Conditions[0].Status ||
+			!back.Status.Conditions[0].LastHeartbeatTime.Equal(&n.Status.Conditions[0].LastHeartbeatTime) {
+			t.Fatalf("round trip changed modelled fields:\n%+v\n%+v", n, back)
+		}
+		k2, err := k8s.FromNode(back)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(k)
+		b, _ := json.Marshal(k2)
+		if string(a) != string(b) {
+			t.Fatalf("From(To(x)) != x:\n%s\n%s", a, b)
+		}
+	})
+}
+
+// TestLeaseRoundTrip: a node Lease keeps its name and renew time (to the
+// microsecond, as the API stores it).
+func TestLeaseRoundTrip(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 10, 123456000, time.UTC)
+	l := k8s.ToLease(node.Lease{Name: "node-1", RenewTime: &at})
+	back := k8s.FromLease(l)
+	if back.Name != "node-1" || back.RenewTime == nil || !back.RenewTime.Equal(at) || l.Namespace != "kube-node-lease" {
+		t.Fatalf("lease round trip: %+v, %+v", l, back)
 	}
 }
