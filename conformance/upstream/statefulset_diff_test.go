@@ -258,15 +258,19 @@ func stsDrawCase(t *rapid.T) stsCase {
 		up.DeletionTimestamp = &ts
 	}
 	// revision names of the three templates
+	ccv := int32(0)
+	if cc != nil {
+		ccv = *cc
+	}
 	names := make([]string, len(stsImages))
 	for i, img := range stsImages {
 		s := up.DeepCopy()
 		s.Spec.Template = stsTemplate(img)
-		r, err := stsUpNewRevision(s, 1, cc)
+		r, err := stsUpNewRevision(s, 1, &ccv)
 		if err != nil {
 			t.Fatal(err)
 		}
-		names[i] = history.ControllerRevisionName(up.Name, history.HashControllerRevision(r, cc))
+		names[i] = r.Name
 	}
 	tmpl := rapid.IntRange(0, 2).Draw(t, "template")
 	up.Spec.Template = stsTemplate(stsImages[tmpl])
@@ -278,7 +282,7 @@ func stsDrawCase(t *rapid.T) stsCase {
 		}
 		s := up.DeepCopy()
 		s.Spec.Template = stsTemplate(img)
-		r, _ := stsUpNewRevision(s, nums[i], cc)
+		r, _ := stsUpNewRevision(s, nums[i], &ccv)
 		r.Name = names[i]
 		r.Namespace = "default"
 		c.upRevs = append(c.upRevs, r)
@@ -453,7 +457,11 @@ func stsStatusDown(s *apps.StatefulSetStatus) statefulset.Status {
 }
 
 func stsFromPlan(p statefulset.Plan, parallel bool) stsResult {
-	r := stsResult{Revisions: p.Revisions, Create: p.Create.Objects}
+	r := stsResult{Create: p.Create.Objects}
+	for _, w := range p.Revisions {
+		w.Reason = ""
+		r.Revisions = append(r.Revisions, w)
+	}
 	for _, d := range p.Delete {
 		r.Delete = append(r.Delete, d.Name)
 	}
@@ -540,7 +548,9 @@ func stsShow(r stsResult) string {
 	s += "] "
 	if r.Status != nil {
 		st := *r.Status
-		s += fmt.Sprintf("status=%+v cc=%d ", st, *st.CollisionCount)
+		cc := *st.CollisionCount
+		st.CollisionCount = nil
+		s += fmt.Sprintf("status=%+v cc=%d ", st, cc)
 	} else {
 		s += "status=none "
 	}
