@@ -178,6 +178,32 @@ type stsCase struct {
 	claims   []*statefulset.Claim
 }
 
+var (
+	stsRevMu    sync.Mutex
+	stsRevCache = map[string]*apps.ControllerRevision{}
+)
+
+// stsRevision returns upstream's ControllerRevision for the set with image
+// img (cached: the revision depends only on the template, the set's name
+// and the collision count).
+func stsRevision(set *apps.StatefulSet, img string, cc int32) *apps.ControllerRevision {
+	stsRevMu.Lock()
+	defer stsRevMu.Unlock()
+	key := img + "/" + strconv.Itoa(int(cc))
+	if r, ok := stsRevCache[key]; ok {
+		return r
+	}
+	s := set.DeepCopy()
+	s.Spec.Template = stsTemplate(img)
+	s.Annotations = nil
+	r, err := stsUpNewRevision(s, 1, &cc)
+	if err != nil {
+		panic(err)
+	}
+	stsRevCache[key] = r
+	return r
+}
+
 var stsImages = []string{"nginx:1", "nginx:2", "nginx:3"}
 
 func stsTemplate(img string) v1.PodTemplateSpec {
@@ -264,13 +290,7 @@ func stsDrawCase(t *rapid.T) stsCase {
 	}
 	names := make([]string, len(stsImages))
 	for i, img := range stsImages {
-		s := up.DeepCopy()
-		s.Spec.Template = stsTemplate(img)
-		r, err := stsUpNewRevision(s, 1, &ccv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		names[i] = r.Name
+		names[i] = stsRevision(up, img, ccv).Name
 	}
 	tmpl := rapid.IntRange(0, 2).Draw(t, "template")
 	up.Spec.Template = stsTemplate(stsImages[tmpl])
@@ -280,10 +300,8 @@ func stsDrawCase(t *rapid.T) stsCase {
 		if !rapid.Bool().Draw(t, "rev"+strconv.Itoa(i)) {
 			continue
 		}
-		s := up.DeepCopy()
-		s.Spec.Template = stsTemplate(img)
-		r, _ := stsUpNewRevision(s, nums[i], &ccv)
-		r.Name = names[i]
+		r := stsRevision(up, img, ccv).DeepCopy()
+		r.Revision = nums[i]
 		r.Namespace = "default"
 		c.upRevs = append(c.upRevs, r)
 		c.revs = append(c.revs, statefulset.Revision{Name: names[i], Revision: nums[i]})
@@ -325,6 +343,9 @@ func stsDrawCase(t *rapid.T) stsCase {
 	// pods and claims
 	c.upClaims = map[string]*v1.PersistentVolumeClaim{}
 	maxOrd := int(start+replicas) + 2
+	// healthy: pods are mostly Running, Ready and not terminating, so
+	// syncs reach scale-down and the rolling update.
+	healthy := rapid.Bool().Draw(t, "healthy")
 	for o := 0; o < maxOrd; o++ {
 		name := "web-" + strconv.Itoa(o)
 		for _, tn := range templates {
@@ -368,7 +389,11 @@ func stsDrawCase(t *rapid.T) stsCase {
 		if !rapid.Bool().Draw(t, "pod") {
 			continue
 		}
-		phase := rapid.SampledFrom([]v1.PodPhase{v1.PodRunning, v1.PodRunning, v1.PodRunning, v1.PodPending, v1.PodFailed, v1.PodSucceeded, ""}).Draw(t, "phase")
+		phases := []v1.PodPhase{v1.PodRunning, v1.PodRunning, v1.PodRunning, v1.PodPending, v1.PodFailed, v1.PodSucceeded, ""}
+		if healthy {
+			phases = []v1.PodPhase{v1.PodRunning, v1.PodRunning, v1.PodRunning, v1.PodRunning, v1.PodRunning, v1.PodRunning, v1.PodPending}
+		}
+		phase := rapid.SampledFrom(phases).Draw(t, "phase")
 		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("uid-" + name), Labels: map[string]string{"app": "web"}},
 			Status: v1.PodStatus{Phase: phase}}
 		mp := &statefulset.Pod{Pod: podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name, Labels: map[string]string{"app": "web"}},
@@ -381,7 +406,11 @@ func stsDrawCase(t *rapid.T) stsCase {
 			pod.Labels[apps.StatefulSetPodNameLabel] = name
 			mp.Labels[statefulset.LabelPodName] = name
 		}
-		if ready := rapid.IntRange(0, 3).Draw(t, "ready"); ready > 0 {
+		readyMin := 0
+		if healthy {
+			readyMin = 1
+		}
+		if ready := rapid.IntRange(readyMin, 3).Draw(t, "ready"); ready > 0 {
 			lt := stsNow.Add(-time.Duration(rapid.SampledFrom([]int{0, 3, 10, 30}).Draw(t, "readyAgo")) * time.Second)
 			cs := v1.ConditionTrue
 			if ready == 3 {
@@ -390,7 +419,11 @@ func stsDrawCase(t *rapid.T) stsCase {
 			pod.Status.Conditions = []v1.PodCondition{{Type: v1.PodReady, Status: cs, LastTransitionTime: metav1.NewTime(lt)}}
 			mp.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionStatus(cs), LastTransitionTime: lt}}
 		}
-		if rapid.IntRange(0, 4).Draw(t, "terminating") == 0 {
+		termN := 4
+		if healthy {
+			termN = 15
+		}
+		if rapid.IntRange(0, termN).Draw(t, "terminating") == 0 {
 			ts := metav1.NewTime(stsNow.Add(-time.Second))
 			pod.DeletionTimestamp = &ts
 			d := ts.Time
@@ -432,7 +465,7 @@ func stsUpstream(c stsCase) stsResult {
 	for _, p := range c.upPods {
 		f.pods[p.Name] = p
 	}
-	rec := record.NewFakeRecorder(100000)
+	rec := record.NewFakeRecorder(1000)
 	ctl := upsts.NewDefaultStatefulSetControl(upsts.NewStatefulPodControlFromManager(f, rec), f, f)
 	st, err := ctl.UpdateStatefulSet(context.Background(), c.upSet, slices.Clone(c.upPods), stsNow)
 	r := stsResult{Revisions: f.revW, Create: f.created, Delete: f.deleted, Update: f.updated, Claims: f.claimW, Err: err != nil}
