@@ -187,14 +187,19 @@ func (s *StatefulSet) HistoryLimit() int32 {
 
 // Retention returns the claim retention policy with Retain for unset fields.
 func (s *StatefulSet) Retention() RetentionPolicy {
-	p := RetentionPolicy{WhenDeleted: Retain, WhenScaled: Retain}
 	if r := s.Spec.PersistentVolumeClaimRetentionPolicy; r != nil {
-		if r.WhenDeleted != "" {
-			p.WhenDeleted = r.WhenDeleted
-		}
-		if r.WhenScaled != "" {
-			p.WhenScaled = r.WhenScaled
-		}
+		return r.Defaulted()
+	}
+	return RetentionPolicy{WhenDeleted: Retain, WhenScaled: Retain}
+}
+
+// Defaulted returns p with Retain for empty fields (API defaulting).
+func (p RetentionPolicy) Defaulted() RetentionPolicy {
+	if p.WhenDeleted == "" {
+		p.WhenDeleted = Retain
+	}
+	if p.WhenScaled == "" {
+		p.WhenScaled = Retain
 	}
 	return p
 }
