@@ -12,12 +12,14 @@ const (
 	// ReasonBeingDeleted: the set has a deletionTimestamp; only the status
 	// and the revision history are maintained (outcome).
 	ReasonBeingDeleted Reason = "BeingDeleted"
-	// ReasonBlocked: OrderedReady stopped at a pod that is missing, not
-	// Running and Ready, not available, or terminating (outcome).
+	// ReasonBlocked: the sync stopped without acting, at a pod that is not
+	// Running and Ready, not available, or terminating, or at a stale
+	// claim (outcome).
 	ReasonBlocked Reason = "Blocked"
-	// ReasonScaledDown: a condemned pod was deleted and the sync stopped
-	// (outcome, OrderedReady).
-	ReasonScaledDown Reason = "ScaledDown"
+	// ReasonScaling: the sync created or deleted pods while establishing
+	// the replicas (OrderedReady stops after one such action) and did not
+	// reach the update (outcome).
+	ReasonScaling Reason = "Scaling"
 	// ReasonRollingUpdate: the sync reached the rolling update (outcome).
 	ReasonRollingUpdate Reason = "RollingUpdate"
 	// ReasonOnDelete: the sync ended before updates, the strategy is

@@ -243,7 +243,7 @@ func (s *stepper) sync(members []*Pod, st *Status, current, update string) Reaso
 	monotonic := set.Policy() != Parallel
 
 	if s.runForAll(len(replicas), monotonic, func(i int) bool { return s.processReplica(replicas, i, monotonic) }) {
-		return ReasonBlocked
+		return s.stopped()
 	}
 	// Claims of condemned pods (never stops: the model has no lookup errors).
 	for i := range condemned {
@@ -264,10 +264,7 @@ func (s *stepper) sync(members []*Pod, st *Status, current, update string) Reaso
 		s.delete(c.pod.Name, c.pod.UID, ReasonCondemned)
 		return true
 	}) {
-		if len(s.plan.Delete) > 0 && s.plan.Delete[len(s.plan.Delete)-1].Reason == ReasonCondemned && monotonic {
-			return ReasonScaledDown
-		}
-		return ReasonBlocked
+		return s.stopped()
 	}
 	if set.Strategy() == OnDelete {
 		return ReasonOnDelete
@@ -345,6 +342,14 @@ func (s *stepper) runForAll(n int, monotonic bool, fn func(i int) bool) bool {
 		}
 	}
 	return false
+}
+
+// stopped is the outcome of a sync that stopped while scaling.
+func (s *stepper) stopped() Reason {
+	if s.plan.Create.Count > 0 || len(s.plan.Delete) > 0 {
+		return ReasonScaling
+	}
+	return ReasonBlocked
 }
 
 func (s *stepper) fail(why Reason) {

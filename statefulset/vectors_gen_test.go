@@ -214,7 +214,8 @@ func stepVectors(t *testing.T) []genVector {
 		{"seed web-0 fails during scale-down: web-0 deleted, web-1 kept", seedD, gset(1), []*Pod{gpod(0, failed, "web-v1"), gpod(1, running, "web-v1")}, v1, nil, nil},
 		{"seed web-1 waits for web-0 to be Running and Ready", seedD, gset(1), []*Pod{gpod(0, pending, "web-v1"), gpod(1, running, "web-v1")}, v1, nil, nil},
 		{"scale-down deletes the first unhealthy condemned pod", seedD + "; processCondemned firstUnhealthyPod", gset(1), []*Pod{gpod(0, running, "web-v1"), gpod(1, notReady, "web-v1"), gpod(2, running, "web-v1")}, v1, nil, nil},
-		{"scale-down waits when a lower condemned pod is unhealthy", seedD, gset(1), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, notReady, "web-v1"), gpod(3, running, "web-v1")}, v1, nil, nil},
+		{"scale-down deletes a healthy highest pod despite a lower unhealthy one", seedD, gset(1), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, notReady, "web-v1"), gpod(3, running, "web-v1")}, v1, nil, nil},
+		{"scale-down waits when the highest pod is unhealthy but not the first", seedD, gset(1), []*Pod{gpod(0, running, "web-v1"), gpod(1, notReady, "web-v1"), gpod(2, notReady, "web-v1")}, v1, nil, nil},
 		{"scale to 0", seedD, gset(0), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1")}, v1, nil, nil},
 		// Parallel
 		{"parallel creates all", seedP + "; upstream TestParallelScale", gset(3, parallel), nil, v1, nil, nil},
