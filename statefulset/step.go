@@ -110,7 +110,7 @@ func Step(set *StatefulSet, pods []*Pod, revisions []Revision, claims []*Claim, 
 	if err := Validate(set); err != nil {
 		return Plan{}, err
 	}
-	members, err := memberPods(set, pods)
+	members, ords, err := memberPods(set, pods)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -137,7 +137,7 @@ func Step(set *StatefulSet, pods []*Pod, revisions []Revision, claims []*Claim, 
 	mrs := set.Spec.MinReadySeconds
 	CountReplicas(&st, members, mrs, now)
 
-	p.Outcome = s.sync(members, &st, current, update)
+	p.Outcome = s.sync(members, ords, &st, current, update)
 
 	CompleteRollingUpdate(set, &st)
 	if StatusChanged(&set.Status, &st) {
@@ -175,40 +175,52 @@ func copyStatus(s Status) Status {
 	return s
 }
 
-// memberPods returns the set's pods sorted by ordinal; a duplicate ordinal
-// is an error.
-func memberPods(set *StatefulSet, pods []*Pod) ([]*Pod, error) {
-	out := make([]*Pod, 0, len(pods))
+type member struct {
+	pod *Pod
+	ord int32
+}
+
+// memberPods returns the set's pods sorted by ordinal, and their ordinals;
+// a duplicate ordinal is an error.
+func memberPods(set *StatefulSet, pods []*Pod) ([]*Pod, []int32, error) {
+	ms := make([]member, 0, len(pods))
+	sorted := true
 	for _, p := range pods {
 		if p == nil {
 			continue
 		}
-		parent, _, ok := ParentAndOrdinal(p.Name)
+		parent, o, ok := ParentAndOrdinal(p.Name)
 		if !ok || parent != set.Name {
 			continue
 		}
-		out = append(out, p)
-	}
-	slices.SortFunc(out, func(a, b *Pod) int {
-		return cmp.Compare(ParseOrdinal(a.Name), ParseOrdinal(b.Name))
-	})
-	for i := 1; i < len(out); i++ {
-		if ParseOrdinal(out[i].Name) == ParseOrdinal(out[i-1].Name) {
-			return nil, duplicateOrdinal(out[i].Name)
+		if n := len(ms); n > 0 && ms[n-1].ord >= o {
+			sorted = false
 		}
+		ms = append(ms, member{p, o})
 	}
-	return out, nil
+	if !sorted {
+		slices.SortFunc(ms, func(a, b member) int { return cmp.Compare(a.ord, b.ord) })
+	}
+	out := make([]*Pod, len(ms))
+	ords := make([]int32, len(ms))
+	for i := range ms {
+		if i > 0 && ms[i].ord == ms[i-1].ord {
+			return nil, nil, duplicateOrdinal(ms[i].pod.Name)
+		}
+		out[i], ords[i] = ms[i].pod, ms[i].ord
+	}
+	return out, ords, nil
 }
 
 // sync mirrors updateStatefulSet; it returns the outcome.
-func (s *stepper) sync(members []*Pod, st *Status, current, update string) Reason {
+func (s *stepper) sync(members []*Pod, ords []int32, st *Status, current, update string) Reason {
 	set := s.set
 	mrs := set.Spec.MinReadySeconds
 	start, n := set.Start(), set.Replicas()
 	replicas := make([]slot, n)
 	var condemned []slot
-	for _, m := range members {
-		o := ParseOrdinal(m.Name)
+	for i, m := range members {
+		o := ords[i]
 		if o >= start && int64(o) < int64(start)+int64(n) {
 			replicas[o-start] = slot{pod: m, ordinal: o}
 		} else {
@@ -419,6 +431,9 @@ func (s *stepper) scaledDown(o int32) bool {
 
 // claimsMatch mirrors ClaimsMatchRetentionPolicy.
 func (s *stepper) claimsMatch(r *slot, _ bool) bool {
+	if len(s.set.Spec.VolumeClaimTemplates) == 0 {
+		return true
+	}
 	so, po := s.owners(r)
 	for _, t := range s.set.Spec.VolumeClaimTemplates {
 		c := s.claims[ClaimName(t, s.set.Name, r.ordinal)]
@@ -431,6 +446,9 @@ func (s *stepper) claimsMatch(r *slot, _ bool) bool {
 
 // fixClaims mirrors UpdatePodClaimForRetentionPolicy.
 func (s *stepper) fixClaims(r *slot, _ bool) {
+	if len(s.set.Spec.VolumeClaimTemplates) == 0 {
+		return
+	}
 	so, po := s.owners(r)
 	down := s.scaledDown(r.ordinal)
 	for _, t := range s.set.Spec.VolumeClaimTemplates {
@@ -473,7 +491,6 @@ func (s *stepper) createClaims(r *slot) bool {
 func (s *stepper) processReplica(replicas []slot, i int, monotonic bool) bool {
 	r := &replicas[i]
 	set := s.set
-	name := PodName(set.Name, r.ordinal)
 	if !r.new && (r.pod.Status.Phase == podstatus.Failed || r.pod.Status.Phase == podstatus.Succeeded) {
 		if !isTerminating(r.pod) {
 			s.delete(r.pod.Name, r.pod.UID, ReasonPodFailed)
@@ -482,8 +499,8 @@ func (s *stepper) processReplica(replicas []slot, i int, monotonic bool) bool {
 	}
 	justCreated := false
 	if r.new || !isCreated(r.pod) {
-		_, po := s.owners(r)
 		for _, t := range set.Spec.VolumeClaimTemplates {
+			_, po := s.owners(r)
 			if c := s.claims[ClaimName(t, set.Name, r.ordinal)]; c != nil && ClaimIsStale(c, s.policy, po) {
 				return true
 			}
@@ -497,7 +514,7 @@ func (s *stepper) processReplica(replicas []slot, i int, monotonic bool) bool {
 			return true
 		}
 		{
-			s.plan.Create.Objects = append(s.plan.Create.Objects, NewPod{Name: name, Ordinal: r.ordinal, Revision: r.revision})
+			s.plan.Create.Objects = append(s.plan.Create.Objects, NewPod{Name: PodName(set.Name, r.ordinal), Ordinal: r.ordinal, Revision: r.revision})
 			s.plan.Create.Count++
 			s.plan.Create.Reason = ReasonMissing
 		}
@@ -547,14 +564,14 @@ func (s *stepper) processReplica(replicas []slot, i int, monotonic bool) bool {
 		s.fail(ReasonPodNotFound)
 		return false
 	}
-	s.plan.Update = append(s.plan.Update, PodUpdate{Name: name, Reasons: why})
+	s.plan.Update = append(s.plan.Update, PodUpdate{Name: PodName(set.Name, r.ordinal), Reasons: why})
 	return false
 }
 
 // identityMatches mirrors identityMatches (stateful_set_utils.go).
 func (s *stepper) identityMatches(p *Pod) bool {
 	o := ParseOrdinal(p.Name)
-	return o >= 0 && p.Name == PodName(s.set.Name, o) && p.Namespace == s.set.Namespace && p.Labels[LabelPodName] == p.Name
+	return o >= 0 && isPodName(p.Name, s.set.Name, o) && p.Namespace == s.set.Namespace && p.Labels[LabelPodName] == p.Name
 }
 
 // storageMatches mirrors storageMatches (stateful_set_utils.go).
@@ -563,7 +580,7 @@ func (s *stepper) storageMatches(p *Pod, o int32) bool {
 		found := false
 		for _, v := range p.Volumes {
 			if v.Name == t {
-				found = v.ClaimName == ClaimName(t, s.set.Name, o)
+				found = isClaimName(v.ClaimName, t, s.set.Name, o)
 				// upstream keeps the last volume of a name
 			}
 		}
@@ -572,4 +589,32 @@ func (s *stepper) storageMatches(p *Pod, o int32) bool {
 		}
 	}
 	return true
+}
+
+// isPodName reports name == PodName(set, o) without building it.
+func isPodName(name, set string, o int32) bool {
+	return len(name) > len(set) && name[:len(set)] == set && name[len(set)] == '-' && isDecimal(name[len(set)+1:], o)
+}
+
+// isClaimName reports name == ClaimName(claim, set, o) without building it.
+func isClaimName(name, claim, set string, o int32) bool {
+	n := len(claim) + 1 + len(set)
+	return len(name) > n+1 && name[:len(claim)] == claim && name[len(claim)] == '-' &&
+		name[len(claim)+1:n] == set && name[n] == '-' && isDecimal(name[n+1:], o)
+}
+
+// isDecimal reports s == strconv.Itoa(o) for o >= 0.
+func isDecimal(s string, o int32) bool {
+	if o < 0 || s == "" || (len(s) > 1 && s[0] == '0') {
+		return false
+	}
+	v := int64(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' || i > 10 {
+			return false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v == int64(o)
 }
