@@ -31,8 +31,10 @@ func stsUpMaxUnavailable(maxUnavailable *upintstr.IntOrString, replicaCount int)
 // ClaimOwnerRefs with isClaimOwnerUpToDate and
 // updateClaimOwnerRefForSetAndPod on random owner references, policies and
 // ordinals.
+var stsLog = logr.Discard()
+
 func TestStatefulSetClaimRulesDifferential(t *testing.T) {
-	log := logr.Discard()
+	log := stsLog
 	rapid.Check(t, func(t *rapid.T) {
 		pol := func(l string) statefulset.RetentionPolicyType {
 			return rapid.SampledFrom([]statefulset.RetentionPolicyType{statefulset.Retain, statefulset.Delete}).Draw(t, l)
