@@ -56,7 +56,7 @@ func BenchmarkStatefulSetSync(b *testing.B) {
 			for _, p := range c.upPods {
 				f.pods[p.Name] = p
 			}
-			ctl := upsts.NewDefaultStatefulSetControl(upsts.NewStatefulPodControlFromManager(f, record.NewFakeRecorder(100)), f, f)
+			ctl := upsts.NewDefaultStatefulSetControl(upsts.NewStatefulPodControlFromManager(f, &record.FakeRecorder{}), f, f)
 			pods := slices.Clone(c.upPods)
 			b.ReportAllocs()
 			for b.Loop() {
