@@ -12,6 +12,7 @@
 //	kubesem simulate rollout [flags]      print a Deployment rollout as a timeline
 //	kubesem simulate cronjob [flags]      print which CronJob schedule slots run, skip, replace or are missed
 //	kubesem simulate drain [flags]        replay the documented kubectl drain against a PodDisruptionBudget
+//	kubesem simulate statefulset [flags]  drive a StatefulSet sync by sync (ordinals, revisions, states)
 //
 // Exit codes: 0 success, 1 conformance failure, 2 bad usage or invalid input
 // (one line on stderr names the field).
@@ -46,6 +47,7 @@ commands:
   simulate rollout [flags] print a Deployment rollout step by step (see -h)
   simulate cronjob [flags] print a CronJob's schedule slots over a window (see -h)
   simulate drain [flags]   replay the documented kubectl drain against a PodDisruptionBudget (see -h)
+  simulate statefulset [flags] drive a StatefulSet sync by sync: ordinals, revisions, states (see -h)
 `
 
 // run is main without the process: it returns the exit code.
@@ -98,7 +100,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // simulations lists the simulate subcommands (TestHelp checks each one's -h).
-var simulations = []string{"rollout", "cronjob", "drain"}
+var simulations = []string{"rollout", "cronjob", "drain", "statefulset"}
 
 func simulate(args []string, stdout io.Writer) error {
 	if wantsHelp(args) {
@@ -115,6 +117,8 @@ func simulate(args []string, stdout io.Writer) error {
 		return simulateCronJob(args[1:], stdout)
 	case "drain":
 		return simulateDrain(args[1:], stdout)
+	case "statefulset":
+		return simulateStatefulSet(args[1:], stdout)
 	}
 	return usagef("simulate: unknown simulation %q (want rollout, cronjob or drain)", args[0])
 }
