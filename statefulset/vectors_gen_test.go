@@ -304,6 +304,27 @@ func stepVectors(t *testing.T) []genVector {
 		{"identity mismatch updates pod", "UpdateStatefulPod: identityMatches", gset(1), []*Pod{func() *Pod { p := gpod(0, running, "web-v1"); delete(p.Labels, LabelPodName); return p }()}, v1, nil, nil},
 		{"parallel new pod with unowned claim fails update", "processReplica (Parallel continues past a creation)", gset(1, claims("www"), retention(Delete, Retain), parallel), nil, v1, []*Claim{claim("www-web-0")}, nil},
 	}
+	// TestStatefulSetControl's PVC-policy matrix, Monotonic and Burst:
+	// scale 2 -> 1 with claims, and creation with existing claims.
+	for _, pol := range []RetentionPolicy{{Retain, Retain}, {Delete, Retain}, {Retain, Delete}, {Delete, Delete}} {
+		for _, mode := range []PodManagementPolicy{OrderedReady, Parallel} {
+			tag := string(mode) + " whenDeleted " + string(pol.WhenDeleted) + " whenScaled " + string(pol.WhenScaled)
+			withPol := func(s *StatefulSet) {
+				s.Spec.PodManagementPolicy = mode
+				s.Spec.VolumeClaimTemplates = []string{"www"}
+				p := pol
+				s.Spec.PersistentVolumeClaimRetentionPolicy = &p
+			}
+			cs = append(cs,
+				stepCase{"pvc policy scale-down " + tag, seedPVC + "; upstream TestStatefulSetControl (" + tag + ")", gset(1, withPol),
+					[]*Pod{gpod(0, running, "web-v1", "www"), gpod(1, running, "web-v1", "www")}, v1, []*Claim{claim("www-web-0"), claim("www-web-1")}, nil},
+				stepCase{"pvc policy create " + tag, seedPVC + "; upstream TestStatefulSetControl (" + tag + ")", gset(2, withPol),
+					[]*Pod{gpod(0, running, "web-v1", "www")}, v1, []*Claim{claim("www-web-0", setRef), claim("www-web-1", podRef("web-1", "old-pod"))}, nil},
+				stepCase{"pvc policy set deleted " + tag, seedPVC + "; updateStatefulSet: DeletionTimestamp", gset(2, withPol, deleting),
+					[]*Pod{gpod(0, running, "web-v1", "www"), gpod(1, running, "web-v1", "www")}, v1, []*Claim{claim("www-web-0", setRef), claim("www-web-1")}, nil},
+			)
+		}
+	}
 	var out []genVector
 	for _, c := range cs {
 		in := stepInput{Set: c.set, Pods: c.pods, Revisions: c.revs, Claims: c.claims, Now: genNow}
