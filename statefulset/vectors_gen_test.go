@@ -265,6 +265,8 @@ func stepVectors(t *testing.T) []genVector {
 		{"maxUnavailable 100% respects partition", seedMU, gset(5, template("web-v2"), maxUnavail(intstr.Percent(100)), partition(3)), run5("web-v1"), v12, nil, gateOn},
 		{"maxUnavailable skips updated pods", seedMU, gset(5, template("web-v2"), maxUnavail(intstr.Int(2)), cur("web-v1", "web-v2")), with(run5("web-v1"), gpod(4, running, "web-v2")), v12, nil, gateOn},
 		{"maxUnavailable gate on without rollingUpdate", seedMU, gset(3, template("web-v2"), func(s *StatefulSet) { s.Spec.UpdateStrategy.RollingUpdate = nil }), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, running, "web-v1")}, v12, nil, gateOn},
+		{"parallel failed outdated pod is deleted twice in one sync", "processReplica then the rolling update both see the failed pod (stale object)", gset(3, template("web-v2"), parallel), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, failed, "web-v1")}, v12, nil, nil},
+		{"ordered failed pod is deleted once", "processReplica stops OrderedReady after the deletion", gset(3, template("web-v2")), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, failed, "web-v1")}, v12, nil, nil},
 		// forced rollback
 		{"rollback OrderedReady waits on broken pod", seedRB, gset(3, template("web-v1"), cur("web-v1", "web-v2")), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, notReady, "web-v2")}, v12, nil, nil},
 		{"rollback Parallel replaces broken pod", seedRB, gset(3, template("web-v1"), cur("web-v1", "web-v2"), parallel), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, notReady, "web-v2")}, v12, nil, nil},
