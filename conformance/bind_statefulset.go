@@ -1,6 +1,49 @@
 package conformance
 
-import "github.com/kubesem/kubesem/statefulset"
+import (
+	"time"
+
+	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/statefulset"
+)
+
+type statefulsetStepIn struct {
+	Set       statefulset.StatefulSet `json:"set"`
+	Pods      []*statefulset.Pod      `json:"pods"`
+	Revisions []statefulset.Revision  `json:"revisions"`
+	Claims    []*statefulset.Claim    `json:"claims"`
+	Now       time.Time               `json:"now"`
+}
+
+type statefulsetMaxUnavailableIn struct {
+	MaxUnavailable *intstr.Value `json:"maxUnavailable"`
+	Replicas       int32         `json:"replicas"`
+}
+
+type statefulsetMaxUnavailableOut struct {
+	MaxUnavailable int64 `json:"maxUnavailable"`
+}
+
+type statefulsetClaimIn struct {
+	Claim      statefulset.Claim           `json:"claim"`
+	Policy     statefulset.RetentionPolicy `json:"policy"`
+	Set        statefulset.Owner           `json:"set"`
+	Pod        statefulset.Owner           `json:"pod"`
+	ScaledDown bool                        `json:"scaledDown"`
+}
+
+type statefulsetUpToDateOut struct {
+	UpToDate bool `json:"upToDate"`
+}
+
+type statefulsetRefsOut struct {
+	OwnerReferences []meta.OwnerReference `json:"ownerReferences"`
+}
+
+type statefulsetStaleOut struct {
+	Stale bool `json:"stale"`
+}
 
 type statefulsetOrdinalsIn struct {
 	Replicas int32 `json:"replicas"`
@@ -42,6 +85,22 @@ type statefulsetIdentityOut struct {
 // statefulsetDecisions returns the statefulset decisions the vectors in testdata/statefulset name.
 func statefulsetDecisions() []Decision {
 	return []Decision{
+		Bind("statefulset.Step", func(in statefulsetStepIn, o statefulset.Options) (statefulset.Plan, error) {
+			return statefulset.Step(&in.Set, in.Pods, in.Revisions, in.Claims, in.Now, o)
+		}),
+		Bind("statefulset.MaxUnavailable", func(in statefulsetMaxUnavailableIn, _ statefulset.Options) (statefulsetMaxUnavailableOut, error) {
+			n, err := statefulset.MaxUnavailable(in.MaxUnavailable, in.Replicas)
+			return statefulsetMaxUnavailableOut{n}, err
+		}),
+		Bind("statefulset.ClaimOwnerUpToDate", func(in statefulsetClaimIn, _ statefulset.Options) (statefulsetUpToDateOut, error) {
+			return statefulsetUpToDateOut{statefulset.ClaimOwnerUpToDate(&in.Claim, in.Policy.Defaulted(), in.Set, in.Pod, in.ScaledDown)}, nil
+		}),
+		Bind("statefulset.ClaimOwnerRefs", func(in statefulsetClaimIn, _ statefulset.Options) (statefulsetRefsOut, error) {
+			return statefulsetRefsOut{statefulset.ClaimOwnerRefs(&in.Claim, in.Policy.Defaulted(), in.Set, in.Pod, in.ScaledDown)}, nil
+		}),
+		Bind("statefulset.ClaimIsStale", func(in statefulsetClaimIn, _ statefulset.Options) (statefulsetStaleOut, error) {
+			return statefulsetStaleOut{statefulset.ClaimIsStale(&in.Claim, in.Policy.Defaulted(), in.Pod)}, nil
+		}),
 		Bind("statefulset.Ordinals", func(in statefulsetOrdinalsIn, _ statefulset.Options) (statefulsetOrdinalsOut, error) {
 			f, e, err := statefulset.Ordinals(in.Replicas, in.Start)
 			return statefulsetOrdinalsOut{First: f, End: e}, err

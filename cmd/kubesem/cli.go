@@ -80,6 +80,7 @@ simulations:
   drain     the documented kubectl drain against a PodDisruptionBudget
   pod       a pod's containers on a simulated kubelet (phase, conditions, restarts, backoff)
   node-outage  nodes that stop heartbeating: Unknown, taints, zone states, evictions
+  statefulset  a StatefulSet sync by sync: ordinals, revisions, pod states
 
 Each takes -h for its flags.
 `

@@ -14,6 +14,7 @@
 //	kubesem simulate drain [flags]        replay the documented kubectl drain against a PodDisruptionBudget
 //	kubesem simulate pod [flags]          a pod's containers on a simulated kubelet: phase, conditions, restarts, backoff
 //	kubesem simulate node-outage [flags]  nodes that stop heartbeating: Unknown, taints, zone states, evictions
+//	kubesem simulate statefulset [flags]  drive a StatefulSet sync by sync (ordinals, revisions, states)
 //
 // Exit codes: 0 success, 1 conformance failure, 2 bad usage or invalid input
 // (one line on stderr names the field).
@@ -51,6 +52,7 @@ commands:
   simulate drain [flags]   replay the documented kubectl drain against a PodDisruptionBudget (see -h)
   simulate pod [flags]     a pod's containers on a simulated kubelet: phase, conditions, restarts, backoff (see -h)
   simulate node-outage [flags] nodes that stop heartbeating: Unknown, taints, zone states, evictions (see -h)
+  simulate statefulset [flags] drive a StatefulSet sync by sync: ordinals, revisions, states (see -h)
 `
 
 // run is main without the process: it returns the exit code.
@@ -103,7 +105,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // simulations lists the simulate subcommands (TestHelp checks each one's -h).
-var simulations = []string{"rollout", "cronjob", "drain", "pod", "node-outage"}
+var simulations = []string{"rollout", "cronjob", "drain", "pod", "node-outage", "statefulset"}
 
 func simulate(args []string, stdout io.Writer) error {
 	if wantsHelp(args) {
@@ -124,6 +126,8 @@ func simulate(args []string, stdout io.Writer) error {
 		return simulatePod(args[1:], stdout)
 	case "node-outage":
 		return simulateNodeOutage(args[1:], stdout)
+	case "statefulset":
+		return simulateStatefulSet(args[1:], stdout)
 	}
 	return usagef("simulate: unknown simulation %q (want one of %s)", args[0], strings.Join(simulations, ", "))
 }

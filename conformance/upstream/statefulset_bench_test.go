@@ -1,0 +1,124 @@
+package upstream_test
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	apps "k8s.io/api/apps/v1"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	upintstr "k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/tools/record"
+	upsts "k8s.io/kubernetes/pkg/controller/statefulset"
+
+	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/statefulset"
+)
+
+// stsBenchInput is n Running and Ready pods at web-v1 with the template at
+// web-v2: one sync walks every pod and deletes the highest.
+func stsBenchInput(n int) *stsVectorInput {
+	r := int32(n)
+	p := int32(0)
+	hist := int32(10)
+	in := &stsVectorInput{Now: stsNow,
+		Set: statefulset.StatefulSet{ObjectMeta: meta.ObjectMeta{Name: "web", Namespace: "default", UID: "set-uid", Generation: 1},
+			Spec: statefulset.Spec{Replicas: &r, ServiceName: "nginx", PodManagementPolicy: statefulset.OrderedReady,
+				UpdateStrategy:       statefulset.UpdateStrategy{Type: statefulset.RollingUpdate, RollingUpdate: &statefulset.RollingUpdateStrategy{Partition: &p}},
+				RevisionHistoryLimit: &hist, TemplateRevision: "web-v2"},
+			Status: statefulset.Status{ObservedGeneration: 1, CurrentRevision: "web-v1", UpdateRevision: "web-v2"}},
+		Revisions: []statefulset.Revision{{Name: "web-v1", Revision: 1}, {Name: "web-v2", Revision: 2}},
+	}
+	for i := 0; i < n; i++ {
+		name := "web-" + strconv.Itoa(i)
+		in.Pods = append(in.Pods, &statefulset.Pod{Pod: podstatus.Pod{
+			ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name,
+				Labels: map[string]string{"app": "web", statefulset.LabelPodName: name, statefulset.RevisionLabel: "web-v1"}},
+			Status: podstatus.Status{Phase: podstatus.Running, Conditions: []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: stsNow.Add(-time.Minute)}}}}})
+	}
+	return in
+}
+
+// BenchmarkStatefulSetSync runs one whole sync, upstream's
+// UpdateStatefulSet (on the harness fakes) and kubesem's Step, on the same
+// set and pods.
+func BenchmarkStatefulSetSync(b *testing.B) {
+	for _, n := range []int{10, 1000, 10000} {
+		in := stsBenchInput(n)
+		c, _ := stsCaseFromVector(in)
+		b.Run("upstream/"+strconv.Itoa(n), func(b *testing.B) {
+			f := &stsFake{pods: map[string]*v1.Pod{}, claims: c.upClaims, revs: c.upRevs}
+			for _, p := range c.upPods {
+				f.pods[p.Name] = p
+			}
+			ctl := upsts.NewDefaultStatefulSetControl(upsts.NewStatefulPodControlFromManager(f, &record.FakeRecorder{}), f, f)
+			pods := slices.Clone(c.upPods)
+			b.ReportAllocs()
+			for b.Loop() {
+				f.deleted, f.revW = f.deleted[:0], f.revW[:0]
+				if _, err := ctl.UpdateStatefulSet(context.Background(), c.upSet, pods, stsNow); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("kubesem/"+strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := statefulset.Step(c.set, c.pods, c.revs, c.claims, stsNow, statefulset.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkStatefulSetMaxUnavailable(b *testing.B) {
+	u := upintstr.FromString("25%")
+	v := intstr.Percent(25)
+	b.Run("upstream", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := stsUpMaxUnavailable(&u, 1000); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("kubesem", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := statefulset.MaxUnavailable(&v, 1000); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkStatefulSetClaimOwnerUpToDate(b *testing.B) {
+	tr := true
+	refs := []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web", UID: "set-uid", Controller: &tr}}
+	r := int32(3)
+	upSet := &apps.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "web", UID: "set-uid"}, Spec: apps.StatefulSetSpec{Replicas: &r,
+		PersistentVolumeClaimRetentionPolicy: &apps.StatefulSetPersistentVolumeClaimRetentionPolicy{WhenDeleted: apps.DeletePersistentVolumeClaimRetentionPolicyType, WhenScaled: apps.DeletePersistentVolumeClaimRetentionPolicyType}}}
+	upPod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web-1", UID: "uid-web-1"}}
+	upClaim := &v1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: "www-web-1", OwnerReferences: stsRefsUp(refs)}}
+	claim := &statefulset.Claim{Name: "www-web-1", OwnerReferences: refs}
+	pol := statefulset.RetentionPolicy{WhenDeleted: statefulset.Delete, WhenScaled: statefulset.Delete}
+	set, pod := statefulset.Owner{Name: "web", UID: "set-uid"}, statefulset.Owner{Name: "web-1", UID: "uid-web-1"}
+	b.Run("upstream", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			stsUpClaimUpToDate(stsLog, upClaim, upSet, upPod)
+		}
+	})
+	b.Run("kubesem", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			statefulset.ClaimOwnerUpToDate(claim, pol, set, pod, false)
+		}
+	})
+}

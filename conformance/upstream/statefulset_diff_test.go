@@ -1,0 +1,612 @@
+package upstream_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+	_ "unsafe"
+
+	apps "k8s.io/api/apps/v1"
+	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	upintstr "k8s.io/apimachinery/pkg/util/intstr"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/client-go/tools/record"
+	featuregatetesting "k8s.io/component-base/featuregate/testing"
+	"k8s.io/kubernetes/pkg/controller"
+	"k8s.io/kubernetes/pkg/controller/history"
+	upsts "k8s.io/kubernetes/pkg/controller/statefulset"
+	"k8s.io/kubernetes/pkg/features"
+	clocktesting "k8s.io/utils/clock/testing"
+	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/statefulset"
+)
+
+//go:linkname stsUpNewRevision k8s.io/kubernetes/pkg/controller/statefulset.newRevision
+func stsUpNewRevision(set *apps.StatefulSet, revision int64, collisionCount *int32) (*apps.ControllerRevision, error)
+
+var stsNow = time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
+
+// stsFake records what upstream's control writes; reads come from the
+// sync's inputs (informer caches do not see this sync's writes).
+type stsFake struct {
+	mu        sync.Mutex
+	pods      map[string]*v1.Pod
+	claims    map[string]*v1.PersistentVolumeClaim
+	revs      []*apps.ControllerRevision
+	created   []statefulset.NewPod
+	deleted   []string
+	updated   []string
+	claimW    []statefulset.ClaimWrite
+	revW      []statefulset.RevisionWrite
+	status    *apps.StatefulSetStatus
+	createErr bool
+}
+
+func (f *stsFake) CreatePod(_ context.Context, pod *v1.Pod, _ *apps.StatefulSet) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.pods[pod.Name]; ok {
+		return apierrors.NewAlreadyExists(schema.GroupResource{Resource: "pods"}, pod.Name)
+	}
+	o := statefulset.ParseOrdinal(pod.Name)
+	f.created = append(f.created, statefulset.NewPod{Name: pod.Name, Ordinal: o, Revision: pod.Labels[apps.StatefulSetRevisionLabel]})
+	return nil
+}
+func (f *stsFake) GetPod(_, name string) (*v1.Pod, error) {
+	if p, ok := f.pods[name]; ok {
+		return p, nil
+	}
+	return nil, apierrors.NewNotFound(schema.GroupResource{Resource: "pods"}, name)
+}
+func (f *stsFake) UpdatePod(pod *v1.Pod, _ *apps.StatefulSet) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.pods[pod.Name]; !ok {
+		return apierrors.NewNotFound(schema.GroupResource{Resource: "pods"}, pod.Name)
+	}
+	f.updated = append(f.updated, pod.Name)
+	return nil
+}
+func (f *stsFake) DeletePod(pod *v1.Pod) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.deleted = append(f.deleted, pod.Name)
+	return nil
+}
+func (f *stsFake) CreateClaim(c *v1.PersistentVolumeClaim, _ *apps.StatefulSet) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.claimW = append(f.claimW, statefulset.ClaimWrite{Verb: statefulset.ClaimCreate, Name: c.Name})
+	return nil
+}
+func (f *stsFake) GetClaim(_, name string) (*v1.PersistentVolumeClaim, error) {
+	if c, ok := f.claims[name]; ok {
+		return c, nil
+	}
+	return nil, apierrors.NewNotFound(schema.GroupResource{Resource: "persistentvolumeclaims"}, name)
+}
+func (f *stsFake) UpdateClaim(c *v1.PersistentVolumeClaim, _ *apps.StatefulSet) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.claimW = append(f.claimW, statefulset.ClaimWrite{Verb: statefulset.ClaimUpdate, Name: c.Name, OwnerReferences: stsRefsDown(c.OwnerReferences)})
+	return nil
+}
+func (f *stsFake) UpdateStatefulSetStatus(_ context.Context, _ *apps.StatefulSet, st *apps.StatefulSetStatus) error {
+	f.status = st.DeepCopy()
+	return nil
+}
+
+// history.Interface
+func (f *stsFake) ListControllerRevisions(metav1.Object, schema.GroupVersionKind, labels.Selector) ([]*apps.ControllerRevision, error) {
+	return slices.Clone(f.revs), nil
+}
+func (f *stsFake) CreateControllerRevision(parent metav1.Object, r *apps.ControllerRevision, cc *int32) (*apps.ControllerRevision, error) {
+	c := r.DeepCopy()
+	c.Name = history.ControllerRevisionName(parent.GetName(), history.HashControllerRevision(r, cc))
+	f.revW = append(f.revW, statefulset.RevisionWrite{Verb: statefulset.RevisionCreate, Name: c.Name, Revision: c.Revision})
+	return c, nil
+}
+func (f *stsFake) DeleteControllerRevision(r *apps.ControllerRevision) error {
+	f.revW = append(f.revW, statefulset.RevisionWrite{Verb: statefulset.RevisionDelete, Name: r.Name, Revision: r.Revision})
+	return nil
+}
+func (f *stsFake) UpdateControllerRevision(r *apps.ControllerRevision, n int64) (*apps.ControllerRevision, error) {
+	c := r.DeepCopy()
+	c.Revision = n
+	f.revW = append(f.revW, statefulset.RevisionWrite{Verb: statefulset.RevisionUpdate, Name: c.Name, Revision: n})
+	return c, nil
+}
+func (f *stsFake) AdoptControllerRevision(_ metav1.Object, _ schema.GroupVersionKind, r *apps.ControllerRevision) (*apps.ControllerRevision, error) {
+	return r, nil
+}
+func (f *stsFake) ReleaseControllerRevision(_ metav1.Object, r *apps.ControllerRevision) (*apps.ControllerRevision, error) {
+	return r, nil
+}
+
+func stsRefsDown(rs []metav1.OwnerReference) []meta.OwnerReference {
+	out := make([]meta.OwnerReference, 0, len(rs))
+	for _, r := range rs {
+		m := meta.OwnerReference{APIVersion: r.APIVersion, Kind: r.Kind, Name: r.Name, UID: string(r.UID)}
+		if r.Controller != nil {
+			v := *r.Controller
+			m.Controller = &v
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func stsRefsUp(rs []meta.OwnerReference) []metav1.OwnerReference {
+	var out []metav1.OwnerReference
+	for _, r := range rs {
+		u := metav1.OwnerReference{APIVersion: r.APIVersion, Kind: r.Kind, Name: r.Name, UID: types.UID(r.UID)}
+		if r.Controller != nil {
+			v := *r.Controller
+			u.Controller = &v
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+// stsCase is one random set with its pods, revisions and claims in both models.
+type stsCase struct {
+	upSet    *apps.StatefulSet
+	upPods   []*v1.Pod
+	upRevs   []*apps.ControllerRevision
+	upClaims map[string]*v1.PersistentVolumeClaim
+	set      *statefulset.StatefulSet
+	pods     []*statefulset.Pod
+	revs     []statefulset.Revision
+	claims   []*statefulset.Claim
+}
+
+var (
+	stsRevMu    sync.Mutex
+	stsRevCache = map[string]*apps.ControllerRevision{}
+)
+
+// stsRevision returns upstream's ControllerRevision for the set with image
+// img (cached: the revision depends only on the template, the set's name
+// and the collision count).
+func stsRevision(set *apps.StatefulSet, img string, cc int32) *apps.ControllerRevision {
+	stsRevMu.Lock()
+	defer stsRevMu.Unlock()
+	key := img + "/" + strconv.Itoa(int(cc))
+	if r, ok := stsRevCache[key]; ok {
+		return r
+	}
+	s := set.DeepCopy()
+	s.Spec.Template = stsTemplate(img)
+	s.Annotations = nil
+	r, err := stsUpNewRevision(s, 1, &cc)
+	if err != nil {
+		panic(err)
+	}
+	stsRevCache[key] = r
+	return r
+}
+
+var stsImages = []string{"nginx:1", "nginx:2", "nginx:3"}
+
+func stsTemplate(img string) v1.PodTemplateSpec {
+	return v1.PodTemplateSpec{
+		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+		Spec:       v1.PodSpec{Containers: []v1.Container{{Name: "c", Image: img}}},
+	}
+}
+
+func stsDrawCase(t *rapid.T) stsCase {
+	var c stsCase
+	replicas := int32(rapid.IntRange(0, 6).Draw(t, "replicas"))
+	start := int32(0)
+	var ords *apps.StatefulSetOrdinals
+	if rapid.Bool().Draw(t, "hasStart") {
+		start = int32(rapid.IntRange(0, 3).Draw(t, "start"))
+		ords = &apps.StatefulSetOrdinals{Start: start}
+	}
+	policy := rapid.SampledFrom([]apps.PodManagementPolicyType{apps.OrderedReadyPodManagement, apps.ParallelPodManagement}).Draw(t, "policy")
+	strategy := apps.StatefulSetUpdateStrategy{Type: apps.OnDeleteStatefulSetStrategyType}
+	var ru *statefulset.RollingUpdateStrategy
+	if rapid.IntRange(0, 3).Draw(t, "strategy") > 0 {
+		p := int32(rapid.IntRange(0, 8).Draw(t, "partition"))
+		strategy = apps.StatefulSetUpdateStrategy{Type: apps.RollingUpdateStatefulSetStrategyType,
+			RollingUpdate: &apps.RollingUpdateStatefulSetStrategy{Partition: &p}}
+		ru = &statefulset.RollingUpdateStrategy{Partition: &p}
+		switch rapid.IntRange(0, 2).Draw(t, "maxU") {
+		case 1:
+			n := rapid.IntRange(1, 4).Draw(t, "maxUi")
+			u := upintstr.FromInt32(int32(n))
+			strategy.RollingUpdate.MaxUnavailable = &u
+			v := intstr.Int(int32(n))
+			ru.MaxUnavailable = &v
+		case 2:
+			n := rapid.IntRange(1, 100).Draw(t, "maxUp")
+			u := upintstr.FromString(strconv.Itoa(n) + "%")
+			strategy.RollingUpdate.MaxUnavailable = &u
+			v := intstr.Percent(int32(n))
+			ru.MaxUnavailable = &v
+		}
+	}
+	mrs := int32(rapid.SampledFrom([]int32{0, 0, 10}).Draw(t, "minReady"))
+	hist := int32(rapid.SampledFrom([]int32{0, 1, 2, 10}).Draw(t, "history"))
+	var templates []string
+	for _, n := range []string{"data", "logs"}[:rapid.IntRange(0, 2).Draw(t, "templates")] {
+		templates = append(templates, n)
+	}
+	var upPolicy *apps.StatefulSetPersistentVolumeClaimRetentionPolicy
+	var policyM *statefulset.RetentionPolicy
+	if rapid.Bool().Draw(t, "hasRetention") {
+		pick := func(l string) apps.PersistentVolumeClaimRetentionPolicyType {
+			return rapid.SampledFrom([]apps.PersistentVolumeClaimRetentionPolicyType{apps.RetainPersistentVolumeClaimRetentionPolicyType, apps.DeletePersistentVolumeClaimRetentionPolicyType}).Draw(t, l)
+		}
+		upPolicy = &apps.StatefulSetPersistentVolumeClaimRetentionPolicy{WhenDeleted: pick("whenDeleted"), WhenScaled: pick("whenScaled")}
+		policyM = &statefulset.RetentionPolicy{WhenDeleted: statefulset.RetentionPolicyType(upPolicy.WhenDeleted), WhenScaled: statefulset.RetentionPolicyType(upPolicy.WhenScaled)}
+	}
+	var cc *int32
+	if rapid.IntRange(0, 3).Draw(t, "hasCC") == 0 {
+		v := int32(rapid.IntRange(0, 1).Draw(t, "cc"))
+		cc = &v
+	}
+	gen := int64(rapid.IntRange(1, 3).Draw(t, "gen"))
+	up := &apps.StatefulSet{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", UID: "set-uid", Generation: gen},
+		Spec: apps.StatefulSetSpec{
+			Replicas: &replicas, Ordinals: ords, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			ServiceName: "nginx", PodManagementPolicy: policy, UpdateStrategy: strategy, MinReadySeconds: mrs,
+			RevisionHistoryLimit: &hist, PersistentVolumeClaimRetentionPolicy: upPolicy,
+		},
+	}
+	for _, n := range templates {
+		up.Spec.VolumeClaimTemplates = append(up.Spec.VolumeClaimTemplates, v1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: n},
+			Spec: v1.PersistentVolumeClaimSpec{AccessModes: []v1.PersistentVolumeAccessMode{v1.ReadWriteOnce},
+				Resources: v1.VolumeResourceRequirements{Requests: v1.ResourceList{v1.ResourceStorage: resource.MustParse("1Gi")}}}})
+	}
+	if rapid.IntRange(0, 9).Draw(t, "deleting") == 0 {
+		ts := metav1.NewTime(stsNow.Add(-time.Minute))
+		up.DeletionTimestamp = &ts
+	}
+	// revision names of the three templates
+	ccv := int32(0)
+	if cc != nil {
+		ccv = *cc
+	}
+	names := make([]string, len(stsImages))
+	for i, img := range stsImages {
+		names[i] = stsRevision(up, img, ccv).Name
+	}
+	tmpl := rapid.IntRange(0, 2).Draw(t, "template")
+	up.Spec.Template = stsTemplate(stsImages[tmpl])
+	// existing revisions
+	nums := rapid.Permutation([]int64{1, 2, 3, 4, 5}).Draw(t, "revnums")
+	for i, img := range stsImages {
+		if !rapid.Bool().Draw(t, "rev"+strconv.Itoa(i)) {
+			continue
+		}
+		r := stsRevision(up, img, ccv).DeepCopy()
+		r.Revision = nums[i]
+		r.Namespace = "default"
+		c.upRevs = append(c.upRevs, r)
+		c.revs = append(c.revs, statefulset.Revision{Name: names[i], Revision: nums[i]})
+	}
+	revLabel := func(l string) string {
+		switch k := rapid.IntRange(0, 4).Draw(t, l); k {
+		case 3:
+			return ""
+		case 4:
+			return "web-other"
+		default:
+			return names[k]
+		}
+	}
+	// status
+	st := apps.StatefulSetStatus{ObservedGeneration: int64(rapid.IntRange(0, 3).Draw(t, "obsGen")),
+		Replicas: int32(rapid.IntRange(0, 6).Draw(t, "stReplicas")), ReadyReplicas: int32(rapid.IntRange(0, 3).Draw(t, "stReady")),
+		CurrentReplicas: int32(rapid.IntRange(0, 6).Draw(t, "stCurrent")), UpdatedReplicas: int32(rapid.IntRange(0, 3).Draw(t, "stUpdated")),
+		AvailableReplicas: int32(rapid.IntRange(0, 3).Draw(t, "stAvail")), CurrentRevision: revLabel("stCurRev"), UpdateRevision: revLabel("stUpdRev"), CollisionCount: cc}
+	up.Status = st
+	c.upSet = up
+	c.set = &statefulset.StatefulSet{
+		ObjectMeta: meta.ObjectMeta{Name: "web", Namespace: "default", UID: "set-uid", Generation: gen},
+		Spec: statefulset.Spec{Replicas: &replicas, ServiceName: "nginx", PodManagementPolicy: statefulset.PodManagementPolicy(policy),
+			UpdateStrategy:  statefulset.UpdateStrategy{Type: statefulset.UpdateStrategyType(strategy.Type), RollingUpdate: ru},
+			MinReadySeconds: mrs, RevisionHistoryLimit: &hist, VolumeClaimTemplates: templates,
+			PersistentVolumeClaimRetentionPolicy: policyM, TemplateRevision: names[tmpl]},
+		Status: statefulset.Status{ObservedGeneration: st.ObservedGeneration, Replicas: st.Replicas, ReadyReplicas: st.ReadyReplicas,
+			CurrentReplicas: st.CurrentReplicas, UpdatedReplicas: st.UpdatedReplicas, AvailableReplicas: st.AvailableReplicas,
+			CurrentRevision: st.CurrentRevision, UpdateRevision: st.UpdateRevision, CollisionCount: cc},
+	}
+	if ords != nil {
+		c.set.Spec.Ordinals = &statefulset.OrdinalsSpec{Start: start}
+	}
+	if up.DeletionTimestamp != nil {
+		d := up.DeletionTimestamp.Time
+		c.set.DeletionTimestamp = &d
+	}
+	// pods and claims
+	c.upClaims = map[string]*v1.PersistentVolumeClaim{}
+	maxOrd := int(start+replicas) + 2
+	// healthy: pods are mostly Running, Ready and not terminating, so
+	// syncs reach scale-down and the rolling update.
+	healthy := rapid.Bool().Draw(t, "healthy")
+	for o := 0; o < maxOrd; o++ {
+		name := "web-" + strconv.Itoa(o)
+		for _, tn := range templates {
+			if !rapid.Bool().Draw(t, "claim") {
+				continue
+			}
+			cn := tn + "-" + name
+			pc := &v1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: cn, Namespace: "default", UID: types.UID("c-" + cn)}}
+			mc := &statefulset.Claim{Name: cn, UID: "c-" + cn}
+			if rapid.IntRange(0, 14).Draw(t, "claimDeleting") == 0 {
+				ts := metav1.NewTime(stsNow.Add(-time.Second))
+				pc.DeletionTimestamp = &ts
+				d := ts.Time
+				mc.DeletionTimestamp = &d
+			}
+			tr, fa := true, false
+			for k := rapid.IntRange(0, 2).Draw(t, "nrefs"); k > 0; k-- {
+				var r meta.OwnerReference
+				switch rapid.IntRange(0, 6).Draw(t, "ref") {
+				case 0:
+					r = meta.OwnerReference{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web", UID: "set-uid", Controller: &tr}
+				case 1:
+					r = meta.OwnerReference{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web", UID: "old-set", Controller: &tr}
+				case 2:
+					r = meta.OwnerReference{APIVersion: "v1", Kind: "Pod", Name: name, UID: "uid-" + name, Controller: &tr}
+				case 3:
+					r = meta.OwnerReference{APIVersion: "v1", Kind: "Pod", Name: name, UID: "old-pod", Controller: &tr}
+				case 4:
+					r = meta.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "x", UID: "other", Controller: &tr}
+				case 5:
+					r = meta.OwnerReference{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web", UID: "set-uid", Controller: &fa}
+				case 6:
+					r = meta.OwnerReference{APIVersion: "v1", Kind: "Pod", Name: name, UID: "uid-" + name}
+				}
+				mc.OwnerReferences = append(mc.OwnerReferences, r)
+			}
+			pc.OwnerReferences = stsRefsUp(mc.OwnerReferences)
+			c.upClaims[cn] = pc
+			c.claims = append(c.claims, mc)
+		}
+		if !rapid.Bool().Draw(t, "pod") {
+			continue
+		}
+		phases := []v1.PodPhase{v1.PodRunning, v1.PodRunning, v1.PodRunning, v1.PodPending, v1.PodFailed, v1.PodSucceeded, ""}
+		if healthy {
+			phases = []v1.PodPhase{v1.PodRunning, v1.PodRunning, v1.PodRunning, v1.PodRunning, v1.PodRunning, v1.PodRunning, v1.PodPending}
+		}
+		phase := rapid.SampledFrom(phases).Draw(t, "phase")
+		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("uid-" + name), Labels: map[string]string{"app": "web"}},
+			Status: v1.PodStatus{Phase: phase}}
+		mp := &statefulset.Pod{Pod: podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name, Labels: map[string]string{"app": "web"}},
+			Status: podstatus.Status{Phase: podstatus.Phase(phase)}}}
+		if rev := revLabel("podRev"); rev != "" {
+			pod.Labels[apps.StatefulSetRevisionLabel] = rev
+			mp.Labels[statefulset.RevisionLabel] = rev
+		}
+		if rapid.IntRange(0, 5).Draw(t, "idLabel") > 0 {
+			pod.Labels[apps.StatefulSetPodNameLabel] = name
+			mp.Labels[statefulset.LabelPodName] = name
+		}
+		readyMin := 0
+		if healthy {
+			readyMin = 1
+		}
+		if ready := rapid.IntRange(readyMin, 3).Draw(t, "ready"); ready > 0 {
+			lt := stsNow.Add(-time.Duration(rapid.SampledFrom([]int{0, 3, 10, 30}).Draw(t, "readyAgo")) * time.Second)
+			cs := v1.ConditionTrue
+			if ready == 3 {
+				cs = v1.ConditionFalse
+			}
+			pod.Status.Conditions = []v1.PodCondition{{Type: v1.PodReady, Status: cs, LastTransitionTime: metav1.NewTime(lt)}}
+			mp.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionStatus(cs), LastTransitionTime: lt}}
+		}
+		termN := 4
+		if healthy {
+			termN = 15
+		}
+		if rapid.IntRange(0, termN).Draw(t, "terminating") == 0 {
+			ts := metav1.NewTime(stsNow.Add(-time.Second))
+			pod.DeletionTimestamp = &ts
+			d := ts.Time
+			mp.DeletionTimestamp = &d
+		}
+		for _, tn := range templates {
+			switch rapid.IntRange(0, 5).Draw(t, "vol") {
+			case 0: // missing
+			case 1:
+				pod.Spec.Volumes = append(pod.Spec.Volumes, v1.Volume{Name: tn, VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}})
+				mp.Volumes = append(mp.Volumes, statefulset.Volume{Name: tn})
+			default:
+				cn := tn + "-" + name
+				pod.Spec.Volumes = append(pod.Spec.Volumes, v1.Volume{Name: tn, VolumeSource: v1.VolumeSource{PersistentVolumeClaim: &v1.PersistentVolumeClaimVolumeSource{ClaimName: cn}}})
+				mp.Volumes = append(mp.Volumes, statefulset.Volume{Name: tn, ClaimName: cn})
+			}
+		}
+		c.upPods = append(c.upPods, pod)
+		c.pods = append(c.pods, mp)
+	}
+	return c
+}
+
+// stsUpstream runs one upstream UpdateStatefulSet and returns what it did
+// in kubesem's vocabulary (order-insensitive lists sorted).
+type stsResult struct {
+	Revisions    []statefulset.RevisionWrite
+	Create       []statefulset.NewPod
+	Delete       []string
+	Update       []string
+	Claims       []statefulset.ClaimWrite
+	Status       *statefulset.Status
+	Err          bool
+	RequeueAfter *time.Duration
+}
+
+func stsUpstream(c stsCase) stsResult {
+	f := &stsFake{pods: map[string]*v1.Pod{}, claims: c.upClaims, revs: c.upRevs}
+	for _, p := range c.upPods {
+		f.pods[p.Name] = p
+	}
+	rec := record.NewFakeRecorder(1000)
+	ctl := upsts.NewDefaultStatefulSetControl(upsts.NewStatefulPodControlFromManager(f, rec), f, f)
+	st, err := ctl.UpdateStatefulSet(context.Background(), c.upSet, slices.Clone(c.upPods), stsNow)
+	r := stsResult{Revisions: f.revW, Create: f.created, Delete: f.deleted, Update: f.updated, Claims: f.claimW, Err: err != nil}
+	if f.status != nil {
+		s := stsStatusDown(f.status)
+		r.Status = &s
+	}
+	if err == nil && c.upSet.Spec.MinReadySeconds > 0 && st != nil && st.ReadyReplicas != st.AvailableReplicas {
+		d := time.Duration(c.upSet.Spec.MinReadySeconds) * time.Second
+		if n := controller.FindMinNextPodAvailabilityCheck(c.upPods, c.upSet.Spec.MinReadySeconds, stsNow, clocktesting.NewFakeClock(stsNow)); n != nil {
+			d = *n
+		}
+		r.RequeueAfter = &d
+	}
+	return r.normalize(c.upSet.Spec.PodManagementPolicy == apps.ParallelPodManagement)
+}
+
+func stsStatusDown(s *apps.StatefulSetStatus) statefulset.Status {
+	return statefulset.Status{ObservedGeneration: s.ObservedGeneration, Replicas: s.Replicas, ReadyReplicas: s.ReadyReplicas,
+		CurrentReplicas: s.CurrentReplicas, UpdatedReplicas: s.UpdatedReplicas, AvailableReplicas: s.AvailableReplicas,
+		CurrentRevision: s.CurrentRevision, UpdateRevision: s.UpdateRevision, CollisionCount: s.CollisionCount}
+}
+
+func stsFromPlan(p statefulset.Plan, parallel bool) stsResult {
+	r := stsResult{Create: p.Create.Objects}
+	for _, w := range p.Revisions {
+		w.Reason = ""
+		r.Revisions = append(r.Revisions, w)
+	}
+	for _, d := range p.Delete {
+		r.Delete = append(r.Delete, d.Name)
+	}
+	for _, u := range p.Update {
+		r.Update = append(r.Update, u.Name)
+	}
+	for _, w := range p.Claims {
+		w.Pod, w.Reason = "", ""
+		if w.Verb == statefulset.ClaimCreate {
+			w.OwnerReferences = nil
+		}
+		r.Claims = append(r.Claims, w)
+	}
+	if p.UpdateStatus {
+		s := p.Status
+		r.Status = &s
+	}
+	r.Err = p.Outcome == statefulset.ReasonError
+	if q, ok := plan.First(p.Requeue); ok && !q.RateLimited {
+		d := q.After
+		r.RequeueAfter = &d
+	}
+	return r.normalize(parallel)
+}
+
+func (r stsResult) normalize(parallel bool) stsResult {
+	sort.Slice(r.Claims, func(i, j int) bool {
+		return fmt.Sprint(r.Claims[i]) < fmt.Sprint(r.Claims[j])
+	})
+	for i := range r.Claims {
+		if len(r.Claims[i].OwnerReferences) == 0 {
+			r.Claims[i].OwnerReferences = nil
+		}
+	}
+	if parallel {
+		sort.Slice(r.Create, func(i, j int) bool { return r.Create[i].Ordinal < r.Create[j].Ordinal })
+		sort.Strings(r.Delete)
+		sort.Strings(r.Update)
+	}
+	if r.Status != nil && r.Status.CollisionCount == nil {
+		z := int32(0)
+		r.Status.CollisionCount = &z
+	}
+	return r
+}
+
+func stsRun(c stsCase, opts statefulset.Options) (stsResult, stsResult, error) {
+	up := stsUpstream(c)
+	p, err := statefulset.Step(c.set, c.pods, c.revs, c.claims, stsNow, opts)
+	if err != nil {
+		return up, stsResult{}, err
+	}
+	return up, stsFromPlan(p, c.set.Spec.PodManagementPolicy == statefulset.Parallel), nil
+}
+
+func checkSTSDifferential(t *rapid.T, opts statefulset.Options) {
+	c := stsDrawCase(t)
+	up, got, err := stsRun(c, opts)
+	if err != nil {
+		t.Fatalf("Step: %v", err)
+	}
+	if d := stsDiff(up, got); d != "" {
+		t.Fatalf("differs from v1.36.3:\n%s", d)
+	}
+}
+
+func stsDiff(a, b stsResult) string {
+	as, bs := fmt.Sprintf("%+v", stsShow(a)), fmt.Sprintf("%+v", stsShow(b))
+	if as == bs {
+		return ""
+	}
+	return "upstream: " + as + "\nkubesem:  " + bs
+}
+
+func stsShow(r stsResult) string {
+	s := fmt.Sprintf("revs=%v create=%v delete=%v update=%v claims=[", r.Revisions, r.Create, r.Delete, r.Update)
+	for _, c := range r.Claims {
+		s += fmt.Sprintf("{%s %s", c.Verb, c.Name)
+		for _, o := range c.OwnerReferences {
+			s += fmt.Sprintf(" %s/%s/%s/%s/%v", o.APIVersion, o.Kind, o.Name, o.UID, o.IsController())
+		}
+		s += "}"
+	}
+	s += "] "
+	if r.Status != nil {
+		st := *r.Status
+		cc := *st.CollisionCount
+		st.CollisionCount = nil
+		s += fmt.Sprintf("status=%+v cc=%d ", st, cc)
+	} else {
+		s += "status=none "
+	}
+	if r.RequeueAfter != nil {
+		s += "requeue=" + r.RequeueAfter.String()
+	}
+	return s + fmt.Sprintf(" err=%v", r.Err)
+}
+
+// TestStatefulSetStepDifferential compares one Step with one upstream
+// UpdateStatefulSet (defaultStatefulSetControl on fake object manager,
+// history and status updater) and the requeue of sync, gate off.
+func TestStatefulSetStepDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) { checkSTSDifferential(t, statefulset.Options{}) })
+}
+
+// TestStatefulSetStepDifferentialMaxUnavailable is the same with the
+// MaxUnavailableStatefulSet gate on.
+func TestStatefulSetStepDifferentialMaxUnavailable(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.MaxUnavailableStatefulSet, true)
+	rapid.Check(t, func(t *rapid.T) {
+		checkSTSDifferential(t, statefulset.Options{MaxUnavailableStatefulSet: true})
+	})
+}
+
+var _ = errors.New

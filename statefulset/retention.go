@@ -1,0 +1,168 @@
+package statefulset
+
+import "github.com/kubesem/kubesem/meta"
+
+// Owner reference coordinates of the set and of its pods.
+const (
+	setAPIVersion = "apps/v1"
+	setKind       = "StatefulSet"
+	podAPIVersion = "v1"
+	podKind       = "Pod"
+)
+
+// Owner names an object a claim may reference: the set or one of its pods.
+type Owner struct {
+	Name string `json:"name"`
+	UID  string `json:"uid,omitempty"`
+}
+
+func refMatches(r *meta.OwnerReference, o Owner, apiVersion, kind string) bool {
+	return r.APIVersion == apiVersion && r.Kind == kind && r.Name == o.Name
+}
+
+func hasRefUID(c *Claim, uid string) bool {
+	for i := range c.OwnerReferences {
+		if c.OwnerReferences[i].UID == uid {
+			return true
+		}
+	}
+	return false
+}
+
+// staleRef reports whether the first reference naming o (by kind and name)
+// carries another UID (hasStaleOwnerRef, stateful_set_utils.go, v1.36.3).
+func staleRef(c *Claim, o Owner, apiVersion, kind string) bool {
+	for i := range c.OwnerReferences {
+		if refMatches(&c.OwnerReferences[i], o, apiVersion, kind) {
+			return c.OwnerReferences[i].UID != o.UID
+		}
+	}
+	return false
+}
+
+// UnexpectedController reports whether, under a policy other than
+// Retain/Retain, the claim has a controller other than the set and pod, or a
+// reference to the set or pod name with another UID (hasUnexpectedController,
+// stateful_set_utils.go, v1.36.3).
+func UnexpectedController(c *Claim, policy RetentionPolicy, set, pod Owner) bool {
+	if policy.WhenScaled == Retain && policy.WhenDeleted == Retain {
+		return false
+	}
+	for i := range c.OwnerReferences {
+		r := &c.OwnerReferences[i]
+		if refMatches(r, set, setAPIVersion, setKind) {
+			if r.UID != set.UID {
+				return true
+			}
+			continue
+		}
+		if refMatches(r, pod, podAPIVersion, podKind) {
+			if r.UID != pod.UID {
+				return true
+			}
+			continue
+		}
+		if r.IsController() {
+			return true
+		}
+	}
+	return false
+}
+
+func nonControllerOwner(c *Claim, set, pod Owner) bool {
+	for i := range c.OwnerReferences {
+		r := &c.OwnerReferences[i]
+		if (r.UID == set.UID || r.UID == pod.UID) && !r.IsController() {
+			return true
+		}
+	}
+	return false
+}
+
+// ClaimOwnerUpToDate reports whether a claim's owner references agree with
+// the retention policy for a pod that is (scaledDown false) or is not
+// (scaledDown true) in the set's ordinal range: Retain/Retain no reference,
+// whenDeleted Delete a set reference, whenScaled Delete a pod reference once
+// scaled down. Stale references and claims held by another controller count
+// as up to date (isClaimOwnerUpToDate, stateful_set_utils.go, v1.36.3).
+func ClaimOwnerUpToDate(c *Claim, policy RetentionPolicy, set, pod Owner, scaledDown bool) bool {
+	if staleRef(c, set, setAPIVersion, setKind) || staleRef(c, pod, podAPIVersion, podKind) {
+		return true
+	}
+	if UnexpectedController(c, policy, set, pod) {
+		return !hasRefUID(c, set.UID) && !hasRefUID(c, pod.UID)
+	}
+	if nonControllerOwner(c, set, pod) {
+		return false
+	}
+	hasSet, hasPod := hasRefUID(c, set.UID), hasRefUID(c, pod.UID)
+	switch {
+	case policy.WhenScaled == Retain && policy.WhenDeleted == Delete:
+		return hasSet && !hasPod
+	case policy.WhenScaled == Delete && policy.WhenDeleted == Retain:
+		return !hasSet && scaledDown == hasPod
+	case policy.WhenScaled == Delete && policy.WhenDeleted == Delete:
+		return scaledDown != hasSet && scaledDown == hasPod
+	default: // Retain/Retain, and unknown values treated as Retain
+		return !hasSet && !hasPod
+	}
+}
+
+// ClaimOwnerRefs returns the owner references a claim gets under the
+// retention policy: its references to the set's and pod's names removed,
+// then (unless another controller holds the claim) a controller reference to
+// the set (whenDeleted Delete and in range) and to the pod (whenScaled Delete
+// and scaled down) (updateClaimOwnerRefForSetAndPod, stateful_set_utils.go,
+// v1.36.3). The input is not modified.
+func ClaimOwnerRefs(c *Claim, policy RetentionPolicy, set, pod Owner, scaledDown bool) []meta.OwnerReference {
+	unexpected := UnexpectedController(c, policy, set, pod)
+	refs := make([]meta.OwnerReference, 0, len(c.OwnerReferences)+2)
+	for _, r := range c.OwnerReferences {
+		if refMatches(&r, set, setAPIVersion, setKind) || refMatches(&r, pod, podAPIVersion, podKind) {
+			continue
+		}
+		if r.Controller != nil {
+			v := *r.Controller
+			r.Controller = &v
+		}
+		refs = append(refs, r)
+	}
+	if unexpected {
+		return refs
+	}
+	add := func(o Owner, apiVersion, kind string) {
+		for i := range refs {
+			if refs[i].UID == o.UID {
+				return
+			}
+		}
+		t := true
+		refs = append(refs, meta.OwnerReference{APIVersion: apiVersion, Kind: kind, Name: o.Name, UID: o.UID, Controller: &t})
+	}
+	switch {
+	case policy.WhenScaled == Retain && policy.WhenDeleted == Delete:
+		add(set, setAPIVersion, setKind)
+	case policy.WhenScaled == Delete && policy.WhenDeleted == Retain:
+		if scaledDown {
+			add(pod, podAPIVersion, podKind)
+		}
+	case policy.WhenScaled == Delete && policy.WhenDeleted == Delete:
+		if scaledDown {
+			add(pod, podAPIVersion, podKind)
+		} else {
+			add(set, setAPIVersion, setKind)
+		}
+	}
+	return refs
+}
+
+// ClaimIsStale reports whether a claim blocks the creation of pod: under
+// whenScaled Delete, a claim whose reference to the pod's name carries
+// another UID (PodClaimIsStale, stateful_pod_control.go, v1.36.3; a pod not
+// yet created has no UID, so any such reference is stale).
+func ClaimIsStale(c *Claim, policy RetentionPolicy, pod Owner) bool {
+	if policy.WhenScaled == Retain {
+		return false
+	}
+	return staleRef(c, pod, podAPIVersion, podKind)
+}

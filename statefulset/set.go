@@ -1,0 +1,211 @@
+package statefulset
+
+import (
+	"time"
+
+	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+// StatefulSet is the subset of an apps/v1 StatefulSet the controller reads.
+// JSON tags follow the API, except Spec.TemplateRevision (see there).
+type StatefulSet struct {
+	meta.ObjectMeta `json:"metadata"`
+	Spec            Spec   `json:"spec"`
+	Status          Status `json:"status"`
+}
+
+// PodManagementPolicy is spec.podManagementPolicy.
+type PodManagementPolicy string
+
+// Pod management policies.
+const (
+	OrderedReady PodManagementPolicy = "OrderedReady"
+	Parallel     PodManagementPolicy = "Parallel"
+)
+
+// UpdateStrategyType is spec.updateStrategy.type.
+type UpdateStrategyType string
+
+// Update strategies.
+const (
+	RollingUpdate UpdateStrategyType = "RollingUpdate"
+	OnDelete      UpdateStrategyType = "OnDelete"
+)
+
+// RetentionPolicyType is a value of spec.persistentVolumeClaimRetentionPolicy.
+type RetentionPolicyType string
+
+// Claim retention policy values.
+const (
+	Retain RetentionPolicyType = "Retain"
+	Delete RetentionPolicyType = "Delete"
+)
+
+// Spec is the subset of a StatefulSetSpec the controller reads.
+type Spec struct {
+	// Replicas defaults to 1 when nil.
+	Replicas *int32 `json:"replicas,omitempty"`
+	// Ordinals.Start is the first ordinal (0 when nil).
+	Ordinals            *OrdinalsSpec       `json:"ordinals,omitempty"`
+	ServiceName         string              `json:"serviceName,omitempty"`
+	PodManagementPolicy PodManagementPolicy `json:"podManagementPolicy,omitempty"`
+	UpdateStrategy      UpdateStrategy      `json:"updateStrategy,omitzero"`
+	MinReadySeconds     int32               `json:"minReadySeconds,omitempty"`
+	// RevisionHistoryLimit defaults to 10 when nil.
+	RevisionHistoryLimit *int32 `json:"revisionHistoryLimit,omitempty"`
+	// VolumeClaimTemplates are the names of the claim templates.
+	VolumeClaimTemplates []string `json:"volumeClaimTemplates,omitempty"`
+	// PersistentVolumeClaimRetentionPolicy is Retain/Retain when nil.
+	PersistentVolumeClaimRetentionPolicy *RetentionPolicy `json:"persistentVolumeClaimRetentionPolicy,omitempty"`
+	// TemplateRevision is the name of the ControllerRevision the current
+	// pod template hashes to ("<set>-<hash>", the controller-revision-hash
+	// label value); an input, as pod-template-hash is for Deployments.
+	TemplateRevision string `json:"templateRevision"`
+}
+
+// OrdinalsSpec is spec.ordinals.
+type OrdinalsSpec struct {
+	Start int32 `json:"start"`
+}
+
+// UpdateStrategy is spec.updateStrategy; an empty Type means RollingUpdate.
+type UpdateStrategy struct {
+	Type          UpdateStrategyType     `json:"type,omitempty"`
+	RollingUpdate *RollingUpdateStrategy `json:"rollingUpdate,omitempty"`
+}
+
+// RollingUpdateStrategy is spec.updateStrategy.rollingUpdate.
+type RollingUpdateStrategy struct {
+	Partition      *int32        `json:"partition,omitempty"`
+	MaxUnavailable *intstr.Value `json:"maxUnavailable,omitempty"`
+}
+
+// RetentionPolicy is spec.persistentVolumeClaimRetentionPolicy; empty
+// fields mean Retain.
+type RetentionPolicy struct {
+	WhenDeleted RetentionPolicyType `json:"whenDeleted,omitempty"`
+	WhenScaled  RetentionPolicyType `json:"whenScaled,omitempty"`
+}
+
+// Status is a StatefulSetStatus.
+type Status struct {
+	ObservedGeneration int64  `json:"observedGeneration,omitempty"`
+	Replicas           int32  `json:"replicas"`
+	ReadyReplicas      int32  `json:"readyReplicas,omitempty"`
+	CurrentReplicas    int32  `json:"currentReplicas,omitempty"`
+	UpdatedReplicas    int32  `json:"updatedReplicas,omitempty"`
+	AvailableReplicas  int32  `json:"availableReplicas,omitempty"`
+	CurrentRevision    string `json:"currentRevision,omitempty"`
+	UpdateRevision     string `json:"updateRevision,omitempty"`
+	CollisionCount     *int32 `json:"collisionCount,omitempty"`
+}
+
+// Revision is the subset of a ControllerRevision the controller reads.
+type Revision struct {
+	Name              string    `json:"name"`
+	Revision          int64     `json:"revision"`
+	CreationTimestamp time.Time `json:"creationTimestamp,omitzero"`
+}
+
+// Pod is a pod of the set: the pod fields kubesem reads plus its
+// persistentVolumeClaim volumes (spec.volumes, flattened).
+type Pod struct {
+	podstatus.Pod
+	// Volumes are the pod's volumes; ClaimName is empty for a volume that
+	// is not a persistentVolumeClaim.
+	Volumes []Volume `json:"volumes,omitempty"`
+}
+
+// Volume is one pod volume, reduced to its claim.
+type Volume struct {
+	Name      string `json:"name"`
+	ClaimName string `json:"claimName,omitempty"`
+}
+
+// Claim is the subset of a PersistentVolumeClaim the controller reads.
+type Claim struct {
+	Name              string                `json:"name"`
+	UID               string                `json:"uid,omitempty"`
+	DeletionTimestamp *time.Time            `json:"deletionTimestamp,omitempty"`
+	OwnerReferences   []meta.OwnerReference `json:"ownerReferences,omitempty"`
+}
+
+// Replicas returns spec.replicas, 1 when unset.
+func (s *StatefulSet) Replicas() int32 {
+	if s.Spec.Replicas == nil {
+		return 1
+	}
+	return *s.Spec.Replicas
+}
+
+// Start returns spec.ordinals.start, 0 when unset.
+func (s *StatefulSet) Start() int32 {
+	if s.Spec.Ordinals == nil {
+		return 0
+	}
+	return s.Spec.Ordinals.Start
+}
+
+// Policy returns the pod management policy, OrderedReady when unset.
+func (s *StatefulSet) Policy() PodManagementPolicy {
+	if s.Spec.PodManagementPolicy == "" {
+		return OrderedReady
+	}
+	return s.Spec.PodManagementPolicy
+}
+
+// Strategy returns the update strategy type, RollingUpdate when unset.
+func (s *StatefulSet) Strategy() UpdateStrategyType {
+	if s.Spec.UpdateStrategy.Type == "" {
+		return RollingUpdate
+	}
+	return s.Spec.UpdateStrategy.Type
+}
+
+// Partition returns spec.updateStrategy.rollingUpdate.partition and
+// whether it is set.
+func (s *StatefulSet) Partition() (int32, bool) {
+	ru := s.Spec.UpdateStrategy.RollingUpdate
+	if ru == nil {
+		return 0, false
+	}
+	if ru.Partition == nil {
+		return 0, true
+	}
+	return *ru.Partition, true
+}
+
+// HistoryLimit returns spec.revisionHistoryLimit, 10 when unset.
+func (s *StatefulSet) HistoryLimit() int32 {
+	if s.Spec.RevisionHistoryLimit == nil {
+		return 10
+	}
+	return *s.Spec.RevisionHistoryLimit
+}
+
+// Retention returns the claim retention policy with Retain for unset fields.
+func (s *StatefulSet) Retention() RetentionPolicy {
+	if r := s.Spec.PersistentVolumeClaimRetentionPolicy; r != nil {
+		return r.Defaulted()
+	}
+	return RetentionPolicy{WhenDeleted: Retain, WhenScaled: Retain}
+}
+
+// Defaulted returns p with Retain for empty fields (API defaulting).
+func (p RetentionPolicy) Defaulted() RetentionPolicy {
+	if p.WhenDeleted == "" {
+		p.WhenDeleted = Retain
+	}
+	if p.WhenScaled == "" {
+		p.WhenScaled = Retain
+	}
+	return p
+}
+
+// RevisionLabel is the pod label carrying the pod's ControllerRevision name.
+const RevisionLabel = "controller-revision-hash"
+
+// PodRevision returns the pod's controller-revision-hash label ("" when absent).
+func PodRevision(p *Pod) string { return p.Labels[RevisionLabel] }

@@ -1,0 +1,75 @@
+package statefulset
+
+import (
+	"time"
+
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+func isCreated(p *Pod) bool     { return p.Status.Phase != "" }
+func isTerminating(p *Pod) bool { return p.DeletionTimestamp != nil }
+func isRunningAndReady(p *Pod) bool {
+	return p.Status.Phase == podstatus.Running && podstatus.IsReady(&p.Pod)
+}
+func isAvailable(p *Pod, minReady int32, now time.Time) bool {
+	return podstatus.IsAvailable(&p.Pod, minReady, now)
+}
+
+// IsUnavailable reports whether a pod counts as unavailable: not available
+// (Ready for minReadySeconds) or terminating (isUnavailable,
+// stateful_set_utils.go, v1.36.3).
+func IsUnavailable(p *Pod, minReadySeconds int32, now time.Time) bool {
+	return !isAvailable(p, minReadySeconds, now) || isTerminating(p)
+}
+
+// CountReplicas fills the replica counts of st from pods: replicas counts
+// created pods (phase set), ready those Running and Ready, available those
+// also available, current and updated the created, non-terminating pods at
+// st.CurrentRevision and st.UpdateRevision (computeReplicaStatus,
+// stateful_set_control.go, v1.36.3).
+func CountReplicas(st *Status, pods []*Pod, minReadySeconds int32, now time.Time) {
+	st.Replicas, st.ReadyReplicas, st.AvailableReplicas, st.CurrentReplicas, st.UpdatedReplicas = 0, 0, 0, 0, 0
+	for _, p := range pods {
+		created := isCreated(p)
+		if created {
+			st.Replicas++
+		}
+		if isRunningAndReady(p) {
+			st.ReadyReplicas++
+			if isAvailable(p, minReadySeconds, now) {
+				st.AvailableReplicas++
+			}
+		}
+		if created && !isTerminating(p) {
+			r := PodRevision(p)
+			if r == st.CurrentRevision {
+				st.CurrentReplicas++
+			}
+			if r == st.UpdateRevision {
+				st.UpdatedReplicas++
+			}
+		}
+	}
+}
+
+// CompleteRollingUpdate makes the update revision current when a
+// RollingUpdate set has all spec.replicas pods created, ready and updated
+// (completeRollingUpdate, stateful_set_utils.go, v1.36.3).
+func CompleteRollingUpdate(set *StatefulSet, st *Status) {
+	r := set.Replicas()
+	if set.Strategy() == RollingUpdate && st.UpdatedReplicas == r && st.ReadyReplicas == r && st.Replicas == r {
+		st.CurrentReplicas = st.UpdatedReplicas
+		st.CurrentRevision = st.UpdateRevision
+	}
+}
+
+// StatusChanged reports whether the controller writes st over old: a newer
+// observedGeneration or any count or revision differs; collisionCount alone
+// does not count (inconsistentStatus, stateful_set_utils.go, v1.36.3).
+func StatusChanged(old, st *Status) bool {
+	return st.ObservedGeneration > old.ObservedGeneration ||
+		st.Replicas != old.Replicas || st.CurrentReplicas != old.CurrentReplicas ||
+		st.ReadyReplicas != old.ReadyReplicas || st.UpdatedReplicas != old.UpdatedReplicas ||
+		st.CurrentRevision != old.CurrentRevision || st.AvailableReplicas != old.AvailableReplicas ||
+		st.UpdateRevision != old.UpdateRevision
+}
