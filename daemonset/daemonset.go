@@ -67,9 +67,9 @@ type Status struct {
 	DesiredNumberScheduled int32  `json:"desiredNumberScheduled"`
 	NumberReady            int32  `json:"numberReady"`
 	ObservedGeneration     int64  `json:"observedGeneration,omitempty"`
-	UpdatedNumberScheduled int32  `json:"updatedNumberScheduled,omitempty"`
-	NumberAvailable        int32  `json:"numberAvailable,omitempty"`
-	NumberUnavailable      int32  `json:"numberUnavailable,omitempty"`
+	UpdatedNumberScheduled int32  `json:"updatedNumberScheduled"`
+	NumberAvailable        int32  `json:"numberAvailable"`
+	NumberUnavailable      int32  `json:"numberUnavailable"`
 	CollisionCount         *int32 `json:"collisionCount,omitempty"`
 }
 
