@@ -215,6 +215,9 @@ func dsToKubesem(uds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod) (*daemon
 	ds.Spec.UpdateStrategy.Type = daemonset.StrategyType(uds.Spec.UpdateStrategy.Type)
 	if ru := uds.Spec.UpdateStrategy.RollingUpdate; ru != nil {
 		conv := func(v *intstrutil.IntOrString) *intstr.Value {
+			if v == nil {
+				return nil
+			}
 			if v.Type == intstrutil.String {
 				x := intstr.String(v.StrVal)
 				return &x
