@@ -202,7 +202,6 @@ func dsDrawSync(t *rapid.T, serial int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod)
 	return uds, nodes, pods
 }
 
-
 // dsToKubesem converts the upstream objects to kubesem's.
 func dsToKubesem(uds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod) (*daemonset.DaemonSet, []*node.Node, []*daemonset.Pod) {
 	ds := &daemonset.DaemonSet{}
