@@ -13,6 +13,7 @@
 //	kubesem simulate cronjob [flags]      print which CronJob schedule slots run, skip, replace or are missed
 //	kubesem simulate drain [flags]        replay the documented kubectl drain against a PodDisruptionBudget
 //	kubesem simulate node-outage [flags]  nodes that stop heartbeating: Unknown, taints, zone states, evictions
+//	kubesem simulate daemonset [flags]    a DaemonSet rolling update per node
 //
 // Exit codes: 0 success, 1 conformance failure, 2 bad usage or invalid input
 // (one line on stderr names the field).
@@ -48,6 +49,7 @@ commands:
   simulate cronjob [flags] print a CronJob's schedule slots over a window (see -h)
   simulate drain [flags]   replay the documented kubectl drain against a PodDisruptionBudget (see -h)
   simulate node-outage [flags] nodes that stop heartbeating: Unknown, taints, zone states, evictions (see -h)
+  simulate daemonset [flags] a DaemonSet rolling update per node, with taints and NotReady nodes (see -h)
 `
 
 // run is main without the process: it returns the exit code.
@@ -100,7 +102,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // simulations lists the simulate subcommands (TestHelp checks each one's -h).
-var simulations = []string{"rollout", "cronjob", "drain", "node-outage"}
+var simulations = []string{"rollout", "cronjob", "drain", "node-outage", "daemonset"}
 
 func simulate(args []string, stdout io.Writer) error {
 	if wantsHelp(args) {
@@ -119,6 +121,8 @@ func simulate(args []string, stdout io.Writer) error {
 		return simulateDrain(args[1:], stdout)
 	case "node-outage":
 		return simulateNodeOutage(args[1:], stdout)
+	case "daemonset":
+		return simulateDaemonSet(args[1:], stdout)
 	}
 	return usagef("simulate: unknown simulation %q (want rollout, cronjob or drain)", args[0])
 }
