@@ -58,6 +58,14 @@ type dsNewPodIn struct {
 	Hash      string              `json:"hash"`
 }
 
+type dsValidateIn struct {
+	DaemonSet daemonset.DaemonSet `json:"daemonSet"`
+}
+
+type dsValidateOut struct {
+	Valid bool `json:"valid"`
+}
+
 type dsStepIn struct {
 	DaemonSet daemonset.DaemonSet `json:"daemonSet"`
 	Nodes     []*node.Node        `json:"nodes"`
@@ -95,6 +103,12 @@ func daemonsetDecisions() []Decision {
 		}),
 		Bind("daemonset.NewPod", func(in dsNewPodIn, _ struct{}) (daemonset.Template, error) {
 			return daemonset.NewPod(&in.DaemonSet, in.Node, in.Hash), nil
+		}),
+		Bind("daemonset.Validate", func(in dsValidateIn, opts daemonset.Options) (dsValidateOut, error) {
+			if err := daemonset.Validate(&in.DaemonSet, opts); err != nil {
+				return dsValidateOut{}, err
+			}
+			return dsValidateOut{Valid: true}, nil
 		}),
 		Bind("daemonset.Step", func(in dsStepIn, opts daemonset.Options) (daemonset.Plan, error) {
 			return daemonset.Step(&in.DaemonSet, in.Nodes, in.Pods, in.History, in.Backoff, in.Now, opts)
