@@ -84,3 +84,37 @@ func BenchmarkStep5000Nodes(b *testing.B) {
 		_, _ = daemonset.Step(ds, nodes, pods, daemonset.History{Hash: "new"}, nil, now, daemonset.Options{})
 	}
 }
+
+func BenchmarkPodTolerations(b *testing.B) {
+	ds, _, _ := benchCluster(0)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = daemonset.PodTolerations(&ds.Spec.Template.Spec)
+	}
+}
+
+func BenchmarkTargetNodeName(b *testing.B) {
+	var spec daemonset.PodSpec
+	spec.Affinity = daemonset.PinToNode(nil, "node-1")
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = daemonset.TargetNodeName(&spec)
+	}
+}
+
+func BenchmarkNewPod(b *testing.B) {
+	ds, _, _ := benchCluster(0)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = daemonset.NewPod(ds, "node-1", "abc")
+	}
+}
+
+func BenchmarkValidate(b *testing.B) {
+	ds, _, _ := benchCluster(0)
+	ds.Spec.Template.Labels = map[string]string{"app": "d"}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = daemonset.Validate(ds, daemonset.Options{})
+	}
+}

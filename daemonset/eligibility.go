@@ -38,31 +38,32 @@ func DefaultTolerations(hostNetwork bool) []node.Toleration {
 }
 
 // PodTolerations returns the tolerations of a daemon pod made from spec:
-// the template's, with each default toleration ([DefaultTolerations])
-// replacing an equal one (same key, operator, value and effect) in place
-// or, when there is none, appended.
+// the template's, then each default toleration ([DefaultTolerations]) in
+// turn replaces, in place, every toleration equal to it in key, operator,
+// value and effect (dropping a tolerationSeconds), or is appended when
+// there is none.
+//
+// Upstream's AddOrUpdateTolerationInPodSpec means to leave the list alone
+// when it already holds the toleration exactly, but compares a pointer
+// with a value (never equal), so it always replaces.
 //
 // Source: upstream pkg/controller/daemon/util AddOrUpdateDaemonPodTolerations
 // with v1helper.AddOrUpdateTolerationInPodSpec (v1.36.3).
 func PodTolerations(spec *PodSpec) []node.Toleration {
-	out := append([]node.Toleration(nil), spec.Tolerations...)
-	for _, d := range DefaultTolerations(spec.HostNetwork) {
-		found := false
-		var kept []node.Toleration
-		for _, t := range out {
-			if sameToleration(&t, &d) {
-				if !found {
-					kept = append(kept, d)
-				}
-				found = true
-				continue
+	defaults := DefaultTolerations(spec.HostNetwork)
+	out := make([]node.Toleration, len(spec.Tolerations), len(spec.Tolerations)+len(defaults))
+	copy(out, spec.Tolerations)
+	for _, d := range defaults {
+		matched := false
+		for i := range out {
+			if sameToleration(&out[i], &d) {
+				out[i] = d
+				matched = true
 			}
-			kept = append(kept, t)
 		}
-		if !found {
-			kept = append(kept, d)
+		if !matched {
+			out = append(out, d)
 		}
-		out = kept
 	}
 	return out
 }

@@ -53,6 +53,10 @@ func statusOf(ds *DaemonSet, states []nodeState, hash string, gen int64, hasGen 
 // TestStoreDaemonSetStatus.
 func writeStatus(ds *DaemonSet, st Status) (Status, bool) {
 	cur := ds.Status
+	if c := cur.CollisionCount; c != nil {
+		v := *c
+		cur.CollisionCount = &v
+	}
 	if cur.DesiredNumberScheduled == st.DesiredNumberScheduled &&
 		cur.CurrentNumberScheduled == st.CurrentNumberScheduled &&
 		cur.NumberMisscheduled == st.NumberMisscheduled &&

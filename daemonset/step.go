@@ -107,6 +107,10 @@ func Step(ds *DaemonSet, nodes []*node.Node, pods []*Pod, history History, memor
 		return Plan{}, field.New("daemonSet", "", field.ErrRequired)
 	}
 	p.Status = ds.Status
+	if c := ds.Status.CollisionCount; c != nil {
+		v := *c
+		p.Status.CollisionCount = &v
+	}
 	if ds.DeletionTimestamp != nil {
 		p.Outcome = ReasonBeingDeleted
 		return p, nil

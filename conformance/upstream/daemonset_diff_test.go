@@ -42,6 +42,22 @@ func dsDrawTolerations(t *rapid.T) ([]v1.Toleration, []node.Toleration) {
 	var kt []node.Toleration
 	for i := range rapid.IntRange(0, 4).Draw(t, "ntols") {
 		l := "l" + string(rune('0'+i))
+		if rapid.IntRange(0, 3).Draw(t, l+"def") == 0 {
+			// One of the controller's default tolerations, maybe with
+			// tolerationSeconds: AddOrUpdateTolerationInPodSpec replaces
+			// or keeps it.
+			k := rapid.SampledFrom(dsTaintKeys[3:10]).Draw(t, l+"dk")
+			e := rapid.SampledFrom([]string{"NoSchedule", "NoExecute"}).Draw(t, l+"de")
+			u := v1.Toleration{Key: k, Operator: v1.TolerationOpExists, Effect: v1.TaintEffect(e)}
+			kt = append(kt, node.Toleration{Key: k, Operator: "Exists", Effect: e})
+			if rapid.Bool().Draw(t, l+"dsecs") {
+				s := int64(30)
+				u.TolerationSeconds = &s
+				kt[len(kt)-1].TolerationSeconds = &s
+			}
+			ut = append(ut, u)
+			continue
+		}
 		if rapid.Bool().Draw(t, l+"ds") {
 			k := rapid.SampledFrom(dsTaintKeys).Draw(t, l+"k")
 			op := rapid.SampledFrom([]string{"Exists", "Equal", ""}).Draw(t, l+"op")
