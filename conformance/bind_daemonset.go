@@ -1,6 +1,117 @@
 package conformance
 
+import (
+	"time"
+
+	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/node"
+)
+
+type dsEligibilityIn struct {
+	Node      node.Node           `json:"node"`
+	DaemonSet daemonset.DaemonSet `json:"daemonSet"`
+}
+
+type dsNumbersIn struct {
+	DaemonSet daemonset.DaemonSet `json:"daemonSet"`
+	Desired   int32               `json:"desired"`
+}
+
+type dsUpdatedIn struct {
+	Labels             map[string]string `json:"labels"`
+	Hash               string            `json:"hash"`
+	TemplateGeneration *int64            `json:"templateGeneration"`
+}
+
+type dsUpdatedOut struct {
+	Updated bool `json:"updated"`
+}
+
+type dsTargetIn struct {
+	Pod daemonset.Pod `json:"pod"`
+}
+
+type dsTargetOut struct {
+	Node string `json:"node"`
+}
+
+type dsPinIn struct {
+	Affinity *node.Affinity `json:"affinity"`
+	Node     string         `json:"node"`
+}
+
+type dsPinOut struct {
+	Affinity *node.Affinity `json:"affinity"`
+}
+
+type dsTolerationsIn struct {
+	Spec daemonset.PodSpec `json:"spec"`
+}
+
+type dsTolerationsOut struct {
+	Tolerations []node.Toleration `json:"tolerations"`
+}
+
+type dsNewPodIn struct {
+	DaemonSet daemonset.DaemonSet `json:"daemonSet"`
+	Node      string              `json:"node"`
+	Hash      string              `json:"hash"`
+}
+
+type dsValidateIn struct {
+	DaemonSet daemonset.DaemonSet `json:"daemonSet"`
+}
+
+type dsValidateOut struct {
+	Valid bool `json:"valid"`
+}
+
+type dsStepIn struct {
+	DaemonSet daemonset.DaemonSet `json:"daemonSet"`
+	Nodes     []*node.Node        `json:"nodes"`
+	Pods      []*daemonset.Pod    `json:"pods"`
+	History   daemonset.History   `json:"history"`
+	Backoff   daemonset.Backoff   `json:"backoff"`
+	Now       time.Time           `json:"now"`
+}
+
 // daemonsetDecisions returns the daemonset decisions the vectors in testdata/daemonset name.
 func daemonsetDecisions() []Decision {
-	return nil
+	return []Decision{
+		Bind("daemonset.NodeShouldRunDaemonPod", func(in dsEligibilityIn, opts daemonset.Options) (daemonset.Eligibility, error) {
+			return daemonset.NodeShouldRunDaemonPod(&in.Node, &in.DaemonSet, opts), nil
+		}),
+		Bind("daemonset.UnavailableNumbers", func(in dsNumbersIn, _ struct{}) (daemonset.Budget, error) {
+			return daemonset.UnavailableNumbers(&in.DaemonSet, in.Desired)
+		}),
+		Bind("daemonset.IsPodUpdated", func(in dsUpdatedIn, _ struct{}) (dsUpdatedOut, error) {
+			var gen int64
+			if in.TemplateGeneration != nil {
+				gen = *in.TemplateGeneration
+			}
+			return dsUpdatedOut{daemonset.IsPodUpdated(in.Labels, in.Hash, gen, in.TemplateGeneration != nil)}, nil
+		}),
+		Bind("daemonset.TargetNodeName", func(in dsTargetIn, _ struct{}) (dsTargetOut, error) {
+			n, err := daemonset.TargetNodeName(&in.Pod.Spec)
+			return dsTargetOut{n}, err
+		}),
+		Bind("daemonset.PinToNode", func(in dsPinIn, _ struct{}) (dsPinOut, error) {
+			return dsPinOut{daemonset.PinToNode(in.Affinity, in.Node)}, nil
+		}),
+		Bind("daemonset.PodTolerations", func(in dsTolerationsIn, _ struct{}) (dsTolerationsOut, error) {
+			return dsTolerationsOut{daemonset.PodTolerations(&in.Spec)}, nil
+		}),
+		Bind("daemonset.NewPod", func(in dsNewPodIn, _ struct{}) (daemonset.Template, error) {
+			return daemonset.NewPod(&in.DaemonSet, in.Node, in.Hash), nil
+		}),
+		Bind("daemonset.Validate", func(in dsValidateIn, opts daemonset.Options) (dsValidateOut, error) {
+			if err := daemonset.Validate(&in.DaemonSet, opts); err != nil {
+				return dsValidateOut{}, err
+			}
+			return dsValidateOut{Valid: true}, nil
+		}),
+		Bind("daemonset.Step", func(in dsStepIn, opts daemonset.Options) (daemonset.Plan, error) {
+			return daemonset.Step(&in.DaemonSet, in.Nodes, in.Pods, in.History, in.Backoff, in.Now, opts)
+		}),
+	}
 }

@@ -81,6 +81,7 @@ simulations:
   pod       a pod's containers on a simulated kubelet (phase, conditions, restarts, backoff)
   node-outage  nodes that stop heartbeating: Unknown, taints, zone states, evictions
   statefulset  a StatefulSet sync by sync: ordinals, revisions, pod states
+  daemonset    a DaemonSet rolling update per node, with taints and NotReady nodes
 
 Each takes -h for its flags.
 `

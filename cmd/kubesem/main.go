@@ -15,6 +15,7 @@
 //	kubesem simulate pod [flags]          a pod's containers on a simulated kubelet: phase, conditions, restarts, backoff
 //	kubesem simulate node-outage [flags]  nodes that stop heartbeating: Unknown, taints, zone states, evictions
 //	kubesem simulate statefulset [flags]  drive a StatefulSet sync by sync (ordinals, revisions, states)
+//	kubesem simulate daemonset [flags]    a DaemonSet rolling update per node
 //
 // Exit codes: 0 success, 1 conformance failure, 2 bad usage or invalid input
 // (one line on stderr names the field).
@@ -53,6 +54,7 @@ commands:
   simulate pod [flags]     a pod's containers on a simulated kubelet: phase, conditions, restarts, backoff (see -h)
   simulate node-outage [flags] nodes that stop heartbeating: Unknown, taints, zone states, evictions (see -h)
   simulate statefulset [flags] drive a StatefulSet sync by sync: ordinals, revisions, states (see -h)
+  simulate daemonset [flags] a DaemonSet rolling update per node, with taints and NotReady nodes (see -h)
 `
 
 // run is main without the process: it returns the exit code.
@@ -105,7 +107,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // simulations lists the simulate subcommands (TestHelp checks each one's -h).
-var simulations = []string{"rollout", "cronjob", "drain", "pod", "node-outage", "statefulset"}
+var simulations = []string{"rollout", "cronjob", "drain", "pod", "node-outage", "statefulset", "daemonset"}
 
 func simulate(args []string, stdout io.Writer) error {
 	if wantsHelp(args) {
@@ -128,6 +130,8 @@ func simulate(args []string, stdout io.Writer) error {
 		return simulateNodeOutage(args[1:], stdout)
 	case "statefulset":
 		return simulateStatefulSet(args[1:], stdout)
+	case "daemonset":
+		return simulateDaemonSet(args[1:], stdout)
 	}
 	return usagef("simulate: unknown simulation %q (want one of %s)", args[0], strings.Join(simulations, ", "))
 }

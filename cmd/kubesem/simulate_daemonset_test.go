@@ -1,0 +1,65 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestSimulateDaemonSetGolden compares `kubesem simulate daemonset` with
+// golden files; run with -update to rewrite them.
+func TestSimulateDaemonSetGolden(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"daemonset_default", []string{"simulate", "daemonset"}},
+		{"daemonset_surge", []string{"simulate", "daemonset", "--max-unavailable", "0", "--max-surge", "2"}},
+		{"daemonset_percent", []string{"simulate", "daemonset", "--nodes", "10", "--max-unavailable", "25%"}},
+		// PR #117658: a NotReady node holding the new pod stalls the rollout.
+		{"daemonset_not_ready", []string{"simulate", "daemonset", "--not-ready", "node-3@0s"}},
+		// A tainted node that is not tolerated keeps its old pod until the
+		// budget lets the update delete it; a cordoned node runs one.
+		{"daemonset_taints", []string{"simulate", "daemonset", "--taint", "node-1=gpu:NoSchedule,node-2=node.kubernetes.io/unschedulable:NoSchedule"}},
+		{"daemonset_second_update", []string{"simulate", "daemonset", "--max-surge", "1", "--max-unavailable", "0", "--second-update", "15s", "--min-ready-seconds", "5"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			code, out, stderr := runCLI(t, "", c.args...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+			}
+			path := filepath.Join("testdata", c.name+".golden")
+			if *update {
+				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if out != string(want) {
+				t.Errorf("%v output differs from %s:\n%s", c.args, path, out)
+			}
+		})
+	}
+}
+
+// TestSimulateDaemonSetBadFlags: invalid budgets and flags are usage errors.
+func TestSimulateDaemonSetBadFlags(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"simulate", "daemonset", "--max-unavailable", "x%"},
+		{"simulate", "daemonset", "--max-surge", "-1"},
+		{"simulate", "daemonset", "--nodes", "0"},
+		{"simulate", "daemonset", "--taint", "node-1=gpu:Sometimes"},
+		{"simulate", "daemonset", "--not-ready", "node-9@1s"},
+	} {
+		if code, _, _ := runCLI(t, "", args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}

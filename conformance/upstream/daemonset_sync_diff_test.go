@@ -1,0 +1,366 @@
+package upstream_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+	_ "unsafe"
+
+	apps "k8s.io/api/apps/v1"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	intstrutil "k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	core "k8s.io/client-go/testing"
+	"k8s.io/client-go/util/flowcontrol"
+	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/controller"
+	"k8s.io/kubernetes/pkg/controller/daemon"
+	testingclock "k8s.io/utils/clock/testing"
+	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+//go:linkname dsSyncDaemonSet k8s.io/kubernetes/pkg/controller/daemon.(*DaemonSetsController).syncDaemonSet
+func dsSyncDaemonSet(dsc *daemon.DaemonSetsController, ctx context.Context, key string) error
+
+// dsHarness is one upstream DaemonSet controller on a fake clientset whose
+// reactors record pod creations and deletions and status writes instead
+// of storing them; its informer stores are filled directly.
+type dsHarness struct {
+	dsc     *daemon.DaemonSetsController
+	factory informers.SharedInformerFactory
+	clock   *testingclock.FakeClock
+	mu      sync.Mutex
+	created []string // target nodes of created pods
+	deleted []string
+	status  *apps.DaemonSetStatus
+}
+
+func newDSHarness(t testing.TB) *dsHarness {
+	h := &dsHarness{}
+	client := fake.NewSimpleClientset()
+	client.PrependReactor("create", "pods", func(a core.Action) (bool, runtime.Object, error) {
+		p := a.(core.CreateAction).GetObject().(*v1.Pod)
+		h.mu.Lock()
+		h.created = append(h.created, p.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchFields[0].Values[0])
+		h.mu.Unlock()
+		return true, p, nil
+	})
+	client.PrependReactor("delete", "pods", func(a core.Action) (bool, runtime.Object, error) {
+		h.mu.Lock()
+		h.deleted = append(h.deleted, a.(core.DeleteAction).GetName())
+		h.mu.Unlock()
+		return true, nil, nil
+	})
+	client.PrependReactor("update", "daemonsets", func(a core.Action) (bool, runtime.Object, error) {
+		ds := a.(core.UpdateAction).GetObject().(*apps.DaemonSet)
+		st := ds.Status
+		h.status = &st
+		return true, ds, nil
+	})
+	client.PrependReactor("create", "controllerrevisions", func(a core.Action) (bool, runtime.Object, error) {
+		return true, a.(core.CreateAction).GetObject(), nil
+	})
+	h.factory = informers.NewSharedInformerFactory(client, controller.NoResyncPeriodFunc())
+	h.clock = testingclock.NewFakeClock(dsNow)
+	dsc, err := daemon.NewDaemonSetsController(context.Background(),
+		h.factory.Apps().V1().DaemonSets(), h.factory.Apps().V1().ControllerRevisions(),
+		h.factory.Core().V1().Pods(), h.factory.Core().V1().Nodes(), client,
+		flowcontrol.NewFakeBackOff(time.Second, 15*time.Minute, h.clock))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.dsc = dsc
+	return h
+}
+
+var dsNow = time.Date(2026, 1, 1, 1, 0, 0, 0, time.UTC)
+
+// sync runs one syncDaemonSet over the given objects.
+func (h *dsHarness) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod) error {
+	h.created, h.deleted, h.status = nil, nil, nil
+	objs := make([]any, len(nodes))
+	for i, n := range nodes {
+		objs[i] = n
+	}
+	if err := h.factory.Core().V1().Nodes().Informer().GetStore().Replace(objs, "1"); err != nil {
+		t.Fatal(err)
+	}
+	objs = make([]any, len(pods))
+	for i, p := range pods {
+		objs[i] = p
+	}
+	if err := h.factory.Core().V1().Pods().Informer().GetStore().Replace(objs, "1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.factory.Apps().V1().DaemonSets().Informer().GetStore().Replace([]any{ds}, "1"); err != nil {
+		t.Fatal(err)
+	}
+	return dsSyncDaemonSet(h.dsc, klog.NewContext(context.Background(), klog.Background()), ds.Namespace+"/"+ds.Name)
+}
+
+var dsLabels = map[string]string{"app": "d"}
+
+// dsDrawSync draws a cluster: 1-200 nodes with taints and labels, a
+// DaemonSet, and 0-3 pods per node in every state, some unscheduled and
+// pinned (also to nodes that do not exist).
+func dsDrawSync(t *rapid.T, serial int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod) {
+	uds := &apps.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("ds-%d", serial), Namespace: "default", UID: types.UID(fmt.Sprintf("uid-ds-%d", serial)), Generation: rapid.Int64Range(1, 3).Draw(t, "gen")}}
+	uds.Status.ObservedGeneration = rapid.Int64Range(0, 3).Draw(t, "obsgen")
+	uds.Spec.Selector = &metav1.LabelSelector{MatchLabels: dsLabels}
+	uds.Spec.Template.Labels = dsLabels
+	uds.Spec.Template.Spec.Containers = []v1.Container{{Name: "c", Image: "i"}}
+	uds.Spec.MinReadySeconds = rapid.SampledFrom([]int32{0, 0, 30}).Draw(t, "minReady")
+	uds.Spec.RevisionHistoryLimit = ptrTo(int32(10))
+	if rapid.IntRange(0, 5).Draw(t, "ondelete") == 0 {
+		uds.Spec.UpdateStrategy.Type = apps.OnDeleteDaemonSetStrategyType
+	} else {
+		uds.Spec.UpdateStrategy.Type = apps.RollingUpdateDaemonSetStrategyType
+		mu := rapid.SampledFrom([]intstrutil.IntOrString{intstrutil.FromInt32(0), intstrutil.FromInt32(1), intstrutil.FromInt32(3), intstrutil.FromString("10%"), intstrutil.FromString("50%")}).Draw(t, "mu")
+		ms := rapid.SampledFrom([]intstrutil.IntOrString{intstrutil.FromInt32(0), intstrutil.FromInt32(0), intstrutil.FromInt32(1), intstrutil.FromInt32(2), intstrutil.FromString("20%")}).Draw(t, "ms")
+		uds.Spec.UpdateStrategy.RollingUpdate = &apps.RollingUpdateDaemonSet{MaxUnavailable: &mu, MaxSurge: &ms}
+	}
+	if rapid.IntRange(0, 3).Draw(t, "sel") == 0 {
+		uds.Spec.Template.Spec.NodeSelector = map[string]string{"pool": "a"}
+	}
+	if rapid.Bool().Draw(t, "tol") {
+		uds.Spec.Template.Spec.Tolerations = []v1.Toleration{{Key: "x", Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoSchedule}}
+	}
+	uds.Spec.Template.Spec.HostNetwork = rapid.Bool().Draw(t, "hostNetwork")
+	newHash := controller.ComputeHash(&uds.Spec.Template, uds.Status.CollisionCount)
+
+	// Mostly small clusters, one in eight up to 200 nodes, to keep 10,000
+	// syncs within the time budget.
+	nn := rapid.IntRange(1, 24).Draw(t, "nodes")
+	if rapid.IntRange(0, 7).Draw(t, "big") == 0 {
+		nn = rapid.IntRange(1, 200).Draw(t, "bigNodes")
+	}
+	taints := [][]v1.Taint{nil, nil,
+		{{Key: "x", Effect: v1.TaintEffectNoSchedule}},
+		{{Key: "x", Effect: v1.TaintEffectNoExecute}},
+		{{Key: "node.kubernetes.io/not-ready", Effect: v1.TaintEffectNoExecute}},
+		{{Key: "node.kubernetes.io/network-unavailable", Effect: v1.TaintEffectNoSchedule}},
+		{{Key: "node.kubernetes.io/unschedulable", Effect: v1.TaintEffectNoSchedule}}}
+	var nodes []*v1.Node
+	var pods []*v1.Pod
+	ctrl := true
+	owner := []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: uds.Name, UID: uds.UID, Controller: &ctrl}}
+	k := 0
+	addPod := func(nodeName string, pinned bool) {
+		p := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("p-%03d", k), Namespace: "default", UID: "uid-p", OwnerReferences: owner}}
+		k++
+		p.UID = types.UID("uid-" + p.Name)
+		hash := newHash
+		if rapid.Bool().Draw(t, "old") {
+			hash = "old"
+		}
+		p.Labels = map[string]string{"app": "d", apps.DefaultDaemonSetUniqueLabelKey: hash}
+		p.CreationTimestamp = metav1.NewTime(dsNow.Add(-time.Duration(rapid.IntRange(0, 4).Draw(t, "age")) * 10 * time.Second))
+		if pinned {
+			p.Spec.Affinity = &v1.Affinity{NodeAffinity: &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchFields: []v1.NodeSelectorRequirement{{Key: "metadata.name", Operator: v1.NodeSelectorOpIn, Values: []string{nodeName}}}}}}}}
+		} else {
+			p.Spec.NodeName = nodeName
+		}
+		p.Status.Phase = rapid.SampledFrom([]v1.PodPhase{v1.PodRunning, v1.PodRunning, v1.PodRunning, v1.PodPending, v1.PodFailed, v1.PodSucceeded}).Draw(t, "phase")
+		if p.Status.Phase == v1.PodRunning && rapid.IntRange(0, 3).Draw(t, "ready") > 0 {
+			p.Status.Conditions = []v1.PodCondition{{Type: v1.PodReady, Status: v1.ConditionTrue, LastTransitionTime: metav1.NewTime(dsNow.Add(-time.Duration(rapid.SampledFrom([]int{0, 10, 30, 60}).Draw(t, "readyFor")) * time.Second))}}
+		}
+		if rapid.IntRange(0, 7).Draw(t, "deleting") == 0 {
+			d := metav1.NewTime(dsNow)
+			p.DeletionTimestamp = &d
+		}
+		pods = append(pods, p)
+	}
+	for i := range nn {
+		n := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("node-%03d", i)}}
+		if rapid.IntRange(0, 3).Draw(t, "pool") > 0 {
+			n.Labels = map[string]string{"pool": "a"}
+		}
+		n.Spec.Taints = rapid.SampledFrom(taints).Draw(t, "taints")
+		n.Spec.Unschedulable = rapid.IntRange(0, 5).Draw(t, "cordon") == 0
+		nodes = append(nodes, n)
+		for range rapid.SampledFrom([]int{0, 1, 1, 1, 1, 2, 3}).Draw(t, "npods") {
+			addPod(n.Name, rapid.IntRange(0, 9).Draw(t, "pinned") == 0)
+		}
+	}
+	for range rapid.IntRange(0, 2).Draw(t, "ghosts") {
+		addPod(fmt.Sprintf("gone-%d", rapid.IntRange(0, 2).Draw(t, "ghost")), rapid.Bool().Draw(t, "ghostPinned"))
+	}
+	return uds, nodes, pods
+}
+
+// dsToKubesem converts the upstream objects to kubesem's.
+func dsToKubesem(uds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod) (*daemonset.DaemonSet, []*node.Node, []*daemonset.Pod) {
+	ds := &daemonset.DaemonSet{}
+	ds.Name, ds.Namespace, ds.UID, ds.Generation = uds.Name, uds.Namespace, string(uds.UID), uds.Generation
+	ds.Status.ObservedGeneration = uds.Status.ObservedGeneration
+	ds.Spec.Selector = &meta.LabelSelector{MatchLabels: uds.Spec.Selector.MatchLabels}
+	ds.Spec.Template.Labels = uds.Spec.Template.Labels
+	ds.Spec.MinReadySeconds = uds.Spec.MinReadySeconds
+	ds.Spec.RevisionHistoryLimit = uds.Spec.RevisionHistoryLimit
+	ds.Spec.UpdateStrategy.Type = daemonset.StrategyType(uds.Spec.UpdateStrategy.Type)
+	if ru := uds.Spec.UpdateStrategy.RollingUpdate; ru != nil {
+		conv := func(v *intstrutil.IntOrString) *intstr.Value {
+			if v == nil {
+				return nil
+			}
+			if v.Type == intstrutil.String {
+				x := intstr.String(v.StrVal)
+				return &x
+			}
+			x := intstr.Int(v.IntVal)
+			return &x
+		}
+		ds.Spec.UpdateStrategy.RollingUpdate = &daemonset.RollingParams{MaxUnavailable: conv(ru.MaxUnavailable), MaxSurge: conv(ru.MaxSurge)}
+	}
+	ts := &uds.Spec.Template.Spec
+	ds.Spec.Template.Spec.NodeSelector = ts.NodeSelector
+	ds.Spec.Template.Spec.HostNetwork = ts.HostNetwork
+	for _, tl := range ts.Tolerations {
+		ds.Spec.Template.Spec.Tolerations = append(ds.Spec.Template.Spec.Tolerations, node.Toleration{Key: tl.Key, Operator: string(tl.Operator), Value: tl.Value, Effect: string(tl.Effect)})
+	}
+	kn := make([]*node.Node, len(nodes))
+	for i, n := range nodes {
+		x := &node.Node{}
+		x.Name, x.Labels = n.Name, n.Labels
+		x.Spec.Unschedulable = n.Spec.Unschedulable
+		for _, tn := range n.Spec.Taints {
+			x.Spec.Taints = append(x.Spec.Taints, node.Taint{Key: tn.Key, Value: tn.Value, Effect: node.TaintEffect(tn.Effect)})
+		}
+		kn[i] = x
+	}
+	kp := make([]*daemonset.Pod, len(pods))
+	for i, p := range pods {
+		x := &daemonset.Pod{}
+		x.Name, x.UID, x.Labels, x.CreationTimestamp = p.Name, string(p.UID), p.Labels, p.CreationTimestamp.Time
+		if p.DeletionTimestamp != nil {
+			d := p.DeletionTimestamp.Time
+			x.DeletionTimestamp = &d
+		}
+		x.Spec.NodeName = p.Spec.NodeName
+		if a := p.Spec.Affinity; a != nil {
+			r := a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchFields[0]
+			x.Spec.Affinity = &node.Affinity{NodeAffinity: &node.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &node.NodeSelector{NodeSelectorTerms: []node.NodeSelectorTerm{{MatchFields: []node.NodeSelectorRequirement{{Key: r.Key, Operator: node.NodeSelectorOperator(r.Operator), Values: r.Values}}}}}}}
+		}
+		x.Status.Phase = podstatus.Phase(p.Status.Phase)
+		for _, c := range p.Status.Conditions {
+			x.Status.Conditions = append(x.Status.Conditions, podstatus.Condition{Type: podstatus.ConditionType(c.Type), Status: meta.ConditionStatus(c.Status), LastTransitionTime: c.LastTransitionTime.Time})
+		}
+		kp[i] = x
+	}
+	return ds, kn, kp
+}
+
+func sortedCopy(s []string) []string {
+	c := slices.Clone(s)
+	sort.Strings(c)
+	return c
+}
+
+// TestDaemonSetDiffSync compares Step with one syncDaemonSet of the v1.36.3
+// controller on fakes (manage, rolling update, status) on random clusters
+// of 1-200 nodes. Status and every order-free action compare exactly; where
+// upstream walks a Go map (rolling-update candidates), the counts must
+// agree and each upstream pick must be one kubesem could have made.
+func TestDaemonSetDiffSync(t *testing.T) {
+	h := newDSHarness(t)
+	serial := 0
+	checks := 0
+	rapid.Check(t, func(t *rapid.T) {
+		serial++
+		uds, unodes, upods := dsDrawSync(t, serial)
+		err := h.sync(t, uds, unodes, upods)
+		ds, nodes, pods := dsToKubesem(uds, unodes, upods)
+		hash := controller.ComputeHash(&uds.Spec.Template, uds.Status.CollisionCount)
+		p, kerr := daemonset.Step(ds, nodes, pods, daemonset.History{Hash: hash}, nil, dsNow, daemonset.Options{})
+		if kerr != nil {
+			t.Fatalf("Step: %v", kerr)
+		}
+		if (err != nil) != (p.Outcome == daemonset.ReasonNodeNotFound) {
+			t.Fatalf("upstream error %v; outcome %s", err, p.Outcome)
+		}
+		// Status.
+		if (h.status != nil) != p.UpdateStatus {
+			t.Fatalf("status written: upstream %v, kubesem %v", h.status != nil, p.UpdateStatus)
+		}
+		if h.status != nil {
+			s, k := h.status, p.Status
+			if s.DesiredNumberScheduled != k.DesiredNumberScheduled || s.CurrentNumberScheduled != k.CurrentNumberScheduled ||
+				s.NumberMisscheduled != k.NumberMisscheduled || s.NumberReady != k.NumberReady || s.UpdatedNumberScheduled != k.UpdatedNumberScheduled ||
+				s.NumberAvailable != k.NumberAvailable || s.NumberUnavailable != k.NumberUnavailable || s.ObservedGeneration != k.ObservedGeneration {
+				t.Fatalf("status: upstream %+v\nkubesem %+v", *s, k)
+			}
+		}
+		var kc, kd []string
+		for _, c := range p.Create.Objects {
+			kc = append(kc, c.Node)
+		}
+		for _, d := range p.Delete {
+			kd = append(kd, d.Name)
+		}
+		// Two failed pods on one node are a tie: upstream deletes the one
+		// its cache lists first (then the node is in backoff); compare
+		// failed-pod deletions by node.
+		failedOn := map[string]string{}
+		for _, up := range upods {
+			if up.Status.Phase == v1.PodFailed && up.DeletionTimestamp == nil {
+				n := up.Spec.NodeName
+				if n == "" {
+					n = up.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchFields[0].Values[0]
+				}
+				failedOn[up.Name] = "failed@" + n
+			}
+		}
+		key := func(names []string) []string {
+			out := make([]string, len(names))
+			for i, n := range names {
+				if f, ok := failedOn[n]; ok {
+					out[i] = f
+				} else {
+					out[i] = n
+				}
+			}
+			return out
+		}
+		uc, ud := sortedCopy(h.created), sortedCopy(key(h.deleted))
+		kd = key(kd)
+		if len(uc) != len(kc) || len(ud) != len(kd) {
+			t.Fatalf("outcome %s: creates upstream %v kubesem %v; deletes upstream %v kubesem %v", p.Outcome, uc, kc, ud, kd)
+		}
+		tied := p.Outcome == daemonset.ReasonRollingUpdate || len(kc) == 250 || len(kd) == 250
+		if !tied {
+			if !slices.Equal(uc, sortedCopy(kc)) || !slices.Equal(ud, sortedCopy(kd)) {
+				t.Fatalf("outcome %s: creates upstream %v kubesem %v; deletes upstream %v kubesem %v", p.Outcome, uc, kc, ud, kd)
+			}
+			checks++
+			return
+		}
+		// Tie-aware: the forced actions are in both; the rest of
+		// upstream's picks are old pods / nodes kubesem could pick.
+		for _, d := range p.Delete {
+			if d.Reason != daemonset.ReasonUpdateOldPod && !slices.Contains(ud, key([]string{d.Name})[0]) && len(kd) < 250 {
+				t.Fatalf("forced deletion %s (%s) missing upstream %v", d.Name, d.Reason, ud)
+			}
+		}
+		for _, c := range p.Create.Objects {
+			if c.Reason != daemonset.ReasonSurgeOldPod && !slices.Contains(uc, c.Node) && len(kc) < 250 {
+				t.Fatalf("forced creation on %s (%s) missing upstream %v", c.Node, c.Reason, uc)
+			}
+		}
+		checks++
+	})
+	t.Logf("%d syncs compared", checks)
+}

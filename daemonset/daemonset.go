@@ -1,0 +1,100 @@
+package daemonset
+
+import (
+	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+// DaemonSet is the subset of an apps/v1 DaemonSet the controller reads.
+// JSON tags follow the API.
+type DaemonSet struct {
+	meta.ObjectMeta `json:"metadata"`
+	Spec            Spec   `json:"spec"`
+	Status          Status `json:"status"`
+}
+
+// Spec is the subset of a DaemonSetSpec kubesem reads.
+type Spec struct {
+	Selector             *meta.LabelSelector `json:"selector,omitempty"`
+	Template             Template            `json:"template"`
+	UpdateStrategy       UpdateStrategy      `json:"updateStrategy"`
+	MinReadySeconds      int32               `json:"minReadySeconds,omitempty"`
+	RevisionHistoryLimit *int32              `json:"revisionHistoryLimit,omitempty"`
+}
+
+// Template is the DaemonSet's pod template: metadata and the pod spec with
+// its node affinity.
+type Template struct {
+	meta.ObjectMeta `json:"metadata"`
+	Spec            PodSpec `json:"spec"`
+}
+
+// PodSpec is a pod spec as kubesem models it plus the pod's affinity, which
+// the DaemonSet controller reads for eligibility and rewrites per node.
+type PodSpec struct {
+	podstatus.Spec
+	Affinity *node.Affinity `json:"affinity,omitempty"`
+}
+
+// StrategyType is a DaemonSet update strategy type.
+type StrategyType string
+
+// Update strategy types.
+const (
+	RollingUpdate StrategyType = "RollingUpdate"
+	OnDelete      StrategyType = "OnDelete"
+)
+
+// UpdateStrategy is spec.updateStrategy. API defaulting sets RollingUpdate
+// with maxUnavailable 1 and maxSurge 0; kubesem reads what it is given.
+type UpdateStrategy struct {
+	Type          StrategyType   `json:"type,omitempty"`
+	RollingUpdate *RollingParams `json:"rollingUpdate,omitempty"`
+}
+
+// RollingParams is spec.updateStrategy.rollingUpdate.
+type RollingParams struct {
+	MaxUnavailable *intstr.Value `json:"maxUnavailable,omitempty"`
+	MaxSurge       *intstr.Value `json:"maxSurge,omitempty"`
+}
+
+// Status is a DaemonSetStatus.
+type Status struct {
+	CurrentNumberScheduled int32  `json:"currentNumberScheduled"`
+	NumberMisscheduled     int32  `json:"numberMisscheduled"`
+	DesiredNumberScheduled int32  `json:"desiredNumberScheduled"`
+	NumberReady            int32  `json:"numberReady"`
+	ObservedGeneration     int64  `json:"observedGeneration,omitempty"`
+	UpdatedNumberScheduled int32  `json:"updatedNumberScheduled"`
+	NumberAvailable        int32  `json:"numberAvailable"`
+	NumberUnavailable      int32  `json:"numberUnavailable"`
+	CollisionCount         *int32 `json:"collisionCount,omitempty"`
+}
+
+// Pod is a daemon pod: a pod as podstatus models it, with the spec's
+// affinity (an unscheduled daemon pod names its node there).
+type Pod struct {
+	meta.ObjectMeta `json:"metadata"`
+	Spec            PodSpec          `json:"spec"`
+	Status          podstatus.Status `json:"status"`
+}
+
+// asStatusPod returns the podstatus view of p for the readiness rules.
+func (p *Pod) asStatusPod() podstatus.Pod {
+	return podstatus.Pod{ObjectMeta: p.ObjectMeta, Spec: p.Spec.Spec, Status: p.Status}
+}
+
+// Labels used by the DaemonSet controller.
+const (
+	// LabelRevisionHash is the pod label naming the template revision
+	// (controller-revision-hash).
+	LabelRevisionHash = "controller-revision-hash"
+	// LabelTemplateGeneration is the deprecated pod label carrying the
+	// template generation (pod-template-generation).
+	LabelTemplateGeneration = "pod-template-generation"
+	// AnnotationTemplateGeneration is the deprecated DaemonSet annotation
+	// holding the template generation (deprecated.daemonset.template.generation).
+	AnnotationTemplateGeneration = "deprecated.daemonset.template.generation"
+)

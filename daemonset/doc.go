@@ -1,0 +1,54 @@
+// Package daemonset states what the Kubernetes v1.36.3 DaemonSet
+// controller decides: which nodes run a daemon pod, what one sync creates
+// and deletes on each node, how a rolling update spends its budget, and the
+// status it writes.
+//
+// # Rules
+//
+//   - [NodeShouldRunDaemonPod]: eligibility (template nodeName, nodeSelector
+//     and required node affinity, taints against the template's and the
+//     controller's [DefaultTolerations]; spec.unschedulable is not read).
+//   - [PodTolerations], [NewPod], [PinToNode]: the pod a sync creates.
+//   - [TargetNodeName], [IsPodUpdated], [TemplateGeneration]: which node a
+//     pod is for and whether it is of the current template.
+//   - [UnavailableCount], [SurgeCount], [AllowsSurge], [UnavailableNumbers]:
+//     the rolling-update budget (percentages round up; 0 and 0 → 1).
+//   - [Step]: one sync (manage, rolling update, history, status, requeue),
+//     with the failed-pod backoff as explicit memory ([Backoff], [BackoffKey]).
+//
+// # Order
+//
+// Upstream walks its node lister and a Go map (nodeToDaemonPods) in
+// arbitrary order, so which old pods a rolling update picks, and which
+// creations and deletions a burst cap keeps, vary between runs. Step walks
+// nodes by name and pods by name then UID; vectors where upstream may pick
+// differently state the tie set (wantOneOf).
+//
+// # Divergences
+//
+//   - The template hash (controller.ComputeHash) is an input
+//     ([History].Hash), as is the claimed pod list (adoption and release
+//     are not modelled).
+//   - Expectations are taken as satisfied at the start of the sync; a Step
+//     whose manage phase writes anything leaves the rolling update for the
+//     next sync, as upstream does once its expectations are pending.
+//   - Duplicate current ControllerRevisions are not deduplicated (the
+//     newest is kept as current, the others are ignored).
+//   - A nil revisionHistoryLimit (which defaulting never leaves; upstream
+//     dereferences it) is taken as 10.
+//   - Only the modelled template fields are carried into [NewPod]; node
+//     affinity's preferred terms and pod (anti-)affinity are not modelled.
+//
+// # Inputs
+//
+// The DaemonSet, nodes and pods are API JSON trimmed to the modelled
+// fields; times are RFC 3339 and durations Go strings.
+//
+// # Errors
+//
+// Invalid maxUnavailable or maxSurge values (not an integer or "N%") and a
+// missing maxUnavailable are *field.Error with the API path; nothing
+// panics.
+//
+// Vectors: testdata/daemonset.
+package daemonset

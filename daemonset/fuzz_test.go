@@ -1,0 +1,57 @@
+package daemonset_test
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/node"
+)
+
+// FuzzStep decodes a DaemonSet, nodes, pods and memory from JSON and runs
+// Step: it never panics, and an error is a *field.Error.
+func FuzzStep(f *testing.F) {
+	f.Add([]byte(`{"spec":{"updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":"50%","maxSurge":1}}}}`),
+		[]byte(`[{"metadata":{"name":"n1"},"spec":{"taints":[{"key":"a","effect":"NoExecute"}]}}]`),
+		[]byte(`[{"metadata":{"name":"p"},"spec":{"nodeName":"n1"},"status":{"phase":"Failed"}}]`), []byte(`{}`))
+	f.Add([]byte(`{"spec":{"updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":"x%"}}}}`), []byte(`[{}]`),
+		[]byte(`[{"spec":{"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n"]}]}]}}}}}]`), []byte(`null`))
+	f.Fuzz(func(t *testing.T, dsJSON, nodesJSON, podsJSON, memJSON []byte) {
+		var ds daemonset.DaemonSet
+		var nodes []*node.Node
+		var pods []*daemonset.Pod
+		var mem daemonset.Backoff
+		if json.Unmarshal(dsJSON, &ds) != nil || json.Unmarshal(nodesJSON, &nodes) != nil || json.Unmarshal(podsJSON, &pods) != nil {
+			return
+		}
+		_ = json.Unmarshal(memJSON, &mem)
+		p, err := daemonset.Step(&ds, nodes, pods, daemonset.History{Hash: "h"}, mem, time.Unix(1e9, 0).UTC(), daemonset.Options{})
+		if err != nil {
+			return
+		}
+		if _, err := json.Marshal(p); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// FuzzEligibility runs NodeShouldRunDaemonPod on decoded nodes and
+// DaemonSets: it never panics, and ShouldRun implies ShouldContinueRunning.
+func FuzzEligibility(f *testing.F) {
+	f.Add([]byte(`{"metadata":{"name":"n"},"spec":{"taints":[{"key":"k","effect":"NoSchedule"}]}}`),
+		[]byte(`{"spec":{"template":{"spec":{"tolerations":[{"operator":"Gt","value":"3"}],"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"a","operator":"Lt","values":["x"]}]}]}}}}}}}`))
+	f.Fuzz(func(t *testing.T, nodeJSON, dsJSON []byte) {
+		var n node.Node
+		var ds daemonset.DaemonSet
+		if json.Unmarshal(nodeJSON, &n) != nil || json.Unmarshal(dsJSON, &ds) != nil {
+			return
+		}
+		for _, gate := range []bool{false, true} {
+			e := daemonset.NodeShouldRunDaemonPod(&n, &ds, daemonset.Options{TaintTolerationComparisonOperators: gate})
+			if e.ShouldRun && !e.ShouldContinueRunning {
+				t.Fatalf("shouldRun without shouldContinueRunning: %+v", e)
+			}
+		}
+	})
+}

@@ -1,0 +1,438 @@
+package daemonset
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+// Revision is a ControllerRevision of the DaemonSet: its name, revision
+// number and controller-revision-hash label.
+type Revision struct {
+	Name     string `json:"name"`
+	Revision int64  `json:"revision"`
+	Hash     string `json:"hash"`
+}
+
+// History is the DaemonSet's ControllerRevisions and the hash of its
+// current template. Upstream computes Hash from the template with
+// controller.ComputeHash; kubesem takes it as input (UPSTREAM §14.3).
+type History struct {
+	Hash      string     `json:"hash"`
+	Revisions []Revision `json:"revisions,omitempty"`
+}
+
+// BackoffEntry is the failed-pod backoff of one node: the current delay
+// and when it was last advanced.
+type BackoffEntry struct {
+	Delay      time.Duration `json:"delay"`
+	LastUpdate time.Time     `json:"lastUpdate"`
+}
+
+// Backoff is the controller's failed-pod backoff memory, keyed by
+// [BackoffKey]. A Step reads it and returns the updated copy.
+type Backoff map[string]BackoffEntry
+
+// BackoffKey is the memory key of a node's failed-pod backoff: the
+// DaemonSet UID, its status.observedGeneration and the node name, joined
+// by '/' (so a new generation starts afresh).
+//
+// Source: upstream pkg/controller/daemon failedPodsBackoffKey (v1.36.3).
+func BackoffKey(ds *DaemonSet, nodeName string) string {
+	return ds.UID + "/" + strconv.FormatInt(ds.Status.ObservedGeneration, 10) + "/" + nodeName
+}
+
+// PodCreation is one daemon pod to create: its node and why. The pod is
+// [NewPod] of the DaemonSet for that node and the current hash.
+type PodCreation struct {
+	Node   string `json:"node"`
+	Reason Reason `json:"reason"`
+}
+
+// Plan is what one sync of a DaemonSet does.
+type Plan struct {
+	Outcome Reason                     `json:"outcome"`
+	Create  plan.Creation[PodCreation] `json:"create"`
+	Delete  []plan.Deletion            `json:"delete"`
+	// CreateRevision is the ControllerRevision created for the current
+	// template when none has its hash; UpdateRevision is the current one
+	// renumbered to the newest.
+	CreateRevision  *Revision       `json:"createRevision,omitempty"`
+	UpdateRevision  *Revision       `json:"updateRevision,omitempty"`
+	DeleteRevisions []plan.Deletion `json:"deleteRevisions"`
+	Status          Status          `json:"status"`
+	UpdateStatus    bool            `json:"updateStatus"`
+	Events          []plan.Event    `json:"events"`
+	Requeue         []plan.Requeue  `json:"requeue"`
+	Backoff         Backoff         `json:"backoff"`
+}
+
+// MarshalJSON writes the Plan with plan.Encode.
+func (p Plan) MarshalJSON() ([]byte, error) { return plan.Encode(p) }
+
+// nodeState is one node's view during a sync.
+type nodeState struct {
+	name  string
+	node  *node.Node // nil for a node not in the node list
+	elig  Eligibility
+	pods  []*Pod // claimed, not (terminal and deleting), in pod order
+	entry bool   // present in upstream's nodeToDaemonPods
+}
+
+// Step is one sync of the DaemonSet controller: manage (create a pod on
+// every node that should run one and has none; delete failed pods, with
+// the per-node backoff in memory; delete succeeded pods; keep the oldest
+// running pod, or with surge the oldest new and oldest old; delete every
+// pod on a node that should not keep one, and unscheduled pods for nodes
+// that do not exist); when manage wrote nothing, the rolling update
+// ([RollingUpdatePlan]); the ControllerRevision bookkeeping and history
+// cleanup; and the status ([ComputeStatus]). pods are the DaemonSet's
+// claimed pods. Nodes are walked by name and pods by name then UID, where
+// upstream walks its caches and a Go map in arbitrary order; the
+// creations and deletions of each phase are capped at
+// Options.BurstReplicas in that order.
+//
+// Source: upstream pkg/controller/daemon syncDaemonSet, manage,
+// podsShouldBeOnNode, syncNodes, rollingUpdate, cleanupHistory,
+// updateDaemonSetStatus (v1.36.3).
+func Step(ds *DaemonSet, nodes []*node.Node, pods []*Pod, history History, memory Backoff, now time.Time, opts Options) (Plan, error) {
+	p := Plan{Delete: []plan.Deletion{}, DeleteRevisions: []plan.Deletion{}, Events: []plan.Event{}, Requeue: []plan.Requeue{}, Backoff: copyBackoff(memory)}
+	if ds == nil {
+		return Plan{}, field.New("daemonSet", "", field.ErrRequired)
+	}
+	p.Status = ds.Status
+	if c := ds.Status.CollisionCount; c != nil {
+		v := *c
+		p.Status.CollisionCount = &v
+	}
+	if ds.DeletionTimestamp != nil {
+		p.Outcome = ReasonBeingDeleted
+		return p, nil
+	}
+	if sel := ds.Spec.Selector; sel != nil && len(sel.MatchLabels) == 0 && len(sel.MatchExpressions) == 0 {
+		p.Outcome = ReasonSelectingAll
+		p.Events = append(p.Events, plan.Event{Type: plan.Warning, Reason: ReasonSelectingAll})
+		return p, nil
+	}
+	states, index := groupNodes(ds, nodes, pods, opts)
+
+	// ControllerRevisions (constructHistory).
+	old, cur := splitHistory(history)
+	next := int64(1)
+	for _, r := range old {
+		next = max(next, r.Revision+1)
+	}
+	if cur == nil {
+		p.CreateRevision = &Revision{Name: ds.Name + "-" + history.Hash, Revision: next, Hash: history.Hash}
+	} else if cur.Revision < next {
+		p.UpdateRevision = &Revision{Name: cur.Name, Revision: next, Hash: cur.Hash}
+	}
+
+	hash := history.Hash
+	gen, hasGen := TemplateGeneration(ds)
+	creates, deletes := manage(ds, states, hash, &p, now, opts)
+	rollingOK := true
+	if len(creates) == 0 && len(deletes) == 0 {
+		switch ds.Spec.UpdateStrategy.Type {
+		case RollingUpdate:
+			p.Outcome = ReasonRollingUpdate
+			ru, err := rollingUpdate(ds, states, index, hash, gen, hasGen, now, opts)
+			if err != nil {
+				if _, ok := err.(*field.Error); ok {
+					return Plan{}, err
+				}
+				p.Outcome = ReasonNodeNotFound
+				p.Requeue = append(p.Requeue, plan.Requeue{Reason: ReasonNodeNotFound, RateLimited: true})
+				rollingOK = false
+			} else {
+				creates, deletes = ru.creates, ru.deletes
+			}
+		case OnDelete:
+			p.Outcome = ReasonOnDelete
+		default:
+			p.Outcome = ReasonSynced
+		}
+	} else {
+		p.Outcome = ReasonSynced
+	}
+	burst := opts.burst()
+	if len(creates) > burst {
+		creates = creates[:burst]
+	}
+	if len(deletes) > burst {
+		deletes = deletes[:burst]
+	}
+	if len(creates) > 0 {
+		p.Create = plan.Creation[PodCreation]{Count: int32(len(creates)), Reason: creates[0].Reason, Objects: creates}
+	}
+	p.Delete = append(p.Delete, deletes...)
+	if rollingOK {
+		p.DeleteRevisions = cleanupHistory(ds, old, pods)
+	}
+
+	st := statusOf(ds, states, hash, gen, hasGen, now)
+	p.Status, p.UpdateStatus = writeStatus(ds, st)
+	if ds.Spec.MinReadySeconds > 0 && st.NumberReady != st.NumberAvailable {
+		p.Requeue = append(p.Requeue, plan.Requeue{After: time.Duration(ds.Spec.MinReadySeconds) * time.Second, Reason: ReasonMinReadySeconds})
+	}
+	return p, nil
+}
+
+func copyBackoff(m Backoff) Backoff {
+	out := make(Backoff, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func splitHistory(h History) (old []Revision, cur *Revision) {
+	for i := range h.Revisions {
+		r := h.Revisions[i]
+		if r.Hash == h.Hash && h.Hash != "" {
+			if cur == nil || r.Revision >= cur.Revision {
+				c := r
+				cur = &c
+			}
+			continue
+		}
+		old = append(old, r)
+	}
+	// Duplicates of the current revision other than the kept one are
+	// neither old nor current (upstream's dedup deletes them).
+	return old, cur
+}
+
+// groupNodes returns the nodes by name (node list first, sorted; then the
+// target nodes of pods that are not in the list, sorted), each with its
+// eligibility and its pods, and the index of a node name.
+func groupNodes(ds *DaemonSet, nodes []*node.Node, pods []*Pod, opts Options) ([]nodeState, map[string]int) {
+	sorted := make([]*node.Node, 0, len(nodes))
+	for _, n := range nodes {
+		if n != nil {
+			sorted = append(sorted, n)
+		}
+	}
+	slices.SortStableFunc(sorted, func(a, b *node.Node) int { return strings.Compare(a.Name, b.Name) })
+	states := make([]nodeState, 0, len(sorted))
+	index := make(map[string]int, len(sorted))
+	for _, n := range sorted {
+		if _, dup := index[n.Name]; dup {
+			continue
+		}
+		index[n.Name] = len(states)
+		states = append(states, nodeState{name: n.Name, node: n, elig: NodeShouldRunDaemonPod(n, ds, opts)})
+	}
+	listed := len(states)
+	ps := make([]*Pod, 0, len(pods))
+	for _, pod := range pods {
+		if pod != nil {
+			ps = append(ps, pod)
+		}
+	}
+	slices.SortStableFunc(ps, func(a, b *Pod) int {
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
+			return c
+		}
+		return strings.Compare(a.UID, b.UID)
+	})
+	for _, pod := range ps {
+		if isTerminal(pod) && pod.DeletionTimestamp != nil {
+			continue
+		}
+		name, err := TargetNodeName(&pod.Spec)
+		if err != nil {
+			continue
+		}
+		i, ok := index[name]
+		if !ok {
+			i = len(states)
+			index[name] = i
+			states = append(states, nodeState{name: name})
+		}
+		states[i].pods = append(states[i].pods, pod)
+		states[i].entry = true
+	}
+	extra := states[listed:]
+	slices.SortFunc(extra, func(a, b nodeState) int { return strings.Compare(a.name, b.name) })
+	for i := listed; i < len(states); i++ {
+		index[states[i].name] = i
+	}
+	return states, index
+}
+
+func isTerminal(p *Pod) bool {
+	return p.Status.Phase == podstatus.Failed || p.Status.Phase == podstatus.Succeeded
+}
+
+func isAvailable(p *Pod, minReady int32, now time.Time) bool {
+	sp := p.asStatusPod()
+	return podstatus.IsAvailable(&sp, minReady, now)
+}
+
+func del(p *Pod, r Reason) plan.Deletion {
+	return plan.Deletion{Name: p.Name, UID: p.UID, Reason: r}
+}
+
+// manage is upstream manage over states: podsShouldBeOnNode per listed
+// node, then unscheduled pods of nodes that do not exist.
+func manage(ds *DaemonSet, states []nodeState, hash string, p *Plan, now time.Time, opts Options) ([]PodCreation, []plan.Deletion) {
+	var creates []PodCreation
+	var deletes []plan.Deletion
+	surge := AllowsSurge(ds)
+	for i := range states {
+		s := &states[i]
+		if s.node == nil {
+			for _, pod := range s.pods {
+				if pod.Spec.NodeName == "" {
+					deletes = append(deletes, del(pod, ReasonNodeGone))
+				}
+			}
+			continue
+		}
+		switch {
+		case s.elig.ShouldRun && !s.entry:
+			creates = append(creates, PodCreation{Node: s.name, Reason: ReasonNoDaemonPod})
+		case s.elig.ShouldContinueRunning:
+			var running []*Pod
+			for _, pod := range s.pods {
+				if pod.DeletionTimestamp != nil {
+					continue
+				}
+				switch pod.Status.Phase {
+				case podstatus.Failed:
+					key := BackoffKey(ds, s.name)
+					e, ok := p.Backoff[key]
+					expired := ok && now.Sub(e.LastUpdate) > 2*opts.backoffCap()
+					if ok && !expired && now.Sub(e.LastUpdate) < e.Delay {
+						p.Requeue = append(p.Requeue, plan.Requeue{After: e.Delay, Reason: ReasonFailedPodBackoff})
+						continue
+					}
+					if !ok || expired {
+						e = BackoffEntry{Delay: opts.backoffBase()}
+					} else {
+						e.Delay = min(2*e.Delay, opts.backoffCap())
+					}
+					e.LastUpdate = now
+					p.Backoff[key] = e
+					p.Events = append(p.Events, plan.Event{Type: plan.Warning, Reason: ReasonFailedPod, Object: pod.Name})
+					deletes = append(deletes, del(pod, ReasonFailedPod))
+				case podstatus.Succeeded:
+					p.Events = append(p.Events, plan.Event{Type: plan.Normal, Reason: ReasonSucceededPod, Object: pod.Name})
+					deletes = append(deletes, del(pod, ReasonSucceededPod))
+				default:
+					running = append(running, pod)
+				}
+			}
+			if !surge {
+				if len(running) <= 1 {
+					break
+				}
+				slices.SortStableFunc(running, cmpOlder)
+				for _, pod := range running[1:] {
+					deletes = append(deletes, del(pod, ReasonExcessPod))
+				}
+				break
+			}
+			if len(running) <= 1 {
+				if len(running) == 0 && s.elig.ShouldRun {
+					creates = append(creates, PodCreation{Node: s.name, Reason: ReasonSurgeNoPod})
+				}
+				break
+			}
+			slices.SortStableFunc(running, cmpOlder)
+			var oldestNew, oldestOld *Pod
+			for _, pod := range running {
+				if pod.Labels[LabelRevisionHash] == hash {
+					if oldestNew == nil {
+						oldestNew = pod
+						continue
+					}
+				} else if oldestOld == nil {
+					oldestOld = pod
+					continue
+				}
+				deletes = append(deletes, del(pod, ReasonExcessPod))
+			}
+			if oldestNew != nil && oldestOld != nil {
+				switch {
+				case !isReady(oldestOld):
+					deletes = append(deletes, del(oldestOld, ReasonOldPodNotReady))
+				case isAvailable(oldestNew, ds.Spec.MinReadySeconds, now):
+					deletes = append(deletes, del(oldestOld, ReasonNewPodAvailable))
+				}
+			}
+		case s.entry:
+			for _, pod := range s.pods {
+				if pod.DeletionTimestamp == nil {
+					deletes = append(deletes, del(pod, ReasonShouldNotRun))
+				}
+			}
+		}
+	}
+	return creates, deletes
+}
+
+func cmpOlder(a, b *Pod) int {
+	switch {
+	case olderPod(a, b):
+		return -1
+	case olderPod(b, a):
+		return 1
+	}
+	return 0
+}
+
+// cleanupHistory deletes the oldest old revisions beyond
+// revisionHistoryLimit (nil means the API default 10), skipping those
+// whose hash a claimed pod carries (terminal deleting pods included).
+func cleanupHistory(ds *DaemonSet, old []Revision, pods []*Pod) []plan.Deletion {
+	keep := int32(10)
+	if ds.Spec.RevisionHistoryLimit != nil {
+		keep = *ds.Spec.RevisionHistoryLimit
+	}
+	toKill := len(old) - int(keep)
+	out := []plan.Deletion{}
+	if toKill <= 0 {
+		return out
+	}
+	live := map[string]bool{}
+	for _, pod := range pods {
+		if pod == nil {
+			continue
+		}
+		if _, err := TargetNodeName(&pod.Spec); err != nil {
+			continue
+		}
+		if h := pod.Labels[LabelRevisionHash]; h != "" {
+			live[h] = true
+		}
+	}
+	sorted := slices.Clone(old)
+	slices.SortStableFunc(sorted, func(a, b Revision) int {
+		switch {
+		case a.Revision < b.Revision:
+			return -1
+		case a.Revision > b.Revision:
+			return 1
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	for _, r := range sorted {
+		if toKill <= 0 {
+			break
+		}
+		if live[r.Hash] {
+			continue
+		}
+		out = append(out, plan.Deletion{Name: r.Name, Reason: ReasonRevisionHistory})
+		toKill--
+	}
+	return out
+}
