@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/node"
 )
 
@@ -79,6 +80,9 @@ type dsStepIn struct {
 func daemonsetDecisions() []Decision {
 	return []Decision{
 		Bind("daemonset.NodeShouldRunDaemonPod", func(in dsEligibilityIn, opts daemonset.Options) (daemonset.Eligibility, error) {
+			if err := daemonset.ValidateTemplate(&in.DaemonSet, opts); err != nil {
+				return daemonset.Eligibility{}, underDaemonSet(err)
+			}
 			return daemonset.NodeShouldRunDaemonPod(&in.Node, &in.DaemonSet, opts), nil
 		}),
 		Bind("daemonset.UnavailableNumbers", func(in dsNumbersIn, _ struct{}) (daemonset.Budget, error) {
@@ -101,7 +105,10 @@ func daemonsetDecisions() []Decision {
 		Bind("daemonset.PodTolerations", func(in dsTolerationsIn, _ struct{}) (dsTolerationsOut, error) {
 			return dsTolerationsOut{daemonset.PodTolerations(&in.Spec)}, nil
 		}),
-		Bind("daemonset.NewPod", func(in dsNewPodIn, _ struct{}) (daemonset.Template, error) {
+		Bind("daemonset.NewPod", func(in dsNewPodIn, opts daemonset.Options) (daemonset.Template, error) {
+			if err := daemonset.ValidateTemplate(&in.DaemonSet, opts); err != nil {
+				return daemonset.Template{}, underDaemonSet(err)
+			}
 			return daemonset.NewPod(&in.DaemonSet, in.Node, in.Hash), nil
 		}),
 		Bind("daemonset.Validate", func(in dsValidateIn, opts daemonset.Options) (dsValidateOut, error) {
@@ -114,4 +121,31 @@ func daemonsetDecisions() []Decision {
 			return daemonset.Step(&in.DaemonSet, in.Nodes, in.Pods, in.History, in.Backoff, in.Now, opts)
 		}),
 	}
+}
+
+// The template's tolerations may use Lt and Gt only with the
+// TaintTolerationComparisonOperators option: validate admits them here and
+// the decision checks them again with the caller's options.
+var dsAnyOperator = daemonset.Options{TaintTolerationComparisonOperators: true}
+
+func (in *dsEligibilityIn) validate() error {
+	if err := node.ValidateTaints(in.Node.Spec.Taints, "node.spec.taints"); err != nil {
+		return err
+	}
+	return underDaemonSet(daemonset.ValidateTemplate(&in.DaemonSet, dsAnyOperator))
+}
+
+func (in *dsNumbersIn) validate() error {
+	return underDaemonSet(daemonset.ValidateUpdateStrategy(&in.DaemonSet))
+}
+
+func (in *dsNewPodIn) validate() error {
+	return underDaemonSet(daemonset.ValidateTemplate(&in.DaemonSet, dsAnyOperator))
+}
+
+func underDaemonSet(err error) error {
+	if err == nil {
+		return nil
+	}
+	return field.Under("daemonSet", err)
 }

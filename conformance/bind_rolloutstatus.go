@@ -1,8 +1,10 @@
 package conformance
 
 import (
+	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/rollout"
 	"github.com/kubesem/kubesem/rolloutstatus"
+	"github.com/kubesem/kubesem/statefulset"
 )
 
 type (
@@ -12,12 +14,12 @@ type (
 		Watch      *bool              `json:"watch"`
 	}
 	daemonSetViewIn struct {
-		DaemonSet rolloutstatus.DaemonSetView `json:"daemonSet"`
-		Watch     *bool                       `json:"watch"`
+		DaemonSet daemonset.DaemonSet `json:"daemonSet"`
+		Watch     *bool               `json:"watch"`
 	}
 	statefulSetViewIn struct {
-		StatefulSet rolloutstatus.StatefulSetView `json:"statefulSet"`
-		Watch       *bool                         `json:"watch"`
+		StatefulSet statefulset.StatefulSet `json:"statefulSet"`
+		Watch       *bool                   `json:"watch"`
 	}
 	// statusView is what kubectl prints and the exit code it gives.
 	statusView struct {
@@ -52,6 +54,8 @@ func rolloutstatusDecisions() []Decision {
 	}
 }
 
-func (in *deploymentViewIn) validate() error  { return rollout.ValidateCounts(&in.Deployment, nil) }
-func (in *daemonSetViewIn) validate() error   { return in.DaemonSet.Validate() }
-func (in *statefulSetViewIn) validate() error { return in.StatefulSet.Validate() }
+func (in *deploymentViewIn) validate() error { return rollout.ValidateCounts(&in.Deployment, nil) }
+func (in *daemonSetViewIn) validate() error  { return rolloutstatus.ValidateDaemonSet(&in.DaemonSet) }
+func (in *statefulSetViewIn) validate() error {
+	return rolloutstatus.ValidateStatefulSet(&in.StatefulSet)
+}

@@ -7,10 +7,11 @@ import (
 
 	root "github.com/kubesem/kubesem"
 	"github.com/kubesem/kubesem/cronjob"
+	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
-	"github.com/kubesem/kubesem/rolloutstatus"
+	"github.com/kubesem/kubesem/statefulset"
 )
 
 // TestInputsValidate: every decision whose input holds an API object kubesem
@@ -19,12 +20,12 @@ import (
 // never a number. Step decisions validate inside the library.
 func TestInputsValidate(t *testing.T) {
 	apiTypes := map[reflect.Type]bool{
-		reflect.TypeFor[rollout.Deployment]():            true,
-		reflect.TypeFor[replicaset.ReplicaSet]():         true,
-		reflect.TypeFor[job.Job]():                       true,
-		reflect.TypeFor[rolloutstatus.StatefulSetView](): true,
-		reflect.TypeFor[rolloutstatus.DaemonSetView]():   true,
-		reflect.TypeFor[cronjob.CronJob]():               true,
+		reflect.TypeFor[rollout.Deployment]():      true,
+		reflect.TypeFor[replicaset.ReplicaSet]():   true,
+		reflect.TypeFor[job.Job]():                 true,
+		reflect.TypeFor[statefulset.StatefulSet](): true,
+		reflect.TypeFor[daemonset.DaemonSet]():     true,
+		reflect.TypeFor[cronjob.CronJob]():         true,
 	}
 	holds := func(in reflect.Type) bool {
 		for i := range in.NumField() {

@@ -47,6 +47,25 @@ func Validate(ds *DaemonSet, opts Options) error {
 	if s.RevisionHistoryLimit != nil && *s.RevisionHistoryLimit < 0 {
 		return field.Int("spec.revisionHistoryLimit", int64(*s.RevisionHistoryLimit), field.ErrNegative)
 	}
+	if err := ValidateUpdateStrategy(ds); err != nil {
+		return err
+	}
+	return ValidateTemplate(ds, opts)
+}
+
+// ValidateUpdateStrategy returns the first *field.Error v1.36.3 API
+// validation reports for spec.updateStrategy, the fields
+// [UnavailableNumbers] reads: a type other than RollingUpdate or OnDelete;
+// for RollingUpdate, a missing rollingUpdate, or maxUnavailable / maxSurge
+// negative, not "N%", above 100%, both non-zero or both zero.
+//
+// Source: upstream pkg/apis/apps/validation ValidateDaemonSetUpdateStrategy,
+// ValidateRollingUpdateDaemonSet (v1.36.3).
+func ValidateUpdateStrategy(ds *DaemonSet) error {
+	if ds == nil {
+		return field.New("daemonSet", "", field.ErrRequired)
+	}
+	s := &ds.Spec
 	const us = "spec.updateStrategy"
 	switch s.UpdateStrategy.Type {
 	case OnDelete:
@@ -81,6 +100,23 @@ func Validate(ds *DaemonSet, opts Options) error {
 	default:
 		return field.New(us+".type", string(s.UpdateStrategy.Type), field.ErrUnsupported)
 	}
+	return nil
+}
+
+// ValidateTemplate returns the first *field.Error v1.36.3 API validation
+// reports for the template fields [NodeShouldRunDaemonPod] and [NewPod]
+// read: tolerations with an unknown operator (Lt and Gt only with the
+// gate), Exists with a value, an empty key without Exists, an unknown
+// effect, or tolerationSeconds without NoExecute; required node affinity
+// terms with an unknown operator or the wrong number of values.
+//
+// Source: upstream pkg/apis/core/validation validateTolerations,
+// ValidateNodeSelector (v1.36.3).
+func ValidateTemplate(ds *DaemonSet, opts Options) error {
+	if ds == nil {
+		return field.New("daemonSet", "", field.ErrRequired)
+	}
+	s := &ds.Spec
 	for i, t := range s.Template.Spec.Tolerations {
 		if err := validateToleration(t, field.Index("spec.template.spec.tolerations", i), opts); err != nil {
 			return err

@@ -3,8 +3,10 @@ package rolloutstatus_test
 import (
 	"testing"
 
+	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/rollout"
 	"github.com/kubesem/kubesem/rolloutstatus"
+	"github.com/kubesem/kubesem/statefulset"
 )
 
 func BenchmarkViewers(b *testing.B) {
@@ -12,10 +14,10 @@ func BenchmarkViewers(b *testing.B) {
 	d := &rollout.Deployment{}
 	d.Name, d.Spec.Replicas = "web", &n
 	d.Status = rollout.Status{Replicas: 3, UpdatedReplicas: 3, AvailableReplicas: 2}
-	var ds rolloutstatus.DaemonSetView
-	ds.Spec.UpdateStrategy.Type = "RollingUpdate"
-	var ss rolloutstatus.StatefulSetView
-	ss.Spec.UpdateStrategy.Type = "RollingUpdate"
+	var ds daemonset.DaemonSet
+	ds.Spec.UpdateStrategy.Type = daemonset.RollingUpdate
+	var ss statefulset.StatefulSet
+	ss.Spec.UpdateStrategy.Type = statefulset.RollingUpdate
 	b.ReportAllocs()
 	for b.Loop() {
 		rolloutstatus.Deployment(d, 0)

@@ -3,9 +3,10 @@ package rolloutstatus
 import (
 	"strconv"
 
+	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/field"
-	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/rollout"
+	"github.com/kubesem/kubesem/statefulset"
 )
 
 // Status is one answer of `kubectl rollout status`: what it prints for
@@ -104,25 +105,6 @@ func Deployment(d *rollout.Deployment, revision int64) Status {
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
-// DaemonSetView is the part of an apps/v1 DaemonSet kubectl rollout status
-// reads (until the daemonset package models DaemonSets).
-type DaemonSetView struct {
-	meta.ObjectMeta `json:"metadata"`
-	Spec            struct {
-		UpdateStrategy struct {
-			// Type is RollingUpdate or OnDelete; empty is neither (kubectl
-			// reads the object without API defaulting).
-			Type string `json:"type,omitempty"`
-		} `json:"updateStrategy"`
-	} `json:"spec"`
-	Status struct {
-		ObservedGeneration     int64 `json:"observedGeneration,omitempty"`
-		DesiredNumberScheduled int32 `json:"desiredNumberScheduled"`
-		UpdatedNumberScheduled int32 `json:"updatedNumberScheduled,omitempty"`
-		NumberAvailable        int32 `json:"numberAvailable,omitempty"`
-	} `json:"status"`
-}
-
 // DaemonSet returns what kubectl rollout status prints for ds:
 // an error (done) unless the update strategy is RollingUpdate; waiting for
 // the spec to be observed while generation > observedGeneration; waiting
@@ -131,8 +113,8 @@ type DaemonSetView struct {
 //
 // Source: kubectl v0.36.3 pkg/polymorphichelpers/rollout_status.go
 // DaemonSetStatusViewer.Status.
-func DaemonSet(ds *DaemonSetView) Status {
-	if ds.Spec.UpdateStrategy.Type != "RollingUpdate" {
+func DaemonSet(ds *daemonset.DaemonSet) Status {
+	if ds.Spec.UpdateStrategy.Type != daemonset.RollingUpdate {
 		return Status{Done: true, Err: "rollout status is only available for RollingUpdate strategy type"}
 	}
 	if ds.Generation > ds.Status.ObservedGeneration {
@@ -149,34 +131,6 @@ func DaemonSet(ds *DaemonSetView) Status {
 	return Status{Message: "daemon set " + strconv.Quote(ds.Name) + " successfully rolled out\n", Done: true}
 }
 
-// StatefulSetView is the part of an apps/v1 StatefulSet kubectl rollout
-// status reads (until the statefulset package models StatefulSets).
-type StatefulSetView struct {
-	meta.ObjectMeta `json:"metadata"`
-	Spec            struct {
-		Replicas       *int32 `json:"replicas,omitempty"`
-		UpdateStrategy struct {
-			// Type is RollingUpdate or OnDelete; empty is neither.
-			Type          string                    `json:"type,omitempty"`
-			RollingUpdate *StatefulSetRollingUpdate `json:"rollingUpdate,omitempty"`
-		} `json:"updateStrategy"`
-	} `json:"spec"`
-	Status struct {
-		ObservedGeneration int64  `json:"observedGeneration,omitempty"`
-		ReadyReplicas      int32  `json:"readyReplicas,omitempty"`
-		CurrentReplicas    int32  `json:"currentReplicas,omitempty"`
-		UpdatedReplicas    int32  `json:"updatedReplicas,omitempty"`
-		CurrentRevision    string `json:"currentRevision,omitempty"`
-		UpdateRevision     string `json:"updateRevision,omitempty"`
-	} `json:"status"`
-}
-
-// StatefulSetRollingUpdate is a StatefulSet's
-// spec.updateStrategy.rollingUpdate as kubectl rollout status reads it.
-type StatefulSetRollingUpdate struct {
-	Partition *int32 `json:"partition,omitempty"`
-}
-
 // StatefulSet returns what kubectl rollout status prints for
 // ss: an error (done) unless the update strategy is RollingUpdate; waiting
 // while observedGeneration is 0 or behind generation; waiting while fewer
@@ -187,8 +141,8 @@ type StatefulSetRollingUpdate struct {
 //
 // Source: kubectl v0.36.3 pkg/polymorphichelpers/rollout_status.go
 // StatefulSetStatusViewer.Status.
-func StatefulSet(ss *StatefulSetView) Status {
-	if ss.Spec.UpdateStrategy.Type != "RollingUpdate" {
+func StatefulSet(ss *statefulset.StatefulSet) Status {
+	if ss.Spec.UpdateStrategy.Type != statefulset.RollingUpdate {
 		return Status{Done: true, Err: "rollout status is only available for RollingUpdate strategy type"}
 	}
 	st := ss.Status
@@ -213,13 +167,15 @@ func StatefulSet(ss *StatefulSetView) Status {
 	return Status{Message: "statefulset rolling update complete " + itoa(int64(st.CurrentReplicas)) + " pods at revision " + st.CurrentRevision + "...\n", Done: true}
 }
 
-// Validate returns a *field.Error for what API validation rejects in the
-// fields [StatefulSet] reads: a negative spec.replicas,
-// spec.updateStrategy.rollingUpdate.partition or status count.
+// ValidateStatefulSet returns a *field.Error for what API validation
+// rejects in the fields [StatefulSet] reads: a negative spec.replicas,
+// spec.updateStrategy.rollingUpdate.partition or status count. It checks
+// only those fields, as kubectl reads a partial object; statefulset.Validate
+// checks a whole set.
 //
 // Source: upstream pkg/apis/apps/validation/validation.go
 // ValidateStatefulSetSpec, ValidateStatefulSetStatus (v1.36.3).
-func (ss *StatefulSetView) Validate() error {
+func ValidateStatefulSet(ss *statefulset.StatefulSet) error {
 	if r := ss.Spec.Replicas; r != nil && *r < 0 {
 		return field.Int("spec.replicas", int64(*r), field.ErrNegative)
 	}
@@ -235,12 +191,14 @@ func (ss *StatefulSetView) Validate() error {
 	)
 }
 
-// Validate returns a *field.Error for what API validation rejects in the
-// fields [DaemonSet] reads: a negative status count.
+// ValidateDaemonSet returns a *field.Error for what API validation rejects
+// in the fields [DaemonSet] reads: a negative status count. It checks only
+// those fields, as kubectl reads a partial object; daemonset.Validate
+// checks a whole DaemonSet.
 //
 // Source: upstream pkg/apis/apps/validation/validation.go
 // ValidateDaemonSetStatus (v1.36.3).
-func (ds *DaemonSetView) Validate() error {
+func ValidateDaemonSet(ds *daemonset.DaemonSet) error {
 	st := ds.Status
 	return firstNegative(
 		count{"status.observedGeneration", st.ObservedGeneration},

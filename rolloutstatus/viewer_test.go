@@ -6,6 +6,7 @@ import (
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/rollout"
 	"github.com/kubesem/kubesem/rolloutstatus"
+	"github.com/kubesem/kubesem/statefulset"
 )
 
 func TestDeployment(t *testing.T) {
@@ -31,12 +32,12 @@ func TestDeployment(t *testing.T) {
 
 func TestStatefulSetPartition(t *testing.T) {
 	t.Parallel()
-	var v rolloutstatus.StatefulSetView
+	var v statefulset.StatefulSet
 	n, p := int32(3), int32(2)
 	v.Generation, v.Status.ObservedGeneration, v.Status.ReadyReplicas = 1, 1, 3
 	v.Spec.Replicas = &n
-	v.Spec.UpdateStrategy.Type = "RollingUpdate"
-	v.Spec.UpdateStrategy.RollingUpdate = &rolloutstatus.StatefulSetRollingUpdate{Partition: &p}
+	v.Spec.UpdateStrategy.Type = statefulset.RollingUpdate
+	v.Spec.UpdateStrategy.RollingUpdate = &statefulset.RollingUpdateStrategy{Partition: &p}
 	if s := rolloutstatus.StatefulSet(&v); s.Done {
 		t.Errorf("StatefulSet(0 of 1 updated) done = true; want false")
 	}

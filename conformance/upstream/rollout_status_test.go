@@ -22,11 +22,13 @@ import (
 	"k8s.io/kubectl/pkg/polymorphichelpers"
 	"k8s.io/kubernetes/pkg/controller/deployment"
 
+	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
 	"github.com/kubesem/kubesem/rolloutstatus"
+	"github.com/kubesem/kubesem/statefulset"
 )
 
 //go:linkname rsSyncRolloutStatus k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).syncRolloutStatus
@@ -351,9 +353,9 @@ func TestRolloutViewerDifferential(t *testing.T) {
 			msg, done, err := (&polymorphichelpers.DeploymentStatusViewer{}).Status(rsUnstructured(t, u), revision)
 			rsViewerCompare(t, "DeploymentRolloutStatus", msg, done, err, rolloutstatus.Deployment(d, revision))
 		case 1:
-			var v rolloutstatus.DaemonSetView
+			var v daemonset.DaemonSet
 			v.Name, v.Generation = "ds", int64(rapid.IntRange(0, 2).Draw(t, "generation"))
-			v.Spec.UpdateStrategy.Type = rapid.SampledFrom([]string{"RollingUpdate", "RollingUpdate", "OnDelete", ""}).Draw(t, "type")
+			v.Spec.UpdateStrategy.Type = daemonset.StrategyType(rapid.SampledFrom([]string{"RollingUpdate", "RollingUpdate", "OnDelete", ""}).Draw(t, "type"))
 			v.Status.ObservedGeneration = int64(rapid.IntRange(0, 2).Draw(t, "observed"))
 			v.Status.DesiredNumberScheduled = small.Draw(t, "desired")
 			v.Status.UpdatedNumberScheduled = small.Draw(t, "updated")
@@ -366,15 +368,15 @@ func TestRolloutViewerDifferential(t *testing.T) {
 			msg, done, err := (&polymorphichelpers.DaemonSetStatusViewer{}).Status(rsUnstructured(t, u), 0)
 			rsViewerCompare(t, "DaemonSetRolloutStatus", msg, done, err, rolloutstatus.DaemonSet(&v))
 		default:
-			var v rolloutstatus.StatefulSetView
+			var v statefulset.StatefulSet
 			v.Name, v.Generation = "web", int64(rapid.IntRange(0, 2).Draw(t, "generation"))
 			if rapid.Bool().Draw(t, "hasReplicas") {
 				n := small.Draw(t, "replicas")
 				v.Spec.Replicas = &n
 			}
-			v.Spec.UpdateStrategy.Type = rapid.SampledFrom([]string{"RollingUpdate", "RollingUpdate", "OnDelete", ""}).Draw(t, "type")
+			v.Spec.UpdateStrategy.Type = statefulset.UpdateStrategyType(rapid.SampledFrom([]string{"RollingUpdate", "RollingUpdate", "OnDelete", ""}).Draw(t, "type"))
 			if rapid.Bool().Draw(t, "hasRolling") {
-				v.Spec.UpdateStrategy.RollingUpdate = &rolloutstatus.StatefulSetRollingUpdate{}
+				v.Spec.UpdateStrategy.RollingUpdate = &statefulset.RollingUpdateStrategy{}
 				if rapid.Bool().Draw(t, "hasPartition") {
 					p := small.Draw(t, "partition")
 					v.Spec.UpdateStrategy.RollingUpdate.Partition = &p
