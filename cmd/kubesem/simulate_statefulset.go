@@ -22,7 +22,8 @@ template (revision web-v1 to web-v2), --scale-at/--scale-to change
 replicas, --never-ready makes the pod of that ordinal at web-v2 never
 Ready. Prints per sync the outcome, the writes and every ordinal with its
 revision (1 = web-v1, 2 = web-v2) and state (R ready, P pending, N not
-ready, T terminating).`
+ready, T terminating), then a chart: one row per ordinal, one column per
+sync; --svg FILE draws the pods per revision over time.`
 
 type simPod struct {
 	ord        int32
@@ -95,6 +96,7 @@ func simulateStatefulSet(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "\nsync  time   outcome        writes | pods\n")
 	quiet := 0
+	var chart []map[int32]byte // per sync: ordinal → cell
 	for step := 0; step < *steps; step++ {
 		now := t0.Add(time.Duration(step) * 10 * time.Second)
 		if step == *updateAt {
@@ -139,6 +141,7 @@ func simulateStatefulSet(args []string, stdout io.Writer) error {
 			}
 		}
 		line, stack := simPodsLine(pods, step, *readyAfter, *neverReady, now)
+		chart = append(chart, simChartColumn(pods, step, *readyAfter, *neverReady))
 		w := strings.Join(writes, ", ")
 		if w == "" {
 			w = "-"
@@ -156,7 +159,58 @@ func simulateStatefulSet(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "status: replicas %d, ready %d, current %d (%s), updated %d (%s)\n", set.Status.Replicas, set.Status.ReadyReplicas,
 		set.Status.CurrentReplicas, set.Status.CurrentRevision, set.Status.UpdatedReplicas, set.Status.UpdateRevision)
+	simPrintChart(stdout, chart)
 	return tl.writeFile(*svg)
+}
+
+// simChartColumn is one sync's column of the chart: per ordinal, the
+// revision digit of a Ready pod, p pending, n running but not Ready,
+// t terminating.
+func simChartColumn(pods map[int32]*simPod, step, readyAfter, neverReady int) map[int32]byte {
+	col := make(map[int32]byte, len(pods))
+	for o, sp := range pods {
+		c := byte('p')
+		switch {
+		case sp.terminated >= 0:
+			c = 't'
+		case simReady(sp, step+1, readyAfter, neverReady):
+			c = strings.TrimPrefix(sp.rev, "web-v")[0]
+		case step+1-sp.createdAt > readyAfter:
+			c = 'n'
+		}
+		col[o] = c
+	}
+	return col
+}
+
+// simPrintChart prints one row per ordinal that ever had a pod, one column
+// per sync ('.' no pod).
+func simPrintChart(w io.Writer, chart []map[int32]byte) {
+	seen := map[int32]bool{}
+	var ords []int
+	for _, col := range chart {
+		for o := range col {
+			if !seen[o] {
+				seen[o] = true
+				ords = append(ords, int(o))
+			}
+		}
+	}
+	if len(ords) == 0 {
+		return
+	}
+	sort.Ints(ords)
+	fmt.Fprintf(w, "\nper ordinal, one column per sync (1/2 Ready at web-v1/web-v2, p pending, n not ready, t terminating, . no pod):\n")
+	for _, o := range ords {
+		row := make([]byte, len(chart))
+		for i, col := range chart {
+			row[i] = '.'
+			if c, ok := col[int32(o)]; ok {
+				row[i] = c
+			}
+		}
+		fmt.Fprintf(w, "web-%-4d %s\n", o, row)
+	}
 }
 
 func simReady(sp *simPod, step, readyAfter, neverReady int) bool {
