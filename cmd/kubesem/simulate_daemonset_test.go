@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -10,10 +8,7 @@ import (
 // golden files; run with -update to rewrite them.
 func TestSimulateDaemonSetGolden(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		args []string
-	}{
+	cases := []goldenCase{
 		{"daemonset_default", []string{"simulate", "daemonset"}},
 		{"daemonset_surge", []string{"simulate", "daemonset", "--max-unavailable", "0", "--max-surge", "2"}},
 		{"daemonset_percent", []string{"simulate", "daemonset", "--nodes", "10", "--max-unavailable", "25%"}},
@@ -24,28 +19,7 @@ func TestSimulateDaemonSetGolden(t *testing.T) {
 		{"daemonset_taints", []string{"simulate", "daemonset", "--taint", "node-1=gpu:NoSchedule,node-2=node.kubernetes.io/unschedulable:NoSchedule"}},
 		{"daemonset_second_update", []string{"simulate", "daemonset", "--max-surge", "1", "--max-unavailable", "0", "--second-update", "15s", "--min-ready-seconds", "5"}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			code, out, stderr := runCLI(t, "", c.args...)
-			if code != 0 {
-				t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
-			}
-			path := filepath.Join("testdata", c.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if out != string(want) {
-				t.Errorf("%v output differs from %s:\n%s", c.args, path, out)
-			}
-		})
-	}
+	runGoldens(t, cases)
 }
 
 // TestSimulateDaemonSetBadFlags: invalid budgets and flags are usage errors.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -10,10 +9,7 @@ import (
 // files; run with -update to rewrite them.
 func TestSimulateDrainGolden(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		args []string
-	}{
+	cases := []goldenCase{
 		{"drain_seed", []string{"simulate", "drain"}},
 		{"drain_always_allow", []string{"simulate", "drain", "--policy", "AlwaysAllow"}},
 		{"drain_max_unavailable", []string{"simulate", "drain", "--min-available", "", "--max-unavailable", "34%"}},
@@ -21,28 +17,7 @@ func TestSimulateDrainGolden(t *testing.T) {
 		// nodes under maxUnavailable 1, each node drained in turn.
 		{"drain_cluster", []string{"simulate", "drain", "--cluster", filepath.Join("testdata", "drain_cluster.json")}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			code, out, stderr := runCLI(t, "", c.args...)
-			if code != 0 {
-				t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
-			}
-			path := filepath.Join("testdata", c.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if out != string(want) {
-				t.Errorf("%v output differs from %s:\n%s", c.args, path, out)
-			}
-		})
-	}
+	runGoldens(t, cases)
 }
 
 // TestSimulateDrainBadFlags: invalid budgets are usage errors (exit 2).

@@ -11,10 +11,7 @@ import (
 // golden files; run with -update to rewrite them.
 func TestSimulateNodeOutageGolden(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		args []string
-	}{
+	cases := []goldenCase{
 		// Seed 001: one node stops; Unknown after 50 s (strict, checked every
 		// 5 s), tainted, pods without tolerations go at once, web pods 300 s
 		// later, the forever-tolerating agent stays.
@@ -30,28 +27,7 @@ func TestSimulateNodeOutageGolden(t *testing.T) {
 		// A partially disrupted small zone (≤ 50 nodes) stops evicting.
 		{"node_outage_partial", []string{"simulate", "node-outage", "--zones", "zone-a=5,zone-b=2", "--stop", "zone-a-1@0s,zone-a-2@0s,zone-a-3@0s", "--duration", "2m"}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			code, out, stderr := runCLI(t, "", c.args...)
-			if code != 0 {
-				t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
-			}
-			path := filepath.Join("testdata", c.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if out != string(want) {
-				t.Errorf("%v output differs from %s:\n%s", c.args, path, out)
-			}
-		})
-	}
+	runGoldens(t, cases)
 }
 
 // TestSimulateNodeOutageBadFlags: bad flags are usage errors (exit 2), and

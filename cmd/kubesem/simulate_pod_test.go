@@ -11,10 +11,7 @@ import (
 // run with -update to rewrite them.
 func TestSimulatePodGolden(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		args []string
-	}{
+	cases := []goldenCase{
 		// Seed 000, pod lifecycle, restart policy: a container that keeps
 		// crashing is restarted after 10s, 20s, 40s … 5 minutes; the pod
 		// stays Running, Ready False while it backs off.
@@ -29,28 +26,7 @@ func TestSimulatePodGolden(t *testing.T) {
 		// A lower kubelet maximum caps the delays (and the initial one).
 		{"pod_crashloop_max_30s", []string{"simulate", "pod", "--max-container-restart-period", "30s", "--horizon", "3m"}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			code, out, stderr := runCLI(t, "", c.args...)
-			if code != 0 {
-				t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
-			}
-			path := filepath.Join("testdata", c.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if out != string(want) {
-				t.Errorf("%v output differs from %s:\n%s", c.args, path, out)
-			}
-		})
-	}
+	runGoldens(t, cases)
 }
 
 // TestSimulatePodBadScenario: invalid scenarios are usage errors (exit 2)

@@ -11,10 +11,7 @@ import (
 // with golden files; run with -update to rewrite them.
 func TestSimulateStatefulSetGolden(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		args []string
-	}{
+	cases := []goldenCase{
 		{"statefulset_seed", []string{"simulate", "statefulset"}},
 		{"statefulset_never_ready", []string{"simulate", "statefulset", "--never-ready", "2", "--steps", "14"}},
 		{"statefulset_never_ready_parallel", []string{"simulate", "statefulset", "--never-ready", "1", "--policy", "Parallel", "--steps", "14"}},
@@ -35,19 +32,7 @@ func TestSimulateStatefulSetGolden(t *testing.T) {
 			if err != nil || !strings.Contains(string(b), "<svg") {
 				t.Fatalf("%v: no SVG: %v", c.args, err)
 			}
-			path := filepath.Join("testdata", c.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if out != string(want) {
-				t.Errorf("%v output differs from %s:\n%s", c.args, path, out)
-			}
+			checkGolden(t, c.name, c.args, out)
 		})
 	}
 }

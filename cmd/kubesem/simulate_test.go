@@ -10,14 +10,53 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files of the simulate tests")
 
+// goldenCase is one CLI run whose stdout is compared with
+// testdata/<name>.golden.
+type goldenCase struct {
+	name string
+	args []string
+}
+
+// runGoldens runs each case in parallel: exit 0 and stdout equal to its
+// golden file.
+func runGoldens(t *testing.T, cases []goldenCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			code, out, stderr := runCLI(t, "", c.args...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+			}
+			checkGolden(t, c.name, c.args, out)
+		})
+	}
+}
+
+// checkGolden compares out with testdata/<name>.golden; with -update it
+// rewrites the file first.
+func checkGolden(t *testing.T, name string, args []string, out string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if out != string(want) {
+		t.Errorf("%v output differs from %s:\n%s", args, path, out)
+	}
+}
+
 // TestSimulateGolden compares the simulations' text with golden files;
 // -update rewrites them (they are derived output, checked by reading).
 func TestSimulateGolden(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		args []string
-	}{
+	cases := []goldenCase{
 		{"rollout_default", []string{"simulate", "rollout", "--replicas", "10", "--ready-after", "2"}},
 		{"rollout_scale_event", []string{"simulate", "rollout", "--replicas", "10", "--max-surge", "3", "--max-unavailable", "2", "--ready-after", "3", "--scale-at", "4", "--scale-to", "15"}},
 		{"rollout_second_update", []string{"simulate", "rollout", "--replicas", "5", "--update-at", "2", "--ready-after", "2"}},
@@ -34,28 +73,7 @@ func TestSimulateGolden(t *testing.T) {
 			"--outage-start", "08:29", "--outage-end", "10:21", "--refuse-too-many-missed"}},
 		{"cronjob_time_zone_dst", []string{"simulate", "cronjob", "--schedule", "30 2 * * *", "--time-zone", "America/New_York", "--from", "2026-03-06T00:00:00Z", "--window", "72h", "--job-duration", "5m"}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			code, out, stderr := runCLI(t, "", c.args...)
-			if code != 0 {
-				t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
-			}
-			path := filepath.Join("testdata", c.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if out != string(want) {
-				t.Errorf("%v output differs from %s:\n%s", c.args, path, out)
-			}
-		})
-	}
+	runGoldens(t, cases)
 }
 
 func TestSimulateBadFlags(t *testing.T) {
