@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/plan"
 )
 
 // UnmarshalJSON reads the delay as a Go duration string ("2s"), the way
@@ -17,7 +18,7 @@ func (e *BackoffEntry) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return field.New("", err.Error(), field.ErrInvalid)
 	}
-	d, err := jsonDuration(raw.Delay, "delay")
+	d, err := plan.DecodeDuration(raw.Delay, "delay")
 	if err != nil {
 		return err
 	}
@@ -39,31 +40,12 @@ func (o *Options) UnmarshalJSON(b []byte) error {
 	}
 	out := Options{TaintTolerationComparisonOperators: raw.TaintTolerationComparisonOperators, BurstReplicas: raw.BurstReplicas}
 	var err error
-	if out.BackoffBase, err = jsonDuration(raw.BackoffBase, "backoffBase"); err != nil {
+	if out.BackoffBase, err = plan.DecodeDuration(raw.BackoffBase, "backoffBase"); err != nil {
 		return err
 	}
-	if out.BackoffCap, err = jsonDuration(raw.BackoffCap, "backoffCap"); err != nil {
+	if out.BackoffCap, err = plan.DecodeDuration(raw.BackoffCap, "backoffCap"); err != nil {
 		return err
 	}
 	*o = out
 	return nil
-}
-
-func jsonDuration(raw json.RawMessage, path string) (time.Duration, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return 0, nil
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		d, err := time.ParseDuration(s)
-		if err != nil {
-			return 0, field.New(path, s, field.ErrInvalid)
-		}
-		return d, nil
-	}
-	var n int64
-	if err := json.Unmarshal(raw, &n); err != nil {
-		return 0, field.New(path, string(raw), field.ErrInvalid)
-	}
-	return time.Duration(n), nil
 }

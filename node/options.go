@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/plan"
 )
 
 // Options selects deviations from Kubernetes v1.36.3 with default feature
@@ -112,28 +113,9 @@ func (o *Options) UnmarshalJSON(b []byte) error {
 	}
 	*o = Options(raw.plain)
 	var err error
-	if o.NodeMonitorGracePeriod, err = jsonDuration(raw.NodeMonitorGracePeriod, "nodeMonitorGracePeriod"); err != nil {
+	if o.NodeMonitorGracePeriod, err = plan.DecodeDuration(raw.NodeMonitorGracePeriod, "nodeMonitorGracePeriod"); err != nil {
 		return err
 	}
-	o.NodeStartupGracePeriod, err = jsonDuration(raw.NodeStartupGracePeriod, "nodeStartupGracePeriod")
+	o.NodeStartupGracePeriod, err = plan.DecodeDuration(raw.NodeStartupGracePeriod, "nodeStartupGracePeriod")
 	return err
-}
-
-func jsonDuration(raw json.RawMessage, path string) (time.Duration, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return 0, nil
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		d, err := time.ParseDuration(s)
-		if err != nil {
-			return 0, field.New(path, s, field.ErrInvalid)
-		}
-		return d, nil
-	}
-	var n int64
-	if err := json.Unmarshal(raw, &n); err != nil {
-		return 0, field.New(path, string(raw), field.ErrInvalid)
-	}
-	return time.Duration(n), nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -389,7 +390,7 @@ func (a *Action) UnmarshalJSON(b []byte) error {
 	if err := dec.Decode(&raw); err != nil {
 		return field.New("", err.Error(), field.ErrInvalid)
 	}
-	d, err := duration(raw.After, "after")
+	d, err := plan.DecodeDuration(raw.After, "after")
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/plan"
 )
 
 // Options selects deviations from Kubernetes v1.36.3 with default feature
@@ -61,28 +62,9 @@ func (o *Options) UnmarshalJSON(b []byte) error {
 		return field.New("", err.Error(), field.ErrInvalid)
 	}
 	var err error
-	if o.DeletionTimeout, err = duration(raw.DeletionTimeout, "deletionTimeout"); err != nil {
+	if o.DeletionTimeout, err = plan.DecodeDuration(raw.DeletionTimeout, "deletionTimeout"); err != nil {
 		return err
 	}
-	o.StalePodDisruptionTimeout, err = duration(raw.StalePodDisruptionTimeout, "stalePodDisruptionTimeout")
+	o.StalePodDisruptionTimeout, err = plan.DecodeDuration(raw.StalePodDisruptionTimeout, "stalePodDisruptionTimeout")
 	return err
-}
-
-func duration(raw json.RawMessage, path string) (time.Duration, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return 0, nil
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		d, err := time.ParseDuration(s)
-		if err != nil {
-			return 0, field.New(path, s, field.ErrInvalid)
-		}
-		return d, nil
-	}
-	var n int64
-	if err := json.Unmarshal(raw, &n); err != nil {
-		return 0, field.New(path, string(raw), field.ErrInvalid)
-	}
-	return time.Duration(n), nil
 }
