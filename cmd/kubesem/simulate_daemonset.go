@@ -21,7 +21,8 @@ tick's creations and deletions per node, then a chart (one row per node, one
 column per tick): o old ready, O old not ready, n new ready, + new not ready,
 2 two pods, . no pod. --not-ready nodes go NotReady (not-ready NoExecute
 taint, their pods not ready) at a time; --taint adds a taint at time 0;
---second-update changes the template again (v3) mid-way.`
+--second-update changes the template again (v3) mid-way; --svg FILE draws
+the pods per revision and readiness over time.`
 
 // dsSimPod is a simulated daemon pod.
 type dsSimPod struct {
@@ -41,6 +42,7 @@ func simulateDaemonSet(args []string, stdout io.Writer) error {
 	notReady := fs.String("not-ready", "", "comma-separated node@time: the node goes NotReady then, e.g. node-2@15s")
 	taints := fs.String("taint", "", "comma-separated node=key:Effect taints added at time 0, e.g. node-1=gpu:NoSchedule")
 	second := fs.Duration("second-update", -1, "time of a second template change (v3); negative: none")
+	svg := fs.String("svg", "", "also write the pods per revision and readiness after each tick as a standalone SVG chart to this file")
 	if err := parseFlags(fs, args, stdout, daemonsetSynopsis); err != nil {
 		return err
 	}
@@ -98,6 +100,11 @@ func simulateDaemonSet(args []string, stdout io.Writer) error {
 	rev, serial := "v2", 0
 	var mem daemonset.Backoff
 	chart := make([][]byte, len(ns))
+	var tl *timeline
+	if *svg != "" {
+		tl = &timeline{title: "kubesem simulate daemonset", series: []series{
+			{"new, ready", "#2b8a3e"}, {"old, ready", "#1c7ed6"}, {"new, not ready", "#f59f00"}, {"old, not ready", "#c92a2a"}}}
+	}
 	fmt.Fprintf(stdout, "DaemonSet agent: %d nodes, maxUnavailable %s, maxSurge %s, pods ready after %s, template v1 -> v2 at 0s\n", *nodes, mu, ms, *readyAfter)
 	for step := 0; step < *steps; step++ {
 		now := time.Duration(step) * *tick
@@ -105,8 +112,9 @@ func simulateDaemonSet(args []string, stdout io.Writer) error {
 			rev = "v3"
 			fmt.Fprintf(stdout, "%6s  template changes to v3\n", now)
 		}
-		for name, at := range downAt {
-			if now >= at && !hasTaint(index[name], node.TaintNotReady) {
+		for _, n := range ns {
+			name := n.Name
+			if at, ok := downAt[name]; ok && now >= at && !hasTaint(index[name], node.TaintNotReady) {
 				index[name].Spec.Taints = append(index[name].Spec.Taints, node.Taint{Key: node.TaintNotReady, Effect: node.NoExecute})
 				fmt.Fprintf(stdout, "%6s  %s goes NotReady\n", now, name)
 			}
@@ -145,6 +153,18 @@ func simulateDaemonSet(args []string, stdout io.Writer) error {
 		for i, n := range ns {
 			chart[i] = append(chart[i], dsSimCell(pods, n.Name, rev, now, downAt))
 		}
+		stack := make([]int, 4)
+		for _, p := range pods {
+			i := 0
+			if p.rev != rev {
+				i = 1
+			}
+			if !dsSimReady(p, now, downAt) {
+				i += 2
+			}
+			stack[i]++
+		}
+		tl.add(now.String(), strings.Join(lines, "; "), stack...)
 		st := plan.Status
 		if len(lines) == 0 && st.UpdatedNumberScheduled == st.DesiredNumberScheduled && st.NumberAvailable == st.DesiredNumberScheduled && dsSimOnePerNode(pods) {
 			fmt.Fprintf(stdout, "%6s  rollout complete: %d/%d updated and available\n", now, st.UpdatedNumberScheduled, st.DesiredNumberScheduled)
@@ -158,7 +178,7 @@ func simulateDaemonSet(args []string, stdout io.Writer) error {
 	for i, n := range ns {
 		fmt.Fprintf(stdout, "%-8s %s\n", n.Name, chart[i])
 	}
-	return nil
+	return tl.writeFile(*svg)
 }
 
 func splitList(s string) []string {

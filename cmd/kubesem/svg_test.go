@@ -76,6 +76,17 @@ func TestSimulateSVG(t *testing.T) {
 			func(out string) int {
 				return countLines(out, func(l string) bool { f := strings.Fields(l); return len(f) > 1 && isInt(f[0]) })
 			}},
+		{[]string{"simulate", "statefulset", "--replicas", "3", "--update-at", "4", "--partition", "1"},
+			func(out string) int {
+				return countLines(out, func(l string) bool { f := strings.Fields(l); return len(f) > 2 && isInt(f[0]) })
+			}},
+		// One column per tick: the length of a node's chart row.
+		{[]string{"simulate", "daemonset", "--max-surge", "1", "--max-unavailable", "0", "--not-ready", "node-2@15s"},
+			func(out string) int {
+				_, row, _ := strings.Cut(out, "\nnode-0   ")
+				row, _, _ = strings.Cut(row, "\n")
+				return len(row)
+			}},
 	}
 	for i, c := range cases {
 		path := filepath.Join(dir, strconv.Itoa(i)+".svg")
