@@ -2,9 +2,11 @@ package statefulset
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"time"
 
+	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
@@ -13,6 +15,13 @@ import (
 // maxBatch caps one slow-start batch of a Parallel set (MaxBatchSize,
 // stateful_set_control.go, v1.36.3).
 const maxBatch = 500
+
+// MaxReplicas is the largest spec.replicas [Step] syncs. The API accepts up
+// to 2147483647, but upstream's sync allocates a slot per replica (16 GiB
+// at the maximum) and lists every Parallel creation; beyond MaxReplicas
+// Step answers an Unsupported error on spec.replicas instead of exhausting
+// memory.
+const MaxReplicas = 1 << 20
 
 // Plan is what the StatefulSet controller does in one sync, in the house
 // vocabulary (VOCABULARY.md).
@@ -109,6 +118,9 @@ type stepper struct {
 func Step(set *StatefulSet, pods []*Pod, revisions []Revision, claims []*Claim, now time.Time, opts Options) (Plan, error) {
 	if err := Validate(set); err != nil {
 		return Plan{}, err
+	}
+	if n := set.Replicas(); n > MaxReplicas {
+		return Plan{}, field.Int("spec.replicas", int64(n), fmt.Errorf("Step holds one slot per replica, as upstream does, and refuses more than %d: %w", MaxReplicas, field.ErrUnsupported))
 	}
 	members, ords, err := memberPods(set, pods)
 	if err != nil {

@@ -345,21 +345,24 @@ func stepVectors(t *testing.T) []genVector {
 		name, field, kind string
 		set               StatefulSet
 		pods              []*Pod
+		source            string // when not API validation
 	}{
-		{"negative replicas", "spec.replicas", "negative", gset(-1), nil},
-		{"negative start", "spec.ordinals.start", "negative", gset(1, start(-1)), nil},
-		{"start plus replicas beyond int32", "spec.ordinals.start", "overflow", gset(2, start(2147483647)), nil},
-		{"bad pod management policy", "spec.podManagementPolicy", "invalid", gset(1, func(s *StatefulSet) { s.Spec.PodManagementPolicy = "Burst" }), nil},
-		{"bad update strategy", "spec.updateStrategy.type", "invalid", gset(1, func(s *StatefulSet) { s.Spec.UpdateStrategy.Type = "Recreate" }), nil},
-		{"rollingUpdate with OnDelete", "spec.updateStrategy.rollingUpdate", "invalid", gset(1, func(s *StatefulSet) { s.Spec.UpdateStrategy.Type = OnDelete }), nil},
-		{"negative partition", "spec.updateStrategy.rollingUpdate.partition", "negative", gset(1, partition(-1)), nil},
-		{"maxUnavailable 0", "spec.updateStrategy.rollingUpdate.maxUnavailable", "invalid", gset(1, maxUnavail(intstr.Int(0))), nil},
-		{"maxUnavailable 0%", "spec.updateStrategy.rollingUpdate.maxUnavailable", "invalid", gset(1, maxUnavail(intstr.Percent(0))), nil},
-		{"maxUnavailable 150%", "spec.updateStrategy.rollingUpdate.maxUnavailable", "invalid", gset(1, maxUnavail(intstr.Percent(150))), nil},
-		{"negative maxUnavailable", "spec.updateStrategy.rollingUpdate.maxUnavailable", "negative", gset(1, maxUnavail(intstr.Int(-1))), nil},
-		{"bad retention policy", "spec.persistentVolumeClaimRetentionPolicy.whenScaled", "unsupported", gset(1, retention(Retain, "Keep")), nil},
-		{"negative minReadySeconds", "spec.minReadySeconds", "negative", gset(1, mrs(-1)), nil},
-		{"duplicate ordinals", "pods", "duplicate", gset(2), []*Pod{gpod(1, running, "web-v1"), func() *Pod { p := gpod(1, running, "web-v1"); p.Name = "web-01"; return p }()}},
+		{"negative replicas", "spec.replicas", "negative", gset(-1), nil, ""},
+		{"negative start", "spec.ordinals.start", "negative", gset(1, start(-1)), nil, ""},
+		{"start plus replicas beyond int32", "spec.ordinals.start", "overflow", gset(2, start(2147483647)), nil, ""},
+		{"bad pod management policy", "spec.podManagementPolicy", "invalid", gset(1, func(s *StatefulSet) { s.Spec.PodManagementPolicy = "Burst" }), nil, ""},
+		{"bad update strategy", "spec.updateStrategy.type", "invalid", gset(1, func(s *StatefulSet) { s.Spec.UpdateStrategy.Type = "Recreate" }), nil, ""},
+		{"rollingUpdate with OnDelete", "spec.updateStrategy.rollingUpdate", "invalid", gset(1, func(s *StatefulSet) { s.Spec.UpdateStrategy.Type = OnDelete }), nil, ""},
+		{"negative partition", "spec.updateStrategy.rollingUpdate.partition", "negative", gset(1, partition(-1)), nil, ""},
+		{"maxUnavailable 0", "spec.updateStrategy.rollingUpdate.maxUnavailable", "invalid", gset(1, maxUnavail(intstr.Int(0))), nil, ""},
+		{"maxUnavailable 0%", "spec.updateStrategy.rollingUpdate.maxUnavailable", "invalid", gset(1, maxUnavail(intstr.Percent(0))), nil, ""},
+		{"maxUnavailable 150%", "spec.updateStrategy.rollingUpdate.maxUnavailable", "invalid", gset(1, maxUnavail(intstr.Percent(150))), nil, ""},
+		{"negative maxUnavailable", "spec.updateStrategy.rollingUpdate.maxUnavailable", "negative", gset(1, maxUnavail(intstr.Int(-1))), nil, ""},
+		{"bad retention policy", "spec.persistentVolumeClaimRetentionPolicy.whenScaled", "unsupported", gset(1, retention(Retain, "Keep")), nil, ""},
+		{"negative minReadySeconds", "spec.minReadySeconds", "negative", gset(1, mrs(-1)), nil, ""},
+		{"duplicate ordinals", "pods", "duplicate", gset(2), []*Pod{gpod(1, running, "web-v1"), func() *Pod { p := gpod(1, running, "web-v1"); p.Name = "web-01"; return p }()}, ""},
+		{"replicas 2147483647 (API-valid) is refused, not an out-of-memory crash", "spec.replicas", "unsupported", gset(2147483647), nil,
+			"kubesem limit statefulset.MaxReplicas: upstream updateStatefulSet allocates one slot per replica (16 GiB here); README StatefulSets"},
 	}
 	for _, b := range bad {
 		in := stepInput{Set: b.set, Pods: b.pods, Revisions: v1, Now: genNow}
@@ -367,7 +370,11 @@ func stepVectors(t *testing.T) []genVector {
 		if err == nil {
 			t.Fatalf("%s: no error", b.name)
 		}
-		out = append(out, genVector{Decision: "statefulset.Step", Name: "invalid: " + b.name, Source: "ValidateStatefulSetSpec (apps/validation, v1.36.3); issue 8 item 11",
+		name, source := "invalid: "+b.name, "ValidateStatefulSetSpec (apps/validation, v1.36.3); issue 8 item 11"
+		if b.source != "" {
+			name, source = b.name, b.source
+		}
+		out = append(out, genVector{Decision: "statefulset.Step", Name: name, Source: source,
 			Input: in, WantError: &genWantError{Field: fieldOf(b.field), Kind: strings.ToUpper(b.kind[:1]) + b.kind[1:]}})
 	}
 	return out
