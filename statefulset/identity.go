@@ -17,7 +17,9 @@ const (
 // Ordinals returns the first and one-past-last ordinal a set with replicas
 // replicas and spec.ordinals.start start owns: [start, start+replicas)
 // (getStartOrdinal/getEndOrdinal, stateful_set_utils.go, v1.36.3). Negative
-// values are rejected with the API field path.
+// values are rejected with the API field path; an end beyond int32 (which
+// the API accepts) is an Overflow error on spec.ordinals.start, see
+// [Validate].
 func Ordinals(replicas, start int32) (first, end int32, err error) {
 	if replicas < 0 {
 		return 0, 0, field.Int("spec.replicas", int64(replicas), field.ErrNegative)

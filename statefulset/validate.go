@@ -8,10 +8,14 @@ import (
 // Validate returns the first field error v1.36.3 API validation reports for
 // the fields Step reads (ValidateStatefulSetSpec, apps/validation,
 // v1.36.3): negative replicas, ordinals.start, minReadySeconds or
-// partition, start+replicas beyond int32, unknown pod management policy,
-// update strategy or retention policy values, a rollingUpdate block with
-// OnDelete, a maxUnavailable that is negative, zero or above 100%. Empty
-// enumerations are the API defaults and accepted.
+// partition, unknown pod management policy, update strategy or retention
+// policy values, a rollingUpdate block with OnDelete, a maxUnavailable that
+// is negative, zero or above 100%. Empty enumerations are the API defaults
+// and accepted. It also refuses, with an Overflow error on
+// spec.ordinals.start, a set whose last ordinal is beyond int32: the API
+// accepts it, but upstream then names pods it can no longer parse back
+// (web-2147483648 gets ordinal -1 and is ignored) and recreates them on
+// every sync; kubesem does not model that.
 func Validate(set *StatefulSet) error {
 	if set == nil {
 		return field.New("", "null", field.ErrRequired)
