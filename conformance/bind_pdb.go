@@ -3,6 +3,7 @@ package conformance
 import (
 	"time"
 
+	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/pdb"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -108,4 +109,20 @@ func pdbDecisions() []Decision {
 			return pdbStaleOut{stale, after}, nil
 		}),
 	}
+}
+
+func (in *pdbExpectedIn) validate() error {
+	if err := pdb.Validate(&in.Budget); err != nil {
+		return field.Under("budget", err)
+	}
+	return nil
+}
+
+func (in *pdbEvictIn) validate() error {
+	for i := range in.Budgets {
+		if err := pdb.Validate(&in.Budgets[i]); err != nil {
+			return field.Under(field.Index("budgets", i), err)
+		}
+	}
+	return nil
 }

@@ -9,15 +9,17 @@ import (
 	"github.com/kubesem/kubesem/cronjob"
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/pdb"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
 	"github.com/kubesem/kubesem/statefulset"
 )
 
 // TestInputsValidate: every decision whose input holds an API object kubesem
-// validates (a Deployment, ReplicaSet, Job or rollout-status view) checks it
-// before the rule runs, so that input the API server rejects is an error,
-// never a number. Step decisions validate inside the library.
+// validates (a Deployment, ReplicaSet, Job, CronJob, StatefulSet, DaemonSet
+// or PodDisruptionBudget) checks it before the rule runs, so that input the
+// API server rejects is an error, never a number. Step decisions validate
+// inside the library.
 func TestInputsValidate(t *testing.T) {
 	apiTypes := map[reflect.Type]bool{
 		reflect.TypeFor[rollout.Deployment]():      true,
@@ -26,6 +28,7 @@ func TestInputsValidate(t *testing.T) {
 		reflect.TypeFor[statefulset.StatefulSet](): true,
 		reflect.TypeFor[daemonset.DaemonSet]():     true,
 		reflect.TypeFor[cronjob.CronJob]():         true,
+		reflect.TypeFor[pdb.PodDisruptionBudget](): true,
 	}
 	holds := func(in reflect.Type) bool {
 		for i := range in.NumField() {
