@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/statefulset"
 )
 
 // jsonKeys returns the JSON keys of struct type t's fields (embedded
@@ -54,7 +55,14 @@ func opaque(t reflect.Type) bool {
 	if t == reflect.TypeFor[time.Time]() || t == reflect.TypeFor[intstr.Value]() || t == reflect.TypeFor[time.Duration]() {
 		return true
 	}
-	return reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]())
+	return reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]()) && !fieldsJSON[t]
+}
+
+// fieldsJSON lists the types whose UnmarshalJSON reads the struct's own
+// fields as encoding/json does and only adds an API form next to them (a
+// statefulset.Pod also reads spec.volumes): their keys are their fields'.
+var fieldsJSON = map[reflect.Type]bool{
+	reflect.TypeFor[statefulset.Pod](): true,
 }
 
 // objectKey returns the JSON key of In's one object field (a struct, or a

@@ -85,7 +85,7 @@ func (g *schemaGen) plain(t reflect.Type, strict bool) map[string]any {
 	}
 	// Types with their own JSON form: any value, except structs written
 	// with plan.Encode (Plans), whose form follows their fields.
-	custom := reflect.PointerTo(t).Implements(unmarshalerT) || t.Implements(marshalerT)
+	custom := (reflect.PointerTo(t).Implements(unmarshalerT) && !fieldsJSON[t]) || t.Implements(marshalerT)
 	if custom && (t.Kind() != reflect.Struct || reflect.PointerTo(t).Implements(unmarshalerT)) {
 		return map[string]any{}
 	}
