@@ -1,6 +1,7 @@
 package daemonset
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -105,6 +106,11 @@ func Step(ds *DaemonSet, nodes []*node.Node, pods []*Pod, history History, memor
 	p := Plan{Delete: []plan.Deletion{}, DeleteRevisions: []plan.Deletion{}, Events: []plan.Event{}, Requeue: []plan.Requeue{}, Backoff: copyBackoff(memory)}
 	if ds == nil {
 		return Plan{}, field.New("daemonSet", "", field.ErrRequired)
+	}
+	if history.Hash == "" {
+		// Without the template's hash every pod would look outdated or
+		// current by accident: say so instead.
+		return Plan{}, field.New("history.hash", "", fmt.Errorf("the controller-revision-hash of the current template is required: %w", field.ErrRequired))
 	}
 	p.Status = ds.Status
 	if c := ds.Status.CollisionCount; c != nil {

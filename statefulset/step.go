@@ -119,6 +119,11 @@ func Step(set *StatefulSet, pods []*Pod, revisions []Revision, claims []*Claim, 
 	if err := Validate(set); err != nil {
 		return Plan{}, err
 	}
+	if set.Spec.TemplateRevision == "" {
+		// Without the template's revision every pod would look current or
+		// outdated by accident: say so instead.
+		return Plan{}, field.New("spec.templateRevision", "", fmt.Errorf("the ControllerRevision name the current template hashes to (<set>-<controller-revision-hash>) is required: %w", field.ErrRequired))
+	}
 	if n := set.Replicas(); n > MaxReplicas {
 		return Plan{}, field.Int("spec.replicas", int64(n), fmt.Errorf("Step holds one slot per replica, as upstream does, and refuses more than %d: %w", MaxReplicas, field.ErrUnsupported))
 	}

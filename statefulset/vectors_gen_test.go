@@ -361,6 +361,8 @@ func stepVectors(t *testing.T) []genVector {
 		{"bad retention policy", "spec.persistentVolumeClaimRetentionPolicy.whenScaled", "unsupported", gset(1, retention(Retain, "Keep")), nil, ""},
 		{"negative minReadySeconds", "spec.minReadySeconds", "negative", gset(1, mrs(-1)), nil, ""},
 		{"duplicate ordinals", "pods", "duplicate", gset(2), []*Pod{gpod(1, running, "web-v1"), func() *Pod { p := gpod(1, running, "web-v1"); p.Name = "web-01"; return p }()}, ""},
+		{"a set without templateRevision (kubesem's input: the revision the template hashes to) is an error, never a guess", "spec.templateRevision", "required",
+			gset(1, func(s *StatefulSet) { s.Spec.TemplateRevision = "" }), nil, "kubesem input rule: never silently wrong (README StatefulSets)"},
 		{"replicas 2147483647 (API-valid) is refused, not an out-of-memory crash", "spec.replicas", "unsupported", gset(2147483647), nil,
 			"kubesem limit statefulset.MaxReplicas: upstream updateStatefulSet allocates one slot per replica (16 GiB here); README StatefulSets"},
 	}
