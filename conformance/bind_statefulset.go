@@ -52,7 +52,7 @@ type statefulsetOrdinalsIn struct {
 
 type statefulsetOrdinalsOut struct {
 	First int32 `json:"first"`
-	End   int32 `json:"end"`
+	End   int64 `json:"end"`
 }
 
 type statefulsetParseIn struct {

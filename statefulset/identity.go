@@ -16,21 +16,23 @@ const (
 
 // Ordinals returns the first and one-past-last ordinal a set with replicas
 // replicas and spec.ordinals.start start owns: [start, start+replicas)
-// (getStartOrdinal/getEndOrdinal, stateful_set_utils.go, v1.36.3). Negative
-// values are rejected with the API field path; an end beyond int32 (which
-// the API accepts) is an Overflow error on spec.ordinals.start, see
-// [Validate].
-func Ordinals(replicas, start int32) (first, end int32, err error) {
+// (getStartOrdinal/getEndOrdinal, stateful_set_utils.go, v1.36.3); end is
+// an int64 because start+replicas may pass int32 even when the last ordinal
+// does not. Negative values are rejected with the API field path; a last
+// ordinal beyond int32 (which the API accepts) is an Overflow error on
+// spec.ordinals.start, see [Validate].
+func Ordinals(replicas, start int32) (first int32, end int64, err error) {
 	if replicas < 0 {
 		return 0, 0, field.Int("spec.replicas", int64(replicas), field.ErrNegative)
 	}
 	if start < 0 {
 		return 0, 0, field.Int("spec.ordinals.start", int64(start), field.ErrNegative)
 	}
-	if int64(start)+int64(replicas) > math.MaxInt32 {
+	end = int64(start) + int64(replicas)
+	if end-1 > math.MaxInt32 {
 		return 0, 0, field.Int("spec.ordinals.start", int64(start), field.ErrOverflow)
 	}
-	return start, start + replicas, nil
+	return start, end, nil
 }
 
 // PodName returns the name of the pod with ordinal ordinal in set set:

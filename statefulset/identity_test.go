@@ -60,7 +60,10 @@ func TestOrdinals(t *testing.T) {
 	if !errors.As(err, &fe) || fe.Path != "spec.replicas" || !errors.Is(err, field.ErrNegative) {
 		t.Error(err)
 	}
-	if _, _, err := Ordinals(1, 2147483647); !errors.Is(err, field.ErrOverflow) {
+	if f, e, err := Ordinals(1, 2147483647); err != nil || f != 2147483647 || e != 2147483648 {
+		t.Errorf("Ordinals(1, MaxInt32) = %d, %d, %v; want the one ordinal MaxInt32", f, e, err)
+	}
+	if _, _, err := Ordinals(2, 2147483647); !errors.Is(err, field.ErrOverflow) {
 		t.Error(err)
 	}
 }

@@ -194,12 +194,12 @@ func TestPropertyConvergesToOrdinalRange(t *testing.T) {
 			}
 		}
 		first, end, _ := Ordinals(s.set.Replicas(), s.set.Start())
-		if int32(len(pods)) != end-first {
-			t.Fatalf("%d pods for %d replicas", len(pods), end-first)
+		if int64(len(pods)) != end-int64(first) {
+			t.Fatalf("%d pods for %d replicas", len(pods), end-int64(first))
 		}
 		for _, pd := range pods {
 			o := ParseOrdinal(pd.Name)
-			if o < first || o >= end {
+			if o < first || int64(o) >= end {
 				t.Fatalf("pod %s outside [%d,%d)", pd.Name, first, end)
 			}
 			if s.set.Strategy() == RollingUpdate && PodRevision(pd) != s.set.Spec.TemplateRevision {

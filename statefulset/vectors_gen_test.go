@@ -230,6 +230,7 @@ func stepVectors(t *testing.T) []genVector {
 		{"start moved from 0 to 2: creates web-2 before deleting", "upstream TestStatefulSetControlWithStartOrdinal", gset(2, start(2)), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1")}, v1, nil, nil},
 		{"start moved from 0 to 2: deletes web-1 once web-2,3 ready", "upstream TestStatefulSetControlWithStartOrdinal", gset(2, start(2)), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, running, "web-v1"), gpod(3, running, "web-v1")}, v1, nil, nil},
 		{"parallel start moved from 0 to 2", "upstream TestStatefulSetControlWithStartOrdinal", gset(2, start(2), parallel), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1")}, v1, nil, nil},
+		{"start 2147483646, 2 replicas: the last ordinal is MaxInt32 (start+replicas passes int32; upstream counts in int)", "upstream getEndOrdinal (int arithmetic); API accepts any non-negative start", gset(2, start(2147483646), parallel), []*Pod{gpod(2147483646, running, "web-v1")}, v1, nil, nil},
 		// rolling update
 		{"rolling update deletes web-2 first", seedR + "; upstream TestStatefulSetControlRollingUpdate", gset(3, template("web-v2")), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, running, "web-v1")}, v12, nil, nil},
 		{"rolling update new template creates revision", seedR, gset(3, template("web-v2")), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, running, "web-v1")}, v1, nil, nil},

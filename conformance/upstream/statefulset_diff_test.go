@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -220,6 +221,11 @@ func stsDrawCase(t *rapid.T) stsCase {
 	var ords *apps.StatefulSetOrdinals
 	if rapid.Bool().Draw(t, "hasStart") {
 		start = int32(rapid.IntRange(0, 3).Draw(t, "start"))
+		if rapid.IntRange(0, 7).Draw(t, "highStart") == 0 {
+			// The top of int32: the last ordinal is at most MaxInt32
+			// (further is refused by kubesem, see statefulset.Validate).
+			start = int32(math.MaxInt32 - int64(max(replicas, 1)) + 1 - int64(rapid.IntRange(0, 2).Draw(t, "belowTop")))
+		}
 		ords = &apps.StatefulSetOrdinals{Start: start}
 	}
 	policy := rapid.SampledFrom([]apps.PodManagementPolicyType{apps.OrderedReadyPodManagement, apps.ParallelPodManagement}).Draw(t, "policy")
@@ -342,11 +348,17 @@ func stsDrawCase(t *rapid.T) stsCase {
 	}
 	// pods and claims
 	c.upClaims = map[string]*v1.PersistentVolumeClaim{}
-	maxOrd := int(start+replicas) + 2
+	// Pods from 0 (or just below a high start) to two past the range,
+	// never past MaxInt32 (such names are not modelled).
+	lo := 0
+	if start > 100 {
+		lo = int(start) - 2
+	}
+	maxOrd := min(int(start)+int(replicas)+2, math.MaxInt32+1)
 	// healthy: pods are mostly Running, Ready and not terminating, so
 	// syncs reach scale-down and the rolling update.
 	healthy := rapid.Bool().Draw(t, "healthy")
-	for o := 0; o < maxOrd; o++ {
+	for o := lo; o < maxOrd; o++ {
 		name := "web-" + strconv.Itoa(o)
 		for _, tn := range templates {
 			if !rapid.Bool().Draw(t, "claim") {
