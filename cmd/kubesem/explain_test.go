@@ -11,11 +11,16 @@ import (
 // TestExplainGolden: explain on the checked-in cluster dumps (a kubectl
 // List of a shop namespace mid-rollout, stuck, paused and recreating; a
 // stream of batch objects: CronJobs running, suspended and forbidden, Jobs
-// failing, indexed and finished) matches the golden outputs, text and JSON;
+// failing, indexed and finished; a List of StatefulSets with their
+// ControllerRevisions and claims: a partitioned rolling update, one stuck on
+// an unready pod, OnDelete, one whose template revision is unknown; a
+// stream of DaemonSets and Nodes: a maxSurge rolling update, a tainted
+// node, a NotReady node, an unknown template hash; a stream without Nodes
+// and ControllerRevisions) matches the golden outputs, text and JSON;
 // -update rewrites them. The JSON output must parse.
 func TestExplainGolden(t *testing.T) {
 	t.Parallel()
-	for _, dumpName := range []string{"shop", "batch"} {
+	for _, dumpName := range []string{"shop", "batch", "stateful", "daemons", "nonodes"} {
 		for _, format := range []string{"text", "json"} {
 			in := filepath.Join("testdata", "explain", dumpName+".json")
 			code, out, errOut := runCLI(t, "", "explain", "--now", "2026-11-23T12:00:00Z", "-o", format, in)
