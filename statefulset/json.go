@@ -18,7 +18,7 @@ type ClaimTemplates []string
 func (c *ClaimTemplates) UnmarshalJSON(b []byte) error {
 	var raw []json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return field.New("", string(b), fmt.Errorf("want a list of names or PersistentVolumeClaims: %w", field.ErrInvalid))
+		return field.New("spec.volumeClaimTemplates", string(b), fmt.Errorf("want a list of names or PersistentVolumeClaims: %w", field.ErrInvalid))
 	}
 	if raw == nil {
 		*c = nil
@@ -35,7 +35,7 @@ func (c *ClaimTemplates) UnmarshalJSON(b []byte) error {
 			} `json:"metadata"`
 		}
 		if err := json.Unmarshal(r, &obj); err != nil || obj.Metadata.Name == "" {
-			return field.New(field.Index("", i), string(r), fmt.Errorf("want a name or a PersistentVolumeClaim with metadata.name: %w", field.ErrInvalid))
+			return field.New(field.Index("spec.volumeClaimTemplates", i), string(r), fmt.Errorf("want a name or a PersistentVolumeClaim with metadata.name: %w", field.ErrInvalid))
 		}
 		out[i] = obj.Metadata.Name
 	}

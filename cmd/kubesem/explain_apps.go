@@ -12,6 +12,7 @@ import (
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/statefulset"
 )
 
@@ -333,6 +334,12 @@ func (d *dump) explainDaemonSet(a appsObject[daemonset.DaemonSet], now time.Time
 	}
 	if len(d.nodes) == 0 {
 		return unknown(e, "the dump holds no Node: which nodes should run a daemon pod is unknown (add nodes to kubectl get)")
+	}
+	for _, p := range pods {
+		if p.Status.Phase == podstatus.Failed {
+			e.Notes = append(e.Notes, "the controller's failed-pod backoff is not in the dump: shown as after a controller restart (no backoff yet)")
+			break
+		}
 	}
 	p, err := daemonset.Step(ds, d.nodes, pods, history, nil, now, daemonset.Options{})
 	if err != nil {

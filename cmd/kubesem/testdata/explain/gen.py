@@ -368,6 +368,17 @@ gp["spec"]["template"]["spec"]["nodeSelector"] = {"kubernetes.io/hostname": "nod
 gp_old_t = copy.deepcopy(gp["spec"]["template"]); gp_old_t["spec"]["containers"][0]["image"] = "nvidia/k8s-device-plugin:0.16"
 daemons += [gp, revision(gp, "9f7b6d5c8", 2, gp_old_t), daemon_pod(gp, "node-e", "9f7b6d5c8", 2, "nvidia/k8s-device-plugin:0.16", "n3p6q")]
 
+# metrics-relay: OnDelete, the template changed; its pods stay at the old
+# revision, but the one on node-c failed: it is deleted (the failed-pod
+# backoff is the controller's memory, not in the dump).
+mr = daemonset_obj("infra", "metrics-relay", "relay:2.0", 2, tolerations=[{"operator": "Exists"}], strategy={"type": "OnDelete"},
+                   status={"currentNumberScheduled": 5, "desiredNumberScheduled": 5, "numberMisscheduled": 0, "numberReady": 3, "numberAvailable": 3,
+                           "numberUnavailable": 2, "updatedNumberScheduled": 0})
+mr_old_t = copy.deepcopy(mr["spec"]["template"]); mr_old_t["spec"]["containers"][0]["image"] = "relay:1.9"
+daemons += [mr, revision(mr, "5f9d7c6b8", 1, mr_old_t), revision(mr, "8c4b7d5f9", 2, mr["spec"]["template"], created="2026-11-23T11:00:00Z")]
+daemons += [daemon_pod(mr, n, "5f9d7c6b8", 1, "relay:1.9", sfx, ready=(n not in ("node-c", "node-d")), phase="Failed" if n == "node-c" else "Running")
+            for n, sfx in (("node-a", "a1b2c"), ("node-b", "d3f4g"), ("node-c", "h5j6k"), ("node-d", "l7m8n"), ("node-e", "p9q2r"))]
+
 # ---- nonodes.json: a stream without Nodes and without ControllerRevisions ----
 nonodes = []
 # A DaemonSet: its hash is known from its pods, but not where it should run.
