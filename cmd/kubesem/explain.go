@@ -24,18 +24,19 @@ import (
 	"github.com/kubesem/kubesem/statefulset"
 )
 
-const explainSynopsis = `Reads a cluster dump (kubectl get deploy,rs,sts,ds,job,cronjob,pdb,pods,nodes
--A -o json: a List, a stream of objects or of Lists; FILE, or stdin when FILE
-is absent or "-"), groups the objects by owner, runs each controller's sync at
---now, and prints per workload what its controller does next, why, and when
-it looks again. Deployments, ReplicaSets, ReplicationControllers, Jobs,
-CronJobs, PodDisruptionBudgets, StatefulSets (with their pods,
-ControllerRevisions and PersistentVolumeClaims) and DaemonSets (with their
-pods, ControllerRevisions and the Nodes) are modelled; other kinds are listed
-as such. When the dump cannot tell what a controller does (the revision of a
-template, the nodes, the claims), the outcome is Unknown and a note says
-what is missing. The library never reads the clock; --now defaults to the
-current time.`
+const explainSynopsis = `Reads a cluster dump (kubectl get deploy,rs,rc,sts,ds,controllerrevisions,
+job,cronjob,pdb,pvc,pods,nodes -A -o json: a List, a stream of objects or of
+Lists; FILE, or stdin when FILE is absent or "-"), groups the objects by
+owner, runs each controller's sync at --now, and prints per workload what
+its controller does next, why, and when it looks again. Deployments,
+ReplicaSets, ReplicationControllers, Jobs, CronJobs, PodDisruptionBudgets,
+StatefulSets (with their pods, ControllerRevisions and
+PersistentVolumeClaims) and DaemonSets (with their pods, ControllerRevisions
+and the Nodes) are modelled, and for Nodes the NoSchedule taints their
+conditions call for; other kinds are listed as such. When the dump cannot
+tell what a controller does (the revision of a template, the nodes, the
+claims), the outcome is Unknown and a note says what is missing. The library
+never reads the clock; --now defaults to the current time.`
 
 // explanation is what one controller does next for one object.
 type explanation struct {

@@ -255,6 +255,23 @@ func (d *dump) explainStatefulSet(a appsObject[statefulset.StatefulSet], now tim
 		return e
 	}
 	e.Outcome, e.Requeue, e.Plan = string(p.Outcome), p.Requeue, p
+	if p.Outcome == statefulset.ReasonBlocked {
+		var waiting []string
+		for _, pod := range pods {
+			switch {
+			case podstatus.IsTerminating(&pod.Pod):
+				waiting = append(waiting, pod.Name+" (terminating)")
+			case pod.Status.Phase != podstatus.Running || !podstatus.IsReady(&pod.Pod):
+				waiting = append(waiting, fmt.Sprintf("%s (%s, not Ready)", pod.Name, pod.Status.Phase))
+			case !podstatus.IsAvailable(&pod.Pod, set.Spec.MinReadySeconds, now):
+				waiting = append(waiting, pod.Name+" (not yet available)")
+			}
+		}
+		slices.Sort(waiting)
+		if len(waiting) > 0 {
+			e.Notes = append(e.Notes, "pods that are not Running, Ready and available, or are terminating (a Blocked sync waits for such a pod): "+strings.Join(waiting, ", "))
+		}
+	}
 	for _, w := range p.Revisions {
 		e.Actions = append(e.Actions, revisionWrite(string(w.Verb), w.Name, w.Revision, string(w.Reason)))
 	}
