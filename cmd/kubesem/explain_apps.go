@@ -210,6 +210,16 @@ func (d *dump) explainStatefulSet(a appsObject[statefulset.StatefulSet], now tim
 	case m != nil:
 		set.Spec.TemplateRevision = m.Metadata.Name
 		e.Notes = append(e.Notes, fmt.Sprintf("current template: revision %s (the ControllerRevision holding spec.template)", m.Metadata.Name))
+	case len(owned) > 0:
+		// Upstream compares the stored data byte for byte with the
+		// template it encodes now: no equal revision means a new one.
+		why := fmt.Sprintf("none of the set's %d ControllerRevisions holds spec.template", len(owned))
+		if observed {
+			why += fmt.Sprintf(" although generation %d is observed (status.updateRevision %s): the stored templates differ from it, as when another Kubernetes release wrote them", set.Generation, set.Status.UpdateRevision)
+		} else {
+			why += fmt.Sprintf(" (generation %d not yet observed, status.observedGeneration %d)", set.Generation, set.Status.ObservedGeneration)
+		}
+		return unknown(e, "the revision of the current template is unknown: "+why+"; the controller creates a new revision, named by a hash kubesem does not compute")
 	case observed && set.Status.UpdateRevision != "":
 		set.Spec.TemplateRevision = set.Status.UpdateRevision
 		e.Notes = append(e.Notes, fmt.Sprintf("current template: revision %s (status.updateRevision at the observed generation %d)", set.Status.UpdateRevision, set.Generation))
@@ -218,12 +228,7 @@ func (d *dump) explainStatefulSet(a appsObject[statefulset.StatefulSet], now tim
 		if observed {
 			why = "status.updateRevision is empty"
 		}
-		if len(owned) > 0 {
-			why += fmt.Sprintf(", and none of the set's %d ControllerRevisions holds spec.template: the controller creates a new revision, named by a hash kubesem does not compute", len(owned))
-		} else {
-			why += ", and the dump holds no ControllerRevision of the set (add controllerrevisions to kubectl get)"
-		}
-		return unknown(e, "the revision of the current template is unknown: "+why)
+		return unknown(e, "the revision of the current template is unknown: "+why+", and the dump holds no ControllerRevision of the set (add controllerrevisions to kubectl get)")
 	}
 	if len(owned) > 0 {
 		for _, r := range owned {
@@ -330,16 +335,13 @@ func (d *dump) explainDaemonSet(a appsObject[daemonset.DaemonSet], now time.Time
 	if m := matchingRevision(owned, a.template); m != nil {
 		history.Hash = revisionHash(m, ds.Name)
 		e.Notes = append(e.Notes, fmt.Sprintf("current template: hash %s (ControllerRevision %s holds spec.template)", history.Hash, m.Metadata.Name))
+	} else if len(owned) > 0 {
+		return unknown(e, fmt.Sprintf("the hash of the current template is unknown: none of the DaemonSet's %d ControllerRevisions holds spec.template; the controller creates a new revision, named by a hash kubesem does not compute", len(owned)))
 	} else if h, why := currentPodsHash(ds, pods); h != "" {
 		history.Hash = h
 		e.Notes = append(e.Notes, "current template: hash "+h+" ("+why+")")
 	} else {
-		if len(owned) > 0 {
-			why += fmt.Sprintf("; none of the DaemonSet's %d ControllerRevisions holds spec.template: the controller creates a new revision, named by a hash kubesem does not compute", len(owned))
-		} else {
-			why += "; the dump holds no ControllerRevision of the DaemonSet (add controllerrevisions to kubectl get)"
-		}
-		return unknown(e, "the hash of the current template is unknown: "+why)
+		return unknown(e, "the hash of the current template is unknown: "+why+", and the dump holds no ControllerRevision of the DaemonSet (add controllerrevisions to kubectl get)")
 	}
 	if len(owned) > 0 {
 		for _, r := range owned {

@@ -118,7 +118,9 @@ func TestExplainAppsNeverGuess(t *testing.T) {
 	}
 	for name, note := range map[string]string{
 		"data/ledger":            "generation 3 not yet observed",
-		"kube-system/gpu-plugin": "no pod of the DaemonSet carries the current template generation 3",
+		"kube-system/gpu-plugin": "none of the DaemonSet's 1 ControllerRevisions holds spec.template",
+		"infra/agent-next":       "no pod of the DaemonSet carries the current template generation 2",
+		"data/search":            "although generation 1 is observed",
 		"infra/agent":            "the dump holds no Node",
 		"infra/web":              "holds no PersistentVolumeClaim",
 	} {

@@ -272,6 +272,14 @@ ledger = statefulset("data", "ledger", 2, "ledger:2.0", "ledger-9c8b7d6f5", "led
 stateful += [ledger, revision(ledger, "9c8b7d6f5", 1, sts_template("ledger", "ledger:2.0")),
              sts_pod(ledger, 0, "ledger-9c8b7d6f5", "ledger:2.0"), sts_pod(ledger, 1, "ledger-9c8b7d6f5", "ledger:2.0", node="node-b"),
              pvc(ledger, "data", 0), pvc(ledger, "data", 1)]
+# search: the controller has seen generation 1, but its ControllerRevision
+# holds the template as an older release wrote it (without a field the API
+# server now defaults): the controller makes a new revision, so the
+# revision of the current template is unknown, not status.updateRevision.
+search_sts = statefulset("data", "search", 1, "opensearch:2.18", "search-6b9d8f7c5", "search-6b9d8f7c5", claims=())
+search_sts["spec"]["template"]["spec"]["enableServiceLinks"] = True
+search_old = copy.deepcopy(search_sts["spec"]["template"]); del search_old["spec"]["enableServiceLinks"]
+stateful += [search_sts, revision(search_sts, "6b9d8f7c5", 1, search_old), sts_pod(search_sts, 0, "search-6b9d8f7c5", "opensearch:2.18", claims=())]
 
 # ---- DaemonSets (daemons.json, a stream with Nodes and ControllerRevisions) ----
 def node(name, ready="True", taints=None, heartbeat="2026-11-23T11:59:50Z", reason="KubeletReady"):
@@ -385,6 +393,11 @@ nonodes = []
 ag = daemonset_obj("infra", "agent", "agent:1.0", 1, status={"currentNumberScheduled": 1, "desiredNumberScheduled": 1, "numberReady": 1, "numberAvailable": 1,
                                                             "numberMisscheduled": 0, "numberUnavailable": 0, "updatedNumberScheduled": 1})
 nonodes += [ag, daemon_pod(ag, "node-a", "6b8d5f7c9", 1, "agent:1.0", "g4h7j")]
+# A DaemonSet whose template changed (generation 2) before any pod was made
+# from it, with no ControllerRevision in the dump: its hash is unknown.
+ag2 = daemonset_obj("infra", "agent-next", "agent:2.0", 2, observed=1, status={"currentNumberScheduled": 1, "desiredNumberScheduled": 1, "numberReady": 1,
+                    "numberAvailable": 1, "numberMisscheduled": 0, "numberUnavailable": 0, "updatedNumberScheduled": 1})
+nonodes += [ag2, daemon_pod(ag2, "node-a", "7c9b6d8f5", 1, "agent:1.0", "s2t5v")]
 # A StatefulSet whose revisions are known only from its status (observed
 # generation); its claims are not in the dump, so it is Unknown.
 web = statefulset("infra", "web", 2, "nginx:1.27", "web-5c7d9b8f6", "web-7d5f8c6b9", gen=2, observed=2,
