@@ -56,7 +56,7 @@ type Spec struct {
 	// RevisionHistoryLimit defaults to 10 when nil.
 	RevisionHistoryLimit *int32 `json:"revisionHistoryLimit,omitempty"`
 	// VolumeClaimTemplates are the names of the claim templates.
-	VolumeClaimTemplates []string `json:"volumeClaimTemplates,omitempty"`
+	VolumeClaimTemplates ClaimTemplates `json:"volumeClaimTemplates,omitempty"`
 	// PersistentVolumeClaimRetentionPolicy is Retain/Retain when nil.
 	PersistentVolumeClaimRetentionPolicy *RetentionPolicy `json:"persistentVolumeClaimRetentionPolicy,omitempty"`
 	// TemplateRevision is the name of the ControllerRevision the current

@@ -12,22 +12,31 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/cronjob"
+	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/pdb"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
+	"github.com/kubesem/kubesem/statefulset"
 )
 
-const explainSynopsis = `Reads a cluster dump (kubectl get deploy,rs,sts,ds,job,cronjob,pdb,pods,nodes
--A -o json: a List, a stream of objects or of Lists; FILE, or stdin when FILE
-is absent or "-"), groups the objects by owner, runs each controller's sync at
---now, and prints per workload what its controller does next, why, and when
-it looks again. Kinds kubesem does not model yet (StatefulSet, DaemonSet,
-Node) are listed as such. The library never reads the clock; --now defaults
-to the current time.`
+const explainSynopsis = `Reads a cluster dump (kubectl get deploy,rs,rc,sts,ds,controllerrevisions,
+job,cronjob,pdb,pvc,pods,nodes -A -o json: a List, a stream of objects or of
+Lists; FILE, or stdin when FILE is absent or "-"), groups the objects by
+owner, runs each controller's sync at --now, and prints per workload what
+its controller does next, why, and when it looks again. Deployments,
+ReplicaSets, ReplicationControllers, Jobs, CronJobs, PodDisruptionBudgets,
+StatefulSets (with their pods, ControllerRevisions and
+PersistentVolumeClaims) and DaemonSets (with their pods, ControllerRevisions
+and the Nodes) are modelled, and for Nodes the NoSchedule taints their
+conditions call for; other kinds are listed as such. When the dump cannot
+tell what a controller does (the revision of a template, the nodes, the
+claims), the outcome is Unknown and a note says what is missing. The library
+never reads the clock; --now defaults to the current time.`
 
 // explanation is what one controller does next for one object.
 type explanation struct {
@@ -38,6 +47,8 @@ type explanation struct {
 	Actions   []string       `json:"actions"`
 	Requeue   []plan.Requeue `json:"requeue"`
 	Error     string         `json:"error,omitempty"`
+	// Notes say what explain inferred from the dump and what it could not.
+	Notes []string `json:"notes,omitempty"`
 	// Children are the explanations of the objects it owns (a Deployment's
 	// ReplicaSets, a CronJob's Jobs).
 	Children []explanation `json:"children,omitempty"`
@@ -53,6 +64,12 @@ type dump struct {
 	jobs        []*job.Job
 	cronjobs    []*cronjob.CronJob
 	pdbs        []*pdb.PodDisruptionBudget
+	rawPods     []podRaw
+	sets        []appsObject[statefulset.StatefulSet]
+	dss         []appsObject[daemonset.DaemonSet]
+	revisions   []*revisionObject
+	claims      []*meta.ObjectMeta
+	nodes       []*node.Node
 	other       []meta.ObjectMeta
 	otherKinds  []string
 }
@@ -167,6 +184,7 @@ func (d *dump) add(raw json.RawMessage, at string) error {
 			return err
 		}
 		d.pods = append(d.pods, &x)
+		d.rawPods = append(d.rawPods, podRaw{x.ObjectMeta, raw})
 	case "Job":
 		var x job.Job
 		if err := decode(&x); err != nil {
@@ -179,6 +197,16 @@ func (d *dump) add(raw json.RawMessage, at string) error {
 			return err
 		}
 		d.cronjobs = append(d.cronjobs, &x)
+	case "StatefulSet":
+		return d.addStatefulSet(raw, decode)
+	case "DaemonSet":
+		return d.addDaemonSet(raw, decode)
+	case "ControllerRevision":
+		return d.addRevision(raw, decode)
+	case "PersistentVolumeClaim":
+		return d.addClaim(decode)
+	case "Node":
+		return d.addNode(decode)
 	case "PodDisruptionBudget":
 		var x pdb.PodDisruptionBudget
 		if err := decode(&x); err != nil {
@@ -295,6 +323,15 @@ func (d *dump) explain(now time.Time) []explanation {
 		}
 		out = append(out, e)
 	}
+	for _, a := range d.sets {
+		out = append(out, d.explainStatefulSet(a, now))
+	}
+	for _, a := range d.dss {
+		out = append(out, d.explainDaemonSet(a, now))
+	}
+	for _, n := range d.nodes {
+		out = append(out, explainNode(n))
+	}
 	for i, m := range d.other {
 		out = append(out, explanation{Kind: d.otherKinds[i], Namespace: m.Namespace, Name: m.Name, Outcome: "NotModelled",
 			Actions: []string{"kubesem does not model this kind's controller yet"}})
@@ -325,6 +362,12 @@ func (d *dump) controllers(ns string) []pdb.Controller {
 			c.APIVersion, c.Kind = "v1", "ReplicationController"
 		}
 		out = append(out, c)
+	}
+	for _, a := range d.sets {
+		if set := a.obj; set.Namespace == ns {
+			n := set.Replicas()
+			out = append(out, pdb.Controller{APIVersion: "apps/v1", Kind: "StatefulSet", Name: set.Name, UID: set.UID, Replicas: &n})
+		}
 	}
 	for _, j := range d.jobs {
 		if j.Namespace == ns {
@@ -463,7 +506,10 @@ func printExplanation(w io.Writer, now time.Time, e explanation, indent string) 
 	default:
 		fmt.Fprintln(w)
 	}
-	if len(e.Actions) == 0 {
+	for _, n := range e.Notes {
+		fmt.Fprintf(w, "%s  note: %s\n", indent, n)
+	}
+	if len(e.Actions) == 0 && e.Outcome != OutcomeUnknown {
 		fmt.Fprintf(w, "%s  nothing to do\n", indent)
 	}
 	for _, a := range e.Actions {

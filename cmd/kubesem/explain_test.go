@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -11,11 +12,16 @@ import (
 // TestExplainGolden: explain on the checked-in cluster dumps (a kubectl
 // List of a shop namespace mid-rollout, stuck, paused and recreating; a
 // stream of batch objects: CronJobs running, suspended and forbidden, Jobs
-// failing, indexed and finished) matches the golden outputs, text and JSON;
+// failing, indexed and finished; a List of StatefulSets with their
+// ControllerRevisions and claims: a partitioned rolling update, one stuck on
+// an unready pod, OnDelete, one whose template revision is unknown; a
+// stream of DaemonSets and Nodes: a maxSurge rolling update, a tainted
+// node, a NotReady node, an unknown template hash; a stream without Nodes
+// and ControllerRevisions) matches the golden outputs, text and JSON;
 // -update rewrites them. The JSON output must parse.
 func TestExplainGolden(t *testing.T) {
 	t.Parallel()
-	for _, dumpName := range []string{"shop", "batch"} {
+	for _, dumpName := range []string{"shop", "batch", "stateful", "daemons", "nonodes"} {
 		for _, format := range []string{"text", "json"} {
 			in := filepath.Join("testdata", "explain", dumpName+".json")
 			code, out, errOut := runCLI(t, "", "explain", "--now", "2026-11-23T12:00:00Z", "-o", format, in)
@@ -49,5 +55,77 @@ func TestExplainGolden(t *testing.T) {
 	code, out, errOut := runCLI(t, string(shop)+"\n"+string(batch), "explain", "--now", "2026-11-23T12:00:00Z")
 	if code != 0 || !strings.Contains(out, "Deployment shop/web") || !strings.Contains(out, "CronJob batch/reports") {
 		t.Errorf("explain on stdin = %d, %s", code, errOut)
+	}
+}
+
+// TestExplainAppsNeverGuess: on the StatefulSet and DaemonSet dumps, every
+// workload whose template revision, nodes or claims the dump cannot tell
+// has outcome Unknown, a note saying why and no plan; every other one has
+// a plan; the scenarios decide what v1.36.3 decides (the partition's next
+// pod, the pod a crash-looping one blocks, the missing pod OnDelete
+// recreates at the new revision, the surge's old pod, the NotReady node's
+// old pod, the pod on a NoExecute-tainted node).
+func TestExplainAppsNeverGuess(t *testing.T) {
+	t.Parallel()
+	type entry struct {
+		Kind, Namespace, Name, Outcome string
+		Actions, Notes                 []string
+		Plan                           map[string]any
+	}
+	all := map[string]entry{}
+	for _, dumpName := range []string{"stateful", "daemons", "nonodes"} {
+		code, out, errOut := runCLI(t, "", "explain", "--now", "2026-11-23T12:00:00Z", "-o", "json", filepath.Join("testdata", "explain", dumpName+".json"))
+		if code != 0 {
+			t.Fatalf("explain %s = %d: %s", dumpName, code, errOut)
+		}
+		var es []entry
+		if err := json.Unmarshal([]byte(out), &es); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range es {
+			all[e.Namespace+"/"+e.Name] = e
+			if e.Kind != "StatefulSet" && e.Kind != "DaemonSet" {
+				continue
+			}
+			if unknown := e.Outcome == "Unknown"; unknown != (e.Plan == nil) || unknown && len(e.Notes) == 0 {
+				t.Errorf("%s %s/%s: outcome %s, plan %v, notes %q", e.Kind, e.Namespace, e.Name, e.Outcome, e.Plan != nil, e.Notes)
+			}
+		}
+	}
+	for name, want := range map[string]string{
+		"data/db":                  "delete pod db-1 (Outdated)",
+		"data/queue":               "Blocked",
+		"data/cache":               "create pod cache-1 at revision cache-4b6f8d9c7 (Missing)",
+		"data/ledger":              "Unknown",
+		"infra/log-agent":          "delete pod log-agent-p4q8w (NewPodAvailable)",
+		"kube-system/net-proxy":    "delete pod net-proxy-r9s2t (OldPodUnavailable)",
+		"monitoring/node-exporter": "delete pod node-exporter-c5v8b (ShouldNotRun)",
+		"kube-system/gpu-plugin":   "Unknown",
+		"infra/metrics-relay":      "delete pod metrics-relay-h5j6k (FailedDaemonPod)",
+		"infra/agent":              "Unknown",
+		"infra/web":                "Unknown",
+		"infra/web-noclaims":       "delete pod web-noclaims-0 (Outdated)",
+		"/node-c":                  "add taint node.kubernetes.io/memory-pressure:NoSchedule (condition)",
+	} {
+		e, ok := all[name]
+		if !ok {
+			t.Errorf("%s: not explained", name)
+			continue
+		}
+		if e.Outcome != want && !slices.Contains(e.Actions, want) {
+			t.Errorf("%s: outcome %s, actions %q; want %q", name, e.Outcome, e.Actions, want)
+		}
+	}
+	for name, note := range map[string]string{
+		"data/ledger":            "generation 3 not yet observed",
+		"kube-system/gpu-plugin": "none of the DaemonSet's 1 ControllerRevisions holds spec.template",
+		"infra/agent-next":       "no pod of the DaemonSet carries the current template generation 2",
+		"data/search":            "although generation 1 is observed",
+		"infra/agent":            "the dump holds no Node",
+		"infra/web":              "holds no PersistentVolumeClaim",
+	} {
+		if e := all[name]; !strings.Contains(strings.Join(e.Notes, "\n"), note) {
+			t.Errorf("%s: notes %q lack %q", name, e.Notes, note)
+		}
 	}
 }

@@ -1,0 +1,193 @@
+package statefulset
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/kubesem/kubesem/field"
+)
+
+// realStatefulSet is a StatefulSet as kubectl get -o json prints it:
+// apiVersion, kind, managedFields, the whole pod template, claim templates
+// as PersistentVolumeClaim objects, status, and a field kubesem does not
+// know.
+const realStatefulSet = `{
+  "apiVersion": "apps/v1",
+  "kind": "StatefulSet",
+  "metadata": {
+    "name": "db",
+    "namespace": "data",
+    "uid": "00000030-0000-4000-8000-000000000030",
+    "resourceVersion": "1048",
+    "creationTimestamp": "2026-11-20T00:00:00Z",
+    "generation": 2,
+    "managedFields": [
+      {
+        "manager": "kube-controller-manager",
+        "operation": "Update",
+        "apiVersion": "v1",
+        "time": "2026-11-20T00:00:00Z",
+        "fieldsType": "FieldsV1",
+        "fieldsV1": {
+          "f:status": {}
+        }
+      }
+    ],
+    "labels": {
+      "app": "db"
+    },
+    "annotations": {
+      "kubectl.kubernetes.io/last-applied-configuration": "{}"
+    }
+  },
+  "spec": {
+    "replicas": 3,
+    "serviceName": "db",
+    "podManagementPolicy": "OrderedReady",
+    "revisionHistoryLimit": 10,
+    "selector": {
+      "matchLabels": {
+        "app": "db"
+      }
+    },
+    "template": {
+      "metadata": {
+        "creationTimestamp": null,
+        "labels": {
+          "app": "db"
+        }
+      },
+      "spec": {
+        "containers": [
+          {
+            "name": "app",
+            "image": "postgres:16.4",
+            "imagePullPolicy": "IfNotPresent",
+            "resources": {
+              "requests": {
+                "cpu": "100m"
+              }
+            },
+            "terminationMessagePath": "/dev/termination-log",
+            "terminationMessagePolicy": "File"
+          }
+        ],
+        "restartPolicy": "Always",
+        "dnsPolicy": "ClusterFirst",
+        "schedulerName": "default-scheduler",
+        "securityContext": {},
+        "terminationGracePeriodSeconds": 30
+      }
+    },
+    "updateStrategy": {
+      "type": "RollingUpdate",
+      "rollingUpdate": {
+        "partition": 1
+      }
+    },
+    "persistentVolumeClaimRetentionPolicy": {
+      "whenDeleted": "Retain",
+      "whenScaled": "Retain"
+    },
+    "minReadySeconds": 0,
+    "volumeClaimTemplates": [
+      {
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": {
+          "name": "data",
+          "creationTimestamp": null
+        },
+        "spec": {
+          "accessModes": [
+            "ReadWriteOnce"
+          ],
+          "resources": {
+            "requests": {
+              "storage": "10Gi"
+            }
+          },
+          "volumeMode": "Filesystem"
+        },
+        "status": {
+          "phase": "Pending"
+        }
+      }
+    ],
+    "futureField": {
+      "x": 1
+    }
+  },
+  "status": {
+    "replicas": 3,
+    "readyReplicas": 3,
+    "availableReplicas": 3,
+    "currentReplicas": 2,
+    "updatedReplicas": 1,
+    "currentRevision": "db-7c9f5b8d4",
+    "updateRevision": "db-5d8b7f9c6",
+    "collisionCount": 0,
+    "observedGeneration": 2,
+    "conditions": []
+  }
+}`
+
+// TestDecodeRealStatefulSet: a StatefulSet exactly as the API server
+// returns it decodes; the claim templates keep their names.
+func TestDecodeRealStatefulSet(t *testing.T) {
+	var s StatefulSet
+	if err := json.Unmarshal([]byte(realStatefulSet), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Name != "db" || s.Replicas() != 3 || s.Strategy() != RollingUpdate || s.Status.UpdateRevision != "db-5d8b7f9c6" {
+		t.Errorf("decoded %+v", s)
+	}
+	if p, ok := s.Partition(); !ok || p != 1 {
+		t.Errorf("partition = %d, %v; want 1", p, ok)
+	}
+	if got := strings.Join(s.Spec.VolumeClaimTemplates, ","); got != "data" {
+		t.Errorf("volumeClaimTemplates = %q, want data", got)
+	}
+	if err := Validate(&StatefulSet{ObjectMeta: s.ObjectMeta, Spec: func() Spec { sp := s.Spec; sp.TemplateRevision = "db-1"; return sp }()}); err != nil {
+		t.Errorf("Validate: %v", err)
+	}
+}
+
+// TestClaimTemplatesJSON: names (the vectors' form) and API objects both
+// decode, mixed too; an entry that is neither is a field error naming its
+// index; null is no templates; names encode back as names.
+func TestClaimTemplatesJSON(t *testing.T) {
+	for in, want := range map[string]string{
+		`["www","logs"]`: "www,logs",
+		`[{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"www","labels":{"a":"b"}},"spec":{"accessModes":["ReadWriteOnce"]}},"logs"]`: "www,logs",
+		`null`: "",
+		`[]`:   "",
+	} {
+		var c ClaimTemplates
+		if err := json.Unmarshal([]byte(in), &c); err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		if got := strings.Join(c, ","); got != want {
+			t.Errorf("%s = %q, want %q", in, got, want)
+		}
+	}
+	for _, in := range []string{`[1]`, `[{"metadata":{}}]`, `"www"`, `[{"metadata":[]}]`} {
+		var c ClaimTemplates
+		err := json.Unmarshal([]byte(in), &c)
+		var fe *field.Error
+		if !errors.As(err, &fe) || !errors.Is(err, field.ErrInvalid) {
+			t.Errorf("%s: err = %v, want a field error", in, err)
+		}
+	}
+	var c ClaimTemplates
+	if err := json.Unmarshal([]byte(`["a",{"metadata":{"name":"b"}},7]`), &c); err == nil || !strings.HasPrefix(err.Error(), "spec.volumeClaimTemplates[2]: ") {
+		t.Errorf("error %v does not name spec.volumeClaimTemplates[2]", err)
+	}
+	b, err := json.Marshal(ClaimTemplates{"www"})
+	if err != nil || string(b) != `["www"]` {
+		t.Errorf("Marshal = %s, %v", b, err)
+	}
+}
