@@ -162,31 +162,12 @@ func (d *dump) rawPodsOf(uid string) []json.RawMessage {
 }
 
 // statefulPod decodes a pod for the StatefulSet controller: podstatus's
-// fields, and spec.volumes reduced to their claims.
+// fields, and spec.volumes reduced to their claims (statefulset.Pod reads
+// an API pod's volumes).
 func statefulPod(raw json.RawMessage) (*statefulset.Pod, error) {
 	var p statefulset.Pod
-	if err := json.Unmarshal(raw, &p.Pod); err != nil {
+	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, err
-	}
-	var x struct {
-		Spec struct {
-			Volumes []struct {
-				Name                  string `json:"name"`
-				PersistentVolumeClaim *struct {
-					ClaimName string `json:"claimName"`
-				} `json:"persistentVolumeClaim"`
-			} `json:"volumes"`
-		} `json:"spec"`
-	}
-	if err := json.Unmarshal(raw, &x); err != nil {
-		return nil, err
-	}
-	for _, v := range x.Spec.Volumes {
-		vol := statefulset.Volume{Name: v.Name}
-		if v.PersistentVolumeClaim != nil {
-			vol.ClaimName = v.PersistentVolumeClaim.ClaimName
-		}
-		p.Volumes = append(p.Volumes, vol)
 	}
 	return &p, nil
 }
