@@ -17,6 +17,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 
@@ -181,44 +182,8 @@ func jobV1Time(t *time.Time) *metav1.Time {
 	return &metav1.Time{Time: *t}
 }
 
-// jobV1Pod converts a kubesem pod to the upstream API type.
-func jobV1Pod(p *podstatus.Pod) *v1.Pod {
-	out := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace, UID: jobUID(p.UID), Annotations: p.Annotations,
-		Finalizers: p.Finalizers, CreationTimestamp: metav1.Time{Time: p.CreationTimestamp}, DeletionTimestamp: jobV1Time(p.DeletionTimestamp),
-		DeletionGracePeriodSeconds: p.DeletionGracePeriodSeconds}}
-	out.Spec.NodeName = p.Spec.NodeName
-	out.Spec.RestartPolicy = v1.RestartPolicy(p.Spec.RestartPolicy)
-	for _, c := range p.Spec.InitContainers {
-		vc := v1.Container{Name: c.Name}
-		if c.RestartPolicy != nil {
-			rp := v1.ContainerRestartPolicy(*c.RestartPolicy)
-			vc.RestartPolicy = &rp
-		}
-		out.Spec.InitContainers = append(out.Spec.InitContainers, vc)
-	}
-	out.Status.Phase = v1.PodPhase(p.Status.Phase)
-	conv := func(in []podstatus.ContainerStatus) []v1.ContainerStatus {
-		var res []v1.ContainerStatus
-		for _, s := range in {
-			vs := v1.ContainerStatus{Name: s.Name, RestartCount: s.RestartCount, Ready: s.Ready}
-			if tm := s.State.Terminated; tm != nil {
-				vs.State.Terminated = &v1.ContainerStateTerminated{ExitCode: tm.ExitCode, FinishedAt: metav1.Time{Time: tm.FinishedAt}}
-			}
-			if s.State.Running != nil {
-				vs.State.Running = &v1.ContainerStateRunning{}
-			}
-			res = append(res, vs)
-		}
-		return res
-	}
-	out.Status.ContainerStatuses = conv(p.Status.ContainerStatuses)
-	out.Status.InitContainerStatuses = conv(p.Status.InitContainerStatuses)
-	for _, c := range p.Status.Conditions {
-		out.Status.Conditions = append(out.Status.Conditions, v1.PodCondition{Type: v1.PodConditionType(c.Type), Status: v1.ConditionStatus(c.Status),
-			LastTransitionTime: metav1.Time{Time: c.LastTransitionTime}})
-	}
-	return out
-}
+// jobV1Pod is the adapter's pod.
+func jobV1Pod(p *podstatus.Pod) *v1.Pod { return must(k8s.ToPod(p)) }
 
 func jobGenPolicy(t *rapid.T) *job.PodFailurePolicy {
 	if rapid.IntRange(0, 4).Draw(t, "nilPolicy") == 0 {

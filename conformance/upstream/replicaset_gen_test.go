@@ -5,10 +5,9 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -76,42 +75,8 @@ func repPod(t *rapid.T, label, uid string, now time.Time) *podstatus.Pod {
 	return p
 }
 
-// repV1Pod converts the fields the replicaset rules read.
-func repV1Pod(p *podstatus.Pod) *v1.Pod {
-	out := &v1.Pod{
-		ObjectMeta: metav1.ObjectMeta{
-			Name: p.Name, Namespace: p.Namespace, UID: types.UID(p.UID),
-			CreationTimestamp: metav1.Time{Time: p.CreationTimestamp},
-			Labels:            p.Labels, Annotations: p.Annotations,
-		},
-		Spec:   v1.PodSpec{NodeName: p.Spec.NodeName},
-		Status: v1.PodStatus{Phase: v1.PodPhase(p.Status.Phase)},
-	}
-	if p.DeletionTimestamp != nil {
-		out.DeletionTimestamp = &metav1.Time{Time: *p.DeletionTimestamp}
-	}
-	for _, r := range p.OwnerReferences {
-		out.OwnerReferences = append(out.OwnerReferences, metav1.OwnerReference{Kind: r.Kind, Name: r.Name, UID: types.UID(r.UID), Controller: r.Controller})
-	}
-	for _, c := range p.Status.Conditions {
-		out.Status.Conditions = append(out.Status.Conditions, v1.PodCondition{Type: v1.PodConditionType(c.Type), Status: v1.ConditionStatus(c.Status), LastTransitionTime: metav1.Time{Time: c.LastTransitionTime}})
-	}
-	for _, c := range p.Status.ContainerStatuses {
-		out.Status.ContainerStatuses = append(out.Status.ContainerStatuses, v1.ContainerStatus{Name: c.Name, RestartCount: c.RestartCount})
-	}
-	for _, c := range p.Spec.InitContainers {
-		var rp *v1.ContainerRestartPolicy
-		if c.RestartPolicy != nil {
-			x := v1.ContainerRestartPolicy(*c.RestartPolicy)
-			rp = &x
-		}
-		out.Spec.InitContainers = append(out.Spec.InitContainers, v1.Container{Name: c.Name, RestartPolicy: rp})
-	}
-	for _, c := range p.Status.InitContainerStatuses {
-		out.Status.InitContainerStatuses = append(out.Status.InitContainerStatuses, v1.ContainerStatus{Name: c.Name, RestartCount: c.RestartCount})
-	}
-	return out
-}
+// repV1Pod is the adapter's pod.
+func repV1Pod(p *podstatus.Pod) *v1.Pod { return must(k8s.ToPod(p)) }
 
 func repV1Pods(ps []*podstatus.Pod) []*v1.Pod {
 	out := make([]*v1.Pod, len(ps))
