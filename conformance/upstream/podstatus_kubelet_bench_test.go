@@ -94,7 +94,7 @@ func BenchmarkPodStatusGenerate(b *testing.B) {
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = podstatus.Generate(p, obs, now)
+			_ = podstatus.Generate(p, obs, now, podstatus.Options{})
 		}
 	})
 	b.Run("upstream", func(b *testing.B) {
