@@ -303,10 +303,8 @@ var psReplayedElsewhere = map[string]string{
 	// Not replayed against v1.36.3: the kubelet's stop timing has no
 	// callable pure counterpart; the vectors come from the seed and
 	// killContainer's documented order.
-	"podstatus.PlanKill": "",
-	// Not replayed against v1.36.3 yet (ValidatePodUpdate); the vectors
-	// come from upstream's validation tests.
-	"podstatus.ValidateUpdate": "",
+	"podstatus.PlanKill":       "",
+	"podstatus.ValidateUpdate": "TestPodStatusUpdateVectorsUpstream (ValidatePodUpdate, each vector); TestPodStatusUpdateDifferential (random)",
 }
 
 // TestPodstatusVectorsUpstream decodes every podstatus vector's pods as
