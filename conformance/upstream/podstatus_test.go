@@ -295,11 +295,11 @@ var psReplayedElsewhere = map[string]string{
 	"podstatus.Status":                           "TestPodStatusStatusVectorsUpstream (generateAPIPodStatus's generators, each vector); TestPodStatusGenerateDifferential (random)",
 	"podstatus.AllContainersRestartingCondition": "TestPodStatusStatusVectorsUpstream (GenerateAllContainersRestartingCondition)",
 	"podstatus.CanRestartAll":                    "TestPodStatusStatusVectorsUpstream (AllContainersCouldRestart)",
-	"podstatus.CrashLoopBounds":                  "TestPodStatusBackoffDifferential",
-	"podstatus.RestartBackoff":                   "TestPodStatusBackoffDifferential",
-	"podstatus.CrashLoopDelays":                  "TestPodStatusBackoffDifferential",
-	"podstatus.BackoffKey":                       "TestPodStatusBackoffKey",
-	"podstatus.GracefulDelete":                   "TestPodStatusGracefulDeleteDifferential",
+	"podstatus.CrashLoopBounds":                  "TestPodStatusCrashLoopVectorsUpstream (kubelet config defaulting + newCrashLoopBackOff, each vector)",
+	"podstatus.RestartBackoff":                   "TestPodStatusBackoffDifferential (random; not per vector)",
+	"podstatus.CrashLoopDelays":                  "TestPodStatusCrashLoopVectorsUpstream (newCrashLoopBackOff + client-go Backoff, each vector)",
+	"podstatus.BackoffKey":                       "TestPodStatusBackoffKey (random; not per vector)",
+	"podstatus.GracefulDelete":                   "TestPodStatusGracefulDeleteDifferential (random; not per vector)",
 	// Not replayed against v1.36.3: the kubelet's stop timing has no
 	// callable pure counterpart; the vectors come from the seed and
 	// killContainer's documented order.
