@@ -345,6 +345,17 @@ func psRuntimeDraw(t *rapid.T, p *podstatus.Pod) []podstatus.RuntimeContainer {
 		names = append(names, c.Name)
 	}
 	var rs []podstatus.RuntimeContainer
+	// Often, first: an exited entry for a container with a
+	// RestartAllContainers rule, with one of the rule's codes.
+	for _, list := range [][]podstatus.Container{p.Spec.InitContainers, p.Spec.Containers} {
+		for _, c := range list {
+			for _, r := range c.RestartPolicyRules {
+				if r.Action == podstatus.ActionRestartAllContainers && r.ExitCodes != nil && len(r.ExitCodes.Values) > 0 && rapid.Bool().Draw(t, "runtimeTrigger") {
+					rs = append(rs, podstatus.RuntimeContainer{Name: c.Name, State: podstatus.RuntimeExited, ExitCode: rapid.SampledFrom(r.ExitCodes.Values).Draw(t, "runtimeTriggerCode")})
+				}
+			}
+		}
+	}
 	for range rapid.IntRange(0, 5).Draw(t, "runtimeN") {
 		rs = append(rs, podstatus.RuntimeContainer{
 			Name:     rapid.SampledFrom(names).Draw(t, "runtimeName"),
