@@ -62,6 +62,14 @@ type (
 		Observed podstatus.Observed `json:"observed"`
 		Now      time.Time          `json:"now"`
 	}
+	restartAllIn struct {
+		Pod     podstatus.Pod                `json:"pod"`
+		Runtime []podstatus.RuntimeContainer `json:"runtime,omitempty"`
+		Phase   podstatus.Phase              `json:"phase"`
+	}
+	canRestartAllOut struct {
+		CanRestartAll bool `json:"canRestartAll"`
+	}
 	condIn struct {
 		Pod        podstatus.Pod         `json:"pod"`
 		Phase      podstatus.Phase       `json:"phase"`
@@ -256,8 +264,15 @@ func podstatusDecisions() []Decision {
 			return shouldRestartOut{podstatus.ShouldRestart(&in.Container, in.RestartPolicy, in.ExitCode)}, nil
 		}),
 		// Status is the kubelet's status for the pod: podstatus.Generate.
-		Bind("podstatus.Status", func(in generateIn, _ struct{}) (podstatus.Generated, error) {
-			return podstatus.Generate(&in.Pod, in.Observed, in.Now), nil
+		Bind("podstatus.Status", func(in generateIn, opts podstatus.Options) (podstatus.Generated, error) {
+			return podstatus.Generate(&in.Pod, in.Observed, in.Now, opts), nil
+		}),
+		// runtime is the container runtime's view of the pod's containers.
+		Bind("podstatus.AllContainersRestartingCondition", func(in restartAllIn, _ struct{}) (podstatus.Condition, error) {
+			return podstatus.AllContainersRestartingCondition(&in.Pod, in.Runtime, in.Phase), nil
+		}),
+		Bind("podstatus.CanRestartAll", func(in podIn, _ struct{}) (canRestartAllOut, error) {
+			return canRestartAllOut{podstatus.CanRestartAll(&in.Pod)}, nil
 		}),
 	}
 }

@@ -27,10 +27,17 @@ const AllContainersRestarting ConditionType = "AllContainersRestarting"
 // ContainersReady, PodReadyToStartContainers and AllContainersRestarting.
 //
 // Source: upstream pkg/kubelet/types/pod_status.go PodConditionByKubelet (v1.36.3).
-func IsKubeletCondition(t ConditionType) bool {
+func IsKubeletCondition(t ConditionType) bool { return isKubeletCondition(t, Options{}) }
+
+// isKubeletCondition is IsKubeletCondition under the gates of opts: with
+// RestartAllContainersOnContainerExits off, AllContainersRestarting is not
+// the kubelet's.
+func isKubeletCondition(t ConditionType, opts Options) bool {
 	switch t {
-	case PodScheduled, Ready, Initialized, ContainersReady, PodReadyToStartContainers, AllContainersRestarting:
+	case PodScheduled, Ready, Initialized, ContainersReady, PodReadyToStartContainers:
 		return true
+	case AllContainersRestarting:
+		return opts.restartAll()
 	}
 	return false
 }
@@ -157,11 +164,18 @@ func ReadyCondition(p *Pod, conds []Condition, phase Phase) Condition {
 // status list; True PodCompleted when Succeeded with every init container
 // known; True once a regular container has started; True when every regular
 // init container is ready and every sidecar started; True when it was True
-// before (in-place restarts never uninitialize a pod); else False
+// before (in-place restarts never uninitialize a pod; gate
+// RestartAllContainersOnContainerExits); else False
 // ContainersNotInitialized naming the unknown and incomplete init containers.
 //
 // Source: upstream pkg/kubelet/status/generate.go GeneratePodInitializedCondition (v1.36.3).
 func InitializedCondition(p *Pod, phase Phase) Condition {
+	return initializedCondition(p, phase, Options{})
+}
+
+// initializedCondition is InitializedCondition under the gates of opts: a
+// True condition is kept only with RestartAllContainersOnContainerExits on.
+func initializedCondition(p *Pod, phase Phase, opts Options) Condition {
 	c := Condition{Type: Initialized, Status: meta.ConditionTrue}
 	if p == nil {
 		return c
@@ -192,7 +206,7 @@ func InitializedCondition(p *Pod, phase Phase) Condition {
 		return c
 	}
 	for _, old := range p.Status.Conditions {
-		if old.Type == Initialized && old.Status == meta.ConditionTrue {
+		if opts.restartAll() && old.Type == Initialized && old.Status == meta.ConditionTrue {
 			return c
 		}
 	}
@@ -222,20 +236,20 @@ type Generated struct {
 // [KubeletPhase], except that a terminal phase already written is never
 // left; reason and message are kept while the phase stays. Conditions the
 // kubelet does not own are kept in their order; then come
-// PodReadyToStartContainers, Initialized, Ready, ContainersReady and
-// PodScheduled (always True). A condition keeps its old transition time
-// when its status is unchanged, else gets now.
-//
-// AllContainersRestarting, which needs the runtime's view of container
-// restarts, is not generated.
+// PodReadyToStartContainers, Initialized, Ready, ContainersReady,
+// PodScheduled (always True) and, for a pod with a RestartAllContainers rule
+// ([CanRestartAll]), AllContainersRestarting from obs.Runtime
+// ([AllContainersRestartingCondition]). A condition keeps the transition
+// time of the first old condition of its type when the status is unchanged,
+// else gets now.
 //
 // Source: upstream pkg/kubelet/kubelet_pods.go generateAPIPodStatus and
 // pkg/kubelet/status/status_manager.go updateLastTransitionTime (v1.36.3).
-func Generate(p *Pod, obs Observed, now time.Time) Generated {
+func Generate(p *Pod, obs Observed, now time.Time, opts Options) Generated {
 	if p == nil {
 		return Generated{Phase: Pending, Conditions: []Condition{}}
 	}
-	g := Generated{Phase: KubeletPhase(p, obs)}
+	g := Generated{Phase: kubeletPhase(p, obs, opts)}
 	if IsTerminal(p) {
 		// A computed terminal phase that differs from the one written is
 		// overruled only after reason and message were chosen.
@@ -249,9 +263,9 @@ func Generate(p *Pod, obs Observed, now time.Time) Generated {
 	} else if g.Phase == p.Status.Phase {
 		g.Reason, g.Message = p.Status.Reason, p.Status.Message
 	}
-	conds := make([]Condition, 0, len(p.Status.Conditions)+5)
+	conds := make([]Condition, 0, len(p.Status.Conditions)+6)
 	for _, c := range p.Status.Conditions {
-		if !IsKubeletCondition(c.Type) {
+		if !isKubeletCondition(c.Type, opts) {
 			conds = append(conds, c)
 		}
 	}
@@ -260,9 +274,12 @@ func Generate(p *Pod, obs Observed, now time.Time) Generated {
 		rts.Status = meta.ConditionFalse
 	}
 	own := len(conds)
-	conds = append(conds, rts, InitializedCondition(p, g.Phase))
+	conds = append(conds, rts, initializedCondition(p, g.Phase, opts))
 	conds = append(conds, ReadyCondition(p, conds, g.Phase))
 	conds = append(conds, ContainersReadyCondition(p, g.Phase), Condition{Type: PodScheduled, Status: meta.ConditionTrue})
+	if opts.restartAll() && CanRestartAll(p) {
+		conds = append(conds, AllContainersRestartingCondition(p, obs.Runtime, g.Phase))
+	}
 	for i := own; i < len(conds); i++ {
 		conds[i].LastTransitionTime = now
 		if old := p.Condition(conds[i].Type); old != nil && old.Status == conds[i].Status {

@@ -20,7 +20,9 @@
 //     [IsStatic], [AnyRegularStarted]
 //   - Conditions (kubelet): [Generate] (phase, reason, message and the
 //     conditions with transition times), [InitializedCondition],
-//     [ReadyCondition], [ContainersReadyCondition], [IsKubeletCondition]
+//     [ReadyCondition], [ContainersReadyCondition], [IsKubeletCondition],
+//     [AllContainersRestartingCondition], [RestartAllTriggered],
+//     [CanRestartAll]; gates in [Options]
 //   - Restart backoff: [CrashLoopBounds], [RestartBackoff],
 //     [CrashLoopDelays], [BackoffKey]
 //   - Termination: [GracefulDelete], [KillGracePeriod], [PlanKill],
@@ -42,11 +44,17 @@
 //
 // The kubelet's inputs beyond the pod (podIsTerminal, whether a regular
 // container of the current sandbox has started, whether a new sandbox is
-// needed) are the explicit [Observed]; the pod's status stands both for the
-// old API status and for the container statuses the kubelet observes.
-// [Generate] does not produce AllContainersRestarting (it needs the
-// runtime's view) nor resize conditions, and conditions carry no
-// observedGeneration.
+// needed, the runtime's containers) are the explicit [Observed]; the pod's
+// status stands both for the old API status and for the container statuses
+// the kubelet observes (upstream's status-manager cache, when it differs
+// from the API status, is not modelled). Whether a new sandbox is needed is
+// an input, not derived from sandbox statuses. [Generate] does not produce
+// resize conditions, and conditions carry no observedGeneration.
+//
+// Feature gates: [Options] carries RestartAllContainersOnContainerExits
+// (on by default in v1.36) for [Generate]; the other kubelet rules
+// ([KubeletPhase], [ShouldRestart], [InitializedCondition],
+// [IsKubeletCondition]) follow the v1.36.3 defaults.
 //
 // The seed says the restart backoff resets after 10 minutes of running
 // without problems; v1.36.3 resets it when the exit comes more than 600 s
@@ -61,7 +69,11 @@
 // printed form.
 //
 // [ValidateUpdate] checks only the modelled spec fields and returns the
-// first error; upstream returns every error and also checks metadata.
+// first error; upstream returns every error and also checks metadata and
+// the new pod on its own (names, labels, tolerations): both pods are taken
+// as valid stored pods. A request that omits imagePullPolicy gets it
+// defaulted from the image tag, which can turn an image change into a
+// forbidden change upstream; kubesem's pods have no pull policy.
 //
 // The seeds give the deletion-cost range as [-2147483647, 2147483647];
 // v1.36.3, and [DeletionCost], also accept -2147483648.

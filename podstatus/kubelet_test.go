@@ -95,7 +95,7 @@ func checkAlwaysNeverTerminal(t *rapid.T) {
 // Ready True implies ContainersReady True in what the kubelet writes.
 func checkReadyImpliesContainersReady(t *rapid.T) {
 	p := ktPod(t, true)
-	g := podstatus.Generate(p, podstatus.Observed{Terminal: rapid.Bool().Draw(t, "terminal")}, kt0)
+	g := podstatus.Generate(p, podstatus.Observed{Terminal: rapid.Bool().Draw(t, "terminal")}, kt0, podstatus.Options{})
 	cs := meta.Conditions(g.Conditions)
 	if cs.IsTrue(podstatus.Ready) && !cs.IsTrue(podstatus.ContainersReady) {
 		t.Fatalf("Ready without ContainersReady: %+v", g.Conditions)
@@ -157,7 +157,7 @@ func FuzzStatus(f *testing.F) {
 		}
 		obs := podstatus.Observed{Terminal: flag, NewSandboxNeeded: !flag}
 		_ = podstatus.KubeletPhase(p, obs)
-		_ = podstatus.Generate(p, obs, kt0)
+		_ = podstatus.Generate(p, obs, kt0, podstatus.Options{})
 		_ = podstatus.GracefulDelete(p, &n, kt0)
 		_ = podstatus.GracefulDelete(p, nil, kt0)
 		_ = podstatus.PlanKill(n, nil)
@@ -189,7 +189,7 @@ func BenchmarkGenerate(b *testing.B) {
 	p := benchKubeletPod()
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = podstatus.Generate(p, podstatus.Observed{}, kt0)
+		_ = podstatus.Generate(p, podstatus.Observed{}, kt0, podstatus.Options{})
 	}
 }
 

@@ -60,8 +60,14 @@ func MatchRule(c *Container, code int32) (RestartRule, bool) {
 //
 // Source: upstream pkg/api/v1/pod/util.go ContainerShouldRestart (v1.36.3).
 func ShouldRestart(c *Container, pod RestartPolicy, code int32) bool {
+	return shouldRestart(c, pod, code, true)
+}
+
+// shouldRestart is ShouldRestart with gate RestartAllContainersOnContainerExits
+// on or off (off: a RestartAllContainers rule falls back to the policies).
+func shouldRestart(c *Container, pod RestartPolicy, code int32, all bool) bool {
 	if c != nil && c.RestartPolicy != nil {
-		if r, ok := MatchRule(c, code); ok && (r.Action == ActionRestart || r.Action == ActionRestartAllContainers) {
+		if r, ok := MatchRule(c, code); ok && (r.Action == ActionRestart || all && r.Action == ActionRestartAllContainers) {
 			return true
 		}
 		switch *c.RestartPolicy {
@@ -107,6 +113,9 @@ type Observed struct {
 	Initialized *bool `json:"initialized,omitempty"`
 	// NewSandboxNeeded makes PodReadyToStartContainers False.
 	NewSandboxNeeded bool `json:"newSandboxNeeded,omitempty"`
+	// Runtime is the pod's containers as the container runtime reports
+	// them (nil: none), read only for AllContainersRestarting.
+	Runtime []RuntimeContainer `json:"runtime,omitempty"`
 }
 
 // findStatus returns the first status named name, looking at the regular
@@ -167,8 +176,8 @@ func AnyRegularStarted(p *Pod) bool {
 
 // exitRestartable is whether a container that ended with t restarts: its
 // rules and policies say so, or the kubelet stopped it to restart all.
-func exitRestartable(c *Container, pod RestartPolicy, t *StateTerminated) bool {
-	return ShouldRestart(c, pod, t.ExitCode) || t.Reason == ReasonRestartingAllContainers
+func exitRestartable(c *Container, pod RestartPolicy, t *StateTerminated, all bool) bool {
+	return shouldRestart(c, pod, t.ExitCode, all) || all && t.Reason == ReasonRestartingAllContainers
 }
 
 // KubeletPhase returns the phase the kubelet computes from the pod's spec and
@@ -194,6 +203,12 @@ func exitRestartable(c *Container, pod RestartPolicy, t *StateTerminated) bool {
 // Source: upstream pkg/kubelet/kubelet_pods.go getPhase (v1.36.3, gates
 // ContainerRestartRules and RestartAllContainersOnContainerExits on).
 func KubeletPhase(p *Pod, obs Observed) Phase {
+	return kubeletPhase(p, obs, Options{})
+}
+
+// kubeletPhase is KubeletPhase under the gates of opts.
+func kubeletPhase(p *Pod, obs Observed, opts Options) Phase {
+	all := opts.restartAll()
 	if p == nil {
 		return Pending
 	}
@@ -232,13 +247,13 @@ func KubeletPhase(p *Pod, obs Observed) Phase {
 		case !ok, cs.State.Running != nil:
 			pendingInit++
 		case cs.State.Terminated != nil:
-			if t := cs.State.Terminated; t.ExitCode != 0 && !exitRestartable(c, spec.RestartPolicy, t) {
+			if t := cs.State.Terminated; t.ExitCode != 0 && !exitRestartable(c, spec.RestartPolicy, t, all) {
 				failedNoRestart++
 			}
 		case cs.State.Waiting != nil:
 			if t := cs.LastTerminationState.Terminated; t == nil {
 				pendingInit++
-			} else if t.ExitCode != 0 && !exitRestartable(c, spec.RestartPolicy, t) {
+			} else if t.ExitCode != 0 && !exitRestartable(c, spec.RestartPolicy, t, all) {
 				failedNoRestart++
 			}
 		default:
@@ -256,7 +271,7 @@ func KubeletPhase(p *Pod, obs Observed) Phase {
 		case cs.State.Terminated != nil:
 			t := cs.State.Terminated
 			stopped++
-			if !exitRestartable(c, spec.RestartPolicy, t) {
+			if !exitRestartable(c, spec.RestartPolicy, t, all) {
 				stoppedNoRestart++
 			}
 			if t.ExitCode == 0 {
@@ -265,7 +280,7 @@ func KubeletPhase(p *Pod, obs Observed) Phase {
 		case cs.State.Waiting != nil:
 			if t := cs.LastTerminationState.Terminated; t != nil {
 				stopped++
-				if !exitRestartable(c, spec.RestartPolicy, t) {
+				if !exitRestartable(c, spec.RestartPolicy, t, all) {
 					stoppedNoRestart++
 				}
 			} else {

@@ -199,17 +199,25 @@ func secondsDuration(s int64) time.Duration {
 
 // ValidateUpdate reports the first change from old to updated that the API
 // rejects on a pod update, among the fields kubesem models, with its field
-// path: containers and init containers may not be added or removed, and of
-// a container only the image may change (never to empty or to one with
-// leading or trailing whitespace);
-// activeDeadlineSeconds may go from unset to a value in [0, 2^31-1] or down,
-// never up or back to unset; tolerations may only be added (an existing one
-// may change only its tolerationSeconds); terminationGracePeriodSeconds may
-// go from a negative value to 1; every other spec field is immutable.
+// path, in the order the API server checks them: containers and init
+// containers may not be added or removed, and their images may not become
+// empty or have leading or trailing whitespace; activeDeadlineSeconds may go
+// from unset to a value in [1, 2^31-1] or down, never up or back to unset;
+// tolerations may only be added (an existing one may change only its
+// tolerationSeconds); terminationGracePeriodSeconds compares with a
+// negative value read as 1, the value the API stores for it (so negative to 1
+// and 1 to negative are no change); every other spec field, container fields other than the
+// image included, is immutable.
+//
+// Both pods are taken as stored (defaulted, valid on their own); the new
+// pod's own validation beyond these fields (tolerations, names, labels) is
+// not repeated here.
 //
 // Source: upstream pkg/apis/core/validation/validation.go ValidatePodUpdate,
-// ValidateContainerUpdates, validateOnlyAddedTolerations (v1.36.3); seed 000
-// pods (pod update and replacement).
+// ValidateContainerUpdates, validateOnlyAddedTolerations, ValidatePodSpec's
+// activeDeadlineSeconds range, pkg/apis/core/v1/conversion.go
+// Convert_v1_Pod_To_core_Pod (v1.36.3); seed 000 pods (pod update and
+// replacement).
 func ValidateUpdate(old, updated *Pod) error {
 	if old == nil || updated == nil {
 		return field.New("spec", "", field.ErrRequired)
@@ -224,7 +232,7 @@ func ValidateUpdate(old, updated *Pod) error {
 	const ads = "spec.activeDeadlineSeconds"
 	if n.ActiveDeadlineSeconds != nil {
 		v := *n.ActiveDeadlineSeconds
-		if v < 0 || v > math.MaxInt32 {
+		if v < 1 || v > math.MaxInt32 {
 			return field.Int(ads, v, field.ErrOverflow)
 		}
 		if o.ActiveDeadlineSeconds != nil && *o.ActiveDeadlineSeconds < v {
@@ -245,21 +253,24 @@ func ValidateUpdate(old, updated *Pod) error {
 			return field.New("spec.tolerations", ot.Key, field.ErrForbidden)
 		}
 	}
+	if !sameContainers(n.Containers, o.Containers) || !sameContainers(n.InitContainers, o.InitContainers) {
+		return field.New("spec", "", field.ErrForbidden)
+	}
 	m := *n
 	m.Containers, m.InitContainers = o.Containers, o.InitContainers
 	m.ActiveDeadlineSeconds, m.Tolerations = o.ActiveDeadlineSeconds, o.Tolerations
-	if o.TerminationGracePeriodSeconds != nil && *o.TerminationGracePeriodSeconds < 0 &&
-		m.TerminationGracePeriodSeconds != nil && *m.TerminationGracePeriodSeconds == 1 {
-		m.TerminationGracePeriodSeconds = o.TerminationGracePeriodSeconds
-	}
-	if !specEqual(&m, o) {
+	// The API stores a negative grace period as 1 (v1 to internal
+	// conversion), so negative values compare as 1.
+	oo := *o
+	m.TerminationGracePeriodSeconds = storedGrace(n.TerminationGracePeriodSeconds)
+	oo.TerminationGracePeriodSeconds = storedGrace(o.TerminationGracePeriodSeconds)
+	if !specEqual(&m, &oo) {
 		return field.New("spec", "", field.ErrForbidden)
 	}
 	return nil
 }
 
-// containerUpdates checks one container list: same length, non-empty images,
-// and nothing but the image changed.
+// containerUpdates checks one container list: same length and valid images.
 func containerUpdates(path string, n, o []Container) error {
 	if len(n) != len(o) {
 		return field.New(path, "", field.ErrForbidden)
@@ -272,12 +283,27 @@ func containerUpdates(path string, n, o []Container) error {
 			return field.New(field.Child(field.Index(path, i), "image"), n[i].Image, field.ErrInvalid)
 		}
 	}
+	return nil
+}
+
+// storedGrace is the grace period as the API stores it: negative becomes 1.
+func storedGrace(g *int64) *int64 {
+	if g != nil && *g < 0 {
+		one := int64(1)
+		return &one
+	}
+	return g
+}
+
+// sameContainers is whether two lists of equal length differ at most in
+// their images.
+func sameContainers(n, o []Container) bool {
 	for i := range n {
 		if !sameContainer(&n[i], &o[i]) {
-			return field.New("spec", "", field.ErrForbidden)
+			return false
 		}
 	}
-	return nil
+	return true
 }
 
 // sameContainer compares everything but the image, nil and empty lists

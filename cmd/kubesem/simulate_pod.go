@@ -486,7 +486,7 @@ func (s *podSim) run(out io.Writer, horizon time.Duration, tl *timeline) {
 	for {
 		s.sync(now)
 		s.status()
-		g := podstatus.Generate(p, podstatus.Observed{Terminal: s.terminal}, now)
+		g := podstatus.Generate(p, podstatus.Observed{Terminal: s.terminal}, now, podstatus.Options{})
 		p.Status.Phase, p.Status.Reason, p.Status.Message, p.Status.Conditions = g.Phase, g.Reason, g.Message, g.Conditions
 		s.printRow(w, now, g, tl)
 		n++

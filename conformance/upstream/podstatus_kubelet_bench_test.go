@@ -94,13 +94,96 @@ func BenchmarkPodStatusGenerate(b *testing.B) {
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = podstatus.Generate(p, obs, now)
+			_ = podstatus.Generate(p, obs, now, podstatus.Options{})
 		}
 	})
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			_ = psUpstreamGenerate(u, obs, now)
+		}
+	})
+}
+
+// psBenchRestartAll is a pod whose "trigger" container restarts all on exit
+// code 42 and has exited with it, in both models, with the runtime's view.
+func psBenchRestartAll() (*podstatus.Pod, *v1.Pod, []podstatus.RuntimeContainer) {
+	never := podstatus.RestartNever
+	p := &podstatus.Pod{}
+	p.Name, p.Namespace = "job-0", "default"
+	p.Spec.RestartPolicy = podstatus.RestartNever
+	p.Spec.InitContainers = []podstatus.Container{{Name: "init"}}
+	p.Spec.Containers = []podstatus.Container{{Name: "app"}, {Name: "log"}, {Name: "trigger", RestartPolicy: &never,
+		RestartPolicyRules: []podstatus.RestartRule{{Action: podstatus.ActionRestartAllContainers, ExitCodes: &podstatus.ExitCodesMatcher{Operator: podstatus.ExitCodesIn, Values: []int32{42}}}}}}
+	p.Status.Phase = podstatus.Running
+	p.Status.ContainerStatuses = []podstatus.ContainerStatus{
+		{Name: "app", Ready: true, State: podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: psBase}}},
+		{Name: "log", Ready: true, State: podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: psBase}}},
+		{Name: "trigger", State: podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: psBase}}},
+	}
+	rs := []podstatus.RuntimeContainer{{Name: "init", State: podstatus.RuntimeExited}, {Name: "app", State: podstatus.RuntimeRunning},
+		{Name: "log", State: podstatus.RuntimeRunning}, {Name: "trigger", State: podstatus.RuntimeExited, ExitCode: 42}}
+	return p, psToV1(p), rs
+}
+
+func BenchmarkPodStatusAllContainersRestarting(b *testing.B) {
+	p, u, rs := psBenchRestartAll()
+	b.Run("kubesem", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if podstatus.AllContainersRestartingCondition(p, rs, podstatus.Running).Status != "True" {
+				b.Fatal("condition")
+			}
+		}
+	})
+	b.Run("upstream", func(b *testing.B) {
+		b.ReportAllocs()
+		rt := psRuntime(rs)
+		for b.Loop() {
+			if kubestatus.GenerateAllContainersRestartingCondition(u, rt, &u.Status, v1.PodRunning).Status != v1.ConditionTrue {
+				b.Fatal("condition")
+			}
+		}
+	})
+}
+
+// BenchmarkPodStatusValidateUpdate: an image change on a pod with two
+// containers, an init container and tolerations, accepted by both.
+func BenchmarkPodStatusValidateUpdate(b *testing.B) {
+	old, _ := psBenchPod()
+	for i := range old.Spec.Containers {
+		old.Spec.Containers[i].Image = "nginx:1.25"
+	}
+	for i := range old.Spec.InitContainers {
+		old.Spec.InitContainers[i].Image = "busybox:1.36"
+	}
+	old.Spec.ReadinessGates = nil
+	old.Spec.TerminationGracePeriodSeconds = psI64(30)
+	old.Spec.Tolerations = []podstatus.Toleration{{Key: "k", Operator: "Exists", Effect: "NoExecute", TolerationSeconds: psI64(300)}}
+	updated := psClone(old)
+	updated.Spec.Containers[0].Image = "nginx:1.26"
+	co, err := psUpdCore(old)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cn, err := psUpdCore(updated)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("kubesem", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if podstatus.ValidateUpdate(old, updated) != nil {
+				b.Fatal("rejected")
+			}
+		}
+	})
+	b.Run("upstream", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if len(psUpstreamUpdate(co, cn)) != 0 {
+				b.Fatal("rejected")
+			}
 		}
 	})
 }

@@ -12,8 +12,14 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	featuregatetesting "k8s.io/component-base/featuregate/testing"
+	podutil "k8s.io/kubernetes/pkg/api/v1/pod"
+	"k8s.io/kubernetes/pkg/features"
 	_ "k8s.io/kubernetes/pkg/kubelet"
+	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	kubestatus "k8s.io/kubernetes/pkg/kubelet/status"
+	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
@@ -131,7 +137,7 @@ func psPod(t *rapid.T) *podstatus.Pod {
 	p.Status.Phase = rapid.SampledFrom([]podstatus.Phase{"", podstatus.Pending, podstatus.Running, podstatus.Succeeded, podstatus.Failed, podstatus.Unknown}).Draw(t, "oldPhase")
 	p.Status.Reason = rapid.SampledFrom([]string{"", "Evicted"}).Draw(t, "oldReason")
 	p.Status.Message = rapid.SampledFrom([]string{"", "old message"}).Draw(t, "oldMessage")
-	types := []podstatus.ConditionType{podstatus.PodScheduled, podstatus.PodReadyToStartContainers, podstatus.Initialized, podstatus.ContainersReady, podstatus.Ready, podstatus.DisruptionTarget, "gate1", "gate2"}
+	types := []podstatus.ConditionType{podstatus.PodScheduled, podstatus.PodReadyToStartContainers, podstatus.Initialized, podstatus.ContainersReady, podstatus.Ready, podstatus.DisruptionTarget, podstatus.AllContainersRestarting, "gate1", "gate2"}
 	for range rapid.IntRange(0, 5).Draw(t, "conds") {
 		p.Status.Conditions = append(p.Status.Conditions, podstatus.Condition{
 			Type:               rapid.SampledFrom(types).Draw(t, "condType"),
@@ -273,9 +279,7 @@ func psUpstreamGenerate(u *v1.Pod, obs podstatus.Observed, now time.Time) podsta
 		s.Phase = old.Phase
 	}
 	for _, c := range old.Conditions {
-		switch c.Type {
-		case v1.PodScheduled, v1.PodReady, v1.PodInitialized, v1.ContainersReady, v1.PodReadyToStartContainers, v1.AllContainersRestarting:
-		default:
+		if !kubetypes.PodConditionByKubelet(c.Type) {
 			s.Conditions = append(s.Conditions, c)
 		}
 	}
@@ -289,15 +293,17 @@ func psUpstreamGenerate(u *v1.Pod, obs podstatus.Observed, now time.Time) podsta
 	s.Conditions = append(s.Conditions, kubestatus.GeneratePodReadyCondition(u, &old, s.Conditions, all, s.Phase))
 	s.Conditions = append(s.Conditions, kubestatus.GenerateContainersReadyCondition(u, &old, all, s.Phase))
 	s.Conditions = append(s.Conditions, v1.PodCondition{Type: v1.PodScheduled, Status: v1.ConditionTrue})
-	for _, ct := range []v1.PodConditionType{v1.ContainersReady, v1.PodReady, v1.PodInitialized, v1.PodReadyToStartContainers, v1.PodScheduled} {
+	if utilfeature.DefaultFeatureGate.Enabled(features.RestartAllContainersOnContainerExits) && podutil.AllContainersCouldRestart(&u.Spec) {
+		s.Conditions = append(s.Conditions, kubestatus.GenerateAllContainersRestartingCondition(u, psRuntime(obs.Runtime), &old, s.Phase))
+	}
+	for _, ct := range []v1.PodConditionType{v1.ContainersReady, v1.PodReady, v1.PodInitialized, v1.PodReadyToStartContainers, v1.PodScheduled, v1.DisruptionTarget, v1.AllContainersRestarting} {
 		psUpdateLTT(&s, &old, ct)
-		for i := range s.Conditions {
-			if s.Conditions[i].Type == ct && !s.Conditions[i].LastTransitionTime.Equal(&metav1.Time{Time: now}) {
-				// updateLastTransitionTime reads the wall clock when the
-				// status changed; stand now in for it.
-				if oc := psFind(old.Conditions, ct); oc == nil || oc.Status != s.Conditions[i].Status {
-					s.Conditions[i].LastTransitionTime = metav1.NewTime(now)
-				}
+		// updateLastTransitionTime reads the wall clock when the status
+		// changed; stand now in for it. Like it, touch only the first
+		// condition of the type.
+		if c := psFind(s.Conditions, ct); c != nil {
+			if oc := psFind(old.Conditions, ct); oc == nil || oc.Status != c.Status {
+				c.LastTransitionTime = metav1.NewTime(now)
 			}
 		}
 	}
@@ -305,6 +311,15 @@ func psUpstreamGenerate(u *v1.Pod, obs podstatus.Observed, now time.Time) podsta
 		s.Conditions[i].ObservedGeneration = 0
 	}
 	return podstatus.Generated{Phase: podstatus.Phase(s.Phase), Reason: s.Reason, Message: s.Message, Conditions: psFromV1Conds(s.Conditions)}
+}
+
+// psRuntime is the runtime's pod status with the given containers.
+func psRuntime(rs []podstatus.RuntimeContainer) *kubecontainer.PodStatus {
+	st := &kubecontainer.PodStatus{}
+	for _, r := range rs {
+		st.ContainerStatuses = append(st.ContainerStatuses, &kubecontainer.Status{Name: r.Name, State: kubecontainer.State(r.State), ExitCode: int(r.ExitCode)})
+	}
+	return st
 }
 
 func psFind(cs []v1.PodCondition, t v1.PodConditionType) *v1.PodCondition {
@@ -316,19 +331,70 @@ func psFind(cs []v1.PodCondition, t v1.PodConditionType) *v1.PodCondition {
 	return nil
 }
 
-// TestPodStatusGenerateDifferential: Generate agrees with the kubelet's
-// phase, reason, message and condition generators and transition times.
-func TestPodStatusGenerateDifferential(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		p := psPod(t)
-		obs := podstatus.Observed{Terminal: rapid.Bool().Draw(t, "terminal"), NewSandboxNeeded: rapid.Bool().Draw(t, "sandbox")}
-		init := rapid.Bool().Draw(t, "initialized")
-		obs.Initialized = &init
-		now := psBase.Add(time.Duration(rapid.IntRange(0, 100).Draw(t, "now")) * time.Second)
-		want := psUpstreamGenerate(psToV1(p), obs, now)
-		got := podstatus.Generate(p, obs, now)
-		if d := cmp.Diff(want, got); d != "" {
-			t.Fatalf("Generate differs from the kubelet (-kubelet +kubesem):\n%s", d)
+// psRuntimeDraw draws the runtime's containers: names of the spec and
+// strays, in every state, duplicates included (the first of a name counts).
+func psRuntimeDraw(t *rapid.T, p *podstatus.Pod) []podstatus.RuntimeContainer {
+	if rapid.IntRange(0, 4).Draw(t, "runtimeNil") == 0 {
+		return nil
+	}
+	names := []string{"x"}
+	for _, c := range p.Spec.InitContainers {
+		names = append(names, c.Name)
+	}
+	for _, c := range p.Spec.Containers {
+		names = append(names, c.Name)
+	}
+	var rs []podstatus.RuntimeContainer
+	// Often, first: an exited entry for a container with a
+	// RestartAllContainers rule, with one of the rule's codes.
+	for _, list := range [][]podstatus.Container{p.Spec.InitContainers, p.Spec.Containers} {
+		for _, c := range list {
+			for _, r := range c.RestartPolicyRules {
+				if r.Action == podstatus.ActionRestartAllContainers && r.ExitCodes != nil && len(r.ExitCodes.Values) > 0 && rapid.Bool().Draw(t, "runtimeTrigger") {
+					rs = append(rs, podstatus.RuntimeContainer{Name: c.Name, State: podstatus.RuntimeExited, ExitCode: rapid.SampledFrom(r.ExitCodes.Values).Draw(t, "runtimeTriggerCode")})
+				}
+			}
 		}
+	}
+	for range rapid.IntRange(0, 5).Draw(t, "runtimeN") {
+		rs = append(rs, podstatus.RuntimeContainer{
+			Name:     rapid.SampledFrom(names).Draw(t, "runtimeName"),
+			State:    rapid.SampledFrom([]podstatus.RuntimeState{podstatus.RuntimeCreated, podstatus.RuntimeRunning, podstatus.RuntimeExited, podstatus.RuntimeExited, podstatus.RuntimeExited, podstatus.RuntimeUnknown}).Draw(t, "runtimeState"),
+			ExitCode: rapid.SampledFrom([]int32{0, 1, 2, 3, 137}).Draw(t, "runtimeCode"),
+		})
+	}
+	return rs
+}
+
+// psCheckGenerate: Generate agrees with the kubelet's phase, reason,
+// message and condition generators and transition times, under the
+// feature gates the test has set (opts says the same to kubesem).
+func psCheckGenerate(t *rapid.T, opts podstatus.Options) {
+	p := psPod(t)
+	obs := podstatus.Observed{Terminal: rapid.Bool().Draw(t, "terminal"), NewSandboxNeeded: rapid.Bool().Draw(t, "sandbox")}
+	init := rapid.Bool().Draw(t, "initialized")
+	obs.Initialized = &init
+	obs.Runtime = psRuntimeDraw(t, p)
+	now := psBase.Add(time.Duration(rapid.IntRange(0, 100).Draw(t, "now")) * time.Second)
+	want := psUpstreamGenerate(psToV1(p), obs, now)
+	got := podstatus.Generate(p, obs, now, opts)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("Generate differs from the kubelet (-kubelet +kubesem):\n%s", d)
+	}
+}
+
+// TestPodStatusGenerateDifferential: Generate agrees with the kubelet on
+// random pods with default gates (RestartAllContainersOnContainerExits on:
+// AllContainersRestarting included).
+func TestPodStatusGenerateDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) { psCheckGenerate(t, podstatus.Options{}) })
+}
+
+// TestPodStatusGenerateRestartAllOffDifferential: the same with gate
+// RestartAllContainersOnContainerExits off.
+func TestPodStatusGenerateRestartAllOffDifferential(t *testing.T) {
+	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.RestartAllContainersOnContainerExits, false)
+	rapid.Check(t, func(t *rapid.T) {
+		psCheckGenerate(t, podstatus.Options{DisableRestartAllContainersOnContainerExits: true})
 	})
 }

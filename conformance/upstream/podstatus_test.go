@@ -286,25 +286,25 @@ func fdDecode(t *testing.T, raw []byte, v any) {
 // replayed by TestPodstatusVectorsUpstream, and the test that checks them
 // against v1.36.3 instead ("" when none does).
 var psReplayedElsewhere = map[string]string{
-	"podstatus.KubeletPhase":             "TestPodStatusVectorsUpstream (getPhase)",
-	"podstatus.ContainersReadyCondition": "TestPodStatusVectorsUpstream (GenerateContainersReadyCondition)",
-	"podstatus.ReadyCondition":           "TestPodStatusVectorsUpstream (GeneratePodReadyCondition)",
-	"podstatus.InitializedCondition":     "TestPodStatusVectorsUpstream (GeneratePodInitializedCondition)",
-	"podstatus.ShouldRestart":            "TestPodStatusVectorsUpstream (ContainerShouldRestart)",
-	"podstatus.MatchRule":                "TestPodStatusVectorsUpstream (FindMatchingContainerRestartRule)",
-	"podstatus.Status":                   "TestPodStatusGenerateDifferential",
-	"podstatus.CrashLoopBounds":          "TestPodStatusBackoffDifferential",
-	"podstatus.RestartBackoff":           "TestPodStatusBackoffDifferential",
-	"podstatus.CrashLoopDelays":          "TestPodStatusBackoffDifferential",
-	"podstatus.BackoffKey":               "TestPodStatusBackoffKey",
-	"podstatus.GracefulDelete":           "TestPodStatusGracefulDeleteDifferential",
+	"podstatus.KubeletPhase":                     "TestPodStatusVectorsUpstream (getPhase)",
+	"podstatus.ContainersReadyCondition":         "TestPodStatusVectorsUpstream (GenerateContainersReadyCondition)",
+	"podstatus.ReadyCondition":                   "TestPodStatusVectorsUpstream (GeneratePodReadyCondition)",
+	"podstatus.InitializedCondition":             "TestPodStatusVectorsUpstream (GeneratePodInitializedCondition)",
+	"podstatus.ShouldRestart":                    "TestPodStatusVectorsUpstream (ContainerShouldRestart)",
+	"podstatus.MatchRule":                        "TestPodStatusVectorsUpstream (FindMatchingContainerRestartRule)",
+	"podstatus.Status":                           "TestPodStatusStatusVectorsUpstream (generateAPIPodStatus's generators, each vector); TestPodStatusGenerateDifferential (random)",
+	"podstatus.AllContainersRestartingCondition": "TestPodStatusStatusVectorsUpstream (GenerateAllContainersRestartingCondition)",
+	"podstatus.CanRestartAll":                    "TestPodStatusStatusVectorsUpstream (AllContainersCouldRestart)",
+	"podstatus.CrashLoopBounds":                  "TestPodStatusCrashLoopVectorsUpstream (kubelet config defaulting + newCrashLoopBackOff, each vector)",
+	"podstatus.RestartBackoff":                   "TestPodStatusBackoffDifferential (random; not per vector)",
+	"podstatus.CrashLoopDelays":                  "TestPodStatusCrashLoopVectorsUpstream (newCrashLoopBackOff + client-go Backoff, each vector)",
+	"podstatus.BackoffKey":                       "TestPodStatusBackoffKey (random; not per vector)",
+	"podstatus.GracefulDelete":                   "TestPodStatusGracefulDeleteDifferential (random; not per vector)",
 	// Not replayed against v1.36.3: the kubelet's stop timing has no
 	// callable pure counterpart; the vectors come from the seed and
 	// killContainer's documented order.
-	"podstatus.PlanKill": "",
-	// Not replayed against v1.36.3 yet (ValidatePodUpdate); the vectors
-	// come from upstream's validation tests.
-	"podstatus.ValidateUpdate": "",
+	"podstatus.PlanKill":       "",
+	"podstatus.ValidateUpdate": "TestPodStatusUpdateVectorsUpstream (ValidatePodUpdate, each vector); TestPodStatusUpdateDifferential (random)",
 }
 
 // TestPodstatusVectorsUpstream decodes every podstatus vector's pods as
