@@ -92,19 +92,8 @@ func NewDaemonPod(ds *appsv1.DaemonSet, hash, nodeName string) (*corev1.Pod, err
 		labels[appsv1.DefaultDaemonSetUniqueLabelKey] = hash
 	}
 	t.Spec.Affinity = pinAffinity(t.Spec.Affinity, nodeName)
-	pod := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{
-			Namespace:       ds.Namespace,
-			GenerateName:    generateName(ds.Name),
-			Labels:          labels,
-			Annotations:     map[string]string{},
-			Finalizers:      make([]string, len(t.Finalizers)),
-			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(ds, appsv1.SchemeGroupVersion.WithKind("DaemonSet"))},
-		},
-		Spec: t.Spec,
-	}
-	maps.Copy(pod.Annotations, t.Annotations)
-	copy(pod.Finalizers, t.Finalizers)
+	t.Labels = labels
+	pod := newTemplatePod(t, ds.Namespace, ds.Name, *metav1.NewControllerRef(ds, appsv1.SchemeGroupVersion.WithKind("DaemonSet")))
 	return pod, nil
 }
 

@@ -132,20 +132,7 @@ func StatefulSetActions(set *appsv1.StatefulSet, updateRevision string, revision
 // Source: upstream pkg/controller/statefulset newStatefulSetPod,
 // setPodRevision (v1.36.3).
 func NewStatefulSetPod(set *appsv1.StatefulSet, tmpl *corev1.PodTemplateSpec, np statefulset.NewPod) *corev1.Pod {
-	t := tmpl.DeepCopy()
-	pod := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{
-			Labels:          map[string]string{},
-			Annotations:     map[string]string{},
-			Finalizers:      make([]string, len(t.Finalizers)),
-			GenerateName:    generateName(set.Name),
-			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(set, appsv1.SchemeGroupVersion.WithKind("StatefulSet"))},
-		},
-		Spec: t.Spec,
-	}
-	maps.Copy(pod.Labels, t.Labels)
-	maps.Copy(pod.Annotations, t.Annotations)
-	copy(pod.Finalizers, t.Finalizers)
+	pod := newTemplatePod(tmpl, set.Namespace, set.Name, *metav1.NewControllerRef(set, appsv1.SchemeGroupVersion.WithKind("StatefulSet")))
 	setIdentity(set, pod, np.Ordinal)
 	pod.Spec.Hostname = pod.Name
 	pod.Spec.Subdomain = set.Spec.ServiceName
