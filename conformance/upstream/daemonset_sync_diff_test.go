@@ -47,6 +47,8 @@ type dsHarness struct {
 	created []string // target nodes of created pods
 	deleted []string
 	status  *apps.DaemonSetStatus
+	revs    []*apps.ControllerRevision // created ControllerRevisions
+	labels  []string                   // controller-revision-hash of created pods
 }
 
 func newDSHarness(t testing.TB) *dsHarness {
@@ -56,6 +58,7 @@ func newDSHarness(t testing.TB) *dsHarness {
 		p := a.(core.CreateAction).GetObject().(*v1.Pod)
 		h.mu.Lock()
 		h.created = append(h.created, p.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchFields[0].Values[0])
+		h.labels = append(h.labels, p.Labels[apps.DefaultDaemonSetUniqueLabelKey])
 		h.mu.Unlock()
 		return true, p, nil
 	})
@@ -72,8 +75,19 @@ func newDSHarness(t testing.TB) *dsHarness {
 		return true, ds, nil
 	})
 	client.PrependReactor("create", "controllerrevisions", func(a core.Action) (bool, runtime.Object, error) {
+		h.mu.Lock()
+		h.revs = append(h.revs, a.(core.CreateAction).GetObject().(*apps.ControllerRevision).DeepCopy())
+		h.mu.Unlock()
 		return true, a.(core.CreateAction).GetObject(), nil
 	})
+	for _, verb := range []string{"update", "delete"} {
+		client.PrependReactor(verb, "controllerrevisions", func(a core.Action) (bool, runtime.Object, error) {
+			if u, ok := a.(core.UpdateAction); ok {
+				return true, u.GetObject(), nil
+			}
+			return true, nil, nil
+		})
+	}
 	h.factory = informers.NewSharedInformerFactory(client, controller.NoResyncPeriodFunc())
 	h.clock = testingclock.NewFakeClock(dsNow)
 	dsc, err := daemon.NewDaemonSetsController(context.Background(),
@@ -91,7 +105,7 @@ var dsNow = time.Date(2026, 1, 1, 1, 0, 0, 0, time.UTC)
 
 // sync runs one syncDaemonSet over the given objects.
 func (h *dsHarness) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod) error {
-	h.created, h.deleted, h.status = nil, nil, nil
+	h.created, h.deleted, h.status, h.revs, h.labels = nil, nil, nil, nil, nil
 	objs := make([]any, len(nodes))
 	for i, n := range nodes {
 		objs[i] = n
