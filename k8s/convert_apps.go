@@ -200,3 +200,16 @@ func ToDaemonPod(p *daemonset.Pod) (*corev1.Pod, error) {
 	out.APIVersion, out.Kind = "v1", "Pod"
 	return out, nil
 }
+
+// FromStatefulSetStatus converts a StatefulSet status, such as the one the
+// controller writes (conditions are not modelled).
+func FromStatefulSetStatus(st *appsv1.StatefulSetStatus) (statefulset.Status, error) {
+	if st == nil {
+		return statefulset.Status{}, nil
+	}
+	out, err := convert[statefulset.Status]("StatefulSetStatus", st)
+	if err != nil {
+		return statefulset.Status{}, err
+	}
+	return *out, nil
+}

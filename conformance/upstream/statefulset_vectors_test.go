@@ -19,6 +19,7 @@ import (
 	featuregatetesting "k8s.io/component-base/featuregate/testing"
 	"k8s.io/kubernetes/pkg/features"
 
+	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/statefulset"
 )
 
@@ -219,11 +220,8 @@ func stsCaseFromVector(in *stsVectorInput) (stsCase, map[string]string) {
 		c.upPods = append(c.upPods, pod)
 	}
 	for _, cl := range in.Claims {
-		pc := &v1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: cl.Name, Namespace: s.Namespace, UID: types.UID(cl.UID), OwnerReferences: stsRefsUp(cl.OwnerReferences)}}
-		if cl.DeletionTimestamp != nil {
-			ts := metav1.NewTime(*cl.DeletionTimestamp)
-			pc.DeletionTimestamp = &ts
-		}
+		pc := must(k8s.ToPersistentVolumeClaim(cl))
+		pc.Namespace = s.Namespace
 		c.upClaims[cl.Name] = pc
 	}
 	c.upSet = up
