@@ -454,3 +454,41 @@ func TestNilInputs(t *testing.T) {
 		t.Error("FromStatefulSetPods([nil])")
 	}
 }
+
+// TestStatefulSetPods: the pods of a Plan are the set's whole template
+// with the identity, the claim volumes and the revision.
+func TestStatefulSetPods(t *testing.T) {
+	two := int32(2)
+	set := &appsv1.StatefulSet{}
+	set.Name, set.Namespace, set.UID = "db", "prod", "uid-db"
+	set.Spec.Replicas, set.Spec.ServiceName = &two, "db"
+	set.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "db"}}
+	set.Spec.Template.Labels = map[string]string{"app": "db"}
+	set.Spec.Template.Spec.Containers = []corev1.Container{{Name: "pg", Image: "postgres:17", Env: []corev1.EnvVar{{Name: "PGDATA", Value: "/data"}}}}
+	set.Spec.Template.Spec.Volumes = []corev1.Volume{{Name: "data", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}, {Name: "tmp"}}
+	set.Spec.VolumeClaimTemplates = []corev1.PersistentVolumeClaim{{ObjectMeta: metav1.ObjectMeta{Name: "data"}}}
+	ks, err := k8s.FromStatefulSet(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := statefulset.Step(ks, nil, nil, nil, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), statefulset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods, err := k8s.StatefulSetPods(set, nil, p)
+	if err != nil || len(pods) != 1 {
+		t.Fatalf("StatefulSetPods = %d pods, %v", len(pods), err)
+	}
+	pod := pods[0]
+	if pod.Name != "db-0" || pod.Namespace != "prod" || pod.Spec.Hostname != "db-0" || pod.Spec.Subdomain != "db" ||
+		pod.Labels[statefulset.RevisionLabel] != ks.Spec.TemplateRevision || pod.Labels["apps.kubernetes.io/pod-index"] != "0" ||
+		pod.Labels[statefulset.LabelPodName] != "db-0" || pod.Spec.Containers[0].Env[0].Value != "/data" || pod.OwnerReferences[0].UID != "uid-db" {
+		t.Errorf("pod %+v", pod)
+	}
+	if len(pod.Spec.Volumes) != 2 || pod.Spec.Volumes[0].PersistentVolumeClaim == nil || pod.Spec.Volumes[0].PersistentVolumeClaim.ClaimName != "data-db-0" || pod.Spec.Volumes[1].Name != "tmp" {
+		t.Errorf("volumes %+v", pod.Spec.Volumes)
+	}
+	if _, err := k8s.StatefulSetPods(set, nil, statefulset.Plan{Create: p.Create}); err == nil {
+		t.Error("a pod of an unknown revision: no error")
+	}
+}

@@ -49,6 +49,10 @@
 //
 // # Plans
 //
+// [StatefulSetPods] turns the creations of a statefulset.Plan into the
+// complete pods the StatefulSet controller creates ([StatefulSetPod]: the
+// revision's whole template, identity, claim volumes, revision label).
+//
 // [DeploymentActions] turns a rollout.Plan into the API writes the
 // controller makes: complete ReplicaSets to create (the Deployment's whole
 // template plus the hash label), scale and annotation patches, deletions,

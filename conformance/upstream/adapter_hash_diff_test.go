@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	_ "unsafe" // go:linkname
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -23,6 +24,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/k8s"
+	"github.com/kubesem/kubesem/statefulset"
 )
 
 // adHashTemplate draws a pod template for the revision hashes: the fields
@@ -434,3 +436,96 @@ func TestAdapterDaemonSetHistoryDifferential(t *testing.T) {
 }
 
 var _ runtime.Object = (*appsv1.ControllerRevision)(nil)
+
+// adPodJSON is a pod's JSON with its volumes sorted by name (upstream
+// orders claim volumes by Go map iteration).
+func adPodJSON(p *corev1.Pod) string {
+	c := p.DeepCopy()
+	c.APIVersion, c.Kind = "", ""
+	slices.SortStableFunc(c.Spec.Volumes, func(a, b corev1.Volume) int { return strings.Compare(a.Name, b.Name) })
+	b, _ := json.Marshal(c)
+	return string(b)
+}
+
+// TestAdapterStatefulSetPodsDifferential: on the random sets of
+// TestStatefulSetStepDifferential, the
+// pods k8s.StatefulSetPods builds from Step's Plan are the pods upstream's
+// UpdateStatefulSet creates, whole (claim volumes compared by name).
+func TestAdapterStatefulSetPodsDifferential(t *testing.T) {
+	pods := 0
+	defer func() { t.Logf("%d created pods compared", pods) }()
+	rapid.Check(t, func(t *rapid.T) {
+		c := stsDrawCase(t)
+		f := &stsFake{pods: map[string]*corev1.Pod{}, claims: c.upClaims, revs: c.upRevs}
+		for _, p := range c.upPods {
+			f.pods[p.Name] = p
+		}
+		ctl := upsts.NewDefaultStatefulSetControl(upsts.NewStatefulPodControlFromManager(f, record.NewFakeRecorder(1000)), f, f)
+		if _, err := ctl.UpdateStatefulSet(context.Background(), c.upSet, slices.Clone(c.upPods), stsNow); err != nil && len(f.newPods) == 0 {
+			return
+		}
+		p, err := statefulset.Step(c.set, c.pods, c.revs, c.claims, stsNow, statefulset.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := k8s.StatefulSetPods(c.upSet, c.upRevs, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{}
+		for _, u := range f.newPods {
+			want[u.Name] = adPodJSON(u)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("kubesem creates %d pods, upstream %d", len(got), len(want))
+		}
+		for _, g := range got {
+			pods++
+			if w := want[g.Name]; adPodJSON(g) != w {
+				t.Fatalf("pod %s:\nkubesem  %s\nupstream %s", g.Name, adPodJSON(g), w)
+			}
+		}
+	})
+}
+
+//go:linkname adUpNewVersionedPod k8s.io/kubernetes/pkg/controller/statefulset.newVersionedStatefulSetPod
+func adUpNewVersionedPod(currentSet, updateSet *appsv1.StatefulSet, currentRevision, updateRevision string, ordinal int) *corev1.Pod
+
+// TestAdapterStatefulSetPodDifferential: for random templates (volumes
+// colliding with claim templates, finalizers, annotations, large
+// integers), claim templates, names and ordinals, k8s.StatefulSetPod
+// builds the pod upstream's newVersionedStatefulSetPod builds from the set
+// restored to the revision (ApplyRevision).
+func TestAdapterStatefulSetPodDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		set := adDrawSet(t)
+		set.Spec.ServiceName = rapid.SampledFrom([]string{"", "nginx"}).Draw(t, "service")
+		set.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+		if rapid.Bool().Draw(t, "finalizers") {
+			set.Spec.Template.Finalizers = []string{"example.com/f"}
+		}
+		for _, n := range []string{"data", "logs", "tmp"}[:rapid.IntRange(0, 3).Draw(t, "volumes")] {
+			set.Spec.Template.Spec.Volumes = append(set.Spec.Template.Spec.Volumes, corev1.Volume{Name: n, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
+		}
+		for _, n := range []string{"logs", "data", "data"}[:rapid.IntRange(0, 3).Draw(t, "claimTemplates")] {
+			set.Spec.VolumeClaimTemplates = append(set.Spec.VolumeClaimTemplates, corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: n}})
+		}
+		ordinal := rapid.IntRange(0, 12).Draw(t, "ordinal")
+		rev, err := k8s.NewStatefulSetRevision(set, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := k8s.StatefulSetPod(set, rev, int32(ordinal))
+		restored, uerr := upsts.ApplyRevision(set, rev)
+		if (err != nil) != (uerr != nil) {
+			t.Fatalf("StatefulSetPod error %v; upstream ApplyRevision error %v", err, uerr)
+		}
+		if uerr != nil { // an integer rounded past MaxInt64 (TestAdapterStatefulSetHugeGraceUpstreamFails)
+			return
+		}
+		want := adUpNewVersionedPod(restored, restored, rev.Name, rev.Name, ordinal)
+		if g, w := adPodJSON(got), adPodJSON(want); g != w {
+			t.Fatalf("StatefulSetPod:\nkubesem  %s\nupstream %s", g, w)
+		}
+	})
+}

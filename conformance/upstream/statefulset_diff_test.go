@@ -49,6 +49,7 @@ type stsFake struct {
 	claims    map[string]*v1.PersistentVolumeClaim
 	revs      []*apps.ControllerRevision
 	created   []statefulset.NewPod
+	newPods   []*v1.Pod // the created pods, whole
 	deleted   []string
 	updated   []string
 	claimW    []statefulset.ClaimWrite
@@ -65,6 +66,7 @@ func (f *stsFake) CreatePod(_ context.Context, pod *v1.Pod, _ *apps.StatefulSet)
 	}
 	o := statefulset.ParseOrdinal(pod.Name)
 	f.created = append(f.created, statefulset.NewPod{Name: pod.Name, Ordinal: o, Revision: pod.Labels[apps.StatefulSetRevisionLabel]})
+	f.newPods = append(f.newPods, pod.DeepCopy())
 	return nil
 }
 func (f *stsFake) GetPod(_, name string) (*v1.Pod, error) {
