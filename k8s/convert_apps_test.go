@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/statefulset"
 )
@@ -490,5 +491,50 @@ func TestStatefulSetPods(t *testing.T) {
 	}
 	if _, err := k8s.StatefulSetPods(set, nil, statefulset.Plan{Create: p.Create}); err == nil {
 		t.Error("a pod of an unknown revision: no error")
+	}
+}
+
+// TestDaemonSetPods: a DaemonSet on one node through the adapter and Step
+// gives the complete pod: template, default tolerations, hash label,
+// node pinned by affinity.
+func TestDaemonSetPods(t *testing.T) {
+	ds := &appsv1.DaemonSet{}
+	ds.Name, ds.Namespace, ds.UID = "agent", "kube-system", "uid-agent"
+	ds.Annotations = map[string]string{appsv1.DeprecatedTemplateGeneration: "2"}
+	ds.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "agent"}}
+	ds.Spec.Template.Labels = map[string]string{"app": "agent"}
+	ds.Spec.Template.Spec.Containers = []corev1.Container{{Name: "a", Image: "agent:1", Env: []corev1.EnvVar{{Name: "X", Value: "1"}}}}
+	ds.Spec.UpdateStrategy.Type = appsv1.OnDeleteDaemonSetStrategyType
+	n := &corev1.Node{}
+	n.Name = "node-1"
+	kds, err := k8s.FromDaemonSet(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes, err := k8s.FromNodes([]*corev1.Node{n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist, err := k8s.DaemonSetHistory(ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := daemonset.Step(kds, nodes, nil, hist, nil, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), daemonset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods, err := k8s.DaemonSetPods(ds, hist.Hash, p)
+	if err != nil || len(pods) != 1 {
+		t.Fatalf("DaemonSetPods = %d, %v", len(pods), err)
+	}
+	pod := pods[0]
+	req := pod.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchFields[0]
+	if pod.GenerateName != "agent-" || pod.Namespace != "kube-system" || pod.Labels["controller-revision-hash"] != hist.Hash || pod.Labels["pod-template-generation"] != "2" ||
+		req.Values[0] != "node-1" || len(pod.Spec.Tolerations) != 6 || pod.Spec.Containers[0].Env[0].Value != "1" || pod.OwnerReferences[0].UID != "uid-agent" {
+		t.Errorf("pod %+v", pod)
+	}
+	ds.Annotations[appsv1.DeprecatedTemplateGeneration] = "x"
+	if _, err := k8s.DaemonSetPod(ds, "node-1", hist.Hash); err == nil {
+		t.Error("a generation annotation that is not a number: no error")
 	}
 }

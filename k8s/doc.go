@@ -51,7 +51,10 @@
 //
 // [StatefulSetPods] turns the creations of a statefulset.Plan into the
 // complete pods the StatefulSet controller creates ([StatefulSetPod]: the
-// revision's whole template, identity, claim volumes, revision label).
+// revision's whole template, identity, claim volumes, revision label), and
+// [DaemonSetPods] those of a daemonset.Plan ([DaemonSetPod]: the whole
+// template with the default tolerations, hash and generation labels, pinned
+// to its node).
 //
 // [DeploymentActions] turns a rollout.Plan into the API writes the
 // controller makes: complete ReplicaSets to create (the Deployment's whole

@@ -19,6 +19,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	"k8s.io/kubernetes/pkg/controller"
+	dsUtil "k8s.io/kubernetes/pkg/controller/daemon/util"
 	"k8s.io/kubernetes/pkg/controller/history"
 	upsts "k8s.io/kubernetes/pkg/controller/statefulset"
 	"pgregory.net/rapid"
@@ -526,6 +528,74 @@ func TestAdapterStatefulSetPodDifferential(t *testing.T) {
 		want := adUpNewVersionedPod(restored, restored, rev.Name, rev.Name, ordinal)
 		if g, w := adPodJSON(got), adPodJSON(want); g != w {
 			t.Fatalf("StatefulSetPod:\nkubesem  %s\nupstream %s", g, w)
+		}
+	})
+}
+
+// TestAdapterDaemonSetPodDifferential: for random templates (tolerations
+// equal to the defaults with and without tolerationSeconds, every shape
+// of affinity, host network, finalizers), generation annotations, nodes
+// and hashes, k8s.DaemonSetPod builds the pod syncNodes creates:
+// CreatePodTemplate, ReplaceDaemonSetPodNodeNameNodeAffinity and
+// GetPodFromTemplate with the DaemonSet's controller reference.
+func TestAdapterDaemonSetPodDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ds := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: adSetName(t), Namespace: "kube-system", UID: "uid-ds"}}
+		ds.Spec.Template = adHashTemplate(t)
+		if g := ds.Spec.Template.Spec.TerminationGracePeriodSeconds; g != nil && *g > math.MaxInt64-1024 {
+			*g = 1 << 60
+		}
+		ds.Spec.Template.Spec.HostNetwork = rapid.Bool().Draw(t, "hostNetwork")
+		if rapid.Bool().Draw(t, "finalizers") {
+			ds.Spec.Template.Finalizers = []string{"example.com/f"}
+		}
+		secs := int64(300)
+		pool := []corev1.Toleration{
+			{Key: "node.kubernetes.io/not-ready", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: &secs},
+			{Key: "node.kubernetes.io/unreachable", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute},
+			{Key: "node.kubernetes.io/network-unavailable", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule},
+			{Key: "node.kubernetes.io/disk-pressure", Operator: corev1.TolerationOpEqual, Effect: corev1.TaintEffectNoSchedule},
+			{Key: "dedicated", Operator: corev1.TolerationOpEqual, Value: "agents", Effect: corev1.TaintEffectNoSchedule},
+			{Operator: corev1.TolerationOpExists},
+		}
+		for range rapid.IntRange(0, 4).Draw(t, "tolerations") {
+			ds.Spec.Template.Spec.Tolerations = append(ds.Spec.Template.Spec.Tolerations, rapid.SampledFrom(pool).Draw(t, "toleration"))
+		}
+		term := corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "zone", Operator: corev1.NodeSelectorOpIn, Values: []string{"a"}}}}
+		switch rapid.IntRange(0, 4).Draw(t, "affinity") {
+		case 1:
+			ds.Spec.Template.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{}}
+		case 2:
+			ds.Spec.Template.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.PreferredSchedulingTerm{{Weight: 1, Preference: term}}}}
+		case 3:
+			ds.Spec.Template.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{term, term}}}}
+		case 4:
+			ds.Spec.Template.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{}}}
+		}
+		if rapid.Bool().Draw(t, "generation") {
+			ds.Annotations = map[string]string{appsv1.DeprecatedTemplateGeneration: rapid.SampledFrom([]string{"1", "42", "-3", "x"}).Draw(t, "genV")}
+		}
+		nodeName := rapid.SampledFrom([]string{"node-1", "n"}).Draw(t, "node")
+		hash := rapid.SampledFrom([]string{"", "abc123"}).Draw(t, "hash")
+
+		got, err := k8s.DaemonSetPod(ds, nodeName, hash)
+		gen, gerr := dsUtil.GetTemplateGeneration(ds)
+		if (err != nil) != (gerr != nil) {
+			t.Fatalf("DaemonSetPod error %v; upstream GetTemplateGeneration error %v", err, gerr)
+		}
+		if gerr != nil {
+			return
+		}
+		tmpl := dsUtil.CreatePodTemplate(ds.Spec.Template, gen, hash)
+		pt := tmpl.DeepCopy()
+		pt.Spec.Affinity = dsUtil.ReplaceDaemonSetPodNodeNameNodeAffinity(pt.Spec.Affinity, nodeName)
+		want, err := controller.GetPodFromTemplate(pt, ds, metav1.NewControllerRef(ds, appsv1.SchemeGroupVersion.WithKind("DaemonSet")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.Namespace = "" // upstream passes the namespace to the create call
+		if g, w := adPodJSON(got), adPodJSON(want); g != w {
+			t.Fatalf("DaemonSetPod:\nkubesem  %s\nupstream %s", g, w)
 		}
 	})
 }
