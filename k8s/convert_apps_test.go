@@ -210,12 +210,18 @@ func TestStatefulSetUpdateRevision(t *testing.T) {
 	s.Spec.Template.Spec.Containers = []corev1.Container{{Name: "c", Image: "v2"}}
 	v1, v2, v3 := revision(t, s, "v1", 1), revision(t, s, "v2", 2), revision(t, s, "v3", 3)
 	fresh, _ := k8s.StatefulSetRevisionName(s)
-	indented := v3.DeepCopy()
+	// Stored by an older release: a field written explicitly that this
+	// release omits (the same template, other bytes).
+	older := v3.DeepCopy()
+	older.Data.Raw = bytes.Replace(v2.Data.Raw, []byte(`"image":`), []byte(`"stdin":false,"image":`), 1)
+	older.Name, older.Revision = "web-older", 4
+	// Read from kubectl -o json: indented.
+	indented := v1.DeepCopy()
 	var buf bytes.Buffer
 	if err := json.Indent(&buf, v2.Data.Raw, "", "  "); err != nil {
 		t.Fatal(err)
 	}
-	indented.Data.Raw, indented.Name, indented.Revision = buf.Bytes(), "web-indented", 4
+	indented.Data.Raw, indented.Name = buf.Bytes(), "web-indented"
 	for _, c := range []struct {
 		name string
 		revs []*appsv1.ControllerRevision
@@ -225,8 +231,9 @@ func TestStatefulSetUpdateRevision(t *testing.T) {
 		{"newest", []*appsv1.ControllerRevision{v1, v2}, v2.Name},
 		{"rollback", []*appsv1.ControllerRevision{v3, v2, v1}, v2.Name},
 		{"other template", []*appsv1.ControllerRevision{v1, v3}, fresh},
-		{"newest re-encoded", []*appsv1.ControllerRevision{v1, v3, indented}, "web-indented"},
-		{"older re-encoded", []*appsv1.ControllerRevision{v1, indented, revision(t, s, "v3", 5)}, fresh},
+		{"newest re-encoded", []*appsv1.ControllerRevision{v1, v3, older}, "web-older"},
+		{"older re-encoded", []*appsv1.ControllerRevision{v1, older, revision(t, s, "v3", 5)}, fresh},
+		{"indented", []*appsv1.ControllerRevision{indented, v3}, "web-indented"},
 	} {
 		got, err := k8s.StatefulSetUpdateRevision(s, c.revs)
 		if err != nil || got != c.want {

@@ -169,7 +169,8 @@ func NewStatefulSetRevision(set *appsv1.StatefulSet, revision int64) (*appsv1.Co
 // StatefulSetUpdateRevision returns the name of the revision v1.36.3 makes
 // set's update revision among its existing revisions: the last, in
 // revision order, whose Data.Raw is byte-equal to
-// [StatefulSetRevisionData]; else, when the newest revision holds the same
+// [StatefulSetRevisionData] (compared compacted, so that revisions read
+// from kubectl's indented output match as the stored bytes do); else, when the newest revision holds the same
 // template re-encoded (see below), the newest; else the new revision's
 // name, [StatefulSetRevisionName]. Use it as Spec.TemplateRevision when
 // the set has revisions.
@@ -190,7 +191,7 @@ func StatefulSetUpdateRevision(set *appsv1.StatefulSet, revisions []*appsv1.Cont
 	}
 	sorted := sortedRevisions(revisions)
 	for i := len(sorted) - 1; i >= 0; i-- {
-		if bytes.Equal(sorted[i].Data.Raw, data) && sorted[i].Data.Object == nil {
+		if bytes.Equal(storedData(sorted[i].Data.Raw), data) && sorted[i].Data.Object == nil {
 			return sorted[i].Name, nil
 		}
 	}
@@ -210,6 +211,18 @@ func StatefulSetUpdateRevision(set *appsv1.StatefulSet, revisions []*appsv1.Cont
 		}
 	}
 	return StatefulSetRevisionName(set)
+}
+
+// storedData returns raw as the API server stores a controller's revision
+// data: compact JSON. Revisions read from kubectl's output carry it
+// indented; the controllers, reading from their informers, see the stored
+// bytes. Data that is not JSON is returned as is.
+func storedData(raw []byte) []byte {
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return raw
+	}
+	return buf.Bytes()
 }
 
 // sortedRevisions returns the non-nil revisions sorted as upstream sorts
@@ -271,8 +284,8 @@ func NewDaemonSetRevision(ds *appsv1.DaemonSet, revision int64) (*appsv1.Control
 // DaemonSetHistory returns the daemonset.History of ds and its
 // ControllerRevisions: each revision with its controller-revision-hash
 // label (its name when unlabelled, as the controller labels it), and the
-// current hash: the label of the revision whose Data.Raw equals
-// [DaemonSetRevisionData] (the highest-numbered when several do; among
+// current hash: the label of the revision whose Data.Raw (compacted, as
+// for [StatefulSetUpdateRevision]) equals [DaemonSetRevisionData] (the highest-numbered when several do; among
 // equally numbered ones upstream takes the last its informer cache lists,
 // in no set order, and the adapter the last in revisions), else the [PodTemplateHash] the controller
 // names a new revision with.
@@ -296,7 +309,7 @@ func DaemonSetHistory(ds *appsv1.DaemonSet, revisions []*appsv1.ControllerRevisi
 			continue
 		}
 		h.Revisions = append(h.Revisions, FromDaemonSetRevision(r))
-		if bytes.Equal(r.Data.Raw, data) && (cur == nil || r.Revision >= cur.Revision) {
+		if bytes.Equal(storedData(r.Data.Raw), data) && (cur == nil || r.Revision >= cur.Revision) {
 			cur = r
 		}
 	}
