@@ -11,6 +11,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/statefulset"
 )
@@ -112,5 +113,75 @@ func TestRealStatefulSet(t *testing.T) {
 	if pod.Spec.Containers[0].Image != "nginx:1.27" || pod.Spec.Containers[0].Env[0].Value != "4" || pod.Spec.Volumes[0].PersistentVolumeClaim.ClaimName != "www-web-2" ||
 		pod.Labels[statefulset.RevisionLabel] != fresh || pod.Spec.Containers[0].Resources.Limits.Memory().String() != "256Mi" {
 		t.Fatalf("recreated pod %+v", pod)
+	}
+}
+
+func readList[T any](t *testing.T, name string) []*T {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "real", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l struct {
+		Items []T `json:"items"`
+	}
+	if err := json.Unmarshal(b, &l); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]*T, len(l.Items))
+	for i := range l.Items {
+		out[i] = &l.Items[i]
+	}
+	return out
+}
+
+// TestRealDaemonSet: the kubectl get -o json objects of a DaemonSet whose
+// image changed (2.0 to 2.1) on two nodes, unmodified: the stored revision
+// (printed indented) is the old template's, the new template gets a new
+// revision named by its pod-template-hash, and Step deletes one old pod
+// (maxUnavailable 1).
+func TestRealDaemonSet(t *testing.T) {
+	var ds appsv1.DaemonSet
+	b, err := os.ReadFile(filepath.Join("testdata", "real", "daemonset.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &ds); err != nil {
+		t.Fatal(err)
+	}
+	revs := readList[appsv1.ControllerRevision](t, "daemonset-controllerrevisions.json")
+	nodes := readList[corev1.Node](t, "nodes.json")
+	pods := readList[corev1.Pod](t, "daemonset-pods.json")
+	old := ds.DeepCopy()
+	old.Spec.Template.Spec.Containers[0].Image = "registry.example.com/node-agent:2.0"
+	if h, err := k8s.DaemonSetHistory(old, revs); err != nil || h.Hash != pods[0].Labels[k8s.RevisionHashLabel] {
+		t.Fatalf("the old template's hash %s, %v; pods carry %s", h.Hash, err, pods[0].Labels[k8s.RevisionHashLabel])
+	}
+	hist, err := k8s.DaemonSetHistory(&ds, revs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := k8s.PodTemplateHash(&ds.Spec.Template, nil); hist.Hash != want {
+		t.Fatalf("hash %s; want the new template's %s", hist.Hash, want)
+	}
+	kds, err := k8s.FromDaemonSet(&ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kn, err := k8s.FromNodes(nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kp, err := k8s.FromDaemonPods(pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := daemonset.Step(kds, kn, kp, hist, nil, time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC), daemonset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.CreateRevision == nil || p.CreateRevision.Name != "node-agent-"+hist.Hash || p.CreateRevision.Revision != 2 || len(p.Delete) != 1 || p.Create.Count != 0 {
+		b, _ := json.Marshal(p)
+		t.Fatalf("Plan %s", b)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"k8s.io/kubernetes/pkg/controller/deployment"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/rollout"
 	"github.com/kubesem/kubesem/statefulset"
@@ -218,5 +219,99 @@ func TestAdapterRealStatefulSetUpstream(t *testing.T) {
 	}
 	if len(up.Revisions) != 1 || len(up.Delete) != 1 || up.Delete[0] != "web-2" {
 		t.Fatalf("upstream sync %s; want a new revision and web-2 deleted", stsShow(up))
+	}
+}
+
+// adReadList reads the items of a kubectl List in k8s/testdata/real.
+func adReadList[T any](t *testing.T, name string) []*T {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "k8s", "testdata", "real", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l struct {
+		Items []T `json:"items"`
+	}
+	if err := json.Unmarshal(b, &l); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]*T, len(l.Items))
+	for i := range l.Items {
+		out[i] = &l.Items[i]
+	}
+	return out
+}
+
+// TestAdapterRealDaemonSetUpstream: the kubectl get -o json objects of a
+// DaemonSet whose image changed (k8s/testdata/real), unmodified, give the
+// same sync through the adapter and Step as through one upstream
+// syncDaemonSet: the ControllerRevision created (name, data, labels), one
+// old pod deleted (either: upstream walks a map), no pod created, the
+// status.
+func TestAdapterRealDaemonSetUpstream(t *testing.T) {
+	var ds appsv1.DaemonSet
+	b, err := os.ReadFile(filepath.Join("..", "..", "k8s", "testdata", "real", "daemonset.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &ds); err != nil {
+		t.Fatal(err)
+	}
+	revs := adReadList[appsv1.ControllerRevision](t, "daemonset-controllerrevisions.json")
+	nodes := adReadList[corev1.Node](t, "nodes.json")
+	pods := adReadList[corev1.Pod](t, "daemonset-pods.json")
+
+	// Upstream: its informer holds the revisions' stored, compact data.
+	h := newDSHarness(t)
+	var objs []any
+	for _, r := range revs {
+		c := r.DeepCopy()
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, c.Data.Raw); err != nil {
+			t.Fatal(err)
+		}
+		c.Data.Raw = buf.Bytes()
+		objs = append(objs, c)
+	}
+	if err := h.factory.Apps().V1().ControllerRevisions().Informer().GetStore().Replace(objs, "1"); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	h.clock.SetTime(now)
+	if err := h.sync(t, &ds, nodes, pods); err != nil {
+		t.Fatal(err)
+	}
+
+	// kubesem through the adapter, on the objects as kubectl printed them.
+	hist, err := k8s.DaemonSetHistory(&ds, revs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := daemonset.Step(must(k8s.FromDaemonSet(&ds)), must1(k8s.FromNodes(nodes)), must1(k8s.FromDaemonPods(pods)), hist, nil, now, daemonset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.revs) != 1 || p.CreateRevision == nil {
+		t.Fatalf("revisions created: upstream %d, kubesem %+v", len(h.revs), p.CreateRevision)
+	}
+	want, err := k8s.NewDaemonSetRevision(&ds, p.CreateRevision.Revision)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := adRevisionDiff(want, h.revs[0]); d != "" || want.Name != p.CreateRevision.Name {
+		t.Fatalf("created revision %s (%s): %s", want.Name, p.CreateRevision.Name, d)
+	}
+	if len(h.created) != 0 || p.Create.Count != 0 || len(h.deleted) != 1 || len(p.Delete) != 1 {
+		t.Fatalf("creates upstream %v kubesem %d; deletes upstream %v kubesem %v", h.created, p.Create.Count, h.deleted, p.Delete)
+	}
+	if (h.status != nil) != p.UpdateStatus {
+		t.Fatalf("status written: upstream %v, kubesem %v", h.status != nil, p.UpdateStatus)
+	}
+	if h.status != nil {
+		s, k := h.status, p.Status
+		if s.DesiredNumberScheduled != k.DesiredNumberScheduled || s.CurrentNumberScheduled != k.CurrentNumberScheduled || s.NumberReady != k.NumberReady ||
+			s.UpdatedNumberScheduled != k.UpdatedNumberScheduled || s.NumberAvailable != k.NumberAvailable || s.NumberUnavailable != k.NumberUnavailable || s.ObservedGeneration != k.ObservedGeneration {
+			t.Fatalf("status: upstream %+v\nkubesem %+v", *s, k)
+		}
 	}
 }
