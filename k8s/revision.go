@@ -45,16 +45,35 @@ const maxRevisionPrefix = 223
 //
 // Source: upstream pkg/controller/history HashControllerRevision (v1.36.3).
 func ControllerRevisionHash(rev *appsv1.ControllerRevision, collisionCount *int32) string {
-	h := fnv.New32()
-	h.Write(rev.Data.Raw)
+	var sum uint32
 	if rev.Data.Object != nil {
-		h.Reset() // upstream's hashutil.DeepHashObject starts over
+		// upstream's hashutil.DeepHashObject resets the hash: Raw drops out
+		h := fnv.New32()
 		fmt.Fprintf(h, "%v", dump.ForHash(rev.Data.Object))
+		sum = h.Sum32()
+	} else {
+		sum = fnv1(fnv1Offset, rev.Data.Raw)
 	}
 	if collisionCount != nil {
-		h.Write(strconv.AppendInt(nil, int64(*collisionCount), 10))
+		var buf [20]byte
+		sum = fnv1(sum, strconv.AppendInt(buf[:0], int64(*collisionCount), 10))
 	}
-	return rand.SafeEncodeString(strconv.FormatUint(uint64(h.Sum32()), 10))
+	var digits [10]byte
+	return rand.SafeEncodeString(string(strconv.AppendUint(digits[:0], uint64(sum), 10)))
+}
+
+// FNV-1, 32-bit (hash/fnv New32), without the hash.Hash interface.
+const (
+	fnv1Offset uint32 = 2166136261
+	fnv1Prime  uint32 = 16777619
+)
+
+func fnv1(h uint32, b []byte) uint32 {
+	for _, c := range b {
+		h *= fnv1Prime
+		h ^= uint32(c)
+	}
+	return h
 }
 
 // ControllerRevisionName is the name of the ControllerRevision of owner
