@@ -72,9 +72,18 @@ func TestRealStatefulSet(t *testing.T) {
 	if h := k8s.ControllerRevisionHash(compact, &zero); revs[0].Labels[k8s.StatefulSetRevisionHashLabel] != h || revs[0].Name != "web-"+h {
 		t.Fatalf("stored revision %s labelled %v; hash %s", revs[0].Name, revs[0].Labels, h)
 	}
+	// Rolled back to the old template after a newer revision, with a
+	// collision count since (so a new revision would have another name):
+	// the stored revision, printed indented, is found by its data.
 	old := set.DeepCopy()
 	old.Spec.Template.Spec.Containers[0].Image = "nginx:1.26"
-	if name, _ := k8s.StatefulSetUpdateRevision(old, revs); name != revs[0].Name {
+	one := int32(1)
+	old.Status.CollisionCount = &one
+	newer, err := k8s.NewStatefulSetRevision(set, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name, _ := k8s.StatefulSetUpdateRevision(old, append(revs, newer)); name != revs[0].Name {
 		t.Fatalf("the old template's revision = %s; want the stored %s", name, revs[0].Name)
 	}
 	ks, err := k8s.FromStatefulSetWithRevisions(set, revs)
@@ -152,8 +161,12 @@ func TestRealDaemonSet(t *testing.T) {
 	revs := readList[appsv1.ControllerRevision](t, "daemonset-controllerrevisions.json")
 	nodes := readList[corev1.Node](t, "nodes.json")
 	pods := readList[corev1.Pod](t, "daemonset-pods.json")
+	// The old template with a collision count since: the stored revision,
+	// printed indented, is found by its data and gives its label.
 	old := ds.DeepCopy()
 	old.Spec.Template.Spec.Containers[0].Image = "registry.example.com/node-agent:2.0"
+	one := int32(1)
+	old.Status.CollisionCount = &one
 	if h, err := k8s.DaemonSetHistory(old, revs); err != nil || h.Hash != pods[0].Labels[k8s.RevisionHashLabel] {
 		t.Fatalf("the old template's hash %s, %v; pods carry %s", h.Hash, err, pods[0].Labels[k8s.RevisionHashLabel])
 	}

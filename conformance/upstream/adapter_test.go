@@ -314,4 +314,55 @@ func TestAdapterRealDaemonSetUpstream(t *testing.T) {
 			t.Fatalf("status: upstream %+v\nkubesem %+v", *s, k)
 		}
 	}
+
+	// Rolled back to the old template, with a collision count since: the
+	// stored revision (kubectl printed it indented) is current, no revision
+	// is created and every pod is up to date.
+	old := ds.DeepCopy()
+	old.Name, old.UID = "node-agent-old", "uid-old"
+	old.Spec.Template.Spec.Containers[0].Image = "registry.example.com/node-agent:2.0"
+	one := int32(1)
+	old.Status.CollisionCount = &one
+	oldRevs := make([]*appsv1.ControllerRevision, len(revs))
+	var oldObjs []any
+	for i, r := range revs {
+		c := r.DeepCopy()
+		c.OwnerReferences[0].Name, c.OwnerReferences[0].UID = old.Name, old.UID
+		oldRevs[i] = c
+		s := c.DeepCopy()
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, s.Data.Raw); err != nil {
+			t.Fatal(err)
+		}
+		s.Data.Raw = buf.Bytes()
+		oldObjs = append(oldObjs, s)
+	}
+	oldPods := make([]*corev1.Pod, len(pods))
+	for i, pod := range pods {
+		c := pod.DeepCopy()
+		c.OwnerReferences[0].Name, c.OwnerReferences[0].UID = old.Name, old.UID
+		oldPods[i] = c
+	}
+	h2 := newDSHarness(t)
+	h2.clock.SetTime(now)
+	if err := h2.factory.Apps().V1().ControllerRevisions().Informer().GetStore().Replace(oldObjs, "1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h2.sync(t, old, nodes, oldPods); err != nil {
+		t.Fatal(err)
+	}
+	hist2, err := k8s.DaemonSetHistory(old, oldRevs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := daemonset.Step(must(k8s.FromDaemonSet(old)), must1(k8s.FromNodes(nodes)), must1(k8s.FromDaemonPods(oldPods)), hist2, nil, now, daemonset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h2.revs) != 0 || p2.CreateRevision != nil || len(h2.deleted) != 0 || len(p2.Delete) != 0 || len(h2.created) != 0 || p2.Create.Count != 0 {
+		t.Fatalf("old template: upstream revisions %d deletes %v creates %v; kubesem %+v", len(h2.revs), h2.deleted, h2.created, p2)
+	}
+	if h2.status == nil || h2.status.UpdatedNumberScheduled != 2 || p2.Status.UpdatedNumberScheduled != 2 {
+		t.Fatalf("old template status: upstream %+v, kubesem %+v", h2.status, p2.Status)
+	}
 }
