@@ -55,8 +55,8 @@ func TestDaemonSetActions(t *testing.T) {
 }
 
 // The pod a DaemonSet's sync creates on a node, complete.
-func ExampleNewDaemonPod() {
-	pod, err := k8s.NewDaemonPod(dsForActions(), "6c8d7b9f4", "node-1")
+func ExampleDaemonSetPod() {
+	pod, err := k8s.DaemonSetPod(dsForActions(), "node-1", "6c8d7b9f4")
 	if err != nil {
 		panic(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubesem/kubesem/replicaset"
@@ -53,9 +54,9 @@ func ReplicaSetActions(rs *appsv1.ReplicaSet, p replicaset.Plan) (ReplicaSetWrit
 	return w, nil
 }
 
-// newTemplatePod is a controller's pod from tmpl: copies of the labels,
-// annotations and finalizers (never nil), generateName "<owner>-", the
-// controller reference, the spec, in namespace.
+// newTemplatePod is a controller's pod from tmpl (as GetPodFromTemplate
+// makes it): copies of the labels, annotations and finalizers (never nil),
+// [generateName], the controller reference, the spec, in namespace.
 func newTemplatePod(tmpl *corev1.PodTemplateSpec, namespace, owner string, ref metav1.OwnerReference) *corev1.Pod {
 	t := tmpl.DeepCopy()
 	pod := &corev1.Pod{
@@ -69,8 +70,20 @@ func newTemplatePod(tmpl *corev1.PodTemplateSpec, namespace, owner string, ref m
 		},
 		Spec: t.Spec,
 	}
+	pod.APIVersion, pod.Kind = "v1", "Pod"
 	maps.Copy(pod.Labels, t.Labels)
 	maps.Copy(pod.Annotations, t.Annotations)
 	copy(pod.Finalizers, t.Finalizers)
 	return pod
+}
+
+// generateName is the prefix a controller puts on the pods it makes:
+// "<owner>-", or the owner's name alone when that is not a valid prefix.
+//
+// Source: upstream pkg/controller getPodsPrefix (v1.36.3).
+func generateName(owner string) string {
+	if len(apivalidation.NameIsDNSSubdomain(owner+"-", true)) != 0 {
+		return owner
+	}
+	return owner + "-"
 }

@@ -1,7 +1,6 @@
 package k8s
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"strconv"
@@ -17,6 +16,13 @@ import (
 // StatefulSetWrites are the pod and claim writes of one StatefulSet sync as
 // complete API objects, in the controller's order within each list.
 type StatefulSetWrites struct {
+	// CreateRevisions are the ControllerRevisions created for the set's
+	// template ([NewStatefulSetRevision]); UpdateRevisions are copies of
+	// existing ones renumbered (a rollback); DeleteRevisions names those
+	// the history limit removes.
+	CreateRevisions []*appsv1.ControllerRevision
+	UpdateRevisions []*appsv1.ControllerRevision
+	DeleteRevisions []string
 	// CreateClaims are the PersistentVolumeClaims made from the set's
 	// volumeClaimTemplates before their pods, with the owner references
 	// the retention policy gives them.
@@ -39,17 +45,16 @@ type StatefulSetWrites struct {
 }
 
 // StatefulSetActions turns p, the Plan of statefulset.Step on set, into
-// API objects to write. A pod is built from the template of its revision:
-// the set's own template for the update revision (spec.templateRevision),
-// otherwise the template stored in the ControllerRevision of that name
-// among revisions; pods and claims are the existing objects the plan
-// updates. Inputs are not modified.
+// API objects to write. Pods are built by [StatefulSetPods] from the
+// template of their revision (among revisions, or the one the plan
+// creates); revisions, pods and claims are the existing objects the plan
+// renumbers or updates. Inputs are not modified.
 //
 // Source: upstream pkg/controller/statefulset newVersionedStatefulSetPod,
 // newStatefulSetPod, initIdentity, updateIdentity, updateStorage,
 // getPersistentVolumeClaims, and pkg/controller GetPodFromTemplate
 // (v1.36.3).
-func StatefulSetActions(set *appsv1.StatefulSet, updateRevision string, revisions []*appsv1.ControllerRevision, pods []*corev1.Pod, claims []*corev1.PersistentVolumeClaim, p statefulset.Plan) (StatefulSetWrites, error) {
+func StatefulSetActions(set *appsv1.StatefulSet, revisions []*appsv1.ControllerRevision, pods []*corev1.Pod, claims []*corev1.PersistentVolumeClaim, p statefulset.Plan) (StatefulSetWrites, error) {
 	var w StatefulSetWrites
 	if set == nil {
 		return w, fmt.Errorf("k8s: StatefulSetActions: no StatefulSet")
@@ -91,13 +96,40 @@ func StatefulSetActions(set *appsv1.StatefulSet, updateRevision string, revision
 			return w, fmt.Errorf("k8s: claim write %q: unknown verb %q", cw.Name, cw.Verb)
 		}
 	}
-	for _, np := range p.Create.Objects {
-		tmpl, err := revisionTemplate(set, updateRevision, revisions, np.Revision)
-		if err != nil {
-			return w, err
+	revByName := map[string]*appsv1.ControllerRevision{}
+	for _, r := range revisions {
+		if r != nil {
+			revByName[r.Name] = r
 		}
-		w.CreatePods = append(w.CreatePods, NewStatefulSetPod(set, tmpl, np))
 	}
+	for _, rw := range p.Revisions {
+		switch rw.Verb {
+		case statefulset.RevisionCreate:
+			r, err := NewStatefulSetRevision(set, rw.Revision)
+			if err != nil {
+				return w, err
+			}
+			if r.Name != rw.Name {
+				return w, fmt.Errorf("k8s: the plan creates revision %s, the set's template is revision %s", rw.Name, r.Name)
+			}
+			w.CreateRevisions = append(w.CreateRevisions, r)
+		case statefulset.RevisionUpdate:
+			old, ok := revByName[rw.Name]
+			if !ok {
+				return w, fmt.Errorf("k8s: the plan renumbers revision %q, which is not among the revisions given", rw.Name)
+			}
+			r := old.DeepCopy()
+			r.Revision = rw.Revision
+			w.UpdateRevisions = append(w.UpdateRevisions, r)
+		case statefulset.RevisionDelete:
+			w.DeleteRevisions = append(w.DeleteRevisions, rw.Name)
+		}
+	}
+	created, err := StatefulSetPods(set, revisions, p)
+	if err != nil {
+		return w, err
+	}
+	w.CreatePods = created
 	for _, u := range p.Update {
 		old, ok := podByName[u.Name]
 		if !ok {
@@ -121,30 +153,6 @@ func StatefulSetActions(set *appsv1.StatefulSet, updateRevision string, revision
 	}
 	return w, nil
 }
-
-// NewStatefulSetPod returns the pod the StatefulSet controller creates for
-// np from tmpl, the template of np's revision: the template's labels,
-// annotations, finalizers and spec; name, namespace, hostname and
-// subdomain; the pod-name, pod-index and controller-revision-hash labels;
-// one persistentVolumeClaim volume per claim template (replacing a
-// template volume of that name); the set as controller owner.
-//
-// Source: upstream pkg/controller/statefulset newStatefulSetPod,
-// setPodRevision (v1.36.3).
-func NewStatefulSetPod(set *appsv1.StatefulSet, tmpl *corev1.PodTemplateSpec, np statefulset.NewPod) *corev1.Pod {
-	pod := newTemplatePod(tmpl, set.Namespace, set.Name, *metav1.NewControllerRef(set, appsv1.SchemeGroupVersion.WithKind("StatefulSet")))
-	setIdentity(set, pod, np.Ordinal)
-	pod.Spec.Hostname = pod.Name
-	pod.Spec.Subdomain = set.Spec.ServiceName
-	setClaimVolumes(set, pod, np.Ordinal)
-	pod.Labels[appsv1.StatefulSetRevisionLabel] = np.Revision
-	return pod
-}
-
-// generateName is the prefix the controller puts on the pods it makes:
-// name + "-" (the dash is kept even at the length limit: a generateName is
-// validated without its trailing dash).
-func generateName(name string) string { return name + "-" }
 
 // setIdentity gives pod its name, namespace and identity labels.
 func setIdentity(set *appsv1.StatefulSet, pod *corev1.Pod, ordinal int32) {
@@ -200,38 +208,6 @@ func newClaim(set *appsv1.StatefulSet, name, pod string) (*corev1.PersistentVolu
 		return c, nil
 	}
 	return nil, fmt.Errorf("k8s: claim %q of pod %q matches no volumeClaimTemplate", name, pod)
-}
-
-// revisionTemplate returns the pod template of revision name: the set's
-// own for the update revision, else the one stored in that
-// ControllerRevision.
-func revisionTemplate(set *appsv1.StatefulSet, updateRevision string, revisions []*appsv1.ControllerRevision, name string) (*corev1.PodTemplateSpec, error) {
-	if name == updateRevision {
-		return &set.Spec.Template, nil
-	}
-	for _, r := range revisions {
-		if r == nil || r.Name != name {
-			continue
-		}
-		raw := r.Data.Raw
-		if raw == nil && r.Data.Object != nil {
-			b, err := json.Marshal(r.Data.Object)
-			if err != nil {
-				return nil, fmt.Errorf("k8s: ControllerRevision %q: %w", name, err)
-			}
-			raw = b
-		}
-		var data struct {
-			Spec struct {
-				Template *corev1.PodTemplateSpec `json:"template"`
-			} `json:"spec"`
-		}
-		if err := json.Unmarshal(raw, &data); err != nil || data.Spec.Template == nil {
-			return nil, fmt.Errorf("k8s: ControllerRevision %q holds no spec.template (%v)", name, err)
-		}
-		return data.Spec.Template, nil
-	}
-	return nil, fmt.Errorf("k8s: a pod is created at revision %q, which is neither the update revision %q nor among the ControllerRevisions given", name, updateRevision)
 }
 
 // ownerRefs converts kubesem owner references.

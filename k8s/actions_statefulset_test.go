@@ -42,31 +42,39 @@ func TestStatefulSetActions(t *testing.T) {
 		Data: runtime.RawExtension{Raw: []byte(`{"spec":{"template":{"metadata":{"labels":{"app":"nginx"}},"spec":{"containers":[{"name":"nginx","image":"nginx:1"}]},"$patch":"replace"}}}`)}}
 	existing := &corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: "www-web-0", Namespace: "default"}}
 	tr := true
+	updateRev, err := k8s.StatefulSetRevisionName(set)
+	if err != nil {
+		t.Fatal(err)
+	}
 	p := statefulset.Plan{
+		Revisions: []statefulset.RevisionWrite{{Verb: statefulset.RevisionCreate, Name: updateRev, Revision: 2}, {Verb: statefulset.RevisionDelete, Name: "web-older"}},
 		Claims: []statefulset.ClaimWrite{
 			{Verb: statefulset.ClaimCreate, Name: "www-web-1", Pod: "web-1"},
 			{Verb: statefulset.ClaimUpdate, Name: "www-web-0", Pod: "web-0", OwnerReferences: []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web", UID: "set-uid", Controller: &tr}}},
 		},
 		Create: plan.Creation[statefulset.NewPod]{Count: 2, Objects: []statefulset.NewPod{
 			{Name: "web-1", Ordinal: 1, Revision: "web-old"},
-			{Name: "web-2", Ordinal: 2, Revision: "web-new"},
+			{Name: "web-2", Ordinal: 2, Revision: updateRev},
 		}},
 		Delete:       []plan.Deletion{{Name: "web-3", Reason: "Condemned"}},
-		Status:       statefulset.Status{Replicas: 2, CurrentRevision: "web-old", UpdateRevision: "web-new"},
+		Status:       statefulset.Status{Replicas: 2, CurrentRevision: "web-old", UpdateRevision: updateRev},
 		UpdateStatus: true,
 	}
-	w, err := k8s.StatefulSetActions(set, "web-new", []*appsv1.ControllerRevision{old}, nil, []*corev1.PersistentVolumeClaim{existing}, p)
+	w, err := k8s.StatefulSetActions(set, []*appsv1.ControllerRevision{old}, nil, []*corev1.PersistentVolumeClaim{existing}, p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(w.CreatePods) != 2 {
 		t.Fatalf("%d pods created", len(w.CreatePods))
 	}
+	if len(w.CreateRevisions) != 1 || w.CreateRevisions[0].Name != updateRev || w.CreateRevisions[0].Revision != 2 || len(w.DeleteRevisions) != 1 {
+		t.Errorf("revisions: create %v, delete %v", w.CreateRevisions, w.DeleteRevisions)
+	}
 	p1, p2 := w.CreatePods[0], w.CreatePods[1]
 	if p1.Name != "web-1" || p1.Spec.Containers[0].Image != "nginx:1" || len(p1.Spec.Containers[0].Env) != 0 || p1.Labels[appsv1.StatefulSetRevisionLabel] != "web-old" {
 		t.Errorf("web-1 not from the old revision's template: %+v", p1)
 	}
-	if p2.Spec.Containers[0].Image != "nginx:2" || p2.Spec.Containers[0].Env[0].Value != "new" || p2.Labels[appsv1.PodIndexLabel] != "2" ||
+	if p2.Spec.Containers[0].Image != "nginx:2" || p2.Spec.Containers[0].Env[0].Value != "new" || p2.Labels[appsv1.PodIndexLabel] != "2" || p2.Labels[appsv1.StatefulSetRevisionLabel] != updateRev ||
 		p2.Spec.Hostname != "web-2" || p2.Spec.Subdomain != "nginx" || p2.Spec.Volumes[0].PersistentVolumeClaim.ClaimName != "www-web-2" ||
 		p2.OwnerReferences[0].UID != "set-uid" || p2.Namespace != "default" {
 		t.Errorf("web-2 incomplete: %+v", p2)
@@ -77,7 +85,7 @@ func TestStatefulSetActions(t *testing.T) {
 	if len(w.UpdateClaims) != 1 || len(w.UpdateClaims[0].OwnerReferences) != 1 || existing.OwnerReferences != nil {
 		t.Errorf("updated claims %+v (input modified: %v)", w.UpdateClaims, existing.OwnerReferences)
 	}
-	if len(w.DeletePods) != 1 || w.DeletePods[0] != "web-3" || w.Status == nil || w.Status.Replicas != 2 || w.Status.UpdateRevision != "web-new" {
+	if len(w.DeletePods) != 1 || w.DeletePods[0] != "web-3" || w.Status == nil || w.Status.Replicas != 2 || w.Status.UpdateRevision != updateRev {
 		t.Errorf("deletes %v, status %+v", w.DeletePods, w.Status)
 	}
 
@@ -85,7 +93,7 @@ func TestStatefulSetActions(t *testing.T) {
 	// keeps everything else.
 	stale := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web-0", Namespace: "default", Labels: map[string]string{"app": "nginx", "x": "y"}},
 		Spec: corev1.PodSpec{Volumes: []corev1.Volume{{Name: "cache"}}}}
-	u, err := k8s.StatefulSetActions(set, "web-new", nil, []*corev1.Pod{stale}, nil, statefulset.Plan{Update: []statefulset.PodUpdate{{Name: "web-0"}}})
+	u, err := k8s.StatefulSetActions(set, nil, []*corev1.Pod{stale}, nil, statefulset.Plan{Update: []statefulset.PodUpdate{{Name: "web-0"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,10 +105,10 @@ func TestStatefulSetActions(t *testing.T) {
 	// A revision the inputs do not hold, or a pod to update that is not
 	// given, is an error rather than a guess.
 	p.Create.Objects[0].Revision = "web-gone"
-	if _, err := k8s.StatefulSetActions(set, "web-new", nil, nil, nil, p); err == nil {
+	if _, err := k8s.StatefulSetActions(set, nil, nil, nil, p); err == nil {
 		t.Error("missing revision: no error")
 	}
-	if _, err := k8s.StatefulSetActions(set, "web-new", nil, nil, nil, statefulset.Plan{Update: []statefulset.PodUpdate{{Name: "web-0"}}}); err == nil {
+	if _, err := k8s.StatefulSetActions(set, nil, nil, nil, statefulset.Plan{Update: []statefulset.PodUpdate{{Name: "web-0"}}}); err == nil {
 		t.Error("missing pod: no error")
 	}
 }

@@ -10,8 +10,16 @@
 // [FromDeployment] / [ToDeployment], [FromReplicaSet] / [ToReplicaSet],
 // [FromReplicationController], [FromPod] / [ToPod], [FromJob] / [ToJob],
 // [FromCronJob] / [ToCronJob], [FromPodDisruptionBudget] /
-// [ToPodDisruptionBudget], and the list forms ([FromReplicaSets],
-// [FromPods], [FromJobs]). Conversions go through the API's JSON, which is
+// [ToPodDisruptionBudget], [FromNode] / [ToNode], [FromLease] / [ToLease],
+// [FromStatefulSet] / [ToStatefulSet] (and [FromStatefulSetWithRevisions],
+// [FromStatefulSetStatus]), [FromStatefulSetPod] / [ToStatefulSetPod],
+// [FromPersistentVolumeClaim] / [ToPersistentVolumeClaim],
+// [FromControllerRevision] / [ToControllerRevision] (a StatefulSet's
+// revisions), [FromDaemonSetRevision], [FromDaemonSet] / [ToDaemonSet],
+// [FromDaemonPod] / [ToDaemonPod], and the list forms ([FromReplicaSets],
+// [FromPods], [FromJobs], [FromNodes], [FromLeases], [FromStatefulSetPods],
+// [FromPersistentVolumeClaims], [FromControllerRevisions],
+// [FromDaemonPods]). Conversions go through the API's JSON, which is
 // what kubesem's models are written against, so every modelled field keeps
 // its value and every pod template keeps the fields kubesem does not model
 // (they take part in template comparisons and are written back).
@@ -25,7 +33,28 @@
 // [FromDeployment] fills kubesem's Deployment.TemplateHash with it, so that
 // created ReplicaSets get the names Kubernetes gives them.
 //
+// [ControllerRevisionHash] is the hash of a ControllerRevision as
+// v1.36.3's controller/history computes it (FNV-1 over the revision's
+// data, then the collision count in decimal). Both controllers store as
+// revision data a strategic merge patch replacing spec.template
+// ([StatefulSetRevisionData], [DaemonSetRevisionData]; they differ in how
+// integers above 2^53 come out). A StatefulSet names its revisions
+// "<set>-<ControllerRevisionHash>" ([StatefulSetRevisionName],
+// [NewStatefulSetRevision]) and labels its pods with that name; a
+// DaemonSet names them "<ds>-<PodTemplateHash>" ([NewDaemonSetRevision])
+// and labels its pods with the hash. [StatefulSetUpdateRevision] and
+// [DaemonSetHistory] pick, among existing revisions, the one the
+// controller treats as the current template's: this is what kubesem's
+// statefulset.Spec.TemplateRevision and daemonset.History.Hash expect.
+//
 // # Plans
+//
+// [StatefulSetPods] turns the creations of a statefulset.Plan into the
+// complete pods the StatefulSet controller creates ([StatefulSetPod]: the
+// revision's whole template, identity, claim volumes, revision label), and
+// [DaemonSetPods] those of a daemonset.Plan ([DaemonSetPod]: the whole
+// template with the default tolerations, hash and generation labels, pinned
+// to its node).
 //
 // [DeploymentActions] turns a rollout.Plan into the API writes the
 // controller makes: complete ReplicaSets to create (the Deployment's whole

@@ -48,6 +48,7 @@ func TestAdapterReplicaSetPodDifferential(t *testing.T) {
 			t.Fatal(err)
 		}
 		want.Namespace = rs.Namespace
+		want.APIVersion, want.Kind = "v1", "Pod" // the adapter's objects carry their type
 		for _, got := range w.CreatePods {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("pod differs (-upstream +kubesem):\n%s", diff)

@@ -1,6 +1,7 @@
 package upstream_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -18,8 +19,10 @@ import (
 	"k8s.io/kubernetes/pkg/controller/deployment"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/rollout"
+	"github.com/kubesem/kubesem/statefulset"
 )
 
 // adGenTemplate draws a pod template with modelled and unmodelled fields.
@@ -150,5 +153,216 @@ func adRead(t *testing.T, name string, v any) {
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAdapterRealStatefulSetUpstream: the kubectl get -o json objects of a
+// StatefulSet in mid-update (k8s/testdata/real), unmodified, give the same
+// sync through the adapter and Step as through upstream's
+// UpdateStatefulSet: the new revision, the deletion of web-2, the status.
+func TestAdapterRealStatefulSetUpstream(t *testing.T) {
+	rd := func(name string, v any) {
+		b, err := os.ReadFile(filepath.Join("..", "..", "k8s", "testdata", "real", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var set appsv1.StatefulSet
+	var revs appsv1.ControllerRevisionList
+	var pods corev1.PodList
+	var claims corev1.PersistentVolumeClaimList
+	rd("statefulset.json", &set)
+	rd("controllerrevisions.json", &revs)
+	rd("statefulset-pods.json", &pods)
+	rd("persistentvolumeclaims.json", &claims)
+	c := stsCase{upSet: &set, upClaims: map[string]*corev1.PersistentVolumeClaim{}}
+	for i := range revs.Items {
+		// The controller's informer holds the stored, compact bytes;
+		// kubectl printed them indented.
+		r := revs.Items[i].DeepCopy()
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, r.Data.Raw); err != nil {
+			t.Fatal(err)
+		}
+		r.Data.Raw = buf.Bytes()
+		c.upRevs = append(c.upRevs, r)
+	}
+	for i := range pods.Items {
+		c.upPods = append(c.upPods, &pods.Items[i])
+	}
+	var upClaims []*corev1.PersistentVolumeClaim
+	for i := range claims.Items {
+		upClaims = append(upClaims, &claims.Items[i])
+		c.upClaims[claims.Items[i].Name] = &claims.Items[i]
+	}
+	var kubectlRevs []*appsv1.ControllerRevision
+	for i := range revs.Items {
+		kubectlRevs = append(kubectlRevs, &revs.Items[i])
+	}
+	c.set = must(k8s.FromStatefulSetWithRevisions(&set, kubectlRevs))
+	c.pods = must1(k8s.FromStatefulSetPods(c.upPods))
+	c.claims = must1(k8s.FromPersistentVolumeClaims(upClaims))
+	c.revs = k8s.FromControllerRevisions(kubectlRevs)
+	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	saved := stsNow
+	stsNow = now
+	defer func() { stsNow = saved }()
+	up, got, err := stsRun(c, statefulset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := stsDiff(up, got); d != "" {
+		t.Fatalf("differs from v1.36.3:\n%s", d)
+	}
+	if len(up.Revisions) != 1 || len(up.Delete) != 1 || up.Delete[0] != "web-2" {
+		t.Fatalf("upstream sync %s; want a new revision and web-2 deleted", stsShow(up))
+	}
+}
+
+// adReadList reads the items of a kubectl List in k8s/testdata/real.
+func adReadList[T any](t *testing.T, name string) []*T {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "k8s", "testdata", "real", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l struct {
+		Items []T `json:"items"`
+	}
+	if err := json.Unmarshal(b, &l); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]*T, len(l.Items))
+	for i := range l.Items {
+		out[i] = &l.Items[i]
+	}
+	return out
+}
+
+// TestAdapterRealDaemonSetUpstream: the kubectl get -o json objects of a
+// DaemonSet whose image changed (k8s/testdata/real), unmodified, give the
+// same sync through the adapter and Step as through one upstream
+// syncDaemonSet: the ControllerRevision created (name, data, labels), one
+// old pod deleted (either: upstream walks a map), no pod created, the
+// status.
+func TestAdapterRealDaemonSetUpstream(t *testing.T) {
+	var ds appsv1.DaemonSet
+	b, err := os.ReadFile(filepath.Join("..", "..", "k8s", "testdata", "real", "daemonset.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &ds); err != nil {
+		t.Fatal(err)
+	}
+	revs := adReadList[appsv1.ControllerRevision](t, "daemonset-controllerrevisions.json")
+	nodes := adReadList[corev1.Node](t, "nodes.json")
+	pods := adReadList[corev1.Pod](t, "daemonset-pods.json")
+
+	// Upstream: its informer holds the revisions' stored, compact data.
+	h := newDSHarness(t)
+	var objs []any
+	for _, r := range revs {
+		c := r.DeepCopy()
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, c.Data.Raw); err != nil {
+			t.Fatal(err)
+		}
+		c.Data.Raw = buf.Bytes()
+		objs = append(objs, c)
+	}
+	if err := h.factory.Apps().V1().ControllerRevisions().Informer().GetStore().Replace(objs, "1"); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	h.clock.SetTime(now)
+	if err := h.sync(t, &ds, nodes, pods); err != nil {
+		t.Fatal(err)
+	}
+
+	// kubesem through the adapter, on the objects as kubectl printed them.
+	hist, err := k8s.DaemonSetHistory(&ds, revs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := daemonset.Step(must(k8s.FromDaemonSet(&ds)), must1(k8s.FromNodes(nodes)), must1(k8s.FromDaemonPods(pods)), hist, nil, now, daemonset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.revs) != 1 || p.CreateRevision == nil {
+		t.Fatalf("revisions created: upstream %d, kubesem %+v", len(h.revs), p.CreateRevision)
+	}
+	want, err := k8s.NewDaemonSetRevision(&ds, p.CreateRevision.Revision)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := adRevisionDiff(want, h.revs[0]); d != "" || want.Name != p.CreateRevision.Name {
+		t.Fatalf("created revision %s (%s): %s", want.Name, p.CreateRevision.Name, d)
+	}
+	if len(h.created) != 0 || p.Create.Count != 0 || len(h.deleted) != 1 || len(p.Delete) != 1 {
+		t.Fatalf("creates upstream %v kubesem %d; deletes upstream %v kubesem %v", h.created, p.Create.Count, h.deleted, p.Delete)
+	}
+	if (h.status != nil) != p.UpdateStatus {
+		t.Fatalf("status written: upstream %v, kubesem %v", h.status != nil, p.UpdateStatus)
+	}
+	if h.status != nil {
+		s, k := h.status, p.Status
+		if s.DesiredNumberScheduled != k.DesiredNumberScheduled || s.CurrentNumberScheduled != k.CurrentNumberScheduled || s.NumberReady != k.NumberReady ||
+			s.UpdatedNumberScheduled != k.UpdatedNumberScheduled || s.NumberAvailable != k.NumberAvailable || s.NumberUnavailable != k.NumberUnavailable || s.ObservedGeneration != k.ObservedGeneration {
+			t.Fatalf("status: upstream %+v\nkubesem %+v", *s, k)
+		}
+	}
+
+	// Rolled back to the old template, with a collision count since: the
+	// stored revision (kubectl printed it indented) is current, no revision
+	// is created and every pod is up to date.
+	old := ds.DeepCopy()
+	old.Name, old.UID = "node-agent-old", "uid-old"
+	old.Spec.Template.Spec.Containers[0].Image = "registry.example.com/node-agent:2.0"
+	one := int32(1)
+	old.Status.CollisionCount = &one
+	oldRevs := make([]*appsv1.ControllerRevision, len(revs))
+	var oldObjs []any
+	for i, r := range revs {
+		c := r.DeepCopy()
+		c.OwnerReferences[0].Name, c.OwnerReferences[0].UID = old.Name, old.UID
+		oldRevs[i] = c
+		s := c.DeepCopy()
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, s.Data.Raw); err != nil {
+			t.Fatal(err)
+		}
+		s.Data.Raw = buf.Bytes()
+		oldObjs = append(oldObjs, s)
+	}
+	oldPods := make([]*corev1.Pod, len(pods))
+	for i, pod := range pods {
+		c := pod.DeepCopy()
+		c.OwnerReferences[0].Name, c.OwnerReferences[0].UID = old.Name, old.UID
+		oldPods[i] = c
+	}
+	h2 := newDSHarness(t)
+	h2.clock.SetTime(now)
+	if err := h2.factory.Apps().V1().ControllerRevisions().Informer().GetStore().Replace(oldObjs, "1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h2.sync(t, old, nodes, oldPods); err != nil {
+		t.Fatal(err)
+	}
+	hist2, err := k8s.DaemonSetHistory(old, oldRevs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := daemonset.Step(must(k8s.FromDaemonSet(old)), must1(k8s.FromNodes(nodes)), must1(k8s.FromDaemonPods(oldPods)), hist2, nil, now, daemonset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h2.revs) != 0 || p2.CreateRevision != nil || len(h2.deleted) != 0 || len(p2.Delete) != 0 || len(h2.created) != 0 || p2.Create.Count != 0 {
+		t.Fatalf("old template: upstream revisions %d deletes %v creates %v; kubesem %+v", len(h2.revs), h2.deleted, h2.created, p2)
+	}
+	if h2.status == nil || h2.status.UpdatedNumberScheduled != 2 || p2.Status.UpdatedNumberScheduled != 2 {
+		t.Fatalf("old template status: upstream %+v, kubesem %+v", h2.status, p2.Status)
 	}
 }

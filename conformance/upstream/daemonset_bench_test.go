@@ -11,10 +11,10 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	intstrutil "k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/klog/v2"
-	"k8s.io/kubernetes/pkg/controller"
 	"k8s.io/kubernetes/pkg/controller/daemon"
 
 	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/k8s"
 )
 
 // dsBenchCluster is the same 5,000-node cluster for both sides: a
@@ -105,7 +105,10 @@ func BenchmarkDaemonSetSync5000Upstream(b *testing.B) {
 func BenchmarkDaemonSetSync5000Kubesem(b *testing.B) {
 	uds, unodes, upods := dsBenchCluster(5000)
 	ds, nodes, pods := dsToKubesem(uds, unodes, upods)
-	hist := daemonset.History{Hash: controller.ComputeHash(&uds.Spec.Template, nil)}
+	hist, err := k8s.DaemonSetHistory(uds, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := daemonset.Step(ds, nodes, pods, hist, nil, dsNow, daemonset.Options{}); err != nil {

@@ -27,10 +27,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/daemonset"
-	"github.com/kubesem/kubesem/intstr"
-	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/node"
-	"github.com/kubesem/kubesem/podstatus"
 )
 
 //go:linkname dsSyncDaemonSet k8s.io/kubernetes/pkg/controller/daemon.(*DaemonSetsController).syncDaemonSet
@@ -47,6 +45,8 @@ type dsHarness struct {
 	created []string // target nodes of created pods
 	deleted []string
 	status  *apps.DaemonSetStatus
+	revs    []*apps.ControllerRevision // created ControllerRevisions
+	labels  []string                   // controller-revision-hash of created pods
 }
 
 func newDSHarness(t testing.TB) *dsHarness {
@@ -56,6 +56,7 @@ func newDSHarness(t testing.TB) *dsHarness {
 		p := a.(core.CreateAction).GetObject().(*v1.Pod)
 		h.mu.Lock()
 		h.created = append(h.created, p.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchFields[0].Values[0])
+		h.labels = append(h.labels, p.Labels[apps.DefaultDaemonSetUniqueLabelKey])
 		h.mu.Unlock()
 		return true, p, nil
 	})
@@ -72,8 +73,19 @@ func newDSHarness(t testing.TB) *dsHarness {
 		return true, ds, nil
 	})
 	client.PrependReactor("create", "controllerrevisions", func(a core.Action) (bool, runtime.Object, error) {
+		h.mu.Lock()
+		h.revs = append(h.revs, a.(core.CreateAction).GetObject().(*apps.ControllerRevision).DeepCopy())
+		h.mu.Unlock()
 		return true, a.(core.CreateAction).GetObject(), nil
 	})
+	for _, verb := range []string{"update", "delete"} {
+		client.PrependReactor(verb, "controllerrevisions", func(a core.Action) (bool, runtime.Object, error) {
+			if u, ok := a.(core.UpdateAction); ok {
+				return true, u.GetObject(), nil
+			}
+			return true, nil, nil
+		})
+	}
 	h.factory = informers.NewSharedInformerFactory(client, controller.NoResyncPeriodFunc())
 	h.clock = testingclock.NewFakeClock(dsNow)
 	dsc, err := daemon.NewDaemonSetsController(context.Background(),
@@ -91,7 +103,7 @@ var dsNow = time.Date(2026, 1, 1, 1, 0, 0, 0, time.UTC)
 
 // sync runs one syncDaemonSet over the given objects.
 func (h *dsHarness) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod) error {
-	h.created, h.deleted, h.status = nil, nil, nil
+	h.created, h.deleted, h.status, h.revs, h.labels = nil, nil, nil, nil, nil
 	objs := make([]any, len(nodes))
 	for i, n := range nodes {
 		objs[i] = n
@@ -202,66 +214,9 @@ func dsDrawSync(t *rapid.T, serial int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod)
 	return uds, nodes, pods
 }
 
-// dsToKubesem converts the upstream objects to kubesem's.
+// dsToKubesem converts the upstream objects through the adapter.
 func dsToKubesem(uds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod) (*daemonset.DaemonSet, []*node.Node, []*daemonset.Pod) {
-	ds := &daemonset.DaemonSet{}
-	ds.Name, ds.Namespace, ds.UID, ds.Generation = uds.Name, uds.Namespace, string(uds.UID), uds.Generation
-	ds.Status.ObservedGeneration = uds.Status.ObservedGeneration
-	ds.Spec.Selector = &meta.LabelSelector{MatchLabels: uds.Spec.Selector.MatchLabels}
-	ds.Spec.Template.Labels = uds.Spec.Template.Labels
-	ds.Spec.MinReadySeconds = uds.Spec.MinReadySeconds
-	ds.Spec.RevisionHistoryLimit = uds.Spec.RevisionHistoryLimit
-	ds.Spec.UpdateStrategy.Type = daemonset.StrategyType(uds.Spec.UpdateStrategy.Type)
-	if ru := uds.Spec.UpdateStrategy.RollingUpdate; ru != nil {
-		conv := func(v *intstrutil.IntOrString) *intstr.Value {
-			if v == nil {
-				return nil
-			}
-			if v.Type == intstrutil.String {
-				x := intstr.String(v.StrVal)
-				return &x
-			}
-			x := intstr.Int(v.IntVal)
-			return &x
-		}
-		ds.Spec.UpdateStrategy.RollingUpdate = &daemonset.RollingParams{MaxUnavailable: conv(ru.MaxUnavailable), MaxSurge: conv(ru.MaxSurge)}
-	}
-	ts := &uds.Spec.Template.Spec
-	ds.Spec.Template.Spec.NodeSelector = ts.NodeSelector
-	ds.Spec.Template.Spec.HostNetwork = ts.HostNetwork
-	for _, tl := range ts.Tolerations {
-		ds.Spec.Template.Spec.Tolerations = append(ds.Spec.Template.Spec.Tolerations, node.Toleration{Key: tl.Key, Operator: string(tl.Operator), Value: tl.Value, Effect: string(tl.Effect)})
-	}
-	kn := make([]*node.Node, len(nodes))
-	for i, n := range nodes {
-		x := &node.Node{}
-		x.Name, x.Labels = n.Name, n.Labels
-		x.Spec.Unschedulable = n.Spec.Unschedulable
-		for _, tn := range n.Spec.Taints {
-			x.Spec.Taints = append(x.Spec.Taints, node.Taint{Key: tn.Key, Value: tn.Value, Effect: node.TaintEffect(tn.Effect)})
-		}
-		kn[i] = x
-	}
-	kp := make([]*daemonset.Pod, len(pods))
-	for i, p := range pods {
-		x := &daemonset.Pod{}
-		x.Name, x.UID, x.Labels, x.CreationTimestamp = p.Name, string(p.UID), p.Labels, p.CreationTimestamp.Time
-		if p.DeletionTimestamp != nil {
-			d := p.DeletionTimestamp.Time
-			x.DeletionTimestamp = &d
-		}
-		x.Spec.NodeName = p.Spec.NodeName
-		if a := p.Spec.Affinity; a != nil {
-			r := a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchFields[0]
-			x.Spec.Affinity = &node.Affinity{NodeAffinity: &node.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &node.NodeSelector{NodeSelectorTerms: []node.NodeSelectorTerm{{MatchFields: []node.NodeSelectorRequirement{{Key: r.Key, Operator: node.NodeSelectorOperator(r.Operator), Values: r.Values}}}}}}}
-		}
-		x.Status.Phase = podstatus.Phase(p.Status.Phase)
-		for _, c := range p.Status.Conditions {
-			x.Status.Conditions = append(x.Status.Conditions, podstatus.Condition{Type: podstatus.ConditionType(c.Type), Status: meta.ConditionStatus(c.Status), LastTransitionTime: c.LastTransitionTime.Time})
-		}
-		kp[i] = x
-	}
-	return ds, kn, kp
+	return must(k8s.FromDaemonSet(uds)), must1(k8s.FromNodes(nodes)), must1(k8s.FromDaemonPods(pods))
 }
 
 func sortedCopy(s []string) []string {
@@ -284,8 +239,11 @@ func TestDaemonSetDiffSync(t *testing.T) {
 		uds, unodes, upods := dsDrawSync(t, serial)
 		err := h.sync(t, uds, unodes, upods)
 		ds, nodes, pods := dsToKubesem(uds, unodes, upods)
-		hash := controller.ComputeHash(&uds.Spec.Template, uds.Status.CollisionCount)
-		p, kerr := daemonset.Step(ds, nodes, pods, daemonset.History{Hash: hash}, nil, dsNow, daemonset.Options{})
+		hist, herr := k8s.DaemonSetHistory(uds, nil)
+		if herr != nil {
+			t.Fatal(herr)
+		}
+		p, kerr := daemonset.Step(ds, nodes, pods, hist, nil, dsNow, daemonset.Options{})
 		if kerr != nil {
 			t.Fatalf("Step: %v", kerr)
 		}

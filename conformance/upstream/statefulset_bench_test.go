@@ -15,6 +15,7 @@ import (
 	upsts "k8s.io/kubernetes/pkg/controller/statefulset"
 
 	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/statefulset"
@@ -105,8 +106,8 @@ func BenchmarkStatefulSetClaimOwnerUpToDate(b *testing.B) {
 	upSet := &apps.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "web", UID: "set-uid"}, Spec: apps.StatefulSetSpec{Replicas: &r,
 		PersistentVolumeClaimRetentionPolicy: &apps.StatefulSetPersistentVolumeClaimRetentionPolicy{WhenDeleted: apps.DeletePersistentVolumeClaimRetentionPolicyType, WhenScaled: apps.DeletePersistentVolumeClaimRetentionPolicyType}}}
 	upPod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web-1", UID: "uid-web-1"}}
-	upClaim := &v1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: "www-web-1", OwnerReferences: stsRefsUp(refs)}}
 	claim := &statefulset.Claim{Name: "www-web-1", OwnerReferences: refs}
+	upClaim := must(k8s.ToPersistentVolumeClaim(claim))
 	pol := statefulset.RetentionPolicy{WhenDeleted: statefulset.Delete, WhenScaled: statefulset.Delete}
 	set, pod := statefulset.Owner{Name: "web", UID: "set-uid"}, statefulset.Owner{Name: "web-1", UID: "uid-web-1"}
 	b.Run("upstream", func(b *testing.B) {

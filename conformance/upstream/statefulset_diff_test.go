@@ -32,10 +32,8 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	"pgregory.net/rapid"
 
-	"github.com/kubesem/kubesem/intstr"
-	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/plan"
-	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/statefulset"
 )
 
@@ -52,6 +50,7 @@ type stsFake struct {
 	claims    map[string]*v1.PersistentVolumeClaim
 	revs      []*apps.ControllerRevision
 	created   []statefulset.NewPod
+	newPods   []*v1.Pod // the created pods, whole
 	deleted   []string
 	updated   []string
 	claimW    []statefulset.ClaimWrite
@@ -68,6 +67,7 @@ func (f *stsFake) CreatePod(_ context.Context, pod *v1.Pod, _ *apps.StatefulSet)
 	}
 	o := statefulset.ParseOrdinal(pod.Name)
 	f.created = append(f.created, statefulset.NewPod{Name: pod.Name, Ordinal: o, Revision: pod.Labels[apps.StatefulSetRevisionLabel]})
+	f.newPods = append(f.newPods, pod.DeepCopy())
 	return nil
 }
 func (f *stsFake) GetPod(_, name string) (*v1.Pod, error) {
@@ -106,7 +106,7 @@ func (f *stsFake) GetClaim(_, name string) (*v1.PersistentVolumeClaim, error) {
 func (f *stsFake) UpdateClaim(c *v1.PersistentVolumeClaim, _ *apps.StatefulSet) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.claimW = append(f.claimW, statefulset.ClaimWrite{Verb: statefulset.ClaimUpdate, Name: c.Name, OwnerReferences: stsRefsDown(c.OwnerReferences)})
+	f.claimW = append(f.claimW, statefulset.ClaimWrite{Verb: statefulset.ClaimUpdate, Name: c.Name, OwnerReferences: must(k8s.FromPersistentVolumeClaim(c)).OwnerReferences})
 	return nil
 }
 func (f *stsFake) UpdateStatefulSetStatus(_ context.Context, _ *apps.StatefulSet, st *apps.StatefulSetStatus) error {
@@ -139,32 +139,6 @@ func (f *stsFake) AdoptControllerRevision(_ metav1.Object, _ schema.GroupVersion
 }
 func (f *stsFake) ReleaseControllerRevision(_ metav1.Object, r *apps.ControllerRevision) (*apps.ControllerRevision, error) {
 	return r, nil
-}
-
-func stsRefsDown(rs []metav1.OwnerReference) []meta.OwnerReference {
-	out := make([]meta.OwnerReference, 0, len(rs))
-	for _, r := range rs {
-		m := meta.OwnerReference{APIVersion: r.APIVersion, Kind: r.Kind, Name: r.Name, UID: string(r.UID)}
-		if r.Controller != nil {
-			v := *r.Controller
-			m.Controller = &v
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
-func stsRefsUp(rs []meta.OwnerReference) []metav1.OwnerReference {
-	var out []metav1.OwnerReference
-	for _, r := range rs {
-		u := metav1.OwnerReference{APIVersion: r.APIVersion, Kind: r.Kind, Name: r.Name, UID: types.UID(r.UID)}
-		if r.Controller != nil {
-			v := *r.Controller
-			u.Controller = &v
-		}
-		out = append(out, u)
-	}
-	return out
 }
 
 // stsCase is one random set with its pods, revisions and claims in both models.
@@ -230,25 +204,17 @@ func stsDrawCase(t *rapid.T) stsCase {
 	}
 	policy := rapid.SampledFrom([]apps.PodManagementPolicyType{apps.OrderedReadyPodManagement, apps.ParallelPodManagement}).Draw(t, "policy")
 	strategy := apps.StatefulSetUpdateStrategy{Type: apps.OnDeleteStatefulSetStrategyType}
-	var ru *statefulset.RollingUpdateStrategy
 	if rapid.IntRange(0, 3).Draw(t, "strategy") > 0 {
 		p := int32(rapid.IntRange(0, 8).Draw(t, "partition"))
 		strategy = apps.StatefulSetUpdateStrategy{Type: apps.RollingUpdateStatefulSetStrategyType,
 			RollingUpdate: &apps.RollingUpdateStatefulSetStrategy{Partition: &p}}
-		ru = &statefulset.RollingUpdateStrategy{Partition: &p}
 		switch rapid.IntRange(0, 2).Draw(t, "maxU") {
 		case 1:
-			n := rapid.IntRange(1, 4).Draw(t, "maxUi")
-			u := upintstr.FromInt32(int32(n))
+			u := upintstr.FromInt32(int32(rapid.IntRange(1, 4).Draw(t, "maxUi")))
 			strategy.RollingUpdate.MaxUnavailable = &u
-			v := intstr.Int(int32(n))
-			ru.MaxUnavailable = &v
 		case 2:
-			n := rapid.IntRange(1, 100).Draw(t, "maxUp")
-			u := upintstr.FromString(strconv.Itoa(n) + "%")
+			u := upintstr.FromString(strconv.Itoa(rapid.IntRange(1, 100).Draw(t, "maxUp")) + "%")
 			strategy.RollingUpdate.MaxUnavailable = &u
-			v := intstr.Percent(int32(n))
-			ru.MaxUnavailable = &v
 		}
 	}
 	mrs := int32(rapid.SampledFrom([]int32{0, 0, 10}).Draw(t, "minReady"))
@@ -258,13 +224,11 @@ func stsDrawCase(t *rapid.T) stsCase {
 		templates = append(templates, n)
 	}
 	var upPolicy *apps.StatefulSetPersistentVolumeClaimRetentionPolicy
-	var policyM *statefulset.RetentionPolicy
 	if rapid.Bool().Draw(t, "hasRetention") {
 		pick := func(l string) apps.PersistentVolumeClaimRetentionPolicyType {
 			return rapid.SampledFrom([]apps.PersistentVolumeClaimRetentionPolicyType{apps.RetainPersistentVolumeClaimRetentionPolicyType, apps.DeletePersistentVolumeClaimRetentionPolicyType}).Draw(t, l)
 		}
 		upPolicy = &apps.StatefulSetPersistentVolumeClaimRetentionPolicy{WhenDeleted: pick("whenDeleted"), WhenScaled: pick("whenScaled")}
-		policyM = &statefulset.RetentionPolicy{WhenDeleted: statefulset.RetentionPolicyType(upPolicy.WhenDeleted), WhenScaled: statefulset.RetentionPolicyType(upPolicy.WhenScaled)}
 	}
 	var cc *int32
 	if rapid.IntRange(0, 3).Draw(t, "hasCC") == 0 {
@@ -310,7 +274,6 @@ func stsDrawCase(t *rapid.T) stsCase {
 		r.Revision = nums[i]
 		r.Namespace = "default"
 		c.upRevs = append(c.upRevs, r)
-		c.revs = append(c.revs, statefulset.Revision{Name: names[i], Revision: nums[i]})
 	}
 	revLabel := func(l string) string {
 		switch k := rapid.IntRange(0, 4).Draw(t, l); k {
@@ -329,27 +292,11 @@ func stsDrawCase(t *rapid.T) stsCase {
 		AvailableReplicas: int32(rapid.IntRange(0, 3).Draw(t, "stAvail")), CurrentRevision: revLabel("stCurRev"), UpdateRevision: revLabel("stUpdRev"), CollisionCount: cc}
 	up.Status = st
 	c.upSet = up
-	c.set = &statefulset.StatefulSet{
-		ObjectMeta: meta.ObjectMeta{Name: "web", Namespace: "default", UID: "set-uid", Generation: gen},
-		Spec: statefulset.Spec{Replicas: &replicas, ServiceName: "nginx", PodManagementPolicy: statefulset.PodManagementPolicy(policy),
-			UpdateStrategy:  statefulset.UpdateStrategy{Type: statefulset.UpdateStrategyType(strategy.Type), RollingUpdate: ru},
-			MinReadySeconds: mrs, RevisionHistoryLimit: &hist, VolumeClaimTemplates: templates,
-			PersistentVolumeClaimRetentionPolicy: policyM, TemplateRevision: names[tmpl]},
-		Status: statefulset.Status{ObservedGeneration: st.ObservedGeneration, Replicas: st.Replicas, ReadyReplicas: st.ReadyReplicas,
-			CurrentReplicas: st.CurrentReplicas, UpdatedReplicas: st.UpdatedReplicas, AvailableReplicas: st.AvailableReplicas,
-			CurrentRevision: st.CurrentRevision, UpdateRevision: st.UpdateRevision, CollisionCount: cc},
-	}
-	if ords != nil {
-		c.set.Spec.Ordinals = &statefulset.OrdinalsSpec{Start: start}
-	}
-	if up.DeletionTimestamp != nil {
-		d := up.DeletionTimestamp.Time
-		c.set.DeletionTimestamp = &d
-	}
 	// pods and claims
 	c.upClaims = map[string]*v1.PersistentVolumeClaim{}
 	// Pods from 0 (or just below a high start) to two past the range,
 	// never past MaxInt32 (such names are not modelled).
+	var upClaims []*v1.PersistentVolumeClaim // in draw order
 	lo := 0
 	if start > 100 {
 		lo = int(start) - 2
@@ -366,37 +313,33 @@ func stsDrawCase(t *rapid.T) stsCase {
 			}
 			cn := tn + "-" + name
 			pc := &v1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: cn, Namespace: "default", UID: types.UID("c-" + cn)}}
-			mc := &statefulset.Claim{Name: cn, UID: "c-" + cn}
 			if rapid.IntRange(0, 14).Draw(t, "claimDeleting") == 0 {
 				ts := metav1.NewTime(stsNow.Add(-time.Second))
 				pc.DeletionTimestamp = &ts
-				d := ts.Time
-				mc.DeletionTimestamp = &d
 			}
 			tr, fa := true, false
 			for k := rapid.IntRange(0, 2).Draw(t, "nrefs"); k > 0; k-- {
-				var r meta.OwnerReference
+				var r metav1.OwnerReference
 				switch rapid.IntRange(0, 6).Draw(t, "ref") {
 				case 0:
-					r = meta.OwnerReference{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web", UID: "set-uid", Controller: &tr}
+					r = metav1.OwnerReference{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web", UID: "set-uid", Controller: &tr}
 				case 1:
-					r = meta.OwnerReference{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web", UID: "old-set", Controller: &tr}
+					r = metav1.OwnerReference{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web", UID: "old-set", Controller: &tr}
 				case 2:
-					r = meta.OwnerReference{APIVersion: "v1", Kind: "Pod", Name: name, UID: "uid-" + name, Controller: &tr}
+					r = metav1.OwnerReference{APIVersion: "v1", Kind: "Pod", Name: name, UID: types.UID("uid-" + name), Controller: &tr}
 				case 3:
-					r = meta.OwnerReference{APIVersion: "v1", Kind: "Pod", Name: name, UID: "old-pod", Controller: &tr}
+					r = metav1.OwnerReference{APIVersion: "v1", Kind: "Pod", Name: name, UID: "old-pod", Controller: &tr}
 				case 4:
-					r = meta.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "x", UID: "other", Controller: &tr}
+					r = metav1.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "x", UID: "other", Controller: &tr}
 				case 5:
-					r = meta.OwnerReference{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web", UID: "set-uid", Controller: &fa}
+					r = metav1.OwnerReference{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web", UID: "set-uid", Controller: &fa}
 				case 6:
-					r = meta.OwnerReference{APIVersion: "v1", Kind: "Pod", Name: name, UID: "uid-" + name}
+					r = metav1.OwnerReference{APIVersion: "v1", Kind: "Pod", Name: name, UID: types.UID("uid-" + name)}
 				}
-				mc.OwnerReferences = append(mc.OwnerReferences, r)
+				pc.OwnerReferences = append(pc.OwnerReferences, r)
 			}
-			pc.OwnerReferences = stsRefsUp(mc.OwnerReferences)
 			c.upClaims[cn] = pc
-			c.claims = append(c.claims, mc)
+			upClaims = append(upClaims, pc)
 		}
 		if !rapid.Bool().Draw(t, "pod") {
 			continue
@@ -408,15 +351,11 @@ func stsDrawCase(t *rapid.T) stsCase {
 		phase := rapid.SampledFrom(phases).Draw(t, "phase")
 		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("uid-" + name), Labels: map[string]string{"app": "web"}},
 			Status: v1.PodStatus{Phase: phase}}
-		mp := &statefulset.Pod{Pod: podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name, Labels: map[string]string{"app": "web"}},
-			Status: podstatus.Status{Phase: podstatus.Phase(phase)}}}
 		if rev := revLabel("podRev"); rev != "" {
 			pod.Labels[apps.StatefulSetRevisionLabel] = rev
-			mp.Labels[statefulset.RevisionLabel] = rev
 		}
 		if rapid.IntRange(0, 5).Draw(t, "idLabel") > 0 {
 			pod.Labels[apps.StatefulSetPodNameLabel] = name
-			mp.Labels[statefulset.LabelPodName] = name
 		}
 		readyMin := 0
 		if healthy {
@@ -429,7 +368,6 @@ func stsDrawCase(t *rapid.T) stsCase {
 				cs = v1.ConditionFalse
 			}
 			pod.Status.Conditions = []v1.PodCondition{{Type: v1.PodReady, Status: cs, LastTransitionTime: metav1.NewTime(lt)}}
-			mp.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionStatus(cs), LastTransitionTime: lt}}
 		}
 		termN := 4
 		if healthy {
@@ -438,25 +376,36 @@ func stsDrawCase(t *rapid.T) stsCase {
 		if rapid.IntRange(0, termN).Draw(t, "terminating") == 0 {
 			ts := metav1.NewTime(stsNow.Add(-time.Second))
 			pod.DeletionTimestamp = &ts
-			d := ts.Time
-			mp.DeletionTimestamp = &d
 		}
 		for _, tn := range templates {
 			switch rapid.IntRange(0, 5).Draw(t, "vol") {
 			case 0: // missing
 			case 1:
 				pod.Spec.Volumes = append(pod.Spec.Volumes, v1.Volume{Name: tn, VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}})
-				mp.Volumes = append(mp.Volumes, statefulset.Volume{Name: tn})
 			default:
 				cn := tn + "-" + name
 				pod.Spec.Volumes = append(pod.Spec.Volumes, v1.Volume{Name: tn, VolumeSource: v1.VolumeSource{PersistentVolumeClaim: &v1.PersistentVolumeClaimVolumeSource{ClaimName: cn}}})
-				mp.Volumes = append(mp.Volumes, statefulset.Volume{Name: tn, ClaimName: cn})
 			}
 		}
 		c.upPods = append(c.upPods, pod)
-		c.pods = append(c.pods, mp)
+	}
+	// kubesem's inputs, through the adapter (the revision name included).
+	c.set = must(k8s.FromStatefulSetWithRevisions(up, c.upRevs))
+	c.pods = must1(k8s.FromStatefulSetPods(c.upPods))
+	c.claims = must1(k8s.FromPersistentVolumeClaims(upClaims))
+	c.revs = k8s.FromControllerRevisions(c.upRevs)
+	if c.set.Spec.TemplateRevision != names[tmpl] {
+		t.Fatalf("adapter revision %s; upstream %s", c.set.Spec.TemplateRevision, names[tmpl])
 	}
 	return c
+}
+
+// must1 unwraps an adapter list result.
+func must1[T any](v []T, err error) []T {
+	if err != nil {
+		panic(fmt.Sprintf("adapter: %v", err))
+	}
+	return v
 }
 
 // stsUpstream runs one upstream UpdateStatefulSet and returns what it did
@@ -482,7 +431,10 @@ func stsUpstream(c stsCase) stsResult {
 	st, err := ctl.UpdateStatefulSet(context.Background(), c.upSet, slices.Clone(c.upPods), stsNow)
 	r := stsResult{Revisions: f.revW, Create: f.created, Delete: f.deleted, Update: f.updated, Claims: f.claimW, Err: err != nil}
 	if f.status != nil {
-		s := stsStatusDown(f.status)
+		s, err := k8s.FromStatefulSetStatus(f.status)
+		if err != nil {
+			panic(err)
+		}
 		r.Status = &s
 	}
 	if err == nil && c.upSet.Spec.MinReadySeconds > 0 && st != nil && st.ReadyReplicas != st.AvailableReplicas {
@@ -493,12 +445,6 @@ func stsUpstream(c stsCase) stsResult {
 		r.RequeueAfter = &d
 	}
 	return r.normalize(c.upSet.Spec.PodManagementPolicy == apps.ParallelPodManagement)
-}
-
-func stsStatusDown(s *apps.StatefulSetStatus) statefulset.Status {
-	return statefulset.Status{ObservedGeneration: s.ObservedGeneration, Replicas: s.Replicas, ReadyReplicas: s.ReadyReplicas,
-		CurrentReplicas: s.CurrentReplicas, UpdatedReplicas: s.UpdatedReplicas, AvailableReplicas: s.AvailableReplicas,
-		CurrentRevision: s.CurrentRevision, UpdateRevision: s.UpdateRevision, CollisionCount: s.CollisionCount}
 }
 
 func stsFromPlan(p statefulset.Plan, parallel bool) stsResult {

@@ -14,6 +14,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/statefulset"
 )
@@ -68,7 +69,7 @@ func TestStatefulSetClaimRulesDifferential(t *testing.T) {
 			refs = append(refs, r)
 		}
 		claim := statefulset.Claim{Name: "data-" + podName, OwnerReferences: refs}
-		upClaim := &v1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: claim.Name, OwnerReferences: stsRefsUp(refs)}}
+		upClaim := must(k8s.ToPersistentVolumeClaim(&claim))
 		upSet := &apps.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "web", UID: "set-uid"}, Spec: apps.StatefulSetSpec{Replicas: &replicas,
 			Ordinals: &apps.StatefulSetOrdinals{Start: start},
 			PersistentVolumeClaimRetentionPolicy: &apps.StatefulSetPersistentVolumeClaimRetentionPolicy{
@@ -82,7 +83,7 @@ func TestStatefulSetClaimRulesDifferential(t *testing.T) {
 		}
 		c2 := upClaim.DeepCopy()
 		stsUpUpdateClaimRefs(log, c2, upSet, upPod)
-		wantRefs := stsShowRefs(stsRefsDown(c2.OwnerReferences))
+		wantRefs := stsShowRefs(must(k8s.FromPersistentVolumeClaim(c2)).OwnerReferences)
 		if got := stsShowRefs(statefulset.ClaimOwnerRefs(&claim, policy, set, pod, down)); got != wantRefs {
 			t.Fatalf("ClaimOwnerRefs = %s, upstream %s", got, wantRefs)
 		}

@@ -19,6 +19,7 @@ import (
 	featuregatetesting "k8s.io/component-base/featuregate/testing"
 	"k8s.io/kubernetes/pkg/features"
 
+	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/statefulset"
 )
 
@@ -194,36 +195,15 @@ func stsCaseFromVector(in *stsVectorInput) (stsCase, map[string]string) {
 		c.upRevs = append(c.upRevs, x)
 	}
 	for _, p := range in.Pods {
-		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace, UID: types.UID(p.UID), Labels: map[string]string{}},
-			Status: v1.PodStatus{Phase: v1.PodPhase(p.Status.Phase)}}
-		for k, v := range p.Labels {
-			if k == statefulset.RevisionLabel {
-				v = fwd[v]
-			}
-			pod.Labels[k] = v
-		}
-		for _, cd := range p.Status.Conditions {
-			pod.Status.Conditions = append(pod.Status.Conditions, v1.PodCondition{Type: v1.PodConditionType(cd.Type), Status: v1.ConditionStatus(cd.Status), LastTransitionTime: metav1.NewTime(cd.LastTransitionTime)})
-		}
-		if p.DeletionTimestamp != nil {
-			ts := metav1.NewTime(*p.DeletionTimestamp)
-			pod.DeletionTimestamp = &ts
-		}
-		for _, vol := range p.Volumes {
-			if vol.ClaimName == "" {
-				pod.Spec.Volumes = append(pod.Spec.Volumes, v1.Volume{Name: vol.Name, VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}})
-			} else {
-				pod.Spec.Volumes = append(pod.Spec.Volumes, v1.Volume{Name: vol.Name, VolumeSource: v1.VolumeSource{PersistentVolumeClaim: &v1.PersistentVolumeClaimVolumeSource{ClaimName: vol.ClaimName}}})
-			}
+		pod := must(k8s.ToStatefulSetPod(p))
+		if l, ok := pod.Labels[statefulset.RevisionLabel]; ok {
+			pod.Labels[statefulset.RevisionLabel] = fwd[l]
 		}
 		c.upPods = append(c.upPods, pod)
 	}
 	for _, cl := range in.Claims {
-		pc := &v1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: cl.Name, Namespace: s.Namespace, UID: types.UID(cl.UID), OwnerReferences: stsRefsUp(cl.OwnerReferences)}}
-		if cl.DeletionTimestamp != nil {
-			ts := metav1.NewTime(*cl.DeletionTimestamp)
-			pc.DeletionTimestamp = &ts
-		}
+		pc := must(k8s.ToPersistentVolumeClaim(cl))
+		pc.Namespace = s.Namespace
 		c.upClaims[cl.Name] = pc
 	}
 	c.upSet = up

@@ -1,0 +1,599 @@
+package upstream_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	_ "unsafe" // go:linkname
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	"k8s.io/kubernetes/pkg/controller"
+	dsUtil "k8s.io/kubernetes/pkg/controller/daemon/util"
+	"k8s.io/kubernetes/pkg/controller/history"
+	upsts "k8s.io/kubernetes/pkg/controller/statefulset"
+	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/k8s"
+	"github.com/kubesem/kubesem/statefulset"
+)
+
+// adHashTemplate draws a pod template for the revision hashes: the fields
+// of adGenTemplate plus what stresses the JSON round trip of the revision
+// patch: int64 values above 2^53, HTML characters and non-ASCII text,
+// empty and absent labels.
+func adHashTemplate(t *rapid.T) corev1.PodTemplateSpec {
+	tm := adGenTemplate(t)
+	if rapid.IntRange(0, 9).Draw(t, "noLabels") == 0 {
+		tm.Labels = nil
+	}
+	if rapid.Bool().Draw(t, "bigInts") {
+		g := rapid.SampledFrom([]int64{0, 1 << 53, 1<<53 + 1, math.MaxInt64, 123456789012345678}).Draw(t, "bigGrace")
+		tm.Spec.TerminationGracePeriodSeconds = &g
+		if rapid.Bool().Draw(t, "deadline") {
+			d := rapid.Int64Range(1, math.MaxInt64).Draw(t, "activeDeadline")
+			tm.Spec.ActiveDeadlineSeconds = &d
+		}
+	}
+	if rapid.Bool().Draw(t, "odd") {
+		if tm.Annotations == nil {
+			tm.Annotations = map[string]string{}
+		}
+		tm.Annotations["note"] = rapid.SampledFrom([]string{"<b>&amp;</b>", "héllo ✓", "a\u2028b", "tab\tquote\"", ""}).Draw(t, "oddV")
+	}
+	if rapid.Bool().Draw(t, "nodeSelector") {
+		tm.Spec.NodeSelector = map[string]string{"zone": rapid.SampledFrom([]string{"a", "b"}).Draw(t, "zone")}
+	}
+	return tm
+}
+
+// adSetName draws an owner name, sometimes longer than the 223 bytes a
+// revision name keeps.
+func adSetName(t *rapid.T) string {
+	if rapid.IntRange(0, 9).Draw(t, "longName") == 0 {
+		return strings.Repeat("s", rapid.IntRange(220, 253).Draw(t, "nameLen"))
+	}
+	return rapid.StringMatching(`[a-z][a-z0-9-]{0,12}`).Draw(t, "name")
+}
+
+// TestAdapterControllerRevisionHashDifferential: k8s.ControllerRevisionHash
+// equals upstream's history.HashControllerRevision on random revision
+// data (arbitrary bytes and real revision patches), Data.Object values and
+// collision counts.
+func TestAdapterControllerRevisionHashDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var cr appsv1.ControllerRevision
+		switch rapid.IntRange(0, 3).Draw(t, "data") {
+		case 0:
+			cr.Data.Raw = rapid.SliceOfN(rapid.Byte(), 0, 64).Draw(t, "raw")
+		case 1, 2:
+			set := &appsv1.StatefulSet{}
+			set.Spec.Template = adHashTemplate(t)
+			raw, err := k8s.StatefulSetRevisionData(set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cr.Data.Raw = raw
+		case 3:
+			ds := &appsv1.DaemonSet{}
+			ds.Name = adSetName(t)
+			ds.Spec.Template = adHashTemplate(t)
+			cr.Data.Object = ds
+			if rapid.Bool().Draw(t, "both") {
+				cr.Data.Raw = []byte(`{"spec":{}}`)
+			}
+		}
+		var cc *int32
+		if rapid.Bool().Draw(t, "collisions") {
+			n := rapid.Int32().Draw(t, "collisionCount")
+			cc = &n
+		}
+		if got, want := k8s.ControllerRevisionHash(&cr, cc), history.HashControllerRevision(&cr, cc); got != want {
+			t.Fatalf("ControllerRevisionHash = %s; upstream HashControllerRevision = %s", got, want)
+		}
+		name := adSetName(t)
+		if got, want := k8s.ControllerRevisionName(name, "h"), history.ControllerRevisionName(name, "h"); got != want {
+			t.Fatalf("ControllerRevisionName = %s; upstream %s", got, want)
+		}
+	})
+}
+
+// adRevisionDiff names the first difference between two revisions in what
+// upstream's newRevision / snapshot set (the namespace, which upstream's
+// history client sets on create, is not compared).
+func adRevisionDiff(got, want *appsv1.ControllerRevision) string {
+	switch {
+	case got.Name != want.Name:
+		return "name " + got.Name + " != " + want.Name
+	case !bytes.Equal(got.Data.Raw, want.Data.Raw):
+		return "data\n" + string(got.Data.Raw) + "\n" + string(want.Data.Raw)
+	case got.Revision != want.Revision:
+		return "revision"
+	case !mapsEqual(got.Labels, want.Labels):
+		return fmt.Sprintf("labels %v != %v", got.Labels, want.Labels)
+	case !mapsEqual(got.Annotations, want.Annotations):
+		return fmt.Sprintf("annotations %v != %v", got.Annotations, want.Annotations)
+	}
+	g, _ := json.Marshal(got.OwnerReferences)
+	w, _ := json.Marshal(want.OwnerReferences)
+	if !bytes.Equal(g, w) {
+		return "owners " + string(g) + " != " + string(w)
+	}
+	return ""
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// adDrawSet draws a StatefulSet with a random template, name, annotations
+// and collision count.
+func adDrawSet(t *rapid.T) *appsv1.StatefulSet {
+	set := &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: adSetName(t), Namespace: "default", UID: "set-uid"}}
+	set.Spec.Template = adHashTemplate(t)
+	if rapid.Bool().Draw(t, "setAnn") {
+		set.Annotations = map[string]string{"team": rapid.StringMatching(`[a-z]{0,3}`).Draw(t, "team")}
+	}
+	if rapid.Bool().Draw(t, "setCC") {
+		n := rapid.Int32Range(0, math.MaxInt32).Draw(t, "setCollisions")
+		set.Status.CollisionCount = &n
+	}
+	return set
+}
+
+// TestAdapterStatefulSetRevisionDifferential: k8s.NewStatefulSetRevision
+// (and StatefulSetRevisionName) builds the ControllerRevision upstream's
+// newRevision builds, as getStatefulSetRevisions calls it (the collision
+// count 0 when status has none): same name, data, labels, annotations and
+// controller reference.
+func TestAdapterStatefulSetRevisionDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		set := adDrawSet(t)
+		var cc int32
+		if set.Status.CollisionCount != nil {
+			cc = *set.Status.CollisionCount
+		}
+		n := rapid.Int64Range(1, 1<<40).Draw(t, "revision")
+		want, err := stsUpNewRevision(set, n, &cc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := k8s.NewStatefulSetRevision(set, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := adRevisionDiff(got, want); d != "" {
+			t.Fatalf("NewStatefulSetRevision differs from upstream newRevision: %s", d)
+		}
+		if name, err := k8s.StatefulSetRevisionName(set); err != nil || name != want.Name {
+			t.Fatalf("StatefulSetRevisionName = %s, %v; upstream %s", name, err, want.Name)
+		}
+	})
+}
+
+// TestAdapterStatefulSetUpdateRevisionDifferential: over a defaulted set
+// (as the API server returns it) and existing revisions of a few templates
+// (some stored with other JSON for the same template, renumbered,
+// duplicated under other names), k8s.StatefulSetUpdateRevision names the revision
+// upstream's UpdateStatefulSet makes status.updateRevision.
+func TestAdapterStatefulSetUpdateRevisionDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		templates := []corev1.PodTemplateSpec{adHashTemplate(t), adHashTemplate(t), adHashTemplate(t)}
+		for i := range templates {
+			// Integers that round past MaxInt64 make upstream's sync fail
+			// (TestAdapterStatefulSetHugeGraceUpstreamFails); activeDeadlineSeconds
+			// above MaxInt32 is invalid.
+			if g := templates[i].Spec.TerminationGracePeriodSeconds; g != nil && *g > math.MaxInt64-1024 {
+				*g = 1<<53 + 1
+			}
+			if d := templates[i].Spec.ActiveDeadlineSeconds; d != nil && *d > math.MaxInt32 {
+				*d = math.MaxInt32
+			}
+		}
+		zero, hist := int32(0), int32(100)
+		set := &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", UID: "set-uid", Generation: 1}}
+		set.Spec.Replicas = &zero
+		set.Spec.RevisionHistoryLimit = &hist
+		set.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+		if rapid.Bool().Draw(t, "cc") {
+			n := rapid.Int32Range(0, 2).Draw(t, "collisions")
+			set.Status.CollisionCount = &n
+		}
+		var revs []*appsv1.ControllerRevision
+		for i := range rapid.IntRange(0, 5).Draw(t, "revisions") {
+			s := set.DeepCopy()
+			s.Spec.Template = templates[rapid.IntRange(0, 2).Draw(t, "revTemplate")]
+			legacyscheme.Scheme.Default(s)
+			if rapid.Bool().Draw(t, "revCC") {
+				n := rapid.Int32Range(0, 2).Draw(t, "revCollisions")
+				s.Status.CollisionCount = &n
+			}
+			r, err := k8s.NewStatefulSetRevision(s, rapid.Int64Range(1, 4).Draw(t, "revNumber"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rapid.IntRange(0, 3).Draw(t, "reencoded") == 0 {
+				// As an older release may have stored it: a field written
+				// explicitly that this release omits.
+				r.Data.Raw = bytes.Replace(r.Data.Raw, []byte(`"image":`), []byte(`"stdin":false,"image":`), 1)
+				r.Name += "-i"
+			}
+			r.Name += "-" + strconv.Itoa(i)
+			r.CreationTimestamp = metav1.Unix(int64(rapid.IntRange(0, 2).Draw(t, "created")), 0)
+			revs = append(revs, r)
+		}
+		set.Spec.Template = templates[rapid.IntRange(0, 2).Draw(t, "template")]
+		legacyscheme.Scheme.Default(set)
+
+		f := &stsFake{pods: map[string]*corev1.Pod{}, claims: map[string]*corev1.PersistentVolumeClaim{}, revs: slices.Clone(revs)}
+		ctl := upsts.NewDefaultStatefulSetControl(upsts.NewStatefulPodControlFromManager(f, record.NewFakeRecorder(10)), f, f)
+		if _, err := ctl.UpdateStatefulSet(context.Background(), set, nil, stsNow); err != nil {
+			t.Fatal(err)
+		}
+		got, err := k8s.StatefulSetUpdateRevision(set, revs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.status == nil || f.status.UpdateRevision != got {
+			t.Fatalf("StatefulSetUpdateRevision = %s; upstream status %+v", got, f.status)
+		}
+		ks, err := k8s.FromStatefulSetWithRevisions(set, revs)
+		if err != nil || ks.Spec.TemplateRevision != got {
+			t.Fatalf("FromStatefulSetWithRevisions: %v, %+v", err, ks)
+		}
+	})
+}
+
+// TestAdapterStatefulSetHugeGraceUpstreamFails pins an upstream
+// behaviour: terminationGracePeriodSeconds has no upper bound in
+// validation, the StatefulSet revision patch passes it through float64
+// (9223372036854775807 is stored as 9223372036854776000), and restoring
+// that revision fails, so every UpdateStatefulSet of such a set errors.
+// The adapter stores the same data.
+func TestAdapterStatefulSetHugeGraceUpstreamFails(t *testing.T) {
+	g, zero, hist := int64(math.MaxInt64), int32(0), int32(10)
+	set := &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", UID: "set-uid", Generation: 1}}
+	set.Spec.Replicas, set.Spec.RevisionHistoryLimit = &zero, &hist
+	set.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+	set.Spec.Template.Labels = map[string]string{"app": "web"}
+	set.Spec.Template.Spec.Containers = []corev1.Container{{Name: "c", Image: "nginx"}}
+	set.Spec.Template.Spec.TerminationGracePeriodSeconds = &g
+	legacyscheme.Scheme.Default(set)
+	data, err := k8s.StatefulSetRevisionData(set)
+	if err != nil || !bytes.Contains(data, []byte(`"terminationGracePeriodSeconds":9223372036854776000`)) {
+		t.Fatalf("StatefulSetRevisionData = %s, %v", data, err)
+	}
+	f := &stsFake{pods: map[string]*corev1.Pod{}, claims: map[string]*corev1.PersistentVolumeClaim{}}
+	ctl := upsts.NewDefaultStatefulSetControl(upsts.NewStatefulPodControlFromManager(f, record.NewFakeRecorder(10)), f, f)
+	if _, err := ctl.UpdateStatefulSet(context.Background(), set, nil, stsNow); err == nil || !strings.Contains(err.Error(), "cannot unmarshal number 9223372036854776000") {
+		t.Fatalf("upstream UpdateStatefulSet: %v; want the restore of the revision to fail", err)
+	}
+}
+
+// adDSHarnessSync runs one upstream syncDaemonSet of ds on one node with
+// the given ControllerRevisions in the informer cache.
+func adDSHarnessSync(t *rapid.T, h *dsHarness, ds *appsv1.DaemonSet, revs []*appsv1.ControllerRevision) {
+	objs := make([]any, len(revs))
+	for i, r := range revs {
+		objs[i] = r
+	}
+	if err := h.factory.Apps().V1().ControllerRevisions().Informer().GetStore().Replace(objs, "1"); err != nil {
+		t.Fatal(err)
+	}
+	n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}}
+	n.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}
+	if err := h.sync(t, ds, []*corev1.Node{n}, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// adDrawDaemonSet draws a DaemonSet selecting app=d with a template from
+// templates.
+func adDrawDaemonSet(t *rapid.T, serial int, tm corev1.PodTemplateSpec) *appsv1.DaemonSet {
+	ds := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: adSetName(t) + "-" + strconv.Itoa(serial), Namespace: "default", UID: types.UID("uid-ds-" + strconv.Itoa(serial)), Generation: 1}}
+	ds.Spec.Selector = &metav1.LabelSelector{MatchLabels: dsLabels}
+	tm.Labels = map[string]string{"app": "d"}
+	tm.Spec.NodeSelector = nil // the one node has no labels
+	if rapid.Bool().Draw(t, "extraLabel") {
+		tm.Labels["tier"] = "x"
+	}
+	ds.Spec.Template = tm
+	ds.Spec.RevisionHistoryLimit = ptrTo(int32(100))
+	ds.Spec.UpdateStrategy.Type = appsv1.OnDeleteDaemonSetStrategyType
+	if rapid.Bool().Draw(t, "dsAnn") {
+		ds.Annotations = map[string]string{"team": "t"}
+	}
+	if rapid.Bool().Draw(t, "dsCC") {
+		c := rapid.Int32Range(0, math.MaxInt32).Draw(t, "dsCollisions")
+		ds.Status.CollisionCount = &c
+	}
+	return ds
+}
+
+// TestAdapterDaemonSetRevisionDifferential: with no revision yet, one
+// upstream syncDaemonSet creates the ControllerRevision
+// k8s.NewDaemonSetRevision builds (name, data, labels, annotations,
+// controller reference), and the pod it creates carries the hash
+// k8s.DaemonSetHistory gives.
+func TestAdapterDaemonSetRevisionDifferential(t *testing.T) {
+	h := newDSHarness(t)
+	serial := 0
+	rapid.Check(t, func(t *rapid.T) {
+		serial++
+		ds := adDrawDaemonSet(t, serial, adHashTemplate(t))
+		adDSHarnessSync(t, h, ds, nil)
+		if len(h.revs) != 1 || len(h.labels) != 1 {
+			t.Fatalf("upstream created %d revisions, %d pods; want 1 each", len(h.revs), len(h.labels))
+		}
+		got, err := k8s.NewDaemonSetRevision(ds, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := adRevisionDiff(got, h.revs[0]); d != "" {
+			t.Fatalf("NewDaemonSetRevision differs from upstream snapshot: %s", d)
+		}
+		hist, err := k8s.DaemonSetHistory(ds, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hist.Hash != h.labels[0] {
+			t.Fatalf("DaemonSetHistory hash %s; upstream pod label %s", hist.Hash, h.labels[0])
+		}
+	})
+}
+
+// TestAdapterDaemonSetHistoryDifferential: with existing revisions of a
+// few templates (some unlabelled, duplicated, renumbered), the pod
+// upstream's syncDaemonSet creates carries the hash k8s.DaemonSetHistory
+// gives as current.
+func TestAdapterDaemonSetHistoryDifferential(t *testing.T) {
+	h := newDSHarness(t)
+	serial := 0
+	rapid.Check(t, func(t *rapid.T) {
+		serial++
+		templates := []corev1.PodTemplateSpec{adHashTemplate(t), adHashTemplate(t)}
+		for i := range templates {
+			templates[i].Spec.NodeSelector = nil // as adDrawDaemonSet
+		}
+		tk := rapid.IntRange(0, 1).Draw(t, "template")
+		ds := adDrawDaemonSet(t, serial, templates[tk])
+		var revs []*appsv1.ControllerRevision
+		var current []*appsv1.ControllerRevision // revisions of ds's template
+		for i := range rapid.IntRange(0, 4).Draw(t, "revisions") {
+			s := ds.DeepCopy()
+			k := rapid.IntRange(0, 1).Draw(t, "revTemplate")
+			s.Spec.Template = templates[k]
+			s.Spec.Template.Labels = ds.Spec.Template.Labels
+			r, err := k8s.NewDaemonSetRevision(s, rapid.Int64Range(1, 4).Draw(t, "revNumber"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Name += "-" + strconv.Itoa(i)
+			switch rapid.IntRange(0, 3).Draw(t, "label") {
+			case 0:
+				delete(r.Labels, k8s.RevisionHashLabel)
+			case 1:
+				r.Labels[k8s.RevisionHashLabel] = "h" + strconv.Itoa(i)
+			}
+			revs = append(revs, r)
+			if k == tk {
+				current = append(current, r)
+			}
+		}
+		adDSHarnessSync(t, h, ds, revs)
+		hist, err := k8s.DaemonSetHistory(ds, revs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(h.labels) != 1 {
+			t.Fatalf("upstream created %d pods; want 1", len(h.labels))
+		}
+		// Equally numbered current revisions are a tie upstream breaks by
+		// its cache's order: any of their hashes is right.
+		var tied []string
+		top := int64(-1)
+		for _, r := range current {
+			top = max(top, r.Revision)
+		}
+		for _, r := range current {
+			if r.Revision == top {
+				if v, ok := r.Labels[k8s.RevisionHashLabel]; ok {
+					tied = append(tied, v)
+				} else {
+					tied = append(tied, r.Name)
+				}
+			}
+		}
+		if len(tied) > 1 {
+			if !slices.Contains(tied, h.labels[0]) || !slices.Contains(tied, hist.Hash) {
+				t.Fatalf("DaemonSetHistory hash %s; upstream pod label %s; tied %v", hist.Hash, h.labels[0], tied)
+			}
+			return
+		}
+		if hist.Hash != h.labels[0] {
+			t.Fatalf("DaemonSetHistory hash %s; upstream pod labels %v", hist.Hash, h.labels)
+		}
+	})
+}
+
+var _ runtime.Object = (*appsv1.ControllerRevision)(nil)
+
+// adPodJSON is a pod's JSON with its volumes sorted by name (upstream
+// orders claim volumes by Go map iteration).
+func adPodJSON(p *corev1.Pod) string {
+	c := p.DeepCopy()
+	c.APIVersion, c.Kind = "", ""
+	slices.SortStableFunc(c.Spec.Volumes, func(a, b corev1.Volume) int { return strings.Compare(a.Name, b.Name) })
+	b, _ := json.Marshal(c)
+	return string(b)
+}
+
+// TestAdapterStatefulSetPodsDifferential: on the random sets of
+// TestStatefulSetStepDifferential, the
+// pods k8s.StatefulSetPods builds from Step's Plan are the pods upstream's
+// UpdateStatefulSet creates, whole (claim volumes compared by name).
+func TestAdapterStatefulSetPodsDifferential(t *testing.T) {
+	pods := 0
+	defer func() { t.Logf("%d created pods compared", pods) }()
+	rapid.Check(t, func(t *rapid.T) {
+		c := stsDrawCase(t)
+		f := &stsFake{pods: map[string]*corev1.Pod{}, claims: c.upClaims, revs: c.upRevs}
+		for _, p := range c.upPods {
+			f.pods[p.Name] = p
+		}
+		ctl := upsts.NewDefaultStatefulSetControl(upsts.NewStatefulPodControlFromManager(f, record.NewFakeRecorder(1000)), f, f)
+		if _, err := ctl.UpdateStatefulSet(context.Background(), c.upSet, slices.Clone(c.upPods), stsNow); err != nil && len(f.newPods) == 0 {
+			return
+		}
+		p, err := statefulset.Step(c.set, c.pods, c.revs, c.claims, stsNow, statefulset.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := k8s.StatefulSetPods(c.upSet, c.upRevs, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{}
+		for _, u := range f.newPods {
+			want[u.Name] = adPodJSON(u)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("kubesem creates %d pods, upstream %d", len(got), len(want))
+		}
+		for _, g := range got {
+			pods++
+			if w := want[g.Name]; adPodJSON(g) != w {
+				t.Fatalf("pod %s:\nkubesem  %s\nupstream %s", g.Name, adPodJSON(g), w)
+			}
+		}
+	})
+}
+
+//go:linkname adUpNewVersionedPod k8s.io/kubernetes/pkg/controller/statefulset.newVersionedStatefulSetPod
+func adUpNewVersionedPod(currentSet, updateSet *appsv1.StatefulSet, currentRevision, updateRevision string, ordinal int) *corev1.Pod
+
+// TestAdapterStatefulSetPodDifferential: for random templates (volumes
+// colliding with claim templates, finalizers, annotations, large
+// integers), claim templates, names and ordinals, k8s.StatefulSetPod
+// builds the pod upstream's newVersionedStatefulSetPod builds from the set
+// restored to the revision (ApplyRevision).
+func TestAdapterStatefulSetPodDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		set := adDrawSet(t)
+		set.Spec.ServiceName = rapid.SampledFrom([]string{"", "nginx"}).Draw(t, "service")
+		set.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+		if rapid.Bool().Draw(t, "finalizers") {
+			set.Spec.Template.Finalizers = []string{"example.com/f"}
+		}
+		for _, n := range []string{"data", "logs", "tmp"}[:rapid.IntRange(0, 3).Draw(t, "volumes")] {
+			set.Spec.Template.Spec.Volumes = append(set.Spec.Template.Spec.Volumes, corev1.Volume{Name: n, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
+		}
+		for _, n := range []string{"logs", "data", "data"}[:rapid.IntRange(0, 3).Draw(t, "claimTemplates")] {
+			set.Spec.VolumeClaimTemplates = append(set.Spec.VolumeClaimTemplates, corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: n}})
+		}
+		ordinal := rapid.IntRange(0, 12).Draw(t, "ordinal")
+		rev, err := k8s.NewStatefulSetRevision(set, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := k8s.StatefulSetPod(set, rev, int32(ordinal))
+		restored, uerr := upsts.ApplyRevision(set, rev)
+		if (err != nil) != (uerr != nil) {
+			t.Fatalf("StatefulSetPod error %v; upstream ApplyRevision error %v", err, uerr)
+		}
+		if uerr != nil { // an integer rounded past MaxInt64 (TestAdapterStatefulSetHugeGraceUpstreamFails)
+			return
+		}
+		want := adUpNewVersionedPod(restored, restored, rev.Name, rev.Name, ordinal)
+		if g, w := adPodJSON(got), adPodJSON(want); g != w {
+			t.Fatalf("StatefulSetPod:\nkubesem  %s\nupstream %s", g, w)
+		}
+	})
+}
+
+// TestAdapterDaemonSetPodDifferential: for random templates (tolerations
+// equal to the defaults with and without tolerationSeconds, every shape
+// of affinity, host network, finalizers), generation annotations, nodes
+// and hashes, k8s.DaemonSetPod builds the pod syncNodes creates:
+// CreatePodTemplate, ReplaceDaemonSetPodNodeNameNodeAffinity and
+// GetPodFromTemplate with the DaemonSet's controller reference.
+func TestAdapterDaemonSetPodDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ds := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: adSetName(t), Namespace: "kube-system", UID: "uid-ds"}}
+		ds.Spec.Template = adHashTemplate(t)
+		if g := ds.Spec.Template.Spec.TerminationGracePeriodSeconds; g != nil && *g > math.MaxInt64-1024 {
+			*g = 1 << 60
+		}
+		ds.Spec.Template.Spec.HostNetwork = rapid.Bool().Draw(t, "hostNetwork")
+		if rapid.Bool().Draw(t, "finalizers") {
+			ds.Spec.Template.Finalizers = []string{"example.com/f"}
+		}
+		secs := int64(300)
+		pool := []corev1.Toleration{
+			{Key: "node.kubernetes.io/not-ready", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: &secs},
+			{Key: "node.kubernetes.io/unreachable", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute},
+			{Key: "node.kubernetes.io/network-unavailable", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule},
+			{Key: "node.kubernetes.io/disk-pressure", Operator: corev1.TolerationOpEqual, Effect: corev1.TaintEffectNoSchedule},
+			{Key: "dedicated", Operator: corev1.TolerationOpEqual, Value: "agents", Effect: corev1.TaintEffectNoSchedule},
+			{Operator: corev1.TolerationOpExists},
+		}
+		for range rapid.IntRange(0, 4).Draw(t, "tolerations") {
+			ds.Spec.Template.Spec.Tolerations = append(ds.Spec.Template.Spec.Tolerations, rapid.SampledFrom(pool).Draw(t, "toleration"))
+		}
+		term := corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "zone", Operator: corev1.NodeSelectorOpIn, Values: []string{"a"}}}}
+		switch rapid.IntRange(0, 4).Draw(t, "affinity") {
+		case 1:
+			ds.Spec.Template.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{}}
+		case 2:
+			ds.Spec.Template.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.PreferredSchedulingTerm{{Weight: 1, Preference: term}}}}
+		case 3:
+			ds.Spec.Template.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{term, term}}}}
+		case 4:
+			ds.Spec.Template.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{}}}
+		}
+		if rapid.Bool().Draw(t, "generation") {
+			ds.Annotations = map[string]string{appsv1.DeprecatedTemplateGeneration: rapid.SampledFrom([]string{"1", "42", "-3", "x"}).Draw(t, "genV")}
+		}
+		nodeName := rapid.SampledFrom([]string{"node-1", "n"}).Draw(t, "node")
+		hash := rapid.SampledFrom([]string{"", "abc123"}).Draw(t, "hash")
+
+		got, err := k8s.DaemonSetPod(ds, nodeName, hash)
+		gen, gerr := dsUtil.GetTemplateGeneration(ds)
+		if (err != nil) != (gerr != nil) {
+			t.Fatalf("DaemonSetPod error %v; upstream GetTemplateGeneration error %v", err, gerr)
+		}
+		if gerr != nil {
+			return
+		}
+		tmpl := dsUtil.CreatePodTemplate(ds.Spec.Template, gen, hash)
+		pt := tmpl.DeepCopy()
+		pt.Spec.Affinity = dsUtil.ReplaceDaemonSetPodNodeNameNodeAffinity(pt.Spec.Affinity, nodeName)
+		want, err := controller.GetPodFromTemplate(pt, ds, metav1.NewControllerRef(ds, appsv1.SchemeGroupVersion.WithKind("DaemonSet")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.Namespace = "" // upstream passes the namespace to the create call
+		if g, w := adPodJSON(got), adPodJSON(want); g != w {
+			t.Fatalf("DaemonSetPod:\nkubesem  %s\nupstream %s", g, w)
+		}
+	})
+}
