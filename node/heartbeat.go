@@ -83,3 +83,21 @@ func StatusUpdate(changed bool, lastReport time.Time, delay, reportFrequency tim
 func NextLeaseRenewal(last time.Time, leaseDuration time.Duration) time.Time {
 	return last.Add(LeaseRenewInterval(leaseDuration))
 }
+
+// StatusReportFrequency is the kubelet's nodeStatusReportFrequency after
+// configuration defaulting: reportFrequency when set (non-zero); else
+// updateFrequency when that is set, for backward compatibility (a kubelet
+// configured with nodeStatusUpdateFrequency 4s reports every 4 s, not
+// every 5 minutes); else [DefaultNodeStatusReportFrequency].
+//
+// Source: upstream pkg/kubelet/apis/config/v1beta1
+// SetDefaults_KubeletConfiguration (v1.36.3).
+func StatusReportFrequency(updateFrequency, reportFrequency time.Duration) time.Duration {
+	switch {
+	case reportFrequency != 0:
+		return reportFrequency
+	case updateFrequency != 0:
+		return updateFrequency
+	}
+	return DefaultNodeStatusReportFrequency
+}
