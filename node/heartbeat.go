@@ -62,8 +62,9 @@ type StatusReport struct {
 // StatusUpdate decides one kubelet node-status sync at now: the status is
 // patched when it changed, or when now − lastReport ≥ reportFrequency +
 // delay (always when lastReport is zero, after a restart). reportFrequency
-// 0 means [DefaultNodeStatusReportFrequency]; delay is the random delay
-// the kubelet drew at the last change.
+// is the defaulted one ([StatusReportFrequency]); 0 means
+// [DefaultNodeStatusReportFrequency]. delay is the random delay the kubelet
+// drew at the last change.
 //
 // Source: upstream pkg/kubelet/kubelet_node_status.go tryUpdateNodeStatus
 // and isUpdateStatusPeriodExpired (v1.36.3).
