@@ -212,6 +212,15 @@ type nodeStatusIn struct {
 	Now             time.Time `json:"now"`
 }
 
+type nodeReportFrequencyIn struct {
+	NodeStatusUpdateFrequency string `json:"nodeStatusUpdateFrequency"`
+	NodeStatusReportFrequency string `json:"nodeStatusReportFrequency"`
+}
+
+type nodeReportFrequencyOut struct {
+	ReportFrequency time.Duration `json:"reportFrequency"`
+}
+
 // nodeDecisions returns the node decisions the vectors in testdata/node name.
 func nodeDecisions() []Decision {
 	return []Decision{
@@ -356,6 +365,17 @@ func nodeDecisions() []Decision {
 				return node.StatusReport{}, err
 			}
 			return node.StatusUpdate(in.Changed, in.LastReport, delay, freq, in.Now), nil
+		}),
+		Bind("node.StatusReportFrequency", func(in nodeReportFrequencyIn, _ struct{}) (nodeReportFrequencyOut, error) {
+			upd, err := parseDuration("nodeStatusUpdateFrequency", in.NodeStatusUpdateFrequency)
+			if err != nil {
+				return nodeReportFrequencyOut{}, err
+			}
+			rep, err := parseDuration("nodeStatusReportFrequency", in.NodeStatusReportFrequency)
+			if err != nil {
+				return nodeReportFrequencyOut{}, err
+			}
+			return nodeReportFrequencyOut{node.StatusReportFrequency(upd, rep)}, nil
 		}),
 	}
 }

@@ -150,3 +150,19 @@ func BenchmarkZoneStates5000(b *testing.B) {
 		ZoneStates(nodes, Options{})
 	}
 }
+
+func BenchmarkStatusUpdate(b *testing.B) {
+	last := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	now := last.Add(4 * time.Minute)
+	b.ReportAllocs()
+	for b.Loop() {
+		StatusUpdate(false, last, 30*time.Second, StatusReportFrequency(0, 0), now)
+	}
+}
+
+func BenchmarkLeaseRenewInterval(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		LeaseRenewInterval(40 * time.Second)
+	}
+}

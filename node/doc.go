@@ -29,7 +29,7 @@
 //   - Graceful shutdown: [MigrateShutdownConfig], [ShutdownPeriods],
 //     [GroupForPriority], [Shutdown], [ShutdownDelay]
 //   - Heartbeats: [LeaseRenewInterval], [NextLeaseRenewal],
-//     [LeaseRetryBackoff], [StatusUpdate]
+//     [LeaseRetryBackoff], [StatusUpdate], [StatusReportFrequency]
 //
 // # Conflicts with the seed documents
 //

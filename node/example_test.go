@@ -37,3 +37,15 @@ func ExampleFindUntoleratedTaint() {
 	fmt.Println(ok, t.Key)
 	// Output: true dedicated
 }
+
+// A kubelet configured only with nodeStatusUpdateFrequency 4s also reports
+// its status every 4 s; unconfigured, every 5 minutes unless it changes.
+func ExampleStatusReportFrequency() {
+	fmt.Println(node.StatusReportFrequency(4*time.Second, 0))
+	freq := node.StatusReportFrequency(0, 0)
+	last := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	fmt.Println(freq, node.StatusUpdate(false, last, 0, freq, last.Add(4*time.Minute)).Patch)
+	// Output:
+	// 4s
+	// 5m0s false
+}

@@ -62,8 +62,9 @@ type StatusReport struct {
 // StatusUpdate decides one kubelet node-status sync at now: the status is
 // patched when it changed, or when now − lastReport ≥ reportFrequency +
 // delay (always when lastReport is zero, after a restart). reportFrequency
-// 0 means [DefaultNodeStatusReportFrequency]; delay is the random delay
-// the kubelet drew at the last change.
+// is the defaulted one ([StatusReportFrequency]); 0 means
+// [DefaultNodeStatusReportFrequency]. delay is the random delay the kubelet
+// drew at the last change.
 //
 // Source: upstream pkg/kubelet/kubelet_node_status.go tryUpdateNodeStatus
 // and isUpdateStatusPeriodExpired (v1.36.3).
@@ -82,4 +83,22 @@ func StatusUpdate(changed bool, lastReport time.Time, delay, reportFrequency tim
 // it again: last + [LeaseRenewInterval].
 func NextLeaseRenewal(last time.Time, leaseDuration time.Duration) time.Time {
 	return last.Add(LeaseRenewInterval(leaseDuration))
+}
+
+// StatusReportFrequency is the kubelet's nodeStatusReportFrequency after
+// configuration defaulting: reportFrequency when set (non-zero); else
+// updateFrequency when that is set, for backward compatibility (a kubelet
+// configured with nodeStatusUpdateFrequency 4s reports every 4 s, not
+// every 5 minutes); else [DefaultNodeStatusReportFrequency].
+//
+// Source: upstream pkg/kubelet/apis/config/v1beta1
+// SetDefaults_KubeletConfiguration (v1.36.3).
+func StatusReportFrequency(updateFrequency, reportFrequency time.Duration) time.Duration {
+	switch {
+	case reportFrequency != 0:
+		return reportFrequency
+	case updateFrequency != 0:
+		return updateFrequency
+	}
+	return DefaultNodeStatusReportFrequency
 }

@@ -155,3 +155,40 @@ func TestPropStepOrderIndependent(t *testing.T) {
 		}
 	})
 }
+
+// ZoneStates agrees with grouping by [Zone] in a map and deciding each
+// zone with [ComputeZoneState], whatever the number of zones (its own
+// table grows past 32) and the label values.
+func TestPropZoneStatesGrouping(t *testing.T) {
+	keys := []string{LabelTopologyZone, LabelFailureZone, LabelTopologyRegion, LabelFailureRegion, LabelExcludeDisruption}
+	rapid.Check(t, func(t *rapid.T) {
+		values := rapid.StringMatching(`[a-z0-9.:-]{0,24}`)
+		var nodes []*Node
+		groups := map[string][]ConditionStatus{}
+		for range rapid.IntRange(0, 300).Draw(t, "nodes") {
+			n := &Node{}
+			n.Labels = map[string]string{}
+			for _, k := range keys {
+				if rapid.IntRange(0, 3).Draw(t, "has") == 0 {
+					n.Labels[k] = values.Draw(t, "v")
+				}
+			}
+			s := rapid.SampledFrom([]ConditionStatus{ConditionTrue, ConditionFalse, ConditionUnknown}).Draw(t, "ready")
+			n.Status.Conditions = []Condition{{Type: Ready, Status: s}}
+			nodes = append(nodes, n)
+			if !ExcludedFromDisruption(n) {
+				groups[Zone(n)] = append(groups[Zone(n)], s)
+			}
+		}
+		got := ZoneStates(nodes, Options{})
+		if len(got) != len(groups) {
+			t.Fatalf("%d zones, want %d", len(got), len(groups))
+		}
+		for _, z := range got {
+			nr, st := ComputeZoneState(groups[z.Zone], Options{})
+			if z.Size != len(groups[z.Zone]) || z.NotReady != nr || z.State != st {
+				t.Fatalf("zone %q: %+v, want size %d, %d not ready, %s", z.Zone, z, len(groups[z.Zone]), nr, st)
+			}
+		}
+	})
+}

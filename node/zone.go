@@ -3,6 +3,7 @@ package node
 import (
 	"cmp"
 	"slices"
+	"strings"
 )
 
 // ZoneState is the node lifecycle controller's view of one zone.
@@ -95,64 +96,163 @@ func ZoneRate(state ZoneState, zoneSize int, opts Options) (rate float32, ok boo
 // Source: upstream Controller.monitorNodeHealth (zoneToNodeConditions) and
 // ComputeZoneState (v1.36.3).
 func ZoneStates(nodes []*Node, opts Options) []ZoneReport {
-	type zk struct{ region, zone string }
-	type acc struct{ ready, notReady int }
-	// zones by zone value (one string hash); a zone value seen in two
-	// regions falls back to the (region, zone) map
-	byZone := make(map[string]int, 32)
-	idx := map[zk]int{}
-	var keys []zk
-	var accs []acc
+	var t zoneTable
+	t.init()
 	for _, n := range nodes {
 		if n == nil {
 			continue
 		}
-		l := n.Labels
-		if _, excluded := l[LabelExcludeDisruption]; excluded {
+		region, zone, excluded := zoneLabels(n.Labels)
+		if excluded {
 			continue
 		}
-		zone, ok := l[LabelFailureZone]
-		if !ok {
-			zone = l[LabelTopologyZone]
-		}
-		region, ok := l[LabelFailureRegion]
-		if !ok {
-			region = l[LabelTopologyRegion]
-		}
-		k := zk{region, zone}
-		i, ok := byZone[zone]
-		if !ok {
-			i = len(keys)
-			byZone[zone] = i
-			keys = append(keys, k)
-			accs = append(accs, acc{})
-		} else if keys[i].region != region {
-			if i, ok = idx[k]; !ok {
-				i = len(keys)
-				idx[k] = i
-				keys = append(keys, k)
-				accs = append(accs, acc{})
-			}
-		}
+		z := &t.zones[t.index(region, zone)]
 		if n.IsReady() {
-			accs[i].ready++
+			z.ready++
 		} else {
-			accs[i].notReady++
+			z.notReady++
 		}
 	}
-	out := make([]ZoneReport, len(keys))
+	// every zone key in one allocation
+	size := 0
+	for _, z := range t.zones {
+		size += len(z.region) + len(zoneKeySep) + len(z.zone)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	out := make([]ZoneReport, len(t.zones))
 	threshold := opts.unhealthyThreshold()
-	for i, k := range keys {
-		key := ""
-		if k.region != "" || k.zone != "" {
-			key = k.region + ":\x00:" + k.zone
+	for i, z := range t.zones {
+		if z.region != "" || z.zone != "" {
+			b.WriteString(z.region)
+			b.WriteString(zoneKeySep)
+			b.WriteString(z.zone)
 		}
-		a := accs[i]
-		st := zoneState(a.ready, a.notReady, threshold)
-		size := a.ready + a.notReady
+		st := zoneState(z.ready, z.notReady, threshold)
+		size := z.ready + z.notReady
 		rate, _ := ZoneRate(st, size, opts)
-		out[i] = ZoneReport{Zone: key, Size: size, NotReady: a.notReady, State: st, Rate: rate}
+		out[i] = ZoneReport{Size: size, NotReady: z.notReady, State: st, Rate: rate}
+	}
+	keys, at := b.String(), 0
+	for i, z := range t.zones {
+		if z.region != "" || z.zone != "" {
+			n := len(z.region) + len(zoneKeySep) + len(z.zone)
+			out[i].Zone = keys[at : at+n]
+			at += n
+		}
 	}
 	slices.SortFunc(out, func(a, b ZoneReport) int { return cmp.Compare(a.Zone, b.Zone) })
 	return out
+}
+
+// zoneKeySep joins region and zone in a zone key, as upstream GetZoneKey
+// does.
+const zoneKeySep = ":\x00:"
+
+// zoneLabels reads what the zone grouping needs from a node's labels: the
+// region and zone as [Zone] reads them (the deprecated labels first) and
+// the exclusion label.
+func zoneLabels(l map[string]string) (region, zone string, excluded bool) {
+	if _, excluded = l[LabelExcludeDisruption]; excluded {
+		return "", "", true
+	}
+	var ok bool
+	if zone, ok = l[LabelFailureZone]; !ok {
+		zone = l[LabelTopologyZone]
+	}
+	if region, ok = l[LabelFailureRegion]; !ok {
+		region = l[LabelTopologyRegion]
+	}
+	return region, zone, false
+}
+
+// zoneCount is one zone's (region, zone) and its node counts.
+type zoneCount struct {
+	region, zone    string
+	ready, notReady int
+}
+
+// zoneTable indexes zones by (region, zone) with open addressing on a
+// cheap hash of the two strings: a cluster has few zones and many nodes,
+// so each node costs one hash and usually one comparison. Up to 32 zones
+// live in the table's own slots, without allocating.
+type zoneTable struct {
+	slots []int32 // 1 + index into zones; 0 is empty; len is a power of two
+	zones []zoneCount
+	small [64]int32
+	first [32]zoneCount
+}
+
+func (t *zoneTable) init() {
+	t.slots = t.small[:]
+	t.zones = t.first[:0]
+}
+
+func zoneHash(region, zone string) uint64 {
+	return hashString(hashString(0, zone), region)
+}
+
+// hashString mixes s into h: eight bytes at a time, the last zero to eight
+// bytes with two overlapping loads, the length included, so every byte
+// counts.
+func hashString(h uint64, s string) uint64 {
+	h ^= uint64(len(s))
+	for len(s) > 8 {
+		h = mix64(h ^ (uint64(load32(s)) | uint64(load32(s[4:]))<<32))
+		s = s[8:]
+	}
+	var w uint64
+	switch n := len(s); {
+	case n >= 4:
+		w = uint64(load32(s)) | uint64(load32(s[n-4:]))<<32
+	case n > 0:
+		w = uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16
+	}
+	return mix64(h ^ w)
+}
+
+func load32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+func mix64(h uint64) uint64 {
+	h *= 0x9E3779B97F4A7C15
+	return h ^ h>>32
+}
+
+// index returns the zone's index, adding the zone when it is new.
+func (t *zoneTable) index(region, zone string) int {
+	mask := uint64(len(t.slots) - 1)
+	for i := zoneHash(region, zone) & mask; ; i = (i + 1) & mask {
+		j := t.slots[i]
+		if j == 0 {
+			return t.add(i, region, zone)
+		}
+		if z := &t.zones[j-1]; z.zone == zone && z.region == region {
+			return int(j - 1)
+		}
+	}
+}
+
+func (t *zoneTable) add(slot uint64, region, zone string) int {
+	t.zones = append(t.zones, zoneCount{region: region, zone: zone})
+	t.slots[slot] = int32(len(t.zones))
+	if len(t.zones)*2 > len(t.slots) {
+		t.grow()
+	}
+	return len(t.zones) - 1
+}
+
+func (t *zoneTable) grow() {
+	n := 2 * len(t.slots)
+	t.slots = make([]int32, n)
+	mask := uint64(n - 1)
+	for j, z := range t.zones {
+		i := zoneHash(z.region, z.zone) & mask
+		for t.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = int32(j + 1)
+	}
 }

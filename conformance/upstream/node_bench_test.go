@@ -3,6 +3,7 @@ package upstream_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 	_ "unsafe"
@@ -85,9 +86,14 @@ func BenchmarkNodeAffinity(b *testing.B) {
 }
 
 // BenchmarkNodeZoneStates5000: the zone state of every zone from 5,000
-// nodes' Ready conditions in 20 zones (a third Unknown), the way
-// monitorNodeHealth groups them (zone key, exclusion label, Ready
-// condition) and ComputeZoneState decides.
+// nodes' Ready conditions in 20 zones (a third Unknown). The upstream side
+// groups the nodes exactly as monitorNodeHealth's per-node function does
+// (node_lifecycle_controller.go L715-L719: the exclusion label, then under
+// zoneToNodeConditionsLock `zoneToNodeConditions[GetZoneKey(node)] =
+// append(zoneToNodeConditions[GetZoneKey(node)], currentReadyCondition)`,
+// GetZoneKey evaluated twice), with GetNodeCondition standing in for the
+// Ready condition tryUpdateNodeHealth returns, and decides each zone with
+// the controller's ComputeZoneState as handleDisruption does.
 func BenchmarkNodeZoneStates5000(b *testing.B) {
 	up := nodeNewController(b, fake.NewSimpleClientset(), node.Options{})
 	var unodes []*v1.Node
@@ -108,14 +114,15 @@ func BenchmarkNodeZoneStates5000(b *testing.B) {
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
+			var lock sync.Mutex
 			zones := map[string][]*v1.NodeCondition{}
 			for _, n := range unodes {
-				if _, ok := n.Labels["node.kubernetes.io/exclude-disruption"]; ok {
-					continue
-				}
 				_, c := nodeutil.GetNodeCondition(&n.Status, v1.NodeReady)
-				k := nodetopology.GetZoneKey(n)
-				zones[k] = append(zones[k], c)
+				if _, ok := n.Labels["node.kubernetes.io/exclude-disruption"]; !ok {
+					lock.Lock()
+					zones[nodetopology.GetZoneKey(n)] = append(zones[nodetopology.GetZoneKey(n)], c)
+					lock.Unlock()
+				}
 			}
 			for _, cs := range zones {
 				n, _ := up.nc.ComputeZoneState(cs)

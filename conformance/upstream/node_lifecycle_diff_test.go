@@ -290,21 +290,29 @@ func TestNodeDiffConditionTaints(t *testing.T) {
 
 // TestNodeDiffZoneKeys compares Zone with GetZoneKey, and ZoneStates with
 // monitorNodeHealth's grouping (exclusion label, zone key, Ready
-// condition) followed by ComputeZoneState, on clusters of up to 60 nodes
-// with both label generations, empty values and excluded nodes.
+// condition) followed by ComputeZoneState, on clusters of up to 100 nodes
+// with both label generations, empty values and excluded nodes; a quarter
+// of the clusters draw random label values (up to 20 characters, often
+// more than 32 zones).
 func TestNodeDiffZoneKeys(t *testing.T) {
 	up := nodeNewController(t, fake.NewSimpleClientset(), node.Options{})
 	labelKeys := []string{node.LabelTopologyZone, node.LabelFailureZone, node.LabelTopologyRegion, node.LabelFailureRegion, node.LabelExcludeDisruption, "other"}
 	rapid.Check(t, func(t *rapid.T) {
+		// few values (zones shared by many nodes) or many (more zones than
+		// ZoneStates' built-in table holds, values longer than 8 bytes)
+		values := rapid.SampledFrom([]string{"", "a", "b"})
+		if rapid.IntRange(0, 3).Draw(t, "manyZones") == 0 {
+			values = rapid.StringMatching(`[a-z0-9.-]{0,20}`)
+		}
 		var knodes []*node.Node
 		zones := map[string][]*v1.NodeCondition{}
-		for i := range rapid.IntRange(0, 60).Draw(t, "n") {
+		for i := range rapid.IntRange(0, 100).Draw(t, "n") {
 			n := &node.Node{}
-			n.Name = string(rune('a'+i%26)) + string(rune('a'+i/26))
+			n.Name = string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676))
 			n.Labels = map[string]string{}
 			for _, k := range labelKeys {
 				if rapid.IntRange(0, 2).Draw(t, "has") == 0 {
-					n.Labels[k] = rapid.SampledFrom([]string{"", "a", "b"}).Draw(t, "v")
+					n.Labels[k] = values.Draw(t, "v")
 				}
 			}
 			if rapid.IntRange(0, 4).Draw(t, "ready") > 0 {
