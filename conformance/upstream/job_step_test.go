@@ -30,8 +30,11 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	"pgregory.net/rapid"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -231,6 +234,18 @@ func TestJobStepDifferential(t *testing.T) {
 		uj := jobV1Job(j)
 		uj.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"job": j.Name}}
 		uj.Spec.Template.Labels = map[string]string{"job": j.Name}
+		// Containers only shape the pods created (JOB_COMPLETION_INDEX);
+		// the sync's decisions do not read them.
+		for i := range rapid.IntRange(0, 2).Draw(t, "containers") {
+			c := v1.Container{Name: "c" + strconv.Itoa(i), Image: "img"}
+			if rapid.Bool().Draw(t, "presetIndexEnv") {
+				c.Env = []v1.EnvVar{{Name: "JOB_COMPLETION_INDEX", Value: "x"}}
+			}
+			uj.Spec.Template.Spec.Containers = append(uj.Spec.Template.Spec.Containers, c)
+		}
+		if rapid.Bool().Draw(t, "initContainer") {
+			uj.Spec.Template.Spec.InitContainers = []v1.Container{{Name: "init", Image: "img"}}
+		}
 		var up []*v1.Pod
 		for _, p := range pods {
 			up = append(up, jobV1StepPod(p, uj))
@@ -264,6 +279,29 @@ func TestJobStepDifferential(t *testing.T) {
 		slices.Sort(gotIx)
 		if int(created) != len(res.creations) || !slices.Equal(gotIx, wantIx) {
 			t.Fatalf("Step creates %d %v; upstream %d %v", created, gotIx, len(res.creations), wantIx)
+		}
+		// The pods the adapter builds for the plan are the templates
+		// upstream hands to CreatePodsWithGenerateName (labels,
+		// annotations, finalizers, spec), matched by completion index.
+		made, err := k8s.JobPods(uj, plan)
+		if err != nil {
+			t.Fatalf("JobPods: %v", err)
+		}
+		key := func(m metav1.ObjectMeta) string { return m.Annotations[job.CompletionIndexAnnotation] }
+		byIx := map[string]*v1.PodTemplateSpec{}
+		for _, tpl := range res.creations {
+			byIx[key(tpl.ObjectMeta)] = tpl
+		}
+		for _, pod := range made {
+			tpl := byIx[key(pod.ObjectMeta)]
+			if tpl == nil {
+				t.Fatalf("JobPods makes index %q, upstream creates none", key(pod.ObjectMeta))
+			}
+			got := v1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: pod.Labels, Annotations: pod.Annotations, Finalizers: pod.Finalizers}, Spec: pod.Spec}
+			want := v1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: tpl.Labels, Annotations: tpl.Annotations, Finalizers: tpl.Finalizers}, Spec: tpl.Spec}
+			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Fatalf("JobPods pod differs from upstream's template (-upstream +kubesem):\n%s", diff)
+			}
 		}
 		var del []string
 		for _, d := range plan.Delete {
