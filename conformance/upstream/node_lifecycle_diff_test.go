@@ -18,6 +18,7 @@ import (
 	nodeutil "k8s.io/kubernetes/pkg/controller/util/node"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/node"
 )
 
@@ -55,23 +56,7 @@ func nodeNewController(t interface{ Fatal(...any) }, client *fake.Clientset, opt
 	return c
 }
 
-func nodeToUp(n *node.Node) *v1.Node {
-	u := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: n.Name, Labels: n.Labels, CreationTimestamp: metav1.NewTime(n.CreationTimestamp)}}
-	u.Spec.Unschedulable = n.Spec.Unschedulable
-	for _, t := range n.Spec.Taints {
-		ut := v1.Taint{Key: t.Key, Value: t.Value, Effect: v1.TaintEffect(t.Effect)}
-		if t.TimeAdded != nil {
-			ta := metav1.NewTime(*t.TimeAdded)
-			ut.TimeAdded = &ta
-		}
-		u.Spec.Taints = append(u.Spec.Taints, ut)
-	}
-	for _, c := range n.Status.Conditions {
-		u.Status.Conditions = append(u.Status.Conditions, v1.NodeCondition{Type: v1.NodeConditionType(c.Type), Status: v1.ConditionStatus(c.Status),
-			LastHeartbeatTime: metav1.NewTime(c.LastHeartbeatTime), LastTransitionTime: metav1.NewTime(c.LastTransitionTime), Reason: c.Reason, Message: c.Message})
-	}
-	return u
-}
+func nodeToUp(n *node.Node) *v1.Node { return must(k8s.ToNode(n)) }
 
 func nodeCondFromUp(c v1.NodeCondition) node.Condition {
 	return node.Condition{Type: node.ConditionType(c.Type), Status: node.ConditionStatus(c.Status), LastHeartbeatTime: c.LastHeartbeatTime.Time.UTC(),

@@ -205,7 +205,10 @@ func psStatuses(ss []podstatus.ContainerStatus) []v1.ContainerStatus {
 }
 
 // psToV1 converts the fields the kubelet's status logic reads, keeping nil
-// and empty lists apart.
+// and empty lists apart. It is not the adapter's ToPod on purpose: the
+// kubelet works on in-memory statuses where an empty container-status list
+// is not a missing one (nil reads as UnknownContainerStatuses), while an
+// API object's JSON, which the adapter speaks, drops empty lists.
 func psToV1(p *podstatus.Pod) *v1.Pod {
 	u := &v1.Pod{}
 	u.Name, u.Namespace, u.UID, u.Generation = p.Name, p.Namespace, "uid", p.Generation

@@ -18,6 +18,7 @@ import (
 	"k8s.io/kubernetes/pkg/controller"
 	testingclock "k8s.io/utils/clock/testing"
 
+	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -96,40 +97,7 @@ func fdMinReady(t *rapid.T) int32 {
 }
 
 // fdToV1 converts a kubesem pod to the upstream API type, field by field.
-func fdToV1(p *podstatus.Pod) *v1.Pod {
-	if p == nil {
-		return nil
-	}
-	u := &v1.Pod{}
-	u.Name = p.Name
-	u.Annotations = p.Annotations
-	if p.DeletionTimestamp != nil {
-		ts := metav1.NewTime(*p.DeletionTimestamp)
-		u.DeletionTimestamp = &ts
-	}
-	u.Status.Phase = v1.PodPhase(p.Status.Phase)
-	for _, c := range p.Status.Conditions {
-		u.Status.Conditions = append(u.Status.Conditions, v1.PodCondition{
-			Type: v1.PodConditionType(c.Type), Status: v1.ConditionStatus(c.Status),
-			LastTransitionTime: metav1.NewTime(c.LastTransitionTime),
-		})
-	}
-	for _, c := range p.Spec.InitContainers {
-		uc := v1.Container{Name: c.Name}
-		if c.RestartPolicy != nil {
-			pol := v1.ContainerRestartPolicy(*c.RestartPolicy)
-			uc.RestartPolicy = &pol
-		}
-		u.Spec.InitContainers = append(u.Spec.InitContainers, uc)
-	}
-	for _, s := range p.Status.InitContainerStatuses {
-		u.Status.InitContainerStatuses = append(u.Status.InitContainerStatuses, v1.ContainerStatus{Name: s.Name, RestartCount: s.RestartCount})
-	}
-	for _, s := range p.Status.ContainerStatuses {
-		u.Status.ContainerStatuses = append(u.Status.ContainerStatuses, v1.ContainerStatus{Name: s.Name, RestartCount: s.RestartCount})
-	}
-	return u
-}
+func fdToV1(p *podstatus.Pod) *v1.Pod { return must(k8s.ToPod(p)) }
 
 // fdCheckAvailable: IsReady and IsAvailable agree with IsPodReady and
 // IsPodAvailable for any pod, minReadySeconds (negative included) and now.
