@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubesem/kubesem/cronjob"
 	"github.com/kubesem/kubesem/job"
@@ -33,6 +34,23 @@ func convert[T any](kind string, from any) (*T, error) {
 		return nil, fmt.Errorf("k8s: decoding %s: %w", kind, err)
 	}
 	return to, nil
+}
+
+// toAPI converts a kubesem model back to the API type T with its
+// apiVersion and kind set; nil stays nil.
+func toAPI[T any, PT interface {
+	*T
+	GetObjectKind() schema.ObjectKind
+}, F any](apiVersion, kind string, from *F) (*T, error) {
+	if from == nil {
+		return nil, nil
+	}
+	out, err := convert[T](kind, from)
+	if err != nil {
+		return nil, err
+	}
+	PT(out).GetObjectKind().SetGroupVersionKind(schema.FromAPIVersionAndKind(apiVersion, kind))
+	return out, nil
 }
 
 // convertAll converts every element of from.
@@ -65,15 +83,7 @@ func FromDeployment(d *appsv1.Deployment) (*rollout.Deployment, error) {
 // ToDeployment converts d back to the API type (TemplateHash, not an API
 // field, is dropped).
 func ToDeployment(d *rollout.Deployment) (*appsv1.Deployment, error) {
-	if d == nil {
-		return nil, nil
-	}
-	out, err := convert[appsv1.Deployment]("Deployment", d)
-	if err != nil {
-		return nil, err
-	}
-	out.APIVersion, out.Kind = "apps/v1", "Deployment"
-	return out, nil
+	return toAPI[appsv1.Deployment]("apps/v1", "Deployment", d)
 }
 
 // FromReplicaSet converts rs.
@@ -138,15 +148,7 @@ func FromPods(pods []*corev1.Pod) ([]*podstatus.Pod, error) {
 
 // ToPod converts p back to the API type (the modelled fields only).
 func ToPod(p *podstatus.Pod) (*corev1.Pod, error) {
-	if p == nil {
-		return nil, nil
-	}
-	out, err := convert[corev1.Pod]("Pod", p)
-	if err != nil {
-		return nil, err
-	}
-	out.APIVersion, out.Kind = "v1", "Pod"
-	return out, nil
+	return toAPI[corev1.Pod]("v1", "Pod", p)
 }
 
 // FromJob converts j.
@@ -164,15 +166,7 @@ func FromJobs(jobs []*batchv1.Job) ([]*job.Job, error) {
 
 // ToJob converts j back to the API type.
 func ToJob(j *job.Job) (*batchv1.Job, error) {
-	if j == nil {
-		return nil, nil
-	}
-	out, err := convert[batchv1.Job]("Job", j)
-	if err != nil {
-		return nil, err
-	}
-	out.APIVersion, out.Kind = "batch/v1", "Job"
-	return out, nil
+	return toAPI[batchv1.Job]("batch/v1", "Job", j)
 }
 
 // FromCronJob converts cj.
@@ -185,15 +179,7 @@ func FromCronJob(cj *batchv1.CronJob) (*cronjob.CronJob, error) {
 
 // ToCronJob converts cj back to the API type.
 func ToCronJob(cj *cronjob.CronJob) (*batchv1.CronJob, error) {
-	if cj == nil {
-		return nil, nil
-	}
-	out, err := convert[batchv1.CronJob]("CronJob", cj)
-	if err != nil {
-		return nil, err
-	}
-	out.APIVersion, out.Kind = "batch/v1", "CronJob"
-	return out, nil
+	return toAPI[batchv1.CronJob]("batch/v1", "CronJob", cj)
 }
 
 // FromPodDisruptionBudget converts b.
@@ -206,15 +192,7 @@ func FromPodDisruptionBudget(b *policyv1.PodDisruptionBudget) (*pdb.PodDisruptio
 
 // ToPodDisruptionBudget converts b back to the API type.
 func ToPodDisruptionBudget(b *pdb.PodDisruptionBudget) (*policyv1.PodDisruptionBudget, error) {
-	if b == nil {
-		return nil, nil
-	}
-	out, err := convert[policyv1.PodDisruptionBudget]("PodDisruptionBudget", b)
-	if err != nil {
-		return nil, err
-	}
-	out.APIVersion, out.Kind = "policy/v1", "PodDisruptionBudget"
-	return out, nil
+	return toAPI[policyv1.PodDisruptionBudget]("policy/v1", "PodDisruptionBudget", b)
 }
 
 // FromNode converts n: metadata, spec.unschedulable, spec.taints and
@@ -233,15 +211,7 @@ func FromNodes(nodes []*corev1.Node) ([]*node.Node, error) {
 
 // ToNode converts n back to the API type (the fields kubesem models).
 func ToNode(n *node.Node) (*corev1.Node, error) {
-	if n == nil {
-		return nil, nil
-	}
-	out, err := convert[corev1.Node]("Node", n)
-	if err != nil {
-		return nil, err
-	}
-	out.APIVersion, out.Kind = "v1", "Node"
-	return out, nil
+	return toAPI[corev1.Node]("v1", "Node", n)
 }
 
 // FromLease converts a node Lease (kube-node-lease namespace): its name,

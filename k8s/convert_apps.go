@@ -163,15 +163,7 @@ func FromDaemonSet(ds *appsv1.DaemonSet) (*daemonset.DaemonSet, error) {
 // ToDaemonSet converts ds back to the API type (the fields kubesem models:
 // the template loses what daemonset.Template does not hold).
 func ToDaemonSet(ds *daemonset.DaemonSet) (*appsv1.DaemonSet, error) {
-	if ds == nil {
-		return nil, nil
-	}
-	out, err := convert[appsv1.DaemonSet]("DaemonSet", ds)
-	if err != nil {
-		return nil, err
-	}
-	out.APIVersion, out.Kind = "apps/v1", "DaemonSet"
-	return out, nil
+	return toAPI[appsv1.DaemonSet]("apps/v1", "DaemonSet", ds)
 }
 
 // FromDaemonPod converts a pod of a DaemonSet: the pod as podstatus models
@@ -190,15 +182,7 @@ func FromDaemonPods(pods []*corev1.Pod) ([]*daemonset.Pod, error) {
 
 // ToDaemonPod converts p back to the API type (the modelled fields).
 func ToDaemonPod(p *daemonset.Pod) (*corev1.Pod, error) {
-	if p == nil {
-		return nil, nil
-	}
-	out, err := convert[corev1.Pod]("Pod", p)
-	if err != nil {
-		return nil, err
-	}
-	out.APIVersion, out.Kind = "v1", "Pod"
-	return out, nil
+	return toAPI[corev1.Pod]("v1", "Pod", p)
 }
 
 // FromStatefulSetStatus converts a StatefulSet status, such as the one the
