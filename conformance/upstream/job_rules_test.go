@@ -9,8 +9,6 @@ import (
 	"github.com/go-logr/logr"
 	batch "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -175,13 +173,6 @@ func jobGenPod(t *rapid.T, i int) *podstatus.Pod {
 
 func jobPtr[T any](v T) *T { return &v }
 
-func jobV1Time(t *time.Time) *metav1.Time {
-	if t == nil {
-		return nil
-	}
-	return &metav1.Time{Time: *t}
-}
-
 // jobV1Pod is the adapter's pod.
 func jobV1Pod(p *podstatus.Pod) *v1.Pod { return must(k8s.ToPod(p)) }
 
@@ -217,28 +208,7 @@ func jobGenPolicy(t *rapid.T) *job.PodFailurePolicy {
 
 // jobV1Policy converts a policy, applying the API default status True.
 func jobV1Policy(p *job.PodFailurePolicy) *batch.PodFailurePolicy {
-	if p == nil {
-		return nil
-	}
-	out := &batch.PodFailurePolicy{Rules: []batch.PodFailurePolicyRule{}}
-	for _, r := range p.Rules {
-		vr := batch.PodFailurePolicyRule{Action: batch.PodFailurePolicyAction(r.Action)}
-		if e := r.OnExitCodes; e != nil {
-			vr.OnExitCodes = &batch.PodFailurePolicyOnExitCodesRequirement{ContainerName: e.ContainerName, Operator: batch.PodFailurePolicyOnExitCodesOperator(e.Operator), Values: e.Values}
-		}
-		if r.OnPodConditions != nil {
-			vr.OnPodConditions = []batch.PodFailurePolicyOnPodConditionsPattern{}
-			for _, c := range r.OnPodConditions {
-				s := v1.ConditionStatus(c.Status)
-				if s == "" {
-					s = v1.ConditionTrue
-				}
-				vr.OnPodConditions = append(vr.OnPodConditions, batch.PodFailurePolicyOnPodConditionsPattern{Type: v1.PodConditionType(c.Type), Status: s})
-			}
-		}
-		out.Rules = append(out.Rules, vr)
-	}
-	return out
+	return jobV1Job(&job.Job{Spec: job.Spec{PodFailurePolicy: p}}).Spec.PodFailurePolicy
 }
 
 func TestJobMatchPodFailurePolicyDifferential(t *testing.T) {
@@ -411,42 +381,19 @@ func jobGenJob(t *rapid.T) *job.Job {
 	return j
 }
 
+// jobV1Job is the adapter's Job, with the API default status True on
+// onPodConditions patterns.
 func jobV1Job(j *job.Job) *batch.Job {
-	out := &batch.Job{ObjectMeta: metav1.ObjectMeta{Name: j.Name, Namespace: j.Namespace, UID: jobUID(j.UID)}}
-	out.Spec.Completions, out.Spec.Parallelism, out.Spec.BackoffLimit = j.Spec.Completions, j.Spec.Parallelism, j.Spec.BackoffLimit
-	out.Spec.BackoffLimitPerIndex, out.Spec.MaxFailedIndexes = j.Spec.BackoffLimitPerIndex, j.Spec.MaxFailedIndexes
-	out.Spec.ActiveDeadlineSeconds, out.Spec.Suspend = j.Spec.ActiveDeadlineSeconds, j.Spec.Suspend
-	if m := j.Spec.CompletionMode; m != nil {
-		out.Spec.CompletionMode = jobPtr(batch.CompletionMode(*m))
-	}
-	if r := j.Spec.PodReplacementPolicy; r != nil {
-		out.Spec.PodReplacementPolicy = jobPtr(batch.PodReplacementPolicy(*r))
-	}
-	out.Spec.PodFailurePolicy = jobV1Policy(j.Spec.PodFailurePolicy)
-	if sp := j.Spec.SuccessPolicy; sp != nil {
-		out.Spec.SuccessPolicy = &batch.SuccessPolicy{}
-		for _, r := range sp.Rules {
-			out.Spec.SuccessPolicy.Rules = append(out.Spec.SuccessPolicy.Rules, batch.SuccessPolicyRule{SucceededIndexes: r.SucceededIndexes, SucceededCount: r.SucceededCount})
+	out := must(k8s.ToJob(j))
+	// API defaulting gives an onPodConditions pattern status True.
+	if pfp := out.Spec.PodFailurePolicy; pfp != nil {
+		for i := range pfp.Rules {
+			for k := range pfp.Rules[i].OnPodConditions {
+				if pfp.Rules[i].OnPodConditions[k].Status == "" {
+					pfp.Rules[i].OnPodConditions[k].Status = v1.ConditionTrue
+				}
+			}
 		}
-	}
-	out.Spec.TTLSecondsAfterFinished = j.Spec.TTLSecondsAfterFinished
-	out.Spec.Template.Spec.RestartPolicy = v1.RestartPolicy(j.Spec.Template.Spec.RestartPolicy)
-	st := &out.Status
-	st.StartTime, st.CompletionTime = jobV1Time(j.Status.StartTime), jobV1Time(j.Status.CompletionTime)
-	st.Active, st.Succeeded, st.Failed, st.Ready, st.Terminating = j.Status.Active, j.Status.Succeeded, j.Status.Failed, j.Status.Ready, j.Status.Terminating
-	st.CompletedIndexes, st.FailedIndexes = j.Status.CompletedIndexes, j.Status.FailedIndexes
-	if u := j.Status.UncountedTerminatedPods; u != nil {
-		st.UncountedTerminatedPods = &batch.UncountedTerminatedPods{}
-		for _, s := range u.Succeeded {
-			st.UncountedTerminatedPods.Succeeded = append(st.UncountedTerminatedPods.Succeeded, jobUID(s))
-		}
-		for _, s := range u.Failed {
-			st.UncountedTerminatedPods.Failed = append(st.UncountedTerminatedPods.Failed, jobUID(s))
-		}
-	}
-	for _, c := range j.Status.Conditions {
-		st.Conditions = append(st.Conditions, batch.JobCondition{Type: batch.JobConditionType(c.Type), Status: v1.ConditionStatus(c.Status),
-			LastTransitionTime: metav1.Time{Time: c.LastTransitionTime}, LastProbeTime: metav1.Time{Time: c.LastProbeTime}, Reason: c.Reason, Message: c.Message})
 	}
 	return out
 }
@@ -535,5 +482,3 @@ func TestJobTimeLeftDifferential(t *testing.T) {
 		}
 	})
 }
-
-func jobUID(s string) types.UID { return types.UID(s) }
