@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/statefulset"
@@ -60,9 +61,13 @@ func opaque(t reflect.Type) bool {
 
 // fieldsJSON lists the types whose UnmarshalJSON reads the struct's own
 // fields as encoding/json does and only adds an API form next to them (a
-// statefulset.Pod also reads spec.volumes): their keys are their fields'.
+// statefulset.Pod also reads spec.volumes, a claim or revision its
+// metadata): their keys are their fields'.
 var fieldsJSON = map[reflect.Type]bool{
-	reflect.TypeFor[statefulset.Pod](): true,
+	reflect.TypeFor[statefulset.Pod]():      true,
+	reflect.TypeFor[statefulset.Claim]():    true,
+	reflect.TypeFor[statefulset.Revision](): true,
+	reflect.TypeFor[daemonset.Revision]():   true,
 }
 
 // objectKey returns the JSON key of In's one object field (a struct, or a

@@ -1,0 +1,76 @@
+package statefulset_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kubesem/kubesem/statefulset"
+)
+
+// A Pod as the API server returns it keeps its claim volumes; kubesem's own
+// flattened "volumes" list still decodes as before.
+func TestPodJSONVolumes(t *testing.T) {
+	t.Parallel()
+	api := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-0","namespace":"default"},
+	  "spec":{"containers":[{"name":"nginx","image":"nginx"}],
+	    "volumes":[{"name":"www","persistentVolumeClaim":{"claimName":"www-web-0"}},{"name":"kube-api-access-x","projected":{"sources":[]}}]},
+	  "status":{"phase":"Running"}}`
+	var p statefulset.Pod
+	if err := json.Unmarshal([]byte(api), &p); err != nil {
+		t.Fatal(err)
+	}
+	want := []statefulset.Volume{{Name: "www", ClaimName: "www-web-0"}, {Name: "kube-api-access-x"}}
+	if diff := cmp.Diff(want, p.Volumes); diff != "" || p.Name != "web-0" || p.Status.Phase != "Running" || len(p.Spec.Containers) != 1 {
+		t.Errorf("API pod: volumes (-want +got):\n%s\npod %+v", diff, p.Pod)
+	}
+	var q statefulset.Pod
+	if err := json.Unmarshal([]byte(`{"metadata":{"name":"web-1"},"volumes":[{"name":"www","claimName":"www-web-1"}]}`), &q); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]statefulset.Volume{{Name: "www", ClaimName: "www-web-1"}}, q.Volumes); diff != "" {
+		t.Errorf("kubesem form (-want +got):\n%s", diff)
+	}
+	if err := json.Unmarshal([]byte(`{"spec":{"volumes":"x"}}`), &q); err == nil {
+		t.Error("malformed spec.volumes decoded without error")
+	}
+}
+
+// A PersistentVolumeClaim as the API server returns it keeps its name, UID,
+// deletion timestamp and owners; the flat form still decodes.
+func TestClaimJSON(t *testing.T) {
+	t.Parallel()
+	var c statefulset.Claim
+	api := `{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"www-web-0","uid":"u1","deletionTimestamp":"2026-01-01T00:00:00Z",
+	  "ownerReferences":[{"apiVersion":"apps/v1","kind":"StatefulSet","name":"web","uid":"s"}]},"spec":{"accessModes":["ReadWriteOnce"]},"status":{"phase":"Bound"}}`
+	if err := json.Unmarshal([]byte(api), &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Name != "www-web-0" || c.UID != "u1" || c.DeletionTimestamp == nil || len(c.OwnerReferences) != 1 || c.OwnerReferences[0].Name != "web" {
+		t.Errorf("API claim: %+v", c)
+	}
+	var f statefulset.Claim
+	if err := json.Unmarshal([]byte(`{"name":"www-web-1","uid":"u2"}`), &f); err != nil || f.Name != "www-web-1" || f.UID != "u2" {
+		t.Errorf("flat claim: %+v, %v", f, err)
+	}
+}
+
+// A ControllerRevision as the API server returns it gives its name and
+// creation time; the flat form still decodes.
+func TestRevisionJSON(t *testing.T) {
+	t.Parallel()
+	var r statefulset.Revision
+	api := `{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{"name":"web-5d8b7f9c6","creationTimestamp":"2026-01-01T00:00:00Z",
+	  "labels":{"controller.kubernetes.io/hash":"5d8b7f9c6"}},"data":{"spec":{"template":{"$patch":"replace"}}},"revision":3}`
+	if err := json.Unmarshal([]byte(api), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Name != "web-5d8b7f9c6" || r.Revision != 3 || r.CreationTimestamp.IsZero() {
+		t.Errorf("API revision: %+v", r)
+	}
+	var f statefulset.Revision
+	if err := json.Unmarshal([]byte(`{"name":"web-v1","revision":1}`), &f); err != nil || f.Name != "web-v1" || f.Revision != 1 {
+		t.Errorf("flat revision: %+v, %v", f, err)
+	}
+}
