@@ -12,6 +12,8 @@ import (
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/pdb"
 	"github.com/kubesem/kubesem/statefulset"
 )
 
@@ -61,13 +63,15 @@ func opaque(t reflect.Type) bool {
 
 // fieldsJSON lists the types whose UnmarshalJSON reads the struct's own
 // fields as encoding/json does and only adds an API form next to them (a
-// statefulset.Pod also reads spec.volumes, a claim or revision its
-// metadata): their keys are their fields'.
+// statefulset.Pod also reads spec.volumes; a claim, revision, lease or
+// controller its metadata and spec): their keys are their fields'.
 var fieldsJSON = map[reflect.Type]bool{
 	reflect.TypeFor[statefulset.Pod]():      true,
 	reflect.TypeFor[statefulset.Claim]():    true,
 	reflect.TypeFor[statefulset.Revision](): true,
 	reflect.TypeFor[daemonset.Revision]():   true,
+	reflect.TypeFor[node.Lease]():           true,
+	reflect.TypeFor[pdb.Controller]():       true,
 }
 
 // objectKey returns the JSON key of In's one object field (a struct, or a
