@@ -112,7 +112,9 @@ type stepper struct {
 // time, when every other pod is healthy), then replaces outdated pods from
 // the highest ordinal down to the partition (one at a time, or up to
 // maxUnavailable with the MaxUnavailableStatefulSet option), and computes
-// the status. pods are the set's pods (others are ignored), revisions its
+// the status. pods are the set's pods: those named "<set>-<digits>" (others
+// are ignored; one whose digits pass int32 is not synced, as upstream gives
+// it ordinal -1, but keeps its revision live), revisions its
 // ControllerRevisions, claims the existing claims of its templates. Inputs
 // are not modified; the Plan does not depend on their order.
 func Step(set *StatefulSet, pods []*Pod, revisions []Revision, claims []*Claim, now time.Time, opts Options) (Plan, error) {
@@ -127,7 +129,7 @@ func Step(set *StatefulSet, pods []*Pod, revisions []Revision, claims []*Claim, 
 	if n := set.Replicas(); n > MaxReplicas {
 		return Plan{}, field.Int("spec.replicas", int64(n), fmt.Errorf("Step holds one slot per replica, as upstream does, and refuses more than %d: %w", MaxReplicas, field.ErrUnsupported))
 	}
-	members, ords, err := memberPods(set, pods)
+	members, ords, unparsed, err := memberPods(set, pods)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -152,7 +154,17 @@ func Step(set *StatefulSet, pods []*Pod, revisions []Revision, claims []*Claim, 
 	}
 	st.CollisionCount = &cc
 	mrs := set.Spec.MinReadySeconds
-	CountReplicas(&st, members, mrs, now)
+	all := members // every claimed pod, for live revisions and the requeue
+	if len(unparsed) > 0 {
+		all = append(slices.Clone(members), unparsed...)
+	}
+	// Upstream counts every claimed pod first and, unless the set is being
+	// deleted, counts again over the pods it sorted into ordinals.
+	if set.DeletionTimestamp != nil {
+		CountReplicas(&st, all, mrs, now)
+	} else {
+		CountReplicas(&st, members, mrs, now)
+	}
 
 	p.Outcome = s.sync(members, ords, &st, current, update)
 
@@ -163,7 +175,7 @@ func Step(set *StatefulSet, pods []*Pod, revisions []Revision, claims []*Claim, 
 		p.Status = copyStatus(set.Status)
 	}
 	live := map[string]bool{current: true, update: true}
-	for _, m := range members {
+	for _, m := range all {
 		live[PodRevision(m)] = true
 	}
 	p.Revisions = append(p.Revisions, TruncateHistory(revs, set.HistoryLimit(), func(n string) bool { return live[n] })...)
@@ -172,8 +184,8 @@ func Step(set *StatefulSet, pods []*Pod, revisions []Revision, claims []*Claim, 
 		p.Requeue = []plan.Requeue{{Reason: s.failedWhy, RateLimited: true}}
 	} else if mrs > 0 && st.ReadyReplicas != st.AvailableReplicas {
 		after := time.Duration(mrs) * time.Second
-		ps := make([]*podstatus.Pod, len(members))
-		for i, m := range members {
+		ps := make([]*podstatus.Pod, len(all))
+		for i, m := range all {
 			ps[i] = &m.Pod
 		}
 		if d, ok := podstatus.NextAvailabilityCheck(ps, mrs, now); ok {
@@ -198,8 +210,12 @@ type member struct {
 }
 
 // memberPods returns the set's pods sorted by ordinal, and their ordinals;
-// a duplicate ordinal is an error.
-func memberPods(set *StatefulSet, pods []*Pod) ([]*Pod, []int32, error) {
+// a duplicate ordinal is an error. unparsed are the pods upstream's
+// isMemberOf still claims (the set's name, a dash, digits) whose ordinal
+// does not fit int32: getOrdinal gives them -1, so the sync ignores them
+// and so does the status it writes, except for a set being deleted; their
+// revisions stay live and they count for the minReadySeconds requeue.
+func memberPods(set *StatefulSet, pods []*Pod) (members []*Pod, ords []int32, unparsed []*Pod, err error) {
 	ms := make([]member, 0, len(pods))
 	sorted := true
 	for _, p := range pods {
@@ -207,7 +223,13 @@ func memberPods(set *StatefulSet, pods []*Pod) ([]*Pod, []int32, error) {
 			continue
 		}
 		parent, o, ok := ParentAndOrdinal(p.Name)
-		if !ok || parent != set.Name {
+		if !ok {
+			if overflowMember(p.Name, set.Name) {
+				unparsed = append(unparsed, p)
+			}
+			continue
+		}
+		if parent != set.Name {
 			continue
 		}
 		if n := len(ms); n > 0 && ms[n-1].ord >= o {
@@ -218,15 +240,31 @@ func memberPods(set *StatefulSet, pods []*Pod) ([]*Pod, []int32, error) {
 	if !sorted {
 		slices.SortFunc(ms, func(a, b member) int { return cmp.Compare(a.ord, b.ord) })
 	}
-	out := make([]*Pod, len(ms))
-	ords := make([]int32, len(ms))
+	members = make([]*Pod, len(ms))
+	ords = make([]int32, len(ms))
 	for i := range ms {
 		if i > 0 && ms[i].ord == ms[i-1].ord {
-			return nil, nil, duplicateOrdinal(ms[i].pod.Name)
+			return nil, nil, nil, duplicateOrdinal(ms[i].pod.Name)
 		}
-		out[i], ords[i] = ms[i].pod, ms[i].ord
+		members[i], ords[i] = ms[i].pod, ms[i].ord
 	}
-	return out, ords, nil
+	return members, ords, unparsed, nil
+}
+
+// overflowMember reports whether name is "<set>-<digits>" with digits that
+// do not parse as an int32 (the only way ParentAndOrdinal rejects such a
+// name).
+func overflowMember(name, set string) bool {
+	n := len(set)
+	if len(name) < n+2 || name[:n] != set || name[n] != '-' {
+		return false
+	}
+	for _, c := range []byte(name[n+1:]) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // sync mirrors updateStatefulSet; it returns the outcome.

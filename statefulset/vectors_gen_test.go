@@ -277,6 +277,13 @@ func stepVectors(t *testing.T) []genVector {
 		{"history limit 1 deletes oldest non-live", "upstream TestStatefulSetControlLimitsHistory", gset(2, template("web-v4"), hist(1), cur("web-v4", "web-v4")), []*Pod{gpod(0, running, "web-v4"), gpod(1, running, "web-v4")}, revs("web-v1", "web-v2", "web-v3", "web-v4"), nil, nil},
 		{"history limit 0 keeps pod revisions", "upstream TestStatefulSetControlLimitsHistory", gset(2, template("web-v4"), hist(0), cur("web-v3", "web-v4")), []*Pod{gpod(0, running, "web-v2"), gpod(1, running, "web-v4")}, revs("web-v1", "web-v2", "web-v3", "web-v4"), nil, nil},
 		{"history limit with new revision", "upstream TestStatefulSetControlLimitsHistory", gset(1, template("web-v5"), hist(2), cur("web-v4", "web-v4")), []*Pod{gpod(0, running, "web-v4")}, revs("web-v1", "web-v2", "web-v3", "web-v4"), nil, nil},
+		{"a pod named past int32 (web-99999999999) is not synced, not counted, but keeps its revision live", "upstream getParentNameAndOrdinal (ordinal -1 for a 32-bit parse failure), isMemberOf, truncateHistory over every claimed pod",
+			gset(1, template("web-v4"), hist(0), cur("web-v4", "web-v4")), []*Pod{gpod(0, running, "web-v4"), func() *Pod {
+				p := gpod(1, running, "web-v2")
+				p.Name = "web-99999999999"
+				p.Labels[LabelPodName] = p.Name
+				return p
+			}()}, revs("web-v1", "web-v2", "web-v3", "web-v4"), nil, nil},
 		{"first revision", "getStatefulSetRevisions: initialize history", gset(1, cur("", "")), nil, nil, nil, nil},
 		// status
 		{"status minReadySeconds requeue", "seed:002 L108; upstream TestStatefulSetAvailability", gset(2, mrs(10)), []*Pod{gpod(0, running, "web-v1"), gpod(1, readyJust, "web-v1")}, v1, nil, nil},

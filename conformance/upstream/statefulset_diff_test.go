@@ -389,6 +389,22 @@ func stsDrawCase(t *rapid.T) stsCase {
 		}
 		c.upPods = append(c.upPods, pod)
 	}
+	// Now and then a pod of the set whose ordinal does not fit int32:
+	// upstream claims it, counts it in the status and keeps its revision
+	// live, but gives it ordinal -1 and never syncs it.
+	if rapid.IntRange(0, 9).Draw(t, "overflowPod") == 0 {
+		name := "web-" + rapid.SampledFrom([]string{"2147483648", "99999999999"}).Draw(t, "overflowName")
+		phase := rapid.SampledFrom([]v1.PodPhase{v1.PodRunning, v1.PodPending, ""}).Draw(t, "overflowPhase")
+		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("uid-" + name), Labels: map[string]string{"app": "web"}},
+			Status: v1.PodStatus{Phase: phase}}
+		if rev := revLabel("overflowRev"); rev != "" {
+			pod.Labels[apps.StatefulSetRevisionLabel] = rev
+		}
+		if phase == v1.PodRunning && rapid.Bool().Draw(t, "overflowReady") {
+			pod.Status.Conditions = []v1.PodCondition{{Type: v1.PodReady, Status: v1.ConditionTrue, LastTransitionTime: metav1.NewTime(stsNow.Add(-time.Hour))}}
+		}
+		c.upPods = append(c.upPods, pod)
+	}
 	// kubesem's inputs, through the adapter (the revision name included).
 	c.set = must(k8s.FromStatefulSetWithRevisions(up, c.upRevs))
 	c.pods = must1(k8s.FromStatefulSetPods(c.upPods))
