@@ -13,8 +13,9 @@ import (
 	"github.com/kubesem/kubesem/statefulset"
 )
 
-// StatefulSetWrites are the pod and claim writes of one StatefulSet sync as
-// complete API objects, in the controller's order within each list.
+// StatefulSetWrites are the revision, claim and pod writes of one
+// StatefulSet sync as complete API objects, in the controller's order
+// within each list.
 type StatefulSetWrites struct {
 	// CreateRevisions are the ControllerRevisions created for the set's
 	// template ([NewStatefulSetRevision]); UpdateRevisions are copies of
