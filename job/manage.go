@@ -91,11 +91,25 @@ func (s *sync) delete(rm []Removal, reason Reason) {
 	s.terminating += int32(len(rm))
 }
 
+// deleteReleasing records the removal of pods as manageJob removes them:
+// each pod still carrying the tracking finalizer is patched to drop it
+// just before its deletion (deleteJobPods). The patch is made whatever the
+// rest of the sync does; the track step, walking the pods as they were
+// read, may patch the same pod again.
+func (s *sync) deleteReleasing(rm []Removal, reason Reason) {
+	for _, r := range rm {
+		if hasFinalizer(r.Pod) {
+			s.plan.PodPatches++
+		}
+	}
+	s.delete(rm, reason)
+}
+
 // manage creates or deletes pods to reach WantActive.
 func (s *sync) manage() {
 	j := &s.job
 	if isSuspended(j) {
-		s.delete(PodsForRemoval(j, s.active, len(s.active)), ReasonSuspended)
+		s.deleteReleasing(PodsForRemoval(j, s.active, len(s.active)), ReasonSuspended)
 		return
 	}
 	want := WantActive(j, s.succeeded, s.activeN)
@@ -104,7 +118,7 @@ func (s *sync) manage() {
 		rm = rm[:maxPerSync]
 	}
 	if len(rm) > 0 {
-		s.delete(rm, "")
+		s.deleteReleasing(rm, "")
 		return
 	}
 	var terminating int32

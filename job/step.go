@@ -32,9 +32,14 @@ type Plan struct {
 	// RemoveFinalizers lists the UIDs of finished pods the controller
 	// accounts for in this sync and releases (removes the tracking finalizer).
 	RemoveFinalizers []string `json:"removeFinalizers"`
-	// PodPatches counts the pods whose tracking finalizer the controller
-	// removes with a patch: those in RemoveFinalizers and the deleted pods
-	// that carry it (each is patched before its deletion).
+	// PodPatches counts the patches that remove the tracking finalizer:
+	// one per pod in RemoveFinalizers, plus one per pod carrying the
+	// finalizer that the controller deletes to manage the pod count
+	// (suspension, too many active pods, duplicate or invalid indexes),
+	// which it patches just before deleting it. Such a pod is patched twice
+	// when the same sync also releases it (the job meets its completions
+	// with it deleted). Pods deleted because the job finishes are deleted
+	// without a patch and released through RemoveFinalizers.
 	PodPatches int `json:"podPatches"`
 	// Status is the job status after the sync; UpdateStatus says whether
 	// the controller writes it.
@@ -110,7 +115,7 @@ func Step(j *Job, pods []*podstatus.Pod, prev BackoffRecord, now time.Time, opts
 		return Plan{}, err
 	}
 	s.plan.Outcome = ReasonSynced
-	s.plan.PodPatches = podPatches(s.plan, pods)
+	s.plan.PodPatches += len(s.plan.RemoveFinalizers)
 	return s.plan, nil
 }
 
@@ -284,21 +289,4 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// podPatches counts the pods whose tracking finalizer a sync removes with a
-// patch: the released ones and the deleted ones carrying it.
-func podPatches(p Plan, pods []*podstatus.Pod) int {
-	patched := make(map[string]bool, len(p.RemoveFinalizers))
-	for _, uid := range p.RemoveFinalizers {
-		patched[uid] = true
-	}
-	for _, d := range p.Delete {
-		for _, q := range pods {
-			if q != nil && q.UID == d.UID && slices.Contains(q.Finalizers, TrackingFinalizer) {
-				patched[d.UID] = true
-			}
-		}
-	}
-	return len(patched)
 }

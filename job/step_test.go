@@ -56,3 +56,58 @@ func firstRequeue(p job.Plan, reason job.Reason) (time.Duration, bool) {
 	}
 	return 0, false
 }
+
+// TestStepPodPatches: a pod deleted to manage the pod count is patched
+// before its deletion, and once more when the same sync releases it because
+// the job meets its completions; a pod deleted because the job finishes is
+// only released.
+func TestStepPodPatches(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	now := start.Add(time.Minute)
+	pod := func(name string, phase podstatus.Phase, fin bool) *podstatus.Pod {
+		p := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", UID: name}, Status: podstatus.Status{Phase: phase}}
+		if fin {
+			p.Finalizers = []string{job.TrackingFinalizer}
+		}
+		return p
+	}
+	mk := func(spec job.Spec, succeeded int32) *job.Job {
+		return &job.Job{ObjectMeta: meta.ObjectMeta{Name: "pi", Namespace: "default", UID: "j"}, Spec: spec,
+			Status: job.Status{StartTime: &start, Succeeded: succeeded, Active: 1}}
+	}
+	two := ptr[int32](2)
+	cases := []struct {
+		name        string
+		j           *job.Job
+		pods        []*podstatus.Pod
+		del, rm, pp int
+	}{
+		// completions reached with a pod still running: deleted (patch),
+		// then released with the job's SuccessCriteriaMet (patch again).
+		{"too many active, completing", mk(job.Spec{Completions: two, Parallelism: two}, 2),
+			[]*podstatus.Pod{pod("a", podstatus.Running, true)}, 1, 1, 2},
+		// the same pod without the finalizer: neither patch.
+		{"too many active, completing, no finalizer", mk(job.Spec{Completions: two, Parallelism: two}, 2),
+			[]*podstatus.Pod{pod("a", podstatus.Running, false)}, 1, 0, 0},
+		// suspended, not complete: one patch before the deletion.
+		{"suspend", mk(job.Spec{Completions: two, Parallelism: two, Suspend: ptr(true)}, 0),
+			[]*podstatus.Pod{pod("a", podstatus.Running, true)}, 1, 0, 1},
+		// suspended with completions met: deleted and released.
+		{"suspend, completing", mk(job.Spec{Completions: two, Parallelism: two, Suspend: ptr(true)}, 2),
+			[]*podstatus.Pod{pod("a", podstatus.Running, true)}, 1, 1, 2},
+		// past the deadline: deleted without a patch, released once.
+		{"deadline", mk(job.Spec{ActiveDeadlineSeconds: ptr[int64](30)}, 0),
+			[]*podstatus.Pod{pod("a", podstatus.Running, true)}, 1, 1, 1},
+	}
+	for _, c := range cases {
+		p, err := job.Step(c.j, c.pods, job.BackoffRecord{}, now, job.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if len(p.Delete) != c.del || len(p.RemoveFinalizers) != c.rm || p.PodPatches != c.pp {
+			t.Errorf("%s: delete %d, removeFinalizers %d, podPatches %d; want %d, %d, %d", c.name,
+				len(p.Delete), len(p.RemoveFinalizers), p.PodPatches, c.del, c.rm, c.pp)
+		}
+	}
+}
