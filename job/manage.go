@@ -91,6 +91,11 @@ func (s *sync) delete(rm []Removal, reason Reason) {
 	s.terminating += int32(len(rm))
 }
 
+// syncBatchPeriod is the shortest delay the controller requeues a job with
+// while pod creation waits for a backoff (upstream SyncJobBatchPeriod,
+// enforced by enqueueSyncJobWithDelay).
+const syncBatchPeriod = time.Second
+
 // deleteReleasing records the removal of pods as manageJob removes them:
 // each pod still carrying the tracking finalizer is patched to drop it
 // just before its deletion (deleteJobPods). The patch is made whatever the
@@ -131,7 +136,7 @@ func (s *sync) manage() {
 	}
 	if !hasBackoffLimitPerIndex(j) {
 		if left := RemainingBackoff(s.record.FailuresAfterLastSuccess, s.record.LastFailureTime, s.now, s.opts); left > 0 {
-			s.plan.Requeue = append(s.plan.Requeue, plan.Requeue{After: left, Reason: ReasonPodFailureBackoff})
+			s.plan.Requeue = append(s.plan.Requeue, plan.Requeue{After: max(left, syncBatchPeriod), Reason: ReasonPodFailureBackoff})
 			return
 		}
 	}
@@ -189,7 +194,7 @@ func (s *sync) pendingIndexes(n int) ([]int, bool) {
 		}
 	}
 	if len(now) == 0 && wait > 0 {
-		s.plan.Requeue = append(s.plan.Requeue, plan.Requeue{After: wait, Reason: ReasonIndexFailureBackoff})
+		s.plan.Requeue = append(s.plan.Requeue, plan.Requeue{After: max(wait, syncBatchPeriod), Reason: ReasonIndexFailureBackoff})
 		return nil, false
 	}
 	return now, true

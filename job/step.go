@@ -47,7 +47,10 @@ type Plan struct {
 	UpdateStatus bool   `json:"updateStatus"`
 	// Requeue lists when the controller looks at the job again, and why.
 	Requeue []plan.Requeue `json:"requeue"`
-	// Backoff is the controller's backoff record after the sync (memory).
+	// Backoff is the controller's backoff record after the sync (memory):
+	// the record updated with the pods newly finished, stored only when the
+	// sync writes the status before releasing finalizers (upstream stores
+	// it with that first write); otherwise the previous record, unchanged.
 	Backoff BackoffRecord `json:"backoff"`
 }
 
@@ -91,7 +94,11 @@ type NewPod struct {
 //
 // prev is the controller's backoff record for the job from the previous
 // sync (the zero record for a freshly started controller); the Plan's
-// Backoff is the record to pass to the next sync.
+// Backoff is the record to pass to the next sync: the one updated with the
+// newly finished pods when the sync writes the status before releasing
+// finalizers, prev otherwise (as upstream's flushUncountedAndRemoveFinalizers
+// stores it only with that write). A failure the sync releases without
+// that write (an ignored failure, say) is thus not remembered.
 //
 // Validation errors are those of Validate; on error the Plan is zero.
 //
@@ -148,7 +155,7 @@ type sync struct {
 	succeeded, failed       int32
 	uncS, uncF              map[string]bool
 	newSucceeded, newFailed []*podstatus.Pod
-	record                  BackoffRecord
+	prev, record            BackoffRecord
 
 	finished          *Condition
 	prevSucc, succIdx Indexes
@@ -206,8 +213,8 @@ func newSync(j *Job, pods []*podstatus.Pod, prev BackoffRecord, now time.Time, o
 		t := now
 		st.StartTime = &t
 	}
+	s.prev = prev
 	s.record = NewBackoffRecord(prev, s.newSucceeded, s.newFailed)
-	s.plan.Backoff = s.record
 	return s
 }
 

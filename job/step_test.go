@@ -111,3 +111,33 @@ func TestStepPodPatches(t *testing.T) {
 		}
 	}
 }
+
+// TestStepBackoffStoredWithFirstWrite: the backoff record after a sync is
+// the updated one only when the sync writes the status before releasing
+// finalizers; a failure ignored by the pod failure policy in a sync that
+// writes nothing else leaves the previous record.
+func TestStepBackoffStoredWithFirstWrite(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	failed := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: "a", Namespace: "default", UID: "a", Finalizers: []string{job.TrackingFinalizer}},
+		Status: podstatus.Status{Phase: podstatus.Failed, Conditions: []podstatus.Condition{{Type: "DisruptionTarget", Status: meta.ConditionTrue}}}}
+	running := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: "b", Namespace: "default", UID: "b", Finalizers: []string{job.TrackingFinalizer}},
+		Status: podstatus.Status{Phase: podstatus.Running}}
+	zero := int32(0)
+	mk := func(policy *job.PodFailurePolicy) *job.Job {
+		return &job.Job{ObjectMeta: meta.ObjectMeta{Name: "pi", Namespace: "default", UID: "j"},
+			Spec:   job.Spec{Completions: ptr[int32](4), Parallelism: ptr[int32](2), PodFailurePolicy: policy},
+			Status: job.Status{StartTime: &start, Active: 2, Ready: &zero, Terminating: &zero}}
+	}
+	ignore := &job.PodFailurePolicy{Rules: []job.PodFailurePolicyRule{{Action: job.ActionIgnore,
+		OnPodConditions: []job.OnPodConditionsRequirement{{Type: "DisruptionTarget"}}}}}
+	prev := job.BackoffRecord{FailuresAfterLastSuccess: 2}
+	p, err := job.Step(mk(ignore), []*podstatus.Pod{failed, running}, prev, start.Add(time.Minute), job.Options{})
+	if err != nil || p.UpdateStatus || p.Backoff.FailuresAfterLastSuccess != 2 {
+		t.Errorf("ignored failure: updateStatus %v, backoff %+v, %v; want no write and the previous record", p.UpdateStatus, p.Backoff, err)
+	}
+	p, err = job.Step(mk(nil), []*podstatus.Pod{failed, running}, prev, start.Add(time.Minute), job.Options{})
+	if err != nil || !p.UpdateStatus || p.Backoff.FailuresAfterLastSuccess != 3 {
+		t.Errorf("counted failure: updateStatus %v, backoff %+v, %v; want a write and the failure remembered", p.UpdateStatus, p.Backoff, err)
+	}
+}

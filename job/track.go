@@ -99,6 +99,11 @@ func (s *sync) track() {
 		}
 		s.finished = s.newCondition(Complete, meta.ConditionTrue, s.finished.Reason, s.finished.Message)
 	}
+	// The first write, before the finalizers go, stores the backoff record.
+	s.plan.Backoff = s.prev
+	if flush {
+		s.plan.Backoff = s.record
+	}
 	for _, uid := range s.plan.RemoveFinalizers {
 		delete(withFinalizer, uid)
 	}

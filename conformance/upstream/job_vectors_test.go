@@ -1,31 +1,38 @@
 package upstream_test
 
 import (
-	"context"
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
-	"unsafe"
+	_ "unsafe" // go:linkname
 
 	batch "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/informers"
-	clientset "k8s.io/client-go/kubernetes"
-	restclient "k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/cache"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	featuregatetesting "k8s.io/component-base/featuregate/testing"
+	"k8s.io/klog/v2"
 	batchv1defaults "k8s.io/kubernetes/pkg/apis/batch/v1"
 	"k8s.io/kubernetes/pkg/controller"
-	clocktesting "k8s.io/utils/clock/testing"
+	jobcontroller "k8s.io/kubernetes/pkg/controller/job"
+	jobutil "k8s.io/kubernetes/pkg/controller/job/util"
+	"k8s.io/kubernetes/pkg/features"
 
 	"github.com/kubesem/kubesem"
 	"github.com/kubesem/kubesem/conformance"
 	"github.com/kubesem/kubesem/job"
 )
+
+//go:linkname jobUpManagedByExternal k8s.io/kubernetes/pkg/controller/job.managedByExternalController
+func jobUpManagedByExternal(*batch.Job) *string
 
 // jobVectorInput is a job.Step vector's input, decoded into upstream types.
 type jobVectorInput struct {
@@ -38,43 +45,105 @@ type jobVectorInput struct {
 	} `json:"backoff"`
 }
 
-// TestJobStepVectorsUpstream replays every job.Step vector (default
-// options, expected output) through one upstream v1.36.3 syncJob at default
-// feature gates and matches the vector's want against upstream's result:
-// creations (count, indexes, hostnames, generateNames, failure-count
-// annotations), deletions, finalizer patches, whether and what status is
-// written. Keys upstream cannot report (reasons, requeues, the backoff
-// record, which finalizers go) are left out of the comparison.
+// jobVectorOptions is a job.Step vector's options (testdata/job/README.md).
+type jobVectorOptions struct {
+	BackoffCap             string `json:"backoffCap"`
+	BackoffBase            string `json:"backoffBase"`
+	KeepStartTimeOnSuspend bool   `json:"keepStartTimeOnSuspend"`
+}
+
+// jobConfigureUpstream sets upstream up as a vector's options describe it,
+// for the rest of the (sub)test: backoffCap and backoffBase are upstream's
+// MaxJobPodFailureBackOff and DefaultJobPodFailureBackOff (variables its
+// own tests set), keepStartTimeOnSuspend is the
+// MutableSchedulingDirectivesForSuspendedJobs gate turned off.
+func jobConfigureUpstream(t *testing.T, raw json.RawMessage) {
+	if len(raw) == 0 {
+		return
+	}
+	var o jobVectorOptions
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&o); err != nil {
+		t.Fatalf("options: %v", err)
+	}
+	set := func(v *time.Duration, s string) {
+		if s == "" {
+			return
+		}
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			t.Fatalf("options: %v", err)
+		}
+		old := *v
+		*v = d
+		t.Cleanup(func() { *v = old })
+	}
+	set(&jobcontroller.MaxJobPodFailureBackOff, o.BackoffCap)
+	set(&jobcontroller.DefaultJobPodFailureBackOff, o.BackoffBase)
+	if o.KeepStartTimeOnSuspend {
+		featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.MutableSchedulingDirectivesForSuspendedJobs, false)
+	}
+}
+
+// jobPlanKeys returns the top-level keys of job.Plan's JSON, in order.
+func jobPlanKeys(t *testing.T) []string {
+	b, err := json.Marshal(job.Plan{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kv, err := jobOrderedObject(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, e := range kv {
+		keys = append(keys, e.key)
+	}
+	return keys
+}
+
+// TestJobStepVectorsUpstream replays every job.Step vector with a want
+// through one upstream v1.36.3 syncJob (default feature gates, or the
+// vector's options set as jobConfigureUpstream says) and matches the want,
+// which must state every key of job.Plan, against what upstream did
+// (jobPlanFromUpstream). Lists whose order upstream leaves open (its
+// deletions and finalizer patches run concurrently) are rendered in the
+// order jobPlanFromUpstream documents.
 func TestJobStepVectorsUpstream(t *testing.T) {
 	vs, err := conformance.Load(kubesem.Vectors())
 	if err != nil {
 		t.Fatal(err)
 	}
+	keys := jobPlanKeys(t)
 	n := 0
 	for _, v := range vs {
-		if v.Decision != "job.Step" || v.Want == nil || len(v.Options) > 0 {
+		if v.Decision != "job.Step" || v.Want == nil {
 			continue
-		}
-		var in jobVectorInput
-		if err := json.Unmarshal(v.Input, &in); err != nil {
-			t.Errorf("%s: input: %v", v.Name, err)
-			continue
-		}
-		var want map[string]any
-		if err := json.Unmarshal(v.Want, &want); err != nil {
-			t.Fatal(err)
-		}
-		if s, _ := want["outcome"].(string); s != "" && s != string(job.ReasonSynced) {
-			continue
-		}
-		got := jobReplayUpstream(t, &in)
-		jobPruneWant(want, got)
-		wb, _ := json.Marshal(want)
-		gb, _ := json.Marshal(got)
-		if ok, why := conformance.Match(wb, gb); !ok {
-			t.Errorf("%s (%s): upstream differs: %s\nupstream: %s", v.Name, v.Source, why, gb)
 		}
 		n++
+		t.Run(v.Name, func(t *testing.T) {
+			jobConfigureUpstream(t, v.Options)
+			var in jobVectorInput
+			if err := json.Unmarshal(v.Input, &in); err != nil {
+				t.Fatalf("input: %v", err)
+			}
+			var want map[string]any
+			if err := json.Unmarshal(v.Want, &want); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range keys {
+				if _, ok := want[k]; !ok {
+					t.Errorf("want does not state %q (KUBESEM_WRITE_VECTORS=1 go test -run TestJobStepVectorsWrite fills it from upstream)", k)
+				}
+			}
+			got := jobReplayUpstream(t, &in)
+			wb, _ := json.Marshal(want)
+			gb, _ := json.Marshal(got)
+			if ok, why := conformance.Match(wb, gb); !ok {
+				t.Errorf("%s: upstream differs: %s\nupstream: %s", v.Source, why, gb)
+			}
+		})
 	}
 	if n == 0 {
 		t.Fatal("no job.Step vectors")
@@ -83,9 +152,9 @@ func TestJobStepVectorsUpstream(t *testing.T) {
 }
 
 // jobReplayUpstream runs one upstream syncJob on the vector's state and
-// renders the result in the shape of the job.Step decision.
+// renders what it did as a job.Plan (jobPlanFromUpstream).
 func jobReplayUpstream(t *testing.T, in *jobVectorInput) map[string]any {
-	ctx := context.Background()
+	t.Helper()
 	j := in.Job.DeepCopy()
 	batchv1defaults.SetObjectDefaults_Job(j)
 	if j.Namespace == "" {
@@ -96,34 +165,7 @@ func jobReplayUpstream(t *testing.T, in *jobVectorInput) map[string]any {
 	}
 	j.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"job-vector": j.Name}}
 	j.Spec.Template.Labels = map[string]string{"job-vector": j.Name}
-	client := clientset.NewForConfigOrDie(&restclient.Config{Host: "", ContentConfig: restclient.ContentConfig{GroupVersion: &schema.GroupVersion{Group: "", Version: "v1"}}})
-	inf := informers.NewSharedInformerFactory(client, 0)
-	jm, err := jobNewController(ctx, client, clocktesting.NewFakeClock(in.Now), inf.Core().V1().Pods(), inf.Batch().V1().Jobs(),
-		inf.Scheduling().V1alpha2().Workloads(), inf.Scheduling().V1alpha2().PodGroups())
-	if err != nil {
-		t.Fatal(err)
-	}
-	fake := &controller.FakePodControl{}
-	jobSetField(jm, "podControl", controller.PodControlInterface(fake))
-	always := cache.InformerSynced(func() bool { return true })
-	jobSetField(jm, "podStoreSynced", always)
-	jobSetField(jm, "jobStoreSynced", always)
-	status, updated := j.Status, false
-	jobSetField(jm, "updateStatusHandler", func(_ context.Context, job *batch.Job) (*batch.Job, error) {
-		status, updated = *job.Status.DeepCopy(), true
-		return job, nil
-	})
-	key := j.Namespace + "/" + j.Name
-	if b := in.Backoff; b != nil {
-		store := (*jobBackoffStore)(unsafe.Pointer(jobGetField(jm, "podBackoffStore").Pointer()))
-		if err := jobUpdateBackoffRecord(store, jobBackoffRecord{key: key, failuresAfterLastSuccess: b.FailuresAfterLastSuccess, lastFailureTime: b.LastFailureTime}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := inf.Batch().V1().Jobs().Informer().GetIndexer().Add(j); err != nil {
-		t.Fatal(err)
-	}
-	uids := map[string]string{}
+	var pods []*v1.Pod
 	for _, p := range in.Pods {
 		p = p.DeepCopy()
 		if p.Namespace == "" {
@@ -131,64 +173,259 @@ func jobReplayUpstream(t *testing.T, in *jobVectorInput) map[string]any {
 		}
 		p.Labels = map[string]string{"job-vector": j.Name}
 		p.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(j, batch.SchemeGroupVersion.WithKind("Job"))}
-		uids[p.Name] = string(p.UID)
-		if err := inf.Core().V1().Pods().Informer().GetIndexer().Add(p); err != nil {
-			t.Fatal(err)
-		}
+		pods = append(pods, p)
 	}
-	sync := jobGetField(jm, "syncHandler").Interface().(func(context.Context, string) error)
-	if err := sync(ctx, key); err != nil {
-		t.Errorf("upstream syncJob: %v", err)
+	sync := jobSync{job: j, pods: pods, now: in.Now}
+	if b := in.Backoff; b != nil {
+		sync.backoff = &jobBackoffRecord{failuresAfterLastSuccess: b.FailuresAfterLastSuccess, lastFailureTime: b.LastFailureTime}
 	}
-	out := map[string]any{"podPatches": len(fake.Patches), "updateStatus": updated, "status": jobStatusOut(status),
-		"create": map[string]any{"count": 0}}
-	if len(fake.Templates) > 0 {
-		var pods []map[string]any
-		for _, tpl := range fake.Templates {
-			m := map[string]any{"generateName": tpl.GenerateName, "hostname": tpl.Spec.Hostname}
-			if ix, ok := tpl.Annotations[batch.JobCompletionIndexAnnotation]; ok {
-				m["index"], _ = strconv.Atoi(ix)
-			}
-			for k, a := range map[string]string{"indexFailureCount": batch.JobIndexFailureCountAnnotation, "indexIgnoredFailureCount": batch.JobIndexIgnoredFailureCountAnnotation} {
-				if v, ok := tpl.Annotations[a]; ok {
-					m[k], _ = strconv.Atoi(v)
-				}
-			}
-			if _, ok := m["index"]; ok {
-				pods = append(pods, m)
-			}
-		}
-		slices.SortFunc(pods, func(a, b map[string]any) int { return a["index"].(int) - b["index"].(int) })
-		out["create"] = map[string]any{"count": len(fake.Templates), "objects": pods}
+	res := jobSyncUpstream(t, sync)
+	if res.err != nil {
+		t.Errorf("upstream syncJob: %v", res.err)
 	}
-	var del []map[string]any
-	for _, name := range fake.DeletePodName {
-		del = append(del, map[string]any{"name": name, "uid": uids[name]})
+	out, err := jobPlanFromUpstream(j, pods, res)
+	if err != nil {
+		t.Error(err)
 	}
-	out["delete"] = del
 	return out
 }
 
+// jobPlanFromUpstream renders one upstream sync as a job.Plan's JSON, every
+// key from what upstream did or from upstream's own predicates:
+//
+//   - outcome: ManagedExternally when upstream's managedByExternalController
+//     names another controller, AlreadyFinished when util.IsJobFinished
+//     holds (upstream then stops; it must have made no call and, finished,
+//     dropped its backoff record), Synced otherwise;
+//   - create: the pods created (count, reason TooFewActive when any: manageJob
+//     creates only to reach the wanted active count), Indexed pods by index;
+//   - delete: the pods deleted, each with the reason of the upstream path that
+//     deleted it: JobFinishing when deleteActivePods did (a terminal
+//     condition), JobSuspended when manageJob did for a suspended job,
+//     otherwise InvalidIndex or DuplicateIndex for the pods upstream's
+//     appendDuplicatedIndexPodsForRemoval picks (no index or one at or past
+//     completions; a repeated index), TooManyActive for the rest. Order: the
+//     active pods by name, then UID for JobFinishing; for manageJob, the
+//     order upstream's activePodsForRemoval gives those pods listed by name,
+//     then UID;
+//   - removeFinalizers: the UIDs of the pods patched by
+//     removeTrackingFinalizerFromPods, by completion index (Indexed jobs),
+//     then name; podPatches: every finalizer patch upstream sent;
+//   - status, updateStatus: the last status upstream wrote, and whether it
+//     wrote one (the job's status when not);
+//   - requeue: each AddAfter on the work queue, in order: ActiveDeadline when
+//     syncJob itself queued it, IndexFailureBackoff or PodFailureBackoff when
+//     manageJob did (by upstream's hasBackoffLimitPerIndex);
+//   - backoff: upstream's backoff record for the job after the sync (zero
+//     when it holds none).
+//
+// A call that none of these accounts for is an error.
+func jobPlanFromUpstream(j *batch.Job, pods []*v1.Pod, res jobSyncResult) (map[string]any, error) {
+	var errs []string
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+	byName := map[string]*v1.Pod{}
+	for _, p := range pods {
+		byName[p.Name] = p
+	}
+	sorted := slices.Clone(pods)
+	slices.SortFunc(sorted, func(a, b *v1.Pod) int {
+		return cmpOr(strings.Compare(a.Name, b.Name), strings.Compare(string(a.UID), string(b.UID)))
+	})
+
+	outcome := string(job.ReasonSynced)
+	switch {
+	case jobUpManagedByExternal(j) != nil:
+		outcome = string(job.ReasonManagedExternally)
+	case jobutil.IsJobFinished(j):
+		outcome = string(job.ReasonAlreadyFinished)
+		if res.backoff != nil {
+			bad("outcome %s: upstream kept a backoff record", outcome)
+		}
+	}
+	if outcome != string(job.ReasonSynced) && (len(res.creations)+len(res.deleted)+len(res.patched)+len(res.queued) > 0 || res.updated) {
+		bad("outcome %s: upstream acted (%d creations, %d deletions, %d patches, %d requeues, status written %v)",
+			outcome, len(res.creations), len(res.deleted), len(res.patched), len(res.queued), res.updated)
+	}
+
+	create := map[string]any{"count": len(res.creations)}
+	if len(res.creations) > 0 {
+		create["reason"] = string(job.ReasonTooFewActive)
+	}
+	var objects []map[string]any
+	for _, tpl := range res.creations {
+		ix, ok := tpl.Annotations[batch.JobCompletionIndexAnnotation]
+		if !ok {
+			continue
+		}
+		m := map[string]any{"generateName": tpl.GenerateName, "hostname": tpl.Spec.Hostname}
+		m["index"], _ = strconv.Atoi(ix)
+		for k, a := range map[string]string{"indexFailureCount": batch.JobIndexFailureCountAnnotation, "indexIgnoredFailureCount": batch.JobIndexIgnoredFailureCountAnnotation} {
+			if v, ok := tpl.Annotations[a]; ok {
+				m[k], _ = strconv.Atoi(v)
+			}
+		}
+		objects = append(objects, m)
+	}
+	slices.SortFunc(objects, func(a, b map[string]any) int { return a["index"].(int) - b["index"].(int) })
+	if len(objects) > 0 {
+		create["objects"] = objects
+	}
+
+	active := controller.FilterActivePods(klog.Background(), sorted)
+	deleted := map[string]jobCall{}
+	for _, d := range res.deleted {
+		deleted[d.name] = d
+	}
+	finishing := slices.Clone(active)
+	managed := jobUpActivePodsForRemoval(j, slices.Clone(active), len(active))
+	invalid := map[string]bool{}
+	if jobUpIsIndexed(j) {
+		rm, _ := jobUpDuplicatedIndexPods(nil, nil, slices.Clone(active), int(*j.Spec.Completions))
+		for _, p := range rm {
+			invalid[p.Name] = true
+		}
+	}
+	del := []map[string]any{}
+	for _, path := range []struct {
+		fn    string
+		order []*v1.Pod
+	}{{"deleteActivePods", finishing}, {"deleteJobPods", managed}} {
+		for _, p := range path.order {
+			d, ok := deleted[p.Name]
+			if !ok || !d.issuedBy(path.fn) {
+				continue
+			}
+			delete(deleted, p.Name)
+			reason := job.ReasonFinishing
+			if path.fn == "deleteJobPods" {
+				switch ix := jobUpCompletionIndex(p.Annotations); {
+				case j.Spec.Suspend != nil && *j.Spec.Suspend:
+					reason = job.ReasonSuspended
+				case invalid[p.Name] && (ix < 0 || ix >= int(*j.Spec.Completions)):
+					reason = job.ReasonInvalidIndex
+				case invalid[p.Name]:
+					reason = job.ReasonDuplicateIndex
+				default:
+					reason = job.ReasonTooManyActive
+				}
+			}
+			del = append(del, map[string]any{"name": p.Name, "uid": string(p.UID), "reason": string(reason)})
+		}
+	}
+	for name, d := range deleted {
+		bad("deletion of %s by %v: no path accounts for it", name, d.by)
+	}
+
+	var released []*v1.Pod
+	for _, c := range res.patched {
+		switch {
+		case c.issuedBy("removeTrackingFinalizerFromPods"):
+			if p := byName[c.name]; p != nil {
+				released = append(released, p)
+			} else {
+				bad("finalizer patch of unknown pod %s", c.name)
+			}
+		case c.issuedBy("deleteJobPods"):
+		default:
+			bad("patch of %s by %v: no path accounts for it", c.name, c.by)
+		}
+	}
+	indexed := jobUpIsIndexed(j)
+	slices.SortFunc(released, func(a, b *v1.Pod) int {
+		if indexed {
+			if c := jobUpCompletionIndex(a.Annotations) - jobUpCompletionIndex(b.Annotations); c != 0 {
+				return c
+			}
+		}
+		return cmpOr(strings.Compare(a.Name, b.Name), strings.Compare(string(a.UID), string(b.UID)))
+	})
+	rmFin := []string{}
+	for _, p := range released {
+		rmFin = append(rmFin, string(p.UID))
+	}
+
+	requeue := []map[string]any{}
+	for _, c := range res.queued {
+		var reason job.Reason
+		switch {
+		case c.verb != "AddAfter":
+			bad("work queue %s by %v: no path accounts for it", c.verb, c.by)
+		case c.issuedBy("manageJob") && jobUpHasBackoffLimitPerIndex(j):
+			reason = job.ReasonIndexFailureBackoff
+		case c.issuedBy("manageJob"):
+			reason = job.ReasonPodFailureBackoff
+		case len(c.by) > 0 && c.by[0] == "syncJob":
+			reason = job.ReasonActiveDeadline
+		default:
+			bad("work queue AddAfter by %v: no path accounts for it", c.by)
+		}
+		requeue = append(requeue, map[string]any{"after": c.after.String(), "reason": string(reason)})
+	}
+
+	backoff := map[string]any{"failuresAfterLastSuccess": 0, "lastFailureTime": nil}
+	if r := res.backoff; r != nil {
+		backoff["failuresAfterLastSuccess"] = r.failuresAfterLastSuccess
+		if r.lastFailureTime != nil {
+			backoff["lastFailureTime"] = r.lastFailureTime.UTC().Format(time.RFC3339Nano)
+		}
+	}
+
+	out := map[string]any{
+		"outcome":          outcome,
+		"create":           create,
+		"delete":           del,
+		"removeFinalizers": rmFin,
+		"podPatches":       len(res.patched),
+		"status":           jobStatusOut(res.status),
+		"updateStatus":     res.updated,
+		"requeue":          requeue,
+		"backoff":          backoff,
+	}
+	if len(errs) > 0 {
+		return out, fmt.Errorf("upstream sync not rendered: %s", strings.Join(errs, "; "))
+	}
+	return out, nil
+}
+
+func cmpOr(cs ...int) int {
+	for _, c := range cs {
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// jobStatusOut renders an upstream Job status as job.Status's JSON: absent
+// optional fields are null.
 func jobStatusOut(s batch.JobStatus) map[string]any {
 	tm := func(t *metav1.Time) any {
-		if t == nil {
+		if t == nil || t.IsZero() {
 			return nil
 		}
 		return t.UTC().Format(time.RFC3339Nano)
 	}
+	str := func(s string) any {
+		if s == "" {
+			return nil
+		}
+		return s
+	}
 	conds := []map[string]any{}
 	for _, c := range s.Conditions {
-		conds = append(conds, map[string]any{"type": string(c.Type), "status": string(c.Status), "reason": c.Reason,
-			"message": c.Message, "lastTransitionTime": tm(&c.LastTransitionTime), "lastProbeTime": tm(&c.LastProbeTime)})
+		conds = append(conds, map[string]any{"type": string(c.Type), "status": string(c.Status), "reason": str(c.Reason),
+			"message": str(c.Message), "lastTransitionTime": tm(&c.LastTransitionTime), "lastProbeTime": tm(&c.LastProbeTime)})
 	}
-	unc := map[string][]string{"succeeded": {}, "failed": {}}
+	var unc any
 	if u := s.UncountedTerminatedPods; u != nil {
+		m := map[string][]string{"succeeded": {}, "failed": {}}
 		for _, x := range u.Succeeded {
-			unc["succeeded"] = append(unc["succeeded"], string(x))
+			m["succeeded"] = append(m["succeeded"], string(x))
 		}
 		for _, x := range u.Failed {
-			unc["failed"] = append(unc["failed"], string(x))
+			m["failed"] = append(m["failed"], string(x))
 		}
+		unc = m
 	}
 	out := map[string]any{"conditions": conds, "startTime": tm(s.StartTime), "completionTime": tm(s.CompletionTime),
 		"active": s.Active, "succeeded": s.Succeeded, "failed": s.Failed, "completedIndexes": s.CompletedIndexes,
@@ -205,35 +442,178 @@ func jobStatusOut(s batch.JobStatus) map[string]any {
 	return out
 }
 
-// jobPruneWant drops what upstream cannot report from a job.Step want, and
-// lines upstream's deletions up in the want's order (upstream deletes
-// concurrently, so its order is arbitrary).
-func jobPruneWant(want, got map[string]any) {
-	for _, k := range []string{"outcome", "requeue", "backoff", "removeFinalizers"} {
-		delete(want, k)
+// TestJobStepVectorsWrite fills, with KUBESEM_WRITE_VECTORS=1, the keys of
+// job.Plan that a job.Step vector's want leaves out, from upstream's sync
+// as TestJobStepVectorsUpstream renders it (jobPlanFromUpstream), and
+// rewrites testdata/job/*.json in place: keys a want states are kept as
+// written (TestJobStepVectorsUpstream checks them), the want's keys are put
+// in job.Plan's order. Nothing else in the files changes.
+func TestJobStepVectorsWrite(t *testing.T) {
+	if os.Getenv("KUBESEM_WRITE_VECTORS") != "1" {
+		t.Skip("set KUBESEM_WRITE_VECTORS=1 to rewrite testdata/job from upstream")
 	}
-	if c, ok := want["create"].(map[string]any); ok {
-		delete(c, "reason")
+	keys := jobPlanKeys(t)
+	files, err := filepath.Glob("../../testdata/job/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("testdata/job: %v", err)
 	}
-	wd, _ := want["delete"].([]any)
-	gd, _ := got["delete"].([]map[string]any)
-	var ordered []map[string]any
-	used := make([]bool, len(gd))
-	for _, w := range wd {
-		wm, _ := w.(map[string]any)
-		delete(wm, "reason")
-		for i, g := range gd {
-			if !used[i] && (wm["name"] == nil || wm["name"] == g["name"]) {
-				used[i] = true
-				ordered = append(ordered, g)
-				break
+	filled := 0
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var list []json.RawMessage
+		if err := json.Unmarshal(raw, &list); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		changed := false
+		for i, item := range list {
+			kv, err := jobOrderedObject(item)
+			if err != nil {
+				t.Fatalf("%s[%d]: %v", f, i, err)
 			}
+			var head struct {
+				Decision string          `json:"decision"`
+				Name     string          `json:"name"`
+				Input    json.RawMessage `json:"input"`
+				Options  json.RawMessage `json:"options"`
+				Want     json.RawMessage `json:"want"`
+			}
+			if err := json.Unmarshal(item, &head); err != nil {
+				t.Fatal(err)
+			}
+			if head.Decision != "job.Step" || head.Want == nil {
+				continue
+			}
+			want, err := jobOrderedObject(head.Want)
+			if err != nil {
+				t.Fatalf("%s: %s: want: %v", f, head.Name, err)
+			}
+			have := map[string]json.RawMessage{}
+			for _, e := range want {
+				have[e.key] = e.value
+			}
+			var missing []string
+			for _, k := range keys {
+				if _, ok := have[k]; !ok {
+					missing = append(missing, k)
+				}
+			}
+			if len(missing) == 0 {
+				continue
+			}
+			var got map[string]any
+			t.Run(head.Name, func(t *testing.T) {
+				jobConfigureUpstream(t, head.Options)
+				var in jobVectorInput
+				if err := json.Unmarshal(head.Input, &in); err != nil {
+					t.Fatalf("input: %v", err)
+				}
+				got = jobReplayUpstream(t, &in)
+			})
+			if got == nil {
+				continue
+			}
+			var out []jobKV
+			for _, k := range keys {
+				v, ok := have[k]
+				if !ok {
+					if v, err = jobMarshal(got[k]); err != nil {
+						t.Fatal(err)
+					}
+					filled++
+				}
+				out = append(out, jobKV{k, v})
+			}
+			for _, e := range want { // keys job.Plan does not have stay, last
+				if !slices.Contains(keys, e.key) {
+					out = append(out, e)
+				}
+			}
+			for k := range kv {
+				if kv[k].key == "want" {
+					kv[k].value = jobEncodeObject(out)
+				}
+			}
+			list[i] = jobEncodeObject(kv)
+			changed = true
+		}
+		if !changed {
+			continue
+		}
+		var buf bytes.Buffer
+		buf.WriteByte('[')
+		for i, item := range list {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			buf.Write(item)
+		}
+		buf.WriteByte(']')
+		var compact, pretty bytes.Buffer
+		if err := json.Compact(&compact, buf.Bytes()); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Indent(&pretty, compact.Bytes(), "", " "); err != nil {
+			t.Fatal(err)
+		}
+		pretty.WriteByte('\n')
+		if err := os.WriteFile(f, pretty.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
-	for i, g := range gd {
-		if !used[i] {
-			ordered = append(ordered, g)
-		}
+	t.Logf("filled %d keys from upstream", filled)
+}
+
+type jobKV struct {
+	key   string
+	value json.RawMessage
+}
+
+// jobOrderedObject reads a JSON object keeping its keys' order.
+func jobOrderedObject(raw []byte) ([]jobKV, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("not an object: %v", err)
 	}
-	got["delete"] = ordered
+	var out []jobKV
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, jobKV{tok.(string), v})
+	}
+	return out, nil
+}
+
+func jobEncodeObject(kv []jobKV) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, e := range kv {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(e.key)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(e.value)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+func jobMarshal(v any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSpace(b.Bytes()), nil
 }
