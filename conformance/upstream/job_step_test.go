@@ -2,6 +2,7 @@ package upstream_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -16,22 +18,17 @@ import (
 	batch "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/informers"
 	batchinformers "k8s.io/client-go/informers/batch/v1"
 	coreinformers "k8s.io/client-go/informers/core/v1"
 	schedinformers "k8s.io/client-go/informers/scheduling/v1alpha2"
 	clientset "k8s.io/client-go/kubernetes"
-	restclient "k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/cache"
-	"k8s.io/kubernetes/pkg/controller"
 	jobcontroller "k8s.io/kubernetes/pkg/controller/job"
 	"k8s.io/utils/clock"
-	clocktesting "k8s.io/utils/clock/testing"
 	"pgregory.net/rapid"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/kubesem/kubesem/conformance"
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/k8s"
@@ -52,54 +49,6 @@ func jobSetField(c *jobcontroller.Controller, name string, v any) {
 func jobGetField(c *jobcontroller.Controller, name string) reflect.Value {
 	f := reflect.ValueOf(c).Elem().FieldByName(name)
 	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
-}
-
-type jobUpstreamResult struct {
-	creations []*v1.PodTemplateSpec
-	deletions []string
-	status    batch.JobStatus
-	updated   bool
-}
-
-// jobRunUpstream runs one upstream syncJob on a fresh controller with fake
-// pod control, as TestControllerSyncJob does.
-func jobRunUpstream(t *rapid.T, j *batch.Job, pods []*v1.Pod, now time.Time) jobUpstreamResult {
-	ctx := context.Background()
-	client := clientset.NewForConfigOrDie(&restclient.Config{Host: "", ContentConfig: restclient.ContentConfig{GroupVersion: &schema.GroupVersion{Group: "", Version: "v1"}}})
-	inf := informers.NewSharedInformerFactory(client, 0)
-	jm, err := jobNewController(ctx, client, clocktesting.NewFakeClock(now), inf.Core().V1().Pods(), inf.Batch().V1().Jobs(),
-		inf.Scheduling().V1alpha2().Workloads(), inf.Scheduling().V1alpha2().PodGroups())
-	if err != nil {
-		t.Fatal(err)
-	}
-	fake := &controller.FakePodControl{}
-	jobSetField(jm, "podControl", controller.PodControlInterface(fake))
-	always := cache.InformerSynced(func() bool { return true })
-	jobSetField(jm, "podStoreSynced", always)
-	jobSetField(jm, "jobStoreSynced", always)
-	res := jobUpstreamResult{status: j.Status}
-	jobSetField(jm, "updateStatusHandler", func(_ context.Context, job *batch.Job) (*batch.Job, error) {
-		res.status = *job.Status.DeepCopy()
-		res.updated = true
-		return job, nil
-	})
-	if err := inf.Batch().V1().Jobs().Informer().GetIndexer().Add(j); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range pods {
-		if err := inf.Core().V1().Pods().Informer().GetIndexer().Add(p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sync := jobGetField(jm, "syncHandler").Interface().(func(context.Context, string) error)
-	if err := sync(ctx, j.Namespace+"/"+j.Name); err != nil {
-		t.Fatalf("upstream syncJob: %v", err)
-	}
-	for i := range fake.Templates {
-		res.creations = append(res.creations, &fake.Templates[i])
-	}
-	res.deletions = fake.DeletePodName
-	return res
 }
 
 // jobGenStepState draws a job and its pods for a Step differential.
@@ -151,6 +100,15 @@ func jobGenStepState(t *rapid.T, now time.Time) (*job.Job, []*podstatus.Pod) {
 		st.CompletedIndexes = rapid.SampledFrom([]string{"", "0", "1", "0-2", "1,3", "4"}).Draw(t, "ci")
 		if j.Spec.BackoffLimitPerIndex != nil && rapid.Bool().Draw(t, "hasFI") {
 			st.FailedIndexes = jobPtr(rapid.SampledFrom([]string{"", "2", "0,1"}).Draw(t, "fi"))
+		}
+	}
+	if c := j.Spec.Completions; c != nil && *c > 0 && rapid.IntRange(0, 3).Draw(t, "reachCompletions") == 0 {
+		// Every completion already counted: the active pods are deleted
+		// (manageJob) and the job meets its completions in the same sync.
+		if j.Spec.CompletionMode == nil {
+			st.Succeeded = *c
+		} else {
+			st.CompletedIndexes = job.Indexes{{First: 0, Last: int(*c) - 1}}.String()
 		}
 	}
 	st.Active = int32(rapid.IntRange(0, 3).Draw(t, "statusActive"))
@@ -206,9 +164,9 @@ func jobV1StepPod(p *podstatus.Pod, j *batch.Job) *v1.Pod {
 	return out
 }
 
-// jobRunUpstreamRecover runs jobRunUpstream and returns the value of a panic
-// in upstream's sync, if any.
-func jobRunUpstreamRecover(t *rapid.T, j *batch.Job, pods []*v1.Pod, now time.Time) (res jobUpstreamResult, panicked any) {
+// jobRunUpstreamRecover runs one upstream sync (jobSyncUpstream) and
+// returns the value of a panic in upstream's sync, if any.
+func jobRunUpstreamRecover(t *rapid.T, in jobSync) (res jobSyncResult, panicked any) {
 	defer func() {
 		if r := recover(); r != nil {
 			if !strings.Contains(fmt.Sprint(r), "counter cannot decrease") {
@@ -217,17 +175,26 @@ func jobRunUpstreamRecover(t *rapid.T, j *batch.Job, pods []*v1.Pod, now time.Ti
 			panicked = r
 		}
 	}()
-	return jobRunUpstream(t, j, pods, now), nil
+	return jobSyncUpstream(t, in), nil
 }
 
-// TestJobStepDifferential compares Step with one upstream syncJob: the
-// number of pods created and their indexes, the pods deleted, and the
-// written status (counters, index strings, condition types, reasons and
-// messages, startTime and completionTime presence).
+// TestJobStepDifferential compares Step with one upstream syncJob, given
+// the controller's backoff record from a previous sync: the pods created
+// (count, indexes, the pods the adapter builds), the written status
+// (counters, index strings, conditions, times), and every other key of the
+// Plan as jobPlanFromUpstream reads it from upstream (outcome, deletions and
+// their reasons, released pods, finalizer patches, updateStatus, requeues,
+// the backoff record after the sync). It logs how many states deleted a pod
+// that the same sync released (the pod patched twice).
 func TestJobStepDifferential(t *testing.T) {
+	var states, twice atomic.Int64
+	defer func() {
+		t.Logf("%d states, %d with a pod deleted and released in the same sync", states.Load(), twice.Load())
+	}()
 	rapid.Check(t, func(t *rapid.T) {
 		now := time.Date(2024, 1, 1, 0, 10, 0, 0, time.UTC)
 		j, pods := jobGenStepState(t, now)
+		prev := jobGenBackoff(t, now)
 		if err := job.Validate(j, pods); err != nil {
 			t.Skip("invalid", err)
 		}
@@ -250,8 +217,9 @@ func TestJobStepDifferential(t *testing.T) {
 		for _, p := range pods {
 			up = append(up, jobV1StepPod(p, uj))
 		}
-		plan, err := job.Step(j, pods, job.BackoffRecord{}, now, job.Options{})
-		res, panicked := jobRunUpstreamRecover(t, uj, up, now)
+		plan, err := job.Step(j, pods, prev, now, job.Options{})
+		in := jobSync{job: uj, pods: up, now: now, backoff: &jobBackoffRecord{failuresAfterLastSuccess: prev.FailuresAfterLastSuccess, lastFailureTime: prev.LastFailureTime}}
+		res, panicked := jobRunUpstreamRecover(t, in)
 		if panicked != nil {
 			// v1.36.3 panics when status.succeeded wraps (a Prometheus
 			// counter cannot decrease); Step must say so, not answer.
@@ -303,18 +271,72 @@ func TestJobStepDifferential(t *testing.T) {
 				t.Fatalf("JobPods pod differs from upstream's template (-upstream +kubesem):\n%s", diff)
 			}
 		}
-		var del []string
-		for _, d := range plan.Delete {
-			del = append(del, d.Name)
-		}
-		if len(del) != len(res.deletions) {
-			t.Fatalf("Step deletes %v; upstream %v", del, res.deletions)
-		}
-		if plan.UpdateStatus != res.updated {
-			t.Fatalf("Step updateStatus = %v; upstream wrote status %v", plan.UpdateStatus, res.updated)
+		if res.err != nil {
+			t.Fatalf("upstream syncJob: %v", res.err)
 		}
 		jobCompareStatus(t, plan.Status, res.status)
+		want, err := jobPlanFromUpstream(uj, up, res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got map[string]any
+		if b, err := json.Marshal(plan); err != nil {
+			t.Fatal(err)
+		} else if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatal(err)
+		}
+		// Status is compared above (a FailJob message may name any of the
+		// matching pods); deletions and releases as sets (upstream orders
+		// equally ranked pods as its unstable sort leaves them).
+		for _, m := range []map[string]any{want, got} {
+			delete(m, "status")
+			jobSortList(m, "delete", func(v any) string { return v.(map[string]any)["name"].(string) })
+			jobSortList(m, "removeFinalizers", func(v any) string { return v.(string) })
+		}
+		wb, _ := json.Marshal(want)
+		gb, _ := json.Marshal(got)
+		if ok, why := conformance.Match(wb, gb); !ok {
+			t.Fatalf("Step differs from upstream: %s\nStep:     %s\nupstream: %s", why, gb, wb)
+		}
+		states.Add(1)
+		released := map[string]bool{}
+		for _, u := range plan.RemoveFinalizers {
+			released[u] = true
+		}
+		for _, d := range plan.Delete {
+			if released[d.UID] && d.Reason != job.ReasonFinishing {
+				twice.Add(1)
+				break
+			}
+		}
 	})
+}
+
+// jobSortList sorts the list at m[key] by the string key of its elements.
+func jobSortList(m map[string]any, key string, by func(any) string) {
+	if l, ok := m[key].([]any); ok {
+		slices.SortFunc(l, func(a, b any) int { return strings.Compare(by(a), by(b)) })
+	}
+	if l, ok := m[key].([]map[string]any); ok {
+		slices.SortFunc(l, func(a, b map[string]any) int { return strings.Compare(by(a), by(b)) })
+	}
+	if l, ok := m[key].([]string); ok {
+		slices.Sort(l)
+	}
+}
+
+// jobGenBackoff draws the controller's backoff record for the job from a
+// previous sync: none, or failures since the last success with the time of
+// the last one (upstream dereferences it whenever the count is above 0).
+func jobGenBackoff(t *rapid.T, now time.Time) job.BackoffRecord {
+	switch rapid.IntRange(0, 2).Draw(t, "prevBackoff") {
+	case 0:
+		return job.BackoffRecord{}
+	case 1:
+		last := now.Add(-time.Duration(rapid.IntRange(0, 700).Draw(t, "prevLastFailureAgo")) * time.Second)
+		return job.BackoffRecord{FailuresAfterLastSuccess: int32(rapid.IntRange(1, 8).Draw(t, "prevFailures")), LastFailureTime: &last}
+	}
+	return job.BackoffRecord{FailuresAfterLastSuccess: 0}
 }
 
 func jobCompareStatus(t *rapid.T, got job.Status, want batch.JobStatus) {
