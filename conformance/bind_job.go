@@ -258,6 +258,7 @@ func jobDecisions() []Decision {
 			x := job.ParseIndexes(in.Indexes, in.Completions)
 			return parseIndexesOut{toIntervals(x), x.String(), x.Total()}, nil
 		}),
+		// intervals must be well-formed (job.ValidateIndexes, checked first).
 		Bind("job.FormatIndexes", func(in intervalsIn, _ struct{}) (stringOut, error) {
 			return stringOut{in.Intervals.indexes().String()}, nil
 		}),
@@ -268,7 +269,8 @@ func jobDecisions() []Decision {
 			if err := requirePods("activePods", in.ActivePods); err != nil {
 				return indexesOut{}, err
 			}
-			return indexesOut{job.FirstPendingIndexes(in.Count, in.Completions, in.Succeeded.indexes(), in.ActivePods, in.Failed.indexes())}, nil
+			ix, err := job.FirstPendingIndexes(in.Count, in.Completions, in.Succeeded.indexes(), in.ActivePods, in.Failed.indexes())
+			return indexesOut{ix}, err
 		}),
 		Bind("job.SucceededIndexes", func(in jobPodsIn, _ struct{}) (succeededOut, error) {
 			if err := job.Validate(&in.Job, in.Pods); err != nil {
@@ -374,15 +376,26 @@ func jobDecisions() []Decision {
 // Inputs holding a Job are checked with job.Validate (the API's rules for
 // the fields kubesem models) before the rule runs; bare counts are checked
 // as the API checks the spec field they stand for.
-func (in *jobIn) validate() error           { return job.Validate(&in.Job, nil) }
-func (in *jobPodsIn) validate() error       { return job.Validate(&in.Job, in.Pods) }
-func (in *jobPodIn) validate() error        { return job.Validate(&in.Job, []*podstatus.Pod{&in.Pod}) }
-func (in *jobNowIn) validate() error        { return job.Validate(&in.Job, nil) }
-func (in *wantActiveIn) validate() error    { return job.Validate(&in.Job, nil) }
-func (in *removalIn) validate() error       { return job.Validate(&in.Job, in.Pods) }
-func (in *parseIndexesIn) validate() error  { return nonNegative("completions", int64(in.Completions)) }
-func (in *pendingIndexIn) validate() error  { return nonNegative("completions", int64(in.Completions)) }
-func (in *successPolicyIn) validate() error { return nonNegative("completions", int64(in.Completions)) }
+func (in *jobIn) validate() error          { return job.Validate(&in.Job, nil) }
+func (in *jobPodsIn) validate() error      { return job.Validate(&in.Job, in.Pods) }
+func (in *jobPodIn) validate() error       { return job.Validate(&in.Job, []*podstatus.Pod{&in.Pod}) }
+func (in *jobNowIn) validate() error       { return job.Validate(&in.Job, nil) }
+func (in *wantActiveIn) validate() error   { return job.Validate(&in.Job, nil) }
+func (in *removalIn) validate() error      { return job.Validate(&in.Job, in.Pods) }
+func (in *parseIndexesIn) validate() error { return nonNegative("completions", int64(in.Completions)) }
+func (in *pendingIndexIn) validate() error { return nonNegative("completions", int64(in.Completions)) }
+func (in *intervalsIn) validate() error {
+	return job.ValidateIndexes("intervals", in.Intervals.indexes())
+}
+func (in *hasIndexIn) validate() error {
+	return job.ValidateIndexes("intervals", in.Intervals.indexes())
+}
+func (in *successPolicyIn) validate() error {
+	if err := nonNegative("completions", int64(in.Completions)); err != nil {
+		return err
+	}
+	return job.ValidateIndexes("succeededIndexes", in.SucceededIndexes.indexes())
+}
 func (in *indexCountsIn) validate() error {
 	var pods []*podstatus.Pod
 	if in.Pod != nil {

@@ -63,7 +63,7 @@ func BenchmarkFirstPendingIndexes(b *testing.B) {
 	pods := indexedPods(3, 9)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = job.FirstPendingIndexes(5, 20, s, pods, nil)
+		_, _ = job.FirstPendingIndexes(5, 20, s, pods, nil)
 	}
 }
 

@@ -14,10 +14,10 @@
 // Pod counts: [WantActive], [PodsForRemoval],
 // [IsPodFailed], [Job.ReplacesOnlyFailed].
 //
-// Indexed jobs: [ParseIndexes], [Indexes.String], [Indexes.Total],
-// [Indexes.Has], [CompletionIndex], [GenerateNameWithIndex],
-// [FirstPendingIndexes], [SucceededIndexes], [FailedIndexes],
-// [NewIndexFailureCounts].
+// Indexed jobs: [ParseIndexes], [ValidateIndexes], [Indexes.String],
+// [Indexes.Total], [Indexes.Has], [CompletionIndex], [GenerateNameWithIndex],
+// [FirstPendingIndexes] (at most [MaxPendingIndexes]), [SucceededIndexes],
+// [FailedIndexes], [NewIndexFailureCounts].
 //
 // Failures: [BackoffDelay], [RemainingBackoff], [RemainingIndexBackoff],
 // [NewBackoffRecord], [FinishedTime], [PastBackoffLimitOnFailure],
@@ -56,7 +56,9 @@
 // that the controller relies on are applied where read: parallelism 1,
 // backoffLimit 6 (MaxInt32 with backoffLimitPerIndex), completionMode
 // NonIndexed, onPodConditions status True. Cost is bounded by the number of
-// pods and the length of index strings, never by completions.
+// pods and intervals and the length of index strings, never by completions;
+// the one answer whose size is an input number, FirstPendingIndexes, refuses
+// a count above MaxPendingIndexes.
 //
 // # Errors
 //
@@ -64,6 +66,8 @@
 // (spec.completions, spec.podFailurePolicy.rules[0].action, pods[2].metadata.uid)
 // and wrapping field.ErrNegative, ErrInvalid, ErrRequired, ErrUnsupported or
 // ErrDuplicate. TimeLeft returns field.ErrRequired for a job it cannot time.
+// ValidateIndexes and FirstPendingIndexes report malformed intervals and
+// out-of-range counts the same way (count, completions, succeeded[i]).
 //
 // Vectors live in testdata/job.
 package job

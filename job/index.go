@@ -1,8 +1,12 @@
 package job
 
 import (
+	"fmt"
+	"math"
 	"slices"
 	"strconv"
+
+	"github.com/kubesem/kubesem/field"
 
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -65,17 +69,47 @@ func GenerateNameWithIndex(jobName string, i int) string {
 	return jobName + suffix
 }
 
+// MaxPendingIndexes is the most indexes [FirstPendingIndexes] is asked for:
+// an Indexed Job's parallelism is at most 100,000 (API validation), so no
+// sync wants more pods at once (the controller itself asks for at most
+// 500). A larger count is an error, not an allocation.
+const MaxPendingIndexes = maxIndexedParallelism
+
+// errTooManyPending is the cause FirstPendingIndexes reports for a count
+// above MaxPendingIndexes.
+var errTooManyPending = fmt.Errorf("%w: must be at most %d (an Indexed Job's parallelism)", field.ErrInvalid, MaxPendingIndexes)
+
 // FirstPendingIndexes returns, in increasing order, up to count indexes in
 // [0, completions) that are neither succeeded, nor held by one of pods (the
 // active pods, plus the terminating ones when only failed pods are
 // replaced; pods without a valid completion index hold none), nor failed.
 // Its cost is bounded by count, the number of intervals and len(pods),
-// never by completions.
+// never by completions. A count of 0 or less asks for nothing.
+//
+// Errors (*field.Error): count above [MaxPendingIndexes] (ErrInvalid at
+// "count"); completions negative or beyond int32 (ErrNegative, ErrOverflow
+// at "completions"); succeeded or failed not well-formed intervals
+// ([ValidateIndexes] at "succeeded", "failed").
 //
 // Source: upstream pkg/controller/job/indexed_job_utils.go firstPendingIndexes
-// (v1.36.3).
-func FirstPendingIndexes(count, completions int, succeeded Indexes, pods []*podstatus.Pod, failed Indexes) []int {
-	return firstPending(count, completions, succeeded.withIndexes(podIndexes(pods)).merge(failed))
+// (v1.36.3); pkg/apis/batch/validation/validation.go
+// maxParallelismForIndexedJob.
+func FirstPendingIndexes(count, completions int, succeeded Indexes, pods []*podstatus.Pod, failed Indexes) ([]int, error) {
+	switch {
+	case count > MaxPendingIndexes:
+		return nil, field.Int("count", int64(count), errTooManyPending)
+	case completions < 0:
+		return nil, field.Int("completions", int64(completions), field.ErrNegative)
+	case completions > math.MaxInt32:
+		return nil, field.Int("completions", int64(completions), field.ErrOverflow)
+	}
+	if err := ValidateIndexes("succeeded", succeeded); err != nil {
+		return nil, err
+	}
+	if err := ValidateIndexes("failed", failed); err != nil {
+		return nil, err
+	}
+	return firstPending(count, completions, succeeded.withIndexes(podIndexes(pods)).merge(failed)), nil
 }
 
 func firstPending(count, completions int, taken Indexes) []int {

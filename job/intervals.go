@@ -1,6 +1,12 @@
 package job
 
-import "strconv"
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/kubesem/kubesem/field"
+)
 
 // Interval is a closed range of completion indexes, First through Last.
 type Interval struct {
@@ -121,6 +127,48 @@ func atoi(s string) (int64, bool) {
 	}
 	return n, true
 }
+
+// MaxIndex is the largest completion index: indexes lie below
+// spec.completions, an int32.
+const MaxIndex = math.MaxInt32 - 1
+
+// ValidateIndexes reports whether x is a list of completion-index intervals
+// that a completedIndexes or failedIndexes value can hold: every index is
+// between 0 and [MaxIndex], every interval's First is at most its Last, and
+// the intervals are in increasing order without overlap (each First after
+// the previous Last; touching intervals, which "1-3,4" writes, are
+// accepted). The first interval that is not is returned as a *field.Error at
+// path[i]: ErrNegative for a negative index, ErrOverflow for one beyond
+// MaxIndex, ErrInvalid for a reversed, overlapping or out-of-order interval.
+// [Indexes.String], [Indexes.Total] and [Indexes.Has] take such lists; what
+// they make of others is upstream's behaviour on values it never builds.
+//
+// Source: upstream pkg/apis/batch/validation/validation.go
+// validateIndexesFormat, parseIndexInterval (v1.36.3).
+func ValidateIndexes(path string, x Indexes) error {
+	for i, v := range x {
+		var err error
+		switch {
+		case v.First < 0 || v.Last < 0:
+			err = field.ErrNegative
+		case v.First > MaxIndex || v.Last > MaxIndex:
+			err = field.ErrOverflow
+		case v.First > v.Last:
+			err = errReversed
+		case i > 0 && v.First <= x[i-1].Last:
+			err = errUnordered
+		}
+		if err != nil {
+			return field.New(field.Index(path, i), "["+strconv.Itoa(v.First)+","+strconv.Itoa(v.Last)+"]", err)
+		}
+	}
+	return nil
+}
+
+var (
+	errReversed  = fmt.Errorf("%w: first index after last", field.ErrInvalid)
+	errUnordered = fmt.Errorf("%w: interval not after the previous one (intervals are increasing and disjoint)", field.ErrInvalid)
+)
 
 // String formats the intervals as "1,3-5,7": a single index as itself, two
 // consecutive indexes as "3,4", three or more as "first-last". An interval

@@ -1,9 +1,12 @@
 package job_test
 
 import (
+	"errors"
+	"math"
 	"strconv"
 	"testing"
 
+	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -50,8 +53,11 @@ func TestIndexesHas(t *testing.T) {
 
 func TestFirstPendingIndexes(t *testing.T) {
 	t.Parallel()
-	got := job.FirstPendingIndexes(5, 20, job.Indexes{{1, 1}, {5, 5}, {9, 9}}, indexedPods(9, 3, 9, -1), job.Indexes{{2, 2}, {6, 7}})
+	got, err := job.FirstPendingIndexes(5, 20, job.Indexes{{1, 1}, {5, 5}, {9, 9}}, indexedPods(9, 3, 9, -1), job.Indexes{{2, 2}, {6, 7}})
 	want := []int{0, 4, 8, 10, 11}
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(got) != len(want) {
 		t.Fatalf("FirstPendingIndexes = %v; want %v", got, want)
 	}
@@ -73,4 +79,68 @@ func indexedPods(indexes ...int) []*podstatus.Pod {
 		}
 	}
 	return pods
+}
+
+// TestFirstPendingIndexesBounded: a count past MaxPendingIndexes, or
+// completions beyond int32, is a field error, answered without allocating
+// for it; the largest count is answered.
+func TestFirstPendingIndexesBounded(t *testing.T) { // not parallel: AllocsPerRun
+	cases := []struct {
+		count, completions int
+		succeeded, failed  job.Indexes
+		path               string
+		err                error
+	}{
+		{math.MaxInt64, math.MaxInt64, nil, nil, "count", field.ErrInvalid},
+		{job.MaxPendingIndexes + 1, 10, nil, nil, "count", field.ErrInvalid},
+		{3, math.MaxInt32 + 1, nil, nil, "completions", field.ErrOverflow},
+		{3, -1, nil, nil, "completions", field.ErrNegative},
+		{3, 10, job.Indexes{{5, 3}}, nil, "succeeded[0]", field.ErrInvalid},
+		{3, 10, nil, job.Indexes{{1, 2}, {2, 4}}, "failed[1]", field.ErrInvalid},
+	}
+	for _, c := range cases {
+		_, err := job.FirstPendingIndexes(c.count, c.completions, c.succeeded, nil, c.failed)
+		var fe *field.Error
+		if !errors.As(err, &fe) || fe.Path != c.path || !errors.Is(err, c.err) {
+			t.Errorf("FirstPendingIndexes(%d, %d, %v, %v) = %v; want %v at %s", c.count, c.completions, c.succeeded, c.failed, err, c.err, c.path)
+		}
+	}
+	allocs := testing.AllocsPerRun(10, func() { _, _ = job.FirstPendingIndexes(math.MaxInt64, math.MaxInt64, nil, nil, nil) })
+	if allocs > 2 {
+		t.Errorf("refusing a huge count allocates %v times", allocs)
+	}
+	got, err := job.FirstPendingIndexes(job.MaxPendingIndexes, math.MaxInt32, job.Indexes{{0, 9}}, nil, nil)
+	if err != nil || len(got) != job.MaxPendingIndexes || got[0] != 10 || got[len(got)-1] != 10+job.MaxPendingIndexes-1 {
+		t.Errorf("FirstPendingIndexes(MaxPendingIndexes) = %d indexes, %v", len(got), err)
+	}
+}
+
+// TestValidateIndexes: well-formed interval lists pass; negative, beyond
+// int32, reversed, overlapping and unordered intervals are field errors at
+// the interval.
+func TestValidateIndexes(t *testing.T) {
+	t.Parallel()
+	for _, x := range []job.Indexes{nil, {{0, 0}}, {{0, 2}, {3, 3}, {5, 9}}, {{0, job.MaxIndex}}} {
+		if err := job.ValidateIndexes("x", x); err != nil {
+			t.Errorf("ValidateIndexes(%v) = %v; want nil", x, err)
+		}
+	}
+	for _, c := range []struct {
+		x    job.Indexes
+		path string
+		err  error
+	}{
+		{job.Indexes{{0, math.MaxInt64}, {5, 3}, {-5, -1}}, "x[0]", field.ErrOverflow},
+		{job.Indexes{{0, 1}, {5, 3}}, "x[1]", field.ErrInvalid},
+		{job.Indexes{{-5, -1}}, "x[0]", field.ErrNegative},
+		{job.Indexes{{4, 6}, {6, 8}}, "x[1]", field.ErrInvalid},
+		{job.Indexes{{4, 6}, {1, 2}}, "x[1]", field.ErrInvalid},
+		{job.Indexes{{0, job.MaxIndex + 1}}, "x[0]", field.ErrOverflow},
+	} {
+		err := job.ValidateIndexes("x", c.x)
+		var fe *field.Error
+		if !errors.As(err, &fe) || fe.Path != c.path || !errors.Is(err, c.err) {
+			t.Errorf("ValidateIndexes(%v) = %v; want %v at %s", c.x, err, c.err, c.path)
+		}
+	}
 }
