@@ -1,7 +1,6 @@
 package statefulset
 
 import (
-	"math"
 	"strconv"
 	"strings"
 
@@ -16,11 +15,12 @@ const (
 
 // Ordinals returns the first and one-past-last ordinal a set with replicas
 // replicas and spec.ordinals.start start owns: [start, start+replicas)
-// (getStartOrdinal/getEndOrdinal, stateful_set_utils.go, v1.36.3); end is
-// an int64 because start+replicas may pass int32 even when the last ordinal
-// does not. Negative values are rejected with the API field path; a last
-// ordinal beyond int32 (which the API accepts) is an Overflow error on
-// spec.ordinals.start, see [Validate].
+// (getStartOrdinal/getEndOrdinal, stateful_set_utils.go, v1.36.3, which
+// compute in int, 64 bits wide on the platforms Kubernetes ships for); end
+// is an int64 because start+replicas may pass int32. The API accepts a
+// last ordinal beyond int32, and so does Ordinals; see [Step] for what
+// v1.36.3 does with such ordinals. Negative values are rejected with the
+// API field path.
 func Ordinals(replicas, start int32) (first int32, end int64, err error) {
 	if replicas < 0 {
 		return 0, 0, field.Int("spec.replicas", int64(replicas), field.ErrNegative)
@@ -28,11 +28,7 @@ func Ordinals(replicas, start int32) (first int32, end int64, err error) {
 	if start < 0 {
 		return 0, 0, field.Int("spec.ordinals.start", int64(start), field.ErrNegative)
 	}
-	end = int64(start) + int64(replicas)
-	if end-1 > math.MaxInt32 {
-		return 0, 0, field.Int("spec.ordinals.start", int64(start), field.ErrOverflow)
-	}
-	return start, end, nil
+	return start, int64(start) + int64(replicas), nil
 }
 
 // PodName returns the name of the pod with ordinal ordinal in set set:

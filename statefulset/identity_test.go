@@ -63,7 +63,11 @@ func TestOrdinals(t *testing.T) {
 	if f, e, err := Ordinals(1, 2147483647); err != nil || f != 2147483647 || e != 2147483648 {
 		t.Errorf("Ordinals(1, MaxInt32) = %d, %d, %v; want the one ordinal MaxInt32", f, e, err)
 	}
-	if _, _, err := Ordinals(2, 2147483647); !errors.Is(err, field.ErrOverflow) {
+	// The API accepts a last ordinal past int32; upstream counts in int.
+	if f, e, err := Ordinals(2147483647, 2147483647); err != nil || f != 2147483647 || e != 4294967294 {
+		t.Errorf("Ordinals(MaxInt32, MaxInt32) = %d, %d, %v; want [MaxInt32, 2*MaxInt32)", f, e, err)
+	}
+	if _, _, err := Ordinals(0, -1); !errors.Is(err, field.ErrNegative) {
 		t.Error(err)
 	}
 }
