@@ -414,12 +414,12 @@ func svStepVectors(t *testing.T) []stsVector {
 		return f
 	}
 	bad := []struct {
-		name              string
-		set               statefulset.StatefulSet
-		pods              []*statefulset.Pod
-		opts              *statefulset.Options
-		source            string // a kubesem input rule: its source and error
-		field, kind       string
+		name        string
+		set         statefulset.StatefulSet
+		pods        []*statefulset.Pod
+		opts        *statefulset.Options
+		source      string // a kubesem input rule: its source and error
+		field, kind string
 	}{
 		{name: "negative replicas", set: svSet(-1)},
 		{name: "negative start", set: svSet(1, svStart(-1))},

@@ -368,10 +368,10 @@ func (s stsLogSink) Info(_ int, msg string, kv ...any) {
 	*s.lines = append(*s.lines, stsLogLine{msg, pod})
 	s.mu.Unlock()
 }
-func (s stsLogSink) Error(error, string, ...any)          {}
-func (s stsLogSink) WithValues(...any) logr.LogSink       { return s }
-func (s stsLogSink) WithName(string) logr.LogSink         { return s }
-func (s stsLogSink) count(msg, pod string) (n int)        { return s.countAny([]string{msg}, pod) }
+func (s stsLogSink) Error(error, string, ...any)    {}
+func (s stsLogSink) WithValues(...any) logr.LogSink { return s }
+func (s stsLogSink) WithName(string) logr.LogSink   { return s }
+func (s stsLogSink) count(msg, pod string) (n int)  { return s.countAny([]string{msg}, pod) }
 func (s stsLogSink) countAny(msgs []string, pod string) int {
 	n := 0
 	for _, l := range *s.lines {
