@@ -290,7 +290,11 @@ func memberPods(set *StatefulSet, pods []*Pod) (members []*Pod, ords []int32, un
 	ords = make([]int32, len(ms))
 	for i := range ms {
 		if i > 0 && ms[i].ord == ms[i-1].ord {
-			return nil, nil, nil, duplicateOrdinal(ms[i].pod.Name)
+			j := i
+			for j+1 < len(ms) && ms[j+1].ord == ms[i].ord {
+				j++
+			}
+			return nil, nil, nil, duplicateOrdinal(ms[j].pod.Name)
 		}
 		members[i], ords[i] = ms[i].pod, ms[i].ord
 	}
