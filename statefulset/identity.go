@@ -37,10 +37,13 @@ func PodName(set string, ordinal int32) string {
 	return set + "-" + strconv.FormatInt(int64(ordinal), 10)
 }
 
-// ParentAndOrdinal splits a pod name at its last dash into the parent set name
-// and the ordinal; ok is false when there is no dash or the suffix is not a
-// non-negative decimal int32 (getParentNameAndOrdinal, stateful_set_utils.go,
-// v1.36.3, where such pods get ordinal -1 and are not the set's).
+// ParentAndOrdinal splits a pod name "<parent>-<digits>" at its last dash
+// into the parent set name and the ordinal; ok is false when the ordinal
+// is not a decimal int32. A name without that form has parent "" and
+// ordinal -1; one whose digits pass int32 ("web-2147483648") keeps its
+// parent with ordinal -1 (getParentNameAndOrdinal, stateful_set_utils.go,
+// v1.36.3, whose regular expression takes the parent and parses the digits
+// in 32 bits).
 func ParentAndOrdinal(pod string) (parent string, ordinal int32, ok bool) {
 	i := strings.LastIndexByte(pod, '-')
 	if i < 0 {
@@ -57,7 +60,7 @@ func ParentAndOrdinal(pod string) (parent string, ordinal int32, ok bool) {
 	}
 	n, err := strconv.ParseInt(suffix, 10, 32)
 	if err != nil {
-		return "", -1, false
+		return pod[:i], -1, false
 	}
 	return pod[:i], int32(n), true
 }
@@ -65,18 +68,16 @@ func ParentAndOrdinal(pod string) (parent string, ordinal int32, ok bool) {
 // ParseOrdinal returns the ordinal of pod, or -1 when the name carries none
 // (getOrdinal, stateful_set_utils.go, v1.36.3).
 func ParseOrdinal(pod string) int32 {
-	_, o, ok := ParentAndOrdinal(pod)
-	if !ok {
-		return -1
-	}
+	_, o, _ := ParentAndOrdinal(pod)
 	return o
 }
 
-// IsMemberOf reports whether pod belongs to set by name: its parent is set
-// (isMemberOf, stateful_set_utils.go, v1.36.3).
+// IsMemberOf reports whether pod belongs to set by name: its parent is set,
+// whether or not its ordinal fits int32 (isMemberOf, stateful_set_utils.go,
+// v1.36.3).
 func IsMemberOf(set, pod string) bool {
-	p, _, ok := ParentAndOrdinal(pod)
-	return ok && p == set
+	p, _, _ := ParentAndOrdinal(pod)
+	return p == set
 }
 
 // IdentityMatches reports whether a pod with name pod, hostname hostname,

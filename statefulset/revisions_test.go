@@ -28,11 +28,11 @@ func TestSortRevisions(t *testing.T) {
 
 func TestRevisions(t *testing.T) {
 	for _, c := range []struct {
-		name               string
-		template, status   string
-		revs               []Revision
-		current, update    string
-		write              *RevisionWrite
+		name             string
+		template, status string
+		revs             []Revision
+		current, update  string
+		write            *RevisionWrite
 	}{
 		{"no revisions: the first", "web-v1", "", nil, "web-v1", "web-v1",
 			&RevisionWrite{Verb: RevisionCreate, Name: "web-v1", Revision: 1, Reason: ReasonRevisionCreated}},

@@ -28,7 +28,7 @@ func TestCountReplicas(t *testing.T) {
 	pods := []*Pod{
 		gpod(0, running, "web-v1"),
 		gpod(1, running, "web-v2"),
-		gpod(2, readyJust, "web-v2"), // ready, not available with minReadySeconds 10
+		gpod(2, readyJust, "web-v2"),  // ready, not available with minReadySeconds 10
 		gpod(3, terminated, "web-v1"), // ready, counted, not current
 		gpod(4, pending, "web-v1"),
 		noPhase, // not created: not counted at all

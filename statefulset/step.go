@@ -264,13 +264,11 @@ func memberPods(set *StatefulSet, pods []*Pod) (members []*Pod, ords []int32, un
 			continue
 		}
 		parent, o, ok := ParentAndOrdinal(p.Name)
-		if !ok {
-			if overflowMember(p.Name, set.Name) {
-				unparsed = append(unparsed, p)
-			}
+		if parent != set.Name {
 			continue
 		}
-		if parent != set.Name {
+		if !ok {
+			unparsed = append(unparsed, p)
 			continue
 		}
 		if n := len(ms); n > 0 && ms[n-1].ord >= o {
@@ -305,22 +303,6 @@ func memberPods(set *StatefulSet, pods []*Pod) (members []*Pod, ords []int32, un
 // whichever its informer lists last, so no answer would be order-free.
 func duplicateOrdinal(pod string) error {
 	return field.New("pods", pod, fmt.Errorf("another pod has the ordinal of this one: %w", field.ErrDuplicate))
-}
-
-// overflowMember reports whether name is "<set>-<digits>" with digits that
-// do not parse as an int32 (the only way ParentAndOrdinal rejects such a
-// name).
-func overflowMember(name, set string) bool {
-	n := len(set)
-	if len(name) < n+2 || name[:n] != set || name[n] != '-' {
-		return false
-	}
-	for _, c := range []byte(name[n+1:]) {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // sync mirrors updateStatefulSet; it returns the outcome.

@@ -165,10 +165,10 @@ func TestParallelBatches(t *testing.T) {
 	}
 	// batches [0] [1 2] [3..6] [7..14] …
 	for _, c := range []struct{ n, at, want int32 }{
-		{6, 0, 0},  // the first batch fails: nothing else
-		{6, 1, 2},  // [1 2]: 0 and 2 created
-		{6, 2, 2},  // [1 2]: 0 and 1
-		{6, 3, 5},  // [3..6] capped at 6 replicas: 0,1,2,4,5
+		{6, 0, 0},   // the first batch fails: nothing else
+		{6, 1, 2},   // [1 2]: 0 and 2 created
+		{6, 2, 2},   // [1 2]: 0 and 1
+		{6, 3, 5},   // [3..6] capped at 6 replicas: 0,1,2,4,5
 		{20, 7, 14}, // [7..14]: 0..14 but 7
 		// 1+2+…+256 = 511 slots, then a batch of 500 (not 512): 511..1010
 		{1200, 600, 1010},

@@ -794,3 +794,100 @@ func stsErrorReason(err error) statefulset.Reason {
 	}
 	return name
 }
+
+//go:linkname stsUpStartOrdinal k8s.io/kubernetes/pkg/controller/statefulset.getStartOrdinal
+func stsUpStartOrdinal(set *apps.StatefulSet) int
+
+//go:linkname stsUpEndOrdinal k8s.io/kubernetes/pkg/controller/statefulset.getEndOrdinal
+func stsUpEndOrdinal(set *apps.StatefulSet) int
+
+//go:linkname stsUpParentAndOrdinal k8s.io/kubernetes/pkg/controller/statefulset.getParentNameAndOrdinal
+func stsUpParentAndOrdinal(pod *v1.Pod) (string, int)
+
+//go:linkname stsUpNewPod k8s.io/kubernetes/pkg/controller/statefulset.newStatefulSetPod
+func stsUpNewPod(set *apps.StatefulSet, ordinal int) *v1.Pod
+
+// TestStatefulSetIdentityVectorsUpstream replays testdata/statefulset/identity.json
+// through upstream: Ordinals through getStartOrdinal and getEndOrdinal (end
+// is one past the last), ParentAndOrdinal through getParentNameAndOrdinal
+// (ok: the ordinal is not -1), Identity through newStatefulSetPod (the
+// pod's name, hostname, identity labels and claim volumes; the DNS name is
+// the seed's and not upstream's, it is not compared). Each vector's want
+// must be upstream's, and kubesem's answer must match it.
+func TestStatefulSetIdentityVectorsUpstream(t *testing.T) {
+	impl := conformance.Kubesem()
+	n := 0
+	for _, v := range stsReadVectors(t, "identity.json") {
+		var want map[string]any
+		switch v.Decision {
+		case "statefulset.Ordinals":
+			var in struct{ Replicas, Start int32 }
+			if err := json.Unmarshal(v.Input, &in); err != nil {
+				t.Fatal(err)
+			}
+			set := &apps.StatefulSet{Spec: apps.StatefulSetSpec{Replicas: &in.Replicas, Ordinals: &apps.StatefulSetOrdinals{Start: in.Start}}}
+			want = map[string]any{"first": stsUpStartOrdinal(set), "end": stsUpEndOrdinal(set) + 1}
+		case "statefulset.ParentAndOrdinal":
+			var in struct{ Pod string }
+			if err := json.Unmarshal(v.Input, &in); err != nil {
+				t.Fatal(err)
+			}
+			p, o := stsUpParentAndOrdinal(&v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: in.Pod}})
+			want = map[string]any{"parent": p, "ordinal": o, "ok": o != -1}
+		case "statefulset.Identity":
+			var in struct {
+				Set, Service, Namespace string
+				Ordinal                 int32
+				Claims                  []string
+			}
+			if err := json.Unmarshal(v.Input, &in); err != nil {
+				t.Fatal(err)
+			}
+			set := &apps.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: in.Set, Namespace: in.Namespace}, Spec: apps.StatefulSetSpec{ServiceName: in.Service,
+				Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}}
+			for _, c := range in.Claims {
+				set.Spec.VolumeClaimTemplates = append(set.Spec.VolumeClaimTemplates, v1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: c}})
+			}
+			pod := stsUpNewPod(set, int(in.Ordinal))
+			claims := []any{}
+			for _, c := range in.Claims { // volumes come from a map: by template
+				for _, vol := range pod.Spec.Volumes {
+					if vol.Name == c && vol.PersistentVolumeClaim != nil {
+						claims = append(claims, vol.PersistentVolumeClaim.ClaimName)
+					}
+				}
+			}
+			labels := map[string]any{}
+			for k, l := range pod.Labels {
+				labels[k] = l
+			}
+			var vw map[string]any
+			if err := json.Unmarshal(v.Want, &vw); err != nil {
+				t.Fatal(err)
+			}
+			want = map[string]any{"pod": pod.Name, "hostname": pod.Spec.Hostname, "claims": claims, "labels": labels, "dns": vw["dns"]}
+		default:
+			t.Fatalf("%s: no upstream answer for %s", v.Name, v.Decision)
+		}
+		b, err := json.Marshal(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !stsSameJSON(b, v.Want) {
+			t.Errorf("%s: the vector's want is not upstream's:\nvector:   %s\nupstream: %s", v.Name, compactJSON(v.Want), b)
+			continue
+		}
+		got, err := impl.Decide(v.Decision, nil, v.Input)
+		if err != nil {
+			t.Errorf("%s: %v", v.Name, err)
+			continue
+		}
+		if ok, why := conformance.Match(v.Want, got); !ok {
+			t.Errorf("%s: kubesem differs from v1.36.3: %s", v.Name, why)
+		}
+		n++
+	}
+	if n < 13 {
+		t.Fatalf("only %d identity vectors replayed", n)
+	}
+}
