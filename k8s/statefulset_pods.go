@@ -54,7 +54,10 @@ func StatefulSetPod(set *appsv1.StatefulSet, rev *appsv1.ControllerRevision, ord
 	pod := newTemplatePod(tmpl, set.Namespace, set.Name, *metav1.NewControllerRef(set, appsv1.SchemeGroupVersion.WithKind("StatefulSet")))
 	setIdentity(set, pod, ordinal)
 	pod.Spec.Hostname, pod.Spec.Subdomain = pod.Name, set.Spec.ServiceName
-	setClaimVolumes(set, pod, ordinal)
+	// updateStorage reads the ordinal back from the name: the pod of
+	// ordinal -1 ("<set>--1", created for an ordinal past int32) gets the
+	// claims of ordinal 1.
+	setClaimVolumes(set, pod, statefulset.ParseOrdinal(pod.Name))
 	pod.Labels[appsv1.StatefulSetRevisionLabel] = rev.Name
 	return pod, nil
 }

@@ -24,6 +24,9 @@
 //   - [ClaimOwnerUpToDate], [ClaimOwnerRefs], [UnexpectedController],
 //     [ClaimIsStale]: PersistentVolumeClaim retention policy.
 //   - [Validate]: what API validation rejects among the fields read.
+//   - [UpdateStrategy.Defaulted]: spec.updateStrategy as API defaulting
+//     leaves it, which is how Step, [StatefulSet.Strategy],
+//     [StatefulSet.Partition], [CompleteRollingUpdate] and Validate read it.
 //
 // # Inputs
 //
@@ -45,17 +48,32 @@
 //   - Events other than ConflictingController are not listed; BlockOwnerDeletion
 //     of the controller references the controller writes is not modelled.
 //   - Parallel syncs run in goroutines upstream; Step lists their writes in
-//     ordinal order (the set of writes is the same).
+//     ordinal order (the set of writes is the same). One pod's claims are
+//     created in template order (upstream walks a map).
 //   - Step allocates one slot per replica, as upstream does.
+//   - A set whose last ordinal (start + replicas - 1) is beyond int32 is
+//     API-valid and synced as v1.36.3 syncs it (see [Step]: the pod
+//     "<set>--1", created again on every sync). [Options].RefuseOrdinalsPastInt32
+//     (off by default) refuses such a set instead, with an Overflow error on
+//     spec.ordinals.start.
+//   - A write fails as the API server fails it: creating a pod whose name
+//     exists (or was created earlier in the sync), updating a pod that is not
+//     among pods. Claim writes do not fail (the model has no claim
+//     conflicts).
 //
 // # Errors
 //
-// Invalid input returns a *field.Error with the API field path ([Validate];
-// duplicate ordinals among pods name the field "pods"). A write that v1.36.3
+// Invalid input returns a *field.Error with the API field path ([Validate]).
+// Pods sharing an ordinal (web-1 and web-01) are an error on the field
+// "pods" naming, for the lowest such ordinal, the pod whose name sorts last,
+// whatever the order of pods: upstream keeps whichever pod its informer
+// lists last, an answer that depends on that order. A write that v1.36.3
 // would attempt and that fails (a claim being deleted, a pod that already
 // exists, an update of a pod created in the same sync) ends the sync with
 // outcome Error and a rate-limited requeue, as upstream's returned error does.
 //
-// Vectors: testdata/statefulset (replayed through v1.36.3 by
-// conformance/upstream statefulset_vectors_test.go).
+// Vectors: testdata/statefulset. The wants of step.json and rules.json are
+// computed by v1.36.3 (conformance/upstream TestGenerateStatefulSetVectors)
+// and recomputed by TestStatefulSetVectorsUpstream and
+// TestStatefulSetRuleVectorsUpstream, which fail when one differs.
 package statefulset

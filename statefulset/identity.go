@@ -1,7 +1,6 @@
 package statefulset
 
 import (
-	"math"
 	"strconv"
 	"strings"
 
@@ -16,11 +15,12 @@ const (
 
 // Ordinals returns the first and one-past-last ordinal a set with replicas
 // replicas and spec.ordinals.start start owns: [start, start+replicas)
-// (getStartOrdinal/getEndOrdinal, stateful_set_utils.go, v1.36.3); end is
-// an int64 because start+replicas may pass int32 even when the last ordinal
-// does not. Negative values are rejected with the API field path; a last
-// ordinal beyond int32 (which the API accepts) is an Overflow error on
-// spec.ordinals.start, see [Validate].
+// (getStartOrdinal/getEndOrdinal, stateful_set_utils.go, v1.36.3, which
+// compute in int, 64 bits wide on the platforms Kubernetes ships for); end
+// is an int64 because start+replicas may pass int32. The API accepts a
+// last ordinal beyond int32, and so does Ordinals; see [Step] for what
+// v1.36.3 does with such ordinals. Negative values are rejected with the
+// API field path.
 func Ordinals(replicas, start int32) (first int32, end int64, err error) {
 	if replicas < 0 {
 		return 0, 0, field.Int("spec.replicas", int64(replicas), field.ErrNegative)
@@ -28,11 +28,7 @@ func Ordinals(replicas, start int32) (first int32, end int64, err error) {
 	if start < 0 {
 		return 0, 0, field.Int("spec.ordinals.start", int64(start), field.ErrNegative)
 	}
-	end = int64(start) + int64(replicas)
-	if end-1 > math.MaxInt32 {
-		return 0, 0, field.Int("spec.ordinals.start", int64(start), field.ErrOverflow)
-	}
-	return start, end, nil
+	return start, int64(start) + int64(replicas), nil
 }
 
 // PodName returns the name of the pod with ordinal ordinal in set set:
@@ -41,10 +37,13 @@ func PodName(set string, ordinal int32) string {
 	return set + "-" + strconv.FormatInt(int64(ordinal), 10)
 }
 
-// ParentAndOrdinal splits a pod name at its last dash into the parent set name
-// and the ordinal; ok is false when there is no dash or the suffix is not a
-// non-negative decimal int32 (getParentNameAndOrdinal, stateful_set_utils.go,
-// v1.36.3, where such pods get ordinal -1 and are not the set's).
+// ParentAndOrdinal splits a pod name "<parent>-<digits>" at its last dash
+// into the parent set name and the ordinal; ok is false when the ordinal
+// is not a decimal int32. A name without that form has parent "" and
+// ordinal -1; one whose digits pass int32 ("web-2147483648") keeps its
+// parent with ordinal -1 (getParentNameAndOrdinal, stateful_set_utils.go,
+// v1.36.3, whose regular expression takes the parent and parses the digits
+// in 32 bits).
 func ParentAndOrdinal(pod string) (parent string, ordinal int32, ok bool) {
 	i := strings.LastIndexByte(pod, '-')
 	if i < 0 {
@@ -61,7 +60,7 @@ func ParentAndOrdinal(pod string) (parent string, ordinal int32, ok bool) {
 	}
 	n, err := strconv.ParseInt(suffix, 10, 32)
 	if err != nil {
-		return "", -1, false
+		return pod[:i], -1, false
 	}
 	return pod[:i], int32(n), true
 }
@@ -69,18 +68,16 @@ func ParentAndOrdinal(pod string) (parent string, ordinal int32, ok bool) {
 // ParseOrdinal returns the ordinal of pod, or -1 when the name carries none
 // (getOrdinal, stateful_set_utils.go, v1.36.3).
 func ParseOrdinal(pod string) int32 {
-	_, o, ok := ParentAndOrdinal(pod)
-	if !ok {
-		return -1
-	}
+	_, o, _ := ParentAndOrdinal(pod)
 	return o
 }
 
-// IsMemberOf reports whether pod belongs to set by name: its parent is set
-// (isMemberOf, stateful_set_utils.go, v1.36.3).
+// IsMemberOf reports whether pod belongs to set by name: its parent is set,
+// whether or not its ordinal fits int32 (isMemberOf, stateful_set_utils.go,
+// v1.36.3).
 func IsMemberOf(set, pod string) bool {
-	p, _, ok := ParentAndOrdinal(pod)
-	return ok && p == set
+	p, _, _ := ParentAndOrdinal(pod)
+	return p == set
 }
 
 // IdentityMatches reports whether a pod with name pod, hostname hostname,

@@ -22,7 +22,10 @@ func TestParentAndOrdinal(t *testing.T) {
 		{"web-x", "", -1, false},
 		{"web--1", "web-", 1, true},
 		{"web-2147483647", "web", 2147483647, true},
-		{"web-2147483648", "", -1, false},
+		{"web-2147483648", "web", -1, false},
+		{"web-99999999999999999999", "web", -1, false},
+		{"web-01", "web", 1, true},
+		{"-5", "", 5, true},
 	}
 	for _, c := range cases {
 		p, o, ok := ParentAndOrdinal(c.pod)
@@ -46,7 +49,7 @@ func TestIdentity(t *testing.T) {
 	if IdentityMatches("web", 1, "nginx", "web-1", "web-1", "other", l) {
 		t.Error("subdomain mismatch should not match")
 	}
-	if IsMemberOf("web", "webx-1") || !IsMemberOf("web", "web-1") {
+	if IsMemberOf("web", "webx-1") || !IsMemberOf("web", "web-1") || !IsMemberOf("web", "web-2147483648") || IsMemberOf("web", "web--1") || IsMemberOf("web", "web-x") {
 		t.Error("membership")
 	}
 }
@@ -63,7 +66,11 @@ func TestOrdinals(t *testing.T) {
 	if f, e, err := Ordinals(1, 2147483647); err != nil || f != 2147483647 || e != 2147483648 {
 		t.Errorf("Ordinals(1, MaxInt32) = %d, %d, %v; want the one ordinal MaxInt32", f, e, err)
 	}
-	if _, _, err := Ordinals(2, 2147483647); !errors.Is(err, field.ErrOverflow) {
+	// The API accepts a last ordinal past int32; upstream counts in int.
+	if f, e, err := Ordinals(2147483647, 2147483647); err != nil || f != 2147483647 || e != 4294967294 {
+		t.Errorf("Ordinals(MaxInt32, MaxInt32) = %d, %d, %v; want [MaxInt32, 2*MaxInt32)", f, e, err)
+	}
+	if _, _, err := Ordinals(0, -1); !errors.Is(err, field.ErrNegative) {
 		t.Error(err)
 	}
 }

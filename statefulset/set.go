@@ -70,7 +70,8 @@ type OrdinalsSpec struct {
 	Start int32 `json:"start"`
 }
 
-// UpdateStrategy is spec.updateStrategy; an empty Type means RollingUpdate.
+// UpdateStrategy is spec.updateStrategy; the controller reads it as API
+// defaulting leaves it ([UpdateStrategy.Defaulted]).
 type UpdateStrategy struct {
 	Type          UpdateStrategyType     `json:"type,omitempty"`
 	RollingUpdate *RollingUpdateStrategy `json:"rollingUpdate,omitempty"`
@@ -156,18 +157,19 @@ func (s *StatefulSet) Policy() PodManagementPolicy {
 	return s.Spec.PodManagementPolicy
 }
 
-// Strategy returns the update strategy type, RollingUpdate when unset.
+// Strategy returns the update strategy type after API defaulting:
+// RollingUpdate when unset.
 func (s *StatefulSet) Strategy() UpdateStrategyType {
-	if s.Spec.UpdateStrategy.Type == "" {
-		return RollingUpdate
-	}
-	return s.Spec.UpdateStrategy.Type
+	return s.Spec.UpdateStrategy.Defaulted(Options{}).Type
 }
 
-// Partition returns spec.updateStrategy.rollingUpdate.partition and
-// whether it is set.
+// Partition returns spec.updateStrategy.rollingUpdate.partition after API
+// defaulting ([UpdateStrategy.Defaulted]) and whether the defaulted
+// strategy has a rollingUpdate block: a set without spec.updateStrategy
+// has one with partition 0, a set with type RollingUpdate and no block has
+// none.
 func (s *StatefulSet) Partition() (int32, bool) {
-	ru := s.Spec.UpdateStrategy.RollingUpdate
+	ru := s.Spec.UpdateStrategy.Defaulted(Options{}).RollingUpdate
 	if ru == nil {
 		return 0, false
 	}
@@ -175,6 +177,40 @@ func (s *StatefulSet) Partition() (int32, bool) {
 		return 0, true
 	}
 	return *ru.Partition, true
+}
+
+// Defaulted returns u as API defaulting leaves it (SetDefaults_StatefulSet,
+// pkg/apis/apps/v1/defaults.go, v1.36.3): an empty type becomes
+// RollingUpdate and, when it has no rollingUpdate block, gets an empty one;
+// then a RollingUpdate strategy's block (when there is one) gets partition
+// 0 when unset and, with the MaxUnavailableStatefulSet gate
+// (opts.MaxUnavailableStatefulSet), maxUnavailable 1 when unset. An
+// explicit type RollingUpdate without a block keeps no block (the
+// controller then creates a missing pod below status.currentReplicas at
+// the current revision, see [Step]). u is not modified: the result holds
+// its own rollingUpdate block.
+func (u UpdateStrategy) Defaulted(opts Options) UpdateStrategy {
+	if u.RollingUpdate != nil {
+		ru := *u.RollingUpdate
+		u.RollingUpdate = &ru
+	}
+	if u.Type == "" {
+		u.Type = RollingUpdate
+		if u.RollingUpdate == nil {
+			u.RollingUpdate = &RollingUpdateStrategy{}
+		}
+	}
+	if u.Type == RollingUpdate && u.RollingUpdate != nil {
+		if u.RollingUpdate.Partition == nil {
+			var zero int32
+			u.RollingUpdate.Partition = &zero
+		}
+		if opts.MaxUnavailableStatefulSet && u.RollingUpdate.MaxUnavailable == nil {
+			one := intstr.Int(1)
+			u.RollingUpdate.MaxUnavailable = &one
+		}
+	}
+	return u
 }
 
 // HistoryLimit returns spec.revisionHistoryLimit, 10 when unset.

@@ -3,6 +3,7 @@ package statefulset
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -52,7 +53,10 @@ type Plan struct {
 // MarshalJSON encodes p with [plan.Encode].
 func (p Plan) MarshalJSON() ([]byte, error) { return plan.Encode(p) }
 
-// NewPod is one pod the controller creates.
+// NewPod is one pod the controller creates: its name, its ordinal (the
+// apps.kubernetes.io/pod-index label it gets) and its revision. For an
+// ordinal beyond int32 v1.36.3 names the pod "<set>--1" with ordinal -1
+// (see [Step]).
 type NewPod struct {
 	Name     string `json:"name"`
 	Ordinal  int32  `json:"ordinal"`
@@ -86,8 +90,14 @@ type PodUpdate struct {
 
 // slot is one ordinal of the set's range, or a condemned pod.
 type slot struct {
-	pod      *Pod
-	ordinal  int32
+	pod     *Pod
+	ordinal int64 // the slot's ordinal (start + index) or the pod's
+	// name is the pod's name: the existing pod's, or the one upstream
+	// gives a new pod ("<set>--1" for an ordinal beyond int32).
+	name string
+	// claimOrd is the ordinal upstream reads back from name: the claims,
+	// the storage and the ordinal range of the pod are computed from it.
+	claimOrd int32
 	new      bool   // the pod does not exist yet
 	revision string // the revision of a new pod
 }
@@ -96,8 +106,11 @@ type stepper struct {
 	set       *StatefulSet
 	now       time.Time
 	opts      Options
+	strategy  UpdateStrategy // spec.updateStrategy, defaulted
 	policy    RetentionPolicy
 	claims    map[string]*Claim
+	podNames  map[string]bool // the names of the pods given
+	created   map[string]bool // the names of the pods this sync created
 	plan      *Plan
 	failed    bool
 	failedWhy Reason
@@ -112,11 +125,28 @@ type stepper struct {
 // time, when every other pod is healthy), then replaces outdated pods from
 // the highest ordinal down to the partition (one at a time, or up to
 // maxUnavailable with the MaxUnavailableStatefulSet option), and computes
-// the status. pods are the set's pods: those named "<set>-<digits>" (others
-// are ignored; one whose digits pass int32 is not synced, as upstream gives
-// it ordinal -1, but keeps its revision live), revisions its
-// ControllerRevisions, claims the existing claims of its templates. Inputs
-// are not modified; the Plan does not depend on their order.
+// the status. The update strategy is read as API defaulting leaves it
+// ([UpdateStrategy.Defaulted]): a set without spec.updateStrategy has
+// partition 0, so a pod it recreates gets the update revision, while a set
+// of type RollingUpdate without a rollingUpdate block recreates a pod below
+// start+status.currentReplicas at the current revision
+// (newVersionedStatefulSetPod). pods are the set's pods: those named
+// "<set>-<digits>" (others are ignored; one whose digits pass int32 is not
+// synced, as upstream gives it ordinal -1, but keeps its revision live),
+// revisions its ControllerRevisions, claims the existing claims of its
+// templates. Inputs are not modified; the Plan does not depend on their
+// order.
+//
+// An ordinal beyond int32 (start+replicas-1 > 2147483647, which the API
+// accepts) is synced as v1.36.3 syncs it: the pod created for it is named
+// "<set>-<ordinal>" and then renamed from the ordinal it parses back, which
+// is -1, so it is "<set>--1" (ordinal -1) with the claims of ordinal 1
+// ("<template>-<set>-1", which is what "<set>--1" parses to), outside the
+// set's range; a Parallel set then updates the pod's identity to
+// "<set>-1", which fails unless such a pod exists. The pod is never one of
+// the set's (its parent parses as "<set>-"), so every sync tries to create
+// it again and fails with AlreadyExists once it exists.
+// [Options].RefuseOrdinalsPastInt32 refuses such a set instead.
 func Step(set *StatefulSet, pods []*Pod, revisions []Revision, claims []*Claim, now time.Time, opts Options) (Plan, error) {
 	if err := Validate(set); err != nil {
 		return Plan{}, err
@@ -129,13 +159,22 @@ func Step(set *StatefulSet, pods []*Pod, revisions []Revision, claims []*Claim, 
 	if n := set.Replicas(); n > MaxReplicas {
 		return Plan{}, field.Int("spec.replicas", int64(n), fmt.Errorf("Step holds one slot per replica, as upstream does, and refuses more than %d: %w", MaxReplicas, field.ErrUnsupported))
 	}
+	if _, end, _ := Ordinals(set.Replicas(), set.Start()); opts.RefuseOrdinalsPastInt32 && end-1 > math.MaxInt32 {
+		return Plan{}, field.Int("spec.ordinals.start", int64(set.Start()), fmt.Errorf("the last ordinal %d is beyond int32 (Options.RefuseOrdinalsPastInt32): %w", end-1, field.ErrOverflow))
+	}
 	members, ords, unparsed, err := memberPods(set, pods)
 	if err != nil {
 		return Plan{}, err
 	}
 	revs := slices.Clone(revisions)
 	SortRevisions(revs)
-	s := &stepper{set: set, now: now, opts: opts, policy: set.Retention(), claims: make(map[string]*Claim, len(claims))}
+	s := &stepper{set: set, now: now, opts: opts, strategy: set.Spec.UpdateStrategy.Defaulted(opts), policy: set.Retention(),
+		claims: make(map[string]*Claim, len(claims)), podNames: make(map[string]bool, len(pods)), created: map[string]bool{}}
+	for _, p := range pods {
+		if p != nil {
+			s.podNames[p.Name] = true
+		}
+	}
 	for _, c := range claims {
 		if c != nil {
 			s.claims[c.Name] = c
@@ -210,11 +249,13 @@ type member struct {
 }
 
 // memberPods returns the set's pods sorted by ordinal, and their ordinals;
-// a duplicate ordinal is an error. unparsed are the pods upstream's
-// isMemberOf still claims (the set's name, a dash, digits) whose ordinal
-// does not fit int32: getOrdinal gives them -1, so the sync ignores them
-// and so does the status it writes, except for a set being deleted; their
-// revisions stay live and they count for the minReadySeconds requeue.
+// a duplicate ordinal is an error, which names, for the lowest ordinal
+// pods share, the one whose name sorts last (whatever the order of pods).
+// unparsed are the pods upstream's isMemberOf still claims (the set's name,
+// a dash, digits) whose ordinal does not fit int32: getOrdinal gives them
+// -1, so the sync ignores them and so does the status it writes, except
+// for a set being deleted; their revisions stay live and they count for
+// the minReadySeconds requeue.
 func memberPods(set *StatefulSet, pods []*Pod) (members []*Pod, ords []int32, unparsed []*Pod, err error) {
 	ms := make([]member, 0, len(pods))
 	sorted := true
@@ -223,13 +264,11 @@ func memberPods(set *StatefulSet, pods []*Pod) (members []*Pod, ords []int32, un
 			continue
 		}
 		parent, o, ok := ParentAndOrdinal(p.Name)
-		if !ok {
-			if overflowMember(p.Name, set.Name) {
-				unparsed = append(unparsed, p)
-			}
+		if parent != set.Name {
 			continue
 		}
-		if parent != set.Name {
+		if !ok {
+			unparsed = append(unparsed, p)
 			continue
 		}
 		if n := len(ms); n > 0 && ms[n-1].ord >= o {
@@ -238,55 +277,54 @@ func memberPods(set *StatefulSet, pods []*Pod) (members []*Pod, ords []int32, un
 		ms = append(ms, member{p, o})
 	}
 	if !sorted {
-		slices.SortFunc(ms, func(a, b member) int { return cmp.Compare(a.ord, b.ord) })
+		slices.SortFunc(ms, func(a, b member) int {
+			if c := cmp.Compare(a.ord, b.ord); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.pod.Name, b.pod.Name)
+		})
 	}
 	members = make([]*Pod, len(ms))
 	ords = make([]int32, len(ms))
 	for i := range ms {
 		if i > 0 && ms[i].ord == ms[i-1].ord {
-			return nil, nil, nil, duplicateOrdinal(ms[i].pod.Name)
+			j := i
+			for j+1 < len(ms) && ms[j+1].ord == ms[i].ord {
+				j++
+			}
+			return nil, nil, nil, duplicateOrdinal(ms[j].pod.Name)
 		}
 		members[i], ords[i] = ms[i].pod, ms[i].ord
 	}
 	return members, ords, unparsed, nil
 }
 
-// overflowMember reports whether name is "<set>-<digits>" with digits that
-// do not parse as an int32 (the only way ParentAndOrdinal rejects such a
-// name).
-func overflowMember(name, set string) bool {
-	n := len(set)
-	if len(name) < n+2 || name[:n] != set || name[n] != '-' {
-		return false
-	}
-	for _, c := range []byte(name[n+1:]) {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
+// duplicateOrdinal is the error for pods sharing an ordinal: upstream keeps
+// whichever its informer lists last, so no answer would be order-free.
+func duplicateOrdinal(pod string) error {
+	return field.New("pods", pod, fmt.Errorf("another pod has the ordinal of this one: %w", field.ErrDuplicate))
 }
 
 // sync mirrors updateStatefulSet; it returns the outcome.
 func (s *stepper) sync(members []*Pod, ords []int32, st *Status, current, update string) Reason {
 	set := s.set
 	mrs := set.Spec.MinReadySeconds
-	start, n := set.Start(), set.Replicas()
+	start, n := int64(set.Start()), set.Replicas()
 	replicas := make([]slot, n)
 	var condemned []slot
 	for i, m := range members {
-		o := ords[i]
-		if o >= start && int64(o) < int64(start)+int64(n) {
-			replicas[o-start] = slot{pod: m, ordinal: o}
+		o := int64(ords[i])
+		sl := slot{pod: m, ordinal: o, name: m.Name, claimOrd: ords[i]}
+		if o >= start && o < start+int64(n) {
+			replicas[o-start] = sl
 		} else {
-			condemned = append(condemned, slot{pod: m, ordinal: o})
+			condemned = append(condemned, sl)
 		}
 	}
 	slices.Reverse(condemned)
 	for i := range replicas {
 		if replicas[i].pod == nil {
-			o := start + int32(i)
-			replicas[i] = slot{ordinal: o, new: true, revision: s.newPodRevision(o, current, update)}
+			replicas[i] = s.newSlot(start+int64(i), current, update)
 		}
 	}
 	firstUnavailable := -1 // index in replicas, or -2-i for condemned[i]
@@ -315,8 +353,8 @@ func (s *stepper) sync(members []*Pod, ords []int32, st *Status, current, update
 	// Claims of condemned pods (never stops: the model has no lookup errors).
 	for i := range condemned {
 		c := &condemned[i]
-		if !s.claimsMatch(c, false) {
-			s.fixClaims(c, false)
+		if !s.claimsMatch(c.name, s.uidOf(c), c.claimOrd) {
+			s.fixClaims(c.name, s.uidOf(c), c.claimOrd)
 		}
 	}
 	if s.runForAll(len(condemned), monotonic, func(i int) bool {
@@ -333,18 +371,18 @@ func (s *stepper) sync(members []*Pod, ords []int32, st *Status, current, update
 	}) {
 		return s.stopped()
 	}
-	if set.Strategy() == OnDelete {
+	if s.strategy.Type == OnDelete {
 		return ReasonOnDelete
 	}
-	partition, hasRU := set.Partition()
 	updateMin := int64(0)
-	if hasRU {
-		updateMin = int64(partition)
+	ru := s.strategy.RollingUpdate
+	if ru != nil && ru.Partition != nil {
+		updateMin = int64(*ru.Partition)
 	}
 	if s.opts.MaxUnavailableStatefulSet {
 		maxU := int64(1)
-		if hasRU {
-			m, err := MaxUnavailable(set.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable, n)
+		if ru != nil {
+			m, err := MaxUnavailable(ru.MaxUnavailable, n)
 			if err != nil {
 				s.fail(ReasonError)
 				return ReasonRollingUpdate
@@ -364,7 +402,7 @@ func (s *stepper) sync(members []*Pod, ords []int32, st *Status, current, update
 		for t := int64(len(replicas)) - 1; t >= updateMin && budget > 0; t-- {
 			r := &replicas[t]
 			if s.revisionOf(r) != update && !s.terminating(r) {
-				s.delete(PodName(set.Name, r.ordinal), s.uidOf(r), ReasonOutdated)
+				s.delete(r.name, s.uidOf(r), ReasonOutdated)
 				budget--
 				st.CurrentReplicas--
 			}
@@ -374,7 +412,7 @@ func (s *stepper) sync(members []*Pod, ords []int32, st *Status, current, update
 	for t := int64(len(replicas)) - 1; t >= updateMin; t-- {
 		r := &replicas[t]
 		if s.revisionOf(r) != update && !s.terminating(r) {
-			s.delete(PodName(set.Name, r.ordinal), s.uidOf(r), ReasonOutdated)
+			s.delete(r.name, s.uidOf(r), ReasonOutdated)
 			st.CurrentReplicas--
 			return ReasonRollingUpdate
 		}
@@ -383,6 +421,29 @@ func (s *stepper) sync(members []*Pod, ords []int32, st *Status, current, update
 		}
 	}
 	return ReasonRollingUpdate
+}
+
+// newSlot is the pod upstream builds for missing ordinal o
+// (newVersionedStatefulSetPod, newStatefulSetPod and initIdentity,
+// stateful_set_utils.go, v1.36.3): named "<set>-<o>", then renamed from
+// the ordinal its name parses back to, which for an o beyond int32 is -1
+// ("<set>--1", whose name parses back to ordinal 1).
+func (s *stepper) newSlot(o int64, current, update string) slot {
+	idx := int32(-1)
+	if o <= math.MaxInt32 {
+		idx = int32(o)
+	}
+	name := PodName(s.set.Name, idx)
+	return slot{ordinal: o, name: name, claimOrd: ParseOrdinal(name), new: true, revision: s.newPodRevision(o, current, update)}
+}
+
+// podIndex is the apps.kubernetes.io/pod-index label of a new pod: the
+// ordinal its name was built from (-1 beyond int32).
+func (r *slot) podIndex() int32 {
+	if r.ordinal > math.MaxInt32 {
+		return -1
+	}
+	return int32(r.ordinal)
 }
 
 // runForAll runs fn over [0,n): in order, stopping at the first true, when
@@ -448,16 +509,17 @@ func (s *stepper) uidOf(r *slot) string {
 	return r.pod.UID
 }
 
-// newPodRevision is the revision a missing pod is created at: the current
-// revision below start+partition (or, for a RollingUpdate set without a
-// rollingUpdate block, below start+status.currentReplicas), else the update
-// revision (newVersionedStatefulSetPod, stateful_set_utils.go, v1.36.3, whose
-// condition also gives OnDelete sets with a partition current-revision pods).
-func (s *stepper) newPodRevision(o int32, current, update string) string {
+// newPodRevision is the revision a missing pod is created at: with the
+// strategy defaulted, the current revision below start+partition when there
+// is a rollingUpdate block, or, for a RollingUpdate set without one, below
+// start+status.currentReplicas; else the update revision
+// (newVersionedStatefulSetPod, stateful_set_utils.go, v1.36.3). Ordinals are
+// compared in 64 bits, as upstream compares ints.
+func (s *stepper) newPodRevision(o int64, current, update string) string {
 	set := s.set
 	start := int64(set.Start())
-	ru := set.Spec.UpdateStrategy.RollingUpdate
-	if set.Strategy() == RollingUpdate && ru == nil && int64(o) < start+int64(set.Status.CurrentReplicas) {
+	ru := s.strategy.RollingUpdate
+	if s.strategy.Type == RollingUpdate && ru == nil && o < start+int64(set.Status.CurrentReplicas) {
 		return current
 	}
 	if ru != nil {
@@ -465,7 +527,7 @@ func (s *stepper) newPodRevision(o int32, current, update string) string {
 		if ru.Partition != nil {
 			part = int64(*ru.Partition)
 		}
-		if int64(o) < start+part {
+		if o < start+part {
 			return current
 		}
 	}
@@ -476,38 +538,39 @@ func (s *stepper) delete(name, uid string, why Reason) {
 	s.plan.Delete = append(s.plan.Delete, plan.Deletion{Name: name, UID: uid, Reason: why})
 }
 
-func (s *stepper) owners(r *slot) (set, pod Owner) {
-	return Owner{Name: s.set.Name, UID: s.set.UID}, Owner{Name: PodName(s.set.Name, r.ordinal), UID: s.uidOf(r)}
-}
-
+// scaledDown reports whether ordinal o is outside the set's range
+// (!podInOrdinalRange).
 func (s *stepper) scaledDown(o int32) bool {
-	return !(o >= s.set.Start() && int64(o) < int64(s.set.Start())+int64(s.set.Replicas()))
+	start := int64(s.set.Start())
+	return !(int64(o) >= start && int64(o) < start+int64(s.set.Replicas()))
 }
 
-// claimsMatch mirrors ClaimsMatchRetentionPolicy.
-func (s *stepper) claimsMatch(r *slot, _ bool) bool {
+// claimsMatch mirrors ClaimsMatchRetentionPolicy for the pod named pod
+// with uid uid whose claims are those of ordinal o.
+func (s *stepper) claimsMatch(pod, uid string, o int32) bool {
 	if len(s.set.Spec.VolumeClaimTemplates) == 0 {
 		return true
 	}
-	so, po := s.owners(r)
+	so, po := Owner{Name: s.set.Name, UID: s.set.UID}, Owner{Name: pod, UID: uid}
 	for _, t := range s.set.Spec.VolumeClaimTemplates {
-		c := s.claims[ClaimName(t, s.set.Name, r.ordinal)]
-		if c != nil && !ClaimOwnerUpToDate(c, s.policy, so, po, s.scaledDown(r.ordinal)) {
+		c := s.claims[ClaimName(t, s.set.Name, o)]
+		if c != nil && !ClaimOwnerUpToDate(c, s.policy, so, po, s.scaledDown(o)) {
 			return false
 		}
 	}
 	return true
 }
 
-// fixClaims mirrors UpdatePodClaimForRetentionPolicy.
-func (s *stepper) fixClaims(r *slot, _ bool) {
+// fixClaims mirrors UpdatePodClaimForRetentionPolicy for the pod named pod
+// with uid uid whose claims are those of ordinal o.
+func (s *stepper) fixClaims(pod, uid string, o int32) {
 	if len(s.set.Spec.VolumeClaimTemplates) == 0 {
 		return
 	}
-	so, po := s.owners(r)
-	down := s.scaledDown(r.ordinal)
+	so, po := Owner{Name: s.set.Name, UID: s.set.UID}, Owner{Name: pod, UID: uid}
+	down := s.scaledDown(o)
 	for _, t := range s.set.Spec.VolumeClaimTemplates {
-		c := s.claims[ClaimName(t, s.set.Name, r.ordinal)]
+		c := s.claims[ClaimName(t, s.set.Name, o)]
 		if c == nil {
 			continue
 		}
@@ -515,19 +578,19 @@ func (s *stepper) fixClaims(r *slot, _ bool) {
 			s.plan.Events = append(s.plan.Events, plan.Event{Type: plan.Warning, Reason: ReasonConflictingController, Object: c.Name})
 		}
 		if !ClaimOwnerUpToDate(c, s.policy, so, po, down) {
-			s.plan.Claims = append(s.plan.Claims, ClaimWrite{Verb: ClaimUpdate, Name: c.Name, Pod: po.Name,
+			s.plan.Claims = append(s.plan.Claims, ClaimWrite{Verb: ClaimUpdate, Name: c.Name, Pod: pod,
 				OwnerReferences: ClaimOwnerRefs(c, s.policy, so, po, down), Reason: ReasonRetention})
 		}
 	}
 }
 
-// createClaims mirrors createPersistentVolumeClaims; false when a claim is
-// being deleted.
-func (s *stepper) createClaims(r *slot) bool {
+// createClaims mirrors createPersistentVolumeClaims for the pod named pod
+// whose claims are those of ordinal o; false when a claim is being
+// deleted.
+func (s *stepper) createClaims(pod string, o int32) bool {
 	ok := true
-	pod := PodName(s.set.Name, r.ordinal)
 	for _, t := range s.set.Spec.VolumeClaimTemplates {
-		name := ClaimName(t, s.set.Name, r.ordinal)
+		name := ClaimName(t, s.set.Name, o)
 		c := s.claims[name]
 		switch {
 		case c == nil:
@@ -552,38 +615,36 @@ func (s *stepper) processReplica(replicas []slot, i int, monotonic bool) bool {
 		}
 		return true
 	}
-	justCreated := false
+	uid := s.uidOf(r)
 	if r.new || !isCreated(r.pod) {
 		for _, t := range set.Spec.VolumeClaimTemplates {
-			_, po := s.owners(r)
-			if c := s.claims[ClaimName(t, set.Name, r.ordinal)]; c != nil && ClaimIsStale(c, s.policy, po) {
+			if c := s.claims[ClaimName(t, set.Name, r.claimOrd)]; c != nil && ClaimIsStale(c, s.policy, Owner{Name: r.name, UID: uid}) {
 				return true
 			}
 		}
-		if !s.createClaims(r) {
+		if !s.createClaims(r.name, r.claimOrd) {
 			return true
 		}
-		if !r.new {
-			// A pod without a phase exists already: the creation fails.
+		if !r.new || s.podNames[r.name] || s.created[r.name] {
+			// A pod of that name exists already (one without a phase, a
+			// pod "<set>--1", or one this sync created): the creation fails.
 			s.fail(ReasonAlreadyExists)
 			return true
 		}
-		{
-			s.plan.Create.Objects = append(s.plan.Create.Objects, NewPod{Name: PodName(set.Name, r.ordinal), Ordinal: r.ordinal, Revision: r.revision})
-			s.plan.Create.Count++
-			s.plan.Create.Reason = ReasonMissing
-		}
-		s.fixClaims(r, true)
+		s.created[r.name] = true
+		s.plan.Create.Objects = append(s.plan.Create.Objects, NewPod{Name: r.name, Ordinal: r.podIndex(), Revision: r.revision})
+		s.plan.Create.Count++
+		s.plan.Create.Reason = ReasonMissing
+		s.fixClaims(r.name, uid, r.claimOrd)
 		if monotonic {
 			return true
 		}
-		justCreated = true
 	}
 	if !r.new && r.pod.Status.Phase == podstatus.Pending {
-		if !s.createClaims(r) {
+		if !s.createClaims(r.name, r.claimOrd) {
 			return true
 		}
-		s.fixClaims(r, true)
+		s.fixClaims(r.name, uid, r.claimOrd)
 	}
 	if !r.new && isTerminating(r.pod) && monotonic {
 		return true
@@ -591,42 +652,66 @@ func (s *stepper) processReplica(replicas []slot, i int, monotonic bool) bool {
 	if monotonic && (!isRunningAndReady(r.pod) || !isAvailable(r.pod, set.Spec.MinReadySeconds, s.now)) {
 		return true
 	}
-	retention := s.claimsMatch(r, false)
-	idOK, storOK := true, true
+	retention := s.claimsMatch(r.name, uid, r.claimOrd)
+	idOK, storOK := s.nameMatches(r.name), true
 	if !r.new {
 		idOK = s.identityMatches(r.pod)
-		storOK = s.storageMatches(r.pod, r.ordinal)
+		storOK = s.storageMatches(r.pod, r.claimOrd)
 	}
 	if idOK && storOK && retention {
 		return false
 	}
+	s.updatePod(r, idOK, storOK, uid)
+	return false
+}
+
+// updatePod mirrors UpdateStatefulPod on (a copy of) the pod of r: an
+// identity fix renames it "<set>-<ordinal>" from the ordinal its name
+// parses to, a storage fix creates its missing claims, then its claims'
+// owner references are fixed when they do not match the retention policy
+// for the pod as renamed, and the pod is written; the write fails when no
+// pod of that name exists (among the pods given: a pod this sync created is
+// not).
+func (s *stepper) updatePod(r *slot, idOK, storOK bool, uid string) {
+	target := r.name
 	var why []Reason
 	if !idOK {
+		target = PodName(s.set.Name, r.claimOrd)
 		why = append(why, ReasonIdentity)
 	}
 	if !storOK {
 		why = append(why, ReasonStorage)
-		if !s.createClaims(r) {
-			return false
+		if !s.createClaims(target, r.claimOrd) {
+			return
 		}
 	}
-	if !retention {
+	if !s.claimsMatch(target, uid, r.claimOrd) {
 		why = append(why, ReasonRetention)
-		s.fixClaims(r, false)
+		s.fixClaims(target, uid, r.claimOrd)
 	}
-	if justCreated && r.new {
-		// The pod is not in the API yet: the update fails.
+	if len(why) == 0 {
+		return
+	}
+	if !s.podNames[target] {
+		// The pod is not in the API (created in this same sync, or renamed
+		// to a name no pod has): the update fails.
 		s.fail(ReasonPodNotFound)
-		return false
+		return
 	}
-	s.plan.Update = append(s.plan.Update, PodUpdate{Name: PodName(set.Name, r.ordinal), Reasons: why})
-	return false
+	s.plan.Update = append(s.plan.Update, PodUpdate{Name: target, Reasons: why})
+}
+
+// nameMatches is identityMatches for a pod the controller builds (its
+// namespace and pod-name label are right): its name is "<set>-<ordinal>"
+// for the ordinal it parses to.
+func (s *stepper) nameMatches(name string) bool {
+	o := ParseOrdinal(name)
+	return o >= 0 && isPodName(name, s.set.Name, o)
 }
 
 // identityMatches mirrors identityMatches (stateful_set_utils.go).
 func (s *stepper) identityMatches(p *Pod) bool {
-	o := ParseOrdinal(p.Name)
-	return o >= 0 && isPodName(p.Name, s.set.Name, o) && p.Namespace == s.set.Namespace && p.Labels[LabelPodName] == p.Name
+	return s.nameMatches(p.Name) && p.Namespace == s.set.Namespace && p.Labels[LabelPodName] == p.Name
 }
 
 // storageMatches mirrors storageMatches (stateful_set_utils.go).

@@ -7,15 +7,14 @@ import (
 
 // Validate returns the first field error v1.36.3 API validation reports for
 // the fields Step reads (ValidateStatefulSetSpec, apps/validation,
-// v1.36.3): negative replicas, ordinals.start, minReadySeconds or
-// partition, unknown pod management policy, update strategy or retention
+// v1.36.3), on the set as API defaulting leaves it (SetDefaults_StatefulSet,
+// pkg/apis/apps/v1/defaults.go): negative replicas, ordinals.start,
+// minReadySeconds or partition, unknown pod management policy, update
+// strategy (reported at spec.updateStrategy, as upstream does) or retention
 // policy values, a rollingUpdate block with OnDelete, a maxUnavailable that
-// is negative, zero or above 100%. Empty enumerations are the API defaults
-// and accepted. It also refuses, with an Overflow error on
-// spec.ordinals.start, a set whose last ordinal is beyond int32: the API
-// accepts it, but upstream then names pods it can no longer parse back
-// (web-2147483648 gets ordinal -1 and is ignored) and recreates them on
-// every sync; kubesem does not model that.
+// is negative, zero or above 100%. Empty enumerations are what defaulting
+// fills and are accepted. A last ordinal beyond int32 is accepted, as the
+// API accepts it ([Options].RefuseOrdinalsPastInt32 refuses it in [Step]).
 func Validate(set *StatefulSet) error {
 	if set == nil {
 		return field.New("", "null", field.ErrRequired)
@@ -31,13 +30,13 @@ func Validate(set *StatefulSet) error {
 	default:
 		return field.New("spec.podManagementPolicy", string(set.Spec.PodManagementPolicy), field.ErrInvalid)
 	}
-	us := set.Spec.UpdateStrategy
+	us := set.Spec.UpdateStrategy.Defaulted(Options{})
 	switch us.Type {
 	case OnDelete:
 		if us.RollingUpdate != nil {
 			return field.New("spec.updateStrategy.rollingUpdate", "set", field.ErrInvalid)
 		}
-	case "", RollingUpdate:
+	case RollingUpdate:
 		if ru := us.RollingUpdate; ru != nil {
 			if ru.Partition != nil && *ru.Partition < 0 {
 				return field.Int("spec.updateStrategy.rollingUpdate.partition", int64(*ru.Partition), field.ErrNegative)
@@ -53,7 +52,7 @@ func Validate(set *StatefulSet) error {
 			}
 		}
 	default:
-		return field.New("spec.updateStrategy.type", string(us.Type), field.ErrInvalid)
+		return field.New("spec.updateStrategy", string(us.Type), field.ErrInvalid)
 	}
 	if r := set.Spec.PersistentVolumeClaimRetentionPolicy; r != nil {
 		for _, f := range []struct {
@@ -68,8 +67,4 @@ func Validate(set *StatefulSet) error {
 		}
 	}
 	return nil
-}
-
-func duplicateOrdinal(pod string) error {
-	return field.New("pods", pod, field.ErrDuplicate)
 }

@@ -25,6 +25,7 @@ import (
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/tools/record"
 	featuregatetesting "k8s.io/component-base/featuregate/testing"
+	appsv1defaults "k8s.io/kubernetes/pkg/apis/apps/v1"
 	"k8s.io/kubernetes/pkg/controller"
 	"k8s.io/kubernetes/pkg/controller/history"
 	upsts "k8s.io/kubernetes/pkg/controller/statefulset"
@@ -37,13 +38,32 @@ import (
 	"github.com/kubesem/kubesem/statefulset"
 )
 
+//go:linkname stsUpIsMemberOf k8s.io/kubernetes/pkg/controller/statefulset.isMemberOf
+func stsUpIsMemberOf(set *apps.StatefulSet, pod *v1.Pod) bool
+
+// stsClaimed returns the pods the controller gives UpdateStatefulSet: those
+// getPodsForStatefulSet claims, whose name isMemberOf the set (the pods of
+// the harness match the selector and have no other owner).
+func stsClaimed(set *apps.StatefulSet, pods []*v1.Pod) []*v1.Pod {
+	var out []*v1.Pod
+	for _, p := range pods {
+		if stsUpIsMemberOf(set, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 //go:linkname stsUpNewRevision k8s.io/kubernetes/pkg/controller/statefulset.newRevision
 func stsUpNewRevision(set *apps.StatefulSet, revision int64, collisionCount *int32) (*apps.ControllerRevision, error)
 
 var stsNow = time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
 
 // stsFake records what upstream's control writes; reads come from the
-// sync's inputs (informer caches do not see this sync's writes).
+// sync's inputs (informer caches do not see this sync's writes). Like the
+// API server, it refuses to create a pod whose name exists or was created
+// already. Lists are in call order (the writes of one goroutine keep their
+// order).
 type stsFake struct {
 	mu        sync.Mutex
 	pods      map[string]*v1.Pod
@@ -52,21 +72,32 @@ type stsFake struct {
 	created   []statefulset.NewPod
 	newPods   []*v1.Pod // the created pods, whole
 	deleted   []string
+	deletedP  []*v1.Pod // the deleted pods, as upstream passed them
 	updated   []string
+	updatedP  []*v1.Pod // the updated pods, as upstream passed them
 	claimW    []statefulset.ClaimWrite
 	revW      []statefulset.RevisionWrite
 	status    *apps.StatefulSetStatus
 	createErr bool
+	createdN  map[string]bool
 }
 
 func (f *stsFake) CreatePod(_ context.Context, pod *v1.Pod, _ *apps.StatefulSet) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if _, ok := f.pods[pod.Name]; ok {
+	if _, ok := f.pods[pod.Name]; ok || f.createdN[pod.Name] {
 		return apierrors.NewAlreadyExists(schema.GroupResource{Resource: "pods"}, pod.Name)
 	}
-	o := statefulset.ParseOrdinal(pod.Name)
-	f.created = append(f.created, statefulset.NewPod{Name: pod.Name, Ordinal: o, Revision: pod.Labels[apps.StatefulSetRevisionLabel]})
+	if f.createdN == nil {
+		f.createdN = map[string]bool{}
+	}
+	f.createdN[pod.Name] = true
+	// The ordinal the controller gave the pod: its pod-index label.
+	o, err := strconv.ParseInt(pod.Labels[apps.PodIndexLabel], 10, 32)
+	if err != nil {
+		panic(fmt.Sprintf("created pod %s: pod-index %q", pod.Name, pod.Labels[apps.PodIndexLabel]))
+	}
+	f.created = append(f.created, statefulset.NewPod{Name: pod.Name, Ordinal: int32(o), Revision: pod.Labels[apps.StatefulSetRevisionLabel]})
 	f.newPods = append(f.newPods, pod.DeepCopy())
 	return nil
 }
@@ -83,12 +114,14 @@ func (f *stsFake) UpdatePod(pod *v1.Pod, _ *apps.StatefulSet) error {
 		return apierrors.NewNotFound(schema.GroupResource{Resource: "pods"}, pod.Name)
 	}
 	f.updated = append(f.updated, pod.Name)
+	f.updatedP = append(f.updatedP, pod.DeepCopy())
 	return nil
 }
 func (f *stsFake) DeletePod(pod *v1.Pod) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.deleted = append(f.deleted, pod.Name)
+	f.deletedP = append(f.deletedP, pod.DeepCopy())
 	return nil
 }
 func (f *stsFake) CreateClaim(c *v1.PersistentVolumeClaim, _ *apps.StatefulSet) error {
@@ -195,19 +228,40 @@ func stsDrawCase(t *rapid.T) stsCase {
 	var ords *apps.StatefulSetOrdinals
 	if rapid.Bool().Draw(t, "hasStart") {
 		start = int32(rapid.IntRange(0, 3).Draw(t, "start"))
-		if rapid.IntRange(0, 7).Draw(t, "highStart") == 0 {
-			// The top of int32: the last ordinal is at most MaxInt32
-			// (further is refused by kubesem, see statefulset.Validate).
-			start = int32(math.MaxInt32 - int64(max(replicas, 1)) + 1 - int64(rapid.IntRange(0, 2).Draw(t, "belowTop")))
+		if rapid.IntRange(0, 3).Draw(t, "highStart") == 0 {
+			// The top of int32: the last ordinal from two below MaxInt32
+			// to two past it (one past it for a Parallel set, whose
+			// goroutines would race to create the one pod, "web--1",
+			// upstream names the ordinals past int32, see statefulset.Step).
+			past := int64(rapid.IntRange(-2, 2).Draw(t, "pastTop"))
+			start = int32(min(math.MaxInt32, math.MaxInt32-int64(max(replicas, 1))+1+past))
 		}
 		ords = &apps.StatefulSetOrdinals{Start: start}
 	}
-	policy := rapid.SampledFrom([]apps.PodManagementPolicyType{apps.OrderedReadyPodManagement, apps.ParallelPodManagement}).Draw(t, "policy")
-	strategy := apps.StatefulSetUpdateStrategy{Type: apps.OnDeleteStatefulSetStrategyType}
-	if rapid.IntRange(0, 3).Draw(t, "strategy") > 0 {
-		p := int32(rapid.IntRange(0, 8).Draw(t, "partition"))
-		strategy = apps.StatefulSetUpdateStrategy{Type: apps.RollingUpdateStatefulSetStrategyType,
-			RollingUpdate: &apps.RollingUpdateStatefulSetStrategy{Partition: &p}}
+	// "" is OrderedReady after API defaulting.
+	policy := rapid.SampledFrom([]apps.PodManagementPolicyType{apps.OrderedReadyPodManagement, apps.ParallelPodManagement, ""}).Draw(t, "policy")
+	if policy == apps.ParallelPodManagement && int64(start)+int64(replicas)-1 > math.MaxInt32+1 {
+		replicas-- // one ordinal past int32 at most
+	}
+	// The update strategy as a user submits it: absent, an empty type with
+	// or without a rollingUpdate block, RollingUpdate with or without one,
+	// partition and maxUnavailable set or not, or OnDelete; API defaulting
+	// (SetDefaults_StatefulSet) is applied to upstream's set below, kubesem
+	// gets it undefaulted.
+	var strategy apps.StatefulSetUpdateStrategy
+	switch rapid.IntRange(0, 5).Draw(t, "strategy") {
+	case 0:
+		strategy.Type = apps.OnDeleteStatefulSetStrategyType
+	case 1: // absent
+	case 2:
+		strategy.Type = apps.RollingUpdateStatefulSetStrategyType
+	default:
+		strategy.Type = rapid.SampledFrom([]apps.StatefulSetUpdateStrategyType{apps.RollingUpdateStatefulSetStrategyType, ""}).Draw(t, "ruType")
+		strategy.RollingUpdate = &apps.RollingUpdateStatefulSetStrategy{}
+		if rapid.IntRange(0, 3).Draw(t, "hasPartition") > 0 {
+			p := int32(rapid.IntRange(0, 8).Draw(t, "partition"))
+			strategy.RollingUpdate.Partition = &p
+		}
 		switch rapid.IntRange(0, 2).Draw(t, "maxU") {
 		case 1:
 			u := upintstr.FromInt32(int32(rapid.IntRange(1, 4).Draw(t, "maxUi")))
@@ -391,9 +445,16 @@ func stsDrawCase(t *rapid.T) stsCase {
 	}
 	// Now and then a pod of the set whose ordinal does not fit int32:
 	// upstream claims it, counts it in the status and keeps its revision
-	// live, but gives it ordinal -1 and never syncs it.
+	// live, but gives it ordinal -1 and never syncs it. Or, when the set
+	// has an ordinal past int32, the pod "web--1" upstream creates for it
+	// (not the set's: its creation fails) or a pod "web-1", which the
+	// identity update of "web--1" writes.
 	if rapid.IntRange(0, 9).Draw(t, "overflowPod") == 0 {
-		name := "web-" + rapid.SampledFrom([]string{"2147483648", "99999999999"}).Draw(t, "overflowName")
+		names := []string{"2147483648", "99999999999"}
+		if int64(start)+int64(replicas)-1 > math.MaxInt32 {
+			names = append(names, "-1", "1")
+		}
+		name := "web-" + rapid.SampledFrom(names).Draw(t, "overflowName")
 		phase := rapid.SampledFrom([]v1.PodPhase{v1.PodRunning, v1.PodPending, ""}).Draw(t, "overflowPhase")
 		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("uid-" + name), Labels: map[string]string{"app": "web"}},
 			Status: v1.PodStatus{Phase: phase}}
@@ -405,8 +466,10 @@ func stsDrawCase(t *rapid.T) stsCase {
 		}
 		c.upPods = append(c.upPods, pod)
 	}
-	// kubesem's inputs, through the adapter (the revision name included).
+	// kubesem's inputs, through the adapter (the revision name included),
+	// the set as submitted; upstream's as the API server stores it.
 	c.set = must(k8s.FromStatefulSetWithRevisions(up, c.upRevs))
+	appsv1defaults.SetDefaults_StatefulSet(up)
 	c.pods = must1(k8s.FromStatefulSetPods(c.upPods))
 	c.claims = must1(k8s.FromPersistentVolumeClaims(upClaims))
 	c.revs = k8s.FromControllerRevisions(c.upRevs)
@@ -444,7 +507,7 @@ func stsUpstream(c stsCase) stsResult {
 	}
 	rec := record.NewFakeRecorder(1000)
 	ctl := upsts.NewDefaultStatefulSetControl(upsts.NewStatefulPodControlFromManager(f, rec), f, f)
-	st, err := ctl.UpdateStatefulSet(context.Background(), c.upSet, slices.Clone(c.upPods), stsNow)
+	st, err := ctl.UpdateStatefulSet(context.Background(), c.upSet, stsClaimed(c.upSet, c.upPods), stsNow)
 	r := stsResult{Revisions: f.revW, Create: f.created, Delete: f.deleted, Update: f.updated, Claims: f.claimW, Err: err != nil}
 	if f.status != nil {
 		s, err := k8s.FromStatefulSetStatus(f.status)
@@ -524,7 +587,7 @@ func stsRun(c stsCase, opts statefulset.Options) (stsResult, stsResult, error) {
 	return up, stsFromPlan(p, c.set.Spec.PodManagementPolicy == statefulset.Parallel), nil
 }
 
-func checkSTSDifferential(t *rapid.T, opts statefulset.Options) {
+func checkSTSDifferential(t *rapid.T, opts statefulset.Options, counts map[string]int) {
 	c := stsDrawCase(t)
 	up, got, err := stsRun(c, opts)
 	if err != nil {
@@ -532,6 +595,22 @@ func checkSTSDifferential(t *rapid.T, opts statefulset.Options) {
 	}
 	if d := stsDiff(up, got); d != "" {
 		t.Fatalf("differs from v1.36.3:\n%s", d)
+	}
+	counts["states"]++
+	if us := c.set.Spec.UpdateStrategy; us.Type == "" && us.RollingUpdate == nil {
+		counts["updateStrategy absent"]++
+	} else if us.Type == "" {
+		counts["updateStrategy with an empty type"]++
+	} else if us.Type == statefulset.RollingUpdate && us.RollingUpdate == nil {
+		counts["RollingUpdate without rollingUpdate"]++
+	}
+	if int64(c.set.Start())+int64(c.set.Replicas())-1 > math.MaxInt32 {
+		counts["last ordinal past int32"]++
+	}
+	for _, p := range up.Create {
+		if p.Ordinal == -1 {
+			counts["web--1 created"]++
+		}
 	}
 }
 
@@ -571,16 +650,20 @@ func stsShow(r stsResult) string {
 // UpdateStatefulSet (defaultStatefulSetControl on fake object manager,
 // history and status updater) and the requeue of sync, gate off.
 func TestStatefulSetStepDifferential(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) { checkSTSDifferential(t, statefulset.Options{}) })
+	counts := map[string]int{}
+	rapid.Check(t, func(t *rapid.T) { checkSTSDifferential(t, statefulset.Options{}, counts) })
+	logCounts(t, counts)
 }
 
 // TestStatefulSetStepDifferentialMaxUnavailable is the same with the
 // MaxUnavailableStatefulSet gate on.
 func TestStatefulSetStepDifferentialMaxUnavailable(t *testing.T) {
 	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.MaxUnavailableStatefulSet, true)
+	counts := map[string]int{}
 	rapid.Check(t, func(t *rapid.T) {
-		checkSTSDifferential(t, statefulset.Options{MaxUnavailableStatefulSet: true})
+		checkSTSDifferential(t, statefulset.Options{MaxUnavailableStatefulSet: true}, counts)
 	})
+	logCounts(t, counts)
 }
 
 var _ = errors.New

@@ -1,6 +1,9 @@
 package upstream_test
 
 import (
+	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
 	_ "unsafe"
 
@@ -10,9 +13,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	upintstr "k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
+	appsv1defaults "k8s.io/kubernetes/pkg/apis/apps/v1"
+	upsts "k8s.io/kubernetes/pkg/controller/statefulset"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
@@ -129,4 +136,137 @@ func stsShowRefs(rs []meta.OwnerReference) string {
 		s += " "
 	}
 	return s
+}
+
+//go:linkname stsUpPodInOrdinalRange k8s.io/kubernetes/pkg/controller/statefulset.podInOrdinalRange
+func stsUpPodInOrdinalRange(pod *v1.Pod, set *apps.StatefulSet) bool
+
+type stsMaxUnavailableIn struct {
+	MaxUnavailable *intstr.Value `json:"maxUnavailable"`
+	Replicas       int32         `json:"replicas"`
+}
+
+type stsClaimIn struct {
+	Claim      statefulset.Claim           `json:"claim"`
+	Policy     statefulset.RetentionPolicy `json:"policy"`
+	Set        statefulset.Owner           `json:"set"`
+	Pod        statefulset.Owner           `json:"pod"`
+	ScaledDown bool                        `json:"scaledDown"`
+}
+
+// stsRuleUp builds upstream's claim, set and pod for a claim rule input:
+// the set defaulted by SetDefaults_StatefulSet, its replicas such that
+// upstream's podInOrdinalRange places the pod as scaledDown says, and, for
+// PodClaimIsStale, one claim template naming the claim for the pod.
+func stsRuleUp(t testing.TB, in *stsClaimIn) (*v1.PersistentVolumeClaim, *apps.StatefulSet, *v1.Pod) {
+	t.Helper()
+	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: in.Pod.Name, Namespace: "default", UID: types.UID(in.Pod.UID)}}
+	ord := statefulset.ParseOrdinal(in.Pod.Name)
+	replicas := max(ord, 0)
+	if !in.ScaledDown {
+		replicas = ord + 1
+	}
+	set := &apps.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: in.Set.Name, Namespace: "default", UID: types.UID(in.Set.UID)},
+		Spec: apps.StatefulSetSpec{Replicas: &replicas, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			PersistentVolumeClaimRetentionPolicy: &apps.StatefulSetPersistentVolumeClaimRetentionPolicy{
+				WhenDeleted: apps.PersistentVolumeClaimRetentionPolicyType(in.Policy.WhenDeleted), WhenScaled: apps.PersistentVolumeClaimRetentionPolicyType(in.Policy.WhenScaled)}}}
+	appsv1defaults.SetDefaults_StatefulSet(set)
+	if stsUpPodInOrdinalRange(pod, set) == in.ScaledDown {
+		t.Fatalf("pod %s: no set places it scaledDown=%v", in.Pod.Name, in.ScaledDown)
+	}
+	if suffix := "-" + in.Set.Name + "-" + strconv.Itoa(int(ord)); ord >= 0 && strings.HasSuffix(in.Claim.Name, suffix) {
+		set.Spec.VolumeClaimTemplates = []v1.PersistentVolumeClaim{{ObjectMeta: metav1.ObjectMeta{Name: strings.TrimSuffix(in.Claim.Name, suffix)}}}
+	}
+	claim := must(k8s.ToPersistentVolumeClaim(&in.Claim))
+	claim.Namespace = "default"
+	return claim, set, pod
+}
+
+// stsRuleWant is upstream's answer to a rule vector's input: getStatefulSetMaxUnavailable,
+// isClaimOwnerUpToDate, updateClaimOwnerRefForSetAndPod (an empty list of
+// references written []), StatefulPodControl.PodClaimIsStale.
+func stsRuleWant(t testing.TB, decision string, input json.RawMessage) json.RawMessage {
+	t.Helper()
+	var out any
+	switch decision {
+	case "statefulset.MaxUnavailable":
+		var in stsMaxUnavailableIn
+		if err := json.Unmarshal(input, &in); err != nil {
+			t.Fatal(err)
+		}
+		var u *upintstr.IntOrString
+		if v := in.MaxUnavailable; v != nil {
+			x := upintstr.FromInt32(v.IntValue())
+			if v.IsString() {
+				x = upintstr.FromString(v.String())
+			}
+			u = &x
+		}
+		n, err := stsUpMaxUnavailable(u, int(in.Replicas))
+		if err != nil {
+			t.Fatalf("getStatefulSetMaxUnavailable: %v", err)
+		}
+		out = map[string]int{"maxUnavailable": n}
+	case "statefulset.ClaimOwnerUpToDate", "statefulset.ClaimOwnerRefs", "statefulset.ClaimIsStale":
+		var in stsClaimIn
+		if err := json.Unmarshal(input, &in); err != nil {
+			t.Fatal(err)
+		}
+		claim, set, pod := stsRuleUp(t, &in)
+		switch decision {
+		case "statefulset.ClaimOwnerUpToDate":
+			out = map[string]bool{"upToDate": stsUpClaimUpToDate(stsLog, claim, set, pod)}
+		case "statefulset.ClaimOwnerRefs":
+			c := claim.DeepCopy()
+			stsUpUpdateClaimRefs(stsLog, c, set, pod)
+			refs := must(k8s.FromPersistentVolumeClaim(c)).OwnerReferences
+			if refs == nil {
+				refs = []meta.OwnerReference{}
+			}
+			out = map[string][]meta.OwnerReference{"ownerReferences": refs}
+		default:
+			if len(set.Spec.VolumeClaimTemplates) != 1 {
+				t.Fatalf("claim %s is not named for pod %s of set %s", in.Claim.Name, in.Pod.Name, in.Set.Name)
+			}
+			f := &stsFake{claims: map[string]*v1.PersistentVolumeClaim{claim.Name: claim}}
+			stale, err := upsts.NewStatefulPodControlFromManager(f, record.NewFakeRecorder(10)).PodClaimIsStale(set, pod)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = map[string]bool{"stale": stale}
+		}
+	default:
+		t.Fatalf("no upstream answer for %s", decision)
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestStatefulSetRuleVectorsUpstream replays testdata/statefulset/rules.json:
+// every want is upstream's answer (stsRuleWant) and kubesem's.
+func TestStatefulSetRuleVectorsUpstream(t *testing.T) {
+	impl := conformance.Kubesem()
+	n := 0
+	for _, v := range stsReadVectors(t, "rules.json") {
+		want := stsRuleWant(t, v.Decision, v.Input)
+		if !stsSameJSON(want, v.Want) {
+			t.Errorf("%s: the vector's want is not upstream's:\nvector:   %s\nupstream: %s", v.Name, compactJSON(v.Want), want)
+			continue
+		}
+		got, err := impl.Decide(v.Decision, nil, v.Input)
+		if err != nil {
+			t.Errorf("%s: %v", v.Name, err)
+			continue
+		}
+		if ok, why := conformance.Match(v.Want, got); !ok {
+			t.Errorf("%s: kubesem differs from v1.36.3: %s", v.Name, why)
+		}
+		n++
+	}
+	if n < 132 {
+		t.Fatalf("only %d rule vectors replayed", n)
+	}
 }

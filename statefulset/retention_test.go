@@ -1,0 +1,146 @@
+package statefulset
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/kubesem/kubesem/meta"
+)
+
+var (
+	tSet = Owner{Name: "web", UID: "set-uid"}
+	tPod = Owner{Name: "web-1", UID: "pod-uid"}
+)
+
+func claimWith(refs ...meta.OwnerReference) *Claim {
+	return &Claim{Name: "www-web-1", OwnerReferences: refs}
+}
+
+func TestUnexpectedController(t *testing.T) {
+	other := ctlRef("v1", "ConfigMap", "x", "x-uid")
+	plain := meta.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "x", UID: "x-uid"}
+	dd := RetentionPolicy{WhenDeleted: Delete, WhenScaled: Delete}
+	rr := RetentionPolicy{WhenDeleted: Retain, WhenScaled: Retain}
+	for _, c := range []struct {
+		name   string
+		claim  *Claim
+		policy RetentionPolicy
+		want   bool
+	}{
+		{"another controller under Retain/Retain", claimWith(other), rr, false},
+		{"another controller", claimWith(other), dd, true},
+		{"another owner, not controller", claimWith(plain), dd, false},
+		{"the set", claimWith(ctlRef(setAPIVersion, setKind, "web", "set-uid")), dd, false},
+		{"the set's name with another UID", claimWith(ctlRef(setAPIVersion, setKind, "web", "old")), dd, true},
+		{"the pod's name with another UID", claimWith(ctlRef(podAPIVersion, podKind, "web-1", "old")), dd, true},
+		{"another pod as controller", claimWith(ctlRef(podAPIVersion, podKind, "web-2", "p2")), dd, true},
+		{"whenDeleted Delete alone", claimWith(other), RetentionPolicy{WhenDeleted: Delete, WhenScaled: Retain}, true},
+		{"whenScaled Delete alone", claimWith(other), RetentionPolicy{WhenDeleted: Retain, WhenScaled: Delete}, true},
+	} {
+		if got := UnexpectedController(c.claim, c.policy, tSet, tPod); got != c.want {
+			t.Errorf("%s: %v; want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestClaimOwnerUpToDate(t *testing.T) {
+	set := ctlRef(setAPIVersion, setKind, "web", "set-uid")
+	pod := ctlRef(podAPIVersion, podKind, "web-1", "pod-uid")
+	R, D := Retain, Delete
+	for _, c := range []struct {
+		name            string
+		claim           *Claim
+		deleted, scaled RetentionPolicyType
+		down            bool
+		want            bool
+	}{
+		{"Retain/Retain, no refs", claimWith(), R, R, false, true},
+		{"Retain/Retain, set ref", claimWith(set), R, R, false, false},
+		{"whenDeleted Delete: set ref", claimWith(set), D, R, false, true},
+		{"whenDeleted Delete: no ref", claimWith(), D, R, true, false},
+		{"whenDeleted Delete: set and pod refs", claimWith(set, pod), D, R, false, false},
+		{"whenScaled Delete, in range: no ref", claimWith(), R, D, false, true},
+		{"whenScaled Delete, scaled down: pod ref", claimWith(pod), R, D, true, true},
+		{"whenScaled Delete, scaled down: no ref", claimWith(), R, D, true, false},
+		{"whenScaled Delete, in range: pod ref", claimWith(pod), R, D, false, false},
+		{"Delete/Delete, in range: set ref", claimWith(set), D, D, false, true},
+		{"Delete/Delete, scaled down: pod ref", claimWith(pod), D, D, true, true},
+		{"Delete/Delete, scaled down: set ref", claimWith(set), D, D, true, false},
+		{"a stale set ref: up to date", claimWith(ctlRef(setAPIVersion, setKind, "web", "old")), R, R, false, true},
+		{"a stale pod ref: up to date", claimWith(ctlRef(podAPIVersion, podKind, "web-1", "old")), D, D, false, true},
+		{"non-controller set ref", claimWith(meta.OwnerReference{APIVersion: setAPIVersion, Kind: setKind, Name: "web", UID: "set-uid"}), D, R, false, false},
+		{"another controller, no refs of ours", claimWith(ctlRef("v1", "ConfigMap", "x", "x")), D, D, false, true},
+		{"another controller beside the set's", claimWith(ctlRef("v1", "ConfigMap", "x", "x"), set), D, D, false, false},
+	} {
+		if got := ClaimOwnerUpToDate(c.claim, RetentionPolicy{WhenDeleted: c.deleted, WhenScaled: c.scaled}, tSet, tPod, c.down); got != c.want {
+			t.Errorf("%s: %v; want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestClaimOwnerRefs(t *testing.T) {
+	set := ctlRef(setAPIVersion, setKind, "web", "set-uid")
+	pod := ctlRef(podAPIVersion, podKind, "web-1", "pod-uid")
+	keep := meta.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "x", UID: "x"}
+	dd := RetentionPolicy{WhenDeleted: Delete, WhenScaled: Delete}
+	for _, c := range []struct {
+		name   string
+		claim  *Claim
+		policy RetentionPolicy
+		down   bool
+		want   []meta.OwnerReference
+	}{
+		{"Retain/Retain drops ours, keeps others", claimWith(keep, set, pod), RetentionPolicy{WhenDeleted: Retain, WhenScaled: Retain}, false, []meta.OwnerReference{keep}},
+		{"whenDeleted Delete: the set", claimWith(keep), RetentionPolicy{WhenDeleted: Delete, WhenScaled: Retain}, true, []meta.OwnerReference{keep, set}},
+		{"whenScaled Delete, in range: none", claimWith(pod), RetentionPolicy{WhenDeleted: Retain, WhenScaled: Delete}, false, []meta.OwnerReference{}},
+		{"whenScaled Delete, scaled down: the pod", claimWith(), RetentionPolicy{WhenDeleted: Retain, WhenScaled: Delete}, true, []meta.OwnerReference{pod}},
+		{"Delete/Delete, in range: the set", claimWith(pod), dd, false, []meta.OwnerReference{set}},
+		{"Delete/Delete, scaled down: the pod", claimWith(set), dd, true, []meta.OwnerReference{pod}},
+		{"another controller: ours dropped, none added", claimWith(ctlRef("v1", "ConfigMap", "x", "x"), set), dd, false, []meta.OwnerReference{ctlRef("v1", "ConfigMap", "x", "x")}},
+		{"a reference with our UID under another name is kept, not duplicated", claimWith(ctlRef("v1", "Thing", "t", "set-uid")), dd, false, []meta.OwnerReference{ctlRef("v1", "Thing", "t", "set-uid")}},
+	} {
+		orig := append([]meta.OwnerReference(nil), c.claim.OwnerReferences...)
+		got := ClaimOwnerRefs(c.claim, c.policy, tSet, tPod, c.down)
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: %+v; want %+v", c.name, got, c.want)
+		}
+		if !reflect.DeepEqual(c.claim.OwnerReferences, orig) {
+			t.Errorf("%s: input modified", c.name)
+		}
+		for i := range got {
+			for j := range c.claim.OwnerReferences {
+				if got[i].Controller != nil && got[i].Controller == c.claim.OwnerReferences[j].Controller {
+					t.Errorf("%s: result shares a Controller pointer with the input", c.name)
+				}
+			}
+		}
+	}
+}
+
+func TestClaimIsStale(t *testing.T) {
+	pod := Owner{Name: "web-1", UID: ""} // a pod not yet created
+	ws := RetentionPolicy{WhenDeleted: Retain, WhenScaled: Delete}
+	for _, c := range []struct {
+		name   string
+		claim  *Claim
+		policy RetentionPolicy
+		want   bool
+	}{
+		{"whenScaled Retain: never stale", claimWith(ctlRef(podAPIVersion, podKind, "web-1", "old")), RetentionPolicy{WhenDeleted: Delete, WhenScaled: Retain}, false},
+		{"a former pod of the name", claimWith(ctlRef(podAPIVersion, podKind, "web-1", "old")), ws, true},
+		{"a former pod, not controller", claimWith(meta.OwnerReference{APIVersion: podAPIVersion, Kind: podKind, Name: "web-1", UID: "old"}), ws, true},
+		{"another pod", claimWith(ctlRef(podAPIVersion, podKind, "web-2", "old")), ws, false},
+		{"the set", claimWith(ctlRef(setAPIVersion, setKind, "web", "set-uid")), ws, false},
+		{"no refs", claimWith(), ws, false},
+		{"another kind named like the pod", claimWith(ctlRef("v1", "ConfigMap", "web-1", "old")), ws, false},
+	} {
+		if got := ClaimIsStale(c.claim, c.policy, pod); got != c.want {
+			t.Errorf("%s: %v; want %v", c.name, got, c.want)
+		}
+	}
+	// The first reference of the pod's name decides.
+	c := claimWith(ctlRef(podAPIVersion, podKind, "web-1", "uid-1"), ctlRef(podAPIVersion, podKind, "web-1", "old"))
+	if ClaimIsStale(c, ws, Owner{Name: "web-1", UID: "uid-1"}) {
+		t.Error("the first reference matches the pod: not stale")
+	}
+}
