@@ -3,8 +3,10 @@
 // It is kubectl's view of a workload's status, not a controller decision,
 // so it lives apart from the controllers' packages.
 //
-// The reference is kubectl v0.36.3 (Kubernetes v1.36.3). kubectl reads
-// objects without API defaulting, so an unset field is not its default.
+// The reference is kubectl v0.36.3 (Kubernetes v1.36.3). kubectl reads the
+// object the API server stored, which v1 defaulting completed, so an unset
+// field the viewers read is its default: spec.replicas 1, an absent update
+// strategy RollingUpdate, a StatefulSet rollingUpdate block's partition 0.
 //
 // # Rules
 //

@@ -60,8 +60,8 @@ func (s Status) ExitCode(mode Mode) (code int, stops bool) {
 //     updated, then available < updated: waiting;
 //   - else done.
 //
-// An unset spec.replicas skips the first wait (kubectl reads the object
-// without API defaulting). A negative revision is rejected as kubectl's flag
+// kubectl reads the object as the API server stores it, so an unset
+// spec.replicas is 1 (SetDefaults_Deployment). A negative revision is rejected as kubectl's flag
 // validation does.
 //
 // Source: kubectl v0.36.3 pkg/polymorphichelpers/rollout_status.go
@@ -93,8 +93,8 @@ func Deployment(d *rollout.Deployment, revision int64) Status {
 	}
 	wait := "Waiting for deployment " + name + " rollout to finish: "
 	switch {
-	case d.Spec.Replicas != nil && st.UpdatedReplicas < *d.Spec.Replicas:
-		return Status{Message: wait + itoa(int64(st.UpdatedReplicas)) + " out of " + itoa(int64(*d.Spec.Replicas)) + " new replicas have been updated...\n"}
+	case st.UpdatedReplicas < d.Replicas():
+		return Status{Message: wait + itoa(int64(st.UpdatedReplicas)) + " out of " + itoa(int64(d.Replicas())) + " new replicas have been updated...\n"}
 	case st.Replicas > st.UpdatedReplicas:
 		return Status{Message: wait + itoa(int64(st.Replicas-st.UpdatedReplicas)) + " old replicas are pending termination...\n"}
 	case st.AvailableReplicas < st.UpdatedReplicas:
@@ -105,8 +105,9 @@ func Deployment(d *rollout.Deployment, revision int64) Status {
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
-// DaemonSet returns what kubectl rollout status prints for ds:
-// an error (done) unless the update strategy is RollingUpdate; waiting for
+// DaemonSet returns what kubectl rollout status prints for ds, read as the
+// API server stores it (an empty strategy type is RollingUpdate): an error
+// (done) unless the update strategy is RollingUpdate; waiting for
 // the spec to be observed while generation > observedGeneration; waiting
 // while updatedNumberScheduled, then numberAvailable, is below
 // desiredNumberScheduled; else done.
@@ -114,7 +115,9 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // Source: kubectl v0.36.3 pkg/polymorphichelpers/rollout_status.go
 // DaemonSetStatusViewer.Status.
 func DaemonSet(ds *daemonset.DaemonSet) Status {
-	if ds.Spec.UpdateStrategy.Type != daemonset.RollingUpdate {
+	// The API server defaults an empty strategy type to RollingUpdate
+	// (SetDefaults_DaemonSet); kubectl only ever sees the stored object.
+	if t := ds.Spec.UpdateStrategy.Type; t != daemonset.RollingUpdate && t != "" {
 		return Status{Done: true, Err: "rollout status is only available for RollingUpdate strategy type"}
 	}
 	if ds.Generation > ds.Status.ObservedGeneration {
@@ -131,8 +134,10 @@ func DaemonSet(ds *daemonset.DaemonSet) Status {
 	return Status{Message: "daemon set " + strconv.Quote(ds.Name) + " successfully rolled out\n", Done: true}
 }
 
-// StatefulSet returns what kubectl rollout status prints for
-// ss: an error (done) unless the update strategy is RollingUpdate; waiting
+// StatefulSet returns what kubectl rollout status prints for ss, read as
+// the API server stores it (SetDefaults_StatefulSet: an absent strategy is
+// RollingUpdate, a rollingUpdate block's partition 0, replicas 1): an error
+// (done) unless the update strategy is RollingUpdate; waiting
 // while observedGeneration is 0 or behind generation; waiting while fewer
 // than spec.replicas pods are ready; with spec.updateStrategy.rollingUpdate
 // set, waiting while updatedReplicas < replicas - partition (when both are
@@ -142,7 +147,12 @@ func DaemonSet(ds *daemonset.DaemonSet) Status {
 // Source: kubectl v0.36.3 pkg/polymorphichelpers/rollout_status.go
 // StatefulSetStatusViewer.Status.
 func StatefulSet(ss *statefulset.StatefulSet) Status {
-	if ss.Spec.UpdateStrategy.Type != statefulset.RollingUpdate {
+	// kubectl reads the stored object, which API defaulting
+	// (SetDefaults_StatefulSet) completed: an absent strategy is stored as
+	// RollingUpdate with partition 0, a rollingUpdate block without a
+	// partition with partition 0, unset replicas as 1.
+	strategy := ss.Spec.UpdateStrategy.Defaulted(statefulset.Options{})
+	if strategy.Type != statefulset.RollingUpdate {
 		return Status{Done: true, Err: "rollout status is only available for RollingUpdate strategy type"}
 	}
 	st := ss.Status
@@ -150,11 +160,15 @@ func StatefulSet(ss *statefulset.StatefulSet) Status {
 		return Status{Message: "Waiting for statefulset spec update to be observed...\n"}
 	}
 	replicas := ss.Spec.Replicas
-	if replicas != nil && st.ReadyReplicas < *replicas {
+	if replicas == nil {
+		one := int32(1)
+		replicas = &one
+	}
+	if st.ReadyReplicas < *replicas {
 		return Status{Message: "Waiting for " + itoa(int64(*replicas-st.ReadyReplicas)) + " pods to be ready...\n"}
 	}
-	if ru := ss.Spec.UpdateStrategy.RollingUpdate; ru != nil {
-		if replicas != nil && ru.Partition != nil {
+	if ru := strategy.RollingUpdate; ru != nil {
+		if ru.Partition != nil {
 			if want := *replicas - *ru.Partition; st.UpdatedReplicas < want {
 				return Status{Message: "Waiting for partitioned roll out to finish: " + itoa(int64(st.UpdatedReplicas)) + " out of " + itoa(int64(want)) + " new pods have been updated...\n"}
 			}

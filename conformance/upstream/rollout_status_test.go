@@ -20,6 +20,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/kubectl/pkg/polymorphichelpers"
+	appsdefaults "k8s.io/kubernetes/pkg/apis/apps/v1"
 	"k8s.io/kubernetes/pkg/controller/deployment"
 
 	"github.com/kubesem/kubesem/daemonset"
@@ -348,8 +349,7 @@ func TestRolloutViewerDifferential(t *testing.T) {
 				d.Annotations = map[string]string{rollout.RevisionAnnotation: rapid.SampledFrom([]string{"1", "2", "x"}).Draw(t, "rev")}
 			}
 			revision := int64(rapid.IntRange(0, 2).Draw(t, "pin"))
-			u := upDeployment(d)
-			u.Spec.Replicas = d.Spec.Replicas
+			u := upDeployment(d) // as the API server stores it (replicas defaulted)
 			msg, done, err := (&polymorphichelpers.DeploymentStatusViewer{}).Status(rsUnstructured(t, u), revision)
 			rsViewerCompare(t, "DeploymentRolloutStatus", msg, done, err, rolloutstatus.Deployment(d, revision))
 		case 1:
@@ -365,6 +365,7 @@ func TestRolloutViewerDifferential(t *testing.T) {
 			u.Spec.UpdateStrategy.Type = appsv1.DaemonSetUpdateStrategyType(v.Spec.UpdateStrategy.Type)
 			u.Status = appsv1.DaemonSetStatus{ObservedGeneration: v.Status.ObservedGeneration, DesiredNumberScheduled: v.Status.DesiredNumberScheduled,
 				UpdatedNumberScheduled: v.Status.UpdatedNumberScheduled, NumberAvailable: v.Status.NumberAvailable}
+			appsdefaults.SetObjectDefaults_DaemonSet(u) // kubectl reads the object as the API server stores it
 			msg, done, err := (&polymorphichelpers.DaemonSetStatusViewer{}).Status(rsUnstructured(t, u), 0)
 			rsViewerCompare(t, "DaemonSetRolloutStatus", msg, done, err, rolloutstatus.DaemonSet(&v))
 		default:
@@ -398,6 +399,7 @@ func TestRolloutViewerDifferential(t *testing.T) {
 			u.Status = appsv1.StatefulSetStatus{ObservedGeneration: v.Status.ObservedGeneration, ReadyReplicas: v.Status.ReadyReplicas,
 				CurrentReplicas: v.Status.CurrentReplicas, UpdatedReplicas: v.Status.UpdatedReplicas,
 				CurrentRevision: v.Status.CurrentRevision, UpdateRevision: v.Status.UpdateRevision}
+			appsdefaults.SetObjectDefaults_StatefulSet(u) // kubectl reads the object as the API server stores it
 			msg, done, err := (&polymorphichelpers.StatefulSetStatusViewer{}).Status(rsUnstructured(t, u), 0)
 			rsViewerCompare(t, "StatefulSetRolloutStatus", msg, done, err, rolloutstatus.StatefulSet(&v))
 		}
