@@ -6,8 +6,9 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"time"
-	_ "unsafe" // go:linkname to the stale-pod worker
+	"unsafe"
 
 	"github.com/go-logr/logr"
 	appsv1 "k8s.io/api/apps/v1"
@@ -51,8 +52,40 @@ import (
 // the scale subresource, and a scale client that answers for the objects
 // that exist.
 
+//go:linkname pdbUpSync k8s.io/kubernetes/pkg/controller/disruption.(*DisruptionController).sync
+func pdbUpSync(dc *disruption.DisruptionController, ctx context.Context, key string) error
+
 //go:linkname pdbUpSyncStale k8s.io/kubernetes/pkg/controller/disruption.(*DisruptionController).syncStalePodDisruption
 func pdbUpSyncStale(dc *disruption.DisruptionController, ctx context.Context, key string) error
+
+var pdbNow = time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
+
+// pdbField is an unexported field of dc, settable.
+func pdbField(dc *disruption.DisruptionController, name string) reflect.Value {
+	f := reflect.ValueOf(dc).Elem().FieldByName(name)
+	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
+}
+
+// pdbUpStaleTimeout is the stale DisruptionTarget timeout the public
+// constructor gives the controller: upstream's default.
+var pdbUpStaleTimeout = sync.OnceValue(func() time.Duration {
+	client := fake.NewClientset()
+	inf := informers.NewSharedInformerFactory(client, 0)
+	dc := disruption.NewDisruptionController(context.Background(),
+		inf.Core().V1().Pods(), inf.Policy().V1().PodDisruptionBudgets(), inf.Core().V1().ReplicationControllers(),
+		inf.Apps().V1().ReplicaSets(), inf.Apps().V1().Deployments(), inf.Apps().V1().StatefulSets(),
+		client, apimeta.NewDefaultRESTMapper(nil), &scalefake.FakeScaleClient{}, &discoveryfake.FakeDiscovery{Fake: &core.Fake{}})
+	defer pdbUpShutdown(dc)
+	return pdbField(dc, "stalePodDisruptionTimeout").Interface().(time.Duration)
+})
+
+// pdbUpShutdown stops the goroutines of dc's queues and event broadcaster.
+func pdbUpShutdown(dc *disruption.DisruptionController) {
+	for _, q := range []string{"queue", "recheckQueue", "stalePodDisruptionQueue"} {
+		pdbField(dc, q).Interface().(interface{ ShutDown() }).ShutDown()
+	}
+	pdbField(dc, "broadcaster").Interface().(record.EventBroadcaster).Shutdown()
+}
 
 // pdbUpIn is the world of one sync in upstream's types.
 type pdbUpIn struct {
@@ -264,13 +297,7 @@ func pdbUpRun(tb pdbFataler, in pdbUpIn) pdbUpOut {
 	stale := pdbField(dc, "stalePodDisruptionQueue")
 	sq := stale.Interface().(workqueue.TypedRateLimitingInterface[string])
 	stale.Set(reflect.ValueOf(pdbStaleQueue{sq, &out.staleAfter}))
-	mainQ := pdbField(dc, "queue").Interface().(workqueue.TypedRateLimitingInterface[string])
-	defer func() {
-		mainQ.ShutDown()
-		rq.ShutDown()
-		sq.ShutDown()
-		pdbField(dc, "broadcaster").Interface().(record.EventBroadcaster).Shutdown()
-	}()
+	defer pdbUpShutdown(dc)
 
 	add := func(store interface{ Add(any) error }, obj any) {
 		if err := store.Add(obj); err != nil {

@@ -278,4 +278,3 @@ func TestPDBStepVectorsUpstream(t *testing.T) {
 	}
 	t.Logf("%d pdb.Step vectors replayed through the disruption controller", n)
 }
-
