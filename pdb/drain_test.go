@@ -109,7 +109,17 @@ func TestDrainDryRun(t *testing.T) {
 		t.Errorf("dry-run Drain budget = %+v; want 1 allowed still", b)
 	}
 	if len(steps[2].Created) != 0 {
-		t.Errorf("Recreate after a dry run created %v; want nothing (node-1 not cordoned, no pod missing)", steps[2].Created)
+		t.Errorf("Recreate after a dry run created %v; want nothing (no pod missing)", steps[2].Created)
+	}
+	// A dry-run drain does not cordon: node-3, empty, still takes the
+	// recreated pod.
+	steps, err = pdb.Drain(drainCluster(), []pdb.Action{{Kind: pdb.ActionSync}, {Kind: pdb.ActionDrain, Node: "node-3", DryRun: true},
+		{Kind: pdb.ActionDrain, Node: "node-1"}, {Kind: pdb.ActionTerminate}, {Kind: pdb.ActionRecreate, Pods: []string{"x"}}}, now, pdb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := states(steps[4]); s["x"] != "node-3/starting" {
+		t.Errorf("Recreate after a dry-run drain of node-3 = %v; want x on node-3", s)
 	}
 }
 
@@ -125,6 +135,17 @@ func TestDrainCapacity(t *testing.T) {
 	// node-2 has one free place, node-1 none; node-3 is cordoned.
 	if s := states(steps[0]); s["n1"] != "node-2/starting" || s["n2"] != "/pending" || s["n3"] != "/pending" {
 		t.Errorf("Recreate with capacities = %v; want n1 on node-2, the rest pending", s)
+	}
+	// Equally loaded nodes: the first by name.
+	c = drainCluster()
+	c.Pods = nil
+	c.Nodes = []pdb.Node{{Name: "node-b"}, {Name: "node-c"}, {Name: "node-a"}}
+	steps, err = pdb.Drain(c, []pdb.Action{{Kind: pdb.ActionRecreate, Pods: []string{"x", "y", "z", "w"}}}, now, pdb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := states(steps[0]); s["x"] != "node-a/starting" || s["y"] != "node-b/starting" || s["z"] != "node-c/starting" {
+		t.Errorf("Recreate on empty nodes = %v; want x, y, z on node-a, node-b, node-c", s)
 	}
 }
 

@@ -30,6 +30,7 @@ func TestControllerScale(t *testing.T) {
 		ctl("apps/v1", "ReplicaSet", "rs", ptr(int32(4)), nil),
 		ctl("apps/v1", "ReplicaSet", "rs-of-missing", ptr(int32(6)), &meta.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "gone", UID: "gone-uid", Controller: ptr(true)}),
 		ctl("apps/v1", "StatefulSet", "ss", ptr(int32(7)), nil),
+		ctl("apps/v1", "ReplicaSet", "rs-of-other", ptr(int32(9)), &meta.OwnerReference{APIVersion: "example.com/v1", Kind: "Rollout", Name: "r", UID: "r-uid", Controller: ptr(true)}),
 		ctl("example.com/v1", "Scalable", "x", ptr(int32(8)), nil),
 		ctl("example.com/v1", "Thing", "y", nil, nil),
 	}
@@ -47,6 +48,7 @@ func TestControllerScale(t *testing.T) {
 		{"bare ReplicaSet, extensions group", ref("extensions/v1beta1", "ReplicaSet", "rs"), "rs-uid", 4, true, false},
 		{"ReplicaSet whose Deployment is missing: its own scale", ref("apps/v1", "ReplicaSet", "rs-of-missing"), "rs-of-missing-uid", 6, true, false},
 		{"StatefulSet", ref("apps/v1", "StatefulSet", "ss"), "ss-uid", 7, true, false},
+		{"ReplicaSet owned by another kind: its own scale", ref("apps/v1", "ReplicaSet", "rs-of-other"), "rs-of-other-uid", 9, true, false},
 		{"custom resource with scale", ref("example.com/v1", "Scalable", "x"), "x-uid", 8, true, false},
 		{"custom resource without scale", ref("example.com/v1", "Thing", "y"), "", 0, false, true},
 		{"missing ReplicaSet", ref("apps/v1", "ReplicaSet", "none"), "", 0, false, false},

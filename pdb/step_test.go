@@ -90,6 +90,16 @@ func TestStep(t *testing.T) {
 		t.Errorf("Step(one pod unready) condition = %+v; want False at now", c)
 	}
 
+	// Recovery after a failed sync: reason and message replaced, the
+	// transition time kept while the status stays False.
+	b = budget(ptr(intstr.Int(5)), nil)
+	b.Status = pdb.Status{ObservedGeneration: 1, Conditions: meta.Conditions{{Type: pdb.DisruptionAllowed, Status: meta.ConditionFalse,
+		Reason: "SyncFailed", Message: "boom", LastTransitionTime: now.Add(-time.Hour)}}}
+	p, _ = pdb.Step(b, pods, cs, now, pdb.Options{})
+	if c, _ := p.Status.Conditions.Find(pdb.DisruptionAllowed); c.Reason != "InsufficientPods" || c.Message != "" || !c.LastTransitionTime.Equal(now.Add(-time.Hour)) {
+		t.Errorf("Step(after a failed sync) condition = %+v; want InsufficientPods, no message, transition kept", c)
+	}
+
 	// No pods: a Normal NoPods event.
 	p, _ = pdb.Step(budget(ptr(intstr.Int(1)), nil), nil, nil, now, pdb.Options{})
 	if len(p.Events) != 1 || p.Events[0] != (plan.Event{Type: plan.Normal, Reason: pdb.ReasonNoPods, Message: "No matching pods found"}) {
