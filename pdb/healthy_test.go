@@ -26,7 +26,7 @@ func TestDisruptedPods(t *testing.T) {
 		deleting(readyPod("gone", true, nil)), readyPod("late", true, nil),
 	}
 	old := map[string]time.Time{
-		"a":     now.Add(-timeout),                  // expires exactly now: kept
+		"a":     now.Add(-timeout),                   // expires exactly now: kept
 		"b":     now.Add(-timeout + time.Nanosecond), // kept, expires 1ns later
 		"c":     now.Add(-timeout - time.Nanosecond), // expired: NotDeleted
 		"late":  now.Add(-timeout - time.Hour),       // expired: NotDeleted
