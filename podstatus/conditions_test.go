@@ -86,6 +86,8 @@ func TestReadyCondition(t *testing.T) {
 			`the status of pod readiness gate "g1" is not "True", but False, corresponding condition of pod readiness gate "g2" does not exist.`},
 		{"first condition of a type decides", ready, []podstatus.Condition{{Type: "g1", Status: meta.ConditionUnknown}, {Type: "g1", Status: meta.ConditionTrue}, {Type: "g2", Status: meta.ConditionTrue}},
 			meta.ConditionFalse, podstatus.ReasonReadinessGatesNotReady, `the status of pod readiness gate "g1" is not "True", but Unknown`},
+		{"first condition of a type decides, True then False", ready, []podstatus.Condition{{Type: "g1", Status: meta.ConditionTrue}, {Type: "g1", Status: meta.ConditionFalse}, {Type: "g2", Status: meta.ConditionTrue}},
+			meta.ConditionTrue, "", ""},
 		{"containers not ready: their reason", condPod(nil, []podstatus.Container{{Name: "a"}}, nil, []podstatus.ContainerStatus{readyStatus("a", false)}), nil,
 			meta.ConditionFalse, podstatus.ReasonContainersNotReady, "containers with unready status: [a]"},
 	}

@@ -64,14 +64,14 @@ func TestToLogarithmic(t *testing.T) {
 	t.Parallel()
 	t1, t2 := now0.Add(-150*time.Second), now0.Add(-250*time.Second) // both in bucket 37
 	pods := []*Pod{
-		groupPod("A", "u3", t1, 0),
-		groupPod("B", "u1", t2, 0),
-		groupPod("C", "u2", t1, 5),
-		groupPod("D", "u0", now0.Add(-10*time.Second), 0), // bucket 33: first
+		groupPod("A", "u1", t1, 0),
+		groupPod("B", "u2", t2, 0),
+		groupPod("C", "u3", t1, 5),
+		groupPod("D", "u4", now0.Add(-10*time.Second), 0), // bucket 33: first
 	}
 	r := RankForDeletion(pods, nil, now0, WithCost)
-	if got, want := rankedNames(pods, r), []string{"D", "B", "C", "A"}; !slices.Equal(got, want) {
-		t.Errorf("RankForDeletion = %v; want %v (D's lower bucket; then B's group u1; A and C share u2's group, C restarted more)", got, want)
+	if got, want := rankedNames(pods, r), []string{"D", "C", "A", "B"}; !slices.Equal(got, want) {
+		t.Errorf("RankForDeletion = %v; want %v (D's lower bucket; A and C share the group of u1, before B's u2, C restarted more)", got, want)
 	}
 	if ref := refRankForDeletion(pods, nil, now0, WithCost); !slices.Equal(r.Order, ref.Order) {
 		t.Errorf("RankForDeletion = %v; the reference says %v", r.Order, ref.Order)

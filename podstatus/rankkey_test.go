@@ -94,7 +94,10 @@ func TestClockWords(t *testing.T) {
 		if hi, lo, b := c.words(time.Time{}); hi != 0 || lo != 0 || b != 0 {
 			t.Errorf("words(zero) = %d, %d, %d; want 0, 0, 0", hi, lo, b)
 		}
-		times := []time.Time{now0.Add(time.Hour), now0.Add(time.Nanosecond), now0, now0.Add(-time.Nanosecond),
+		// The latest time.Time there is: its high word is 0, its low word
+		// must still put it after the zero time.
+		last := time.Unix(math.MaxInt64-unixToInternal, 999_999_999)
+		times := []time.Time{last, now0.Add(time.Hour), now0.Add(time.Nanosecond), now0, now0.Add(-time.Nanosecond),
 			now0.Add(-999_999_999), now0.Add(-time.Second), time.Date(1, 1, 1, 0, 0, 1, 0, time.UTC)}
 		// Later first: each time's words sort before the next's, and after
 		// the zero time's.

@@ -152,6 +152,7 @@ func TestValidateUpdate(t *testing.T) {
 			p.Spec.Tolerations = append(p.Spec.Tolerations, podstatus.Toleration{Key: "x", Operator: "Exists"})
 		}), "", nil},
 		{"negative grace to 1: no change", edit(func(p *podstatus.Pod) { p.Spec.TerminationGracePeriodSeconds = i64(1) }), "", nil},
+		{"negative grace to -1: no change", edit(func(p *podstatus.Pod) { p.Spec.TerminationGracePeriodSeconds = i64(-1) }), "", nil},
 		{"container added", edit(func(p *podstatus.Pod) {
 			p.Spec.Containers = append(p.Spec.Containers, podstatus.Container{Name: "b", Image: "x"})
 		}), "spec.containers", field.ErrForbidden},
