@@ -225,7 +225,11 @@ func podstatusDecisions() []Decision {
 		}),
 		Bind("podstatus.CrashLoopDelays", func(in delaysIn, bo backoffOptions) (delaysOut, error) {
 			o, err := bo.decode()
-			return delaysOut{podstatus.CrashLoopDelays(in.N, o)}, err
+			if err != nil {
+				return delaysOut{}, err
+			}
+			delays, err := podstatus.CrashLoopDelays(in.N, o)
+			return delaysOut{delays}, err
 		}),
 		Bind("podstatus.BackoffKey", func(in keyIn, _ struct{}) (keyOut, error) {
 			return keyOut{podstatus.BackoffKey(&in.Pod, &in.Container)}, nil

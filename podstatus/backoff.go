@@ -4,6 +4,8 @@ import (
 	"hash/fnv"
 	"strconv"
 	"time"
+
+	"github.com/kubesem/kubesem/field"
 )
 
 // Crash-loop backoff constants of the kubelet.
@@ -116,13 +118,27 @@ func RestartBackoff(entry *BackoffEntry, finishedAt, now time.Time, o BackoffOpt
 	return RestartDecision{Entry: next}
 }
 
+// MaxCrashLoopDelays is the longest list [CrashLoopDelays] returns. The
+// delays double from at least 1ns and so reach any cap within 63 restarts
+// (within 9 with every configuration the kubelet accepts), and stay there:
+// entries beyond the cap's reach repeat it. 10,000 restarts is more than a
+// container crash-looping at the default 5-minute cap reaches in a month.
+const MaxCrashLoopDelays = 10_000
+
 // CrashLoopDelays returns the delays before the 1st, 2nd, … nth restart of a
-// container that keeps exiting at once: initial, doubling, capped.
+// container that keeps exiting at once: initial, doubling, capped. n ≤ 0
+// gives an empty list.
+//
+// It returns a *field.Error at path "n" wrapping field.ErrOverflow, and a nil
+// list, when n exceeds [MaxCrashLoopDelays].
 //
 // Source: seed 000 pod lifecycle, restart policy (10s, 20s, 40s, … 5 minutes).
-func CrashLoopDelays(n int, o BackoffOptions) []time.Duration {
+func CrashLoopDelays(n int, o BackoffOptions) ([]time.Duration, error) {
+	if n > MaxCrashLoopDelays {
+		return nil, field.Int("n", int64(n), field.ErrOverflow)
+	}
 	if n <= 0 {
-		return []time.Duration{}
+		return []time.Duration{}, nil
 	}
 	initial, max := CrashLoopBounds(o)
 	out := make([]time.Duration, n)
@@ -131,7 +147,7 @@ func CrashLoopDelays(n int, o BackoffOptions) []time.Duration {
 		out[i] = d
 		d = doubleCapped(d, max)
 	}
-	return out
+	return out, nil
 }
 
 // EmptyResources is how the kubelet prints a container's resources when

@@ -89,6 +89,9 @@
 // backoff and termination rules cannot fail: every pod, however malformed,
 // has an answer (a nil pod is Pending, has no statuses, is deleted at
 // once). [ValidateUpdate] returns a *field.Error with the API's field path.
+// [CrashLoopDelays], whose answer is as long as its n, returns a
+// *field.Error (field.ErrOverflow at "n") beyond [MaxCrashLoopDelays]
+// instead of allocating.
 //
 // Vectors: testdata/podstatus.
 package podstatus

@@ -108,7 +108,10 @@ func checkBackoffMonotoneCapped(t *rapid.T) {
 	o := podstatus.BackoffOptions{ReducedDecay: rapid.Bool().Draw(t, "reduced"), DisableMaxGate: rapid.Bool().Draw(t, "noGate"),
 		MaxContainerRestartPeriod: time.Duration(rapid.IntRange(0, 300).Draw(t, "max")) * time.Second}
 	initial, max := podstatus.CrashLoopBounds(o)
-	ds := podstatus.CrashLoopDelays(rapid.IntRange(0, 40).Draw(t, "n"), o)
+	ds, err := podstatus.CrashLoopDelays(rapid.IntRange(0, 40).Draw(t, "n"), o)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i, d := range ds {
 		if d > max || d < initial || i > 0 && d < ds[i-1] {
 			t.Fatalf("delays %v (initial %v, max %v)", ds, initial, max)
@@ -173,7 +176,7 @@ func FuzzStatus(f *testing.F) {
 			}
 		}
 		_ = podstatus.RestartBackoff(&podstatus.BackoffEntry{Delay: d, LastUpdate: kt0}, kt0.Add(d), kt0, podstatus.BackoffOptions{MaxContainerRestartPeriod: d})
-		_ = podstatus.CrashLoopDelays(int(n%64), podstatus.BackoffOptions{MaxContainerRestartPeriod: d})
+		_, _ = podstatus.CrashLoopDelays(int(n), podstatus.BackoffOptions{MaxContainerRestartPeriod: d})
 	})
 }
 
@@ -254,10 +257,11 @@ func ExampleKubeletPhase() {
 		State:                podstatus.ContainerState{Waiting: &podstatus.StateWaiting{Reason: podstatus.ReasonCrashLoopBackOff}},
 		LastTerminationState: podstatus.ContainerState{Terminated: &podstatus.StateTerminated{ExitCode: 1}}}}
 	fmt.Println(podstatus.KubeletPhase(p, podstatus.Observed{}))
-	fmt.Println(podstatus.CrashLoopDelays(7, podstatus.BackoffOptions{}))
+	delays, err := podstatus.CrashLoopDelays(7, podstatus.BackoffOptions{})
+	fmt.Println(delays, err)
 	// Output:
 	// Running
-	// [10s 20s 40s 1m20s 2m40s 5m0s 5m0s]
+	// [10s 20s 40s 1m20s 2m40s 5m0s 5m0s] <nil>
 }
 
 // Deleting a scheduled pod with the default 30s grace period; its container

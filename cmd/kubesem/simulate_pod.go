@@ -471,8 +471,9 @@ func (s *podSim) run(out io.Writer, horizon time.Duration, tl *timeline) {
 		fmt.Fprintf(out, "  %s\n", describeContainer(c))
 	}
 	initial, max := podstatus.CrashLoopBounds(s.opts)
+	delays, _ := podstatus.CrashLoopDelays(7, s.opts) // 7 is below MaxCrashLoopDelays: no error
 	fmt.Fprintf(out, "crash-loop backoff: %v doubling to %v, delays %s; the first exit restarts at once (no backoff entry yet)\n\n",
-		initial, max, joinDurations(podstatus.CrashLoopDelays(7, s.opts)))
+		initial, max, joinDurations(delays))
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	head := []string{"TIME", "EVENT"}
 	for _, c := range s.ctrs {

@@ -106,7 +106,7 @@ func checkEvictDifferential(t *rapid.T) {
 		switch rapid.IntRange(0, 6).Draw(t, "disrupted") {
 		case 0:
 			st.DisruptedPods, kst.DisruptedPods = map[string]metav1.Time{}, map[string]time.Time{}
-			for j := range 2000 + rapid.IntRange(0, 1).Draw(t, "overLimit") {
+			for j := range podstorage.MaxDisruptedPodSize + rapid.IntRange(0, 1).Draw(t, "overLimit") {
 				st.DisruptedPods["d"+strconv.Itoa(j)] = metav1.NewTime(now)
 				kst.DisruptedPods["d"+strconv.Itoa(j)] = now
 			}

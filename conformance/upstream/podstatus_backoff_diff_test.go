@@ -18,15 +18,41 @@ import (
 
 // TestPodStatusBackoffDifferential: RestartBackoff, fed the same exits,
 // keeps the same memory and answers as client-go's Backoff configured the
-// way the kubelet configures it (initial and max from newCrashLoopBackOff,
-// expiry after 600s), driven as doBackOff drives it.
+// way the kubelet configures it, driven as doBackOff drives it. Upstream's
+// initial delay and cap come from upstream alone (psKubeletBounds: the
+// kubelet configuration's v1beta1 defaulting and conversion, then
+// newCrashLoopBackOff under the drawn feature gates, which picks among the
+// kubelet's initialCrashLoopBackOff/MaxCrashLoopBackOff and their reduced
+// variants); kubesem's CrashLoopBounds is never consulted, so a change to
+// kubesem's constants makes this test fail. The 600s expiry is the kubelet's
+// own HasExpiredFunc (NewMainKubelet), which lives in a closure and is
+// restated here.
 func TestPodStatusBackoffDifferential(t *testing.T) {
+	type key struct {
+		maxPeriod       time.Duration
+		reduced, noGate bool
+	}
+	type bounds struct{ initial, max time.Duration }
+	memo := map[key]bounds{}
+	upstreamBounds := func(o podstatus.BackoffOptions) (time.Duration, time.Duration) {
+		k := key{o.MaxContainerRestartPeriod, o.ReducedDecay, o.DisableMaxGate}
+		b, ok := memo[k]
+		if !ok {
+			period := ""
+			if o.MaxContainerRestartPeriod != 0 {
+				period = o.MaxContainerRestartPeriod.String()
+			}
+			b.initial, b.max = psKubeletBounds(t, period, o.ReducedDecay, !o.DisableMaxGate)
+			memo[k] = b
+		}
+		return b.initial, b.max
+	}
 	rapid.Check(t, func(t *rapid.T) {
 		o := podstatus.BackoffOptions{ReducedDecay: rapid.Bool().Draw(t, "reduced"), DisableMaxGate: rapid.IntRange(0, 3).Draw(t, "noGate") == 0}
 		if rapid.Bool().Draw(t, "configured") {
 			o.MaxContainerRestartPeriod = time.Duration(rapid.IntRange(1, 300).Draw(t, "maxS")) * time.Second
 		}
-		initial, max := podstatus.CrashLoopBounds(o)
+		initial, max := upstreamBounds(o)
 		clock := testingclock.NewFakeClock(psBase)
 		bo := flowcontrol.NewFakeBackOff(initial, max, clock)
 		bo.HasExpiredFunc = func(eventTime, lastUpdate time.Time, _ time.Duration) bool {

@@ -16,7 +16,7 @@ import (
 	featuregatetesting "k8s.io/component-base/featuregate/testing"
 	podutil "k8s.io/kubernetes/pkg/api/v1/pod"
 	"k8s.io/kubernetes/pkg/features"
-	_ "k8s.io/kubernetes/pkg/kubelet"
+	"k8s.io/kubernetes/pkg/kubelet"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	kubestatus "k8s.io/kubernetes/pkg/kubelet/status"
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
@@ -51,9 +51,9 @@ func psPolicy(t *rapid.T, label string, weird bool) *podstatus.RestartPolicy {
 func psRules(t *rapid.T, label string) []podstatus.RestartRule {
 	var rules []podstatus.RestartRule
 	for range rapid.IntRange(0, 2).Draw(t, label+"N") {
-		r := podstatus.RestartRule{Action: rapid.SampledFrom([]string{podstatus.ActionRestart, podstatus.ActionRestartAllContainers, "Other", ""}).Draw(t, label+"Action")}
+		r := podstatus.RestartRule{Action: rapid.SampledFrom([]string{string(v1.ContainerRestartRuleActionRestart), string(v1.ContainerRestartRuleActionRestartAllContainers), "Other", ""}).Draw(t, label+"Action")}
 		if rapid.IntRange(0, 5).Draw(t, label+"HasCodes") > 0 {
-			m := &podstatus.ExitCodesMatcher{Operator: rapid.SampledFrom([]string{podstatus.ExitCodesIn, podstatus.ExitCodesNotIn, "Bogus"}).Draw(t, label+"Op")}
+			m := &podstatus.ExitCodesMatcher{Operator: rapid.SampledFrom([]string{string(v1.ContainerRestartRuleOnExitCodesOpIn), string(v1.ContainerRestartRuleOnExitCodesOpNotIn), "Bogus"}).Draw(t, label+"Op")}
 			for range rapid.IntRange(0, 3).Draw(t, label+"Vals") {
 				m.Values = append(m.Values, rapid.Int32Range(0, 4).Draw(t, label+"Val"))
 			}
@@ -67,7 +67,7 @@ func psRules(t *rapid.T, label string) []podstatus.RestartRule {
 func psTerminated(t *rapid.T, label string) *podstatus.StateTerminated {
 	return &podstatus.StateTerminated{
 		ExitCode: rapid.SampledFrom([]int32{0, 0, 1, 2, 3, 137, -1}).Draw(t, label+"Code"),
-		Reason:   rapid.SampledFrom([]string{"", "Completed", "Error", podstatus.ReasonRestartingAllContainers}).Draw(t, label+"Reason"),
+		Reason:   rapid.SampledFrom([]string{"", "Completed", "Error", kubelet.RestartingAllContainers}).Draw(t, label+"Reason"),
 	}
 }
 
@@ -100,7 +100,7 @@ func psPod(t *rapid.T) *podstatus.Pod {
 	p.Name = "pod"
 	p.Spec.RestartPolicy = rapid.SampledFrom([]podstatus.RestartPolicy{podstatus.RestartAlways, podstatus.RestartOnFailure, podstatus.RestartNever, ""}).Draw(t, "podPolicy")
 	if rapid.IntRange(0, 9).Draw(t, "static") == 0 {
-		p.Annotations = map[string]string{podstatus.ConfigSourceAnnotation: rapid.SampledFrom([]string{"api", "file", "http", ""}).Draw(t, "source")}
+		p.Annotations = map[string]string{kubetypes.ConfigSourceAnnotationKey: rapid.SampledFrom([]string{"api", "file", "http", ""}).Draw(t, "source")}
 	}
 	for i := range rapid.IntRange(0, 3).Draw(t, "inits") {
 		c := podstatus.Container{Name: "i" + strconv.Itoa(i)}

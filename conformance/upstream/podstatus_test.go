@@ -265,7 +265,7 @@ var psReplayedElsewhere = map[string]string{
 	"podstatus.CanRestartAll":                    "TestPodStatusStatusVectorsUpstream (AllContainersCouldRestart)",
 	"podstatus.CrashLoopBounds":                  "TestPodStatusCrashLoopVectorsUpstream (kubelet config defaulting + newCrashLoopBackOff, each vector)",
 	"podstatus.RestartBackoff":                   "TestPodStatusBackoffDifferential (random; not per vector)",
-	"podstatus.CrashLoopDelays":                  "TestPodStatusCrashLoopVectorsUpstream (newCrashLoopBackOff + client-go Backoff, each vector)",
+	"podstatus.CrashLoopDelays":                  "TestPodStatusCrashLoopVectorsUpstream (newCrashLoopBackOff + client-go Backoff, each vector but the input errors: negative n, n past MaxCrashLoopDelays)",
 	"podstatus.BackoffKey":                       "TestPodStatusBackoffKey (random; not per vector)",
 	"podstatus.GracefulDelete":                   "TestPodStatusGracefulDeleteDifferential (random; not per vector)",
 	// Not replayed against v1.36.3: the kubelet's stop timing has no

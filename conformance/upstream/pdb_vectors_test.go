@@ -1,0 +1,280 @@
+package upstream_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/k8s"
+	"github.com/kubesem/kubesem/pdb"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+// pdbVecFile is a vector as testdata/pdb writes it, in its key order.
+type pdbVecFile struct {
+	Decision  string          `json:"decision"`
+	Name      string          `json:"name"`
+	Source    string          `json:"source"`
+	Options   json.RawMessage `json:"options,omitempty"`
+	Input     json.RawMessage `json:"input"`
+	Want      json.RawMessage `json:"want,omitempty"`
+	WantError json.RawMessage `json:"wantError,omitempty"`
+}
+
+// pdbStepVecIn is the input of a pdb.Step vector.
+type pdbStepVecIn struct {
+	Budget      pdb.PodDisruptionBudget `json:"budget"`
+	Pods        []*podstatus.Pod        `json:"pods"`
+	Controllers []pdb.Controller        `json:"controllers"`
+	Now         time.Time               `json:"now"`
+}
+
+// pdbVecUpIn converts a Step vector's input to upstream's world: the budget
+// and pods through the k8s adapter, each controller as the object of its
+// kind in the budget's namespace (ReplicationController, ReplicaSet with its
+// owner, Deployment, StatefulSet), any other kind as an object behind the
+// scale subresource. Disrupted-pod entries move by shift.
+func pdbVecUpIn(in pdbStepVecIn, opts pdb.Options, shift time.Duration) (pdbUpIn, error) {
+	b := in.Budget
+	b.Status.DisruptedPods = nil
+	if len(in.Budget.Status.DisruptedPods) > 0 || in.Budget.Status.DisruptedPods != nil {
+		b.Status.DisruptedPods = map[string]time.Time{}
+		for name, at := range in.Budget.Status.DisruptedPods {
+			b.Status.DisruptedPods[name] = at.Add(shift)
+		}
+	}
+	ub, err := k8s.ToPodDisruptionBudget(&b)
+	if err != nil {
+		return pdbUpIn{}, err
+	}
+	up := pdbUpIn{budget: ub, now: in.Now, staleTimeout: opts.StalePodDisruptionTimeout}
+	for _, p := range in.Pods {
+		u, err := k8s.ToPod(p)
+		if err != nil {
+			return pdbUpIn{}, err
+		}
+		up.pods = append(up.pods, u)
+	}
+	ns := in.Budget.Namespace
+	for _, c := range in.Controllers {
+		gv, err := schema.ParseGroupVersion(c.APIVersion)
+		if err != nil {
+			return pdbUpIn{}, err
+		}
+		om := metav1.ObjectMeta{Name: c.Name, Namespace: ns, UID: types.UID(c.UID)}
+		if o := c.Owner; o != nil {
+			om.OwnerReferences = []metav1.OwnerReference{{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, UID: types.UID(o.UID), Controller: o.Controller}}
+		}
+		builtin := func() (*int32, error) {
+			if c.Replicas == nil {
+				return nil, fmt.Errorf("%s %s without replicas: the API server defaults them", c.Kind, c.Name)
+			}
+			r := *c.Replicas
+			return &r, nil
+		}
+		switch {
+		case gv.Group == "" && c.Kind == "ReplicationController":
+			r, err := builtin()
+			if err != nil {
+				return pdbUpIn{}, err
+			}
+			up.rcs = append(up.rcs, &v1.ReplicationController{ObjectMeta: om, Spec: v1.ReplicationControllerSpec{Replicas: r}})
+		case gv.Group == "apps" && c.Kind == "ReplicaSet":
+			r, err := builtin()
+			if err != nil {
+				return pdbUpIn{}, err
+			}
+			up.rss = append(up.rss, &appsv1.ReplicaSet{ObjectMeta: om, Spec: appsv1.ReplicaSetSpec{Replicas: r}})
+		case gv.Group == "apps" && c.Kind == "Deployment":
+			r, err := builtin()
+			if err != nil {
+				return pdbUpIn{}, err
+			}
+			up.deps = append(up.deps, &appsv1.Deployment{ObjectMeta: om, Spec: appsv1.DeploymentSpec{Replicas: r}})
+		case gv.Group == "apps" && c.Kind == "StatefulSet":
+			r, err := builtin()
+			if err != nil {
+				return pdbUpIn{}, err
+			}
+			up.sss = append(up.sss, &appsv1.StatefulSet{ObjectMeta: om, Spec: appsv1.StatefulSetSpec{Replicas: r}})
+		default:
+			up.scales = append(up.scales, pdbUpScale{gvk: gv.WithKind(c.Kind), namespace: ns, name: c.Name, uid: types.UID(c.UID), replicas: c.Replicas})
+		}
+	}
+	return up, nil
+}
+
+// pdbVecRuns is how many times each vector runs through upstream: its
+// listers return objects in map order, so a vector whose answer depends on
+// that order shows it as runs that disagree.
+const pdbVecRuns = 4
+
+// pdbVecUpstreamWant returns the want upstream gives a Step vector: the Plan
+// of pdbPlanOf as JSON (plan.Encode's key order), with the messages kubesem
+// states differently on purpose (pdbDivergentMessage) left out.
+func pdbVecUpstreamWant(t *testing.T, v pdbVecFile) (json.RawMessage, error) {
+	var in pdbStepVecIn
+	if err := json.Unmarshal(v.Input, &in); err != nil {
+		return nil, err
+	}
+	var opts pdb.Options
+	if len(v.Options) > 0 {
+		if err := json.Unmarshal(v.Options, &opts); err != nil {
+			return nil, err
+		}
+	}
+	shift := pdbShift(opts.DeletionTimeout)
+	var first json.RawMessage
+	for run := range pdbVecRuns {
+		up, err := pdbVecUpIn(in, opts, shift)
+		if err != nil {
+			return nil, err
+		}
+		p, err := pdbPlanOf(pdbUpRun(t, up), in.Budget.Status, in.Now, shift)
+		if err != nil {
+			return nil, err
+		}
+		pdbStripDivergent(&p)
+		got, err := json.Marshal(p)
+		if err != nil {
+			return nil, err
+		}
+		if run == 0 {
+			first = got
+		} else if !bytes.Equal(got, first) {
+			return nil, fmt.Errorf("upstream answers differ from run to run:\n%s\n%s", first, got)
+		}
+	}
+	return first, nil
+}
+
+// pdbStripDivergent removes from p the sync-failure messages
+// pdbDivergentMessage names, in status.conditions and in the
+// CalculateExpectedPodCountFailed event.
+func pdbStripDivergent(p *pdb.Plan) {
+	p.Status.Conditions = slices.Clone(p.Status.Conditions)
+	for i := range p.Status.Conditions {
+		if pdbDivergentMessage(p.Status.Conditions[i].Message) {
+			p.Status.Conditions[i].Message = ""
+		}
+	}
+	for i := range p.Events {
+		if pdbDivergentMessage(p.Events[i].Message) {
+			p.Events[i].Message = ""
+		}
+	}
+}
+
+func pdbCanonical(v any) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err)
+	}
+	return bytes.TrimSpace(b.Bytes())
+}
+
+func pdbCanonicalRaw(raw json.RawMessage) json.RawMessage {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		panic(err)
+	}
+	return pdbCanonical(v)
+}
+
+// pdbVecFiles are the files holding pdb.Step vectors.
+var pdbVecFiles = []string{"step.json", "two_controllers.json"}
+
+func pdbReadVecs(t *testing.T, file string) []pdbVecFile {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "pdb", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []pdbVecFile
+	if err := json.Unmarshal(data, &vs); err != nil {
+		t.Fatal(err)
+	}
+	return vs
+}
+
+// TestPDBStepVectorsUpstream replays every pdb.Step vector through the
+// v1.36.3 disruption controller (pdbUpRun: one sync of the budget, then the
+// stale-pod worker on each pod of its namespace) and requires its want to be
+// exactly the Plan upstream gives (pdbPlanOf), key for key: outcome,
+// updateStatus, the whole status, events, requeue and
+// resetDisruptionTarget. The only keys a want may leave out are the
+// sync-failure messages kubesem states differently on purpose
+// (pdbDivergentMessage). Each vector also runs through pdb.Step, whose Plan
+// must match the want. Vectors with wantError are budgets the API server
+// rejects; upstream never syncs them.
+//
+// With KUBESEM_WRITE_VECTORS=1 it writes upstream's Plan into every Step
+// vector's want instead (inputs, names and sources untouched).
+func TestPDBStepVectorsUpstream(t *testing.T) {
+	write := os.Getenv("KUBESEM_WRITE_VECTORS") == "1"
+	n := 0
+	for _, file := range pdbVecFiles {
+		vs := pdbReadVecs(t, file)
+		changed := false
+		for i, v := range vs {
+			if v.Decision != "pdb.Step" || v.WantError != nil {
+				continue
+			}
+			n++
+			want, err := pdbVecUpstreamWant(t, v)
+			if err != nil {
+				t.Errorf("%s %q: %v", file, v.Name, err)
+				continue
+			}
+			if write {
+				if !bytes.Equal(pdbCanonicalRaw(v.Want), pdbCanonicalRaw(want)) {
+					vs[i].Want, changed = want, true
+				}
+				continue
+			}
+			if got := pdbCanonicalRaw(v.Want); !bytes.Equal(got, pdbCanonicalRaw(want)) {
+				t.Errorf("%s %q: want is not upstream's Plan\nvector:   %s\nupstream: %s", file, v.Name, got, want)
+				continue
+			}
+			got, err := conformance.Kubesem().Decide(v.Decision, v.Options, v.Input)
+			if err != nil {
+				t.Errorf("%s %q: kubesem: %v", file, v.Name, err)
+			} else if ok, why := conformance.Match(v.Want, got); !ok {
+				t.Errorf("%s %q: kubesem: %s", file, v.Name, why)
+			}
+		}
+		if write && changed {
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			enc.SetIndent("", " ")
+			if err := enc.Encode(vs); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join("..", "..", "testdata", "pdb", file), b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("wrote %s", file)
+		}
+	}
+	if n < 60 {
+		t.Fatalf("only %d pdb.Step vectors", n)
+	}
+	t.Logf("%d pdb.Step vectors replayed through the disruption controller", n)
+}

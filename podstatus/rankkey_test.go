@@ -1,0 +1,254 @@
+package podstatus
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/kubesem/kubesem/meta"
+)
+
+// wordsBefore reports whether (ahi, alo) sorts before (bhi, blo).
+func wordsBefore(ahi, alo, bhi, blo uint64) bool { return ahi < bhi || ahi == bhi && alo < blo }
+
+func TestPhaseOrdinal(t *testing.T) {
+	t.Parallel()
+	want := map[Phase]uint64{Pending: 0, Succeeded: 0, Failed: 0, "": 0, "Other": 0, Unknown: 1, Running: 2}
+	for p, w := range want {
+		if got := phaseOrdinal(p); got != w {
+			t.Errorf("phaseOrdinal(%q) = %d; want %d", p, got, w)
+		}
+	}
+}
+
+func TestFlipSign(t *testing.T) {
+	t.Parallel()
+	vs := []int64{math.MinInt64, -2, -1, 0, 1, 2, math.MaxInt64}
+	for i := 1; i < len(vs); i++ {
+		if flipSign(vs[i-1]) >= flipSign(vs[i]) {
+			t.Errorf("flipSign(%d) = %d >= flipSign(%d) = %d; want order kept", vs[i-1], flipSign(vs[i-1]), vs[i], flipSign(vs[i]))
+		}
+	}
+}
+
+func TestPrefixWord(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		s    string
+		off  int
+		want uint64
+	}{
+		{"abcdefghij", 0, 0x6162636465666768},
+		{"abcdefghij", 8, 0x696a000000000000},
+		{"abcdefghij", 2, 0x636465666768696a},
+		{"a", 0, 0x61 << 56},
+		{"", 0, 0},
+		{"abc", 8, 0},
+		{"\xff\xff\xff\xff\xff\xff\xff\xff", 0, math.MaxUint64},
+	}
+	for _, tc := range tests {
+		if got := prefixWord(tc.s, tc.off); got != tc.want {
+			t.Errorf("prefixWord(%q, %d) = %#x; want %#x", tc.s, tc.off, got, tc.want)
+		}
+	}
+	// Prefixes order as their strings do: a proper prefix first.
+	ordered := []string{"", "a", "a\x00", "ab", "abcdefgh", "b"}
+	for i := 1; i < len(ordered); i++ {
+		if prefixWord(ordered[i-1], 0) > prefixWord(ordered[i], 0) {
+			t.Errorf("prefixWord(%q) > prefixWord(%q)", ordered[i-1], ordered[i])
+		}
+	}
+}
+
+func TestDurationBucket(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		d    time.Duration
+		want int64
+	}{
+		{math.MinInt64, -1}, {-1, -1}, {0, -1},
+		{1, 0}, {2, 1}, {3, 1}, {4, 2}, {7, 2}, {8, 3},
+		{time.Second, 29}, {1<<30 - 1, 29}, {1 << 30, 30},
+		{1<<53 + 1, 53},
+		{1<<62 - 1, 62}, // float64 rounds it up to 2^62: upstream's 62
+		{math.MaxInt64, 63},
+	}
+	for _, tc := range tests {
+		if got := durationBucket(tc.d); got != tc.want {
+			t.Errorf("durationBucket(%d) = %d; want %d", int64(tc.d), got, tc.want)
+		}
+	}
+	if got := logBucket(now0.Add(-time.Second), now0); got != 29 {
+		t.Errorf("logBucket(1s ago) = %d; want 29", got)
+	}
+	if got := logBucket(now0, now0); got != -1 {
+		t.Errorf("logBucket(now) = %d; want -1", got)
+	}
+}
+
+var now0 = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+
+func TestClockWords(t *testing.T) {
+	t.Parallel()
+	for _, c := range []*clock{ptrClock(newClock(now0)), ptrClock(newClock(time.Time{}))} {
+		if hi, lo, b := c.words(time.Time{}); hi != 0 || lo != 0 || b != 0 {
+			t.Errorf("words(zero) = %d, %d, %d; want 0, 0, 0", hi, lo, b)
+		}
+		// The latest time.Time there is: its high word is 0, its low word
+		// must still put it after the zero time.
+		last := time.Unix(math.MaxInt64-unixToInternal, 999_999_999)
+		times := []time.Time{last, now0.Add(time.Hour), now0.Add(time.Nanosecond), now0, now0.Add(-time.Nanosecond),
+			now0.Add(-999_999_999), now0.Add(-time.Second), time.Date(1, 1, 1, 0, 0, 1, 0, time.UTC)}
+		// Later first: each time's words sort before the next's, and after
+		// the zero time's.
+		for i := range times {
+			hi, lo, _ := c.words(times[i])
+			if !wordsBefore(0, 0, hi, lo) {
+				t.Errorf("words(%v) = %d, %d; want after the zero time's", times[i], hi, lo)
+			}
+			if i == 0 {
+				continue
+			}
+			phi, plo, _ := c.words(times[i-1])
+			if !wordsBefore(phi, plo, hi, lo) {
+				t.Errorf("words(%v) does not sort before words(%v)", times[i-1], times[i])
+			}
+		}
+	}
+	c := newClock(now0)
+	for _, tc := range []struct {
+		t      time.Time
+		bucket int8
+	}{{now0.Add(-time.Second), 29}, {now0, -1}, {now0.Add(time.Second), -1}, {now0.Add(-time.Nanosecond), 0}} {
+		if _, _, b := c.words(tc.t); b != tc.bucket {
+			t.Errorf("words(%v).bucket = %d; want %d", tc.t, b, tc.bucket)
+		}
+	}
+	if _, _, b := ptrClock(newClock(time.Time{})).words(now0); b != 0 {
+		t.Errorf("exact mode bucket = %d; want 0", b)
+	}
+}
+
+func TestClockSince(t *testing.T) {
+	t.Parallel()
+	mono := time.Now() // carries a monotonic reading
+	far := []time.Time{time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC), time.Date(9999, 12, 31, 23, 59, 59, 999_999_999, time.UTC),
+		now0.AddDate(-300, 0, 0), now0.Add(-time.Nanosecond), now0.Add(123456789)}
+	for _, n := range []time.Time{now0, mono, now0.Add(987654321)} {
+		c := newClock(n)
+		for _, at := range append(far, mono.Add(-time.Minute).Round(0)) {
+			sec, nsec := at.Unix()+unixToInternal, int64(at.Nanosecond())
+			if got, want := c.since(at, sec, nsec), n.Sub(at); got != want {
+				t.Errorf("since(now %v, %v) = %v; want %v", n, at, got, want)
+			}
+		}
+	}
+}
+
+func TestTimeWord(t *testing.T) {
+	t.Parallel()
+	if got := timeWord(0, 0, 5, 7); got != 0 {
+		t.Errorf("timeWord(zero time) = %#x; want 0", got)
+	}
+	if got, want := timeWord(1, 1, -1, 7), uint64(1<<63|7); got != want {
+		t.Errorf("timeWord(bucket -1, group 7) = %#x; want %#x", got, want)
+	}
+	if got, want := timeWord(0, 1, 29, 3), uint64(1<<63|30<<32|3); got != want {
+		t.Errorf("timeWord(bucket 29, group 3) = %#x; want %#x", got, want)
+	}
+	// Bucket before group: a lower bucket sorts first whatever the group.
+	if timeWord(1, 1, 3, 0) <= timeWord(1, 1, 2, math.MaxInt32) {
+		t.Errorf("timeWord: bucket 3 does not sort after bucket 2")
+	}
+}
+
+func keyPod(mut func(p *Pod)) *Pod {
+	p := &Pod{}
+	p.Name, p.UID = "p", "u"
+	p.Spec.NodeName = "n1"
+	p.Status.Phase = Running
+	p.Status.Conditions = []Condition{{Type: Ready, Status: meta.ConditionTrue, LastTransitionTime: now0.Add(-time.Hour)}}
+	p.CreationTimestamp = now0.Add(-2 * time.Hour)
+	if mut != nil {
+		mut(p)
+	}
+	return p
+}
+
+// TestMakeKey: each rule's word orders a contrasting pair the right way
+// round, and only that word differs.
+func TestMakeKey(t *testing.T) {
+	t.Parallel()
+	restarts := func(regular, sidecar int32) func(p *Pod) {
+		return func(p *Pod) {
+			p.Spec.InitContainers = []Container{{Name: "side", RestartPolicy: ptrPolicy(RestartAlways)}}
+			p.Status.ContainerStatuses = []ContainerStatus{{Name: "c", RestartCount: regular}}
+			p.Status.InitContainerStatuses = []ContainerStatus{{Name: "side", RestartCount: sidecar}}
+		}
+	}
+	cost := func(v string) func(p *Pod) {
+		return func(p *Pod) { p.Annotations = map[string]string{"controller.kubernetes.io/pod-deletion-cost": v} }
+	}
+	tests := []struct {
+		name        string
+		first, then *Pod // first must sort before then
+		rankF       int
+		rankT       int
+		word        int
+	}{
+		{"unscheduled first", keyPod(func(p *Pod) { p.Spec.NodeName = "" }), keyPod(nil), 0, 0, wordHead},
+		{"Pending before Unknown", keyPod(func(p *Pod) { p.Status.Phase = Pending }), keyPod(func(p *Pod) { p.Status.Phase = Unknown }), 0, 0, wordHead},
+		{"Unknown before Running", keyPod(func(p *Pod) { p.Status.Phase = Unknown }), keyPod(nil), 0, 0, wordHead},
+		{"not ready first", keyPod(func(p *Pod) { p.Status.Conditions[0].Status = meta.ConditionFalse }), keyPod(nil), 0, 0, wordHead},
+		{"lower cost first", keyPod(cost("-5")), keyPod(cost("5")), 0, 0, wordHead},
+		{"lowest cost first", keyPod(cost("-2147483648")), keyPod(cost("-2147483647")), 0, 0, wordHead},
+		{"invalid cost counts as 0", keyPod(cost("-1")), keyPod(cost("x")), 0, 0, wordHead},
+		{"higher rank first", keyPod(nil), keyPod(nil), 2, 1, wordRank},
+		{"negative rank last", keyPod(nil), keyPod(nil), 0, -1, wordRank},
+		{"ready more recently first", keyPod(func(p *Pod) { p.Status.Conditions[0].LastTransitionTime = now0.Add(-time.Minute) }), keyPod(nil), 0, 0, wordReadyHi},
+		{"ready a nanosecond later first", keyPod(func(p *Pod) { p.Status.Conditions[0].LastTransitionTime = now0.Add(-time.Hour + time.Nanosecond) }), keyPod(nil), 0, 0, wordReadyLo},
+		{"more regular restarts first", keyPod(restarts(3, 0)), keyPod(restarts(2, 9)), 0, 0, wordRestarts},
+		{"then more sidecar restarts", keyPod(restarts(2, 1)), keyPod(restarts(2, 0)), 0, 0, wordRestarts},
+		{"newer first", keyPod(func(p *Pod) { p.CreationTimestamp = now0.Add(-time.Minute) }), keyPod(nil), 0, 0, wordCreatedHi},
+		{"zero creation time first", keyPod(func(p *Pod) { p.CreationTimestamp = time.Time{} }), keyPod(nil), 0, 0, wordCreatedHi},
+	}
+	c := newClock(time.Time{})
+	for _, tc := range tests {
+		a, b := makeKey(tc.first, tc.rankF, &c, WithCost), makeKey(tc.then, tc.rankT, &c, WithCost)
+		if !a.less(&b) || b.less(&a) {
+			t.Errorf("makeKey(%s): first does not sort before then: %x vs %x", tc.name, a.w, b.w)
+		}
+		if !a.same(&b, tc.word) || a.same(&b, tc.word+1) {
+			t.Errorf("makeKey(%s): want the first difference in word %d: %x vs %x", tc.name, tc.word, a.w, b.w)
+		}
+	}
+	// Without cost the annotation is not read.
+	a, b := makeKey(keyPod(cost("-5")), 0, &c, WithoutCost), makeKey(keyPod(cost("5")), 0, &c, WithoutCost)
+	if a.w != b.w {
+		t.Errorf("makeKey(WithoutCost) reads the deletion cost")
+	}
+	// A nil pod is an empty pod.
+	if makeKey(nil, 0, &c, WithCost) != makeKey(&Pod{}, 0, &c, WithCost) {
+		t.Errorf("makeKey(nil) differs from makeKey(empty pod)")
+	}
+}
+
+func ptrPolicy(p RestartPolicy) *RestartPolicy { return &p }
+
+func ptrClock(c clock) *clock { return &c }
+
+func TestSortKeyLessSame(t *testing.T) {
+	t.Parallel()
+	var a, b sortKey
+	if a.less(&b) || !a.same(&b, keyWords) {
+		t.Errorf("equal keys: less or not same")
+	}
+	b.w[keyWords-1] = 1
+	if !a.less(&b) || b.less(&a) || !a.same(&b, keyWords-1) || a.same(&b, keyWords) {
+		t.Errorf("keys differing in the last word compare wrongly")
+	}
+	a.w[0] = 1
+	if a.less(&b) || !b.less(&a) || a.same(&b, 1) || !a.same(&b, 0) {
+		t.Errorf("the first word does not decide first")
+	}
+}
