@@ -6,6 +6,7 @@ import (
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/podstatus"
 )
 
 type dsEligibilityIn struct {
@@ -29,7 +30,7 @@ type dsUpdatedOut struct {
 }
 
 type dsTargetIn struct {
-	Pod daemonset.Pod `json:"pod"`
+	Pod podstatus.Pod `json:"pod"`
 }
 
 type dsTargetOut struct {
@@ -46,7 +47,7 @@ type dsPinOut struct {
 }
 
 type dsTolerationsIn struct {
-	Spec daemonset.PodSpec `json:"spec"`
+	Spec podstatus.Spec `json:"spec"`
 }
 
 type dsTolerationsOut struct {
@@ -70,7 +71,7 @@ type dsValidateOut struct {
 type dsStepIn struct {
 	DaemonSet daemonset.DaemonSet `json:"daemonSet"`
 	Nodes     []*node.Node        `json:"nodes"`
-	Pods      []*daemonset.Pod    `json:"pods"`
+	Pods      []*podstatus.Pod    `json:"pods"`
 	History   daemonset.History   `json:"history"`
 	Backoff   daemonset.Backoff   `json:"backoff"`
 	Now       time.Time           `json:"now"`
@@ -105,9 +106,9 @@ func daemonsetDecisions() []Decision {
 		Bind("daemonset.PodTolerations", func(in dsTolerationsIn, _ struct{}) (dsTolerationsOut, error) {
 			return dsTolerationsOut{daemonset.PodTolerations(&in.Spec)}, nil
 		}),
-		Bind("daemonset.NewPod", func(in dsNewPodIn, opts daemonset.Options) (daemonset.Template, error) {
+		Bind("daemonset.NewPod", func(in dsNewPodIn, opts daemonset.Options) (podstatus.Template, error) {
 			if err := daemonset.ValidateTemplate(&in.DaemonSet, opts); err != nil {
-				return daemonset.Template{}, underDaemonSet(err)
+				return podstatus.Template{}, underDaemonSet(err)
 			}
 			return daemonset.NewPod(&in.DaemonSet, in.Node, in.Hash), nil
 		}),

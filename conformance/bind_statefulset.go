@@ -5,12 +5,13 @@ import (
 
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/statefulset"
 )
 
 type statefulsetStepIn struct {
 	Set       statefulset.StatefulSet `json:"set"`
-	Pods      []*statefulset.Pod      `json:"pods"`
+	Pods      []*podstatus.Pod        `json:"pods"`
 	Revisions []statefulset.Revision  `json:"revisions"`
 	Claims    []*statefulset.Claim    `json:"claims"`
 	Now       time.Time               `json:"now"`

@@ -66,7 +66,6 @@ func opaque(t reflect.Type) bool {
 // statefulset.Pod also reads spec.volumes; a claim, revision, lease or
 // controller its metadata and spec): their keys are their fields'.
 var fieldsJSON = map[reflect.Type]bool{
-	reflect.TypeFor[statefulset.Pod]():      true,
 	reflect.TypeFor[statefulset.Claim]():    true,
 	reflect.TypeFor[statefulset.Revision](): true,
 	reflect.TypeFor[daemonset.Revision]():   true,

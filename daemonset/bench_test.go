@@ -14,7 +14,7 @@ import (
 
 // benchCluster is n nodes, each with a mix of taints, and one old ready
 // daemon pod on each.
-func benchCluster(n int) (*daemonset.DaemonSet, []*node.Node, []*daemonset.Pod) {
+func benchCluster(n int) (*daemonset.DaemonSet, []*node.Node, []*podstatus.Pod) {
 	ds := &daemonset.DaemonSet{}
 	ds.Name, ds.UID, ds.Generation = "ds", "ds-uid", 2
 	ds.Spec.Selector = &meta.LabelSelector{MatchLabels: map[string]string{"app": "d"}}
@@ -23,7 +23,7 @@ func benchCluster(n int) (*daemonset.DaemonSet, []*node.Node, []*daemonset.Pod) 
 	ds.Spec.Template.Spec.Tolerations = []node.Toleration{{Key: "dedicated", Operator: node.OpEqual, Value: "infra", Effect: "NoSchedule"}}
 	ds.Spec.Template.Spec.NodeSelector = map[string]string{"kubernetes.io/os": "linux"}
 	nodes := make([]*node.Node, n)
-	pods := make([]*daemonset.Pod, n)
+	pods := make([]*podstatus.Pod, n)
 	for i := range nodes {
 		nd := &node.Node{}
 		nd.Name = fmt.Sprintf("node-%05d", i)
@@ -94,7 +94,7 @@ func BenchmarkPodTolerations(b *testing.B) {
 }
 
 func BenchmarkTargetNodeName(b *testing.B) {
-	var spec daemonset.PodSpec
+	var spec podstatus.Spec
 	spec.Affinity = daemonset.PinToNode(nil, "node-1")
 	b.ReportAllocs()
 	for b.Loop() {

@@ -3,7 +3,6 @@ package daemonset
 import (
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
-	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -18,24 +17,10 @@ type DaemonSet struct {
 // Spec is the subset of a DaemonSetSpec kubesem reads.
 type Spec struct {
 	Selector             *meta.LabelSelector `json:"selector,omitempty"`
-	Template             Template            `json:"template"`
+	Template             podstatus.Template  `json:"template"`
 	UpdateStrategy       UpdateStrategy      `json:"updateStrategy"`
 	MinReadySeconds      int32               `json:"minReadySeconds,omitempty"`
 	RevisionHistoryLimit *int32              `json:"revisionHistoryLimit,omitempty"`
-}
-
-// Template is the DaemonSet's pod template: metadata and the pod spec with
-// its node affinity.
-type Template struct {
-	meta.ObjectMeta `json:"metadata"`
-	Spec            PodSpec `json:"spec"`
-}
-
-// PodSpec is a pod spec as kubesem models it plus the pod's affinity, which
-// the DaemonSet controller reads for eligibility and rewrites per node.
-type PodSpec struct {
-	podstatus.Spec
-	Affinity *node.Affinity `json:"affinity,omitempty"`
 }
 
 // StrategyType is a DaemonSet update strategy type.
@@ -71,19 +56,6 @@ type Status struct {
 	NumberAvailable        int32  `json:"numberAvailable"`
 	NumberUnavailable      int32  `json:"numberUnavailable"`
 	CollisionCount         *int32 `json:"collisionCount,omitempty"`
-}
-
-// Pod is a daemon pod: a pod as podstatus models it, with the spec's
-// affinity (an unscheduled daemon pod names its node there).
-type Pod struct {
-	meta.ObjectMeta `json:"metadata"`
-	Spec            PodSpec          `json:"spec"`
-	Status          podstatus.Status `json:"status"`
-}
-
-// asStatusPod returns the podstatus view of p for the readiness rules.
-func (p *Pod) asStatusPod() podstatus.Pod {
-	return podstatus.Pod{ObjectMeta: p.ObjectMeta, Spec: p.Spec.Spec, Status: p.Status}
 }
 
 // Labels used by the DaemonSet controller.

@@ -36,13 +36,15 @@
 //     newest is kept as current, the others are ignored).
 //   - A nil revisionHistoryLimit (which defaulting never leaves; upstream
 //     dereferences it) is taken as 10.
-//   - Only the modelled template fields are carried into [NewPod]; node
-//     affinity's preferred terms and pod (anti-)affinity are not modelled.
+//   - Node affinity's preferred terms and pod (anti-)affinity are not
+//     modelled; [NewPod] carries them, with every other template field the
+//     DaemonSet was decoded with, as podstatus.Template does.
 //
 // # Inputs
 //
 // The DaemonSet, nodes and pods are API JSON trimmed to the modelled
-// fields; times are RFC 3339 and durations Go strings.
+// fields: node.Node, and podstatus.Pod, the one pod model of every package
+// (its spec.affinity names an unscheduled daemon pod's node); times are RFC 3339 and durations Go strings.
 //
 // # Errors
 //

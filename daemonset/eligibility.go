@@ -2,6 +2,7 @@ package daemonset
 
 import (
 	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/podstatus"
 )
 
 // Eligibility is what NodeShouldRunDaemonPod decides for one node.
@@ -49,7 +50,7 @@ func DefaultTolerations(hostNetwork bool) []node.Toleration {
 //
 // Source: upstream pkg/controller/daemon/util AddOrUpdateDaemonPodTolerations
 // with v1helper.AddOrUpdateTolerationInPodSpec (v1.36.3).
-func PodTolerations(spec *PodSpec) []node.Toleration {
+func PodTolerations(spec *podstatus.Spec) []node.Toleration {
 	defaults := DefaultTolerations(spec.HostNetwork)
 	out := make([]node.Toleration, len(spec.Tolerations), len(spec.Tolerations)+len(defaults))
 	copy(out, spec.Tolerations)

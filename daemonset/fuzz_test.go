@@ -7,6 +7,7 @@ import (
 
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/podstatus"
 )
 
 // FuzzStep decodes a DaemonSet, nodes, pods and memory from JSON and runs
@@ -20,7 +21,7 @@ func FuzzStep(f *testing.F) {
 	f.Fuzz(func(t *testing.T, dsJSON, nodesJSON, podsJSON, memJSON []byte) {
 		var ds daemonset.DaemonSet
 		var nodes []*node.Node
-		var pods []*daemonset.Pod
+		var pods []*podstatus.Pod
 		var mem daemonset.Backoff
 		if json.Unmarshal(dsJSON, &ds) != nil || json.Unmarshal(nodesJSON, &nodes) != nil || json.Unmarshal(podsJSON, &pods) != nil {
 			return

@@ -15,8 +15,8 @@ import (
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func readyPod(name, nodeName, hash string, created, readyAt time.Time, ready bool, phase podstatus.Phase) *daemonset.Pod {
-	p := &daemonset.Pod{}
+func readyPod(name, nodeName, hash string, created, readyAt time.Time, ready bool, phase podstatus.Phase) *podstatus.Pod {
+	p := &podstatus.Pod{}
 	p.Name, p.UID, p.CreationTimestamp = name, "uid-"+name, created
 	p.Labels = map[string]string{"app": "d", daemonset.LabelRevisionHash: hash}
 	p.Spec.NodeName = nodeName
@@ -55,10 +55,10 @@ func genDS(t *rapid.T) *daemonset.DaemonSet {
 	return ds
 }
 
-func genCluster(t *rapid.T) ([]*node.Node, []*daemonset.Pod) {
+func genCluster(t *rapid.T) ([]*node.Node, []*podstatus.Pod) {
 	nn := rapid.IntRange(0, 8).Draw(t, "nodes")
 	var nodes []*node.Node
-	var pods []*daemonset.Pod
+	var pods []*podstatus.Pod
 	k := 0
 	for i := range nn {
 		n := &node.Node{}

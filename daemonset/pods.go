@@ -50,7 +50,7 @@ func IsPodUpdated(labels map[string]string, hash string, gen int64, hasGen bool)
 //
 // Source: upstream pkg/controller/daemon/util GetTargetNodeName (v1.36.3);
 // TestGetTargetNodeName.
-func TargetNodeName(spec *PodSpec) (string, error) {
+func TargetNodeName(spec *podstatus.Spec) (string, error) {
 	if spec.NodeName != "" {
 		return spec.NodeName, nil
 	}
@@ -108,7 +108,7 @@ func PinToNode(affinity *node.Affinity, nodeName string) *node.Affinity {
 //
 // Source: upstream pkg/controller/daemon/util CreatePodTemplate and
 // syncNodes (v1.36.3); TestCreatePodTemplate.
-func NewPod(ds *DaemonSet, nodeName, hash string) Template {
+func NewPod(ds *DaemonSet, nodeName, hash string) podstatus.Template {
 	t := ds.Spec.Template
 	t.Labels = make(map[string]string, len(ds.Spec.Template.Labels)+2)
 	for k, v := range ds.Spec.Template.Labels {
@@ -131,7 +131,7 @@ func NewPod(ds *DaemonSet, nodeName, hash string) Template {
 //
 // Source: upstream pkg/controller/daemon podByCreationTimestampAndPhase
 // (v1.36.3).
-func olderPod(a, b *Pod) bool {
+func olderPod(a, b *podstatus.Pod) bool {
 	as, bs := a.Spec.NodeName != "", b.Spec.NodeName != ""
 	if as != bs {
 		return as
@@ -142,7 +142,6 @@ func olderPod(a, b *Pod) bool {
 	return a.CreationTimestamp.Before(b.CreationTimestamp)
 }
 
-func isReady(p *Pod) bool {
-	sp := p.asStatusPod()
-	return podstatus.IsReady(&sp)
+func isReady(p *podstatus.Pod) bool {
+	return podstatus.IsReady(p)
 }

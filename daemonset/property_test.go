@@ -72,7 +72,7 @@ func TestStepConverges(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		ds := genDS(t)
 		nodes, pods := genCluster(t)
-		var live []*daemonset.Pod
+		var live []*podstatus.Pod
 		for _, p := range pods {
 			if p.DeletionTimestamp == nil {
 				live = append(live, p)
@@ -91,7 +91,7 @@ func TestStepConverges(t *testing.T) {
 			for _, d := range p.Delete {
 				gone[d.Name] = true
 			}
-			var next []*daemonset.Pod
+			var next []*podstatus.Pod
 			for _, x := range live {
 				if !gone[x.Name] {
 					next = append(next, x)

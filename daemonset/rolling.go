@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
 )
 
 // errNodeNotFound is the surge path's failure on a node missing from the
@@ -20,7 +21,7 @@ type rollingResult struct {
 // false when there are two of either.
 //
 // Source: upstream pkg/controller/daemon findUpdatedPodsOnNode (v1.36.3).
-func findUpdated(pods []*Pod, hash string, gen int64, hasGen bool) (newPod, oldPod *Pod, ok bool) {
+func findUpdated(pods []*podstatus.Pod, hash string, gen int64, hasGen bool) (newPod, oldPod *podstatus.Pod, ok bool) {
 	for _, pod := range pods {
 		if pod.DeletionTimestamp != nil {
 			continue

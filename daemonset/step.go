@@ -82,8 +82,8 @@ type nodeState struct {
 	name  string
 	node  *node.Node // nil for a node not in the node list
 	elig  Eligibility
-	pods  []*Pod // claimed, not (terminal and deleting), in pod order
-	entry bool   // present in upstream's nodeToDaemonPods
+	pods  []*podstatus.Pod // claimed, not (terminal and deleting), in pod order
+	entry bool             // present in upstream's nodeToDaemonPods
 }
 
 // Step is one sync of the DaemonSet controller: manage (create a pod on
@@ -102,7 +102,7 @@ type nodeState struct {
 // Source: upstream pkg/controller/daemon syncDaemonSet, manage,
 // podsShouldBeOnNode, syncNodes, rollingUpdate, cleanupHistory,
 // updateDaemonSetStatus (v1.36.3).
-func Step(ds *DaemonSet, nodes []*node.Node, pods []*Pod, history History, memory Backoff, now time.Time, opts Options) (Plan, error) {
+func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, history History, memory Backoff, now time.Time, opts Options) (Plan, error) {
 	p := Plan{Delete: []plan.Deletion{}, DeleteRevisions: []plan.Deletion{}, Events: []plan.Event{}, Requeue: []plan.Requeue{}, Backoff: copyBackoff(memory)}
 	if ds == nil {
 		return Plan{}, field.New("daemonSet", "", field.ErrRequired)
@@ -218,7 +218,7 @@ func splitHistory(h History) (old []Revision, cur *Revision) {
 // groupNodes returns the nodes by name (node list first, sorted; then the
 // target nodes of pods that are not in the list, sorted), each with its
 // eligibility and its pods, and the index of a node name.
-func groupNodes(ds *DaemonSet, nodes []*node.Node, pods []*Pod, opts Options) ([]nodeState, map[string]int) {
+func groupNodes(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, opts Options) ([]nodeState, map[string]int) {
 	sorted := make([]*node.Node, 0, len(nodes))
 	for _, n := range nodes {
 		if n != nil {
@@ -236,20 +236,20 @@ func groupNodes(ds *DaemonSet, nodes []*node.Node, pods []*Pod, opts Options) ([
 		states = append(states, nodeState{name: n.Name, node: n, elig: NodeShouldRunDaemonPod(n, ds, opts)})
 	}
 	listed := len(states)
-	ps := make([]*Pod, 0, len(pods))
+	ps := make([]*podstatus.Pod, 0, len(pods))
 	for _, pod := range pods {
 		if pod != nil {
 			ps = append(ps, pod)
 		}
 	}
-	slices.SortStableFunc(ps, func(a, b *Pod) int {
+	slices.SortStableFunc(ps, func(a, b *podstatus.Pod) int {
 		if c := strings.Compare(a.Name, b.Name); c != 0 {
 			return c
 		}
 		return strings.Compare(a.UID, b.UID)
 	})
 	for _, pod := range ps {
-		if isTerminal(pod) && pod.DeletionTimestamp != nil {
+		if podstatus.IsTerminal(pod) && pod.IsDeleting() {
 			continue
 		}
 		name, err := TargetNodeName(&pod.Spec)
@@ -273,16 +273,11 @@ func groupNodes(ds *DaemonSet, nodes []*node.Node, pods []*Pod, opts Options) ([
 	return states, index
 }
 
-func isTerminal(p *Pod) bool {
-	return p.Status.Phase == podstatus.Failed || p.Status.Phase == podstatus.Succeeded
+func isAvailable(p *podstatus.Pod, minReady int32, now time.Time) bool {
+	return podstatus.IsAvailable(p, minReady, now)
 }
 
-func isAvailable(p *Pod, minReady int32, now time.Time) bool {
-	sp := p.asStatusPod()
-	return podstatus.IsAvailable(&sp, minReady, now)
-}
-
-func del(p *Pod, r Reason) plan.Deletion {
+func del(p *podstatus.Pod, r Reason) plan.Deletion {
 	return plan.Deletion{Name: p.Name, UID: p.UID, Reason: r}
 }
 
@@ -306,7 +301,7 @@ func manage(ds *DaemonSet, states []nodeState, hash string, p *Plan, now time.Ti
 		case s.elig.ShouldRun && !s.entry:
 			creates = append(creates, PodCreation{Node: s.name, Reason: ReasonNoDaemonPod})
 		case s.elig.ShouldContinueRunning:
-			var running []*Pod
+			var running []*podstatus.Pod
 			for _, pod := range s.pods {
 				if pod.DeletionTimestamp != nil {
 					continue
@@ -353,7 +348,7 @@ func manage(ds *DaemonSet, states []nodeState, hash string, p *Plan, now time.Ti
 				break
 			}
 			slices.SortStableFunc(running, cmpOlder)
-			var oldestNew, oldestOld *Pod
+			var oldestNew, oldestOld *podstatus.Pod
 			for _, pod := range running {
 				if pod.Labels[LabelRevisionHash] == hash {
 					if oldestNew == nil {
@@ -385,7 +380,7 @@ func manage(ds *DaemonSet, states []nodeState, hash string, p *Plan, now time.Ti
 	return creates, deletes
 }
 
-func cmpOlder(a, b *Pod) int {
+func cmpOlder(a, b *podstatus.Pod) int {
 	switch {
 	case olderPod(a, b):
 		return -1
@@ -398,7 +393,7 @@ func cmpOlder(a, b *Pod) int {
 // cleanupHistory deletes the oldest old revisions beyond
 // revisionHistoryLimit (nil means the API default 10), skipping those
 // whose hash a claimed pod carries (terminal deleting pods included).
-func cleanupHistory(ds *DaemonSet, old []Revision, pods []*Pod) []plan.Deletion {
+func cleanupHistory(ds *DaemonSet, old []Revision, pods []*podstatus.Pod) []plan.Deletion {
 	keep := int32(10)
 	if ds.Spec.RevisionHistoryLimit != nil {
 		keep = *ds.Spec.RevisionHistoryLimit

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/podstatus"
 )
 
 // DaemonSetWrites are the pod writes of one DaemonSet sync as complete API
@@ -62,7 +63,7 @@ func daemonTolerations(spec *corev1.PodSpec) ([]corev1.Toleration, error) {
 	if err != nil {
 		return nil, err
 	}
-	var ps daemonset.PodSpec
+	var ps podstatus.Spec
 	ps.Tolerations, ps.HostNetwork = *in, spec.HostNetwork
 	out := daemonset.PodTolerations(&ps)
 	res, err := convert[[]corev1.Toleration]("tolerations", out)

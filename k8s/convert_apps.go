@@ -63,56 +63,6 @@ func ToStatefulSet(set *statefulset.StatefulSet) (*appsv1.StatefulSet, error) {
 	return out, nil
 }
 
-// FromStatefulSetPod converts a pod of a StatefulSet: the pod as [FromPod]
-// converts it, plus its volumes reduced to their claim names (empty for a
-// volume that is not a persistentVolumeClaim).
-func FromStatefulSetPod(p *corev1.Pod) (*statefulset.Pod, error) {
-	if p == nil {
-		return nil, nil
-	}
-	sp, err := FromPod(p)
-	if err != nil {
-		return nil, err
-	}
-	out := &statefulset.Pod{Pod: *sp}
-	for _, v := range p.Spec.Volumes {
-		sv := statefulset.Volume{Name: v.Name}
-		if v.PersistentVolumeClaim != nil {
-			sv.ClaimName = v.PersistentVolumeClaim.ClaimName
-		}
-		out.Volumes = append(out.Volumes, sv)
-	}
-	return out, nil
-}
-
-// FromStatefulSetPods converts every pod of a list.
-func FromStatefulSetPods(pods []*corev1.Pod) ([]*statefulset.Pod, error) {
-	return convertAll("pods", pods, FromStatefulSetPod)
-}
-
-// ToStatefulSetPod converts p back to the API type: [ToPod] plus its
-// volumes (persistentVolumeClaim volumes for those with a claim name,
-// emptyDir for the others, whose source the model does not keep).
-func ToStatefulSetPod(p *statefulset.Pod) (*corev1.Pod, error) {
-	if p == nil {
-		return nil, nil
-	}
-	out, err := ToPod(&p.Pod)
-	if err != nil {
-		return nil, err
-	}
-	for _, v := range p.Volumes {
-		av := corev1.Volume{Name: v.Name}
-		if v.ClaimName != "" {
-			av.PersistentVolumeClaim = &corev1.PersistentVolumeClaimVolumeSource{ClaimName: v.ClaimName}
-		} else {
-			av.EmptyDir = &corev1.EmptyDirVolumeSource{}
-		}
-		out.Spec.Volumes = append(out.Spec.Volumes, av)
-	}
-	return out, nil
-}
-
 // FromPersistentVolumeClaim converts a claim: name, UID, deletion time and
 // owner references.
 func FromPersistentVolumeClaim(c *corev1.PersistentVolumeClaim) (*statefulset.Claim, error) {
@@ -160,29 +110,11 @@ func FromDaemonSet(ds *appsv1.DaemonSet) (*daemonset.DaemonSet, error) {
 	return convert[daemonset.DaemonSet]("DaemonSet", ds)
 }
 
-// ToDaemonSet converts ds back to the API type (the fields kubesem models:
-// the template loses what daemonset.Template does not hold).
+// ToDaemonSet converts ds back to the API type (the fields kubesem models,
+// and what else the template held when it was decoded, see
+// podstatus.Template).
 func ToDaemonSet(ds *daemonset.DaemonSet) (*appsv1.DaemonSet, error) {
 	return toAPI[appsv1.DaemonSet]("apps/v1", "DaemonSet", ds)
-}
-
-// FromDaemonPod converts a pod of a DaemonSet: the pod as podstatus models
-// it plus its node affinity.
-func FromDaemonPod(p *corev1.Pod) (*daemonset.Pod, error) {
-	if p == nil {
-		return nil, nil
-	}
-	return convert[daemonset.Pod]("Pod", p)
-}
-
-// FromDaemonPods converts every pod of a list.
-func FromDaemonPods(pods []*corev1.Pod) ([]*daemonset.Pod, error) {
-	return convertAll("pods", pods, FromDaemonPod)
-}
-
-// ToDaemonPod converts p back to the API type (the modelled fields).
-func ToDaemonPod(p *daemonset.Pod) (*corev1.Pod, error) {
-	return toAPI[corev1.Pod]("v1", "Pod", p)
 }
 
 // FromStatefulSetStatus converts a StatefulSet status, such as the one the

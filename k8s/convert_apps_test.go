@@ -279,8 +279,8 @@ func TestDaemonSetHistory(t *testing.T) {
 	}
 }
 
-// TestClaimAndPodRoundTrip: claims, StatefulSet pods (with their claim
-// volumes) and DaemonSet pods keep their modelled fields both ways.
+// TestClaimAndPodRoundTrip: claims and pods (with their claim volumes and
+// node affinity) keep their modelled fields both ways.
 func TestClaimAndPodRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		at := metav1.NewTime(time.Date(2026, 1, 1, 0, 0, rapid.IntRange(0, 59).Draw(t, "s"), 0, time.UTC))
@@ -319,42 +319,42 @@ func TestClaimAndPodRoundTrip(t *testing.T) {
 		if rapid.Bool().Draw(t, "emptyDir") {
 			p.Spec.Volumes = append(p.Spec.Volumes, corev1.Volume{Name: "tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
 		}
-		sp, err := k8s.FromStatefulSetPod(p)
+		sp, err := k8s.FromPod(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(sp.Volumes) != len(p.Spec.Volumes) || statefulset.PodRevision(sp) != "web-abc" || string(sp.Status.Phase) != string(p.Status.Phase) {
-			t.Fatalf("FromStatefulSetPod = %+v", sp)
+		if len(sp.Spec.Volumes) != len(p.Spec.Volumes) || statefulset.PodRevision(sp) != "web-abc" || string(sp.Status.Phase) != string(p.Status.Phase) {
+			t.Fatalf("FromPod = %+v", sp)
 		}
 		for i, v := range p.Spec.Volumes {
-			if want := ""; v.PersistentVolumeClaim != nil && sp.Volumes[i].ClaimName != v.PersistentVolumeClaim.ClaimName || v.PersistentVolumeClaim == nil && sp.Volumes[i].ClaimName != want {
-				t.Fatalf("volume %d: %+v", i, sp.Volumes[i])
+			if want := ""; v.PersistentVolumeClaim != nil && sp.Spec.Volumes[i].ClaimName() != v.PersistentVolumeClaim.ClaimName || v.PersistentVolumeClaim == nil && sp.Spec.Volumes[i].ClaimName() != want {
+				t.Fatalf("volume %d: %+v", i, sp.Spec.Volumes[i])
 			}
 		}
-		bp, err := k8s.ToStatefulSetPod(sp)
+		bp, err := k8s.ToPod(sp)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sp2, _ := k8s.FromStatefulSetPod(bp); !reflect.DeepEqual(sp, sp2) {
-			t.Fatalf("StatefulSet pod From(To(x)) = %+v; want %+v", sp2, sp)
+		if sp2, _ := k8s.FromPod(bp); !reflect.DeepEqual(sp, sp2) {
+			t.Fatalf("pod From(To(x)) = %+v; want %+v", sp2, sp)
 		}
 
 		p.Spec.NodeName = rapid.SampledFrom([]string{"", "node-1"}).Draw(t, "node")
 		p.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
 			NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchFields: []corev1.NodeSelectorRequirement{{Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{"node-1"}}}}}}}}
-		dp, err := k8s.FromDaemonPod(p)
+		dp, err := k8s.FromPod(p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if dp.Spec.NodeName != p.Spec.NodeName || dp.Spec.Affinity == nil || dp.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchFields[0].Values[0] != "node-1" {
-			t.Fatalf("FromDaemonPod = %+v", dp)
+			t.Fatalf("FromPod = %+v", dp)
 		}
-		bd, err := k8s.ToDaemonPod(dp)
+		bd, err := k8s.ToPod(dp)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if dp2, _ := k8s.FromDaemonPod(bd); !reflect.DeepEqual(dp, dp2) {
-			t.Fatalf("DaemonSet pod From(To(x)) = %+v; want %+v", dp2, dp)
+		if dp2, _ := k8s.FromPod(bd); !reflect.DeepEqual(dp, dp2) {
+			t.Fatalf("pod with affinity From(To(x)) = %+v; want %+v", dp2, dp)
 		}
 	})
 }
@@ -458,8 +458,8 @@ func TestNilInputs(t *testing.T) {
 	if v, err := k8s.FromPersistentVolumeClaim(nil); v != nil || err != nil {
 		t.Error("FromPersistentVolumeClaim(nil)")
 	}
-	if v, err := k8s.FromStatefulSetPods([]*corev1.Pod{nil}); len(v) != 1 || v[0] != nil || err != nil {
-		t.Error("FromStatefulSetPods([nil])")
+	if v, err := k8s.FromPods([]*corev1.Pod{nil}); len(v) != 1 || v[0] != nil || err != nil {
+		t.Error("FromPods([nil])")
 	}
 }
 

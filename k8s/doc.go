@@ -12,14 +12,14 @@
 // [FromCronJob] / [ToCronJob], [FromPodDisruptionBudget] /
 // [ToPodDisruptionBudget], [FromNode] / [ToNode], [FromLease] / [ToLease],
 // [FromStatefulSet] / [ToStatefulSet] (and [FromStatefulSetWithRevisions],
-// [FromStatefulSetStatus]), [FromStatefulSetPod] / [ToStatefulSetPod],
-// [FromPersistentVolumeClaim] / [ToPersistentVolumeClaim],
+// [FromStatefulSetStatus]), [FromPersistentVolumeClaim] / [ToPersistentVolumeClaim],
 // [FromControllerRevision] / [ToControllerRevision] (a StatefulSet's
 // revisions), [FromDaemonSetRevision], [FromDaemonSet] / [ToDaemonSet],
-// [FromDaemonPod] / [ToDaemonPod], and the list forms ([FromReplicaSets],
-// [FromPods], [FromJobs], [FromNodes], [FromLeases], [FromStatefulSetPods],
-// [FromPersistentVolumeClaims], [FromControllerRevisions],
-// [FromDaemonPods]). Conversions go through the API's JSON, which is
+// and the list forms ([FromReplicaSets], [FromPods], [FromJobs],
+// [FromNodes], [FromLeases], [FromPersistentVolumeClaims],
+// [FromControllerRevisions]). Every kind's pods are one model
+// (podstatus.Pod, with its volumes and node affinity), converted by
+// [FromPod] / [ToPod]. Conversions go through the API's JSON, which is
 // what kubesem's models are written against, so every modelled field keeps
 // its value and every pod template keeps the fields kubesem does not model
 // (they take part in template comparisons and are written back).

@@ -53,11 +53,8 @@ func TestFromAnyObject(t *testing.T) {
 		}
 		var pod corev1.Pod
 		f.Fill(&pod)
-		if _, err := k8s.FromStatefulSetPod(&pod); err != nil {
-			t.Fatalf("seed %d: FromStatefulSetPod: %v", seed, err)
-		}
-		if _, err := k8s.FromDaemonPod(&pod); err != nil {
-			t.Fatalf("seed %d: FromDaemonPod: %v", seed, err)
+		if _, err := k8s.FromPod(&pod); err != nil {
+			t.Fatalf("seed %d: FromPod: %v", seed, err)
 		}
 		var pvc corev1.PersistentVolumeClaim
 		f.Fill(&pvc)

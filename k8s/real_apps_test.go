@@ -94,7 +94,7 @@ func TestRealStatefulSet(t *testing.T) {
 	if ks.Spec.TemplateRevision != fresh || fresh == revs[0].Name {
 		t.Fatalf("TemplateRevision %s; want the new revision %s", ks.Spec.TemplateRevision, fresh)
 	}
-	kp, err := k8s.FromStatefulSetPods(pods)
+	kp, err := k8s.FromPods(pods)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestRealDaemonSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kp, err := k8s.FromDaemonPods(pods)
+	kp, err := k8s.FromPods(pods)
 	if err != nil {
 		t.Fatal(err)
 	}

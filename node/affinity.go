@@ -4,62 +4,38 @@ import (
 	"strconv"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/podstatus"
 )
 
-// Affinity is the node part of a pod's spec.affinity.
-type Affinity struct {
-	NodeAffinity *NodeAffinity `json:"nodeAffinity,omitempty"`
-}
-
-// NodeAffinity holds a pod's required node affinity; the preferred terms
-// only score nodes and are not read.
-type NodeAffinity struct {
-	RequiredDuringSchedulingIgnoredDuringExecution *NodeSelector `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
-}
-
-// NodeSelector is a list of terms, OR-ed.
-type NodeSelector struct {
-	NodeSelectorTerms []NodeSelectorTerm `json:"nodeSelectorTerms"`
-}
-
-// NodeSelectorTerm is a list of label expressions and field expressions,
-// AND-ed. A term with neither matches no node.
-type NodeSelectorTerm struct {
-	MatchExpressions []NodeSelectorRequirement `json:"matchExpressions,omitempty"`
-	MatchFields      []NodeSelectorRequirement `json:"matchFields,omitempty"`
-}
-
-// NodeSelectorRequirement is one expression: a key, an operator and values.
-type NodeSelectorRequirement struct {
-	Key      string               `json:"key"`
-	Operator NodeSelectorOperator `json:"operator"`
-	Values   []string             `json:"values,omitempty"`
-}
-
-// NodeSelectorOperator is a node selector expression's operator.
-type NodeSelectorOperator string
+// The pod's node affinity is modelled once, in podstatus (a pod's
+// spec.affinity); these aliases name it here, where it is matched.
+type (
+	// Affinity is the node part of a pod's spec.affinity.
+	Affinity = podstatus.Affinity
+	// NodeAffinity holds a pod's required node affinity.
+	NodeAffinity = podstatus.NodeAffinity
+	// NodeSelector is a list of terms, OR-ed.
+	NodeSelector = podstatus.NodeSelector
+	// NodeSelectorTerm is a list of label and field expressions, AND-ed.
+	NodeSelectorTerm = podstatus.NodeSelectorTerm
+	// NodeSelectorRequirement is one expression.
+	NodeSelectorRequirement = podstatus.NodeSelectorRequirement
+	// NodeSelectorOperator is a node selector expression's operator.
+	NodeSelectorOperator = podstatus.NodeSelectorOperator
+)
 
 // Node selector operators. Field expressions accept only In and NotIn.
 const (
-	SelectorIn           NodeSelectorOperator = "In"
-	SelectorNotIn        NodeSelectorOperator = "NotIn"
-	SelectorExists       NodeSelectorOperator = "Exists"
-	SelectorDoesNotExist NodeSelectorOperator = "DoesNotExist"
-	SelectorGt           NodeSelectorOperator = "Gt"
-	SelectorLt           NodeSelectorOperator = "Lt"
+	SelectorIn           = podstatus.SelectorIn
+	SelectorNotIn        = podstatus.SelectorNotIn
+	SelectorExists       = podstatus.SelectorExists
+	SelectorDoesNotExist = podstatus.SelectorDoesNotExist
+	SelectorGt           = podstatus.SelectorGt
+	SelectorLt           = podstatus.SelectorLt
 )
 
 // FieldNodeName is the only node field a matchFields expression can name.
 const FieldNodeName = "metadata.name"
-
-// Required returns the affinity's required node selector, nil when there
-// is none.
-func (a *Affinity) Required() *NodeSelector {
-	if a == nil || a.NodeAffinity == nil {
-		return nil
-	}
-	return a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
-}
 
 const requiredPath = "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
 

@@ -14,8 +14,12 @@ type Pod struct {
 	Status          Status `json:"status"`
 }
 
-// Spec is the subset of a PodSpec kubesem reads.
+// Spec is the subset of a PodSpec kubesem reads: what any controller, the
+// kubelet rules or the scheduler predicates look at.
 type Spec struct {
+	// Volumes are spec.volumes; the StatefulSet controller reads their
+	// persistentVolumeClaim sources.
+	Volumes                       []Volume          `json:"volumes,omitempty"`
 	NodeName                      string            `json:"nodeName,omitempty"`
 	NodeSelector                  map[string]string `json:"nodeSelector,omitempty"`
 	RestartPolicy                 RestartPolicy     `json:"restartPolicy,omitempty"`
@@ -26,7 +30,85 @@ type Spec struct {
 	TerminationGracePeriodSeconds *int64            `json:"terminationGracePeriodSeconds,omitempty"`
 	ActiveDeadlineSeconds         *int64            `json:"activeDeadlineSeconds,omitempty"`
 	HostNetwork                   bool              `json:"hostNetwork,omitempty"`
-	Tolerations                   []Toleration      `json:"tolerations,omitempty"`
+	// Affinity is spec.affinity; only its node affinity is modelled (the
+	// DaemonSet controller and the scheduler predicates read it).
+	Affinity    *Affinity    `json:"affinity,omitempty"`
+	Tolerations []Toleration `json:"tolerations,omitempty"`
+}
+
+// Volume is one of spec.volumes; of its sources only a
+// persistentVolumeClaim is modelled.
+type Volume struct {
+	Name                  string                             `json:"name"`
+	PersistentVolumeClaim *PersistentVolumeClaimVolumeSource `json:"persistentVolumeClaim,omitempty"`
+}
+
+// PersistentVolumeClaimVolumeSource is a volume's persistentVolumeClaim
+// source: the claim it mounts.
+type PersistentVolumeClaimVolumeSource struct {
+	ClaimName string `json:"claimName"`
+}
+
+// ClaimName returns the name of the claim the volume mounts, "" for a
+// volume that is not a persistentVolumeClaim.
+func (v *Volume) ClaimName() string {
+	if v == nil || v.PersistentVolumeClaim == nil {
+		return ""
+	}
+	return v.PersistentVolumeClaim.ClaimName
+}
+
+// Affinity is the node part of spec.affinity; pod (anti-)affinity is not
+// modelled.
+type Affinity struct {
+	NodeAffinity *NodeAffinity `json:"nodeAffinity,omitempty"`
+}
+
+// NodeAffinity holds a pod's required node affinity; the preferred terms
+// only score nodes and are not read.
+type NodeAffinity struct {
+	RequiredDuringSchedulingIgnoredDuringExecution *NodeSelector `json:"requiredDuringSchedulingIgnoredDuringExecution,omitempty"`
+}
+
+// NodeSelector is a list of terms, OR-ed.
+type NodeSelector struct {
+	NodeSelectorTerms []NodeSelectorTerm `json:"nodeSelectorTerms"`
+}
+
+// NodeSelectorTerm is a list of label expressions and field expressions,
+// AND-ed. A term with neither matches no node.
+type NodeSelectorTerm struct {
+	MatchExpressions []NodeSelectorRequirement `json:"matchExpressions,omitempty"`
+	MatchFields      []NodeSelectorRequirement `json:"matchFields,omitempty"`
+}
+
+// NodeSelectorRequirement is one expression: a key, an operator and values.
+type NodeSelectorRequirement struct {
+	Key      string               `json:"key"`
+	Operator NodeSelectorOperator `json:"operator"`
+	Values   []string             `json:"values,omitempty"`
+}
+
+// NodeSelectorOperator is a node selector expression's operator.
+type NodeSelectorOperator string
+
+// Node selector operators. Field expressions accept only In and NotIn.
+const (
+	SelectorIn           NodeSelectorOperator = "In"
+	SelectorNotIn        NodeSelectorOperator = "NotIn"
+	SelectorExists       NodeSelectorOperator = "Exists"
+	SelectorDoesNotExist NodeSelectorOperator = "DoesNotExist"
+	SelectorGt           NodeSelectorOperator = "Gt"
+	SelectorLt           NodeSelectorOperator = "Lt"
+)
+
+// Required returns the affinity's required node selector, nil when there
+// is none.
+func (a *Affinity) Required() *NodeSelector {
+	if a == nil || a.NodeAffinity == nil {
+		return nil
+	}
+	return a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
 }
 
 // RestartPolicy is a pod's or container's restart policy.

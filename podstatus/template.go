@@ -1,6 +1,7 @@
 package podstatus
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"time"
@@ -42,8 +43,8 @@ func (t *Template) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &f); err != nil {
 		return err
 	}
-	var all any
-	if err := json.Unmarshal(b, &all); err != nil {
+	all, err := decodeNumbers(b)
+	if err != nil {
 		return err
 	}
 	rest, _ := residual(all, reflect.TypeFor[templateFields]()).(map[string]any)
@@ -58,11 +59,24 @@ func (t Template) MarshalJSON() ([]byte, error) {
 	if err != nil || t.rest == nil {
 		return b, err
 	}
-	var modelled any
-	if err := json.Unmarshal(b, &modelled); err != nil {
+	modelled, err := decodeNumbers(b)
+	if err != nil {
 		return nil, err
 	}
 	return json.Marshal(merge(modelled, t.rest))
+}
+
+// decodeNumbers decodes a JSON value keeping numbers as json.Number, so
+// that an int64 such as terminationGracePeriodSeconds survives the merge
+// exactly.
+func decodeNumbers(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // HasUnmodelled reports whether t carries fields kubesem does not model.

@@ -58,3 +58,24 @@ func TestTemplateModelledOnly(t *testing.T) {
 		t.Errorf("HasUnmodelled = true for %s; want false", b)
 	}
 }
+
+// TestTemplateKeepsLargeIntegers: integers beyond float64's exact range,
+// modelled (terminationGracePeriodSeconds) or not, are written back as
+// they were decoded.
+func TestTemplateKeepsLargeIntegers(t *testing.T) {
+	t.Parallel()
+	const in = `{"metadata":{},"spec":{"terminationGracePeriodSeconds":9223372036854775807,"future":9007199254740993}}`
+	var tm podstatus.Template
+	if err := json.Unmarshal([]byte(in), &tm); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(tm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"terminationGracePeriodSeconds":9223372036854775807`, `"future":9007199254740993`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("MarshalJSON = %s; want it to hold %s", b, want)
+		}
+	}
+}

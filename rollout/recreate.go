@@ -32,7 +32,7 @@ func OldPodsRunning(d *Deployment, newReplicaSet *replicaset.ReplicaSet, oldRepl
 		return true
 	}
 	for _, p := range pods {
-		if p == nil || p.Status.Phase == podstatus.Succeeded || p.Status.Phase == podstatus.Failed {
+		if p == nil || podstatus.IsTerminal(p) {
 			continue
 		}
 		if !d.Spec.Selector.Matches(p.Labels) {

@@ -6,13 +6,14 @@ import (
 
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/podstatus"
 )
 
 // benchState is a set of n Running and Ready pods at web-v1 with the
 // template at web-v2: the sync walks every pod and deletes the highest.
-func benchState(n int) (StatefulSet, []*Pod, []Revision) {
+func benchState(n int) (StatefulSet, []*podstatus.Pod, []Revision) {
 	set := gset(int32(n), template("web-v2"))
-	pods := make([]*Pod, n)
+	pods := make([]*podstatus.Pod, n)
 	for i := range pods {
 		pods[i] = gpod(int32(i), running, "web-v1")
 	}

@@ -34,7 +34,8 @@
 // ControllerRevision name the current pod template hashes to (the
 // controller-revision-hash value), an input as pod-template-hash is for
 // Deployments. Two revisions are equal when their names are. pods are the
-// set's pods (pods whose name does not parse to the set's name and an
+// set's pods, podstatus.Pod, whose persistentVolumeClaim volumes
+// (spec.volumes) the storage match reads (pods whose name does not parse to the set's name and an
 // ordinal are ignored, as upstream's isMemberOf filter does); claims are
 // the existing claims of the set's templates, as the claim lister sees them
 // (claims created during the sync are not visible to it).

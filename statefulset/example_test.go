@@ -30,13 +30,13 @@ func ExampleStep() {
 		Spec:       statefulset.Spec{Replicas: &three, ServiceName: "nginx", TemplateRevision: "web-v1"},
 	}
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	web0 := &statefulset.Pod{Pod: podstatus.Pod{
+	web0 := &podstatus.Pod{
 		ObjectMeta: meta.ObjectMeta{Name: "web-0", Namespace: "default",
 			Labels: map[string]string{statefulset.LabelPodName: "web-0", statefulset.RevisionLabel: "web-v1"}},
 		Status: podstatus.Status{Phase: podstatus.Running,
 			Conditions: []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: now.Add(-time.Minute)}}},
-	}}
-	p, err := statefulset.Step(set, []*statefulset.Pod{web0}, []statefulset.Revision{{Name: "web-v1", Revision: 1}}, nil, now, statefulset.Options{})
+	}
+	p, err := statefulset.Step(set, []*podstatus.Pod{web0}, []statefulset.Revision{{Name: "web-v1", Revision: 1}}, nil, now, statefulset.Options{})
 	if err != nil {
 		panic(err)
 	}

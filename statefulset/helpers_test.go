@@ -14,11 +14,11 @@ import (
 var genNow = time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
 
 type stepInput struct {
-	Set       StatefulSet `json:"set"`
-	Pods      []*Pod      `json:"pods"`
-	Revisions []Revision  `json:"revisions"`
-	Claims    []*Claim    `json:"claims"`
-	Now       time.Time   `json:"now"`
+	Set       StatefulSet      `json:"set"`
+	Pods      []*podstatus.Pod `json:"pods"`
+	Revisions []Revision       `json:"revisions"`
+	Claims    []*Claim         `json:"claims"`
+	Now       time.Time        `json:"now"`
 }
 
 func i32(v int32) *int32 { return &v }
@@ -79,12 +79,12 @@ const (
 
 // gpod is pod web-<ord> in state at revision rev, with identity label and
 // the claim volumes of templates.
-func gpod(ord int32, state, rev string, templates ...string) *Pod {
+func gpod(ord int32, state, rev string, templates ...string) *podstatus.Pod {
 	name := "web-" + strconv.Itoa(int(ord))
-	p := &Pod{Pod: podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name,
-		Labels: map[string]string{"app": "web", LabelPodName: name, RevisionLabel: rev}}}}
+	p := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name,
+		Labels: map[string]string{"app": "web", LabelPodName: name, RevisionLabel: rev}}}
 	for _, t := range templates {
-		p.Volumes = append(p.Volumes, Volume{Name: t, ClaimName: ClaimName(t, "web", ord)})
+		p.Spec.Volumes = append(p.Spec.Volumes, podstatus.Volume{Name: t, PersistentVolumeClaim: &podstatus.PersistentVolumeClaimVolumeSource{ClaimName: ClaimName(t, "web", ord)}})
 	}
 	ready := func(ago time.Duration) {
 		p.Status.Phase = podstatus.Running
@@ -113,7 +113,7 @@ func gpod(ord int32, state, rev string, templates ...string) *Pod {
 }
 
 // renamed is p under another name (its pod-name label follows).
-func renamed(p *Pod, name string) *Pod {
+func renamed(p *podstatus.Pod, name string) *podstatus.Pod {
 	p.Name = name
 	p.Labels[LabelPodName] = name
 	return p
@@ -128,7 +128,7 @@ func revs(names ...string) []Revision {
 }
 
 // with replaces pods by name.
-func with(ps []*Pod, repl ...*Pod) []*Pod {
+func with(ps []*podstatus.Pod, repl ...*podstatus.Pod) []*podstatus.Pod {
 	for _, r := range repl {
 		for i := range ps {
 			if ps[i].Name == r.Name {
@@ -139,8 +139,8 @@ func with(ps []*Pod, repl ...*Pod) []*Pod {
 	return ps
 }
 
-func run5(rev string) []*Pod {
-	var ps []*Pod
+func run5(rev string) []*podstatus.Pod {
+	var ps []*podstatus.Pod
 	for i := int32(0); i < 5; i++ {
 		ps = append(ps, gpod(i, running, rev))
 	}

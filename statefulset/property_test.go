@@ -15,7 +15,7 @@ import (
 
 type propState struct {
 	set    StatefulSet
-	pods   []*Pod
+	pods   []*podstatus.Pod
 	revs   []Revision
 	claims []*Claim
 	opts   Options
@@ -114,7 +114,7 @@ func TestPropertyOrderedReadyPredecessorsHealthy(t *testing.T) {
 		for _, c := range p.Create.Objects {
 			for o := s.set.Start(); o < c.Ordinal; o++ {
 				pd := findPod(s.pods, o)
-				if pd == nil || !isRunningAndReady(pd) || isTerminating(pd) || !isAvailable(pd, s.set.Spec.MinReadySeconds, genNow) {
+				if pd == nil || !isRunningAndReady(pd) || pd.IsDeleting() || !isAvailable(pd, s.set.Spec.MinReadySeconds, genNow) {
 					t.Fatalf("created %s while web-%d is not healthy", c.Name, o)
 				}
 			}
@@ -229,7 +229,7 @@ func applyClaims(cs []*Claim, ws []ClaimWrite) []*Claim {
 	return out
 }
 
-func findPod(ps []*Pod, o int32) *Pod {
+func findPod(ps []*podstatus.Pod, o int32) *podstatus.Pod {
 	for _, p := range ps {
 		if ParseOrdinal(p.Name) == o {
 			return p
@@ -264,7 +264,7 @@ func applyRevisions(revs []Revision, ws []RevisionWrite) []Revision {
 
 // applyPods makes deleted pods disappear and created pods Running and
 // Ready; pods not yet healthy become healthy, so the walk always progresses.
-func applyPods(pods []*Pod, p Plan, templates []string) ([]*Pod, bool) {
+func applyPods(pods []*podstatus.Pod, p Plan, templates []string) ([]*podstatus.Pod, bool) {
 	updated := map[string]bool{}
 	for _, u := range p.Update {
 		updated[u.Name] = true
@@ -273,10 +273,10 @@ func applyPods(pods []*Pod, p Plan, templates []string) ([]*Pod, bool) {
 	for _, d := range p.Delete {
 		gone[d.Name] = true
 	}
-	var out []*Pod
+	var out []*podstatus.Pod
 	acted := len(p.Delete) > 0 || len(p.Create.Objects) > 0 || len(p.Update) > 0 || len(p.Claims) > 0
 	for _, pd := range pods {
-		if gone[pd.Name] || isTerminating(pd) || pd.Status.Phase == podstatus.Failed {
+		if gone[pd.Name] || pd.IsDeleting() || pd.Status.Phase == podstatus.Failed {
 			acted = true
 			continue
 		}

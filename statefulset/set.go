@@ -110,21 +110,6 @@ type Revision struct {
 	CreationTimestamp time.Time `json:"creationTimestamp,omitzero"`
 }
 
-// Pod is a pod of the set: the pod fields kubesem reads plus its
-// persistentVolumeClaim volumes (spec.volumes, flattened).
-type Pod struct {
-	podstatus.Pod
-	// Volumes are the pod's volumes; ClaimName is empty for a volume that
-	// is not a persistentVolumeClaim.
-	Volumes []Volume `json:"volumes,omitempty"`
-}
-
-// Volume is one pod volume, reduced to its claim.
-type Volume struct {
-	Name      string `json:"name"`
-	ClaimName string `json:"claimName,omitempty"`
-}
-
 // Claim is the subset of a PersistentVolumeClaim the controller reads.
 type Claim struct {
 	Name              string                `json:"name"`
@@ -244,4 +229,4 @@ func (p RetentionPolicy) Defaulted() RetentionPolicy {
 const RevisionLabel = "controller-revision-hash"
 
 // PodRevision returns the pod's controller-revision-hash label ("" when absent).
-func PodRevision(p *Pod) string { return p.Labels[RevisionLabel] }
+func PodRevision(p *podstatus.Pod) string { return p.Labels[RevisionLabel] }

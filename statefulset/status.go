@@ -6,20 +6,19 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-func isCreated(p *Pod) bool     { return p.Status.Phase != "" }
-func isTerminating(p *Pod) bool { return p.DeletionTimestamp != nil }
-func isRunningAndReady(p *Pod) bool {
-	return p.Status.Phase == podstatus.Running && podstatus.IsReady(&p.Pod)
+func isCreated(p *podstatus.Pod) bool { return p.Status.Phase != "" }
+func isRunningAndReady(p *podstatus.Pod) bool {
+	return p.Status.Phase == podstatus.Running && podstatus.IsReady(p)
 }
-func isAvailable(p *Pod, minReady int32, now time.Time) bool {
-	return podstatus.IsAvailable(&p.Pod, minReady, now)
+func isAvailable(p *podstatus.Pod, minReady int32, now time.Time) bool {
+	return podstatus.IsAvailable(p, minReady, now)
 }
 
 // IsUnavailable reports whether a pod counts as unavailable: not available
 // (Ready for minReadySeconds) or terminating (isUnavailable,
 // stateful_set_utils.go, v1.36.3).
-func IsUnavailable(p *Pod, minReadySeconds int32, now time.Time) bool {
-	return !isAvailable(p, minReadySeconds, now) || isTerminating(p)
+func IsUnavailable(p *podstatus.Pod, minReadySeconds int32, now time.Time) bool {
+	return !isAvailable(p, minReadySeconds, now) || p.IsDeleting()
 }
 
 // CountReplicas fills the replica counts of st from pods: replicas counts
@@ -27,7 +26,7 @@ func IsUnavailable(p *Pod, minReadySeconds int32, now time.Time) bool {
 // also available, current and updated the created, non-terminating pods at
 // st.CurrentRevision and st.UpdateRevision (computeReplicaStatus,
 // stateful_set_control.go, v1.36.3).
-func CountReplicas(st *Status, pods []*Pod, minReadySeconds int32, now time.Time) {
+func CountReplicas(st *Status, pods []*podstatus.Pod, minReadySeconds int32, now time.Time) {
 	st.Replicas, st.ReadyReplicas, st.AvailableReplicas, st.CurrentReplicas, st.UpdatedReplicas = 0, 0, 0, 0, 0
 	for _, p := range pods {
 		created := isCreated(p)
@@ -40,7 +39,7 @@ func CountReplicas(st *Status, pods []*Pod, minReadySeconds int32, now time.Time
 				st.AvailableReplicas++
 			}
 		}
-		if created && !isTerminating(p) {
+		if created && !p.IsDeleting() {
 			r := PodRevision(p)
 			if r == st.CurrentRevision {
 				st.CurrentReplicas++

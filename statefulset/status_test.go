@@ -25,7 +25,7 @@ func TestIsUnavailable(t *testing.T) {
 func TestCountReplicas(t *testing.T) {
 	noPhase := gpod(5, running, "web-v1")
 	noPhase.Status = podstatus.Status{}
-	pods := []*Pod{
+	pods := []*podstatus.Pod{
 		gpod(0, running, "web-v1"),
 		gpod(1, running, "web-v2"),
 		gpod(2, readyJust, "web-v2"),  // ready, not available with minReadySeconds 10
@@ -48,7 +48,7 @@ func TestCountReplicas(t *testing.T) {
 	}
 	// minReadySeconds exactly elapsed: available.
 	st = Status{}
-	CountReplicas(&st, []*Pod{gpod(0, readyJust, "")}, 3, genNow)
+	CountReplicas(&st, []*podstatus.Pod{gpod(0, readyJust, "")}, 3, genNow)
 	if st.AvailableReplicas != 1 {
 		t.Errorf("ready for exactly minReadySeconds: %+v", st)
 	}

@@ -90,7 +90,7 @@ type PodUpdate struct {
 
 // slot is one ordinal of the set's range, or a condemned pod.
 type slot struct {
-	pod     *Pod
+	pod     *podstatus.Pod
 	ordinal int64 // the slot's ordinal (start + index) or the pod's
 	// name is the pod's name: the existing pod's, or the one upstream
 	// gives a new pod ("<set>--1" for an ordinal beyond int32).
@@ -147,7 +147,7 @@ type stepper struct {
 // the set's (its parent parses as "<set>-"), so every sync tries to create
 // it again and fails with AlreadyExists once it exists.
 // [Options].RefuseOrdinalsPastInt32 refuses such a set instead.
-func Step(set *StatefulSet, pods []*Pod, revisions []Revision, claims []*Claim, now time.Time, opts Options) (Plan, error) {
+func Step(set *StatefulSet, pods []*podstatus.Pod, revisions []Revision, claims []*Claim, now time.Time, opts Options) (Plan, error) {
 	if err := Validate(set); err != nil {
 		return Plan{}, err
 	}
@@ -223,11 +223,7 @@ func Step(set *StatefulSet, pods []*Pod, revisions []Revision, claims []*Claim, 
 		p.Requeue = []plan.Requeue{{Reason: s.failedWhy, RateLimited: true}}
 	} else if mrs > 0 && st.ReadyReplicas != st.AvailableReplicas {
 		after := time.Duration(mrs) * time.Second
-		ps := make([]*podstatus.Pod, len(all))
-		for i, m := range all {
-			ps[i] = &m.Pod
-		}
-		if d, ok := podstatus.NextAvailabilityCheck(ps, mrs, now); ok {
+		if d, ok := podstatus.NextAvailabilityCheck(all, mrs, now); ok {
 			after = d
 		}
 		p.Requeue = []plan.Requeue{{After: after, Reason: ReasonMinReadySeconds}}
@@ -244,7 +240,7 @@ func copyStatus(s Status) Status {
 }
 
 type member struct {
-	pod *Pod
+	pod *podstatus.Pod
 	ord int32
 }
 
@@ -256,7 +252,7 @@ type member struct {
 // -1, so the sync ignores them and so does the status it writes, except
 // for a set being deleted; their revisions stay live and they count for
 // the minReadySeconds requeue.
-func memberPods(set *StatefulSet, pods []*Pod) (members []*Pod, ords []int32, unparsed []*Pod, err error) {
+func memberPods(set *StatefulSet, pods []*podstatus.Pod) (members []*podstatus.Pod, ords []int32, unparsed []*podstatus.Pod, err error) {
 	ms := make([]member, 0, len(pods))
 	sorted := true
 	for _, p := range pods {
@@ -284,7 +280,7 @@ func memberPods(set *StatefulSet, pods []*Pod) (members []*Pod, ords []int32, un
 			return cmp.Compare(a.pod.Name, b.pod.Name)
 		})
 	}
-	members = make([]*Pod, len(ms))
+	members = make([]*podstatus.Pod, len(ms))
 	ords = make([]int32, len(ms))
 	for i := range ms {
 		if i > 0 && ms[i].ord == ms[i-1].ord {
@@ -306,7 +302,7 @@ func duplicateOrdinal(pod string) error {
 }
 
 // sync mirrors updateStatefulSet; it returns the outcome.
-func (s *stepper) sync(members []*Pod, ords []int32, st *Status, current, update string) Reason {
+func (s *stepper) sync(members []*podstatus.Pod, ords []int32, st *Status, current, update string) Reason {
 	set := s.set
 	mrs := set.Spec.MinReadySeconds
 	start, n := int64(set.Start()), set.Replicas()
@@ -359,7 +355,7 @@ func (s *stepper) sync(members []*Pod, ords []int32, st *Status, current, update
 	}
 	if s.runForAll(len(condemned), monotonic, func(i int) bool {
 		c := &condemned[i]
-		if isTerminating(c.pod) {
+		if c.pod.IsDeleting() {
 			return monotonic
 		}
 		isFirst := firstUnavailable == -2-i
@@ -493,7 +489,7 @@ func (s *stepper) unavailable(r *slot) bool {
 	return IsUnavailable(r.pod, s.set.Spec.MinReadySeconds, s.now)
 }
 
-func (s *stepper) terminating(r *slot) bool { return !r.new && isTerminating(r.pod) }
+func (s *stepper) terminating(r *slot) bool { return !r.new && r.pod.IsDeleting() }
 
 func (s *stepper) revisionOf(r *slot) string {
 	if r.new {
@@ -609,8 +605,8 @@ func (s *stepper) createClaims(pod string, o int32) bool {
 func (s *stepper) processReplica(replicas []slot, i int, monotonic bool) bool {
 	r := &replicas[i]
 	set := s.set
-	if !r.new && (r.pod.Status.Phase == podstatus.Failed || r.pod.Status.Phase == podstatus.Succeeded) {
-		if !isTerminating(r.pod) {
+	if !r.new && podstatus.IsTerminal(r.pod) {
+		if !r.pod.IsDeleting() {
 			s.delete(r.pod.Name, r.pod.UID, ReasonPodFailed)
 		}
 		return true
@@ -646,7 +642,7 @@ func (s *stepper) processReplica(replicas []slot, i int, monotonic bool) bool {
 		}
 		s.fixClaims(r.name, uid, r.claimOrd)
 	}
-	if !r.new && isTerminating(r.pod) && monotonic {
+	if !r.new && r.pod.IsDeleting() && monotonic {
 		return true
 	}
 	if monotonic && (!isRunningAndReady(r.pod) || !isAvailable(r.pod, set.Spec.MinReadySeconds, s.now)) {
@@ -710,17 +706,17 @@ func (s *stepper) nameMatches(name string) bool {
 }
 
 // identityMatches mirrors identityMatches (stateful_set_utils.go).
-func (s *stepper) identityMatches(p *Pod) bool {
+func (s *stepper) identityMatches(p *podstatus.Pod) bool {
 	return s.nameMatches(p.Name) && p.Namespace == s.set.Namespace && p.Labels[LabelPodName] == p.Name
 }
 
 // storageMatches mirrors storageMatches (stateful_set_utils.go).
-func (s *stepper) storageMatches(p *Pod, o int32) bool {
+func (s *stepper) storageMatches(p *podstatus.Pod, o int32) bool {
 	for _, t := range s.set.Spec.VolumeClaimTemplates {
 		found := false
-		for _, v := range p.Volumes {
-			if v.Name == t {
-				found = isClaimName(v.ClaimName, t, s.set.Name, o)
+		for i := range p.Spec.Volumes {
+			if v := &p.Spec.Volumes[i]; v.Name == t {
+				found = isClaimName(v.ClaimName(), t, s.set.Name, o)
 				// upstream keeps the last volume of a name
 			}
 		}

@@ -11,10 +11,11 @@ import (
 
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/podstatus"
 	"pgregory.net/rapid"
 )
 
-func mustStep(t *testing.T, s StatefulSet, pods []*Pod, rs []Revision, cs []*Claim, opts Options) Plan {
+func mustStep(t *testing.T, s StatefulSet, pods []*podstatus.Pod, rs []Revision, cs []*Claim, opts Options) Plan {
 	t.Helper()
 	p, err := Step(&s, pods, rs, cs, genNow, opts)
 	if err != nil {
@@ -44,7 +45,7 @@ func deleted(p Plan) []string {
 func TestPropertyDuplicateOrdinalError(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		set := gset(int32(rapid.IntRange(0, 4).Draw(t, "replicas")))
-		var pods []*Pod
+		var pods []*podstatus.Pod
 		byOrd := map[int32][]string{}
 		for o := int32(0); o < 5; o++ {
 			for _, zeros := range rapid.SliceOfNDistinct(rapid.IntRange(0, 2), 0, 3, rapid.ID[int]).Draw(t, "names") {
@@ -81,7 +82,7 @@ func TestStepPastInt32(t *testing.T) {
 	// OrderedReady: the pod for ordinal 2^31 is web--1 with the claims of
 	// ordinal 1, and the claim's owner is web--1 without a UID.
 	s := gset(2, start(top), claims("www"), retention(Retain, Delete))
-	p := mustStep(t, s, []*Pod{gpod(top, running, "web-v1", "www")}, revs("web-v1"), []*Claim{{Name: "www-web-1"}}, Options{})
+	p := mustStep(t, s, []*podstatus.Pod{gpod(top, running, "web-v1", "www")}, revs("web-v1"), []*Claim{{Name: "www-web-1"}}, Options{})
 	if len(p.Create.Objects) != 1 || p.Create.Objects[0] != (NewPod{Name: "web--1", Ordinal: -1, Revision: "web-v1"}) {
 		t.Errorf("created %+v", p.Create.Objects)
 	}
@@ -95,13 +96,13 @@ func TestStepPastInt32(t *testing.T) {
 		t.Errorf("last ordinal MaxInt32: %v", p.Create.Objects)
 	}
 	// web--1 exists: the creation fails.
-	p = mustStep(t, gset(2, start(top)), []*Pod{gpod(top, running, "web-v1"), renamed(gpod(0, running, "web-v1"), "web--1")}, revs("web-v1"), nil, Options{})
+	p = mustStep(t, gset(2, start(top)), []*podstatus.Pod{gpod(top, running, "web-v1"), renamed(gpod(0, running, "web-v1"), "web--1")}, revs("web-v1"), nil, Options{})
 	if p.Outcome != ReasonError || len(p.Create.Objects) != 0 || p.Requeue[0].Reason != ReasonAlreadyExists {
 		t.Errorf("web--1 exists: %+v", p)
 	}
 	// Parallel, two ordinals past int32: one creation, then the identity
 	// update to web-1 fails first, the second creation fails after.
-	p = mustStep(t, gset(3, start(top), parallel), []*Pod{gpod(top, running, "web-v1")}, revs("web-v1"), nil, Options{})
+	p = mustStep(t, gset(3, start(top), parallel), []*podstatus.Pod{gpod(top, running, "web-v1")}, revs("web-v1"), nil, Options{})
 	if got := created(p); !slices.Equal(got, []string{"web--1@web-v1"}) || p.Outcome != ReasonError || p.Requeue[0].Reason != ReasonPodNotFound {
 		t.Errorf("parallel past int32: %v %s %+v", got, p.Outcome, p.Requeue)
 	}
@@ -187,27 +188,27 @@ func TestRollingUpdateSteps(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		set  StatefulSet
-		pods []*Pod
+		pods []*podstatus.Pod
 		opts Options
 		want []string
 	}{
-		{"the highest outdated first", gset(3, template("web-v2")), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, running, "web-v1")}, Options{},
+		{"the highest outdated first", gset(3, template("web-v2")), []*podstatus.Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, running, "web-v1")}, Options{},
 			[]string{"web-2:Outdated"}},
-		{"an updated unavailable pod above blocks", gset(3, template("web-v2"), current("web-v1", "web-v2"), parallel), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, notReady, "web-v2")}, Options{},
+		{"an updated unavailable pod above blocks", gset(3, template("web-v2"), current("web-v1", "web-v2"), parallel), []*podstatus.Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, notReady, "web-v2")}, Options{},
 			nil},
-		{"partition 2: only web-2", gset(3, template("web-v2"), partition(2), current("web-v1", "web-v2")), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, running, "web-v2")}, Options{},
+		{"partition 2: only web-2", gset(3, template("web-v2"), partition(2), current("web-v1", "web-v2")), []*podstatus.Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, running, "web-v2")}, Options{},
 			nil},
-		{"partition 1: web-1", gset(3, template("web-v2"), partition(1), current("web-v1", "web-v2")), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, running, "web-v2")}, Options{},
+		{"partition 1: web-1", gset(3, template("web-v2"), partition(1), current("web-v1", "web-v2")), []*podstatus.Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, running, "web-v2")}, Options{},
 			[]string{"web-1:Outdated"}},
-		{"gate on, maxUnavailable 2: two from the top", gset(4, template("web-v2"), maxUnavail(intstr.Int(2))), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, running, "web-v1"), gpod(3, running, "web-v1")}, Options{MaxUnavailableStatefulSet: true},
+		{"gate on, maxUnavailable 2: two from the top", gset(4, template("web-v2"), maxUnavail(intstr.Int(2))), []*podstatus.Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, running, "web-v1"), gpod(3, running, "web-v1")}, Options{MaxUnavailableStatefulSet: true},
 			[]string{"web-3:Outdated", "web-2:Outdated"}},
-		{"gate on, maxUnavailable 2, one unavailable: one", gset(4, template("web-v2"), maxUnavail(intstr.Int(2)), parallel), []*Pod{gpod(0, notReady, "web-v1"), gpod(1, running, "web-v1"), gpod(2, running, "web-v1"), gpod(3, running, "web-v1")}, Options{MaxUnavailableStatefulSet: true},
+		{"gate on, maxUnavailable 2, one unavailable: one", gset(4, template("web-v2"), maxUnavail(intstr.Int(2)), parallel), []*podstatus.Pod{gpod(0, notReady, "web-v1"), gpod(1, running, "web-v1"), gpod(2, running, "web-v1"), gpod(3, running, "web-v1")}, Options{MaxUnavailableStatefulSet: true},
 			[]string{"web-3:Outdated"}},
-		{"gate on, two unavailable of 2: none", gset(4, template("web-v2"), maxUnavail(intstr.Int(2)), parallel), []*Pod{gpod(0, notReady, "web-v1"), gpod(1, notReady, "web-v1"), gpod(2, running, "web-v1"), gpod(3, running, "web-v1")}, Options{MaxUnavailableStatefulSet: true},
+		{"gate on, two unavailable of 2: none", gset(4, template("web-v2"), maxUnavail(intstr.Int(2)), parallel), []*podstatus.Pod{gpod(0, notReady, "web-v1"), gpod(1, notReady, "web-v1"), gpod(2, running, "web-v1"), gpod(3, running, "web-v1")}, Options{MaxUnavailableStatefulSet: true},
 			nil},
-		{"gate on skips terminating and updated pods", gset(4, template("web-v2"), maxUnavail(intstr.Int(3)), parallel), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, running, "web-v2"), gpod(3, running, "web-v1")}, Options{MaxUnavailableStatefulSet: true},
+		{"gate on skips terminating and updated pods", gset(4, template("web-v2"), maxUnavail(intstr.Int(3)), parallel), []*podstatus.Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, running, "web-v2"), gpod(3, running, "web-v1")}, Options{MaxUnavailableStatefulSet: true},
 			[]string{"web-3:Outdated", "web-1:Outdated", "web-0:Outdated"}},
-		{"OnDelete: none", gset(3, template("web-v2"), onDelete), []*Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, running, "web-v1")}, Options{},
+		{"OnDelete: none", gset(3, template("web-v2"), onDelete), []*podstatus.Pod{gpod(0, running, "web-v1"), gpod(1, running, "web-v1"), gpod(2, running, "web-v1")}, Options{},
 			nil},
 	} {
 		p := mustStep(t, c.set, c.pods, v12, nil, c.opts)
@@ -220,14 +221,14 @@ func TestRollingUpdateSteps(t *testing.T) {
 // A pod whose name is not "<set>-<ordinal>" (web-01) is renamed by its
 // identity update to a pod that does not exist: the update fails.
 func TestIdentityRename(t *testing.T) {
-	p := mustStep(t, gset(2), []*Pod{gpod(0, running, "web-v1"), renamed(gpod(1, running, "web-v1"), "web-01")}, revs("web-v1"), nil, Options{})
+	p := mustStep(t, gset(2), []*podstatus.Pod{gpod(0, running, "web-v1"), renamed(gpod(1, running, "web-v1"), "web-01")}, revs("web-v1"), nil, Options{})
 	if p.Outcome != ReasonError || len(p.Update) != 0 || p.Requeue[0].Reason != ReasonPodNotFound {
 		t.Errorf("web-01: %s %+v %+v", p.Outcome, p.Update, p.Requeue)
 	}
 	// A missing pod-name label is fixed in place.
 	bare := gpod(1, running, "web-v1")
 	delete(bare.Labels, LabelPodName)
-	p = mustStep(t, gset(2), []*Pod{gpod(0, running, "web-v1"), bare}, revs("web-v1"), nil, Options{})
+	p = mustStep(t, gset(2), []*podstatus.Pod{gpod(0, running, "web-v1"), bare}, revs("web-v1"), nil, Options{})
 	if len(p.Update) != 1 || p.Update[0].Name != "web-1" || !slices.Equal(p.Update[0].Reasons, []Reason{ReasonIdentity}) {
 		t.Errorf("label: %+v", p.Update)
 	}

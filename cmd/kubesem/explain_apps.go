@@ -161,11 +161,9 @@ func (d *dump) rawPodsOf(uid string) []json.RawMessage {
 	return out
 }
 
-// statefulPod decodes a pod for the StatefulSet controller: podstatus's
-// fields, and spec.volumes reduced to their claims (statefulset.Pod reads
-// an API pod's volumes).
-func statefulPod(raw json.RawMessage) (*statefulset.Pod, error) {
-	var p statefulset.Pod
+// statefulPod decodes a pod for the StatefulSet controller.
+func statefulPod(raw json.RawMessage) (*podstatus.Pod, error) {
+	var p podstatus.Pod
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, err
 	}
@@ -175,7 +173,7 @@ func statefulPod(raw json.RawMessage) (*statefulset.Pod, error) {
 func (d *dump) explainStatefulSet(a appsObject[statefulset.StatefulSet], now time.Time) explanation {
 	set := *a.obj
 	e := explanation{Kind: "StatefulSet", Namespace: set.Namespace, Name: set.Name}
-	var pods []*statefulset.Pod
+	var pods []*podstatus.Pod
 	for _, raw := range d.rawPodsOf(set.UID) {
 		p, err := statefulPod(raw)
 		if err != nil {
@@ -245,11 +243,11 @@ func (d *dump) explainStatefulSet(a appsObject[statefulset.StatefulSet], now tim
 		var waiting []string
 		for _, pod := range pods {
 			switch {
-			case podstatus.IsTerminating(&pod.Pod):
+			case podstatus.IsTerminating(pod):
 				waiting = append(waiting, pod.Name+" (terminating)")
-			case pod.Status.Phase != podstatus.Running || !podstatus.IsReady(&pod.Pod):
+			case pod.Status.Phase != podstatus.Running || !podstatus.IsReady(pod):
 				waiting = append(waiting, fmt.Sprintf("%s (%s, not Ready)", pod.Name, pod.Status.Phase))
-			case !podstatus.IsAvailable(&pod.Pod, set.Spec.MinReadySeconds, now):
+			case !podstatus.IsAvailable(pod, set.Spec.MinReadySeconds, now):
 				waiting = append(waiting, pod.Name+" (not yet available)")
 			}
 		}
@@ -302,9 +300,9 @@ func unknown(e explanation, why string) explanation {
 func (d *dump) explainDaemonSet(a appsObject[daemonset.DaemonSet], now time.Time) explanation {
 	ds := a.obj
 	e := explanation{Kind: "DaemonSet", Namespace: ds.Namespace, Name: ds.Name}
-	var pods []*daemonset.Pod
+	var pods []*podstatus.Pod
 	for _, raw := range d.rawPodsOf(ds.UID) {
-		var p daemonset.Pod
+		var p podstatus.Pod
 		if err := json.Unmarshal(raw, &p); err != nil {
 			e.Error = err.Error()
 			return e
@@ -380,7 +378,7 @@ func revisionHash(r *revisionObject, ds string) string {
 // label equals the DaemonSet's template generation annotation, which the
 // API server raises on every template change. It returns "" and why when
 // no such pod exists or they disagree.
-func currentPodsHash(ds *daemonset.DaemonSet, pods []*daemonset.Pod) (hash, why string) {
+func currentPodsHash(ds *daemonset.DaemonSet, pods []*podstatus.Pod) (hash, why string) {
 	gen, ok := daemonset.TemplateGeneration(ds)
 	if !ok {
 		return "", "the DaemonSet has no " + daemonset.AnnotationTemplateGeneration + " annotation to tell its current pods"

@@ -119,7 +119,7 @@ func simulateDaemonSet(args []string, stdout io.Writer) error {
 				fmt.Fprintf(stdout, "%6s  %s goes NotReady\n", now, name)
 			}
 		}
-		in := make([]*daemonset.Pod, 0, len(pods))
+		in := make([]*podstatus.Pod, 0, len(pods))
 		for _, p := range pods {
 			in = append(in, dsSimToPod(p, start, now, downAt))
 		}
@@ -209,8 +209,8 @@ func dsSimReady(p *dsSimPod, now time.Duration, downAt map[string]time.Duration)
 	return now >= p.ready
 }
 
-func dsSimToPod(p *dsSimPod, start time.Time, now time.Duration, downAt map[string]time.Duration) *daemonset.Pod {
-	out := &daemonset.Pod{}
+func dsSimToPod(p *dsSimPod, start time.Time, now time.Duration, downAt map[string]time.Duration) *podstatus.Pod {
+	out := &podstatus.Pod{}
 	out.Name, out.UID = p.name, p.name
 	out.CreationTimestamp = start.Add(p.created)
 	out.Labels = map[string]string{"app": "agent", daemonset.LabelRevisionHash: p.rev}

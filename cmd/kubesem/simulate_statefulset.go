@@ -109,7 +109,7 @@ func simulateStatefulSet(args []string, stdout io.Writer) error {
 			set.Generation++
 		}
 		// pods as the controller sees them
-		var in []*statefulset.Pod
+		var in []*podstatus.Pod
 		for _, sp := range pods {
 			in = append(in, simPodView(sp, step, *readyAfter, *neverReady, now))
 		}
@@ -220,10 +220,10 @@ func simReady(sp *simPod, step, readyAfter, neverReady int) bool {
 	return step-sp.createdAt > readyAfter
 }
 
-func simPodView(sp *simPod, step, readyAfter, neverReady int, now time.Time) *statefulset.Pod {
+func simPodView(sp *simPod, step, readyAfter, neverReady int, now time.Time) *podstatus.Pod {
 	name := statefulset.PodName("web", sp.ord)
-	p := &statefulset.Pod{Pod: podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", UID: name + "-" + strconv.Itoa(sp.createdAt),
-		Labels: map[string]string{statefulset.LabelPodName: name, statefulset.RevisionLabel: sp.rev}}}}
+	p := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", UID: name + "-" + strconv.Itoa(sp.createdAt),
+		Labels: map[string]string{statefulset.LabelPodName: name, statefulset.RevisionLabel: sp.rev}}}
 	switch {
 	case simReady(sp, step, readyAfter, neverReady):
 		p.Status.Phase = podstatus.Running

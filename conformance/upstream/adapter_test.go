@@ -203,7 +203,7 @@ func TestAdapterRealStatefulSetUpstream(t *testing.T) {
 		kubectlRevs = append(kubectlRevs, &revs.Items[i])
 	}
 	c.set = must(k8s.FromStatefulSetWithRevisions(&set, kubectlRevs))
-	c.pods = must1(k8s.FromStatefulSetPods(c.upPods))
+	c.pods = must1(k8s.FromPods(c.upPods))
 	c.claims = must1(k8s.FromPersistentVolumeClaims(upClaims))
 	c.revs = k8s.FromControllerRevisions(kubectlRevs)
 	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
@@ -287,7 +287,7 @@ func TestAdapterRealDaemonSetUpstream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := daemonset.Step(must(k8s.FromDaemonSet(&ds)), must1(k8s.FromNodes(nodes)), must1(k8s.FromDaemonPods(pods)), hist, nil, now, daemonset.Options{})
+	p, err := daemonset.Step(must(k8s.FromDaemonSet(&ds)), must1(k8s.FromNodes(nodes)), must1(k8s.FromPods(pods)), hist, nil, now, daemonset.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +355,7 @@ func TestAdapterRealDaemonSetUpstream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p2, err := daemonset.Step(must(k8s.FromDaemonSet(old)), must1(k8s.FromNodes(nodes)), must1(k8s.FromDaemonPods(oldPods)), hist2, nil, now, daemonset.Options{})
+	p2, err := daemonset.Step(must(k8s.FromDaemonSet(old)), must1(k8s.FromNodes(nodes)), must1(k8s.FromPods(oldPods)), hist2, nil, now, daemonset.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

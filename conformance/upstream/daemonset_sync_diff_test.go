@@ -29,6 +29,7 @@ import (
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/podstatus"
 )
 
 //go:linkname dsSyncDaemonSet k8s.io/kubernetes/pkg/controller/daemon.(*DaemonSetsController).syncDaemonSet
@@ -215,8 +216,8 @@ func dsDrawSync(t *rapid.T, serial int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod)
 }
 
 // dsToKubesem converts the upstream objects through the adapter.
-func dsToKubesem(uds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod) (*daemonset.DaemonSet, []*node.Node, []*daemonset.Pod) {
-	return must(k8s.FromDaemonSet(uds)), must1(k8s.FromNodes(nodes)), must1(k8s.FromDaemonPods(pods))
+func dsToKubesem(uds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod) (*daemonset.DaemonSet, []*node.Node, []*podstatus.Pod) {
+	return must(k8s.FromDaemonSet(uds)), must1(k8s.FromNodes(nodes)), must1(k8s.FromPods(pods))
 }
 
 func sortedCopy(s []string) []string {

@@ -37,10 +37,10 @@ func stsBenchInput(n int) *stsVectorInput {
 	}
 	for i := 0; i < n; i++ {
 		name := "web-" + strconv.Itoa(i)
-		in.Pods = append(in.Pods, &statefulset.Pod{Pod: podstatus.Pod{
+		in.Pods = append(in.Pods, &podstatus.Pod{
 			ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name,
 				Labels: map[string]string{"app": "web", statefulset.LabelPodName: name, statefulset.RevisionLabel: "web-v1"}},
-			Status: podstatus.Status{Phase: podstatus.Running, Conditions: []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: stsNow.Add(-time.Minute)}}}}})
+			Status: podstatus.Status{Phase: podstatus.Running, Conditions: []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: stsNow.Add(-time.Minute)}}}})
 	}
 	return in
 }

@@ -35,6 +35,7 @@ import (
 
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/statefulset"
 )
 
@@ -181,7 +182,7 @@ type stsCase struct {
 	upRevs   []*apps.ControllerRevision
 	upClaims map[string]*v1.PersistentVolumeClaim
 	set      *statefulset.StatefulSet
-	pods     []*statefulset.Pod
+	pods     []*podstatus.Pod
 	revs     []statefulset.Revision
 	claims   []*statefulset.Claim
 }
@@ -470,7 +471,7 @@ func stsDrawCase(t *rapid.T) stsCase {
 	// the set as submitted; upstream's as the API server stores it.
 	c.set = must(k8s.FromStatefulSetWithRevisions(up, c.upRevs))
 	appsv1defaults.SetDefaults_StatefulSet(up)
-	c.pods = must1(k8s.FromStatefulSetPods(c.upPods))
+	c.pods = must1(k8s.FromPods(c.upPods))
 	c.claims = must1(k8s.FromPersistentVolumeClaims(upClaims))
 	c.revs = k8s.FromControllerRevisions(c.upRevs)
 	if c.set.Spec.TemplateRevision != names[tmpl] {

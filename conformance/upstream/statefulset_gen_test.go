@@ -109,12 +109,12 @@ const (
 
 // svPod is pod web-<ord> in state at revision rev, with identity label and
 // the claim volumes of templates.
-func svPod(ord int64, state, rev string, templates ...string) *statefulset.Pod {
+func svPod(ord int64, state, rev string, templates ...string) *podstatus.Pod {
 	name := "web-" + strconv.FormatInt(ord, 10)
-	p := &statefulset.Pod{Pod: podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name,
-		Labels: map[string]string{"app": "web", statefulset.LabelPodName: name, statefulset.RevisionLabel: rev}}}}
+	p := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name,
+		Labels: map[string]string{"app": "web", statefulset.LabelPodName: name, statefulset.RevisionLabel: rev}}}
 	for _, t := range templates {
-		p.Volumes = append(p.Volumes, statefulset.Volume{Name: t, ClaimName: t + "-" + name})
+		p.Spec.Volumes = append(p.Spec.Volumes, podstatus.Volume{Name: t, PersistentVolumeClaim: &podstatus.PersistentVolumeClaimVolumeSource{ClaimName: t + "-" + name}})
 	}
 	ready := func(ago time.Duration) {
 		p.Status.Phase = podstatus.Running
@@ -143,7 +143,7 @@ func svPod(ord int64, state, rev string, templates ...string) *statefulset.Pod {
 }
 
 // svNamed is p under another name (its pod-name label follows).
-func svNamed(p *statefulset.Pod, name string) *statefulset.Pod {
+func svNamed(p *podstatus.Pod, name string) *podstatus.Pod {
 	p.Name = name
 	p.Labels[statefulset.LabelPodName] = name
 	p.UID = "uid-" + name
@@ -158,8 +158,8 @@ func svRevs(names ...string) []statefulset.Revision {
 	return out
 }
 
-func svRun5(rev string) []*statefulset.Pod {
-	var ps []*statefulset.Pod
+func svRun5(rev string) []*podstatus.Pod {
+	var ps []*podstatus.Pod
 	for i := int64(0); i < 5; i++ {
 		ps = append(ps, svPod(i, svRunning, rev))
 	}
@@ -167,7 +167,7 @@ func svRun5(rev string) []*statefulset.Pod {
 }
 
 // svWith replaces pods by name.
-func svWith(ps []*statefulset.Pod, repl ...*statefulset.Pod) []*statefulset.Pod {
+func svWith(ps []*podstatus.Pod, repl ...*podstatus.Pod) []*podstatus.Pod {
 	for _, r := range repl {
 		for i := range ps {
 			if ps[i].Name == r.Name {
@@ -186,7 +186,7 @@ func svCtlRef(apiVersion, kind, name, uid string) meta.OwnerReference {
 type svStepCase struct {
 	name, source string
 	set          statefulset.StatefulSet
-	pods         []*statefulset.Pod
+	pods         []*podstatus.Pod
 	revs         []statefulset.Revision
 	claims       []*statefulset.Claim
 	opts         *statefulset.Options
@@ -224,94 +224,94 @@ func svStepVectors(t *testing.T) []stsVector {
 	ruNoBlock := svStrategy(statefulset.UpdateStrategy{Type: statefulset.RollingUpdate})
 	emptyTypeBlock := svStrategy(statefulset.UpdateStrategy{RollingUpdate: &statefulset.RollingUpdateStrategy{}})
 	ruEmptyBlock := svStrategy(statefulset.UpdateStrategy{Type: statefulset.RollingUpdate, RollingUpdate: &statefulset.RollingUpdateStrategy{}})
-	running01 := func(rev string) []*statefulset.Pod {
-		return []*statefulset.Pod{svPod(0, svRunning, rev), svPod(2, svRunning, rev)}
+	running01 := func(rev string) []*podstatus.Pod {
+		return []*podstatus.Pod{svPod(0, svRunning, rev), svPod(2, svRunning, rev)}
 	}
 	top := int64(2147483647)
 	cs := []svStepCase{
 		// seed creation walk-through
 		{"seed create web-0 first", seedC, svSet(3), nil, v1, nil, nil},
-		{"seed web-1 waits for pending web-0", seedC, svSet(3), []*statefulset.Pod{svPod(0, svPending, "web-v1")}, v1, nil, nil},
-		{"seed web-1 waits for running not ready web-0", seedC, svSet(3), []*statefulset.Pod{svPod(0, svNotReady, "web-v1")}, v1, nil, nil},
-		{"seed create web-1 after web-0 ready", seedC, svSet(3), []*statefulset.Pod{svPod(0, svRunning, "web-v1")}, v1, nil, nil},
-		{"seed web-2 waits for pending web-1", seedC, svSet(3), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svPending, "web-v1")}, v1, nil, nil},
-		{"seed create web-2 after web-1 ready", seedC, svSet(3), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
-		{"seed web-0 fails before web-2: web-0 deleted", seedC, svSet(3), []*statefulset.Pod{svPod(0, svFailed, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
-		{"seed web-0 gone: recreated before web-2", seedC, svSet(3), []*statefulset.Pod{svPod(1, svRunning, "web-v1")}, v1, nil, nil},
-		{"seed web-0 restarting: web-2 not started", seedC, svSet(3), []*statefulset.Pod{svPod(0, svPending, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
-		{"seed all three ready: synced", seedC, svSet(3), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v1, nil, nil},
-		{"seed succeeded web-0 is recreated", seedC + "; processReplica deletes Succeeded pods", svSet(3), []*statefulset.Pod{svPod(0, svSucceeded, "web-v1")}, v1, nil, nil},
-		{"seed terminating web-0 blocks", seedC, svSet(3), []*statefulset.Pod{svPod(0, svTerminated, "web-v1")}, v1, nil, nil},
+		{"seed web-1 waits for pending web-0", seedC, svSet(3), []*podstatus.Pod{svPod(0, svPending, "web-v1")}, v1, nil, nil},
+		{"seed web-1 waits for running not ready web-0", seedC, svSet(3), []*podstatus.Pod{svPod(0, svNotReady, "web-v1")}, v1, nil, nil},
+		{"seed create web-1 after web-0 ready", seedC, svSet(3), []*podstatus.Pod{svPod(0, svRunning, "web-v1")}, v1, nil, nil},
+		{"seed web-2 waits for pending web-1", seedC, svSet(3), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svPending, "web-v1")}, v1, nil, nil},
+		{"seed create web-2 after web-1 ready", seedC, svSet(3), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
+		{"seed web-0 fails before web-2: web-0 deleted", seedC, svSet(3), []*podstatus.Pod{svPod(0, svFailed, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
+		{"seed web-0 gone: recreated before web-2", seedC, svSet(3), []*podstatus.Pod{svPod(1, svRunning, "web-v1")}, v1, nil, nil},
+		{"seed web-0 restarting: web-2 not started", seedC, svSet(3), []*podstatus.Pod{svPod(0, svPending, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
+		{"seed all three ready: synced", seedC, svSet(3), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v1, nil, nil},
+		{"seed succeeded web-0 is recreated", seedC + "; processReplica deletes Succeeded pods", svSet(3), []*podstatus.Pod{svPod(0, svSucceeded, "web-v1")}, v1, nil, nil},
+		{"seed terminating web-0 blocks", seedC, svSet(3), []*podstatus.Pod{svPod(0, svTerminated, "web-v1")}, v1, nil, nil},
 		// seed scale-down walk-through
-		{"seed scale to 1 deletes web-2 first", seedD, svSet(1), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v1, nil, nil},
-		{"seed web-1 waits for terminating web-2", seedD, svSet(1), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svTerminated, "web-v1")}, v1, nil, nil},
-		{"seed web-1 deleted once web-2 is gone", seedD, svSet(1), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
-		{"seed web-0 fails during scale-down: web-0 deleted, web-1 kept", seedD, svSet(1), []*statefulset.Pod{svPod(0, svFailed, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
-		{"seed web-1 waits for web-0 to be Running and Ready", seedD, svSet(1), []*statefulset.Pod{svPod(0, svPending, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
-		{"scale-down deletes the first unhealthy condemned pod", seedD + "; processCondemned firstUnhealthyPod", svSet(1), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svNotReady, "web-v1"), svPod(2, svRunning, "web-v1")}, v1, nil, nil},
-		{"scale-down deletes a healthy highest pod despite a lower unhealthy one", seedD, svSet(1), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svNotReady, "web-v1"), svPod(3, svRunning, "web-v1")}, v1, nil, nil},
-		{"scale-down waits when the highest pod is unhealthy but not the first", seedD, svSet(1), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svNotReady, "web-v1"), svPod(2, svNotReady, "web-v1")}, v1, nil, nil},
-		{"scale to 0", seedD, svSet(0), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
+		{"seed scale to 1 deletes web-2 first", seedD, svSet(1), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v1, nil, nil},
+		{"seed web-1 waits for terminating web-2", seedD, svSet(1), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svTerminated, "web-v1")}, v1, nil, nil},
+		{"seed web-1 deleted once web-2 is gone", seedD, svSet(1), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
+		{"seed web-0 fails during scale-down: web-0 deleted, web-1 kept", seedD, svSet(1), []*podstatus.Pod{svPod(0, svFailed, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
+		{"seed web-1 waits for web-0 to be Running and Ready", seedD, svSet(1), []*podstatus.Pod{svPod(0, svPending, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
+		{"scale-down deletes the first unhealthy condemned pod", seedD + "; processCondemned firstUnhealthyPod", svSet(1), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svNotReady, "web-v1"), svPod(2, svRunning, "web-v1")}, v1, nil, nil},
+		{"scale-down deletes a healthy highest pod despite a lower unhealthy one", seedD, svSet(1), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svNotReady, "web-v1"), svPod(3, svRunning, "web-v1")}, v1, nil, nil},
+		{"scale-down waits when the highest pod is unhealthy but not the first", seedD, svSet(1), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svNotReady, "web-v1"), svPod(2, svNotReady, "web-v1")}, v1, nil, nil},
+		{"scale to 0", seedD, svSet(0), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
 		// Parallel
 		{"parallel creates all", seedP + "; upstream TestParallelScale", svSet(3, svParallel), nil, v1, nil, nil},
-		{"parallel creates beside a not ready pod", seedP, svSet(3, svParallel), []*statefulset.Pod{svPod(0, svNotReady, "web-v1")}, v1, nil, nil},
-		{"parallel deletes all condemned", seedP + "; upstream TestParallelScale", svSet(1, svParallel), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v1, nil, nil},
-		{"parallel deletes condemned beside terminating", seedP, svSet(1, svParallel), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svTerminated, "web-v1"), svPod(2, svNotReady, "web-v1")}, v1, nil, nil},
-		{"parallel replaces failed and creates missing", seedP, svSet(3, svParallel), []*statefulset.Pod{svPod(0, svFailed, "web-v1"), svPod(2, svRunning, "web-v1")}, v1, nil, nil},
+		{"parallel creates beside a not ready pod", seedP, svSet(3, svParallel), []*podstatus.Pod{svPod(0, svNotReady, "web-v1")}, v1, nil, nil},
+		{"parallel deletes all condemned", seedP + "; upstream TestParallelScale", svSet(1, svParallel), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v1, nil, nil},
+		{"parallel deletes condemned beside terminating", seedP, svSet(1, svParallel), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svTerminated, "web-v1"), svPod(2, svNotReady, "web-v1")}, v1, nil, nil},
+		{"parallel replaces failed and creates missing", seedP, svSet(3, svParallel), []*podstatus.Pod{svPod(0, svFailed, "web-v1"), svPod(2, svRunning, "web-v1")}, v1, nil, nil},
 		{"parallel creates 7 in slow-start batches", seedP, svSet(7, svParallel), nil, v1, nil, nil},
 		// start ordinal
 		{"start 5 creates web-5", "upstream TestStatefulSetControlWithStartOrdinal; spec.ordinals.start", svSet(3, svStart(5)), nil, v1, nil, nil},
-		{"start 5 creates web-6 after web-5", "upstream TestStatefulSetControlWithStartOrdinal", svSet(3, svStart(5)), []*statefulset.Pod{svPod(5, svRunning, "web-v1")}, v1, nil, nil},
-		{"start moved from 0 to 2: creates web-2 before deleting", "upstream TestStatefulSetControlWithStartOrdinal", svSet(2, svStart(2)), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
-		{"start moved from 0 to 2: deletes web-1 once web-2,3 ready", "upstream TestStatefulSetControlWithStartOrdinal", svSet(2, svStart(2)), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1"), svPod(3, svRunning, "web-v1")}, v1, nil, nil},
-		{"parallel start moved from 0 to 2", "upstream TestStatefulSetControlWithStartOrdinal", svSet(2, svStart(2), svParallel), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
-		{"start 2147483646, 2 replicas: the last ordinal is MaxInt32 (start+replicas passes int32; upstream counts in int)", "upstream getEndOrdinal (int arithmetic); API accepts any non-negative start", svSet(2, svStart(2147483646), svParallel), []*statefulset.Pod{svPod(2147483646, svRunning, "web-v1")}, v1, nil, nil},
+		{"start 5 creates web-6 after web-5", "upstream TestStatefulSetControlWithStartOrdinal", svSet(3, svStart(5)), []*podstatus.Pod{svPod(5, svRunning, "web-v1")}, v1, nil, nil},
+		{"start moved from 0 to 2: creates web-2 before deleting", "upstream TestStatefulSetControlWithStartOrdinal", svSet(2, svStart(2)), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
+		{"start moved from 0 to 2: deletes web-1 once web-2,3 ready", "upstream TestStatefulSetControlWithStartOrdinal", svSet(2, svStart(2)), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1"), svPod(3, svRunning, "web-v1")}, v1, nil, nil},
+		{"parallel start moved from 0 to 2", "upstream TestStatefulSetControlWithStartOrdinal", svSet(2, svStart(2), svParallel), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
+		{"start 2147483646, 2 replicas: the last ordinal is MaxInt32 (start+replicas passes int32; upstream counts in int)", "upstream getEndOrdinal (int arithmetic); API accepts any non-negative start", svSet(2, svStart(2147483646), svParallel), []*podstatus.Pod{svPod(2147483646, svRunning, "web-v1")}, v1, nil, nil},
 		// the last ordinal past int32
-		{"start 2147483646, 3 replicas: the pod for ordinal 2147483648 is named web--1, ordinal -1", past32, svSet(3, svStart(2147483646)), []*statefulset.Pod{svPod(top-1, svRunning, "web-v1"), svPod(top, svRunning, "web-v1")}, v1, nil, nil},
-		{"start 2147483647, 2 replicas, claims: web--1 is created with the claims of ordinal 1", past32, svSet(2, svStart(2147483647), svClaims("www")), []*statefulset.Pod{svPod(top, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-2147483647")}, nil},
-		{"start 2147483647, 2 replicas, whenScaled Delete: the claim of ordinal 1 gets web--1 as owner", past32 + "; isClaimOwnerUpToDate (podInOrdinalRange of web--1 is that of ordinal 1)", svSet(2, svStart(2147483647), svClaims("www"), svRetention(statefulset.Retain, statefulset.Delete)), []*statefulset.Pod{svPod(top, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-2147483647"), claim("www-web-1")}, nil},
-		{"web--1 exists: creating it again fails every sync", past32 + "; CreateStatefulPod (AlreadyExists)", svSet(2, svStart(2147483647)), []*statefulset.Pod{svPod(top, svRunning, "web-v1"), svNamed(svPod(0, svRunning, "web-v1"), "web--1")}, v1, nil, nil},
-		{"parallel past int32: web--1 created, then its identity update to web-1 fails", past32 + "; processReplica, UpdateStatefulPod (updateIdentity renames it web-1)", svSet(2, svStart(2147483647), svParallel), []*statefulset.Pod{svPod(top, svRunning, "web-v1")}, v1, nil, nil},
-		{"parallel past int32 with a pod web-1: the identity update of web--1 writes web-1", past32 + "; UpdateStatefulPod", svSet(2, svStart(2147483647), svParallel), []*statefulset.Pod{svPod(top, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
-		{"parallel, two ordinals past int32: web--1 created once, the second creation fails", past32 + "; CreatePod (AlreadyExists)", svSet(3, svStart(2147483647), svParallel), []*statefulset.Pod{svPod(top, svRunning, "web-v1")}, v1, nil, nil},
-		{"past int32, partition 1 from start: web--1 at the update revision", past32 + "; newVersionedStatefulSetPod (ordinal < start+partition in int)", svSet(2, svStart(2147483647), svPartition(1), svTemplate("web-v2"), svCur("web-v1", "web-v2")), []*statefulset.Pod{svPod(top, svRunning, "web-v1")}, v12, nil, nil},
-		{"past int32, partition 2 from start: web--1 at the current revision", past32 + "; newVersionedStatefulSetPod (ordinal < start+partition in int)", svSet(2, svStart(2147483647), svPartition(2), svTemplate("web-v2"), svCur("web-v1", "web-v2")), []*statefulset.Pod{svPod(top, svRunning, "web-v1")}, v12, nil, nil},
+		{"start 2147483646, 3 replicas: the pod for ordinal 2147483648 is named web--1, ordinal -1", past32, svSet(3, svStart(2147483646)), []*podstatus.Pod{svPod(top-1, svRunning, "web-v1"), svPod(top, svRunning, "web-v1")}, v1, nil, nil},
+		{"start 2147483647, 2 replicas, claims: web--1 is created with the claims of ordinal 1", past32, svSet(2, svStart(2147483647), svClaims("www")), []*podstatus.Pod{svPod(top, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-2147483647")}, nil},
+		{"start 2147483647, 2 replicas, whenScaled Delete: the claim of ordinal 1 gets web--1 as owner", past32 + "; isClaimOwnerUpToDate (podInOrdinalRange of web--1 is that of ordinal 1)", svSet(2, svStart(2147483647), svClaims("www"), svRetention(statefulset.Retain, statefulset.Delete)), []*podstatus.Pod{svPod(top, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-2147483647"), claim("www-web-1")}, nil},
+		{"web--1 exists: creating it again fails every sync", past32 + "; CreateStatefulPod (AlreadyExists)", svSet(2, svStart(2147483647)), []*podstatus.Pod{svPod(top, svRunning, "web-v1"), svNamed(svPod(0, svRunning, "web-v1"), "web--1")}, v1, nil, nil},
+		{"parallel past int32: web--1 created, then its identity update to web-1 fails", past32 + "; processReplica, UpdateStatefulPod (updateIdentity renames it web-1)", svSet(2, svStart(2147483647), svParallel), []*podstatus.Pod{svPod(top, svRunning, "web-v1")}, v1, nil, nil},
+		{"parallel past int32 with a pod web-1: the identity update of web--1 writes web-1", past32 + "; UpdateStatefulPod", svSet(2, svStart(2147483647), svParallel), []*podstatus.Pod{svPod(top, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
+		{"parallel, two ordinals past int32: web--1 created once, the second creation fails", past32 + "; CreatePod (AlreadyExists)", svSet(3, svStart(2147483647), svParallel), []*podstatus.Pod{svPod(top, svRunning, "web-v1")}, v1, nil, nil},
+		{"past int32, partition 1 from start: web--1 at the update revision", past32 + "; newVersionedStatefulSetPod (ordinal < start+partition in int)", svSet(2, svStart(2147483647), svPartition(1), svTemplate("web-v2"), svCur("web-v1", "web-v2")), []*podstatus.Pod{svPod(top, svRunning, "web-v1")}, v12, nil, nil},
+		{"past int32, partition 2 from start: web--1 at the current revision", past32 + "; newVersionedStatefulSetPod (ordinal < start+partition in int)", svSet(2, svStart(2147483647), svPartition(2), svTemplate("web-v2"), svCur("web-v1", "web-v2")), []*podstatus.Pod{svPod(top, svRunning, "web-v1")}, v12, nil, nil},
 		// API defaulting of spec.updateStrategy
 		{"no updateStrategy: a pod recreated below currentReplicas gets the update revision (partition 0)", defaulting, svSet(3, noStrategy, svTemplate("web-v2"), svCur("web-v1", "web-v2"), svCurrentReplicas(3)), running01("web-v1"), v12, nil, nil},
 		{"type RollingUpdate without rollingUpdate: a pod recreated below currentReplicas gets the current revision", defaulting, svSet(3, ruNoBlock, svTemplate("web-v2"), svCur("web-v1", "web-v2"), svCurrentReplicas(3)), running01("web-v1"), v12, nil, nil},
 		{"type RollingUpdate without rollingUpdate: a pod recreated at start+currentReplicas gets the update revision", defaulting, svSet(3, ruNoBlock, svTemplate("web-v2"), svCur("web-v1", "web-v2"), svCurrentReplicas(1)), running01("web-v1"), v12, nil, nil},
-		{"type RollingUpdate without rollingUpdate, start 3: below start+currentReplicas at the current revision", defaulting, svSet(3, ruNoBlock, svStart(3), svTemplate("web-v2"), svCur("web-v1", "web-v2"), svCurrentReplicas(2)), []*statefulset.Pod{svPod(3, svRunning, "web-v1"), svPod(5, svRunning, "web-v1")}, v12, nil, nil},
+		{"type RollingUpdate without rollingUpdate, start 3: below start+currentReplicas at the current revision", defaulting, svSet(3, ruNoBlock, svStart(3), svTemplate("web-v2"), svCur("web-v1", "web-v2"), svCurrentReplicas(2)), []*podstatus.Pod{svPod(3, svRunning, "web-v1"), svPod(5, svRunning, "web-v1")}, v12, nil, nil},
 		{"empty type with a rollingUpdate block without partition: partition 0", defaulting, svSet(3, emptyTypeBlock, svTemplate("web-v2"), svCur("web-v1", "web-v2"), svCurrentReplicas(3)), running01("web-v1"), v12, nil, nil},
 		{"type RollingUpdate with an empty rollingUpdate block: partition 0", defaulting, svSet(3, ruEmptyBlock, svTemplate("web-v2"), svCur("web-v1", "web-v2"), svCurrentReplicas(3)), running01("web-v1"), v12, nil, nil},
 		{"no updateStrategy, Parallel: recreated at the update revision, then the rolling update", defaulting, svSet(3, noStrategy, svParallel, svTemplate("web-v2"), svCur("web-v1", "web-v2"), svCurrentReplicas(3)), running01("web-v1"), v12, nil, nil},
-		{"type RollingUpdate without rollingUpdate, Parallel: recreated at the current revision, deleted by the rolling update", defaulting, svSet(3, ruNoBlock, svParallel, svTemplate("web-v2"), svCur("web-v1", "web-v2"), svCurrentReplicas(3)), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v12, nil, nil},
+		{"type RollingUpdate without rollingUpdate, Parallel: recreated at the current revision, deleted by the rolling update", defaulting, svSet(3, ruNoBlock, svParallel, svTemplate("web-v2"), svCur("web-v1", "web-v2"), svCurrentReplicas(3)), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v12, nil, nil},
 		{"no updateStrategy, gate on: maxUnavailable defaulted to 1", defaulting + "; maxUnavailable defaulting under MaxUnavailableStatefulSet", svSet(5, noStrategy, svTemplate("web-v2")), svRun5("web-v1"), v12, nil, gateOn},
 		{"empty type, gate on, block without maxUnavailable: 1", defaulting + "; maxUnavailable defaulting under MaxUnavailableStatefulSet", svSet(5, emptyTypeBlock, svTemplate("web-v2"), svParallel), svRun5("web-v1"), v12, nil, gateOn},
 		// rolling update
-		{"rolling update deletes web-2 first", seedR + "; upstream TestStatefulSetControlRollingUpdate", svSet(3, svTemplate("web-v2")), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v12, nil, nil},
-		{"rolling update new template creates revision", seedR, svSet(3, svTemplate("web-v2")), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v1, nil, nil},
-		{"rolling update recreates web-2 at update revision", seedR, svSet(3, svTemplate("web-v2"), svCur("web-v1", "web-v2")), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v12, nil, nil},
-		{"rolling update waits for web-2 ready", seedR, svSet(3, svTemplate("web-v2"), svCur("web-v1", "web-v2")), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svPending, "web-v2")}, v12, nil, nil},
-		{"rolling update deletes web-1 after web-2 ready", seedR, svSet(3, svTemplate("web-v2"), svCur("web-v1", "web-v2")), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v2")}, v12, nil, nil},
-		{"rolling update waits for terminating web-1", seedR, svSet(3, svTemplate("web-v2"), svCur("web-v1", "web-v2")), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svTerminated, "web-v1"), svPod(2, svRunning, "web-v2")}, v12, nil, nil},
-		{"rolling update completes", seedR + "; completeRollingUpdate", svSet(3, svTemplate("web-v2"), svCur("web-v1", "web-v2")), []*statefulset.Pod{svPod(0, svRunning, "web-v2"), svPod(1, svRunning, "web-v2"), svPod(2, svRunning, "web-v2")}, v12, nil, nil},
-		{"rolling update waits for minReadySeconds", seedR + "; seed:002 L108 minReadySeconds", svSet(3, svTemplate("web-v2"), svCur("web-v1", "web-v2"), mrs(10)), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svReadyJust, "web-v2")}, v12, nil, nil},
-		{"parallel rolling update one at a time", seedR, svSet(3, svTemplate("web-v2"), svParallel), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v12, nil, nil},
-		{"scale-down before update", "stateful_set_control.go: scaling takes precedence over updates", svSet(2, svTemplate("web-v2")), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v12, nil, nil},
+		{"rolling update deletes web-2 first", seedR + "; upstream TestStatefulSetControlRollingUpdate", svSet(3, svTemplate("web-v2")), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v12, nil, nil},
+		{"rolling update new template creates revision", seedR, svSet(3, svTemplate("web-v2")), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v1, nil, nil},
+		{"rolling update recreates web-2 at update revision", seedR, svSet(3, svTemplate("web-v2"), svCur("web-v1", "web-v2")), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v12, nil, nil},
+		{"rolling update waits for web-2 ready", seedR, svSet(3, svTemplate("web-v2"), svCur("web-v1", "web-v2")), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svPending, "web-v2")}, v12, nil, nil},
+		{"rolling update deletes web-1 after web-2 ready", seedR, svSet(3, svTemplate("web-v2"), svCur("web-v1", "web-v2")), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v2")}, v12, nil, nil},
+		{"rolling update waits for terminating web-1", seedR, svSet(3, svTemplate("web-v2"), svCur("web-v1", "web-v2")), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svTerminated, "web-v1"), svPod(2, svRunning, "web-v2")}, v12, nil, nil},
+		{"rolling update completes", seedR + "; completeRollingUpdate", svSet(3, svTemplate("web-v2"), svCur("web-v1", "web-v2")), []*podstatus.Pod{svPod(0, svRunning, "web-v2"), svPod(1, svRunning, "web-v2"), svPod(2, svRunning, "web-v2")}, v12, nil, nil},
+		{"rolling update waits for minReadySeconds", seedR + "; seed:002 L108 minReadySeconds", svSet(3, svTemplate("web-v2"), svCur("web-v1", "web-v2"), mrs(10)), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svReadyJust, "web-v2")}, v12, nil, nil},
+		{"parallel rolling update one at a time", seedR, svSet(3, svTemplate("web-v2"), svParallel), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v12, nil, nil},
+		{"scale-down before update", "stateful_set_control.go: scaling takes precedence over updates", svSet(2, svTemplate("web-v2")), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v12, nil, nil},
 		// partition ladder
-		{"partition 2 updates web-2", seedPart + "; upstream TestStatefulSetControlRollingUpdateWithPartition", svSet(3, svTemplate("web-v2"), svPartition(2)), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v12, nil, nil},
-		{"partition 2 keeps web-1 at current", seedPart, svSet(3, svTemplate("web-v2"), svPartition(2), svCur("web-v1", "web-v2")), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v2")}, v12, nil, nil},
-		{"partition 2 recreates web-1 at current revision", seedPart, svSet(3, svTemplate("web-v2"), svPartition(2), svCur("web-v1", "web-v2")), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(2, svRunning, "web-v2")}, v12, nil, nil},
-		{"partition 1 updates web-1", seedPart, svSet(3, svTemplate("web-v2"), svPartition(1), svCur("web-v1", "web-v2")), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v2")}, v12, nil, nil},
-		{"partition 0 updates web-0", seedPart, svSet(3, svTemplate("web-v2"), svPartition(0), svCur("web-v1", "web-v2")), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v2"), svPod(2, svRunning, "web-v2")}, v12, nil, nil},
-		{"partition beyond replicas updates nothing", seedPart, svSet(3, svTemplate("web-v2"), svPartition(3)), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v12, nil, nil},
-		{"partition relative to start ordinal", seedPart + "; updateMin is an index from spec.ordinals.start", svSet(3, svTemplate("web-v2"), svPartition(1), svStart(3)), []*statefulset.Pod{svPod(3, svRunning, "web-v1"), svPod(4, svRunning, "web-v2"), svPod(5, svRunning, "web-v2")}, v12, nil, nil},
-		{"partition relative to start deletes web-5", seedPart, svSet(3, svTemplate("web-v2"), svPartition(1), svStart(3)), []*statefulset.Pod{svPod(3, svRunning, "web-v1"), svPod(4, svRunning, "web-v1"), svPod(5, svRunning, "web-v1")}, v12, nil, nil},
+		{"partition 2 updates web-2", seedPart + "; upstream TestStatefulSetControlRollingUpdateWithPartition", svSet(3, svTemplate("web-v2"), svPartition(2)), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v12, nil, nil},
+		{"partition 2 keeps web-1 at current", seedPart, svSet(3, svTemplate("web-v2"), svPartition(2), svCur("web-v1", "web-v2")), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v2")}, v12, nil, nil},
+		{"partition 2 recreates web-1 at current revision", seedPart, svSet(3, svTemplate("web-v2"), svPartition(2), svCur("web-v1", "web-v2")), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(2, svRunning, "web-v2")}, v12, nil, nil},
+		{"partition 1 updates web-1", seedPart, svSet(3, svTemplate("web-v2"), svPartition(1), svCur("web-v1", "web-v2")), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v2")}, v12, nil, nil},
+		{"partition 0 updates web-0", seedPart, svSet(3, svTemplate("web-v2"), svPartition(0), svCur("web-v1", "web-v2")), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v2"), svPod(2, svRunning, "web-v2")}, v12, nil, nil},
+		{"partition beyond replicas updates nothing", seedPart, svSet(3, svTemplate("web-v2"), svPartition(3)), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v12, nil, nil},
+		{"partition relative to start ordinal", seedPart + "; updateMin is an index from spec.ordinals.start", svSet(3, svTemplate("web-v2"), svPartition(1), svStart(3)), []*podstatus.Pod{svPod(3, svRunning, "web-v1"), svPod(4, svRunning, "web-v2"), svPod(5, svRunning, "web-v2")}, v12, nil, nil},
+		{"partition relative to start deletes web-5", seedPart, svSet(3, svTemplate("web-v2"), svPartition(1), svStart(3)), []*podstatus.Pod{svPod(3, svRunning, "web-v1"), svPod(4, svRunning, "web-v1"), svPod(5, svRunning, "web-v1")}, v12, nil, nil},
 		{"partition new pod below partition at current with start", seedPart, svSet(3, svTemplate("web-v2"), svPartition(2), svStart(3), svCur("web-v1", "web-v2")), nil, v12, nil, nil},
 		// OnDelete
-		{"ondelete does not update", seedOD + "; upstream TestStatefulSetControlOnDeleteUpdate", svSet(3, svTemplate("web-v2"), svOnDelete), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v12, nil, nil},
-		{"ondelete recreates a deleted pod at update revision", seedOD, svSet(3, svTemplate("web-v2"), svOnDelete, svCur("web-v1", "web-v2")), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v12, nil, nil},
-		{"ondelete does not complete rollout", seedOD + "; completeRollingUpdate only for RollingUpdate", svSet(2, svTemplate("web-v2"), svOnDelete, svCur("web-v1", "web-v2")), []*statefulset.Pod{svPod(0, svRunning, "web-v2"), svPod(1, svRunning, "web-v2")}, v12, nil, nil},
+		{"ondelete does not update", seedOD + "; upstream TestStatefulSetControlOnDeleteUpdate", svSet(3, svTemplate("web-v2"), svOnDelete), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v12, nil, nil},
+		{"ondelete recreates a deleted pod at update revision", seedOD, svSet(3, svTemplate("web-v2"), svOnDelete, svCur("web-v1", "web-v2")), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v12, nil, nil},
+		{"ondelete does not complete rollout", seedOD + "; completeRollingUpdate only for RollingUpdate", svSet(2, svTemplate("web-v2"), svOnDelete, svCur("web-v1", "web-v2")), []*podstatus.Pod{svPod(0, svRunning, "web-v2"), svPod(1, svRunning, "web-v2")}, v12, nil, nil},
 		// maxUnavailable
 		{"maxUnavailable 2 gate on deletes two", seedMU + "; upstream TestStatefulSetControlRollingUpdateWithMaxUnavailable", svSet(5, svTemplate("web-v2"), svMaxUnavail(intstr.Int(2))), svRun5("web-v1"), v12, nil, gateOn},
 		{"maxUnavailable 2 gate off deletes one", seedMU + "; gate off by default in v1.36.3", svSet(5, svTemplate("web-v2"), svMaxUnavail(intstr.Int(2))), svRun5("web-v1"), v12, nil, nil},
@@ -321,50 +321,50 @@ func svStepVectors(t *testing.T) []stsVector {
 		{"maxUnavailable 10% of 5 is at least 1", seedMU, svSet(5, svTemplate("web-v2"), svMaxUnavail(intstr.Percent(10))), svRun5("web-v1"), v12, nil, gateOn},
 		{"maxUnavailable 100% respects partition", seedMU, svSet(5, svTemplate("web-v2"), svMaxUnavail(intstr.Percent(100)), svPartition(3)), svRun5("web-v1"), v12, nil, gateOn},
 		{"maxUnavailable skips updated pods", seedMU, svSet(5, svTemplate("web-v2"), svMaxUnavail(intstr.Int(2)), svCur("web-v1", "web-v2")), svWith(svRun5("web-v1"), svPod(4, svRunning, "web-v2")), v12, nil, gateOn},
-		{"maxUnavailable gate on without rollingUpdate", seedMU, svSet(3, svTemplate("web-v2"), ruNoBlock), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v12, nil, gateOn},
-		{"parallel failed outdated pod is deleted twice in one sync", "processReplica then the rolling update both see the failed pod (stale object)", svSet(3, svTemplate("web-v2"), svParallel), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svFailed, "web-v1")}, v12, nil, nil},
-		{"ordered failed pod is deleted once", "processReplica stops OrderedReady after the deletion", svSet(3, svTemplate("web-v2")), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svFailed, "web-v1")}, v12, nil, nil},
+		{"maxUnavailable gate on without rollingUpdate", seedMU, svSet(3, svTemplate("web-v2"), ruNoBlock), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svRunning, "web-v1")}, v12, nil, gateOn},
+		{"parallel failed outdated pod is deleted twice in one sync", "processReplica then the rolling update both see the failed pod (stale object)", svSet(3, svTemplate("web-v2"), svParallel), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svFailed, "web-v1")}, v12, nil, nil},
+		{"ordered failed pod is deleted once", "processReplica stops OrderedReady after the deletion", svSet(3, svTemplate("web-v2")), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svFailed, "web-v1")}, v12, nil, nil},
 		// forced rollback
-		{"rollback OrderedReady waits on broken pod", seedRB, svSet(3, svTemplate("web-v1"), svCur("web-v1", "web-v2")), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svNotReady, "web-v2")}, v12, nil, nil},
-		{"rollback Parallel replaces broken pod", seedRB, svSet(3, svTemplate("web-v1"), svCur("web-v1", "web-v2"), svParallel), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svNotReady, "web-v2")}, v12, nil, nil},
-		{"rollback OrderedReady after manual delete", seedRB + " (delete the pod by hand)", svSet(3, svTemplate("web-v1"), svCur("web-v1", "web-v2")), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v12, nil, nil},
-		{"rollback renumbers older revision", "upstream TestStatefulSetControlRollback", svSet(3, svTemplate("web-v1"), svCur("web-v2", "web-v2")), []*statefulset.Pod{svPod(0, svRunning, "web-v2"), svPod(1, svRunning, "web-v2"), svPod(2, svRunning, "web-v2")}, v12, nil, nil},
+		{"rollback OrderedReady waits on broken pod", seedRB, svSet(3, svTemplate("web-v1"), svCur("web-v1", "web-v2")), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svNotReady, "web-v2")}, v12, nil, nil},
+		{"rollback Parallel replaces broken pod", seedRB, svSet(3, svTemplate("web-v1"), svCur("web-v1", "web-v2"), svParallel), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svNotReady, "web-v2")}, v12, nil, nil},
+		{"rollback OrderedReady after manual delete", seedRB + " (delete the pod by hand)", svSet(3, svTemplate("web-v1"), svCur("web-v1", "web-v2")), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v12, nil, nil},
+		{"rollback renumbers older revision", "upstream TestStatefulSetControlRollback", svSet(3, svTemplate("web-v1"), svCur("web-v2", "web-v2")), []*podstatus.Pod{svPod(0, svRunning, "web-v2"), svPod(1, svRunning, "web-v2"), svPod(2, svRunning, "web-v2")}, v12, nil, nil},
 		// history
-		{"history limit 1 deletes oldest non-live", "upstream TestStatefulSetControlLimitsHistory", svSet(2, svTemplate("web-v4"), hist(1), svCur("web-v4", "web-v4")), []*statefulset.Pod{svPod(0, svRunning, "web-v4"), svPod(1, svRunning, "web-v4")}, svRevs("web-v1", "web-v2", "web-v3", "web-v4"), nil, nil},
-		{"history limit 0 keeps pod revisions", "upstream TestStatefulSetControlLimitsHistory", svSet(2, svTemplate("web-v4"), hist(0), svCur("web-v3", "web-v4")), []*statefulset.Pod{svPod(0, svRunning, "web-v2"), svPod(1, svRunning, "web-v4")}, svRevs("web-v1", "web-v2", "web-v3", "web-v4"), nil, nil},
-		{"history limit with new revision", "upstream TestStatefulSetControlLimitsHistory", svSet(1, svTemplate("web-v5"), hist(2), svCur("web-v4", "web-v4")), []*statefulset.Pod{svPod(0, svRunning, "web-v4")}, svRevs("web-v1", "web-v2", "web-v3", "web-v4"), nil, nil},
+		{"history limit 1 deletes oldest non-live", "upstream TestStatefulSetControlLimitsHistory", svSet(2, svTemplate("web-v4"), hist(1), svCur("web-v4", "web-v4")), []*podstatus.Pod{svPod(0, svRunning, "web-v4"), svPod(1, svRunning, "web-v4")}, svRevs("web-v1", "web-v2", "web-v3", "web-v4"), nil, nil},
+		{"history limit 0 keeps pod revisions", "upstream TestStatefulSetControlLimitsHistory", svSet(2, svTemplate("web-v4"), hist(0), svCur("web-v3", "web-v4")), []*podstatus.Pod{svPod(0, svRunning, "web-v2"), svPod(1, svRunning, "web-v4")}, svRevs("web-v1", "web-v2", "web-v3", "web-v4"), nil, nil},
+		{"history limit with new revision", "upstream TestStatefulSetControlLimitsHistory", svSet(1, svTemplate("web-v5"), hist(2), svCur("web-v4", "web-v4")), []*podstatus.Pod{svPod(0, svRunning, "web-v4")}, svRevs("web-v1", "web-v2", "web-v3", "web-v4"), nil, nil},
 		{"a pod named past int32 (web-99999999999) is not synced, not counted, but keeps its revision live", "upstream getParentNameAndOrdinal (ordinal -1 for a 32-bit parse failure), isMemberOf, truncateHistory over every claimed pod",
-			svSet(1, svTemplate("web-v4"), hist(0), svCur("web-v4", "web-v4")), []*statefulset.Pod{svPod(0, svRunning, "web-v4"), svNamed(svPod(1, svRunning, "web-v2"), "web-99999999999")}, svRevs("web-v1", "web-v2", "web-v3", "web-v4"), nil, nil},
+			svSet(1, svTemplate("web-v4"), hist(0), svCur("web-v4", "web-v4")), []*podstatus.Pod{svPod(0, svRunning, "web-v4"), svNamed(svPod(1, svRunning, "web-v2"), "web-99999999999")}, svRevs("web-v1", "web-v2", "web-v3", "web-v4"), nil, nil},
 		{"first revision", "getStatefulSetRevisions: initialize history", svSet(1, svCur("", "")), nil, nil, nil, nil},
 		// identity
-		{"a pod named web-01 holds ordinal 1; its identity update renames it web-1, which does not exist: the sync fails", "identityMatches, updateIdentity, UpdateStatefulPod (stateful_set_utils.go, stateful_pod_control.go)", svSet(2), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svNamed(svPod(1, svRunning, "web-v1"), "web-01")}, v1, nil, nil},
+		{"a pod named web-01 holds ordinal 1; its identity update renames it web-1, which does not exist: the sync fails", "identityMatches, updateIdentity, UpdateStatefulPod (stateful_set_utils.go, stateful_pod_control.go)", svSet(2), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svNamed(svPod(1, svRunning, "web-v1"), "web-01")}, v1, nil, nil},
 		// status
-		{"status minReadySeconds requeue", "seed:002 L108; upstream TestStatefulSetAvailability", svSet(2, mrs(10)), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svReadyJust, "web-v1")}, v1, nil, nil},
-		{"status minReadySeconds blocks creation", "upstream TestStatefulSetAvailability", svSet(3, mrs(10)), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svReadyJust, "web-v1")}, v1, nil, nil},
-		{"status terminating pods not current", "upstream TestStatefulSetStatusUpdate; computeReplicaStatus", svSet(3), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svTerminated, "web-v1")}, v1, nil, nil},
+		{"status minReadySeconds requeue", "seed:002 L108; upstream TestStatefulSetAvailability", svSet(2, mrs(10)), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svReadyJust, "web-v1")}, v1, nil, nil},
+		{"status minReadySeconds blocks creation", "upstream TestStatefulSetAvailability", svSet(3, mrs(10)), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svReadyJust, "web-v1")}, v1, nil, nil},
+		{"status terminating pods not current", "upstream TestStatefulSetStatusUpdate; computeReplicaStatus", svSet(3), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1"), svPod(2, svTerminated, "web-v1")}, v1, nil, nil},
 		{"status unchanged is not written", "inconsistentStatus", svSet(1, func(s *statefulset.StatefulSet) {
 			s.Status.Replicas, s.Status.ReadyReplicas, s.Status.AvailableReplicas, s.Status.CurrentReplicas, s.Status.UpdatedReplicas = 1, 1, 1, 1, 1
-		}), []*statefulset.Pod{svPod(0, svRunning, "web-v1")}, v1, nil, nil},
+		}), []*podstatus.Pod{svPod(0, svRunning, "web-v1")}, v1, nil, nil},
 		{"status newer generation is written", "inconsistentStatus", svSet(1, func(s *statefulset.StatefulSet) {
 			s.Generation = 2
 			s.Status.Replicas, s.Status.ReadyReplicas, s.Status.AvailableReplicas, s.Status.CurrentReplicas, s.Status.UpdatedReplicas = 1, 1, 1, 1, 1
-		}), []*statefulset.Pod{svPod(0, svRunning, "web-v1")}, v1, nil, nil},
-		{"status collisionCount carried", "updateStatefulSet", svSet(1, func(s *statefulset.StatefulSet) { s.Status.CollisionCount = svI32(2) }), []*statefulset.Pod{svPod(0, svRunning, "web-v1")}, v1, nil, nil},
-		{"set being deleted only updates status", "updateStatefulSet: DeletionTimestamp", svSet(1, deleting), []*statefulset.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
+		}), []*podstatus.Pod{svPod(0, svRunning, "web-v1")}, v1, nil, nil},
+		{"status collisionCount carried", "updateStatefulSet", svSet(1, func(s *statefulset.StatefulSet) { s.Status.CollisionCount = svI32(2) }), []*podstatus.Pod{svPod(0, svRunning, "web-v1")}, v1, nil, nil},
+		{"set being deleted only updates status", "updateStatefulSet: DeletionTimestamp", svSet(1, deleting), []*podstatus.Pod{svPod(0, svRunning, "web-v1"), svPod(1, svRunning, "web-v1")}, v1, nil, nil},
 		// claims
 		{"claim created with pod", seedPVC + "; seed:002 stable storage", svSet(1, svClaims("www")), nil, v1, nil, nil},
 		{"claims of two templates created", seedPVC, svSet(1, svClaims("www", "logs")), nil, v1, nil, nil},
-		{"pending pod gets missing claim", "processReplica: isPending creates missing claims", svSet(1, svClaims("www")), []*statefulset.Pod{svPod(0, svPending, "web-v1", "www")}, v1, nil, nil},
+		{"pending pod gets missing claim", "processReplica: isPending creates missing claims", svSet(1, svClaims("www")), []*podstatus.Pod{svPod(0, svPending, "web-v1", "www")}, v1, nil, nil},
 		{"terminating claim blocks creation", "createPersistentVolumeClaims: claim being deleted", svSet(1, svClaims("www")), nil, v1, []*statefulset.Claim{{Name: "www-web-0", DeletionTimestamp: func() *time.Time { d := svNow.Add(-time.Second); return &d }()}}, nil},
 		{"stale claim blocks creation", "upstream TestPodClaimIsStale; PodClaimIsStale", svSet(1, svClaims("www"), svRetention(statefulset.Retain, statefulset.Delete)), nil, v1, []*statefulset.Claim{claim("www-web-0", podRef("web-0", "old-pod"))}, nil},
 		{"stale claim ignored when whenScaled Retain", "upstream TestPodClaimIsStale", svSet(1, svClaims("www"), svRetention(statefulset.Delete, statefulset.Retain)), nil, v1, []*statefulset.Claim{claim("www-web-0", podRef("web-0", "old-pod"))}, nil},
-		{"whenDeleted Delete adds set reference", seedPVC + "; upstream TestStatefulSetControl (PVC policy)", svSet(1, svClaims("www"), svRetention(statefulset.Delete, statefulset.Retain)), []*statefulset.Pod{svPod(0, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-0")}, nil},
-		{"whenScaled Delete adds pod reference on scale-down", seedPVC, svSet(1, svClaims("www"), svRetention(statefulset.Retain, statefulset.Delete)), []*statefulset.Pod{svPod(0, svRunning, "web-v1", "www"), svPod(1, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-0"), claim("www-web-1")}, nil},
-		{"Delete/Delete moves set reference to pod on scale-down", seedPVC, svSet(1, svClaims("www"), svRetention(statefulset.Delete, statefulset.Delete)), []*statefulset.Pod{svPod(0, svRunning, "web-v1", "www"), svPod(1, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-0", setRef), claim("www-web-1", setRef)}, nil},
-		{"Retain/Retain removes references", seedPVC, svSet(1, svClaims("www")), []*statefulset.Pod{svPod(0, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-0", setRef)}, nil},
-		{"claim with other controller left alone", "upstream TestClaimOwnerUpToDateEdgeCases", svSet(1, svClaims("www"), svRetention(statefulset.Delete, statefulset.Delete)), []*statefulset.Pod{svPod(0, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-0", otherCtl)}, nil},
-		{"storage mismatch updates pod and creates claim", "UpdateStatefulPod: storageMatches", svSet(1, svClaims("www")), []*statefulset.Pod{svPod(0, svRunning, "web-v1")}, v1, nil, nil},
-		{"identity mismatch updates pod", "UpdateStatefulPod: identityMatches", svSet(1), []*statefulset.Pod{func() *statefulset.Pod {
+		{"whenDeleted Delete adds set reference", seedPVC + "; upstream TestStatefulSetControl (PVC policy)", svSet(1, svClaims("www"), svRetention(statefulset.Delete, statefulset.Retain)), []*podstatus.Pod{svPod(0, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-0")}, nil},
+		{"whenScaled Delete adds pod reference on scale-down", seedPVC, svSet(1, svClaims("www"), svRetention(statefulset.Retain, statefulset.Delete)), []*podstatus.Pod{svPod(0, svRunning, "web-v1", "www"), svPod(1, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-0"), claim("www-web-1")}, nil},
+		{"Delete/Delete moves set reference to pod on scale-down", seedPVC, svSet(1, svClaims("www"), svRetention(statefulset.Delete, statefulset.Delete)), []*podstatus.Pod{svPod(0, svRunning, "web-v1", "www"), svPod(1, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-0", setRef), claim("www-web-1", setRef)}, nil},
+		{"Retain/Retain removes references", seedPVC, svSet(1, svClaims("www")), []*podstatus.Pod{svPod(0, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-0", setRef)}, nil},
+		{"claim with other controller left alone", "upstream TestClaimOwnerUpToDateEdgeCases", svSet(1, svClaims("www"), svRetention(statefulset.Delete, statefulset.Delete)), []*podstatus.Pod{svPod(0, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-0", otherCtl)}, nil},
+		{"storage mismatch updates pod and creates claim", "UpdateStatefulPod: storageMatches", svSet(1, svClaims("www")), []*podstatus.Pod{svPod(0, svRunning, "web-v1")}, v1, nil, nil},
+		{"identity mismatch updates pod", "UpdateStatefulPod: identityMatches", svSet(1), []*podstatus.Pod{func() *podstatus.Pod {
 			p := svPod(0, svRunning, "web-v1")
 			delete(p.Labels, statefulset.LabelPodName)
 			return p
@@ -385,11 +385,11 @@ func svStepVectors(t *testing.T) []stsVector {
 			}
 			cs = append(cs,
 				svStepCase{"pvc policy scale-down " + tag, seedPVC + "; upstream TestStatefulSetControl (" + tag + ")", svSet(1, withPol),
-					[]*statefulset.Pod{svPod(0, svRunning, "web-v1", "www"), svPod(1, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-0"), claim("www-web-1")}, nil},
+					[]*podstatus.Pod{svPod(0, svRunning, "web-v1", "www"), svPod(1, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-0"), claim("www-web-1")}, nil},
 				svStepCase{"pvc policy create " + tag, seedPVC + "; upstream TestStatefulSetControl (" + tag + ")", svSet(2, withPol),
-					[]*statefulset.Pod{svPod(0, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-0", setRef), claim("www-web-1", podRef("web-1", "old-pod"))}, nil},
+					[]*podstatus.Pod{svPod(0, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-0", setRef), claim("www-web-1", podRef("web-1", "old-pod"))}, nil},
 				svStepCase{"pvc policy set deleted " + tag, seedPVC + "; updateStatefulSet: DeletionTimestamp", svSet(2, withPol, deleting),
-					[]*statefulset.Pod{svPod(0, svRunning, "web-v1", "www"), svPod(1, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-0", setRef), claim("www-web-1")}, nil},
+					[]*podstatus.Pod{svPod(0, svRunning, "web-v1", "www"), svPod(1, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-0", setRef), claim("www-web-1")}, nil},
 			)
 		}
 	}
@@ -416,7 +416,7 @@ func svStepVectors(t *testing.T) []stsVector {
 	bad := []struct {
 		name        string
 		set         statefulset.StatefulSet
-		pods        []*statefulset.Pod
+		pods        []*podstatus.Pod
 		opts        *statefulset.Options
 		source      string // a kubesem input rule: its source and error
 		field, kind string
@@ -435,10 +435,10 @@ func svStepVectors(t *testing.T) []stsVector {
 		{name: "bad retention policy", set: svSet(1, svRetention(statefulset.Retain, "Keep"))},
 		{name: "negative minReadySeconds", set: svSet(1, mrs(-1))},
 		{name: "duplicate ordinals: web-1 and web-01 (the later name, web-1, is named)", set: svSet(2),
-			pods:   []*statefulset.Pod{svPod(1, svRunning, "web-v1"), svNamed(svPod(1, svRunning, "web-v1"), "web-01")},
+			pods:   []*podstatus.Pod{svPod(1, svRunning, "web-v1"), svNamed(svPod(1, svRunning, "web-v1"), "web-01")},
 			source: "kubesem input rule: pods sharing an ordinal are refused, upstream keeps whichever its informer lists last (doc.go # Errors); issue 19", field: "pods", kind: "Duplicate"},
 		{name: "duplicate ordinals in the other order: web-1 is named still", set: svSet(2),
-			pods:   []*statefulset.Pod{svNamed(svPod(1, svRunning, "web-v1"), "web-01"), svPod(1, svRunning, "web-v1")},
+			pods:   []*podstatus.Pod{svNamed(svPod(1, svRunning, "web-v1"), "web-01"), svPod(1, svRunning, "web-v1")},
 			source: "kubesem input rule: pods sharing an ordinal are refused, the error independent of their order (doc.go # Errors); issue 19", field: "pods", kind: "Duplicate"},
 		{name: "a set without templateRevision (kubesem's input: the revision the template hashes to) is an error, never a guess", set: svSet(1, func(s *statefulset.StatefulSet) { s.Spec.TemplateRevision = "" }),
 			source: "kubesem input rule: never silently wrong (README StatefulSets)", field: "spec.templateRevision", kind: "Required"},

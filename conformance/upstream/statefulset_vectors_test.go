@@ -45,6 +45,7 @@ import (
 	"github.com/kubesem/kubesem/conformance"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/statefulset"
 )
 
@@ -66,7 +67,7 @@ type stsWantError struct {
 
 type stsVectorInput struct {
 	Set       statefulset.StatefulSet `json:"set"`
-	Pods      []*statefulset.Pod      `json:"pods"`
+	Pods      []*podstatus.Pod        `json:"pods"`
 	Revisions []statefulset.Revision  `json:"revisions"`
 	Claims    []*statefulset.Claim    `json:"claims"`
 	Now       time.Time               `json:"now"`
@@ -328,7 +329,7 @@ func stsCaseFromVector(in *stsVectorInput) (stsCase, map[string]string) {
 		c.upRevs = append(c.upRevs, x)
 	}
 	for _, p := range in.Pods {
-		pod := must(k8s.ToStatefulSetPod(p))
+		pod := must(k8s.ToPod(p))
 		if l, ok := pod.Labels[statefulset.RevisionLabel]; ok {
 			pod.Labels[statefulset.RevisionLabel] = fwd[l]
 		}
