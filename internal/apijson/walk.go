@@ -1,0 +1,740 @@
+package apijson
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kubesem/kubesem/field"
+)
+
+// decoder walks one JSON document against a Go type. With emit set it
+// writes the document encoding/json is to read into out; with locate set
+// it calls the UnmarshalJSON methods it meets, to find a failing one.
+type decoder struct {
+	data   []byte
+	pos    int
+	out    []byte
+	emit   bool
+	locate bool
+	mode   Mode
+	path   []segment
+}
+
+// segment is one step of the path to the value being read: an object key
+// or an array index.
+type segment struct {
+	key   []byte
+	index int // -1 for a key
+}
+
+func (d *decoder) document(t reflect.Type) error {
+	d.emit = d.out != nil
+	if err := d.value(info(t), 0); err != nil {
+		return err
+	}
+	d.space()
+	if d.pos < len(d.data) {
+		return d.syntax("invalid character " + quoteChar(d.data[d.pos]) + " after top-level value")
+	}
+	return nil
+}
+
+func (d *decoder) put(b []byte) {
+	if d.emit {
+		d.out = append(d.out, b...)
+	}
+}
+
+func (d *decoder) putByte(c byte) {
+	if d.emit {
+		d.out = append(d.out, c)
+	}
+}
+
+func (d *decoder) space() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next byte, or 0 at the end.
+func (d *decoder) peek() byte {
+	if d.pos < len(d.data) {
+		return d.data[d.pos]
+	}
+	return 0
+}
+
+// value reads one value for ti, after optional white space.
+func (d *decoder) value(ti *typeInfo, depth int) error {
+	d.space()
+	if d.pos >= len(d.data) {
+		return d.syntax("unexpected end of JSON input")
+	}
+	c := d.data[d.pos]
+	switch ti.kind {
+	case kAny:
+		start := d.pos
+		err := d.skip(depth)
+		d.put(d.data[start:d.pos])
+		return err
+	case kOpaque:
+		start := d.pos
+		if err := d.skip(depth); err != nil {
+			return err
+		}
+		raw := d.data[start:d.pos]
+		d.put(raw)
+		if d.locate && c != 'n' {
+			return d.call(ti, raw)
+		}
+		return nil
+	}
+	switch c {
+	case 'n':
+		return d.literal("null", true)
+	case 't', 'f':
+		lit := "true"
+		if c == 'f' {
+			lit = "false"
+		}
+		if ti.kind != kBool {
+			return d.mismatch(ti, "bool")
+		}
+		return d.literal(lit, true)
+	case '{':
+		switch ti.kind {
+		case kStruct:
+			return d.object(ti, depth)
+		case kMap:
+			return d.mapObject(ti, depth)
+		}
+		return d.mismatch(ti, "object")
+	case '[':
+		if ti.kind == kSlice {
+			return d.array(ti, depth)
+		}
+		return d.mismatch(ti, "array")
+	case '"':
+		start := d.pos
+		if _, err := d.str(); err != nil {
+			return err
+		}
+		raw := d.data[start:d.pos]
+		switch ti.kind {
+		case kString, kBytes:
+			d.put(raw)
+			return nil
+		case kDuration:
+			return d.duration(raw)
+		}
+		return d.mismatch(ti, "string")
+	}
+	if c == '-' || '0' <= c && c <= '9' {
+		start := d.pos
+		if err := d.number(); err != nil {
+			return err
+		}
+		return d.numberFor(ti, d.data[start:d.pos])
+	}
+	return d.syntax("invalid character " + quoteChar(c) + " looking for beginning of value")
+}
+
+// object reads an object into a struct: keys are matched exactly; an
+// unknown key is dropped or, where strict, an error.
+func (d *decoder) object(ti *typeInfo, depth int) error {
+	if depth >= MaxDepth {
+		return d.syntax("nested too deep")
+	}
+	strict := d.mode&Strict != 0 || d.mode&StrictTop != 0 && depth == 0
+	lists := d.mode&TopLists != 0 && depth == 0
+	d.pos++
+	d.putByte('{')
+	var seen keySet
+	kept := 0
+	d.space()
+	if d.peek() == '}' {
+		d.pos++
+		d.putByte('}')
+		return nil
+	}
+	for {
+		d.space()
+		keyStart := d.pos
+		key, err := d.key()
+		if err != nil {
+			return err
+		}
+		keyRaw := d.data[keyStart:d.pos]
+		if err := d.colon(); err != nil {
+			return err
+		}
+		d.path = append(d.path, segment{key: key, index: -1})
+		if seen.add(key) {
+			return d.duplicate()
+		}
+		f, ok := ti.fields[string(key)]
+		switch {
+		case ok:
+			if kept > 0 {
+				d.putByte(',')
+			}
+			kept++
+			d.put(keyRaw)
+			d.putByte(':')
+			fi := f.info()
+			if d.space(); lists && fi.kind == kSlice && d.peek() == '{' {
+				err = d.listItems(fi, depth+1)
+			} else {
+				err = d.value(fi, depth+1)
+			}
+		case strict:
+			return d.unknown(ti, key)
+		default:
+			err = d.skip(depth + 1)
+		}
+		if err != nil {
+			return err
+		}
+		d.path = d.path[:len(d.path)-1]
+		d.space()
+		switch d.peek() {
+		case ',':
+			d.pos++
+			continue
+		case '}':
+			d.pos++
+			d.putByte('}')
+			return nil
+		}
+		return d.syntaxAt("after object key:value pair")
+	}
+}
+
+// mapObject reads an object into a map.
+func (d *decoder) mapObject(ti *typeInfo, depth int) error {
+	if depth >= MaxDepth {
+		return d.syntax("nested too deep")
+	}
+	elem := ti.elem.info()
+	d.pos++
+	d.putByte('{')
+	var seen keySet
+	d.space()
+	if d.peek() == '}' {
+		d.pos++
+		d.putByte('}')
+		return nil
+	}
+	for {
+		d.space()
+		keyStart := d.pos
+		key, err := d.key()
+		if err != nil {
+			return err
+		}
+		d.put(d.data[keyStart:d.pos])
+		if err := d.colon(); err != nil {
+			return err
+		}
+		d.putByte(':')
+		d.path = append(d.path, segment{key: key, index: -1})
+		if seen.add(key) {
+			return d.duplicate()
+		}
+		if err := d.value(elem, depth+1); err != nil {
+			return err
+		}
+		d.path = d.path[:len(d.path)-1]
+		d.space()
+		switch d.peek() {
+		case ',':
+			d.pos++
+			d.putByte(',')
+			continue
+		case '}':
+			d.pos++
+			d.putByte('}')
+			return nil
+		}
+		return d.syntaxAt("after object key:value pair")
+	}
+}
+
+// array reads an array into a slice or an array.
+func (d *decoder) array(ti *typeInfo, depth int) error {
+	if depth >= MaxDepth {
+		return d.syntax("nested too deep")
+	}
+	elem := ti.elem.info()
+	d.pos++
+	d.putByte('[')
+	d.space()
+	if d.peek() == ']' {
+		d.pos++
+		d.putByte(']')
+		return nil
+	}
+	for i := 0; ; i++ {
+		d.path = append(d.path, segment{index: i})
+		if err := d.value(elem, depth+1); err != nil {
+			return err
+		}
+		d.path = d.path[:len(d.path)-1]
+		d.space()
+		switch d.peek() {
+		case ',':
+			d.pos++
+			d.putByte(',')
+			continue
+		case ']':
+			d.pos++
+			d.putByte(']')
+			return nil
+		}
+		return d.syntaxAt("after array element")
+	}
+}
+
+// listItems reads a List object given for the list ti: its "items" are
+// the list; its other keys are checked and dropped.
+func (d *decoder) listItems(ti *typeInfo, depth int) error {
+	if depth >= MaxDepth {
+		return d.syntax("nested too deep")
+	}
+	d.pos++
+	var seen keySet
+	found := false
+	d.space()
+	if d.peek() != '}' {
+		for {
+			d.space()
+			key, err := d.key()
+			if err != nil {
+				return err
+			}
+			if err := d.colon(); err != nil {
+				return err
+			}
+			d.path = append(d.path, segment{key: key, index: -1})
+			if seen.add(key) {
+				return d.duplicate()
+			}
+			if d.space(); string(key) == "items" && (d.peek() == '[' || d.peek() == 'n') {
+				found = true
+				err = d.value(ti, depth+1)
+			} else {
+				err = d.skip(depth + 1)
+			}
+			if err != nil {
+				return err
+			}
+			d.path = d.path[:len(d.path)-1]
+			d.space()
+			if d.peek() == ',' {
+				d.pos++
+				continue
+			}
+			if d.peek() == '}' {
+				break
+			}
+			return d.syntaxAt("after object key:value pair")
+		}
+	}
+	d.pos++
+	if !found {
+		return field.New(d.pathString(), "a JSON object", fmt.Errorf("%w: want a list, or a List object with items", field.ErrInvalid))
+	}
+	return nil
+}
+
+// skip checks one value without decoding it.
+func (d *decoder) skip(depth int) error {
+	d.space()
+	if d.pos >= len(d.data) {
+		return d.syntax("unexpected end of JSON input")
+	}
+	switch c := d.data[d.pos]; c {
+	case '{':
+		if depth >= MaxDepth {
+			return d.syntax("nested too deep")
+		}
+		d.pos++
+		var seen keySet
+		d.space()
+		if d.peek() == '}' {
+			d.pos++
+			return nil
+		}
+		for {
+			d.space()
+			key, err := d.key()
+			if err != nil {
+				return err
+			}
+			if err := d.colon(); err != nil {
+				return err
+			}
+			d.path = append(d.path, segment{key: key, index: -1})
+			if seen.add(key) {
+				return d.duplicate()
+			}
+			if err := d.skip(depth + 1); err != nil {
+				return err
+			}
+			d.path = d.path[:len(d.path)-1]
+			d.space()
+			switch d.peek() {
+			case ',':
+				d.pos++
+				continue
+			case '}':
+				d.pos++
+				return nil
+			}
+			return d.syntaxAt("after object key:value pair")
+		}
+	case '[':
+		if depth >= MaxDepth {
+			return d.syntax("nested too deep")
+		}
+		d.pos++
+		d.space()
+		if d.peek() == ']' {
+			d.pos++
+			return nil
+		}
+		for i := 0; ; i++ {
+			d.path = append(d.path, segment{index: i})
+			if err := d.skip(depth + 1); err != nil {
+				return err
+			}
+			d.path = d.path[:len(d.path)-1]
+			d.space()
+			switch d.peek() {
+			case ',':
+				d.pos++
+				continue
+			case ']':
+				d.pos++
+				return nil
+			}
+			return d.syntaxAt("after array element")
+		}
+	case '"':
+		_, err := d.str()
+		return err
+	case 't':
+		return d.literal("true", false)
+	case 'f':
+		return d.literal("false", false)
+	case 'n':
+		return d.literal("null", false)
+	default:
+		if c == '-' || '0' <= c && c <= '9' {
+			return d.number()
+		}
+		return d.syntax("invalid character " + quoteChar(c) + " looking for beginning of value")
+	}
+}
+
+func (d *decoder) colon() error {
+	d.space()
+	if d.peek() != ':' {
+		return d.syntaxAt("after object key")
+	}
+	d.pos++
+	return nil
+}
+
+// key reads an object key and returns it unescaped.
+func (d *decoder) key() ([]byte, error) {
+	if d.peek() != '"' {
+		return nil, d.syntaxAt("looking for beginning of object key string")
+	}
+	start := d.pos
+	plain, err := d.str()
+	if err != nil {
+		return nil, err
+	}
+	if plain {
+		return d.data[start+1 : d.pos-1], nil
+	}
+	var s string
+	if err := json.Unmarshal(d.data[start:d.pos], &s); err != nil {
+		return nil, d.syntax("invalid object key")
+	}
+	return []byte(s), nil
+}
+
+// str reads a string; plain reports that it holds neither escapes nor
+// bytes outside ASCII (its content is its key as written).
+func (d *decoder) str() (plain bool, err error) {
+	d.pos++
+	plain = true
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		switch {
+		case c == '"':
+			d.pos++
+			return plain, nil
+		case c == '\\':
+			plain = false
+			d.pos++
+			if d.pos >= len(d.data) {
+				return false, d.syntax("unexpected end of JSON input")
+			}
+			switch d.data[d.pos] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				d.pos++
+			case 'u':
+				d.pos++
+				for range 4 {
+					if d.pos >= len(d.data) {
+						return false, d.syntax("unexpected end of JSON input")
+					}
+					if !isHex(d.data[d.pos]) {
+						return false, d.syntax("invalid character " + quoteChar(d.data[d.pos]) + " in \\u hexadecimal character escape")
+					}
+					d.pos++
+				}
+			default:
+				return false, d.syntax("invalid character " + quoteChar(d.data[d.pos]) + " in string escape code")
+			}
+		case c < 0x20:
+			return false, d.syntax("invalid character " + quoteChar(c) + " in string literal")
+		default:
+			if c >= 0x80 {
+				plain = false
+			}
+			d.pos++
+		}
+	}
+	return false, d.syntax("unexpected end of JSON input")
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// number reads a number as JSON spells one.
+func (d *decoder) number() error {
+	if d.peek() == '-' {
+		d.pos++
+	}
+	switch c := d.peek(); {
+	case c == '0':
+		d.pos++
+	case '1' <= c && c <= '9':
+		for isDigit(d.peek()) {
+			d.pos++
+		}
+	default:
+		return d.syntaxAt("in numeric literal")
+	}
+	if d.peek() == '.' {
+		d.pos++
+		if !isDigit(d.peek()) {
+			return d.syntaxAt("after decimal point in numeric literal")
+		}
+		for isDigit(d.peek()) {
+			d.pos++
+		}
+	}
+	if c := d.peek(); c == 'e' || c == 'E' {
+		d.pos++
+		if c := d.peek(); c == '+' || c == '-' {
+			d.pos++
+		}
+		if !isDigit(d.peek()) {
+			return d.syntaxAt("in exponent of numeric literal")
+		}
+		for isDigit(d.peek()) {
+			d.pos++
+		}
+	}
+	return nil
+}
+
+// literal reads true, false or null, writing it when put is set.
+func (d *decoder) literal(lit string, put bool) error {
+	for i := 0; i < len(lit); i++ {
+		if d.pos >= len(d.data) {
+			return d.syntax("unexpected end of JSON input")
+		}
+		if d.data[d.pos] != lit[i] {
+			return d.syntax("invalid character " + quoteChar(d.data[d.pos]) + " in literal " + lit)
+		}
+		d.pos++
+	}
+	if put && d.emit {
+		d.out = append(d.out, lit...)
+	}
+	return nil
+}
+
+// numberFor checks that the number raw fits ti.
+func (d *decoder) numberFor(ti *typeInfo, raw []byte) error {
+	var err error
+	switch ti.kind {
+	case kInt, kDuration:
+		bits := ti.bits
+		if ti.kind == kDuration {
+			bits = 64
+		}
+		_, err = strconv.ParseInt(string(raw), 10, bits)
+	case kUint:
+		_, err = strconv.ParseUint(string(raw), 10, ti.bits)
+	case kFloat:
+		_, err = strconv.ParseFloat(string(raw), ti.bits)
+	default:
+		return d.mismatch(ti, "number")
+	}
+	if err != nil {
+		return field.New(d.pathString(), Clip(string(raw)), fmt.Errorf("%w: want %s", field.ErrInvalid, typeName(ti)))
+	}
+	d.put(raw)
+	return nil
+}
+
+// duration rewrites a Go duration string as integer nanoseconds.
+func (d *decoder) duration(raw []byte) error {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return d.syntax("invalid string")
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return field.New(d.pathString(), Clip(s), fmt.Errorf("%w: want a Go duration (\"1m30s\") or integer nanoseconds", field.ErrInvalid))
+	}
+	if d.emit {
+		d.out = strconv.AppendInt(d.out, int64(v), 10)
+	}
+	return nil
+}
+
+// mismatch is a value of the wrong JSON kind for ti.
+func (d *decoder) mismatch(ti *typeInfo, what string) error {
+	return field.New(d.pathString(), "a JSON "+what, fmt.Errorf("%w: want %s", field.ErrInvalid, typeName(ti)))
+}
+
+func typeName(ti *typeInfo) string {
+	switch ti.kind {
+	case kDuration:
+		return "a Go duration (\"1m30s\") or integer nanoseconds"
+	case kSlice, kBytes:
+		if ti.kind == kBytes {
+			return "a base64 string"
+		}
+		return "a list"
+	case kMap, kStruct:
+		return "an object"
+	}
+	return ti.t.String()
+}
+
+func (d *decoder) unknown(ti *typeInfo, key []byte) error {
+	msg := "unknown field"
+	if v := ti.caseVariant(string(key)); v != "" {
+		msg += fmt.Sprintf(" (keys are case-sensitive: %q is not %q)", Clip(string(key)), v)
+	}
+	return field.New(d.pathString(), "", fmt.Errorf("%w: %s", field.ErrUnsupported, msg))
+}
+
+func (d *decoder) duplicate() error {
+	return field.New(d.pathString(), "", fmt.Errorf("%w: key given more than once", field.ErrDuplicate))
+}
+
+// syntaxAt is a syntax error at the current byte: the end of the input,
+// or an unexpected character met while looking for what context says.
+func (d *decoder) syntaxAt(context string) error {
+	if d.pos >= len(d.data) {
+		return d.syntax("unexpected end of JSON input")
+	}
+	return d.syntax("invalid character " + quoteChar(d.data[d.pos]) + " " + context)
+}
+
+func (d *decoder) syntax(msg string) error {
+	off := min(d.pos, len(d.data))
+	line := 1 + bytes.Count(d.data[:off], []byte("\n"))
+	col := off - bytes.LastIndexByte(d.data[:off], '\n')
+	se := &SyntaxError{Msg: msg, Offset: int64(off), Line: line, Column: col}
+	return field.New(d.pathString(), "", fmt.Errorf("%w: %w", field.ErrInvalid, se))
+}
+
+func quoteChar(c byte) string {
+	switch {
+	case c == '\'':
+		return `'\''`
+	case c == '"':
+		return `'"'`
+	case c < 0x20 || c >= 0x7f:
+		return strconv.QuoteRune(rune(c))
+	}
+	return "'" + string(c) + "'"
+}
+
+// pathString renders the path as Kubernetes field paths read
+// ("spec.template.metadata.labels.app", "pods[3].name").
+func (d *decoder) pathString() string {
+	var b strings.Builder
+	for _, s := range d.path {
+		if s.index >= 0 {
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(s.index))
+			b.WriteByte(']')
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(Clip(string(s.key)))
+	}
+	return b.String()
+}
+
+// keySet holds the keys of one object, to find one given twice.
+type keySet struct {
+	small [8][]byte
+	n     int
+	big   map[string]struct{}
+}
+
+// add records k and reports whether it was there already.
+func (s *keySet) add(k []byte) bool {
+	if s.big != nil {
+		if _, ok := s.big[string(k)]; ok {
+			return true
+		}
+		s.big[string(k)] = struct{}{}
+		return false
+	}
+	for _, x := range s.small[:s.n] {
+		if bytes.Equal(x, k) {
+			return true
+		}
+	}
+	if s.n < len(s.small) {
+		s.small[s.n] = k
+		s.n++
+		return false
+	}
+	s.big = make(map[string]struct{}, 2*len(s.small))
+	for _, x := range s.small {
+		s.big[string(x)] = struct{}{}
+	}
+	s.big[string(k)] = struct{}{}
+	return false
+}
