@@ -7,6 +7,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/kubesem/kubesem/internal/apijson"
 )
 
 // Vector is one conformance case.
@@ -41,7 +43,9 @@ type WantError struct {
 }
 
 // Load reads every "<package>/*.json" file of fsys. Each file holds a JSON
-// array of vectors. It returns an error naming the file and vector for a
+// array of vectors, read as the API server reads JSON (a repeated or
+// unknown key is an error naming its path). It returns an error naming the
+// file and vector for a
 // vector without a decision, name, source or input, with a decision of
 // another package, with a name used twice in a package, or without exactly
 // one of want, wantOneOf and wantError. Vectors come back sorted by package,
@@ -60,9 +64,7 @@ func Load(fsys fs.FS) ([]Vector, error) {
 			return nil, err
 		}
 		var vs []Vector
-		dec := json.NewDecoder(strings.NewReader(string(data)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&vs); err != nil {
+		if err := apijson.UnmarshalStrict(data, &vs); err != nil {
 			return nil, fmt.Errorf("%s: %v", file, err)
 		}
 		pkg := path.Dir(file)
