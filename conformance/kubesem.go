@@ -40,11 +40,20 @@ func Decisions(impl Implementation) []string {
 	return names
 }
 
-func (k kubesem) Decide(decision string, options, input json.RawMessage) (json.RawMessage, error) {
+// ErrInternal wraps the error of a decision that panicked: a bug in
+// kubesem, to be reported with the request that caused it.
+var ErrInternal = errors.New("internal error")
+
+func (k kubesem) Decide(decision string, options, input json.RawMessage) (_ json.RawMessage, err error) {
 	d, ok := k.decisions[decision]
 	if !ok {
 		return nil, fmt.Errorf("%w: %s", ErrUnsupported, decision)
 	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = panicked(decision, p)
+		}
+	}()
 	out, err := d.decide(options, input)
 	if err != nil {
 		var fe *field.Error
@@ -79,6 +88,11 @@ func decodeStrict(raw json.RawMessage, v any) error {
 		return nil
 	}
 	return apijson.UnmarshalStrict(raw, v)
+}
+
+// panicked is the error for a decision that panicked with p.
+func panicked(decision string, p any) error {
+	return fmt.Errorf("%w: decision %s panicked: %s (a kubesem bug: please report it with the request)", ErrInternal, decision, apijson.Clip(fmt.Sprint(p)))
 }
 
 // inputError is kubesem's error answer: the field path from the top of
