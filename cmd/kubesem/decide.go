@@ -86,6 +86,7 @@ const maxRequestBytes = conformance.DefaultMaxLine
 func readInput(file string, stdin io.Reader, limit int64) ([]byte, error) {
 	r := stdin
 	name := "standard input"
+	size := int64(0)
 	if file != "-" {
 		f, err := os.Open(file)
 		if err != nil {
@@ -93,11 +94,18 @@ func readInput(file string, stdin io.Reader, limit int64) ([]byte, error) {
 		}
 		defer f.Close()
 		r, name = f, file
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			size = st.Size()
+		}
 	}
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
+	if size > limit {
+		return nil, fmt.Errorf("%s is larger than %s; refused", name, byteSize(limit))
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+512))
+	if _, err := buf.ReadFrom(io.LimitReader(r, limit+1)); err != nil {
 		return nil, err
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > limit {
 		return nil, fmt.Errorf("%s is larger than %s; refused", name, byteSize(limit))
 	}

@@ -256,3 +256,33 @@ func FuzzUnmarshal(f *testing.F) {
 		}
 	})
 }
+
+func TestSplit(t *testing.T) {
+	t.Parallel()
+	vals, err := Values([]byte(" {\"a\":1}\n[2] \"x\" "))
+	if err != nil || len(vals) != 3 || string(vals[0]) != `{"a":1}` || string(vals[1]) != "[2]" || string(vals[2]) != `"x"` {
+		t.Errorf("Values = %q, %v", vals, err)
+	}
+	if _, err := Values([]byte("{} {\"a\":1,\"a\":2}")); err == nil {
+		t.Error("Values accepted a repeated key")
+	}
+	ms, ok, err := Members([]byte(` {"kind": "List", "items": [1, {"b": 2}]} `))
+	if err != nil || !ok || len(ms) != 2 || ms[0].Key != "kind" || string(ms[1].Value) != `[1, {"b": 2}]` {
+		t.Errorf("Members = %q, %v, %v", ms, ok, err)
+	}
+	if _, ok, err := Members([]byte(`[1]`)); ok || err != nil {
+		t.Errorf("Members of an array = %v, %v", ok, err)
+	}
+	for _, bad := range []string{`{"a":1,"a":2}`, `{"a":1} x`, `{"a":{"b":1,"b":1}}`, `{"a"`, `[1,]`} {
+		if _, _, err := Members([]byte(bad)); err == nil {
+			t.Errorf("Members(%s) accepted", bad)
+		}
+		if _, _, err := Elements([]byte(bad)); err == nil {
+			t.Errorf("Elements(%s) accepted", bad)
+		}
+	}
+	es, ok, err := Elements([]byte(`[1, {"b": 2}, []]`))
+	if err != nil || !ok || len(es) != 3 || string(es[1]) != `{"b": 2}` {
+		t.Errorf("Elements = %q, %v, %v", es, ok, err)
+	}
+}

@@ -482,9 +482,17 @@ func (d *decoder) key() ([]byte, error) {
 func (d *decoder) str() (plain bool, err error) {
 	d.pos++
 	plain = true
-	for d.pos < len(d.data) {
-		c := d.data[d.pos]
-		switch {
+	for {
+		for d.pos < len(d.data) {
+			if c := d.data[d.pos]; c == '"' || c == '\\' || c-0x20 >= 0x60 {
+				break // the quote, an escape, a control character or a byte outside ASCII
+			}
+			d.pos++
+		}
+		if d.pos >= len(d.data) {
+			return false, d.syntax("unexpected end of JSON input")
+		}
+		switch c := d.data[d.pos]; {
 		case c == '"':
 			d.pos++
 			return plain, nil
@@ -513,15 +521,13 @@ func (d *decoder) str() (plain bool, err error) {
 			}
 		case c < 0x20:
 			return false, d.syntax("invalid character " + quoteChar(c) + " in string literal")
-		default:
-			if c >= 0x80 {
-				plain = false
-			}
+		default: // c >= 0x80
+			plain = false
 			d.pos++
 		}
 	}
-	return false, d.syntax("unexpected end of JSON input")
 }
+
 
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
@@ -702,7 +708,24 @@ func (d *decoder) pathString() string {
 		}
 		b.WriteString(Clip(string(s.key)))
 	}
-	return b.String()
+	return clipPath(b.String())
+}
+
+// clipPath shortens a path longer than EchoLimit to its start and its
+// end.
+func clipPath(p string) string {
+	if len(p) <= EchoLimit {
+		return p
+	}
+	head, tail := EchoLimit/4, EchoLimit/2
+	for head > 0 && p[head]&0xC0 == 0x80 {
+		head--
+	}
+	cut := len(p) - tail
+	for cut < len(p) && p[cut]&0xC0 == 0x80 {
+		cut++
+	}
+	return p[:head] + "…" + p[cut:]
 }
 
 // keySet holds the keys of one object, to find one given twice.
