@@ -25,8 +25,8 @@ type index struct {
 	claimsByNS   map[string][]*meta.ObjectMeta
 	orphansByNS  map[string][]*podstatus.Pod
 	labels       map[string]map[labelPair][]*podstatus.Pod // namespace → label → pods
-	controllers  map[string][]pdb.Controller                // namespace → the disruption controller's scalable controllers
-	staleTargets map[string][]*podstatus.Pod                // namespace → pods whose DisruptionTarget condition is or becomes stale
+	controllers  map[string][]pdb.Controller               // namespace → the disruption controller's scalable controllers
+	staleTargets map[string][]*podstatus.Pod               // namespace → pods whose DisruptionTarget condition is or becomes stale
 }
 
 type labelPair struct{ key, value string }

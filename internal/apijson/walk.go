@@ -528,7 +528,6 @@ func (d *decoder) str() (plain bool, err error) {
 	}
 }
 
-
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
