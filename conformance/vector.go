@@ -42,7 +42,11 @@ type WantError struct {
 	Kind  string `json:"kind"`
 }
 
-// Load reads every "<package>/*.json" file of fsys. Each file holds a JSON
+// MaxVectorFile is the largest vector file Load reads, in bytes.
+const MaxVectorFile = 256 << 20
+
+// Load reads every "<package>/*.json" file of fsys (each at most
+// MaxVectorFile bytes). Each file holds a JSON
 // array of vectors, read as the API server reads JSON (a repeated or
 // unknown key is an error naming its path). It returns an error naming the
 // file and vector for a
@@ -59,6 +63,9 @@ func Load(fsys fs.FS) ([]Vector, error) {
 	var all []Vector
 	seen := map[string]string{}
 	for _, file := range files {
+		if st, err := fs.Stat(fsys, file); err == nil && st.Size() > MaxVectorFile {
+			return nil, fmt.Errorf("%s: %d bytes, more than the %d a vector file may hold", file, st.Size(), MaxVectorFile)
+		}
 		data, err := fs.ReadFile(fsys, file)
 		if err != nil {
 			return nil, err

@@ -82,12 +82,13 @@ func decide(args []string, stdin io.Reader, stdout io.Writer) error {
 // refused before it is decoded.
 const maxRequestBytes = conformance.DefaultMaxLine
 
-// readInput reads file ("-": stdin), refusing more than limit bytes.
+// readInput reads file ("-": stdin, when there is one), refusing more
+// than limit bytes.
 func readInput(file string, stdin io.Reader, limit int64) ([]byte, error) {
 	r := stdin
 	name := "standard input"
 	size := int64(0)
-	if file != "-" {
+	if file != "-" || stdin == nil {
 		f, err := os.Open(file)
 		if err != nil {
 			return nil, err

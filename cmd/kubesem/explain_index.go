@@ -23,7 +23,6 @@ type index struct {
 	jobsByOwner  map[string][]*job.Job
 	revsByOwner  map[string][]*revisionObject
 	claimsByNS   map[string][]*meta.ObjectMeta
-	orphansByNS  map[string][]*podstatus.Pod
 	labels       map[string]map[labelPair][]*podstatus.Pod // namespace → label → pods
 	controllers  map[string][]pdb.Controller               // namespace → the disruption controller's scalable controllers
 	staleTargets map[string][]*podstatus.Pod               // namespace → pods whose DisruptionTarget condition is or becomes stale
@@ -40,7 +39,6 @@ func (d *dump) buildIndex(now time.Time) *index {
 		jobsByOwner:  map[string][]*job.Job{},
 		revsByOwner:  map[string][]*revisionObject{},
 		claimsByNS:   map[string][]*meta.ObjectMeta{},
-		orphansByNS:  map[string][]*podstatus.Pod{},
 		labels:       map[string]map[labelPair][]*podstatus.Pod{},
 		controllers:  map[string][]pdb.Controller{},
 		staleTargets: map[string][]*podstatus.Pod{},
@@ -49,8 +47,6 @@ func (d *dump) buildIndex(now time.Time) *index {
 		x.podsByNS[p.Namespace] = append(x.podsByNS[p.Namespace], p)
 		if uid := controllerUID(&p.ObjectMeta); uid != "" {
 			x.podsByOwner[uid] = append(x.podsByOwner[uid], p)
-		} else if p.ControllerRef() == nil {
-			x.orphansByNS[p.Namespace] = append(x.orphansByNS[p.Namespace], p)
 		}
 		byLabel := x.labels[p.Namespace]
 		if byLabel == nil {
