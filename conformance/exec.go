@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/internal/apijson"
 )
 
@@ -20,6 +21,41 @@ type Request struct {
 	Decision string          `json:"decision"`
 	Options  json.RawMessage `json:"options,omitempty"`
 	Input    json.RawMessage `json:"input"`
+}
+
+// ParseRequest reads one request as the API server reads JSON (the whole
+// line checked: syntax, repeated keys, nothing after the request); its
+// keys are strict. Options and Input refer to line, uncopied.
+func ParseRequest(line []byte) (Request, error) {
+	var req Request
+	members, ok, err := apijson.Members(line)
+	if err != nil {
+		return req, err
+	}
+	if !ok {
+		return req, field.New("", "", fmt.Errorf("%w: want a request object", field.ErrInvalid))
+	}
+	for _, m := range members {
+		switch m.Key {
+		case "decision":
+			if err := apijson.Unmarshal(m.Value, &req.Decision); err != nil {
+				return req, field.Under("decision", err)
+			}
+		case "options":
+			req.Options = m.Value
+		case "input":
+			req.Input = m.Value
+		default:
+			msg := "unknown field"
+			for _, k := range []string{"decision", "options", "input"} {
+				if strings.EqualFold(k, m.Key) {
+					msg += fmt.Sprintf(" (keys are case-sensitive: %q is not %q)", m.Key, k)
+				}
+			}
+			return req, field.New(apijson.Clip(m.Key), "", fmt.Errorf("%w: %s", field.ErrUnsupported, msg))
+		}
+	}
+	return req, nil
 }
 
 // Response is the one line an external implementation writes on its
@@ -253,7 +289,7 @@ type ServeOptions struct {
 // Defaults of [ServeOptions] and [ExecOptions].
 const (
 	DefaultTimeout = 10 * time.Second
-	DefaultMaxLine = 64 << 20
+	DefaultMaxLine = 256 << 20
 )
 
 // Serve answers Requests read from r with Responses written to w, deciding
@@ -310,8 +346,8 @@ func ServeWith(opts ServeOptions, impl Implementation, r io.Reader, w io.Writer)
 
 // answer decides one request line.
 func answer(impl Implementation, line []byte, timeout time.Duration) Response {
-	var req Request
-	if err := apijson.UnmarshalStrict(line, &req); err != nil {
+	req, err := ParseRequest(line)
+	if err != nil {
 		return Response{Failure: "bad request: " + apijson.Clip(err.Error())}
 	}
 	type result struct {

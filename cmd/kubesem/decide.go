@@ -35,8 +35,8 @@ func decide(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return usagef("decide: %v", err)
 	}
-	var req conformance.Request
-	if err := apijson.UnmarshalStrict(data, &req); err != nil {
+	req, err := conformance.ParseRequest(data)
+	if err != nil {
 		return usagef("decide: request: %s", describe(err))
 	}
 	if req.Decision == "" {
@@ -56,10 +56,13 @@ func decide(args []string, stdin io.Reader, stdout io.Writer) error {
 	stdout.Write(append(out, '\n'))
 	var probe struct {
 		Error *struct {
-			Field, Kind, Value, Reason string
+			Field  string `json:"field"`
+			Kind   string `json:"kind"`
+			Value  string `json:"value"`
+			Reason string `json:"reason"`
 		} `json:"error"`
 	}
-	if json.Unmarshal(out, &probe) == nil && probe.Error != nil {
+	if apijson.Unmarshal(out, &probe) == nil && probe.Error != nil {
 		e := probe.Error
 		path := "input"
 		switch {

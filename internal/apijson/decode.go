@@ -79,11 +79,11 @@ func Decode(data []byte, v any, mode Mode) error {
 		return &json.InvalidUnmarshalError{Type: reflect.TypeOf(v)}
 	}
 	t := rv.Type().Elem()
-	d := &decoder{data: data, mode: mode, out: make([]byte, 0, len(data))}
+	d := &decoder{data: data, mode: mode, rewrite: true}
 	if err := d.document(t); err != nil {
 		return err
 	}
-	err := json.Unmarshal(d.out, v)
+	err := json.Unmarshal(d.edited(), v)
 	if err == nil {
 		return nil
 	}

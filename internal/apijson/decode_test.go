@@ -286,3 +286,90 @@ func TestSplit(t *testing.T) {
 		t.Errorf("Elements = %q, %v, %v", es, ok, err)
 	}
 }
+
+// reference filters v, decoded by encoding/json, as Decode reads it for
+// t: keys no field of a struct names exactly are dropped, duration
+// strings become nanoseconds.
+func reference(v any, t reflect.Type) any {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch {
+	case v == nil || reflect.PointerTo(t).Implements(unmarshalerT):
+		return v
+	case t == durationT:
+		if s, ok := v.(string); ok {
+			d, _ := time.ParseDuration(s)
+			return float64(d)
+		}
+		return v
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return v
+		}
+		out := map[string]any{}
+		fields := structFields(t)
+		for k, x := range m {
+			if f, ok := fields[k]; ok {
+				out[k] = reference(x, f.t)
+			}
+		}
+		return out
+	case reflect.Map:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return v
+		}
+		out := map[string]any{}
+		for k, x := range m {
+			out[k] = reference(x, t.Elem())
+		}
+		return out
+	case reflect.Slice:
+		l, ok := v.([]any)
+		if !ok {
+			return v
+		}
+		out := make([]any, len(l))
+		for i, x := range l {
+			out[i] = reference(x, t.Elem())
+		}
+		return out
+	}
+	return v
+}
+
+// FuzzDecodeMatchesReference: what Decode reads into a struct is what
+// encoding/json reads from the document with the unknown keys removed
+// (and durations as nanoseconds), whenever Decode accepts it.
+func FuzzDecodeMatchesReference(f *testing.F) {
+	for _, s := range []string{
+		`{"spec":{"replicas":3,"Replicas":100}}`,
+		`{"Spec":{}, "spec":{"every":"1m","items":[{"name":"a","x":1,"n":2,"N":3}],"labels":{"A":"b"}} ,"z":[1]}`,
+		` { "a" : 1 , "spec" : { "REPLICAS" : 2 , "replicas" : 1 , "any" : {"Q":1} } , "b" : 2 } `,
+		`{"spec":{"items":[{"V":1,"v":2,"W":3}]}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var got object
+		if Unmarshal(b, &got) != nil {
+			return
+		}
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatalf("Decode accepted what encoding/json rejects: %q: %v", b, err)
+		}
+		ref, _ := json.Marshal(reference(v, reflect.TypeFor[object]()))
+		var want object
+		if err := json.Unmarshal(ref, &want); err != nil {
+			return // a value encoding/json cannot read back (a float into int)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\n got %+v\nwant %+v (from %s)", b, got, want, ref)
+		}
+	})
+}

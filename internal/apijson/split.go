@@ -69,6 +69,7 @@ func Members(data []byte) (members []Member, ok bool, err error) {
 			continue
 		case '}':
 			d.pos++
+			d.path = d.path[:0]
 			return members, true, d.end()
 		}
 		return nil, false, d.syntaxAt("after object key:value pair")
@@ -105,6 +106,7 @@ func Elements(data []byte) (elems [][]byte, ok bool, err error) {
 			continue
 		case ']':
 			d.pos++
+			d.path = d.path[:0]
 			return elems, true, d.end()
 		}
 		return nil, false, d.syntaxAt("after array element")

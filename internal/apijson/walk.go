@@ -12,17 +12,53 @@ import (
 	"github.com/kubesem/kubesem/field"
 )
 
-// decoder walks one JSON document against a Go type. With emit set it
-// writes the document encoding/json is to read into out; with locate set
-// it calls the UnmarshalJSON methods it meets, to find a failing one.
+// decoder walks one JSON document against a Go type. With rewrite set it
+// records the edits (holes) that make the document encoding/json is to
+// read: dropped members, durations as integers, a List's items in its
+// place; with locate set it calls the UnmarshalJSON methods it meets, to
+// find a failing one.
 type decoder struct {
-	data   []byte
-	pos    int
-	out    []byte
-	emit   bool
-	locate bool
-	mode   Mode
-	path   []segment
+	data    []byte
+	pos     int
+	rewrite bool
+	holes   []hole
+	locate  bool
+	mode    Mode
+	path    []segment
+}
+
+// hole replaces data[start:end] by repl (nothing, for a removal).
+type hole struct {
+	start, end int
+	repl       []byte
+}
+
+// cut records a hole. Holes come in document order; one that starts where
+// the last one starts widens it (the members dropped after a kept one).
+func (d *decoder) cut(start, end int, repl []byte) {
+	if !d.rewrite {
+		return
+	}
+	if n := len(d.holes); n > 0 && d.holes[n-1].start == start && repl == nil {
+		d.holes[n-1].end = end
+		return
+	}
+	d.holes = append(d.holes, hole{start, end, repl})
+}
+
+// edited returns data with the holes applied.
+func (d *decoder) edited() []byte {
+	if len(d.holes) == 0 {
+		return d.data
+	}
+	out := make([]byte, 0, len(d.data))
+	at := 0
+	for _, h := range d.holes {
+		out = append(out, d.data[at:h.start]...)
+		out = append(out, h.repl...)
+		at = h.end
+	}
+	return append(out, d.data[at:]...)
 }
 
 // segment is one step of the path to the value being read: an object key
@@ -33,7 +69,6 @@ type segment struct {
 }
 
 func (d *decoder) document(t reflect.Type) error {
-	d.emit = d.out != nil
 	if err := d.value(info(t), 0); err != nil {
 		return err
 	}
@@ -42,18 +77,6 @@ func (d *decoder) document(t reflect.Type) error {
 		return d.syntax("invalid character " + quoteChar(d.data[d.pos]) + " after top-level value")
 	}
 	return nil
-}
-
-func (d *decoder) put(b []byte) {
-	if d.emit {
-		d.out = append(d.out, b...)
-	}
-}
-
-func (d *decoder) putByte(c byte) {
-	if d.emit {
-		d.out = append(d.out, c)
-	}
 }
 
 func (d *decoder) space() {
@@ -84,17 +107,13 @@ func (d *decoder) value(ti *typeInfo, depth int) error {
 	c := d.data[d.pos]
 	switch ti.kind {
 	case kAny:
-		start := d.pos
-		err := d.skip(depth)
-		d.put(d.data[start:d.pos])
-		return err
+		return d.skip(depth)
 	case kOpaque:
 		start := d.pos
 		if err := d.skip(depth); err != nil {
 			return err
 		}
 		raw := d.data[start:d.pos]
-		d.put(raw)
 		if d.locate && c != 'n' {
 			return d.call(ti, raw)
 		}
@@ -102,7 +121,7 @@ func (d *decoder) value(ti *typeInfo, depth int) error {
 	}
 	switch c {
 	case 'n':
-		return d.literal("null", true)
+		return d.literal("null")
 	case 't', 'f':
 		lit := "true"
 		if c == 'f' {
@@ -111,7 +130,7 @@ func (d *decoder) value(ti *typeInfo, depth int) error {
 		if ti.kind != kBool {
 			return d.mismatch(ti, "bool")
 		}
-		return d.literal(lit, true)
+		return d.literal(lit)
 	case '{':
 		switch ti.kind {
 		case kStruct:
@@ -133,7 +152,6 @@ func (d *decoder) value(ti *typeInfo, depth int) error {
 		raw := d.data[start:d.pos]
 		switch ti.kind {
 		case kString, kBytes:
-			d.put(raw)
 			return nil
 		case kDuration:
 			return d.duration(raw)
@@ -151,7 +169,7 @@ func (d *decoder) value(ti *typeInfo, depth int) error {
 }
 
 // object reads an object into a struct: keys are matched exactly; an
-// unknown key is dropped or, where strict, an error.
+// unknown key is dropped (a hole) or, where strict, an error.
 func (d *decoder) object(ti *typeInfo, depth int) error {
 	if depth >= MaxDepth {
 		return d.syntax("nested too deep")
@@ -159,23 +177,27 @@ func (d *decoder) object(ti *typeInfo, depth int) error {
 	strict := d.mode&Strict != 0 || d.mode&StrictTop != 0 && depth == 0
 	lists := d.mode&TopLists != 0 && depth == 0
 	d.pos++
-	d.putByte('{')
 	var seen keySet
-	kept := 0
 	d.space()
 	if d.peek() == '}' {
 		d.pos++
-		d.putByte('}')
 		return nil
 	}
+	// The members dropped before the first kept one are cut from the
+	// first's key to the next key (pending), those after a kept one from
+	// its value's end to their own.
+	kept, lastKeptEnd, pending := false, 0, -1
 	for {
 		d.space()
 		keyStart := d.pos
+		if pending >= 0 {
+			d.cut(pending, keyStart, nil)
+			pending = -1
+		}
 		key, err := d.key()
 		if err != nil {
 			return err
 		}
-		keyRaw := d.data[keyStart:d.pos]
 		if err := d.colon(); err != nil {
 			return err
 		}
@@ -186,35 +208,38 @@ func (d *decoder) object(ti *typeInfo, depth int) error {
 		f, ok := ti.fields[string(key)]
 		switch {
 		case ok:
-			if kept > 0 {
-				d.putByte(',')
-			}
-			kept++
-			d.put(keyRaw)
-			d.putByte(':')
 			fi := f.info()
 			if d.space(); lists && fi.kind == kSlice && d.peek() == '{' {
 				err = d.listItems(fi, depth+1)
 			} else {
 				err = d.value(fi, depth+1)
 			}
+			kept, lastKeptEnd = true, d.pos
 		case strict:
 			return d.unknown(ti, key)
 		default:
 			err = d.skip(depth + 1)
+			if kept {
+				d.cut(lastKeptEnd, d.pos, nil)
+			} else {
+				pending = keyStart
+			}
 		}
 		if err != nil {
 			return err
 		}
 		d.path = d.path[:len(d.path)-1]
+		end := d.pos
 		d.space()
 		switch d.peek() {
 		case ',':
 			d.pos++
 			continue
 		case '}':
+			if pending >= 0 {
+				d.cut(pending, end, nil)
+			}
 			d.pos++
-			d.putByte('}')
 			return nil
 		}
 		return d.syntaxAt("after object key:value pair")
@@ -228,26 +253,21 @@ func (d *decoder) mapObject(ti *typeInfo, depth int) error {
 	}
 	elem := ti.elem.info()
 	d.pos++
-	d.putByte('{')
 	var seen keySet
 	d.space()
 	if d.peek() == '}' {
 		d.pos++
-		d.putByte('}')
 		return nil
 	}
 	for {
 		d.space()
-		keyStart := d.pos
 		key, err := d.key()
 		if err != nil {
 			return err
 		}
-		d.put(d.data[keyStart:d.pos])
 		if err := d.colon(); err != nil {
 			return err
 		}
-		d.putByte(':')
 		d.path = append(d.path, segment{key: key, index: -1})
 		if seen.add(key) {
 			return d.duplicate()
@@ -260,11 +280,9 @@ func (d *decoder) mapObject(ti *typeInfo, depth int) error {
 		switch d.peek() {
 		case ',':
 			d.pos++
-			d.putByte(',')
 			continue
 		case '}':
 			d.pos++
-			d.putByte('}')
 			return nil
 		}
 		return d.syntaxAt("after object key:value pair")
@@ -278,11 +296,9 @@ func (d *decoder) array(ti *typeInfo, depth int) error {
 	}
 	elem := ti.elem.info()
 	d.pos++
-	d.putByte('[')
 	d.space()
 	if d.peek() == ']' {
 		d.pos++
-		d.putByte(']')
 		return nil
 	}
 	for i := 0; ; i++ {
@@ -295,11 +311,9 @@ func (d *decoder) array(ti *typeInfo, depth int) error {
 		switch d.peek() {
 		case ',':
 			d.pos++
-			d.putByte(',')
 			continue
 		case ']':
 			d.pos++
-			d.putByte(']')
 			return nil
 		}
 		return d.syntaxAt("after array element")
@@ -312,9 +326,11 @@ func (d *decoder) listItems(ti *typeInfo, depth int) error {
 	if depth >= MaxDepth {
 		return d.syntax("nested too deep")
 	}
+	objStart := d.pos
 	d.pos++
 	var seen keySet
 	found := false
+	itemsEnd := 0
 	d.space()
 	if d.peek() != '}' {
 		for {
@@ -332,7 +348,9 @@ func (d *decoder) listItems(ti *typeInfo, depth int) error {
 			}
 			if d.space(); string(key) == "items" && (d.peek() == '[' || d.peek() == 'n') {
 				found = true
+				d.cut(objStart, d.pos, nil) // the List object up to its items
 				err = d.value(ti, depth+1)
+				itemsEnd = d.pos
 			} else {
 				err = d.skip(depth + 1)
 			}
@@ -355,6 +373,7 @@ func (d *decoder) listItems(ti *typeInfo, depth int) error {
 	if !found {
 		return field.New(d.pathString(), "a JSON object", fmt.Errorf("%w: want a list, or a List object with items", field.ErrInvalid))
 	}
+	d.cut(itemsEnd, d.pos, nil) // the List object after its items
 	return nil
 }
 
@@ -435,11 +454,11 @@ func (d *decoder) skip(depth int) error {
 		_, err := d.str()
 		return err
 	case 't':
-		return d.literal("true", false)
+		return d.literal("true")
 	case 'f':
-		return d.literal("false", false)
+		return d.literal("false")
 	case 'n':
-		return d.literal("null", false)
+		return d.literal("null")
 	default:
 		if c == '-' || '0' <= c && c <= '9' {
 			return d.number()
@@ -573,8 +592,8 @@ func (d *decoder) number() error {
 	return nil
 }
 
-// literal reads true, false or null, writing it when put is set.
-func (d *decoder) literal(lit string, put bool) error {
+// literal reads true, false or null.
+func (d *decoder) literal(lit string) error {
 	for i := 0; i < len(lit); i++ {
 		if d.pos >= len(d.data) {
 			return d.syntax("unexpected end of JSON input")
@@ -583,9 +602,6 @@ func (d *decoder) literal(lit string, put bool) error {
 			return d.syntax("invalid character " + quoteChar(d.data[d.pos]) + " in literal " + lit)
 		}
 		d.pos++
-	}
-	if put && d.emit {
-		d.out = append(d.out, lit...)
 	}
 	return nil
 }
@@ -610,7 +626,6 @@ func (d *decoder) numberFor(ti *typeInfo, raw []byte) error {
 	if err != nil {
 		return field.New(d.pathString(), Clip(string(raw)), fmt.Errorf("%w: want %s", field.ErrInvalid, typeName(ti)))
 	}
-	d.put(raw)
 	return nil
 }
 
@@ -624,9 +639,7 @@ func (d *decoder) duration(raw []byte) error {
 	if err != nil {
 		return field.New(d.pathString(), Clip(s), fmt.Errorf("%w: want a Go duration (\"1m30s\") or integer nanoseconds", field.ErrInvalid))
 	}
-	if d.emit {
-		d.out = strconv.AppendInt(d.out, int64(v), 10)
-	}
+	d.cut(d.pos-len(raw), d.pos, strconv.AppendInt(nil, int64(v), 10))
 	return nil
 }
 
