@@ -348,7 +348,7 @@ func ServeWith(opts ServeOptions, impl Implementation, r io.Reader, w io.Writer)
 func answer(impl Implementation, line []byte, timeout time.Duration) Response {
 	req, err := ParseRequest(line)
 	if err != nil {
-		return Response{Failure: "bad request: " + apijson.Clip(err.Error())}
+		return Response{Failure: "bad request: " + apijson.Describe(err)}
 	}
 	type result struct {
 		out json.RawMessage

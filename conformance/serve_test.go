@@ -32,7 +32,7 @@ func TestServeAnswersEveryLine(t *testing.T) {
 		{`{"decision":"test.Slow","input":{}}`, `"failure":"internal error: decision test.Slow did not answer within 100ms`},
 		{`{"decision":"intstr.Scaled","input":{"value":"` + strings.Repeat("9", 5000) + `"}}`, `"failure":"bad request: line longer than 1024 bytes (skipped)"`},
 		{valid + ` {}`, `"failure":"bad request: `},
-		{`{"decision":"intstr.Scaled","input":{"value":1,"value":2,"total":1}}`, `"failure":"bad request: input.value: \"\": duplicate value`},
+		{`{"decision":"intstr.Scaled","input":{"value":1,"value":2,"total":1}}`, `"failure":"bad request: input.value: duplicate value: key given more than once"`},
 		{`{"decision":"nope.Nope","input":{}}`, `"unsupported":true`},
 		{"", `"failure":"bad request: `},
 		{valid, `"output":{"value":5,"untruncated":5}`},

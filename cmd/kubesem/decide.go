@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/kubesem/kubesem/conformance"
-	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/internal/apijson"
 )
 
@@ -127,31 +126,8 @@ func byteSize(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// describe writes a decoding error for one line of stderr: a syntax
-// error as "line L, column C: what (in path)", a field error as
-// "path: reason" or "path: "value": reason".
-func describe(err error) string {
-	var se *apijson.SyntaxError
-	var fe *field.Error
-	switch {
-	case errors.As(err, &se):
-		s := se.Error()
-		if errors.As(err, &fe) && fe.Path != "" {
-			s += " (in " + fe.Path + ")"
-		}
-		return s
-	case errors.As(err, &fe):
-		reason := "invalid value"
-		if fe.Err != nil {
-			reason = fe.Err.Error()
-		}
-		if fe.Value == "" {
-			return fe.Path + ": " + reason
-		}
-		return fe.Path + ": " + strconv.Quote(apijson.Clip(fe.Value)) + ": " + reason
-	}
-	return apijson.Clip(err.Error())
-}
+// describe writes a decoding error for one line of stderr.
+func describe(err error) string { return apijson.Describe(err) }
 
 const serveSynopsisFlags = `Every line is answered with exactly one response line, in order. A line
 that is not a request, longer than --max-line, whose decision panics (an

@@ -173,3 +173,33 @@ func (d *decoder) call(ti *typeInfo, raw []byte) error {
 	}
 	return field.New(path, Clip(string(raw)), fmt.Errorf("%w: %s", field.ErrInvalid, Clip(err.Error())))
 }
+
+// Describe writes a decoding error on one line: a syntax error as "line
+// L, column C: what (in path)", a field error as "path: reason" or
+// "path: "value": reason", values clipped.
+func Describe(err error) string {
+	var se *SyntaxError
+	var fe *field.Error
+	switch {
+	case errors.As(err, &se):
+		s := se.Error()
+		if errors.As(err, &fe) && fe.Path != "" {
+			s += " (in " + fe.Path + ")"
+		}
+		return s
+	case errors.As(err, &fe):
+		reason := "invalid value"
+		if fe.Err != nil {
+			reason = fe.Err.Error()
+		}
+		path := fe.Path
+		if path == "" {
+			path = "(top)"
+		}
+		if fe.Value == "" {
+			return path + ": " + Clip(reason)
+		}
+		return path + ": " + strconv.Quote(Clip(fe.Value)) + ": " + Clip(reason)
+	}
+	return Clip(err.Error())
+}
