@@ -282,7 +282,7 @@ type ServeOptions struct {
 	Timeout time.Duration
 	// MaxLine is the longest request line read, in bytes (0:
 	// [DefaultMaxLine]). A longer line is answered with a failure and
-	// skipped without being held in memory.
+	// skipped; no more than MaxLine bytes of it are held meanwhile.
 	MaxLine int
 }
 
@@ -383,30 +383,44 @@ func answer(impl Implementation, line []byte, timeout time.Duration) Response {
 
 // readLine reads one line (without its end, \n or \r\n). A line longer
 // than max bytes is read to its end and dropped: long is set and line is
-// nil. err is io.EOF for the last line when it has no end, and when r is
-// done.
+// nil; at most max bytes of it are held meanwhile. err is io.EOF for the
+// last line when it has no end, and when r is done.
 func readLine(r *bufio.Reader, max int) (line []byte, long bool, err error) {
+	var chunks [][]byte
+	n := 0
 	for {
 		chunk, err := r.ReadSlice('\n')
-		n := len(line) + len(chunk)
-		if len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
-			n--
+		size := len(chunk)
+		if size > 0 && chunk[size-1] == '\n' {
+			size--
 		}
-		if !long && n > max {
-			long, line = true, nil
+		if !long && n+size > max {
+			long, chunks = true, nil
 		}
-		if !long {
-			line = append(line, chunk...)
+		if !long && len(chunk) > 0 {
+			chunks = append(chunks, append([]byte(nil), chunk...))
+			n += len(chunk)
 		}
 		if err == bufio.ErrBufferFull {
 			continue
 		}
-		if n := len(line); n > 0 && line[n-1] == '\n' {
-			line = line[:n-1]
-			if n := len(line); n > 0 && line[n-1] == '\r' {
-				line = line[:n-1]
+		if long {
+			return nil, true, err
+		}
+		if len(chunks) == 1 {
+			line = chunks[0]
+		} else if len(chunks) > 1 {
+			line = make([]byte, 0, n)
+			for _, c := range chunks {
+				line = append(line, c...)
 			}
 		}
-		return line, long, err
+		if k := len(line); k > 0 && line[k-1] == '\n' {
+			line = line[:k-1]
+			if k := len(line); k > 0 && line[k-1] == '\r' {
+				line = line[:k-1]
+			}
+		}
+		return line, false, err
 	}
 }
