@@ -50,8 +50,10 @@ func scaleDump(w io.Writer, workloads, podsPer int, pdbs bool) {
 
 // TestExplainScale: explain is near-linear in the dump: 100,000 pods of
 // 1,000 Deployments with 1,000 PodDisruptionBudgets, all in one namespace,
-// are explained within seconds (48 s and 92 s before pods were indexed).
-// KUBESEM_EXPLAIN_DUMP=file writes the dump for timing the binary.
+// are explained in about 2 s of CPU (73 s before pods were indexed). The
+// bound is on the process's CPU time, which a loaded machine stretches far
+// less than the wall clock. KUBESEM_EXPLAIN_DUMP=file writes the dump for
+// timing the binary.
 func TestExplainScale(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 100,000-pod dump")
@@ -61,21 +63,21 @@ func TestExplainScale(t *testing.T) {
 	if f := os.Getenv("KUBESEM_EXPLAIN_DUMP"); f != "" {
 		os.WriteFile(f, dump.Bytes(), 0o644)
 	}
-	start := time.Now()
+	cpu0, start := cpuTime(), time.Now()
 	code, out, errOut := runCLI(t, dump.String(), "explain", "--now", "2026-11-23T12:00:00Z")
-	d := time.Since(start)
+	cpu, wall := cpuTime()-cpu0, time.Since(start)
 	if code != 0 {
 		t.Fatalf("explain = %d: %.500s", code, errOut)
 	}
-	t.Logf("explain: %d bytes, 100,000 pods, 1,000 Deployments, 1,000 PDBs: %v", dump.Len(), d)
+	t.Logf("explain: %d bytes, 100,000 pods, 1,000 Deployments, 1,000 PDBs: %v CPU, %v wall", dump.Len(), cpu, wall)
 	if n := strings.Count(out, "PodDisruptionBudget big/"); n != 1000 {
 		t.Errorf("%d PodDisruptionBudgets explained; want 1000", n)
 	}
 	if !strings.Contains(out, "disruptionsAllowed 50 (healthy 100 of 50 desired, 100 expected)") {
 		t.Errorf("PDB answer missing:\n%.2000s", out)
 	}
-	if d > 20*time.Second {
-		t.Errorf("explain took %v; want near-linear time (≤ 2 s on an idle machine)", d)
+	if cpu > 10*time.Second {
+		t.Errorf("explain took %v of CPU; want near-linear time (about 2 s)", cpu)
 	}
 }
 
