@@ -60,7 +60,7 @@ func opaque(t reflect.Type) bool {
 }
 
 // fieldsJSON lists the types whose UnmarshalJSON reads the struct's own
-// fields as encoding/json does and only adds an API form next to them (a
+// fields (through internal/apijson) and only adds an API form next to them (a
 // statefulset.Pod also reads spec.volumes; a claim, revision, lease or
 // controller its metadata and spec): their keys are their fields'.
 var fieldsJSON = map[reflect.Type]bool{

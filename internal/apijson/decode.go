@@ -21,11 +21,14 @@
 //
 // The mechanism: a single pass walks the document against the target Go
 // type, checking syntax, duplicate keys, nesting and the JSON kind of each
-// value, drops the keys no field has exactly (so that encoding/json's
-// case-insensitive fallback never sees one), rewrites durations, and hands
-// the result to encoding/json. Types with their own UnmarshalJSON are
-// checked but passed on whole; each of kubesem's calls this package in
-// turn.
+// value, and records the edits encoding/json then needs: the members no
+// field names exactly are cut out (so that encoding/json's
+// case-insensitive fallback never sees one), duration strings become
+// integers, a top-level List gives way to its items. The document, edited
+// only where needed (not copied when nothing is), goes to encoding/json.
+// Types with their own UnmarshalJSON are checked but passed on whole; each
+// of kubesem's calls this package in turn. When such a method fails, a
+// second walk calls each in document order to name the failing one's path.
 package apijson
 
 import (
