@@ -370,7 +370,7 @@ func answer(impl Implementation, line []byte, timeout time.Duration) Response {
 	select {
 	case res = <-done:
 	case <-timer.C:
-		return Response{Failure: fmt.Sprintf("%v: decision %s did not answer within %v and was abandoned (a kubesem bug: please report it with the request)", ErrInternal, req.Decision, timeout)}
+		return Response{Failure: fmt.Sprintf("%v: decision %s did not answer within %v and was abandoned (a kubesem bug: please report it with the request)", ErrInternal, apijson.Clip(req.Decision), timeout)}
 	}
 	switch {
 	case errors.Is(res.err, ErrUnsupported):

@@ -47,7 +47,7 @@ var ErrInternal = errors.New("internal error")
 func (k kubesem) Decide(decision string, options, input json.RawMessage) (_ json.RawMessage, err error) {
 	d, ok := k.decisions[decision]
 	if !ok {
-		return nil, fmt.Errorf("%w: %s", ErrUnsupported, decision)
+		return nil, fmt.Errorf("%w: %s", ErrUnsupported, apijson.Clip(decision))
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -92,7 +92,7 @@ func decodeStrict(raw json.RawMessage, v any) error {
 
 // panicked is the error for a decision that panicked with p.
 func panicked(decision string, p any) error {
-	return fmt.Errorf("%w: decision %s panicked: %s (a kubesem bug: please report it with the request)", ErrInternal, decision, apijson.Clip(fmt.Sprint(p)))
+	return fmt.Errorf("%w: decision %s panicked: %s (a kubesem bug: please report it with the request)", ErrInternal, apijson.Clip(decision), apijson.Clip(fmt.Sprint(p)))
 }
 
 // inputError is kubesem's error answer: the field path from the top of
