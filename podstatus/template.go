@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/kubesem/kubesem/internal/apijson"
 	"github.com/kubesem/kubesem/meta"
 )
 
@@ -35,15 +36,16 @@ type templateFields struct {
 	Spec            Spec `json:"spec"`
 }
 
-// UnmarshalJSON decodes the modelled fields as encoding/json does (unknown
-// fields do not fail) and keeps every other field of the template.
+// UnmarshalJSON decodes the modelled fields as the API server reads them
+// (keys case-sensitive, unknown fields do not fail, a repeated key does)
+// and keeps every other field of the template.
 func (t *Template) UnmarshalJSON(b []byte) error {
 	var f templateFields
-	if err := json.Unmarshal(b, &f); err != nil {
+	if err := apijson.Unmarshal(b, &f); err != nil {
 		return err
 	}
 	var all any
-	if err := json.Unmarshal(b, &all); err != nil {
+	if err := apijson.Unmarshal(b, &all); err != nil {
 		return err
 	}
 	rest, _ := residual(all, reflect.TypeFor[templateFields]()).(map[string]any)

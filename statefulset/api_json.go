@@ -1,18 +1,19 @@
 package statefulset
 
 import (
-	"encoding/json"
 	"time"
+
+	"github.com/kubesem/kubesem/internal/apijson"
 )
 
-// UnmarshalJSON decodes a pod as encoding/json does and, when the input
+// UnmarshalJSON decodes a pod (keys case-sensitive, as the API server reads them) and, when the input
 // has no kubesem "volumes" list, reads the volumes from spec.volumes as the
 // API server returns them (a persistentVolumeClaim volume gives its
 // claimName), so that a real Pod object keeps its claims.
 func (p *Pod) UnmarshalJSON(b []byte) error {
 	type plain Pod
 	var x plain
-	if err := json.Unmarshal(b, &x); err != nil {
+	if err := apijson.Unmarshal(b, &x); err != nil {
 		return err
 	}
 	if x.Volumes == nil {
@@ -26,7 +27,7 @@ func (p *Pod) UnmarshalJSON(b []byte) error {
 				} `json:"volumes"`
 			} `json:"spec"`
 		}
-		if err := json.Unmarshal(b, &api); err != nil {
+		if err := apijson.Unmarshal(b, &api); err != nil {
 			return err
 		}
 		for _, v := range api.Spec.Volumes {
@@ -51,7 +52,7 @@ func (c *Claim) UnmarshalJSON(b []byte) error {
 		plain
 		Metadata *plain `json:"metadata"`
 	}
-	if err := json.Unmarshal(b, &x); err != nil {
+	if err := apijson.Unmarshal(b, &x); err != nil {
 		return err
 	}
 	if x.Metadata != nil && x.Name == "" {
@@ -74,7 +75,7 @@ func (r *Revision) UnmarshalJSON(b []byte) error {
 			CreationTimestamp time.Time `json:"creationTimestamp"`
 		} `json:"metadata"`
 	}
-	if err := json.Unmarshal(b, &x); err != nil {
+	if err := apijson.Unmarshal(b, &x); err != nil {
 		return err
 	}
 	if m := x.Metadata; m != nil && x.Name == "" {
