@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/kubesem/kubesem/internal/apijson"
 )
 
 // Match reports whether got satisfies want under the matching rules in the
@@ -26,6 +28,9 @@ func Match(want, got json.RawMessage) (bool, string) {
 }
 
 func decodeValue(raw json.RawMessage) (any, error) {
+	if err := apijson.Valid(raw); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -62,9 +60,9 @@ func opaque(t reflect.Type) bool {
 }
 
 // fieldsJSON lists the types whose UnmarshalJSON reads the struct's own
-// fields as encoding/json does and only adds an API form next to them (a
-// statefulset.Pod also reads spec.volumes; a claim, revision, lease or
-// controller its metadata and spec): their keys are their fields'.
+// fields (through internal/apijson) and only adds an API form next to them (a
+// claim, revision, lease or controller its metadata and spec): their keys
+// are their fields'.
 var fieldsJSON = map[reflect.Type]bool{
 	reflect.TypeFor[statefulset.Claim]():    true,
 	reflect.TypeFor[statefulset.Revision](): true,
@@ -117,89 +115,4 @@ func inputPath(in reflect.Type, err error) error {
 		return err
 	}
 	return field.Under(objectKey(in), err)
-}
-
-// unknownField returns the path from the top of raw, decoded as t, to the
-// first key t does not have ("deployment.spec.bogus"), or "" when there is
-// none. encoding/json names only the key itself.
-func unknownField(raw json.RawMessage, t reflect.Type, name string) string {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if opaque(t) {
-		return ""
-	}
-	switch t.Kind() {
-	case reflect.Struct:
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(raw, &obj) != nil {
-			return ""
-		}
-		keys := jsonKeys(t)
-		// Walk keys in a fixed order so the answer is deterministic.
-		names := make([]string, 0, len(obj))
-		for k := range obj {
-			names = append(names, k)
-		}
-		slices.Sort(names)
-		for _, k := range names {
-			ft, ok := matchKey(keys, k)
-			if !ok {
-				if k == name || name == "" {
-					return k
-				}
-				continue
-			}
-			if p := unknownField(obj[k], ft, name); p != "" {
-				return joinPath(k, p)
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		var elems []json.RawMessage
-		if json.Unmarshal(raw, &elems) != nil {
-			return ""
-		}
-		for i, e := range elems {
-			if p := unknownField(e, t.Elem(), name); p != "" {
-				return joinPath("["+strconv.Itoa(i)+"]", p)
-			}
-		}
-	case reflect.Map:
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(raw, &obj) != nil {
-			return ""
-		}
-		names := make([]string, 0, len(obj))
-		for k := range obj {
-			names = append(names, k)
-		}
-		slices.Sort(names)
-		for _, k := range names {
-			if p := unknownField(obj[k], t.Elem(), name); p != "" {
-				return joinPath(k, p)
-			}
-		}
-	}
-	return ""
-}
-
-// matchKey finds k among keys as encoding/json does: exactly, else
-// case-insensitively.
-func matchKey(keys map[string]reflect.Type, k string) (reflect.Type, bool) {
-	if t, ok := keys[k]; ok {
-		return t, true
-	}
-	for name, t := range keys {
-		if strings.EqualFold(name, k) {
-			return t, true
-		}
-	}
-	return nil, false
-}
-
-func joinPath(a, b string) string {
-	if strings.HasPrefix(b, "[") {
-		return a + b
-	}
-	return a + "." + b
 }

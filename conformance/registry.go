@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/intstr"
 )
 
@@ -22,10 +23,11 @@ type Decision struct {
 	decide  func(options, input json.RawMessage) (any, error)
 }
 
-// Bind binds f as the decision name: the vector's input decodes strictly
-// into In, its options into Opt, and f's Out is written with the canonical
-// encoder (plan.Encode). A *field.Error from f becomes the vector's
-// {"error": {...}} answer.
+// Bind binds f as the decision name: the vector's input decodes into In
+// (strict about In's own keys), its options strictly into Opt (an unknown
+// or misspelt option is an Unsupported error at options.<key>), and f's
+// Out is written with the canonical encoder (plan.Encode). A *field.Error
+// from decoding or from f becomes the vector's {"error": {...}} answer.
 func Bind[In, Opt, Out any](name string, f func(in In, opts Opt) (Out, error)) Decision {
 	return Decision{
 		Name:    name,
@@ -39,7 +41,7 @@ func Bind[In, Opt, Out any](name string, f func(in In, opts Opt) (Out, error)) D
 				return nil, err
 			}
 			if err := decodeStrict(options, &opts); err != nil {
-				return nil, err
+				return nil, field.Under("options", err)
 			}
 			if v, ok := any(&in).(validator); ok {
 				if err := v.validate(); err != nil {

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"slices"
 	"testing"
+
+	"github.com/kubesem/kubesem/internal/apijson"
 )
 
 // Implementation decides one vector. It returns the decision's output as
@@ -132,7 +134,7 @@ func errorOutput(raw json.RawMessage) bool {
 	var probe struct {
 		Error json.RawMessage `json:"error"`
 	}
-	return json.Unmarshal(raw, &probe) == nil && len(probe.Error) > 0 && string(probe.Error) != "null"
+	return apijson.Unmarshal(raw, &probe) == nil && len(probe.Error) > 0 && string(probe.Error) != "null"
 }
 
 // Run checks impl against the suite's vectors, one subtest per vector named

@@ -7,6 +7,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/kubesem/kubesem/internal/apijson"
 )
 
 // Vector is one conformance case.
@@ -40,8 +42,14 @@ type WantError struct {
 	Kind  string `json:"kind"`
 }
 
-// Load reads every "<package>/*.json" file of fsys. Each file holds a JSON
-// array of vectors. It returns an error naming the file and vector for a
+// MaxVectorFile is the largest vector file Load reads, in bytes.
+const MaxVectorFile = 256 << 20
+
+// Load reads every "<package>/*.json" file of fsys (each at most
+// MaxVectorFile bytes). Each file holds a JSON
+// array of vectors, read as the API server reads JSON (a repeated or
+// unknown key is an error naming its path). It returns an error naming the
+// file and vector for a
 // vector without a decision, name, source or input, with a decision of
 // another package, with a name used twice in a package, or without exactly
 // one of want, wantOneOf and wantError. Vectors come back sorted by package,
@@ -55,14 +63,15 @@ func Load(fsys fs.FS) ([]Vector, error) {
 	var all []Vector
 	seen := map[string]string{}
 	for _, file := range files {
+		if st, err := fs.Stat(fsys, file); err == nil && st.Size() > MaxVectorFile {
+			return nil, fmt.Errorf("%s: %d bytes, more than the %d a vector file may hold", file, st.Size(), MaxVectorFile)
+		}
 		data, err := fs.ReadFile(fsys, file)
 		if err != nil {
 			return nil, err
 		}
 		var vs []Vector
-		dec := json.NewDecoder(strings.NewReader(string(data)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&vs); err != nil {
+		if err := apijson.UnmarshalStrict(data, &vs); err != nil {
 			return nil, fmt.Errorf("%s: %v", file, err)
 		}
 		pkg := path.Dir(file)

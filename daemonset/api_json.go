@@ -1,6 +1,6 @@
 package daemonset
 
-import "encoding/json"
+import "github.com/kubesem/kubesem/internal/apijson"
 
 // UnmarshalJSON decodes a revision in kubesem's flat form ({"name",
 // "revision", "hash"}) or as the API server returns a ControllerRevision:
@@ -16,7 +16,7 @@ func (r *Revision) UnmarshalJSON(b []byte) error {
 			Labels map[string]string `json:"labels"`
 		} `json:"metadata"`
 	}
-	if err := json.Unmarshal(b, &x); err != nil {
+	if err := apijson.Unmarshal(b, &x); err != nil {
 		return err
 	}
 	if m := x.Metadata; m != nil && x.Name == "" {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/internal/apijson"
 )
 
 // Value is an int-or-string, as in the Kubernetes API: either an integer or
@@ -106,15 +107,15 @@ func (v Value) MarshalJSON() ([]byte, error) {
 func (v *Value) UnmarshalJSON(b []byte) error {
 	if len(b) > 0 && b[0] == '"' {
 		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
+		if err := apijson.Unmarshal(b, &s); err != nil {
 			return err
 		}
 		*v = String(s)
 		return nil
 	}
 	var n int32
-	if err := json.Unmarshal(b, &n); err != nil {
-		return field.New("", string(b), field.ErrInvalid)
+	if err := apijson.Unmarshal(b, &n); err != nil {
+		return field.New("", apijson.Clip(string(b)), field.ErrInvalid)
 	}
 	*v = Int(n)
 	return nil

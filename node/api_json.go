@@ -1,8 +1,9 @@
 package node
 
 import (
-	"encoding/json"
 	"time"
+
+	"github.com/kubesem/kubesem/internal/apijson"
 )
 
 // UnmarshalJSON decodes a lease in kubesem's flat form ({"name",
@@ -19,7 +20,7 @@ func (l *Lease) UnmarshalJSON(b []byte) error {
 			RenewTime *time.Time `json:"renewTime"`
 		} `json:"spec"`
 	}
-	if err := json.Unmarshal(b, &x); err != nil {
+	if err := apijson.Unmarshal(b, &x); err != nil {
 		return err
 	}
 	if m := x.Metadata; m != nil && x.Name == "" {

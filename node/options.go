@@ -1,12 +1,9 @@
 package node
 
 import (
-	"bytes"
-	"encoding/json"
 	"time"
 
-	"github.com/kubesem/kubesem/field"
-	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/internal/apijson"
 )
 
 // Options selects deviations from Kubernetes v1.36.3 with default feature
@@ -97,25 +94,15 @@ func (o Options) unhealthyThreshold() float32 {
 }
 
 // UnmarshalJSON reads durations as Go duration strings ("40s"), the way
-// plan.Encode writes them, or as integer nanoseconds; unknown fields are
-// an error.
+// plan.Encode writes them, or as integer nanoseconds. Keys are
+// case-sensitive; an unknown or repeated key is a *field.Error at its name
+// (Unsupported, Duplicate).
 func (o *Options) UnmarshalJSON(b []byte) error {
 	type plain Options
-	var raw struct {
-		plain
-		NodeMonitorGracePeriod json.RawMessage `json:"nodeMonitorGracePeriod"`
-		NodeStartupGracePeriod json.RawMessage `json:"nodeStartupGracePeriod"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&raw); err != nil {
-		return field.New("", err.Error(), field.ErrInvalid)
-	}
-	*o = Options(raw.plain)
-	var err error
-	if o.NodeMonitorGracePeriod, err = plan.DecodeDuration(raw.NodeMonitorGracePeriod, "nodeMonitorGracePeriod"); err != nil {
+	var p plain
+	if err := apijson.UnmarshalStrict(b, &p); err != nil {
 		return err
 	}
-	o.NodeStartupGracePeriod, err = plan.DecodeDuration(raw.NodeStartupGracePeriod, "nodeStartupGracePeriod")
-	return err
+	*o = Options(p)
+	return nil
 }

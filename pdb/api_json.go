@@ -1,8 +1,7 @@
 package pdb
 
 import (
-	"encoding/json"
-
+	"github.com/kubesem/kubesem/internal/apijson"
 	"github.com/kubesem/kubesem/meta"
 )
 
@@ -24,7 +23,7 @@ func (c *Controller) UnmarshalJSON(b []byte) error {
 			Replicas *int32 `json:"replicas"`
 		} `json:"spec"`
 	}
-	if err := json.Unmarshal(b, &x); err != nil {
+	if err := apijson.Unmarshal(b, &x); err != nil {
 		return err
 	}
 	if m := x.Metadata; m != nil && x.Name == "" {

@@ -1,15 +1,13 @@
 package pdb
 
 import (
-	"bytes"
-	"encoding/json"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/internal/apijson"
 	"github.com/kubesem/kubesem/meta"
-	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -378,24 +376,15 @@ func (s *sim) podStates() []PodState {
 }
 
 // UnmarshalJSON reads After as a Go duration string ("30s") or integer
-// nanoseconds.
+// nanoseconds. Keys are case-sensitive; an unknown or repeated key is a
+// *field.Error at its name (Unsupported, Duplicate).
 func (a *Action) UnmarshalJSON(b []byte) error {
 	type plain Action
-	var raw struct {
-		plain
-		After json.RawMessage `json:"after"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&raw); err != nil {
-		return field.New("", err.Error(), field.ErrInvalid)
-	}
-	d, err := plan.DecodeDuration(raw.After, "after")
-	if err != nil {
+	var p plain
+	if err := apijson.UnmarshalStrict(b, &p); err != nil {
 		return err
 	}
-	*a = Action(raw.plain)
-	a.After = d
+	*a = Action(p)
 	return nil
 }
 

@@ -1,12 +1,9 @@
 package pdb
 
 import (
-	"bytes"
-	"encoding/json"
 	"time"
 
-	"github.com/kubesem/kubesem/field"
-	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/internal/apijson"
 )
 
 // Options selects deviations from Kubernetes v1.36.3 with default feature
@@ -50,21 +47,15 @@ func (o Options) staleTimeout() time.Duration {
 }
 
 // UnmarshalJSON reads durations as Go duration strings ("10m"), the way
-// plan.Encode writes them, or as integer nanoseconds.
+// plan.Encode writes them, or as integer nanoseconds. Keys are
+// case-sensitive; an unknown or repeated key is a *field.Error at its name
+// (Unsupported, Duplicate).
 func (o *Options) UnmarshalJSON(b []byte) error {
-	var raw struct {
-		DeletionTimeout           json.RawMessage `json:"deletionTimeout"`
-		StalePodDisruptionTimeout json.RawMessage `json:"stalePodDisruptionTimeout"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&raw); err != nil {
-		return field.New("", err.Error(), field.ErrInvalid)
-	}
-	var err error
-	if o.DeletionTimeout, err = plan.DecodeDuration(raw.DeletionTimeout, "deletionTimeout"); err != nil {
+	type plain Options
+	var p plain
+	if err := apijson.UnmarshalStrict(b, &p); err != nil {
 		return err
 	}
-	o.StalePodDisruptionTimeout, err = plan.DecodeDuration(raw.StalePodDisruptionTimeout, "stalePodDisruptionTimeout")
-	return err
+	*o = Options(p)
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/kubesem/kubesem/internal/apijson"
 	"github.com/kubesem/kubesem/meta"
 )
 
@@ -36,11 +37,12 @@ type templateFields struct {
 	Spec            Spec `json:"spec"`
 }
 
-// UnmarshalJSON decodes the modelled fields as encoding/json does (unknown
-// fields do not fail) and keeps every other field of the template.
+// UnmarshalJSON decodes the modelled fields as the API server reads them
+// (keys case-sensitive, unknown fields do not fail, a repeated key does)
+// and keeps every other field of the template.
 func (t *Template) UnmarshalJSON(b []byte) error {
 	var f templateFields
-	if err := json.Unmarshal(b, &f); err != nil {
+	if err := apijson.Unmarshal(b, &f); err != nil {
 		return err
 	}
 	all, err := decodeNumbers(b)

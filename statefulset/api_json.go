@@ -1,8 +1,9 @@
 package statefulset
 
 import (
-	"encoding/json"
 	"time"
+
+	"github.com/kubesem/kubesem/internal/apijson"
 )
 
 // UnmarshalJSON decodes a claim in kubesem's flat form ({"name", "uid",
@@ -15,7 +16,7 @@ func (c *Claim) UnmarshalJSON(b []byte) error {
 		plain
 		Metadata *plain `json:"metadata"`
 	}
-	if err := json.Unmarshal(b, &x); err != nil {
+	if err := apijson.Unmarshal(b, &x); err != nil {
 		return err
 	}
 	if x.Metadata != nil && x.Name == "" {
@@ -38,7 +39,7 @@ func (r *Revision) UnmarshalJSON(b []byte) error {
 			CreationTimestamp time.Time `json:"creationTimestamp"`
 		} `json:"metadata"`
 	}
-	if err := json.Unmarshal(b, &x); err != nil {
+	if err := apijson.Unmarshal(b, &x); err != nil {
 		return err
 	}
 	if m := x.Metadata; m != nil && x.Name == "" {

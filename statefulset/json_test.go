@@ -183,8 +183,8 @@ func TestClaimTemplatesJSON(t *testing.T) {
 		}
 	}
 	var c ClaimTemplates
-	if err := json.Unmarshal([]byte(`["a",{"metadata":{"name":"b"}},7]`), &c); err == nil || !strings.HasPrefix(err.Error(), "spec.volumeClaimTemplates[2]: ") {
-		t.Errorf("error %v does not name spec.volumeClaimTemplates[2]", err)
+	if err := json.Unmarshal([]byte(`["a",{"metadata":{"name":"b"}},7]`), &c); err == nil || !strings.HasPrefix(err.Error(), "[2]: ") {
+		t.Errorf("error %v does not name element [2]", err)
 	}
 	b, err := json.Marshal(ClaimTemplates{"www"})
 	if err != nil || string(b) != `["www"]` {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/internal/apijson"
 )
 
 // decide reads one request and prints the decision's JSON output. An input
@@ -24,32 +26,25 @@ func decide(args []string, stdin io.Reader, stdout io.Writer) error {
 	if len(args) > 1 {
 		return usagef("decide: want at most one FILE")
 	}
-	var data []byte
-	var err error
-	if len(args) == 1 && args[0] != "-" {
-		data, err = os.ReadFile(args[0])
-	} else {
-		data, err = io.ReadAll(stdin)
+	file := "-"
+	if len(args) == 1 {
+		file = args[0]
 	}
+	data, err := readInput(file, stdin, maxRequestBytes)
 	if err != nil {
 		return usagef("decide: %v", err)
 	}
-	var req conformance.Request
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			line := 1 + bytes.Count(data[:se.Offset], []byte("\n"))
-			col := int(se.Offset) - bytes.LastIndexByte(data[:se.Offset], '\n')
-			return usagef("decide: request: line %d, column %d: %v", line, col, err)
-		}
-		return usagef("decide: request: %v", err)
+	req, err := conformance.ParseRequest(data)
+	if err != nil {
+		return usagef("decide: request: %s", describe(err))
 	}
 	if req.Decision == "" {
 		return usagef("decide: request: decision: required value")
 	}
 	out, err := conformance.Kubesem().Decide(req.Decision, req.Options, req.Input)
+	if errors.Is(err, conformance.ErrInternal) {
+		return fmt.Errorf("decide: %v", err)
+	}
 	if err != nil {
 		return usagef("decide: %v", err)
 	}
@@ -60,17 +55,22 @@ func decide(args []string, stdin io.Reader, stdout io.Writer) error {
 	stdout.Write(append(out, '\n'))
 	var probe struct {
 		Error *struct {
-			Field, Kind, Value, Reason string
+			Field  string `json:"field"`
+			Kind   string `json:"kind"`
+			Value  string `json:"value"`
+			Reason string `json:"reason"`
 		} `json:"error"`
 	}
-	if json.Unmarshal(out, &probe) == nil && probe.Error != nil {
+	if apijson.Unmarshal(out, &probe) == nil && probe.Error != nil {
 		e := probe.Error
 		path := "input"
-		if e.Field != "" {
+		switch {
+		case e.Field == "options" || strings.HasPrefix(e.Field, "options."):
+			path = e.Field
+		case strings.HasPrefix(e.Field, "["):
+			path = "input" + e.Field
+		case e.Field != "":
 			path = "input." + e.Field
-			if strings.HasPrefix(e.Field, "[") {
-				path = "input" + e.Field
-			}
 		}
 		if e.Reason == "" {
 			e.Reason = e.Kind
@@ -80,8 +80,76 @@ func decide(args []string, stdin io.Reader, stdout io.Writer) error {
 	return nil
 }
 
-func serve(stdin io.Reader, stdout io.Writer) error {
-	return conformance.Serve(conformance.Kubesem(), stdin, stdout)
+// maxRequestBytes bounds what decide reads: a request larger than this is
+// refused before it is decoded.
+const maxRequestBytes = conformance.DefaultMaxLine
+
+// readInput reads file ("-": stdin, when there is one), refusing more
+// than limit bytes.
+func readInput(file string, stdin io.Reader, limit int64) ([]byte, error) {
+	r := stdin
+	name := "standard input"
+	size := int64(0)
+	if file != "-" || stdin == nil {
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r, name = f, file
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			size = st.Size()
+		}
+	}
+	if size > limit {
+		return nil, fmt.Errorf("%s is larger than %s; refused", name, byteSize(limit))
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+512))
+	if _, err := buf.ReadFrom(io.LimitReader(r, limit+1)); err != nil {
+		return nil, err
+	}
+	data := buf.Bytes()
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s is larger than %s; refused", name, byteSize(limit))
+	}
+	return data, nil
+}
+
+// byteSize writes n bytes as "64 MiB", "1 GiB", "512 bytes".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// describe writes a decoding error for one line of stderr.
+func describe(err error) string { return apijson.Describe(err) }
+
+const serveSynopsisFlags = `Every line is answered with exactly one response line, in order. A line
+that is not a request, longer than --max-line, whose decision panics (an
+internal error naming the decision: please report it with the request)
+or that takes longer than --timeout is answered with a failure, and the
+next line is read. A decision that timed out is abandoned but may keep
+running in the background until it ends (it uses a CPU meanwhile).`
+
+func serve(args []string, stdin io.Reader, stdout io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	timeout := fs.Duration("timeout", conformance.DefaultTimeout, "the longest one request may take before it is answered with a failure")
+	maxLine := fs.Int("max-line", conformance.DefaultMaxLine, "the longest request line read, in bytes; a longer one is answered with a failure and skipped")
+	if err := parseFlags(fs, args, stdout, serveSynopsis+"\n\n"+serveSynopsisFlags); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("serve: unexpected argument %q", fs.Arg(0))
+	}
+	if *timeout <= 0 || *maxLine <= 0 {
+		return usagef("serve: --timeout and --max-line must be positive")
+	}
+	return conformance.ServeWith(conformance.ServeOptions{Timeout: *timeout, MaxLine: *maxLine}, conformance.Kubesem(), stdin, stdout)
 }
 
 func listDecisions(args []string, stdout io.Writer) error {

@@ -6,13 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/kubesem/kubesem/cronjob"
 	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/internal/apijson"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
@@ -72,12 +72,15 @@ type dump struct {
 	nodes       []*node.Node
 	other       []meta.ObjectMeta
 	otherKinds  []string
+	// x indexes the objects above once they are all read.
+	x *index
 }
 
 func explainCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
 	nowFlag := fs.String("now", "", "the time of the syncs, RFC 3339 (default: the current time)")
 	output := fs.String("o", "text", "output format: text or json")
+	maxBytes := fs.Int64("max-bytes", defaultMaxDump, "the largest dump read, in bytes")
 	if err := parseFlags(fs, args, stdout, explainSynopsis); err != nil {
 		return err
 	}
@@ -95,16 +98,14 @@ func explainCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 	if fs.NArg() > 1 {
 		return usagef("explain: want at most one FILE")
 	}
-	in := stdin
-	if fs.NArg() == 1 && fs.Arg(0) != "-" {
-		f, err := os.Open(fs.Arg(0))
-		if err != nil {
-			return usagef("explain: %v", err)
-		}
-		defer f.Close()
-		in = f
+	file := "-"
+	if fs.NArg() == 1 {
+		file = fs.Arg(0)
 	}
-	d, err := readDump(in)
+	if *maxBytes <= 0 {
+		return usagef("explain: --max-bytes must be positive")
+	}
+	d, err := readDump(stdin, file, *maxBytes)
 	if err != nil {
 		return usagef("explain: %v", err)
 	}
@@ -125,46 +126,83 @@ func explainCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 	return nil
 }
 
-// readDump reads a stream of JSON objects and Lists.
-func readDump(r io.Reader) (*dump, error) {
-	dec := json.NewDecoder(r)
+// maxListDepth bounds how deep Lists may nest in a dump: kubectl prints
+// one List, or a stream of them; a List inside a List inside … is refused
+// beyond this depth rather than unwrapped level by level.
+const maxListDepth = 4
+
+// defaultMaxDump is the largest dump explain reads unless --max-bytes says
+// otherwise.
+const defaultMaxDump = 2 << 30
+
+// readDump reads a stream of JSON objects and Lists (at most limit bytes),
+// as the API server reads JSON: keys are case-sensitive, a repeated key is
+// an error.
+func readDump(r io.Reader, name string, limit int64) (*dump, error) {
+	data, err := readInput(name, r, limit)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := apijson.Values(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s", describe(err))
+	}
 	d := &dump{}
-	for n := 0; ; n++ {
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err == io.EOF {
-			return d, nil
-		} else if err != nil {
-			return nil, fmt.Errorf("document %d: %v", n, err)
-		}
-		if err := d.add(raw, fmt.Sprintf("document %d", n)); err != nil {
+	for n, raw := range docs {
+		if err := d.add(raw, fmt.Sprintf("document %d", n), 0); err != nil {
 			return nil, err
 		}
 	}
+	return d, nil
 }
 
-func (d *dump) add(raw json.RawMessage, at string) error {
-	var head struct {
-		Kind  string            `json:"kind"`
-		Items []json.RawMessage `json:"items"`
+func (d *dump) add(raw json.RawMessage, at string, depth int) error {
+	members, ok, err := apijson.Members(raw)
+	if err != nil {
+		return fmt.Errorf("%s: %s", at, describe(err))
 	}
-	if err := json.Unmarshal(raw, &head); err != nil {
-		return fmt.Errorf("%s: %v", at, err)
+	if !ok {
+		return fmt.Errorf("%s: not an object", at)
 	}
-	if head.Items != nil || strings.HasSuffix(head.Kind, "List") {
-		for i, it := range head.Items {
-			if err := d.add(it, fmt.Sprintf("%s.items[%d]", at, i)); err != nil {
+	var kind string
+	var items []byte
+	for _, m := range members {
+		switch m.Key {
+		case "kind":
+			if err := apijson.Unmarshal(m.Value, &kind); err != nil {
+				return fmt.Errorf("%s: kind: %s", at, describe(err))
+			}
+		case "items":
+			if string(m.Value) != "null" {
+				items = m.Value
+			}
+		}
+	}
+	if items != nil || strings.HasSuffix(kind, "List") {
+		if depth >= maxListDepth {
+			return fmt.Errorf("%s: Lists nested more than %d deep", at, maxListDepth)
+		}
+		if items == nil {
+			return nil
+		}
+		elems, ok, err := apijson.Elements(items)
+		if err != nil || !ok {
+			return fmt.Errorf("%s: items: not a list", at)
+		}
+		for i, it := range elems {
+			if err := d.add(it, fmt.Sprintf("%s.items[%d]", at, i), depth+1); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
 	decode := func(v any) error {
-		if err := json.Unmarshal(raw, v); err != nil {
-			return fmt.Errorf("%s (%s): %v", at, head.Kind, err)
+		if err := apijson.Unmarshal(raw, v); err != nil {
+			return fmt.Errorf("%s (%s): %s", at, kind, describe(err))
 		}
 		return nil
 	}
-	switch head.Kind {
+	switch kind {
 	case "Deployment":
 		var x rollout.Deployment
 		if err := decode(&x); err != nil {
@@ -176,7 +214,7 @@ func (d *dump) add(raw json.RawMessage, at string) error {
 		if err := decode(&x); err != nil {
 			return err
 		}
-		x.Kind = head.Kind
+		x.Kind = kind
 		d.rss = append(d.rss, &x)
 	case "Pod":
 		var x podstatus.Pod
@@ -221,47 +259,23 @@ func (d *dump) add(raw json.RawMessage, at string) error {
 			return err
 		}
 		d.other = append(d.other, x.Metadata)
-		d.otherKinds = append(d.otherKinds, head.Kind)
+		d.otherKinds = append(d.otherKinds, kind)
 	}
 	return nil
-}
-
-// controlled returns the objects of list whose controller reference has
-// uid.
-func controlled[T any](list []*T, meta func(*T) *meta.ObjectMeta, uid string) []*T {
-	var out []*T
-	for _, x := range list {
-		if ref := meta(x).ControllerRef(); ref != nil && ref.UID == uid && uid != "" {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-func podMeta(p *podstatus.Pod) *meta.ObjectMeta        { return &p.ObjectMeta }
-func rsMeta(r *replicaset.ReplicaSet) *meta.ObjectMeta { return &r.ObjectMeta }
-func jobMeta(j *job.Job) *meta.ObjectMeta              { return &j.ObjectMeta }
-func inNamespace(ns string, pods []*podstatus.Pod) []*podstatus.Pod {
-	var out []*podstatus.Pod
-	for _, p := range pods {
-		if p.Namespace == ns {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // explain runs every controller on the dump, workloads ordered by
 // namespace, kind and name.
 func (d *dump) explain(now time.Time) []explanation {
+	d.x = d.buildIndex(now)
 	var out []explanation
-	owned := map[string]bool{}
+	owned := map[*replicaset.ReplicaSet]bool{}
 	for _, dep := range d.deployments {
-		rss := controlled(d.rss, rsMeta, dep.UID)
+		rss := d.x.rssByOwner[dep.UID]
 		var pods []*podstatus.Pod
 		for _, rs := range rss {
-			owned[rs.UID] = true
-			pods = append(pods, controlled(d.pods, podMeta, rs.UID)...)
+			owned[rs] = true
+			pods = append(pods, d.x.podsByOwner[rs.UID]...)
 		}
 		e := explanation{Kind: "Deployment", Namespace: dep.Namespace, Name: dep.Name}
 		p, err := rollout.Step(dep, rss, pods, now, rollout.Options{})
@@ -277,13 +291,13 @@ func (d *dump) explain(now time.Time) []explanation {
 		out = append(out, e)
 	}
 	for _, rs := range d.rss {
-		if !owned[rs.UID] {
+		if !owned[rs] {
 			out = append(out, d.explainReplicaSet(rs, nil, now))
 		}
 	}
-	ownedJobs := map[string]bool{}
+	ownedJobs := map[*job.Job]bool{}
 	for _, cj := range d.cronjobs {
-		jobs := controlled(d.jobs, jobMeta, cj.UID)
+		jobs := d.x.jobsByOwner[cj.UID]
 		e := explanation{Kind: "CronJob", Namespace: cj.Namespace, Name: cj.Name}
 		p, err := cronjob.Step(cj, jobs, now, cronjob.Options{})
 		if err != nil {
@@ -297,19 +311,19 @@ func (d *dump) explain(now time.Time) []explanation {
 			e.Actions = append(e.Actions, eventLines(p.Events)...)
 		}
 		for _, j := range jobs {
-			ownedJobs[j.UID] = true
+			ownedJobs[j] = true
 			e.Children = append(e.Children, d.explainJob(j, now))
 		}
 		out = append(out, e)
 	}
 	for _, j := range d.jobs {
-		if !ownedJobs[j.UID] {
+		if !ownedJobs[j] {
 			out = append(out, d.explainJob(j, now))
 		}
 	}
 	for _, b := range d.pdbs {
 		e := explanation{Kind: "PodDisruptionBudget", Namespace: b.Namespace, Name: b.Name}
-		p, err := pdb.Step(b, inNamespace(b.Namespace, d.pods), d.controllers(b.Namespace), now, pdb.Options{})
+		p, err := pdb.Step(b, d.x.budgetPods(b), d.controllers(b.Namespace), now, pdb.Options{})
 		if err != nil {
 			e.Error = err.Error()
 		} else {
@@ -343,8 +357,17 @@ func (d *dump) explain(now time.Time) []explanation {
 }
 
 // controllers lists the scalable controllers of namespace ns for the
-// disruption controller.
+// disruption controller (computed once per namespace).
 func (d *dump) controllers(ns string) []pdb.Controller {
+	if c, ok := d.x.controllers[ns]; ok {
+		return c
+	}
+	out := d.scalable(ns)
+	d.x.controllers[ns] = out
+	return out
+}
+
+func (d *dump) scalable(ns string) []pdb.Controller {
 	var out []pdb.Controller
 	for _, dep := range d.deployments {
 		if dep.Namespace == ns {
@@ -383,9 +406,9 @@ func (d *dump) explainReplicaSet(rs *replicaset.ReplicaSet, related []*podstatus
 		kind = "ReplicationController"
 	}
 	e := explanation{Kind: kind, Namespace: rs.Namespace, Name: rs.Name}
-	pods := inNamespace(rs.Namespace, d.pods)
+	pods := d.x.replicaSetPods(rs)
 	if related == nil {
-		related = pods
+		related = d.x.relatedPods(rs)
 	}
 	p, err := replicaset.Step(rs, pods, related, now, replicaset.Options{})
 	if err != nil {
@@ -408,7 +431,7 @@ func (d *dump) explainReplicaSet(rs *replicaset.ReplicaSet, related []*podstatus
 
 func (d *dump) explainJob(j *job.Job, now time.Time) explanation {
 	e := explanation{Kind: "Job", Namespace: j.Namespace, Name: j.Name}
-	pods := controlled(d.pods, podMeta, j.UID)
+	pods := d.x.podsByOwner[j.UID]
 	p, err := job.Step(j, pods, job.BackoffRecord{}, now, job.Options{})
 	if err != nil {
 		e.Error = err.Error()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/internal/apijson"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podstatus"
@@ -54,11 +55,11 @@ func parseTemplate(raw json.RawMessage) (any, bool) {
 			Template json.RawMessage `json:"template"`
 		} `json:"spec"`
 	}
-	if json.Unmarshal(raw, &x) != nil || len(x.Spec.Template) == 0 || string(x.Spec.Template) == "null" {
+	if apijson.Unmarshal(raw, &x) != nil || len(x.Spec.Template) == 0 || string(x.Spec.Template) == "null" {
 		return nil, false
 	}
 	var t any
-	if json.Unmarshal(x.Spec.Template, &t) != nil {
+	if apijson.Unmarshal(x.Spec.Template, &t) != nil {
 		return nil, false
 	}
 	if m, ok := t.(map[string]any); ok {
@@ -126,8 +127,8 @@ func (d *dump) addNode(decode func(any) error) error {
 // controls.
 func (d *dump) ownedRevisions(ns, uid string) []*revisionObject {
 	var out []*revisionObject
-	for _, r := range d.revisions {
-		if ref := r.Metadata.ControllerRef(); ref != nil && uid != "" && ref.UID == uid && r.Metadata.Namespace == ns {
+	for _, r := range d.x.revsByOwner[uid] {
+		if r.Metadata.Namespace == ns {
 			out = append(out, r)
 		}
 	}
@@ -152,19 +153,13 @@ func matchingRevision(revs []*revisionObject, template any) *revisionObject {
 
 // rawPodsOf returns the JSON of the pods the object with uid controls.
 func (d *dump) rawPodsOf(uid string) []json.RawMessage {
-	var out []json.RawMessage
-	for _, p := range d.rawPods {
-		if ref := p.meta.ControllerRef(); ref != nil && uid != "" && ref.UID == uid {
-			out = append(out, p.raw)
-		}
-	}
-	return out
+	return d.x.rawByOwner[uid]
 }
 
 // statefulPod decodes a pod for the StatefulSet controller.
 func statefulPod(raw json.RawMessage) (*podstatus.Pod, error) {
 	var p podstatus.Pod
-	if err := json.Unmarshal(raw, &p); err != nil {
+	if err := apijson.Unmarshal(raw, &p); err != nil {
 		return nil, err
 	}
 	return &p, nil
@@ -225,10 +220,8 @@ func (d *dump) explainStatefulSet(a appsObject[statefulset.StatefulSet], now tim
 		e.Notes = append(e.Notes, "the dump holds no ControllerRevision of the set: revision numbers and history cleanup are not shown (add controllerrevisions to kubectl get)")
 	}
 	var claims []*statefulset.Claim
-	for _, c := range d.claims {
-		if c.Namespace == set.Namespace {
-			claims = append(claims, &statefulset.Claim{Name: c.Name, UID: c.UID, DeletionTimestamp: c.DeletionTimestamp, OwnerReferences: c.OwnerReferences})
-		}
+	for _, c := range d.x.claimsByNS[set.Namespace] {
+		claims = append(claims, &statefulset.Claim{Name: c.Name, UID: c.UID, DeletionTimestamp: c.DeletionTimestamp, OwnerReferences: c.OwnerReferences})
 	}
 	if len(set.Spec.VolumeClaimTemplates) > 0 && len(d.claims) == 0 {
 		return unknown(e, "the set has volumeClaimTemplates but the dump holds no PersistentVolumeClaim: whether its claims exist is unknown (add pvc to kubectl get)")
@@ -303,7 +296,7 @@ func (d *dump) explainDaemonSet(a appsObject[daemonset.DaemonSet], now time.Time
 	var pods []*podstatus.Pod
 	for _, raw := range d.rawPodsOf(ds.UID) {
 		var p podstatus.Pod
-		if err := json.Unmarshal(raw, &p); err != nil {
+		if err := apijson.Unmarshal(raw, &p); err != nil {
 			e.Error = err.Error()
 			return e
 		}

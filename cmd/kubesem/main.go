@@ -6,7 +6,7 @@
 //
 //	kubesem decide [FILE]                 decide one {"decision","options","input"} request (stdin when no FILE)
 //	kubesem conformance [flags]           run the conformance vectors; non-zero exit on failure
-//	kubesem serve                         speak the external-implementation line protocol on stdin/stdout
+//	kubesem serve [flags]                 speak the external-implementation line protocol on stdin/stdout
 //	kubesem decisions                     list the decisions kubesem implements
 //	kubesem explain [flags] [FILE]        what each controller does next in a cluster dump
 //	kubesem simulate rollout [flags]      print a Deployment rollout as a timeline
@@ -45,7 +45,7 @@ const usage = `usage: kubesem <command> [arguments]
 commands:
   decide [FILE]            decide one request {"decision","options","input"} (stdin when no FILE)
   conformance [flags]      run the conformance vectors (--vectors DIR, --exec CMD, --package P, -v)
-  serve                    answer requests line by line on stdin/stdout (the --exec protocol)
+  serve [flags]            answer requests line by line on stdin/stdout (the --exec protocol; --timeout, --max-line)
   decisions                list the decisions kubesem implements
   explain [flags] [FILE]   what each controller does next in a cluster dump (kubectl get ... -o json)
   simulate rollout [flags] print a Deployment rollout step by step (see -h)
@@ -74,15 +74,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	case "serve":
-		if wantsHelp(args[1:]) {
-			fmt.Fprintf(stdout, "usage: kubesem serve\n\n%s\n", serveSynopsis)
-			return 0
-		}
-		if len(args) > 1 {
-			err = usagef("serve: unexpected argument %q", args[1])
-			break
-		}
-		err = serve(stdin, stdout)
+		err = serve(args[1:], stdin, stdout)
 	case "decisions":
 		err = listDecisions(args[1:], stdout)
 	case "simulate":

@@ -117,7 +117,7 @@ func TestDecideErrors(t *testing.T) {
 		{`{"decision":"rollout.Bounds","input":{"deployment":{"spec":{"replicas":"x"}}}}`,
 			`kubesem: decide: input.deployment.spec.replicas: "a JSON string": invalid value: want int32`},
 		{"{\"decision\":\"rollout.Bounds\",\n \"input\":{\"deployment\":{\"spec\":{\"replicas\":3,}}}}",
-			`kubesem: decide: request: line 2, column 47: invalid character '}' looking for beginning of object key string`},
+			`kubesem: decide: request: line 2, column 46: invalid character '}' looking for beginning of object key string (in input.deployment.spec)`},
 		{`{"decision":"rollout.ScaleDownOld","input":{"deployment":{"spec":{"replicas":3}},"allReplicaSets":[{"metadata":{"name":"a"},"spec":{"replicas":-1}}],"oldReplicaSets":[]}}`,
 			`kubesem: decide: input.allReplicaSets[0].spec.replicas: "-1": must be non-negative`},
 	}

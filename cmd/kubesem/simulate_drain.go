@@ -1,16 +1,14 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/kubesem/kubesem/internal/apijson"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/pdb"
@@ -30,14 +28,12 @@ type drainFile struct {
 // loadDrainFile reads a drainFile strictly.
 func loadDrainFile(path string) (drainFile, error) {
 	var f drainFile
-	data, err := os.ReadFile(path)
+	data, err := readInput(path, nil, maxRequestBytes)
 	if err != nil {
 		return f, usagef("simulate drain: --cluster: %v", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return f, usagef("simulate drain: --cluster %s: %v", path, err)
+	if err := apijson.UnmarshalStrict(data, &f); err != nil {
+		return f, usagef("simulate drain: --cluster %s: %s", path, describe(err))
 	}
 	if len(f.Script) == 0 {
 		for _, n := range f.Cluster.Nodes {

@@ -1,16 +1,14 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/kubesem/kubesem/internal/apijson"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -80,14 +78,12 @@ func defaultPodScenario() podScenario {
 // loadPodScenario reads a scenario strictly.
 func loadPodScenario(path string) (podScenario, error) {
 	var s podScenario
-	data, err := os.ReadFile(path)
+	data, err := readInput(path, nil, maxRequestBytes)
 	if err != nil {
 		return s, usagef("simulate pod: --pod: %v", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return s, usagef("simulate pod: --pod %s: %v", path, err)
+	if err := apijson.UnmarshalStrict(data, &s); err != nil {
+		return s, usagef("simulate pod: --pod %s: %s", path, describe(err))
 	}
 	return s, nil
 }
