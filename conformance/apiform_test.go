@@ -64,6 +64,33 @@ func TestVectorsAPIForm(t *testing.T) {
 		}
 		t.Logf("%s: rewrote %d vectors", f, len(changed))
 	}
+	for f, convert := range apiFormInputs {
+		old, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := parseJSONDoc(old)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if !convert(doc) {
+			continue
+		}
+		if !rewrite {
+			t.Errorf("%s holds a flattened object; run KUBESEM_REWRITE_VECTORS=1 go test ./conformance -run TestVectorsAPIForm", f)
+			continue
+		}
+		if err := os.WriteFile(f, doc.encode(old), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: rewrote", f)
+	}
+}
+
+// apiFormInputs are the input files besides the vectors that hold objects
+// (the CLI's test inputs), with their conversion.
+var apiFormInputs = map[string]func(*jsonNode) bool{
+	"../cmd/kubesem/testdata/drain_cluster.json": func(doc *jsonNode) bool { return pdbControllers(doc.get("cluster")) },
 }
 
 // TestJSONDocRoundTrip checks that the generator's reader and writer give
@@ -98,6 +125,20 @@ func TestAPIFormConversions(t *testing.T) {
 			`{"decision":"statefulset.Step","input":{"pods":[{"metadata":{"name":"web-0"},"spec":{"volumes":[{"name":"www","persistentVolumeClaim":{"claimName":"www-web-0"}},{"name":"tmp"}]}}],"claims":null}}`},
 		{`{"decision":"statefulset.Step","input":{"pods":[{"metadata":{"name":"web-0"},"spec":{"nodeName":"n"},"volumes":[]}]}}`,
 			`{"decision":"statefulset.Step","input":{"pods":[{"metadata":{"name":"web-0"},"spec":{"nodeName":"n","volumes":[]}}]}}`},
+		{`{"decision":"statefulset.Step","input":{"set":{"spec":{"volumeClaimTemplates":["www",{"metadata":{"name":"x"}}]}},"revisions":[{"name":"web-v1","revision":1},{"metadata":{"name":"m"},"revision":2}],"claims":[{"name":"www-web-0","uid":"u","ownerReferences":[]}]}}`,
+			`{"decision":"statefulset.Step","input":{"set":{"spec":{"volumeClaimTemplates":[{"metadata":{"name":"www"}},{"metadata":{"name":"x"}}]}},"revisions":[{"metadata":{"name":"web-v1"},"revision":1},{"metadata":{"name":"m"},"revision":2}],"claims":[{"metadata":{"name":"www-web-0","uid":"u","ownerReferences":[]}}]}}`},
+		{`{"decision":"statefulset.ClaimIsStale","input":{"claim":{"name":"c","ownerReferences":[{"uid":"p"}]},"pod":{"name":"web-0"}}}`,
+			`{"decision":"statefulset.ClaimIsStale","input":{"claim":{"metadata":{"name":"c","ownerReferences":[{"uid":"p"}]}},"pod":{"name":"web-0"}}}`},
+		{`{"decision":"daemonset.Step","input":{"history":{"hash":"h2","revisions":[{"name":"ds-h1","revision":1,"hash":"h1"},{"name":"ds-x","revision":2}]}}}`,
+			`{"decision":"daemonset.Step","input":{"history":{"hash":"h2","revisions":[{"metadata":{"name":"ds-h1","labels":{"controller-revision-hash":"h1"}},"revision":1},{"metadata":{"name":"ds-x","labels":{"controller-revision-hash":""}},"revision":2}]}}}`},
+		{`{"decision":"pdb.Step","input":{"controllers":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"rs","uid":"u","owner":{"kind":"Deployment","name":"d","uid":"du"},"replicas":3},{"apiVersion":"batch/v1","kind":"Job","name":"j","uid":"ju"}]}}`,
+			`{"decision":"pdb.Step","input":{"controllers":[{"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"name":"rs","uid":"u","ownerReferences":[{"kind":"Deployment","name":"d","uid":"du","controller":true}]},"spec":{"replicas":3}},{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j","uid":"ju"},"spec":{}}]}}`},
+		{`{"decision":"pdb.Drain","input":{"cluster":{"controllers":[{"apiVersion":"v1","kind":"ReplicationController","name":"db","uid":"db","replicas":4}]}}}`,
+			`{"decision":"pdb.Drain","input":{"cluster":{"controllers":[{"apiVersion":"v1","kind":"ReplicationController","metadata":{"name":"db","uid":"db"},"spec":{"replicas":4}}]}}}`},
+		{`{"decision":"node.Step","input":{"leases":[{"name":"n","renewTime":"t"}],"memory":{"nodes":{"n":{"probeTime":"p","lease":{"name":"n","renewTime":"t0"}}}}},"want":{"memory":{"nodes":{"n":{"lease":{"name":"n","renewTime":"t"}}}}}}`,
+			`{"decision":"node.Step","input":{"leases":[{"metadata":{"name":"n"},"spec":{"renewTime":"t"}}],"memory":{"nodes":{"n":{"probeTime":"p","lease":{"metadata":{"name":"n"},"spec":{"renewTime":"t0"}}}}}},"want":{"memory":{"nodes":{"n":{"lease":{"metadata":{"name":"n"},"spec":{"renewTime":"t"}}}}}}}`},
+		{`{"decision":"podgc.Step","input":{"pods":[],"nodes":[{"metadata":{"name":"a"},"unlisted":true},{"metadata":{"name":"b"},"unlisted":false},{"metadata":{"name":"c"}}],"now":"x"}}`,
+			`{"decision":"podgc.Step","input":{"pods":[],"nodes":[{"metadata":{"name":"b"}},{"metadata":{"name":"c"}}],"unlisted":["a"],"now":"x"}}`},
 	} {
 		doc, err := parseJSONDoc([]byte(c.in))
 		if err != nil {
@@ -123,13 +164,248 @@ func toAPIForm(v *jsonNode) bool {
 		return false
 	}
 	changed := false
+	// wants that hold an object re-shaped here: the node lifecycle
+	// controller's memory keeps a Lease
+	var wants []*jsonNode
+	if w := v.get("want"); w != nil {
+		wants = append(wants, w)
+	}
+	wants = append(wants, v.get("wantOneOf").elems()...)
 	switch unquote(v.get("decision")) {
+	case "node.Step":
+		for _, l := range in.get("leases").elems() {
+			changed = leaseToAPI(l) || changed
+		}
+		for _, m := range append([]*jsonNode{in}, wants...) {
+			for _, h := range m.get("memory").get("nodes").members() {
+				changed = leaseToAPI(h.get("lease")) || changed
+			}
+		}
+	case "node.UpdateHealth":
+		changed = leaseToAPI(in.get("lease"))
+		for _, m := range append([]*jsonNode{in}, wants...) {
+			changed = leaseToAPI(m.get("health").get("lease")) || changed
+		}
 	case "statefulset.Step":
 		for _, p := range in.get("pods").elems() {
 			changed = podVolumesToSpec(p) || changed
 		}
+		for _, r := range in.get("revisions").elems() {
+			changed = flatToMetadata(r, "name", "creationTimestamp") || changed
+		}
+		for _, c := range in.get("claims").elems() {
+			changed = flatToMetadata(c, claimKeys...) || changed
+		}
+		changed = claimTemplates(in.get("set")) || changed
+	case "statefulset.ClaimIsStale", "statefulset.ClaimOwnerRefs", "statefulset.ClaimOwnerUpToDate":
+		changed = flatToMetadata(in.get("claim"), claimKeys...)
+	case "daemonset.Step":
+		for _, r := range in.get("history").get("revisions").elems() {
+			changed = daemonRevision(r) || changed
+		}
+	case "podgc.Step":
+		changed = unlistedNodes(in)
+	case "pdb.ExpectedPods", "pdb.Step":
+		changed = pdbControllers(in)
+	case "pdb.Drain":
+		changed = pdbControllers(in.get("cluster"))
 	}
 	return changed
+}
+
+// pdbControllers rewrites the flattened controllers of a disruption
+// controller input ({apiVersion, kind, name, uid, owner?, replicas?}) as
+// the API objects they stand for: {apiVersion, kind, metadata: {name, uid,
+// ownerReferences: [owner]}, spec: {replicas}}. The former owner was the
+// object's controller reference whatever its controller mark; it becomes
+// one marked controller: true.
+func pdbControllers(in *jsonNode) bool {
+	changed := false
+	for _, c := range in.get("controllers").elems() {
+		if c.kind != '{' || c.get("metadata") != nil {
+			continue
+		}
+		md := object()
+		for _, k := range []string{"name", "uid"} {
+			if v := c.get(k); v != nil {
+				md.set(k, v)
+			}
+		}
+		if o := c.get("owner"); o != nil && o.raw != "null" {
+			if o.kind == '{' {
+				o.set("controller", scalar("true"))
+			}
+			md.set("ownerReferences", &jsonNode{kind: '[', vals: []*jsonNode{o}})
+		}
+		spec := object()
+		if r := c.get("replicas"); r != nil {
+			spec.set("replicas", r)
+		}
+		for _, k := range []string{"name", "uid", "owner", "replicas"} {
+			c.del(k)
+		}
+		c.set("metadata", md)
+		c.set("spec", spec)
+		changed = true
+	}
+	return changed
+}
+
+// leaseToAPI rewrites a node Lease's flattened form {name, renewTime} as
+// the API object {metadata: {name}, spec: {renewTime}}.
+func leaseToAPI(l *jsonNode) bool {
+	if l == nil || l.kind != '{' || l.get("metadata") != nil || l.get("spec") != nil {
+		return false
+	}
+	name, rt := l.get("name"), l.get("renewTime")
+	if name == nil && rt == nil {
+		return false
+	}
+	md, spec := object(), object()
+	if name != nil {
+		md.set("name", name)
+	}
+	if rt != nil {
+		spec.set("renewTime", rt)
+	}
+	l.del("name")
+	l.del("renewTime")
+	l.keys = append([]string{"metadata", "spec"}, l.keys...)
+	l.rkey = append([]string{`"metadata"`, `"spec"`}, l.rkey...)
+	l.vals = append([]*jsonNode{md, spec}, l.vals...)
+	return true
+}
+
+// claimKeys are the metadata fields of the former flattened claim.
+var claimKeys = []string{"name", "uid", "deletionTimestamp", "ownerReferences"}
+
+// flatToMetadata moves an object's flattened metadata fields keys (the
+// former form of a PersistentVolumeClaim or a StatefulSet's
+// ControllerRevision) under "metadata", in that order, first in the
+// object. The former decoder read a flattened object only when its "name"
+// was set, and otherwise the metadata; the flattened fields it then
+// ignored are dropped.
+func flatToMetadata(o *jsonNode, keys ...string) bool {
+	if o == nil || o.kind != '{' {
+		return false
+	}
+	var found bool
+	for _, k := range keys {
+		found = found || o.get(k) != nil
+	}
+	if !found {
+		return false
+	}
+	md := o.get("metadata")
+	if name := o.get("name"); md != nil && (name == nil || unquote(name) == "") {
+		for _, k := range keys {
+			o.del(k)
+		}
+		return true
+	}
+	md = object()
+	for _, k := range keys {
+		if v := o.get(k); v != nil {
+			md.set(k, v)
+			o.del(k)
+		}
+	}
+	o.del("metadata")
+	o.keys = append([]string{"metadata"}, o.keys...)
+	o.rkey = append([]string{`"metadata"`}, o.rkey...)
+	o.vals = append([]*jsonNode{md}, o.vals...)
+	return true
+}
+
+// daemonRevision rewrites a DaemonSet's flattened revision {name,
+// revision, hash} as a ControllerRevision whose controller-revision-hash
+// label is the hash (an empty label for an absent hash: the former form's
+// hash was then empty, where an unlabelled revision stands for its name).
+func daemonRevision(r *jsonNode) bool {
+	if r == nil || r.kind != '{' {
+		return false
+	}
+	name, hash := r.get("name"), r.get("hash")
+	if name == nil && hash == nil {
+		return false
+	}
+	if md := r.get("metadata"); md != nil && (name == nil || unquote(name) == "") {
+		if hash != nil && unquote(hash) != "" {
+			labels := md.get("labels")
+			if labels == nil {
+				labels = object()
+				md.set("labels", labels)
+			}
+			labels.set("controller-revision-hash", hash)
+		}
+		r.del("name")
+		r.del("hash")
+		return true
+	}
+	if hash == nil {
+		hash = scalar(`""`)
+	}
+	md := object()
+	if name != nil {
+		md.set("name", name)
+	}
+	md.set("labels", object("controller-revision-hash", hash))
+	r.del("name")
+	r.del("hash")
+	r.del("metadata")
+	r.keys = append([]string{"metadata"}, r.keys...)
+	r.rkey = append([]string{`"metadata"`}, r.rkey...)
+	r.vals = append([]*jsonNode{md}, r.vals...)
+	return true
+}
+
+// claimTemplates rewrites a StatefulSet's volume claim templates given by
+// name as PersistentVolumeClaims with that name.
+func claimTemplates(set *jsonNode) bool {
+	changed := false
+	for i, t := range set.get("spec").get("volumeClaimTemplates").elems() {
+		if t.kind == 's' {
+			set.get("spec").get("volumeClaimTemplates").vals[i] = object("metadata", object("name", t))
+			changed = true
+		}
+	}
+	return changed
+}
+
+// unlistedNodes moves the podgc nodes marked "unlisted": true (the API has
+// them, the informer cache does not) out of input.nodes into the list of
+// names input.unlisted, after nodes; the collector read nothing but the
+// name of such a node.
+func unlistedNodes(in *jsonNode) bool {
+	nodes := in.get("nodes")
+	var names []*jsonNode
+	if nodes != nil && nodes.kind == '[' {
+		kept := nodes.vals[:0:0]
+		for _, n := range nodes.vals {
+			if u := n.get("unlisted"); u != nil {
+				if u.raw == "true" {
+					names = append(names, n.get("metadata").get("name"))
+					continue
+				}
+				n.del("unlisted")
+			}
+			kept = append(kept, n)
+		}
+		if len(kept) == len(nodes.vals) && names == nil {
+			return false
+		}
+		nodes.vals = kept
+	}
+	if names == nil {
+		return true
+	}
+	list := &jsonNode{kind: '['}
+	list.vals = names
+	if prev := in.get("unlisted"); prev != nil {
+		list.vals = append(prev.elems(), names...)
+	}
+	in.setAfter("unlisted", "nodes", list)
+	return true
 }
 
 // podVolumesToSpec moves a statefulset pod's flattened "volumes"
@@ -199,6 +475,22 @@ func (n *jsonNode) set(k string, v *jsonNode) {
 	n.vals = append(n.vals, v)
 }
 
+// setAfter replaces k's value or inserts k right after the key after (at
+// the end when there is none).
+func (n *jsonNode) setAfter(k, after string, v *jsonNode) {
+	if i := slices.Index(n.keys, k); i >= 0 {
+		n.vals[i] = v
+		return
+	}
+	i := slices.Index(n.keys, after) + 1
+	if i == 0 {
+		i = len(n.keys)
+	}
+	n.keys = slices.Insert(n.keys, i, k)
+	n.rkey = slices.Insert(n.rkey, i, strconv.Quote(k))
+	n.vals = slices.Insert(n.vals, i, v)
+}
+
 func (n *jsonNode) del(k string) {
 	if i := slices.Index(n.keys, k); i >= 0 {
 		n.keys = slices.Delete(n.keys, i, i+1)
@@ -210,6 +502,14 @@ func (n *jsonNode) del(k string) {
 // elems returns a list's elements (none for anything else).
 func (n *jsonNode) elems() []*jsonNode {
 	if n == nil || n.kind != '[' {
+		return nil
+	}
+	return n.vals
+}
+
+// members returns an object's values (none for anything else).
+func (n *jsonNode) members() []*jsonNode {
+	if n == nil || n.kind != '{' {
 		return nil
 	}
 	return n.vals

@@ -3,16 +3,20 @@ package conformance
 import (
 	"time"
 
+	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podgc"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
 type (
 	podgcStepIn struct {
-		Pods   []*podstatus.Pod `json:"pods"`
-		Nodes  []*podgc.Node    `json:"nodes"`
-		Memory podgc.Memory     `json:"memory"`
-		Now    time.Time        `json:"now"`
+		Pods  []*podstatus.Pod `json:"pods"`
+		Nodes []*node.Node     `json:"nodes"`
+		// Unlisted names the nodes the API server has that the informer
+		// cache does not list.
+		Unlisted []string     `json:"unlisted,omitempty"`
+		Memory   podgc.Memory `json:"memory"`
+		Now      time.Time    `json:"now"`
 	}
 	// podgcOptions is podgc.Options as vectors write it: the quarantine as
 	// a Go duration string.
@@ -30,7 +34,7 @@ func podgcDecisions() []Decision {
 			if err != nil {
 				return podgc.Plan{}, err
 			}
-			return podgc.Step(in.Pods, in.Nodes, in.Memory, in.Now, podgc.Options{TerminatedPodThreshold: o.TerminatedPodThreshold, Quarantine: q}), nil
+			return podgc.Step(in.Pods, in.Nodes, in.Unlisted, in.Memory, in.Now, podgc.Options{TerminatedPodThreshold: o.TerminatedPodThreshold, Quarantine: q}), nil
 		}),
 	}
 }

@@ -3,6 +3,7 @@ package conformance
 import (
 	"time"
 
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
@@ -10,11 +11,11 @@ import (
 )
 
 type statefulsetStepIn struct {
-	Set       statefulset.StatefulSet `json:"set"`
-	Pods      []*podstatus.Pod        `json:"pods"`
-	Revisions []statefulset.Revision  `json:"revisions"`
-	Claims    []*statefulset.Claim    `json:"claims"`
-	Now       time.Time               `json:"now"`
+	Set       statefulset.StatefulSet      `json:"set"`
+	Pods      []*podstatus.Pod             `json:"pods"`
+	Revisions []history.ControllerRevision `json:"revisions"`
+	Claims    []*statefulset.Claim         `json:"claims"`
+	Now       time.Time                    `json:"now"`
 }
 
 type statefulsetMaxUnavailableIn struct {

@@ -168,7 +168,7 @@ func forObjects(n *jnode, t reflect.Type, path string, fn func(*jnode, reflect.T
 		t = t.Elem()
 	}
 	switch {
-	case t == templateType || opaque(t) && !fieldsJSON[t]:
+	case t == templateType || opaque(t):
 		return true
 	case t.Kind() == reflect.Struct && n.isObj:
 		if path != "" && !fn(n, t, path) {

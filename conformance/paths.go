@@ -7,12 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/intstr"
-	"github.com/kubesem/kubesem/node"
-	"github.com/kubesem/kubesem/pdb"
-	"github.com/kubesem/kubesem/statefulset"
 )
 
 // jsonKeys returns the JSON keys of struct type t's fields (embedded
@@ -56,19 +52,7 @@ func opaque(t reflect.Type) bool {
 	if t == reflect.TypeFor[time.Time]() || t == reflect.TypeFor[intstr.Value]() || t == reflect.TypeFor[time.Duration]() {
 		return true
 	}
-	return reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]()) && !fieldsJSON[t]
-}
-
-// fieldsJSON lists the types whose UnmarshalJSON reads the struct's own
-// fields (through internal/apijson) and only adds an API form next to them (a
-// claim, revision, lease or controller its metadata and spec): their keys
-// are their fields'.
-var fieldsJSON = map[reflect.Type]bool{
-	reflect.TypeFor[statefulset.Claim]():    true,
-	reflect.TypeFor[statefulset.Revision](): true,
-	reflect.TypeFor[daemonset.Revision]():   true,
-	reflect.TypeFor[node.Lease]():           true,
-	reflect.TypeFor[pdb.Controller]():       true,
+	return reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]())
 }
 
 // objectKey returns the JSON key of In's one object field (a struct, or a

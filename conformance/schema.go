@@ -9,7 +9,6 @@ import (
 
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/podstatus"
-	"github.com/kubesem/kubesem/statefulset"
 )
 
 // Schemas returns the JSON Schema (draft 2020-12) of d's input, options and
@@ -44,7 +43,6 @@ var (
 	durationT    = reflect.TypeFor[time.Duration]()
 	intstrT      = reflect.TypeFor[intstr.Value]()
 	templateT    = reflect.TypeFor[podstatus.Template]()
-	claimsT      = reflect.TypeFor[statefulset.ClaimTemplates]()
 	rawT         = reflect.TypeFor[json.RawMessage]()
 	marshalerT   = reflect.TypeFor[json.Marshaler]()
 	unmarshalerT = reflect.TypeFor[json.Unmarshaler]()
@@ -84,13 +82,10 @@ func (g *schemaGen) plain(t reflect.Type, strict bool) map[string]any {
 		return map[string]any{"type": "object", "description": "a pod template, as the API writes it; every field is kept"}
 	case rawT:
 		return map[string]any{}
-	case claimsT:
-		return map[string]any{"type": "array", "items": map[string]any{"type": []any{"string", "object", "null"}},
-			"description": "claim template names, or the API's PersistentVolumeClaim objects (their metadata.name is kept)"}
 	}
 	// Types with their own JSON form: any value, except structs written
 	// with plan.Encode (Plans), whose form follows their fields.
-	custom := (reflect.PointerTo(t).Implements(unmarshalerT) && !fieldsJSON[t]) || t.Implements(marshalerT)
+	custom := reflect.PointerTo(t).Implements(unmarshalerT) || t.Implements(marshalerT)
 	if custom && (t.Kind() != reflect.Struct || reflect.PointerTo(t).Implements(unmarshalerT)) {
 		return map[string]any{}
 	}

@@ -10,7 +10,8 @@
 //     controller's [DefaultTolerations]; spec.unschedulable is not read).
 //   - [PodTolerations], [NewPod], [PinToNode]: the pod a sync creates.
 //   - [TargetNodeName], [IsPodUpdated], [TemplateGeneration]: which node a
-//     pod is for and whether it is of the current template.
+//     pod is for and whether it is of the current template; [RevisionHash]:
+//     the hash a ControllerRevision (history.ControllerRevision) stands for.
 //   - [UnavailableCount], [SurgeCount], [AllowsSurge], [UnavailableNumbers]:
 //     the rolling-update budget (percentages round up; 0 and 0 → 1).
 //   - [Step]: one sync (manage, rolling update, history, status, requeue),

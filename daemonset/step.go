@@ -8,14 +8,15 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// Revision is a ControllerRevision of the DaemonSet: its name, revision
-// number and controller-revision-hash label.
-type Revision struct {
+// RevisionWrite is a ControllerRevision the sync creates or renumbers: its
+// name, revision number and controller-revision-hash label.
+type RevisionWrite struct {
 	Name     string `json:"name"`
 	Revision int64  `json:"revision"`
 	Hash     string `json:"hash"`
@@ -25,8 +26,27 @@ type Revision struct {
 // current template. Upstream computes Hash from the template with
 // controller.ComputeHash; kubesem takes it as input (UPSTREAM §14.3).
 type History struct {
-	Hash      string     `json:"hash"`
-	Revisions []Revision `json:"revisions,omitempty"`
+	Hash      string                       `json:"hash"`
+	Revisions []history.ControllerRevision `json:"revisions,omitempty"`
+}
+
+// RevisionHash returns the hash a DaemonSet's ControllerRevision stands
+// for: its controller-revision-hash label, or its name when it has none
+// (the controller then labels it with its name).
+//
+// Source: upstream pkg/controller/daemon constructHistory (v1.36.3).
+func RevisionHash(r *history.ControllerRevision) string {
+	if h, ok := r.Labels[LabelRevisionHash]; ok {
+		return h
+	}
+	return r.Name
+}
+
+// revision is a ControllerRevision as the sync reads it.
+type revision struct {
+	name     string
+	revision int64
+	hash     string
 }
 
 // BackoffEntry is the failed-pod backoff of one node: the current delay
@@ -64,8 +84,8 @@ type Plan struct {
 	// CreateRevision is the ControllerRevision created for the current
 	// template when none has its hash; UpdateRevision is the current one
 	// renumbered to the newest.
-	CreateRevision  *Revision       `json:"createRevision,omitempty"`
-	UpdateRevision  *Revision       `json:"updateRevision,omitempty"`
+	CreateRevision  *RevisionWrite  `json:"createRevision,omitempty"`
+	UpdateRevision  *RevisionWrite  `json:"updateRevision,omitempty"`
 	DeleteRevisions []plan.Deletion `json:"deleteRevisions"`
 	Status          Status          `json:"status"`
 	UpdateStatus    bool            `json:"updateStatus"`
@@ -132,12 +152,12 @@ func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, history Hist
 	old, cur := splitHistory(history)
 	next := int64(1)
 	for _, r := range old {
-		next = max(next, r.Revision+1)
+		next = max(next, r.revision+1)
 	}
 	if cur == nil {
-		p.CreateRevision = &Revision{Name: ds.Name + "-" + history.Hash, Revision: next, Hash: history.Hash}
-	} else if cur.Revision < next {
-		p.UpdateRevision = &Revision{Name: cur.Name, Revision: next, Hash: cur.Hash}
+		p.CreateRevision = &RevisionWrite{Name: ds.Name + "-" + history.Hash, Revision: next, Hash: history.Hash}
+	} else if cur.revision < next {
+		p.UpdateRevision = &RevisionWrite{Name: cur.name, Revision: next, Hash: cur.hash}
 	}
 
 	hash := history.Hash
@@ -198,11 +218,12 @@ func copyBackoff(m Backoff) Backoff {
 	return out
 }
 
-func splitHistory(h History) (old []Revision, cur *Revision) {
+func splitHistory(h History) (old []revision, cur *revision) {
 	for i := range h.Revisions {
-		r := h.Revisions[i]
-		if r.Hash == h.Hash && h.Hash != "" {
-			if cur == nil || r.Revision >= cur.Revision {
+		hr := &h.Revisions[i]
+		r := revision{name: hr.Name, revision: hr.Revision, hash: RevisionHash(hr)}
+		if r.hash == h.Hash && h.Hash != "" {
+			if cur == nil || r.revision >= cur.revision {
 				c := r
 				cur = &c
 			}
@@ -393,7 +414,7 @@ func cmpOlder(a, b *podstatus.Pod) int {
 // cleanupHistory deletes the oldest old revisions beyond
 // revisionHistoryLimit (nil means the API default 10), skipping those
 // whose hash a claimed pod carries (terminal deleting pods included).
-func cleanupHistory(ds *DaemonSet, old []Revision, pods []*podstatus.Pod) []plan.Deletion {
+func cleanupHistory(ds *DaemonSet, old []revision, pods []*podstatus.Pod) []plan.Deletion {
 	keep := int32(10)
 	if ds.Spec.RevisionHistoryLimit != nil {
 		keep = *ds.Spec.RevisionHistoryLimit
@@ -416,23 +437,23 @@ func cleanupHistory(ds *DaemonSet, old []Revision, pods []*podstatus.Pod) []plan
 		}
 	}
 	sorted := slices.Clone(old)
-	slices.SortStableFunc(sorted, func(a, b Revision) int {
+	slices.SortStableFunc(sorted, func(a, b revision) int {
 		switch {
-		case a.Revision < b.Revision:
+		case a.revision < b.revision:
 			return -1
-		case a.Revision > b.Revision:
+		case a.revision > b.revision:
 			return 1
 		}
-		return strings.Compare(a.Name, b.Name)
+		return strings.Compare(a.name, b.name)
 	})
 	for _, r := range sorted {
 		if toKill <= 0 {
 			break
 		}
-		if live[r.Hash] {
+		if live[r.hash] {
 			continue
 		}
-		out = append(out, plan.Deletion{Name: r.Name, Reason: ReasonRevisionHistory})
+		out = append(out, plan.Deletion{Name: r.name, Reason: ReasonRevisionHistory})
 		toKill--
 	}
 	return out

@@ -3,6 +3,8 @@ package k8s
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -11,9 +13,11 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/kubesem/kubesem/cronjob"
 	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/pdb"
 	"github.com/kubesem/kubesem/podstatus"
@@ -214,13 +218,13 @@ func ToNode(n *node.Node) (*corev1.Node, error) {
 	return toAPI[corev1.Node]("v1", "Node", n)
 }
 
-// FromLease converts a node Lease (kube-node-lease namespace): its name,
-// which is the node's, and spec.renewTime.
+// FromLease converts a node Lease (kube-node-lease namespace): its
+// metadata (the name is the node's) and spec.renewTime.
 func FromLease(l *coordinationv1.Lease) node.Lease {
-	out := node.Lease{Name: l.Name}
+	out := node.Lease{ObjectMeta: fromObjectMeta(&l.ObjectMeta)}
 	if l.Spec.RenewTime != nil {
 		t := l.Spec.RenewTime.Time
-		out.RenewTime = &t
+		out.Spec.RenewTime = &t
 	}
 	return out
 }
@@ -236,15 +240,58 @@ func FromLeases(leases []*coordinationv1.Lease) []node.Lease {
 	return out
 }
 
-// ToLease converts l back to a coordination.k8s.io/v1 Lease in
-// kube-node-lease.
+// ToLease converts l back to a coordination.k8s.io/v1 Lease, in
+// kube-node-lease when l names no namespace.
 func ToLease(l node.Lease) *coordinationv1.Lease {
-	out := &coordinationv1.Lease{}
+	out := &coordinationv1.Lease{ObjectMeta: toObjectMeta(&l.ObjectMeta)}
 	out.APIVersion, out.Kind = "coordination.k8s.io/v1", "Lease"
-	out.Name, out.Namespace = l.Name, "kube-node-lease"
-	if l.RenewTime != nil {
-		t := metav1.NewMicroTime(*l.RenewTime)
+	if out.Namespace == "" {
+		out.Namespace = "kube-node-lease"
+	}
+	if l.Spec.RenewTime != nil {
+		t := metav1.NewMicroTime(*l.Spec.RenewTime)
 		out.Spec.RenewTime = &t
 	}
 	return out
+}
+
+// fromObjectMeta copies the metadata fields kubesem models.
+func fromObjectMeta(m *metav1.ObjectMeta) meta.ObjectMeta {
+	out := meta.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: string(m.UID), Generation: m.Generation,
+		CreationTimestamp: m.CreationTimestamp.Time, DeletionGracePeriodSeconds: clonePtr(m.DeletionGracePeriodSeconds),
+		Labels: maps.Clone(m.Labels), Annotations: maps.Clone(m.Annotations), Finalizers: slices.Clone(m.Finalizers)}
+	if m.DeletionTimestamp != nil {
+		t := m.DeletionTimestamp.Time
+		out.DeletionTimestamp = &t
+	}
+	for _, r := range m.OwnerReferences {
+		out.OwnerReferences = append(out.OwnerReferences, meta.OwnerReference{APIVersion: r.APIVersion, Kind: r.Kind, Name: r.Name, UID: string(r.UID), Controller: clonePtr(r.Controller)})
+	}
+	return out
+}
+
+// toObjectMeta is fromObjectMeta's inverse.
+func toObjectMeta(m *meta.ObjectMeta) metav1.ObjectMeta {
+	out := metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: types.UID(m.UID), Generation: m.Generation,
+		DeletionGracePeriodSeconds: clonePtr(m.DeletionGracePeriodSeconds),
+		Labels:                     maps.Clone(m.Labels), Annotations: maps.Clone(m.Annotations), Finalizers: slices.Clone(m.Finalizers)}
+	if !m.CreationTimestamp.IsZero() {
+		out.CreationTimestamp = metav1.NewTime(m.CreationTimestamp)
+	}
+	if m.DeletionTimestamp != nil {
+		t := metav1.NewTime(*m.DeletionTimestamp)
+		out.DeletionTimestamp = &t
+	}
+	for _, r := range m.OwnerReferences {
+		out.OwnerReferences = append(out.OwnerReferences, metav1.OwnerReference{APIVersion: r.APIVersion, Kind: r.Kind, Name: r.Name, UID: types.UID(r.UID), Controller: clonePtr(r.Controller)})
+	}
+	return out
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }

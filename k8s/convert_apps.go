@@ -8,8 +8,7 @@ import (
 	"github.com/kubesem/kubesem/statefulset"
 )
 
-// FromStatefulSet converts set, with Spec.VolumeClaimTemplates reduced to
-// the templates' names and Spec.TemplateRevision set to
+// FromStatefulSet converts set, with Spec.TemplateRevision set to
 // [StatefulSetRevisionName], the revision v1.36.3 builds for set's
 // template. When set already has ControllerRevisions, use
 // [FromStatefulSetWithRevisions], which picks the existing revision that
@@ -25,14 +24,9 @@ func FromStatefulSetWithRevisions(set *appsv1.StatefulSet, revisions []*appsv1.C
 	if set == nil {
 		return nil, nil
 	}
-	c := *set
-	c.Spec.VolumeClaimTemplates = nil
-	out, err := convert[statefulset.StatefulSet]("StatefulSet", &c)
+	out, err := convert[statefulset.StatefulSet]("StatefulSet", set)
 	if err != nil {
 		return nil, err
-	}
-	for i := range set.Spec.VolumeClaimTemplates {
-		out.Spec.VolumeClaimTemplates = append(out.Spec.VolumeClaimTemplates, set.Spec.VolumeClaimTemplates[i].Name)
 	}
 	if out.Spec.TemplateRevision, err = StatefulSetUpdateRevision(set, revisions); err != nil {
 		return nil, err
@@ -41,41 +35,20 @@ func FromStatefulSetWithRevisions(set *appsv1.StatefulSet, revisions []*appsv1.C
 }
 
 // ToStatefulSet converts set back to the API type: the fields kubesem
-// models, each volume claim template as a claim with only its name (the
-// model keeps names only), no pod template or selector (the model has
-// none; TemplateRevision, not an API field, is dropped).
+// models, each volume claim template as a claim with only its metadata
+// (the model keeps no claim spec), no pod template or selector (the model
+// has none; TemplateRevision, not an API field, is dropped).
 func ToStatefulSet(set *statefulset.StatefulSet) (*appsv1.StatefulSet, error) {
-	if set == nil {
-		return nil, nil
-	}
-	c := *set
-	c.Spec.VolumeClaimTemplates = nil
-	out, err := convert[appsv1.StatefulSet]("StatefulSet", &c)
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range set.Spec.VolumeClaimTemplates {
-		pvc := corev1.PersistentVolumeClaim{}
-		pvc.Name = n
-		out.Spec.VolumeClaimTemplates = append(out.Spec.VolumeClaimTemplates, pvc)
-	}
-	out.APIVersion, out.Kind = "apps/v1", "StatefulSet"
-	return out, nil
+	return toAPI[appsv1.StatefulSet]("apps/v1", "StatefulSet", set)
 }
 
-// FromPersistentVolumeClaim converts a claim: name, UID, deletion time and
-// owner references.
+// FromPersistentVolumeClaim converts a claim: its metadata (name, UID,
+// deletion time, owner references …).
 func FromPersistentVolumeClaim(c *corev1.PersistentVolumeClaim) (*statefulset.Claim, error) {
 	if c == nil {
 		return nil, nil
 	}
-	m, err := convert[struct {
-		Metadata statefulset.Claim `json:"metadata"`
-	}]("PersistentVolumeClaim", c)
-	if err != nil {
-		return nil, err
-	}
-	return &m.Metadata, nil
+	return convert[statefulset.Claim]("PersistentVolumeClaim", c)
 }
 
 // FromPersistentVolumeClaims converts every claim of a list.
@@ -83,20 +56,9 @@ func FromPersistentVolumeClaims(claims []*corev1.PersistentVolumeClaim) ([]*stat
 	return convertAll("claims", claims, FromPersistentVolumeClaim)
 }
 
-// ToPersistentVolumeClaim converts c back to the API type (metadata only;
-// namespace is left empty, the model has none).
+// ToPersistentVolumeClaim converts c back to the API type (metadata only).
 func ToPersistentVolumeClaim(c *statefulset.Claim) (*corev1.PersistentVolumeClaim, error) {
-	if c == nil {
-		return nil, nil
-	}
-	out, err := convert[corev1.PersistentVolumeClaim]("PersistentVolumeClaim", struct {
-		Metadata *statefulset.Claim `json:"metadata"`
-	}{c})
-	if err != nil {
-		return nil, err
-	}
-	out.APIVersion, out.Kind = "v1", "PersistentVolumeClaim"
-	return out, nil
+	return toAPI[corev1.PersistentVolumeClaim]("v1", "PersistentVolumeClaim", c)
 }
 
 // FromDaemonSet converts ds: metadata, selector, the pod template's

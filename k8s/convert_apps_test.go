@@ -274,7 +274,7 @@ func TestDaemonSetHistory(t *testing.T) {
 	unlabelled.Name, unlabelled.Revision = "agent-old", 3
 	delete(unlabelled.Labels, k8s.RevisionHashLabel)
 	h, err = k8s.DaemonSetHistory(ds, []*appsv1.ControllerRevision{v1, v2, unlabelled})
-	if err != nil || h.Hash != "agent-old" || len(h.Revisions) != 3 || h.Revisions[2].Hash != "agent-old" || h.Revisions[0].Hash != v1.Labels[k8s.RevisionHashLabel] {
+	if err != nil || h.Hash != "agent-old" || len(h.Revisions) != 3 || daemonset.RevisionHash(&h.Revisions[2]) != "agent-old" || daemonset.RevisionHash(&h.Revisions[0]) != v1.Labels[k8s.RevisionHashLabel] {
 		t.Fatalf("DaemonSetHistory = %+v, %v", h, err)
 	}
 }
@@ -418,26 +418,30 @@ func TestDaemonSetRoundTrip(t *testing.T) {
 	})
 }
 
-// TestRevisionConversions: ControllerRevisions to kubesem's two revision
-// models and back.
+// TestRevisionConversions: ControllerRevisions to kubesem's one revision
+// model and back; a DaemonSet reads the hash label, or the name when
+// unlabelled.
 func TestRevisionConversions(t *testing.T) {
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tr := true
 	r := &appsv1.ControllerRevision{Revision: 7}
-	r.Name, r.CreationTimestamp = "web-abc", metav1.NewTime(at)
+	r.Name, r.Namespace, r.UID, r.CreationTimestamp = "web-abc", "default", "uid-r", metav1.NewTime(at)
+	r.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web", UID: "uid-web", Controller: &tr}}
 	got := k8s.FromControllerRevisions([]*appsv1.ControllerRevision{r, nil})
-	if len(got) != 1 || got[0] != (statefulset.Revision{Name: "web-abc", Revision: 7, CreationTimestamp: at}) {
+	if len(got) != 1 || got[0].Name != "web-abc" || got[0].Revision != 7 || !got[0].CreationTimestamp.Equal(at) || !got[0].IsControlledBy("uid-web") {
 		t.Fatalf("FromControllerRevisions = %+v", got)
 	}
 	back := k8s.ToControllerRevision(got[0])
-	if back.Name != r.Name || back.Revision != 7 || !back.CreationTimestamp.Equal(&r.CreationTimestamp) {
-		t.Fatalf("ToControllerRevision = %+v", back)
+	r.APIVersion, r.Kind = "apps/v1", "ControllerRevision"
+	if !reflect.DeepEqual(back, r) {
+		t.Fatalf("ToControllerRevision = %+v; want %+v", back, r)
 	}
-	if d := k8s.FromDaemonSetRevision(r); d.Hash != "web-abc" || d.Revision != 7 {
-		t.Fatalf("FromDaemonSetRevision unlabelled = %+v", d)
+	if d := got[0]; daemonset.RevisionHash(&d) != "web-abc" {
+		t.Fatalf("RevisionHash unlabelled = %q", daemonset.RevisionHash(&d))
 	}
 	r.Labels = map[string]string{k8s.RevisionHashLabel: "abc"}
-	if d := k8s.FromDaemonSetRevision(r); d.Hash != "abc" {
-		t.Fatalf("FromDaemonSetRevision = %+v", d)
+	if d := k8s.FromControllerRevision(r); daemonset.RevisionHash(&d) != "abc" {
+		t.Fatalf("RevisionHash = %q", daemonset.RevisionHash(&d))
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/k8s"
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/rollout"
 )
@@ -204,9 +205,9 @@ func TestNodeRoundTrip(t *testing.T) {
 // microsecond, as the API stores it).
 func TestLeaseRoundTrip(t *testing.T) {
 	at := time.Date(2026, 1, 1, 0, 0, 10, 123456000, time.UTC)
-	l := k8s.ToLease(node.Lease{Name: "node-1", RenewTime: &at})
+	l := k8s.ToLease(node.Lease{ObjectMeta: meta.ObjectMeta{Name: "node-1"}, Spec: node.LeaseSpec{RenewTime: &at}})
 	back := k8s.FromLease(l)
-	if back.Name != "node-1" || back.RenewTime == nil || !back.RenewTime.Equal(at) || l.Namespace != "kube-node-lease" {
+	if back.Name != "node-1" || back.Namespace != "kube-node-lease" || back.Spec.RenewTime == nil || !back.Spec.RenewTime.Equal(at) || l.Namespace != "kube-node-lease" {
 		t.Fatalf("lease round trip: %+v, %+v", l, back)
 	}
 }

@@ -13,8 +13,9 @@
 // [ToPodDisruptionBudget], [FromNode] / [ToNode], [FromLease] / [ToLease],
 // [FromStatefulSet] / [ToStatefulSet] (and [FromStatefulSetWithRevisions],
 // [FromStatefulSetStatus]), [FromPersistentVolumeClaim] / [ToPersistentVolumeClaim],
-// [FromControllerRevision] / [ToControllerRevision] (a StatefulSet's
-// revisions), [FromDaemonSetRevision], [FromDaemonSet] / [ToDaemonSet],
+// [FromControllerRevision] / [ToControllerRevision] (history's one
+// revision model, a StatefulSet's or a DaemonSet's), [FromDaemonSet] /
+// [ToDaemonSet],
 // and the list forms ([FromReplicaSets], [FromPods], [FromJobs],
 // [FromNodes], [FromLeases], [FromPersistentVolumeClaims],
 // [FromControllerRevisions]). Every kind's pods are one model

@@ -17,7 +17,7 @@ import (
 	"k8s.io/utils/dump"
 
 	"github.com/kubesem/kubesem/daemonset"
-	"github.com/kubesem/kubesem/statefulset"
+	"github.com/kubesem/kubesem/history"
 )
 
 // RevisionHashLabel is controller-revision-hash: the label naming a pod's
@@ -327,7 +327,7 @@ func DaemonSetHistory(ds *appsv1.DaemonSet, revisions []*appsv1.ControllerRevisi
 		if r == nil {
 			continue
 		}
-		h.Revisions = append(h.Revisions, FromDaemonSetRevision(r))
+		h.Revisions = append(h.Revisions, FromControllerRevision(r))
 		if bytes.Equal(storedData(r.Data.Raw), data) && (cur == nil || r.Revision >= cur.Revision) {
 			cur = r
 		}
@@ -349,22 +349,16 @@ func revisionHashLabel(r *appsv1.ControllerRevision) string {
 	return r.Name
 }
 
-// FromDaemonSetRevision converts a DaemonSet's ControllerRevision: its
-// name, revision number and controller-revision-hash label (the name when
-// unlabelled).
-func FromDaemonSetRevision(r *appsv1.ControllerRevision) daemonset.Revision {
-	return daemonset.Revision{Name: r.Name, Revision: r.Revision, Hash: revisionHashLabel(r)}
-}
-
-// FromControllerRevision converts a StatefulSet's ControllerRevision: its
-// name, revision number and creation time.
-func FromControllerRevision(r *appsv1.ControllerRevision) statefulset.Revision {
-	return statefulset.Revision{Name: r.Name, Revision: r.Revision, CreationTimestamp: r.CreationTimestamp.Time}
+// FromControllerRevision converts a ControllerRevision (a StatefulSet's or
+// a DaemonSet's): its metadata and revision number; the data is not
+// modelled.
+func FromControllerRevision(r *appsv1.ControllerRevision) history.ControllerRevision {
+	return history.ControllerRevision{ObjectMeta: fromObjectMeta(&r.ObjectMeta), Revision: r.Revision}
 }
 
 // FromControllerRevisions converts every non-nil revision of a list.
-func FromControllerRevisions(revisions []*appsv1.ControllerRevision) []statefulset.Revision {
-	out := make([]statefulset.Revision, 0, len(revisions))
+func FromControllerRevisions(revisions []*appsv1.ControllerRevision) []history.ControllerRevision {
+	out := make([]history.ControllerRevision, 0, len(revisions))
 	for _, r := range revisions {
 		if r != nil {
 			out = append(out, FromControllerRevision(r))
@@ -374,13 +368,9 @@ func FromControllerRevisions(revisions []*appsv1.ControllerRevision) []statefuls
 }
 
 // ToControllerRevision converts r back to an apps/v1 ControllerRevision
-// (name, revision number, creation time; no data).
-func ToControllerRevision(r statefulset.Revision) *appsv1.ControllerRevision {
-	out := &appsv1.ControllerRevision{Revision: r.Revision}
+// (metadata and revision number; no data).
+func ToControllerRevision(r history.ControllerRevision) *appsv1.ControllerRevision {
+	out := &appsv1.ControllerRevision{ObjectMeta: toObjectMeta(&r.ObjectMeta), Revision: r.Revision}
 	out.APIVersion, out.Kind = "apps/v1", "ControllerRevision"
-	out.Name = r.Name
-	if !r.CreationTimestamp.IsZero() {
-		out.CreationTimestamp = metav1.NewTime(r.CreationTimestamp)
-	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -21,7 +22,7 @@ func benchCluster(n, zones int) ([]*Node, []Lease) {
 		nd := readyNode(fmt.Sprintf("node-%05d", i), fmt.Sprintf("zone-%02d", i%zones), hb)
 		nodes = append(nodes, nd)
 		rt := hb
-		leases = append(leases, Lease{Name: nd.Name, RenewTime: &rt})
+		leases = append(leases, Lease{ObjectMeta: meta.ObjectMeta{Name: nd.Name}, Spec: LeaseSpec{RenewTime: &rt}})
 	}
 	return nodes, leases
 }

@@ -14,7 +14,8 @@ type Health struct {
 	// ReadyHeartbeat is the lastHeartbeatTime of the Ready condition the
 	// controller last saved; nil when it saved a status without one.
 	ReadyHeartbeat *time.Time `json:"readyHeartbeat,omitempty"`
-	// Lease is the lease the controller last saved, nil for none.
+	// Lease is the lease the controller last saved (its name and renew
+	// time, all the controller reads of it), nil for none.
 	Lease *Lease `json:"lease,omitempty"`
 	// Known is whether the controller has registered the node (its
 	// knownNodeSet); a node seen for the first time has its not-ready and
@@ -38,16 +39,19 @@ func (h *Health) clone() *Health {
 	return &c
 }
 
+// cloneLease returns the part of l the controller keeps in its memory
+// (name and renew time), sharing nothing with l.
 func cloneLease(l *Lease) *Lease {
 	if l == nil {
 		return nil
 	}
-	c := *l
-	if l.RenewTime != nil {
-		t := *l.RenewTime
-		c.RenewTime = &t
+	c := &Lease{}
+	c.Name = l.Name
+	if l.Spec.RenewTime != nil {
+		t := *l.Spec.RenewTime
+		c.Spec.RenewTime = &t
 	}
-	return &c
+	return c
 }
 
 // HealthUpdate is the outcome of one node's health check.
@@ -147,7 +151,7 @@ func updateHealth(n *Node, lease *Lease, h *Health, now time.Time, opts Options)
 		h = nh
 	}
 	h.Known = known
-	if lease != nil && (savedLease == nil || savedLease.RenewTime != nil && lease.RenewTime != nil && savedLease.RenewTime.Before(*lease.RenewTime)) {
+	if lease != nil && (savedLease == nil || savedLease.Spec.RenewTime != nil && lease.Spec.RenewTime != nil && savedLease.Spec.RenewTime.Before(*lease.Spec.RenewTime)) {
 		h.Lease = lease
 		h.ProbeTime = now
 	}

@@ -273,10 +273,11 @@ func (s *lifecycle) memory() Memory {
 			h.ReadyHeartbeat = &times[len(times)-1]
 		}
 		if h.Lease != nil {
-			l := *h.Lease
-			if l.RenewTime != nil {
-				times = append(times, *l.RenewTime)
-				l.RenewTime = &times[len(times)-1]
+			var l Lease
+			l.Name = h.Lease.Name
+			if rt := h.Lease.Spec.RenewTime; rt != nil {
+				times = append(times, *rt)
+				l.Spec.RenewTime = &times[len(times)-1]
 			}
 			ls = append(ls, l)
 			h.Lease = &ls[len(ls)-1]

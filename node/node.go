@@ -89,11 +89,17 @@ func (n *Node) IsReady() bool {
 	return false
 }
 
-// Lease is the subset of a coordination.k8s.io Lease in the
-// kube-node-lease namespace that the node lifecycle controller reads: the
-// node's name and the kubelet's last renew time.
+// Lease is the subset of a coordination.k8s.io/v1 Lease in the
+// kube-node-lease namespace that the node lifecycle controller reads: its
+// name (the node's) and spec.renewTime, the kubelet's last renewal. JSON
+// tags follow the API.
 type Lease struct {
-	Name      string     `json:"name"`
+	meta.ObjectMeta `json:"metadata"`
+	Spec            LeaseSpec `json:"spec"`
+}
+
+// LeaseSpec is the part of a Lease's spec the controller reads.
+type LeaseSpec struct {
 	RenewTime *time.Time `json:"renewTime,omitempty"`
 }
 

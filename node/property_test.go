@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 	"pgregory.net/rapid"
 )
@@ -137,7 +138,7 @@ func TestPropStepOrderIndependent(t *testing.T) {
 			nodes = append(nodes, n)
 			if rapid.Bool().Draw(t, "lease") {
 				rt := t0.Add(-time.Duration(rapid.IntRange(0, 120).Draw(t, "rt")) * time.Second)
-				leases = append(leases, Lease{Name: n.Name, RenewTime: &rt})
+				leases = append(leases, Lease{ObjectMeta: meta.ObjectMeta{Name: n.Name}, Spec: LeaseSpec{RenewTime: &rt}})
 			}
 		}
 		p1, err := Step(nodes, leases, Memory{}, t0, Options{})

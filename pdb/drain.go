@@ -217,7 +217,7 @@ func (s *sim) do(a Action) (DrainStep, error) {
 	case ActionRecreate:
 		names := slices.Clone(a.Pods)
 		for _, c := range s.controllers {
-			if c.Replicas == nil || c.Kind == "Deployment" {
+			if c.Spec.Replicas == nil || c.Kind == "Deployment" {
 				continue // a Deployment creates ReplicaSets, not pods
 			}
 			var owned []*podstatus.Pod
@@ -230,7 +230,7 @@ func (s *sim) do(a Action) (DrainStep, error) {
 					}
 				}
 			}
-			for ; active < *c.Replicas; active++ {
+			for ; active < *c.Spec.Replicas; active++ {
 				if len(names) == 0 {
 					return st, field.New("pods", "", field.ErrRequired)
 				}

@@ -100,10 +100,10 @@ func ControllerScale(ref meta.OwnerReference, controllers []Controller) (uid str
 		return "", 0, false, fmt.Errorf("unexpected GroupVersion string: %s", ref.APIVersion)
 	}
 	replicas := func(c *Controller) int32 {
-		if c.Replicas == nil {
+		if c.Spec.Replicas == nil {
 			return 0
 		}
-		return *c.Replicas
+		return *c.Spec.Replicas
 	}
 	if isKind(&ref, "ReplicationController", "") {
 		if c := lookup(controllers, "ReplicationController", ref.Name, ""); c != nil && c.UID == ref.UID {
@@ -112,12 +112,13 @@ func ControllerScale(ref meta.OwnerReference, controllers []Controller) (uid str
 	}
 	if isKind(&ref, "ReplicaSet", "apps", "extensions") {
 		if rs := lookup(controllers, "ReplicaSet", ref.Name, "apps", "extensions"); rs != nil && rs.UID == ref.UID {
-			if isKind(rs.Owner, "Deployment", "apps", "extensions") {
-				if d := lookup(controllers, "Deployment", rs.Owner.Name, "apps", "extensions"); d != nil && d.UID == rs.Owner.UID {
+			owner := rs.ControllerRef()
+			if isKind(owner, "Deployment", "apps", "extensions") {
+				if d := lookup(controllers, "Deployment", owner.Name, "apps", "extensions"); d != nil && d.UID == owner.UID {
 					return d.UID, replicas(d), true, nil
 				}
 			}
-			if rs.Owner == nil || rs.Owner.Kind != "Deployment" {
+			if owner == nil || owner.Kind != "Deployment" {
 				return rs.UID, replicas(rs), true, nil
 			}
 		}
@@ -133,13 +134,13 @@ func ControllerScale(ref meta.OwnerReference, controllers []Controller) (uid str
 	if c == nil {
 		return "", 0, false, nil
 	}
-	if c.Replicas == nil {
+	if c.Spec.Replicas == nil {
 		return "", 0, false, fmt.Errorf("%s %q does not implement the scale subresource", ref.Kind, ref.Name)
 	}
 	if c.UID != ref.UID {
 		return "", 0, false, nil
 	}
-	return c.UID, *c.Replicas, true, nil
+	return c.UID, *c.Spec.Replicas, true, nil
 }
 
 // ExpectedScale sums the scale of the selected pods' controllers, each

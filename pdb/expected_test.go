@@ -17,7 +17,11 @@ func ref(apiVersion, kind, name string) meta.OwnerReference {
 }
 
 func ctl(apiVersion, kind, name string, replicas *int32, owner *meta.OwnerReference) pdb.Controller {
-	return pdb.Controller{APIVersion: apiVersion, Kind: kind, Name: name, UID: name + "-uid", Replicas: replicas, Owner: owner}
+	c := pdb.Controller{APIVersion: apiVersion, Kind: kind, ObjectMeta: meta.ObjectMeta{Name: name, UID: name + "-uid"}, Spec: pdb.ControllerSpec{Replicas: replicas}}
+	if owner != nil {
+		c.OwnerReferences = []meta.OwnerReference{*owner}
+	}
+	return c
 }
 
 func TestControllerScale(t *testing.T) {

@@ -35,7 +35,7 @@ func rsRef(name string) *meta.OwnerReference {
 }
 
 func rs(name string, replicas int32) pdb.Controller {
-	return pdb.Controller{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: name, UID: name + "-uid", Replicas: &replicas}
+	return pdb.Controller{APIVersion: "apps/v1", Kind: "ReplicaSet", ObjectMeta: meta.ObjectMeta{Name: name, UID: name + "-uid"}, Spec: pdb.ControllerSpec{Replicas: &replicas}}
 }
 
 func budget(minAvailable, maxUnavailable *intstr.Value) *pdb.PodDisruptionBudget {

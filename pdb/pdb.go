@@ -65,15 +65,20 @@ func (b *PodDisruptionBudget) Policy() EvictionPolicy {
 
 // Controller is an object that owns pods, as the disruption controller finds
 // it from a pod's controller reference: a ReplicationController, ReplicaSet,
-// Deployment, StatefulSet, or any resource with a scale subresource.
+// Deployment, StatefulSet, or any resource with a scale subresource, as the
+// API server returns it, trimmed to its apiVersion, kind, metadata (name,
+// UID, and its own controller reference: a ReplicaSet's Deployment) and
+// spec.replicas.
 type Controller struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Name       string `json:"name"`
-	UID        string `json:"uid"`
-	// Owner is the object's own controller reference (a ReplicaSet's
-	// Deployment), or nil.
-	Owner *meta.OwnerReference `json:"owner,omitempty"`
+	APIVersion      string `json:"apiVersion"`
+	Kind            string `json:"kind"`
+	meta.ObjectMeta `json:"metadata"`
+	Spec            ControllerSpec `json:"spec"`
+}
+
+// ControllerSpec is the part of a controller's spec the disruption
+// controller reads.
+type ControllerSpec struct {
 	// Replicas is spec.replicas (or the scale subresource's spec.replicas).
 	// Nil means the resource has no scale subresource.
 	Replicas *int32 `json:"replicas,omitempty"`

@@ -35,15 +35,16 @@
 // namespaces) are broken by namespace, then UID; upstream's sort.Sort leaves
 // them unspecified.
 //
-// The GET that confirms a node is gone is the nodes' [Node.Gone] and
-// [Node.Unlisted] marks: a node the cache lists is checked no further; a
-// node missing from the cache is gone unless Unlisted (the API still has
-// it).
+// The GET that confirms a node is gone is [Step]'s unlisted argument: a
+// node the cache lists is checked no further; a node missing from the
+// cache is gone unless it is unlisted (the API still has it).
 //
 // # Inputs
 //
-// Time is the now argument; the quarantine queue is explicit [Memory]. No
-// I/O, no globals; inputs are never modified.
+// Pods are podstatus.Pod and nodes node.Node, the one model of each; the
+// names of nodes the API has but the cache does not list are a separate
+// input. Time is the now argument; the quarantine queue is explicit
+// [Memory]. No I/O, no globals; inputs are never modified.
 //
 // Vectors: testdata/podgc.
 package podgc

@@ -3,7 +3,7 @@ package podgc
 import (
 	"time"
 
-	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -65,44 +65,11 @@ func (o Options) quarantine() time.Duration {
 	return o.Quarantine
 }
 
-// Taint is a node taint.
-type Taint struct {
-	Key    string `json:"key"`
-	Value  string `json:"value,omitempty"`
-	Effect string `json:"effect,omitempty"`
-}
-
-// Node is the subset of a Node the collector reads, with two marks for
-// where the informer cache and the API disagree.
-type Node struct {
-	meta.ObjectMeta `json:"metadata"`
-	Spec            struct {
-		Taints []Taint `json:"taints,omitempty"`
-	} `json:"spec"`
-	Status struct {
-		Conditions []meta.Condition `json:"conditions,omitempty"`
-	} `json:"status"`
-	// Unlisted: the API has the node but the cache does not (yet).
-	Unlisted bool `json:"unlisted,omitempty"`
-}
-
-// IsReady reports whether the node's Ready condition is True.
-//
-// Source: upstream pkg/util/node IsNodeReady (v1.36.3).
-func (n *Node) IsReady() bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == "Ready" {
-			return c.Status == meta.ConditionTrue
-		}
-	}
-	return false
-}
-
 // OutOfService reports whether the node is not Ready and has the
 // node.kubernetes.io/out-of-service taint, whatever its value and effect.
 //
 // Source: upstream pkg/controller/podgc/gc_controller.go gcTerminating (v1.36.3).
-func OutOfService(n *Node) bool {
+func OutOfService(n *node.Node) bool {
 	if n == nil || n.IsReady() {
 		return false
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podgc"
 	"github.com/kubesem/kubesem/podstatus"
 	"pgregory.net/rapid"
@@ -17,19 +18,23 @@ import (
 
 var t0 = time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
 
-func genState(t *rapid.T) ([]*podstatus.Pod, []*podgc.Node, podgc.Memory, podgc.Options) {
+func genState(t *rapid.T) ([]*podstatus.Pod, []*node.Node, []string, podgc.Memory, podgc.Options) {
 	names := []string{"n1", "n2", "n3"}
-	var nodes []*podgc.Node
+	var nodes []*node.Node
+	var unlisted []string
 	for _, name := range names {
 		if rapid.IntRange(0, 3).Draw(t, "missing") == 0 {
 			continue
 		}
-		n := &podgc.Node{}
+		if rapid.IntRange(0, 4).Draw(t, "unlisted") == 0 {
+			unlisted = append(unlisted, name)
+			continue
+		}
+		n := &node.Node{}
 		n.Name = name
-		n.Unlisted = rapid.IntRange(0, 4).Draw(t, "unlisted") == 0
-		n.Status.Conditions = []meta.Condition{{Type: "Ready", Status: rapid.SampledFrom([]meta.ConditionStatus{"True", "False"}).Draw(t, "ready")}}
+		n.Status.Conditions = []node.Condition{{Type: node.Ready, Status: rapid.SampledFrom([]meta.ConditionStatus{"True", "False"}).Draw(t, "ready")}}
 		if rapid.Bool().Draw(t, "oos") {
-			n.Spec.Taints = []podgc.Taint{{Key: podgc.OutOfServiceTaint, Effect: "NoExecute"}}
+			n.Spec.Taints = []node.Taint{{Key: podgc.OutOfServiceTaint, Effect: node.NoExecute}}
 		}
 		nodes = append(nodes, n)
 	}
@@ -52,14 +57,14 @@ func genState(t *rapid.T) ([]*podstatus.Pod, []*podgc.Node, podgc.Memory, podgc.
 		}
 	}
 	th := rapid.IntRange(-1, 5).Draw(t, "threshold")
-	return pods, nodes, mem, podgc.Options{TerminatedPodThreshold: &th}
+	return pods, nodes, unlisted, mem, podgc.Options{TerminatedPodThreshold: &th}
 }
 
 // A Running pod without a deletion timestamp on a node that exists is never
 // deleted; every deletion not already terminal is patched Failed first.
 func checkNeverDeletesLiveRunning(t *rapid.T) {
-	pods, nodes, mem, o := genState(t)
-	p := podgc.Step(pods, nodes, mem, t0, o)
+	pods, nodes, unlisted, mem, o := genState(t)
+	p := podgc.Step(pods, nodes, unlisted, mem, t0, o)
 	exists := map[string]bool{}
 	for _, n := range nodes {
 		exists[n.Name] = true
@@ -85,13 +90,14 @@ func checkNeverDeletesLiveRunning(t *rapid.T) {
 
 // Shuffling pods and nodes does not change the Plan.
 func checkOrderIndependent(t *rapid.T) {
-	pods, nodes, mem, o := genState(t)
-	want := podgc.Step(pods, nodes, mem, t0, o)
+	pods, nodes, unlisted, mem, o := genState(t)
+	want := podgc.Step(pods, nodes, unlisted, mem, t0, o)
 	r := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 1))
 	r.Shuffle(len(pods), func(i, j int) { pods[i], pods[j] = pods[j], pods[i] })
 	r.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
+	r.Shuffle(len(unlisted), func(i, j int) { unlisted[i], unlisted[j] = unlisted[j], unlisted[i] })
 	r.Shuffle(len(mem.Quarantine), func(i, j int) { mem.Quarantine[i], mem.Quarantine[j] = mem.Quarantine[j], mem.Quarantine[i] })
-	if d := cmp.Diff(want, podgc.Step(pods, nodes, mem, t0, o)); d != "" {
+	if d := cmp.Diff(want, podgc.Step(pods, nodes, unlisted, mem, t0, o)); d != "" {
 		t.Fatalf("order changed the plan:\n%s", d)
 	}
 }
@@ -106,26 +112,27 @@ func FuzzOrderIndependent(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(checkOrde
 
 // FuzzStep decodes arbitrary JSON as a pass's input: Step never panics.
 func FuzzStep(f *testing.F) {
-	f.Add([]byte(`{"pods":[null,{"spec":{"nodeName":"x"}}],"nodes":[null,{"metadata":{"name":"x"},"unlisted":true}],"memory":{"quarantine":[{"node":"x","readyAt":"2025-01-01T12:00:00Z"}]}}`), int64(0), 1)
+	f.Add([]byte(`{"pods":[null,{"spec":{"nodeName":"x"}}],"nodes":[null,{"metadata":{"name":"y"}}],"unlisted":["x"],"memory":{"quarantine":[{"node":"x","readyAt":"2025-01-01T12:00:00Z"}]}}`), int64(0), 1)
 	f.Fuzz(func(t *testing.T, b []byte, offset int64, threshold int) {
 		var in struct {
-			Pods   []*podstatus.Pod `json:"pods"`
-			Nodes  []*podgc.Node    `json:"nodes"`
-			Memory podgc.Memory     `json:"memory"`
+			Pods     []*podstatus.Pod `json:"pods"`
+			Nodes    []*node.Node     `json:"nodes"`
+			Unlisted []string         `json:"unlisted"`
+			Memory   podgc.Memory     `json:"memory"`
 		}
 		if json.Unmarshal(b, &in) != nil {
 			return
 		}
-		_ = podgc.Step(in.Pods, in.Nodes, in.Memory, t0.Add(time.Duration(offset)), podgc.Options{TerminatedPodThreshold: &threshold, Quarantine: time.Duration(offset)})
+		_ = podgc.Step(in.Pods, in.Nodes, in.Unlisted, in.Memory, t0.Add(time.Duration(offset)), podgc.Options{TerminatedPodThreshold: &threshold, Quarantine: time.Duration(offset)})
 	})
 }
 
 func BenchmarkStep20000(b *testing.B) {
-	var nodes []*podgc.Node
+	var nodes []*node.Node
 	for i := range 50 {
-		n := &podgc.Node{}
+		n := &node.Node{}
 		n.Name = "node-" + strconv.Itoa(i)
-		n.Status.Conditions = []meta.Condition{{Type: "Ready", Status: "True"}}
+		n.Status.Conditions = []node.Condition{{Type: node.Ready, Status: node.ConditionTrue}}
 		nodes = append(nodes, n)
 	}
 	pods := make([]*podstatus.Pod, 20000)
@@ -139,7 +146,7 @@ func BenchmarkStep20000(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = podgc.Step(pods, nodes, podgc.Memory{}, t0, podgc.Options{})
+		_ = podgc.Step(pods, nodes, nil, podgc.Memory{}, t0, podgc.Options{})
 	}
 }
 
@@ -157,9 +164,9 @@ func BenchmarkEvictedFirst(b *testing.B) {
 func ExampleStep() {
 	p := &podstatus.Pod{}
 	p.Name, p.Spec.NodeName, p.Status.Phase = "web-1", "node-2", podstatus.Running
-	pass1 := podgc.Step([]*podstatus.Pod{p}, nil, podgc.Memory{}, t0, podgc.Options{})
+	pass1 := podgc.Step([]*podstatus.Pod{p}, nil, nil, podgc.Memory{}, t0, podgc.Options{})
 	fmt.Println(len(pass1.Delete), pass1.Memory.Quarantine[0].ReadyAt.Sub(t0))
-	pass2 := podgc.Step([]*podstatus.Pod{p}, nil, pass1.Memory, t0.Add(40*time.Second), podgc.Options{})
+	pass2 := podgc.Step([]*podstatus.Pod{p}, nil, nil, pass1.Memory, t0.Add(40*time.Second), podgc.Options{})
 	fmt.Println(pass2.Delete[0].Name, pass2.Delete[0].Reason, pass2.Patch[0].Phase, pass2.Patch[0].Condition.Reason)
 	// Output:
 	// 0 40s

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -98,25 +99,27 @@ func byNamespaceName(a, b *podstatus.Pod) int {
 
 // Step runs one pass of the pod garbage collector at now over the cached
 // pods and nodes, with the node queue carried in mem (see the package
-// documentation for the four steps). A node missing from the cache enters
+// documentation for the four steps). unlisted names the nodes the API
+// server has but the informer cache does not list (yet); the GET that
+// confirms a node gone finds them. A node missing from the cache enters
 // quarantine until now+40s (an earlier entry is kept); at or after its time
-// it is confirmed gone unless it is back in the cache or Unlisted, and its
+// it is confirmed gone unless it is back in the cache or unlisted, and its
 // pods are orphans. Nil pods and nodes are skipped.
 //
 // Source: upstream pkg/controller/podgc/gc_controller.go gc (v1.36.3).
-func Step(pods []*podstatus.Pod, nodes []*Node, mem Memory, now time.Time, o Options) Plan {
+func Step(pods []*podstatus.Pod, nodes []*node.Node, unlisted []string, mem Memory, now time.Time, o Options) Plan {
 	p := Plan{Outcome: ReasonGarbageCollected, Patch: []PodPatch{}, Delete: []Deletion{},
 		Requeue: []plan.Requeue{{After: CheckPeriod, Reason: ReasonPeriodic}}}
-	listed := map[string]*Node{}
+	listed := map[string]*node.Node{}
 	api := map[string]bool{}
 	for _, n := range nodes {
-		if n == nil {
-			continue
-		}
-		api[n.Name] = true
-		if !n.Unlisted {
+		if n != nil {
+			api[n.Name] = true
 			listed[n.Name] = n
 		}
+	}
+	for _, name := range unlisted {
+		api[name] = true
 	}
 	done := map[*podstatus.Pod]bool{}
 	del := func(pod *podstatus.Pod, why Reason, cond *podstatus.Condition) {

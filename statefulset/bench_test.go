@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
@@ -11,7 +12,7 @@ import (
 
 // benchState is a set of n Running and Ready pods at web-v1 with the
 // template at web-v2: the sync walks every pod and deletes the highest.
-func benchState(n int) (StatefulSet, []*podstatus.Pod, []Revision) {
+func benchState(n int) (StatefulSet, []*podstatus.Pod, []history.ControllerRevision) {
 	set := gset(int32(n), template("web-v2"))
 	pods := make([]*podstatus.Pod, n)
 	for i := range pods {
@@ -73,7 +74,7 @@ func BenchmarkMaxUnavailable(b *testing.B) {
 
 func BenchmarkClaimOwnerUpToDate(b *testing.B) {
 	tr := true
-	c := &Claim{Name: "www-web-1", OwnerReferences: []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web", UID: "set-uid", Controller: &tr}}}
+	c := &Claim{ObjectMeta: meta.ObjectMeta{Name: "www-web-1", OwnerReferences: []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web", UID: "set-uid", Controller: &tr}}}}
 	p := RetentionPolicy{WhenDeleted: Delete, WhenScaled: Delete}
 	set, pod := Owner{Name: "web", UID: "set-uid"}, Owner{Name: "web-1", UID: "uid-web-1"}
 	b.ReportAllocs()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 
@@ -36,7 +37,7 @@ func ExampleStep() {
 		Status: podstatus.Status{Phase: podstatus.Running,
 			Conditions: []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: now.Add(-time.Minute)}}},
 	}
-	p, err := statefulset.Step(set, []*podstatus.Pod{web0}, []statefulset.Revision{{Name: "web-v1", Revision: 1}}, nil, now, statefulset.Options{})
+	p, err := statefulset.Step(set, []*podstatus.Pod{web0}, []history.ControllerRevision{{ObjectMeta: meta.ObjectMeta{Name: "web-v1"}, Revision: 1}}, nil, now, statefulset.Options{})
 	if err != nil {
 		panic(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
@@ -14,11 +15,11 @@ import (
 var genNow = time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
 
 type stepInput struct {
-	Set       StatefulSet      `json:"set"`
-	Pods      []*podstatus.Pod `json:"pods"`
-	Revisions []Revision       `json:"revisions"`
-	Claims    []*Claim         `json:"claims"`
-	Now       time.Time        `json:"now"`
+	Set       StatefulSet                  `json:"set"`
+	Pods      []*podstatus.Pod             `json:"pods"`
+	Revisions []history.ControllerRevision `json:"revisions"`
+	Claims    []*Claim                     `json:"claims"`
+	Now       time.Time                    `json:"now"`
 }
 
 func i32(v int32) *int32 { return &v }
@@ -54,7 +55,7 @@ func maxUnavail(v intstr.Value) func(*StatefulSet) {
 	return func(s *StatefulSet) { s.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable = &v }
 }
 func claims(names ...string) func(*StatefulSet) {
-	return func(s *StatefulSet) { s.Spec.VolumeClaimTemplates = names }
+	return func(s *StatefulSet) { s.Spec.VolumeClaimTemplates = templates(names...) }
 }
 func retention(d, sc RetentionPolicyType) func(*StatefulSet) {
 	return func(s *StatefulSet) {
@@ -119,10 +120,10 @@ func renamed(p *podstatus.Pod, name string) *podstatus.Pod {
 	return p
 }
 
-func revs(names ...string) []Revision {
-	out := make([]Revision, len(names))
+func revs(names ...string) []history.ControllerRevision {
+	out := make([]history.ControllerRevision, len(names))
 	for i, n := range names {
-		out[i] = Revision{Name: n, Revision: int64(i + 1)}
+		out[i] = rev(n, int64(i+1))
 	}
 	return out
 }
@@ -152,4 +153,32 @@ func ptrTime(t time.Time) *time.Time { return &t }
 func ctlRef(apiVersion, kind, name, uid string) meta.OwnerReference {
 	t := true
 	return meta.OwnerReference{APIVersion: apiVersion, Kind: kind, Name: name, UID: uid, Controller: &t}
+}
+
+// rev is ControllerRevision name numbered n, created at the first of
+// created (none: zero time).
+func rev(name string, n int64, created ...time.Time) history.ControllerRevision {
+	r := history.ControllerRevision{ObjectMeta: meta.ObjectMeta{Name: name}, Revision: n}
+	if len(created) > 0 {
+		r.CreationTimestamp = created[0]
+	}
+	return r
+}
+
+// templates are volume claim templates named names.
+func templates(names ...string) []Claim {
+	out := make([]Claim, len(names))
+	for i, n := range names {
+		out[i].Name = n
+	}
+	return out
+}
+
+// templateNames are the names of claim templates.
+func templateNames(ts []Claim) []string {
+	out := make([]string, len(ts))
+	for i := range ts {
+		out[i] = ts[i].Name
+	}
+	return out
 }

@@ -2,11 +2,8 @@ package statefulset
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
-
-	"github.com/kubesem/kubesem/field"
 )
 
 // realStatefulSet is a StatefulSet as kubectl get -o json prints it:
@@ -147,7 +144,7 @@ func TestDecodeRealStatefulSet(t *testing.T) {
 	if p, ok := s.Partition(); !ok || p != 1 {
 		t.Errorf("partition = %d, %v; want 1", p, ok)
 	}
-	if got := strings.Join(s.Spec.VolumeClaimTemplates, ","); got != "data" {
+	if got := strings.Join(templateNames(s.Spec.VolumeClaimTemplates), ","); got != "data" {
 		t.Errorf("volumeClaimTemplates = %q, want data", got)
 	}
 	if err := Validate(&StatefulSet{ObjectMeta: s.ObjectMeta, Spec: func() Spec { sp := s.Spec; sp.TemplateRevision = "db-1"; return sp }()}); err != nil {
@@ -155,39 +152,22 @@ func TestDecodeRealStatefulSet(t *testing.T) {
 	}
 }
 
-// TestClaimTemplatesJSON: names (the vectors' form) and API objects both
-// decode, mixed too; an entry that is neither is a field error naming its
-// index; null is no templates; names encode back as names.
+// TestClaimTemplatesJSON: the templates are PersistentVolumeClaim objects;
+// a bare name (the former flattened form) is not one.
 func TestClaimTemplatesJSON(t *testing.T) {
-	for in, want := range map[string]string{
-		`["www","logs"]`: "www,logs",
-		`[{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"www","labels":{"a":"b"}},"spec":{"accessModes":["ReadWriteOnce"]}},"logs"]`: "www,logs",
-		`null`: "",
-		`[]`:   "",
-	} {
-		var c ClaimTemplates
-		if err := json.Unmarshal([]byte(in), &c); err != nil {
-			t.Errorf("%s: %v", in, err)
-			continue
-		}
-		if got := strings.Join(c, ","); got != want {
-			t.Errorf("%s = %q, want %q", in, got, want)
-		}
+	var s Spec
+	in := `{"volumeClaimTemplates":[{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"www","labels":{"a":"b"}},"spec":{"accessModes":["ReadWriteOnce"]}},{"metadata":{"name":"logs"}}]}`
+	if err := json.Unmarshal([]byte(in), &s); err != nil {
+		t.Fatal(err)
 	}
-	for _, in := range []string{`[1]`, `[{"metadata":{}}]`, `"www"`, `[{"metadata":[]}]`} {
-		var c ClaimTemplates
-		err := json.Unmarshal([]byte(in), &c)
-		var fe *field.Error
-		if !errors.As(err, &fe) || !errors.Is(err, field.ErrInvalid) {
-			t.Errorf("%s: err = %v, want a field error", in, err)
-		}
+	if got := strings.Join(templateNames(s.VolumeClaimTemplates), ","); got != "www,logs" {
+		t.Errorf("templates = %q, want www,logs", got)
 	}
-	var c ClaimTemplates
-	if err := json.Unmarshal([]byte(`["a",{"metadata":{"name":"b"}},7]`), &c); err == nil || !strings.HasPrefix(err.Error(), "[2]: ") {
-		t.Errorf("error %v does not name element [2]", err)
+	if err := json.Unmarshal([]byte(`{"volumeClaimTemplates":["www"]}`), &s); err == nil {
+		t.Error("a bare template name decoded without error")
 	}
-	b, err := json.Marshal(ClaimTemplates{"www"})
-	if err != nil || string(b) != `["www"]` {
+	b, err := json.Marshal(Spec{VolumeClaimTemplates: templates("www")})
+	if err != nil || !strings.Contains(string(b), `"volumeClaimTemplates":[{"metadata":{"name":"www"}}]`) {
 		t.Errorf("Marshal = %s, %v", b, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/plan"
@@ -16,7 +17,7 @@ import (
 type propState struct {
 	set    StatefulSet
 	pods   []*podstatus.Pod
-	revs   []Revision
+	revs   []history.ControllerRevision
 	claims []*Claim
 	opts   Options
 }
@@ -43,7 +44,7 @@ func drawState(t *rapid.T) propState {
 	set.Spec.TemplateRevision = rapid.SampledFrom([]string{"web-v1", "web-v2"}).Draw(t, "tmpl")
 	set.Status.CurrentRevision = rapid.SampledFrom([]string{"web-v1", "web-v2", ""}).Draw(t, "cur")
 	if rapid.Bool().Draw(t, "claims") {
-		set.Spec.VolumeClaimTemplates = []string{"www"}
+		set.Spec.VolumeClaimTemplates = templates("www")
 		set.Spec.PersistentVolumeClaimRetentionPolicy = &RetentionPolicy{
 			WhenDeleted: rapid.SampledFrom([]RetentionPolicyType{Retain, Delete}).Draw(t, "wd"),
 			WhenScaled:  rapid.SampledFrom([]RetentionPolicyType{Retain, Delete}).Draw(t, "ws")}
@@ -53,11 +54,11 @@ func drawState(t *rapid.T) propState {
 	states := []string{running, running, running, notReady, pending, failed, readyJust, terminated}
 	for o := int32(0); o < set.Start()+set.Replicas()+2; o++ {
 		if rapid.Bool().Draw(t, "pod") {
-			p := gpod(o, rapid.SampledFrom(states).Draw(t, "state"), rapid.SampledFrom([]string{"web-v1", "web-v2"}).Draw(t, "rev"), set.Spec.VolumeClaimTemplates...)
+			p := gpod(o, rapid.SampledFrom(states).Draw(t, "state"), rapid.SampledFrom([]string{"web-v1", "web-v2"}).Draw(t, "rev"), templateNames(set.Spec.VolumeClaimTemplates)...)
 			s.pods = append(s.pods, p)
 		}
 		if len(set.Spec.VolumeClaimTemplates) > 0 && rapid.Bool().Draw(t, "claim") {
-			c := &Claim{Name: ClaimName("www", "web", o), UID: "c" + strconv.Itoa(int(o))}
+			c := &Claim{ObjectMeta: meta.ObjectMeta{Name: ClaimName("www", "web", o), UID: "c" + strconv.Itoa(int(o))}}
 			if rapid.Bool().Draw(t, "ref") {
 				tr := true
 				c.OwnerReferences = []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web", UID: "set-uid", Controller: &tr}}
@@ -187,7 +188,7 @@ func TestPropertyConvergesToOrdinalRange(t *testing.T) {
 			status = p.Status
 			claims = applyClaims(claims, p.Claims)
 			revs = applyRevisions(revs, p.Revisions)
-			next, acted := applyPods(pods, p, s.set.Spec.VolumeClaimTemplates)
+			next, acted := applyPods(pods, p, templateNames(s.set.Spec.VolumeClaimTemplates))
 			pods = next
 			if !acted && len(p.Revisions) == 0 {
 				break
@@ -222,7 +223,7 @@ func applyClaims(cs []*Claim, ws []ClaimWrite) []*Claim {
 			c.OwnerReferences = w.OwnerReferences
 			continue
 		}
-		c := &Claim{Name: w.Name, UID: "new-" + w.Name, OwnerReferences: w.OwnerReferences}
+		c := &Claim{ObjectMeta: meta.ObjectMeta{Name: w.Name, UID: "new-" + w.Name, OwnerReferences: w.OwnerReferences}}
 		byName[w.Name] = c
 		out = append(out, c)
 	}
@@ -238,12 +239,12 @@ func findPod(ps []*podstatus.Pod, o int32) *podstatus.Pod {
 	return nil
 }
 
-func applyRevisions(revs []Revision, ws []RevisionWrite) []Revision {
-	out := append([]Revision(nil), revs...)
+func applyRevisions(revs []history.ControllerRevision, ws []RevisionWrite) []history.ControllerRevision {
+	out := append([]history.ControllerRevision(nil), revs...)
 	for _, w := range ws {
 		switch w.Verb {
 		case RevisionCreate:
-			out = append(out, Revision{Name: w.Name, Revision: w.Revision})
+			out = append(out, rev(w.Name, w.Revision))
 		case RevisionUpdate:
 			for i := range out {
 				if out[i].Name == w.Name {

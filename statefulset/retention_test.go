@@ -13,7 +13,7 @@ var (
 )
 
 func claimWith(refs ...meta.OwnerReference) *Claim {
-	return &Claim{Name: "www-web-1", OwnerReferences: refs}
+	return &Claim{ObjectMeta: meta.ObjectMeta{Name: "www-web-1", OwnerReferences: refs}}
 }
 
 func TestUnexpectedController(t *testing.T) {

@@ -3,6 +3,8 @@ package statefulset
 import (
 	"cmp"
 	"slices"
+
+	"github.com/kubesem/kubesem/history"
 )
 
 // RevisionVerb is what a RevisionWrite does.
@@ -26,8 +28,8 @@ type RevisionWrite struct {
 
 // SortRevisions sorts revisions by revision number, then creation time,
 // then name (SortControllerRevisions, controller/history, v1.36.3).
-func SortRevisions(revs []Revision) {
-	slices.SortStableFunc(revs, func(a, b Revision) int {
+func SortRevisions(revs []history.ControllerRevision) {
+	slices.SortStableFunc(revs, func(a, b history.ControllerRevision) int {
 		if c := cmp.Compare(a.Revision, b.Revision); c != 0 {
 			return c
 		}
@@ -46,7 +48,7 @@ func SortRevisions(revs []Revision) {
 // such a revision exists, else the update revision. revs must be sorted
 // with [SortRevisions] (getStatefulSetRevisions, stateful_set_control.go,
 // v1.36.3; revisions are equal when their names are).
-func Revisions(set *StatefulSet, revs []Revision) (current, update string, write *RevisionWrite) {
+func Revisions(set *StatefulSet, revs []history.ControllerRevision) (current, update string, write *RevisionWrite) {
 	next := int64(1)
 	if n := len(revs); n > 0 {
 		next = revs[n-1].Revision + 1
@@ -79,7 +81,7 @@ func Revisions(set *StatefulSet, revs []Revision) (current, update string, write
 // non-live revisions, oldest first; a revision is live when it is current,
 // update or some pod's controller-revision-hash. A negative limit keeps all
 // (truncateHistory, stateful_set_control.go, v1.36.3). revs must be sorted.
-func TruncateHistory(revs []Revision, limit int32, live func(name string) bool) []RevisionWrite {
+func TruncateHistory(revs []history.ControllerRevision, limit int32, live func(name string) bool) []RevisionWrite {
 	var hist []int
 	for i := range revs {
 		if !live(revs[i].Name) {

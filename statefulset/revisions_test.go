@@ -4,16 +4,18 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/kubesem/kubesem/history"
 )
 
 func TestSortRevisions(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	revs := []Revision{
-		{Name: "c", Revision: 2, CreationTimestamp: t0},
-		{Name: "b", Revision: 1, CreationTimestamp: t0.Add(time.Second)},
-		{Name: "z", Revision: 1, CreationTimestamp: t0},
-		{Name: "a", Revision: 1, CreationTimestamp: t0},
-		{Name: "d", Revision: 10},
+	revs := []history.ControllerRevision{
+		rev("c", 2, t0),
+		rev("b", 1, t0.Add(time.Second)),
+		rev("z", 1, t0),
+		rev("a", 1, t0),
+		rev("d", 10),
 	}
 	SortRevisions(revs)
 	var got []string
@@ -30,7 +32,7 @@ func TestRevisions(t *testing.T) {
 	for _, c := range []struct {
 		name             string
 		template, status string
-		revs             []Revision
+		revs             []history.ControllerRevision
 		current, update  string
 		write            *RevisionWrite
 	}{
@@ -42,7 +44,7 @@ func TestRevisions(t *testing.T) {
 		{"an older template: renumbered past the newest", "web-v1", "web-v2", revs("web-v1", "web-v2"), "web-v2", "web-v1",
 			&RevisionWrite{Verb: RevisionUpdate, Name: "web-v1", Revision: 3, Reason: ReasonRollback}},
 		{"status names no revision: current is update", "web-v2", "web-gone", revs("web-v1", "web-v2"), "web-v2", "web-v2", nil},
-		{"gaps in numbers: one past the highest", "web-new", "web-v1", []Revision{{Name: "web-v1", Revision: 4}, {Name: "web-v2", Revision: 9}}, "web-v1", "web-new",
+		{"gaps in numbers: one past the highest", "web-new", "web-v1", []history.ControllerRevision{rev("web-v1", 4), rev("web-v2", 9)}, "web-v1", "web-new",
 			&RevisionWrite{Verb: RevisionCreate, Name: "web-new", Revision: 10, Reason: ReasonRevisionCreated}},
 	} {
 		s := gset(1, template(c.template), current(c.status, ""))

@@ -1,8 +1,6 @@
 package statefulset
 
 import (
-	"time"
-
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
@@ -55,8 +53,9 @@ type Spec struct {
 	MinReadySeconds     int32               `json:"minReadySeconds,omitempty"`
 	// RevisionHistoryLimit defaults to 10 when nil.
 	RevisionHistoryLimit *int32 `json:"revisionHistoryLimit,omitempty"`
-	// VolumeClaimTemplates are the names of the claim templates.
-	VolumeClaimTemplates ClaimTemplates `json:"volumeClaimTemplates,omitempty"`
+	// VolumeClaimTemplates are the claim templates; the controller reads
+	// their names (claims are named <template>-<set>-<ordinal>).
+	VolumeClaimTemplates []Claim `json:"volumeClaimTemplates,omitempty"`
 	// PersistentVolumeClaimRetentionPolicy is Retain/Retain when nil.
 	PersistentVolumeClaimRetentionPolicy *RetentionPolicy `json:"persistentVolumeClaimRetentionPolicy,omitempty"`
 	// TemplateRevision is the name of the ControllerRevision the current
@@ -103,19 +102,12 @@ type Status struct {
 	CollisionCount     *int32 `json:"collisionCount,omitempty"`
 }
 
-// Revision is the subset of a ControllerRevision the controller reads.
-type Revision struct {
-	Name              string    `json:"name"`
-	Revision          int64     `json:"revision"`
-	CreationTimestamp time.Time `json:"creationTimestamp,omitzero"`
-}
-
-// Claim is the subset of a PersistentVolumeClaim the controller reads.
+// Claim is a PersistentVolumeClaim, the one model of the kind: its
+// metadata (name, UID, deletion timestamp, owner references …), the part
+// the StatefulSet controller reads of a claim and of a volume claim
+// template. JSON tags follow the API.
 type Claim struct {
-	Name              string                `json:"name"`
-	UID               string                `json:"uid,omitempty"`
-	DeletionTimestamp *time.Time            `json:"deletionTimestamp,omitempty"`
-	OwnerReferences   []meta.OwnerReference `json:"ownerReferences,omitempty"`
+	meta.ObjectMeta `json:"metadata"`
 }
 
 // Replicas returns spec.replicas, 1 when unset.

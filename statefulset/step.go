@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
@@ -147,7 +148,7 @@ type stepper struct {
 // the set's (its parent parses as "<set>-"), so every sync tries to create
 // it again and fails with AlreadyExists once it exists.
 // [Options].RefuseOrdinalsPastInt32 refuses such a set instead.
-func Step(set *StatefulSet, pods []*podstatus.Pod, revisions []Revision, claims []*Claim, now time.Time, opts Options) (Plan, error) {
+func Step(set *StatefulSet, pods []*podstatus.Pod, revisions []history.ControllerRevision, claims []*Claim, now time.Time, opts Options) (Plan, error) {
 	if err := Validate(set); err != nil {
 		return Plan{}, err
 	}
@@ -548,7 +549,8 @@ func (s *stepper) claimsMatch(pod, uid string, o int32) bool {
 		return true
 	}
 	so, po := Owner{Name: s.set.Name, UID: s.set.UID}, Owner{Name: pod, UID: uid}
-	for _, t := range s.set.Spec.VolumeClaimTemplates {
+	for _, tc := range s.set.Spec.VolumeClaimTemplates {
+		t := tc.Name
 		c := s.claims[ClaimName(t, s.set.Name, o)]
 		if c != nil && !ClaimOwnerUpToDate(c, s.policy, so, po, s.scaledDown(o)) {
 			return false
@@ -565,7 +567,8 @@ func (s *stepper) fixClaims(pod, uid string, o int32) {
 	}
 	so, po := Owner{Name: s.set.Name, UID: s.set.UID}, Owner{Name: pod, UID: uid}
 	down := s.scaledDown(o)
-	for _, t := range s.set.Spec.VolumeClaimTemplates {
+	for _, tc := range s.set.Spec.VolumeClaimTemplates {
+		t := tc.Name
 		c := s.claims[ClaimName(t, s.set.Name, o)]
 		if c == nil {
 			continue
@@ -585,7 +588,8 @@ func (s *stepper) fixClaims(pod, uid string, o int32) {
 // deleted.
 func (s *stepper) createClaims(pod string, o int32) bool {
 	ok := true
-	for _, t := range s.set.Spec.VolumeClaimTemplates {
+	for _, tc := range s.set.Spec.VolumeClaimTemplates {
+		t := tc.Name
 		name := ClaimName(t, s.set.Name, o)
 		c := s.claims[name]
 		switch {
@@ -613,7 +617,8 @@ func (s *stepper) processReplica(replicas []slot, i int, monotonic bool) bool {
 	}
 	uid := s.uidOf(r)
 	if r.new || !isCreated(r.pod) {
-		for _, t := range set.Spec.VolumeClaimTemplates {
+		for _, tc := range set.Spec.VolumeClaimTemplates {
+			t := tc.Name
 			if c := s.claims[ClaimName(t, set.Name, r.claimOrd)]; c != nil && ClaimIsStale(c, s.policy, Owner{Name: r.name, UID: uid}) {
 				return true
 			}
@@ -712,7 +717,8 @@ func (s *stepper) identityMatches(p *podstatus.Pod) bool {
 
 // storageMatches mirrors storageMatches (stateful_set_utils.go).
 func (s *stepper) storageMatches(p *podstatus.Pod, o int32) bool {
-	for _, t := range s.set.Spec.VolumeClaimTemplates {
+	for _, tc := range s.set.Spec.VolumeClaimTemplates {
+		t := tc.Name
 		found := false
 		for i := range p.Spec.Volumes {
 			if v := &p.Spec.Volumes[i]; v.Name == t {

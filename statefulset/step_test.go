@@ -10,12 +10,14 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 	"pgregory.net/rapid"
 )
 
-func mustStep(t *testing.T, s StatefulSet, pods []*podstatus.Pod, rs []Revision, cs []*Claim, opts Options) Plan {
+func mustStep(t *testing.T, s StatefulSet, pods []*podstatus.Pod, rs []history.ControllerRevision, cs []*Claim, opts Options) Plan {
 	t.Helper()
 	p, err := Step(&s, pods, rs, cs, genNow, opts)
 	if err != nil {
@@ -82,7 +84,7 @@ func TestStepPastInt32(t *testing.T) {
 	// OrderedReady: the pod for ordinal 2^31 is web--1 with the claims of
 	// ordinal 1, and the claim's owner is web--1 without a UID.
 	s := gset(2, start(top), claims("www"), retention(Retain, Delete))
-	p := mustStep(t, s, []*podstatus.Pod{gpod(top, running, "web-v1", "www")}, revs("web-v1"), []*Claim{{Name: "www-web-1"}}, Options{})
+	p := mustStep(t, s, []*podstatus.Pod{gpod(top, running, "web-v1", "www")}, revs("web-v1"), []*Claim{{ObjectMeta: meta.ObjectMeta{Name: "www-web-1"}}}, Options{})
 	if len(p.Create.Objects) != 1 || p.Create.Objects[0] != (NewPod{Name: "web--1", Ordinal: -1, Revision: "web-v1"}) {
 		t.Errorf("created %+v", p.Create.Objects)
 	}
@@ -157,7 +159,7 @@ func TestNewPodRevision(t *testing.T) {
 func TestParallelBatches(t *testing.T) {
 	deleting := genNow.Add(-time.Second)
 	fail := func(n, at int32) int {
-		cs := []*Claim{{Name: ClaimName("www", "web", at), DeletionTimestamp: &deleting}}
+		cs := []*Claim{{ObjectMeta: meta.ObjectMeta{Name: ClaimName("www", "web", at), DeletionTimestamp: &deleting}}}
 		p := mustStep(t, gset(n, parallel, claims("www")), nil, revs("web-v1"), cs, Options{})
 		if p.Outcome != ReasonError || p.Requeue[0].Reason != ReasonClaimBeingDeleted {
 			t.Fatalf("failing at %d: %s %+v", at, p.Outcome, p.Requeue)

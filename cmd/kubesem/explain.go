@@ -372,7 +372,7 @@ func (d *dump) scalable(ns string) []pdb.Controller {
 	for _, dep := range d.deployments {
 		if dep.Namespace == ns {
 			n := dep.Replicas()
-			out = append(out, pdb.Controller{APIVersion: "apps/v1", Kind: "Deployment", Name: dep.Name, UID: dep.UID, Replicas: &n})
+			out = append(out, scaleController("apps/v1", "Deployment", &dep.ObjectMeta, &n))
 		}
 	}
 	for _, rs := range d.rss {
@@ -380,7 +380,7 @@ func (d *dump) scalable(ns string) []pdb.Controller {
 			continue
 		}
 		n := rs.Replicas()
-		c := pdb.Controller{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs.Name, UID: rs.UID, Replicas: &n, Owner: rs.ControllerRef()}
+		c := scaleController("apps/v1", "ReplicaSet", &rs.ObjectMeta, &n)
 		if rs.IsReplicationController() {
 			c.APIVersion, c.Kind = "v1", "ReplicationController"
 		}
@@ -389,15 +389,24 @@ func (d *dump) scalable(ns string) []pdb.Controller {
 	for _, a := range d.sets {
 		if set := a.obj; set.Namespace == ns {
 			n := set.Replicas()
-			out = append(out, pdb.Controller{APIVersion: "apps/v1", Kind: "StatefulSet", Name: set.Name, UID: set.UID, Replicas: &n})
+			out = append(out, scaleController("apps/v1", "StatefulSet", &set.ObjectMeta, &n))
 		}
 	}
 	for _, j := range d.jobs {
 		if j.Namespace == ns {
-			out = append(out, pdb.Controller{APIVersion: "batch/v1", Kind: "Job", Name: j.Name, UID: j.UID, Owner: j.ControllerRef()})
+			out = append(out, scaleController("batch/v1", "Job", &j.ObjectMeta, nil))
 		}
 	}
 	return out
+}
+
+// scaleController is the object with metadata m as the disruption
+// controller reads it: name, UID, its controller reference and replicas
+// (nil: no scale subresource).
+func scaleController(apiVersion, kind string, m *meta.ObjectMeta, replicas *int32) pdb.Controller {
+	return pdb.Controller{APIVersion: apiVersion, Kind: kind,
+		ObjectMeta: meta.ObjectMeta{Name: m.Name, UID: m.UID, OwnerReferences: m.OwnerReferences},
+		Spec:       pdb.ControllerSpec{Replicas: replicas}}
 }
 
 func (d *dump) explainReplicaSet(rs *replicaset.ReplicaSet, related []*podstatus.Pod, now time.Time) explanation {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/internal/apijson"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
@@ -30,6 +31,11 @@ type revisionObject struct {
 	Template any
 	// HasTemplate is false when data holds no spec.template.
 	HasTemplate bool
+}
+
+// model is the revision as the controllers' model holds it.
+func (r *revisionObject) model() history.ControllerRevision {
+	return history.ControllerRevision{ObjectMeta: r.Metadata, Revision: r.Revision}
 }
 
 // appsObject is a StatefulSet or DaemonSet of the dump with its pod
@@ -178,7 +184,7 @@ func (d *dump) explainStatefulSet(a appsObject[statefulset.StatefulSet], now tim
 		pods = append(pods, p)
 	}
 	owned := d.ownedRevisions(set.Namespace, set.UID)
-	var revs []statefulset.Revision
+	var revs []history.ControllerRevision
 	observed := set.Status.ObservedGeneration == set.Generation && set.Generation != 0
 	switch m := matchingRevision(owned, a.template); {
 	case m != nil:
@@ -206,22 +212,22 @@ func (d *dump) explainStatefulSet(a appsObject[statefulset.StatefulSet], now tim
 	}
 	if len(owned) > 0 {
 		for _, r := range owned {
-			revs = append(revs, statefulset.Revision{Name: r.Metadata.Name, Revision: r.Revision, CreationTimestamp: r.Metadata.CreationTimestamp})
+			revs = append(revs, r.model())
 		}
 	} else {
 		// The set's live revisions, in the order the controller keeps
 		// them: the current one, then the update one (the newest).
 		n := int64(1)
 		if c := set.Status.CurrentRevision; c != "" && c != set.Spec.TemplateRevision {
-			revs = append(revs, statefulset.Revision{Name: c, Revision: n})
+			revs = append(revs, history.ControllerRevision{ObjectMeta: meta.ObjectMeta{Name: c}, Revision: n})
 			n++
 		}
-		revs = append(revs, statefulset.Revision{Name: set.Spec.TemplateRevision, Revision: n})
+		revs = append(revs, history.ControllerRevision{ObjectMeta: meta.ObjectMeta{Name: set.Spec.TemplateRevision}, Revision: n})
 		e.Notes = append(e.Notes, "the dump holds no ControllerRevision of the set: revision numbers and history cleanup are not shown (add controllerrevisions to kubectl get)")
 	}
 	var claims []*statefulset.Claim
 	for _, c := range d.x.claimsByNS[set.Namespace] {
-		claims = append(claims, &statefulset.Claim{Name: c.Name, UID: c.UID, DeletionTimestamp: c.DeletionTimestamp, OwnerReferences: c.OwnerReferences})
+		claims = append(claims, &statefulset.Claim{ObjectMeta: *c})
 	}
 	if len(set.Spec.VolumeClaimTemplates) > 0 && len(d.claims) == 0 {
 		return unknown(e, "the set has volumeClaimTemplates but the dump holds no PersistentVolumeClaim: whether its claims exist is unknown (add pvc to kubectl get)")
@@ -303,24 +309,26 @@ func (d *dump) explainDaemonSet(a appsObject[daemonset.DaemonSet], now time.Time
 		pods = append(pods, &p)
 	}
 	owned := d.ownedRevisions(ds.Namespace, ds.UID)
-	var history daemonset.History
+	var hist daemonset.History
 	if m := matchingRevision(owned, a.template); m != nil {
-		history.Hash = revisionHash(m, ds.Name)
-		e.Notes = append(e.Notes, fmt.Sprintf("current template: hash %s (ControllerRevision %s holds spec.template)", history.Hash, m.Metadata.Name))
+		m := m.model()
+		hist.Hash = daemonset.RevisionHash(&m)
+		e.Notes = append(e.Notes, fmt.Sprintf("current template: hash %s (ControllerRevision %s holds spec.template)", hist.Hash, m.Name))
 	} else if len(owned) > 0 {
 		return unknown(e, fmt.Sprintf("the hash of the current template is unknown: none of the DaemonSet's %d ControllerRevisions holds spec.template; the controller creates a new revision, named by a hash kubesem does not compute", len(owned)))
 	} else if h, why := currentPodsHash(ds, pods); h != "" {
-		history.Hash = h
+		hist.Hash = h
 		e.Notes = append(e.Notes, "current template: hash "+h+" ("+why+")")
 	} else {
 		return unknown(e, "the hash of the current template is unknown: "+why+", and the dump holds no ControllerRevision of the DaemonSet (add controllerrevisions to kubectl get)")
 	}
 	if len(owned) > 0 {
 		for _, r := range owned {
-			history.Revisions = append(history.Revisions, daemonset.Revision{Name: r.Metadata.Name, Revision: r.Revision, Hash: revisionHash(r, ds.Name)})
+			hist.Revisions = append(hist.Revisions, r.model())
 		}
 	} else {
-		history.Revisions = []daemonset.Revision{{Name: ds.Name + "-" + history.Hash, Revision: 1, Hash: history.Hash}}
+		hist.Revisions = []history.ControllerRevision{{ObjectMeta: meta.ObjectMeta{Name: ds.Name + "-" + hist.Hash,
+			Labels: map[string]string{daemonset.LabelRevisionHash: hist.Hash}}, Revision: 1}}
 		e.Notes = append(e.Notes, "the dump holds no ControllerRevision of the DaemonSet: revision numbers and history cleanup are not shown (add controllerrevisions to kubectl get)")
 	}
 	if len(d.nodes) == 0 {
@@ -332,7 +340,7 @@ func (d *dump) explainDaemonSet(a appsObject[daemonset.DaemonSet], now time.Time
 			break
 		}
 	}
-	p, err := daemonset.Step(ds, d.nodes, pods, history, nil, now, daemonset.Options{})
+	p, err := daemonset.Step(ds, d.nodes, pods, hist, nil, now, daemonset.Options{})
 	if err != nil {
 		e.Error = err.Error()
 		return e
@@ -354,16 +362,6 @@ func (d *dump) explainDaemonSet(a appsObject[daemonset.DaemonSet], now time.Time
 		st.DesiredNumberScheduled, st.CurrentNumberScheduled, st.UpdatedNumberScheduled, st.NumberReady, st.NumberAvailable, st.NumberUnavailable, st.NumberMisscheduled))
 	e.Actions = append(e.Actions, eventLines(p.Events)...)
 	return e
-}
-
-// revisionHash returns a DaemonSet ControllerRevision's
-// controller-revision-hash label, or its name without the "<ds>-" prefix
-// when the label is absent.
-func revisionHash(r *revisionObject, ds string) string {
-	if h := r.Metadata.Labels[daemonset.LabelRevisionHash]; h != "" {
-		return h
-	}
-	return strings.TrimPrefix(r.Metadata.Name, ds+"-")
 }
 
 // currentPodsHash returns the controller-revision-hash of the daemon pods

@@ -102,9 +102,10 @@ func simulateDrain(args []string, stdout io.Writer) error {
 	c := pdb.Cluster{
 		Nodes: []pdb.Node{{Name: "node-1"}, {Name: "node-2"}, {Name: "node-3", Capacity: int32(*capacity)}},
 		Controllers: []pdb.Controller{
-			{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "web", Replicas: &three},
-			{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web-rs", UID: "web-rs", Replicas: &three,
-				Owner: &meta.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "web", Controller: &yes}},
+			{APIVersion: "apps/v1", Kind: "Deployment", ObjectMeta: meta.ObjectMeta{Name: "web", UID: "web"}, Spec: pdb.ControllerSpec{Replicas: &three}},
+			{APIVersion: "apps/v1", Kind: "ReplicaSet", ObjectMeta: meta.ObjectMeta{Name: "web-rs", UID: "web-rs",
+				OwnerReferences: []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "web", Controller: &yes}}},
+				Spec: pdb.ControllerSpec{Replicas: &three}},
 		},
 		Budgets: []pdb.PodDisruptionBudget{b},
 	}

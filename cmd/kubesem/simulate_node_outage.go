@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -178,7 +179,7 @@ func simulateNodeOutage(args []string, stdout io.Writer) error {
 			}
 			if rt, ok := lastRenew[nd.Name]; ok {
 				rt := rt
-				leases = append(leases, node.Lease{Name: nd.Name, RenewTime: &rt})
+				leases = append(leases, node.Lease{ObjectMeta: meta.ObjectMeta{Name: nd.Name}, Spec: node.LeaseSpec{RenewTime: &rt}})
 			}
 		}
 		p, err := node.Step(nodes, leases, mem, now, opts)

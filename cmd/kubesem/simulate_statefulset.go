@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
@@ -81,7 +82,7 @@ func simulateStatefulSet(args []string, stdout io.Writer) error {
 	opts := statefulset.Options{MaxUnavailableStatefulSet: *gate}
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	pods := map[int32]*simPod{}
-	var revs []statefulset.Revision
+	var revs []history.ControllerRevision
 	var tl *timeline
 	if *svg != "" {
 		tl = &timeline{title: "kubesem simulate statefulset", series: []series{
@@ -278,10 +279,10 @@ func simPodsLine(pods map[int32]*simPod, step, readyAfter, neverReady int, now t
 	return strings.Join(parts, " "), stack
 }
 
-func simApplyRevision(revs []statefulset.Revision, w statefulset.RevisionWrite) []statefulset.Revision {
+func simApplyRevision(revs []history.ControllerRevision, w statefulset.RevisionWrite) []history.ControllerRevision {
 	switch w.Verb {
 	case statefulset.RevisionCreate:
-		return append(revs, statefulset.Revision{Name: w.Name, Revision: w.Revision})
+		return append(revs, history.ControllerRevision{ObjectMeta: meta.ObjectMeta{Name: w.Name}, Revision: w.Revision})
 	case statefulset.RevisionUpdate:
 		for i := range revs {
 			if revs[i].Name == w.Name {

@@ -20,6 +20,7 @@ import (
 	"k8s.io/kubernetes/pkg/controller/nodelifecycle"
 	nodeutil "k8s.io/kubernetes/pkg/controller/util/node"
 
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
 )
 
@@ -160,7 +161,7 @@ func BenchmarkNodeLifecycleSync5000(b *testing.B) {
 		n.Status.Conditions = []node.Condition{{Type: node.Ready, Status: node.ConditionTrue, LastHeartbeatTime: hb, LastTransitionTime: t0.Add(-time.Hour)}}
 		knodes = append(knodes, n)
 		rt := hb
-		kleases = append(kleases, node.Lease{Name: n.Name, RenewTime: &rt})
+		kleases = append(kleases, node.Lease{ObjectMeta: meta.ObjectMeta{Name: n.Name}, Spec: node.LeaseSpec{RenewTime: &rt}})
 		unodes = append(unodes, nodeToUp(n))
 	}
 	b.Run("upstream", func(b *testing.B) {
@@ -177,7 +178,7 @@ func BenchmarkNodeLifecycleSync5000(b *testing.B) {
 			ls := c.factory.Coordination().V1().Leases().Informer().GetStore()
 			for i, n := range unodes {
 				_ = ns.Add(n.DeepCopy())
-				rt := metav1.NewMicroTime(*kleases[i].RenewTime)
+				rt := metav1.NewMicroTime(*kleases[i].Spec.RenewTime)
 				_ = ls.Add(&coordv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: n.Name, Namespace: v1.NamespaceNodeLease}, Spec: coordv1.LeaseSpec{RenewTime: &rt}})
 			}
 			*c.now = t0.Add(-5 * time.Second)

@@ -19,6 +19,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/k8s"
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
 )
 
@@ -153,7 +154,7 @@ func TestNodeDiffHealth(t *testing.T) {
 				lease = nil
 			case 1:
 				rt := now.Add(-time.Duration(rapid.IntRange(0, 60).Draw(t, "leaseAge")) * time.Second)
-				lease = &node.Lease{Name: "n", RenewTime: &rt}
+				lease = &node.Lease{ObjectMeta: meta.ObjectMeta{Name: "n"}, Spec: node.LeaseSpec{RenewTime: &rt}}
 			}
 			// upstream
 			*c.now = now
@@ -162,7 +163,7 @@ func TestNodeDiffHealth(t *testing.T) {
 				_ = store.Delete(o)
 			}
 			if lease != nil {
-				rt := metav1.NewMicroTime(*lease.RenewTime)
+				rt := metav1.NewMicroTime(*lease.Spec.RenewTime)
 				_ = store.Add(&coordv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: "n", Namespace: v1.NamespaceNodeLease}, Spec: coordv1.LeaseSpec{RenewTime: &rt}})
 			}
 			upNode := nodeToUp(n)

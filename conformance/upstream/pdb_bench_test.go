@@ -51,7 +51,7 @@ func pdbBenchCluster() (*policyv1.PodDisruptionBudget, []*v1.Pod, []*appsv1.Repl
 		name := "rs" + strconv.Itoa(i)
 		r := int32(n / 4)
 		urs = append(urs, &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID(name + "-uid")}, Spec: appsv1.ReplicaSetSpec{Replicas: &r}})
-		kcs = append(kcs, pdb.Controller{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: name, UID: name + "-uid", Replicas: ptrTo(r)})
+		kcs = append(kcs, pdb.Controller{APIVersion: "apps/v1", Kind: "ReplicaSet", ObjectMeta: meta.ObjectMeta{Name: name, UID: name + "-uid"}, Spec: pdb.ControllerSpec{Replicas: ptrTo(r)}})
 	}
 	for i := range n {
 		name, rs := "p"+strconv.Itoa(i), "rs"+strconv.Itoa(i%4)

@@ -124,16 +124,16 @@ func pdbDrawCase(t *rapid.T, maxPods int) pdbCase {
 	// Controllers: Deployment d0 owning rs0; rs1, rs2 bare.
 	depReplicas := int32(rapid.IntRange(0, 20).Draw(t, "dep"))
 	c.upDeps = append(c.upDeps, &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "d0", Namespace: ns, UID: "d0-uid"}, Spec: appsv1.DeploymentSpec{Replicas: &depReplicas}})
-	c.ctls = append(c.ctls, pdb.Controller{APIVersion: "apps/v1", Kind: "Deployment", Name: "d0", UID: "d0-uid", Replicas: ptrTo(depReplicas)})
+	c.ctls = append(c.ctls, pdb.Controller{APIVersion: "apps/v1", Kind: "Deployment", ObjectMeta: meta.ObjectMeta{Name: "d0", UID: "d0-uid"}, Spec: pdb.ControllerSpec{Replicas: ptrTo(depReplicas)}})
 	nRS := rapid.IntRange(0, 3).Draw(t, "rs")
 	for i := range nRS {
 		name := "rs" + strconv.Itoa(i)
 		r := int32(rapid.IntRange(0, 400).Draw(t, "rsReplicas"))
 		u := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, UID: types.UID(name + "-uid")}, Spec: appsv1.ReplicaSetSpec{Replicas: &r}}
-		k := pdb.Controller{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: name, UID: name + "-uid", Replicas: ptrTo(r)}
+		k := pdb.Controller{APIVersion: "apps/v1", Kind: "ReplicaSet", ObjectMeta: meta.ObjectMeta{Name: name, UID: name + "-uid"}, Spec: pdb.ControllerSpec{Replicas: ptrTo(r)}}
 		if i == 0 {
 			u.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "d0", UID: "d0-uid", Controller: ptrTo(true)}}
-			k.Owner = &meta.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "d0", UID: "d0-uid", Controller: ptrTo(true)}
+			k.OwnerReferences = []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "d0", UID: "d0-uid", Controller: ptrTo(true)}}
 		}
 		c.upRS = append(c.upRS, u)
 		c.ctls = append(c.ctls, k)
@@ -143,8 +143,8 @@ func pdbDrawCase(t *rapid.T, maxPods int) pdbCase {
 	ssR := int32(rapid.IntRange(0, 50).Draw(t, "ss"))
 	c.upRC = &v1.ReplicationController{ObjectMeta: metav1.ObjectMeta{Name: "rc0", Namespace: ns, UID: "rc0-uid"}, Spec: v1.ReplicationControllerSpec{Replicas: &rcR}}
 	c.upSS = &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "ss0", Namespace: ns, UID: "ss0-uid"}, Spec: appsv1.StatefulSetSpec{Replicas: &ssR}}
-	c.ctls = append(c.ctls, pdb.Controller{APIVersion: "v1", Kind: "ReplicationController", Name: "rc0", UID: "rc0-uid", Replicas: ptrTo(rcR)},
-		pdb.Controller{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "ss0", UID: "ss0-uid", Replicas: ptrTo(ssR)})
+	c.ctls = append(c.ctls, pdb.Controller{APIVersion: "v1", Kind: "ReplicationController", ObjectMeta: meta.ObjectMeta{Name: "rc0", UID: "rc0-uid"}, Spec: pdb.ControllerSpec{Replicas: ptrTo(rcR)}},
+		pdb.Controller{APIVersion: "apps/v1", Kind: "StatefulSet", ObjectMeta: meta.ObjectMeta{Name: "ss0", UID: "ss0-uid"}, Spec: pdb.ControllerSpec{Replicas: ptrTo(ssR)}})
 	n := rapid.IntRange(0, 40).Draw(t, "pods")
 	if rapid.IntRange(0, 19).Draw(t, "large") == 0 {
 		n = rapid.IntRange(0, maxPods).Draw(t, "manyPods")

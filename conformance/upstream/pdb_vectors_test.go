@@ -74,14 +74,14 @@ func pdbVecUpIn(in pdbStepVecIn, opts pdb.Options, shift time.Duration) (pdbUpIn
 			return pdbUpIn{}, err
 		}
 		om := metav1.ObjectMeta{Name: c.Name, Namespace: ns, UID: types.UID(c.UID)}
-		if o := c.Owner; o != nil {
+		if o := c.ControllerRef(); o != nil {
 			om.OwnerReferences = []metav1.OwnerReference{{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, UID: types.UID(o.UID), Controller: o.Controller}}
 		}
 		builtin := func() (*int32, error) {
-			if c.Replicas == nil {
+			if c.Spec.Replicas == nil {
 				return nil, fmt.Errorf("%s %s without replicas: the API server defaults them", c.Kind, c.Name)
 			}
-			r := *c.Replicas
+			r := *c.Spec.Replicas
 			return &r, nil
 		}
 		switch {
@@ -110,7 +110,7 @@ func pdbVecUpIn(in pdbStepVecIn, opts pdb.Options, shift time.Duration) (pdbUpIn
 			}
 			up.sss = append(up.sss, &appsv1.StatefulSet{ObjectMeta: om, Spec: appsv1.StatefulSetSpec{Replicas: r}})
 		default:
-			up.scales = append(up.scales, pdbUpScale{gvk: gv.WithKind(c.Kind), namespace: ns, name: c.Name, uid: types.UID(c.UID), replicas: c.Replicas})
+			up.scales = append(up.scales, pdbUpScale{gvk: gv.WithKind(c.Kind), namespace: ns, name: c.Name, uid: types.UID(c.UID), replicas: c.Spec.Replicas})
 		}
 	}
 	return up, nil

@@ -15,7 +15,7 @@ import (
 	"k8s.io/klog/v2"
 	upodgc "k8s.io/kubernetes/pkg/controller/podgc"
 
-	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podgc"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -23,12 +23,12 @@ import (
 // gcBenchCluster is 20,000 pods on 50 nodes, 15,000 of them terminated (so
 // 2,500 go beyond the default threshold), every fiftieth on a node that no
 // longer exists.
-func gcBenchCluster() ([]*podstatus.Pod, []*podgc.Node) {
-	var nodes []*podgc.Node
+func gcBenchCluster() ([]*podstatus.Pod, []*gcNode) {
+	var nodes []*gcNode
 	for i := range 50 {
-		n := &podgc.Node{}
+		n := &gcNode{}
 		n.Name = "node-" + strconv.Itoa(i)
-		n.Status.Conditions = []meta.Condition{{Type: "Ready", Status: "True"}}
+		n.Status.Conditions = []node.Condition{{Type: node.Ready, Status: "True"}}
 		nodes = append(nodes, n)
 	}
 	pods := make([]*podstatus.Pod, 20000)
@@ -51,7 +51,7 @@ func BenchmarkPodGCPass(b *testing.B) {
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			plan := podgc.Step(pods, nodes, podgc.Memory{}, psBase, podgc.Options{Quarantine: -time.Nanosecond})
+			plan := podgc.Step(pods, gcListed(nodes), gcUnlisted(nodes), podgc.Memory{}, psBase, podgc.Options{Quarantine: -time.Nanosecond})
 			if len(plan.Delete) == 0 {
 				b.Fatal("nothing deleted")
 			}

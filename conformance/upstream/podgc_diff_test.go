@@ -22,6 +22,7 @@ import (
 	upodgc "k8s.io/kubernetes/pkg/controller/podgc"
 
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podgc"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -34,25 +35,25 @@ var gcNodes = []string{"n1", "n2", "n3", "n4"}
 // gcState draws pods in every phase, deleting or not, on listed, API-only,
 // missing or no nodes, Ready or not, with or without the out-of-service
 // taint, and creation times that tie.
-func gcState(t *rapid.T) ([]*podstatus.Pod, []*podgc.Node, int) {
-	var nodes []*podgc.Node
+func gcState(t *rapid.T) ([]*podstatus.Pod, []*gcNode, int) {
+	var nodes []*gcNode
 	for _, name := range gcNodes {
 		switch rapid.IntRange(0, 3).Draw(t, "nodeKind") {
 		case 0: // missing
 			continue
 		case 1:
-			n := &podgc.Node{}
+			n := &gcNode{}
 			n.Name, n.Unlisted = name, true
 			nodes = append(nodes, n)
 			continue
 		}
-		n := &podgc.Node{}
+		n := &gcNode{}
 		n.Name = name
 		if st := rapid.SampledFrom([]meta.ConditionStatus{"True", "False", "Unknown", ""}).Draw(t, "ready"); st != "" {
-			n.Status.Conditions = []meta.Condition{{Type: "Ready", Status: st}}
+			n.Status.Conditions = []node.Condition{{Type: node.Ready, Status: st}}
 		}
 		if rapid.Bool().Draw(t, "oos") {
-			n.Spec.Taints = []podgc.Taint{{Key: podgc.OutOfServiceTaint, Effect: rapid.SampledFrom([]string{"NoExecute", "NoSchedule"}).Draw(t, "effect")}}
+			n.Spec.Taints = []node.Taint{{Key: podgc.OutOfServiceTaint, Effect: rapid.SampledFrom([]node.TaintEffect{node.NoExecute, node.NoSchedule}).Draw(t, "effect")}}
 		}
 		nodes = append(nodes, n)
 	}
@@ -85,7 +86,7 @@ type gcResult struct {
 // and listed nodes in the informer caches, every node in the API, and a
 // quarantine that ends at once (the quarantine timing is covered by the
 // TestGCOrphaned vectors).
-func gcUpstream(t *rapid.T, pods []*podstatus.Pod, nodes []*podgc.Node, threshold int) gcResult {
+func gcUpstream(t *rapid.T, pods []*podstatus.Pod, nodes []*gcNode, threshold int) gcResult {
 	var objs []runtime.Object
 	var vpods []*v1.Pod
 	var listed []*v1.Node
@@ -160,7 +161,7 @@ func TestPodGCStepDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		pods, nodes, threshold := gcState(t)
 		want := gcUpstream(t, pods, nodes, threshold)
-		plan := podgc.Step(pods, nodes, podgc.Memory{}, psBase, podgc.Options{TerminatedPodThreshold: &threshold, Quarantine: -time.Nanosecond})
+		plan := podgc.Step(pods, gcListed(nodes), gcUnlisted(nodes), podgc.Memory{}, psBase, podgc.Options{TerminatedPodThreshold: &threshold, Quarantine: -time.Nanosecond})
 		got := gcResult{map[string]bool{}, map[string]bool{}, map[string]bool{}}
 		for _, d := range plan.Delete {
 			got.deleted[d.Namespace+"/"+d.Name] = true
@@ -185,4 +186,33 @@ func TestPodGCStepDifferential(t *testing.T) {
 			}
 		}
 	})
+}
+
+// gcNode is a node of a drawn state: the node, and whether only the API
+// has it (the informer cache does not list it).
+type gcNode struct {
+	node.Node
+	Unlisted bool
+}
+
+// gcListed returns the nodes the informer cache lists.
+func gcListed(nodes []*gcNode) []*node.Node {
+	var out []*node.Node
+	for _, n := range nodes {
+		if !n.Unlisted {
+			out = append(out, &n.Node)
+		}
+	}
+	return out
+}
+
+// gcUnlisted returns the names of the nodes only the API has.
+func gcUnlisted(nodes []*gcNode) []string {
+	var out []string
+	for _, n := range nodes {
+		if n.Unlisted {
+			out = append(out, n.Name)
+		}
+	}
+	return out
 }

@@ -79,8 +79,8 @@ func TestPodGCQuarantineDifferential(t *testing.T) {
 				state[n.Name] = 2
 			}
 		}
-		apply := func() []*podgc.Node {
-			var out []*podgc.Node
+		apply := func() []*gcNode {
+			var out []*gcNode
 			for _, name := range gcNodes {
 				u := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}
 				_ = nodeInf.Informer().GetStore().Delete(u)
@@ -88,7 +88,7 @@ func TestPodGCQuarantineDifferential(t *testing.T) {
 				if state[name] == 0 {
 					continue
 				}
-				n := &podgc.Node{}
+				n := &gcNode{}
 				n.Name, n.Unlisted = name, state[name] == 2
 				out = append(out, n)
 				_ = client.Tracker().Add(u)
@@ -112,7 +112,7 @@ func TestPodGCQuarantineDifferential(t *testing.T) {
 				}
 			}
 			cur := apply()
-			plan := podgc.Step(live, cur, mem, now, podgc.Options{TerminatedPodThreshold: &threshold})
+			plan := podgc.Step(live, gcListed(cur), gcUnlisted(cur), mem, now, podgc.Options{TerminatedPodThreshold: &threshold})
 			// Let the queue's goroutine move the items whose time has come.
 			ready := 0
 			for _, e := range mem.Quarantine {

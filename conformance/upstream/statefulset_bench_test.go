@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	upsts "k8s.io/kubernetes/pkg/controller/statefulset"
 
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
@@ -33,7 +34,7 @@ func stsBenchInput(n int) *stsVectorInput {
 				UpdateStrategy:       statefulset.UpdateStrategy{Type: statefulset.RollingUpdate, RollingUpdate: &statefulset.RollingUpdateStrategy{Partition: &p}},
 				RevisionHistoryLimit: &hist, TemplateRevision: "web-v2"},
 			Status: statefulset.Status{ObservedGeneration: 1, CurrentRevision: "web-v1", UpdateRevision: "web-v2"}},
-		Revisions: []statefulset.Revision{{Name: "web-v1", Revision: 1}, {Name: "web-v2", Revision: 2}},
+		Revisions: []history.ControllerRevision{{ObjectMeta: meta.ObjectMeta{Name: "web-v1"}, Revision: 1}, {ObjectMeta: meta.ObjectMeta{Name: "web-v2"}, Revision: 2}},
 	}
 	for i := 0; i < n; i++ {
 		name := "web-" + strconv.Itoa(i)
@@ -106,7 +107,7 @@ func BenchmarkStatefulSetClaimOwnerUpToDate(b *testing.B) {
 	upSet := &apps.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "web", UID: "set-uid"}, Spec: apps.StatefulSetSpec{Replicas: &r,
 		PersistentVolumeClaimRetentionPolicy: &apps.StatefulSetPersistentVolumeClaimRetentionPolicy{WhenDeleted: apps.DeletePersistentVolumeClaimRetentionPolicyType, WhenScaled: apps.DeletePersistentVolumeClaimRetentionPolicyType}}}
 	upPod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web-1", UID: "uid-web-1"}}
-	claim := &statefulset.Claim{Name: "www-web-1", OwnerReferences: refs}
+	claim := &statefulset.Claim{ObjectMeta: meta.ObjectMeta{Name: "www-web-1", OwnerReferences: refs}}
 	upClaim := must(k8s.ToPersistentVolumeClaim(claim))
 	pol := statefulset.RetentionPolicy{WhenDeleted: statefulset.Delete, WhenScaled: statefulset.Delete}
 	set, pod := statefulset.Owner{Name: "web", UID: "set-uid"}, statefulset.Owner{Name: "web-1", UID: "uid-web-1"}

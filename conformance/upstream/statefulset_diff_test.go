@@ -33,6 +33,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	"pgregory.net/rapid"
 
+	khistory "github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
@@ -183,7 +184,7 @@ type stsCase struct {
 	upClaims map[string]*v1.PersistentVolumeClaim
 	set      *statefulset.StatefulSet
 	pods     []*podstatus.Pod
-	revs     []statefulset.Revision
+	revs     []khistory.ControllerRevision
 	claims   []*statefulset.Claim
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
@@ -79,7 +80,7 @@ func svMaxUnavail(v intstr.Value) func(*statefulset.StatefulSet) {
 	return func(s *statefulset.StatefulSet) { s.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable = &v }
 }
 func svClaims(names ...string) func(*statefulset.StatefulSet) {
-	return func(s *statefulset.StatefulSet) { s.Spec.VolumeClaimTemplates = names }
+	return func(s *statefulset.StatefulSet) { s.Spec.VolumeClaimTemplates = svTemplates(names...) }
 }
 func svRetention(d, sc statefulset.RetentionPolicyType) func(*statefulset.StatefulSet) {
 	return func(s *statefulset.StatefulSet) {
@@ -150,10 +151,10 @@ func svNamed(p *podstatus.Pod, name string) *podstatus.Pod {
 	return p
 }
 
-func svRevs(names ...string) []statefulset.Revision {
-	out := make([]statefulset.Revision, len(names))
+func svRevs(names ...string) []history.ControllerRevision {
+	out := make([]history.ControllerRevision, len(names))
 	for i, n := range names {
-		out[i] = statefulset.Revision{Name: n, Revision: int64(i + 1)}
+		out[i] = history.ControllerRevision{ObjectMeta: meta.ObjectMeta{Name: n}, Revision: int64(i + 1)}
 	}
 	return out
 }
@@ -187,7 +188,7 @@ type svStepCase struct {
 	name, source string
 	set          statefulset.StatefulSet
 	pods         []*podstatus.Pod
-	revs         []statefulset.Revision
+	revs         []history.ControllerRevision
 	claims       []*statefulset.Claim
 	opts         *statefulset.Options
 }
@@ -215,7 +216,7 @@ func svStepVectors(t *testing.T) []stsVector {
 	}
 	deleting := func(s *statefulset.StatefulSet) { d := svNow.Add(-time.Minute); s.DeletionTimestamp = &d }
 	claim := func(name string, refs ...meta.OwnerReference) *statefulset.Claim {
-		return &statefulset.Claim{Name: name, UID: "c-" + name, OwnerReferences: refs}
+		return &statefulset.Claim{ObjectMeta: meta.ObjectMeta{Name: name, UID: "c-" + name, OwnerReferences: refs}}
 	}
 	setRef := svCtlRef("apps/v1", "StatefulSet", "web", "set-uid")
 	podRef := func(n, uid string) meta.OwnerReference { return svCtlRef("v1", "Pod", n, uid) }
@@ -355,7 +356,7 @@ func svStepVectors(t *testing.T) []stsVector {
 		{"claim created with pod", seedPVC + "; seed:002 stable storage", svSet(1, svClaims("www")), nil, v1, nil, nil},
 		{"claims of two templates created", seedPVC, svSet(1, svClaims("www", "logs")), nil, v1, nil, nil},
 		{"pending pod gets missing claim", "processReplica: isPending creates missing claims", svSet(1, svClaims("www")), []*podstatus.Pod{svPod(0, svPending, "web-v1", "www")}, v1, nil, nil},
-		{"terminating claim blocks creation", "createPersistentVolumeClaims: claim being deleted", svSet(1, svClaims("www")), nil, v1, []*statefulset.Claim{{Name: "www-web-0", DeletionTimestamp: func() *time.Time { d := svNow.Add(-time.Second); return &d }()}}, nil},
+		{"terminating claim blocks creation", "createPersistentVolumeClaims: claim being deleted", svSet(1, svClaims("www")), nil, v1, []*statefulset.Claim{{ObjectMeta: meta.ObjectMeta{Name: "www-web-0", DeletionTimestamp: func() *time.Time { d := svNow.Add(-time.Second); return &d }()}}}, nil},
 		{"stale claim blocks creation", "upstream TestPodClaimIsStale; PodClaimIsStale", svSet(1, svClaims("www"), svRetention(statefulset.Retain, statefulset.Delete)), nil, v1, []*statefulset.Claim{claim("www-web-0", podRef("web-0", "old-pod"))}, nil},
 		{"stale claim ignored when whenScaled Retain", "upstream TestPodClaimIsStale", svSet(1, svClaims("www"), svRetention(statefulset.Delete, statefulset.Retain)), nil, v1, []*statefulset.Claim{claim("www-web-0", podRef("web-0", "old-pod"))}, nil},
 		{"whenDeleted Delete adds set reference", seedPVC + "; upstream TestStatefulSetControl (PVC policy)", svSet(1, svClaims("www"), svRetention(statefulset.Delete, statefulset.Retain)), []*podstatus.Pod{svPod(0, svRunning, "web-v1", "www")}, v1, []*statefulset.Claim{claim("www-web-0")}, nil},
@@ -379,7 +380,7 @@ func svStepVectors(t *testing.T) []stsVector {
 			tag := string(mode) + " whenDeleted " + string(pol.WhenDeleted) + " whenScaled " + string(pol.WhenScaled)
 			withPol := func(s *statefulset.StatefulSet) {
 				s.Spec.PodManagementPolicy = mode
-				s.Spec.VolumeClaimTemplates = []string{"www"}
+				s.Spec.VolumeClaimTemplates = svTemplates("www")
 				p := pol
 				s.Spec.PersistentVolumeClaimRetentionPolicy = &p
 			}
@@ -529,7 +530,7 @@ func svRuleVectors(t *testing.T) []stsVector {
 				for _, hasSet := range []bool{false, true} {
 					pod := statefulset.Owner{Name: "pod-" + strconv.Itoa(tc.ordinal), UID: "pod-123"}
 					set := statefulset.Owner{Name: "stateful-set", UID: "ss-456"}
-					c := statefulset.Claim{Name: "target-claim"}
+					c := statefulset.Claim{ObjectMeta: meta.ObjectMeta{Name: "target-claim"}}
 					if hasPod {
 						c.OwnerReferences = append(c.OwnerReferences, svCtlRef("v1", "Pod", pod.Name, pod.UID))
 					}
@@ -575,7 +576,7 @@ func svRuleVectors(t *testing.T) []stsVector {
 		{"stale controller ignored, set", []meta.OwnerReference{svCtlRef("apps/v1", "StatefulSet", "stateful-set", "set-stale")}, R, D, true},
 		{"unexpected controller causes policy mismatch, set", []meta.OwnerReference{svCtlRef("apps/v1", "StatefulSet", "stateful-set", "ss-456"), svCtlRef("apps/v1", "StatefulSet", "Random", "random")}, R, D, false},
 	} {
-		in := stsClaimIn{Claim: statefulset.Claim{Name: "target-claim", OwnerReferences: tc.refs}, Policy: statefulset.RetentionPolicy{WhenDeleted: tc.deleted, WhenScaled: tc.scaled},
+		in := stsClaimIn{Claim: statefulset.Claim{ObjectMeta: meta.ObjectMeta{Name: "target-claim", OwnerReferences: tc.refs}}, Policy: statefulset.RetentionPolicy{WhenDeleted: tc.deleted, WhenScaled: tc.scaled},
 			Set: statefulset.Owner{Name: "stateful-set", UID: "ss-456"}, Pod: statefulset.Owner{Name: "pod-1", UID: "pod-123"}, ScaledDown: true}
 		want := add("statefulset.ClaimOwnerUpToDate", "edge: "+tc.name, "upstream TestClaimOwnerUpToDateEdgeCases (stateful_set_utils_test.go); want: isClaimOwnerUpToDate", in)
 		if isTrue(want, "upToDate") != tc.table {
@@ -652,11 +653,20 @@ func svRuleVectors(t *testing.T) []stsVector {
 			{"owned by another pod", []meta.OwnerReference{svCtlRef("v1", "Pod", "set-2", "x")}},
 			{"owned by the set", []meta.OwnerReference{svCtlRef("apps/v1", "StatefulSet", "set", "set-uid")}},
 		} {
-			in := stsClaimIn{Claim: statefulset.Claim{Name: "data-set-3", OwnerReferences: k.refs}, Policy: statefulset.RetentionPolicy{WhenDeleted: R, WhenScaled: scaled},
+			in := stsClaimIn{Claim: statefulset.Claim{ObjectMeta: meta.ObjectMeta{Name: "data-set-3", OwnerReferences: k.refs}}, Policy: statefulset.RetentionPolicy{WhenDeleted: R, WhenScaled: scaled},
 				Set: statefulset.Owner{Name: "set", UID: "set-uid"}, Pod: statefulset.Owner{Name: "set-3", UID: "pod-uid"}}
 			add("statefulset.ClaimIsStale", "stale: whenScaled "+string(scaled)+", "+k.name,
 				"upstream TestPodClaimIsStale (stateful_pod_control_test.go) claim states; want: StatefulPodControl.PodClaimIsStale", in)
 		}
+	}
+	return out
+}
+
+// svTemplates are volume claim templates named names.
+func svTemplates(names ...string) []statefulset.Claim {
+	out := make([]statefulset.Claim, len(names))
+	for i, n := range names {
+		out[i].Name = n
 	}
 	return out
 }

@@ -75,7 +75,7 @@ func TestStatefulSetClaimRulesDifferential(t *testing.T) {
 			r.Controller = ctl
 			refs = append(refs, r)
 		}
-		claim := statefulset.Claim{Name: "data-" + podName, OwnerReferences: refs}
+		claim := statefulset.Claim{ObjectMeta: meta.ObjectMeta{Name: "data-" + podName, OwnerReferences: refs}}
 		upClaim := must(k8s.ToPersistentVolumeClaim(&claim))
 		upSet := &apps.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "web", UID: "set-uid"}, Spec: apps.StatefulSetSpec{Replicas: &replicas,
 			Ordinals: &apps.StatefulSetOrdinals{Start: start},

@@ -43,6 +43,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
@@ -66,11 +67,11 @@ type stsWantError struct {
 }
 
 type stsVectorInput struct {
-	Set       statefulset.StatefulSet `json:"set"`
-	Pods      []*podstatus.Pod        `json:"pods"`
-	Revisions []statefulset.Revision  `json:"revisions"`
-	Claims    []*statefulset.Claim    `json:"claims"`
-	Now       time.Time               `json:"now"`
+	Set       statefulset.StatefulSet      `json:"set"`
+	Pods      []*podstatus.Pod             `json:"pods"`
+	Revisions []history.ControllerRevision `json:"revisions"`
+	Claims    []*statefulset.Claim         `json:"claims"`
+	Now       time.Time                    `json:"now"`
 }
 
 func stsOpts(o *statefulset.Options) statefulset.Options {
@@ -266,8 +267,8 @@ func stsUpSet(in *stsVectorInput) (up *apps.StatefulSet, fwd, back, img map[stri
 		up.Spec.PersistentVolumeClaimRetentionPolicy = &apps.StatefulSetPersistentVolumeClaimRetentionPolicy{
 			WhenDeleted: apps.PersistentVolumeClaimRetentionPolicyType(p.WhenDeleted), WhenScaled: apps.PersistentVolumeClaimRetentionPolicyType(p.WhenScaled)}
 	}
-	for _, n := range s.Spec.VolumeClaimTemplates {
-		up.Spec.VolumeClaimTemplates = append(up.Spec.VolumeClaimTemplates, v1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: n},
+	for _, t := range s.Spec.VolumeClaimTemplates {
+		up.Spec.VolumeClaimTemplates = append(up.Spec.VolumeClaimTemplates, v1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: t.Name},
 			Spec: v1.PersistentVolumeClaimSpec{AccessModes: []v1.PersistentVolumeAccessMode{v1.ReadWriteOnce},
 				Resources: v1.VolumeResourceRequirements{Requests: v1.ResourceList{v1.ResourceStorage: resource.MustParse("1Gi")}}}})
 	}
