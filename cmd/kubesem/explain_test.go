@@ -129,3 +129,31 @@ func TestExplainAppsNeverGuess(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainUnlabelledDaemonSetRevision: a DaemonSet ControllerRevision
+// without the controller-revision-hash label stands for its whole name (the
+// controller labels it so), not the name without "<ds>-": the pod created
+// from it is up to date and nothing is replaced.
+func TestExplainUnlabelledDaemonSetRevision(t *testing.T) {
+	t.Parallel()
+	const tmpl = `{"metadata":{"labels":{"app":"agent"}},"spec":{"containers":[{"name":"app","image":"agent:1"}],"tolerations":[{"operator":"Exists"}]}}`
+	owner := `"ownerReferences":[{"apiVersion":"apps/v1","kind":"DaemonSet","name":"agent","uid":"ds-uid","controller":true}]`
+	dump := `{"apiVersion":"v1","kind":"Node","metadata":{"name":"node-a"},"status":{"conditions":[{"type":"Ready","status":"True","lastHeartbeatTime":"2026-11-23T11:59:50Z"}]}}
+{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"agent","namespace":"infra","uid":"ds-uid","generation":1,"annotations":{"deprecated.daemonset.template.generation":"1"}},
+ "spec":{"selector":{"matchLabels":{"app":"agent"}},"template":` + tmpl + `,"updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1,"maxSurge":0}},"revisionHistoryLimit":10},
+ "status":{"currentNumberScheduled":1,"desiredNumberScheduled":1,"numberReady":1,"numberAvailable":1,"updatedNumberScheduled":1,"observedGeneration":1}}
+{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{"name":"agent-old","namespace":"infra","labels":{"app":"agent"},` + owner + `},
+ "data":{"spec":{"template":` + tmpl[:len(tmpl)-1] + `,"$patch":"replace"}}},"revision":1}
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"agent-p","namespace":"infra","uid":"p-uid","creationTimestamp":"2026-11-23T10:00:00Z",
+ "labels":{"app":"agent","controller-revision-hash":"agent-old","pod-template-generation":"1"},` + owner + `},
+ "spec":{"nodeName":"node-a","containers":[{"name":"app","image":"agent:1"}]},
+ "status":{"phase":"Running","conditions":[{"type":"Ready","status":"True","lastTransitionTime":"2026-11-23T10:00:00Z"}]}}
+`
+	code, out, errOut := runCLI(t, dump, "explain", "--now", "2026-11-23T12:00:00Z")
+	if code != 0 {
+		t.Fatalf("explain = %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "current template: hash agent-old (ControllerRevision agent-old holds spec.template)") || strings.Contains(out, "delete pod") {
+		t.Errorf("explain:\n%s", out)
+	}
+}
