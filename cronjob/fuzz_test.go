@@ -7,13 +7,13 @@ import (
 
 	"github.com/kubesem/kubesem/cronjob"
 	"github.com/kubesem/kubesem/field"
-	"github.com/kubesem/kubesem/internal/rapidfuzz"
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
 )
 
-func FuzzCountMonotone(f *testing.F)         { rapidfuzz.Fuzz(f, checkCountMonotone) }
-func FuzzMostRecentNotAfterNow(f *testing.F) { rapidfuzz.Fuzz(f, checkMostRecentNotAfterNow) }
-func FuzzStepOrderIndependent(f *testing.F)  { rapidfuzz.Fuzz(f, checkStepOrderIndependent) }
-func FuzzCountMatchesStepping(f *testing.F)  { rapidfuzz.Fuzz(f, checkCountMatchesStepping) }
+func FuzzCountMonotone(f *testing.F)         { fuzzlimit.Rapid(f, checkCountMonotone) }
+func FuzzMostRecentNotAfterNow(f *testing.F) { fuzzlimit.Rapid(f, checkMostRecentNotAfterNow) }
+func FuzzStepOrderIndependent(f *testing.F)  { fuzzlimit.Rapid(f, checkStepOrderIndependent) }
+func FuzzCountMatchesStepping(f *testing.F)  { fuzzlimit.Rapid(f, checkCountMatchesStepping) }
 
 // FuzzParseSchedule: any schedule and zone parses or fails with a
 // *field.Error, and a parsed schedule answers Next and Count without

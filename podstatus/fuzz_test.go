@@ -5,16 +5,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubesem/kubesem/internal/rapidfuzz"
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-func FuzzAvailableImpliesReady(f *testing.F) { rapidfuzz.Fuzz(f, checkAvailableImpliesReady) }
-func FuzzAvailableMonotone(f *testing.F)     { rapidfuzz.Fuzz(f, checkAvailableMonotone) }
-func FuzzNextCheck(f *testing.F)             { rapidfuzz.Fuzz(f, checkNextCheck) }
-func FuzzLifecyclePartition(f *testing.F)    { rapidfuzz.Fuzz(f, checkLifecyclePartition) }
-func FuzzDeletionCost(f *testing.F)          { rapidfuzz.Fuzz(f, checkDeletionCost) }
-func FuzzMaxRestarts(f *testing.F)           { rapidfuzz.Fuzz(f, checkMaxRestarts) }
+func FuzzAvailableImpliesReady(f *testing.F) { fuzzlimit.Rapid(f, checkAvailableImpliesReady) }
+func FuzzAvailableMonotone(f *testing.F)     { fuzzlimit.Rapid(f, checkAvailableMonotone) }
+func FuzzNextCheck(f *testing.F)             { fuzzlimit.Rapid(f, checkNextCheck) }
+func FuzzLifecyclePartition(f *testing.F)    { fuzzlimit.Rapid(f, checkLifecyclePartition) }
+func FuzzDeletionCost(f *testing.F)          { fuzzlimit.Rapid(f, checkDeletionCost) }
+func FuzzMaxRestarts(f *testing.F)           { fuzzlimit.Rapid(f, checkMaxRestarts) }
 
 // FuzzRules decodes arbitrary JSON as a list of pods and runs every rule
 // over it: none may panic, whatever the pods hold (null entries included).

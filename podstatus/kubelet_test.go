@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubesem/kubesem/internal/rapidfuzz"
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 	"pgregory.net/rapid"
@@ -136,11 +136,11 @@ func TestKubeletProperties(t *testing.T) {
 	t.Run("BackoffMonotoneCapped", func(t *testing.T) { rapid.Check(t, checkBackoffMonotoneCapped) })
 }
 
-func FuzzAlwaysNeverTerminal(f *testing.F) { rapidfuzz.Fuzz(f, checkAlwaysNeverTerminal) }
+func FuzzAlwaysNeverTerminal(f *testing.F) { fuzzlimit.Rapid(f, checkAlwaysNeverTerminal) }
 func FuzzReadyImpliesContainersReady(f *testing.F) {
-	rapidfuzz.Fuzz(f, checkReadyImpliesContainersReady)
+	fuzzlimit.Rapid(f, checkReadyImpliesContainersReady)
 }
-func FuzzBackoff(f *testing.F) { rapidfuzz.Fuzz(f, checkBackoffMonotoneCapped) }
+func FuzzBackoff(f *testing.F) { fuzzlimit.Rapid(f, checkBackoffMonotoneCapped) }
 
 // FuzzStatus decodes arbitrary JSON as a pod and runs the kubelet rules
 // over it: none may panic.

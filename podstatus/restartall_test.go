@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/kubesem/kubesem/internal/rapidfuzz"
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 	"pgregory.net/rapid"
@@ -66,7 +66,7 @@ func checkRestartAll(t *rapid.T) {
 
 func TestRestartAllProperty(t *testing.T) { t.Parallel(); rapid.Check(t, checkRestartAll) }
 
-func FuzzRestartAll(f *testing.F) { rapidfuzz.Fuzz(f, checkRestartAll) }
+func FuzzRestartAll(f *testing.F) { fuzzlimit.Rapid(f, checkRestartAll) }
 
 func BenchmarkAllContainersRestartingCondition(b *testing.B) {
 	never := podstatus.RestartNever

@@ -7,14 +7,14 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/field"
-	"github.com/kubesem/kubesem/internal/rapidfuzz"
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 )
 
-func FuzzRankingStrictWeakOrder(f *testing.F) { rapidfuzz.Fuzz(f, checkRankingStrictWeakOrder) }
-func FuzzDiffBurst(f *testing.F)              { rapidfuzz.Fuzz(f, checkDiffBurst) }
-func FuzzStepProperties(f *testing.F)         { rapidfuzz.Fuzz(f, checkStep) }
+func FuzzRankingStrictWeakOrder(f *testing.F) { fuzzlimit.Rapid(f, checkRankingStrictWeakOrder) }
+func FuzzDiffBurst(f *testing.F)              { fuzzlimit.Rapid(f, checkDiffBurst) }
+func FuzzStepProperties(f *testing.F)         { fuzzlimit.Rapid(f, checkStep) }
 
 // FuzzStep decodes arbitrary JSON into a ReplicaSet and pods: Step must not
 // panic, and its errors are *field.Error.

@@ -6,15 +6,15 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/field"
-	"github.com/kubesem/kubesem/internal/rapidfuzz"
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
 )
 
-func FuzzRollingBounds(f *testing.F)         { rapidfuzz.Fuzz(f, checkRollingBounds) }
-func FuzzProportionalConserves(f *testing.F) { rapidfuzz.Fuzz(f, checkProportionalConserves) }
-func FuzzStepTotal(f *testing.F)             { rapidfuzz.Fuzz(f, checkStepTotal) }
+func FuzzRollingBounds(f *testing.F)         { fuzzlimit.Rapid(f, checkRollingBounds) }
+func FuzzProportionalConserves(f *testing.F) { fuzzlimit.Rapid(f, checkProportionalConserves) }
+func FuzzStepTotal(f *testing.F)             { fuzzlimit.Rapid(f, checkStepTotal) }
 
 // FuzzFenceposts checks that Fenceposts never panics and fails only with a
 // *field.Error.

@@ -1,4 +1,4 @@
-package rapidfuzz
+package fuzzlimit
 
 import (
 	"flag"
