@@ -143,58 +143,63 @@ func FuzzServe(f *testing.F) {
 // exceeded (see budgetExceeded). what names the decision.
 func withinBudget(t *testing.T, what string, call func() (json.RawMessage, error)) (json.RawMessage, error) {
 	t.Helper()
-	out, err, why := budgetExceeded(decideTime, decideAlloc, call)
+	out, err, why := budgetExceeded(decideTime, decideHang, decideAlloc, call)
 	if why != "" {
 		t.Fatalf("%s %s", what, why)
 	}
 	return out, err
 }
 
+// decideHang is how long a call may run on the wall clock before it counts
+// as hung: the time budget is CPU time (a loaded machine and the fuzzer's
+// coverage instrumentation slow the wall clock, not the work).
+const decideHang = 10 * decideTime
+
 // budgetExceeded runs call and says how it broke the budget ("" when it
-// did not): it panicked, took longer than limit (twice: a loaded machine
-// gets a second try) or allocated more than alloc bytes.
-func budgetExceeded(limit time.Duration, alloc uint64, call func() (json.RawMessage, error)) (json.RawMessage, error, string) {
+// did not): it panicked, did not return within hang, used more than limit
+// of its thread's CPU time (wall time where that is not measured) or
+// allocated more than alloc bytes.
+func budgetExceeded(limit, hang time.Duration, alloc uint64, call func() (json.RawMessage, error)) (json.RawMessage, error, string) {
 	type result struct {
 		out   json.RawMessage
 		err   error
 		alloc uint64
-		took  time.Duration
+		cpu   time.Duration
 		panic string
 	}
-	run := func() (result, bool) {
-		done := make(chan result, 1)
-		go func() {
-			var r result
-			defer func() {
-				if p := recover(); p != nil {
-					r.panic = fmt.Sprintf("%v\n%s", p, debug.Stack())
-				}
-				done <- r
-			}()
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			start := time.Now()
-			r.out, r.err = call()
-			r.took = time.Since(start)
-			runtime.ReadMemStats(&after)
-			r.alloc = after.TotalAlloc - before.TotalAlloc
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		defer func() {
+			if p := recover(); p != nil {
+				r.panic = fmt.Sprintf("%v\n%s", p, debug.Stack())
+			}
+			done <- r
 		}()
-		select {
-		case r := <-done:
-			return r, r.took <= limit
-		case <-time.After(limit):
-			return result{}, false
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		start, cpu0 := time.Now(), threadCPU()
+		r.out, r.err = call()
+		r.cpu = time.Since(start)
+		if cpu1 := threadCPU(); cpu0 >= 0 && cpu1 >= 0 {
+			r.cpu = cpu1 - cpu0
 		}
-	}
-	r, ok := run()
-	if !ok && r.panic == "" {
-		r, ok = run()
+		runtime.ReadMemStats(&after)
+		r.alloc = after.TotalAlloc - before.TotalAlloc
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(hang):
+		return nil, nil, fmt.Sprintf("did not return within %v", hang)
 	}
 	switch {
 	case r.panic != "":
 		return nil, nil, "panicked: " + r.panic
-	case !ok:
-		return nil, nil, fmt.Sprintf("took more than %v (twice)", limit)
+	case r.cpu > limit:
+		return nil, nil, fmt.Sprintf("took %v (budget %v)", r.cpu, limit)
 	case r.alloc > alloc:
 		return nil, nil, fmt.Sprintf("allocated %d MB (budget %d MB)", r.alloc>>20, alloc>>20)
 	}
@@ -374,10 +379,23 @@ func TestDecideMutations(t *testing.T) {
 	}
 }
 
-// TestBudgetExceeded: a panic, a call over the allocation budget and one
-// over the time limit are each reported; a call within budget is not.
+// TestBudgetExceeded: a panic, a call over the allocation budget, one over
+// the time budget and one that does not return are each reported; a call
+// within budget is not. It does not run in parallel: the allocation budget
+// is measured process-wide.
 func TestBudgetExceeded(t *testing.T) {
-	t.Parallel()
+	spin := func(d time.Duration) { // uses d of CPU time (of wall time where that is not measured)
+		start, cpu0 := time.Now(), threadCPU()
+		for {
+			if cpu := threadCPU(); cpu0 >= 0 && cpu >= 0 {
+				if cpu-cpu0 >= d {
+					return
+				}
+			} else if time.Since(start) >= d {
+				return
+			}
+		}
+	}
 	for name, c := range map[string]struct {
 		call func() (json.RawMessage, error)
 		want string
@@ -385,9 +403,10 @@ func TestBudgetExceeded(t *testing.T) {
 		"fine":   {func() (json.RawMessage, error) { return json.RawMessage(`1`), nil }, ""},
 		"panic":  {func() (json.RawMessage, error) { panic("boom") }, "panicked: boom"},
 		"memory": {func() (json.RawMessage, error) { b := make([]byte, 2<<20); return b[:1], nil }, "allocated 2 MB"},
-		"slow":   {func() (json.RawMessage, error) { time.Sleep(50 * time.Millisecond); return nil, nil }, "took more than 20ms (twice)"},
+		"slow":   {func() (json.RawMessage, error) { spin(30 * time.Millisecond); return nil, nil }, "budget 10ms"},
+		"hung":   {func() (json.RawMessage, error) { time.Sleep(3 * time.Second); return nil, nil }, "did not return within 1.5s"},
 	} {
-		_, _, why := budgetExceeded(20*time.Millisecond, 1<<20, c.call)
+		_, _, why := budgetExceeded(10*time.Millisecond, 1500*time.Millisecond, 1<<20, c.call)
 		if (c.want == "") != (why == "") || !strings.Contains(why, c.want) {
 			t.Errorf("%s: budgetExceeded says %.80q; want %q", name, why, c.want)
 		}
