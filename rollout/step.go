@@ -101,7 +101,13 @@ func (s *syncer) run() {
 		r, _ := Rollback(&s.d, s.all())
 		s.d.Annotations, s.annotated = r.Annotations, true
 		s.plan.Template = r.Template
-		s.plan.Events = append(s.plan.Events, plan.Event{Type: plan.Normal, Reason: Reason(r.Reason)})
+		// A rollback that is done is a Normal event; one whose revision
+		// is not found or whose template is unchanged a Warning.
+		typ := plan.Warning
+		if r.Reason == ReasonRollbackDone {
+			typ = plan.Normal
+		}
+		s.plan.Events = append(s.plan.Events, plan.Event{Type: typ, Reason: Reason(r.Reason)})
 		s.status = s.d.Status
 		return
 	}
