@@ -117,6 +117,11 @@ func TestReplicaSetStepVectorsUpstream(t *testing.T) {
 		if merged, ok := completeObject(want["status"], got["status"]); ok {
 			fill["status"] = merged
 		}
+		for _, k := range optionalKeys(planKeysOf(reflect.TypeFor[replicaset.Plan]())) {
+			if l, ok := got[k].([]map[string]any); ok && len(l) > 0 && want[k] == nil {
+				fill[k] = l
+			}
+		}
 		for _, k := range requiredKeys(planKeysOf(reflect.TypeFor[replicaset.Plan]())) {
 			if _, ok := want[k]; ok {
 				continue
@@ -577,6 +582,18 @@ func planKeysOf(t reflect.Type) []string {
 		keys = append(keys, name)
 	}
 	return keys
+}
+
+// optionalKeys returns the keys of planKeysOf that are omitted when empty,
+// without their "?".
+func optionalKeys(keys []string) []string {
+	var out []string
+	for _, k := range keys {
+		if strings.HasPrefix(k, "?") {
+			out = append(out, k[1:])
+		}
+	}
+	return out
 }
 
 // requiredKeys returns the keys of planKeysOf that are never omitted.

@@ -16,6 +16,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	extensions "k8s.io/api/extensions/v1beta1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -73,7 +74,8 @@ type roVectorInput struct {
 //   - status, updateStatus: the last UpdateStatus call, or the input status;
 //     condition times upstream stamps with the wall clock during the sync
 //     are the vector's now;
-//   - annotations, template: the Deployment's after its writes;
+//   - annotations, template: the Deployment's after its writes (the
+//     template when a rollback changes it);
 //   - events: the events recorded, by type and reason, without
 //     ScalingReplicaSet (the create and scale writes carry those);
 //   - requeue: the queue's AddAfter (ProgressDeadline), AddRateLimited
@@ -143,6 +145,11 @@ func TestRolloutStepVectorsUpstream(t *testing.T) {
 		fill := map[string]any{}
 		if merged, ok := completeObject(want["status"], got["status"]); ok {
 			fill["status"] = merged
+		}
+		for _, k := range optionalKeys(order) {
+			if _, ok := want[k]; !ok && got[k] != nil {
+				fill[k] = got[k]
+			}
 		}
 		for _, k := range requiredKeys(order) {
 			if _, ok := want[k]; ok {
@@ -414,8 +421,11 @@ func roReplay(t *testing.T, in *roVectorInput) (out map[string]any, rolling bool
 	if !maps.Equal(ann, d.Annotations) {
 		out["annotations"] = ann
 	}
-	if template != nil {
-		out["template"] = template
+	if template != nil && !apiequality.Semantic.DeepEqual(*template, d.Spec.Template) {
+		var m map[string]any
+		b, _ := json.Marshal(template)
+		json.Unmarshal(b, &m)
+		out["template"] = dropUnset(m)
 	}
 	out["events"] = events
 	out["requeue"] = requeue
