@@ -62,7 +62,7 @@ func FuzzDecide(f *testing.F) {
 		f.Add(index[s.decision], []byte(s.options), []byte(s.input))
 	}
 	impl := conformance.Kubesem()
-	fuzzlimit.Limit(f)
+	fuzzlimit.NoMinimize(f)
 	f.Fuzz(func(t *testing.T, which uint16, options, input []byte) {
 		d := reg[int(which)%len(reg)].Name
 		if why, ok := knownUnbounded[d]; ok {
@@ -102,7 +102,7 @@ func FuzzServe(f *testing.F) {
 	f.Add([]byte(`{"decision":"nope.Nope","input":{}}`))
 	const probe = `{"decision":"intstr.Scaled","input":{"value":5,"total":1}}`
 	impl := conformance.Kubesem()
-	fuzzlimit.Limit(f)
+	fuzzlimit.NoMinimize(f)
 	f.Fuzz(func(t *testing.T, line []byte) {
 		if bytes.ContainsAny(line, "\r\n") {
 			return // one request per line: the framing is not under test

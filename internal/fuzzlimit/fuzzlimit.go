@@ -12,7 +12,8 @@
 // when their inputs are large.
 //
 // [Rapid] and [Limit] therefore bound minimisation to [MinimizeLimit]
-// executions per input unless the command line sets -fuzzminimizetime.
+// executions per input, and [NoMinimize] turns it off, unless the command
+// line sets -fuzzminimizetime.
 package fuzzlimit
 
 import (
@@ -42,14 +43,24 @@ func Rapid(f *testing.F, prop func(*rapid.T)) {
 // the flag.
 func Limit(f *testing.F) {
 	f.Helper()
-	if err := limitMinimize(); err != nil {
+	if err := limitMinimize(MinimizeLimit); err != nil {
 		f.Fatal(err)
 	}
 }
 
-// limitMinimize sets -test.fuzzminimizetime to MinimizeLimit unless it was
-// given.
-func limitMinimize() error {
+// NoMinimize turns minimisation off unless -fuzzminimizetime is given: for
+// targets whose inputs are readable as found (JSON documents) and where a
+// slow input, the kind such a target looks for, would be run again for
+// every candidate. Call it before f.Fuzz.
+func NoMinimize(f *testing.F) {
+	f.Helper()
+	if err := limitMinimize("0"); err != nil {
+		f.Fatal(err)
+	}
+}
+
+// limitMinimize sets -test.fuzzminimizetime to limit unless it was given.
+func limitMinimize(limit string) error {
 	if flag.Lookup(minimizeFlag) == nil {
 		return nil
 	}
@@ -62,5 +73,5 @@ func limitMinimize() error {
 	if given {
 		return nil
 	}
-	return flag.Set(minimizeFlag, MinimizeLimit)
+	return flag.Set(minimizeFlag, limit)
 }

@@ -12,7 +12,7 @@ func TestLimitMinimize(t *testing.T) {
 	if fl == nil {
 		t.Fatal("testing registers no " + minimizeFlag)
 	}
-	if err := limitMinimize(); err != nil {
+	if err := limitMinimize(MinimizeLimit); err != nil {
 		t.Fatal(err)
 	}
 	if got := fl.Value.String(); got != MinimizeLimit {
@@ -21,7 +21,7 @@ func TestLimitMinimize(t *testing.T) {
 	if err := flag.Set(minimizeFlag, "7s"); err != nil {
 		t.Fatal(err)
 	}
-	if err := limitMinimize(); err != nil {
+	if err := limitMinimize(MinimizeLimit); err != nil {
 		t.Fatal(err)
 	}
 	if got := fl.Value.String(); got != "7s" {
