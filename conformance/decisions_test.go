@@ -122,6 +122,8 @@ var upstreamChecks = map[string]upstreamCheck{
 	"podstatus.Status":         by("TestPodStatusStatusVectorsUpstream", "TestPodStatusGenerateDifferential"),
 	"podstatus.ValidateUpdate": by("TestPodStatusUpdateDifferential", "TestPodStatusUpdateVectorsUpstream"),
 
+	"replicaset.ClaimPod":        by("TestReplicaSetClaimVectorsUpstream"),
+	"replicaset.Diff":            by("TestReplicaSetDiffVectorsUpstream"),
 	"replicaset.ComputeStatus":   by("TestReplicaSetStatusDifferential"),
 	"replicaset.PodsToDelete":    by("TestReplicaSetPodsToDeleteDifferential"),
 	"replicaset.RankForDeletion": by("TestReplicaSetRankingDifferential", "TestReplicaSetPairwiseDifferential"),
@@ -213,8 +215,6 @@ var noDifferentialYet = map[string]string{
 	"pdb.ExpectedPods":             "disruption.go getExpectedPodCount",
 	"pdb.StaleDisruptionTarget":    "disruption.go nonTerminatingPodHasStaleDisruptionCondition",
 	"pdb.Validate":                 "policy/validation ValidatePodDisruptionBudget",
-	"replicaset.ClaimPod":          "controller_ref_manager.go PodControllerRefManager.ClaimPods",
-	"replicaset.Diff":              "replica_set.go manageReplicas's diff and burst cap",
 	"rollout.Rollback":             "deployment rollback.go rollback",
 	"statefulset.ClaimIsStale":     "stateful_set_utils.go isClaimOwnerUpToDate's stale-claim check (podClaimIsStale)",
 	"statefulset.Ordinals":         "stateful_set_utils.go getStartOrdinal / getEndOrdinal",

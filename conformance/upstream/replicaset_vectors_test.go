@@ -46,6 +46,9 @@ type repVectorInput struct {
 	Pods        []*v1.Pod       `json:"pods"`
 	RelatedPods []*v1.Pod       `json:"relatedPods"`
 	Now         time.Time       `json:"now"`
+	// burst, when not 0, is the controller's burstReplicas (default
+	// upstreamrs.BurstReplicas).
+	burst int
 }
 
 // TestReplicaSetStepVectorsUpstream replays every replicaset.Step vector
@@ -278,6 +281,9 @@ func repReplay(t *testing.T, in *repVectorInput) (map[string]any, []string) {
 			}
 			return repStatus(o.Status), true
 		}
+	}
+	if in.burst > 0 {
+		repSetField(rsc, "burstReplicas", in.burst)
 	}
 	pc := &controller.FakePodControl{}
 	q := &repRecorder{}
@@ -659,4 +665,106 @@ func writeFills(t *testing.T, file, decision string, fills map[string]map[string
 		t.Fatal(err)
 	}
 	t.Logf("wrote %d wants of %s", done, file)
+}
+
+// TestReplicaSetClaimVectorsUpstream replays every replicaset.ClaimPod
+// vector as one syncReplicaSet of the ReplicaSet with the vector's pod in
+// the pod cache: the pod is Adopt when upstream patches a controller
+// reference onto it, Release when it patches it off, Owned when upstream
+// counts it in status.replicas without a patch, Ignore otherwise (a pod in
+// another namespace is not listed; a deleting or finished one is not
+// active).
+func TestReplicaSetClaimVectorsUpstream(t *testing.T) {
+	vs, err := conformance.Load(kubesem.Vectors())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, v := range vs {
+		if v.Decision != "replicaset.ClaimPod" || v.Want == nil {
+			continue
+		}
+		var in struct {
+			ReplicaSet apps.ReplicaSet `json:"replicaSet"`
+			Pod        *v1.Pod         `json:"pod"`
+		}
+		if err := json.Unmarshal(v.Input, &in); err != nil {
+			t.Errorf("%s: input: %v", v.Name, err)
+			continue
+		}
+		got, _ := repReplay(t, &repVectorInput{ReplicaSet: in.ReplicaSet, Pods: []*v1.Pod{in.Pod}, Now: repBase})
+		ownership := replicaset.Ignore
+		switch {
+		case len(got["adopt"].([]map[string]any)) > 0:
+			ownership = replicaset.Adopt
+		case len(got["release"].([]map[string]any)) > 0:
+			ownership = replicaset.Release
+		case got["status"].(map[string]any)["replicas"] == int32(1):
+			ownership = replicaset.Owned
+		}
+		gb, _ := json.Marshal(map[string]any{"ownership": ownership})
+		if ok, why := conformance.Match(v.Want, gb); !ok {
+			t.Errorf("%s (%s): upstream differs: %s\nupstream: %s", v.Name, v.Source, why, gb)
+		}
+		n++
+	}
+	if n < 10 {
+		t.Fatalf("replayed %d replicaset.ClaimPod vectors; want every one with a want (>= 10)", n)
+	}
+	t.Logf("%d replicaset.ClaimPod vectors replayed against upstream", n)
+}
+
+// TestReplicaSetDiffVectorsUpstream replays every replicaset.Diff vector as
+// one syncReplicaSet of a ReplicaSet of the vector's replicas with the
+// vector's number of running pods it controls (and its burstReplicas
+// option as the controller's): the diff is the number of pods upstream
+// deletes, or minus the number it creates.
+func TestReplicaSetDiffVectorsUpstream(t *testing.T) {
+	vs, err := conformance.Load(kubesem.Vectors())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, v := range vs {
+		if v.Decision != "replicaset.Diff" || v.Want == nil {
+			continue
+		}
+		var in struct {
+			Active   int   `json:"active"`
+			Replicas int32 `json:"replicas"`
+		}
+		var opts struct {
+			BurstReplicas int `json:"burstReplicas"`
+		}
+		if err := json.Unmarshal(v.Input, &in); err != nil {
+			t.Fatalf("%s: input: %v", v.Name, err)
+		}
+		if len(v.Options) > 0 {
+			if err := json.Unmarshal(v.Options, &opts); err != nil {
+				t.Fatalf("%s: options: %v", v.Name, err)
+			}
+		}
+		yes := true
+		rs := apps.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "rs", Namespace: "default", UID: "rs-uid"},
+			Spec: apps.ReplicaSetSpec{Replicas: &in.Replicas, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "x"}},
+				Template: v1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "x"}}}}}
+		var pods []*v1.Pod
+		for i := range in.Active {
+			name := fmt.Sprintf("p%d", i)
+			pods = append(pods, &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID(name), Labels: map[string]string{"app": "x"},
+				OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", UID: "rs-uid", Controller: &yes}}},
+				Status: v1.PodStatus{Phase: v1.PodRunning}})
+		}
+		got, deleted := repReplay(t, &repVectorInput{ReplicaSet: rs, Pods: pods, Now: repBase, burst: opts.BurstReplicas})
+		diff := len(deleted) - got["create"].(map[string]any)["count"].(int)
+		gb, _ := json.Marshal(map[string]any{"diff": diff})
+		if ok, why := conformance.Match(v.Want, gb); !ok {
+			t.Errorf("%s (%s): upstream differs: %s\nupstream: %s", v.Name, v.Source, why, gb)
+		}
+		n++
+	}
+	if n < 7 {
+		t.Fatalf("replayed %d replicaset.Diff vectors; want every one with a want (>= 7)", n)
+	}
+	t.Logf("%d replicaset.Diff vectors replayed against upstream", n)
 }
