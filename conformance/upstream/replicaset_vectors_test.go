@@ -189,12 +189,6 @@ func repSetField(obj any, name string, v any) {
 	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(v))
 }
 
-// repGetField returns the unexported field name of the struct obj points to.
-func repGetField(obj any, name string) reflect.Value {
-	f := reflect.ValueOf(obj).Elem().FieldByName(name)
-	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
-}
-
 const repRelatedLabel = "kubesem.test/related"
 
 // repReplay runs one upstream sync on the vector's state and renders what
