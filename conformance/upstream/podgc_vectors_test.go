@@ -418,7 +418,7 @@ func gcProbeQueue(q workqueue.TypedDelayingInterface[string], clock *testingcloc
 			j++
 		}
 		clock.SetTime(at)
-		if got := settle(j, time.Second); got != j {
+		if got := settle(j, 5*time.Second); got != j {
 			return fmt.Errorf("memory %+v: at %v upstream has %d nodes ready, want %d", want, at, got, j)
 		}
 		i = j
