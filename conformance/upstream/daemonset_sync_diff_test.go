@@ -31,9 +31,6 @@ import (
 	"github.com/kubesem/kubesem/node"
 )
 
-//go:linkname dsSyncDaemonSet k8s.io/kubernetes/pkg/controller/daemon.(*DaemonSetsController).syncDaemonSet
-func dsSyncDaemonSet(dsc *daemon.DaemonSetsController, ctx context.Context, key string) error
-
 // dsHarness is one upstream DaemonSet controller on a fake clientset whose
 // reactors record pod creations and deletions and status writes instead
 // of storing them; its informer stores are filled directly.
