@@ -86,7 +86,7 @@ type dsStepInput struct {
 }
 
 // dsPlanKeys are the top-level keys of a daemonset.Plan's JSON.
-func dsPlanKeys(t testing.TB) []string {
+func dsPlanKeys(t dsFataler) []string {
 	b, err := json.Marshal(daemonset.Plan{CreateRevision: &daemonset.Revision{}, UpdateRevision: &daemonset.Revision{}})
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +117,7 @@ type dsUpstreamCase struct {
 // dsCaseFromInput converts a vector input for upstream: the DaemonSet
 // apps/v1-defaulted as the API server stores it, pods controlled by it
 // (Step's pods are the claimed ones), the history as ControllerRevisions.
-func dsCaseFromInput(t testing.TB, in *dsStepInput) *dsUpstreamCase {
+func dsCaseFromInput(t dsFataler, in *dsStepInput) *dsUpstreamCase {
 	uds, err := k8s.ToDaemonSet(&in.DaemonSet)
 	if err != nil {
 		t.Fatal(err)
@@ -268,7 +268,7 @@ func dsPlanFromUpstream(c *dsUpstreamCase, res *dsUpResult) daemonset.Plan {
 
 // dsComparable is a Plan reduced to what upstream reports, multisets
 // sorted, as JSON per top-level key.
-func dsComparable(t testing.TB, p daemonset.Plan) map[string]string {
+func dsComparable(t dsFataler, p daemonset.Plan) map[string]string {
 	q := p
 	q.Create.Reason = ""
 	q.Create.Objects = nil
@@ -333,7 +333,7 @@ var dsMultisetKeys = map[string]bool{"delete": true, "deleteRevisions": true, "e
 // (objects as subsets) except that multisets match in any order and
 // kubesem's reasons for creations and deletions, which upstream cannot
 // report, are not compared; held lists the keys the want holds.
-func dsWantAgrees(t testing.TB, want json.RawMessage, up daemonset.Plan) (why, held []string) {
+func dsWantAgrees(t dsFataler, want json.RawMessage, up daemonset.Plan) (why, held []string) {
 	var w map[string]json.RawMessage
 	if err := json.Unmarshal(want, &w); err != nil {
 		t.Fatal(err)
@@ -381,7 +381,7 @@ func dsWantAgrees(t testing.TB, want json.RawMessage, up daemonset.Plan) (why, h
 	return why, held
 }
 
-func dsDecode(t testing.TB, raw json.RawMessage) any {
+func dsDecode(t dsFataler, raw json.RawMessage) any {
 	if raw == nil {
 		return nil
 	}
@@ -394,7 +394,7 @@ func dsDecode(t testing.TB, raw json.RawMessage) any {
 	return v
 }
 
-func dsMatch(t testing.TB, want, got any) (bool, string) {
+func dsMatch(t dsFataler, want, got any) (bool, string) {
 	wb, err := json.Marshal(want)
 	if err != nil {
 		t.Fatal(err)
@@ -433,7 +433,7 @@ func dsMultiset(key string, want []any, got any) string {
 	return ""
 }
 
-func dsReadStepVectors(t testing.TB) ([]dsStepVector, string) {
+func dsReadStepVectors(t dsFataler) ([]dsStepVector, string) {
 	path := filepath.Join("..", "..", "testdata", "daemonset", "step.json")
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -446,7 +446,7 @@ func dsReadStepVectors(t testing.TB) ([]dsStepVector, string) {
 	return vs, path
 }
 
-func dsOptions(t testing.TB, raw json.RawMessage) daemonset.Options {
+func dsOptions(t dsFataler, raw json.RawMessage) daemonset.Options {
 	var o daemonset.Options
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &o); err != nil {
@@ -569,7 +569,7 @@ func TestDaemonSetVectorsUpstream(t *testing.T) {
 // dsTieKeys returns the Plan keys whose value is upstream's choice: those
 // that differ between the runs, and those that differ between the
 // vector's alternatives.
-func dsTieKeys(t testing.TB, v *dsStepVector, ups []daemonset.Plan) []string {
+func dsTieKeys(t dsFataler, v *dsStepVector, ups []daemonset.Plan) []string {
 	var out []string
 	first := dsComparable(t, ups[0])
 	for _, up := range ups[1:] {
@@ -596,8 +596,9 @@ func dsTieKeys(t testing.TB, v *dsStepVector, ups []daemonset.Plan) []string {
 	return out
 }
 
-// dsNotWithin says which of up's creations or deletions are not in wide.
-func dsNotWithin(up, wide daemonset.Plan) string {
+// dsNotWithin says which of up's creations or deletions are not in wide
+// (a deletion may also be one an alsoDeletable function admits).
+func dsNotWithin(up, wide daemonset.Plan, alsoDeletable ...func(string) bool) string {
 	var nodes, names []string
 	for _, o := range wide.Create.Objects {
 		nodes = append(nodes, o.Node)
@@ -612,7 +613,7 @@ func dsNotWithin(up, wide daemonset.Plan) string {
 		}
 	}
 	for _, d := range up.Delete {
-		if !slices.Contains(names, d.Name) {
+		if !slices.Contains(names, d.Name) && !slices.ContainsFunc(alsoDeletable, func(f func(string) bool) bool { return f(d.Name) }) {
 			bad = append(bad, "delete "+d.Name)
 		}
 	}
@@ -637,7 +638,7 @@ type dsFilled struct {
 // reaches only some of them; the rule reaches any), listed as kubesem
 // lists its own: the shared ones first, then by node; when other keys
 // vary with the choice (the failed-pod event), the answers observed.
-func dsFill(t testing.TB, ups []daemonset.Plan, kp daemonset.Plan, tieKeys []string, capped bool) dsFilled {
+func dsFill(t dsFataler, ups []daemonset.Plan, kp daemonset.Plan, tieKeys []string, capped bool) dsFilled {
 	up := ups[0]
 	uc, kc := dsComparable(t, up), dsComparable(t, kp)
 	out := dsComparableRaw(t, up)
@@ -777,7 +778,7 @@ func dsCombinations(pool []string, k int) [][]string {
 
 // dsComparableRaw is upstream's Plan as raw JSON per key, creations and
 // deletions reduced to what upstream reports.
-func dsComparableRaw(t testing.TB, p daemonset.Plan) map[string]json.RawMessage {
+func dsComparableRaw(t dsFataler, p daemonset.Plan) map[string]json.RawMessage {
 	out := map[string]json.RawMessage{}
 	for k, v := range dsComparable(t, p) {
 		out[k] = json.RawMessage(v)
@@ -806,7 +807,7 @@ func dsComparableRaw(t testing.TB, p daemonset.Plan) map[string]json.RawMessage 
 // them in the Plan's order). Keys a want holds are kept; an alternative
 // keeps kubesem's reason for its actions when the original want gave all
 // of them one reason.
-func dsWriteFilled(t testing.TB, path string, filled map[int]dsFilled) {
+func dsWriteFilled(t dsFataler, path string, filled map[int]dsFilled) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -909,7 +910,7 @@ type dsObj struct {
 	vals map[string]json.RawMessage
 }
 
-func dsParseObj(t testing.TB, raw json.RawMessage) dsObj {
+func dsParseObj(t dsFataler, raw json.RawMessage) dsObj {
 	o := dsObj{vals: map[string]json.RawMessage{}}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
@@ -948,7 +949,7 @@ func (o *dsObj) rename(from, to string) {
 	delete(o.vals, from)
 }
 
-func (o *dsObj) raw(t testing.TB) json.RawMessage {
+func (o *dsObj) raw(t dsFataler) json.RawMessage {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	for i, k := range o.keys {
@@ -967,7 +968,7 @@ func (o *dsObj) raw(t testing.TB) json.RawMessage {
 }
 
 // dsKeepReasonRaw is dsKeepReason over raw JSON, for the actions keys.
-func dsKeepReasonRaw(t testing.TB, v, orig json.RawMessage, key string) json.RawMessage {
+func dsKeepReasonRaw(t dsFataler, v, orig json.RawMessage, key string) json.RawMessage {
 	if key != "create" && key != "delete" {
 		return v
 	}
@@ -1096,10 +1097,17 @@ type dsNameOnly struct {
 	Name string `json:"name"`
 }
 
-func dsJSON(t testing.TB, v any) json.RawMessage {
+func dsJSON(t dsFataler, v any) json.RawMessage {
 	b, err := plan.Encode(v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// dsFataler is the part of testing.TB and rapid.T the helpers use.
+type dsFataler interface {
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+	Logf(format string, args ...any)
 }
