@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -19,7 +18,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	core "k8s.io/client-go/testing"
@@ -101,7 +99,7 @@ func TestDaemonSetUpstreamBackoffPinned(t *testing.T) {
 	}
 }
 
-// field returns the addressable unexported field name of *obj.
+// dsField returns the addressable (unexported) field name of *obj.
 func dsField(obj any, name string) reflect.Value {
 	f := reflect.ValueOf(obj).Elem().FieldByName(name)
 	if !f.IsValid() {
@@ -438,13 +436,4 @@ func dsRevisions(t interface{ Fatal(...any) }, ds *apps.DaemonSet, h daemonset.H
 		out = append(out, cr)
 	}
 	return out
-}
-
-// dsUID is a fresh UID for the n-th DaemonSet of a run.
-func dsUID(n int) types.UID { return types.UID(fmt.Sprintf("uid-ds-%d", n)) }
-
-func sortedStrings(s []string) []string {
-	c := slices.Clone(s)
-	sort.Strings(c)
-	return c
 }
