@@ -50,8 +50,9 @@ var upstreamChecks = map[string]upstreamCheck{
 
 	"daemonset.NodeShouldRunDaemonPod": by("TestDaemonSetDiffEligibility"),
 	"daemonset.PodTolerations":         by("TestDaemonSetDiffTolerations"),
-	"daemonset.Step":                   by("TestDaemonSetDiffSync", "TestAdapterRealDaemonSetUpstream"),
-	"daemonset.UnavailableNumbers":     by("TestDaemonSetDiffUnavailableNumbers"),
+	"daemonset.Step":                   by("TestDaemonSetDiffSync", "TestDaemonSetVectorsUpstream", "TestAdapterRealDaemonSetUpstream"),
+	"daemonset.UnavailableNumbers":     by("TestDaemonSetDiffUnavailableNumbers", "TestDaemonSetNumbersVectorsUpstream"),
+	"daemonset.Validate":               by("TestDaemonSetValidationParity", "TestDaemonSetVectorsValidation"),
 
 	"intstr.Scaled": by("TestIntstrScaledDifferential", "TestIntstrVectorsUpstream"),
 
@@ -197,7 +198,6 @@ var noDifferentialYet = map[string]string{
 	"daemonset.NewPod":          "daemon/util CreatePodTemplate",
 	"daemonset.PinToNode":       "daemon/util ReplaceDaemonSetPodNodeNameNodeAffinity",
 	"daemonset.TargetNodeName":  "daemon/util GetTargetNodeName",
-	"daemonset.Validate":        "apps/validation ValidateDaemonSet after apps/v1 defaulting",
 	"job.BackoffDelay":          "job_controller.go backoff (getBackoff / newBackoffRecord delay)",
 	"job.CompletionIndex":       "indexed_job_utils.go getCompletionIndex",
 	"job.FailedIndexes":         "indexed_job_utils.go calculateFailedIndexes",

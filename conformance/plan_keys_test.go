@@ -31,8 +31,7 @@ var planExemptions = []planExemption{}
 // listed here whose vectors are all whole fails the test, so that it is
 // removed.
 var notYetWhole = map[string]bool{
-	"cronjob.Step":   true,
-	"daemonset.Step": true,
+	"cronjob.Step": true,
 }
 
 // TestStepVectorsStateWholePlan: the matcher ignores keys a want leaves
