@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -31,10 +32,11 @@ import (
 // the kubelet and the clock would change it.
 
 // jobSeqDivisor: TestJobStepSequenceDifferential runs rapid.checks divided
-// by this many sequences (each of up to nine syncs), so that the default
-// run (-rapid.checks 10000, main_test.go) stays near the single-sync
-// differential's time; -rapid.checks=800000 runs 100,000 sequences.
-const jobSeqDivisor = 8
+// by this many sequences (each of up to nine syncs): 2,500 in the default
+// run (-rapid.checks 10000, main_test.go), about 8s on a loaded 2-core
+// machine; a long run scales with the flag, -rapid.checks=400000 runs
+// 100,000 sequences.
+const jobSeqDivisor = 4
 
 // jobScaleChecks sets rapid.checks to its value divided by div for the rest
 // of the test.
@@ -86,15 +88,18 @@ func (s *jobSeqStats) String() string {
 
 // TestJobStepSequenceDifferential runs a job through 2-8 syncs (one more
 // when it finishes) of the same upstream controller instance, and Step with
-// the previous Plan's Backoff as its backoff record. Each sync compares
-// every key of the Plan (jobCompareSync). Between syncs the world changes:
+// the previous Plan's Backoff as its backoff record. The job starts fresh
+// (no status, no pods) or mid-life as TestJobStepDifferential draws it,
+// with a drawn backoff record given to both. Each sync compares every key
+// of the Plan (jobCompareSync). Between syncs the world changes:
 //
 //   - the API server applies the sync's writes: the status written (stored
 //     at the API's precision, whole seconds), finalizers removed, pods
 //     deleted (a deletion timestamp, or gone at once when nothing holds them
 //     back), pods created from upstream's templates;
-//   - the kubelet moves pods on: scheduled and running, ready, succeeded or
-//     failed with a drawn exit code, finish time and conditions (the
+//   - the kubelet moves pods on, at whole seconds between the last sync (or
+//     the pod's creation) and the new now: scheduled and running, ready,
+//     succeeded or failed with a drawn exit code and conditions (the
 //     DisruptionTarget condition the Ignore rule matches), terminating pods
 //     killed, pods without finalizers removed;
 //   - the user sometimes suspends or resumes the job, and the controller
@@ -110,7 +115,9 @@ func (s *jobSeqStats) String() string {
 // Upstream's informer sees every change through its own event handlers, so
 // its expectations are met before each sync, as Step assumes; the test
 // checks they are. A finished job gets the TTL-after-finished decision
-// compared at its expiry and 1ns either side.
+// compared at its expiry and 1ns either side. A sequence ends when the job
+// finishes, or when upstream writes a status the API server would refuse
+// (a counter wrapped past int32, from a drawn state at the edge).
 func TestJobStepSequenceDifferential(t *testing.T) {
 	jobScaleChecks(t, jobSeqDivisor)
 	stats := newJobSeqStats()
@@ -316,7 +323,10 @@ func (s *jobSeq) apply(t *rapid.T, res jobSyncResult) bool {
 			p.Finalizers = slices.DeleteFunc(p.Finalizers, func(f string) bool { return f == batch.JobTrackingFinalizer })
 		})
 	}
-	for _, c := range res.deleted {
+	// Upstream issues its calls from goroutines; take them in a fixed
+	// order, so that a sequence replays (rapid draws along the way).
+	deleted := slices.SortedFunc(slices.Values(res.deleted), func(a, b jobCall) int { return strings.Compare(a.name, b.name) })
+	for _, c := range deleted {
 		p := s.pods[c.name]
 		if p == nil {
 			t.Fatalf("upstream deletes %s, which is not there", c.name)
@@ -337,7 +347,10 @@ func (s *jobSeq) apply(t *rapid.T, res jobSyncResult) bool {
 			p.DeletionTimestamp, p.DeletionGracePeriodSeconds = &ts, &grace
 		})
 	}
-	for _, tpl := range res.creations {
+	creations := slices.SortedStableFunc(slices.Values(res.creations), func(a, b *v1.PodTemplateSpec) int {
+		return strings.Compare(a.Annotations[batch.JobCompletionIndexAnnotation], b.Annotations[batch.JobCompletionIndexAnnotation])
+	})
+	for _, tpl := range creations {
 		s.made++
 		name := tpl.GenerateName
 		if name == "" {
