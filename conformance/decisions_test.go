@@ -65,7 +65,7 @@ var upstreamChecks = map[string]upstreamCheck{
 	"job.PastBackoffLimitOnFailure": by("TestJobPodRulesDifferential"),
 	"job.PodsForRemoval":            by("TestJobPodsForRemovalDifferential"),
 	"job.RemainingBackoff":          by("TestJobRemainingBackoffDifferential"),
-	"job.Step":                      by("TestJobStepDifferential", "TestJobStepVectorsUpstream"),
+	"job.Step":                      by("TestJobStepDifferential", "TestJobStepSequenceDifferential", "TestJobStepVectorsUpstream"),
 	"job.TimeLeft":                  by("TestJobTimeLeftDifferential"),
 
 	"node.ComputeZoneState":      by("TestNodeDiffZoneState", "TestNodeVectorsUpstream"),
