@@ -5,16 +5,15 @@ import (
 	"testing"
 	"time"
 
-	"pgregory.net/rapid"
-
 	"github.com/kubesem/kubesem/cronjob"
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
 )
 
-func FuzzCountMonotone(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(checkCountMonotone)) }
-func FuzzMostRecentNotAfterNow(f *testing.F) { f.Fuzz(rapid.MakeFuzz(checkMostRecentNotAfterNow)) }
-func FuzzStepOrderIndependent(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(checkStepOrderIndependent)) }
-func FuzzCountMatchesStepping(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(checkCountMatchesStepping)) }
+func FuzzCountMonotone(f *testing.F)         { fuzzlimit.Rapid(f, checkCountMonotone) }
+func FuzzMostRecentNotAfterNow(f *testing.F) { fuzzlimit.Rapid(f, checkMostRecentNotAfterNow) }
+func FuzzStepOrderIndependent(f *testing.F)  { fuzzlimit.Rapid(f, checkStepOrderIndependent) }
+func FuzzCountMatchesStepping(f *testing.F)  { fuzzlimit.Rapid(f, checkCountMatchesStepping) }
 
 // FuzzParseSchedule: any schedule and zone parses or fails with a
 // *field.Error, and a parsed schedule answers Next and Count without

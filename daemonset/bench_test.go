@@ -18,6 +18,7 @@ func benchCluster(n int) (*daemonset.DaemonSet, []*node.Node, []*podstatus.Pod) 
 	ds := &daemonset.DaemonSet{}
 	ds.Name, ds.UID, ds.Generation = "ds", "ds-uid", 2
 	ds.Spec.Selector = &meta.LabelSelector{MatchLabels: map[string]string{"app": "d"}}
+	ds.Spec.Template.Labels = map[string]string{"app": "d"}
 	mu := intstr.String("10%")
 	ds.Spec.UpdateStrategy = daemonset.UpdateStrategy{Type: daemonset.RollingUpdate, RollingUpdate: &daemonset.RollingParams{MaxUnavailable: &mu}}
 	ds.Spec.Template.Spec.Tolerations = []node.Toleration{{Key: "dedicated", Operator: node.OpEqual, Value: "infra", Effect: "NoSchedule"}}
@@ -112,7 +113,6 @@ func BenchmarkNewPod(b *testing.B) {
 
 func BenchmarkValidate(b *testing.B) {
 	ds, _, _ := benchCluster(0)
-	ds.Spec.Template.Labels = map[string]string{"app": "d"}
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = daemonset.Validate(ds, daemonset.Options{})

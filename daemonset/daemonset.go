@@ -32,8 +32,10 @@ const (
 	OnDelete      StrategyType = "OnDelete"
 )
 
-// UpdateStrategy is spec.updateStrategy. API defaulting sets RollingUpdate
-// with maxUnavailable 1 and maxSurge 0; kubesem reads what it is given.
+// UpdateStrategy is spec.updateStrategy. Absent fields read as apps/v1
+// defaulting fills them: an empty type is RollingUpdate, and for
+// RollingUpdate a missing rollingUpdate, maxUnavailable or maxSurge is
+// maxUnavailable 1, maxSurge 0.
 type UpdateStrategy struct {
 	Type          StrategyType   `json:"type,omitempty"`
 	RollingUpdate *RollingParams `json:"rollingUpdate,omitempty"`

@@ -35,8 +35,6 @@
 //     next sync, as upstream does once its expectations are pending.
 //   - Duplicate current ControllerRevisions are not deduplicated (the
 //     newest is kept as current, the others are ignored).
-//   - A nil revisionHistoryLimit (which defaulting never leaves; upstream
-//     dereferences it) is taken as 10.
 //   - Node affinity's preferred terms and pod (anti-)affinity are not
 //     modelled; [NewPod] carries them, with every other template field the
 //     DaemonSet was decoded with, as podstatus.Template does.
@@ -45,13 +43,20 @@
 //
 // The DaemonSet, nodes and pods are API JSON trimmed to the modelled
 // fields: node.Node, and podstatus.Pod, the one pod model of every package
-// (its spec.affinity names an unscheduled daemon pod's node); times are RFC 3339 and durations Go strings.
+// (its spec.affinity names an unscheduled daemon pod's node); times are
+// RFC 3339 and durations Go strings.
 //
-// # Errors
+// # Inputs the API server rejects
 //
-// Invalid maxUnavailable or maxSurge values (not an integer or "N%") and a
-// missing maxUnavailable are *field.Error with the API path; nothing
-// panics.
+// [Step] validates its DaemonSet first ([Validate]: what v1.36.3's
+// ValidateDaemonSet rejects among the fields kubesem reads) and returns
+// the *field.Error at upstream's path; the rules it is built from compute
+// what upstream computes even on such input. Absent fields read as apps/v1
+// defaulting fills them: an empty update strategy is RollingUpdate, a
+// missing rollingUpdate, maxUnavailable or maxSurge is maxUnavailable 1,
+// maxSurge 0, a missing revisionHistoryLimit 10. Malformed
+// maxUnavailable or maxSurge values (not an integer or "N%") are
+// *field.Error with the API path; nothing panics.
 //
 // Vectors: testdata/daemonset.
 package daemonset

@@ -33,19 +33,23 @@ func genDS(t *rapid.T) *daemonset.DaemonSet {
 	ds := &daemonset.DaemonSet{}
 	ds.Name, ds.UID, ds.Generation = "ds", "ds-uid", 2
 	ds.Spec.Selector = &meta.LabelSelector{MatchLabels: map[string]string{"app": "d"}}
+	ds.Spec.Template.Labels = map[string]string{"app": "d"}
 	ds.Spec.MinReadySeconds = rapid.SampledFrom([]int32{0, 0, 10}).Draw(t, "minReady")
 	if rapid.IntRange(0, 4).Draw(t, "ondelete") == 0 {
 		ds.Spec.UpdateStrategy.Type = daemonset.OnDelete
 	} else {
 		ds.Spec.UpdateStrategy.Type = daemonset.RollingUpdate
-		mu := intstr.Int(rapid.Int32Range(0, 3).Draw(t, "mu"))
+		// Exactly one of maxUnavailable and maxSurge is non-zero, as the
+		// API requires.
+		mu := intstr.Int(rapid.Int32Range(1, 3).Draw(t, "mu"))
 		if rapid.Bool().Draw(t, "mup") {
-			mu = intstr.String(rapid.SampledFrom([]string{"0%", "10%", "50%", "100%"}).Draw(t, "mus"))
+			mu = intstr.String(rapid.SampledFrom([]string{"1%", "10%", "50%", "100%"}).Draw(t, "mus"))
 		}
 		ru := &daemonset.RollingParams{MaxUnavailable: &mu}
 		if rapid.Bool().Draw(t, "surge") {
-			ms := intstr.Int(rapid.Int32Range(0, 3).Draw(t, "ms"))
-			ru.MaxSurge = &ms
+			zero := intstr.Int(0)
+			ms := intstr.Int(rapid.Int32Range(1, 3).Draw(t, "ms"))
+			ru.MaxUnavailable, ru.MaxSurge = &zero, &ms
 		}
 		ds.Spec.UpdateStrategy.RollingUpdate = ru
 	}

@@ -14,12 +14,15 @@ type Budget struct {
 }
 
 // SurgeCount returns maxSurge scaled against desired nodes, a percentage
-// rounded up; 0 unless the strategy is RollingUpdate with maxSurge set.
+// rounded up; 0 unless the strategy is RollingUpdate. The strategy is read
+// as apps/v1 defaulting leaves it: an empty type is RollingUpdate, a
+// missing maxSurge 0.
 //
-// Source: upstream pkg/controller/daemon/util SurgeCount (v1.36.3).
+// Source: upstream pkg/controller/daemon/util SurgeCount;
+// pkg/apis/apps/v1 SetDefaults_DaemonSet (v1.36.3).
 func SurgeCount(ds *DaemonSet, desired int32) (int32, error) {
-	s := &ds.Spec.UpdateStrategy
-	if s.Type != RollingUpdate || s.RollingUpdate == nil || s.RollingUpdate.MaxSurge == nil {
+	s := ds.Spec.strategy()
+	if s.Type != RollingUpdate {
 		return 0, nil
 	}
 	n, err := intstr.ScaledInt(*s.RollingUpdate.MaxSurge, desired, intstr.Up)
@@ -31,22 +34,20 @@ func SurgeCount(ds *DaemonSet, desired int32) (int32, error) {
 
 // UnavailableCount returns maxUnavailable scaled against desired nodes, a
 // percentage rounded up (a Deployment rounds down); 0 unless the strategy
-// is RollingUpdate with rollingUpdate set. A missing maxUnavailable (which
-// defaulting never leaves) is a Required error, as upstream fails there.
+// is RollingUpdate. The strategy is read as apps/v1 defaulting leaves it:
+// an empty type is RollingUpdate, a missing rollingUpdate or
+// maxUnavailable 1.
 //
-// Source: upstream pkg/controller/daemon/util UnavailableCount (v1.36.3).
+// Source: upstream pkg/controller/daemon/util UnavailableCount;
+// pkg/apis/apps/v1 SetDefaults_DaemonSet (v1.36.3).
 func UnavailableCount(ds *DaemonSet, desired int32) (int32, error) {
-	s := &ds.Spec.UpdateStrategy
-	if s.Type != RollingUpdate || s.RollingUpdate == nil {
+	s := ds.Spec.strategy()
+	if s.Type != RollingUpdate {
 		return 0, nil
-	}
-	const path = "spec.updateStrategy.rollingUpdate.maxUnavailable"
-	if s.RollingUpdate.MaxUnavailable == nil {
-		return 0, field.New(path, "", field.ErrRequired)
 	}
 	n, err := intstr.ScaledInt(*s.RollingUpdate.MaxUnavailable, desired, intstr.Up)
 	if err != nil {
-		return 0, prefix(err, path)
+		return 0, prefix(err, "spec.updateStrategy.rollingUpdate.maxUnavailable")
 	}
 	return saturate(n), nil
 }

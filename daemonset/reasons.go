@@ -16,7 +16,9 @@ const (
 	ReasonOnDelete Reason = "OnDelete"
 	// ReasonBeingDeleted: the DaemonSet has a deletionTimestamp; nothing is done.
 	ReasonBeingDeleted Reason = "BeingDeleted"
-	// ReasonSelectingAll: the selector is empty; an event and nothing else.
+	// ReasonSelectingAll: the selector is empty; upstream emits an event
+	// and does nothing else. Step never returns it: API validation rejects
+	// an empty selector, and so does [Validate], which Step runs first.
 	ReasonSelectingAll Reason = "SelectingAll"
 	// ReasonInvalidBudget: maxUnavailable or maxSurge cannot be scaled;
 	// the rolling update fails and the sync is retried rate-limited.

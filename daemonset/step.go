@@ -119,14 +119,20 @@ type nodeState struct {
 // creations and deletions of each phase are capped at
 // Options.BurstReplicas in that order.
 //
+// Step validates ds first ([Validate]) and returns its *field.Error (the
+// Plan is then zero): the API server rejects such a DaemonSet, so
+// upstream never syncs one. An empty selector is among them, so
+// upstream's SelectingAll branch, reachable only by objects stored before
+// that validation, is never taken.
+//
 // Source: upstream pkg/controller/daemon syncDaemonSet, manage,
 // podsShouldBeOnNode, syncNodes, rollingUpdate, cleanupHistory,
 // updateDaemonSetStatus (v1.36.3).
 func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, history History, memory Backoff, now time.Time, opts Options) (Plan, error) {
-	p := Plan{Delete: []plan.Deletion{}, DeleteRevisions: []plan.Deletion{}, Events: []plan.Event{}, Requeue: []plan.Requeue{}, Backoff: copyBackoff(memory)}
-	if ds == nil {
-		return Plan{}, field.New("daemonSet", "", field.ErrRequired)
+	if err := Validate(ds, opts); err != nil {
+		return Plan{}, err
 	}
+	p := Plan{Delete: []plan.Deletion{}, DeleteRevisions: []plan.Deletion{}, Events: []plan.Event{}, Requeue: []plan.Requeue{}, Backoff: copyBackoff(memory)}
 	if history.Hash == "" {
 		// Without the template's hash every pod would look outdated or
 		// current by accident: say so instead.
@@ -139,11 +145,6 @@ func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, history Hist
 	}
 	if ds.DeletionTimestamp != nil {
 		p.Outcome = ReasonBeingDeleted
-		return p, nil
-	}
-	if sel := ds.Spec.Selector; sel != nil && len(sel.MatchLabels) == 0 && len(sel.MatchExpressions) == 0 {
-		p.Outcome = ReasonSelectingAll
-		p.Events = append(p.Events, plan.Event{Type: plan.Warning, Reason: ReasonSelectingAll})
 		return p, nil
 	}
 	states, index := groupNodes(ds, nodes, pods, opts)
@@ -165,7 +166,7 @@ func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, history Hist
 	creates, deletes := manage(ds, states, hash, &p, now, opts)
 	rollingOK := true
 	if len(creates) == 0 && len(deletes) == 0 {
-		switch ds.Spec.UpdateStrategy.Type {
+		switch ds.Spec.strategy().Type {
 		case RollingUpdate:
 			p.Outcome = ReasonRollingUpdate
 			ru, err := rollingUpdate(ds, states, index, hash, gen, hasGen, now, opts)

@@ -1,45 +1,46 @@
 package daemonset
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
 )
 
-// Validate returns the first *field.Error v1.36.3 API validation reports
-// for the DaemonSet fields kubesem reads: a selector that is missing,
-// empty or does not select the template labels; an update strategy type
-// other than RollingUpdate or OnDelete; for RollingUpdate, a missing
-// rollingUpdate, maxUnavailable or maxSurge that is negative, not "N%" or
-// above 100%, both non-zero, or both zero; negative minReadySeconds or
-// revisionHistoryLimit; template tolerations with an unknown operator
-// (Lt and Gt only with the gate), Exists with a value, an empty key without
-// Exists, an unknown effect, or tolerationSeconds without NoExecute; and
-// node affinity expressions with an unknown operator or the wrong number of
-// values.
+// Validate returns the first *field.Error v1.36.3 API validation
+// (ValidateDaemonSet after apps/v1 defaulting) reports for the DaemonSet
+// fields kubesem reads, at upstream's path:
+//
+//   - spec.selector: an empty selector (Invalid), a matchLabels key or
+//     value, or a matchExpressions key, operator or value the API rejects;
+//     a missing selector, or one that does not select the template's
+//     labels (spec.template.metadata.labels, Invalid);
+//   - negative spec.minReadySeconds or spec.revisionHistoryLimit;
+//   - spec.updateStrategy, read as defaulted ([UpdateStrategy]): see
+//     [ValidateUpdateStrategy];
+//   - the template: see [ValidateTemplate].
 //
 // Source: upstream pkg/apis/apps/validation ValidateDaemonSetSpec,
 // ValidateDaemonSetUpdateStrategy, ValidateRollingUpdateDaemonSet;
-// pkg/apis/core/validation validateTolerations, ValidateNodeSelector
-// (v1.36.3).
+// pkg/apis/apps/v1 SetDefaults_DaemonSet (v1.36.3).
 func Validate(ds *DaemonSet, opts Options) error {
 	if ds == nil {
 		return field.New("daemonSet", "", field.ErrRequired)
 	}
 	s := &ds.Spec
-	if s.Selector == nil {
-		return field.New("spec.selector", "", field.ErrRequired)
+	if err := validateSelector(s.Selector, "spec.selector"); err != nil {
+		return err
+	}
+	if s.Selector == nil || !s.Selector.Matches(s.Template.Labels) {
+		// A missing selector selects nothing, so it cannot select the
+		// template either; upstream reports only that.
+		return field.New("spec.template.metadata.labels", "", field.ErrInvalid)
 	}
 	if s.Selector.IsEmpty() {
 		return field.New("spec.selector", "{}", field.ErrInvalid)
-	}
-	if err := s.Selector.Validate("spec.selector"); err != nil {
-		return err
-	}
-	if !s.Selector.Matches(s.Template.Labels) {
-		return field.New("spec.template.metadata.labels", "", field.ErrInvalid)
 	}
 	if s.MinReadySeconds < 0 {
 		return field.Int("spec.minReadySeconds", int64(s.MinReadySeconds), field.ErrNegative)
@@ -55,33 +56,27 @@ func Validate(ds *DaemonSet, opts Options) error {
 
 // ValidateUpdateStrategy returns the first *field.Error v1.36.3 API
 // validation reports for spec.updateStrategy, the fields
-// [UnavailableNumbers] reads: a type other than RollingUpdate or OnDelete;
-// for RollingUpdate, a missing rollingUpdate, or maxUnavailable / maxSurge
-// negative, not "N%", above 100%, both non-zero or both zero.
+// [UnavailableNumbers] reads, as apps/v1 defaulting leaves them (an empty
+// type is RollingUpdate; for RollingUpdate, a missing maxUnavailable is 1
+// and a missing maxSurge 0): a type other than RollingUpdate or OnDelete
+// (Unsupported, at spec.updateStrategy); for RollingUpdate, maxUnavailable
+// or maxSurge negative, not "N%" or above 100%, both non-zero (at
+// maxSurge) or both zero (Required, at maxUnavailable). OnDelete's
+// rollingUpdate is not read.
 //
 // Source: upstream pkg/apis/apps/validation ValidateDaemonSetUpdateStrategy,
-// ValidateRollingUpdateDaemonSet (v1.36.3).
+// ValidateRollingUpdateDaemonSet; pkg/apis/apps/v1 SetDefaults_DaemonSet
+// (v1.36.3).
 func ValidateUpdateStrategy(ds *DaemonSet) error {
 	if ds == nil {
 		return field.New("daemonSet", "", field.ErrRequired)
 	}
-	s := &ds.Spec
 	const us = "spec.updateStrategy"
-	switch s.UpdateStrategy.Type {
+	st := ds.Spec.strategy()
+	switch st.Type {
 	case OnDelete:
 	case RollingUpdate:
-		ru := s.UpdateStrategy.RollingUpdate
-		if ru == nil {
-			return field.New(us+".rollingUpdate", "", field.ErrRequired)
-		}
-		zero := intstr.Int(0)
-		mu, ms := zero, zero
-		if ru.MaxUnavailable != nil {
-			mu = *ru.MaxUnavailable
-		}
-		if ru.MaxSurge != nil {
-			ms = *ru.MaxSurge
-		}
+		mu, ms := *st.RollingUpdate.MaxUnavailable, *st.RollingUpdate.MaxSurge
 		if err := intstr.Validate(mu, us+".rollingUpdate.maxUnavailable", true); err != nil {
 			return err
 		}
@@ -95,60 +90,89 @@ func ValidateUpdateStrategy(ds *DaemonSet) error {
 		case !hasU && !hasS:
 			return field.New(us+".rollingUpdate.maxUnavailable", mu.String(), field.ErrRequired)
 		}
-	case "":
-		return field.New(us+".type", "", field.ErrRequired)
 	default:
-		return field.New(us+".type", string(s.UpdateStrategy.Type), field.ErrUnsupported)
+		return field.New(us, string(st.Type), field.ErrUnsupported)
 	}
 	return nil
 }
 
 // ValidateTemplate returns the first *field.Error v1.36.3 API validation
 // reports for the template fields [NodeShouldRunDaemonPod] and [NewPod]
-// read: tolerations with an unknown operator (Lt and Gt only with the
-// gate), Exists with a value, an empty key without Exists, an unknown
-// effect, or tolerationSeconds without NoExecute; required node affinity
-// terms with an unknown operator or the wrong number of values.
+// read: template labels that are not label keys and values
+// (spec.template.labels, as upstream names them); a restartPolicy other
+// than Always (empty is defaulted to Always); an activeDeadlineSeconds
+// (Forbidden); a nodeName that is not a DNS-1123 subdomain; nodeSelector
+// keys and values that are not label keys and values; tolerations the API
+// rejects ([node.ValidateTolerations]; Lt and Gt only with the gate); a
+// required node affinity without terms, or with an expression whose
+// operator, number of values, key or values the API rejects (a field
+// expression must be metadata.name In or NotIn one node name).
 //
-// Source: upstream pkg/apis/core/validation validateTolerations,
-// ValidateNodeSelector (v1.36.3).
+// Source: upstream pkg/apis/apps/validation ValidateDaemonSetSpec;
+// pkg/apis/core/validation ValidatePodTemplateSpec, ValidatePodSpec,
+// ValidateTolerations, ValidateNodeSelector (v1.36.3).
 func ValidateTemplate(ds *DaemonSet, opts Options) error {
 	if ds == nil {
 		return field.New("daemonSet", "", field.ErrRequired)
 	}
-	s := &ds.Spec
-	for i, t := range s.Template.Spec.Tolerations {
-		if err := validateToleration(t, field.Index("spec.template.spec.tolerations", i), opts); err != nil {
-			return err
-		}
+	t := &ds.Spec.Template
+	const sp = "spec.template.spec"
+	if err := validateLabels(t.Labels, "spec.template.labels"); err != nil {
+		return err
 	}
-	if req := s.Template.Spec.Affinity.Required(); req != nil {
-		// Each term alone against an empty node: the matcher parses the
-		// whole term before matching, so a malformed one reports its error.
-		for i, term := range req.NodeSelectorTerms {
-			if _, err := node.MatchNodeSelectorTerms(&node.Node{}, []node.NodeSelectorTerm{term}); err != nil {
-				return field.Under(field.Index("spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms", i), stripTermPath(err))
-			}
-		}
+	switch rp := t.Spec.RestartPolicy; rp {
+	case "", "Always":
+	default:
+		return field.New(sp+".restartPolicy", string(rp), field.ErrUnsupported)
+	}
+	if t.Spec.ActiveDeadlineSeconds != nil {
+		return field.Int(sp+".activeDeadlineSeconds", *t.Spec.ActiveDeadlineSeconds, field.ErrForbidden)
+	}
+	if n := t.Spec.NodeName; n != "" && !isDNSSubdomain(n) {
+		return field.New(sp+".nodeName", n, field.ErrInvalid)
+	}
+	if err := validateLabels(t.Spec.NodeSelector, sp+".nodeSelector"); err != nil {
+		return err
+	}
+	if err := node.ValidateTolerations(t.Spec.Tolerations, sp+".tolerations", opts.nodeOptions()); err != nil {
+		return err
+	}
+	if req := t.Spec.Affinity.Required(); req != nil {
+		return validateNodeSelector(req, sp+".affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution")
 	}
 	return nil
 }
 
-// stripTermPath drops the "nodeSelectorTerms[0]." prefix the matcher puts
-// on a single term's error.
-func stripTermPath(err error) error {
-	fe, ok := err.(*field.Error)
-	if !ok {
-		return err
+// strategy is spec.updateStrategy as apps/v1 defaulting leaves it: an
+// empty type is RollingUpdate; for RollingUpdate a missing rollingUpdate,
+// maxUnavailable or maxSurge reads as maxUnavailable 1, maxSurge 0. The
+// spec is not modified.
+func (s *Spec) strategy() UpdateStrategy {
+	us := s.UpdateStrategy
+	if us.Type == "" {
+		us.Type = RollingUpdate
 	}
-	c := *fe
-	const p = "nodeSelectorTerms[0]."
-	if len(c.Path) >= len(p) && c.Path[:len(p)] == p {
-		c.Path = c.Path[len(p):]
+	if us.Type != RollingUpdate {
+		return us
 	}
-	return &c
+	var ru RollingParams
+	if us.RollingUpdate != nil {
+		ru = *us.RollingUpdate
+	}
+	if ru.MaxUnavailable == nil {
+		one := intstr.Int(1)
+		ru.MaxUnavailable = &one
+	}
+	if ru.MaxSurge == nil {
+		zero := intstr.Int(0)
+		ru.MaxSurge = &zero
+	}
+	us.RollingUpdate = &ru
+	return us
 }
 
+// nonZero is upstream's test for a set bound: an integer other than 0, or
+// a percentage other than 0% (a malformed string was rejected before).
 func nonZero(v intstr.Value) bool {
 	if !v.IsString() {
 		return v.IntValue() != 0
@@ -158,30 +182,122 @@ func nonZero(v intstr.Value) bool {
 	return err != nil || n != 0
 }
 
-func validateToleration(t node.Toleration, path string, opts Options) error {
-	switch t.Operator {
-	case "", node.OpEqual:
-		if t.Key == "" {
-			return field.New(path+".operator", t.Operator, field.ErrInvalid)
+// validateLabels checks a label map: keys qualified names, values label
+// values; upstream reports both at the map's path.
+func validateLabels(labels map[string]string, path string) error {
+	for _, k := range sortedKeys(labels) {
+		if !isQualifiedName(k) {
+			return field.New(path, k, field.ErrInvalid)
 		}
-	case node.OpExists:
-		if t.Value != "" {
-			return field.New(path+".value", t.Value, field.ErrInvalid)
+		if v := labels[k]; !isLabelValue(v) {
+			return field.New(path, v, field.ErrInvalid)
 		}
-	case node.OpLt, node.OpGt:
-		if !opts.TaintTolerationComparisonOperators {
-			return field.New(path+".operator", t.Operator, field.ErrUnsupported)
-		}
-	default:
-		return field.New(path+".operator", t.Operator, field.ErrUnsupported)
-	}
-	switch node.TaintEffect(t.Effect) {
-	case "", node.NoSchedule, node.PreferNoSchedule, node.NoExecute:
-	default:
-		return field.New(path+".effect", t.Effect, field.ErrUnsupported)
-	}
-	if t.TolerationSeconds != nil && node.TaintEffect(t.Effect) != node.NoExecute {
-		return field.New(path+".effect", t.Effect, field.ErrInvalid)
 	}
 	return nil
+}
+
+// validateSelector checks a label selector's syntax (matchLabels, then
+// each expression's operator and values, key, and values).
+func validateSelector(s *meta.LabelSelector, path string) error {
+	if s == nil {
+		return nil
+	}
+	if err := validateLabels(s.MatchLabels, path+".matchLabels"); err != nil {
+		return err
+	}
+	if err := s.Validate(path); err != nil {
+		return err
+	}
+	for i, r := range s.MatchExpressions {
+		p := field.Index(path+".matchExpressions", i)
+		if !isQualifiedName(r.Key) {
+			return field.New(p+".key", r.Key, field.ErrInvalid)
+		}
+		for j, v := range r.Values {
+			if !isLabelValue(v) {
+				return field.New(field.Index(p+".values", j), v, field.ErrInvalid)
+			}
+		}
+	}
+	return nil
+}
+
+// validateNodeSelector checks a required node affinity the way the API
+// server does.
+func validateNodeSelector(sel *node.NodeSelector, path string) error {
+	path += ".nodeSelectorTerms"
+	if len(sel.NodeSelectorTerms) == 0 {
+		return field.New(path, "", field.ErrRequired)
+	}
+	for i, term := range sel.NodeSelectorTerms {
+		tp := field.Index(path, i)
+		for j, r := range term.MatchExpressions {
+			if err := validateExpression(r, field.Index(tp+".matchExpressions", j)); err != nil {
+				return err
+			}
+		}
+		for j, r := range term.MatchFields {
+			if err := validateFieldExpression(r, field.Index(tp+".matchFields", j)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func validateExpression(r node.NodeSelectorRequirement, p string) error {
+	switch r.Operator {
+	case node.SelectorIn, node.SelectorNotIn:
+		if len(r.Values) == 0 {
+			return field.New(p+".values", "", field.ErrRequired)
+		}
+	case node.SelectorExists, node.SelectorDoesNotExist:
+		if len(r.Values) > 0 {
+			return field.New(p+".values", r.Values[0], field.ErrForbidden)
+		}
+	case node.SelectorGt, node.SelectorLt:
+		if len(r.Values) != 1 {
+			return field.New(p+".values", strconv.Itoa(len(r.Values)), field.ErrRequired)
+		}
+	default:
+		return field.New(p+".operator", string(r.Operator), field.ErrInvalid)
+	}
+	if !isQualifiedName(r.Key) {
+		return field.New(p+".key", r.Key, field.ErrInvalid)
+	}
+	for k, v := range r.Values {
+		if !isLabelValue(v) {
+			return field.New(field.Index(p+".values", k), v, field.ErrInvalid)
+		}
+	}
+	return nil
+}
+
+func validateFieldExpression(r node.NodeSelectorRequirement, p string) error {
+	switch r.Operator {
+	case node.SelectorIn, node.SelectorNotIn:
+		if len(r.Values) != 1 {
+			return field.New(p+".values", strconv.Itoa(len(r.Values)), field.ErrRequired)
+		}
+	default:
+		return field.New(p+".operator", string(r.Operator), field.ErrInvalid)
+	}
+	if r.Key != node.FieldNodeName {
+		return field.New(p+".key", r.Key, field.ErrInvalid)
+	}
+	for k, v := range r.Values {
+		if !isDNSSubdomain(v) {
+			return field.New(field.Index(p+".values", k), v, field.ErrInvalid)
+		}
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -5,15 +5,15 @@ import (
 	"testing"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
 	"github.com/kubesem/kubesem/intstr"
-	"pgregory.net/rapid"
 )
 
-func FuzzRounding(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(checkRounding)) }
-func FuzzWithinTotal(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(checkWithinTotal)) }
-func FuzzMonotone(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(checkMonotone)) }
-func FuzzJSONRoundTrip(f *testing.F) { f.Fuzz(rapid.MakeFuzz(checkJSONRoundTrip)) }
-func FuzzNoPanic(f *testing.F)       { f.Fuzz(rapid.MakeFuzz(checkNoPanic)) }
+func FuzzRounding(f *testing.F)      { fuzzlimit.Rapid(f, checkRounding) }
+func FuzzWithinTotal(f *testing.F)   { fuzzlimit.Rapid(f, checkWithinTotal) }
+func FuzzMonotone(f *testing.F)      { fuzzlimit.Rapid(f, checkMonotone) }
+func FuzzJSONRoundTrip(f *testing.F) { fuzzlimit.Rapid(f, checkJSONRoundTrip) }
+func FuzzNoPanic(f *testing.F)       { fuzzlimit.Rapid(f, checkNoPanic) }
 
 // seeds are the spellings of the table tests and vectors.
 var seeds = []string{"0", "5", "25%", "05%", "%", "90#", "#%", "90", "a%", "+5%", "-5%", "5.5%",

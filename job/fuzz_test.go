@@ -7,13 +7,13 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/podstatus"
-	"pgregory.net/rapid"
 )
 
-func FuzzIndexesRoundTrip(f *testing.F) { f.Fuzz(rapid.MakeFuzz(checkIndexesRoundTrip)) }
-func FuzzStepProperties(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(checkStep)) }
+func FuzzIndexesRoundTrip(f *testing.F) { fuzzlimit.Rapid(f, checkIndexesRoundTrip) }
+func FuzzStepProperties(f *testing.F)   { fuzzlimit.Rapid(f, checkStep) }
 
 // FuzzParseIndexes: parsing any string with any completions terminates,
 // yields intervals within [0, completions) and a string that parses again

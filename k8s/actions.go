@@ -6,6 +6,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubesem/kubesem/rollout"
 )
@@ -48,6 +49,11 @@ func DeploymentActions(d *appsv1.Deployment, replicaSets []*appsv1.ReplicaSet, p
 			return w, err
 		}
 		rs.Namespace = d.Namespace
+		// As the controller sends it: the API server stamps the creation
+		// time; the controller reference blocks the owner's deletion
+		// (metav1.NewControllerRef).
+		rs.CreationTimestamp = metav1.Time{}
+		rs.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(d, appsv1.SchemeGroupVersion.WithKind("Deployment"))}
 		w.Create = append(w.Create, rs)
 		byName[rs.Name] = rs
 	}

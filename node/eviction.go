@@ -1,6 +1,8 @@
 package node
 
 import (
+	"math"
+	"slices"
 	"time"
 )
 
@@ -83,7 +85,11 @@ const Forever time.Duration = -1
 
 // MinTolerationTime returns how long tolerations let a pod stay: 0 for no
 // tolerations or when any tolerationSeconds is ≤ 0, [Forever] when none
-// has tolerationSeconds, else the smallest tolerationSeconds.
+// has tolerationSeconds below 9223372036854775807 (math.MaxInt64 seconds
+// stands for "no limit", as a missing value does), else the smallest
+// tolerationSeconds as a Duration — multiplied by 1e9 in int64, so values
+// beyond about 292 years wrap as upstream's do (to a negative, zero or
+// small positive duration).
 //
 // Source: upstream pkg/controller/tainteviction getMinTolerationTime
 // (v1.36.3).
@@ -91,27 +97,25 @@ func MinTolerationTime(tolerations []Toleration) time.Duration {
 	if len(tolerations) == 0 {
 		return 0
 	}
-	least := int64(-1)
+	least := int64(math.MaxInt64)
 	for _, t := range tolerations {
 		if t.TolerationSeconds == nil {
 			continue
 		}
-		s := *t.TolerationSeconds
-		if s <= 0 {
+		if s := *t.TolerationSeconds; s <= 0 {
 			return 0
-		}
-		if least < 0 || s < least {
+		} else if s < least {
 			least = s
 		}
 	}
-	if least < 0 {
+	if least == math.MaxInt64 {
 		return Forever
 	}
 	return secondsDuration(least)
 }
 
-// secondsDuration is time.Duration(s)*time.Second with upstream's int64
-// wrap for huge values.
+// secondsDuration is s seconds as a Duration, computed as upstream does it
+// (time.Duration(s) * time.Second): the product wraps modulo 2^64.
 func secondsDuration(s int64) time.Duration {
 	return time.Duration(s) * time.Second
 }
@@ -145,57 +149,42 @@ type Eviction struct {
 // EvictionFor decides a pod's fate on a node with taints, seen by the
 // taint-eviction controller at seen: only the NoExecute taints count; each
 // is matched with the first toleration that tolerates it; an untolerated
-// taint → evicted at seen; else evicted after [MinTolerationTime] of the
-// used tolerations (never when that is [Forever]).
+// taint → evicted at seen; else the toleration time is [MinTolerationTime]
+// of the tolerations so used: negative (Forever, or seconds that wrapped
+// below zero) → never evicted, 0 → evicted at seen, else evicted that long
+// after seen.
 //
 // Source: upstream pkg/controller/tainteviction Controller.processPodOnNode
 // (v1.36.3).
 func EvictionFor(tolerations []Toleration, taints []Taint, seen time.Time, opts Options) Eviction {
-	var buf [4]Taint
-	ne := buf[:0]
-	for _, t := range taints {
-		if t.Effect == NoExecute {
-			ne = append(ne, t)
+	e, _ := evictionFor(tolerations, taints, seen, opts)
+	return e
+}
+
+// evictionFor is EvictionFor, also telling whether the pod is evicted
+// because a taint is not tolerated.
+func evictionFor(tolerations []Toleration, taints []Taint, seen time.Time, opts Options) (e Eviction, untolerated bool) {
+	var buf [4]Toleration
+	used := buf[:0]
+	for i := range taints {
+		if taints[i].Effect != NoExecute {
+			continue
 		}
-	}
-	if len(ne) == 0 {
-		return Eviction{Kind: NotEvicted}
-	}
-	least := int64(-1)
-	for i := range ne {
-		found := false
-		for j := range tolerations {
-			t := &tolerations[j]
-			if !ToleratesTaint(t, &ne[i], opts) {
-				continue
-			}
-			found = true
-			if t.TolerationSeconds != nil {
-				s := *t.TolerationSeconds
-				if s <= 0 {
-					s = 0
-				}
-				if least < 0 || s < least {
-					least = s
-				}
-			}
-			break
+		j := slices.IndexFunc(tolerations, func(t Toleration) bool { return ToleratesTaint(&t, &taints[i], opts) })
+		if j < 0 {
+			return Eviction{Kind: EvictNow, At: seen}, true
 		}
-		if !found {
-			return Eviction{Kind: EvictNow, At: seen}
-		}
+		used = append(used, tolerations[j])
 	}
-	if least < 0 {
-		return Eviction{Kind: NotEvicted}
+	if len(used) == 0 {
+		return Eviction{Kind: NotEvicted}, false
 	}
-	d := secondsDuration(least)
-	if d < 0 {
-		// tolerationSeconds beyond 292 years wrap negative upstream, which
-		// then reads as "forever".
-		return Eviction{Kind: NotEvicted}
+	switch d := MinTolerationTime(used); {
+	case d < 0:
+		return Eviction{Kind: NotEvicted}, false
+	case d == 0:
+		return Eviction{Kind: EvictNow, At: seen}, false
+	default:
+		return Eviction{Kind: EvictAt, At: seen.Add(d), After: d}, false
 	}
-	if d == 0 {
-		return Eviction{Kind: EvictNow, At: seen}
-	}
-	return Eviction{Kind: EvictAt, At: seen.Add(d), After: d}
 }

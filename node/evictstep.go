@@ -49,9 +49,11 @@ type PodEviction struct {
 // scheduled the evictions it had scheduled before: without NoExecute taints
 // every scheduled eviction is cancelled; otherwise each pod gets
 // [EvictionFor] at now, except that a pod whose eviction was scheduled
-// before now keeps it (upstream keeps the earlier work whenever it was
-// created earlier), an untolerated taint replaces it by an immediate
-// deletion, and tolerations without tolerationSeconds cancel it. Pods whose
+// before now keeps it when its tolerations still give a time, even a time
+// of 0 (upstream keeps the earlier work whenever it was created earlier),
+// an untolerated taint replaces it by an immediate deletion, and
+// tolerations without tolerationSeconds (or whose time wraps negative)
+// cancel it. Pods whose
 // eviction is due (fire time ≤ now) are deleted.
 //
 // Source: upstream pkg/controller/tainteviction Controller.handleNodeUpdate
@@ -95,14 +97,16 @@ func EvictionStep(n *Node, pods []*podstatus.Pod, scheduled []ScheduledEviction,
 			out.Decisions = append(out.Decisions, PodEviction{Pod: p.Name, Eviction: Eviction{Kind: NotEvicted}})
 			continue
 		}
-		e := EvictionFor(p.Spec.Tolerations, n.Spec.Taints, now, opts)
+		e, untolerated := evictionFor(p.Spec.Tolerations, n.Spec.Taints, now, opts)
 		d := PodEviction{Pod: p.Name, Eviction: e}
-		switch e.Kind {
-		case NotEvicted:
+		switch {
+		case e.Kind == NotEvicted:
 			delete(next, p.Name)
-		case EvictNow:
+		case untolerated:
 			next[p.Name] = ScheduledEviction{Pod: p.Name, CreatedAt: now, FireAt: now}
-		case EvictAt:
+		default:
+			// A toleration time, zero included: an eviction scheduled
+			// earlier stays.
 			if old, ok := prev[p.Name]; ok && old.CreatedAt.Add(e.After).Before(now.Add(e.After)) {
 				d.Eviction = Eviction{Kind: EvictAt, At: old.FireAt, After: old.FireAt.Sub(old.CreatedAt)}
 				if !old.FireAt.After(now) {

@@ -23,7 +23,7 @@ func validateStep(nodes []*Node, leases []Lease) error {
 	}
 	seenL := make(map[string]bool, len(leases))
 	for i, l := range leases {
-		p := field.Index("leases", i) + ".name"
+		p := field.Index("leases", i) + ".metadata.name"
 		if l.Name == "" {
 			return field.New(p, "", field.ErrRequired)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podgc"
@@ -107,8 +108,8 @@ func TestProperties(t *testing.T) {
 	t.Run("OrderIndependent", func(t *testing.T) { rapid.Check(t, checkOrderIndependent) })
 }
 
-func FuzzNeverDeletesLiveRunning(f *testing.F) { f.Fuzz(rapid.MakeFuzz(checkNeverDeletesLiveRunning)) }
-func FuzzOrderIndependent(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(checkOrderIndependent)) }
+func FuzzNeverDeletesLiveRunning(f *testing.F) { fuzzlimit.Rapid(f, checkNeverDeletesLiveRunning) }
+func FuzzOrderIndependent(f *testing.F)        { fuzzlimit.Rapid(f, checkOrderIndependent) }
 
 // FuzzStep decodes arbitrary JSON as a pass's input: Step never panics.
 func FuzzStep(f *testing.F) {

@@ -5,16 +5,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
 	"github.com/kubesem/kubesem/podstatus"
-	"pgregory.net/rapid"
 )
 
-func FuzzAvailableImpliesReady(f *testing.F) { f.Fuzz(rapid.MakeFuzz(checkAvailableImpliesReady)) }
-func FuzzAvailableMonotone(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(checkAvailableMonotone)) }
-func FuzzNextCheck(f *testing.F)             { f.Fuzz(rapid.MakeFuzz(checkNextCheck)) }
-func FuzzLifecyclePartition(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(checkLifecyclePartition)) }
-func FuzzDeletionCost(f *testing.F)          { f.Fuzz(rapid.MakeFuzz(checkDeletionCost)) }
-func FuzzMaxRestarts(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(checkMaxRestarts)) }
+func FuzzAvailableImpliesReady(f *testing.F) { fuzzlimit.Rapid(f, checkAvailableImpliesReady) }
+func FuzzAvailableMonotone(f *testing.F)     { fuzzlimit.Rapid(f, checkAvailableMonotone) }
+func FuzzNextCheck(f *testing.F)             { fuzzlimit.Rapid(f, checkNextCheck) }
+func FuzzLifecyclePartition(f *testing.F)    { fuzzlimit.Rapid(f, checkLifecyclePartition) }
+func FuzzDeletionCost(f *testing.F)          { fuzzlimit.Rapid(f, checkDeletionCost) }
+func FuzzMaxRestarts(f *testing.F)           { fuzzlimit.Rapid(f, checkMaxRestarts) }
 
 // FuzzRules decodes arbitrary JSON as a list of pods and runs every rule
 // over it: none may panic, whatever the pods hold (null entries included).

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 	"pgregory.net/rapid"
@@ -138,11 +139,11 @@ func TestKubeletProperties(t *testing.T) {
 	t.Run("BackoffMonotoneCapped", func(t *testing.T) { rapid.Check(t, checkBackoffMonotoneCapped) })
 }
 
-func FuzzAlwaysNeverTerminal(f *testing.F) { f.Fuzz(rapid.MakeFuzz(checkAlwaysNeverTerminal)) }
+func FuzzAlwaysNeverTerminal(f *testing.F) { fuzzlimit.Rapid(f, checkAlwaysNeverTerminal) }
 func FuzzReadyImpliesContainersReady(f *testing.F) {
-	f.Fuzz(rapid.MakeFuzz(checkReadyImpliesContainersReady))
+	fuzzlimit.Rapid(f, checkReadyImpliesContainersReady)
 }
-func FuzzBackoff(f *testing.F) { f.Fuzz(rapid.MakeFuzz(checkBackoffMonotoneCapped)) }
+func FuzzBackoff(f *testing.F) { fuzzlimit.Rapid(f, checkBackoffMonotoneCapped) }
 
 // FuzzStatus decodes arbitrary JSON as a pod and runs the kubelet rules
 // over it: none may panic.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 	"pgregory.net/rapid"
@@ -65,7 +66,7 @@ func checkRestartAll(t *rapid.T) {
 
 func TestRestartAllProperty(t *testing.T) { t.Parallel(); rapid.Check(t, checkRestartAll) }
 
-func FuzzRestartAll(f *testing.F) { f.Fuzz(rapid.MakeFuzz(checkRestartAll)) }
+func FuzzRestartAll(f *testing.F) { fuzzlimit.Rapid(f, checkRestartAll) }
 
 func BenchmarkAllContainersRestartingCondition(b *testing.B) {
 	never := podstatus.RestartNever

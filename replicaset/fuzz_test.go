@@ -6,16 +6,15 @@ import (
 	"testing"
 	"time"
 
-	"pgregory.net/rapid"
-
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 )
 
-func FuzzRankingStrictWeakOrder(f *testing.F) { f.Fuzz(rapid.MakeFuzz(checkRankingStrictWeakOrder)) }
-func FuzzDiffBurst(f *testing.F)              { f.Fuzz(rapid.MakeFuzz(checkDiffBurst)) }
-func FuzzStepProperties(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(checkStep)) }
+func FuzzRankingStrictWeakOrder(f *testing.F) { fuzzlimit.Rapid(f, checkRankingStrictWeakOrder) }
+func FuzzDiffBurst(f *testing.F)              { fuzzlimit.Rapid(f, checkDiffBurst) }
+func FuzzStepProperties(f *testing.F)         { fuzzlimit.Rapid(f, checkStep) }
 
 // FuzzStep decodes arbitrary JSON into a ReplicaSet and pods: Step must not
 // panic, and its errors are *field.Error.

@@ -5,17 +5,16 @@ import (
 	"testing"
 	"time"
 
-	"pgregory.net/rapid"
-
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
 )
 
-func FuzzRollingBounds(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(checkRollingBounds)) }
-func FuzzProportionalConserves(f *testing.F) { f.Fuzz(rapid.MakeFuzz(checkProportionalConserves)) }
-func FuzzStepTotal(f *testing.F)             { f.Fuzz(rapid.MakeFuzz(checkStepTotal)) }
+func FuzzRollingBounds(f *testing.F)         { fuzzlimit.Rapid(f, checkRollingBounds) }
+func FuzzProportionalConserves(f *testing.F) { fuzzlimit.Rapid(f, checkProportionalConserves) }
+func FuzzStepTotal(f *testing.F)             { fuzzlimit.Rapid(f, checkStepTotal) }
 
 // FuzzFenceposts checks that Fenceposts never panics and fails only with a
 // *field.Error.

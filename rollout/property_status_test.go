@@ -8,6 +8,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
@@ -126,7 +127,7 @@ func TestRevisionHistoryBounded(t *testing.T) {
 	rapid.Check(t, checkRevisionHistoryBounded)
 }
 
-func FuzzSetConditionIdempotent(f *testing.F) { f.Fuzz(rapid.MakeFuzz(checkSetConditionIdempotent)) }
-func FuzzStatusBounds(f *testing.F)           { f.Fuzz(rapid.MakeFuzz(checkStatusBounds)) }
-func FuzzHistoryToDelete(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(checkHistoryToDelete)) }
-func FuzzRevisionHistoryBounded(f *testing.F) { f.Fuzz(rapid.MakeFuzz(checkRevisionHistoryBounded)) }
+func FuzzSetConditionIdempotent(f *testing.F) { fuzzlimit.Rapid(f, checkSetConditionIdempotent) }
+func FuzzStatusBounds(f *testing.F)           { fuzzlimit.Rapid(f, checkStatusBounds) }
+func FuzzHistoryToDelete(f *testing.F)        { fuzzlimit.Rapid(f, checkHistoryToDelete) }
+func FuzzRevisionHistoryBounded(f *testing.F) { fuzzlimit.Rapid(f, checkRevisionHistoryBounded) }

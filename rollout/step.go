@@ -32,7 +32,8 @@ import (
 // Every path first finds the new ReplicaSet ([FindNewReplicaSet]) and brings
 // its revision annotation up to date ([NewReplicaSetAnnotations]); the
 // Deployment's revision annotation follows it. Rollouts end with the
-// status of [ComputeStatus] and [SyncProgress] and the requeue of
+// status of [ComputeStatus] and [SyncProgress] and, when that status is
+// unchanged (no status write brings the Deployment back), the requeue of
 // [RequeueStuck]; paused and scaling syncs write [ComputeStatus] only.
 // Actions come in the order the controller makes its writes.
 //
@@ -100,7 +101,13 @@ func (s *syncer) run() {
 		r, _ := Rollback(&s.d, s.all())
 		s.d.Annotations, s.annotated = r.Annotations, true
 		s.plan.Template = r.Template
-		s.plan.Events = append(s.plan.Events, plan.Event{Type: plan.Normal, Reason: Reason(r.Reason)})
+		// A rollback that is done is a Normal event; one whose revision
+		// is not found or whose template is unchanged a Warning.
+		typ := plan.Warning
+		if r.Reason == ReasonRollbackDone {
+			typ = plan.Normal
+		}
+		s.plan.Events = append(s.plan.Events, plan.Event{Type: typ, Reason: Reason(r.Reason)})
 		s.status = s.d.Status
 		return
 	}
@@ -304,11 +311,16 @@ func (s *syncer) deleteHistoryOf(old []*replicaset.ReplicaSet) {
 	}
 }
 
-// finish writes a rollout's status and requeue, as syncRolloutStatus does.
+// finish writes a rollout's status and requeue, as syncRolloutStatus does:
+// a changed status is written and the sync ends there (the write brings the
+// Deployment back); an unchanged one is requeued for its progress check.
 func (s *syncer) finish() {
 	all := s.all()
 	st := ComputeStatus(&s.d, s.newRS, all, s.now)
 	s.status = SyncProgress(&s.d, st, s.newRS, all, s.now)
+	if !reflect.DeepEqual(s.d.Status, s.status) {
+		return
+	}
 	if after, ok := RequeueStuck(&s.d, s.status, s.now); ok {
 		// Under a second left, upstream enqueues at once, rate-limited.
 		s.plan.Requeue = append(s.plan.Requeue, plan.Requeue{After: after, Reason: ReasonProgressDeadline, RateLimited: after == 0})

@@ -12,6 +12,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/record"
@@ -70,7 +71,7 @@ func TestAdapterPodTemplateHashDifferential(t *testing.T) {
 // TestAdapterRealObjectsUpstream: the kubectl get -o json Deployment,
 // ReplicaSets and Pods of the CLI tests, unmodified, give the same decision
 // through the adapter and through one upstream syncDeployment: the created
-// ReplicaSet (name, size, whole template) and the sizes after the sync.
+// ReplicaSet, the whole object upstream creates, and the sizes after the sync.
 func TestAdapterRealObjectsUpstream(t *testing.T) {
 	var d appsv1.Deployment
 	var rss appsv1.ReplicaSetList
@@ -138,10 +139,15 @@ func TestAdapterRealObjectsUpstream(t *testing.T) {
 	if u.Name != k.Name || *u.Spec.Replicas != *k.Spec.Replicas {
 		t.Errorf("created %s (%d); upstream %s (%d)", k.Name, *k.Spec.Replicas, u.Name, *u.Spec.Replicas)
 	}
-	ub, _ := json.Marshal(u.Spec.Template)
-	kb, _ := json.Marshal(k.Spec.Template)
+	// The whole object upstream hands to Create: metadata (labels,
+	// annotations, the controller reference with blockOwnerDeletion) and
+	// spec, template included.
+	k = k.DeepCopy()
+	k.TypeMeta = metav1.TypeMeta{} // the typed client sends none
+	ub, _ := json.Marshal(u)
+	kb, _ := json.Marshal(k)
 	if string(ub) != string(kb) {
-		t.Errorf("created template:\nkubesem  %s\nupstream %s", kb, ub)
+		t.Errorf("created ReplicaSet:\nkubesem  %s\nupstream %s", kb, ub)
 	}
 }
 

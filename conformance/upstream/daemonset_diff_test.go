@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	intstrutil "k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/controller/daemon"
 	dsutil "k8s.io/kubernetes/pkg/controller/daemon/util"
 	"pgregory.net/rapid"
@@ -181,7 +182,8 @@ func dsDrawIntOrPercent(t *rapid.T, l string) (*intstrutil.IntOrString, *intstr.
 }
 
 // TestDaemonSetDiffUnavailableNumbers compares UnavailableCount,
-// SurgeCount and AllowsSurge with upstream's util functions, and
+// SurgeCount and AllowsSurge with upstream's util functions on the
+// apps/v1-defaulted DaemonSet, and
 // UnavailableNumbers with updatedDesiredNodeCounts' rule on top of them.
 func TestDaemonSetDiffUnavailableNumbers(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -197,6 +199,9 @@ func TestDaemonSetDiffUnavailableNumbers(t *testing.T) {
 			uds.Spec.UpdateStrategy.RollingUpdate.MaxSurge, kds.Spec.UpdateStrategy.RollingUpdate.MaxSurge = dsDrawIntOrPercent(t, "ms")
 		}
 		desired := rapid.IntRange(0, 5000).Draw(t, "desired")
+		// Upstream reads the object the API server stores: apps/v1
+		// defaulted (kubesem reads absent fields as those defaults).
+		legacyscheme.Scheme.Default(uds)
 		wu, wuErr := dsutil.UnavailableCount(uds, desired)
 		gu, guErr := daemonset.UnavailableCount(kds, int32(desired))
 		if (wuErr != nil) != (guErr != nil) || wuErr == nil && int(gu) != wu {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -13,12 +14,16 @@ import (
 	v1 "k8s.io/api/core/v1"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/informers"
 	clientset "k8s.io/client-go/kubernetes"
 	restclient "k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/controller"
+	jobcontroller "k8s.io/kubernetes/pkg/controller/job"
 	clocktesting "k8s.io/utils/clock/testing"
 )
 
@@ -162,62 +167,185 @@ type jobSyncResult struct {
 
 // jobSyncUpstream runs one upstream syncJob on a fresh controller, with
 // fake pod control, status writes captured and the work queue recorded, as
-// TestControllerSyncJob does.
+// TestControllerSyncJob does. The pods go straight into the informer's
+// store, as upstream's unit tests put them (no informer events).
 func jobSyncUpstream(tb jobTB, in jobSync) jobSyncResult {
 	tb.Helper()
-	ctx := context.Background()
-	client := clientset.NewForConfigOrDie(&restclient.Config{Host: "", ContentConfig: restclient.ContentConfig{GroupVersion: &schema.GroupVersion{Group: "", Version: "v1"}}})
-	inf := informers.NewSharedInformerFactory(client, 0)
-	jm, err := jobNewController(ctx, client, clocktesting.NewFakeClock(in.now), inf.Core().V1().Pods(), inf.Batch().V1().Jobs(),
-		inf.Scheduling().V1alpha2().Workloads(), inf.Scheduling().V1alpha2().PodGroups())
-	if err != nil {
-		tb.Fatalf("upstream controller: %v", err)
-	}
-	pc := &jobPodControl{FakePodControl: &controller.FakePodControl{}}
-	jobSetField(jm, "podControl", controller.PodControlInterface(pc))
-	q := &jobQueue{TypedRateLimitingInterface: jobGetField(jm, "queue").Interface().(workqueue.TypedRateLimitingInterface[string])}
-	jobSetField(jm, "queue", workqueue.TypedRateLimitingInterface[string](q))
-	defer q.TypedRateLimitingInterface.ShutDown()
-	orphans := jobGetField(jm, "orphanQueue")
-	defer orphans.MethodByName("ShutDown").Call(nil)
-	always := cache.InformerSynced(func() bool { return true })
-	jobSetField(jm, "podStoreSynced", always)
-	jobSetField(jm, "jobStoreSynced", always)
-	res := jobSyncResult{status: in.job.Status}
-	jobSetField(jm, "updateStatusHandler", func(_ context.Context, job *batch.Job) (*batch.Job, error) {
-		res.status = *job.Status.DeepCopy()
-		res.updated = true
-		return job, nil
-	})
-	key := in.job.Namespace + "/" + in.job.Name
-	store := (*jobBackoffStore)(unsafe.Pointer(jobGetField(jm, "podBackoffStore").Pointer()))
-	if b := in.backoff; b != nil {
-		r := *b
-		r.key = key
-		if err := jobUpdateBackoffRecord(store, r); err != nil {
-			tb.Fatalf("upstream backoff store: %v", err)
-		}
-	}
-	if err := inf.Batch().V1().Jobs().Informer().GetIndexer().Add(in.job); err != nil {
-		tb.Fatalf("job informer: %v", err)
-	}
+	c := newJobCtl(tb, in.job, in.now)
+	defer c.close()
+	c.setBackoff(tb, in.backoff)
 	for _, p := range in.pods {
-		if err := inf.Core().V1().Pods().Informer().GetIndexer().Add(p); err != nil {
+		if err := c.podIndexer().Add(p); err != nil {
 			tb.Fatalf("pod informer: %v", err)
 		}
 	}
-	sync := jobGetField(jm, "syncHandler").Interface().(func(context.Context, string) error)
-	res.err = sync(ctx, key)
-	for i := range pc.Templates {
-		res.creations = append(res.creations, &pc.Templates[i])
+	return c.sync(tb, in.job, in.now)
+}
+
+// jobCtl is one upstream v1.36.3 Job controller kept across syncs, with its
+// memory: the backoff store, the pod expectations, the expected finalizer
+// removals. Pod control is fake and records its calls, status writes are
+// captured, the work queue records what is put on it; pods reach its
+// informer through podEvent, which also runs the controller's own pod event
+// handlers (addPod, updatePod, deletePod), as a running informer would.
+type jobCtl struct {
+	jm    *jobcontroller.Controller
+	clock *clocktesting.FakeClock
+	pc    *jobPodControl
+	q     *jobQueue
+	inf   informers.SharedInformerFactory
+	store *jobBackoffStore
+	key   string
+	res   *jobSyncResult // the sync in progress
+	rv    int            // the last resourceVersion given out
+}
+
+func newJobCtl(tb jobTB, j *batch.Job, now time.Time) *jobCtl {
+	tb.Helper()
+	ctx := context.Background()
+	client := clientset.NewForConfigOrDie(&restclient.Config{Host: "", ContentConfig: restclient.ContentConfig{GroupVersion: &schema.GroupVersion{Group: "", Version: "v1"}}})
+	c := &jobCtl{clock: clocktesting.NewFakeClock(now), key: j.Namespace + "/" + j.Name}
+	c.inf = informers.NewSharedInformerFactory(client, 0)
+	jm, err := jobNewController(ctx, client, c.clock, c.inf.Core().V1().Pods(), c.inf.Batch().V1().Jobs(),
+		c.inf.Scheduling().V1alpha2().Workloads(), c.inf.Scheduling().V1alpha2().PodGroups())
+	if err != nil {
+		tb.Fatalf("upstream controller: %v", err)
 	}
-	res.deleted, res.patched, res.queued = pc.deleted, pc.patched, q.snapshot()
-	layout := (*jobBackoffStoreLayout)(unsafe.Pointer(store))
-	if obj, ok, err := layout.store.GetByKey(key); err != nil {
+	c.jm = jm
+	c.pc = &jobPodControl{FakePodControl: &controller.FakePodControl{}}
+	jobSetField(jm, "podControl", controller.PodControlInterface(c.pc))
+	c.q = &jobQueue{TypedRateLimitingInterface: jobGetField(jm, "queue").Interface().(workqueue.TypedRateLimitingInterface[string])}
+	jobSetField(jm, "queue", workqueue.TypedRateLimitingInterface[string](c.q))
+	always := cache.InformerSynced(func() bool { return true })
+	jobSetField(jm, "podStoreSynced", always)
+	jobSetField(jm, "jobStoreSynced", always)
+	jobSetField(jm, "updateStatusHandler", func(_ context.Context, job *batch.Job) (*batch.Job, error) {
+		c.res.status = *job.Status.DeepCopy()
+		c.res.updated = true
+		return job, nil
+	})
+	c.store = (*jobBackoffStore)(unsafe.Pointer(jobGetField(jm, "podBackoffStore").Pointer()))
+	return c
+}
+
+// close shuts the controller's queues down.
+func (c *jobCtl) close() {
+	c.q.TypedRateLimitingInterface.ShutDown()
+	jobGetField(c.jm, "orphanQueue").MethodByName("ShutDown").Call(nil)
+}
+
+func (c *jobCtl) podIndexer() cache.Indexer {
+	return c.inf.Core().V1().Pods().Informer().GetIndexer()
+}
+
+// setBackoff stores r (nil: nothing) as the controller's backoff record for
+// the job.
+func (c *jobCtl) setBackoff(tb jobTB, b *jobBackoffRecord) {
+	tb.Helper()
+	if b == nil {
+		return
+	}
+	r := *b
+	r.key = c.key
+	if err := jobUpdateBackoffRecord(c.store, r); err != nil {
 		tb.Fatalf("upstream backoff store: %v", err)
-	} else if ok {
-		r := *(*jobBackoffRecord)(reflect.ValueOf(obj).UnsafePointer())
-		res.backoff = &r
 	}
+}
+
+// backoff returns the controller's backoff record for the job, nil when it
+// holds none.
+func (c *jobCtl) backoff(tb jobTB) *jobBackoffRecord {
+	tb.Helper()
+	layout := (*jobBackoffStoreLayout)(unsafe.Pointer(c.store))
+	obj, ok, err := layout.store.GetByKey(c.key)
+	if err != nil {
+		tb.Fatalf("upstream backoff store: %v", err)
+	}
+	if !ok {
+		return nil
+	}
+	r := *(*jobBackoffRecord)(reflect.ValueOf(obj).UnsafePointer())
+	return &r
+}
+
+// podEvent puts a pod change into the controller's informer and runs the
+// controller's handler for it: old nil is a creation (addPod), cur nil the
+// final deletion (deletePod), otherwise an update (updatePod) with a new
+// resourceVersion on cur.
+func (c *jobCtl) podEvent(tb jobTB, old, cur *v1.Pod) {
+	tb.Helper()
+	logger := klog.Background()
+	var err error
+	if cur != nil {
+		c.rv++
+		cur.ResourceVersion = strconv.Itoa(c.rv)
+	}
+	switch {
+	case old == nil:
+		if err = c.podIndexer().Add(cur); err == nil {
+			jobUpAddPod(c.jm, logger, cur)
+		}
+	case cur == nil:
+		if err = c.podIndexer().Delete(old); err == nil {
+			jobUpDeletePod(c.jm, logger, old, true)
+		}
+	default:
+		if err = c.podIndexer().Update(cur); err == nil {
+			jobUpUpdatePod(c.jm, logger, old, cur)
+		}
+	}
+	if err != nil {
+		tb.Fatalf("pod informer: %v", err)
+	}
+}
+
+// settled reports whether the controller expects nothing more of its
+// informer for the job: its pod creations and deletions observed, its
+// finalizer removals seen.
+func (c *jobCtl) settled() bool {
+	exp := jobGetField(c.jm, "expectations").Interface().(controller.ControllerExpectationsInterface)
+	fin := (*jobUIDExpectations)(unsafe.Pointer(jobGetField(c.jm, "finalizerExpectations").Pointer()))
+	return exp.SatisfiedExpectations(klog.Background(), c.key) && jobUpExpectedUIDs(fin, c.key).Len() == 0
+}
+
+// sync puts j into the controller's informer, sets its clock to now and runs
+// one syncJob, returning what that sync did.
+func (c *jobCtl) sync(tb jobTB, j *batch.Job, now time.Time) jobSyncResult {
+	tb.Helper()
+	c.clock.SetTime(now)
+	jobs := c.inf.Batch().V1().Jobs().Informer().GetIndexer()
+	if err := jobs.Update(j); err != nil {
+		tb.Fatalf("job informer: %v", err)
+	}
+	c.pc.mu.Lock()
+	c.pc.deleted, c.pc.patched = nil, nil
+	c.pc.mu.Unlock()
+	c.pc.Clear()
+	queued := len(c.q.snapshot())
+	res := jobSyncResult{status: j.Status}
+	c.res = &res
+	sync := jobGetField(c.jm, "syncHandler").Interface().(func(context.Context, string) error)
+	res.err = sync(context.Background(), c.key)
+	c.res = nil
+	for i := range c.pc.Templates {
+		res.creations = append(res.creations, &c.pc.Templates[i])
+	}
+	res.deleted, res.patched, res.queued = c.pc.deleted, c.pc.patched, c.q.snapshot()[queued:]
+	res.backoff = c.backoff(tb)
 	return res
 }
+
+//go:linkname jobUpAddPod k8s.io/kubernetes/pkg/controller/job.(*Controller).addPod
+func jobUpAddPod(*jobcontroller.Controller, klog.Logger, interface{})
+
+//go:linkname jobUpUpdatePod k8s.io/kubernetes/pkg/controller/job.(*Controller).updatePod
+func jobUpUpdatePod(*jobcontroller.Controller, klog.Logger, interface{}, interface{})
+
+//go:linkname jobUpDeletePod k8s.io/kubernetes/pkg/controller/job.(*Controller).deletePod
+func jobUpDeletePod(*jobcontroller.Controller, klog.Logger, interface{}, bool)
+
+// jobUIDExpectations stands for upstream's uidTrackingExpectations.
+type jobUIDExpectations struct{}
+
+//go:linkname jobUpExpectedUIDs k8s.io/kubernetes/pkg/controller/job.(*uidTrackingExpectations).getExpectedUIDs
+func jobUpExpectedUIDs(*jobUIDExpectations, string) sets.Set[types.UID]

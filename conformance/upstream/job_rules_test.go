@@ -472,6 +472,12 @@ func TestJobTimeLeftDifferential(t *testing.T) {
 			j.Status.Conditions = append(j.Status.Conditions, c)
 		}
 		now := jobT0.Add(time.Duration(rapid.IntRange(-10, 300).Draw(t, "now")) * time.Second)
+		if rapid.Bool().Draw(t, "atExpiry") {
+			// Exactly at the expiry upstream computes, or 1ns either side.
+			if _, expire, err := jobTimeLeft(logr.Discard(), jobV1Job(j), &now); err == nil {
+				now = expire.Add(time.Duration(rapid.IntRange(-1, 1).Draw(t, "expiryOff")))
+			}
+		}
 		got, err := job.TimeLeft(j, now)
 		left, expire, uerr := jobTimeLeft(logr.Discard(), jobV1Job(j), &now)
 		if (err != nil) != (uerr != nil) {

@@ -166,7 +166,13 @@ func jobV1StepPod(p *podstatus.Pod, j *batch.Job) *v1.Pod {
 
 // jobRunUpstreamRecover runs one upstream sync (jobSyncUpstream) and
 // returns the value of a panic in upstream's sync, if any.
-func jobRunUpstreamRecover(t *rapid.T, in jobSync) (res jobSyncResult, panicked any) {
+func jobRunUpstreamRecover(t *rapid.T, in jobSync) (jobSyncResult, any) {
+	return jobRecover(func() jobSyncResult { return jobSyncUpstream(t, in) })
+}
+
+// jobRecover runs sync and returns the value it panicked with when
+// upstream's pods-finished metric is decremented; other panics go on.
+func jobRecover(sync func() jobSyncResult) (res jobSyncResult, panicked any) {
 	defer func() {
 		if r := recover(); r != nil {
 			if !strings.Contains(fmt.Sprint(r), "counter cannot decrease") {
@@ -175,7 +181,7 @@ func jobRunUpstreamRecover(t *rapid.T, in jobSync) (res jobSyncResult, panicked 
 			panicked = r
 		}
 	}()
-	return jobSyncUpstream(t, in), nil
+	return sync(), nil
 }
 
 // TestJobStepDifferential compares Step with one upstream syncJob, given
@@ -220,83 +226,8 @@ func TestJobStepDifferential(t *testing.T) {
 		plan, err := job.Step(j, pods, prev, now, job.Options{})
 		in := jobSync{job: uj, pods: up, now: now, backoff: &jobBackoffRecord{failuresAfterLastSuccess: prev.FailuresAfterLastSuccess, lastFailureTime: prev.LastFailureTime}}
 		res, panicked := jobRunUpstreamRecover(t, in)
-		if panicked != nil {
-			// v1.36.3 panics when status.succeeded wraps (a Prometheus
-			// counter cannot decrease); Step must say so, not answer.
-			var fe *field.Error
-			if !errors.As(err, &fe) || fe.Path != "status.succeeded" || !errors.Is(err, field.ErrOverflow) {
-				t.Fatalf("upstream panics (%v); Step answers %v", panicked, err)
-			}
+		if !jobCompareSync(t, uj, up, plan, err, res, panicked) {
 			return
-		}
-		if err != nil {
-			t.Fatalf("Step: %v", err)
-		}
-		var created int32
-		var gotIx, wantIx []string
-		created = plan.Create.Count
-		for _, np := range plan.Create.Objects {
-			gotIx = append(gotIx, strconv.Itoa(np.Index))
-		}
-		for _, tpl := range res.creations {
-			if ix, ok := tpl.Annotations[job.CompletionIndexAnnotation]; ok {
-				wantIx = append(wantIx, ix)
-			}
-		}
-		slices.Sort(wantIx)
-		slices.Sort(gotIx)
-		if int(created) != len(res.creations) || !slices.Equal(gotIx, wantIx) {
-			t.Fatalf("Step creates %d %v; upstream %d %v", created, gotIx, len(res.creations), wantIx)
-		}
-		// The pods the adapter builds for the plan are the templates
-		// upstream hands to CreatePodsWithGenerateName (labels,
-		// annotations, finalizers, spec), matched by completion index.
-		made, err := k8s.JobPods(uj, plan)
-		if err != nil {
-			t.Fatalf("JobPods: %v", err)
-		}
-		key := func(m metav1.ObjectMeta) string { return m.Annotations[job.CompletionIndexAnnotation] }
-		byIx := map[string]*v1.PodTemplateSpec{}
-		for _, tpl := range res.creations {
-			byIx[key(tpl.ObjectMeta)] = tpl
-		}
-		for _, pod := range made {
-			tpl := byIx[key(pod.ObjectMeta)]
-			if tpl == nil {
-				t.Fatalf("JobPods makes index %q, upstream creates none", key(pod.ObjectMeta))
-			}
-			got := v1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: pod.Labels, Annotations: pod.Annotations, Finalizers: pod.Finalizers}, Spec: pod.Spec}
-			want := v1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: tpl.Labels, Annotations: tpl.Annotations, Finalizers: tpl.Finalizers}, Spec: tpl.Spec}
-			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
-				t.Fatalf("JobPods pod differs from upstream's template (-upstream +kubesem):\n%s", diff)
-			}
-		}
-		if res.err != nil {
-			t.Fatalf("upstream syncJob: %v", res.err)
-		}
-		jobCompareStatus(t, plan.Status, res.status)
-		want, err := jobPlanFromUpstream(uj, up, res)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got map[string]any
-		if b, err := json.Marshal(plan); err != nil {
-			t.Fatal(err)
-		} else if err := json.Unmarshal(b, &got); err != nil {
-			t.Fatal(err)
-		}
-		// Status is compared above (a FailJob message may name any of the
-		// matching pods); deletions and releases as sets (upstream orders
-		// equally ranked pods as its unstable sort leaves them).
-		for _, m := range []map[string]any{want, got} {
-			delete(m, "status")
-			jobSortList(m, "delete", func(v any) string { return v.(map[string]any)["name"].(string) })
-			jobSortList(m, "removeFinalizers", func(v any) string { return v.(string) })
-		}
-		wb, _ := json.Marshal(want)
-		gb, _ := json.Marshal(got)
-		if ok, why := conformance.Match(wb, gb); !ok {
-			t.Fatalf("Step differs from upstream: %s\nStep:     %s\nupstream: %s", why, gb, wb)
 		}
 		states.Add(1)
 		released := map[string]bool{}
@@ -310,6 +241,95 @@ func TestJobStepDifferential(t *testing.T) {
 			}
 		}
 	})
+}
+
+// jobCompareSync compares Step's answer (plan, err) for the state upstream
+// synced (uj, up) with what upstream did in that sync (res, or the value it
+// panicked with): the pods created (count, indexes, the pods the adapter
+// builds), the written status (jobCompareStatus) and every other key of the
+// Plan as jobPlanFromUpstream reads it from upstream. It returns false when
+// upstream panicked (and Step refused the state, as it must): there is
+// nothing more to compare.
+func jobCompareSync(t *rapid.T, uj *batch.Job, up []*v1.Pod, plan job.Plan, err error, res jobSyncResult, panicked any) bool {
+	if panicked != nil {
+		// v1.36.3 panics when status.succeeded wraps (a Prometheus
+		// counter cannot decrease); Step must say so, not answer.
+		var fe *field.Error
+		if !errors.As(err, &fe) || fe.Path != "status.succeeded" || !errors.Is(err, field.ErrOverflow) {
+			t.Fatalf("upstream panics (%v); Step answers %v", panicked, err)
+		}
+		return false
+	}
+	if err != nil {
+		t.Fatalf("Step: %v", err)
+	}
+	var created int32
+	var gotIx, wantIx []string
+	created = plan.Create.Count
+	for _, np := range plan.Create.Objects {
+		gotIx = append(gotIx, strconv.Itoa(np.Index))
+	}
+	for _, tpl := range res.creations {
+		if ix, ok := tpl.Annotations[job.CompletionIndexAnnotation]; ok {
+			wantIx = append(wantIx, ix)
+		}
+	}
+	slices.Sort(wantIx)
+	slices.Sort(gotIx)
+	if int(created) != len(res.creations) || !slices.Equal(gotIx, wantIx) {
+		t.Fatalf("Step creates %d %v; upstream %d %v", created, gotIx, len(res.creations), wantIx)
+	}
+	// The pods the adapter builds for the plan are the templates
+	// upstream hands to CreatePodsWithGenerateName (labels,
+	// annotations, finalizers, spec), matched by completion index.
+	made, err := k8s.JobPods(uj, plan)
+	if err != nil {
+		t.Fatalf("JobPods: %v", err)
+	}
+	key := func(m metav1.ObjectMeta) string { return m.Annotations[job.CompletionIndexAnnotation] }
+	byIx := map[string]*v1.PodTemplateSpec{}
+	for _, tpl := range res.creations {
+		byIx[key(tpl.ObjectMeta)] = tpl
+	}
+	for _, pod := range made {
+		tpl := byIx[key(pod.ObjectMeta)]
+		if tpl == nil {
+			t.Fatalf("JobPods makes index %q, upstream creates none", key(pod.ObjectMeta))
+		}
+		got := v1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: pod.Labels, Annotations: pod.Annotations, Finalizers: pod.Finalizers}, Spec: pod.Spec}
+		want := v1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: tpl.Labels, Annotations: tpl.Annotations, Finalizers: tpl.Finalizers}, Spec: tpl.Spec}
+		if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("JobPods pod differs from upstream's template (-upstream +kubesem):\n%s", diff)
+		}
+	}
+	if res.err != nil {
+		t.Fatalf("upstream syncJob: %v", res.err)
+	}
+	jobCompareStatus(t, plan.Status, res.status)
+	want, err := jobPlanFromUpstream(uj, up, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if b, err := json.Marshal(plan); err != nil {
+		t.Fatal(err)
+	} else if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	// Status is compared above (a FailJob message may name any of the
+	// matching pods); deletions and releases as sets (upstream orders
+	// equally ranked pods as its unstable sort leaves them).
+	for _, m := range []map[string]any{want, got} {
+		delete(m, "status")
+		jobSortList(m, "delete", func(v any) string { return v.(map[string]any)["name"].(string) })
+		jobSortList(m, "removeFinalizers", func(v any) string { return v.(string) })
+	}
+	wb, _ := json.Marshal(want)
+	gb, _ := json.Marshal(got)
+	if ok, why := conformance.Match(wb, gb); !ok {
+		t.Fatalf("Step differs from upstream: %s\nStep:     %s\nupstream: %s", why, gb, wb)
+	}
+	return true
 }
 
 // jobSortList sorts the list at m[key] by the string key of its elements.
@@ -368,14 +388,26 @@ func jobCompareStatus(t *rapid.T, got job.Status, want batch.JobStatus) {
 			t.Fatalf("Step condition %d = %+v; upstream %+v", i, g, c)
 		}
 	}
-	gu, wu := 0, 0
-	if got.UncountedTerminatedPods != nil {
-		gu = len(got.UncountedTerminatedPods.Succeeded) + len(got.UncountedTerminatedPods.Failed)
+	// Upstream lists uncounted pods in its informer's order; compare the
+	// UIDs as sets.
+	uncounted := func(s, f []string) [2][]string {
+		return [2][]string{slices.Sorted(slices.Values(s)), slices.Sorted(slices.Values(f))}
 	}
-	if want.UncountedTerminatedPods != nil {
-		wu = len(want.UncountedTerminatedPods.Succeeded) + len(want.UncountedTerminatedPods.Failed)
+	var gu, wu [2][]string
+	if u := got.UncountedTerminatedPods; u != nil {
+		gu = uncounted(u.Succeeded, u.Failed)
 	}
-	if gu != wu {
+	if u := want.UncountedTerminatedPods; u != nil {
+		var s, f []string
+		for _, x := range u.Succeeded {
+			s = append(s, string(x))
+		}
+		for _, x := range u.Failed {
+			f = append(f, string(x))
+		}
+		wu = uncounted(s, f)
+	}
+	if !slices.Equal(gu[0], wu[0]) || !slices.Equal(gu[1], wu[1]) {
 		t.Fatalf("Step uncounted = %+v; upstream %+v", got.UncountedTerminatedPods, want.UncountedTerminatedPods)
 	}
 }

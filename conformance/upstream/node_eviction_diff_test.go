@@ -2,21 +2,30 @@ package upstream_test
 
 import (
 	"context"
+	"math"
 	"reflect"
+	"slices"
+	"sort"
+	"sync"
 	"testing"
 	"time"
 	"unsafe"
 
+	"github.com/go-logr/logr"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/klog/v2"
+	v1helper "k8s.io/kubernetes/pkg/apis/core/v1/helper"
 	"k8s.io/kubernetes/pkg/controller/tainteviction"
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -26,16 +35,28 @@ func nodeUpProcessPodOnNode(tc *tainteviction.Controller, ctx context.Context, p
 //go:linkname nodeUpCancelWork k8s.io/kubernetes/pkg/controller/tainteviction.(*Controller).cancelWorkWithEvent
 func nodeUpCancelWork(tc *tainteviction.Controller, logger klog.Logger, pod types.NamespacedName)
 
+// nodeEvictionSeconds are the tolerationSeconds TestNodeDiffEvictionStep
+// draws: minutes (upstream's timers run on the real clock, so nothing due
+// fires during the test on its own), values ≤ 0 (a time of 0: evict now,
+// unless an earlier eviction is kept), and values past the int64
+// nanosecond range: the int64 limit ("no limit"), 292 years, wraps to a
+// negative duration (never evicted) and to exactly 0.
+var nodeEvictionSeconds = []int64{60, 120, 300, 600, 60, 300, 0, -5, math.MaxInt64, math.MaxInt64 - 1,
+	math.MaxInt64 / int64(time.Second), math.MaxInt64/int64(time.Second) + 1, 1 << 55, 1 << 40}
+
 // TestNodeDiffEvictionStep drives one pod through three node updates with
 // the taint-eviction controller (processPodOnNode, or the cancellation
 // handleNodeUpdate does when no NoExecute taint is left) and with
 // EvictionStep carrying the scheduled evictions: the scheduled work's
-// creation and fire times after each update. Toleration times are at least
-// a minute, so upstream's real-time timers never fire during the test;
-// immediate evictions are compared by kind.
+// creation and fire times after each update, and whether the pod is
+// deleted. Between updates time moves by whole seconds or to exactly the
+// scheduled fire time, 1 ns before or 1 ns after it. Upstream's queue
+// fires work on the real clock, so work due at the update's time counts as
+// fired: the pod is deleted when upstream's work fires at once (its fire
+// time is its creation time) or is due (fire time ≤ now).
 func TestNodeDiffEvictionStep(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		ctx, cancel := context.WithCancel(context.Background())
+		ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
 		defer cancel()
 		upPod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns"}, Spec: v1.PodSpec{NodeName: "n"}}
 		client := fake.NewSimpleClientset(upPod)
@@ -46,12 +67,18 @@ func TestNodeDiffEvictionStep(t *testing.T) {
 		}
 		q := reflect.ValueOf(tc).Elem().FieldByName("taintEvictionQueue")
 		queue := reflect.NewAt(q.Type(), unsafe.Pointer(q.UnsafeAddr())).Elem().Interface().(*tainteviction.TimedWorkerQueue)
+		wgf := reflect.ValueOf(queue).Elem().FieldByName("workerWG")
+		wg := (*sync.WaitGroup)(unsafe.Pointer(wgf.UnsafeAddr()))
 		key := types.NamespacedName{Namespace: "ns", Name: "p"}
 		keys := []string{node.TaintNotReady, node.TaintUnreachable, "custom"}
 		var scheduled []node.ScheduledEviction
 		now := nodeT0
 		for step := 0; step < 3; step++ {
-			now = now.Add(time.Duration(rapid.IntRange(0, 30).Draw(t, "dt")) * time.Second)
+			if len(scheduled) > 0 && scheduled[0].FireAt.After(now) && rapid.Bool().Draw(t, "toFire") {
+				now = scheduled[0].FireAt.Add(time.Duration(rapid.IntRange(-1, 1).Draw(t, "aroundFire")))
+			} else {
+				now = now.Add(time.Duration(rapid.IntRange(0, 30).Draw(t, "dt")) * time.Second)
+			}
 			var utaints []v1.Taint
 			var ktaints []node.Taint
 			for _, k := range keys {
@@ -67,7 +94,7 @@ func TestNodeDiffEvictionStep(t *testing.T) {
 					op := v1.TolerationOpExists
 					var secs *int64
 					if rapid.IntRange(0, 3).Draw(t, "forever") > 0 {
-						s := rapid.SampledFrom([]int64{60, 120, 300, 600}).Draw(t, "secs")
+						s := rapid.SampledFrom(nodeEvictionSeconds).Draw(t, "secs")
 						secs = &s
 					}
 					utols = append(utols, v1.Toleration{Key: k, Operator: op, Effect: v1.TaintEffectNoExecute, TolerationSeconds: secs})
@@ -88,12 +115,17 @@ func TestNodeDiffEvictionStep(t *testing.T) {
 				t.Fatal(err)
 			}
 			w := queue.GetWorkerUnsafe(key.String())
-			if len(plan.Delete) > 0 {
-				// evicted now: upstream added work firing now (it may
-				// already have run and left the queue)
-				if w != nil && !w.FireAt.Equal(now) {
-					t.Fatalf("step %d: kubesem deletes now, upstream fires at %v", step, w.FireAt)
-				}
+			upDeleted := w != nil && !w.FireAt.After(now)
+			if w == nil {
+				// work firing at once runs in a goroutine of the queue's
+				// wait group
+				wg.Wait()
+				upDeleted = nodePodDeleted(client)
+			}
+			if upDeleted != (len(plan.Delete) > 0) {
+				t.Fatalf("step %d at %v: kubesem deletes %v (%+v), upstream %v (worker %+v)", step, now, plan.Delete, plan.Decisions, upDeleted, w)
+			}
+			if upDeleted {
 				return
 			}
 			scheduled = plan.Scheduled
@@ -105,4 +137,163 @@ func TestNodeDiffEvictionStep(t *testing.T) {
 			}
 		}
 	})
+}
+
+// nodePodDeleted reports whether the fake client saw a pod deletion.
+func nodePodDeleted(client *fake.Clientset) bool {
+	for _, a := range client.Actions() {
+		if a.GetVerb() == "delete" && a.GetResource().Resource == "pods" {
+			return true
+		}
+	}
+	return false
+}
+
+// nodeUpEvictionFor is the taint-eviction controller's answer for a pod
+// with tolerations on a node with taints seen at seen, as processPodOnNode
+// computes it: GetMatchingTolerations over the NoExecute taints (an
+// untolerated taint deletes at once), then getMinTolerationTime of the
+// tolerations used (negative: never; 0: at once; else after that long).
+func nodeUpEvictionFor(tolerations []v1.Toleration, taints []v1.Taint, seen time.Time) node.Eviction {
+	var ne []v1.Taint
+	for _, x := range taints {
+		if x.Effect == v1.TaintEffectNoExecute {
+			ne = append(ne, x)
+		}
+	}
+	if len(ne) == 0 {
+		return node.Eviction{Kind: node.NotEvicted}
+	}
+	all, used := v1helper.GetMatchingTolerations(klog.Background(), ne, tolerations)
+	if !all {
+		return node.Eviction{Kind: node.EvictNow, At: seen}
+	}
+	switch d := nodeUpMinTolerationTime(used); {
+	case d < 0:
+		return node.Eviction{Kind: node.NotEvicted}
+	case d == 0:
+		return node.Eviction{Kind: node.EvictNow, At: seen}
+	default:
+		return node.Eviction{Kind: node.EvictAt, At: seen.Add(d), After: d}
+	}
+}
+
+// nodeUpEvictionStep runs the taint-eviction controller's handling of a
+// node update at now: its queue holds the scheduled evictions (added with
+// their creation and fire times), then each pod bound to the node goes
+// through processPodOnNode (or, without NoExecute taints, its work is
+// cancelled, as handleNodeUpdate does). It returns the EvictionPlan keys
+// upstream determines: each bound pod's decision (kept when its earlier
+// work object is still in the queue), the pods deleted (work that fired at
+// once, or is due at now), the scheduled work left, and the first fire time
+// of a bound pod's work as the requeue.
+func nodeUpEvictionStep(t interface{ Fatal(...any) }, n *v1.Node, pods []*v1.Pod, scheduled []node.ScheduledEviction, now time.Time) node.EvictionPlan {
+	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
+	defer cancel()
+	var objs []runtime.Object
+	ns := map[string]string{}
+	for _, p := range pods {
+		objs = append(objs, p)
+		ns[p.Name] = p.Namespace
+	}
+	client := fake.NewSimpleClientset(objs...)
+	factory := informers.NewSharedInformerFactory(client, 0)
+	tc, err := tainteviction.New(ctx, client, factory.Core().V1().Pods(), factory.Core().V1().Nodes(), "taint-eviction")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := reflect.ValueOf(tc).Elem().FieldByName("taintEvictionQueue")
+	queue := reflect.NewAt(q.Type(), unsafe.Pointer(q.UnsafeAddr())).Elem().Interface().(*tainteviction.TimedWorkerQueue)
+	wgf := reflect.ValueOf(queue).Elem().FieldByName("workerWG")
+	wg := (*sync.WaitGroup)(unsafe.Pointer(wgf.UnsafeAddr()))
+	keyOf := func(pod string) types.NamespacedName {
+		if s, ok := ns[pod]; ok {
+			return types.NamespacedName{Namespace: s, Name: pod}
+		}
+		return types.NamespacedName{Namespace: "default", Name: pod}
+	}
+	before := map[string]*tainteviction.TimedWorker{}
+	for _, s := range scheduled {
+		k := keyOf(s.Pod)
+		queue.AddWork(ctx, tainteviction.NewWorkArgs(k.Name, k.Namespace), s.CreatedAt, s.FireAt)
+		before[s.Pod] = queue.GetWorkerUnsafe(k.String())
+	}
+	wg.Wait()
+	var noExec []v1.Taint
+	for _, x := range n.Spec.Taints {
+		if x.Effect == v1.TaintEffectNoExecute {
+			noExec = append(noExec, x)
+		}
+	}
+	var mine []*v1.Pod
+	for _, p := range pods {
+		if p.Spec.NodeName == n.Name {
+			mine = append(mine, p)
+		}
+	}
+	sort.Slice(mine, func(i, j int) bool { return mine[i].Name < mine[j].Name })
+	client.ClearActions()
+	for _, p := range mine {
+		if len(noExec) == 0 {
+			nodeUpCancelWork(tc, klog.Background(), keyOf(p.Name))
+			continue
+		}
+		nodeUpProcessPodOnNode(tc, ctx, keyOf(p.Name), n.Name, p.Spec.Tolerations, noExec, now)
+	}
+	wg.Wait()
+	fired := map[string]bool{}
+	for _, a := range client.Actions() {
+		if a.GetVerb() == "delete" && a.GetResource().Resource == "pods" {
+			fired[a.(clienttesting.DeleteAction).GetName()] = true
+		}
+	}
+	out := node.EvictionPlan{Outcome: node.ReasonEvictionsProcessed, Decisions: []node.PodEviction{}, Delete: []plan.Deletion{}, Requeue: []plan.Requeue{}, Scheduled: []node.ScheduledEviction{}}
+	onNode := map[string]bool{}
+	first := time.Duration(-1)
+	for _, p := range mine {
+		onNode[p.Name] = true
+		w := queue.GetWorkerUnsafe(keyOf(p.Name).String())
+		d := node.PodEviction{Pod: p.Name}
+		switch {
+		case fired[p.Name]:
+			d.Kind, d.At = node.EvictNow, now
+		case w == nil:
+			d.Kind = node.NotEvicted
+		case w == before[p.Name] && w.CreatedAt.Before(now):
+			d.Kind, d.At, d.After, d.Kept = node.EvictAt, w.FireAt, w.FireAt.Sub(w.CreatedAt), true
+			if !w.FireAt.After(now) {
+				d.Kind = node.EvictNow
+			}
+		default:
+			d.Kind, d.At, d.After = node.EvictAt, w.FireAt, w.FireAt.Sub(now)
+		}
+		if fired[p.Name] || w != nil && !w.FireAt.After(now) {
+			out.Delete = append(out.Delete, plan.Deletion{Name: p.Name, Reason: node.ReasonTaintEviction})
+		} else if w != nil {
+			if dd := w.FireAt.Sub(now); first < 0 || dd < first {
+				first = dd
+			}
+		}
+		out.Decisions = append(out.Decisions, d)
+	}
+	var names []string
+	for _, s := range scheduled {
+		names = append(names, s.Pod)
+	}
+	for _, p := range mine {
+		names = append(names, p.Name)
+	}
+	sort.Strings(names)
+	names = slices.Compact(names)
+	for _, name := range names {
+		w := queue.GetWorkerUnsafe(keyOf(name).String())
+		if w == nil || onNode[name] && !w.FireAt.After(now) {
+			continue
+		}
+		out.Scheduled = append(out.Scheduled, node.ScheduledEviction{Pod: name, CreatedAt: w.CreatedAt, FireAt: w.FireAt})
+	}
+	if first >= 0 {
+		out.Requeue = append(out.Requeue, plan.Requeue{After: first, Reason: node.ReasonEvictionDue})
+	}
+	return out
 }

@@ -3,10 +3,12 @@ package upstream_test
 import (
 	"context"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 	"unsafe"
 
+	"github.com/spf13/pflag"
 	coordv1 "k8s.io/api/coordination/v1"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -14,7 +16,9 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	core "k8s.io/client-go/testing"
 	nodetopology "k8s.io/component-helpers/node/topology"
+	kcmoptions "k8s.io/kubernetes/cmd/kube-controller-manager/app/options"
 	"k8s.io/kubernetes/pkg/controller/nodelifecycle"
+	nodelifecycleconfig "k8s.io/kubernetes/pkg/controller/nodelifecycle/config"
 	nodeutil "k8s.io/kubernetes/pkg/controller/util/node"
 	"pgregory.net/rapid"
 
@@ -38,15 +42,45 @@ type nodeUpController struct {
 	now     *time.Time
 }
 
+// nodeUpConfig is the node lifecycle controller's configuration as
+// kube-controller-manager builds it with no flags set: the component
+// config's defaulting (grace periods, monitor period) and the flag defaults
+// of its node lifecycle options (eviction rates and thresholds). The
+// differentials configure upstream with it, never with kubesem's
+// constants.
+type nodeUpConfig struct {
+	nodelifecycleconfig.NodeLifecycleControllerConfiguration
+	MonitorPeriod time.Duration
+}
+
+var nodeUpDefaults = sync.OnceValue(func() nodeUpConfig {
+	cfg, err := kcmoptions.NewDefaultComponentConfig()
+	if err != nil {
+		panic(err)
+	}
+	o := &kcmoptions.NodeLifecycleControllerOptions{NodeLifecycleControllerConfiguration: &cfg.NodeLifecycleController}
+	o.AddFlags(pflag.NewFlagSet("node-lifecycle", pflag.PanicOnError))
+	var out nodeUpConfig
+	if err := o.ApplyTo(&out.NodeLifecycleControllerConfiguration); err != nil {
+		panic(err)
+	}
+	out.MonitorPeriod = cfg.KubeCloudShared.NodeMonitorPeriod.Duration
+	return out
+})
+
+// nodeNewController builds the node lifecycle controller over client with
+// upstream's default configuration; opts.NodeMonitorGracePeriod, when set,
+// stands for the --node-monitor-grace-period flag.
 func nodeNewController(t interface{ Fatal(...any) }, client *fake.Clientset, opts node.Options) *nodeUpController {
 	factory := informers.NewSharedInformerFactory(client, 0)
-	grace := opts.NodeMonitorGracePeriod
-	if grace == 0 {
-		grace = node.DefaultNodeMonitorGracePeriod
+	cfg := nodeUpDefaults()
+	grace := cfg.NodeMonitorGracePeriod.Duration
+	if opts.NodeMonitorGracePeriod != 0 {
+		grace = opts.NodeMonitorGracePeriod
 	}
 	nc, err := nodelifecycle.NewNodeLifecycleController(context.Background(), factory.Coordination().V1().Leases(), factory.Core().V1().Pods(),
-		factory.Core().V1().Nodes(), factory.Apps().V1().DaemonSets(), client, 5*time.Second, node.DefaultNodeStartupGracePeriod, grace,
-		node.DefaultEvictionRate, node.DefaultSecondaryEvictionRate, node.DefaultLargeClusterThreshold, node.DefaultUnhealthyZoneThreshold)
+		factory.Core().V1().Nodes(), factory.Apps().V1().DaemonSets(), client, cfg.MonitorPeriod, cfg.NodeStartupGracePeriod.Duration, grace,
+		cfg.NodeEvictionRate, cfg.SecondaryNodeEvictionRate, cfg.LargeClusterSizeThreshold, cfg.UnhealthyZoneThreshold)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,6 +147,7 @@ func TestNodeDiffZoneState(t *testing.T) {
 // controller's tryUpdateNodeHealth (on a fake client, its clock set to
 // each check's time) and with UpdateHealth carrying Health between checks:
 // heartbeats and lease renewals at and around the 50 s grace boundary,
+// checks at exactly the end of a grace period and 1 ns either side,
 // nodes without a Ready condition (startup grace), conditions appearing.
 func TestNodeDiffHealth(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -140,7 +175,7 @@ func TestNodeDiffHealth(t *testing.T) {
 		now := nodeT0
 		var lease *node.Lease
 		for step := 0; step < 3; step++ {
-			now = now.Add(time.Duration(rapid.SampledFrom([]int{0, 1, 5, 10, 49, 50, 51, 55, 60, 61, 100}).Draw(t, "dt")) * time.Second)
+			now = nodeDrawHealthTime(t, now, n, mem)
 			switch rapid.IntRange(0, 3).Draw(t, "kubelet") {
 			case 0: // heartbeat
 				for i := range n.Status.Conditions {
@@ -208,6 +243,30 @@ func TestNodeDiffHealth(t *testing.T) {
 			}
 		}
 	})
+}
+
+// nodeDrawHealthTime draws the time of the next health check after prev:
+// whole seconds later (around the 50 s grace period), or exactly at the
+// end of a grace period, 1 ns before or 1 ns after it — upstream's monitor
+// or startup grace (its own defaults) counted from the last probe time the
+// controller recorded, or from the node's creation.
+func nodeDrawHealthTime(t *rapid.T, prev time.Time, n *node.Node, mem *node.Health) time.Time {
+	if rapid.IntRange(0, 2).Draw(t, "atBoundary") == 0 {
+		cfg := nodeUpDefaults()
+		grace := cfg.NodeMonitorGracePeriod.Duration
+		if rapid.Bool().Draw(t, "startupGrace") {
+			grace = cfg.NodeStartupGracePeriod.Duration
+		}
+		base := n.CreationTimestamp
+		if mem != nil && rapid.IntRange(0, 3).Draw(t, "fromCreation") > 0 {
+			base = mem.ProbeTime
+		}
+		at := base.Add(grace + time.Duration(rapid.IntRange(-1, 1).Draw(t, "delta")))
+		if !at.Before(prev) {
+			return at
+		}
+	}
+	return prev.Add(time.Duration(rapid.SampledFrom([]int{0, 1, 5, 10, 49, 50, 51, 55, 60, 61, 100}).Draw(t, "dt")) * time.Second)
 }
 
 // TestNodeDiffConditionTaints compares ConditionTaintDiff with the

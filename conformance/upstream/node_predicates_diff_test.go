@@ -1,6 +1,7 @@
 package upstream_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -47,7 +48,7 @@ func nodeDrawToleration(t *rapid.T, l string) (v1.Toleration, node.Toleration) {
 	e := rapid.SampledFrom(nodeEffects).Draw(t, l+"e")
 	var secs *int64
 	if rapid.Bool().Draw(t, l+"hasSecs") {
-		s := rapid.SampledFrom([]int64{-5, 0, 1, 30, 300, 1 << 40}).Draw(t, l+"s")
+		s := nodeDrawTolerationSeconds(t, l+"s")
 		secs = &s
 	}
 	up := v1.Toleration{Key: k, Operator: v1.TolerationOperator(op), Value: v, Effect: v1.TaintEffect(e)}
@@ -56,6 +57,30 @@ func nodeDrawToleration(t *rapid.T, l string) (v1.Toleration, node.Toleration) {
 		up.TolerationSeconds = &s
 	}
 	return up, node.Toleration{Key: k, Operator: op, Value: v, Effect: e, TolerationSeconds: secs}
+}
+
+// nodeLargeSeconds are tolerationSeconds where upstream's arithmetic
+// changes: the int64 limit (which means "no limit"), the last value whose
+// nanoseconds fit in a Duration and the first that wraps, and multiples of
+// 2^55, whose nanoseconds wrap to exactly 0.
+var nodeLargeSeconds = []int64{math.MaxInt64, math.MaxInt64 - 1, math.MaxInt64 - 511, math.MaxInt64 / int64(time.Second), math.MaxInt64/int64(time.Second) + 1,
+	math.MaxInt64/int64(time.Second) - 1, 1 << 40, 1 << 55, 1<<55 + 1, 1<<55 - 1, 3 << 55, 1 << 62, math.MinInt64}
+
+// nodeDrawTolerationSeconds draws a tolerationSeconds: small values around
+// 0, the values of nodeLargeSeconds, values near the int64 limit and near
+// the seconds→nanoseconds overflow, and any int64.
+func nodeDrawTolerationSeconds(t *rapid.T, l string) int64 {
+	switch rapid.IntRange(0, 5).Draw(t, l+"kind") {
+	case 0:
+		return rapid.SampledFrom(nodeLargeSeconds).Draw(t, l+"large")
+	case 1:
+		return math.MaxInt64 - rapid.Int64Range(0, 1<<20).Draw(t, l+"belowMax")
+	case 2:
+		return math.MaxInt64/int64(time.Second) + rapid.Int64Range(-1000, 1000).Draw(t, l+"nearWrap")
+	case 3:
+		return rapid.Int64().Draw(t, l+"any")
+	}
+	return rapid.SampledFrom([]int64{-5, -1, 0, 1, 30, 60, 300}).Draw(t, l+"small")
 }
 
 func nodeDrawTaintsTolerations(t *rapid.T) ([]v1.Taint, []node.Taint, []v1.Toleration, []node.Toleration) {

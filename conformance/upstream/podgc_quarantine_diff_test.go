@@ -37,11 +37,25 @@ func gcSetQueue(gcc *upodgc.PodGCController, clock *testingclock.FakeClock) work
 	return q
 }
 
+// gcDrawPassTime draws the time of the next pass after prev: 0-60 s
+// later, or exactly when a quarantined node's time comes, 1 ns before or
+// 1 ns after it.
+func gcDrawPassTime(t *rapid.T, prev time.Time, mem podgc.Memory) time.Time {
+	if len(mem.Quarantine) > 0 && rapid.Bool().Draw(t, "atExpiry") {
+		q := mem.Quarantine[rapid.IntRange(0, len(mem.Quarantine)-1).Draw(t, "entry")]
+		if at := q.ReadyAt.Add(time.Duration(rapid.IntRange(-1, 1).Draw(t, "delta"))); !at.Before(prev) {
+			return at
+		}
+	}
+	return prev.Add(time.Duration(rapid.IntRange(0, 60).Draw(t, "step")) * time.Second)
+}
+
 // TestPodGCQuarantineDifferential: three passes of Step, carrying its
 // Memory, delete the same pods at the same passes as three gc passes of the
-// controller with its delaying node queue on a fake clock; between passes
-// time moves by 0-60 s and nodes appear in or vanish from the cache and the
-// API.
+// controller (built by NewPodGC, with upstream's own quarantine time) with
+// its delaying node queue on a fake clock; between passes time moves by
+// 0-60 s or to exactly a quarantined node's time (or 1 ns either side),
+// and nodes appear in or vanish from the cache and the API.
 func TestPodGCQuarantineDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		pods, nodes, _ := gcState(t)
@@ -64,7 +78,7 @@ func TestPodGCQuarantineDifferential(t *testing.T) {
 		podInf, nodeInf := factory.Core().V1().Pods(), factory.Core().V1().Nodes()
 		ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
 		defer cancel()
-		gcc := upodgc.NewPodGCInternal(ctx, client, podInf, nodeInf, threshold, time.Hour, podgc.QuarantineTime)
+		gcc := upodgc.NewPodGC(ctx, client, podInf, nodeInf, threshold) // upstream's own quarantine time
 		clock := testingclock.NewFakeClock(psBase)
 		q := gcSetQueue(gcc, clock)
 		defer q.ShutDown()
@@ -103,7 +117,7 @@ func TestPodGCQuarantineDifferential(t *testing.T) {
 		live := append([]*podstatus.Pod(nil), pods...)
 		for pass := range 3 {
 			if pass > 0 {
-				now = now.Add(time.Duration(rapid.IntRange(0, 60).Draw(t, "step")) * time.Second)
+				now = gcDrawPassTime(t, now, mem)
 				clock.SetTime(now)
 				for _, name := range gcNodes {
 					if rapid.IntRange(0, 3).Draw(t, "change") == 0 {

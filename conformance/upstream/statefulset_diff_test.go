@@ -418,7 +418,9 @@ func stsDrawCase(t *rapid.T) stsCase {
 			readyMin = 1
 		}
 		if ready := rapid.IntRange(readyMin, 3).Draw(t, "ready"); ready > 0 {
-			lt := stsNow.Add(-time.Duration(rapid.SampledFrom([]int{0, 3, 10, 30}).Draw(t, "readyAgo")) * time.Second)
+			// minReadySeconds (10 when set) is drawn at the boundary and one second
+			// either side: API timestamps are whole seconds.
+			lt := stsNow.Add(-time.Duration(rapid.SampledFrom([]int{0, 3, 9, 10, 11, 30}).Draw(t, "readyAgo")) * time.Second)
 			cs := v1.ConditionTrue
 			if ready == 3 {
 				cs = v1.ConditionFalse

@@ -1,0 +1,441 @@
+package upstream_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+
+	apps "k8s.io/api/apps/v1"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	core "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/flowcontrol"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/controller"
+	"k8s.io/kubernetes/pkg/controller/daemon"
+	"k8s.io/kubernetes/pkg/controller/util/consistency"
+	"k8s.io/utils/clock"
+	testingclock "k8s.io/utils/clock/testing"
+
+	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/plan"
+)
+
+// This file is the upstream side of the DaemonSet differentials: one
+// v1.36.3 DaemonSetsController on a fake clientset, instrumented so that
+// everything one syncDaemonSet decides can be read back:
+//
+//   - pod creations (target node, controller-revision-hash label), pod
+//     deletions, status writes, ControllerRevision creations, updates and
+//     deletions, through reactors that record instead of storing;
+//   - events, through a FakeRecorder in place of the controller's
+//     recorder (the pod control's per-write events are implied by the
+//     writes and not collected);
+//   - requeues, through a queue whose AddAfter and AddRateLimited record;
+//   - the phases, through expectations that log each call: manage sets
+//     expectations first (its creations and deletions), the rolling
+//     update runs only when they are satisfied afterwards;
+//   - the failed-pod backoff, a flowcontrol.Backoff on a fake clock that
+//     lives as long as the rig, so its memory carries across syncs as it
+//     does in kube-controller-manager; it is read and written by
+//     reflection.
+//
+// Each sync starts with fresh, satisfied expectations and no recorded
+// writes (kubesem takes expectations as satisfied: UPSTREAM divergence in
+// the package doc), and with a no-op consistency store (the informers are
+// filled directly, so every write is already "observed").
+
+//go:linkname dsSyncDaemonSet k8s.io/kubernetes/pkg/controller/daemon.(*DaemonSetsController).syncDaemonSet
+func dsSyncDaemonSet(dsc *daemon.DaemonSetsController, ctx context.Context, key string) error
+
+//go:linkname dsGetPatch k8s.io/kubernetes/pkg/controller/daemon.getPatch
+func dsGetPatch(ds *apps.DaemonSet) ([]byte, error)
+
+//go:linkname dsUpdatedDesiredNodeCounts k8s.io/kubernetes/pkg/controller/daemon.(*DaemonSetsController).updatedDesiredNodeCounts
+func dsUpdatedDesiredNodeCounts(dsc *daemon.DaemonSetsController, ctx context.Context, ds *apps.DaemonSet, nodeList []*v1.Node, nodeToDaemonPods map[string][]*v1.Pod) (int, int, int, error)
+
+// dsUpstreamBackoff returns the failed-pod backoff kube-controller-manager
+// gives the DaemonSet controller, on clk: newDaemonSetController passes
+// flowcontrol.NewBackOff(1*time.Second, 15*time.Minute) (v1.36.3; pinned
+// against upstream's source by TestDaemonSetUpstreamBackoffPinned). The
+// fake variant differs only in its clock.
+func dsUpstreamBackoff(clk clock.Clock) *flowcontrol.Backoff {
+	return flowcontrol.NewFakeBackOff(1*time.Second, 15*time.Minute, clk)
+}
+
+// TestDaemonSetUpstreamBackoffPinned reads kube-controller-manager's
+// source in the module cache and checks that dsUpstreamBackoff's bounds
+// are the ones it passes, so the differentials configure upstream from
+// upstream, never from kubesem's DefaultBackoffBase/Cap.
+func TestDaemonSetUpstreamBackoffPinned(t *testing.T) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "k8s.io/kubernetes").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	src, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "cmd", "kube-controller-manager", "app", "apps.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "flowcontrol.NewBackOff(1*time.Second, 15*time.Minute)") {
+		t.Fatal("kube-controller-manager no longer passes NewBackOff(1*time.Second, 15*time.Minute) to the DaemonSet controller: update dsUpstreamBackoff")
+	}
+	b := dsUpstreamBackoff(testingclock.NewFakeClock(dsNow))
+	if dsBackoffBounds(b) != [2]time.Duration{time.Second, 15 * time.Minute} {
+		t.Fatalf("dsUpstreamBackoff bounds %v", dsBackoffBounds(b))
+	}
+}
+
+// dsField returns the addressable (unexported) field name of *obj.
+func dsField(obj any, name string) reflect.Value {
+	f := reflect.ValueOf(obj).Elem().FieldByName(name)
+	if !f.IsValid() {
+		panic("no field " + name)
+	}
+	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
+}
+
+// dsBackoffBounds returns a Backoff's initial and maximum delay.
+func dsBackoffBounds(b *flowcontrol.Backoff) [2]time.Duration {
+	return [2]time.Duration{time.Duration(dsField(b, "defaultDuration").Int()), time.Duration(dsField(b, "maxDuration").Int())}
+}
+
+// dsReadBackoff returns the Backoff's per-item memory.
+func dsReadBackoff(b *flowcontrol.Backoff) daemonset.Backoff {
+	b.RLock()
+	defer b.RUnlock()
+	out := daemonset.Backoff{}
+	it := dsField(b, "perItemBackoff").MapRange()
+	for it.Next() {
+		e := it.Value().Elem()
+		d := reflect.NewAt(e.FieldByName("backoff").Type(), unsafe.Pointer(e.FieldByName("backoff").UnsafeAddr())).Elem().Interface().(time.Duration)
+		lu := reflect.NewAt(e.FieldByName("lastUpdate").Type(), unsafe.Pointer(e.FieldByName("lastUpdate").UnsafeAddr())).Elem().Interface().(time.Time)
+		out[it.Key().String()] = daemonset.BackoffEntry{Delay: d, LastUpdate: lu}
+	}
+	return out
+}
+
+// dsWriteBackoff replaces the Backoff's per-item memory with m.
+func dsWriteBackoff(b *flowcontrol.Backoff, m daemonset.Backoff) {
+	b.Lock()
+	defer b.Unlock()
+	mv := dsField(b, "perItemBackoff")
+	fresh := reflect.MakeMap(mv.Type())
+	for k, e := range m {
+		p := reflect.New(mv.Type().Elem().Elem())
+		s := p.Elem()
+		reflect.NewAt(s.FieldByName("backoff").Type(), unsafe.Pointer(s.FieldByName("backoff").UnsafeAddr())).Elem().Set(reflect.ValueOf(e.Delay))
+		reflect.NewAt(s.FieldByName("lastUpdate").Type(), unsafe.Pointer(s.FieldByName("lastUpdate").UnsafeAddr())).Elem().Set(reflect.ValueOf(e.LastUpdate))
+		fresh.SetMapIndex(reflect.ValueOf(k), p)
+	}
+	mv.Set(fresh)
+}
+
+// dsLog is the ordered record of one sync's calls into the queue and the
+// expectations.
+type dsLog struct {
+	mu      sync.Mutex
+	entries []dsLogEntry
+}
+
+type dsLogEntry struct {
+	kind       string // "satisfied", "set", "after", "ratelimited"
+	ok         bool
+	add, del   int
+	after      time.Duration
+	controller string
+}
+
+func (l *dsLog) add(e dsLogEntry) {
+	l.mu.Lock()
+	l.entries = append(l.entries, e)
+	l.mu.Unlock()
+}
+
+// dsQueue records AddAfter and AddRateLimited; nothing is queued.
+type dsQueue struct {
+	workqueue.TypedRateLimitingInterface[string]
+	log *dsLog
+}
+
+func (q *dsQueue) AddAfter(key string, d time.Duration) {
+	q.log.add(dsLogEntry{kind: "after", after: d, controller: key})
+}
+func (q *dsQueue) AddRateLimited(key string) {
+	q.log.add(dsLogEntry{kind: "ratelimited", controller: key})
+}
+func (q *dsQueue) Add(string) {}
+
+// dsExpectations logs SatisfiedExpectations and SetExpectations over real
+// expectations.
+type dsExpectations struct {
+	controller.ControllerExpectationsInterface
+	log *dsLog
+}
+
+func (e *dsExpectations) SatisfiedExpectations(logger klog.Logger, key string) bool {
+	ok := e.ControllerExpectationsInterface.SatisfiedExpectations(logger, key)
+	e.log.add(dsLogEntry{kind: "satisfied", ok: ok, controller: key})
+	return ok
+}
+
+func (e *dsExpectations) SetExpectations(logger klog.Logger, key string, add, del int) error {
+	e.log.add(dsLogEntry{kind: "set", add: add, del: del, controller: key})
+	return e.ControllerExpectationsInterface.SetExpectations(logger, key, add, del)
+}
+
+// dsRig is one instrumented upstream DaemonSet controller.
+type dsRig struct {
+	dsc      *daemon.DaemonSetsController
+	factory  informers.SharedInformerFactory
+	clock    *testingclock.FakeClock
+	backoff  *flowcontrol.Backoff
+	recorder *record.FakeRecorder
+	log      *dsLog
+
+	mu         sync.Mutex
+	created    []dsUpCreate
+	deleted    []string
+	status     *apps.DaemonSetStatus
+	revCreated []*apps.ControllerRevision
+	revUpdated []*apps.ControllerRevision
+	revDeleted []string
+	podPatched []string
+}
+
+// dsUpCreate is one pod upstream created: its target node and hash label.
+type dsUpCreate struct {
+	Node, Hash string
+}
+
+func newDSRig(t testing.TB) *dsRig {
+	r := &dsRig{log: &dsLog{}}
+	client := fake.NewSimpleClientset()
+	client.PrependReactor("create", "pods", func(a core.Action) (bool, runtime.Object, error) {
+		p := a.(core.CreateAction).GetObject().(*v1.Pod)
+		r.mu.Lock()
+		r.created = append(r.created, dsUpCreate{
+			Node: p.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchFields[0].Values[0],
+			Hash: p.Labels[apps.DefaultDaemonSetUniqueLabelKey],
+		})
+		r.mu.Unlock()
+		return true, p, nil
+	})
+	client.PrependReactor("delete", "pods", func(a core.Action) (bool, runtime.Object, error) {
+		r.mu.Lock()
+		r.deleted = append(r.deleted, a.(core.DeleteAction).GetName())
+		r.mu.Unlock()
+		return true, nil, nil
+	})
+	client.PrependReactor("patch", "pods", func(a core.Action) (bool, runtime.Object, error) {
+		r.mu.Lock()
+		r.podPatched = append(r.podPatched, a.(core.PatchAction).GetName())
+		r.mu.Unlock()
+		return true, &v1.Pod{}, nil
+	})
+	client.PrependReactor("update", "daemonsets", func(a core.Action) (bool, runtime.Object, error) {
+		ds := a.(core.UpdateAction).GetObject().(*apps.DaemonSet)
+		st := *ds.Status.DeepCopy()
+		r.mu.Lock()
+		r.status = &st
+		r.mu.Unlock()
+		return true, ds, nil
+	})
+	client.PrependReactor("create", "controllerrevisions", func(a core.Action) (bool, runtime.Object, error) {
+		cr := a.(core.CreateAction).GetObject().(*apps.ControllerRevision)
+		r.mu.Lock()
+		r.revCreated = append(r.revCreated, cr.DeepCopy())
+		r.mu.Unlock()
+		return true, cr, nil
+	})
+	client.PrependReactor("update", "controllerrevisions", func(a core.Action) (bool, runtime.Object, error) {
+		cr := a.(core.UpdateAction).GetObject().(*apps.ControllerRevision)
+		r.mu.Lock()
+		r.revUpdated = append(r.revUpdated, cr.DeepCopy())
+		r.mu.Unlock()
+		return true, cr, nil
+	})
+	client.PrependReactor("delete", "controllerrevisions", func(a core.Action) (bool, runtime.Object, error) {
+		r.mu.Lock()
+		r.revDeleted = append(r.revDeleted, a.(core.DeleteAction).GetName())
+		r.mu.Unlock()
+		return true, nil, nil
+	})
+	r.factory = informers.NewSharedInformerFactory(client, controller.NoResyncPeriodFunc())
+	r.clock = testingclock.NewFakeClock(dsNow)
+	r.backoff = dsUpstreamBackoff(r.clock)
+	dsc, err := daemon.NewDaemonSetsController(context.Background(),
+		r.factory.Apps().V1().DaemonSets(), r.factory.Apps().V1().ControllerRevisions(),
+		r.factory.Core().V1().Pods(), r.factory.Core().V1().Nodes(), client, r.backoff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.dsc = dsc
+	r.recorder = record.NewFakeRecorder(1 << 14)
+	dsField(dsc, "eventRecorder").Set(reflect.ValueOf(record.EventRecorder(r.recorder)))
+	dsField(dsc, "queue").Set(reflect.ValueOf(workqueue.TypedRateLimitingInterface[string](&dsQueue{TypedRateLimitingInterface: dsField(dsc, "queue").Interface().(workqueue.TypedRateLimitingInterface[string]), log: r.log})))
+	dsField(dsc, "consistencyStore").Set(reflect.ValueOf(consistency.ConsistencyStore(consistency.NewNoopConsistencyStore())))
+	return r
+}
+
+// dsUpResult is what one upstream sync did.
+type dsUpResult struct {
+	Err        error
+	Created    []dsUpCreate
+	Deleted    []string
+	Status     *apps.DaemonSetStatus // nil: no status write
+	Events     []plan.Event
+	Log        []dsLogEntry
+	RevCreated []*apps.ControllerRevision
+	RevUpdated []*apps.ControllerRevision
+	RevDeleted []string
+	PodPatched []string
+	Backoff    daemonset.Backoff
+}
+
+// Queried reports whether the sync reached the expectations check (it
+// returns earlier for a DaemonSet being deleted or selecting all).
+func (u *dsUpResult) Queried() bool {
+	return slices.ContainsFunc(u.Log, func(e dsLogEntry) bool { return e.kind == "satisfied" })
+}
+
+// ManageWrites is the creations and deletions manage asked for: the first
+// SetExpectations.
+func (u *dsUpResult) ManageWrites() (add, del int) {
+	for _, e := range u.Log {
+		if e.kind == "set" {
+			return e.add, e.del
+		}
+	}
+	return 0, 0
+}
+
+// Afters splits the AddAfter delays into those before manage set its
+// expectations (the failed-pod backoff, in manage) and those after (the
+// minReadySeconds resync of the status update).
+func (u *dsUpResult) Afters() (backoff, minReady []time.Duration) {
+	set := false
+	for _, e := range u.Log {
+		switch e.kind {
+		case "set":
+			set = true
+		case "after":
+			if set {
+				minReady = append(minReady, e.after)
+			} else {
+				backoff = append(backoff, e.after)
+			}
+		}
+	}
+	return backoff, minReady
+}
+
+// sync stores the objects in the informers, sets the clock to now and
+// runs one syncDaemonSet of ds.
+func (r *dsRig) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod, revs []*apps.ControllerRevision, now time.Time) *dsUpResult {
+	r.created, r.deleted, r.status, r.revCreated, r.revUpdated, r.revDeleted, r.podPatched = nil, nil, nil, nil, nil, nil, nil
+	r.log.entries = nil
+	dsField(r.dsc, "expectations").Set(reflect.ValueOf(controller.ControllerExpectationsInterface(&dsExpectations{ControllerExpectationsInterface: controller.NewControllerExpectations(), log: r.log})))
+	r.clock.SetTime(now)
+	store := func(s cacheStore, objs []any) {
+		if err := s.Replace(objs, "1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store(r.factory.Core().V1().Nodes().Informer().GetStore(), anys(nodes))
+	store(r.factory.Core().V1().Pods().Informer().GetStore(), anys(pods))
+	store(r.factory.Apps().V1().ControllerRevisions().Informer().GetStore(), anys(revs))
+	store(r.factory.Apps().V1().DaemonSets().Informer().GetStore(), []any{ds})
+	err := dsSyncDaemonSet(r.dsc, klog.NewContext(context.Background(), klog.Background()), ds.Namespace+"/"+ds.Name)
+	res := &dsUpResult{Err: err, Created: r.created, Deleted: r.deleted, Status: r.status, Log: slices.Clone(r.log.entries),
+		RevCreated: r.revCreated, RevUpdated: r.revUpdated, RevDeleted: r.revDeleted, PodPatched: r.podPatched, Backoff: dsReadBackoff(r.backoff)}
+	for {
+		select {
+		case e := <-r.recorder.Events:
+			res.Events = append(res.Events, dsParseEvent(e))
+			continue
+		default:
+		}
+		break
+	}
+	return res
+}
+
+type cacheStore interface {
+	Replace([]any, string) error
+}
+
+func anys[T any](s []T) []any {
+	out := make([]any, len(s))
+	for i, x := range s {
+		out[i] = x
+	}
+	return out
+}
+
+// dsParseEvent reads a FakeRecorder line ("Warning FailedDaemonPod Found
+// failed daemon pod default/p-1 on node n, will try to kill it") as a
+// plan.Event: type, reason, and the pod the message names.
+func dsParseEvent(s string) plan.Event {
+	parts := strings.SplitN(s, " ", 3)
+	ev := plan.Event{Type: plan.EventType(parts[0]), Reason: plan.Reason(parts[1])}
+	if len(parts) == 3 {
+		for _, prefix := range []string{"Found failed daemon pod ", "Found succeeded daemon pod "} {
+			if rest, ok := strings.CutPrefix(parts[2], prefix); ok {
+				nsName, _, _ := strings.Cut(rest, " ")
+				_, name, _ := strings.Cut(nsName, "/")
+				ev.Object = name
+			}
+		}
+	}
+	return ev
+}
+
+// dsOwnerRef is the controller reference that makes ds claim an object.
+func dsOwnerRef(ds *apps.DaemonSet) []metav1.OwnerReference {
+	return []metav1.OwnerReference{*metav1.NewControllerRef(ds, apps.SchemeGroupVersion.WithKind("DaemonSet"))}
+}
+
+// dsRevisions builds the ControllerRevisions of a kubesem History for
+// upstream: the revision with the current hash holds ds's own patch (so
+// upstream's Match finds it current), the others a patch of their own;
+// all labelled with the template labels and their hash, controlled by ds.
+func dsRevisions(t interface{ Fatal(...any) }, ds *apps.DaemonSet, h daemonset.History) []*apps.ControllerRevision {
+	patch, err := dsGetPatch(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*apps.ControllerRevision
+	for i := range h.Revisions {
+		r := &h.Revisions[i]
+		hash := daemonset.RevisionHash(r)
+		cr := &apps.ControllerRevision{Revision: r.Revision}
+		cr.Name, cr.Namespace = r.Name, ds.Namespace
+		cr.Labels = map[string]string{}
+		for k, v := range ds.Spec.Template.Labels {
+			cr.Labels[k] = v
+		}
+		cr.Labels[apps.DefaultDaemonSetUniqueLabelKey] = hash
+		cr.OwnerReferences = dsOwnerRef(ds)
+		if hash == h.Hash {
+			cr.Data.Raw = patch
+		} else {
+			cr.Data.Raw = []byte(fmt.Sprintf(`{"spec":{"template":{"$patch":"replace","metadata":{"name":%q}}}}`, r.Name))
+		}
+		out = append(out, cr)
+	}
+	return out
+}

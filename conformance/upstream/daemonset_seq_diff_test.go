@@ -1,0 +1,518 @@
+package upstream_test
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	_ "unsafe"
+
+	apps "k8s.io/api/apps/v1"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/k8s"
+	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+//go:linkname dsFailedPodsBackoffKey k8s.io/kubernetes/pkg/controller/daemon.failedPodsBackoffKey
+func dsFailedPodsBackoffKey(ds *apps.DaemonSet, nodeName string) string
+
+// dsSeq is the world one sequence of syncs evolves: the DaemonSet as the
+// API server stores it, the nodes, the pods, the ControllerRevisions.
+type dsSeq struct {
+	ds    *apps.DaemonSet
+	nodes []*v1.Node
+	pods  []*v1.Pod
+	revs  []*apps.ControllerRevision
+	next  int
+
+	// The kubesem view, converted once per object (pods are replaced,
+	// never changed in place).
+	knodes []*node.Node
+	kpods  map[*v1.Pod]*podstatus.Pod
+	k      dsKubesemView
+}
+
+// dsKubesemView is one sync's input as kubesem reads it.
+type dsKubesemView struct {
+	ds   *daemonset.DaemonSet
+	pods []*podstatus.Pod
+	hist daemonset.History
+}
+
+// view converts the world for kubesem.
+func (s *dsSeq) view(t *rapid.T) dsKubesemView {
+	if s.knodes == nil {
+		s.knodes = must1(k8s.FromNodes(s.nodes))
+		s.kpods = map[*v1.Pod]*podstatus.Pod{}
+	}
+	v := dsKubesemView{ds: must(k8s.FromDaemonSet(s.ds))}
+	for _, p := range s.pods {
+		kp, ok := s.kpods[p]
+		if !ok {
+			kp = must(k8s.FromPod(p))
+			s.kpods[p] = kp
+		}
+		v.pods = append(v.pods, kp)
+	}
+	var err error
+	if v.hist, err = k8s.DaemonSetHistory(s.ds, s.revs); err != nil {
+		t.Fatal(err)
+	}
+	s.k = v
+	return v
+}
+
+// dsBoundaries counts the syncs whose instant sat exactly on, or one
+// nanosecond around, a time rule's edge, so that a draw that stopped
+// reaching them fails the test.
+type dsBoundaries struct {
+	expiry, expiryNear, gc, gcNear, avail int
+}
+
+// dsDrawMemory draws failed-pod backoff memory for the DaemonSet: entries
+// for some nodes (and for another generation), delays between upstream's
+// initial delay and its cap, last updates at and around the instants
+// where the entry stops holding (delay) and expires (twice the cap).
+func dsDrawMemory(t *rapid.T, ds *apps.DaemonSet, nodes []*v1.Node, bounds [2]time.Duration, now time.Time) daemonset.Backoff {
+	mem := daemonset.Backoff{}
+	base, capd := bounds[0], bounds[1]
+	for i := range rapid.IntRange(0, 3).Draw(t, "nmem") {
+		l := fmt.Sprintf("mem%d", i)
+		n := rapid.SampledFrom(nodes).Draw(t, l+"node")
+		key := dsFailedPodsBackoffKey(ds, n.Name)
+		if rapid.IntRange(0, 5).Draw(t, l+"otherGen") == 0 {
+			o := ds.DeepCopy()
+			o.Status.ObservedGeneration++
+			key = dsFailedPodsBackoffKey(o, n.Name)
+		}
+		delay := rapid.SampledFrom([]time.Duration{base, 2 * base, 4 * base, capd / 2, capd}).Draw(t, l+"delay")
+		off := rapid.SampledFrom([]time.Duration{0, delay - 1, delay, delay + 1, 2*capd - 1, 2 * capd, 2*capd + 1, time.Hour}).Draw(t, l+"age")
+		mem[key] = daemonset.BackoffEntry{Delay: delay, LastUpdate: now.Add(-off)}
+	}
+	return mem
+}
+
+// dsDrawNext draws the next sync's instant: often exactly on, or one
+// nanosecond around, the end of a remembered delay (a failed pod is
+// deleted at the end, not before), the expiry of an entry (strictly after
+// twice upstream's cap), or a ready pod becoming available; otherwise a
+// step from 0 to 31 minutes.
+func dsDrawNext(t *rapid.T, s *dsSeq, now time.Time, mem daemonset.Backoff, capd time.Duration) time.Time {
+	type edge struct {
+		at   time.Time
+		kind string
+	}
+	var edges []edge
+	prefix := string(s.ds.UID) + "/"
+	for k, e := range mem {
+		if !strings.HasPrefix(k, prefix) {
+			continue
+		}
+		for _, d := range []time.Duration{-1, 0, 1} {
+			edges = append(edges, edge{e.LastUpdate.Add(e.Delay + d), "expiry"}, edge{e.LastUpdate.Add(2*capd + d), "gc"})
+		}
+	}
+	if mr := s.ds.Spec.MinReadySeconds; mr > 0 {
+		for _, p := range s.pods {
+			for _, c := range p.Status.Conditions {
+				if c.Type == v1.PodReady && c.Status == v1.ConditionTrue {
+					for _, d := range []time.Duration{-1, 0, 1} {
+						edges = append(edges, edge{c.LastTransitionTime.Add(time.Duration(mr)*time.Second + d), "avail"})
+					}
+				}
+			}
+		}
+	}
+	edges = slices.DeleteFunc(edges, func(e edge) bool { return e.at.Before(now) })
+	slices.SortFunc(edges, func(a, b edge) int { return a.at.Compare(b.at) })
+	if len(edges) > 0 && rapid.IntRange(0, 3).Draw(t, "onEdge") > 0 {
+		return edges[rapid.IntRange(0, len(edges)-1).Draw(t, "edge")].at
+	}
+	step := rapid.SampledFrom([]time.Duration{0, 1, time.Second / 2, time.Second, 2 * time.Second, 31 * time.Second, 5 * time.Minute, 16 * time.Minute, 31 * time.Minute}).Draw(t, "step")
+	return now.Add(step)
+}
+
+// dsCountEdges records which edges now sits on.
+func dsCountEdges(s *dsSeq, now time.Time, mem daemonset.Backoff, capd time.Duration, b *dsBoundaries) {
+	prefix := string(s.ds.UID) + "/"
+	for k, e := range mem {
+		if !strings.HasPrefix(k, prefix) {
+			continue
+		}
+		switch now.Sub(e.LastUpdate) {
+		case e.Delay:
+			b.expiry++
+		case e.Delay - 1, e.Delay + 1:
+			b.expiryNear++
+		case 2 * capd:
+			b.gc++
+		case 2*capd - 1, 2*capd + 1:
+			b.gcNear++
+		}
+	}
+	if mr := s.ds.Spec.MinReadySeconds; mr > 0 {
+		for _, p := range s.pods {
+			for _, c := range p.Status.Conditions {
+				if c.Type == v1.PodReady && c.Status == v1.ConditionTrue && now.Sub(c.LastTransitionTime.Time) == time.Duration(mr)*time.Second {
+					b.avail++
+				}
+			}
+		}
+	}
+}
+
+// dsEvolve moves the world past one upstream sync at now: deleted pods go
+// (or linger, terminating), created pods appear (a third of them failing
+// at once, as pods the kubelet rejects do), running pods may fail,
+// pending ones start; the status upstream wrote is stored; sometimes the
+// generation or the template changes.
+func dsEvolve(t *rapid.T, s *dsSeq, res *dsUpResult, now time.Time) {
+	// Object times are whole seconds, as the API server stores them
+	// (metav1.Time drops the fraction); the controller's clock is not.
+	stamp := metav1.NewTime(now.Truncate(time.Second))
+	var pods []*v1.Pod
+	for _, p := range s.pods {
+		// Copy on write: an unchanged pod keeps its conversion.
+		if slices.Contains(res.Deleted, p.Name) {
+			if rapid.IntRange(0, 3).Draw(t, "gone") > 0 {
+				continue
+			}
+			if p.DeletionTimestamp == nil {
+				p = p.DeepCopy()
+				d := stamp
+				p.DeletionTimestamp = &d
+			}
+		} else if p.DeletionTimestamp != nil && rapid.Bool().Draw(t, "terminated") {
+			continue
+		}
+		switch rapid.IntRange(0, 9).Draw(t, "transition") {
+		case 0:
+			if p.Status.Phase == v1.PodRunning {
+				p = p.DeepCopy()
+				p.Status.Phase = v1.PodFailed
+				p.Status.Conditions = nil
+			}
+		case 1:
+			if p.Status.Phase == v1.PodPending {
+				p = p.DeepCopy()
+				p.Status.Phase = v1.PodRunning
+				p.Status.Conditions = []v1.PodCondition{{Type: v1.PodReady, Status: v1.ConditionTrue, LastTransitionTime: stamp}}
+			}
+		}
+		pods = append(pods, p)
+	}
+	owner := dsOwnerRef(s.ds)
+	for _, c := range res.Created {
+		p := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("q-%04d", s.next), Namespace: s.ds.Namespace, OwnerReferences: owner, CreationTimestamp: stamp}}
+		s.next++
+		p.UID = types.UID("uid-" + string(s.ds.UID) + "-" + p.Name)
+		p.Labels = map[string]string{"app": "d", apps.DefaultDaemonSetUniqueLabelKey: c.Hash}
+		if rapid.Bool().Draw(t, "newPinned") {
+			p.Spec.Affinity = &v1.Affinity{NodeAffinity: &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchFields: []v1.NodeSelectorRequirement{{Key: "metadata.name", Operator: v1.NodeSelectorOpIn, Values: []string{c.Node}}}}}}}}
+		} else {
+			p.Spec.NodeName = c.Node
+		}
+		switch rapid.IntRange(0, 2).Draw(t, "newPhase") {
+		case 0:
+			p.Status.Phase = v1.PodFailed
+		case 1:
+			p.Status.Phase = v1.PodPending
+		default:
+			p.Status.Phase = v1.PodRunning
+			p.Status.Conditions = []v1.PodCondition{{Type: v1.PodReady, Status: v1.ConditionTrue, LastTransitionTime: stamp}}
+		}
+		pods = append(pods, p)
+	}
+	s.pods = pods
+	if res.Status != nil {
+		s.ds.Status = *res.Status.DeepCopy()
+	}
+	for _, cr := range res.RevCreated {
+		s.revs = append(s.revs, cr.DeepCopy())
+	}
+	for _, cr := range res.RevUpdated {
+		for i, r := range s.revs {
+			if r.Name == cr.Name {
+				s.revs[i] = cr.DeepCopy()
+			}
+		}
+	}
+	s.revs = slices.DeleteFunc(s.revs, func(r *apps.ControllerRevision) bool { return slices.Contains(res.RevDeleted, r.Name) })
+	switch rapid.IntRange(0, 7).Draw(t, "dsChange") {
+	case 0:
+		s.ds.Generation++
+	case 1:
+		// A new template: every pod is old now.
+		s.ds.Generation++
+		s.ds.Spec.Template.Spec.HostNetwork = !s.ds.Spec.Template.Spec.HostNetwork
+	}
+}
+
+// dsLive is the part of a backoff memory that concerns the DaemonSet and
+// has not expired at now (strictly more than twice the cap ago): what an
+// upstream GC may or may not have dropped yet, and kubesem keeps, is not
+// compared; a live entry must be equal.
+func dsLive(m daemonset.Backoff, uid string, now time.Time, capd time.Duration) daemonset.Backoff {
+	out := daemonset.Backoff{}
+	for k, e := range m {
+		if strings.HasPrefix(k, uid+"/") && now.Sub(e.LastUpdate) <= 2*capd {
+			out[k] = e
+		}
+	}
+	return out
+}
+
+// dsOpenBudget is ds with the rolling-update budget opened, so that Step
+// names every candidate of a budgeted pick: the bound of the branch the
+// update takes (maxSurge scaled against desired nodes non-zero: surge)
+// becomes MaxInt32, an integer, which neither scales nor switches the
+// branch. A budget of nothing (a percentage surge of no desired node) is
+// left as it is: it picks nothing.
+func dsOpenBudget(ds *daemonset.DaemonSet, desired int32) *daemonset.DaemonSet {
+	if ds.Spec.UpdateStrategy.Type != daemonset.RollingUpdate || ds.Spec.UpdateStrategy.RollingUpdate == nil {
+		return ds
+	}
+	b, err := daemonset.UnavailableNumbers(ds, desired)
+	if err != nil {
+		return ds
+	}
+	w := *ds
+	ru := *ds.Spec.UpdateStrategy.RollingUpdate
+	all, zero := intstr.Int(math.MaxInt32), intstr.Int(0)
+	switch {
+	case b.MaxSurge > 0:
+		ru.MaxUnavailable, ru.MaxSurge = &zero, &all
+	case ru.MaxSurge != nil && ru.MaxSurge.String() != "0":
+		return ds
+	default:
+		ru.MaxUnavailable = &all
+	}
+	w.Spec.UpdateStrategy = daemonset.UpdateStrategy{Type: daemonset.RollingUpdate, RollingUpdate: &ru}
+	return &w
+}
+
+// TestDaemonSetDiffSync compares Step with v1.36.3's syncDaemonSet on
+// sequences of one to four syncs per drawn cluster (1-200 nodes, pods in
+// every state), the world evolving between syncs as upstream's writes
+// and the kubelet move it, and time advancing. Upstream keeps its own
+// controller (its failed-pod backoff, configured as kube-controller-manager
+// configures it) across the syncs; kubesem gets back the memory its
+// previous Step returned. Both start from the same drawn memory. The
+// instants sit exactly on, and one nanosecond around, the end of a
+// failed-pod delay, the expiry of an entry (strictly after twice the cap
+// upstream was configured with) and a pod's availability; upstream's
+// backoff GC runs at random points, as its one-minute ticker does.
+//
+// Every key of the Plan is compared (the mapping of
+// daemonset_vectors_test.go): status, updateStatus, revisions, events,
+// requeues, live backoff memory and outcome exactly; creations and
+// deletions exactly, except where upstream walks a Go map or its node
+// lister (rolling-update picks, the burst cap, which of two failed pods on
+// a node goes): there the counts must agree, kubesem's forced actions must
+// be upstream's, and each upstream pick must be one kubesem names when the
+// budget is opened.
+func TestDaemonSetDiffSync(t *testing.T) {
+	// A property is a sequence of 2.5 syncs on average: run
+	// rapid.checks/2.5 sequences, so that about rapid.checks syncs are
+	// compared (10,000 by default).
+	defer dsScaleChecks(t, 2, 5)()
+	r := newDSRig(t)
+	bounds := dsBackoffBounds(r.backoff) // upstream's own configuration
+	capd := bounds[1]
+	burst := int(dsField(r.dsc, "burstReplicas").Int()) // upstream's BurstReplicas
+	serial, syncs, ties := 0, 0, 0
+	var b dsBoundaries
+	rapid.Check(t, func(t *rapid.T) {
+		serial++
+		uds, unodes, upods := dsDrawSync(t, serial)
+		s := &dsSeq{ds: uds, nodes: unodes, pods: upods}
+		now := dsNow
+		mem := dsDrawMemory(t, uds, unodes, bounds, now)
+		dsWriteBackoff(r.backoff, mem)
+		n := rapid.IntRange(1, 4).Draw(t, "syncs")
+		for i := range n {
+			if i > 0 {
+				now = dsDrawNext(t, s, now, mem, capd)
+				if rapid.IntRange(0, 3).Draw(t, "gcTick") == 0 {
+					r.clock.SetTime(now)
+					r.backoff.GC()
+				}
+			}
+			dsCountEdges(s, now, mem, capd, &b)
+			res := r.sync(t, s.ds, s.nodes, s.pods, s.revs, now)
+			p, wide := dsStepSeq(t, s, mem, now)
+			if dsCompareSync(t, s, res, p, wide, now, capd, burst, i) {
+				ties++
+			}
+			syncs++
+			mem = p.Backoff
+			if i < n-1 {
+				dsEvolve(t, s, res, now)
+			}
+		}
+	})
+	t.Logf("%d syncs compared (%d tie-aware); on the edge: %d delay ends (%d ±1ns), %d expiries at twice the cap (%d ±1ns), %d availabilities",
+		syncs, ties, b.expiry, b.expiryNear, b.gc, b.gcNear, b.avail)
+	if b.expiry < 100 || b.expiryNear < 100 || b.gc < 50 || b.gcNear < 50 {
+		t.Errorf("too few syncs on the backoff edges: %+v", b)
+	}
+}
+
+// dsStepSeq runs Step on the sequence's world with the carried memory,
+// and Step with the budget and the burst opened.
+func dsStepSeq(t *rapid.T, s *dsSeq, mem daemonset.Backoff, now time.Time) (daemonset.Plan, daemonset.Plan) {
+	v := s.view(t)
+	ds, nodes, pods, hist := v.ds, s.knodes, v.pods, v.hist
+	p, err := daemonset.Step(ds, nodes, pods, hist, mem, now, daemonset.Options{})
+	if err != nil {
+		t.Fatalf("Step: %v", err)
+	}
+	w, err := daemonset.Step(dsOpenBudget(ds, p.Status.DesiredNumberScheduled), nodes, pods, hist, mem, now, daemonset.Options{BurstReplicas: 1 << 30})
+	if err != nil {
+		t.Fatalf("Step (wide): %v", err)
+	}
+	return p, w
+}
+
+// dsCompareSync compares one sync; it reports whether the comparison was
+// tie-aware.
+func dsCompareSync(t *rapid.T, s *dsSeq, res *dsUpResult, p, wide daemonset.Plan, now time.Time, capd time.Duration, burst, i int) bool {
+	up := dsPlanFromUpstream(&dsUpstreamCase{ds: s.ds, back: map[string]string{}}, res)
+	uid := string(s.ds.UID)
+	up.Backoff = dsLive(up.Backoff, uid, now, capd)
+	k := p
+	k.Backoff = dsLive(p.Backoff, uid, now, capd)
+	// Which of several failed pods on a node goes first is upstream's
+	// pod-lister order: name a failed pod's deletion and event by its
+	// node.
+	failed := map[string]string{}
+	for _, pod := range s.pods {
+		if pod.Status.Phase == v1.PodFailed && pod.DeletionTimestamp == nil {
+			n := pod.Spec.NodeName
+			if n == "" {
+				n = pod.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchFields[0].Values[0]
+			}
+			failed[pod.Name] = "failed@" + n
+		}
+	}
+	byNode := func(pl daemonset.Plan) daemonset.Plan {
+		q := pl
+		q.Delete = nil
+		for _, d := range pl.Delete {
+			if f, ok := failed[d.Name]; ok {
+				d.Name = f
+			}
+			q.Delete = append(q.Delete, d)
+		}
+		q.Events = nil
+		for _, e := range pl.Events {
+			if f, ok := failed[e.Object]; ok {
+				e.Object = f
+			}
+			q.Events = append(q.Events, e)
+		}
+		return q
+	}
+	up, k, wide = byNode(up), byNode(k), byNode(wide)
+	uc, kc := dsComparable(t, up), dsComparable(t, k)
+	tied := k.Outcome == daemonset.ReasonRollingUpdate || int(k.Create.Count) == burst || len(k.Delete) == burst
+	var keys []string
+	for key := range uc {
+		if !tied || key != "create" && key != "delete" {
+			keys = append(keys, key)
+		}
+	}
+	slices.Sort(keys)
+	if d := dsDiffKeys(uc, kc, keys); len(d) > 0 {
+		t.Fatalf("sync %d at %s (outcome %s): kubesem differs from v1.36.3:\n%s", i, now.Format(time.RFC3339Nano), k.Outcome, strings.Join(d, "\n"))
+	}
+	if !tied {
+		return false
+	}
+	if up.Create.Count != k.Create.Count || len(up.Delete) != len(k.Delete) {
+		t.Fatalf("sync %d (outcome %s): upstream creates %d deletes %d; kubesem %d, %d", i, k.Outcome, up.Create.Count, len(up.Delete), k.Create.Count, len(k.Delete))
+	}
+	if d := dsNotWithin(up, wide, func(name string) bool { return dsSurplusCandidate(s, k, now, name) }); d != "" {
+		t.Fatalf("sync %d (outcome %s): upstream's picks are not kubesem's candidates: %s\nupstream %+v %+v\nkubesem %+v %+v\nopened %+v %+v", i, k.Outcome, d, up.Create, up.Delete, k.Create, k.Delete, wide.Create, wide.Delete)
+	}
+	capped := int(k.Create.Count) == burst || len(k.Delete) == burst
+	if !capped {
+		var unodes, unames []string
+		for _, o := range up.Create.Objects {
+			unodes = append(unodes, o.Node)
+		}
+		for _, d := range up.Delete {
+			unames = append(unames, d.Name)
+		}
+		for _, o := range k.Create.Objects {
+			if o.Reason != daemonset.ReasonSurgeOldPod && !slices.Contains(unodes, o.Node) {
+				t.Fatalf("sync %d: forced creation on %s (%s) not upstream's %v", i, o.Node, o.Reason, unodes)
+			}
+		}
+		for _, d := range k.Delete {
+			if d.Reason != daemonset.ReasonUpdateOldPod && !slices.Contains(unames, d.Name) && !(d.Reason == daemonset.ReasonShouldNotRun && dsSurplusCandidate(s, k, now, d.Name)) {
+				t.Fatalf("sync %d: forced deletion %s (%s) not upstream's %v", i, d.Name, d.Reason, unames)
+			}
+		}
+	}
+	return true
+}
+
+// dsSurplusCandidate reports whether a deletion of the surge update's
+// surplus (numAvailable above desired, taken from pods on nodes that
+// should not run one, in upstream's map order) could be the named pod: an
+// old, available pod on a listed node that should not run a daemon pod.
+func dsSurplusCandidate(s *dsSeq, k daemonset.Plan, now time.Time, name string) bool {
+	if k.Outcome != daemonset.ReasonRollingUpdate {
+		return false
+	}
+	ds, nodes, pods, hist := s.k.ds, s.knodes, s.k.pods, s.k.hist
+	if !daemonset.AllowsSurge(ds) {
+		return false
+	}
+	gen, hasGen := daemonset.TemplateGeneration(ds)
+	for _, p := range pods {
+		if p.Name != name || p.DeletionTimestamp != nil || daemonset.IsPodUpdated(p.Labels, hist.Hash, gen, hasGen) {
+			continue
+		}
+		if !podstatus.IsAvailable(p, ds.Spec.MinReadySeconds, now) {
+			return false
+		}
+		target, err := daemonset.TargetNodeName(&p.Spec)
+		if err != nil {
+			return false
+		}
+		for _, n := range nodes {
+			if n.Name == target {
+				return !daemonset.NodeShouldRunDaemonPod(n, ds, daemonset.Options{}).ShouldRun
+			}
+		}
+	}
+	return false
+}
+
+// dsScaleChecks sets rapid.checks to num/den of its value for one test
+// and returns the function that restores it.
+func dsScaleChecks(t *testing.T, num, den int) func() {
+	f := flag.Lookup("rapid.checks")
+	old := f.Value.String()
+	n, err := strconv.Atoi(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Value.Set(strconv.Itoa(max(1, n*num/den))); err != nil {
+		t.Fatal(err)
+	}
+	return func() { _ = f.Value.Set(old) }
+}

@@ -1,0 +1,459 @@
+package upstream_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"slices"
+	"sort"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/go-logr/logr"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+	kcmoptions "k8s.io/kubernetes/cmd/kube-controller-manager/app/options"
+	upodgc "k8s.io/kubernetes/pkg/controller/podgc"
+	testingclock "k8s.io/utils/clock/testing"
+
+	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podgc"
+)
+
+// The controller's gc pass is these four steps over one listing of the
+// pod and node caches, the first only with a threshold above 0; the replay
+// calls them one by one to tell which step deleted a pod.
+
+//go:linkname gcUpTerminated k8s.io/kubernetes/pkg/controller/podgc.(*PodGCController).gcTerminated
+func gcUpTerminated(gcc *upodgc.PodGCController, ctx context.Context, pods []*v1.Pod)
+
+//go:linkname gcUpTerminating k8s.io/kubernetes/pkg/controller/podgc.(*PodGCController).gcTerminating
+func gcUpTerminating(gcc *upodgc.PodGCController, ctx context.Context, pods []*v1.Pod)
+
+//go:linkname gcUpOrphaned k8s.io/kubernetes/pkg/controller/podgc.(*PodGCController).gcOrphaned
+func gcUpOrphaned(gcc *upodgc.PodGCController, ctx context.Context, pods []*v1.Pod, nodes []*v1.Node)
+
+//go:linkname gcUpUnscheduledTerminating k8s.io/kubernetes/pkg/controller/podgc.(*PodGCController).gcUnscheduledTerminating
+func gcUpUnscheduledTerminating(gcc *upodgc.PodGCController, ctx context.Context, pods []*v1.Pod)
+
+//go:linkname gcUpLess k8s.io/kubernetes/pkg/controller/podgc.byEvictionAndCreationTimestamp.Less
+func gcUpLess(o []*v1.Pod, i, j int) bool
+
+// gcUpThreshold is --terminated-pod-gc-threshold as kube-controller-manager
+// defaults it.
+func gcUpThreshold(t testing.TB) int {
+	cfg, err := kcmoptions.NewDefaultComponentConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(cfg.PodGCController.TerminatedPodGCThreshold)
+}
+
+// gcUpStep is one replayed step: the pods it deleted and the status
+// patches it wrote (the pod after each patch), in the order made.
+type gcUpStep struct {
+	reason  podgc.Reason
+	deleted []*v1.Pod
+	patched []*v1.Pod
+}
+
+// TestPodGCVectorsUpstream replays every podgc.Step vector through the
+// v1.36.3 pod GC controller (built by NewPodGC; a vector's quarantine
+// option replaces its quarantine time, its threshold option the default
+// threshold) and checks every key of the vector's Plan:
+//   - delete and patch: the four steps run one by one on fakes (the pods
+//     and listed nodes in the caches, every node in the API, the node queue
+//     on a fake clock at now, loaded with the vector's memory); each step's
+//     deletions (a pod's first) and status patches must be the vector's,
+//     step by step. Upstream deletes within a step in goroutines (terminated
+//     and out-of-service pods) or in cache order (orphans, unscheduled), so
+//     within a step the pods are compared as sets, and the vector's order of
+//     terminated and out-of-service pods must follow upstream's
+//     byEvictionAndCreationTimestamp. A patch's phase and DisruptionTarget
+//     condition are compared; a condition upstream stamps anew carries the
+//     wall clock, so its transition time must then be the vector's now.
+//   - memory: each node the vector quarantines becomes ready in upstream's
+//     queue exactly at its readyAt (not 1 ns before), and no other node is
+//     waiting.
+//   - requeue: upstream's gcCheckPeriod, reason Periodic; outcome is
+//     kubesem's name for every pass (GarbageCollected).
+func TestPodGCVectorsUpstream(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/podgc/step.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []struct {
+		Decision string `json:"decision"`
+		Name     string `json:"name"`
+		Options  struct {
+			TerminatedPodThreshold *int   `json:"terminatedPodThreshold"`
+			Quarantine             string `json:"quarantine"`
+		} `json:"options"`
+		Input struct {
+			Pods     []*v1.Pod    `json:"pods"`
+			Nodes    []*v1.Node   `json:"nodes"`
+			Unlisted []string     `json:"unlisted"`
+			Memory   podgc.Memory `json:"memory"`
+			Now      time.Time    `json:"now"`
+		} `json:"input"`
+		Want      json.RawMessage `json:"want"`
+		WantError json.RawMessage `json:"wantError"`
+	}
+	if err := json.Unmarshal(data, &vs); err != nil {
+		t.Fatal(err)
+	}
+	defThreshold := gcUpThreshold(t)
+	checked := 0
+	for _, v := range vs {
+		if v.Decision != "podgc.Step" || v.WantError != nil {
+			continue
+		}
+		var want gcWantPlan
+		if err := json.Unmarshal(v.Want, &want); err != nil {
+			t.Fatalf("%s: %v", v.Name, err)
+		}
+		var keys map[string]json.RawMessage
+		_ = json.Unmarshal(v.Want, &keys)
+		for _, k := range []string{"outcome", "patch", "delete", "requeue", "memory"} {
+			if _, ok := keys[k]; !ok {
+				t.Errorf("%s: want has no %q", v.Name, k)
+			}
+		}
+		threshold := defThreshold
+		if v.Options.TerminatedPodThreshold != nil {
+			threshold = *v.Options.TerminatedPodThreshold
+		}
+		var quarantine time.Duration
+		if v.Options.Quarantine != "" {
+			if quarantine, err = time.ParseDuration(v.Options.Quarantine); err != nil {
+				t.Fatalf("%s: %v", v.Name, err)
+			}
+		}
+		// The API has every node; the informer cache lacks the unlisted.
+		var nodes []*v1.Node
+		var unlisted []bool
+		for _, n := range v.Input.Nodes {
+			nodes, unlisted = append(nodes, n), append(unlisted, false)
+		}
+		for _, name := range v.Input.Unlisted {
+			nodes, unlisted = append(nodes, &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}), append(unlisted, true)
+		}
+		if err := gcReplayVector(t, v.Input.Pods, nodes, unlisted, v.Input.Memory, v.Input.Now, threshold, quarantine, want); err != nil {
+			t.Errorf("%s: %v", v.Name, err)
+		}
+		checked++
+	}
+	if checked < 35 {
+		t.Fatalf("replayed only %d vectors", checked)
+	}
+	t.Logf("%d podgc.Step vectors replayed through upstream", checked)
+}
+
+// gcWantPlan is a podgc.Plan as vectors write it (durations as strings).
+type gcWantPlan struct {
+	Outcome podgc.Reason     `json:"outcome"`
+	Patch   []podgc.PodPatch `json:"patch"`
+	Delete  []podgc.Deletion `json:"delete"`
+	Requeue []struct {
+		After  string      `json:"after"`
+		Reason plan.Reason `json:"reason"`
+	} `json:"requeue"`
+	Memory podgc.Memory `json:"memory"`
+}
+
+func gcReplayVector(t *testing.T, pods []*v1.Pod, nodes []*v1.Node, unlisted []bool, mem podgc.Memory, now time.Time, threshold int, quarantine time.Duration, want gcWantPlan) error {
+	var objs []runtime.Object
+	for _, p := range pods {
+		objs = append(objs, p.DeepCopy())
+	}
+	for _, n := range nodes {
+		objs = append(objs, n.DeepCopy())
+	}
+	client := fake.NewSimpleClientset(objs...)
+	var patched []*v1.Pod
+	apply := clienttesting.ObjectReaction(client.Tracker())
+	client.PrependReactor("patch", "pods", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		handled, obj, err := apply(a)
+		if err == nil {
+			if p, ok := obj.(*v1.Pod); ok {
+				patched = append(patched, p.DeepCopy())
+			}
+		}
+		return handled, obj, err
+	})
+	factory := informers.NewSharedInformerFactory(client, 0)
+	podInf, nodeInf := factory.Core().V1().Pods(), factory.Core().V1().Nodes()
+	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
+	defer cancel()
+	gcc := upodgc.NewPodGC(ctx, client, podInf, nodeInf, threshold)
+	fields := reflect.ValueOf(gcc).Elem()
+	if quarantine != 0 {
+		gcSetDuration(gcc, "quarantineTime", quarantine)
+	}
+	checkPeriod := time.Duration(fields.FieldByName("gcCheckPeriod").Int())
+	clock := testingclock.NewFakeClock(now)
+	q := gcSetQueue(gcc, clock)
+	defer q.ShutDown()
+	for _, e := range mem.Quarantine {
+		q.AddAfter(e.Node, e.ReadyAt.Sub(now))
+	}
+	for _, p := range pods {
+		if err := podInf.Informer().GetStore().Add(p.DeepCopy()); err != nil {
+			return err
+		}
+	}
+	for i, n := range nodes {
+		if !unlisted[i] {
+			if err := nodeInf.Informer().GetStore().Add(n.DeepCopy()); err != nil {
+				return err
+			}
+		}
+	}
+	listedPods, _ := podInf.Lister().List(labels.Everything())
+	listedNodes, _ := nodeInf.Lister().List(labels.Everything())
+
+	// Run the steps, each with its own actions.
+	deleted := map[string]bool{}
+	var steps []gcUpStep
+	run := func(reason podgc.Reason, f func()) {
+		client.ClearActions()
+		patched = nil
+		f()
+		s := gcUpStep{reason: reason, patched: patched}
+		for _, a := range client.Actions() {
+			if a.GetVerb() != "delete" || a.GetResource().Resource != "pods" {
+				continue
+			}
+			d := a.(clienttesting.DeleteAction)
+			key := d.GetNamespace() + "/" + d.GetName()
+			if deleted[key] {
+				continue // a later step's attempt on a pod already gone
+			}
+			deleted[key] = true
+			for _, p := range listedPods {
+				if p.Namespace == d.GetNamespace() && p.Name == d.GetName() {
+					s.deleted = append(s.deleted, p)
+				}
+			}
+		}
+		steps = append(steps, s)
+	}
+	if threshold > 0 {
+		run(podgc.ReasonTerminated, func() { gcUpTerminated(gcc, ctx, listedPods) })
+	}
+	run(podgc.ReasonTerminatingOutOfService, func() { gcUpTerminating(gcc, ctx, listedPods) })
+	run(podgc.ReasonOrphaned, func() { gcUpOrphaned(gcc, ctx, listedPods, listedNodes) })
+	run(podgc.ReasonTerminatingUnscheduled, func() { gcUpUnscheduledTerminating(gcc, ctx, listedPods) })
+
+	// delete and patch, step by step
+	wantDel := map[podgc.Reason][]podgc.Deletion{}
+	var order []podgc.Reason
+	for _, d := range want.Delete {
+		if len(order) == 0 || order[len(order)-1] != d.Reason {
+			order = append(order, d.Reason)
+		}
+		wantDel[d.Reason] = append(wantDel[d.Reason], d)
+	}
+	var upOrder []podgc.Reason
+	for _, s := range steps {
+		if len(s.deleted) > 0 {
+			upOrder = append(upOrder, s.reason)
+		}
+	}
+	if !slices.Equal(order, upOrder) {
+		return fmt.Errorf("delete steps %v, upstream %v", order, upOrder)
+	}
+	patchAt := 0
+	for _, s := range steps {
+		var got, up []string
+		for _, d := range wantDel[s.reason] {
+			got = append(got, d.Namespace+"/"+d.Name+"/"+d.UID)
+		}
+		for _, p := range s.deleted {
+			up = append(up, p.Namespace+"/"+p.Name+"/"+string(p.UID))
+		}
+		if !gcSameSet(got, up) {
+			return fmt.Errorf("%s deletes %v, upstream %v", s.reason, got, up)
+		}
+		if s.reason == podgc.ReasonTerminated || s.reason == podgc.ReasonTerminatingOutOfService {
+			byKey := map[string]*v1.Pod{}
+			for _, p := range s.deleted {
+				byKey[p.Namespace+"/"+p.Name+"/"+string(p.UID)] = p
+			}
+			seq := make([]*v1.Pod, len(got))
+			for i, k := range got {
+				seq[i] = byKey[k]
+			}
+			for i := 1; i < len(seq); i++ {
+				if gcUpLess(seq, i, i-1) {
+					return fmt.Errorf("%s order %v: upstream sorts %s before %s", s.reason, got, seq[i].Name, seq[i-1].Name)
+				}
+			}
+		}
+		// the vector's patches of this step, in its deletion order
+		var wantPatch []podgc.PodPatch
+		for patchAt < len(want.Patch) && len(wantPatch) < len(s.patched) {
+			wantPatch = append(wantPatch, want.Patch[patchAt])
+			patchAt++
+		}
+		if err := gcSamePatches(s, wantPatch, pods, now); err != nil {
+			return err
+		}
+	}
+	if patchAt != len(want.Patch) {
+		return fmt.Errorf("patch %+v: upstream writes %d patches", want.Patch, patchAt)
+	}
+
+	if want.Outcome != podgc.ReasonGarbageCollected {
+		return fmt.Errorf("outcome %q", want.Outcome)
+	}
+	if len(want.Requeue) != 1 || want.Requeue[0].After != checkPeriod.String() || want.Requeue[0].Reason != podgc.ReasonPeriodic {
+		return fmt.Errorf("requeue %+v, upstream gcCheckPeriod %v", want.Requeue, checkPeriod)
+	}
+	return gcProbeQueue(q, clock, now, want.Memory.Quarantine)
+}
+
+// gcSamePatches checks a step's patches against the vector's: the same
+// pods, phase and DisruptionTarget condition (the orphan step's).
+func gcSamePatches(s gcUpStep, want []podgc.PodPatch, input []*v1.Pod, now time.Time) error {
+	if len(want) != len(s.patched) {
+		return fmt.Errorf("%s patches %+v, upstream %d", s.reason, want, len(s.patched))
+	}
+	byKey := map[string]podgc.PodPatch{}
+	for _, w := range want {
+		byKey[w.Namespace+"/"+w.Name] = w
+	}
+	for _, p := range s.patched {
+		key := p.Namespace + "/" + p.Name
+		w, ok := byKey[key]
+		if !ok {
+			return fmt.Errorf("%s: upstream patches %s, the vector %+v", s.reason, key, want)
+		}
+		if w.UID != string(p.UID) || string(w.Phase) != string(p.Status.Phase) {
+			return fmt.Errorf("%s: patch %+v, upstream uid %q phase %q", s.reason, w, p.UID, p.Status.Phase)
+		}
+		var up *v1.PodCondition
+		if s.reason == podgc.ReasonOrphaned {
+			for i := range p.Status.Conditions {
+				if p.Status.Conditions[i].Type == v1.DisruptionTarget {
+					up = &p.Status.Conditions[i]
+				}
+			}
+		}
+		if (up == nil) != (w.Condition == nil) {
+			return fmt.Errorf("%s: patch %+v condition, upstream %+v", s.reason, w, up)
+		}
+		if up == nil {
+			continue
+		}
+		c := w.Condition
+		if string(c.Type) != string(up.Type) || string(c.Status) != string(up.Status) || c.Reason != up.Reason || c.Message != up.Message {
+			return fmt.Errorf("%s: condition %+v, upstream %+v", s.reason, *c, *up)
+		}
+		// The transition time is the old one when upstream kept it, else
+		// the wall clock when it stamped it: then the vector's now.
+		var old *v1.PodCondition
+		for _, ip := range input {
+			if ip.Namespace == p.Namespace && ip.Name == p.Name {
+				for i := range ip.Status.Conditions {
+					if ip.Status.Conditions[i].Type == v1.DisruptionTarget {
+						old = &ip.Status.Conditions[i]
+					}
+				}
+			}
+		}
+		wantLTT := now
+		if old != nil && up.LastTransitionTime.Equal(&old.LastTransitionTime) {
+			wantLTT = old.LastTransitionTime.Time
+		}
+		if !c.LastTransitionTime.Equal(wantLTT) {
+			return fmt.Errorf("%s: condition transition time %v, upstream's rule gives %v", s.reason, c.LastTransitionTime, wantLTT)
+		}
+	}
+	return nil
+}
+
+// gcProbeQueue checks the node queue against the vector's memory: moving
+// the fake clock to 1 ns before each readyAt, then to it, the nodes that
+// become ready are exactly those whose readyAt has come; far in the future
+// no other node is waiting.
+func gcProbeQueue(q workqueue.TypedDelayingInterface[string], clock *testingclock.FakeClock, now time.Time, want []podgc.Quarantined) error {
+	entries := slices.Clone(want)
+	sort.Slice(entries, func(i, j int) bool { return entries[i].ReadyAt.Before(entries[j].ReadyAt) })
+	if q.Len() != 0 {
+		return fmt.Errorf("memory %+v: upstream has %d nodes ready at now", want, q.Len())
+	}
+	settle := func(n int, wait time.Duration) int {
+		deadline := time.Now().Add(wait)
+		for q.Len() != n && time.Now().Before(deadline) {
+			time.Sleep(100 * time.Microsecond)
+		}
+		if q.Len() == n {
+			// give an unexpected item a moment to show up
+			time.Sleep(2 * time.Millisecond)
+		}
+		return q.Len()
+	}
+	for i := 0; i < len(entries); {
+		at := entries[i].ReadyAt
+		if !at.After(now) {
+			return fmt.Errorf("memory %+v: %s ready at %v, not after now", want, entries[i].Node, at)
+		}
+		if !at.Add(-1).Before(clock.Now()) {
+			clock.SetTime(at.Add(-1))
+		}
+		if got := settle(i, 5*time.Millisecond); got != i {
+			return fmt.Errorf("memory %+v: at %v upstream has %d nodes ready, want %d", want, at.Add(-1), got, i)
+		}
+		j := i
+		for j < len(entries) && entries[j].ReadyAt.Equal(at) {
+			j++
+		}
+		clock.SetTime(at)
+		if got := settle(j, 5*time.Second); got != j {
+			return fmt.Errorf("memory %+v: at %v upstream has %d nodes ready, want %d", want, at, got, j)
+		}
+		i = j
+	}
+	clock.SetTime(now.Add(1000 * time.Hour))
+	if got := settle(len(entries), 5*time.Millisecond); got != len(entries) {
+		return fmt.Errorf("memory %+v: upstream has %d nodes waiting", want, got)
+	}
+	var names, up []string
+	for _, e := range entries {
+		names = append(names, e.Node)
+	}
+	for range entries {
+		item, _ := q.Get()
+		up = append(up, item)
+		q.Done(item)
+	}
+	if !gcSameSet(names, up) {
+		return fmt.Errorf("memory %+v: upstream queues %v", want, up)
+	}
+	return nil
+}
+
+func gcSameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+// gcSetDuration sets a duration field of the controller.
+func gcSetDuration(gcc *upodgc.PodGCController, name string, d time.Duration) {
+	f := reflect.ValueOf(gcc).Elem().FieldByName(name)
+	*(*time.Duration)(unsafe.Pointer(f.UnsafeAddr())) = d
+}

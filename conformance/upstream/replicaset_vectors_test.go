@@ -1,0 +1,764 @@
+package upstream_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+
+	apps "k8s.io/api/apps/v1"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+	appsdefaults "k8s.io/kubernetes/pkg/apis/apps/v1"
+	coredefaults "k8s.io/kubernetes/pkg/apis/core/v1"
+	"k8s.io/kubernetes/pkg/controller"
+	upstreamrs "k8s.io/kubernetes/pkg/controller/replicaset"
+	"k8s.io/kubernetes/pkg/controller/replication"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/kubesem/kubesem"
+	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/replicaset"
+)
+
+// writeVectors is the environment variable that lets the replay tests fill
+// the Plan keys a vector's want leaves out with upstream's answer.
+const writeVectors = "KUBESEM_WRITE_VECTORS"
+
+// repVectorInput is a replicaset.Step vector's input in upstream types.
+type repVectorInput struct {
+	ReplicaSet  apps.ReplicaSet `json:"replicaSet"`
+	Pods        []*v1.Pod       `json:"pods"`
+	RelatedPods []*v1.Pod       `json:"relatedPods"`
+	Now         time.Time       `json:"now"`
+	// burst, when not 0, is the controller's burstReplicas (default
+	// upstreamrs.BurstReplicas).
+	burst int
+}
+
+// TestReplicaSetStepVectorsUpstream replays every replicaset.Step vector
+// with a want through one syncReplicaSet of the v1.36.3 ReplicaSet
+// controller (the ReplicationManager for kind ReplicationController) on
+// fakes, and matches every key of the want upstream can report:
+//
+//   - create: the pods handed to the pod control (count);
+//   - delete: the pods deleted — v1.36.3 deletes concurrently and ranks
+//     with an unstable sort, so the want's first deleteSure pods must be
+//     deleted and the others must be among deleteTied (or be exactly the
+//     want's when it names none);
+//   - adopt, release: the controller-reference patches (by pod UID);
+//   - status, updateStatus: the UpdateStatus call, or the input status;
+//   - requeue: the queue's AddAfter calls;
+//   - outcome: BeingDeleted when the ReplicaSet has a deletion timestamp
+//     (syncReplicaSet then skips manageReplicas), Synced otherwise.
+//
+// Reasons follow from the write: TooFewReplicas for creations,
+// TooManyReplicas for deletions, OrphanSelected for adoptions,
+// SelectorMismatch for releases; a requeue is AvailabilityCheck when
+// upstream's FindMinNextPodAvailabilityCheck finds a pod's next check,
+// MinReadySeconds otherwise. batches (the slow-start split) is not
+// observable through a pod control whose creations all succeed; it is
+// checked by TestReplicaSetSlowStartDifferential.
+//
+// With KUBESEM_WRITE_VECTORS=1 it writes the keys of the whole Plan a want
+// leaves out (and the status fields it leaves out) from upstream's answer
+// into testdata/replicaset/step.json, except a non-empty delete, whose
+// order upstream does not fix.
+func TestReplicaSetStepVectorsUpstream(t *testing.T) {
+	vs, err := conformance.Load(kubesem.Vectors())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fills := map[string]map[string]any{}
+	n := 0
+	for _, v := range vs {
+		if v.Decision != "replicaset.Step" || v.Want == nil {
+			continue
+		}
+		if len(v.Options) > 0 {
+			t.Errorf("%s: options are not replayed", v.Name)
+			continue
+		}
+		var in repVectorInput
+		if err := json.Unmarshal(v.Input, &in); err != nil {
+			t.Errorf("%s: input: %v", v.Name, err)
+			continue
+		}
+		got, deleted := repReplay(t, &in)
+		var want map[string]any
+		if err := json.Unmarshal(v.Want, &want); err != nil {
+			t.Fatal(err)
+		}
+		if why := repCheckDeletes(want, deleted, in.Pods); why != "" {
+			t.Errorf("%s: %s", v.Name, why)
+		}
+		compared := maps.Clone(want)
+		for _, k := range []string{"batches", "delete", "deleteSure", "deleteTied"} {
+			delete(compared, k)
+		}
+		wb, _ := json.Marshal(compared)
+		gb, _ := json.Marshal(got)
+		if ok, why := conformance.Match(wb, gb); !ok {
+			t.Errorf("%s (%s): upstream differs: %s\nupstream: %s", v.Name, v.Source, why, gb)
+		}
+		fill := map[string]any{}
+		if merged, ok := completeObject(want["status"], got["status"]); ok {
+			fill["status"] = merged
+		}
+		for _, k := range optionalKeys(planKeysOf(reflect.TypeFor[replicaset.Plan]())) {
+			if l, ok := got[k].([]map[string]any); ok && len(l) > 0 && want[k] == nil {
+				fill[k] = l
+			}
+		}
+		for _, k := range requiredKeys(planKeysOf(reflect.TypeFor[replicaset.Plan]())) {
+			if _, ok := want[k]; ok {
+				continue
+			}
+			switch {
+			case (k == "delete" || k == "deleteSure") && len(deleted) > 0:
+				t.Errorf("%s: want leaves out %s and upstream deletes %v: the order is not upstream's to give", v.Name, k, deleted)
+			case k == "delete":
+				fill[k] = []any{}
+			case k == "deleteSure":
+				fill[k] = 0
+			default:
+				fill[k] = got[k]
+			}
+		}
+		if len(fill) > 0 {
+			fills[v.Name] = fill
+		}
+		n++
+	}
+	if n < 15 {
+		t.Fatalf("replayed %d replicaset.Step vectors; want every one with a want (>= 15)", n)
+	}
+	t.Logf("%d replicaset.Step vectors replayed against upstream; %d leave out Plan keys", n, len(fills))
+	if os.Getenv(writeVectors) == "1" && len(fills) > 0 && !t.Failed() {
+		writeFills(t, filepath.Join("..", "..", "testdata", "replicaset", "step.json"), "replicaset.Step", fills,
+			planKeysOf(reflect.TypeFor[replicaset.Plan]()), map[string][]string{"status": planKeysOf(reflect.TypeFor[replicaset.Status]())},
+			"TestReplicaSetStepVectorsUpstream")
+	}
+}
+
+// repSyncReplicaSet is the controller's sync, called on rsc itself: the
+// ReplicationManager holds a copy of the controller its constructor built,
+// whose syncHandler is bound to the original.
+//
+//go:linkname repSyncReplicaSet k8s.io/kubernetes/pkg/controller/replicaset.(*ReplicaSetController).syncReplicaSet
+func repSyncReplicaSet(rsc *upstreamrs.ReplicaSetController, ctx context.Context, key string) error
+
+// repRecorder is a rate-limited queue that records what a sync puts in it.
+type repRecorder struct {
+	workqueue.TypedRateLimitingInterface[string]
+	after       []time.Duration
+	rateLimited int
+	added       int
+}
+
+func (q *repRecorder) Add(string)                         { q.added++ }
+func (q *repRecorder) AddAfter(_ string, d time.Duration) { q.after = append(q.after, d) }
+func (q *repRecorder) AddRateLimited(string)              { q.rateLimited++ }
+func (q *repRecorder) Forget(string)                      {}
+func (q *repRecorder) NumRequeues(string) int             { return 0 }
+func (q *repRecorder) ShutDownWithDrain()                 {}
+func (q *repRecorder) Done(string)                        {}
+func (q *repRecorder) ShuttingDown() bool                 { return false }
+func (q *repRecorder) Len() int                           { return 0 }
+func (q *repRecorder) ShutDown()                          {}
+func (q *repRecorder) Get() (string, bool)                { return "", true }
+
+// repSetField sets the unexported field name of the struct obj points to.
+func repSetField(obj any, name string, v any) {
+	f := reflect.ValueOf(obj).Elem().FieldByName(name)
+	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(v))
+}
+
+const repRelatedLabel = "kubesem.test/related"
+
+// repReplay runs one upstream sync on the vector's state and renders what
+// it did in the shape of the replicaset.Step decision, with the names of
+// the pods it deleted. The ReplicaSet (or ReplicationController, API
+// defaults applied) is in the informer cache and the fake API; the pods
+// in the pod cache; relatedPods, when the ReplicaSet has a controller,
+// under a sibling ReplicaSet of that controller (which is how upstream
+// finds them).
+func repReplay(t *testing.T, in *repVectorInput) (map[string]any, []string) {
+	ctx := context.Background()
+	rs := in.ReplicaSet.DeepCopy()
+	rc := rs.Kind == replicaset.KindReplicationController
+	rs.Kind = ""
+	var client *fake.Clientset
+	var inf informers.SharedInformerFactory
+	var rsc *upstreamrs.ReplicaSetController
+	var statusOf func(clienttesting.Action) (map[string]any, bool)
+	if rc {
+		urc := &v1.ReplicationController{ObjectMeta: rs.ObjectMeta, Spec: v1.ReplicationControllerSpec{
+			Replicas: rs.Spec.Replicas, MinReadySeconds: rs.Spec.MinReadySeconds, Template: rs.Spec.Template.DeepCopy()}}
+		if rs.Spec.Selector != nil {
+			urc.Spec.Selector = rs.Spec.Selector.MatchLabels
+		}
+		urc.Status = v1.ReplicationControllerStatus{Replicas: rs.Status.Replicas, FullyLabeledReplicas: rs.Status.FullyLabeledReplicas,
+			ReadyReplicas: rs.Status.ReadyReplicas, AvailableReplicas: rs.Status.AvailableReplicas, ObservedGeneration: rs.Status.ObservedGeneration}
+		coredefaults.SetObjectDefaults_ReplicationController(urc)
+		client = fake.NewSimpleClientset(urc)
+		inf = informers.NewSharedInformerFactory(client, 0)
+		rm := replication.NewReplicationManager(ctx, inf.Core().V1().Pods(), inf.Core().V1().ReplicationControllers(), client, upstreamrs.BurstReplicas)
+		rsc = &rm.ReplicaSetController
+		if err := inf.Core().V1().ReplicationControllers().Informer().GetIndexer().Add(urc); err != nil {
+			t.Fatal(err)
+		}
+		statusOf = func(a clienttesting.Action) (map[string]any, bool) {
+			o, ok := a.(clienttesting.UpdateAction).GetObject().(*v1.ReplicationController)
+			if !ok {
+				return nil, false
+			}
+			s := o.Status
+			return repStatus(apps.ReplicaSetStatus{Replicas: s.Replicas, FullyLabeledReplicas: s.FullyLabeledReplicas, ReadyReplicas: s.ReadyReplicas,
+				AvailableReplicas: s.AvailableReplicas, ObservedGeneration: s.ObservedGeneration, Conditions: repRCConditions(s.Conditions)}), true
+		}
+	} else {
+		appsdefaults.SetObjectDefaults_ReplicaSet(rs)
+		client = fake.NewSimpleClientset(rs)
+		inf = informers.NewSharedInformerFactory(client, 0)
+		rsc = upstreamrs.NewReplicaSetController(ctx, inf.Apps().V1().ReplicaSets(), inf.Core().V1().Pods(), client, upstreamrs.BurstReplicas)
+		if err := inf.Apps().V1().ReplicaSets().Informer().GetIndexer().Add(rs); err != nil {
+			t.Fatal(err)
+		}
+		if ref := metav1.GetControllerOf(rs); ref != nil && len(in.RelatedPods) > 0 {
+			sib := &apps.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: rs.Name + "-sibling", Namespace: rs.Namespace, UID: types.UID(string(rs.UID) + "-sibling"),
+				OwnerReferences: []metav1.OwnerReference{*ref}},
+				Spec: apps.ReplicaSetSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{repRelatedLabel: "true"}}}}
+			if err := inf.Apps().V1().ReplicaSets().Informer().GetIndexer().Add(sib); err != nil {
+				t.Fatal(err)
+			}
+			own := map[types.UID]bool{}
+			for _, p := range in.Pods {
+				own[p.UID] = true
+			}
+			yes := true
+			for _, p := range in.RelatedPods {
+				if own[p.UID] {
+					continue
+				}
+				p = p.DeepCopy()
+				p.Labels = maps.Clone(p.Labels)
+				if p.Labels == nil {
+					p.Labels = map[string]string{}
+				}
+				p.Labels[repRelatedLabel] = "true"
+				p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: sib.Name, UID: sib.UID, Controller: &yes}}
+				if err := inf.Core().V1().Pods().Informer().GetIndexer().Add(p); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		statusOf = func(a clienttesting.Action) (map[string]any, bool) {
+			o, ok := a.(clienttesting.UpdateAction).GetObject().(*apps.ReplicaSet)
+			if !ok {
+				return nil, false
+			}
+			return repStatus(o.Status), true
+		}
+	}
+	if in.burst > 0 {
+		repSetField(rsc, "burstReplicas", in.burst)
+	}
+	pc := &controller.FakePodControl{}
+	q := &repRecorder{}
+	repSetField(rsc, "podControl", controller.PodControlInterface(pc))
+	repSetField(rsc, "queue", workqueue.TypedRateLimitingInterface[string](q))
+	clk := clocktesting.NewFakeClock(in.Now)
+	repSetField(rsc, "clock", clk)
+	always := cache.InformerSynced(func() bool { return true })
+	repSetField(rsc, "podListerSynced", always)
+	repSetField(rsc, "rsListerSynced", always)
+	byUID := map[string]*v1.Pod{}
+	for _, p := range in.Pods {
+		byUID[string(p.UID)] = p
+		if err := inf.Core().V1().Pods().Informer().GetIndexer().Add(p.DeepCopy()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	client.ClearActions()
+	key := rs.Namespace + "/" + rs.Name
+	if err := repSyncReplicaSet(rsc, ctx, key); err != nil {
+		t.Errorf("upstream syncReplicaSet: %v", err)
+	}
+
+	out := map[string]any{"outcome": string(replicaset.ReasonSynced)}
+	if rs.DeletionTimestamp != nil {
+		out["outcome"] = string(replicaset.ReasonBeingDeleted)
+	}
+	create := map[string]any{"count": len(pc.Templates)}
+	if len(pc.Templates) > 0 {
+		create["reason"] = string(replicaset.ReasonTooFewReplicas)
+	}
+	out["create"] = create
+	// Adoptions and releases, by the pod UID each patch names.
+	var adopt, release []map[string]any
+	claimed := map[string]bool{}
+	for _, p := range in.Pods {
+		if ref := metav1.GetControllerOf(p); ref != nil && ref.UID == rs.UID {
+			claimed[string(p.UID)] = true
+		}
+	}
+	for _, patch := range pc.Patches {
+		var m struct {
+			Metadata struct {
+				UID             string `json:"uid"`
+				OwnerReferences []struct {
+					Patch string `json:"$patch"`
+				} `json:"ownerReferences"`
+			} `json:"metadata"`
+		}
+		if err := json.Unmarshal(patch, &m); err != nil {
+			t.Fatalf("patch %s: %v", patch, err)
+		}
+		p := byUID[m.Metadata.UID]
+		if p == nil {
+			t.Fatalf("patch of unknown pod %s", patch)
+		}
+		ref := map[string]any{"name": p.Name, "uid": string(p.UID)}
+		if len(m.Metadata.OwnerReferences) == 1 && m.Metadata.OwnerReferences[0].Patch == "delete" {
+			ref["reason"] = string(replicaset.ReasonSelectorMismatch)
+			release = append(release, ref)
+			delete(claimed, string(p.UID))
+		} else {
+			ref["reason"] = string(replicaset.ReasonOrphanSelected)
+			adopt = append(adopt, ref)
+			claimed[string(p.UID)] = true
+		}
+	}
+	byName := func(a, b map[string]any) int { return strings.Compare(a["name"].(string), b["name"].(string)) }
+	slices.SortFunc(adopt, byName)
+	slices.SortFunc(release, byName)
+	out["adopt"], out["release"] = orEmptyList(adopt), orEmptyList(release)
+	deleted := slices.Clone(pc.DeletePodName)
+	slices.Sort(deleted)
+
+	out["status"], out["updateStatus"] = repStatus(rs.Status), false
+	if rc {
+		out["status"].(map[string]any)["terminatingReplicas"] = nil
+	}
+	for _, a := range client.Actions() {
+		if a.GetVerb() == "update" && a.GetSubresource() == "status" {
+			if s, ok := statusOf(a); ok {
+				out["status"], out["updateStatus"] = s, true
+			}
+		}
+	}
+	// The requeue: AddAfter; its reason by whether a pod's availability
+	// check is known.
+	requeue := []map[string]any{}
+	var active []*v1.Pod
+	for _, p := range in.Pods {
+		if claimed[string(p.UID)] && controller.IsPodActive(p) {
+			active = append(active, p)
+		}
+	}
+	for _, d := range q.after {
+		reason := replicaset.ReasonMinReadySeconds
+		if controller.FindMinNextPodAvailabilityCheck(active, rs.Spec.MinReadySeconds, in.Now, clk) != nil {
+			reason = replicaset.ReasonAvailabilityCheck
+		}
+		requeue = append(requeue, map[string]any{"after": d.String(), "reason": string(reason)})
+	}
+	if q.rateLimited > 0 || q.added > 0 {
+		t.Errorf("upstream requeued at once (%d rate-limited, %d plain): not in the Plan's vocabulary", q.rateLimited, q.added)
+	}
+	out["requeue"] = requeue
+	return out, deleted
+}
+
+func orEmptyList(l []map[string]any) []map[string]any {
+	if l == nil {
+		return []map[string]any{}
+	}
+	return l
+}
+
+// repStatus renders a ReplicaSet status as the replicaset.Step decision
+// writes it.
+func repStatus(s apps.ReplicaSetStatus) map[string]any {
+	conds := []map[string]any{}
+	for _, c := range s.Conditions {
+		conds = append(conds, vecCondition(string(c.Type), string(c.Status), nil, nil, &c.LastTransitionTime, c.Reason, c.Message))
+	}
+	out := map[string]any{"replicas": s.Replicas, "fullyLabeledReplicas": s.FullyLabeledReplicas, "readyReplicas": s.ReadyReplicas,
+		"availableReplicas": s.AvailableReplicas, "terminatingReplicas": nil, "observedGeneration": s.ObservedGeneration, "conditions": conds}
+	if s.TerminatingReplicas != nil {
+		out["terminatingReplicas"] = *s.TerminatingReplicas
+	}
+	return out
+}
+
+func repRCConditions(cs []v1.ReplicationControllerCondition) []apps.ReplicaSetCondition {
+	var out []apps.ReplicaSetCondition
+	for _, c := range cs {
+		out = append(out, apps.ReplicaSetCondition{Type: apps.ReplicaSetConditionType(c.Type), Status: c.Status,
+			LastTransitionTime: c.LastTransitionTime, Reason: c.Reason, Message: c.Message})
+	}
+	return out
+}
+
+// vecCondition renders a condition as kubesem's vectors write it: the
+// time fields a kind has, omitted when zero; reason and message omitted
+// when empty.
+func vecCondition(typ, status string, probe, update, transition *metav1.Time, reason, message string) map[string]any {
+	m := map[string]any{"type": typ, "status": status}
+	for k, tm := range map[string]*metav1.Time{"lastProbeTime": probe, "lastUpdateTime": update, "lastTransitionTime": transition} {
+		if tm != nil && !tm.IsZero() {
+			m[k] = tm.UTC().Format(time.RFC3339Nano)
+		}
+	}
+	if reason != "" {
+		m["reason"] = reason
+	}
+	if message != "" {
+		m["message"] = message
+	}
+	return m
+}
+
+// repCheckDeletes checks upstream's deletions against the want's delete,
+// deleteSure and deleteTied (when the want names delete).
+func repCheckDeletes(want map[string]any, deleted []string, pods []*v1.Pod) string {
+	wd, ok := want["delete"].([]any)
+	if !ok {
+		return ""
+	}
+	uid := map[string]string{}
+	for _, p := range pods {
+		uid[p.Name] = string(p.UID)
+	}
+	var names []string
+	for _, w := range wd {
+		m, _ := w.(map[string]any)
+		name, _ := m["name"].(string)
+		names = append(names, name)
+		if u, ok := m["uid"]; ok && u != uid[name] {
+			return fmt.Sprintf("delete %s: uid %v; the pod's is %s", name, u, uid[name])
+		}
+		if r, ok := m["reason"]; ok && r != string(replicaset.ReasonTooManyReplicas) {
+			return fmt.Sprintf("delete %s: reason %v", name, r)
+		}
+	}
+	if len(names) != len(deleted) {
+		return fmt.Sprintf("want deletes %v; upstream deletes %v", names, deleted)
+	}
+	sure := len(names)
+	if s, ok := want["deleteSure"].(float64); ok {
+		sure = int(s)
+	}
+	allowed := map[string]bool{}
+	for _, n := range names[:min(sure, len(names))] {
+		if !slices.Contains(deleted, n) {
+			return fmt.Sprintf("want deletes %s for sure (deleteSure %d); upstream deletes %v", n, sure, deleted)
+		}
+		allowed[n] = true
+	}
+	tied, hasTied := want["deleteTied"].([]any)
+	if !hasTied {
+		for _, n := range names {
+			allowed[n] = true
+		}
+	}
+	for _, x := range tied {
+		m, _ := x.(map[string]any)
+		n, _ := m["name"].(string)
+		allowed[n] = true
+	}
+	for _, d := range deleted {
+		if !allowed[d] {
+			return fmt.Sprintf("upstream deletes %s, which is neither sure nor tied in the want (delete %v, deleteTied %v)", d, names, tied)
+		}
+	}
+	return ""
+}
+
+// orderedRaw encodes the object m with its keys in order (keys order does
+// not list after, sorted).
+func orderedRaw(m map[string]json.RawMessage, order []string) json.RawMessage {
+	keys := slices.Collect(maps.Keys(m))
+	rank := func(k string) int {
+		if i := slices.Index(order, strings.TrimPrefix(k, "?")); i >= 0 {
+			return i
+		}
+		if i := slices.Index(order, "?"+k); i >= 0 {
+			return i
+		}
+		return len(order)
+	}
+	slices.SortStableFunc(keys, func(a, c string) int {
+		if ra, rc := rank(a), rank(c); ra != rc {
+			return ra - rc
+		}
+		return strings.Compare(a, c)
+	})
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for j, k := range keys {
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(m[k])
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// orderedObject encodes m with its keys in order.
+func orderedObject(t *testing.T, m map[string]any, order []string) json.RawMessage {
+	raw := map[string]json.RawMessage{}
+	for k, v := range m {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw[k] = b
+	}
+	return orderedRaw(raw, order)
+}
+
+// completeObject returns want (an object) with the keys it leaves out
+// taken from got, and whether it left out any.
+func completeObject(want, got any) (map[string]any, bool) {
+	w, ok1 := want.(map[string]any)
+	g, ok2 := got.(map[string]any)
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	out := maps.Clone(w)
+	added := false
+	for k, v := range g {
+		if _, ok := out[k]; !ok {
+			out[k] = v
+			added = true
+		}
+	}
+	return out, added
+}
+
+// planKeysOf returns the top-level JSON keys of a Plan type in field order,
+// including those omitted when empty.
+func planKeysOf(t reflect.Type) []string {
+	var keys []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		name, opts, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" {
+			keys = append(keys, planKeysOf(f.Type)...)
+			continue
+		}
+		if !f.IsExported() || name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if strings.Contains(opts, "omit") {
+			name = "?" + name
+		}
+		keys = append(keys, name)
+	}
+	return keys
+}
+
+// optionalKeys returns the keys of planKeysOf that are omitted when empty,
+// without their "?".
+func optionalKeys(keys []string) []string {
+	var out []string
+	for _, k := range keys {
+		if strings.HasPrefix(k, "?") {
+			out = append(out, k[1:])
+		}
+	}
+	return out
+}
+
+// requiredKeys returns the keys of planKeysOf that are never omitted.
+func requiredKeys(keys []string) []string {
+	return slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return strings.HasPrefix(k, "?") })
+}
+
+// writeFills adds fills (vector name → key → value) to the wants of
+// decision's vectors in file, orders each filled want's keys as order
+// lists them (other keys after; a filled object value's keys as subOrder
+// lists them for its key), and notes test in its source.
+func writeFills(t *testing.T, file, decision string, fills map[string]map[string]any, order []string, subOrder map[string][]string, test string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []conformance.Vector
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&vs); err != nil {
+		t.Fatal(err)
+	}
+	done := 0
+	for i := range vs {
+		v := &vs[i]
+		fill, ok := fills[v.Name]
+		if v.Decision != decision || !ok {
+			continue
+		}
+		var want map[string]json.RawMessage
+		if err := json.Unmarshal(v.Want, &want); err != nil {
+			t.Fatal(err)
+		}
+		for k, x := range fill {
+			b, err := json.Marshal(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m, ok := x.(map[string]any); ok && subOrder[k] != nil {
+				b = orderedObject(t, m, subOrder[k])
+			}
+			want[k] = b
+		}
+		v.Want = orderedRaw(want, order)
+		note := "; whole Plan checked by conformance/upstream " + test
+		if !strings.Contains(v.Source, note) {
+			v.Source += note
+		}
+		done++
+	}
+	if done != len(fills) {
+		t.Fatalf("filled %d vectors of %s; want %d", done, file, len(fills))
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(vs); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %d wants of %s", done, file)
+}
+
+// TestReplicaSetClaimVectorsUpstream replays every replicaset.ClaimPod
+// vector as one syncReplicaSet of the ReplicaSet with the vector's pod in
+// the pod cache: the pod is Adopt when upstream patches a controller
+// reference onto it, Release when it patches it off, Owned when upstream
+// counts it in status.replicas without a patch, Ignore otherwise (a pod in
+// another namespace is not listed; a deleting or finished one is not
+// active).
+func TestReplicaSetClaimVectorsUpstream(t *testing.T) {
+	vs, err := conformance.Load(kubesem.Vectors())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, v := range vs {
+		if v.Decision != "replicaset.ClaimPod" || v.Want == nil {
+			continue
+		}
+		var in struct {
+			ReplicaSet apps.ReplicaSet `json:"replicaSet"`
+			Pod        *v1.Pod         `json:"pod"`
+		}
+		if err := json.Unmarshal(v.Input, &in); err != nil {
+			t.Errorf("%s: input: %v", v.Name, err)
+			continue
+		}
+		got, _ := repReplay(t, &repVectorInput{ReplicaSet: in.ReplicaSet, Pods: []*v1.Pod{in.Pod}, Now: repBase})
+		ownership := replicaset.Ignore
+		switch {
+		case len(got["adopt"].([]map[string]any)) > 0:
+			ownership = replicaset.Adopt
+		case len(got["release"].([]map[string]any)) > 0:
+			ownership = replicaset.Release
+		case got["status"].(map[string]any)["replicas"] == int32(1):
+			ownership = replicaset.Owned
+		}
+		gb, _ := json.Marshal(map[string]any{"ownership": ownership})
+		if ok, why := conformance.Match(v.Want, gb); !ok {
+			t.Errorf("%s (%s): upstream differs: %s\nupstream: %s", v.Name, v.Source, why, gb)
+		}
+		n++
+	}
+	if n < 10 {
+		t.Fatalf("replayed %d replicaset.ClaimPod vectors; want every one with a want (>= 10)", n)
+	}
+	t.Logf("%d replicaset.ClaimPod vectors replayed against upstream", n)
+}
+
+// TestReplicaSetDiffVectorsUpstream replays every replicaset.Diff vector as
+// one syncReplicaSet of a ReplicaSet of the vector's replicas with the
+// vector's number of running pods it controls (and its burstReplicas
+// option as the controller's): the diff is the number of pods upstream
+// deletes, or minus the number it creates.
+func TestReplicaSetDiffVectorsUpstream(t *testing.T) {
+	vs, err := conformance.Load(kubesem.Vectors())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, v := range vs {
+		if v.Decision != "replicaset.Diff" || v.Want == nil {
+			continue
+		}
+		var in struct {
+			Active   int   `json:"active"`
+			Replicas int32 `json:"replicas"`
+		}
+		var opts struct {
+			BurstReplicas int `json:"burstReplicas"`
+		}
+		if err := json.Unmarshal(v.Input, &in); err != nil {
+			t.Fatalf("%s: input: %v", v.Name, err)
+		}
+		if len(v.Options) > 0 {
+			if err := json.Unmarshal(v.Options, &opts); err != nil {
+				t.Fatalf("%s: options: %v", v.Name, err)
+			}
+		}
+		yes := true
+		rs := apps.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "rs", Namespace: "default", UID: "rs-uid"},
+			Spec: apps.ReplicaSetSpec{Replicas: &in.Replicas, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "x"}},
+				Template: v1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "x"}}}}}
+		var pods []*v1.Pod
+		for i := range in.Active {
+			name := fmt.Sprintf("p%d", i)
+			pods = append(pods, &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID(name), Labels: map[string]string{"app": "x"},
+				OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", UID: "rs-uid", Controller: &yes}}},
+				Status: v1.PodStatus{Phase: v1.PodRunning}})
+		}
+		got, deleted := repReplay(t, &repVectorInput{ReplicaSet: rs, Pods: pods, Now: repBase, burst: opts.BurstReplicas})
+		diff := len(deleted) - got["create"].(map[string]any)["count"].(int)
+		gb, _ := json.Marshal(map[string]any{"diff": diff})
+		if ok, why := conformance.Match(v.Want, gb); !ok {
+			t.Errorf("%s (%s): upstream differs: %s\nupstream: %s", v.Name, v.Source, why, gb)
+		}
+		n++
+	}
+	if n < 7 {
+		t.Fatalf("replayed %d replicaset.Diff vectors; want every one with a want (>= 7)", n)
+	}
+	t.Logf("%d replicaset.Diff vectors replayed against upstream", n)
+}

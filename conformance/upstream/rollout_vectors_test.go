@@ -1,0 +1,516 @@
+package upstream_test
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	_ "unsafe" // go:linkname to the deployment controller's unexported rules
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	extensions "k8s.io/api/extensions/v1beta1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/informers"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
+	appsdefaults "k8s.io/kubernetes/pkg/apis/apps/v1"
+	"k8s.io/kubernetes/pkg/controller"
+	"k8s.io/kubernetes/pkg/controller/deployment"
+	deploymentutil "k8s.io/kubernetes/pkg/controller/deployment/util"
+
+	"github.com/kubesem/kubesem"
+	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/rollout"
+)
+
+//go:linkname roGetRollbackTo k8s.io/kubernetes/pkg/controller/deployment.getRollbackTo
+func roGetRollbackTo(d *appsv1.Deployment) *extensions.RollbackConfig
+
+//go:linkname roGetPodMap k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).getPodMapForDeployment
+func roGetPodMap(dc *deployment.DeploymentController, d *appsv1.Deployment, rsList []*appsv1.ReplicaSet) (map[types.UID][]*corev1.Pod, error)
+
+// roVectorInput is a rollout.Step vector's input in upstream types; the
+// Deployment's templateHash is kubesem's name for its template.
+type roVectorInput struct {
+	Deployment struct {
+		appsv1.Deployment
+		TemplateHash string `json:"templateHash"`
+	} `json:"deployment"`
+	ReplicaSets []*appsv1.ReplicaSet `json:"replicaSets"`
+	Pods        []*corev1.Pod        `json:"pods"`
+	Now         time.Time            `json:"now"`
+}
+
+// TestRolloutStepVectorsUpstream replays every rollout.Step vector with a
+// want through one syncDeployment of the v1.36.3 Deployment controller on
+// informer caches and a fake API holding the same Deployment (apps/v1
+// defaults, its template as given), ReplicaSets (given the Deployment as
+// controller when they have none: Step's input is the ReplicaSets the
+// Deployment controls) and pods, its clocks set to the vector's now, and
+// matches every key of the want upstream can report:
+//
+//   - create: the ReplicaSet created (count, and the object: name, labels,
+//     annotations, owner, spec; its creationTimestamp is now, its status
+//     empty; blockOwnerDeletion, which kubesem does not model, left out);
+//   - update and scale: the ReplicaSet updates, in order — an update that
+//     changes neither spec.replicas nor the desired- and max-replicas
+//     annotations is an update (the new ReplicaSet's revision sync), any
+//     other a scale (from: the size before it); scale reasons name kubesem's
+//     rules and are not compared;
+//   - delete: the ReplicaSets deleted, in order (history cleanup: reason
+//     HistoryLimit);
+//   - status, updateStatus: the last UpdateStatus call, or the input status;
+//     condition times upstream stamps with the wall clock during the sync
+//     are the vector's now;
+//   - annotations, template: the Deployment's after its writes (the
+//     template when a rollback changes it);
+//   - events: the events recorded, by type and reason, without
+//     ScalingReplicaSet (the create and scale writes carry those);
+//   - requeue: the queue's AddAfter (ProgressDeadline), AddRateLimited
+//     (ProgressDeadline, rate-limited) and, when the sync returns an error,
+//     the rate-limited retry (HashCollision when the status written raised
+//     collisionCount, SyncFailed otherwise);
+//   - sizes: every ReplicaSet's spec.replicas after the writes;
+//   - outcome: syncDeployment's dispatch on the same objects — Deleting
+//     (deletionTimestamp), the error's class (above), Paused, Rollback
+//     (getRollbackTo), ScalingEvent (isScalingEvent), Recreate or, when no
+//     old ReplicaSet is scaled down and oldPodsRunning holds,
+//     OldPodsRunning, else RollingUpdate.
+//
+// kubesem names the new ReplicaSet by the vector's templateHash where
+// upstream computes ComputeHash: the ReplicaSet holding kubesem's name is
+// renamed to upstream's before the sync, and upstream's hash is replaced by
+// the vector's in everything it answers.
+//
+// With KUBESEM_WRITE_VECTORS=1 it writes the Plan keys a want leaves out
+// (and the status fields it leaves out) from upstream's answer into the
+// vector files; a scale of an old ReplicaSet in a rolling update is not
+// filled (its reason, CleanupUnhealthy or ScaleDownOld, is kubesem's).
+func TestRolloutStepVectorsUpstream(t *testing.T) {
+	vs, err := conformance.Load(kubesem.Vectors())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { rsDeploymentNowFn, rsUtilNowFn = time.Now, time.Now }()
+	order := planKeysOf(reflect.TypeFor[rollout.Plan]())
+	order = append(order, "sizes")
+	fills := map[string]map[string]map[string]any{} // file → vector → key → value
+	n := 0
+	for _, v := range vs {
+		if v.Decision != "rollout.Step" || v.Want == nil {
+			continue
+		}
+		if len(v.Options) > 0 {
+			t.Errorf("%s: options are not replayed", v.Name)
+			continue
+		}
+		var in roVectorInput
+		if err := json.Unmarshal(v.Input, &in); err != nil {
+			t.Errorf("%s: input: %v", v.Name, err)
+			continue
+		}
+		got, rolling := roReplay(t, &in)
+		var want map[string]any
+		if err := json.Unmarshal(v.Want, &want); err != nil {
+			t.Fatal(err)
+		}
+		compared := maps.Clone(want)
+		if sc, ok := compared["scale"].([]any); ok {
+			var pruned []any
+			for _, x := range sc {
+				m := maps.Clone(x.(map[string]any))
+				delete(m, "reason")
+				pruned = append(pruned, m)
+			}
+			compared["scale"] = orEmptyAny(pruned)
+		}
+		wb, _ := json.Marshal(compared)
+		gb, _ := json.Marshal(got)
+		if ok, why := conformance.Match(wb, gb); !ok {
+			t.Errorf("%s (%s): upstream differs: %s\nupstream: %s", v.Name, v.Source, why, gb)
+			continue
+		}
+		fill := map[string]any{}
+		if merged, ok := completeObject(want["status"], got["status"]); ok {
+			fill["status"] = merged
+		}
+		for _, k := range optionalKeys(order) {
+			if _, ok := want[k]; !ok && got[k] != nil {
+				fill[k] = got[k]
+			}
+		}
+		for _, k := range requiredKeys(order) {
+			if _, ok := want[k]; ok {
+				continue
+			}
+			if k == "scale" && rolling {
+				t.Errorf("%s: want leaves out scale and upstream scales an old ReplicaSet in a rolling update: its reason is not upstream's to give", v.Name)
+				continue
+			}
+			fill[k] = got[k]
+		}
+		if len(fill) > 0 {
+			if fills[v.File] == nil {
+				fills[v.File] = map[string]map[string]any{}
+			}
+			fills[v.File][v.Name] = fill
+		}
+		n++
+	}
+	if n < 21 {
+		t.Fatalf("replayed %d rollout.Step vectors; want every one with a want (>= 21)", n)
+	}
+	t.Logf("%d rollout.Step vectors replayed against upstream; %d files have vectors that leave out Plan keys", n, len(fills))
+	if os.Getenv(writeVectors) == "1" && !t.Failed() {
+		for file, f := range fills {
+			writeFills(t, filepath.Join("..", "..", "testdata", file), "rollout.Step", f, order,
+				map[string][]string{"status": planKeysOf(reflect.TypeFor[rollout.Status]())}, "TestRolloutStepVectorsUpstream")
+		}
+	}
+}
+
+func orEmptyAny(l []any) []any {
+	if l == nil {
+		return []any{}
+	}
+	return l
+}
+
+// roReplay runs one upstream syncDeployment on the vector's state and
+// renders what it did in the shape of the rollout.Step decision. rolling
+// reports a scale of an old ReplicaSet in a rolling update.
+func roReplay(t *testing.T, in *roVectorInput) (out map[string]any, rolling bool) {
+	ctx := context.Background()
+	now := in.Now
+	d := in.Deployment.Deployment.DeepCopy()
+	namespace := d.Namespace
+	tmpl := d.Spec.Template.DeepCopy()
+	appsdefaults.SetObjectDefaults_Deployment(d)
+	d.Spec.Template = *tmpl
+	if d.Namespace == "" {
+		d.Namespace = "default"
+	}
+	yes := true
+	owner := metav1.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: d.Name, UID: d.UID, Controller: &yes, BlockOwnerDeletion: &yes}
+
+	// kubesem's name for the new ReplicaSet, and upstream's.
+	vecHash, realHash := in.Deployment.TemplateHash, controller.ComputeHash(&d.Spec.Template, d.Status.CollisionCount)
+	rename := vecHash != "" && vecHash != realHash
+	upName := func(name string) string {
+		if rename && name == d.Name+"-"+vecHash {
+			return d.Name + "-" + realHash
+		}
+		return name
+	}
+	var rss []*appsv1.ReplicaSet
+	before := map[string]*appsv1.ReplicaSet{}
+	for _, rs := range in.ReplicaSets {
+		rs = rs.DeepCopy()
+		rtmpl := rs.Spec.Template.DeepCopy()
+		appsdefaults.SetObjectDefaults_ReplicaSet(rs)
+		rs.Spec.Template = *rtmpl
+		if rs.Namespace == "" {
+			rs.Namespace = d.Namespace
+		}
+		if metav1.GetControllerOf(rs) == nil {
+			rs.OwnerReferences = append(rs.OwnerReferences, owner)
+		}
+		rs.Name = upName(rs.Name)
+		rss = append(rss, rs)
+		before[rs.Name] = rs
+	}
+
+	_, c := dsController()
+	inf := informers.NewSharedInformerFactory(c, 0)
+	dc, err := deployment.NewDeploymentController(ctx, inf.Apps().V1().Deployments(), inf.Apps().V1().ReplicaSets(), inf.Core().V1().Pods(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := record.NewFakeRecorder(100)
+	dsSet(dc, "eventRecorder", record.EventRecorder(rec))
+	q := &repRecorder{}
+	dsSet(dc, "queue", workqueue.TypedRateLimitingInterface[string](q))
+	rsIndexer := inf.Apps().V1().ReplicaSets().Informer().GetIndexer()
+	failed := map[string]int{}
+	c.PrependReactor("create", "replicasets", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		rs := a.(clienttesting.CreateAction).GetObject().(*appsv1.ReplicaSet)
+		if _, exists, _ := rsIndexer.GetByKey(rs.Namespace + "/" + rs.Name); exists {
+			failed[rs.Name]++
+			return true, nil, apierrors.NewAlreadyExists(appsv1.Resource("replicasets"), rs.Name)
+		}
+		return true, rs, nil
+	})
+	if err := inf.Apps().V1().Deployments().Informer().GetIndexer().Add(d); err != nil {
+		t.Fatal(err)
+	}
+	for _, rs := range rss {
+		if err := rsIndexer.Add(rs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range in.Pods {
+		p = p.DeepCopy()
+		if p.Namespace == "" {
+			p.Namespace = d.Namespace
+		}
+		for i := range p.OwnerReferences {
+			p.OwnerReferences[i].Name = upName(p.OwnerReferences[i].Name)
+		}
+		if err := inf.Core().V1().Pods().Informer().GetIndexer().Add(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// The dispatch's facts, on the objects the sync starts from.
+	podMap, err := roGetPodMap(dc, d, rss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scalingDC, _ := dsController()
+	scaling, _ := dsIsScalingEvent(scalingDC, ctx, d.DeepCopy(), rss)
+	newRS := deploymentutil.FindNewReplicaSet(d, rss)
+	_, oldRSs := deploymentutil.FindOldReplicaSets(d, rss)
+	oldRunning := dsOldPodsRunning(newRS, oldRSs, podMap)
+
+	rsDeploymentNowFn = func() time.Time { return now }
+	rsUtilNowFn = rsDeploymentNowFn
+	c.ClearActions()
+	wall0 := time.Now().Truncate(time.Second)
+	syncErr := dsSyncDeployment(dc, ctx, d.Namespace+"/"+d.Name)
+	wall1 := time.Now()
+	rsDeploymentNowFn, rsUtilNowFn = time.Now, time.Now
+	stamp := func(tm metav1.Time) *metav1.Time {
+		if !tm.Before(&metav1.Time{Time: wall0}) && !tm.After(wall1) {
+			return &metav1.Time{Time: now}
+		}
+		return &tm
+	}
+
+	out = map[string]any{}
+	sizes := map[string]int32{}
+	for name, rs := range before {
+		sizes[name] = *rs.Spec.Replicas
+	}
+	current := maps.Clone(before)
+	created := []any{}
+	updates, scales, deletes := []any{}, []any{}, []any{}
+	status, statusWritten := d.Status, false
+	ann := d.Annotations
+	var template *corev1.PodTemplateSpec
+	for _, a := range c.Actions() {
+		switch a.GetVerb() {
+		case "create":
+			rs, ok := a.(clienttesting.CreateAction).GetObject().(*appsv1.ReplicaSet)
+			if !ok {
+				continue
+			}
+			if failed[rs.Name] > 0 {
+				failed[rs.Name]--
+				continue
+			}
+			created = append(created, roCreated(rs, now, namespace))
+			current[rs.Name], sizes[rs.Name] = rs, *rs.Spec.Replicas
+		case "update":
+			switch o := a.(clienttesting.UpdateAction).GetObject().(type) {
+			case *appsv1.ReplicaSet:
+				prev := current[o.Name]
+				from := *prev.Spec.Replicas
+				annKeys := []string{deploymentutil.DesiredReplicasAnnotation, deploymentutil.MaxReplicasAnnotation}
+				scaled := from != *o.Spec.Replicas || slices.ContainsFunc(annKeys, func(k string) bool { return prev.Annotations[k] != o.Annotations[k] })
+				if scaled {
+					scales = append(scales, map[string]any{"name": o.Name, "from": from, "replicas": *o.Spec.Replicas, "annotations": o.Annotations})
+					if newRS == nil || o.Name != newRS.Name {
+						rolling = rolling || d.Spec.Strategy.Type == appsv1.RollingUpdateDeploymentStrategyType
+					}
+				} else {
+					updates = append(updates, map[string]any{"name": o.Name, "reason": string(rollout.ReasonSyncRevision), "replicas": *o.Spec.Replicas,
+						"annotations": o.Annotations, "minReadySeconds": o.Spec.MinReadySeconds})
+				}
+				current[o.Name], sizes[o.Name] = o, *o.Spec.Replicas
+			case *appsv1.Deployment:
+				ann = o.Annotations
+				if a.GetSubresource() == "status" {
+					status, statusWritten = o.Status, true
+				} else {
+					tp := o.Spec.Template
+					template = &tp
+				}
+			}
+		case "delete":
+			name := a.(clienttesting.DeleteAction).GetName()
+			m := map[string]any{"name": name, "reason": string(rollout.ReasonHistoryLimit)}
+			if rs := current[name]; rs != nil && rs.UID != "" {
+				m["uid"] = string(rs.UID)
+			}
+			deletes = append(deletes, m)
+			delete(sizes, name)
+		}
+	}
+
+	// Outcome and requeue.
+	collision := status.CollisionCount != nil && (d.Status.CollisionCount == nil || *status.CollisionCount > *d.Status.CollisionCount)
+	var outcome rollout.Reason
+	switch {
+	case d.DeletionTimestamp != nil:
+		outcome = rollout.PathDeleting
+	case syncErr != nil && collision:
+		outcome = rollout.PathHashCollision
+	case syncErr != nil:
+		outcome = rollout.PathSyncFailed
+	case d.Spec.Paused:
+		outcome = rollout.PathPaused
+	case roGetRollbackTo(d) != nil:
+		outcome = rollout.PathRollback
+	case scaling:
+		outcome = rollout.PathScalingEvent
+	case d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType:
+		outcome = rollout.PathRecreate
+		scaledOld := slices.ContainsFunc(scales, func(x any) bool { return newRS == nil || x.(map[string]any)["name"] != newRS.Name })
+		if !scaledOld && oldRunning {
+			outcome = rollout.PathOldPodsRunning
+		}
+	default:
+		outcome = rollout.PathRollingUpdate
+	}
+	requeue := []any{}
+	for _, after := range q.after {
+		requeue = append(requeue, map[string]any{"after": after.String(), "reason": string(rollout.ReasonProgressDeadline)})
+	}
+	for range q.rateLimited {
+		requeue = append(requeue, map[string]any{"after": "0s", "reason": string(rollout.ReasonProgressDeadline), "rateLimited": true})
+	}
+	if syncErr != nil {
+		requeue = append(requeue, map[string]any{"after": "0s", "reason": string(outcome), "rateLimited": true})
+	}
+	if q.added > 0 {
+		t.Errorf("upstream enqueued %d times without delay: not in the Plan's vocabulary", q.added)
+	}
+
+	events := []any{}
+	for len(rec.Events) > 0 {
+		e := <-rec.Events
+		typ, rest, _ := strings.Cut(e, " ")
+		reason, _, _ := strings.Cut(rest, " ")
+		if reason == "ScalingReplicaSet" {
+			continue
+		}
+		events = append(events, map[string]any{"type": typ, "reason": reason})
+	}
+
+	create := map[string]any{"count": len(created)}
+	if len(created) > 0 {
+		create["reason"], create["objects"] = string(rollout.ReasonCreateNew), created
+	}
+	out["outcome"] = string(outcome)
+	out["create"] = create
+	out["update"], out["scale"], out["delete"] = updates, scales, deletes
+	out["status"] = roStatus(status, stamp)
+	out["updateStatus"] = statusWritten
+	if !maps.Equal(ann, d.Annotations) {
+		out["annotations"] = ann
+	}
+	if template != nil && !apiequality.Semantic.DeepEqual(*template, d.Spec.Template) {
+		var m map[string]any
+		b, _ := json.Marshal(template)
+		json.Unmarshal(b, &m)
+		out["template"] = dropUnset(m)
+	}
+	out["events"] = events
+	out["requeue"] = requeue
+	out["sizes"] = sizes
+	if !rename {
+		return out, rolling
+	}
+	// Upstream's hash is the vector's templateHash.
+	b, err := json.Marshal(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := map[string]any{}
+	if err := json.Unmarshal([]byte(strings.ReplaceAll(string(b), realHash, vecHash)), &back); err != nil {
+		t.Fatal(err)
+	}
+	return back, rolling
+}
+
+// roCreated renders a created ReplicaSet as the decision writes it: the
+// API server stamps it with now; it has no status yet; the namespace is
+// the vector's; unset fields are left out; owner references without
+// blockOwnerDeletion, which the
+// decision's model does not have (upstream sets it to true).
+func roCreated(rs *appsv1.ReplicaSet, now time.Time, namespace string) map[string]any {
+	c := rs.DeepCopy()
+	c.Namespace = namespace
+	c.CreationTimestamp = metav1.Time{Time: now}
+	var m map[string]any
+	b, _ := json.Marshal(c)
+	json.Unmarshal(b, &m)
+	m = dropUnset(m).(map[string]any)
+	m["status"] = repStatus(appsv1.ReplicaSetStatus{})
+	// kubesem's owner references do not model blockOwnerDeletion, which
+	// upstream's controller reference sets.
+	meta := m["metadata"].(map[string]any)
+	refs, _ := meta["ownerReferences"].([]any)
+	for _, r := range refs {
+		delete(r.(map[string]any), "blockOwnerDeletion")
+	}
+	return m
+}
+
+// dropUnset removes the empty objects and nulls the API's JSON writes for
+// unset fields ("resources": {}, "creationTimestamp": null).
+func dropUnset(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range x {
+			e = dropUnset(e)
+			if m, ok := e.(map[string]any); (ok && len(m) == 0) || e == nil {
+				continue
+			}
+			out[k] = e
+		}
+		return out
+	case []any:
+		for i := range x {
+			x[i] = dropUnset(x[i])
+		}
+	}
+	return v
+}
+
+// roStatus renders a Deployment status as the rollout.Step decision
+// writes it; stamp maps a condition time.
+func roStatus(s appsv1.DeploymentStatus, stamp func(metav1.Time) *metav1.Time) map[string]any {
+	out := map[string]any{"replicas": s.Replicas, "updatedReplicas": s.UpdatedReplicas, "readyReplicas": s.ReadyReplicas,
+		"availableReplicas": s.AvailableReplicas, "unavailableReplicas": s.UnavailableReplicas}
+	if s.ObservedGeneration != 0 {
+		out["observedGeneration"] = s.ObservedGeneration
+	}
+	if s.TerminatingReplicas != nil {
+		out["terminatingReplicas"] = *s.TerminatingReplicas
+	}
+	if s.CollisionCount != nil {
+		out["collisionCount"] = *s.CollisionCount
+	}
+	if len(s.Conditions) > 0 {
+		var conds []map[string]any
+		for _, c := range s.Conditions {
+			conds = append(conds, vecCondition(string(c.Type), string(c.Status), nil, stamp(c.LastUpdateTime), stamp(c.LastTransitionTime), c.Reason, c.Message))
+		}
+		out["conditions"] = conds
+	}
+	return out
+}

@@ -1,0 +1,69 @@
+package node
+
+import (
+	"testing"
+	"time"
+)
+
+func TestStatusUpdate(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	f := time.Minute
+	if r := StatusUpdate(false, t0, 0, f, t0.Add(f-1)); r.Patch {
+		t.Errorf("before the period: %+v", r)
+	}
+	if r := StatusUpdate(false, t0, 0, f, t0.Add(f)); !r.Patch || r.NewDelay {
+		t.Errorf("at the period: %+v", r)
+	}
+	if r := StatusUpdate(false, t0, -10*time.Second, f, t0.Add(50*time.Second)); !r.Patch {
+		t.Errorf("negative delay: %+v", r)
+	}
+	if r := StatusUpdate(false, t0, 10*time.Second, f, t0.Add(69*time.Second)); r.Patch {
+		t.Errorf("positive delay: %+v", r)
+	}
+	if r := StatusUpdate(true, t0, 0, f, t0); !r.Patch || !r.NewDelay {
+		t.Errorf("changed: %+v", r)
+	}
+	if r := StatusUpdate(false, time.Time{}, 0, f, t0); !r.Patch || !r.NewDelay {
+		t.Errorf("never reported: %+v", r)
+	}
+	if r := StatusUpdate(false, t0, 0, 0, t0.Add(DefaultNodeStatusReportFrequency-1)); r.Patch {
+		t.Errorf("default frequency: %+v", r)
+	}
+	if r := StatusUpdate(false, t0, 0, 0, t0.Add(DefaultNodeStatusReportFrequency)); !r.Patch {
+		t.Errorf("default frequency reached: %+v", r)
+	}
+}
+
+func TestStatusReportFrequency(t *testing.T) {
+	if got := StatusReportFrequency(0, 0); got != 5*time.Minute {
+		t.Errorf("defaults: %v", got)
+	}
+	if got := StatusReportFrequency(4*time.Second, 0); got != 4*time.Second {
+		t.Errorf("update frequency only: %v", got)
+	}
+	if got := StatusReportFrequency(4*time.Second, time.Minute); got != time.Minute {
+		t.Errorf("both: %v", got)
+	}
+	if got := StatusReportFrequency(0, time.Minute); got != time.Minute {
+		t.Errorf("report only: %v", got)
+	}
+}
+
+func TestLeaseRenewal(t *testing.T) {
+	if got := LeaseRenewInterval(40 * time.Second); got != 10*time.Second {
+		t.Errorf("40s: %v", got)
+	}
+	if got := LeaseRenewInterval(-time.Second); got != 10*time.Second {
+		t.Errorf("negative: %v", got)
+	}
+	if got := LeaseRenewInterval(time.Second); got != 250*time.Millisecond {
+		t.Errorf("1s: %v", got)
+	}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	if got := NextLeaseRenewal(t0, 0); !got.Equal(t0.Add(10 * time.Second)) {
+		t.Errorf("next: %v", got)
+	}
+	if LeaseRetryBackoff(-1) != 0 || LeaseRetryBackoff(1) != 200*time.Millisecond || LeaseRetryBackoff(6) != 6400*time.Millisecond || LeaseRetryBackoff(7) != LeaseRetryMaxBackoff || LeaseRetryBackoff(1000) != LeaseRetryMaxBackoff {
+		t.Error("backoff")
+	}
+}

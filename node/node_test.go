@@ -1,0 +1,62 @@
+package node
+
+import (
+	"testing"
+	"time"
+)
+
+func TestNodeConditions(t *testing.T) {
+	var nilNode *Node
+	if nilNode.IsReady() {
+		t.Error("nil node ready")
+	}
+	if _, ok := nilNode.Condition(Ready); ok {
+		t.Error("nil node has a condition")
+	}
+	n := &Node{}
+	n.Status.Conditions = []Condition{{Type: MemoryPressure, Status: ConditionTrue}, {Type: Ready, Status: ConditionTrue}, {Type: Ready, Status: ConditionFalse}}
+	if !n.IsReady() {
+		t.Error("the first Ready condition decides")
+	}
+	c, ok := n.Condition(Ready)
+	if !ok || c.Status != ConditionTrue {
+		t.Errorf("Condition: %+v %v", c, ok)
+	}
+	c.Status = ConditionUnknown
+	if !n.IsReady() {
+		t.Error("Condition returned a reference, not a copy")
+	}
+	n.Status.Conditions = []Condition{{Type: Ready, Status: ConditionUnknown}}
+	if n.IsReady() {
+		t.Error("Unknown is ready")
+	}
+	if _, ok := n.Condition(DiskPressure); ok {
+		t.Error("missing condition found")
+	}
+}
+
+func TestMatchTaint(t *testing.T) {
+	now := time.Now()
+	a := Taint{Key: "k", Value: "v", Effect: NoExecute, TimeAdded: &now}
+	if !a.MatchTaint(Taint{Key: "k", Value: "w", Effect: NoExecute}) {
+		t.Error("value or time counted")
+	}
+	if a.MatchTaint(Taint{Key: "k", Effect: NoSchedule}) || a.MatchTaint(Taint{Key: "j", Effect: NoExecute}) {
+		t.Error("key or effect ignored")
+	}
+}
+
+func TestExcludedFromDisruption(t *testing.T) {
+	if ExcludedFromDisruption(nil) {
+		t.Error("nil excluded")
+	}
+	n := &Node{}
+	n.Labels = map[string]string{LabelExcludeDisruption: ""}
+	if !ExcludedFromDisruption(n) {
+		t.Error("empty value not excluded")
+	}
+	n.Labels = map[string]string{"other": "x"}
+	if ExcludedFromDisruption(n) {
+		t.Error("other label excluded")
+	}
+}
