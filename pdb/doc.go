@@ -25,9 +25,10 @@
 //
 // # Divergences
 //
-//   - Controllers are an input ([Controller]): their kind, name, UID, their
-//     own controller reference and their scale. A custom resource whose
-//     Replicas is nil has no scale subresource. A controller reference to a
+//   - Controllers are an input ([Controller], the API object trimmed): their
+//     kind, name, UID, their own controller reference (among
+//     metadata.ownerReferences) and spec.replicas. A custom resource whose
+//     spec.replicas is nil has no scale subresource. A controller reference to a
 //     kind kubesem is not given is "found no controllers" where upstream may
 //     fail earlier in its REST mapper; both fail the sync the same way, with
 //     a different condition message. The "does not implement the scale
