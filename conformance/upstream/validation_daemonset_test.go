@@ -239,10 +239,14 @@ func TestDaemonSetVectorsValidation(t *testing.T) {
 			t.Fatal(err)
 		}
 		var vs []struct {
-			Decision string             `json:"decision"`
-			Name     string             `json:"name"`
-			Options  *daemonset.Options `json:"options"`
-			Input    struct {
+			Decision string `json:"decision"`
+			Name     string `json:"name"`
+			// Options holds the one option validation reads; a vector's
+			// misspelt option (options.json) is not this test's concern.
+			Options *struct {
+				TaintTolerationComparisonOperators bool `json:"taintTolerationComparisonOperators"`
+			} `json:"options"`
+			Input struct {
 				DaemonSet *daemonset.DaemonSet `json:"daemonSet"`
 			} `json:"input"`
 			Want      json.RawMessage `json:"want"`
