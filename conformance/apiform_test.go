@@ -90,7 +90,9 @@ func TestVectorsAPIForm(t *testing.T) {
 // apiFormInputs are the input files besides the vectors that hold objects
 // (the CLI's test inputs), with their conversion.
 var apiFormInputs = map[string]func(*jsonNode) bool{
-	"../cmd/kubesem/testdata/drain_cluster.json": func(doc *jsonNode) bool { return pdbControllers(doc.get("cluster")) },
+	"../cmd/kubesem/testdata/drain_cluster.json": func(doc *jsonNode) bool {
+		return drainNodes(doc.get("cluster")) || pdbControllers(doc.get("cluster"))
+	},
 }
 
 // TestJSONDocRoundTrip checks that the generator's reader and writer give
@@ -133,8 +135,8 @@ func TestAPIFormConversions(t *testing.T) {
 			`{"decision":"daemonset.Step","input":{"history":{"hash":"h2","revisions":[{"metadata":{"name":"ds-h1","labels":{"controller-revision-hash":"h1"}},"revision":1},{"metadata":{"name":"ds-x","labels":{"controller-revision-hash":""}},"revision":2}]}}}`},
 		{`{"decision":"pdb.Step","input":{"controllers":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"rs","uid":"u","owner":{"kind":"Deployment","name":"d","uid":"du"},"replicas":3},{"apiVersion":"batch/v1","kind":"Job","name":"j","uid":"ju"}]}}`,
 			`{"decision":"pdb.Step","input":{"controllers":[{"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"name":"rs","uid":"u","ownerReferences":[{"kind":"Deployment","name":"d","uid":"du","controller":true}]},"spec":{"replicas":3}},{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j","uid":"ju"},"spec":{}}]}}`},
-		{`{"decision":"pdb.Drain","input":{"cluster":{"controllers":[{"apiVersion":"v1","kind":"ReplicationController","name":"db","uid":"db","replicas":4}]}}}`,
-			`{"decision":"pdb.Drain","input":{"cluster":{"controllers":[{"apiVersion":"v1","kind":"ReplicationController","metadata":{"name":"db","uid":"db"},"spec":{"replicas":4}}]}}}`},
+		{`{"decision":"pdb.Drain","input":{"cluster":{"nodes":[{"name":"a"},{"name":"b","capacity":2,"unschedulable":true},{"name":"c","capacity":0}],"controllers":[{"apiVersion":"v1","kind":"ReplicationController","name":"db","uid":"db","replicas":4}]}}}`,
+			`{"decision":"pdb.Drain","input":{"cluster":{"nodes":[{"metadata":{"name":"a"}},{"metadata":{"name":"b"},"spec":{"unschedulable":true},"status":{"allocatable":{"pods":"2"}}},{"metadata":{"name":"c"}}],"controllers":[{"apiVersion":"v1","kind":"ReplicationController","metadata":{"name":"db","uid":"db"},"spec":{"replicas":4}}]}}}`},
 		{`{"decision":"node.Step","input":{"leases":[{"name":"n","renewTime":"t"}],"memory":{"nodes":{"n":{"probeTime":"p","lease":{"name":"n","renewTime":"t0"}}}}},"want":{"memory":{"nodes":{"n":{"lease":{"name":"n","renewTime":"t"}}}}}}`,
 			`{"decision":"node.Step","input":{"leases":[{"metadata":{"name":"n"},"spec":{"renewTime":"t"}}],"memory":{"nodes":{"n":{"probeTime":"p","lease":{"metadata":{"name":"n"},"spec":{"renewTime":"t0"}}}}}},"want":{"memory":{"nodes":{"n":{"lease":{"metadata":{"name":"n"},"spec":{"renewTime":"t"}}}}}}}`},
 		{`{"decision":"podgc.Step","input":{"pods":[],"nodes":[{"metadata":{"name":"a"},"unlisted":true},{"metadata":{"name":"b"},"unlisted":false},{"metadata":{"name":"c"}}],"now":"x"}}`,
@@ -209,6 +211,34 @@ func toAPIForm(v *jsonNode) bool {
 		changed = pdbControllers(in)
 	case "pdb.Drain":
 		changed = pdbControllers(in.get("cluster"))
+		changed = drainNodes(in.get("cluster")) || changed
+	}
+	return changed
+}
+
+// drainNodes rewrites the nodes of a drain cluster, formerly {name,
+// capacity?, unschedulable?}, as node.Node objects: {metadata: {name},
+// spec: {unschedulable}, status: {allocatable: {pods}}}; a capacity of 0
+// meant no limit, which is no allocatable pods.
+func drainNodes(cluster *jsonNode) bool {
+	changed := false
+	for _, n := range cluster.get("nodes").elems() {
+		if n.kind != '{' || n.get("metadata") != nil {
+			continue
+		}
+		name, capacity, unsched := n.get("name"), n.get("capacity"), n.get("unschedulable")
+		out := object("metadata", object())
+		if name != nil {
+			out.get("metadata").set("name", name)
+		}
+		if unsched != nil {
+			out.set("spec", object("unschedulable", unsched))
+		}
+		if capacity != nil && capacity.raw != "0" && capacity.raw != "null" {
+			out.set("status", object("allocatable", object("pods", scalar(strconv.Quote(capacity.raw)))))
+		}
+		*n = *out
+		changed = true
 	}
 	return changed
 }

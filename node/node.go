@@ -1,8 +1,10 @@
 package node
 
 import (
+	"strconv"
 	"time"
 
+	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -24,7 +26,28 @@ type Spec struct {
 
 // Status is the subset of a NodeStatus kubesem reads.
 type Status struct {
-	Conditions []Condition `json:"conditions,omitempty"`
+	// Allocatable is status.allocatable: the resources pods may use, by
+	// name, as the API writes quantities ("110", "4", "16Gi"). Only
+	// "pods" is read ([Node.AllocatablePods]).
+	Allocatable map[string]string `json:"allocatable,omitempty"`
+	Conditions  []Condition       `json:"conditions,omitempty"`
+}
+
+// AllocatablePods returns status.allocatable.pods, how many pods the node
+// takes; ok is false when the node states none. A value that is not a
+// non-negative decimal integer (the form the kubelet writes) is a
+// *field.Error at status.allocatable.pods; other quantity spellings are
+// not modelled.
+func (n *Node) AllocatablePods() (pods int64, ok bool, err error) {
+	v, ok := n.Status.Allocatable["pods"]
+	if !ok {
+		return 0, false, nil
+	}
+	pods, perr := strconv.ParseInt(v, 10, 64)
+	if perr != nil || pods < 0 {
+		return 0, false, field.New("status.allocatable.pods", v, field.ErrInvalid)
+	}
+	return pods, true, nil
 }
 
 // ConditionType names a node condition.

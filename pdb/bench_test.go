@@ -161,7 +161,7 @@ func BenchmarkBudgetsAndIgnores(b *testing.B) {
 
 func BenchmarkDrain(b *testing.B) {
 	pods, cs := manyPods(100)
-	c := pdb.Cluster{Nodes: []pdb.Node{{Name: "n1"}, {Name: "n2"}}, Controllers: cs,
+	c := pdb.Cluster{Nodes: nodes("n1", "n2"), Controllers: cs,
 		Budgets: []pdb.PodDisruptionBudget{*budget(nil, ptr(intstr.Percent(10)))}}
 	for i, p := range pods {
 		q := *p

@@ -48,9 +48,12 @@
 // # Inputs
 //
 // Time is the now argument (the controller's clock and the API server's
-// time.Now for the disruptedPods entry). Pods are those of the cluster;
-// Step and Evict select by namespace and selector themselves. No I/O, no
-// globals; safe for concurrent use; inputs are never modified.
+// time.Now for the disruptedPods entry). Pods are those of the cluster
+// (podstatus.Pod); Step and Evict select by namespace and selector
+// themselves. A drain's nodes are node.Node: spec.unschedulable, and
+// status.allocatable.pods for the most pods one runs (no limit when
+// absent). No I/O, no globals; safe for concurrent use; inputs are never
+// modified.
 //
 // # Errors
 //

@@ -8,22 +8,16 @@ import (
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/internal/apijson"
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// Node is a node of a drain simulation.
-type Node struct {
-	Name string `json:"name"`
-	// Capacity is how many pods the node runs at most (terminating pods
-	// included); 0 means no limit.
-	Capacity int32 `json:"capacity,omitempty"`
-	// Unschedulable is spec.unschedulable (cordoned); Drain sets it.
-	Unschedulable bool `json:"unschedulable,omitempty"`
-}
-
-// Cluster is the state a drain simulation starts from and carries.
+// Cluster is the state a drain simulation starts from and carries. A node
+// runs at most status.allocatable.pods pods (terminating pods included; no
+// limit when the node states none); spec.unschedulable (cordoned) keeps
+// new pods off it, and a drain sets it.
 type Cluster struct {
-	Nodes       []Node                `json:"nodes"`
+	Nodes       []node.Node           `json:"nodes"`
 	Pods        []podstatus.Pod       `json:"pods"`
 	Controllers []Controller          `json:"controllers"`
 	Budgets     []PodDisruptionBudget `json:"budgets"`
@@ -109,6 +103,18 @@ type DrainStep struct {
 func Drain(c Cluster, script []Action, start time.Time, opts Options) ([]DrainStep, error) {
 	s := sim{now: start, opts: opts}
 	s.nodes = slices.Clone(c.Nodes)
+	s.capacity = make([]int64, len(s.nodes))
+	for i := range s.nodes {
+		pods, ok, err := s.nodes[i].AllocatablePods()
+		if err != nil {
+			return nil, under(err, field.Index("cluster.nodes", i))
+		}
+		if ok {
+			s.capacity[i] = pods
+		} else {
+			s.capacity[i] = -1
+		}
+	}
 	for _, p := range c.Pods {
 		p.Status.Conditions = slices.Clone(p.Status.Conditions)
 		p.OwnerReferences = slices.Clone(p.OwnerReferences)
@@ -142,7 +148,8 @@ func Drain(c Cluster, script []Action, start time.Time, opts Options) ([]DrainSt
 type sim struct {
 	now         time.Time
 	opts        Options
-	nodes       []Node
+	nodes       []node.Node
+	capacity    []int64 // of nodes[i]; -1: no limit
 	pods        []*podstatus.Pod
 	controllers []Controller
 	budgets     []PodDisruptionBudget
@@ -161,7 +168,7 @@ func (s *sim) pod(name string) *podstatus.Pod {
 	return nil
 }
 
-func (s *sim) node(name string) *Node {
+func (s *sim) node(name string) *node.Node {
 	for i := range s.nodes {
 		if s.nodes[i].Name == name {
 			return &s.nodes[i]
@@ -179,7 +186,7 @@ func (s *sim) do(a Action) (DrainStep, error) {
 			return st, field.New("node", a.Node, field.ErrInvalid)
 		}
 		if !a.DryRun {
-			n.Unschedulable = true
+			n.Spec.Unschedulable = true
 		}
 		for _, p := range slices.Clone(s.pods) {
 			if p.Spec.NodeName != a.Node || p.IsDeleting() {
@@ -327,10 +334,14 @@ func setReady(p *podstatus.Pod, now time.Time) {
 // fit returns the schedulable node with the fewest pods below capacity.
 func (s *sim) fit() string {
 	best, bestN := "", 0
-	nodes := slices.Clone(s.nodes)
-	slices.SortStableFunc(nodes, func(a, b Node) int { return strings.Compare(a.Name, b.Name) })
-	for _, n := range nodes {
-		if n.Unschedulable {
+	order := make([]int, len(s.nodes))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(s.nodes[a].Name, s.nodes[b].Name) })
+	for _, i := range order {
+		n := &s.nodes[i]
+		if n.Spec.Unschedulable {
 			continue
 		}
 		k := 0
@@ -339,7 +350,7 @@ func (s *sim) fit() string {
 				k++
 			}
 		}
-		if n.Capacity > 0 && k >= int(n.Capacity) {
+		if c := s.capacity[i]; c >= 0 && int64(k) >= c {
 			continue
 		}
 		if best == "" || k < bestN {

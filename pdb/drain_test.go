@@ -22,7 +22,7 @@ func drainCluster() pdb.Cluster {
 		pods = append(pods, *p)
 	}
 	return pdb.Cluster{
-		Nodes:       []pdb.Node{{Name: "node-2"}, {Name: "node-1"}, {Name: "node-3"}},
+		Nodes:       nodes("node-2", "node-1", "node-3"),
 		Pods:        pods,
 		Controllers: []pdb.Controller{rs("rs", 3)},
 		Budgets:     []pdb.PodDisruptionBudget{*budget(ptr(intstr.Int(2)), nil)},
@@ -88,7 +88,7 @@ func TestDrain(t *testing.T) {
 		t.Errorf("second Drain attempts = %+v; want pod-c allowed", a)
 	}
 	// The input is not modified.
-	if c.Nodes[1].Unschedulable || c.Pods[1].DeletionTimestamp != nil || c.Budgets[0].Status.DisruptionsAllowed != 0 {
+	if c.Nodes[1].Spec.Unschedulable || c.Pods[1].DeletionTimestamp != nil || c.Budgets[0].Status.DisruptionsAllowed != 0 {
 		t.Errorf("Drain modified its cluster")
 	}
 }
@@ -127,7 +127,10 @@ func TestDrainCapacity(t *testing.T) {
 	t.Parallel()
 	c := drainCluster()
 	c.Controllers = []pdb.Controller{rs("rs", 6)}
-	c.Nodes = []pdb.Node{{Name: "node-1", Capacity: 2}, {Name: "node-2", Capacity: 2}, {Name: "node-3", Unschedulable: true}}
+	c.Nodes = nodes("node-1", "node-2", "node-3")
+	c.Nodes[0].Status.Allocatable = map[string]string{"pods": "2"}
+	c.Nodes[1].Status.Allocatable = map[string]string{"pods": "2"}
+	c.Nodes[2].Spec.Unschedulable = true
 	steps, err := pdb.Drain(c, []pdb.Action{{Kind: pdb.ActionRecreate, Pods: []string{"n1", "n2", "n3"}}}, now, pdb.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +142,7 @@ func TestDrainCapacity(t *testing.T) {
 	// Equally loaded nodes: the first by name.
 	c = drainCluster()
 	c.Pods = nil
-	c.Nodes = []pdb.Node{{Name: "node-b"}, {Name: "node-c"}, {Name: "node-a"}}
+	c.Nodes = nodes("node-b", "node-c", "node-a")
 	steps, err = pdb.Drain(c, []pdb.Action{{Kind: pdb.ActionRecreate, Pods: []string{"x", "y", "z", "w"}}}, now, pdb.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -204,5 +207,28 @@ func TestDrainCreateAndTerminate(t *testing.T) {
 	}
 	if s := states(steps[4]); s["pod-b"] != "node-2/terminating" {
 		t.Errorf("after Terminate [bare] pods = %v; want pod-b still terminating", s)
+	}
+}
+
+// A node's pod limit is status.allocatable.pods: "0" takes no pod, a value
+// that is not an integer is an error at the node's path.
+func TestDrainAllocatablePods(t *testing.T) {
+	t.Parallel()
+	c := drainCluster()
+	c.Pods = nil
+	c.Nodes = nodes("node-a", "node-b")
+	c.Nodes[0].Status.Allocatable = map[string]string{"pods": "0", "cpu": "4"}
+	steps, err := pdb.Drain(c, []pdb.Action{{Kind: pdb.ActionRecreate, Pods: []string{"x", "y", "z"}}}, now, pdb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := states(steps[0]); s["x"] != "node-b/starting" || s["y"] != "node-b/starting" {
+		t.Errorf("Recreate with node-a full = %v; want every pod on node-b", s)
+	}
+	c.Nodes[1].Status.Allocatable = map[string]string{"pods": "1k"}
+	_, err = pdb.Drain(c, nil, now, pdb.Options{})
+	var fe *field.Error
+	if !errors.As(err, &fe) || fe.Path != "cluster.nodes[1].status.allocatable.pods" || !errors.Is(err, field.ErrInvalid) {
+		t.Errorf("unparsed allocatable pods: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/pdb"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -53,4 +54,13 @@ func manyPods(n int) ([]*podstatus.Pod, []pdb.Controller) {
 	}
 	cs := []pdb.Controller{rs("rs0", int32(n/4)), rs("rs1", int32(n/4)), rs("rs2", int32(n/4)), rs("rs3", int32(n/4))}
 	return pods, cs
+}
+
+// nodes are nodes named names, without pod limit.
+func nodes(names ...string) []node.Node {
+	out := make([]node.Node, len(names))
+	for i, n := range names {
+		out[i].Name = n
+	}
+	return out
 }

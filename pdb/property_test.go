@@ -129,7 +129,7 @@ func TestPropertyEvictionDecrementsByOne(t *testing.T) {
 // desired count (or below what they were, if already below).
 func TestPropertyDrainKeepsDesired(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		nodes := []pdb.Node{{Name: "n0"}, {Name: "n1"}, {Name: "n2"}}
+		nodes := nodes("n0", "n1", "n2")
 		b := budget(ptr(intstr.Int(int32(rapid.IntRange(0, 6).Draw(t, "min")))), nil)
 		c := pdb.Cluster{Nodes: nodes, Controllers: []pdb.Controller{rs("rs", 6)}, Budgets: []pdb.PodDisruptionBudget{*b}}
 		for i := range rapid.IntRange(0, 9).Draw(t, "pods") {

@@ -11,6 +11,7 @@ import (
 	"github.com/kubesem/kubesem/internal/apijson"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/pdb"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -100,7 +101,7 @@ func simulateDrain(args []string, stdout io.Writer) error {
 	}
 	three := int32(3)
 	c := pdb.Cluster{
-		Nodes: []pdb.Node{{Name: "node-1"}, {Name: "node-2"}, {Name: "node-3", Capacity: int32(*capacity)}},
+		Nodes: []node.Node{simNode("node-1", 0), simNode("node-2", 0), simNode("node-3", *capacity)},
 		Controllers: []pdb.Controller{
 			{APIVersion: "apps/v1", Kind: "Deployment", ObjectMeta: meta.ObjectMeta{Name: "web", UID: "web"}, Spec: pdb.ControllerSpec{Replicas: &three}},
 			{APIVersion: "apps/v1", Kind: "ReplicaSet", ObjectMeta: meta.ObjectMeta{Name: "web-rs", UID: "web-rs",
@@ -206,4 +207,15 @@ func simulateDrain(args []string, stdout io.Writer) error {
 		return nil
 	}
 	return tl.writeFile(*svg)
+}
+
+// simNode is a node named name that runs at most capacity pods (0: no
+// limit), its status.allocatable.pods.
+func simNode(name string, capacity int) node.Node {
+	var n node.Node
+	n.Name = name
+	if capacity > 0 {
+		n.Status.Allocatable = map[string]string{"pods": strconv.Itoa(capacity)}
+	}
+	return n
 }
