@@ -13,8 +13,10 @@
 //
 // # Rules
 //
-//   - Model: [Node], [Taint], [Toleration], [Condition], [Lease],
-//     [Node.Condition], [Node.IsReady], [Zone], [ExcludedFromDisruption]
+//   - Model (the one Node and node Lease of every package; the pod's node
+//     affinity is podstatus's, aliased here): [Node], [Taint], [Toleration],
+//     [Condition], [Lease], [Node.Condition], [Node.IsReady],
+//     [Node.AllocatablePods], [Zone], [ExcludedFromDisruption]
 //   - Predicates (shared with daemonset): [ToleratesTaint], [Tolerates],
 //     [FindUntoleratedTaint] with [NoScheduleOrNoExecute], [OnlyNoExecute]
 //     or [EffectFilter]; [MatchesNodeSelector], [MatchNodeSelectorTerms];

@@ -1,8 +1,11 @@
 package node
 
 import (
+	"errors"
 	"testing"
 	"time"
+
+	"github.com/kubesem/kubesem/field"
 )
 
 func TestNodeConditions(t *testing.T) {
@@ -58,5 +61,32 @@ func TestExcludedFromDisruption(t *testing.T) {
 	n.Labels = map[string]string{"other": "x"}
 	if ExcludedFromDisruption(n) {
 		t.Error("other label excluded")
+	}
+}
+
+func TestAllocatablePods(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		alloc map[string]string
+		pods  int64
+		ok    bool
+		err   bool
+	}{
+		{nil, 0, false, false},
+		{map[string]string{"cpu": "4"}, 0, false, false},
+		{map[string]string{"pods": "110"}, 110, true, false},
+		{map[string]string{"pods": "0"}, 0, true, false},
+		{map[string]string{"pods": "-1"}, 0, false, true},
+		{map[string]string{"pods": "1k"}, 0, false, true},
+	} {
+		n := &Node{Status: Status{Allocatable: c.alloc}}
+		pods, ok, err := n.AllocatablePods()
+		if pods != c.pods || ok != c.ok || (err != nil) != c.err {
+			t.Errorf("%v: %d, %v, %v", c.alloc, pods, ok, err)
+		}
+		var fe *field.Error
+		if c.err && (!errors.As(err, &fe) || fe.Path != "status.allocatable.pods") {
+			t.Errorf("%v: error %v not at status.allocatable.pods", c.alloc, err)
+		}
 	}
 }
