@@ -163,7 +163,7 @@ func TestPDBDisruptionsAllowedDifferential(t *testing.T) {
 			t.Fatalf("kubesem input error %+v", e)
 		}
 		if got.DisruptionsAllowed == nil || *got.DisruptionsAllowed != want {
-			t.Fatalf("%+v: kubesem %v, upstream %d", in, got.DisruptionsAllowed, want)
+			t.Fatalf("%+v: kubesem %s, upstream %d", in, rdJSON(t, got), want)
 		}
 		switch {
 		case want > 0:
