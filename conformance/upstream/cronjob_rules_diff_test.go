@@ -371,7 +371,7 @@ func TestCronJobIsTooLateDifferential(t *testing.T) {
 			t.Fatalf("kubesem input error %+v", e)
 		}
 		if got.TooLate != want {
-			t.Fatalf("scheduled %s, now %s, startingDeadlineSeconds %v: kubesem tooLate %v, upstream %v",
+			t.Fatalf("scheduled %s, now %s, startingDeadlineSeconds %s: kubesem tooLate %v, upstream %v",
 				scheduled.Format(time.RFC3339Nano), now.Format(time.RFC3339Nano), rdJSON(t, cj.Spec.StartingDeadlineSeconds), got.TooLate, want)
 		}
 		counts[fmt.Sprintf("checked, tooLate %v", want)]++
