@@ -128,7 +128,8 @@ func TestDefaultTolerations(t *testing.T) {
 	}
 	if got := DefaultTolerations([]Toleration{{Key: TaintNotReady, Operator: OpExists, Effect: "NoSchedule"}}, -1); len(got) != 3 {
 		t.Fatalf("NoSchedule does not count: %+v", got)
-	} // The flags are taken as they are, negative ones included, each for its
+	}
+	// The flags are taken as they are, negative ones included, each for its
 	// own toleration.
 	got = DefaultTolerationsFor([]Toleration{{Key: TaintUnreachable, Operator: OpExists}}, -1, 7)
 	if len(got) != 2 || got[1].Key != TaintNotReady || *got[1].TolerationSeconds != -1 {
