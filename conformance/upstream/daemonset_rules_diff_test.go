@@ -36,47 +36,54 @@ var rdDSGenValues = []string{"1", "0", "-1", "01", "+1", " 1", "1 ", "", "abc", 
 	"-9223372036854775808", "-9223372036854775809", "12345", "1e3", "0x1"}
 
 // TestDaemonSetIsPodUpdatedDifferential: daemonset.IsPodUpdated against
-// IsPodUpdated on pods whose pod-template-generation label is absent,
+// IsPodUpdated, exhaustively over a finite space (1,806 states): pods
+// without labels, or whose pod-template-generation label is absent,
 // canonical, padded, signed, zero-prefixed, at and past the int64 limits or
-// not a number, whose controller-revision-hash label is absent, empty, the
-// hash or another; the hash empty or not; the template generation absent,
-// 0, ±1, 12345 and the int64 extremes. Then every daemonset.IsPodUpdated
-// vector is replayed through IsPodUpdated.
+// not a number and whose controller-revision-hash label is absent, empty,
+// the hash or another; the hash empty or not; the template generation
+// absent, 0, ±1, 12345 and the int64 extremes. Then every
+// daemonset.IsPodUpdated vector is replayed through IsPodUpdated.
 func TestDaemonSetIsPodUpdatedDifferential(t *testing.T) {
 	counts := map[string]int{}
-	rapid.Check(t, func(t *rapid.T) {
-		labels := map[string]string{"app": "web"}
-		if rapid.IntRange(0, 3).Draw(t, "genLabelSet") > 0 {
-			labels[daemonset.LabelTemplateGeneration] = rapid.SampledFrom(rdDSGenValues).Draw(t, "genLabel")
+	labelSets := []map[string]string{nil}
+	for _, g := range append([]string{"<absent>"}, rdDSGenValues...) {
+		for _, h := range []string{"<absent>", "abc", "", "def", "ABC"} {
+			l := map[string]string{"app": "web"}
+			if g != "<absent>" {
+				l[daemonset.LabelTemplateGeneration] = g
+			}
+			if h != "<absent>" {
+				l[daemonset.LabelRevisionHash] = h
+			}
+			labelSets = append(labelSets, l)
 		}
-		if rapid.IntRange(0, 3).Draw(t, "hashLabelSet") > 0 {
-			labels[daemonset.LabelRevisionHash] = rapid.SampledFrom([]string{"abc", "", "def", "ABC"}).Draw(t, "hashLabel")
+	}
+	gens := []*int64{nil}
+	for _, g := range []int64{0, 1, -1, 12345, math.MaxInt64, math.MinInt64} {
+		gens = append(gens, ptrTo(g))
+	}
+	for _, labels := range labelSets {
+		for _, hash := range []string{"abc", "", "def"} {
+			for _, gen := range gens {
+				pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "default", Labels: labels}}
+				want := dsutil.IsPodUpdated(pod, hash, gen)
+				in := map[string]any{"labels": labels, "hash": hash}
+				if gen != nil {
+					in["templateGeneration"] = *gen
+				}
+				var got struct {
+					Updated *bool `json:"updated"`
+				}
+				if e := rdDecide(t, "daemonset.IsPodUpdated", nil, in, &got); e != nil {
+					t.Fatalf("kubesem input error %+v", e)
+				}
+				if got.Updated == nil || *got.Updated != want {
+					t.Fatalf("%s: kubesem %s, upstream %v", rdJSON(t, in), rdJSON(t, got), want)
+				}
+				counts[fmt.Sprintf("updated %v", want)]++
+			}
 		}
-		if rapid.IntRange(0, 5).Draw(t, "noLabels") == 0 {
-			labels = nil
-		}
-		hash := rapid.SampledFrom([]string{"abc", "", "def"}).Draw(t, "hash")
-		var gen *int64
-		if rapid.IntRange(0, 3).Draw(t, "genSet") > 0 {
-			gen = ptrTo(rapid.SampledFrom([]int64{0, 1, -1, 12345, math.MaxInt64, math.MinInt64}).Draw(t, "gen"))
-		}
-		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "default", Labels: labels}}
-		want := dsutil.IsPodUpdated(pod, hash, gen)
-		in := map[string]any{"labels": labels, "hash": hash}
-		if gen != nil {
-			in["templateGeneration"] = *gen
-		}
-		var got struct {
-			Updated *bool `json:"updated"`
-		}
-		if e := rdDecide(t, "daemonset.IsPodUpdated", nil, in, &got); e != nil {
-			t.Fatalf("kubesem input error %+v", e)
-		}
-		if got.Updated == nil || *got.Updated != want {
-			t.Fatalf("%s: kubesem %s, upstream %v", rdJSON(t, in), rdJSON(t, got), want)
-		}
-		counts[fmt.Sprintf("updated %v", want)]++
-	})
+	}
 	rdCount(t, counts)
 
 	n := 0
