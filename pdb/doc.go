@@ -28,9 +28,11 @@
 //   - Controllers are an input ([Controller]): their kind, name, UID, their
 //     own controller reference and their scale. A custom resource whose
 //     Replicas is nil has no scale subresource. A controller reference to a
-//     kind kubesem is not given is "found no controllers" where upstream may
-//     fail earlier in its REST mapper; both fail the sync the same way, with
-//     a different condition message. The "does not implement the scale
+//     kind kubesem is not given, or falling through to the scale subresource
+//     at an apiVersion no controller of its kind is given at, is "found no
+//     controllers" where upstream fails earlier in its REST mapper ("no
+//     matches for kind"); both fail the sync the same way, with a different
+//     condition message. The "does not implement the scale
 //     subresource" message names the kind and object, not the resource.
 //   - Upstream sums controller scales in int32 (wrapping); kubesem returns
 //     field.ErrOverflow beyond int32.
