@@ -42,7 +42,8 @@ type nodeSelectorOut struct {
 
 type nodeTolerationsIn struct {
 	Tolerations []node.Toleration `json:"tolerations"`
-	// Seconds is the admission plugin's tolerationSeconds; absent means 300.
+	// Seconds is the admission plugin's two flags, any int64, taken as they
+	// are; absent means their defaults (300).
 	Seconds *int64 `json:"seconds"`
 }
 
@@ -247,11 +248,11 @@ func nodeDecisions() []Decision {
 			return nodeSelectorOut{ok}, err
 		}),
 		Bind("node.DefaultTolerations", func(in nodeTolerationsIn, _ struct{}) (nodeTolerationsOut, error) {
-			s := int64(-1)
+			s := node.DefaultTolerationSeconds
 			if in.Seconds != nil {
 				s = *in.Seconds
 			}
-			return nodeTolerationsOut{node.DefaultTolerations(in.Tolerations, s)}, nil
+			return nodeTolerationsOut{node.DefaultTolerationsFor(in.Tolerations, s, s)}, nil
 		}),
 		Bind("node.MinTolerationTime", func(in nodeMinTimeIn, _ struct{}) (nodeMinTimeOut, error) {
 			d := node.MinTolerationTime(in.Tolerations)

@@ -82,11 +82,31 @@ func (r Requirement) matches(labels map[string]string) bool {
 	return false
 }
 
-// Validate returns a *field.Error naming path when an operator is unknown,
-// In/NotIn has no values, or Exists/DoesNotExist has values.
+// Validate returns a *field.Error naming path when a matchLabels key is not
+// a qualified name or its value not a label value (at matchLabels), or a
+// requirement's operator is unknown, In/NotIn has no values,
+// Exists/DoesNotExist has values, its key is not a qualified name or one of
+// its values is not a label value.
+//
+// Source: upstream k8s.io/apimachinery pkg/apis/meta/v1/validation
+// ValidateLabelSelector, as the API server calls it on create
+// (AllowInvalidLabelValueInSelector false) (v0.36.3).
 func (s *LabelSelector) Validate(path string) error {
 	if s == nil {
 		return nil
+	}
+	keys := make([]string, 0, len(s.MatchLabels))
+	for k := range s.MatchLabels {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !isQualifiedName(k) {
+			return field.New(field.Child(path, "matchLabels"), k, field.ErrInvalid)
+		}
+		if v := s.MatchLabels[k]; !isLabelValue(v) {
+			return field.New(field.Child(path, "matchLabels"), v, field.ErrInvalid)
+		}
 	}
 	for i, r := range s.MatchExpressions {
 		p := field.Index(field.Child(path, "matchExpressions"), i)
@@ -104,6 +124,14 @@ func (s *LabelSelector) Validate(path string) error {
 		}
 		if r.Key == "" {
 			return field.New(field.Child(p, "key"), "", field.ErrRequired)
+		}
+		if !isQualifiedName(r.Key) {
+			return field.New(field.Child(p, "key"), r.Key, field.ErrInvalid)
+		}
+		for j, v := range r.Values {
+			if !isLabelValue(v) {
+				return field.New(field.Index(field.Child(p, "values"), j), v, field.ErrInvalid)
+			}
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package meta_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/kubesem/kubesem/field"
@@ -109,6 +110,24 @@ func TestValidate(t *testing.T) {
 			"spec.selector.matchExpressions[0].operator", field.ErrUnsupported},
 		{"empty key", &meta.LabelSelector{MatchExpressions: []meta.Requirement{{Operator: meta.OpExists}}},
 			"spec.selector.matchExpressions[0].key", field.ErrRequired},
+		{"qualified keys and label values", &meta.LabelSelector{MatchLabels: map[string]string{"example.com/app": "A.b_c-1", "x": ""},
+			MatchExpressions: []meta.Requirement{{Key: strings.Repeat("k", 63), Operator: meta.OpIn, Values: []string{strings.Repeat("v", 63), ""}}}}, "", nil},
+		{"key with two slashes", &meta.LabelSelector{MatchExpressions: []meta.Requirement{{Key: "a/b/c", Operator: meta.OpExists}}},
+			"spec.selector.matchExpressions[0].key", field.ErrInvalid},
+		{"key of 64 characters", &meta.LabelSelector{MatchExpressions: []meta.Requirement{{Key: strings.Repeat("k", 64), Operator: meta.OpExists}}},
+			"spec.selector.matchExpressions[0].key", field.ErrInvalid},
+		{"uppercase key prefix", &meta.LabelSelector{MatchExpressions: []meta.Requirement{{Key: "Example.com/a", Operator: meta.OpExists}}},
+			"spec.selector.matchExpressions[0].key", field.ErrInvalid},
+		{"value starting with a dash", &meta.LabelSelector{MatchExpressions: []meta.Requirement{{Key: "app", Operator: meta.OpIn, Values: []string{"web", "-bad"}}}},
+			"spec.selector.matchExpressions[0].values[1]", field.ErrInvalid},
+		{"value of 64 characters", &meta.LabelSelector{MatchExpressions: []meta.Requirement{{Key: "app", Operator: meta.OpNotIn, Values: []string{strings.Repeat("v", 64)}}}},
+			"spec.selector.matchExpressions[0].values[0]", field.ErrInvalid},
+		{"matchLabels key", &meta.LabelSelector{MatchLabels: map[string]string{"-bad": "web"}},
+			"spec.selector.matchLabels", field.ErrInvalid},
+		{"matchLabels empty key", &meta.LabelSelector{MatchLabels: map[string]string{"": "web"}},
+			"spec.selector.matchLabels", field.ErrInvalid},
+		{"matchLabels value", &meta.LabelSelector{MatchLabels: map[string]string{"app": "a b"}},
+			"spec.selector.matchLabels", field.ErrInvalid},
 	}
 	for _, tc := range tests {
 		err := tc.s.Validate(path)

@@ -20,7 +20,7 @@
 //   - Predicates (shared with daemonset): [ToleratesTaint], [Tolerates],
 //     [FindUntoleratedTaint] with [NoScheduleOrNoExecute], [OnlyNoExecute]
 //     or [EffectFilter]; [MatchesNodeSelector], [MatchNodeSelectorTerms];
-//     [DefaultTolerations]
+//     [DefaultTolerations], [DefaultTolerationsFor]
 //   - Input: [ParseTaint], [ParseTaints] (kubectl taint syntax),
 //     [ValidateTolerations], [ValidateTaints] (API validation)
 //   - Taint-based eviction: [MatchingTolerations], [MinTolerationTime],

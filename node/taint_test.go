@@ -129,6 +129,16 @@ func TestDefaultTolerations(t *testing.T) {
 	if got := DefaultTolerations([]Toleration{{Key: TaintNotReady, Operator: OpExists, Effect: "NoSchedule"}}, -1); len(got) != 3 {
 		t.Fatalf("NoSchedule does not count: %+v", got)
 	}
+	// The flags are taken as they are, negative ones included, each for its
+	// own toleration.
+	got = DefaultTolerationsFor([]Toleration{{Key: TaintUnreachable, Operator: OpExists}}, -1, 7)
+	if len(got) != 2 || got[1].Key != TaintNotReady || *got[1].TolerationSeconds != -1 {
+		t.Fatalf("DefaultTolerationsFor(-1, 7): %+v", got)
+	}
+	got = DefaultTolerationsFor(nil, 0, 7)
+	if len(got) != 2 || *got[0].TolerationSeconds != 0 || *got[1].TolerationSeconds != 7 {
+		t.Fatalf("DefaultTolerationsFor(0, 7): %+v", got)
+	}
 }
 
 func TestZone(t *testing.T) {

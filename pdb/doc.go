@@ -28,10 +28,12 @@
 //   - Controllers are an input ([Controller], the API object trimmed): their
 //     kind, name, UID, their own controller reference (among
 //     metadata.ownerReferences) and spec.replicas. A custom resource whose
-//     spec.replicas is nil has no scale subresource. A controller reference to a
-//     kind kubesem is not given is "found no controllers" where upstream may
-//     fail earlier in its REST mapper; both fail the sync the same way, with
-//     a different condition message. The "does not implement the scale
+//     spec.replicas is nil has no scale subresource. A controller reference
+//     to a kind kubesem is not given, or falling through to the scale
+//     subresource at an apiVersion no controller of its kind is given at, is
+//     "found no controllers" where upstream fails earlier in its REST mapper
+//     ("no matches for kind"); both fail the sync the same way, with a
+//     different condition message. The "does not implement the scale
 //     subresource" message names the kind and object, not the resource.
 //   - Upstream sums controller scales in int32 (wrapping); kubesem returns
 //     field.ErrOverflow beyond int32.

@@ -83,14 +83,27 @@ func lookup(cs []Controller, kind, name string, groups ...string) *Controller {
 	return nil
 }
 
+// lookupVersion returns the controller of that exact apiVersion, kind and
+// name.
+func lookupVersion(cs []Controller, apiVersion, kind, name string) *Controller {
+	for i := range cs {
+		if c := &cs[i]; c.APIVersion == apiVersion && c.Kind == kind && c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
 // ControllerScale returns the UID and scale of the controller the disruption
 // controller counts for a pod with controller reference ref: a
 // ReplicationController; a ReplicaSet's Deployment (when the ReplicaSet is
 // controlled by one); a ReplicaSet not controlled by a Deployment; a
-// StatefulSet; else any object of the reference's kind and name with a scale
-// subresource. Names and UIDs must both match. found is false when no
-// controller is found; err is set when the reference's kind has no scale
-// subresource or its apiVersion does not parse.
+// StatefulSet (these by group, whatever the version); else the object of
+// the reference's apiVersion, kind and name, through its scale subresource
+// (a version no controller of that kind is given at is not served). Names
+// and UIDs must both match. found is false when no controller is found;
+// err is set when the reference's kind has no scale subresource or its
+// apiVersion does not parse.
 //
 // Source: upstream pkg/controller/disruption/disruption.go finders,
 // getPodReplicationController, getPodDeployment, getPodReplicaSet,
@@ -128,9 +141,10 @@ func ControllerScale(ref meta.OwnerReference, controllers []Controller) (uid str
 			return c.UID, replicas(c), true, nil
 		}
 	}
-	// The scale subresource of any object of the reference's group and kind.
-	g, _ := groupOf(ref.APIVersion)
-	c := lookup(controllers, ref.Kind, ref.Name, g)
+	// The scale subresource of the object, reached through the REST mapping
+	// of the reference's group, version and kind: a version the API does not
+	// serve (one no controller of that kind is given at) maps to nothing.
+	c := lookupVersion(controllers, ref.APIVersion, ref.Kind, ref.Name)
 	if c == nil {
 		return "", 0, false, nil
 	}
@@ -171,11 +185,13 @@ func ExpectedScale(pods []*podstatus.Pod, controllers []Controller) (count int32
 		if !found {
 			return 0, nil, &ScaleError{Pod: p.Name, Message: fmt.Sprintf("found no controllers for pod %q", p.Name)}
 		}
+		// Keyed by the UID of the controller found, not the reference's: a
+		// ReplicaSet counted through its Deployment is looked up again for
+		// each of its pods.
 		if _, ok := seen[uid]; !ok {
 			sum += int64(scale)
 		}
 		seen[uid] = scale
-		seen[ref.UID] = scale
 	}
 	if sum > 1<<31-1 || sum < -1<<31 {
 		return 0, nil, field.Int("controllers", sum, field.ErrOverflow)

@@ -59,6 +59,9 @@ func TestControllerScale(t *testing.T) {
 		{"UID mismatch", meta.OwnerReference{APIVersion: "v1", Kind: "ReplicationController", Name: "rc", UID: "other"}, "", 0, false, false},
 		{"custom resource, UID mismatch", meta.OwnerReference{APIVersion: "example.com/v1", Kind: "Scalable", Name: "x", UID: "other"}, "", 0, false, false},
 		{"custom resource, other group", ref("other.com/v1", "Scalable", "x"), "", 0, false, false},
+		{"custom resource, version not served", ref("example.com/v2", "Scalable", "x"), "", 0, false, false},
+		{"ReplicaSet whose Deployment is missing, version not served: no scale mapping", ref("apps/v1beta2", "ReplicaSet", "rs-of-missing"), "", 0, false, false},
+		{"bare ReplicaSet, version not served: found by group", ref("apps/v1beta2", "ReplicaSet", "rs"), "rs-uid", 4, true, false},
 		{"bad apiVersion", ref("a/b/c", "ReplicaSet", "rs"), "", 0, false, true},
 		{"StatefulSet outside apps", ref("v1", "StatefulSet", "ss"), "", 0, false, false},
 	}
@@ -93,6 +96,14 @@ func TestExpectedScale(t *testing.T) {
 	var se *pdb.ScaleError
 	if !errors.As(err, &se) || se.Pod != "x" || se.Message != `found no controllers for pod "x"` {
 		t.Errorf("ExpectedScale(missing controllers) = %v; want ScaleError for pod x", err)
+	}
+	// Only the UID of the controller found is remembered: a pod whose
+	// reference names a ReplicaSet counted through its Deployment is looked
+	// up again, and a reference of another group fails.
+	coreRef := &meta.OwnerReference{APIVersion: "v1", Kind: "ReplicaSet", Name: "old", UID: "old-uid", Controller: ptr(true)}
+	_, _, err = pdb.ExpectedScale([]*podstatus.Pod{readyPod("a", true, rsRef("old")), readyPod("b", true, coreRef)}, cs)
+	if !errors.As(err, &se) || se.Pod != "b" {
+		t.Errorf("ExpectedScale(ReplicaSet of a Deployment, then a core-group reference to it) = %v; want ScaleError for pod b", err)
 	}
 	// A sum past int32 is an overflow error at controllers.
 	big := []pdb.Controller{rs("r1", 1<<31-1), rs("r2", 1)}

@@ -3,6 +3,7 @@ package upstream_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -257,11 +258,30 @@ func TestNodeDiffLeaseRetryBackoff(t *testing.T) {
 // TestNodeDiffLeaseRetryTiming runs the real lease controller on a fake
 // client whose Lease GETs fail, and measures the waits between its first
 // four attempts (real time: 200 + 400 + 800 ms): each is at least
-// LeaseRetryBackoff(i) and well short of the next doubling.
+// LeaseRetryBackoff(i) and well short of the next doubling. A wait can only
+// be stretched by a loaded machine, never shortened, so a run that misses
+// the upper bound is measured again (three runs at most); a wait below the
+// bound fails at once.
 func TestNodeDiffLeaseRetryTiming(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real-time test")
 	}
+	var late []string
+	for run := 0; run < 3; run++ {
+		late = nodeLeaseRetryRun(t)
+		if len(late) == 0 {
+			return
+		}
+	}
+	for _, l := range late {
+		t.Error(l)
+	}
+}
+
+// nodeLeaseRetryRun measures one run; it fails t on a wait shorter than
+// LeaseRetryBackoff and returns the waits too long to tell from the next
+// doubling.
+func nodeLeaseRetryRun(t *testing.T) []string {
 	const attempts = 4
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -290,12 +310,17 @@ func TestNodeDiffLeaseRetryTiming(t *testing.T) {
 	if len(at) < attempts {
 		t.Fatalf("%d attempts", len(at))
 	}
+	var late []string
 	for i := 1; i < attempts; i++ {
 		gap, want := at[i].Sub(at[i-1]), node.LeaseRetryBackoff(i)
-		if gap < want || gap >= want*3/2 {
-			t.Errorf("wait before retry %d: %v, LeaseRetryBackoff %v", i, gap, want)
+		switch {
+		case gap < want:
+			t.Fatalf("wait before retry %d: %v, shorter than LeaseRetryBackoff %v", i, gap, want)
+		case gap >= want*3/2:
+			late = append(late, fmt.Sprintf("wait before retry %d: %v, LeaseRetryBackoff %v", i, gap, want))
 		}
 	}
+	return late
 }
 
 // nodeSetField sets an unexported field of a Kubelet.
