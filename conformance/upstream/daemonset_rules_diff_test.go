@@ -13,12 +13,16 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
+	apivalidation "k8s.io/kubernetes/pkg/apis/core/validation"
 	dsutil "k8s.io/kubernetes/pkg/controller/daemon/util"
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/conformance"
 	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
+	utilfield "k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/kubernetes/pkg/apis/core"
 )
 
 // The four daemon pod rules of daemon/util against v1.36.3's own
@@ -363,13 +367,18 @@ func rdDSStored(tb rdFataler, ds *appsv1.DaemonSet) *appsv1.DaemonSet {
 }
 
 // rdDSAsKubesem returns v read through kubesem's podstatus.Template and
-// written back as JSON: the modelled fields, with the rest kept as decoded.
+// written as the decision's answer is (plan.Encode of the template: its
+// modelled fields).
 func rdDSAsKubesem(tb rdFataler, v any) json.RawMessage {
 	var k podstatus.Template
 	if err := json.Unmarshal(rdJSON(tb, v), &k); err != nil {
 		tb.Fatalf("decode as podstatus.Template: %v", err)
 	}
-	return rdJSON(tb, k)
+	b, err := plan.Encode(k)
+	if err != nil {
+		tb.Fatalf("encode: %v", err)
+	}
+	return b
 }
 
 // TestDaemonSetNewPodDifferential: daemonset.NewPod against the template
@@ -390,6 +399,22 @@ func TestDaemonSetNewPodDifferential(t *testing.T) {
 		in := map[string]any{"daemonSet": ds, "node": name, "hash": hash}
 		var raw json.RawMessage
 		if e := rdDecide(t, "daemonset.NewPod", nil, in, &raw); e != nil {
+			// A required node affinity the API server rejects (the draw
+			// makes one without terms) is an input error for kubesem at
+			// upstream's path.
+			if a := ds.Spec.Template.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+				var sel core.NodeSelector
+				if err := legacyscheme.Scheme.Convert(a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution, &sel, nil); err != nil {
+					t.Fatal(err)
+				}
+				path := utilfield.NewPath("daemonSet", "spec", "template", "spec", "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
+				for _, ue := range apivalidation.ValidateNodeSelector(&sel, false, path) {
+					if ue.Field == e.Field {
+						counts["rejected by both"]++
+						return
+					}
+				}
+			}
 			t.Fatalf("kubesem input error %+v\ninput %s", e, rdJSON(t, in))
 		}
 		var got v1.PodTemplateSpec

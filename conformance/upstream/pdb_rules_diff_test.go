@@ -280,14 +280,17 @@ func rdPDBDrawExpected(t *rapid.T) rdPDBExpectedCase {
 	c.up.budget = b
 	var ctls []map[string]any
 	ctl := func(apiVersion, kind, name, uid string, replicas *int32, owner *metav1.OwnerReference) {
-		m := map[string]any{"apiVersion": apiVersion, "kind": kind, "name": name, "uid": uid}
-		if replicas != nil {
-			m["replicas"] = *replicas
-		}
+		// the API object pdb.Controller reads: its controller reference
+		// among ownerReferences, spec.replicas (none: no scale subresource)
+		md := map[string]any{"name": name, "uid": uid}
 		if owner != nil {
-			m["owner"] = owner
+			md["ownerReferences"] = []*metav1.OwnerReference{owner}
 		}
-		ctls = append(ctls, m)
+		spec := map[string]any{}
+		if replicas != nil {
+			spec["replicas"] = *replicas
+		}
+		ctls = append(ctls, map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": md, "spec": spec})
 	}
 	type ref struct{ apiVersion, kind, name, uid string }
 	var refs []ref
