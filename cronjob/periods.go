@@ -57,7 +57,7 @@ func (m *meter) count() {
 }
 
 // steps takes the steps t = Next(t) from Unix second x while each goes
-// forward and lands at or before u.
+// forward and lands at or before u, and says where and why it stopped.
 func (s *Schedule) steps(x, u int64, m *meter) run {
 	r := run{last: x}
 	if s.delay > 0 {
@@ -135,12 +135,12 @@ func join(a, b run) run {
 
 // ruleEra returns an instant from which the zone's offsets follow its rule
 // (package time's lookups use the zone's TZ string, not its list of
-// transitions) with daylight saving: the first of four consecutive
-// 1 January 00:00 UTC, from 1900 to 2500, at which package time starts a
-// period without a change of offset, the year split it makes only in that
-// era (a listed transition exactly at such an instant four years running
-// does not occur). ok is false when there is none (the zone keeps one
-// offset after its last transition, so stepping needs no cycles).
+// transitions) with daylight saving: the last of the first four
+// consecutive 1 January 00:00 UTC, from 1900 to 2500, at which package time
+// starts a period without a change of offset, the year split it makes only
+// in that era (a listed transition exactly at such an instant four years
+// running does not occur). ok is false when there is none (the zone keeps
+// one offset after its last transition, so stepping needs no cycles).
 func (s *Schedule) ruleEra() (int64, bool) {
 	run := 0
 	for y := int64(1900); y <= 2500; y++ {
