@@ -232,10 +232,10 @@ func TestWorkBounded(t *testing.T) {
 	y1850 := time.Date(1850, 1, 1, 0, 0, 0, 0, time.UTC)
 	y2024, y9999 := time.Date(2024, 11, 4, 5, 0, 0, 0, time.UTC), time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
 	specs := []string{"*/30 * * * *"}
-	windows := []window{{year1, y9999}, {y1850, y9999}}
+	windows := []window{{year1, y9999}}
 	if os.Getenv("CRONJOB_SWEEP") == "all" {
 		specs = eraSchedules
-		windows = append(windows, window{year1, y2024}, window{year0, y9999}, window{y1850, y2024}, window{y2024, y9999})
+		windows = append(windows, window{y1850, y9999}, window{year1, y2024}, window{year0, y9999}, window{y1850, y2024}, window{y2024, y9999})
 	}
 	var worst meter
 	var worstAt string

@@ -2,6 +2,7 @@ package upstream_test
 
 import (
 	"errors"
+	"os"
 	"reflect"
 	"testing"
 	"time"
@@ -201,5 +202,48 @@ func TestCronJobErasDifferential(t *testing.T) {
 	t.Logf("%d zones; %v", len(czZones), counts)
 	if counts["compared"] == 0 || counts["compared beyond 292 years"] == 0 {
 		t.Fatalf("compared %v", counts)
+	}
+}
+
+// TestCronJobIssue19Slow (KUBESEM_SLOW=1; upstream takes tens of minutes)
+// runs upstream's whole sync on the Step inputs of issue 19 that v1.36.3
+// answers only by stepping every start time: a CronJob every 30 minutes
+// without creationTimestamp in Australia/Lord_Howe and in America/New_York
+// at 2024-11-04T05:00:00Z (upstream steps from the year 293, some 30
+// million robfig/cron steps per call), and the one created in 1850 in New
+// York (upstream jumps), and compares Step with it.
+func TestCronJobIssue19Slow(t *testing.T) {
+	if os.Getenv("KUBESEM_SLOW") == "" {
+		t.Skip("set KUBESEM_SLOW=1 to run upstream's sync on issue 19's inputs (tens of minutes)")
+	}
+	now := time.Date(2024, 11, 4, 5, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		zone    string
+		created time.Time
+	}{
+		{"America/New_York", time.Date(1850, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{"Australia/Lord_Howe", time.Time{}},
+		{"America/New_York", time.Time{}},
+	} {
+		cj := &kcronjob.CronJob{}
+		cj.Name, cj.Namespace = "c", "default"
+		zone := c.zone
+		cj.Spec.Schedule, cj.Spec.TimeZone, cj.CreationTimestamp = "*/30 * * * *", &zone, c.created
+		start := time.Now()
+		p, err := kcronjob.Step(cj, nil, now, kcronjob.Options{})
+		kd := time.Since(start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start = time.Now()
+		want, _ := stepWant(cj, nil, now)
+		ud := time.Since(start)
+		got := planShape(p)
+		for k, w := range want {
+			if !reflect.DeepEqual(got[k], w) {
+				t.Errorf("%s created %v: %s = %#v; upstream %#v", c.zone, c.created, k, got[k], w)
+			}
+		}
+		t.Logf("%s created %v: kubesem %v, upstream %v; %v", c.zone, c.created.Format(time.RFC3339), kd, ud, want)
 	}
 }
