@@ -28,7 +28,7 @@ type upstreamCheck struct {
 func by(names ...string) upstreamCheck { return upstreamCheck{Tests: names} }
 
 // generator marks the test that computes a package's vector wants with
-// upstream (it runs when its environment variable is set).
+// upstream: it recomputes them on every run and fails when a file differs.
 const cronjobGenerator = "TestGenerateCronJobVectors"
 
 // upstreamChecks maps every registered decision to its check. It was made
@@ -397,7 +397,7 @@ func decisionsTable(reg []conformance.Decision, vectors []conformance.Vector, ch
 	b.WriteString("`KUBESEM_WRITE_DECISIONS=1 go test ./conformance -run TestDecisionsTable`.\n\n")
 	b.WriteString("The last column names the tests of conformance/upstream that compare the decision with\n")
 	b.WriteString("Kubernetes v1.36.3 (on random states, or by replaying its vectors), or says why there is none.\n")
-	fmt.Fprintf(&b, "TestGenerateCronJobVectors computes the cronjob wants with upstream when KUBESEM_GEN_CRONJOB=1.\n\n")
+	fmt.Fprintf(&b, "TestGenerateCronJobVectors recomputes the cronjob wants with upstream on every run and fails when a file differs (KUBESEM_GEN_CRONJOB=1 rewrites them).\n\n")
 	fmt.Fprintf(&b, "%d decisions, %d vectors: %d checked by a differential, %d compositions of checked decisions, "+
 		"%d without an upstream counterpart, %d without a differential yet.\n\n",
 		len(reg), len(vectors), tested, composed, none, missing)

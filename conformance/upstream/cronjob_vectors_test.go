@@ -1,6 +1,7 @@
 package upstream_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -28,23 +29,34 @@ type vec struct {
 	WantError map[string]any `json:"wantError,omitempty"`
 }
 
-// TestGenerateCronJobVectors writes testdata/cronjob/*.json when
-// KUBESEM_GEN_CRONJOB=1. Inputs come from the seeds, upstream's test
-// tables and the issues cited; every expected value comes from upstream
-// v1.36.3 itself (its controller, its unexported helpers through linkname,
-// robfig/cron), never from kubesem.
+// TestGenerateCronJobVectors computes testdata/cronjob's step, schedule,
+// recent, jobs and eras files and fails when a file differs from what is
+// checked in; KUBESEM_GEN_CRONJOB=1 writes them instead. Inputs come from
+// the seeds, upstream's test tables and the issues cited; every expected
+// value comes from upstream v1.36.3 itself (its controller, its unexported
+// helpers through linkname, robfig/cron), never from kubesem.
 func TestGenerateCronJobVectors(t *testing.T) {
-	if os.Getenv("KUBESEM_GEN_CRONJOB") == "" {
-		t.Skip("set KUBESEM_GEN_CRONJOB=1 to regenerate testdata/cronjob")
-	}
+	gen := os.Getenv("KUBESEM_GEN_CRONJOB") != ""
 	dir := filepath.Join("..", "..", "testdata", "cronjob")
 	write := func(file string, vs []vec) {
 		data, err := json.MarshalIndent(vs, "", " ")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, file), append(data, '\n'), 0o644); err != nil {
+		data = append(data, '\n')
+		path := filepath.Join(dir, file)
+		if gen {
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		have, err := os.ReadFile(path)
+		if err != nil {
 			t.Fatal(err)
+		}
+		if !bytes.Equal(have, data) {
+			t.Errorf("testdata/cronjob/%s differs from what upstream computes; regenerate with KUBESEM_GEN_CRONJOB=1 and review the diff", file)
 		}
 	}
 	write("step.json", append(syncTableVectors(t), seedStepVectors(t)...))
