@@ -119,6 +119,9 @@ func dhRemainingForCount(clock.WithTicker, time.Duration, time.Duration, int32, 
 //go:linkname dhRemainingPerIndex k8s.io/kubernetes/pkg/controller/job.getRemainingTimePerIndex
 func dhRemainingPerIndex(klog.Logger, clock.WithTicker, time.Duration, time.Duration, *v1.Pod) time.Duration
 
+//go:linkname dhAbsoluteFailureCount k8s.io/kubernetes/pkg/controller/job.getIndexAbsoluteFailureCount
+func dhAbsoluteFailureCount(klog.Logger, *v1.Pod) int32
+
 //go:linkname dhFinishedTime k8s.io/kubernetes/pkg/controller/job.getFinishedTime
 func dhFinishedTime(*v1.Pod) time.Time
 
@@ -464,6 +467,7 @@ func dhSetField(obj any, name string, v any) {
 type dhSink struct {
 	mu           sync.Mutex
 	need, target []int32
+	bad          []any // logged counts that are not int32
 }
 
 func (s *dhSink) Init(logr.RuntimeInfo)          {}
@@ -480,7 +484,10 @@ func (s *dhSink) Info(_ int, msg string, kv ...any) {
 	defer s.mu.Unlock()
 	for i := 0; i+1 < len(kv); i += 2 {
 		if kv[i] == key {
-			n, _ := kv[i+1].(int32)
+			n, ok := kv[i+1].(int32)
+			if !ok {
+				s.bad = append(s.bad, kv[i+1])
+			}
 			if key == "need" {
 				s.need = append(s.need, n)
 			} else {
@@ -494,12 +501,13 @@ func (s *dhSink) Info(_ int, msg string, kv ...any) {
 // suspended, no failures to back off from) with `active` running pods and
 // `succeeded` successes, and returns the number of pods it wanted active.
 //
-// manageJob keeps that number in a local variable, wantActive; it is seen
-// through what manageJob does with it: it deletes active-wantActive pods
-// and logs "target" wantActive, or creates wantActive-active pods (at most
-// MaxPodCreateDeletePerSync; for an Indexed job at most the pending
-// indexes) and logs "need" wantActive, or, wantActive == active, does
-// neither. Both the writes and the log are checked against each other.
+// manageJob keeps that number in a local variable, wantActive, which no
+// function returns; it is seen through what manageJob does with it: it
+// deletes active-wantActive pods (an Indexed job also those whose index is
+// out of range) and logs "target" wantActive, or creates wantActive-active
+// pods (at most MaxPodCreateDeletePerSync; for an Indexed job at most the
+// pending indexes) and logs "need" wantActive, or, wantActive == active,
+// does neither. The writes and the log are checked against each other.
 func dhUpstreamWantActive(t dhTB, j *batch.Job, succeeded int32, active int) int32 {
 	t.Helper()
 	if j.Spec.Suspend != nil && *j.Spec.Suspend {
@@ -522,6 +530,9 @@ func dhUpstreamWantActive(t dhTB, j *batch.Job, succeeded int32, active int) int
 	ctx := klog.NewContext(context.Background(), logr.New(sink))
 	if _, _, err := dhManageJob(jm, ctx, j, jc); err != nil {
 		t.Fatalf("manageJob: %v", err)
+	}
+	if len(sink.bad) > 0 {
+		t.Fatalf("manageJob logged counts of an unexpected type: %#v", sink.bad)
 	}
 	creates, deletes := len(pc.Templates), len(pc.DeletePodName)
 	switch {
@@ -806,21 +817,16 @@ func TestJobRemainingIndexBackoffDifferential(t *testing.T) {
 			in.Pod = p
 			up := must(k8s.ToPod(p))
 			finished := dhFinishedTime(up)
-			// The delay upstream computes for this pod, to land now on the
-			// exact expiry and either side of it.
+			// The delay upstream computes for this pod (its failure count,
+			// from its last failure), to land now on the exact expiry and
+			// one nanosecond either side of it.
 			var oo dhOptions
 			if o != nil {
 				oo = *o
 			}
 			base, limit := oo.durations(t)
-			n := int32(0)
-			if v, err := strconv.Atoi(p.Annotations[job.IndexFailureCountAnnotation]); err == nil && v >= 0 && v <= math.MaxInt32 {
-				n += int32(v)
-			}
-			if v, err := strconv.Atoi(p.Annotations[job.IndexIgnoredFailureCountAnnotation]); err == nil && v >= 0 && v <= math.MaxInt32 {
-				n += int32(v)
-			}
-			delay := dhRemainingForCount(clocktesting.NewFakeClock(finished), base, limit, n+1, &finished)
+			n := dhAbsoluteFailureCount(dhLog, up) + 1
+			delay := dhRemainingForCount(clocktesting.NewFakeClock(finished), base, limit, n, &finished)
 			switch rapid.IntRange(0, 5).Draw(t, "nowKind") {
 			case 0:
 				in.Now = finished.Add(delay)
