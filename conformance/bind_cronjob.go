@@ -120,6 +120,10 @@ func cronjobDecisions() []Decision {
 			if err != nil {
 				return cronNextOut{}, field.New("schedule", in.Schedule, fmt.Errorf("%w: %w", field.ErrUnsupported, err))
 			}
+			if next.Year() > 9999 {
+				// robfig/cron answers a time RFC 3339 cannot write.
+				return cronNextOut{}, field.New("after", in.After.Format(time.RFC3339Nano), fmt.Errorf("%w: the next start time, %s, is after the year 9999, which RFC 3339 cannot write", field.ErrUnsupported, next.UTC().Format("2006-01-02T15:04:05Z")))
+			}
 			return cronNextOut{timeOrNil(next)}, nil
 		}),
 		Bind("cronjob.Count", func(in cronScheduleIn, opts cronjob.Options) (cronCountOut, error) {

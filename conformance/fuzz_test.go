@@ -27,22 +27,6 @@ const (
 	decideAlloc = 100 << 20
 )
 
-// knownUnbounded lists decisions with a known unbounded input (issue 19)
-// whose fix is under way on other branches; the fuzz targets skip them so
-// that they keep finding new failures.
-//
-// TEMPORARY: the lead empties this list as those fixes merge.
-var knownUnbounded = map[string]string{
-	"cronjob.Count": "walks the era before a zone's first offset change for minutes",
-	"cronjob.Step":  "a CronJob created in 1850 in a zone with offset changes takes half a minute",
-	// Found by FuzzDecide: a CronJob without creationTimestamp, schedule
-	// "0 * * * ?", timeZone America/New_York, now 2016-05-19T09:59:00Z
-	// runs for minutes.
-	"cronjob.ScheduledTime": "a CronJob without creationTimestamp in America/New_York runs for minutes",
-	"cronjob.MostRecent":    "a CronJob without creationTimestamp in America/New_York runs for minutes",
-	"cronjob.RequeueAfter":  "a CronJob without creationTimestamp in America/New_York runs for minutes",
-}
-
 // FuzzDecide drives kubesem's request path, Kubesem().Decide, over the
 // registry: which picks the decision (modulo the registry's size), options
 // and input are its JSON. Every decision must answer within decideTime and
@@ -69,9 +53,6 @@ func FuzzDecide(f *testing.F) {
 	fuzzlimit.NoMinimize(f)
 	f.Fuzz(func(t *testing.T, which uint16, options, input []byte) {
 		d := reg[int(which)%len(reg)].Name
-		if why, ok := knownUnbounded[d]; ok {
-			t.Skipf("%s: known unbounded (%s)", d, why)
-		}
 		what := fmt.Sprintf("%s (options %s, input %.2000s)", d, options, input)
 		out, err := withinBudget(t, what, func() (json.RawMessage, error) {
 			return impl.Decide(d, options, input)
@@ -110,12 +91,6 @@ func FuzzServe(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line []byte) {
 		if bytes.ContainsAny(line, "\r\n") {
 			return // one request per line: the framing is not under test
-		}
-		var req conformance.Request
-		if json.Unmarshal(line, &req) == nil {
-			if why, ok := knownUnbounded[req.Decision]; ok {
-				t.Skipf("%s: known unbounded (%s)", req.Decision, why)
-			}
 		}
 		var out bytes.Buffer
 		_, err := withinBudget(t, fmt.Sprintf("Serve of %.2000s", line), func() (json.RawMessage, error) {

@@ -24,16 +24,6 @@ type planExemption struct {
 // planExemptions is the one table of keys a Plan vector may leave out.
 var planExemptions = []planExemption{}
 
-// notYetWhole holds the Plan decisions whose vectors are being completed on
-// other branches; their gaps are logged, not failed.
-//
-// TEMPORARY: the lead empties this list as those branches merge. A decision
-// listed here whose vectors are all whole fails the test, so that it is
-// removed.
-var notYetWhole = map[string]bool{
-	"cronjob.Step": true,
-}
-
 // TestStepVectorsStateWholePlan: the matcher ignores keys a want leaves
 // out, so a Step vector that omits outcome, status, events or requeue pins
 // nothing about them. Every want (and every wantOneOf answer) of a decision
@@ -54,19 +44,8 @@ func TestStepVectorsStateWholePlan(t *testing.T) {
 		if !isPlanDecision(d) {
 			continue
 		}
-		g, gap := gaps[d.Name]
-		switch {
-		case gap && notYetWhole[d.Name]:
-			t.Logf("TEMPORARY (notYetWhole) %s", g)
-		case gap:
+		if g, gap := gaps[d.Name]; gap {
 			t.Errorf("%s", g)
-		case notYetWhole[d.Name]:
-			t.Errorf("%s: every vector states the whole Plan now; remove it from notYetWhole", d.Name)
-		}
-	}
-	for name := range notYetWhole {
-		if !slices.ContainsFunc(reg, func(d conformance.Decision) bool { return d.Name == name && isPlanDecision(d) }) {
-			t.Errorf("notYetWhole names %s, which is not a registered Plan decision", name)
 		}
 	}
 }

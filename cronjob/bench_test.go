@@ -170,3 +170,45 @@ func BenchmarkReplay(b *testing.B) {
 		_, _ = cronjob.Replay(cj, now, now.Add(time.Hour), 90*time.Second, nil, cronjob.Options{})
 	}
 }
+
+// BenchmarkFarInstants times the inputs of issue 19 (each took from 30 s
+// to many minutes when the stepping crawled through a zone's era of local
+// mean time) and their year-9999 counterparts: Count every 30 minutes in
+// New York from 0001-01-01, a Step of a CronJob created in 1850 in New
+// York, and a Step of a Lord Howe CronJob without creationTimestamp.
+func BenchmarkFarInstants(b *testing.B) {
+	ny, lh := "America/New_York", "Australia/Lord_Howe"
+	now := time.Date(2024, 11, 4, 5, 0, 0, 0, time.UTC)
+	end := time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
+	step := func(zone string, created time.Time) *cronjob.CronJob {
+		cj := &cronjob.CronJob{}
+		cj.Name, cj.Namespace = "c", "default"
+		cj.Spec.Schedule, cj.Spec.TimeZone, cj.CreationTimestamp = "*/30 * * * *", &zone, created
+		return cj
+	}
+	s, _ := cronjob.ParseSchedule("*/30 * * * *", &ny, cronjob.Options{})
+	for _, until := range []time.Time{now, end} {
+		b.Run("Count/New_York/0001-"+until.Format("2006"), func(b *testing.B) {
+			for b.Loop() {
+				_ = s.Count(time.Time{}, until)
+			}
+		})
+	}
+	for _, c := range []struct {
+		name string
+		cj   *cronjob.CronJob
+	}{
+		{"Step/New_York/1850-", step(ny, time.Date(1850, 1, 1, 0, 0, 0, 0, time.UTC))},
+		{"Step/Lord_Howe/0001-", step(lh, time.Time{})},
+	} {
+		for _, at := range []time.Time{now, end} {
+			b.Run(c.name+at.Format("2006"), func(b *testing.B) {
+				for b.Loop() {
+					if _, err := cronjob.Step(c.cj, nil, at, cronjob.Options{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

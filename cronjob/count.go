@@ -9,41 +9,74 @@ import (
 // visits up to until, as the controller steps: each step from the one
 // before, robfig/cron v3.0.1's quirks included (a start time its walk skips
 // after an offset change, as in Australia/Lord_Howe, is not counted; one it
-// repeats in a fall-back overlap counts twice), stopping where a step does
-// not move forward (Pacific/Chatham) or never returns (Pacific/Apia around
+// repeats in a fall-back overlap counts twice; in an era whose offset is
+// not whole minutes, local mean time before a zone's first change, the
+// first step from a time the schedule does not select can pass over a
+// selected minute), stopping where a step does not move forward
+// (Pacific/Chatham; robfig/cron's zero time, when it finds nothing within
+// five years, as for "0 0 29 2 *" from 2096-02-29, or at
+// 0001-01-01T00:00:00Z itself) or never returns (Pacific/Apia around
 // 2011-12-30). It is how many Jobs a controller that was down over
 // (after, until] missed.
 //
-// It never steps the whole window: start times count with the schedule's
-// bit sets (whole years and months from per-schedule tables, partial months
-// with popcounts, partial days per hour and minute) on each offset
-// period's wall clock, and at a change of offset robfig/cron does not step
-// as the wall clock (not one hour, on the hour, between 01:00 and 23:00)
-// it takes robfig/cron's own steps from the last start time before the
-// change until one lands past it on a start time the schedule selects. So
-// the cost grows with the offset changes in the window (tens of
-// microseconds at most for each such change), not with the number of
-// start times. Spans beyond 400 years add
-// one pass over a 400-year cycle. It returns 0 when until is not after
-// after.
+// It never steps the whole window: between changes of offset start times
+// count with the schedule's bit sets (whole years and months from
+// per-schedule tables, partial months with popcounts, partial days per
+// hour and minute) on the wall clock, and at a change robfig/cron does not
+// step as the wall clock (not one hour, on the hour, between 01:00 and
+// 23:00; any change from or to an offset that is not whole minutes) it
+// takes robfig/cron's own steps from the last start time before the change
+// until one lands past it on a start time the schedule selects. Once a
+// zone's offsets follow its rule (after its last listed transition), they
+// and the calendar repeat every 400 years, so a longer window steps one
+// such cycle and multiplies. So the work grows with the changes of offset
+// in at most the listed transitions and two cycles (a few thousand steps,
+// milliseconds, for any window from year 1 to 9999), not with the number
+// of start times. It returns 0 when until is not after after.
 func (s *Schedule) Count(after, until time.Time) int64 {
+	return s.count(after, until, nil)
+}
+
+// count is Count, its work counted in m.
+func (s *Schedule) count(after, until time.Time, m *meter) int64 {
 	if s == nil || s.loc == nil || !until.After(after) {
 		return 0
 	}
 	a, u := after.Unix(), until.Unix() // start times are whole seconds: a < x <= u
-	if s.delay > 0 {
+	if z := (time.Time{}).Unix(); a < z && z <= u {
+		// robfig/cron answers "none" with the zero time, so stepping
+		// ends at a start time at 0001-01-01T00:00:00Z too: step to just
+		// before it, then once more.
+		r := s.steps(a, z-1, m)
+		if r.back || r.endless {
+			return r.n
+		}
+		m.walk()
+		t, ok := s.next(time.Unix(r.last, 0).UTC())
+		if !ok || t.IsZero() || t.Unix() <= r.last || t.Unix() > u {
+			return r.n
+		}
+		return r.n + 1 + s.count(t, until, m)
+	}
+	switch {
+	case s.delay > 0:
 		return floorDiv(u-a, int64(s.delay/time.Second))
-	}
-	if s.never {
+	case s.never:
 		return 0
-	}
-	if s.fixed {
+	case s.leapOnly:
+		// Start times four or eight years apart: stepping ends at the
+		// first eight-year gap (see wallRun).
+	case s.fixed && s.fixedOff%60 == 0:
+		m.count()
 		return s.countLocal(a+s.fixedOff, u+s.fixedOff)
+	case u-a > 2*cycle:
+		// Long enough for steps to repeat whole 400-year cycles.
+	default:
+		if n, ok := s.zoneCount(a, u, m); ok {
+			return n
+		}
 	}
-	if n, ok := s.zoneCount(a, u); ok {
-		return n
-	}
-	return s.periodCount(a, u)
+	return s.steps(a, u, m).n
 }
 
 // countLocal counts the selected local seconds x with a < x <= b.

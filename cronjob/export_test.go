@@ -17,7 +17,7 @@ func (s *Schedule) PeriodCount(after, until time.Time) int64 {
 		}
 		return n
 	}
-	return s.periodCount(after.Unix(), until.Unix())
+	return s.steps(after.Unix(), until.Unix(), nil).n
 }
 
 // SteppedCount reports whether PeriodCount steps Next.

@@ -100,105 +100,103 @@ func (s *Schedule) next(t time.Time) (time.Time, bool) {
 // far fewer: a schedule that never fires takes about 2,300).
 func (s *Schedule) walk(t time.Time) (time.Time, bool) {
 	orig := t.Location()
-	loc := s.loc
-	if loc == time.Local {
-		loc = orig
-	} else {
-		t = t.In(loc)
+	c := clock{loc: s.loc}
+	if c.loc == time.Local {
+		c.loc = orig
 	}
-	t = t.Add(time.Second - time.Duration(t.Nanosecond()))
-	fresh := true // no field moved yet: the first move zeroes the smaller ones
-	limit := t.Year() + 5
+	u := t.Unix() + 1 // the next whole second
+	fresh := true     // no field moved yet: the first move zeroes the smaller ones
+	limit := c.fields(u).year + 5
 	budget := walkBudget
 again:
-	if t.Year() > limit {
+	f := c.fields(u)
+	if f.year > limit {
 		return time.Time{}, true
 	}
-	for s.month>>uint(t.Month())&1 == 0 {
+	for s.month>>uint(f.month)&1 == 0 {
 		if budget--; budget < 0 {
 			return time.Time{}, false
 		}
 		if fresh {
 			fresh = false
-			t = time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, loc)
+			u = c.date(f.year, f.month, 1, 0, 0, 0)
+			f = c.fields(u)
 		}
-		t = t.AddDate(0, 1, 0)
-		if t.Month() == time.January {
+		u = c.date(f.year, f.month+1, f.day, f.hour, f.min, f.sec) // AddDate(0, 1, 0)
+		if f = c.fields(u); f.month == 1 {
 			goto again
 		}
 	}
-	for !s.walkDay(t) {
+	for !s.dayOf(f) {
 		if budget--; budget < 0 {
 			return time.Time{}, false
 		}
 		if fresh {
 			fresh = false
-			t = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, loc)
+			u = c.date(f.year, f.month, f.day, 0, 0, 0)
+			f = c.fields(u)
 		}
-		prev := t
-		t = t.AddDate(0, 0, 1)
-		if h := t.Hour(); h > 12 {
-			t = t.Add(time.Duration(24-h) * time.Hour)
+		prev := u
+		u = c.date(f.year, f.month, f.day+1, f.hour, f.min, f.sec) // AddDate(0, 0, 1)
+		if h := int64(c.fields(u).hour); h > 12 {
+			u += (24 - h) * 3600
 		} else if h != 0 {
-			t = t.Add(-time.Duration(h) * time.Hour)
+			u -= h * 3600
 		}
-		if t.Equal(prev) {
+		if u == prev {
 			// The day after is this instant again (a skipped day's
 			// midnight resolves to the one before): the walk repeats
 			// this step for ever.
 			return time.Time{}, false
 		}
-		if t.Day() == 1 {
+		if f = c.fields(u); f.day == 1 {
 			goto again
 		}
 	}
-	for s.hour>>uint(t.Hour())&1 == 0 {
+	for s.hour>>uint(f.hour)&1 == 0 {
 		if budget--; budget < 0 {
 			return time.Time{}, false
 		}
 		if fresh {
 			fresh = false
-			t = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), 0, 0, 0, loc)
+			u = c.date(f.year, f.month, f.day, f.hour, 0, 0)
 		}
-		t = t.Add(time.Hour)
-		if t.Hour() == 0 {
+		u += 3600
+		if f = c.fields(u); f.hour == 0 {
 			goto again
 		}
 	}
-	for s.minute>>uint(t.Minute())&1 == 0 {
+	for s.minute>>uint(f.min)&1 == 0 {
 		if budget--; budget < 0 {
 			return time.Time{}, false
 		}
 		if fresh {
 			fresh = false
-			t = t.Truncate(time.Minute)
+			u = floorDiv(u, 60) * 60 // Truncate(time.Minute): the instant, not the wall time
 		}
-		t = t.Add(time.Minute)
-		if t.Minute() == 0 {
+		u += 60
+		if f = c.fields(u); f.min == 0 {
 			goto again
 		}
 	}
-	for s.second>>uint(t.Second())&1 == 0 {
+	for s.second>>uint(f.sec)&1 == 0 {
 		if budget--; budget < 0 {
 			return time.Time{}, false
 		}
-		if fresh {
-			fresh = false
-			t = t.Truncate(time.Second)
-		}
-		t = t.Add(time.Second)
-		if t.Second() == 0 {
+		fresh = false // Truncate(time.Second) moves no whole second
+		u++
+		if f = c.fields(u); f.sec == 0 {
 			goto again
 		}
 	}
-	return t.In(orig), true
+	return time.Unix(u, 0).In(orig), true
 }
 
-// walkDay reports whether robfig/cron takes t's day: day of month and
+// dayOf reports whether robfig/cron takes f's day: day of month and
 // weekday must both match when either field is "*", else either.
-func (s *Schedule) walkDay(t time.Time) bool {
-	dom := s.dom>>uint(t.Day())&1 != 0
-	dow := s.dow>>uint(t.Weekday())&1 != 0
+func (s *Schedule) dayOf(f wall) bool {
+	dom := s.dom>>uint(f.day)&1 != 0
+	dow := s.dow>>uint(f.weekday)&1 != 0
 	if (s.dom|s.dow)&starBit != 0 {
 		return dom && dow
 	}

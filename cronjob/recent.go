@@ -3,7 +3,6 @@ package cronjob
 import (
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/kubesem/kubesem/field"
@@ -94,7 +93,12 @@ const (
 //     start time at or before now found stepping from t1 + (n−2)·Δ. For
 //     irregular schedules (say "30 6-16/4 * * 1-5") that starting point
 //     can overshoot, and then there is no answer even though start times
-//     were missed (kubernetes/kubernetes#118706).
+//     were missed (kubernetes/kubernetes#118706). now − t1 is a
+//     time.Duration, which saturates at about 292 years, so after a longer
+//     gap (a CronJob without creationTimestamp reads as created in year 1)
+//     the estimate is that of 292 years and the stepping starts about 292
+//     years after t1: v1.36.3 steps every start time from there, kubesem
+//     answers the same without the steps.
 //
 // Count is exact whatever the estimate says. WithDeadline includes
 // startingDeadlineSeconds in Earliest, as the controller does when it
@@ -103,6 +107,11 @@ const (
 // Source: upstream pkg/controller/cronjob/utils.go mostRecentScheduleTime
 // (v1.36.3).
 func MostRecent(cj *CronJob, s *Schedule, now time.Time, deadline Deadline) (Recent, error) {
+	return mostRecent(cj, s, now, deadline, nil)
+}
+
+// mostRecent is MostRecent, its work counted in m.
+func mostRecent(cj *CronJob, s *Schedule, now time.Time, deadline Deadline, m *meter) (Recent, error) {
 	var r Recent
 	if cj == nil || s == nil {
 		return r, field.New("", "", field.ErrRequired)
@@ -116,7 +125,9 @@ func MostRecent(cj *CronJob, s *Schedule, now time.Time, deadline Deadline) (Rec
 			r.Earliest = d
 		}
 	}
+	m.walk()
 	t1, ok1 := s.next(r.Earliest)
+	m.walk()
 	t2, ok2 := s.next(t1)
 	if !ok1 || !ok2 {
 		return Recent{Earliest: r.Earliest}, neverEnds(cj)
@@ -124,7 +135,7 @@ func MostRecent(cj *CronJob, s *Schedule, now time.Time, deadline Deadline) (Rec
 	if now.Before(t1) {
 		return r, nil
 	}
-	r.Count = s.Count(r.Earliest, now)
+	r.Count = s.count(r.Earliest, now, m)
 	if now.Before(t2) {
 		r.Time = t1
 		return r, nil
@@ -135,7 +146,7 @@ func MostRecent(cj *CronJob, s *Schedule, now time.Time, deadline Deadline) (Rec
 	}
 	r.Estimate = int64(now.Sub(t1).Seconds())/delta + 1
 	from := t1.Add(time.Duration((r.Estimate-1-1)*delta) * time.Second)
-	last, ok := s.lastUpTo(from, now)
+	last, ok := s.lastUpTo(from, now, m)
 	if !ok {
 		return Recent{Earliest: r.Earliest}, neverEnds(cj)
 	}
@@ -154,54 +165,97 @@ func neverEnds(cj *CronJob) error {
 }
 
 // lastUpTo returns the last start time at or before now when stepping Next
-// from from, or the zero time when the first step is already after now. ok
-// is false when the stepping cycles (a start time comes back) before
-// passing now: upstream's loop then never ends.
-func (s *Schedule) lastUpTo(from, now time.Time) (last time.Time, ok bool) {
-	t, ok := s.next(from)
+// from from, as upstream's loop does (t = Next(from); while t is not after
+// now: last = t, t = Next(t)), or the zero time when the first step is
+// already after now. ok is false when the stepping cycles (a start time
+// comes back) before passing now: upstream's loop then never ends.
+//
+// Over more than two 400-year cycles reaching into the zone's rule-based
+// era (see cycles) it follows the loop to a start time v in that era and
+// over one cycle from v; when the loop comes back to v + cycle it repeats,
+// shifted, every cycle, and the answer is the one for now less the whole
+// cycles, shifted back.
+func (s *Schedule) lastUpTo(from, now time.Time, m *meter) (time.Time, bool) {
+	x, u := from.Unix(), now.Unix() // start times are whole seconds
+	last, some, ok := int64(0), false, true
+	if s.delay == 0 && u-x > 2*cycle {
+		if rule, isRule := s.ruleEra(); isRule && u-max(x, rule+2*resetReach) > 2*cycle {
+			last, some, ok = s.visitCycles(x, u, rule+2*resetReach, m)
+		} else {
+			last, some, ok = s.visit(x, u, m)
+		}
+	} else {
+		last, some, ok = s.visit(x, u, m)
+	}
 	if !ok {
 		return time.Time{}, false
 	}
-	if s.delay > 0 && !t.After(now) {
-		// Every step adds the interval: jump to the last one.
-		k := int64(now.Sub(t) / s.delay)
-		t = t.Add(time.Duration(k) * s.delay)
+	if !some {
+		return time.Time{}, true
 	}
-	// Next is a function of its argument alone, so the walk cycles exactly
-	// when a time repeats; a repeat needs a step that does not go forward,
-	// so only times reached by such steps are remembered.
-	var seen map[int64]bool
-	prev := t
-	for steps := 0; !t.After(now); steps++ {
-		last = t
-		if steps >= maxSteps {
-			return last, false
-		}
-		if t, ok = s.next(t); !ok {
-			return time.Time{}, false
-		}
-		if !t.After(prev) {
-			if seen == nil {
-				seen = map[int64]bool{}
-			}
-			key := t.UnixNano()
-			if t.IsZero() {
-				key = math.MinInt64
-			}
-			if seen[key] {
-				return time.Time{}, false
-			}
-			seen[key] = true
-		}
-		prev = t
-	}
-	return last, true
+	return time.Unix(last, 0).In(from.Location()), true
 }
 
-// maxSteps bounds the stepping in lastUpTo: a walk that long without
-// passing now is reported as never ending (no real schedule needs it: the
-// estimate starts the walk one interval before now).
-const maxSteps = 1 << 20
+// visitCycles is visit over a window of more than two cycles from at least
+// two cycles before u to u, rule-based after start.
+func (s *Schedule) visitCycles(x, u, start int64, m *meter) (last int64, some, ok bool) {
+	base := max(x, start)
+	last, some, ok = s.visit(x, base+2*366*secondsPerDay, m)
+	if !ok || !some || last < start {
+		return s.visit(x, u, m)
+	}
+	v := last
+	k, rem := (u-v)/cycle, (u-v)%cycle
+	lr, someR, okR := s.visit(v, v+rem, m)
+	lc, someC, okC := s.visit(v, v+cycle, m)
+	if !okR || !okC || !someC || lc != v+cycle {
+		return s.visit(x, u, m)
+	}
+	// The loop from v reaches v + cycle and repeats from there shifted
+	// by a cycle, every value of a cycle at or before its end.
+	if !someR {
+		return v + k*cycle, true, true
+	}
+	return lr + k*cycle, true, true
+}
+
+// visit is upstream's loop from Unix second x up to u: the last value it
+// reaches at or before u (some false when the first step passes u); ok is
+// false when the loop comes back to a value it reached, so never ends.
+//
+// Stretches between steps that do not go forward are taken by steps; a
+// step that does not go forward is taken like any other (the zero time
+// robfig/cron answers when it finds nothing is an instant,
+// 0001-01-01T00:00:00Z, stepped from like any other). Next is a function of
+// its argument alone and a cycle needs a step that does not go forward, so
+// remembering those steps' results finds every cycle.
+func (s *Schedule) visit(x, u int64, m *meter) (last int64, some, ok bool) {
+	var seen map[int64]bool
+	for {
+		r := s.steps(x, u, m)
+		if r.endless {
+			return 0, false, false
+		}
+		if r.n > 0 {
+			last, some = r.last, true
+		}
+		if !r.back || r.next.Unix() > u {
+			return last, some, true
+		}
+		// The step goes back (or to the zero time): the loop reaches its
+		// result and steps on from there.
+		m.restart()
+		y := r.next.Unix()
+		if seen == nil {
+			seen = map[int64]bool{}
+		}
+		if seen[y] {
+			return 0, false, false
+		}
+		seen[y] = true
+		last, some, x = y, true, y
+	}
+}
 
 // ScheduledTime returns the start time the controller acts on now: the
 // most recent unmet start time with the starting deadline included, or the

@@ -31,6 +31,7 @@ type Schedule struct {
 	yearCnt   [2][7]int64      // matching days in a (leap) year starting on weekday w
 	cumDays   [2][7][13]uint16 // matching days in months 1..m of a (leap) year starting on weekday w
 	never     bool             // no day ever matches: the schedule never fires
+	leapOnly  bool             // only February 29 matches (start times 4 or 8 years apart)
 	allDays   bool             // every day matches
 }
 
@@ -163,6 +164,10 @@ func (s *Schedule) prepare() {
 	for w := 0; w < 7; w++ {
 		s.never = s.never && s.yearCnt[0][w] == 0 && s.yearCnt[1][w] == 0
 		s.allDays = s.allDays && s.yearCnt[0][w] == 365 && s.yearCnt[1][w] == 366
+	}
+	s.leapOnly = !s.never
+	for w := 0; w < 7; w++ {
+		s.leapOnly = s.leapOnly && s.yearCnt[0][w] == 0
 	}
 }
 

@@ -5,29 +5,29 @@ import (
 	"time"
 )
 
-// The fast form of periodCount (periods.go) for windows whose changes of
+// The fast form of the stepping count (steps, periods.go) for windows whose changes of
 // offset robfig/cron all steps as the wall clock (benignChange). Summing
 // each offset period's wall-clock count telescopes: the window counts once
 // on wall-clock time from after's offset to until's, and each change of
 // offset then removes the whole hours its gap skips or adds back those its
 // overlap repeats. So a window costs one zone lookup pair per change
 // instead of a calendar count per period. Where the walk meets something
-// it cannot show periodCount agrees with (a change robfig/cron does not
+// it cannot show stepping agrees with (a change robfig/cron does not
 // step as the wall clock, within a week of a day on which package time's
 // period bounds go wrong, offsets that are not whole minutes, long runs of
-// bounds that change nothing), it gives up and Count takes periodCount.
+// bounds that change nothing), it gives up and Count steps.
 
 // zoneSpan bounds the Unix seconds zoneCount accepts, far from overflow.
 const zoneSpan = 1 << 50
 
 // glitchMargin is how far a change of offset must be from a day on which
 // package time reports period bounds that end before the instant asked
-// about (periodCount then sees changes of offset that change nothing).
+// about (stepping then sees changes of offset that change nothing).
 const glitchMargin = 7 * secondsPerDay
 
-// zoneCount returns periodCount(a, u), or ok false when it cannot show it
-// has the same answer.
-func (s *Schedule) zoneCount(a, u int64) (n int64, ok bool) {
+// zoneCount returns steps(a, u).n, or ok false when it cannot show it has
+// the same answer.
+func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok bool) {
 	if a < -zoneSpan || u > zoneSpan {
 		return 0, false
 	}
@@ -35,11 +35,14 @@ func (s *Schedule) zoneCount(a, u int64) (n int64, ok bool) {
 	tl := time.Unix(x, 0).In(s.loc)
 	_, o := tl.Zone()
 	st, en := tl.ZoneBounds()
-	if (!st.IsZero() && st.Unix() > a) || s.resetCrosses(a) {
+	if (!st.IsZero() && st.Unix() > a) || o%60 != 0 || s.resetCrosses(a) {
 		// A period starts at a+1 (stepping from a sees another offset),
-		// or robfig/cron's first move from a crosses a change.
+		// robfig/cron's first move from a truncates the instant, not the
+		// wall time, to the minute (an offset that is not whole minutes),
+		// or that move crosses a change.
 		return 0, false
 	}
+	m.count()
 	off := int64(o)
 	start := a + off // the window on wall-clock time starts after start
 	var fix int64    // corrections at the changes so far
@@ -47,6 +50,7 @@ func (s *Schedule) zoneCount(a, u int64) (n int64, ok bool) {
 	last, glitch := int64(none), int64(none)
 	run := 0 // period bounds since the last change that change nothing
 	for !en.IsZero() {
+		m.count()
 		e := en.Unix()
 		if e <= x {
 			// Package time's rule-based bounds end at 00:00 UTC on
@@ -75,14 +79,14 @@ func (s *Schedule) zoneCount(a, u int64) (n int64, ok bool) {
 		o2 := int64(o2i)
 		if o2 == off {
 			if run++; run >= 4 {
-				return 0, false // periodCount would see a change here
+				return 0, false // stepping would see a change here
 			}
 			continue
 		}
 		run = 0
 		day, sod, span, benign := benignAt(e, off, o2)
 		if !benign || e-glitch < glitchMargin {
-			// periodCount takes robfig/cron's own step across a change it
+			// Stepping takes robfig/cron's own step across a change it
 			// does not step as the wall clock.
 			return 0, false
 		}

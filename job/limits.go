@@ -98,18 +98,21 @@ func seconds(s int64) time.Duration {
 // (000:L2960-3000).
 func WantActive(j *Job, succeeded, active int32) int32 {
 	parallelism := derefInt32(j.Spec.Parallelism, 1)
-	if j.Spec.Completions == nil && j.Spec.Parallelism == nil {
-		return max(1-succeeded, 0)
+	completions := j.Spec.Completions
+	if completions == nil && j.Spec.Parallelism == nil {
+		one := int32(1)
+		completions = &one
 	}
-	if j.Spec.Completions == nil {
+	if completions == nil {
 		if succeeded > 0 {
 			return active
 		}
 		return parallelism
 	}
 	// int32, as upstream: completions - succeeded wraps when succeeded
-	// (status.succeeded plus new successes) has wrapped below 0.
-	want := *j.Spec.Completions - succeeded
+	// (status.succeeded plus new successes) has wrapped below 0, and the
+	// result is capped by parallelism (1 when both are unset).
+	want := *completions - succeeded
 	return max(min(want, parallelism), 0)
 }
 

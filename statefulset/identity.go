@@ -43,7 +43,9 @@ func PodName(set string, ordinal int32) string {
 // ordinal -1; one whose digits pass int32 ("web-2147483648") keeps its
 // parent with ordinal -1 (getParentNameAndOrdinal, stateful_set_utils.go,
 // v1.36.3, whose regular expression takes the parent and parses the digits
-// in 32 bits).
+// in 32 bits). As that expression's "." does not match a line break, the
+// parent of a name holding one (never an API name) is the part of its
+// last line before the dash.
 func ParentAndOrdinal(pod string) (parent string, ordinal int32, ok bool) {
 	i := strings.LastIndexByte(pod, '-')
 	if i < 0 {
@@ -58,11 +60,12 @@ func ParentAndOrdinal(pod string) (parent string, ordinal int32, ok bool) {
 			return "", -1, false
 		}
 	}
+	parent = pod[strings.LastIndexByte(pod[:i], '\n')+1 : i]
 	n, err := strconv.ParseInt(suffix, 10, 32)
 	if err != nil {
-		return pod[:i], -1, false
+		return parent, -1, false
 	}
-	return pod[:i], int32(n), true
+	return parent, int32(n), true
 }
 
 // ParseOrdinal returns the ordinal of pod, or -1 when the name carries none

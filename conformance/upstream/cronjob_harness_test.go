@@ -31,13 +31,13 @@ func upSyncCronJob(jm *cronjob.ControllerV2, ctx context.Context, cj *batchv1.Cr
 //go:linkname upCleanupFinishedJobs k8s.io/kubernetes/pkg/controller/cronjob.(*ControllerV2).cleanupFinishedJobs
 func upCleanupFinishedJobs(jm *cronjob.ControllerV2, ctx context.Context, cj *batchv1.CronJob, js []*batchv1.Job) bool
 
-// upSchedule parses a CronJob's schedule as the controller does.
+//go:linkname upFormatSchedule k8s.io/kubernetes/pkg/controller/cronjob.formatSchedule
+func upFormatSchedule(cj *batchv1.CronJob, recorder record.EventRecorder) string
+
+// upSchedule parses a CronJob's schedule as the controller does
+// (formatSchedule, then ParseCronScheduleWithPanicRecovery).
 func upSchedule(cj *batchv1.CronJob) (cron.Schedule, error) {
-	spec := cj.Spec.Schedule
-	if cj.Spec.TimeZone != nil {
-		spec = "TZ=" + *cj.Spec.TimeZone + " " + spec
-	}
-	return parsers.ParseCronScheduleWithPanicRecovery(spec)
+	return parsers.ParseCronScheduleWithPanicRecovery(upFormatSchedule(cj, nil))
 }
 
 // upstreamSync is what upstream's sync did.
@@ -49,7 +49,10 @@ type upstreamSync struct {
 	created      []string // job names
 	createdAnn   []string // scheduled-timestamp annotations
 	deleted      []string // job names
-	events       []string // "Warning Reason" / "Normal Reason"
+	// cleanupDeletes is how many of deleted cleanupFinishedJobs made
+	// (the first ones); the rest are syncCronJob's (Replace).
+	cleanupDeletes int
+	events         []string // "Warning Reason" / "Normal Reason"
 }
 
 // runUpstreamSync runs cleanupFinishedJobs and syncCronJob, as sync does,
@@ -80,6 +83,11 @@ func runUpstreamSync(cj *batchv1.CronJob, jobs []*batchv1.Job, now time.Time) up
 	cp := cj.DeepCopy()
 	updated := upCleanupFinishedJobs(jm, ctx, cp, jobs)
 	var out upstreamSync
+	for _, a := range client.Actions() {
+		if a.GetVerb() == "delete" {
+			out.cleanupDeletes++
+		}
+	}
 	out.requeue, out.updateStatus, out.err = upSyncCronJob(jm, ctx, cp, jobs)
 	out.updateStatus = out.updateStatus || updated
 	out.status = cp.Status

@@ -1,0 +1,226 @@
+package upstream_test
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"strconv"
+	"testing"
+	_ "unsafe" // go:linkname to the StatefulSet controller's unexported rules
+
+	apps "k8s.io/api/apps/v1"
+	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/record"
+	appsv1defaults "k8s.io/kubernetes/pkg/apis/apps/v1"
+	upsts "k8s.io/kubernetes/pkg/controller/statefulset"
+	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/k8s"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/statefulset"
+)
+
+// This file checks statefulset.Ordinals, ParentAndOrdinal and ClaimIsStale
+// against v1.36.3 as job_helpers_diff_test.go does the Job helpers: random
+// boundary-heavy inputs through the binding against upstream's functions
+// (shUpstream), and every vector of these decisions replayed through the
+// same oracle.
+
+//go:linkname shGetParentNameAndOrdinal k8s.io/kubernetes/pkg/controller/statefulset.getParentNameAndOrdinal
+func shGetParentNameAndOrdinal(*v1.Pod) (string, int)
+
+//go:linkname shGetStartOrdinal k8s.io/kubernetes/pkg/controller/statefulset.getStartOrdinal
+func shGetStartOrdinal(*apps.StatefulSet) int
+
+//go:linkname shGetEndOrdinal k8s.io/kubernetes/pkg/controller/statefulset.getEndOrdinal
+func shGetEndOrdinal(*apps.StatefulSet) int
+
+// shClaims is a StatefulPodControlObjectManager holding claims only.
+type shClaims map[string]*v1.PersistentVolumeClaim
+
+func (shClaims) CreatePod(context.Context, *v1.Pod, *apps.StatefulSet) error { panic("not used") }
+func (shClaims) GetPod(string, string) (*v1.Pod, error)                      { panic("not used") }
+func (shClaims) UpdatePod(*v1.Pod, *apps.StatefulSet) error                  { panic("not used") }
+func (shClaims) DeletePod(*v1.Pod) error                                     { panic("not used") }
+func (shClaims) CreateClaim(*v1.PersistentVolumeClaim, *apps.StatefulSet) error {
+	panic("not used")
+}
+func (shClaims) UpdateClaim(*v1.PersistentVolumeClaim, *apps.StatefulSet) error {
+	panic("not used")
+}
+func (c shClaims) GetClaim(_, name string) (*v1.PersistentVolumeClaim, error) {
+	if x, ok := c[name]; ok {
+		return x.DeepCopy(), nil
+	}
+	return nil, apierrors.NewNotFound(v1.Resource("persistentvolumeclaims"), name)
+}
+
+type (
+	shOrdinalsIn struct {
+		Replicas int32 `json:"replicas"`
+		Start    int32 `json:"start"`
+	}
+	shParseIn struct {
+		Pod string `json:"pod"`
+	}
+	shClaimIn struct {
+		Claim      statefulset.Claim           `json:"claim"`
+		Policy     statefulset.RetentionPolicy `json:"policy"`
+		Set        statefulset.Owner           `json:"set"`
+		Pod        statefulset.Owner           `json:"pod"`
+		ScaledDown bool                        `json:"scaledDown"`
+	}
+)
+
+// shUpstream is upstream v1.36.3's answer to one input of decision, in the
+// binding's output shape.
+func shUpstream(t dhTB, decision string, _, input json.RawMessage) json.RawMessage {
+	t.Helper()
+	var out any
+	switch decision {
+	case "statefulset.Ordinals":
+		// getStartOrdinal and getEndOrdinal (inclusive) of a set with those
+		// replicas and spec.ordinals.start (spec.ordinals absent for 0).
+		var in shOrdinalsIn
+		dhDecode(t, input, &in)
+		set := &apps.StatefulSet{Spec: apps.StatefulSetSpec{Replicas: &in.Replicas}}
+		if in.Start != 0 {
+			set.Spec.Ordinals = &apps.StatefulSetOrdinals{Start: in.Start}
+		}
+		appsv1defaults.SetDefaults_StatefulSet(set)
+		out = map[string]int64{"first": int64(shGetStartOrdinal(set)), "end": int64(shGetEndOrdinal(set)) + 1}
+	case "statefulset.ParentAndOrdinal":
+		// ok: the name ends in an ordinal upstream parsed (a parsed one is
+		// never negative; -1 is upstream's "none").
+		var in shParseIn
+		dhDecode(t, input, &in)
+		parent, ord := shGetParentNameAndOrdinal(&v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: in.Pod}})
+		out = map[string]any{"parent": parent, "ordinal": ord, "ok": ord >= 0}
+	case "statefulset.ClaimIsStale":
+		var in shClaimIn
+		dhDecode(t, input, &in)
+		out = map[string]bool{"stale": shClaimIsStale(t, &in)}
+	default:
+		t.Fatalf("no upstream oracle for %s", decision)
+	}
+	return dhEncode(t, out)
+}
+
+// shClaimIsStale asks StatefulPodControl.PodClaimIsStale about the pod,
+// its set (with the retention policy, defaulted by SetDefaults_StatefulSet,
+// and one claim template whose claim for the pod is in.Claim) and the
+// claim, held by a fake object manager.
+func shClaimIsStale(t dhTB, in *shClaimIn) bool {
+	t.Helper()
+	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: in.Pod.Name, Namespace: "default", UID: types.UID(in.Pod.UID)}}
+	_, ord := shGetParentNameAndOrdinal(pod)
+	suffix := "-" + in.Set.Name + "-" + strconv.Itoa(ord)
+	tmpl, ok := trimSuffix(in.Claim.Name, suffix)
+	if !ok || tmpl == "" {
+		t.Fatalf("claim %q is not named for pod %q of set %q", in.Claim.Name, in.Pod.Name, in.Set.Name)
+	}
+	replicas := int32(max(ord, 0))
+	if !in.ScaledDown {
+		replicas = int32(ord) + 1
+	}
+	set := &apps.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: in.Set.Name, Namespace: "default", UID: types.UID(in.Set.UID)},
+		Spec: apps.StatefulSetSpec{Replicas: &replicas, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			VolumeClaimTemplates: []v1.PersistentVolumeClaim{{ObjectMeta: metav1.ObjectMeta{Name: tmpl}}}}}
+	if in.Policy != (statefulset.RetentionPolicy{}) {
+		set.Spec.PersistentVolumeClaimRetentionPolicy = &apps.StatefulSetPersistentVolumeClaimRetentionPolicy{
+			WhenDeleted: apps.PersistentVolumeClaimRetentionPolicyType(in.Policy.WhenDeleted), WhenScaled: apps.PersistentVolumeClaimRetentionPolicyType(in.Policy.WhenScaled)}
+	}
+	appsv1defaults.SetDefaults_StatefulSet(set)
+	claim := must(k8s.ToPersistentVolumeClaim(&in.Claim))
+	claim.Namespace = "default"
+	stale, err := upsts.NewStatefulPodControlFromManager(shClaims{claim.Name: claim}, record.NewFakeRecorder(10)).PodClaimIsStale(set, pod)
+	if err != nil {
+		t.Fatalf("PodClaimIsStale: %v", err)
+	}
+	return stale
+}
+
+func trimSuffix(s, suffix string) (string, bool) {
+	if len(s) < len(suffix) || s[len(s)-len(suffix):] != suffix {
+		return "", false
+	}
+	return s[:len(s)-len(suffix)], true
+}
+
+// shInt32 draws a non-negative int32 (what the API accepts for replicas
+// and ordinals.start), heavy on 0, 1 and the int32 edge.
+func shInt32(t *rapid.T, label string) int32 {
+	switch rapid.IntRange(0, 3).Draw(t, label+"Kind") {
+	case 0:
+		return rapid.SampledFrom([]int32{0, 1, 2, math.MaxInt32, math.MaxInt32 - 1, math.MaxInt32 / 2, 1 << 30}).Draw(t, label)
+	case 1:
+		return int32(rapid.Int64Range(0, math.MaxInt32).Draw(t, label))
+	}
+	return int32(rapid.IntRange(0, 10).Draw(t, label))
+}
+
+func TestStatefulSetOrdinalsDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		dhCheckWith(t, shUpstream, "statefulset.Ordinals", nil, shOrdinalsIn{Replicas: shInt32(t, "replicas"), Start: shInt32(t, "start")})
+	})
+}
+
+func TestStatefulSetParentAndOrdinalDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var name string
+		switch rapid.IntRange(0, 2).Draw(t, "kind") {
+		case 0:
+			// Names of the API's shape: a DNS subdomain prefix, then a
+			// suffix around the int32 edge.
+			name = rapid.StringMatching(`[a-z0-9]([a-z0-9.\-]{0,12}[a-z0-9])?`).Draw(t, "parent") +
+				rapid.SampledFrom([]string{"", "-", "-0", "-1", "-00", "-01", "-9", "-10", "-2147483646", "-2147483647", "-2147483648",
+					"-4294967296", "-9223372036854775807", "-9223372036854775808", "-99999999999999999999", "--1", "-+1", "-1a", "-a1", "-1.0", ".1"}).Draw(t, "suffix")
+		case 1:
+			name = rapid.StringMatching(`[a-z0-9.\-]{0,10}`).Draw(t, "raw")
+		default:
+			// Anything a string holds (not what the API accepts): other
+			// characters, line breaks, multi-byte runes.
+			name = rapid.StringOf(rapid.SampledFrom([]rune("ab-01Z.\n \té+"))).Draw(t, "any")
+		}
+		dhCheckWith(t, shUpstream, "statefulset.ParentAndOrdinal", nil, shParseIn{Pod: name})
+	})
+}
+
+func TestStatefulSetClaimIsStaleDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		setName := rapid.SampledFrom([]string{"web", "my-web", "w"}).Draw(t, "set")
+		ord := rapid.SampledFrom([]int{0, 1, 2, 3, 9, 10, math.MaxInt32 - 1, math.MaxInt32}).Draw(t, "ord")
+		podName := setName + "-" + strconv.Itoa(ord)
+		pol := func(l string) statefulset.RetentionPolicyType {
+			return rapid.SampledFrom([]statefulset.RetentionPolicyType{"", statefulset.Retain, statefulset.Delete}).Draw(t, l)
+		}
+		in := shClaimIn{
+			Policy:     statefulset.RetentionPolicy{WhenDeleted: pol("whenDeleted"), WhenScaled: pol("whenScaled")},
+			Set:        statefulset.Owner{Name: setName, UID: "set-uid"},
+			Pod:        statefulset.Owner{Name: podName, UID: rapid.SampledFrom([]string{"pod-uid", "", "old"}).Draw(t, "podUID")},
+			ScaledDown: rapid.Bool().Draw(t, "scaledDown") && ord < math.MaxInt32,
+		}
+		in.Claim.Name = rapid.SampledFrom([]string{"data", "d", "data-web"}).Draw(t, "template") + "-" + podName
+		tr, fa := true, false
+		for k := rapid.IntRange(0, 4).Draw(t, "refs"); k > 0; k-- {
+			r := meta.OwnerReference{
+				APIVersion: rapid.SampledFrom([]string{"v1", "v1", "/v1", "core/v1", "v1/", "apps/v1", ""}).Draw(t, "apiVersion"),
+				Kind:       rapid.SampledFrom([]string{"Pod", "Pod", "pod", "StatefulSet", ""}).Draw(t, "kind"),
+				Name:       rapid.SampledFrom([]string{podName, podName, setName, setName + "-" + strconv.Itoa(ord+1), podName + " ", ""}).Draw(t, "name"),
+				UID:        rapid.SampledFrom([]string{in.Pod.UID, "pod-uid", "old", "", "set-uid"}).Draw(t, "uid"),
+				Controller: rapid.SampledFrom([]*bool{&tr, &fa, nil}).Draw(t, "controller"),
+			}
+			in.Claim.OwnerReferences = append(in.Claim.OwnerReferences, r)
+		}
+		dhCheckWith(t, shUpstream, "statefulset.ClaimIsStale", nil, in)
+	})
+}
+
+// TestStatefulSetHelperVectorsUpstream replays the vectors of Ordinals,
+// ParentAndOrdinal and ClaimIsStale through upstream (shUpstream).
+func TestStatefulSetHelperVectorsUpstream(t *testing.T) {
+	dhReplay(t, "statefulset", map[string]int{"statefulset.Ordinals": 5, "statefulset.ParentAndOrdinal": 6, "statefulset.ClaimIsStale": 10}, shUpstream)
+}
