@@ -28,7 +28,10 @@ type Memory struct {
 }
 
 // ZoneMemory is one zone's state, its NoExecute tainter's rate limiter
-// and the nodes waiting in its queue.
+// and the nodes waiting in its queue. A zone whose nodes are all gone (or
+// all excluded from disruption checks) loses its state ("") but keeps its
+// tainter, which still runs; a node of that zone seen again gets the zone
+// a new tainter.
 type ZoneMemory struct {
 	State   ZoneState `json:"state"`
 	Limiter Limiter   `json:"limiter"`
@@ -59,19 +62,25 @@ type Limiter struct {
 
 func newLimiter(rate float32) Limiter { return Limiter{Rate: rate, Tokens: 1} }
 
-// TryAccept takes a token at now if one is available.
+// TryAccept takes a token at now if one is available: the bucket holds at
+// least one, or the wait for the missing fraction, (1 − tokens) / rate
+// seconds, is less than a nanosecond (x/time/rate truncates it to whole
+// nanoseconds, so a bucket a nanosecond short of full still accepts and
+// goes slightly negative).
+//
+// Source: golang.org/x/time/rate Limiter.AllowN (reserveN,
+// durationFromTokens) behind flowcontrol.tokenBucketPassiveRateLimiter.
+// TryAccept (v1.36.3 with x/time v0.14.0).
 func (l *Limiter) TryAccept(now time.Time) bool {
 	if l.Rate <= 0 {
 		return false
 	}
-	tokens := l.available(now)
-	if tokens < 1 {
+	tokens := l.available(now) - 1
+	if tokens < 0 && -tokens/float64(l.Rate)*float64(time.Second) >= 1 {
 		return false
 	}
-	l.Tokens = tokens - 1
-	if now.After(l.Last) || l.Last.IsZero() {
-		l.Last = now
-	}
+	l.Tokens = tokens
+	l.Last = now
 	return true
 }
 
@@ -289,20 +298,43 @@ func (s *lifecycle) memory() Memory {
 	}
 	sort.Strings(m.Known)
 	for k, z := range s.zones {
+		if z.State == "" && len(z.Queue) == 0 {
+			continue // a tainter with nothing to do, replaced if the zone comes back
+		}
 		m.Zones[k] = *z
 	}
 	return m
 }
 
-func (s *lifecycle) zoneOf(i int) *ZoneMemory { return s.zoneKey(s.zkey[i]) }
-
-func (s *lifecycle) zoneKey(k string) *ZoneMemory {
-	z, ok := s.zones[k]
+// zoneOf is node i's zone, which ensureZone created at the start of the pass.
+func (s *lifecycle) zoneOf(i int) *ZoneMemory {
+	z, ok := s.zones[s.zkey[i]]
 	if !ok {
+		z = s.ensureZone(s.zkey[i])
+	}
+	return z
+}
+
+// ensureZone gives a zone without a state a new state, rate limiter and
+// queue (upstream addPodEvictorForNewZone).
+func (s *lifecycle) ensureZone(k string) *ZoneMemory {
+	z, ok := s.zones[k]
+	if !ok || z.State == "" {
 		z = &ZoneMemory{State: ZoneInitial, Limiter: newLimiter(s.opts.evictionRate())}
 		s.zones[k] = z
 	}
 	return z
+}
+
+// withState lists, by key, the zones that have a state.
+func (s *lifecycle) withState() []string {
+	var ks []string
+	for _, k := range sortedKeys(s.zones) {
+		if s.zones[k].State != "" {
+			ks = append(ks, k)
+		}
+	}
+	return ks
 }
 
 // queue operations (upstream UniqueQueue)
@@ -404,9 +436,17 @@ func (s *lifecycle) swap(i int, add, remove []Taint, reason Reason) {
 }
 
 // markReachable removes the not-ready and unreachable taints and takes the
-// node out of its zone's queue (upstream markNodeAsReachable).
+// node out of its zone's queue (upstream markNodeAsReachable). Like
+// RemoveTaintOffNode, it only looks for a taint the node had as listed at
+// the start of the pass: a taint added earlier in the pass stays.
 func (s *lifecycle) markReachable(i int, reason Reason) {
-	s.swap(i, nil, []Taint{unreachableTaint, notReadyTaint}, reason)
+	var remove []Taint
+	for _, t := range []Taint{unreachableTaint, notReadyTaint} {
+		if hasTaint(s.listed[i], t) {
+			remove = append(remove, t)
+		}
+	}
+	s.swap(i, nil, remove, reason)
 	s.zoneOf(i).remove(s.nodes[i].Name)
 }
 
@@ -414,7 +454,7 @@ func (s *lifecycle) run() {
 	// classifyNodes and registration.
 	for i, n := range s.nodes {
 		if s.known[n.Name] {
-			s.zoneOf(i)
+			s.ensureZone(s.zkey[i])
 		}
 	}
 	for i, n := range s.nodes {
@@ -423,7 +463,7 @@ func (s *lifecycle) run() {
 		}
 		s.p.Events = append(s.p.Events, plan.Event{Type: plan.Normal, Reason: ReasonEventRegisteredNode, Object: n.Name})
 		s.known[n.Name] = true
-		s.zoneOf(i)
+		s.ensureZone(s.zkey[i])
 		s.markReachable(i, ReasonRegisteredNode)
 	}
 	var gone []string
@@ -475,7 +515,7 @@ func (s *lifecycle) run() {
 	for i := range s.nodes {
 		s.noScheduleTaintingPass(i)
 	}
-	for _, k := range sortedKeys(s.zones) {
+	for _, k := range s.withState() {
 		z := s.zones[k]
 		notReady, _ := ComputeZoneState(zoneReady[k], s.opts)
 		s.p.Zones = append(s.p.Zones, ZoneReport{Zone: k, Size: len(zoneReady[k]), NotReady: notReady, State: z.State, Rate: z.Limiter.Rate})
@@ -534,14 +574,14 @@ func (s *lifecycle) handleDisruption(zoneReady map[string][]ConditionStatus) {
 			allAre = false
 		}
 		newStates[k] = st
-		if _, ok := s.zones[k]; !ok {
-			s.zones[k] = &ZoneMemory{State: ZoneInitial, Limiter: newLimiter(s.opts.evictionRate())}
+		if z, ok := s.zones[k]; !ok || z.State == "" {
+			s.ensureZone(k)
 		}
 	}
 	allWas := true
-	for _, k := range sortedKeys(s.zones) {
+	for _, k := range s.withState() {
 		if _, ok := zoneReady[k]; !ok {
-			delete(s.zones, k)
+			s.zones[k].State = "" // its tainter stays
 			continue
 		}
 		if s.zones[k].State != ZoneFullDisruption {
@@ -556,7 +596,8 @@ func (s *lifecycle) handleDisruption(zoneReady map[string][]ConditionStatus) {
 		for i := range s.nodes {
 			s.markReachable(i, ReasonMasterDisruption)
 		}
-		for _, z := range s.zones {
+		for _, k := range s.withState() {
+			z := s.zones[k]
 			z.Limiter.swap(0, s.now)
 			z.State = ZoneFullDisruption
 		}
@@ -570,7 +611,7 @@ func (s *lifecycle) handleDisruption(zoneReady map[string][]ConditionStatus) {
 				s.health[n.Name] = h
 			}
 		}
-		for _, k := range sortedKeys(s.zones) {
+		for _, k := range s.withState() {
 			z := s.zones[k]
 			if r, ok := ZoneRate(newStates[k], len(zoneReady[k]), s.opts); ok {
 				z.Limiter.swap(r, s.now)
@@ -579,7 +620,7 @@ func (s *lifecycle) handleDisruption(zoneReady map[string][]ConditionStatus) {
 		}
 		return
 	}
-	for _, k := range sortedKeys(s.zones) {
+	for _, k := range s.withState() {
 		z := s.zones[k]
 		if z.State == newStates[k] {
 			continue
