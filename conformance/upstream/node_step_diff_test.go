@@ -172,6 +172,10 @@ func nsNewUp(t interface{ Fatal(...any) }, ctx context.Context) *nsUp {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return nsNewUpWith(t, ctx, cfg)
+}
+
+func nsNewUpWith(t interface{ Fatal(...any) }, ctx context.Context, cfg nsConfig) *nsUp {
 	client := fake.NewSimpleClientset()
 	factory := informers.NewSharedInformerFactory(client, 0)
 	nc, err := nodelifecycle.NewNodeLifecycleController(ctx, factory.Coordination().V1().Leases(), factory.Core().V1().Pods(),
@@ -1281,4 +1285,177 @@ func TestNodeStepDifferential(t *testing.T) {
 	if counts["passes compared"] == 0 {
 		t.Fatal("nothing compared")
 	}
+}
+
+// vectors
+
+// nsConfigFor is upstream's configuration with the flags a vector's options
+// set explicitly.
+func nsConfigFor(t *testing.T, opts node.Options) nsConfig {
+	cfg, err := nsUpstreamConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.NodeMonitorGracePeriod > 0 {
+		cfg.monitorGrace = opts.NodeMonitorGracePeriod
+	}
+	if opts.NodeStartupGracePeriod > 0 {
+		cfg.startupGrace = opts.NodeStartupGracePeriod
+	}
+	if opts.EvictionRate != nil {
+		cfg.evictionRate = *opts.EvictionRate
+	}
+	if opts.SecondaryEvictionRate != nil {
+		cfg.secondaryRate = *opts.SecondaryEvictionRate
+	}
+	if opts.LargeClusterThreshold != nil {
+		cfg.largeCluster = *opts.LargeClusterThreshold
+	}
+	if opts.UnhealthyZoneThreshold != nil {
+		cfg.unhealthy = *opts.UnhealthyZoneThreshold
+	}
+	return cfg
+}
+
+// setWorld makes the stored nodes and leases those of a vector's input.
+func (u *nsUp) setWorld(nodes []*node.Node, leases []node.Lease) {
+	want := map[string]bool{}
+	for _, n := range nodes {
+		want[n.Name] = true
+		u.putNode(must(k8s.ToNode(n)))
+	}
+	for _, n := range u.worldNodes() {
+		if !want[n.Name] {
+			u.deleteNode(n.Name)
+		}
+	}
+	for _, o := range u.leases.List() {
+		_ = u.leases.Delete(o)
+	}
+	for _, l := range leases {
+		u.setLease(k8s.ToLease(l))
+	}
+}
+
+type nsVectorInput struct {
+	Nodes  []*node.Node `json:"nodes"`
+	Leases []node.Lease `json:"leases,omitempty"`
+	Memory *node.Memory `json:"memory,omitempty"`
+	Now    time.Time    `json:"now"`
+}
+
+type nsWant struct {
+	Outcome          node.Reason           `json:"outcome"`
+	Conditions       []node.ConditionWrite `json:"conditions"`
+	Taints           []node.TaintWrite     `json:"taints"`
+	MarkPodsNotReady []string              `json:"markPodsNotReady"`
+	Zones            []node.ZoneReport     `json:"zones"`
+	Disrupted        bool                  `json:"disrupted"`
+	Events           []plan.Event          `json:"events"`
+	Requeue          []struct {
+		After  string      `json:"after"`
+		Reason node.Reason `json:"reason"`
+	} `json:"requeue"`
+	Memory node.Memory `json:"memory"`
+}
+
+func nsDecodeStrict(b []byte, v any) error {
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+func (w nsWant) plan() (node.Plan, error) {
+	p := node.Plan{Outcome: w.Outcome, Conditions: w.Conditions, Taints: w.Taints, MarkPodsNotReady: w.MarkPodsNotReady, Zones: w.Zones,
+		Disrupted: w.Disrupted, Events: w.Events, Memory: w.Memory}
+	for _, r := range w.Requeue {
+		d, err := time.ParseDuration(r.After)
+		if err != nil {
+			return p, err
+		}
+		p.Requeue = append(p.Requeue, plan.Requeue{After: d, Reason: r.Reason})
+	}
+	return p, nil
+}
+
+// TestNodeStepVectorsUpstream replays testdata/node/step.json through the
+// v1.36.3 controller (the harness of TestNodeStepDifferential, configured
+// from kube-controller-manager's defaults and the flags a vector's options
+// set) and checks every key of each want with TestNodeStepDifferential's
+// comparison: a vector without input memory starts a new controller, one
+// with memory continues the previous vector's controller, whose state must
+// be that memory. The taint writes' reason is checked as the part of the
+// pass that made the change (monitor, NoExecute tainter, NoSchedule).
+func TestNodeStepVectorsUpstream(t *testing.T) {
+	saved := nsSchedNow
+	nsSchedNow = func() time.Time { return nsCurrent.clock.Now() }
+	defer func() { nsSchedNow = saved }()
+	ctx := klog.NewContext(context.Background(), logr.Discard())
+	data, err := os.ReadFile("../../testdata/node/step.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []struct {
+		Decision, Name, Source string
+		Options, Input, Want   json.RawMessage
+		WantError              json.RawMessage
+	}
+	if err := json.Unmarshal(data, &vs); err != nil {
+		t.Fatal(err)
+	}
+	var u *nsUp
+	defer func() {
+		if u != nil {
+			u.close()
+		}
+	}()
+	checked := 0
+	for _, v := range vs {
+		if v.Decision != "node.Step" || v.WantError != nil {
+			continue
+		}
+		var in nsVectorInput
+		var opts node.Options
+		var w nsWant
+		if err := nsDecodeStrict(v.Input, &in); err != nil {
+			t.Fatalf("%s: input: %v", v.Name, err)
+		}
+		if v.Options != nil {
+			if err := json.Unmarshal(v.Options, &opts); err != nil {
+				t.Fatalf("%s: options: %v", v.Name, err)
+			}
+		}
+		if err := nsDecodeStrict(v.Want, &w); err != nil {
+			t.Fatalf("%s: want: %v", v.Name, err)
+		}
+		want, err := w.plan()
+		if err != nil {
+			t.Fatalf("%s: want: %v", v.Name, err)
+		}
+		if in.Memory == nil {
+			if u != nil {
+				u.close()
+			}
+			u = nsNewUpWith(t, ctx, nsConfigFor(t, opts))
+			nsCurrent = u
+		} else if u == nil {
+			t.Errorf("%s: input memory, but no vector before it to continue", v.Name)
+			continue
+		} else if err := nsCompareMemory(*in.Memory, in.Now, u); err != nil {
+			t.Errorf("%s: input memory is not the controller's after the vector before: %v", v.Name, err)
+			u.close()
+			u = nil
+			continue
+		}
+		u.setWorld(in.Nodes, in.Leases)
+		o := u.pass(t, ctx, in.Now)
+		if err := nsCompare(want, o, in.Nodes, in.Now, u); err != nil {
+			t.Errorf("%s: %v", v.Name, err)
+		}
+		checked++
+	}
+	if checked < 25 {
+		t.Fatalf("replayed only %d vectors", checked)
+	}
+	t.Logf("%d node.Step vectors replayed through upstream", checked)
 }
