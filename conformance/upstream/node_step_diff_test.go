@@ -619,6 +619,9 @@ type nsTaintKey struct {
 }
 
 func nsTokensAt(l node.Limiter, now time.Time) float64 {
+	if l.Rate <= 0 {
+		return min(l.Tokens, 1)
+	}
 	if l.Last.IsZero() {
 		return 1
 	}
@@ -806,6 +809,9 @@ func nsCompareMemory(m node.Memory, now time.Time, u *nsUp) error {
 		lim := nsLimiter(q).Interface().(flowcontrol.RateLimiter)
 		if r := u.nsRate(lim); z.Limiter.Rate != r {
 			return fmt.Errorf("memory.zones[%q].limiter.rate %v, upstream %v", k, z.Limiter.Rate, r)
+		}
+		if never := z.Limiter.Rate <= 0 && !z.Limiter.Bucket; never != nsIsNever(lim) {
+			return fmt.Errorf("memory.zones[%q].limiter %+v, upstream %T", k, z.Limiter, lim)
 		}
 		if !nsIsNever(lim) {
 			bucket, _ := nsBucket(lim)
@@ -1127,9 +1133,9 @@ func nsDump(world []*v1.Node, leases []node.Lease, mem node.Memory, p node.Plan)
 	return b.String()
 }
 
-func nsCheckSequence(t *rapid.T, counts map[string]int) {
+func nsCheckSequence(t *rapid.T, opts node.Options, counts map[string]int) {
 	ctx := klog.NewContext(context.Background(), logr.Discard())
-	u := nsNewUp(t, ctx)
+	u := nsNewUpWith(t, ctx, nsConfigFor(t, opts))
 	defer u.close()
 	nsCurrent = u
 	s := &nsSeq{t: t, u: u, alive: map[string]bool{}, lease: map[string]int{}}
@@ -1162,7 +1168,7 @@ func nsCheckSequence(t *rapid.T, counts map[string]int) {
 			in[j] = must(k8s.FromNode(n))
 		}
 		leases := u.worldLeases()
-		p, err := node.Step(in, leases, mem, s.now, node.Options{})
+		p, err := node.Step(in, leases, mem, s.now, opts)
 		if err != nil {
 			t.Fatalf("pass %d: Step: %v", i, err)
 		}
@@ -1260,13 +1266,33 @@ func nsCheckSequence(t *rapid.T, counts map[string]int) {
 //     puts its limiter back if the pass set every limiter to 0), counted.
 //
 // KUBESEM_NODE_STEP_SEQUENCES sets the number of sequences (default 1000).
-func TestNodeStepDifferential(t *testing.T) {
-	n := 1000
+func TestNodeStepDifferential(t *testing.T) { nsRunDifferential(t, node.Options{}, 1000) }
+
+// TestNodeStepDifferentialFlags is TestNodeStepDifferential with every
+// node lifecycle flag set away from its default, on both sides:
+// --node-monitor-grace-period=20s, --node-startup-grace-period=30s,
+// --node-eviction-rate=1, --secondary-node-eviction-rate=0.5,
+// --large-cluster-size-threshold=2, --unhealthy-zone-threshold=0.3 (a
+// rate of 1 is the QPS the never-accepting limiter reports), then with
+// --node-eviction-rate=0 (a new zone's bucket at rate 0 spends its one
+// token). 300 and 200 sequences; KUBESEM_NODE_STEP_SEQUENCES scales them
+// (per 1000).
+func TestNodeStepDifferentialFlags(t *testing.T) {
+	one, half, two, low, zero := float32(1), float32(0.5), int32(2), float32(0.3), float32(0)
+	opts := node.Options{NodeMonitorGracePeriod: 20 * time.Second, NodeStartupGracePeriod: 30 * time.Second,
+		EvictionRate: &one, SecondaryEvictionRate: &half, LargeClusterThreshold: &two, UnhealthyZoneThreshold: &low}
+	t.Run("rate1", func(t *testing.T) { nsRunDifferential(t, opts, 300) })
+	opts.EvictionRate = &zero
+	t.Run("rate0", func(t *testing.T) { nsRunDifferential(t, opts, 200) })
+}
+
+func nsRunDifferential(t *testing.T, opts node.Options, n int) {
 	if v := os.Getenv("KUBESEM_NODE_STEP_SEQUENCES"); v != "" {
-		var err error
-		if n, err = strconv.Atoi(v); err != nil || n <= 0 {
+		m, err := strconv.Atoi(v)
+		if err != nil || m <= 0 {
 			t.Fatalf("KUBESEM_NODE_STEP_SEQUENCES=%q", v)
 		}
+		n = max(1, m*n/1000)
 	}
 	f := flag.Lookup("rapid.checks")
 	old := f.Value.String()
@@ -1278,7 +1304,7 @@ func TestNodeStepDifferential(t *testing.T) {
 	nsSchedNow = func() time.Time { return nsCurrent.clock.Now() }
 	defer func() { nsSchedNow = saved }()
 	counts := map[string]int{}
-	rapid.Check(t, func(t *rapid.T) { nsCheckSequence(t, counts) })
+	rapid.Check(t, func(t *rapid.T) { nsCheckSequence(t, opts, counts) })
 	for _, k := range slices.Sorted(maps.Keys(counts)) {
 		t.Logf("%6d %s", counts[k], k)
 	}
@@ -1291,7 +1317,7 @@ func TestNodeStepDifferential(t *testing.T) {
 
 // nsConfigFor is upstream's configuration with the flags a vector's options
 // set explicitly.
-func nsConfigFor(t *testing.T, opts node.Options) nsConfig {
+func nsConfigFor(t interface{ Fatal(...any) }, opts node.Options) nsConfig {
 	cfg, err := nsUpstreamConfig()
 	if err != nil {
 		t.Fatal(err)
@@ -1458,4 +1484,205 @@ func TestNodeStepVectorsUpstream(t *testing.T) {
 		t.Fatalf("replayed only %d vectors", checked)
 	}
 	t.Logf("%d node.Step vectors replayed through upstream", checked)
+}
+
+// nsScenario is a chain of node.Step vectors: the world before the first
+// pass, then passes, each changing the world first (kubelets posting).
+type nsScenario struct {
+	nodes  []*v1.Node
+	passes []nsScenarioPass
+}
+
+type nsScenarioPass struct {
+	name, source string
+	now          time.Time
+	edit         func(nodes map[string]*v1.Node)
+}
+
+func nsScenarioNode(name, zone string, excluded bool, ready v1.ConditionStatus, hb time.Time) *v1.Node {
+	n := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, CreationTimestamp: metav1.NewTime(nsT0.Add(-time.Hour)),
+		Labels: map[string]string{v1.LabelTopologyZone: zone}}}
+	if excluded {
+		n.Labels[nsExcludeLabel] = ""
+	}
+	n.Status.Conditions = []v1.NodeCondition{{Type: v1.NodeReady, Status: ready, LastHeartbeatTime: metav1.NewTime(hb),
+		LastTransitionTime: metav1.NewTime(nsT0.Add(-time.Hour))}}
+	return n
+}
+
+func nsPost(n *v1.Node, ready v1.ConditionStatus, hb time.Time) {
+	c := &n.Status.Conditions[0]
+	if c.Status != ready {
+		c.LastTransitionTime = metav1.NewTime(hb)
+	}
+	c.Status, c.LastHeartbeatTime = ready, metav1.NewTime(hb)
+}
+
+const nsFound = "TestNodeStepDifferential (conformance/upstream, v1.36.3 node lifecycle controller): "
+
+var nsScenarios = []nsScenario{
+	{
+		nodes: []*v1.Node{nsScenarioNode("ex", "z2", true, v1.ConditionFalse, nsT0)},
+		passes: []nsScenarioPass{{name: "step-excluded-alone-in-its-zone-tainted", now: nsT0,
+			source: nsFound + "a zone whose only node is excluded from disruption checks has no zone state (handleDisruption deletes it), but its NoExecute tainter keeps running: zoneNoExecuteTainter entries are never removed"}},
+	},
+	{
+		nodes: []*v1.Node{nsScenarioNode("a", "z1", false, v1.ConditionFalse, nsT0), nsScenarioNode("b", "z1", false, v1.ConditionTrue, nsT0),
+			nsScenarioNode("c", "z1", false, v1.ConditionTrue, nsT0)},
+		passes: []nsScenarioPass{
+			{name: "step-token-bucket-1", now: nsT0,
+				source: nsFound + "the zone's tainter spends its one token on a (burst 1, 0.1/s)"},
+			{name: "step-token-bucket-2-a-nanosecond-and-a-half-short", now: nsT0.Add(9_999_999_849),
+				source: nsFound + "x/time/rate refuses: the wait for the missing 1.5e-10 token, (1 - tokens) / float32(0.1) s, truncates to 1 ns",
+				edit: func(ns map[string]*v1.Node) {
+					nsPost(ns["a"], v1.ConditionFalse, nsT0.Add(9*time.Second))
+					nsPost(ns["b"], v1.ConditionFalse, nsT0.Add(9*time.Second))
+					nsPost(ns["c"], v1.ConditionTrue, nsT0.Add(9*time.Second))
+				}},
+			{name: "step-token-bucket-3-under-a-nanosecond-short", now: nsT0.Add(9_999_999_850),
+				source: nsFound + "x/time/rate accepts 1 ns later, 9.99999985 s after the last token (float32(0.1) = 0.100000001): the wait for the missing 0.5e-10 token truncates to 0 ns, and the bucket goes slightly negative"},
+		},
+	},
+	{
+		nodes: []*v1.Node{nsScenarioNode("a", "z1", false, v1.ConditionFalse, nsT0), nsScenarioNode("b", "z1", false, v1.ConditionTrue, nsT0)},
+		passes: []nsScenarioPass{
+			{name: "step-disruption-keeps-new-taint-1", now: nsT0,
+				source: nsFound + "a is tainted not-ready by the zone's tainter"},
+			{name: "step-disruption-keeps-new-taint-2", now: nsT0.Add(50*time.Second + 1),
+				source: nsFound + "both nodes go Unknown; a's not-ready taint is swapped for unreachable at once; the zone is fully disrupted and so is the cluster, and markNodeAsReachable removes only taints the node had as listed (RemoveTaintOffNode's check): a keeps the unreachable taint added in the same pass"},
+		},
+	},
+}
+
+// TestNodeStepVectorsWrite writes the vectors of nsScenarios into
+// testdata/node/step.json (KUBESEM_WRITE_NODE_STEP_VECTORS=1): each pass is
+// run through node.Step and the v1.36.3 controller and written only when
+// TestNodeStepDifferential's comparison finds no difference; the next
+// pass's nodes are the previous pass's writes applied, stored as the API
+// server stores them, then changed by the scenario. TestNodeStepVectorsUpstream
+// checks them on every run.
+func TestNodeStepVectorsWrite(t *testing.T) {
+	if os.Getenv("KUBESEM_WRITE_NODE_STEP_VECTORS") != "1" {
+		t.Skip("set KUBESEM_WRITE_NODE_STEP_VECTORS=1 to write testdata/node/step.json")
+	}
+	saved := nsSchedNow
+	nsSchedNow = func() time.Time { return nsCurrent.clock.Now() }
+	defer func() { nsSchedNow = saved }()
+	ctx := klog.NewContext(context.Background(), logr.Discard())
+	var out []map[string]any
+	for _, sc := range nsScenarios {
+		u := nsNewUp(t, ctx)
+		nsCurrent = u
+		world := map[string]*v1.Node{}
+		for _, n := range sc.nodes {
+			world[n.Name] = n.DeepCopy()
+		}
+		var mem *node.Memory
+		for _, ps := range sc.passes {
+			if ps.edit != nil {
+				ps.edit(world)
+			}
+			var in []*node.Node
+			for _, name := range slices.Sorted(maps.Keys(world)) {
+				in = append(in, must(k8s.FromNode(nsNormalize(world[name]))))
+			}
+			var m node.Memory
+			if mem != nil {
+				m = *mem
+			}
+			p, err := node.Step(in, nil, m, ps.now, node.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			u.setWorld(in, nil)
+			if mem != nil {
+				if err := nsCompareMemory(*mem, ps.now, u); err != nil {
+					t.Fatalf("%s: %v", ps.name, err)
+				}
+			}
+			o := u.pass(t, ctx, ps.now)
+			if err := nsCompare(p, o, in, ps.now, u); err != nil {
+				t.Fatalf("%s: %v", ps.name, err)
+			}
+			input := map[string]any{"nodes": in, "now": ps.now}
+			if mem != nil {
+				input["memory"] = mem
+			}
+			out = append(out, map[string]any{"decision": "node.Step", "name": ps.name, "source": ps.source, "input": input, "want": p})
+			// the writes, applied
+			for _, n := range in {
+				c := *n
+				for _, w := range p.Conditions {
+					if w.Node == n.Name {
+						c.Status.Conditions = w.Conditions
+					}
+				}
+				ts := slices.Clone(n.Spec.Taints)
+				for _, w := range p.Taints {
+					if w.Node != n.Name {
+						continue
+					}
+					for _, a := range w.Add {
+						if i := slices.IndexFunc(ts, a.MatchTaint); i >= 0 {
+							ts[i] = a
+						} else {
+							ts = append(ts, a)
+						}
+					}
+					for _, r := range w.Remove {
+						ts = slices.DeleteFunc(ts, r.MatchTaint)
+					}
+				}
+				c.Spec.Taints = ts
+				world[n.Name] = nsNormalize(must(k8s.ToNode(&c)))
+			}
+			b, _ := json.Marshal(p.Memory)
+			mem = &node.Memory{}
+			if err := json.Unmarshal(b, mem); err != nil {
+				t.Fatal(err)
+			}
+		}
+		u.close()
+	}
+	file := "../../testdata/node/step.json"
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []json.RawMessage
+	if err := json.Unmarshal(data, &vs); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]int{}
+	for i, v := range vs {
+		var h struct{ Name string }
+		_ = json.Unmarshal(v, &h)
+		names[h.Name] = i
+	}
+	for _, v := range out {
+		var buf strings.Builder
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		raw := json.RawMessage(buf.String())
+		if i, ok := names[v["name"].(string)]; ok {
+			vs[i] = raw
+		} else {
+			last := vs[len(vs)-1] // keep the error vector last
+			vs = append(vs[:len(vs)-1], raw, last)
+		}
+	}
+	var buf strings.Builder
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(vs); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(buf.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %d vectors", len(out))
 }
