@@ -1223,7 +1223,8 @@ func nsCheckSequence(t *rapid.T, opts node.Options, counts map[string]int) {
 // defaulting and flag defaults: 5 s monitor period, 50 s and 60 s grace
 // periods, 0.1/s and 0.01/s, 50 nodes, 0.55), kubesem with the zero Options.
 //
-// A sequence is a cluster of 1–7 nodes (one in 40: 51–56, most in one zone)
+// A sequence is a cluster of 1–7 nodes (about one in ten: 51–56, most in
+// one zone, so that a partially disrupted zone gets the secondary rate)
 // in up to three zones, by GA or beta labels, some with a region, some
 // excluded from disruption checks, with taints of their own; then 2–10
 // passes. Between passes kubelets post status or fall silent, conditions
@@ -1236,7 +1237,9 @@ func nsCheckSequence(t *rapid.T, opts node.Options, counts map[string]int) {
 // A pass upstream is monitorNodeHealth, then one doNoExecuteTaintingPass,
 // then doNoScheduleTaintingPass for every node, the node informer cache
 // caught up with the writes in between (as the 100 ms tainter and the
-// node-update workers see them). Compared, every pass: the node status
+// node-update workers see them). The fake API keeps what the API server
+// keeps: a status update leaves the stored taints alone, and objects are
+// stored as JSON stores them (times in seconds). Compared, every pass: the node status
 // writes (whole condition lists), every taint change per node in order
 // (key, effect, value, timeAdded set, and which of the three parts made
 // it), the taints each node is left with, the pods marked not ready, the
