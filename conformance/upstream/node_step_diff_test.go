@@ -1407,7 +1407,7 @@ func (w nsWant) plan() (node.Plan, error) {
 	return p, nil
 }
 
-// TestNodeStepVectorsUpstream replays testdata/node/step.json through the
+// TestNodeStepVectorsReplay replays testdata/node/step.json through the
 // v1.36.3 controller (the harness of TestNodeStepDifferential, configured
 // from kube-controller-manager's defaults and the flags a vector's options
 // set) and checks every key of each want with TestNodeStepDifferential's
@@ -1415,7 +1415,7 @@ func (w nsWant) plan() (node.Plan, error) {
 // with memory continues the previous vector's controller, whose state must
 // be that memory. The taint writes' reason is checked as the part of the
 // pass that made the change (monitor, NoExecute tainter, NoSchedule).
-func TestNodeStepVectorsUpstream(t *testing.T) {
+func TestNodeStepVectorsReplay(t *testing.T) {
 	saved := nsSchedNow
 	nsSchedNow = func() time.Time { return nsCurrent.clock.Now() }
 	defer func() { nsSchedNow = saved }()
@@ -1562,7 +1562,7 @@ var nsScenarios = []nsScenario{
 // run through node.Step and the v1.36.3 controller and written only when
 // TestNodeStepDifferential's comparison finds no difference; the next
 // pass's nodes are the previous pass's writes applied, stored as the API
-// server stores them, then changed by the scenario. TestNodeStepVectorsUpstream
+// server stores them, then changed by the scenario. TestNodeStepVectorsReplay
 // checks them on every run.
 func TestNodeStepVectorsWrite(t *testing.T) {
 	if os.Getenv("KUBESEM_WRITE_NODE_STEP_VECTORS") != "1" {
