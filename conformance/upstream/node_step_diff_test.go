@@ -39,6 +39,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/nodesched"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/plan"
@@ -52,12 +53,6 @@ func nsNoExecuteTaintingPass(nc *nodelifecycle.Controller, ctx context.Context)
 
 //go:linkname nsNoScheduleTaintingPass k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).doNoScheduleTaintingPass
 func nsNoScheduleTaintingPass(nc *nodelifecycle.Controller, ctx context.Context, nodeName string) error
-
-// nsSchedNow is the tainting queue's clock (scheduler.now, time.Now in
-// production): it stamps queue entries and decides whether the head is due.
-//
-//go:linkname nsSchedNow k8s.io/kubernetes/pkg/controller/nodelifecycle/scheduler.now
-var nsSchedNow func() time.Time
 
 // The controller's zone gauges: each zone's size and not-ready count as
 // handleDisruption computed them.
@@ -1303,9 +1298,7 @@ func nsRunDifferential(t *testing.T, opts node.Options, n int) {
 		t.Fatal(err)
 	}
 	defer func() { _ = f.Value.Set(old) }()
-	saved := nsSchedNow
-	nsSchedNow = func() time.Time { return nsCurrent.clock.Now() }
-	defer func() { nsSchedNow = saved }()
+	defer nodesched.Set(func() time.Time { return nsCurrent.clock.Now() })()
 	counts := map[string]int{}
 	rapid.Check(t, func(t *rapid.T) { nsCheckSequence(t, opts, counts) })
 	for _, k := range slices.Sorted(maps.Keys(counts)) {
@@ -1416,9 +1409,7 @@ func (w nsWant) plan() (node.Plan, error) {
 // be that memory. The taint writes' reason is checked as the part of the
 // pass that made the change (monitor, NoExecute tainter, NoSchedule).
 func TestNodeStepVectorsReplay(t *testing.T) {
-	saved := nsSchedNow
-	nsSchedNow = func() time.Time { return nsCurrent.clock.Now() }
-	defer func() { nsSchedNow = saved }()
+	defer nodesched.Set(func() time.Time { return nsCurrent.clock.Now() })()
 	ctx := klog.NewContext(context.Background(), logr.Discard())
 	data, err := os.ReadFile("../../testdata/node/step.json")
 	if err != nil {
@@ -1568,9 +1559,7 @@ func TestNodeStepVectorsWrite(t *testing.T) {
 	if os.Getenv("KUBESEM_WRITE_NODE_STEP_VECTORS") != "1" {
 		t.Skip("set KUBESEM_WRITE_NODE_STEP_VECTORS=1 to write testdata/node/step.json")
 	}
-	saved := nsSchedNow
-	nsSchedNow = func() time.Time { return nsCurrent.clock.Now() }
-	defer func() { nsSchedNow = saved }()
+	defer nodesched.Set(func() time.Time { return nsCurrent.clock.Now() })()
 	ctx := klog.NewContext(context.Background(), logr.Discard())
 	var out []map[string]any
 	for _, sc := range nsScenarios {
