@@ -1400,8 +1400,8 @@ func (w nsWant) plan() (node.Plan, error) {
 	return p, nil
 }
 
-// TestNodeStepVectorsReplay replays testdata/node/step.json through the
-// v1.36.3 controller (the harness of TestNodeStepDifferential, configured
+// TestNodeStepVectorsReplay replays testdata/node/step.json and
+// step_flags.json through the v1.36.3 controller (the harness of TestNodeStepDifferential, configured
 // from kube-controller-manager's defaults and the flags a vector's options
 // set) and checks every key of each want with TestNodeStepDifferential's
 // comparison: a vector without input memory starts a new controller, one
@@ -1411,17 +1411,25 @@ func (w nsWant) plan() (node.Plan, error) {
 func TestNodeStepVectorsReplay(t *testing.T) {
 	defer nodesched.Set(func() time.Time { return nsCurrent.clock.Now() })()
 	ctx := klog.NewContext(context.Background(), logr.Discard())
-	data, err := os.ReadFile("../../testdata/node/step.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var vs []struct {
 		Decision, Name, Source string
 		Options, Input, Want   json.RawMessage
 		WantError              json.RawMessage
 	}
-	if err := json.Unmarshal(data, &vs); err != nil {
-		t.Fatal(err)
+	for _, f := range []string{"step.json", "step_flags.json"} {
+		data, err := os.ReadFile("../../testdata/node/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fvs []struct {
+			Decision, Name, Source string
+			Options, Input, Want   json.RawMessage
+			WantError              json.RawMessage
+		}
+		if err := json.Unmarshal(data, &fvs); err != nil {
+			t.Fatal(err)
+		}
+		vs = append(vs, fvs...)
 	}
 	var u *nsUp
 	defer func() {
@@ -1474,7 +1482,7 @@ func TestNodeStepVectorsReplay(t *testing.T) {
 		}
 		checked++
 	}
-	if checked < 25 {
+	if checked < 35 {
 		t.Fatalf("replayed only %d vectors", checked)
 	}
 	t.Logf("%d node.Step vectors replayed through upstream", checked)
@@ -1483,6 +1491,8 @@ func TestNodeStepVectorsReplay(t *testing.T) {
 // nsScenario is a chain of node.Step vectors: the world before the first
 // pass, then passes, each changing the world first (kubelets posting).
 type nsScenario struct {
+	file   string // under testdata/node
+	opts   node.Options
 	nodes  []*v1.Node
 	passes []nsScenarioPass
 }
@@ -1514,13 +1524,20 @@ func nsPost(n *v1.Node, ready v1.ConditionStatus, hb time.Time) {
 
 const nsFound = "TestNodeStepDifferential (conformance/upstream, v1.36.3 node lifecycle controller): "
 
+var (
+	nsRate1 = float32(1)
+	nsRate0 = float32(0)
+)
+
 var nsScenarios = []nsScenario{
 	{
+		file:  "step.json",
 		nodes: []*v1.Node{nsScenarioNode("ex", "z2", true, v1.ConditionFalse, nsT0)},
 		passes: []nsScenarioPass{{name: "step-excluded-alone-in-its-zone-tainted", now: nsT0,
 			source: nsFound + "a zone whose only node is excluded from disruption checks has no zone state (handleDisruption deletes it), but its NoExecute tainter keeps running: zoneNoExecuteTainter entries are never removed"}},
 	},
 	{
+		file: "step.json",
 		nodes: []*v1.Node{nsScenarioNode("a", "z1", false, v1.ConditionFalse, nsT0), nsScenarioNode("b", "z1", false, v1.ConditionTrue, nsT0),
 			nsScenarioNode("c", "z1", false, v1.ConditionTrue, nsT0)},
 		passes: []nsScenarioPass{
@@ -1538,12 +1555,43 @@ var nsScenarios = []nsScenario{
 		},
 	},
 	{
+		file:  "step.json",
 		nodes: []*v1.Node{nsScenarioNode("a", "z1", false, v1.ConditionFalse, nsT0), nsScenarioNode("b", "z1", false, v1.ConditionTrue, nsT0)},
 		passes: []nsScenarioPass{
 			{name: "step-disruption-keeps-new-taint-1", now: nsT0,
 				source: nsFound + "a is tainted not-ready by the zone's tainter"},
 			{name: "step-disruption-keeps-new-taint-2", now: nsT0.Add(50*time.Second + 1),
 				source: nsFound + "both nodes go Unknown; a's not-ready taint is swapped for unreachable at once; the zone is fully disrupted and so is the cluster, and markNodeAsReachable removes only taints the node had as listed (RemoveTaintOffNode's check): a keeps the unreachable taint added in the same pass"},
+		},
+	},
+	{
+		file: "step_flags.json", opts: node.Options{EvictionRate: &nsRate1},
+		nodes: []*v1.Node{nsScenarioNode("a", "z1", false, v1.ConditionFalse, nsT0), nsScenarioNode("b", "z1", false, v1.ConditionFalse, nsT0)},
+		passes: []nsScenarioPass{
+			{name: "step-flags-rate-1-stopped-zone-1", now: nsT0,
+				source: nsFound + "--node-eviction-rate=1: every zone fully disrupted, the zone's limiter is set to 0 (the never-accepting limiter)"},
+			{name: "step-flags-rate-1-stopped-zone-2-stays-stopped", now: nsT0.Add(5 * time.Second),
+				source: nsFound + "--node-eviction-rate=1: a is Ready again and the zone Normal, but SwapLimiter(1) keeps the never-accepting limiter, whose QPS reads 1: b is queued and never tainted",
+				edit: func(ns map[string]*v1.Node) {
+					nsPost(ns["a"], v1.ConditionTrue, nsT0.Add(5*time.Second))
+					nsPost(ns["b"], v1.ConditionFalse, nsT0.Add(5*time.Second))
+				}},
+		},
+	},
+	{
+		file: "step_flags.json", opts: node.Options{EvictionRate: &nsRate0},
+		nodes: []*v1.Node{nsScenarioNode("a", "z1", false, v1.ConditionFalse, nsT0), nsScenarioNode("b", "z1", false, v1.ConditionTrue, nsT0),
+			nsScenarioNode("c", "z1", false, v1.ConditionTrue, nsT0)},
+		passes: []nsScenarioPass{
+			{name: "step-flags-rate-0-first-token-1", now: nsT0,
+				source: nsFound + "--node-eviction-rate=0: a new zone's limiter is a token bucket at rate 0, which still holds the token it starts with; a is tainted"},
+			{name: "step-flags-rate-0-first-token-2-none-after", now: nsT0.Add(5 * time.Second),
+				source: nsFound + "--node-eviction-rate=0: the bucket never refills; b is queued and not tainted",
+				edit: func(ns map[string]*v1.Node) {
+					nsPost(ns["a"], v1.ConditionFalse, nsT0.Add(5*time.Second))
+					nsPost(ns["b"], v1.ConditionFalse, nsT0.Add(5*time.Second))
+					nsPost(ns["c"], v1.ConditionTrue, nsT0.Add(5*time.Second))
+				}},
 		},
 	},
 }
@@ -1561,9 +1609,9 @@ func TestNodeStepVectorsWrite(t *testing.T) {
 	}
 	defer nodesched.Set(func() time.Time { return nsCurrent.clock.Now() })()
 	ctx := klog.NewContext(context.Background(), logr.Discard())
-	var out []map[string]any
+	out := map[string][]nsVectorOut{}
 	for _, sc := range nsScenarios {
-		u := nsNewUp(t, ctx)
+		u := nsNewUpWith(t, ctx, nsConfigFor(t, sc.opts))
 		nsCurrent = u
 		world := map[string]*v1.Node{}
 		for _, n := range sc.nodes {
@@ -1582,7 +1630,7 @@ func TestNodeStepVectorsWrite(t *testing.T) {
 			if mem != nil {
 				m = *mem
 			}
-			p, err := node.Step(in, nil, m, ps.now, node.Options{})
+			p, err := node.Step(in, nil, m, ps.now, sc.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1596,11 +1644,11 @@ func TestNodeStepVectorsWrite(t *testing.T) {
 			if err := nsCompare(p, o, in, ps.now, u); err != nil {
 				t.Fatalf("%s: %v", ps.name, err)
 			}
-			input := map[string]any{"nodes": in, "now": ps.now}
-			if mem != nil {
-				input["memory"] = mem
+			v := nsVectorOut{Decision: "node.Step", Name: ps.name, Source: ps.source, Input: nsVectorInput{Nodes: in, Memory: mem, Now: ps.now}, Want: p}
+			if sc.opts != (node.Options{}) {
+				v.Options = &sc.opts
 			}
-			out = append(out, map[string]any{"decision": "node.Step", "name": ps.name, "source": ps.source, "input": input, "want": p})
+			out[sc.file] = append(out[sc.file], v)
 			// the writes, applied
 			for _, n := range in {
 				c := *n
@@ -1636,13 +1684,29 @@ func TestNodeStepVectorsWrite(t *testing.T) {
 		}
 		u.close()
 	}
-	file := "../../testdata/node/step.json"
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
+	for name, vs := range out {
+		nsWriteVectors(t, "../../testdata/node/"+name, vs)
 	}
+}
+
+type nsVectorOut struct {
+	Decision string        `json:"decision"`
+	Name     string        `json:"name"`
+	Source   string        `json:"source"`
+	Options  *node.Options `json:"options,omitempty"`
+	Input    nsVectorInput `json:"input"`
+	Want     node.Plan     `json:"want"`
+}
+
+// nsWriteVectors replaces the vectors of file with the same names as vs and
+// appends the others (before a trailing error vector).
+func nsWriteVectors(t *testing.T, file string, out []nsVectorOut) {
 	var vs []json.RawMessage
-	if err := json.Unmarshal(data, &vs); err != nil {
+	if data, err := os.ReadFile(file); err == nil {
+		if err := json.Unmarshal(data, &vs); err != nil {
+			t.Fatal(err)
+		}
+	} else if !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
 	names := map[string]int{}
@@ -1659,11 +1723,12 @@ func TestNodeStepVectorsWrite(t *testing.T) {
 			t.Fatal(err)
 		}
 		raw := json.RawMessage(buf.String())
-		if i, ok := names[v["name"].(string)]; ok {
+		if i, ok := names[v.Name]; ok {
 			vs[i] = raw
+		} else if n := len(vs); n > 0 && strings.Contains(string(vs[n-1]), `"wantError"`) {
+			vs = append(vs[:n-1], raw, vs[n-1]) // keep the error vector last
 		} else {
-			last := vs[len(vs)-1] // keep the error vector last
-			vs = append(vs[:len(vs)-1], raw, last)
+			vs = append(vs, raw)
 		}
 	}
 	var buf strings.Builder
@@ -1676,5 +1741,5 @@ func TestNodeStepVectorsWrite(t *testing.T) {
 	if err := os.WriteFile(file, []byte(buf.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("wrote %d vectors", len(out))
+	t.Logf("wrote %d vectors into %s", len(out), file)
 }
