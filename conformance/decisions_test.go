@@ -113,7 +113,7 @@ var upstreamChecks = map[string]upstreamCheck{
 	"node.Shutdown":              by("TestNodeDiffShutdownManager", "TestNodeDiffShutdownGroups", "TestNodeKubeletVectorsUpstream"),
 	"node.StatusReportFrequency": by("TestNodeDiffStatusReportFrequency", "TestNodeDiffHeartbeatDefaults", "TestNodeKubeletVectorsUpstream"),
 	"node.StatusUpdate":          by("TestNodeDiffStatusUpdate", "TestNodeKubeletVectorsUpstream"),
-	"node.Step":                  by("TestNodeStepVectorsUpstream"),
+	"node.Step":                  by("TestNodeStepDifferential", "TestNodeStepDifferentialFlags", "TestNodeStepVectorsReplay", "TestNodeStepVectorsUpstream"),
 	"node.ToleratesTaint":        by("TestNodeDiffTolerations", "TestNodeVectorsUpstream"),
 	"node.UpdateHealth":          by("TestNodeDiffHealth"),
 	"node.Validate":              by("TestNodeDiffValidation"),

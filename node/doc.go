@@ -59,6 +59,22 @@
 //     that mode every node's probe time is reset to now.
 //   - The rate-limited tainter spends a token before it looks at the node
 //     (a node that is Ready again still costs a token).
+//   - A zone whose nodes are gone, or all excluded from disruption checks,
+//     loses its state but not its tainter, which keeps running: an excluded
+//     node alone in its zone is still tainted, even in master disruption
+//     mode (whose rate 0 only reaches zones with a state). A node of that
+//     zone seen again gives the zone a new tainter (empty queue, full
+//     bucket).
+//   - Removing the not-ready and unreachable taints looks only for taints
+//     the node had as listed at the start of the pass: a taint swapped in
+//     earlier in the same pass survives entering master disruption mode.
+//   - A zone's token bucket accepts when less than a nanosecond's worth of
+//     a token is missing (x/time/rate truncates the wait), e.g. 9.99999985 s
+//     after the last token at float32(0.1)/s, and then holds slightly less
+//     than nothing.
+//   - The limiter of a zone set to rate 0 never accepts but reports a QPS
+//     of 1, so with EvictionRate 1 a stopped zone stays stopped; a new zone
+//     with EvictionRate 0 gets a bucket that still spends its first token.
 //   - A condition update is written only when the Ready condition changes;
 //     the pressure conditions of a node already Unknown are left as they are.
 //   - An existing scheduled eviction is kept whenever it was created
@@ -72,8 +88,10 @@
 //     higher rates upstream taints more nodes between passes.
 //   - Upstream walks nodes and zones in informer and map order; Step walks
 //     nodes by name and zones by key, and a tainting queue breaks ties of
-//     process time by node name. Vanished zones are all dropped at once
-//     (upstream may keep one for a pass, in map order).
+//     process time by node name (upstream's ties follow its eight parallel
+//     workers). Zones that lose their nodes all lose their state at once
+//     (upstream stops at the first zone, in map order, that is not fully
+//     disrupted, and may keep the state of the others one more pass).
 //   - The ready-transition timestamp upstream keeps in its node health
 //     record is never read, so [Health] does not carry it.
 //   - Shutdown groups with equal priorities keep their input order (upstream

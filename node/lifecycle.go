@@ -28,7 +28,10 @@ type Memory struct {
 }
 
 // ZoneMemory is one zone's state, its NoExecute tainter's rate limiter
-// and the nodes waiting in its queue.
+// and the nodes waiting in its queue. A zone whose nodes are all gone (or
+// all excluded from disruption checks) loses its state ("") but keeps its
+// tainter, which still runs; a node of that zone seen again gets the zone
+// a new tainter.
 type ZoneMemory struct {
 	State   ZoneState `json:"state"`
 	Limiter Limiter   `json:"limiter"`
@@ -48,34 +51,61 @@ type Queued struct {
 	ProcessAt time.Time `json:"processAt"`
 }
 
-// Limiter is a token bucket with burst 1 (upstream
-// flowcontrol.NewTokenBucketRateLimiter(qps, EvictionRateLimiterBurst)); a
-// rate of 0 or less never accepts.
+// Limiter is a zone tainter's rate limiter: a token bucket with burst 1
+// (upstream flowcontrol.NewTokenBucketRateLimiter(qps,
+// EvictionRateLimiterBurst)), or, once the zone's rate has been set to 0 or
+// less, the limiter that never accepts (flowcontrol.NewFakeNeverRateLimiter),
+// whose Rate records the rate set and whose QPS reads 1.
 type Limiter struct {
 	Rate   float32   `json:"rate"`
 	Tokens float64   `json:"tokens"`
 	Last   time.Time `json:"last,omitzero"`
+	// Bucket marks a token bucket whose rate is 0 or less (a new zone's
+	// limiter when EvictionRate is 0 or less): it never refills, but spends
+	// the token it starts with. A rate of 0 or less without Bucket is the
+	// never-accepting limiter.
+	Bucket bool `json:"bucket,omitempty"`
 }
 
-func newLimiter(rate float32) Limiter { return Limiter{Rate: rate, Tokens: 1} }
+func newLimiter(rate float32) Limiter { return Limiter{Rate: rate, Tokens: 1, Bucket: rate <= 0} }
 
-// TryAccept takes a token at now if one is available.
+func (l *Limiter) never() bool { return l.Rate <= 0 && !l.Bucket }
+
+// qps is the rate upstream's limiter reports.
+func (l *Limiter) qps() float32 {
+	if l.never() {
+		return 1
+	}
+	return l.Rate
+}
+
+// TryAccept takes a token at now if one is available: the bucket holds at
+// least one, or the wait for the missing fraction, (1 − tokens) / rate
+// seconds, is less than a nanosecond (x/time/rate truncates it to whole
+// nanoseconds, so a bucket a nanosecond short of full still accepts and
+// goes slightly negative). A bucket whose rate is 0 or less only has the
+// token it started with.
+//
+// Source: golang.org/x/time/rate Limiter.AllowN (reserveN, advance,
+// durationFromTokens) behind flowcontrol.tokenBucketPassiveRateLimiter.
+// TryAccept, and fakeNeverRateLimiter (v1.36.3 with x/time v0.14.0).
 func (l *Limiter) TryAccept(now time.Time) bool {
-	if l.Rate <= 0 {
+	if l.never() {
 		return false
 	}
-	tokens := l.available(now)
-	if tokens < 1 {
+	tokens := l.available(now) - 1
+	if tokens < 0 && (l.Rate <= 0 || -tokens/float64(l.Rate)*float64(time.Second) >= 1) {
 		return false
 	}
-	l.Tokens = tokens - 1
-	if now.After(l.Last) || l.Last.IsZero() {
-		l.Last = now
-	}
+	l.Tokens = tokens
+	l.Last = now
 	return true
 }
 
 func (l *Limiter) available(now time.Time) float64 {
+	if l.Rate <= 0 {
+		return min(l.Tokens, 1)
+	}
 	last := l.Last
 	if now.Before(last) {
 		last = now
@@ -92,11 +122,13 @@ func (l *Limiter) available(now time.Time) float64 {
 	return t
 }
 
-// swap replaces the limiter's rate the way upstream SwapLimiter does: the
-// same rate keeps the bucket; a new positive rate starts a full bucket,
-// emptied when the old one had no token to give.
+// swap replaces the limiter's rate the way upstream SwapLimiter does: a
+// rate equal to the limiter's QPS (1 for the never-accepting limiter)
+// keeps it; a rate of 0 or less installs the never-accepting limiter; a
+// positive one a full bucket, emptied when the old limiter had no token to
+// give.
 func (l *Limiter) swap(rate float32, now time.Time) {
-	if l.Rate == rate {
+	if l.qps() == rate {
 		return
 	}
 	if rate <= 0 {
@@ -290,20 +322,43 @@ func (s *lifecycle) memory() Memory {
 	}
 	sort.Strings(m.Known)
 	for k, z := range s.zones {
+		if z.State == "" && len(z.Queue) == 0 {
+			continue // a tainter with nothing to do, replaced if the zone comes back
+		}
 		m.Zones[k] = *z
 	}
 	return m
 }
 
-func (s *lifecycle) zoneOf(i int) *ZoneMemory { return s.zoneKey(s.zkey[i]) }
-
-func (s *lifecycle) zoneKey(k string) *ZoneMemory {
-	z, ok := s.zones[k]
+// zoneOf is node i's zone, which ensureZone created at the start of the pass.
+func (s *lifecycle) zoneOf(i int) *ZoneMemory {
+	z, ok := s.zones[s.zkey[i]]
 	if !ok {
+		z = s.ensureZone(s.zkey[i])
+	}
+	return z
+}
+
+// ensureZone gives a zone without a state a new state, rate limiter and
+// queue (upstream addPodEvictorForNewZone).
+func (s *lifecycle) ensureZone(k string) *ZoneMemory {
+	z, ok := s.zones[k]
+	if !ok || z.State == "" {
 		z = &ZoneMemory{State: ZoneInitial, Limiter: newLimiter(s.opts.evictionRate())}
 		s.zones[k] = z
 	}
 	return z
+}
+
+// withState lists, by key, the zones that have a state.
+func (s *lifecycle) withState() []string {
+	var ks []string
+	for _, k := range sortedKeys(s.zones) {
+		if s.zones[k].State != "" {
+			ks = append(ks, k)
+		}
+	}
+	return ks
 }
 
 // queue operations (upstream UniqueQueue)
@@ -405,9 +460,17 @@ func (s *lifecycle) swap(i int, add, remove []Taint, reason Reason) {
 }
 
 // markReachable removes the not-ready and unreachable taints and takes the
-// node out of its zone's queue (upstream markNodeAsReachable).
+// node out of its zone's queue (upstream markNodeAsReachable). Like
+// RemoveTaintOffNode, it only looks for a taint the node had as listed at
+// the start of the pass: a taint added earlier in the pass stays.
 func (s *lifecycle) markReachable(i int, reason Reason) {
-	s.swap(i, nil, []Taint{unreachableTaint, notReadyTaint}, reason)
+	var remove []Taint
+	for _, t := range []Taint{unreachableTaint, notReadyTaint} {
+		if hasTaint(s.listed[i], t) {
+			remove = append(remove, t)
+		}
+	}
+	s.swap(i, nil, remove, reason)
 	s.zoneOf(i).remove(s.nodes[i].Name)
 }
 
@@ -415,7 +478,7 @@ func (s *lifecycle) run() {
 	// classifyNodes and registration.
 	for i, n := range s.nodes {
 		if s.known[n.Name] {
-			s.zoneOf(i)
+			s.ensureZone(s.zkey[i])
 		}
 	}
 	for i, n := range s.nodes {
@@ -424,7 +487,7 @@ func (s *lifecycle) run() {
 		}
 		s.p.Events = append(s.p.Events, plan.Event{Type: plan.Normal, Reason: ReasonEventRegisteredNode, Object: n.Name})
 		s.known[n.Name] = true
-		s.zoneOf(i)
+		s.ensureZone(s.zkey[i])
 		s.markReachable(i, ReasonRegisteredNode)
 	}
 	var gone []string
@@ -476,7 +539,7 @@ func (s *lifecycle) run() {
 	for i := range s.nodes {
 		s.noScheduleTaintingPass(i)
 	}
-	for _, k := range sortedKeys(s.zones) {
+	for _, k := range s.withState() {
 		z := s.zones[k]
 		notReady, _ := ComputeZoneState(zoneReady[k], s.opts)
 		s.p.Zones = append(s.p.Zones, ZoneReport{Zone: k, Size: len(zoneReady[k]), NotReady: notReady, State: z.State, Rate: z.Limiter.Rate})
@@ -535,14 +598,14 @@ func (s *lifecycle) handleDisruption(zoneReady map[string][]ConditionStatus) {
 			allAre = false
 		}
 		newStates[k] = st
-		if _, ok := s.zones[k]; !ok {
-			s.zones[k] = &ZoneMemory{State: ZoneInitial, Limiter: newLimiter(s.opts.evictionRate())}
+		if z, ok := s.zones[k]; !ok || z.State == "" {
+			s.ensureZone(k)
 		}
 	}
 	allWas := true
-	for _, k := range sortedKeys(s.zones) {
+	for _, k := range s.withState() {
 		if _, ok := zoneReady[k]; !ok {
-			delete(s.zones, k)
+			s.zones[k].State = "" // its tainter stays
 			continue
 		}
 		if s.zones[k].State != ZoneFullDisruption {
@@ -557,7 +620,8 @@ func (s *lifecycle) handleDisruption(zoneReady map[string][]ConditionStatus) {
 		for i := range s.nodes {
 			s.markReachable(i, ReasonMasterDisruption)
 		}
-		for _, z := range s.zones {
+		for _, k := range s.withState() {
+			z := s.zones[k]
 			z.Limiter.swap(0, s.now)
 			z.State = ZoneFullDisruption
 		}
@@ -571,7 +635,7 @@ func (s *lifecycle) handleDisruption(zoneReady map[string][]ConditionStatus) {
 				s.health[n.Name] = h
 			}
 		}
-		for _, k := range sortedKeys(s.zones) {
+		for _, k := range s.withState() {
 			z := s.zones[k]
 			if r, ok := ZoneRate(newStates[k], len(zoneReady[k]), s.opts); ok {
 				z.Limiter.swap(r, s.now)
@@ -580,7 +644,7 @@ func (s *lifecycle) handleDisruption(zoneReady map[string][]ConditionStatus) {
 		}
 		return
 	}
-	for _, k := range sortedKeys(s.zones) {
+	for _, k := range s.withState() {
 		z := s.zones[k]
 		if z.State == newStates[k] {
 			continue
