@@ -783,7 +783,7 @@ func nsCompareMemory(m node.Memory, now time.Time, u *nsUp) error {
 		}
 		if lease != nil {
 			l := k8s.FromLease(lease)
-			if l.Name != h.Lease.Name || (l.RenewTime == nil) != (h.Lease.RenewTime == nil) || l.RenewTime != nil && !l.RenewTime.Equal(*h.Lease.RenewTime) {
+			if l.Name != h.Lease.Name || (l.Spec.RenewTime == nil) != (h.Lease.Spec.RenewTime == nil) || l.Spec.RenewTime != nil && !l.Spec.RenewTime.Equal(*h.Lease.Spec.RenewTime) {
 				return fmt.Errorf("memory.nodes[%s].lease %+v, upstream %+v", name, h.Lease, l)
 			}
 		}
@@ -1120,7 +1120,7 @@ func nsDump(world []*v1.Node, leases []node.Lease, mem node.Memory, p node.Plan)
 		}
 	}
 	for _, l := range leases {
-		fmt.Fprintf(&b, "  lease %s %v\n", l.Name, l.RenewTime)
+		fmt.Fprintf(&b, "  lease %s %v\n", l.Name, l.Spec.RenewTime)
 	}
 	mj, _ := json.Marshal(mem)
 	pj, _ := json.Marshal(p)
