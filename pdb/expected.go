@@ -166,6 +166,16 @@ func ControllerScale(ref meta.OwnerReference, controllers []Controller) (uid str
 // (v1.36.3).
 func ExpectedScale(pods []*podstatus.Pod, controllers []Controller) (count int32, unmanaged []string, err error) {
 	seen := map[string]int32{}
+	// ControllerScale reads only the reference's apiVersion, kind, name and
+	// UID: pods sharing them share its answer, looked up once.
+	type refKey struct{ apiVersion, kind, name, uid string }
+	type scaleOf struct {
+		uid   string
+		scale int32
+		found bool
+		err   error
+	}
+	memo := map[refKey]scaleOf{}
 	var sum int64
 	// Pods are visited in name order so the first failing pod does not
 	// depend on the input order.
@@ -178,7 +188,13 @@ func ExpectedScale(pods []*podstatus.Pod, controllers []Controller) (count int32
 		if _, ok := seen[ref.UID]; ok {
 			continue
 		}
-		uid, scale, found, e := ControllerScale(*ref, controllers)
+		k := refKey{ref.APIVersion, ref.Kind, ref.Name, ref.UID}
+		r, ok := memo[k]
+		if !ok {
+			r.uid, r.scale, r.found, r.err = ControllerScale(*ref, controllers)
+			memo[k] = r
+		}
+		uid, scale, found, e := r.uid, r.scale, r.found, r.err
 		if e != nil {
 			return 0, nil, &ScaleError{Pod: p.Name, Message: e.Error()}
 		}
