@@ -1,6 +1,8 @@
 package daemonset
 
 import (
+	"github.com/kubesem/kubesem/internal/names"
+
 	"slices"
 	"strconv"
 
@@ -128,7 +130,7 @@ func ValidateTemplate(ds *DaemonSet, opts Options) error {
 	if t.Spec.ActiveDeadlineSeconds != nil {
 		return field.Int(sp+".activeDeadlineSeconds", *t.Spec.ActiveDeadlineSeconds, field.ErrForbidden)
 	}
-	if n := t.Spec.NodeName; n != "" && !isDNSSubdomain(n) {
+	if n := t.Spec.NodeName; n != "" && !names.DNS1123Subdomain(n) {
 		return field.New(sp+".nodeName", n, field.ErrInvalid)
 	}
 	if err := validateLabels(t.Spec.NodeSelector, sp+".nodeSelector"); err != nil {
@@ -186,10 +188,10 @@ func nonZero(v intstr.Value) bool {
 // values; upstream reports both at the map's path.
 func validateLabels(labels map[string]string, path string) error {
 	for _, k := range sortedKeys(labels) {
-		if !isQualifiedName(k) {
+		if !names.QualifiedName(k) {
 			return field.New(path, k, field.ErrInvalid)
 		}
-		if v := labels[k]; !isLabelValue(v) {
+		if v := labels[k]; !names.LabelValue(v) {
 			return field.New(path, v, field.ErrInvalid)
 		}
 	}
@@ -210,11 +212,11 @@ func validateSelector(s *meta.LabelSelector, path string) error {
 	}
 	for i, r := range s.MatchExpressions {
 		p := field.Index(path+".matchExpressions", i)
-		if !isQualifiedName(r.Key) {
+		if !names.QualifiedName(r.Key) {
 			return field.New(p+".key", r.Key, field.ErrInvalid)
 		}
 		for j, v := range r.Values {
-			if !isLabelValue(v) {
+			if !names.LabelValue(v) {
 				return field.New(field.Index(p+".values", j), v, field.ErrInvalid)
 			}
 		}
@@ -262,11 +264,11 @@ func validateExpression(r node.NodeSelectorRequirement, p string) error {
 	default:
 		return field.New(p+".operator", string(r.Operator), field.ErrInvalid)
 	}
-	if !isQualifiedName(r.Key) {
+	if !names.QualifiedName(r.Key) {
 		return field.New(p+".key", r.Key, field.ErrInvalid)
 	}
 	for k, v := range r.Values {
-		if !isLabelValue(v) {
+		if !names.LabelValue(v) {
 			return field.New(field.Index(p+".values", k), v, field.ErrInvalid)
 		}
 	}
@@ -286,7 +288,7 @@ func validateFieldExpression(r node.NodeSelectorRequirement, p string) error {
 		return field.New(p+".key", r.Key, field.ErrInvalid)
 	}
 	for k, v := range r.Values {
-		if !isDNSSubdomain(v) {
+		if !names.DNS1123Subdomain(v) {
 			return field.New(field.Index(p+".values", k), v, field.ErrInvalid)
 		}
 	}

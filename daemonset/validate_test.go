@@ -1,6 +1,8 @@
 package daemonset
 
 import (
+	"github.com/kubesem/kubesem/internal/names"
+
 	"errors"
 	"strings"
 	"testing"
@@ -198,14 +200,14 @@ func TestNames(t *testing.T) {
 		{strings.Repeat("a.", 126) + "ab", false, false, false}, // 254
 		{strings.Repeat("a.", 127) + "a", false, false, false},  // 255
 	} {
-		if got := isQualifiedName(c.s); got != c.qualified {
-			t.Errorf("isQualifiedName(%q) = %v", c.s, got)
+		if got := names.QualifiedName(c.s); got != c.qualified {
+			t.Errorf("names.QualifiedName(%q) = %v", c.s, got)
 		}
-		if got := isLabelValue(c.s); got != c.value {
-			t.Errorf("isLabelValue(%q) = %v", c.s, got)
+		if got := names.LabelValue(c.s); got != c.value {
+			t.Errorf("names.LabelValue(%q) = %v", c.s, got)
 		}
-		if got := isDNSSubdomain(c.s); got != c.dn {
-			t.Errorf("isDNSSubdomain(%q) = %v", c.s, got)
+		if got := names.DNS1123Subdomain(c.s); got != c.dn {
+			t.Errorf("names.DNS1123Subdomain(%q) = %v", c.s, got)
 		}
 	}
 }

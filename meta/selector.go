@@ -1,6 +1,8 @@
 package meta
 
 import (
+	"github.com/kubesem/kubesem/internal/names"
+
 	"slices"
 
 	"github.com/kubesem/kubesem/field"
@@ -101,10 +103,10 @@ func (s *LabelSelector) Validate(path string) error {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if !isQualifiedName(k) {
+		if !names.QualifiedName(k) {
 			return field.New(field.Child(path, "matchLabels"), k, field.ErrInvalid)
 		}
-		if v := s.MatchLabels[k]; !isLabelValue(v) {
+		if v := s.MatchLabels[k]; !names.LabelValue(v) {
 			return field.New(field.Child(path, "matchLabels"), v, field.ErrInvalid)
 		}
 	}
@@ -125,11 +127,11 @@ func (s *LabelSelector) Validate(path string) error {
 		if r.Key == "" {
 			return field.New(field.Child(p, "key"), "", field.ErrRequired)
 		}
-		if !isQualifiedName(r.Key) {
+		if !names.QualifiedName(r.Key) {
 			return field.New(field.Child(p, "key"), r.Key, field.ErrInvalid)
 		}
 		for j, v := range r.Values {
-			if !isLabelValue(v) {
+			if !names.LabelValue(v) {
 				return field.New(field.Index(field.Child(p, "values"), j), v, field.ErrInvalid)
 			}
 		}

@@ -1,6 +1,8 @@
 package node
 
 import (
+	"github.com/kubesem/kubesem/internal/names"
+
 	"strconv"
 
 	"github.com/kubesem/kubesem/field"
@@ -146,7 +148,7 @@ func matchTerm(n *Node, t *NodeSelectorTerm) (bool, *field.Error) {
 }
 
 func checkLabelRequirement(r *NodeSelectorRequirement) *field.Error {
-	if !isQualifiedName(r.Key) {
+	if !names.QualifiedName(r.Key) {
 		return field.New("key", r.Key, field.ErrInvalid)
 	}
 	switch r.Operator {
@@ -169,7 +171,7 @@ func checkLabelRequirement(r *NodeSelectorRequirement) *field.Error {
 		return field.New("operator", string(r.Operator), field.ErrUnsupported)
 	}
 	for i, v := range r.Values {
-		if !isLabelValue(v) {
+		if !names.LabelValue(v) {
 			return field.New(field.Index("values", i), v, field.ErrInvalid)
 		}
 	}

@@ -1,6 +1,8 @@
 package node
 
 import (
+	"github.com/kubesem/kubesem/internal/names"
+
 	"errors"
 	"testing"
 
@@ -60,12 +62,12 @@ func TestMatchesNodeSelector(t *testing.T) {
 
 func TestNames(t *testing.T) {
 	for _, s := range []string{"a", "a.b/c", "example.com/MyName", "A_b-c.d"} {
-		if !isQualifiedName(s) {
+		if !names.QualifiedName(s) {
 			t.Errorf("%q rejected", s)
 		}
 	}
 	for _, s := range []string{"", "/a", "a/", "a/b/c", "-a", "Example.com/a", "a..b/c"} {
-		if isQualifiedName(s) {
+		if names.QualifiedName(s) {
 			t.Errorf("%q accepted", s)
 		}
 	}

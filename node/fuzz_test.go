@@ -1,6 +1,8 @@
 package node
 
 import (
+	"github.com/kubesem/kubesem/internal/names"
+
 	"encoding/json"
 	"testing"
 	"time"
@@ -101,7 +103,7 @@ func FuzzParseTaints(f *testing.F) {
 			return
 		}
 		for _, x := range add {
-			if x.Effect == "" || !isQualifiedName(x.Key) {
+			if x.Effect == "" || !names.QualifiedName(x.Key) {
 				t.Fatalf("bad taint %+v", x)
 			}
 		}

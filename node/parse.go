@@ -1,6 +1,8 @@
 package node
 
 import (
+	"github.com/kubesem/kubesem/internal/names"
+
 	"strings"
 
 	"github.com/kubesem/kubesem/field"
@@ -31,14 +33,14 @@ func ParseTaint(spec, path string) (Taint, error) {
 			if strings.Contains(v, "=") {
 				return Taint{}, field.New(path, spec, field.ErrInvalid)
 			}
-			if !isLabelValue(v) {
+			if !names.LabelValue(v) {
 				return Taint{}, field.New(path, spec, field.ErrInvalid)
 			}
 			t.Value = v
 		}
 		key = k
 	}
-	if !isQualifiedName(key) {
+	if !names.QualifiedName(key) {
 		return Taint{}, field.New(path, spec, field.ErrInvalid)
 	}
 	t.Key = key

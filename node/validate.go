@@ -1,6 +1,8 @@
 package node
 
 import (
+	"github.com/kubesem/kubesem/internal/names"
+
 	"github.com/kubesem/kubesem/field"
 )
 
@@ -47,7 +49,7 @@ func validateStep(nodes []*Node, leases []Lease) error {
 func ValidateTolerations(tols []Toleration, path string, opts Options) error {
 	for i, t := range tols {
 		p := field.Index(path, i)
-		if t.Key != "" && !isQualifiedName(t.Key) {
+		if t.Key != "" && !names.QualifiedName(t.Key) {
 			return field.New(p+".key", t.Key, field.ErrInvalid)
 		}
 		if t.Key == "" && t.Operator != OpExists {
@@ -58,7 +60,7 @@ func ValidateTolerations(tols []Toleration, path string, opts Options) error {
 		}
 		switch t.Operator {
 		case OpEqual, "":
-			if !isLabelValue(t.Value) {
+			if !names.LabelValue(t.Value) {
 				return field.New(p+".operator", t.Value, field.ErrInvalid)
 			}
 		case OpExists:
@@ -96,10 +98,10 @@ func ValidateTaints(taints []Taint, path string) error {
 	seen := map[[2]string]bool{}
 	for i, t := range taints {
 		p := field.Index(path, i)
-		if !isQualifiedName(t.Key) {
+		if !names.QualifiedName(t.Key) {
 			return field.New(p+".key", t.Key, field.ErrInvalid)
 		}
-		if !isLabelValue(t.Value) {
+		if !names.LabelValue(t.Value) {
 			return field.New(p+".value", t.Value, field.ErrInvalid)
 		}
 		switch t.Effect {

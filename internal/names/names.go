@@ -1,17 +1,19 @@
-package daemonset
+// Package names holds the name syntax API validation checks (label keys,
+// label values, DNS-1123 subdomains), once for every kubesem package.
+package names
 
-// Name syntax the API server checks on the fields Validate reads: label
-// keys (qualified names), label values and node names (DNS-1123
-// subdomains).
-
-// isQualifiedName reports whether s is a qualified name: an optional
-// DNS-1123 subdomain prefix and '/', then 1-63 characters, alphanumeric at
+// QualifiedName reports whether s is a qualified name (a label key): an
+// optional prefix that is a lowercase DNS-1123 subdomain of at most 253
+// characters and a '/', then a name of 1 to 63 characters, alphanumeric at
 // both ends, with '-', '_' and '.' inside.
-func isQualifiedName(s string) bool {
+//
+// Source: upstream k8s.io/apimachinery pkg/util/validation IsQualifiedName
+// (v0.36.3).
+func QualifiedName(s string) bool {
 	name := s
 	for i := 0; i < len(s); i++ {
 		if s[i] == '/' {
-			if !isDNSSubdomain(s[:i]) {
+			if !DNS1123Subdomain(s[:i]) {
 				return false
 			}
 			name = s[i+1:]
@@ -21,9 +23,12 @@ func isQualifiedName(s string) bool {
 	return name != "" && len(name) <= 63 && isNameBody(name)
 }
 
-// isLabelValue reports whether s is empty or 1-63 characters, alphanumeric
-// at both ends, with '-', '_' and '.' inside.
-func isLabelValue(s string) bool {
+// LabelValue reports whether s is a label value: empty, or 1 to 63
+// characters, alphanumeric at both ends, with '-', '_' and '.' inside.
+//
+// Source: upstream k8s.io/apimachinery pkg/util/validation IsValidLabelValue
+// (v0.36.3).
+func LabelValue(s string) bool {
 	return s == "" || len(s) <= 63 && isNameBody(s)
 }
 
@@ -43,10 +48,10 @@ func isNameBody(s string) bool {
 	return true
 }
 
-// isDNSSubdomain reports whether s is a DNS-1123 subdomain: at most 253
-// characters, dot-separated labels of lowercase alphanumerics and '-',
+// DNS1123Subdomain reports whether s is a lowercase DNS-1123 subdomain of at most
+// 253 characters: dot-separated labels of lowercase alphanumerics and '-',
 // alphanumeric at both ends.
-func isDNSSubdomain(s string) bool {
+func DNS1123Subdomain(s string) bool {
 	if s == "" || len(s) > 253 {
 		return false
 	}

@@ -1,4 +1,4 @@
-package node
+package names
 
 import (
 	"strings"
@@ -11,12 +11,12 @@ func TestQualifiedNameLimits(t *testing.T) {
 	ok := []string{name63, "x/" + name63, prefix253 + "/n", "a_b", "a-b", "a.b", "1", "0a/9"}
 	bad := []string{name63 + "d", prefix253 + "x/n", "a_", "_a", ".a", "a b", "A.com/n", "a-.b/n", "a.-b/n", "a../n", "-a/n", "a-/n", "a/", "a/_"}
 	for _, s := range ok {
-		if !isQualifiedName(s) {
+		if !QualifiedName(s) {
 			t.Errorf("%q rejected", s)
 		}
 	}
 	for _, s := range bad {
-		if isQualifiedName(s) {
+		if QualifiedName(s) {
 			t.Errorf("%q accepted", s)
 		}
 	}
@@ -24,12 +24,12 @@ func TestQualifiedNameLimits(t *testing.T) {
 
 func TestLabelValue(t *testing.T) {
 	for _, s := range []string{"", "a", "a.b_c-d", strings.Repeat("a", 63), "A9"} {
-		if !isLabelValue(s) {
+		if !LabelValue(s) {
 			t.Errorf("%q rejected", s)
 		}
 	}
 	for _, s := range []string{strings.Repeat("a", 64), "-a", "a-", ".", "a b", "a/b", "é"} {
-		if isLabelValue(s) {
+		if LabelValue(s) {
 			t.Errorf("%q accepted", s)
 		}
 	}
@@ -37,12 +37,12 @@ func TestLabelValue(t *testing.T) {
 
 func TestDNS1123(t *testing.T) {
 	for _, s := range []string{"a", "a-b", "a.b", "0", strings.Repeat("a", 253)} {
-		if !isDNS1123Subdomain(s) {
+		if !DNS1123Subdomain(s) {
 			t.Errorf("%q rejected", s)
 		}
 	}
 	for _, s := range []string{"", "A", "a_b", "a..b", ".a", "a.", "-a", "a-", strings.Repeat("a", 254)} {
-		if isDNS1123Subdomain(s) {
+		if DNS1123Subdomain(s) {
 			t.Errorf("%q accepted", s)
 		}
 	}
