@@ -257,7 +257,7 @@ func ToLease(l node.Lease) *coordinationv1.Lease {
 
 // fromObjectMeta copies the metadata fields kubesem models.
 func fromObjectMeta(m *metav1.ObjectMeta) meta.ObjectMeta {
-	out := meta.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: string(m.UID), Generation: m.Generation,
+	out := meta.ObjectMeta{Name: m.Name, GenerateName: m.GenerateName, Namespace: m.Namespace, UID: string(m.UID), Generation: m.Generation,
 		CreationTimestamp: m.CreationTimestamp.Time, DeletionGracePeriodSeconds: clonePtr(m.DeletionGracePeriodSeconds),
 		Labels: maps.Clone(m.Labels), Annotations: maps.Clone(m.Annotations), Finalizers: slices.Clone(m.Finalizers)}
 	if m.DeletionTimestamp != nil {
@@ -265,14 +265,14 @@ func fromObjectMeta(m *metav1.ObjectMeta) meta.ObjectMeta {
 		out.DeletionTimestamp = &t
 	}
 	for _, r := range m.OwnerReferences {
-		out.OwnerReferences = append(out.OwnerReferences, meta.OwnerReference{APIVersion: r.APIVersion, Kind: r.Kind, Name: r.Name, UID: string(r.UID), Controller: clonePtr(r.Controller)})
+		out.OwnerReferences = append(out.OwnerReferences, meta.OwnerReference{APIVersion: r.APIVersion, Kind: r.Kind, Name: r.Name, UID: string(r.UID), Controller: clonePtr(r.Controller), BlockOwnerDeletion: clonePtr(r.BlockOwnerDeletion)})
 	}
 	return out
 }
 
 // toObjectMeta is fromObjectMeta's inverse.
 func toObjectMeta(m *meta.ObjectMeta) metav1.ObjectMeta {
-	out := metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: types.UID(m.UID), Generation: m.Generation,
+	out := metav1.ObjectMeta{Name: m.Name, GenerateName: m.GenerateName, Namespace: m.Namespace, UID: types.UID(m.UID), Generation: m.Generation,
 		DeletionGracePeriodSeconds: clonePtr(m.DeletionGracePeriodSeconds),
 		Labels:                     maps.Clone(m.Labels), Annotations: maps.Clone(m.Annotations), Finalizers: slices.Clone(m.Finalizers)}
 	if !m.CreationTimestamp.IsZero() {
@@ -283,7 +283,7 @@ func toObjectMeta(m *meta.ObjectMeta) metav1.ObjectMeta {
 		out.DeletionTimestamp = &t
 	}
 	for _, r := range m.OwnerReferences {
-		out.OwnerReferences = append(out.OwnerReferences, metav1.OwnerReference{APIVersion: r.APIVersion, Kind: r.Kind, Name: r.Name, UID: types.UID(r.UID), Controller: clonePtr(r.Controller)})
+		out.OwnerReferences = append(out.OwnerReferences, metav1.OwnerReference{APIVersion: r.APIVersion, Kind: r.Kind, Name: r.Name, UID: types.UID(r.UID), Controller: clonePtr(r.Controller), BlockOwnerDeletion: clonePtr(r.BlockOwnerDeletion)})
 	}
 	return out
 }

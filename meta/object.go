@@ -5,7 +5,10 @@ import "time"
 // ObjectMeta is the subset of Kubernetes object metadata that workload
 // controllers read.
 type ObjectMeta struct {
-	Name                       string            `json:"name,omitempty"`
+	Name string `json:"name,omitempty"`
+	// GenerateName is the prefix the API server completes into Name on a
+	// create that gives no name (five random characters appended).
+	GenerateName               string            `json:"generateName,omitempty"`
 	Namespace                  string            `json:"namespace,omitempty"`
 	UID                        string            `json:"uid,omitempty"`
 	Generation                 int64             `json:"generation,omitempty"`
@@ -25,6 +28,19 @@ type OwnerReference struct {
 	Name       string `json:"name,omitempty"`
 	UID        string `json:"uid,omitempty"`
 	Controller *bool  `json:"controller,omitempty"`
+	// BlockOwnerDeletion keeps the owner from being deleted in the
+	// foreground before this dependent is; controllers set it on the
+	// objects they create.
+	BlockOwnerDeletion *bool `json:"blockOwnerDeletion,omitempty"`
+}
+
+// NewControllerRef returns the owner reference a controller puts on the
+// objects it creates: controller and blockOwnerDeletion true.
+//
+// Source: apimachinery metav1.NewControllerRef (v0.36.3).
+func NewControllerRef(apiVersion, kind, name, uid string) OwnerReference {
+	yes, block := true, true
+	return OwnerReference{APIVersion: apiVersion, Kind: kind, Name: name, UID: uid, Controller: &yes, BlockOwnerDeletion: &block}
 }
 
 // IsController reports whether the reference is marked controller: true.
