@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -86,7 +87,7 @@ func TestStepConverges(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mem = p.Backoff
+			mem = p.Memory
 			gone := map[string]bool{}
 			for _, d := range p.Delete {
 				gone[d.Name] = true
@@ -107,7 +108,7 @@ func TestStepConverges(t *testing.T) {
 					continue
 				}
 				if x.Status.Phase == podstatus.Running || x.Status.Phase == podstatus.Pending {
-					next[i] = readyPod(x.Name, x.Spec.NodeName, x.Labels[daemonset.LabelRevisionHash], x.CreationTimestamp, clock.Add(-time.Hour), true, podstatus.Running)
+					next[i] = readyPod(x.Name, x.Spec.NodeName, x.Labels[history.HashLabel], x.CreationTimestamp, clock.Add(-time.Hour), true, podstatus.Running)
 				}
 			}
 			live = next
@@ -116,7 +117,7 @@ func TestStepConverges(t *testing.T) {
 		per := map[string]int{}
 		old := map[string]bool{}
 		for _, x := range live {
-			if x.Labels[daemonset.LabelRevisionHash] != "new" {
+			if x.Labels[history.HashLabel] != "new" {
 				old[x.Spec.NodeName] = true
 			}
 			per[x.Spec.NodeName]++

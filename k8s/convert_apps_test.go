@@ -18,6 +18,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/statefulset"
 )
@@ -310,7 +311,7 @@ func TestClaimAndPodRoundTrip(t *testing.T) {
 
 		p := &corev1.Pod{}
 		p.Name, p.Namespace, p.UID = "web-0", "default", "uid-web-0"
-		p.Labels = map[string]string{statefulset.RevisionLabel: "web-abc", statefulset.LabelPodName: "web-0"}
+		p.Labels = map[string]string{history.HashLabel: "web-abc", statefulset.LabelPodName: "web-0"}
 		p.Status.Phase = rapid.SampledFrom([]corev1.PodPhase{"", corev1.PodPending, corev1.PodRunning, corev1.PodFailed}).Draw(t, "phase")
 		p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: at}}
 		if rapid.Bool().Draw(t, "claimVolume") {
@@ -493,7 +494,7 @@ func TestStatefulSetPods(t *testing.T) {
 	}
 	pod := pods[0]
 	if pod.Name != "db-0" || pod.Namespace != "prod" || pod.Spec.Hostname != "db-0" || pod.Spec.Subdomain != "db" ||
-		pod.Labels[statefulset.RevisionLabel] != ks.Spec.TemplateRevision || pod.Labels["apps.kubernetes.io/pod-index"] != "0" ||
+		pod.Labels[history.HashLabel] != ks.Spec.TemplateRevision || pod.Labels["apps.kubernetes.io/pod-index"] != "0" ||
 		pod.Labels[statefulset.LabelPodName] != "db-0" || pod.Spec.Containers[0].Env[0].Value != "/data" || pod.OwnerReferences[0].UID != "uid-db" {
 		t.Errorf("pod %+v", pod)
 	}

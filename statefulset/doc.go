@@ -16,7 +16,7 @@
 //   - [Step]: one sync; returns a [Plan] (revision writes, pod creations
 //     with ordinal and revision, claim writes, pod updates, deletions with
 //     reasons, status, requeue).
-//   - [Revisions], [SortRevisions], [TruncateHistory]: current and update
+//   - [Revisions], [history.Sort], [TruncateHistory]: current and update
 //     revision, rollback renumbering, revision history limit.
 //   - [CountReplicas], [CompleteRollingUpdate], [StatusChanged]: status.
 //   - [IsUnavailable], [MaxUnavailable]: the rolling-update allowance

@@ -6,12 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"pgregory.net/rapid"
+
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
-	"pgregory.net/rapid"
 )
 
 type propState struct {
@@ -239,19 +240,19 @@ func findPod(ps []*podstatus.Pod, o int32) *podstatus.Pod {
 	return nil
 }
 
-func applyRevisions(revs []history.ControllerRevision, ws []RevisionWrite) []history.ControllerRevision {
+func applyRevisions(revs []history.ControllerRevision, ws []history.Write) []history.ControllerRevision {
 	out := append([]history.ControllerRevision(nil), revs...)
 	for _, w := range ws {
 		switch w.Verb {
-		case RevisionCreate:
+		case plan.VerbCreate:
 			out = append(out, rev(w.Name, w.Revision))
-		case RevisionUpdate:
+		case plan.VerbUpdate:
 			for i := range out {
 				if out[i].Name == w.Name {
 					out[i].Revision = w.Revision
 				}
 			}
-		case RevisionDelete:
+		case plan.VerbDelete:
 			for i := range out {
 				if out[i].Name == w.Name {
 					out = append(out[:i], out[i+1:]...)

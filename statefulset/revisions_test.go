@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/history"
+	"github.com/kubesem/kubesem/plan"
 )
 
 func TestSortRevisions(t *testing.T) {
@@ -17,7 +18,7 @@ func TestSortRevisions(t *testing.T) {
 		rev("a", 1, t0),
 		rev("d", 10),
 	}
-	SortRevisions(revs)
+	history.Sort(revs)
 	var got []string
 	for _, r := range revs {
 		got = append(got, r.Name)
@@ -34,18 +35,18 @@ func TestRevisions(t *testing.T) {
 		template, status string
 		revs             []history.ControllerRevision
 		current, update  string
-		write            *RevisionWrite
+		write            *history.Write
 	}{
 		{"no revisions: the first", "web-v1", "", nil, "web-v1", "web-v1",
-			&RevisionWrite{Verb: RevisionCreate, Name: "web-v1", Revision: 1, Reason: ReasonRevisionCreated}},
+			&history.Write{Verb: plan.VerbCreate, Name: "web-v1", Revision: 1, Reason: ReasonRevisionCreated}},
 		{"the newest is the template's: no write", "web-v2", "web-v1", revs("web-v1", "web-v2"), "web-v1", "web-v2", nil},
 		{"a new template: one past the newest", "web-v3", "web-v2", revs("web-v1", "web-v2"), "web-v2", "web-v3",
-			&RevisionWrite{Verb: RevisionCreate, Name: "web-v3", Revision: 3, Reason: ReasonRevisionCreated}},
+			&history.Write{Verb: plan.VerbCreate, Name: "web-v3", Revision: 3, Reason: ReasonRevisionCreated}},
 		{"an older template: renumbered past the newest", "web-v1", "web-v2", revs("web-v1", "web-v2"), "web-v2", "web-v1",
-			&RevisionWrite{Verb: RevisionUpdate, Name: "web-v1", Revision: 3, Reason: ReasonRollback}},
+			&history.Write{Verb: plan.VerbUpdate, Name: "web-v1", Revision: 3, Reason: ReasonRollback}},
 		{"status names no revision: current is update", "web-v2", "web-gone", revs("web-v1", "web-v2"), "web-v2", "web-v2", nil},
 		{"gaps in numbers: one past the highest", "web-new", "web-v1", []history.ControllerRevision{rev("web-v1", 4), rev("web-v2", 9)}, "web-v1", "web-new",
-			&RevisionWrite{Verb: RevisionCreate, Name: "web-new", Revision: 10, Reason: ReasonRevisionCreated}},
+			&history.Write{Verb: plan.VerbCreate, Name: "web-new", Revision: 10, Reason: ReasonRevisionCreated}},
 	} {
 		s := gset(1, template(c.template), current(c.status, ""))
 		cur, upd, w := Revisions(&s, c.revs)
@@ -56,10 +57,10 @@ func TestRevisions(t *testing.T) {
 }
 
 func TestTruncateHistory(t *testing.T) {
-	names := func(ws []RevisionWrite) []string {
+	names := func(ws []history.Write) []string {
 		var out []string
 		for _, w := range ws {
-			if w.Verb != RevisionDelete || w.Reason != ReasonHistoryLimit {
+			if w.Verb != plan.VerbDelete || w.Reason != ReasonHistoryLimit {
 				t.Errorf("write %+v", w)
 			}
 			out = append(out, w.Name)

@@ -1,6 +1,7 @@
 package statefulset
 
 import (
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
@@ -217,8 +218,7 @@ func (p RetentionPolicy) Defaulted() RetentionPolicy {
 	return p
 }
 
-// RevisionLabel is the pod label carrying the pod's ControllerRevision name.
-const RevisionLabel = "controller-revision-hash"
-
-// PodRevision returns the pod's controller-revision-hash label ("" when absent).
-func PodRevision(p *podstatus.Pod) string { return p.Labels[RevisionLabel] }
+// PodRevision returns the pod's controller-revision-hash label
+// ([history.HashLabel]): the name of the ControllerRevision it was created
+// from ("" when absent).
+func PodRevision(p *podstatus.Pod) string { return p.Labels[history.HashLabel] }

@@ -78,7 +78,7 @@ type stsFake struct {
 	updated   []string
 	updatedP  []*v1.Pod // the updated pods, as upstream passed them
 	claimW    []statefulset.ClaimWrite
-	revW      []statefulset.RevisionWrite
+	revW      []khistory.Write
 	status    *apps.StatefulSetStatus
 	createErr bool
 	createdN  map[string]bool
@@ -156,17 +156,17 @@ func (f *stsFake) ListControllerRevisions(metav1.Object, schema.GroupVersionKind
 func (f *stsFake) CreateControllerRevision(parent metav1.Object, r *apps.ControllerRevision, cc *int32) (*apps.ControllerRevision, error) {
 	c := r.DeepCopy()
 	c.Name = history.ControllerRevisionName(parent.GetName(), history.HashControllerRevision(r, cc))
-	f.revW = append(f.revW, statefulset.RevisionWrite{Verb: statefulset.RevisionCreate, Name: c.Name, Revision: c.Revision})
+	f.revW = append(f.revW, khistory.Write{Verb: plan.VerbCreate, Name: c.Name, Revision: c.Revision})
 	return c, nil
 }
 func (f *stsFake) DeleteControllerRevision(r *apps.ControllerRevision) error {
-	f.revW = append(f.revW, statefulset.RevisionWrite{Verb: statefulset.RevisionDelete, Name: r.Name, Revision: r.Revision})
+	f.revW = append(f.revW, khistory.Write{Verb: plan.VerbDelete, Name: r.Name, Revision: r.Revision})
 	return nil
 }
 func (f *stsFake) UpdateControllerRevision(r *apps.ControllerRevision, n int64) (*apps.ControllerRevision, error) {
 	c := r.DeepCopy()
 	c.Revision = n
-	f.revW = append(f.revW, statefulset.RevisionWrite{Verb: statefulset.RevisionUpdate, Name: c.Name, Revision: n})
+	f.revW = append(f.revW, khistory.Write{Verb: plan.VerbUpdate, Name: c.Name, Revision: n})
 	return c, nil
 }
 func (f *stsFake) AdoptControllerRevision(_ metav1.Object, _ schema.GroupVersionKind, r *apps.ControllerRevision) (*apps.ControllerRevision, error) {
@@ -494,7 +494,7 @@ func must1[T any](v []T, err error) []T {
 // stsUpstream runs one upstream UpdateStatefulSet and returns what it did
 // in kubesem's vocabulary (order-insensitive lists sorted).
 type stsResult struct {
-	Revisions    []statefulset.RevisionWrite
+	Revisions    []khistory.Write
 	Create       []statefulset.NewPod
 	Delete       []string
 	Update       []string
