@@ -350,10 +350,18 @@ func revisionHashLabel(r *appsv1.ControllerRevision) string {
 }
 
 // FromControllerRevision converts a ControllerRevision (a StatefulSet's or
-// a DaemonSet's): its metadata and revision number; the data is not
-// modelled.
+// a DaemonSet's): its metadata, revision number and, when its data is the
+// controllers' patch of a pod template ({"spec":{"template":…}}), the
+// template as history.Data (nil otherwise).
 func FromControllerRevision(r *appsv1.ControllerRevision) history.ControllerRevision {
-	return history.ControllerRevision{ObjectMeta: fromObjectMeta(&r.ObjectMeta), Revision: r.Revision}
+	out := history.ControllerRevision{ObjectMeta: fromObjectMeta(&r.ObjectMeta), Revision: r.Revision}
+	if len(r.Data.Raw) > 0 {
+		var d history.Data
+		if err := json.Unmarshal(r.Data.Raw, &d); err == nil {
+			out.Data = &d
+		}
+	}
+	return out
 }
 
 // FromControllerRevisions converts every non-nil revision of a list.
