@@ -46,6 +46,13 @@ const (
 type Spec struct {
 	// Replicas defaults to 1 when nil.
 	Replicas *int32 `json:"replicas,omitempty"`
+	// Selector is spec.selector; its matchLabels label the claims the
+	// controller creates (read by [Plan.Writes] only).
+	Selector *meta.LabelSelector `json:"selector,omitempty"`
+	// Template is spec.template, the pod template of the update revision
+	// (read by [Plan.Writes] only: which revision it is, is
+	// TemplateRevision).
+	Template podstatus.Template `json:"template,omitzero"`
 	// Ordinals.Start is the first ordinal (0 when nil).
 	Ordinals            *OrdinalsSpec       `json:"ordinals,omitempty"`
 	ServiceName         string              `json:"serviceName,omitempty"`
