@@ -100,7 +100,8 @@ func (p Plan) Writes(set *StatefulSet, pods []*podstatus.Pod, revisions []histor
 		switch rw.Verb {
 		case plan.VerbCreate:
 			hash := rw.Name[strings.LastIndexByte(rw.Name, '-')+1:]
-			r := history.New(rw.Name, set.Namespace, &set.Spec.Template, history.RevisionHashLabel, hash, set.Annotations, w.ref, rw.Revision)
+			// NewControllerRevision leaves the namespace to the request.
+			r := history.New(rw.Name, "", &set.Spec.Template, history.RevisionHashLabel, hash, set.Annotations, w.ref, rw.Revision)
 			out = append(out, plan.Write{Verb: plan.VerbCreate, Resource: "controllerrevisions", Namespace: set.Namespace, Object: r, Reason: rw.Reason})
 		case plan.VerbUpdate:
 			old := w.revs[rw.Name]
@@ -211,18 +212,20 @@ func (w *writer) podWrites() ([]plan.Write, error) {
 		ks = append(ks, k)
 	}
 	for i, u := range p.Update {
-		pod, err := w.updatedPod(u, field.Index("update", i))
+		pod, err := w.updatedPod(u, field.Index("update", i), ks)
 		if err != nil {
 			return nil, err
 		}
 		ks = append(ks, keyed{0, w.slotOf(u.Name), stepUpdate, plan.Write{Verb: plan.VerbUpdate, Resource: "pods", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID, Object: pod, Reason: u.Reasons[0]}})
 	}
 	for i, d := range p.Delete {
-		pod := w.pods[d.Name]
-		if pod == nil || d.UID != "" && pod.UID != d.UID {
+		ns := set.Namespace // a pod this sync created
+		if pod := w.pods[d.Name]; pod != nil && (d.UID == "" || pod.UID == d.UID) {
+			ns = pod.Namespace
+		} else if d.UID != "" || !slices.ContainsFunc(p.Create.Objects, func(n NewPod) bool { return n.Name == d.Name }) {
 			return nil, noSuch(field.Child(field.Index("delete", i), "name"), d.Name, "pod")
 		}
-		k := keyed{w: plan.Write{Verb: plan.VerbDelete, Resource: "pods", Namespace: pod.Namespace, Name: pod.Name, Reason: d.Reason}}
+		k := keyed{w: plan.Write{Verb: plan.VerbDelete, Resource: "pods", Namespace: ns, Name: d.Name, Reason: d.Reason}}
 		switch d.Reason {
 		case ReasonPodFailed:
 			k.phase, k.slot, k.step = 0, w.slotOf(d.Name), stepDeleteFailed
@@ -317,9 +320,18 @@ func (w *writer) setStorage(pod *podstatus.Pod) {
 }
 
 // updatedPod is the pod an update sends (UpdateStatefulPod).
-func (w *writer) updatedPod(u PodUpdate, path string) (*podstatus.Pod, error) {
+func (w *writer) updatedPod(u PodUpdate, path string, created []keyed) (*podstatus.Pod, error) {
 	o := ParseOrdinal(u.Name)
 	src := w.byOrd[o]
+	if slices.Contains(u.Reasons, ReasonIdentity) {
+		// A pod this sync created whose name parses to o under another
+		// name ("<set>--1", o 1) is the one whose identity is restored.
+		for _, k := range created {
+			if pod, ok := k.w.Object.(*podstatus.Pod); ok && k.w.Verb == plan.VerbCreate && pod.Name != u.Name && ParseOrdinal(pod.Name) == o {
+				src = pod
+			}
+		}
+	}
 	if src == nil || len(u.Reasons) == 0 {
 		return nil, noSuch(field.Child(path, "name"), u.Name, "pod")
 	}
@@ -374,7 +386,10 @@ func (w *writer) claimWrite(cw ClaimWrite, path string) (plan.Write, error) {
 			return plan.Write{}, noSuch(field.Child(path, "name"), cw.Name, "claim")
 		}
 		c := deepcopy.Copy(*old)
-		c.OwnerReferences = deepcopy.Copy(cw.OwnerReferences)
+		c.OwnerReferences = nil
+		if len(cw.OwnerReferences) > 0 {
+			c.OwnerReferences = deepcopy.Copy(cw.OwnerReferences)
+		}
 		return plan.Write{Verb: plan.VerbUpdate, Resource: "persistentvolumeclaims", Namespace: c.Namespace, Name: c.Name, UID: c.UID, Object: &c, Reason: cw.Reason}, nil
 	}
 	return plan.Write{}, field.New(field.Child(path, "verb"), string(cw.Verb), field.ErrUnsupported)
