@@ -78,19 +78,19 @@ type PodCreation struct {
 
 // Plan is what one sync of a DaemonSet does.
 type Plan struct {
-	Outcome Reason                     `json:"outcome"`
-	Create  plan.Creation[PodCreation] `json:"create"`
-	Delete  []plan.Deletion            `json:"delete"`
+	Outcome Reason `json:"outcome"`
 	// Revisions lists the ControllerRevision writes in the controller's
 	// order: the revision created for the current template when none has
 	// its hash (verb create, the hash in Hash), or the current one
 	// renumbered to the newest (update); then the old revisions the
 	// history limit deletes, oldest first.
-	Revisions    []history.Write `json:"revisions"`
-	Status       Status          `json:"status"`
-	UpdateStatus bool            `json:"updateStatus"`
-	Events       []plan.Event    `json:"events"`
-	Requeue      []plan.Requeue  `json:"requeue"`
+	Revisions    []history.Write            `json:"revisions"`
+	Create       plan.Creation[PodCreation] `json:"create"`
+	Delete       []plan.Deletion            `json:"delete"`
+	Status       Status                     `json:"status"`
+	UpdateStatus bool                       `json:"updateStatus"`
+	Events       []plan.Event               `json:"events"`
+	Requeue      []plan.Requeue             `json:"requeue"`
 	// Memory is the failed-pod backoff after the sync.
 	Memory Backoff `json:"memory"`
 }
