@@ -3,31 +3,10 @@ package statefulset
 import (
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/plan"
 )
-
-func TestSortRevisions(t *testing.T) {
-	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	revs := []history.ControllerRevision{
-		rev("c", 2, t0),
-		rev("b", 1, t0.Add(time.Second)),
-		rev("z", 1, t0),
-		rev("a", 1, t0),
-		rev("d", 10),
-	}
-	history.Sort(revs)
-	var got []string
-	for _, r := range revs {
-		got = append(got, r.Name)
-	}
-	// by revision, then creation time, then name
-	if want := []string{"a", "z", "b", "c", "d"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("order %v; want %v", got, want)
-	}
-}
 
 func TestRevisions(t *testing.T) {
 	for _, c := range []struct {
