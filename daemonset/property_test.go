@@ -30,6 +30,23 @@ func TestStepOrderIndependent(t *testing.T) {
 		if (err1 == nil) != (err2 == nil) || string(a) != string(b) {
 			t.Fatalf("order changed the plan:\n%s\n%s", a, b)
 		}
+		if err1 != nil {
+			return
+		}
+		before, _ := json.Marshal([]any{ds, pods})
+		w1, err1 := p1.Writes(ds, pods, h)
+		w2, err2 := p2.Writes(ds, sp, h)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("Writes: %v, %v", err1, err2)
+		}
+		a, _ = json.Marshal(w1)
+		b, _ = json.Marshal(w2)
+		if string(a) != string(b) {
+			t.Fatalf("order changed the writes:\n%s\n%s", a, b)
+		}
+		if after, _ := json.Marshal([]any{ds, pods}); string(after) != string(before) {
+			t.Fatal("Writes modified its inputs")
+		}
 	})
 }
 
