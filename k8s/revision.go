@@ -22,13 +22,15 @@ import (
 
 // RevisionHashLabel is controller-revision-hash: the label naming a pod's
 // revision (a StatefulSet pod's holds the revision's name, a DaemonSet
-// pod's the hash) and the hash label of a DaemonSet's ControllerRevisions.
-const RevisionHashLabel = "controller-revision-hash"
+// pod's the hash) and the hash label of a DaemonSet's ControllerRevisions;
+// history.HashLabel.
+const RevisionHashLabel = history.HashLabel
 
 // StatefulSetRevisionHashLabel is the hash label of a StatefulSet's
 // ControllerRevisions: controller.kubernetes.io/hash (history's
-// ControllerRevisionHashLabel), not controller-revision-hash.
-const StatefulSetRevisionHashLabel = "controller.kubernetes.io/hash"
+// ControllerRevisionHashLabel), not controller-revision-hash;
+// history.RevisionHashLabel.
+const StatefulSetRevisionHashLabel = history.RevisionHashLabel
 
 // maxRevisionPrefix is the longest owner name a ControllerRevision name
 // keeps; a longer name is cut so that the name stays a valid object name.
