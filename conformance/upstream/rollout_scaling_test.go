@@ -666,10 +666,10 @@ func dsCheckStep(t *rapid.T) {
 	if uerr == nil && plan.UpdateStatus != statusWritten {
 		t.Fatalf("path %s: UpdateStatus %v; upstream wrote status %v", plan.Outcome, plan.UpdateStatus, statusWritten)
 	}
-	if uerr != nil && plan.Outcome != rollout.PathHashCollision && plan.Outcome != rollout.PathSyncFailed {
+	if uerr != nil && plan.Outcome != rollout.ReasonHashCollision && plan.Outcome != rollout.ReasonSyncFailed {
 		t.Fatalf("upstream sync failed (%v) where kubesem took path %s", uerr, plan.Outcome)
 	}
-	if uerr == nil && plan.Outcome == rollout.PathSyncFailed {
+	if uerr == nil && plan.Outcome == rollout.ReasonSyncFailed {
 		t.Fatalf("kubesem's sync failed where upstream's succeeded\nplan %+v", plan)
 	}
 

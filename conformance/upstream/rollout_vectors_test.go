@@ -364,25 +364,25 @@ func roReplay(t *testing.T, in *roVectorInput) (out map[string]any, rolling bool
 	var outcome rollout.Reason
 	switch {
 	case d.DeletionTimestamp != nil:
-		outcome = rollout.PathDeleting
+		outcome = rollout.ReasonDeleting
 	case syncErr != nil && collision:
-		outcome = rollout.PathHashCollision
+		outcome = rollout.ReasonHashCollision
 	case syncErr != nil:
-		outcome = rollout.PathSyncFailed
+		outcome = rollout.ReasonSyncFailed
 	case d.Spec.Paused:
-		outcome = rollout.PathPaused
+		outcome = rollout.ReasonPaused
 	case roGetRollbackTo(d) != nil:
-		outcome = rollout.PathRollback
+		outcome = rollout.ReasonRollback
 	case scaling:
-		outcome = rollout.PathScalingEvent
+		outcome = rollout.ReasonScalingEvent
 	case d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType:
-		outcome = rollout.PathRecreate
+		outcome = rollout.ReasonRecreate
 		scaledOld := slices.ContainsFunc(scales, func(x any) bool { return newRS == nil || x.(map[string]any)["name"] != newRS.Name })
 		if !scaledOld && oldRunning {
-			outcome = rollout.PathOldPodsRunning
+			outcome = rollout.ReasonOldPodsRunning
 		}
 	default:
-		outcome = rollout.PathRollingUpdate
+		outcome = rollout.ReasonRollingUpdate
 	}
 	requeue := []any{}
 	for _, after := range q.after {
