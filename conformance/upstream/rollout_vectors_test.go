@@ -76,8 +76,8 @@ type roVectorInput struct {
 //     are the vector's now;
 //   - annotations, template: the Deployment's after its writes (the
 //     template when a rollback changes it);
-//   - events: the events recorded, by type and reason, without
-//     ScalingReplicaSet (the create and scale writes carry those);
+//   - events: every event recorded, in order, with its type, reason and
+//     message;
 //   - requeue: the queue's AddAfter (ProgressDeadline), AddRateLimited
 //     (ProgressDeadline, rate-limited) and, when the sync returns an error,
 //     the rate-limited retry (HashCollision when the status written raised
@@ -402,11 +402,12 @@ func roReplay(t *testing.T, in *roVectorInput) (out map[string]any, rolling bool
 	for len(rec.Events) > 0 {
 		e := <-rec.Events
 		typ, rest, _ := strings.Cut(e, " ")
-		reason, _, _ := strings.Cut(rest, " ")
-		if reason == "ScalingReplicaSet" {
-			continue
+		reason, msg, _ := strings.Cut(rest, " ")
+		ev := map[string]any{"type": typ, "reason": reason}
+		if msg != "" {
+			ev["message"] = msg
 		}
-		events = append(events, map[string]any{"type": typ, "reason": reason})
+		events = append(events, ev)
 	}
 
 	create := map[string]any{"count": len(created)}
