@@ -500,6 +500,17 @@ func dsStepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.
 		at := now.Add(-time.Duration(rapid.SampledFrom([]int{10, 700}).Draw(t, "progressAge")) * time.Second)
 		d.Status.Conditions = []rollout.Condition{{Type: rollout.Progressing, Status: meta.ConditionTrue, Reason: r, LastUpdateTime: at, LastTransitionTime: at}}
 	}
+	if rapid.IntRange(0, 2).Draw(t, "hasAvailable") == 0 {
+		// An Available condition the sync may leave as it is, so that the
+		// status can come out unchanged (no status write).
+		at := now.Add(-time.Hour)
+		c := rollout.Condition{Type: rollout.Available, Status: meta.ConditionTrue, Reason: rollout.ReasonMinimumReplicasAvailable,
+			Message: "Deployment has minimum availability.", LastUpdateTime: at, LastTransitionTime: at}
+		if rapid.Bool().Draw(t, "unavailable") {
+			c.Status, c.Reason, c.Message = meta.ConditionFalse, rollout.ReasonMinimumReplicasUnavailable, "Deployment does not have minimum availability."
+		}
+		d.Status.Conditions = append(d.Status.Conditions, c)
+	}
 	d.Status.UpdatedReplicas = rapid.Int32Range(0, 5).Draw(t, "dUpdated")
 	d.Status.AvailableReplicas = rapid.Int32Range(0, 5).Draw(t, "dAvailable")
 	d.TemplateHash = k8s.PodTemplateHash(&must(k8s.ToDeployment(d)).Spec.Template, nil)
@@ -602,7 +613,8 @@ func dsCheckStep(t *rapid.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dsSet(dc, "eventRecorder", record.EventRecorder(&record.FakeRecorder{}))
+	rec := record.NewFakeRecorder(100)
+	dsSet(dc, "eventRecorder", record.EventRecorder(rec))
 	// Creating a ReplicaSet whose name is taken fails as the API server would.
 	rsIndexer := inf.Apps().V1().ReplicaSets().Informer().GetIndexer()
 	failed := map[string]int{} // names of failed creates
@@ -631,6 +643,17 @@ func dsCheckStep(t *rapid.T) {
 	}
 	c.ClearActions()
 	uerr := dsSyncDeployment(dc, context.Background(), "default/foo")
+	ws, err := plan.Writes(d, rss, pods, now)
+	if err != nil {
+		t.Fatalf("Writes: %v", err)
+	}
+	same := func(n string) string { return n }
+	if why := roCompareWrites(ws, c.Actions(), func(n string) bool { _, ok := before[n]; return ok }, same); why != "" {
+		t.Fatalf("path %s: Plan.Writes differs from upstream's requests: %s\nplan %+v", plan.Outcome, why, plan)
+	}
+	if why := roCompareEvents(plan.Events, roDrain(rec), same); why != "" {
+		t.Fatalf("path %s: Plan.Events differ from upstream's: %s", plan.Outcome, why)
+	}
 
 	want := maps.Clone(before)
 	finalStatus := ud.Status
