@@ -601,7 +601,34 @@ func dsCheckStep(t *rapid.T) {
 	if err := rollout.Validate(d, rss, pods); err != nil {
 		t.Skip("invalid input: ", err)
 	}
-	plan, err := rollout.Step(d, rss, pods, now, rollout.Options{})
+	p := roCompareSync(t, d, rss, pods, now, rollout.Options{})
+	if p.Outcome == rollout.ReasonSyncFailed {
+		return
+	}
+	// A second sync on the state the first left (its ReplicaSet writes
+	// applied, the Deployment's status, annotations and template written),
+	// where the status often comes out unchanged; the new ReplicaSet is
+	// named by v1.36.3's exact hash, injected (k8s.RolloutOptions).
+	next := *d
+	next.Status = p.Status
+	if p.Annotations != nil {
+		next.Annotations = p.Annotations
+	}
+	if p.Template != nil {
+		next.Spec.Template = *p.Template
+	}
+	next.TemplateHash = ""
+	applied := p.Apply(rss, now)
+	if rollout.Validate(&next, applied, pods) != nil {
+		return // sizes wrapped at the int32 edge
+	}
+	roCompareSync(t, &next, applied, pods, now, k8s.RolloutOptions())
+}
+
+// roCompareSync runs Step and one upstream syncDeployment on the same
+// state and fails t where they differ; it returns Step's Plan.
+func roCompareSync(t *rapid.T, d *rollout.Deployment, rss []*replicaset.ReplicaSet, pods []*podstatus.Pod, now time.Time, opts rollout.Options) rollout.Plan {
+	plan, err := rollout.Step(d, rss, pods, now, opts)
 	if err != nil {
 		t.Fatalf("Step: %v", err)
 	}
@@ -736,6 +763,7 @@ func dsCheckStep(t *rapid.T) {
 	if gotImage != wantImage {
 		t.Fatalf("path %s: template after rollback kubesem %s; upstream %s", plan.Outcome, gotImage, wantImage)
 	}
+	return plan
 }
 
 // TestRolloutStepDifferential compares Step (applied with Plan.Apply) with
@@ -743,7 +771,12 @@ func dsCheckStep(t *rapid.T) {
 // same Deployment, ReplicaSets and pods: the ReplicaSets after the sync
 // (size, minReadySeconds, annotations), the status counts and condition
 // (type, status, reason) sequence, the revision annotation and a rollback's
-// template. Condition times are not compared: upstream stamps the wall clock.
+// template, Plan.Writes against the requests sent to the fake clientset
+// (verb, resource, subresource, name, in order; a ReplicaSet's size,
+// minReadySeconds and annotations) and Plan.Events against the recorder's
+// events (type, reason, message). It does so twice: on the drawn state, and
+// on the state the first sync leaves. Condition times are not compared:
+// upstream stamps the wall clock.
 func TestRolloutStepDifferential(t *testing.T) { rapid.Check(t, dsCheckStep) }
 
 // dsToDeployment is the stored Deployment (adapter + upstream defaulting)
