@@ -8,10 +8,10 @@ type Options struct {
 	// TemplateHash, when not nil, names the new ReplicaSet: it returns the
 	// pod-template-hash of a template at a collision count, as v1.36.3's
 	// controller.ComputeHash does (the k8s adapter supplies that exact
-	// hash; see k8s.TemplateHash). It is not a deviation but the injection
-	// of a hash kubesem does not reproduce. nil (or "" returned): Deployment.TemplateHash
-	// when the caller gives one, else kubesem's own hash (see
-	// [ReplicaSetName]). Not encoded in vectors.
+	// hash; see k8s.TemplateHash). It is not a deviation but the
+	// injection of a hash kubesem does not reproduce. nil (or "" returned):
+	// Deployment.TemplateHash when the caller gives one, else kubesem's own
+	// hash (see [ReplicaSetName]). Not encoded in vectors.
 	TemplateHash func(t *podstatus.Template, collisionCount *int32) string `json:"-"`
 }
 
