@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"errors"
+	"maps"
 	"reflect"
 	"time"
 
@@ -37,6 +38,10 @@ var (
 	ErrForbidden = errors.New("forbidden")
 )
 
+// DefaultTerminationGracePeriodSeconds is the API default of a pod's
+// spec.terminationGracePeriodSeconds, set on create.
+const DefaultTerminationGracePeriodSeconds int64 = 30
+
 // Result is what the API server did with one write: the key of the object
 // written, the object as stored afterwards (nil when it is gone), and
 // whether it was removed from the store by this write.
@@ -58,7 +63,10 @@ type Result struct {
 //     a generation (workloads, budgets, pods), generation 1 are assigned;
 //     deletionTimestamp is cleared, and the status of kinds with a status
 //     subresource is reset (a pod's to phase Pending). A pod gets the
-//     DefaultTolerationSeconds admission plugin's tolerations.
+//     DefaultTolerationSeconds admission plugin's tolerations and, when it
+//     has none, terminationGracePeriodSeconds 30 (API defaulting). A Job
+//     without spec.manualSelector gets the generated selector and template
+//     labels (batch.kubernetes.io/controller-uid, job-name …).
 //   - update and patch (Object is the object after the request): the UID, if
 //     given, must match (ErrConflict); server-set metadata is kept; on the
 //     main resource the status is kept and generation is bumped when the spec
@@ -155,11 +163,44 @@ func (s *State) create(k Kind, w plan.Write, now time.Time, namer Namer) (Result
 		m.Generation = 1
 	}
 	resetStatus(obj)
+	if j, ok := obj.(*job.Job); ok {
+		defaultJobSelector(j)
+	}
 	if p, ok := obj.(*podstatus.Pod); ok {
 		p.Spec.Tolerations = node.DefaultTolerations(p.Spec.Tolerations, -1)
+		if p.Spec.TerminationGracePeriodSeconds == nil {
+			g := DefaultTerminationGracePeriodSeconds
+			p.Spec.TerminationGracePeriodSeconds = &g
+		}
 	}
 	s.put(k, obj)
 	return Result{Key: Key{k, m.Namespace, m.Name}, Object: obj, UID: m.UID}, nil
+}
+
+// defaultJobSelector gives a Job without spec.manualSelector the selector
+// and template labels the API server generates from its UID.
+func defaultJobSelector(j *job.Job) {
+	if j.Spec.ManualSelector != nil && *j.Spec.ManualSelector {
+		return
+	}
+	labels := map[string]string{
+		"batch.kubernetes.io/controller-uid": j.UID, "batch.kubernetes.io/job-name": j.Name,
+		"controller-uid": j.UID, "job-name": j.Name,
+	}
+	if j.Spec.Selector == nil {
+		j.Spec.Selector = &meta.LabelSelector{MatchLabels: map[string]string{"batch.kubernetes.io/controller-uid": j.UID}}
+	}
+	t := j.Spec.Template
+	t.Labels = maps.Clone(t.Labels)
+	if t.Labels == nil {
+		t.Labels = map[string]string{}
+	}
+	for k, v := range labels {
+		if _, ok := t.Labels[k]; !ok {
+			t.Labels[k] = v
+		}
+	}
+	j.Spec.Template = t
 }
 
 // stored finds the object an update, patch or delete names, checking its
@@ -337,7 +378,11 @@ func (s *State) delete(k Kind, w plan.Write, now time.Time) (Result, error) {
 	om := metaOf(old)
 	if p, ok := old.(*podstatus.Pod); ok {
 		d := podstatus.GracefulDelete(p, w.GracePeriodSeconds, now)
-		if d.Outcome == podstatus.DeleteImmediately && len(om.Finalizers) == 0 {
+		if d.Outcome == podstatus.DeletePending {
+			return Result{Key: key, Object: old, UID: om.UID}, nil
+		}
+		now0 := d.Outcome == podstatus.DeleteImmediately || d.GracePeriodSeconds == 0
+		if now0 && len(om.Finalizers) == 0 {
 			s.remove(k, n)
 			return Result{Key: key, Removed: true, UID: om.UID}, nil
 		}

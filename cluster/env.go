@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/kubesem/kubesem/meta"
@@ -166,15 +167,17 @@ func (w *World) collectGarbage(now time.Time) {
 // (every node.LeaseRenewInterval) and posts its Ready condition when it
 // is not True or the status report is due (node.StatusUpdate).
 func (w *World) heartbeats(now time.Time) {
-	names := make([]string, 0, len(w.nodes))
-	for n := range w.nodes {
-		names = append(names, n)
+	var names []string
+	for n, e := range w.nodes {
+		if !e.stopped && !e.nextRenew.After(now) {
+			names = append(names, n)
+		}
 	}
 	slices.Sort(names)
 	for _, name := range names {
 		e := w.nodes[name]
 		n := w.State.Node(name)
-		if n == nil || e.stopped || e.nextRenew.After(now) {
+		if n == nil {
 			continue
 		}
 		e.nextRenew = node.NextLeaseRenewal(now, 0)
@@ -366,20 +369,39 @@ func (w *World) nextKubelet() (time.Time, bool) {
 	return t, ok
 }
 
-// kubelets runs the kubelet of every running node over its pods.
+// kubelets runs the kubelet of every running node over its pods whose
+// timer is due, node by node (by name), pods by namespace and name.
 func (w *World) kubelets(now time.Time) {
-	names := make([]string, 0, len(w.nodes))
+	type due struct {
+		node string
+		pod  name
+	}
+	var list []due
 	for n, e := range w.nodes {
-		if !e.stopped && len(w.State.onNode[n]) > 0 {
-			names = append(names, n)
+		if e.stopped {
+			continue
+		}
+		for pn := range w.State.onNode[n] {
+			p := w.State.objs[KindPod][pn].(*podstatus.Pod)
+			if at, ok := w.podTimer(p); ok && !at.After(now) {
+				list = append(list, due{n, pn})
+			}
 		}
 	}
-	slices.Sort(names)
-	for _, n := range names {
-		for _, p := range w.State.PodsOnNode(n) {
-			if at, ok := w.podTimer(p); ok && !at.After(now) {
-				w.kubeletSync(CtlKubelet+n, p, now)
-			}
+	slices.SortFunc(list, func(a, b due) int {
+		if a.node != b.node {
+			return strings.Compare(a.node, b.node)
+		}
+		return compareNames(a.pod, b.pod)
+	})
+	for _, d := range list {
+		// An earlier sync may have changed or removed the pod.
+		p, _ := w.State.objs[KindPod][d.pod].(*podstatus.Pod)
+		if p == nil || p.Spec.NodeName != d.node {
+			continue
+		}
+		if at, ok := w.podTimer(p); ok && !at.After(now) {
+			w.kubeletSync(CtlKubelet+d.node, p, now)
 		}
 	}
 }

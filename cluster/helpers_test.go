@@ -6,12 +6,14 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/cluster"
+	"github.com/kubesem/kubesem/cronjob"
+	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/pdb"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/rollout"
-	"github.com/kubesem/kubesem/intstr"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -48,7 +50,7 @@ func budget(name, app string, minAvailable int) *pdb.PodDisruptionBudget {
 }
 
 // rollingScenario: a Deployment of 6 on 3 nodes; at 1m its image changes,
-// at 1m30s node-c stops heartbeating.
+// at 1m05s node-c stops heartbeating.
 func rollingScenario() cluster.Scenario {
 	ready := 10 * time.Second
 	return cluster.Scenario{
@@ -57,7 +59,7 @@ func rollingScenario() cluster.Scenario {
 		Pods:    []cluster.PodBehavior{{ReadyDelay: &ready}},
 		Events: []cluster.Event{
 			{At: time.Minute, Kind: cluster.EventImage, Target: cluster.Key{Kind: cluster.KindDeployment, Namespace: "default", Name: "web"}, Image: "web:2"},
-			{At: 90 * time.Second, Kind: cluster.EventStopNode, Target: cluster.Key{Kind: cluster.KindNode, Name: "node-c"}},
+			{At: 65 * time.Second, Kind: cluster.EventStopNode, Target: cluster.Key{Kind: cluster.KindNode, Name: "node-c"}},
 		},
 	}
 }
@@ -82,4 +84,16 @@ func summary(tr []cluster.Entry) string {
 		fmt.Fprintf(&b, "%s %-16s %-40s %-22s %s %s\n", e.Time.Sub(t0), e.Controller, e.Object, what, e.Reason, e.Err)
 	}
 	return b.String()
+}
+
+func cronJob(name, schedule string) *cronjob.CronJob {
+	two := int32(2)
+	return &cronjob.CronJob{
+		ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", Generation: 1, CreationTimestamp: t0},
+		Spec: cronjob.Spec{Schedule: schedule, JobTemplate: cronjob.JobTemplate{Spec: job.Spec{
+			Completions: &two,
+			Template: podstatus.Template{ObjectMeta: meta.ObjectMeta{Labels: map[string]string{"task": name}},
+				Spec: podstatus.Spec{RestartPolicy: "Never", Containers: []podstatus.Container{{Name: "task", Image: "task:1"}}}},
+		}}},
+	}
 }

@@ -99,6 +99,9 @@ type Key struct {
 
 // String is kind/namespace/name (kind/name for a cluster-scoped object).
 func (k Key) String() string {
+	if k.Kind == "" {
+		return ""
+	}
 	if k.Namespace == "" {
 		return string(k.Kind) + "/" + k.Name
 	}

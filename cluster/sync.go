@@ -32,6 +32,10 @@ type stepOut struct {
 	err     error
 	// after runs once the writes are applied (memory updates).
 	after func()
+	// resolve, when set, completes write i from the results of the writes
+	// before it (a UID the API server assigned), as a controller uses the
+	// object a create returns.
+	resolve func(i int, results []Result, wr plan.Write) plan.Write
 }
 
 // The controllers' names, in the order one Sync runs them.
@@ -55,6 +59,8 @@ func registry() []controller {
 		deploymentController(),
 		replicaSetController(CtlReplicaSet, KindReplicaSet),
 		replicaSetController(CtlRC, KindReplicationController),
+		jobController(),
+		cronJobController(),
 		disruptionController(),
 		podGCController(),
 		nodeLifecycleController(),
@@ -145,11 +151,18 @@ func (w *World) syncOne(c controller, k Key, now time.Time) Decision {
 	o := c.step(w, k, now)
 	d := Decision{Controller: c.name, Object: k, Plan: o.plan, Writes: o.writes, Err: o.err}
 	if o.err == nil {
+		var results []Result
 		for i, wr := range o.writes {
-			if _, err := w.apply(c.name, wr, now); err != nil {
+			if o.resolve != nil {
+				wr = o.resolve(i, results, wr)
+				o.writes[i] = wr
+			}
+			r, err := w.apply(c.name, wr, now)
+			if err != nil {
 				d.Err = field.Under(field.Index("writes", i), err)
 				break
 			}
+			results = append(results, r)
 		}
 		if o.after != nil {
 			o.after()
@@ -186,4 +199,12 @@ func rateLimit(failures int) time.Duration {
 		}
 	}
 	return d
+}
+
+// ForceSync is a Sync in which every controller syncs every object it
+// owns, whether or not anything changed (a controller manager that just
+// started with full caches).
+func (w *World) ForceSync(now time.Time) []Decision {
+	w.seen = map[string]map[Kind]uint64{}
+	return w.Sync(now)
 }
