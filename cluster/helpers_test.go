@@ -7,6 +7,7 @@ import (
 
 	"github.com/kubesem/kubesem/cluster"
 	"github.com/kubesem/kubesem/cronjob"
+	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
@@ -95,5 +96,15 @@ func cronJob(name, schedule string) *cronjob.CronJob {
 			Template: podstatus.Template{ObjectMeta: meta.ObjectMeta{Labels: map[string]string{"task": name}},
 				Spec: podstatus.Spec{RestartPolicy: "Never", Containers: []podstatus.Container{{Name: "task", Image: "task:1"}}}},
 		}}},
+	}
+}
+
+func daemonSet(name string) *daemonset.DaemonSet {
+	labels := map[string]string{"ds": name}
+	return &daemonset.DaemonSet{
+		ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "kube-system", Generation: 1},
+		Spec: daemonset.Spec{Selector: &meta.LabelSelector{MatchLabels: labels},
+			Template: podstatus.Template{ObjectMeta: meta.ObjectMeta{Labels: labels},
+				Spec: podstatus.Spec{Containers: []podstatus.Container{{Name: "agent", Image: "agent:1"}}}}},
 	}
 }

@@ -44,3 +44,32 @@ func TestCronJobRunsJobs(t *testing.T) {
 		}
 	}
 }
+
+func TestDaemonSetOnEveryNode(t *testing.T) {
+	sc := cluster.Scenario{
+		Start:   t0,
+		Objects: []any{readyNode("node-a"), readyNode("node-b"), daemonSet("agent")},
+		Events: []cluster.Event{
+			{At: time.Minute, Kind: cluster.EventCreate, Object: readyNode("node-c")},
+			{At: 2 * time.Minute, Kind: cluster.EventImage, Target: cluster.Key{Kind: cluster.KindDaemonSet, Namespace: "kube-system", Name: "agent"}, Image: "agent:2"},
+		},
+	}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ok := w.RunUntilSettled(time.Hour)
+	t.Log("\n" + summary(w.Trace))
+	if !ok {
+		t.Fatal("not settled")
+	}
+	pods := w.State.Pods()
+	if len(pods) != 3 {
+		t.Fatalf("pods = %d, want one per node", len(pods))
+	}
+	for _, p := range pods {
+		if p.Spec.Containers[0].Image != "agent:2" || p.Spec.NodeName == "" {
+			t.Errorf("pod %s on %q runs %s", p.Name, p.Spec.NodeName, p.Spec.Containers[0].Image)
+		}
+	}
+}
