@@ -121,8 +121,9 @@ type World struct {
 
 // New returns the world of scenario sc (validated first, see
 // [Scenario.Validate]) at sc.Start: its objects stored as given, except
-// that an object without a UID gets one from the namer and one without a
-// creationTimestamp gets sc.Start.
+// that an object without a UID gets one from the namer (in key order) and
+// one without a creationTimestamp gets sc.Start. Nothing runs until the
+// world is advanced.
 func New(sc Scenario, opts Options) (*World, error) {
 	if err := sc.Validate(); err != nil {
 		return nil, err
@@ -141,7 +142,11 @@ func New(sc Scenario, opts Options) (*World, error) {
 		nodes:     map[string]*nodeEnv{}, kpods: map[string]*kubeletPod{}, drains: map[string]time.Time{},
 		lastBusy: sc.Start,
 	}
-	for _, o := range sc.Objects {
+	// Objects are stored in key order, so the UIDs given to objects without
+	// one do not depend on the order of sc.Objects.
+	objs := slices.Clone(sc.Objects)
+	slices.SortStableFunc(objs, func(a, b any) int { return compareKeys(keyOf(a), keyOf(b)) })
+	for _, o := range objs {
 		c := shallow(o)
 		m := metaOf(c)
 		if m.UID == "" {
@@ -163,6 +168,12 @@ func New(sc Scenario, opts Options) (*World, error) {
 		w.nodeEnv(n.Name, n)
 	}
 	return w, nil
+}
+
+func keyOf(o any) Key {
+	k, _ := KindOf(o)
+	m := metaOf(o)
+	return Key{k, m.Namespace, m.Name}
 }
 
 // Clone returns an independent copy of the world: advancing either never
