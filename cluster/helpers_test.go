@@ -108,3 +108,7 @@ func daemonSet(name string) *daemonset.DaemonSet {
 				Spec: podstatus.Spec{Containers: []podstatus.Container{{Name: "agent", Image: "agent:1"}}}}},
 	}
 }
+
+func labelSel(k, v string) *meta.LabelSelector {
+	return &meta.LabelSelector{MatchLabels: map[string]string{k: v}}
+}
