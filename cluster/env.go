@@ -13,19 +13,18 @@ import (
 
 // The reasons of the environment's writes.
 const (
-	reasonHeartbeat                = plan.Reason("Heartbeat")
-	ReasonHeartbeat    plan.Reason = reasonHeartbeat
-	ReasonScheduled    plan.Reason = "Scheduled"
-	ReasonStarted      plan.Reason = "Started"
-	ReasonReady        plan.Reason = "Ready"
-	ReasonExited       plan.Reason = "Exited"
-	ReasonRestarted    plan.Reason = "Restarted"
-	ReasonKilled       plan.Reason = "Killing"
-	ReasonGarbage      plan.Reason = "GarbageCollected"
-	ReasonNodeReady    plan.Reason = "NodeReady"
-	ReasonLeaseRenewed plan.Reason = reasonHeartbeat
-	ReasonDrain        plan.Reason = "Drain"
-	ReasonUser         plan.Reason = "User"
+	// ReasonHeartbeat marks a lease renewal or a periodic node status
+	// report: the writes that do not keep the world from settling.
+	ReasonHeartbeat plan.Reason = "Heartbeat"
+	ReasonNodeReady plan.Reason = "NodeReady"
+	ReasonScheduled plan.Reason = "Scheduled"
+	ReasonStarted   plan.Reason = "Started"
+	ReasonReady     plan.Reason = "Ready"
+	ReasonExited    plan.Reason = "Exited"
+	ReasonRestarted plan.Reason = "Restarted"
+	ReasonKilled    plan.Reason = "Killing"
+	ReasonGarbage   plan.Reason = "GarbageCollected"
+	ReasonDrain     plan.Reason = "Drain"
 )
 
 // The environment's controller names in the trace.
@@ -186,11 +185,11 @@ func (w *World) heartbeats(now time.Time) {
 		t := now
 		if lease == nil {
 			nl := &node.Lease{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: leaseNamespace}, Spec: node.LeaseSpec{RenewTime: &t}}
-			w.apply(ctl, plan.Write{Verb: plan.VerbCreate, Resource: "leases", Namespace: leaseNamespace, Object: nl, Reason: reasonHeartbeat}, now)
+			w.apply(ctl, plan.Write{Verb: plan.VerbCreate, Resource: "leases", Namespace: leaseNamespace, Object: nl, Reason: ReasonHeartbeat}, now)
 		} else {
 			nl := *lease
 			nl.Spec.RenewTime = &t
-			w.apply(ctl, plan.Write{Verb: plan.VerbUpdate, Resource: "leases", Namespace: leaseNamespace, Name: name, Object: &nl, Reason: reasonHeartbeat}, now)
+			w.apply(ctl, plan.Write{Verb: plan.VerbUpdate, Resource: "leases", Namespace: leaseNamespace, Name: name, Object: &nl, Reason: ReasonHeartbeat}, now)
 		}
 		ready, _ := n.Condition(node.Ready)
 		changed := ready.Status != meta.ConditionTrue
@@ -200,7 +199,7 @@ func (w *World) heartbeats(now time.Time) {
 		e.lastReport = now
 		c := *n
 		c.Status.Conditions = setNodeReady(n.Status.Conditions, now)
-		reason := reasonHeartbeat
+		reason := ReasonHeartbeat
 		if changed {
 			reason = ReasonNodeReady
 		}

@@ -116,8 +116,8 @@ func checkCloneIndependent(t *rapid.T) {
 	}
 }
 
-func TestRunDeterministic(t *testing.T)  { rapid.Check(t, checkRunDeterministic) }
+func TestRunDeterministic(t *testing.T) { rapid.Check(t, checkRunDeterministic) }
 func TestCloneIndependent(t *testing.T) { rapid.Check(t, checkCloneIndependent) }
 
-func FuzzRunDeterministic(f *testing.F)  { fuzzlimit.Rapid(f, checkRunDeterministic) }
+func FuzzRunDeterministic(f *testing.F) { fuzzlimit.Rapid(f, checkRunDeterministic) }
 func FuzzCloneIndependent(f *testing.F) { fuzzlimit.Rapid(f, checkCloneIndependent) }

@@ -230,7 +230,7 @@ func (w *World) apply(ctl string, wr plan.Write, now time.Time) (Result, error) 
 	if err == nil && r.Removed && r.UID != "" {
 		w.gc = append(w.gc, r.UID)
 	}
-	if err == nil && wr.Reason != reasonHeartbeat {
+	if err == nil && wr.Reason != ReasonHeartbeat {
 		w.lastBusy = now
 	}
 	return r, err

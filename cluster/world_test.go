@@ -1,23 +1,88 @@
 package cluster_test
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
 	"github.com/kubesem/kubesem/cluster"
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
 )
 
 func TestRollingUpdateWithNodeOutage(t *testing.T) {
-	w, err := cluster.New(rollingScenario(), cluster.Options{})
+	run := func() *cluster.World {
+		w, err := cluster.New(rollingScenario(), cluster.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		at, ok := w.RunUntilSettled(2 * time.Hour)
+		if !ok {
+			t.Fatalf("did not settle by 2h (last write at %v)", at.Sub(t0))
+		}
+		return w
+	}
+	w := run()
+	if testing.Verbose() {
+		t.Log("\n" + summary(w.Trace))
+	}
+	d := w.State.Deployments()[0]
+	if d.Status.UpdatedReplicas != 6 || d.Status.AvailableReplicas != 6 || d.Status.Replicas != 6 {
+		t.Errorf("deployment status %+v", d.Status)
+	}
+	for _, p := range w.State.Pods() {
+		if p.IsDeleting() {
+			if p.Spec.NodeName != "node-c" {
+				t.Errorf("pod %s stuck terminating on %s", p.Name, p.Spec.NodeName)
+			}
+			continue
+		}
+		if p.Spec.NodeName == "node-c" || p.Spec.Containers[0].Image != "web:2" {
+			t.Errorf("live pod %s on %s runs %s", p.Name, p.Spec.NodeName, p.Spec.Containers[0].Image)
+		}
+	}
+	n := w.State.Node("node-c")
+	if ready, _ := n.Condition(node.Ready); ready.Status != meta.ConditionUnknown || len(n.Spec.Taints) != 2 {
+		t.Errorf("node-c: Ready %s, taints %v", ready.Status, n.Spec.Taints)
+	}
+	if again := run(); !reflect.DeepEqual(again.Trace, w.Trace) {
+		t.Error("two runs of one scenario differ")
+	}
+}
+
+// TestDrainUnderBudget: draining node-a under a budget of minAvailable 5
+// of 6 evicts one pod at a time, each once its replacement is ready.
+func TestDrainUnderBudget(t *testing.T) {
+	sc := rollingScenario()
+	sc.Objects = append(sc.Objects, budget("web", "web", 5))
+	sc.Events = []cluster.Event{{At: time.Minute, Kind: cluster.EventDrain, Target: cluster.Key{Kind: cluster.KindNode, Name: "node-a"}}}
+	w, err := cluster.New(sc, cluster.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	at, ok := w.RunUntilSettled(2 * time.Hour)
-	t.Logf("settled=%v at %v, %d trace entries", ok, at.Sub(t0), len(w.Trace))
-	t.Log("\n" + summary(w.Trace))
-	if !ok {
+	if _, ok := w.RunUntilSettled(time.Hour); !ok {
 		t.Fatal("did not settle")
+	}
+	if testing.Verbose() {
+		t.Log("\n" + summary(w.Trace))
+	}
+	refused, evicted := 0, 0
+	for _, e := range w.Trace {
+		if e.Write != nil && e.Write.Subresource == "eviction" {
+			if e.Err != "" {
+				refused++
+			} else {
+				evicted++
+			}
+		}
+	}
+	if evicted != 2 || refused == 0 {
+		t.Errorf("evictions: %d allowed, %d refused; want 2 allowed, some refused", evicted, refused)
+	}
+	for _, p := range w.State.Pods() {
+		if p.Spec.NodeName == "node-a" && !p.IsDeleting() {
+			t.Errorf("pod %s still on drained node-a", p.Name)
+		}
 	}
 }
 
