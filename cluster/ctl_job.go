@@ -14,8 +14,7 @@ import (
 )
 
 // jobController runs job.Step on each Job with the pods it controls and
-// the backoff record kept in the World. The TTL-after-finished controller
-// is not wired yet.
+// the backoff record kept in the World.
 //
 // TEMPORARY: until job.Plan.Writes lands on main, jobWrites turns the
 // Plan's fields into writes here.

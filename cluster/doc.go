@@ -54,8 +54,9 @@
 // # One sync
 //
 // World.Sync runs, in this order, the controllers deployment, replicaset,
-// replicationcontroller, daemonset, job, cronjob, disruption, podgc,
-// node-lifecycle and taint-eviction (the StatefulSet controller is not
+// replicationcontroller, daemonset, job, cronjob, ttlafterfinished,
+// disruption, podgc, node-lifecycle and taint-eviction (the StatefulSet
+// controller is not
 // wired yet, see Divergences), each on its objects by namespace and name,
 // each Step seeing the State the writes before it left (a controller
 // manager with a perfectly fresh cache). A controller syncs at an instant
@@ -120,7 +121,7 @@
 //     Plans without Events (replicaset, job) record none.
 //   - The StatefulSet controller is not wired: statefulset.StatefulSet has
 //     no pod template to create pods from. The TTL-after-finished
-//     controller is not wired either.
+//     controller deletes with background propagation, not foreground.
 //   - The ReplicaSet controller is given the pods it controls and the
 //     namespace's orphans, not every pod of the namespace (only those can
 //     be claimed); ranks of related pods come from the pods of sibling

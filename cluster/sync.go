@@ -64,6 +64,7 @@ func registry() []controller {
 		daemonSetController(),
 		jobController(),
 		cronJobController(),
+		ttlController(),
 		disruptionController(),
 		podGCController(),
 		nodeLifecycleController(),
@@ -96,7 +97,8 @@ func controllersFor(names []string) []controller {
 
 // Sync is one pass of the control plane at now: each controller in order
 // (deployment, replicaset, replicationcontroller, statefulset, daemonset,
-// job, cronjob, disruption, podgc, node-lifecycle, taint-eviction) syncs
+// job, cronjob, ttlafterfinished, disruption, podgc, node-lifecycle,
+// taint-eviction) syncs
 // each object it owns, by namespace and name, when a kind it watches
 // changed since its last pass or one of its requeues is due (as informer
 // events and its work queue would wake it). Each Step sees the State as

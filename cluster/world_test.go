@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/cluster"
+	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
 )
@@ -136,5 +137,30 @@ func TestDaemonSetOnEveryNode(t *testing.T) {
 		if p.Spec.Containers[0].Image != "agent:2" || p.Spec.NodeName == "" {
 			t.Errorf("pod %s on %q runs %s", p.Name, p.Spec.NodeName, p.Spec.Containers[0].Image)
 		}
+	}
+}
+
+func TestJobTTLAfterFinished(t *testing.T) {
+	run, ttl := 20*time.Second, int32(60)
+	cj := cronJob("report", "*/5 * * * *")
+	j := &job.Job{ObjectMeta: meta.ObjectMeta{Name: "once", Namespace: "default"}, Spec: cj.Spec.JobTemplate.Spec}
+	j.Spec.TTLSecondsAfterFinished = &ttl
+	sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("node-a")},
+		Pods:   []cluster.PodBehavior{{RunFor: &run}},
+		Events: []cluster.Event{{At: time.Second, Kind: cluster.EventCreate, Object: j}}}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Run(t0.Add(time.Minute))
+	if got := w.State.Jobs(); len(got) != 1 || !got[0].IsSucceeded() {
+		t.Fatalf("at 1m: jobs %v", got)
+	}
+	w.Run(t0.Add(3 * time.Minute))
+	if len(w.State.Jobs()) != 0 || len(w.State.Pods()) != 0 {
+		t.Errorf("after the TTL: %d jobs, %d pods remain", len(w.State.Jobs()), len(w.State.Pods()))
+	}
+	if testing.Verbose() {
+		t.Log("\n" + summary(w.Trace))
 	}
 }
