@@ -96,6 +96,8 @@
 //     every node.LeaseRenewInterval (10 s) and posts Ready=True when its
 //     Ready condition is not True or node.StatusUpdate says the periodic
 //     report is due. stopNode and startNode events stop and restart them.
+//     A node whose Ready condition is not True in the scenario's objects
+//     starts stopped (a dump of a cluster with a dead node).
 //   - Users: the scenario's events (scale, image, template, pause, resume,
 //     create, update, delete, cordon, uncordon, drain, evict, stopNode,
 //     startNode, failPod). A drain cordons the node and evicts its pods

@@ -164,8 +164,11 @@ func New(sc Scenario, opts Options) (*World, error) {
 	slices.SortStableFunc(w.events, func(a, b Event) int { return int(a.At - b.At) })
 	w.pods = slices.Clone(sc.Pods)
 	w.ctls = controllersFor(opts.Controllers)
+	// A node that is not Ready at the start is taken as one whose kubelet
+	// does not run (a dump of a cluster with a dead node); startNode
+	// starts it.
 	for _, n := range w.State.Nodes() {
-		w.nodeEnv(n.Name, n)
+		w.nodeEnv(n.Name, n).stopped = !n.IsReady()
 	}
 	return w, nil
 }
