@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
@@ -70,7 +71,7 @@ func BenchmarkUnavailableNumbers(b *testing.B) {
 }
 
 func BenchmarkIsPodUpdated(b *testing.B) {
-	l := map[string]string{daemonset.LabelRevisionHash: "abc"}
+	l := map[string]string{history.HashLabel: "abc"}
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = daemonset.IsPodUpdated(l, "abd", 0, false)

@@ -62,9 +62,6 @@ type Status struct {
 
 // Labels used by the DaemonSet controller.
 const (
-	// LabelRevisionHash is the pod label naming the template revision
-	// (controller-revision-hash).
-	LabelRevisionHash = "controller-revision-hash"
 	// LabelTemplateGeneration is the deprecated pod label carrying the
 	// template generation (pod-template-generation).
 	LabelTemplateGeneration = "pod-template-generation"

@@ -15,7 +15,12 @@
 //   - [UnavailableCount], [SurgeCount], [AllowsSurge], [UnavailableNumbers]:
 //     the rolling-update budget (percentages round up; 0 and 0 → 1).
 //   - [Step]: one sync (manage, rolling update, history, status, requeue),
-//     with the failed-pod backoff as explicit memory ([Backoff], [BackoffKey]).
+//     with the failed-pod backoff as explicit memory (Plan.Memory,
+//     [Backoff], [BackoffKey]); its ControllerRevision writes are
+//     Plan.Revisions, history.Write like the StatefulSet's.
+//   - [Plan.Writes]: the API requests of the sync, in v1.36.3's order, with
+//     the objects as they leave the controller (revisions, pods from
+//     podstatus.FromTemplate, the status).
 //
 // # Order
 //
@@ -58,5 +63,8 @@
 // maxUnavailable or maxSurge values (not an integer or "N%") are
 // *field.Error with the API path; nothing panics.
 //
-// Vectors: testdata/daemonset.
+// Vectors: testdata/daemonset. TestDaemonSetVectorsUpstream replays the
+// Step vectors through v1.36.3 and TestDaemonSetWritesUpstream compares
+// [Plan.Writes] with the actions v1.36.3 sends to a fake clientset
+// (conformance/upstream).
 package daemonset

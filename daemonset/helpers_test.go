@@ -7,6 +7,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
@@ -18,7 +19,7 @@ var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 func readyPod(name, nodeName, hash string, created, readyAt time.Time, ready bool, phase podstatus.Phase) *podstatus.Pod {
 	p := &podstatus.Pod{}
 	p.Name, p.UID, p.CreationTimestamp = name, "uid-"+name, created
-	p.Labels = map[string]string{"app": "d", daemonset.LabelRevisionHash: hash}
+	p.Labels = map[string]string{"app": "d", history.HashLabel: hash}
 	p.Spec.NodeName = nodeName
 	p.Status.Phase = phase
 	st := meta.ConditionFalse

@@ -50,7 +50,7 @@ func testNode(name string, taints ...node.Taint) *node.Node {
 func testPod(name, nodeName, hash string, created, readyAt time.Time) *podstatus.Pod {
 	p := &podstatus.Pod{}
 	p.Name, p.UID, p.CreationTimestamp = name, "uid-"+name, created
-	p.Labels = map[string]string{"app": "d", LabelRevisionHash: hash}
+	p.Labels = map[string]string{"app": "d", history.HashLabel: hash}
 	p.Spec.NodeName = nodeName
 	p.Status.Phase = podstatus.Running
 	if !readyAt.IsZero() {
@@ -78,5 +78,5 @@ func pinned(p *podstatus.Pod) *podstatus.Pod {
 
 // rev is ControllerRevision name numbered n with the hash label hash.
 func rev(name string, n int64, hash string) history.ControllerRevision {
-	return history.ControllerRevision{ObjectMeta: meta.ObjectMeta{Name: name, Labels: map[string]string{LabelRevisionHash: hash}}, Revision: n}
+	return history.ControllerRevision{ObjectMeta: meta.ObjectMeta{Name: name, Labels: map[string]string{history.HashLabel: hash}}, Revision: n}
 }

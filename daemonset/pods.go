@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -33,7 +34,7 @@ func TemplateGeneration(ds *DaemonSet) (gen int64, ok bool) {
 // Source: upstream pkg/controller/daemon/util IsPodUpdated (v1.36.3);
 // TestIsPodUpdated.
 func IsPodUpdated(labels map[string]string, hash string, gen int64, hasGen bool) bool {
-	if hash != "" && labels[LabelRevisionHash] == hash {
+	if hash != "" && labels[history.HashLabel] == hash {
 		return true
 	}
 	if !hasGen {
@@ -118,7 +119,7 @@ func NewPod(ds *DaemonSet, nodeName, hash string) podstatus.Template {
 		t.Labels[LabelTemplateGeneration] = strconv.FormatInt(g, 10)
 	}
 	if hash != "" {
-		t.Labels[LabelRevisionHash] = hash
+		t.Labels[history.HashLabel] = hash
 	}
 	t.Spec.Tolerations = PodTolerations(&ds.Spec.Template.Spec)
 	t.Spec.Affinity = PinToNode(ds.Spec.Template.Spec.Affinity, nodeName)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -36,7 +37,7 @@ func TestIsPodUpdated(t *testing.T) {
 	l := func(hash, gen string) map[string]string {
 		m := map[string]string{}
 		if hash != "" {
-			m[LabelRevisionHash] = hash
+			m[history.HashLabel] = hash
 		}
 		if gen != "" {
 			m[LabelTemplateGeneration] = gen
@@ -121,10 +122,10 @@ func TestNewPod(t *testing.T) {
 	ds.Annotations = map[string]string{AnnotationTemplateGeneration: "4"}
 	ds.Spec.Template.Spec.HostNetwork = true
 	p := NewPod(ds, "n1", "abc")
-	if p.Labels[LabelRevisionHash] != "abc" || p.Labels[LabelTemplateGeneration] != "4" || p.Labels["app"] != "d" {
+	if p.Labels[history.HashLabel] != "abc" || p.Labels[LabelTemplateGeneration] != "4" || p.Labels["app"] != "d" {
 		t.Errorf("labels %v", p.Labels)
 	}
-	if ds.Spec.Template.Labels[LabelRevisionHash] != "" {
+	if ds.Spec.Template.Labels[history.HashLabel] != "" {
 		t.Error("NewPod modified the template's labels")
 	}
 	if len(p.Spec.Tolerations) != 7 {

@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -28,6 +29,23 @@ func TestStepOrderIndependent(t *testing.T) {
 		b, _ := json.Marshal(p2)
 		if (err1 == nil) != (err2 == nil) || string(a) != string(b) {
 			t.Fatalf("order changed the plan:\n%s\n%s", a, b)
+		}
+		if err1 != nil {
+			return
+		}
+		before, _ := json.Marshal([]any{ds, pods})
+		w1, err1 := p1.Writes(ds, pods, h)
+		w2, err2 := p2.Writes(ds, sp, h)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("Writes: %v, %v", err1, err2)
+		}
+		a, _ = json.Marshal(w1)
+		b, _ = json.Marshal(w2)
+		if string(a) != string(b) {
+			t.Fatalf("order changed the writes:\n%s\n%s", a, b)
+		}
+		if after, _ := json.Marshal([]any{ds, pods}); string(after) != string(before) {
+			t.Fatal("Writes modified its inputs")
 		}
 	})
 }
@@ -86,7 +104,7 @@ func TestStepConverges(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mem = p.Backoff
+			mem = p.Memory
 			gone := map[string]bool{}
 			for _, d := range p.Delete {
 				gone[d.Name] = true
@@ -107,7 +125,7 @@ func TestStepConverges(t *testing.T) {
 					continue
 				}
 				if x.Status.Phase == podstatus.Running || x.Status.Phase == podstatus.Pending {
-					next[i] = readyPod(x.Name, x.Spec.NodeName, x.Labels[daemonset.LabelRevisionHash], x.CreationTimestamp, clock.Add(-time.Hour), true, podstatus.Running)
+					next[i] = readyPod(x.Name, x.Spec.NodeName, x.Labels[history.HashLabel], x.CreationTimestamp, clock.Add(-time.Hour), true, podstatus.Running)
 				}
 			}
 			live = next
@@ -116,7 +134,7 @@ func TestStepConverges(t *testing.T) {
 		per := map[string]int{}
 		old := map[string]bool{}
 		for _, x := range live {
-			if x.Labels[daemonset.LabelRevisionHash] != "new" {
+			if x.Labels[history.HashLabel] != "new" {
 				old[x.Spec.NodeName] = true
 			}
 			per[x.Spec.NodeName]++

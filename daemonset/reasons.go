@@ -1,6 +1,9 @@
 package daemonset
 
-import "github.com/kubesem/kubesem/plan"
+import (
+	"github.com/kubesem/kubesem/history"
+	"github.com/kubesem/kubesem/plan"
+)
 
 // Reason says why a sync ended as it did or why a Plan holds an action.
 type Reason = plan.Reason
@@ -58,8 +61,14 @@ const (
 	// ReasonSurgeOldPod: surge; a new pod is created beside an available
 	// old pod within maxSurge.
 	ReasonSurgeOldPod Reason = "SurgeOldPod"
-	// ReasonRevisionHistory: an old ControllerRevision beyond revisionHistoryLimit.
-	ReasonRevisionHistory Reason = "RevisionHistoryLimit"
+	// ReasonRevisionCreated: no ControllerRevision has the current
+	// template's hash; one is created.
+	ReasonRevisionCreated = history.ReasonNewRevision
+	// ReasonRollback: the current template's ControllerRevision is older
+	// than another; it is renumbered to the newest.
+	ReasonRollback = history.ReasonRollback
+	// ReasonHistoryLimit: an old ControllerRevision beyond revisionHistoryLimit.
+	ReasonHistoryLimit = history.ReasonHistoryLimit
 	// ReasonFailedPodBackoff: a failed pod's deletion waits for the node's backoff.
 	ReasonFailedPodBackoff Reason = "FailedPodBackoff"
 	// ReasonMinReadySeconds: pods are ready but not yet available.

@@ -14,14 +14,6 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// RevisionWrite is a ControllerRevision the sync creates or renumbers: its
-// name, revision number and controller-revision-hash label.
-type RevisionWrite struct {
-	Name     string `json:"name"`
-	Revision int64  `json:"revision"`
-	Hash     string `json:"hash"`
-}
-
 // History is the DaemonSet's ControllerRevisions and the hash of its
 // current template. Upstream computes Hash from the template with
 // controller.ComputeHash; kubesem takes it as input (UPSTREAM §14.3).
@@ -36,7 +28,7 @@ type History struct {
 //
 // Source: upstream pkg/controller/daemon constructHistory (v1.36.3).
 func RevisionHash(r *history.ControllerRevision) string {
-	if h, ok := r.Labels[LabelRevisionHash]; ok {
+	if h, ok := r.Labels[history.HashLabel]; ok {
 		return h
 	}
 	return r.Name
@@ -47,6 +39,14 @@ type revision struct {
 	name     string
 	revision int64
 	hash     string
+	created  time.Time
+}
+
+// model is r as a history.ControllerRevision, for its order.
+func (r revision) model() history.ControllerRevision {
+	c := history.ControllerRevision{Revision: r.revision}
+	c.Name, c.CreationTimestamp = r.name, r.created
+	return c
 }
 
 // BackoffEntry is the failed-pod backoff of one node: the current delay
@@ -78,20 +78,21 @@ type PodCreation struct {
 
 // Plan is what one sync of a DaemonSet does.
 type Plan struct {
-	Outcome Reason                     `json:"outcome"`
-	Create  plan.Creation[PodCreation] `json:"create"`
-	Delete  []plan.Deletion            `json:"delete"`
-	// CreateRevision is the ControllerRevision created for the current
-	// template when none has its hash; UpdateRevision is the current one
-	// renumbered to the newest.
-	CreateRevision  *RevisionWrite  `json:"createRevision,omitempty"`
-	UpdateRevision  *RevisionWrite  `json:"updateRevision,omitempty"`
-	DeleteRevisions []plan.Deletion `json:"deleteRevisions"`
-	Status          Status          `json:"status"`
-	UpdateStatus    bool            `json:"updateStatus"`
-	Events          []plan.Event    `json:"events"`
-	Requeue         []plan.Requeue  `json:"requeue"`
-	Backoff         Backoff         `json:"backoff"`
+	Outcome Reason `json:"outcome"`
+	// Revisions lists the ControllerRevision writes in the controller's
+	// order: the revision created for the current template when none has
+	// its hash (verb create, the hash in Hash), or the current one
+	// renumbered to the newest (update); then the old revisions the
+	// history limit deletes, oldest first.
+	Revisions    []history.Write            `json:"revisions"`
+	Create       plan.Creation[PodCreation] `json:"create"`
+	Delete       []plan.Deletion            `json:"delete"`
+	Status       Status                     `json:"status"`
+	UpdateStatus bool                       `json:"updateStatus"`
+	Events       []plan.Event               `json:"events"`
+	Requeue      []plan.Requeue             `json:"requeue"`
+	// Memory is the failed-pod backoff after the sync.
+	Memory Backoff `json:"memory"`
 }
 
 // MarshalJSON writes the Plan with plan.Encode.
@@ -128,12 +129,12 @@ type nodeState struct {
 // Source: upstream pkg/controller/daemon syncDaemonSet, manage,
 // podsShouldBeOnNode, syncNodes, rollingUpdate, cleanupHistory,
 // updateDaemonSetStatus (v1.36.3).
-func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, history History, memory Backoff, now time.Time, opts Options) (Plan, error) {
+func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, hist History, memory Backoff, now time.Time, opts Options) (Plan, error) {
 	if err := Validate(ds, opts); err != nil {
 		return Plan{}, err
 	}
-	p := Plan{Delete: []plan.Deletion{}, DeleteRevisions: []plan.Deletion{}, Events: []plan.Event{}, Requeue: []plan.Requeue{}, Backoff: copyBackoff(memory)}
-	if history.Hash == "" {
+	p := Plan{Delete: []plan.Deletion{}, Revisions: []history.Write{}, Events: []plan.Event{}, Requeue: []plan.Requeue{}, Memory: copyBackoff(memory)}
+	if hist.Hash == "" {
 		// Without the template's hash every pod would look outdated or
 		// current by accident: say so instead.
 		return Plan{}, field.New("history.hash", "", fmt.Errorf("the controller-revision-hash of the current template is required: %w", field.ErrRequired))
@@ -150,18 +151,18 @@ func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, history Hist
 	states, index := groupNodes(ds, nodes, pods, opts)
 
 	// ControllerRevisions (constructHistory).
-	old, cur := splitHistory(history)
+	old, cur := splitHistory(hist)
 	next := int64(1)
 	for _, r := range old {
 		next = max(next, r.revision+1)
 	}
 	if cur == nil {
-		p.CreateRevision = &RevisionWrite{Name: ds.Name + "-" + history.Hash, Revision: next, Hash: history.Hash}
+		p.Revisions = append(p.Revisions, history.Write{Verb: plan.VerbCreate, Name: ds.Name + "-" + hist.Hash, Revision: next, Hash: hist.Hash, Reason: ReasonRevisionCreated})
 	} else if cur.revision < next {
-		p.UpdateRevision = &RevisionWrite{Name: cur.name, Revision: next, Hash: cur.hash}
+		p.Revisions = append(p.Revisions, history.Write{Verb: plan.VerbUpdate, Name: cur.name, Revision: next, Hash: cur.hash, Reason: ReasonRollback})
 	}
 
-	hash := history.Hash
+	hash := hist.Hash
 	gen, hasGen := TemplateGeneration(ds)
 	creates, deletes := manage(ds, states, hash, &p, now, opts)
 	rollingOK := true
@@ -200,7 +201,7 @@ func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, history Hist
 	}
 	p.Delete = append(p.Delete, deletes...)
 	if rollingOK {
-		p.DeleteRevisions = cleanupHistory(ds, old, pods)
+		p.Revisions = append(p.Revisions, cleanupHistory(ds, old, pods)...)
 	}
 
 	st := statusOf(ds, states, hash, gen, hasGen, now)
@@ -222,7 +223,7 @@ func copyBackoff(m Backoff) Backoff {
 func splitHistory(h History) (old []revision, cur *revision) {
 	for i := range h.Revisions {
 		hr := &h.Revisions[i]
-		r := revision{name: hr.Name, revision: hr.Revision, hash: RevisionHash(hr)}
+		r := revision{created: hr.CreationTimestamp, name: hr.Name, revision: hr.Revision, hash: RevisionHash(hr)}
 		if r.hash == h.Hash && h.Hash != "" {
 			if cur == nil || r.revision >= cur.revision {
 				c := r
@@ -331,7 +332,7 @@ func manage(ds *DaemonSet, states []nodeState, hash string, p *Plan, now time.Ti
 				switch pod.Status.Phase {
 				case podstatus.Failed:
 					key := BackoffKey(ds, s.name)
-					e, ok := p.Backoff[key]
+					e, ok := p.Memory[key]
 					expired := ok && now.Sub(e.LastUpdate) > 2*opts.backoffCap()
 					if ok && !expired && now.Sub(e.LastUpdate) < e.Delay {
 						p.Requeue = append(p.Requeue, plan.Requeue{After: e.Delay, Reason: ReasonFailedPodBackoff})
@@ -343,7 +344,7 @@ func manage(ds *DaemonSet, states []nodeState, hash string, p *Plan, now time.Ti
 						e.Delay = min(2*e.Delay, opts.backoffCap())
 					}
 					e.LastUpdate = now
-					p.Backoff[key] = e
+					p.Memory[key] = e
 					p.Events = append(p.Events, plan.Event{Type: plan.Warning, Reason: ReasonFailedPod, Object: pod.Name})
 					deletes = append(deletes, del(pod, ReasonFailedPod))
 				case podstatus.Succeeded:
@@ -372,7 +373,7 @@ func manage(ds *DaemonSet, states []nodeState, hash string, p *Plan, now time.Ti
 			slices.SortStableFunc(running, cmpOlder)
 			var oldestNew, oldestOld *podstatus.Pod
 			for _, pod := range running {
-				if pod.Labels[LabelRevisionHash] == hash {
+				if pod.Labels[history.HashLabel] == hash {
 					if oldestNew == nil {
 						oldestNew = pod
 						continue
@@ -415,15 +416,16 @@ func cmpOlder(a, b *podstatus.Pod) int {
 // cleanupHistory deletes the oldest old revisions beyond
 // revisionHistoryLimit (nil means the API default 10), skipping those
 // whose hash a claimed pod carries (terminal deleting pods included).
-func cleanupHistory(ds *DaemonSet, old []revision, pods []*podstatus.Pod) []plan.Deletion {
+// Upstream sorts by revision number alone, leaving ties in its lister's
+// order; the revisions are taken in [history.Sort] order.
+func cleanupHistory(ds *DaemonSet, old []revision, pods []*podstatus.Pod) []history.Write {
 	keep := int32(10)
 	if ds.Spec.RevisionHistoryLimit != nil {
 		keep = *ds.Spec.RevisionHistoryLimit
 	}
 	toKill := len(old) - int(keep)
-	out := []plan.Deletion{}
 	if toKill <= 0 {
-		return out
+		return nil
 	}
 	live := map[string]bool{}
 	for _, pod := range pods {
@@ -433,20 +435,13 @@ func cleanupHistory(ds *DaemonSet, old []revision, pods []*podstatus.Pod) []plan
 		if _, err := TargetNodeName(&pod.Spec); err != nil {
 			continue
 		}
-		if h := pod.Labels[LabelRevisionHash]; h != "" {
+		if h := pod.Labels[history.HashLabel]; h != "" {
 			live[h] = true
 		}
 	}
 	sorted := slices.Clone(old)
-	slices.SortStableFunc(sorted, func(a, b revision) int {
-		switch {
-		case a.revision < b.revision:
-			return -1
-		case a.revision > b.revision:
-			return 1
-		}
-		return strings.Compare(a.name, b.name)
-	})
+	slices.SortStableFunc(sorted, func(a, b revision) int { return history.Compare(a.model(), b.model()) })
+	var out []history.Write
 	for _, r := range sorted {
 		if toKill <= 0 {
 			break
@@ -454,7 +449,7 @@ func cleanupHistory(ds *DaemonSet, old []revision, pods []*podstatus.Pod) []plan
 		if live[r.hash] {
 			continue
 		}
-		out = append(out, plan.Deletion{Name: r.name, Reason: ReasonRevisionHistory})
+		out = append(out, history.Write{Verb: plan.VerbDelete, Name: r.name, Revision: r.revision, Hash: r.hash, Reason: ReasonHistoryLimit})
 		toKill--
 	}
 	return out

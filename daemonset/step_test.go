@@ -48,7 +48,7 @@ func TestStepBeingDeleted(t *testing.T) {
 	ds := deletingDS()
 	mem := Backoff{"k": {Delay: time.Second, LastUpdate: tHour}}
 	p := step(t, ds, []*node.Node{testNode("a")}, nil, mem, tNow, Options{})
-	if p.Outcome != ReasonBeingDeleted || p.Create.Count != 0 || p.UpdateStatus || p.CreateRevision != nil || len(p.Backoff) != 1 {
+	if p.Outcome != ReasonBeingDeleted || p.Create.Count != 0 || p.UpdateStatus || len(p.Revisions) != 0 || len(p.Memory) != 1 {
 		t.Errorf("being deleted: %+v", p)
 	}
 }
@@ -64,27 +64,29 @@ func TestStepRevisions(t *testing.T) {
 	for _, c := range []struct {
 		name           string
 		h              History
-		create, update *RevisionWrite
+		create, update *history.Write
 	}{
 		{"current is the newest", History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-old", 1, "old"), rev("ds-new", 2, "new")}}, nil, nil},
-		{"current renumbered past the old ones", History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-new", 1, "new"), rev("ds-old", 4, "old")}}, nil, &RevisionWrite{"ds-new", 5, "new"}},
-		{"no current: created with max+1", History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-a", 2, "a"), rev("ds-b", 7, "b")}}, &RevisionWrite{"ds-new", 8, "new"}, nil},
-		{"no revisions: created as 1", History{Hash: "new"}, &RevisionWrite{"ds-new", 1, "new"}, nil},
+		{"current renumbered past the old ones", History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-new", 1, "new"), rev("ds-old", 4, "old")}}, nil, &history.Write{Verb: plan.VerbUpdate, Name: "ds-new", Revision: 5, Hash: "new", Reason: ReasonRollback}},
+		{"no current: created with max+1", History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-a", 2, "a"), rev("ds-b", 7, "b")}}, &history.Write{Verb: plan.VerbCreate, Name: "ds-new", Revision: 8, Hash: "new", Reason: ReasonRevisionCreated}, nil},
+		{"no revisions: created as 1", History{Hash: "new"}, &history.Write{Verb: plan.VerbCreate, Name: "ds-new", Revision: 1, Hash: "new", Reason: ReasonRevisionCreated}, nil},
 		{"two current: the newest is kept", History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-new-2", 3, "new"), rev("ds-new", 2, "new"), rev("ds-old", 1, "old")}}, nil, nil},
-		{"two current of one number: the last is kept", History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-new-a", 1, "new"), rev("ds-new-b", 1, "new"), rev("ds-old", 3, "old")}}, nil, &RevisionWrite{"ds-new-b", 4, "new"}},
+		{"two current of one number: the last is kept", History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-new-a", 1, "new"), rev("ds-new-b", 1, "new"), rev("ds-old", 3, "old")}}, nil, &history.Write{Verb: plan.VerbUpdate, Name: "ds-new-b", Revision: 4, Hash: "new", Reason: ReasonRollback}},
 	} {
 		p, err := Step(testDS(), nil, nil, c.h, nil, tNow, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !sameRev(p.CreateRevision, c.create) || !sameRev(p.UpdateRevision, c.update) {
-			t.Errorf("%s: create %+v update %+v", c.name, p.CreateRevision, p.UpdateRevision)
+		var want []history.Write
+		for _, w := range []*history.Write{c.create, c.update} {
+			if w != nil {
+				want = append(want, *w)
+			}
+		}
+		if !slices.Equal(p.Revisions, want) {
+			t.Errorf("%s: revisions %+v, want %+v", c.name, p.Revisions, want)
 		}
 	}
-}
-
-func sameRev(a, b *RevisionWrite) bool {
-	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
 
 func failedOn(n string) *podstatus.Pod {
@@ -133,7 +135,7 @@ func TestStepFailedPodBackoff(t *testing.T) {
 		if c.requeue != 0 && !slices.Equal(rq, []time.Duration{c.requeue}) || c.requeue == 0 && len(rq) != 0 {
 			t.Errorf("%s: requeues %v", c.name, rq)
 		}
-		if e := p.Backoff[key]; e.Delay != c.wantDelay || !e.LastUpdate.Equal(c.wantLast) {
+		if e := p.Memory[key]; e.Delay != c.wantDelay || !e.LastUpdate.Equal(c.wantLast) {
 			t.Errorf("%s: memory %+v; want delay %s at %s", c.name, e, c.wantDelay, c.wantLast)
 		}
 		if c.deleted && (len(p.Events) != 1 || p.Events[0] != (plan.Event{Type: plan.Warning, Reason: ReasonFailedPod, Object: "f-a"})) {
@@ -259,7 +261,7 @@ func TestStepNodeNotFound(t *testing.T) {
 	zero := int32(0)
 	ds.Spec.RevisionHistoryLimit = &zero
 	p, err := Step(ds, []*node.Node{testNode("a")}, []*podstatus.Pod{testPod("pa", "a", "new", tHour, tHour), testPod("p", "gone", "old", tHour, tHour)}, h, nil, tNow, Options{})
-	if err != nil || p.Outcome != ReasonNodeNotFound || len(p.DeleteRevisions) != 0 ||
+	if err != nil || p.Outcome != ReasonNodeNotFound || len(p.Revisions) != 0 ||
 		!slices.Equal(p.Requeue, []plan.Requeue{{Reason: ReasonNodeNotFound, RateLimited: true}}) || !p.UpdateStatus {
 		t.Errorf("Step = %+v, %v; want NodeNotFound, a rate-limited requeue, no history cleanup, the status written", p, err)
 	}
@@ -267,7 +269,7 @@ func TestStepNodeNotFound(t *testing.T) {
 
 func TestCleanupHistory(t *testing.T) {
 	t.Parallel()
-	old := []revision{{"r3", 3, "h3"}, {"r1", 1, "h1"}, {"r2", 2, "h2"}, {"r4", 4, "h4"}}
+	old := []revision{{name: "r3", revision: 3, hash: "h3"}, {name: "r1", revision: 1, hash: "h1"}, {name: "r2", revision: 2, hash: "h2"}, {name: "r4", revision: 4, hash: "h4"}}
 	one := int32(1)
 	ds := testDS()
 	ds.Spec.RevisionHistoryLimit = &one
@@ -276,7 +278,7 @@ func TestCleanupHistory(t *testing.T) {
 	var gotNames []string
 	for _, d := range got {
 		gotNames = append(gotNames, d.Name)
-		if d.Reason != ReasonRevisionHistory {
+		if d.Reason != ReasonHistoryLimit {
 			t.Errorf("reason %s", d.Reason)
 		}
 	}

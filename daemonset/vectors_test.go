@@ -13,7 +13,7 @@ import (
 // planKeys are the top-level keys of a Plan's JSON, the optional
 // revisions included.
 func planKeys(t *testing.T) []string {
-	b, err := json.Marshal(daemonset.Plan{CreateRevision: &daemonset.RevisionWrite{}, UpdateRevision: &daemonset.RevisionWrite{}})
+	b, err := json.Marshal(daemonset.Plan{})
 	if err != nil {
 		t.Fatal(err)
 	}

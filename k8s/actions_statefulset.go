@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/statefulset"
 )
 
@@ -105,7 +106,7 @@ func StatefulSetActions(set *appsv1.StatefulSet, revisions []*appsv1.ControllerR
 	}
 	for _, rw := range p.Revisions {
 		switch rw.Verb {
-		case statefulset.RevisionCreate:
+		case plan.VerbCreate:
 			r, err := NewStatefulSetRevision(set, rw.Revision)
 			if err != nil {
 				return w, err
@@ -114,7 +115,7 @@ func StatefulSetActions(set *appsv1.StatefulSet, revisions []*appsv1.ControllerR
 				return w, fmt.Errorf("k8s: the plan creates revision %s, the set's template is revision %s", rw.Name, r.Name)
 			}
 			w.CreateRevisions = append(w.CreateRevisions, r)
-		case statefulset.RevisionUpdate:
+		case plan.VerbUpdate:
 			old, ok := revByName[rw.Name]
 			if !ok {
 				return w, fmt.Errorf("k8s: the plan renumbers revision %q, which is not among the revisions given", rw.Name)
@@ -122,7 +123,7 @@ func StatefulSetActions(set *appsv1.StatefulSet, revisions []*appsv1.ControllerR
 			r := old.DeepCopy()
 			r.Revision = rw.Revision
 			w.UpdateRevisions = append(w.UpdateRevisions, r)
-		case statefulset.RevisionDelete:
+		case plan.VerbDelete:
 			w.DeleteRevisions = append(w.DeleteRevisions, rw.Name)
 		}
 	}

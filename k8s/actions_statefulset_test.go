@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/plan"
@@ -47,7 +48,7 @@ func TestStatefulSetActions(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := statefulset.Plan{
-		Revisions: []statefulset.RevisionWrite{{Verb: statefulset.RevisionCreate, Name: updateRev, Revision: 2}, {Verb: statefulset.RevisionDelete, Name: "web-older"}},
+		Revisions: []history.Write{{Verb: plan.VerbCreate, Name: updateRev, Revision: 2}, {Verb: plan.VerbDelete, Name: "web-older"}},
 		Claims: []statefulset.ClaimWrite{
 			{Verb: statefulset.ClaimCreate, Name: "www-web-1", Pod: "web-1"},
 			{Verb: statefulset.ClaimUpdate, Name: "www-web-0", Pod: "web-0", OwnerReferences: []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web", UID: "set-uid", Controller: &tr}}},

@@ -35,9 +35,9 @@ func FromStatefulSetWithRevisions(set *appsv1.StatefulSet, revisions []*appsv1.C
 }
 
 // ToStatefulSet converts set back to the API type: the fields kubesem
-// models, each volume claim template as a claim with only its metadata
-// (the model keeps no claim spec), no pod template or selector (the model
-// has none; TemplateRevision, not an API field, is dropped).
+// models (the selector and the pod template included), each volume claim
+// template as a claim with only its metadata (the model keeps no claim
+// spec); TemplateRevision, not an API field, is dropped.
 func ToStatefulSet(set *statefulset.StatefulSet) (*appsv1.StatefulSet, error) {
 	return toAPI[appsv1.StatefulSet]("apps/v1", "StatefulSet", set)
 }

@@ -18,6 +18,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/statefulset"
 )
@@ -88,7 +89,7 @@ func genStatefulSet(t *rapid.T) *appsv1.StatefulSet {
 }
 
 // TestStatefulSetRoundTrip: To(From(s)) keeps every field kubesem models
-// (claim templates by name); From(To(x)) gives x back but for
+// (the selector, the pod template, claim templates by name); From(To(x)) gives x back but for
 // TemplateRevision, which To drops; From sets TemplateRevision to
 // StatefulSetRevisionName.
 func TestStatefulSetRoundTrip(t *testing.T) {
@@ -108,7 +109,6 @@ func TestStatefulSetRoundTrip(t *testing.T) {
 		}
 		want := s.DeepCopy()
 		want.APIVersion, want.Kind = "apps/v1", "StatefulSet"
-		want.Spec.Selector, want.Spec.Template = nil, corev1.PodTemplateSpec{}
 		for i := range want.Spec.VolumeClaimTemplates {
 			want.Spec.VolumeClaimTemplates[i].Spec = corev1.PersistentVolumeClaimSpec{}
 		}
@@ -310,7 +310,7 @@ func TestClaimAndPodRoundTrip(t *testing.T) {
 
 		p := &corev1.Pod{}
 		p.Name, p.Namespace, p.UID = "web-0", "default", "uid-web-0"
-		p.Labels = map[string]string{statefulset.RevisionLabel: "web-abc", statefulset.LabelPodName: "web-0"}
+		p.Labels = map[string]string{history.HashLabel: "web-abc", statefulset.LabelPodName: "web-0"}
 		p.Status.Phase = rapid.SampledFrom([]corev1.PodPhase{"", corev1.PodPending, corev1.PodRunning, corev1.PodFailed}).Draw(t, "phase")
 		p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: at}}
 		if rapid.Bool().Draw(t, "claimVolume") {
@@ -493,7 +493,7 @@ func TestStatefulSetPods(t *testing.T) {
 	}
 	pod := pods[0]
 	if pod.Name != "db-0" || pod.Namespace != "prod" || pod.Spec.Hostname != "db-0" || pod.Spec.Subdomain != "db" ||
-		pod.Labels[statefulset.RevisionLabel] != ks.Spec.TemplateRevision || pod.Labels["apps.kubernetes.io/pod-index"] != "0" ||
+		pod.Labels[history.HashLabel] != ks.Spec.TemplateRevision || pod.Labels["apps.kubernetes.io/pod-index"] != "0" ||
 		pod.Labels[statefulset.LabelPodName] != "db-0" || pod.Spec.Containers[0].Env[0].Value != "/data" || pod.OwnerReferences[0].UID != "uid-db" {
 		t.Errorf("pod %+v", pod)
 	}

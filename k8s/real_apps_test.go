@@ -12,7 +12,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/k8s"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/statefulset"
 )
 
@@ -106,7 +108,7 @@ func TestRealStatefulSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Revisions) != 1 || p.Revisions[0].Verb != statefulset.RevisionCreate || p.Revisions[0].Name != fresh || p.Revisions[0].Revision != 2 ||
+	if len(p.Revisions) != 1 || p.Revisions[0].Verb != plan.VerbCreate || p.Revisions[0].Name != fresh || p.Revisions[0].Revision != 2 ||
 		len(p.Delete) != 1 || p.Delete[0].Name != "web-2" || p.Create.Count != 0 {
 		b, _ := json.Marshal(p)
 		t.Fatalf("Plan %s", b)
@@ -120,7 +122,7 @@ func TestRealStatefulSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	if pod.Spec.Containers[0].Image != "nginx:1.27" || pod.Spec.Containers[0].Env[0].Value != "4" || pod.Spec.Volumes[0].PersistentVolumeClaim.ClaimName != "www-web-2" ||
-		pod.Labels[statefulset.RevisionLabel] != fresh || pod.Spec.Containers[0].Resources.Limits.Memory().String() != "256Mi" {
+		pod.Labels[history.HashLabel] != fresh || pod.Spec.Containers[0].Resources.Limits.Memory().String() != "256Mi" {
 		t.Fatalf("recreated pod %+v", pod)
 	}
 }
@@ -193,7 +195,7 @@ func TestRealDaemonSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.CreateRevision == nil || p.CreateRevision.Name != "node-agent-"+hist.Hash || p.CreateRevision.Revision != 2 || len(p.Delete) != 1 || p.Create.Count != 0 {
+	if len(p.Revisions) == 0 || p.Revisions[0].Verb != plan.VerbCreate || p.Revisions[0].Name != "node-agent-"+hist.Hash || p.Revisions[0].Revision != 2 || len(p.Delete) != 1 || p.Create.Count != 0 {
 		b, _ := json.Marshal(p)
 		t.Fatalf("Plan %s", b)
 	}

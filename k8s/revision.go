@@ -22,13 +22,15 @@ import (
 
 // RevisionHashLabel is controller-revision-hash: the label naming a pod's
 // revision (a StatefulSet pod's holds the revision's name, a DaemonSet
-// pod's the hash) and the hash label of a DaemonSet's ControllerRevisions.
-const RevisionHashLabel = "controller-revision-hash"
+// pod's the hash) and the hash label of a DaemonSet's ControllerRevisions;
+// history.HashLabel.
+const RevisionHashLabel = history.HashLabel
 
 // StatefulSetRevisionHashLabel is the hash label of a StatefulSet's
 // ControllerRevisions: controller.kubernetes.io/hash (history's
-// ControllerRevisionHashLabel), not controller-revision-hash.
-const StatefulSetRevisionHashLabel = "controller.kubernetes.io/hash"
+// ControllerRevisionHashLabel), not controller-revision-hash;
+// history.RevisionHashLabel.
+const StatefulSetRevisionHashLabel = history.RevisionHashLabel
 
 // maxRevisionPrefix is the longest owner name a ControllerRevision name
 // keeps; a longer name is cut so that the name stays a valid object name.
@@ -350,10 +352,18 @@ func revisionHashLabel(r *appsv1.ControllerRevision) string {
 }
 
 // FromControllerRevision converts a ControllerRevision (a StatefulSet's or
-// a DaemonSet's): its metadata and revision number; the data is not
-// modelled.
+// a DaemonSet's): its metadata, revision number and, when its data is the
+// controllers' patch of a pod template ({"spec":{"template":…}}), the
+// template as history.Data (nil otherwise).
 func FromControllerRevision(r *appsv1.ControllerRevision) history.ControllerRevision {
-	return history.ControllerRevision{ObjectMeta: fromObjectMeta(&r.ObjectMeta), Revision: r.Revision}
+	out := history.ControllerRevision{ObjectMeta: fromObjectMeta(&r.ObjectMeta), Revision: r.Revision}
+	if len(r.Data.Raw) > 0 {
+		var d history.Data
+		if err := json.Unmarshal(r.Data.Raw, &d); err == nil {
+			out.Data = &d
+		}
+	}
+	return out
 }
 
 // FromControllerRevisions converts every non-nil revision of a list.

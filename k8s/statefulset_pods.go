@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/statefulset"
 )
 
@@ -77,7 +78,7 @@ func StatefulSetPods(set *appsv1.StatefulSet, revisions []*appsv1.ControllerRevi
 		rev, ok := byName[np.Revision]
 		if !ok {
 			for _, w := range p.Revisions {
-				if w.Verb == statefulset.RevisionCreate && w.Name == np.Revision {
+				if w.Verb == plan.VerbCreate && w.Name == np.Revision {
 					r, err := NewStatefulSetRevision(set, w.Revision)
 					if err != nil {
 						return nil, err

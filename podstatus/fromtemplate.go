@@ -50,4 +50,3 @@ func FromTemplate(t *Template, ns, generateName, nodeName string, owner *meta.Ow
 	}
 	return p
 }
-

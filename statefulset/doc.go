@@ -13,11 +13,15 @@
 //   - [IdentityLabels]: statefulset.kubernetes.io/pod-name and apps.kubernetes.io/pod-index.
 //
 // Sync:
-//   - [Step]: one sync; returns a [Plan] (revision writes, pod creations
-//     with ordinal and revision, claim writes, pod updates, deletions with
-//     reasons, status, requeue).
-//   - [Revisions], [SortRevisions], [TruncateHistory]: current and update
-//     revision, rollback renumbering, revision history limit.
+//   - [Step]: one sync; returns a [Plan] (revision writes as
+//     history.Write, pod creations with ordinal and revision, claim writes,
+//     pod updates, deletions with reasons, status, requeue).
+//   - [Plan.Writes]: the API requests of the sync, in v1.36.3's order, with
+//     the objects as they leave the controller (pods, claims,
+//     ControllerRevisions, the status).
+//   - [Revisions], [TruncateHistory] (revisions sorted by history.Sort):
+//     current and update revision, rollback renumbering, revision history
+//     limit.
 //   - [CountReplicas], [CompleteRollingUpdate], [StatusChanged]: status.
 //   - [IsUnavailable], [MaxUnavailable]: the rolling-update allowance
 //     (MaxUnavailableStatefulSet gate: [Options]).
@@ -38,7 +42,9 @@
 // (spec.volumes) the storage match reads (pods whose name does not parse to the set's name and an
 // ordinal are ignored, as upstream's isMemberOf filter does); claims are
 // the existing claims of the set's templates, as the claim lister sees them
-// (claims created during the sync are not visible to it).
+// (claims created during the sync are not visible to it). Spec.Template,
+// Spec.Selector and the revisions' data (history.Data) are read by
+// [Plan.Writes] only, to build the objects it writes.
 //
 // # Divergences
 //
@@ -46,8 +52,12 @@
 //     CreateControllerRevision) cannot occur: revision equality is by name.
 //     StatefulSetSemanticRevisionComparison (revisions equal after API
 //     defaulting) is likewise folded into the name.
-//   - Events other than ConflictingController are not listed; BlockOwnerDeletion
-//     of the controller references the controller writes is not modelled.
+//   - Events other than ConflictingController are not listed.
+//   - [Plan.Writes] lists a Parallel sync's pod and claim writes in
+//     ordinal order and a pod's claim volumes in template order (upstream:
+//     goroutines, a Go map); a claim it creates carries its template's
+//     metadata only (the claim spec is not modelled); a write the API server
+//     refuses (see below) is not listed, though upstream sends it.
 //   - Parallel syncs run in goroutines upstream; Step lists their writes in
 //     ordinal order (the set of writes is the same). One pod's claims are
 //     created in template order (upstream walks a map).
@@ -76,5 +86,7 @@
 // Vectors: testdata/statefulset. The wants of step.json and rules.json are
 // computed by v1.36.3 (conformance/upstream TestGenerateStatefulSetVectors)
 // and recomputed by TestStatefulSetVectorsUpstream and
-// TestStatefulSetRuleVectorsUpstream, which fail when one differs.
+// TestStatefulSetRuleVectorsUpstream, which fail when one differs;
+// TestStatefulSetWritesUpstream compares [Plan.Writes] on every Step vector
+// with the writes v1.36.3 sends.
 package statefulset

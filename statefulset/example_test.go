@@ -33,7 +33,7 @@ func ExampleStep() {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	web0 := &podstatus.Pod{
 		ObjectMeta: meta.ObjectMeta{Name: "web-0", Namespace: "default",
-			Labels: map[string]string{statefulset.LabelPodName: "web-0", statefulset.RevisionLabel: "web-v1"}},
+			Labels: map[string]string{statefulset.LabelPodName: "web-0", history.HashLabel: "web-v1"}},
 		Status: podstatus.Status{Phase: podstatus.Running,
 			Conditions: []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: now.Add(-time.Minute)}}},
 	}

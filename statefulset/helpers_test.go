@@ -83,7 +83,7 @@ const (
 func gpod(ord int32, state, rev string, templates ...string) *podstatus.Pod {
 	name := "web-" + strconv.Itoa(int(ord))
 	p := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name,
-		Labels: map[string]string{"app": "web", LabelPodName: name, RevisionLabel: rev}}}
+		Labels: map[string]string{"app": "web", LabelPodName: name, history.HashLabel: rev}}}
 	for _, t := range templates {
 		p.Spec.Volumes = append(p.Spec.Volumes, podstatus.Volume{Name: t, PersistentVolumeClaim: &podstatus.PersistentVolumeClaimVolumeSource{ClaimName: ClaimName(t, "web", ord)}})
 	}

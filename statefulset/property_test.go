@@ -2,16 +2,18 @@ package statefulset
 
 import (
 	"bytes"
+	"encoding/json"
 	"strconv"
 	"testing"
 	"time"
+
+	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
-	"pgregory.net/rapid"
 )
 
 type propState struct {
@@ -78,10 +80,17 @@ func encode(t *rapid.T, p Plan) []byte {
 	return b
 }
 
-// Step's Plan does not depend on the order of pods, revisions or claims.
+// Step's Plan does not depend on the order of pods, revisions or claims;
+// neither do its Writes, which succeed on the inputs Step read (given the
+// revisions' data) and modify none of them.
 func TestPropertyOrderIndependent(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := drawState(t)
+		for i := range s.revs {
+			s.revs[i].Data = &history.Data{}
+			s.revs[i].Data.Template.Labels = map[string]string{"rev": s.revs[i].Name}
+		}
+		before := encodeAny(t, []any{s.set, s.pods, s.revs, s.claims})
 		p1, err := Step(&s.set, s.pods, s.revs, s.claims, genNow, s.opts)
 		if err != nil {
 			t.Fatal(err)
@@ -96,7 +105,29 @@ func TestPropertyOrderIndependent(t *testing.T) {
 		if a, b := encode(t, p1), encode(t, p2); !bytes.Equal(a, b) {
 			t.Fatalf("order changes the plan:\n%s\n%s", a, b)
 		}
+		w1, err := p1.Writes(&s.set, s.pods, s.revs, s.claims)
+		if err != nil {
+			t.Fatalf("Writes: %v", err)
+		}
+		w2, err := p2.Writes(&s.set, pods, rv, cl)
+		if err != nil {
+			t.Fatalf("Writes: %v", err)
+		}
+		if a, b := encodeAny(t, w1), encodeAny(t, w2); !bytes.Equal(a, b) {
+			t.Fatalf("order changes the writes:\n%s\n%s", a, b)
+		}
+		if after := encodeAny(t, []any{s.set, s.pods, s.revs, s.claims}); !bytes.Equal(before, after) {
+			t.Fatal("Step or Writes modified its inputs")
+		}
 	})
+}
+
+func encodeAny(t *rapid.T, v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // OrderedReady never creates a pod while a lower ordinal of the range is
@@ -239,19 +270,19 @@ func findPod(ps []*podstatus.Pod, o int32) *podstatus.Pod {
 	return nil
 }
 
-func applyRevisions(revs []history.ControllerRevision, ws []RevisionWrite) []history.ControllerRevision {
+func applyRevisions(revs []history.ControllerRevision, ws []history.Write) []history.ControllerRevision {
 	out := append([]history.ControllerRevision(nil), revs...)
 	for _, w := range ws {
 		switch w.Verb {
-		case RevisionCreate:
+		case plan.VerbCreate:
 			out = append(out, rev(w.Name, w.Revision))
-		case RevisionUpdate:
+		case plan.VerbUpdate:
 			for i := range out {
 				if out[i].Name == w.Name {
 					out[i].Revision = w.Revision
 				}
 			}
-		case RevisionDelete:
+		case plan.VerbDelete:
 			for i := range out {
 				if out[i].Name == w.Name {
 					out = append(out[:i], out[i+1:]...)

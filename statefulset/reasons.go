@@ -1,6 +1,9 @@
 package statefulset
 
-import "github.com/kubesem/kubesem/plan"
+import (
+	"github.com/kubesem/kubesem/history"
+	"github.com/kubesem/kubesem/plan"
+)
 
 // Reason says why a sync ended as it did or why a Plan holds an action.
 type Reason = plan.Reason
@@ -61,12 +64,12 @@ const (
 	// pod of that name; creation waits.
 	ReasonStaleClaim Reason = "StaleClaim"
 	// ReasonRevisionCreated: the template has no ControllerRevision yet.
-	ReasonRevisionCreated Reason = "NewRevision"
+	ReasonRevisionCreated = history.ReasonNewRevision
 	// ReasonRollback: the template equals an older revision, which is
 	// renumbered to the next revision.
-	ReasonRollback Reason = "Rollback"
+	ReasonRollback = history.ReasonRollback
 	// ReasonHistoryLimit: a non-live revision beyond revisionHistoryLimit.
-	ReasonHistoryLimit Reason = "HistoryLimit"
+	ReasonHistoryLimit = history.ReasonHistoryLimit
 	// ReasonMinReadySeconds: a ready pod becomes available later (requeue).
 	ReasonMinReadySeconds Reason = "MinReadySeconds"
 	// ReasonConflictingController: a claim has another managing controller

@@ -1,6 +1,9 @@
 package statefulset
 
-import "github.com/kubesem/kubesem/meta"
+import (
+	"github.com/kubesem/kubesem/internal/deepcopy"
+	"github.com/kubesem/kubesem/meta"
+)
 
 // Owner reference coordinates of the set and of its pods.
 const (
@@ -121,11 +124,7 @@ func ClaimOwnerRefs(c *Claim, policy RetentionPolicy, set, pod Owner, scaledDown
 		if refMatches(&r, set, setAPIVersion, setKind) || refMatches(&r, pod, podAPIVersion, podKind) {
 			continue
 		}
-		if r.Controller != nil {
-			v := *r.Controller
-			r.Controller = &v
-		}
-		refs = append(refs, r)
+		refs = append(refs, deepcopy.Copy(r))
 	}
 	if unexpected {
 		return refs
@@ -136,8 +135,7 @@ func ClaimOwnerRefs(c *Claim, policy RetentionPolicy, set, pod Owner, scaledDown
 				return
 			}
 		}
-		t := true
-		refs = append(refs, meta.OwnerReference{APIVersion: apiVersion, Kind: kind, Name: o.Name, UID: o.UID, Controller: &t})
+		refs = append(refs, meta.NewControllerRef(apiVersion, kind, o.Name, o.UID))
 	}
 	switch {
 	case policy.WhenScaled == Retain && policy.WhenDeleted == Delete:

@@ -83,6 +83,10 @@ func TestClaimOwnerRefs(t *testing.T) {
 	pod := ctlRef(podAPIVersion, podKind, "web-1", "pod-uid")
 	keep := meta.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "x", UID: "x"}
 	dd := RetentionPolicy{WhenDeleted: Delete, WhenScaled: Delete}
+	// The references the controller adds block the owner's deletion
+	// (metav1.NewControllerRef, addControllerRef).
+	newSet := meta.NewControllerRef(setAPIVersion, setKind, "web", "set-uid")
+	newPod := meta.NewControllerRef(podAPIVersion, podKind, "web-1", "pod-uid")
 	for _, c := range []struct {
 		name   string
 		claim  *Claim
@@ -91,11 +95,11 @@ func TestClaimOwnerRefs(t *testing.T) {
 		want   []meta.OwnerReference
 	}{
 		{"Retain/Retain drops ours, keeps others", claimWith(keep, set, pod), RetentionPolicy{WhenDeleted: Retain, WhenScaled: Retain}, false, []meta.OwnerReference{keep}},
-		{"whenDeleted Delete: the set", claimWith(keep), RetentionPolicy{WhenDeleted: Delete, WhenScaled: Retain}, true, []meta.OwnerReference{keep, set}},
+		{"whenDeleted Delete: the set", claimWith(keep), RetentionPolicy{WhenDeleted: Delete, WhenScaled: Retain}, true, []meta.OwnerReference{keep, newSet}},
 		{"whenScaled Delete, in range: none", claimWith(pod), RetentionPolicy{WhenDeleted: Retain, WhenScaled: Delete}, false, []meta.OwnerReference{}},
-		{"whenScaled Delete, scaled down: the pod", claimWith(), RetentionPolicy{WhenDeleted: Retain, WhenScaled: Delete}, true, []meta.OwnerReference{pod}},
-		{"Delete/Delete, in range: the set", claimWith(pod), dd, false, []meta.OwnerReference{set}},
-		{"Delete/Delete, scaled down: the pod", claimWith(set), dd, true, []meta.OwnerReference{pod}},
+		{"whenScaled Delete, scaled down: the pod", claimWith(), RetentionPolicy{WhenDeleted: Retain, WhenScaled: Delete}, true, []meta.OwnerReference{newPod}},
+		{"Delete/Delete, in range: the set", claimWith(pod), dd, false, []meta.OwnerReference{newSet}},
+		{"Delete/Delete, scaled down: the pod", claimWith(set), dd, true, []meta.OwnerReference{newPod}},
 		{"another controller: ours dropped, none added", claimWith(ctlRef("v1", "ConfigMap", "x", "x"), set), dd, false, []meta.OwnerReference{ctlRef("v1", "ConfigMap", "x", "x")}},
 		{"a reference with our UID under another name is kept, not duplicated", claimWith(ctlRef("v1", "Thing", "t", "set-uid")), dd, false, []meta.OwnerReference{ctlRef("v1", "Thing", "t", "set-uid")}},
 	} {

@@ -3,30 +3,10 @@ package statefulset
 import (
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/kubesem/kubesem/history"
+	"github.com/kubesem/kubesem/plan"
 )
-
-func TestSortRevisions(t *testing.T) {
-	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	revs := []history.ControllerRevision{
-		rev("c", 2, t0),
-		rev("b", 1, t0.Add(time.Second)),
-		rev("z", 1, t0),
-		rev("a", 1, t0),
-		rev("d", 10),
-	}
-	SortRevisions(revs)
-	var got []string
-	for _, r := range revs {
-		got = append(got, r.Name)
-	}
-	// by revision, then creation time, then name
-	if want := []string{"a", "z", "b", "c", "d"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("order %v; want %v", got, want)
-	}
-}
 
 func TestRevisions(t *testing.T) {
 	for _, c := range []struct {
@@ -34,18 +14,18 @@ func TestRevisions(t *testing.T) {
 		template, status string
 		revs             []history.ControllerRevision
 		current, update  string
-		write            *RevisionWrite
+		write            *history.Write
 	}{
 		{"no revisions: the first", "web-v1", "", nil, "web-v1", "web-v1",
-			&RevisionWrite{Verb: RevisionCreate, Name: "web-v1", Revision: 1, Reason: ReasonRevisionCreated}},
+			&history.Write{Verb: plan.VerbCreate, Name: "web-v1", Revision: 1, Reason: ReasonRevisionCreated}},
 		{"the newest is the template's: no write", "web-v2", "web-v1", revs("web-v1", "web-v2"), "web-v1", "web-v2", nil},
 		{"a new template: one past the newest", "web-v3", "web-v2", revs("web-v1", "web-v2"), "web-v2", "web-v3",
-			&RevisionWrite{Verb: RevisionCreate, Name: "web-v3", Revision: 3, Reason: ReasonRevisionCreated}},
+			&history.Write{Verb: plan.VerbCreate, Name: "web-v3", Revision: 3, Reason: ReasonRevisionCreated}},
 		{"an older template: renumbered past the newest", "web-v1", "web-v2", revs("web-v1", "web-v2"), "web-v2", "web-v1",
-			&RevisionWrite{Verb: RevisionUpdate, Name: "web-v1", Revision: 3, Reason: ReasonRollback}},
+			&history.Write{Verb: plan.VerbUpdate, Name: "web-v1", Revision: 3, Reason: ReasonRollback}},
 		{"status names no revision: current is update", "web-v2", "web-gone", revs("web-v1", "web-v2"), "web-v2", "web-v2", nil},
 		{"gaps in numbers: one past the highest", "web-new", "web-v1", []history.ControllerRevision{rev("web-v1", 4), rev("web-v2", 9)}, "web-v1", "web-new",
-			&RevisionWrite{Verb: RevisionCreate, Name: "web-new", Revision: 10, Reason: ReasonRevisionCreated}},
+			&history.Write{Verb: plan.VerbCreate, Name: "web-new", Revision: 10, Reason: ReasonRevisionCreated}},
 	} {
 		s := gset(1, template(c.template), current(c.status, ""))
 		cur, upd, w := Revisions(&s, c.revs)
@@ -56,10 +36,10 @@ func TestRevisions(t *testing.T) {
 }
 
 func TestTruncateHistory(t *testing.T) {
-	names := func(ws []RevisionWrite) []string {
+	names := func(ws []history.Write) []string {
 		var out []string
 		for _, w := range ws {
-			if w.Verb != RevisionDelete || w.Reason != ReasonHistoryLimit {
+			if w.Verb != plan.VerbDelete || w.Reason != ReasonHistoryLimit {
 				t.Errorf("write %+v", w)
 			}
 			out = append(out, w.Name)

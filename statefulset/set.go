@@ -1,6 +1,7 @@
 package statefulset
 
 import (
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
@@ -45,6 +46,13 @@ const (
 type Spec struct {
 	// Replicas defaults to 1 when nil.
 	Replicas *int32 `json:"replicas,omitempty"`
+	// Selector is spec.selector; its matchLabels label the claims the
+	// controller creates (read by [Plan.Writes] only).
+	Selector *meta.LabelSelector `json:"selector,omitempty"`
+	// Template is spec.template, the pod template of the update revision
+	// (read by [Plan.Writes] only: which revision it is, is
+	// TemplateRevision).
+	Template podstatus.Template `json:"template,omitzero"`
 	// Ordinals.Start is the first ordinal (0 when nil).
 	Ordinals            *OrdinalsSpec       `json:"ordinals,omitempty"`
 	ServiceName         string              `json:"serviceName,omitempty"`
@@ -217,8 +225,7 @@ func (p RetentionPolicy) Defaulted() RetentionPolicy {
 	return p
 }
 
-// RevisionLabel is the pod label carrying the pod's ControllerRevision name.
-const RevisionLabel = "controller-revision-hash"
-
-// PodRevision returns the pod's controller-revision-hash label ("" when absent).
-func PodRevision(p *podstatus.Pod) string { return p.Labels[RevisionLabel] }
+// PodRevision returns the pod's controller-revision-hash label
+// ([history.HashLabel]): the name of the ControllerRevision it was created
+// from ("" when absent).
+func PodRevision(p *podstatus.Pod) string { return p.Labels[history.HashLabel] }

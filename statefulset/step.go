@@ -32,7 +32,7 @@ type Plan struct {
 	Outcome Reason `json:"outcome"`
 	// Revisions lists the ControllerRevision writes: the update revision's
 	// creation or renumbering first, then history deletions.
-	Revisions []RevisionWrite `json:"revisions"`
+	Revisions []history.Write `json:"revisions"`
 	// Create is the pods created, in order.
 	Create plan.Creation[NewPod] `json:"create"`
 	// Claims lists the claim writes in order.
@@ -168,7 +168,7 @@ func Step(set *StatefulSet, pods []*podstatus.Pod, revisions []history.Controlle
 		return Plan{}, err
 	}
 	revs := slices.Clone(revisions)
-	SortRevisions(revs)
+	history.Sort(revs)
 	s := &stepper{set: set, now: now, opts: opts, strategy: set.Spec.UpdateStrategy.Defaulted(opts), policy: set.Retention(),
 		claims: make(map[string]*Claim, len(claims)), podNames: make(map[string]bool, len(pods)), created: map[string]bool{}}
 	for _, p := range pods {

@@ -9,12 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"pgregory.net/rapid"
+
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
-	"pgregory.net/rapid"
 )
 
 func mustStep(t *testing.T, s StatefulSet, pods []*podstatus.Pod, rs []history.ControllerRevision, cs []*Claim, opts Options) Plan {

@@ -14,6 +14,7 @@ import (
 	"github.com/kubesem/kubesem/internal/apijson"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/statefulset"
 )
@@ -328,7 +329,7 @@ func (d *dump) explainDaemonSet(a appsObject[daemonset.DaemonSet], now time.Time
 		}
 	} else {
 		hist.Revisions = []history.ControllerRevision{{ObjectMeta: meta.ObjectMeta{Name: ds.Name + "-" + hist.Hash,
-			Labels: map[string]string{daemonset.LabelRevisionHash: hist.Hash}}, Revision: 1}}
+			Labels: map[string]string{history.HashLabel: hist.Hash}}, Revision: 1}}
 		e.Notes = append(e.Notes, "the dump holds no ControllerRevision of the DaemonSet: revision numbers and history cleanup are not shown (add controllerrevisions to kubectl get)")
 	}
 	if len(d.nodes) == 0 {
@@ -346,17 +347,20 @@ func (d *dump) explainDaemonSet(a appsObject[daemonset.DaemonSet], now time.Time
 		return e
 	}
 	e.Outcome, e.Requeue, e.Plan = string(p.Outcome), p.Requeue, p
-	if r := p.CreateRevision; r != nil {
-		e.Actions = append(e.Actions, revisionWrite("create", r.Name, r.Revision, "RevisionCreated"))
-	}
-	if r := p.UpdateRevision; r != nil {
-		e.Actions = append(e.Actions, revisionWrite("update", r.Name, r.Revision, "CurrentRevisionRenumbered"))
+	for _, w := range p.Revisions {
+		if w.Verb != plan.VerbDelete {
+			e.Actions = append(e.Actions, revisionWrite(string(w.Verb), w.Name, w.Revision, string(w.Reason)))
+		}
 	}
 	for _, c := range p.Create.Objects {
 		e.Actions = append(e.Actions, fmt.Sprintf("create pod on node %s (%s)", c.Node, c.Reason))
 	}
 	e.Actions = append(e.Actions, deletions("pod", p.Delete)...)
-	e.Actions = append(e.Actions, deletions("ControllerRevision", p.DeleteRevisions)...)
+	for _, w := range p.Revisions {
+		if w.Verb == plan.VerbDelete {
+			e.Actions = append(e.Actions, fmt.Sprintf("delete ControllerRevision %s (%s)", w.Name, w.Reason))
+		}
+	}
 	st := p.Status
 	e.Actions = append(e.Actions, fmt.Sprintf("status: %d node(s) should run a pod, %d do, %d updated, %d ready, %d available, %d unavailable, %d misscheduled",
 		st.DesiredNumberScheduled, st.CurrentNumberScheduled, st.UpdatedNumberScheduled, st.NumberReady, st.NumberAvailable, st.NumberUnavailable, st.NumberMisscheduled))
@@ -378,7 +382,7 @@ func currentPodsHash(ds *daemonset.DaemonSet, pods []*podstatus.Pod) (hash, why 
 	var hashes []string
 	for _, p := range pods {
 		if p.Labels[daemonset.LabelTemplateGeneration] == g {
-			if h := p.Labels[daemonset.LabelRevisionHash]; h != "" && !slices.Contains(hashes, h) {
+			if h := p.Labels[history.HashLabel]; h != "" && !slices.Contains(hashes, h) {
 				hashes = append(hashes, h)
 			}
 		}

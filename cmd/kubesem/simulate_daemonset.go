@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
@@ -127,7 +128,7 @@ func simulateDaemonSet(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		mem = plan.Backoff
+		mem = plan.Memory
 		var lines []string
 		gone := map[string]bool{}
 		for _, d := range plan.Delete {
@@ -213,7 +214,7 @@ func dsSimToPod(p *dsSimPod, start time.Time, now time.Duration, downAt map[stri
 	out := &podstatus.Pod{}
 	out.Name, out.UID = p.name, p.name
 	out.CreationTimestamp = start.Add(p.created)
-	out.Labels = map[string]string{"app": "agent", daemonset.LabelRevisionHash: p.rev}
+	out.Labels = map[string]string{"app": "agent", history.HashLabel: p.rev}
 	out.Spec.NodeName = p.node
 	out.Status.Phase = podstatus.Running
 	st := meta.ConditionFalse

@@ -12,6 +12,7 @@ import (
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/statefulset"
 )
@@ -224,7 +225,7 @@ func simReady(sp *simPod, step, readyAfter, neverReady int) bool {
 func simPodView(sp *simPod, step, readyAfter, neverReady int, now time.Time) *podstatus.Pod {
 	name := statefulset.PodName("web", sp.ord)
 	p := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", UID: name + "-" + strconv.Itoa(sp.createdAt),
-		Labels: map[string]string{statefulset.LabelPodName: name, statefulset.RevisionLabel: sp.rev}}}
+		Labels: map[string]string{statefulset.LabelPodName: name, history.HashLabel: sp.rev}}}
 	switch {
 	case simReady(sp, step, readyAfter, neverReady):
 		p.Status.Phase = podstatus.Running
@@ -279,17 +280,17 @@ func simPodsLine(pods map[int32]*simPod, step, readyAfter, neverReady int, now t
 	return strings.Join(parts, " "), stack
 }
 
-func simApplyRevision(revs []history.ControllerRevision, w statefulset.RevisionWrite) []history.ControllerRevision {
+func simApplyRevision(revs []history.ControllerRevision, w history.Write) []history.ControllerRevision {
 	switch w.Verb {
-	case statefulset.RevisionCreate:
+	case plan.VerbCreate:
 		return append(revs, history.ControllerRevision{ObjectMeta: meta.ObjectMeta{Name: w.Name}, Revision: w.Revision})
-	case statefulset.RevisionUpdate:
+	case plan.VerbUpdate:
 		for i := range revs {
 			if revs[i].Name == w.Name {
 				revs[i].Revision = w.Revision
 			}
 		}
-	case statefulset.RevisionDelete:
+	case plan.VerbDelete:
 		for i := range revs {
 			if revs[i].Name == w.Name {
 				return append(revs[:i], revs[i+1:]...)

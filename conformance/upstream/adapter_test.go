@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -21,7 +22,9 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/daemonset"
+	khistory "github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/k8s"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/rollout"
 	"github.com/kubesem/kubesem/statefulset"
 )
@@ -297,15 +300,16 @@ func TestAdapterRealDaemonSetUpstream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(h.revs) != 1 || p.CreateRevision == nil {
-		t.Fatalf("revisions created: upstream %d, kubesem %+v", len(h.revs), p.CreateRevision)
+	if len(h.revs) != 1 || len(p.Revisions) == 0 || p.Revisions[0].Verb != plan.VerbCreate {
+		t.Fatalf("revisions created: upstream %d, kubesem %+v", len(h.revs), p.Revisions)
 	}
-	want, err := k8s.NewDaemonSetRevision(&ds, p.CreateRevision.Revision)
+	created := p.Revisions[0]
+	want, err := k8s.NewDaemonSetRevision(&ds, created.Revision)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := adRevisionDiff(want, h.revs[0]); d != "" || want.Name != p.CreateRevision.Name {
-		t.Fatalf("created revision %s (%s): %s", want.Name, p.CreateRevision.Name, d)
+	if d := adRevisionDiff(want, h.revs[0]); d != "" || want.Name != created.Name {
+		t.Fatalf("created revision %s (%s): %s", want.Name, created.Name, d)
 	}
 	if len(h.created) != 0 || p.Create.Count != 0 || len(h.deleted) != 1 || len(p.Delete) != 1 {
 		t.Fatalf("creates upstream %v kubesem %d; deletes upstream %v kubesem %v", h.created, p.Create.Count, h.deleted, p.Delete)
@@ -365,7 +369,7 @@ func TestAdapterRealDaemonSetUpstream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(h2.revs) != 0 || p2.CreateRevision != nil || len(h2.deleted) != 0 || len(p2.Delete) != 0 || len(h2.created) != 0 || p2.Create.Count != 0 {
+	if len(h2.revs) != 0 || slices.ContainsFunc(p2.Revisions, func(w khistory.Write) bool { return w.Verb == plan.VerbCreate }) || len(h2.deleted) != 0 || len(p2.Delete) != 0 || len(h2.created) != 0 || p2.Create.Count != 0 {
 		t.Fatalf("old template: upstream revisions %d deletes %v creates %v; kubesem %+v", len(h2.revs), h2.deleted, h2.created, p2)
 	}
 	if h2.status == nil || h2.status.UpdatedNumberScheduled != 2 || p2.Status.UpdatedNumberScheduled != 2 {

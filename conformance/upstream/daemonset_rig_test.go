@@ -214,6 +214,7 @@ type dsRig struct {
 	revUpdated []*apps.ControllerRevision
 	revDeleted []string
 	podPatched []string
+	client     *fake.Clientset
 }
 
 // dsUpCreate is one pod upstream created: its target node and hash label.
@@ -224,6 +225,7 @@ type dsUpCreate struct {
 func newDSRig(t testing.TB) *dsRig {
 	r := &dsRig{log: &dsLog{}}
 	client := fake.NewSimpleClientset()
+	r.client = client
 	client.PrependReactor("create", "pods", func(a core.Action) (bool, runtime.Object, error) {
 		p := a.(core.CreateAction).GetObject().(*v1.Pod)
 		r.mu.Lock()
@@ -304,6 +306,8 @@ type dsUpResult struct {
 	RevDeleted []string
 	PodPatched []string
 	Backoff    daemonset.Backoff
+	// Actions are the writes the fake clientset received, in order.
+	Actions []core.Action
 }
 
 // Queried reports whether the sync reached the expectations check (it
@@ -348,6 +352,7 @@ func (u *dsUpResult) Afters() (backoff, minReady []time.Duration) {
 func (r *dsRig) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod, revs []*apps.ControllerRevision, now time.Time) *dsUpResult {
 	r.created, r.deleted, r.status, r.revCreated, r.revUpdated, r.revDeleted, r.podPatched = nil, nil, nil, nil, nil, nil, nil
 	r.log.entries = nil
+	r.client.ClearActions()
 	dsField(r.dsc, "expectations").Set(reflect.ValueOf(controller.ControllerExpectationsInterface(&dsExpectations{ControllerExpectationsInterface: controller.NewControllerExpectations(), log: r.log})))
 	r.clock.SetTime(now)
 	store := func(s cacheStore, objs []any) {
@@ -362,6 +367,12 @@ func (r *dsRig) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes []*
 	err := dsSyncDaemonSet(r.dsc, klog.NewContext(context.Background(), klog.Background()), ds.Namespace+"/"+ds.Name)
 	res := &dsUpResult{Err: err, Created: r.created, Deleted: r.deleted, Status: r.status, Log: slices.Clone(r.log.entries),
 		RevCreated: r.revCreated, RevUpdated: r.revUpdated, RevDeleted: r.revDeleted, PodPatched: r.podPatched, Backoff: dsReadBackoff(r.backoff)}
+	for _, a := range r.client.Actions() {
+		switch a.GetVerb() {
+		case "create", "update", "delete", "patch":
+			res.Actions = append(res.Actions, a)
+		}
+	}
 	for {
 		select {
 		case e := <-r.recorder.Events:

@@ -17,12 +17,14 @@ import (
 	dsutil "k8s.io/kubernetes/pkg/controller/daemon/util"
 	"pgregory.net/rapid"
 
-	"github.com/kubesem/kubesem/conformance"
-	"github.com/kubesem/kubesem/daemonset"
-	"github.com/kubesem/kubesem/plan"
-	"github.com/kubesem/kubesem/podstatus"
 	utilfield "k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/kubernetes/pkg/apis/core"
+
+	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/history"
+	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
 )
 
 // The four daemon pod rules of daemon/util against v1.36.3's own
@@ -58,7 +60,7 @@ func TestDaemonSetIsPodUpdatedDifferential(t *testing.T) {
 				l[daemonset.LabelTemplateGeneration] = g
 			}
 			if h != "<absent>" {
-				l[daemonset.LabelRevisionHash] = h
+				l[history.HashLabel] = h
 			}
 			labelSets = append(labelSets, l)
 		}
@@ -304,7 +306,7 @@ func rdDSDrawDaemonSet(t *rapid.T) *appsv1.DaemonSet {
 	}
 	if rapid.IntRange(0, 3).Draw(t, "oldLabels") == 0 {
 		labels[daemonset.LabelTemplateGeneration] = "7"
-		labels[daemonset.LabelRevisionHash] = "old"
+		labels[history.HashLabel] = "old"
 	}
 	ds.Spec.Template.Labels = labels
 	spec := &ds.Spec.Template.Spec

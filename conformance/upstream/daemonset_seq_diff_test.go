@@ -356,7 +356,7 @@ func TestDaemonSetDiffSync(t *testing.T) {
 				ties++
 			}
 			syncs++
-			mem = p.Backoff
+			mem = p.Memory
 			if i < n-1 {
 				dsEvolve(t, s, res, now)
 			}
@@ -390,9 +390,9 @@ func dsStepSeq(t *rapid.T, s *dsSeq, mem daemonset.Backoff, now time.Time) (daem
 func dsCompareSync(t *rapid.T, s *dsSeq, res *dsUpResult, p, wide daemonset.Plan, now time.Time, capd time.Duration, burst, i int) bool {
 	up := dsPlanFromUpstream(&dsUpstreamCase{ds: s.ds, back: map[string]string{}}, res)
 	uid := string(s.ds.UID)
-	up.Backoff = dsLive(up.Backoff, uid, now, capd)
+	up.Memory = dsLive(up.Memory, uid, now, capd)
 	k := p
-	k.Backoff = dsLive(p.Backoff, uid, now, capd)
+	k.Memory = dsLive(p.Memory, uid, now, capd)
 	// Which of several failed pods on a node goes first is upstream's
 	// pod-lister order: name a failed pod's deletion and event by its
 	// node.

@@ -43,8 +43,10 @@ import (
 //     multiset: upstream creates concurrently); delete: the names deleted
 //     (a multiset). Reasons are kubesem's classification; upstream has
 //     none, so they are not compared here (the seed vectors state them).
-//   - createRevision, updateRevision, deleteRevisions: the
-//     ControllerRevision writes (name, revision number, hash label).
+//   - revisions: the ControllerRevision writes (verb, name, revision
+//     number, hash label; the reason is the verb's: NewRevision, Rollback,
+//     HistoryLimit), a multiset (upstream deletes in an order that leaves
+//     ties of one revision number in its lister's order).
 //   - status, updateStatus: the status upstream writes, or the input
 //     status and false when it writes none.
 //   - events: type, reason and the pod the message names, from a
@@ -53,7 +55,7 @@ import (
 //     manage sets its expectations, MinReadySeconds after), and a
 //     rate-limited NodeNotFound requeue when the sync returns an error
 //     (processNextWorkItem's AddRateLimited).
-//   - backoff: upstream's failed-pod backoff memory after the sync,
+//   - memory: upstream's failed-pod backoff memory after the sync,
 //     entry by entry.
 //   - outcome, from upstream-observable facts: BeingDeleted when the sync
 //     returned before checking expectations; Synced when manage set
@@ -89,7 +91,7 @@ type dsStepInput struct {
 
 // dsPlanKeys are the top-level keys of a daemonset.Plan's JSON.
 func dsPlanKeys(t dsFataler) []string {
-	b, err := json.Marshal(daemonset.Plan{CreateRevision: &daemonset.RevisionWrite{}, UpdateRevision: &daemonset.RevisionWrite{}})
+	b, err := json.Marshal(daemonset.Plan{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +210,7 @@ func dsPlanFromUpstream(c *dsUpstreamCase, res *dsUpResult) daemonset.Plan {
 		}
 		return h
 	}
-	p := daemonset.Plan{Delete: []plan.Deletion{}, DeleteRevisions: []plan.Deletion{}, Events: []plan.Event{}, Requeue: []plan.Requeue{}, Backoff: res.Backoff}
+	p := daemonset.Plan{Delete: []plan.Deletion{}, Revisions: []history.Write{}, Events: []plan.Event{}, Requeue: []plan.Requeue{}, Memory: res.Backoff}
 	for _, cr := range res.Created {
 		p.Create.Objects = append(p.Create.Objects, daemonset.PodCreation{Node: cr.Node})
 	}
@@ -216,15 +218,25 @@ func dsPlanFromUpstream(c *dsUpstreamCase, res *dsUpResult) daemonset.Plan {
 	for _, d := range res.Deleted {
 		p.Delete = append(p.Delete, plan.Deletion{Name: d})
 	}
-	for _, d := range res.RevDeleted {
-		p.DeleteRevisions = append(p.DeleteRevisions, plan.Deletion{Name: d})
-	}
 	for _, cr := range res.RevCreated {
 		h := back(cr.Labels[apps.DefaultDaemonSetUniqueLabelKey])
-		p.CreateRevision = &daemonset.RevisionWrite{Name: c.ds.Name + "-" + h, Revision: cr.Revision, Hash: h}
+		p.Revisions = append(p.Revisions, history.Write{Verb: plan.VerbCreate, Name: c.ds.Name + "-" + h, Revision: cr.Revision, Hash: h, Reason: daemonset.ReasonRevisionCreated})
 	}
 	for _, cr := range res.RevUpdated {
-		p.UpdateRevision = &daemonset.RevisionWrite{Name: cr.Name, Revision: cr.Revision, Hash: back(cr.Labels[apps.DefaultDaemonSetUniqueLabelKey])}
+		p.Revisions = append(p.Revisions, history.Write{Verb: plan.VerbUpdate, Name: cr.Name, Revision: cr.Revision, Hash: back(cr.Labels[apps.DefaultDaemonSetUniqueLabelKey]), Reason: daemonset.ReasonRollback})
+	}
+	for _, d := range res.RevDeleted {
+		w := history.Write{Verb: plan.VerbDelete, Name: d, Reason: daemonset.ReasonHistoryLimit}
+		for _, r := range c.revs {
+			if r.Name == d {
+				w.Revision = r.Revision
+				w.Hash = back(r.Name)
+				if h, ok := r.Labels[apps.DefaultDaemonSetUniqueLabelKey]; ok {
+					w.Hash = back(h)
+				}
+			}
+		}
+		p.Revisions = append(p.Revisions, w)
 	}
 	st := c.ds.Status
 	if res.Status != nil {
@@ -286,13 +298,24 @@ func dsComparable(t dsFataler, p daemonset.Plan) map[string]string {
 		sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 		return out
 	}
-	q.Delete, q.DeleteRevisions = strip(p.Delete), strip(p.DeleteRevisions)
+	q.Delete = strip(p.Delete)
+	q.Revisions = slices.Clone(p.Revisions)
+	sort.SliceStable(q.Revisions, func(i, j int) bool {
+		a, b := q.Revisions[i], q.Revisions[j]
+		if (a.Verb == plan.VerbDelete) != (b.Verb == plan.VerbDelete) {
+			return b.Verb == plan.VerbDelete
+		}
+		return a.Verb == plan.VerbDelete && a.Name < b.Name
+	})
+	if q.Revisions == nil {
+		q.Revisions = []history.Write{}
+	}
 	q.Events = slices.Clone(p.Events)
 	sort.Slice(q.Events, func(i, j int) bool { return fmt.Sprint(q.Events[i]) < fmt.Sprint(q.Events[j]) })
 	q.Requeue = slices.Clone(p.Requeue)
 	sort.Slice(q.Requeue, func(i, j int) bool { return fmt.Sprint(q.Requeue[i]) < fmt.Sprint(q.Requeue[j]) })
-	if q.Backoff == nil {
-		q.Backoff = daemonset.Backoff{}
+	if q.Memory == nil {
+		q.Memory = daemonset.Backoff{}
 	}
 	b, err := json.Marshal(q)
 	if err != nil {
@@ -305,12 +328,6 @@ func dsComparable(t dsFataler, p daemonset.Plan) map[string]string {
 	out := map[string]string{}
 	for k, v := range m {
 		out[k] = string(v)
-	}
-	if _, ok := out["createRevision"]; !ok {
-		out["createRevision"] = "null"
-	}
-	if _, ok := out["updateRevision"]; !ok {
-		out["updateRevision"] = "null"
 	}
 	return out
 }
@@ -328,7 +345,7 @@ func dsDiffKeys(a, b map[string]string, keys []string) []string {
 
 // dsMultisetKeys are the Plan keys whose arrays are multisets upstream
 // (concurrent writes, map-ordered walks).
-var dsMultisetKeys = map[string]bool{"delete": true, "deleteRevisions": true, "events": true, "requeue": true}
+var dsMultisetKeys = map[string]bool{"delete": true, "revisions": true, "events": true, "requeue": true}
 
 // dsWantAgrees returns where a want disagrees with upstream's Plan, key by
 // key over the keys the want holds, with the vectors' matching rules
@@ -365,7 +382,7 @@ func dsWantAgrees(t dsFataler, want json.RawMessage, up daemonset.Plan) (why, he
 			}
 		case dsMultisetKeys[k]:
 			arr, _ := wv.([]any)
-			if k == "delete" || k == "deleteRevisions" {
+			if k == "delete" {
 				for _, o := range arr {
 					delete(o.(map[string]any), "reason")
 					delete(o.(map[string]any), "uid")
@@ -651,18 +668,15 @@ func dsFill(t dsFataler, ups []daemonset.Plan, kp daemonset.Plan, tieKeys []stri
 		}
 		out["create"] = dsJSON(t, c)
 	}
-	for _, k := range []string{"delete", "deleteRevisions"} {
-		if uc[k] == kc[k] {
-			src := kp.Delete
-			if k == "deleteRevisions" {
-				src = kp.DeleteRevisions
-			}
-			ds := []dsNameOnly{}
-			for _, d := range src {
-				ds = append(ds, dsNameOnly{Name: d.Name})
-			}
-			out[k] = dsJSON(t, ds)
+	if uc["delete"] == kc["delete"] {
+		ds := []dsNameOnly{}
+		for _, d := range kp.Delete {
+			ds = append(ds, dsNameOnly{Name: d.Name})
 		}
+		out["delete"] = dsJSON(t, ds)
+	}
+	if uc["revisions"] == kc["revisions"] {
+		out["revisions"] = dsJSON(t, kp.Revisions)
 	}
 	if uc["events"] == kc["events"] {
 		out["events"] = dsJSON(t, kp.Events)
@@ -791,15 +805,13 @@ func dsComparableRaw(t dsFataler, p daemonset.Plan) map[string]json.RawMessage {
 	}
 	sort.Slice(c.Objects, func(i, j int) bool { return c.Objects[i].Node < c.Objects[j].Node })
 	out["create"] = dsJSON(t, c)
-	for _, k := range []string{"delete", "deleteRevisions"} {
-		var ds []plan.Deletion
-		_ = json.Unmarshal(out[k], &ds)
-		names := []dsNameOnly{}
-		for _, d := range ds {
-			names = append(names, dsNameOnly{Name: d.Name})
-		}
-		out[k] = dsJSON(t, names)
+	var ds []plan.Deletion
+	_ = json.Unmarshal(out["delete"], &ds)
+	names := []dsNameOnly{}
+	for _, d := range ds {
+		names = append(names, dsNameOnly{Name: d.Name})
 	}
+	out["delete"] = dsJSON(t, names)
 	return out
 }
 
@@ -821,6 +833,13 @@ func dsWriteFilled(t dsFataler, path string, filled map[int]dsFilled) {
 	planKeys := dsPlanKeys(t)
 	added, converted := 0, 0
 	fill := func(w *dsObj, f dsFilled) {
+		// A key the Plan no longer has (a renamed field) is dropped and
+		// its successor filled from upstream.
+		for _, k := range slices.Clone(w.keys) {
+			if !slices.Contains(planKeys, k) {
+				w.drop(k)
+			}
+		}
 		for _, k := range planKeys {
 			v, ok := f.keys[k]
 			switch {
@@ -939,6 +958,11 @@ func (o *dsObj) set(k string, v json.RawMessage) {
 		o.keys = append(o.keys, k)
 	}
 	o.vals[k] = v
+}
+
+func (o *dsObj) drop(k string) {
+	o.keys = slices.DeleteFunc(o.keys, func(x string) bool { return x == k })
+	delete(o.vals, k)
 }
 
 func (o *dsObj) rename(from, to string) {

@@ -40,7 +40,7 @@ func stsBenchInput(n int) *stsVectorInput {
 		name := "web-" + strconv.Itoa(i)
 		in.Pods = append(in.Pods, &podstatus.Pod{
 			ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name,
-				Labels: map[string]string{"app": "web", statefulset.LabelPodName: name, statefulset.RevisionLabel: "web-v1"}},
+				Labels: map[string]string{"app": "web", statefulset.LabelPodName: name, history.HashLabel: "web-v1"}},
 			Status: podstatus.Status{Phase: podstatus.Running, Conditions: []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: stsNow.Add(-time.Minute)}}}})
 	}
 	return in

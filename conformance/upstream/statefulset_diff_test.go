@@ -78,10 +78,19 @@ type stsFake struct {
 	updated   []string
 	updatedP  []*v1.Pod // the updated pods, as upstream passed them
 	claimW    []statefulset.ClaimWrite
-	revW      []statefulset.RevisionWrite
+	revW      []khistory.Write
 	status    *apps.StatefulSetStatus
 	createErr bool
 	createdN  map[string]bool
+	// acts are the writes that succeeded, in call order.
+	acts []stsAct
+}
+
+// stsAct is one write upstream sent (and the fake accepted): verb,
+// resource, subresource, the object's name and the object.
+type stsAct struct {
+	verb, resource, sub, name string
+	obj                       any
 }
 
 func (f *stsFake) CreatePod(_ context.Context, pod *v1.Pod, _ *apps.StatefulSet) error {
@@ -101,6 +110,7 @@ func (f *stsFake) CreatePod(_ context.Context, pod *v1.Pod, _ *apps.StatefulSet)
 	}
 	f.created = append(f.created, statefulset.NewPod{Name: pod.Name, Ordinal: int32(o), Revision: pod.Labels[apps.StatefulSetRevisionLabel]})
 	f.newPods = append(f.newPods, pod.DeepCopy())
+	f.acts = append(f.acts, stsAct{"create", "pods", "", pod.Name, pod.DeepCopy()})
 	return nil
 }
 func (f *stsFake) GetPod(_, name string) (*v1.Pod, error) {
@@ -117,6 +127,7 @@ func (f *stsFake) UpdatePod(pod *v1.Pod, _ *apps.StatefulSet) error {
 	}
 	f.updated = append(f.updated, pod.Name)
 	f.updatedP = append(f.updatedP, pod.DeepCopy())
+	f.acts = append(f.acts, stsAct{"update", "pods", "", pod.Name, pod.DeepCopy()})
 	return nil
 }
 func (f *stsFake) DeletePod(pod *v1.Pod) error {
@@ -124,12 +135,14 @@ func (f *stsFake) DeletePod(pod *v1.Pod) error {
 	defer f.mu.Unlock()
 	f.deleted = append(f.deleted, pod.Name)
 	f.deletedP = append(f.deletedP, pod.DeepCopy())
+	f.acts = append(f.acts, stsAct{"delete", "pods", "", pod.Name, nil})
 	return nil
 }
 func (f *stsFake) CreateClaim(c *v1.PersistentVolumeClaim, _ *apps.StatefulSet) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.claimW = append(f.claimW, statefulset.ClaimWrite{Verb: statefulset.ClaimCreate, Name: c.Name})
+	f.acts = append(f.acts, stsAct{"create", "persistentvolumeclaims", "", c.Name, c.DeepCopy()})
 	return nil
 }
 func (f *stsFake) GetClaim(_, name string) (*v1.PersistentVolumeClaim, error) {
@@ -142,10 +155,14 @@ func (f *stsFake) UpdateClaim(c *v1.PersistentVolumeClaim, _ *apps.StatefulSet) 
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.claimW = append(f.claimW, statefulset.ClaimWrite{Verb: statefulset.ClaimUpdate, Name: c.Name, OwnerReferences: must(k8s.FromPersistentVolumeClaim(c)).OwnerReferences})
+	f.acts = append(f.acts, stsAct{"update", "persistentvolumeclaims", "", c.Name, c.DeepCopy()})
 	return nil
 }
 func (f *stsFake) UpdateStatefulSetStatus(_ context.Context, _ *apps.StatefulSet, st *apps.StatefulSetStatus) error {
 	f.status = st.DeepCopy()
+	f.mu.Lock()
+	f.acts = append(f.acts, stsAct{"update", "statefulsets", "status", "", st.DeepCopy()})
+	f.mu.Unlock()
 	return nil
 }
 
@@ -156,17 +173,20 @@ func (f *stsFake) ListControllerRevisions(metav1.Object, schema.GroupVersionKind
 func (f *stsFake) CreateControllerRevision(parent metav1.Object, r *apps.ControllerRevision, cc *int32) (*apps.ControllerRevision, error) {
 	c := r.DeepCopy()
 	c.Name = history.ControllerRevisionName(parent.GetName(), history.HashControllerRevision(r, cc))
-	f.revW = append(f.revW, statefulset.RevisionWrite{Verb: statefulset.RevisionCreate, Name: c.Name, Revision: c.Revision})
+	f.revW = append(f.revW, khistory.Write{Verb: plan.VerbCreate, Name: c.Name, Revision: c.Revision})
+	f.acts = append(f.acts, stsAct{"create", "controllerrevisions", "", c.Name, c.DeepCopy()})
 	return c, nil
 }
 func (f *stsFake) DeleteControllerRevision(r *apps.ControllerRevision) error {
-	f.revW = append(f.revW, statefulset.RevisionWrite{Verb: statefulset.RevisionDelete, Name: r.Name, Revision: r.Revision})
+	f.revW = append(f.revW, khistory.Write{Verb: plan.VerbDelete, Name: r.Name, Revision: r.Revision})
+	f.acts = append(f.acts, stsAct{"delete", "controllerrevisions", "", r.Name, nil})
 	return nil
 }
 func (f *stsFake) UpdateControllerRevision(r *apps.ControllerRevision, n int64) (*apps.ControllerRevision, error) {
 	c := r.DeepCopy()
 	c.Revision = n
-	f.revW = append(f.revW, statefulset.RevisionWrite{Verb: statefulset.RevisionUpdate, Name: c.Name, Revision: n})
+	f.revW = append(f.revW, khistory.Write{Verb: plan.VerbUpdate, Name: c.Name, Revision: n})
+	f.acts = append(f.acts, stsAct{"update", "controllerrevisions", "", c.Name, c.DeepCopy()})
 	return c, nil
 }
 func (f *stsFake) AdoptControllerRevision(_ metav1.Object, _ schema.GroupVersionKind, r *apps.ControllerRevision) (*apps.ControllerRevision, error) {
@@ -494,7 +514,7 @@ func must1[T any](v []T, err error) []T {
 // stsUpstream runs one upstream UpdateStatefulSet and returns what it did
 // in kubesem's vocabulary (order-insensitive lists sorted).
 type stsResult struct {
-	Revisions    []statefulset.RevisionWrite
+	Revisions    []khistory.Write
 	Create       []statefulset.NewPod
 	Delete       []string
 	Update       []string

@@ -113,7 +113,7 @@ const (
 func svPod(ord int64, state, rev string, templates ...string) *podstatus.Pod {
 	name := "web-" + strconv.FormatInt(ord, 10)
 	p := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name,
-		Labels: map[string]string{"app": "web", statefulset.LabelPodName: name, statefulset.RevisionLabel: rev}}}
+		Labels: map[string]string{"app": "web", statefulset.LabelPodName: name, history.HashLabel: rev}}}
 	for _, t := range templates {
 		p.Spec.Volumes = append(p.Spec.Volumes, podstatus.Volume{Name: t, PersistentVolumeClaim: &podstatus.PersistentVolumeClaimVolumeSource{ClaimName: t + "-" + name}})
 	}

@@ -331,8 +331,8 @@ func stsCaseFromVector(in *stsVectorInput) (stsCase, map[string]string) {
 	}
 	for _, p := range in.Pods {
 		pod := must(k8s.ToPod(p))
-		if l, ok := pod.Labels[statefulset.RevisionLabel]; ok {
-			pod.Labels[statefulset.RevisionLabel] = fwd[l]
+		if l, ok := pod.Labels[history.HashLabel]; ok {
+			pod.Labels[history.HashLabel] = fwd[l]
 		}
 		c.upPods = append(c.upPods, pod)
 	}
@@ -526,8 +526,8 @@ func stsWant(t testing.TB, in *stsVectorInput) json.RawMessage {
 	// revisions
 	for _, w := range f.revW {
 		w.Name = mb(w.Name)
-		w.Reason = map[statefulset.RevisionVerb]statefulset.Reason{statefulset.RevisionCreate: statefulset.ReasonRevisionCreated,
-			statefulset.RevisionUpdate: statefulset.ReasonRollback, statefulset.RevisionDelete: statefulset.ReasonHistoryLimit}[w.Verb]
+		w.Reason = map[plan.Verb]statefulset.Reason{plan.VerbCreate: statefulset.ReasonRevisionCreated,
+			plan.VerbUpdate: statefulset.ReasonRollback, plan.VerbDelete: statefulset.ReasonHistoryLimit}[w.Verb]
 		p.Revisions = append(p.Revisions, w)
 	}
 	// the ordinal range and the slot key of a pod name

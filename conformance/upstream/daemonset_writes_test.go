@@ -1,0 +1,311 @@
+package upstream_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	apps "k8s.io/api/apps/v1"
+	v1 "k8s.io/api/core/v1"
+	core "k8s.io/client-go/testing"
+
+	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/history"
+	"github.com/kubesem/kubesem/k8s"
+	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+// TestDaemonSetWritesUpstream replays every daemonset.Step vector of
+// testdata/daemonset/step.json through one syncDaemonSet of v1.36.3 on a
+// fake clientset and compares daemonset.Plan.Writes with the actions the
+// clientset received:
+//
+//   - the sequence of (verb, resource, subresource), runs of one kind
+//     compared as multisets of their objects (upstream creates and
+//     deletes pods concurrently): a pod create by its target node, a
+//     revision create by its name, the others by name; when upstream's
+//     picks are its choice (tie sets, the burst cap) only the counts;
+//   - every created pod as kubesem models it (metadata: namespace,
+//     generateName, labels, annotations, finalizers, owner references;
+//     spec: node affinity, tolerations and every other modelled field),
+//     upstream's converted with k8s.FromPod;
+//   - every created or updated ControllerRevision: metadata, revision
+//     number and the data's template (its modelled fields);
+//   - the status update: subresource status, the DaemonSet's name, the
+//     status written.
+func TestDaemonSetWritesUpstream(t *testing.T) {
+	vs, _ := dsReadStepVectors(t)
+	n, creates := 0, 0
+	for i := range vs {
+		v := &vs[i]
+		if v.Decision != "daemonset.Step" || v.WantError != nil {
+			continue
+		}
+		n++
+		t.Run(v.Name, func(t *testing.T) {
+			opts := dsOptions(t, v.Options)
+			in := &v.Input
+			// The DaemonSet as the API server stores it (defaulted), the
+			// object upstream builds its pods from.
+			uc0 := dsCaseFromInput(t, in)
+			ds, err := k8s.FromDaemonSet(uc0.ds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kp, err := daemonset.Step(ds, in.Nodes, in.Pods, in.History, in.Backoff, in.Now, opts)
+			if err != nil {
+				t.Fatalf("Step: %v", err)
+			}
+			kw, err := kp.Writes(ds, in.Pods, in.History)
+			if err != nil {
+				t.Fatalf("Writes: %v", err)
+			}
+			up, res := dsUpstreamPlan(t, in, opts)
+			// A revision upstream creates under its own hash of the
+			// template is named by the vector's hash.
+			for _, a := range res.Actions {
+				if cr, ok := a.(core.CreateAction); ok && a.GetVerb() == "create" {
+					if r, ok := cr.GetObject().(*apps.ControllerRevision); ok {
+						if h, ok := uc0.back[r.Labels[apps.DefaultDaemonSetUniqueLabelKey]]; ok {
+							r.Name = ds.Name + "-" + h
+							r.Labels[apps.DefaultDaemonSetUniqueLabelKey] = h
+						}
+					}
+				}
+			}
+			uc, kc := dsComparable(t, up), dsComparable(t, kp)
+			sameChoice := uc["create"] == kc["create"] && uc["delete"] == kc["delete"]
+			ug, kg := dsUpGroups(t, res.Actions), dsKsGroups(t, kw)
+			if len(ug) != len(kg) {
+				t.Fatalf("writes:\n\tupstream %v\n\tkubesem  %v", ug, kg)
+			}
+			for j := range ug {
+				if ug[j].key != kg[j].key || len(ug[j].ids) != len(kg[j].ids) || sameChoice && !slices.Equal(ug[j].ids, kg[j].ids) {
+					t.Fatalf("writes:\n\tupstream %v\n\tkubesem  %v", ug, kg)
+				}
+			}
+			// created pods, by node
+			mine := map[string]*podstatus.Pod{}
+			for _, w := range kw {
+				if w.Verb == plan.VerbCreate && w.Resource == "pods" {
+					pod := w.Object.(*podstatus.Pod)
+					mine[dsPodNode(pod)] = pod
+				}
+			}
+			for _, a := range res.Actions {
+				ca, ok := a.(core.CreateAction)
+				if !ok || a.GetVerb() != "create" {
+					continue
+				}
+				switch obj := ca.GetObject().(type) {
+				case *v1.Pod:
+					creates++
+					got, err := k8s.FromPod(obj)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got.Namespace = ca.GetNamespace()
+					want := mine[dsPodNode(got)]
+					if want == nil {
+						if sameChoice {
+							t.Fatalf("upstream created a pod for node %s; kubesem none", dsPodNode(got))
+						}
+						continue
+					}
+					if d := dsObjDiff(t, got, want); d != "" {
+						t.Errorf("created pod for node %s: %s", dsPodNode(got), d)
+					}
+				case *apps.ControllerRevision:
+					dsCheckRevision(t, obj, kw)
+				}
+			}
+			for _, a := range res.Actions {
+				switch a := a.(type) {
+				case core.UpdateAction:
+					if a.GetVerb() != "update" {
+						continue
+					}
+					switch obj := a.GetObject().(type) {
+					case *apps.ControllerRevision:
+						dsCheckRevision(t, obj, kw)
+					case *apps.DaemonSet:
+						var w *plan.Write
+						for j := range kw {
+							if kw[j].Resource == "daemonsets" {
+								w = &kw[j]
+							}
+						}
+						if w == nil || a.GetSubresource() != "status" || w.Name != obj.Name || w.Namespace != obj.Namespace {
+							t.Fatalf("status update %s/%s (%s); kubesem %+v", obj.Namespace, obj.Name, a.GetSubresource(), w)
+						}
+						st, err := k8s.FromDaemonSet(obj)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if d := dsObjDiff(t, st.Status, w.Object.(*daemonset.DaemonSet).Status); d != "" {
+							t.Errorf("status written: %s", d)
+						}
+					}
+				}
+			}
+		})
+	}
+	if n < 65 || creates == 0 {
+		t.Fatalf("only %d Step vectors replayed, %d pod creates compared", n, creates)
+	}
+	t.Logf("%d vectors, %d created pods compared", n, creates)
+}
+
+// dsWriteGroup is a run of writes of one (verb, resource, subresource),
+// its objects sorted.
+type dsWriteGroup struct {
+	key string
+	ids []string
+}
+
+func (g dsWriteGroup) String() string { return g.key + fmt.Sprint(g.ids) }
+
+func dsGroup(keys, ids []string) []dsWriteGroup {
+	var out []dsWriteGroup
+	for i, k := range keys {
+		if n := len(out); n == 0 || out[n-1].key != k {
+			out = append(out, dsWriteGroup{key: k})
+		}
+		out[len(out)-1].ids = append(out[len(out)-1].ids, ids[i])
+	}
+	for i := range out {
+		slices.Sort(out[i].ids)
+	}
+	return out
+}
+
+func dsUpGroups(t *testing.T, acts []core.Action) []dsWriteGroup {
+	var keys, ids []string
+	for _, a := range acts {
+		keys = append(keys, a.GetVerb()+" "+a.GetResource().Resource+"/"+a.GetSubresource())
+		id := ""
+		switch a := a.(type) {
+		case core.CreateAction:
+			if a.GetVerb() == "update" {
+				if o, ok := a.GetObject().(interface{ GetName() string }); ok {
+					id = o.GetName()
+				}
+				break
+			}
+			switch obj := a.GetObject().(type) {
+			case *v1.Pod:
+				p, err := k8s.FromPod(obj)
+				if err != nil {
+					t.Fatal(err)
+				}
+				id = dsPodNode(p)
+			case *apps.ControllerRevision:
+				id = obj.Name
+			}
+		case core.UpdateAction:
+			if o, ok := a.GetObject().(interface{ GetName() string }); ok {
+				id = o.GetName()
+			}
+		case core.DeleteAction:
+			id = a.GetName()
+		case core.PatchAction:
+			id = a.GetName()
+		}
+		ids = append(ids, id)
+	}
+	return dsGroup(keys, ids)
+}
+
+func dsKsGroups(t *testing.T, ws []plan.Write) []dsWriteGroup {
+	var keys, ids []string
+	for _, w := range ws {
+		keys = append(keys, string(w.Verb)+" "+w.Resource+"/"+w.Subresource)
+		id := w.Name
+		switch obj := w.Object.(type) {
+		case *podstatus.Pod:
+			if w.Verb == plan.VerbCreate {
+				id = dsPodNode(obj)
+			}
+		case *history.ControllerRevision:
+			id = obj.Name
+		}
+		ids = append(ids, id)
+	}
+	return dsGroup(keys, ids)
+}
+
+// dsPodNode is the node a daemon pod's required node affinity pins it to.
+func dsPodNode(p *podstatus.Pod) string {
+	name, err := daemonset.TargetNodeName(&p.Spec)
+	if err != nil {
+		return "?" + err.Error()
+	}
+	return name
+}
+
+// dsCheckRevision compares a revision upstream wrote with kubesem's write
+// of that name.
+func dsCheckRevision(t *testing.T, obj *apps.ControllerRevision, kw []plan.Write) {
+	t.Helper()
+	var mine *history.ControllerRevision
+	created := false
+	for _, w := range kw {
+		if r, ok := w.Object.(*history.ControllerRevision); ok && r.Name == obj.Name {
+			mine, created = r, w.Verb == plan.VerbCreate
+		}
+	}
+	if mine == nil {
+		t.Fatalf("upstream wrote revision %s; kubesem did not", obj.Name)
+	}
+	got := k8s.FromControllerRevision(obj)
+	if got.Data == nil {
+		t.Fatalf("revision %s: upstream's data %s does not decode", obj.Name, obj.Data.Raw)
+	}
+	switch {
+	case mine.Data != nil: // an updated revision given without data keeps none
+		gt, mt := got.Data.Template, mine.Data.Template
+		if d := dsObjDiff(t, []any{gt.ObjectMeta, gt.Spec}, []any{mt.ObjectMeta, mt.Spec}); d != "" {
+			t.Errorf("revision %s data: %s", obj.Name, d)
+		}
+	case created:
+		t.Fatalf("revision %s: kubesem's has no data", obj.Name)
+	}
+	if !created {
+		// The rig stores the vector's revisions with the metadata
+		// upstream would give them; an update carries the given
+		// revision renumbered: compare the number.
+		if got.Revision != mine.Revision {
+			t.Errorf("revision %s renumbered %d; kubesem %d", obj.Name, got.Revision, mine.Revision)
+		}
+		return
+	}
+	mine2 := *mine
+	got.Data, mine2.Data = nil, nil
+	if d := dsObjDiff(t, got, mine2); d != "" {
+		t.Errorf("revision %s: %s", obj.Name, d)
+	}
+}
+
+// dsObjDiff compares two values as JSON.
+func dsObjDiff(t *testing.T, up, ks any) string {
+	t.Helper()
+	ub, err := json.Marshal(up)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, err := json.Marshal(ks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var um, km any
+	_ = json.Unmarshal(ub, &um)
+	_ = json.Unmarshal(kb, &km)
+	if reflect.DeepEqual(um, km) {
+		return ""
+	}
+	return strings.Join([]string{"\n\tupstream " + string(ub), "\n\tkubesem  " + string(kb)}, "")
+}

@@ -1,0 +1,400 @@
+package statefulset
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/history"
+	"github.com/kubesem/kubesem/internal/deepcopy"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+// ReasonStatusUpdate is the reason of the status write of a sync.
+const ReasonStatusUpdate Reason = "StatusUpdate"
+
+// Writes returns the API requests the sync p sends, in v1.36.3's order,
+// given the objects Step read (the set, its pods, revisions and claims):
+//
+//  1. the ControllerRevision create or update of Revisions: a created
+//     revision is named by its write, in the set's namespace, labelled
+//     with the template's labels and controller.kubernetes.io/hash (the
+//     name's part after its last dash), annotated with the set's
+//     annotations, owned by the set (meta.NewControllerRef("apps/v1",
+//     "StatefulSet", …)) and holds spec.template as data ([history.New]);
+//     an updated one is the given revision renumbered;
+//  2. the pod and claim writes, ordinal by ordinal up the set's range: a
+//     failed pod's delete; or the claims created for the pod, the pod
+//     created, its claims' owner references updated, the pod updated;
+//     then the claim updates of condemned pods and their deletes, from the
+//     highest ordinal; then the delete of the rolling update. A created pod
+//     is the template of its revision (spec.template for the update
+//     revision; the current revision's data otherwise) made by
+//     [podstatus.FromTemplate] with generateName [podstatus.PodPrefix] and
+//     the set's controller reference, named "<set>-<ordinal>", with the
+//     pod-name and pod-index labels, controller-revision-hash, hostname
+//     (its name), subdomain (spec.serviceName) and a persistentVolumeClaim
+//     volume per volumeClaimTemplate before the template's other volumes.
+//     A created claim is its template's metadata named
+//     "<template>-<set>-<ordinal>" in the set's namespace, labelled with the
+//     selector's matchLabels and owned as the retention policy says
+//     ([ClaimOwnerRefs]); an updated claim is the given claim with the
+//     Plan's owner references. An updated pod is the given pod with its
+//     identity (name, namespace, pod-name and pod-index labels) and claim
+//     volumes restored as its reasons say. Deletes carry no precondition
+//     and no grace period;
+//  3. the status update (subresource status) carrying the set with
+//     Status, when UpdateStatus holds;
+//  4. the revision deletes of Revisions.
+//
+// A Parallel set's pod and claim writes are sent concurrently upstream
+// (in slow-start batches): the API server may receive those of one batch
+// in any order; Writes gives the Plan's. Upstream puts a pod's claim
+// volumes in an order drawn from a Go map; Writes puts them in template
+// order. The claim spec (storage class, size …) is not modelled: a
+// created claim carries its template's metadata only.
+//
+// It returns a *field.Error when the Plan names a pod, claim or revision
+// the inputs do not hold, when a pod is created at a current revision
+// given without its data, or when set is nil. Nothing of the inputs is
+// modified or shared with the result.
+//
+// Source: upstream pkg/controller/statefulset stateful_set_control.go
+// (UpdateStatefulSet, performUpdate, processReplica, truncateHistory),
+// stateful_pod_control.go (CreateStatefulPod, UpdateStatefulPod,
+// createPersistentVolumeClaims), stateful_set_utils.go
+// (newVersionedStatefulSetPod, newStatefulSetPod, initIdentity,
+// updateIdentity, updateStorage, getPersistentVolumeClaims,
+// updateClaimOwnerRefForSetAndPod, newRevision), pkg/controller/history
+// NewControllerRevision (v1.36.3).
+func (p Plan) Writes(set *StatefulSet, pods []*podstatus.Pod, revisions []history.ControllerRevision, claims []*Claim) ([]plan.Write, error) {
+	if set == nil {
+		return nil, field.New("statefulSet", "", field.ErrRequired)
+	}
+	w := &writer{set: set, p: &p, ref: meta.NewControllerRef(setAPIVersion, setKind, set.Name, set.UID),
+		revs: map[string]*history.ControllerRevision{}, pods: map[string]*podstatus.Pod{}, byOrd: map[int32]*podstatus.Pod{}, claims: map[string]*Claim{}}
+	for i := range revisions {
+		w.revs[revisions[i].Name] = &revisions[i]
+	}
+	for _, pod := range pods {
+		if pod == nil {
+			continue
+		}
+		w.pods[pod.Name] = pod
+		if parent, o, ok := ParentAndOrdinal(pod.Name); ok && parent == set.Name {
+			w.byOrd[o] = pod
+		}
+	}
+	for _, c := range claims {
+		if c != nil {
+			w.claims[c.Name] = c
+		}
+	}
+	var out, revDeletes []plan.Write
+	for i, rw := range p.Revisions {
+		path := field.Index("revisions", i)
+		switch rw.Verb {
+		case plan.VerbCreate:
+			hash := rw.Name[strings.LastIndexByte(rw.Name, '-')+1:]
+			// NewControllerRevision leaves the namespace to the request.
+			r := history.New(rw.Name, "", &set.Spec.Template, history.RevisionHashLabel, hash, set.Annotations, w.ref, rw.Revision)
+			out = append(out, plan.Write{Verb: plan.VerbCreate, Resource: "controllerrevisions", Namespace: set.Namespace, Object: r, Reason: rw.Reason})
+		case plan.VerbUpdate:
+			old := w.revs[rw.Name]
+			if old == nil {
+				return nil, noSuch(field.Child(path, "name"), rw.Name, "revision")
+			}
+			r := deepcopy.Copy(*old)
+			r.Revision = rw.Revision
+			out = append(out, plan.Write{Verb: plan.VerbUpdate, Resource: "controllerrevisions", Namespace: r.Namespace, Name: r.Name, UID: r.UID, Object: &r, Reason: rw.Reason})
+		case plan.VerbDelete:
+			if w.revs[rw.Name] == nil {
+				return nil, noSuch(field.Child(path, "name"), rw.Name, "revision")
+			}
+			revDeletes = append(revDeletes, plan.Write{Verb: plan.VerbDelete, Resource: "controllerrevisions", Namespace: set.Namespace, Name: rw.Name, Reason: rw.Reason})
+		default:
+			return nil, field.New(field.Child(path, "verb"), string(rw.Verb), field.ErrUnsupported)
+		}
+	}
+	podWrites, err := w.podWrites()
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, podWrites...)
+	if p.UpdateStatus {
+		obj := deepcopy.Copy(*set)
+		obj.Status = deepcopy.Copy(p.Status)
+		out = append(out, plan.Write{Verb: plan.VerbUpdate, Resource: "statefulsets", Subresource: "status", Namespace: set.Namespace, Name: set.Name, UID: set.UID, Object: &obj, Reason: ReasonStatusUpdate})
+	}
+	return append(out, revDeletes...), nil
+}
+
+type writer struct {
+	set    *StatefulSet
+	p      *Plan
+	ref    meta.OwnerReference
+	revs   map[string]*history.ControllerRevision
+	pods   map[string]*podstatus.Pod
+	byOrd  map[int32]*podstatus.Pod
+	claims map[string]*Claim
+}
+
+// keyed is a pod or claim write with its place in the sync: phase 0 the
+// set's range (by slot, then step within the slot), 1 condemned claims,
+// 2 condemned deletes, 3 the rolling update's delete.
+type keyed struct {
+	phase int
+	slot  int64
+	step  int
+	w     plan.Write
+}
+
+// Steps within a slot.
+const (
+	stepDeleteFailed = iota
+	stepClaims       // claim writes before the pod's creation (creates)
+	stepCreate
+	stepClaimsAfter // claim writes after it
+	stepUpdate
+)
+
+func (w *writer) inRange(o int64) bool {
+	start := int64(w.set.Start())
+	return o >= start && o < start+int64(w.set.Replicas())
+}
+
+// slotOf is the slot of the pod named name: its ordinal, or past every
+// slot for a name of another parent ("<set>--1", created for an ordinal
+// beyond int32).
+func (w *writer) slotOf(name string) int64 {
+	parent, o, ok := ParentAndOrdinal(name)
+	if !ok || parent != w.set.Name {
+		return 1 << 62
+	}
+	return int64(o)
+}
+
+func (w *writer) podWrites() ([]plan.Write, error) {
+	set, p := w.set, w.p
+	var ks []keyed
+	created := map[int64]bool{}
+	for i, np := range p.Create.Objects {
+		pod, err := w.newPod(np, i)
+		if err != nil {
+			return nil, err
+		}
+		slot := w.slotOf(np.Name)
+		created[slot] = true
+		ks = append(ks, keyed{0, slot, stepCreate, plan.Write{Verb: plan.VerbCreate, Resource: "pods", Namespace: set.Namespace, Object: pod, Reason: p.Create.Reason}})
+	}
+	for i, cw := range p.Claims {
+		c, err := w.claimWrite(cw, field.Index("claims", i))
+		if err != nil {
+			return nil, err
+		}
+		// A claim write belongs to the pod the controller was processing:
+		// a pod of the set's range (or one created), or a condemned pod.
+		slot := w.slotOf(cw.Pod)
+		if cw.Pod == "" {
+			slot = int64(ParseOrdinal(cw.Name))
+		}
+		k := keyed{phase: 1, slot: -slot, w: c}
+		if w.inRange(slot) || created[slot] {
+			k.phase, k.slot, k.step = 0, slot, stepClaims
+			if created[slot] && cw.Verb == ClaimUpdate {
+				k.step = stepClaimsAfter
+			}
+		}
+		ks = append(ks, k)
+	}
+	for i, u := range p.Update {
+		pod, err := w.updatedPod(u, field.Index("update", i), ks)
+		if err != nil {
+			return nil, err
+		}
+		ks = append(ks, keyed{0, w.slotOf(u.Name), stepUpdate, plan.Write{Verb: plan.VerbUpdate, Resource: "pods", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID, Object: pod, Reason: u.Reasons[0]}})
+	}
+	for i, d := range p.Delete {
+		ns := set.Namespace // a pod this sync created
+		if pod := w.pods[d.Name]; pod != nil && (d.UID == "" || pod.UID == d.UID) {
+			ns = pod.Namespace
+		} else if d.UID != "" || !slices.ContainsFunc(p.Create.Objects, func(n NewPod) bool { return n.Name == d.Name }) {
+			return nil, noSuch(field.Child(field.Index("delete", i), "name"), d.Name, "pod")
+		}
+		k := keyed{w: plan.Write{Verb: plan.VerbDelete, Resource: "pods", Namespace: ns, Name: d.Name, Reason: d.Reason}}
+		switch d.Reason {
+		case ReasonPodFailed:
+			k.phase, k.slot, k.step = 0, w.slotOf(d.Name), stepDeleteFailed
+		case ReasonCondemned:
+			k.phase = 2
+		default:
+			k.phase = 3
+		}
+		ks = append(ks, k)
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int {
+		if a.phase != b.phase {
+			return a.phase - b.phase
+		}
+		if a.phase == 0 || a.phase == 1 {
+			if a.slot != b.slot {
+				if a.slot < b.slot {
+					return -1
+				}
+				return 1
+			}
+			return a.step - b.step
+		}
+		return 0
+	})
+	out := make([]plan.Write, len(ks))
+	for i := range ks {
+		out[i] = ks[i].w
+	}
+	return out, nil
+}
+
+// newPod builds the pod of one creation (newVersionedStatefulSetPod).
+func (w *writer) newPod(np NewPod, i int) (*podstatus.Pod, error) {
+	set := w.set
+	t := &set.Spec.Template
+	if np.Revision != set.Spec.TemplateRevision {
+		r := w.revs[np.Revision]
+		if r == nil || r.Data == nil {
+			return nil, field.New(field.Child(field.Child(field.Index("create.objects", i), "revision"), "data"), np.Revision,
+				fmt.Errorf("%w: the pod is created at revision %s, whose data (pod template) is not among the inputs", field.ErrRequired, np.Revision))
+		}
+		t = &r.Data.Template
+	}
+	pod := podstatus.FromTemplate(t, set.Namespace, podstatus.PodPrefix(set.Name), "", &w.ref)
+	pod.Name = np.Name
+	w.setIdentity(pod, np.Ordinal)
+	pod.Spec.Hostname = pod.Name
+	pod.Spec.Subdomain = set.Spec.ServiceName
+	w.setStorage(pod)
+	if pod.Labels == nil {
+		pod.Labels = map[string]string{}
+	}
+	pod.Labels[history.HashLabel] = np.Revision
+	return pod, nil
+}
+
+// setIdentity is updateIdentity for the pod whose name parses to ordinal
+// o: its name "<set>-<o>", the set's namespace, the identity labels.
+func (w *writer) setIdentity(pod *podstatus.Pod, o int32) {
+	pod.Name = PodName(w.set.Name, o)
+	pod.Namespace = w.set.Namespace
+	if pod.Labels == nil {
+		pod.Labels = map[string]string{}
+	}
+	maps.Copy(pod.Labels, IdentityLabels(w.set.Name, o))
+}
+
+// setStorage is updateStorage: a claim volume per template, then the
+// pod's volumes of other names.
+func (w *writer) setStorage(pod *podstatus.Pod) {
+	tmpls := w.set.Spec.VolumeClaimTemplates
+	if len(tmpls) == 0 {
+		return
+	}
+	o := ParseOrdinal(pod.Name)
+	vols := make([]podstatus.Volume, 0, len(tmpls)+len(pod.Spec.Volumes))
+	names := map[string]bool{}
+	for _, t := range tmpls {
+		if names[t.Name] {
+			continue // the last template of a name wins upstream's map; their claims are alike
+		}
+		names[t.Name] = true
+		vols = append(vols, podstatus.Volume{Name: t.Name, PersistentVolumeClaim: &podstatus.PersistentVolumeClaimVolumeSource{ClaimName: ClaimName(t.Name, w.set.Name, o)}})
+	}
+	for _, v := range pod.Spec.Volumes {
+		if !names[v.Name] {
+			vols = append(vols, v)
+		}
+	}
+	pod.Spec.Volumes = vols
+}
+
+// updatedPod is the pod an update sends (UpdateStatefulPod).
+func (w *writer) updatedPod(u PodUpdate, path string, created []keyed) (*podstatus.Pod, error) {
+	o := ParseOrdinal(u.Name)
+	src := w.byOrd[o]
+	if slices.Contains(u.Reasons, ReasonIdentity) {
+		// A pod this sync created whose name parses to o under another
+		// name ("<set>--1", o 1) is the one whose identity is restored.
+		for _, k := range created {
+			if pod, ok := k.w.Object.(*podstatus.Pod); ok && k.w.Verb == plan.VerbCreate && pod.Name != u.Name && ParseOrdinal(pod.Name) == o {
+				src = pod
+			}
+		}
+	}
+	if src == nil || len(u.Reasons) == 0 {
+		return nil, noSuch(field.Child(path, "name"), u.Name, "pod")
+	}
+	pod := deepcopy.Copy(*src)
+	for _, r := range u.Reasons {
+		switch r {
+		case ReasonIdentity:
+			w.setIdentity(&pod, o)
+		case ReasonStorage:
+			w.setStorage(&pod)
+		}
+	}
+	return &pod, nil
+}
+
+// claimWrite is the request of one claim write.
+func (w *writer) claimWrite(cw ClaimWrite, path string) (plan.Write, error) {
+	set := w.set
+	switch cw.Verb {
+	case ClaimCreate:
+		var tmpl *Claim
+		o := ParseOrdinal(cw.Name)
+		for i := range set.Spec.VolumeClaimTemplates {
+			if t := &set.Spec.VolumeClaimTemplates[i]; ClaimName(t.Name, set.Name, o) == cw.Name {
+				tmpl = t
+			}
+		}
+		if tmpl == nil {
+			return plan.Write{}, noSuch(field.Child(path, "name"), cw.Name, "volume claim template")
+		}
+		c := deepcopy.Copy(*tmpl)
+		c.Name, c.Namespace = cw.Name, set.Namespace
+		c.UID = ""
+		if set.Spec.Selector != nil && len(set.Spec.Selector.MatchLabels) > 0 {
+			if c.Labels == nil {
+				c.Labels = map[string]string{}
+			}
+			maps.Copy(c.Labels, set.Spec.Selector.MatchLabels)
+		}
+		pod := Owner{Name: cw.Pod}
+		if p := w.pods[cw.Pod]; p != nil && !slices.ContainsFunc(w.p.Create.Objects, func(n NewPod) bool { return n.Name == cw.Pod }) {
+			pod.UID = p.UID
+		}
+		c.OwnerReferences = ClaimOwnerRefs(&c, set.Retention(), Owner{Name: set.Name, UID: set.UID}, pod, !w.inRange(int64(ParseOrdinal(cw.Pod))))
+		if len(c.OwnerReferences) == 0 {
+			c.OwnerReferences = nil
+		}
+		return plan.Write{Verb: plan.VerbCreate, Resource: "persistentvolumeclaims", Namespace: set.Namespace, Object: &c, Reason: cw.Reason}, nil
+	case ClaimUpdate:
+		old := w.claims[cw.Name]
+		if old == nil {
+			return plan.Write{}, noSuch(field.Child(path, "name"), cw.Name, "claim")
+		}
+		c := deepcopy.Copy(*old)
+		c.OwnerReferences = nil
+		if len(cw.OwnerReferences) > 0 {
+			c.OwnerReferences = deepcopy.Copy(cw.OwnerReferences)
+		}
+		return plan.Write{Verb: plan.VerbUpdate, Resource: "persistentvolumeclaims", Namespace: c.Namespace, Name: c.Name, UID: c.UID, Object: &c, Reason: cw.Reason}, nil
+	}
+	return plan.Write{}, field.New(field.Child(path, "verb"), string(cw.Verb), field.ErrUnsupported)
+}
+
+func noSuch(path, name, kind string) error {
+	return field.New(path, name, fmt.Errorf("%w: no such %s among the inputs", field.ErrInvalid, kind))
+}
