@@ -121,9 +121,11 @@
 //   - Until each workload package's Plan.Writes lands, the adapters marked
 //     TEMPORARY in ctl_<kind>.go turn Plan fields into writes themselves;
 //     Plans without Events (replicaset, job) record none.
-//   - The StatefulSet controller is not wired: statefulset.StatefulSet has
-//     no pod template to create pods from. The TTL-after-finished
-//     controller deletes with background propagation, not foreground.
+//   - The TTL-after-finished controller deletes with background
+//     propagation, not foreground. The StatefulSet and DaemonSet
+//     controllers do not adopt orphan pods or revisions (they are given
+//     those they control), and spec.templateRevision and the DaemonSet's
+//     hash come from Namer.RevisionHash.
 //   - The ReplicaSet controller is given the pods it controls and the
 //     namespace's orphans, not every pod of the namespace (only those can
 //     be claimed); ranks of related pods come from the pods of sibling

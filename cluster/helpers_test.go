@@ -15,6 +15,7 @@ import (
 	"github.com/kubesem/kubesem/pdb"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/rollout"
+	"github.com/kubesem/kubesem/statefulset"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -111,4 +112,16 @@ func daemonSet(name string) *daemonset.DaemonSet {
 
 func labelSel(k, v string) *meta.LabelSelector {
 	return &meta.LabelSelector{MatchLabels: map[string]string{k: v}}
+}
+
+func statefulSet(name string, replicas int32) *statefulset.StatefulSet {
+	labels := map[string]string{"sts": name}
+	return &statefulset.StatefulSet{
+		ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", Generation: 1},
+		Spec: statefulset.Spec{Replicas: &replicas, ServiceName: name,
+			Selector: &meta.LabelSelector{MatchLabels: labels},
+			Template: podstatus.Template{ObjectMeta: meta.ObjectMeta{Labels: labels},
+				Spec: podstatus.Spec{Containers: []podstatus.Container{{Name: "db", Image: "db:1"}}}},
+			VolumeClaimTemplates: []statefulset.Claim{{ObjectMeta: meta.ObjectMeta{Name: "data"}}}},
+	}
 }

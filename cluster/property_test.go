@@ -28,6 +28,9 @@ func drawScenario(t *rapid.T) cluster.Scenario {
 	if rapid.Bool().Draw(t, "daemonset") {
 		sc.Objects = append(sc.Objects, daemonSet("agent"))
 	}
+	if rapid.Bool().Draw(t, "statefulset") {
+		sc.Objects = append(sc.Objects, statefulSet("db", int32(rapid.IntRange(0, 3).Draw(t, "stsReplicas"))))
+	}
 	if rapid.Bool().Draw(t, "cronjob") {
 		sc.Objects = append(sc.Objects, cronJob("report", "*/7 * * * *"))
 	}

@@ -53,14 +53,13 @@ const (
 	CtlTaintEvictor = "taint-eviction"
 )
 
-// registry lists every controller wired so far, in Sync order. The
-// StatefulSet controller is not wired yet: its model has no pod template
-// to create pods from (see the package documentation).
+// registry lists every controller, in Sync order.
 func registry() []controller {
 	return []controller{
 		deploymentController(),
 		replicaSetController(CtlReplicaSet, KindReplicaSet),
 		replicaSetController(CtlRC, KindReplicationController),
+		statefulSetController(),
 		daemonSetController(),
 		jobController(),
 		cronJobController(),

@@ -9,6 +9,7 @@ import (
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/podstatus"
 )
 
 func TestRollingUpdateWithNodeOutage(t *testing.T) {
@@ -162,5 +163,61 @@ func TestJobTTLAfterFinished(t *testing.T) {
 	}
 	if testing.Verbose() {
 		t.Log("\n" + summary(w.Trace))
+	}
+}
+
+// TestStatefulSetOrderedRollout: an OrderedReady set of 3 creates its pods
+// one at a time (each once the previous is ready), then replaces them from
+// the highest ordinal after an image change.
+func TestStatefulSetOrderedRollout(t *testing.T) {
+	ready := 5 * time.Second
+	set := statefulSet("db", 3)
+	sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("node-a"), readyNode("node-b"), set},
+		Pods: []cluster.PodBehavior{{ReadyDelay: &ready}}}
+	upd := &podstatus.Template{ObjectMeta: set.Spec.Template.ObjectMeta,
+		Spec: podstatus.Spec{Containers: []podstatus.Container{{Name: "db", Image: "db:2"}}}}
+	c := *set
+	c.Spec.Template = *upd
+	sc.Events = []cluster.Event{{At: 2 * time.Minute, Kind: cluster.EventUpdate, Object: &c}}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := w.RunUntilSettled(time.Hour); !ok {
+		t.Fatal("did not settle")
+	}
+	if testing.Verbose() {
+		t.Log("\n" + summary(w.Trace))
+	}
+	var created []string
+	for _, e := range w.Trace {
+		if e.Write != nil && e.Write.Verb == "create" && e.Write.Resource == "pods" && e.Write.Subresource == "" && e.Err == "" {
+			created = append(created, e.Time.Sub(t0).String()+" "+e.Object.Name)
+		}
+	}
+	want := []string{"0s db-0", "5s db-1", "10s db-2"}
+	if len(created) < 3 || !reflect.DeepEqual(created[:3], want) {
+		t.Errorf("creations %v, want %v first", created, want)
+	}
+	deletes := 0
+	for _, e := range w.Trace {
+		if e.Write != nil && e.Write.Verb == "delete" && e.Controller == cluster.CtlStatefulSet {
+			deletes++
+		}
+	}
+	if revs := w.State.ControllerRevisions(); len(revs) != 2 || deletes != 3 {
+		t.Errorf("%d revisions, %d pod deletions; want 2 and 3 (one rollout)", len(revs), deletes)
+	}
+	pods := w.State.Pods()
+	if len(pods) != 3 || len(w.State.Claims()) != 3 {
+		t.Fatalf("%d pods, %d claims", len(pods), len(w.State.Claims()))
+	}
+	for _, p := range pods {
+		if p.Spec.Containers[0].Image != "db:2" {
+			t.Errorf("%s runs %s", p.Name, p.Spec.Containers[0].Image)
+		}
+	}
+	if s := w.State.StatefulSets()[0].Status; s.UpdatedReplicas != 3 || s.ReadyReplicas != 3 || s.CurrentRevision != s.UpdateRevision {
+		t.Errorf("status %+v", s)
 	}
 }
