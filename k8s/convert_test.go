@@ -118,11 +118,11 @@ func TestRealObjects(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
-	p, err := rollout.Step(kd, krs, kp, now, rollout.Options{})
+	p, err := rollout.Step(kd, krs, kp, now, k8s.RolloutOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Outcome != rollout.PathRollingUpdate || p.Create.Count != 1 {
+	if p.Outcome != rollout.ReasonRollingUpdate || p.Create.Count != 1 {
 		t.Fatalf("Step = %s creating %d; want a rollout creating the new ReplicaSet", p.Outcome, p.Create.Count)
 	}
 	w, err := k8s.DeploymentActions(&d, rsPtrs, p)

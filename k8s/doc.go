@@ -31,8 +31,10 @@
 // controller computes, exactly as v1.36.3 computes it (FNV-32a over the
 // k8s.io/utils/dump rendering of the template, then the collision count,
 // then the safe alphabet of apimachinery's rand.SafeEncodeString).
-// [FromDeployment] fills kubesem's Deployment.TemplateHash with it, so that
-// created ReplicaSets get the names Kubernetes gives them.
+// [TemplateHash] computes it on kubesem's template, and [RolloutOptions]
+// injects it as rollout.Options.TemplateHash, so that created ReplicaSets
+// get the names Kubernetes gives them; [FromDeployment] also fills
+// kubesem's Deployment.TemplateHash with it.
 //
 // [ControllerRevisionHash] is the hash of a ControllerRevision as
 // v1.36.3's controller/history computes it (FNV-1 over the revision's

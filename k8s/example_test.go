@@ -35,7 +35,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	plan, err := rollout.Step(kd, nil, nil, time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC), rollout.Options{})
+	plan, err := rollout.Step(kd, nil, nil, time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC), k8s.RolloutOptions())
 	if err != nil {
 		panic(err)
 	}

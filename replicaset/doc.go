@@ -24,7 +24,11 @@
 //   - Ownership: [ClaimPod], [ReplicaSet.PodSelector]
 //   - Status: [ComputeStatus]
 //   - Input: [Validate]
-//   - One sync: [Step]
+//   - One sync: [Step], its [Plan] (with the pod control's events) and
+//     [Plan.Writes], the API requests in the controller's order
+//     (pod patches from [ReplicaSet.ControllerRefTo], creations from
+//     podstatus.FromTemplate, deletions, the status update of
+//     [ReplicaSet.Resource])
 //
 // # Divergences
 //
@@ -42,6 +46,9 @@
 //   - [Step] assumes every API call succeeds, so its status never carries
 //     ReplicaFailure; [ComputeStatus] takes the failure as an argument.
 //     Expectations (in-flight creations and deletions) are not modelled.
+//   - Upstream sends its claim patches in informer order and its deletions
+//     concurrently; [Plan.Writes] pins both by name. A created pod's event
+//     has no message, since upstream's names the pod the API server names.
 //
 // # Inputs
 //

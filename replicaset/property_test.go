@@ -173,6 +173,24 @@ func checkStep(t *rapid.T) {
 	if !reflect.DeepEqual(plan, again) {
 		t.Fatalf("Step depends on the order of pods:\n%s", cmp.Diff(plan, again))
 	}
+	// Writes: no error on Step's own Plan, independent of the pods' order,
+	// one pod write per pod event.
+	ws, err := plan.Writes(rs, kept)
+	if err != nil {
+		t.Fatalf("Writes = %v", err)
+	}
+	if ws2, _ := again.Writes(rs, shuffled); !reflect.DeepEqual(ws, ws2) {
+		t.Fatalf("Writes depends on the order of pods")
+	}
+	podWrites := 0
+	for _, w := range ws {
+		if w.Resource == "pods" && w.Verb != "patch" {
+			podWrites++
+		}
+	}
+	if podWrites != len(plan.Events) {
+		t.Fatalf("%d pod creations and deletions, %d events", podWrites, len(plan.Events))
+	}
 	s := plan.Status
 	if plan.Create.Count > replicaset.DefaultBurstReplicas || len(plan.Delete) > replicaset.DefaultBurstReplicas {
 		t.Fatalf("Step exceeds the burst")

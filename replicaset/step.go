@@ -32,6 +32,14 @@ const (
 	// ReasonMinReadySeconds: some ready pods are not available and none has
 	// a known time to become so; requeue after minReadySeconds.
 	ReasonMinReadySeconds Reason = "MinReadySeconds"
+	// ReasonStatusChanged: the status write (Plan.Writes).
+	ReasonStatusChanged Reason = "StatusChanged"
+	// ReasonSuccessfulCreate: the event the pod control records for each
+	// pod it creates.
+	ReasonSuccessfulCreate Reason = "SuccessfulCreate"
+	// ReasonSuccessfulDelete: the event the pod control records for each
+	// pod it deletes.
+	ReasonSuccessfulDelete Reason = "SuccessfulDelete"
 )
 
 // PodRef names a pod a Plan adopts or releases.
@@ -66,6 +74,16 @@ type Plan struct {
 	// controller writes it.
 	Status       Status `json:"status"`
 	UpdateStatus bool   `json:"updateStatus"`
+	// Events are the events the pod control records on rs, in order: a
+	// Normal SuccessfulCreate per pod created, then a Normal
+	// SuccessfulDelete per pod deleted, in Delete's order (Object the pod's
+	// name, Message "Deleted pod: <name>"). A created pod's event has no
+	// Object and no Message: upstream's "Created pod: <name>" names the pod
+	// the API server names from generateName, which is not known before the
+	// write. The Step assumes every write succeeds, so FailedCreate and
+	// FailedDelete are not modelled. A ReplicationController's sync records
+	// the same events.
+	Events []plan.Event `json:"events"`
 	// Requeue is set when a ready pod's availability must be counted on
 	// time (minReadySeconds).
 	Requeue []plan.Requeue `json:"requeue"`
@@ -87,7 +105,9 @@ func (p Plan) MarshalJSON() ([]byte, error) { return plan.Encode(p) }
 //     controller (see [RelatedPods]; ignored when rs has no controller).
 //  3. It computes [ComputeStatus] over the claimed pods and the terminating
 //     pods controlled by rs that it selects, and whether it changed.
-//  4. With minReadySeconds > 0 and ready != available, it requeues at the
+//  4. The pod control records an event per pod created or deleted
+//     (Plan.Events).
+//  5. With minReadySeconds > 0 and ready != available, it requeues at the
 //     next pod's availability ([podstatus.NextAvailabilityCheck]), or after
 //     minReadySeconds when none is known.
 //
@@ -173,6 +193,9 @@ func manage(rs *ReplicaSet, active, related []*podstatus.Pod, now time.Time, opt
 		sizes, _ := SlowStart(-diff, -diff)
 		p.Create = plan.Creation[podstatus.Pod]{Count: int32(-diff), Reason: ReasonTooFewReplicas}
 		p.Batches = sizes
+		for range -diff {
+			p.Events = append(p.Events, plan.Event{Type: plan.Normal, Reason: ReasonSuccessfulCreate})
+		}
 	case diff > 0:
 		if rs.ControllerRef() == nil {
 			related = nil
@@ -181,6 +204,9 @@ func manage(rs *ReplicaSet, active, related []*podstatus.Pod, now time.Time, opt
 		p.Delete = refs(active, v.Pods, ReasonTooManyReplicas)
 		p.DeleteSure = v.Sure
 		p.DeleteTied = refs(active, v.Tied, ReasonTooManyReplicas)
+		for _, d := range p.Delete {
+			p.Events = append(p.Events, plan.Event{Type: plan.Normal, Reason: ReasonSuccessfulDelete, Object: d.Name, Message: "Deleted pod: " + d.Name})
+		}
 	}
 }
 

@@ -6,15 +6,16 @@
 //
 // Reference semantics: Kubernetes v1.36.3 with default feature gates
 // (pkg/controller/deployment and its util package; kubectl v0.36.3
-// pkg/polymorphichelpers for rollout status). [Options] has no field yet:
-// its zero value is that reference.
+// pkg/polymorphichelpers for rollout status). [Options]' zero value is that
+// reference; its one field, TemplateHash, injects v1.36.3's exact
+// pod-template-hash (the k8s adapter's k8s.RolloutOptions).
 //
 // # Rules
 //
 //   - Fenceposts: [Fenceposts], [Deployment.MaxSurge], [Deployment.MaxUnavailable], [Deployment.MinAvailable]
 //   - New ReplicaSet size: [NewReplicaSetReplicas]
 //   - Identity: [FindNewReplicaSet], [FindOldReplicaSets], [ReplicaSetName],
-//     [HashLabel], [Deployment] TemplateHash
+//     [HashLabel], [Deployment] TemplateHash, [Options] TemplateHash
 //   - Proportional scaling: [Proportional], [Proportion], [Deployment.IsScalingEvent],
 //     [Deployment.IsSaturated], [Scale]
 //   - Rolling update: [ReconcileNewReplicaSet], [ReconcileOldReplicaSets],
@@ -29,23 +30,28 @@
 //     [ReplicasAnnotationsNeedUpdate], [HistoryToDelete]
 //   - Rollback: [Rollback], [RollbackResult]
 //   - What `kubectl rollout status` prints lives in package rolloutstatus.
-//   - Sync: [Step] returns a [Plan] of [Action]s with a [Reason] each;
-//     [Plan.Apply] plays its ReplicaSet writes on a slice of ReplicaSets, for
-//     simulations; [Validate] is the check Step runs first.
+//   - Sync: [Step] returns a [Plan] (outcome, writes and events, every
+//     constant a [Reason]); [Plan.Writes] lists the API requests it makes in
+//     the controller's order; [Plan.Apply] plays its ReplicaSet writes on a
+//     slice of ReplicaSets, for simulations; [Validate] is the check Step
+//     runs first.
 //
 // # Divergences
 //
 //   - Template identity: the pod-template-hash depends on Go's encoding of
 //     the full API PodTemplateSpec, which kubesem neither models nor hashes.
-//     The caller may give it as Deployment.TemplateHash, and the new
-//     ReplicaSet is then the oldest whose template carries that label;
-//     otherwise templates are compared field by field over what kubesem
-//     models (upstream EqualIgnoreHash), and a created ReplicaSet is named
-//     with kubesem's own hash (stable, but not Kubernetes').
+//     The caller may inject it as Options.TemplateHash (k8s.TemplateHash
+//     computes v1.36.3's) or give it as Deployment.TemplateHash; otherwise a
+//     created ReplicaSet is named with kubesem's own hash (stable, but not
+//     Kubernetes'). The new ReplicaSet is found by comparing whole templates
+//     (upstream EqualIgnoreHash) either way.
 //   - Step takes replicaSets as the ReplicaSets the Deployment already
 //     controls; adoption and release (ClaimReplicaSets) are the caller's.
-//   - Step writes each ReplicaSet update once where upstream, reading a
-//     stale cache, may repeat the same revision update in one sync.
+//   - Plan.Update lists the new ReplicaSet's revision update once; upstream,
+//     reading its cache again, sends it twice in one sync (three times when
+//     Recreate looks the new ReplicaSet up again), and [Plan.Writes] lists
+//     every request. A create the API server rejects (the name of a hash
+//     collision) is not a write.
 //   - Step validates its input as the API server would ([Validate]) and also
 //     rejects spec.replicas + maxSurge beyond int32; the rules themselves,
 //     given such input, compute in int32 and wrap as upstream does.

@@ -39,8 +39,8 @@ type Update struct {
 // the order of the fields: Update or Create (never both: they concern the new
 // ReplicaSet, which exists or not), then Scale in order, then Delete.
 type Plan struct {
-	// Outcome is the branch of the sync taken (PathRollingUpdate,
-	// PathPaused, PathHashCollision, ...).
+	// Outcome is the branch of the sync taken (ReasonRollingUpdate,
+	// ReasonPaused, ReasonHashCollision, ...).
 	Outcome Reason `json:"outcome"`
 	// Create holds the new ReplicaSet when the sync creates it (Count 1,
 	// Objects[0]); its UID is empty and its creationTimestamp is now.
@@ -62,8 +62,15 @@ type Plan struct {
 	Annotations map[string]string `json:"annotations,omitempty"`
 	// Template is the pod template a rollback restores; nil otherwise.
 	Template *podstatus.Template `json:"template,omitempty"`
-	// Events are the events recorded without a ReplicaSet write (a
-	// rollback's).
+	// Events are every event the sync records, in order: Normal
+	// ScalingReplicaSet ("Scaled up replica set <rs> from 0 to <n>") when it
+	// creates the new ReplicaSet with n > 0 pods, Normal ScalingReplicaSet
+	// ("Scaled up|down replica set <rs> from <a> to <b>") for each resize
+	// that changes spec.replicas, and a rollback's DeploymentRollback (Normal)
+	// or DeploymentRollbackRevisionNotFound / DeploymentRollbackTemplateUnchanged
+	// (Warning), with upstream's messages. Events about failed writes
+	// (FailedCreate) are not modelled: the Step assumes every write succeeds;
+	// SelectingAll is not either, since validation rejects an empty selector.
 	Events []plan.Event `json:"events"`
 	// Requeue holds when the controller looks at the Deployment again even
 	// if nothing changes: after a stuck rollout's deadline

@@ -162,6 +162,13 @@ func checkStepTotal(t *rapid.T) {
 	if !reflect.DeepEqual(p, q) {
 		t.Fatalf("Step depends on the order of ReplicaSets:\n%s", cmp.Diff(p, q))
 	}
+	ws, err := p.Writes(d, rss, nil, t0)
+	if err != nil {
+		t.Fatalf("Writes = %v", err)
+	}
+	if ws2, _ := q.Writes(d, shuffled, nil, t0); !reflect.DeepEqual(ws, ws2) {
+		t.Fatalf("Writes depends on the order of ReplicaSets")
+	}
 }
 
 func TestStepTotal(t *testing.T) { rapid.Check(t, checkStepTotal) }

@@ -32,24 +32,28 @@ const (
 	// ReasonProgressDeadline: a rollout in progress is looked at again when
 	// its progress deadline passes (requeue).
 	ReasonProgressDeadline Reason = "ProgressDeadline"
+	// ReasonScalingReplicaSet: the event recorded when the sync changes a
+	// ReplicaSet's spec.replicas, or creates the new one with replicas > 0.
+	ReasonScalingReplicaSet Reason = "ScalingReplicaSet"
 )
 
-// Sync paths (Plan.Outcome), in syncDeployment's dispatch order.
+// Outcomes (Plan.Outcome): the paths of the sync, in syncDeployment's
+// dispatch order. Every constant of the package is a Reason.
 const (
-	PathDeleting      Reason = "Deleting"
-	PathPaused        Reason = "Paused"
-	PathRollback      Reason = "Rollback"
-	PathScalingEvent  Reason = "ScalingEvent"
-	PathRollingUpdate Reason = "RollingUpdate"
-	PathRecreate      Reason = "Recreate"
-	// PathHashCollision: the new ReplicaSet's name is taken by a ReplicaSet
+	ReasonDeleting      Reason = "Deleting"
+	ReasonPaused        Reason = "Paused"
+	ReasonRollback      Reason = "Rollback"
+	ReasonScalingEvent  Reason = "ScalingEvent"
+	ReasonRollingUpdate Reason = "RollingUpdate"
+	ReasonRecreate      Reason = "Recreate"
+	// ReasonHashCollision: the new ReplicaSet's name is taken by a ReplicaSet
 	// with another template; status.collisionCount is raised.
-	PathHashCollision Reason = "HashCollision"
-	// PathOldPodsRunning: Recreate waits for old pods to stop.
-	PathOldPodsRunning Reason = "OldPodsRunning"
-	// PathSyncFailed: the sync stops with an error after the writes planned
+	ReasonHashCollision Reason = "HashCollision"
+	// ReasonOldPodsRunning: Recreate waits for old pods to stop.
+	ReasonOldPodsRunning Reason = "OldPodsRunning"
+	// ReasonSyncFailed: the sync stops with an error after the writes planned
 	// so far and is retried with rate limiting; v1.36.3 does so when it
 	// cannot parse maxSurge (a percentage beyond int64, which the API
 	// accepts) as it sizes the new ReplicaSet.
-	PathSyncFailed Reason = "SyncFailed"
+	ReasonSyncFailed Reason = "SyncFailed"
 )

@@ -17,17 +17,17 @@ import (
 // ReplicaSets (those d controls) are replicaSets and whose pods are pods, at
 // now. It follows syncDeployment's dispatch order:
 //
-//  1. d being deleted: the status is recomputed (PathDeleting);
+//  1. d being deleted: the status is recomputed (ReasonDeleting);
 //  2. the Progressing condition is marked paused or resumed ([PausedCondition]);
-//  3. d paused: [Proportional] scaling, then revision-history cleanup (PathPaused);
-//  4. a rollback request: [Rollback] (PathRollback);
-//  5. [Deployment.IsScalingEvent]: [Proportional] scaling (PathScalingEvent);
+//  3. d paused: [Proportional] scaling, then revision-history cleanup (ReasonPaused);
+//  4. a rollback request: [Rollback] (ReasonRollback);
+//  5. [Deployment.IsScalingEvent]: [Proportional] scaling (ReasonScalingEvent);
 //  6. the strategy: a rolling update creates the new ReplicaSet if missing,
 //     grows it ([ReconcileNewReplicaSet]) or else shrinks old ones
 //     ([ReconcileOldReplicaSets]), and cleans up history once complete
-//     (PathRollingUpdate); Recreate scales old ReplicaSets to 0, waits
-//     while [OldPodsRunning] (PathOldPodsRunning), then creates or scales
-//     the new one to spec.replicas (PathRecreate).
+//     (ReasonRollingUpdate); Recreate scales old ReplicaSets to 0, waits
+//     while [OldPodsRunning] (ReasonOldPodsRunning), then creates or scales
+//     the new one to spec.replicas (ReasonRecreate).
 //
 // Every path first finds the new ReplicaSet ([FindNewReplicaSet]) and brings
 // its revision annotation up to date ([NewReplicaSetAnnotations]); the
@@ -46,7 +46,7 @@ func Step(d *Deployment, replicaSets []*replicaset.ReplicaSet, pods []*podstatus
 	if err := Validate(d, replicaSets, pods); err != nil {
 		return Plan{}, err
 	}
-	s := &syncer{d: *d, rss: replicaSets, pods: pods, now: now}
+	s := &syncer{d: *d, rss: replicaSets, pods: pods, now: now, opts: opts}
 	s.run()
 	p := s.plan
 	p.Status = s.status
@@ -64,6 +64,7 @@ type syncer struct {
 	rss    []*replicaset.ReplicaSet
 	pods   []*podstatus.Pod
 	now    time.Time
+	opts   Options
 	newRS  *replicaset.ReplicaSet
 	allOld []*replicaset.ReplicaSet
 
@@ -76,7 +77,7 @@ type syncer struct {
 func (s *syncer) run() {
 	s.status = s.d.Status
 	if s.d.IsDeleting() {
-		s.plan.Outcome = PathDeleting
+		s.plan.Outcome = ReasonDeleting
 		s.resolve()
 		s.status = ComputeStatus(&s.d, s.newRS, s.all(), s.now)
 		return
@@ -87,13 +88,13 @@ func (s *syncer) run() {
 	s.status = s.d.Status
 	_, rollback := rollbackRevision(&s.d)
 	if s.d.Spec.Paused {
-		s.plan.Outcome = PathPaused
+		s.plan.Outcome = ReasonPaused
 		s.resolve()
 		s.proportional(!rollback)
 		return
 	}
 	if rollback {
-		s.plan.Outcome = PathRollback
+		s.plan.Outcome = ReasonRollback
 		s.resolve()
 		if s.newRS == nil && !s.create() {
 			return
@@ -107,13 +108,13 @@ func (s *syncer) run() {
 		if r.Reason == ReasonRollbackDone {
 			typ = plan.Normal
 		}
-		s.plan.Events = append(s.plan.Events, plan.Event{Type: typ, Reason: Reason(r.Reason)})
+		s.plan.Events = append(s.plan.Events, plan.Event{Type: typ, Reason: Reason(r.Reason), Message: r.Message})
 		s.status = s.d.Status
 		return
 	}
 	s.resolve()
 	if s.d.IsScalingEvent(s.all()) {
-		s.plan.Outcome = PathScalingEvent
+		s.plan.Outcome = ReasonScalingEvent
 		s.proportional(false)
 		return
 	}
@@ -186,10 +187,7 @@ func (s *syncer) setProgressing(reason, message string) {
 // Source: upstream sync.go getNewReplicaSet (v1.36.3).
 func (s *syncer) create() bool {
 	d := &s.d
-	hash := d.TemplateHash
-	if hash == "" {
-		hash = templateHash(&d.Spec.Template, d.Status.CollisionCount)
-	}
+	hash := s.opts.hash(d)
 	name := ReplicaSetName(d.Name, hash)
 	rev := MaxRevision(s.allOld) + 1
 	// Upstream sizes the new ReplicaSet before it tries to create it, so a
@@ -215,8 +213,8 @@ func (s *syncer) create() bool {
 		}
 		d.Status.CollisionCount = &n
 		s.status = d.Status
-		s.plan.Outcome = PathHashCollision
-		s.plan.Requeue = append(s.plan.Requeue, plan.Requeue{Reason: PathHashCollision, RateLimited: true})
+		s.plan.Outcome = ReasonHashCollision
+		s.plan.Requeue = append(s.plan.Requeue, plan.Requeue{Reason: ReasonHashCollision, RateLimited: true})
 		return false
 	}
 	tmpl := d.Spec.Template
@@ -242,6 +240,10 @@ func (s *syncer) create() bool {
 	rs.Spec.Replicas = &size
 	rs.Annotations, _ = NewReplicaSetAnnotations(d, rs, rev, Creating)
 	s.plan.Create = plan.Creation[replicaset.ReplicaSet]{Count: 1, Reason: ReasonCreateNew, Objects: []replicaset.ReplicaSet{*copyReplicaSet(rs)}}
+	if size > 0 {
+		s.plan.Events = append(s.plan.Events, plan.Event{Type: plan.Normal, Reason: ReasonScalingReplicaSet,
+			Message: "Scaled up replica set " + name + " from 0 to " + strconv.FormatInt(int64(size), 10)})
+	}
 	s.newRS = rs
 	s.setRevision(strconv.FormatInt(rev, 10))
 	if d.HasProgressDeadline() {
@@ -255,8 +257,8 @@ func (s *syncer) create() bool {
 // one: the writes so far stand, the status is not written again, and the
 // Deployment is requeued with rate limiting.
 func (s *syncer) fail() {
-	s.plan.Outcome = PathSyncFailed
-	s.plan.Requeue = append(s.plan.Requeue, plan.Requeue{Reason: PathSyncFailed, RateLimited: true})
+	s.plan.Outcome = ReasonSyncFailed
+	s.plan.Requeue = append(s.plan.Requeue, plan.Requeue{Reason: ReasonSyncFailed, RateLimited: true})
 }
 
 // scale records a resize of rs to n, as scaleReplicaSet makes it: nothing
@@ -274,6 +276,9 @@ func (s *syncer) scale(rs *replicaset.ReplicaSet, n int32, reason Reason, force 
 		return false
 	}
 	s.plan.Scale = append(s.plan.Scale, Resize{Name: rs.Name, Reason: reason, From: from, Replicas: n, Annotations: ann})
+	if from != n {
+		s.plan.Events = append(s.plan.Events, scalingEvent(rs.Name, from, n))
+	}
 	return from != n
 }
 
@@ -329,7 +334,7 @@ func (s *syncer) finish() {
 
 // rolling is upstream's rolloutRolling.
 func (s *syncer) rolling() {
-	s.plan.Outcome = PathRollingUpdate
+	s.plan.Outcome = ReasonRollingUpdate
 	if s.newRS == nil && !s.create() {
 		return
 	}
@@ -356,7 +361,7 @@ func (s *syncer) rolling() {
 
 // recreate is upstream's rolloutRecreate.
 func (s *syncer) recreate() {
-	s.plan.Outcome = PathRecreate
+	s.plan.Outcome = ReasonRecreate
 	active, _ := activeOf(s.allOld)
 	scaled := false
 	for _, rs := range active {
@@ -369,7 +374,7 @@ func (s *syncer) recreate() {
 		return
 	}
 	if OldPodsRunning(&s.d, s.newRS, s.allOld, s.pods) {
-		s.plan.Outcome = PathOldPodsRunning
+		s.plan.Outcome = ReasonOldPodsRunning
 		s.finish()
 		return
 	}
@@ -392,4 +397,17 @@ func activeOf(replicaSets []*replicaset.ReplicaSet) ([]*replicaset.ReplicaSet, i
 		}
 	}
 	return out, len(out)
+}
+
+// scalingEvent is the event scaleReplicaSet records when it changes a
+// ReplicaSet's size.
+//
+// Source: upstream pkg/controller/deployment/sync.go scaleReplicaSet (v1.36.3).
+func scalingEvent(name string, from, to int32) plan.Event {
+	dir := "down"
+	if from < to {
+		dir = "up"
+	}
+	return plan.Event{Type: plan.Normal, Reason: ReasonScalingReplicaSet,
+		Message: "Scaled " + dir + " replica set " + name + " from " + strconv.FormatInt(int64(from), 10) + " to " + strconv.FormatInt(int64(to), 10)}
 }

@@ -32,7 +32,7 @@ func TestStepRollover(t *testing.T) {
 	if got := sizesOf(w.rss); !maps.Equal(got, want) {
 		t.Errorf("Step(rollover) sizes = %v; want %v (plan %+v)", got, want, p)
 	}
-	if p.Outcome != rollout.PathRollingUpdate || writes(p) != 2 || p.Create.Count != 1 || len(p.Scale) != 1 || p.Scale[0].Reason != rollout.ReasonCleanupUnhealthy {
+	if p.Outcome != rollout.ReasonRollingUpdate || writes(p) != 2 || p.Create.Count != 1 || len(p.Scale) != 1 || p.Scale[0].Reason != rollout.ReasonCleanupUnhealthy {
 		t.Errorf("Step(rollover) = %s %+v; want RollingUpdate, create, then CleanupUnhealthy", p.Outcome, p)
 	}
 	if p.Annotations[rollout.RevisionAnnotation] != "2" {

@@ -99,7 +99,7 @@ func TestAdapterRealObjectsUpstream(t *testing.T) {
 	}
 	krs, _ := k8s.FromReplicaSets(rsPtrs)
 	kp, _ := k8s.FromPods(podPtrs)
-	p, err := rollout.Step(kd, krs, kp, now, rollout.Options{})
+	p, err := rollout.Step(kd, krs, kp, now, k8s.RolloutOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

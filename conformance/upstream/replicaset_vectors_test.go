@@ -11,18 +11,24 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unsafe"
 
 	apps "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	appsdefaults "k8s.io/kubernetes/pkg/apis/apps/v1"
 	coredefaults "k8s.io/kubernetes/pkg/apis/core/v1"
@@ -33,6 +39,9 @@ import (
 
 	"github.com/kubesem/kubesem"
 	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/k8s"
+	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 )
 
@@ -99,13 +108,32 @@ func TestReplicaSetStepVectorsUpstream(t *testing.T) {
 			t.Errorf("%s: input: %v", v.Name, err)
 			continue
 		}
-		got, deleted := repReplay(t, &in)
+		got, deleted, up := repReplayFull(t, &in)
 		var want map[string]any
 		if err := json.Unmarshal(v.Want, &want); err != nil {
 			t.Fatal(err)
 		}
-		if why := repCheckDeletes(want, deleted, in.Pods); why != "" {
+		why := repCheckDeletes(want, deleted, in.Pods)
+		if why != "" {
 			t.Errorf("%s: %s", v.Name, why)
+		}
+		// The events: upstream deletes concurrently, so its SuccessfulDelete
+		// events come in no set order; they name the pods it deleted, and
+		// are given in the order of the want's delete when that agrees.
+		order := deleted
+		if wd, ok := want["delete"].([]any); ok && why == "" {
+			order = nil
+			for _, w := range wd {
+				order = append(order, w.(map[string]any)["name"].(string))
+			}
+		}
+		events, problem := repEvents(up.events, deleted, order)
+		if problem != "" {
+			t.Errorf("%s: upstream events: %s", v.Name, problem)
+		}
+		got["events"] = events
+		if problem := repCheckWrites(v.Input, up); problem != "" {
+			t.Errorf("%s (%s): Plan.Writes differs from upstream's requests: %s", v.Name, v.Source, problem)
 		}
 		compared := maps.Clone(want)
 		for _, k := range []string{"batches", "delete", "deleteSure", "deleteTied"} {
@@ -191,14 +219,35 @@ func repSetField(obj any, name string, v any) {
 
 const repRelatedLabel = "kubesem.test/related"
 
+// repUpstream is what one upstream sync did beyond the decision's shape:
+// the writes it sent to the fake API (get, list and watch left out), the
+// pods it created (named as the fake API server named them), each patched
+// pod as its strategic merge patch leaves it, and the events the pod
+// control recorded.
+type repUpstream struct {
+	writes  []clienttesting.Action
+	created []*v1.Pod
+	after   map[string]*v1.Pod // pod name → pod after upstream's patch
+	events  []string           // "type reason message", in order
+}
+
 // repReplay runs one upstream sync on the vector's state and renders what
 // it did in the shape of the replicaset.Step decision, with the names of
-// the pods it deleted. The ReplicaSet (or ReplicationController, API
+// the pods it deleted.
+func repReplay(t *testing.T, in *repVectorInput) (map[string]any, []string) {
+	out, deleted, _ := repReplayFull(t, in)
+	return out, deleted
+}
+
+// repReplayFull is repReplay with the writes and events of the sync. The
+// pod control is v1.36.3's RealPodControl on the fake clientset, with a
+// fake event recorder; the fake API server names created pods from their
+// generateName. The ReplicaSet (or ReplicationController, API
 // defaults applied) is in the informer cache and the fake API; the pods
 // in the pod cache; relatedPods, when the ReplicaSet has a controller,
 // under a sibling ReplicaSet of that controller (which is how upstream
 // finds them).
-func repReplay(t *testing.T, in *repVectorInput) (map[string]any, []string) {
+func repReplayFull(t *testing.T, in *repVectorInput) (map[string]any, []string, repUpstream) {
 	ctx := context.Background()
 	rs := in.ReplicaSet.DeepCopy()
 	rc := rs.Kind == replicaset.KindReplicationController
@@ -279,7 +328,22 @@ func repReplay(t *testing.T, in *repVectorInput) (map[string]any, []string) {
 	if in.burst > 0 {
 		repSetField(rsc, "burstReplicas", in.burst)
 	}
-	pc := &controller.FakePodControl{}
+	rec := record.NewFakeRecorder(1 << 14)
+	pc := controller.RealPodControl{KubeClient: client, Recorder: rec}
+	var mu sync.Mutex
+	generated := 0
+	var created []*v1.Pod
+	client.PrependReactor("create", "pods", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		pod := a.(clienttesting.CreateAction).GetObject().(*v1.Pod).DeepCopy()
+		mu.Lock()
+		defer mu.Unlock()
+		if pod.Name == "" {
+			generated++
+			pod.Name = fmt.Sprintf("%sgen%d", pod.GenerateName, generated)
+		}
+		created = append(created, pod)
+		return true, pod, nil
+	})
 	q := &repRecorder{}
 	repSetField(rsc, "podControl", controller.PodControlInterface(pc))
 	repSetField(rsc, "queue", workqueue.TypedRateLimitingInterface[string](q))
@@ -294,6 +358,9 @@ func repReplay(t *testing.T, in *repVectorInput) (map[string]any, []string) {
 		if err := inf.Core().V1().Pods().Informer().GetIndexer().Add(p.DeepCopy()); err != nil {
 			t.Fatal(err)
 		}
+		if err := client.Tracker().Add(p.DeepCopy()); err != nil {
+			t.Fatalf("fake API: pod %s: %v", p.Name, err)
+		}
 	}
 	client.ClearActions()
 	key := rs.Namespace + "/" + rs.Name
@@ -305,8 +372,48 @@ func repReplay(t *testing.T, in *repVectorInput) (map[string]any, []string) {
 	if rs.DeletionTimestamp != nil {
 		out["outcome"] = string(replicaset.ReasonBeingDeleted)
 	}
-	create := map[string]any{"count": len(pc.Templates)}
-	if len(pc.Templates) > 0 {
+	up := repUpstream{after: map[string]*v1.Pod{}}
+	var patches [][]byte
+	var deletedNames []string
+	for _, a := range client.Actions() {
+		switch a.GetVerb() {
+		case "create", "update", "patch", "delete":
+			up.writes = append(up.writes, a)
+		default:
+			continue
+		}
+		if a.GetResource().Resource != "pods" {
+			continue
+		}
+		switch a.GetVerb() {
+		case "patch":
+			pa := a.(clienttesting.PatchAction)
+			patches = append(patches, pa.GetPatch())
+			for _, p := range in.Pods {
+				if p.Name != pa.GetName() || p.Namespace != pa.GetNamespace() {
+					continue
+				}
+				orig, _ := json.Marshal(p)
+				b, err := strategicpatch.StrategicMergePatch(orig, pa.GetPatch(), v1.Pod{})
+				if err != nil {
+					t.Fatalf("patch of %s: %v", p.Name, err)
+				}
+				after := &v1.Pod{}
+				if err := json.Unmarshal(b, after); err != nil {
+					t.Fatal(err)
+				}
+				up.after[p.Name] = after
+			}
+		case "delete":
+			deletedNames = append(deletedNames, a.(clienttesting.DeleteAction).GetName())
+		}
+	}
+	up.created = created
+	for len(rec.Events) > 0 {
+		up.events = append(up.events, <-rec.Events)
+	}
+	create := map[string]any{"count": len(created)}
+	if len(created) > 0 {
 		create["reason"] = string(replicaset.ReasonTooFewReplicas)
 	}
 	out["create"] = create
@@ -318,7 +425,7 @@ func repReplay(t *testing.T, in *repVectorInput) (map[string]any, []string) {
 			claimed[string(p.UID)] = true
 		}
 	}
-	for _, patch := range pc.Patches {
+	for _, patch := range patches {
 		var m struct {
 			Metadata struct {
 				UID             string `json:"uid"`
@@ -349,7 +456,7 @@ func repReplay(t *testing.T, in *repVectorInput) (map[string]any, []string) {
 	slices.SortFunc(adopt, byName)
 	slices.SortFunc(release, byName)
 	out["adopt"], out["release"] = orEmptyList(adopt), orEmptyList(release)
-	deleted := slices.Clone(pc.DeletePodName)
+	deleted := slices.Clone(deletedNames)
 	slices.Sort(deleted)
 
 	out["status"], out["updateStatus"] = repStatus(rs.Status), false
@@ -383,7 +490,182 @@ func repReplay(t *testing.T, in *repVectorInput) (map[string]any, []string) {
 		t.Errorf("upstream requeued at once (%d rate-limited, %d plain): not in the Plan's vocabulary", q.rateLimited, q.added)
 	}
 	out["requeue"] = requeue
-	return out, deleted
+	return out, deleted, up
+}
+
+// repEvents renders the events a sync recorded (FakeRecorder lines) as
+// Plan.Events: SuccessfulCreate without its message (the name is the API
+// server's), SuccessfulDelete with the deleted pod as object and message,
+// in order (a permutation of deleted, the pods upstream deleted); any
+// other event as it is. problem is set when the delete events do not name
+// exactly the deleted pods or a create event's message is not upstream's.
+func repEvents(lines, deleted, order []string) (events []map[string]any, problem string) {
+	var named []string
+	var deletes int
+	events = []map[string]any{}
+	for _, l := range lines {
+		typ, rest, _ := strings.Cut(l, " ")
+		reason, msg, _ := strings.Cut(rest, " ")
+		switch reason {
+		case string(replicaset.ReasonSuccessfulCreate):
+			if !strings.HasPrefix(msg, "Created pod: ") {
+				problem = fmt.Sprintf("create event %q", l)
+			}
+			events = append(events, map[string]any{"type": typ, "reason": reason})
+		case string(replicaset.ReasonSuccessfulDelete):
+			named = append(named, strings.TrimPrefix(msg, "Deleted pod: "))
+			deletes++
+		default:
+			events = append(events, map[string]any{"type": typ, "reason": reason, "message": msg})
+		}
+	}
+	slices.Sort(named)
+	if !slices.Equal(named, deleted) {
+		problem = fmt.Sprintf("delete events name %v; deleted %v", named, deleted)
+	}
+	for _, n := range order {
+		events = append(events, map[string]any{"type": "Normal", "reason": string(replicaset.ReasonSuccessfulDelete), "object": n, "message": "Deleted pod: " + n})
+	}
+	return events, problem
+}
+
+// repCheckWrites compares replicaset.Plan.Writes of kubesem's Step on the
+// vector's input with the requests upstream sent: the same verbs,
+// resources and subresources in the same order; the same pod names in each
+// run of patches and of deletions (upstream sends them in no set order;
+// deletions among tied pods may differ, as the Plan's deleteTied says);
+// created pods equal to upstream's but for the name the API server gives;
+// patched pods with upstream's owner references after the patch; the
+// status written equal to upstream's.
+func repCheckWrites(input json.RawMessage, up repUpstream) string {
+	var in struct {
+		ReplicaSet *replicaset.ReplicaSet `json:"replicaSet"`
+		Pods       []*podstatus.Pod       `json:"pods"`
+		Related    []*podstatus.Pod       `json:"relatedPods"`
+		Now        time.Time              `json:"now"`
+	}
+	if err := json.Unmarshal(input, &in); err != nil {
+		return err.Error()
+	}
+	p, err := replicaset.Step(in.ReplicaSet, in.Pods, in.Related, in.Now, replicaset.Options{})
+	if err != nil {
+		return "Step: " + err.Error()
+	}
+	ws, err := p.Writes(in.ReplicaSet, in.Pods)
+	if err != nil {
+		return "Writes: " + err.Error()
+	}
+	key := func(verb, resource, sub string) string { return verb + " " + resource + "/" + sub }
+	var gotKeys, wantKeys []string
+	for _, w := range ws {
+		gotKeys = append(gotKeys, key(string(w.Verb), w.Resource, w.Subresource))
+	}
+	for _, a := range up.writes {
+		wantKeys = append(wantKeys, key(a.GetVerb(), a.GetResource().Resource, a.GetSubresource()))
+	}
+	if !slices.Equal(gotKeys, wantKeys) {
+		return fmt.Sprintf("requests %v; upstream %v", gotKeys, wantKeys)
+	}
+	tied := map[string]bool{}
+	for _, d := range slices.Concat(p.Delete, p.DeleteTied) {
+		tied[d.Name] = len(p.DeleteTied) > 0
+	}
+	created := 0
+	for i := 0; i < len(ws); {
+		j := i
+		for j < len(ws) && gotKeys[j] == gotKeys[i] {
+			j++
+		}
+		var gn, un []string
+		for k := i; k < j; k++ {
+			gn = append(gn, ws[k].Name)
+			switch a := up.writes[k]; a.GetVerb() {
+			case "delete":
+				un = append(un, a.(clienttesting.DeleteAction).GetName())
+			case "patch":
+				un = append(un, a.(clienttesting.PatchAction).GetName())
+			case "create":
+				un = append(un, "")
+			case "update":
+				o, _ := meta.Accessor(a.(clienttesting.UpdateAction).GetObject())
+				un = append(un, o.GetName())
+			}
+		}
+		slices.Sort(gn)
+		slices.Sort(un)
+		if !slices.Equal(gn, un) {
+			mayDiffer := ws[i].Verb == plan.VerbDelete && slices.IndexFunc(un, func(n string) bool { return !tied[n] }) < 0
+			if !mayDiffer {
+				return fmt.Sprintf("%s names %v; upstream %v", gotKeys[i], gn, un)
+			}
+		}
+		for k := i; k < j; k++ {
+			w := ws[k]
+			switch w.Verb {
+			case plan.VerbCreate:
+				if created >= len(up.created) {
+					return "more creations than upstream's"
+				}
+				// The fake API server takes the namespace from the request;
+				// upstream's template carries the API defaults, which the
+				// vector's need not: both are compared defaulted.
+				u := up.created[created].DeepCopy()
+				created++
+				u.Name, u.Namespace = "", w.Namespace
+				kp, err := k8s.ToPod(w.Object.(*podstatus.Pod))
+				if err != nil {
+					return err.Error()
+				}
+				kp.TypeMeta = metav1.TypeMeta{}
+				coredefaults.SetObjectDefaults_Pod(kp)
+				coredefaults.SetObjectDefaults_Pod(u)
+				if !apiequality.Semantic.DeepEqual(kp, u) {
+					gb, _ := json.Marshal(kp)
+					ub, _ := json.Marshal(u)
+					return fmt.Sprintf("created pod\n%s\nupstream\n%s", gb, ub)
+				}
+			case plan.VerbPatch:
+				u := up.after[w.Name]
+				gp := w.Object.(*podstatus.Pod)
+				kp, err := k8s.ToPod(gp)
+				if err != nil {
+					return err.Error()
+				}
+				if u == nil || !apiequality.Semantic.DeepEqual(kp.OwnerReferences, u.OwnerReferences) {
+					gb, _ := json.Marshal(kp.OwnerReferences)
+					ub := []byte("none")
+					if u != nil {
+						ub, _ = json.Marshal(u.OwnerReferences)
+					}
+					return fmt.Sprintf("pod %s patched to owners %s; upstream %s", w.Name, gb, ub)
+				}
+			case plan.VerbUpdate:
+				gb, _ := plan.Encode(w.Object.(*replicaset.ReplicaSet).Status)
+				if ok, why := conformance.Match(gb, repStatusJSON(up.writes[k])); !ok {
+					return fmt.Sprintf("status written: %s", why)
+				}
+			}
+		}
+		i = j
+	}
+	return ""
+}
+
+// repStatusJSON encodes the status of a ReplicaSet (or
+// ReplicationController) status update as the decision writes it.
+func repStatusJSON(a clienttesting.Action) []byte {
+	var m map[string]any
+	switch o := a.(clienttesting.UpdateAction).GetObject().(type) {
+	case *apps.ReplicaSet:
+		m = repStatus(o.Status)
+	case *v1.ReplicationController:
+		s := o.Status
+		m = repStatus(apps.ReplicaSetStatus{Replicas: s.Replicas, FullyLabeledReplicas: s.FullyLabeledReplicas, ReadyReplicas: s.ReadyReplicas,
+			AvailableReplicas: s.AvailableReplicas, ObservedGeneration: s.ObservedGeneration, Conditions: repRCConditions(s.Conditions)})
+		m["terminatingReplicas"] = nil
+	}
+	b, _ := json.Marshal(m)
+	return b
 }
 
 func orEmptyList(l []map[string]any) []map[string]any {

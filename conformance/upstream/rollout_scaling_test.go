@@ -500,6 +500,17 @@ func dsStepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.
 		at := now.Add(-time.Duration(rapid.SampledFrom([]int{10, 700}).Draw(t, "progressAge")) * time.Second)
 		d.Status.Conditions = []rollout.Condition{{Type: rollout.Progressing, Status: meta.ConditionTrue, Reason: r, LastUpdateTime: at, LastTransitionTime: at}}
 	}
+	if rapid.IntRange(0, 2).Draw(t, "hasAvailable") == 0 {
+		// An Available condition the sync may leave as it is, so that the
+		// status can come out unchanged (no status write).
+		at := now.Add(-time.Hour)
+		c := rollout.Condition{Type: rollout.Available, Status: meta.ConditionTrue, Reason: rollout.ReasonMinimumReplicasAvailable,
+			Message: "Deployment has minimum availability.", LastUpdateTime: at, LastTransitionTime: at}
+		if rapid.Bool().Draw(t, "unavailable") {
+			c.Status, c.Reason, c.Message = meta.ConditionFalse, rollout.ReasonMinimumReplicasUnavailable, "Deployment does not have minimum availability."
+		}
+		d.Status.Conditions = append(d.Status.Conditions, c)
+	}
 	d.Status.UpdatedReplicas = rapid.Int32Range(0, 5).Draw(t, "dUpdated")
 	d.Status.AvailableReplicas = rapid.Int32Range(0, 5).Draw(t, "dAvailable")
 	d.TemplateHash = k8s.PodTemplateHash(&must(k8s.ToDeployment(d)).Spec.Template, nil)
@@ -590,7 +601,34 @@ func dsCheckStep(t *rapid.T) {
 	if err := rollout.Validate(d, rss, pods); err != nil {
 		t.Skip("invalid input: ", err)
 	}
-	plan, err := rollout.Step(d, rss, pods, now, rollout.Options{})
+	p := roCompareSync(t, d, rss, pods, now, rollout.Options{})
+	if p.Outcome == rollout.ReasonSyncFailed {
+		return
+	}
+	// A second sync on the state the first left (its ReplicaSet writes
+	// applied, the Deployment's status, annotations and template written),
+	// where the status often comes out unchanged; the new ReplicaSet is
+	// named by v1.36.3's exact hash, injected (k8s.RolloutOptions).
+	next := *d
+	next.Status = p.Status
+	if p.Annotations != nil {
+		next.Annotations = p.Annotations
+	}
+	if p.Template != nil {
+		next.Spec.Template = *p.Template
+	}
+	next.TemplateHash = ""
+	applied := p.Apply(rss, now)
+	if rollout.Validate(&next, applied, pods) != nil {
+		return // sizes wrapped at the int32 edge
+	}
+	roCompareSync(t, &next, applied, pods, now, k8s.RolloutOptions())
+}
+
+// roCompareSync runs Step and one upstream syncDeployment on the same
+// state and fails t where they differ; it returns Step's Plan.
+func roCompareSync(t *rapid.T, d *rollout.Deployment, rss []*replicaset.ReplicaSet, pods []*podstatus.Pod, now time.Time, opts rollout.Options) rollout.Plan {
+	plan, err := rollout.Step(d, rss, pods, now, opts)
 	if err != nil {
 		t.Fatalf("Step: %v", err)
 	}
@@ -602,7 +640,8 @@ func dsCheckStep(t *rapid.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dsSet(dc, "eventRecorder", record.EventRecorder(&record.FakeRecorder{}))
+	rec := record.NewFakeRecorder(100)
+	dsSet(dc, "eventRecorder", record.EventRecorder(rec))
 	// Creating a ReplicaSet whose name is taken fails as the API server would.
 	rsIndexer := inf.Apps().V1().ReplicaSets().Informer().GetIndexer()
 	failed := map[string]int{} // names of failed creates
@@ -631,6 +670,17 @@ func dsCheckStep(t *rapid.T) {
 	}
 	c.ClearActions()
 	uerr := dsSyncDeployment(dc, context.Background(), "default/foo")
+	ws, err := plan.Writes(d, rss, pods, now)
+	if err != nil {
+		t.Fatalf("Writes: %v", err)
+	}
+	same := func(n string) string { return n }
+	if why := roCompareWrites(ws, c.Actions(), func(n string) bool { _, ok := before[n]; return ok }, same); why != "" {
+		t.Fatalf("path %s: Plan.Writes differs from upstream's requests: %s\nplan %+v", plan.Outcome, why, plan)
+	}
+	if why := roCompareEvents(plan.Events, roDrain(rec), same); why != "" {
+		t.Fatalf("path %s: Plan.Events differ from upstream's: %s", plan.Outcome, why)
+	}
 
 	want := maps.Clone(before)
 	finalStatus := ud.Status
@@ -666,10 +716,10 @@ func dsCheckStep(t *rapid.T) {
 	if uerr == nil && plan.UpdateStatus != statusWritten {
 		t.Fatalf("path %s: UpdateStatus %v; upstream wrote status %v", plan.Outcome, plan.UpdateStatus, statusWritten)
 	}
-	if uerr != nil && plan.Outcome != rollout.PathHashCollision && plan.Outcome != rollout.PathSyncFailed {
+	if uerr != nil && plan.Outcome != rollout.ReasonHashCollision && plan.Outcome != rollout.ReasonSyncFailed {
 		t.Fatalf("upstream sync failed (%v) where kubesem took path %s", uerr, plan.Outcome)
 	}
-	if uerr == nil && plan.Outcome == rollout.PathSyncFailed {
+	if uerr == nil && plan.Outcome == rollout.ReasonSyncFailed {
 		t.Fatalf("kubesem's sync failed where upstream's succeeded\nplan %+v", plan)
 	}
 
@@ -713,6 +763,7 @@ func dsCheckStep(t *rapid.T) {
 	if gotImage != wantImage {
 		t.Fatalf("path %s: template after rollback kubesem %s; upstream %s", plan.Outcome, gotImage, wantImage)
 	}
+	return plan
 }
 
 // TestRolloutStepDifferential compares Step (applied with Plan.Apply) with
@@ -720,7 +771,12 @@ func dsCheckStep(t *rapid.T) {
 // same Deployment, ReplicaSets and pods: the ReplicaSets after the sync
 // (size, minReadySeconds, annotations), the status counts and condition
 // (type, status, reason) sequence, the revision annotation and a rollback's
-// template. Condition times are not compared: upstream stamps the wall clock.
+// template, Plan.Writes against the requests sent to the fake clientset
+// (verb, resource, subresource, name, in order; a ReplicaSet's size,
+// minReadySeconds and annotations) and Plan.Events against the recorder's
+// events (type, reason, message). It does so twice: on the drawn state, and
+// on the state the first sync leaves. Condition times are not compared:
+// upstream stamps the wall clock.
 func TestRolloutStepDifferential(t *testing.T) { rapid.Check(t, dsCheckStep) }
 
 // dsToDeployment is the stored Deployment (adapter + upstream defaulting)

@@ -3,6 +3,7 @@ package upstream_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	extensions "k8s.io/api/extensions/v1beta1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -32,6 +34,9 @@ import (
 
 	"github.com/kubesem/kubesem"
 	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
 )
 
@@ -76,8 +81,8 @@ type roVectorInput struct {
 //     are the vector's now;
 //   - annotations, template: the Deployment's after its writes (the
 //     template when a rollback changes it);
-//   - events: the events recorded, by type and reason, without
-//     ScalingReplicaSet (the create and scale writes carry those);
+//   - events: every event recorded, in order, with its type, reason and
+//     message;
 //   - requeue: the queue's AddAfter (ProgressDeadline), AddRateLimited
 //     (ProgressDeadline, rate-limited) and, when the sync returns an error,
 //     the rate-limited retry (HashCollision when the status written raised
@@ -121,7 +126,7 @@ func TestRolloutStepVectorsUpstream(t *testing.T) {
 			t.Errorf("%s: input: %v", v.Name, err)
 			continue
 		}
-		got, rolling := roReplay(t, &in)
+		got, rolling := roReplay(t, &in, v.Input)
 		var want map[string]any
 		if err := json.Unmarshal(v.Want, &want); err != nil {
 			t.Fatal(err)
@@ -191,7 +196,7 @@ func orEmptyAny(l []any) []any {
 // roReplay runs one upstream syncDeployment on the vector's state and
 // renders what it did in the shape of the rollout.Step decision. rolling
 // reports a scale of an old ReplicaSet in a rolling update.
-func roReplay(t *testing.T, in *roVectorInput) (out map[string]any, rolling bool) {
+func roReplay(t *testing.T, in *roVectorInput, raw json.RawMessage) (out map[string]any, rolling bool) {
 	ctx := context.Background()
 	now := in.Now
 	d := in.Deployment.Deployment.DeepCopy()
@@ -291,6 +296,15 @@ func roReplay(t *testing.T, in *roVectorInput) (out map[string]any, rolling bool
 	syncErr := dsSyncDeployment(dc, ctx, d.Namespace+"/"+d.Name)
 	wall1 := time.Now()
 	rsDeploymentNowFn, rsUtilNowFn = time.Now, time.Now
+	lines := roDrain(rec)
+	if why := roCheckWrites(raw, c.Actions(), lines, func(n string) bool { _, ok := before[n]; return ok }, func(s string) string {
+		if rename {
+			return strings.ReplaceAll(s, realHash, vecHash)
+		}
+		return s
+	}); why != "" {
+		t.Errorf("%s", why)
+	}
 	stamp := func(tm metav1.Time) *metav1.Time {
 		if !tm.Before(&metav1.Time{Time: wall0}) && !tm.After(wall1) {
 			return &metav1.Time{Time: now}
@@ -364,25 +378,25 @@ func roReplay(t *testing.T, in *roVectorInput) (out map[string]any, rolling bool
 	var outcome rollout.Reason
 	switch {
 	case d.DeletionTimestamp != nil:
-		outcome = rollout.PathDeleting
+		outcome = rollout.ReasonDeleting
 	case syncErr != nil && collision:
-		outcome = rollout.PathHashCollision
+		outcome = rollout.ReasonHashCollision
 	case syncErr != nil:
-		outcome = rollout.PathSyncFailed
+		outcome = rollout.ReasonSyncFailed
 	case d.Spec.Paused:
-		outcome = rollout.PathPaused
+		outcome = rollout.ReasonPaused
 	case roGetRollbackTo(d) != nil:
-		outcome = rollout.PathRollback
+		outcome = rollout.ReasonRollback
 	case scaling:
-		outcome = rollout.PathScalingEvent
+		outcome = rollout.ReasonScalingEvent
 	case d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType:
-		outcome = rollout.PathRecreate
+		outcome = rollout.ReasonRecreate
 		scaledOld := slices.ContainsFunc(scales, func(x any) bool { return newRS == nil || x.(map[string]any)["name"] != newRS.Name })
 		if !scaledOld && oldRunning {
-			outcome = rollout.PathOldPodsRunning
+			outcome = rollout.ReasonOldPodsRunning
 		}
 	default:
-		outcome = rollout.PathRollingUpdate
+		outcome = rollout.ReasonRollingUpdate
 	}
 	requeue := []any{}
 	for _, after := range q.after {
@@ -399,14 +413,14 @@ func roReplay(t *testing.T, in *roVectorInput) (out map[string]any, rolling bool
 	}
 
 	events := []any{}
-	for len(rec.Events) > 0 {
-		e := <-rec.Events
+	for _, e := range lines {
 		typ, rest, _ := strings.Cut(e, " ")
-		reason, _, _ := strings.Cut(rest, " ")
-		if reason == "ScalingReplicaSet" {
-			continue
+		reason, msg, _ := strings.Cut(rest, " ")
+		ev := map[string]any{"type": typ, "reason": reason}
+		if msg != "" {
+			ev["message"] = msg
 		}
-		events = append(events, map[string]any{"type": typ, "reason": reason})
+		events = append(events, ev)
 	}
 
 	create := map[string]any{"count": len(created)}
@@ -513,4 +527,120 @@ func roStatus(s appsv1.DeploymentStatus, stamp func(metav1.Time) *metav1.Time) m
 		out["conditions"] = conds
 	}
 	return out
+}
+
+// roCheckWrites runs rollout.Step on a vector's input (raw) and compares
+// its Plan's Writes and Events with upstream's requests and event lines.
+func roCheckWrites(raw json.RawMessage, actions []clienttesting.Action, lines []string, rejected func(string) bool, name func(string) string) string {
+	var in struct {
+		Deployment  *rollout.Deployment      `json:"deployment"`
+		ReplicaSets []*replicaset.ReplicaSet `json:"replicaSets"`
+		Pods        []*podstatus.Pod         `json:"pods"`
+		Now         time.Time                `json:"now"`
+	}
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return err.Error()
+	}
+	p, err := rollout.Step(in.Deployment, in.ReplicaSets, in.Pods, in.Now, rollout.Options{})
+	if err != nil {
+		return "Step: " + err.Error()
+	}
+	ws, err := p.Writes(in.Deployment, in.ReplicaSets, in.Pods, in.Now)
+	if err != nil {
+		return "Writes: " + err.Error()
+	}
+	if why := roCompareWrites(ws, actions, rejected, name); why != "" {
+		return "Plan.Writes differs from upstream's requests: " + why
+	}
+	if why := roCompareEvents(p.Events, lines, name); why != "" {
+		return "Plan.Events differ from upstream's: " + why
+	}
+	return ""
+}
+
+// roCompareWrites compares rollout.Plan.Writes ws with the requests
+// upstream sent (actions; get, list and watch ignored, and a create of a
+// ReplicaSet whose name rejected reports true left out, as the fake API
+// rejected it): the same verb, resource, subresource and name in the same
+// order (upstream names through name, which maps its hash to the
+// vector's), and for each ReplicaSet write the same spec.replicas,
+// minReadySeconds and annotations. "" when they agree.
+func roCompareWrites(ws []plan.Write, actions []clienttesting.Action, rejected func(string) bool, name func(string) string) string {
+	type req struct {
+		key string
+		rs  *appsv1.ReplicaSet
+	}
+	var up []req
+	for _, a := range actions {
+		var n string
+		var rs *appsv1.ReplicaSet
+		switch a.GetVerb() {
+		case "create", "update":
+			o := a.(clienttesting.CreateAction).GetObject()
+			m, _ := apimeta.Accessor(o)
+			n = m.GetName()
+			rs, _ = o.(*appsv1.ReplicaSet)
+			if a.GetVerb() == "create" && rejected(n) {
+				continue
+			}
+		case "delete":
+			n = a.(clienttesting.DeleteAction).GetName()
+		case "patch":
+			n = a.(clienttesting.PatchAction).GetName()
+		default:
+			continue
+		}
+		up = append(up, req{a.GetVerb() + " " + a.GetResource().Resource + "/" + a.GetSubresource() + " " + name(n), rs})
+	}
+	var got, want []string
+	for _, w := range ws {
+		got = append(got, string(w.Verb)+" "+w.Resource+"/"+w.Subresource+" "+w.Name)
+	}
+	for _, u := range up {
+		want = append(want, u.key)
+	}
+	if !slices.Equal(got, want) {
+		return fmt.Sprintf("requests\n  %s\nupstream\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	for i, w := range ws {
+		g, ok := w.Object.(*replicaset.ReplicaSet)
+		if !ok || up[i].rs == nil {
+			continue
+		}
+		u := up[i].rs
+		ann := map[string]string{}
+		for k, v := range u.Annotations {
+			ann[k] = name(v)
+		}
+		if g.Replicas() != *u.Spec.Replicas || g.Spec.MinReadySeconds != u.Spec.MinReadySeconds || !maps.Equal(g.Annotations, ann) {
+			return fmt.Sprintf("request %d (%s): replicas %d, minReadySeconds %d, annotations %v; upstream %d, %d, %v",
+				i, got[i], g.Replicas(), g.Spec.MinReadySeconds, g.Annotations, *u.Spec.Replicas, u.Spec.MinReadySeconds, ann)
+		}
+	}
+	return ""
+}
+
+// roDrain returns the lines rec received.
+func roDrain(rec *record.FakeRecorder) []string {
+	var out []string
+	for len(rec.Events) > 0 {
+		out = append(out, <-rec.Events)
+	}
+	return out
+}
+
+// roCompareEvents compares Plan.Events with the lines a FakeRecorder
+// received (upstream's hash mapped through name).
+func roCompareEvents(events []plan.Event, lines []string, name func(string) string) string {
+	var got, want []string
+	for _, e := range events {
+		got = append(got, strings.TrimSpace(string(e.Type)+" "+string(e.Reason)+" "+e.Message))
+	}
+	for _, l := range lines {
+		want = append(want, name(l))
+	}
+	if !slices.Equal(got, want) {
+		return fmt.Sprintf("events\n  %s\nupstream\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	return ""
 }

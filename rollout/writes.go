@@ -1,0 +1,310 @@
+package rollout
+
+import (
+	"fmt"
+	"maps"
+	"reflect"
+	"strconv"
+	"time"
+
+	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/internal/deepcopy"
+	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/replicaset"
+)
+
+// Reasons of the Deployment writes of [Plan.Writes] (the ReplicaSet writes
+// carry their Plan entry's reason).
+const (
+	// ReasonPausedCondition: the status write marking Progressing paused
+	// or resumed ([PausedCondition]).
+	ReasonPausedCondition Reason = "PausedCondition"
+	// ReasonRevision: the status write carrying the Deployment's new
+	// revision annotation (and the Progressing condition naming the new
+	// ReplicaSet).
+	ReasonRevision Reason = "Revision"
+	// ReasonStatusChanged: the status write at the end of the sync.
+	ReasonStatusChanged Reason = "StatusChanged"
+)
+
+// Writes returns the API requests of the sync p plans for d, whose
+// ReplicaSets and pods are replicaSets and pods, at now (the inputs of
+// [Step]), in the order v1.36.3's syncDeployment sends them:
+//
+//   - a status write marking Progressing paused or resumed
+//     ([PausedCondition]) before any other, unless d is being deleted;
+//   - each time the sync looks up the new ReplicaSet (once for a deleting,
+//     paused or rollback sync; twice otherwise, since isScalingEvent looks
+//     too; a third time when Recreate creates it): the update of its
+//     annotations and minReadySeconds (Plan.Update, sent each time, since
+//     the sync reads the ReplicaSets from its cache), or else a status
+//     write when the Deployment's revision annotation changes or
+//     Progressing is first set (FoundNewReplicaSet);
+//   - the new ReplicaSet's creation (Plan.Create) and a status write with
+//     the revision and Progressing NewReplicaSetCreated; on a hash
+//     collision instead the status write raising collisionCount, which
+//     ends the sync (the rejected create is not listed);
+//   - a rollback's update of the Deployment (annotations, template, the
+//     request removed), which ends the sync;
+//   - the resizes (Plan.Scale) as ReplicaSet updates carrying the whole
+//     ReplicaSet — for Recreate the scale-downs come before the creation —
+//     then the deletions (Plan.Delete), by name without preconditions;
+//   - the status write of Plan.Status when it differs from the status the
+//     earlier writes left (not after a failed sync).
+//
+// Objects are whole: a ReplicaSet as the request leaves it (annotations,
+// spec.replicas and minReadySeconds updated), the Deployment with the
+// annotations and conditions the sync has set so far (TemplateHash, not an
+// API field, cleared). Adoption and release of ReplicaSets are not
+// modelled (Step reads the ReplicaSets d controls). It returns a
+// *field.Error naming the Plan entry ("update[i].name", "scale[i].name",
+// "delete[i].name") that names no ReplicaSet of replicaSets or the one
+// created. Inputs are neither modified nor aliased.
+//
+// Source: upstream pkg/controller/deployment/deployment_controller.go
+// syncDeployment, sync.go (getNewReplicaSet, scaleReplicaSet,
+// cleanupDeployment, syncDeploymentStatus, isScalingEvent), progress.go
+// syncRolloutStatus, rolling.go, recreate.go, rollback.go (v1.36.3).
+func (p Plan) Writes(d *Deployment, replicaSets []*replicaset.ReplicaSet, pods []*podstatus.Pod, now time.Time) ([]plan.Write, error) {
+	if d == nil {
+		return nil, field.New("deployment", "", field.ErrRequired)
+	}
+	w := &writer{p: p, d: deepcopy.Copy(*d), now: now, rss: map[string]*replicaset.ReplicaSet{}}
+	w.d.TemplateHash = ""
+	for _, rs := range replicaSets {
+		if rs != nil {
+			w.rss[rs.Name] = rs
+		}
+	}
+	if err := w.check(); err != nil {
+		return nil, err
+	}
+	w.newRS = FindNewReplicaSet(&w.d, replicaSets)
+	_, w.old = oldReplicaSets(w.newRS, replicaSets)
+	w.run()
+	return w.out, nil
+}
+
+// writer replays a Plan's writes over a working copy of the Deployment.
+type writer struct {
+	p     Plan
+	d     Deployment
+	now   time.Time
+	rss   map[string]*replicaset.ReplicaSet // by name, as the writes leave them
+	newRS *replicaset.ReplicaSet
+	old   []*replicaset.ReplicaSet
+	out   []plan.Write
+	scale int // Plan.Scale entries written
+}
+
+// check returns the *field.Error of the first Plan entry naming no
+// ReplicaSet.
+func (w *writer) check() error {
+	created := map[string]bool{}
+	for _, rs := range w.p.Create.Objects {
+		created[rs.Name] = true
+	}
+	bad := func(path string, i int, name string) error {
+		return field.New(field.Child(field.Index(path, i), "name"), name, fmt.Errorf("%w: names no ReplicaSet of the input", field.ErrInvalid))
+	}
+	for i, u := range w.p.Update {
+		if w.rss[u.Name] == nil {
+			return bad("update", i, u.Name)
+		}
+	}
+	for i, s := range w.p.Scale {
+		if w.rss[s.Name] == nil && !created[s.Name] {
+			return bad("scale", i, s.Name)
+		}
+	}
+	for i, x := range w.p.Delete {
+		if w.rss[x.Name] == nil {
+			return bad("delete", i, x.Name)
+		}
+	}
+	return nil
+}
+
+func (w *writer) run() {
+	p := w.p
+	if w.d.IsDeleting() {
+		w.lookup()
+		w.finalStatus()
+		return
+	}
+	if c, changed := PausedCondition(&w.d, w.now); changed {
+		w.d.Status.Conditions = c
+		w.status(ReasonPausedCondition)
+	}
+	_, rollback := rollbackRevision(&w.d)
+	switch {
+	case w.d.Spec.Paused:
+		w.lookup()
+		w.scales(func(Resize) bool { return true })
+		w.deletes()
+		w.finalStatus()
+		return
+	case rollback:
+		if !w.lookupOrCreate() {
+			return
+		}
+		c := w.deployment()
+		c.Annotations = maps.Clone(p.Annotations)
+		if p.Template != nil {
+			c.Spec.Template = deepcopy.Copy(*p.Template)
+		}
+		w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "deployments", Namespace: c.Namespace, Name: c.Name, UID: c.UID, Object: c, Reason: ReasonRollback})
+		return
+	}
+	w.lookup() // isScalingEvent's
+	switch {
+	case p.Outcome == ReasonScalingEvent:
+		w.lookup()
+		w.scales(func(Resize) bool { return true })
+		w.finalStatus()
+	case w.d.Spec.Strategy.Type == RecreateStrategy:
+		w.lookup()
+		down := func(r Resize) bool { return r.Reason == ReasonRecreateScaleDown }
+		if w.scales(down) || p.Outcome == ReasonOldPodsRunning {
+			w.finalStatus()
+			return
+		}
+		if w.newRS == nil && !w.lookupOrCreate() {
+			return
+		}
+		w.scales(func(Resize) bool { return true })
+		w.deletes()
+		w.finalStatus()
+	default: // a rolling update, or its failure
+		if !w.lookupOrCreate() || p.Outcome == ReasonSyncFailed {
+			return
+		}
+		w.scales(func(Resize) bool { return true })
+		w.deletes()
+		w.finalStatus()
+	}
+}
+
+// deployment returns a copy of the working Deployment.
+func (w *writer) deployment() *Deployment {
+	c := deepcopy.Copy(w.d)
+	return &c
+}
+
+// status appends a status write of the working Deployment.
+func (w *writer) status(why Reason) {
+	c := w.deployment()
+	w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "deployments", Subresource: "status", Namespace: c.Namespace, Name: c.Name, UID: c.UID, Object: c, Reason: why})
+}
+
+// finalStatus writes Plan.Status when it differs from the working status.
+func (w *writer) finalStatus() {
+	if reflect.DeepEqual(w.d.Status, w.p.Status) {
+		return
+	}
+	w.d.Status = deepcopy.Copy(w.p.Status)
+	w.status(ReasonStatusChanged)
+}
+
+// lookup is getNewReplicaSet on an existing new ReplicaSet: its update, or
+// the Deployment's revision and FoundNewReplicaSet condition.
+func (w *writer) lookup() {
+	if w.newRS == nil {
+		return
+	}
+	if len(w.p.Update) > 0 {
+		for _, u := range w.p.Update {
+			rs := deepcopy.Copy(*w.rss[u.Name])
+			rs.Annotations = maps.Clone(u.Annotations)
+			rs.Spec.MinReadySeconds = u.MinReadySeconds
+			w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, UID: rs.UID, Object: &rs, Reason: u.Reason})
+			w.rss[u.Name] = &rs
+		}
+		return
+	}
+	changed := w.setRevision(w.newRS.Annotations[RevisionAnnotation])
+	if _, ok := w.d.Status.Conditions.Find(Progressing); !ok && w.d.HasProgressDeadline() {
+		c := newCondition(Progressing, "True", ReasonFoundNewReplicaSet, "Found new replica set "+strconv.Quote(w.newRS.Name), w.now)
+		w.d.Status.Conditions = setCondition(w.d.Status.Conditions, c)
+		changed = true
+	}
+	if changed {
+		w.status(ReasonRevision)
+	}
+}
+
+// lookupOrCreate is getNewReplicaSet creating a missing new ReplicaSet; it
+// reports whether the sync goes on (false on a hash collision or a sync
+// failed before the creation).
+func (w *writer) lookupOrCreate() bool {
+	if w.newRS != nil {
+		w.lookup()
+		return true
+	}
+	if len(w.p.Create.Objects) == 0 {
+		if w.p.Outcome == ReasonHashCollision {
+			w.d.Status = deepcopy.Copy(w.p.Status)
+			w.status(ReasonHashCollision)
+		}
+		return false
+	}
+	rs := deepcopy.Copy(w.p.Create.Objects[0])
+	rs.CreationTimestamp = time.Time{}
+	rs.Status = replicaset.Status{}
+	w.out = append(w.out, plan.Write{Verb: plan.VerbCreate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, Object: &rs, Reason: w.p.Create.Reason})
+	w.rss[rs.Name] = &rs
+	w.newRS = &rs
+	changed := w.setRevision(rs.Annotations[RevisionAnnotation])
+	if w.d.HasProgressDeadline() {
+		c := newCondition(Progressing, "True", ReasonNewReplicaSetCreated, "Created new replica set "+strconv.Quote(rs.Name), w.now)
+		w.d.Status.Conditions = setCondition(w.d.Status.Conditions, c)
+		changed = true
+	}
+	if changed {
+		w.status(ReasonRevision)
+	}
+	return true
+}
+
+// setRevision sets the working Deployment's revision annotation and
+// reports whether it changed.
+func (w *writer) setRevision(rev string) bool {
+	if cur, ok := w.d.Annotations[RevisionAnnotation]; ok && cur == rev {
+		return false
+	}
+	a := maps.Clone(w.d.Annotations)
+	if a == nil {
+		a = map[string]string{}
+	}
+	a[RevisionAnnotation] = rev
+	w.d.Annotations = a
+	return true
+}
+
+// scales writes the Plan.Scale entries from the next one on while take
+// accepts them, and reports whether one changed a size.
+func (w *writer) scales(take func(Resize) bool) bool {
+	resized := false
+	for ; w.scale < len(w.p.Scale) && take(w.p.Scale[w.scale]); w.scale++ {
+		r := w.p.Scale[w.scale]
+		rs := deepcopy.Copy(*w.rss[r.Name])
+		n := r.Replicas
+		rs.Spec.Replicas = &n
+		if r.Annotations != nil {
+			rs.Annotations = maps.Clone(r.Annotations)
+		}
+		w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, UID: rs.UID, Object: &rs, Reason: r.Reason})
+		w.rss[r.Name] = &rs
+		resized = resized || r.From != r.Replicas
+	}
+	return resized
+}
+
+// deletes writes Plan.Delete.
+func (w *writer) deletes() {
+	for _, x := range w.p.Delete {
+		rs := w.rss[x.Name]
+		w.out = append(w.out, plan.Write{Verb: plan.VerbDelete, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, Reason: x.Reason})
+	}
+}
