@@ -70,7 +70,8 @@ type Result struct {
 //   - update and patch (Object is the object after the request): the UID, if
 //     given, must match (ErrConflict); server-set metadata is kept; on the
 //     main resource the status is kept and generation is bumped when the spec
-//     changed; on subresource "status" only the status is taken. An object
+//     changed; on subresource "status" only the status and the annotations
+//     are taken. An object
 //     being deleted whose last finalizer is removed is removed.
 //   - create on pods/binding sets spec.nodeName (ErrConflict when already
 //     bound) and the PodScheduled condition.
@@ -236,8 +237,12 @@ func (s *State) update(k Kind, w plan.Write, now time.Time) (Result, error) {
 	om := metaOf(old)
 	var obj any
 	if w.Subresource == "status" {
+		// The status subresource takes the status and the annotations
+		// (the API server resets the spec and labels, not annotations: the
+		// Deployment controller writes its revision annotation this way).
 		obj = shallow(old)
 		setStatus(obj, w.Object)
+		metaOf(obj).Annotations = metaOf(w.Object).Annotations
 	} else {
 		obj = shallow(w.Object)
 		m := metaOf(obj)

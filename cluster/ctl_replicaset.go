@@ -4,8 +4,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/kubesem/kubesem/meta"
-	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 )
@@ -18,9 +16,7 @@ import (
 // namespace: pods controlled by another controller are never claimed, so
 // leaving them out changes no Plan, except the ranks of pods selected by a
 // sibling's selector but controlled by a third controller.
-//
-// TEMPORARY: until replicaset.Plan.Writes lands on main,
-// replicaSetWrites turns the Plan's fields into writes here.
+// replicaset.Plan.Writes makes the writes.
 func replicaSetController(name string, kind Kind) controller {
 	return controller{
 		name:  name,
@@ -46,7 +42,8 @@ func replicaSetController(name string, kind Kind) controller {
 			if err != nil {
 				return stepOut{plan: p, err: err}
 			}
-			return stepOut{plan: p, writes: replicaSetWrites(p, rs, pods), requeue: p.Requeue}
+			writes, err := p.Writes(rs, pods)
+			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue}
 		},
 	}
 }
@@ -68,49 +65,3 @@ func mergePods(a, b []*podstatus.Pod) []*podstatus.Pod {
 	return slices.CompactFunc(out, func(x, y *podstatus.Pod) bool { return x == y })
 }
 
-// replicaSetWrites (TEMPORARY, see replicaSetController): adoptions and
-// releases (pod patches of ownerReferences), creations from the template,
-// deletions, then the status.
-func replicaSetWrites(p replicaset.Plan, rs *replicaset.ReplicaSet, pods []*podstatus.Pod) []plan.Write {
-	byName := make(map[string]*podstatus.Pod, len(pods))
-	for _, pod := range pods {
-		byName[pod.Name] = pod
-	}
-	apiVersion, kind, resource := "apps/v1", "ReplicaSet", "replicasets"
-	if rs.IsReplicationController() {
-		apiVersion, kind, resource = "v1", "ReplicationController", "replicationcontrollers"
-	}
-	var out []plan.Write
-	for _, a := range p.Adopt {
-		pod := byName[a.Name]
-		if pod == nil {
-			continue
-		}
-		c := *pod
-		c.OwnerReferences = append(slices.Clone(pod.OwnerReferences), meta.NewControllerRef(apiVersion, kind, rs.Name, rs.UID))
-		out = append(out, plan.Write{Verb: plan.VerbPatch, Resource: "pods", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID, Object: &c, Reason: a.Reason})
-	}
-	for _, r := range p.Release {
-		pod := byName[r.Name]
-		if pod == nil {
-			continue
-		}
-		c := *pod
-		c.OwnerReferences = slices.DeleteFunc(slices.Clone(pod.OwnerReferences), func(o meta.OwnerReference) bool { return o.UID == rs.UID })
-		out = append(out, plan.Write{Verb: plan.VerbPatch, Resource: "pods", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID, Object: &c, Reason: r.Reason})
-	}
-	ref := meta.NewControllerRef(apiVersion, kind, rs.Name, rs.UID)
-	for range p.Create.Count {
-		pod := podstatus.FromTemplate(&rs.Spec.Template, rs.Namespace, podstatus.PodPrefix(rs.Name), "", &ref)
-		out = append(out, plan.Write{Verb: plan.VerbCreate, Resource: "pods", Namespace: rs.Namespace, Object: pod, Reason: p.Create.Reason})
-	}
-	for _, d := range p.Delete {
-		out = append(out, plan.Write{Verb: plan.VerbDelete, Resource: "pods", Namespace: rs.Namespace, Name: d.Name, UID: d.UID, Reason: d.Reason})
-	}
-	if p.UpdateStatus {
-		c := *rs
-		c.Status = p.Status
-		out = append(out, plan.Write{Verb: plan.VerbUpdate, Resource: resource, Subresource: "status", Namespace: rs.Namespace, Name: rs.Name, UID: rs.UID, Object: &c, Reason: p.Outcome})
-	}
-	return out
-}

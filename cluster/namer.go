@@ -21,8 +21,8 @@ type Namer interface {
 	// UID returns the UID of the n-th object the API server creates.
 	UID(n uint64) string
 	// PodTemplateHash is a Deployment's pod-template-hash for its
-	// template and status.collisionCount; "" leaves the rollout package's
-	// own hash (Deployment.TemplateHash empty).
+	// template and status.collisionCount (rollout.Options.TemplateHash);
+	// "" leaves the rollout package's own hash.
 	PodTemplateHash(t *podstatus.Template, collisionCount *int32) string
 	// RevisionHash is the controller-revision-hash of a StatefulSet's or
 	// DaemonSet's template with its status.collisionCount.
