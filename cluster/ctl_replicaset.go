@@ -64,4 +64,3 @@ func mergePods(a, b []*podstatus.Pod) []*podstatus.Pod {
 	})
 	return slices.CompactFunc(out, func(x, y *podstatus.Pod) bool { return x == y })
 }
-
