@@ -1,0 +1,168 @@
+package cluster
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/pdb"
+	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/replicaset"
+	"github.com/kubesem/kubesem/rollout"
+)
+
+var now0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// drawObject draws an object of some modelled kind (or nil, or a value
+// that is not one), with names, owners, finalizers and node names from
+// small sets so that writes collide.
+func drawObject(t *rapid.T, resource string) any {
+	m := meta.ObjectMeta{
+		Name:         rapid.SampledFrom([]string{"", "a", "b"}).Draw(t, "name"),
+		GenerateName: rapid.SampledFrom([]string{"", "g-"}).Draw(t, "generateName"),
+		Namespace:    rapid.SampledFrom([]string{"", "ns"}).Draw(t, "namespace"),
+		UID:          rapid.SampledFrom([]string{"", "uid-1", "uid-2", "x"}).Draw(t, "uid"),
+	}
+	if rapid.Bool().Draw(t, "owned") {
+		m.OwnerReferences = []meta.OwnerReference{meta.NewControllerRef("apps/v1", "ReplicaSet", "a", rapid.SampledFrom([]string{"uid-1", "uid-2", "x"}).Draw(t, "owner"))}
+	}
+	if rapid.Bool().Draw(t, "finalizer") {
+		m.Finalizers = []string{"f"}
+	}
+	kind := map[string]int{"pods": 0, "deployments": 1, "replicasets": 2, "nodes": 3, "poddisruptionbudgets": 4}[resource]
+	if rapid.IntRange(0, 4).Draw(t, "otherKind") == 0 {
+		kind = rapid.IntRange(0, 6).Draw(t, "kind")
+	}
+	switch kind {
+	case 0:
+		p := &podstatus.Pod{ObjectMeta: m}
+		p.Spec.NodeName = rapid.SampledFrom([]string{"", "n1"}).Draw(t, "nodeName")
+		if rapid.Bool().Draw(t, "terminal") {
+			p.Status.Phase = podstatus.Succeeded
+		}
+		return p
+	case 1:
+		n := int32(rapid.IntRange(0, 3).Draw(t, "replicas"))
+		return &rollout.Deployment{ObjectMeta: m, Spec: rollout.Spec{Replicas: &n}}
+	case 2:
+		return &replicaset.ReplicaSet{ObjectMeta: m}
+	case 3:
+		return &node.Node{ObjectMeta: m}
+	case 4:
+		return &pdb.PodDisruptionBudget{ObjectMeta: m, Spec: pdb.Spec{Selector: &meta.LabelSelector{}}}
+	case 5:
+		return nil
+	}
+	return "not an object"
+}
+
+func drawWrite(t *rapid.T) plan.Write {
+	w := plan.Write{
+		Verb:        rapid.SampledFrom([]plan.Verb{plan.VerbCreate, plan.VerbCreate, plan.VerbUpdate, plan.VerbPatch, plan.VerbDelete, "get"}).Draw(t, "verb"),
+		Resource:    rapid.SampledFrom([]string{"pods", "pods", "pods", "deployments", "replicasets", "nodes", "poddisruptionbudgets", "widgets"}).Draw(t, "resource"),
+		Subresource: rapid.SampledFrom([]string{"", "", "", "", "status", "binding", "eviction", "scale"}).Draw(t, "subresource"),
+		Namespace:   rapid.SampledFrom([]string{"", "ns"}).Draw(t, "wns"),
+		Name:        rapid.SampledFrom([]string{"", "a", "b"}).Draw(t, "wname"),
+		UID:         rapid.SampledFrom([]string{"", "uid-1", "x"}).Draw(t, "wuid"),
+	}
+	w.Object = drawObject(t, w.Resource)
+	if rapid.Bool().Draw(t, "grace") {
+		g := int64(rapid.IntRange(-1, 40).Draw(t, "graceSeconds"))
+		w.GracePeriodSeconds = &g
+	}
+	return w
+}
+
+// checkApply: any sequence of writes never panics, every refusal is a
+// *field.Error leaving the State as it was, stored objects are never
+// modified, and the indexes agree with the objects.
+func checkApply(t *rapid.T) {
+	s := NewState()
+	for i := range rapid.IntRange(0, 30).Draw(t, "writes") {
+		w := drawWrite(t)
+		before := s.Objects()
+		snap := make([]any, len(before))
+		for j, o := range before {
+			snap[j] = shallow(o)
+		}
+		at := now0.Add(time.Duration(i) * time.Second)
+		_, err := s.Apply(w, at, nil)
+		if err != nil {
+			var fe *field.Error
+			if !errors.As(err, &fe) {
+				t.Fatalf("write %d: error %v is not a *field.Error", i, err)
+			}
+			if after := s.Objects(); len(after) != len(before) {
+				t.Fatalf("write %d refused but the State changed", i)
+			}
+		}
+		for j, o := range before {
+			if !shallowEqual(o, snap[j]) {
+				t.Fatalf("write %d modified a stored object", i)
+			}
+		}
+		checkIndexes(t, s)
+	}
+}
+
+func shallowEqual(a, b any) bool {
+	c := shallow(a)
+	return metaOf(c).Name == metaOf(b).Name && metaOf(c).UID == metaOf(b).UID &&
+		metaOf(c).Generation == metaOf(b).Generation && metaOf(c).DeletionTimestamp == metaOf(b).DeletionTimestamp
+}
+
+func checkIndexes(t *rapid.T, s *State) {
+	n := 0
+	for k, m := range s.objs {
+		for nm, o := range m {
+			n++
+			om := metaOf(o)
+			if om.Name != nm.name || om.Namespace != nm.ns {
+				t.Fatalf("%s stored under %v", om.Name, nm)
+			}
+			if om.UID != "" {
+				if key, ok := s.uid[om.UID]; !ok || s.Get(key) == nil {
+					t.Fatalf("uid %s not indexed", om.UID)
+				}
+			}
+			for _, r := range om.OwnerReferences {
+				if _, ok := s.owned[r.UID][Key{k, nm.ns, nm.name}]; !ok {
+					t.Fatalf("owner %s of %s not indexed", r.UID, nm.name)
+				}
+			}
+			if p, ok := o.(*podstatus.Pod); ok {
+				if _, ok := s.onNode[p.Spec.NodeName][nm]; !ok {
+					t.Fatalf("pod %s not indexed on node %q", nm.name, p.Spec.NodeName)
+				}
+			}
+		}
+	}
+	for node, set := range s.onNode {
+		for nm := range set {
+			p, _ := s.objs[KindPod][nm].(*podstatus.Pod)
+			if p == nil || p.Spec.NodeName != node {
+				t.Fatalf("stale node index %s/%v", node, nm)
+			}
+		}
+	}
+	for uid, deps := range s.owned {
+		for k := range deps {
+			if s.Get(k) == nil {
+				t.Fatalf("stale owner index %s → %v", uid, k)
+			}
+		}
+	}
+	if s.Len() != n {
+		t.Fatalf("Len %d, %d objects", s.Len(), n)
+	}
+}
+
+func TestApplyProperties(t *testing.T) { rapid.Check(t, checkApply) }
+func FuzzApply(f *testing.F)           { fuzzlimit.Rapid(f, checkApply) }

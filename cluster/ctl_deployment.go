@@ -1,0 +1,42 @@
+package cluster
+
+import (
+	"time"
+
+	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/replicaset"
+	"github.com/kubesem/kubesem/rollout"
+)
+
+// deploymentController syncs Deployments with rollout.Step, given the
+// ReplicaSets each controls and their pods, naming new ReplicaSets with
+// Namer.PodTemplateHash (unless Options.Rollout.TemplateHash is set);
+// rollout.Plan.Writes makes the writes.
+func deploymentController() controller {
+	return controller{
+		name:  CtlDeployment,
+		reads: []Kind{KindDeployment, KindReplicaSet, KindPod},
+		keys:  func(w *World) []Key { return w.State.Keys(KindDeployment) },
+		step: func(w *World, k Key, now time.Time) stepOut {
+			d, _ := w.State.Get(k).(*rollout.Deployment)
+			if d == nil {
+				return stepOut{}
+			}
+			opts := w.Opts.Rollout
+			if opts.TemplateHash == nil {
+				opts.TemplateHash = w.Opts.Namer.PodTemplateHash
+			}
+			rss := controlled[*replicaset.ReplicaSet](w.State, KindReplicaSet, d.UID)
+			var pods []*podstatus.Pod
+			for _, rs := range rss {
+				pods = append(pods, controlled[*podstatus.Pod](w.State, KindPod, rs.UID)...)
+			}
+			p, err := rollout.Step(d, rss, pods, now, opts)
+			if err != nil {
+				return stepOut{plan: p, err: err}
+			}
+			writes, err := p.Writes(d, rss, pods, now)
+			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue}
+		},
+	}
+}

@@ -1,0 +1,66 @@
+package cluster
+
+import (
+	"slices"
+	"time"
+
+	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/replicaset"
+)
+
+// replicaSetController syncs ReplicaSets (or ReplicationControllers) with
+// replicaset.Step. A ReplicaSet sees the pods it controls and the
+// orphans of its namespace (the only others Step could claim); related
+// are the pods of the ReplicaSets sharing its controller, and orphans,
+// filtered by replicaset.RelatedPods. Upstream lists every pod of the
+// namespace: pods controlled by another controller are never claimed, so
+// leaving them out changes no Plan, except the ranks of pods selected by a
+// sibling's selector but controlled by a third controller.
+// replicaset.Plan.Writes makes the writes.
+func replicaSetController(name string, kind Kind) controller {
+	return controller{
+		name:  name,
+		reads: []Kind{kind, KindPod},
+		keys:  func(w *World) []Key { return w.State.Keys(kind) },
+		step: func(w *World, k Key, now time.Time) stepOut {
+			rs, _ := w.State.Get(k).(*replicaset.ReplicaSet)
+			if rs == nil {
+				return stepOut{}
+			}
+			orphans := w.State.orphanPods(rs.Namespace)
+			pods := mergePods(controlled[*podstatus.Pod](w.State, KindPod, rs.UID), orphans)
+			var related []*podstatus.Pod
+			if ref := rs.ControllerRef(); ref != nil {
+				siblings := controlled[*replicaset.ReplicaSet](w.State, kind, ref.UID)
+				cand := orphans
+				for _, sib := range siblings {
+					cand = mergePods(cand, controlled[*podstatus.Pod](w.State, KindPod, sib.UID))
+				}
+				related = replicaset.RelatedPods(rs, siblings, cand)
+			}
+			p, err := replicaset.Step(rs, pods, related, now, w.Opts.ReplicaSet)
+			if err != nil {
+				return stepOut{plan: p, err: err}
+			}
+			writes, err := p.Writes(rs, pods)
+			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue}
+		},
+	}
+}
+
+// mergePods merges two pod lists sorted by namespace and name.
+func mergePods(a, b []*podstatus.Pod) []*podstatus.Pod {
+	if len(b) == 0 {
+		return a
+	}
+	if len(a) == 0 {
+		return b
+	}
+	out := make([]*podstatus.Pod, 0, len(a)+len(b))
+	out = append(out, a...)
+	out = append(out, b...)
+	slices.SortFunc(out, func(x, y *podstatus.Pod) int {
+		return compareNames(name{x.Namespace, x.Name}, name{y.Namespace, y.Name})
+	})
+	return slices.CompactFunc(out, func(x, y *podstatus.Pod) bool { return x == y })
+}

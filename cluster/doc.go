@@ -1,0 +1,149 @@
+// Package cluster is the world: every modelled kind of object in one
+// State, the API server that applies any write, the controllers of
+// kube-controller-manager composed over it, an explicit environment
+// (scheduler, kubelets, node heartbeats, garbage collector, users), and
+// time that jumps from one due instant to the next, recording every write
+// in a trace. Like the rest of kubesem it is pure: no clock, randomness,
+// I/O or globals; the same scenario always gives the same trace, whatever
+// the order of its objects.
+//
+// Reference semantics: Kubernetes v1.36.3 with default feature gates, as
+// decided by the workload packages (rollout, replicaset, statefulset,
+// daemonset, job, cronjob, pdb, podgc, node, podstatus); this package adds
+// only the glue and the environment, each documented below as a model.
+//
+// # Index
+//
+//   - State (state.go): NewState, State.Clone, Get, ByUID, Keys, Objects,
+//     Dependents, PodsOnNode, and per kind Pods, Nodes, Leases, Deployments,
+//     ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets, Jobs,
+//     CronJobs, PDBs, ControllerRevisions, Claims; Key, Kind, KindOf,
+//     KindOfResource, Kind.Resource; State.Put loads a dump as it is.
+//   - The API server (apply.go): State.Apply of any plan.Write — create
+//     (generateName, uid, creationTimestamp, generation, status reset,
+//     defaults), update and patch (generation on spec change, the status
+//     subresource), pods/binding, pods/eviction (pdb.Evict), delete
+//     (podstatus.GracefulDelete for pods, finalizers); Result;
+//     ErrNotFound, ErrAlreadyExists, ErrConflict, ErrTooManyRequests,
+//     ErrForbidden; DefaultTerminationGracePeriodSeconds.
+//   - Names and hashes (namer.go): Namer, DefaultNamer, Alphabet.
+//   - The world (world.go): World, New, Options, World.Step, Run,
+//     RunUntilSettled, Clone; Entry (the trace), Decision.
+//   - One sync of the control plane (sync.go): World.Sync, ForceSync,
+//     ControllerNames and the Ctl… names; one adapter per controller in
+//     ctl_<kind>.go.
+//   - The environment (env.go): Scheduler, FewestPods, Fits,
+//     KubeletOptions, the Reason… constants of environment writes.
+//   - Scenarios (scenario.go): Scenario, PodBehavior, Event, EventKind and
+//     the Event… kinds, Scenario.Validate.
+//
+// # State
+//
+// A State holds each object once, as a pointer to its kind's one model
+// (*podstatus.Pod, *node.Node, *node.Lease, *rollout.Deployment,
+// *replicaset.ReplicaSet for ReplicaSets and ReplicationControllers,
+// *statefulset.StatefulSet, *daemonset.DaemonSet, *job.Job,
+// *cronjob.CronJob, *pdb.PodDisruptionBudget,
+// *history.ControllerRevision, *statefulset.Claim). Stored objects are
+// never modified: a write stores a new object (copy-on-write), so Clone
+// copies only maps and pointers read from a State stay valid. Indexes: by
+// namespace and name, by UID, by owner UID (every owner reference), pods by
+// spec.nodeName, and the pods without a controller per namespace. Lists
+// are always in (namespace, name) order.
+//
+// # One sync
+//
+// World.Sync runs, in this order, the controllers deployment, replicaset,
+// replicationcontroller, daemonset, job, cronjob, ttlafterfinished,
+// disruption, podgc, node-lifecycle and taint-eviction (the StatefulSet
+// controller is not
+// wired yet, see Divergences), each on its objects by namespace and name,
+// each Step seeing the State the writes before it left (a controller
+// manager with a perfectly fresh cache). A controller syncs at an instant
+// when a kind it watches changed since its last pass or one of its
+// requeues is due, as its informers and work queue would wake it; a Plan's
+// writes are applied at once, in order; the first refused write ends the
+// Plan's writes and requeues the object with client-go's default rate
+// limiter (5 ms doubling to 1000 s). Controller memory (job backoff,
+// daemonset backoff, node lifecycle memory, pod GC quarantine, scheduled
+// taint evictions) is kept in the World, per controller and object.
+//
+// # Environment
+//
+// Each environment action is a plan.Write applied by the same Apply and
+// traced, under the controller names "scheduler", "kubelet/<node>",
+// "garbage-collector" and "user":
+//
+//   - Garbage collector: when an object is removed, its dependents whose
+//     every owner is gone are deleted (background propagation), at once,
+//     in the same instant. Foreground and orphan propagation are not
+//     modelled.
+//   - Scheduler (Options.Scheduler, default FewestPods): each unscheduled
+//     pod not being deleted, in (namespace, name) order, is bound
+//     (pods/binding) to the eligible node with the fewest non-terminal
+//     pods, ties by name: Ready, schedulable, tolerated NoSchedule and
+//     NoExecute taints, nodeSelector and required node affinity.
+//   - Kubelet (per node whose heartbeats run): a bound pod's containers
+//     start after StartDelay (init containers complete at once, sidecars
+//     run), become ready after ReadyDelay (never with NeverReady), exit after
+//     RunFor with ExitCode or at a failPod event, and restart as
+//     podstatus.ShouldRestart and podstatus.RestartBackoff decide; the phase
+//     and conditions are podstatus.Generate's. A deleting pod's containers
+//     are killed at its deletionTimestamp (exit 137, phase from podstatus)
+//     and the pod is deleted with grace 0. A stopped node's kubelet does
+//     nothing.
+//   - Heartbeats: each running node renews its Lease in kube-node-lease
+//     every node.LeaseRenewInterval (10 s) and posts Ready=True when its
+//     Ready condition is not True or node.StatusUpdate says the periodic
+//     report is due. stopNode and startNode events stop and restart them.
+//     A node whose Ready condition is not True in the scenario's objects
+//     starts stopped (a dump of a cluster with a dead node).
+//   - Users: the scenario's events (scale, image, template, pause, resume,
+//     create, update, delete, cordon, uncordon, drain, evict, stopNode,
+//     startNode, failPod). A drain cordons the node and evicts its pods
+//     (not the DaemonSet's) through pods/eviction, retrying refused ones
+//     every 5 s.
+//
+// # Time and the trace
+//
+// World.Step jumps to the next due instant: the earliest scenario event,
+// requeue, kubelet timer, heartbeat, drain retry or pending garbage
+// collection; there are no fixed ticks. At an instant the scenario events
+// due run first, then rounds of environment and Sync until a round writes
+// nothing (at most Options.MaxRounds). Every write, refused or not, and
+// every event a Plan records is an Entry of World.Trace. RunUntilSettled
+// stops once no write but heartbeats happened for Options.SettleQuiet
+// (default 1 minute, longer than the node monitor grace period) and nothing
+// but periodic work (heartbeats, node monitor and pod GC passes) is due.
+//
+// # Divergences
+//
+//   - Until each workload package's Plan.Writes lands, the adapters marked
+//     TEMPORARY in ctl_<kind>.go turn Plan fields into writes themselves;
+//     Plans without Events (replicaset, job) record none.
+//   - The TTL-after-finished controller deletes with background
+//     propagation, not foreground. The StatefulSet and DaemonSet
+//     controllers do not adopt orphan pods or revisions (they are given
+//     those they control), and spec.templateRevision and the DaemonSet's
+//     hash come from Namer.RevisionHash.
+//   - The ReplicaSet controller is given the pods it controls and the
+//     namespace's orphans, not every pod of the namespace (only those can
+//     be claimed); ranks of related pods come from the pods of sibling
+//     ReplicaSets and orphans. The Deployment controller does not adopt or
+//     release ReplicaSets (rollout.Step takes the ones it controls).
+//   - The API server: no resourceVersion, no validation of objects beyond
+//     what Apply names, no admission but DefaultTolerationSeconds, an
+//     update may change any spec field (immutability is not checked).
+//   - DefaultNamer's names, UIDs and hashes are kubesem's own (see
+//     DefaultNamer); the k8s adapter supplies v1.36.3's hashes.
+//
+// # Errors
+//
+// Apply, New and Scenario.Validate return *field.Error values naming the
+// field (metadata.name, events[2].target.kind, objects[0].metadata.uid …)
+// and wrapping a field sentinel or one of this package's Err… sentinels.
+// Step errors and refused writes are recorded in Decision.Err and in the
+// trace, never returned from Run.
+//
+// Vectors: none yet — this package registers no conformance decision.
+package cluster

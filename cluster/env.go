@@ -1,0 +1,603 @@
+package cluster
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+// The reasons of the environment's writes.
+const (
+	// ReasonHeartbeat marks a lease renewal or a periodic node status
+	// report: the writes that do not keep the world from settling.
+	ReasonHeartbeat plan.Reason = "Heartbeat"
+	ReasonNodeReady plan.Reason = "NodeReady"
+	ReasonScheduled plan.Reason = "Scheduled"
+	ReasonStarted   plan.Reason = "Started"
+	ReasonReady     plan.Reason = "Ready"
+	ReasonExited    plan.Reason = "Exited"
+	ReasonRestarted plan.Reason = "Restarted"
+	ReasonKilled    plan.Reason = "Killing"
+	ReasonGarbage   plan.Reason = "GarbageCollected"
+	ReasonDrain     plan.Reason = "Drain"
+)
+
+// The environment's controller names in the trace.
+const (
+	CtlScheduler = "scheduler"
+	CtlGC        = "garbage-collector"
+	CtlUser      = "user"
+	// CtlKubelet is the prefix of "kubelet/<node>".
+	CtlKubelet = "kubelet/"
+)
+
+// KubeletOptions time the kubelet model.
+type KubeletOptions struct {
+	// StartDelay is the time from binding to running containers.
+	StartDelay time.Duration `json:"startDelay,omitempty"`
+	// ReadyDelay is the time from running to ready.
+	ReadyDelay time.Duration `json:"readyDelay,omitempty"`
+	// Backoff configures the crash-loop restart backoff.
+	Backoff podstatus.BackoffOptions `json:"backoff"`
+}
+
+// Scheduler picks the node of an unscheduled pod among nodes (every node,
+// by name), given the number of non-terminal pods bound to each (by node
+// name); ok is false when no node fits.
+type Scheduler func(p *podstatus.Pod, nodes []*node.Node, load map[string]int) (string, bool)
+
+// FewestPods is the default scheduler: among the nodes whose Ready
+// condition is True, that are not unschedulable, whose NoSchedule and
+// NoExecute taints the pod tolerates (node.FindUntoleratedTaint) and
+// that its nodeSelector and required node affinity match
+// (node.MatchesNodeSelector), the one with the fewest non-terminal pods,
+// ties by name. It is a documented simplification of kube-scheduler
+// (no resources, no scoring plugins, no pod affinity or spreading).
+func FewestPods(p *podstatus.Pod, nodes []*node.Node, load map[string]int) (string, bool) {
+	best, bestLoad := "", 0
+	for _, n := range nodes {
+		if !Fits(p, n) {
+			continue
+		}
+		if l := load[n.Name]; best == "" || l < bestLoad {
+			best, bestLoad = n.Name, l
+		}
+	}
+	return best, best != ""
+}
+
+// Fits reports whether pod p may be scheduled to node n by the default
+// scheduler's predicates (see FewestPods).
+func Fits(p *podstatus.Pod, n *node.Node) bool {
+	if n == nil || n.IsDeleting() || !n.IsReady() || n.Spec.Unschedulable {
+		return false
+	}
+	if _, bad := node.FindUntoleratedTaint(n.Spec.Taints, p.Spec.Tolerations, node.NoScheduleOrNoExecute, node.Options{}); bad {
+		return false
+	}
+	ok, _ := node.MatchesNodeSelector(p.Spec.NodeSelector, p.Spec.Affinity, n)
+	return ok
+}
+
+// nodeEnv is the environment's view of a node: whether its kubelet runs
+// (heartbeats), when it renews its lease next and when it last reported
+// its status.
+type nodeEnv struct {
+	stopped    bool
+	nextRenew  time.Time
+	lastReport time.Time
+}
+
+func (w *World) nodeEnv(name string, n *node.Node) *nodeEnv {
+	e := w.nodes[name]
+	if e == nil {
+		e = &nodeEnv{nextRenew: w.Now}
+		if n != nil {
+			if c, ok := n.Condition(node.Ready); ok {
+				e.lastReport = c.LastHeartbeatTime
+			}
+		}
+		w.nodes[name] = e
+	}
+	return e
+}
+
+// kubeletPod is the kubelet's memory of a pod: the restart backoff of
+// each container, when a crash-looping container restarts, and whether a
+// scenario failure is pending.
+type kubeletPod struct {
+	backoff   map[string]podstatus.BackoffEntry
+	restartAt time.Time
+	fail      *int32
+}
+
+// environment runs, at now, what no controller does: the garbage
+// collector, the scheduler, each running kubelet, heartbeats and drains.
+func (w *World) environment(now time.Time) {
+	w.collectGarbage(now)
+	w.heartbeats(now)
+	w.schedule(now)
+	w.kubelets(now)
+	w.drain(now)
+}
+
+// collectGarbage deletes the dependents whose every owner is gone
+// (background propagation). The simplification: the garbage collector
+// acts at the instant the owner is removed, at once, and deletes each
+// dependent with a plain DELETE (pods gracefully).
+func (w *World) collectGarbage(now time.Time) {
+	for len(w.gc) > 0 {
+		uids := w.gc
+		w.gc = nil
+		slices.Sort(uids)
+		for _, uid := range uids {
+			for _, k := range w.State.Dependents(uid) {
+				obj := w.State.Get(k)
+				if obj == nil {
+					continue
+				}
+				m := metaOf(obj)
+				if m.IsDeleting() {
+					continue
+				}
+				alive := false
+				for _, r := range m.OwnerReferences {
+					if _, ok := w.State.ByUID(r.UID); ok {
+						alive = true
+						break
+					}
+				}
+				if alive {
+					continue
+				}
+				w.apply(CtlGC, plan.Write{Verb: plan.VerbDelete, Resource: k.Kind.Resource(),
+					Namespace: k.Namespace, Name: k.Name, UID: m.UID, Reason: ReasonGarbage}, now)
+			}
+		}
+	}
+}
+
+// heartbeats renews the lease of every running node whose renewal is due
+// (every node.LeaseRenewInterval) and posts its Ready condition when it
+// is not True or the status report is due (node.StatusUpdate).
+func (w *World) heartbeats(now time.Time) {
+	var names []string
+	for n, e := range w.nodes {
+		if !e.stopped && !e.nextRenew.After(now) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		e := w.nodes[name]
+		n := w.State.Node(name)
+		if n == nil {
+			continue
+		}
+		e.nextRenew = node.NextLeaseRenewal(now, 0)
+		ctl := CtlKubelet + name
+		lease, _ := w.State.Get(Key{KindLease, leaseNamespace, name}).(*node.Lease)
+		t := now
+		if lease == nil {
+			nl := &node.Lease{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: leaseNamespace}, Spec: node.LeaseSpec{RenewTime: &t}}
+			w.apply(ctl, plan.Write{Verb: plan.VerbCreate, Resource: "leases", Namespace: leaseNamespace, Object: nl, Reason: ReasonHeartbeat}, now)
+		} else {
+			nl := *lease
+			nl.Spec.RenewTime = &t
+			w.apply(ctl, plan.Write{Verb: plan.VerbUpdate, Resource: "leases", Namespace: leaseNamespace, Name: name, Object: &nl, Reason: ReasonHeartbeat}, now)
+		}
+		ready, _ := n.Condition(node.Ready)
+		changed := ready.Status != meta.ConditionTrue
+		if !node.StatusUpdate(changed, e.lastReport, 0, 0, now).Patch {
+			continue
+		}
+		e.lastReport = now
+		c := *n
+		c.Status.Conditions = setNodeReady(n.Status.Conditions, now)
+		reason := ReasonHeartbeat
+		if changed {
+			reason = ReasonNodeReady
+		}
+		w.apply(ctl, plan.Write{Verb: plan.VerbUpdate, Resource: "nodes", Subresource: "status", Name: name, Object: &c, Reason: reason}, now)
+	}
+}
+
+const leaseNamespace = "kube-node-lease"
+
+func setNodeReady(conds []node.Condition, now time.Time) []node.Condition {
+	out := make([]node.Condition, 0, len(conds)+1)
+	found := false
+	for _, c := range conds {
+		if c.Type == node.Ready {
+			found = true
+			if c.Status != meta.ConditionTrue {
+				c.LastTransitionTime = now
+			}
+			c.Status, c.LastHeartbeatTime, c.Reason, c.Message = meta.ConditionTrue, now, "KubeletReady", "kubelet is posting ready status"
+		}
+		out = append(out, c)
+	}
+	if !found {
+		out = append(out, node.Condition{Type: node.Ready, Status: meta.ConditionTrue,
+			LastHeartbeatTime: now, LastTransitionTime: now, Reason: "KubeletReady"})
+	}
+	return out
+}
+
+// schedule binds each unscheduled pod that is not being deleted, in
+// (namespace, name) order, to the node the Scheduler picks.
+func (w *World) schedule(now time.Time) {
+	pending := w.State.PodsOnNode("")
+	if len(pending) == 0 {
+		return
+	}
+	nodes := w.State.Nodes()
+	load := make(map[string]int, len(nodes))
+	for _, n := range nodes {
+		for p := range w.State.onNode[n.Name] {
+			if !podstatus.IsTerminal(w.State.objs[KindPod][p].(*podstatus.Pod)) {
+				load[n.Name]++
+			}
+		}
+	}
+	for _, p := range pending {
+		if p.IsDeleting() || podstatus.IsTerminal(p) {
+			continue
+		}
+		target, ok := w.Opts.Scheduler(p, nodes, load)
+		if !ok {
+			continue
+		}
+		load[target]++
+		b := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: p.Name, Namespace: p.Namespace}}
+		b.Spec.NodeName = target
+		w.apply(CtlScheduler, plan.Write{Verb: plan.VerbCreate, Resource: "pods", Subresource: "binding",
+			Namespace: p.Namespace, Name: p.Name, UID: p.UID, Object: b, Reason: ReasonScheduled}, now)
+	}
+}
+
+// behavior returns the scenario's behaviour of pod p: the first PodBehavior
+// that matches it, else the zero one.
+func (w *World) behavior(p *podstatus.Pod) PodBehavior {
+	for _, b := range w.pods {
+		if b.Namespace != "" && b.Namespace != p.Namespace {
+			continue
+		}
+		if b.Selector == nil || b.Selector.Matches(p.Labels) {
+			return b
+		}
+	}
+	return PodBehavior{}
+}
+
+func (w *World) startDelay(b PodBehavior) time.Duration {
+	if b.StartDelay != nil {
+		return *b.StartDelay
+	}
+	return w.Opts.Kubelet.StartDelay
+}
+
+func (w *World) readyDelay(b PodBehavior) time.Duration {
+	if b.ReadyDelay != nil {
+		return *b.ReadyDelay
+	}
+	return w.Opts.Kubelet.ReadyDelay
+}
+
+// podTimer is the next instant the kubelet acts on a pod of a running node
+// by itself (ok false: not until something changes).
+func (w *World) podTimer(p *podstatus.Pod) (time.Time, bool) {
+	if p.IsDeleting() {
+		return *p.DeletionTimestamp, true
+	}
+	if podstatus.IsTerminal(p) {
+		return time.Time{}, false
+	}
+	b := w.behavior(p)
+	kp := w.kpods[p.UID]
+	if kp != nil && kp.fail != nil {
+		return w.Now, true
+	}
+	if len(p.Status.ContainerStatuses) == 0 {
+		bound := p.CreationTimestamp
+		if c := p.Condition(podstatus.PodScheduled); c != nil && c.Status == meta.ConditionTrue {
+			bound = c.LastTransitionTime
+		}
+		return bound.Add(w.startDelay(b)), true
+	}
+	if kp != nil && !kp.restartAt.IsZero() {
+		return kp.restartAt, true
+	}
+	start := runningSince(p)
+	if start.IsZero() {
+		return time.Time{}, false
+	}
+	var t time.Time
+	ok := false
+	if !b.NeverReady && !allReady(p) {
+		t, ok = start.Add(w.readyDelay(b)), true
+	}
+	if b.RunFor != nil {
+		if f := start.Add(*b.RunFor); !ok || f.Before(t) {
+			t, ok = f, true
+		}
+	}
+	return t, ok
+}
+
+// runningSince is when the pod's containers last started (the latest
+// running container's startedAt), zero when none runs.
+func runningSince(p *podstatus.Pod) time.Time {
+	var t time.Time
+	for _, c := range p.Status.ContainerStatuses {
+		if c.State.Running != nil && c.State.Running.StartedAt.After(t) {
+			t = c.State.Running.StartedAt
+		}
+	}
+	return t
+}
+
+func allReady(p *podstatus.Pod) bool {
+	for _, c := range p.Status.ContainerStatuses {
+		if !c.Ready {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *World) nextKubelet() (time.Time, bool) {
+	var t time.Time
+	ok := false
+	for name, e := range w.nodes {
+		if e.stopped {
+			continue
+		}
+		for n := range w.State.onNode[name] {
+			p := w.State.objs[KindPod][n].(*podstatus.Pod)
+			if x, xok := w.podTimer(p); xok && (!ok || x.Before(t)) {
+				t, ok = x, true
+			}
+		}
+	}
+	return t, ok
+}
+
+// kubelets runs the kubelet of every running node over its pods whose
+// timer is due, node by node (by name), pods by namespace and name.
+func (w *World) kubelets(now time.Time) {
+	type due struct {
+		node string
+		pod  name
+	}
+	var list []due
+	for n, e := range w.nodes {
+		if e.stopped {
+			continue
+		}
+		for pn := range w.State.onNode[n] {
+			p := w.State.objs[KindPod][pn].(*podstatus.Pod)
+			if at, ok := w.podTimer(p); ok && !at.After(now) {
+				list = append(list, due{n, pn})
+			}
+		}
+	}
+	slices.SortFunc(list, func(a, b due) int {
+		if a.node != b.node {
+			return strings.Compare(a.node, b.node)
+		}
+		return compareNames(a.pod, b.pod)
+	})
+	for _, d := range list {
+		// An earlier sync may have changed or removed the pod.
+		p, _ := w.State.objs[KindPod][d.pod].(*podstatus.Pod)
+		if p == nil || p.Spec.NodeName != d.node {
+			continue
+		}
+		if at, ok := w.podTimer(p); ok && !at.After(now) {
+			w.kubeletSync(CtlKubelet+d.node, p, now)
+		}
+	}
+}
+
+// kubeletSync is one kubelet sync of pod p at now: a deleting pod's
+// containers are killed (status with terminated containers, phase from
+// podstatus) and the pod deleted with grace 0; a new pod's containers
+// start; started containers become ready after the ready delay; a
+// container that exits (RunFor, or a scenario failure) is restarted as
+// podstatus.ShouldRestart and podstatus.RestartBackoff decide.
+func (w *World) kubeletSync(ctl string, p *podstatus.Pod, now time.Time) {
+	kp := w.kpods[p.UID]
+	if kp == nil {
+		kp = &kubeletPod{backoff: map[string]podstatus.BackoffEntry{}}
+		w.kpods[p.UID] = kp
+	}
+	b := w.behavior(p)
+	c := *p
+	reason := plan.Reason("")
+	terminal := false
+	switch {
+	case p.IsDeleting():
+		if !podstatus.IsTerminal(p) {
+			c.Status.ContainerStatuses = exitAll(p.Status.ContainerStatuses, p.Spec.Containers, 137, "Error", now)
+			w.writePodStatus(ctl, p, &c, podstatus.Observed{Terminal: true}, ReasonKilled, now)
+		}
+		zero := int64(0)
+		w.apply(ctl, plan.Write{Verb: plan.VerbDelete, Resource: "pods", Namespace: p.Namespace, Name: p.Name,
+			UID: p.UID, GracePeriodSeconds: &zero, Reason: ReasonKilled}, now)
+		delete(w.kpods, p.UID)
+		return
+	case kp.fail != nil || (b.RunFor != nil && !runningSince(p).IsZero() && !runningSince(p).Add(*b.RunFor).After(now)):
+		code := b.ExitCode
+		if kp.fail != nil {
+			code = *kp.fail
+			kp.fail = nil
+		}
+		reason = ReasonExited
+		c.Status.ContainerStatuses = w.exitAndRestart(kp, p, code, now)
+		terminal = kp.restartAt.IsZero() && !anyRunning(c.Status.ContainerStatuses)
+	case len(p.Status.ContainerStatuses) == 0:
+		reason = ReasonStarted
+		ready := w.readyDelay(b) == 0 && !b.NeverReady
+		t := now
+		c.Status.StartTime = &t
+		c.Status.InitContainerStatuses = initDone(p.Spec.InitContainers, now)
+		c.Status.ContainerStatuses = make([]podstatus.ContainerStatus, len(p.Spec.Containers))
+		for i, ct := range p.Spec.Containers {
+			started := true
+			c.Status.ContainerStatuses[i] = podstatus.ContainerStatus{Name: ct.Name, Image: ct.Image, Ready: ready,
+				Started: &started, State: podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: now}}}
+		}
+	case !kp.restartAt.IsZero() && !kp.restartAt.After(now):
+		reason = ReasonRestarted
+		kp.restartAt = time.Time{}
+		ready := w.readyDelay(b) == 0 && !b.NeverReady
+		cs := slices.Clone(p.Status.ContainerStatuses)
+		for i := range cs {
+			if cs[i].State.Waiting == nil || cs[i].LastTerminationState.Terminated == nil {
+				continue
+			}
+			var ep *podstatus.BackoffEntry
+			if e, ok := kp.backoff[cs[i].Name]; ok {
+				ep = &e
+			}
+			d := podstatus.RestartBackoff(ep, cs[i].LastTerminationState.Terminated.FinishedAt, now, w.Opts.Kubelet.Backoff)
+			if d.InBackoff {
+				if kp.restartAt.IsZero() || d.Until.Before(kp.restartAt) {
+					kp.restartAt = d.Until
+				}
+				continue
+			}
+			kp.backoff[cs[i].Name] = d.Entry
+			cs[i].State = podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: now}}
+			cs[i].Ready = ready
+			cs[i].RestartCount++
+		}
+		c.Status.ContainerStatuses = cs
+	default:
+		reason = ReasonReady
+		cs := slices.Clone(p.Status.ContainerStatuses)
+		for i := range cs {
+			if cs[i].State.Running != nil {
+				cs[i].Ready = true
+			}
+		}
+		c.Status.ContainerStatuses = cs
+	}
+	w.writePodStatus(ctl, p, &c, podstatus.Observed{Terminal: terminal}, reason, now)
+}
+
+// writePodStatus generates the pod's phase and conditions with
+// podstatus.Generate and writes the status when it changed.
+func (w *World) writePodStatus(ctl string, old, c *podstatus.Pod, obs podstatus.Observed, reason plan.Reason, now time.Time) {
+	g := podstatus.Generate(c, obs, now, w.Opts.Pod)
+	c.Status.Phase, c.Status.Reason, c.Status.Message = g.Phase, g.Reason, g.Message
+	c.Status.Conditions = g.Conditions
+	w.apply(ctl, plan.Write{Verb: plan.VerbUpdate, Resource: "pods", Subresource: "status",
+		Namespace: old.Namespace, Name: old.Name, UID: old.UID, Object: c, Reason: reason}, now)
+}
+
+func anyRunning(cs []podstatus.ContainerStatus) bool {
+	for _, c := range cs {
+		if c.State.Running != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func initDone(ics []podstatus.Container, now time.Time) []podstatus.ContainerStatus {
+	if len(ics) == 0 {
+		return nil
+	}
+	out := make([]podstatus.ContainerStatus, len(ics))
+	for i, ic := range ics {
+		if podstatus.IsRestartableInit(&ic) {
+			started := true
+			out[i] = podstatus.ContainerStatus{Name: ic.Name, Image: ic.Image, Ready: true, Started: &started,
+				State: podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: now}}}
+			continue
+		}
+		f := false
+		out[i] = podstatus.ContainerStatus{Name: ic.Name, Image: ic.Image, Ready: true, Started: &f,
+			State: podstatus.ContainerState{Terminated: &podstatus.StateTerminated{Reason: "Completed", StartedAt: now, FinishedAt: now}}}
+	}
+	return out
+}
+
+func exitAll(cs []podstatus.ContainerStatus, spec []podstatus.Container, code int32, why string, now time.Time) []podstatus.ContainerStatus {
+	out := slices.Clone(cs)
+	if len(out) == 0 {
+		for _, ct := range spec {
+			out = append(out, podstatus.ContainerStatus{Name: ct.Name, Image: ct.Image})
+		}
+	}
+	for i := range out {
+		var started time.Time
+		if out[i].State.Running != nil {
+			started = out[i].State.Running.StartedAt
+		}
+		if out[i].State.Terminated == nil {
+			out[i].State = podstatus.ContainerState{Terminated: &podstatus.StateTerminated{ExitCode: code, Reason: why, StartedAt: started, FinishedAt: now}}
+		}
+		out[i].Ready = false
+	}
+	return out
+}
+
+// exitAndRestart makes every running container exit with code at now and
+// decides each one's restart (podstatus.ShouldRestart): restarted at once
+// or held in CrashLoopBackOff until podstatus.RestartBackoff allows it.
+func (w *World) exitAndRestart(kp *kubeletPod, p *podstatus.Pod, code int32, now time.Time) []podstatus.ContainerStatus {
+	why := "Completed"
+	if code != 0 {
+		why = "Error"
+	}
+	ready := w.readyDelay(w.behavior(p)) == 0 && !w.behavior(p).NeverReady
+	cs := slices.Clone(p.Status.ContainerStatuses)
+	for i := range cs {
+		if cs[i].State.Running == nil {
+			continue
+		}
+		term := podstatus.ContainerState{Terminated: &podstatus.StateTerminated{ExitCode: code, Reason: why,
+			StartedAt: cs[i].State.Running.StartedAt, FinishedAt: now}}
+		spec := containerSpec(p, cs[i].Name)
+		cs[i].Ready = false
+		if spec == nil || !podstatus.ShouldRestart(spec, p.Spec.RestartPolicy, code) {
+			cs[i].State = term
+			continue
+		}
+		var ep *podstatus.BackoffEntry
+		if e, ok := kp.backoff[cs[i].Name]; ok {
+			ep = &e
+		}
+		d := podstatus.RestartBackoff(ep, now, now, w.Opts.Kubelet.Backoff)
+		kp.backoff[cs[i].Name] = d.Entry
+		cs[i].LastTerminationState = term
+		if d.InBackoff {
+			cs[i].State = podstatus.ContainerState{Waiting: &podstatus.StateWaiting{Reason: "CrashLoopBackOff"}}
+			if kp.restartAt.IsZero() || d.Until.Before(kp.restartAt) {
+				kp.restartAt = d.Until
+			}
+			continue
+		}
+		cs[i].State = podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: now}}
+		cs[i].RestartCount++
+		cs[i].Ready = ready
+	}
+	return cs
+}
+
+func containerSpec(p *podstatus.Pod, name string) *podstatus.Container {
+	for i := range p.Spec.Containers {
+		if p.Spec.Containers[i].Name == name {
+			return &p.Spec.Containers[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,601 @@
+package cluster
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/kubesem/kubesem/cronjob"
+	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/history"
+	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/pdb"
+	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/replicaset"
+	"github.com/kubesem/kubesem/rollout"
+	"github.com/kubesem/kubesem/statefulset"
+)
+
+// Kind names a modelled kind of object.
+type Kind string
+
+// The modelled kinds.
+const (
+	KindDeployment            Kind = "Deployment"
+	KindReplicaSet            Kind = "ReplicaSet"
+	KindReplicationController Kind = "ReplicationController"
+	KindStatefulSet           Kind = "StatefulSet"
+	KindDaemonSet             Kind = "DaemonSet"
+	KindJob                   Kind = "Job"
+	KindCronJob               Kind = "CronJob"
+	KindPodDisruptionBudget   Kind = "PodDisruptionBudget"
+	KindPod                   Kind = "Pod"
+	KindNode                  Kind = "Node"
+	KindLease                 Kind = "Lease"
+	KindControllerRevision    Kind = "ControllerRevision"
+	KindPersistentVolumeClaim Kind = "PersistentVolumeClaim"
+)
+
+// kinds lists every kind, in the order State.Objects lists them.
+var kinds = [...]Kind{
+	KindNode, KindLease, KindDeployment, KindReplicaSet, KindReplicationController,
+	KindStatefulSet, KindDaemonSet, KindJob, KindCronJob, KindPodDisruptionBudget,
+	KindControllerRevision, KindPersistentVolumeClaim, KindPod,
+}
+
+// kindInfo is what the API server knows of a kind: its resource name, its
+// API group version, whether its objects carry metadata.generation, and
+// whether it has a status subresource.
+type kindInfo struct {
+	resource   string
+	apiVersion string
+	namespaced bool
+	generation bool
+	status     bool
+}
+
+var kindInfos = map[Kind]kindInfo{
+	KindDeployment:            {"deployments", "apps/v1", true, true, true},
+	KindReplicaSet:            {"replicasets", "apps/v1", true, true, true},
+	KindReplicationController: {"replicationcontrollers", "v1", true, true, true},
+	KindStatefulSet:           {"statefulsets", "apps/v1", true, true, true},
+	KindDaemonSet:             {"daemonsets", "apps/v1", true, true, true},
+	KindJob:                   {"jobs", "batch/v1", true, true, true},
+	KindCronJob:               {"cronjobs", "batch/v1", true, true, true},
+	KindPodDisruptionBudget:   {"poddisruptionbudgets", "policy/v1", true, true, true},
+	KindPod:                   {"pods", "v1", true, true, true},
+	KindNode:                  {"nodes", "v1", false, false, true},
+	KindLease:                 {"leases", "coordination.k8s.io/v1", true, false, false},
+	KindControllerRevision:    {"controllerrevisions", "apps/v1", true, false, false},
+	KindPersistentVolumeClaim: {"persistentvolumeclaims", "v1", true, false, true},
+}
+
+var resourceKinds = func() map[string]Kind {
+	m := make(map[string]Kind, len(kindInfos))
+	for k, i := range kindInfos {
+		m[i.resource] = k
+	}
+	return m
+}()
+
+// KindOfResource returns the kind of an API resource name ("pods" → Pod);
+// ok is false for a resource the world does not model.
+func KindOfResource(resource string) (Kind, bool) {
+	k, ok := resourceKinds[resource]
+	return k, ok
+}
+
+// Resource returns the API resource name of the kind ("Pod" → "pods"),
+// "" for a kind the world does not model.
+func (k Kind) Resource() string { return kindInfos[k].resource }
+
+// Key names one object: its kind, namespace ("" for nodes) and name.
+type Key struct {
+	Kind      Kind   `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+}
+
+// String is kind/namespace/name (kind/name for a cluster-scoped object).
+func (k Key) String() string {
+	if k.Kind == "" {
+		return ""
+	}
+	if k.Namespace == "" {
+		return string(k.Kind) + "/" + k.Name
+	}
+	return string(k.Kind) + "/" + k.Namespace + "/" + k.Name
+}
+
+func compareKeys(a, b Key) int {
+	if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Namespace, b.Namespace); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Name, b.Name)
+}
+
+// name is an object's namespace and name within its kind.
+type name struct{ ns, name string }
+
+func compareNames(a, b name) int {
+	if c := cmp.Compare(a.ns, b.ns); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.name, b.name)
+}
+
+type set = map[Key]struct{}
+
+// State is the cluster as the API server stores it: every object of every
+// modelled kind, once, with indexes by namespace and name, by UID, by owner
+// UID (the dependents of an object) and, for pods, by spec.nodeName.
+//
+// Objects are pointers that are never modified once stored: every write
+// stores a new object (copy-on-write), so a pointer read from a State stays
+// valid and unchanged forever, and [State.Clone] copies only the maps. A
+// State is not safe for concurrent writes; reads of distinct Clones are.
+//
+// The zero State is not usable; use [NewState].
+type State struct {
+	objs map[Kind]map[name]any
+	// uid maps a UID to its object's key.
+	uid map[string]Key
+	// owned maps an owner UID to the objects that list it in
+	// metadata.ownerReferences (controller or not).
+	owned map[string]set
+	// onNode maps a node name to the pods bound to it; "" holds the
+	// unscheduled pods.
+	onNode map[string]map[name]struct{}
+	// orphans holds, per namespace, the pods without a controller
+	// reference (the ones a ReplicaSet may adopt).
+	orphans map[string]map[name]struct{}
+	// versions counts the writes to each kind, so that a controller can
+	// tell whether anything it reads changed.
+	versions map[Kind]uint64
+	// Counter is the API server's sequence: each assigned UID and generated
+	// name takes the next value.
+	Counter uint64
+}
+
+// NewState returns an empty State.
+func NewState() *State {
+	s := &State{
+		objs:     make(map[Kind]map[name]any, len(kinds)),
+		uid:      map[string]Key{},
+		owned:    map[string]set{},
+		onNode:   map[string]map[name]struct{}{},
+		orphans:  map[string]map[name]struct{}{},
+		versions: map[Kind]uint64{},
+	}
+	for _, k := range kinds {
+		s.objs[k] = map[name]any{}
+	}
+	return s
+}
+
+// Clone returns an independent State with the same objects: writes to
+// either never show in the other. The objects themselves are shared, as
+// they are never modified.
+func (s *State) Clone() *State {
+	c := &State{
+		objs:     make(map[Kind]map[name]any, len(s.objs)),
+		uid:      cloneMap(s.uid),
+		owned:    make(map[string]set, len(s.owned)),
+		onNode:   make(map[string]map[name]struct{}, len(s.onNode)),
+		orphans:  make(map[string]map[name]struct{}, len(s.orphans)),
+		versions: cloneMap(s.versions),
+		Counter:  s.Counter,
+	}
+	for k, m := range s.objs {
+		c.objs[k] = cloneMap(m)
+	}
+	for k, m := range s.owned {
+		c.owned[k] = cloneMap(m)
+	}
+	for k, m := range s.onNode {
+		c.onNode[k] = cloneMap(m)
+	}
+	for k, m := range s.orphans {
+		c.orphans[k] = cloneMap(m)
+	}
+	return c
+}
+
+func cloneMap[K comparable, V any](m map[K]V) map[K]V {
+	c := make(map[K]V, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// Len returns the number of objects stored.
+func (s *State) Len() int {
+	n := 0
+	for _, m := range s.objs {
+		n += len(m)
+	}
+	return n
+}
+
+// Get returns the object named by k (a pointer to the kind's model:
+// *podstatus.Pod, *node.Node, node.Lease as *node.Lease …), or nil.
+func (s *State) Get(k Key) any {
+	m := s.objs[k.Kind]
+	if m == nil {
+		return nil
+	}
+	return m[name{k.Namespace, k.Name}]
+}
+
+// ByUID returns the key of the object with the UID; ok is false when none.
+func (s *State) ByUID(uid string) (Key, bool) {
+	k, ok := s.uid[uid]
+	return k, ok
+}
+
+// Keys returns the keys of every object of kind k, by namespace and name.
+func (s *State) Keys(k Kind) []Key {
+	m := s.objs[k]
+	out := make([]Key, 0, len(m))
+	for n := range m {
+		out = append(out, Key{k, n.ns, n.name})
+	}
+	slices.SortFunc(out, compareKeys)
+	return out
+}
+
+// Objects returns every object, kind by kind (nodes, leases, workloads,
+// revisions, claims, then pods), each kind by namespace and name.
+func (s *State) Objects() []any {
+	var out []any
+	for _, k := range kinds {
+		out = append(out, list[any](s, k)...)
+	}
+	return out
+}
+
+// Dependents returns the keys of the objects whose owner references name
+// uid (controller or not), by kind, namespace and name.
+func (s *State) Dependents(uid string) []Key {
+	out := make([]Key, 0, len(s.owned[uid]))
+	for k := range s.owned[uid] {
+		out = append(out, k)
+	}
+	slices.SortFunc(out, compareKeys)
+	return out
+}
+
+// list returns the objects of kind k sorted by namespace and name.
+func list[T any](s *State, k Kind) []T {
+	m := s.objs[k]
+	names := make([]name, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	slices.SortFunc(names, compareNames)
+	out := make([]T, len(names))
+	for i, n := range names {
+		out[i] = m[n].(T)
+	}
+	return out
+}
+
+// sortedNames lists a name set in order.
+func sortedNames(m map[name]struct{}) []name {
+	out := make([]name, 0, len(m))
+	for n := range m {
+		out = append(out, n)
+	}
+	slices.SortFunc(out, compareNames)
+	return out
+}
+
+// Pods returns every pod, by namespace and name.
+func (s *State) Pods() []*podstatus.Pod { return list[*podstatus.Pod](s, KindPod) }
+
+// Nodes returns every node, by name.
+func (s *State) Nodes() []*node.Node { return list[*node.Node](s, KindNode) }
+
+// Leases returns every lease, by namespace and name.
+func (s *State) Leases() []*node.Lease { return list[*node.Lease](s, KindLease) }
+
+// Deployments returns every Deployment, by namespace and name.
+func (s *State) Deployments() []*rollout.Deployment {
+	return list[*rollout.Deployment](s, KindDeployment)
+}
+
+// ReplicaSets returns every ReplicaSet, by namespace and name.
+func (s *State) ReplicaSets() []*replicaset.ReplicaSet {
+	return list[*replicaset.ReplicaSet](s, KindReplicaSet)
+}
+
+// ReplicationControllers returns every ReplicationController (as the
+// replicaset package models them, Kind "ReplicationController").
+func (s *State) ReplicationControllers() []*replicaset.ReplicaSet {
+	return list[*replicaset.ReplicaSet](s, KindReplicationController)
+}
+
+// StatefulSets returns every StatefulSet, by namespace and name.
+func (s *State) StatefulSets() []*statefulset.StatefulSet {
+	return list[*statefulset.StatefulSet](s, KindStatefulSet)
+}
+
+// DaemonSets returns every DaemonSet, by namespace and name.
+func (s *State) DaemonSets() []*daemonset.DaemonSet {
+	return list[*daemonset.DaemonSet](s, KindDaemonSet)
+}
+
+// Jobs returns every Job, by namespace and name.
+func (s *State) Jobs() []*job.Job { return list[*job.Job](s, KindJob) }
+
+// CronJobs returns every CronJob, by namespace and name.
+func (s *State) CronJobs() []*cronjob.CronJob { return list[*cronjob.CronJob](s, KindCronJob) }
+
+// PDBs returns every PodDisruptionBudget, by namespace and name.
+func (s *State) PDBs() []*pdb.PodDisruptionBudget {
+	return list[*pdb.PodDisruptionBudget](s, KindPodDisruptionBudget)
+}
+
+// ControllerRevisions returns every ControllerRevision, by namespace and
+// name.
+func (s *State) ControllerRevisions() []*history.ControllerRevision {
+	return list[*history.ControllerRevision](s, KindControllerRevision)
+}
+
+// Claims returns every PersistentVolumeClaim, by namespace and name.
+func (s *State) Claims() []*statefulset.Claim {
+	return list[*statefulset.Claim](s, KindPersistentVolumeClaim)
+}
+
+// Pod returns the pod ns/n, or nil.
+func (s *State) Pod(ns, n string) *podstatus.Pod {
+	p, _ := s.objs[KindPod][name{ns, n}].(*podstatus.Pod)
+	return p
+}
+
+// Node returns the node n, or nil.
+func (s *State) Node(n string) *node.Node {
+	p, _ := s.objs[KindNode][name{"", n}].(*node.Node)
+	return p
+}
+
+// PodsOnNode returns the pods whose spec.nodeName is nodeName, by
+// namespace and name; nodeName "" gives the unscheduled pods.
+func (s *State) PodsOnNode(nodeName string) []*podstatus.Pod {
+	ns := sortedNames(s.onNode[nodeName])
+	out := make([]*podstatus.Pod, len(ns))
+	for i, n := range ns {
+		out[i] = s.objs[KindPod][n].(*podstatus.Pod)
+	}
+	return out
+}
+
+// orphanPods returns the pods of namespace ns without a controller
+// reference, by name.
+func (s *State) orphanPods(ns string) []*podstatus.Pod {
+	names := sortedNames(s.orphans[ns])
+	out := make([]*podstatus.Pod, len(names))
+	for i, n := range names {
+		out[i] = s.objs[KindPod][n].(*podstatus.Pod)
+	}
+	return out
+}
+
+// controlled returns the objects of kind k whose controller reference
+// names uid, by namespace and name.
+func controlled[T any](s *State, k Kind, uid string) []T {
+	deps := s.owned[uid]
+	keys := make([]Key, 0, len(deps))
+	for key := range deps {
+		if key.Kind != k {
+			continue
+		}
+		m := metaOf(s.Get(key))
+		if ref := m.ControllerRef(); ref != nil && ref.UID == uid {
+			keys = append(keys, key)
+		}
+	}
+	slices.SortFunc(keys, compareKeys)
+	out := make([]T, len(keys))
+	for i, key := range keys {
+		out[i] = s.Get(key).(T)
+	}
+	return out
+}
+
+// put stores obj (of kind k) under its namespace and name, replacing the
+// object there and updating the indexes. obj must not be modified later.
+func (s *State) put(k Kind, obj any) {
+	m := metaOf(obj)
+	n := name{m.Namespace, m.Name}
+	if old, ok := s.objs[k][n]; ok {
+		s.unindex(k, n, old)
+	}
+	s.objs[k][n] = obj
+	s.versions[k]++
+	key := Key{k, n.ns, n.name}
+	if m.UID != "" {
+		s.uid[m.UID] = key
+	}
+	for _, r := range m.OwnerReferences {
+		d := s.owned[r.UID]
+		if d == nil {
+			d = set{}
+			s.owned[r.UID] = d
+		}
+		d[key] = struct{}{}
+	}
+	if p, ok := obj.(*podstatus.Pod); ok {
+		addName(s.onNode, p.Spec.NodeName, n)
+		if p.ControllerRef() == nil {
+			addName(s.orphans, n.ns, n)
+		}
+	}
+}
+
+// remove deletes the object of kind k at n and its index entries.
+func (s *State) remove(k Kind, n name) {
+	old, ok := s.objs[k][n]
+	if !ok {
+		return
+	}
+	s.unindex(k, n, old)
+	delete(s.objs[k], n)
+	s.versions[k]++
+}
+
+func (s *State) unindex(k Kind, n name, old any) {
+	m := metaOf(old)
+	key := Key{k, n.ns, n.name}
+	if m.UID != "" && s.uid[m.UID] == key {
+		delete(s.uid, m.UID)
+	}
+	for _, r := range m.OwnerReferences {
+		if d := s.owned[r.UID]; d != nil {
+			delete(d, key)
+			if len(d) == 0 {
+				delete(s.owned, r.UID)
+			}
+		}
+	}
+	if p, ok := old.(*podstatus.Pod); ok {
+		delName(s.onNode, p.Spec.NodeName, n)
+		delName(s.orphans, n.ns, n)
+	}
+}
+
+func addName(m map[string]map[name]struct{}, k string, n name) {
+	s := m[k]
+	if s == nil {
+		s = map[name]struct{}{}
+		m[k] = s
+	}
+	s[n] = struct{}{}
+}
+
+func delName(m map[string]map[name]struct{}, k string, n name) {
+	if s := m[k]; s != nil {
+		delete(s, n)
+		if len(s) == 0 {
+			delete(m, k)
+		}
+	}
+}
+
+// metaOf returns the metadata of a stored object (nil for an unmodelled
+// type). The pointer aliases the object: callers only read through it,
+// except on a fresh copy.
+func metaOf(obj any) *meta.ObjectMeta {
+	switch o := obj.(type) {
+	case *podstatus.Pod:
+		return &o.ObjectMeta
+	case *node.Node:
+		return &o.ObjectMeta
+	case *node.Lease:
+		return &o.ObjectMeta
+	case *rollout.Deployment:
+		return &o.ObjectMeta
+	case *replicaset.ReplicaSet:
+		return &o.ObjectMeta
+	case *statefulset.StatefulSet:
+		return &o.ObjectMeta
+	case *daemonset.DaemonSet:
+		return &o.ObjectMeta
+	case *job.Job:
+		return &o.ObjectMeta
+	case *cronjob.CronJob:
+		return &o.ObjectMeta
+	case *pdb.PodDisruptionBudget:
+		return &o.ObjectMeta
+	case *history.ControllerRevision:
+		return &o.ObjectMeta
+	case *statefulset.Claim:
+		return &o.ObjectMeta
+	}
+	return nil
+}
+
+// KindOf returns the kind of a modelled object (a pointer to the kind's
+// model); ok is false for anything else, nil included.
+func KindOf(obj any) (Kind, bool) {
+	switch o := obj.(type) {
+	case *podstatus.Pod:
+		return KindPod, o != nil
+	case *node.Node:
+		return KindNode, o != nil
+	case *node.Lease:
+		return KindLease, o != nil
+	case *rollout.Deployment:
+		return KindDeployment, o != nil
+	case *replicaset.ReplicaSet:
+		if o != nil && o.IsReplicationController() {
+			return KindReplicationController, true
+		}
+		return KindReplicaSet, o != nil
+	case *statefulset.StatefulSet:
+		return KindStatefulSet, o != nil
+	case *daemonset.DaemonSet:
+		return KindDaemonSet, o != nil
+	case *job.Job:
+		return KindJob, o != nil
+	case *cronjob.CronJob:
+		return KindCronJob, o != nil
+	case *pdb.PodDisruptionBudget:
+		return KindPodDisruptionBudget, o != nil
+	case *history.ControllerRevision:
+		return KindControllerRevision, o != nil
+	case *statefulset.Claim:
+		return KindPersistentVolumeClaim, o != nil
+	}
+	return "", false
+}
+
+// shallow returns a copy of the object's top-level struct: its metadata
+// fields can then be set without touching the stored object (maps and
+// slices stay shared, and are replaced, never modified).
+func shallow(obj any) any {
+	switch o := obj.(type) {
+	case *podstatus.Pod:
+		c := *o
+		return &c
+	case *node.Node:
+		c := *o
+		return &c
+	case *node.Lease:
+		c := *o
+		return &c
+	case *rollout.Deployment:
+		c := *o
+		return &c
+	case *replicaset.ReplicaSet:
+		c := *o
+		return &c
+	case *statefulset.StatefulSet:
+		c := *o
+		return &c
+	case *daemonset.DaemonSet:
+		c := *o
+		return &c
+	case *job.Job:
+		c := *o
+		return &c
+	case *cronjob.CronJob:
+		c := *o
+		return &c
+	case *pdb.PodDisruptionBudget:
+		c := *o
+		return &c
+	case *history.ControllerRevision:
+		c := *o
+		return &c
+	case *statefulset.Claim:
+		c := *o
+		return &c
+	}
+	return nil
+}

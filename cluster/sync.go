@@ -1,0 +1,214 @@
+package cluster
+
+import (
+	"slices"
+	"time"
+
+	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/plan"
+)
+
+// controller is one controller of kube-controller-manager as the world
+// runs it: the kinds it watches, the objects it syncs, and one sync of one
+// object turned into API writes.
+type controller struct {
+	name string
+	// reads are the kinds whose changes make the controller sync (its
+	// informers).
+	reads []Kind
+	// periodic controllers requeue themselves forever (node monitor, pod
+	// GC); their requeues do not keep the world from settling.
+	periodic bool
+	keys     func(w *World) []Key
+	step     func(w *World, k Key, now time.Time) stepOut
+}
+
+// stepOut is one Step and the writes its Plan becomes.
+type stepOut struct {
+	plan    any
+	writes  []plan.Write
+	events  []plan.Event
+	requeue []plan.Requeue
+	err     error
+	// after runs once the writes are applied (memory updates).
+	after func()
+	// resolve, when set, completes write i from the results of the writes
+	// before it (a UID the API server assigned), as a controller uses the
+	// object a create returns.
+	resolve func(i int, results []Result, wr plan.Write) plan.Write
+}
+
+// The controllers' names, in the order one Sync runs them.
+const (
+	CtlDeployment   = "deployment"
+	CtlReplicaSet   = "replicaset"
+	CtlRC           = "replicationcontroller"
+	CtlStatefulSet  = "statefulset"
+	CtlDaemonSet    = "daemonset"
+	CtlJob          = "job"
+	CtlCronJob      = "cronjob"
+	CtlDisruption   = "disruption"
+	CtlPodGC        = "podgc"
+	CtlNode         = "node-lifecycle"
+	CtlTaintEvictor = "taint-eviction"
+)
+
+// registry lists every controller, in Sync order.
+func registry() []controller {
+	return []controller{
+		deploymentController(),
+		replicaSetController(CtlReplicaSet, KindReplicaSet),
+		replicaSetController(CtlRC, KindReplicationController),
+		statefulSetController(),
+		daemonSetController(),
+		jobController(),
+		cronJobController(),
+		ttlController(),
+		disruptionController(),
+		podGCController(),
+		nodeLifecycleController(),
+		taintEvictionController(),
+	}
+}
+
+// ControllerNames lists the controllers the world runs, in Sync order.
+func ControllerNames() []string {
+	var out []string
+	for _, c := range registry() {
+		out = append(out, c.name)
+	}
+	return out
+}
+
+func controllersFor(names []string) []controller {
+	all := registry()
+	if names == nil {
+		return all
+	}
+	var out []controller
+	for _, c := range all {
+		if slices.Contains(names, c.name) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Sync is one pass of the control plane at now: each controller in order
+// (deployment, replicaset, replicationcontroller, statefulset, daemonset,
+// job, cronjob, ttlafterfinished, disruption, podgc, node-lifecycle,
+// taint-eviction) syncs
+// each object it owns, by namespace and name, when a kind it watches
+// changed since its last pass or one of its requeues is due (as informer
+// events and its work queue would wake it). Each Step sees the State as
+// the writes before it left it, and its writes are applied at once, in
+// order; the first write the API server refuses ends that Plan's writes
+// (as a controller returns the error) and requeues the object with the
+// rate limiter. It returns the decisions made.
+func (w *World) Sync(now time.Time) []Decision {
+	var out []Decision
+	for _, c := range w.ctls {
+		seen := w.seen[c.name]
+		changed := seen == nil
+		for _, k := range c.reads {
+			if seen[k] != w.State.versions[k] {
+				changed = true
+			}
+		}
+		var due []Key
+		for ck, r := range w.requeue {
+			if ck.ctl == c.name && !r.at.After(now) {
+				due = append(due, ck.obj)
+			}
+		}
+		if !changed && len(due) == 0 {
+			continue
+		}
+		var keys []Key
+		if changed {
+			keys = c.keys(w)
+			for ck := range w.requeue {
+				if ck.ctl == c.name {
+					delete(w.requeue, ck)
+				}
+			}
+		} else {
+			slices.SortFunc(due, compareKeys)
+			keys = due
+			for _, k := range due {
+				delete(w.requeue, ctlKey{c.name, k})
+			}
+		}
+		for _, k := range keys {
+			out = append(out, w.syncOne(c, k, now))
+		}
+		m := make(map[Kind]uint64, len(c.reads))
+		for _, k := range c.reads {
+			m[k] = w.State.versions[k]
+		}
+		w.seen[c.name] = m
+	}
+	return out
+}
+
+func (w *World) syncOne(c controller, k Key, now time.Time) Decision {
+	o := c.step(w, k, now)
+	d := Decision{Controller: c.name, Object: k, Plan: o.plan, Writes: o.writes, Err: o.err}
+	if o.err == nil {
+		var results []Result
+		for i, wr := range o.writes {
+			if o.resolve != nil {
+				wr = o.resolve(i, results, wr)
+				o.writes[i] = wr
+			}
+			r, err := w.apply(c.name, wr, now)
+			if err != nil {
+				d.Err = field.Under(field.Index("writes", i), err)
+				break
+			}
+			results = append(results, r)
+		}
+		if o.after != nil {
+			o.after()
+		}
+	} else {
+		w.Trace = append(w.Trace, Entry{Time: now, Controller: c.name, Object: k, Err: o.err.Error()})
+	}
+	for _, ev := range o.events {
+		w.event(c.name, k, ev, now)
+	}
+	ck := ctlKey{c.name, k}
+	r, ok := plan.First(o.requeue)
+	switch {
+	case d.Err != nil || (ok && r.RateLimited):
+		w.fails[ck]++
+		w.requeue[ck] = requeue{at: now.Add(rateLimit(w.fails[ck]) + r.After)}
+	case ok:
+		delete(w.fails, ck)
+		w.requeue[ck] = requeue{at: now.Add(r.After), periodic: c.periodic}
+	default:
+		delete(w.fails, ck)
+	}
+	return d
+}
+
+// rateLimit is client-go's default per-item controller rate limiter:
+// 5 ms doubled per consecutive failure, at most 1000 s.
+func rateLimit(failures int) time.Duration {
+	d := 5 * time.Millisecond
+	for i := 1; i < failures; i++ {
+		d *= 2
+		if d >= 1000*time.Second {
+			return 1000 * time.Second
+		}
+	}
+	return d
+}
+
+// ForceSync is a Sync in which every controller syncs every object it
+// owns, whether or not anything changed (a controller manager that just
+// started with full caches).
+func (w *World) ForceSync(now time.Time) []Decision {
+	w.seen = map[string]map[Kind]uint64{}
+	return w.Sync(now)
+}

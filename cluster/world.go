@@ -1,0 +1,394 @@
+package cluster
+
+import (
+	"slices"
+	"time"
+
+	"github.com/kubesem/kubesem/cronjob"
+	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/pdb"
+	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podgc"
+	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/replicaset"
+	"github.com/kubesem/kubesem/rollout"
+	"github.com/kubesem/kubesem/statefulset"
+)
+
+// Options configure a World. The zero value is v1.36.3's controllers with
+// default flags and gates, [DefaultNamer], the [FewestPods] scheduler and
+// a kubelet that starts containers and makes them ready at once.
+type Options struct {
+	// Namer names created objects and hashes templates; nil: DefaultNamer.
+	Namer Namer `json:"-"`
+	// Scheduler picks a node for an unscheduled pod; nil: FewestPods.
+	Scheduler Scheduler `json:"-"`
+	// Kubelet is the kubelet model's timing.
+	Kubelet KubeletOptions `json:"kubelet"`
+	// Controllers lists the controllers that run, by name (see
+	// ControllerNames); nil runs them all.
+	Controllers []string `json:"controllers,omitempty"`
+	// MaxRounds bounds the rounds of environment and sync at one instant
+	// (each round runs when the previous one wrote anything); 0 means 16.
+	MaxRounds int `json:"maxRounds,omitempty"`
+	// SettleQuiet is how long the world must go without a write other than
+	// heartbeats to count as settled; 0 means 1 minute (longer than the node
+	// monitor grace period, so a node that stopped heartbeating is noticed).
+	SettleQuiet time.Duration `json:"settleQuiet,omitempty"`
+
+	Rollout     rollout.Options     `json:"rollout"`
+	ReplicaSet  replicaset.Options  `json:"replicaSet"`
+	StatefulSet statefulset.Options `json:"statefulSet"`
+	DaemonSet   daemonset.Options   `json:"daemonSet"`
+	Job         job.Options         `json:"job"`
+	CronJob     cronjob.Options     `json:"cronJob"`
+	PDB         pdb.Options         `json:"pdb"`
+	PodGC       podgc.Options       `json:"podGC"`
+	Node        node.Options        `json:"node"`
+	Pod         podstatus.Options   `json:"pod"`
+}
+
+// Entry is one line of the trace: at Time, Controller (a controller's
+// name, "scheduler", "kubelet/<node>", "garbage-collector", "user" …)
+// wrote Write, or recorded Event, about Object; Err is the API server's
+// refusal of the write, if any.
+type Entry struct {
+	Time       time.Time   `json:"time"`
+	Controller string      `json:"controller"`
+	Object     Key         `json:"object"`
+	Write      *plan.Write `json:"write,omitempty"`
+	Event      *plan.Event `json:"event,omitempty"`
+	Reason     plan.Reason `json:"reason,omitempty"`
+	Err        string      `json:"error,omitempty"`
+}
+
+// Decision is one controller Step on one object: the Plan it returned,
+// the writes the Plan became, and the Step's error (or the first write the
+// API server refused).
+type Decision struct {
+	Controller string       `json:"controller"`
+	Object     Key          `json:"object"`
+	Plan       any          `json:"plan"`
+	Writes     []plan.Write `json:"writes"`
+	Err        error        `json:"-"`
+}
+
+// ctlKey names one object of one controller, for requeues and memory.
+type ctlKey struct {
+	ctl string
+	obj Key
+}
+
+// requeue is a due instant of a controller for an object.
+type requeue struct {
+	at       time.Time
+	periodic bool
+}
+
+// World is a cluster over time: its State, the controllers' memory
+// between syncs, the environment (scheduler, kubelets, heartbeats, users)
+// and the trace of every write. Build one with [New]; advance it with
+// [World.Run], [World.RunUntilSettled] or [World.Step].
+type World struct {
+	State *State
+	Now   time.Time
+	Start time.Time
+	Opts  Options
+	Trace []Entry
+
+	events  []Event // pending scenario events, by time then input order
+	pods    []PodBehavior
+	ctls    []controller
+	requeue map[ctlKey]requeue
+	fails   map[ctlKey]int
+	// seen is, per controller, the State's kind versions at its last sync.
+	seen map[string]map[Kind]uint64
+
+	jobBackoff map[Key]job.BackoffRecord
+	dsBackoff  map[Key]daemonset.Backoff
+	nodeMem    node.Memory
+	podgcMem   podgc.Memory
+	evictions  map[string][]node.ScheduledEviction
+
+	nodes    map[string]*nodeEnv
+	kpods    map[string]*kubeletPod // by pod UID
+	drains   map[string]time.Time   // draining node → next attempt
+	gc       []string               // UIDs of removed objects whose dependents the GC checks
+	lastBusy time.Time              // last instant with a write other than heartbeats
+}
+
+// New returns the world of scenario sc (validated first, see
+// [Scenario.Validate]) at sc.Start: its objects stored as given, except
+// that an object without a UID gets one from the namer (in key order) and
+// one without a creationTimestamp gets sc.Start. Nothing runs until the
+// world is advanced.
+func New(sc Scenario, opts Options) (*World, error) {
+	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	if opts.Namer == nil {
+		opts.Namer = DefaultNamer{}
+	}
+	if opts.Scheduler == nil {
+		opts.Scheduler = FewestPods
+	}
+	w := &World{
+		State: NewState(), Now: sc.Start, Start: sc.Start, Opts: opts,
+		requeue: map[ctlKey]requeue{}, fails: map[ctlKey]int{}, seen: map[string]map[Kind]uint64{},
+		jobBackoff: map[Key]job.BackoffRecord{}, dsBackoff: map[Key]daemonset.Backoff{},
+		evictions: map[string][]node.ScheduledEviction{},
+		nodes:     map[string]*nodeEnv{}, kpods: map[string]*kubeletPod{}, drains: map[string]time.Time{},
+		lastBusy: sc.Start,
+	}
+	// Objects are stored in key order, so the UIDs given to objects without
+	// one do not depend on the order of sc.Objects.
+	objs := slices.Clone(sc.Objects)
+	slices.SortStableFunc(objs, func(a, b any) int { return compareKeys(keyOf(a), keyOf(b)) })
+	for _, o := range objs {
+		c := shallow(o)
+		m := metaOf(c)
+		if m.UID == "" {
+			w.State.Counter++
+			m.UID = opts.Namer.UID(w.State.Counter)
+		}
+		if m.CreationTimestamp.IsZero() {
+			m.CreationTimestamp = sc.Start
+		}
+		if err := w.State.Put(c); err != nil {
+			return nil, err
+		}
+	}
+	w.events = slices.Clone(sc.Events)
+	slices.SortStableFunc(w.events, func(a, b Event) int { return int(a.At - b.At) })
+	w.pods = slices.Clone(sc.Pods)
+	w.ctls = controllersFor(opts.Controllers)
+	// A node that is not Ready at the start is taken as one whose kubelet
+	// does not run (a dump of a cluster with a dead node); startNode
+	// starts it.
+	for _, n := range w.State.Nodes() {
+		w.nodeEnv(n.Name, n).stopped = !n.IsReady()
+	}
+	return w, nil
+}
+
+func keyOf(o any) Key {
+	k, _ := KindOf(o)
+	m := metaOf(o)
+	return Key{k, m.Namespace, m.Name}
+}
+
+// Clone returns an independent copy of the world: advancing either never
+// changes the other. The trace is copied; stored objects are shared (they
+// are never modified).
+func (w *World) Clone() *World {
+	c := *w
+	c.State = w.State.Clone()
+	c.Trace = slices.Clone(w.Trace)
+	c.events = slices.Clone(w.events)
+	c.requeue = cloneMap(w.requeue)
+	c.fails = cloneMap(w.fails)
+	c.seen = make(map[string]map[Kind]uint64, len(w.seen))
+	for k, v := range w.seen {
+		c.seen[k] = cloneMap(v)
+	}
+	c.jobBackoff = cloneMap(w.jobBackoff)
+	c.dsBackoff = cloneMap(w.dsBackoff)
+	c.evictions = cloneMap(w.evictions)
+	c.nodes = make(map[string]*nodeEnv, len(w.nodes))
+	for k, v := range w.nodes {
+		n := *v
+		c.nodes[k] = &n
+	}
+	c.kpods = make(map[string]*kubeletPod, len(w.kpods))
+	for k, v := range w.kpods {
+		p := *v
+		p.backoff = cloneMap(v.backoff)
+		c.kpods[k] = &p
+	}
+	c.drains = cloneMap(w.drains)
+	c.gc = slices.Clone(w.gc)
+	return &c
+}
+
+// apply applies one write at now for controller ctl, records it in the
+// trace, and keeps what the garbage collector must look at.
+func (w *World) apply(ctl string, wr plan.Write, now time.Time) (Result, error) {
+	r, err := w.State.Apply(wr, now, w.Opts.Namer)
+	e := Entry{Time: now, Controller: ctl, Object: r.Key, Write: &wr, Reason: wr.Reason}
+	if r.Key == (Key{}) {
+		k, _ := KindOfResource(wr.Resource)
+		e.Object = Key{k, wr.Namespace, wr.Name}
+		if e.Object.Name == "" && wr.Object != nil {
+			if m := metaOf(wr.Object); m != nil {
+				e.Object.Name = m.GenerateName
+			}
+		}
+	}
+	if err != nil {
+		e.Err = err.Error()
+	}
+	w.Trace = append(w.Trace, e)
+	if err == nil && r.Removed && r.UID != "" {
+		w.gc = append(w.gc, r.UID)
+	}
+	if err == nil && wr.Reason != ReasonHeartbeat {
+		w.lastBusy = now
+	}
+	return r, err
+}
+
+// event records a Plan's event in the trace.
+func (w *World) event(ctl string, obj Key, ev plan.Event, now time.Time) {
+	e := ev
+	w.Trace = append(w.Trace, Entry{Time: now, Controller: ctl, Object: obj, Event: &e, Reason: ev.Reason})
+}
+
+// Step advances the world to its next due instant, if that is not after
+// until, and runs it: scenario events due, then rounds of environment and
+// control-plane sync until a round writes nothing (at most MaxRounds). It
+// returns false when nothing is due by until (Now is then until).
+func (w *World) Step(until time.Time) bool {
+	t, ok := w.nextDue()
+	if !ok || t.After(until) {
+		if until.After(w.Now) {
+			w.Now = until
+		}
+		return false
+	}
+	if t.Before(w.Now) {
+		t = w.Now
+	}
+	w.Now = t
+	w.instant(t)
+	return true
+}
+
+// Run advances the world instant by instant until until.
+func (w *World) Run(until time.Time) {
+	for w.Step(until) {
+	}
+}
+
+// RunUntilSettled advances the world until it is settled — no write
+// other than heartbeats for Options.SettleQuiet, and nothing due but
+// periodic work (heartbeats, the node monitor and pod GC passes) — or
+// until Start+limit. It returns when it settled (the last busy instant)
+// and whether it did.
+func (w *World) RunUntilSettled(limit time.Duration) (time.Time, bool) {
+	end := w.Start.Add(limit)
+	quiet := w.Opts.SettleQuiet
+	if quiet <= 0 {
+		quiet = time.Minute
+	}
+	for {
+		if w.settled(quiet) {
+			return w.lastBusy, true
+		}
+		t, ok := w.nextDue()
+		if !ok {
+			return w.lastBusy, true
+		}
+		if t.After(end) {
+			w.Now = end
+			return w.lastBusy, false
+		}
+		w.Step(end)
+	}
+}
+
+func (w *World) settled(quiet time.Duration) bool {
+	if w.Now.Sub(w.lastBusy) < quiet {
+		return false
+	}
+	_, busy := w.nextBusy()
+	return !busy
+}
+
+func (w *World) instant(now time.Time) {
+	w.userEvents(now)
+	rounds := w.Opts.MaxRounds
+	if rounds <= 0 {
+		rounds = 16
+	}
+	for range rounds {
+		n := len(w.Trace)
+		w.environment(now)
+		w.Sync(now)
+		if len(w.Trace) == n && !w.dueAt(now) {
+			break
+		}
+	}
+}
+
+// dueAt reports whether a requeue is due at or before now.
+func (w *World) dueAt(now time.Time) bool {
+	for _, r := range w.requeue {
+		if !r.at.After(now) {
+			return true
+		}
+	}
+	return false
+}
+
+// nextDue is the earliest instant anything is due: a scenario event, a
+// requeue, a kubelet or heartbeat timer, a drain retry, a pending
+// garbage collection or a pod the scheduler can bind.
+func (w *World) nextDue() (time.Time, bool) {
+	t, ok := w.nextBusy()
+	if p, pok := w.nextPeriodic(); pok && (!ok || p.Before(t)) {
+		t, ok = p, true
+	}
+	return t, ok
+}
+
+func (w *World) nextPeriodic() (time.Time, bool) {
+	var t time.Time
+	ok := false
+	take := func(x time.Time) {
+		if !ok || x.Before(t) {
+			t, ok = x, true
+		}
+	}
+	for _, r := range w.requeue {
+		if r.periodic {
+			take(r.at)
+		}
+	}
+	for _, n := range w.nodes {
+		if !n.stopped {
+			take(n.nextRenew)
+		}
+	}
+	return t, ok
+}
+
+// nextBusy is the earliest non-periodic due instant.
+func (w *World) nextBusy() (time.Time, bool) {
+	var t time.Time
+	ok := false
+	take := func(x time.Time) {
+		if !ok || x.Before(t) {
+			t, ok = x, true
+		}
+	}
+	if len(w.events) > 0 {
+		take(w.Start.Add(w.events[0].At))
+	}
+	for _, r := range w.requeue {
+		if !r.periodic {
+			take(r.at)
+		}
+	}
+	for _, at := range w.drains {
+		take(at)
+	}
+	if len(w.gc) > 0 {
+		take(w.Now)
+	}
+	if x, xok := w.nextKubelet(); xok {
+		take(x)
+	}
+	return t, ok
+}

@@ -1,0 +1,223 @@
+package cluster_test
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/kubesem/kubesem/cluster"
+	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+func TestRollingUpdateWithNodeOutage(t *testing.T) {
+	run := func() *cluster.World {
+		w, err := cluster.New(rollingScenario(), cluster.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		at, ok := w.RunUntilSettled(2 * time.Hour)
+		if !ok {
+			t.Fatalf("did not settle by 2h (last write at %v)", at.Sub(t0))
+		}
+		return w
+	}
+	w := run()
+	if testing.Verbose() {
+		t.Log("\n" + summary(w.Trace))
+	}
+	d := w.State.Deployments()[0]
+	if d.Status.UpdatedReplicas != 6 || d.Status.AvailableReplicas != 6 || d.Status.Replicas != 6 {
+		t.Errorf("deployment status %+v", d.Status)
+	}
+	for _, p := range w.State.Pods() {
+		if p.IsDeleting() {
+			if p.Spec.NodeName != "node-c" {
+				t.Errorf("pod %s stuck terminating on %s", p.Name, p.Spec.NodeName)
+			}
+			continue
+		}
+		if p.Spec.NodeName == "node-c" || p.Spec.Containers[0].Image != "web:2" {
+			t.Errorf("live pod %s on %s runs %s", p.Name, p.Spec.NodeName, p.Spec.Containers[0].Image)
+		}
+	}
+	n := w.State.Node("node-c")
+	if ready, _ := n.Condition(node.Ready); ready.Status != meta.ConditionUnknown || len(n.Spec.Taints) != 2 {
+		t.Errorf("node-c: Ready %s, taints %v", ready.Status, n.Spec.Taints)
+	}
+	if again := run(); !reflect.DeepEqual(again.Trace, w.Trace) {
+		t.Error("two runs of one scenario differ")
+	}
+}
+
+// TestDrainUnderBudget: draining node-a under a budget of minAvailable 5
+// of 6 evicts one pod at a time, each once its replacement is ready.
+func TestDrainUnderBudget(t *testing.T) {
+	sc := rollingScenario()
+	sc.Objects = append(sc.Objects, budget("web", "web", 5))
+	sc.Events = []cluster.Event{{At: time.Minute, Kind: cluster.EventDrain, Target: cluster.Key{Kind: cluster.KindNode, Name: "node-a"}}}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := w.RunUntilSettled(time.Hour); !ok {
+		t.Fatal("did not settle")
+	}
+	if testing.Verbose() {
+		t.Log("\n" + summary(w.Trace))
+	}
+	refused, evicted := 0, 0
+	for _, e := range w.Trace {
+		if e.Write != nil && e.Write.Subresource == "eviction" {
+			if e.Err != "" {
+				refused++
+			} else {
+				evicted++
+			}
+		}
+	}
+	if evicted != 2 || refused == 0 {
+		t.Errorf("evictions: %d allowed, %d refused; want 2 allowed, some refused", evicted, refused)
+	}
+	for _, p := range w.State.Pods() {
+		if p.Spec.NodeName == "node-a" && !p.IsDeleting() {
+			t.Errorf("pod %s still on drained node-a", p.Name)
+		}
+	}
+}
+
+func TestCronJobRunsJobs(t *testing.T) {
+	run := 30 * time.Second
+	sc := cluster.Scenario{
+		Start:   t0,
+		Objects: []any{readyNode("node-a"), cronJob("report", "*/5 * * * *")},
+		Pods:    []cluster.PodBehavior{{Selector: &meta.LabelSelector{MatchLabels: map[string]string{"task": "report"}}, RunFor: &run}},
+	}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Run(t0.Add(16 * time.Minute))
+	t.Log("\n" + summary(w.Trace))
+	jobs := w.State.Jobs()
+	if len(jobs) != 3 {
+		t.Fatalf("jobs = %d, want 3 (at 5m, 10m, 15m)", len(jobs))
+	}
+	for _, j := range jobs[:2] {
+		if !j.IsSucceeded() {
+			t.Errorf("job %s not succeeded: %+v", j.Name, j.Status)
+		}
+	}
+}
+
+func TestDaemonSetOnEveryNode(t *testing.T) {
+	sc := cluster.Scenario{
+		Start:   t0,
+		Objects: []any{readyNode("node-a"), readyNode("node-b"), daemonSet("agent")},
+		Events: []cluster.Event{
+			{At: time.Minute, Kind: cluster.EventCreate, Object: readyNode("node-c")},
+			{At: 2 * time.Minute, Kind: cluster.EventImage, Target: cluster.Key{Kind: cluster.KindDaemonSet, Namespace: "kube-system", Name: "agent"}, Image: "agent:2"},
+		},
+	}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ok := w.RunUntilSettled(time.Hour)
+	t.Log("\n" + summary(w.Trace))
+	if !ok {
+		t.Fatal("not settled")
+	}
+	pods := w.State.Pods()
+	if len(pods) != 3 {
+		t.Fatalf("pods = %d, want one per node", len(pods))
+	}
+	for _, p := range pods {
+		if p.Spec.Containers[0].Image != "agent:2" || p.Spec.NodeName == "" {
+			t.Errorf("pod %s on %q runs %s", p.Name, p.Spec.NodeName, p.Spec.Containers[0].Image)
+		}
+	}
+}
+
+func TestJobTTLAfterFinished(t *testing.T) {
+	run, ttl := 20*time.Second, int32(60)
+	cj := cronJob("report", "*/5 * * * *")
+	j := &job.Job{ObjectMeta: meta.ObjectMeta{Name: "once", Namespace: "default"}, Spec: cj.Spec.JobTemplate.Spec}
+	j.Spec.TTLSecondsAfterFinished = &ttl
+	sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("node-a")},
+		Pods:   []cluster.PodBehavior{{RunFor: &run}},
+		Events: []cluster.Event{{At: time.Second, Kind: cluster.EventCreate, Object: j}}}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Run(t0.Add(time.Minute))
+	if got := w.State.Jobs(); len(got) != 1 || !got[0].IsSucceeded() {
+		t.Fatalf("at 1m: jobs %v", got)
+	}
+	w.Run(t0.Add(3 * time.Minute))
+	if len(w.State.Jobs()) != 0 || len(w.State.Pods()) != 0 {
+		t.Errorf("after the TTL: %d jobs, %d pods remain", len(w.State.Jobs()), len(w.State.Pods()))
+	}
+	if testing.Verbose() {
+		t.Log("\n" + summary(w.Trace))
+	}
+}
+
+// TestStatefulSetOrderedRollout: an OrderedReady set of 3 creates its pods
+// one at a time (each once the previous is ready), then replaces them from
+// the highest ordinal after an image change.
+func TestStatefulSetOrderedRollout(t *testing.T) {
+	ready := 5 * time.Second
+	set := statefulSet("db", 3)
+	sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("node-a"), readyNode("node-b"), set},
+		Pods: []cluster.PodBehavior{{ReadyDelay: &ready}}}
+	upd := &podstatus.Template{ObjectMeta: set.Spec.Template.ObjectMeta,
+		Spec: podstatus.Spec{Containers: []podstatus.Container{{Name: "db", Image: "db:2"}}}}
+	c := *set
+	c.Spec.Template = *upd
+	sc.Events = []cluster.Event{{At: 2 * time.Minute, Kind: cluster.EventUpdate, Object: &c}}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := w.RunUntilSettled(time.Hour); !ok {
+		t.Fatal("did not settle")
+	}
+	if testing.Verbose() {
+		t.Log("\n" + summary(w.Trace))
+	}
+	var created []string
+	for _, e := range w.Trace {
+		if e.Write != nil && e.Write.Verb == "create" && e.Write.Resource == "pods" && e.Write.Subresource == "" && e.Err == "" {
+			created = append(created, e.Time.Sub(t0).String()+" "+e.Object.Name)
+		}
+	}
+	want := []string{"0s db-0", "5s db-1", "10s db-2"}
+	if len(created) < 3 || !reflect.DeepEqual(created[:3], want) {
+		t.Errorf("creations %v, want %v first", created, want)
+	}
+	deletes := 0
+	for _, e := range w.Trace {
+		if e.Write != nil && e.Write.Verb == "delete" && e.Controller == cluster.CtlStatefulSet {
+			deletes++
+		}
+	}
+	if revs := w.State.ControllerRevisions(); len(revs) != 2 || deletes != 3 {
+		t.Errorf("%d revisions, %d pod deletions; want 2 and 3 (one rollout)", len(revs), deletes)
+	}
+	pods := w.State.Pods()
+	if len(pods) != 3 || len(w.State.Claims()) != 3 {
+		t.Fatalf("%d pods, %d claims", len(pods), len(w.State.Claims()))
+	}
+	for _, p := range pods {
+		if p.Spec.Containers[0].Image != "db:2" {
+			t.Errorf("%s runs %s", p.Name, p.Spec.Containers[0].Image)
+		}
+	}
+	if s := w.State.StatefulSets()[0].Status; s.UpdatedReplicas != 3 || s.ReadyReplicas != 3 || s.CurrentRevision != s.UpdateRevision {
+		t.Errorf("status %+v", s)
+	}
+}
