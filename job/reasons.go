@@ -41,6 +41,25 @@ const (
 	ReasonTTLPending Reason = "TTLPending"
 )
 
+// Event reasons the Job controller and its pod control record
+// (Plan.Events). A failed job's Warning event is named by its Failed
+// condition's reason (the ConditionReason… constants).
+const (
+	// ReasonSuccessfulCreate: the pod control created a pod.
+	ReasonSuccessfulCreate Reason = "SuccessfulCreate"
+	// ReasonSuccessfulDelete: the pod control deleted a pod.
+	ReasonSuccessfulDelete Reason = "SuccessfulDelete"
+	// ReasonSuspendedEvent: the Suspended condition became True.
+	ReasonSuspendedEvent Reason = "Suspended"
+	// ReasonResumed: the Suspended condition became False.
+	ReasonResumed Reason = "Resumed"
+	// ReasonCompleted: the Complete condition is written.
+	ReasonCompleted Reason = "Completed"
+	// ReasonTooManySucceededPods: the job completes with more succeeded
+	// pods than completions (Warning).
+	ReasonTooManySucceededPods Reason = "TooManySucceededPods"
+)
+
 // Condition reasons and messages the Job controller writes.
 const (
 	ConditionReasonPodFailurePolicy         = "PodFailurePolicy"
@@ -62,4 +81,7 @@ const (
 	msgCompletions      = "Reached expected number of succeeded pods"
 	msgSuspended        = "Job suspended"
 	msgResumed          = "Job resumed"
+	msgCompleted        = "Job completed"
+	msgTooManySucceeded = "Too many succeeded pods running after completion count reached"
+	msgDeletedPod       = "Deleted pod: "
 )

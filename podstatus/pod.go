@@ -19,8 +19,11 @@ type Pod struct {
 type Spec struct {
 	// Volumes are spec.volumes; the StatefulSet controller reads their
 	// persistentVolumeClaim sources.
-	Volumes                       []Volume          `json:"volumes,omitempty"`
-	NodeName                      string            `json:"nodeName,omitempty"`
+	Volumes  []Volume `json:"volumes,omitempty"`
+	NodeName string   `json:"nodeName,omitempty"`
+	// Hostname is spec.hostname (the Job controller sets it on an Indexed
+	// job's pods).
+	Hostname                      string            `json:"hostname,omitempty"`
 	NodeSelector                  map[string]string `json:"nodeSelector,omitempty"`
 	RestartPolicy                 RestartPolicy     `json:"restartPolicy,omitempty"`
 	Priority                      *int32            `json:"priority,omitempty"`
