@@ -260,7 +260,8 @@ func cronStepWant(v cronStepVector) (map[string]any, error) {
 // TestCronJobStepVectorsUpstream: every key of every cronjob.Step vector's
 // want is what upstream shows for its input (planWant), under the
 // conformance matcher: the wants, filled or written by hand, are
-// upstream's.
+// upstream's. Step's Plan.Writes and Events on the vector's input are
+// also checked against upstream's requests and events (cronCompareWrites).
 func TestCronJobStepVectorsUpstream(t *testing.T) {
 	n := 0
 	for _, file := range cronStepFiles {
@@ -279,6 +280,9 @@ func TestCronJobStepVectorsUpstream(t *testing.T) {
 			}
 			if ok, why := conformance.Match(v.Want, up); !ok {
 				t.Errorf("%s %q: the want is not upstream's: %s\n upstream %s", file, v.Name, why, up)
+			}
+			if err := cronCompareWrites(v); err != nil {
+				t.Errorf("%s %q: %v", file, v.Name, err)
 			}
 			n++
 		}
@@ -364,4 +368,67 @@ func writeCronVectors(t *testing.T, file string, vs any) {
 	if err := os.WriteFile(filepath.Join("..", "..", "testdata", "cronjob", file), append(data, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// cronCompareWrites runs cronjob.Step on a stored vector's input and
+// options and compares its Plan's Writes (verb, resource, subresource,
+// name, a delete's propagation policy, in order) with the write requests
+// upstream's sync sent to the fake clientset (upstreamSync.writes), and
+// its Events (type and reason, in order) with the fake recorder's. A
+// vector with Options.RefuseTooManyMissed (no upstream counterpart) is
+// not compared.
+func cronCompareWrites(v cronStepVector) error {
+	var in struct {
+		CronJob kcronjob.CronJob `json:"cronJob"`
+		Jobs    []*job.Job       `json:"jobs"`
+		Now     time.Time        `json:"now"`
+	}
+	if err := json.Unmarshal(v.Input, &in); err != nil {
+		return err
+	}
+	var opts kcronjob.Options
+	if len(v.Options) > 0 {
+		if err := json.Unmarshal(v.Options, &opts); err != nil {
+			return err
+		}
+	}
+	if opts.RefuseTooManyMissed {
+		return nil
+	}
+	p, err := kcronjob.Step(&in.CronJob, in.Jobs, in.Now, opts)
+	if err != nil {
+		return fmt.Errorf("Step: %v", err)
+	}
+	ws, err := p.Writes(&in.CronJob, in.Jobs)
+	if err != nil {
+		return fmt.Errorf("Writes: %v", err)
+	}
+	var got []string
+	for _, w := range ws {
+		r := w.Resource
+		if w.Subresource != "" {
+			r += "/" + w.Subresource
+		}
+		k := string(w.Verb) + " " + r + " " + w.Name
+		if w.Verb == "delete" {
+			k += " propagation=" + w.PropagationPolicy
+		}
+		got = append(got, k)
+	}
+	_, out := stepWant(&in.CronJob, in.Jobs, in.Now)
+	if !slices.Equal(got, out.writes) {
+		return fmt.Errorf("Writes %q\nupstream sent %q", got, out.writes)
+	}
+	var ge, ue []string
+	for _, e := range p.Events {
+		ge = append(ge, string(e.Type)+" "+string(e.Reason))
+	}
+	for _, e := range out.events {
+		f := strings.Fields(e)
+		ue = append(ue, f[0]+" "+f[1])
+	}
+	if !slices.Equal(ge, ue) {
+		return fmt.Errorf("Events %q\nupstream recorded %q", ge, ue)
+	}
+	return nil
 }
