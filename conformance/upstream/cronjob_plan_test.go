@@ -399,21 +399,9 @@ func cronCompareWrites(v cronStepVector) error {
 	if err != nil {
 		return fmt.Errorf("Step: %v", err)
 	}
-	ws, err := p.Writes(&in.CronJob, in.Jobs)
+	got, err := cronWriteKeys(p, &in.CronJob, in.Jobs)
 	if err != nil {
-		return fmt.Errorf("Writes: %v", err)
-	}
-	var got []string
-	for _, w := range ws {
-		r := w.Resource
-		if w.Subresource != "" {
-			r += "/" + w.Subresource
-		}
-		k := string(w.Verb) + " " + r + " " + w.Name
-		if w.Verb == "delete" {
-			k += " propagation=" + w.PropagationPolicy
-		}
-		got = append(got, k)
+		return err
 	}
 	_, out := stepWant(&in.CronJob, in.Jobs, in.Now)
 	if !slices.Equal(got, out.writes) {
@@ -431,4 +419,26 @@ func cronCompareWrites(v cronStepVector) error {
 		return fmt.Errorf("Events %q\nupstream recorded %q", ge, ue)
 	}
 	return nil
+}
+
+// cronWriteKeys renders Plan.Writes(cj, jobs) as upstreamSync.writes
+// renders upstream's requests.
+func cronWriteKeys(p kcronjob.Plan, cj *kcronjob.CronJob, jobs []*job.Job) ([]string, error) {
+	ws, err := p.Writes(cj, jobs)
+	if err != nil {
+		return nil, fmt.Errorf("Writes: %v", err)
+	}
+	var out []string
+	for _, w := range ws {
+		r := w.Resource
+		if w.Subresource != "" {
+			r += "/" + w.Subresource
+		}
+		k := string(w.Verb) + " " + r + " " + w.Name
+		if w.Verb == "delete" {
+			k += " propagation=" + w.PropagationPolicy
+		}
+		out = append(out, k)
+	}
+	return out, nil
 }
