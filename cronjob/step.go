@@ -38,6 +38,10 @@ const (
 	ReasonReplace Reason = "Replace" // an active Job the Replace policy removes
 )
 
+// ReasonStatusUpdate is the reason of the CronJob status write
+// ([Plan.Writes]).
+const ReasonStatusUpdate Reason = "StatusUpdate"
+
 // Event reasons the controller records (Event.Reason) besides the
 // outcomes above that are also events (UnknownTimeZone,
 // UnparseableSchedule, InvalidSchedule, all warnings). The other warnings

@@ -9,9 +9,6 @@ import (
 	"github.com/kubesem/kubesem/plan"
 )
 
-// ReasonStatusUpdate is the reason of the CronJob status write.
-const ReasonStatusUpdate Reason = "StatusUpdate"
-
 // Writes returns the API requests the sync sends, in v1.36.3's order, given
 // the CronJob and Jobs Step read: a delete of each Job in Delete (history
 // cleanup first, then those the Replace policy removes), with

@@ -60,6 +60,18 @@ const (
 	ReasonTooManySucceededPods Reason = "TooManySucceededPods"
 )
 
+// Reasons of the writes that are not a Plan entry's own.
+const (
+	// ReasonRemoveTrackingFinalizer: a finished pod, accounted for, is
+	// released (its tracking finalizer removed).
+	ReasonRemoveTrackingFinalizer Reason = "RemoveTrackingFinalizer"
+	// ReasonFlushStatus: the status write made before finalizers are
+	// removed (Plan.FlushStatus).
+	ReasonFlushStatus Reason = "FlushStatus"
+	// ReasonStatusUpdate: the status write made after them (Plan.Status).
+	ReasonStatusUpdate Reason = "StatusUpdate"
+)
+
 // Condition reasons and messages the Job controller writes.
 const (
 	ConditionReasonPodFailurePolicy         = "PodFailurePolicy"

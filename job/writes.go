@@ -14,18 +14,6 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// Reasons of the writes that are not a Plan entry's own.
-const (
-	// ReasonRemoveTrackingFinalizer: a finished pod, accounted for, is
-	// released (its tracking finalizer removed).
-	ReasonRemoveTrackingFinalizer Reason = "RemoveTrackingFinalizer"
-	// ReasonFlushStatus: the status write made before finalizers are
-	// removed (Plan.FlushStatus).
-	ReasonFlushStatus Reason = "FlushStatus"
-	// ReasonStatusUpdate: the status write made after them (Plan.Status).
-	ReasonStatusUpdate Reason = "StatusUpdate"
-)
-
 // Writes returns the API requests the sync sends, in v1.36.3's order, given
 // the job and pods Step read:
 //
