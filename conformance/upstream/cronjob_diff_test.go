@@ -198,6 +198,9 @@ func checkStepDifferential(t *rapid.T) {
 	if !slices.Equal(ws, out.writes) {
 		t.Fatalf("Writes %q\nupstream sent %q", ws, out.writes)
 	}
+	if err := cronCompareCreated(p, out.jobs); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // planShape mirrors stepWant's shape for a kubesem Plan.

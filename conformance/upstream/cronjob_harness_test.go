@@ -60,6 +60,8 @@ type upstreamSync struct {
 	// with " propagation=<policy>"; the status update is the one sync
 	// sends after syncCronJob when either step asks for it.
 	writes []string
+	// jobs are the Jobs the create requests carried.
+	jobs []*batchv1.Job
 }
 
 // runUpstreamSync runs cleanupFinishedJobs and syncCronJob, as sync does,
@@ -112,8 +114,12 @@ func runUpstreamSync(cj *batchv1.CronJob, jobs []*batchv1.Job, now time.Time) up
 		switch a.GetVerb() {
 		case "create":
 			name := ""
-			if m, ok := a.(k8stesting.CreateAction).GetObject().(metav1.Object); ok {
+			obj := a.(k8stesting.CreateAction).GetObject()
+			if m, ok := obj.(metav1.Object); ok {
 				name = m.GetName()
+			}
+			if j, ok := obj.(*batchv1.Job); ok {
+				out.jobs = append(out.jobs, j)
 			}
 			out.writes = append(out.writes, "create "+r+" "+name)
 		case "update":

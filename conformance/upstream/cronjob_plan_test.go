@@ -3,6 +3,7 @@ package upstream_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/robfig/cron/v3"
+	batchv1 "k8s.io/api/batch/v1"
 
 	"github.com/kubesem/kubesem/conformance"
 	kcronjob "github.com/kubesem/kubesem/cronjob"
@@ -374,7 +376,9 @@ func writeCronVectors(t *testing.T, file string, vs any) {
 // options and compares its Plan's Writes (verb, resource, subresource,
 // name, a delete's propagation policy, in order) with the write requests
 // upstream's sync sent to the fake clientset (upstreamSync.writes), and
-// its Events (type and reason, in order) with the fake recorder's. A
+// its Events (type and reason, in order) with the fake recorder's, and the
+// Job it creates with the one upstream's create carried
+// (cronCompareCreated). A
 // vector with Options.RefuseTooManyMissed (no upstream counterpart) is
 // not compared.
 func cronCompareWrites(v cronStepVector) error {
@@ -406,6 +410,9 @@ func cronCompareWrites(v cronStepVector) error {
 	_, out := stepWant(&in.CronJob, in.Jobs, in.Now)
 	if !slices.Equal(got, out.writes) {
 		return fmt.Errorf("Writes %q\nupstream sent %q", got, out.writes)
+	}
+	if err := cronCompareCreated(p, out.jobs); err != nil {
+		return err
 	}
 	var ge, ue []string
 	for _, e := range p.Events {
@@ -441,4 +448,40 @@ func cronWriteKeys(p kcronjob.Plan, cj *kcronjob.CronJob, jobs []*job.Job) ([]st
 		out = append(out, k)
 	}
 	return out, nil
+}
+
+// cronCompareCreated compares the Job Plan.Writes creates with the one
+// upstream's create request carried: name, labels, annotations,
+// creationTimestamp, the controller reference (apiVersion, kind, name,
+// uid, controller, blockOwnerDeletion) and the spec's parallelism,
+// completions and suspend. The namespace is not compared: upstream leaves
+// it to the request's path, kubesem's Job carries the CronJob's.
+func cronCompareCreated(p kcronjob.Plan, up []*batchv1.Job) error {
+	var got []*job.Job
+	if j := p.Job(); j != nil {
+		got = append(got, j)
+	}
+	if len(got) != len(up) {
+		return fmt.Errorf("Writes creates %d Jobs, upstream %d", len(got), len(up))
+	}
+	for i, u := range up {
+		g := got[i]
+		eq := func(a, b *int32) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+		if g.Name != u.Name || !maps.Equal(g.Labels, u.Labels) && len(g.Labels)+len(u.Labels) > 0 ||
+			!maps.Equal(g.Annotations, u.Annotations) || !g.CreationTimestamp.Equal(u.CreationTimestamp.Time) ||
+			!eq(g.Spec.Parallelism, u.Spec.Parallelism) || !eq(g.Spec.Completions, u.Spec.Completions) ||
+			(g.Spec.Suspend == nil) != (u.Spec.Suspend == nil) {
+			return fmt.Errorf("created Job: Writes %+v %+v\nupstream %+v %+v", g.ObjectMeta, g.Spec, u.ObjectMeta, u.Spec)
+		}
+		if len(g.OwnerReferences) != 1 || len(u.OwnerReferences) != 1 {
+			return fmt.Errorf("created Job owners: Writes %+v, upstream %+v", g.OwnerReferences, u.OwnerReferences)
+		}
+		go_, uo := g.OwnerReferences[0], u.OwnerReferences[0]
+		if go_.APIVersion != uo.APIVersion || go_.Kind != uo.Kind || go_.Name != uo.Name || go_.UID != string(uo.UID) ||
+			!go_.IsController() || uo.Controller == nil || !*uo.Controller ||
+			go_.BlockOwnerDeletion == nil || uo.BlockOwnerDeletion == nil || *go_.BlockOwnerDeletion != *uo.BlockOwnerDeletion {
+			return fmt.Errorf("created Job owner: Writes %+v, upstream %+v", go_, uo)
+		}
+	}
+	return nil
 }
