@@ -161,7 +161,10 @@ func TestPodGCStepDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		pods, nodes, threshold := gcState(t)
 		want := gcUpstream(t, pods, nodes, threshold)
-		plan := podgc.Step(pods, gcListed(nodes), gcUnlisted(nodes), podgc.Memory{}, psBase, podgc.Options{TerminatedPodThreshold: &threshold, Quarantine: -time.Nanosecond})
+		plan, err := podgc.Step(pods, gcListed(nodes), gcUnlisted(nodes), podgc.Memory{}, psBase, podgc.Options{TerminatedPodThreshold: &threshold, Quarantine: -time.Nanosecond})
+		if err != nil {
+			t.Fatalf("Step: %v", err)
+		}
 		got := gcResult{map[string]bool{}, map[string]bool{}, map[string]bool{}}
 		for _, d := range plan.Delete {
 			got.deleted[d.Namespace+"/"+d.Name] = true
