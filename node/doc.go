@@ -24,7 +24,9 @@
 //   - Input: [ParseTaint], [ParseTaints] (kubectl taint syntax),
 //     [ValidateTolerations], [ValidateTaints] (API validation)
 //   - Taint-based eviction: [MatchingTolerations], [MinTolerationTime],
-//     [EvictionFor], [EvictionStep]
+//     [EvictionFor], [EvictionStep] (an [EvictionPlan]: Outcome, Decisions,
+//     Delete, Events, Requeue, Memory), [EvictionPlan.Writes] (per deleted
+//     pod the DisruptionTarget status patch, then the delete)
 //   - Node lifecycle: [UpdateHealth], [ComputeZoneState], [ZoneStates], [ReducedRate],
 //     [HealthyRate], [ZoneRate], [ConditionTaints], [ConditionTaintDiff],
 //     [Step]

@@ -1,8 +1,11 @@
 package upstream_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"slices"
 	"strconv"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -99,4 +102,77 @@ func writeKeysOfActions(as []clienttesting.Action) ([]writeKey, error) {
 		}
 	}
 	return out, nil
+}
+
+// rewriteVectorWants rewrites the wants of a vector file: for each vector
+// (its keys in the file's order decision, name, source, options, input,
+// want, wantError), want(v) returns the new want, or nil to keep it. The
+// file is written indented with indent, other vectors byte for byte as
+// JSON values. It returns how many wants changed.
+func rewriteVectorWants(file, indent string, want func(v map[string]json.RawMessage) (json.RawMessage, error)) (int, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return 0, err
+	}
+	var vs []map[string]json.RawMessage
+	if err := json.Unmarshal(data, &vs); err != nil {
+		return 0, err
+	}
+	order := []string{"decision", "name", "source", "options", "input", "want", "wantError"}
+	var out [][]byte
+	n := 0
+	for _, v := range vs {
+		for k := range v {
+			if !slices.Contains(order, k) {
+				return 0, fmt.Errorf("%s: unexpected key %q", v["name"], k)
+			}
+		}
+		w, err := want(v)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %v", v["name"], err)
+		}
+		if w != nil {
+			var a, b bytes.Buffer
+			_ = json.Compact(&a, v["want"])
+			if err := json.Compact(&b, w); err != nil {
+				return 0, err
+			}
+			if !bytes.Equal(a.Bytes(), b.Bytes()) {
+				v["want"] = b.Bytes()
+				n++
+			}
+		}
+		var b bytes.Buffer
+		b.WriteByte('{')
+		first := true
+		for _, k := range order {
+			if v[k] == nil {
+				continue
+			}
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			kb, _ := json.Marshal(k)
+			b.Write(kb)
+			b.WriteByte(':')
+			b.Write(v[k])
+		}
+		b.WriteByte('}')
+		out = append(out, b.Bytes())
+	}
+	var b bytes.Buffer
+	raw := append([]byte("["), bytes.Join(out, []byte(","))...)
+	raw = append(raw, ']')
+	var c bytes.Buffer
+	if err := json.Compact(&c, raw); err != nil {
+		return 0, err
+	}
+	if err := json.Indent(&b, c.Bytes(), "", indent); err != nil {
+		return 0, err
+	}
+	if bytes.HasSuffix(data, []byte("\n")) {
+		b.WriteByte('\n')
+	}
+	return n, os.WriteFile(file, b.Bytes(), 0o644)
 }
