@@ -29,7 +29,9 @@
 //     pod the DisruptionTarget status patch, then the delete)
 //   - Node lifecycle: [UpdateHealth], [ComputeZoneState], [ZoneStates], [ReducedRate],
 //     [HealthyRate], [ZoneRate], [ConditionTaints], [ConditionTaintDiff],
-//     [Step]
+//     [Step] (a [Plan]: Outcome, Conditions, Taints, MarkPodsNotReady,
+//     Zones, Disrupted, Events, Requeue, Memory), [Plan.Writes] (node status
+//     updates, taint patches, pod status updates)
 //   - Graceful shutdown: [MigrateShutdownConfig], [ShutdownPeriods],
 //     [GroupForPriority], [Shutdown], [ShutdownDelay]
 //   - Heartbeats: [LeaseRenewInterval], [NextLeaseRenewal],
@@ -98,7 +100,16 @@
 //     record is never read, so [Health] does not carry it.
 //   - Shutdown groups with equal priorities keep their input order (upstream
 //     sorts unstably; kubelet validation rejects duplicates anyway).
-//   - Pods are marked not ready by name only (MarkPodsNotReady lists nodes).
+//   - Pods are marked not ready by name only (MarkPodsNotReady lists nodes);
+//     [Step] does not read pods, so the Warning NodeNotReady event upstream
+//     records on each pod it marks is not in [Plan].Events. [Plan.Writes],
+//     given the pods, lists their status updates, by namespace and name
+//     (upstream: pod cache order).
+//   - Upstream's monitor pass updates nodes on eight parallel workers; the
+//     Plan and its Writes take them by name.
+//   - The controller's node label reconciliation (kubernetes.io/os and
+//     kubernetes.io/arch from their beta labels, reconcileNodeLabels) is
+//     not modelled.
 //
 // # Inputs
 //
