@@ -120,7 +120,8 @@ func TestProperties(t *testing.T) {
 func FuzzNeverDeletesLiveRunning(f *testing.F) { fuzzlimit.Rapid(f, checkNeverDeletesLiveRunning) }
 func FuzzOrderIndependent(f *testing.F)        { fuzzlimit.Rapid(f, checkOrderIndependent) }
 
-// FuzzStep decodes arbitrary JSON as a pass's input: Step never panics.
+// FuzzStep decodes arbitrary JSON as a pass's input: Step never panics,
+// and the Writes of a pass it accepts never fail.
 func FuzzStep(f *testing.F) {
 	f.Add([]byte(`{"pods":[null,{"spec":{"nodeName":"x"}}],"nodes":[null,{"metadata":{"name":"y"}}],"unlisted":["x"],"memory":{"quarantine":[{"node":"x","readyAt":"2025-01-01T12:00:00Z"}]}}`), int64(0), 1)
 	f.Fuzz(func(t *testing.T, b []byte, offset int64, threshold int) {
@@ -133,7 +134,14 @@ func FuzzStep(f *testing.F) {
 		if json.Unmarshal(b, &in) != nil {
 			return
 		}
-		_, _ = podgc.Step(in.Pods, in.Nodes, in.Unlisted, in.Memory, t0.Add(time.Duration(offset)), podgc.Options{TerminatedPodThreshold: &threshold, Quarantine: time.Duration(offset)})
+		p, err := podgc.Step(in.Pods, in.Nodes, in.Unlisted, in.Memory, t0.Add(time.Duration(offset)), podgc.Options{TerminatedPodThreshold: &threshold, Quarantine: time.Duration(offset)})
+		if err != nil {
+			return
+		}
+		// the writes of a valid pass always name given pods
+		if _, err := p.Writes(in.Pods); err != nil {
+			t.Fatalf("Writes: %v", err)
+		}
 	})
 }
 
