@@ -56,7 +56,9 @@ var nodeEvictionSeconds = []int64{60, 120, 300, 600, 60, 300, 0, -5, math.MaxInt
 // scheduled fire time, 1 ns before or 1 ns after it. Upstream's queue
 // fires work on the real clock, so work due at the update's time counts as
 // fired: the pod is deleted when upstream's work fires at once (its fire
-// time is its creation time) or is due (fire time ≤ now).
+// time is its creation time) or is due (fire time ≤ now). The events are
+// the controller's recorder's (cancellations, deletions of work that fired),
+// with the deletion event of due work that has not fired yet.
 func TestNodeDiffEvictionStep(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
@@ -68,6 +70,10 @@ func TestNodeDiffEvictionStep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var mu sync.Mutex
+		var events []nodeUpEvent
+		rf := reflect.ValueOf(tc).Elem().FieldByName("recorder")
+		reflect.NewAt(rf.Type(), unsafe.Pointer(rf.UnsafeAddr())).Elem().Set(reflect.ValueOf(record.EventRecorder(nodeEvRecorder{&mu, &events})))
 		q := reflect.ValueOf(tc).Elem().FieldByName("taintEvictionQueue")
 		queue := reflect.NewAt(q.Type(), unsafe.Pointer(q.UnsafeAddr())).Elem().Interface().(*tainteviction.TimedWorkerQueue)
 		wgf := reflect.ValueOf(queue).Elem().FieldByName("workerWG")
@@ -104,6 +110,9 @@ func TestNodeDiffEvictionStep(t *testing.T) {
 					ktols = append(ktols, node.Toleration{Key: k, Operator: string(op), Effect: string(node.NoExecute), TolerationSeconds: secs})
 				}
 			}
+			mu.Lock()
+			events = nil
+			mu.Unlock()
 			if len(utaints) == 0 {
 				nodeUpCancelWork(tc, klog.Background(), key)
 			} else {
@@ -127,6 +136,24 @@ func TestNodeDiffEvictionStep(t *testing.T) {
 			}
 			if upDeleted != (len(plan.Delete) > 0) {
 				t.Fatalf("step %d at %v: kubesem deletes %v (%+v), upstream %v (worker %+v)", step, now, plan.Delete, plan.Decisions, upDeleted, w)
+			}
+			// events: upstream's recorder, plus the deletion event of due
+			// work whose real-clock timer has not fired yet
+			wg.Wait()
+			mu.Lock()
+			var upEv, ev []string
+			for _, e := range events {
+				upEv = append(upEv, e.eventtype+" "+e.reason+" "+e.message)
+			}
+			mu.Unlock()
+			if w != nil && upDeleted {
+				upEv = append(upEv, "Normal TaintManagerEviction Marking for deletion Pod ns/p")
+			}
+			for _, e := range plan.Events {
+				ev = append(ev, string(e.Type)+" "+string(e.Reason)+" "+e.Message)
+			}
+			if !slices.Equal(ev, upEv) {
+				t.Fatalf("step %d at %v: events %q, upstream %q (decisions %+v)", step, now, ev, upEv, plan.Decisions)
 			}
 			if upDeleted {
 				return
