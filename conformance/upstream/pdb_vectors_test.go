@@ -183,7 +183,12 @@ func pdbSameWrites(v pdbVecFile, up pdbUpOut) error {
 	if err != nil {
 		return err
 	}
-	ws, err := p.Writes(&in.Budget, in.Pods, in.Now)
+	return pdbCompareWrites(p, &in.Budget, in.Pods, in.Now, up)
+}
+
+// pdbCompareWrites is pdbSameWrites for a Plan of b over pods at now.
+func pdbCompareWrites(p pdb.Plan, b *pdb.PodDisruptionBudget, pods []*podstatus.Pod, now time.Time, up pdbUpOut) error {
+	ws, err := p.Writes(b, pods, now)
 	if err != nil {
 		return fmt.Errorf("Writes: %v", err)
 	}
@@ -191,20 +196,20 @@ func pdbSameWrites(v pdbVecFile, up pdbUpOut) error {
 	if err != nil {
 		return err
 	}
-	var budget, pods []string
+	var budget, resets []string
 	for _, k := range keys {
 		if k.Resource == "pods" {
-			pods = append(pods, k.String())
+			resets = append(resets, k.String())
 		} else {
 			budget = append(budget, k.String())
 		}
 	}
-	slices.Sort(pods)
+	slices.Sort(resets)
 	var got []string
 	for _, w := range ws {
 		got = append(got, writeKeyOf(w).String())
 	}
-	if want := append(budget, pods...); !slices.Equal(got, want) {
+	if want := append(budget, resets...); !slices.Equal(got, want) {
 		return fmt.Errorf("writes %q, upstream %q", got, want)
 	}
 	for _, w := range ws {
