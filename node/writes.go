@@ -12,10 +12,6 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// ReasonMarkPodNotReady is the reason of the status update that sets a
-// pod's Ready condition to False when its node stops being Ready.
-const ReasonMarkPodNotReady Reason = "MarkPodNotReady"
-
 // Writes returns the API requests of the monitor pass, given the nodes
 // [Step] read, the pods the controller's pod cache lists and the pass's
 // now, in the controller's order:
