@@ -107,6 +107,10 @@
 //     (upstream: pod cache order).
 //   - Upstream's monitor pass updates nodes on eight parallel workers; the
 //     Plan and its Writes take them by name.
+//   - Pod conditions carry no observedGeneration (podstatus does not model
+//     it): the DisruptionTarget condition of [EvictionPlan.Writes] and the
+//     Ready=False update of [Plan.Writes] leave it out, where upstream sets
+//     it from the pod's generation.
 //   - The controller's node label reconciliation (kubernetes.io/os and
 //     kubernetes.io/arch from their beta labels, reconcileNodeLabels) is
 //     not modelled.
