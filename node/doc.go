@@ -100,11 +100,10 @@
 //     record is never read, so [Health] does not carry it.
 //   - Shutdown groups with equal priorities keep their input order (upstream
 //     sorts unstably; kubelet validation rejects duplicates anyway).
-//   - Pods are marked not ready by name only (MarkPodsNotReady lists nodes);
-//     [Step] does not read pods, so the Warning NodeNotReady event upstream
-//     records on each pod it marks is not in [Plan].Events. [Plan.Writes],
-//     given the pods, lists their status updates, by namespace and name
-//     (upstream: pod cache order).
+//   - Pods are marked not ready by node (MarkPodsNotReady lists nodes);
+//     given the pods of the controller's cache, [Step] records the Warning
+//     NodeNotReady event of each pod marked and [Plan.Writes] lists their
+//     status updates, by namespace and name (upstream: pod cache order).
 //   - Upstream's monitor pass updates nodes on eight parallel workers; the
 //     Plan and its Writes take them by name.
 //   - Pod conditions carry no observedGeneration (podstatus does not model

@@ -1,7 +1,6 @@
 package node
 
 import (
-	"cmp"
 	"slices"
 	"time"
 
@@ -75,12 +74,13 @@ func (p Plan) Writes(nodes []*Node, pods []*podstatus.Pod, now time.Time) ([]pla
 	for _, c := range p.Conditions {
 		conds[c.Node] = c.Conditions
 	}
-	onNode := map[string][]*podstatus.Pod{}
+	var bound []*podstatus.Pod
 	for _, q := range pods {
 		if q != nil && marked[q.Spec.NodeName] {
-			onNode[q.Spec.NodeName] = append(onNode[q.Spec.NodeName], q)
+			bound = append(bound, q)
 		}
 	}
+	onNode := podsByNode(bound)
 	var out []plan.Write
 	node := func(name string) *Node { return deepcopy.Copy(cur[name]) }
 	taint := func(w TaintWrite) {
@@ -130,15 +130,8 @@ func (p Plan) Writes(nodes []*Node, pods []*podstatus.Pod, now time.Time) ([]pla
 		if !marked[name] {
 			continue
 		}
-		ps := onNode[name]
-		slices.SortFunc(ps, func(a, b *podstatus.Pod) int {
-			return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-		})
-		for _, q := range ps {
+		for _, q := range markedNotReady(onNode[name]) {
 			i := slices.IndexFunc(q.Status.Conditions, func(c podstatus.Condition) bool { return c.Type == podstatus.Ready })
-			if i < 0 || q.Status.Conditions[i].Status == meta.ConditionFalse {
-				continue
-			}
 			obj := deepcopy.Copy(q)
 			obj.Status.Conditions[i].Status = meta.ConditionFalse
 			obj.Status.Conditions[i].LastTransitionTime = now

@@ -17,7 +17,7 @@ import (
 // rate-limited NoExecute taint and the NoSchedule condition taint.
 func TestPlanWrites(t *testing.T) {
 	nodes := []*Node{readyNode("a", "z1", t0), readyNode("b", "z1", t0)}
-	p, err := Step(nodes, nil, Memory{}, t0, Options{})
+	p, err := Step(nodes, nil, nil, Memory{}, t0, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,9 +30,21 @@ func TestPlanWrites(t *testing.T) {
 	pods := []*podstatus.Pod{pod("y", "b", meta.ConditionTrue), pod("x", "b", meta.ConditionTrue), pod("z", "b", meta.ConditionFalse), pod("w", "a", meta.ConditionTrue)}
 	now := t0.Add(51 * time.Second)
 	nodes[0].Status.Conditions[0].LastHeartbeatTime = now
-	p, err = Step(nodes, nil, p.Memory, now, Options{})
+	p, err = Step(nodes, nil, pods, p.Memory, now, Options{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// the node's event, then a Warning on each pod whose Ready changes
+	var evs []string
+	for _, e := range p.Events {
+		evs = append(evs, string(e.Type)+" "+string(e.Reason)+" "+e.Object+" "+e.Message)
+	}
+	wantEv := []string{"Normal NodeNotReady b ", "Warning NodeNotReady x Node is not ready", "Warning NodeNotReady y Node is not ready"}
+	if !slices.Equal(evs, wantEv) {
+		t.Errorf("events %q; want %q", evs, wantEv)
+	}
+	if _, err := Step(nodes, nil, []*podstatus.Pod{nil}, p.Memory, now, Options{}); !errors.As(err, new(*field.Error)) {
+		t.Errorf("nil pod: %v", err)
 	}
 	ws, err := p.Writes(nodes, pods, now)
 	if err != nil {
@@ -78,7 +90,7 @@ func TestPlanWrites(t *testing.T) {
 	nodes[1].Spec.Taints = append(nodes[1].Spec.Taints, Taint{Key: TaintNotReady, Effect: NoExecute})
 	nodes[1].Status.Conditions[0].Status = ConditionTrue
 	nodes[1].Status.Conditions[0].LastHeartbeatTime = now.Add(time.Second)
-	p, err = Step(nodes, nil, p.Memory, now.Add(time.Second), Options{})
+	p, err = Step(nodes, nil, nil, p.Memory, now.Add(time.Second), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -182,7 +182,7 @@ func simulateNodeOutage(args []string, stdout io.Writer) error {
 				leases = append(leases, node.Lease{ObjectMeta: meta.ObjectMeta{Name: nd.Name}, Spec: node.LeaseSpec{RenewTime: &rt}})
 			}
 		}
-		p, err := node.Step(nodes, leases, mem, now, opts)
+		p, err := node.Step(nodes, leases, nil, mem, now, opts)
 		if err != nil {
 			return err
 		}

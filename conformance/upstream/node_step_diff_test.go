@@ -735,6 +735,9 @@ func nsCompare(p node.Plan, o nsObs, in []*node.Node, now time.Time, u *nsUp) er
 	}
 	var ev, uev []string
 	for _, e := range p.Events {
+		if nsPodEvent(e) {
+			continue // compared by nsComparePodEvents where Step had the pods
+		}
 		ev = append(ev, fmt.Sprintf("%s %s Node %s %s", e.Type, e.Reason, e.Object, e.Message))
 	}
 	for _, e := range o.events {
@@ -760,6 +763,38 @@ func nsCompare(p node.Plan, o nsObs, in []*node.Node, now time.Time, u *nsUp) er
 		return fmt.Errorf("requeue %+v, upstream's monitor period %v", p.Requeue, period)
 	}
 	return nsCompareMemory(p.Memory, now, u)
+}
+
+// nsPodEvent reports whether e is the Warning NodeNotReady event Step
+// records on a pod it marks not ready.
+func nsPodEvent(e plan.Event) bool {
+	return e.Type == plan.Warning && e.Reason == node.ReasonEventNodeNotReady
+}
+
+// nsComparePodEvents checks the Plan's pod events (Step given the pods of
+// the controller's cache) against the events upstream's MarkPodsNotReady
+// recorded on pods: the same pods (by their nodes; one pod per node), each
+// with the message "Node is not ready".
+func nsComparePodEvents(p node.Plan, o nsObs) error {
+	nodeOf := map[string]string{}
+	for _, x := range o.pods {
+		nodeOf[x.Name] = x.Spec.NodeName
+	}
+	var got []string
+	for _, e := range p.Events {
+		if !nsPodEvent(e) {
+			continue
+		}
+		if e.Message != node.PodNotReadyMessage {
+			return fmt.Errorf("pod event %+v", e)
+		}
+		got = append(got, nodeOf[e.Object])
+	}
+	sort.Strings(got)
+	if !slices.Equal(got, o.podEvents) {
+		return fmt.Errorf("pod NodeNotReady events on the pods of %v, upstream %v", got, o.podEvents)
+	}
+	return nil
 }
 
 // nsCompareWrites checks the Plan's Writes (over the input nodes and the
@@ -1243,11 +1278,18 @@ func nsCheckSequence(t *rapid.T, opts node.Options, counts map[string]int) {
 			in[j] = must(k8s.FromNode(n))
 		}
 		leases := u.worldLeases()
-		p, err := node.Step(in, leases, mem, s.now, opts)
+		var kpods []*podstatus.Pod
+		for _, x := range u.pods.List() {
+			kpods = append(kpods, must(k8s.FromPod(x.(*v1.Pod))))
+		}
+		p, err := node.Step(in, leases, kpods, mem, s.now, opts)
 		if err != nil {
 			t.Fatalf("pass %d: Step: %v", i, err)
 		}
 		o := u.pass(t, ctx, s.now)
+		if err := nsComparePodEvents(p, o); err != nil {
+			t.Fatalf("pass %d at %v: %v", i, s.now.Format(time.RFC3339Nano), err)
+		}
 		if o.kept > 0 {
 			counts["zones without nodes kept in map order, dropped"] += o.kept
 		}
@@ -1710,7 +1752,7 @@ func TestNodeStepVectorsWrite(t *testing.T) {
 			if mem != nil {
 				m = *mem
 			}
-			p, err := node.Step(in, nil, m, ps.now, sc.opts)
+			p, err := node.Step(in, nil, nil, m, ps.now, sc.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
