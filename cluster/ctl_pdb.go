@@ -3,9 +3,7 @@ package cluster
 import (
 	"time"
 
-	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/pdb"
-	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
@@ -15,10 +13,7 @@ import (
 // disruptionController runs pdb.Step on each budget with the pods of its
 // namespace and the controllers their controller references name (found
 // by UID, with their own controller references for a ReplicaSet's
-// Deployment).
-//
-// TEMPORARY: until pdb.Plan.Writes lands on main, the DisruptionTarget
-// resets and the status write are made here.
+// Deployment); pdb.Plan.Writes makes the writes.
 func disruptionController() controller {
 	return controller{
 		name:  CtlDisruption,
@@ -40,23 +35,8 @@ func disruptionController() controller {
 			if err != nil {
 				return stepOut{plan: p, err: err}
 			}
-			var out []plan.Write
-			for _, r := range p.ResetDisruptionTarget {
-				pod := w.State.Pod(b.Namespace, r.Name)
-				if pod == nil {
-					continue
-				}
-				c := *pod
-				c.Status.Conditions = setPodCondition(pod.Status.Conditions, podstatus.Condition{Type: podstatus.DisruptionTarget,
-					Status: meta.ConditionFalse, LastTransitionTime: now, Reason: "PodDisruptionBudgetSync"})
-				out = append(out, plan.Write{Verb: plan.VerbPatch, Resource: "pods", Subresource: "status", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID, Object: &c, Reason: r.Reason})
-			}
-			if p.UpdateStatus {
-				c := *b
-				c.Status = p.Status
-				out = append(out, plan.Write{Verb: plan.VerbUpdate, Resource: "poddisruptionbudgets", Subresource: "status", Namespace: b.Namespace, Name: b.Name, UID: b.UID, Object: &c, Reason: p.Outcome})
-			}
-			return stepOut{plan: p, writes: out, events: p.Events, requeue: p.Requeue}
+			writes, err := p.Writes(b, pods, now)
+			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue}
 		},
 	}
 }

@@ -119,10 +119,9 @@
 //
 // # Divergences
 //
-//   - Until the node and pod GC packages' Plan.Writes and pdb's land, the
-//     adapters marked TEMPORARY (ctl_node.go, ctl_podgc.go, ctl_pdb.go)
-//     turn Plan fields into writes themselves; the taint-eviction adapter
-//     writes the DisruptionTarget condition and the delete itself.
+//   - Every controller's writes are its package's Plan.Writes; only the
+//     TTL-after-finished controller (a job.TimeLeft decision, no Plan)
+//     writes its delete here.
 //   - The TTL-after-finished controller deletes with background
 //     propagation, not foreground. The StatefulSet and DaemonSet
 //     controllers do not adopt orphan pods or revisions (they are given
