@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
 )
 
 // singleton is the key of a controller that syncs the whole cluster in one
@@ -35,11 +37,44 @@ func nodeLifecycleController() controller {
 			if err != nil {
 				return stepOut{plan: p, err: err}
 			}
-			writes, err := p.Writes(nodes, pods, now)
+			writes, err := nodeWrites(w.State, p, nodes, now)
 			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue,
 				after: func() { w.nodeMem = p.Memory }}
 		},
 	}
+}
+
+// nodeWrites is p.Writes given only the nodes the Plan writes and the pods
+// bound to the nodes it marks not ready (in the order of nodes and of
+// State.Pods): Writes copies every node it is given, and each write
+// concerns one named node, so the writes are the same.
+func nodeWrites(s *State, p node.Plan, nodes []*node.Node, now time.Time) ([]plan.Write, error) {
+	if len(p.Conditions) == 0 && len(p.Taints) == 0 && len(p.MarkPodsNotReady) == 0 {
+		return nil, nil
+	}
+	named := map[string]bool{}
+	for _, c := range p.Conditions {
+		named[c.Node] = true
+	}
+	for _, t := range p.Taints {
+		named[t.Node] = true
+	}
+	var pods []*podstatus.Pod
+	marked := map[string]bool{}
+	for _, n := range p.MarkPodsNotReady {
+		named[n] = true
+		if !marked[n] {
+			marked[n] = true
+			pods = mergePods(pods, s.PodsOnNode(n))
+		}
+	}
+	sub := make([]*node.Node, 0, len(named))
+	for _, n := range nodes {
+		if named[n.Name] {
+			sub = append(sub, n)
+		}
+	}
+	return p.Writes(sub, pods, now)
 }
 
 // taintEvictionController runs node.EvictionStep for each node with a

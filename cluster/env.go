@@ -298,11 +298,14 @@ func (w *World) podTimer(p *podstatus.Pod) (time.Time, bool) {
 	if podstatus.IsTerminal(p) {
 		return time.Time{}, false
 	}
-	b := w.behavior(p)
 	kp := w.kpods[p.UID]
 	if kp != nil && kp.fail != nil {
 		return w.Now, true
 	}
+	if len(p.Status.ContainerStatuses) > 0 && (kp == nil || kp.restartAt.IsZero()) && !w.anyRunFor && allReady(p) {
+		return time.Time{}, false // running and ready: nothing to do (fast path)
+	}
+	b := w.behavior(p)
 	if len(p.Status.ContainerStatuses) == 0 {
 		bound := p.CreationTimestamp
 		if c := p.Condition(podstatus.PodScheduled); c != nil && c.Status == meta.ConditionTrue {

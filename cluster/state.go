@@ -137,7 +137,8 @@ type set = map[Key]struct{}
 // Objects are pointers that are never modified once stored: every write
 // stores a new object (copy-on-write), so a pointer read from a State stays
 // valid and unchanged forever, and [State.Clone] copies only the maps. A
-// State is not safe for concurrent writes; reads of distinct Clones are.
+// State is not safe for concurrent use (its lists cache their order);
+// distinct Clones are independent.
 //
 // The zero State is not usable; use [NewState].
 type State struct {
@@ -156,6 +157,8 @@ type State struct {
 	// versions counts the writes to each kind, so that a controller can
 	// tell whether anything it reads changed.
 	versions map[Kind]uint64
+	// sorted caches each kind's names in order, per version.
+	sorted map[Kind]sortedNamesCache
 	// Counter is the API server's sequence: each assigned UID and generated
 	// name takes the next value.
 	Counter uint64
@@ -188,6 +191,7 @@ func (s *State) Clone() *State {
 		onNode:   make(map[string]map[name]struct{}, len(s.onNode)),
 		orphans:  make(map[string]map[name]struct{}, len(s.orphans)),
 		versions: cloneMap(s.versions),
+		sorted:   cloneMap(s.sorted),
 		Counter:  s.Counter,
 	}
 	for k, m := range s.objs {
@@ -240,12 +244,11 @@ func (s *State) ByUID(uid string) (Key, bool) {
 
 // Keys returns the keys of every object of kind k, by namespace and name.
 func (s *State) Keys(k Kind) []Key {
-	m := s.objs[k]
-	out := make([]Key, 0, len(m))
-	for n := range m {
-		out = append(out, Key{k, n.ns, n.name})
+	names := s.sortedKind(k)
+	out := make([]Key, len(names))
+	for i, n := range names {
+		out[i] = Key{k, n.ns, n.name}
 	}
-	slices.SortFunc(out, compareKeys)
 	return out
 }
 
@@ -270,14 +273,34 @@ func (s *State) Dependents(uid string) []Key {
 	return out
 }
 
-// list returns the objects of kind k sorted by namespace and name.
-func list[T any](s *State, k Kind) []T {
+// sortedKind returns the names of kind k's objects in order, sorted once
+// per version of the kind (the slice is shared: never modify it).
+func (s *State) sortedKind(k Kind) []name {
+	if c, ok := s.sorted[k]; ok && c.version == s.versions[k] {
+		return c.names
+	}
 	m := s.objs[k]
 	names := make([]name, 0, len(m))
 	for n := range m {
 		names = append(names, n)
 	}
 	slices.SortFunc(names, compareNames)
+	if s.sorted == nil {
+		s.sorted = map[Kind]sortedNamesCache{}
+	}
+	s.sorted[k] = sortedNamesCache{s.versions[k], names}
+	return names
+}
+
+type sortedNamesCache struct {
+	version uint64
+	names   []name
+}
+
+// list returns the objects of kind k sorted by namespace and name.
+func list[T any](s *State, k Kind) []T {
+	m := s.objs[k]
+	names := s.sortedKind(k)
 	out := make([]T, len(names))
 	for i, n := range names {
 		out[i] = m[n].(T)

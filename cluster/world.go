@@ -98,11 +98,14 @@ type World struct {
 	Opts  Options
 	Trace []Entry
 
-	events  []Event // pending scenario events, by time then input order
-	pods    []PodBehavior
-	ctls    []controller
-	requeue map[ctlKey]requeue
-	fails   map[ctlKey]int
+	events []Event // pending scenario events, by time then input order
+	pods   []PodBehavior
+	// anyRunFor is whether a PodBehavior has RunFor (pods then have a
+	// timer while running).
+	anyRunFor bool
+	ctls      []controller
+	requeue   map[ctlKey]requeue
+	fails     map[ctlKey]int
 	// seen is, per controller, the State's kind versions at its last sync.
 	seen map[string]map[Kind]uint64
 
@@ -163,6 +166,11 @@ func New(sc Scenario, opts Options) (*World, error) {
 	w.events = slices.Clone(sc.Events)
 	slices.SortStableFunc(w.events, func(a, b Event) int { return int(a.At - b.At) })
 	w.pods = slices.Clone(sc.Pods)
+	for _, b := range w.pods {
+		if b.RunFor != nil {
+			w.anyRunFor = true
+		}
+	}
 	w.ctls = controllersFor(opts.Controllers)
 	// A node that is not Ready at the start is taken as one whose kubelet
 	// does not run (a dump of a cluster with a dead node); startNode
