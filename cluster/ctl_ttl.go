@@ -7,9 +7,6 @@ import (
 	"github.com/kubesem/kubesem/plan"
 )
 
-// CtlTTL is the TTL-after-finished controller's name.
-const CtlTTL = "ttlafterfinished"
-
 // ttlController deletes each finished Job whose ttlSecondsAfterFinished
 // has passed (job.TimeLeft), and requeues the others at their expiry.
 // Upstream deletes with foreground propagation; the world's garbage

@@ -54,10 +54,9 @@
 // # One sync
 //
 // World.Sync runs, in this order, the controllers deployment, replicaset,
-// replicationcontroller, daemonset, job, cronjob, ttlafterfinished,
-// disruption, podgc, node-lifecycle and taint-eviction (the StatefulSet
-// controller is not
-// wired yet, see Divergences), each on its objects by namespace and name,
+// replicationcontroller, statefulset, daemonset, job, cronjob,
+// ttlafterfinished, disruption, podgc, node-lifecycle and taint-eviction,
+// each on its objects by namespace and name,
 // each Step seeing the State the writes before it left (a controller
 // manager with a perfectly fresh cache). A controller syncs at an instant
 // when a kind it watches changed since its last pass or one of its

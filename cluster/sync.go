@@ -47,6 +47,7 @@ const (
 	CtlDaemonSet    = "daemonset"
 	CtlJob          = "job"
 	CtlCronJob      = "cronjob"
+	CtlTTL          = "ttlafterfinished"
 	CtlDisruption   = "disruption"
 	CtlPodGC        = "podgc"
 	CtlNode         = "node-lifecycle"
