@@ -75,6 +75,7 @@ conformance/README.md), served by kubesem itself.`
 const simulateUsage = `usage: kubesem simulate <simulation> [flags]
 
 simulations:
+  cluster   a scenario of objects and timed events on the whole world (every controller, kubelets, users)
   rollout   a Deployment rollout step by step
   cronjob   a CronJob's schedule slots over a window
   drain     the documented kubectl drain against a PodDisruptionBudget

@@ -126,15 +126,6 @@ func explainCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 	return nil
 }
 
-// maxListDepth bounds how deep Lists may nest in a dump: kubectl prints
-// one List, or a stream of them; a List inside a List inside … is refused
-// beyond this depth rather than unwrapped level by level.
-const maxListDepth = 4
-
-// defaultMaxDump is the largest dump explain reads unless --max-bytes says
-// otherwise.
-const defaultMaxDump = 2 << 30
-
 // readDump reads a stream of JSON objects and Lists (at most limit bytes),
 // as the API server reads JSON: keys are case-sensitive, a repeated key is
 // an error.
