@@ -364,26 +364,64 @@ func (r *worldRun) report(run *scenarioRun) clusterReport {
 	return out
 }
 
-// offset prints a time offset from the start: +0s, +1m05s, +1h02m03s,
-// +250ms.
+// atOffset prints a time offset from the start: +0s, +1m05s, +1h02m03s,
+// +2m00.1s.
 func atOffset(d time.Duration) string {
-	if d < time.Second && d > 0 {
-		return "+" + d.String()
-	}
 	s := d.Truncate(time.Second)
-	frac := d - s
-	h, m, sec := int(s/time.Hour), int(s%time.Hour/time.Minute), int(s%time.Minute/time.Second)
-	var out string
+	h, m := int(s/time.Hour), int(s%time.Hour/time.Minute)
+	sec := strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%09.6f", (d%time.Minute).Seconds()), "0"), ".")
+	if !strings.Contains(sec, ".") {
+		sec = fmt.Sprintf("%02d", int(d%time.Minute/time.Second))
+	} else if len(sec) > 2 && sec[0] == '0' && sec[1] != '.' {
+		// keep the leading zero: 05.5
+	}
 	switch {
 	case h > 0:
-		out = fmt.Sprintf("+%dh%02dm%02ds", h, m, sec)
+		return fmt.Sprintf("+%dh%02dm%ss", h, m, sec)
 	case m > 0:
-		out = fmt.Sprintf("+%dm%02ds", m, sec)
-	default:
-		out = fmt.Sprintf("+%ds", sec)
+		return fmt.Sprintf("+%dm%ss", m, sec)
 	}
-	if frac > 0 {
-		out += fmt.Sprintf("+%v", frac)
+	return "+" + strings.TrimPrefix(sec, "0") + "s"
+}
+
+// streak is a write refused again and again (a drain's evictions under a
+// budget): printed once, with the count and the last time.
+type streak struct {
+	skip bool
+	more int
+	last time.Time
+}
+
+// refusalStreaks finds the writes the API server refused that repeat a
+// refusal of the same request (controller, verb, object, reason, error) with
+// no accepted write to that object in between: the first is printed with
+// the count, the others are not.
+func refusalStreaks(tr []cluster.Entry) map[int]*streak {
+	out := map[int]*streak{}
+	open := map[string]int{} // request → index of the streak's first entry
+	for i, e := range tr {
+		if e.Write == nil {
+			continue
+		}
+		obj := e.Object.String()
+		if e.Err == "" {
+			for k := range open {
+				if strings.HasPrefix(k, obj+"\x00") {
+					delete(open, k)
+				}
+			}
+			continue
+		}
+		k := obj + "\x00" + e.Controller + "\x00" + verbOf(e.Write) + "\x00" + string(e.Reason) + "\x00" + e.Err
+		first, ok := open[k]
+		if !ok {
+			open[k] = i
+			out[i] = &streak{}
+			continue
+		}
+		out[first].more++
+		out[first].last = e.Time
+		out[i] = &streak{skip: true}
 	}
 	return out
 }
@@ -417,8 +455,13 @@ func (r *worldRun) print(out io.Writer, run *scenarioRun, file string, heartbeat
 	}
 	fmt.Fprintln(out)
 	last := time.Duration(-1)
-	for _, e := range w.Trace {
+	repeats := refusalStreaks(w.Trace)
+	for i, e := range w.Trace {
 		if e.Reason == cluster.ReasonHeartbeat && !heartbeats {
+			continue
+		}
+		r, ok := repeats[i]
+		if ok && r.skip {
 			continue
 		}
 		at := e.Time.Sub(w.Start)
@@ -426,7 +469,11 @@ func (r *worldRun) print(out io.Writer, run *scenarioRun, file string, heartbeat
 		if at != last {
 			ts, last = atOffset(at), at
 		}
-		fmt.Fprintf(out, "%-9s %-22s %s\n", ts, e.Controller, entryText(e))
+		text := entryText(e)
+		if ok && r.more > 0 {
+			text += fmt.Sprintf(" (and %d more time(s) until %s)", r.more, atOffset(r.last.Sub(w.Start)))
+		}
+		fmt.Fprintf(out, "%-9s %-16s %s\n", ts, e.Controller, text)
 	}
 	fmt.Fprintln(out)
 	switch {
@@ -446,10 +493,13 @@ func entryText(e cluster.Entry) string {
 	var b strings.Builder
 	switch {
 	case e.Event != nil:
-		fmt.Fprintf(&b, "event %s %s %s", e.Object, e.Event.Type, e.Event.Reason)
-		if e.Event.Object != "" {
-			fmt.Fprintf(&b, " (%s)", e.Event.Object)
+		obj := objectText(e.Object)
+		if e.Object.Name == "" {
+			obj = e.Event.Object
+		} else if e.Event.Object != "" {
+			obj += " (" + e.Event.Object + ")"
 		}
+		fmt.Fprintf(&b, "%-14s %s %s %s", "event", obj, e.Event.Type, e.Event.Reason)
 		if e.Event.Message != "" {
 			b.WriteString(": " + e.Event.Message)
 		}
