@@ -89,8 +89,8 @@ func revisionName(prefix, hash string) string {
 // compares the stored data with the revision the controller would build,
 // as getStatefulSetRevisions and the DaemonSet controller's
 // constructHistory/dedupCurHistories use it. Templates are compared by
-// their JSON encoding (podstatus.Template writes every field it was given,
-// keys sorted), where upstream compares the stored bytes.
+// their JSON encoding (templateKey: every field the template was given),
+// where upstream compares the stored bytes.
 func equalRevision(revs []*history.ControllerRevision, t *podstatus.Template) *history.ControllerRevision {
 	var want []byte
 	var best *history.ControllerRevision
@@ -99,15 +99,36 @@ func equalRevision(revs []*history.ControllerRevision, t *podstatus.Template) *h
 			continue
 		}
 		if want == nil {
-			b, err := json.Marshal(t)
-			if err != nil {
+			want = templateKey(t)
+			if want == nil {
 				return nil
 			}
-			want = b
 		}
-		if b, err := json.Marshal(&r.Data.Template); err == nil && bytes.Equal(b, want) && (best == nil || history.Compare(*best, *r) < 0) {
+		if b := templateKey(&r.Data.Template); b != nil && bytes.Equal(b, want) && (best == nil || history.Compare(*best, *r) < 0) {
 			best = r
 		}
 	}
 	return best
+}
+
+// templateKey is t's JSON encoding with keys sorted (a template with
+// unmodelled fields encodes its keys sorted, one without in struct order)
+// and without the "$patch" marker a revision's decoded template keeps among
+// its unmodelled fields; nil when t does not encode.
+func templateKey(t *podstatus.Template) []byte {
+	b, err := json.Marshal(t)
+	if err != nil {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var m map[string]any
+	if dec.Decode(&m) != nil {
+		return nil
+	}
+	delete(m, "$patch")
+	if b, err = json.Marshal(m); err != nil {
+		return nil
+	}
+	return b
 }
