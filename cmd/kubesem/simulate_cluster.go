@@ -454,14 +454,28 @@ func (r *worldRun) print(out io.Writer, run *scenarioRun, file string, heartbeat
 		fmt.Fprintln(out, "node heartbeats (lease renewals, periodic status reports) are not shown (--heartbeats shows them)")
 	}
 	fmt.Fprintln(out)
+	r.printTrace(out, heartbeats)
+	fmt.Fprintln(out)
+	r.printEnd(out)
+}
+
+// printTrace prints the trace, one line per write or event: the time
+// offset (once per instant), the controller, the request, the object and
+// the reason.
+func (r *worldRun) printTrace(out io.Writer, heartbeats bool) {
+	w := r.w
 	last := time.Duration(-1)
 	repeats := refusalStreaks(w.Trace)
+	width := 16
+	for _, e := range w.Trace {
+		width = max(width, min(len(e.Controller), 28))
+	}
 	for i, e := range w.Trace {
 		if e.Reason == cluster.ReasonHeartbeat && !heartbeats {
 			continue
 		}
-		r, ok := repeats[i]
-		if ok && r.skip {
+		rep, ok := repeats[i]
+		if ok && rep.skip {
 			continue
 		}
 		at := e.Time.Sub(w.Start)
@@ -470,12 +484,16 @@ func (r *worldRun) print(out io.Writer, run *scenarioRun, file string, heartbeat
 			ts, last = atOffset(at), at
 		}
 		text := entryText(e)
-		if ok && r.more > 0 {
-			text += fmt.Sprintf(" (and %d more time(s) until %s)", r.more, atOffset(r.last.Sub(w.Start)))
+		if ok && rep.more > 0 {
+			text += fmt.Sprintf(" (and %d more time(s) until %s)", rep.more, atOffset(rep.last.Sub(w.Start)))
 		}
-		fmt.Fprintf(out, "%-9s %-16s %s\n", ts, e.Controller, text)
+		fmt.Fprintf(out, "%-9s %-*s %s\n", ts, width, e.Controller, text)
 	}
-	fmt.Fprintln(out)
+}
+
+// printEnd says how the run ended and prints the final state.
+func (r *worldRun) printEnd(out io.Writer) {
+	w := r.w
 	switch {
 	case r.until != 0:
 		fmt.Fprintf(out, "ran until %s\n", atOffset(r.until))
