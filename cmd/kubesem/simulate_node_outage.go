@@ -182,7 +182,7 @@ func simulateNodeOutage(args []string, stdout io.Writer) error {
 				leases = append(leases, node.Lease{ObjectMeta: meta.ObjectMeta{Name: nd.Name}, Spec: node.LeaseSpec{RenewTime: &rt}})
 			}
 		}
-		p, err := node.Step(nodes, leases, mem, now, opts)
+		p, err := node.Step(nodes, leases, nil, mem, now, opts)
 		if err != nil {
 			return err
 		}
@@ -228,7 +228,7 @@ func simulateNodeOutage(args []string, stdout io.Writer) error {
 			for _, s := range scheduled[nd.Name] {
 				prev[s.Pod] = s
 			}
-			for _, s := range ep.Scheduled {
+			for _, s := range ep.Memory {
 				if old, ok := prev[s.Pod]; !ok || !old.FireAt.Equal(s.FireAt) {
 					lines = append(lines, fmt.Sprintf("pod %s: eviction scheduled at %v", s.Pod, s.FireAt.Sub(t0)))
 				}
@@ -238,7 +238,7 @@ func simulateNodeOutage(args []string, stdout io.Writer) error {
 					lines = append(lines, fmt.Sprintf("pod %s: eviction cancelled", d.Pod))
 				}
 			}
-			scheduled[nd.Name] = ep.Scheduled
+			scheduled[nd.Name] = ep.Memory
 			for _, del := range ep.Delete {
 				evicted[del.Name] = at
 				lines = append(lines, fmt.Sprintf("pod %s deleted (%s)", del.Name, del.Reason))
