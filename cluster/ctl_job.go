@@ -1,23 +1,18 @@
 package cluster
 
 import (
-	"maps"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/kubesem/kubesem/cronjob"
 	"github.com/kubesem/kubesem/job"
-	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
 // jobController runs job.Step on each Job with the pods it controls and
-// the backoff record kept in the World.
-//
-// TEMPORARY: until job.Plan.Writes lands on main, jobWrites turns the
-// Plan's fields into writes here.
+// the backoff record kept in the World (the Plan's Memory); job.Plan.Writes
+// makes the writes.
 func jobController() controller {
 	return controller{
 		name:  CtlJob,
@@ -33,80 +28,17 @@ func jobController() controller {
 			if err != nil {
 				return stepOut{plan: p, err: err}
 			}
-			return stepOut{plan: p, writes: jobWrites(p, j, pods), requeue: p.Requeue,
+			writes, err := p.Writes(j, pods)
+			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue,
 				after: func() { w.jobBackoff[k] = p.Memory }}
 		},
 	}
 }
 
-// jobWrites (TEMPORARY): deletions, creations (with the tracking
-// finalizer; an Indexed job's pods with their index annotation and label),
-// the finalizer removals, then the status.
-func jobWrites(p job.Plan, j *job.Job, pods []*podstatus.Pod) []plan.Write {
-	var out []plan.Write
-	for _, d := range p.Delete {
-		out = append(out, plan.Write{Verb: plan.VerbDelete, Resource: "pods", Namespace: j.Namespace, Name: d.Name, UID: d.UID, Reason: d.Reason})
-	}
-	ref := meta.NewControllerRef("batch/v1", "Job", j.Name, j.UID)
-	newPod := func() *podstatus.Pod {
-		pod := podstatus.FromTemplate(&j.Spec.Template, j.Namespace, podstatus.PodPrefix(j.Name), "", &ref)
-		pod.Finalizers = append(slices.Clone(pod.Finalizers), job.TrackingFinalizer)
-		return pod
-	}
-	if len(p.Create.Objects) > 0 {
-		for _, np := range p.Create.Objects {
-			pod := newPod()
-			pod.GenerateName = np.GenerateName
-			idx := strconv.Itoa(np.Index)
-			pod.Annotations = maps.Clone(pod.Annotations)
-			if pod.Annotations == nil {
-				pod.Annotations = map[string]string{}
-			}
-			pod.Annotations[job.CompletionIndexAnnotation] = idx
-			if np.IndexFailureCount != nil {
-				pod.Annotations[job.IndexFailureCountAnnotation] = strconv.Itoa(int(*np.IndexFailureCount))
-			}
-			if np.IndexIgnoredFailureCount != nil {
-				pod.Annotations[job.IndexIgnoredFailureCountAnnotation] = strconv.Itoa(int(*np.IndexIgnoredFailureCount))
-			}
-			pod.Labels = maps.Clone(pod.Labels)
-			if pod.Labels == nil {
-				pod.Labels = map[string]string{}
-			}
-			pod.Labels[job.CompletionIndexAnnotation] = idx
-			out = append(out, plan.Write{Verb: plan.VerbCreate, Resource: "pods", Namespace: j.Namespace, Object: pod, Reason: p.Create.Reason})
-		}
-	} else {
-		for range p.Create.Count {
-			out = append(out, plan.Write{Verb: plan.VerbCreate, Resource: "pods", Namespace: j.Namespace, Object: newPod(), Reason: p.Create.Reason})
-		}
-	}
-	byUID := make(map[string]*podstatus.Pod, len(pods))
-	for _, pod := range pods {
-		byUID[pod.UID] = pod
-	}
-	for _, uid := range p.RemoveFinalizers {
-		pod := byUID[uid]
-		if pod == nil {
-			continue
-		}
-		c := *pod
-		c.Finalizers = slices.DeleteFunc(slices.Clone(pod.Finalizers), func(f string) bool { return f == job.TrackingFinalizer })
-		out = append(out, plan.Write{Verb: plan.VerbPatch, Resource: "pods", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID, Object: &c, Reason: p.Outcome})
-	}
-	if p.UpdateStatus {
-		c := *j
-		c.Status = p.Status
-		out = append(out, plan.Write{Verb: plan.VerbUpdate, Resource: "jobs", Subresource: "status", Namespace: j.Namespace, Name: j.Name, UID: j.UID, Object: &c, Reason: p.Outcome})
-	}
-	return out
-}
-
 // cronJobController runs cronjob.Step on each CronJob with the Jobs it
-// controls.
-//
-// TEMPORARY: until cronjob.Plan.Writes lands on main, the deletions, the
-// Job's creation and the status are written here.
+// controls; cronjob.Plan.Writes makes the writes. The new status.active
+// entry gets the UID the API server gave the created Job, as upstream
+// builds it from the create's answer.
 func cronJobController() controller {
 	return controller{
 		name:  CtlCronJob,
@@ -122,17 +54,9 @@ func cronJobController() controller {
 			if err != nil {
 				return stepOut{plan: p, err: err}
 			}
-			var out []plan.Write
-			for _, d := range p.Delete {
-				out = append(out, plan.Write{Verb: plan.VerbDelete, Resource: "jobs", Namespace: cj.Namespace, Name: d.Name, UID: d.UID, Reason: d.Reason})
-			}
-			if nj := p.Job(); nj != nil {
-				out = append(out, plan.Write{Verb: plan.VerbCreate, Resource: "jobs", Namespace: cj.Namespace, Object: nj, Reason: p.Create.Reason})
-			}
-			if p.UpdateStatus {
-				c := *cj
-				c.Status = p.Status
-				out = append(out, plan.Write{Verb: plan.VerbUpdate, Resource: "cronjobs", Subresource: "status", Namespace: cj.Namespace, Name: cj.Name, UID: cj.UID, Object: &c, Reason: p.Outcome})
+			out, err := p.Writes(cj, jobs)
+			if err != nil {
+				return stepOut{plan: p, err: err}
 			}
 			// The new Active entry gets the UID the API server gave the Job.
 			resolve := func(i int, results []Result, wr plan.Write) plan.Write {

@@ -76,8 +76,9 @@
 //
 //   - Garbage collector: when an object is removed, its dependents whose
 //     every owner is gone are deleted (background propagation), at once,
-//     in the same instant. Foreground and orphan propagation are not
-//     modelled.
+//     in the same instant. A delete with propagationPolicy Orphan leaves
+//     them (with their dangling owner reference); Foreground is taken as
+//     Background.
 //   - Scheduler (Options.Scheduler, default FewestPods): each unscheduled
 //     pod not being deleted, in (namespace, name) order, is bound
 //     (pods/binding) to the eligible node with the fewest non-terminal
@@ -118,9 +119,10 @@
 //
 // # Divergences
 //
-//   - Until each workload package's Plan.Writes lands, the adapters marked
-//     TEMPORARY in ctl_<kind>.go turn Plan fields into writes themselves;
-//     Plans without Events (replicaset, job) record none.
+//   - Until the node and pod GC packages' Plan.Writes and pdb's land, the
+//     adapters marked TEMPORARY (ctl_node.go, ctl_podgc.go, ctl_pdb.go)
+//     turn Plan fields into writes themselves; the taint-eviction adapter
+//     writes the DisruptionTarget condition and the delete itself.
 //   - The TTL-after-finished controller deletes with background
 //     propagation, not foreground. The StatefulSet and DaemonSet
 //     controllers do not adopt orphan pods or revisions (they are given

@@ -231,7 +231,7 @@ func (w *World) apply(ctl string, wr plan.Write, now time.Time) (Result, error) 
 		e.Err = err.Error()
 	}
 	w.Trace = append(w.Trace, e)
-	if err == nil && r.Removed && r.UID != "" {
+	if err == nil && r.Removed && r.UID != "" && wr.PropagationPolicy != "Orphan" {
 		w.gc = append(w.gc, r.UID)
 	}
 	if err == nil && wr.Reason != ReasonHeartbeat {
