@@ -355,7 +355,8 @@ func explainDecision(s *cluster.State, d cluster.Decision, prev any, now time.Ti
 		nodeActions(e, p)
 	case node.EvictionPlan:
 		e.Actions = append(e.Actions, deletions("pod", p.Delete)...)
-		for _, s := range p.Scheduled {
+		e.Actions = append(e.Actions, eventLines(p.Events)...)
+		for _, s := range p.Memory {
 			e.Actions = append(e.Actions, fmt.Sprintf("evict pod %s at %s (a NoExecute taint it does not tolerate for ever)", s.Pod, s.FireAt.UTC().Format(time.RFC3339)))
 		}
 	case podgc.Plan:
