@@ -49,7 +49,9 @@ func (exactNamer) RevisionHash(t *podstatus.Template, collisionCount *int32) str
 }
 
 // worldOptions are the world's options for the CLI: v1.36.3's defaults
-// with the exact hashes.
+// with the exact hashes (the namer's, and rollout.Options.TemplateHash).
 func worldOptions() cluster.Options {
-	return cluster.Options{Namer: exactNamer{}}
+	opts := cluster.Options{Namer: exactNamer{}}
+	opts.Rollout.TemplateHash = k8s.TemplateHash
+	return opts
 }

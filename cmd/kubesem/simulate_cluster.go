@@ -13,7 +13,6 @@ import (
 
 	"github.com/kubesem/kubesem/cluster"
 	"github.com/kubesem/kubesem/internal/apijson"
-	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
@@ -372,8 +371,6 @@ func atOffset(d time.Duration) string {
 	sec := strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%09.6f", (d%time.Minute).Seconds()), "0"), ".")
 	if !strings.Contains(sec, ".") {
 		sec = fmt.Sprintf("%02d", int(d%time.Minute/time.Second))
-	} else if len(sec) > 2 && sec[0] == '0' && sec[1] != '.' {
-		// keep the leading zero: 05.5
 	}
 	switch {
 	case h > 0:
@@ -592,5 +589,3 @@ func countKinds(objs []any) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
-var _ = k8s.TemplateHash

@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/kubesem/kubesem/cluster"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
-	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
 	"github.com/kubesem/kubesem/statefulset"
@@ -143,6 +141,3 @@ func jobConds(cs []job.Condition) string {
 	}
 	return "; " + strings.Join(parts, ", ")
 }
-
-var _ = podstatus.IsReady
-var _ = time.Second
