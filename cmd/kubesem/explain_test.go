@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"sigs.k8s.io/yaml"
 )
 
 // TestExplainGolden: explain on the checked-in cluster dumps (a kubectl
@@ -48,6 +50,17 @@ func TestExplainGolden(t *testing.T) {
 				t.Errorf("explain %s -o %s differs from %s (run with -update after checking):\n%s", dumpName, format, golden, out)
 			}
 		}
+	}
+	// The same dump as YAML (kubectl get -o yaml) explains the same.
+	shopJSON, _ := os.ReadFile(filepath.Join("testdata", "explain", "shop.json"))
+	shopYAML, err := yaml.JSONToYAML(shopJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, fromJSON, _ := runCLI(t, string(shopJSON), "explain", "--now", "2026-11-23T12:00:00Z")
+	code, fromYAML, errOut := runCLI(t, string(shopYAML), "explain", "--now", "2026-11-23T12:00:00Z")
+	if code != 0 || fromYAML != fromJSON {
+		t.Errorf("explain on YAML = %d %s:\n%s", code, errOut, fromYAML)
 	}
 	// Stdin and a stream of several Lists work too.
 	shop, _ := os.ReadFile(filepath.Join("testdata", "explain", "shop.json"))
