@@ -110,9 +110,9 @@ func explainCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return usagef("explain: %v", err)
 	}
-	var tl *worldRun
+	var tl *clusterRun
 	if *timelineFlag {
-		tl = &worldRun{w: ex.w}
+		tl = &clusterRun{w: ex.w}
 		tl.settledAt, tl.settled = ex.w.RunUntilSettled(*limit)
 	}
 	if *output == "json" {

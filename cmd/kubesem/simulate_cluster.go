@@ -226,7 +226,7 @@ func simulateCluster(args []string, stdin io.Reader, stdout io.Writer) error {
 	case !run.hasStart:
 		run.sc.Start = time.Now().UTC().Truncate(time.Second)
 	}
-	res, err := runWorld(run, *until, *limit, *svgFile != "")
+	res, err := runClusterWorld(run, *until, *limit, *svgFile != "")
 	if err != nil {
 		return usagef("simulate cluster: %s: %v", *file, err)
 	}
@@ -255,8 +255,8 @@ func simulateCluster(args []string, stdin io.Reader, stdout io.Writer) error {
 	return nil
 }
 
-// worldRun is a finished run of the world.
-type worldRun struct {
+// clusterRun is a finished run of the world.
+type clusterRun struct {
 	w         *cluster.World
 	until     time.Duration // 0: until settled
 	settled   bool
@@ -264,15 +264,15 @@ type worldRun struct {
 	chart     *timeline
 }
 
-// runWorld runs the scenario: until start+until, or until settled within
+// runClusterWorld runs the scenario: until start+until, or until settled within
 // limit. With chart, the pods' states are drawn after every instant that
 // wrote anything but heartbeats.
-func runWorld(run *scenarioRun, until, limit time.Duration, chart bool) (*worldRun, error) {
+func runClusterWorld(run *scenarioRun, until, limit time.Duration, chart bool) (*clusterRun, error) {
 	w, err := cluster.New(run.sc, run.opts)
 	if err != nil {
 		return nil, err
 	}
-	res := &worldRun{w: w, until: until}
+	res := &clusterRun{w: w, until: until}
 	end := run.sc.Start.Add(until)
 	if until == 0 {
 		res.settledAt, res.settled = w.RunUntilSettled(limit)
@@ -354,7 +354,7 @@ type clusterReport struct {
 	FinalState []any           `json:"finalState"`
 }
 
-func (r *worldRun) report(run *scenarioRun) clusterReport {
+func (r *clusterRun) report(run *scenarioRun) clusterReport {
 	out := clusterReport{Start: r.w.Start, End: r.w.Now, NotRun: run.other, Trace: r.w.Trace, FinalState: r.w.State.Objects()}
 	if r.until == 0 {
 		out.Settled = &r.settled
@@ -437,7 +437,7 @@ func verbOf(w *plan.Write) string {
 	return string(w.Verb) + " " + w.Subresource
 }
 
-func (r *worldRun) print(out io.Writer, run *scenarioRun, file string, heartbeats bool) {
+func (r *clusterRun) print(out io.Writer, run *scenarioRun, file string, heartbeats bool) {
 	w := r.w
 	fmt.Fprintf(out, "scenario %s: %s; %d event(s); start %s\n", file, countKinds(run.sc.Objects), len(run.sc.Events), w.Start.Format(time.RFC3339))
 	if len(run.other) > 0 {
@@ -459,7 +459,7 @@ func (r *worldRun) print(out io.Writer, run *scenarioRun, file string, heartbeat
 // printTrace prints the trace, one line per write or event: the time
 // offset (once per instant), the controller, the request, the object and
 // the reason.
-func (r *worldRun) printTrace(out io.Writer, heartbeats bool) {
+func (r *clusterRun) printTrace(out io.Writer, heartbeats bool) {
 	w := r.w
 	last := time.Duration(-1)
 	repeats := refusalStreaks(w.Trace)
@@ -489,7 +489,7 @@ func (r *worldRun) printTrace(out io.Writer, heartbeats bool) {
 }
 
 // printEnd says how the run ended and prints the final state.
-func (r *worldRun) printEnd(out io.Writer) {
+func (r *clusterRun) printEnd(out io.Writer) {
 	w := r.w
 	switch {
 	case r.until != 0:
