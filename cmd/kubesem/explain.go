@@ -227,21 +227,23 @@ func explainWorld(objs *objects, now time.Time) (*explained, error) {
 			}
 		}
 	}
-	// A Deployment's ReplicaSets and a CronJob's Jobs are shown under it.
+	// A Deployment's ReplicaSets and a CronJob's Jobs are shown under it
+	// (the State's dependents of its UID, by name).
 	var top []explanation
 	nested := map[*explanation]bool{}
-	for _, e := range out {
-		if e.Kind != string(cluster.KindReplicaSet) && e.Kind != string(cluster.KindJob) {
+	for _, p := range out {
+		if p.Kind != string(cluster.KindDeployment) && p.Kind != string(cluster.KindCronJob) {
 			continue
 		}
-		ref := controllerRef(before[cluster.Key{Kind: cluster.Kind(e.Kind), Namespace: e.Namespace, Name: e.Name}])
-		if ref == nil {
+		m := objectMeta(before[cluster.Key{Kind: cluster.Kind(p.Kind), Namespace: p.Namespace, Name: p.Name}])
+		if m == nil || m.UID == "" {
 			continue
 		}
-		ok, found := w.State.ByUID(ref.UID)
-		if p := byKey[ok]; found && p != nil && (ok.Kind == cluster.KindDeployment || ok.Kind == cluster.KindCronJob) {
-			nested[e] = true
-			p.Children = append(p.Children, *e)
+		for _, k := range dumped.Dependents(m.UID) {
+			if c := byKey[k]; c != nil && !nested[c] && (k.Kind == cluster.KindReplicaSet || k.Kind == cluster.KindJob) {
+				nested[c] = true
+				p.Children = append(p.Children, *c)
+			}
 		}
 	}
 	for _, e := range out {
@@ -257,16 +259,6 @@ func explainWorld(objs *objects, now time.Time) (*explained, error) {
 		return strings.Compare(a.Namespace+"\x00"+a.Kind+"\x00"+a.Name, b.Namespace+"\x00"+b.Kind+"\x00"+b.Name)
 	})
 	return &explained{w: w, out: top, noNodes: nodes == 0}, nil
-}
-
-func controllerRef(o any) *meta.OwnerReference {
-	switch x := o.(type) {
-	case *replicaset.ReplicaSet:
-		return x.ControllerRef()
-	case *job.Job:
-		return x.ControllerRef()
-	}
-	return nil
 }
 
 func unknown(e *explanation, why string) {
@@ -329,14 +321,18 @@ func explainDecision(s *cluster.State, d cluster.Decision, prev any, now time.Ti
 		}
 		if j, ok := prev.(*job.Job); ok {
 			for _, c := range p.Status.Conditions {
-				if c.Status == meta.ConditionTrue && !meta.Conditions(j.Status.Conditions).IsTrue(c.Type) {
+				if c.Status == meta.ConditionTrue && !slices.ContainsFunc(j.Status.Conditions, func(o job.Condition) bool {
+					return o.Type == c.Type && o.Status == meta.ConditionTrue
+				}) {
 					e.Actions = append(e.Actions, fmt.Sprintf("set condition %s (%s)", c.Type, c.Reason))
 				}
 			}
 		}
 	case cronjob.Plan:
-		if j := p.Job(); j != nil {
-			e.Actions = append(e.Actions, fmt.Sprintf("create Job %s for %s", j.Name, p.ScheduledTime.UTC().Format(time.RFC3339)))
+		for _, wr := range d.Writes {
+			if j, ok := wr.Object.(*job.Job); ok && wr.Verb == plan.VerbCreate && wr.Subresource == "" {
+				e.Actions = append(e.Actions, fmt.Sprintf("create Job %s for %s", j.Name, p.ScheduledTime.UTC().Format(time.RFC3339)))
+			}
 		}
 		e.Actions = append(e.Actions, deletions("Job", p.Delete)...)
 		e.Actions = append(e.Actions, eventLines(p.Events)...)
@@ -405,17 +401,15 @@ func statefulSetActions(s *cluster.State, e *explanation, p statefulset.Plan, pr
 		var waiting []string
 		for _, pod := range podsOf(s, set.UID) {
 			switch {
-			case podstatus.IsTerminating(pod):
+			case pod.IsDeleting():
 				waiting = append(waiting, pod.Name+" (terminating)")
-			case pod.Status.Phase != podstatus.Running || !podstatus.IsReady(pod):
+			case pod.Status.Phase != podstatus.Running || !readyCondition(pod):
 				waiting = append(waiting, fmt.Sprintf("%s (%s, not Ready)", pod.Name, pod.Status.Phase))
-			case !podstatus.IsAvailable(pod, set.Spec.MinReadySeconds, now):
-				waiting = append(waiting, pod.Name+" (not yet available)")
 			}
 		}
 		slices.Sort(waiting)
 		if len(waiting) > 0 {
-			e.Notes = append(e.Notes, "pods that are not Running, Ready and available, or are terminating (a Blocked sync waits for such a pod): "+strings.Join(waiting, ", "))
+			e.Notes = append(e.Notes, "pods that are not Running and Ready, or are terminating (a Blocked sync waits for such a pod): "+strings.Join(waiting, ", "))
 		}
 	}
 	for _, rw := range p.Revisions {
@@ -441,17 +435,22 @@ func statefulSetActions(s *cluster.State, e *explanation, p statefulset.Plan, pr
 	e.Actions = append(e.Actions, eventLines(p.Events)...)
 }
 
-// podsOf returns the pods of s the object with uid controls.
+// podsOf returns the pods of s that name uid among their owners.
 func podsOf(s *cluster.State, uid string) []*podstatus.Pod {
 	var out []*podstatus.Pod
 	for _, k := range s.Dependents(uid) {
 		if p, ok := s.Get(k).(*podstatus.Pod); ok {
-			if ref := p.ControllerRef(); ref != nil && ref.UID == uid {
-				out = append(out, p)
-			}
+			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// readyCondition reports whether the pod's Ready condition is True, as
+// its status says.
+func readyCondition(p *podstatus.Pod) bool {
+	c := p.Condition(podstatus.Ready)
+	return c != nil && c.Status == meta.ConditionTrue
 }
 
 func revisionWrite(verb, name string, n int64, reason string) string {
@@ -537,7 +536,8 @@ func rolloutActions(d *rollout.Deployment, p rollout.Plan) []string {
 		acts = append(acts, "set revision "+p.Annotations[rollout.RevisionAnnotation])
 	}
 	for _, c := range p.Status.Conditions {
-		if old, ok := d.Status.Conditions.Find(c.Type); !ok || old.Status != c.Status || old.Reason != c.Reason {
+		i := slices.IndexFunc(d.Status.Conditions, func(o meta.Condition) bool { return o.Type == c.Type })
+		if i < 0 || d.Status.Conditions[i].Status != c.Status || d.Status.Conditions[i].Reason != c.Reason {
 			acts = append(acts, fmt.Sprintf("set condition %s=%s (%s)", c.Type, c.Status, c.Reason))
 		}
 	}

@@ -292,6 +292,15 @@ func modelledKinds() []string {
 // key returns the world's key of a model.
 func key(o any) cluster.Key {
 	k, _ := cluster.KindOf(o)
+	m := objectMeta(o)
+	if m == nil {
+		return cluster.Key{}
+	}
+	return cluster.Key{Kind: k, Namespace: m.Namespace, Name: m.Name}
+}
+
+// objectMeta returns the metadata of a model, or nil.
+func objectMeta(o any) *meta.ObjectMeta {
 	var m *meta.ObjectMeta
 	switch x := o.(type) {
 	case *rollout.Deployment:
@@ -318,8 +327,6 @@ func key(o any) cluster.Key {
 		m = &x.ObjectMeta
 	case *statefulset.Claim:
 		m = &x.ObjectMeta
-	default:
-		return cluster.Key{}
 	}
-	return cluster.Key{Kind: k, Namespace: m.Namespace, Name: m.Name}
+	return m
 }

@@ -335,7 +335,7 @@ func podState(p *podstatus.Pod) int {
 		return 3
 	case p.Status.Phase == podstatus.Failed:
 		return 4
-	case p.Status.Phase == podstatus.Running && podstatus.IsReady(p):
+	case p.Status.Phase == podstatus.Running && readyCondition(p):
 		return 0
 	case p.Status.Phase == podstatus.Running:
 		return 1
@@ -550,7 +550,7 @@ func writeDetail(w *plan.Write) string {
 	case *podstatus.Pod:
 		if w.Subresource == "status" {
 			s := string(o.Status.Phase)
-			if podstatus.IsReady(o) {
+			if readyCondition(o) {
 				s += ", ready"
 			}
 			return "[" + s + "]"

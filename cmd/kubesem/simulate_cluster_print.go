@@ -36,8 +36,10 @@ func printFinal(out io.Writer, w *cluster.World) {
 	for _, n := range s.Nodes() {
 		var parts []string
 		ready := "no Ready condition"
-		if c, ok := n.Condition(node.Ready); ok {
-			ready = "Ready=" + string(c.Status)
+		for _, c := range n.Status.Conditions {
+			if c.Type == node.Ready {
+				ready = "Ready=" + string(c.Status)
+			}
 		}
 		parts = append(parts, ready)
 		if n.Spec.Unschedulable {
