@@ -205,6 +205,11 @@ func toAPIForm(v *jsonNode) bool {
 		for _, r := range in.get("history").get("revisions").elems() {
 			changed = daemonRevision(r) || changed
 		}
+		changed = in.rename("backoff", "memory") || changed
+	case "job.Step":
+		changed = in.rename("backoff", "memory")
+	case "node.EvictionStep":
+		changed = in.rename("scheduled", "memory")
 	case "podgc.Step":
 		changed = unlistedNodes(in)
 	case "pdb.ExpectedPods", "pdb.Step":
@@ -519,6 +524,17 @@ func (n *jsonNode) setAfter(k, after string, v *jsonNode) {
 	n.keys = slices.Insert(n.keys, i, k)
 	n.rkey = slices.Insert(n.rkey, i, strconv.Quote(k))
 	n.vals = slices.Insert(n.vals, i, v)
+}
+
+// rename renames key k to to in place (VOCABULARY.md §1: controller
+// memory is "memory" in every input and Plan) and reports whether it did.
+func (n *jsonNode) rename(k, to string) bool {
+	i := slices.Index(n.keys, k)
+	if i < 0 || slices.Contains(n.keys, to) {
+		return false
+	}
+	n.keys[i], n.rkey[i] = to, strconv.Quote(to)
+	return true
 }
 
 func (n *jsonNode) del(k string) {
