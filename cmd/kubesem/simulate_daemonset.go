@@ -110,7 +110,7 @@ func simulateDaemonSet(args []string, stdout io.Writer) error {
 		last = max(last, *second)
 		sc.Events = append(sc.Events, cluster.Event{At: at(*second), Kind: cluster.EventImage, Target: key, Image: "agent:v3"})
 	}
-	w, err := newSimWorld(sc, cluster.Options{})
+	w, st, err := newSimWorld(sc, cluster.Options{})
 	if err != nil {
 		return fmt.Errorf("simulate daemonset: %v", err)
 	}
@@ -125,7 +125,9 @@ func simulateDaemonSet(args []string, stdout io.Writer) error {
 	for step := 0; step < *steps; step++ {
 		now := simStart.Add(time.Duration(step) * *tick)
 		i := len(w.Trace)
-		w.Run(now)
+		if err := st.run(now); err != nil {
+			return fmt.Errorf("simulate daemonset: %v", err)
+		}
 		for _, e := range entriesSince(w, i) {
 			switch {
 			case e.Controller == cluster.CtlUser && e.Write == nil:

@@ -150,7 +150,7 @@ func simulateNodeOutage(args []string, stdout io.Writer) error {
 			sc.Objects = append(sc.Objects, p)
 		}
 	}
-	w, err := newSimWorld(sc, opts)
+	w, st, err := newSimWorld(sc, opts)
 	if err != nil {
 		return fmt.Errorf("simulate node-outage: %v", err)
 	}
@@ -163,7 +163,9 @@ func simulateNodeOutage(args []string, stdout io.Writer) error {
 	end := simStart.Add(*duration)
 	deleted := map[string]time.Duration{}
 	var order []string
-	w.Run(end)
+	if err := st.run(end); err != nil {
+		return fmt.Errorf("simulate node-outage: %v", err)
+	}
 	// The whole trace since simStart, in order.
 	var lines []string
 	lastAt := ""

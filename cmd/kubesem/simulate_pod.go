@@ -340,7 +340,15 @@ func simulatePod(args []string, stdout io.Writer) error {
 	// kubelet's status writes; a CrashLoopBackOff row names the instant
 	// of the restart that ended it, read further down the trace.
 	end := start.Add(horizon)
-	for w.Step(end) {
+	st := &stepper{w: w}
+	for {
+		ok, err := st.step(end)
+		if err != nil {
+			return fmt.Errorf("simulate pod: %v", err)
+		}
+		if !ok {
+			break
+		}
 		if q := w.State.Pod(p.Namespace, p.Name); q == nil || q.Status.Phase == podstatus.Succeeded || q.Status.Phase == podstatus.Failed {
 			break
 		}

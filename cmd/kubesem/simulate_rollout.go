@@ -80,7 +80,7 @@ func simulateRollout(args []string, stdout io.Writer) error {
 	if f.updateAt >= 0 {
 		sc.Events = append(sc.Events, cluster.Event{At: at(time.Duration(f.updateAt) * f.interval), Kind: cluster.EventImage, Target: rolloutKey, Image: "web:v3"})
 	}
-	w, err := newSimWorld(sc, cluster.Options{})
+	w, st, err := newSimWorld(sc, cluster.Options{})
 	if err != nil {
 		return fmt.Errorf("simulate rollout: %v", err)
 	}
@@ -95,7 +95,11 @@ func simulateRollout(args []string, stdout io.Writer) error {
 	lastBusy := simStart
 	for {
 		i := len(w.Trace)
-		if !w.Step(end) {
+		ok, err := st.step(end)
+		if err != nil {
+			return fmt.Errorf("simulate rollout: %v", err)
+		}
+		if !ok {
 			fmt.Fprintf(stdout, "\nstopped at %s: %s\n", since(end), rolloutStatus(w))
 			break
 		}

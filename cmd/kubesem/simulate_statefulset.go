@@ -112,7 +112,7 @@ func simulateStatefulSet(args []string, stdout io.Writer) error {
 		sc.Events = append(sc.Events, cluster.Event{At: d, Kind: cluster.EventScale, Target: key, Replicas: &n})
 	}
 	opts := cluster.Options{StatefulSet: statefulset.Options{MaxUnavailableStatefulSet: *gate}}
-	w, err := newSimWorld(sc, opts)
+	w, st, err := newSimWorld(sc, opts)
 	if err != nil {
 		return fmt.Errorf("simulate statefulset: %v", err)
 	}
@@ -136,7 +136,11 @@ func simulateStatefulSet(args []string, stdout io.Writer) error {
 	var chart []map[int]byte
 	for {
 		i := len(w.Trace)
-		if !w.Step(end) {
+		ok, err := st.step(end)
+		if err != nil {
+			return fmt.Errorf("simulate statefulset: %v", err)
+		}
+		if !ok {
 			break
 		}
 		es := entriesSince(w, i)

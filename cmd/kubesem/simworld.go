@@ -44,13 +44,16 @@ func readyNode(name string, labels map[string]string) *node.Node {
 // newSimWorld builds the world of sc (whose Start and event offsets the
 // caller set) and advances it to just before simStart, so that what
 // happened during the warm-up is not printed.
-func newSimWorld(sc cluster.Scenario, opts cluster.Options) (*cluster.World, error) {
+func newSimWorld(sc cluster.Scenario, opts cluster.Options) (*cluster.World, *stepper, error) {
 	w, err := cluster.New(sc, opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	w.Run(simStart.Add(-time.Nanosecond))
-	return w, nil
+	s := &stepper{w: w}
+	if err := s.run(simStart.Add(-time.Nanosecond)); err != nil {
+		return nil, nil, err
+	}
+	return w, s, nil
 }
 
 // at is a scenario event offset for an instant d after simStart, given a
@@ -122,4 +125,58 @@ func writeLine(e cluster.Entry) string {
 // subresource).
 func isWrite(e cluster.Entry, verb plan.Verb, resource, sub string) bool {
 	return e.Write != nil && e.Write.Verb == verb && e.Write.Resource == resource && e.Write.Subresource == sub
+}
+
+// stepper advances a world instant by instant and notices when it stops
+// advancing: a world that keeps running the same instant (a timer that is
+// always due) would otherwise never return.
+type stepper struct {
+	w    *cluster.World
+	same int
+	last time.Time
+}
+
+// maxSameInstant is how many steps in a row may run the same instant
+// before the simulation gives up.
+const maxSameInstant = 64
+
+// step runs the world's next due instant up to until (see
+// cluster.World.Step); it returns false when nothing is due by then, and an
+// error when the world has run the same instant maxSameInstant times.
+func (s *stepper) step(until time.Time) (bool, error) {
+	if !s.w.Step(until) {
+		return false, nil
+	}
+	if s.w.Now.Equal(s.last) {
+		s.same++
+		if s.same >= maxSameInstant {
+			return false, fmt.Errorf("the world runs the instant %s again and again (%d times): a known limit of the cluster package (see the last trace entries: %s)",
+				s.w.Now.Format(time.RFC3339Nano), s.same, lastEntries(s.w, 3))
+		}
+	} else {
+		s.same, s.last = 0, s.w.Now
+	}
+	return true, nil
+}
+
+// run steps until nothing is due by until.
+func (s *stepper) run(until time.Time) error {
+	for {
+		ok, err := s.step(until)
+		if err != nil || !ok {
+			return err
+		}
+	}
+}
+
+func lastEntries(w *cluster.World, n int) string {
+	var out []string
+	for _, e := range w.Trace[max(0, len(w.Trace)-n):] {
+		s := e.Controller + " " + string(e.Reason)
+		if e.Write != nil {
+			s += " " + writeLine(e)
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, "; ")
 }
