@@ -34,7 +34,7 @@ func jobController() controller {
 				return stepOut{plan: p, err: err}
 			}
 			return stepOut{plan: p, writes: jobWrites(p, j, pods), requeue: p.Requeue,
-				after: func() { w.jobBackoff[k] = p.Backoff }}
+				after: func() { w.jobBackoff[k] = p.Memory }}
 		},
 	}
 }

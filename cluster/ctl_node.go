@@ -34,7 +34,7 @@ func nodeLifecycleController() controller {
 					leases = append(leases, *l)
 				}
 			}
-			p, err := node.Step(nodes, leases, w.nodeMem, now, w.Opts.Node)
+			p, err := node.Step(nodes, leases, w.State.Pods(), w.nodeMem, now, w.Opts.Node)
 			if err != nil {
 				return stepOut{plan: p, err: err}
 			}
@@ -149,10 +149,10 @@ func taintEvictionController() controller {
 					plan.Write{Verb: plan.VerbDelete, Resource: "pods", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID, Reason: d.Reason})
 			}
 			return stepOut{plan: p, writes: out, requeue: p.Requeue, after: func() {
-				if len(p.Scheduled) == 0 {
+				if len(p.Memory) == 0 {
 					delete(w.evictions, n.Name)
 				} else {
-					w.evictions[n.Name] = p.Scheduled
+					w.evictions[n.Name] = p.Memory
 				}
 			}}
 		},

@@ -21,7 +21,10 @@ func podGCController() controller {
 		periodic: true,
 		keys:     func(*World) []Key { return []Key{singleton} },
 		step: func(w *World, _ Key, now time.Time) stepOut {
-			p := podgc.Step(w.State.Pods(), w.State.Nodes(), nil, w.podgcMem, now, w.Opts.PodGC)
+			p, err := podgc.Step(w.State.Pods(), w.State.Nodes(), nil, w.podgcMem, now, w.Opts.PodGC)
+			if err != nil {
+				return stepOut{plan: p, err: err}
+			}
 			var out []plan.Write
 			patched := map[string]int{}
 			for _, pp := range p.Patch {

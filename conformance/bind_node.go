@@ -120,8 +120,11 @@ type nodeHealthIn struct {
 type nodeStepIn struct {
 	Nodes  []*node.Node `json:"nodes"`
 	Leases []node.Lease `json:"leases"`
-	Memory node.Memory  `json:"memory"`
-	Now    time.Time    `json:"now"`
+	// Pods are the pods the controller's cache lists (optional): those of
+	// a node marked not ready get their NodeNotReady events.
+	Pods   []*podstatus.Pod `json:"pods,omitempty"`
+	Memory node.Memory      `json:"memory"`
+	Now    time.Time        `json:"now"`
 }
 
 type nodeConditionTaintsIn struct {
@@ -285,7 +288,7 @@ func nodeDecisions() []Decision {
 			return node.UpdateHealth(&in.Node, in.Lease, in.Health, in.Now, opts), nil
 		}),
 		Bind("node.Step", func(in nodeStepIn, opts node.Options) (node.Plan, error) {
-			return node.Step(in.Nodes, in.Leases, in.Memory, in.Now, opts)
+			return node.Step(in.Nodes, in.Leases, in.Pods, in.Memory, in.Now, opts)
 		}),
 		Bind("node.ConditionTaints", func(in nodeConditionTaintsIn, _ struct{}) (nodeConditionTaintsOut, error) {
 			add, remove := node.ConditionTaintDiff(&in.Node)

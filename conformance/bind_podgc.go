@@ -34,7 +34,7 @@ func podgcDecisions() []Decision {
 			if err != nil {
 				return podgc.Plan{}, err
 			}
-			return podgc.Step(in.Pods, in.Nodes, in.Unlisted, in.Memory, in.Now, podgc.Options{TerminatedPodThreshold: o.TerminatedPodThreshold, Quarantine: q}), nil
+			return podgc.Step(in.Pods, in.Nodes, in.Unlisted, in.Memory, in.Now, podgc.Options{TerminatedPodThreshold: o.TerminatedPodThreshold, Quarantine: q})
 		}),
 	}
 }

@@ -101,7 +101,7 @@ var upstreamChecks = map[string]upstreamCheck{
 	"node.ComputeZoneState":      by("TestNodeDiffZoneState", "TestNodeVectorsUpstream"),
 	"node.ConditionTaints":       by("TestNodeDiffConditionTaints"),
 	"node.EvictionFor":           by("TestNodeDiffEvictionTime"),
-	"node.EvictionStep":          by("TestNodeDiffEvictionStep"),
+	"node.EvictionStep":          by("TestNodeDiffEvictionStep", "TestNodeEvictionStepWritesUpstream"),
 	"node.FindUntoleratedTaint":  by("TestNodeDiffTolerations", "TestNodeVectorsUpstream"),
 	"node.GroupForPriority":      by("TestNodeDiffShutdownGroups", "TestNodeKubeletVectorsUpstream"),
 	"node.LeaseRenewInterval":    by("TestNodeDiffLeaseRenewInterval", "TestNodeDiffHeartbeatDefaults", "TestNodeKubeletVectorsUpstream"),

@@ -16,7 +16,10 @@
 //   - Due times: [MostRecent], [ScheduledTime], [RequeueAfter],
 //     [IsTooLate]
 //   - Jobs: [JobName], [JobFromTemplate], [ByStartTime], [ExcessHistory]
-//   - One sync: [Step]; a window of syncs: [Replay]
+//   - One sync: [Step], with the events it records (Plan.Events, reasons
+//     the Reason… constants) and the API requests it sends
+//     ([Plan.Writes]: Job deletes with background propagation, the Job
+//     create, the status update); a window of syncs: [Replay]
 //
 // # Time zones and daylight saving
 //

@@ -1,6 +1,7 @@
 package cronjob
 
 import (
+	"github.com/kubesem/kubesem/internal/deepcopy"
 	"maps"
 	"slices"
 	"strconv"
@@ -31,7 +32,7 @@ func JobName(cronJobName string, scheduled time.Time) string {
 // JobFromTemplate returns the Job the controller creates for a start time:
 // the template's labels, annotations and spec, named by [JobName], in the
 // CronJob's namespace, created at the start time, controlled by the CronJob
-// (batch/v1 CronJob owner reference), and annotated with
+// (meta.NewControllerRef: controller and blockOwnerDeletion true), and annotated with
 // [ScheduledTimestampAnnotation] in spec.timeZone (UTC when unset). It
 // returns a *field.Error at spec.timeZone when the zone is unknown.
 //
@@ -51,7 +52,6 @@ func JobFromTemplate(cj *CronJob, scheduled time.Time, opts Options) (*job.Job, 
 		annotations = map[string]string{}
 	}
 	annotations[ScheduledTimestampAnnotation] = scheduled.In(loc).Format(time.RFC3339)
-	controller := true
 	j := &job.Job{
 		ObjectMeta: meta.ObjectMeta{
 			Name:              JobName(cj.Name, scheduled),
@@ -59,11 +59,9 @@ func JobFromTemplate(cj *CronJob, scheduled time.Time, opts Options) (*job.Job, 
 			CreationTimestamp: scheduled,
 			Labels:            labels,
 			Annotations:       annotations,
-			OwnerReferences: []meta.OwnerReference{{
-				APIVersion: "batch/v1", Kind: "CronJob", Name: cj.Name, UID: cj.UID, Controller: &controller,
-			}},
+			OwnerReferences:   []meta.OwnerReference{meta.NewControllerRef("batch/v1", "CronJob", cj.Name, cj.UID)},
 		},
-		Spec: cj.Spec.JobTemplate.Spec,
+		Spec: deepcopy.Copy(cj.Spec.JobTemplate.Spec),
 	}
 	return j, nil
 }

@@ -38,22 +38,28 @@ const (
 	ReasonReplace Reason = "Replace" // an active Job the Replace policy removes
 )
 
-// Event reasons the controller records (Event.Reason); the warnings are
-// UnexpectedJob, UnknownTimeZone, UnsupportedSchedule, UnparseableSchedule,
-// InvalidSchedule, TooManyMissedTimes and MissSchedule.
+// ReasonStatusUpdate is the reason of the CronJob status write
+// ([Plan.Writes]).
+const ReasonStatusUpdate Reason = "StatusUpdate"
+
+// Event reasons the controller records (Event.Reason) besides the
+// outcomes above that are also events (UnknownTimeZone,
+// UnparseableSchedule, InvalidSchedule, all warnings). The other warnings
+// are UnexpectedJob, UnsupportedSchedule, TooManyMissedTimes and
+// MissSchedule. v1.36.3's sync records no other event when every API call
+// succeeds (FailedCreate, FailedDelete and FailedGet follow failed calls;
+// UnParseableCronJobSchedule is recorded by the CronJob update handler,
+// not by a sync).
 const (
-	EventSuccessfulCreate    Reason = "SuccessfulCreate"
-	EventSuccessfulDelete    Reason = "SuccessfulDelete"
-	EventSawCompletedJob     Reason = "SawCompletedJob"
-	EventMissingJob          Reason = "MissingJob"
-	EventJobAlreadyActive    Reason = "JobAlreadyActive"
-	EventUnexpectedJob       Reason = "UnexpectedJob"
-	EventUnknownTimeZone     Reason = "UnknownTimeZone"
-	EventUnsupportedSchedule Reason = "UnsupportedSchedule"
-	EventUnparseableSchedule Reason = "UnparseableSchedule"
-	EventInvalidSchedule     Reason = "InvalidSchedule"
-	EventTooManyMissedTimes  Reason = "TooManyMissedTimes"
-	EventMissSchedule        Reason = "MissSchedule"
+	ReasonSuccessfulCreate    Reason = "SuccessfulCreate"
+	ReasonSuccessfulDelete    Reason = "SuccessfulDelete"
+	ReasonSawCompletedJob     Reason = "SawCompletedJob"
+	ReasonMissingJob          Reason = "MissingJob"
+	ReasonJobAlreadyActive    Reason = "JobAlreadyActive"
+	ReasonUnexpectedJob       Reason = "UnexpectedJob"
+	ReasonUnsupportedSchedule Reason = "UnsupportedSchedule"
+	ReasonTooManyMissedTimes  Reason = "TooManyMissedTimes"
+	ReasonMissSchedule        Reason = "MissSchedule"
 )
 
 // Plan is what one sync of a CronJob does, in the house vocabulary
@@ -146,7 +152,7 @@ func Step(cj *CronJob, jobs []*job.Job, now time.Time, opts Options) (Plan, erro
 
 	for _, j := range ExcessHistory(cj, jobs) {
 		p.Delete = append(p.Delete, plan.Deletion{Name: j.Name, UID: j.UID, Reason: ReasonHistory})
-		p.Events = append(p.Events, normal(EventSuccessfulDelete, j.Name))
+		p.Events = append(p.Events, normal(ReasonSuccessfulDelete, j.Name))
 		c.Status.Active = dropUID(c.Status.Active, j.UID)
 		p.UpdateStatus = true
 	}
@@ -167,7 +173,7 @@ func (p *Plan) reconcile(c *CronJob, jobs []*job.Job) {
 		found := hasUID(c.Status.Active, j.UID)
 		finished := j.FinishedCondition()
 		if !found && finished == nil {
-			p.Events = append(p.Events, warning(EventUnexpectedJob, j.Name))
+			p.Events = append(p.Events, warning(ReasonUnexpectedJob, j.Name))
 			continue
 		}
 		if finished == nil {
@@ -175,7 +181,7 @@ func (p *Plan) reconcile(c *CronJob, jobs []*job.Job) {
 		}
 		if found {
 			c.Status.Active = dropUID(c.Status.Active, j.UID)
-			p.Events = append(p.Events, normal(EventSawCompletedJob, j.Name))
+			p.Events = append(p.Events, normal(ReasonSawCompletedJob, j.Name))
 			p.UpdateStatus = true
 		}
 		if finished.Type != job.Complete {
@@ -194,7 +200,7 @@ func (p *Plan) reconcile(c *CronJob, jobs []*job.Job) {
 	}
 	for _, ref := range slices.Clone(c.Status.Active) {
 		if !children[ref.UID] {
-			p.Events = append(p.Events, normal(EventMissingJob, ref.Name))
+			p.Events = append(p.Events, normal(ReasonMissingJob, ref.Name))
 			c.Status.Active = dropUID(c.Status.Active, ref.UID)
 			p.UpdateStatus = true
 		}
@@ -211,7 +217,7 @@ func (p *Plan) decide(c *CronJob, jobs []*job.Job, now time.Time, opts Options) 
 	if c.Spec.TimeZone != nil {
 		if _, err := loadZone(*c.Spec.TimeZone, opts); err != nil {
 			p.Outcome = ReasonUnknownTimeZone
-			p.Events = append(p.Events, warning(EventUnknownTimeZone, ""))
+			p.Events = append(p.Events, warning(ReasonUnknownTimeZone, ""))
 			return nil
 		}
 	}
@@ -220,12 +226,12 @@ func (p *Plan) decide(c *CronJob, jobs []*job.Job, now time.Time, opts Options) 
 		return nil
 	}
 	if strings.Contains(c.Spec.Schedule, "TZ") {
-		p.Events = append(p.Events, warning(EventUnsupportedSchedule, ""))
+		p.Events = append(p.Events, warning(ReasonUnsupportedSchedule, ""))
 	}
 	s, err := ParseSchedule(c.Spec.Schedule, c.Spec.TimeZone, opts)
 	if err != nil {
 		p.Outcome = ReasonUnparseableSchedule
-		p.Events = append(p.Events, warning(EventUnparseableSchedule, ""))
+		p.Events = append(p.Events, warning(ReasonUnparseableSchedule, ""))
 		return nil
 	}
 	r, err := ScheduledTime(c, s, now)
@@ -234,11 +240,11 @@ func (p *Plan) decide(c *CronJob, jobs []*job.Job, now time.Time, opts Options) 
 	}
 	p.Missed, p.Estimate, p.MissedCount = r.Missed, r.Estimate, r.Count
 	if !r.Time.IsZero() && r.Missed == MissedMany {
-		p.Events = append(p.Events, warning(EventTooManyMissedTimes, ""))
+		p.Events = append(p.Events, warning(ReasonTooManyMissedTimes, ""))
 	}
 	if err != nil {
 		p.Outcome = ReasonInvalidSchedule
-		p.Events = append(p.Events, warning(EventInvalidSchedule, ""))
+		p.Events = append(p.Events, warning(ReasonInvalidSchedule, ""))
 		return nil
 	}
 	requeue := func(reason Reason) error {
@@ -253,13 +259,13 @@ func (p *Plan) decide(c *CronJob, jobs []*job.Job, now time.Time, opts Options) 
 	p.ScheduledTime = r.Time
 	switch {
 	case IsTooLate(c, r.Time, now):
-		p.Events = append(p.Events, warning(EventMissSchedule, ""))
+		p.Events = append(p.Events, warning(ReasonMissSchedule, ""))
 		return requeue(ReasonTooLate)
 	case hasName(c.Status.Active, JobName(c.Name, r.Time), c.Namespace) ||
 		(c.Status.LastScheduleTime != nil && c.Status.LastScheduleTime.Equal(r.Time)):
 		return requeue(ReasonAlreadyProcessed)
 	case c.Spec.ConcurrencyPolicy == Forbid && len(c.Status.Active) > 0:
-		p.Events = append(p.Events, normal(EventJobAlreadyActive, ""))
+		p.Events = append(p.Events, normal(ReasonJobAlreadyActive, ""))
 		return requeue(ReasonForbidden)
 	case opts.RefuseTooManyMissed && r.Missed == MissedMany:
 		return requeue(ReasonTooManyMissed)
@@ -267,7 +273,7 @@ func (p *Plan) decide(c *CronJob, jobs []*job.Job, now time.Time, opts Options) 
 	if c.Spec.ConcurrencyPolicy == Replace {
 		for _, ref := range slices.Clone(c.Status.Active) {
 			p.Delete = append(p.Delete, plan.Deletion{Name: ref.Name, UID: ref.UID, Reason: ReasonReplace})
-			p.Events = append(p.Events, normal(EventSuccessfulDelete, ref.Name))
+			p.Events = append(p.Events, normal(ReasonSuccessfulDelete, ref.Name))
 			c.Status.Active = dropUID(c.Status.Active, ref.UID)
 			p.UpdateStatus = true
 		}
@@ -286,7 +292,7 @@ func (p *Plan) decide(c *CronJob, jobs []*job.Job, now time.Time, opts Options) 
 		p.Outcome = ReasonAlreadyExists
 		return nil
 	}
-	p.Events = append(p.Events, normal(EventSuccessfulCreate, j.Name))
+	p.Events = append(p.Events, normal(ReasonSuccessfulCreate, j.Name))
 	ref := ObjectReference{Kind: "Job", Namespace: j.Namespace, Name: j.Name, APIVersion: "batch/v1"}
 	c.Status.Active = append(c.Status.Active, ref)
 	t := r.Time

@@ -28,7 +28,16 @@
 //
 // TTL-after-finished: [Job.NeedsCleanup], [TimeLeft].
 //
-// One sync: [Step] (with the backoff record as controller memory), [Validate].
+// One sync: [Step] (with the backoff record as controller memory,
+// Plan.Memory), [Validate]. The Plan lists the events the sync records
+// (Plan.Events: the pod control's SuccessfulCreate and SuccessfulDelete,
+// Suspended, Resumed, Completed, TooManySucceededPods, and the Failed
+// condition's reason as a warning), the status written before finalizers
+// are removed (Plan.FlushStatus) and the one after ([Plan.StatusWrites]);
+// [Plan.Writes] turns it into the API requests the sync sends (pod
+// creates from the template with the tracking finalizer, the index
+// annotation, label and hostname; finalizer patches; deletes; status
+// updates).
 //
 // # Divergences
 //
@@ -48,6 +57,14 @@
 //     upstream, the pod has no index and is deleted.
 //   - Step assumes the controller's expectations are met and every API call
 //     succeeds, as upstream's unit tests do with FakePodControl.
+//   - Upstream creates, deletes and patches pods concurrently; Plan.Events
+//     and Plan.Writes give them in the Plan's order, one of the orders the
+//     API server may see. A SuccessfulCreate event carries no object and
+//     no message: the pod's name is the API server's (upstream's message
+//     is "Created pod: <name>").
+//   - Writes leaves out the JOB_COMPLETION_INDEX environment variable
+//     upstream adds to an Indexed job's containers (containers' env is not
+//     modelled).
 //
 // # Inputs
 //
@@ -68,6 +85,9 @@
 // ErrDuplicate. TimeLeft returns field.ErrRequired for a job it cannot time.
 // ValidateIndexes and FirstPendingIndexes report malformed intervals and
 // out-of-range counts the same way (count, completions, succeeded[i]).
+//
+// Writes returns a *field.Error when the Plan names a pod the inputs do not
+// hold (delete[i].name, removeFinalizers[i]).
 //
 // Vectors live in testdata/job.
 package job

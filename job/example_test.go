@@ -23,7 +23,7 @@ func ExampleStep() {
 	done := start.Add(65 * time.Second)
 	pod := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: "pi-5rwd7", UID: "u1", Finalizers: []string{job.TrackingFinalizer}},
 		Status: podstatus.Status{Phase: podstatus.Succeeded}}
-	p, _ = job.Step(pi, []*podstatus.Pod{pod}, p.Backoff, done, job.Options{})
+	p, _ = job.Step(pi, []*podstatus.Pod{pod}, p.Memory, done, job.Options{})
 	fmt.Println(p.Status.Succeeded, (&job.Job{Status: p.Status}).IsFinished(), p.Status.CompletionTime.Sub(start))
 	// Output:
 	// 1 TooFewActive

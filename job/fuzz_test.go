@@ -33,8 +33,9 @@ func FuzzParseIndexes(f *testing.F) {
 	})
 }
 
-// FuzzStep decodes a job and pods from JSON and checks Step does not panic
-// and reports errors as *field.Error.
+// FuzzStep decodes a job and pods from JSON and checks Step does not panic,
+// reports errors as *field.Error, and that its Plan's Writes on the same
+// inputs succeed.
 func FuzzStep(f *testing.F) {
 	f.Add(`{"spec":{"completions":3,"completionMode":"Indexed"}}`, `[{"metadata":{"uid":"a","annotations":{"batch.kubernetes.io/job-completion-index":"1"}},"status":{"phase":"Running"}}]`, int64(0))
 	f.Add(`{"spec":{"parallelism":2147483647}}`, `[]`, int64(5))
@@ -44,10 +45,15 @@ func FuzzStep(f *testing.F) {
 		if json.Unmarshal([]byte(js), &j) != nil || json.Unmarshal([]byte(ps), &pods) != nil {
 			return
 		}
-		_, err := job.Step(&j, pods, job.BackoffRecord{}, time.Unix(now, 0), job.Options{})
+		p, err := job.Step(&j, pods, job.BackoffRecord{}, time.Unix(now, 0), job.Options{})
 		var fe *field.Error
 		if err != nil && !errors.As(err, &fe) {
 			t.Fatalf("Step error %v is not a *field.Error", err)
+		}
+		if err == nil {
+			if _, err := p.Writes(&j, pods); err != nil {
+				t.Fatalf("Writes of Step's own Plan: %v", err)
+			}
 		}
 	})
 }

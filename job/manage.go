@@ -36,6 +36,7 @@ func (s *sync) act() {
 		case managed && isSuspended(j):
 			if s.ensureCondition(Suspended, meta.ConditionTrue, ConditionReasonSuspended, msgSuspended) {
 				s.statusUpdate = true
+				s.suspendEvent = &plan.Event{Type: plan.Normal, Reason: ReasonSuspendedEvent, Message: msgSuspended}
 				if !s.opts.KeepStartTimeOnSuspend {
 					st.StartTime = nil
 				}
@@ -43,6 +44,7 @@ func (s *sync) act() {
 		case managed:
 			if s.ensureCondition(Suspended, meta.ConditionFalse, ConditionReasonResumed, msgResumed) {
 				s.statusUpdate = true
+				s.suspendEvent = &plan.Event{Type: plan.Normal, Reason: ReasonResumed, Message: msgResumed}
 				t := s.now
 				st.StartTime = &t
 			}

@@ -41,6 +41,37 @@ const (
 	ReasonTTLPending Reason = "TTLPending"
 )
 
+// Event reasons the Job controller and its pod control record
+// (Plan.Events). A failed job's Warning event is named by its Failed
+// condition's reason (the ConditionReason… constants).
+const (
+	// ReasonSuccessfulCreate: the pod control created a pod.
+	ReasonSuccessfulCreate Reason = "SuccessfulCreate"
+	// ReasonSuccessfulDelete: the pod control deleted a pod.
+	ReasonSuccessfulDelete Reason = "SuccessfulDelete"
+	// ReasonSuspendedEvent: the Suspended condition became True.
+	ReasonSuspendedEvent Reason = "Suspended"
+	// ReasonResumed: the Suspended condition became False.
+	ReasonResumed Reason = "Resumed"
+	// ReasonCompleted: the Complete condition is written.
+	ReasonCompleted Reason = "Completed"
+	// ReasonTooManySucceededPods: the job completes with more succeeded
+	// pods than completions (Warning).
+	ReasonTooManySucceededPods Reason = "TooManySucceededPods"
+)
+
+// Reasons of the writes that are not a Plan entry's own.
+const (
+	// ReasonRemoveTrackingFinalizer: a finished pod, accounted for, is
+	// released (its tracking finalizer removed).
+	ReasonRemoveTrackingFinalizer Reason = "RemoveTrackingFinalizer"
+	// ReasonFlushStatus: the status write made before finalizers are
+	// removed (Plan.FlushStatus).
+	ReasonFlushStatus Reason = "FlushStatus"
+	// ReasonStatusUpdate: the status write made after them (Plan.Status).
+	ReasonStatusUpdate Reason = "StatusUpdate"
+)
+
 // Condition reasons and messages the Job controller writes.
 const (
 	ConditionReasonPodFailurePolicy         = "PodFailurePolicy"
@@ -62,4 +93,7 @@ const (
 	msgCompletions      = "Reached expected number of succeeded pods"
 	msgSuspended        = "Job suspended"
 	msgResumed          = "Job resumed"
+	msgCompleted        = "Job completed"
+	msgTooManySucceeded = "Too many succeeded pods running after completion count reached"
+	msgDeletedPod       = "Deleted pod: "
 )

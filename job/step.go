@@ -41,17 +41,40 @@ type Plan struct {
 	// with it deleted). Pods deleted because the job finishes are deleted
 	// without a patch and released through RemoveFinalizers.
 	PodPatches int `json:"podPatches"`
+	// FlushStatus is the status the controller writes first, before it
+	// removes any tracking finalizer (the newly finished pods' UIDs in
+	// uncountedTerminatedPods, the interim FailureTarget or
+	// SuccessCriteriaMet condition); nil when the sync makes no such write.
+	// Upstream: flushUncountedAndRemoveFinalizers.
+	FlushStatus *Status `json:"flushStatus"`
 	// Status is the job status after the sync; UpdateStatus says whether
-	// the controller writes it.
+	// the controller writes a status at all (FlushStatus, Status or both).
+	// The sync writes Status after the finalizer removals unless that
+	// write would repeat FlushStatus (nothing changed since): see
+	// [Plan.StatusWrites].
 	Status       Status `json:"status"`
 	UpdateStatus bool   `json:"updateStatus"`
+	// Events are the events the sync records, in order: the pod control's
+	// SuccessfulDelete (object and message name the pod) for each deletion
+	// and SuccessfulCreate for each creation (object and message empty:
+	// the API server names the pod; upstream's message is "Created pod:
+	// <name>"), then Suspended or Resumed when the Suspended condition
+	// changes, then, once the final condition is written, Completed (after
+	// a Warning TooManySucceededPods when succeeded exceeds completions)
+	// or a Warning named by the Failed condition's reason with its message
+	// (BackoffLimitExceeded, DeadlineExceeded, PodFailurePolicy,
+	// MaxFailedIndexesExceeded, FailedIndexes). Upstream creates and
+	// deletes pods concurrently, so the order of the pod control's events
+	// among themselves is the Plan's order of Create and Delete, one of
+	// the orders upstream may record.
+	Events []plan.Event `json:"events"`
 	// Requeue lists when the controller looks at the job again, and why.
 	Requeue []plan.Requeue `json:"requeue"`
-	// Backoff is the controller's backoff record after the sync (memory):
+	// Memory is the controller's backoff record for the job after the sync:
 	// the record updated with the pods newly finished, stored only when the
 	// sync writes the status before releasing finalizers (upstream stores
 	// it with that first write); otherwise the previous record, unchanged.
-	Backoff BackoffRecord `json:"backoff"`
+	Memory BackoffRecord `json:"memory"`
 }
 
 // MarshalJSON encodes p with [plan.Encode].
@@ -94,7 +117,7 @@ type NewPod struct {
 //
 // prev is the controller's backoff record for the job from the previous
 // sync (the zero record for a freshly started controller); the Plan's
-// Backoff is the record to pass to the next sync: the one updated with the
+// Memory is the record to pass to the next sync: the one updated with the
 // newly finished pods when the sync writes the status before releasing
 // finalizers, prev otherwise (as upstream's flushUncountedAndRemoveFinalizers
 // stores it only with that write). A failure the sync releases without
@@ -109,7 +132,7 @@ func Step(j *Job, pods []*podstatus.Pod, prev BackoffRecord, now time.Time, opts
 		return Plan{}, err
 	}
 	if j.Spec.ManagedBy != nil && *j.Spec.ManagedBy != "kubernetes.io/job-controller" {
-		return Plan{Outcome: ReasonManagedExternally, Status: j.Status, Backoff: prev}, nil
+		return Plan{Outcome: ReasonManagedExternally, Status: j.Status, Memory: prev}, nil
 	}
 	if j.IsFinished() {
 		return Plan{Outcome: ReasonAlreadyFinished, Status: j.Status}, nil
@@ -123,6 +146,7 @@ func Step(j *Job, pods []*podstatus.Pod, prev BackoffRecord, now time.Time, opts
 	}
 	s.plan.Outcome = ReasonSynced
 	s.plan.PodPatches += len(s.plan.RemoveFinalizers)
+	s.plan.Events = s.events()
 	return s.plan, nil
 }
 
@@ -165,6 +189,12 @@ type sync struct {
 	activeN           int32
 	statusUpdate      bool
 	plan              Plan
+
+	// suspendEvent is the Suspended or Resumed event manageJob's caller
+	// records ("" when none); finishedEvents those recorded with the
+	// final condition.
+	suspendEvent   *plan.Event
+	finishedEvents []plan.Event
 }
 
 func newSync(j *Job, pods []*podstatus.Pod, prev BackoffRecord, now time.Time, opts Options) *sync {
@@ -296,4 +326,21 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// events lists the sync's events in the order upstream records them: the
+// pod control's, then the Suspended or Resumed event, then those of the
+// final condition.
+func (s *sync) events() []plan.Event {
+	var out []plan.Event
+	for _, d := range s.plan.Delete {
+		out = append(out, plan.Event{Type: plan.Normal, Reason: ReasonSuccessfulDelete, Object: d.Name, Message: msgDeletedPod + d.Name})
+	}
+	for range s.plan.Create.Count {
+		out = append(out, plan.Event{Type: plan.Normal, Reason: ReasonSuccessfulCreate})
+	}
+	if s.suspendEvent != nil {
+		out = append(out, *s.suspendEvent)
+	}
+	return append(out, s.finishedEvents...)
 }

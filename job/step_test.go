@@ -133,11 +133,11 @@ func TestStepBackoffStoredWithFirstWrite(t *testing.T) {
 		OnPodConditions: []job.OnPodConditionsRequirement{{Type: "DisruptionTarget"}}}}}
 	prev := job.BackoffRecord{FailuresAfterLastSuccess: 2}
 	p, err := job.Step(mk(ignore), []*podstatus.Pod{failed, running}, prev, start.Add(time.Minute), job.Options{})
-	if err != nil || p.UpdateStatus || p.Backoff.FailuresAfterLastSuccess != 2 {
-		t.Errorf("ignored failure: updateStatus %v, backoff %+v, %v; want no write and the previous record", p.UpdateStatus, p.Backoff, err)
+	if err != nil || p.UpdateStatus || p.Memory.FailuresAfterLastSuccess != 2 {
+		t.Errorf("ignored failure: updateStatus %v, backoff %+v, %v; want no write and the previous record", p.UpdateStatus, p.Memory, err)
 	}
 	p, err = job.Step(mk(nil), []*podstatus.Pod{failed, running}, prev, start.Add(time.Minute), job.Options{})
-	if err != nil || !p.UpdateStatus || p.Backoff.FailuresAfterLastSuccess != 3 {
-		t.Errorf("counted failure: updateStatus %v, backoff %+v, %v; want a write and the failure remembered", p.UpdateStatus, p.Backoff, err)
+	if err != nil || !p.UpdateStatus || p.Memory.FailuresAfterLastSuccess != 3 {
+		t.Errorf("counted failure: updateStatus %v, backoff %+v, %v; want a write and the failure remembered", p.UpdateStatus, p.Memory, err)
 	}
 }

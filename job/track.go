@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/kubesem/kubesem/internal/deepcopy"
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -100,9 +102,11 @@ func (s *sync) track() {
 		s.finished = s.newCondition(Complete, meta.ConditionTrue, s.finished.Reason, s.finished.Message)
 	}
 	// The first write, before the finalizers go, stores the backoff record.
-	s.plan.Backoff = s.prev
+	s.plan.Memory = s.prev
 	if flush {
-		s.plan.Backoff = s.record
+		s.plan.Memory = s.record
+		fs := deepcopy.Copy(*st)
+		s.plan.FlushStatus = &fs
 	}
 	for _, uid := range s.plan.RemoveFinalizers {
 		delete(withFinalizer, uid)
@@ -179,6 +183,12 @@ func (s *sync) enactFinished() bool {
 	if f.Type == Complete {
 		t := f.LastTransitionTime
 		st.CompletionTime = &t
+		if c := s.job.Spec.Completions; c != nil && st.Succeeded > *c {
+			s.finishedEvents = append(s.finishedEvents, plan.Event{Type: plan.Warning, Reason: ReasonTooManySucceededPods, Message: msgTooManySucceeded})
+		}
+		s.finishedEvents = append(s.finishedEvents, plan.Event{Type: plan.Normal, Reason: ReasonCompleted, Message: msgCompleted})
+	} else {
+		s.finishedEvents = append(s.finishedEvents, plan.Event{Type: plan.Warning, Reason: Reason(f.Reason), Message: f.Message})
 	}
 	return true
 }

@@ -102,12 +102,12 @@ func BenchmarkUpdateHealth(b *testing.B) {
 
 func BenchmarkStep5000(b *testing.B) {
 	nodes, leases := benchCluster(5000, 20)
-	p, _ := Step(nodes, leases, Memory{}, t0, Options{})
+	p, _ := Step(nodes, leases, nil, Memory{}, t0, Options{})
 	mem := p.Memory
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		Step(nodes, leases, mem, t0.Add(5*time.Second), Options{})
+		Step(nodes, leases, nil, mem, t0.Add(5*time.Second), Options{})
 	}
 }
 

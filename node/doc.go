@@ -24,10 +24,14 @@
 //   - Input: [ParseTaint], [ParseTaints] (kubectl taint syntax),
 //     [ValidateTolerations], [ValidateTaints] (API validation)
 //   - Taint-based eviction: [MatchingTolerations], [MinTolerationTime],
-//     [EvictionFor], [EvictionStep]
+//     [EvictionFor], [EvictionStep] (an [EvictionPlan]: Outcome, Decisions,
+//     Delete, Events, Requeue, Memory), [EvictionPlan.Writes] (per deleted
+//     pod the DisruptionTarget status patch, then the delete)
 //   - Node lifecycle: [UpdateHealth], [ComputeZoneState], [ZoneStates], [ReducedRate],
 //     [HealthyRate], [ZoneRate], [ConditionTaints], [ConditionTaintDiff],
-//     [Step]
+//     [Step] (a [Plan]: Outcome, Conditions, Taints, MarkPodsNotReady,
+//     Zones, Disrupted, Events, Requeue, Memory), [Plan.Writes] (node status
+//     updates, taint patches, pod status updates)
 //   - Graceful shutdown: [MigrateShutdownConfig], [ShutdownPeriods],
 //     [GroupForPriority], [Shutdown], [ShutdownDelay]
 //   - Heartbeats: [LeaseRenewInterval], [NextLeaseRenewal],
@@ -96,7 +100,19 @@
 //     record is never read, so [Health] does not carry it.
 //   - Shutdown groups with equal priorities keep their input order (upstream
 //     sorts unstably; kubelet validation rejects duplicates anyway).
-//   - Pods are marked not ready by name only (MarkPodsNotReady lists nodes).
+//   - Pods are marked not ready by node (MarkPodsNotReady lists nodes);
+//     given the pods of the controller's cache, [Step] records the Warning
+//     NodeNotReady event of each pod marked and [Plan.Writes] lists their
+//     status updates, by namespace and name (upstream: pod cache order).
+//   - Upstream's monitor pass updates nodes on eight parallel workers; the
+//     Plan and its Writes take them by name.
+//   - Pod conditions carry no observedGeneration (podstatus does not model
+//     it): the DisruptionTarget condition of [EvictionPlan.Writes] and the
+//     Ready=False update of [Plan.Writes] leave it out, where upstream sets
+//     it from the pod's generation.
+//   - The controller's node label reconciliation (kubernetes.io/os and
+//     kubernetes.io/arch from their beta labels, reconcileNodeLabels) is
+//     not modelled.
 //
 // # Inputs
 //

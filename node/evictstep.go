@@ -25,11 +25,16 @@ type EvictionPlan struct {
 	Decisions []PodEviction `json:"decisions"`
 	// Delete lists the pods deleted now (their eviction is due).
 	Delete []plan.Deletion `json:"delete"`
+	// Events are the TaintManagerEviction events, by pod name: a pod's
+	// "Cancelling deletion of Pod <ns>/<name>" when its scheduled eviction
+	// is cancelled or replaced, then its "Marking for deletion Pod
+	// <ns>/<name>" when it is deleted.
+	Events []plan.Event `json:"events"`
 	// Requeue is when the next scheduled eviction fires.
 	Requeue []plan.Requeue `json:"requeue"`
-	// Scheduled is the controller's memory after the pass: the evictions
-	// still pending, by pod name.
-	Scheduled []ScheduledEviction `json:"scheduled"`
+	// Memory is the controller's memory after the pass: the evictions
+	// still pending, by pod name (the next pass's scheduled argument).
+	Memory []ScheduledEviction `json:"memory"`
 }
 
 // MarshalJSON encodes the plan with [plan.Encode].
@@ -53,11 +58,13 @@ type PodEviction struct {
 // of 0 (upstream keeps the earlier work whenever it was created earlier),
 // an untolerated taint replaces it by an immediate deletion, and
 // tolerations without tolerationSeconds (or whose time wraps negative)
-// cancel it. Pods whose
-// eviction is due (fire time ≤ now) are deleted.
+// cancel it. Pods whose eviction is due (fire time ≤ now) are deleted.
+// Cancelling or replacing a scheduled eviction, and deleting a pod, each
+// record a TaintManagerEviction event.
 //
 // Source: upstream pkg/controller/tainteviction Controller.handleNodeUpdate
-// and processPodOnNode (v1.36.3).
+// and processPodOnNode, cancelWorkWithEvent, emitPodDeletionEvent and
+// emitCancelPodDeletionEvent (v1.36.3).
 func EvictionStep(n *Node, pods []*podstatus.Pod, scheduled []ScheduledEviction, now time.Time, opts Options) (EvictionPlan, error) {
 	if n == nil {
 		return EvictionPlan{}, field.New("node", "", field.ErrRequired)
@@ -78,7 +85,8 @@ func EvictionStep(n *Node, pods []*podstatus.Pod, scheduled []ScheduledEviction,
 		}
 	}
 	slices.SortStableFunc(mine, func(a, b *podstatus.Pod) int { return cmp.Compare(a.Name, b.Name) })
-	out := EvictionPlan{Outcome: ReasonEvictionsProcessed, Decisions: []PodEviction{}, Delete: []plan.Deletion{}, Requeue: []plan.Requeue{}, Scheduled: []ScheduledEviction{}}
+	out := EvictionPlan{Outcome: ReasonEvictionsProcessed, Decisions: []PodEviction{}, Delete: []plan.Deletion{}, Events: []plan.Event{}, Requeue: []plan.Requeue{}, Memory: []ScheduledEviction{}}
+	cancelled := map[string]bool{}
 	noExec := false
 	for _, t := range n.Spec.Taints {
 		if t.Effect == NoExecute {
@@ -92,7 +100,9 @@ func EvictionStep(n *Node, pods []*podstatus.Pod, scheduled []ScheduledEviction,
 	onNode := map[string]bool{}
 	for _, p := range mine {
 		onNode[p.Name] = true
+		_, had := prev[p.Name]
 		if !noExec {
+			cancelled[p.Name] = had
 			delete(next, p.Name)
 			out.Decisions = append(out.Decisions, PodEviction{Pod: p.Name, Eviction: Eviction{Kind: NotEvicted}})
 			continue
@@ -101,8 +111,10 @@ func EvictionStep(n *Node, pods []*podstatus.Pod, scheduled []ScheduledEviction,
 		d := PodEviction{Pod: p.Name, Eviction: e}
 		switch {
 		case e.Kind == NotEvicted:
+			cancelled[p.Name] = had
 			delete(next, p.Name)
 		case untolerated:
+			cancelled[p.Name] = had
 			next[p.Name] = ScheduledEviction{Pod: p.Name, CreatedAt: now, FireAt: now}
 		default:
 			// A toleration time, zero included: an eviction scheduled
@@ -115,6 +127,7 @@ func EvictionStep(n *Node, pods []*podstatus.Pod, scheduled []ScheduledEviction,
 				d.Kept = true
 				break
 			} else if ok {
+				cancelled[p.Name] = true
 				next[p.Name] = ScheduledEviction{Pod: p.Name, CreatedAt: old.CreatedAt, FireAt: e.At}
 				break
 			}
@@ -123,13 +136,15 @@ func EvictionStep(n *Node, pods []*podstatus.Pod, scheduled []ScheduledEviction,
 		out.Decisions = append(out.Decisions, d)
 	}
 	var first time.Duration = -1
+	deleted := map[string]bool{}
 	for _, k := range sortedKeys(next) {
 		s := next[k]
 		if onNode[k] && !s.FireAt.After(now) {
 			out.Delete = append(out.Delete, plan.Deletion{Name: k, Reason: ReasonTaintEviction})
+			deleted[k] = true
 			continue
 		}
-		out.Scheduled = append(out.Scheduled, s)
+		out.Memory = append(out.Memory, s)
 		if onNode[k] {
 			if d := s.FireAt.Sub(now); first < 0 || d < first {
 				first = d
@@ -138,6 +153,15 @@ func EvictionStep(n *Node, pods []*podstatus.Pod, scheduled []ScheduledEviction,
 	}
 	if first >= 0 {
 		out.Requeue = append(out.Requeue, plan.Requeue{After: first, Reason: ReasonEvictionDue})
+	}
+	for _, p := range mine {
+		ref := p.Namespace + "/" + p.Name
+		if cancelled[p.Name] {
+			out.Events = append(out.Events, plan.Event{Type: plan.Normal, Reason: ReasonTaintEviction, Object: p.Name, Message: "Cancelling deletion of Pod " + ref})
+		}
+		if deleted[p.Name] {
+			out.Events = append(out.Events, plan.Event{Type: plan.Normal, Reason: ReasonTaintEviction, Object: p.Name, Message: "Marking for deletion Pod " + ref})
+		}
 	}
 	return out, nil
 }

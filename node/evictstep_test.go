@@ -1,9 +1,13 @@
 package node
 
 import (
+	"errors"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -23,39 +27,39 @@ func TestEvictionStep(t *testing.T) {
 
 	// a fresh eviction: scheduled now + toleration, requeued then
 	p, err := EvictionStep(n, []*podstatus.Pod{evictPod("p", "n", i64(300))}, nil, now, Options{})
-	if err != nil || len(p.Scheduled) != 1 || !p.Scheduled[0].FireAt.Equal(now.Add(5*time.Minute)) || !p.Scheduled[0].CreatedAt.Equal(now) ||
+	if err != nil || len(p.Memory) != 1 || !p.Memory[0].FireAt.Equal(now.Add(5*time.Minute)) || !p.Memory[0].CreatedAt.Equal(now) ||
 		len(p.Requeue) != 1 || p.Requeue[0].After != 5*time.Minute || len(p.Delete) != 0 {
 		t.Fatalf("fresh: %+v %v", p, err)
 	}
 	// an earlier eviction is kept, also for a toleration time of 0
 	for _, secs := range []int64{300, 0, -1} {
 		p, _ = EvictionStep(n, []*podstatus.Pod{evictPod("p", "n", i64(secs))}, []ScheduledEviction{earlier}, now, Options{})
-		if len(p.Delete) != 0 || len(p.Scheduled) != 1 || p.Scheduled[0] != earlier || !p.Decisions[0].Kept || p.Requeue[0].After != 4*time.Minute {
+		if len(p.Delete) != 0 || len(p.Memory) != 1 || p.Memory[0] != earlier || !p.Decisions[0].Kept || p.Requeue[0].After != 4*time.Minute {
 			t.Fatalf("seconds %d: earlier work not kept: %+v", secs, p)
 		}
 	}
 	// work created at now is replaced: same creation, new fire time
 	same := ScheduledEviction{Pod: "p", CreatedAt: now, FireAt: now.Add(time.Hour)}
 	p, _ = EvictionStep(n, []*podstatus.Pod{evictPod("p", "n", i64(60))}, []ScheduledEviction{same}, now, Options{})
-	if len(p.Scheduled) != 1 || !p.Scheduled[0].FireAt.Equal(now.Add(time.Minute)) || !p.Scheduled[0].CreatedAt.Equal(now) || p.Decisions[0].Kept {
+	if len(p.Memory) != 1 || !p.Memory[0].FireAt.Equal(now.Add(time.Minute)) || !p.Memory[0].CreatedAt.Equal(now) || p.Decisions[0].Kept {
 		t.Fatalf("same-time work: %+v", p)
 	}
 	// ... and a toleration time of 0 then deletes now
 	p, _ = EvictionStep(n, []*podstatus.Pod{evictPod("p", "n", i64(0))}, []ScheduledEviction{same}, now, Options{})
-	if len(p.Delete) != 1 || len(p.Scheduled) != 0 {
+	if len(p.Delete) != 1 || len(p.Memory) != 0 {
 		t.Fatalf("zero with same-time work: %+v", p)
 	}
 	// an untolerated taint replaces earlier work by a deletion now
 	bare := evictPod("p", "n", nil)
 	bare.Spec.Tolerations = nil
 	p, _ = EvictionStep(n, []*podstatus.Pod{bare}, []ScheduledEviction{earlier}, now, Options{})
-	if len(p.Delete) != 1 || p.Delete[0].Name != "p" || p.Delete[0].Reason != ReasonTaintEviction || len(p.Scheduled) != 0 {
+	if len(p.Delete) != 1 || p.Delete[0].Name != "p" || p.Delete[0].Reason != ReasonTaintEviction || len(p.Memory) != 0 {
 		t.Fatalf("untolerated: %+v", p)
 	}
 	// no seconds (forever) or seconds that wrap negative cancel it
 	for _, secs := range []*int64{nil, i64(9223372037)} {
 		p, _ = EvictionStep(n, []*podstatus.Pod{evictPod("p", "n", secs)}, []ScheduledEviction{earlier}, now, Options{})
-		if len(p.Scheduled) != 0 || len(p.Delete) != 0 || p.Decisions[0].Kind != NotEvicted {
+		if len(p.Memory) != 0 || len(p.Delete) != 0 || p.Decisions[0].Kind != NotEvicted {
 			t.Fatalf("forever: %+v", p)
 		}
 	}
@@ -76,7 +80,7 @@ func TestEvictionStep(t *testing.T) {
 	clear.Name = "n"
 	other := ScheduledEviction{Pod: "q", CreatedAt: now, FireAt: now.Add(time.Minute)}
 	p, _ = EvictionStep(clear, []*podstatus.Pod{evictPod("p", "n", i64(300)), evictPod("q", "m", i64(60))}, []ScheduledEviction{earlier, other}, now, Options{})
-	if len(p.Scheduled) != 1 || p.Scheduled[0] != other || len(p.Decisions) != 1 || len(p.Requeue) != 0 {
+	if len(p.Memory) != 1 || p.Memory[0] != other || len(p.Decisions) != 1 || len(p.Requeue) != 0 {
 		t.Fatalf("cleared node: %+v", p)
 	}
 	// the requeue is the earliest fire time among the node's pods
@@ -89,5 +93,102 @@ func TestEvictionStep(t *testing.T) {
 	}
 	if _, err := EvictionStep(n, []*podstatus.Pod{nil}, nil, now, Options{}); err == nil {
 		t.Fatal("nil pod accepted")
+	}
+}
+
+// Events: a cancelled or replaced scheduled eviction, then a deletion, each
+// record TaintManagerEviction about the pod; a kept one records nothing.
+func TestEvictionStepEvents(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	n := &Node{}
+	n.Name = "n"
+	n.Spec.Taints = []Taint{{Key: TaintUnreachable, Effect: NoExecute}}
+	earlier := ScheduledEviction{Pod: "p", CreatedAt: now.Add(-time.Minute), FireAt: now.Add(4 * time.Minute)}
+	bare := evictPod("p", "n", nil)
+	bare.Spec.Tolerations = nil
+	msgs := func(p EvictionPlan) []string {
+		var out []string
+		for _, e := range p.Events {
+			if e.Reason != ReasonTaintEviction || e.Object != "p" || e.Type != "Normal" {
+				t.Errorf("event %+v", e)
+			}
+			out = append(out, e.Message)
+		}
+		return out
+	}
+	cancel, mark := "Cancelling deletion of Pod default/p", "Marking for deletion Pod default/p"
+	for _, c := range []struct {
+		name  string
+		pod   *podstatus.Pod
+		sched []ScheduledEviction
+		want  []string
+	}{
+		{"kept", evictPod("p", "n", i64(300)), []ScheduledEviction{earlier}, nil},
+		{"fresh", evictPod("p", "n", i64(300)), nil, nil},
+		{"untolerated replaces", bare, []ScheduledEviction{earlier}, []string{cancel, mark}},
+		{"untolerated", bare, nil, []string{mark}},
+		{"forever cancels", evictPod("p", "n", nil), []ScheduledEviction{earlier}, []string{cancel}},
+		{"same-time work replaced", evictPod("p", "n", i64(60)), []ScheduledEviction{{Pod: "p", CreatedAt: now, FireAt: now.Add(time.Hour)}}, []string{cancel}},
+	} {
+		p, err := EvictionStep(n, []*podstatus.Pod{c.pod}, c.sched, now, Options{})
+		if got := msgs(p); err != nil || len(got) != len(c.want) || len(got) > 0 && !slices.Equal(got, c.want) {
+			t.Errorf("%s: events %q, %v; want %q", c.name, got, err, c.want)
+		}
+	}
+	// no NoExecute taint left: the scheduled eviction is cancelled
+	plain := &Node{}
+	plain.Name = "n"
+	p, _ := EvictionStep(plain, []*podstatus.Pod{evictPod("p", "n", i64(300))}, []ScheduledEviction{earlier}, now, Options{})
+	if got := msgs(p); !slices.Equal(got, []string{cancel}) {
+		t.Errorf("taint removed: %q", got)
+	}
+}
+
+// Writes: the DisruptionTarget status patch, then the delete with the
+// pod's own grace period; no patch when the pod already has the condition.
+func TestEvictionPlanWrites(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	n := &Node{}
+	n.Name = "n"
+	n.Spec.Taints = []Taint{{Key: TaintUnreachable, Effect: NoExecute}}
+	pod := evictPod("p", "n", nil)
+	pod.Spec.Tolerations = nil
+	pod.UID = "uid-p"
+	p, err := EvictionStep(n, []*podstatus.Pod{pod}, nil, now, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := p.Writes(n, []*podstatus.Pod{pod}, now)
+	if err != nil || len(ws) != 2 {
+		t.Fatalf("writes %+v, %v", ws, err)
+	}
+	if w := ws[0]; w.Verb != plan.VerbPatch || w.Resource != "pods" || w.Subresource != "status" || w.UID != "uid-p" || w.Namespace != "default" {
+		t.Errorf("patch %+v", w)
+	}
+	obj := ws[0].Object.(*podstatus.Pod)
+	c := obj.Condition(podstatus.DisruptionTarget)
+	if c == nil || c.Status != "True" || c.Reason != podstatus.ReasonDeletionByTaintManager || c.Message != TaintEvictionMessage || !c.LastTransitionTime.Equal(now) {
+		t.Errorf("condition %+v", c)
+	}
+	if pod.Condition(podstatus.DisruptionTarget) != nil {
+		t.Error("input modified")
+	}
+	if w := ws[1]; w.Verb != plan.VerbDelete || w.Name != "p" || w.GracePeriodSeconds != nil || w.UID != "" || w.Object != nil {
+		t.Errorf("delete %+v", w)
+	}
+	// already marked: only the delete
+	marked := obj
+	ws, err = p.Writes(n, []*podstatus.Pod{marked}, now.Add(time.Minute))
+	if err != nil || len(ws) != 1 || ws[0].Verb != plan.VerbDelete {
+		t.Errorf("already marked: %+v, %v", ws, err)
+	}
+	// a deletion naming no pod on the node
+	other := evictPod("p", "m", nil)
+	var fe *field.Error
+	if _, err := p.Writes(n, []*podstatus.Pod{other}, now); !errors.As(err, &fe) || fe.Path != "delete[0].name" {
+		t.Errorf("pod elsewhere: %v", err)
+	}
+	if _, err := p.Writes(nil, nil, now); err == nil {
+		t.Error("nil node: want an error")
 	}
 }

@@ -68,11 +68,11 @@ func FuzzStep(f *testing.F) {
 		if json.Unmarshal(b, &in) != nil {
 			return
 		}
-		p, err := Step(in.Nodes, in.Leases, in.Memory, in.Now, in.Opts)
+		p, err := Step(in.Nodes, in.Leases, nil, in.Memory, in.Now, in.Opts)
 		if err != nil {
 			return
 		}
-		_, _ = Step(in.Nodes, in.Leases, p.Memory, in.Now.Add(time.Minute), in.Opts)
+		_, _ = Step(in.Nodes, in.Leases, nil, p.Memory, in.Now.Add(time.Minute), in.Opts)
 		for _, n := range in.Nodes {
 			_, _ = EvictionStep(n, in.Pods, nil, in.Now, in.Opts)
 		}

@@ -6,8 +6,47 @@ import (
 	"sort"
 	"time"
 
+	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
 )
+
+// PodNotReadyMessage is the message of the Warning NodeNotReady event
+// recorded on each pod marked not ready.
+const PodNotReadyMessage = "Node is not ready"
+
+// podsByNode groups pods by spec.nodeName, each group by namespace, then
+// name.
+func podsByNode(pods []*podstatus.Pod) map[string][]*podstatus.Pod {
+	m := map[string][]*podstatus.Pod{}
+	for _, q := range pods {
+		if q.Spec.NodeName != "" {
+			m[q.Spec.NodeName] = append(m[q.Spec.NodeName], q)
+		}
+	}
+	for _, ps := range m {
+		slices.SortFunc(ps, func(a, b *podstatus.Pod) int {
+			return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+		})
+	}
+	return m
+}
+
+// markedNotReady returns the pods (of one node, in order) whose Ready
+// condition marking the node's pods not ready changes: those with a Ready
+// condition that is not already False.
+//
+// Source: upstream pkg/controller/util/node MarkPodsNotReady (v1.36.3).
+func markedNotReady(pods []*podstatus.Pod) []*podstatus.Pod {
+	var out []*podstatus.Pod
+	for _, q := range pods {
+		if c := q.Condition(podstatus.Ready); c != nil && c.Status != meta.ConditionFalse {
+			out = append(out, q)
+		}
+	}
+	return out
+}
 
 // DefaultNodeMonitorPeriod is how often the node lifecycle controller runs
 // its monitor pass (kube-controller-manager --node-monitor-period).
@@ -206,17 +245,27 @@ var (
 // ([ZoneRate]), enter or leave master disruption mode when every zone is
 // fully disrupted, run each zone's rate-limited tainter once at now, and
 // reconcile the NoSchedule condition taints. Nodes are walked by name,
-// zones by key. Inputs are not modified.
+// zones by key. pods are the pods the controller's pod cache lists (nil:
+// none): when a node's Ready condition leaves True, each pod bound to it
+// whose Ready condition is not already False (by namespace, then name) gets
+// a Warning NodeNotReady event, after the node's own NodeNotReady event.
+// Inputs are not modified.
 //
 // Source: upstream pkg/controller/nodelifecycle Controller.monitorNodeHealth,
 // processTaintBaseEviction, handleDisruption, doNoExecuteTaintingPass and
 // doNoScheduleTaintingPass (v1.36.3).
-func Step(nodes []*Node, leases []Lease, mem Memory, now time.Time, opts Options) (Plan, error) {
+func Step(nodes []*Node, leases []Lease, pods []*podstatus.Pod, mem Memory, now time.Time, opts Options) (Plan, error) {
 	if err := validateStep(nodes, leases); err != nil {
 		return Plan{}, err
 	}
+	for i, q := range pods {
+		if q == nil {
+			return Plan{}, field.New(field.Index("pods", i), "", field.ErrRequired)
+		}
+	}
 	p := Plan{Outcome: ReasonMonitored}
 	s := newLifecycle(nodes, leases, mem, now, opts, &p)
+	s.pods = podsByNode(pods)
 	s.run()
 	p.Memory = s.memory()
 	p.Requeue = []plan.Requeue{{After: DefaultNodeMonitorPeriod, Reason: ReasonNodeMonitorPeriod}}
@@ -248,6 +297,7 @@ type lifecycle struct {
 	health map[string]Health
 	known  map[string]bool
 	zones  map[string]*ZoneMemory
+	pods   map[string][]*podstatus.Pod // by node, then namespace and name
 }
 
 func newLifecycle(nodes []*Node, leases []Lease, mem Memory, now time.Time, opts Options, p *Plan) *lifecycle {
@@ -531,6 +581,9 @@ func (s *lifecycle) run() {
 		if u.Current.Status != ConditionTrue && u.Observed.Status == ConditionTrue {
 			s.p.Events = append(s.p.Events, plan.Event{Type: plan.Normal, Reason: ReasonEventNodeNotReady, Object: n.Name})
 			s.p.MarkPodsNotReady = append(s.p.MarkPodsNotReady, n.Name)
+			for _, q := range markedNotReady(s.pods[n.Name]) {
+				s.p.Events = append(s.p.Events, plan.Event{Type: plan.Warning, Reason: ReasonEventNodeNotReady, Object: q.Name, Message: PodNotReadyMessage})
+			}
 		}
 	}
 

@@ -18,7 +18,7 @@ func readyNode(name, zone string, hb time.Time) *Node {
 
 func TestStepNodeGoesUnknown(t *testing.T) {
 	nodes := []*Node{readyNode("a", "z1", t0), readyNode("b", "z1", t0), readyNode("c", "z1", t0)}
-	p, err := Step(nodes, nil, Memory{}, t0, Options{})
+	p, err := Step(nodes, nil, nil, Memory{}, t0, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestStepNodeGoesUnknown(t *testing.T) {
 	// a keeps heartbeating; b and c stop. At t0+50s: not yet (strict).
 	for _, now := range []time.Duration{50 * time.Second, 51 * time.Second} {
 		nodes[0].Status.Conditions[0].LastHeartbeatTime = t0.Add(now)
-		p, err = Step(nodes, nil, mem, t0.Add(now), Options{})
+		p, err = Step(nodes, nil, nil, mem, t0.Add(now), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,8 +60,8 @@ func TestStepNodeGoesUnknown(t *testing.T) {
 
 func TestStepAllZonesDown(t *testing.T) {
 	nodes := []*Node{readyNode("a", "z1", t0), readyNode("b", "z2", t0)}
-	p, _ := Step(nodes, nil, Memory{}, t0, Options{})
-	p, _ = Step(nodes, nil, p.Memory, t0.Add(61*time.Second), Options{})
+	p, _ := Step(nodes, nil, nil, Memory{}, t0, Options{})
+	p, _ = Step(nodes, nil, nil, p.Memory, t0.Add(61*time.Second), Options{})
 	if !p.Disrupted {
 		t.Fatalf("not disrupted: %+v", p.Zones)
 	}

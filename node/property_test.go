@@ -141,16 +141,16 @@ func TestPropStepOrderIndependent(t *testing.T) {
 				leases = append(leases, Lease{ObjectMeta: meta.ObjectMeta{Name: n.Name}, Spec: LeaseSpec{RenewTime: &rt}})
 			}
 		}
-		p1, err := Step(nodes, leases, Memory{}, t0, Options{})
+		p1, err := Step(nodes, leases, nil, Memory{}, t0, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		p1b, _ := Step(nodes, leases, p1.Memory, t0.Add(60*time.Second), Options{})
+		p1b, _ := Step(nodes, leases, nil, p1.Memory, t0.Add(60*time.Second), Options{})
 		r := rand.New(rand.NewSource(rapid.Int64().Draw(t, "seed")))
 		r.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
 		r.Shuffle(len(leases), func(i, j int) { leases[i], leases[j] = leases[j], leases[i] })
-		p2, _ := Step(nodes, leases, Memory{}, t0, Options{})
-		p2b, _ := Step(nodes, leases, p2.Memory, t0.Add(60*time.Second), Options{})
+		p2, _ := Step(nodes, leases, nil, Memory{}, t0, Options{})
+		p2b, _ := Step(nodes, leases, nil, p2.Memory, t0.Add(60*time.Second), Options{})
 		if !reflect.DeepEqual(p1, p2) || !reflect.DeepEqual(p1b, p2b) {
 			t.Fatalf("order changes the plan")
 		}

@@ -20,6 +20,10 @@ const (
 	ReasonMasterDisruption Reason = "MasterDisruption" // every zone fully disrupted: taints removed from every node
 	ReasonConditionTaints  Reason = "ConditionTaints"  // NoSchedule taints follow the node's conditions and unschedulable
 
+	// Pod writes: a pod's Ready condition set to False when its node's
+	// Ready condition leaves True.
+	ReasonMarkPodNotReady Reason = "MarkPodNotReady"
+
 	// Events.
 	ReasonEventRegisteredNode Reason = "RegisteredNode"
 	ReasonEventRemovingNode   Reason = "RemovingNode"

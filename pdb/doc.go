@@ -17,7 +17,8 @@
 //   - Budget: [DisruptedPods], [IsHealthy], [CurrentHealthy],
 //     [DisruptionsAllowed], [AllowedCondition], [ConditionsUpToDate],
 //     [StaleDisruptionTarget], [Selected]
-//   - One controller sync: [Step]
+//   - One controller sync: [Step]; its API requests: [Plan.Writes] (the
+//     budget's status update, then each stale pod's status update)
 //   - Eviction: [Evict], [IgnoresBudget], [Budgets], [UnhealthyEvictable],
 //     [Decrement]
 //   - Drain: [Drain]
@@ -46,6 +47,10 @@
 //     ignoreStoreReadErrorWithClusterBreakingPotential) are not modelled.
 //   - Step assumes its status write succeeds; the requeue of a failed sync
 //     is therefore never reported.
+//   - The sync and the stale-pod worker are two workers upstream; a Plan
+//     holds both, and [Plan.Writes] lists the budget's write before the pod
+//     resets, which it orders by pod name (upstream: informer order). The
+//     reset's condition carries no observedGeneration (not modelled).
 //
 // # Inputs
 //
@@ -58,6 +63,9 @@
 // modified.
 //
 // # Errors
+//
+// [Plan.Writes] returns a *field.Error at resetDisruptionTarget[i].name
+// for a reset naming no given pod of the budget's namespace.
 //
 // [Validate], [Step] and [Drain] return a *field.Error with the API field
 // path for a budget the API server rejects (both fields set, negative

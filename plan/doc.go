@@ -14,7 +14,7 @@
 //	UpdateStatus bool         whether the controller writes Status
 //	Events       []Event      the events recorded, in order
 //	Requeue      []Requeue    when the controller looks again, and why
-//	<memory>                  controller memory carried to the next sync (job's Backoff, node's probe times)
+//	Memory       <pkg> type   controller memory carried to the next sync (job's backoff record, node's probe times)
 //
 // # Encoding
 //

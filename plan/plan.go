@@ -48,11 +48,14 @@ type Creation[T any] struct {
 	Objects []T    `json:"objects,omitempty"`
 }
 
-// Deletion is an object a sync deletes.
+// Deletion is an object a sync deletes. Namespace is set only by Steps
+// whose inputs span namespaces (podgc, which collects every namespace's
+// pods); a workload's own dependents share its namespace and leave it "".
 type Deletion struct {
-	Name   string `json:"name"`
-	UID    string `json:"uid,omitempty"`
-	Reason Reason `json:"reason"`
+	Name      string `json:"name"`
+	Namespace string `json:"namespace,omitempty"`
+	UID       string `json:"uid,omitempty"`
+	Reason    Reason `json:"reason"`
 }
 
 // First returns the requeue that comes first: the smallest After, a

@@ -36,6 +36,10 @@ type Write struct {
 	// GracePeriodSeconds is a delete's grace period; nil: the object's
 	// own (a pod's terminationGracePeriodSeconds).
 	GracePeriodSeconds *int64 `json:"gracePeriodSeconds,omitempty"`
+	// PropagationPolicy is a delete's propagationPolicy (Background,
+	// Foreground, Orphan); "" leaves it to the server's default for the
+	// resource.
+	PropagationPolicy string `json:"propagationPolicy,omitempty"`
 	// Object is the object as the write leaves it; nil for a delete.
 	Object any    `json:"object,omitempty"`
 	Reason Reason `json:"reason"`

@@ -23,7 +23,13 @@
 // # Rules
 //
 //   - [IsTerminated], [IsEvicted], [EvictedFirst], [Terminated], [OutOfService]
-//   - [Step]: one pass, returning a [Plan]
+//   - [Step]: one pass, returning a [Plan] (Outcome GarbageCollected, Patch,
+//     Delete as plan.Deletion with the pod's namespace, Events, Requeue,
+//     Memory — the house vocabulary); Events is always empty, as v1.36.3's
+//     collector has no event recorder
+//   - [Plan.Writes]: the API requests of the pass — per deleted pod, the
+//     status patch (pods/status, uid precondition) when it is not terminal,
+//     then the delete with grace period 0
 //
 // # Divergences
 //
@@ -38,6 +44,20 @@
 // The GET that confirms a node is gone is [Step]'s unlisted argument: a
 // node the cache lists is checked no further; a node missing from the
 // cache is gone unless it is unlisted (the API still has it).
+//
+// The status patch upstream sends also sets status.observedGeneration
+// (CalculatePodStatusObservedGeneration); podstatus.Pod does not model it,
+// so the patched object in [Plan.Writes] leaves it as it was.
+//
+// # Errors
+//
+// [Step] rejects what the caches and the API server cannot hold, as a
+// *field.Error at the input's path: a nil pod or node (pods[i], nodes[i]),
+// an empty name (pods[i].metadata.name, nodes[i].metadata.name,
+// unlisted[i]), two pods with one namespace and name, a node both listed
+// and unlisted or twice, a quarantine entry without a node
+// (memory.quarantine[i].node). [Plan.Writes] rejects a Plan entry naming
+// no given pod (delete[i].name, patch[i].name).
 //
 // # Inputs
 //

@@ -4,28 +4,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/node"
-	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
-)
-
-// Reason is why the collector deletes a pod or how a pass ended.
-type Reason = plan.Reason
-
-// Reasons.
-const (
-	// ReasonTerminated: a terminated pod beyond the threshold.
-	ReasonTerminated Reason = "Terminated"
-	// ReasonTerminatingOutOfService: a terminating pod on a not-Ready node
-	// with the out-of-service taint.
-	ReasonTerminatingOutOfService Reason = "TerminatingOutOfService"
-	// ReasonOrphaned: the pod's node no longer exists.
-	ReasonOrphaned Reason = "Orphaned"
-	// ReasonTerminatingUnscheduled: a terminating pod without a node.
-	ReasonTerminatingUnscheduled Reason = "TerminatingUnscheduled"
-	// ReasonGarbageCollected is the outcome of every pass.
-	ReasonGarbageCollected Reason = "GarbageCollected"
-	// ReasonPeriodic is the requeue of the next pass.
-	ReasonPeriodic Reason = "Periodic"
 )
 
 // Constants of the collector.
@@ -41,29 +20,6 @@ const (
 	// OrphanMessage is the DisruptionTarget message of an orphan.
 	OrphanMessage = "PodGC: node no longer exists"
 )
-
-// Options of the collector; the zero value is v1.36.3's default.
-type Options struct {
-	// TerminatedPodThreshold is --terminated-pod-gc-threshold; nil means
-	// 12500, and a value <= 0 turns the terminated-pod step off.
-	TerminatedPodThreshold *int `json:"terminatedPodThreshold,omitempty"`
-	// Quarantine is how long a node must be missing; 0 means 40s.
-	Quarantine time.Duration `json:"quarantine,omitempty"`
-}
-
-func (o Options) threshold() int {
-	if o.TerminatedPodThreshold == nil {
-		return DefaultTerminatedPodThreshold
-	}
-	return *o.TerminatedPodThreshold
-}
-
-func (o Options) quarantine() time.Duration {
-	if o.Quarantine == 0 {
-		return QuarantineTime
-	}
-	return o.Quarantine
-}
 
 // OutOfService reports whether the node is not Ready and has the
 // node.kubernetes.io/out-of-service taint, whatever its value and effect.

@@ -61,11 +61,20 @@ func genState(t *rapid.T) ([]*podstatus.Pod, []*node.Node, []string, podgc.Memor
 	return pods, nodes, unlisted, mem, podgc.Options{TerminatedPodThreshold: &th}
 }
 
+// mustStep is podgc.Step on inputs the test knows valid.
+func mustStep(t interface{ Fatalf(string, ...any) }, pods []*podstatus.Pod, nodes []*node.Node, unlisted []string, mem podgc.Memory, now time.Time, o podgc.Options) podgc.Plan {
+	p, err := podgc.Step(pods, nodes, unlisted, mem, now, o)
+	if err != nil {
+		t.Fatalf("Step: %v", err)
+	}
+	return p
+}
+
 // A Running pod without a deletion timestamp on a node that exists is never
 // deleted; every deletion not already terminal is patched Failed first.
 func checkNeverDeletesLiveRunning(t *rapid.T) {
 	pods, nodes, unlisted, mem, o := genState(t)
-	p := podgc.Step(pods, nodes, unlisted, mem, t0, o)
+	p := mustStep(t, pods, nodes, unlisted, mem, t0, o)
 	exists := map[string]bool{}
 	for _, n := range nodes {
 		exists[n.Name] = true
@@ -92,13 +101,13 @@ func checkNeverDeletesLiveRunning(t *rapid.T) {
 // Shuffling pods and nodes does not change the Plan.
 func checkOrderIndependent(t *rapid.T) {
 	pods, nodes, unlisted, mem, o := genState(t)
-	want := podgc.Step(pods, nodes, unlisted, mem, t0, o)
+	want := mustStep(t, pods, nodes, unlisted, mem, t0, o)
 	r := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 1))
 	r.Shuffle(len(pods), func(i, j int) { pods[i], pods[j] = pods[j], pods[i] })
 	r.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
 	r.Shuffle(len(unlisted), func(i, j int) { unlisted[i], unlisted[j] = unlisted[j], unlisted[i] })
 	r.Shuffle(len(mem.Quarantine), func(i, j int) { mem.Quarantine[i], mem.Quarantine[j] = mem.Quarantine[j], mem.Quarantine[i] })
-	if d := cmp.Diff(want, podgc.Step(pods, nodes, unlisted, mem, t0, o)); d != "" {
+	if d := cmp.Diff(want, mustStep(t, pods, nodes, unlisted, mem, t0, o)); d != "" {
 		t.Fatalf("order changed the plan:\n%s", d)
 	}
 }
@@ -111,7 +120,8 @@ func TestProperties(t *testing.T) {
 func FuzzNeverDeletesLiveRunning(f *testing.F) { fuzzlimit.Rapid(f, checkNeverDeletesLiveRunning) }
 func FuzzOrderIndependent(f *testing.F)        { fuzzlimit.Rapid(f, checkOrderIndependent) }
 
-// FuzzStep decodes arbitrary JSON as a pass's input: Step never panics.
+// FuzzStep decodes arbitrary JSON as a pass's input: Step never panics,
+// and the Writes of a pass it accepts never fail.
 func FuzzStep(f *testing.F) {
 	f.Add([]byte(`{"pods":[null,{"spec":{"nodeName":"x"}}],"nodes":[null,{"metadata":{"name":"y"}}],"unlisted":["x"],"memory":{"quarantine":[{"node":"x","readyAt":"2025-01-01T12:00:00Z"}]}}`), int64(0), 1)
 	f.Fuzz(func(t *testing.T, b []byte, offset int64, threshold int) {
@@ -124,7 +134,14 @@ func FuzzStep(f *testing.F) {
 		if json.Unmarshal(b, &in) != nil {
 			return
 		}
-		_ = podgc.Step(in.Pods, in.Nodes, in.Unlisted, in.Memory, t0.Add(time.Duration(offset)), podgc.Options{TerminatedPodThreshold: &threshold, Quarantine: time.Duration(offset)})
+		p, err := podgc.Step(in.Pods, in.Nodes, in.Unlisted, in.Memory, t0.Add(time.Duration(offset)), podgc.Options{TerminatedPodThreshold: &threshold, Quarantine: time.Duration(offset)})
+		if err != nil {
+			return
+		}
+		// the writes of a valid pass always name given pods
+		if _, err := p.Writes(in.Pods); err != nil {
+			t.Fatalf("Writes: %v", err)
+		}
 	})
 }
 
@@ -147,7 +164,7 @@ func BenchmarkStep20000(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = podgc.Step(pods, nodes, nil, podgc.Memory{}, t0, podgc.Options{})
+		_ = mustStep(b, pods, nodes, nil, podgc.Memory{}, t0, podgc.Options{})
 	}
 }
 
@@ -165,9 +182,9 @@ func BenchmarkEvictedFirst(b *testing.B) {
 func ExampleStep() {
 	p := &podstatus.Pod{}
 	p.Name, p.Spec.NodeName, p.Status.Phase = "web-1", "node-2", podstatus.Running
-	pass1 := podgc.Step([]*podstatus.Pod{p}, nil, nil, podgc.Memory{}, t0, podgc.Options{})
+	pass1, _ := podgc.Step([]*podstatus.Pod{p}, nil, nil, podgc.Memory{}, t0, podgc.Options{})
 	fmt.Println(len(pass1.Delete), pass1.Memory.Quarantine[0].ReadyAt.Sub(t0))
-	pass2 := podgc.Step([]*podstatus.Pod{p}, nil, nil, pass1.Memory, t0.Add(40*time.Second), podgc.Options{})
+	pass2, _ := podgc.Step([]*podstatus.Pod{p}, nil, nil, pass1.Memory, t0.Add(40*time.Second), podgc.Options{})
 	fmt.Println(pass2.Delete[0].Name, pass2.Delete[0].Reason, pass2.Patch[0].Phase, pass2.Patch[0].Condition.Reason)
 	// Output:
 	// 0 40s

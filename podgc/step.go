@@ -34,14 +34,6 @@ type PodPatch struct {
 	Condition *podstatus.Condition `json:"condition,omitempty"`
 }
 
-// Deletion is a pod the collector force-deletes (grace 0).
-type Deletion struct {
-	Name      string `json:"name"`
-	Namespace string `json:"namespace,omitempty"`
-	UID       string `json:"uid,omitempty"`
-	Reason    Reason `json:"reason"`
-}
-
 // Plan is one pass of the collector.
 type Plan struct {
 	// Outcome is GarbageCollected.
@@ -49,8 +41,12 @@ type Plan struct {
 	// Patch lists the status patches, each written just before the pod's
 	// deletion, in deletion order.
 	Patch []PodPatch `json:"patch"`
-	// Delete lists the deletions in the order of the steps.
-	Delete []Deletion `json:"delete"`
+	// Delete lists the pods force-deleted (grace 0), in the order of the
+	// steps, each with its namespace.
+	Delete []plan.Deletion `json:"delete"`
+	// Events is always empty: v1.36.3's pod garbage collector has no event
+	// recorder and records no event.
+	Events []plan.Event `json:"events"`
 	// Requeue is the next pass, 20s later.
 	Requeue []plan.Requeue `json:"requeue"`
 	// Memory is the node queue after the pass.
@@ -104,11 +100,15 @@ func byNamespaceName(a, b *podstatus.Pod) int {
 // confirms a node gone finds them. A node missing from the cache enters
 // quarantine until now+40s (an earlier entry is kept); at or after its time
 // it is confirmed gone unless it is back in the cache or unlisted, and its
-// pods are orphans. Nil pods and nodes are skipped.
+// pods are orphans. Inputs the informer caches and the API cannot hold are
+// an error ([Step] validates them; see the package documentation).
 //
 // Source: upstream pkg/controller/podgc/gc_controller.go gc (v1.36.3).
-func Step(pods []*podstatus.Pod, nodes []*node.Node, unlisted []string, mem Memory, now time.Time, o Options) Plan {
-	p := Plan{Outcome: ReasonGarbageCollected, Patch: []PodPatch{}, Delete: []Deletion{},
+func Step(pods []*podstatus.Pod, nodes []*node.Node, unlisted []string, mem Memory, now time.Time, o Options) (Plan, error) {
+	if err := validateStep(pods, nodes, unlisted, mem); err != nil {
+		return Plan{}, err
+	}
+	p := Plan{Outcome: ReasonGarbageCollected, Patch: []PodPatch{}, Delete: []plan.Deletion{}, Events: []plan.Event{},
 		Requeue: []plan.Requeue{{After: CheckPeriod, Reason: ReasonPeriodic}}}
 	listed := map[string]*node.Node{}
 	api := map[string]bool{}
@@ -130,7 +130,7 @@ func Step(pods []*podstatus.Pod, nodes []*node.Node, unlisted []string, mem Memo
 		if !podstatus.IsTerminal(pod) {
 			p.Patch = append(p.Patch, PodPatch{Name: pod.Name, Namespace: pod.Namespace, UID: pod.UID, Phase: podstatus.Failed, Condition: cond})
 		}
-		p.Delete = append(p.Delete, Deletion{Name: pod.Name, Namespace: pod.Namespace, UID: pod.UID, Reason: why})
+		p.Delete = append(p.Delete, plan.Deletion{Name: pod.Name, Namespace: pod.Namespace, UID: pod.UID, Reason: why})
 	}
 	for _, pod := range Terminated(pods, o.threshold()) {
 		del(pod, ReasonTerminated, nil)
@@ -209,5 +209,5 @@ func Step(pods []*podstatus.Pod, nodes []*node.Node, unlisted []string, mem Memo
 	for _, pod := range unscheduled {
 		del(pod, ReasonTerminatingUnscheduled, nil)
 	}
-	return p
+	return p, nil
 }

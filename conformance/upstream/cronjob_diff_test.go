@@ -3,6 +3,7 @@ package upstream_test
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -179,7 +180,7 @@ func checkStepDifferential(t *rapid.T) {
 		d := now
 		cj.DeletionTimestamp = &d
 	}
-	want, _ := stepWant(cj, jobs, now)
+	want, out := stepWant(cj, jobs, now)
 	p, err := kcronjob.Step(cj, jobs, now, kcronjob.Options{})
 	if err != nil {
 		t.Fatalf("Step: %v", err)
@@ -189,6 +190,16 @@ func checkStepDifferential(t *rapid.T) {
 		if !reflect.DeepEqual(got[k], w) {
 			t.Fatalf("Step %s = %#v; upstream %#v\n got %v\nwant %v", k, got[k], w, got, want)
 		}
+	}
+	ws, err := cronWriteKeys(p, cj, jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ws, out.writes) {
+		t.Fatalf("Writes %q\nupstream sent %q", ws, out.writes)
+	}
+	if err := cronCompareCreated(p, out.jobs); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -11,9 +11,11 @@ import (
 
 	"github.com/robfig/cron/v3"
 	batchv1 "k8s.io/api/batch/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/kubernetes/pkg/controller/cronjob"
 	"k8s.io/kubernetes/pkg/util/parsers"
@@ -53,6 +55,13 @@ type upstreamSync struct {
 	// (the first ones); the rest are syncCronJob's (Replace).
 	cleanupDeletes int
 	events         []string // "Warning Reason" / "Normal Reason"
+	// writes are the write requests the sync sent to the fake clientset,
+	// in order, as "<verb> <resource>[/<subresource>] <name>", a delete
+	// with " propagation=<policy>"; the status update is the one sync
+	// sends after syncCronJob when either step asks for it.
+	writes []string
+	// jobs are the Jobs the create requests carried.
+	jobs []*batchv1.Job
 }
 
 // runUpstreamSync runs cleanupFinishedJobs and syncCronJob, as sync does,
@@ -91,6 +100,45 @@ func runUpstreamSync(cj *batchv1.CronJob, jobs []*batchv1.Job, now time.Time) up
 	out.requeue, out.updateStatus, out.err = upSyncCronJob(jm, ctx, cp, jobs)
 	out.updateStatus = out.updateStatus || updated
 	out.status = cp.Status
+	if out.updateStatus {
+		// What sync does next: jm.cronJobControl.UpdateStatus(ctx, cp).
+		f := reflect.ValueOf(jm).Elem().FieldByName("cronJobControl")
+		ctl := reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
+		ctl.MethodByName("UpdateStatus").Call([]reflect.Value{reflect.ValueOf(ctx), reflect.ValueOf(cp)})
+	}
+	for _, a := range client.Actions() {
+		r := a.GetResource().Resource
+		if a.GetSubresource() != "" {
+			r += "/" + a.GetSubresource()
+		}
+		switch a.GetVerb() {
+		case "create":
+			name := ""
+			obj := a.(k8stesting.CreateAction).GetObject()
+			if m, ok := obj.(metav1.Object); ok {
+				name = m.GetName()
+			}
+			if j, ok := obj.(*batchv1.Job); ok {
+				out.jobs = append(out.jobs, j)
+			}
+			out.writes = append(out.writes, "create "+r+" "+name)
+		case "update":
+			name := ""
+			if m, ok := a.(k8stesting.UpdateAction).GetObject().(metav1.Object); ok {
+				name = m.GetName()
+			}
+			out.writes = append(out.writes, "update "+r+" "+name)
+		case "delete":
+			d := a.(k8stesting.DeleteAction)
+			pp := ""
+			if p := d.GetDeleteOptions().PropagationPolicy; p != nil {
+				pp = string(*p)
+			}
+			out.writes = append(out.writes, "delete "+r+" "+d.GetName()+" propagation="+pp)
+		case "patch":
+			out.writes = append(out.writes, "patch "+r+" "+a.(k8stesting.PatchAction).GetName())
+		}
+	}
 	for _, a := range client.Actions() {
 		switch a.GetVerb() {
 		case "create":

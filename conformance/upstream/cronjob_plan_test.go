@@ -3,6 +3,7 @@ package upstream_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/robfig/cron/v3"
+	batchv1 "k8s.io/api/batch/v1"
 
 	"github.com/kubesem/kubesem/conformance"
 	kcronjob "github.com/kubesem/kubesem/cronjob"
@@ -260,7 +262,8 @@ func cronStepWant(v cronStepVector) (map[string]any, error) {
 // TestCronJobStepVectorsUpstream: every key of every cronjob.Step vector's
 // want is what upstream shows for its input (planWant), under the
 // conformance matcher: the wants, filled or written by hand, are
-// upstream's.
+// upstream's. Step's Plan.Writes and Events on the vector's input are
+// also checked against upstream's requests and events (cronCompareWrites).
 func TestCronJobStepVectorsUpstream(t *testing.T) {
 	n := 0
 	for _, file := range cronStepFiles {
@@ -279,6 +282,9 @@ func TestCronJobStepVectorsUpstream(t *testing.T) {
 			}
 			if ok, why := conformance.Match(v.Want, up); !ok {
 				t.Errorf("%s %q: the want is not upstream's: %s\n upstream %s", file, v.Name, why, up)
+			}
+			if err := cronCompareWrites(v); err != nil {
+				t.Errorf("%s %q: %v", file, v.Name, err)
 			}
 			n++
 		}
@@ -364,4 +370,118 @@ func writeCronVectors(t *testing.T, file string, vs any) {
 	if err := os.WriteFile(filepath.Join("..", "..", "testdata", "cronjob", file), append(data, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// cronCompareWrites runs cronjob.Step on a stored vector's input and
+// options and compares its Plan's Writes (verb, resource, subresource,
+// name, a delete's propagation policy, in order) with the write requests
+// upstream's sync sent to the fake clientset (upstreamSync.writes), and
+// its Events (type and reason, in order) with the fake recorder's, and the
+// Job it creates with the one upstream's create carried
+// (cronCompareCreated). A
+// vector with Options.RefuseTooManyMissed (no upstream counterpart) is
+// not compared.
+func cronCompareWrites(v cronStepVector) error {
+	var in struct {
+		CronJob kcronjob.CronJob `json:"cronJob"`
+		Jobs    []*job.Job       `json:"jobs"`
+		Now     time.Time        `json:"now"`
+	}
+	if err := json.Unmarshal(v.Input, &in); err != nil {
+		return err
+	}
+	var opts kcronjob.Options
+	if len(v.Options) > 0 {
+		if err := json.Unmarshal(v.Options, &opts); err != nil {
+			return err
+		}
+	}
+	if opts.RefuseTooManyMissed {
+		return nil
+	}
+	p, err := kcronjob.Step(&in.CronJob, in.Jobs, in.Now, opts)
+	if err != nil {
+		return fmt.Errorf("Step: %v", err)
+	}
+	got, err := cronWriteKeys(p, &in.CronJob, in.Jobs)
+	if err != nil {
+		return err
+	}
+	_, out := stepWant(&in.CronJob, in.Jobs, in.Now)
+	if !slices.Equal(got, out.writes) {
+		return fmt.Errorf("Writes %q\nupstream sent %q", got, out.writes)
+	}
+	if err := cronCompareCreated(p, out.jobs); err != nil {
+		return err
+	}
+	var ge, ue []string
+	for _, e := range p.Events {
+		ge = append(ge, string(e.Type)+" "+string(e.Reason))
+	}
+	for _, e := range out.events {
+		f := strings.Fields(e)
+		ue = append(ue, f[0]+" "+f[1])
+	}
+	if !slices.Equal(ge, ue) {
+		return fmt.Errorf("Events %q\nupstream recorded %q", ge, ue)
+	}
+	return nil
+}
+
+// cronWriteKeys renders Plan.Writes(cj, jobs) as upstreamSync.writes
+// renders upstream's requests.
+func cronWriteKeys(p kcronjob.Plan, cj *kcronjob.CronJob, jobs []*job.Job) ([]string, error) {
+	ws, err := p.Writes(cj, jobs)
+	if err != nil {
+		return nil, fmt.Errorf("Writes: %v", err)
+	}
+	var out []string
+	for _, w := range ws {
+		r := w.Resource
+		if w.Subresource != "" {
+			r += "/" + w.Subresource
+		}
+		k := string(w.Verb) + " " + r + " " + w.Name
+		if w.Verb == "delete" {
+			k += " propagation=" + w.PropagationPolicy
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// cronCompareCreated compares the Job Plan.Writes creates with the one
+// upstream's create request carried: name, labels, annotations,
+// creationTimestamp, the controller reference (apiVersion, kind, name,
+// uid, controller, blockOwnerDeletion) and the spec's parallelism,
+// completions and suspend. The namespace is not compared: upstream leaves
+// it to the request's path, kubesem's Job carries the CronJob's.
+func cronCompareCreated(p kcronjob.Plan, up []*batchv1.Job) error {
+	var got []*job.Job
+	if j := p.Job(); j != nil {
+		got = append(got, j)
+	}
+	if len(got) != len(up) {
+		return fmt.Errorf("Writes creates %d Jobs, upstream %d", len(got), len(up))
+	}
+	for i, u := range up {
+		g := got[i]
+		eq := func(a, b *int32) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+		if g.Name != u.Name || !maps.Equal(g.Labels, u.Labels) && len(g.Labels)+len(u.Labels) > 0 ||
+			!maps.Equal(g.Annotations, u.Annotations) || !g.CreationTimestamp.Equal(u.CreationTimestamp.Time) ||
+			!eq(g.Spec.Parallelism, u.Spec.Parallelism) || !eq(g.Spec.Completions, u.Spec.Completions) ||
+			(g.Spec.Suspend == nil) != (u.Spec.Suspend == nil) {
+			return fmt.Errorf("created Job: Writes %+v %+v\nupstream %+v %+v", g.ObjectMeta, g.Spec, u.ObjectMeta, u.Spec)
+		}
+		if len(g.OwnerReferences) != 1 || len(u.OwnerReferences) != 1 {
+			return fmt.Errorf("created Job owners: Writes %+v, upstream %+v", g.OwnerReferences, u.OwnerReferences)
+		}
+		go_, uo := g.OwnerReferences[0], u.OwnerReferences[0]
+		if go_.APIVersion != uo.APIVersion || go_.Kind != uo.Kind || go_.Name != uo.Name || go_.UID != string(uo.UID) ||
+			!go_.IsController() || uo.Controller == nil || !*uo.Controller ||
+			go_.BlockOwnerDeletion == nil || uo.BlockOwnerDeletion == nil || *go_.BlockOwnerDeletion != *uo.BlockOwnerDeletion {
+			return fmt.Errorf("created Job owner: Writes %+v, upstream %+v", go_, uo)
+		}
+	}
+	return nil
 }

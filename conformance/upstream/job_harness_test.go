@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,14 +13,15 @@ import (
 
 	batch "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/informers"
-	clientset "k8s.io/client-go/kubernetes"
-	restclient "k8s.io/client-go/rest"
+	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/controller"
@@ -29,8 +31,14 @@ import (
 
 // This file runs one upstream v1.36.3 syncJob and records everything it
 // does that a job.Plan states: pod creations, deletions and patches (each
-// with the upstream function that issued it), status writes, requeues and
-// the backoff record the controller keeps for the job afterwards.
+// with the upstream function that issued it), status writes, requeues,
+// events and the backoff record the controller keeps for the job
+// afterwards. The controller talks to a client-go fake clientset through
+// upstream's own RealPodControl and records events on a FakeRecorder, so
+// the requests it sends (the clientset's actions) and the events it
+// records are upstream's own; the fake's reactors answer every write as
+// successful (a created pod is named from its generateName and a counter),
+// as upstream's unit tests with FakePodControl assume.
 
 //go:linkname jobUpActivePodsForRemoval k8s.io/kubernetes/pkg/controller/job.activePodsForRemoval
 func jobUpActivePodsForRemoval(*batch.Job, []*v1.Pod, int) []*v1.Pod
@@ -90,10 +98,10 @@ func jobCallers() []string {
 	}
 }
 
-// jobPodControl is FakePodControl that also records which pods were
-// deleted and patched, and by which upstream function.
+// jobPodControl is upstream's RealPodControl that also records which pods
+// were deleted and patched, and by which upstream function.
 type jobPodControl struct {
-	*controller.FakePodControl
+	controller.PodControlInterface
 	mu               sync.Mutex
 	deleted, patched []jobCall
 }
@@ -102,14 +110,42 @@ func (c *jobPodControl) DeletePod(ctx context.Context, ns, name string, obj k8sr
 	c.mu.Lock()
 	c.deleted = append(c.deleted, jobCall{name: name, by: jobCallers()})
 	c.mu.Unlock()
-	return c.FakePodControl.DeletePod(ctx, ns, name, obj)
+	return c.PodControlInterface.DeletePod(ctx, ns, name, obj)
 }
 
 func (c *jobPodControl) PatchPod(ctx context.Context, ns, name string, data []byte) error {
 	c.mu.Lock()
 	c.patched = append(c.patched, jobCall{name: name, by: jobCallers()})
 	c.mu.Unlock()
-	return c.FakePodControl.PatchPod(ctx, ns, name, data)
+	return c.PodControlInterface.PatchPod(ctx, ns, name, data)
+}
+
+// jobFakeClient is a fake clientset whose reactors take every write as
+// successful without storing it: creates return the object (a pod without
+// a name named <generateName><counter>), patches return an empty pod,
+// deletes nothing, updates the object sent. Reads go to the empty tracker.
+func jobFakeClient() *fake.Clientset {
+	client := fake.NewSimpleClientset()
+	n := 0
+	client.PrependReactor("*", "*", func(a k8stesting.Action) (bool, k8sruntime.Object, error) {
+		switch a.GetVerb() {
+		case "create":
+			obj := a.(k8stesting.CreateAction).GetObject().DeepCopyObject()
+			if p, ok := obj.(*v1.Pod); ok && p.Name == "" {
+				n++
+				p.Name = p.GenerateName + strconv.Itoa(n)
+			}
+			return true, obj, nil
+		case "update":
+			return true, a.(k8stesting.UpdateAction).GetObject(), nil
+		case "patch":
+			return true, &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: a.GetNamespace(), Name: a.(k8stesting.PatchAction).GetName()}}, nil
+		case "delete":
+			return true, nil, nil
+		}
+		return false, nil, nil
+	})
+	return client
 }
 
 // jobQueue records what the controller puts back on its work queue.
@@ -163,6 +199,16 @@ type jobSyncResult struct {
 	// backoff is the controller's record for the job after the sync; nil
 	// when it holds none.
 	backoff *jobBackoffRecord
+	// actions are the requests the sync sent to the clientset, in order;
+	// created the pods it created (named by the fake); events the events
+	// it recorded ("<type> <reason> <message>"), in order; flushes, per
+	// status write, whether flushUncountedAndRemoveFinalizers made it (the
+	// write before finalizers are removed), and statuses what each wrote.
+	actions  []k8stesting.Action
+	created  []*v1.Pod
+	events   []string
+	flushes  []bool
+	statuses []batch.JobStatus
 }
 
 // jobSyncUpstream runs one upstream syncJob on a fresh controller, with
@@ -196,6 +242,8 @@ type jobCtl struct {
 	inf   informers.SharedInformerFactory
 	store *jobBackoffStore
 	key   string
+	kc    *fake.Clientset
+	rec   *record.FakeRecorder
 	res   *jobSyncResult // the sync in progress
 	rv    int            // the last resourceVersion given out
 }
@@ -203,8 +251,8 @@ type jobCtl struct {
 func newJobCtl(tb jobTB, j *batch.Job, now time.Time) *jobCtl {
 	tb.Helper()
 	ctx := context.Background()
-	client := clientset.NewForConfigOrDie(&restclient.Config{Host: "", ContentConfig: restclient.ContentConfig{GroupVersion: &schema.GroupVersion{Group: "", Version: "v1"}}})
-	c := &jobCtl{clock: clocktesting.NewFakeClock(now), key: j.Namespace + "/" + j.Name}
+	client := jobFakeClient()
+	c := &jobCtl{clock: clocktesting.NewFakeClock(now), key: j.Namespace + "/" + j.Name, kc: client, rec: record.NewFakeRecorder(100000)}
 	c.inf = informers.NewSharedInformerFactory(client, 0)
 	jm, err := jobNewController(ctx, client, c.clock, c.inf.Core().V1().Pods(), c.inf.Batch().V1().Jobs(),
 		c.inf.Scheduling().V1alpha2().Workloads(), c.inf.Scheduling().V1alpha2().PodGroups())
@@ -212,17 +260,21 @@ func newJobCtl(tb jobTB, j *batch.Job, now time.Time) *jobCtl {
 		tb.Fatalf("upstream controller: %v", err)
 	}
 	c.jm = jm
-	c.pc = &jobPodControl{FakePodControl: &controller.FakePodControl{}}
+	c.pc = &jobPodControl{PodControlInterface: controller.RealPodControl{KubeClient: client, Recorder: c.rec}}
 	jobSetField(jm, "podControl", controller.PodControlInterface(c.pc))
+	jobSetField(jm, "recorder", record.EventRecorder(c.rec))
 	c.q = &jobQueue{TypedRateLimitingInterface: jobGetField(jm, "queue").Interface().(workqueue.TypedRateLimitingInterface[string])}
 	jobSetField(jm, "queue", workqueue.TypedRateLimitingInterface[string](c.q))
 	always := cache.InformerSynced(func() bool { return true })
 	jobSetField(jm, "podStoreSynced", always)
 	jobSetField(jm, "jobStoreSynced", always)
-	jobSetField(jm, "updateStatusHandler", func(_ context.Context, job *batch.Job) (*batch.Job, error) {
+	jobSetField(jm, "updateStatusHandler", func(ctx context.Context, job *batch.Job) (*batch.Job, error) {
 		c.res.status = *job.Status.DeepCopy()
 		c.res.updated = true
-		return job, nil
+		c.res.statuses = append(c.res.statuses, *job.Status.DeepCopy())
+		c.res.flushes = append(c.res.flushes, slices.Contains(jobCallers(), "flushUncountedAndRemoveFinalizers"))
+		// Upstream's own handler sends this request (updateJobStatus).
+		return client.BatchV1().Jobs(job.Namespace).UpdateStatus(ctx, job, metav1.UpdateOptions{})
 	})
 	c.store = (*jobBackoffStore)(unsafe.Pointer(jobGetField(jm, "podBackoffStore").Pointer()))
 	return c
@@ -320,15 +372,25 @@ func (c *jobCtl) sync(tb jobTB, j *batch.Job, now time.Time) jobSyncResult {
 	c.pc.mu.Lock()
 	c.pc.deleted, c.pc.patched = nil, nil
 	c.pc.mu.Unlock()
-	c.pc.Clear()
+	c.kc.ClearActions()
 	queued := len(c.q.snapshot())
 	res := jobSyncResult{status: j.Status}
 	c.res = &res
 	sync := jobGetField(c.jm, "syncHandler").Interface().(func(context.Context, string) error)
 	res.err = sync(context.Background(), c.key)
 	c.res = nil
-	for i := range c.pc.Templates {
-		res.creations = append(res.creations, &c.pc.Templates[i])
+	res.actions = c.kc.Actions()
+	for _, a := range res.actions {
+		if ca, ok := a.(k8stesting.CreateAction); ok && a.GetVerb() == "create" {
+			if p, ok := ca.GetObject().(*v1.Pod); ok {
+				res.created = append(res.created, p)
+				res.creations = append(res.creations, &v1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{
+					GenerateName: p.GenerateName, Labels: p.Labels, Annotations: p.Annotations, Finalizers: p.Finalizers, OwnerReferences: p.OwnerReferences}, Spec: p.Spec})
+			}
+		}
+	}
+	for len(c.rec.Events) > 0 {
+		res.events = append(res.events, <-c.rec.Events)
 	}
 	res.deleted, res.patched, res.queued = c.pc.deleted, c.pc.patched, c.q.snapshot()[queued:]
 	res.backoff = c.backoff(tb)

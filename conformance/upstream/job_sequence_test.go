@@ -257,7 +257,7 @@ func (s *jobSeq) sync(t *rapid.T) (jobSyncResult, job.Plan, bool) {
 		s.stats.carried.Add(1)
 	}
 	res, panicked := jobRecover(func() jobSyncResult { return s.ctl.sync(t, s.job, s.now) })
-	if !jobCompareSync(t, s.job, up, plan, err, res, panicked) {
+	if !jobCompareSync(t, s.job, up, kj, kp, plan, err, res, panicked) {
 		return res, plan, false
 	}
 	s.stats.syncs.Add(1)
@@ -276,10 +276,10 @@ func (s *jobSeq) step(t *rapid.T) bool {
 	if !ok || plan.Outcome != job.ReasonSynced {
 		return false
 	}
-	if !jobSameRecord(s.prev, plan.Backoff) {
+	if !jobSameRecord(s.prev, plan.Memory) {
 		s.stats.changed.Add(1)
 	}
-	s.prev = plan.Backoff
+	s.prev = plan.Memory
 	if !s.apply(t, res) {
 		return false
 	}

@@ -226,7 +226,7 @@ func TestJobStepDifferential(t *testing.T) {
 		plan, err := job.Step(j, pods, prev, now, job.Options{})
 		in := jobSync{job: uj, pods: up, now: now, backoff: &jobBackoffRecord{failuresAfterLastSuccess: prev.FailuresAfterLastSuccess, lastFailureTime: prev.LastFailureTime}}
 		res, panicked := jobRunUpstreamRecover(t, in)
-		if !jobCompareSync(t, uj, up, plan, err, res, panicked) {
+		if !jobCompareSync(t, uj, up, j, pods, plan, err, res, panicked) {
 			return
 		}
 		states.Add(1)
@@ -246,11 +246,13 @@ func TestJobStepDifferential(t *testing.T) {
 // jobCompareSync compares Step's answer (plan, err) for the state upstream
 // synced (uj, up) with what upstream did in that sync (res, or the value it
 // panicked with): the pods created (count, indexes, the pods the adapter
-// builds), the written status (jobCompareStatus) and every other key of the
+// builds), the written statuses (jobCompareStatus: Status, FlushStatus),
+// Plan.Writes on kj and kp and Plan.Events against the requests and
+// events upstream sent (jobCompareWrites), and every other key of the
 // Plan as jobPlanFromUpstream reads it from upstream. It returns false when
 // upstream panicked (and Step refused the state, as it must): there is
 // nothing more to compare.
-func jobCompareSync(t *rapid.T, uj *batch.Job, up []*v1.Pod, plan job.Plan, err error, res jobSyncResult, panicked any) bool {
+func jobCompareSync(t *rapid.T, uj *batch.Job, up []*v1.Pod, kj *job.Job, kp []*podstatus.Pod, plan job.Plan, err error, res jobSyncResult, panicked any) bool {
 	if panicked != nil {
 		// v1.36.3 panics when status.succeeded wraps (a Prometheus
 		// counter cannot decrease); Step must say so, not answer.
@@ -306,6 +308,15 @@ func jobCompareSync(t *rapid.T, uj *batch.Job, up []*v1.Pod, plan job.Plan, err 
 		t.Fatalf("upstream syncJob: %v", res.err)
 	}
 	jobCompareStatus(t, plan.Status, res.status)
+	if (plan.FlushStatus != nil) != (len(res.flushes) > 0 && res.flushes[0]) {
+		t.Fatalf("Step flushStatus %v; upstream's status writes before finalizer removal: %v", plan.FlushStatus != nil, res.flushes)
+	}
+	if plan.FlushStatus != nil {
+		jobCompareStatus(t, *plan.FlushStatus, res.statuses[0])
+	}
+	if err := jobCompareWrites(kj, kp, plan, res, false); err != nil {
+		t.Fatal(err)
+	}
 	want, err := jobPlanFromUpstream(uj, up, res)
 	if err != nil {
 		t.Fatal(err)
@@ -316,11 +327,13 @@ func jobCompareSync(t *rapid.T, uj *batch.Job, up []*v1.Pod, plan job.Plan, err 
 	} else if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
 	}
-	// Status is compared above (a FailJob message may name any of the
-	// matching pods); deletions and releases as sets (upstream orders
-	// equally ranked pods as its unstable sort leaves them).
+	// Statuses and events are compared above (a FailJob message may name
+	// any of the matching pods); deletions and releases as sets (upstream
+	// orders equally ranked pods as its unstable sort leaves them).
 	for _, m := range []map[string]any{want, got} {
 		delete(m, "status")
+		delete(m, "flushStatus")
+		delete(m, "events")
 		jobSortList(m, "delete", func(v any) string { return v.(map[string]any)["name"].(string) })
 		jobSortList(m, "removeFinalizers", func(v any) string { return v.(string) })
 	}

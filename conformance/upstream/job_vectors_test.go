@@ -29,6 +29,7 @@ import (
 	"github.com/kubesem/kubesem"
 	"github.com/kubesem/kubesem/conformance"
 	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/podstatus"
 )
 
 //go:linkname jobUpManagedByExternal k8s.io/kubernetes/pkg/controller/job.managedByExternalController
@@ -137,7 +138,10 @@ func TestJobStepVectorsUpstream(t *testing.T) {
 					t.Errorf("want does not state %q (KUBESEM_WRITE_VECTORS=1 go test -run TestJobStepVectorsWrite fills it from upstream)", k)
 				}
 			}
-			got := jobReplayUpstream(t, &in)
+			got, res := jobReplayUpstreamRes(t, &in)
+			if err := jobVectorWrites(v.Input, v.Options, res); err != nil {
+				t.Errorf("%s: %v", v.Source, err)
+			}
 			wb, _ := json.Marshal(want)
 			gb, _ := json.Marshal(got)
 			if ok, why := conformance.Match(wb, gb); !ok {
@@ -154,6 +158,14 @@ func TestJobStepVectorsUpstream(t *testing.T) {
 // jobReplayUpstream runs one upstream syncJob on the vector's state and
 // renders what it did as a job.Plan (jobPlanFromUpstream).
 func jobReplayUpstream(t *testing.T, in *jobVectorInput) map[string]any {
+	t.Helper()
+	out, _ := jobReplayUpstreamRes(t, in)
+	return out
+}
+
+// jobReplayUpstreamRes is jobReplayUpstream also returning what upstream
+// did.
+func jobReplayUpstreamRes(t *testing.T, in *jobVectorInput) (map[string]any, jobSyncResult) {
 	t.Helper()
 	j := in.Job.DeepCopy()
 	batchv1defaults.SetObjectDefaults_Job(j)
@@ -187,7 +199,59 @@ func jobReplayUpstream(t *testing.T, in *jobVectorInput) map[string]any {
 	if err != nil {
 		t.Error(err)
 	}
-	return out
+	return out, res
+}
+
+// jobVectorWrites runs job.Step on a vector's input and options and checks
+// its Plan's Writes and Events against what upstream did on the same input
+// (jobCompareWrites), with the job's namespace and UID defaulted as
+// jobReplayUpstream defaults them for upstream.
+func jobVectorWrites(input, options json.RawMessage, res jobSyncResult) error {
+	var in struct {
+		Job     job.Job            `json:"job"`
+		Pods    []*podstatus.Pod   `json:"pods"`
+		Now     time.Time          `json:"now"`
+		Backoff *job.BackoffRecord `json:"backoff"`
+	}
+	if err := json.Unmarshal(input, &in); err != nil {
+		return err
+	}
+	var opts job.Options
+	if len(options) > 0 {
+		var o jobVectorOptions
+		if err := json.Unmarshal(options, &o); err != nil {
+			return err
+		}
+		opts.KeepStartTimeOnSuspend = o.KeepStartTimeOnSuspend
+		for _, d := range []struct {
+			to *time.Duration
+			s  string
+		}{{&opts.BackoffCap, o.BackoffCap}, {&opts.BackoffBase, o.BackoffBase}} {
+			if d.s != "" {
+				x, err := time.ParseDuration(d.s)
+				if err != nil {
+					return err
+				}
+				*d.to = x
+			}
+		}
+	}
+	var prev job.BackoffRecord
+	if in.Backoff != nil {
+		prev = *in.Backoff
+	}
+	p, err := job.Step(&in.Job, in.Pods, prev, in.Now, opts)
+	if err != nil {
+		return fmt.Errorf("Step: %v", err)
+	}
+	kj := in.Job
+	if kj.Namespace == "" {
+		kj.Namespace = "default"
+	}
+	if kj.UID == "" {
+		kj.UID = kj.Name + "-uid"
+	}
+	return jobCompareWrites(&kj, in.Pods, p, res, true)
 }
 
 // jobPlanFromUpstream renders one upstream sync as a job.Plan's JSON, every
@@ -216,7 +280,12 @@ func jobReplayUpstream(t *testing.T, in *jobVectorInput) map[string]any {
 //   - requeue: each AddAfter on the work queue, in order: ActiveDeadline when
 //     syncJob itself queued it, IndexFailureBackoff or PodFailureBackoff when
 //     manageJob did (by upstream's hasBackoffLimitPerIndex);
-//   - backoff: upstream's backoff record for the job after the sync (zero
+//   - flushStatus: the status upstream's flushUncountedAndRemoveFinalizers
+//     wrote before removing finalizers (null when it wrote none); a status
+//     write other than that one (first) and a final one is an error;
+//   - events: the events the fake recorder got, as jobEventsFromUpstream
+//     renders them;
+//   - memory: upstream's backoff record for the job after the sync (zero
 //     when it holds none).
 //
 // A call that none of these accounts for is an error.
@@ -242,7 +311,7 @@ func jobPlanFromUpstream(j *batch.Job, pods []*v1.Pod, res jobSyncResult) (map[s
 			bad("outcome %s: upstream kept a backoff record", outcome)
 		}
 	}
-	if outcome != string(job.ReasonSynced) && (len(res.creations)+len(res.deleted)+len(res.patched)+len(res.queued) > 0 || res.updated) {
+	if outcome != string(job.ReasonSynced) && (len(res.creations)+len(res.deleted)+len(res.patched)+len(res.queued)+len(res.events) > 0 || res.updated) {
 		bad("outcome %s: upstream acted (%d creations, %d deletions, %d patches, %d requeues, status written %v)",
 			outcome, len(res.creations), len(res.deleted), len(res.patched), len(res.queued), res.updated)
 	}
@@ -370,21 +439,81 @@ func jobPlanFromUpstream(j *batch.Job, pods []*v1.Pod, res jobSyncResult) (map[s
 		}
 	}
 
+	var flush any
+	if n := len(res.flushes); n > 2 || (n == 2 && (!res.flushes[0] || res.flushes[1])) {
+		bad("%d status writes, made before finalizer removal: %v; want at most that one, first, and a final one", n, res.flushes)
+	}
+	if len(res.flushes) > 0 && res.flushes[0] {
+		flush = jobStatusOut(jobUncountedInPodOrder(res.statuses[0], j.Status, sorted, jobUpIsIndexed(j)))
+	}
+
+	events, err := jobEventsFromUpstream(res.events, del)
+	if err != nil {
+		bad("%v", err)
+	}
+
 	out := map[string]any{
 		"outcome":          outcome,
 		"create":           create,
 		"delete":           del,
 		"removeFinalizers": rmFin,
 		"podPatches":       len(res.patched),
-		"status":           jobStatusOut(res.status),
+		"flushStatus":      flush,
+		"status":           jobStatusOut(jobUncountedInPodOrder(res.status, j.Status, sorted, jobUpIsIndexed(j))),
 		"updateStatus":     res.updated,
+		"events":           events,
 		"requeue":          requeue,
-		"backoff":          backoff,
+		"memory":           backoff,
 	}
 	if len(errs) > 0 {
 		return out, fmt.Errorf("upstream sync not rendered: %s", strings.Join(errs, "; "))
 	}
 	return out, nil
+}
+
+// jobUncountedInPodOrder returns st with the UIDs its
+// uncountedTerminatedPods gained over the job's status before the sync
+// (before) put in kubesem's pod order: sorted (by name, then UID), and by
+// completion index first for an Indexed job. Upstream appends them in its
+// informer's order, which is arbitrary; the UIDs already listed before the
+// sync keep their place, first.
+func jobUncountedInPodOrder(st batch.JobStatus, before batch.JobStatus, sorted []*v1.Pod, indexed bool) batch.JobStatus {
+	u := st.UncountedTerminatedPods
+	if u == nil {
+		return st
+	}
+	order := slices.Clone(sorted)
+	if indexed {
+		slices.SortStableFunc(order, func(a, b *v1.Pod) int {
+			return jobUpCompletionIndex(a.Annotations) - jobUpCompletionIndex(b.Annotations)
+		})
+	}
+	rank := map[types.UID]int{}
+	for i, p := range order {
+		if _, ok := rank[p.UID]; !ok {
+			rank[p.UID] = i
+		}
+	}
+	old := map[types.UID]bool{}
+	if b := before.UncountedTerminatedPods; b != nil {
+		for _, x := range append(slices.Clone(b.Succeeded), b.Failed...) {
+			old[x] = true
+		}
+	}
+	key := func(x types.UID) int {
+		if old[x] {
+			return -1
+		}
+		return rank[x]
+	}
+	sortNew := func(l []types.UID) []types.UID {
+		l = slices.Clone(l)
+		slices.SortStableFunc(l, func(a, b types.UID) int { return key(a) - key(b) })
+		return l
+	}
+	out := st
+	out.UncountedTerminatedPods = &batch.UncountedTerminatedPods{Succeeded: sortNew(u.Succeeded), Failed: sortNew(u.Failed)}
+	return out
 }
 
 func cmpOr(cs ...int) int {
@@ -442,12 +571,16 @@ func jobStatusOut(s batch.JobStatus) map[string]any {
 	return out
 }
 
+// jobPlanRenamed maps the keys job.Plan once had to the ones it has now.
+var jobPlanRenamed = map[string]string{"backoff": "memory"}
+
 // TestJobStepVectorsWrite fills, with KUBESEM_WRITE_VECTORS=1, the keys of
 // job.Plan that a job.Step vector's want leaves out, from upstream's sync
 // as TestJobStepVectorsUpstream renders it (jobPlanFromUpstream), and
 // rewrites testdata/job/*.json in place: keys a want states are kept as
-// written (TestJobStepVectorsUpstream checks them), the want's keys are put
-// in job.Plan's order. Nothing else in the files changes.
+// written (TestJobStepVectorsUpstream checks them), a key job.Plan renamed
+// (jobPlanRenamed) is moved to its new name with its value, the want's keys
+// are put in job.Plan's order. Nothing else in the files changes.
 func TestJobStepVectorsWrite(t *testing.T) {
 	if os.Getenv("KUBESEM_WRITE_VECTORS") != "1" {
 		t.Skip("set KUBESEM_WRITE_VECTORS=1 to rewrite testdata/job from upstream")
@@ -494,27 +627,45 @@ func TestJobStepVectorsWrite(t *testing.T) {
 			for _, e := range want {
 				have[e.key] = e.value
 			}
+			// Keys job.Plan renamed keep their stated value under the new
+			// name (TestJobStepVectorsUpstream checks it).
+			renamed := false
+			for old, cur := range jobPlanRenamed {
+				if v, ok := have[old]; ok {
+					if _, ok := have[cur]; !ok {
+						have[cur] = v
+					}
+					delete(have, old)
+					want = slices.DeleteFunc(want, func(e jobKV) bool { return e.key == old })
+					renamed = true
+				}
+			}
 			var missing []string
 			for _, k := range keys {
 				if _, ok := have[k]; !ok {
 					missing = append(missing, k)
 				}
 			}
-			if len(missing) == 0 {
+			if len(missing) == 0 && !renamed {
 				continue
 			}
 			var got map[string]any
-			t.Run(head.Name, func(t *testing.T) {
-				jobConfigureUpstream(t, head.Options)
-				var in jobVectorInput
-				if err := json.Unmarshal(head.Input, &in); err != nil {
-					t.Fatalf("input: %v", err)
-				}
-				got = jobReplayUpstream(t, &in)
-			})
+			if len(missing) == 0 {
+				got = map[string]any{}
+			} else {
+				t.Run(head.Name, func(t *testing.T) {
+					jobConfigureUpstream(t, head.Options)
+					var in jobVectorInput
+					if err := json.Unmarshal(head.Input, &in); err != nil {
+						t.Fatalf("input: %v", err)
+					}
+					got = jobReplayUpstream(t, &in)
+				})
+			}
 			if got == nil {
 				continue
 			}
+			jobOpenDeleteEvents(have["delete"], got)
 			var out []jobKV
 			for _, k := range keys {
 				v, ok := have[k]
@@ -564,6 +715,26 @@ func TestJobStepVectorsWrite(t *testing.T) {
 		}
 	}
 	t.Logf("filled %d keys from upstream", filled)
+}
+
+// jobOpenDeleteEvents drops the object and message of the SuccessfulDelete
+// events in got (upstream's Plan as jobPlanFromUpstream renders it) when
+// the want's delete list (wantDelete) leaves the deleted pods open, that
+// is, has an entry without a name: upstream picks among equally ranked
+// pods in its informer's order, so the pods its events name vary from run
+// to run.
+func jobOpenDeleteEvents(wantDelete json.RawMessage, got map[string]any) {
+	var del []map[string]any
+	if json.Unmarshal(wantDelete, &del) != nil || !slices.ContainsFunc(del, func(d map[string]any) bool { return d["name"] == nil }) {
+		return
+	}
+	events, _ := got["events"].([]map[string]any)
+	for _, e := range events {
+		if e["reason"] == string(job.ReasonSuccessfulDelete) {
+			delete(e, "object")
+			delete(e, "message")
+		}
+	}
 }
 
 type jobKV struct {

@@ -189,10 +189,10 @@ func BenchmarkNodeLifecycleSync5000(b *testing.B) {
 		}
 	})
 	b.Run("kubesem", func(b *testing.B) {
-		p, _ := node.Step(knodes, kleases, node.Memory{}, t0.Add(-5*time.Second), node.Options{})
+		p, _ := node.Step(knodes, kleases, nil, node.Memory{}, t0.Add(-5*time.Second), node.Options{})
 		b.ReportAllocs()
 		for b.Loop() {
-			node.Step(knodes, kleases, p.Memory, t0.Add(5*time.Second), node.Options{})
+			node.Step(knodes, kleases, nil, p.Memory, t0.Add(5*time.Second), node.Options{})
 		}
 	})
 }

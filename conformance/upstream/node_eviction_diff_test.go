@@ -2,6 +2,7 @@ package upstream_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -17,8 +18,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
+	clientset "k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 	v1helper "k8s.io/kubernetes/pkg/apis/core/v1/helper"
 	"k8s.io/kubernetes/pkg/controller/tainteviction"
@@ -53,7 +56,9 @@ var nodeEvictionSeconds = []int64{60, 120, 300, 600, 60, 300, 0, -5, math.MaxInt
 // scheduled fire time, 1 ns before or 1 ns after it. Upstream's queue
 // fires work on the real clock, so work due at the update's time counts as
 // fired: the pod is deleted when upstream's work fires at once (its fire
-// time is its creation time) or is due (fire time ≤ now).
+// time is its creation time) or is due (fire time ≤ now). The events are
+// the controller's recorder's (cancellations, deletions of work that fired),
+// with the deletion event of due work that has not fired yet.
 func TestNodeDiffEvictionStep(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
@@ -65,6 +70,10 @@ func TestNodeDiffEvictionStep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var mu sync.Mutex
+		var events []nodeUpEvent
+		rf := reflect.ValueOf(tc).Elem().FieldByName("recorder")
+		reflect.NewAt(rf.Type(), unsafe.Pointer(rf.UnsafeAddr())).Elem().Set(reflect.ValueOf(record.EventRecorder(nodeEvRecorder{&mu, &events})))
 		q := reflect.ValueOf(tc).Elem().FieldByName("taintEvictionQueue")
 		queue := reflect.NewAt(q.Type(), unsafe.Pointer(q.UnsafeAddr())).Elem().Interface().(*tainteviction.TimedWorkerQueue)
 		wgf := reflect.ValueOf(queue).Elem().FieldByName("workerWG")
@@ -101,6 +110,9 @@ func TestNodeDiffEvictionStep(t *testing.T) {
 					ktols = append(ktols, node.Toleration{Key: k, Operator: string(op), Effect: string(node.NoExecute), TolerationSeconds: secs})
 				}
 			}
+			mu.Lock()
+			events = nil
+			mu.Unlock()
 			if len(utaints) == 0 {
 				nodeUpCancelWork(tc, klog.Background(), key)
 			} else {
@@ -125,10 +137,28 @@ func TestNodeDiffEvictionStep(t *testing.T) {
 			if upDeleted != (len(plan.Delete) > 0) {
 				t.Fatalf("step %d at %v: kubesem deletes %v (%+v), upstream %v (worker %+v)", step, now, plan.Delete, plan.Decisions, upDeleted, w)
 			}
+			// events: upstream's recorder, plus the deletion event of due
+			// work whose real-clock timer has not fired yet
+			wg.Wait()
+			mu.Lock()
+			var upEv, ev []string
+			for _, e := range events {
+				upEv = append(upEv, e.eventtype+" "+e.reason+" "+e.message)
+			}
+			mu.Unlock()
+			if w != nil && upDeleted {
+				upEv = append(upEv, "Normal TaintManagerEviction Marking for deletion Pod ns/p")
+			}
+			for _, e := range plan.Events {
+				ev = append(ev, string(e.Type)+" "+string(e.Reason)+" "+e.Message)
+			}
+			if !slices.Equal(ev, upEv) {
+				t.Fatalf("step %d at %v: events %q, upstream %q (decisions %+v)", step, now, ev, upEv, plan.Decisions)
+			}
 			if upDeleted {
 				return
 			}
-			scheduled = plan.Scheduled
+			scheduled = plan.Memory
 			if (w == nil) != (len(scheduled) == 0) {
 				t.Fatalf("step %d: scheduled %+v, upstream worker %v", step, scheduled, w)
 			}
@@ -185,23 +215,85 @@ func nodeUpEvictionFor(tolerations []v1.Toleration, taints []v1.Taint, seen time
 // cancelled, as handleNodeUpdate does). It returns the EvictionPlan keys
 // upstream determines: each bound pod's decision (kept when its earlier
 // work object is still in the queue), the pods deleted (work that fired at
-// once, or is due at now), the scheduled work left, and the first fire time
-// of a bound pod's work as the requeue.
+// once, or is due at now), the scheduled work left as memory, the first
+// fire time of a bound pod's work as the requeue, and the events the
+// controller's recorder received. Work that is due at now but whose timer
+// (on the real clock) has not fired is fired by the harness through
+// upstream's own deletePodHandler, as the timer would; each pod's events
+// keep their order, and pods are taken by name (fired work runs in
+// goroutines, so upstream's order across pods is not fixed).
 func nodeUpEvictionStep(t interface{ Fatal(...any) }, n *v1.Node, pods []*v1.Pod, scheduled []node.ScheduledEviction, now time.Time) node.EvictionPlan {
+	p, _, _ := nodeUpEvictionStepWrites(t, n, pods, scheduled, now)
+	return p
+}
+
+//go:linkname nodeUpDeletePodHandler k8s.io/kubernetes/pkg/controller/tainteviction.deletePodHandler
+func nodeUpDeletePodHandler(c clientset.Interface, emitEventFunc func(types.NamespacedName), controllerName string) func(ctx context.Context, fireAt time.Time, args *tainteviction.WorkArgs) error
+
+//go:linkname nodeUpEmitPodDeletionEvent k8s.io/kubernetes/pkg/controller/tainteviction.(*Controller).emitPodDeletionEvent
+func nodeUpEmitPodDeletionEvent(tc *tainteviction.Controller, nsName types.NamespacedName)
+
+// nodeEvRecorder collects events from the controller and its workers'
+// goroutines.
+type nodeEvRecorder struct {
+	mu     *sync.Mutex
+	events *[]nodeUpEvent
+}
+
+type nodeUpEvent struct {
+	object                     runtime.Object
+	eventtype, reason, message string
+}
+
+func (r nodeEvRecorder) Event(o runtime.Object, eventtype, reason, message string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	*r.events = append(*r.events, nodeUpEvent{o, eventtype, reason, message})
+}
+
+func (r nodeEvRecorder) Eventf(o runtime.Object, eventtype, reason, format string, args ...any) {
+	r.Event(o, eventtype, reason, fmt.Sprintf(format, args...))
+}
+
+func (r nodeEvRecorder) AnnotatedEventf(o runtime.Object, _ map[string]string, eventtype, reason, format string, args ...any) {
+	r.Eventf(o, eventtype, reason, format, args...)
+}
+
+// nodeUpEvictionStepWrites is nodeUpEvictionStep that also returns the
+// requests the fake clientset received (reads left out) and each pod as
+// its status patch left it.
+func nodeUpEvictionStepWrites(t interface{ Fatal(...any) }, n *v1.Node, pods []*v1.Pod, scheduled []node.ScheduledEviction, now time.Time) (node.EvictionPlan, []writeKey, []*v1.Pod) {
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
 	defer cancel()
 	var objs []runtime.Object
 	ns := map[string]string{}
 	for _, p := range pods {
-		objs = append(objs, p)
+		objs = append(objs, p.DeepCopy())
 		ns[p.Name] = p.Namespace
 	}
 	client := fake.NewSimpleClientset(objs...)
+	var mu sync.Mutex
+	var patched []*v1.Pod
+	apply := clienttesting.ObjectReaction(client.Tracker())
+	client.PrependReactor("patch", "pods", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		handled, obj, err := apply(a)
+		if err == nil {
+			if p, ok := obj.(*v1.Pod); ok {
+				mu.Lock()
+				patched = append(patched, p.DeepCopy())
+				mu.Unlock()
+			}
+		}
+		return handled, obj, err
+	})
 	factory := informers.NewSharedInformerFactory(client, 0)
 	tc, err := tainteviction.New(ctx, client, factory.Core().V1().Pods(), factory.Core().V1().Nodes(), "taint-eviction")
 	if err != nil {
 		t.Fatal(err)
 	}
+	var events []nodeUpEvent
+	rf := reflect.ValueOf(tc).Elem().FieldByName("recorder")
+	reflect.NewAt(rf.Type(), unsafe.Pointer(rf.UnsafeAddr())).Elem().Set(reflect.ValueOf(record.EventRecorder(nodeEvRecorder{&mu, &events})))
 	q := reflect.ValueOf(tc).Elem().FieldByName("taintEvictionQueue")
 	queue := reflect.NewAt(q.Type(), unsafe.Pointer(q.UnsafeAddr())).Elem().Interface().(*tainteviction.TimedWorkerQueue)
 	wgf := reflect.ValueOf(queue).Elem().FieldByName("workerWG")
@@ -233,6 +325,9 @@ func nodeUpEvictionStep(t interface{ Fatal(...any) }, n *v1.Node, pods []*v1.Pod
 	}
 	sort.Slice(mine, func(i, j int) bool { return mine[i].Name < mine[j].Name })
 	client.ClearActions()
+	mu.Lock()
+	events = nil
+	mu.Unlock()
 	for _, p := range mine {
 		if len(noExec) == 0 {
 			nodeUpCancelWork(tc, klog.Background(), keyOf(p.Name))
@@ -247,7 +342,7 @@ func nodeUpEvictionStep(t interface{ Fatal(...any) }, n *v1.Node, pods []*v1.Pod
 			fired[a.(clienttesting.DeleteAction).GetName()] = true
 		}
 	}
-	out := node.EvictionPlan{Outcome: node.ReasonEvictionsProcessed, Decisions: []node.PodEviction{}, Delete: []plan.Deletion{}, Requeue: []plan.Requeue{}, Scheduled: []node.ScheduledEviction{}}
+	out := node.EvictionPlan{Outcome: node.ReasonEvictionsProcessed, Decisions: []node.PodEviction{}, Delete: []plan.Deletion{}, Events: []plan.Event{}, Requeue: []plan.Requeue{}, Memory: []node.ScheduledEviction{}}
 	onNode := map[string]bool{}
 	first := time.Duration(-1)
 	for _, p := range mine {
@@ -269,6 +364,14 @@ func nodeUpEvictionStep(t interface{ Fatal(...any) }, n *v1.Node, pods []*v1.Pod
 		}
 		if fired[p.Name] || w != nil && !w.FireAt.After(now) {
 			out.Delete = append(out.Delete, plan.Deletion{Name: p.Name, Reason: node.ReasonTaintEviction})
+			if !fired[p.Name] {
+				// due work whose real-clock timer has not run: fire it
+				k := keyOf(p.Name)
+				h := nodeUpDeletePodHandler(client, func(nn types.NamespacedName) { nodeUpEmitPodDeletionEvent(tc, nn) }, "taint-eviction")
+				if err := h(ctx, w.FireAt, tainteviction.NewWorkArgs(k.Name, k.Namespace)); err != nil {
+					t.Fatal(err)
+				}
+			}
 		} else if w != nil {
 			if dd := w.FireAt.Sub(now); first < 0 || dd < first {
 				first = dd
@@ -290,10 +393,31 @@ func nodeUpEvictionStep(t interface{ Fatal(...any) }, n *v1.Node, pods []*v1.Pod
 		if w == nil || onNode[name] && !w.FireAt.After(now) {
 			continue
 		}
-		out.Scheduled = append(out.Scheduled, node.ScheduledEviction{Pod: name, CreatedAt: w.CreatedAt, FireAt: w.FireAt})
+		out.Memory = append(out.Memory, node.ScheduledEviction{Pod: name, CreatedAt: w.CreatedAt, FireAt: w.FireAt})
 	}
 	if first >= 0 {
 		out.Requeue = append(out.Requeue, plan.Requeue{After: first, Reason: node.ReasonEvictionDue})
 	}
-	return out
+	mu.Lock()
+	defer mu.Unlock()
+	byPod := map[string][]plan.Event{}
+	for _, e := range events {
+		ref, ok := e.object.(*v1.ObjectReference)
+		if !ok || ref.Kind != "Pod" {
+			t.Fatal(fmt.Sprintf("event %s about %T", e.reason, e.object))
+		}
+		byPod[ref.Name] = append(byPod[ref.Name], plan.Event{Type: plan.EventType(e.eventtype), Reason: plan.Reason(e.reason), Object: ref.Name, Message: e.message})
+	}
+	for _, name := range names {
+		out.Events = append(out.Events, byPod[name]...)
+		delete(byPod, name)
+	}
+	if len(byPod) > 0 {
+		t.Fatal(fmt.Sprintf("events about pods not on the node: %v", byPod))
+	}
+	ws, err := writeKeysOfActions(client.Actions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, ws, patched
 }

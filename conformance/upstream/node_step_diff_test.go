@@ -43,6 +43,7 @@ import (
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
 )
 
 //go:linkname nsMonitorNodeHealth k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).monitorNodeHealth
@@ -498,6 +499,11 @@ type nsObs struct {
 	final     map[string][]v1.Taint
 	zones     []node.ZoneReport
 	disrupted bool
+	// writes are the requests of each part of the pass (monitor,
+	// noexecute, noschedule), reads left out
+	writes map[string][]writeKey
+	// pods are the pods the controller's pod cache listed
+	pods []*v1.Pod
 }
 
 // pass runs one monitor pass at now: monitorNodeHealth, one
@@ -515,13 +521,29 @@ func (u *nsUp) pass(t interface{ Fatalf(string, ...any) }, ctx context.Context, 
 		before[k], limiters[k] = q, nsLimiter(q).Interface().(flowcontrol.RateLimiter)
 	}
 	u.phase = "monitor"
+	for _, x := range u.pods.List() {
+		o.pods = append(o.pods, x.(*v1.Pod).DeepCopy())
+	}
+	o.writes = map[string][]writeKey{}
+	at := 0
+	cut := func(phase string) {
+		as := u.client.Actions()
+		ws, err := writeKeysOfActions(as[at:])
+		if err != nil {
+			t.Fatalf("actions: %v", err)
+		}
+		o.writes[phase] = ws
+		at = len(as)
+	}
 	o.err = nsMonitorNodeHealth(u.nc, ctx)
+	cut("monitor")
 	o.kept = u.dropKeptZones(listed, before, limiters)
 	u.adoptLimiters(t)
 	u.orderQueues()
 	u.syncNodes()
 	u.phase = "noexecute"
 	nsNoExecuteTaintingPass(u.nc, ctx)
+	cut("noexecute")
 	u.syncNodes()
 	u.phase = "noschedule"
 	for _, n := range u.worldNodes() {
@@ -529,6 +551,7 @@ func (u *nsUp) pass(t interface{ Fatalf(string, ...any) }, ctx context.Context, 
 			t.Fatalf("doNoScheduleTaintingPass(%s): %v", n.Name, err)
 		}
 	}
+	cut("noschedule")
 	o.status = map[string][]v1.NodeCondition{}
 	for _, a := range u.client.Actions() {
 		ua, ok := a.(core.UpdateAction)
@@ -712,6 +735,9 @@ func nsCompare(p node.Plan, o nsObs, in []*node.Node, now time.Time, u *nsUp) er
 	}
 	var ev, uev []string
 	for _, e := range p.Events {
+		if nsPodEvent(e) {
+			continue // compared by nsComparePodEvents where Step had the pods
+		}
 		ev = append(ev, fmt.Sprintf("%s %s Node %s %s", e.Type, e.Reason, e.Object, e.Message))
 	}
 	for _, e := range o.events {
@@ -729,11 +755,100 @@ func nsCompare(p node.Plan, o nsObs, in []*node.Node, now time.Time, u *nsUp) er
 	if p.Disrupted != o.disrupted {
 		return fmt.Errorf("disrupted %v, upstream %v", p.Disrupted, o.disrupted)
 	}
+	if err := nsCompareWrites(p, o, in, now); err != nil {
+		return err
+	}
 	period := nsField(u.ncv, "nodeMonitorPeriod").Interface().(time.Duration)
 	if want := []plan.Requeue{{After: period, Reason: node.ReasonNodeMonitorPeriod}}; !reflect.DeepEqual(p.Requeue, want) {
 		return fmt.Errorf("requeue %+v, upstream's monitor period %v", p.Requeue, period)
 	}
 	return nsCompareMemory(p.Memory, now, u)
+}
+
+// nsPodEvent reports whether e is the Warning NodeNotReady event Step
+// records on a pod it marks not ready.
+func nsPodEvent(e plan.Event) bool {
+	return e.Type == plan.Warning && e.Reason == node.ReasonEventNodeNotReady
+}
+
+// nsComparePodEvents checks the Plan's pod events (Step given the pods of
+// the controller's cache) against the events upstream's MarkPodsNotReady
+// recorded on pods: the same pods (by their nodes; one pod per node), each
+// with the message "Node is not ready".
+func nsComparePodEvents(p node.Plan, o nsObs) error {
+	nodeOf := map[string]string{}
+	for _, x := range o.pods {
+		nodeOf[x.Name] = x.Spec.NodeName
+	}
+	var got []string
+	for _, e := range p.Events {
+		if !nsPodEvent(e) {
+			continue
+		}
+		if e.Message != node.PodNotReadyMessage {
+			return fmt.Errorf("pod event %+v", e)
+		}
+		got = append(got, nodeOf[e.Object])
+	}
+	sort.Strings(got)
+	if !slices.Equal(got, o.podEvents) {
+		return fmt.Errorf("pod NodeNotReady events on the pods of %v, upstream %v", got, o.podEvents)
+	}
+	return nil
+}
+
+// nsCompareWrites checks the Plan's Writes (over the input nodes and the
+// pods of the controller's cache) against the requests upstream sent, part
+// by part of the pass: within each part node by node (a pod's request
+// counting for its node), the same sequence of verb, resource,
+// subresource, namespace, name, uid and grace period; upstream's monitor
+// pass updates nodes in parallel and its NoExecute tainter walks zones in
+// map order, so the order across nodes is not compared. Each Write's part
+// follows from its reason, and the parts come in order.
+func nsCompareWrites(p node.Plan, o nsObs, in []*node.Node, now time.Time) error {
+	podNode := map[string]string{}
+	var kpods []*podstatus.Pod
+	for _, x := range o.pods {
+		podNode[x.Namespace+"/"+x.Name] = x.Spec.NodeName
+		kp, err := k8s.FromPod(x)
+		if err != nil {
+			return err
+		}
+		kpods = append(kpods, kp)
+	}
+	ws, err := p.Writes(in, kpods, now)
+	if err != nil {
+		return fmt.Errorf("Writes: %v", err)
+	}
+	group := func(keys []writeKey) map[string][]string {
+		g := map[string][]string{}
+		for _, k := range keys {
+			n := k.Name
+			if k.Resource == "pods" {
+				n = podNode[k.Namespace+"/"+k.Name]
+			}
+			g[n] = append(g[n], k.String())
+		}
+		return g
+	}
+	parts := []string{"monitor", "noexecute", "noschedule"}
+	mine := map[string][]writeKey{}
+	last := 0
+	for _, w := range ws {
+		part := nsPhase(w.Reason)
+		i := slices.Index(parts, part)
+		if i < last {
+			return fmt.Errorf("write %+v (%s) after the %s part", writeKeyOf(w), part, parts[last])
+		}
+		last = i
+		mine[part] = append(mine[part], writeKeyOf(w))
+	}
+	for _, part := range parts {
+		if g, u := group(mine[part]), group(o.writes[part]); !reflect.DeepEqual(g, u) {
+			return fmt.Errorf("%s writes %v, upstream %v", part, g, u)
+		}
+	}
+	return nil
 }
 
 // nsCompareMemory checks the Plan's memory against the controller's:
@@ -1163,11 +1278,18 @@ func nsCheckSequence(t *rapid.T, opts node.Options, counts map[string]int) {
 			in[j] = must(k8s.FromNode(n))
 		}
 		leases := u.worldLeases()
-		p, err := node.Step(in, leases, mem, s.now, opts)
+		var kpods []*podstatus.Pod
+		for _, x := range u.pods.List() {
+			kpods = append(kpods, must(k8s.FromPod(x.(*v1.Pod))))
+		}
+		p, err := node.Step(in, leases, kpods, mem, s.now, opts)
 		if err != nil {
 			t.Fatalf("pass %d: Step: %v", i, err)
 		}
 		o := u.pass(t, ctx, s.now)
+		if err := nsComparePodEvents(p, o); err != nil {
+			t.Fatalf("pass %d at %v: %v", i, s.now.Format(time.RFC3339Nano), err)
+		}
 		if o.kept > 0 {
 			counts["zones without nodes kept in map order, dropped"] += o.kept
 		}
@@ -1630,7 +1752,7 @@ func TestNodeStepVectorsWrite(t *testing.T) {
 			if mem != nil {
 				m = *mem
 			}
-			p, err := node.Step(in, nil, m, ps.now, sc.opts)
+			p, err := node.Step(in, nil, nil, m, ps.now, sc.opts)
 			if err != nil {
 				t.Fatal(err)
 			}

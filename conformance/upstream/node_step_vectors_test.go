@@ -28,8 +28,10 @@ import (
 	"k8s.io/kubernetes/pkg/controller/nodelifecycle/scheduler"
 	nodeutil "k8s.io/kubernetes/pkg/controller/util/node"
 
+	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
 )
 
 //go:linkname nodeUpNoExecuteTaintingPass k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).doNoExecuteTaintingPass
@@ -141,7 +143,9 @@ func nodeNewStepReplay(t *testing.T, opts node.Options) *nodeStepReplay {
 //     (rate, tokens, last update) and tainting queue (waiting nodes with
 //     their times; nodes kept in the queue's set as done);
 //   - requeue: upstream's node monitor period; outcome is kubesem's name
-//     for every pass (Monitored).
+//     for every pass (Monitored);
+//   - writes: the want's Plan.Writes are the requests the fake clientset
+//     received, node by node (verb, resource, subresource, name, uid).
 //
 // Upstream walks nodes in cache order and in parallel: writes and events
 // are compared per node, not across nodes.
@@ -527,6 +531,55 @@ func (r *nodeStepReplay) step(t *testing.T, v nodeStepVector) []error {
 	}
 	if !nodeSameRaw(up, want.Memory) {
 		fail("memory %s, upstream %s", want.Memory, up)
+	}
+
+	// writes: the want's Plan.Writes over the vector's nodes and the pods
+	// in the cache, node by node (a pod's request counting for its node),
+	// as the fake clientset received them
+	var kn []*node.Node
+	for _, n := range v.Input.Nodes {
+		x, err := k8s.FromNode(n)
+		if err != nil {
+			return append(errs, err)
+		}
+		kn = append(kn, x)
+	}
+	var kp []*podstatus.Pod
+	podNode := map[string]string{}
+	for _, o := range r.c.factory.Core().V1().Pods().Informer().GetIndexer().List() {
+		p := o.(*v1.Pod)
+		podNode[p.Namespace+"/"+p.Name] = p.Spec.NodeName
+		x, err := k8s.FromPod(p)
+		if err != nil {
+			return append(errs, err)
+		}
+		kp = append(kp, x)
+	}
+	ws, err := node.Plan{Conditions: want.Conditions, Taints: want.Taints, MarkPodsNotReady: want.MarkPods}.Writes(kn, kp, v.Input.Now)
+	if err != nil {
+		return append(errs, fmt.Errorf("Writes: %v", err))
+	}
+	upWrites, err := writeKeysOfActions(r.c.client.Actions())
+	if err != nil {
+		return append(errs, err)
+	}
+	group := func(keys []writeKey) map[string][]string {
+		g := map[string][]string{}
+		for _, k := range keys {
+			n := k.Name
+			if k.Resource == "pods" {
+				n = podNode[k.Namespace+"/"+k.Name]
+			}
+			g[n] = append(g[n], k.String())
+		}
+		return g
+	}
+	var mine []writeKey
+	for _, w := range ws {
+		mine = append(mine, writeKeyOf(w))
+	}
+	if g, u := group(mine), group(upWrites); !reflect.DeepEqual(g, u) {
+		fail("writes %v, upstream %v", g, u)
 	}
 	return errs
 }

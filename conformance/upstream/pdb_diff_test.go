@@ -236,13 +236,17 @@ func checkPDBSyncDifferential(t *rapid.T, maxPods int) {
 	for name, at := range in.budget.Status.DisruptedPods {
 		in.budget.Status.DisruptedPods[name] = metav1.NewTime(at.Add(shift))
 	}
-	want, err := pdbPlanOf(pdbUpRun(t, in), c.pdb.Status, c.now, shift)
+	up := pdbUpRun(t, in)
+	want, err := pdbPlanOf(up, c.pdb.Status, c.now, shift)
 	if err != nil {
 		t.Fatalf("upstream: %v", err)
 	}
 	got, err := pdb.Step(&c.pdb, c.pods, c.ctls, c.now, c.opts)
 	if err != nil {
 		t.Fatalf("kubesem error: %v", err)
+	}
+	if err := pdbCompareWrites(got, &c.pdb, c.pods, c.now, up); err != nil {
+		t.Fatalf("%v", err)
 	}
 	pdbStripDivergent(&want)
 	pdbStripDivergent(&got)
@@ -269,7 +273,9 @@ func checkPDBSyncDifferential(t *rapid.T, maxPods int) {
 // pods, a pod whose ReplicaSet is missing; disruptedPods entries and
 // DisruptionTarget conditions drawn at their expiry (DeletionTimeout, the
 // stale timeout) exactly, a nanosecond either side, or around it; now with
-// and without nanoseconds; the deletion and stale timeout options.
+// and without nanoseconds; the deletion and stale timeout options. The
+// Plan's Writes are compared with the requests upstream sent
+// (pdbCompareWrites).
 func TestPDBSyncDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) { checkPDBSyncDifferential(t, 1000) })
 }

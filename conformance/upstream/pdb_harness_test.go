@@ -134,6 +134,10 @@ type pdbUpOut struct {
 	resets []*v1.Pod
 	// wallFrom and wallTo bracket the run on the wall clock.
 	wallFrom, wallTo time.Time
+	// actions are the requests the fake clientset received, the budget's
+	// status update (sent by the updater as writePdbStatus sends it) and
+	// the stale-pod worker's pod status updates.
+	actions []core.Action
 }
 
 type pdbRecorder struct{ events *[]pdbUpEvent }
@@ -271,6 +275,9 @@ func pdbUpRun(tb pdbFataler, in pdbUpIn) pdbUpOut {
 		out.resets = append(out.resets, p.DeepCopy())
 		return true, p, nil
 	})
+	client.PrependReactor("update", "poddisruptionbudgets", func(a core.Action) (bool, runtime.Object, error) {
+		return true, a.(core.UpdateAction).GetObject(), nil
+	})
 	inf := informers.NewSharedInformerFactory(client, 0)
 	mapper, disc, scales := pdbUpScaleWorld(in)
 	dc := disruption.NewDisruptionController(ctx,
@@ -287,7 +294,12 @@ func pdbUpRun(tb pdbFataler, in pdbUpIn) pdbUpOut {
 		if out.written != nil {
 			tb.Fatalf("upstream wrote the budget status twice")
 		}
-		out.written = args[1].Interface().(*policyv1.PodDisruptionBudget).Status.DeepCopy()
+		b := args[1].Interface().(*policyv1.PodDisruptionBudget)
+		out.written = b.Status.DeepCopy()
+		// what writePdbStatus, the default updater, sends
+		if _, err := client.PolicyV1().PodDisruptionBudgets(b.Namespace).UpdateStatus(ctx, b, metav1.UpdateOptions{}); err != nil {
+			tb.Fatalf("budget status update: %v", err)
+		}
 		return []reflect.Value{reflect.Zero(reflect.TypeFor[error]())}
 	})
 	f.Set(reflect.MakeFunc(f.Type(), func([]reflect.Value) []reflect.Value { return []reflect.Value{upd} }))
@@ -331,6 +343,7 @@ func pdbUpRun(tb pdbFataler, in pdbUpIn) pdbUpOut {
 		}
 	}
 	out.wallTo = time.Now()
+	out.actions = client.Actions()
 	return out
 }
 

@@ -124,40 +124,116 @@ const pdbVecRuns = 4
 // pdbVecUpstreamWant returns the want upstream gives a Step vector: the Plan
 // of pdbPlanOf as JSON (plan.Encode's key order), with the messages kubesem
 // states differently on purpose (pdbDivergentMessage) left out.
-func pdbVecUpstreamWant(t *testing.T, v pdbVecFile) (json.RawMessage, error) {
+func pdbVecUpstreamWant(t *testing.T, v pdbVecFile) (json.RawMessage, pdbUpOut, error) {
 	var in pdbStepVecIn
 	if err := json.Unmarshal(v.Input, &in); err != nil {
-		return nil, err
+		return nil, pdbUpOut{}, err
 	}
 	var opts pdb.Options
 	if len(v.Options) > 0 {
 		if err := json.Unmarshal(v.Options, &opts); err != nil {
-			return nil, err
+			return nil, pdbUpOut{}, err
 		}
 	}
 	shift := pdbShift(opts.DeletionTimeout)
 	var first json.RawMessage
+	var firstOut pdbUpOut
 	for run := range pdbVecRuns {
 		up, err := pdbVecUpIn(in, opts, shift)
 		if err != nil {
-			return nil, err
+			return nil, pdbUpOut{}, err
 		}
-		p, err := pdbPlanOf(pdbUpRun(t, up), in.Budget.Status, in.Now, shift)
+		out := pdbUpRun(t, up)
+		p, err := pdbPlanOf(out, in.Budget.Status, in.Now, shift)
 		if err != nil {
-			return nil, err
+			return nil, pdbUpOut{}, err
 		}
 		pdbStripDivergent(&p)
 		got, err := json.Marshal(p)
 		if err != nil {
-			return nil, err
+			return nil, pdbUpOut{}, err
 		}
 		if run == 0 {
-			first = got
+			first, firstOut = got, out
 		} else if !bytes.Equal(got, first) {
-			return nil, fmt.Errorf("upstream answers differ from run to run:\n%s\n%s", first, got)
+			return nil, pdbUpOut{}, fmt.Errorf("upstream answers differ from run to run:\n%s\n%s", first, got)
 		}
 	}
-	return first, nil
+	return first, firstOut, nil
+}
+
+// pdbSameWrites checks pdb.Step's Plan.Writes for the vector against the
+// requests upstream sent: the budget's status update (when any) first, then
+// the stale-pod worker's pod status updates, which upstream sends in its
+// informer's order, taken by pod name; verb, resource, subresource,
+// namespace, name and uid, and each reset pod's conditions (type, status,
+// reason, message) as upstream's update carries them.
+func pdbSameWrites(v pdbVecFile, up pdbUpOut) error {
+	var in pdbStepVecIn
+	if err := json.Unmarshal(v.Input, &in); err != nil {
+		return err
+	}
+	var opts pdb.Options
+	if len(v.Options) > 0 {
+		if err := json.Unmarshal(v.Options, &opts); err != nil {
+			return err
+		}
+	}
+	p, err := pdb.Step(&in.Budget, in.Pods, in.Controllers, in.Now, opts)
+	if err != nil {
+		return err
+	}
+	return pdbCompareWrites(p, &in.Budget, in.Pods, in.Now, up)
+}
+
+// pdbCompareWrites is pdbSameWrites for a Plan of b over pods at now.
+func pdbCompareWrites(p pdb.Plan, b *pdb.PodDisruptionBudget, pods []*podstatus.Pod, now time.Time, up pdbUpOut) error {
+	ws, err := p.Writes(b, pods, now)
+	if err != nil {
+		return fmt.Errorf("Writes: %v", err)
+	}
+	keys, err := writeKeysOfActions(up.actions)
+	if err != nil {
+		return err
+	}
+	var budget, resets []string
+	for _, k := range keys {
+		if k.Resource == "pods" {
+			resets = append(resets, k.String())
+		} else {
+			budget = append(budget, k.String())
+		}
+	}
+	slices.Sort(resets)
+	var got []string
+	for _, w := range ws {
+		got = append(got, writeKeyOf(w).String())
+	}
+	if want := append(budget, resets...); !slices.Equal(got, want) {
+		return fmt.Errorf("writes %q, upstream %q", got, want)
+	}
+	for _, w := range ws {
+		if w.Resource != "pods" {
+			continue
+		}
+		obj := w.Object.(*podstatus.Pod)
+		for _, u := range up.resets {
+			if u.Name != w.Name {
+				continue
+			}
+			var a, b []string
+			for _, c := range obj.Status.Conditions {
+				a = append(a, fmt.Sprint(c.Type, c.Status, c.Reason, c.Message))
+			}
+			for _, c := range u.Status.Conditions {
+				b = append(b, fmt.Sprint(c.Type, c.Status, c.Reason, c.Message))
+			}
+			if !slices.Equal(a, b) {
+				return fmt.Errorf("reset %s conditions %q, upstream %q", w.Name, a, b)
+			}
+		}
+	}
+	return nil
 }
 
 // pdbStripDivergent removes from p the sync-failure messages
@@ -226,9 +302,12 @@ func pdbReadVecs(t *testing.T, file string) []pdbVecFile {
 //
 // With KUBESEM_WRITE_VECTORS=1 it writes upstream's Plan into every Step
 // vector's want instead (inputs, names and sources untouched).
+//
+// Every vector's pdb.Plan.Writes are compared with the requests the fake
+// clientset received (pdbSameWrites).
 func TestPDBStepVectorsUpstream(t *testing.T) {
 	write := os.Getenv("KUBESEM_WRITE_VECTORS") == "1"
-	n := 0
+	n, writes := 0, 0
 	for _, file := range pdbVecFiles {
 		vs := pdbReadVecs(t, file)
 		changed := false
@@ -237,7 +316,7 @@ func TestPDBStepVectorsUpstream(t *testing.T) {
 				continue
 			}
 			n++
-			want, err := pdbVecUpstreamWant(t, v)
+			want, up, err := pdbVecUpstreamWant(t, v)
 			if err != nil {
 				t.Errorf("%s %q: %v", file, v.Name, err)
 				continue
@@ -258,6 +337,10 @@ func TestPDBStepVectorsUpstream(t *testing.T) {
 			} else if ok, why := conformance.Match(v.Want, got); !ok {
 				t.Errorf("%s %q: kubesem: %s", file, v.Name, why)
 			}
+			if err := pdbSameWrites(v, up); err != nil {
+				t.Errorf("%s %q: %v", file, v.Name, err)
+			}
+			writes++
 		}
 		if write && changed {
 			var b bytes.Buffer
@@ -276,5 +359,8 @@ func TestPDBStepVectorsUpstream(t *testing.T) {
 	if n < 60 {
 		t.Fatalf("only %d pdb.Step vectors", n)
 	}
-	t.Logf("%d pdb.Step vectors replayed through the disruption controller", n)
+	if !write && writes != n {
+		t.Errorf("Writes checked on %d of %d vectors", writes, n)
+	}
+	t.Logf("%d pdb.Step vectors replayed through the disruption controller, their Writes compared with its requests", n)
 }

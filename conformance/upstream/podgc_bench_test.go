@@ -51,7 +51,10 @@ func BenchmarkPodGCPass(b *testing.B) {
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			plan := podgc.Step(pods, gcListed(nodes), gcUnlisted(nodes), podgc.Memory{}, psBase, podgc.Options{Quarantine: -time.Nanosecond})
+			plan, err := podgc.Step(pods, gcListed(nodes), gcUnlisted(nodes), podgc.Memory{}, psBase, podgc.Options{Quarantine: -time.Nanosecond})
+			if err != nil {
+				b.Fatal(err)
+			}
 			if len(plan.Delete) == 0 {
 				b.Fatal("nothing deleted")
 			}

@@ -2,6 +2,7 @@ package upstream_test
 
 import (
 	"context"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -80,6 +81,9 @@ func gcState(t *rapid.T) ([]*podstatus.Pod, []*gcNode, int) {
 
 type gcResult struct {
 	deleted, patched, conditioned map[string]bool
+	// writes are each pod's requests up to its first delete (a later
+	// step's attempt on a pod already deleted fails, and is no write)
+	writes map[string][]string
 }
 
 // gcUpstream runs one gc pass of the real controller over fakes: the pods
@@ -132,7 +136,22 @@ func gcUpstream(t *rapid.T, pods []*podstatus.Pod, nodes []*gcNode, threshold in
 	}
 	client.ClearActions()
 	gcPass(gcc, ctx)
-	r := gcResult{map[string]bool{}, map[string]bool{}, map[string]bool{}}
+	r := gcResult{map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string][]string{}}
+	keys, err := writeKeysOfActions(client.Actions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		pod := k.Namespace + "/" + k.Name
+		if r.deleted[pod] {
+			continue
+		}
+		r.writes[pod] = append(r.writes[pod], k.String())
+		if k.Verb == "delete" {
+			r.deleted[pod] = true
+		}
+	}
+	clear(r.deleted)
 	for _, a := range client.Actions() {
 		if a.GetResource().Resource != "pods" {
 			continue
@@ -156,13 +175,28 @@ func gcUpstream(t *rapid.T, pods []*podstatus.Pod, nodes []*gcNode, threshold in
 }
 
 // TestPodGCStepDifferential: one Step deletes and patches the same pods as
-// one pass of the v1.36.3 controller.
+// one pass of the v1.36.3 controller, and its Plan.Writes are, pod by pod,
+// the requests the controller sent (verb, resource, subresource, name, uid
+// precondition, grace period).
 func TestPodGCStepDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		pods, nodes, threshold := gcState(t)
 		want := gcUpstream(t, pods, nodes, threshold)
-		plan := podgc.Step(pods, gcListed(nodes), gcUnlisted(nodes), podgc.Memory{}, psBase, podgc.Options{TerminatedPodThreshold: &threshold, Quarantine: -time.Nanosecond})
-		got := gcResult{map[string]bool{}, map[string]bool{}, map[string]bool{}}
+		plan, err := podgc.Step(pods, gcListed(nodes), gcUnlisted(nodes), podgc.Memory{}, psBase, podgc.Options{TerminatedPodThreshold: &threshold, Quarantine: -time.Nanosecond})
+		if err != nil {
+			t.Fatalf("Step: %v", err)
+		}
+		got := gcResult{map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string][]string{}}
+		ws, err := plan.Writes(pods)
+		if err != nil {
+			t.Fatalf("Writes: %v", err)
+		}
+		for _, w := range ws {
+			got.writes[w.Namespace+"/"+w.Name] = append(got.writes[w.Namespace+"/"+w.Name], writeKeyOf(w).String())
+		}
+		if !reflect.DeepEqual(got.writes, want.writes) {
+			t.Fatalf("writes %v, controller %v", got.writes, want.writes)
+		}
 		for _, d := range plan.Delete {
 			got.deleted[d.Namespace+"/"+d.Name] = true
 		}

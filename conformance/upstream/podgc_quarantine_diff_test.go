@@ -126,7 +126,10 @@ func TestPodGCQuarantineDifferential(t *testing.T) {
 				}
 			}
 			cur := apply()
-			plan := podgc.Step(live, gcListed(cur), gcUnlisted(cur), mem, now, podgc.Options{TerminatedPodThreshold: &threshold})
+			plan, err := podgc.Step(live, gcListed(cur), gcUnlisted(cur), mem, now, podgc.Options{TerminatedPodThreshold: &threshold})
+			if err != nil {
+				t.Fatalf("Step: %v", err)
+			}
 			// Let the queue's goroutine move the items whose time has come.
 			ready := 0
 			for _, e := range mem.Quarantine {
