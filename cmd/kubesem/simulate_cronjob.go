@@ -162,7 +162,7 @@ func simulateCronJob(args []string, stdout io.Writer) error {
 			}
 			switch {
 			case e.Event != nil:
-				if e.Event.Reason == cronjob.EventSuccessfulCreate || e.Event.Reason == cronjob.EventSuccessfulDelete || e.Event.Reason == cronjob.EventSawCompletedJob {
+				if e.Event.Reason == cronjob.ReasonSuccessfulCreate || e.Event.Reason == cronjob.ReasonSuccessfulDelete || e.Event.Reason == cronjob.ReasonSawCompletedJob {
 					continue
 				}
 				text := strings.TrimSpace(fmt.Sprintf("%-11s %s", e.Event.Reason, e.Event.Message))
