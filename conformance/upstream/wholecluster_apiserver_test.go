@@ -12,6 +12,8 @@ import (
 	"time"
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
+	apps "k8s.io/api/apps/v1"
+	batch "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -29,6 +31,7 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/coordination/install"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
 	_ "k8s.io/kubernetes/pkg/apis/policy/install"
+	"k8s.io/kubernetes/pkg/apis/core/v1/helper/qos"
 )
 
 // This file is the API server of the whole-cluster harness
@@ -40,12 +43,17 @@ import (
 //
 //   - create: a name from generateName, a uid, creationTimestamp (the
 //     harness clock), generation 1, a resourceVersion; AlreadyExists when
-//     the name is taken;
+//     the name is taken; the strategies' PrepareForCreate as far as
+//     controllers see it (wcPrepareForCreate: pod status Pending with its
+//     QoS class, workload status cleared, a Job's generated selector);
 //   - update: Conflict when the object's resourceVersion is set and stale;
-//     the status subresource replaces only .status, the main resource
-//     keeps the stored .status; a .spec change bumps generation; uid,
+//     the status subresource keeps the stored .spec (and what each status
+//     strategy keeps: a Deployment's labels, a pod's owner references),
+//     the main resource keeps the stored .status; a .spec change bumps generation; uid,
 //     creationTimestamp and deletionTimestamp are kept; an update that
 //     removes the last finalizer of a deleting object removes it;
+//   - pods/binding (the environment's scheduler, sent as an update of the
+//     subresource "binding"): sets only spec.nodeName; Conflict when bound;
 //   - patch (JSON, merge and strategic merge) with the same rules;
 //   - delete: the uid precondition (Conflict); a pod bound to a node that
 //     is not terminal is deleted gracefully (deletionTimestamp = now +
@@ -205,6 +213,7 @@ func (s *wcAPIServer) create(gvr schema.GroupVersionResource, obj runtime.Object
 	m.SetUID(types.UID(fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", uint32(h>>32), uint16(h>>16), uint16(h), inc&0xffff, h&0xffffffffffff)))
 	m.SetCreationTimestamp(metav1.NewTime(s.now()))
 	m.SetGeneration(1)
+	wcPrepareForCreate(obj)
 	m.SetDeletionTimestamp(nil)
 	m.SetResourceVersion(s.nextRV())
 	if err := s.inner.Create(gvr, obj, ns); err != nil {
@@ -232,11 +241,37 @@ func (s *wcAPIServer) store(gvr schema.GroupVersionResource, cur, next runtime.O
 	}
 	switch sub {
 	case "status":
-		out := cur.DeepCopyObject()
-		if f := wcField(out, "Status"); f.IsValid() {
-			f.Set(wcField(next, "Status"))
+		// the status strategies (pkg/registry/…/strategy.go
+		// *StatusStrategy.PrepareForUpdate) keep the stored spec; metadata
+		// the request changes is kept (a Deployment's revision annotation
+		// is written this way), except a Deployment's labels and a pod's
+		// owner references; generation does not change
+		if f := wcField(next, "Spec"); f.IsValid() {
+			f.Set(wcField(cur, "Spec"))
 		}
-		next, nm = out, nil
+		switch n := next.(type) {
+		case *apps.Deployment:
+			n.Labels = cur.(*apps.Deployment).Labels
+		case *v1.Pod:
+			n.OwnerReferences = cur.(*v1.Pod).OwnerReferences
+			if n.Status.QOSClass == "" {
+				n.Status.QOSClass = cur.(*v1.Pod).Status.QOSClass
+			}
+		}
+		nm.SetGeneration(cm.GetGeneration())
+	case "binding":
+		// pods/binding: only spec.nodeName is set (the scheduler's bind)
+		cp, ok := cur.(*v1.Pod)
+		np, ok2 := next.(*v1.Pod)
+		if !ok || !ok2 {
+			return nil, apierrors.NewBadRequest("binding is a pod subresource")
+		}
+		if cp.Spec.NodeName != "" {
+			return nil, apierrors.NewConflict(gvr.GroupResource(), cp.Name, fmt.Errorf("pod %s is already assigned to node %q", cp.Name, cp.Spec.NodeName))
+		}
+		out := cp.DeepCopy()
+		out.Spec.NodeName = np.Spec.NodeName
+		next = out
 		nm, _ = meta.Accessor(next)
 	case "":
 		if f := wcField(next, "Status"); f.IsValid() {
@@ -545,4 +580,50 @@ func (s *wcAPIServer) fixTimes(obj runtime.Object) {
 		}
 	}
 	walk(reflect.ValueOf(obj))
+}
+
+// wcPrepareForCreate is what the API server's strategies do to a new
+// object that the controllers can observe (pkg/registry/…/strategy.go
+// PrepareForCreate): a pod's status is reset to Pending with its QoS
+// class; a workload's status is cleared (a Node keeps the status it is
+// created with, as the node strategy does); a Job without
+// manualSelector gets the generated selector and template labels
+// (registry/batch/job generateSelector, with its legacy labels job-name
+// and controller-uid).
+func wcPrepareForCreate(obj runtime.Object) {
+	switch o := obj.(type) {
+	case *v1.Pod:
+		o.Status = v1.PodStatus{Phase: v1.PodPending, QOSClass: qos.GetPodQOS(o)}
+	case *v1.Node:
+	case *batch.Job:
+		o.Status = batch.JobStatus{}
+		if o.Spec.ManualSelector == nil || !*o.Spec.ManualSelector {
+			if o.Spec.Template.Labels == nil {
+				o.Spec.Template.Labels = map[string]string{}
+			}
+			for _, k := range []string{"job-name", batch.JobNameLabel} {
+				if _, ok := o.Spec.Template.Labels[k]; !ok {
+					o.Spec.Template.Labels[k] = o.Name
+				}
+			}
+			for _, k := range []string{"controller-uid", batch.ControllerUidLabel} {
+				if _, ok := o.Spec.Template.Labels[k]; !ok {
+					o.Spec.Template.Labels[k] = string(o.UID)
+				}
+			}
+			if o.Spec.Selector == nil {
+				o.Spec.Selector = &metav1.LabelSelector{}
+			}
+			if o.Spec.Selector.MatchLabels == nil {
+				o.Spec.Selector.MatchLabels = map[string]string{}
+			}
+			if _, ok := o.Spec.Selector.MatchLabels[batch.ControllerUidLabel]; !ok {
+				o.Spec.Selector.MatchLabels[batch.ControllerUidLabel] = string(o.UID)
+			}
+		}
+	default:
+		if f := wcField(obj, "Status"); f.IsValid() {
+			f.Set(reflect.Zero(f.Type()))
+		}
+	}
 }

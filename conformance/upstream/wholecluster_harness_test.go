@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -585,7 +587,8 @@ func newWCWorld(start time.Time) (*wcWorld, error) {
 	w.taintQueue = wcFieldOf(w.tc, "taintEvictionQueue").Interface().(*tainteviction.TimedWorkerQueue)
 	nsField(reflect.ValueOf(w.taintQueue).Elem(), "clock").Set(reflect.ValueOf(w.taintClock))
 	w.taintWG = (*sync.WaitGroup)(unsafe.Pointer(reflect.ValueOf(w.taintQueue).Elem().FieldByName("workerWG").UnsafeAddr()))
-	for _, c := range []any{w.dc, w.rsc, w.ssc, w.dsc, jc, w.cjm, w.pdbc, w.gcc, w.nc, w.tc} {
+	// (the pod GC records no events)
+	for _, c := range []any{w.dc, w.rsc, w.ssc, w.dsc, jc, w.cjm, w.pdbc, w.nc, w.tc} {
 		if wcSetRecorders(c, rec) == 0 {
 			return nil, fmt.Errorf("%T: no event recorder found", c)
 		}
@@ -644,7 +647,9 @@ func (w *wcWorld) react(a core.Action) (bool, kruntime.Object, error) {
 	wr.Resource, wr.Subresource, wr.Namespace = a.GetResource().Resource, a.GetSubresource(), a.GetNamespace()
 	if wr.Object != nil {
 		wr.Object = wr.Object.(kruntime.Object).DeepCopyObject()
-		w.api.fixTimes(wr.Object.(kruntime.Object))
+		if os.Getenv("WC_RAW") == "" {
+			w.api.fixTimes(wr.Object.(kruntime.Object))
+		}
 	}
 	w.mu.Lock()
 	r := w.step
@@ -907,6 +912,25 @@ func (w *wcWorld) syncAll(now time.Time) ([]wcRecord, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return append([]wcRecord(nil), w.trace[from:]...), nil
+}
+
+// syncQuiet repeats syncAll at now while a round writes anything (as the
+// informer events of those writes would trigger more syncs upstream), at
+// most maxRounds times; it returns every round's records and the number
+// of rounds, and an error if the last round still wrote.
+func (w *wcWorld) syncQuiet(now time.Time, maxRounds int) ([]wcRecord, int, error) {
+	var all []wcRecord
+	for round := 1; round <= maxRounds; round++ {
+		recs, err := w.syncAll(now)
+		all = append(all, recs...)
+		if err != nil {
+			return all, round, err
+		}
+		if !slices.ContainsFunc(recs, func(r wcRecord) bool { return r.Write != nil }) {
+			return all, round, nil
+		}
+	}
+	return all, maxRounds, fmt.Errorf("still writing after %d rounds at %v", maxRounds, now)
 }
 
 func slicesContainsCond(cs []v1.PodCondition, t v1.PodConditionType) bool {
