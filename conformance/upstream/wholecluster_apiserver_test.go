@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
@@ -30,8 +31,8 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/batch/install"
 	_ "k8s.io/kubernetes/pkg/apis/coordination/install"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
-	_ "k8s.io/kubernetes/pkg/apis/policy/install"
 	"k8s.io/kubernetes/pkg/apis/core/v1/helper/qos"
+	_ "k8s.io/kubernetes/pkg/apis/policy/install"
 )
 
 // This file is the API server of the whole-cluster harness
@@ -90,9 +91,46 @@ type wcAPIServer struct {
 	same     map[string]int // identical create requests seen
 	incarn   map[string]int // objects created under a (resource, namespace, name)
 	watchers map[schema.GroupVersionResource][]*wcWatch
+	// log is every watch event sent, for a watch that starts after it
+	log map[schema.GroupVersionResource][]watch.Event
 	// events is the number of watch events sent for each resource: the
 	// harness waits until every informer handler has seen as many.
 	events map[string]int64
+	// paused holds the watch events back (they queue in order): the
+	// informers do not change while a controller syncs.
+	paused atomic.Bool
+}
+
+// watching reports whether every resource of rs has a watch; once they
+// all do, the log of past events is dropped (a watch that starts later
+// would miss events: the harness's settle then fails rather than hangs).
+func (s *wcAPIServer) watching(rs []schema.GroupVersionResource) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range rs {
+		if len(s.watchers[r]) == 0 {
+			return false
+		}
+	}
+	s.log = nil
+	return true
+}
+
+// pause holds every watch event back until resume.
+func (s *wcAPIServer) pause() { s.paused.Store(true) }
+
+// resume lets the held events flow to the informers again.
+func (s *wcAPIServer) resume() {
+	s.paused.Store(false)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ws := range s.watchers {
+		for _, w := range ws {
+			w.mu.Lock()
+			w.cond.Broadcast()
+			w.mu.Unlock()
+		}
+	}
 }
 
 func newWCAPIServer(now func() time.Time) *wcAPIServer {
@@ -102,6 +140,7 @@ func newWCAPIServer(now func() time.Time) *wcAPIServer {
 		same:     map[string]int{},
 		incarn:   map[string]int{},
 		watchers: map[schema.GroupVersionResource][]*wcWatch{},
+		log:      map[schema.GroupVersionResource][]watch.Event{},
 		events:   map[string]int64{},
 	}
 }
@@ -459,16 +498,25 @@ type wcWatch struct {
 	out     chan watch.Event
 }
 
-func (s *wcAPIServer) watch(gvr schema.GroupVersionResource) watch.Interface {
+func (s *wcAPIServer) watch(gvr schema.GroupVersionResource, fromRV string) watch.Interface {
 	w := &wcWatch{out: make(chan watch.Event)}
 	w.cond = sync.NewCond(&w.mu)
+	from, _ := strconv.ParseInt(fromRV, 10, 64)
 	s.mu.Lock()
+	// the events after the list the reflector started from: a write
+	// between its list and its watch is not lost
+	for _, e := range s.log[gvr] {
+		m, _ := meta.Accessor(e.Object)
+		if rv, _ := strconv.ParseInt(m.GetResourceVersion(), 10, 64); rv > from {
+			w.buf = append(w.buf, watch.Event{Type: e.Type, Object: e.Object.DeepCopyObject()})
+		}
+	}
 	s.watchers[gvr] = append(s.watchers[gvr], w)
 	s.mu.Unlock()
 	go func() {
 		for {
 			w.mu.Lock()
-			for len(w.buf) == 0 && !w.stopped {
+			for (len(w.buf) == 0 || s.paused.Load()) && !w.stopped {
 				w.cond.Wait()
 			}
 			if w.stopped {
@@ -502,6 +550,9 @@ func (w *wcWatch) ResultChan() <-chan watch.Event { return w.out }
 // emit sends an event to every watcher of gvr; called with s.mu held.
 func (s *wcAPIServer) emit(gvr schema.GroupVersionResource, typ watch.EventType, obj runtime.Object) {
 	s.events[gvr.Resource]++
+	if s.log != nil {
+		s.log[gvr] = append(s.log[gvr], watch.Event{Type: typ, Object: obj.DeepCopyObject()})
+	}
 	for _, w := range s.watchers[gvr] {
 		w.mu.Lock()
 		if !w.stopped {

@@ -75,6 +75,11 @@ import (
 // a hang into a failure). Each sync therefore sees the world as left by
 // the writes before it, with the controller's expectations lowered by its
 // own handlers, like kube-controller-manager with a perfectly fresh cache.
+// During a sync the watch events are held back (wcAPIServer.pause), so
+// the informers do not change under the controller: upstream, a
+// controller that reads its lister after writing (the DaemonSet status
+// after its pod creations, for one) sees whichever of its writes the
+// informer happened to receive; the harness fixes that to none of them.
 //
 // What each controller is given:
 //
@@ -226,7 +231,7 @@ const (
 	wcNodeLife     = "nodelifecycle"
 	wcTaintEvict   = "tainteviction"
 	wcEnvironment  = "environment"
-	wcSettleBound  = 30 * time.Second // wall-clock bound of one settle: a hang fails, it does not wait
+	wcSettleBound  = 3 * time.Second // wall-clock bound of one settle: a hang fails, it does not wait
 	wcCanonNameSep = "#"
 )
 
@@ -518,7 +523,11 @@ func newWCWorld(start time.Time) (*wcWorld, error) {
 	w.client = fake.NewClientset()
 	w.client.PrependReactor("*", "*", w.react)
 	w.client.PrependWatchReactor("*", func(a core.Action) (bool, watch.Interface, error) {
-		return true, w.api.watch(a.GetResource()), nil
+		rv := ""
+		if wa, ok := a.(core.WatchActionImpl); ok {
+			rv = wa.ListOptions.ResourceVersion
+		}
+		return true, w.api.watch(a.GetResource(), rv), nil
 	})
 	w.factory = informers.NewSharedInformerFactory(w.client, 0)
 	f := w.factory
@@ -598,6 +607,14 @@ func newWCWorld(start time.Time) (*wcWorld, error) {
 		if !ok {
 			return nil, fmt.Errorf("informer %v did not sync", typ)
 		}
+	}
+	all := []schema.GroupVersionResource{wcGVRPods, wcGVRNodes, wcGVRLeases, wcGVRPVCs, wcGVRRCs, wcGVRDeployments, wcGVRReplicaSets,
+		wcGVRStatefulSets, wcGVRDaemonSets, wcGVRRevisions, wcGVRJobs, wcGVRCronJobs, wcGVRPDBs}
+	for deadline := time.Now().Add(wcSettleBound); !w.api.watching(all); {
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("informers did not start watching within %v", wcSettleBound)
+		}
+		time.Sleep(100 * time.Microsecond)
 	}
 	return w, nil
 }
@@ -702,6 +719,17 @@ func (w *wcWorld) settle() error {
 			return nil
 		}
 		if time.Now().After(deadline) {
+			if os.Getenv("WC_STACKS") != "" {
+				buf := make([]byte, 1<<22)
+				os.WriteFile(os.Getenv("WC_STACKS"), buf[:runtime.Stack(buf, true)], 0o644)
+				w.mu.Lock()
+				for res, hs := range w.handlers {
+					for _, h := range hs {
+						fmt.Fprintf(os.Stderr, "%s handled %d of %d\n", res, h.Load(), sent[res])
+					}
+				}
+				w.mu.Unlock()
+			}
 			return fmt.Errorf("informers did not catch up within %v", wcSettleBound)
 		}
 		if spins < 100 {
@@ -718,11 +746,13 @@ func (w *wcWorld) begin(controller, key string) {
 	w.step = wcRecord{Time: w.clock.Now(), Controller: controller, Key: key}
 	w.cur = nil
 	w.mu.Unlock()
+	w.api.pause()
 }
 
 // end settles the informers and appends the step's records, each run of
 // same-kind records sorted (see the file comment).
 func (w *wcWorld) end(syncErr error) error {
+	w.api.resume()
 	if err := w.settle(); err != nil {
 		return err
 	}
@@ -741,11 +771,8 @@ func (w *wcWorld) end(syncErr error) error {
 	return nil
 }
 
-func wcRunKey(r wcRecord) string {
-	if r.Write != nil {
-		return "w " + string(r.Write.Verb) + " " + r.Write.Resource + "/" + r.Write.Subresource
-	}
-	return "e " + string(r.Event.Type) + " " + string(r.Event.Reason)
+func wcWriteKey(r wcRecord) string {
+	return string(r.Write.Verb) + " " + r.Write.Resource + "/" + r.Write.Subresource
 }
 
 func wcSortKey(r wcRecord) string {
@@ -756,29 +783,49 @@ func wcSortKey(r wcRecord) string {
 	return r.Event.Object + "\x00" + string(b)
 }
 
+// wcSortRuns puts one step's records in canonical order. The step is cut
+// before every write whose (verb, resource, subresource) differs from the
+// write before it; a segment is then that run of writes with the events
+// recorded among and after them (the events before the step's first write
+// are a segment of their own). Within a segment the writes come first,
+// sorted by (namespace, name, JSON), then the events, sorted by (object,
+// JSON): concurrent writes and their events (slowStartBatch's creations
+// and their SuccessfulCreate events) come out in one order.
 func wcSortRuns(recs []wcRecord) {
-	for i := 0; i < len(recs); {
-		j := i + 1
-		for j < len(recs) && wcRunKey(recs[j]) == wcRunKey(recs[i]) {
-			j++
+	out := make([]wcRecord, 0, len(recs))
+	flush := func(seg []wcRecord) {
+		var ws, es []wcRecord
+		for _, r := range seg {
+			if r.Write != nil {
+				ws = append(ws, r)
+			} else {
+				es = append(es, r)
+			}
 		}
-		run := recs[i:j]
-		keys := make([]string, len(run))
-		for k := range run {
-			keys[k] = wcSortKey(run[k])
+		for _, part := range [][]wcRecord{ws, es} {
+			keys := make(map[int]string, len(part))
+			idx := make([]int, len(part))
+			for k := range part {
+				idx[k], keys[k] = k, wcSortKey(part[k])
+			}
+			sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
+			for _, k := range idx {
+				out = append(out, part[k])
+			}
 		}
-		idx := make([]int, len(run))
-		for k := range idx {
-			idx[k] = k
-		}
-		sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
-		sorted := make([]wcRecord, len(run))
-		for k, x := range idx {
-			sorted[k] = run[x]
-		}
-		copy(run, sorted)
-		i = j
 	}
+	segStart, lastKey := 0, ""
+	for i, r := range recs {
+		if r.Write == nil {
+			continue
+		}
+		if k := wcWriteKey(r); i == 0 || k != lastKey {
+			flush(recs[segStart:i])
+			segStart, lastKey = i, k
+		}
+	}
+	flush(recs[segStart:])
+	copy(recs, out)
 }
 
 // Apply is the environment hook: one create, update (subresource "" or
