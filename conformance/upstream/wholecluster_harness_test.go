@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"reflect"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -21,6 +23,7 @@ import (
 	coordv1 "k8s.io/api/coordination/v1"
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
@@ -112,11 +115,18 @@ import (
 //     (wcAdoptLimiters) and the tainting heaps ordered by (time, name);
 //   - taint eviction: tainteviction.New; its timed-work queue's clock is a
 //     second fake clock set to now at the start of this phase, so work due
-//     by now fires (its goroutines are waited for); then for each node with
-//     NoExecute taints, processPodOnNode for each pod on it at now (the
-//     node handler's own pass, which reads the wall clock), and the work of
-//     pods that no longer exist or whose node has no NoExecute taint left
-//     is cancelled.
+//     by now fires (its goroutines are waited for); then what its node and
+//     pod handlers and workers would do for the changes since the last
+//     pass, with their filters (NodeUpdated: a node's NoExecute taints
+//     changed; PodUpdated: a pod is new, gone, or its node or tolerations
+//     changed), at now instead of the wall clock they read: for each
+//     changed node in name order, processPodOnNode for each of its pods
+//     (or cancellation when no NoExecute taint is left), then for each
+//     changed pod not already handled in (namespace, name) order,
+//     processPodOnNode if its node has NoExecute taints, and cancellation
+//     for each pod gone. Upstream's workers interleave the two queues
+//     (pod updates first when both are ready); the harness runs nodes
+//     first.
 //
 // Every controller's event recorder — including those inside pod,
 // ReplicaSet and ControllerRevision controls — is replaced (wcSetRecorders)
@@ -487,6 +497,8 @@ type wcWorld struct {
 	tc   *tainteviction.Controller
 
 	ncLimiters map[flowcontrol.RateLimiter]bool // zone limiters already on the harness clock
+	teNodes    map[string][]v1.Taint            // NoExecute taints per node at the last taint-eviction pass
+	tePods     map[string]wcTEPod               // pods at the last taint-eviction pass
 	taintQueue *tainteviction.TimedWorkerQueue
 	taintWG    *sync.WaitGroup
 
@@ -516,6 +528,8 @@ func newWCWorld(start time.Time) (*wcWorld, error) {
 		wallStart:  wall,
 		handlers:   map[string][]*atomic.Int64{},
 		ncLimiters: map[flowcontrol.RateLimiter]bool{},
+		teNodes:    map[string][]v1.Taint{},
+		tePods:     map[string]wcTEPod{},
 	}
 	w.ctx, w.cancel = context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
 	w.api = newWCAPIServer(w.clock.Now)
@@ -1062,54 +1076,101 @@ func (w *wcWorld) taintEvictionPass(ctx context.Context) error {
 	if err := w.end(nil); err != nil {
 		return err
 	}
-	taints := map[string][]v1.Taint{}
+	// the handlers' filters: a node counts as updated when its NoExecute
+	// taints changed (NodeUpdated), a pod when it is new, gone, or its
+	// node or tolerations changed (PodUpdated)
+	process := func(key string, f func()) error {
+		w.begin(wcTaintEvict, key)
+		f()
+		w.taintWG.Wait()
+		return w.end(nil)
+	}
+	logger := klog.FromContext(ctx)
+	nsn := func(p *v1.Pod) types.NamespacedName {
+		return types.NamespacedName{Namespace: p.Namespace, Name: p.Name}
+	}
+	nodes := map[string][]v1.Taint{}
+	seenNode := map[string]bool{}
 	for _, o := range w.list(wcGVRNodes) {
 		n := o.(*v1.Node)
+		seenNode[n.Name] = true
+		var ts []v1.Taint
 		for _, t := range n.Spec.Taints {
 			if t.Effect == v1.TaintEffectNoExecute {
-				taints[n.Name] = append(taints[n.Name], t)
+				ts = append(ts, t)
+			}
+		}
+		nodes[n.Name] = ts
+	}
+	podsOn := map[string][]*v1.Pod{}
+	pods := w.list(wcGVRPods)
+	for _, o := range pods {
+		if p := o.(*v1.Pod); p.Spec.NodeName != "" {
+			podsOn[p.Spec.NodeName] = append(podsOn[p.Spec.NodeName], p)
+		}
+	}
+	done := map[string]bool{}
+	for _, name := range slices.Sorted(maps.Keys(w.teNodes)) {
+		if !seenNode[name] {
+			delete(w.teNodes, name) // handleNodeUpdate of a deleted node
+		}
+	}
+	for _, o := range w.list(wcGVRNodes) {
+		name := o.(*v1.Node).Name
+		old, known := w.teNodes[name]
+		ts := nodes[name]
+		w.teNodes[name] = ts
+		if known && equality.Semantic.DeepEqual(old, ts) {
+			continue
+		}
+		for _, p := range podsOn[name] {
+			done[wcKey(p)] = true
+			if err := process(wcKey(p), func() {
+				if len(ts) == 0 {
+					nodeUpCancelWork(w.tc, logger, nsn(p))
+				} else {
+					nodeUpProcessPodOnNode(w.tc, ctx, nsn(p), name, p.Spec.Tolerations, ts, now)
+				}
+			}); err != nil {
+				return err
 			}
 		}
 	}
-	pods := map[string]*v1.Pod{}
-	for _, o := range w.list(wcGVRPods) {
+	present := map[string]bool{}
+	for _, o := range pods {
 		p := o.(*v1.Pod)
-		pods[wcKey(p)] = p
-	}
-	// cancel the work of pods gone or no longer on a NoExecute-tainted node
-	w.taintQueue.Lock()
-	var keys []string
-	for k := range wcFieldOf(w.taintQueue, "workers").Interface().(map[string]*tainteviction.TimedWorker) {
-		keys = append(keys, k)
-	}
-	w.taintQueue.Unlock()
-	sort.Strings(keys)
-	for _, k := range keys {
-		p := pods[k]
-		if p != nil && len(taints[p.Spec.NodeName]) > 0 {
+		key := wcKey(p)
+		present[key] = true
+		old, known := w.tePods[key]
+		w.tePods[key] = wcTEPod{node: p.Spec.NodeName, tolerations: p.Spec.Tolerations}
+		if known && old.node == p.Spec.NodeName && equality.Semantic.DeepEqual(old.tolerations, p.Spec.Tolerations) || done[key] {
 			continue
 		}
-		ns, name, _ := strings.Cut(k, "/")
-		w.begin(wcTaintEvict, k)
-		nodeUpCancelWork(w.tc, klog.FromContext(ctx), types.NamespacedName{Namespace: ns, Name: name})
-		if err := w.end(nil); err != nil {
+		ts := nodes[p.Spec.NodeName]
+		if p.Spec.NodeName == "" || len(ts) == 0 {
+			continue // handlePodUpdate: unbound, or its node has no NoExecute taint
+		}
+		if err := process(key, func() { nodeUpProcessPodOnNode(w.tc, ctx, nsn(p), p.Spec.NodeName, p.Spec.Tolerations, ts, now) }); err != nil {
 			return err
 		}
 	}
-	for _, o := range w.list(wcGVRPods) {
-		p := o.(*v1.Pod)
-		ts := taints[p.Spec.NodeName]
-		if p.Spec.NodeName == "" || len(ts) == 0 {
+	for _, key := range slices.Sorted(maps.Keys(w.tePods)) {
+		if present[key] {
 			continue
 		}
-		w.begin(wcTaintEvict, wcKey(p))
-		nodeUpProcessPodOnNode(w.tc, ctx, types.NamespacedName{Namespace: p.Namespace, Name: p.Name}, p.Spec.NodeName, p.Spec.Tolerations, ts, now)
-		w.taintWG.Wait()
-		if err := w.end(nil); err != nil {
+		delete(w.tePods, key)
+		ns, name, _ := strings.Cut(key, "/")
+		if err := process(key, func() { nodeUpCancelWork(w.tc, logger, types.NamespacedName{Namespace: ns, Name: name}) }); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// wcTEPod is what the taint-eviction pod handler compares.
+type wcTEPod struct {
+	node        string
+	tolerations []v1.Toleration
 }
 
 // traceCopy returns the whole trace so far.
@@ -1122,8 +1183,9 @@ func (w *wcWorld) traceCopy() []wcRecord {
 // wcCanonical renders a trace as JSON lines with every server-generated
 // name (a create that carried only generateName) replaced by
 // generateName + "#" + its order among the names generated from that
-// prefix, and every uid by "uid#" + its order of first appearance: two
-// implementations whose namers differ then give the same lines.
+// prefix, and every uid by "uid#" + its order of first appearance, and
+// resourceVersions dropped: two implementations whose namers differ then
+// give the same lines.
 func wcCanonical(trace []wcRecord) []string {
 	names := map[string]string{}
 	perPrefix := map[string]int{}
@@ -1174,10 +1236,15 @@ func wcCanonical(trace []wcRecord) []string {
 	}
 	rep := strings.NewReplacer(pairs...)
 	for i := range lines {
-		lines[i] = rep.Replace(lines[i])
+		lines[i] = wcRVPattern.ReplaceAllString(rep.Replace(lines[i]), "")
 	}
 	return lines
 }
+
+// wcRVPattern matches a resourceVersion in a record's JSON: the server's
+// counter numbers concurrent requests in their arrival order, and another
+// implementation need not count the same way.
+var wcRVPattern = regexp.MustCompile(`"resourceVersion":"[0-9]*",?`)
 
 // wcUIDPattern finds the harness's uids (8-4-4-4-12 hex) in s.
 func wcUIDPattern(s string) []string {
