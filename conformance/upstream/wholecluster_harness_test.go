@@ -7,7 +7,6 @@ import (
 	"maps"
 	"os"
 	"reflect"
-	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -592,8 +591,6 @@ func newWCWorld(start time.Time) (*wcWorld, error) {
 		apimeta.NewDefaultRESTMapper(nil), &scalefake.FakeScaleClient{}, &discoveryfake.FakeDiscovery{Fake: &core.Fake{}},
 		w.clock, pdbUpStaleTimeout())
 	w.gcc = upodgc.NewPodGC(ctx, w.client, pods, nodes, 12500)
-	quarantine := wcFieldOf(w.gcc, "quarantineTime").Interface().(time.Duration)
-	_ = quarantine
 	wcFieldOf(w.gcc, "nodeQueue").Set(reflect.ValueOf(workqueue.TypedDelayingInterface[string](&wcDelayQueue{now: w.clock.Now, wait: map[string]time.Time{}, in: map[string]bool{}})))
 	cfg, err := nsUpstreamConfig()
 	if err != nil {
@@ -678,9 +675,7 @@ func (w *wcWorld) react(a core.Action) (bool, kruntime.Object, error) {
 	wr.Resource, wr.Subresource, wr.Namespace = a.GetResource().Resource, a.GetSubresource(), a.GetNamespace()
 	if wr.Object != nil {
 		wr.Object = wr.Object.(kruntime.Object).DeepCopyObject()
-		if os.Getenv("WC_RAW") == "" {
-			w.api.fixTimes(wr.Object.(kruntime.Object))
-		}
+		w.api.fixTimes(wr.Object.(kruntime.Object))
 	}
 	w.mu.Lock()
 	r := w.step
@@ -733,6 +728,8 @@ func (w *wcWorld) settle() error {
 			return nil
 		}
 		if time.Now().After(deadline) {
+			// diagnostics: WC_STACKS=<file> writes every goroutine's stack
+			// and each handler's count
 			if os.Getenv("WC_STACKS") != "" {
 				buf := make([]byte, 1<<22)
 				os.WriteFile(os.Getenv("WC_STACKS"), buf[:runtime.Stack(buf, true)], 0o644)
@@ -1236,15 +1233,40 @@ func wcCanonical(trace []wcRecord) []string {
 	}
 	rep := strings.NewReplacer(pairs...)
 	for i := range lines {
-		lines[i] = wcRVPattern.ReplaceAllString(rep.Replace(lines[i]), "")
+		lines[i] = wcDropRVs(rep.Replace(lines[i]))
 	}
 	return lines
 }
 
-// wcRVPattern matches a resourceVersion in a record's JSON: the server's
-// counter numbers concurrent requests in their arrival order, and another
-// implementation need not count the same way.
-var wcRVPattern = regexp.MustCompile(`"resourceVersion":"[0-9]*",?`)
+// wcDropRVs removes every resourceVersion from a record's JSON: the
+// server's counter numbers concurrent requests in their arrival order,
+// and another implementation need not count the same way.
+func wcDropRVs(line string) string {
+	var v any
+	if err := json.Unmarshal([]byte(line), &v); err != nil {
+		panic(err)
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			delete(x, "resourceVersion")
+			for _, e := range x {
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
 
 // wcUIDPattern finds the harness's uids (8-4-4-4-12 hex) in s.
 func wcUIDPattern(s string) []string {

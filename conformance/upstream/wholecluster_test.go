@@ -498,10 +498,15 @@ func wcNames(ps []*v1.Pod) []string {
 	return out
 }
 
-// wcRun runs the small scenario and returns its canonical trace.
+// wcRun runs the small scenario, then loses n3 (as
+// TestWholeClusterNodeLoss), and returns the canonical trace.
 func wcRun(t testing.TB) []string {
 	w, e := wcNewSmall(t, 3, 3)
 	for _, dt := range []time.Duration{0, 10 * time.Second, 45 * time.Second, 45 * time.Second, time.Minute, 70 * time.Second} {
+		e.step(wcT0.Add(dt))
+	}
+	e.down["n3"] = true
+	for _, dt := range []time.Duration{80 * time.Second, 125 * time.Second, 135 * time.Second, 145 * time.Second} {
 		e.step(wcT0.Add(dt))
 	}
 	return wcCanonical(w.traceCopy())
