@@ -109,9 +109,14 @@ import (
 //     manager's defaults (nsUpstreamConfig); its now field and the
 //     tainting queues' scheduler.now on the harness clock; one pass as the
 //     node step differential runs it: monitorNodeHealth, one
-//     doNoExecuteTaintingPass, doNoScheduleTaintingPass per node; the zone
-//     rate limiters are moved onto the harness clock after each pass
-//     (wcAdoptLimiters) and the tainting heaps ordered by (time, name);
+//     doNoExecuteTaintingPass, then its node worker's work for every node
+//     in name order (doNoScheduleTaintingPass, reconcileNodeLabels: both
+//     write only what is missing, so running them for every node is
+//     running them for the nodes its handlers enqueue), then its pod
+//     worker's processPod for every pod bound or moved since the last pass
+//     (its podUpdated filter); the zone rate limiters are moved onto the
+//     harness clock after monitorNodeHealth (adoptLimiters) and the
+//     tainting heaps ordered by (time, name) (orderTainters);
 //   - taint eviction: tainteviction.New; its timed-work queue's clock is a
 //     second fake clock set to now at the start of this phase, so work due
 //     by now fires (its goroutines are waited for); then what its node and
@@ -140,7 +145,8 @@ import (
 // object after the patch; nil for a delete) — with the time, the
 // controller and the object being synced, and the API error if the write
 // failed. Every event is a wcRecord with a plan.Event (Object is the
-// involved object as "Kind namespace/name").
+// involved object as "Kind namespace/name", "Kind name" when cluster-
+// scoped; Message the formatted message).
 //
 // Nondeterminism upstream, and what the harness does about it:
 //
@@ -246,6 +252,16 @@ const (
 
 //go:linkname wcSTSSync k8s.io/kubernetes/pkg/controller/statefulset.(*StatefulSetController).sync
 func wcSTSSync(ssc *statefulset.StatefulSetController, ctx context.Context, key string) error
+
+//go:linkname wcNLProcessPod k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).processPod
+func wcNLProcessPod(nc *nodelifecycle.Controller, ctx context.Context, item wcNLPodItem)
+
+//go:linkname wcNLReconcileLabels k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).reconcileNodeLabels
+func wcNLReconcileLabels(nc *nodelifecycle.Controller, ctx context.Context, nodeName string) error
+
+// wcNLPodItem has the layout of nodelifecycle's podUpdateItem
+// (namespace, name), the argument of processPod.
+type wcNLPodItem struct{ namespace, name string }
 
 //go:linkname wcCronSync k8s.io/kubernetes/pkg/controller/cronjob.(*ControllerV2).sync
 func wcCronSync(jm *cronjob.ControllerV2, ctx context.Context, key string) (*time.Duration, error)
@@ -496,6 +512,7 @@ type wcWorld struct {
 	tc   *tainteviction.Controller
 
 	ncLimiters map[flowcontrol.RateLimiter]bool // zone limiters already on the harness clock
+	nlPods     map[string]string                // each pod's node at the last node lifecycle pass
 	teNodes    map[string][]v1.Taint            // NoExecute taints per node at the last taint-eviction pass
 	tePods     map[string]wcTEPod               // pods at the last taint-eviction pass
 	taintQueue *tainteviction.TimedWorkerQueue
@@ -527,6 +544,7 @@ func newWCWorld(start time.Time) (*wcWorld, error) {
 		wallStart:  wall,
 		handlers:   map[string][]*atomic.Int64{},
 		ncLimiters: map[flowcontrol.RateLimiter]bool{},
+		nlPods:     map[string]string{},
 		teNodes:    map[string][]v1.Taint{},
 		tePods:     map[string]wcTEPod{},
 	}
@@ -690,15 +708,21 @@ func (w *wcWorld) react(a core.Action) (bool, kruntime.Object, error) {
 
 func (w *wcWorld) event(o kruntime.Object, typ, reason, msg string) {
 	e := &plan.Event{Type: plan.EventType(typ), Reason: plan.Reason(reason), Message: msg}
+	name := func(kind, ns, n string) string {
+		if ns == "" {
+			return kind + " " + n
+		}
+		return kind + " " + ns + "/" + n
+	}
 	if o != nil {
 		if ref, ok := o.(*v1.ObjectReference); ok {
-			e.Object = ref.Kind + " " + ref.Namespace + "/" + ref.Name
+			e.Object = name(ref.Kind, ref.Namespace, ref.Name)
 		} else if m, err := apimeta.Accessor(o); err == nil {
 			kind := ""
 			if k, ok := wcKinds[reflect.TypeOf(o)]; ok {
 				kind = k.gvk.Kind
 			}
-			e.Object = kind + " " + m.GetNamespace() + "/" + m.GetName()
+			e.Object = name(kind, m.GetNamespace(), m.GetName())
 		}
 	}
 	w.mu.Lock()
@@ -1017,8 +1041,35 @@ func (w *wcWorld) nodeLifecyclePass(ctx context.Context) error {
 	}
 	for _, o := range w.list(wcGVRNodes) {
 		w.begin(wcNodeLife, wcKey(o))
-		if err := w.end(nsNoScheduleTaintingPass(w.nc, ctx, wcKey(o))); err != nil {
+		err := nsNoScheduleTaintingPass(w.nc, ctx, wcKey(o))
+		if err == nil {
+			err = wcNLReconcileLabels(w.nc, ctx, wcKey(o))
+		}
+		if err := w.end(err); err != nil {
 			return err
+		}
+	}
+	// the pod worker, for the pods its handler enqueues (podUpdated: a
+	// pod bound, or moved, since the last pass)
+	present := map[string]bool{}
+	for _, o := range w.list(wcGVRPods) {
+		p := o.(*v1.Pod)
+		key := wcKey(p)
+		present[key] = true
+		old, known := w.nlPods[key]
+		w.nlPods[key] = p.Spec.NodeName
+		if p.Spec.NodeName == "" || known && old == p.Spec.NodeName {
+			continue
+		}
+		w.begin(wcNodeLife, key)
+		wcNLProcessPod(w.nc, ctx, wcNLPodItem{namespace: p.Namespace, name: p.Name})
+		if err := w.end(nil); err != nil {
+			return err
+		}
+	}
+	for key := range w.nlPods {
+		if !present[key] {
+			delete(w.nlPods, key)
 		}
 	}
 	return nil

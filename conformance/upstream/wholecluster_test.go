@@ -450,6 +450,20 @@ func TestWholeClusterNodeLoss(t *testing.T) {
 	if !hasTaint(v1.TaintNodeUnreachable, v1.TaintEffectNoExecute) || !hasTaint(v1.TaintNodeUnreachable, v1.TaintEffectNoSchedule) {
 		t.Errorf("n3 taints %v", n3.Spec.Taints)
 	}
+	marked := wcWrites(recs, wcNodeLife, plan.VerbUpdate, "pods", "status")
+	if len(marked) == 0 {
+		t.Errorf("no pod marked NotReady on n3")
+	}
+	for _, m := range marked {
+		p := m.Object.(*v1.Pod)
+		ready := slices.IndexFunc(p.Status.Conditions, func(c v1.PodCondition) bool { return c.Type == v1.PodReady })
+		if p.Spec.NodeName != "n3" || ready < 0 || p.Status.Conditions[ready].Status != v1.ConditionFalse {
+			t.Errorf("node lifecycle wrote pod %s on %s: %+v", p.Name, p.Spec.NodeName, p.Status.Conditions)
+		}
+	}
+	if ev := wcEvents(recs, wcNodeLife, "NodeNotReady"); len(ev) == 0 || ev[0].Object != "Node n3" {
+		t.Errorf("NodeNotReady events %+v", ev)
+	}
 	evicted := wcWrites(recs, wcTaintEvict, plan.VerbDelete, "pods", "")
 	if len(evicted) == 0 {
 		t.Errorf("no taint-eviction deletes")
