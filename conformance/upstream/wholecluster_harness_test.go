@@ -178,9 +178,9 @@ import (
 //     differential pins what it can (nodelifecycle in node_step_diff);
 //     the harness orders the tainting queues only.
 //
-// Simplifications (documented, not hidden): no garbage collector (an
-// owner's deletion leaves its dependents; the environment may delete
-// them), no scheduler or kubelet (the environment hooks bind pods and
+// Simplifications (documented, not hidden): the garbage collector is an
+// environment hook (CollectGarbage: background propagation only, run when
+// the environment calls it), no scheduler or kubelet (the environment hooks bind pods and
 // post statuses: wcWorld.Apply), no ReplicationController controller (it
 // is the ReplicaSet controller on RCs; no RC appears in these tests), no
 // requeue bookkeeping (every object is synced at every syncAll, which is
@@ -897,6 +897,51 @@ func (w *wcWorld) Apply(actor string, verb plan.Verb, obj kruntime.Object, subre
 		return nil, serr
 	}
 	return out, err
+}
+
+// CollectGarbage is the environment's garbage collector, simplified:
+// every object that has owner references of which none exists any more
+// (by uid) is deleted with background propagation, as actor
+// "garbagecollector", in (resource, namespace, name) order; it repeats
+// until nothing is left to collect. Foreground deletion and orphaning are
+// not modelled. It returns the number of deletions.
+func (w *wcWorld) CollectGarbage() (int, error) {
+	resources := []schema.GroupVersionResource{wcGVRDeployments, wcGVRReplicaSets, wcGVRStatefulSets, wcGVRDaemonSets, wcGVRRevisions,
+		wcGVRJobs, wcGVRCronJobs, wcGVRPDBs, wcGVRPVCs, wcGVRRCs, wcGVRPods, wcGVRNodes, wcGVRLeases}
+	n := 0
+	for {
+		uids := map[types.UID]bool{}
+		byRes := map[schema.GroupVersionResource][]kruntime.Object{}
+		for _, r := range resources {
+			byRes[r] = w.list(r)
+			for _, o := range byRes[r] {
+				m, _ := apimeta.Accessor(o)
+				uids[m.GetUID()] = true
+			}
+		}
+		var dead []kruntime.Object
+		for _, r := range resources {
+			for _, o := range byRes[r] {
+				m, _ := apimeta.Accessor(o)
+				refs := m.GetOwnerReferences()
+				if len(refs) == 0 || m.GetDeletionTimestamp() != nil {
+					continue
+				}
+				if !slices.ContainsFunc(refs, func(ref metav1.OwnerReference) bool { return uids[ref.UID] }) {
+					dead = append(dead, o)
+				}
+			}
+		}
+		if len(dead) == 0 {
+			return n, nil
+		}
+		for _, o := range dead {
+			if _, err := w.Apply("garbagecollector", plan.VerbDelete, o, "", nil); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
 }
 
 // get returns the stored object (nil if none).

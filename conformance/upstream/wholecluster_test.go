@@ -14,6 +14,7 @@ import (
 	coordv1 "k8s.io/api/coordination/v1"
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -222,11 +223,15 @@ func (e *wcEnv) kubelet(now time.Time) {
 	}
 }
 
-// step is one instant: the environment, then the control plane.
+// step is one instant: the environment (heartbeats, garbage collection,
+// scheduling, kubelets), then the control plane until it stops writing.
 func (e *wcEnv) step(now time.Time) []wcRecord {
 	e.t.Helper()
 	e.w.clock.SetTime(now)
 	e.heartbeat(now)
+	if _, err := e.w.CollectGarbage(); err != nil {
+		e.t.Fatal(err)
+	}
 	e.schedule()
 	e.kubelet(now)
 	recs, _, err := e.w.syncQuiet(now, 8)
@@ -543,4 +548,116 @@ func TestWholeClusterDeterministic(t *testing.T) {
 		}
 	}
 	t.Logf("%d records, identical", len(a))
+}
+
+// TestWholeClusterAPIServer checks the harness's API server rules that
+// the controllers rely on (wcAPIServer's comment).
+func TestWholeClusterAPIServer(t *testing.T) {
+	w, err := newWCWorld(wcT0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	if _, err := newWCWorld(time.Now()); err == nil {
+		t.Error("a harness start at the wall clock was accepted")
+	}
+	pods := w.client.CoreV1().Pods("default")
+	ctx := w.ctx
+	p := &v1.Pod{ObjectMeta: metav1.ObjectMeta{GenerateName: "x-", Namespace: "default"}, Spec: v1.PodSpec{Containers: []v1.Container{{Name: "c", Image: "i"}}}}
+	a, err := pods.Create(ctx, p, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := pods.Create(ctx, p, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []*v1.Pod{a, b} {
+		suffix, ok := strings.CutPrefix(q.Name, "x-")
+		if !ok || len(suffix) != 5 || strings.Trim(suffix, wcAlphabet) != "" || q.UID == "" || q.Generation != 1 ||
+			!q.CreationTimestamp.Time.Equal(wcT0) || q.Status.Phase != v1.PodPending || q.Status.QOSClass != v1.PodQOSBestEffort ||
+			q.Spec.RestartPolicy != v1.RestartPolicyAlways {
+			t.Errorf("created %s uid %q gen %d at %v phase %q qos %q restart %q", q.Name, q.UID, q.Generation, q.CreationTimestamp, q.Status.Phase, q.Status.QOSClass, q.Spec.RestartPolicy)
+		}
+	}
+	if a.Name == b.Name || a.UID == b.UID {
+		t.Errorf("two creations named %s/%s, uids %s/%s", a.Name, b.Name, a.UID, b.UID)
+	}
+	// a stale resourceVersion conflicts; the status subresource keeps the spec
+	stale := a.DeepCopy()
+	a.Status.Phase = v1.PodRunning
+	a.Spec.ActiveDeadlineSeconds = wcPtr(int64(5))
+	if a, err = pods.UpdateStatus(ctx, a, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if a.Status.Phase != v1.PodRunning || a.Spec.ActiveDeadlineSeconds != nil || a.Generation != 1 {
+		t.Errorf("status update: phase %q deadline %v gen %d", a.Status.Phase, a.Spec.ActiveDeadlineSeconds, a.Generation)
+	}
+	stale.Labels = map[string]string{"x": "y"}
+	if _, err := pods.Update(ctx, stale, metav1.UpdateOptions{}); !apierrors.IsConflict(err) {
+		t.Errorf("stale update: %v, want Conflict", err)
+	}
+	// the main resource keeps the status and bumps generation on a spec change
+	a.Status.Phase = v1.PodFailed
+	a.Spec.ActiveDeadlineSeconds = wcPtr(int64(5))
+	if a, err = pods.Update(ctx, a, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if a.Status.Phase != v1.PodRunning || a.Generation != 2 {
+		t.Errorf("update: phase %q gen %d", a.Status.Phase, a.Generation)
+	}
+	// an unbound pod is removed at once; a bound one gets its grace period
+	if err := pods.Delete(ctx, b.Name, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if w.get(wcGVRPods, "default", b.Name) != nil {
+		t.Errorf("unbound pod %s not removed", b.Name)
+	}
+	bind := a.DeepCopy()
+	bind.Spec.NodeName = "n1"
+	if _, err := w.Apply("scheduler", plan.VerbUpdate, bind, "binding", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Apply("scheduler", plan.VerbUpdate, bind, "binding", nil); !apierrors.IsConflict(err) {
+		t.Errorf("second binding: %v, want Conflict", err)
+	}
+	if err := pods.Delete(ctx, a.Name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &b.UID}}); !apierrors.IsConflict(err) {
+		t.Errorf("delete with another uid: %v, want Conflict", err)
+	}
+	if err := pods.Delete(ctx, a.Name, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	g := w.get(wcGVRPods, "default", a.Name).(*v1.Pod)
+	if g.DeletionTimestamp == nil || !g.DeletionTimestamp.Time.Equal(wcT0.Add(30*time.Second)) || *g.DeletionGracePeriodSeconds != 30 {
+		t.Errorf("graceful delete: %v %v", g.DeletionTimestamp, g.DeletionGracePeriodSeconds)
+	}
+	if _, err := w.Apply("kubelet/n1", plan.VerbDelete, g, "", wcPtr(int64(0))); err != nil {
+		t.Fatal(err)
+	}
+	if w.get(wcGVRPods, "default", a.Name) != nil {
+		t.Errorf("pod %s not removed by a delete with grace 0", a.Name)
+	}
+	// a Job gets its generated selector; its dependents are collected
+	j, err := w.client.BatchV1().Jobs("default").Create(ctx, &batch.Job{ObjectMeta: metav1.ObjectMeta{Name: "j", Namespace: "default"},
+		Spec: batch.JobSpec{Template: wcTemplate("j")}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Spec.Selector.MatchLabels[batch.ControllerUidLabel] != string(j.UID) || j.Spec.Template.Labels[batch.JobNameLabel] != "j" {
+		t.Errorf("job selector %v labels %v", j.Spec.Selector, j.Spec.Template.Labels)
+	}
+	dep := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "dep", Namespace: "default", OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(j, batch.SchemeGroupVersion.WithKind("Job"))}},
+		Spec: v1.PodSpec{Containers: []v1.Container{{Name: "c", Image: "i"}}}}
+	if _, err := pods.Create(ctx, dep, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := w.CollectGarbage(); n != 0 || err != nil {
+		t.Errorf("collected %d (%v) while the owner exists", n, err)
+	}
+	if err := w.client.BatchV1().Jobs("default").Delete(ctx, "j", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := w.CollectGarbage(); n != 1 || err != nil || w.get(wcGVRPods, "default", "dep") != nil {
+		t.Errorf("collected %d (%v) after the owner's deletion", n, err)
+	}
 }
