@@ -158,35 +158,53 @@ import (
 //   - controllers write concurrently (slowStartBatch creations, parallel
 //     deletions, the node lifecycle's eight workers, taint-eviction timers):
 //     within one sync the order of consecutive writes of the same verb and
-//     resource is the goroutines' interleaving, so each such run is sorted
-//     by (namespace, name, the object's JSON) — the order the kubesem side
-//     must produce too; events are sorted the same way within runs of the
-//     same reason;
+//     resource, and of the events recorded among them, is the goroutines'
+//     interleaving, so each such segment is put in a canonical order
+//     (wcSortRuns: the writes by (namespace, name, JSON), then the events)
+//     — the order the kubesem side must produce too; resourceVersions
+//     number concurrent requests in arrival order, so wcCanonical drops
+//     them;
+//   - a controller reading its lister after its own writes: fixed by
+//     holding the watch events back during a sync (above);
 //   - wall-clock stamps upstream does not take from an injectable clock:
 //     metav1.Now() in deployment/util.NewDeploymentCondition,
 //     replicaset NewReplicaSetCondition and podutil.UpdatePodCondition
 //     (node lifecycle's MarkPodsNotReady): the API server replaces every
 //     metav1.Time in a written object that lies in the wall-clock window of
 //     the run with the harness clock (truncated to seconds, as JSON
-//     storage would), so the harness clock must lie outside that window
-//     (newWCWorld refuses a start within a day of the wall clock);
+//     storage would). Within one sync the deployment controller compares
+//     a condition it has just stamped with metav1.Now() against its
+//     injected nowFn (DeploymentTimedOut); so that a fresh stamp never
+//     looks old, every harness instant must be at least a day before the
+//     wall clock (newWCWorld and syncAll refuse others): a fresh stamp is
+//     then in the harness's future, as it is "now" upstream;
 //   - the ReplicaSet controller ranks pods for scale-down at the wall
-//     clock (getPodsRankedByRelatedPodsOnSameNode, replica_set.go): with
-//     every pod Ready longer than a second this only matters for
-//     LogarithmicScaleDown's buckets; not canonicalized;
+//     clock (getPodsRankedByRelatedPodsOnSameNode, replica_set.go): every
+//     pod then counts as Ready for years, which only matters for
+//     LogarithmicScaleDown's buckets of pods ready within the last
+//     seconds; not canonicalized;
 //   - map iteration inside the node lifecycle's zone handling: the
 //     differential pins what it can (nodelifecycle in node_step_diff);
 //     the harness orders the tainting queues only.
 //
+// The environment: Apply (any create, update — "status" and "binding"
+// subresources included — or delete, by a named actor: scheduler,
+// kubelet/<node>, user …) and CollectGarbage are the hooks; the
+// environment model itself (which pod binds where, when a kubelet reports
+// what) is the caller's: the tests here drive a small one, the kubesem
+// cluster package's is meant to drive both sides. syncQuiet repeats
+// syncAll at one instant while it writes, as the informer events of those
+// writes would trigger more syncs upstream.
+//
 // Simplifications (documented, not hidden): the garbage collector is an
 // environment hook (CollectGarbage: background propagation only, run when
-// the environment calls it), no scheduler or kubelet (the environment hooks bind pods and
-// post statuses: wcWorld.Apply), no ReplicationController controller (it
-// is the ReplicaSet controller on RCs; no RC appears in these tests), no
-// requeue bookkeeping (every object is synced at every syncAll, which is
-// at least what a requeue asks for), and the taint-eviction controller's
-// pod handler (a pod scheduled onto an already tainted node) is replaced
-// by the per-node pass above.
+// the environment calls it); no scheduler or kubelet of upstream's; no
+// ReplicationController controller (it is the ReplicaSet controller on
+// RCs; no RC appears in these tests); no requeue bookkeeping (every
+// object is synced at every syncAll, which is at least what a requeue or
+// AddAfter asks for, and a due requeue between two instants waits for the
+// next one); taint-eviction work fires at the first syncAll at or after
+// its time.
 
 var (
 	wcGVRPods         = v1.SchemeGroupVersion.WithResource("pods")
@@ -532,11 +550,11 @@ type wcJobController struct {
 }
 
 // newWCWorld builds the control plane at start. start must be at least a
-// day away from the wall clock (see the wall-clock stamps above).
+// day before the wall clock (see the wall-clock stamps above).
 func newWCWorld(start time.Time) (*wcWorld, error) {
 	wall := time.Now()
-	if d := wall.Sub(start); d < 24*time.Hour && d > -24*time.Hour {
-		return nil, fmt.Errorf("harness start %v is within a day of the wall clock", start)
+	if wall.Sub(start) < 24*time.Hour {
+		return nil, fmt.Errorf("harness start %v is not a day before the wall clock", start)
 	}
 	w := &wcWorld{
 		clock:      testingclock.NewFakeClock(start),
@@ -969,6 +987,9 @@ func wcKey(o kruntime.Object) string {
 // syncAll runs every controller once at now (see the file comment) and
 // returns the records it added to the trace.
 func (w *wcWorld) syncAll(now time.Time) ([]wcRecord, error) {
+	if w.wallStart.Sub(now) < 24*time.Hour {
+		return nil, fmt.Errorf("instant %v is not a day before the wall clock", now)
+	}
 	w.mu.Lock()
 	from := len(w.trace)
 	w.mu.Unlock()
