@@ -352,6 +352,7 @@ func wcWrap[L any](w *wcWorld, resource string, typed interface {
 	Lister() L
 }) wcTyped[L] {
 	inf := &wcInformer{SharedIndexInformer: typed.Informer(), w: w, resource: resource}
+	w.stores[resource] = inf.GetStore()
 	// one counting handler of the harness's own, so that every informer
 	// is waited for even when no controller registers a handler on it
 	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{}); err != nil {
@@ -538,10 +539,15 @@ type wcWorld struct {
 
 	mu       sync.Mutex
 	handlers map[string][]*atomic.Int64 // resource → finished notifications of each handler
-	step     wcRecord                   // the controller and key writing now
-	cur      []wcRecord                 // records of the running step
-	trace    []wcRecord
-	restore  func()
+	stores   map[string]cache.Store     // resource → its informer's store
+	// checkStores makes every settle also compare each informer store with
+	// the API server, object by object (resourceVersions): a check of the
+	// counting, for tests; the benchmark leaves it off.
+	checkStores bool
+	step        wcRecord   // the controller and key writing now
+	cur         []wcRecord // records of the running step
+	trace       []wcRecord
+	restore     func()
 }
 
 // wcJobController is the Job controller's sync entry point.
@@ -561,6 +567,7 @@ func newWCWorld(start time.Time) (*wcWorld, error) {
 		taintClock: testingclock.NewFakeClock(start),
 		wallStart:  wall,
 		handlers:   map[string][]*atomic.Int64{},
+		stores:     map[string]cache.Store{},
 		ncLimiters: map[flowcontrol.RateLimiter]bool{},
 		nlPods:     map[string]string{},
 		teNodes:    map[string][]v1.Taint{},
@@ -767,6 +774,9 @@ func (w *wcWorld) settle() error {
 		}
 		w.mu.Unlock()
 		if done {
+			if w.checkStores {
+				return w.compareStores()
+			}
 			return nil
 		}
 		if time.Now().After(deadline) {
@@ -791,6 +801,36 @@ func (w *wcWorld) settle() error {
 			time.Sleep(50 * time.Microsecond)
 		}
 	}
+}
+
+// compareStores checks that every informer store holds exactly the API
+// server's objects at their resourceVersions.
+func (w *wcWorld) compareStores() error {
+	for res, st := range w.stores {
+		gvr := schema.GroupVersionResource{}
+		for _, k := range wcKinds {
+			if k.gvr.Resource == res {
+				gvr = k.gvr
+			}
+		}
+		want := map[string]string{}
+		for _, o := range w.list(gvr) {
+			m, _ := apimeta.Accessor(o)
+			want[wcKey(o)] = m.GetResourceVersion()
+		}
+		got := st.List()
+		if len(got) != len(want) {
+			return fmt.Errorf("informer of %s holds %d objects, the API server %d", res, len(got), len(want))
+		}
+		for _, o := range got {
+			ro := o.(kruntime.Object)
+			m, _ := apimeta.Accessor(ro)
+			if rv, ok := want[wcKey(ro)]; !ok || rv != m.GetResourceVersion() {
+				return fmt.Errorf("informer of %s holds %s at resourceVersion %s, the API server at %q", res, wcKey(ro), m.GetResourceVersion(), rv)
+			}
+		}
+	}
+	return nil
 }
 
 // begin starts a step: the records of the writes and events until end.

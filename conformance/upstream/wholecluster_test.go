@@ -249,6 +249,8 @@ func wcNewSmall(t testing.TB, nodes int, replicas int32) (*wcWorld, *wcEnv) {
 	}
 	t.Cleanup(w.close)
 	t.Cleanup(func() { wcDump(t, w) })
+	_, bench := t.(*testing.B)
+	w.checkStores = !bench
 	e := &wcEnv{t: t, w: w, down: map[string]bool{},
 		succeed: func(p *v1.Pod, now time.Time) bool {
 			// Job pods run for 30 s
