@@ -72,3 +72,40 @@ func BenchmarkWholeClusterSyncAll(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWholeClusterStartup times a busy instant: on a fresh world
+// holding the objects of the 100-node cluster (nodes, Leases, 10
+// Deployments, the StatefulSet, DaemonSet, Job, CronJob and PDB), the
+// syncQuiet at t0 that creates every ReplicaSet and all 1,000 pods
+// (building the world and creating the objects is not timed).
+func BenchmarkWholeClusterStartup(b *testing.B) {
+	b.ReportAllocs()
+	writes := 0
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		w, e := wcNewSmall(b, 100, 3)
+		for j := 1; j <= 9; j++ {
+			name := fmt.Sprintf("svc%03d", j)
+			e.apply("user", plan.VerbCreate, &apps.Deployment{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
+				Spec: apps.DeploymentSpec{Replicas: wcPtr(int32(100)), Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": name}},
+					Template: wcTemplate(name)}}, "", nil)
+		}
+		b.StartTimer()
+		recs, _, err := w.syncQuiet(wcT0, 8)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		for _, r := range recs {
+			if r.Write != nil {
+				writes++
+			}
+		}
+		if n := len(w.list(wcGVRPods)); n < 1000 {
+			b.Fatalf("%d pods", n)
+		}
+		w.close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(writes)/float64(b.N), "writes/op")
+}
