@@ -68,6 +68,13 @@ import (
 //     resourceVersion order through an unbounded buffer (the tracker's own
 //     watch channel holds 100 events and panics when full).
 //
+// Not modelled: validation (an invalid request is stored), admission
+// (no DefaultTolerationSeconds: pods carry no default not-ready /
+// unreachable tolerations, so taint eviction deletes them at once),
+// field managers and server-side apply (no controller here uses it),
+// deletion propagation (see wcWorld.CollectGarbage), and watch
+// bookmarks, timeouts and relists (a watch lasts as long as the world).
+//
 // Deterministic names and uids. The API server draws a generateName
 // suffix at random and a random uid; controllers also create
 // concurrently (slowStartBatch), so even a counter would name objects in
