@@ -663,3 +663,65 @@ func TestWholeClusterAPIServer(t *testing.T) {
 		t.Errorf("collected %d (%v) after the owner's deletion", n, err)
 	}
 }
+
+// TestWholeClusterRollout changes the Deployment's image: v1.36.3 creates
+// the new ReplicaSet under the new template's hash, surges by one (25 %
+// of 3 rounded up) without scaling the old one down (25 % of 3 rounded
+// down is 0 unavailable), and ends with the new ReplicaSet at 3, the old
+// at 0, and the revision annotation at 2.
+func TestWholeClusterRollout(t *testing.T) {
+	w, e := wcNewSmall(t, 3, 3)
+	e.step(wcT0)
+	e.step(wcT0.Add(10 * time.Second))
+	oldRS := wcOnlyRS(t, w)
+	d := w.get(wcGVRDeployments, "default", "web").(*apps.Deployment).DeepCopy()
+	d.Spec.Template.Spec.Containers[0].Image = "registry.example/web:2"
+	e.apply("user", plan.VerbUpdate, d, "", nil)
+	d = w.get(wcGVRDeployments, "default", "web").(*apps.Deployment)
+	if d.Generation != 2 {
+		t.Errorf("generation %d after the template change, want 2", d.Generation)
+	}
+	newRS := d.Name + "-" + controller.ComputeHash(&d.Spec.Template, d.Status.CollisionCount)
+	now := wcT0.Add(20 * time.Second)
+	recs, err := w.syncAll(now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := wcWrites(recs, wcDeployment, plan.VerbCreate, "replicasets", ""); len(c) != 1 || c[0].Name != newRS {
+		t.Fatalf("created %v, want %s", c, newRS)
+	}
+	rsReplicas := func(name string) int32 {
+		return *w.get(wcGVRReplicaSets, "default", name).(*apps.ReplicaSet).Spec.Replicas
+	}
+	if n, o := rsReplicas(newRS), rsReplicas(oldRS); n != 1 || o != 3 {
+		t.Errorf("after the first sync: new %d, old %d; want 1 and 3", n, o)
+	}
+	for i := 0; i < 12 && (rsReplicas(newRS) != 3 || rsReplicas(oldRS) != 0 || len(wcPodsOwnedBy(w, "ReplicaSet", oldRS)) > 0); i++ {
+		now = now.Add(5 * time.Second)
+		e.step(now)
+	}
+	if n, o := rsReplicas(newRS), rsReplicas(oldRS); n != 3 || o != 0 {
+		t.Fatalf("after the rollout: new %d, old %d; want 3 and 0", n, o)
+	}
+	if left := wcPodsOwnedBy(w, "ReplicaSet", oldRS); len(left) != 0 {
+		t.Errorf("old pods left: %v", wcNames(left))
+	}
+	d = w.get(wcGVRDeployments, "default", "web").(*apps.Deployment)
+	if d.Annotations["deployment.kubernetes.io/revision"] != "2" || d.Status.UpdatedReplicas != 3 || d.Status.AvailableReplicas != 3 {
+		t.Errorf("deployment after the rollout: revision %q, status %+v", d.Annotations["deployment.kubernetes.io/revision"], d.Status)
+	}
+	var scaling []string
+	for _, r := range w.traceCopy() {
+		if r.Event != nil && r.Controller == wcDeployment && r.Event.Reason == "ScalingReplicaSet" {
+			scaling = append(scaling, r.Event.Message)
+		}
+	}
+	t.Logf("ScalingReplicaSet: %q (finished at %v)", scaling, now.Sub(wcT0))
+	want := []string{"Scaled up replica set " + oldRS + " from 0 to 3",
+		"Scaled up replica set " + newRS + " from 0 to 1", "Scaled down replica set " + oldRS + " from 3 to 2",
+		"Scaled up replica set " + newRS + " from 1 to 2", "Scaled down replica set " + oldRS + " from 2 to 1",
+		"Scaled up replica set " + newRS + " from 2 to 3", "Scaled down replica set " + oldRS + " from 1 to 0"}
+	if !slices.Equal(scaling, want) {
+		t.Errorf("ScalingReplicaSet events %q, want %q", scaling, want)
+	}
+}
