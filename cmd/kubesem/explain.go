@@ -251,9 +251,29 @@ func explainWorld(objs *objects, now time.Time) (*explained, error) {
 			top = append(top, *e)
 		}
 	}
+	// Kinds kubesem does not model: one entry per kind and namespace.
+	type group struct{ kind, ns string }
+	var groups []group
+	names := map[group][]string{}
 	for _, o := range objs.other {
-		top = append(top, explanation{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Outcome: "NotModelled",
-			Actions: []string{"kubesem does not model this kind's controller yet"}})
+		g := group{o.Kind, o.Namespace}
+		if names[g] == nil {
+			groups = append(groups, g)
+		}
+		names[g] = append(names[g], o.Name)
+	}
+	for _, g := range groups {
+		n := names[g]
+		list := strings.Join(n[:min(len(n), 8)], ", ")
+		if len(n) > 8 {
+			list += fmt.Sprintf(", … (%d in all)", len(n))
+		}
+		name := n[0]
+		if len(n) > 1 {
+			name = fmt.Sprintf("(%d objects)", len(n))
+		}
+		top = append(top, explanation{Kind: g.kind, Namespace: g.ns, Name: name, Outcome: "NotModelled",
+			Actions: []string{"kubesem does not model this kind's controller yet: " + list}})
 	}
 	slices.SortStableFunc(top, func(a, b explanation) int {
 		return strings.Compare(a.Namespace+"\x00"+a.Kind+"\x00"+a.Name, b.Namespace+"\x00"+b.Kind+"\x00"+b.Name)

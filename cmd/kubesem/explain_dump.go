@@ -174,7 +174,28 @@ func readObjects(r io.Reader, name string, limit int64) (*objects, error) {
 			return nil, err
 		}
 	}
-	return o, nil
+	return o, o.dedupe()
+}
+
+// dedupe drops an object listed again with the same UID (overlapping
+// Lists, as "kubectl get all,deploy" prints them); the same kind, namespace
+// and name with another UID is an error.
+func (o *objects) dedupe() error {
+	seen := make(map[cluster.Key]string, len(o.models))
+	out := o.models[:0]
+	for _, m := range o.models {
+		k, uid := key(m), objectMeta(m).UID
+		if prev, ok := seen[k]; ok {
+			if prev != uid {
+				return fmt.Errorf("%s appears twice, with UIDs %q and %q", objectText(k), prev, uid)
+			}
+			continue
+		}
+		seen[k] = uid
+		out = append(out, m)
+	}
+	o.models = out
+	return nil
 }
 
 // add adds one document: an object, or a List (kind List or <Kind>List, or

@@ -224,3 +224,25 @@ func TestExplainTimeline(t *testing.T) {
 		t.Errorf("explain --timeline -o json = %d:\n%.500s", code, out)
 	}
 }
+
+// TestExplainDumpShapes: overlapping Lists list an object once (the same
+// UID twice is one object; another UID under the same name is an error
+// naming it); objects of kinds kubesem does not model are listed, one entry
+// per kind and namespace, never dropped.
+func TestExplainDumpShapes(t *testing.T) {
+	t.Parallel()
+	const rs = `{"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"name":"a","namespace":"ns","uid":"u1"},"spec":{"replicas":0,"selector":{"matchLabels":{"x":"y"}},"template":{"metadata":{"labels":{"x":"y"}}}}}`
+	dump := `{"kind":"List","items":[` + rs + `]}` + "\n" + `{"kind":"ReplicaSetList","items":[` + strings.Replace(rs, `"kind":"ReplicaSet",`, "", 1) + `]}` + `
+{"kind":"ServiceList","items":[{"metadata":{"name":"s1","namespace":"ns"}},{"metadata":{"name":"s2","namespace":"ns"}}]}
+{"kind":"ConfigMap","metadata":{"name":"c","namespace":"ns"}}`
+	code, out, errOut := runCLI(t, dump, "explain", "--now", "2026-11-23T12:00:00Z")
+	if code != 0 || strings.Count(out, "ReplicaSet ns/a:") != 1 ||
+		!strings.Contains(out, "Service ns/(2 objects): NotModelled") || !strings.Contains(out, "does not model this kind's controller yet: s1, s2") ||
+		!strings.Contains(out, "ConfigMap ns/c: NotModelled") {
+		t.Errorf("explain = %d %s:\n%s", code, errOut, out)
+	}
+	code, _, errOut = runCLI(t, dump+"\n"+strings.Replace(rs, `"u1"`, `"u2"`, 1), "explain")
+	if code != 2 || !strings.Contains(errOut, `ReplicaSet ns/a appears twice, with UIDs "u1" and "u2"`) {
+		t.Errorf("two UIDs: exit %d, %s", code, errOut)
+	}
+}

@@ -178,6 +178,9 @@ func readScenario(data []byte) (*scenarioRun, error) {
 			run.sc.Events = append(run.sc.Events, ev)
 		}
 	}
+	if err := objs.dedupe(); err != nil {
+		return nil, err
+	}
 	run.sc.Objects = objs.models
 	run.other = objs.other
 	return run, nil
