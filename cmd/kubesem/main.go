@@ -12,10 +12,10 @@
 //	kubesem simulate cluster [flags]      run a scenario on the whole world and print its timeline
 //	kubesem simulate rollout [flags]      print a Deployment rollout as a timeline
 //	kubesem simulate cronjob [flags]      print which CronJob schedule slots run, skip, replace or are missed
-//	kubesem simulate drain [flags]        replay the documented kubectl drain against a PodDisruptionBudget
+//	kubesem simulate drain [flags]        drain nodes under a PodDisruptionBudget on the world
 //	kubesem simulate pod [flags]          a pod's containers on a simulated kubelet: phase, conditions, restarts, backoff
 //	kubesem simulate node-outage [flags]  nodes that stop heartbeating: Unknown, taints, zone states, evictions
-//	kubesem simulate statefulset [flags]  drive a StatefulSet sync by sync (ordinals, revisions, states)
+//	kubesem simulate statefulset [flags]  a StatefulSet on the world (ordinals, revisions, states)
 //	kubesem simulate daemonset [flags]    a DaemonSet rolling update per node
 //
 // Exit codes: 0 success, 1 conformance failure, 2 bad usage or invalid input
@@ -50,12 +50,12 @@ commands:
   decisions                list the decisions kubesem implements
   explain [flags] [FILE]   what each controller does next in a cluster dump (kubectl get ... -o json)
   simulate cluster [flags] run a scenario of objects and timed events on the whole world (see -h)
-  simulate rollout [flags] print a Deployment rollout step by step (see -h)
+  simulate rollout [flags] print a Deployment rollout as a timeline (see -h)
   simulate cronjob [flags] print a CronJob's schedule slots over a window (see -h)
-  simulate drain [flags]   replay the documented kubectl drain against a PodDisruptionBudget (see -h)
+  simulate drain [flags]   drain nodes under a PodDisruptionBudget (see -h)
   simulate pod [flags]     a pod's containers on a simulated kubelet: phase, conditions, restarts, backoff (see -h)
   simulate node-outage [flags] nodes that stop heartbeating: Unknown, taints, zone states, evictions (see -h)
-  simulate statefulset [flags] drive a StatefulSet sync by sync: ordinals, revisions, states (see -h)
+  simulate statefulset [flags] a StatefulSet: ordinals, revisions, pod states (see -h)
   simulate daemonset [flags] a DaemonSet rolling update per node, with taints and NotReady nodes (see -h)
 `
 

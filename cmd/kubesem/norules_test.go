@@ -45,11 +45,6 @@ var allowedPackages = map[string]bool{
 	"github.com/kubesem/kubesem/internal/apijson": true,
 }
 
-// pendingFiles are CLI files whose move onto the world is another
-// helper's work in progress (issue 20 step 4: explain); they are checked
-// once that lands — remove them from here then.
-var pendingFiles = map[string]bool{"explain.go": true, "explain_apps.go": true, "explain_index.go": true}
-
 // ruleCalls type-checks the package in dir (its non-test files, or only
 // those named in only when it is not empty) and returns, per file, the
 // calls into kubesem packages that are not allowed.
@@ -152,9 +147,6 @@ func TestNoRules(t *testing.T) {
 	}
 	sort.Strings(files)
 	for _, f := range files {
-		if pendingFiles[f] {
-			continue
-		}
 		t.Errorf("%s calls a rule of the library instead of the world: %s", f, strings.Join(bad[f], "; "))
 	}
 	// The simulations in particular: each must build a world.
