@@ -10,8 +10,13 @@ import (
 
 // daemonSetController runs daemonset.Step on each DaemonSet with every
 // node, the pods it controls, its ControllerRevisions with the hash of its
-// current template (Namer.RevisionHash), and its failed-pod backoff kept
-// in the World; daemonset.Plan.Writes makes the writes.
+// current template, and its failed-pod backoff kept in the World;
+// daemonset.Plan.Writes makes the writes. The hash is that of the newest
+// revision holding spec.template (equalRevision; its label, or its whole
+// name when unlabelled: daemonset.RevisionHash), else the pod-template-hash
+// of the template and status.collisionCount (upstream names a DaemonSet's
+// revisions by controller.ComputeHash, the Deployment's hash:
+// Namer.PodTemplateHash), else, when the namer has none, Namer.RevisionHash.
 func daemonSetController() controller {
 	return controller{
 		name:  CtlDaemonSet,
@@ -23,8 +28,14 @@ func daemonSetController() controller {
 				return stepOut{}
 			}
 			pods := controlled[*podstatus.Pod](w.State, KindPod, ds.UID)
-			h := daemonset.History{Hash: w.Opts.Namer.RevisionHash(&ds.Spec.Template, ds.Status.CollisionCount)}
-			for _, r := range controlled[*history.ControllerRevision](w.State, KindControllerRevision, ds.UID) {
+			owned := controlled[*history.ControllerRevision](w.State, KindControllerRevision, ds.UID)
+			var h daemonset.History
+			if eq := equalRevision(owned, &ds.Spec.Template); eq != nil {
+				h.Hash = daemonset.RevisionHash(eq)
+			} else if h.Hash = w.Opts.Namer.PodTemplateHash(&ds.Spec.Template, ds.Status.CollisionCount); h.Hash == "" {
+				h.Hash = w.Opts.Namer.RevisionHash(&ds.Spec.Template, ds.Status.CollisionCount)
+			}
+			for _, r := range owned {
 				h.Revisions = append(h.Revisions, *r)
 			}
 			p, err := daemonset.Step(ds, w.State.Nodes(), pods, h, w.dsBackoff[k], now, w.Opts.DaemonSet)

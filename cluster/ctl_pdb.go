@@ -1,8 +1,10 @@
 package cluster
 
 import (
+	"slices"
 	"time"
 
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/pdb"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
@@ -11,9 +13,9 @@ import (
 )
 
 // disruptionController runs pdb.Step on each budget with the pods of its
-// namespace and the controllers their controller references name (found
-// by UID, with their own controller references for a ReplicaSet's
-// Deployment); pdb.Plan.Writes makes the writes.
+// namespace it reads (budgetPods) and the controllers their controller
+// references name (found by UID, with their own controller references for
+// a ReplicaSet's Deployment); pdb.Plan.Writes makes the writes.
 func disruptionController() controller {
 	return controller{
 		name:  CtlDisruption,
@@ -24,12 +26,7 @@ func disruptionController() controller {
 			if b == nil {
 				return stepOut{}
 			}
-			var pods []*podstatus.Pod
-			for _, p := range w.State.Pods() {
-				if p.Namespace == b.Namespace {
-					pods = append(pods, p)
-				}
-			}
+			pods := w.budgetPods(b)
 			ctls := w.pdbControllers(pods)
 			p, err := pdb.Step(b, pods, ctls, now, w.Opts.PDB)
 			if err != nil {
@@ -86,4 +83,59 @@ func replicasOrOne(r *int32) *int32 {
 	}
 	one := int32(1)
 	return &one
+}
+
+// pdbIndex indexes the pods by namespace and label for the disruption
+// controller, built once per version of the State's pods, so that a sync of
+// many budgets over many pods takes time near-linear in the pods (each
+// budget looks its pods up instead of scanning its namespace).
+type pdbIndex struct {
+	state   *State
+	version uint64
+	byLabel map[string]map[[2]string][]*podstatus.Pod // namespace → label → pods
+	byNS    map[string][]*podstatus.Pod
+	targets map[string][]*podstatus.Pod // namespace → pods with DisruptionTarget=True
+}
+
+// budgetPods returns what pdb.Step reads of b's namespace: the pods b's
+// selector may match (a superset found through the label index; pdb.Step
+// matches again) and the pods with a DisruptionTarget=True condition
+// (pdb.Step resets the stale ones whatever the selector), by name. The
+// other pods of the namespace change nothing in the Plan.
+func (w *World) budgetPods(b *pdb.PodDisruptionBudget) []*podstatus.Pod {
+	x := w.pdbIdx
+	if x == nil || x.state != w.State || x.version != w.State.versions[KindPod] {
+		x = &pdbIndex{state: w.State, version: w.State.versions[KindPod], byLabel: map[string]map[[2]string][]*podstatus.Pod{},
+			byNS: map[string][]*podstatus.Pod{}, targets: map[string][]*podstatus.Pod{}}
+		for _, p := range w.State.Pods() {
+			x.byNS[p.Namespace] = append(x.byNS[p.Namespace], p)
+			m := x.byLabel[p.Namespace]
+			if m == nil {
+				m = map[[2]string][]*podstatus.Pod{}
+				x.byLabel[p.Namespace] = m
+			}
+			for k, v := range p.Labels {
+				m[[2]string{k, v}] = append(m[[2]string{k, v}], p)
+			}
+			if c := p.Condition(podstatus.DisruptionTarget); c != nil && c.Status == meta.ConditionTrue {
+				x.targets[p.Namespace] = append(x.targets[p.Namespace], p)
+			}
+		}
+		w.pdbIdx = x
+	}
+	cand := x.byNS[b.Namespace]
+	if sel := b.Spec.Selector; sel == nil {
+		cand = nil
+	} else {
+		for k, v := range sel.MatchLabels {
+			if l := x.byLabel[b.Namespace][[2]string{k, v}]; len(l) < len(cand) {
+				cand = l
+			}
+		}
+	}
+	t := x.targets[b.Namespace]
+	if len(t) == 0 {
+		return cand
+	}
+	return mergePods(slices.Clone(cand), t)
 }

@@ -1,6 +1,8 @@
 package cluster
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -15,7 +17,9 @@ import (
 // ("<template>-<set>-…"); spec.templateRevision is "<set>-<hash>" with
 // the namer's RevisionHash of spec.template and status.collisionCount (0
 // when unset, as getStatefulSetRevisions passes it; upstream
-// ControllerRevisionName). statefulset.Plan.Writes makes the
+// ControllerRevisionName), unless one of its revisions already holds
+// spec.template (equalRevision: upstream's FindEqualRevisions keeps it,
+// whatever its name). statefulset.Plan.Writes makes the
 // writes. Adoption of orphan pods and revisions is not modelled.
 func statefulSetController() controller {
 	return controller{
@@ -32,14 +36,19 @@ func statefulSetController() controller {
 			if set.Status.CollisionCount != nil {
 				count = *set.Status.CollisionCount
 			}
-			if rev := revisionName(set.Name, w.Opts.Namer.RevisionHash(&set.Spec.Template, &count)); rev != set.Spec.TemplateRevision {
+			owned := controlled[*history.ControllerRevision](w.State, KindControllerRevision, set.UID)
+			rev := revisionName(set.Name, w.Opts.Namer.RevisionHash(&set.Spec.Template, &count))
+			if eq := equalRevision(owned, &set.Spec.Template); eq != nil {
+				rev = eq.Name
+			}
+			if rev != set.Spec.TemplateRevision {
 				c := *set
 				c.Spec.TemplateRevision = rev
 				set = &c
 			}
 			pods := controlled[*podstatus.Pod](w.State, KindPod, set.UID)
 			var revs []history.ControllerRevision
-			for _, r := range controlled[*history.ControllerRevision](w.State, KindControllerRevision, set.UID) {
+			for _, r := range owned {
 				revs = append(revs, *r)
 			}
 			var claims []*statefulset.Claim
@@ -73,4 +82,53 @@ func revisionName(prefix, hash string) string {
 		prefix = prefix[:223]
 	}
 	return prefix + "-" + hash
+}
+
+// equalRevision returns the newest of revs (by history.Compare) whose data
+// holds template t, or nil: upstream's history.FindEqualRevisions, which
+// compares the stored data with the revision the controller would build,
+// as getStatefulSetRevisions and the DaemonSet controller's
+// constructHistory/dedupCurHistories use it. Templates are compared by
+// their JSON encoding (templateKey: every field the template was given),
+// where upstream compares the stored bytes.
+func equalRevision(revs []*history.ControllerRevision, t *podstatus.Template) *history.ControllerRevision {
+	var want []byte
+	var best *history.ControllerRevision
+	for _, r := range revs {
+		if r.Data == nil {
+			continue
+		}
+		if want == nil {
+			want = templateKey(t)
+			if want == nil {
+				return nil
+			}
+		}
+		if b := templateKey(&r.Data.Template); b != nil && bytes.Equal(b, want) && (best == nil || history.Compare(*best, *r) < 0) {
+			best = r
+		}
+	}
+	return best
+}
+
+// templateKey is t's JSON encoding with keys sorted (a template with
+// unmodelled fields encodes its keys sorted, one without in struct order)
+// and without the "$patch" marker a revision's decoded template keeps among
+// its unmodelled fields; nil when t does not encode.
+func templateKey(t *podstatus.Template) []byte {
+	b, err := json.Marshal(t)
+	if err != nil {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var m map[string]any
+	if dec.Decode(&m) != nil {
+		return nil
+	}
+	delete(m, "$patch")
+	if b, err = json.Marshal(m); err != nil {
+		return nil
+	}
+	return b
 }

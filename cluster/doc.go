@@ -124,8 +124,11 @@
 //   - The TTL-after-finished controller deletes with background
 //     propagation, not foreground. The StatefulSet and DaemonSet
 //     controllers do not adopt orphan pods or revisions (they are given
-//     those they control), and spec.templateRevision and the DaemonSet's
-//     hash come from Namer.RevisionHash.
+//     those they control). spec.templateRevision and the DaemonSet's
+//     hash are those of the newest revision holding the template (compared
+//     by its JSON encoding, where upstream compares the stored bytes), else
+//     Namer.RevisionHash (a StatefulSet's) and Namer.PodTemplateHash (a
+//     DaemonSet's, as upstream names them by the pod-template-hash).
 //   - The ReplicaSet controller is given the pods it controls and the
 //     namespace's orphans, not every pod of the namespace (only those can
 //     be claimed); ranks of related pods come from the pods of sibling

@@ -24,8 +24,10 @@ type Namer interface {
 	// template and status.collisionCount (rollout.Options.TemplateHash);
 	// "" leaves the rollout package's own hash.
 	PodTemplateHash(t *podstatus.Template, collisionCount *int32) string
-	// RevisionHash is the controller-revision-hash of a StatefulSet's or
-	// DaemonSet's template with its status.collisionCount.
+	// RevisionHash is the controller-revision-hash of a StatefulSet's
+	// template with its status.collisionCount (and of a DaemonSet's when
+	// PodTemplateHash returns "": v1.36.3 names a DaemonSet's revisions by
+	// the pod-template-hash).
 	RevisionHash(t *podstatus.Template, collisionCount *int32) string
 }
 

@@ -119,6 +119,7 @@ type World struct {
 	kpods    map[string]*kubeletPod // by pod UID
 	drains   map[string]time.Time   // draining node → next attempt
 	gc       []string               // UIDs of removed objects whose dependents the GC checks
+	pdbIdx   *pdbIndex              // the disruption controller's pod index (ctl_pdb.go)
 	lastBusy time.Time              // last instant with a write other than heartbeats
 }
 

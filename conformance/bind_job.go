@@ -62,7 +62,7 @@ type (
 		Job     job.Job            `json:"job"`
 		Pods    []*podstatus.Pod   `json:"pods"`
 		Now     time.Time          `json:"now"`
-		Backoff *job.BackoffRecord `json:"backoff"`
+		Backoff *job.BackoffRecord `json:"memory"`
 	}
 	jobIn struct {
 		Job job.Job `json:"job"`

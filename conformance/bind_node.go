@@ -69,7 +69,7 @@ type nodeEvictionIn struct {
 type nodeEvictionStepIn struct {
 	Node      node.Node                `json:"node"`
 	Pods      []*podstatus.Pod         `json:"pods"`
-	Scheduled []node.ScheduledEviction `json:"scheduled"`
+	Scheduled []node.ScheduledEviction `json:"memory"`
 	Now       time.Time                `json:"now"`
 }
 

@@ -50,19 +50,6 @@ func wantsHelp(args []string) bool {
 	return len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help")
 }
 
-const rolloutSynopsis = `Runs the Deployment controller, the ReplicaSet controller and a kubelet
-that makes each new pod ready --ready-after syncs after its creation, one
-sync of each per step, and prints the rollout as a timeline: pods per
-revision, availability, and what each controller did.`
-
-const cronjobSynopsis = `Runs the CronJob controller over a window and prints, for every schedule
-slot, whether a Job started, replaced running ones, was skipped (Forbid) or
-was not started (outage, deadline, or a later slot won).`
-
-const drainSynopsis = `Replays the documented kubectl drain (seed 000, "Disruptions") against a
-PodDisruptionBudget, eviction by eviction, or drains the nodes of a cluster
-file (--cluster).`
-
 const decideSynopsis = `Reads one request {"decision","options","input"} from FILE (stdin when
 FILE is absent or "-") and prints the decision's output as JSON. Invalid
 input prints {"error": ...} and one line on stderr naming the field, and
@@ -75,12 +62,13 @@ conformance/README.md), served by kubesem itself.`
 const simulateUsage = `usage: kubesem simulate <simulation> [flags]
 
 simulations:
-  rollout   a Deployment rollout step by step
+  cluster   a scenario of objects and timed events on the whole world (every controller, kubelets, users)
+  rollout   a Deployment rollout on the world, as a timeline
   cronjob   a CronJob's schedule slots over a window
-  drain     the documented kubectl drain against a PodDisruptionBudget
+  drain     node drains under a PodDisruptionBudget on the world
   pod       a pod's containers on a simulated kubelet (phase, conditions, restarts, backoff)
   node-outage  nodes that stop heartbeating: Unknown, taints, zone states, evictions
-  statefulset  a StatefulSet sync by sync: ordinals, revisions, pod states
+  statefulset  a StatefulSet on the world: ordinals, revisions, pod states
   daemonset    a DaemonSet rolling update per node, with taints and NotReady nodes
 
 Each takes -h for its flags.

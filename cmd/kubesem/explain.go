@@ -6,18 +6,20 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/kubesem/kubesem/cluster"
 	"github.com/kubesem/kubesem/cronjob"
 	"github.com/kubesem/kubesem/daemonset"
-	"github.com/kubesem/kubesem/internal/apijson"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/pdb"
 	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podgc"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
@@ -25,62 +27,57 @@ import (
 )
 
 const explainSynopsis = `Reads a cluster dump (kubectl get deploy,rs,rc,sts,ds,controllerrevisions,
-job,cronjob,pdb,pvc,pods,nodes -A -o json: a List, a stream of objects or of
-Lists; FILE, or stdin when FILE is absent or "-"), groups the objects by
-owner, runs each controller's sync at --now, and prints per workload what
-its controller does next, why, and when it looks again. Deployments,
-ReplicaSets, ReplicationControllers, Jobs, CronJobs, PodDisruptionBudgets,
-StatefulSets (with their pods, ControllerRevisions and
-PersistentVolumeClaims) and DaemonSets (with their pods, ControllerRevisions
-and the Nodes) are modelled, and for Nodes the NoSchedule taints their
-conditions call for; other kinds are listed as such. When the dump cannot
-tell what a controller does (the revision of a template, the nodes, the
-claims), the outcome is Unknown and a note says what is missing. The library
-never reads the clock; --now defaults to the current time.`
+job,cronjob,pdb,pvc,pods,nodes,leases -A -o json|yaml, kubectl cluster-info
+dump: a List, typed Lists, a stream of objects or of Lists, JSON or YAML;
+FILE, or stdin when FILE is absent or "-"), builds the world of package
+cluster from it and runs one sync of the control plane at --now: every
+controller kubesem models (deployment, replicaset, replicationcontroller,
+statefulset, daemonset, job, cronjob, ttlafterfinished, disruption, podgc,
+node-lifecycle, taint-eviction), each seeing the writes of those before it,
+as kube-controller-manager with fresh caches would. It prints per object
+what its controller does next, why, and when it looks again, with
+v1.36.3's exact ReplicaSet and ControllerRevision names (the k8s adapter's
+hashes). With --timeline it then runs the world on (scheduler, kubelets,
+node heartbeats as in "simulate cluster") and prints the predicted
+timeline until the cluster settles. Objects of other kinds are listed as
+NotModelled. When the dump cannot tell what a controller does (no Node for
+a DaemonSet, no PersistentVolumeClaim for a StatefulSet's claim templates),
+the outcome is Unknown and a note says what is missing. The library never
+reads the clock; --now defaults to the current time.`
 
 // explanation is what one controller does next for one object.
 type explanation struct {
-	Kind      string         `json:"kind"`
-	Namespace string         `json:"namespace"`
-	Name      string         `json:"name"`
-	Outcome   string         `json:"outcome"`
-	Actions   []string       `json:"actions"`
-	Requeue   []plan.Requeue `json:"requeue"`
-	Error     string         `json:"error,omitempty"`
-	// Notes say what explain inferred from the dump and what it could not.
+	// Controller is the controller that decides (deployment, taint-eviction …).
+	Controller string         `json:"controller,omitempty"`
+	Kind       string         `json:"kind"`
+	Namespace  string         `json:"namespace"`
+	Name       string         `json:"name"`
+	Outcome    string         `json:"outcome"`
+	Actions    []string       `json:"actions"`
+	Requeue    []plan.Requeue `json:"requeue"`
+	Error      string         `json:"error,omitempty"`
+	// Notes say what the dump could not tell.
 	Notes []string `json:"notes,omitempty"`
-	// Children are the explanations of the objects it owns (a Deployment's
-	// ReplicaSets, a CronJob's Jobs).
+	// Children are the explanations of the objects it controls (a
+	// Deployment's ReplicaSets, a CronJob's Jobs).
 	Children []explanation `json:"children,omitempty"`
 	// Plan is the whole Plan, for -o json.
 	Plan any `json:"plan,omitempty"`
+	// Writes are the API requests the Plan became, for -o json.
+	Writes []plan.Write `json:"writes,omitempty"`
 }
 
-// dump is a cluster dump sorted by kind.
-type dump struct {
-	deployments []*rollout.Deployment
-	rss         []*replicaset.ReplicaSet
-	pods        []*podstatus.Pod
-	jobs        []*job.Job
-	cronjobs    []*cronjob.CronJob
-	pdbs        []*pdb.PodDisruptionBudget
-	rawPods     []podRaw
-	sets        []appsObject[statefulset.StatefulSet]
-	dss         []appsObject[daemonset.DaemonSet]
-	revisions   []*revisionObject
-	claims      []*meta.ObjectMeta
-	nodes       []*node.Node
-	other       []meta.ObjectMeta
-	otherKinds  []string
-	// x indexes the objects above once they are all read.
-	x *index
-}
+// OutcomeUnknown is explain's outcome for an object whose next step the
+// dump cannot decide; its notes say what is missing.
+const OutcomeUnknown = "Unknown"
 
 func explainCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
-	nowFlag := fs.String("now", "", "the time of the syncs, RFC 3339 (default: the current time)")
+	nowFlag := fs.String("now", "", "the time of the sync, RFC 3339 (default: the current time)")
 	output := fs.String("o", "text", "output format: text or json")
 	maxBytes := fs.Int64("max-bytes", defaultMaxDump, "the largest dump read, in bytes")
+	timelineFlag := fs.Bool("timeline", false, "then print the predicted timeline until the cluster settles")
+	limit := fs.Duration("limit", 6*time.Hour, "with --timeline, the longest time to wait for the cluster to settle")
 	if err := parseFlags(fs, args, stdout, explainSynopsis); err != nil {
 		return err
 	}
@@ -102,16 +99,31 @@ func explainCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 	if fs.NArg() == 1 {
 		file = fs.Arg(0)
 	}
-	if *maxBytes <= 0 {
-		return usagef("explain: --max-bytes must be positive")
+	if *maxBytes <= 0 || *limit <= 0 {
+		return usagef("explain: --max-bytes and --limit must be positive")
 	}
-	d, err := readDump(stdin, file, *maxBytes)
+	objs, err := readObjects(stdin, file, *maxBytes)
 	if err != nil {
 		return usagef("explain: %v", err)
 	}
-	out := d.explain(now)
+	ex, err := explainWorld(objs, now)
+	if err != nil {
+		return usagef("explain: %v", err)
+	}
+	var tl *clusterRun
+	if *timelineFlag {
+		tl = &clusterRun{w: ex.w}
+		tl.settledAt, tl.settled = ex.w.RunUntilSettled(*limit)
+	}
 	if *output == "json" {
-		b, err := plan.Encode(out)
+		var v any = ex.out
+		if tl != nil {
+			v = struct {
+				Explanations []explanation `json:"explanations"`
+				Timeline     clusterReport `json:"timeline"`
+			}{ex.out, tl.report(&scenarioRun{other: objs.other})}
+		}
+		b, err := plan.Encode(v)
 		if err != nil {
 			return err
 		}
@@ -122,354 +134,410 @@ func explainCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 		stdout.Write(append(pretty.Bytes(), '\n'))
 		return nil
 	}
-	printExplanations(stdout, now, out)
+	fmt.Fprintf(stdout, "what each controller does next, at %s\n", now.UTC().Format(time.RFC3339))
+	if ex.noNodes {
+		fmt.Fprintln(stdout, "(the dump holds no Node: the DaemonSet, pod GC and node lifecycle controllers are not run)")
+	}
+	printExplanations(stdout, now, ex.out)
+	if tl != nil {
+		fmt.Fprintf(stdout, "\npredicted timeline from %s (the sync above, then the world runs on: scheduler, kubelets, node heartbeats)\n\n", now.UTC().Format(time.RFC3339))
+		tl.printTrace(stdout, false)
+		fmt.Fprintln(stdout)
+		tl.printEnd(stdout)
+	}
 	return nil
 }
 
-// maxListDepth bounds how deep Lists may nest in a dump: kubectl prints
-// one List, or a stream of them; a List inside a List inside … is refused
-// beyond this depth rather than unwrapped level by level.
-const maxListDepth = 4
+// explained is explain's world after its one sync.
+type explained struct {
+	w       *cluster.World
+	out     []explanation
+	noNodes bool
+}
 
-// defaultMaxDump is the largest dump explain reads unless --max-bytes says
-// otherwise.
-const defaultMaxDump = 2 << 30
-
-// readDump reads a stream of JSON objects and Lists (at most limit bytes),
-// as the API server reads JSON: keys are case-sensitive, a repeated key is
-// an error.
-func readDump(r io.Reader, name string, limit int64) (*dump, error) {
-	data, err := readInput(name, r, limit)
+// explainWorld builds the world of the dump at now, runs one sync and
+// explains each decision.
+func explainWorld(objs *objects, now time.Time) (*explained, error) {
+	opts := worldOptions()
+	var nodes, claims int
+	for _, o := range objs.models {
+		switch o.(type) {
+		case *node.Node:
+			nodes++
+		case *statefulset.Claim:
+			claims++
+		}
+	}
+	if nodes == 0 {
+		// Without nodes the DaemonSet controller would delete every daemon
+		// pod and pod GC every bound pod (their nodes are gone): the dump
+		// cannot tell, so neither runs, nor the node controllers.
+		for _, c := range cluster.ControllerNames() {
+			switch c {
+			case cluster.CtlDaemonSet, cluster.CtlPodGC, cluster.CtlNode, cluster.CtlTaintEvictor:
+			default:
+				opts.Controllers = append(opts.Controllers, c)
+			}
+		}
+	}
+	before := map[cluster.Key]any{}
+	for _, o := range objs.models {
+		before[key(o)] = o
+	}
+	w, err := cluster.New(cluster.Scenario{Start: now, Objects: objs.models}, opts)
 	if err != nil {
 		return nil, err
 	}
-	docs, err := apijson.Values(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s", describe(err))
-	}
-	d := &dump{}
-	for n, raw := range docs {
-		if err := d.add(raw, fmt.Sprintf("document %d", n), 0); err != nil {
-			return nil, err
-		}
-	}
-	return d, nil
-}
-
-func (d *dump) add(raw json.RawMessage, at string, depth int) error {
-	members, ok, err := apijson.Members(raw)
-	if err != nil {
-		return fmt.Errorf("%s: %s", at, describe(err))
-	}
-	if !ok {
-		return fmt.Errorf("%s: not an object", at)
-	}
-	var kind string
-	var items []byte
-	for _, m := range members {
-		switch m.Key {
-		case "kind":
-			if err := apijson.Unmarshal(m.Value, &kind); err != nil {
-				return fmt.Errorf("%s: kind: %s", at, describe(err))
-			}
-		case "items":
-			if string(m.Value) != "null" {
-				items = m.Value
-			}
-		}
-	}
-	if items != nil || strings.HasSuffix(kind, "List") {
-		if depth >= maxListDepth {
-			return fmt.Errorf("%s: Lists nested more than %d deep", at, maxListDepth)
-		}
-		if items == nil {
-			return nil
-		}
-		elems, ok, err := apijson.Elements(items)
-		if err != nil || !ok {
-			return fmt.Errorf("%s: items: not a list", at)
-		}
-		for i, it := range elems {
-			if err := d.add(it, fmt.Sprintf("%s.items[%d]", at, i), depth+1); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	decode := func(v any) error {
-		if err := apijson.Unmarshal(raw, v); err != nil {
-			return fmt.Errorf("%s (%s): %s", at, kind, describe(err))
-		}
-		return nil
-	}
-	switch kind {
-	case "Deployment":
-		var x rollout.Deployment
-		if err := decode(&x); err != nil {
-			return err
-		}
-		d.deployments = append(d.deployments, &x)
-	case "ReplicaSet", "ReplicationController":
-		var x replicaset.ReplicaSet
-		if err := decode(&x); err != nil {
-			return err
-		}
-		x.Kind = kind
-		d.rss = append(d.rss, &x)
-	case "Pod":
-		var x podstatus.Pod
-		if err := decode(&x); err != nil {
-			return err
-		}
-		d.pods = append(d.pods, &x)
-		d.rawPods = append(d.rawPods, podRaw{x.ObjectMeta, raw})
-	case "Job":
-		var x job.Job
-		if err := decode(&x); err != nil {
-			return err
-		}
-		d.jobs = append(d.jobs, &x)
-	case "CronJob":
-		var x cronjob.CronJob
-		if err := decode(&x); err != nil {
-			return err
-		}
-		d.cronjobs = append(d.cronjobs, &x)
-	case "StatefulSet":
-		return d.addStatefulSet(raw, decode)
-	case "DaemonSet":
-		return d.addDaemonSet(raw, decode)
-	case "ControllerRevision":
-		return d.addRevision(raw, decode)
-	case "PersistentVolumeClaim":
-		return d.addClaim(decode)
-	case "Node":
-		return d.addNode(decode)
-	case "PodDisruptionBudget":
-		var x pdb.PodDisruptionBudget
-		if err := decode(&x); err != nil {
-			return err
-		}
-		d.pdbs = append(d.pdbs, &x)
-	default:
-		var x struct {
-			Metadata meta.ObjectMeta `json:"metadata"`
-		}
-		if err := decode(&x); err != nil {
-			return err
-		}
-		d.other = append(d.other, x.Metadata)
-		d.otherKinds = append(d.otherKinds, kind)
-	}
-	return nil
-}
-
-// explain runs every controller on the dump, workloads ordered by
-// namespace, kind and name.
-func (d *dump) explain(now time.Time) []explanation {
-	d.x = d.buildIndex(now)
-	var out []explanation
-	owned := map[*replicaset.ReplicaSet]bool{}
-	for _, dep := range d.deployments {
-		rss := d.x.rssByOwner[dep.UID]
-		var pods []*podstatus.Pod
-		for _, rs := range rss {
-			owned[rs] = true
-			pods = append(pods, d.x.podsByOwner[rs.UID]...)
-		}
-		e := explanation{Kind: "Deployment", Namespace: dep.Namespace, Name: dep.Name}
-		p, err := rollout.Step(dep, rss, pods, now, rollout.Options{})
-		if err != nil {
-			e.Error = err.Error()
-		} else {
-			e.Outcome, e.Requeue, e.Plan = string(p.Outcome), p.Requeue, p
-			e.Actions = rolloutActions(dep, p)
-		}
-		for _, rs := range rss {
-			e.Children = append(e.Children, d.explainReplicaSet(rs, pods, now))
-		}
-		out = append(out, e)
-	}
-	for _, rs := range d.rss {
-		if !owned[rs] {
-			out = append(out, d.explainReplicaSet(rs, nil, now))
-		}
-	}
-	ownedJobs := map[*job.Job]bool{}
-	for _, cj := range d.cronjobs {
-		jobs := d.x.jobsByOwner[cj.UID]
-		e := explanation{Kind: "CronJob", Namespace: cj.Namespace, Name: cj.Name}
-		p, err := cronjob.Step(cj, jobs, now, cronjob.Options{})
-		if err != nil {
-			e.Error = err.Error()
-		} else {
-			e.Outcome, e.Requeue, e.Plan = string(p.Outcome), p.Requeue, p
-			if j := p.Job(); j != nil {
-				e.Actions = append(e.Actions, fmt.Sprintf("create Job %s for %s", j.Name, p.ScheduledTime.UTC().Format(time.RFC3339)))
-			}
-			e.Actions = append(e.Actions, deletions("Job", p.Delete)...)
-			e.Actions = append(e.Actions, eventLines(p.Events)...)
-		}
-		for _, j := range jobs {
-			ownedJobs[j] = true
-			e.Children = append(e.Children, d.explainJob(j, now))
-		}
-		out = append(out, e)
-	}
-	for _, j := range d.jobs {
-		if !ownedJobs[j] {
-			out = append(out, d.explainJob(j, now))
-		}
-	}
-	for _, b := range d.pdbs {
-		e := explanation{Kind: "PodDisruptionBudget", Namespace: b.Namespace, Name: b.Name}
-		p, err := pdb.Step(b, d.x.budgetPods(b), d.controllers(b.Namespace), now, pdb.Options{})
-		if err != nil {
-			e.Error = err.Error()
-		} else {
-			e.Outcome, e.Requeue, e.Plan = string(p.Outcome), p.Requeue, p
-			e.Actions = append(e.Actions, fmt.Sprintf("disruptionsAllowed %d (healthy %d of %d desired, %d expected)",
-				p.Status.DisruptionsAllowed, p.Status.CurrentHealthy, p.Status.DesiredHealthy, p.Status.ExpectedPods))
-			for _, r := range p.ResetDisruptionTarget {
-				e.Actions = append(e.Actions, "reset the DisruptionTarget condition of pod "+r.Name)
-			}
-			e.Actions = append(e.Actions, eventLines(p.Events)...)
-		}
-		out = append(out, e)
-	}
-	for _, a := range d.sets {
-		out = append(out, d.explainStatefulSet(a, now))
-	}
-	for _, a := range d.dss {
-		out = append(out, d.explainDaemonSet(a, now))
-	}
-	for _, n := range d.nodes {
-		out = append(out, explainNode(n))
-	}
-	for i, m := range d.other {
-		out = append(out, explanation{Kind: d.otherKinds[i], Namespace: m.Namespace, Name: m.Name, Outcome: "NotModelled",
-			Actions: []string{"kubesem does not model this kind's controller yet"}})
-	}
-	slices.SortStableFunc(out, func(a, b explanation) int {
-		return strings.Compare(a.Namespace+"\x00"+a.Kind+"\x00"+a.Name, b.Namespace+"\x00"+b.Kind+"\x00"+b.Name)
-	})
-	return out
-}
-
-// controllers lists the scalable controllers of namespace ns for the
-// disruption controller (computed once per namespace).
-func (d *dump) controllers(ns string) []pdb.Controller {
-	if c, ok := d.x.controllers[ns]; ok {
-		return c
-	}
-	out := d.scalable(ns)
-	d.x.controllers[ns] = out
-	return out
-}
-
-func (d *dump) scalable(ns string) []pdb.Controller {
-	var out []pdb.Controller
-	for _, dep := range d.deployments {
-		if dep.Namespace == ns {
-			n := dep.Replicas()
-			out = append(out, scaleController("apps/v1", "Deployment", &dep.ObjectMeta, &n))
-		}
-	}
-	for _, rs := range d.rss {
-		if rs.Namespace != ns {
+	dumped := w.State.Clone() // the state the sync starts from
+	decisions := w.Sync(now)
+	byKey := map[cluster.Key]*explanation{}
+	var out []*explanation
+	for _, d := range decisions {
+		if d.Plan == nil && d.Err == nil {
 			continue
 		}
-		n := rs.Replicas()
-		c := scaleController("apps/v1", "ReplicaSet", &rs.ObjectMeta, &n)
-		if rs.IsReplicationController() {
-			c.APIVersion, c.Kind = "v1", "ReplicationController"
+		if d.Controller == cluster.CtlTTL {
+			// The TTL-after-finished controller's part of a Job.
+			if e := byKey[d.Object]; e != nil {
+				addTTL(e, d, now)
+			}
+			continue
 		}
-		out = append(out, c)
+		e := explainDecision(dumped, d, before[d.Object], now)
+		if e == nil {
+			continue
+		}
+		if d.Object.Name != "" {
+			byKey[d.Object] = e
+		}
+		out = append(out, e)
 	}
-	for _, a := range d.sets {
-		if set := a.obj; set.Namespace == ns {
-			n := set.Replicas()
-			out = append(out, scaleController("apps/v1", "StatefulSet", &set.ObjectMeta, &n))
+	for _, o := range objs.models {
+		k := key(o)
+		switch o := o.(type) {
+		case *daemonset.DaemonSet:
+			if nodes == 0 {
+				e := &explanation{Kind: string(k.Kind), Namespace: k.Namespace, Name: k.Name}
+				unknown(e, "the dump holds no Node: which nodes should run a daemon pod is unknown (add nodes to kubectl get)")
+				out = append(out, e)
+			}
+		case *statefulset.StatefulSet:
+			if e := byKey[k]; e != nil && len(o.Spec.VolumeClaimTemplates) > 0 && claims == 0 {
+				unknown(e, "the set has volumeClaimTemplates but the dump holds no PersistentVolumeClaim: whether its claims exist is unknown (add pvc to kubectl get)")
+			}
 		}
 	}
-	for _, j := range d.jobs {
-		if j.Namespace == ns {
-			out = append(out, scaleController("batch/v1", "Job", &j.ObjectMeta, nil))
+	// A Deployment's ReplicaSets and a CronJob's Jobs are shown under it
+	// (the State's dependents of its UID, by name).
+	var top []explanation
+	nested := map[*explanation]bool{}
+	for _, p := range out {
+		if p.Kind != string(cluster.KindDeployment) && p.Kind != string(cluster.KindCronJob) {
+			continue
+		}
+		m := objectMeta(before[cluster.Key{Kind: cluster.Kind(p.Kind), Namespace: p.Namespace, Name: p.Name}])
+		if m == nil || m.UID == "" {
+			continue
+		}
+		for _, k := range dumped.Dependents(m.UID) {
+			if c := byKey[k]; c != nil && !nested[c] && (k.Kind == cluster.KindReplicaSet || k.Kind == cluster.KindJob) {
+				nested[c] = true
+				p.Children = append(p.Children, *c)
+			}
+		}
+	}
+	for _, e := range out {
+		if !nested[e] {
+			top = append(top, *e)
+		}
+	}
+	// Kinds kubesem does not model: one entry per kind and namespace.
+	type group struct{ kind, ns string }
+	var groups []group
+	names := map[group][]string{}
+	for _, o := range objs.other {
+		g := group{o.Kind, o.Namespace}
+		if names[g] == nil {
+			groups = append(groups, g)
+		}
+		names[g] = append(names[g], o.Name)
+	}
+	for _, g := range groups {
+		n := names[g]
+		list := strings.Join(n[:min(len(n), 8)], ", ")
+		if len(n) > 8 {
+			list += fmt.Sprintf(", … (%d in all)", len(n))
+		}
+		name := n[0]
+		if len(n) > 1 {
+			name = fmt.Sprintf("(%d objects)", len(n))
+		}
+		top = append(top, explanation{Kind: g.kind, Namespace: g.ns, Name: name, Outcome: "NotModelled",
+			Actions: []string{"kubesem does not model this kind's controller yet: " + list}})
+	}
+	slices.SortStableFunc(top, func(a, b explanation) int {
+		return strings.Compare(a.Namespace+"\x00"+a.Kind+"\x00"+a.Name, b.Namespace+"\x00"+b.Kind+"\x00"+b.Name)
+	})
+	return &explained{w: w, out: top, noNodes: nodes == 0}, nil
+}
+
+func unknown(e *explanation, why string) {
+	e.Outcome = OutcomeUnknown
+	e.Notes = append(e.Notes, why)
+	e.Actions, e.Requeue, e.Plan, e.Writes = nil, nil, nil, nil
+}
+
+// field returns the field name of a Plan (Outcome, Requeue), or the zero
+// Value.
+func planField(p any, name string) reflect.Value {
+	v := reflect.ValueOf(p)
+	if v.Kind() != reflect.Struct {
+		return reflect.Value{}
+	}
+	return v.FieldByName(name)
+}
+
+// explainDecision turns one decision of the sync into what explain prints;
+// prev is the object as the dump holds it (nil for a controller's pass
+// over every node).
+func explainDecision(s *cluster.State, d cluster.Decision, prev any, now time.Time) *explanation {
+	e := &explanation{Controller: d.Controller, Kind: string(d.Object.Kind), Namespace: d.Object.Namespace, Name: d.Object.Name, Plan: d.Plan, Writes: d.Writes}
+	if d.Object.Name == "" {
+		e.Kind, e.Name = "Controller", d.Controller
+	}
+	if d.Err != nil {
+		e.Error = d.Err.Error()
+	}
+	if f := planField(d.Plan, "Outcome"); f.IsValid() && f.Kind() == reflect.String {
+		e.Outcome = f.String()
+	}
+	if f := planField(d.Plan, "Requeue"); f.IsValid() {
+		e.Requeue, _ = f.Interface().([]plan.Requeue)
+	}
+	switch p := d.Plan.(type) {
+	case rollout.Plan:
+		if dep, ok := prev.(*rollout.Deployment); ok {
+			e.Actions = rolloutActions(dep, p)
+		}
+	case replicaset.Plan:
+		if p.Create.Count > 0 {
+			e.Actions = append(e.Actions, fmt.Sprintf("create %d pod(s) (%s)", p.Create.Count, p.Create.Reason))
+		}
+		for _, a := range p.Adopt {
+			e.Actions = append(e.Actions, "adopt pod "+a.Name)
+		}
+		for _, r := range p.Release {
+			e.Actions = append(e.Actions, "release pod "+r.Name)
+		}
+		e.Actions = append(e.Actions, deletions("pod", p.Delete)...)
+		e.Actions = append(e.Actions, eventLines(p.Events)...)
+	case job.Plan:
+		if p.Create.Count > 0 {
+			e.Actions = append(e.Actions, fmt.Sprintf("create %d pod(s) (%s)", p.Create.Count, p.Create.Reason))
+		}
+		e.Actions = append(e.Actions, deletions("pod", p.Delete)...)
+		if len(p.RemoveFinalizers) > 0 {
+			e.Actions = append(e.Actions, fmt.Sprintf("remove the tracking finalizer of %d pod(s)", len(p.RemoveFinalizers)))
+		}
+		if j, ok := prev.(*job.Job); ok {
+			for _, c := range p.Status.Conditions {
+				if c.Status == meta.ConditionTrue && !slices.ContainsFunc(j.Status.Conditions, func(o job.Condition) bool {
+					return o.Type == c.Type && o.Status == meta.ConditionTrue
+				}) {
+					e.Actions = append(e.Actions, fmt.Sprintf("set condition %s (%s)", c.Type, c.Reason))
+				}
+			}
+		}
+	case cronjob.Plan:
+		for _, wr := range d.Writes {
+			if j, ok := wr.Object.(*job.Job); ok && wr.Verb == plan.VerbCreate && wr.Subresource == "" {
+				e.Actions = append(e.Actions, fmt.Sprintf("create Job %s for %s", j.Name, p.ScheduledTime.UTC().Format(time.RFC3339)))
+			}
+		}
+		e.Actions = append(e.Actions, deletions("Job", p.Delete)...)
+		e.Actions = append(e.Actions, eventLines(p.Events)...)
+	case pdb.Plan:
+		e.Actions = append(e.Actions, fmt.Sprintf("disruptionsAllowed %d (healthy %d of %d desired, %d expected)",
+			p.Status.DisruptionsAllowed, p.Status.CurrentHealthy, p.Status.DesiredHealthy, p.Status.ExpectedPods))
+		for _, r := range p.ResetDisruptionTarget {
+			e.Actions = append(e.Actions, "reset the DisruptionTarget condition of pod "+r.Name)
+		}
+		e.Actions = append(e.Actions, eventLines(p.Events)...)
+	case statefulset.Plan:
+		statefulSetActions(s, e, p, prev, now)
+	case daemonset.Plan:
+		daemonSetActions(s, e, p, prev)
+	case node.Plan:
+		nodeActions(e, p)
+	case node.EvictionPlan:
+		e.Actions = append(e.Actions, deletions("pod", p.Delete)...)
+		e.Actions = append(e.Actions, eventLines(p.Events)...)
+		for _, s := range p.Memory {
+			e.Actions = append(e.Actions, fmt.Sprintf("evict pod %s at %s (a NoExecute taint it does not tolerate for ever)", s.Pod, s.FireAt.UTC().Format(time.RFC3339)))
+		}
+	case podgc.Plan:
+		if len(d.Writes) == 0 {
+			return nil
+		}
+		for _, wr := range d.Writes {
+			if wr.Verb == plan.VerbDelete {
+				e.Actions = append(e.Actions, fmt.Sprintf("delete pod %s/%s (%s)", wr.Namespace, wr.Name, wr.Reason))
+			}
+		}
+	}
+	if statusWritten(d) {
+		e.Actions = append(e.Actions, "write status")
+	}
+	return e
+}
+
+// statusWritten reports whether a decision writes its own object's status
+// subresource.
+func statusWritten(d cluster.Decision) bool {
+	for _, wr := range d.Writes {
+		if wr.Subresource == "status" && wr.Name == d.Object.Name && wr.Namespace == d.Object.Namespace {
+			return true
+		}
+	}
+	return false
+}
+
+// addTTL adds the TTL-after-finished controller's decision to its Job.
+func addTTL(e *explanation, d cluster.Decision, now time.Time) {
+	ttl, ok := d.Plan.(job.TTL)
+	if !ok {
+		return
+	}
+	if ttl.Expired {
+		e.Actions = append(e.Actions, fmt.Sprintf("the TTL-after-finished controller deletes it (expired at %s)", ttl.ExpireAt.UTC().Format(time.RFC3339)))
+	} else {
+		e.Requeue = append(e.Requeue, plan.Requeue{After: ttl.Remaining, Reason: ttl.Reason})
+	}
+}
+
+func statefulSetActions(s *cluster.State, e *explanation, p statefulset.Plan, prev any, now time.Time) {
+	set, _ := prev.(*statefulset.StatefulSet)
+	if p.Outcome == statefulset.ReasonBlocked && set != nil {
+		var waiting []string
+		for _, pod := range podsOf(s, set.UID) {
+			switch {
+			case pod.IsDeleting():
+				waiting = append(waiting, pod.Name+" (terminating)")
+			case pod.Status.Phase != podstatus.Running || !readyCondition(pod):
+				waiting = append(waiting, fmt.Sprintf("%s (%s, not Ready)", pod.Name, pod.Status.Phase))
+			}
+		}
+		slices.Sort(waiting)
+		if len(waiting) > 0 {
+			e.Notes = append(e.Notes, "pods that are not Running and Ready, or are terminating (a Blocked sync waits for such a pod): "+strings.Join(waiting, ", "))
+		}
+	}
+	for _, rw := range p.Revisions {
+		e.Actions = append(e.Actions, revisionWrite(string(rw.Verb), rw.Name, rw.Revision, string(rw.Reason)))
+	}
+	for _, c := range p.Create.Objects {
+		e.Actions = append(e.Actions, fmt.Sprintf("create pod %s at revision %s (%s)", c.Name, c.Revision, p.Create.Reason))
+	}
+	for _, c := range p.Claims {
+		e.Actions = append(e.Actions, fmt.Sprintf("%s PersistentVolumeClaim %s of pod %s (%s)", c.Verb, c.Name, c.Pod, c.Reason))
+	}
+	for _, u := range p.Update {
+		rs := make([]string, len(u.Reasons))
+		for i, r := range u.Reasons {
+			rs[i] = string(r)
+		}
+		e.Actions = append(e.Actions, fmt.Sprintf("update pod %s (%s)", u.Name, strings.Join(rs, ", ")))
+	}
+	e.Actions = append(e.Actions, deletions("pod", p.Delete)...)
+	st := p.Status
+	e.Actions = append(e.Actions, fmt.Sprintf("status: %d replica(s), %d ready, %d available; %d at current revision %s, %d at update revision %s",
+		st.Replicas, st.ReadyReplicas, st.AvailableReplicas, st.CurrentReplicas, st.CurrentRevision, st.UpdatedReplicas, st.UpdateRevision))
+	e.Actions = append(e.Actions, eventLines(p.Events)...)
+}
+
+// podsOf returns the pods of s that name uid among their owners.
+func podsOf(s *cluster.State, uid string) []*podstatus.Pod {
+	var out []*podstatus.Pod
+	for _, k := range s.Dependents(uid) {
+		if p, ok := s.Get(k).(*podstatus.Pod); ok {
+			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// scaleController is the object with metadata m as the disruption
-// controller reads it: name, UID, its controller reference and replicas
-// (nil: no scale subresource).
-func scaleController(apiVersion, kind string, m *meta.ObjectMeta, replicas *int32) pdb.Controller {
-	return pdb.Controller{APIVersion: apiVersion, Kind: kind,
-		ObjectMeta: meta.ObjectMeta{Name: m.Name, UID: m.UID, OwnerReferences: m.OwnerReferences},
-		Spec:       pdb.ControllerSpec{Replicas: replicas}}
+// readyCondition reports whether the pod's Ready condition is True, as
+// its status says.
+func readyCondition(p *podstatus.Pod) bool {
+	c := p.Condition(podstatus.Ready)
+	return c != nil && c.Status == meta.ConditionTrue
 }
 
-func (d *dump) explainReplicaSet(rs *replicaset.ReplicaSet, related []*podstatus.Pod, now time.Time) explanation {
-	kind := "ReplicaSet"
-	if rs.IsReplicationController() {
-		kind = "ReplicationController"
+func revisionWrite(verb, name string, n int64, reason string) string {
+	switch verb {
+	case "create":
+		return fmt.Sprintf("create ControllerRevision %s as revision %d (%s)", name, n, reason)
+	case "update":
+		return fmt.Sprintf("renumber ControllerRevision %s to revision %d (%s)", name, n, reason)
 	}
-	e := explanation{Kind: kind, Namespace: rs.Namespace, Name: rs.Name}
-	pods := d.x.replicaSetPods(rs)
-	if related == nil {
-		related = d.x.relatedPods(rs)
-	}
-	p, err := replicaset.Step(rs, pods, related, now, replicaset.Options{})
-	if err != nil {
-		e.Error = err.Error()
-		return e
-	}
-	e.Outcome, e.Requeue, e.Plan = string(p.Outcome), p.Requeue, p
-	if p.Create.Count > 0 {
-		e.Actions = append(e.Actions, fmt.Sprintf("create %d pod(s) (%s)", p.Create.Count, p.Create.Reason))
-	}
-	for _, a := range p.Adopt {
-		e.Actions = append(e.Actions, "adopt pod "+a.Name)
-	}
-	for _, r := range p.Release {
-		e.Actions = append(e.Actions, "release pod "+r.Name)
-	}
-	e.Actions = append(e.Actions, deletions("pod", p.Delete)...)
-	return e
+	return fmt.Sprintf("%s ControllerRevision %s (revision %d, %s)", verb, name, n, reason)
 }
 
-func (d *dump) explainJob(j *job.Job, now time.Time) explanation {
-	e := explanation{Kind: "Job", Namespace: j.Namespace, Name: j.Name}
-	pods := d.x.podsByOwner[j.UID]
-	p, err := job.Step(j, pods, job.BackoffRecord{}, now, job.Options{})
-	if err != nil {
-		e.Error = err.Error()
-		return e
-	}
-	e.Outcome, e.Requeue, e.Plan = string(p.Outcome), p.Requeue, p
-	if p.Create.Count > 0 {
-		e.Actions = append(e.Actions, fmt.Sprintf("create %d pod(s) (%s)", p.Create.Count, p.Create.Reason))
-	}
-	e.Actions = append(e.Actions, deletions("pod", p.Delete)...)
-	if len(p.RemoveFinalizers) > 0 {
-		e.Actions = append(e.Actions, fmt.Sprintf("remove the tracking finalizer of %d pod(s)", len(p.RemoveFinalizers)))
-	}
-	for _, c := range p.Status.Conditions {
-		if c.Status == meta.ConditionTrue && !meta.Conditions(j.Status.Conditions).IsTrue(c.Type) {
-			e.Actions = append(e.Actions, fmt.Sprintf("set condition %s (%s)", c.Type, c.Reason))
-		}
-	}
-	if j.Spec.TTLSecondsAfterFinished != nil && j.IsFinished() {
-		// The TTL-after-finished controller's part.
-		if ttl, err := job.TimeLeft(j, now); err == nil {
-			if ttl.Expired {
-				e.Actions = append(e.Actions, fmt.Sprintf("the TTL-after-finished controller deletes it (expired at %s)", ttl.ExpireAt.UTC().Format(time.RFC3339)))
-			} else {
-				e.Requeue = append(e.Requeue, plan.Requeue{After: ttl.Remaining, Reason: ttl.Reason})
+func daemonSetActions(s *cluster.State, e *explanation, p daemonset.Plan, prev any) {
+	if ds, ok := prev.(*daemonset.DaemonSet); ok {
+		for _, pod := range podsOf(s, ds.UID) {
+			if pod.Status.Phase == podstatus.Failed {
+				e.Notes = append(e.Notes, "the controller's failed-pod backoff is not in the dump: shown as after a controller restart (no backoff yet)")
+				break
 			}
 		}
 	}
-	return e
+	for _, rw := range p.Revisions {
+		if rw.Verb != plan.VerbDelete {
+			e.Actions = append(e.Actions, revisionWrite(string(rw.Verb), rw.Name, rw.Revision, string(rw.Reason)))
+		}
+	}
+	for _, c := range p.Create.Objects {
+		e.Actions = append(e.Actions, fmt.Sprintf("create pod on node %s (%s)", c.Node, c.Reason))
+	}
+	e.Actions = append(e.Actions, deletions("pod", p.Delete)...)
+	for _, rw := range p.Revisions {
+		if rw.Verb == plan.VerbDelete {
+			e.Actions = append(e.Actions, fmt.Sprintf("delete ControllerRevision %s (%s)", rw.Name, rw.Reason))
+		}
+	}
+	st := p.Status
+	e.Actions = append(e.Actions, fmt.Sprintf("status: %d node(s) should run a pod, %d do, %d updated, %d ready, %d available, %d unavailable, %d misscheduled",
+		st.DesiredNumberScheduled, st.CurrentNumberScheduled, st.UpdatedNumberScheduled, st.NumberReady, st.NumberAvailable, st.NumberUnavailable, st.NumberMisscheduled))
+	e.Actions = append(e.Actions, eventLines(p.Events)...)
+}
+
+// nodeActions lists a node lifecycle pass: the conditions it writes, the
+// taints it adds and removes, the nodes whose pods it marks not ready.
+func nodeActions(e *explanation, p node.Plan) {
+	for _, c := range p.Conditions {
+		var parts []string
+		for _, cond := range c.Conditions {
+			s := fmt.Sprintf("%s=%s", cond.Type, cond.Status)
+			if cond.Reason != "" {
+				s += " (" + cond.Reason + ")"
+			}
+			parts = append(parts, s)
+		}
+		e.Actions = append(e.Actions, fmt.Sprintf("write Node %s conditions %s", c.Node, strings.Join(parts, ", ")))
+	}
+	for _, t := range p.Taints {
+		for _, x := range t.Add {
+			e.Actions = append(e.Actions, fmt.Sprintf("add taint %s:%s to Node %s (%s)", x.Key, x.Effect, t.Node, t.Reason))
+		}
+		for _, x := range t.Remove {
+			e.Actions = append(e.Actions, fmt.Sprintf("remove taint %s:%s from Node %s (%s)", x.Key, x.Effect, t.Node, t.Reason))
+		}
+	}
+	for _, n := range p.MarkPodsNotReady {
+		e.Actions = append(e.Actions, "mark the pods of Node "+n+" not ready")
+	}
+	e.Actions = append(e.Actions, eventLines(p.Events)...)
 }
 
 func rolloutActions(d *rollout.Deployment, p rollout.Plan) []string {
@@ -488,7 +556,8 @@ func rolloutActions(d *rollout.Deployment, p rollout.Plan) []string {
 		acts = append(acts, "set revision "+p.Annotations[rollout.RevisionAnnotation])
 	}
 	for _, c := range p.Status.Conditions {
-		if old, ok := d.Status.Conditions.Find(c.Type); !ok || old.Status != c.Status || old.Reason != c.Reason {
+		i := slices.IndexFunc(d.Status.Conditions, func(o meta.Condition) bool { return o.Type == c.Type })
+		if i < 0 || d.Status.Conditions[i].Status != c.Status || d.Status.Conditions[i].Reason != c.Reason {
 			acts = append(acts, fmt.Sprintf("set condition %s=%s (%s)", c.Type, c.Status, c.Reason))
 		}
 	}
@@ -516,7 +585,6 @@ func eventLines(evs []plan.Event) []string {
 }
 
 func printExplanations(w io.Writer, now time.Time, es []explanation) {
-	fmt.Fprintf(w, "what each controller does next, at %s\n", now.UTC().Format(time.RFC3339))
 	for _, e := range es {
 		fmt.Fprintln(w)
 		printExplanation(w, now, e, "")
@@ -529,6 +597,9 @@ func printExplanation(w io.Writer, now time.Time, e explanation, indent string) 
 		name = e.Namespace + "/" + e.Name
 	}
 	fmt.Fprintf(w, "%s%s %s", indent, e.Kind, name)
+	if e.Kind == string(cluster.KindNode) && e.Controller != "" {
+		fmt.Fprintf(w, " (%s)", e.Controller)
+	}
 	switch {
 	case e.Error != "":
 		fmt.Fprintf(w, ": cannot decide: %s\n", e.Error)

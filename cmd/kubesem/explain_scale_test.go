@@ -50,7 +50,7 @@ func scaleDump(w io.Writer, workloads, podsPer int, pdbs bool) {
 
 // TestExplainScale: explain is near-linear in the dump: 100,000 pods of
 // 1,000 Deployments with 1,000 PodDisruptionBudgets, all in one namespace,
-// are explained in about 2 s of CPU (73 s before pods were indexed). The
+// are explained in about 4 s of CPU through the world's one sync (73 s before pods were indexed, 166 s before the world's disruption controller indexed them). The
 // bound is on the process's CPU time, which a loaded machine stretches far
 // less than the wall clock. KUBESEM_EXPLAIN_DUMP=file writes the dump for
 // timing the binary.
@@ -77,7 +77,7 @@ func TestExplainScale(t *testing.T) {
 		t.Errorf("PDB answer missing:\n%.2000s", out)
 	}
 	if cpu > 10*time.Second {
-		t.Errorf("explain took %v of CPU; want near-linear time (about 2 s)", cpu)
+		t.Errorf("explain took %v of CPU; want near-linear time (about 4 s)", cpu)
 	}
 }
 

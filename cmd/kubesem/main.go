@@ -9,12 +9,13 @@
 //	kubesem serve [flags]                 speak the external-implementation line protocol on stdin/stdout
 //	kubesem decisions                     list the decisions kubesem implements
 //	kubesem explain [flags] [FILE]        what each controller does next in a cluster dump
+//	kubesem simulate cluster [flags]      run a scenario on the whole world and print its timeline
 //	kubesem simulate rollout [flags]      print a Deployment rollout as a timeline
 //	kubesem simulate cronjob [flags]      print which CronJob schedule slots run, skip, replace or are missed
-//	kubesem simulate drain [flags]        replay the documented kubectl drain against a PodDisruptionBudget
+//	kubesem simulate drain [flags]        drain nodes under a PodDisruptionBudget on the world
 //	kubesem simulate pod [flags]          a pod's containers on a simulated kubelet: phase, conditions, restarts, backoff
 //	kubesem simulate node-outage [flags]  nodes that stop heartbeating: Unknown, taints, zone states, evictions
-//	kubesem simulate statefulset [flags]  drive a StatefulSet sync by sync (ordinals, revisions, states)
+//	kubesem simulate statefulset [flags]  a StatefulSet on the world (ordinals, revisions, states)
 //	kubesem simulate daemonset [flags]    a DaemonSet rolling update per node
 //
 // Exit codes: 0 success, 1 conformance failure, 2 bad usage or invalid input
@@ -48,12 +49,13 @@ commands:
   serve [flags]            answer requests line by line on stdin/stdout (the --exec protocol; --timeout, --max-line)
   decisions                list the decisions kubesem implements
   explain [flags] [FILE]   what each controller does next in a cluster dump (kubectl get ... -o json)
-  simulate rollout [flags] print a Deployment rollout step by step (see -h)
+  simulate cluster [flags] run a scenario of objects and timed events on the whole world (see -h)
+  simulate rollout [flags] print a Deployment rollout as a timeline (see -h)
   simulate cronjob [flags] print a CronJob's schedule slots over a window (see -h)
-  simulate drain [flags]   replay the documented kubectl drain against a PodDisruptionBudget (see -h)
+  simulate drain [flags]   drain nodes under a PodDisruptionBudget (see -h)
   simulate pod [flags]     a pod's containers on a simulated kubelet: phase, conditions, restarts, backoff (see -h)
   simulate node-outage [flags] nodes that stop heartbeating: Unknown, taints, zone states, evictions (see -h)
-  simulate statefulset [flags] drive a StatefulSet sync by sync: ordinals, revisions, states (see -h)
+  simulate statefulset [flags] a StatefulSet: ordinals, revisions, pod states (see -h)
   simulate daemonset [flags] a DaemonSet rolling update per node, with taints and NotReady nodes (see -h)
 `
 
@@ -78,7 +80,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "decisions":
 		err = listDecisions(args[1:], stdout)
 	case "simulate":
-		err = simulate(args[1:], stdout)
+		err = simulate(args[1:], stdin, stdout)
 	case "explain":
 		err = explainCmd(args[1:], stdin, stdout)
 	case "help", "-h", "--help":
@@ -99,9 +101,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // simulations lists the simulate subcommands (TestHelp checks each one's -h).
-var simulations = []string{"rollout", "cronjob", "drain", "pod", "node-outage", "statefulset", "daemonset"}
+var simulations = []string{"cluster", "rollout", "cronjob", "drain", "pod", "node-outage", "statefulset", "daemonset"}
 
-func simulate(args []string, stdout io.Writer) error {
+func simulate(args []string, stdin io.Reader, stdout io.Writer) error {
 	if wantsHelp(args) {
 		io.WriteString(stdout, simulateUsage)
 		return nil
@@ -110,6 +112,8 @@ func simulate(args []string, stdout io.Writer) error {
 		return usagef("simulate: want one of %s", strings.Join(simulations, ", "))
 	}
 	switch args[0] {
+	case "cluster":
+		return simulateCluster(args[1:], stdin, stdout)
 	case "rollout":
 		return simulateRollout(args[1:], stdout)
 	case "cronjob":

@@ -17,6 +17,11 @@ func TestSimulateDaemonSetGolden(t *testing.T) {
 		// A tainted node that is not tolerated keeps its old pod until the
 		// budget lets the update delete it; a cordoned node runs one.
 		{"daemonset_taints", []string{"simulate", "daemonset", "--taint", "node-1=gpu:NoSchedule,node-2=node.kubernetes.io/unschedulable:NoSchedule"}},
+		// KNOWN GAP of the world (reported): with minReadySeconds > 0 the
+		// rollout stalls once the surge pod is ready, because nothing
+		// requeues the DaemonSet when it becomes available (v1.36.3 requeues
+		// after minReadySeconds). When the world learns it, this golden
+		// changes: check that the v3 rollout then completes.
 		{"daemonset_second_update", []string{"simulate", "daemonset", "--max-surge", "1", "--max-unavailable", "0", "--second-update", "15s", "--min-ready-seconds", "5"}},
 	}
 	runGoldens(t, cases)

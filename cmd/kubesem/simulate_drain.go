@@ -4,66 +4,51 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/kubesem/kubesem/internal/apijson"
+	"github.com/kubesem/kubesem/cluster"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
-	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/pdb"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/rollout"
 )
 
-// drainFile is the JSON a user gives with --cluster: the nodes, pods (with
-// their controller references), controllers and budgets, the script of
-// drains and lifecycle steps (default: drain every node in order, with a
-// controller sync before each), and the start time (default 2026-01-01).
-type drainFile struct {
-	Cluster pdb.Cluster  `json:"cluster"`
-	Script  []pdb.Action `json:"script"`
-	Start   *time.Time   `json:"start"`
-}
+const drainWorldSynopsis = `A scenario on the cluster world (package cluster), after the drain
+walk-through of the Kubernetes disruptions page (seed 000): Deployment web
+(--replicas pods, spread over --nodes nodes by the world's scheduler)
+under budget web-pdb, and pod x, which no controller owns, on node-1. Each
+--drain NODE@TIME cordons the node and evicts its pods through the
+eviction subresource, retrying refused evictions every 5 s as kubectl
+drain does; new pods become ready --ready-after after they start and
+deleted ones terminate over 30 s (the world's kubelet model). Prints every
+eviction and its answer, what the controllers and the kubelets did, the
+budget's status as the disruption controller writes it, and the pods after
+each instant. For a cluster of your own, use simulate cluster --scenario
+with drain events.`
 
-// loadDrainFile reads a drainFile strictly.
-func loadDrainFile(path string) (drainFile, error) {
-	var f drainFile
-	data, err := readInput(path, nil, maxRequestBytes)
-	if err != nil {
-		return f, usagef("simulate drain: --cluster: %v", err)
-	}
-	if err := apijson.UnmarshalStrict(data, &f); err != nil {
-		return f, usagef("simulate drain: --cluster %s: %s", path, describe(err))
-	}
-	if len(f.Script) == 0 {
-		for _, n := range f.Cluster.Nodes {
-			f.Script = append(f.Script, pdb.Action{Kind: pdb.ActionSync}, pdb.Action{Kind: pdb.ActionDrain, Node: n.Name})
-		}
-	}
-	return f, nil
-}
-
-// simulateDrain replays the drain walk-through of the Kubernetes
-// disruptions page (seed 000): three nodes, a Deployment's pods a, b, c
-// under a budget, an unrelated pod x, and kubectl drain of node-1 then
-// node-2, printing every eviction attempt, its answer and the budget after
-// each step. With --cluster it replays the user's own cluster and script.
+// simulateDrain builds the drain scenario from the flags, runs it on the
+// world and prints the timeline.
 func simulateDrain(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("simulate drain", flag.ContinueOnError)
-	clusterFile := fs.String("cluster", "", "a JSON file {cluster: {nodes, pods, controllers, budgets}, script?: [actions], start?: time} to replay instead of the documented walk-through")
 	minAvailable := fs.String("min-available", "2", "spec.minAvailable (integer or percentage; empty: unset)")
 	maxUnavailable := fs.String("max-unavailable", "", "spec.maxUnavailable (integer or percentage; empty: unset)")
 	policy := fs.String("policy", "", "spec.unhealthyPodEvictionPolicy: IfHealthyBudget or AlwaysAllow (empty: unset)")
-	capacity := fs.Int("node3-capacity", 2, "pods node-3 can run (0: no limit)")
-	svg := fs.String("svg", "", "also write the pods' states after each step as a standalone SVG chart to this file")
-	if err := parseFlags(fs, args, stdout, drainSynopsis); err != nil {
+	replicas := fs.Int("replicas", 3, "the Deployment's spec.replicas (1 to 100)")
+	nodes := fs.Int("nodes", 3, "nodes node-1 … node-N (1 to 100)")
+	drains := fs.String("drain", "node-1@0s,node-2@10s", "comma-separated NODE@TIME: kubectl drain NODE at TIME")
+	readyAfter := fs.Duration("ready-after", 30*time.Second, "how long a started pod takes to become ready")
+	duration := fs.Duration("duration", 5*time.Minute, "simulate at most this long")
+	svg := fs.String("svg", "", "also write the pods' states after each printed instant as a standalone SVG chart to this file")
+	if err := parseFlags(fs, args, stdout, drainWorldSynopsis); err != nil {
 		return err
 	}
-	if *capacity < 0 || *capacity > 1000 {
-		return usagef("simulate drain: --node3-capacity: %d: want 0 to 1000", *capacity)
+	if *replicas < 1 || *replicas > 100 || *nodes < 1 || *nodes > 100 || *readyAfter < 0 || *duration <= 0 || *duration > 24*time.Hour {
+		return usagef("simulate drain: --replicas and --nodes 1-100, --ready-after >= 0, --duration more than 0 and at most 24h")
 	}
-	b := pdb.PodDisruptionBudget{}
+	b := &pdb.PodDisruptionBudget{}
 	b.Name, b.Namespace, b.Generation = "web-pdb", "default", 1
 	b.Spec.Selector = meta.SelectorFromSet(map[string]string{"app": "web"})
 	for _, f := range []struct {
@@ -83,139 +68,150 @@ func simulateDrain(args []string, stdout io.Writer) error {
 		p := pdb.EvictionPolicy(*policy)
 		b.Spec.UnhealthyPodEvictionPolicy = &p
 	}
-	if err := pdb.Validate(&b); err != nil {
+	if err := pdb.Validate(b); err != nil {
 		return usagef("simulate drain: %v", err)
 	}
-	yes := true
-	pod := func(name, node string, owned bool) podstatus.Pod {
-		var p podstatus.Pod
-		p.Name, p.Namespace, p.UID, p.Spec.NodeName = name, "default", name, node
-		p.Labels = map[string]string{"app": "x"}
-		if owned {
-			p.Labels = map[string]string{"app": "web"}
-			p.OwnerReferences = []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web-rs", UID: "web-rs", Controller: &yes}}
+	r := int32(*replicas)
+	grace := int64(30)
+	d := &rollout.Deployment{
+		ObjectMeta: meta.ObjectMeta{Name: "web", Namespace: "default", Generation: 1},
+		Spec: rollout.Spec{Replicas: &r, Selector: meta.SelectorFromSet(map[string]string{"app": "web"}),
+			Template: podstatus.Template{ObjectMeta: meta.ObjectMeta{Labels: map[string]string{"app": "web"}},
+				Spec: podstatus.Spec{TerminationGracePeriodSeconds: &grace, Containers: []podstatus.Container{{Name: "web", Image: "web:1"}}}}},
+	}
+	x := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: "x", Namespace: "default", Labels: map[string]string{"app": "x"}},
+		Spec: podstatus.Spec{NodeName: "node-1", TerminationGracePeriodSeconds: &grace, Containers: []podstatus.Container{{Name: "x", Image: "x:1"}}}}
+	sc := cluster.Scenario{Start: simStart.Add(-simWarmup), Objects: []any{d, b, x}, Pods: []cluster.PodBehavior{{ReadyDelay: readyAfter}}}
+	known := map[string]bool{}
+	for i := 1; i <= *nodes; i++ {
+		n := readyNode(fmt.Sprintf("node-%d", i), nil)
+		known[n.Name] = true
+		sc.Objects = append(sc.Objects, n)
+	}
+	last := time.Duration(0)
+	for _, s := range splitList(*drains) {
+		name, t, ok := strings.Cut(s, "@")
+		at, err := time.ParseDuration(t)
+		if !ok || err != nil || !known[name] || at < 0 {
+			return usagef("simulate drain: --drain %q: want node-N@duration, N from 1 to --nodes", s)
 		}
-		p.Status.Phase = podstatus.Running
-		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue}}
-		return p
+		last = max(last, at)
+		sc.Events = append(sc.Events, cluster.Event{At: simWarmup + at, Kind: cluster.EventDrain, Target: cluster.Key{Kind: cluster.KindNode, Name: name}})
 	}
-	three := int32(3)
-	c := pdb.Cluster{
-		Nodes: []node.Node{simNode("node-1", 0), simNode("node-2", 0), simNode("node-3", *capacity)},
-		Controllers: []pdb.Controller{
-			{APIVersion: "apps/v1", Kind: "Deployment", ObjectMeta: meta.ObjectMeta{Name: "web", UID: "web"}, Spec: pdb.ControllerSpec{Replicas: &three}},
-			{APIVersion: "apps/v1", Kind: "ReplicaSet", ObjectMeta: meta.ObjectMeta{Name: "web-rs", UID: "web-rs",
-				OwnerReferences: []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "web", Controller: &yes}}},
-				Spec: pdb.ControllerSpec{Replicas: &three}},
-		},
-		Budgets: []pdb.PodDisruptionBudget{b},
-	}
-	c.Pods = append(c.Pods, pod("pod-a", "node-1", true), pod("pod-x", "node-1", false), pod("pod-b", "node-2", true), pod("pod-c", "node-3", true))
-	script := []pdb.Action{
-		{Kind: pdb.ActionSync},
-		{Kind: pdb.ActionDrain, Node: "node-1"},
-		{Kind: pdb.ActionRecreate, Pods: []string{"pod-d"}},
-		{Kind: pdb.ActionCreate, Node: "node-3", Pods: []string{"pod-y"}},
-		{Kind: pdb.ActionAdvance, After: 30 * time.Second},
-		{Kind: pdb.ActionTerminate},
-		{Kind: pdb.ActionSync},
-		{Kind: pdb.ActionDrain, Node: "node-2", DryRun: true},
-		{Kind: pdb.ActionDrain, Node: "node-3", DryRun: true},
-		{Kind: pdb.ActionAdvance, After: 30 * time.Second},
-		{Kind: pdb.ActionReady, Pods: []string{"pod-d"}},
-		{Kind: pdb.ActionSync},
-		{Kind: pdb.ActionDrain, Node: "node-2"},
-		{Kind: pdb.ActionRecreate, Pods: []string{"pod-e", "pod-f", "pod-g"}},
-		{Kind: pdb.ActionSync},
-		{Kind: pdb.ActionAdvance, After: 5 * time.Second},
-		{Kind: pdb.ActionDrain, Node: "node-2"},
-	}
-	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	if *clusterFile != "" {
-		f, err := loadDrainFile(*clusterFile)
-		if err != nil {
-			return err
-		}
-		c, script = f.Cluster, f.Script
-		if f.Start != nil {
-			start = *f.Start
-		}
-	}
-	steps, err := pdb.Drain(c, script, start, pdb.Options{})
+	w, st, err := newSimWorld(sc, cluster.Options{})
 	if err != nil {
-		return err
+		return fmt.Errorf("simulate drain: %v", err)
 	}
-	tl := &timeline{title: "kubectl drain against a PodDisruptionBudget: pods after each step",
-		series: []series{{"available", "#2e8b57"}, {"starting", "#9fd5b5"}, {"pending", "#f2b880"}, {"terminating", "#c0392b"}}}
-	for i, s := range steps {
-		a := s.Action
-		label := string(a.Kind)
-		switch {
-		case a.Node != "" && a.DryRun:
-			label += " " + a.Node + " (dry run)"
-		case a.Node != "":
-			label += " " + a.Node
-		case a.After > 0:
-			label += " " + a.After.String()
-		case a.Kind == pdb.ActionReady:
-			label += " " + strings.Join(a.Pods, ", ")
-		}
-		fmt.Fprintf(stdout, "%2d %s\n", i+1, label)
-		for _, at := range s.Attempts {
-			d := at.Decision
-			answer := fmt.Sprintf("%d %s", d.Code, d.Reason)
-			if d.Message != "" {
-				answer += ": " + d.Message
-			}
-			fmt.Fprintf(stdout, "   evict %-6s -> %s\n", at.Pod, answer)
-		}
-		if len(s.Created) > 0 {
-			fmt.Fprintf(stdout, "   created %s\n", strings.Join(s.Created, ", "))
-		}
-		if len(s.Removed) > 0 {
-			fmt.Fprintf(stdout, "   removed %s\n", strings.Join(s.Removed, ", "))
-		}
-		for _, bs := range s.Budgets {
-			fmt.Fprintf(stdout, "   budget %s: allowed %d, healthy %d, desired %d, expected %d\n",
-				bs.Name, bs.DisruptionsAllowed, bs.CurrentHealthy, bs.DesiredHealthy, bs.ExpectedPods)
-		}
-		var ps []string
-		for _, p := range s.Pods {
-			node := p.Node
-			if node == "" {
-				node = "-"
-			}
-			ps = append(ps, fmt.Sprintf("%s@%s %s", p.Name, node, p.State))
-		}
-		fmt.Fprintf(stdout, "   pods: %s\n", strings.Join(ps, "; "))
-		stack := make([]int, 4)
-		for _, p := range s.Pods {
-			switch p.State {
-			case "available":
-				stack[0]++
-			case "starting":
-				stack[1]++
-			case "pending":
-				stack[2]++
-			case "terminating":
-				stack[3]++
-			}
-		}
-		tl.add(strconv.Itoa(i+1)+" "+label, strings.Join(ps, "; "), stack...)
+	fmt.Fprintf(stdout, "Deployment web: %d replicas on %d nodes, pods ready %v after they start; pod x (no controller) on node-1\n", *replicas, *nodes, *readyAfter)
+	fmt.Fprintf(stdout, "budget web-pdb:")
+	if *minAvailable != "" {
+		fmt.Fprintf(stdout, " minAvailable %s", *minAvailable)
 	}
-	if *svg == "" {
-		return nil
+	if *maxUnavailable != "" {
+		fmt.Fprintf(stdout, " maxUnavailable %s", *maxUnavailable)
+	}
+	if *policy != "" {
+		fmt.Fprintf(stdout, ", unhealthyPodEvictionPolicy %s", *policy)
+	}
+	fmt.Fprintf(stdout, "; drains: %s\n", *drains)
+	fmt.Fprintf(stdout, "pods before: %s\n", drainPods(w))
+	var tl *timeline
+	if *svg != "" {
+		tl = &timeline{title: "kubectl drain against a PodDisruptionBudget: pods after each instant",
+			series: []series{{"available", "#2e8b57"}, {"starting", "#9fd5b5"}, {"pending", "#f2b880"}, {"terminating", "#c0392b"}}}
+	}
+	end := simStart.Add(*duration)
+	lastBusy := simStart
+	for {
+		i := len(w.Trace)
+		ok, err := st.step(end)
+		if err != nil {
+			return fmt.Errorf("simulate drain: %v", err)
+		}
+		if !ok {
+			fmt.Fprintf(stdout, "\nstopped at %s\n", since(end))
+			break
+		}
+		es := entriesSince(w, i)
+		if !busy(es) {
+			if w.Now.Sub(simStart) >= last && w.Now.Sub(lastBusy) >= time.Minute {
+				fmt.Fprintf(stdout, "\nnothing but heartbeats since %s: every drain is done\n", since(lastBusy))
+				break
+			}
+			continue
+		}
+		lastBusy = w.Now
+		fmt.Fprintf(stdout, "%s\n", since(w.Now))
+		for _, e := range es {
+			if l := drainLine(e); l != "" {
+				fmt.Fprintf(stdout, "   %s\n", l)
+			}
+		}
+		pods := drainPods(w)
+		fmt.Fprintf(stdout, "   pods: %s\n", pods)
+		tl.add(since(w.Now), pods, strings.Count(pods, " available"), strings.Count(pods, " starting"), strings.Count(pods, " pending"), strings.Count(pods, " terminating"))
 	}
 	return tl.writeFile(*svg)
 }
 
-// simNode is a node named name that runs at most capacity pods (0: no
-// limit), its status.allocatable.pods.
-func simNode(name string, capacity int) node.Node {
-	var n node.Node
-	n.Name = name
-	if capacity > 0 {
-		n.Status.Allocatable = map[string]string{"pods": strconv.Itoa(capacity)}
+// drainLine describes one trace entry for the drain timeline ("" to leave
+// it out: heartbeats and the controllers' own status writes).
+func drainLine(e cluster.Entry) string {
+	if e.Event != nil || e.Reason == cluster.ReasonHeartbeat {
+		return ""
 	}
-	return n
+	if e.Write == nil {
+		return fmt.Sprintf("%s: %s %s", e.Controller, e.Reason, e.Object.Name)
+	}
+	switch {
+	case isWrite(e, plan.VerbCreate, "pods", "eviction"):
+		if e.Err != "" {
+			return fmt.Sprintf("evict %s -> refused: %s", e.Write.Name, e.Err)
+		}
+		return fmt.Sprintf("evict %s -> allowed", e.Write.Name)
+	case e.Write.Resource == "poddisruptionbudgets" && e.Write.Subresource == "status":
+		if b, ok := e.Write.Object.(*pdb.PodDisruptionBudget); ok {
+			s := b.Status
+			return fmt.Sprintf("%s: budget %s: allowed %d, healthy %d, desired %d, expected %d", e.Controller, b.Name, s.DisruptionsAllowed, s.CurrentHealthy, s.DesiredHealthy, s.ExpectedPods)
+		}
+	case e.Write.Subresource == "status" && e.Controller != cluster.CtlUser && !strings.HasPrefix(e.Controller, cluster.CtlKubelet):
+		return ""
+	case e.Write.Resource == "pods" && e.Write.Subresource == "status":
+		return fmt.Sprintf("%s: %s %s", e.Controller, e.Reason, e.Object.Name)
+	case isWrite(e, plan.VerbCreate, "pods", "binding"):
+		if b, ok := e.Write.Object.(*podstatus.Pod); ok && b.Spec.NodeName != "" {
+			return fmt.Sprintf("%s: %s to %s", e.Controller, e.Object.Name, b.Spec.NodeName)
+		}
+		return fmt.Sprintf("%s: bind %s", e.Controller, e.Object.Name)
+	case e.Write.Resource == "nodes":
+		return fmt.Sprintf("%s: %s %s (%s)", e.Controller, e.Write.Verb, e.Object.Name, e.Reason)
+	case e.Write.Resource == "replicasets" && e.Write.Subresource == "":
+		return ""
+	}
+	name := e.Object.Name
+	if name == "" {
+		name = e.Write.Name
+	}
+	return fmt.Sprintf("%s: %s %s %s", e.Controller, e.Write.Verb, e.Write.Resource, name)
+}
+
+// drainPods lists the pods with their node and state as the world holds
+// them: available (Ready), starting (bound, not Ready), pending (not
+// bound), terminating.
+func drainPods(w *cluster.World) string {
+	var ps []string
+	for _, p := range w.State.Pods() {
+		n := p.Spec.NodeName
+		state := "starting"
+		switch {
+		case p.IsDeleting():
+			state = "terminating"
+		case n == "":
+			n, state = "-", "pending"
+		case podReady(p):
+			state = "available"
+		}
+		ps = append(ps, fmt.Sprintf("%s@%s %s", p.Name, n, state))
+	}
+	return strings.Join(ps, "; ")
 }

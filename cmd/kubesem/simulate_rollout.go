@@ -4,15 +4,27 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/kubesem/kubesem/cluster"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
 )
+
+const rolloutWorldSynopsis = `A scenario on the cluster world (package cluster): Deployment web on three
+nodes, converged at image web:v1, gets image web:v2 at 0s; its pods become
+ready --ready-after × --interval after they start (the world's kubelet
+model). --scale-at/--update-at (in units of --interval) scale it or change
+the image again (web:v3). Prints one row per instant at which something
+other than a heartbeat was written: the old and new ReplicaSets' sizes, the
+pods, status.availableReplicas, what the Deployment controller wrote and a
+chart of the pods.`
 
 // rolloutFlags are the knobs of `simulate rollout`.
 type rolloutFlags struct {
@@ -30,9 +42,8 @@ type rolloutFlags struct {
 	svg             string
 }
 
-// simulateRollout runs the Deployment controller, the ReplicaSet controller
-// and a kubelet that makes each new pod ready readyAfter syncs after its
-// creation, one sync of each per step, and prints the timeline.
+// simulateRollout builds the rollout scenario from the flags, runs it on
+// the world and prints the timeline.
 func simulateRollout(args []string, stdout io.Writer) error {
 	var f rolloutFlags
 	fs := flag.NewFlagSet("simulate rollout", flag.ContinueOnError)
@@ -41,30 +52,72 @@ func simulateRollout(args []string, stdout io.Writer) error {
 	fs.StringVar(&f.maxUnavailable, "max-unavailable", "25%", "spec.strategy.rollingUpdate.maxUnavailable (number or percent)")
 	fs.StringVar(&f.strategy, "strategy", "RollingUpdate", "RollingUpdate or Recreate")
 	fs.IntVar(&f.minReadySeconds, "min-ready-seconds", 0, "spec.minReadySeconds")
-	fs.IntVar(&f.readyAfter, "ready-after", 1, "how many syncs a new pod takes to become ready")
-	fs.DurationVar(&f.interval, "interval", 10*time.Second, "time between syncs")
-	fs.IntVar(&f.steps, "steps", 100, "stop after this many syncs")
-	fs.IntVar(&f.scaleAt, "scale-at", -1, "at this step, scale the Deployment to --scale-to replicas")
+	fs.IntVar(&f.readyAfter, "ready-after", 1, "a started pod becomes ready after this many --interval")
+	fs.DurationVar(&f.interval, "interval", 10*time.Second, "the unit of --ready-after, --scale-at and --update-at")
+	fs.IntVar(&f.steps, "steps", 100, "stop after --steps × --interval")
+	fs.IntVar(&f.scaleAt, "scale-at", -1, "at this many --interval, scale the Deployment to --scale-to replicas")
 	fs.IntVar(&f.scaleTo, "scale-to", 0, "replicas after the scale event")
-	fs.IntVar(&f.updateAt, "update-at", -1, "at this step, update the template a second time (v3)")
+	fs.IntVar(&f.updateAt, "update-at", -1, "at this many --interval, change the image a second time (web:v3)")
 	fs.StringVar(&f.svg, "svg", "", "also write the timeline as a standalone SVG chart to this file")
-	if err := parseFlags(fs, args, stdout, rolloutSynopsis); err != nil {
+	if err := parseFlags(fs, args, stdout, rolloutWorldSynopsis); err != nil {
 		return err
 	}
 	d, err := f.deployment()
 	if err != nil {
 		return err
 	}
-	w := newRolloutWorld(d, f)
+	ready := time.Duration(f.readyAfter) * f.interval
+	sc := cluster.Scenario{
+		Start:   simStart.Add(-simWarmup),
+		Objects: []any{readyNode("node-0", nil), readyNode("node-1", nil), readyNode("node-2", nil), d},
+		Pods:    []cluster.PodBehavior{{ReadyDelay: &ready}},
+		Events:  []cluster.Event{{At: at(0), Kind: cluster.EventImage, Target: rolloutKey, Image: "web:v2"}},
+	}
+	if f.scaleAt >= 0 {
+		n := int32(f.scaleTo)
+		sc.Events = append(sc.Events, cluster.Event{At: at(time.Duration(f.scaleAt) * f.interval), Kind: cluster.EventScale, Target: rolloutKey, Replicas: &n})
+	}
+	if f.updateAt >= 0 {
+		sc.Events = append(sc.Events, cluster.Event{At: at(time.Duration(f.updateAt) * f.interval), Kind: cluster.EventImage, Target: rolloutKey, Image: "web:v3"})
+	}
+	w, st, err := newSimWorld(sc, cluster.Options{})
+	if err != nil {
+		return fmt.Errorf("simulate rollout: %v", err)
+	}
+	var tl *timeline
 	if f.svg != "" {
-		w.tl = &timeline{title: fmt.Sprintf("Deployment rollout: %d replicas, %s", d.Replicas(), d.Spec.Strategy.Type),
-			series: []series{{"old available", "#4a7fb5"}, {"old not available", "#a9c4e0"}, {"new not available", "#f2b880"}, {"new available", "#e07b20"}}}
+		tl = &timeline{title: fmt.Sprintf("Deployment rollout: %d replicas, %s", f.replicas, f.strategy),
+			series: []series{{"old ready", "#4a7fb5"}, {"old not ready", "#a9c4e0"}, {"new not ready", "#f2b880"}, {"new ready", "#e07b20"}, {"terminating", "#c0392b"}}}
 	}
-	if err := w.run(stdout); err != nil {
-		return err
+	f.header(stdout, d)
+	last := simStart.Add(time.Duration(max(f.scaleAt, f.updateAt, 0)) * f.interval)
+	end := simStart.Add(time.Duration(f.steps) * f.interval)
+	lastBusy := simStart
+	for {
+		i := len(w.Trace)
+		ok, err := st.step(end)
+		if err != nil {
+			return fmt.Errorf("simulate rollout: %v", err)
+		}
+		if !ok {
+			fmt.Fprintf(stdout, "\nstopped at %s: %s\n", since(end), rolloutStatus(w))
+			break
+		}
+		es := entriesSince(w, i)
+		if !busy(es) {
+			if !w.Now.Before(last) && rolloutDone(w) {
+				fmt.Fprintf(stdout, "\nrollout complete at %s: %s\n", since(lastBusy), rolloutStatus(w))
+				break
+			}
+			continue
+		}
+		lastBusy = w.Now
+		rolloutRow(stdout, w, es, tl)
 	}
-	return w.tl.writeFile(f.svg)
+	return tl.writeFile(f.svg)
 }
+
+var rolloutKey = cluster.Key{Kind: cluster.KindDeployment, Namespace: "default", Name: "web"}
 
 func (f rolloutFlags) deployment() (*rollout.Deployment, error) {
 	switch {
@@ -93,7 +146,7 @@ func (f rolloutFlags) deployment() (*rollout.Deployment, error) {
 	}
 	replicas := int32(f.replicas)
 	d := &rollout.Deployment{
-		ObjectMeta: meta.ObjectMeta{Name: "web", Namespace: "default", UID: "web", Generation: 1},
+		ObjectMeta: meta.ObjectMeta{Name: "web", Namespace: "default", Generation: 1},
 		Spec: rollout.Spec{
 			Replicas: &replicas,
 			Selector: &meta.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
@@ -114,226 +167,97 @@ func (f rolloutFlags) deployment() (*rollout.Deployment, error) {
 	return d, nil
 }
 
-// rolloutWorld is the cluster the simulation drives: one Deployment, its
-// ReplicaSets and their pods.
-type rolloutWorld struct {
-	f       rolloutFlags
-	d       *rollout.Deployment
-	rss     []*replicaset.ReplicaSet
-	pods    []*podstatus.Pod
-	readyAt map[string]int // pod name → step at which the kubelet marks it ready
-	now     time.Time
-	step    int
-	made    int
-	prev    []*replicaset.ReplicaSet // the ReplicaSets before the last rollout sync's writes
-	tl      *timeline                // the SVG chart, when --svg is given
+func (f rolloutFlags) header(out io.Writer, d *rollout.Deployment) {
+	fmt.Fprintf(out, "Deployment web: %d replicas, strategy %s", f.replicas, f.strategy)
+	if d.Spec.Strategy.Type == rollout.RollingUpdateStrategy {
+		fmt.Fprintf(out, ", maxSurge %s, maxUnavailable %s", f.maxSurge, f.maxUnavailable)
+	}
+	fmt.Fprintf(out, ", minReadySeconds %d; pods ready %v after they start; nodes node-0..2\n", f.minReadySeconds, time.Duration(f.readyAfter)*f.interval)
+	fmt.Fprintf(out, "image web:v1 → web:v2 at 0s")
+	if f.scaleAt >= 0 {
+		fmt.Fprintf(out, "; scale to %d at %v", f.scaleTo, time.Duration(f.scaleAt)*f.interval)
+	}
+	if f.updateAt >= 0 {
+		fmt.Fprintf(out, "; image → web:v3 at %v", time.Duration(f.updateAt)*f.interval)
+	}
+	fmt.Fprintf(out, "\nold/new: the ReplicaSets' spec.replicas (new: the Deployment's current image); avail: status.availableReplicas\n")
+	fmt.Fprintf(out, "chart: N new ready, n new not ready, O old ready, o old not ready, x terminating\n\n")
+	fmt.Fprintf(out, "%7s %5s %5s %5s %6s  %-30s %s\n", "time", "old", "new", "pods", "avail", "deployment controller", "chart")
 }
 
-func newRolloutWorld(d *rollout.Deployment, f rolloutFlags) *rolloutWorld {
-	w := &rolloutWorld{f: f, d: d, readyAt: map[string]int{}, now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	d.TemplateHash = "v1"
-	// Start from a converged v1: every pod ready long ago.
-	for i := 0; i < 3; i++ {
-		w.sync(true)
+// rolloutRow prints the state after one instant and what the Deployment
+// controller wrote at it.
+func rolloutRow(out io.Writer, w *cluster.World, es []cluster.Entry, tl *timeline) {
+	d, _ := w.State.Get(rolloutKey).(*rollout.Deployment)
+	if d == nil {
+		return
 	}
-	w.d.Generation++
-	w.setVersion("v2")
-	return w
-}
-
-func (w *rolloutWorld) setVersion(v string) {
-	w.d.TemplateHash = v
-	w.d.Spec.Template.Spec.Containers = []podstatus.Container{{Name: "web", Image: "web:" + v}}
-}
-
-// sync runs the kubelet, the ReplicaSet controller and the Deployment
-// controller once each, then advances the clock.
-func (w *rolloutWorld) sync(instant bool) (rollout.Plan, error) {
-	for _, p := range w.pods {
-		if !podstatus.IsReady(p) && (instant || w.step >= w.readyAt[p.Name]) {
-			p.Status.Phase = podstatus.Running
-			p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: w.now}}
-			if instant {
-				p.Status.Conditions[0].LastTransitionTime = w.now.Add(-time.Hour)
-			}
-		}
-	}
-	for i, rs := range w.rss {
-		plan, err := replicaset.Step(rs, w.pods, w.pods, w.now, replicaset.Options{})
-		if err != nil {
-			return rollout.Plan{}, err
-		}
-		w.applyReplicaSet(rs, plan)
-		c := *rs
-		c.Status = plan.Status
-		w.rss[i] = &c
-	}
-	plan, err := rollout.Step(w.d, w.rss, w.pods, w.now, rollout.Options{})
-	if err != nil {
-		return plan, err
-	}
-	w.prev = w.rss
-	w.rss = plan.Apply(w.rss, w.now)
-	w.d.Status = plan.Status
-	if plan.Annotations != nil {
-		w.d.Annotations = plan.Annotations
-	}
-	w.now = w.now.Add(w.f.interval)
-	return plan, nil
-}
-
-// applyReplicaSet carries out a ReplicaSet plan: deleted pods vanish at once
-// and created pods start Pending, to become ready readyAfter steps later.
-func (w *rolloutWorld) applyReplicaSet(rs *replicaset.ReplicaSet, plan replicaset.Plan) {
-	gone := map[string]bool{}
-	for _, p := range plan.Delete {
-		gone[p.Name] = true
-	}
-	kept := w.pods[:0:0]
-	for _, p := range w.pods {
-		if !gone[p.Name] {
-			kept = append(kept, p)
-		}
-	}
-	controller := true
-	for i := int32(0); i < plan.Create.Count; i++ {
-		w.made++
-		name := fmt.Sprintf("%s-%d", rs.Name, w.made)
-		kept = append(kept, &podstatus.Pod{
-			ObjectMeta: meta.ObjectMeta{
-				Name: name, Namespace: rs.Namespace, UID: name, CreationTimestamp: w.now,
-				Labels:          rs.Spec.Template.Labels,
-				OwnerReferences: []meta.OwnerReference{{Kind: "ReplicaSet", Name: rs.Name, UID: rs.UID, Controller: &controller}},
-			},
-			Spec:   podstatus.Spec{NodeName: fmt.Sprintf("node-%d", w.made%3)},
-			Status: podstatus.Status{Phase: podstatus.Pending},
-		})
-		w.readyAt[name] = w.step + w.f.readyAfter
-	}
-	w.pods = kept
-}
-
-func (w *rolloutWorld) run(out io.Writer) error {
-	fmt.Fprintf(out, "Deployment web: %d replicas, strategy %s", w.d.Replicas(), w.d.Spec.Strategy.Type)
-	if ru := w.d.Spec.Strategy.RollingUpdate; ru != nil {
-		surge := w.d.MaxSurge()
-		fmt.Fprintf(out, ", maxSurge %s (%d), maxUnavailable %s (%d)", ru.MaxSurge, surge, ru.MaxUnavailable, w.d.MaxUnavailable())
-	}
-	fmt.Fprintf(out, ", minReadySeconds %d, pods ready %d sync(s) after creation, a sync every %v\n", w.d.Spec.MinReadySeconds, w.f.readyAfter, w.f.interval)
-	fmt.Fprintf(out, "update v1 → v2 at step 0")
-	if w.f.scaleAt >= 0 {
-		fmt.Fprintf(out, "; scale to %d at step %d", w.f.scaleTo, w.f.scaleAt)
-	}
-	if w.f.updateAt >= 0 {
-		fmt.Fprintf(out, "; update v2 → v3 at step %d", w.f.updateAt)
-	}
-	fmt.Fprintf(out, "\nchart: N new available, n new not available, O old available, o old not available\n\n")
-	fmt.Fprintf(out, "%5s %7s %5s %5s %6s %6s  %-28s %s\n", "step", "time", "old", "new", "pods", "avail", "actions", "chart")
-	quiet := 0
-	for w.step = 0; w.step < w.f.steps; w.step++ {
-		if w.step == w.f.scaleAt {
-			n := int32(w.f.scaleTo)
-			w.d.Spec.Replicas = &n
-			w.d.Generation++
-		}
-		if w.step == w.f.updateAt {
-			w.setVersion("v3")
-			w.d.Generation++
-		}
-		elapsed := time.Duration(w.step) * w.f.interval
-		plan, err := w.sync(false)
-		if err != nil {
-			return fmt.Errorf("simulate rollout: step %d: %v", w.step, err)
-		}
-		w.printRow(out, elapsed, plan)
-		if len(plan.Update)+int(plan.Create.Count)+len(plan.Scale)+len(plan.Delete) == 0 && w.converged() {
-			quiet++
-			if quiet == 2 {
-				fmt.Fprintf(out, "\nrollout complete after %d steps (%v): %s\n", w.step+1, elapsed, w.statusLine())
-				return nil
-			}
-		} else {
-			quiet = 0
-		}
-	}
-	fmt.Fprintf(out, "\nstopped after %d steps: %s\n", w.f.steps, w.statusLine())
-	return nil
-}
-
-func (w *rolloutWorld) converged() bool {
-	st := w.d.Status
-	r := w.d.Replicas()
-	return st.UpdatedReplicas == r && st.Replicas == r && st.AvailableReplicas == r
-}
-
-func (w *rolloutWorld) statusLine() string {
-	st := w.d.Status
-	msg := fmt.Sprintf("replicas %d, updated %d, ready %d, available %d", st.Replicas, st.UpdatedReplicas, st.ReadyReplicas, st.AvailableReplicas)
-	for _, c := range st.Conditions {
-		msg += fmt.Sprintf("; %s=%s (%s)", c.Type, c.Status, c.Reason)
-	}
-	return msg
-}
-
-func (w *rolloutWorld) printRow(out io.Writer, elapsed time.Duration, plan rollout.Plan) {
-	newName := rollout.ReplicaSetName(w.d.Name, w.d.TemplateHash)
+	cur := imageTag(d.Spec.Template.Spec)
 	var oldSize, newSize int32
-	for _, rs := range w.rss {
-		if rs.Name == newName {
+	for _, rs := range w.State.ReplicaSets() {
+		if imageTag(rs.Spec.Template.Spec) == cur {
 			newSize += rs.Replicas()
 		} else {
 			oldSize += rs.Replicas()
 		}
 	}
-	var chart strings.Builder
-	avail := 0
-	for _, isNew := range []bool{false, true} {
-		for _, p := range w.pods {
-			if strings.HasPrefix(p.Name, newName+"-") != isNew {
-				continue
-			}
-			ok := podstatus.IsAvailable(p, w.d.Spec.MinReadySeconds, w.now.Add(-w.f.interval))
-			if ok {
-				avail++
-			}
-			chart.WriteByte("oOnN"[btoi(isNew)*2+btoi(ok)])
+	var cells []byte
+	for _, p := range w.State.Pods() {
+		c := byte('o')
+		switch {
+		case p.IsDeleting():
+			c = 'x'
+		case imageTag(p.Spec) == cur && podReady(p):
+			c = 'N'
+		case imageTag(p.Spec) == cur:
+			c = 'n'
+		case podReady(p):
+			c = 'O'
 		}
+		cells = append(cells, c)
 	}
+	slices.SortStableFunc(cells, func(a, b byte) int { return strings.IndexByte("OoxnN", a) - strings.IndexByte("OoxnN", b) })
 	var acts []string
-	act := func(verb, name string, n int32) {
-		acts = append(acts, fmt.Sprintf("%s %s→%d", verb, strings.TrimPrefix(name, w.d.Name+"-"), n))
-	}
-	for _, u := range plan.Update {
-		act("Update", u.Name, u.Replicas)
-	}
-	for _, rs := range plan.Create.Objects {
-		act("Create", rs.Name, rs.Replicas())
-	}
-	for _, r := range plan.Scale {
-		act("Scale", r.Name, r.Replicas)
-	}
-	for _, d := range plan.Delete {
-		act("Delete", d.Name, w.sizeBefore(d.Name))
-	}
-	fmt.Fprintf(out, "%5d %7v %5d %5d %6d %6d  %-28s %s\n", w.step, elapsed, oldSize, newSize, len(w.pods), avail, strings.Join(acts, ", "), chart.String())
-	c := chart.String()
-	w.tl.add(elapsed.String(), strings.Join(acts, ", "), strings.Count(c, "O"), strings.Count(c, "o"), strings.Count(c, "n"), strings.Count(c, "N"))
-}
-
-// sizeBefore returns the size of the ReplicaSet named name before the
-// step's writes were applied (deletions remove only empty ReplicaSets).
-func (w *rolloutWorld) sizeBefore(name string) int32 {
-	for _, rs := range w.prev {
-		if rs.Name == name {
-			return rs.Replicas()
+	for _, e := range es {
+		if e.Controller != cluster.CtlDeployment || e.Write == nil || e.Write.Resource != "replicasets" || e.Write.Subresource != "" {
+			continue
+		}
+		rs, _ := e.Write.Object.(*replicaset.ReplicaSet)
+		switch {
+		case e.Write.Verb == plan.VerbCreate && rs != nil:
+			acts = append(acts, fmt.Sprintf("create %s→%d", imageTag(rs.Spec.Template.Spec), rs.Replicas()))
+		case e.Write.Verb == plan.VerbDelete:
+			acts = append(acts, "delete "+e.Write.Name)
+		case rs != nil && e.Write.Verb != plan.VerbDelete:
+			acts = append(acts, fmt.Sprintf("scale %s→%d", imageTag(rs.Spec.Template.Spec), rs.Replicas()))
 		}
 	}
-	return 0
+	fmt.Fprintf(out, "%7s %5d %5d %5d %6d  %-30s %s\n", since(w.Now), oldSize, newSize, len(cells), d.Status.AvailableReplicas, strings.Join(acts, ", "), cells)
+	c := string(cells)
+	tl.add(since(w.Now), strings.Join(acts, ", "), strings.Count(c, "O"), strings.Count(c, "o"), strings.Count(c, "n"), strings.Count(c, "N"), strings.Count(c, "x"))
 }
 
-func btoi(b bool) int {
-	if b {
-		return 1
+// rolloutDone reads the Deployment's status as its controller last wrote
+// it: observed the current generation, every replica updated and
+// available, and no other pod left.
+func rolloutDone(w *cluster.World) bool {
+	d, _ := w.State.Get(rolloutKey).(*rollout.Deployment)
+	if d == nil || d.Spec.Replicas == nil {
+		return false
 	}
-	return 0
+	r, st := *d.Spec.Replicas, d.Status
+	return st.ObservedGeneration == d.Generation && st.UpdatedReplicas == r && st.Replicas == r && st.AvailableReplicas == r && int32(len(w.State.Pods())) == r
+}
+
+func rolloutStatus(w *cluster.World) string {
+	d, _ := w.State.Get(rolloutKey).(*rollout.Deployment)
+	if d == nil {
+		return "the Deployment is gone"
+	}
+	st := d.Status
+	msg := fmt.Sprintf("replicas %d, updated %d, ready %d, available %d", st.Replicas, st.UpdatedReplicas, st.ReadyReplicas, st.AvailableReplicas)
+	for _, c := range st.Conditions {
+		msg += fmt.Sprintf("; %s=%s (%s)", c.Type, c.Status, c.Reason)
+	}
+	return msg
 }

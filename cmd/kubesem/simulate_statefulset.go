@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubesem/kubesem/cluster"
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
@@ -17,24 +18,20 @@ import (
 	"github.com/kubesem/kubesem/statefulset"
 )
 
-const statefulsetSynopsis = `Drives statefulset.Step sync by sync (one sync every 10s) from an empty
-set: created pods are Pending, then Running and Ready after --ready-after
-syncs; deleted pods terminate for one sync. --update-at changes the
-template (revision web-v1 to web-v2), --scale-at/--scale-to change
-replicas, --never-ready makes the pod of that ordinal at web-v2 never
-Ready. Prints per sync the outcome, the writes and every ordinal with its
-revision (1 = web-v1, 2 = web-v2) and state (R ready, P pending, N not
-ready, T terminating), then a chart: one row per ordinal, one column per
-sync; --svg FILE draws the pods per revision over time.`
+const statefulsetWorldSynopsis = `A scenario on the cluster world (package cluster): StatefulSet web (image
+web:v1) is created at 0s on three nodes; its pods become ready
+--ready-after × 10s after they start, and a deleted pod terminates over
+--grace (the world's kubelet model). --update-at changes the template to
+web:v2 (at that many 10s), --scale-at/--scale-to change replicas,
+--never-ready makes the pod of that ordinal at web:v2 never Ready. Prints,
+for every instant at which something other than a heartbeat was written,
+what the StatefulSet controller wrote and every ordinal with its revision
+number and state (R ready, N not ready, T terminating), then a chart: one
+row per ordinal, one column per printed instant; --svg FILE draws the pods
+per revision over time.`
 
-type simPod struct {
-	ord        int32
-	rev        string
-	createdAt  int
-	terminated int // sync at which deletion began, -1 if none
-}
-
-// simulateStatefulSet prints a StatefulSet's syncs as a timeline.
+// simulateStatefulSet builds the StatefulSet scenario from the flags, runs
+// it on the world and prints the timeline.
 func simulateStatefulSet(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("simulate statefulset", flag.ContinueOnError)
 	replicas := fs.Int("replicas", 3, "spec.replicas")
@@ -44,25 +41,28 @@ func simulateStatefulSet(args []string, stdout io.Writer) error {
 	partition := fs.Int("partition", 0, "spec.updateStrategy.rollingUpdate.partition")
 	maxUnavailable := fs.String("max-unavailable", "", "spec.updateStrategy.rollingUpdate.maxUnavailable (integer or percentage; empty: unset)")
 	gate := fs.Bool("gate", false, "turn on the MaxUnavailableStatefulSet feature gate (off in v1.36.3)")
-	readyAfter := fs.Int("ready-after", 1, "syncs a created pod stays Pending before it is Running and Ready")
-	neverReady := fs.Int("never-ready", -1, "ordinal whose pod at web-v2 never becomes Ready (-1: none)")
-	updateAt := fs.Int("update-at", 6, "sync at which the template changes to web-v2 (-1: never)")
-	scaleAt := fs.Int("scale-at", -1, "sync at which replicas change to --scale-to (-1: never)")
+	readyAfter := fs.Int("ready-after", 1, "a started pod becomes Ready after this many 10s")
+	grace := fs.Duration("grace", 10*time.Second, "the pods' terminationGracePeriodSeconds")
+	neverReady := fs.Int("never-ready", -1, "ordinal whose pod at web:v2 never becomes Ready (-1: none)")
+	updateAt := fs.Int("update-at", 6, "at this many 10s the template changes to web:v2 (-1: never)")
+	scaleAt := fs.Int("scale-at", -1, "at this many 10s replicas change to --scale-to (-1: never)")
 	scaleTo := fs.Int("scale-to", 1, "replicas after --scale-at")
-	steps := fs.Int("steps", 60, "syncs at most")
-	svg := fs.String("svg", "", "also write the pods' states after each sync as a standalone SVG chart to this file")
-	if err := parseFlags(fs, args, stdout, statefulsetSynopsis); err != nil {
+	steps := fs.Int("steps", 60, "simulate at most this many 10s")
+	svg := fs.String("svg", "", "also write the pods' states after each printed instant as a standalone SVG chart to this file")
+	if err := parseFlags(fs, args, stdout, statefulsetWorldSynopsis); err != nil {
 		return err
 	}
-	if *steps < 1 || *steps > 1000 || *readyAfter < 0 || *readyAfter > 1000 || *replicas > 1000 || *scaleTo > 1000 {
-		return usagef("simulate statefulset: --steps 1-1000, --ready-after 0-1000, replicas at most 1000")
+	if *steps < 1 || *steps > 1000 || *readyAfter < 0 || *readyAfter > 1000 || *replicas > 1000 || *scaleTo > 1000 || *scaleTo < 0 || *grace < 0 {
+		return usagef("simulate statefulset: --steps 1-1000, --ready-after 0-1000, replicas 0-1000, --grace >= 0")
 	}
 	r, p := int32(*replicas), int32(*partition)
-	set := statefulset.StatefulSet{
-		ObjectMeta: meta.ObjectMeta{Name: "web", Namespace: "default", UID: "web-uid", Generation: 1},
+	g := int64(*grace / time.Second)
+	set := &statefulset.StatefulSet{
+		ObjectMeta: meta.ObjectMeta{Name: "web", Namespace: "default", Generation: 1},
 		Spec: statefulset.Spec{Replicas: &r, ServiceName: "nginx", PodManagementPolicy: statefulset.PodManagementPolicy(*policy),
-			UpdateStrategy:   statefulset.UpdateStrategy{Type: statefulset.UpdateStrategyType(*strategy)},
-			TemplateRevision: "web-v1"},
+			Selector:       meta.SelectorFromSet(map[string]string{"app": "web"}),
+			Template:       stsTemplate("v1", g),
+			UpdateStrategy: statefulset.UpdateStrategy{Type: statefulset.UpdateStrategyType(*strategy)}},
 	}
 	if *start != 0 {
 		set.Spec.Ordinals = &statefulset.OrdinalsSpec{Start: int32(*start)}
@@ -77,124 +77,198 @@ func simulateStatefulSet(args []string, stdout io.Writer) error {
 			set.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable = &v
 		}
 	}
-	if err := statefulset.Validate(&set); err != nil {
+	if err := statefulset.Validate(set); err != nil {
 		return usagef("simulate statefulset: %v", err)
 	}
-	opts := statefulset.Options{MaxUnavailableStatefulSet: *gate}
-	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	pods := map[int32]*simPod{}
-	var revs []history.ControllerRevision
+	key := cluster.Key{Kind: cluster.KindStatefulSet, Namespace: "default", Name: "web"}
+	ready := time.Duration(*readyAfter) * 10 * time.Second
+	sc := cluster.Scenario{
+		Start:   simStart,
+		Objects: []any{readyNode("node-0", nil), readyNode("node-1", nil), readyNode("node-2", nil), set},
+		Pods:    []cluster.PodBehavior{{ReadyDelay: &ready}},
+	}
+	if *neverReady >= 0 {
+		sel := meta.SelectorFromSet(map[string]string{statefulset.LabelPodName: "web-" + strconv.Itoa(*neverReady), "version": "v2"})
+		sc.Pods = append([]cluster.PodBehavior{{Selector: sel, NeverReady: true}}, sc.Pods...)
+	}
+	last := time.Duration(0)
+	if *updateAt >= 0 {
+		last = time.Duration(*updateAt) * 10 * time.Second
+		// The world's image and template events do not take a
+		// StatefulSet: the update replaces the whole object (as kubectl
+		// apply would), with the replicas it has by then.
+		c := *set
+		c.Spec.Template = stsTemplate("v2", g)
+		if *scaleAt >= 0 && *scaleAt <= *updateAt {
+			n := int32(*scaleTo)
+			c.Spec.Replicas = &n
+		}
+		sc.Events = append(sc.Events, cluster.Event{At: last, Kind: cluster.EventUpdate, Object: &c})
+	}
+	if *scaleAt >= 0 {
+		n := int32(*scaleTo)
+		d := time.Duration(*scaleAt) * 10 * time.Second
+		last = max(last, d)
+		sc.Events = append(sc.Events, cluster.Event{At: d, Kind: cluster.EventScale, Target: key, Replicas: &n})
+	}
+	opts := cluster.Options{StatefulSet: statefulset.Options{MaxUnavailableStatefulSet: *gate}}
+	w, st, err := newSimWorld(sc, opts)
+	if err != nil {
+		return fmt.Errorf("simulate statefulset: %v", err)
+	}
 	var tl *timeline
 	if *svg != "" {
 		tl = &timeline{title: "kubesem simulate statefulset", series: []series{
-			{"ready web-v2", "#2b8a3e"}, {"ready web-v1", "#1c7ed6"}, {"not ready", "#f59f00"}, {"terminating", "#c92a2a"}}}
+			{"ready web:v2", "#2b8a3e"}, {"ready web:v1", "#1c7ed6"}, {"not ready", "#f59f00"}, {"terminating", "#c92a2a"}}}
 	}
-	fmt.Fprintf(stdout, "StatefulSet web: replicas %d, start %d, %s, %s", *replicas, *start, set.Policy(), set.Strategy())
-	if set.Strategy() == statefulset.RollingUpdate {
+	fmt.Fprintf(stdout, "StatefulSet web: replicas %d, start %d, %s, %s", *replicas, *start, *policy, *strategy)
+	if set.Spec.UpdateStrategy.Type == statefulset.RollingUpdate {
 		fmt.Fprintf(stdout, ", partition %d", *partition)
 		if *maxUnavailable != "" {
 			fmt.Fprintf(stdout, ", maxUnavailable %s (gate %v)", *maxUnavailable, *gate)
 		}
 	}
-	fmt.Fprintf(stdout, "\nsync  time   outcome        writes | pods\n")
-	quiet := 0
-	var chart []map[int32]byte // per sync: ordinal → cell
-	for step := 0; step < *steps; step++ {
-		now := t0.Add(time.Duration(step) * 10 * time.Second)
-		if step == *updateAt {
-			set.Spec.TemplateRevision = "web-v2"
-			set.Generation++
-		}
-		if step == *scaleAt {
-			n := int32(*scaleTo)
-			set.Spec.Replicas = &n
-			set.Generation++
-		}
-		// pods as the controller sees them
-		var in []*podstatus.Pod
-		for _, sp := range pods {
-			in = append(in, simPodView(sp, step, *readyAfter, *neverReady, now))
-		}
-		plan, err := statefulset.Step(&set, in, revs, nil, now, opts)
+	fmt.Fprintf(stdout, "; pods ready %v after they start, grace %v\n", ready, *grace)
+	fmt.Fprintf(stdout, "revisions: 1 = web:v1, 2 = web:v2 (the ControllerRevisions' numbers)\n")
+	fmt.Fprintf(stdout, "%6s  %s | %s\n", "time", "statefulset controller", "pods")
+	end := simStart.Add(time.Duration(*steps) * 10 * time.Second)
+	lastBusy := simStart
+	var chart []map[int]byte
+	for {
+		i := len(w.Trace)
+		ok, err := st.step(end)
 		if err != nil {
-			return err
+			return fmt.Errorf("simulate statefulset: %v", err)
 		}
-		set.Status = plan.Status
-		var writes []string
-		for _, w := range plan.Revisions {
-			revs = simApplyRevision(revs, w)
-			writes = append(writes, string(w.Verb)+" "+w.Name)
+		if !ok {
+			break
 		}
-		for _, d := range plan.Delete {
-			o := statefulset.ParseOrdinal(d.Name)
-			if sp := pods[o]; sp != nil && sp.terminated < 0 {
-				sp.terminated = step
-			}
-			writes = append(writes, "delete "+d.Name)
-		}
-		for _, c := range plan.Create.Objects {
-			pods[c.Ordinal] = &simPod{ord: c.Ordinal, rev: c.Revision, createdAt: step, terminated: -1}
-			writes = append(writes, "create "+c.Name+"@"+strings.TrimPrefix(c.Revision, "web-"))
-		}
-		// terminated pods vanish one sync after their deletion began
-		for o, sp := range pods {
-			if sp.terminated >= 0 && sp.terminated < step {
-				delete(pods, o)
-			}
-		}
-		line, stack := simPodsLine(pods, step, *readyAfter, *neverReady, now)
-		chart = append(chart, simChartColumn(pods, step, *readyAfter, *neverReady))
-		w := strings.Join(writes, ", ")
-		if w == "" {
-			w = "-"
-		}
-		fmt.Fprintf(stdout, "%4d  %5s  %-13s  %s | %s\n", step, fmt.Sprintf("%ds", step*10), plan.Outcome, w, line)
-		tl.add(fmt.Sprintf("%ds", step*10), w, stack...)
-		if len(writes) == 0 && step > *updateAt && step > *scaleAt {
-			quiet++
-			if quiet >= 2 {
+		es := entriesSince(w, i)
+		if !busy(es) {
+			if w.Now.Sub(simStart) >= last && w.Now.Sub(lastBusy) >= 30*time.Second {
 				break
 			}
-		} else {
-			quiet = 0
+			continue
 		}
+		lastBusy = w.Now
+		revs := revisionNumbers(w)
+		var writes []string
+		for _, e := range es {
+			if e.Controller != cluster.CtlStatefulSet || e.Write == nil || e.Write.Subresource != "" {
+				continue
+			}
+			switch {
+			case e.Write.Resource == "pods" && e.Write.Verb == plan.VerbCreate:
+				if p, ok := e.Write.Object.(*podstatus.Pod); ok {
+					writes = append(writes, fmt.Sprintf("create %s@%s", p.Name, revs[p.Labels[history.HashLabel]]))
+				}
+			case e.Write.Resource == "controllerrevisions":
+				if r, ok := e.Write.Object.(*history.ControllerRevision); ok {
+					writes = append(writes, fmt.Sprintf("%s revision %d", e.Write.Verb, r.Revision))
+				} else {
+					writes = append(writes, writeLine(e))
+				}
+			default:
+				writes = append(writes, writeLine(e))
+			}
+		}
+		line, col, stack := stsPods(w, revs)
+		chart = append(chart, col)
+		ws := strings.Join(writes, ", ")
+		if ws == "" {
+			ws = "-"
+		}
+		fmt.Fprintf(stdout, "%6s  %s | %s\n", since(w.Now), ws, line)
+		tl.add(since(w.Now), ws, stack...)
 	}
-	fmt.Fprintf(stdout, "status: replicas %d, ready %d, current %d (%s), updated %d (%s)\n", set.Status.Replicas, set.Status.ReadyReplicas,
-		set.Status.CurrentReplicas, set.Status.CurrentRevision, set.Status.UpdatedReplicas, set.Status.UpdateRevision)
-	simPrintChart(stdout, chart)
+	if s, _ := w.State.Get(key).(*statefulset.StatefulSet); s != nil {
+		revs := revisionNumbers(w)
+		st := s.Status
+		fmt.Fprintf(stdout, "status at %s: replicas %d, ready %d, current %d (revision %s), updated %d (revision %s)\n", since(w.Now), st.Replicas, st.ReadyReplicas,
+			st.CurrentReplicas, revs[st.CurrentRevision], st.UpdatedReplicas, revs[st.UpdateRevision])
+	}
+	stsPrintChart(stdout, chart)
 	return tl.writeFile(*svg)
 }
 
-// simChartColumn is one sync's column of the chart: per ordinal, the
-// revision digit of a Ready pod, p pending, n running but not Ready,
-// t terminating.
-func simChartColumn(pods map[int32]*simPod, step, readyAfter, neverReady int) map[int32]byte {
-	col := make(map[int32]byte, len(pods))
-	for o, sp := range pods {
-		c := byte('p')
-		switch {
-		case sp.terminated >= 0:
-			c = 't'
-		case simReady(sp, step+1, readyAfter, neverReady):
-			c = strings.TrimPrefix(sp.rev, "web-v")[0]
-		case step+1-sp.createdAt > readyAfter:
-			c = 'n'
-		}
-		col[o] = c
+// stsTemplate is the pods' template at image web:<version>, labelled with
+// the version (so that a PodBehavior can pick one revision's pod).
+func stsTemplate(version string, grace int64) podstatus.Template {
+	return podstatus.Template{
+		ObjectMeta: meta.ObjectMeta{Labels: map[string]string{"app": "web", "version": version}},
+		Spec: podstatus.Spec{TerminationGracePeriodSeconds: &grace,
+			Containers: []podstatus.Container{{Name: "web", Image: "web:" + version}}},
 	}
-	return col
 }
 
-// simPrintChart prints one row per ordinal that ever had a pod, one column
-// per sync ('.' no pod).
-func simPrintChart(w io.Writer, chart []map[int32]byte) {
-	seen := map[int32]bool{}
+// revisionNumbers maps each ControllerRevision's name to its number.
+func revisionNumbers(w *cluster.World) map[string]string {
+	m := map[string]string{}
+	for _, r := range w.State.ControllerRevisions() {
+		m[r.Name] = strconv.FormatInt(r.Revision, 10)
+	}
+	return m
+}
+
+// stsPods lists the set's pods by ordinal with their revision number and
+// state, the chart's column and the SVG's stack.
+func stsPods(w *cluster.World, revs map[string]string) (string, map[int]byte, []int) {
+	type row struct {
+		ord  int
+		text string
+	}
+	var rows []row
+	col := map[int]byte{}
+	stack := make([]int, 4)
+	for _, p := range w.State.Pods() {
+		ord, err := strconv.Atoi(strings.TrimPrefix(p.Name, "web-"))
+		if err != nil {
+			continue
+		}
+		rev := revs[p.Labels[history.HashLabel]]
+		if rev == "" {
+			rev = "?"
+		}
+		st := "N"
+		c := byte('n')
+		switch {
+		case p.IsDeleting():
+			st, c = "T", 't'
+			stack[3]++
+		case podReady(p):
+			st, c = "R", rev[0]
+			if p.Labels["version"] == "v2" {
+				stack[0]++
+			} else {
+				stack[1]++
+			}
+		default:
+			stack[2]++
+		}
+		col[ord] = c
+		rows = append(rows, row{ord, fmt.Sprintf("%d:%s%s", ord, rev, st)})
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].ord < rows[j].ord })
+	parts := make([]string, len(rows))
+	for i, r := range rows {
+		parts[i] = r.text
+	}
+	if len(parts) == 0 {
+		return "(none)", col, stack
+	}
+	return strings.Join(parts, " "), col, stack
+}
+
+// stsPrintChart prints one row per ordinal that ever had a pod, one column
+// per printed instant ('.' no pod).
+func stsPrintChart(w io.Writer, chart []map[int]byte) {
+	seen := map[int]bool{}
 	var ords []int
 	for _, col := range chart {
 		for o := range col {
 			if !seen[o] {
 				seen[o] = true
-				ords = append(ords, int(o))
+				ords = append(ords, o)
 			}
 		}
 	}
@@ -202,100 +276,15 @@ func simPrintChart(w io.Writer, chart []map[int32]byte) {
 		return
 	}
 	sort.Ints(ords)
-	fmt.Fprintf(w, "\nper ordinal, one column per sync (1/2 Ready at web-v1/web-v2, p pending, n not ready, t terminating, . no pod):\n")
+	fmt.Fprintf(w, "\nper ordinal, one column per printed instant (1/2 Ready at revision 1/2, n not ready, t terminating, . no pod):\n")
 	for _, o := range ords {
 		row := make([]byte, len(chart))
 		for i, col := range chart {
 			row[i] = '.'
-			if c, ok := col[int32(o)]; ok {
+			if c, ok := col[o]; ok {
 				row[i] = c
 			}
 		}
 		fmt.Fprintf(w, "web-%-4d %s\n", o, row)
 	}
-}
-
-func simReady(sp *simPod, step, readyAfter, neverReady int) bool {
-	if int(sp.ord) == neverReady && sp.rev == "web-v2" {
-		return false
-	}
-	return step-sp.createdAt > readyAfter
-}
-
-func simPodView(sp *simPod, step, readyAfter, neverReady int, now time.Time) *podstatus.Pod {
-	name := statefulset.PodName("web", sp.ord)
-	p := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", UID: name + "-" + strconv.Itoa(sp.createdAt),
-		Labels: map[string]string{statefulset.LabelPodName: name, history.HashLabel: sp.rev}}}
-	switch {
-	case simReady(sp, step, readyAfter, neverReady):
-		p.Status.Phase = podstatus.Running
-		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: now.Add(-time.Second)}}
-	case step-sp.createdAt > readyAfter:
-		p.Status.Phase = podstatus.Running
-		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionFalse, LastTransitionTime: now}}
-	default:
-		p.Status.Phase = podstatus.Pending
-	}
-	if sp.terminated >= 0 {
-		d := now
-		p.DeletionTimestamp = &d
-	}
-	return p
-}
-
-func simPodsLine(pods map[int32]*simPod, step, readyAfter, neverReady int, now time.Time) (string, []int) {
-	ords := make([]int, 0, len(pods))
-	for o := range pods {
-		ords = append(ords, int(o))
-	}
-	sort.Ints(ords)
-	stack := make([]int, 4)
-	var parts []string
-	for _, o := range ords {
-		sp := pods[int32(o)]
-		st := "P"
-		switch {
-		case sp.terminated >= 0:
-			st = "T"
-			stack[3]++
-		case simReady(sp, step+1, readyAfter, neverReady):
-			st = "R"
-			if sp.rev == "web-v2" {
-				stack[0]++
-			} else {
-				stack[1]++
-			}
-		case step+1-sp.createdAt > readyAfter:
-			st = "N"
-			stack[2]++
-		default:
-			stack[2]++
-		}
-		parts = append(parts, fmt.Sprintf("%d:%s%s", o, strings.TrimPrefix(sp.rev, "web-v"), st))
-	}
-	_ = now
-	if len(parts) == 0 {
-		return "(none)", stack
-	}
-	return strings.Join(parts, " "), stack
-}
-
-func simApplyRevision(revs []history.ControllerRevision, w history.Write) []history.ControllerRevision {
-	switch w.Verb {
-	case plan.VerbCreate:
-		return append(revs, history.ControllerRevision{ObjectMeta: meta.ObjectMeta{Name: w.Name}, Revision: w.Revision})
-	case plan.VerbUpdate:
-		for i := range revs {
-			if revs[i].Name == w.Name {
-				revs[i].Revision = w.Revision
-			}
-		}
-	case plan.VerbDelete:
-		for i := range revs {
-			if revs[i].Name == w.Name {
-				return append(revs[:i], revs[i+1:]...)
-			}
-		}
-	}
-	return revs
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // svgSteps parses an SVG (failing on malformed XML) and returns which step
@@ -66,7 +67,7 @@ func TestSimulateSVG(t *testing.T) {
 	}{
 		{[]string{"simulate", "rollout", "--replicas", "10", "--max-surge", "3", "--max-unavailable", "2", "--ready-after", "3", "--scale-at", "4", "--scale-to", "15"},
 			func(out string) int {
-				return countLines(out, func(l string) bool { f := strings.Fields(l); return len(f) > 2 && isInt(f[0]) })
+				return countLines(out, func(l string) bool { f := strings.Fields(l); return len(f) > 2 && isDuration(f[0]) })
 			}},
 		{[]string{"simulate", "cronjob", "--schedule", "*/5 * * * *", "--window", "3h"},
 			func(out string) int { return strings.Count(out, "\n  2026-") }},
@@ -74,11 +75,11 @@ func TestSimulateSVG(t *testing.T) {
 			func(out string) int { return strings.Count(out, "\n  2026-") }},
 		{[]string{"simulate", "drain"},
 			func(out string) int {
-				return countLines(out, func(l string) bool { f := strings.Fields(l); return len(f) > 1 && isInt(f[0]) })
+				return countLines(out, func(l string) bool { f := strings.Fields(l); return len(f) == 1 && isDuration(f[0]) })
 			}},
 		{[]string{"simulate", "statefulset", "--replicas", "3", "--update-at", "4", "--partition", "1"},
 			func(out string) int {
-				return countLines(out, func(l string) bool { f := strings.Fields(l); return len(f) > 2 && isInt(f[0]) })
+				return countLines(out, func(l string) bool { f := strings.Fields(l); return len(f) > 2 && isDuration(f[0]) })
 			}},
 		// One column per tick: the length of a node's chart row.
 		{[]string{"simulate", "daemonset", "--max-surge", "1", "--max-unavailable", "0", "--not-ready", "node-2@15s"},
@@ -124,5 +125,12 @@ func countLines(s string, f func(string) bool) int {
 
 func isInt(s string) bool {
 	_, err := strconv.Atoi(s)
+	return err == nil
+}
+
+// isDuration reports whether s is a Go duration ("0s", "1m10s"): the first
+// field of a timeline row of the simulations on the world.
+func isDuration(s string) bool {
+	_, err := time.ParseDuration(s)
 	return err == nil
 }

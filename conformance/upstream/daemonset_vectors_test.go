@@ -85,7 +85,7 @@ type dsStepInput struct {
 	Nodes     []*node.Node        `json:"nodes"`
 	Pods      []*podstatus.Pod    `json:"pods"`
 	History   daemonset.History   `json:"history"`
-	Backoff   daemonset.Backoff   `json:"backoff"`
+	Backoff   daemonset.Backoff   `json:"memory"`
 	Now       time.Time           `json:"now"`
 }
 

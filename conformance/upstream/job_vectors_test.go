@@ -43,7 +43,7 @@ type jobVectorInput struct {
 	Backoff *struct {
 		FailuresAfterLastSuccess int32      `json:"failuresAfterLastSuccess"`
 		LastFailureTime          *time.Time `json:"lastFailureTime"`
-	} `json:"backoff"`
+	} `json:"memory"`
 }
 
 // jobVectorOptions is a job.Step vector's options (testdata/job/README.md).
@@ -211,7 +211,7 @@ func jobVectorWrites(input, options json.RawMessage, res jobSyncResult) error {
 		Job     job.Job            `json:"job"`
 		Pods    []*podstatus.Pod   `json:"pods"`
 		Now     time.Time          `json:"now"`
-		Backoff *job.BackoffRecord `json:"backoff"`
+		Backoff *job.BackoffRecord `json:"memory"`
 	}
 	if err := json.Unmarshal(input, &in); err != nil {
 		return err

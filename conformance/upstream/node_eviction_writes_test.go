@@ -68,7 +68,7 @@ func TestNodeEvictionStepWritesUpstream(t *testing.T) {
 		var in struct {
 			Node      node.Node                `json:"node"`
 			Pods      []*podstatus.Pod         `json:"pods"`
-			Scheduled []node.ScheduledEviction `json:"scheduled"`
+			Scheduled []node.ScheduledEviction `json:"memory"`
 			Now       time.Time                `json:"now"`
 		}
 		if err := json.Unmarshal(v.Input, &up); err != nil {
@@ -133,7 +133,7 @@ func TestNodeEvictionStepWritesUpstream(t *testing.T) {
 type nodeEvictionVecUpIn struct {
 	Node      v1.Node                  `json:"node"`
 	Pods      []*v1.Pod                `json:"pods"`
-	Scheduled []node.ScheduledEviction `json:"scheduled"`
+	Scheduled []node.ScheduledEviction `json:"memory"`
 	Now       time.Time                `json:"now"`
 }
 

@@ -136,7 +136,7 @@ func TestNodeVectorsUpstream(t *testing.T) {
 				var in struct {
 					Node      v1.Node                  `json:"node"`
 					Pods      []*v1.Pod                `json:"pods"`
-					Scheduled []node.ScheduledEviction `json:"scheduled"`
+					Scheduled []node.ScheduledEviction `json:"memory"`
 					Now       time.Time                `json:"now"`
 				}
 				_ = json.Unmarshal(v.Input, &in)
