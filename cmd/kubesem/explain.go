@@ -140,7 +140,7 @@ func explainCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	printExplanations(stdout, now, ex.out)
 	if tl != nil {
-		fmt.Fprintf(stdout, "\npredicted timeline from %s (the sync above, then the world runs on: scheduler, kubelets, node heartbeats)\n\n", now.UTC().Format(time.RFC3339))
+		fmt.Fprintf(stdout, "\npredicted timeline from %s (the sync above, then the world runs on: scheduler, kubelets, node heartbeats)\n%s\n\n", now.UTC().Format(time.RFC3339), generatedNamesNote)
 		tl.printTrace(stdout, false)
 		fmt.Fprintln(stdout)
 		tl.printEnd(stdout)

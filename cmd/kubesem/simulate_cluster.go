@@ -440,6 +440,11 @@ func verbOf(w *plan.Write) string {
 	return string(w.Verb) + " " + w.Subresource
 }
 
+// generatedNamesNote says which printed names are not Kubernetes' own:
+// the API server completes a generateName with five random characters,
+// which the world spells from a counter instead.
+const generatedNamesNote = "names completed from generateName (a ReplicaSet's or Job's pods: …-bbbbb, …-lbbbb) stand in for the API server's random five-character suffixes; every other name is the one Kubernetes uses"
+
 func (r *clusterRun) print(out io.Writer, run *scenarioRun, file string, heartbeats bool) {
 	w := r.w
 	fmt.Fprintf(out, "scenario %s: %s; %d event(s); start %s\n", file, countKinds(run.sc.Objects), len(run.sc.Events), w.Start.Format(time.RFC3339))
@@ -453,6 +458,7 @@ func (r *clusterRun) print(out io.Writer, run *scenarioRun, file string, heartbe
 	if !heartbeats {
 		fmt.Fprintln(out, "node heartbeats (lease renewals, periodic status reports) are not shown (--heartbeats shows them)")
 	}
+	fmt.Fprintln(out, generatedNamesNote)
 	fmt.Fprintln(out)
 	r.printTrace(out, heartbeats)
 	fmt.Fprintln(out)
