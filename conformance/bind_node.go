@@ -41,7 +41,7 @@ type nodeSelectorOut struct {
 }
 
 type nodeTolerationsIn struct {
-	Tolerations []node.Toleration `json:"tolerations"`
+	Tolerations []node.Toleration `json:"tolerations,omitempty"`
 	// Seconds is the admission plugin's two flags, any int64, taken as they
 	// are; absent means their defaults (300).
 	Seconds *int64 `json:"seconds"`

@@ -19,14 +19,18 @@ const HashLabel = "pod-template-hash"
 
 // sameTemplate reports whether two pod templates are equal apart from the
 // pod-template-hash label, the way upstream's semantic equality compares
-// them: nil and empty slices and maps are equal, times compare as instants.
+// them once the API server has decoded them: nil and empty slices and maps
+// are equal, times compare as instants, and the unmodelled part is read as
+// decoding reads it (podstatus.Template.Comparable: resources: {} is no
+// resources, quantities by value). API defaulting is not applied: a default
+// spelt on one side only is a change here (see podstatus/normal.go).
 //
 // Source: upstream deployment_util.go EqualIgnoreHash (v1.36.3).
 func sameTemplate(a, b *podstatus.Template) bool {
 	if !sameLabelsIgnoringHash(a.Labels, b.Labels) {
 		return false
 	}
-	ca, cb := *a, *b
+	ca, cb := a.Comparable(), b.Comparable()
 	ca.Labels, cb.Labels = nil, nil
 	return deepEqual(reflect.ValueOf(&ca).Elem(), reflect.ValueOf(&cb).Elem())
 }
@@ -62,6 +66,9 @@ func deepEqual(a, b reflect.Value) bool {
 	case reflect.Pointer, reflect.Interface:
 		if a.IsNil() || b.IsNil() {
 			return a.IsNil() == b.IsNil()
+		}
+		if a.Elem().Type() != b.Elem().Type() {
+			return false // a JSON string and a JSON number, say
 		}
 		return deepEqual(a.Elem(), b.Elem())
 	case reflect.Struct:
@@ -124,7 +131,7 @@ func timeOf(v reflect.Value) time.Time {
 // upstream. It is stable across runs but is not the value Kubernetes computes.
 func templateHash(t *podstatus.Template, collisionCount *int32) string {
 	h := fnv.New32a()
-	c := *t
+	c := t.Comparable()
 	if _, ok := c.Labels[HashLabel]; ok {
 		c.Labels = nil
 		for k, v := range t.Labels {
