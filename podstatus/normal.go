@@ -33,24 +33,24 @@ import (
 //   - a pointer (to a scalar, struct, quantity …) present is kept even
 //     when it points to a zero value: securityContext: {} is not absent.
 //
-// Not normalised, and so still a difference where v1.36.3 sees none
-// (residual differences, each counted by TestTemplateEqualityDifferential
-// in conformance/upstream):
+// Before that, the template is defaulted as the API server defaults a
+// Deployment's template (defaults.go). Not normalised, and so still a
+// difference where v1.36.3 sees none (residual differences):
 //
-//   - API defaulting: the API server fills defaults (imagePullPolicy,
-//     terminationMessagePath, protocol: TCP, probe periods, a pod
-//     securityContext {}, schedulerName, dnsPolicy …) before the
-//     controller compares; kubesem compares what it is given, so a template
-//     spelling a default on one side only is a change. Templates read
-//     back from the API server (kubectl get -o json, the adapter) carry
-//     the defaults on both sides and compare as upstream does.
 //   - keys the v1.36.3 API does not know are kept and compared as given
 //     (the server drops them; kubesem keeps them so that a field of a
 //     later release that changed is never read as no change);
 //   - a value of the wrong JSON type (a string where a number belongs),
 //     which the API server refuses, compares as given;
-//   - modelled fields follow their Go types: a modelled pointer absent
-//     and present-but-zero differ, as upstream's do.
+//   - an image reference is judged valid or not (for the default pull
+//     policy) by the reference grammar, not by the distribution library
+//     itself (its length limits and normalisation are not repeated);
+//   - integers spelt as floats (1.0 for 1), which the API server's
+//     decoding handles by its own rules, compare as spelt.
+//
+// TestTemplateEqualityDifferential in conformance/upstream compares this
+// with upstream's EqualIgnoreHash on decoded, defaulted templates over
+// 12,000 random hand-trimmed pairs.
 
 // quantityValue is a quantity's value, exact, as a reduced fraction: two
 // spellings of one value are equal.
@@ -59,9 +59,11 @@ type quantityValue string
 // timeValue is a time as an instant, in RFC 3339 UTC to the second.
 type timeValue string
 
-// normalised is the unmodelled part of the template JSON all, read as the
-// API server's decoding reads it (see above).
+// normalised is the unmodelled part of the template JSON all, defaulted
+// as the API server defaults it (defaults.go) and read as its decoding
+// reads it (see above). all is modified.
 func normalised(all any) any {
+	withDefaults(all)
 	return residual(normalise(all, templateShape), templateFieldsType)
 }
 
@@ -82,7 +84,7 @@ func normalise(v any, code string) any {
 		return v
 	case code == "q", code == "pq":
 		q := quantity(v)
-		if code == "q" && q == "0" {
+		if code == "q" && q == quantityValue("0") {
 			return nil
 		}
 		return q
@@ -222,7 +224,7 @@ func quantity(v any) any {
 	case json.Number:
 		s = string(x)
 	default:
-		return v
+		return v // a quantityValue already, or not a quantity
 	}
 	r, ok := parseQuantity(strings.TrimSpace(s))
 	if !ok {
@@ -233,6 +235,7 @@ func quantity(v any) any {
 
 var (
 	nano       = big.NewRat(1, 1_000_000_000)
+	milli      = big.NewRat(1, 1000)
 	maxBinary  = new(big.Rat).SetInt64(1<<63 - 1)
 	decimalExp = map[string]int{"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
 	binaryExp  = map[string]uint{"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
@@ -296,15 +299,7 @@ func parseQuantity(s string) (*big.Rat, bool) {
 			return nil, false
 		}
 	}
-	if r.Sign() != 0 {
-		// Round the magnitude up to a multiple of 1n.
-		q := new(big.Rat).Quo(r, nano)
-		if !q.IsInt() {
-			n := new(big.Int).Quo(q.Num(), q.Denom())
-			n.Add(n, big.NewInt(1))
-			r.Mul(new(big.Rat).SetInt(n), nano)
-		}
-	}
+	r = roundUp(r, nano)
 	if binary && r.Cmp(maxBinary) > 0 {
 		r.Set(maxBinary)
 	}
@@ -312,6 +307,17 @@ func parseQuantity(s string) (*big.Rat, bool) {
 		r.Neg(r)
 	}
 	return r, true
+}
+
+// roundUp rounds r, not negative, up to a multiple of unit.
+func roundUp(r, unit *big.Rat) *big.Rat {
+	q := new(big.Rat).Quo(r, unit)
+	if q.IsInt() {
+		return r
+	}
+	n := new(big.Int).Quo(q.Num(), q.Denom())
+	n.Add(n, big.NewInt(1))
+	return new(big.Rat).Mul(new(big.Rat).SetInt(n), unit)
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }

@@ -35,11 +35,13 @@ type Template struct {
 	norm any
 }
 
-// Comparable returns t as template comparisons see it: the modelled fields,
-// and the unmodelled part read as the v1.36.3 API server decodes it (null
-// and zero scalars absent, empty lists, maps and value structs absent,
-// quantities by value; see normal.go for exactly what is and is not
-// normalised), not as it was spelt. Two templates upstream's
+// Comparable returns t as template comparisons see it: defaulted as the
+// v1.36.3 API server defaults a Deployment's template (defaults.go;
+// restartPolicy Always and terminationGracePeriodSeconds 30 among the
+// modelled fields), and the unmodelled part read as its decoding reads it
+// (null and zero scalars absent, empty lists, maps and value structs
+// absent, quantities by value; see normal.go for exactly what is and is
+// not normalised), not as it was spelt. Two templates upstream's
 // EqualIgnoreHash compares equal after decoding compare equal here, field
 // by field with nil and empty alike; the copy is for comparing and hashing
 // only (MarshalJSON of it drops the unmodelled part).
@@ -48,7 +50,22 @@ type Template struct {
 // decoded objects), apimachinery resource.ParseQuantity (v1.36.3).
 func (t *Template) Comparable() Template {
 	c := *t
+	if c.norm == nil {
+		// Built in Go: its JSON is all there is to default.
+		if b, err := json.Marshal(t); err == nil {
+			if all, err := decodeNumbers(b); err == nil {
+				c.norm = normalised(all)
+			}
+		}
+	}
 	c.rest = nil
+	if c.Spec.RestartPolicy == "" {
+		c.Spec.RestartPolicy = "Always"
+	}
+	if c.Spec.TerminationGracePeriodSeconds == nil {
+		period := int64(30)
+		c.Spec.TerminationGracePeriodSeconds = &period
+	}
 	return c
 }
 
@@ -74,7 +91,8 @@ func (t *Template) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	rest, _ := residual(all, templateFieldsType).(map[string]any)
-	*t = Template{ObjectMeta: f.ObjectMeta, Spec: f.Spec, rest: rest, norm: normalised(all)}
+	again, _ := decodeNumbers(b) // rest shares values with all
+	*t = Template{ObjectMeta: f.ObjectMeta, Spec: f.Spec, rest: rest, norm: normalised(again)}
 	return nil
 }
 

@@ -19,11 +19,12 @@ const HashLabel = "pod-template-hash"
 
 // sameTemplate reports whether two pod templates are equal apart from the
 // pod-template-hash label, the way upstream's semantic equality compares
-// them once the API server has decoded them: nil and empty slices and maps
-// are equal, times compare as instants, and the unmodelled part is read as
-// decoding reads it (podstatus.Template.Comparable: resources: {} is no
-// resources, quantities by value). API defaulting is not applied: a default
-// spelt on one side only is a change here (see podstatus/normal.go).
+// them once the API server has decoded and defaulted them: nil and empty
+// slices and maps are equal, times compare as instants, defaults spelt or
+// left out alike, and the unmodelled part is read as decoding reads it
+// (podstatus.Template.Comparable: resources: {} is no resources,
+// quantities by value; podstatus/normal.go lists the residual
+// differences).
 //
 // Source: upstream deployment_util.go EqualIgnoreHash (v1.36.3).
 func sameTemplate(a, b *podstatus.Template) bool {

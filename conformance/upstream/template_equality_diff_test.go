@@ -21,18 +21,12 @@ import (
 // The template-equality differential: random pairs of hand-trimmed pod
 // templates (one base template, each side spelt with its own choice of
 // equivalent spellings — a field absent, null, empty or zero; a quantity
-// in another unit — and sometimes a real change) are decoded by the API
-// machinery (the legacy scheme's deserializer, then its defaulting, as the
-// API server stores a Deployment) and compared by upstream's
-// EqualIgnoreHash; kubesem answers rollout.FindNewReplicaSet for a
-// Deployment with one template and a ReplicaSet with the other.
-//
-// kubesem must agree with EqualIgnoreHash on the decoded templates
-// without defaulting, on every pair. Where defaulting alone changes
-// upstream's answer (a default spelt on one side only) kubesem, which does
-// not default, differs: the residual difference documented in
-// podstatus/normal.go, counted and logged here, and required to be the only
-// kind of disagreement.
+// in another unit; a default spelt out or left to the server — and
+// sometimes a real change) are decoded by the API machinery (the legacy
+// scheme's deserializer, then its defaulting, as the API server stores a
+// Deployment) and compared by upstream's EqualIgnoreHash; kubesem answers
+// rollout.FindNewReplicaSet for a Deployment with one template and a
+// ReplicaSet with the other. They must agree on every pair.
 
 const templatePairs = 12000
 
@@ -56,11 +50,20 @@ type teBase struct {
 	env    []string
 	labels map[string]string
 	port   int
+	probe  bool
+	volume string // "", "emptyDir", "secret"
+	// tinyCPU: a CPU limit under 1m, which defaulting rounds up to 1m.
+	tinyCPU bool
 }
+
+// teImages are images whose default pull policy differs: tagged, untagged,
+// latest, with a registry port, digested, and not a valid reference.
+var teImages = []string{"nginx:1.25", "nginx", "nginx:latest", "registry.example/app:v2", "localhost:5000/app",
+	"localhost:5000/app:1.0", "app@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "Nginx:1"}
 
 func teRandomBase(r *rand.Rand) teBase {
 	b := teBase{
-		image:  []string{"nginx:1.25", "nginx", "registry.example/app:v2"}[r.IntN(3)],
+		image:  teImages[r.IntN(len(teImages))],
 		labels: map[string]string{"app": "web"},
 	}
 	if r.IntN(2) == 0 {
@@ -75,6 +78,9 @@ func teRandomBase(r *rand.Rand) teBase {
 	if r.IntN(2) == 0 {
 		b.port = 8080
 	}
+	b.probe = r.IntN(3) == 0
+	b.volume = []string{"", "emptyDir", "secret"}[r.IntN(3)]
+	b.tinyCPU = r.IntN(6) == 0
 	return b
 }
 
@@ -228,15 +234,74 @@ func teRender(r *rand.Rand, b teBase, change string, classes map[string]bool) ma
 	if pick("creationTimestamp-null", 2) == 1 {
 		meta["creationTimestamp"] = nil
 	}
-	// Spellings that only API defaulting makes equal (the residual).
-	if pick("default-terminationMessagePath", 8) == 1 {
+	// Spellings that API defaulting makes equal: a default spelt out, or
+	// left to the server.
+	if pick("default-terminationMessagePath", 4) == 1 {
 		c["terminationMessagePath"] = "/dev/termination-log"
 	}
-	if pick("default-dnsPolicy", 8) == 1 {
+	if pick("default-terminationMessagePolicy", 4) == 1 {
+		c["terminationMessagePolicy"] = "File"
+	}
+	if pick("default-imagePullPolicy", 3) == 1 {
+		c["imagePullPolicy"] = []string{"Always", "IfNotPresent"}[r.IntN(2)]
+	}
+	if pick("default-dnsPolicy", 4) == 1 {
 		spec["dnsPolicy"] = "ClusterFirst"
 	}
-	if pick("default-pod-securityContext", 8) == 1 {
+	if pick("default-schedulerName", 4) == 1 {
+		spec["schedulerName"] = "default-scheduler"
+	}
+	if pick("default-pod-securityContext", 4) == 1 {
 		spec["securityContext"] = map[string]any{}
+	}
+	if pick("default-restartPolicy", 4) == 1 {
+		spec["restartPolicy"] = "Always"
+	}
+	if pick("default-terminationGracePeriodSeconds", 4) == 1 {
+		spec["terminationGracePeriodSeconds"] = json.Number("30")
+	}
+	if p := anyList(c["ports"]); len(p) > 0 && pick("default-protocol", 2) == 1 {
+		p[0].(map[string]any)["protocol"] = "TCP"
+	}
+	if b.probe {
+		probe := map[string]any{"httpGet": map[string]any{"port": json.Number("8080")}}
+		if pick("default-probe-path", 2) == 1 {
+			probe["httpGet"].(map[string]any)["path"] = "/"
+		}
+		if pick("default-probe-scheme", 2) == 1 {
+			probe["httpGet"].(map[string]any)["scheme"] = "HTTP"
+		}
+		if pick("default-probe-period", 2) == 1 {
+			probe["periodSeconds"] = json.Number("10")
+		}
+		if pick("default-probe-thresholds", 2) == 1 {
+			probe["timeoutSeconds"] = json.Number("1")
+			probe["successThreshold"] = json.Number("1")
+			probe["failureThreshold"] = json.Number("3")
+		}
+		c["readinessProbe"] = probe
+	}
+	if b.volume != "" {
+		v := map[string]any{"name": "data"}
+		switch b.volume {
+		case "emptyDir":
+			if pick("default-emptyDir", 2) == 1 {
+				v["emptyDir"] = map[string]any{}
+			}
+		case "secret":
+			s := map[string]any{"secretName": "s"}
+			if pick("default-defaultMode", 2) == 1 {
+				s["defaultMode"] = json.Number("420")
+			}
+			v["secret"] = s
+		}
+		spec["volumes"] = []any{v}
+	}
+	if b.tinyCPU && pick("default-milli-rounding", 1) == 0 {
+		lim := map[string]any{"cpu": []any{"0.0001", "1m", "0.001", "100u"}[r.IntN(4)]}
+		res["limits"] = lim
+		c["resources"] = res
+		classes["default-milli-rounding"] = true
 	}
 	// A pointer present but empty is a real difference in decoding.
 	if pick("container-securityContext-{}", 12) == 1 {
@@ -349,8 +414,7 @@ const teVectorFile = "rollout/template_equality.json"
 func TestTemplateEqualityDifferential(t *testing.T) {
 	r := rand.New(rand.NewPCG(36, 3))
 	changes := []string{"image", "cpu", "env", "label", "annotation", "workingDir"}
-	var agreeEqual, agreeDiffer, residual int
-	residualBy := map[string]int{}
+	var agreeEqual, agreeDiffer, byDefaulting int
 	classSeen := map[string]int{}
 	var picked []conformance.Vector
 	perKind := map[string]int{}
@@ -373,24 +437,13 @@ func TestTemplateEqualityDifferential(t *testing.T) {
 		got := teKubesem(t, in)
 		decoded := teUpstreamEqual(t, a, b, false)
 		defaulted := teUpstreamEqual(t, a, b, true)
-		if got != decoded {
+		if got != defaulted {
 			ja, _ := json.Marshal(a)
 			jb, _ := json.Marshal(b)
-			t.Fatalf("pair %d: kubesem same=%v, EqualIgnoreHash after decoding=%v\n a: %s\n b: %s", i, got, decoded, ja, jb)
+			t.Fatalf("pair %d: kubesem same=%v, EqualIgnoreHash after decoding and defaulting=%v (without defaulting: %v)\n a: %s\n b: %s", i, got, defaulted, decoded, ja, jb)
 		}
-		if got != defaulted {
-			residual++
-			for k := range ca {
-				if len(k) > 8 && k[:8] == "default-" && !cb[k] {
-					residualBy[k]++
-				}
-			}
-			for k := range cb {
-				if len(k) > 8 && k[:8] == "default-" && !ca[k] {
-					residualBy[k]++
-				}
-			}
-			continue
+		if decoded != defaulted {
+			byDefaulting++
 		}
 		if got {
 			agreeEqual++
@@ -415,11 +468,15 @@ func TestTemplateEqualityDifferential(t *testing.T) {
 			})
 		}
 	}
-	t.Logf("%d pairs: %d equal and %d different on both sides; %d residual (defaulting only): %v", templatePairs, agreeEqual, agreeDiffer, residual, residualBy)
+	t.Logf("%d pairs: %d equal and %d different, kubesem and upstream alike; %d of them equal only once defaulted", templatePairs, agreeEqual, agreeDiffer, byDefaulting)
+	if byDefaulting < templatePairs/10 {
+		t.Errorf("only %d pairs exercise defaulting", byDefaulting)
+	}
 	if agreeEqual < templatePairs/10 || agreeDiffer < templatePairs/10 {
 		t.Errorf("too few pairs of one kind: %d equal, %d different", agreeEqual, agreeDiffer)
 	}
-	for _, class := range []string{"quantity", "resources-{}", "env-empty", "hostPort-0", "empty-limits", "annotations-empty"} {
+	for _, class := range []string{"quantity", "resources-{}", "env-empty", "hostPort-0", "empty-limits", "annotations-empty",
+		"default-imagePullPolicy", "default-protocol", "default-probe-thresholds", "default-emptyDir", "default-defaultMode", "default-milli-rounding"} {
 		if classSeen[class] < 100 {
 			t.Errorf("spelling %q drawn %d times", class, classSeen[class])
 		}
