@@ -44,12 +44,16 @@ func TestComparableReadsAsTheAPIServer(t *testing.T) {
 		{c(`,"env":[{"name":"A","value":"x"}]`), c(`,"env":[{"name":"A","value":"y"}]`), false},
 		{c(`,"env":[{"name":"A"}]`), c(`,"env":[{"name":"A","value":""}]`), true},
 		{c(`,"env":[{"name":"A"}]`), c(``), false},
+		{c(`,"ports":[{"containerPort":8080}]`), c(`,"ports":[{"containerPort":"8080"}]`), false},
 	}
 	for _, tc := range tests {
 		a, b := decodeTemplate(t, tc.a), decodeTemplate(t, tc.b)
 		ca, cb := a.Comparable(), b.Comparable()
 		if got := reflect.DeepEqual(ca, cb); got != tc.same {
-			t.Errorf("same(%s, %s) = %v; want %v", tc.a, tc.b, got, tc.same)
+			t.Errorf("Comparable: same(%s, %s) = %v; want %v", tc.a, tc.b, got, tc.same)
+		}
+		if got := podstatus.Equal(&a, &b); got != tc.same {
+			t.Errorf("Equal(%s, %s) = %v; want %v", tc.a, tc.b, got, tc.same)
 		}
 	}
 	// The template is written back as it was given.
@@ -79,6 +83,11 @@ func TestComparableGoBuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	decoded := decodeTemplate(t, string(b))
+	built.Spec.Tolerations = []podstatus.Toleration{} // empty, not nil: the same template
+	if !podstatus.Equal(&built, &decoded) {
+		t.Errorf("a Go-built template and its JSON are not Equal")
+	}
+	built.Spec.Tolerations = nil
 	if !reflect.DeepEqual(built.Comparable(), decoded.Comparable()) {
 		t.Errorf("a Go-built template and its JSON compare different:\n%+v\n%+v", built.Comparable(), decoded.Comparable())
 	}
