@@ -51,7 +51,10 @@ type teBase struct {
 	labels map[string]string
 	port   int
 	probe  bool
-	volume string // "", "emptyDir", "secret"
+	volume string // "", "emptyDir", "secret", "configMap", "hostPath", "projected"
+	// fieldRef: an env var from the pod's name; init: an init container;
+	// preStop: an HTTP preStop hook.
+	fieldRef, init, preStop bool
 	// tinyCPU: a CPU limit under 1m, which defaulting rounds up to 1m.
 	tinyCPU bool
 }
@@ -79,7 +82,10 @@ func teRandomBase(r *rand.Rand) teBase {
 		b.port = 8080
 	}
 	b.probe = r.IntN(3) == 0
-	b.volume = []string{"", "emptyDir", "secret"}[r.IntN(3)]
+	b.volume = []string{"", "emptyDir", "secret", "configMap", "hostPath", "projected"}[r.IntN(6)]
+	b.fieldRef = r.IntN(4) == 0
+	b.init = r.IntN(4) == 0
+	b.preStop = r.IntN(4) == 0
 	b.tinyCPU = r.IntN(6) == 0
 	return b
 }
@@ -294,8 +300,57 @@ func teRender(r *rand.Rand, b teBase, change string, classes map[string]bool) ma
 				s["defaultMode"] = json.Number("420")
 			}
 			v["secret"] = s
+		case "configMap":
+			s := map[string]any{"name": "cm"}
+			if pick("default-configMap-defaultMode", 2) == 1 {
+				s["defaultMode"] = json.Number("420")
+			}
+			v["configMap"] = s
+		case "hostPath":
+			s := map[string]any{"path": "/var/log"}
+			if pick("default-hostPath-type", 2) == 1 {
+				s["type"] = ""
+			}
+			v["hostPath"] = s
+		case "projected":
+			tok := map[string]any{"path": "token"}
+			if pick("default-expirationSeconds", 2) == 1 {
+				tok["expirationSeconds"] = json.Number("3600")
+			}
+			s := map[string]any{"sources": []any{map[string]any{"serviceAccountToken": tok}}}
+			if pick("default-projected-defaultMode", 2) == 1 {
+				s["defaultMode"] = json.Number("420")
+			}
+			v["projected"] = s
 		}
 		spec["volumes"] = []any{v}
+	}
+	if b.fieldRef {
+		ref := map[string]any{"fieldPath": "metadata.name"}
+		if pick("default-fieldRef-apiVersion", 2) == 1 {
+			ref["apiVersion"] = "v1"
+		}
+		c["env"] = append(anyList(c["env"]), map[string]any{"name": "POD", "valueFrom": map[string]any{"fieldRef": ref}})
+	}
+	if b.init {
+		ic := map[string]any{"name": "init", "image": "busybox:1.36"}
+		if pick("default-init-pullPolicy", 2) == 1 {
+			ic["imagePullPolicy"] = "IfNotPresent"
+		}
+		if pick("default-init-terminationMessagePolicy", 2) == 1 {
+			ic["terminationMessagePolicy"] = "File"
+		}
+		if pick("init-resources-{}", 2) == 1 {
+			ic["resources"] = map[string]any{}
+		}
+		spec["initContainers"] = []any{ic}
+	}
+	if b.preStop {
+		get := map[string]any{"port": json.Number("8080")}
+		if pick("default-preStop-path", 2) == 1 {
+			get["path"] = "/"
+		}
+		c["lifecycle"] = map[string]any{"preStop": map[string]any{"httpGet": get}}
 	}
 	if b.tinyCPU && pick("default-milli-rounding", 1) == 0 {
 		lim := map[string]any{"cpu": []any{"0.0001", "1m", "0.001", "100u"}[r.IntN(4)]}
@@ -476,7 +531,9 @@ func TestTemplateEqualityDifferential(t *testing.T) {
 		t.Errorf("too few pairs of one kind: %d equal, %d different", agreeEqual, agreeDiffer)
 	}
 	for _, class := range []string{"quantity", "resources-{}", "env-empty", "hostPort-0", "empty-limits", "annotations-empty",
-		"default-imagePullPolicy", "default-protocol", "default-probe-thresholds", "default-emptyDir", "default-defaultMode", "default-milli-rounding"} {
+		"default-imagePullPolicy", "default-protocol", "default-probe-thresholds", "default-emptyDir", "default-defaultMode", "default-milli-rounding",
+		"default-configMap-defaultMode", "default-hostPath-type", "default-expirationSeconds", "default-fieldRef-apiVersion",
+		"default-init-pullPolicy", "default-preStop-path"} {
 		if classSeen[class] < 100 {
 			t.Errorf("spelling %q drawn %d times", class, classSeen[class])
 		}
