@@ -16,13 +16,13 @@ type (
 		Schedule string    `json:"schedule"`
 		TimeZone *string   `json:"timeZone"`
 		After    time.Time `json:"after"`
-		Until    time.Time `json:"until"`
+		Until    time.Time `json:"until,omitzero"`
 	}
 	cronJobIn struct {
 		CronJob      cronjob.CronJob `json:"cronJob"`
-		Now          time.Time       `json:"now"`
-		WithDeadline bool            `json:"withDeadline"`
-		Scheduled    time.Time       `json:"scheduled"`
+		Now          time.Time       `json:"now,omitzero"`
+		WithDeadline bool            `json:"withDeadline,omitempty"`
+		Scheduled    time.Time       `json:"scheduled,omitzero"`
 	}
 	cronNextOut struct {
 		Next *time.Time `json:"next"`
@@ -65,14 +65,18 @@ type (
 	}
 	cronJobAndJobsIn struct {
 		CronJob cronjob.CronJob `json:"cronJob"`
-		Jobs    []*job.Job      `json:"jobs"`
-		Now     time.Time       `json:"now"`
+		Jobs    []*job.Job      `json:"jobs,omitempty"`
+		Now     time.Time       `json:"now,omitzero"`
 	}
 	// cronStepIn is Step's input: the CronJob is not validated first,
 	// because the controller itself answers a stored CronJob whose
 	// schedule no longer parses (an UnparseableSchedule warning, no
 	// requeue), as upstream's sync table shows.
-	cronStepIn    cronJobAndJobsIn
+	cronStepIn struct {
+		CronJob cronjob.CronJob `json:"cronJob"`
+		Jobs    []*job.Job      `json:"jobs,omitempty"`
+		Now     time.Time       `json:"now"`
+	}
 	cronDeleteOut struct {
 		Delete []string `json:"delete"`
 	}

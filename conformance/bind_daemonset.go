@@ -20,7 +20,7 @@ type dsNumbersIn struct {
 }
 
 type dsUpdatedIn struct {
-	Labels             map[string]string `json:"labels"`
+	Labels             map[string]string `json:"labels,omitempty"`
 	Hash               string            `json:"hash"`
 	TemplateGeneration *int64            `json:"templateGeneration"`
 }
@@ -73,7 +73,7 @@ type dsStepIn struct {
 	Nodes     []*node.Node        `json:"nodes"`
 	Pods      []*podstatus.Pod    `json:"pods"`
 	History   daemonset.History   `json:"history"`
-	Backoff   daemonset.Backoff   `json:"memory"`
+	Backoff   daemonset.Backoff   `json:"memory,omitempty"`
 	Now       time.Time           `json:"now"`
 }
 

@@ -8,7 +8,7 @@ import (
 type intstrScaledIn struct {
 	Value   intstr.Value `json:"value"`
 	Total   int32        `json:"total"`
-	RoundUp bool         `json:"roundUp"`
+	RoundUp bool         `json:"roundUp,omitempty"` // absent: round down
 }
 
 type intstrScaledOut struct {

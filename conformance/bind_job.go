@@ -114,7 +114,7 @@ type (
 		Completions int              `json:"completions"`
 		Succeeded   intervals        `json:"succeeded"`
 		ActivePods  []*podstatus.Pod `json:"activePods"`
-		Failed      intervals        `json:"failed"`
+		Failed      intervals        `json:"failed,omitempty"`
 	}
 	indexesOut struct {
 		Indexes []int `json:"indexes"`
@@ -146,7 +146,7 @@ type (
 		Message string `json:"message"`
 	}
 	backoffRecordIn struct {
-		Previous  job.BackoffRecord `json:"previous"`
+		Previous  job.BackoffRecord `json:"previous,omitempty"`
 		Succeeded []*podstatus.Pod  `json:"succeeded"`
 		Failed    []*podstatus.Pod  `json:"failed"`
 	}

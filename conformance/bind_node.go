@@ -22,7 +22,7 @@ type nodeUntoleratedIn struct {
 	Taints      []node.Taint      `json:"taints"`
 	Tolerations []node.Toleration `json:"tolerations"`
 	// Effects selects the taints checked; empty checks every taint.
-	Effects []node.TaintEffect `json:"effects"`
+	Effects []node.TaintEffect `json:"effects,omitempty"`
 }
 
 type nodeUntoleratedOut struct {
@@ -31,7 +31,7 @@ type nodeUntoleratedOut struct {
 }
 
 type nodeSelectorIn struct {
-	NodeSelector map[string]string `json:"nodeSelector"`
+	NodeSelector map[string]string `json:"nodeSelector,omitempty"`
 	Affinity     *node.Affinity    `json:"affinity"`
 	Node         node.Node         `json:"node"`
 }
@@ -41,7 +41,7 @@ type nodeSelectorOut struct {
 }
 
 type nodeTolerationsIn struct {
-	Tolerations []node.Toleration `json:"tolerations"`
+	Tolerations []node.Toleration `json:"tolerations,omitempty"`
 	// Seconds is the admission plugin's two flags, any int64, taken as they
 	// are; absent means their defaults (300).
 	Seconds *int64 `json:"seconds"`
@@ -69,7 +69,7 @@ type nodeEvictionIn struct {
 type nodeEvictionStepIn struct {
 	Node      node.Node                `json:"node"`
 	Pods      []*podstatus.Pod         `json:"pods"`
-	Scheduled []node.ScheduledEviction `json:"memory"`
+	Scheduled []node.ScheduledEviction `json:"memory,omitempty"`
 	Now       time.Time                `json:"now"`
 }
 
@@ -119,11 +119,11 @@ type nodeHealthIn struct {
 
 type nodeStepIn struct {
 	Nodes  []*node.Node `json:"nodes"`
-	Leases []node.Lease `json:"leases"`
+	Leases []node.Lease `json:"leases,omitempty"`
 	// Pods are the pods the controller's cache lists (optional): those of
 	// a node marked not ready get their NodeNotReady events.
 	Pods   []*podstatus.Pod `json:"pods,omitempty"`
-	Memory node.Memory      `json:"memory"`
+	Memory node.Memory      `json:"memory,omitempty"`
 	Now    time.Time        `json:"now"`
 }
 
@@ -139,7 +139,7 @@ type nodeConditionTaintsOut struct {
 
 type nodeMigrateIn struct {
 	ShutdownGracePeriod             string `json:"shutdownGracePeriod"`
-	ShutdownGracePeriodCriticalPods string `json:"shutdownGracePeriodCriticalPods"`
+	ShutdownGracePeriodCriticalPods string `json:"shutdownGracePeriodCriticalPods,omitempty"`
 }
 
 type nodeMigrateOut struct {
@@ -147,10 +147,10 @@ type nodeMigrateOut struct {
 }
 
 type nodeShutdownIn struct {
-	ShutdownGracePeriodByPodPriority []node.ShutdownPeriod `json:"shutdownGracePeriodByPodPriority"`
-	ShutdownGracePeriod              string                `json:"shutdownGracePeriod"`
-	ShutdownGracePeriodCriticalPods  string                `json:"shutdownGracePeriodCriticalPods"`
-	Pods                             []*podstatus.Pod      `json:"pods"`
+	ShutdownGracePeriodByPodPriority []node.ShutdownPeriod `json:"shutdownGracePeriodByPodPriority,omitempty"`
+	ShutdownGracePeriod              string                `json:"shutdownGracePeriod,omitempty"`
+	ShutdownGracePeriodCriticalPods  string                `json:"shutdownGracePeriodCriticalPods,omitempty"`
+	Pods                             []*podstatus.Pod      `json:"pods,omitempty"`
 }
 
 type nodeShutdownOut struct {
@@ -182,8 +182,8 @@ type nodeParseTaintsOut struct {
 }
 
 type nodeValidateIn struct {
-	Tolerations []node.Toleration `json:"tolerations"`
-	Taints      []node.Taint      `json:"taints"`
+	Tolerations []node.Toleration `json:"tolerations,omitempty"`
+	Taints      []node.Taint      `json:"taints,omitempty"`
 }
 
 type nodeValidateOut struct {
@@ -210,15 +210,15 @@ type nodeRenewOut struct {
 
 type nodeStatusIn struct {
 	Changed         bool      `json:"changed"`
-	LastReport      time.Time `json:"lastReport"`
-	Delay           string    `json:"delay"`
-	ReportFrequency string    `json:"reportFrequency"`
+	LastReport      time.Time `json:"lastReport,omitzero"`
+	Delay           string    `json:"delay,omitempty"`
+	ReportFrequency string    `json:"reportFrequency,omitempty"`
 	Now             time.Time `json:"now"`
 }
 
 type nodeReportFrequencyIn struct {
-	NodeStatusUpdateFrequency string `json:"nodeStatusUpdateFrequency"`
-	NodeStatusReportFrequency string `json:"nodeStatusReportFrequency"`
+	NodeStatusUpdateFrequency string `json:"nodeStatusUpdateFrequency,omitempty"`
+	NodeStatusReportFrequency string `json:"nodeStatusReportFrequency,omitempty"`
 }
 
 type nodeReportFrequencyOut struct {

@@ -28,8 +28,8 @@ type (
 	}
 	rsRankIn struct {
 		Pods  []*podstatus.Pod `json:"pods"`
-		Ranks []int            `json:"ranks"`
-		Now   time.Time        `json:"now"`
+		Ranks []int            `json:"ranks,omitempty"`
+		Now   time.Time        `json:"now,omitzero"`
 	}
 	rsPodsIn struct {
 		Pods []*podstatus.Pod `json:"pods"`
@@ -70,14 +70,14 @@ type (
 	rsStatusIn struct {
 		ReplicaSet  replicaset.ReplicaSet `json:"replicaSet"`
 		Active      []*podstatus.Pod      `json:"activePods"`
-		Terminating []*podstatus.Pod      `json:"terminatingPods"`
+		Terminating []*podstatus.Pod      `json:"terminatingPods,omitempty"`
 		ManageError *string               `json:"manageError"`
 		Now         time.Time             `json:"now"`
 	}
 	rsStepIn struct {
 		ReplicaSet *replicaset.ReplicaSet `json:"replicaSet"`
 		Pods       []*podstatus.Pod       `json:"pods"`
-		Related    []*podstatus.Pod       `json:"relatedPods"`
+		Related    []*podstatus.Pod       `json:"relatedPods,omitempty"`
 		Now        time.Time              `json:"now"`
 	}
 )

@@ -152,7 +152,7 @@ type (
 	rolloutWithStatus struct {
 		Deployment rollout.Deployment `json:"deployment"`
 		Status     rollout.Status     `json:"status"`
-		Now        time.Time          `json:"now"`
+		Now        time.Time          `json:"now,omitzero"`
 	}
 	requeueStuckOut struct {
 		Requeue bool          `json:"requeue"`

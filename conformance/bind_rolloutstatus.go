@@ -10,7 +10,7 @@ import (
 type (
 	deploymentViewIn struct {
 		Deployment rollout.Deployment `json:"deployment"`
-		Revision   int64              `json:"revision"`
+		Revision   int64              `json:"revision,omitempty"`
 		Watch      *bool              `json:"watch"`
 	}
 	daemonSetViewIn struct {

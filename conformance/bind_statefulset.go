@@ -12,9 +12,9 @@ import (
 
 type statefulsetStepIn struct {
 	Set       statefulset.StatefulSet      `json:"set"`
-	Pods      []*podstatus.Pod             `json:"pods"`
-	Revisions []history.ControllerRevision `json:"revisions"`
-	Claims    []*statefulset.Claim         `json:"claims"`
+	Pods      []*podstatus.Pod             `json:"pods,omitempty"`
+	Revisions []history.ControllerRevision `json:"revisions,omitempty"`
+	Claims    []*statefulset.Claim         `json:"claims,omitempty"`
 	Now       time.Time                    `json:"now"`
 }
 

@@ -172,7 +172,7 @@ var upstreamChecks = map[string]upstreamCheck{
 	"rollout.MaxRevision":                   by("TestRolloutUtilVectorsUpstream"),
 	"rollout.LastRevision":                  by("TestRolloutUtilVectorsUpstream"),
 	"rollout.SortByRevision":                by("TestRolloutUtilVectorsUpstream"),
-	"rollout.FindNewReplicaSet":             by("TestRolloutUtilVectorsUpstream"),
+	"rollout.FindNewReplicaSet":             by("TestRolloutUtilVectorsUpstream", "TestTemplateEqualityDifferential", "TestTemplateEqualityVectorsUpstream"),
 	"rollout.FindOldReplicaSets":            by("TestRolloutUtilVectorsUpstream"),
 	"rollout.ReplicasAnnotation":            by("TestRolloutUtilVectorsUpstream"),
 	"rollout.ReplicasAnnotationsNeedUpdate": by("TestRolloutUtilVectorsUpstream"),

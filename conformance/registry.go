@@ -24,7 +24,8 @@ type Decision struct {
 }
 
 // Bind binds f as the decision name: the vector's input decodes into In
-// (strict about In's own keys), its options strictly into Opt (an unknown
+// (strict about In's own keys; a required key absent or null is a Required
+// error at its path, see [requireKeys]), its options strictly into Opt (an unknown
 // or misspelt option is an Unsupported error at options.<key>), and f's
 // Out is written with the canonical encoder (plan.Encode). A *field.Error
 // from decoding or from f becomes the vector's {"error": {...}} answer.
@@ -42,6 +43,9 @@ func Bind[In, Opt, Out any](name string, f func(in In, opts Opt) (Out, error)) D
 			}
 			if err := decodeStrict(options, &opts); err != nil {
 				return nil, field.Under("options", err)
+			}
+			if err := requireKeys(reflect.TypeFor[In](), input, ""); err != nil {
+				return nil, err
 			}
 			if v, ok := any(&in).(validator); ok {
 				if err := v.validate(); err != nil {
@@ -92,7 +96,8 @@ var (
 
 // Shape describes the JSON a Go type reads or writes, for `kubesem
 // decisions -v`: objects as {"field": shape, ...} ("?" marks a field that
-// may be omitted), arrays as [shape], maps as {string: shape}, and the
+// may be omitted; a request's own key without it is required, and decide
+// refuses a request without it: see [requireKeys]), arrays as [shape], maps as {string: shape}, and the
 // leaves int32, int64, number, string, bool, duration ("1m30s"), time (RFC
 // 3339), int|"N%" and any. A type met again inside itself prints by name.
 func Shape(t reflect.Type) string {

@@ -16,13 +16,15 @@ import (
 // Input schemas are strict about the input's own keys (additionalProperties
 // false) and open inside the Kubernetes objects they hold, as decide reads
 // them; output schemas describe what kubesem writes (no key is required:
-// vectors list only the keys they check).
+// vectors list only the keys they check). An input schema lists as
+// required, and not nullable, the keys decide refuses to go without (the
+// request's own keys declared without omitempty: see [requireKeys]).
 func Schemas(d Decision) (input, options, output map[string]any) {
-	return schemaDoc(d.Name+" input", d.Input, true), schemaDoc(d.Name+" options", d.Options, true), schemaDoc(d.Name+" output", d.Output, false)
+	return schemaDoc(d.Name+" input", d.Input, true, true), schemaDoc(d.Name+" options", d.Options, true, false), schemaDoc(d.Name+" output", d.Output, false, false)
 }
 
-func schemaDoc(title string, t reflect.Type, strictTop bool) map[string]any {
-	g := &schemaGen{defs: map[string]any{}, names: map[reflect.Type]string{}}
+func schemaDoc(title string, t reflect.Type, strictTop, input bool) map[string]any {
+	g := &schemaGen{defs: map[string]any{}, names: map[reflect.Type]string{}, input: input}
 	root := g.schema(t, strictTop)
 	doc := map[string]any{"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title}
 	for k, v := range root {
@@ -37,6 +39,7 @@ func schemaDoc(title string, t reflect.Type, strictTop bool) map[string]any {
 type schemaGen struct {
 	defs  map[string]any
 	names map[reflect.Type]string
+	input bool // list the request's required keys
 }
 
 var (
@@ -56,6 +59,11 @@ func (g *schemaGen) schema(t reflect.Type, strict bool) map[string]any {
 		t = t.Elem()
 	}
 	s := g.plain(t, strict)
+	return nullable(s)
+}
+
+// nullable admits null besides what s admits.
+func nullable(s map[string]any) map[string]any {
 	switch tv := s["type"].(type) {
 	case string:
 		s["type"] = []any{tv, "null"}
@@ -130,6 +138,22 @@ func (g *schemaGen) object(t reflect.Type, strict bool) map[string]any {
 	s := map[string]any{"type": "object", "properties": props}
 	if strict {
 		s["additionalProperties"] = false
+	}
+	if g.input && t.PkgPath() == thisPackage {
+		var required []any
+		for _, f := range requiredFields(t) {
+			if f.required {
+				required = append(required, f.key)
+				ft := f.typ
+				for ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				props[f.key] = g.plain(ft, false)
+			}
+		}
+		if len(required) > 0 {
+			s["required"] = required
+		}
 	}
 	return s
 }

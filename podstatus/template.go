@@ -19,7 +19,9 @@ import (
 // created object carries the whole template. Every rule that compares or
 // hashes templates (which ReplicaSet is new, whether a template changed)
 // sees the unmodelled part too: a change anywhere in the template is a
-// different template, never "no change".
+// different template, never "no change" — read as the API server decodes it
+// (see [Template.Comparable]: resources: {} is no resources, "0.5" CPU is
+// "500m").
 type Template struct {
 	meta.ObjectMeta `json:"metadata"`
 	Spec            Spec `json:"spec"`
@@ -28,7 +30,46 @@ type Template struct {
 	// JSON values (map[string]any, []any, string, float64, bool); nil for a
 	// template built in Go.
 	rest map[string]any
+	// norm is rest as the API server's decoding reads it (normal.go):
+	// what comparisons and hashes see of the unmodelled part.
+	norm any
 }
+
+// Comparable returns t as template comparisons see it: defaulted as the
+// v1.36.3 API server defaults a Deployment's template (defaults.go;
+// restartPolicy Always and terminationGracePeriodSeconds 30 among the
+// modelled fields), and the unmodelled part read as its decoding reads it
+// (null and zero scalars absent, empty lists, maps and value structs
+// absent, quantities by value; see normal.go for exactly what is and is
+// not normalised), not as it was spelt. Two templates upstream's
+// EqualIgnoreHash compares equal after decoding compare equal here, field
+// by field with nil and empty alike; the copy is for comparing and hashing
+// only (MarshalJSON of it drops the unmodelled part).
+//
+// Source: upstream deployment_util.go EqualIgnoreHash (semantic DeepEqual of
+// decoded objects), apimachinery resource.ParseQuantity (v1.36.3).
+func (t *Template) Comparable() Template {
+	c := *t
+	if c.norm == nil {
+		// Built in Go: its JSON is all there is to default.
+		if b, err := json.Marshal(t); err == nil {
+			if all, err := decodeNumbers(b); err == nil {
+				c.norm = normalised(all)
+			}
+		}
+	}
+	c.rest = nil
+	if c.Spec.RestartPolicy == "" {
+		c.Spec.RestartPolicy = "Always"
+	}
+	if c.Spec.TerminationGracePeriodSeconds == nil {
+		period := int64(30)
+		c.Spec.TerminationGracePeriodSeconds = &period
+	}
+	return c
+}
+
+var templateFieldsType = reflect.TypeFor[templateFields]()
 
 // templateFields is Template without its methods, for the encoding/json
 // defaults.
@@ -49,8 +90,9 @@ func (t *Template) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
-	rest, _ := residual(all, reflect.TypeFor[templateFields]()).(map[string]any)
-	*t = Template{ObjectMeta: f.ObjectMeta, Spec: f.Spec, rest: rest}
+	rest, _ := residual(all, templateFieldsType).(map[string]any)
+	again, _ := decodeNumbers(b) // rest shares values with all
+	*t = Template{ObjectMeta: f.ObjectMeta, Spec: f.Spec, rest: rest, norm: normalised(again)}
 	return nil
 }
 

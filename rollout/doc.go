@@ -44,7 +44,8 @@
 //     computes v1.36.3's) or give it as Deployment.TemplateHash; otherwise a
 //     created ReplicaSet is named with kubesem's own hash (stable, but not
 //     Kubernetes'). The new ReplicaSet is found by comparing whole templates
-//     (upstream EqualIgnoreHash) either way.
+//     (upstream EqualIgnoreHash) either way, as the API server stores them:
+//     defaulted and decoded (podstatus.Template.Comparable).
 //   - Step takes replicaSets as the ReplicaSets the Deployment already
 //     controls; adoption and release (ClaimReplicaSets) are the caller's.
 //   - Plan.Update lists the new ReplicaSet's revision update once; upstream,

@@ -19,7 +19,12 @@ const HashLabel = "pod-template-hash"
 
 // sameTemplate reports whether two pod templates are equal apart from the
 // pod-template-hash label, the way upstream's semantic equality compares
-// them: nil and empty slices and maps are equal, times compare as instants.
+// them once the API server has decoded and defaulted them: nil and empty
+// slices and maps are equal, times compare as instants, defaults spelt or
+// left out alike, and the unmodelled part is read as decoding reads it
+// (podstatus.Template.Comparable: resources: {} is no resources,
+// quantities by value; podstatus/normal.go lists the residual
+// differences).
 //
 // Source: upstream deployment_util.go EqualIgnoreHash (v1.36.3).
 func sameTemplate(a, b *podstatus.Template) bool {
@@ -28,7 +33,7 @@ func sameTemplate(a, b *podstatus.Template) bool {
 	}
 	ca, cb := *a, *b
 	ca.Labels, cb.Labels = nil, nil
-	return deepEqual(reflect.ValueOf(&ca).Elem(), reflect.ValueOf(&cb).Elem())
+	return podstatus.Equal(&ca, &cb)
 }
 
 func sameLabelsIgnoringHash(a, b map[string]string) bool {
@@ -52,61 +57,6 @@ func sameLabelsIgnoringHash(a, b map[string]string) bool {
 
 var timeType = reflect.TypeFor[time.Time]()
 
-// deepEqual is reflect.DeepEqual with nil equal to empty for slices and maps
-// and time.Time compared with Equal. Templates hold no cycles.
-func deepEqual(a, b reflect.Value) bool {
-	if a.Type() == timeType {
-		return timeOf(a).Equal(timeOf(b))
-	}
-	switch a.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if a.IsNil() || b.IsNil() {
-			return a.IsNil() == b.IsNil()
-		}
-		return deepEqual(a.Elem(), b.Elem())
-	case reflect.Struct:
-		for i := range a.NumField() {
-			if !deepEqual(a.Field(i), b.Field(i)) {
-				return false
-			}
-		}
-		return true
-	case reflect.Slice, reflect.Array:
-		if a.Len() != b.Len() {
-			return false
-		}
-		for i := range a.Len() {
-			if !deepEqual(a.Index(i), b.Index(i)) {
-				return false
-			}
-		}
-		return true
-	case reflect.Map:
-		if a.Len() != b.Len() {
-			return false
-		}
-		it := a.MapRange()
-		for it.Next() {
-			w := b.MapIndex(it.Key())
-			if !w.IsValid() || !deepEqual(it.Value(), w) {
-				return false
-			}
-		}
-		return true
-	case reflect.String:
-		return a.String() == b.String()
-	case reflect.Bool:
-		return a.Bool() == b.Bool()
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return a.Int() == b.Int()
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return a.Uint() == b.Uint()
-	case reflect.Float32, reflect.Float64:
-		return a.Float() == b.Float()
-	}
-	return true
-}
-
 // timeOf reads a time.Time value, even one reached through unexported fields.
 func timeOf(v reflect.Value) time.Time {
 	if v.CanInterface() {
@@ -124,7 +74,7 @@ func timeOf(v reflect.Value) time.Time {
 // upstream. It is stable across runs but is not the value Kubernetes computes.
 func templateHash(t *podstatus.Template, collisionCount *int32) string {
 	h := fnv.New32a()
-	c := *t
+	c := t.Comparable()
 	if _, ok := c.Labels[HashLabel]; ok {
 		c.Labels = nil
 		for k, v := range t.Labels {

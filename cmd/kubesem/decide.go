@@ -75,6 +75,12 @@ func decide(args []string, stdin io.Reader, stdout io.Writer) error {
 		if e.Reason == "" {
 			e.Reason = e.Kind
 		}
+		switch {
+		case e.Value == "":
+			return usagef("decide: %s: %s", path, e.Reason)
+		case strings.HasPrefix(e.Value, `"`):
+			return usagef("decide: %s: %s: %s", path, e.Value, e.Reason)
+		}
 		return usagef("decide: %s: %s: %s", path, strconv.Quote(e.Value), e.Reason)
 	}
 	return nil

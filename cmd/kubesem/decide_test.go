@@ -26,7 +26,7 @@ func TestDecideReadsAsAPIServer(t *testing.T) {
 	}
 	tests := []struct{ in, want string }{
 		{`{"decision":"rollout.Bounds","input":{"Deployment":{"spec":{"replicas":3}}}}`,
-			`kubesem: decide: input.Deployment: "": unsupported value: unknown field (keys are case-sensitive: "Deployment" is not "deployment")`},
+			`kubesem: decide: input.Deployment: unsupported value: unknown field (keys are case-sensitive: "Deployment" is not "deployment")`},
 		{bounds(`{"replicas":3,"replicas":100}`),
 			`kubesem: decide: request: input.deployment.spec.replicas: duplicate value: key given more than once`},
 		{`{"decision":"rollout.Bounds","decision":"rollout.Bounds","input":{}}`,
@@ -38,7 +38,7 @@ func TestDecideReadsAsAPIServer(t *testing.T) {
 		{bounds(`{"replicas":3}`) + " x",
 			`kubesem: decide: request: line 1, column 78: invalid character 'x' after top-level value`},
 		{`{"decision":"rollout.Bounds","options":{"maxSurge":1},"input":{"deployment":{}}}`,
-			`kubesem: decide: options.maxSurge: "": unsupported value: unknown field`},
+			`kubesem: decide: options.maxSurge: unsupported value: unknown field`},
 	}
 	for _, tc := range tests {
 		code, _, errOut := runCLI(t, tc.in, "decide")
@@ -121,6 +121,60 @@ func TestServeScript(t *testing.T) {
 		}
 		if !strings.Contains(lines[i], s.want) {
 			t.Errorf("answer %d = %s; want it to contain %s", i, lines[i], s.want)
+		}
+	}
+}
+
+// TestDecideNamesMissingAndBadFields: decide refuses a request whose
+// required input is missing (it does not answer from a zero value), and
+// every refusal names the field from the top of the request: indexes
+// included, options under options., a time that does not parse at its
+// path. serve answers the same requests with the same error.
+func TestDecideNamesMissingAndBadFields(t *testing.T) {
+	t.Parallel()
+	dep := `"deployment":{"metadata":{"name":"d"},"spec":{"template":{}}}`
+	tests := []struct{ in, want, field string }{
+		{`{"decision":"rollout.Fenceposts","input":{}}`,
+			`kubesem: decide: input.replicas: required value: the input has no "replicas"`, "replicas"},
+		{`{"decision":"rollout.Fenceposts"}`,
+			`kubesem: decide: input.replicas: required value: the input has no "replicas"`, "replicas"},
+		{`{"decision":"rollout.Fenceposts","input":{"replicas":null,"maxSurge":1}}`,
+			`kubesem: decide: input.replicas: required value: the input has no "replicas"`, "replicas"},
+		{`{"decision":"rollout.FindNewReplicaSet","input":{` + dep + `}}`,
+			`kubesem: decide: input.replicaSets: required value: the input has no "replicaSets"`, "replicaSets"},
+		{`{"decision":"rollout.FindNewReplicaSet","input":{` + dep + `,"replicaSets":[{"metadata":{"name":"a"},"spec":{"replicas":1}},{"metadata":{"name":"b"},"spec":{"replicas":-1}}]}}`,
+			`kubesem: decide: input.replicaSets[1].spec.replicas: "-1": must be non-negative`, "replicaSets[1].spec.replicas"},
+		{`{"decision":"rollout.FindNewReplicaSet","input":{` + dep + `,"replicaSets":[{"metadata":{"name":"a"},"spec":{"replicas":"two"}}]}}`,
+			`kubesem: decide: input.replicaSets[0].spec.replicas: "a JSON string": invalid value: want int32`, "replicaSets[0].spec.replicas"},
+		{`{"decision":"rollout.IsComplete","input":{` + dep + `,"now":"yesterday"}}`,
+			`kubesem: decide: input.now: "yesterday": invalid value: parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"`, "now"},
+		{`{"decision":"rollout.FindNewReplicaSet","input":{"deployment":{"metadata":{"name":"d","creationTimestamp":"2020-01-01"},"spec":{"template":{}}},"replicaSets":[]}}`,
+			`kubesem: decide: input.deployment.metadata.creationTimestamp: "2020-01-01": invalid value: parsing time "2020-01-01" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "T"`, "deployment.metadata.creationTimestamp"},
+		{`{"decision":"daemonset.Step","options":{"burstReplicas":"x"},"input":{}}`,
+			`kubesem: decide: options.burstReplicas: "a JSON string": invalid value: want int`, "options.burstReplicas"},
+	}
+	var script strings.Builder
+	for _, tc := range tests {
+		code, out, errOut := runCLI(t, tc.in, "decide")
+		if code != 2 || strings.TrimSpace(errOut) != tc.want || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("decide %s = %d, stderr %q; want 2 and %q", tc.in, code, errOut, tc.want)
+		}
+		if !strings.Contains(out, `"field": "`+tc.field+`"`) {
+			t.Errorf("decide %s printed %s; want the error at %q", tc.in, out, tc.field)
+		}
+		script.WriteString(tc.in + "\n")
+	}
+	code, out, errOut := runCLI(t, script.String(), "serve")
+	if code != 0 {
+		t.Fatalf("serve = %d, %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != len(tests) {
+		t.Fatalf("serve: %d answers for %d lines:\n%s", len(lines), len(tests), out)
+	}
+	for i, tc := range tests {
+		if !strings.Contains(lines[i], `{"output":{"error":{"field":"`+tc.field+`"`) {
+			t.Errorf("serve %s = %s; want the error at %q", tc.in, lines[i], tc.field)
 		}
 	}
 }

@@ -85,9 +85,16 @@ func TestRolloutUtilVectorsUpstream(t *testing.T) {
 		}
 		d := in.Deployment
 		if d != nil {
-			tmpl := d.Spec.Template.DeepCopy()
 			appsdefaults.SetObjectDefaults_Deployment(d)
-			d.Spec.Template = *tmpl
+		}
+		// Templates are compared as the API server stores them: the
+		// Deployment's and every ReplicaSet's, defaulted alike.
+		for _, rs := range append(append([]*appsv1.ReplicaSet(nil), in.ReplicaSets...), in.ReplicaSet) {
+			if rs != nil {
+				c := rs.DeepCopy()
+				appsdefaults.SetObjectDefaults_ReplicaSet(c)
+				rs.Spec.Template = c.Spec.Template
+			}
 		}
 		var status appsv1.DeploymentStatus
 		if in.Status != nil {
