@@ -184,7 +184,7 @@ func explainWorld(objs *objects, now time.Time) (*explained, error) {
 	for _, o := range objs.models {
 		before[key(o)] = o
 	}
-	w, err := cluster.New(cluster.Scenario{Start: now, Objects: objs.models}, opts)
+	w, err := newWorld(cluster.Scenario{Start: now, Objects: objs.models}, opts)
 	if err != nil {
 		return nil, err
 	}

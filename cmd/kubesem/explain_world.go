@@ -48,6 +48,19 @@ func (exactNamer) RevisionHash(t *podstatus.Template, collisionCount *int32) str
 	return strings.TrimPrefix(name, owner+"-")
 }
 
+// newWorld is cluster.New with the exact names every CLI world uses: the
+// namer's and rollout.Options.TemplateHash default to v1.36.3's hashes
+// (k8s.TemplateHash) unless opts sets its own.
+func newWorld(sc cluster.Scenario, opts cluster.Options) (*cluster.World, error) {
+	if opts.Namer == nil {
+		opts.Namer = exactNamer{}
+	}
+	if opts.Rollout.TemplateHash == nil {
+		opts.Rollout.TemplateHash = k8s.TemplateHash
+	}
+	return cluster.New(sc, opts)
+}
+
 // worldOptions are the world's options for the CLI: v1.36.3's defaults
 // with the exact hashes (the namer's, and rollout.Options.TemplateHash).
 func worldOptions() cluster.Options {

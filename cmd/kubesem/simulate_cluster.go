@@ -271,7 +271,7 @@ type clusterRun struct {
 // limit. With chart, the pods' states are drawn after every instant that
 // wrote anything but heartbeats.
 func runClusterWorld(run *scenarioRun, until, limit time.Duration, chart bool) (*clusterRun, error) {
-	w, err := cluster.New(run.sc, run.opts)
+	w, err := newWorld(run.sc, run.opts)
 	if err != nil {
 		return nil, err
 	}
@@ -287,7 +287,7 @@ func runClusterWorld(run *scenarioRun, until, limit time.Duration, chart bool) (
 		return res, nil
 	}
 	// The chart replays the same (deterministic) run instant by instant.
-	c, err := cluster.New(run.sc, run.opts)
+	c, err := newWorld(run.sc, run.opts)
 	if err != nil {
 		return nil, err
 	}

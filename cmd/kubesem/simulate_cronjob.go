@@ -104,7 +104,7 @@ func simulateCronJob(args []string, stdout io.Writer) error {
 		sc.Events = append(sc.Events, cluster.Event{At: start.Sub(from), Kind: cluster.EventPause, Target: key},
 			cluster.Event{At: end.Sub(from), Kind: cluster.EventResume, Target: key})
 	}
-	w, err := cluster.New(sc, cluster.Options{CronJob: cronjob.Options{RefuseTooManyMissed: *refuse}})
+	w, err := newWorld(sc, cluster.Options{CronJob: cronjob.Options{RefuseTooManyMissed: *refuse}})
 	if err != nil {
 		return fmt.Errorf("simulate cronjob: %v", err)
 	}

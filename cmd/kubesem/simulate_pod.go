@@ -317,7 +317,7 @@ func simulatePod(args []string, stdout io.Writer) error {
 	}
 	sc := cluster.Scenario{Start: start, Objects: []any{n, p}, Pods: []cluster.PodBehavior{b}}
 	opts := cluster.Options{Controllers: []string{}, Kubelet: cluster.KubeletOptions{Backoff: podstatus.BackoffOptions{MaxContainerRestartPeriod: *maxPeriod}}}
-	w, err := cluster.New(sc, opts)
+	w, err := newWorld(sc, opts)
 	if err != nil {
 		return fmt.Errorf("simulate pod: %v", err)
 	}

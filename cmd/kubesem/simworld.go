@@ -45,7 +45,7 @@ func readyNode(name string, labels map[string]string) *node.Node {
 // caller set) and advances it to just before simStart, so that what
 // happened during the warm-up is not printed.
 func newSimWorld(sc cluster.Scenario, opts cluster.Options) (*cluster.World, *stepper, error) {
-	w, err := cluster.New(sc, opts)
+	w, err := newWorld(sc, opts)
 	if err != nil {
 		return nil, nil, err
 	}
