@@ -159,7 +159,7 @@ func TestNoRules(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(string(b), "cluster.New(") && !strings.Contains(string(b), "newSimWorld(") {
+		if !strings.Contains(string(b), "newWorld(") && !strings.Contains(string(b), "newSimWorld(") {
 			t.Errorf("%s builds no cluster.World", s)
 		}
 	}
