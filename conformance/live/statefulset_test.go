@@ -15,6 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	_ "k8s.io/kubernetes/pkg/apis/core/install" // the core API's defaulting, for samePod
 	"k8s.io/utils/ptr"
 )
 
@@ -203,11 +205,17 @@ func TestStatefulSetPartitionedUpdate(t *testing.T) {
 }
 
 // samePod compares a pod the controller created, as the server first stored
-// it, with the pod the adapter builds from kubesem's Plan: name, labels,
+// it, with the pod the adapter builds from kubesem's Plan, defaulted as the
+// API server defaults what the controller sends: name, labels,
 // annotations, owner, identity, volumes and containers. (Admission adds
 // tolerations and defaults that the controller does not write.)
 func samePod(t *testing.T, got, want *corev1.Pod) {
 	t.Helper()
+	// The server stores the pod the controller writes after API defaulting
+	// (an env fieldRef's apiVersion, for one): compare with the prediction
+	// defaulted the same way.
+	want = want.DeepCopy()
+	legacyscheme.Scheme.Default(want)
 	// A generated name is the server's; the controller chooses generateName.
 	if (want.Name != "" && got.Name != want.Name) || got.GenerateName != want.GenerateName {
 		t.Errorf("created pod %q (generateName %q), kubesem predicted %q (%q)", got.Name, got.GenerateName, want.Name, want.GenerateName)
