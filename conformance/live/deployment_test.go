@@ -36,17 +36,24 @@ func deploymentStep(t *testing.T, d *appsv1.Deployment, rss []*appsv1.ReplicaSet
 
 // settled waits until the Deployment's rollout is complete as the
 // controller reports it (Progressing NewReplicaSetAvailable, every replica
-// updated and available, no old pod left) and returns the Deployment, its
-// ReplicaSets and pods.
+// updated and available, no old pod left) and kubesem, given the objects read
+// back, has nothing left to write: no ReplicaSet write, no annotation, no
+// status change (its status computation agrees with the controller's last
+// write). It returns the Deployment, its ReplicaSets and pods.
 func settled(t *testing.T, ns, name string) (*appsv1.Deployment, []*appsv1.ReplicaSet, []*corev1.Pod) {
 	t.Helper()
-	var d *appsv1.Deployment
+	var (
+		d   *appsv1.Deployment
+		rss []*appsv1.ReplicaSet
+		ps  []*corev1.Pod
+	)
 	eventually(t, 20*time.Second, func() (bool, string) {
 		var err error
 		d, err = client.AppsV1().Deployments(ns).Get(context.Background(), name, metav1.GetOptions{})
 		if err != nil {
 			return false, err.Error()
 		}
+		rss, ps = replicaSets(t, ns), pods(t, ns)
 		s := d.Status
 		want := *d.Spec.Replicas
 		progressing := false
@@ -55,22 +62,17 @@ func settled(t *testing.T, ns, name string) (*appsv1.Deployment, []*appsv1.Repli
 				progressing = true
 			}
 		}
-		ok := s.ObservedGeneration == d.Generation && s.Replicas == want && s.UpdatedReplicas == want &&
-			s.AvailableReplicas == want && s.ReadyReplicas == want && progressing && len(pods(t, ns)) == int(want)
-		return ok, "rollout complete: " + jsonish(s)
+		if s.ObservedGeneration != d.Generation || s.Replicas != want || s.UpdatedReplicas != want ||
+			s.AvailableReplicas != want || s.ReadyReplicas != want || !progressing || len(ps) != int(want) {
+			return false, "rollout complete: " + jsonish(s)
+		}
+		p, _ := deploymentStep(t, d, rss, ps)
+		if p.Create.Count != 0 || len(p.Update) != 0 || len(p.Scale) != 0 || len(p.Delete) != 0 || p.UpdateStatus || p.Annotations != nil {
+			return false, "kubesem has nothing to write on the settled Deployment, but: " + jsonish(p) + "\nserver: " + jsonish(d)
+		}
+		return true, ""
 	})
-	return d, replicaSets(t, ns), pods(t, ns)
-}
-
-// quiet checks that kubesem, given a settled Deployment as read back from
-// the server, has nothing to write: no ReplicaSet write and no status
-// change (its status computation agrees with the controller's last write).
-func quiet(t *testing.T, d *appsv1.Deployment, rss []*appsv1.ReplicaSet, ps []*corev1.Pod) {
-	t.Helper()
-	p, _ := deploymentStep(t, d, rss, ps)
-	if p.Create.Count != 0 || len(p.Update) != 0 || len(p.Scale) != 0 || len(p.Delete) != 0 || p.UpdateStatus || p.Annotations != nil {
-		t.Errorf("settled Deployment: kubesem still writes %+v\nstatus on server %+v", p, d.Status)
-	}
+	return d, rss, ps
 }
 
 // sameCreatedReplicaSet compares the ReplicaSet the controller created with
@@ -152,7 +154,6 @@ func TestDeploymentRollout(t *testing.T) {
 	sameCreatedReplicaSet(t, ev.Object.(*appsv1.ReplicaSet), first)
 
 	d1, rss, ps := settled(t, ns, d.Name)
-	quiet(t, d1, rss, ps)
 
 	// 2. Rollout: a template change. The controller's first sync after the
 	// update sees the updated Deployment and the settled ReplicaSets and
@@ -172,7 +173,6 @@ func TestDeploymentRollout(t *testing.T) {
 	checkResizes(t, rsWatch, mark, p.Scale)
 
 	d2, rss, ps := settled(t, ns, d.Name)
-	quiet(t, d2, rss, ps)
 	sizes := map[string]int32{}
 	for _, rs := range rss {
 		sizes[rs.Name] = *rs.Spec.Replicas
@@ -205,7 +205,6 @@ func TestDeploymentRollout(t *testing.T) {
 	}
 	checkResizes(t, rsWatch, mark, p.Scale)
 	d3, rss, ps := settled(t, ns, d.Name)
-	quiet(t, d3, rss, ps)
 	for _, rs := range rss {
 		if want := map[string]int32{first.Name: 3, second.Name: 0}[rs.Name]; *rs.Spec.Replicas != want {
 			t.Errorf("after the rollback %s has %d replicas, want %d", rs.Name, *rs.Spec.Replicas, want)

@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"testing"
@@ -108,4 +109,10 @@ func check(t *testing.T, err error) {
 	}
 }
 
-func jsonish(v any) string { return fmt.Sprintf("%+v", v) }
+func jsonish(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%+v", v)
+	}
+	return string(b)
+}
