@@ -9,7 +9,6 @@ import (
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/pdb"
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -75,31 +74,35 @@ func budgetSettled(t *testing.T, ns, name string, allowed int32) *pdb.PodDisrupt
 	return kb
 }
 
-// TestPDBGuardedEviction runs a Deployment of three pods under a budget of
-// minAvailable 2, and checks that kubesem computes the budget status the
-// real disruption controller writes (disruptionsAllowed 1), and decides
-// evictions as the real API server does: the first is allowed, a second
-// right after it is refused with 429, and once the Deployment has replaced
-// the pod and the controller has recomputed the budget an eviction is
-// allowed again.
+// TestPDBGuardedEviction runs three pods under a budget of minAvailable 2,
+// and checks that kubesem computes the budget status the real disruption
+// controller writes (disruptionsAllowed 1), and decides evictions as the
+// real API server does: the first is allowed, a second right after it is
+// refused with 429, and once a fourth pod runs and the controller has
+// recomputed the budget an eviction is allowed again. The pods are bare
+// (no controller replaces an evicted one, which would race the second
+// eviction against the controller's recomputation).
 func TestPDBGuardedEviction(t *testing.T) {
 	ctx := context.Background()
 	ns := namespace(t)
 	labels := map[string]string{"app": "guarded"}
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "guarded"},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: ptr.To[int32](3),
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nginx", Image: "nginx:1.14.2"}}},
-			},
-		},
+	run := func(name string) {
+		t.Helper()
+		pod := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels},
+			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nginx", Image: "nginx:1.14.2"}}},
+		}
+		_, err := client.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{})
+		check(t, err)
+		eventually(t, 10*time.Second, func() (bool, string) {
+			p, err := client.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
+			check(t, err)
+			return p.Status.Phase == corev1.PodRunning, name + " running: " + jsonish(p.Status)
+		})
 	}
-	_, err := client.AppsV1().Deployments(ns).Create(ctx, d, metav1.CreateOptions{})
-	check(t, err)
-	settled(t, ns, d.Name)
+	for _, name := range []string{"guarded-0", "guarded-1", "guarded-2"} {
+		run(name)
+	}
 	b := &policyv1.PodDisruptionBudget{
 		ObjectMeta: metav1.ObjectMeta{Name: "guard"},
 		Spec: policyv1.PodDisruptionBudgetSpec{
@@ -107,7 +110,7 @@ func TestPDBGuardedEviction(t *testing.T) {
 			Selector:     &metav1.LabelSelector{MatchLabels: labels},
 		},
 	}
-	_, err = client.PolicyV1().PodDisruptionBudgets(ns).Create(ctx, b, metav1.CreateOptions{})
+	_, err := client.PolicyV1().PodDisruptionBudgets(ns).Create(ctx, b, metav1.CreateOptions{})
 	check(t, err)
 	kb := budgetSettled(t, ns, "guard", 1)
 
@@ -137,8 +140,13 @@ func TestPDBGuardedEviction(t *testing.T) {
 	_, kb = budget(t, ns, "guard")
 	evict(ps[1], kb, false)
 
-	// The Deployment replaces the evicted pod; the budget allows one again.
-	settled(t, ns, d.Name)
+	// A fourth pod: once the controller has seen the evicted pod gone and the
+	// new one healthy, the budget allows one eviction again.
+	run("guarded-3")
+	eventually(t, 10*time.Second, func() (bool, string) {
+		n := len(pods(t, ns))
+		return n == 3, "the evicted pod gone"
+	})
 	kb = budgetSettled(t, ns, "guard", 1)
 	evict(pods(t, ns)[0], kb, true)
 }
