@@ -86,8 +86,8 @@ func setSettled(t *testing.T, ns, name string, updated int32) (*appsv1.StatefulS
 // replicas, a claim template) and then updates it with a partition, and
 // checks that kubesem, fed the objects read back from the server, predicts
 // the revision, claims and pod the real controller creates first (names,
-// controller-revision-hash, pod identity), the pod the update deletes, and
-// the revisions pods end with.
+// controller-revision-hash, pod identity), the pod the update deletes, the
+// revisions pods end with, and the pod a scale down deletes first.
 func TestStatefulSetPartitionedUpdate(t *testing.T) {
 	ctx := context.Background()
 	ns := namespace(t)
@@ -191,16 +191,39 @@ func TestStatefulSetPartitionedUpdate(t *testing.T) {
 	if got := ev.Object.(*corev1.Pod).Name; got != p.Delete[0].Name {
 		t.Errorf("update: controller deleted %s first, kubesem predicted %s", got, p.Delete[0].Name)
 	}
-	_, ps2, _, _ := func() (*appsv1.StatefulSet, []*corev1.Pod, []*appsv1.ControllerRevision, []*corev1.PersistentVolumeClaim) {
-		s, r, p, c := setSettled(t, ns, "web", 1)
-		return s, p, r, c
-	}()
+	set2, revs2, ps2, claims2 := setSettled(t, ns, "web", 1)
 	got := map[string]string{}
 	for _, pod := range ps2 {
 		got[pod.Name] = pod.Labels[appsv1.StatefulSetRevisionLabel]
 	}
 	if want := map[string]string{"web-0": revName, "web-1": revName, "web-2": newRev}; !reflect.DeepEqual(got, want) {
 		t.Errorf("after the partitioned update the pods' revisions are %v, want %v", got, want)
+	}
+
+	// 3. Scale down to one: OrderedReady deletes the highest ordinal first,
+	// one at a time; the claims stay (retention policy Retain).
+	scaled := set2.DeepCopy()
+	scaled.Spec.Replicas = ptr.To[int32](1)
+	podMark = podWatch.mark()
+	down, err := client.AppsV1().StatefulSets(ns).Update(ctx, scaled, metav1.UpdateOptions{})
+	check(t, err)
+	p, _ = statefulSetStep(t, down, revs2, ps2, claims2)
+	if len(p.Delete) != 1 || p.Delete[0].Name != "web-2" || p.Create.Count != 0 {
+		t.Fatalf("scale down: kubesem creates %d and deletes %+v, want web-2 deleted", p.Create.Count, p.Delete)
+	}
+	ev, _ = podWatch.find(t, podMark, "the first pod deletion", func(ev watch.Event) bool {
+		pod, ok := ev.Object.(*corev1.Pod)
+		return ok && (ev.Type == watch.Deleted || pod.DeletionTimestamp != nil)
+	})
+	if got := ev.Object.(*corev1.Pod).Name; got != p.Delete[0].Name {
+		t.Errorf("scale down: controller deleted %s first, kubesem predicted %s", got, p.Delete[0].Name)
+	}
+	_, _, ps3, claims3 := setSettled(t, ns, "web", 0)
+	if got := podNames(ps3); !reflect.DeepEqual(got, []string{"web-0"}) {
+		t.Errorf("after scaling down the pods are %v, want [web-0]", got)
+	}
+	if len(claims3) != 3 {
+		t.Errorf("after scaling down %d claims, want the 3 retained", len(claims3))
 	}
 }
 
