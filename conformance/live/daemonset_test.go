@@ -1,0 +1,201 @@
+package live
+
+import (
+	"context"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/k8s"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+func nodes(t *testing.T) []*corev1.Node {
+	t.Helper()
+	l, err := client.CoreV1().Nodes().List(context.Background(), metav1.ListOptions{})
+	check(t, err)
+	var out []*corev1.Node
+	for i := range l.Items {
+		out = append(out, &l.Items[i])
+	}
+	return out
+}
+
+func controllerRevisions(t *testing.T, ns string) []*appsv1.ControllerRevision {
+	t.Helper()
+	l, err := client.AppsV1().ControllerRevisions(ns).List(context.Background(), metav1.ListOptions{})
+	check(t, err)
+	var out []*appsv1.ControllerRevision
+	for i := range l.Items {
+		out = append(out, &l.Items[i])
+	}
+	return out
+}
+
+func daemonSetStep(t *testing.T, ds *appsv1.DaemonSet, ns []*corev1.Node, ps []*corev1.Pod, revs []*appsv1.ControllerRevision) (daemonset.Plan, daemonset.History, k8s.DaemonSetWrites) {
+	t.Helper()
+	kds, err := k8s.FromDaemonSet(ds)
+	check(t, err)
+	kn, err := k8s.FromNodes(ns)
+	check(t, err)
+	kp, err := k8s.FromPods(ps)
+	check(t, err)
+	h, err := k8s.DaemonSetHistory(ds, revs)
+	check(t, err)
+	p, err := daemonset.Step(kds, kn, kp, h, daemonset.Backoff{}, time.Now(), daemonset.Options{})
+	check(t, err)
+	w, err := k8s.DaemonSetActions(ds, h.Hash, p)
+	check(t, err)
+	return p, h, w
+}
+
+// dsSettled waits until every node runs one Ready pod of the DaemonSet at
+// its current template and kubesem, fed the objects read back, has nothing to
+// write.
+func dsSettled(t *testing.T, ns, name string) (*appsv1.DaemonSet, []*corev1.Pod, []*appsv1.ControllerRevision) {
+	t.Helper()
+	var (
+		ds   *appsv1.DaemonSet
+		ps   []*corev1.Pod
+		revs []*appsv1.ControllerRevision
+	)
+	eventually(t, 20*time.Second, func() (bool, string) {
+		var err error
+		ds, err = client.AppsV1().DaemonSets(ns).Get(context.Background(), name, metav1.GetOptions{})
+		check(t, err)
+		ps, revs = pods(t, ns), controllerRevisions(t, ns)
+		s := ds.Status
+		n := int32(len(nodeNames))
+		if s.ObservedGeneration != ds.Generation || s.NumberReady != n || s.UpdatedNumberScheduled != n || s.NumberAvailable != n || len(ps) != int(n) {
+			return false, "DaemonSet settled: " + jsonish(s)
+		}
+		p, _, _ := daemonSetStep(t, ds, nodes(t), ps, revs)
+		if len(p.Revisions) != 0 || p.Create.Count != 0 || len(p.Delete) != 0 || p.UpdateStatus {
+			return false, "kubesem has nothing to write on the settled DaemonSet, but: " + jsonish(p) + "\nserver status " + jsonish(s)
+		}
+		return true, ""
+	})
+	return ds, ps, revs
+}
+
+// TestDaemonSetRollingUpdate creates the DaemonSet fluentd on the three
+// nodes and updates its template, and checks that kubesem, fed the objects
+// read back from the server, predicts the revision and the three pods the
+// real controller creates (node, labels with controller-revision-hash, node
+// affinity, tolerations, owner), the number of pods the update deletes in its
+// first sync, and the revision every pod ends with.
+func TestDaemonSetRollingUpdate(t *testing.T) {
+	ctx := context.Background()
+	ns := namespace(t)
+	wp, err := client.CoreV1().Pods(ns).Watch(ctx, metav1.ListOptions{})
+	podWatch := record(t, wp, err)
+
+	ds := &appsv1.DaemonSet{
+		ObjectMeta: metav1.ObjectMeta{Name: "fluentd-elasticsearch", Labels: map[string]string{"k8s-app": "fluentd-logging"}},
+		Spec: appsv1.DaemonSetSpec{
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"name": "fluentd-elasticsearch"}},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"name": "fluentd-elasticsearch"}},
+				Spec: corev1.PodSpec{
+					Tolerations: []corev1.Toleration{{Key: "node-role.kubernetes.io/control-plane", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}},
+					Containers:  []corev1.Container{{Name: "fluentd-elasticsearch", Image: "quay.io/fluentd_elasticsearch/fluentd:v5.0.1"}},
+				},
+			},
+		},
+	}
+	created, err := client.AppsV1().DaemonSets(ns).Create(ctx, ds, metav1.CreateOptions{})
+	check(t, err)
+	p, h, w := daemonSetStep(t, created, nodes(t), nil, nil)
+	if h.Hash != k8s.PodTemplateHash(&created.Spec.Template, nil) {
+		t.Errorf("DaemonSetHistory's hash %s, PodTemplateHash %s", h.Hash, k8s.PodTemplateHash(&created.Spec.Template, nil))
+	}
+	if len(p.Revisions) != 1 || p.Revisions[0].Name != created.Name+"-"+h.Hash || len(w.CreatePods) != len(nodeNames) {
+		t.Fatalf("creation: kubesem's plan %+v", p)
+	}
+	want := map[string]*corev1.Pod{}
+	for i, c := range p.Create.Objects {
+		want[c.Node] = w.CreatePods[i]
+	}
+	for range nodeNames {
+		ev, i := podWatch.find(t, 0, "a daemon pod's creation", func(ev watch.Event) bool { return ev.Type == watch.Added })
+		got := ev.Object.(*corev1.Pod)
+		node := affinityNode(got)
+		if want[node] == nil {
+			t.Fatalf("controller created pod %s for node %q, kubesem predicted pods for %v", got.Name, node, keys(want))
+		}
+		samePod(t, got, want[node])
+		delete(want, node)
+		podWatch.mu.Lock()
+		podWatch.events[i].Type = "SEEN"
+		podWatch.mu.Unlock()
+	}
+	revs := controllerRevisions(t, ns)
+	if len(revs) != 1 || revs[0].Name != p.Revisions[0].Name || revs[0].Labels[k8s.RevisionHashLabel] != h.Hash {
+		t.Errorf("controller's revisions %v, kubesem predicted %s", revNames(revs), p.Revisions[0].Name)
+	}
+
+	ds1, ps, revs := dsSettled(t, ns, ds.Name)
+
+	// A template change: the rolling update (maxUnavailable 1) deletes one
+	// old pod per sync and the controller recreates it at the new hash.
+	changed := ds1.DeepCopy()
+	changed.Spec.Template.Spec.Containers[0].Image = "quay.io/fluentd_elasticsearch/fluentd:v5.0.2"
+	mark := podWatch.mark()
+	updated, err := client.AppsV1().DaemonSets(ns).Update(ctx, changed, metav1.UpdateOptions{})
+	check(t, err)
+	p, h, _ = daemonSetStep(t, updated, nodes(t), ps, revs)
+	if len(p.Revisions) != 1 || p.Revisions[0].Verb != "create" || p.Revisions[0].Hash != k8s.PodTemplateHash(&updated.Spec.Template, nil) {
+		t.Errorf("update: kubesem's revision writes %+v, want the creation of %s", p.Revisions, k8s.PodTemplateHash(&updated.Spec.Template, nil))
+	}
+	if len(p.Delete) != 1 || p.Create.Count != 0 {
+		t.Fatalf("update: kubesem's first sync creates %d and deletes %+v, want one deletion", p.Create.Count, p.Delete)
+	}
+	ev, _ := podWatch.find(t, mark, "the first pod deletion", func(ev watch.Event) bool {
+		pod, ok := ev.Object.(*corev1.Pod)
+		return ok && (ev.Type == watch.Deleted || pod.DeletionTimestamp != nil)
+	})
+	if old := ev.Object.(*corev1.Pod); old.Labels[appsv1.ControllerRevisionHashLabelKey] == h.Hash {
+		t.Errorf("update: the controller deleted a pod at the new hash %s", old.Name)
+	}
+	_, ps, _ = dsSettled(t, ns, ds.Name)
+	for _, pod := range ps {
+		if pod.Labels[appsv1.ControllerRevisionHashLabelKey] != h.Hash {
+			t.Errorf("after the update pod %s has hash %s, kubesem's current hash is %s", pod.Name, pod.Labels[appsv1.ControllerRevisionHashLabelKey], h.Hash)
+		}
+	}
+}
+
+// affinityNode is the node a daemon pod's required node affinity pins it to.
+func affinityNode(p *corev1.Pod) string {
+	if a := p.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		for _, term := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+			for _, f := range term.MatchFields {
+				if f.Key == "metadata.name" && len(f.Values) == 1 {
+					return f.Values[0]
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func keys(m map[string]*corev1.Pod) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func revNames(revs []*appsv1.ControllerRevision) []string {
+	var out []string
+	for _, r := range revs {
+		out = append(out, r.Name)
+	}
+	return out
+}
