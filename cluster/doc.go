@@ -116,11 +116,24 @@
 // (default 1 minute, longer than the node monitor grace period) and nothing
 // but periodic work (heartbeats, node monitor and pod GC passes) is due.
 //
+// The world never hangs: Step runs one instant at most Options.MaxSteps
+// times in a row (default 8, each at most MaxRounds rounds). A world that
+// would run it once more — something stays due in the past, a modelling
+// error — stops: its trace ends with an Entry of Controller "world"
+// (CtlWorld) and Reason "Stuck" (ReasonStuck) whose Err lists what was
+// still due, World.Err wraps ErrStuck, Step returns false and
+// RunUntilSettled reports not settled.
+//
 // # Divergences
 //
 //   - Every controller's writes are its package's Plan.Writes; only the
 //     TTL-after-finished controller (a job.TimeLeft decision, no Plan)
 //     writes its delete here.
+//   - The Job controller's orphan queue: after the Jobs, it looks at every
+//     pod with the tracking finalizer each time pods or Jobs change and
+//     removes the finalizer from those no running Job controls, where
+//     upstream looks at the pods its informer events name (the outcome is
+//     the same once events are delivered).
 //   - The TTL-after-finished controller deletes with background
 //     propagation, not foreground. The StatefulSet and DaemonSet
 //     controllers do not adopt orphan pods or revisions (they are given

@@ -175,11 +175,13 @@ func (w *World) heartbeats(now time.Time) {
 	slices.Sort(names)
 	for _, name := range names {
 		e := w.nodes[name]
+		// The kubelet of a deleted node keeps its timer (it would renew
+		// again if the node came back) but writes nothing.
+		e.nextRenew = node.NextLeaseRenewal(now, 0)
 		n := w.State.Node(name)
 		if n == nil {
 			continue
 		}
-		e.nextRenew = node.NextLeaseRenewal(now, 0)
 		ctl := CtlKubelet + name
 		lease, _ := w.State.Get(Key{KindLease, leaseNamespace, name}).(*node.Lease)
 		t := now
@@ -293,6 +295,11 @@ func (w *World) readyDelay(b PodBehavior) time.Duration {
 // by itself (ok false: not until something changes).
 func (w *World) podTimer(p *podstatus.Pod) (time.Time, bool) {
 	if p.IsDeleting() {
+		// A pod the kubelet has killed and deleted with grace 0 waits
+		// only for its finalizers: the kubelet has nothing left to do.
+		if podstatus.IsTerminal(p) && p.DeletionGracePeriodSeconds != nil && *p.DeletionGracePeriodSeconds == 0 {
+			return time.Time{}, false
+		}
 		return *p.DeletionTimestamp, true
 	}
 	if podstatus.IsTerminal(p) {
