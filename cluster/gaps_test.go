@@ -157,3 +157,31 @@ func TestStuckWorldStops(t *testing.T) {
 		t.Errorf("a stuck world settled or stepped")
 	}
 }
+
+// TestTaintEvictionDeletesOnce: a pod whose taint eviction fired is not
+// deleted again while the node's NoExecute taints and the pod's
+// tolerations stay the same (upstream's TimedWorkerQueue fires once; pod
+// updates other than tolerations and node updates other than NoExecute
+// taints do not reprocess the pod). The world once deleted such pods
+// again 5 minutes later.
+func TestTaintEvictionDeletesOnce(t *testing.T) {
+	w, err := cluster.New(rollingScenario(), cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runBounded(t, w, t0.Add(time.Hour), 10000)
+	deletes := map[string]int{}
+	for _, e := range w.Trace {
+		if e.Controller == cluster.CtlTaintEvictor && e.Write != nil && e.Write.Verb == "delete" {
+			deletes[e.Object.Name]++
+		}
+	}
+	if len(deletes) != 4 {
+		t.Errorf("taint eviction deleted %d pods, want node-c's 4", len(deletes))
+	}
+	for p, n := range deletes {
+		if n != 1 {
+			t.Errorf("pod %s deleted %d times by taint eviction", p, n)
+		}
+	}
+}

@@ -131,6 +131,7 @@ type World struct {
 	nodeMem    node.Memory
 	podgcMem   podgc.Memory
 	evictions  map[string][]node.ScheduledEviction
+	taintSeen  map[string]taintSeen // the taint-eviction controller's view, by node
 
 	nodes    map[string]*nodeEnv
 	kpods    map[string]*kubeletPod // by pod UID
@@ -159,8 +160,8 @@ func New(sc Scenario, opts Options) (*World, error) {
 		State: NewState(), Now: sc.Start, Start: sc.Start, Opts: opts,
 		requeue: map[ctlKey]requeue{}, fails: map[ctlKey]int{}, seen: map[string]map[Kind]uint64{},
 		jobBackoff: map[Key]job.BackoffRecord{}, dsBackoff: map[Key]daemonset.Backoff{},
-		evictions: map[string][]node.ScheduledEviction{},
-		nodes:     map[string]*nodeEnv{}, kpods: map[string]*kubeletPod{}, drains: map[string]time.Time{},
+		evictions: map[string][]node.ScheduledEviction{}, taintSeen: map[string]taintSeen{},
+		nodes: map[string]*nodeEnv{}, kpods: map[string]*kubeletPod{}, drains: map[string]time.Time{},
 		lastBusy: sc.Start,
 	}
 	// Objects are stored in key order, so the UIDs given to objects without
@@ -222,6 +223,7 @@ func (w *World) Clone() *World {
 	c.jobBackoff = cloneMap(w.jobBackoff)
 	c.dsBackoff = cloneMap(w.dsBackoff)
 	c.evictions = cloneMap(w.evictions)
+	c.taintSeen = cloneMap(w.taintSeen)
 	c.nodes = make(map[string]*nodeEnv, len(w.nodes))
 	for k, v := range w.nodes {
 		n := *v
