@@ -185,3 +185,30 @@ func TestTaintEvictionDeletesOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestImageAndTemplateEvents: image and template events change a
+// StatefulSet's and a DaemonSet's pod template, and their controllers roll
+// the pods.
+func TestImageAndTemplateEvents(t *testing.T) {
+	tpl := &podstatus.Template{ObjectMeta: meta.ObjectMeta{Labels: map[string]string{"ds": "agent"}},
+		Spec: podstatus.Spec{Containers: []podstatus.Container{{Name: "agent", Image: "agent:2"}}}}
+	sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("n0"), statefulSet("db", 2), daemonSet("agent")},
+		Events: []cluster.Event{
+			{At: time.Minute, Kind: cluster.EventImage, Target: cluster.Key{Kind: cluster.KindStatefulSet, Namespace: "default", Name: "db"}, Image: "db:2"},
+			{At: time.Minute, Kind: cluster.EventTemplate, Target: cluster.Key{Kind: cluster.KindDaemonSet, Namespace: "kube-system", Name: "agent"}, Template: tpl},
+		}}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runBounded(t, w, t0.Add(10*time.Minute), 5000)
+	images := map[string]int{}
+	for _, p := range w.State.Pods() {
+		if !p.IsDeleting() {
+			images[p.Spec.Containers[0].Image]++
+		}
+	}
+	if images["db:2"] != 2 || images["agent:2"] != 1 || len(images) != 2 {
+		t.Errorf("live pods' images %v, want db:2 ×2 and agent:2", images)
+	}
+}
