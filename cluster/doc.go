@@ -32,7 +32,7 @@
 //   - One sync of the control plane (sync.go): World.Sync, ForceSync,
 //     ControllerNames and the Ctl… names; one adapter per controller in
 //     ctl_<kind>.go.
-//   - The environment (env.go): Scheduler, FewestPods, Fits,
+//   - The environment (env.go): Scheduler, FewestPods, Fits, HasRoom,
 //     KubeletOptions, the Reason… constants of environment writes.
 //   - Scenarios (scenario.go): Scenario, PodBehavior, Event, EventKind and
 //     the Event… kinds, Scenario.Validate.
@@ -82,7 +82,8 @@
 //     pod not being deleted, in (namespace, name) order, is bound
 //     (pods/binding) to the eligible node with the fewest non-terminal
 //     pods, ties by name: Ready, schedulable, tolerated NoSchedule and
-//     NoExecute taints, nodeSelector and required node affinity.
+//     NoExecute taints, nodeSelector and required node affinity, room
+//     for one more pod under status.allocatable.pods (HasRoom).
 //   - Kubelet (per node whose heartbeats run): a bound pod's containers
 //     start after StartDelay (init containers complete at once, sidecars
 //     run), become ready after ReadyDelay (never with NeverReady), exit after

@@ -55,13 +55,14 @@ type Scheduler func(p *podstatus.Pod, nodes []*node.Node, load map[string]int) (
 // condition is True, that are not unschedulable, whose NoSchedule and
 // NoExecute taints the pod tolerates (node.FindUntoleratedTaint) and
 // that its nodeSelector and required node affinity match
-// (node.MatchesNodeSelector), the one with the fewest non-terminal pods,
-// ties by name. It is a documented simplification of kube-scheduler
-// (no resources, no scoring plugins, no pod affinity or spreading).
+// (node.MatchesNodeSelector), and that have room for one more pod
+// (HasRoom), the one with the fewest non-terminal pods, ties by name. It
+// is a documented simplification of kube-scheduler (no resources but the
+// pod count, no scoring plugins, no pod affinity or spreading).
 func FewestPods(p *podstatus.Pod, nodes []*node.Node, load map[string]int) (string, bool) {
 	best, bestLoad := "", 0
 	for _, n := range nodes {
-		if !Fits(p, n) {
+		if !Fits(p, n) || !HasRoom(n, load[n.Name]) {
 			continue
 		}
 		if l := load[n.Name]; best == "" || l < bestLoad {
@@ -82,6 +83,25 @@ func Fits(p *podstatus.Pod, n *node.Node) bool {
 	}
 	ok, _ := node.MatchesNodeSelector(p.Spec.NodeSelector, p.Spec.Affinity, n)
 	return ok
+}
+
+// HasRoom reports whether node n, with pods non-terminal pods bound to it
+// (terminating ones included), can take one more: pods+1 must not exceed
+// status.allocatable.pods (node.Node.AllocatablePods). A node without
+// allocatable pods is taken as unlimited (a simplification for scenarios
+// written by hand; a real node always reports it); an unparsable value
+// fits nothing.
+//
+// Source: upstream pkg/scheduler/framework/plugins/noderesources/fit.go
+// fitsRequest ("Too many pods": len(nodeInfo.Pods)+1 > allowedPodNumber);
+// the scheduler's cache holds the assigned pods that are not Succeeded or
+// Failed (v1.36.3).
+func HasRoom(n *node.Node, pods int) bool {
+	limit, ok, err := n.AllocatablePods()
+	if err != nil {
+		return false
+	}
+	return !ok || int64(pods)+1 <= limit
 }
 
 // nodeEnv is the environment's view of a node: whether its kubelet runs

@@ -212,3 +212,22 @@ func TestImageAndTemplateEvents(t *testing.T) {
 		t.Errorf("live pods' images %v, want db:2 ×2 and agent:2", images)
 	}
 }
+
+// TestSchedulerNodeCapacity: a node whose non-terminal pods reach
+// status.allocatable.pods takes no more; the rest stay pending.
+func TestSchedulerNodeCapacity(t *testing.T) {
+	n := readyNode("n0")
+	n.Status.Allocatable = map[string]string{"pods": "2"}
+	sc := cluster.Scenario{Start: t0, Objects: []any{n, deployment("d0", 4, "img:1")}}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runBounded(t, w, t0.Add(5*time.Minute), 5000)
+	if got, pending := len(w.State.PodsOnNode("n0")), len(w.State.PodsOnNode("")); got != 2 || pending != 2 {
+		t.Errorf("n0 has %d pods and %d are pending, want 2 and 2", got, pending)
+	}
+	if !cluster.HasRoom(n, 1) || cluster.HasRoom(n, 2) || !cluster.HasRoom(readyNode("x"), 500) {
+		t.Errorf("HasRoom: 1 of 2 must fit, 2 of 2 not, no allocatable always")
+	}
+}
