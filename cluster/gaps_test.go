@@ -8,6 +8,8 @@ import (
 
 	"github.com/kubesem/kubesem/cluster"
 	"github.com/kubesem/kubesem/cronjob"
+	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
@@ -229,5 +231,34 @@ func TestSchedulerNodeCapacity(t *testing.T) {
 	}
 	if !cluster.HasRoom(n, 1) || cluster.HasRoom(n, 2) || !cluster.HasRoom(readyNode("x"), 500) {
 		t.Errorf("HasRoom: 1 of 2 must fit, 2 of 2 not, no allocatable always")
+	}
+}
+
+// TestDaemonSetMinReadySeconds: a DaemonSet with minReadySeconds and
+// maxSurge 1 rolls every node: once a new pod has been ready that long the
+// DaemonSet is synced again (upstream's updatePod enqueues it
+// minReadySeconds + 1 s after the pod turns ready; its status, counting
+// the old available pod of each node, asks for no requeue). The world
+// once left it with one node updated.
+func TestDaemonSetMinReadySeconds(t *testing.T) {
+	ds := daemonSet("agent")
+	ds.Spec.MinReadySeconds = 30
+	one, zero := intstr.Int(1), intstr.Int(0)
+	ds.Spec.UpdateStrategy.RollingUpdate = &daemonset.RollingParams{MaxSurge: &one, MaxUnavailable: &zero}
+	sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("n0"), readyNode("n1"), readyNode("n2"), ds},
+		Events: []cluster.Event{{At: 2 * time.Minute, Kind: cluster.EventImage, Target: cluster.Key{Kind: cluster.KindDaemonSet, Namespace: "kube-system", Name: "agent"}, Image: "agent:2"}}}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runBounded(t, w, t0.Add(10*time.Minute), 5000)
+	got := w.State.DaemonSets()[0].Status
+	if got.NumberAvailable != 3 || got.UpdatedNumberScheduled != 3 || got.NumberReady != 3 {
+		t.Errorf("status %+v, want 3 ready, available and updated", got)
+	}
+	for _, p := range w.State.Pods() {
+		if p.Spec.Containers[0].Image != "agent:2" {
+			t.Errorf("pod %s runs %s", p.Name, p.Spec.Containers[0].Image)
+		}
 	}
 }
