@@ -436,11 +436,16 @@ func (w *World) kubelets(now time.Time) {
 }
 
 // kubeletSync is one kubelet sync of pod p at now: a deleting pod's
-// containers are killed (status with terminated containers, phase from
-// podstatus) and the pod deleted with grace 0; a new pod's containers
-// start; started containers become ready after the ready delay; a
-// container that exits (RunFor, or a scenario failure) is restarted as
-// podstatus.ShouldRestart and podstatus.RestartBackoff decide.
+// containers, sidecars included, are killed (status with terminated
+// containers, phase from podstatus) and the pod deleted with grace 0; a
+// new pod's containers start; started containers become ready after the
+// ready delay; a container that exits (RunFor, or a scenario failure) is
+// restarted as podstatus.ShouldRestart and podstatus.RestartBackoff
+// decide. When no regular container runs or will restart, the sidecars
+// (restartable init containers) are killed too and the pod is terminal
+// (the kubelet's computePodActions: nothing to keep, nothing to start →
+// KillPod, no init container restarted; podstatus.KubeletPhase then gives
+// Succeeded or Failed, sidecars never holding completion).
 func (w *World) kubeletSync(ctl string, p *podstatus.Pod, now time.Time) {
 	kp := w.kpods[p.UID]
 	if kp == nil {
@@ -455,6 +460,7 @@ func (w *World) kubeletSync(ctl string, p *podstatus.Pod, now time.Time) {
 	case p.IsDeleting():
 		if !podstatus.IsTerminal(p) {
 			c.Status.ContainerStatuses = exitAll(p.Status.ContainerStatuses, p.Spec.Containers, 137, "Error", now)
+			c.Status.InitContainerStatuses = killRunning(p.Status.InitContainerStatuses, now)
 			w.writePodStatus(ctl, p, &c, podstatus.Observed{Terminal: true}, ReasonKilled, now)
 		}
 		zero := int64(0)
@@ -471,6 +477,11 @@ func (w *World) kubeletSync(ctl string, p *podstatus.Pod, now time.Time) {
 		reason = ReasonExited
 		c.Status.ContainerStatuses = w.exitAndRestart(kp, p, code, now)
 		terminal = kp.restartAt.IsZero() && !anyRunning(c.Status.ContainerStatuses)
+		if terminal {
+			// No regular container runs or will restart: the kubelet
+			// kills the pod, sidecars included, and starts none again.
+			c.Status.InitContainerStatuses = killRunning(p.Status.InitContainerStatuses, now)
+		}
 	case len(p.Status.ContainerStatuses) == 0:
 		reason = ReasonStarted
 		ready := w.readyDelay(b) == 0 && !b.NeverReady
@@ -556,6 +567,19 @@ func initDone(ics []podstatus.Container, now time.Time) []podstatus.ContainerSta
 		f := false
 		out[i] = podstatus.ContainerStatus{Name: ic.Name, Image: ic.Image, Ready: true, Started: &f,
 			State: podstatus.ContainerState{Terminated: &podstatus.StateTerminated{Reason: "Completed", StartedAt: now, FinishedAt: now}}}
+	}
+	return out
+}
+
+// killRunning terminates the running containers of cs (the kubelet's
+// kill: exit 137) and leaves the others as they are.
+func killRunning(cs []podstatus.ContainerStatus, now time.Time) []podstatus.ContainerStatus {
+	out := slices.Clone(cs)
+	for i := range out {
+		if r := out[i].State.Running; r != nil {
+			out[i].State = podstatus.ContainerState{Terminated: &podstatus.StateTerminated{ExitCode: 137, Reason: "Error", StartedAt: r.StartedAt, FinishedAt: now}}
+			out[i].Ready = false
+		}
 	}
 	return out
 }

@@ -262,3 +262,38 @@ func TestDaemonSetMinReadySeconds(t *testing.T) {
 		}
 	}
 }
+
+// TestJobWithSidecarSucceeds: a Job pod with a sidecar (an init container
+// with restartPolicy Always) succeeds once its regular container exits 0:
+// the kubelet kills the sidecar, which does not hold completion.
+func TestJobWithSidecarSucceeds(t *testing.T) {
+	always := podstatus.RestartAlways
+	one := int32(1)
+	j := &job.Job{ObjectMeta: meta.ObjectMeta{Name: "j", Namespace: "default"},
+		Spec: job.Spec{Completions: &one, Parallelism: &one,
+			Template: podstatus.Template{ObjectMeta: meta.ObjectMeta{Labels: map[string]string{"task": "j"}},
+				Spec: podstatus.Spec{RestartPolicy: podstatus.RestartNever,
+					InitContainers: []podstatus.Container{{Name: "proxy", Image: "proxy:1", RestartPolicy: &always}},
+					Containers:     []podstatus.Container{{Name: "main", Image: "main:1"}}}}}}
+	run := time.Minute
+	sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("n0"), j},
+		Pods: []cluster.PodBehavior{{Selector: labelSel("task", "j"), RunFor: &run}}}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runBounded(t, w, t0.Add(5*time.Minute), 5000)
+	if got := w.State.Jobs()[0]; !got.IsSucceeded() {
+		t.Errorf("job not succeeded: %+v", got.Status)
+	}
+	for _, p := range w.State.Pods() {
+		if p.Status.Phase != podstatus.Succeeded {
+			t.Errorf("pod %s is %s", p.Name, p.Status.Phase)
+		}
+		for _, s := range p.Status.InitContainerStatuses {
+			if s.State.Running != nil {
+				t.Errorf("pod %s: sidecar %s still running", p.Name, s.Name)
+			}
+		}
+	}
+}
