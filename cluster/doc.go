@@ -67,6 +67,17 @@
 // daemonset backoff, node lifecycle memory, pod GC quarantine, scheduled
 // taint evictions) is kept in the World, per controller and object.
 //
+// Where an informer handler filters what wakes a controller and the
+// difference shows, the world filters the same way: the taint-eviction
+// controller passes node.EvictionStep every pod of a node only when the
+// node's NoExecute taints changed, else only new pods, pods whose
+// tolerations changed and pods whose eviction is due (so an eviction that
+// fired is not repeated; checked against the real controller by
+// conformance/upstream TestClusterDiffTaintEvictionTriggers); a DaemonSet
+// with minReadySeconds is woken minReadySeconds + 1 s after a pod turns
+// ready (upstream updatePod); the Job controller also syncs orphan pods
+// that keep its tracking finalizer (its orphan queue).
+//
 // # Environment
 //
 // Each environment action is a plan.Write applied by the same Apply and
