@@ -90,9 +90,9 @@ func nodeWrites(s *State, p node.Plan, nodes []*node.Node, now time.Time) ([]pla
 // whose tolerations changed (PodUpdated ignores every other pod update),
 // and pods whose scheduled eviction is due (the timer firing). A pod whose
 // eviction already fired is thus not deleted again until the taints or
-// its tolerations change. Evictions of pods no longer on the node are
-// dropped (handlePodUpdate's cancel on deletion; the world records no
-// "Cancelling deletion" event for them).
+// its tolerations change. Evictions of pods no longer on the node, or
+// recreated under their name, are dropped (handlePodUpdate's cancel on
+// deletion; the world records no "Cancelling deletion" event for them).
 func taintEvictionController() controller {
 	return controller{
 		name:  CtlTaintEvictor,
@@ -135,8 +135,10 @@ func taintEvictionController() controller {
 			seen := taintSeen{taints: taints, pods: make(map[string]podSeen, len(all))}
 			var pods []*podstatus.Pod
 			for _, p := range all {
-				present[p.Name] = true
 				ps, ok := old.pods[p.Name]
+				// A pod recreated under the name (a new UID) starts
+				// afresh: the old one's deletion cancelled its work.
+				present[p.Name] = !ok || ps.uid == p.UID
 				seen.pods[p.Name] = podSeen{uid: p.UID, tolerations: p.Spec.Tolerations}
 				if full || !ok || ps.uid != p.UID || !sameList(ps.tolerations, p.Spec.Tolerations) || due[p.Name] {
 					pods = append(pods, p)
