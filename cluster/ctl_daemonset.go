@@ -1,12 +1,45 @@
 package cluster
 
 import (
+	"slices"
 	"time"
 
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/history"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
+
+// availableRequeue is the DaemonSet's wake-up for its pods that are ready
+// but not yet available: minReadySeconds + 1 s after the earliest such
+// pod became ready. Upstream's updatePod enqueues the DaemonSet that long
+// after a pod changes to ready (syncDaemonSet's own requeue only covers
+// a status whose numberReady and numberAvailable differ, which counts one
+// pod per node: with maxSurge the old available pod hides the new one).
+//
+// Source: upstream pkg/controller/daemon/daemon_controller.go updatePod
+// (changedToReady && MinReadySeconds > 0: enqueueDaemonSetAfter) (v1.36.3).
+func availableRequeue(ds *daemonset.DaemonSet, pods []*podstatus.Pod, now time.Time) (plan.Requeue, bool) {
+	if ds.Spec.MinReadySeconds <= 0 {
+		return plan.Requeue{}, false
+	}
+	wait := time.Duration(ds.Spec.MinReadySeconds) * time.Second
+	var first time.Time
+	for _, p := range pods {
+		c := p.Condition(podstatus.Ready)
+		if p.IsDeleting() || c == nil || c.Status != meta.ConditionTrue || podstatus.IsAvailable(p, ds.Spec.MinReadySeconds, now) {
+			continue
+		}
+		if at := c.LastTransitionTime.Add(wait + time.Second); at.After(now) && (first.IsZero() || at.Before(first)) {
+			first = at
+		}
+	}
+	if first.IsZero() {
+		return plan.Requeue{}, false
+	}
+	return plan.Requeue{After: first.Sub(now), Reason: daemonset.ReasonMinReadySeconds}, true
+}
 
 // daemonSetController runs daemonset.Step on each DaemonSet with every
 // node, the pods it controls, its ControllerRevisions with the hash of its
@@ -43,7 +76,11 @@ func daemonSetController() controller {
 				return stepOut{plan: p, err: err}
 			}
 			writes, err := p.Writes(ds, pods, h)
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue,
+			requeue := p.Requeue
+			if r, ok := availableRequeue(ds, pods, now); ok {
+				requeue = append(slices.Clone(requeue), r)
+			}
+			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: requeue,
 				after: func() { w.dsBackoff[k] = p.Memory }}
 		},
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/cronjob"
+	"github.com/kubesem/kubesem/internal/deepcopy"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
@@ -12,13 +13,20 @@ import (
 
 // jobController runs job.Step on each Job with the pods it controls and
 // the backoff record kept in the World (the Plan's Memory); job.Plan.Writes
-// makes the writes.
+// makes the writes. After the Jobs it syncs the orphan pods that still
+// carry the tracking finalizer (orphanPods), removing it, as upstream's
+// orphan queue does.
 func jobController() controller {
 	return controller{
 		name:  CtlJob,
 		reads: []Kind{KindJob, KindPod},
-		keys:  func(w *World) []Key { return w.State.Keys(KindJob) },
+		keys: func(w *World) []Key {
+			return append(w.State.Keys(KindJob), w.orphanPods()...)
+		},
 		step: func(w *World, k Key, now time.Time) stepOut {
+			if k.Kind == KindPod {
+				return w.releaseOrphan(k)
+			}
 			j, _ := w.State.Get(k).(*job.Job)
 			if j == nil {
 				return stepOut{}
@@ -33,6 +41,66 @@ func jobController() controller {
 				after: func() { w.jobBackoff[k] = p.Memory }}
 		},
 	}
+}
+
+// orphanPods lists, by namespace and name, the pods that carry the Job
+// tracking finalizer and that no running Job controls: no controller
+// reference, or one to a batch/v1 Job that does not exist (by name and
+// UID) or is finished and not managed by another controller. A pod
+// controlled by another kind keeps its finalizer.
+//
+// Source: upstream pkg/controller/job/job_controller.go
+// handleSingleOrphanPod, enqueued by addPod, updatePod, deletePod and
+// deleteJob's enqueueLabelSelector (v1.36.3). The simplification: the
+// world looks at every pod each time pods or Jobs change, where upstream
+// enqueues the pods its informer events name.
+func (w *World) orphanPods() []Key {
+	var out []Key
+	for _, p := range w.State.Pods() {
+		if w.isOrphan(p) {
+			out = append(out, Key{KindPod, p.Namespace, p.Name})
+		}
+	}
+	return out
+}
+
+func (w *World) isOrphan(p *podstatus.Pod) bool {
+	if !slices.Contains(p.Finalizers, job.TrackingFinalizer) {
+		return false
+	}
+	ref := p.ControllerRef()
+	if ref == nil {
+		return true
+	}
+	if ref.Kind != "Job" || ref.APIVersion != "batch/v1" {
+		return false
+	}
+	j, _ := w.State.Get(Key{KindJob, p.Namespace, ref.Name}).(*job.Job)
+	if j == nil || j.UID != ref.UID {
+		return true
+	}
+	if j.Spec.ManagedBy != nil && *j.Spec.ManagedBy != jobControllerName {
+		return false
+	}
+	return j.IsFinished()
+}
+
+// jobControllerName is spec.managedBy of Jobs the built-in controller
+// manages.
+const jobControllerName = "kubernetes.io/job-controller"
+
+// releaseOrphan is the Job controller's sync of orphan pod k: a patch
+// removing the tracking finalizer (upstream removeTrackingFinalizerPatch,
+// a strategic-merge $deleteFromPrimitiveList), the pod after the patch.
+func (w *World) releaseOrphan(k Key) stepOut {
+	p, _ := w.State.Get(k).(*podstatus.Pod)
+	if p == nil || !w.isOrphan(p) {
+		return stepOut{}
+	}
+	after := deepcopy.Copy(*p)
+	after.Finalizers = slices.DeleteFunc(after.Finalizers, func(f string) bool { return f == job.TrackingFinalizer })
+	return stepOut{writes: []plan.Write{{Verb: plan.VerbPatch, Resource: "pods", Namespace: p.Namespace, Name: p.Name,
+		UID: p.UID, Object: &after, Reason: job.ReasonRemoveTrackingFinalizer}}}
 }
 
 // cronJobController runs cronjob.Step on each CronJob with the Jobs it

@@ -1,7 +1,7 @@
 package cluster
 
 import (
-	"slices"
+	"reflect"
 	"time"
 
 	"github.com/kubesem/kubesem/node"
@@ -78,9 +78,21 @@ func nodeWrites(s *State, p node.Plan, nodes []*node.Node, now time.Time) ([]pla
 }
 
 // taintEvictionController runs node.EvictionStep for each node with a
-// NoExecute taint or with evictions scheduled, keeping the scheduled
-// evictions in the World; node.EvictionPlan.Writes makes the writes (the
-// DisruptionTarget condition, then the delete, of each pod due).
+// NoExecute taint, with evictions scheduled, or whose NoExecute taints it
+// last saw non-empty, keeping the scheduled evictions in the World;
+// node.EvictionPlan.Writes makes the writes (the DisruptionTarget
+// condition, then the delete, of each pod due).
+//
+// It is given the pods upstream's informer handlers would make it
+// process: every pod of the node when the node's NoExecute taints changed
+// since it last looked (NodeUpdated, handleNodeUpdate); otherwise only
+// pods it has not seen (a new pod, or a new UID under the name), pods
+// whose tolerations changed (PodUpdated ignores every other pod update),
+// and pods whose scheduled eviction is due (the timer firing). A pod whose
+// eviction already fired is thus not deleted again until the taints or
+// its tolerations change. Evictions of pods no longer on the node, or
+// recreated under their name, are dropped (handlePodUpdate's cancel on
+// deletion; the world records no "Cancelling deletion" event for them).
 func taintEvictionController() controller {
 	return controller{
 		name:  CtlTaintEvictor,
@@ -88,13 +100,18 @@ func taintEvictionController() controller {
 		keys: func(w *World) []Key {
 			var out []Key
 			for _, n := range w.State.Nodes() {
-				if len(w.evictions[n.Name]) > 0 || slices.ContainsFunc(n.Spec.Taints, func(t node.Taint) bool { return t.Effect == node.NoExecute }) {
+				if len(w.evictions[n.Name]) > 0 || len(w.taintSeen[n.Name].taints) > 0 || len(noExecute(n.Spec.Taints)) > 0 {
 					out = append(out, Key{KindNode, "", n.Name})
 				}
 			}
 			for n := range w.evictions {
 				if w.State.Node(n) == nil {
 					delete(w.evictions, n)
+				}
+			}
+			for n := range w.taintSeen {
+				if w.State.Node(n) == nil {
+					delete(w.taintSeen, n)
 				}
 			}
 			return out
@@ -104,13 +121,54 @@ func taintEvictionController() controller {
 			if n == nil {
 				return stepOut{}
 			}
-			pods := w.State.PodsOnNode(n.Name)
-			p, err := node.EvictionStep(n, pods, w.evictions[n.Name], now, w.Opts.Node)
+			all := w.State.PodsOnNode(n.Name)
+			taints := noExecute(n.Spec.Taints)
+			old, known := w.taintSeen[n.Name]
+			full := !known || !sameList(old.taints, taints)
+			due := map[string]bool{}
+			present := map[string]bool{}
+			for _, s := range w.evictions[n.Name] {
+				if !s.FireAt.After(now) {
+					due[s.Pod] = true
+				}
+			}
+			seen := taintSeen{taints: taints, pods: make(map[string]podSeen, len(all))}
+			var pods []*podstatus.Pod
+			for _, p := range all {
+				ps, ok := old.pods[p.Name]
+				// A pod recreated under the name (a new UID) starts
+				// afresh: the old one's deletion cancelled its work.
+				present[p.Name] = !ok || ps.uid == p.UID
+				seen.pods[p.Name] = podSeen{uid: p.UID, tolerations: p.Spec.Tolerations}
+				if full || !ok || ps.uid != p.UID || !sameList(ps.tolerations, p.Spec.Tolerations) || due[p.Name] {
+					pods = append(pods, p)
+				}
+			}
+			var scheduled []node.ScheduledEviction
+			for _, s := range w.evictions[n.Name] {
+				if present[s.Pod] {
+					scheduled = append(scheduled, s)
+				}
+			}
+			p, err := node.EvictionStep(n, pods, scheduled, now, w.Opts.Node)
 			if err != nil {
 				return stepOut{plan: p, err: err}
 			}
 			writes, err := p.Writes(n, pods, now)
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue, after: func() {
+			// The pods not given keep their scheduled evictions (in
+			// Memory): the next one due, of any pod, is the requeue.
+			requeue := p.Requeue
+			for _, s := range p.Memory {
+				if r := (plan.Requeue{After: s.FireAt.Sub(now), Reason: node.ReasonEvictionDue}); r.After > 0 && (len(requeue) == 0 || r.After < requeue[0].After) {
+					requeue = []plan.Requeue{r}
+				}
+			}
+			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: requeue, after: func() {
+				if len(taints) == 0 && len(p.Memory) == 0 {
+					delete(w.taintSeen, n.Name)
+				} else {
+					w.taintSeen[n.Name] = seen
+				}
 				if len(p.Memory) == 0 {
 					delete(w.evictions, n.Name)
 				} else {
@@ -119,4 +177,35 @@ func taintEvictionController() controller {
 			}}
 		},
 	}
+}
+
+// taintSeen is what the taint-eviction controller last saw of a node: its
+// NoExecute taints and, by name, each pod's UID and tolerations.
+type taintSeen struct {
+	taints []node.Taint
+	pods   map[string]podSeen
+}
+
+type podSeen struct {
+	uid         string
+	tolerations []podstatus.Toleration
+}
+
+// sameList is apimachinery's semantic equality of two lists: nil and
+// empty are equal.
+func sameList[T any](a, b []T) bool {
+	if len(a) == 0 && len(b) == 0 {
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+func noExecute(ts []node.Taint) []node.Taint {
+	var out []node.Taint
+	for _, t := range ts {
+		if t.Effect == node.NoExecute {
+			out = append(out, t)
+		}
+	}
+	return out
 }

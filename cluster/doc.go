@@ -32,7 +32,7 @@
 //   - One sync of the control plane (sync.go): World.Sync, ForceSync,
 //     ControllerNames and the Ctl… names; one adapter per controller in
 //     ctl_<kind>.go.
-//   - The environment (env.go): Scheduler, FewestPods, Fits,
+//   - The environment (env.go): Scheduler, FewestPods, Fits, HasRoom,
 //     KubeletOptions, the Reason… constants of environment writes.
 //   - Scenarios (scenario.go): Scenario, PodBehavior, Event, EventKind and
 //     the Event… kinds, Scenario.Validate.
@@ -67,6 +67,17 @@
 // daemonset backoff, node lifecycle memory, pod GC quarantine, scheduled
 // taint evictions) is kept in the World, per controller and object.
 //
+// Where an informer handler filters what wakes a controller and the
+// difference shows, the world filters the same way: the taint-eviction
+// controller passes node.EvictionStep every pod of a node only when the
+// node's NoExecute taints changed, else only new pods, pods whose
+// tolerations changed and pods whose eviction is due (so an eviction that
+// fired is not repeated; checked against the real controller by
+// conformance/upstream TestClusterDiffTaintEvictionTriggers); a DaemonSet
+// with minReadySeconds is woken minReadySeconds + 1 s after a pod turns
+// ready (upstream updatePod); the Job controller also syncs orphan pods
+// that keep its tracking finalizer (its orphan queue).
+//
 // # Environment
 //
 // Each environment action is a plan.Write applied by the same Apply and
@@ -82,7 +93,8 @@
 //     pod not being deleted, in (namespace, name) order, is bound
 //     (pods/binding) to the eligible node with the fewest non-terminal
 //     pods, ties by name: Ready, schedulable, tolerated NoSchedule and
-//     NoExecute taints, nodeSelector and required node affinity.
+//     NoExecute taints, nodeSelector and required node affinity, room
+//     for one more pod under status.allocatable.pods (HasRoom).
 //   - Kubelet (per node whose heartbeats run): a bound pod's containers
 //     start after StartDelay (init containers complete at once, sidecars
 //     run), become ready after ReadyDelay (never with NeverReady), exit after
@@ -116,11 +128,24 @@
 // (default 1 minute, longer than the node monitor grace period) and nothing
 // but periodic work (heartbeats, node monitor and pod GC passes) is due.
 //
+// The world never hangs: Step runs one instant at most Options.MaxSteps
+// times in a row (default 8, each at most MaxRounds rounds). A world that
+// would run it once more — something stays due in the past, a modelling
+// error — stops: its trace ends with an Entry of Controller "world"
+// (CtlWorld) and Reason "Stuck" (ReasonStuck) whose Err lists what was
+// still due, World.Err wraps ErrStuck, Step returns false and
+// RunUntilSettled reports not settled.
+//
 // # Divergences
 //
 //   - Every controller's writes are its package's Plan.Writes; only the
 //     TTL-after-finished controller (a job.TimeLeft decision, no Plan)
 //     writes its delete here.
+//   - The Job controller's orphan queue: after the Jobs, it looks at every
+//     pod with the tracking finalizer each time pods or Jobs change and
+//     removes the finalizer from those no running Job controls, where
+//     upstream looks at the pods its informer events name (the outcome is
+//     the same once events are delivered).
 //   - The TTL-after-finished controller deletes with background
 //     propagation, not foreground. The StatefulSet and DaemonSet
 //     controllers do not adopt orphan pods or revisions (they are given

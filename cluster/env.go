@@ -55,13 +55,14 @@ type Scheduler func(p *podstatus.Pod, nodes []*node.Node, load map[string]int) (
 // condition is True, that are not unschedulable, whose NoSchedule and
 // NoExecute taints the pod tolerates (node.FindUntoleratedTaint) and
 // that its nodeSelector and required node affinity match
-// (node.MatchesNodeSelector), the one with the fewest non-terminal pods,
-// ties by name. It is a documented simplification of kube-scheduler
-// (no resources, no scoring plugins, no pod affinity or spreading).
+// (node.MatchesNodeSelector), and that have room for one more pod
+// (HasRoom), the one with the fewest non-terminal pods, ties by name. It
+// is a documented simplification of kube-scheduler (no resources but the
+// pod count, no scoring plugins, no pod affinity or spreading).
 func FewestPods(p *podstatus.Pod, nodes []*node.Node, load map[string]int) (string, bool) {
 	best, bestLoad := "", 0
 	for _, n := range nodes {
-		if !Fits(p, n) {
+		if !Fits(p, n) || !HasRoom(n, load[n.Name]) {
 			continue
 		}
 		if l := load[n.Name]; best == "" || l < bestLoad {
@@ -82,6 +83,25 @@ func Fits(p *podstatus.Pod, n *node.Node) bool {
 	}
 	ok, _ := node.MatchesNodeSelector(p.Spec.NodeSelector, p.Spec.Affinity, n)
 	return ok
+}
+
+// HasRoom reports whether node n, with pods non-terminal pods bound to it
+// (terminating ones included), can take one more: pods+1 must not exceed
+// status.allocatable.pods (node.Node.AllocatablePods). A node without
+// allocatable pods is taken as unlimited (a simplification for scenarios
+// written by hand; a real node always reports it); an unparsable value
+// fits nothing.
+//
+// Source: upstream pkg/scheduler/framework/plugins/noderesources/fit.go
+// fitsRequest ("Too many pods": len(nodeInfo.Pods)+1 > allowedPodNumber);
+// the scheduler's cache holds the assigned pods that are not Succeeded or
+// Failed (v1.36.3).
+func HasRoom(n *node.Node, pods int) bool {
+	limit, ok, err := n.AllocatablePods()
+	if err != nil {
+		return false
+	}
+	return !ok || int64(pods)+1 <= limit
 }
 
 // nodeEnv is the environment's view of a node: whether its kubelet runs
@@ -175,11 +195,13 @@ func (w *World) heartbeats(now time.Time) {
 	slices.Sort(names)
 	for _, name := range names {
 		e := w.nodes[name]
+		// The kubelet of a deleted node keeps its timer (it would renew
+		// again if the node came back) but writes nothing.
+		e.nextRenew = node.NextLeaseRenewal(now, 0)
 		n := w.State.Node(name)
 		if n == nil {
 			continue
 		}
-		e.nextRenew = node.NextLeaseRenewal(now, 0)
 		ctl := CtlKubelet + name
 		lease, _ := w.State.Get(Key{KindLease, leaseNamespace, name}).(*node.Lease)
 		t := now
@@ -293,6 +315,11 @@ func (w *World) readyDelay(b PodBehavior) time.Duration {
 // by itself (ok false: not until something changes).
 func (w *World) podTimer(p *podstatus.Pod) (time.Time, bool) {
 	if p.IsDeleting() {
+		// A pod the kubelet has killed and deleted with grace 0 waits
+		// only for its finalizers: the kubelet has nothing left to do.
+		if podstatus.IsTerminal(p) && p.DeletionGracePeriodSeconds != nil && *p.DeletionGracePeriodSeconds == 0 {
+			return time.Time{}, false
+		}
 		return *p.DeletionTimestamp, true
 	}
 	if podstatus.IsTerminal(p) {
@@ -409,11 +436,16 @@ func (w *World) kubelets(now time.Time) {
 }
 
 // kubeletSync is one kubelet sync of pod p at now: a deleting pod's
-// containers are killed (status with terminated containers, phase from
-// podstatus) and the pod deleted with grace 0; a new pod's containers
-// start; started containers become ready after the ready delay; a
-// container that exits (RunFor, or a scenario failure) is restarted as
-// podstatus.ShouldRestart and podstatus.RestartBackoff decide.
+// containers, sidecars included, are killed (status with terminated
+// containers, phase from podstatus) and the pod deleted with grace 0; a
+// new pod's containers start; started containers become ready after the
+// ready delay; a container that exits (RunFor, or a scenario failure) is
+// restarted as podstatus.ShouldRestart and podstatus.RestartBackoff
+// decide. When no regular container runs or will restart, the sidecars
+// (restartable init containers) are killed too and the pod is terminal
+// (the kubelet's computePodActions: nothing to keep, nothing to start →
+// KillPod, no init container restarted; podstatus.KubeletPhase then gives
+// Succeeded or Failed, sidecars never holding completion).
 func (w *World) kubeletSync(ctl string, p *podstatus.Pod, now time.Time) {
 	kp := w.kpods[p.UID]
 	if kp == nil {
@@ -428,6 +460,7 @@ func (w *World) kubeletSync(ctl string, p *podstatus.Pod, now time.Time) {
 	case p.IsDeleting():
 		if !podstatus.IsTerminal(p) {
 			c.Status.ContainerStatuses = exitAll(p.Status.ContainerStatuses, p.Spec.Containers, 137, "Error", now)
+			c.Status.InitContainerStatuses = killRunning(p.Status.InitContainerStatuses, now)
 			w.writePodStatus(ctl, p, &c, podstatus.Observed{Terminal: true}, ReasonKilled, now)
 		}
 		zero := int64(0)
@@ -444,6 +477,11 @@ func (w *World) kubeletSync(ctl string, p *podstatus.Pod, now time.Time) {
 		reason = ReasonExited
 		c.Status.ContainerStatuses = w.exitAndRestart(kp, p, code, now)
 		terminal = kp.restartAt.IsZero() && !anyRunning(c.Status.ContainerStatuses)
+		if terminal {
+			// No regular container runs or will restart: the kubelet
+			// kills the pod, sidecars included, and starts none again.
+			c.Status.InitContainerStatuses = killRunning(p.Status.InitContainerStatuses, now)
+		}
 	case len(p.Status.ContainerStatuses) == 0:
 		reason = ReasonStarted
 		ready := w.readyDelay(b) == 0 && !b.NeverReady
@@ -529,6 +567,19 @@ func initDone(ics []podstatus.Container, now time.Time) []podstatus.ContainerSta
 		f := false
 		out[i] = podstatus.ContainerStatus{Name: ic.Name, Image: ic.Image, Ready: true, Started: &f,
 			State: podstatus.ContainerState{Terminated: &podstatus.StateTerminated{Reason: "Completed", StartedAt: now, FinishedAt: now}}}
+	}
+	return out
+}
+
+// killRunning terminates the running containers of cs (the kubelet's
+// kill: exit 137) and leaves the others as they are.
+func killRunning(cs []podstatus.ContainerStatus, now time.Time) []podstatus.ContainerStatus {
+	out := slices.Clone(cs)
+	for i := range out {
+		if r := out[i].State.Running; r != nil {
+			out[i].State = podstatus.ContainerState{Terminated: &podstatus.StateTerminated{ExitCode: 137, Reason: "Error", StartedAt: r.StartedAt, FinishedAt: now}}
+			out[i].Ready = false
+		}
 	}
 	return out
 }

@@ -31,7 +31,7 @@ func Example() {
 	// The pods evicted from node-c stay Terminating: its kubelet is gone.
 
 	// Output:
-	// settled: true after 11m55s
+	// settled: true after 7m35s
 	// web: 6 updated, 6 available
 	// node-a: 0 taints, 3 pods (0 terminating)
 	// node-b: 0 taints, 3 pods (0 terminating)

@@ -16,7 +16,7 @@ import (
 // checkAnyScenario: a scenario with arbitrary events (any kind, any
 // target, any offset, missing parameters) is either refused by New with a
 // *field.Error or runs for an hour without panicking, its trace in time
-// order.
+// order, within maxInstantsPerHour steps and never stuck (World.Err).
 func checkAnyScenario(t *rapid.T) {
 	sc := drawScenario(t)
 	kinds := []cluster.EventKind{cluster.EventScale, cluster.EventImage, cluster.EventTemplate, cluster.EventPause, cluster.EventResume,
@@ -57,13 +57,27 @@ func checkAnyScenario(t *rapid.T) {
 		}
 		return
 	}
-	w.Run(t0.Add(time.Hour))
+	steps := 0
+	for w.Step(t0.Add(time.Hour)) {
+		steps++
+		if steps > maxInstantsPerHour {
+			t.Fatalf("more than %d steps in an hour (now %s)", maxInstantsPerHour, w.Now)
+		}
+	}
+	if w.Err != nil {
+		t.Fatalf("stuck: %v", w.Err)
+	}
 	for i := 1; i < len(w.Trace); i++ {
 		if w.Trace[i].Time.Before(w.Trace[i-1].Time) {
 			t.Fatalf("trace goes back in time at %d", i)
 		}
 	}
 }
+
+// maxInstantsPerHour bounds the steps of an hour of a drawn scenario:
+// heartbeats of at most 5 nodes every 10 s and a few thousand other
+// instants.
+const maxInstantsPerHour = 10000
 
 func TestAnyScenario(t *testing.T) { rapid.Check(t, checkAnyScenario) }
 

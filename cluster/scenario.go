@@ -61,7 +61,9 @@ const (
 	// of a Job.
 	EventScale EventKind = "scale"
 	// EventImage sets the image of every container of a workload's pod
-	// template (Image).
+	// template (Image): a Deployment's, ReplicaSet's,
+	// ReplicationController's, StatefulSet's, DaemonSet's, Job's or
+	// CronJob's.
 	EventImage EventKind = "image"
 	// EventTemplate replaces a workload's pod template (Template).
 	EventTemplate EventKind = "template"
@@ -108,8 +110,8 @@ type Event struct {
 // targetKinds lists the kinds each event may target.
 var targetKinds = map[EventKind][]Kind{
 	EventScale:     {KindDeployment, KindReplicaSet, KindReplicationController, KindStatefulSet, KindJob},
-	EventImage:     {KindDeployment, KindReplicaSet, KindReplicationController, KindDaemonSet, KindJob, KindCronJob},
-	EventTemplate:  {KindDeployment, KindReplicaSet, KindReplicationController, KindDaemonSet, KindJob, KindCronJob},
+	EventImage:     {KindDeployment, KindReplicaSet, KindReplicationController, KindStatefulSet, KindDaemonSet, KindJob, KindCronJob},
+	EventTemplate:  {KindDeployment, KindReplicaSet, KindReplicationController, KindStatefulSet, KindDaemonSet, KindJob, KindCronJob},
 	EventPause:     {KindDeployment, KindJob, KindCronJob},
 	EventResume:    {KindDeployment, KindJob, KindCronJob},
 	EventDelete:    kinds[:],
@@ -343,6 +345,10 @@ func (w *World) userEvent(e Event, now time.Time) {
 			c.Spec.Template = change(o.Spec.Template)
 			update(&c, reason)
 		case *replicaset.ReplicaSet:
+			c := *o
+			c.Spec.Template = change(o.Spec.Template)
+			update(&c, reason)
+		case *statefulset.StatefulSet:
 			c := *o
 			c.Spec.Template = change(o.Spec.Template)
 			update(&c, reason)

@@ -1,7 +1,10 @@
 package cluster
 
 import (
+	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/kubesem/kubesem/cronjob"
@@ -33,6 +36,10 @@ type Options struct {
 	// MaxRounds bounds the rounds of environment and sync at one instant
 	// (each round runs when the previous one wrote anything); 0 means 16.
 	MaxRounds int `json:"maxRounds,omitempty"`
+	// MaxSteps bounds how many times in a row Step may run one instant
+	// (each time at most MaxRounds rounds); 0 means 8. A world that would
+	// run an instant once more is stuck: see World.Err.
+	MaxSteps int `json:"maxSteps,omitempty"`
 	// SettleQuiet is how long the world must go without a write other than
 	// heartbeats to count as settled; 0 means 1 minute (longer than the node
 	// monitor grace period, so a node that stopped heartbeating is noticed).
@@ -97,6 +104,16 @@ type World struct {
 	Start time.Time
 	Opts  Options
 	Trace []Entry
+	// Err is set when the world stopped because it was stuck: something
+	// stayed due at one instant after Options.MaxSteps steps of it (a
+	// modelling error, never a behaviour of Kubernetes). The trace then
+	// ends with an entry of Controller "world" and Reason "Stuck" whose
+	// Err lists what was still due; Step does nothing more.
+	Err error
+
+	// last is the instant Step ran last and same how many times in a row.
+	last time.Time
+	same int
 
 	events []Event // pending scenario events, by time then input order
 	pods   []PodBehavior
@@ -114,6 +131,7 @@ type World struct {
 	nodeMem    node.Memory
 	podgcMem   podgc.Memory
 	evictions  map[string][]node.ScheduledEviction
+	taintSeen  map[string]taintSeen // the taint-eviction controller's view, by node
 
 	nodes    map[string]*nodeEnv
 	kpods    map[string]*kubeletPod // by pod UID
@@ -142,8 +160,8 @@ func New(sc Scenario, opts Options) (*World, error) {
 		State: NewState(), Now: sc.Start, Start: sc.Start, Opts: opts,
 		requeue: map[ctlKey]requeue{}, fails: map[ctlKey]int{}, seen: map[string]map[Kind]uint64{},
 		jobBackoff: map[Key]job.BackoffRecord{}, dsBackoff: map[Key]daemonset.Backoff{},
-		evictions: map[string][]node.ScheduledEviction{},
-		nodes:     map[string]*nodeEnv{}, kpods: map[string]*kubeletPod{}, drains: map[string]time.Time{},
+		evictions: map[string][]node.ScheduledEviction{}, taintSeen: map[string]taintSeen{},
+		nodes: map[string]*nodeEnv{}, kpods: map[string]*kubeletPod{}, drains: map[string]time.Time{},
 		lastBusy: sc.Start,
 	}
 	// Objects are stored in key order, so the UIDs given to objects without
@@ -205,6 +223,7 @@ func (w *World) Clone() *World {
 	c.jobBackoff = cloneMap(w.jobBackoff)
 	c.dsBackoff = cloneMap(w.dsBackoff)
 	c.evictions = cloneMap(w.evictions)
+	c.taintSeen = cloneMap(w.taintSeen)
 	c.nodes = make(map[string]*nodeEnv, len(w.nodes))
 	for k, v := range w.nodes {
 		n := *v
@@ -257,8 +276,14 @@ func (w *World) event(ctl string, obj Key, ev plan.Event, now time.Time) {
 // Step advances the world to its next due instant, if that is not after
 // until, and runs it: scenario events due, then rounds of environment and
 // control-plane sync until a round writes nothing (at most MaxRounds). It
-// returns false when nothing is due by until (Now is then until).
+// returns false when nothing is due by until (Now is then until), and
+// when the world is stuck (see World.Err; Now then stays at the instant
+// it could not leave): an instant is never run more than Options.MaxSteps
+// times in a row, so Run and RunUntilSettled always end.
 func (w *World) Step(until time.Time) bool {
+	if w.Err != nil {
+		return false
+	}
 	t, ok := w.nextDue()
 	if !ok || t.After(until) {
 		if until.After(w.Now) {
@@ -269,9 +294,80 @@ func (w *World) Step(until time.Time) bool {
 	if t.Before(w.Now) {
 		t = w.Now
 	}
+	if t.Equal(w.last) && w.same > 0 {
+		limit := w.Opts.MaxSteps
+		if limit <= 0 {
+			limit = 8
+		}
+		if w.same >= limit {
+			w.Now = t
+			w.stuck(t)
+			return false
+		}
+		w.same++
+	} else {
+		w.last, w.same = t, 1
+	}
 	w.Now = t
 	w.instant(t)
 	return true
+}
+
+// CtlWorld is the trace's name for the world itself (ReasonStuck).
+const CtlWorld = "world"
+
+// ReasonStuck marks the trace entry of a world that stopped because
+// something stayed due at one instant (see World.Err).
+const ReasonStuck plan.Reason = "Stuck"
+
+// ErrStuck is the error of World.Err.
+var ErrStuck = errors.New("the world is stuck: still due after the last step of this instant")
+
+// stuck stops the world at t: the trace's last entry and Err say what was
+// still due.
+func (w *World) stuck(t time.Time) {
+	due := strings.Join(w.dueList(t), ", ")
+	w.Err = fmt.Errorf("%w (%s): %s", ErrStuck, t.Format(time.RFC3339Nano), due)
+	w.Trace = append(w.Trace, Entry{Time: t, Controller: CtlWorld, Reason: ReasonStuck, Err: w.Err.Error()})
+}
+
+// dueList describes everything due at or before t, sorted.
+func (w *World) dueList(t time.Time) []string {
+	var out []string
+	for _, e := range w.events {
+		if !w.Start.Add(e.At).After(t) {
+			out = append(out, fmt.Sprintf("event %s %s", e.Kind, e.Target))
+		}
+	}
+	for ck, r := range w.requeue {
+		if !r.at.After(t) {
+			out = append(out, fmt.Sprintf("requeue %s %s", ck.ctl, ck.obj))
+		}
+	}
+	for n, at := range w.drains {
+		if !at.After(t) {
+			out = append(out, "drain Node/"+n)
+		}
+	}
+	if len(w.gc) > 0 {
+		out = append(out, "garbage collection")
+	}
+	for name, e := range w.nodes {
+		if e.stopped {
+			continue
+		}
+		if !e.nextRenew.After(t) {
+			out = append(out, "heartbeat Node/"+name)
+		}
+		for n := range w.State.onNode[name] {
+			p := w.State.objs[KindPod][n].(*podstatus.Pod)
+			if x, ok := w.podTimer(p); ok && !x.After(t) {
+				out = append(out, fmt.Sprintf("kubelet/%s Pod/%s/%s", name, p.Namespace, p.Name))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Run advances the world instant by instant until until.
@@ -283,7 +379,7 @@ func (w *World) Run(until time.Time) {
 // RunUntilSettled advances the world until it is settled — no write
 // other than heartbeats for Options.SettleQuiet, and nothing due but
 // periodic work (heartbeats, the node monitor and pod GC passes) — or
-// until Start+limit. It returns when it settled (the last busy instant)
+// until Start+limit, or until it is stuck (World.Err; not settled). It returns when it settled (the last busy instant)
 // and whether it did.
 func (w *World) RunUntilSettled(limit time.Duration) (time.Time, bool) {
 	end := w.Start.Add(limit)
@@ -303,7 +399,9 @@ func (w *World) RunUntilSettled(limit time.Duration) (time.Time, bool) {
 			w.Now = end
 			return w.lastBusy, false
 		}
-		w.Step(end)
+		if !w.Step(end) && w.Err != nil {
+			return w.lastBusy, false
+		}
 	}
 }
 

@@ -60,7 +60,11 @@ type PodEviction struct {
 // tolerations without tolerationSeconds (or whose time wraps negative)
 // cancel it. Pods whose eviction is due (fire time ≤ now) are deleted.
 // Cancelling or replacing a scheduled eviction, and deleting a pod, each
-// record a TaintManagerEviction event.
+// record a TaintManagerEviction event. A pod whose eviction fired is not
+// in Memory (upstream's queue forgets work once it ran), so a later pass
+// over it evicts it again: callers pass only the pods upstream would
+// process (see the cluster package). Scheduled evictions of pods not
+// passed stay in Memory unchanged and do not count for Requeue.
 //
 // Source: upstream pkg/controller/tainteviction Controller.handleNodeUpdate
 // and processPodOnNode, cancelWorkWithEvent, emitPodDeletionEvent and

@@ -127,36 +127,24 @@ func isWrite(e cluster.Entry, verb plan.Verb, resource, sub string) bool {
 	return e.Write != nil && e.Write.Verb == verb && e.Write.Resource == resource && e.Write.Subresource == sub
 }
 
-// stepper advances a world instant by instant and notices when it stops
-// advancing: a world that keeps running the same instant (a timer that is
-// always due) would otherwise never return.
+// stepper advances a world instant by instant and reports a world that
+// stopped because it was stuck (cluster.World.Err: something stayed due at
+// one instant; the world runs an instant a bounded number of times).
 type stepper struct {
-	w    *cluster.World
-	same int
-	last time.Time
+	w *cluster.World
 }
-
-// maxSameInstant is how many steps in a row may run the same instant
-// before the simulation gives up.
-const maxSameInstant = 64
 
 // step runs the world's next due instant up to until (see
 // cluster.World.Step); it returns false when nothing is due by then, and an
-// error when the world has run the same instant maxSameInstant times.
+// error when the world stopped stuck.
 func (s *stepper) step(until time.Time) (bool, error) {
-	if !s.w.Step(until) {
-		return false, nil
+	if s.w.Step(until) {
+		return true, nil
 	}
-	if s.w.Now.Equal(s.last) {
-		s.same++
-		if s.same >= maxSameInstant {
-			return false, fmt.Errorf("the world runs the instant %s again and again (%d times): a known limit of the cluster package (see the last trace entries: %s)",
-				s.w.Now.Format(time.RFC3339Nano), s.same, lastEntries(s.w, 3))
-		}
-	} else {
-		s.same, s.last = 0, s.w.Now
+	if s.w.Err != nil {
+		return false, fmt.Errorf("%w (see the last trace entries: %s)", s.w.Err, lastEntries(s.w, 3))
 	}
-	return true, nil
+	return false, nil
 }
 
 // run steps until nothing is due by until.

@@ -1,0 +1,9 @@
+package cluster
+
+import "time"
+
+// ForceDue makes a requeue of a controller that does not exist due at at:
+// nothing ever consumes it (a stuck world, for TestStuckWorldStops).
+func ForceDue(w *World, at time.Time) {
+	w.requeue[ctlKey{"no-such-controller", Key{}}] = requeue{at: at}
+}
