@@ -132,7 +132,7 @@ func explainCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 			return err
 		}
 		stdout.Write(append(pretty.Bytes(), '\n'))
-		return nil
+		return stuck(ex.w)
 	}
 	fmt.Fprintf(stdout, "what each controller does next, at %s\n", now.UTC().Format(time.RFC3339))
 	if ex.noNodes {
@@ -145,7 +145,7 @@ func explainCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 		fmt.Fprintln(stdout)
 		tl.printEnd(stdout)
 	}
-	return nil
+	return stuck(ex.w)
 }
 
 // explained is explain's world after its one sync.

@@ -252,9 +252,19 @@ func simulateCluster(args []string, stdin io.Reader, stdout io.Writer) error {
 			return err
 		}
 		stdout.Write(append(pretty.Bytes(), '\n'))
-		return nil
+		return stuck(res.w)
 	}
 	res.print(stdout, run, *file, *heartbeats)
+	return stuck(res.w)
+}
+
+// stuck returns the world's World.Err (cluster.ErrStuck: an instant that
+// stayed due after its last allowed step), so that a run that stopped
+// early exits non-zero after printing what it did; nil otherwise.
+func stuck(w *cluster.World) error {
+	if w.Err != nil {
+		return fmt.Errorf("the run stopped early: %w", w.Err)
+	}
 	return nil
 }
 
