@@ -106,6 +106,16 @@ type wcAPIServer struct {
 	// paused holds the watch events back (they queue in order): the
 	// informers do not change while a controller syncs.
 	paused atomic.Bool
+
+	// Hooks of the whole-cluster differential (wholecluster_diff_test.go),
+	// nil elsewhere: nameFor completes a generateName with the name the
+	// other implementation gave the same creation, uidFor gives a created
+	// object the other implementation's uid (ok false: the harness's own
+	// derivation); admitTolerations applies the DefaultTolerationSeconds
+	// admission plugin to created pods. Called with mu held.
+	nameFor          func(gvr schema.GroupVersionResource, ns string, obj runtime.Object) (string, bool)
+	uidFor           func(gvr schema.GroupVersionResource, ns, name string) (types.UID, bool)
+	admitTolerations bool
 }
 
 // watching reports whether every resource of rs has a watch; once they
@@ -241,7 +251,14 @@ func (s *wcAPIServer) create(gvr schema.GroupVersionResource, obj runtime.Object
 		key := gvr.Resource + "\x00" + ns + "\x00" + m.GetGenerateName() + "\x00" + string(body)
 		n := s.same[key]
 		s.same[key] = n + 1
-		for try := 0; ; try++ {
+		if s.nameFor != nil {
+			if name, ok := s.nameFor(gvr, ns, obj); ok {
+				if _, err := s.inner.Get(gvr, ns, name); apierrors.IsNotFound(err) {
+					m.SetName(name)
+				}
+			}
+		}
+		for try := 0; m.GetName() == ""; try++ {
 			name := m.GetGenerateName() + wcSuffix(wcHash(key, strconv.Itoa(n), strconv.Itoa(try)))
 			if _, err := s.inner.Get(gvr, ns, name); apierrors.IsNotFound(err) {
 				m.SetName(name)
@@ -257,6 +274,14 @@ func (s *wcAPIServer) create(gvr schema.GroupVersionResource, obj runtime.Object
 	s.incarn[ik] = inc + 1
 	h := wcHash("uid", ik, strconv.Itoa(inc))
 	m.SetUID(types.UID(fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", uint32(h>>32), uint16(h>>16), uint16(h), inc&0xffff, h&0xffffffffffff)))
+	if s.uidFor != nil {
+		if uid, ok := s.uidFor(gvr, ns, m.GetName()); ok {
+			m.SetUID(uid)
+		}
+	}
+	if p, ok := obj.(*v1.Pod); ok && s.admitTolerations {
+		wcDefaultTolerations(p)
+	}
 	m.SetCreationTimestamp(metav1.NewTime(s.now()))
 	m.SetGeneration(1)
 	wcPrepareForCreate(obj)
@@ -682,6 +707,27 @@ func wcPrepareForCreate(obj runtime.Object) {
 	default:
 		if f := wcField(obj, "Status"); f.IsValid() {
 			f.Set(reflect.Zero(f.Type()))
+		}
+	}
+}
+
+// wcDefaultTolerations is what the DefaultTolerationSeconds admission
+// plugin (plugin/pkg/admission/defaulttolerationseconds, on by default)
+// adds to a pod on create: NoExecute tolerations of the not-ready and
+// unreachable taints for 300 s, each unless a toleration has that key (or
+// no key) and effect NoExecute (or no effect). (The plugin also runs on
+// updates of the pod itself; the harness applies it on create only.)
+func wcDefaultTolerations(p *v1.Pod) {
+	for _, key := range []string{v1.TaintNodeNotReady, v1.TaintNodeUnreachable} {
+		has := false
+		for _, t := range p.Spec.Tolerations {
+			if (t.Key == key || t.Key == "") && (t.Effect == "" || t.Effect == v1.TaintEffectNoExecute) {
+				has = true
+			}
+		}
+		if !has {
+			p.Spec.Tolerations = append(p.Spec.Tolerations, v1.Toleration{Key: key, Operator: v1.TolerationOpExists,
+				Effect: v1.TaintEffectNoExecute, TolerationSeconds: wcPtr(int64(300))})
 		}
 	}
 }
