@@ -14,6 +14,7 @@ import (
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	apps "k8s.io/api/apps/v1"
+	coordv1 "k8s.io/api/coordination/v1"
 	batch "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -283,7 +284,9 @@ func (s *wcAPIServer) create(gvr schema.GroupVersionResource, obj runtime.Object
 		wcDefaultTolerations(p)
 	}
 	m.SetCreationTimestamp(metav1.NewTime(s.now()))
-	m.SetGeneration(1)
+	if wcHasGeneration(obj) {
+		m.SetGeneration(1)
+	}
 	wcPrepareForCreate(obj)
 	m.SetDeletionTimestamp(nil)
 	m.SetResourceVersion(s.nextRV())
@@ -349,7 +352,7 @@ func (s *wcAPIServer) store(gvr schema.GroupVersionResource, cur, next runtime.O
 			f.Set(wcField(cur, "Status"))
 		}
 		gen := cm.GetGeneration()
-		if f := wcField(next, "Spec"); f.IsValid() && !reflect.DeepEqual(f.Interface(), wcField(cur, "Spec").Interface()) {
+		if f := wcField(next, "Spec"); f.IsValid() && wcHasGeneration(next) && !reflect.DeepEqual(f.Interface(), wcField(cur, "Spec").Interface()) {
 			gen++
 		}
 		nm.SetGeneration(gen)
@@ -730,4 +733,16 @@ func wcDefaultTolerations(p *v1.Pod) {
 				Effect: v1.TaintEffectNoExecute, TolerationSeconds: wcPtr(int64(300))})
 		}
 	}
+}
+
+// wcHasGeneration: the registry strategies of nodes, leases, claims and
+// controller revisions keep no metadata.generation (it stays 0); those of
+// the workloads, budgets and pods set 1 on create and bump it on a spec
+// change.
+func wcHasGeneration(obj runtime.Object) bool {
+	switch obj.(type) {
+	case *v1.Node, *coordv1.Lease, *v1.PersistentVolumeClaim, *apps.ControllerRevision:
+		return false
+	}
+	return true
 }

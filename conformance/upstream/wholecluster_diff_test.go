@@ -213,8 +213,101 @@ func wcdModelJSON(obj any) string {
 	return wcDropRVs(string(b))
 }
 
-// wcdWrite is one write in the form both sides are compared in.
-func wcdWriteLine(ctl, key string, wr *plan.Write, name string, refused bool) string {
+// wcdKnown is a difference between the world and upstream found by this
+// differential and not fixed yet (the packages that cause it belong to
+// other work): applied to both sides' lines, it lets the differential
+// look further. Each is named in the test log with the number of lines it
+// changed; KUBESEM_WHOLE_STRICT=1 turns them all off. Each has a minimal
+// scenario in TestWholeClusterDifferentialKnown.
+type wcdKnown struct {
+	name, why string
+	// fix rewrites a write's object (as JSON of the API type) of the
+	// controller ctl; it reports whether it changed anything
+	fix func(ctl string, wr *plan.Write, obj map[string]any) bool
+	// dropUpstream, when set, leaves an upstream write out; the instant's
+	// writes are then compared as multisets (a retry comes later)
+	dropUpstream func(r wcRecord) bool
+}
+
+var wcdKnowns = []wcdKnown{
+	{
+		name: "world-job-default-labels",
+		why: "a Job created without metadata.labels (a CronJob's) gets its template's labels by API defaulting " +
+			"(SetDefaults_Job shares the template's label map, so the generated selector labels added on create " +
+			"show in metadata.labels too); the world's API server leaves metadata.labels empty (metadata.labels of " +
+			"Jobs are left out of the comparison)",
+		fix: func(_ string, wr *plan.Write, obj map[string]any) bool {
+			if wr.Resource != "jobs" && obj["kind"] != "Job" {
+				return false
+			}
+			md, _ := obj["metadata"].(map[string]any)
+			if _, ok := md["labels"]; !ok {
+				return false
+			}
+			delete(md, "labels")
+			return true
+		},
+	},
+	{
+		name: "job-uncounted-status-write",
+		why: "when a Job's pod finishes, v1.36.3 first writes the Job status with the pod's uid in " +
+			"status.uncountedTerminatedPods, then removes the pod's finalizer, then writes the counted status " +
+			"(trackJobStatusAndRemoveFinalizers); the world's Job writes skip the first status write",
+		fix: func(string, *plan.Write, map[string]any) bool { return false },
+		dropUpstream: func(r wcRecord) bool {
+			j, ok := r.Write.Object.(*batch.Job)
+			return ok && r.Controller == wcJob && r.Write.Subresource == "status" && j.Status.UncountedTerminatedPods != nil &&
+				len(j.Status.UncountedTerminatedPods.Succeeded)+len(j.Status.UncountedTerminatedPods.Failed) > 0
+		},
+	},
+	{
+		name: "world-no-resourceVersion-conflicts",
+		why: "the world's API server has no resourceVersion (cluster doc, Divergences): an update from a stale copy, " +
+			"which upstream refuses with Conflict and retries (the Deployment controller's second status write of a sync), " +
+			"succeeds in the world",
+		fix: func(string, *plan.Write, map[string]any) bool { return false },
+		dropUpstream: func(r wcRecord) bool {
+			return r.Err != "" && strings.Contains(r.Err, "the object has been modified")
+		},
+	},
+	{
+		name: "rollout-blockOwnerDeletion",
+		why: "the Deployment controller's new ReplicaSet carries metav1.NewControllerRef (blockOwnerDeletion true); " +
+			"rollout's create of a ReplicaSet omits blockOwnerDeletion (rollout does not use meta.NewControllerRef)",
+		fix: func(ctl string, wr *plan.Write, obj map[string]any) bool {
+			// (every later write of such a ReplicaSet, and the stored one,
+			// carries the difference)
+			if wr.Resource != "replicasets" {
+				return false
+			}
+			return wcdDropOwnerField(obj, "blockOwnerDeletion")
+		},
+	},
+}
+
+func wcdDropOwnerField(obj map[string]any, field string) bool {
+	md, _ := obj["metadata"].(map[string]any)
+	refs, _ := md["ownerReferences"].([]any)
+	changed := false
+	for _, r := range refs {
+		if m, ok := r.(map[string]any); ok {
+			if _, has := m[field]; has {
+				delete(m, field)
+				changed = true
+			}
+		}
+	}
+	return changed
+}
+
+// wcdStrict turns the known differences off.
+var wcdStrict = os.Getenv("KUBESEM_WHOLE_STRICT") != ""
+
+// wcdKnownHits counts, per known difference, the lines it changed.
+var wcdKnownHits = map[string]int{}
+
+// wcdWriteLine is one write in the form both sides are compared in.
+func wcdWriteLine(ctl, key string, wr *plan.Write, name string, refused bool, knowns []wcdKnown) string {
 	g := ""
 	if wr.GracePeriodSeconds != nil {
 		g = strconv.FormatInt(*wr.GracePeriodSeconds, 10)
@@ -222,9 +315,36 @@ func wcdWriteLine(ctl, key string, wr *plan.Write, name string, refused bool) st
 	obj := ""
 	if wr.Object != nil {
 		obj = wcdModelJSON(wr.Object)
+		var m map[string]any
+		if json.Unmarshal([]byte(obj), &m) == nil {
+			changed := false
+			// a create's namespace is the request's (a controller sends
+			// it in the path, the object may leave it empty)
+			if md, ok := m["metadata"].(map[string]any); ok && wr.Verb == plan.VerbCreate && wr.Namespace != "" {
+				if md["namespace"] == nil {
+					md["namespace"], changed = wr.Namespace, true
+				}
+			}
+			for _, k := range knowns {
+				if k.fix(ctl, wr, m) {
+					wcdKnownHits[k.name]++
+					changed = true
+				}
+			}
+			if changed {
+				b, _ := json.Marshal(m)
+				obj = string(b)
+			}
+		}
+	}
+	// an update or patch carries the uid in its object (the harness
+	// records no precondition for them); a delete's is its precondition
+	uid := wr.UID
+	if wr.Verb != plan.VerbDelete {
+		uid = ""
 	}
 	return fmt.Sprintf("%s %s: %s %s/%s %s/%s uid=%s grace=%s refused=%v %s", ctl, key, wr.Verb, wr.Resource, wr.Subresource,
-		wr.Namespace, name, wr.UID, g, refused, obj)
+		wr.Namespace, name, uid, g, refused, obj)
 }
 
 // wcdCtlNames maps the world's controller names to the harness's.
@@ -246,11 +366,19 @@ func wcdWorldLine(e cluster.Entry) string {
 	if name == "" {
 		name = e.Object.Name
 	}
-	return wcdWriteLine(wcdCtlNames[e.Controller], "", e.Write, name, e.Err != "")
+	return wcdWriteLine(wcdCtlNames[e.Controller], "", e.Write, name, e.Err != "", wcdActive())
+}
+
+// wcdActive is the known differences applied (none when strict).
+func wcdActive() []wcdKnown {
+	if wcdStrict {
+		return nil
+	}
+	return wcdKnowns
 }
 
 func wcdHarnessLine(r wcRecord) string {
-	return wcdWriteLine(r.Controller, "", r.Write, r.Write.Name, r.Err != "")
+	return wcdWriteLine(r.Controller, "", r.Write, r.Write.Name, r.Err != "", wcdActive())
 }
 
 // wcdEmpty is an empty object of a resource, named, for a delete.
@@ -390,12 +518,16 @@ func (p *wcdPair) instant(end time.Time) (bool, string, error) {
 	}
 	// names the world generated at this instant
 	p.pending = map[string][]wcdPending{}
-	var want []string
+	var want []wcdLine
 	for _, e := range full {
 		if e.Write == nil || wcdIsEnv(e.Controller) {
 			continue
 		}
-		want = append(want, wcdWorldLine(e))
+		name := e.Write.Name
+		if name == "" {
+			name = e.Object.Name
+		}
+		want = append(want, wcdLine{wcdCtlNames[e.Controller] + " " + wcWriteKey(wcRecord{Write: e.Write}), e.Write.Namespace + "/" + name, wcdWorldLine(e)})
 		if e.Write.Verb == plan.VerbCreate && e.Write.Name == "" && e.Err == "" && e.Write.Object != nil {
 			o, err := wcdTo(e.Write.Object)
 			if err != nil {
@@ -406,11 +538,20 @@ func (p *wcdPair) instant(end time.Time) (bool, string, error) {
 			p.pending[k] = append(p.pending[k], wcdPending{name: e.Object.Name, body: wcdModelJSON(e.Write.Object)})
 		}
 	}
-	var got []string
+	var got []wcdLine
+	dropped := false
 	keep := func(recs []wcRecord) {
+	next:
 		for _, r := range recs {
 			if r.Write != nil && r.Controller != wcEnvironment {
-				got = append(got, wcdHarnessLine(r))
+				for _, k := range wcdActive() {
+					if k.dropUpstream != nil && k.dropUpstream(r) {
+						wcdKnownHits[k.name]++
+						dropped = true
+						continue next
+					}
+				}
+				got = append(got, wcdLine{r.Controller + " " + wcWriteKey(r), r.Write.Namespace + "/" + r.Write.Name, wcdHarnessLine(r)})
 			}
 		}
 	}
@@ -437,10 +578,50 @@ func (p *wcdPair) instant(end time.Time) (bool, string, error) {
 	if err != nil {
 		return true, fmt.Sprintf("at %v: the harness %v", now.Sub(wcdStart), err), nil
 	}
-	if d := wcdFirstDiff(want, got); d != "" {
+	ws, gs := wcdCanonOrder(want), wcdCanonOrder(got)
+	if dropped {
+		// a dropped upstream write is retried later: compare as multisets
+		sort.Strings(ws)
+		sort.Strings(gs)
+	}
+	if d := wcdFirstDiff(ws, gs); d != "" {
+		if f := os.Getenv("WCD_DUMP"); f != "" {
+			os.WriteFile(f, []byte(strings.Join(ws, "\n")+"\n----\n"+strings.Join(gs, "\n")+"\n"), 0o644)
+		}
 		return true, fmt.Sprintf("at %v (%d rounds): controller writes differ: %s", now.Sub(wcdStart), len(ends), d), nil
 	}
 	return true, "", nil
+}
+
+// wcdLine is one compared write: its segment (controller, verb, resource,
+// subresource), its object's namespace/name, and its text.
+type wcdLine struct{ seg, name, text string }
+
+// wcdCanonOrder puts concurrent writes in one order, on both sides alike:
+// each run of consecutive writes of one segment is sorted by
+// (namespace/name, text), as wcSortRuns sorts the harness's steps (a run
+// here may span two objects' syncs of one controller, which then sort
+// together on both sides).
+func wcdCanonOrder(ls []wcdLine) []string {
+	var out []string
+	for i := 0; i < len(ls); {
+		j := i
+		for j < len(ls) && ls[j].seg == ls[i].seg {
+			j++
+		}
+		run := slices.Clone(ls[i:j])
+		sort.SliceStable(run, func(a, b int) bool {
+			if run[a].name != run[b].name {
+				return run[a].name < run[b].name
+			}
+			return run[a].text < run[b].text
+		})
+		for _, l := range run {
+			out = append(out, l.text)
+		}
+		i = j
+	}
+	return out
 }
 
 // wcdFirstDiff describes the first difference of two sequences of lines.
@@ -461,7 +642,17 @@ func wcdFirstDiff(want, got []string) string {
 			if slices.Equal(sw, sg) {
 				order = " (same writes in another order)"
 			}
-			return fmt.Sprintf("write %d of %d/%d%s\n  kubesem:  %s\n  upstream: %s", i, len(want), len(got), order, a, b)
+			short := func(ls []string) string {
+				var b strings.Builder
+				for _, l := range ls {
+					if len(l) > 150 {
+						l = l[:150] + "…"
+					}
+					b.WriteString("\n    " + l)
+				}
+				return b.String()
+			}
+			return fmt.Sprintf("write %d of %d/%d%s\n  kubesem:  %s\n  upstream: %s\n  all kubesem:%s\n  all upstream:%s", i, len(want), len(got), order, a, b, short(want), short(got))
 		}
 	}
 	return ""
@@ -476,12 +667,12 @@ func (p *wcdPair) finalDiff() string {
 		if err != nil {
 			return err.Error()
 		}
-		world[string(k)+" "+wcKey(ko)] = wcdModelJSON(o)
+		world[string(k)+" "+wcKey(ko)] = wcdFinalJSON(o)
 	}
 	up := map[string]string{}
 	for _, k := range wcKinds {
 		for _, o := range p.h.list(k.gvr) {
-			up[k.gvk.Kind+" "+wcKey(o)] = wcdModelJSON(o)
+			up[k.gvk.Kind+" "+wcKey(o)] = wcdFinalJSON(o)
 		}
 	}
 	var diffs []string
@@ -499,6 +690,24 @@ func (p *wcdPair) finalDiff() string {
 	}
 	sort.Strings(diffs)
 	return strings.Join(diffs, "\n")
+}
+
+// wcdFinalJSON is a stored object as compared at the end: the adapter's
+// model, the known differences applied as to a write of it.
+func wcdFinalJSON(o any) string {
+	ko, err := wcdTo(o)
+	if ko2, ok := o.(kruntime.Object); ok {
+		if _, api := wcKinds[reflect.TypeOf(ko2)]; api {
+			ko, err = ko2, nil
+		}
+	}
+	if err != nil {
+		return err.Error()
+	}
+	k := wcKinds[reflect.TypeOf(ko)]
+	m, _ := apimeta.Accessor(ko)
+	wr := &plan.Write{Verb: plan.VerbUpdate, Resource: k.gvr.Resource, Namespace: m.GetNamespace(), Name: m.GetName(), Object: o}
+	return wcdWriteLine("", "", wr, m.GetName(), false, wcdActive())
 }
 
 // wcdScenario is a generated scenario and how long it runs.
@@ -558,10 +767,11 @@ func wcdGen(t *rapid.T) wcdScenario {
 			scalable, templated = append(scalable, key), append(templated, key)
 		case "ReplicaSet":
 			ko = (&apps.ReplicaSet{ObjectMeta: om, Spec: apps.ReplicaSetSpec{Replicas: &replicas, Selector: sel, Template: tpl}})
-			scalable = append(scalable, key)
-		case "StatefulSet":
-			ko = (&apps.StatefulSet{ObjectMeta: om, Spec: apps.StatefulSetSpec{Replicas: &replicas, ServiceName: name, Selector: sel, Template: tpl}})
 			scalable, templated = append(scalable, key), append(templated, key)
+		case "StatefulSet":
+			// (the world has no image event for a StatefulSet)
+			ko = (&apps.StatefulSet{ObjectMeta: om, Spec: apps.StatefulSetSpec{Replicas: &replicas, ServiceName: name, Selector: sel, Template: tpl}})
+			scalable = append(scalable, key)
 		case "DaemonSet":
 			ko = (&apps.DaemonSet{ObjectMeta: om, Spec: apps.DaemonSetSpec{Selector: sel, Template: tpl}})
 			templated = append(templated, key)
@@ -660,6 +870,7 @@ func wcdRun(t testing.TB, s wcdScenario) (string, error) {
 	p := &wcdPair{w: w, h: h}
 	h.api.mu.Lock()
 	h.api.nameFor, h.api.uidFor, h.api.admitTolerations = p.nameFor, p.uidFor, true
+	h.cronRequeues = true
 	h.api.mu.Unlock()
 	// the initial objects (the world stores them as given)
 	h.clock.SetTime(wcdStart)
@@ -721,4 +932,7 @@ func TestWholeClusterDifferential(t *testing.T) {
 		}
 	})
 	t.Logf("%d scenarios in %v", runs, time.Since(start))
+	for _, k := range wcdActive() {
+		t.Logf("known difference %s (%s): %d lines normalised", k.name, k.why, wcdKnownHits[k.name])
+	}
 }
