@@ -14,8 +14,8 @@ import (
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	apps "k8s.io/api/apps/v1"
-	coordv1 "k8s.io/api/coordination/v1"
 	batch "k8s.io/api/batch/v1"
+	coordv1 "k8s.io/api/coordination/v1"
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
