@@ -55,7 +55,8 @@ import (
 //     creationTimestamp and deletionTimestamp are kept; an update that
 //     removes the last finalizer of a deleting object removes it;
 //   - pods/binding (the environment's scheduler, sent as an update of the
-//     subresource "binding"): sets only spec.nodeName; Conflict when bound;
+//     subresource "binding"): sets spec.nodeName and the PodScheduled
+//     condition; Conflict when bound;
 //   - patch (JSON, merge and strategic merge) with the same rules;
 //   - delete: the uid precondition (Conflict); a pod bound to a node that
 //     is not terminal is deleted gracefully (deletionTimestamp = now +
@@ -345,6 +346,22 @@ func (s *wcAPIServer) store(gvr schema.GroupVersionResource, cur, next runtime.O
 		}
 		out := cp.DeepCopy()
 		out.Spec.NodeName = np.Spec.NodeName
+		// the binding storage also sets PodScheduled=True
+		// (setPodNodeAndMetadata, pkg/registry/core/pod/storage: podutil.
+		// UpdatePodCondition stamps a new or changed condition with now)
+		cond := v1.PodCondition{Type: v1.PodScheduled, Status: v1.ConditionTrue, LastTransitionTime: metav1.NewTime(s.now().Truncate(time.Second))}
+		found := false
+		for i := range out.Status.Conditions {
+			if c := &out.Status.Conditions[i]; c.Type == v1.PodScheduled {
+				found = true
+				if c.Status != v1.ConditionTrue || c.Reason != "" || c.Message != "" {
+					*c = cond
+				}
+			}
+		}
+		if !found {
+			out.Status.Conditions = append(out.Status.Conditions, cond)
+		}
 		next = out
 		nm, _ = meta.Accessor(next)
 	case "":

@@ -231,6 +231,16 @@ type wcdKnown struct {
 
 var wcdKnowns = []wcdKnown{
 	{
+		name: "world-no-self-wakeup",
+		why: "World.Sync records the kinds a controller has seen AFTER its own writes (cluster/sync.go), so the " +
+			"watch events of a controller's own writes never wake it again: after a ReplicaSet's scale-down, " +
+			"v1.36.3's ReplicaSet controller is woken by its pods' deletionTimestamps and writes status " +
+			"(terminatingReplicas); the world does not. Worked around (not hidden: counted) by World.ForceSync " +
+			"after each instant until nothing more is written, the instant then compared as a multiset; the " +
+			"harness then syncs every CronJob at every instant (as ForceSync does)",
+		fix: func(string, *plan.Write, map[string]any) bool { return false },
+	},
+	{
 		name: "world-job-default-labels",
 		why: "a Job created without metadata.labels (a CronJob's) gets its template's labels by API defaulting " +
 			"(SetDefaults_Job shares the template's label map, so the generated selector labels added on create " +
@@ -403,6 +413,9 @@ type wcdPair struct {
 	// pending: the world's generated names of this instant, per
 	// (resource, namespace, generateName), with the object's model JSON
 	pending map[string][]wcdPending
+	// stopped: the scenario reached a documented nondeterminism; its
+	// final states are not compared
+	stopped bool
 }
 
 type wcdPending struct {
@@ -495,27 +508,38 @@ func (p *wcdPair) applyEnv(e cluster.Entry) error {
 // harness; it returns false when the world has nothing due by end, and a
 // description of the first difference.
 func (p *wcdPair) instant(end time.Time) (bool, string, error) {
-	snap := p.w.Clone()
 	n0 := len(p.w.Trace)
-	if !p.w.Step(end) {
-		return false, "", nil
+	ends, ok, err := p.stepRounds(end, n0)
+	if err != nil || !ok {
+		return false, "", err
 	}
 	now := p.w.Now
-	full := p.w.Trace[n0:]
-	// the rounds of the instant: their ends in full
-	var ends []int
-	for r := 1; len(ends) == 0 || ends[len(ends)-1] < len(full); r++ {
-		if r > 64 {
-			return false, "", fmt.Errorf("rounds at %v not recovered", now)
+	forced := false
+	if wcdSelfWake() {
+		// known difference world-no-self-wakeup: the world's controllers
+		// are not woken by their own writes; force syncs (and the
+		// environment at the same instant) until nothing more is written
+		for range 16 {
+			n := len(p.w.Trace)
+			p.w.ForceSync(now)
+			if len(p.w.Trace) > n {
+				forced = true
+				wcdKnownHits["world-no-self-wakeup"] += len(p.w.Trace) - n
+				ends = append(ends, len(p.w.Trace)-n0)
+			}
+			more, ok, err := p.stepRounds(now, n0)
+			if err != nil {
+				return false, "", err
+			}
+			if ok {
+				ends = append(ends, more...)
+			}
+			if len(p.w.Trace) == n {
+				break
+			}
 		}
-		c := snap.Clone()
-		c.Opts.MaxRounds = r
-		c.Step(end)
-		if !c.Now.Equal(now) {
-			return false, "", fmt.Errorf("clone stepped to %v, the world to %v", c.Now, now)
-		}
-		ends = append(ends, len(c.Trace)-n0)
 	}
+	full := p.w.Trace[n0:]
 	// names the world generated at this instant
 	p.pending = map[string][]wcdPending{}
 	var want []wcdLine
@@ -579,12 +603,17 @@ func (p *wcdPair) instant(end time.Time) (bool, string, error) {
 		return true, fmt.Sprintf("at %v: the harness %v", now.Sub(wcdStart), err), nil
 	}
 	ws, gs := wcdCanonOrder(want), wcdCanonOrder(got)
-	if dropped {
+	if dropped || forced {
 		// a dropped upstream write is retried later: compare as multisets
 		sort.Strings(ws)
 		sort.Strings(gs)
 	}
 	if d := wcdFirstDiff(ws, gs); d != "" {
+		if wcdDaemonSetChoice(ws, gs) {
+			wcdNondet["daemonset-rolling-update-choice"]++
+			p.stopped = true
+			return false, "", nil
+		}
 		if f := os.Getenv("WCD_DUMP"); f != "" {
 			os.WriteFile(f, []byte(strings.Join(ws, "\n")+"\n----\n"+strings.Join(gs, "\n")+"\n"), 0o644)
 		}
@@ -622,6 +651,67 @@ func wcdCanonOrder(ls []wcdLine) []string {
 		i = j
 	}
 	return out
+}
+
+// stepRounds steps the world once (to its next due instant, not after
+// until) and returns the ends of that instant's rounds in the trace from
+// n0: the rounds are recovered from clones stepped with MaxRounds 1, 2, …
+// (the world is deterministic). ok is false when nothing was due.
+func (p *wcdPair) stepRounds(until time.Time, n0 int) ([]int, bool, error) {
+	snap := p.w.Clone()
+	n1 := len(p.w.Trace)
+	if !p.w.Step(until) {
+		return nil, false, nil
+	}
+	now := p.w.Now
+	var ends []int
+	for r := 1; len(ends) == 0 || ends[len(ends)-1] < len(p.w.Trace)-n0; r++ {
+		if r > 64 {
+			return nil, false, fmt.Errorf("rounds at %v not recovered", now)
+		}
+		c := snap.Clone()
+		c.Opts.MaxRounds = r
+		c.Step(until)
+		if !c.Now.Equal(now) {
+			return nil, false, fmt.Errorf("clone stepped to %v, the world to %v", c.Now, now)
+		}
+		if len(c.Trace) == n1 && len(p.w.Trace) > n1 {
+			continue
+		}
+		ends = append(ends, len(c.Trace)-n0)
+	}
+	return ends, true, nil
+}
+
+// wcdSelfWake reports whether the known difference world-no-self-wakeup
+// is worked around.
+func wcdSelfWake() bool { return !wcdStrict }
+
+// wcdNondet counts the scenarios stopped at a documented nondeterminism
+// of upstream, where the world's answer is one of the acceptable ones but
+// the two sides' states differ from there on.
+var wcdNondet = map[string]int{}
+
+// wcdDaemonSetChoice recognises the DaemonSet rolling update's choice of
+// old pods to delete (rollingUpdate, update.go: the candidates come from
+// iterating a map, so any maxUnavailable of them is an acceptable
+// answer): the writes differ only in which pods the DaemonSet controller
+// deletes, in equal numbers.
+func wcdDaemonSetChoice(want, got []string) bool {
+	split := func(ls []string) (del int, rest []string) {
+		for _, l := range ls {
+			if strings.HasPrefix(l, wcDaemonSet+" : delete pods/") {
+				del++
+			} else {
+				rest = append(rest, l)
+			}
+		}
+		sort.Strings(rest)
+		return del, rest
+	}
+	dw, rw := split(want)
+	dg, rg := split(got)
+	return dw > 0 && dw == dg && slices.Equal(rw, rg)
 }
 
 // wcdFirstDiff describes the first difference of two sequences of lines.
@@ -680,7 +770,7 @@ func (p *wcdPair) finalDiff() string {
 		if u, ok := up[k]; !ok {
 			diffs = append(diffs, "only in kubesem: "+k)
 		} else if u != v {
-			diffs = append(diffs, fmt.Sprintf("%s differs:\n  kubesem:  %s\n  upstream: %s", k, v, u))
+			diffs = append(diffs, fmt.Sprintf("%s differs:\n  kubesem:  %s\n  upstream: %s", k, wcdAround(v, u), wcdAround(u, v)))
 		}
 	}
 	for k := range up {
@@ -708,6 +798,15 @@ func wcdFinalJSON(o any) string {
 	m, _ := apimeta.Accessor(ko)
 	wr := &plan.Write{Verb: plan.VerbUpdate, Resource: k.gvr.Resource, Namespace: m.GetNamespace(), Name: m.GetName(), Object: o}
 	return wcdWriteLine("", "", wr, m.GetName(), false, wcdActive())
+}
+
+// wcdAround is a's text around its first difference from b.
+func wcdAround(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return "…" + a[max(0, i-120):min(len(a), i+200)] + "…"
 }
 
 // wcdScenario is a generated scenario and how long it runs.
@@ -870,7 +969,7 @@ func wcdRun(t testing.TB, s wcdScenario) (string, error) {
 	p := &wcdPair{w: w, h: h}
 	h.api.mu.Lock()
 	h.api.nameFor, h.api.uidFor, h.api.admitTolerations = p.nameFor, p.uidFor, true
-	h.cronRequeues = true
+	h.cronRequeues = !wcdSelfWake()
 	h.api.mu.Unlock()
 	// the initial objects (the world stores them as given)
 	h.clock.SetTime(wcdStart)
@@ -895,6 +994,9 @@ func wcdRun(t testing.TB, s wcdScenario) (string, error) {
 		if !more {
 			break
 		}
+	}
+	if p.stopped {
+		return "", nil
 	}
 	if d := p.finalDiff(); d != "" {
 		return "final state differs at " + s.dur.String() + ":\n" + d, nil
@@ -932,6 +1034,9 @@ func TestWholeClusterDifferential(t *testing.T) {
 		}
 	})
 	t.Logf("%d scenarios in %v", runs, time.Since(start))
+	for k, n := range wcdNondet {
+		t.Logf("upstream nondeterminism %s: %d scenarios stopped there (the world's answer acceptable, the states then differ)", k, n)
+	}
 	for _, k := range wcdActive() {
 		t.Logf("known difference %s (%s): %d lines normalised", k.name, k.why, wcdKnownHits[k.name])
 	}
