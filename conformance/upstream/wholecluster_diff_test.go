@@ -206,6 +206,14 @@ func wcdModelJSON(obj any) string {
 	if err != nil {
 		return "to: " + err.Error()
 	}
+	if !wcdStrict {
+		// known difference world-no-api-defaulting
+		before, _ := json.Marshal(o)
+		legacyscheme.Scheme.Default(o)
+		if after, _ := json.Marshal(o); string(after) != string(before) {
+			wcdKnownHits["world-no-api-defaulting"]++
+		}
+	}
 	b, err := json.Marshal(o)
 	if err != nil {
 		return "json: " + err.Error()
@@ -230,6 +238,43 @@ type wcdKnown struct {
 }
 
 var wcdKnowns = []wcdKnown{
+	{
+		name: "world-pod-notready-reason",
+		why: "marking a pod not ready when its node stops (MarkPodsNotReady) upstream only sets the Ready " +
+			"condition's status to False (its reason stays); the world's node-lifecycle adapter " +
+			"(cluster/ctl_node.go) also sets reason \"NodeNotReady\"",
+		fix: func(_ string, wr *plan.Write, obj map[string]any) bool {
+			if obj["kind"] != "Pod" {
+				return false
+			}
+			st, _ := obj["status"].(map[string]any)
+			conds, _ := st["conditions"].([]any)
+			changed := false
+			for _, c := range conds {
+				if m, ok := c.(map[string]any); ok && m["type"] == "Ready" && m["reason"] == "NodeNotReady" {
+					delete(m, "reason")
+					changed = true
+				}
+			}
+			return changed
+		},
+	},
+	{
+		name: "node-lifecycle-write-order",
+		why: "when a node stops heartbeating, v1.36.3's monitorNodeHealth writes the node status, then marks its " +
+			"pods not ready (MarkPodsNotReady), and the tainting passes patch the node's taints after; the world's " +
+			"node-lifecycle writes the taint patch before the pods' status (each run of node-lifecycle writes is " +
+			"compared in a canonical order; not counted)",
+		fix: func(string, *plan.Write, map[string]any) bool { return false },
+	},
+	{
+		name: "world-no-api-defaulting",
+		why: "the world's API server applies no API defaulting (cluster doc: no validation, no admission but " +
+			"DefaultTolerationSeconds): a Job a CronJob creates is stored without backoffLimit 6, completions 1, " +
+			"parallelism 1, completionMode, podReplacementPolicy …; every compared object is defaulted by " +
+			"v1.36.3's defaulters on both sides (counted: the lines where that changed something, either side)",
+		fix: func(string, *plan.Write, map[string]any) bool { return false },
+	},
 	{
 		name: "world-no-self-wakeup",
 		why: "World.Sync records the kinds a controller has seen AFTER its own writes (cluster/sync.go), so the " +
@@ -633,9 +678,16 @@ type wcdLine struct{ seg, name, text string }
 // together on both sides).
 func wcdCanonOrder(ls []wcdLine) []string {
 	var out []string
+	seg := func(l wcdLine) string {
+		if !wcdStrict && strings.HasPrefix(l.seg, wcNodeLife+" ") {
+			// known difference node-lifecycle-write-order
+			return wcNodeLife
+		}
+		return l.seg
+	}
 	for i := 0; i < len(ls); {
 		j := i
-		for j < len(ls) && ls[j].seg == ls[i].seg {
+		for j < len(ls) && seg(ls[j]) == seg(ls[i]) {
 			j++
 		}
 		run := slices.Clone(ls[i:j])
@@ -742,7 +794,7 @@ func wcdFirstDiff(want, got []string) string {
 				}
 				return b.String()
 			}
-			return fmt.Sprintf("write %d of %d/%d%s\n  kubesem:  %s\n  upstream: %s\n  all kubesem:%s\n  all upstream:%s", i, len(want), len(got), order, a, b, short(want), short(got))
+			return fmt.Sprintf("write %d of %d/%d%s\n  kubesem:  %s\n  upstream: %s\n  all kubesem:%s\n  all upstream:%s", i, len(want), len(got), order, wcdAround(a, b), wcdAround(b, a), short(want), short(got))
 		}
 	}
 	return ""
