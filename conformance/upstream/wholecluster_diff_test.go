@@ -258,14 +258,14 @@ type wcdKnown struct {
 
 var wcdKnowns = []wcdKnown{
 	{
-		name: "job-delete-uid-precondition",
+		name:    "job-delete-uid-precondition",
 		example: "1 node, Job w0 (backoffLimit 0) whose pod runs 30 s and exits 1: at 30s the Job controller's delete of the pod",
 		why: "the Job controller deletes pods without preconditions (RealPodControl.DeletePod: " +
 			"metav1.DeleteOptions{}); the world's Job writes carry a uid precondition",
 		fix: func(string, *plan.Write, map[string]any) bool { return false },
 	},
 	{
-		name: "world-pod-notready-reason",
+		name:    "world-pod-notready-reason",
 		example: "1 node, Deployment w1 replicas 1, at 5s stopNode n1: at 55s the pod's status update",
 		why: "marking a pod not ready when its node stops (MarkPodsNotReady) upstream only sets the Ready " +
 			"condition's status to False (its reason stays); the world's node-lifecycle adapter " +
@@ -287,7 +287,7 @@ var wcdKnowns = []wcdKnown{
 		},
 	},
 	{
-		name: "node-lifecycle-write-order",
+		name:    "node-lifecycle-write-order",
 		example: "1 node, Deployment w1 replicas 1, at 5s stopNode n1: at 55s",
 		why: "when a node stops heartbeating, v1.36.3's monitorNodeHealth writes the node status, then marks its " +
 			"pods not ready (MarkPodsNotReady), and the tainting passes patch the node's taints after; the world's " +
@@ -296,7 +296,7 @@ var wcdKnowns = []wcdKnown{
 		fix: func(string, *plan.Write, map[string]any) bool { return false },
 	},
 	{
-		name: "world-no-api-defaulting",
+		name:    "world-no-api-defaulting",
 		example: "1 node, CronJob w0 \"*/1 * * * *\": at 1m0s the created Job's status write carries the defaulted spec upstream (backoffLimit 6 …), not in the world",
 		why: "the world's API server applies no API defaulting (cluster doc: no validation, no admission but " +
 			"DefaultTolerationSeconds): a Job a CronJob creates is stored without backoffLimit 6, completions 1, " +
@@ -305,7 +305,7 @@ var wcdKnowns = []wcdKnown{
 		fix: func(string, *plan.Write, map[string]any) bool { return false },
 	},
 	{
-		name: "world-no-self-wakeup",
+		name:    "world-no-self-wakeup",
 		example: "1 node, ReplicaSet w0 replicas 4, at 25s scale to 1: upstream's ReplicaSet controller writes status twice (terminatingReplicas 0, then 3), the world once",
 		why: "World.Sync records the kinds a controller has seen AFTER its own writes (cluster/sync.go), so the " +
 			"watch events of a controller's own writes never wake it again: after a ReplicaSet's scale-down, " +
@@ -316,7 +316,7 @@ var wcdKnowns = []wcdKnown{
 		fix: func(string, *plan.Write, map[string]any) bool { return false },
 	},
 	{
-		name: "world-job-default-labels",
+		name:    "world-job-default-labels",
 		example: "1 node, CronJob w0 \"*/1 * * * *\": the Job created at 1m0s",
 		why: "a Job created without metadata.labels (a CronJob's) gets its template's labels by API defaulting " +
 			"(SetDefaults_Job shares the template's label map, so the generated selector labels added on create " +
@@ -335,7 +335,7 @@ var wcdKnowns = []wcdKnown{
 		},
 	},
 	{
-		name: "job-uncounted-status-write",
+		name:    "job-uncounted-status-write",
 		example: "1 node, Job w0 (parallelism 1, completions 1) whose pod runs 10 s and exits 0: at 10s upstream writes jobs/status (uncounted), patches the pod, writes jobs/status; the world patches, then writes status",
 		why: "when a Job's pod finishes, v1.36.3 first writes the Job status with the pod's uid in " +
 			"status.uncountedTerminatedPods, then removes the pod's finalizer, then writes the counted status " +
@@ -348,7 +348,7 @@ var wcdKnowns = []wcdKnown{
 		},
 	},
 	{
-		name: "world-no-resourceVersion-conflicts",
+		name:    "world-no-resourceVersion-conflicts",
 		example: "1 node, Deployment w0 replicas 0: at 0s upstream's second deployments/status update is refused with Conflict and retried; the world's succeeds",
 		why: "the world's API server has no resourceVersion (cluster doc, Divergences): an update from a stale copy, " +
 			"which upstream refuses with Conflict and retries (the Deployment controller's second status write of a sync), " +
@@ -359,7 +359,7 @@ var wcdKnowns = []wcdKnown{
 		},
 	},
 	{
-		name: "rollout-blockOwnerDeletion",
+		name:    "rollout-blockOwnerDeletion",
 		example: "1 node, Deployment w0 replicas 0: at 0s the Deployment controller's create of w0-7fc58b6f86",
 		why: "the Deployment controller's new ReplicaSet carries metav1.NewControllerRef (blockOwnerDeletion true); " +
 			"rollout's create of a ReplicaSet omits blockOwnerDeletion (rollout does not use meta.NewControllerRef)",
