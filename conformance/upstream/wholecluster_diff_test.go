@@ -103,12 +103,14 @@ var wcdStart = time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
 // wcdNamer is cluster.DefaultNamer with v1.36.3's hashes. RevisionHash
 // serves both StatefulSets and DaemonSets, whose hashes differ upstream
 // (a StatefulSet hashes its revision's data with FNV-1, a DaemonSet its
-// template like a Deployment): it tells them apart by finding the template
-// in the world's stored StatefulSets (the world passes the stored
-// object's template).
+// template like a Deployment): it tells them apart by the template's
+// content, a StatefulSet's when it equals the template of a StatefulSet
+// the world stores or has stored (not by pointer: the differential steps
+// clones of the world too, whose objects the world does not hold).
 type wcdNamer struct {
 	cluster.DefaultNamer
-	w **cluster.World
+	w   **cluster.World
+	sts map[string]bool // JSON of every StatefulSet template seen
 }
 
 func (n wcdNamer) PodTemplateHash(t *podstatus.Template, c *int32) string {
@@ -116,20 +118,25 @@ func (n wcdNamer) PodTemplateHash(t *podstatus.Template, c *int32) string {
 }
 
 func (n wcdNamer) RevisionHash(t *podstatus.Template, c *int32) string {
+	key, _ := json.Marshal(t)
 	if *n.w != nil {
 		for _, set := range (*n.w).State.StatefulSets() {
-			if &set.Spec.Template == t {
-				as, err := k8s.ToStatefulSet(set)
-				if err != nil {
-					panic(err)
-				}
-				data, err := k8s.StatefulSetRevisionData(as)
-				if err != nil {
-					panic(err)
-				}
-				return k8s.ControllerRevisionHash(&apps.ControllerRevision{Data: kruntime.RawExtension{Raw: data}}, c)
-			}
+			b, _ := json.Marshal(&set.Spec.Template)
+			n.sts[string(b)] = true
 		}
+	}
+	if n.sts[string(key)] {
+		set := &statefulset.StatefulSet{}
+		set.Spec.Template = *t
+		as, err := k8s.ToStatefulSet(set)
+		if err != nil {
+			panic(err)
+		}
+		data, err := k8s.StatefulSetRevisionData(as)
+		if err != nil {
+			panic(err)
+		}
+		return k8s.ControllerRevisionHash(&apps.ControllerRevision{Data: kruntime.RawExtension{Raw: data}}, c)
 	}
 	return k8s.TemplateHash(t, c)
 }
@@ -686,6 +693,23 @@ func (p *wcdPair) instant(end time.Time) (bool, string, error) {
 				continue
 			}
 			if err := p.applyEnv(e); err != nil {
+				if os.Getenv("WCD_DEBUG") != "" {
+					for _, r := range p.h.traceCopy() {
+						if r.Time.Equal(now) {
+							fmt.Fprintf(os.Stderr, "harness %s %s %s\n", r.Controller, r.Key, wcdShort(r))
+						}
+					}
+					for _, e := range full {
+						fmt.Fprintf(os.Stderr, "world %s %s %v\n", e.Controller, e.Object, e.Write != nil && e.Write.Verb != "")
+					}
+					fmt.Fprintf(os.Stderr, "ends %v of %d\n", ends, len(full))
+					for _, gvr := range []schema.GroupVersionResource{wcGVRStatefulSets, wcGVRPods} {
+						for _, o := range p.h.list(gvr) {
+							b, _ := json.Marshal(o)
+							fmt.Fprintf(os.Stderr, "stored %s\n", b)
+						}
+					}
+				}
 				return true, fmt.Sprintf("at %v: the harness refused the environment write %s", now.Sub(wcdStart), wcdWorldLine(e)+": "+err.Error()), nil
 			}
 		}
@@ -1072,7 +1096,7 @@ func wcdDeref(p *int32) any {
 // ("" when none).
 func wcdRun(t testing.TB, s wcdScenario) (string, error) {
 	var wp *cluster.World
-	opts := cluster.Options{Namer: wcdNamer{w: &wp}}
+	opts := cluster.Options{Namer: wcdNamer{w: &wp, sts: map[string]bool{}}}
 	opts.Rollout.TemplateHash = k8s.TemplateHash
 	w, err := cluster.New(s.sc, opts)
 	if err != nil {
@@ -1179,4 +1203,15 @@ func TestWholeClusterDifferential(t *testing.T) {
 		t.Skipf("SKIPPED WITH DIFFERENCES: %d of %d scenarios differ from upstream beyond the named known differences "+
 			"(see the log; KUBESEM_WHOLE_FAIL=1 fails and shrinks the first)", len(diffs), runs)
 	}
+}
+
+// wcdShort is a record's write or event in one short line (diagnostics).
+func wcdShort(r wcRecord) string {
+	switch {
+	case r.Write != nil:
+		return fmt.Sprintf("%s %s/%s %s/%s err=%q", r.Write.Verb, r.Write.Resource, r.Write.Subresource, r.Write.Namespace, r.Write.Name, r.Err)
+	case r.Event != nil:
+		return fmt.Sprintf("event %s %s %q", r.Event.Reason, r.Event.Object, r.Event.Message)
+	}
+	return "err " + r.Err
 }
