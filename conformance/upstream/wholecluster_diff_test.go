@@ -93,7 +93,8 @@ import (
 //     it to a minimal scenario. A harness or world error always fails.
 //
 // Size: KUBESEM_WHOLE_SCENARIOS scenarios (default wcdDefaultScenarios,
-// 1,000: about 50 s on the shared 2-core machine, plus the build).
+// 1,000: about 55 s on the shared 2-core machine, plus about 25 s of
+// build; 10,000 on demand).
 // WCD_DUMP=<file> writes the two sides' writes of a differing instant.
 
 const wcdDefaultScenarios = 1000
