@@ -15,6 +15,7 @@ import (
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	apps "k8s.io/api/apps/v1"
 	batch "k8s.io/api/batch/v1"
+	coordv1 "k8s.io/api/coordination/v1"
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -54,7 +55,8 @@ import (
 //     creationTimestamp and deletionTimestamp are kept; an update that
 //     removes the last finalizer of a deleting object removes it;
 //   - pods/binding (the environment's scheduler, sent as an update of the
-//     subresource "binding"): sets only spec.nodeName; Conflict when bound;
+//     subresource "binding"): sets spec.nodeName and the PodScheduled
+//     condition; Conflict when bound;
 //   - patch (JSON, merge and strategic merge) with the same rules;
 //   - delete: the uid precondition (Conflict); a pod bound to a node that
 //     is not terminal is deleted gracefully (deletionTimestamp = now +
@@ -106,6 +108,16 @@ type wcAPIServer struct {
 	// paused holds the watch events back (they queue in order): the
 	// informers do not change while a controller syncs.
 	paused atomic.Bool
+
+	// Hooks of the whole-cluster differential (wholecluster_diff_test.go),
+	// nil elsewhere: nameFor completes a generateName with the name the
+	// other implementation gave the same creation, uidFor gives a created
+	// object the other implementation's uid (ok false: the harness's own
+	// derivation); admitTolerations applies the DefaultTolerationSeconds
+	// admission plugin to created pods. Called with mu held.
+	nameFor          func(gvr schema.GroupVersionResource, ns string, obj runtime.Object) (string, bool)
+	uidFor           func(gvr schema.GroupVersionResource, ns, name string) (types.UID, bool)
+	admitTolerations bool
 }
 
 // watching reports whether every resource of rs has a watch; once they
@@ -241,7 +253,14 @@ func (s *wcAPIServer) create(gvr schema.GroupVersionResource, obj runtime.Object
 		key := gvr.Resource + "\x00" + ns + "\x00" + m.GetGenerateName() + "\x00" + string(body)
 		n := s.same[key]
 		s.same[key] = n + 1
-		for try := 0; ; try++ {
+		if s.nameFor != nil {
+			if name, ok := s.nameFor(gvr, ns, obj); ok {
+				if _, err := s.inner.Get(gvr, ns, name); apierrors.IsNotFound(err) {
+					m.SetName(name)
+				}
+			}
+		}
+		for try := 0; m.GetName() == ""; try++ {
 			name := m.GetGenerateName() + wcSuffix(wcHash(key, strconv.Itoa(n), strconv.Itoa(try)))
 			if _, err := s.inner.Get(gvr, ns, name); apierrors.IsNotFound(err) {
 				m.SetName(name)
@@ -257,8 +276,18 @@ func (s *wcAPIServer) create(gvr schema.GroupVersionResource, obj runtime.Object
 	s.incarn[ik] = inc + 1
 	h := wcHash("uid", ik, strconv.Itoa(inc))
 	m.SetUID(types.UID(fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", uint32(h>>32), uint16(h>>16), uint16(h), inc&0xffff, h&0xffffffffffff)))
+	if s.uidFor != nil {
+		if uid, ok := s.uidFor(gvr, ns, m.GetName()); ok {
+			m.SetUID(uid)
+		}
+	}
+	if p, ok := obj.(*v1.Pod); ok && s.admitTolerations {
+		wcDefaultTolerations(p)
+	}
 	m.SetCreationTimestamp(metav1.NewTime(s.now()))
-	m.SetGeneration(1)
+	if wcHasGeneration(obj) {
+		m.SetGeneration(1)
+	}
 	wcPrepareForCreate(obj)
 	m.SetDeletionTimestamp(nil)
 	m.SetResourceVersion(s.nextRV())
@@ -317,6 +346,22 @@ func (s *wcAPIServer) store(gvr schema.GroupVersionResource, cur, next runtime.O
 		}
 		out := cp.DeepCopy()
 		out.Spec.NodeName = np.Spec.NodeName
+		// the binding storage also sets PodScheduled=True
+		// (setPodNodeAndMetadata, pkg/registry/core/pod/storage: podutil.
+		// UpdatePodCondition stamps a new or changed condition with now)
+		cond := v1.PodCondition{Type: v1.PodScheduled, Status: v1.ConditionTrue, LastTransitionTime: metav1.NewTime(s.now().Truncate(time.Second))}
+		found := false
+		for i := range out.Status.Conditions {
+			if c := &out.Status.Conditions[i]; c.Type == v1.PodScheduled {
+				found = true
+				if c.Status != v1.ConditionTrue || c.Reason != "" || c.Message != "" {
+					*c = cond
+				}
+			}
+		}
+		if !found {
+			out.Status.Conditions = append(out.Status.Conditions, cond)
+		}
 		next = out
 		nm, _ = meta.Accessor(next)
 	case "":
@@ -324,7 +369,7 @@ func (s *wcAPIServer) store(gvr schema.GroupVersionResource, cur, next runtime.O
 			f.Set(wcField(cur, "Status"))
 		}
 		gen := cm.GetGeneration()
-		if f := wcField(next, "Spec"); f.IsValid() && !reflect.DeepEqual(f.Interface(), wcField(cur, "Spec").Interface()) {
+		if f := wcField(next, "Spec"); f.IsValid() && wcHasGeneration(next) && !reflect.DeepEqual(f.Interface(), wcField(cur, "Spec").Interface()) {
 			gen++
 		}
 		nm.SetGeneration(gen)
@@ -684,4 +729,37 @@ func wcPrepareForCreate(obj runtime.Object) {
 			f.Set(reflect.Zero(f.Type()))
 		}
 	}
+}
+
+// wcDefaultTolerations is what the DefaultTolerationSeconds admission
+// plugin (plugin/pkg/admission/defaulttolerationseconds, on by default)
+// adds to a pod on create: NoExecute tolerations of the not-ready and
+// unreachable taints for 300 s, each unless a toleration has that key (or
+// no key) and effect NoExecute (or no effect). (The plugin also runs on
+// updates of the pod itself; the harness applies it on create only.)
+func wcDefaultTolerations(p *v1.Pod) {
+	for _, key := range []string{v1.TaintNodeNotReady, v1.TaintNodeUnreachable} {
+		has := false
+		for _, t := range p.Spec.Tolerations {
+			if (t.Key == key || t.Key == "") && (t.Effect == "" || t.Effect == v1.TaintEffectNoExecute) {
+				has = true
+			}
+		}
+		if !has {
+			p.Spec.Tolerations = append(p.Spec.Tolerations, v1.Toleration{Key: key, Operator: v1.TolerationOpExists,
+				Effect: v1.TaintEffectNoExecute, TolerationSeconds: wcPtr(int64(300))})
+		}
+	}
+}
+
+// wcHasGeneration: the registry strategies of nodes, leases, claims and
+// controller revisions keep no metadata.generation (it stays 0); those of
+// the workloads, budgets and pods set 1 on create and bump it on a spec
+// change.
+func wcHasGeneration(obj runtime.Object) bool {
+	switch obj.(type) {
+	case *v1.Node, *coordv1.Lease, *v1.PersistentVolumeClaim, *apps.ControllerRevision:
+		return false
+	}
+	return true
 }

@@ -544,10 +544,21 @@ type wcWorld struct {
 	// the API server, object by object (resourceVersions): a check of the
 	// counting, for tests; the benchmark leaves it off.
 	checkStores bool
-	step        wcRecord   // the controller and key writing now
-	cur         []wcRecord // records of the running step
-	trace       []wcRecord
-	restore     func()
+	// cronRequeues makes the CronJob controller sync a CronJob only when
+	// its handlers or its work queue would (the differential turns it on):
+	// the CronJob or one of its Jobs changed since its last sync (its
+	// informer handlers enqueue it at once), or the requeue its sync
+	// returned (the next schedule time + 100 ms) is due. Off, every
+	// CronJob syncs at every syncAll. (A schedule change is treated as any
+	// change: upstream's updateCronJob then enqueues it after the new
+	// schedule's next time instead.)
+	cronRequeues bool
+	cronDue      map[string]time.Time
+	cronSeen     map[string]string
+	step         wcRecord   // the controller and key writing now
+	cur          []wcRecord // records of the running step
+	trace        []wcRecord
+	restore      func()
 }
 
 // wcJobController is the Job controller's sync entry point.
@@ -572,6 +583,8 @@ func newWCWorld(start time.Time) (*wcWorld, error) {
 		nlPods:     map[string]string{},
 		teNodes:    map[string][]v1.Taint{},
 		tePods:     map[string]wcTEPod{},
+		cronDue:    map[string]time.Time{},
+		cronSeen:   map[string]string{},
 	}
 	w.ctx, w.cancel = context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
 	w.api = newWCAPIServer(w.clock.Now)
@@ -1066,7 +1079,31 @@ func (w *wcWorld) syncAll(now time.Time) ([]wcRecord, error) {
 		},
 		func() error { return perKey(wcJob, wcGVRJobs, func(k string) error { return w.jm.sync(ctx, k) }) },
 		func() error {
-			return perKey(wcCronJob, wcGVRCronJobs, func(k string) error { _, err := wcCronSync(w.cjm, ctx, k); return err })
+			if !w.cronRequeues {
+				return perKey(wcCronJob, wcGVRCronJobs, func(k string) error { _, err := wcCronSync(w.cjm, ctx, k); return err })
+			}
+			for _, o := range w.list(wcGVRCronJobs) {
+				key := wcKey(o)
+				fp := w.cronFingerprint(o)
+				if due, ok := w.cronDue[key]; w.cronSeen[key] == fp && (!ok || now.Before(due)) {
+					continue
+				}
+				w.begin(wcCronJob, key)
+				d, err := wcCronSync(w.cjm, ctx, key)
+				switch {
+				case err != nil:
+					w.cronDue[key] = now // retried (rate limited) before the next instant
+				case d != nil:
+					w.cronDue[key] = now.Add(*d)
+				default:
+					delete(w.cronDue, key)
+				}
+				if err := w.end(err); err != nil {
+					return err
+				}
+				w.cronSeen[key] = w.cronFingerprint(o)
+			}
+			return nil
 		},
 		func() error {
 			if err := perKey(wcDisruption, wcGVRPDBs, func(k string) error { return pdbUpSync(w.pdbc, ctx, k) }); err != nil {
@@ -1100,6 +1137,26 @@ func (w *wcWorld) syncAll(now time.Time) ([]wcRecord, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return append([]wcRecord(nil), w.trace[from:]...), nil
+}
+
+// cronFingerprint is what the CronJob controller's handlers react to: the
+// resourceVersions of the CronJob (as stored now) and of the Jobs it
+// controls.
+func (w *wcWorld) cronFingerprint(cj kruntime.Object) string {
+	m, _ := apimeta.Accessor(cj)
+	cur := w.get(wcGVRCronJobs, m.GetNamespace(), m.GetName())
+	if cur == nil {
+		return ""
+	}
+	cm, _ := apimeta.Accessor(cur)
+	parts := []string{cm.GetResourceVersion()}
+	for _, o := range w.list(wcGVRJobs) {
+		jm, _ := apimeta.Accessor(o)
+		if ref := metav1.GetControllerOfNoCopy(jm); ref != nil && ref.UID == cm.GetUID() {
+			parts = append(parts, jm.GetName()+"@"+jm.GetResourceVersion())
+		}
+	}
+	return strings.Join(parts, ",")
 }
 
 // syncQuiet repeats syncAll at now while a round writes anything (as the

