@@ -95,7 +95,8 @@ import (
 // Size: KUBESEM_WHOLE_SCENARIOS scenarios (default wcdDefaultScenarios,
 // 1,000: about 55 s on the shared 2-core machine, plus about 25 s of
 // build; 10,000 on demand).
-// WCD_DUMP=<file> writes the two sides' writes of a differing instant.
+// WCD_DUMP=<file> writes the two sides' writes of a differing instant;
+// KUBESEM_WHOLE_ALL=<file> writes every differing scenario with its difference.
 
 const wcdDefaultScenarios = 1000
 
@@ -1192,6 +1193,15 @@ func TestWholeClusterDifferential(t *testing.T) {
 	}
 	for _, k := range wcdActive() {
 		t.Logf("known difference %s (%s; e.g. %s): %d lines normalised", k.name, k.why, k.example, wcdKnownHits[k.name])
+	}
+	if f := os.Getenv("KUBESEM_WHOLE_ALL"); f != "" {
+		var b strings.Builder
+		for _, d := range diffs {
+			fmt.Fprintf(&b, "=== scenario %q\n%s\n", d.desc, d.diff)
+		}
+		if err := os.WriteFile(f, []byte(b.String()), 0o644); err != nil {
+			t.Error(err)
+		}
 	}
 	if len(diffs) > 0 {
 		// Not green: the world and upstream differ on these scenarios.
