@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -157,12 +158,25 @@ func (w *World) syncOne(c controller, k Key, now time.Time) Decision {
 	d := Decision{Controller: c.name, Object: k, Plan: o.plan, Writes: o.writes, Err: o.err}
 	if o.err == nil {
 		var results []Result
+		var written map[Key]bool // objects the writes so far changed
 		for i, wr := range o.writes {
 			if o.resolve != nil {
 				wr = o.resolve(i, results, wr)
 				o.writes[i] = wr
 			}
-			r, err := w.apply(c.name, wr, now)
+			var r Result
+			var err error
+			if kind, _ := KindOfResource(wr.Resource); wr.FromCache && written[Key{kind, wr.Namespace, wr.Name}] {
+				r, err = w.refuse(c.name, wr, now, Key{kind, wr.Namespace, wr.Name}, conflict(wr))
+			} else {
+				r, err = w.apply(c.name, wr, now)
+			}
+			if err == nil && r.Key != (Key{}) {
+				if written == nil {
+					written = map[Key]bool{}
+				}
+				written[r.Key] = true
+			}
 			if err != nil {
 				d.Err = field.Under(field.Index("writes", i), err)
 				break
@@ -212,4 +226,10 @@ func rateLimit(failures int) time.Duration {
 func (w *World) ForceSync(now time.Time) []Decision {
 	w.seen = map[string]map[Kind]uint64{}
 	return w.Sync(now)
+}
+
+// conflict is the API server's refusal of a FromCache write whose object
+// an earlier write of the same sync changed (its resourceVersion moved).
+func conflict(wr plan.Write) error {
+	return field.New("metadata.resourceVersion", "", fmt.Errorf("%w: the object %s %s/%s has been modified since the controller read it", ErrConflict, wr.Resource, wr.Namespace, wr.Name))
 }

@@ -267,6 +267,13 @@ func (w *World) apply(ctl string, wr plan.Write, now time.Time) (Result, error) 
 	return r, err
 }
 
+// refuse records wr refused by the API server with err, as apply records a
+// write State.Apply refuses.
+func (w *World) refuse(ctl string, wr plan.Write, now time.Time, k Key, err error) (Result, error) {
+	w.Trace = append(w.Trace, Entry{Time: now, Controller: ctl, Object: k, Write: &wr, Reason: wr.Reason, Err: err.Error()})
+	return Result{}, err
+}
+
 // event records a Plan's event in the trace.
 func (w *World) event(ctl string, obj Key, ev plan.Event, now time.Time) {
 	e := ev

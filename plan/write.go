@@ -41,6 +41,14 @@ type Write struct {
 	// resource.
 	PropagationPolicy string `json:"propagationPolicy,omitempty"`
 	// Object is the object as the write leaves it; nil for a delete.
-	Object any    `json:"object,omitempty"`
-	Reason Reason `json:"reason"`
+	Object any `json:"object,omitempty"`
+	// FromCache marks an update sent from the copy of the object the
+	// controller read from its informer cache at the start of the sync,
+	// with that copy's resourceVersion, rather than from the object an
+	// earlier write of the same sync returned: the API server refuses it
+	// with Conflict when an earlier write of the sync changed the object
+	// (the Deployment controller's writes of its Deployment, which never
+	// use the object an update returns, are such writes).
+	FromCache bool   `json:"fromCache,omitempty"`
+	Reason    Reason `json:"reason"`
 }

@@ -229,11 +229,10 @@ func (s *syncer) create() bool {
 		sel.MatchExpressions = d.Spec.Selector.MatchExpressions
 	}
 	sel.MatchLabels[HashLabel] = hash
-	controller := true
 	rs := &replicaset.ReplicaSet{
 		ObjectMeta: meta.ObjectMeta{
 			Name: name, Namespace: d.Namespace, Labels: maps.Clone(tmpl.Labels), CreationTimestamp: s.now,
-			OwnerReferences: []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: d.Name, UID: d.UID, Controller: &controller}},
+			OwnerReferences: []meta.OwnerReference{meta.NewControllerRef("apps/v1", "Deployment", d.Name, d.UID)},
 		},
 		Spec: replicaset.Spec{Replicas: &zero, MinReadySeconds: d.Spec.MinReadySeconds, Selector: sel, Template: tmpl},
 	}

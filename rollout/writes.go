@@ -53,6 +53,12 @@ const (
 //   - the status write of Plan.Status when it differs from the status the
 //     earlier writes left (not after a failed sync).
 //
+// The Deployment's writes and the new ReplicaSet's updates are FromCache:
+// the sync sends them from the copies its caches held, never from the
+// object an earlier update returned, so a second one of the same object
+// in a sync is refused with Conflict (the world applies that; the sync
+// then ends with the error).
+//
 // Objects are whole: a ReplicaSet as the request leaves it (annotations,
 // spec.replicas and minReadySeconds updated), the Deployment with the
 // annotations and conditions the sync has set so far (TemplateHash, not an
@@ -154,7 +160,7 @@ func (w *writer) run() {
 		if p.Template != nil {
 			c.Spec.Template = deepcopy.Copy(*p.Template)
 		}
-		w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "deployments", Namespace: c.Namespace, Name: c.Name, UID: c.UID, Object: c, Reason: ReasonRollback})
+		w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "deployments", Namespace: c.Namespace, Name: c.Name, UID: c.UID, Object: c, FromCache: true, Reason: ReasonRollback})
 		return
 	}
 	w.lookup() // isScalingEvent's
@@ -195,7 +201,7 @@ func (w *writer) deployment() *Deployment {
 // status appends a status write of the working Deployment.
 func (w *writer) status(why Reason) {
 	c := w.deployment()
-	w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "deployments", Subresource: "status", Namespace: c.Namespace, Name: c.Name, UID: c.UID, Object: c, Reason: why})
+	w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "deployments", Subresource: "status", Namespace: c.Namespace, Name: c.Name, UID: c.UID, Object: c, FromCache: true, Reason: why})
 }
 
 // finalStatus writes Plan.Status when it differs from the working status.
@@ -218,7 +224,7 @@ func (w *writer) lookup() {
 			rs := deepcopy.Copy(*w.rss[u.Name])
 			rs.Annotations = maps.Clone(u.Annotations)
 			rs.Spec.MinReadySeconds = u.MinReadySeconds
-			w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, UID: rs.UID, Object: &rs, Reason: u.Reason})
+			w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, UID: rs.UID, Object: &rs, FromCache: true, Reason: u.Reason})
 			w.rss[u.Name] = &rs
 		}
 		return
