@@ -65,7 +65,8 @@ type Result struct {
 //     subresource is reset (a pod's to phase Pending). A pod gets the
 //     DefaultTolerationSeconds admission plugin's tolerations and, when it
 //     has none, terminationGracePeriodSeconds 30 (API defaulting). A Job
-//     without spec.manualSelector gets the generated selector and template
+//     gets the API defaults of its spec (backoffLimit, completions …) and,
+//     without spec.manualSelector, the generated selector and template
 //     labels (batch.kubernetes.io/controller-uid, job-name …).
 //   - update and patch (Object is the object after the request): the UID, if
 //     given, must match (ErrConflict); server-set metadata is kept; on the
@@ -165,7 +166,7 @@ func (s *State) create(k Kind, w plan.Write, now time.Time, namer Namer) (Result
 	}
 	resetStatus(obj)
 	if j, ok := obj.(*job.Job); ok {
-		defaultJobSelector(j)
+		defaultJob(j)
 	}
 	if p, ok := obj.(*podstatus.Pod); ok {
 		p.Spec.Tolerations = node.DefaultTolerations(p.Spec.Tolerations, -1)
@@ -178,6 +179,61 @@ func (s *State) create(k Kind, w plan.Write, now time.Time, namer Namer) (Result
 	return Result{Key: Key{k, m.Namespace, m.Name}, Object: obj, UID: m.UID}, nil
 }
 
+// defaultJob applies the API server's defaults to a Job it creates:
+// parallelism and completions 1 when both are unset (else parallelism 1),
+// backoffLimit 6 (2147483647 with backoffLimitPerIndex), completionMode
+// NonIndexed, suspend false, podReplacementPolicy (Failed with a
+// podFailurePolicy, else TerminatingOrFailed), manualSelector false; then,
+// without a manual selector, the generated selector and template labels.
+// A Job without metadata.labels whose template has labels takes the
+// template's label map itself, so it ends up with the generated labels
+// too.
+//
+// Source: upstream pkg/apis/batch/v1/defaults.go SetDefaults_Job (the label
+// map shared by the defaulting and kept shared by the unsafe conversion to
+// the internal type), pkg/registry/batch/job/strategy.go PrepareForCreate,
+// generateSelector (v1.36.3).
+func defaultJob(j *job.Job) {
+	one := func() *int32 { v := int32(1); return &v }
+	if j.Spec.Completions == nil && j.Spec.Parallelism == nil {
+		j.Spec.Completions = one()
+	}
+	if j.Spec.Parallelism == nil {
+		j.Spec.Parallelism = one()
+	}
+	if j.Spec.BackoffLimit == nil {
+		v := int32(6)
+		if j.Spec.BackoffLimitPerIndex != nil {
+			v = 1<<31 - 1
+		}
+		j.Spec.BackoffLimit = &v
+	}
+	sharedLabels := j.Spec.Template.Labels != nil && len(j.Labels) == 0
+	if j.Spec.CompletionMode == nil {
+		m := job.NonIndexed
+		j.Spec.CompletionMode = &m
+	}
+	if j.Spec.Suspend == nil {
+		f := false
+		j.Spec.Suspend = &f
+	}
+	if j.Spec.PodReplacementPolicy == nil {
+		p := job.TerminatingOrFailed
+		if j.Spec.PodFailurePolicy != nil {
+			p = job.FailedOnly
+		}
+		j.Spec.PodReplacementPolicy = &p
+	}
+	if j.Spec.ManualSelector == nil {
+		f := false
+		j.Spec.ManualSelector = &f
+	}
+	defaultJobSelector(j)
+	if sharedLabels {
+		j.Labels = maps.Clone(j.Spec.Template.Labels)
+	}
+}
+
 // defaultJobSelector gives a Job without spec.manualSelector the selector
 // and template labels the API server generates from its UID.
 func defaultJobSelector(j *job.Job) {
@@ -188,9 +244,18 @@ func defaultJobSelector(j *job.Job) {
 		"batch.kubernetes.io/controller-uid": j.UID, "batch.kubernetes.io/job-name": j.Name,
 		"controller-uid": j.UID, "job-name": j.Name,
 	}
-	if j.Spec.Selector == nil {
-		j.Spec.Selector = &meta.LabelSelector{MatchLabels: map[string]string{"batch.kubernetes.io/controller-uid": j.UID}}
+	sel := &meta.LabelSelector{}
+	if j.Spec.Selector != nil {
+		sel.MatchExpressions = j.Spec.Selector.MatchExpressions
+		sel.MatchLabels = maps.Clone(j.Spec.Selector.MatchLabels)
 	}
+	if sel.MatchLabels == nil {
+		sel.MatchLabels = map[string]string{}
+	}
+	if _, ok := sel.MatchLabels["batch.kubernetes.io/controller-uid"]; !ok {
+		sel.MatchLabels["batch.kubernetes.io/controller-uid"] = j.UID
+	}
+	j.Spec.Selector = sel
 	t := j.Spec.Template
 	t.Labels = maps.Clone(t.Labels)
 	if t.Labels == nil {

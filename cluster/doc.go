@@ -159,9 +159,14 @@
 //     be claimed); ranks of related pods come from the pods of sibling
 //     ReplicaSets and orphans. The Deployment controller does not adopt or
 //     release ReplicaSets (rollout.Step takes the ones it controls).
-//   - The API server: no resourceVersion, no validation of objects beyond
-//     what Apply names, no admission but DefaultTolerationSeconds, an
-//     update may change any spec field (immutability is not checked).
+//   - The API server: no resourceVersion (a write marked
+//     plan.Write.FromCache is refused with Conflict when an earlier write
+//     of the same sync changed its object, which is when upstream's
+//     resourceVersion check refuses it), no validation of objects beyond
+//     what Apply names, no admission but DefaultTolerationSeconds, API
+//     defaulting of Jobs and of a pod's terminationGracePeriodSeconds
+//     only, an update may change any spec field (immutability is not
+//     checked).
 //   - DefaultNamer's names, UIDs and hashes are kubesem's own (see
 //     DefaultNamer); the k8s adapter supplies v1.36.3's hashes.
 //
