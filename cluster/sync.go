@@ -141,14 +141,16 @@ func (w *World) Sync(now time.Time) []Decision {
 				delete(w.requeue, ctlKey{c.name, k})
 			}
 		}
-		for _, k := range keys {
-			out = append(out, w.syncOne(c, k, now))
-		}
+		// The kinds are seen as they are before the controller writes:
+		// its own writes reach its informers too and wake it again.
 		m := make(map[Kind]uint64, len(c.reads))
 		for _, k := range c.reads {
 			m[k] = w.State.versions[k]
 		}
 		w.seen[c.name] = m
+		for _, k := range keys {
+			out = append(out, w.syncOne(c, k, now))
+		}
 	}
 	return out
 }
