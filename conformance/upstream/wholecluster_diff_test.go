@@ -247,6 +247,33 @@ func wcdModelJSON(obj any) string {
 	return wcDropRVs(string(b))
 }
 
+// wcdNondetHits counts, by name, the lines a documented nondeterminism of
+// upstream changed: both sides are put in one canonical form where
+// upstream's answer is any of a set and the world's is one of that set.
+var wcdNondetHits = map[string]int{}
+
+// wcdSortUncounted sorts a Job's status.uncountedTerminatedPods lists
+// (documented nondeterminism job-uncounted-order): v1.36.3's Job
+// controller appends the uids of finished pods in the order its pod
+// indexer lists them, which is Go map order (cache.threadSafeMap.ByIndex),
+// so any order of the uids is upstream's answer; the world's is sorted.
+func wcdSortUncounted(m map[string]any) bool {
+	if m["kind"] != "Job" {
+		return false
+	}
+	st, _ := m["status"].(map[string]any)
+	u, _ := st["uncountedTerminatedPods"].(map[string]any)
+	changed := false
+	for _, f := range []string{"succeeded", "failed"} {
+		l, _ := u[f].([]any)
+		if !slices.IsSortedFunc(l, func(a, b any) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) }) {
+			slices.SortFunc(l, func(a, b any) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
+			changed = true
+		}
+	}
+	return changed
+}
+
 // wcdKnown is a difference between the world and upstream found by this
 // differential and not fixed yet (the packages that cause it belong to
 // other work): applied to both sides' lines, it lets the differential
@@ -434,6 +461,10 @@ func wcdWriteLine(ctl, key string, wr *plan.Write, name string, refused bool, kn
 				if md["namespace"] == nil {
 					md["namespace"], changed = wr.Namespace, true
 				}
+			}
+			if wcdSortUncounted(m) {
+				wcdNondetHits["job-uncounted-order"]++
+				changed = true
 			}
 			for _, k := range knowns {
 				if k.fix(ctl, wr, m) {
@@ -1190,6 +1221,9 @@ func TestWholeClusterDifferential(t *testing.T) {
 	t.Logf("%d scenarios in %v, %d with a difference", runs, time.Since(start), len(diffs))
 	for k, n := range wcdNondet {
 		t.Logf("stopped at %s: %d scenarios (upstream nondeterminism or a harness limitation, see wcdDeleteChoice; the states then differ)", k, n)
+	}
+	for k, n := range wcdNondetHits {
+		t.Logf("documented nondeterminism %s: %d lines put in canonical form", k, n)
 	}
 	for _, k := range wcdActive() {
 		t.Logf("known difference %s (%s; e.g. %s): %d lines normalised", k.name, k.why, k.example, wcdKnownHits[k.name])
