@@ -13,18 +13,30 @@ import (
 // Step (node lifecycle, pod GC).
 var singleton = Key{}
 
-// nodeLifecycleController runs node.Step, one monitor pass over every node,
-// lease and pod (the controller's caches), with its memory kept in the
-// World; node.Plan.Writes makes the writes (condition and taint updates,
-// the Ready=False status of the pods of nodes that left Ready).
+// nodeLifecycleController runs node.Step, one monitor pass over every
+// node, lease and pod (the controller's caches), every node monitor period
+// from its first sync (node.DefaultNodeMonitorPeriod, its requeue), with
+// its memory kept in the World; between monitor passes, a change of the
+// nodes runs node.NoScheduleStep (its node worker). node.Plan.Writes
+// makes the writes (condition and taint updates, the Ready=False status
+// of the pods of nodes that left Ready).
 func nodeLifecycleController() controller {
 	return controller{
 		name:     CtlNode,
-		reads:    []Kind{KindNode, KindLease},
+		reads:    []Kind{KindNode},
 		periodic: true,
 		keys:     func(*World) []Key { return []Key{singleton} },
 		step: func(w *World, _ Key, now time.Time) stepOut {
 			nodes := w.State.Nodes()
+			if !w.nodeMonitorAt.IsZero() && now.Before(w.nodeMonitorAt) {
+				p, err := node.NoScheduleStep(nodes, now)
+				if err != nil {
+					return stepOut{plan: p, err: err}
+				}
+				writes, err := nodeWrites(w.State, p, nodes, now)
+				return stepOut{plan: p, writes: writes, err: err,
+					requeue: []plan.Requeue{{After: w.nodeMonitorAt.Sub(now), Reason: node.ReasonNodeMonitorPeriod}}}
+			}
 			lp := w.State.Leases()
 			leases := make([]node.Lease, 0, len(lp))
 			for _, l := range lp {
@@ -38,8 +50,12 @@ func nodeLifecycleController() controller {
 				return stepOut{plan: p, err: err}
 			}
 			writes, err := nodeWrites(w.State, p, nodes, now)
+			at := now
+			if r, ok := plan.First(p.Requeue); ok {
+				at = now.Add(r.After)
+			}
 			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue,
-				after: func() { w.nodeMem = p.Memory }}
+				after: func() { w.nodeMem = p.Memory; w.nodeMonitorAt = at }}
 		},
 	}
 }

@@ -129,6 +129,9 @@ type World struct {
 	jobBackoff map[Key]job.BackoffRecord
 	dsBackoff  map[Key]daemonset.Backoff
 	nodeMem    node.Memory
+	// nodeMonitorAt is when the node lifecycle controller's next monitor
+	// pass is due (zero: it has not run).
+	nodeMonitorAt time.Time
 	podgcMem   podgc.Memory
 	evictions  map[string][]node.ScheduledEviction
 	taintSeen  map[string]taintSeen // the taint-eviction controller's view, by node

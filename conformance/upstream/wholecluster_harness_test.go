@@ -108,7 +108,8 @@ import (
 //   - node lifecycle: NewNodeLifecycleController with kube-controller-
 //     manager's defaults (nsUpstreamConfig); its now field and the
 //     tainting queues' scheduler.now on the harness clock; one pass as the
-//     node step differential runs it: monitorNodeHealth, one
+//     node step differential runs it: monitorNodeHealth (only when its
+//     period, counted from the first pass, is due, as wait.Until runs it), one
 //     doNoExecuteTaintingPass, then its node worker's work for every node
 //     in name order (doNoScheduleTaintingPass, reconcileNodeLabels: both
 //     write only what is missing, so running them for every node is
@@ -531,6 +532,12 @@ type wcWorld struct {
 	tc   *tainteviction.Controller
 
 	ncLimiters map[flowcontrol.RateLimiter]bool // zone limiters already on the harness clock
+	// monitorPeriod is kube-controller-manager's node monitor period;
+	// monitorAt is when the next monitorNodeHealth is due (zero: it has
+	// not run): upstream runs it every period (wait.UntilWithContext),
+	// not on events.
+	monitorPeriod time.Duration
+	monitorAt     time.Time
 	nlPods     map[string]string                // each pod's node at the last node lifecycle pass
 	teNodes    map[string][]v1.Taint            // NoExecute taints per node at the last taint-eviction pass
 	tePods     map[string]wcTEPod               // pods at the last taint-eviction pass
@@ -652,6 +659,7 @@ func newWCWorld(start time.Time) (*wcWorld, error) {
 	if err != nil {
 		return nil, err
 	}
+	w.monitorPeriod = cfg.monitorPeriod
 	if w.nc, err = nodelifecycle.NewNodeLifecycleController(ctx, leases, pods, nodes, dss, w.client, cfg.monitorPeriod, cfg.startupGrace,
 		cfg.monitorGrace, cfg.evictionRate, cfg.secondaryRate, cfg.largeCluster, cfg.unhealthy); err != nil {
 		return nil, err
@@ -1188,14 +1196,18 @@ func slicesContainsCond(cs []v1.PodCondition, t v1.PodConditionType) bool {
 }
 
 // nodeLifecyclePass is one pass of the node lifecycle controller at the
-// harness clock (see the file comment).
+// harness clock (see the file comment); monitorNodeHealth only when its
+// period is due.
 func (w *wcWorld) nodeLifecyclePass(ctx context.Context) error {
-	w.begin(wcNodeLife, "")
-	err := nsMonitorNodeHealth(w.nc, ctx)
-	w.adoptLimiters()
-	w.orderTainters()
-	if err := w.end(err); err != nil {
-		return err
+	if now := w.clock.Now(); w.monitorAt.IsZero() || !now.Before(w.monitorAt) {
+		w.monitorAt = now.Add(w.monitorPeriod)
+		w.begin(wcNodeLife, "")
+		err := nsMonitorNodeHealth(w.nc, ctx)
+		w.adoptLimiters()
+		w.orderTainters()
+		if err := w.end(err); err != nil {
+			return err
+		}
 	}
 	w.begin(wcNodeLife, "")
 	nsNoExecuteTaintingPass(w.nc, ctx)

@@ -1,0 +1,38 @@
+package node
+
+import (
+	"time"
+
+	"github.com/kubesem/kubesem/plan"
+)
+
+// ReasonNodeUpdated is the outcome of a [NoScheduleStep].
+const ReasonNodeUpdated Reason = "NodeUpdated"
+
+// NoScheduleStep is the node lifecycle controller's node worker at now,
+// between monitor passes: for each node (by name) whose update woke it,
+// the NoSchedule condition taints are reconciled with the node's
+// conditions and spec.unschedulable ([ConditionTaintDiff]). It checks no
+// health, queues nothing for NoExecute tainting and changes no memory
+// (Plan.Memory is empty; keep the last [Step]'s). Running it for a node
+// that did not change writes nothing new, so callers may pass every node.
+//
+// Source: upstream pkg/controller/nodelifecycle Controller.doNodeProcessingPassWorker,
+// doNoScheduleTaintingPass (v1.36.3): the worker runs on node add and
+// update events, while monitorNodeHealth runs only every node monitor
+// period.
+func NoScheduleStep(nodes []*Node, now time.Time) (Plan, error) {
+	if err := validateStep(nodes, nil); err != nil {
+		return Plan{}, err
+	}
+	p := Plan{Outcome: ReasonNodeUpdated, Conditions: []ConditionWrite{}, MarkPodsNotReady: []string{},
+		Zones: []ZoneReport{}, Events: []plan.Event{}, Requeue: []plan.Requeue{}}
+	s := newLifecycle(nodes, nil, Memory{}, now, Options{}, &p)
+	for i := range s.nodes {
+		s.noScheduleTaintingPass(i)
+	}
+	if p.Taints == nil {
+		p.Taints = []TaintWrite{}
+	}
+	return p, nil
+}
