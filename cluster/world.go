@@ -132,9 +132,9 @@ type World struct {
 	// nodeMonitorAt is when the node lifecycle controller's next monitor
 	// pass is due (zero: it has not run).
 	nodeMonitorAt time.Time
-	podgcMem   podgc.Memory
-	evictions  map[string][]node.ScheduledEviction
-	taintSeen  map[string]taintSeen // the taint-eviction controller's view, by node
+	podgcMem      podgc.Memory
+	evictions     map[string][]node.ScheduledEviction
+	taintSeen     map[string]taintSeen // the taint-eviction controller's view, by node
 
 	nodes    map[string]*nodeEnv
 	kpods    map[string]*kubeletPod // by pod UID

@@ -538,11 +538,11 @@ type wcWorld struct {
 	// not on events.
 	monitorPeriod time.Duration
 	monitorAt     time.Time
-	nlPods     map[string]string                // each pod's node at the last node lifecycle pass
-	teNodes    map[string][]v1.Taint            // NoExecute taints per node at the last taint-eviction pass
-	tePods     map[string]wcTEPod               // pods at the last taint-eviction pass
-	taintQueue *tainteviction.TimedWorkerQueue
-	taintWG    *sync.WaitGroup
+	nlPods        map[string]string     // each pod's node at the last node lifecycle pass
+	teNodes       map[string][]v1.Taint // NoExecute taints per node at the last taint-eviction pass
+	tePods        map[string]wcTEPod    // pods at the last taint-eviction pass
+	taintQueue    *tainteviction.TimedWorkerQueue
+	taintWG       *sync.WaitGroup
 
 	mu       sync.Mutex
 	handlers map[string][]*atomic.Int64 // resource → finished notifications of each handler
