@@ -781,6 +781,16 @@ func (p *wcdPair) instant(end time.Time) (bool, string, error) {
 			p.stopped = true
 			return false, "", nil
 		}
+		if wcdDeleteChoice(ws, gs, wcJob) && wcdJobTies(ws, gs) {
+			// upstream nondeterminism: the Job controller deletes the
+			// first of its active pods sorted by controller.ActivePods
+			// with sort.Sort (not stable) over pods its indexer lists in
+			// Go map order, so among pods of equal rank any is its
+			// answer; the pods each side deleted rank alike
+			wcdNondet["job-delete-choice-among-ties"]++
+			p.stopped = true
+			return false, "", nil
+		}
 		if f := os.Getenv("WCD_DUMP"); f != "" {
 			os.WriteFile(f, []byte(strings.Join(ws, "\n")+"\n----\n"+strings.Join(gs, "\n")+"\n"), 0o644)
 		}
@@ -887,6 +897,69 @@ func wcdDeleteChoice(want, got []string, ctl string) bool {
 	dw, rw := split(want)
 	dg, rg := split(got)
 	return dw > 0 && dw == dg && slices.Equal(rw, rg)
+}
+
+// wcdJobTies reports whether the pods the Job controller deletes on the
+// two sides (named by its delete lines; each deleted pod's object is that
+// of its finalizer-removal patch line, or of no line) have the same
+// multiset of controller.ActivePods keys: assigned, phase, Ready status,
+// Ready since, restarts, creation time.
+func wcdJobTies(want, got []string) bool {
+	keys := func(ls []string) []string {
+		objs := map[string]map[string]any{}
+		for _, l := range ls {
+			if !strings.HasPrefix(l, wcJob+" : patch pods/") {
+				continue
+			}
+			i := strings.Index(l, " {")
+			var m map[string]any
+			if i < 0 || json.Unmarshal([]byte(l[i+1:]), &m) != nil {
+				continue
+			}
+			md, _ := m["metadata"].(map[string]any)
+			name, _ := md["name"].(string)
+			objs[name] = m
+		}
+		var out []string
+		for _, l := range ls {
+			if !strings.HasPrefix(l, wcJob+" : delete pods/") {
+				continue
+			}
+			f := strings.Fields(l)
+			name := ""
+			if len(f) > 4 {
+				name = f[4][strings.LastIndex(f[4], "/")+1:]
+			}
+			m := objs[name]
+			if m == nil {
+				out = append(out, "?"+name)
+				continue
+			}
+			spec, _ := m["spec"].(map[string]any)
+			st, _ := m["status"].(map[string]any)
+			md, _ := m["metadata"].(map[string]any)
+			ready, since := "", ""
+			conds, _ := st["conditions"].([]any)
+			for _, c := range conds {
+				if c, ok := c.(map[string]any); ok && c["type"] == "Ready" {
+					ready, since = fmt.Sprint(c["status"]), fmt.Sprint(c["lastTransitionTime"])
+				}
+			}
+			restarts := 0.0
+			cs, _ := st["containerStatuses"].([]any)
+			for _, c := range cs {
+				if c, ok := c.(map[string]any); ok {
+					r, _ := c["restartCount"].(float64)
+					restarts += r
+				}
+			}
+			out = append(out, fmt.Sprint(spec["nodeName"] != nil && spec["nodeName"] != "", st["phase"], ready, since, restarts, md["creationTimestamp"]))
+		}
+		sort.Strings(out)
+		return out
+	}
+	kw, kg := keys(want), keys(got)
+	return len(kw) > 0 && !slices.ContainsFunc(kw, func(k string) bool { return strings.HasPrefix(k, "?") }) && slices.Equal(kw, kg)
 }
 
 // wcdFirstDiff describes the first difference of two sequences of lines.
