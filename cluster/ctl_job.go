@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/kubesem/kubesem/cronjob"
@@ -112,6 +113,24 @@ func cronJobController() controller {
 		name:  CtlCronJob,
 		reads: []Kind{KindCronJob, KindJob},
 		keys:  func(w *World) []Key { return w.State.Keys(KindCronJob) },
+		// A CronJob syncs when it or one of its Jobs changed (its
+		// handlers enqueue the owner of a Job added, updated or
+		// deleted), or at its requeue (the next schedule time + 100 ms):
+		// an unrelated Job's change does not make it create a Job
+		// early.
+		wake: func(w *World, k Key) string {
+			cj, _ := w.State.Get(k).(*cronjob.CronJob)
+			if cj == nil {
+				return ""
+			}
+			jobs := controlled[*job.Job](w.State, KindJob, cj.UID)
+			b := strconv.AppendUint(make([]byte, 0, 8*(len(jobs)+1)), w.State.stamp(k), 10)
+			for _, j := range jobs {
+				b = append(b, ' ')
+				b = strconv.AppendUint(b, w.State.stamp(Key{KindJob, j.Namespace, j.Name}), 10)
+			}
+			return string(b)
+		},
 		step: func(w *World, k Key, now time.Time) stepOut {
 			cj, _ := w.State.Get(k).(*cronjob.CronJob)
 			if cj == nil {

@@ -157,6 +157,10 @@ type State struct {
 	// versions counts the writes to each kind, so that a controller can
 	// tell whether anything it reads changed.
 	versions map[Kind]uint64
+	// stamps holds, per object, the value of writes at its last write
+	// (an object's version, as a resourceVersion would be).
+	stamps map[Key]uint64
+	writes uint64
 	// sorted caches each kind's names in order, per version.
 	sorted map[Kind]sortedNamesCache
 	// Counter is the API server's sequence: each assigned UID and generated
@@ -173,6 +177,7 @@ func NewState() *State {
 		onNode:   map[string]map[name]struct{}{},
 		orphans:  map[string]map[name]struct{}{},
 		versions: map[Kind]uint64{},
+		stamps:   map[Key]uint64{},
 	}
 	for _, k := range kinds {
 		s.objs[k] = map[name]any{}
@@ -191,6 +196,8 @@ func (s *State) Clone() *State {
 		onNode:   make(map[string]map[name]struct{}, len(s.onNode)),
 		orphans:  make(map[string]map[name]struct{}, len(s.orphans)),
 		versions: cloneMap(s.versions),
+		stamps:   cloneMap(s.stamps),
+		writes:   s.writes,
 		sorted:   cloneMap(s.sorted),
 		Counter:  s.Counter,
 	}
@@ -442,6 +449,8 @@ func (s *State) put(k Kind, obj any) {
 	s.objs[k][n] = obj
 	s.versions[k]++
 	key := Key{k, n.ns, n.name}
+	s.writes++
+	s.stamps[key] = s.writes
 	if m.UID != "" {
 		s.uid[m.UID] = key
 	}
@@ -469,8 +478,13 @@ func (s *State) remove(k Kind, n name) {
 	}
 	s.unindex(k, n, old)
 	delete(s.objs[k], n)
+	delete(s.stamps, Key{k, n.ns, n.name})
 	s.versions[k]++
 }
+
+// stamp is the object's version: it changes with every write of the
+// object (0: no such object).
+func (s *State) stamp(k Key) uint64 { return s.stamps[k] }
 
 func (s *State) unindex(k Kind, n name, old any) {
 	m := metaOf(old)

@@ -21,7 +21,14 @@ type controller struct {
 	// GC); their requeues do not keep the world from settling.
 	periodic bool
 	keys     func(w *World) []Key
-	step     func(w *World, k Key, now time.Time) stepOut
+	// wake, when set, narrows a sync woken by a change of the kinds it
+	// reads to the objects whose informer events would enqueue them:
+	// it returns a fingerprint of what the object's handlers watch,
+	// and the object syncs only when that differs from the fingerprint
+	// at its last sync (or its requeue is due). Unset, every object
+	// syncs (a sync that changed nothing writes nothing).
+	wake func(w *World, k Key) string
+	step func(w *World, k Key, now time.Time) stepOut
 }
 
 // stepOut is one Step and the writes its Plan becomes.
@@ -127,14 +134,27 @@ func (w *World) Sync(now time.Time) []Decision {
 			continue
 		}
 		var keys []Key
-		if changed {
+		switch {
+		case changed && c.wake != nil:
+			isDue := make(map[Key]bool, len(due))
+			for _, k := range due {
+				isDue[k] = true
+			}
+			for _, k := range c.keys(w) {
+				fp := c.wake(w, k)
+				if fp != w.woken[ctlKey{c.name, k}] || isDue[k] {
+					keys = append(keys, k)
+					delete(w.requeue, ctlKey{c.name, k})
+				}
+			}
+		case changed:
 			keys = c.keys(w)
 			for ck := range w.requeue {
 				if ck.ctl == c.name {
 					delete(w.requeue, ck)
 				}
 			}
-		} else {
+		default:
 			slices.SortFunc(due, compareKeys)
 			keys = due
 			for _, k := range due {
@@ -149,6 +169,9 @@ func (w *World) Sync(now time.Time) []Decision {
 		}
 		w.seen[c.name] = m
 		for _, k := range keys {
+			if c.wake != nil {
+				w.woken[ctlKey{c.name, k}] = c.wake(w, k)
+			}
 			out = append(out, w.syncOne(c, k, now))
 		}
 	}

@@ -125,6 +125,9 @@ type World struct {
 	fails     map[ctlKey]int
 	// seen is, per controller, the State's kind versions at its last sync.
 	seen map[string]map[Kind]uint64
+	// woken is, per controller and object, the fingerprint of what its
+	// informer handlers watch at its last sync (controller.wake).
+	woken map[ctlKey]string
 
 	jobBackoff map[Key]job.BackoffRecord
 	dsBackoff  map[Key]daemonset.Backoff
@@ -161,7 +164,7 @@ func New(sc Scenario, opts Options) (*World, error) {
 	}
 	w := &World{
 		State: NewState(), Now: sc.Start, Start: sc.Start, Opts: opts,
-		requeue: map[ctlKey]requeue{}, fails: map[ctlKey]int{}, seen: map[string]map[Kind]uint64{},
+		requeue: map[ctlKey]requeue{}, fails: map[ctlKey]int{}, seen: map[string]map[Kind]uint64{}, woken: map[ctlKey]string{},
 		jobBackoff: map[Key]job.BackoffRecord{}, dsBackoff: map[Key]daemonset.Backoff{},
 		evictions: map[string][]node.ScheduledEviction{}, taintSeen: map[string]taintSeen{},
 		nodes: map[string]*nodeEnv{}, kpods: map[string]*kubeletPod{}, drains: map[string]time.Time{},
@@ -219,6 +222,7 @@ func (w *World) Clone() *World {
 	c.events = slices.Clone(w.events)
 	c.requeue = cloneMap(w.requeue)
 	c.fails = cloneMap(w.fails)
+	c.woken = cloneMap(w.woken)
 	c.seen = make(map[string]map[Kind]uint64, len(w.seen))
 	for k, v := range w.seen {
 		c.seen[k] = cloneMap(v)
