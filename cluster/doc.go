@@ -175,7 +175,8 @@
 // Apply, New and Scenario.Validate return *field.Error values naming the
 // field (metadata.name, events[2].target.kind, objects[0].metadata.uid …)
 // and wrapping a field sentinel or one of this package's Err… sentinels.
-// Step errors and refused writes are recorded in Decision.Err and in the
+// Step errors and refused writes are recorded in Decision.Err and
+// Decision.Refused and in the
 // trace, never returned from Run.
 //
 // Vectors: none yet — this package registers no conformance decision.

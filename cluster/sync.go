@@ -203,7 +203,7 @@ func (w *World) syncOne(c controller, k Key, now time.Time) Decision {
 				written[r.Key] = true
 			}
 			if err != nil {
-				d.Err = field.Under(field.Index("writes", i), err)
+				d.Refused = field.Under(field.Index("writes", i), err)
 				break
 			}
 			results = append(results, r)
@@ -220,7 +220,7 @@ func (w *World) syncOne(c controller, k Key, now time.Time) Decision {
 	ck := ctlKey{c.name, k}
 	r, ok := plan.First(o.requeue)
 	switch {
-	case d.Err != nil || (ok && r.RateLimited):
+	case d.Err != nil || d.Refused != nil || (ok && r.RateLimited):
 		w.fails[ck]++
 		w.requeue[ck] = requeue{at: now.Add(rateLimit(w.fails[ck]) + r.After)}
 	case ok:
@@ -256,5 +256,5 @@ func (w *World) ForceSync(now time.Time) []Decision {
 // conflict is the API server's refusal of a FromCache write whose object
 // an earlier write of the same sync changed (its resourceVersion moved).
 func conflict(wr plan.Write) error {
-	return field.New("metadata.resourceVersion", "", fmt.Errorf("%w: the object %s %s/%s has been modified since the controller read it", ErrConflict, wr.Resource, wr.Namespace, wr.Name))
+	return field.New("metadata.resourceVersion", "as read", fmt.Errorf("%w: %s %s/%s was changed by an earlier write of this sync", ErrConflict, wr.Resource, wr.Namespace, wr.Name))
 }

@@ -72,14 +72,18 @@ type Entry struct {
 }
 
 // Decision is one controller Step on one object: the Plan it returned,
-// the writes the Plan became, and the Step's error (or the first write the
-// API server refused).
+// the writes the Plan became, the Step's error (Err: the Step could not
+// decide), and the API server's refusal of one of the writes (Refused,
+// under "writes[i]": that write and the ones after it were not applied;
+// the controller retries, rate-limited, as upstream's sync returns the
+// error).
 type Decision struct {
 	Controller string       `json:"controller"`
 	Object     Key          `json:"object"`
 	Plan       any          `json:"plan"`
 	Writes     []plan.Write `json:"writes"`
 	Err        error        `json:"-"`
+	Refused    error        `json:"-"`
 }
 
 // ctlKey names one object of one controller, for requeues and memory.

@@ -56,6 +56,10 @@ type explanation struct {
 	Actions    []string       `json:"actions"`
 	Requeue    []plan.Requeue `json:"requeue"`
 	Error      string         `json:"error,omitempty"`
+	// Refused is the API server's refusal of one of the writes (e.g. a
+	// Conflict on a second write from the controller's stale copy): the
+	// sync ends there and the controller retries.
+	Refused string `json:"refused,omitempty"`
 	// Notes say what the dump could not tell.
 	Notes []string `json:"notes,omitempty"`
 	// Children are the explanations of the objects it controls (a
@@ -307,6 +311,9 @@ func explainDecision(s *cluster.State, d cluster.Decision, prev any, now time.Ti
 	}
 	if d.Err != nil {
 		e.Error = d.Err.Error()
+	}
+	if d.Refused != nil {
+		e.Refused = d.Refused.Error()
 	}
 	if f := planField(d.Plan, "Outcome"); f.IsValid() && f.Kind() == reflect.String {
 		e.Outcome = f.String()
@@ -617,6 +624,9 @@ func printExplanation(w io.Writer, now time.Time, e explanation, indent string) 
 	}
 	for _, a := range e.Actions {
 		fmt.Fprintf(w, "%s  %s\n", indent, a)
+	}
+	if e.Refused != "" {
+		fmt.Fprintf(w, "%s  the API server refuses %s; the sync ends there and is retried, rate-limited\n", indent, e.Refused)
 	}
 	for _, r := range e.Requeue {
 		var b bytes.Buffer
