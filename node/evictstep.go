@@ -2,6 +2,7 @@ package node
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"time"
 
@@ -64,7 +65,9 @@ type PodEviction struct {
 // in Memory (upstream's queue forgets work once it ran), so a later pass
 // over it evicts it again: callers pass only the pods upstream would
 // process (see the cluster package). Scheduled evictions of pods not
-// passed stay in Memory unchanged and do not count for Requeue.
+// passed stay in Memory unchanged and do not count for Requeue. Pods are
+// keyed by name: two pods of the node with one name (in two namespaces)
+// are an error (field.ErrDuplicate), never a merged answer.
 //
 // Source: upstream pkg/controller/tainteviction Controller.handleNodeUpdate
 // and processPodOnNode, cancelWorkWithEvent, emitPodDeletionEvent and
@@ -83,8 +86,16 @@ func EvictionStep(n *Node, pods []*podstatus.Pod, scheduled []ScheduledEviction,
 		prev[s.Pod] = s
 	}
 	var mine []*podstatus.Pod
-	for _, p := range pods {
+	names := map[string]bool{}
+	for i, p := range pods {
 		if p.Spec.NodeName == n.Name {
+			if names[p.Name] {
+				// Memory and decisions are keyed by pod name: two pods of
+				// one name (in two namespaces) cannot be told apart.
+				return EvictionPlan{}, field.New(field.Index("pods", i)+".metadata.name", p.Name,
+					fmt.Errorf("%w: two pods of node %s have this name (EvictionStep keys pods by name; pass one namespace's pods at a time)", field.ErrDuplicate, n.Name))
+			}
+			names[p.Name] = true
 			mine = append(mine, p)
 		}
 	}
