@@ -225,6 +225,30 @@ func TestExplainTimeline(t *testing.T) {
 	}
 }
 
+// TestExplainTimelineStuck: without a Node, explain --timeline does not
+// call the cluster settled: the Deployment's pods stay unscheduled, and
+// the text and the JSON say so.
+func TestExplainTimelineStuck(t *testing.T) {
+	t.Parallel()
+	dep := `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"shop","uid":"d-uid","generation":1},
+ "spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"app","image":"web:1"}]}}}}`
+	code, out, errOut := runCLI(t, dep, "explain", "--now", "2026-11-23T12:00:00Z", "--timeline")
+	if code != 0 || !strings.Contains(out, "stuck, not settled") || !strings.Contains(out, "2 pod(s) are unscheduled") || strings.Contains(out, "settled: the last write") {
+		t.Errorf("explain --timeline without nodes = %d %s:\n%s", code, errOut, out)
+	}
+	code, out, _ = runCLI(t, dep, "explain", "--now", "2026-11-23T12:00:00Z", "--timeline", "-o", "json")
+	var v struct {
+		Timeline struct {
+			Leftovers *struct {
+				Unscheduled []map[string]any `json:"unscheduled"`
+			} `json:"leftovers"`
+		} `json:"timeline"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &v) != nil || v.Timeline.Leftovers == nil || len(v.Timeline.Leftovers.Unscheduled) != 2 {
+		t.Errorf("explain --timeline -o json without nodes = %d:\n%.800s", code, out)
+	}
+}
+
 // TestExplainDumpShapes: overlapping Lists list an object once (the same
 // UID twice is one object; another UID under the same name is an error
 // naming it); objects of kinds kubesem does not model are listed, one entry

@@ -358,13 +358,17 @@ func podState(p *podstatus.Pod) int {
 
 // report is the -o json output.
 type clusterReport struct {
-	Start      time.Time       `json:"start"`
-	End        time.Time       `json:"end"`
-	Settled    *bool           `json:"settled,omitempty"`
-	SettledAt  *time.Time      `json:"settledAt,omitempty"`
-	NotRun     []otherObject   `json:"notModelled"`
-	Trace      []cluster.Entry `json:"trace"`
-	FinalState []any           `json:"finalState"`
+	Start     time.Time  `json:"start"`
+	End       time.Time  `json:"end"`
+	Settled   *bool      `json:"settled,omitempty"`
+	SettledAt *time.Time `json:"settledAt,omitempty"`
+	// Leftovers, when the world settled, are the pods nothing will move
+	// on (unscheduled, or stranded on a missing or stopped node): the
+	// cluster is then stuck on its environment, not done.
+	Leftovers  *cluster.Leftovers `json:"leftovers,omitempty"`
+	NotRun     []otherObject      `json:"notModelled"`
+	Trace      []cluster.Entry    `json:"trace"`
+	FinalState []any              `json:"finalState"`
 }
 
 func (r *clusterRun) report(run *scenarioRun) clusterReport {
@@ -372,6 +376,9 @@ func (r *clusterRun) report(run *scenarioRun) clusterReport {
 	if r.until == 0 {
 		out.Settled = &r.settled
 		out.SettledAt = &r.settledAt
+		if l := r.w.Leftovers(); r.settled && !l.Empty() {
+			out.Leftovers = &l
+		}
 	}
 	return out
 }
@@ -513,6 +520,19 @@ func (r *clusterRun) printEnd(out io.Writer) {
 	switch {
 	case r.until != 0:
 		fmt.Fprintf(out, "ran until %s\n", atOffset(r.until))
+	case r.settled && !w.Leftovers().Empty():
+		l := w.Leftovers()
+		fmt.Fprintf(out, "stuck, not settled: nothing happens after %s, but", atOffset(r.settledAt.Sub(w.Start)))
+		if len(l.Unscheduled) > 0 {
+			fmt.Fprintf(out, " %d pod(s) are unscheduled (no node can take them: %s)", len(l.Unscheduled), keyList(l.Unscheduled))
+		}
+		if len(l.Unscheduled) > 0 && len(l.Stranded) > 0 {
+			fmt.Fprint(out, " and")
+		}
+		if len(l.Stranded) > 0 {
+			fmt.Fprintf(out, " %d pod(s) are stranded (their node is not in the cluster, or its kubelet is stopped: %s)", len(l.Stranded), keyList(l.Stranded))
+		}
+		fmt.Fprintln(out)
 	case r.settled:
 		fmt.Fprintf(out, "settled: the last write but heartbeats at %s\n", atOffset(r.settledAt.Sub(w.Start)))
 	default:
@@ -607,4 +627,17 @@ func countKinds(objs []any) string {
 		return "no objects"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// keyList names at most five objects, then how many more.
+func keyList(ks []cluster.Key) string {
+	var names []string
+	for i, k := range ks {
+		if i == 5 {
+			names = append(names, fmt.Sprintf("and %d more", len(ks)-5))
+			break
+		}
+		names = append(names, k.Namespace+"/"+k.Name)
+	}
+	return strings.Join(names, ", ")
 }
