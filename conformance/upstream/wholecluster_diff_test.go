@@ -1,6 +1,7 @@
 package upstream_test
 
 import (
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -289,7 +290,6 @@ type wcdKnown struct {
 // Job defaulting, controllers woken by their own writes, the node
 // monitor's period, the CronJob's wake-ups).
 var wcdKnowns = []wcdKnown{}
-
 
 // wcdKnownHits counts, per known difference, the lines it changed.
 var wcdKnownHits = map[string]int{}
@@ -631,11 +631,26 @@ func (p *wcdPair) instant(end time.Time) (bool, string, error) {
 // order on both sides (documented nondeterminism node-monitor-parallel):
 // monitorNodeHealth updates the nodes in parallel (ParallelizeUntil over
 // nodeUpdateWorkerSize workers), each node's status write followed by the
-// status writes of its pods, so the nodes' blocks may come in any order.
-// Each run of such blocks is sorted by node name.
+// status writes of its pods, so the writes of different nodes interleave
+// in any order. Each run of such writes is sorted by node (a pod's is
+// its spec.nodeName), the node's write first, then its pods by name.
 func wcdNodeBlocks(ls []wcdLine) []wcdLine {
 	nodeSeg := wcNodeLife + " update nodes/status"
 	podSeg := wcNodeLife + " update pods/status"
+	nodeOf := func(l wcdLine) (string, int) {
+		if strings.HasPrefix(l.seg, nodeSeg) {
+			return l.name, 0
+		}
+		const k = `"nodeName":"`
+		t := l.text
+		if i := strings.Index(t, k); i >= 0 {
+			t = t[i+len(k):]
+			if j := strings.IndexByte(t, '"'); j >= 0 {
+				return "/" + t[:j], 1
+			}
+		}
+		return "", 1
+	}
 	out := slices.Clone(ls)
 	for i := 0; i < len(out); {
 		if !strings.HasPrefix(out[i].seg, nodeSeg) {
@@ -643,24 +658,17 @@ func wcdNodeBlocks(ls []wcdLine) []wcdLine {
 			continue
 		}
 		j := i
-		var blocks [][]wcdLine
-		for j < len(out) && strings.HasPrefix(out[j].seg, nodeSeg) {
-			b := []wcdLine{out[j]}
+		for j < len(out) && (strings.HasPrefix(out[j].seg, nodeSeg) || strings.HasPrefix(out[j].seg, podSeg)) {
 			j++
-			for j < len(out) && strings.HasPrefix(out[j].seg, podSeg) {
-				b = append(b, out[j])
-				j++
-			}
-			blocks = append(blocks, b)
 		}
-		sorted := slices.IsSortedFunc(blocks, func(a, b []wcdLine) int { return strings.Compare(a[0].name, b[0].name) })
-		if !sorted {
+		cmpLine := func(a, b wcdLine) int {
+			na, ka := nodeOf(a)
+			nb, kb := nodeOf(b)
+			return cmp.Or(strings.Compare(na, nb), ka-kb, strings.Compare(a.name, b.name))
+		}
+		if !slices.IsSortedFunc(out[i:j], cmpLine) {
 			wcdNondetHits["node-monitor-parallel"]++
-			slices.SortStableFunc(blocks, func(a, b []wcdLine) int { return strings.Compare(a[0].name, b[0].name) })
-		}
-		k := i
-		for _, b := range blocks {
-			k += copy(out[k:], b)
+			slices.SortStableFunc(out[i:j], cmpLine)
 		}
 		i = j
 	}
@@ -731,7 +739,6 @@ func (p *wcdPair) stepRounds(until time.Time, n0 int) ([]int, bool, error) {
 	}
 	return ends, true, nil
 }
-
 
 // wcdNondet counts the scenarios stopped at a documented nondeterminism
 // of upstream, where the world's answer is one of the acceptable ones but
