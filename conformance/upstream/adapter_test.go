@@ -115,6 +115,7 @@ func TestAdapterRealObjectsUpstream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	upStopOn(t, dc)
 	dsSet(dc, "eventRecorder", record.EventRecorder(&record.FakeRecorder{}))
 	inf.Apps().V1().Deployments().Informer().GetIndexer().Add(&d)
 	for _, rs := range rsPtrs {

@@ -292,6 +292,7 @@ func newTEHarness(t *rapid.T) *teHarness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	upStopOn(t, cancel, tc)
 	var mu sync.Mutex
 	var events []nodeUpEvent
 	rf := reflect.ValueOf(tc).Elem().FieldByName("recorder")

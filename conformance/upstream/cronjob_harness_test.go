@@ -86,6 +86,7 @@ func runUpstreamSync(cj *batchv1.CronJob, jobs []*batchv1.Job, now time.Time) up
 	if err != nil {
 		panic(err)
 	}
+	defer upStop(jm)
 	recorder := record.NewFakeRecorder(1000)
 	setField(jm, "now", func() time.Time { return now })
 	setField(jm, "recorder", record.EventRecorder(recorder))

@@ -67,13 +67,17 @@ func (c *rdCronJobControl) DeleteJob(namespace, name string) error {
 	return nil
 }
 
-func rdNewCronUp(tb rdFataler) *rdCronUp {
+func rdNewCronUp(tb interface {
+	rdFataler
+	upCleaner
+}) *rdCronUp {
 	client := fake.NewClientset()
 	factory := informers.NewSharedInformerFactory(client, 0)
 	jm, err := cronjob.NewControllerV2(rdCtx, factory.Batch().V1().Jobs(), factory.Batch().V1().CronJobs(), client)
 	if err != nil {
 		tb.Fatalf("NewControllerV2: %v", err)
 	}
+	upStopOn(tb, jm)
 	return &rdCronUp{jm: jm}
 }
 

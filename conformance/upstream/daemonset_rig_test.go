@@ -285,6 +285,7 @@ func newDSRig(t testing.TB) *dsRig {
 	if err != nil {
 		t.Fatal(err)
 	}
+	upStopOn(t, dsc)
 	r.dsc = dsc
 	r.recorder = record.NewFakeRecorder(1 << 14)
 	dsField(dsc, "eventRecorder").Set(reflect.ValueOf(record.EventRecorder(r.recorder)))

@@ -93,6 +93,7 @@ func newDSHarness(t testing.TB) *dsHarness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	upStopOn(t, dsc)
 	h.dsc = dsc
 	return h
 }

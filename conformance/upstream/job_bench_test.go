@@ -225,6 +225,9 @@ func BenchmarkJobStep(b *testing.B) {
 			sync := jobGetField(jm, "syncHandler").Interface().(func(context.Context, string) error)
 			b.StartTimer()
 			_ = sync(ctx, "ns/j")
+			b.StopTimer()
+			upStop(jm)
+			b.StartTimer()
 		}
 	})
 }

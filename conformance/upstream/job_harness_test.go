@@ -280,10 +280,9 @@ func newJobCtl(tb jobTB, j *batch.Job, now time.Time) *jobCtl {
 	return c
 }
 
-// close shuts the controller's queues down.
+// close shuts the controller's queues and event broadcaster down.
 func (c *jobCtl) close() {
-	c.q.TypedRateLimitingInterface.ShutDown()
-	jobGetField(c.jm, "orphanQueue").MethodByName("ShutDown").Call(nil)
+	upStop(c.jm)
 }
 
 func (c *jobCtl) podIndexer() cache.Indexer {

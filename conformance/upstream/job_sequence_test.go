@@ -124,7 +124,7 @@ func TestJobStepSequenceDifferential(t *testing.T) {
 	defer func() { t.Log(stats) }()
 	rapid.Check(t, func(t *rapid.T) {
 		s := newJobSeq(t, stats)
-		defer s.ctl.close()
+		defer func() { s.ctl.close() }() // the controller of the last restart
 		stats.sequences.Add(1)
 		for n := rapid.IntRange(2, 8).Draw(t, "syncs"); n > 0; n-- {
 			if !s.step(t) {

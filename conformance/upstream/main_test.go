@@ -2,7 +2,9 @@ package upstream_test
 
 import (
 	"flag"
+	"fmt"
 	"os"
+	"runtime"
 	"testing"
 )
 
@@ -10,6 +12,10 @@ import (
 // differential property. Pass -rapid.checks=1000000 for the long run:
 //
 //	go -C conformance/upstream test ./... -args -rapid.checks=1000000
+//
+// With -v it prints the number of goroutines left when the tests are done
+// (a harness that does not stop its controllers shows there; see
+// TestHarnessesDoNotLeak).
 func TestMain(m *testing.M) {
 	flag.Parse()
 	set := false
@@ -23,5 +29,9 @@ func TestMain(m *testing.M) {
 			panic(err)
 		}
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if testing.Verbose() {
+		fmt.Printf("goroutines at exit: %d\n", runtime.NumGoroutine())
+	}
+	os.Exit(code)
 }

@@ -70,6 +70,7 @@ func TestNodeDiffEvictionStep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer upStop(cancel, tc)
 		var mu sync.Mutex
 		var events []nodeUpEvent
 		rf := reflect.ValueOf(tc).Elem().FieldByName("recorder")
@@ -291,6 +292,7 @@ func nodeUpEvictionStepWrites(t interface{ Fatal(...any) }, n *v1.Node, pods []*
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer upStop(cancel, tc)
 	var events []nodeUpEvent
 	rf := reflect.ValueOf(tc).Elem().FieldByName("recorder")
 	reflect.NewAt(rf.Type(), unsafe.Pointer(rf.UnsafeAddr())).Elem().Set(reflect.ValueOf(record.EventRecorder(nodeEvRecorder{&mu, &events})))

@@ -71,7 +71,10 @@ var nodeUpDefaults = sync.OnceValue(func() nodeUpConfig {
 // nodeNewController builds the node lifecycle controller over client with
 // upstream's default configuration; opts.NodeMonitorGracePeriod, when set,
 // stands for the --node-monitor-grace-period flag.
-func nodeNewController(t interface{ Fatal(...any) }, client *fake.Clientset, opts node.Options) *nodeUpController {
+func nodeNewController(t interface {
+	Fatal(...any)
+	upCleaner
+}, client *fake.Clientset, opts node.Options) *nodeUpController {
 	factory := informers.NewSharedInformerFactory(client, 0)
 	cfg := nodeUpDefaults()
 	grace := cfg.NodeMonitorGracePeriod.Duration
@@ -84,6 +87,7 @@ func nodeNewController(t interface{ Fatal(...any) }, client *fake.Clientset, opt
 	if err != nil {
 		t.Fatal(err)
 	}
+	upStopOn(t, nc)
 	c := &nodeUpController{nc: nc, client: client, factory: factory, now: new(time.Time)}
 	f := reflect.ValueOf(nc).Elem().FieldByName("now")
 	nowFn := func() metav1.Time { return metav1.NewTime(*c.now) }

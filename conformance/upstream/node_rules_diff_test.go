@@ -286,6 +286,11 @@ func rdNodeZoneRateUp(tb rdFataler, nc *nodelifecycle.Controller, state string, 
 // node.ZoneRate vector is replayed through setLimiterInZone.
 func TestNodeZoneRateDifferential(t *testing.T) {
 	ctls := rdNodeControllers{}
+	t.Cleanup(func() {
+		for _, nc := range ctls {
+			upStop(nc)
+		}
+	})
 	counts := map[string]int{}
 	rates := []float32{0, 0.01, 0.1, 1, 0.5, 1e-9, 1000, -1, math.MaxFloat32, math.SmallestNonzeroFloat32}
 	rapid.Check(t, func(t *rapid.T) {

@@ -228,11 +228,8 @@ func nsNewUpWith(t interface{ Fatal(...any) }, ctx context.Context, cfg nsConfig
 	return u
 }
 
-func (u *nsUp) close() {
-	nsField(u.ncv, "broadcaster").Interface().(record.EventBroadcaster).Shutdown()
-	nsField(u.ncv, "nodeUpdateQueue").Interface().(interface{ ShutDown() }).ShutDown()
-	nsField(u.ncv, "podUpdateQueue").Interface().(interface{ ShutDown() }).ShutDown()
-}
+// close stops the controller's queues and event broadcaster.
+func (u *nsUp) close() { upStop(u.nc) }
 
 // nsTaintOps is the change from one stored taint list to the next.
 func nsTaintOps(phase string, old, new []v1.Taint) []nsOp {

@@ -85,6 +85,7 @@ func BenchmarkPDBSync10000Pods(b *testing.B) {
 			inf.Apps().V1().ReplicaSets(), inf.Apps().V1().Deployments(), inf.Apps().V1().StatefulSets(),
 			client, testrestmapper.TestOnlyStaticRESTMapper(runtime.NewScheme()), &scalefake.FakeScaleClient{},
 			&discoveryfake.FakeDiscovery{Fake: &core.Fake{}}, clocktesting.NewFakeClock(pdbNow), 2*time.Minute)
+		defer upStop(dc)
 		pdbField(dc, "recorder").Set(reflect.ValueOf(record.EventRecorder(&record.FakeRecorder{})))
 		f := pdbField(dc, "getUpdater")
 		upd := reflect.MakeFunc(f.Type().Out(0), func([]reflect.Value) []reflect.Value {

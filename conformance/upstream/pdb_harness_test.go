@@ -75,17 +75,9 @@ var pdbUpStaleTimeout = sync.OnceValue(func() time.Duration {
 		inf.Core().V1().Pods(), inf.Policy().V1().PodDisruptionBudgets(), inf.Core().V1().ReplicationControllers(),
 		inf.Apps().V1().ReplicaSets(), inf.Apps().V1().Deployments(), inf.Apps().V1().StatefulSets(),
 		client, apimeta.NewDefaultRESTMapper(nil), &scalefake.FakeScaleClient{}, &discoveryfake.FakeDiscovery{Fake: &core.Fake{}})
-	defer pdbUpShutdown(dc)
+	defer upStop(dc)
 	return pdbField(dc, "stalePodDisruptionTimeout").Interface().(time.Duration)
 })
-
-// pdbUpShutdown stops the goroutines of dc's queues and event broadcaster.
-func pdbUpShutdown(dc *disruption.DisruptionController) {
-	for _, q := range []string{"queue", "recheckQueue", "stalePodDisruptionQueue"} {
-		pdbField(dc, q).Interface().(interface{ ShutDown() }).ShutDown()
-	}
-	pdbField(dc, "broadcaster").Interface().(record.EventBroadcaster).Shutdown()
-}
 
 // pdbUpIn is the world of one sync in upstream's types.
 type pdbUpIn struct {
@@ -309,7 +301,7 @@ func pdbUpRun(tb pdbFataler, in pdbUpIn) pdbUpOut {
 	stale := pdbField(dc, "stalePodDisruptionQueue")
 	sq := stale.Interface().(workqueue.TypedRateLimitingInterface[string])
 	stale.Set(reflect.ValueOf(pdbStaleQueue{sq, &out.staleAfter}))
-	defer pdbUpShutdown(dc)
+	defer upStop(dc)
 
 	add := func(store interface{ Add(any) error }, obj any) {
 		if err := store.Add(obj); err != nil {

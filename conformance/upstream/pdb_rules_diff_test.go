@@ -92,7 +92,7 @@ func rdPDBNewController(tb rdFataler, in pdbUpIn) (*disruption.DisruptionControl
 	for _, o := range in.sss {
 		add(inf.Apps().V1().StatefulSets().Informer().GetIndexer(), o.DeepCopy())
 	}
-	return dc, func() { pdbUpShutdown(dc) }
+	return dc, func() { upStop(dc) }
 }
 
 // ---------------------------------------------------------------------

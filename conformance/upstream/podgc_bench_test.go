@@ -92,7 +92,7 @@ func BenchmarkPodGCPass(b *testing.B) {
 			b.StartTimer()
 			gcPass(gcc, ctx)
 			b.StopTimer()
-			cancel()
+			upStop(cancel, gcc)
 			b.StartTimer()
 		}
 	})

@@ -122,8 +122,8 @@ func gcUpstream(t *rapid.T, pods []*podstatus.Pod, nodes []*gcNode, threshold in
 	factory := informers.NewSharedInformerFactory(client, 0)
 	podInf, nodeInf := factory.Core().V1().Pods(), factory.Core().V1().Nodes()
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
-	defer cancel()
 	gcc := upodgc.NewPodGCInternal(ctx, client, podInf, nodeInf, threshold, time.Hour, -time.Nanosecond)
+	defer upStop(cancel, gcc)
 	for _, p := range vpods {
 		if err := podInf.Informer().GetStore().Add(p); err != nil {
 			t.Fatal(err)

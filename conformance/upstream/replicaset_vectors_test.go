@@ -345,6 +345,7 @@ func repReplayFull(t *testing.T, in *repVectorInput) (map[string]any, []string, 
 		return true, pod, nil
 	})
 	q := &repRecorder{}
+	upStop(rsc) // its queue is replaced below and its broadcaster unused (the pod control records)
 	repSetField(rsc, "podControl", controller.PodControlInterface(pc))
 	repSetField(rsc, "queue", workqueue.TypedRateLimitingInterface[string](q))
 	clk := clocktesting.NewFakeClock(in.Now)

@@ -640,6 +640,7 @@ func roCompareSync(t *rapid.T, d *rollout.Deployment, rss []*replicaset.ReplicaS
 	if err != nil {
 		t.Fatal(err)
 	}
+	upStopOn(t, dc)
 	rec := record.NewFakeRecorder(100)
 	dsSet(dc, "eventRecorder", record.EventRecorder(rec))
 	// Creating a ReplicaSet whose name is taken fails as the API server would.

@@ -50,7 +50,7 @@ func BenchmarkComputeStatus(b *testing.B) {
 		}
 	})
 	b.Run("upstream", func(b *testing.B) {
-		dc, client := rsController(&testing.T{})
+		dc, client := rsController(b)
 		ctx := context.Background()
 		ud := upDeployment(d)
 		var uall []*appsv1.ReplicaSet

@@ -59,13 +59,14 @@ var (
 )
 
 // rsController returns a deployment controller on a fake client.
-func rsController(t *testing.T) (*deployment.DeploymentController, *fake.Clientset) {
+func rsController(t testing.TB) (*deployment.DeploymentController, *fake.Clientset) {
 	client := &fake.Clientset{}
 	inf := informers.NewSharedInformerFactory(client, 0)
 	dc, err := deployment.NewDeploymentController(context.Background(), inf.Apps().V1().Deployments(), inf.Apps().V1().ReplicaSets(), inf.Core().V1().Pods(), client)
 	if err != nil {
 		t.Fatal(err)
 	}
+	upStopOn(t, dc)
 	return dc, client
 }
 

@@ -243,6 +243,7 @@ func roReplay(t *testing.T, in *roVectorInput, raw json.RawMessage) (out map[str
 	if err != nil {
 		t.Fatal(err)
 	}
+	upStop(dc) // its queue and recorder are replaced below; the sync uses neither original
 	rec := record.NewFakeRecorder(100)
 	dsSet(dc, "eventRecorder", record.EventRecorder(rec))
 	q := &repRecorder{}

@@ -43,6 +43,7 @@ import (
 	"k8s.io/kubernetes/pkg/controller/daemon"
 	"k8s.io/kubernetes/pkg/controller/deployment"
 	"k8s.io/kubernetes/pkg/controller/disruption"
+	jobcontroller "k8s.io/kubernetes/pkg/controller/job"
 	"k8s.io/kubernetes/pkg/controller/nodelifecycle"
 	"k8s.io/kubernetes/pkg/controller/nodelifecycle/scheduler"
 	upodgc "k8s.io/kubernetes/pkg/controller/podgc"
@@ -525,6 +526,7 @@ type wcWorld struct {
 	ssc  *statefulset.StatefulSetController
 	dsc  *daemon.DaemonSetsController
 	jm   wcJobController
+	jc   *jobcontroller.Controller // the Job controller jm syncs, kept for close
 	cjm  *cronjob.ControllerV2
 	pdbc *disruption.DisruptionController
 	gcc  *upodgc.PodGCController
@@ -575,7 +577,7 @@ type wcJobController struct {
 
 // newWCWorld builds the control plane at start. start must be at least a
 // day before the wall clock (see the wall-clock stamps above).
-func newWCWorld(start time.Time) (*wcWorld, error) {
+func newWCWorld(start time.Time) (_ *wcWorld, err error) {
 	wall := time.Now()
 	if wall.Sub(start) < 24*time.Hour {
 		return nil, fmt.Errorf("harness start %v is not a day before the wall clock", start)
@@ -594,6 +596,11 @@ func newWCWorld(start time.Time) (*wcWorld, error) {
 		cronSeen:   map[string]string{},
 	}
 	w.ctx, w.cancel = context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
+	defer func() {
+		if err != nil {
+			w.close() // what was built so far
+		}
+	}()
 	w.api = newWCAPIServer(w.clock.Now)
 	w.api.fixTime = w.fixTime
 	w.client = fake.NewClientset()
@@ -622,7 +629,6 @@ func newWCWorld(start time.Time) (*wcWorld, error) {
 	pdbs := wcWrap(w, "poddisruptionbudgets", f.Policy().V1().PodDisruptionBudgets())
 	ctx := w.ctx
 	rec := wcRecorder{w}
-	var err error
 
 	// package clocks of the deployment controller
 	oldD, oldU := rsDeploymentNowFn, rsUtilNowFn
@@ -641,10 +647,10 @@ func newWCWorld(start time.Time) (*wcWorld, error) {
 	if w.dsc, err = daemon.NewDaemonSetsController(ctx, dss, revs, pods, nodes, w.client, dsUpstreamBackoff(w.clock)); err != nil {
 		return nil, err
 	}
-	jc, err := jobNewController(ctx, w.client, w.clock, pods, jobs, nil, nil)
-	if err != nil {
+	if w.jc, err = jobNewController(ctx, w.client, w.clock, pods, jobs, nil, nil); err != nil {
 		return nil, err
 	}
+	jc := w.jc
 	w.jm.sync = wcFieldOf(jc, "syncHandler").Interface().(func(context.Context, string) error)
 	if w.cjm, err = cronjob.NewControllerV2(ctx, jobs, cjs, w.client); err != nil {
 		return nil, err
@@ -654,6 +660,7 @@ func newWCWorld(start time.Time) (*wcWorld, error) {
 		apimeta.NewDefaultRESTMapper(nil), &scalefake.FakeScaleClient{}, &discoveryfake.FakeDiscovery{Fake: &core.Fake{}},
 		w.clock, pdbUpStaleTimeout())
 	w.gcc = upodgc.NewPodGC(ctx, w.client, pods, nodes, 12500)
+	upStop(w.gcc) // its node queue, replaced by one on the harness clock
 	wcFieldOf(w.gcc, "nodeQueue").Set(reflect.ValueOf(workqueue.TypedDelayingInterface[string](&wcDelayQueue{now: w.clock.Now, wait: map[string]time.Time{}, in: map[string]bool{}})))
 	cfg, err := nsUpstreamConfig()
 	if err != nil {
@@ -694,11 +701,13 @@ func newWCWorld(start time.Time) (*wcWorld, error) {
 	return w, nil
 }
 
-// close stops the informers and restores the package clocks.
+// close stops the informers and the controllers' queues and event
+// broadcasters, and restores the package clocks.
 func (w *wcWorld) close() {
-	w.cancel()
-	w.factory.Shutdown()
-	w.restore()
+	upStop(w.cancel, w.dc, w.rsc, w.ssc, w.dsc, w.jc, w.cjm, w.pdbc, w.gcc, w.nc, w.tc, w.factory)
+	if w.restore != nil {
+		w.restore()
+	}
 }
 
 // fixTime replaces a wall-clock stamp of this run by the harness clock.
