@@ -284,7 +284,13 @@ func (p *Plan) decide(c *CronJob, jobs []*job.Job, now time.Time, opts Options) 
 		return nil
 	}
 	p.Create = plan.Creation[job.Job]{Count: 1, Reason: ReasonCreated, Objects: []job.Job{*j}}
-	if slices.ContainsFunc(jobs, func(x *job.Job) bool { return x.Name == j.Name && x.Namespace == j.Namespace }) {
+	deleted := func(x *job.Job) bool {
+		return slices.ContainsFunc(p.Delete, func(d plan.Deletion) bool { return d.UID == x.UID && d.Name == x.Name })
+	}
+	if slices.ContainsFunc(jobs, func(x *job.Job) bool { return x.Name == j.Name && x.Namespace == j.Namespace && !deleted(x) }) {
+		// A Job this sync deleted before (history cleanup, Replace) is
+		// gone already: its deletion propagates in the background, so
+		// its name is free.
 		// The create fails with AlreadyExists. Upstream then reads the
 		// Job back with the request's empty namespace, which fails, so
 		// the sync ends in an error (retried with backoff) whoever owns
