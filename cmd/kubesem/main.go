@@ -31,7 +31,7 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(entry(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
 // usageError is a bad flag or input: it exits 2 with one line on stderr.
@@ -82,7 +82,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "simulate":
 		err = simulate(args[1:], stdin, stdout)
 	case "explain":
-		err = explainCmd(args[1:], stdin, stdout)
+		err = explainCmd(args[1:], stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
