@@ -178,4 +178,3 @@ func TestParseInterleaved(t *testing.T) {
 		t.Errorf("explain deploy/web -n shop --kubeconfig none = %d, %q; want exit 1 naming the kubeconfig", code, errOut)
 	}
 }
-
