@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/cluster"
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/statefulset"
 )
@@ -162,7 +163,7 @@ func classify(c *change, st map[cluster.Key]*item) (what string, env bool) {
 			return "", true
 		}
 		m := objectMeta(c.after.model)
-		ctl := m.ControllerRef()
+		ctl := controllerOf(m)
 		switch kind {
 		case cluster.KindPod:
 			if ctl != nil && (ctl.Kind == "ReplicaSet" || ctl.Kind == "ReplicationController" || ctl.Kind == "StatefulSet" || ctl.Kind == "DaemonSet" || ctl.Kind == "Job") {
@@ -196,7 +197,7 @@ func classify(c *change, st map[cluster.Key]*item) (what string, env bool) {
 		case cluster.KindPod, cluster.KindControllerRevision:
 			return "delete", false
 		case cluster.KindReplicaSet, cluster.KindJob:
-			if ctl := mb.ControllerRef(); ctl != nil && (ctl.Kind == "Deployment" || ctl.Kind == "CronJob") {
+			if ctl := controllerOf(mb); ctl != nil && (ctl.Kind == "Deployment" || ctl.Kind == "CronJob") {
 				return "delete", false
 			}
 		}
@@ -246,7 +247,7 @@ func classify(c *change, st map[cluster.Key]*item) (what string, env bool) {
 		if all(status) {
 			return "status", false
 		}
-		if ctl := ma.ControllerRef(); ctl != nil && ctl.Kind == "Deployment" &&
+		if ctl := controllerOf(ma); ctl != nil && ctl.Kind == "Deployment" &&
 			all(func(p path) bool { return p.under("spec", "replicas") || p.under("metadata", "annotations") }) {
 			return "update", false
 		}
@@ -273,6 +274,16 @@ func classify(c *change, st map[cluster.Key]*item) (what string, env bool) {
 		}
 	}
 	return "", false
+}
+
+// controllerOf is the owner reference marked controller, or nil.
+func controllerOf(m *meta.ObjectMeta) *meta.OwnerReference {
+	for i := range m.OwnerReferences {
+		if c := m.OwnerReferences[i].Controller; c != nil && *c {
+			return &m.OwnerReferences[i]
+		}
+	}
+	return nil
 }
 
 // conditions returns the conditions of an object's status, by type.
