@@ -41,8 +41,9 @@ hashes). With --timeline it then runs the world on (scheduler, kubelets,
 node heartbeats as in "simulate cluster") and prints the predicted
 timeline until the cluster settles. Objects of other kinds are listed as
 NotModelled. When the dump cannot tell what a controller does (no Node for
-a DaemonSet, no PersistentVolumeClaim for a StatefulSet's claim templates),
-the outcome is Unknown and a note says what is missing. The library never
+a DaemonSet, no PersistentVolumeClaim for a StatefulSet's claim templates,
+unless the dump holds a PersistentVolumeClaimList, even empty), the outcome
+is Unknown and a note says what is missing. The library never
 reads the clock; --now defaults to the current time.
 
 Live: with --live, --kubeconfig, --context, -n or -A (and always as
@@ -278,7 +279,7 @@ func explainWorld(objs *objects, now time.Time) (*explained, error) {
 				out = append(out, e)
 			}
 		case *statefulset.StatefulSet:
-			if e := byKey[k]; e != nil && len(o.Spec.VolumeClaimTemplates) > 0 && claims == 0 {
+			if e := byKey[k]; e != nil && len(o.Spec.VolumeClaimTemplates) > 0 && claims == 0 && !objs.listed["PersistentVolumeClaim"] {
 				unknown(e, "the set has volumeClaimTemplates but the dump holds no PersistentVolumeClaim: whether its claims exist is unknown (add pvc to kubectl get)")
 			}
 		}
