@@ -177,7 +177,7 @@ func dumps(t *testing.T, ns string) (typed, list []byte) {
 		case k.namespaced:
 			req = req.Namespace(ns)
 		}
-		raw, err := req.Resource(k.resource).DoRaw(context.Background())
+		raw, err := req.Resource(k.resource).SetHeader("Accept", "application/json").DoRaw(context.Background())
 		check(t, err)
 		tb.Write(raw)
 		tb.WriteByte('\n')
@@ -390,6 +390,7 @@ func TestNewUserExplain(t *testing.T) {
 			check(t, ex.apply(ns))
 			out := explainBoth(t, ns, false)
 			names := predictedNames(out)
+			t.Logf("explain right after the apply names for creation: %v", names)
 			for _, k := range ex.want {
 				if len(names[k]) == 0 {
 					t.Errorf("explain right after the apply names no %s to create:\n%s", k, out)
