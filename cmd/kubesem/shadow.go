@@ -60,7 +60,9 @@ ControllerRevision's revision number.
 What is ignored: resourceVersion, uid and managedFields anywhere,
 metadata.generation, the values of timestamps (a timestamp is compared only
 for being set or not), the random suffixes of generated names, and the
-order and timing of writes within --window. Writes of the environment are
+order and timing of writes within --window, and which of several pods of
+one controller in the same phase and readiness a scale-down deletes (the
+ReplicaSet controller's ranking leaves such ties in its cache's order). Writes of the environment are
 inputs, never compared: Leases, Node status (the kubelet), pods' status and
 binding (kubelet, scheduler), and every change to a spec by a user.
 

@@ -456,8 +456,21 @@ func consistent(c *change, pre, post *cluster.State) bool {
 		if pre.Get(c.key) == nil {
 			return false
 		}
-		p := post.Get(c.key)
-		return p == nil || objectMeta(p).DeletionTimestamp != nil
+		if deletedIn(c.key, pre, post) {
+			return true
+		}
+		// Which of several tied pods a scale-down deletes is upstream's
+		// cache order: another pod of the same controller, phase and
+		// readiness deleted instead counts.
+		if c.key.Kind != cluster.KindPod {
+			return false
+		}
+		for _, k := range pre.Keys(cluster.KindPod) {
+			if k != c.key && k.Namespace == c.key.Namespace && deletedIn(k, pre, post) && tiedPods(pre.Get(k), c.before.model) {
+				return true
+			}
+		}
+		return false
 	}
 	p := post.Get(c.key)
 	if p == nil {
@@ -471,6 +484,30 @@ func consistent(c *change, pre, post *cluster.State) bool {
 		}
 	}
 	return len(d) > 0
+}
+
+// deletedIn reports whether the sync deletes k (removes it, or sets its
+// deletionTimestamp).
+func deletedIn(k cluster.Key, pre, post *cluster.State) bool {
+	b := pre.Get(k)
+	if b == nil || objectMeta(b).DeletionTimestamp != nil {
+		return false
+	}
+	p := post.Get(k)
+	return p == nil || objectMeta(p).DeletionTimestamp != nil
+}
+
+// tiedPods reports whether two pods have the same controller, phase and
+// readiness.
+func tiedPods(a, b any) bool {
+	ca, cb := controllerOf(objectMeta(a)), controllerOf(objectMeta(b))
+	if ca == nil || cb == nil || ca.UID != cb.UID {
+		return false
+	}
+	na, nb := norm(a), norm(b)
+	ra, rb := conditions(a)["Ready"], conditions(b)["Ready"]
+	return reflect.DeepEqual(get(na, path{"status", "phase"}), get(nb, path{"status", "phase"})) &&
+		(ra == nil) == (rb == nil) && (ra == nil || ra["status"] == rb["status"])
 }
 
 // sameCreate compares a predicted created object with the one observed on
