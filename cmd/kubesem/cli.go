@@ -73,3 +73,26 @@ simulations:
 
 Each takes -h for its flags.
 `
+
+// parseInterleaved parses args into fs as parseFlags does, but lets
+// positional arguments and flags come in any order, as kubectl's do
+// (kubectl kubesem explain deploy/nginx -n shop); everything after "--" is
+// positional. It returns the positional arguments in order.
+func parseInterleaved(fs *flag.FlagSet, args []string, stdout io.Writer, synopsis string) ([]string, error) {
+	var pos []string
+	for {
+		if err := parseFlags(fs, args, stdout, synopsis); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		// flag stops at "--" (and consumes it) or at the first non-flag.
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}

@@ -41,9 +41,22 @@ hashes). With --timeline it then runs the world on (scheduler, kubelets,
 node heartbeats as in "simulate cluster") and prints the predicted
 timeline until the cluster settles. Objects of other kinds are listed as
 NotModelled. When the dump cannot tell what a controller does (no Node for
-a DaemonSet, no PersistentVolumeClaim for a StatefulSet's claim templates),
-the outcome is Unknown and a note says what is missing. The library never
-reads the clock; --now defaults to the current time.`
+a DaemonSet, no PersistentVolumeClaim for a StatefulSet's claim templates,
+unless the dump holds a PersistentVolumeClaimList, even empty), the outcome
+is Unknown and a note says what is missing. The library never
+reads the clock; --now defaults to the current time.
+
+Live: with --live, --kubeconfig, --context, -n or -A (and always as
+"kubectl kubesem explain"), explain reads the cluster itself instead of a
+dump, read-only (list requests only): every kind above in the namespace
+(-n, default the context's) or in all of them (-A), plus the Nodes and
+their Leases in kube-node-lease whatever the namespace (without the right
+to list them it warns and goes on without). It builds from them the dump
+"kubectl get --raw" would give (typed Lists) and prints exactly what
+explain prints on that dump. Arguments TYPE/NAME (deploy/nginx, sts/web,
+ds/fluentd-elasticsearch, cronjob/hello …) keep the output to those
+objects (a Deployment with its ReplicaSets, a CronJob with its Jobs); a
+named object the cluster does not hold exits 1.`
 
 // explanation is what one controller does next for one object.
 type explanation struct {
@@ -75,17 +88,21 @@ type explanation struct {
 // dump cannot decide; its notes say what is missing.
 const OutcomeUnknown = "Unknown"
 
-func explainCmd(args []string, stdin io.Reader, stdout io.Writer) error {
+func explainCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
 	nowFlag := fs.String("now", "", "the time of the sync, RFC 3339 (default: the current time)")
 	output := fs.String("o", "text", "output format: text or json")
 	maxBytes := fs.Int64("max-bytes", defaultMaxDump, "the largest dump read, in bytes")
 	timelineFlag := fs.Bool("timeline", false, "then print the predicted timeline until the cluster settles")
 	limit := fs.Duration("limit", 6*time.Hour, "with --timeline, the longest time to wait for the cluster to settle")
-	if err := parseFlags(fs, args, stdout, explainSynopsis); err != nil {
+	live := fs.Bool("live", false, "read the live cluster of the kubeconfig (implied by --kubeconfig, --context, -n and -A; the default of kubectl kubesem)")
+	var cf clusterFlags
+	cf.register(fs)
+	pos, err := parseInterleaved(fs, args, stdout, explainSynopsis)
+	if err != nil {
 		return err
 	}
-	now := time.Now().UTC().Truncate(time.Second)
+	var now time.Time
 	if *nowFlag != "" {
 		t, err := time.Parse(time.RFC3339, *nowFlag)
 		if err != nil {
@@ -96,15 +113,29 @@ func explainCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 	if *output != "text" && *output != "json" {
 		return usagef("explain: -o: %q: want text or json", *output)
 	}
-	if fs.NArg() > 1 {
+	if *maxBytes <= 0 || *limit <= 0 {
+		return usagef("explain: --max-bytes and --limit must be positive")
+	}
+	if *live || cf.set() {
+		focus, err := parseFocus(pos)
+		if err != nil {
+			return usagef("explain: %v", err)
+		}
+		r, sc, _, err := cf.connect()
+		if err != nil {
+			return fmt.Errorf("explain: %w", err)
+		}
+		return explainLive(r, sc, focus, now, *output, *maxBytes, *timelineFlag, *limit, stdout, stderr)
+	}
+	if now.IsZero() {
+		now = time.Now().UTC().Truncate(time.Second)
+	}
+	if len(pos) > 1 {
 		return usagef("explain: want at most one FILE")
 	}
 	file := "-"
-	if fs.NArg() == 1 {
-		file = fs.Arg(0)
-	}
-	if *maxBytes <= 0 || *limit <= 0 {
-		return usagef("explain: --max-bytes and --limit must be positive")
+	if len(pos) == 1 {
+		file = pos[0]
 	}
 	objs, err := readObjects(stdin, file, *maxBytes)
 	if err != nil {
@@ -114,12 +145,38 @@ func explainCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return usagef("explain: %v", err)
 	}
-	var tl *clusterRun
-	if *timelineFlag {
-		tl = &clusterRun{w: ex.w}
-		tl.settledAt, tl.settled = ex.w.RunUntilSettled(*limit)
+	return printExplained(stdout, ex, objs, now, *output, *timelineFlag, *limit)
+}
+
+// explainLive is explain on the cluster r reads in scope sc, at now (the
+// time after the read when zero), kept to the focused objects.
+func explainLive(r reader, sc scope, focus []focus, now time.Time, output string, maxBytes int64, timeline bool, limit time.Duration, stdout, stderr io.Writer) error {
+	objs, err := readLive(r, sc, focus, maxBytes, stderr)
+	if err != nil {
+		return fmt.Errorf("explain: %w", err)
 	}
-	if *output == "json" {
+	if now.IsZero() {
+		now = time.Now().UTC().Truncate(time.Second)
+	}
+	ex, err := explainWorld(objs, now)
+	if err != nil {
+		return fmt.Errorf("explain: %w", err)
+	}
+	if len(focus) > 0 {
+		ex.out = focused(ex.out, focus, sc)
+	}
+	return printExplained(stdout, ex, objs, now, output, timeline, limit)
+}
+
+// printExplained prints explain's output for the world ex built from objs:
+// the same for a dump and for a live cluster.
+func printExplained(stdout io.Writer, ex *explained, objs *objects, now time.Time, output string, timeline bool, limit time.Duration) error {
+	var tl *clusterRun
+	if timeline {
+		tl = &clusterRun{w: ex.w}
+		tl.settledAt, tl.settled = ex.w.RunUntilSettled(limit)
+	}
+	if output == "json" {
 		var v any = ex.out
 		if tl != nil {
 			v = struct {
@@ -226,7 +283,7 @@ func explainWorld(objs *objects, now time.Time) (*explained, error) {
 				out = append(out, e)
 			}
 		case *statefulset.StatefulSet:
-			if e := byKey[k]; e != nil && len(o.Spec.VolumeClaimTemplates) > 0 && claims == 0 {
+			if e := byKey[k]; e != nil && len(o.Spec.VolumeClaimTemplates) > 0 && claims == 0 && !objs.listed["PersistentVolumeClaim"] {
 				unknown(e, "the set has volumeClaimTemplates but the dump holds no PersistentVolumeClaim: whether its claims exist is unknown (add pvc to kubectl get)")
 			}
 		}

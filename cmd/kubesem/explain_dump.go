@@ -51,6 +51,9 @@ func (o otherObject) String() string {
 type objects struct {
 	models []any
 	other  []otherObject
+	// listed are the kinds of the typed Lists read (an empty
+	// PersistentVolumeClaimList says the dump holds every claim: none).
+	listed map[string]bool
 }
 
 // newModel returns a new model for an API kind, or nil when the world does
@@ -227,6 +230,12 @@ func (o *objects) add(raw json.RawMessage, at string, depth int) error {
 			return fmt.Errorf("%s: Lists nested more than %d deep", at, maxListDepth)
 		}
 		if items == nil {
+			if k := strings.TrimSuffix(kind, "List"); k != "" {
+				if o.listed == nil {
+					o.listed = map[string]bool{}
+				}
+				o.listed[k] = true
+			}
 			return nil
 		}
 		elems, ok, err := apijson.Elements(items)
@@ -236,6 +245,12 @@ func (o *objects) add(raw json.RawMessage, at string, depth int) error {
 		// A typed list (DeploymentList …) may hold items without a kind,
 		// as the API server returns them.
 		itemKind := strings.TrimSuffix(kind, "List")
+		if itemKind != "" {
+			if o.listed == nil {
+				o.listed = map[string]bool{}
+			}
+			o.listed[itemKind] = true
+		}
 		for i, it := range elems {
 			if err := o.addItem(it, fmt.Sprintf("%s.items[%d]", at, i), itemKind, depth+1); err != nil {
 				return err

@@ -8,7 +8,8 @@
 //	kubesem conformance [flags]           run the conformance vectors; non-zero exit on failure
 //	kubesem serve [flags]                 speak the external-implementation line protocol on stdin/stdout
 //	kubesem decisions                     list the decisions kubesem implements
-//	kubesem explain [flags] [FILE]        what each controller does next in a cluster dump
+//	kubesem explain [flags] [FILE]        what each controller does next in a cluster dump, or live (--live, --kubeconfig)
+//	kubesem shadow [flags]                watch a live cluster; report each controller write kubesem does not predict
 //	kubesem simulate cluster [flags]      run a scenario on the whole world and print its timeline
 //	kubesem simulate rollout [flags]      print a Deployment rollout as a timeline
 //	kubesem simulate cronjob [flags]      print which CronJob schedule slots run, skip, replace or are missed
@@ -31,7 +32,7 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(entry(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
 // usageError is a bad flag or input: it exits 2 with one line on stderr.
@@ -48,7 +49,8 @@ commands:
   conformance [flags]      run the conformance vectors (--vectors DIR, --exec CMD, --package P, -v)
   serve [flags]            answer requests line by line on stdin/stdout (the --exec protocol; --timeout, --max-line)
   decisions                list the decisions kubesem implements
-  explain [flags] [FILE]   what each controller does next in a cluster dump (kubectl get ... -o json)
+  explain [flags] [FILE]   what each controller does next in a cluster dump (kubectl get ... -o json), or live (--kubeconfig, -n, -A)
+  shadow [flags]           watch a live cluster and report each controller write kubesem does not predict (see -h)
   simulate cluster [flags] run a scenario of objects and timed events on the whole world (see -h)
   simulate rollout [flags] print a Deployment rollout as a timeline (see -h)
   simulate cronjob [flags] print a CronJob's schedule slots over a window (see -h)
@@ -82,7 +84,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "simulate":
 		err = simulate(args[1:], stdin, stdout)
 	case "explain":
-		err = explainCmd(args[1:], stdin, stdout)
+		err = explainCmd(args[1:], stdin, stdout, stderr)
+	case "shadow":
+		err = shadowCmd(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -89,7 +89,7 @@ func TestUsage(t *testing.T) {
 // TestHelp: every command and simulation answers -h and --help with its
 // usage on stdout and exit 0.
 func TestHelp(t *testing.T) {
-	cmds := [][]string{{}, {"decide"}, {"conformance"}, {"serve"}, {"decisions"}, {"simulate"}, {"explain"}}
+	cmds := [][]string{{}, {"decide"}, {"conformance"}, {"serve"}, {"decisions"}, {"simulate"}, {"explain"}, {"shadow"}}
 	for _, s := range simulations {
 		cmds = append(cmds, []string{"simulate", s})
 	}

@@ -114,6 +114,7 @@ func rsNamed(name string) func(watch.Event) bool {
 func TestDeploymentRollout(t *testing.T) {
 	ctx := context.Background()
 	ns := namespace(t)
+	sh := startShadow(t, ns) // shadow mode alongside: zero mismatches
 	w0, err := client.AppsV1().ReplicaSets(ns).Watch(ctx, metav1.ListOptions{})
 	rsWatch := record(t, w0, err)
 
@@ -213,6 +214,7 @@ func TestDeploymentRollout(t *testing.T) {
 	if got := d3.Annotations["deployment.kubernetes.io/revision"]; got != rev {
 		t.Errorf("after the rollback the Deployment's revision is %q, kubesem predicted %q", got, rev)
 	}
+	sh.stop(t)
 }
 
 func ev0Revision(rss []*appsv1.ReplicaSet, name string) string {

@@ -114,6 +114,9 @@ func startControlPlane(tb *mainTB) {
 // v1.36.3 with one shared informer factory, wired as
 // cmd/kube-controller-manager/app wires them with its default configuration.
 func startControllers(ctx context.Context, tb *mainTB) (wait func()) {
+	// The controllers write through the write gate (plugin_test.go): a
+	// test may hold their writes to a namespace.
+	client := kubernetes.NewForConfigOrDie(gatedConfig(config))
 	f := informers.NewSharedInformerFactory(client, 0)
 	must := func(err error) {
 		if err != nil {

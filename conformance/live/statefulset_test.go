@@ -91,6 +91,7 @@ func setSettled(t *testing.T, ns, name string, updated int32) (*appsv1.StatefulS
 func TestStatefulSetPartitionedUpdate(t *testing.T) {
 	ctx := context.Background()
 	ns := namespace(t)
+	sh := startShadow(t, ns) // shadow mode alongside: zero mismatches
 	wp, err := client.CoreV1().Pods(ns).Watch(ctx, metav1.ListOptions{})
 	podWatch := record(t, wp, err)
 	wr, err := client.AppsV1().ControllerRevisions(ns).Watch(ctx, metav1.ListOptions{})
@@ -225,6 +226,7 @@ func TestStatefulSetPartitionedUpdate(t *testing.T) {
 	if len(claims3) != 3 {
 		t.Errorf("after scaling down %d claims, want the 3 retained", len(claims3))
 	}
+	sh.stop(t)
 }
 
 // samePod compares a pod the controller created, as the server first stored
