@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"reflect"
 	"slices"
@@ -609,6 +610,13 @@ func (p *wcdPair) instant(end time.Time) (bool, string, error) {
 			p.stopped = true
 			return false, "", nil
 		}
+		if wcdDeleteChoice(ws, gs, wcDaemonSet, wcReplicaSet) {
+			// both at one instant: a DaemonSet's and a ReplicaSet's
+			// choice (see the two cases above)
+			wcdNondet["daemonset-and-replicaset-choices"]++
+			p.stopped = true
+			return false, "", nil
+		}
 		if wcdJobTies(ws, gs) {
 			// upstream nondeterminism: the Job controller deletes the
 			// first of its active pods sorted by controller.ActivePods
@@ -751,21 +759,25 @@ var wcdNondet = map[string]int{}
 // (rollingUpdate, update.go: the candidates come from iterating a map, so
 // any maxUnavailable of them is an acceptable answer); for the ReplicaSet
 // a harness limitation (see instant).
-func wcdDeleteChoice(want, got []string, ctl string) bool {
-	split := func(ls []string) (del int, rest []string) {
+func wcdDeleteChoice(want, got []string, ctls ...string) bool {
+	split := func(ls []string) (del map[string]int, rest []string) {
+		del = map[string]int{}
+	next:
 		for _, l := range ls {
-			if strings.HasPrefix(l, ctl+" : delete pods/") {
-				del++
-			} else {
-				rest = append(rest, l)
+			for _, ctl := range ctls {
+				if strings.HasPrefix(l, ctl+" : delete pods/") {
+					del[ctl]++
+					continue next
+				}
 			}
+			rest = append(rest, l)
 		}
 		sort.Strings(rest)
 		return del, rest
 	}
 	dw, rw := split(want)
 	dg, rg := split(got)
-	return dw > 0 && dw == dg && slices.Equal(rw, rg)
+	return len(dw) > 0 && maps.Equal(dw, dg) && slices.Equal(rw, rg)
 }
 
 // wcdFirstRunChoice reports whether the first difference of the two
