@@ -3,7 +3,7 @@ module github.com/kubesem/kubesem/k8s
 go 1.26.0
 
 require (
-	github.com/kubesem/kubesem v0.0.0
+	github.com/kubesem/kubesem v0.1.0
 	k8s.io/api v0.36.3
 	k8s.io/apimachinery v0.36.3
 	k8s.io/utils v0.0.0-20260210185600-b8788abfbbc2

@@ -3,8 +3,8 @@ module github.com/kubesem/kubesem/cmd/kubesem
 go 1.26.0
 
 require (
-	github.com/kubesem/kubesem v0.0.0
-	github.com/kubesem/kubesem/k8s v0.0.0
+	github.com/kubesem/kubesem v0.1.0
+	github.com/kubesem/kubesem/k8s v0.1.0
 	k8s.io/api v0.36.3
 	k8s.io/apimachinery v0.36.3
 	k8s.io/client-go v0.36.3
