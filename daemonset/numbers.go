@@ -27,7 +27,7 @@ func SurgeCount(ds *DaemonSet, desired int32) (int32, error) {
 	}
 	n, err := intstr.ScaledInt(*s.RollingUpdate.MaxSurge, desired, intstr.Up)
 	if err != nil {
-		return 0, prefix(err, "spec.updateStrategy.rollingUpdate.maxSurge")
+		return 0, field.Under("spec.updateStrategy.rollingUpdate.maxSurge", err)
 	}
 	return saturate(n), nil
 }
@@ -47,7 +47,7 @@ func UnavailableCount(ds *DaemonSet, desired int32) (int32, error) {
 	}
 	n, err := intstr.ScaledInt(*s.RollingUpdate.MaxUnavailable, desired, intstr.Up)
 	if err != nil {
-		return 0, prefix(err, "spec.updateStrategy.rollingUpdate.maxUnavailable")
+		return 0, field.Under("spec.updateStrategy.rollingUpdate.maxUnavailable", err)
 	}
 	return saturate(n), nil
 }
@@ -80,19 +80,6 @@ func UnavailableNumbers(ds *DaemonSet, desired int32) (Budget, error) {
 		u = 1
 	}
 	return Budget{MaxUnavailable: u, MaxSurge: s}, nil
-}
-
-func prefix(err error, path string) error {
-	if fe, ok := err.(*field.Error); ok {
-		c := *fe
-		if c.Path == "" {
-			c.Path = path
-		} else {
-			c.Path = path + "." + c.Path
-		}
-		return &c
-	}
-	return err
 }
 
 // saturate converts an untruncated count to int32, saturating: upstream

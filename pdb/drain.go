@@ -107,7 +107,7 @@ func Drain(c Cluster, script []Action, start time.Time, opts Options) ([]DrainSt
 	for i := range s.nodes {
 		pods, ok, err := s.nodes[i].AllocatablePods()
 		if err != nil {
-			return nil, under(err, field.Index("cluster.nodes", i))
+			return nil, field.Under(field.Index("cluster.nodes", i), err)
 		}
 		if ok {
 			s.capacity[i] = pods
@@ -124,7 +124,7 @@ func Drain(c Cluster, script []Action, start time.Time, opts Options) ([]DrainSt
 	s.budgets = make([]PodDisruptionBudget, len(c.Budgets))
 	for i, b := range c.Budgets {
 		if err := Validate(&b); err != nil {
-			return nil, under(err, field.Index("cluster.budgets", i))
+			return nil, field.Under(field.Index("cluster.budgets", i), err)
 		}
 		b.Status = copyStatus(b.Status)
 		s.budgets[i] = b
@@ -135,7 +135,7 @@ func Drain(c Cluster, script []Action, start time.Time, opts Options) ([]DrainSt
 	for i, a := range script {
 		st, err := s.do(a)
 		if err != nil {
-			return nil, under(err, field.Index("script", i))
+			return nil, field.Under(field.Index("script", i), err)
 		}
 		st.Action = a
 		st.Budgets = s.budgetStates()
@@ -397,16 +397,4 @@ func (a *Action) UnmarshalJSON(b []byte) error {
 	}
 	*a = Action(p)
 	return nil
-}
-
-// under prefixes a *field.Error's path with path.
-func under(err error, path string) error {
-	fe, ok := err.(*field.Error)
-	if !ok {
-		return err
-	}
-	if fe.Path == "" {
-		return field.At(err, path)
-	}
-	return &field.Error{Path: path + "." + fe.Path, Value: fe.Value, Err: fe.Err}
 }
