@@ -159,6 +159,41 @@ func checkIndexes(t *rapid.T, s *State) {
 			}
 		}
 	}
+	// the controller index: exactly the objects whose controller
+	// reference names the UID, the stored ones, in (namespace, name) order
+	ctl := 0
+	for ck, objs := range s.ctl {
+		if len(objs) == 0 {
+			t.Fatalf("empty controller index list %v", ck)
+		}
+		for i, o := range objs {
+			om := metaOf(o)
+			if s.objs[ck.kind][name{om.Namespace, om.Name}] != o {
+				t.Fatalf("controller index %v holds %s/%s, not the stored object", ck, om.Namespace, om.Name)
+			}
+			if ref := om.ControllerRef(); ref == nil || ref.UID != ck.uid {
+				t.Fatalf("controller index %v holds %s/%s, not controlled by it", ck, om.Namespace, om.Name)
+			}
+			if i > 0 {
+				pm := metaOf(objs[i-1])
+				if compareNames(name{pm.Namespace, pm.Name}, name{om.Namespace, om.Name}) >= 0 {
+					t.Fatalf("controller index %v out of order at %d", ck, i)
+				}
+			}
+		}
+		ctl += len(objs)
+	}
+	want := 0
+	for _, m := range s.objs {
+		for _, o := range m {
+			if metaOf(o).ControllerRef() != nil {
+				want++
+			}
+		}
+	}
+	if ctl != want {
+		t.Fatalf("controller index holds %d objects, %d have a controller", ctl, want)
+	}
 	if s.Len() != n {
 		t.Fatalf("Len %d, %d objects", s.Len(), n)
 	}
