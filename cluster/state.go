@@ -295,24 +295,42 @@ func (s *State) sortedKind(k Kind) []name {
 	if s.sorted == nil {
 		s.sorted = map[Kind]sortedNamesCache{}
 	}
-	s.sorted[k] = sortedNamesCache{s.versions[k], names}
+	s.sorted[k] = sortedNamesCache{version: s.versions[k], names: names}
 	return names
 }
 
 type sortedNamesCache struct {
 	version uint64
 	names   []name
+	// objs are the objects at names, built by the first list of this
+	// version (nil until then)
+	objs []any
 }
 
 // list returns the objects of kind k sorted by namespace and name.
 func list[T any](s *State, k Kind) []T {
-	m := s.objs[k]
-	names := s.sortedKind(k)
-	out := make([]T, len(names))
-	for i, n := range names {
-		out[i] = m[n].(T)
+	objs := s.sortedObjs(k)
+	out := make([]T, len(objs))
+	for i, o := range objs {
+		out[i] = o.(T)
 	}
 	return out
+}
+
+// sortedObjs returns the objects of kind k in order, listed once per
+// version of the kind (the slice is shared: never modify it).
+func (s *State) sortedObjs(k Kind) []any {
+	names := s.sortedKind(k)
+	c := s.sorted[k]
+	if c.objs == nil || len(c.objs) != len(names) {
+		m := s.objs[k]
+		c.objs = make([]any, len(names))
+		for i, n := range names {
+			c.objs[i] = m[n]
+		}
+		s.sorted[k] = c
+	}
+	return c.objs
 }
 
 // sortedNames lists a name set in order.
