@@ -265,7 +265,7 @@ func Step(nodes []*Node, leases []Lease, pods []*podstatus.Pod, mem Memory, now 
 	}
 	p := Plan{Outcome: ReasonMonitored}
 	s := newLifecycle(nodes, leases, mem, now, opts, &p)
-	s.pods = podsByNode(pods)
+	s.allPods = pods
 	s.run()
 	p.Memory = s.memory()
 	p.Requeue = []plan.Requeue{{After: DefaultNodeMonitorPeriod, Reason: ReasonNodeMonitorPeriod}}
@@ -297,7 +297,19 @@ type lifecycle struct {
 	health map[string]Health
 	known  map[string]bool
 	zones  map[string]*ZoneMemory
-	pods   map[string][]*podstatus.Pod // by node, then namespace and name
+	// allPods are the pods given; pods groups them by node, then namespace
+	// and name, when a node first needs its pods (nil until then: most
+	// passes mark no pod not ready)
+	allPods []*podstatus.Pod
+	pods    map[string][]*podstatus.Pod
+}
+
+// podsOn returns the pods bound to the node, by namespace and name.
+func (s *lifecycle) podsOn(node string) []*podstatus.Pod {
+	if s.pods == nil {
+		s.pods = podsByNode(s.allPods)
+	}
+	return s.pods[node]
 }
 
 func newLifecycle(nodes []*Node, leases []Lease, mem Memory, now time.Time, opts Options, p *Plan) *lifecycle {
@@ -581,7 +593,7 @@ func (s *lifecycle) run() {
 		if u.Current.Status != ConditionTrue && u.Observed.Status == ConditionTrue {
 			s.p.Events = append(s.p.Events, plan.Event{Type: plan.Normal, Reason: ReasonEventNodeNotReady, Object: n.Name})
 			s.p.MarkPodsNotReady = append(s.p.MarkPodsNotReady, n.Name)
-			for _, q := range markedNotReady(s.pods[n.Name]) {
+			for _, q := range markedNotReady(s.podsOn(n.Name)) {
 				s.p.Events = append(s.p.Events, plan.Event{Type: plan.Warning, Reason: ReasonEventNodeNotReady, Object: q.Name, Message: PodNotReadyMessage})
 			}
 		}
