@@ -109,6 +109,11 @@ func checkApply(t *rapid.T) {
 			}
 		}
 		checkIndexes(t, s)
+		// keep a template key for every stored object: the next writes
+		// must drop those of the objects they replace or remove
+		for _, o := range s.Objects() {
+			s.templateKey(o, &podstatus.Template{})
+		}
 	}
 }
 
@@ -193,6 +198,13 @@ func checkIndexes(t *rapid.T, s *State) {
 	}
 	if ctl != want {
 		t.Fatalf("controller index holds %d objects, %d have a controller", ctl, want)
+	}
+	for o := range s.tkeys {
+		k, _ := KindOf(o)
+		om := metaOf(o)
+		if s.objs[k][name{om.Namespace, om.Name}] != o {
+			t.Fatalf("template key kept for %s/%s, no longer stored", om.Namespace, om.Name)
+		}
 	}
 	if s.Len() != n {
 		t.Fatalf("Len %d, %d objects", s.Len(), n)

@@ -153,6 +153,10 @@ type State struct {
 	// order. Each list is replaced, never modified, on a change, so Clone
 	// shares the lists.
 	ctl map[ctlIdx][]any
+	// tkeys keeps templateKey of the template of stored objects
+	// (revisions, StatefulSets, DaemonSets), by object, until the object
+	// is replaced or removed.
+	tkeys map[any][]byte
 	// onNode maps a node name to the pods bound to it; "" holds the
 	// unscheduled pods.
 	onNode map[string]map[name]struct{}
@@ -176,6 +180,7 @@ func NewState() *State {
 		uid:      map[string]Key{},
 		owned:    map[string]set{},
 		ctl:      map[ctlIdx][]any{},
+		tkeys:    map[any][]byte{},
 		onNode:   map[string]map[name]struct{}{},
 		orphans:  map[string]map[name]struct{}{},
 		versions: map[Kind]uint64{},
@@ -195,6 +200,7 @@ func (s *State) Clone() *State {
 		uid:      cloneMap(s.uid),
 		owned:    make(map[string]set, len(s.owned)),
 		ctl:      cloneMap(s.ctl),
+		tkeys:    cloneMap(s.tkeys),
 		onNode:   make(map[string]map[name]struct{}, len(s.onNode)),
 		orphans:  make(map[string]map[name]struct{}, len(s.orphans)),
 		versions: cloneMap(s.versions),
@@ -545,6 +551,7 @@ func (s *State) remove(k Kind, n name) {
 func (s *State) unindex(k Kind, n name, old any, keepCtl bool) {
 	m := metaOf(old)
 	key := Key{k, n.ns, n.name}
+	delete(s.tkeys, old)
 	if ref := m.ControllerRef(); ref != nil && !keepCtl {
 		s.ctlDel(ctlIdx{ref.UID, k}, n)
 	}
