@@ -190,7 +190,9 @@ func wcbScenario(tb testing.TB, m wcbMix) cluster.Scenario {
 // slow to benchmark with.)
 type wcbNamer struct{ cluster.DefaultNamer }
 
-func (wcbNamer) PodTemplateHash(t *podstatus.Template, c *int32) string { return k8s.TemplateHash(t, c) }
+func (wcbNamer) PodTemplateHash(t *podstatus.Template, c *int32) string {
+	return k8s.TemplateHash(t, c)
+}
 
 func (wcbNamer) RevisionHash(t *podstatus.Template, c *int32) string {
 	set := &statefulset.StatefulSet{}
