@@ -9,28 +9,27 @@ import (
 // validateStep rejects input Step cannot read: nil or unnamed nodes,
 // duplicate node or lease names.
 func validateStep(nodes []*Node, leases []Lease) error {
+	// (paths are built only for an error)
 	seen := make(map[string]bool, len(nodes))
 	for i, n := range nodes {
-		p := field.Index("nodes", i)
 		if n == nil {
-			return field.New(p, "", field.ErrRequired)
+			return field.New(field.Index("nodes", i), "", field.ErrRequired)
 		}
 		if n.Name == "" {
-			return field.New(p+".metadata.name", "", field.ErrRequired)
+			return field.New(field.Index("nodes", i)+".metadata.name", "", field.ErrRequired)
 		}
 		if seen[n.Name] {
-			return field.New(p+".metadata.name", n.Name, field.ErrDuplicate)
+			return field.New(field.Index("nodes", i)+".metadata.name", n.Name, field.ErrDuplicate)
 		}
 		seen[n.Name] = true
 	}
 	seenL := make(map[string]bool, len(leases))
 	for i, l := range leases {
-		p := field.Index("leases", i) + ".metadata.name"
 		if l.Name == "" {
-			return field.New(p, "", field.ErrRequired)
+			return field.New(field.Index("leases", i)+".metadata.name", "", field.ErrRequired)
 		}
 		if seenL[l.Name] {
-			return field.New(p, l.Name, field.ErrDuplicate)
+			return field.New(field.Index("leases", i)+".metadata.name", l.Name, field.ErrDuplicate)
 		}
 		seenL[l.Name] = true
 	}
