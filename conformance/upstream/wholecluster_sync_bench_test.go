@@ -3,9 +3,11 @@ package upstream_test
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,6 +32,7 @@ import (
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/statefulset"
 )
@@ -64,7 +67,7 @@ import (
 //
 // The cluster: built by a world run from nodes and workloads for 90 s
 // (every pod bound, running and ready; only heartbeats after the first
-// seconds) (with v1.36.3's hashes, wcdNamer), then converted to API
+// seconds), its pods placed by wcbScheduler (linear in the pods) (with v1.36.3's hashes, wcdNamer), then converted to API
 // objects (k8s.To…) and defaulted by v1.36.3's defaulters (as the API
 // server stores them); those API objects are what both sides load. The
 // mix (wcbMix) at 10,000 pods: 1,000 nodes (with Leases), 100 Deployments
@@ -211,8 +214,37 @@ func (wcbNamer) RevisionHash(t *podstatus.Template, c *int32) string {
 // UID is in the harness's uid shape.
 func (wcbNamer) UID(i uint64) string { return fmt.Sprintf("00000000-0000-4000-8000-%012x", i) }
 
+// wcbScheduler places the pods of the cluster being built in time linear
+// in the pods (the world's FewestPods looks at every node for every pod:
+// 10^5 pods on 10^4 nodes would take hours): a DaemonSet's pod on the node
+// its affinity names, any other pod on the first node that fits (cluster.Fits,
+// cluster.HasRoom) from a start drawn from a hash of its namespace and name
+// (nodes are given in name order).
+func wcbScheduler(p *podstatus.Pod, nodes []*node.Node, load map[string]int) (string, bool) {
+	if req := p.Spec.Affinity.Required(); req != nil && len(req.NodeSelectorTerms) == 1 {
+		if t := req.NodeSelectorTerms[0]; len(t.MatchFields) == 1 && t.MatchFields[0].Key == "metadata.name" && len(t.MatchFields[0].Values) == 1 {
+			name := t.MatchFields[0].Values[0]
+			i, ok := slices.BinarySearchFunc(nodes, name, func(n *node.Node, name string) int { return strings.Compare(n.Name, name) })
+			if ok && cluster.Fits(p, nodes[i]) && cluster.HasRoom(nodes[i], load[name]) {
+				return name, true
+			}
+			return "", false
+		}
+	}
+	h := fnv.New32a()
+	h.Write([]byte(p.Namespace + "/" + p.Name))
+	start := int(h.Sum32() % uint32(len(nodes)))
+	for i := range nodes {
+		n := nodes[(start+i)%len(nodes)]
+		if cluster.Fits(p, n) && cluster.HasRoom(n, load[n.Name]) {
+			return n.Name, true
+		}
+	}
+	return "", false
+}
+
 func wcbOptions() cluster.Options {
-	opts := cluster.Options{Namer: wcbNamer{}}
+	opts := cluster.Options{Namer: wcbNamer{}, Scheduler: wcbScheduler}
 	opts.Rollout.TemplateHash = k8s.TemplateHash
 	return opts
 }
