@@ -109,6 +109,11 @@ func checkApply(t *rapid.T) {
 			}
 		}
 		checkIndexes(t, s)
+		// keep a template key for every stored object: the next writes
+		// must drop those of the objects they replace or remove
+		for _, o := range s.Objects() {
+			s.templateKey(o, &podstatus.Template{})
+		}
 	}
 }
 
@@ -157,6 +162,48 @@ func checkIndexes(t *rapid.T, s *State) {
 			if s.Get(k) == nil {
 				t.Fatalf("stale owner index %s → %v", uid, k)
 			}
+		}
+	}
+	// the controller index: exactly the objects whose controller
+	// reference names the UID, the stored ones, in (namespace, name) order
+	ctl := 0
+	for ck, objs := range s.ctl {
+		if len(objs) == 0 {
+			t.Fatalf("empty controller index list %v", ck)
+		}
+		for i, o := range objs {
+			om := metaOf(o)
+			if s.objs[ck.kind][name{om.Namespace, om.Name}] != o {
+				t.Fatalf("controller index %v holds %s/%s, not the stored object", ck, om.Namespace, om.Name)
+			}
+			if ref := om.ControllerRef(); ref == nil || ref.UID != ck.uid {
+				t.Fatalf("controller index %v holds %s/%s, not controlled by it", ck, om.Namespace, om.Name)
+			}
+			if i > 0 {
+				pm := metaOf(objs[i-1])
+				if compareNames(name{pm.Namespace, pm.Name}, name{om.Namespace, om.Name}) >= 0 {
+					t.Fatalf("controller index %v out of order at %d", ck, i)
+				}
+			}
+		}
+		ctl += len(objs)
+	}
+	want := 0
+	for _, m := range s.objs {
+		for _, o := range m {
+			if metaOf(o).ControllerRef() != nil {
+				want++
+			}
+		}
+	}
+	if ctl != want {
+		t.Fatalf("controller index holds %d objects, %d have a controller", ctl, want)
+	}
+	for o := range s.tkeys {
+		k, _ := KindOf(o)
+		om := metaOf(o)
+		if s.objs[k][name{om.Namespace, om.Name}] != o {
+			t.Fatalf("template key kept for %s/%s, no longer stored", om.Namespace, om.Name)
 		}
 	}
 	if s.Len() != n {

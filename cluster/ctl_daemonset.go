@@ -63,7 +63,7 @@ func daemonSetController() controller {
 			pods := controlled[*podstatus.Pod](w.State, KindPod, ds.UID)
 			owned := controlled[*history.ControllerRevision](w.State, KindControllerRevision, ds.UID)
 			var h daemonset.History
-			if eq := equalRevision(owned, &ds.Spec.Template); eq != nil {
+			if eq := equalRevision(w.State, owned, ds, &ds.Spec.Template); eq != nil {
 				h.Hash = daemonset.RevisionHash(eq)
 			} else if h.Hash = w.Opts.Namer.PodTemplateHash(&ds.Spec.Template, ds.Status.CollisionCount); h.Hash == "" {
 				h.Hash = w.Opts.Namer.RevisionHash(&ds.Spec.Template, ds.Status.CollisionCount)

@@ -3,6 +3,7 @@ package cluster
 import (
 	"time"
 
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podgc"
 )
 
@@ -22,7 +23,12 @@ func podGCController() controller {
 			if err != nil {
 				return stepOut{plan: p, err: err}
 			}
-			writes, err := p.Writes(pods)
+			writes := []plan.Write{}
+			if len(p.Patch) > 0 || len(p.Delete) > 0 {
+				// (Writes makes one write per patch and deletion, and
+				// indexes every pod to find them)
+				writes, err = p.Writes(pods)
+			}
 			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue,
 				after: func() { w.podgcMem = p.Memory }}
 		},

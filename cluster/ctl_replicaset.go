@@ -12,7 +12,8 @@ import (
 // replicaset.Step. A ReplicaSet sees the pods it controls and the
 // orphans of its namespace (the only others Step could claim); related
 // are the pods of the ReplicaSets sharing its controller, and orphans,
-// filtered by replicaset.RelatedPods. Upstream lists every pod of the
+// filtered by replicaset.RelatedPods (looked up only when the Plan
+// deletes: they rank the victims and nothing else). Upstream lists every pod of the
 // namespace: pods controlled by another controller are never claimed, so
 // leaving them out changes no Plan, except the ranks of pods selected by a
 // sibling's selector but controlled by a third controller.
@@ -29,16 +30,20 @@ func replicaSetController(name string, kind Kind) controller {
 			}
 			orphans := w.State.orphanPods(rs.Namespace)
 			pods := mergePods(controlled[*podstatus.Pod](w.State, KindPod, rs.UID), orphans)
-			var related []*podstatus.Pod
-			if ref := rs.ControllerRef(); ref != nil {
+			// The related pods only rank the pods a scale-down deletes
+			// (replicaset.Step reads them for nothing else, and a list
+			// built here never holds a nil), so they are looked up only
+			// when the Plan deletes: the same Plan, without the lookup in
+			// every other sync.
+			p, err := replicaset.Step(rs, pods, nil, now, w.Opts.ReplicaSet)
+			if ref := rs.ControllerRef(); err == nil && ref != nil && (len(p.Delete) > 0 || len(p.DeleteTied) > 0) {
 				siblings := controlled[*replicaset.ReplicaSet](w.State, kind, ref.UID)
 				cand := orphans
 				for _, sib := range siblings {
 					cand = mergePods(cand, controlled[*podstatus.Pod](w.State, KindPod, sib.UID))
 				}
-				related = replicaset.RelatedPods(rs, siblings, cand)
+				p, err = replicaset.Step(rs, pods, replicaset.RelatedPods(rs, siblings, cand), now, w.Opts.ReplicaSet)
 			}
-			p, err := replicaset.Step(rs, pods, related, now, w.Opts.ReplicaSet)
 			if err != nil {
 				return stepOut{plan: p, err: err}
 			}

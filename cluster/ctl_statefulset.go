@@ -37,9 +37,11 @@ func statefulSetController() controller {
 				count = *set.Status.CollisionCount
 			}
 			owned := controlled[*history.ControllerRevision](w.State, KindControllerRevision, set.UID)
-			rev := revisionName(set.Name, w.Opts.Namer.RevisionHash(&set.Spec.Template, &count))
-			if eq := equalRevision(owned, &set.Spec.Template); eq != nil {
+			var rev string
+			if eq := equalRevision(w.State, owned, set, &set.Spec.Template); eq != nil {
 				rev = eq.Name
+			} else {
+				rev = revisionName(set.Name, w.Opts.Namer.RevisionHash(&set.Spec.Template, &count))
 			}
 			if rev != set.Spec.TemplateRevision {
 				c := *set
@@ -90,8 +92,10 @@ func revisionName(prefix, hash string) string {
 // as getStatefulSetRevisions and the DaemonSet controller's
 // constructHistory/dedupCurHistories use it. Templates are compared by
 // their JSON encoding (templateKey: every field the template was given),
-// where upstream compares the stored bytes.
-func equalRevision(revs []*history.ControllerRevision, t *podstatus.Template) *history.ControllerRevision {
+// where upstream compares the stored bytes. t is the template of owner, a
+// stored object; revs are stored revisions (their encodings, as owner's,
+// are kept in s while they are stored: State.templateKey).
+func equalRevision(s *State, revs []*history.ControllerRevision, owner any, t *podstatus.Template) *history.ControllerRevision {
 	var want []byte
 	var best *history.ControllerRevision
 	for _, r := range revs {
@@ -99,16 +103,33 @@ func equalRevision(revs []*history.ControllerRevision, t *podstatus.Template) *h
 			continue
 		}
 		if want == nil {
-			want = templateKey(t)
+			want = s.templateKey(owner, t)
 			if want == nil {
 				return nil
 			}
 		}
-		if b := templateKey(&r.Data.Template); b != nil && bytes.Equal(b, want) && (best == nil || history.Compare(*best, *r) < 0) {
+		if b := s.templateKey(r, &r.Data.Template); b != nil && bytes.Equal(b, want) && (best == nil || history.Compare(*best, *r) < 0) {
 			best = r
 		}
 	}
 	return best
+}
+
+// templateKey returns templateKey(t) for t, the template of obj: kept
+// while obj is the object stored under its name (stored objects are never
+// modified), computed otherwise.
+func (s *State) templateKey(obj any, t *podstatus.Template) []byte {
+	if b, ok := s.tkeys[obj]; ok {
+		return b
+	}
+	b := templateKey(t)
+	if k, ok := KindOf(obj); ok {
+		m := metaOf(obj)
+		if s.objs[k][name{m.Namespace, m.Name}] == obj {
+			s.tkeys[obj] = b
+		}
+	}
+	return b
 }
 
 // templateKey is t's JSON encoding with keys sorted (a template with

@@ -47,7 +47,9 @@
 // *history.ControllerRevision, *statefulset.Claim). Stored objects are
 // never modified: a write stores a new object (copy-on-write), so Clone
 // copies only maps and pointers read from a State stay valid. Indexes: by
-// namespace and name, by UID, by owner UID (every owner reference), pods by
+// namespace and name, by UID, by owner UID (every owner reference), by
+// controller UID and kind (a sorted list, replaced on change and shared by
+// clones, so a controller's dependents are a lookup), pods by
 // spec.nodeName, and the pods without a controller per namespace. Lists
 // are always in (namespace, name) order.
 //

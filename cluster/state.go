@@ -148,6 +148,15 @@ type State struct {
 	// owned maps an owner UID to the objects that list it in
 	// metadata.ownerReferences (controller or not).
 	owned map[string]set
+	// ctl maps a controller UID and a kind to the objects of that kind
+	// whose controller reference names the UID, in (namespace, name)
+	// order. Each list is replaced, never modified, on a change, so Clone
+	// shares the lists.
+	ctl map[ctlIdx][]any
+	// tkeys keeps templateKey of the template of stored objects
+	// (revisions, StatefulSets, DaemonSets), by object, until the object
+	// is replaced or removed.
+	tkeys map[any][]byte
 	// onNode maps a node name to the pods bound to it; "" holds the
 	// unscheduled pods.
 	onNode map[string]map[name]struct{}
@@ -174,6 +183,8 @@ func NewState() *State {
 		objs:     make(map[Kind]map[name]any, len(kinds)),
 		uid:      map[string]Key{},
 		owned:    map[string]set{},
+		ctl:      map[ctlIdx][]any{},
+		tkeys:    map[any][]byte{},
 		onNode:   map[string]map[name]struct{}{},
 		orphans:  map[string]map[name]struct{}{},
 		versions: map[Kind]uint64{},
@@ -193,6 +204,8 @@ func (s *State) Clone() *State {
 		objs:     make(map[Kind]map[name]any, len(s.objs)),
 		uid:      cloneMap(s.uid),
 		owned:    make(map[string]set, len(s.owned)),
+		ctl:      cloneMap(s.ctl),
+		tkeys:    cloneMap(s.tkeys),
 		onNode:   make(map[string]map[name]struct{}, len(s.onNode)),
 		orphans:  make(map[string]map[name]struct{}, len(s.orphans)),
 		versions: cloneMap(s.versions),
@@ -295,24 +308,42 @@ func (s *State) sortedKind(k Kind) []name {
 	if s.sorted == nil {
 		s.sorted = map[Kind]sortedNamesCache{}
 	}
-	s.sorted[k] = sortedNamesCache{s.versions[k], names}
+	s.sorted[k] = sortedNamesCache{version: s.versions[k], names: names}
 	return names
 }
 
 type sortedNamesCache struct {
 	version uint64
 	names   []name
+	// objs are the objects at names, built by the first list of this
+	// version (nil until then)
+	objs []any
 }
 
 // list returns the objects of kind k sorted by namespace and name.
 func list[T any](s *State, k Kind) []T {
-	m := s.objs[k]
-	names := s.sortedKind(k)
-	out := make([]T, len(names))
-	for i, n := range names {
-		out[i] = m[n].(T)
+	objs := s.sortedObjs(k)
+	out := make([]T, len(objs))
+	for i, o := range objs {
+		out[i] = o.(T)
 	}
 	return out
+}
+
+// sortedObjs returns the objects of kind k in order, listed once per
+// version of the kind (the slice is shared: never modify it).
+func (s *State) sortedObjs(k Kind) []any {
+	names := s.sortedKind(k)
+	c := s.sorted[k]
+	if c.objs == nil || len(c.objs) != len(names) {
+		m := s.objs[k]
+		c.objs = make([]any, len(names))
+		for i, n := range names {
+			c.objs[i] = m[n]
+		}
+		s.sorted[k] = c
+	}
+	return c.objs
 }
 
 // sortedNames lists a name set in order.
@@ -419,23 +450,60 @@ func (s *State) orphanPods(ns string) []*podstatus.Pod {
 // controlled returns the objects of kind k whose controller reference
 // names uid, by namespace and name.
 func controlled[T any](s *State, k Kind, uid string) []T {
-	deps := s.owned[uid]
-	keys := make([]Key, 0, len(deps))
-	for key := range deps {
-		if key.Kind != k {
-			continue
-		}
-		m := metaOf(s.Get(key))
-		if ref := m.ControllerRef(); ref != nil && ref.UID == uid {
-			keys = append(keys, key)
-		}
-	}
-	slices.SortFunc(keys, compareKeys)
-	out := make([]T, len(keys))
-	for i, key := range keys {
-		out[i] = s.Get(key).(T)
+	objs := s.ctl[ctlIdx{uid, k}]
+	out := make([]T, len(objs))
+	for i, o := range objs {
+		out[i] = o.(T)
 	}
 	return out
+}
+
+// ctlIdx names one list of the controller index: the objects of a kind
+// controlled by a UID.
+type ctlIdx struct {
+	uid  string
+	kind Kind
+}
+
+// ctlFind returns the position of the object named n in a list of the
+// controller index, and whether it is there.
+func ctlFind(objs []any, n name) (int, bool) {
+	return slices.BinarySearchFunc(objs, n, func(o any, n name) int {
+		m := metaOf(o)
+		return compareNames(name{m.Namespace, m.Name}, n)
+	})
+}
+
+// ctlPut stores obj at n in the list ck of the controller index, in a new
+// slice (the lists are shared with clones and never modified).
+func (s *State) ctlPut(ck ctlIdx, n name, obj any) {
+	objs := s.ctl[ck]
+	i, found := ctlFind(objs, n)
+	var out []any
+	if found {
+		out = slices.Clone(objs)
+		out[i] = obj
+	} else {
+		out = make([]any, 0, len(objs)+1)
+		out = append(append(append(out, objs[:i]...), obj), objs[i:]...)
+	}
+	s.ctl[ck] = out
+}
+
+// ctlDel removes the object at n from the list ck of the controller index,
+// in a new slice.
+func (s *State) ctlDel(ck ctlIdx, n name) {
+	objs := s.ctl[ck]
+	i, found := ctlFind(objs, n)
+	if !found {
+		return
+	}
+	if len(objs) == 1 {
+		delete(s.ctl, ck)
+		return
+	}
+	out := make([]any, 0, len(objs)-1)
+	s.ctl[ck] = append(append(out, objs[:i]...), objs[i+1:]...)
 }
 
 // put stores obj (of kind k) under its namespace and name, replacing the
@@ -443,8 +511,14 @@ func controlled[T any](s *State, k Kind, uid string) []T {
 func (s *State) put(k Kind, obj any) {
 	m := metaOf(obj)
 	n := name{m.Namespace, m.Name}
+	ref := m.ControllerRef()
 	if old, ok := s.objs[k][n]; ok {
-		s.unindex(k, n, old)
+		// (the same controller: ctlPut below replaces it in place)
+		oref := metaOf(old).ControllerRef()
+		s.unindex(k, n, old, ref != nil && oref != nil && oref.UID == ref.UID)
+	}
+	if ref != nil {
+		s.ctlPut(ctlIdx{ref.UID, k}, n, obj)
 	}
 	s.objs[k][n] = obj
 	s.versions[k]++
@@ -476,7 +550,7 @@ func (s *State) remove(k Kind, n name) {
 	if !ok {
 		return
 	}
-	s.unindex(k, n, old)
+	s.unindex(k, n, old, false)
 	delete(s.objs[k], n)
 	delete(s.stamps, Key{k, n.ns, n.name})
 	s.versions[k]++
@@ -486,9 +560,15 @@ func (s *State) remove(k Kind, n name) {
 // object (0: no such object).
 func (s *State) stamp(k Key) uint64 { return s.stamps[k] }
 
-func (s *State) unindex(k Kind, n name, old any) {
+// unindex removes the index entries of old, stored at n; keepCtl leaves
+// its entry in the controller index (to be replaced).
+func (s *State) unindex(k Kind, n name, old any, keepCtl bool) {
 	m := metaOf(old)
 	key := Key{k, n.ns, n.name}
+	delete(s.tkeys, old)
+	if ref := m.ControllerRef(); ref != nil && !keepCtl {
+		s.ctlDel(ctlIdx{ref.UID, k}, n)
+	}
 	if m.UID != "" && s.uid[m.UID] == key {
 		delete(s.uid, m.UID)
 	}

@@ -69,6 +69,35 @@ func (s *LabelSelector) Matches(labels map[string]string) bool {
 	return true
 }
 
+// Matcher returns [LabelSelector.Matches] of s as a function that lists
+// s's matchLabels once, for matching many label sets: each call of Matches
+// ranges over the matchLabels map, which Go starts at a random place.
+// s must not change while the function is used.
+func (s *LabelSelector) Matcher() func(labels map[string]string) bool {
+	if s == nil {
+		return func(map[string]string) bool { return false }
+	}
+	type pair struct{ k, v string }
+	pairs := make([]pair, 0, len(s.MatchLabels))
+	for k, v := range s.MatchLabels {
+		pairs = append(pairs, pair{k, v})
+	}
+	exprs := s.MatchExpressions
+	return func(labels map[string]string) bool {
+		for _, p := range pairs {
+			if got, ok := labels[p.k]; !ok || got != p.v {
+				return false
+			}
+		}
+		for _, r := range exprs {
+			if !r.matches(labels) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
 func (r Requirement) matches(labels map[string]string) bool {
 	v, ok := labels[r.Key]
 	switch r.Operator {

@@ -56,6 +56,9 @@ func TestMatches(t *testing.T) {
 		if got := tc.s.Matches(tc.labels); got != tc.want {
 			t.Errorf("Matches(%s) = %v; want %v", tc.name, got, tc.want)
 		}
+		if got := tc.s.Matcher()(tc.labels); got != tc.want {
+			t.Errorf("Matcher()(%s) = %v; want %v", tc.name, got, tc.want)
+		}
 	}
 }
 

@@ -102,6 +102,10 @@ func UpdateHealth(n *Node, lease *Lease, mem *Health, now time.Time, opts Option
 		out.Health.ReadyHeartbeat = &t
 	}
 	out.Health.Lease = cloneLease(out.Health.Lease)
+	if out.Current != nil {
+		c := *out.Current
+		out.Current = &c
+	}
 	if out.Write {
 		out.Conditions = append([]Condition(nil), out.Conditions...)
 	}
@@ -182,8 +186,7 @@ func updateHealth(n *Node, lease *Lease, h *Health, now time.Time, opts Options)
 		}
 	}
 	if i := conditionIndex(conds, Ready); i >= 0 {
-		c := conds[i]
-		out.Current = &c
+		out.Current = &conds[i] // (may alias the node's conditions: UpdateHealth copies it)
 	}
 	return out, *h
 }

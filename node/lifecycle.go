@@ -2,6 +2,7 @@ package node
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"sort"
 	"time"
@@ -265,7 +266,7 @@ func Step(nodes []*Node, leases []Lease, pods []*podstatus.Pod, mem Memory, now 
 	}
 	p := Plan{Outcome: ReasonMonitored}
 	s := newLifecycle(nodes, leases, mem, now, opts, &p)
-	s.pods = podsByNode(pods)
+	s.allPods = pods
 	s.run()
 	p.Memory = s.memory()
 	p.Requeue = []plan.Requeue{{After: DefaultNodeMonitorPeriod, Reason: ReasonNodeMonitorPeriod}}
@@ -292,35 +293,118 @@ type lifecycle struct {
 	owned  []bool    // nodes[i] is a private copy
 	listed [][]Taint // taints as listed at the start of the pass
 	zkey   []string  // Zone(nodes[i])
-	index  map[string]int
-	leases map[string]*Lease
-	health map[string]Health
-	known  map[string]bool
-	zones  map[string]*ZoneMemory
-	pods   map[string][]*podstatus.Pod // by node, then namespace and name
+	lease  []*Lease  // the lease of nodes[i] (nil: none)
+	// health[i] is nodes[i]'s health record (when has[i]): read from
+	// mem.Nodes (prev, read only), then written by the pass
+	health []Health
+	has    []bool
+	hits   int // nodes with a record in prev
+	prev   map[string]Health
+	// known[i] is whether nodes[i] was registered before the pass; gone
+	// lists, sorted, the registered nodes no longer listed
+	known []bool
+	gone  []string
+	zones map[string]*ZoneMemory
+	// allPods are the pods given; pods groups them by node, then namespace
+	// and name, when a node first needs its pods (nil until then: most
+	// passes mark no pod not ready)
+	allPods []*podstatus.Pod
+	pods    map[string][]*podstatus.Pod
+}
+
+// podsOn returns the pods bound to the node, by namespace and name.
+func (s *lifecycle) podsOn(node string) []*podstatus.Pod {
+	if s.pods == nil {
+		s.pods = podsByNode(s.allPods)
+	}
+	return s.pods[node]
 }
 
 func newLifecycle(nodes []*Node, leases []Lease, mem Memory, now time.Time, opts Options, p *Plan) *lifecycle {
-	s := &lifecycle{opts: opts, now: now, p: p, nodes: slices.Clone(nodes), index: make(map[string]int, len(nodes)),
-		leases: make(map[string]*Lease, len(leases)), health: make(map[string]Health, len(mem.Nodes)+len(nodes)),
-		known: make(map[string]bool, len(mem.Known)+len(nodes)), zones: map[string]*ZoneMemory{}}
+	s := &lifecycle{opts: opts, now: now, p: p, nodes: slices.Clone(nodes),
+		prev: mem.Nodes, zones: map[string]*ZoneMemory{}}
 	slices.SortStableFunc(s.nodes, func(a, b *Node) int { return cmp.Compare(a.Name, b.Name) })
 	s.owned = make([]bool, len(s.nodes))
 	s.listed = make([][]Taint, len(s.nodes))
 	s.zkey = make([]string, len(s.nodes))
+	// Zone(n) of each node, one string per zone: the nodes of a zone
+	// share its key
+	var zt zoneTable
+	zt.init()
+	var zkeys []string
 	for i, n := range s.nodes {
-		s.index[n.Name] = i
 		s.listed[i] = n.Spec.Taints
-		s.zkey[i] = Zone(n)
+		region, zone := zoneParts(n.Labels)
+		j := zt.index(region, zone)
+		if j == len(zkeys) {
+			zkeys = append(zkeys, Zone(n))
+		}
+		s.zkey[i] = zkeys[j]
 	}
-	for i := range leases {
-		s.leases[leases[i].Name] = &leases[i]
+	// Nodes (sorted, names unique) are matched with leases and with the
+	// registered nodes by name: walking both lists when they are sorted,
+	// else through a map.
+	s.health = make([]Health, len(s.nodes))
+	s.has = make([]bool, len(s.nodes))
+	for i, n := range s.nodes {
+		if h, ok := mem.Nodes[n.Name]; ok {
+			s.health[i], s.has[i] = h, true
+			s.hits++
+		}
 	}
-	for k, v := range mem.Nodes {
-		s.health[k] = v
+	s.lease = make([]*Lease, len(s.nodes))
+	if slices.IsSortedFunc(leases, func(a, b Lease) int { return cmp.Compare(a.Name, b.Name) }) {
+		j := 0
+		for i, n := range s.nodes {
+			for j < len(leases) && leases[j].Name < n.Name {
+				j++
+			}
+			if j < len(leases) && leases[j].Name == n.Name {
+				s.lease[i] = &leases[j] // (the first of equal names; names are unique)
+			}
+		}
+	} else {
+		byName := make(map[string]*Lease, len(leases))
+		for i := range leases {
+			byName[leases[i].Name] = &leases[i]
+		}
+		for i, n := range s.nodes {
+			s.lease[i] = byName[n.Name]
+		}
 	}
-	for _, k := range mem.Known {
-		s.known[k] = true
+	s.known = make([]bool, len(s.nodes))
+	if slices.IsSorted(mem.Known) {
+		j := 0
+		for i, n := range s.nodes {
+			for j < len(mem.Known) && mem.Known[j] < n.Name {
+				if k := mem.Known[j]; len(s.gone) == 0 || s.gone[len(s.gone)-1] != k {
+					s.gone = append(s.gone, k)
+				}
+				j++
+			}
+			for j < len(mem.Known) && mem.Known[j] == n.Name {
+				s.known[i] = true
+				j++
+			}
+		}
+		for ; j < len(mem.Known); j++ {
+			if k := mem.Known[j]; len(s.gone) == 0 || s.gone[len(s.gone)-1] != k {
+				s.gone = append(s.gone, k)
+			}
+		}
+	} else {
+		known := make(map[string]bool, len(mem.Known))
+		for _, k := range mem.Known {
+			known[k] = true
+		}
+		for i, n := range s.nodes {
+			s.known[i] = known[n.Name]
+			delete(known, n.Name)
+		}
+		for k := range known {
+			s.gone = append(s.gone, k)
+		}
+		sort.Strings(s.gone)
 	}
 	for k, v := range mem.Zones {
 		z := v
@@ -346,10 +430,16 @@ func (s *lifecycle) own(i int) *Node {
 // memory returns the controller memory, copying every time and lease it
 // points to so the Plan shares nothing with its inputs.
 func (s *lifecycle) memory() Memory {
-	m := Memory{Nodes: make(map[string]Health, len(s.health)), Zones: make(map[string]ZoneMemory, len(s.zones))}
-	times := make([]time.Time, 0, 2*len(s.health))
-	ls := make([]Lease, 0, len(s.health))
-	for k, h := range s.health {
+	// every record of mem.Nodes (kept for deleted nodes), the listed
+	// nodes' replaced by the pass's, each time and lease copied
+	m := Memory{Nodes: maps.Clone(s.prev), Zones: make(map[string]ZoneMemory, len(s.zones))}
+	if m.Nodes == nil {
+		m.Nodes = make(map[string]Health, len(s.nodes))
+	}
+	n := len(s.prev) - s.hits + len(s.nodes) // the records own copies
+	times := make([]time.Time, 0, 2*n)
+	ls := make([]Lease, 0, n)
+	own := func(h Health) Health {
 		if h.ReadyHeartbeat != nil {
 			times = append(times, *h.ReadyHeartbeat)
 			h.ReadyHeartbeat = &times[len(times)-1]
@@ -364,13 +454,26 @@ func (s *lifecycle) memory() Memory {
 			ls = append(ls, l)
 			h.Lease = &ls[len(ls)-1]
 		}
-		m.Nodes[k] = h
+		return h
 	}
-	m.Known = make([]string, 0, len(s.known))
-	for k := range s.known {
-		m.Known = append(m.Known, k)
+	if s.hits < len(s.prev) {
+		// records of nodes no longer listed
+		for k, h := range s.prev {
+			if _, listed := slices.BinarySearchFunc(s.nodes, k, func(n *Node, name string) int { return cmp.Compare(n.Name, name) }); !listed {
+				m.Nodes[k] = own(h)
+			}
+		}
 	}
-	sort.Strings(m.Known)
+	for i, n := range s.nodes {
+		if s.has[i] {
+			m.Nodes[n.Name] = own(s.health[i])
+		}
+	}
+	// the registered nodes after the pass are the nodes listed
+	m.Known = make([]string, len(s.nodes))
+	for i, n := range s.nodes {
+		m.Known[i] = n.Name
+	}
 	for k, z := range s.zones {
 		if z.State == "" && len(z.Queue) == 0 {
 			continue // a tainter with nothing to do, replaced if the zone comes back
@@ -526,30 +629,22 @@ func (s *lifecycle) markReachable(i int, reason Reason) {
 
 func (s *lifecycle) run() {
 	// classifyNodes and registration.
-	for i, n := range s.nodes {
-		if s.known[n.Name] {
+	for i := range s.nodes {
+		if s.known[i] {
 			s.ensureZone(s.zkey[i])
 		}
 	}
 	for i, n := range s.nodes {
-		if s.known[n.Name] {
+		if s.known[i] {
 			continue
 		}
 		s.p.Events = append(s.p.Events, plan.Event{Type: plan.Normal, Reason: ReasonEventRegisteredNode, Object: n.Name})
-		s.known[n.Name] = true
+		s.known[i] = true
 		s.ensureZone(s.zkey[i])
 		s.markReachable(i, ReasonRegisteredNode)
 	}
-	var gone []string
-	for k := range s.known {
-		if _, ok := s.index[k]; !ok {
-			gone = append(gone, k)
-		}
-	}
-	sort.Strings(gone)
-	for _, k := range gone {
+	for _, k := range s.gone {
 		s.p.Events = append(s.p.Events, plan.Event{Type: plan.Normal, Reason: ReasonEventRemovingNode, Object: k})
-		delete(s.known, k)
 	}
 
 	// Health of each node, then taint-based eviction bookkeeping.
@@ -557,11 +652,12 @@ func (s *lifecycle) run() {
 	for i := range s.nodes {
 		n := s.nodes[i]
 		var mem *Health
-		if h, ok := s.health[n.Name]; ok {
+		if s.has[i] {
+			h := s.health[i]
 			mem = &h
 		}
-		u, h := updateHealth(n, s.leases[n.Name], mem, s.now, s.opts)
-		s.health[n.Name] = h
+		u, h := updateHealth(n, s.lease[i], mem, s.now, s.opts)
+		s.health[i], s.has[i] = h, true
 		if u.Write {
 			n = s.own(i)
 			n.Status.Conditions = u.Conditions
@@ -581,7 +677,7 @@ func (s *lifecycle) run() {
 		if u.Current.Status != ConditionTrue && u.Observed.Status == ConditionTrue {
 			s.p.Events = append(s.p.Events, plan.Event{Type: plan.Normal, Reason: ReasonEventNodeNotReady, Object: n.Name})
 			s.p.MarkPodsNotReady = append(s.p.MarkPodsNotReady, n.Name)
-			for _, q := range markedNotReady(s.pods[n.Name]) {
+			for _, q := range markedNotReady(s.podsOn(n.Name)) {
 				s.p.Events = append(s.p.Events, plan.Event{Type: plan.Warning, Reason: ReasonEventNodeNotReady, Object: q.Name, Message: PodNotReadyMessage})
 			}
 		}
@@ -682,10 +778,9 @@ func (s *lifecycle) handleDisruption(zoneReady map[string][]ConditionStatus) {
 		return
 	}
 	if allWas {
-		for _, n := range s.nodes {
-			if h, ok := s.health[n.Name]; ok {
-				h.ProbeTime = s.now
-				s.health[n.Name] = h
+		for i := range s.nodes {
+			if s.has[i] {
+				s.health[i].ProbeTime = s.now
 			}
 		}
 		for _, k := range s.withState() {
@@ -722,7 +817,7 @@ func (s *lifecycle) noExecuteTaintingPass() {
 			if s.now.Before(head.ProcessAt) {
 				break
 			}
-			i, ok := s.index[head.Node]
+			i, ok := slices.BinarySearchFunc(s.nodes, head.Node, func(n *Node, name string) int { return cmp.Compare(n.Name, name) })
 			if !ok {
 				z.finish(head.Node)
 				continue

@@ -194,15 +194,7 @@ func Zone(n *Node) string {
 	if n == nil {
 		return ""
 	}
-	l := n.Labels
-	zone, ok := l[LabelFailureZone]
-	if !ok {
-		zone = l[LabelTopologyZone]
-	}
-	region, ok := l[LabelFailureRegion]
-	if !ok {
-		region = l[LabelTopologyRegion]
-	}
+	region, zone := zoneParts(n.Labels)
 	if region == "" && zone == "" {
 		return ""
 	}

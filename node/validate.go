@@ -9,30 +9,58 @@ import (
 // validateStep rejects input Step cannot read: nil or unnamed nodes,
 // duplicate node or lease names.
 func validateStep(nodes []*Node, leases []Lease) error {
-	seen := make(map[string]bool, len(nodes))
+	// (paths are built only for an error; names listed in order, as
+	// caches list them, show a duplicate as equal neighbours, and the sets
+	// are built only once the order breaks, so the first duplicate found
+	// is the same either way)
+	var seen map[string]bool
 	for i, n := range nodes {
-		p := field.Index("nodes", i)
 		if n == nil {
-			return field.New(p, "", field.ErrRequired)
+			return field.New(field.Index("nodes", i), "", field.ErrRequired)
 		}
 		if n.Name == "" {
-			return field.New(p+".metadata.name", "", field.ErrRequired)
+			return field.New(field.Index("nodes", i)+".metadata.name", "", field.ErrRequired)
 		}
-		if seen[n.Name] {
-			return field.New(p+".metadata.name", n.Name, field.ErrDuplicate)
+		if seen == nil && i > 0 {
+			switch prev := nodes[i-1].Name; {
+			case prev == n.Name:
+				return field.New(field.Index("nodes", i)+".metadata.name", n.Name, field.ErrDuplicate)
+			case prev > n.Name:
+				seen = make(map[string]bool, len(nodes))
+				for _, m := range nodes[:i] {
+					seen[m.Name] = true
+				}
+			}
 		}
-		seen[n.Name] = true
+		if seen != nil {
+			if seen[n.Name] {
+				return field.New(field.Index("nodes", i)+".metadata.name", n.Name, field.ErrDuplicate)
+			}
+			seen[n.Name] = true
+		}
 	}
-	seenL := make(map[string]bool, len(leases))
+	var seenL map[string]bool
 	for i, l := range leases {
-		p := field.Index("leases", i) + ".metadata.name"
 		if l.Name == "" {
-			return field.New(p, "", field.ErrRequired)
+			return field.New(field.Index("leases", i)+".metadata.name", "", field.ErrRequired)
 		}
-		if seenL[l.Name] {
-			return field.New(p, l.Name, field.ErrDuplicate)
+		if seenL == nil && i > 0 {
+			switch prev := leases[i-1].Name; {
+			case prev == l.Name:
+				return field.New(field.Index("leases", i)+".metadata.name", l.Name, field.ErrDuplicate)
+			case prev > l.Name:
+				seenL = make(map[string]bool, len(leases))
+				for _, m := range leases[:i] {
+					seenL[m.Name] = true
+				}
+			}
 		}
-		seenL[l.Name] = true
+		if seenL != nil {
+			if seenL[l.Name] {
+				return field.New(field.Index("leases", i)+".metadata.name", l.Name, field.ErrDuplicate)
+			}
+			seenL[l.Name] = true
+		}
 	}
 	return nil
 }

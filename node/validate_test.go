@@ -89,6 +89,10 @@ func TestValidateStep(t *testing.T) {
 		{[]*Node{a, nil}, nil, "nodes[1]", field.ErrRequired},
 		{[]*Node{a, {}}, nil, "nodes[1].metadata.name", field.ErrRequired},
 		{[]*Node{a, b, a}, nil, "nodes[2].metadata.name", field.ErrDuplicate},
+		{[]*Node{a, b, b}, nil, "nodes[2].metadata.name", field.ErrDuplicate},
+		{[]*Node{b, a, b}, nil, "nodes[2].metadata.name", field.ErrDuplicate},
+		{[]*Node{a}, []Lease{lease("a"), lease("b"), lease("a")}, "leases[2].metadata.name", field.ErrDuplicate},
+		{[]*Node{a}, []Lease{lease("b"), lease("a"), lease("b")}, "leases[2].metadata.name", field.ErrDuplicate},
 		{[]*Node{a}, []Lease{lease("a"), {}}, "leases[1].metadata.name", field.ErrRequired},
 		{[]*Node{a}, []Lease{lease("a"), lease("a")}, "leases[1].metadata.name", field.ErrDuplicate},
 	}

@@ -156,6 +156,13 @@ func zoneLabels(l map[string]string) (region, zone string, excluded bool) {
 	if _, excluded = l[LabelExcludeDisruption]; excluded {
 		return "", "", true
 	}
+	region, zone = zoneParts(l)
+	return region, zone, false
+}
+
+// zoneParts reads a node's region and zone as [Zone] does: the deprecated
+// labels first.
+func zoneParts(l map[string]string) (region, zone string) {
 	var ok bool
 	if zone, ok = l[LabelFailureZone]; !ok {
 		zone = l[LabelTopologyZone]
@@ -163,7 +170,7 @@ func zoneLabels(l map[string]string) (region, zone string, excluded bool) {
 	if region, ok = l[LabelFailureRegion]; !ok {
 		region = l[LabelTopologyRegion]
 	}
-	return region, zone, false
+	return region, zone
 }
 
 // zoneCount is one zone's (region, zone) and its node counts.

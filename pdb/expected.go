@@ -2,7 +2,7 @@ package pdb
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/kubesem/kubesem/field"
@@ -177,6 +177,12 @@ func ExpectedScale(pods []*podstatus.Pod, controllers []Controller) (count int32
 	}
 	memo := map[refKey]scaleOf{}
 	var sum int64
+	// shortcuts for a run of pods of one controller: last, a controller UID
+	// found seen (when hasLast); lastKey, the reference of the last pod
+	// counted (when counted)
+	last, hasLast := "", false
+	var lastKey refKey
+	counted := false
 	// Pods are visited in name order so the first failing pod does not
 	// depend on the input order.
 	for _, p := range sortedPods(pods) {
@@ -185,10 +191,19 @@ func ExpectedScale(pods []*podstatus.Pod, controllers []Controller) (count int32
 			unmanaged = append(unmanaged, p.Name)
 			continue
 		}
+		if hasLast && ref.UID == last {
+			continue // (the previous pod's controller: seen)
+		}
 		if _, ok := seen[ref.UID]; ok {
+			last, hasLast = ref.UID, true
 			continue
 		}
 		k := refKey{ref.APIVersion, ref.Kind, ref.Name, ref.UID}
+		if counted && k == lastKey {
+			// (the reference of the previous pod, which counted: the
+			// same answer, its controller already counted)
+			continue
+		}
 		r, ok := memo[k]
 		if !ok {
 			r.uid, r.scale, r.found, r.err = ControllerScale(*ref, controllers)
@@ -208,6 +223,7 @@ func ExpectedScale(pods []*podstatus.Pod, controllers []Controller) (count int32
 			sum += int64(scale)
 		}
 		seen[uid] = scale
+		lastKey, counted = k, true
 	}
 	if sum > 1<<31-1 || sum < -1<<31 {
 		return 0, nil, field.Int("controllers", sum, field.ErrOverflow)
@@ -215,14 +231,27 @@ func ExpectedScale(pods []*podstatus.Pod, controllers []Controller) (count int32
 	return int32(sum), unmanaged, nil
 }
 
+// sortedPods returns pods without nils, by name (stably). Pods already
+// so (no nil, names in order, as Step passes them on) are returned as they
+// are: callers only read the result.
 func sortedPods(pods []*podstatus.Pod) []*podstatus.Pod {
+	sorted := true
+	for i, p := range pods {
+		if p == nil || i > 0 && p.Name < pods[i-1].Name {
+			sorted = false
+			break
+		}
+	}
+	if sorted {
+		return pods
+	}
 	out := make([]*podstatus.Pod, 0, len(pods))
 	for _, p := range pods {
 		if p != nil {
 			out = append(out, p)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	slices.SortStableFunc(out, func(a, b *podstatus.Pod) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 

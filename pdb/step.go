@@ -46,13 +46,16 @@ func (p Plan) MarshalJSON() ([]byte, error) { return plan.Encode(p) }
 // Source: upstream pkg/controller/disruption/disruption.go getPodsForPdb
 // (v1.36.3).
 func Selected(b *PodDisruptionBudget, pods []*podstatus.Pod) []*podstatus.Pod {
+	// (filtered, then sorted: the stable sort of the pods kept is the
+	// pods kept of the stable sort of all)
 	var out []*podstatus.Pod
-	for _, p := range sortedPods(pods) {
-		if p.Namespace == b.Namespace && b.Spec.Selector.Matches(p.Labels) {
+	matches := b.Spec.Selector.Matcher()
+	for _, p := range pods {
+		if p != nil && p.Namespace == b.Namespace && matches(p.Labels) {
 			out = append(out, p)
 		}
 	}
-	return out
+	return sortedPods(out)
 }
 
 func copyStatus(s Status) Status {
@@ -93,6 +96,7 @@ func Step(b *PodDisruptionBudget, pods []*podstatus.Pod, controllers []Controlle
 	p := Plan{Outcome: ReasonSynced, Status: copyStatus(b.Status)}
 	p.ResetDisruptionTarget, p.Requeue = staleResets(b, pods, now, opts)
 
+	// (sorted: the steps after walk them in name order without sorting)
 	sel := Selected(b, pods)
 	if len(sel) == 0 {
 		p.Events = append(p.Events, plan.Event{Type: plan.Normal, Reason: ReasonNoPods, Message: "No matching pods found"})
@@ -148,23 +152,28 @@ func Step(b *PodDisruptionBudget, pods []*podstatus.Pod, controllers []Controlle
 	return p, nil
 }
 
-// staleResets returns the pods of b's namespace whose stale DisruptionTarget
-// condition is reset now, and the requeue for the earliest one still to come.
+// staleResets returns the pods of b's namespace whose stale
+// DisruptionTarget condition is reset now, by name, and the requeue for the
+// earliest one still to come.
 func staleResets(b *PodDisruptionBudget, pods []*podstatus.Pod, now time.Time, opts Options) ([]PodRef, []plan.Requeue) {
-	var refs []PodRef
+	var reset []*podstatus.Pod
 	var next time.Duration
-	for _, p := range sortedPods(pods) {
-		if p.Namespace != b.Namespace {
+	for _, p := range pods {
+		if p == nil || p.Namespace != b.Namespace {
 			continue
 		}
 		stale, after := StaleDisruptionTarget(p, now, opts)
 		switch {
 		case !stale:
 		case after == 0:
-			refs = append(refs, PodRef{Name: p.Name, UID: p.UID, Reason: ReasonStaleDisruptionTarget})
+			reset = append(reset, p)
 		case next == 0 || after < next:
 			next = after
 		}
+	}
+	var refs []PodRef
+	for _, p := range sortedPods(reset) {
+		refs = append(refs, PodRef{Name: p.Name, UID: p.UID, Reason: ReasonStaleDisruptionTarget})
 	}
 	if next > 0 {
 		return refs, []plan.Requeue{{After: next, Reason: ReasonStaleDisruptionTarget}}

@@ -16,6 +16,7 @@ func TestStepRejects(t *testing.T) {
 	other := gcPod("a", "n", podstatus.Running, 0)
 	other.Namespace = "other"
 	unnamed := gcPod("", "n", podstatus.Running, 0)
+	b, c := gcPod("b", "n", podstatus.Running, 0), gcPod("c", "n", podstatus.Running, 0)
 	n := gcNode("n", "True", false)
 	for _, c := range []struct {
 		name     string
@@ -29,6 +30,9 @@ func TestStepRejects(t *testing.T) {
 		{"nil pod", []*podstatus.Pod{pod, nil}, nil, nil, podgc.Memory{}, "pods[1]", field.ErrRequired},
 		{"unnamed pod", []*podstatus.Pod{unnamed}, nil, nil, podgc.Memory{}, "pods[0].metadata.name", field.ErrRequired},
 		{"duplicate pod", []*podstatus.Pod{pod, other, pod}, nil, nil, podgc.Memory{}, "pods[2].metadata.name", field.ErrDuplicate},
+		{"duplicate neighbours in order", []*podstatus.Pod{pod, b, b, c}, nil, nil, podgc.Memory{}, "pods[2].metadata.name", field.ErrDuplicate},
+		{"duplicate after the order breaks", []*podstatus.Pod{pod, c, b, c}, nil, nil, podgc.Memory{}, "pods[3].metadata.name", field.ErrDuplicate},
+		{"duplicate of the first after the order breaks", []*podstatus.Pod{b, c, pod, b}, nil, nil, podgc.Memory{}, "pods[3].metadata.name", field.ErrDuplicate},
 		{"nil node", nil, []*node.Node{nil}, nil, podgc.Memory{}, "nodes[0]", field.ErrRequired},
 		{"unnamed node", nil, []*node.Node{gcNode("", "True", false)}, nil, podgc.Memory{}, "nodes[0].metadata.name", field.ErrRequired},
 		{"duplicate node", nil, []*node.Node{n, n}, nil, podgc.Memory{}, "nodes[1].metadata.name", field.ErrDuplicate},

@@ -150,7 +150,7 @@ func Step(rs *ReplicaSet, pods, related []*podstatus.Pod, now time.Time, opts Op
 // and returns the claimed active pods and the terminating pods rs controls
 // and selects.
 func claimAll(rs *ReplicaSet, pods []*podstatus.Pod, out *Plan) (active, terminating []*podstatus.Pod) {
-	sel := rs.PodSelector()
+	selects := rs.PodSelector().Matcher()
 	kind := rs.KindName()
 	for _, p := range pods {
 		if p.Namespace != rs.Namespace {
@@ -160,12 +160,12 @@ func claimAll(rs *ReplicaSet, pods []*podstatus.Pod, out *Plan) (active, termina
 			continue
 		}
 		if !podstatus.IsActive(p) {
-			if podstatus.IsTerminating(p) && p.IsControlledBy(rs.UID) && sel.Matches(p.Labels) {
+			if podstatus.IsTerminating(p) && p.IsControlledBy(rs.UID) && selects(p.Labels) {
 				terminating = append(terminating, p)
 			}
 			continue
 		}
-		switch claim(rs, sel.Matches, p) {
+		switch claim(rs, selects, p) {
 		case Owned:
 			active = append(active, p)
 		case Adopt:
