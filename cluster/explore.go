@@ -23,6 +23,11 @@ import (
 // nothing is due.
 func (w *World) NextDue() (time.Time, bool) { return w.nextDue() }
 
+// NextBusy returns the earliest instant something other than periodic
+// work (heartbeats, the node monitor's and pod GC's passes) is due: ok is
+// false when only periodic work is due, as in a settled world.
+func (w *World) NextBusy() (time.Time, bool) { return w.nextBusy() }
+
 // Inject adds e to the world's pending scenario events, as if the scenario
 // had listed it: it happens at Start+e.At (at once, if that is not after
 // Now, when the world next steps), after the pending events due at the

@@ -110,6 +110,31 @@ func TestMemory(t *testing.T) {
 	}
 }
 
+// TestNextBusy: a world in the middle of a rollout has busy work due; a
+// settled one only periodic work.
+func TestNextBusy(t *testing.T) {
+	t.Parallel()
+	sc := rollingScenario()
+	sc.Events = sc.Events[:1]
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Run(t0.Add(61 * time.Second))
+	if _, ok := w.NextBusy(); !ok {
+		t.Error("nothing busy due in the middle of a rollout")
+	}
+	if _, ok := w.RunUntilSettled(time.Hour); !ok {
+		t.Fatal("not settled")
+	}
+	if at, ok := w.NextBusy(); ok {
+		t.Errorf("busy work due at %v in a settled world", at.Sub(t0))
+	}
+	if _, ok := w.NextDue(); !ok {
+		t.Error("no periodic work due in a settled world")
+	}
+}
+
 // TestRewrite: Options.Rewrite sees each controller's writes and what it
 // returns is applied: dropping the Deployment controller's writes leaves
 // no ReplicaSet.
