@@ -85,4 +85,3 @@ func mustBuiltin(t *testing.T, name string) check.Property {
 	}
 	return p
 }
-
