@@ -190,7 +190,11 @@ func (e *explorer) run() {
 			next = e.expand(it, next)
 			frontier[i] = entry{}
 		}
-		if !split && len(next) >= 16*e.o.Shard.Count {
+		width := e.o.Shard.Width
+		if width <= 0 {
+			width = 16 * e.o.Shard.Count
+		}
+		if !split && len(next) >= width {
 			split = true
 			kept := next[:0:0]
 			for _, it := range next {

@@ -72,12 +72,15 @@ type Options struct {
 
 // Shard is one of Count independent parts of a search: every part
 // explores the states up to the split depth, the first at which at least
-// SplitWidth states are new, and from there only the states whose
-// canonical hash is Index modulo Count. The parts share nothing; the
-// union of their reports is the whole search (see [Merge]).
+// Width states are new (0 means 16×Count), and from there only the
+// states whose canonical hash is Index modulo Count, and all that follows
+// them. The parts share nothing (a state reachable from two parts is
+// explored by both); the union of their reports is the whole search (see
+// [Merge]).
 type Shard struct {
 	Index int `json:"index"`
 	Count int `json:"count"`
+	Width int `json:"width,omitempty"`
 }
 
 func (o Options) maxDepth() int {
