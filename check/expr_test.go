@@ -25,7 +25,7 @@ func TestExpressionSyntax(t *testing.T) {
 		{"eventually updated(sts/db) == 3 && draining() == 0", true, true},
 		{"running(cronjob/report) <= 1", true, false},
 		{"healthy(pdb/web) >= desired(pdb/web) - allowed(pdb/web)", true, false},
-		{"available(deploy/web)", false, false},            // a number, not a condition
+		{"available(deploy/web)", false, false},           // a number, not a condition
 		{"available(deploy/web) >= 2 >= 1", false, false}, // chained comparison
 		{"availble(deploy/web) >= 2", false, false},       // unknown function
 		{"available(pod/web) >= 2", false, false},         // unknown kind
