@@ -117,11 +117,13 @@ func (e *explorer) liveness() {
 			var m string
 			switch {
 			case f.cycle < 0:
-				m = "the world does not settle within the bound (" + durationText(e.o.window()) + " window, chain cut)"
+				m = "left alone, the world does not settle where it holds within the bound (the " + durationText(e.o.window()) + " window)"
+			case !good[f.cycle] && f.dist == 0:
+				m = "left alone, the world stays where it does not hold, for ever"
 			case !good[f.cycle]:
-				m = "the world settles, " + durationText(time.Duration(f.dist)) + " later, in a state that is not good, and stays there"
+				m = "left alone, the world settles " + durationText(time.Duration(f.dist)) + " later where it does not hold, for ever"
 			case f.dist > window:
-				m = "the world settles good only " + durationText(time.Duration(f.dist)) + " later, past the " + durationText(e.o.window()) + " window"
+				m = "left alone, the world settles where it holds only " + durationText(time.Duration(f.dist)) + " later, past the " + durationText(e.o.window()) + " window"
 			default:
 				continue
 			}

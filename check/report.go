@@ -40,6 +40,9 @@ type Result struct {
 	Property string `json:"property"`
 	Doc      string `json:"doc"`
 	Liveness bool   `json:"liveness,omitempty"`
+	// Form is how it was checked: "state" (Holds), "write" (Allows) or
+	// "liveness" (Wants).
+	Form string `json:"form"`
 	Held     bool   `json:"held"`
 	// Checked counts the states (or writes) the property was checked on.
 	Checked        int             `json:"checked"`
@@ -55,6 +58,10 @@ type Counterexample struct {
 	// Depth is the number of transitions from the exploration's start.
 	Depth  int             `json:"depth"`
 	Events []cluster.Event `json:"events"`
+	// Sources gives, for each of Events, its index in Alphabet.Events, or
+	// -1 for an event of the alphabet's bounds (a pod failure, a node
+	// outage or return, an eviction, a drain).
+	Sources []int `json:"sources"`
 	// At is when the violation happens; Until is how long to run the
 	// replay to see it: At for a safety property, the end of the settled
 	// cycle (or of the window) for a liveness property.
@@ -95,17 +102,27 @@ func (e *explorer) report() *Report {
 		Start: e.root.Now.Sub(e.root.Start), MaxDepth: e.o.maxDepth(), Horizon: e.o.horizon(), Window: e.o.window(),
 		TimeCap: e.canon.cap, Symmetry: !e.o.NoSymmetry, Shard: e.o.Shard, Alphabet: e.a}
 	for i, p := range e.props {
-		res := Result{Property: p.Name, Doc: p.Doc, Liveness: p.IsLiveness(), Held: e.viol[i] == nil, Checked: e.checked[i]}
+		res := Result{Property: p.Name, Doc: p.Doc, Liveness: p.IsLiveness(), Form: form(p), Held: e.viol[i] == nil, Checked: e.checked[i]}
 		if v := e.viol[i]; v != nil {
 			res.Counterexample = e.counterexample(v, p.IsLiveness())
 		}
 		r.Results = append(r.Results, res)
 	}
 	if v := e.viol[-1]; v != nil {
-		r.Results = append(r.Results, Result{Property: StuckProperty, Doc: "the world never gets stuck (cluster.ErrStuck)",
+		r.Results = append(r.Results, Result{Property: StuckProperty, Doc: "the world never gets stuck (cluster.ErrStuck)", Form: "state",
 			Counterexample: e.counterexample(v, false)})
 	}
 	return r
+}
+
+func form(p Property) string {
+	switch {
+	case p.Wants != nil:
+		return "liveness"
+	case p.Allows != nil:
+		return "write"
+	}
+	return "state"
 }
 
 // path returns the transitions from the root to node i.
@@ -162,6 +179,13 @@ func (e *explorer) step(w *cluster.World, m *cluster.Event, cx *Counterexample) 
 	ev := *m
 	ev.At = t
 	cx.Events = append(cx.Events, ev)
+	src := -1
+	for i := range e.a.Events {
+		if m == &e.a.Events[i] {
+			src = i
+		}
+	}
+	cx.Sources = append(cx.Sources, src)
 	return string(ev.Kind) + " " + ev.Target.String() + " at +" + durationText(t)
 }
 
