@@ -43,7 +43,7 @@ type Result struct {
 	// Form is how it was checked: "state" (Holds), "write" (Allows) or
 	// "liveness" (Wants).
 	Form string `json:"form"`
-	Held     bool   `json:"held"`
+	Held bool   `json:"held"`
 	// Checked counts the states (or writes) the property was checked on.
 	Checked        int             `json:"checked"`
 	Counterexample *Counterexample `json:"counterexample,omitempty"`
