@@ -147,9 +147,6 @@ func readCheck(data []byte) (*checkRun, error) {
 	if !c.run.hasStart {
 		c.run.sc.Start = checkStart
 	}
-	if len(c.run.sc.Events) > 0 {
-		return nil, fmt.Errorf("events: the scenario's timed events are not explored; list them under check.events (each then happens once, at any point)")
-	}
 	for i, raw := range c.doc.Events {
 		at := fmt.Sprintf("check.events[%d]", i)
 		var e eventDoc

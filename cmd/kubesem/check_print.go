@@ -35,8 +35,11 @@ func (c *checkRun) print(out io.Writer, r *check.Report, file string, elapsed ti
 		}
 		fmt.Fprintf(out, "not modelled, not run: %s\n", strings.Join(names, ", "))
 	}
+	if n := len(c.run.sc.Events); n > 0 {
+		fmt.Fprintf(out, "the scenario's %d timed event(s) happen at their times, on every path (check.events happen at any point)\n", n)
+	}
 	if r.Start > 0 {
-		fmt.Fprintf(out, "the world ran with no event until it settled at %s; the exploration starts there\n", atOffset(r.Start))
+		fmt.Fprintf(out, "the world ran without the alphabet's events until it settled at %s; the exploration starts there\n", atOffset(r.Start))
 	}
 	src := "the check section"
 	if !c.hasCheck {
