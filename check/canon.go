@@ -193,12 +193,18 @@ func (c *canon) view(w *cluster.World) view {
 	// Tokens of objects with names of their own: their UID names them.
 	ren := map[string]uint64{}
 	var nodes []int
+	nodeNames := map[string]bool{}
+	for i := range items {
+		if items[i].kind == cluster.KindNode {
+			nodes = append(nodes, i)
+			nodeNames[items[i].m.Name] = true
+		}
+	}
 	for i := range items {
 		it := &items[i]
-		if it.kind == cluster.KindNode {
-			nodes = append(nodes, i)
-		}
-		if !it.gen && it.m.UID != "" && !(c.symmetry && it.kind == cluster.KindNode) {
+		// With symmetry, the UIDs of nodes and of objects named after
+		// them (their leases) get their tokens once nodes have theirs.
+		if !it.gen && it.m.UID != "" && !(c.symmetry && nodeNames[it.m.Name]) {
 			ren[it.m.UID] = mix(mix(hashOf("uid"), hashOf(string(it.kind))), mix(hashOf(it.m.Namespace), hashOf(it.m.Name)))
 		}
 	}
@@ -248,7 +254,9 @@ func (c *canon) view(w *cluster.World) view {
 			r.selfName, r.selfID, r.selfTok = it.m.Name, it.m.UID, self
 			h := r.hash(it.sh, k)
 			if l := leases[it.m.Name]; l != nil {
-				h = mix(h, r.hash(l.sh, k))
+				lr := *base
+				lr.selfName, lr.selfID, lr.selfTok = l.m.Name, l.m.UID, self
+				h = mix(h, lr.hash(l.sh, k))
 			}
 			h = mix(h, nodeMemory(mem, it.m.Name, &r, k))
 			sigs := podsOn[it.m.Name]

@@ -2,7 +2,9 @@ package check_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"github.com/kubesem/kubesem/field"
 	"time"
 
 	"github.com/kubesem/kubesem/cluster"
@@ -120,4 +122,10 @@ func key(k cluster.Kind, name string) cluster.Key {
 func seconds(n int) *time.Duration {
 	d := time.Duration(n) * time.Second
 	return &d
+}
+
+// hasPath reports whether err is a *field.Error on path.
+func hasPath(err error, path string) bool {
+	var fe *field.Error
+	return errors.As(err, &fe) && fe.Path == path
 }
