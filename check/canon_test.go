@@ -23,6 +23,14 @@ func namedNode(name string, start time.Time) *node.Node {
 // nodes from start until start+d, with an image change at 1m.
 func world(t *testing.T, start time.Time, d time.Duration, names ...string) *cluster.World {
 	t.Helper()
+	w, err := rollingWorld(start, d, names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func rollingWorld(start time.Time, d time.Duration, names ...string) (*cluster.World, error) {
 	sc := cluster.Scenario{Start: start, Pods: []cluster.PodBehavior{{ReadyDelay: seconds(5)}},
 		Events: []cluster.Event{{At: time.Minute, Kind: cluster.EventImage, Target: key(cluster.KindDeployment, "web"), Image: "web:2"}}}
 	for _, n := range names {
@@ -31,10 +39,10 @@ func world(t *testing.T, start time.Time, d time.Duration, names ...string) *clu
 	sc.Objects = append(sc.Objects, deployment("web", 4, 1, 0))
 	w, err := cluster.New(sc, cluster.Options{})
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	w.Run(start.Add(d))
-	return w
+	return w, nil
 }
 
 func fingerprint(w *cluster.World, symmetry bool) uint64 {

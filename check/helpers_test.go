@@ -129,3 +129,5 @@ func hasPath(err error, path string) bool {
 	var fe *field.Error
 	return errors.As(err, &fe) && fe.Path == path
 }
+
+func jobPolicy(s string) job.PodReplacementPolicy { return job.PodReplacementPolicy(s) }
