@@ -43,9 +43,13 @@ import (
 // two states that differ only by names, one is explored, so the tie the
 // world breaks one way in it stands for the tie broken the other way.
 
-// canon computes canonical hashes, caching each stored object's shape.
+// canon computes canonical hashes, caching each stored object's shape
+// for two generations (the explorer ages it at each level of its search:
+// a state shares most of its objects with its parent, rarely with states
+// far from it).
 type canon struct {
 	cache    map[any]*shape
+	old      map[any]*shape
 	symmetry bool
 	cap      time.Duration
 	absolute bool
@@ -59,7 +63,7 @@ type view struct {
 	nodeClass map[string]uint64
 }
 
-const cacheLimit = 1 << 20
+const cacheLimit = 1 << 18
 
 func newCanon(symmetry bool, cap time.Duration, absolute bool) *canon {
 	return &canon{cache: map[any]*shape{}, symmetry: symmetry, cap: cap, absolute: absolute}
@@ -69,12 +73,20 @@ func (c *canon) shape(o any) *shape {
 	if s, ok := c.cache[o]; ok {
 		return s
 	}
-	if len(c.cache) >= cacheLimit {
-		clear(c.cache)
+	s, ok := c.old[o]
+	if !ok {
+		s = shapeOf(o)
 	}
-	s := shapeOf(o)
+	if len(c.cache) >= cacheLimit {
+		c.age()
+	}
 	c.cache[o] = s
 	return s
+}
+
+// age starts a new generation of the cache, dropping the oldest.
+func (c *canon) age() {
+	c.old, c.cache = c.cache, make(map[any]*shape, len(c.cache))
 }
 
 // clock reads instants relative to now.

@@ -122,6 +122,9 @@ type explorer struct {
 	checked     []int
 	leftovers   []entry
 	liveIdx     []int // props index of each liveness bit
+	// level, when set, is called after each level of the search with the
+	// frontier (a benchmark's memory probe).
+	level func(frontier int)
 }
 
 // violation is the first (shortest) violation of a property: at node
@@ -207,6 +210,10 @@ func (e *explorer) run() {
 			next = kept
 		}
 		frontier = next
+		e.canon.age()
+		if e.level != nil {
+			e.level(len(frontier))
+		}
 	}
 	e.continueTicks()
 }
