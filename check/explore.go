@@ -38,9 +38,10 @@ import (
 // the bounds by ticks alone (see [Property]).
 //
 // Unless Options.FromStart, the world first runs with no event until it
-// settles, and the exploration starts there; a counterexample's events
-// are offsets from sc.Start, so the world of [Counterexample.Scenario]
-// replays it.
+// settles (within Options.Horizon; a world that does not, a CronJob's, is
+// explored from its start), and the exploration starts there; a
+// counterexample's events are offsets from sc.Start, so the world of
+// [Counterexample.Scenario] replays it.
 //
 // It returns a *field.Error for an invalid scenario, alphabet or options.
 func Explore(sc cluster.Scenario, a Alphabet, props []Property, opts Options) (*Report, error) {
@@ -52,7 +53,11 @@ func Explore(sc cluster.Scenario, a Alphabet, props []Property, opts Options) (*
 		return nil, err
 	}
 	if !opts.FromStart {
-		root.RunUntilSettled(opts.horizon())
+		// A world that does not settle (a CronJob's schedule) is explored
+		// from its start.
+		if w := root.Clone(); settle(w, opts.horizon()) {
+			root = w
+		}
 	}
 	if props == nil {
 		props = Builtins()
@@ -60,6 +65,13 @@ func Explore(sc cluster.Scenario, a Alphabet, props []Property, opts Options) (*
 	e := newExplorer(sc, a, props, opts, root)
 	e.run()
 	return e.report(), nil
+}
+
+// settle runs w with no event until it settles, at most limit; it
+// reports whether it did.
+func settle(w *cluster.World, limit time.Duration) bool {
+	_, ok := w.RunUntilSettled(w.Now.Sub(w.Start) + limit)
+	return ok && w.Err == nil
 }
 
 // budget is what the path has spent of the alphabet.
@@ -287,7 +299,6 @@ type move struct {
 // expand explores the transitions of it, appending the new states.
 func (e *explorer) expand(it entry, next []entry) []entry {
 	b := e.nodes[it.idx].b
-	_, busy := it.w.NextBusy()
 	for _, m := range e.moves(it, b) {
 		c := it.w.Clone()
 		ok := e.advance(c, m.ev)
@@ -300,9 +311,9 @@ func (e *explorer) expand(it entry, next []entry) []entry {
 		e.transitions++
 		e.checkWrites(it.w, c, it.idx, m)
 		quiet := !happened(c.Trace)
-		if m.ev == nil && quiet && !busy {
-			// Settled: nothing but periodic work was due, and it changed
-			// nothing for Quiet. The state is final.
+		if m.ev == nil && quiet && settled(c) {
+			// Settled: nothing happened for Quiet, and nothing but
+			// periodic work is due. The state is final.
 			e.nodes[it.idx].tick = tickNone
 			continue
 		}
@@ -369,6 +380,13 @@ func tick(w *cluster.World, quiet time.Duration) bool {
 		}
 	}
 	return steps > 0
+}
+
+// settled reports whether nothing but periodic work is due in w, and no
+// controller has a change to look at.
+func settled(w *cluster.World) bool {
+	_, busy := w.NextBusy()
+	return !busy && len(w.Memory().Dirty) == 0
 }
 
 // happened reports whether es hold a write the API server accepted other
@@ -515,8 +533,7 @@ func (e *explorer) continueTicks() {
 		start := w.Now
 		for e.nodes[idx].tick == tickUnknown && w.Now.Sub(start) <= limit {
 			c := w.Clone()
-			_, busy := w.NextBusy()
-			if !tick(c, e.o.quiet()) || (!busy && !happened(c.Trace)) {
+			if !tick(c, e.o.quiet()) || (!happened(c.Trace) && settled(c)) {
 				e.nodes[idx].tick = tickNone
 				break
 			}

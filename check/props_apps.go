@@ -15,17 +15,19 @@ import (
 
 // The builtin properties of Deployments, StatefulSets and DaemonSets.
 
-// has reports whether the snapshot holds an object of kind k or the
-// alphabet creates one.
-func has(k cluster.Kind) func(Snapshot, Alphabet) bool {
+// has reports whether the snapshot holds an object of one of kinds or
+// the alphabet creates one.
+func has(kinds ...cluster.Kind) func(Snapshot, Alphabet) bool {
 	return func(s Snapshot, a Alphabet) bool {
-		if len(s.State.Keys(k)) > 0 {
-			return true
-		}
-		for _, e := range a.Events {
-			if e.Kind == cluster.EventCreate {
-				if ek, _ := cluster.KindOf(e.Object); ek == k {
-					return true
+		for _, k := range kinds {
+			if len(s.State.Keys(k)) > 0 {
+				return true
+			}
+			for _, e := range a.Events {
+				if e.Kind == cluster.EventCreate {
+					if ek, _ := cluster.KindOf(e.Object); ek == k {
+						return true
+					}
 				}
 			}
 		}

@@ -35,7 +35,7 @@ func jobParallelism() Property {
 		Name: "job-parallelism",
 		Doc: "a Job never has more active pods (neither finished nor being deleted) than spec.parallelism (1 when unset), " +
 			"and, under podReplacementPolicy Failed, never more active plus terminating pods",
-		Applies: has(cluster.KindJob),
+		Applies: has(cluster.KindJob, cluster.KindCronJob),
 		Holds: func(s Snapshot) string {
 			for _, j := range s.State.Jobs() {
 				c := count(controlledPods(s.State, j.UID), 0, s)
@@ -60,7 +60,7 @@ func jobExclusive() Property {
 		Doc: "a Job never runs a replacement pod beside one still terminating: its active plus terminating pods never exceed " +
 			"spec.parallelism (what podReplacementPolicy Failed promises; under TerminatingOrFailed, the default without a " +
 			"podFailurePolicy, a replacement starts as soon as a pod is being deleted)",
-		Applies: has(cluster.KindJob),
+		Applies: has(cluster.KindJob, cluster.KindCronJob),
 		Holds: func(s Snapshot) string {
 			for _, j := range s.State.Jobs() {
 				c := count(controlledPods(s.State, j.UID), 0, s)

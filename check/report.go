@@ -64,7 +64,8 @@ type Counterexample struct {
 	Sources []int `json:"sources"`
 	// At is when the violation happens; Until is how long to run the
 	// replay to see it: At for a safety property, the end of the settled
-	// cycle (or of the window) for a liveness property.
+	// cycle (or of the window) for a liveness property. (Depth 0 at 0 is
+	// the scenario's first state, before anything ran.)
 	At    time.Duration `json:"at"`
 	Until time.Duration `json:"until"`
 	// Path describes each transition: "tick" or the event.

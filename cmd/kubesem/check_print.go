@@ -38,8 +38,11 @@ func (c *checkRun) print(out io.Writer, r *check.Report, file string, elapsed ti
 	if n := len(c.run.sc.Events); n > 0 {
 		fmt.Fprintf(out, "the scenario's %d timed event(s) happen at their times, on every path (check.events happen at any point)\n", n)
 	}
-	if r.Start > 0 {
+	switch {
+	case r.Start > 0:
 		fmt.Fprintf(out, "the world ran without the alphabet's events until it settled at %s; the exploration starts there\n", atOffset(r.Start))
+	case !c.opts.FromStart:
+		fmt.Fprintln(out, "the world does not settle without events (within the horizon); the exploration starts at the scenario's start")
 	}
 	src := "the check section"
 	if !c.hasCheck {
