@@ -537,6 +537,7 @@ func (e *explorer) continueTicks() {
 				e.nodes[idx].tick = tickNone
 				break
 			}
+			e.transitions++
 			c.Trace = nil
 			v := e.canon.view(c)
 			b := e.nodes[idx].b
