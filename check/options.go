@@ -59,8 +59,10 @@ type Options struct {
 	// duration a rule of the scenario reads, plus a minute, at least 11
 	// minutes (see timeCap).
 	TimeCap time.Duration `json:"timeCap,omitempty"`
-	// NoSymmetry turns symmetry reduction off: pods and nodes that differ
-	// only by name are then distinct states.
+	// NoSymmetry turns symmetry reduction off: nodes that differ only by
+	// name (with the pods on them) are then distinct states. Pods whose
+	// names the API server generated are told apart by content either way
+	// (their names are its random choice, not their identity).
 	NoSymmetry bool `json:"noSymmetry,omitempty"`
 	// FromStart explores from the scenario's start; by default the world
 	// first runs, with no event, until it settles (at most Horizon), and

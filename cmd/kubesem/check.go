@@ -292,7 +292,7 @@ func checkCmd(args []string, stdin io.Reader, stdout io.Writer) (bool, error) {
 	fs.Var(&drains, "drains", "the most node drains on a path (default: the check section's, else 0)")
 	horizon := fs.Duration("horizon", 0, "events happen within this long of the first state (default: the check section's, else 30m)")
 	window := fs.Duration("window", 0, "liveness: the world must settle good within this long (default: the check section's, else 45m)")
-	noSym := fs.Bool("no-symmetry", false, "turn symmetry reduction off (pods and nodes that differ only by name are distinct states)")
+	noSym := fs.Bool("no-symmetry", false, "turn symmetry reduction off (nodes that differ only by name are distinct states)")
 	fromStart := fs.Bool("from-start", false, "explore from the scenario's start, not from where it settles")
 	shard := fs.String("shard", "", "explore part i of n (`i/n`; i empty: $JOB_COMPLETION_INDEX)")
 	output := fs.String("o", "text", "output format: text or json (json reports merge with kubesem check merge)")
