@@ -75,7 +75,12 @@ func Expression(src string) (Property, error) {
 	name := strings.TrimSpace(src)
 	if live {
 		return Property{Name: name, Doc: "user property: once the environment stops failing, the world settles where " + text,
-			Wants: func(s Snapshot) (bool, bool) { return true, n.eval(s) != 0 }}, nil
+			Wants: func(s Snapshot) (bool, bool) { return true, n.eval(s) != 0 },
+			Unmet: func(s Snapshot) string {
+				var vals []string
+				n.values(s, &vals)
+				return strings.Join(vals, ", ")
+			}}, nil
 	}
 	return Property{Name: name, Doc: "user property: " + text + " in every state",
 		Holds: func(s Snapshot) string {

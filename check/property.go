@@ -39,6 +39,10 @@ type Property struct {
 	Sees   func(e cluster.Entry) bool                    `json:"-"`
 	Allows func(before Snapshot, e cluster.Entry) string `json:"-"`
 	Wants  func(s Snapshot) (applies, good bool)         `json:"-"`
+	// Unmet, optional with Wants, says what is not good in a state; a
+	// liveness counterexample's message ends with it, read where the
+	// world settles.
+	Unmet func(s Snapshot) string `json:"-"`
 	// Applies reports whether the property concerns the scenario: an
 	// object of the first state, or one the alphabet creates; nil: always.
 	// Explore leaves out the properties that do not apply.

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/kubesem/kubesem/cluster"
 	"github.com/kubesem/kubesem/daemonset"
@@ -138,91 +139,110 @@ func orderedReady() Property {
 	}
 }
 
+// goal makes a liveness property's Wants and Unmet from one function that
+// says whether the state obliges the world and, per object, what is not
+// yet good.
+func goal(p Property, unmet func(s Snapshot) (bool, []string)) Property {
+	p.Wants = func(s Snapshot) (bool, bool) {
+		applies, why := unmet(s)
+		return applies, len(why) == 0
+	}
+	p.Unmet = func(s Snapshot) string {
+		_, why := unmet(s)
+		return strings.Join(why, "; ")
+	}
+	return p
+}
+
 // deploymentCompletes: deployment-completes.
 func deploymentCompletes() Property {
-	return Property{
+	return goal(Property{
 		Name: "deployment-completes",
 		Doc: "from every state, once the environment stops failing (no further event), every Deployment that is not paused " +
 			"and whose template is not broken settles complete: observedGeneration = generation and status replicas, " +
 			"updatedReplicas and availableReplicas all equal spec.replicas",
 		Applies: has(cluster.KindDeployment),
-		Wants: func(s Snapshot) (bool, bool) {
-			applies, good := false, true
-			for _, d := range s.State.Deployments() {
-				if d.Spec.Paused || s.Broken(d.Namespace, &d.Spec.Template) {
-					continue
-				}
-				applies = true
-				r := d.Replicas()
-				st := d.Status
-				if st.ObservedGeneration < d.Generation || st.Replicas != r || st.UpdatedReplicas != r || st.AvailableReplicas != r {
-					good = false
-				}
+	}, func(s Snapshot) (bool, []string) {
+		applies := false
+		var why []string
+		for _, d := range s.State.Deployments() {
+			if d.Spec.Paused || s.Broken(d.Namespace, &d.Spec.Template) {
+				continue
 			}
-			return applies, good
-		},
-	}
+			applies = true
+			r := d.Replicas()
+			st := d.Status
+			if st.ObservedGeneration < d.Generation || st.Replicas != r || st.UpdatedReplicas != r || st.AvailableReplicas != r {
+				why = append(why, fmt.Sprintf("Deployment %s/%s has %d replicas, %d updated, %d available of %d", d.Namespace, d.Name,
+					st.Replicas, st.UpdatedReplicas, st.AvailableReplicas, r))
+			}
+		}
+		return applies, why
+	})
 }
 
 // statefulSetCompletes: statefulset-completes.
 func statefulSetCompletes() Property {
-	return Property{
+	return goal(Property{
 		Name: "statefulset-completes",
 		Doc: "from every state, once the environment stops failing (no further event), every RollingUpdate StatefulSet whose " +
 			"template is not broken settles updated: observedGeneration = generation, status replicas and readyReplicas " +
 			"equal spec.replicas and updatedReplicas equals spec.replicas − partition",
 		Applies: has(cluster.KindStatefulSet),
-		Wants: func(s Snapshot) (bool, bool) {
-			applies, good := false, true
-			for _, set := range s.State.StatefulSets() {
-				if set.Spec.UpdateStrategy.Type == "OnDelete" || s.Broken(set.Namespace, &set.Spec.Template) {
-					continue
-				}
-				applies = true
-				r := int32(1)
-				if set.Spec.Replicas != nil {
-					r = *set.Spec.Replicas
-				}
-				part := int32(0)
-				if ru := set.Spec.UpdateStrategy.RollingUpdate; ru != nil && ru.Partition != nil {
-					part = min(*ru.Partition, r)
-				}
-				st := set.Status
-				if st.ObservedGeneration < set.Generation || st.Replicas != r || st.ReadyReplicas != r || st.UpdatedReplicas != r-part {
-					good = false
-				}
+	}, func(s Snapshot) (bool, []string) {
+		applies := false
+		var why []string
+		for _, set := range s.State.StatefulSets() {
+			if set.Spec.UpdateStrategy.Type == "OnDelete" || s.Broken(set.Namespace, &set.Spec.Template) {
+				continue
 			}
-			return applies, good
-		},
-	}
+			applies = true
+			r := int32(1)
+			if set.Spec.Replicas != nil {
+				r = *set.Spec.Replicas
+			}
+			part := int32(0)
+			if ru := set.Spec.UpdateStrategy.RollingUpdate; ru != nil && ru.Partition != nil {
+				part = min(*ru.Partition, r)
+			}
+			st := set.Status
+			if st.ObservedGeneration < set.Generation || st.Replicas != r || st.ReadyReplicas != r || st.UpdatedReplicas != r-part {
+				why = append(why, fmt.Sprintf("StatefulSet %s/%s has %d replicas, %d ready, %d updated of %d", set.Namespace, set.Name,
+					st.Replicas, st.ReadyReplicas, st.UpdatedReplicas, r))
+			}
+		}
+		return applies, why
+	})
 }
 
 // daemonSetCompletes: daemonset-completes.
 func daemonSetCompletes() Property {
-	return Property{
+	return goal(Property{
 		Name: "daemonset-completes",
 		Doc: "from every state, once the environment stops failing (no further event), every RollingUpdate DaemonSet whose " +
 			"template is not broken settles updated on its Ready nodes: each Ready node its pods' nodeSelector, affinity " +
 			"and tolerations admit runs exactly one pod of it, of the current revision and available (nodes that are not " +
 			"Ready are not asked for anything)",
 		Applies: has(cluster.KindDaemonSet),
-		Wants: func(s Snapshot) (bool, bool) {
-			applies, good := false, true
-			for _, ds := range s.State.DaemonSets() {
-				if ds.Spec.UpdateStrategy.Type == "OnDelete" || s.Broken(ds.Namespace, &ds.Spec.Template) {
-					continue
-				}
-				applies = true
-				if !daemonSetSettled(s, ds) {
-					good = false
-				}
+	}, func(s Snapshot) (bool, []string) {
+		applies := false
+		var why []string
+		for _, ds := range s.State.DaemonSets() {
+			if ds.Spec.UpdateStrategy.Type == "OnDelete" || s.Broken(ds.Namespace, &ds.Spec.Template) {
+				continue
 			}
-			return applies, good
-		},
-	}
+			applies = true
+			if w := daemonSetUnsettled(s, ds); w != "" {
+				why = append(why, fmt.Sprintf("DaemonSet %s/%s: %s", ds.Namespace, ds.Name, w))
+			}
+		}
+		return applies, why
+	})
 }
 
-func daemonSetSettled(s Snapshot, ds *daemonset.DaemonSet) bool {
+// daemonSetUnsettled says which Ready node does not run an updated,
+// available pod of ds ("" when each does).
+func daemonSetUnsettled(s Snapshot, ds *daemonset.DaemonSet) string {
 	hash := ""
 	var newest int64 = -1
 	for _, k := range s.State.Dependents(ds.UID) {
@@ -233,7 +253,7 @@ func daemonSetSettled(s Snapshot, ds *daemonset.DaemonSet) bool {
 		}
 	}
 	if newest < 0 {
-		return false
+		return "no revision"
 	}
 	gen, hasGen := daemonset.TemplateGeneration(ds)
 	byNode := map[string][]*podstatus.Pod{}
@@ -252,16 +272,17 @@ func daemonSetSettled(s Snapshot, ds *daemonset.DaemonSet) bool {
 			ok = false
 		}
 		pods := byNode[n.Name]
-		if !ok {
-			if len(pods) > 0 {
-				return false
-			}
-			continue
-		}
-		if len(pods) != 1 || !daemonset.IsPodUpdated(pods[0].Labels, hash, gen, hasGen) ||
-			!podstatus.IsAvailable(pods[0], ds.Spec.MinReadySeconds, s.Now) {
-			return false
+		switch {
+		case !ok && len(pods) > 0:
+			return fmt.Sprintf("node %s runs %d pod(s) it should not", n.Name, len(pods))
+		case !ok:
+		case len(pods) != 1:
+			return fmt.Sprintf("Ready node %s runs %d pods of it", n.Name, len(pods))
+		case !daemonset.IsPodUpdated(pods[0].Labels, hash, gen, hasGen):
+			return fmt.Sprintf("Ready node %s runs pod %s of an old revision", n.Name, pods[0].Name)
+		case !podstatus.IsAvailable(pods[0], ds.Spec.MinReadySeconds, s.Now):
+			return fmt.Sprintf("Ready node %s runs pod %s, not available", n.Name, pods[0].Name)
 		}
 	}
-	return true
+	return ""
 }

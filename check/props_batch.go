@@ -141,7 +141,7 @@ func pdbEviction() Property {
 
 // drainCompletes: drain-completes.
 func drainCompletes() Property {
-	return Property{
+	return goal(Property{
 		Name: "drain-completes",
 		Doc: "from every state with a drain in progress, once the environment stops failing (no further event), the drain " +
 			"finishes: every pod of the node but the DaemonSets' is evicted (kubectl drain retries refused evictions every 5s)",
@@ -156,8 +156,11 @@ func drainCompletes() Property {
 			}
 			return false
 		},
-		Wants: func(s Snapshot) (bool, bool) {
-			return len(s.Draining) > 0, len(s.Draining) == 0
-		},
-	}
+	}, func(s Snapshot) (bool, []string) {
+		var why []string
+		for _, n := range s.Draining {
+			why = append(why, "node "+n+" is still being drained")
+		}
+		return len(s.Draining) > 0, why
+	})
 }

@@ -105,13 +105,13 @@ func (e *explorer) report() *Report {
 	for i, p := range e.props {
 		res := Result{Property: p.Name, Doc: p.Doc, Liveness: p.IsLiveness(), Form: form(p), Held: e.viol[i] == nil, Checked: e.checked[i]}
 		if v := e.viol[i]; v != nil {
-			res.Counterexample = e.counterexample(v, p.IsLiveness())
+			res.Counterexample = e.counterexample(v, p)
 		}
 		r.Results = append(r.Results, res)
 	}
 	if v := e.viol[-1]; v != nil {
 		r.Results = append(r.Results, Result{Property: StuckProperty, Doc: "the world never gets stuck (cluster.ErrStuck)", Form: "state",
-			Counterexample: e.counterexample(v, false)})
+			Counterexample: e.counterexample(v, Property{})})
 	}
 	return r
 }
@@ -139,7 +139,8 @@ func (e *explorer) path(i int32) []*cluster.Event {
 // counterexample re-executes the path of v from the root (a liveness
 // violation: then its chain of ticks until it closes its cycle or passes
 // the window) and records its events.
-func (e *explorer) counterexample(v *violation, live bool) *Counterexample {
+func (e *explorer) counterexample(v *violation, p Property) *Counterexample {
+	live := p.IsLiveness()
 	moves := e.path(v.idx)
 	if v.trans {
 		moves = append(moves, v.ev)
@@ -163,6 +164,11 @@ func (e *explorer) counterexample(v *violation, live bool) *Counterexample {
 			}
 			cx.Path = append(cx.Path, "tick")
 			i = e.nodes[i].tick
+		}
+		if p.Unmet != nil {
+			if why := p.Unmet(snapshot(w, e.failed(e.nodes[v.idx].b), e.sc.Pods)); why != "" {
+				cx.Message += ": " + why
+			}
 		}
 	}
 	cx.Until = w.Now.Sub(w.Start)

@@ -43,7 +43,7 @@ whose scenario document may hold a check section:
     window: 45m          # liveness: settle good within this long
 Without a check section: 1 pod failure, 1 node outage, and one image update
 (the first image with "-next" appended) of each Deployment, StatefulSet
-and DaemonSet. Without properties: every builtin that applies (kubesem
+and DaemonSet when there are at most 2 of them. Without properties: every builtin that applies (kubesem
 check --list). A property is a builtin's name or an expression such as
 "available(deploy/web) >= 2" or "eventually ready(sts/db) == 3".
 
@@ -94,7 +94,11 @@ type checkRun struct {
 	opts      check.Options
 	docs      [][]byte // the input's documents, the check section removed
 	scenario  int      // index of the scenario document in docs, -1 none
+	skipped   int      // workloads left without a default image update
 }
+
+// maxDefaultUpdates is the most workloads given a default image update.
+const maxDefaultUpdates = 2
 
 // checkStart is the start of a scenario that gives none: a fixed instant,
 // so that a check and its replays agree.
@@ -186,8 +190,21 @@ func readCheck(data []byte) (*checkRun, error) {
 }
 
 // defaultUpdates adds, for a scenario without a check section, one image
-// update of each Deployment, StatefulSet and DaemonSet.
+// update of each Deployment, StatefulSet and DaemonSet, when there are at
+// most maxDefaultUpdates of them (independent updates in every order grow
+// the search as the factorial of their number).
 func (c *checkRun) defaultUpdates() {
+	n := 0
+	for _, o := range c.run.sc.Objects {
+		switch o.(type) {
+		case *rollout.Deployment, *statefulset.StatefulSet, *daemonset.DaemonSet:
+			n++
+		}
+	}
+	if n > maxDefaultUpdates {
+		c.skipped = n
+		return
+	}
 	for _, o := range c.run.sc.Objects {
 		var img string
 		var k cluster.Kind

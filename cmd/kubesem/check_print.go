@@ -49,6 +49,9 @@ func (c *checkRun) print(out io.Writer, r *check.Report, file string, elapsed ti
 		src = "default: no check section"
 	}
 	fmt.Fprintf(out, "alphabet (%s): %s\n", src, alphabetText(r.Alphabet))
+	if c.skipped > 0 {
+		fmt.Fprintf(out, "(no image update by default: the scenario has %d workloads, whose updates in every order would be too many; list those to explore under check.events)\n", c.skipped)
+	}
 	printSummary(out, r)
 	fmt.Fprintf(out, "explored in %s\n", elapsed.Round(time.Millisecond))
 	printResults(out, r)
@@ -179,7 +182,11 @@ func (c *checkRun) replay(cx *check.Counterexample) (*cluster.World, error) {
 func (c *checkRun) printCounterexample(out io.Writer, r *check.Report, res check.Result) {
 	cx := res.Counterexample
 	fmt.Fprintf(out, "\ncounterexample: %s\n  %s\n", res.Property, cx.Message)
-	fmt.Fprintf(out, "  %d transition(s) from the first state: %s\n", cx.Depth, pathText(cx.Path[:cx.Depth]))
+	if cx.Depth == 0 {
+		fmt.Fprintln(out, "  at the first state")
+	} else {
+		fmt.Fprintf(out, "  %d transition(s) from the first state: %s\n", cx.Depth, pathText(cx.Path[:cx.Depth]))
+	}
 	if len(cx.Path) > cx.Depth {
 		fmt.Fprintf(out, "  then, with no further event: %s, to %s\n", pathText(cx.Path[cx.Depth:]), atOffset(cx.Until))
 	}
