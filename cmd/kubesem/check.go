@@ -43,17 +43,20 @@ whose scenario document may hold a check section:
     window: 45m          # liveness: settle good within this long
 Without a check section: 1 pod failure, 1 node outage, and one image update
 (the first image with "-next" appended) of each Deployment, StatefulSet
-and DaemonSet when there are at most 2 of them. Without properties: every builtin that applies (kubesem
-check --list). A property is a builtin's name or an expression such as
-"available(deploy/web) >= 2" or "eventually ready(sts/db) == 3".
+and DaemonSet when there are at most 2 of them. Without properties: every
+builtin that applies (kubesem check --list). A property is a builtin's
+name or an expression such as "available(deploy/web) >= 2" or
+"eventually ready(sts/db) == 3".
 
-The world first runs with no event until it settles (--from-start: not),
-and the exploration starts there. A tick runs the world's next instants
-until something happens; an event happens at the world's next due
-instant, before anything else due then. States are compared by a
-canonical form (generated names, UIDs, node names by content; time
-relative to now). Liveness: from every state, the world left alone must
-settle good within the window.
+The world first runs without the alphabet's events until it settles
+(--from-start: not), and the exploration starts there. A tick runs the
+world's next instants until something happens; an event happens at the
+world's next due instant, before anything else due then: the order of
+events among the world's happenings is explored, not the order of the
+controllers within an instant (the world's fixed order). States are
+compared by a canonical form (generated names, UIDs, node names by
+content; time relative to now). Liveness: from every state, the world left
+alone must settle good within the window.
 
 A counterexample is printed as the timeline of simulate cluster; --save
 DIR writes it as a scenario that "kubesem simulate cluster --scenario"
