@@ -34,6 +34,10 @@
 //     ctl_<kind>.go.
 //   - The environment (env.go): Scheduler, FewestPods, Fits, HasRoom,
 //     KubeletOptions, the Reason… constants of environment writes.
+//   - For a model checker (explore.go, package check): World.NextDue,
+//     NextBusy, Inject (an event that replays as a scenario's), Memory
+//     (what a world keeps besides its State); Options.Rewrite, a mutation
+//     hook for tests.
 //   - Scenarios (scenario.go): Scenario, PodBehavior, Event, EventKind and
 //     the Event… kinds, Scenario.Validate.
 //

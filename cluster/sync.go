@@ -180,6 +180,9 @@ func (w *World) Sync(now time.Time) []Decision {
 
 func (w *World) syncOne(c controller, k Key, now time.Time) Decision {
 	o := c.step(w, k, now)
+	if w.Opts.Rewrite != nil && o.err == nil {
+		o.writes = w.Opts.Rewrite(c.name, k, o.writes)
+	}
 	d := Decision{Controller: c.name, Object: k, Plan: o.plan, Writes: o.writes, Err: o.err}
 	if o.err == nil {
 		var results []Result

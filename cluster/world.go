@@ -44,6 +44,9 @@ type Options struct {
 	// heartbeats to count as settled; 0 means 1 minute (longer than the node
 	// monitor grace period, so a node that stopped heartbeating is noticed).
 	SettleQuiet time.Duration `json:"settleQuiet,omitempty"`
+	// Rewrite, when set, replaces the writes of each controller's Plan
+	// (a mutation for tests, see [Rewrite]); nil: none.
+	Rewrite Rewrite `json:"-"`
 
 	Rollout     rollout.Options     `json:"rollout"`
 	ReplicaSet  replicaset.Options  `json:"replicaSet"`

@@ -18,6 +18,7 @@
 //	kubesem simulate node-outage [flags]  nodes that stop heartbeating: Unknown, taints, zone states, evictions
 //	kubesem simulate statefulset [flags]  a StatefulSet on the world (ordinals, revisions, states)
 //	kubesem simulate daemonset [flags]    a DaemonSet rolling update per node
+//	kubesem check --scenario FILE         every interleaving of a scenario's events, checked against properties
 //
 // Exit codes: 0 success, 1 conformance failure, 2 bad usage or invalid input
 // (one line on stderr names the field).
@@ -59,6 +60,7 @@ commands:
   simulate node-outage [flags] nodes that stop heartbeating: Unknown, taints, zone states, evictions (see -h)
   simulate statefulset [flags] a StatefulSet: ordinals, revisions, pod states (see -h)
   simulate daemonset [flags] a DaemonSet rolling update per node, with taints and NotReady nodes (see -h)
+  check --scenario FILE    explore every interleaving of a scenario's events; check properties (see -h)
 `
 
 // run is main without the process: it returns the exit code.
@@ -87,6 +89,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = explainCmd(args[1:], stdin, stdout, stderr)
 	case "shadow":
 		err = shadowCmd(args[1:], stdout, stderr)
+	case "check":
+		return checkMain(args[1:], stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

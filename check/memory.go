@@ -1,0 +1,189 @@
+package check
+
+import (
+	"math"
+	"reflect"
+	"time"
+
+	"github.com/kubesem/kubesem/cluster"
+)
+
+// The world's memory besides its State (cluster.Memory) changes at every
+// step, so it is hashed directly rather than through cached shapes: its
+// strings renamed and its instants read as they are met, its maps and
+// its set-like lists (requeues, known nodes, garbage, quarantine) summed
+// entry by entry, so that renaming nodes or pods does not reorder them.
+
+// direct hashes v with strings renamed by r and instants read by k.
+func direct(v reflect.Value, r *renamer, k *clock) uint64 {
+	return final(directWalk(v, 0, r, k))
+}
+
+func directWalk(v reflect.Value, h uint64, r *renamer, k *clock) uint64 {
+	switch v.Kind() {
+	case reflect.Invalid:
+		return mix(h, mNil)
+	case reflect.Pointer:
+		if v.IsNil() {
+			return mix(h, mNil)
+		}
+		return directWalk(v.Elem(), mix(h, mPtr), r, k)
+	case reflect.Interface:
+		if v.IsNil() {
+			return mix(h, mNil)
+		}
+		e := v.Elem()
+		return directWalk(e, mix(mix(h, mIface), hashOf(e.Type().String())), r, k)
+	case reflect.Struct:
+		if v.Type() == timeType {
+			var t time.Time
+			if v.CanInterface() {
+				t = v.Interface().(time.Time)
+			}
+			return mix(mix(h, mTime), k.at(t))
+		}
+		h = mix(h, mStruct)
+		t := v.Type()
+		for i := range v.NumField() {
+			f := v.Field(i)
+			if !t.Field(i).IsExported() && f.Kind() == reflect.Interface {
+				continue
+			}
+			h = directWalk(f, mix(h, uint64(i)), r, k)
+		}
+		return h
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			return mix(h, mNil)
+		}
+		n := v.Len()
+		h = mix(mix(h, mSlice), uint64(n))
+		for i := range n {
+			h = directWalk(v.Index(i), h, r, k)
+		}
+		return h
+	case reflect.Map:
+		if v.IsNil() {
+			return mix(h, mNil)
+		}
+		var sum uint64
+		it := v.MapRange()
+		for it.Next() {
+			e := directWalk(it.Key(), 0, r, k)
+			sum += final(directWalk(it.Value(), e, r, k))
+		}
+		return mix(mix(mix(h, mMap), uint64(v.Len())), sum)
+	case reflect.String:
+		s := v.String()
+		if r.selfTok != 0 && s != "" && (s == r.selfName || s == r.selfID) {
+			if s == r.selfName {
+				return mix(mix(h, mStr), r.selfTok)
+			}
+			return mix(mix(h, mStr), r.selfTok+1)
+		}
+		if t, ok := r.m[s]; ok {
+			return mix(mix(h, mStr), t)
+		}
+		return mix(mix(h, mStr), hashOf(s))
+	case reflect.Bool:
+		if v.Bool() {
+			return mix(h, 2)
+		}
+		return mix(h, 1)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return mix(h, uint64(v.Int()))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return mix(h, v.Uint())
+	case reflect.Float32, reflect.Float64:
+		return mix(h, math.Float64bits(v.Float()))
+	}
+	return h
+}
+
+// set hashes the elements of a slice as a multiset.
+func set(v reflect.Value, r *renamer, k *clock) uint64 {
+	var sum uint64
+	for i := range v.Len() {
+		sum += direct(v.Index(i), r, k)
+	}
+	return mix(uint64(v.Len()), sum)
+}
+
+// memoryHash hashes the world's memory; the pending scenario events'
+// offsets are read as instants (start+at).
+func memoryHash(m cluster.Memory, start time.Time, r *renamer, k *clock) uint64 {
+	h := uint64(len(m.Events))
+	for _, e := range m.Events {
+		at := e.At
+		e.At = 0
+		h = mix(mix(h, direct(reflect.ValueOf(e), r, k)), k.at(start.Add(at)))
+	}
+	h = mix(h, set(reflect.ValueOf(m.Requeues), r, k))
+	h = mix(h, set(reflect.ValueOf(m.Dirty), r, k))
+	h = mix(h, direct(reflect.ValueOf(m.JobBackoff), r, k))
+	h = mix(h, direct(reflect.ValueOf(m.DaemonSetBackoff), r, k))
+	h = mix(h, direct(reflect.ValueOf(m.Node.Nodes), r, k))
+	h = mix(h, set(reflect.ValueOf(m.Node.Known), r, k))
+	h = mix(h, direct(reflect.ValueOf(m.Node.Zones), r, k))
+	h = mix(h, set(reflect.ValueOf(m.PodGC.Quarantine), r, k))
+	h = mix(h, direct(reflect.ValueOf(m.Evictions), r, k))
+	h = mix(h, direct(reflect.ValueOf(m.TaintSeen), r, k))
+	h = mix(h, direct(reflect.ValueOf(m.Nodes), r, k))
+	h = mix(h, direct(reflect.ValueOf(m.Kubelet), r, k))
+	h = mix(h, direct(reflect.ValueOf(m.Drains), r, k))
+	h = mix(h, set(reflect.ValueOf(m.Garbage), r, k))
+	return final(h)
+}
+
+// nodeMemory hashes what the memory keeps of node n: its timers, the
+// node lifecycle controller's health record, scheduled evictions, what
+// the taint-eviction controller saw, a drain.
+func nodeMemory(m cluster.Memory, n string, r *renamer, k *clock) uint64 {
+	h := direct(reflect.ValueOf(m.Nodes[n]), r, k)
+	if x, ok := m.Node.Nodes[n]; ok {
+		h = mix(h, direct(reflect.ValueOf(x), r, k))
+	}
+	if x, ok := m.Evictions[n]; ok {
+		h = mix(h, direct(reflect.ValueOf(x), r, k))
+	}
+	if x, ok := m.TaintSeen[n]; ok {
+		h = mix(h, direct(reflect.ValueOf(x), r, k))
+	}
+	if x, ok := m.Drains[n]; ok {
+		h = mix(h, k.at(x))
+	}
+	return final(h)
+}
+
+// memTimes notes every instant of the memory.
+func memTimes(v reflect.Value, k *clock) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			memTimes(v.Elem(), k)
+		}
+	case reflect.Struct:
+		if v.Type() == timeType {
+			if v.CanInterface() {
+				k.noteOne(v.Interface().(time.Time))
+			}
+			return
+		}
+		for i := range v.NumField() {
+			memTimes(v.Field(i), k)
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+			return
+		}
+		for i := range v.Len() {
+			memTimes(v.Index(i), k)
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			memTimes(it.Key(), k)
+			memTimes(it.Value(), k)
+		}
+	}
+}

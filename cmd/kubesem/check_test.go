@@ -1,0 +1,241 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The four known cases of issue 22, and the rolling update of its scale
+// goal, as scenario files: each known case is found (exit 1, the property
+// VIOLATED, a timeline), each fixed configuration held (exit 0).
+var checkCases = []struct {
+	file, property string
+	story          []string // lines of the counterexample's timeline
+}{
+	{"statefulset-forced-rollback", "statefulset-completes", []string{
+		"delete         Pod default/web-2 (Outdated)",
+		"create         Pod default/web-2 (Missing)",
+		"update         ControllerRevision default/web-", // the revert: a rollback of the revision
+		"StatefulSet default/web: 3 replica(s), 2 ready",
+	}},
+	{"drain-budget-zero", "drain-completes", []string{
+		"user             update         Node node-0 (drain)",
+		"evict          Pod default/web-",
+		"NoDisruptionsAllowed The disruption budget web needs 6 healthy pods",
+		"(and 203 more time(s) until +18m10s)",
+	}},
+	{"job-replacement-beside-terminating", "job-exclusive", []string{
+		"user             evict          Pod default/batch-",
+		"job              create         Pod default/batch-",
+		"pods: 1 ready, 1 running not ready, 1 terminating",
+	}},
+	{"daemonset-notready-node", "daemonset-completes", []string{
+		"user             stopNode       Node node-",
+		"user             update         DaemonSet default/agent",
+		"daemonset        delete         Pod default/agent-",
+	}},
+}
+
+// timing hides the one line that varies between runs.
+var timing = regexp.MustCompile(`explored in [0-9.]+[µm]?s`)
+
+func TestCheckKnownCases(t *testing.T) {
+	t.Parallel()
+	for _, c := range checkCases {
+		t.Run(c.file, func(t *testing.T) {
+			t.Parallel()
+			args := []string{"check", "--scenario", filepath.Join("testdata", "check", c.file+".yaml")}
+			code, out, errOut := runCLI(t, "", args...)
+			if code != 1 {
+				t.Fatalf("%v: exit %d (%s); want 1 (a property violated)", args, code, errOut)
+			}
+			checkGolden(t, filepath.Join("check", c.file), args, timing.ReplaceAllString(out, "explored in Xs"))
+			if !strings.Contains(out, "VIOLATED  "+c.property) || !strings.Contains(out, "counterexample: "+c.property) {
+				t.Errorf("%s not reported violated:\n%s", c.property, out)
+			}
+			for _, s := range c.story {
+				if !strings.Contains(squash(out), squash(s)) {
+					t.Errorf("the counterexample lacks %q", s)
+				}
+			}
+			fixed := []string{"check", "--scenario", filepath.Join("testdata", "check", c.file+"-fixed.yaml")}
+			code, out, errOut = runCLI(t, "", fixed...)
+			if code != 0 || !strings.Contains(out, "held      "+c.property) || !strings.Contains(out, "complete: every path") {
+				t.Errorf("%v: exit %d (%s); want 0 and %s held:\n%s", fixed, code, errOut, c.property, out)
+			}
+		})
+	}
+}
+
+// TestCheckRollingUpdate: the scale goal's scenario holds, every path
+// explored, with the builtins of Deployments.
+func TestCheckRollingUpdate(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := runCLI(t, "", "check", "--scenario", filepath.Join("testdata", "check", "rolling-update.yaml"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errOut, out)
+	}
+	for _, s := range []string{"held      deployment-max-surge", "held      deployment-availability", "held      deployment-completes",
+		"complete: every path within the bound", "1 pod failure", "1 node outage", "image Deployment/default/web to web:2 (once)"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q:\n%s", s, out)
+		}
+	}
+}
+
+// TestCheckSavedReplays: --save writes a scenario that simulate cluster
+// replays: its timeline, run to the counterexample's end, holds the
+// counterexample's writes and ends in the same state.
+func TestCheckSavedReplays(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	svg := filepath.Join(dir, "cx.svg")
+	args := []string{"check", "--scenario", filepath.Join("testdata", "check", "statefulset-forced-rollback.yaml"), "--save", dir, "--svg", svg}
+	code, out, errOut := runCLI(t, "", args...)
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	saved := filepath.Join(dir, "statefulset-completes.yaml")
+	data, err := os.ReadFile(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`--until (\S+)`).FindSubmatch(data)
+	if m == nil {
+		t.Fatalf("no --until in the saved scenario:\n%s", data)
+	}
+	code, replay, errOut := runCLI(t, "", "simulate", "cluster", "--scenario", saved, "--until", string(m[1]))
+	if code != 0 {
+		t.Fatalf("replay: exit %d: %s", code, errOut)
+	}
+	// Every write of the counterexample's timeline is in the replay, and
+	// the final states agree.
+	cx := out[strings.Index(out, "counterexample: "):]
+	for _, line := range strings.Split(cx, "\n") {
+		if strings.Contains(line, "  ") && (strings.Contains(line, "statefulset ") || strings.Contains(line, "kubelet/")) {
+			if !strings.Contains(squash(replay), squash(strings.TrimSpace(line[9:]))) {
+				t.Errorf("the replay lacks %q", strings.TrimSpace(line))
+			}
+		}
+	}
+	final := func(s string) string { return s[strings.LastIndex(s, "\nat +"):] }
+	if final(cx) != final(replay) {
+		t.Errorf("final states differ:\ncheck:%s\nreplay:%s", final(cx), final(replay))
+	}
+	if b, err := os.ReadFile(svg); err != nil || !strings.Contains(string(b), "<svg") {
+		t.Errorf("--svg: %v, %d bytes", err, len(b))
+	}
+}
+
+// TestCheckShardsMerge: two shards' -o json reports merge into the whole
+// search's verdicts.
+func TestCheckShardsMerge(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join("testdata", "check", "daemonset-notready-node.yaml")
+	var files []string
+	for _, s := range []string{"0/2", "1/2"} {
+		code, out, errOut := runCLI(t, "", "check", "--scenario", file, "--shard", s, "-o", "json")
+		if code != 1 && code != 0 {
+			t.Fatalf("--shard %s: exit %d: %s", s, code, errOut)
+		}
+		f := filepath.Join(dir, strings.ReplaceAll(s, "/", "-")+".json")
+		if err := os.WriteFile(f, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	code, out, errOut := runCLI(t, "", append([]string{"check", "merge"}, files...)...)
+	if code != 1 || !strings.Contains(out, "merged 2 report(s)") || !strings.Contains(out, "VIOLATED  daemonset-completes") {
+		t.Errorf("merge: exit %d (%s); want 1 and daemonset-completes violated:\n%s", code, errOut, out)
+	}
+	code, out, _ = runCLI(t, "", append([]string{"check", "merge", "-o", "json"}, files...)...)
+	var rep struct {
+		States  int `json:"states"`
+		Results []struct {
+			Held bool `json:"held"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.States == 0 || len(rep.Results) != 1 || rep.Results[0].Held {
+		t.Errorf("merge -o json: exit %d, %v, %+v", code, err, rep)
+	}
+}
+
+// TestCheckShardFromJobIndex: --shard /n takes the index from
+// $JOB_COMPLETION_INDEX, as an Indexed Job's pods have it. (Not parallel:
+// it sets the environment.)
+func TestCheckShardFromJobIndex(t *testing.T) {
+	t.Setenv("JOB_COMPLETION_INDEX", "2")
+	s, err := parseShard("/4")
+	if err != nil || s.Index != 2 || s.Count != 4 {
+		t.Errorf("parseShard(/4) = %+v, %v; want 2 of 4", s, err)
+	}
+	for _, bad := range []string{"4/4", "x/2", "1", "1/0", "-1/2"} {
+		if _, err := parseShard(bad); err == nil {
+			t.Errorf("parseShard(%q) accepted", bad)
+		}
+	}
+}
+
+// TestCheckNewUser: with no flag but --scenario, on simulate cluster's
+// scenario (no check section), the output says what was explored, from
+// where, the alphabet, the bound, what held and what not: a StatefulSet
+// whose node stops never completes (its pods stay terminating on the
+// unreachable node, and their names stay taken). Bad usage exits 2 with
+// one line.
+func TestCheckNewUser(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := runCLI(t, "", "check", "--scenario", filepath.Join("testdata", "scenarios", "statefulset-update.yaml"))
+	if code != 1 {
+		t.Fatalf("exit %d: %s\n%s", code, errOut, out)
+	}
+	for _, s := range []string{"the world ran without the alphabet's events until it settled", "alphabet (default: no check section): 1 pod failure",
+		"image StatefulSet/data/db to postgres:17.1-next (once)", "bound: 60 transitions a path", "explored ", "properties:",
+		"held      statefulset-ordered-ready", "VIOLATED  statefulset-completes", "stopNode Node/node-", "pods: 1 ready, 2 terminating"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q:\n%s", s, out)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check"}, "--scenario FILE is required"},
+		{[]string{"check", "--scenario", "testdata/check/rolling-update.yaml", "--property", "available(deploy/web) >="}, "property"},
+		{[]string{"check", "--scenario", "testdata/check/rolling-update.yaml", "--property", "no-such-property"}, "not a builtin"},
+		{[]string{"check", "--scenario", "testdata/check/rolling-update.yaml", "--shard", "3/2"}, "--shard"},
+		{[]string{"check", "--scenario", "testdata/check/rolling-update.yaml", "--pod-failures", "-1"}, "alphabet.podFailures"},
+		{[]string{"check", "merge"}, "want the reports"},
+	} {
+		code, _, errOut := runCLI(t, "", c.args...)
+		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v = exit %d, %q; want 2 and one line with %q", c.args, code, errOut, c.want)
+		}
+	}
+	for _, args := range [][]string{{"check", "-h"}, {"check", "--list"}, {"check", "merge", "-h"}} {
+		code, out, _ := runCLI(t, "", args...)
+		if code != 0 || out == "" {
+			t.Errorf("%v = exit %d", args, code)
+		}
+	}
+}
+
+// TestCheckUserProperty: an expression given with --property is checked
+// (and a builtin by name); its counterexample names the values.
+func TestCheckUserProperty(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := runCLI(t, "", "check", "--scenario", filepath.Join("testdata", "check", "rolling-update.yaml"),
+		"--pod-failures", "0", "--node-outages", "0", "--property", "pods(deploy/web) <= 3", "--property", "deployment-max-surge")
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, s := range []string{"VIOLATED  pods(deploy/web) <= 3", "pods(deploy/web) = 4", "held      deployment-max-surge"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q:\n%s", s, out)
+		}
+	}
+}
