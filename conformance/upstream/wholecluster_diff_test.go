@@ -1009,9 +1009,9 @@ func wcdTemplate(app, image string) v1.PodTemplateSpec {
 }
 
 // wcdGen draws a small scenario: 1–4 nodes, 1–3 workloads of any kind
-// created at the start, and timed events (scale, image change, a node
-// stopping and restarting its heartbeats, pods failing or never becoming
-// ready).
+// created at the start, and timed events (scale, image change of any
+// templated workload — StatefulSets included —, a node stopping and
+// restarting its heartbeats, pods failing or never becoming ready).
 func wcdGen(t *rapid.T) wcdScenario {
 	var s wcdScenario
 	s.sc.Start = wcdStart
@@ -1052,9 +1052,8 @@ func wcdGen(t *rapid.T) wcdScenario {
 			ko = (&apps.ReplicaSet{ObjectMeta: om, Spec: apps.ReplicaSetSpec{Replicas: &replicas, Selector: sel, Template: tpl}})
 			scalable, templated = append(scalable, key), append(templated, key)
 		case "StatefulSet":
-			// (the world has no image event for a StatefulSet)
 			ko = (&apps.StatefulSet{ObjectMeta: om, Spec: apps.StatefulSetSpec{Replicas: &replicas, ServiceName: name, Selector: sel, Template: tpl}})
-			scalable = append(scalable, key)
+			scalable, templated = append(scalable, key), append(templated, key)
 		case "DaemonSet":
 			ko = (&apps.DaemonSet{ObjectMeta: om, Spec: apps.DaemonSetSpec{Selector: sel, Template: tpl}})
 			templated = append(templated, key)
@@ -1123,6 +1122,16 @@ func wcdGen(t *rapid.T) wcdScenario {
 	s.dur = time.Duration(rapid.IntRange(6, 36).Draw(t, "duration")) * 5 * time.Second
 	s.desc = append(s.desc, fmt.Sprintf("run %v", s.dur))
 	return s
+}
+
+// wcdEventTargetKind is the kind an event acts on (its object's for a
+// create).
+func wcdEventTargetKind(e cluster.Event) cluster.Kind {
+	if e.Kind == cluster.EventCreate {
+		k, _ := cluster.KindOf(e.Object)
+		return k
+	}
+	return e.Target.Kind
 }
 
 func wcStartOr() time.Time { return wcdStart }
@@ -1212,9 +1221,13 @@ func TestWholeClusterDifferential(t *testing.T) {
 		diff string
 	}
 	var diffs []found
+	kinds := map[string]int{}
 	rapid.Check(t, func(rt *rapid.T) {
 		s := wcdGen(rt)
 		runs++
+		for _, e := range s.sc.Events {
+			kinds[string(e.Kind)+" "+string(wcdEventTargetKind(e))]++
+		}
 		diff, err := wcdRun(t, s)
 		if err != nil {
 			// the harness or the world failed: always an error
@@ -1228,6 +1241,9 @@ func TestWholeClusterDifferential(t *testing.T) {
 		}
 	})
 	t.Logf("%d scenarios in %v, %d with a difference", runs, time.Since(start), len(diffs))
+	for _, k := range slices.Sorted(maps.Keys(kinds)) {
+		t.Logf("events %s: %d", k, kinds[k])
+	}
 	for k, n := range wcdNondet {
 		t.Logf("stopped at %s: %d scenarios (upstream nondeterminism or a harness limitation, see wcdDeleteChoice; the states then differ)", k, n)
 	}
