@@ -9,6 +9,7 @@ import (
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -219,5 +220,36 @@ func TestStatefulSetOrderedRollout(t *testing.T) {
 	}
 	if s := w.State.StatefulSets()[0].Status; s.UpdatedReplicas != 3 || s.ReadyReplicas != 3 || s.CurrentRevision != s.UpdateRevision {
 		t.Errorf("status %+v", s)
+	}
+}
+
+// TestDeleteCascadesInBackground: deleting a Deployment is a DELETE with
+// propagationPolicy Background (kubectl's), and the garbage collector
+// deletes its ReplicaSet, then that ReplicaSet's pods, each with its uid
+// as precondition and Background, as upstream's attemptToDeleteItem does.
+func TestDeleteCascadesInBackground(t *testing.T) {
+	sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("n1"), deployment("web", 2, "web:1")},
+		Events: []cluster.Event{{At: time.Minute, Kind: cluster.EventDelete, Target: cluster.Key{Kind: cluster.KindDeployment, Namespace: "default", Name: "web"}}}}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Run(t0.Add(2 * time.Minute))
+	got := map[string]int{}
+	for _, e := range w.Trace {
+		if e.Write == nil || e.Write.Verb != plan.VerbDelete || e.Controller != cluster.CtlUser && e.Controller != cluster.CtlGC {
+			continue
+		}
+		if e.Write.PropagationPolicy != cluster.PropagationBackground || e.Err != "" {
+			t.Errorf("%s %s/%s: propagationPolicy %q, error %q", e.Controller, e.Write.Resource, e.Write.Name, e.Write.PropagationPolicy, e.Err)
+		}
+		if e.Controller == cluster.CtlGC && e.Write.UID == "" {
+			t.Errorf("garbage collector's delete of %s/%s without a uid precondition", e.Write.Resource, e.Write.Name)
+		}
+		got[e.Controller+" "+e.Write.Resource]++
+	}
+	want := map[string]int{"user deployments": 1, "garbage-collector replicasets": 1, "garbage-collector pods": 2}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("deletes %v, want %v", got, want)
 	}
 }

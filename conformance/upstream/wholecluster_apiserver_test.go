@@ -74,7 +74,10 @@ import (
 // (no DefaultTolerationSeconds: pods carry no default not-ready /
 // unreachable tolerations, so taint eviction deletes them at once),
 // field managers and server-side apply (no controller here uses it),
-// deletion propagation (see wcWorld.CollectGarbage), and watch
+// deletion propagation other than background (a delete whose policy,
+// given or the resource's default — orphan for a batch/v1 Job — is
+// orphan or foreground is refused; the dependents of a background
+// delete are wcWorld.CollectGarbage's), and watch
 // bookmarks, timeouts and relists (a watch lasts as long as the world).
 //
 // Deterministic names and uids. The API server draws a generateName
@@ -478,6 +481,26 @@ func (s *wcAPIServer) delete(gvr schema.GroupVersionResource, ns, name string, o
 		return nil, err
 	}
 	cm, _ := meta.Accessor(cur)
+	// propagation: the request's policy, else the resource's default
+	// (DefaultGarbageCollectionPolicy: OrphanDependents for batch/v1
+	// Jobs, registry/batch/job/strategy.go; background for the other
+	// modelled kinds); only background is modelled (the dependents are
+	// then the garbage collector's, wcWorld.CollectGarbage)
+	policy := metav1.DeletePropagationBackground
+	if _, job := cur.(*batch.Job); job {
+		policy = metav1.DeletePropagationOrphan
+	}
+	if opts.PropagationPolicy != nil {
+		policy = *opts.PropagationPolicy
+	} else if opts.OrphanDependents != nil {
+		policy = metav1.DeletePropagationBackground
+		if *opts.OrphanDependents {
+			policy = metav1.DeletePropagationOrphan
+		}
+	}
+	if policy != metav1.DeletePropagationBackground {
+		return nil, apierrors.NewBadRequest("wcAPIServer: propagationPolicy " + string(policy) + " not modelled")
+	}
 	if p := opts.Preconditions; p != nil {
 		if p.UID != nil && *p.UID != cm.GetUID() {
 			return nil, apierrors.NewConflict(gvr.GroupResource(), name, fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", *p.UID, cm.GetUID()))

@@ -56,10 +56,13 @@ import (
 //
 // The environment model is the world's, once: at each instant the world
 // runs (its event loop picks the instants), the world's environment writes
-// (scheduler, kubelets, heartbeats, garbage collector, users) are converted
-// by the k8s adapter (k8s.To…) and sent to the harness through its Apply
-// hook, round by round as the world interleaves them with its syncs, each
-// round followed by one harness syncAll at that same instant; after the
+// (scheduler, kubelets, heartbeats, users) are converted by the k8s
+// adapter (k8s.To…) and sent to the harness through its Apply hook, round
+// by round as the world interleaves them with its syncs, each round
+// followed by one harness syncAll at that same instant; the garbage
+// collector is not sent but run on each side (the harness's
+// CollectGarbage at the point of the round where the world runs its,
+// wcdGCPoint) and its deletes are compared like a controller's; after the
 // world's last round the harness runs syncQuiet (it must write nothing
 // more). The rounds of an instant are recovered from clones of the world
 // stepped with Options.MaxRounds 1, 2, … (the world is deterministic).
@@ -80,7 +83,9 @@ import (
 //
 // What a difference does. Each difference is either
 //   - documented nondeterminism of upstream put in one canonical form on
-//     both sides (wcdNondetHits: the order of a Job's uncounted uids), or
+//     both sides (wcdNondetHits: the order of a Job's uncounted uids, of
+//     the node monitor's parallel writes, of the garbage collector's
+//     concurrent deletes), or
 //   - a documented choice where upstream's answer is any of a set
 //     (wcdDeleteChoice, wcdFirstRunChoice, wcdJobTies: the DaemonSet
 //     rolling update's map-ordered candidates, the Job's pods of equal
@@ -349,8 +354,8 @@ func wcdWriteLine(ctl, key string, wr *plan.Write, name string, refused bool, kn
 	if wr.Verb != plan.VerbDelete {
 		uid = ""
 	}
-	return fmt.Sprintf("%s %s: %s %s/%s %s/%s uid=%s grace=%s refused=%v %s", ctl, key, wr.Verb, wr.Resource, wr.Subresource,
-		wr.Namespace, name, uid, g, refused, obj)
+	return fmt.Sprintf("%s %s: %s %s/%s %s/%s uid=%s grace=%s propagation=%s refused=%v %s", ctl, key, wr.Verb, wr.Resource, wr.Subresource,
+		wr.Namespace, name, uid, g, wr.PropagationPolicy, refused, obj)
 }
 
 // wcdCtlNames maps the world's controller names to the harness's.
@@ -358,10 +363,28 @@ var wcdCtlNames = map[string]string{
 	cluster.CtlDeployment: wcDeployment, cluster.CtlReplicaSet: wcReplicaSet, cluster.CtlStatefulSet: wcStatefulSet,
 	cluster.CtlDaemonSet: wcDaemonSet, cluster.CtlJob: wcJob, cluster.CtlCronJob: wcCronJob, cluster.CtlDisruption: wcDisruption,
 	cluster.CtlPodGC: wcPodGC, cluster.CtlNode: wcNodeLife, cluster.CtlTaintEvictor: wcTaintEvict,
+	cluster.CtlGC: wcGarbageCollector,
 }
 
+// wcdIsEnv reports whether the world's controller ctl is its environment
+// model, whose writes are sent to the harness, not compared. The garbage
+// collector is not: the harness runs its own (wcWorld.CollectGarbage) at
+// the instant's point where the world runs its (wcdGCPoint), and their
+// deletes are compared.
 func wcdIsEnv(ctl string) bool {
-	return ctl == cluster.CtlScheduler || ctl == cluster.CtlGC || ctl == cluster.CtlUser || strings.HasPrefix(ctl, cluster.CtlKubelet)
+	return ctl == cluster.CtlScheduler || ctl == cluster.CtlUser || strings.HasPrefix(ctl, cluster.CtlKubelet)
+}
+
+// wcdGCPoint is where, in the entries of one round of the world's
+// instant, the world's environment runs its garbage collector: after the
+// scenario's user events (the first round's leading user writes, drain
+// retries excepted), before every other write.
+func wcdGCPoint(round []cluster.Entry, first bool) int {
+	i := 0
+	for first && i < len(round) && (round[i].Write == nil || round[i].Controller == cluster.CtlUser && round[i].Reason != cluster.ReasonDrain) {
+		i++
+	}
+	return i
 }
 
 // wcdWorldLine renders a world controller write (the object synced is
@@ -491,7 +514,7 @@ func (p *wcdPair) applyEnv(e cluster.Entry) error {
 		m.SetResourceVersion("")
 		m.SetCreationTimestamp(metav1.Time{})
 	}
-	_, err = p.h.Apply(e.Controller, verb, obj, sub, wr.GracePeriodSeconds)
+	_, err = p.h.ApplyPolicy(e.Controller, verb, obj, sub, wr.GracePeriodSeconds, wr.PropagationPolicy)
 	return err
 }
 
@@ -533,6 +556,9 @@ func (p *wcdPair) instant(end time.Time) (bool, string, error) {
 	keep := func(recs []wcRecord) {
 	next:
 		for _, r := range recs {
+			if r.Write != nil && r.Controller == wcEnvironment && r.Key == wcGarbageCollector {
+				r.Controller = wcGarbageCollector
+			}
 			if r.Write != nil && r.Controller != wcEnvironment {
 				for _, k := range wcdActive() {
 					if k.dropUpstream != nil && k.dropUpstream(r) {
@@ -551,7 +577,19 @@ func (p *wcdPair) instant(end time.Time) (bool, string, error) {
 		// (a clone's rounds can outrun the world's when its rounds end
 		// differently: the boundaries are then approximate, clamped)
 		to = min(max(to, from), len(full))
-		for _, e := range full[from:to] {
+		gcAt := from + wcdGCPoint(full[from:to], from == 0)
+		for i := from; i <= to; i++ {
+			if i == gcAt {
+				n := len(p.h.traceCopy())
+				if _, err := p.h.CollectGarbage(); err != nil {
+					return false, "", err
+				}
+				keep(p.h.traceCopy()[n:])
+			}
+			if i == to {
+				break
+			}
+			e := full[i]
 			if e.Write == nil || !wcdIsEnv(e.Controller) || e.Err != "" {
 				continue
 			}
@@ -684,6 +722,35 @@ func wcdNodeBlocks(ls []wcdLine) []wcdLine {
 	return out
 }
 
+// wcdGCBlocks puts each run of the garbage collector's deletes in one
+// order on both sides (documented nondeterminism gc-concurrent-workers):
+// upstream's garbage collector deletes from its attemptToDelete queue
+// with concurrent workers (kube-controller-manager's
+// --concurrent-gc-syncs, 20), so the deletes of objects it has found
+// dangling at one time come in any order. Each run of its deletes is
+// sorted by resource, then namespace/name.
+func wcdGCBlocks(ls []wcdLine) []wcdLine {
+	out := slices.Clone(ls)
+	isGC := func(l wcdLine) bool { return strings.HasPrefix(l.seg, wcGarbageCollector+" ") }
+	for i := 0; i < len(out); {
+		if !isGC(out[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(out) && isGC(out[j]) {
+			j++
+		}
+		cmpLine := func(a, b wcdLine) int { return cmp.Or(strings.Compare(a.seg, b.seg), strings.Compare(a.name, b.name)) }
+		if !slices.IsSortedFunc(out[i:j], cmpLine) {
+			wcdNondetHits["gc-concurrent-workers"]++
+			slices.SortStableFunc(out[i:j], cmpLine)
+		}
+		i = j
+	}
+	return out
+}
+
 // wcdLine is one compared write: its segment (controller, verb, resource,
 // subresource), its object's namespace/name, and its text.
 type wcdLine struct{ seg, name, text string }
@@ -695,6 +762,7 @@ type wcdLine struct{ seg, name, text string }
 // together on both sides).
 func wcdCanonOrder(ls []wcdLine) []string {
 	ls = wcdNodeBlocks(ls)
+	ls = wcdGCBlocks(ls)
 	var out []string
 	seg := func(l wcdLine) string {
 		return l.seg
@@ -1011,7 +1079,9 @@ func wcdTemplate(app, image string) v1.PodTemplateSpec {
 // wcdGen draws a small scenario: 1–4 nodes, 1–3 workloads of any kind
 // created at the start, and timed events (scale, image change of any
 // templated workload — StatefulSets included —, a node stopping and
-// restarting its heartbeats, pods failing or never becoming ready).
+// restarting its heartbeats, a Deployment paused or resumed, a Job or
+// CronJob suspended or resumed, a workload deleted; pods failing or never
+// becoming ready).
 func wcdGen(t *rapid.T) wcdScenario {
 	var s wcdScenario
 	s.sc.Start = wcdStart
@@ -1032,8 +1102,7 @@ func wcdGen(t *rapid.T) wcdScenario {
 	s.desc = append(s.desc, fmt.Sprintf("%d nodes", nodes))
 	kinds := []string{"Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob"}
 	nw := rapid.IntRange(1, 3).Draw(t, "workloads")
-	var scalable []cluster.Key
-	var templated []cluster.Key
+	var scalable, templated, pausable, workloads []cluster.Key
 	for i := 0; i < nw; i++ {
 		kind := rapid.SampledFrom(kinds).Draw(t, fmt.Sprintf("kind%d", i))
 		name := fmt.Sprintf("w%d", i)
@@ -1044,10 +1113,11 @@ func wcdGen(t *rapid.T) wcdScenario {
 		om := metav1.ObjectMeta{Name: name, Namespace: "default"}
 		var ko kruntime.Object
 		key := cluster.Key{Kind: cluster.Kind(kind), Namespace: "default", Name: name}
+		workloads = append(workloads, key)
 		switch kind {
 		case "Deployment":
 			ko = (&apps.Deployment{ObjectMeta: om, Spec: apps.DeploymentSpec{Replicas: &replicas, Selector: sel, Template: tpl}})
-			scalable, templated = append(scalable, key), append(templated, key)
+			scalable, templated, pausable = append(scalable, key), append(templated, key), append(pausable, key)
 		case "ReplicaSet":
 			ko = (&apps.ReplicaSet{ObjectMeta: om, Spec: apps.ReplicaSetSpec{Replicas: &replicas, Selector: sel, Template: tpl}})
 			scalable, templated = append(scalable, key), append(templated, key)
@@ -1062,7 +1132,7 @@ func wcdGen(t *rapid.T) wcdScenario {
 			par := max(replicas, 1)
 			ko = (&batch.Job{ObjectMeta: om, Spec: batch.JobSpec{Parallelism: &par, Completions: wcPtr(par + int32(rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("extra%d", i)))),
 				BackoffLimit: wcPtr(int32(rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("backoff%d", i)))), Template: tpl}})
-			scalable = append(scalable, key)
+			scalable, pausable = append(scalable, key), append(pausable, key)
 			runFor := time.Duration(rapid.IntRange(1, 6).Draw(t, fmt.Sprintf("runFor%d", i))) * 10 * time.Second
 			code := int32(rapid.SampledFrom([]int{0, 0, 1}).Draw(t, fmt.Sprintf("exit%d", i)))
 			s.sc.Pods = append(s.sc.Pods, cluster.PodBehavior{Namespace: "default",
@@ -1072,6 +1142,7 @@ func wcdGen(t *rapid.T) wcdScenario {
 			tpl.Spec.RestartPolicy = v1.RestartPolicyOnFailure
 			ko = (&batch.CronJob{ObjectMeta: om, Spec: batch.CronJobSpec{Schedule: "*/1 * * * *",
 				JobTemplate: batch.JobTemplateSpec{Spec: batch.JobSpec{Template: tpl}}}})
+			pausable = append(pausable, key)
 			runFor := 20 * time.Second
 			s.sc.Pods = append(s.sc.Pods, cluster.PodBehavior{Namespace: "default",
 				Selector: &meta.LabelSelector{MatchLabels: map[string]string{"app": app}}, RunFor: &runFor})
@@ -1096,7 +1167,7 @@ func wcdGen(t *rapid.T) wcdScenario {
 	for i := 0; i < ne; i++ {
 		at := time.Duration(rapid.IntRange(1, 24).Draw(t, fmt.Sprintf("at%d", i))) * 5 * time.Second
 		ev := cluster.Event{At: at}
-		switch rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("ev%d", i)) {
+		switch rapid.IntRange(0, 6).Draw(t, fmt.Sprintf("ev%d", i)) {
 		case 0:
 			if len(scalable) == 0 {
 				continue
@@ -1115,6 +1186,20 @@ func wcdGen(t *rapid.T) wcdScenario {
 		case 3:
 			ev.Kind = cluster.EventStartNode
 			ev.Target = cluster.Key{Kind: cluster.KindNode, Name: fmt.Sprintf("n%d", rapid.IntRange(1, nodes).Draw(t, fmt.Sprintf("node%d", i)))}
+		case 4, 5:
+			// a Deployment paused or resumed, a Job or CronJob suspended
+			// or resumed
+			if len(pausable) == 0 {
+				continue
+			}
+			ev.Kind, ev.Target = cluster.EventPause, rapid.SampledFrom(pausable).Draw(t, fmt.Sprintf("pause%d", i))
+			if rapid.Bool().Draw(t, fmt.Sprintf("resume%d", i)) {
+				ev.Kind = cluster.EventResume
+			}
+		case 6:
+			// a workload deleted (background propagation: the garbage
+			// collectors delete its dependents)
+			ev.Kind, ev.Target = cluster.EventDelete, rapid.SampledFrom(workloads).Draw(t, fmt.Sprintf("delete%d", i))
 		}
 		s.sc.Events = append(s.sc.Events, ev)
 		s.desc = append(s.desc, fmt.Sprintf("at %v %s %s %v %q", at, ev.Kind, ev.Target, wcdDeref(ev.Replicas), ev.Image))

@@ -23,6 +23,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
@@ -97,6 +98,10 @@ import (
 //     syncHandler;
 //   - job: newControllerWithClock on the harness clock (no Workload or
 //     PodGroup informers: that feature is off by default); syncHandler;
+//     then its orphan worker's handleSingleOrphanPod for every pod that
+//     carries the tracking finalizer (at least the pods its handlers
+//     enqueue: an orphan pod's events, a deleted or finished Job's
+//     selector; it writes only for an orphan);
 //   - cronjob: NewControllerV2; sync; its now field;
 //   - disruption: NewDisruptionControllerInternal on the harness clock with
 //     the public constructor's stale-condition timeout (pdbUpStaleTimeout);
@@ -282,6 +287,9 @@ func wcNLReconcileLabels(nc *nodelifecycle.Controller, ctx context.Context, node
 // wcNLPodItem has the layout of nodelifecycle's podUpdateItem
 // (namespace, name), the argument of processPod.
 type wcNLPodItem struct{ namespace, name string }
+
+//go:linkname wcJobHandleOrphan k8s.io/kubernetes/pkg/controller/job.(*Controller).handleSingleOrphanPod
+func wcJobHandleOrphan(jm *jobcontroller.Controller, ctx context.Context, pod *v1.Pod) error
 
 //go:linkname wcCronSync k8s.io/kubernetes/pkg/controller/cronjob.(*ControllerV2).sync
 func wcCronSync(jm *cronjob.ControllerV2, ctx context.Context, key string) (*time.Duration, error)
@@ -739,6 +747,9 @@ func (w *wcWorld) react(a core.Action) (bool, kruntime.Object, error) {
 		}
 	case core.DeleteActionImpl:
 		wr = &plan.Write{Verb: plan.VerbDelete, Name: x.GetName(), GracePeriodSeconds: x.DeleteOptions.GracePeriodSeconds}
+		if p := x.DeleteOptions.PropagationPolicy; p != nil {
+			wr.PropagationPolicy = string(*p)
+		}
 		if p := x.DeleteOptions.Preconditions; p != nil && p.UID != nil {
 			wr.UID = string(*p.UID)
 		}
@@ -956,6 +967,11 @@ func wcSortRuns(recs []wcRecord) {
 // ("scheduler", "kubelet/<node>", "user" …) to the API server, traced as
 // the controllers' writes are, the informers settled afterwards.
 func (w *wcWorld) Apply(actor string, verb plan.Verb, obj kruntime.Object, subresource string, grace *int64) (kruntime.Object, error) {
+	return w.ApplyPolicy(actor, verb, obj, subresource, grace, "")
+}
+
+// ApplyPolicy is Apply with a delete's propagationPolicy ("": none sent).
+func (w *wcWorld) ApplyPolicy(actor string, verb plan.Verb, obj kruntime.Object, subresource string, grace *int64, policy string) (kruntime.Object, error) {
 	k, ok := wcKinds[reflect.TypeOf(obj)]
 	if !ok {
 		return nil, fmt.Errorf("unmodelled kind %T", obj)
@@ -975,7 +991,12 @@ func (w *wcWorld) Apply(actor string, verb plan.Verb, obj kruntime.Object, subre
 			a = core.NewUpdateAction(k.gvr, m.GetNamespace(), obj)
 		}
 	case plan.VerbDelete:
-		a = core.NewDeleteActionWithOptions(k.gvr, m.GetNamespace(), m.GetName(), metav1.DeleteOptions{GracePeriodSeconds: grace})
+		opts := metav1.DeleteOptions{GracePeriodSeconds: grace}
+		if policy != "" {
+			p := metav1.DeletionPropagation(policy)
+			opts.PropagationPolicy = &p
+		}
+		a = core.NewDeleteActionWithOptions(k.gvr, m.GetNamespace(), m.GetName(), opts)
 	default:
 		return nil, fmt.Errorf("verb %q not supported by Apply", verb)
 	}
@@ -987,12 +1008,20 @@ func (w *wcWorld) Apply(actor string, verb plan.Verb, obj kruntime.Object, subre
 	return out, err
 }
 
-// CollectGarbage is the environment's garbage collector, simplified:
-// every object that has owner references of which none exists any more
-// (by uid) is deleted with background propagation, as actor
-// "garbagecollector", in (resource, namespace, name) order; it repeats
-// until nothing is left to collect. Foreground deletion and orphaning are
-// not modelled. It returns the number of deletions.
+// CollectGarbage is the environment's garbage collector: every object
+// that has owner references of which none exists any more (by uid) and
+// that is not being deleted is deleted, as actor "garbagecollector", with
+// its uid as precondition and propagationPolicy Background — what
+// upstream's attemptToDeleteItem (pkg/controller/garbagecollector) sends
+// for an item without a solid owner and without an orphan or
+// foreground finalizer (its resourceVersion precondition is left out) —
+// in (resource, namespace, name) order; it repeats until nothing is left
+// to collect. Simplified: it runs when the environment calls it, at once
+// (upstream's runs on its own graph's events, with concurrent workers);
+// an object with some owners left and some gone is not touched (upstream
+// patches the dangling references away); foreground deletion and
+// orphaning are not modelled (the API server refuses them). It returns
+// the number of deletions.
 func (w *wcWorld) CollectGarbage() (int, error) {
 	resources := []schema.GroupVersionResource{wcGVRDeployments, wcGVRReplicaSets, wcGVRStatefulSets, wcGVRDaemonSets, wcGVRRevisions,
 		wcGVRJobs, wcGVRCronJobs, wcGVRPDBs, wcGVRPVCs, wcGVRRCs, wcGVRPods, wcGVRNodes, wcGVRLeases}
@@ -1007,7 +1036,11 @@ func (w *wcWorld) CollectGarbage() (int, error) {
 				uids[m.GetUID()] = true
 			}
 		}
-		var dead []kruntime.Object
+		type item struct {
+			gvr schema.GroupVersionResource
+			obj kruntime.Object
+		}
+		var dead []item
 		for _, r := range resources {
 			for _, o := range byRes[r] {
 				m, _ := apimeta.Accessor(o)
@@ -1016,21 +1049,34 @@ func (w *wcWorld) CollectGarbage() (int, error) {
 					continue
 				}
 				if !slices.ContainsFunc(refs, func(ref metav1.OwnerReference) bool { return uids[ref.UID] }) {
-					dead = append(dead, o)
+					dead = append(dead, item{r, o})
 				}
 			}
 		}
 		if len(dead) == 0 {
 			return n, nil
 		}
-		for _, o := range dead {
-			if _, err := w.Apply("garbagecollector", plan.VerbDelete, o, "", nil); err != nil {
+		for _, d := range dead {
+			m, _ := apimeta.Accessor(d.obj)
+			uid := m.GetUID()
+			policy := metav1.DeletePropagationBackground
+			a := core.NewDeleteActionWithOptions(d.gvr, m.GetNamespace(), m.GetName(),
+				metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}, PropagationPolicy: &policy})
+			w.begin(wcEnvironment, wcGarbageCollector)
+			_, err := w.client.Invokes(a, nil)
+			if serr := w.end(nil); serr != nil {
+				return n, serr
+			}
+			if err != nil && !apierrors.IsNotFound(err) {
 				return n, err
 			}
 			n++
 		}
 	}
 }
+
+// wcGarbageCollector is the garbage collector's actor name in the trace.
+const wcGarbageCollector = "garbagecollector"
 
 // get returns the stored object (nil if none).
 func (w *wcWorld) get(gvr schema.GroupVersionResource, ns, name string) kruntime.Object {
@@ -1094,7 +1140,24 @@ func (w *wcWorld) syncAll(now time.Time) ([]wcRecord, error) {
 		func() error {
 			return perKey(wcDaemonSet, wcGVRDaemonSets, func(k string) error { return dssync(ctx, k) })
 		},
-		func() error { return perKey(wcJob, wcGVRJobs, func(k string) error { return w.jm.sync(ctx, k) }) },
+		func() error {
+			if err := perKey(wcJob, wcGVRJobs, func(k string) error { return w.jm.sync(ctx, k) }); err != nil {
+				return err
+			}
+			// its orphan worker, for every pod that carries the tracking
+			// finalizer (handleSingleOrphanPod writes only for an orphan)
+			for _, o := range w.list(wcGVRPods) {
+				p := o.(*v1.Pod)
+				if !slices.Contains(p.Finalizers, batch.JobTrackingFinalizer) {
+					continue
+				}
+				w.begin(wcJob, wcKey(p))
+				if err := w.end(wcJobHandleOrphan(w.jc, ctx, p)); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
 		func() error {
 			if !w.cronRequeues {
 				return perKey(wcCronJob, wcGVRCronJobs, func(k string) error { _, err := wcCronSync(w.cjm, ctx, k); return err })
