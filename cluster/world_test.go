@@ -6,9 +6,11 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/cluster"
+	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/pdb"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -251,5 +253,72 @@ func TestDeleteCascadesInBackground(t *testing.T) {
 	want := map[string]int{"user deployments": 1, "garbage-collector replicasets": 1, "garbage-collector pods": 2}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("deletes %v, want %v", got, want)
+	}
+}
+
+// budgetWrites counts the disruption controller's writes of budget name
+// at each instant from t0.
+func budgetWrites(tr []cluster.Entry, name string) map[time.Duration]int {
+	out := map[time.Duration]int{}
+	for _, e := range tr {
+		if e.Controller == cluster.CtlDisruption && e.Write != nil && e.Write.Resource == "poddisruptionbudgets" && e.Write.Name == name {
+			out[e.Time.Sub(t0)]++
+		}
+	}
+	return out
+}
+
+// TestFailSafeBudgetQuiets: once its pods' ReplicaSet is deleted, a budget
+// needing their scale fails its sync and writes the fail-safe status
+// (v1.36.3 failSafe writes even when nothing changed): once, then once more
+// as its own write wakes it — an update that changes nothing is not stored
+// and wakes no one, so the instant ends there, as upstream's API server
+// sends no watch event for it.
+func TestFailSafeBudgetQuiets(t *testing.T) {
+	b := budget("pdb", "web", 0)
+	one := intstr.Int(1)
+	b.Spec.MinAvailable, b.Spec.MaxUnavailable = nil, &one
+	sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("n1"), replicaSet("web", 2), b},
+		Events: []cluster.Event{{At: time.Minute, Kind: cluster.EventDelete, Target: cluster.Key{Kind: cluster.KindReplicaSet, Namespace: "default", Name: "web"}}}}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Run(t0.Add(61 * time.Second))
+	if n := budgetWrites(w.Trace, "pdb")[time.Minute]; n != 2 {
+		t.Errorf("fail-safe writes at the deletion: %d, want 2", n)
+	}
+	st := w.State.Get(cluster.Key{Kind: cluster.KindPodDisruptionBudget, Namespace: "default", Name: "pdb"}).(*pdb.PodDisruptionBudget).Status
+	if len(st.Conditions) != 1 || st.Conditions[0].Reason != string(pdb.ReasonSyncFailed) {
+		t.Errorf("conditions %+v, want SyncFailed", st.Conditions)
+	}
+}
+
+// TestBudgetNotWokenByItsControllers: scaling a StatefulSet whose pod is
+// not ready (it creates no pod: OrderedReady) does not sync the budget
+// over its pods: v1.36.3's disruption controller is woken by its budgets'
+// and pods' events, not by their controllers'.
+func TestBudgetNotWokenByItsControllers(t *testing.T) {
+	set := statefulSet("db", 1)
+	set.Spec.VolumeClaimTemplates = nil
+	b := budget("pdb", "", 0)
+	b.Spec.Selector = &meta.LabelSelector{MatchLabels: map[string]string{"sts": "db"}}
+	half := intstr.Percent(50)
+	b.Spec.MinAvailable, b.Spec.MaxUnavailable = nil, &half
+	three := int32(3)
+	sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("n1"), set, b},
+		Pods:   []cluster.PodBehavior{{NeverReady: true}},
+		Events: []cluster.Event{{At: time.Minute, Kind: cluster.EventScale, Target: cluster.Key{Kind: cluster.KindStatefulSet, Namespace: "default", Name: "db"}, Replicas: &three}}}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Run(t0.Add(90 * time.Second))
+	got := budgetWrites(w.Trace, "pdb")
+	if got[0] == 0 {
+		t.Errorf("no budget write at the start: %v", got)
+	}
+	if got[time.Minute] != 0 {
+		t.Errorf("budget written when only its pods' StatefulSet changed: %v", got)
 	}
 }

@@ -388,8 +388,11 @@ func (s *wcAPIServer) store(gvr schema.GroupVersionResource, cur, next runtime.O
 	if cm.GetDeletionTimestamp() != nil && len(nm.GetFinalizers()) == 0 && !wcGracefullyTerminating(cur) {
 		return next, s.remove(gvr, cm.GetNamespace(), cm.GetName(), cur)
 	}
-	if reflect.DeepEqual(cur, next) {
-		// the API server writes nothing (and sends no event) for a no-op
+	// the API server writes nothing (and sends no event) for a no-op: the
+	// encodings compared, the request's resourceVersion (none: an
+	// unconditional update) aside
+	nm.SetResourceVersion(cm.GetResourceVersion())
+	if a, b := wcJSON(cur), wcJSON(next); a != "" && a == b {
 		return cur.DeepCopyObject(), nil
 	}
 	nm.SetResourceVersion(s.nextRV())
@@ -398,6 +401,15 @@ func (s *wcAPIServer) store(gvr schema.GroupVersionResource, cur, next runtime.O
 	}
 	s.emit(gvr, watch.Modified, next)
 	return next.DeepCopyObject(), nil
+}
+
+// wcJSON is obj's JSON encoding ("" if it has none).
+func wcJSON(obj runtime.Object) string {
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return ""
+	}
+	return string(b)
 }
 
 // wcGracefullyTerminating: a pod in its grace period stays until the

@@ -25,6 +25,7 @@ import (
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"pgregory.net/rapid"
 
@@ -336,6 +337,7 @@ func wcdWriteLine(ctl, key string, wr *plan.Write, name string, refused bool, kn
 				wcdNondetHits["job-uncounted-order"]++
 				changed = true
 			}
+
 			for _, k := range knowns {
 				if k.fix(ctl, wr, m) {
 					wcdKnownHits[k.name]++
@@ -678,40 +680,49 @@ func (p *wcdPair) instant(end time.Time) (bool, string, error) {
 // order on both sides (documented nondeterminism node-monitor-parallel):
 // monitorNodeHealth updates the nodes in parallel (ParallelizeUntil over
 // nodeUpdateWorkerSize workers), each node's status write followed by the
-// status writes of its pods, so the writes of different nodes interleave
-// in any order. Each run of such writes is sorted by node (a pod's is
-// its spec.nodeName), the node's write first, then its pods by name.
+// status writes of its pods, and a node found ready again has its
+// unreachable and not-ready taints removed (markNodeAsReachable: node
+// patches) in the same parallel pass, so the writes of different nodes
+// interleave in any order. Each run of such writes (node status updates,
+// pod status updates, node patches of the node lifecycle controller) is
+// sorted by node (a pod's is its spec.nodeName), the node's writes first
+// in their own order, then its pods by name. The run may take in the
+// patches of the passes that follow the monitor (doNoExecuteTaintingPass,
+// the per-node NoSchedule pass): each node's writes keep their order, the
+// order across nodes is not compared there.
 func wcdNodeBlocks(ls []wcdLine) []wcdLine {
 	nodeSeg := wcNodeLife + " update nodes/status"
+	patchSeg := wcNodeLife + " patch nodes/"
 	podSeg := wcNodeLife + " update pods/status"
-	nodeOf := func(l wcdLine) (string, int) {
-		if strings.HasPrefix(l.seg, nodeSeg) {
-			return l.name, 0
+	isNode := func(l wcdLine) bool { return strings.HasPrefix(l.seg, nodeSeg) || strings.HasPrefix(l.seg, patchSeg) }
+	nodeOf := func(l wcdLine) (string, int, string) {
+		if isNode(l) {
+			return l.name, 0, ""
 		}
 		const k = `"nodeName":"`
 		t := l.text
 		if i := strings.Index(t, k); i >= 0 {
 			t = t[i+len(k):]
 			if j := strings.IndexByte(t, '"'); j >= 0 {
-				return "/" + t[:j], 1
+				return "/" + t[:j], 1, l.name
 			}
 		}
-		return "", 1
+		return "", 1, l.name
 	}
 	out := slices.Clone(ls)
 	for i := 0; i < len(out); {
-		if !strings.HasPrefix(out[i].seg, nodeSeg) {
+		if !isNode(out[i]) {
 			i++
 			continue
 		}
 		j := i
-		for j < len(out) && (strings.HasPrefix(out[j].seg, nodeSeg) || strings.HasPrefix(out[j].seg, podSeg)) {
+		for j < len(out) && (isNode(out[j]) || strings.HasPrefix(out[j].seg, podSeg)) {
 			j++
 		}
 		cmpLine := func(a, b wcdLine) int {
-			na, ka := nodeOf(a)
-			nb, kb := nodeOf(b)
-			return cmp.Or(strings.Compare(na, nb), ka-kb, strings.Compare(a.name, b.name))
+			na, ka, pa := nodeOf(a)
+			nb, kb, pb := nodeOf(b)
+			return cmp.Or(strings.Compare(na, nb), ka-kb, strings.Compare(pa, pb))
 		}
 		if !slices.IsSortedFunc(out[i:j], cmpLine) {
 			wcdNondetHits["node-monitor-parallel"]++
@@ -1081,7 +1092,8 @@ func wcdTemplate(app, image string) v1.PodTemplateSpec {
 // templated workload — StatefulSets included —, a node stopping and
 // restarting its heartbeats, a Deployment paused or resumed, a Job or
 // CronJob suspended or resumed, a workload deleted; pods failing or never
-// becoming ready).
+// becoming ready), and half the time a PodDisruptionBudget over one
+// workload's pods (wcdBudget) whose status writes are compared.
 func wcdGen(t *rapid.T) wcdScenario {
 	var s wcdScenario
 	s.sc.Start = wcdStart
@@ -1158,6 +1170,16 @@ func wcdGen(t *rapid.T) wcdScenario {
 		s.sc.Events = append(s.sc.Events, cluster.Event{At: 0, Kind: cluster.EventCreate, Object: obj})
 		s.desc = append(s.desc, fmt.Sprintf("create %s %s replicas %d", kind, name, replicas))
 	}
+	if rapid.Bool().Draw(t, "budget") {
+		ko, desc := wcdBudget(t, workloads)
+		legacyscheme.Scheme.Default(ko)
+		obj, err := wcdFrom(ko)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.sc.Events = append(s.sc.Events, cluster.Event{At: 0, Kind: cluster.EventCreate, Object: obj})
+		s.desc = append(s.desc, desc)
+	}
 	if rapid.Bool().Draw(t, "neverReady") {
 		s.sc.Pods = append(s.sc.Pods, cluster.PodBehavior{Namespace: "default",
 			Selector: &meta.LabelSelector{MatchLabels: map[string]string{"app": "w0"}}, NeverReady: true})
@@ -1207,6 +1229,36 @@ func wcdGen(t *rapid.T) wcdScenario {
 	s.dur = time.Duration(rapid.IntRange(6, 36).Draw(t, "duration")) * 5 * time.Second
 	s.desc = append(s.desc, fmt.Sprintf("run %v", s.dur))
 	return s
+}
+
+// wcdBudget draws a PodDisruptionBudget over one workload's pods:
+// minAvailable or maxUnavailable, an int or a percent. Over a DaemonSet's,
+// Job's or CronJob's pods only an int minAvailable is drawn: the others
+// need the pods' controller's scale subresource, which those kinds lack,
+// and the disruption controller's SyncFailed message is then a documented
+// divergence of package pdb (doc.go: it names the kind and object where
+// upstream names the resource; the harness's REST mapper knows no kind).
+func wcdBudget(t *rapid.T, workloads []cluster.Key) (*policyv1.PodDisruptionBudget, string) {
+	w := rapid.SampledFrom(workloads).Draw(t, "budgetOver")
+	scaled := w.Kind == cluster.KindDeployment || w.Kind == cluster.KindReplicaSet || w.Kind == cluster.KindStatefulSet
+	field := "minAvailable"
+	if scaled && rapid.Bool().Draw(t, "budgetMaxUnavailable") {
+		field = "maxUnavailable"
+	}
+	var v intstr.IntOrString
+	if scaled && rapid.Bool().Draw(t, "budgetPercent") {
+		v = intstr.FromString(fmt.Sprintf("%d%%", rapid.SampledFrom([]int{0, 25, 50, 75, 100}).Draw(t, "budgetPct")))
+	} else {
+		v = intstr.FromInt32(int32(rapid.IntRange(0, 4).Draw(t, "budgetInt")))
+	}
+	b := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: "pdb-" + w.Name, Namespace: "default"},
+		Spec: policyv1.PodDisruptionBudgetSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": w.Name}}}}
+	if field == "minAvailable" {
+		b.Spec.MinAvailable = &v
+	} else {
+		b.Spec.MaxUnavailable = &v
+	}
+	return b, fmt.Sprintf("budget over %s %s %s", w, field, v.String())
 }
 
 // wcdEventTargetKind is the kind an event acts on (its object's for a
