@@ -1090,9 +1090,9 @@ func wcdTemplate(app, image string) v1.PodTemplateSpec {
 // wcdGen draws a small scenario: 1–4 nodes, 1–3 workloads of any kind
 // created at the start, and timed events (scale, image change of any
 // templated workload — StatefulSets included —, a node stopping and
-// restarting its heartbeats, a Deployment paused or resumed, a Job or
-// CronJob suspended or resumed, a workload deleted; pods failing or never
-// becoming ready), and half the time a PodDisruptionBudget over one
+// restarting its heartbeats, a node cordoned or uncordoned, a Deployment
+// paused or resumed, a Job or CronJob suspended or resumed, a workload
+// deleted; pods failing or never becoming ready), and half the time a PodDisruptionBudget over one
 // workload's pods (wcdBudget) whose status writes are compared.
 func wcdGen(t *rapid.T) wcdScenario {
 	var s wcdScenario
@@ -1189,7 +1189,7 @@ func wcdGen(t *rapid.T) wcdScenario {
 	for i := 0; i < ne; i++ {
 		at := time.Duration(rapid.IntRange(1, 24).Draw(t, fmt.Sprintf("at%d", i))) * 5 * time.Second
 		ev := cluster.Event{At: at}
-		switch rapid.IntRange(0, 6).Draw(t, fmt.Sprintf("ev%d", i)) {
+		switch rapid.IntRange(0, 7).Draw(t, fmt.Sprintf("ev%d", i)) {
 		case 0:
 			if len(scalable) == 0 {
 				continue
@@ -1222,6 +1222,13 @@ func wcdGen(t *rapid.T) wcdScenario {
 			// a workload deleted (background propagation: the garbage
 			// collectors delete its dependents)
 			ev.Kind, ev.Target = cluster.EventDelete, rapid.SampledFrom(workloads).Draw(t, fmt.Sprintf("delete%d", i))
+		case 7:
+			// a node cordoned or uncordoned (spec.unschedulable)
+			ev.Kind = cluster.EventCordon
+			if rapid.Bool().Draw(t, fmt.Sprintf("uncordon%d", i)) {
+				ev.Kind = cluster.EventUncordon
+			}
+			ev.Target = cluster.Key{Kind: cluster.KindNode, Name: fmt.Sprintf("n%d", rapid.IntRange(1, nodes).Draw(t, fmt.Sprintf("cordon%d", i)))}
 		}
 		s.sc.Events = append(s.sc.Events, ev)
 		s.desc = append(s.desc, fmt.Sprintf("at %v %s %s %v %q", at, ev.Kind, ev.Target, wcdDeref(ev.Replicas), ev.Image))
