@@ -322,3 +322,40 @@ func TestBudgetNotWokenByItsControllers(t *testing.T) {
 		t.Errorf("budget written when only its pods' StatefulSet changed: %v", got)
 	}
 }
+
+// TestBudgetNotWokenByOtherEvictedPods: a pod of the budget's namespace
+// that the budget does not select, evicted (DisruptionTarget=True, then
+// deleted gracefully), does not sync the budget, whose sync fails (its
+// pods' ReplicaSet is gone) and would write its fail-safe status again:
+// upstream's pod handlers enqueue the budgets that select a pod, and the
+// stale-condition worker only pods not being deleted.
+func TestBudgetNotWokenByOtherEvictedPods(t *testing.T) {
+	b := budget("pdb", "web", 0)
+	one := intstr.Int(1)
+	b.Spec.MinAvailable, b.Spec.MaxUnavailable = nil, &one
+	set := statefulSet("db", 1)
+	set.Spec.VolumeClaimTemplates = nil
+	sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("n1"), replicaSet("web", 2), set, b},
+		Events: []cluster.Event{
+			{At: time.Minute, Kind: cluster.EventDelete, Target: cluster.Key{Kind: cluster.KindReplicaSet, Namespace: "default", Name: "web"}},
+			{At: 70 * time.Second, Kind: cluster.EventEvict, Target: cluster.Key{Kind: cluster.KindPod, Namespace: "default", Name: "db-0"}},
+		}}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Run(t0.Add(2 * time.Minute))
+	evicted := false
+	for _, e := range w.Trace {
+		if e.Write != nil && e.Write.Subresource == "eviction" && e.Err == "" && e.Time.Equal(t0.Add(70*time.Second)) {
+			evicted = true
+		}
+	}
+	if !evicted {
+		t.Fatal("db-0 was not evicted at 70s")
+	}
+	got := budgetWrites(w.Trace, "pdb")
+	if got[time.Minute] != 2 || got[70*time.Second] != 0 || got[100*time.Second] != 0 {
+		t.Errorf("budget writes %v: want 2 at 1m, none at 1m10s (eviction of db-0) nor at 1m40s (its removal)", got)
+	}
+}

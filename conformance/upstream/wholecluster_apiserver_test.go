@@ -70,6 +70,10 @@ import (
 //     resourceVersion order through an unbounded buffer (the tracker's own
 //     watch channel holds 100 events and panics when full).
 //
+// pods/eviction is not answered here (a create of a subresource is a
+// BadRequest): wcWorld.Evict runs v1.36.3's eviction subresource over
+// this server (wholecluster_eviction_test.go).
+//
 // Not modelled: validation (an invalid request is stored), admission
 // (no DefaultTolerationSeconds: pods carry no default not-ready /
 // unreachable tolerations, so taint eviction deletes them at once),

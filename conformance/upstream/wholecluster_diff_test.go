@@ -77,10 +77,13 @@ import (
 //
 // Compared: every controller write of every instant, in order (verb,
 // resource, subresource, namespace, name, uid precondition, grace period,
-// whether the API server refused it, and the object as the adapter models
-// it: the world's through k8s.To…, the harness's through k8s.From… then
-// To…, resourceVersions dropped), and at the end every stored object in
-// the adapter's model.
+// propagation policy, whether the API server refused it, and the object as
+// the adapter models it: the world's through k8s.To…, the harness's
+// through k8s.From… then To…, resourceVersions dropped), the garbage
+// collector's deletes, the answer to every pods/eviction request (a user's
+// or a drain's: sent to v1.36.3's own eviction subresource, wcWorld.Evict,
+// whatever the world answered; code, and a 429's DisruptionBudget cause),
+// and at the end every stored object in the adapter's model.
 //
 // What a difference does. Each difference is either
 //   - documented nondeterminism of upstream put in one canonical form on
@@ -377,6 +380,65 @@ func wcdIsEnv(ctl string) bool {
 	return ctl == cluster.CtlScheduler || ctl == cluster.CtlUser || strings.HasPrefix(ctl, cluster.CtlKubelet)
 }
 
+// wcdEvictions counts the evictions sent to the harness by its answer's
+// code.
+var wcdEvictions = map[int32]int{}
+
+// wcdEvictionSeg is the compared segment of an eviction's answer.
+const wcdEvictionSeg = "eviction create pods/eviction"
+
+// wcdIsEviction reports whether e is a pods/eviction request (the user's
+// or a drain's): the harness sends it to v1.36.3's eviction subresource
+// (wcWorld.Evict) and the two answers are compared.
+func wcdIsEviction(e cluster.Entry) bool {
+	return e.Write != nil && e.Write.Resource == "pods" && e.Write.Subresource == "eviction" && e.Write.Verb == plan.VerbCreate
+}
+
+// wcdEvictionLine is an eviction's answer as compared: its code and, for a
+// 429, the DisruptionBudget cause's message (a 403's message is left out:
+// package pdb's Evict gives none; see pdb_evict_diff_test.go).
+func wcdEvictionLine(ns, name string, a wcEviction) wcdLine {
+	if a.code != 429 {
+		a.msg = ""
+	}
+	return wcdLine{wcdEvictionSeg, ns + "/" + name, fmt.Sprintf("%s %s/%s %s", wcdEvictionSeg, ns, name, a)}
+}
+
+// wcdWorldEviction is the world's answer to an eviction, from its trace
+// entry's error (State.evict: a *field.Error whose value is "<pod>:
+// <reason> <message>" and whose sentinel is the code's).
+func wcdWorldEviction(errText string) wcEviction {
+	if errText == "" {
+		return wcEviction{code: 201}
+	}
+	var a wcEviction
+	switch {
+	case strings.HasSuffix(errText, ": "+cluster.ErrTooManyRequests.Error()):
+		a.code = 429
+	case strings.HasSuffix(errText, ": "+cluster.ErrForbidden.Error()):
+		a.code = 403
+	case strings.HasSuffix(errText, ": "+cluster.ErrNotFound.Error()):
+		a.code = 404
+	case strings.HasSuffix(errText, ": "+cluster.ErrConflict.Error()):
+		a.code = 409
+	default:
+		return wcEviction{code: -1, msg: errText}
+	}
+	if v, ok := strings.CutPrefix(errText, "metadata.name: "); ok {
+		if q, err := strconv.QuotedPrefix(v); err == nil {
+			if u, err := strconv.Unquote(q); err == nil {
+				// "<pod>: <reason> <message>"
+				if _, rest, ok := strings.Cut(u, ": "); ok {
+					if _, msg, ok := strings.Cut(rest, " "); ok {
+						a.msg = msg
+					}
+				}
+			}
+		}
+	}
+	return a
+}
+
 // wcdGCPoint is where, in the entries of one round of the world's
 // instant, the world's environment runs its garbage collector: after the
 // scenario's user events (the first round's leading user writes, drain
@@ -503,6 +565,8 @@ func (p *wcdPair) applyEnv(e cluster.Entry) error {
 	}
 	verb, sub := wr.Verb, wr.Subresource
 	switch {
+	case wcdIsEviction(e):
+		return fmt.Errorf("eviction %s/%s sent as an environment write", wr.Namespace, wr.Name)
 	case wr.Verb == plan.VerbCreate && wr.Subresource == "binding":
 		verb = plan.VerbUpdate
 	case wr.Verb == plan.VerbCreate && wr.Subresource != "":
@@ -535,6 +599,10 @@ func (p *wcdPair) instant(end time.Time) (bool, string, error) {
 	p.pending = map[string][]wcdPending{}
 	var want []wcdLine
 	for _, e := range full {
+		if wcdIsEviction(e) {
+			want = append(want, wcdEvictionLine(e.Write.Namespace, e.Write.Name, wcdWorldEviction(e.Err)))
+			continue
+		}
 		if e.Write == nil || wcdIsEnv(e.Controller) {
 			continue
 		}
@@ -592,6 +660,17 @@ func (p *wcdPair) instant(end time.Time) (bool, string, error) {
 				break
 			}
 			e := full[i]
+			if wcdIsEviction(e) {
+				// sent whatever the world answered: the answers are
+				// compared
+				ans, err := p.h.Evict(e.Controller, e.Write.Namespace, e.Write.Name)
+				if err != nil {
+					return false, "", err
+				}
+				got = append(got, wcdEvictionLine(e.Write.Namespace, e.Write.Name, ans))
+				wcdEvictions[ans.code]++
+				continue
+			}
 			if e.Write == nil || !wcdIsEnv(e.Controller) || e.Err != "" {
 				continue
 			}
@@ -1090,7 +1169,8 @@ func wcdTemplate(app, image string) v1.PodTemplateSpec {
 // wcdGen draws a small scenario: 1–4 nodes, 1–3 workloads of any kind
 // created at the start, and timed events (scale, image change of any
 // templated workload — StatefulSets included —, a node stopping and
-// restarting its heartbeats, a node cordoned or uncordoned, a Deployment
+// restarting its heartbeats, a node cordoned, uncordoned or drained, a
+// StatefulSet's pod evicted, a Deployment
 // paused or resumed, a Job or CronJob suspended or resumed, a workload
 // deleted; pods failing or never becoming ready), and half the time a PodDisruptionBudget over one
 // workload's pods (wcdBudget) whose status writes are compared.
@@ -1189,7 +1269,7 @@ func wcdGen(t *rapid.T) wcdScenario {
 	for i := 0; i < ne; i++ {
 		at := time.Duration(rapid.IntRange(1, 24).Draw(t, fmt.Sprintf("at%d", i))) * 5 * time.Second
 		ev := cluster.Event{At: at}
-		switch rapid.IntRange(0, 7).Draw(t, fmt.Sprintf("ev%d", i)) {
+		switch rapid.IntRange(0, 9).Draw(t, fmt.Sprintf("ev%d", i)) {
 		case 0:
 			if len(scalable) == 0 {
 				continue
@@ -1229,6 +1309,26 @@ func wcdGen(t *rapid.T) wcdScenario {
 				ev.Kind = cluster.EventUncordon
 			}
 			ev.Target = cluster.Key{Kind: cluster.KindNode, Name: fmt.Sprintf("n%d", rapid.IntRange(1, nodes).Draw(t, fmt.Sprintf("cordon%d", i)))}
+		case 8:
+			// a node drained: cordoned, its pods (not a DaemonSet's)
+			// evicted through pods/eviction, refused ones retried
+			ev.Kind = cluster.EventDrain
+			ev.Target = cluster.Key{Kind: cluster.KindNode, Name: fmt.Sprintf("n%d", rapid.IntRange(1, nodes).Draw(t, fmt.Sprintf("drain%d", i)))}
+		case 9:
+			// a StatefulSet's pod evicted (the one kind whose pod
+			// names are known in advance)
+			var sets []cluster.Key
+			for _, k := range workloads {
+				if k.Kind == cluster.KindStatefulSet {
+					sets = append(sets, k)
+				}
+			}
+			if len(sets) == 0 {
+				continue
+			}
+			set := rapid.SampledFrom(sets).Draw(t, fmt.Sprintf("evictSet%d", i))
+			ev.Kind = cluster.EventEvict
+			ev.Target = cluster.Key{Kind: cluster.KindPod, Namespace: set.Namespace, Name: fmt.Sprintf("%s-%d", set.Name, rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("evictPod%d", i)))}
 		}
 		s.sc.Events = append(s.sc.Events, ev)
 		s.desc = append(s.desc, fmt.Sprintf("at %v %s %s %v %q", at, ev.Kind, ev.Target, wcdDeref(ev.Replicas), ev.Image))
@@ -1390,6 +1490,9 @@ func TestWholeClusterDifferential(t *testing.T) {
 	}
 	for k, n := range wcdNondet {
 		t.Logf("stopped at %s: %d scenarios (upstream nondeterminism or a harness limitation, see wcdDeleteChoice; the states then differ)", k, n)
+	}
+	for _, c := range slices.Sorted(maps.Keys(wcdEvictions)) {
+		t.Logf("evictions answered %d by upstream: %d", c, wcdEvictions[c])
 	}
 	for k, n := range wcdNondetHits {
 		t.Logf("documented nondeterminism %s: %d lines put in canonical form", k, n)

@@ -55,6 +55,7 @@ import (
 	"k8s.io/kubernetes/pkg/controller/replicaset"
 	"k8s.io/kubernetes/pkg/controller/statefulset"
 	"k8s.io/kubernetes/pkg/controller/tainteviction"
+	podstorage "k8s.io/kubernetes/pkg/registry/core/pod/storage"
 	testingclock "k8s.io/utils/clock/testing"
 
 	"github.com/kubesem/kubesem/plan"
@@ -590,10 +591,12 @@ type wcWorld struct {
 	// a failed sync, writes even when nothing changed)
 	pdbSeen map[string]string
 	pdbLast map[string]time.Time
-	step    wcRecord   // the controller and key writing now
-	cur     []wcRecord // records of the running step
-	trace   []wcRecord
-	restore func()
+	// evictions is the eviction subresource (wholecluster_eviction_test.go)
+	evictions *podstorage.EvictionREST
+	step      wcRecord   // the controller and key writing now
+	cur       []wcRecord // records of the running step
+	trace     []wcRecord
+	restore   func()
 }
 
 // wcJobController is the Job controller's sync entry point.
