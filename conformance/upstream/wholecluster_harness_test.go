@@ -206,7 +206,8 @@ import (
 //
 // The environment: Apply (any create, update — "status" and "binding"
 // subresources included — or delete, by a named actor: scheduler,
-// kubelet/<node>, user …) and CollectGarbage are the hooks; the
+// kubelet/<node>, user …), Evict (pods/eviction through v1.36.3's
+// eviction subresource) and CollectGarbage are the hooks; the
 // environment model itself (which pod binds where, when a kubelet reports
 // what) is the caller's: the tests here drive a small one, the kubesem
 // cluster package's is meant to drive both sides. syncQuiet repeats
