@@ -73,7 +73,10 @@ type Result struct {
 //     main resource the status is kept and generation is bumped when the spec
 //     changed; on subresource "status" only the status and the annotations
 //     are taken. An object
-//     being deleted whose last finalizer is removed is removed.
+//     being deleted whose last finalizer is removed is removed. An update
+//     that changes nothing is not stored (the object's version does not
+//     change and no controller wakes), as the API server skips writing it
+//     and sends no watch event.
 //   - create on pods/binding sets spec.nodeName (ErrConflict when already
 //     bound) and the PodScheduled condition.
 //   - create on pods/eviction decides the eviction with [pdb.Evict] against
@@ -330,6 +333,11 @@ func (s *State) update(k Kind, w plan.Write, now time.Time) (Result, error) {
 			s.remove(k, n)
 			return Result{Key: Key{k, n.ns, n.name}, Removed: true, UID: om.UID}, nil
 		}
+	}
+	if reflect.DeepEqual(obj, old) {
+		// the API server stores nothing and sends no watch event for an
+		// update that changes nothing: no controller wakes
+		return Result{Key: Key{k, n.ns, n.name}, Object: old, UID: om.UID}, nil
 	}
 	s.put(k, obj)
 	return Result{Key: Key{k, n.ns, n.name}, Object: obj, UID: om.UID}, nil

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/kubesem/kubesem/meta"
@@ -21,6 +22,37 @@ func disruptionController() controller {
 		name:  CtlDisruption,
 		reads: []Kind{KindPodDisruptionBudget, KindPod, KindDeployment, KindReplicaSet, KindReplicationController, KindStatefulSet},
 		keys:  func(w *World) []Key { return w.State.Keys(KindPodDisruptionBudget) },
+		// A budget syncs when it changed, or one of the pods its
+		// selector matches was written, added or removed, or a pod of
+		// its namespace the stale-condition worker would take
+		// (staleCandidate) changed, or at its requeue: upstream's
+		// handlers enqueue a budget on its own events and on the events
+		// of a pod it selects (getPdbForPod), not on its pods'
+		// controllers' (a Deployment scaled whose pods did not change
+		// leaves the budget's expectedPods as it was until they do). The
+		// simplifications: a pod two budgets select wakes both, where
+		// upstream enqueues the first its lister returns; and a stale
+		// candidate's change (or its requeue) syncs the budgets of its
+		// namespace, where upstream's stale-pod worker handles the pod
+		// alone (a budget whose sync fails then writes its fail-safe
+		// status once more).
+		wake: func(w *World, k Key) string {
+			b, _ := w.State.Get(k).(*pdb.PodDisruptionBudget)
+			if b == nil {
+				return ""
+			}
+			buf := strconv.AppendUint(nil, w.State.stamp(k), 10)
+			for _, p := range w.budgetPods(b) {
+				if !(b.Spec.Selector != nil && b.Spec.Selector.Matches(p.Labels)) && !staleCandidate(p) {
+					continue
+				}
+				buf = append(buf, ' ')
+				buf = append(buf, p.Name...)
+				buf = append(buf, '@')
+				buf = strconv.AppendUint(buf, w.State.stamp(Key{KindPod, p.Namespace, p.Name}), 10)
+			}
+			return string(buf)
+		},
 		step: func(w *World, k Key, now time.Time) stepOut {
 			b, _ := w.State.Get(k).(*pdb.PodDisruptionBudget)
 			if b == nil {
@@ -75,6 +107,17 @@ func (w *World) pdbControllers(pods []*podstatus.Pod) []pdb.Controller {
 		}
 	}
 	return out
+}
+
+// staleCandidate reports whether the disruption controller's pod handlers
+// would queue pod p for its stale-condition worker: not being deleted, with
+// a DisruptionTarget=True condition.
+//
+// Source: upstream pkg/controller/disruption/disruption.go
+// nonTerminatingPodHasStaleDisruptionCondition (v1.36.3).
+func staleCandidate(p *podstatus.Pod) bool {
+	c := p.Condition(podstatus.DisruptionTarget)
+	return p.DeletionTimestamp == nil && c != nil && c.Status == meta.ConditionTrue
 }
 
 func replicasOrOne(r *int32) *int32 {

@@ -27,6 +27,10 @@ const (
 	ReasonDrain     plan.Reason = "Drain"
 )
 
+// PropagationBackground is the propagationPolicy of the user's and the
+// garbage collector's deletes.
+const PropagationBackground = "Background"
+
 // The environment's controller names in the trace.
 const (
 	CtlScheduler = "scheduler"
@@ -149,7 +153,10 @@ func (w *World) environment(now time.Time) {
 // collectGarbage deletes the dependents whose every owner is gone
 // (background propagation). The simplification: the garbage collector
 // acts at the instant the owner is removed, at once, and deletes each
-// dependent with a plain DELETE (pods gracefully).
+// dependent with a DELETE carrying its uid as precondition and
+// propagationPolicy Background (pods gracefully), as upstream's
+// attemptToDeleteItem does for an object without a solid owner (the
+// resourceVersion precondition it also sends is not modelled).
 func (w *World) collectGarbage(now time.Time) {
 	for len(w.gc) > 0 {
 		uids := w.gc
@@ -176,7 +183,7 @@ func (w *World) collectGarbage(now time.Time) {
 					continue
 				}
 				w.apply(CtlGC, plan.Write{Verb: plan.VerbDelete, Resource: k.Kind.Resource(),
-					Namespace: k.Namespace, Name: k.Name, UID: m.UID, Reason: ReasonGarbage}, now)
+					Namespace: k.Namespace, Name: k.Name, UID: m.UID, PropagationPolicy: PropagationBackground, Reason: ReasonGarbage}, now)
 			}
 		}
 	}

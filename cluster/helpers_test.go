@@ -14,6 +14,7 @@ import (
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/pdb"
 	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
 	"github.com/kubesem/kubesem/statefulset"
 )
@@ -123,5 +124,15 @@ func statefulSet(name string, replicas int32) *statefulset.StatefulSet {
 			Template: podstatus.Template{ObjectMeta: meta.ObjectMeta{Labels: labels},
 				Spec: podstatus.Spec{Containers: []podstatus.Container{{Name: "db", Image: "db:1"}}}},
 			VolumeClaimTemplates: []statefulset.Claim{{ObjectMeta: meta.ObjectMeta{Name: "data"}}}},
+	}
+}
+
+func replicaSet(name string, replicas int32) *replicaset.ReplicaSet {
+	labels := map[string]string{"app": name}
+	return &replicaset.ReplicaSet{
+		ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", Generation: 1},
+		Spec: replicaset.Spec{Replicas: &replicas, Selector: &meta.LabelSelector{MatchLabels: labels},
+			Template: podstatus.Template{ObjectMeta: meta.ObjectMeta{Labels: labels},
+				Spec: podstatus.Spec{Containers: []podstatus.Container{{Name: "app", Image: name + ":1"}}}}},
 	}
 }

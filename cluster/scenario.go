@@ -73,7 +73,8 @@ const (
 	EventResume EventKind = "resume"
 	// EventCreate creates Object; EventUpdate replaces the object named
 	// by Object's kind, namespace and name with it; EventDelete deletes
-	// Target (background propagation).
+	// Target with propagationPolicy Background, as kubectl delete sends
+	// it (without it the API server would orphan a batch/v1 Job's pods).
 	EventCreate EventKind = "create"
 	EventUpdate EventKind = "update"
 	EventDelete EventKind = "delete"
@@ -287,7 +288,7 @@ func (w *World) userEvent(e Event, now time.Time) {
 		return
 	case EventDelete:
 		w.apply(CtlUser, plan.Write{Verb: plan.VerbDelete, Resource: e.Target.Kind.Resource(),
-			Namespace: e.Target.Namespace, Name: e.Target.Name, Reason: reason}, now)
+			Namespace: e.Target.Namespace, Name: e.Target.Name, PropagationPolicy: PropagationBackground, Reason: reason}, now)
 		return
 	case EventEvict:
 		w.apply(CtlUser, plan.Write{Verb: plan.VerbCreate, Resource: "pods", Subresource: "eviction",

@@ -6,9 +6,12 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/cluster"
+	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/pdb"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -219,5 +222,140 @@ func TestStatefulSetOrderedRollout(t *testing.T) {
 	}
 	if s := w.State.StatefulSets()[0].Status; s.UpdatedReplicas != 3 || s.ReadyReplicas != 3 || s.CurrentRevision != s.UpdateRevision {
 		t.Errorf("status %+v", s)
+	}
+}
+
+// TestDeleteCascadesInBackground: deleting a Deployment is a DELETE with
+// propagationPolicy Background (kubectl's), and the garbage collector
+// deletes its ReplicaSet, then that ReplicaSet's pods, each with its uid
+// as precondition and Background, as upstream's attemptToDeleteItem does.
+func TestDeleteCascadesInBackground(t *testing.T) {
+	sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("n1"), deployment("web", 2, "web:1")},
+		Events: []cluster.Event{{At: time.Minute, Kind: cluster.EventDelete, Target: cluster.Key{Kind: cluster.KindDeployment, Namespace: "default", Name: "web"}}}}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Run(t0.Add(2 * time.Minute))
+	got := map[string]int{}
+	for _, e := range w.Trace {
+		if e.Write == nil || e.Write.Verb != plan.VerbDelete || e.Controller != cluster.CtlUser && e.Controller != cluster.CtlGC {
+			continue
+		}
+		if e.Write.PropagationPolicy != cluster.PropagationBackground || e.Err != "" {
+			t.Errorf("%s %s/%s: propagationPolicy %q, error %q", e.Controller, e.Write.Resource, e.Write.Name, e.Write.PropagationPolicy, e.Err)
+		}
+		if e.Controller == cluster.CtlGC && e.Write.UID == "" {
+			t.Errorf("garbage collector's delete of %s/%s without a uid precondition", e.Write.Resource, e.Write.Name)
+		}
+		got[e.Controller+" "+e.Write.Resource]++
+	}
+	want := map[string]int{"user deployments": 1, "garbage-collector replicasets": 1, "garbage-collector pods": 2}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("deletes %v, want %v", got, want)
+	}
+}
+
+// budgetWrites counts the disruption controller's writes of budget name
+// at each instant from t0.
+func budgetWrites(tr []cluster.Entry, name string) map[time.Duration]int {
+	out := map[time.Duration]int{}
+	for _, e := range tr {
+		if e.Controller == cluster.CtlDisruption && e.Write != nil && e.Write.Resource == "poddisruptionbudgets" && e.Write.Name == name {
+			out[e.Time.Sub(t0)]++
+		}
+	}
+	return out
+}
+
+// TestFailSafeBudgetQuiets: once its pods' ReplicaSet is deleted, a budget
+// needing their scale fails its sync and writes the fail-safe status
+// (v1.36.3 failSafe writes even when nothing changed): once, then once more
+// as its own write wakes it — an update that changes nothing is not stored
+// and wakes no one, so the instant ends there, as upstream's API server
+// sends no watch event for it.
+func TestFailSafeBudgetQuiets(t *testing.T) {
+	b := budget("pdb", "web", 0)
+	one := intstr.Int(1)
+	b.Spec.MinAvailable, b.Spec.MaxUnavailable = nil, &one
+	sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("n1"), replicaSet("web", 2), b},
+		Events: []cluster.Event{{At: time.Minute, Kind: cluster.EventDelete, Target: cluster.Key{Kind: cluster.KindReplicaSet, Namespace: "default", Name: "web"}}}}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Run(t0.Add(61 * time.Second))
+	if n := budgetWrites(w.Trace, "pdb")[time.Minute]; n != 2 {
+		t.Errorf("fail-safe writes at the deletion: %d, want 2", n)
+	}
+	st := w.State.Get(cluster.Key{Kind: cluster.KindPodDisruptionBudget, Namespace: "default", Name: "pdb"}).(*pdb.PodDisruptionBudget).Status
+	if len(st.Conditions) != 1 || st.Conditions[0].Reason != string(pdb.ReasonSyncFailed) {
+		t.Errorf("conditions %+v, want SyncFailed", st.Conditions)
+	}
+}
+
+// TestBudgetNotWokenByItsControllers: scaling a StatefulSet whose pod is
+// not ready (it creates no pod: OrderedReady) does not sync the budget
+// over its pods: v1.36.3's disruption controller is woken by its budgets'
+// and pods' events, not by their controllers'.
+func TestBudgetNotWokenByItsControllers(t *testing.T) {
+	set := statefulSet("db", 1)
+	set.Spec.VolumeClaimTemplates = nil
+	b := budget("pdb", "", 0)
+	b.Spec.Selector = &meta.LabelSelector{MatchLabels: map[string]string{"sts": "db"}}
+	half := intstr.Percent(50)
+	b.Spec.MinAvailable, b.Spec.MaxUnavailable = nil, &half
+	three := int32(3)
+	sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("n1"), set, b},
+		Pods:   []cluster.PodBehavior{{NeverReady: true}},
+		Events: []cluster.Event{{At: time.Minute, Kind: cluster.EventScale, Target: cluster.Key{Kind: cluster.KindStatefulSet, Namespace: "default", Name: "db"}, Replicas: &three}}}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Run(t0.Add(90 * time.Second))
+	got := budgetWrites(w.Trace, "pdb")
+	if got[0] == 0 {
+		t.Errorf("no budget write at the start: %v", got)
+	}
+	if got[time.Minute] != 0 {
+		t.Errorf("budget written when only its pods' StatefulSet changed: %v", got)
+	}
+}
+
+// TestBudgetNotWokenByOtherEvictedPods: a pod of the budget's namespace
+// that the budget does not select, evicted (DisruptionTarget=True, then
+// deleted gracefully), does not sync the budget, whose sync fails (its
+// pods' ReplicaSet is gone) and would write its fail-safe status again:
+// upstream's pod handlers enqueue the budgets that select a pod, and the
+// stale-condition worker only pods not being deleted.
+func TestBudgetNotWokenByOtherEvictedPods(t *testing.T) {
+	b := budget("pdb", "web", 0)
+	one := intstr.Int(1)
+	b.Spec.MinAvailable, b.Spec.MaxUnavailable = nil, &one
+	set := statefulSet("db", 1)
+	set.Spec.VolumeClaimTemplates = nil
+	sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("n1"), replicaSet("web", 2), set, b},
+		Events: []cluster.Event{
+			{At: time.Minute, Kind: cluster.EventDelete, Target: cluster.Key{Kind: cluster.KindReplicaSet, Namespace: "default", Name: "web"}},
+			{At: 70 * time.Second, Kind: cluster.EventEvict, Target: cluster.Key{Kind: cluster.KindPod, Namespace: "default", Name: "db-0"}},
+		}}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Run(t0.Add(2 * time.Minute))
+	evicted := false
+	for _, e := range w.Trace {
+		if e.Write != nil && e.Write.Subresource == "eviction" && e.Err == "" && e.Time.Equal(t0.Add(70*time.Second)) {
+			evicted = true
+		}
+	}
+	if !evicted {
+		t.Fatal("db-0 was not evicted at 70s")
+	}
+	got := budgetWrites(w.Trace, "pdb")
+	if got[time.Minute] != 2 || got[70*time.Second] != 0 || got[100*time.Second] != 0 {
+		t.Errorf("budget writes %v: want 2 at 1m, none at 1m10s (eviction of db-0) nor at 1m40s (its removal)", got)
 	}
 }

@@ -70,11 +70,18 @@ import (
 //     resourceVersion order through an unbounded buffer (the tracker's own
 //     watch channel holds 100 events and panics when full).
 //
+// pods/eviction is not answered here (a create of a subresource is a
+// BadRequest): wcWorld.Evict runs v1.36.3's eviction subresource over
+// this server (wholecluster_eviction_test.go).
+//
 // Not modelled: validation (an invalid request is stored), admission
 // (no DefaultTolerationSeconds: pods carry no default not-ready /
 // unreachable tolerations, so taint eviction deletes them at once),
 // field managers and server-side apply (no controller here uses it),
-// deletion propagation (see wcWorld.CollectGarbage), and watch
+// deletion propagation other than background (a delete whose policy,
+// given or the resource's default — orphan for a batch/v1 Job — is
+// orphan or foreground is refused; the dependents of a background
+// delete are wcWorld.CollectGarbage's), and watch
 // bookmarks, timeouts and relists (a watch lasts as long as the world).
 //
 // Deterministic names and uids. The API server draws a generateName
@@ -385,8 +392,11 @@ func (s *wcAPIServer) store(gvr schema.GroupVersionResource, cur, next runtime.O
 	if cm.GetDeletionTimestamp() != nil && len(nm.GetFinalizers()) == 0 && !wcGracefullyTerminating(cur) {
 		return next, s.remove(gvr, cm.GetNamespace(), cm.GetName(), cur)
 	}
-	if reflect.DeepEqual(cur, next) {
-		// the API server writes nothing (and sends no event) for a no-op
+	// the API server writes nothing (and sends no event) for a no-op: the
+	// encodings compared, the request's resourceVersion (none: an
+	// unconditional update) aside
+	nm.SetResourceVersion(cm.GetResourceVersion())
+	if a, b := wcJSON(cur), wcJSON(next); a != "" && a == b {
 		return cur.DeepCopyObject(), nil
 	}
 	nm.SetResourceVersion(s.nextRV())
@@ -395,6 +405,15 @@ func (s *wcAPIServer) store(gvr schema.GroupVersionResource, cur, next runtime.O
 	}
 	s.emit(gvr, watch.Modified, next)
 	return next.DeepCopyObject(), nil
+}
+
+// wcJSON is obj's JSON encoding ("" if it has none).
+func wcJSON(obj runtime.Object) string {
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return ""
+	}
+	return string(b)
 }
 
 // wcGracefullyTerminating: a pod in its grace period stays until the
@@ -478,6 +497,26 @@ func (s *wcAPIServer) delete(gvr schema.GroupVersionResource, ns, name string, o
 		return nil, err
 	}
 	cm, _ := meta.Accessor(cur)
+	// propagation: the request's policy, else the resource's default
+	// (DefaultGarbageCollectionPolicy: OrphanDependents for batch/v1
+	// Jobs, registry/batch/job/strategy.go; background for the other
+	// modelled kinds); only background is modelled (the dependents are
+	// then the garbage collector's, wcWorld.CollectGarbage)
+	policy := metav1.DeletePropagationBackground
+	if _, job := cur.(*batch.Job); job {
+		policy = metav1.DeletePropagationOrphan
+	}
+	if opts.PropagationPolicy != nil {
+		policy = *opts.PropagationPolicy
+	} else if opts.OrphanDependents != nil {
+		policy = metav1.DeletePropagationBackground
+		if *opts.OrphanDependents {
+			policy = metav1.DeletePropagationOrphan
+		}
+	}
+	if policy != metav1.DeletePropagationBackground {
+		return nil, apierrors.NewBadRequest("wcAPIServer: propagationPolicy " + string(policy) + " not modelled")
+	}
 	if p := opts.Preconditions; p != nil {
 		if p.UID != nil && *p.UID != cm.GetUID() {
 			return nil, apierrors.NewConflict(gvr.GroupResource(), name, fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", *p.UID, cm.GetUID()))

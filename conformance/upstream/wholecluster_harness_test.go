@@ -1,6 +1,7 @@
 package upstream_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,13 +19,16 @@ import (
 
 	"github.com/go-logr/logr"
 	apps "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	batch "k8s.io/api/batch/v1"
 	coordv1 "k8s.io/api/coordination/v1"
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -32,6 +36,7 @@ import (
 	discoveryfake "k8s.io/client-go/discovery/fake"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	corelisters "k8s.io/client-go/listers/core/v1"
 	scalefake "k8s.io/client-go/scale/fake"
 	core "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
@@ -50,6 +55,7 @@ import (
 	"k8s.io/kubernetes/pkg/controller/replicaset"
 	"k8s.io/kubernetes/pkg/controller/statefulset"
 	"k8s.io/kubernetes/pkg/controller/tainteviction"
+	podstorage "k8s.io/kubernetes/pkg/registry/core/pod/storage"
 	testingclock "k8s.io/utils/clock/testing"
 
 	"github.com/kubesem/kubesem/plan"
@@ -97,11 +103,20 @@ import (
 //     syncHandler;
 //   - job: newControllerWithClock on the harness clock (no Workload or
 //     PodGroup informers: that feature is off by default); syncHandler;
+//     then its orphan worker's handleSingleOrphanPod for every pod that
+//     carries the tracking finalizer (at least the pods its handlers
+//     enqueue: an orphan pod's events, a deleted or finished Job's
+//     selector; it writes only for an orphan);
 //   - cronjob: NewControllerV2; sync; its now field;
 //   - disruption: NewDisruptionControllerInternal on the harness clock with
-//     the public constructor's stale-condition timeout (pdbUpStaleTimeout);
-//     sync for every budget, then syncStalePodDisruption for every pod
-//     carrying a DisruptionTarget condition;
+//     the public constructor's stale-condition timeout (pdbUpStaleTimeout),
+//     its pod lister listing in name order (wcSortedPods), a REST mapper,
+//     discovery and scale client as kube-apiserver serves the modelled
+//     kinds (scaleWorld);
+//     sync for every budget its handlers or its recheck queue would sync
+//     (pdbWake: the budget or a pod it selects changed since its last
+//     sync, or a disruptedPods entry expired), then syncStalePodDisruption
+//     for every pod carrying a DisruptionTarget condition;
 //   - podgc: NewPodGC with kube-controller-manager's default threshold
 //     (12,500, podgc/config/v1alpha1 defaults); one gc pass; its
 //     orphan-node quarantine queue is replaced by wcDelayQueue, the same
@@ -191,7 +206,8 @@ import (
 //
 // The environment: Apply (any create, update — "status" and "binding"
 // subresources included — or delete, by a named actor: scheduler,
-// kubelet/<node>, user …) and CollectGarbage are the hooks; the
+// kubelet/<node>, user …), Evict (pods/eviction through v1.36.3's
+// eviction subresource) and CollectGarbage are the hooks; the
 // environment model itself (which pod binds where, when a kubelet reports
 // what) is the caller's: the tests here drive a small one, the kubesem
 // cluster package's is meant to drive both sides. syncQuiet repeats
@@ -205,8 +221,11 @@ import (
 // RCs; no RC appears in these tests); no requeue bookkeeping (every
 // object is synced at every syncAll, which is at least what a requeue or
 // AddAfter asks for, and a due requeue between two instants waits for the
-// next one); taint-eviction work fires at the first syncAll at or after
-// its time.
+// next one), except for the CronJobs with cronRequeues and the budgets
+// (pdbWake: the disruption controller's fail-safe status write is sent
+// even when nothing changed, so a budget synced more often than its
+// handlers would wake it writes more); taint-eviction work fires at the
+// first syncAll at or after its time.
 
 var (
 	wcGVRPods         = v1.SchemeGroupVersion.WithResource("pods")
@@ -282,6 +301,9 @@ func wcNLReconcileLabels(nc *nodelifecycle.Controller, ctx context.Context, node
 // wcNLPodItem has the layout of nodelifecycle's podUpdateItem
 // (namespace, name), the argument of processPod.
 type wcNLPodItem struct{ namespace, name string }
+
+//go:linkname wcJobHandleOrphan k8s.io/kubernetes/pkg/controller/job.(*Controller).handleSingleOrphanPod
+func wcJobHandleOrphan(jm *jobcontroller.Controller, ctx context.Context, pod *v1.Pod) error
 
 //go:linkname wcCronSync k8s.io/kubernetes/pkg/controller/cronjob.(*ControllerV2).sync
 func wcCronSync(jm *cronjob.ControllerV2, ctx context.Context, key string) (*time.Duration, error)
@@ -564,10 +586,18 @@ type wcWorld struct {
 	cronRequeues bool
 	cronDue      map[string]time.Time
 	cronSeen     map[string]string
-	step         wcRecord   // the controller and key writing now
-	cur          []wcRecord // records of the running step
-	trace        []wcRecord
-	restore      func()
+	// pdbSeen is each budget's wake fingerprint at its last sync, pdbLast
+	// when that was (pdbWake): a budget syncs only when its handlers or
+	// its recheck queue would sync it (its fail-safe status write, after
+	// a failed sync, writes even when nothing changed)
+	pdbSeen map[string]string
+	pdbLast map[string]time.Time
+	// evictions is the eviction subresource (wholecluster_eviction_test.go)
+	evictions *podstorage.EvictionREST
+	step      wcRecord   // the controller and key writing now
+	cur       []wcRecord // records of the running step
+	trace     []wcRecord
+	restore   func()
 }
 
 // wcJobController is the Job controller's sync entry point.
@@ -594,6 +624,8 @@ func newWCWorld(start time.Time) (_ *wcWorld, err error) {
 		tePods:     map[string]wcTEPod{},
 		cronDue:    map[string]time.Time{},
 		cronSeen:   map[string]string{},
+		pdbSeen:    map[string]string{},
+		pdbLast:    map[string]time.Time{},
 	}
 	w.ctx, w.cancel = context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
 	defer func() {
@@ -656,9 +688,10 @@ func newWCWorld(start time.Time) (_ *wcWorld, err error) {
 		return nil, err
 	}
 	wcFieldOf(w.cjm, "now").Set(reflect.ValueOf(w.clock.Now))
-	w.pdbc = disruption.NewDisruptionControllerInternal(ctx, pods, pdbs, rcs, rss, deps, sss, w.client,
-		apimeta.NewDefaultRESTMapper(nil), &scalefake.FakeScaleClient{}, &discoveryfake.FakeDiscovery{Fake: &core.Fake{}},
-		w.clock, pdbUpStaleTimeout())
+	mapper, disc, scales := w.scaleWorld()
+	sortedPods := wcTyped[corelisters.PodLister]{inf: pods.inf, lister: wcSortedPods{pods.lister}}
+	w.pdbc = disruption.NewDisruptionControllerInternal(ctx, sortedPods, pdbs, rcs, rss, deps, sss, w.client,
+		mapper, scales, disc, w.clock, pdbUpStaleTimeout())
 	w.gcc = upodgc.NewPodGC(ctx, w.client, pods, nodes, 12500)
 	upStop(w.gcc) // its node queue, replaced by one on the harness clock
 	wcFieldOf(w.gcc, "nodeQueue").Set(reflect.ValueOf(workqueue.TypedDelayingInterface[string](&wcDelayQueue{now: w.clock.Now, wait: map[string]time.Time{}, in: map[string]bool{}})))
@@ -701,6 +734,90 @@ func newWCWorld(start time.Time) (_ *wcWorld, err error) {
 	return w, nil
 }
 
+// wcSortedPods is a pod lister whose lists are in (namespace, name) order:
+// the disruption controller's. Upstream's lister lists in Go map order
+// (cache.threadSafeMap's index sets), and the controller's fail-safe
+// condition names the first pod in that order whose controller it cannot
+// find (getExpectedScale: "found no controllers for pod …"), so any such
+// pod is upstream's answer, and a message that changes from one sync to
+// the next rewrites the status and wakes the budget again, a loop of
+// random length; the harness pins the order to names (the world names the
+// first by name), one of upstream's possible runs.
+type wcSortedPods struct{ corelisters.PodLister }
+
+func wcSortPods(ps []*v1.Pod, err error) ([]*v1.Pod, error) {
+	slices.SortFunc(ps, func(a, b *v1.Pod) int {
+		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
+	})
+	return ps, err
+}
+
+func (l wcSortedPods) List(sel labels.Selector) ([]*v1.Pod, error) {
+	return wcSortPods(l.PodLister.List(sel))
+}
+func (l wcSortedPods) Pods(ns string) corelisters.PodNamespaceLister {
+	return wcSortedNSPods{l.PodLister.Pods(ns)}
+}
+
+type wcSortedNSPods struct{ corelisters.PodNamespaceLister }
+
+func (l wcSortedNSPods) List(sel labels.Selector) ([]*v1.Pod, error) {
+	return wcSortPods(l.PodNamespaceLister.List(sel))
+}
+
+// scaleWorld is what the disruption controller reaches beyond its listers
+// (getScaleController): a REST mapper of every modelled workload kind,
+// discovery listing their resources with a scale subresource (autoscaling/v1
+// Scale) for the Deployments, ReplicaSets, StatefulSets and
+// ReplicationControllers only, as kube-apiserver serves them, and a scale
+// client answering from the harness's API server (NotFound for an object
+// that does not exist or a resource without scale).
+func (w *wcWorld) scaleWorld() (apimeta.RESTMapper, *discoveryfake.FakeDiscovery, *scalefake.FakeScaleClient) {
+	mapper := apimeta.NewDefaultRESTMapper(nil)
+	disc := &discoveryfake.FakeDiscovery{Fake: &core.Fake{}}
+	lists := map[string]*metav1.APIResourceList{}
+	scaled := map[schema.GroupResource]schema.GroupVersionResource{}
+	for _, gvr := range []schema.GroupVersionResource{wcGVRDeployments, wcGVRReplicaSets, wcGVRStatefulSets, wcGVRRCs, wcGVRDaemonSets, wcGVRJobs, wcGVRCronJobs} {
+		gvk := wcKindOf(gvr)
+		mapper.Add(gvk, apimeta.RESTScopeNamespace)
+		gv := gvr.GroupVersion().String()
+		l := lists[gv]
+		if l == nil {
+			l = &metav1.APIResourceList{GroupVersion: gv}
+			lists[gv] = l
+			disc.Resources = append(disc.Resources, l)
+		}
+		l.APIResources = append(l.APIResources, metav1.APIResource{Name: gvr.Resource, Namespaced: true, Kind: gvk.Kind})
+		switch gvr {
+		case wcGVRDeployments, wcGVRReplicaSets, wcGVRStatefulSets, wcGVRRCs:
+			l.APIResources = append(l.APIResources, metav1.APIResource{Name: gvr.Resource + "/scale", Namespaced: true,
+				Group: "autoscaling", Version: "v1", Kind: "Scale"})
+			scaled[gvr.GroupResource()] = gvr
+		}
+	}
+	sc := &scalefake.FakeScaleClient{}
+	sc.AddReactor("get", "*", func(a core.Action) (bool, kruntime.Object, error) {
+		g := a.(core.GetAction)
+		gr := g.GetResource().GroupResource()
+		gvr, ok := scaled[gr]
+		var o kruntime.Object
+		if ok {
+			o = w.get(gvr, g.GetNamespace(), g.GetName())
+		}
+		if o == nil {
+			return true, nil, apierrors.NewNotFound(gr, g.GetName())
+		}
+		m, _ := apimeta.Accessor(o)
+		replicas := wcFieldOf(o, "Spec").FieldByName("Replicas").Interface().(*int32)
+		out := &autoscalingv1.Scale{ObjectMeta: metav1.ObjectMeta{Name: m.GetName(), Namespace: m.GetNamespace(), UID: m.GetUID()}}
+		if replicas != nil {
+			out.Spec.Replicas = *replicas
+		}
+		return true, out, nil
+	})
+	return mapper, disc, sc
+}
+
 // close stops the informers and the controllers' queues and event
 // broadcasters, and restores the package clocks.
 func (w *wcWorld) close() {
@@ -739,6 +856,9 @@ func (w *wcWorld) react(a core.Action) (bool, kruntime.Object, error) {
 		}
 	case core.DeleteActionImpl:
 		wr = &plan.Write{Verb: plan.VerbDelete, Name: x.GetName(), GracePeriodSeconds: x.DeleteOptions.GracePeriodSeconds}
+		if p := x.DeleteOptions.PropagationPolicy; p != nil {
+			wr.PropagationPolicy = string(*p)
+		}
 		if p := x.DeleteOptions.Preconditions; p != nil && p.UID != nil {
 			wr.UID = string(*p.UID)
 		}
@@ -956,6 +1076,11 @@ func wcSortRuns(recs []wcRecord) {
 // ("scheduler", "kubelet/<node>", "user" …) to the API server, traced as
 // the controllers' writes are, the informers settled afterwards.
 func (w *wcWorld) Apply(actor string, verb plan.Verb, obj kruntime.Object, subresource string, grace *int64) (kruntime.Object, error) {
+	return w.ApplyPolicy(actor, verb, obj, subresource, grace, "")
+}
+
+// ApplyPolicy is Apply with a delete's propagationPolicy ("": none sent).
+func (w *wcWorld) ApplyPolicy(actor string, verb plan.Verb, obj kruntime.Object, subresource string, grace *int64, policy string) (kruntime.Object, error) {
 	k, ok := wcKinds[reflect.TypeOf(obj)]
 	if !ok {
 		return nil, fmt.Errorf("unmodelled kind %T", obj)
@@ -975,7 +1100,12 @@ func (w *wcWorld) Apply(actor string, verb plan.Verb, obj kruntime.Object, subre
 			a = core.NewUpdateAction(k.gvr, m.GetNamespace(), obj)
 		}
 	case plan.VerbDelete:
-		a = core.NewDeleteActionWithOptions(k.gvr, m.GetNamespace(), m.GetName(), metav1.DeleteOptions{GracePeriodSeconds: grace})
+		opts := metav1.DeleteOptions{GracePeriodSeconds: grace}
+		if policy != "" {
+			p := metav1.DeletionPropagation(policy)
+			opts.PropagationPolicy = &p
+		}
+		a = core.NewDeleteActionWithOptions(k.gvr, m.GetNamespace(), m.GetName(), opts)
 	default:
 		return nil, fmt.Errorf("verb %q not supported by Apply", verb)
 	}
@@ -987,12 +1117,20 @@ func (w *wcWorld) Apply(actor string, verb plan.Verb, obj kruntime.Object, subre
 	return out, err
 }
 
-// CollectGarbage is the environment's garbage collector, simplified:
-// every object that has owner references of which none exists any more
-// (by uid) is deleted with background propagation, as actor
-// "garbagecollector", in (resource, namespace, name) order; it repeats
-// until nothing is left to collect. Foreground deletion and orphaning are
-// not modelled. It returns the number of deletions.
+// CollectGarbage is the environment's garbage collector: every object
+// that has owner references of which none exists any more (by uid) and
+// that is not being deleted is deleted, as actor "garbagecollector", with
+// its uid as precondition and propagationPolicy Background — what
+// upstream's attemptToDeleteItem (pkg/controller/garbagecollector) sends
+// for an item without a solid owner and without an orphan or
+// foreground finalizer (its resourceVersion precondition is left out) —
+// in (resource, namespace, name) order; it repeats until nothing is left
+// to collect. Simplified: it runs when the environment calls it, at once
+// (upstream's runs on its own graph's events, with concurrent workers);
+// an object with some owners left and some gone is not touched (upstream
+// patches the dangling references away); foreground deletion and
+// orphaning are not modelled (the API server refuses them). It returns
+// the number of deletions.
 func (w *wcWorld) CollectGarbage() (int, error) {
 	resources := []schema.GroupVersionResource{wcGVRDeployments, wcGVRReplicaSets, wcGVRStatefulSets, wcGVRDaemonSets, wcGVRRevisions,
 		wcGVRJobs, wcGVRCronJobs, wcGVRPDBs, wcGVRPVCs, wcGVRRCs, wcGVRPods, wcGVRNodes, wcGVRLeases}
@@ -1007,7 +1145,11 @@ func (w *wcWorld) CollectGarbage() (int, error) {
 				uids[m.GetUID()] = true
 			}
 		}
-		var dead []kruntime.Object
+		type item struct {
+			gvr schema.GroupVersionResource
+			obj kruntime.Object
+		}
+		var dead []item
 		for _, r := range resources {
 			for _, o := range byRes[r] {
 				m, _ := apimeta.Accessor(o)
@@ -1016,21 +1158,34 @@ func (w *wcWorld) CollectGarbage() (int, error) {
 					continue
 				}
 				if !slices.ContainsFunc(refs, func(ref metav1.OwnerReference) bool { return uids[ref.UID] }) {
-					dead = append(dead, o)
+					dead = append(dead, item{r, o})
 				}
 			}
 		}
 		if len(dead) == 0 {
 			return n, nil
 		}
-		for _, o := range dead {
-			if _, err := w.Apply("garbagecollector", plan.VerbDelete, o, "", nil); err != nil {
+		for _, d := range dead {
+			m, _ := apimeta.Accessor(d.obj)
+			uid := m.GetUID()
+			policy := metav1.DeletePropagationBackground
+			a := core.NewDeleteActionWithOptions(d.gvr, m.GetNamespace(), m.GetName(),
+				metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}, PropagationPolicy: &policy})
+			w.begin(wcEnvironment, wcGarbageCollector)
+			_, err := w.client.Invokes(a, nil)
+			if serr := w.end(nil); serr != nil {
+				return n, serr
+			}
+			if err != nil && !apierrors.IsNotFound(err) {
 				return n, err
 			}
 			n++
 		}
 	}
 }
+
+// wcGarbageCollector is the garbage collector's actor name in the trace.
+const wcGarbageCollector = "garbagecollector"
 
 // get returns the stored object (nil if none).
 func (w *wcWorld) get(gvr schema.GroupVersionResource, ns, name string) kruntime.Object {
@@ -1094,7 +1249,24 @@ func (w *wcWorld) syncAll(now time.Time) ([]wcRecord, error) {
 		func() error {
 			return perKey(wcDaemonSet, wcGVRDaemonSets, func(k string) error { return dssync(ctx, k) })
 		},
-		func() error { return perKey(wcJob, wcGVRJobs, func(k string) error { return w.jm.sync(ctx, k) }) },
+		func() error {
+			if err := perKey(wcJob, wcGVRJobs, func(k string) error { return w.jm.sync(ctx, k) }); err != nil {
+				return err
+			}
+			// its orphan worker, for every pod that carries the tracking
+			// finalizer (handleSingleOrphanPod writes only for an orphan)
+			for _, o := range w.list(wcGVRPods) {
+				p := o.(*v1.Pod)
+				if !slices.Contains(p.Finalizers, batch.JobTrackingFinalizer) {
+					continue
+				}
+				w.begin(wcJob, wcKey(p))
+				if err := w.end(wcJobHandleOrphan(w.jc, ctx, p)); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
 		func() error {
 			if !w.cronRequeues {
 				return perKey(wcCronJob, wcGVRCronJobs, func(k string) error { _, err := wcCronSync(w.cjm, ctx, k); return err })
@@ -1123,8 +1295,19 @@ func (w *wcWorld) syncAll(now time.Time) ([]wcRecord, error) {
 			return nil
 		},
 		func() error {
-			if err := perKey(wcDisruption, wcGVRPDBs, func(k string) error { return pdbUpSync(w.pdbc, ctx, k) }); err != nil {
-				return err
+			for _, o := range w.list(wcGVRPDBs) {
+				key := wcKey(o)
+				fp, due := w.pdbWake(o.(*policyv1.PodDisruptionBudget), now)
+				if seen, ok := w.pdbSeen[key]; ok && seen == fp && !due {
+					continue
+				}
+				w.begin(wcDisruption, key)
+				err := pdbUpSync(w.pdbc, ctx, key)
+				if err := w.end(err); err != nil {
+					return err
+				}
+				// (seen as before the sync: its own writes wake it again)
+				w.pdbSeen[key], w.pdbLast[key] = fp, now
 			}
 			for _, o := range w.list(wcGVRPods) {
 				p := o.(*v1.Pod)
@@ -1154,6 +1337,34 @@ func (w *wcWorld) syncAll(now time.Time) ([]wcRecord, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return append([]wcRecord(nil), w.trace[from:]...), nil
+}
+
+// pdbWake is what wakes the disruption controller for budget b at now:
+// the fingerprint of what its handlers react to (its own resourceVersion
+// and those of the pods of its namespace its selector matches:
+// addDB/updateDB and addPod/updatePod/deletePod through getPdbForPod),
+// and whether its recheck is due (trySync's enqueuePdbForRecheck at the
+// expiry, DeletionTimeout after it, of a disruptedPods entry, here one
+// that expired since its last sync).
+func (w *wcWorld) pdbWake(b *policyv1.PodDisruptionBudget, now time.Time) (string, bool) {
+	parts := []string{b.ResourceVersion}
+	sel, err := metav1.LabelSelectorAsSelector(b.Spec.Selector)
+	if err == nil {
+		for _, o := range w.list(wcGVRPods) {
+			p := o.(*v1.Pod)
+			if p.Namespace == b.Namespace && sel.Matches(labels.Set(p.Labels)) {
+				parts = append(parts, p.Name+"@"+p.ResourceVersion)
+			}
+		}
+	}
+	due := false
+	last := w.pdbLast[wcKey(b)]
+	for _, t := range b.Status.DisruptedPods {
+		if at := t.Add(disruption.DeletionTimeout); at.After(last) && !at.After(now) {
+			due = true
+		}
+	}
+	return strings.Join(parts, ","), due
 }
 
 // cronFingerprint is what the CronJob controller's handlers react to: the

@@ -656,7 +656,11 @@ func TestWholeClusterAPIServer(t *testing.T) {
 	if n, err := w.CollectGarbage(); n != 0 || err != nil {
 		t.Errorf("collected %d (%v) while the owner exists", n, err)
 	}
-	if err := w.client.BatchV1().Jobs("default").Delete(ctx, "j", metav1.DeleteOptions{}); err != nil {
+	if err := w.client.BatchV1().Jobs("default").Delete(ctx, "j", metav1.DeleteOptions{}); err == nil {
+		t.Error("a Job's delete without propagationPolicy (batch/v1's default: orphan) was not refused")
+	}
+	bg := metav1.DeletePropagationBackground
+	if err := w.client.BatchV1().Jobs("default").Delete(ctx, "j", metav1.DeleteOptions{PropagationPolicy: &bg}); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := w.CollectGarbage(); n != 1 || err != nil || w.get(wcGVRPods, "default", "dep") != nil {
