@@ -55,7 +55,18 @@ generates it, the generateName), the labels and annotations kubesem
 predicts (the object may carry more: admission adds some), the owner
 references, and per kind what the controller decides: a ReplicaSet's whole
 spec, a pod's hostname, subdomain, nodeName and affinity, a
-ControllerRevision's revision number.
+ControllerRevision's revision number. An update matches any of the writes
+kubesem's sync makes to the object, not only the last (a controller may
+write one object more than once in a sync).
+
+The eviction API (a POST to pods/NAME/eviction: a user's request, decided
+by the API server) writes too: a budget's status with the pod added to
+disruptedPods is compared with kubesem's eviction decision (pdb.Evict of
+that pod on the objects before: it must allow the eviction and decrement
+that budget to the status written); the pod's DisruptionTarget condition
+with reason EvictionByEvictionAPI and the deletion of a pod that carries it
+are the request's, inputs. A refused eviction writes nothing and is not
+seen.
 
 What is ignored: resourceVersion, uid and managedFields anywhere,
 metadata.generation, the values of timestamps (a timestamp is compared only

@@ -91,6 +91,7 @@ func dsSettled(t *testing.T, ns, name string) (*appsv1.DaemonSet, []*corev1.Pod,
 func TestDaemonSetRollingUpdate(t *testing.T) {
 	ctx := context.Background()
 	ns := namespace(t)
+	sh := startShadow(t, ns) // shadow mode alongside: zero mismatches
 	wp, err := client.CoreV1().Pods(ns).Watch(ctx, metav1.ListOptions{})
 	podWatch := record(t, wp, err)
 
@@ -167,6 +168,7 @@ func TestDaemonSetRollingUpdate(t *testing.T) {
 			t.Errorf("after the update pod %s has hash %s, kubesem's current hash is %s", pod.Name, pod.Labels[appsv1.ControllerRevisionHashLabelKey], h.Hash)
 		}
 	}
+	sh.stop(t)
 }
 
 // affinityNode is the node a daemon pod's required node affinity pins it to.

@@ -64,6 +64,7 @@ func jobFinished(t *testing.T, ns, name string, cond batchv1.JobConditionType) *
 func TestJob(t *testing.T) {
 	ctx := context.Background()
 	ns := namespace(t)
+	sh := startShadow(t, ns) // shadow mode alongside: zero mismatches
 	wp, err := client.CoreV1().Pods(ns).Watch(ctx, metav1.ListOptions{})
 	podWatch := record(t, wp, err)
 
@@ -140,6 +141,7 @@ func TestJob(t *testing.T) {
 	if j.Status.Failed != 1 {
 		t.Errorf("Job failed with %d failed pods, want 1", j.Status.Failed)
 	}
+	sh.stop(t)
 }
 
 func equalStrings(a, b []string) bool {

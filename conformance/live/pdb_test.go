@@ -85,6 +85,7 @@ func budgetSettled(t *testing.T, ns, name string, allowed int32) *pdb.PodDisrupt
 func TestPDBGuardedEviction(t *testing.T) {
 	ctx := context.Background()
 	ns := namespace(t)
+	sh := startShadow(t, ns) // shadow mode alongside: zero mismatches
 	labels := map[string]string{"app": "guarded"}
 	run := func(name string) {
 		t.Helper()
@@ -149,4 +150,5 @@ func TestPDBGuardedEviction(t *testing.T) {
 	})
 	kb = budgetSettled(t, ns, "guard", 1)
 	evict(pods(t, ns)[0], kb, true)
+	sh.stop(t)
 }
