@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -480,8 +482,28 @@ func (s *shadowRun) stop(t *testing.T) {
 	if m := regexp.MustCompile(`(\d+) controller write\(s\) observed, (\d+) explained`).FindStringSubmatch(out); m == nil || m[1] == "0" {
 		t.Errorf("shadow observed no controller write:\n%s", filterQuiet(out))
 	} else {
-		t.Logf("shadow: %s controller writes observed, %s explained", m[1], m[2])
+		t.Logf("shadow: %s controller writes observed, %s explained: %s", m[1], m[2], explainedWrites(out))
 	}
+}
+
+var explainedLine = regexp.MustCompile(`(?m)^shadow: (?:(eviction) of .*: (\S+) \S+|(\S+) (\S+) \S+): as kubesem predicts$`)
+
+// explainedWrites counts shadow's explained writes by verb and resource.
+func explainedWrites(out string) string {
+	n := map[string]int{}
+	for _, m := range explainedLine.FindAllStringSubmatch(out, -1) {
+		if m[1] != "" {
+			n[m[1]+" "+m[2]]++
+		} else {
+			n[m[3]+" "+m[4]]++
+		}
+	}
+	var parts []string
+	for k, v := range n {
+		parts = append(parts, fmt.Sprintf("%s %d", k, v))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ", ")
 }
 
 // filterQuiet drops shadow's repeated quiet lines.
