@@ -209,6 +209,9 @@ type shadow struct {
 
 	observed, explained, mismatches int
 	now                             func() time.Time
+	// timed are the controllers with memory shadow runs itself
+	// (shadow_timed.go), from the end of the initial lists.
+	timed []*timedCtl
 }
 
 // rawEvent is one informer event.
@@ -356,6 +359,7 @@ func (s *shadow) run(ctx context.Context) error {
 		case ev := <-s.events:
 			if ev.synced {
 				synced = true
+				s.startTimed(s.now())
 				fmt.Fprintf(s.out, "shadow: synced: %d objects\n", len(s.state))
 				continue
 			}
@@ -363,8 +367,10 @@ func (s *shadow) run(ctx context.Context) error {
 		case <-tick.C:
 			if synced {
 				now := s.now()
+				s.timedPasses(now)
 				s.judgeDue(now)
 				s.quietChecks(now)
+				s.timedMissing(now)
 			}
 		}
 	}
@@ -415,6 +421,15 @@ func (s *shadow) apply(ev rawEvent, synced bool) {
 	k := key(it.model)
 	before := s.state[k]
 	after := it
+	// The controllers with memory at the instant of a node's or pod's
+	// change, from the state right before it (a write due now that this
+	// change may be), and again right after it (a change they start a timer
+	// at).
+	timed := synced && !ev.initial && (k.Kind == cluster.KindNode || k.Kind == cluster.KindPod)
+	at := s.now()
+	if timed {
+		s.timedPasses(at)
+	}
 	if ev.deleted {
 		after = nil
 		delete(s.state, k)
@@ -425,7 +440,7 @@ func (s *shadow) apply(ev rawEvent, synced bool) {
 		return
 	}
 	s.seq++
-	c := &change{seq: s.seq, at: s.now(), key: k, resource: ev.kind.Resource, before: before, after: after}
+	c := &change{seq: s.seq, at: at, key: k, resource: ev.kind.Resource, before: before, after: after}
 	c.what, c.env = classify(c, s.state)
 	s.hist = append(s.hist, c)
 	if !c.env {
@@ -434,7 +449,16 @@ func (s *shadow) apply(ev rawEvent, synced bool) {
 	if c.what != "" {
 		s.pending = append(s.pending, c)
 	}
+	if timed {
+		s.timedPasses(c.at)
+	}
 	s.trim(c.at)
+}
+
+// startTimed starts the controllers with memory on the objects held.
+func (s *shadow) startTimed(now time.Time) {
+	s.timed = newTimedCtls(s.timedInput(), now, worldOptions())
+	s.timedPasses(now)
 }
 
 // trim forgets changes older than any judgment can look at.
@@ -470,7 +494,11 @@ func (s *shadow) quietChecks(now time.Time) {
 	if len(s.pending) > 0 {
 		return
 	}
+	// The namespace watched is checked even when it holds nothing.
 	spaces := map[string]bool{"": true}
+	if !s.sc.all && s.sc.namespace != "" {
+		spaces[s.sc.namespace] = true
+	}
 	for k := range s.state {
 		if k.Namespace != "" && k.Namespace != leaseNamespace {
 			spaces[k.Namespace] = true
@@ -520,17 +548,19 @@ func objectsIn(st map[cluster.Key]*item, ns string) []any {
 	return out
 }
 
-// predict runs one sync of the world of objs at now. The DaemonSet, pod GC
-// and node controllers run only when there are nodes (as explain).
+// predict runs one sync of the world of objs at now, without the
+// controllers with memory (node lifecycle, taint eviction, pod GC: shadow
+// runs them itself, shadow_timed.go). The DaemonSet controller runs only
+// when there are nodes (as explain).
 func predict(objs []any, now time.Time) (*cluster.World, *cluster.State, []cluster.Decision, error) {
 	opts := worldOptions()
-	if !slices.ContainsFunc(objs, func(o any) bool { _, ok := o.(*node.Node); return ok }) {
-		for _, c := range cluster.ControllerNames() {
-			switch c {
-			case cluster.CtlDaemonSet, cluster.CtlPodGC, cluster.CtlNode, cluster.CtlTaintEvictor:
-			default:
-				opts.Controllers = append(opts.Controllers, c)
-			}
+	hasNodes := slices.ContainsFunc(objs, func(o any) bool { _, ok := o.(*node.Node); return ok })
+	for _, c := range cluster.ControllerNames() {
+		switch {
+		case c == cluster.CtlPodGC, c == cluster.CtlNode, c == cluster.CtlTaintEvictor:
+		case c == cluster.CtlDaemonSet && !hasNodes:
+		default:
+			opts.Controllers = append(opts.Controllers, c)
 		}
 	}
 	w, err := newWorld(cluster.Scenario{Start: now, Objects: objs}, opts)

@@ -478,7 +478,14 @@ func (s *shadow) judge(c *change) {
 			return
 		}
 	}
-	s.mismatch(mismatch{kind: "unexpected", at: c.at, c: c, st: first.st, pre: first.pre, after: first.after, decs: first.decs})
+	if ctl, ok := s.timedExplains(c); ok {
+		s.explained++
+		if s.o.verbos {
+			fmt.Fprintf(s.out, "shadow: %s %s %s: as kubesem predicts (%s, with memory)\n", c.what, c.resource, objectPath(c.key), ctl)
+		}
+		return
+	}
+	s.mismatch(mismatch{kind: "unexpected", at: c.at, c: c, st: first.st, pre: first.pre, after: first.after, decs: first.decs, note: s.timedLines(c.key, c.at)})
 }
 
 // consistent reports whether the observed change c is one the sync from
@@ -874,6 +881,9 @@ func (s *shadow) mismatch(m mismatch) {
 			for _, w := range writesIn(m.decs, c.key.Namespace) {
 				fmt.Fprintf(&b, "    write: %s\n", w)
 			}
+			for _, l := range m.note {
+				fmt.Fprintf(&b, "    %s\n", l)
+			}
 		} else if len(m.note) > 0 {
 			for _, l := range m.note {
 				fmt.Fprintf(&b, "    %s\n", l)
@@ -914,6 +924,9 @@ func (s *shadow) mismatch(m mismatch) {
 			}
 			want = append(want, wr)
 		}
+		for _, l := range m.note {
+			fmt.Fprintf(&b, "  %s\n", l)
+		}
 		if it := m.st[k]; it != nil {
 			before = apiOf(it)
 		}
@@ -934,6 +947,13 @@ func (s *shadow) mismatch(m mismatch) {
 		got = append(got, d.Writes...)
 	}
 	rec["got"] = map[string]any{"writes": got}
+	if len(s.timed) > 0 {
+		mem := map[string]json.RawMessage{}
+		for _, tc := range s.timed {
+			mem[tc.name] = memoryJSON(tc)
+		}
+		rec["memory"] = mem
+	}
 	rec["before"], rec["after"] = before, after
 	if s.o.out != "" {
 		file := filepath.Join(s.o.out, fmt.Sprintf("%04d-%s-%s.json", s.mismatches, resource, safeName(name)))

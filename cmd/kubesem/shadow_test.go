@@ -85,6 +85,7 @@ func newTestShadow(t *testing.T, objs []runtime.Object, out string) *testShadow 
 	for _, o := range objs {
 		ts.event(t, o, false, true)
 	}
+	ts.startTimed(ts.clock)
 	return ts
 }
 
@@ -117,8 +118,10 @@ func typeName(o runtime.Object) string {
 // advance moves the clock and runs what the ticker runs.
 func (ts *testShadow) advance(d time.Duration) {
 	ts.clock = ts.clock.Add(d)
+	ts.timedPasses(ts.clock)
 	ts.judgeDue(ts.clock)
 	ts.quietChecks(ts.clock)
+	ts.timedMissing(ts.clock)
 }
 
 func readyAPINode() *corev1.Node {

@@ -66,9 +66,17 @@ func TestMain(m *testing.M) {
 		if testing.Verbose() {
 			fmt.Fprintf(os.Stderr, "live: control plane up in %v\n", time.Since(start).Round(time.Millisecond))
 		}
+		run := time.Now()
 		code = m.Run()
+		if testing.Verbose() {
+			fmt.Fprintf(os.Stderr, "live: tests ran in %v\n", time.Since(run).Round(time.Millisecond))
+		}
 	}()
+	down := time.Now()
 	tb.runCleanups()
+	if testing.Verbose() {
+		fmt.Fprintf(os.Stderr, "live: control plane down in %v\n", time.Since(down).Round(time.Millisecond))
+	}
 	if tb.Failed() && code == 0 {
 		code = 1
 	}

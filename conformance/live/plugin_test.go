@@ -486,17 +486,20 @@ func (s *shadowRun) stop(t *testing.T) {
 	}
 }
 
-var explainedLine = regexp.MustCompile(`(?m)^shadow: (?:(eviction) of .*: (\S+) \S+|(\S+) (\S+) \S+): as kubesem predicts$`)
+var explainedLine = regexp.MustCompile(`(?m)^shadow: (?:(eviction) of .*: (\S+) \S+|(\S+) (\S+) \S+): as kubesem predicts(?: \((\S+), with memory\))?$`)
 
 // explainedWrites counts shadow's explained writes by verb and resource.
 func explainedWrites(out string) string {
 	n := map[string]int{}
 	for _, m := range explainedLine.FindAllStringSubmatch(out, -1) {
+		k := m[3] + " " + m[4]
 		if m[1] != "" {
-			n[m[1]+" "+m[2]]++
-		} else {
-			n[m[3]+" "+m[4]]++
+			k = m[1] + " " + m[2]
 		}
+		if m[5] != "" {
+			k += " (" + m[5] + ")"
+		}
+		n[k]++
 	}
 	var parts []string
 	for k, v := range n {
