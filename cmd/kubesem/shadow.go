@@ -483,9 +483,29 @@ func (s *shadow) judgeDue(now time.Time) {
 			rest = append(rest, c)
 			continue
 		}
+		// A write a controller with memory may make waits a little more
+		// for shadow's pass of it that predicts it: a timer shadow started
+		// when it observed a change may fire a little after the
+		// controller's.
+		if !now.IsZero() && now.Sub(c.at) < s.o.lag+timedGrace && maybeTimed(c) {
+			if _, ok := s.timedExplains(c); !ok {
+				rest = append(rest, c)
+				continue
+			}
+		}
 		s.judge(c)
 	}
 	s.pending = rest
+}
+
+// timedGrace is how much longer than the lag a write a controller with
+// memory may make waits for shadow's passes to predict it.
+const timedGrace = time.Second
+
+// maybeTimed reports whether a controller with memory may have made c: a
+// node's change, or a pod's status change or deletion.
+func maybeTimed(c *change) bool {
+	return c.key.Kind == cluster.KindNode || (c.key.Kind == cluster.KindPod && (c.what == "status" || c.what == "delete"))
 }
 
 // quietChecks runs the missing-write check of every namespace (and of the

@@ -30,7 +30,8 @@ import (
 // timed controller's allowance before it (shadow's passes run more often
 // than the controller's, so they predict its periodic writes first: by up
 // to its period, twice, for the memory of a probe or a quarantine entry
-// set at one of its passes).
+// set at one of its passes; the pod GC's delaying queue may hand a node
+// back one period later still).
 
 // timedCtl is one controller with memory as shadow runs it.
 type timedCtl struct {
@@ -172,7 +173,7 @@ func newTimedCtls(in *timedInput, now time.Time, opts cluster.Options) []*timedC
 			pass: func(in *timedInput, mem any, now time.Time) ([]plan.Write, any, error) {
 				return taintEvictionPass(in, mem.(taintMemory), now, opts.Node)
 			}},
-		{name: cluster.CtlPodGC, allowance: 2 * podGCPeriod, mem: podgc.Memory{},
+		{name: cluster.CtlPodGC, allowance: 3 * podGCPeriod, mem: podgc.Memory{},
 			pass: func(in *timedInput, mem any, now time.Time) ([]plan.Write, any, error) {
 				p, err := podgc.Step(in.pods, in.nodes, nil, mem.(podgc.Memory), now, opts.PodGC)
 				if err != nil {

@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,7 +73,7 @@ func dsSettled(t *testing.T, ns, name string) (*appsv1.DaemonSet, []*corev1.Pod,
 		s := ds.Status
 		n := int32(len(nodeNames))
 		if s.ObservedGeneration != ds.Generation || s.NumberReady != n || s.UpdatedNumberScheduled != n || s.NumberAvailable != n || len(ps) != int(n) {
-			return false, "DaemonSet settled: " + jsonish(s)
+			return false, "DaemonSet settled: " + jsonish(s) + "\npods: " + podLines(ps)
 		}
 		p, _, _ := daemonSetStep(t, ds, nodes(t), ps, revs)
 		if len(p.Revisions) != 0 || p.Create.Count != 0 || len(p.Delete) != 0 || p.UpdateStatus {
@@ -391,4 +392,13 @@ func TestDaemonSetNotReadyNode(t *testing.T) {
 		}
 	}
 	sh.stop(t)
+}
+
+// podLines describes pods for a failure: name, node, phase, Ready, hash.
+func podLines(ps []*corev1.Pod) string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Name+"@"+p.Spec.NodeName+" "+string(p.Status.Phase)+" ready="+string(podReady(p))+" hash="+p.Labels[appsv1.ControllerRevisionHashLabelKey])
+	}
+	return strings.Join(out, "; ")
 }

@@ -62,6 +62,7 @@ func jobFinished(t *testing.T, ns, name string, cond batchv1.JobConditionType) *
 // finished the Job (Complete; Failed with reason PodFailurePolicy)
 // kubesem has nothing left to write.
 func TestJob(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := namespace(t)
 	sh := startShadow(t, ns) // shadow mode alongside: zero mismatches

@@ -50,6 +50,14 @@ var verbose = flag.Bool("live.logs", false, "show the API server's and controlle
 // their heartbeats, runs the tests against them, and tears everything down.
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// The parallel tests mostly wait (for the node monitor grace period,
+	// the pod GC's quarantine, the next minute): all of them run at once,
+	// whatever GOMAXPROCS, unless -parallel says otherwise.
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit {
+		flag.Set("test.parallel", "16")
+	}
 	if !*verbose {
 		klog.SetLogger(logr.Discard())
 	}

@@ -83,6 +83,7 @@ func budgetSettled(t *testing.T, ns, name string, allowed int32) *pdb.PodDisrupt
 // (no controller replaces an evicted one, which would race the second
 // eviction against the controller's recomputation).
 func TestPDBGuardedEviction(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := namespace(t)
 	sh := startShadow(t, ns) // shadow mode alongside: zero mismatches

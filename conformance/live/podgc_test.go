@@ -18,7 +18,7 @@ import (
 // read back at the deletion, puts the node in quarantine and, 40 s later,
 // marks the orphan Failed with DisruptionTarget (DeletionByPodGC) and
 // deletes it with grace 0; the real collector (a pass every 20 s) does so
-// between 40 s and 60 s after the deletion. Shadow mode runs alongside with
+// 40 s to 100 s after the deletion (typically 40–60 s). Shadow mode runs alongside with
 // zero mismatches.
 func TestPodGCOrphan(t *testing.T) {
 	t.Parallel()
@@ -74,11 +74,17 @@ func TestPodGCOrphan(t *testing.T) {
 	wantDT := patched.Condition(podstatus.DisruptionTarget)
 	t.Logf("kubesem: node-e quarantined until %v, then orphan patched (phase %s, %s) and deleted", readyAt.Format(time.RFC3339Nano), patched.Status.Phase, wantDT.Reason)
 
-	ev, _ := podWatch.findWithin(t, 0, readyAt.Sub(deletedAt)+2*time.Duration(podGCPeriodSeconds)*time.Second+5*time.Second, "the orphan's status patch", func(ev watch.Event) bool {
+	// The collector's quarantine starts at its first pass after the node
+	// is gone (up to one period later), and its delaying queue may hand
+	// the node back a period late (the pass can look just before the
+	// queue's timer moves it).
+	slack := 3 * time.Duration(podGCPeriodSeconds) * time.Second
+	ev, _ := podWatch.findWithin(t, 0, readyAt.Sub(deletedAt)+slack+5*time.Second, "the orphan's status patch", func(ev watch.Event) bool {
 		p, ok := ev.Object.(*corev1.Pod)
 		return ok && p.Name == "orphan" && p.Status.Phase == corev1.PodFailed
 	})
 	at := time.Now()
+	t.Logf("the collector patched the orphan %v after the node's deletion", at.Sub(deletedAt).Round(time.Millisecond))
 	got := ev.Object.(*corev1.Pod)
 	var dt *corev1.PodCondition
 	for i := range got.Status.Conditions {
@@ -89,8 +95,8 @@ func TestPodGCOrphan(t *testing.T) {
 	if dt == nil || string(dt.Status) != string(wantDT.Status) || dt.Reason != wantDT.Reason || dt.Message != wantDT.Message {
 		t.Errorf("orphan's DisruptionTarget %+v, kubesem predicted %+v", dt, wantDT)
 	}
-	if at.Before(readyAt) || at.After(deletedAt.Add(40*time.Second+2*time.Duration(podGCPeriodSeconds)*time.Second)) {
-		t.Errorf("the collector patched the orphan at %v; kubesem at %v (+ up to the 20 s period)", at, readyAt)
+	if at.Before(readyAt) || at.After(readyAt.Add(slack+2*time.Second)) {
+		t.Errorf("the collector patched the orphan at %v; kubesem at %v (+ up to three 20 s periods)", at, readyAt)
 	}
 	podWatch.findWithin(t, 0, 10*time.Second, "the orphan's deletion", func(ev watch.Event) bool {
 		p, ok := ev.Object.(*corev1.Pod)
