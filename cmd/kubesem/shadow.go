@@ -84,14 +84,42 @@ CronJobs, PodDisruptionBudgets; a pod's creation under a controller, its
 deletion (deletionTimestamp set, or removed without one), its owner
 references, the Job tracking finalizer, the DisruptionTarget condition;
 ControllerRevisions; a StatefulSet's claims; a CronJob's Jobs; a node's
-node.kubernetes.io taints and its conditions turning Unknown.
+taints the node lifecycle controller writes (node.kubernetes.io/not-ready,
+unreachable, unschedulable, memory-pressure, disk-pressure, pid-pressure,
+network-unavailable: any other taint, out-of-service included, is a
+user's) and its conditions turning Unknown.
 
-Limits (documented, not compared): kubesem's world starts with no
-controller memory at each prediction (the Job and DaemonSet failure
-backoffs, the pod GC quarantine, scheduled taint evictions are those after a
-controller restart); predictions run at the local clock, so a cluster whose
-clock is skewed from this machine's by more than --window shows time-bound
-decisions (minReadySeconds, deadlines) as mismatches.
+Controllers with memory: the node lifecycle controller (when it last saw
+each node alive; its zones' tainting queues and rate limiters), the
+taint-eviction controller (the evictions it scheduled, and when) and the pod
+garbage collector (its quarantine of missing nodes) are not in the world
+above: shadow runs each itself, one pass of its package's Step at every
+change of a node or pod (on the state right before and right after it) and
+at every tick, its memory carried from pass to pass. A write of theirs
+matches one such a pass predicted no earlier than the controller's
+allowance before it: 10 s for the node lifecycle controller (two 5 s
+monitor periods: its probe times and passes lag shadow's), 1 s for taint
+eviction (whose timers shadow starts 0.5 s before it observed their cause:
+the controller may have seen it first), 60 s for the pod GC (three 20 s
+periods). Taints are compared one by one (key, value, effect), not as a
+list: the write must add the taints the change adds and remove those it
+removes, on the node as it then is. Their missing writes are those
+predicted more than the allowance and --window ago that would still change
+the cluster and that a pass from the memory of the first prediction still
+makes now. Their memory at shadow's start is reconstructed from the
+objects: each node known and last seen alive at its lease's renewal or its
+Ready heartbeat, whichever is later; a pod on a node with NoExecute taints
+scheduled from the later of the newest such taint's timeAdded and its
+creation; no node in quarantine; every zone's tainter with a full bucket.
+
+Limits (documented, not compared): the other controllers start with no
+memory at each prediction (the Job and DaemonSet failure backoffs are those
+after a controller restart); the memory shadow reconstructs at its start
+may differ from the controllers' (a node quarantined before shadow started
+is collected up to 40 s before shadow predicts it: one unexpected
+mismatch); predictions run at the local clock, so a cluster whose clock is
+skewed from this machine's by more than --window shows time-bound decisions
+(minReadySeconds, deadlines) as mismatches.
 
 With --out DIR each mismatch is also saved as DIR/NNNN-<resource>-<name>.json,
 a conformance-vector-like record ready for a bug report:
@@ -367,7 +395,7 @@ func (s *shadow) run(ctx context.Context) error {
 		case <-tick.C:
 			if synced {
 				now := s.now()
-				s.timedPasses(now)
+				s.timedPasses(now, false)
 				s.judgeDue(now)
 				s.quietChecks(now)
 				s.timedMissing(now)
@@ -428,7 +456,7 @@ func (s *shadow) apply(ev rawEvent, synced bool) {
 	timed := synced && !ev.initial && (k.Kind == cluster.KindNode || k.Kind == cluster.KindPod)
 	at := s.now()
 	if timed {
-		s.timedPasses(at)
+		s.timedPasses(at, false)
 	}
 	if ev.deleted {
 		after = nil
@@ -450,7 +478,7 @@ func (s *shadow) apply(ev rawEvent, synced bool) {
 		s.pending = append(s.pending, c)
 	}
 	if timed {
-		s.timedPasses(c.at)
+		s.timedPasses(c.at, true)
 	}
 	s.trim(c.at)
 }
@@ -458,7 +486,7 @@ func (s *shadow) apply(ev rawEvent, synced bool) {
 // startTimed starts the controllers with memory on the objects held.
 func (s *shadow) startTimed(now time.Time) {
 	s.timed = newTimedCtls(s.timedInput(), now, worldOptions())
-	s.timedPasses(now)
+	s.timedPasses(now, false)
 }
 
 // trim forgets changes older than any judgment can look at.

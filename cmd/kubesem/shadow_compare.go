@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubesem/kubesem/cluster"
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/pdb"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
@@ -230,10 +231,8 @@ func classify(c *change, st map[cluster.Key]*item) (what string, env bool) {
 	status := func(p path) bool { return p.under("status") }
 	switch kind {
 	case cluster.KindNode:
-		for _, p := range d {
-			if p.under("spec", "taints") {
-				return "update", false
-			}
+		if controllerTaintChanged(c) {
+			return "update", false
 		}
 		if nodeTurnedUnknown(c) {
 			return "status", false
@@ -289,6 +288,40 @@ func classify(c *change, st map[cluster.Key]*item) (what string, env bool) {
 		}
 	}
 	return "", false
+}
+
+// controllerTaints are the taints the node lifecycle controller writes;
+// a user's taints (node.kubernetes.io/out-of-service among them) are
+// inputs.
+var controllerTaints = map[string]bool{node.TaintNotReady: true, node.TaintUnreachable: true, node.TaintUnschedulable: true,
+	node.TaintMemoryPressure: true, node.TaintDiskPressure: true, node.TaintPIDPressure: true, node.TaintNetworkUnavailable: true}
+
+// controllerTaintChanged reports whether a node's change adds or removes
+// a taint the node lifecycle controller writes.
+func controllerTaintChanged(c *change) bool {
+	b, okB := c.before.model.(*node.Node)
+	a, okA := c.after.model.(*node.Node)
+	if !okB || !okA {
+		return false
+	}
+	id := func(t node.Taint) string { return t.Key + "=" + t.Value + ":" + string(t.Effect) }
+	count := map[string]int{}
+	for _, t := range b.Spec.Taints {
+		if controllerTaints[t.Key] {
+			count[id(t)]--
+		}
+	}
+	for _, t := range a.Spec.Taints {
+		if controllerTaints[t.Key] {
+			count[id(t)]++
+		}
+	}
+	for _, n := range count {
+		if n != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // controllerOf is the owner reference marked controller, or nil.

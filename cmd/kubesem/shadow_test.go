@@ -12,6 +12,7 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -74,6 +75,8 @@ type testShadow struct {
 	*shadow
 	clock time.Time
 	buf   *bytes.Buffer
+	// alive are leases tickTo renews.
+	alive []*coordinationv1.Lease
 }
 
 func newTestShadow(t *testing.T, objs []runtime.Object, out string) *testShadow {
@@ -111,6 +114,8 @@ func typeName(o runtime.Object) string {
 		return "Node"
 	case *policyv1.PodDisruptionBudget:
 		return "PodDisruptionBudget"
+	case *coordinationv1.Lease:
+		return "Lease"
 	}
 	return ""
 }
@@ -118,7 +123,7 @@ func typeName(o runtime.Object) string {
 // advance moves the clock and runs what the ticker runs.
 func (ts *testShadow) advance(d time.Duration) {
 	ts.clock = ts.clock.Add(d)
-	ts.timedPasses(ts.clock)
+	ts.timedPasses(ts.clock, false)
 	ts.judgeDue(ts.clock)
 	ts.quietChecks(ts.clock)
 	ts.timedMissing(ts.clock)

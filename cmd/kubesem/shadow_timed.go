@@ -39,6 +39,11 @@ type timedCtl struct {
 	// allowance is how long after shadow's pass first predicted a write the
 	// controller may make it.
 	allowance time.Duration
+	// early is how much earlier than shadow the controller may have seen
+	// a change (the latency of shadow's watch): the pass right after a
+	// change runs that much before it, so that a timer it starts fires no
+	// later than the controller's.
+	early time.Duration
 	// pass runs one pass at now from memory mem, returning the writes and
 	// the memory after it.
 	pass func(in *timedInput, mem any, now time.Time) ([]plan.Write, any, error)
@@ -55,12 +60,20 @@ type timedPred struct {
 	sig         string
 	key         cluster.Key
 	first, last time.Time
-	writes      []plan.Write
+	// writes are the distinct writes predicted, each with the object as
+	// the pass had it before the write.
+	writes []timedWrite
 	// lastWrites are the writes of the signature the last pass predicted.
-	lastWrites []plan.Write
+	lastWrites []timedWrite
 	lastPass   time.Time
 	memBefore  any
 	checked    bool
+}
+
+// timedWrite is a predicted write and the object before it.
+type timedWrite struct {
+	plan.Write
+	base any
 }
 
 // timedInput is what the controllers with memory read: every node, node
@@ -169,7 +182,7 @@ func newTimedCtls(in *timedInput, now time.Time, opts cluster.Options) []*timedC
 				ws, err := p.Writes(in.nodes, in.pods, now)
 				return ws, p.Memory, err
 			}},
-		{name: cluster.CtlTaintEvictor, allowance: time.Second, mem: evictMem,
+		{name: cluster.CtlTaintEvictor, allowance: time.Second, early: watchLatency, mem: evictMem,
 			pass: func(in *timedInput, mem any, now time.Time) ([]plan.Write, any, error) {
 				return taintEvictionPass(in, mem.(taintMemory), now, opts.Node)
 			}},
@@ -184,6 +197,10 @@ func newTimedCtls(in *timedInput, now time.Time, opts cluster.Options) []*timedC
 			}},
 	}
 }
+
+// watchLatency is how much earlier than shadow a controller may see a
+// change.
+const watchLatency = 500 * time.Millisecond
 
 // podGCPeriod is how often the pod garbage collector runs (upstream
 // podgc gcCheckPeriod).
@@ -296,15 +313,21 @@ func sameList[T any](a, b []T) bool {
 }
 
 // timedPasses runs one pass of each controller with memory at now and
-// records the writes it predicts.
-func (s *shadow) timedPasses(now time.Time) {
+// records the writes it predicts. After a change (afterChange), a
+// controller that may have seen it earlier runs its pass that much before
+// now.
+func (s *shadow) timedPasses(now time.Time, afterChange bool) {
 	if s.timed == nil {
 		return
 	}
 	in := s.timedInput()
 	for _, tc := range s.timed {
 		before := tc.mem
-		ws, mem, err := tc.pass(in, tc.mem, now)
+		at := now
+		if afterChange {
+			at = now.Add(-tc.early)
+		}
+		ws, mem, err := tc.pass(in, tc.mem, at)
 		if err != nil {
 			if msg := err.Error(); msg != tc.err {
 				tc.err = msg
@@ -314,8 +337,26 @@ func (s *shadow) timedPasses(now time.Time) {
 		}
 		tc.err = ""
 		tc.mem = mem
+		// The object each write finds: as held, then as the pass's earlier
+		// writes leave it.
+		cur := map[cluster.Key]any{}
 		for i := range ws {
-			tc.record(ws[i], before, now)
+			k, ok := writeKey(&ws[i])
+			if !ok {
+				continue
+			}
+			base, seen := cur[k]
+			if !seen {
+				if it := s.state[k]; it != nil {
+					base = it.model
+				}
+			}
+			tc.record(ws[i], base, before, at)
+			if ws[i].Verb == plan.VerbDelete {
+				cur[k] = nil
+			} else if ws[i].Object != nil {
+				cur[k] = ws[i].Object
+			}
 		}
 		for sig, p := range tc.preds {
 			if now.Sub(p.last) > tc.allowance+2*s.o.window {
@@ -329,7 +370,7 @@ func writeSig(wr *plan.Write, k cluster.Key) string {
 	return string(wr.Verb) + " " + wr.Resource + subresource(wr.Subresource) + " " + objectPath(k)
 }
 
-func (tc *timedCtl) record(wr plan.Write, memBefore any, now time.Time) {
+func (tc *timedCtl) record(wr plan.Write, base, memBefore any, now time.Time) {
 	k, ok := writeKey(&wr)
 	if !ok {
 		return
@@ -347,15 +388,15 @@ func (tc *timedCtl) record(wr plan.Write, memBefore any, now time.Time) {
 	if !p.lastPass.Equal(now) {
 		p.lastPass, p.lastWrites = now, nil
 	}
-	p.lastWrites = append(p.lastWrites, wr)
-	nw := mustJSON(norm(wr.Object))
+	p.lastWrites = append(p.lastWrites, timedWrite{Write: wr, base: base})
+	nw, nb := mustJSON(norm(wr.Object)), mustJSON(norm(base))
 	for _, w := range p.writes {
-		if string(mustJSON(norm(w.Object))) == string(nw) {
+		if string(mustJSON(norm(w.Object))) == string(nw) && string(mustJSON(norm(w.base))) == string(nb) {
 			return
 		}
 	}
 	if len(p.writes) < 8 {
-		p.writes = append(p.writes, wr)
+		p.writes = append(p.writes, timedWrite{Write: wr, base: base})
 	}
 }
 
@@ -379,7 +420,7 @@ func (s *shadow) timedExplains(c *change) (string, bool) {
 	return "", false
 }
 
-func timedMakes(c *change, wr *plan.Write) bool {
+func timedMakes(c *change, wr *timedWrite) bool {
 	switch c.what {
 	case "delete":
 		return wr.Verb == plan.VerbDelete
@@ -397,7 +438,7 @@ func timedMakes(c *change, wr *plan.Write) bool {
 	np := norm(wr.Object)
 	for _, q := range d {
 		if q.under("spec", "taints") {
-			if !taintsMade(get(norm(c.before.model), q), get(na, q), get(np, q)) {
+			if !taintsMade(get(norm(c.before.model), q), get(na, q), get(norm(wr.base), q), get(np, q)) {
 				return false
 			}
 			continue
@@ -409,14 +450,15 @@ func timedMakes(c *change, wr *plan.Write) bool {
 	return true
 }
 
-// taintsMade reports whether a predicted node (its taints pred) makes the
-// observed change of a node's taints from before to after: the taints it
-// adds are predicted, the ones it removes are not. A taint patch adds or
-// removes taints on the node as the API server has it, which another
-// writer may have changed since the prediction (the node lifecycle
-// controller's NoSchedule and NoExecute taints come from two workers):
-// taints are compared one by one, by key, value and effect, not as a list.
-func taintsMade(before, after, pred any) bool {
+// taintsMade reports whether a predicted taint write (from the taints base
+// to pred) makes the observed change of a node's taints from before to
+// after: every taint the change adds the write adds, every taint it
+// removes the write removes. A taint patch adds or removes taints on the
+// node as the API server has it, which another writer may have changed
+// since the prediction (the node lifecycle controller's NoSchedule and
+// NoExecute taints come from two workers): taints are compared one by one,
+// by key, value and effect, not as a list.
+func taintsMade(before, after, base, pred any) bool {
 	set := func(v any) map[string]bool {
 		out := map[string]bool{}
 		list, _ := v.([]any)
@@ -427,12 +469,12 @@ func taintsMade(before, after, pred any) bool {
 		}
 		return out
 	}
-	b, a, p := set(before), set(after), set(pred)
+	b, a, pb, p := set(before), set(after), set(base), set(pred)
 	changed := false
 	for t := range a {
 		if !b[t] {
 			changed = true
-			if !p[t] {
+			if !p[t] || pb[t] {
 				return false
 			}
 		}
@@ -440,7 +482,7 @@ func taintsMade(before, after, pred any) bool {
 	for t := range b {
 		if !a[t] {
 			changed = true
-			if p[t] {
+			if p[t] || !pb[t] {
 				return false
 			}
 		}
@@ -495,8 +537,8 @@ func (s *shadow) timedMissing(now time.Time) {
 			}
 			var wr *plan.Write
 			for i := range p.lastWrites {
-				if observable(&p.lastWrites[i], p.key, pre) {
-					wr = &p.lastWrites[i]
+				if w := onCurrent(&p.lastWrites[i], pre.Get(p.key)); observable(w, p.key, pre) {
+					wr = w
 					break
 				}
 			}
@@ -528,6 +570,63 @@ func (s *shadow) timedMissing(now time.Time) {
 				ctl: tc.name, obj: p.key, ns: ns, note: []string{fmt.Sprintf("first predicted at %s (the controller's allowance is %v)", p.first.UTC().Format(time.RFC3339Nano), tc.allowance)}})
 		}
 	}
+}
+
+// onCurrent is a predicted write as it would apply to the object as it is
+// now: a node's taints are the current ones with the taints the write adds
+// added and those it removes removed (a taint patch applies to the node as
+// the API server has it).
+func onCurrent(tw *timedWrite, cur any) *plan.Write {
+	w := tw.Write
+	pn, ok1 := tw.Object.(*node.Node)
+	bn, ok2 := tw.base.(*node.Node)
+	cn, ok3 := cur.(*node.Node)
+	if !ok1 || !ok2 || !ok3 {
+		return &w
+	}
+	id := func(t node.Taint) string { return t.Key + "=" + t.Value + ":" + string(t.Effect) }
+	in := func(ts []node.Taint, t node.Taint) bool {
+		for _, x := range ts {
+			if id(x) == id(t) {
+				return true
+			}
+		}
+		return false
+	}
+	var taints []node.Taint
+	for _, t := range cn.Spec.Taints {
+		if !in(bn.Spec.Taints, t) || in(pn.Spec.Taints, t) {
+			taints = append(taints, t)
+		}
+	}
+	for _, t := range pn.Spec.Taints {
+		if !in(bn.Spec.Taints, t) && !in(taints, t) {
+			taints = append(taints, t)
+		}
+	}
+	n := *pn
+	n.Spec.Taints = taints
+	if sameTaintSet(taints, cn.Spec.Taints) {
+		n.Spec.Taints = cn.Spec.Taints
+	}
+	w.Object = &n
+	return &w
+}
+
+func sameTaintSet(a, b []node.Taint) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	m := map[string]bool{}
+	for _, t := range a {
+		m[t.Key+"="+t.Value+":"+string(t.Effect)] = true
+	}
+	for _, t := range b {
+		if !m[t.Key+"="+t.Value+":"+string(t.Effect)] {
+			return false
+		}
+	}
+	return true
 }
 
 // memoryJSON is a controller's memory for a saved mismatch.
