@@ -93,33 +93,38 @@ Controllers with memory: the node lifecycle controller (when it last saw
 each node alive; its zones' tainting queues and rate limiters), the
 taint-eviction controller (the evictions it scheduled, and when) and the pod
 garbage collector (its quarantine of missing nodes) are not in the world
-above: shadow runs each itself, one pass of its package's Step at every
-change of a node or pod (on the state right before and right after it) and
-at every tick, its memory carried from pass to pass. A write of theirs
-matches one such a pass predicted no earlier than the controller's
+above. Shadow keeps one world of these three for its whole run: at every
+change of a node or pod (on the state right before it, and 0.5 s before it on
+the state right after it: the controller may have seen the change first, and
+a timer it starts must not fire later than the controller's) and at every
+tick, it sets that world's objects to the ones it holds and syncs it; the
+world carries the three controllers' memory from sync to sync. A write of
+theirs matches one such a sync predicted no earlier than the controller's
 allowance before it: 10 s for the node lifecycle controller (two 5 s
-monitor periods: its probe times and passes lag shadow's), 1 s for taint
-eviction (whose timers shadow starts 0.5 s before it observed their cause:
-the controller may have seen it first), 60 s for the pod GC (three 20 s
-periods). Taints are compared one by one (key, value, effect), not as a
-list: the write must add the taints the change adds and remove those it
-removes, on the node as it then is. Their missing writes are those
-predicted more than the allowance and --window ago that would still change
-the cluster and that a pass from the memory of the first prediction still
-makes now. Their memory at shadow's start is reconstructed from the
-objects: each node known and last seen alive at its lease's renewal or its
-Ready heartbeat, whichever is later; a pod on a node with NoExecute taints
-scheduled from the later of the newest such taint's timeAdded and its
-creation; no node in quarantine; every zone's tainter with a full bucket.
+monitor periods: its probe times are set at its passes), 1 s for taint
+eviction, 60 s for the pod GC (three 20 s periods: its quarantine starts at
+a pass and its queue may hand a node back a period late). A node's write no
+sync predicted also matches when that world, synced on from the state right
+before it every 250 ms for 10 s, makes it (the world's monitor passes run at
+its own phase, up to two periods after the controller's). Taints are
+compared one by one (key, value, effect), not as a list: the write must add
+the taints the change adds and remove those it removes, on the node as it
+then is. Their missing writes are those first predicted more than the
+allowance and --window ago that would still change the cluster and that the
+world as it was before that prediction, synced now, still makes. That world
+starts with shadow, as the controllers after a restart: a node's grace period
+and a pod GC quarantine start at its first sync, and what it decides there
+(a node seen for the first time loses its not-ready and unreachable taints)
+is not a prediction.
 
 Limits (documented, not compared): the other controllers start with no
 memory at each prediction (the Job and DaemonSet failure backoffs are those
-after a controller restart); the memory shadow reconstructs at its start
-may differ from the controllers' (a node quarantined before shadow started
-is collected up to 40 s before shadow predicts it: one unexpected
-mismatch); predictions run at the local clock, so a cluster whose clock is
-skewed from this machine's by more than --window shows time-bound decisions
-(minReadySeconds, deadlines) as mismatches.
+after a controller restart); a node that stopped heartbeating shortly before
+shadow started, or a node quarantined then, is acted on by the controllers
+earlier than shadow's world predicts (an unexpected mismatch); predictions
+run at the local clock, so a cluster whose clock is skewed from this
+machine's by more than --window shows time-bound decisions (minReadySeconds,
+deadlines) as mismatches.
 
 With --out DIR each mismatch is also saved as DIR/NNNN-<resource>-<name>.json,
 a conformance-vector-like record ready for a bug report:
@@ -237,9 +242,9 @@ type shadow struct {
 
 	observed, explained, mismatches int
 	now                             func() time.Time
-	// timed are the controllers with memory shadow runs itself
+	// timed is the world of the controllers with memory
 	// (shadow_timed.go), from the end of the initial lists.
-	timed []*timedCtl
+	timed *timedWorld
 }
 
 // rawEvent is one informer event.
@@ -395,7 +400,7 @@ func (s *shadow) run(ctx context.Context) error {
 		case <-tick.C:
 			if synced {
 				now := s.now()
-				s.timedPasses(now, false)
+				s.timedSync(now, false)
 				s.judgeDue(now)
 				s.quietChecks(now)
 				s.timedMissing(now)
@@ -456,7 +461,7 @@ func (s *shadow) apply(ev rawEvent, synced bool) {
 	timed := synced && !ev.initial && (k.Kind == cluster.KindNode || k.Kind == cluster.KindPod)
 	at := s.now()
 	if timed {
-		s.timedPasses(at, false)
+		s.timedSync(at, false)
 	}
 	if ev.deleted {
 		after = nil
@@ -478,15 +483,9 @@ func (s *shadow) apply(ev rawEvent, synced bool) {
 		s.pending = append(s.pending, c)
 	}
 	if timed {
-		s.timedPasses(c.at, true)
+		s.timedSync(c.at, true)
 	}
 	s.trim(c.at)
-}
-
-// startTimed starts the controllers with memory on the objects held.
-func (s *shadow) startTimed(now time.Time) {
-	s.timed = newTimedCtls(s.timedInput(), now, worldOptions())
-	s.timedPasses(now, false)
 }
 
 // trim forgets changes older than any judgment can look at.

@@ -511,7 +511,11 @@ func (s *shadow) judge(c *change) {
 			return
 		}
 	}
-	if ctl, ok := s.timedExplains(c); ok {
+	ctl, ok := s.timedExplains(c)
+	if !ok {
+		ctl, ok = s.timedAhead(c)
+	}
+	if ok {
 		s.explained++
 		if s.o.verbos {
 			fmt.Fprintf(s.out, "shadow: %s %s %s: as kubesem predicts (%s, with memory)\n", c.what, c.resource, objectPath(c.key), ctl)
@@ -624,37 +628,32 @@ func (s *shadow) judgeEviction(c *change) {
 	s.mismatch(mismatch{kind: "unexpected", at: c.at, c: c, st: first, note: note})
 }
 
-// evictionMakes reports whether pdb.Evict of the pod added to c's budget's
-// disruptedPods, on the objects of st at c's time, writes the status c
-// leaves (all of it), and otherwise says what it decides.
+// evictionMakes reports whether the eviction of the pod added to c's
+// budget's disruptedPods, applied by the world's API server (State.Apply of
+// pods/eviction: pdb.Evict against the namespace's budgets) to the objects
+// of st at c's time, writes the status c leaves (all of it), and otherwise
+// says what it does.
 func evictionMakes(c *change, st map[cluster.Key]*item, added []string) (bool, []string) {
 	if len(added) != 1 {
 		return false, []string{fmt.Sprintf("an eviction adds one pod to disruptedPods; this change adds %v", added)}
 	}
-	it := st[cluster.Key{Kind: cluster.KindPod, Namespace: c.key.Namespace, Name: added[0]}]
-	if it == nil {
+	pk := cluster.Key{Kind: cluster.KindPod, Namespace: c.key.Namespace, Name: added[0]}
+	if st[pk] == nil {
 		return false, []string{fmt.Sprintf("the evicted pod %s is not in the cluster", added[0])}
 	}
-	var budgets []pdb.PodDisruptionBudget
-	for k, b := range st {
-		if b, ok := b.model.(*pdb.PodDisruptionBudget); ok && k.Namespace == c.key.Namespace {
-			budgets = append(budgets, *b)
-		}
-	}
-	sort.Slice(budgets, func(i, j int) bool { return budgets[i].Name < budgets[j].Name })
-	dec, err := pdb.Evict(it.model.(*podstatus.Pod), budgets, pdb.Request{}, c.at)
+	state := stateOf(st)
+	_, err := state.Apply(plan.Write{Verb: plan.VerbCreate, Resource: "pods", Subresource: "eviction", Namespace: pk.Namespace, Name: pk.Name}, c.at, nil)
 	if err != nil {
-		return false, []string{"pdb.Evict: " + err.Error()}
+		return false, []string{fmt.Sprintf("the eviction of %s is refused: %v", added[0], err)}
 	}
-	why := []string{fmt.Sprintf("pdb.Evict of %s: allowed %v, code %d, reason %s, budget %q, updateStatus %v", added[0], dec.Allowed, dec.Code, dec.Reason, dec.Budget, dec.UpdateStatus)}
-	if !dec.Allowed || !dec.UpdateStatus || dec.Status == nil || dec.Budget != c.key.Name {
-		return false, why
+	got := state.Get(c.key)
+	if got == nil {
+		return false, []string{fmt.Sprintf("the eviction of %s leaves no budget %s", added[0], c.key.Name)}
 	}
 	// The eviction writes the whole status: compare all of it.
-	pred := *c.before.model.(*pdb.PodDisruptionBudget)
-	pred.Status = *dec.Status
-	np, na := norm(&pred), norm(c.after.model)
+	np, na := norm(got), norm(c.after.model)
 	d := diffPaths(get(np, path{"status"}), get(na, path{"status"}), path{"status"})
+	why := []string{fmt.Sprintf("the eviction of %s is allowed; the budget's status differs:", added[0])}
 	for _, q := range d {
 		why = append(why, fmt.Sprintf("%s: %s", q, clip(mustJSON(get(np, q)), 300)))
 	}
@@ -980,13 +979,7 @@ func (s *shadow) mismatch(m mismatch) {
 		got = append(got, d.Writes...)
 	}
 	rec["got"] = map[string]any{"writes": got}
-	if len(s.timed) > 0 {
-		mem := map[string]json.RawMessage{}
-		for _, tc := range s.timed {
-			mem[tc.name] = memoryJSON(tc)
-		}
-		rec["memory"] = mem
-	}
+
 	rec["before"], rec["after"] = before, after
 	if s.o.out != "" {
 		file := filepath.Join(s.o.out, fmt.Sprintf("%04d-%s-%s.json", s.mismatches, resource, safeName(name)))

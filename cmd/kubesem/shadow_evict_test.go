@@ -94,7 +94,7 @@ func TestShadowJudgesEvictions(t *testing.T) {
 	}
 	ts.advance(200 * time.Millisecond)
 	if out := ts.buf.String(); ts.observed != 1 || ts.mismatches != 1 || !strings.Contains(out, "evict poddisruptionbudgets default/guard") ||
-		!strings.Contains(out, "pdb.Evict of guarded-0: allowed true") || !strings.Contains(out, "status.disruptionsAllowed: 0") {
+		!strings.Contains(out, "the eviction of guarded-0 is allowed") || !strings.Contains(out, "status.disruptionsAllowed: 0") {
 		t.Errorf("a budget not decremented: %d observed, %d mismatches:\n%s", ts.observed, ts.mismatches, out)
 	}
 
@@ -108,7 +108,7 @@ func TestShadowJudgesEvictions(t *testing.T) {
 	ts.advance(200 * time.Millisecond)
 	ts.event(t, evictionWrites(at0, pod, -1, metav1.ConditionFalse, policyv1.InsufficientPodsReason, ts.clock)[0], false, false)
 	ts.advance(200 * time.Millisecond)
-	if out := ts.buf.String(); ts.mismatches != 1 || !strings.Contains(out, "allowed false, code 429") {
+	if out := ts.buf.String(); ts.mismatches != 1 || !strings.Contains(out, "the eviction of guarded-0 is refused") || !strings.Contains(out, "too many requests") {
 		t.Errorf("a decrement kubesem refuses: %d mismatches:\n%s", ts.mismatches, out)
 	}
 }

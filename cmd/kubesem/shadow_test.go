@@ -123,7 +123,7 @@ func typeName(o runtime.Object) string {
 // advance moves the clock and runs what the ticker runs.
 func (ts *testShadow) advance(d time.Duration) {
 	ts.clock = ts.clock.Add(d)
-	ts.timedPasses(ts.clock, false)
+	ts.timedSync(ts.clock, false)
 	ts.judgeDue(ts.clock)
 	ts.quietChecks(ts.clock)
 	ts.timedMissing(ts.clock)

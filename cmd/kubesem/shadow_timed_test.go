@@ -192,9 +192,11 @@ func TestShadowNodeOutage(t *testing.T) {
 	}
 
 	// Nobody writes the Unknown status: missing once the node lifecycle
-	// controller's allowance and a window have passed.
+	// controller's allowance and a window have passed since shadow's world
+	// predicted it (its first pass, at shadowT0, saw node-a for the first
+	// time: the grace period runs from then, its passes every 5 s).
 	ts = start(t)
-	ts.tickTo(t, shadowT0.Add(49*time.Second+10*time.Second+2*time.Second))
+	ts.tickTo(t, shadowT0.Add(55*time.Second+10*time.Second+2*time.Second))
 	if out := ts.buf.String(); ts.mismatches == 0 || !strings.Contains(out, "(missing)") || !strings.Contains(out, "node-lifecycle controller's writes for Node node-a") {
 		t.Errorf("no Unknown status written: %d mismatches:\n%s", ts.mismatches, out)
 	}
