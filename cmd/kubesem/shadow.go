@@ -55,7 +55,18 @@ generates it, the generateName), the labels and annotations kubesem
 predicts (the object may carry more: admission adds some), the owner
 references, and per kind what the controller decides: a ReplicaSet's whole
 spec, a pod's hostname, subdomain, nodeName and affinity, a
-ControllerRevision's revision number.
+ControllerRevision's revision number. An update matches any of the writes
+kubesem's sync makes to the object, not only the last (a controller may
+write one object more than once in a sync).
+
+The eviction API (a POST to pods/NAME/eviction: a user's request, decided
+by the API server) writes too: a budget's status with the pod added to
+disruptedPods is compared with kubesem's eviction decision (pdb.Evict of
+that pod on the objects before: it must allow the eviction and decrement
+that budget to the status written); the pod's DisruptionTarget condition
+with reason EvictionByEvictionAPI and the deletion of a pod that carries it
+are the request's, inputs. A refused eviction writes nothing and is not
+seen.
 
 What is ignored: resourceVersion, uid and managedFields anywhere,
 metadata.generation, the values of timestamps (a timestamp is compared only
@@ -73,14 +84,47 @@ CronJobs, PodDisruptionBudgets; a pod's creation under a controller, its
 deletion (deletionTimestamp set, or removed without one), its owner
 references, the Job tracking finalizer, the DisruptionTarget condition;
 ControllerRevisions; a StatefulSet's claims; a CronJob's Jobs; a node's
-node.kubernetes.io taints and its conditions turning Unknown.
+taints the node lifecycle controller writes (node.kubernetes.io/not-ready,
+unreachable, unschedulable, memory-pressure, disk-pressure, pid-pressure,
+network-unavailable: any other taint, out-of-service included, is a
+user's) and its conditions turning Unknown.
 
-Limits (documented, not compared): kubesem's world starts with no
-controller memory at each prediction (the Job and DaemonSet failure
-backoffs, the pod GC quarantine, scheduled taint evictions are those after a
-controller restart); predictions run at the local clock, so a cluster whose
-clock is skewed from this machine's by more than --window shows time-bound
-decisions (minReadySeconds, deadlines) as mismatches.
+Controllers with memory: the node lifecycle controller (when it last saw
+each node alive; its zones' tainting queues and rate limiters), the
+taint-eviction controller (the evictions it scheduled, and when) and the pod
+garbage collector (its quarantine of missing nodes) are not in the world
+above. Shadow keeps one world of these three for its whole run: at every
+change of a node or pod (on the state right before it, and 0.5 s before it on
+the state right after it: the controller may have seen the change first, and
+a timer it starts must not fire later than the controller's) and at every
+tick, it sets that world's objects to the ones it holds and syncs it; the
+world carries the three controllers' memory from sync to sync. A write of
+theirs matches one such a sync predicted no earlier than the controller's
+allowance before it: 10 s for the node lifecycle controller (two 5 s
+monitor periods: its probe times are set at its passes), 1 s for taint
+eviction, 60 s for the pod GC (three 20 s periods: its quarantine starts at
+a pass and its queue may hand a node back a period late). A node's write no
+sync predicted also matches when that world, synced on from the state right
+before it every 250 ms for 10 s, makes it (the world's monitor passes run at
+its own phase, up to two periods after the controller's). Taints are
+compared one by one (key, value, effect), not as a list: the write must add
+the taints the change adds and remove those it removes, on the node as it
+then is. Their missing writes are those first predicted more than the
+allowance and --window ago that would still change the cluster and that the
+world as it was before that prediction, synced now, still makes. That world
+starts with shadow, as the controllers after a restart: a node's grace period
+and a pod GC quarantine start at its first sync, and what it decides there
+(a node seen for the first time loses its not-ready and unreachable taints)
+is not a prediction.
+
+Limits (documented, not compared): the other controllers start with no
+memory at each prediction (the Job and DaemonSet failure backoffs are those
+after a controller restart); a node that stopped heartbeating shortly before
+shadow started, or a node quarantined then, is acted on by the controllers
+earlier than shadow's world predicts (an unexpected mismatch); predictions
+run at the local clock, so a cluster whose clock is skewed from this
+machine's by more than --window shows time-bound decisions (minReadySeconds,
+deadlines) as mismatches.
 
 With --out DIR each mismatch is also saved as DIR/NNNN-<resource>-<name>.json,
 a conformance-vector-like record ready for a bug report:
@@ -198,6 +242,9 @@ type shadow struct {
 
 	observed, explained, mismatches int
 	now                             func() time.Time
+	// timed is the world of the controllers with memory
+	// (shadow_timed.go), from the end of the initial lists.
+	timed *timedWorld
 }
 
 // rawEvent is one informer event.
@@ -345,6 +392,7 @@ func (s *shadow) run(ctx context.Context) error {
 		case ev := <-s.events:
 			if ev.synced {
 				synced = true
+				s.startTimed(s.now())
 				fmt.Fprintf(s.out, "shadow: synced: %d objects\n", len(s.state))
 				continue
 			}
@@ -352,8 +400,10 @@ func (s *shadow) run(ctx context.Context) error {
 		case <-tick.C:
 			if synced {
 				now := s.now()
+				s.timedSync(now, false)
 				s.judgeDue(now)
 				s.quietChecks(now)
+				s.timedMissing(now)
 			}
 		}
 	}
@@ -404,6 +454,15 @@ func (s *shadow) apply(ev rawEvent, synced bool) {
 	k := key(it.model)
 	before := s.state[k]
 	after := it
+	// The controllers with memory at the instant of a node's or pod's
+	// change, from the state right before it (a write due now that this
+	// change may be), and again right after it (a change they start a timer
+	// at).
+	timed := synced && !ev.initial && (k.Kind == cluster.KindNode || k.Kind == cluster.KindPod)
+	at := s.now()
+	if timed {
+		s.timedSync(at, false)
+	}
 	if ev.deleted {
 		after = nil
 		delete(s.state, k)
@@ -414,7 +473,7 @@ func (s *shadow) apply(ev rawEvent, synced bool) {
 		return
 	}
 	s.seq++
-	c := &change{seq: s.seq, at: s.now(), key: k, resource: ev.kind.Resource, before: before, after: after}
+	c := &change{seq: s.seq, at: at, key: k, resource: ev.kind.Resource, before: before, after: after}
 	c.what, c.env = classify(c, s.state)
 	s.hist = append(s.hist, c)
 	if !c.env {
@@ -422,6 +481,9 @@ func (s *shadow) apply(ev rawEvent, synced bool) {
 	}
 	if c.what != "" {
 		s.pending = append(s.pending, c)
+	}
+	if timed {
+		s.timedSync(c.at, true)
 	}
 	s.trim(c.at)
 }
@@ -448,9 +510,29 @@ func (s *shadow) judgeDue(now time.Time) {
 			rest = append(rest, c)
 			continue
 		}
+		// A write a controller with memory may make waits a little more
+		// for shadow's pass of it that predicts it: a timer shadow started
+		// when it observed a change may fire a little after the
+		// controller's.
+		if !now.IsZero() && now.Sub(c.at) < s.o.lag+timedGrace && maybeTimed(c) {
+			if _, ok := s.timedExplains(c); !ok {
+				rest = append(rest, c)
+				continue
+			}
+		}
 		s.judge(c)
 	}
 	s.pending = rest
+}
+
+// timedGrace is how much longer than the lag a write a controller with
+// memory may make waits for shadow's passes to predict it.
+const timedGrace = time.Second
+
+// maybeTimed reports whether a controller with memory may have made c: a
+// node's change, or a pod's status change or deletion.
+func maybeTimed(c *change) bool {
+	return c.key.Kind == cluster.KindNode || (c.key.Kind == cluster.KindPod && (c.what == "status" || c.what == "delete"))
 }
 
 // quietChecks runs the missing-write check of every namespace (and of the
@@ -459,7 +541,11 @@ func (s *shadow) quietChecks(now time.Time) {
 	if len(s.pending) > 0 {
 		return
 	}
+	// The namespace watched is checked even when it holds nothing.
 	spaces := map[string]bool{"": true}
+	if !s.sc.all && s.sc.namespace != "" {
+		spaces[s.sc.namespace] = true
+	}
 	for k := range s.state {
 		if k.Namespace != "" && k.Namespace != leaseNamespace {
 			spaces[k.Namespace] = true
@@ -509,17 +595,19 @@ func objectsIn(st map[cluster.Key]*item, ns string) []any {
 	return out
 }
 
-// predict runs one sync of the world of objs at now. The DaemonSet, pod GC
-// and node controllers run only when there are nodes (as explain).
+// predict runs one sync of the world of objs at now, without the
+// controllers with memory (node lifecycle, taint eviction, pod GC: shadow
+// runs them itself, shadow_timed.go). The DaemonSet controller runs only
+// when there are nodes (as explain).
 func predict(objs []any, now time.Time) (*cluster.World, *cluster.State, []cluster.Decision, error) {
 	opts := worldOptions()
-	if !slices.ContainsFunc(objs, func(o any) bool { _, ok := o.(*node.Node); return ok }) {
-		for _, c := range cluster.ControllerNames() {
-			switch c {
-			case cluster.CtlDaemonSet, cluster.CtlPodGC, cluster.CtlNode, cluster.CtlTaintEvictor:
-			default:
-				opts.Controllers = append(opts.Controllers, c)
-			}
+	hasNodes := slices.ContainsFunc(objs, func(o any) bool { _, ok := o.(*node.Node); return ok })
+	for _, c := range cluster.ControllerNames() {
+		switch {
+		case c == cluster.CtlPodGC, c == cluster.CtlNode, c == cluster.CtlTaintEvictor:
+		case c == cluster.CtlDaemonSet && !hasNodes:
+		default:
+			opts.Controllers = append(opts.Controllers, c)
 		}
 	}
 	w, err := newWorld(cluster.Scenario{Start: now, Objects: objs}, opts)

@@ -13,7 +13,10 @@ import (
 
 	"github.com/kubesem/kubesem/cluster"
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/pdb"
 	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/statefulset"
 )
 
@@ -193,6 +196,9 @@ func classify(c *change, st map[cluster.Key]*item) (what string, env bool) {
 		if mb.DeletionTimestamp != nil {
 			return "", false // the end of a graceful deletion (kubelet, garbage collector)
 		}
+		if kind == cluster.KindPod && evictedByAPI(c.before.model) {
+			return "", false // the eviction API's deletion (a user's request)
+		}
 		switch kind {
 		case cluster.KindPod, cluster.KindControllerRevision:
 			return "delete", false
@@ -205,7 +211,7 @@ func classify(c *change, st map[cluster.Key]*item) (what string, env bool) {
 	}
 	ma := objectMeta(c.after.model)
 	if mb.DeletionTimestamp == nil && ma.DeletionTimestamp != nil {
-		if kind == cluster.KindPod {
+		if kind == cluster.KindPod && !evictedByAPI(c.before.model) {
 			return "delete", false
 		}
 		return "", false
@@ -225,10 +231,8 @@ func classify(c *change, st map[cluster.Key]*item) (what string, env bool) {
 	status := func(p path) bool { return p.under("status") }
 	switch kind {
 	case cluster.KindNode:
-		for _, p := range d {
-			if p.under("spec", "taints") {
-				return "update", false
-			}
+		if controllerTaintChanged(c) {
+			return "update", false
 		}
 		if nodeTurnedUnknown(c) {
 			return "status", false
@@ -251,8 +255,15 @@ func classify(c *change, st map[cluster.Key]*item) (what string, env bool) {
 			all(func(p path) bool { return p.under("spec", "replicas") || p.under("metadata", "annotations") }) {
 			return "update", false
 		}
-	case cluster.KindStatefulSet, cluster.KindDaemonSet, cluster.KindJob, cluster.KindCronJob, cluster.KindPodDisruptionBudget:
+	case cluster.KindStatefulSet, cluster.KindDaemonSet, cluster.KindJob, cluster.KindCronJob:
 		if all(status) {
+			return "status", false
+		}
+	case cluster.KindPodDisruptionBudget:
+		if all(status) {
+			if len(disruptedAdded(c)) > 0 {
+				return "evict", false
+			}
 			return "status", false
 		}
 	case cluster.KindPod:
@@ -262,6 +273,9 @@ func classify(c *change, st map[cluster.Key]*item) (what string, env bool) {
 			}
 		}
 		if disruptionTargetAdded(c) {
+			if evictedByAPI(c.after.model) {
+				return "", false // the eviction API's condition (a user's request)
+			}
 			return "status", false
 		}
 	case cluster.KindControllerRevision:
@@ -274,6 +288,40 @@ func classify(c *change, st map[cluster.Key]*item) (what string, env bool) {
 		}
 	}
 	return "", false
+}
+
+// controllerTaints are the taints the node lifecycle controller writes;
+// a user's taints (node.kubernetes.io/out-of-service among them) are
+// inputs.
+var controllerTaints = map[string]bool{node.TaintNotReady: true, node.TaintUnreachable: true, node.TaintUnschedulable: true,
+	node.TaintMemoryPressure: true, node.TaintDiskPressure: true, node.TaintPIDPressure: true, node.TaintNetworkUnavailable: true}
+
+// controllerTaintChanged reports whether a node's change adds or removes
+// a taint the node lifecycle controller writes.
+func controllerTaintChanged(c *change) bool {
+	b, okB := c.before.model.(*node.Node)
+	a, okA := c.after.model.(*node.Node)
+	if !okB || !okA {
+		return false
+	}
+	id := func(t node.Taint) string { return t.Key + "=" + t.Value + ":" + string(t.Effect) }
+	count := map[string]int{}
+	for _, t := range b.Spec.Taints {
+		if controllerTaints[t.Key] {
+			count[id(t)]--
+		}
+	}
+	for _, t := range a.Spec.Taints {
+		if controllerTaints[t.Key] {
+			count[id(t)]++
+		}
+	}
+	for _, n := range count {
+		if n != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // controllerOf is the owner reference marked controller, or nil.
@@ -314,6 +362,36 @@ func disruptionTargetAdded(c *change) bool {
 	b, a := conditions(c.before.model), conditions(c.after.model)
 	ac, bc := a["DisruptionTarget"], b["DisruptionTarget"]
 	return ac != nil && (bc == nil || bc["status"] != ac["status"])
+}
+
+// evictedByAPI reports whether a pod carries the DisruptionTarget
+// condition the eviction API sets before it deletes the pod.
+func evictedByAPI(model any) bool {
+	p, ok := model.(*podstatus.Pod)
+	if !ok {
+		return false
+	}
+	c := p.Condition(podstatus.DisruptionTarget)
+	return c != nil && c.Status == meta.ConditionTrue && c.Reason == podstatus.ReasonEvictionByEvictionAPI
+}
+
+// disruptedAdded lists the pods a budget's status change adds to
+// disruptedPods: only the eviction API adds them (the disruption
+// controller only removes them).
+func disruptedAdded(c *change) []string {
+	b, okB := c.before.model.(*pdb.PodDisruptionBudget)
+	a, okA := c.after.model.(*pdb.PodDisruptionBudget)
+	if !okB || !okA {
+		return nil
+	}
+	var out []string
+	for name := range a.Status.DisruptedPods {
+		if _, ok := b.Status.DisruptedPods[name]; !ok {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // claimOfSet reports whether a claim is named as a StatefulSet of its
@@ -397,6 +475,10 @@ func (s *shadow) candidates(c *change) []int {
 // controller change c, and reports a mismatch when there is none.
 func (s *shadow) judge(c *change) {
 	s.observed++
+	if c.what == "evict" {
+		s.judgeEviction(c)
+		return
+	}
 	var first struct {
 		st    map[cluster.Key]*item
 		pre   *cluster.State
@@ -421,7 +503,7 @@ func (s *shadow) judge(c *change) {
 		if i == 0 {
 			first.st, first.pre, first.after, first.decs = st, pre, w.State, decs
 		}
-		if consistent(c, pre, w.State) {
+		if consistent(c, pre, w.State, decs) {
 			s.explained++
 			if s.o.verbos {
 				fmt.Fprintf(s.out, "shadow: %s %s %s: as kubesem predicts\n", c.what, c.resource, objectPath(c.key))
@@ -429,12 +511,26 @@ func (s *shadow) judge(c *change) {
 			return
 		}
 	}
-	s.mismatch(mismatch{kind: "unexpected", at: c.at, c: c, st: first.st, pre: first.pre, after: first.after, decs: first.decs})
+	ctl, ok := s.timedExplains(c)
+	if !ok {
+		ctl, ok = s.timedAhead(c)
+	}
+	if ok {
+		s.explained++
+		if s.o.verbos {
+			fmt.Fprintf(s.out, "shadow: %s %s %s: as kubesem predicts (%s, with memory)\n", c.what, c.resource, objectPath(c.key), ctl)
+		}
+		return
+	}
+	s.mismatch(mismatch{kind: "unexpected", at: c.at, c: c, st: first.st, pre: first.pre, after: first.after, decs: first.decs, note: s.timedLines(c.key, c.at)})
 }
 
 // consistent reports whether the observed change c is one the sync from
-// pre to post makes.
-func consistent(c *change, pre, post *cluster.State) bool {
+// pre to post, which made the writes of decs, makes. An update may be any
+// of the sync's writes of the object, not only its last: a controller may
+// write an object more than once in one sync (the Job controller flushes
+// its status before it removes the pods' finalizers and writes it again).
+func consistent(c *change, pre, post *cluster.State, decs []cluster.Decision) bool {
 	switch c.what {
 	case "create":
 		m := objectMeta(c.after.model)
@@ -472,18 +568,96 @@ func consistent(c *change, pre, post *cluster.State) bool {
 		}
 		return false
 	}
-	p := post.Get(c.key)
-	if p == nil {
+	na := norm(c.after.model)
+	d := diffPaths(norm(c.before.model), na, nil)
+	if len(d) == 0 {
 		return false
 	}
-	np, na := norm(p), norm(c.after.model)
-	d := diffPaths(norm(c.before.model), na, nil)
-	for _, q := range d {
-		if !reflect.DeepEqual(get(np, q), get(na, q)) {
+	makes := func(obj any) bool {
+		if obj == nil {
 			return false
 		}
+		np := norm(obj)
+		for _, q := range d {
+			if !reflect.DeepEqual(get(np, q), get(na, q)) {
+				return false
+			}
+		}
+		return true
 	}
-	return len(d) > 0
+	if makes(post.Get(c.key)) {
+		return true
+	}
+	for _, dec := range decs {
+		for i := range dec.Writes {
+			wr := &dec.Writes[i]
+			if k, ok := writeKey(wr); ok && k == c.key && wr.Verb != plan.VerbCreate && wr.Verb != plan.VerbDelete && makes(wr.Object) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// judgeEviction judges a budget's status change by the eviction API (a
+// pod added to disruptedPods): kubesem's pdb.Evict of that pod, from a
+// state in the window, must allow the eviction and decrement this budget
+// to the status written.
+func (s *shadow) judgeEviction(c *change) {
+	added := disruptedAdded(c)
+	var note []string
+	var first map[cluster.Key]*item
+	for i, seq := range s.candidates(c) {
+		st := s.stateAt(seq, c.key.Namespace)
+		st[c.key] = c.before
+		if i == 0 {
+			first = st
+		}
+		ok, why := evictionMakes(c, st, added)
+		if ok {
+			s.explained++
+			if s.o.verbos {
+				fmt.Fprintf(s.out, "shadow: eviction of %s: %s %s: as kubesem predicts\n", strings.Join(added, ", "), c.resource, objectPath(c.key))
+			}
+			return
+		}
+		if i == 0 {
+			note = why
+		}
+	}
+	s.mismatch(mismatch{kind: "unexpected", at: c.at, c: c, st: first, note: note})
+}
+
+// evictionMakes reports whether the eviction of the pod added to c's
+// budget's disruptedPods, applied by the world's API server (State.Apply of
+// pods/eviction: pdb.Evict against the namespace's budgets) to the objects
+// of st at c's time, writes the status c leaves (all of it), and otherwise
+// says what it does.
+func evictionMakes(c *change, st map[cluster.Key]*item, added []string) (bool, []string) {
+	if len(added) != 1 {
+		return false, []string{fmt.Sprintf("an eviction adds one pod to disruptedPods; this change adds %v", added)}
+	}
+	pk := cluster.Key{Kind: cluster.KindPod, Namespace: c.key.Namespace, Name: added[0]}
+	if st[pk] == nil {
+		return false, []string{fmt.Sprintf("the evicted pod %s is not in the cluster", added[0])}
+	}
+	state := stateOf(st)
+	_, err := state.Apply(plan.Write{Verb: plan.VerbCreate, Resource: "pods", Subresource: "eviction", Namespace: pk.Namespace, Name: pk.Name}, c.at, nil)
+	if err != nil {
+		return false, []string{fmt.Sprintf("the eviction of %s is refused: %v", added[0], err)}
+	}
+	got := state.Get(c.key)
+	if got == nil {
+		return false, []string{fmt.Sprintf("the eviction of %s leaves no budget %s", added[0], c.key.Name)}
+	}
+	// The eviction writes the whole status: compare all of it.
+	np, na := norm(got), norm(c.after.model)
+	d := diffPaths(get(np, path{"status"}), get(na, path{"status"}), path{"status"})
+	why := []string{fmt.Sprintf("the eviction of %s is allowed; the budget's status differs:", added[0])}
+	for _, q := range d {
+		why = append(why, fmt.Sprintf("%s: %s", q, clip(mustJSON(get(np, q)), 300)))
+	}
+	return len(d) == 0, why
 }
 
 // deletedIn reports whether the sync deletes k (removes it, or sets its
@@ -711,6 +885,9 @@ type mismatch struct {
 	ctl    string
 	obj    cluster.Key
 	ns     string
+	// note is what kubesem decides instead, when no world was synced
+	// (an eviction).
+	note []string
 }
 
 func (s *shadow) mismatch(m mismatch) {
@@ -735,6 +912,13 @@ func (s *shadow) mismatch(m mismatch) {
 			}
 			for _, w := range writesIn(m.decs, c.key.Namespace) {
 				fmt.Fprintf(&b, "    write: %s\n", w)
+			}
+			for _, l := range m.note {
+				fmt.Fprintf(&b, "    %s\n", l)
+			}
+		} else if len(m.note) > 0 {
+			for _, l := range m.note {
+				fmt.Fprintf(&b, "    %s\n", l)
 			}
 		} else {
 			fmt.Fprintf(&b, "    (no state could be loaded)\n")
@@ -772,6 +956,9 @@ func (s *shadow) mismatch(m mismatch) {
 			}
 			want = append(want, wr)
 		}
+		for _, l := range m.note {
+			fmt.Fprintf(&b, "  %s\n", l)
+		}
 		if it := m.st[k]; it != nil {
 			before = apiOf(it)
 		}
@@ -792,6 +979,7 @@ func (s *shadow) mismatch(m mismatch) {
 		got = append(got, d.Writes...)
 	}
 	rec["got"] = map[string]any{"writes": got}
+
 	rec["before"], rec["after"] = before, after
 	if s.o.out != "" {
 		file := filepath.Join(s.o.out, fmt.Sprintf("%04d-%s-%s.json", s.mismatches, resource, safeName(name)))

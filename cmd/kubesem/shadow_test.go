@@ -12,7 +12,9 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
@@ -73,6 +75,8 @@ type testShadow struct {
 	*shadow
 	clock time.Time
 	buf   *bytes.Buffer
+	// alive are leases tickTo renews.
+	alive []*coordinationv1.Lease
 }
 
 func newTestShadow(t *testing.T, objs []runtime.Object, out string) *testShadow {
@@ -84,6 +88,7 @@ func newTestShadow(t *testing.T, objs []runtime.Object, out string) *testShadow 
 	for _, o := range objs {
 		ts.event(t, o, false, true)
 	}
+	ts.startTimed(ts.clock)
 	return ts
 }
 
@@ -107,6 +112,10 @@ func typeName(o runtime.Object) string {
 		return "Pod"
 	case *corev1.Node:
 		return "Node"
+	case *policyv1.PodDisruptionBudget:
+		return "PodDisruptionBudget"
+	case *coordinationv1.Lease:
+		return "Lease"
 	}
 	return ""
 }
@@ -114,8 +123,10 @@ func typeName(o runtime.Object) string {
 // advance moves the clock and runs what the ticker runs.
 func (ts *testShadow) advance(d time.Duration) {
 	ts.clock = ts.clock.Add(d)
+	ts.timedSync(ts.clock, false)
 	ts.judgeDue(ts.clock)
 	ts.quietChecks(ts.clock)
+	ts.timedMissing(ts.clock)
 }
 
 func readyAPINode() *corev1.Node {

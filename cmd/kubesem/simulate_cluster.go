@@ -28,6 +28,7 @@ templates as the API server stores them; generated suffixes and UIDs are
 deterministic stand-ins for the API server's random ones.
 
 The scenario (--scenario FILE, "-" for stdin; JSON or YAML) is a document
+  name: rolling update under a drain   # optional: the --svg chart's title
   start: 2026-11-23T12:00:00Z      # the first instant (--start overrides)
   kubelet: {startDelay: 1s, readyDelay: 5s}
   settleQuiet: 1m                  # quiet time that counts as settled
@@ -50,6 +51,7 @@ periodic work), at most --limit.`
 
 // scenarioDoc is the scenario document of a scenario file.
 type scenarioDoc struct {
+	Name        string            `json:"name"`
 	Start       *time.Time        `json:"start"`
 	Kubelet     kubeletDoc        `json:"kubelet"`
 	SettleQuiet duration          `json:"settleQuiet"`
@@ -110,6 +112,7 @@ func (d *duration) ptr() *time.Duration {
 
 // scenarioRun is a decoded scenario file.
 type scenarioRun struct {
+	name     string // the scenario document's name, if any
 	sc       cluster.Scenario
 	hasStart bool
 	opts     cluster.Options
@@ -152,6 +155,7 @@ func readScenario(data []byte) (*scenarioRun, error) {
 		if doc.Start != nil {
 			run.sc.Start, run.hasStart = doc.Start.UTC(), true
 		}
+		run.name = doc.Name
 		run.opts.Kubelet.StartDelay = time.Duration(doc.Kubelet.StartDelay)
 		run.opts.Kubelet.ReadyDelay = time.Duration(doc.Kubelet.ReadyDelay)
 		run.opts.SettleQuiet = time.Duration(doc.SettleQuiet)
@@ -234,10 +238,7 @@ func simulateCluster(args []string, stdin io.Reader, stdout io.Writer) error {
 		return usagef("simulate cluster: %s: %v", *file, err)
 	}
 	if *svgFile != "" {
-		res.chart.title = "simulate cluster: " + filepath.Base(*file)
-		if *file == "-" {
-			res.chart.title = "simulate cluster"
-		}
+		res.chart.title, res.chart.subtitle = res.chartTitle(run, *file)
 		if err := res.chart.writeFile(*svgFile); err != nil {
 			return err
 		}
@@ -303,6 +304,29 @@ func runClusterWorld(run *scenarioRun, until, limit time.Duration, chart bool) (
 	}
 	res.chart = podChart(c, end)
 	return res, nil
+}
+
+// chartTitle is the chart's title, the scenario's name (its file's when it
+// has none), and subtitle, what the text output's first line says of it
+// and how the run ended.
+func (r *clusterRun) chartTitle(run *scenarioRun, file string) (title, subtitle string) {
+	name := run.name
+	switch {
+	case name != "" && file != "-":
+		name += " (" + filepath.Base(file) + ")"
+	case name == "" && file == "-":
+		name = "from stdin"
+	case name == "":
+		name = filepath.Base(file)
+	}
+	end := "ran until " + atOffset(r.w.Now.Sub(r.w.Start))
+	if r.until == 0 {
+		end = "not settled by " + atOffset(r.w.Now.Sub(r.w.Start))
+		if r.settled {
+			end = "settled at " + atOffset(r.settledAt.Sub(r.w.Start))
+		}
+	}
+	return "simulate cluster: scenario " + name, fmt.Sprintf("%s; %d event(s); start %s; %s", countKinds(run.sc.Objects), len(run.sc.Events), r.w.Start.Format(time.RFC3339), end)
 }
 
 // podChart steps w until end, one column per instant with a write other

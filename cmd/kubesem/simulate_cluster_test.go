@@ -100,7 +100,7 @@ func TestSimulateClusterFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if steps := strings.Count(string(b), `<g class="step"`); steps < 10 || !strings.Contains(string(b), "simulate cluster: job-failures.yaml") {
+	if steps := strings.Count(string(b), `<g class="step"`); steps < 10 || !strings.Contains(string(b), "simulate cluster: scenario job-failures.yaml") {
 		t.Errorf("svg: %d columns, %.300s", steps, b)
 	}
 

@@ -117,21 +117,21 @@ func simulateCronJob(args []string, stdout io.Writer) error {
 		}
 	}
 	to := from.Add(*window)
-	fmt.Fprintf(stdout, "CronJob report: schedule %q in %s, concurrencyPolicy %s", cj.Spec.Schedule, zoneName, cp)
-	if d := cj.Spec.StartingDeadlineSeconds; d != nil {
-		fmt.Fprintf(stdout, ", startingDeadlineSeconds %d", *d)
-	}
-	fmt.Fprintf(stdout, "\nwindow %s – %s, every Job's pod runs %v", from.Format(time.RFC3339), to.Format(time.RFC3339), *jobDuration)
-	if !outage[0].IsZero() {
-		fmt.Fprintf(stdout, ", CronJob suspended %s – %s", outage[0].Format(time.RFC3339), outage[1].Format(time.RFC3339))
-	}
-	fmt.Fprintf(stdout, "\nchart: S a Job started, R a Job started after deleting running ones (Replace)\n\n")
-
 	var tl *timeline
 	if *svg != "" {
-		tl = &timeline{title: fmt.Sprintf("CronJob %q, %s", cj.Spec.Schedule, cp),
-			series: []series{{"started", "#2e8b57"}, {"replaced", "#e07b20"}, {"events", "#b0b0b0"}}}
+		tl = &timeline{series: []series{{"started", "#2e8b57"}, {"replaced", "#e07b20"}, {"events", "#b0b0b0"}}}
 	}
+	var hdr strings.Builder
+	fmt.Fprintf(&hdr, "CronJob report: schedule %q in %s, concurrencyPolicy %s", cj.Spec.Schedule, zoneName, cp)
+	if d := cj.Spec.StartingDeadlineSeconds; d != nil {
+		fmt.Fprintf(&hdr, ", startingDeadlineSeconds %d", *d)
+	}
+	fmt.Fprintf(&hdr, "\nwindow %s – %s, every Job's pod runs %v", from.Format(time.RFC3339), to.Format(time.RFC3339), *jobDuration)
+	if !outage[0].IsZero() {
+		fmt.Fprintf(&hdr, ", CronJob suspended %s – %s", outage[0].Format(time.RFC3339), outage[1].Format(time.RFC3339))
+	}
+	fmt.Fprintf(&hdr, "\nchart: S a Job started, R a Job started after deleting running ones (Replace)\n\n")
+	tl.header(stdout, "cronjob", hdr.String())
 	// Every line of the CronJob controller, collapsing runs of three or
 	// more identical event lines into one.
 	type line struct {

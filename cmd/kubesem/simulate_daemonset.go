@@ -116,11 +116,11 @@ func simulateDaemonSet(args []string, stdout io.Writer) error {
 	}
 	var tl *timeline
 	if *svg != "" {
-		tl = &timeline{title: "kubesem simulate daemonset", series: []series{
+		tl = &timeline{series: []series{
 			{"new, ready", "#2b8a3e"}, {"old, ready", "#1c7ed6"}, {"new, not ready", "#f59f00"}, {"old, not ready", "#c92a2a"}}}
 	}
-	fmt.Fprintf(stdout, "DaemonSet agent: %d nodes, maxUnavailable %s, maxSurge %s, minReadySeconds %d, pods ready %s after they start; image agent:v1 → agent:v2 at 0s\n",
-		*nodes, mu, ms, *minReady, *readyAfter)
+	tl.header(stdout, "daemonset", fmt.Sprintf("DaemonSet agent: %d nodes, maxUnavailable %s, maxSurge %s, minReadySeconds %d, pods ready %s after they start; image agent:v1 → agent:v2 at 0s\n",
+		*nodes, mu, ms, *minReady, *readyAfter))
 	chart := make([][]byte, len(names))
 	for step := 0; step < *steps; step++ {
 		now := simStart.Add(time.Duration(step) * *tick)

@@ -102,24 +102,28 @@ func simulateDrain(args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("simulate drain: %v", err)
 	}
-	fmt.Fprintf(stdout, "Deployment web: %d replicas on %d nodes, pods ready %v after they start; pod x (no controller) on node-1\n", *replicas, *nodes, *readyAfter)
-	fmt.Fprintf(stdout, "budget web-pdb:")
-	if *minAvailable != "" {
-		fmt.Fprintf(stdout, " minAvailable %s", *minAvailable)
-	}
-	if *maxUnavailable != "" {
-		fmt.Fprintf(stdout, " maxUnavailable %s", *maxUnavailable)
-	}
-	if *policy != "" {
-		fmt.Fprintf(stdout, ", unhealthyPodEvictionPolicy %s", *policy)
-	}
-	fmt.Fprintf(stdout, "; drains: %s\n", *drains)
-	fmt.Fprintf(stdout, "pods before: %s\n", drainPods(w))
 	var tl *timeline
 	if *svg != "" {
-		tl = &timeline{title: "kubectl drain against a PodDisruptionBudget: pods after each instant",
-			series: []series{{"available", "#2e8b57"}, {"starting", "#9fd5b5"}, {"pending", "#f2b880"}, {"terminating", "#c0392b"}}}
+		tl = &timeline{series: []series{{"available", "#2e8b57"}, {"starting", "#9fd5b5"}, {"pending", "#f2b880"}, {"terminating", "#c0392b"}}}
 	}
+	var budget strings.Builder
+	fmt.Fprintf(&budget, "budget web-pdb:")
+	if *minAvailable != "" {
+		fmt.Fprintf(&budget, " minAvailable %s", *minAvailable)
+	}
+	if *maxUnavailable != "" {
+		fmt.Fprintf(&budget, " maxUnavailable %s", *maxUnavailable)
+	}
+	if *policy != "" {
+		fmt.Fprintf(&budget, ", unhealthyPodEvictionPolicy %s", *policy)
+	}
+	fmt.Fprintf(&budget, "; drains: %s", *drains)
+	deployment := fmt.Sprintf("Deployment web: %d replicas on %d nodes, pods ready %v after they start; pod x (no controller) on node-1", *replicas, *nodes, *readyAfter)
+	fmt.Fprintf(stdout, "%s\n%s\n", deployment, budget.String())
+	if tl != nil {
+		tl.title, tl.subtitle = "simulate drain: "+budget.String(), deployment
+	}
+	fmt.Fprintf(stdout, "pods before: %s\n", drainPods(w))
 	end := simStart.Add(*duration)
 	lastBusy := simStart
 	for {

@@ -154,12 +154,12 @@ func simulateNodeOutage(args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("simulate node-outage: %v", err)
 	}
-	fmt.Fprintf(stdout, "%d nodes in %s; grace %v; eviction rate %g/s (secondary %g/s above %d nodes); web pods tolerate %ds\n",
-		len(nodes), *zonesFlag, cmpDuration(*grace, node.DefaultNodeMonitorGracePeriod), r, s, l, secs)
 	var tl *timeline
 	if *svg != "" {
-		tl = &timeline{title: "kubesem simulate node-outage", series: []series{{"nodes Ready", "#4caf50"}, {"nodes not Ready", "#f44336"}, {"pods running", "#2196f3"}, {"pods deleted", "#9e9e9e"}}}
+		tl = &timeline{series: []series{{"nodes Ready", "#4caf50"}, {"nodes not Ready", "#f44336"}, {"pods running", "#2196f3"}, {"pods deleted", "#9e9e9e"}}}
 	}
+	tl.header(stdout, "node-outage", fmt.Sprintf("%d nodes in %s; grace %v; eviction rate %g/s (secondary %g/s above %d nodes); web pods tolerate %ds\n",
+		len(nodes), *zonesFlag, cmpDuration(*grace, node.DefaultNodeMonitorGracePeriod), r, s, l, secs))
 	end := simStart.Add(*duration)
 	deleted := map[string]time.Duration{}
 	var order []string

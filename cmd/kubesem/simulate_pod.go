@@ -323,10 +323,9 @@ func simulatePod(args []string, stdout io.Writer) error {
 	}
 	var tl *timeline
 	if *svg != "" {
-		tl = &timeline{title: fmt.Sprintf("pod %s, restartPolicy %s", p.Name, p.Spec.RestartPolicy),
-			series: []series{{"running", "#2e8b57"}, {"CrashLoopBackOff", "#c0392b"}, {"terminated", "#b0b0b0"}, {"not started", "#e0c060"}}}
+		tl = &timeline{series: []series{{"running", "#2e8b57"}, {"CrashLoopBackOff", "#c0392b"}, {"terminated", "#b0b0b0"}, {"not started", "#e0c060"}}}
 	}
-	fmt.Fprintf(stdout, "pod %s: restartPolicy %s, start %s, horizon %v, on node-1\n", p.Name, p.Spec.RestartPolicy, start.Format(time.RFC3339), horizon)
+	tl.header(stdout, "pod", fmt.Sprintf("pod %s: restartPolicy %s, start %s, horizon %v, on node-1\n", p.Name, p.Spec.RestartPolicy, start.Format(time.RFC3339), horizon))
 	for _, c := range ctrs {
 		fmt.Fprintf(stdout, "  %s\n", describeContainer(c))
 	}

@@ -86,10 +86,11 @@ func simulateRollout(args []string, stdout io.Writer) error {
 	}
 	var tl *timeline
 	if f.svg != "" {
-		tl = &timeline{title: fmt.Sprintf("Deployment rollout: %d replicas, %s", f.replicas, f.strategy),
-			series: []series{{"old ready", "#4a7fb5"}, {"old not ready", "#a9c4e0"}, {"new not ready", "#f2b880"}, {"new ready", "#e07b20"}, {"terminating", "#c0392b"}}}
+		tl = &timeline{series: []series{{"old ready", "#4a7fb5"}, {"old not ready", "#a9c4e0"}, {"new not ready", "#f2b880"}, {"new ready", "#e07b20"}, {"terminating", "#c0392b"}}}
 	}
-	f.header(stdout, d)
+	var hdr strings.Builder
+	f.header(&hdr, d)
+	tl.header(stdout, "rollout", hdr.String())
 	last := simStart.Add(time.Duration(max(f.scaleAt, f.updateAt, 0)) * f.interval)
 	end := simStart.Add(time.Duration(f.steps) * f.interval)
 	lastBusy := simStart

@@ -118,18 +118,20 @@ func simulateStatefulSet(args []string, stdout io.Writer) error {
 	}
 	var tl *timeline
 	if *svg != "" {
-		tl = &timeline{title: "kubesem simulate statefulset", series: []series{
+		tl = &timeline{series: []series{
 			{"ready web:v2", "#2b8a3e"}, {"ready web:v1", "#1c7ed6"}, {"not ready", "#f59f00"}, {"terminating", "#c92a2a"}}}
 	}
-	fmt.Fprintf(stdout, "StatefulSet web: replicas %d, start %d, %s, %s", *replicas, *start, *policy, *strategy)
+	var hdr strings.Builder
+	fmt.Fprintf(&hdr, "StatefulSet web: replicas %d, start %d, %s, %s", *replicas, *start, *policy, *strategy)
 	if set.Spec.UpdateStrategy.Type == statefulset.RollingUpdate {
-		fmt.Fprintf(stdout, ", partition %d", *partition)
+		fmt.Fprintf(&hdr, ", partition %d", *partition)
 		if *maxUnavailable != "" {
-			fmt.Fprintf(stdout, ", maxUnavailable %s (gate %v)", *maxUnavailable, *gate)
+			fmt.Fprintf(&hdr, ", maxUnavailable %s (gate %v)", *maxUnavailable, *gate)
 		}
 	}
-	fmt.Fprintf(stdout, "; pods ready %v after they start, grace %v\n", ready, *grace)
-	fmt.Fprintf(stdout, "revisions: 1 = web:v1, 2 = web:v2 (the ControllerRevisions' numbers)\n")
+	fmt.Fprintf(&hdr, "; pods ready %v after they start, grace %v\n", ready, *grace)
+	fmt.Fprintf(&hdr, "revisions: 1 = web:v1, 2 = web:v2 (the ControllerRevisions' numbers)\n")
+	tl.header(stdout, "statefulset", hdr.String())
 	fmt.Fprintf(stdout, "%6s  %s | %s\n", "time", "statefulset controller", "pods")
 	end := simStart.Add(time.Duration(*steps) * 10 * time.Second)
 	lastBusy := simStart

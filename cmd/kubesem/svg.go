@@ -5,16 +5,22 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
+	"strings"
 )
 
 // timeline is a simulation drawn as a standalone SVG chart: one column per
 // step, stacking a count for each series (pods per revision and
 // availability, slot outcomes), with the step's label and note as a tooltip.
 type timeline struct {
-	title  string
-	series []series
-	cols   []column
+	// title names what was simulated (the scenario, the flags); subtitle,
+	// optional, says more (the scenario's objects, start and end). Both
+	// wrap to the chart's width.
+	title, subtitle string
+	series          []series
+	cols            []column
 }
 
 type series struct {
@@ -25,6 +31,21 @@ type column struct {
 	label string // under the column (time, slot)
 	note  string // tooltip (actions, Job name)
 	stack []int  // one count per series, bottom up
+}
+
+// header prints a command's header (what it simulates) to out and makes
+// it t's title: "simulate CMD: " and the header's first line, its second
+// line, if any, the subtitle.
+func (t *timeline) header(out io.Writer, cmd, header string) {
+	io.WriteString(out, header)
+	if t == nil {
+		return
+	}
+	lines := strings.Split(strings.TrimRight(header, "\n"), "\n")
+	t.title = "simulate " + cmd + ": " + lines[0]
+	if len(lines) > 1 {
+		t.subtitle = lines[1]
+	}
 }
 
 func (t *timeline) add(label, note string, stack ...int) {
@@ -46,13 +67,77 @@ func (t *timeline) writeFile(path string) error {
 	return nil
 }
 
-// write renders t: title and legend on top, columns of stacked cells, the
-// labels of every few columns below.
+// The chart's text: sizes in pixels.
+const (
+	svgFont      = 11 // labels, legend, subtitle
+	svgTitleFont = 13 // the title, bold
+	svgPad       = 8  // margin around everything
+)
+
+// textWidth estimates the width in pixels of s drawn in a sans-serif font
+// of size px (bold: 10 % wider). There are no font metrics in a standalone
+// SVG: the estimate counts characters by class, each at about its width in
+// DejaVu Sans and Helvetica, rounded up (narrow punctuation and i, l 0.35
+// em; f, r, t, I and brackets 0.45 em; digits 0.65 em; other lower-case
+// letters 0.62 em; m and w, M and W 1 em; other capitals 0.75 em; anything
+// else 0.85 em), so that labels laid out with it neither overlap nor leave
+// the view box.
+func textWidth(s string, size float64, bold bool) float64 {
+	em := 0.0
+	for _, r := range s {
+		switch {
+		case strings.ContainsRune("ijl.,:;'|! ", r):
+			em += 0.35
+		case strings.ContainsRune("frtI()[]-/", r):
+			em += 0.45
+		case r >= '0' && r <= '9':
+			em += 0.65
+		case r == 'm' || r == 'w' || r == 'M' || r == 'W':
+			em += 1
+		case r >= 'a' && r <= 'z':
+			em += 0.62
+		case r >= 'A' && r <= 'Z':
+			em += 0.75
+		default:
+			em += 0.85
+		}
+	}
+	if bold {
+		em *= 1.1
+	}
+	return math.Ceil(em * size)
+}
+
+// wrapText breaks s at spaces into lines no wider than width (a word wider
+// than width is a line of its own).
+func wrapText(s string, size float64, bold bool, width float64) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		if line != "" && textWidth(line+" "+word, size, bold) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line == "" {
+			line = word
+		} else {
+			line += " " + word
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// write renders t: the title and subtitle, the legend, the columns of
+// stacked cells with the count axis on the left, and the labels of every
+// few columns below, all placed by their estimated widths (textWidth):
+// the title and subtitle wrap, the legend wraps into rows, column labels
+// are spaced so that none overlaps the next, and the view box grows to
+// hold whatever is wider than the chart.
 func (t *timeline) write(w io.Writer) {
-	const (
-		left, top, bottom = 40, 56, 40
-		cellMax, cellMin  = 14, 2
-	)
+	const cellMax, cellMin, chartMin = 14, 2, 28
 	cols, per := t.grouped(600)
 	n := max(len(cols), 1)
 	colW := max(4, min(24, 960/n))
@@ -65,21 +150,65 @@ func (t *timeline) write(w io.Writer) {
 		high = max(high, sum)
 	}
 	cell := max(cellMin, min(cellMax, 320/high))
-	width := max(left+n*colW+20, 620)
-	height := top + high*cell + bottom
-	fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?>`+"\n")
-	fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="11">`+"\n", width, height, width, height)
-	fmt.Fprintf(w, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
-	fmt.Fprintf(w, `<text x="%d" y="16" font-size="13" font-weight="bold">%s</text>`+"\n", left, esc(t.title))
-	x := left
-	for _, s := range t.series {
-		fmt.Fprintf(w, `<rect x="%d" y="26" width="10" height="10" fill="%s"/><text x="%d" y="35">%s</text>`+"\n", x, s.color, x+14, esc(s.name))
-		x += 24 + 7*len(s.name)
+	cell = max(cell, (chartMin+high-1)/high) // room for the two axis labels
+	highLabel := strconv.Itoa(high)
+	left := max(40, svgPad+int(textWidth(highLabel, svgFont, false))+6)
+
+	// The column labels: one every `every` columns, each at least its
+	// width and a gap from the next.
+	labelW := 0.0
+	for _, c := range cols {
+		labelW = max(labelW, textWidth(c.label, svgFont, false))
 	}
+	every := max(1, int(math.Ceil((labelW+10)/float64(colW))))
+	width := max(left+n*colW+svgPad+12, 620)
+	for i := 0; i < len(cols); i += every {
+		width = max(width, left+i*colW+int(textWidth(cols[i].label, svgFont, false))+svgPad)
+	}
+	// The title and subtitle wrap to the width; a word wider widens it.
+	textMax := float64(width - 2*svgPad)
+	title := wrapText(t.title, svgTitleFont, true, textMax)
+	sub := wrapText(t.subtitle, svgFont, false, textMax)
+	for _, l := range title {
+		width = max(width, 2*svgPad+int(textWidth(l, svgTitleFont, true)))
+	}
+	for _, l := range sub {
+		width = max(width, 2*svgPad+int(textWidth(l, svgFont, false)))
+	}
+
+	var head bytes.Buffer
+	y := svgPad
+	for _, l := range title {
+		y += svgTitleFont + 3
+		fmt.Fprintf(&head, `<text class="title" x="%d" y="%d" font-size="%d" font-weight="bold">%s</text>`+"\n", svgPad, y, svgTitleFont, esc(l))
+	}
+	for _, l := range sub {
+		y += svgFont + 3
+		fmt.Fprintf(&head, `<text class="subtitle" x="%d" y="%d">%s</text>`+"\n", svgPad, y, esc(l))
+	}
+	// The legend: a swatch and a name per series, in rows.
+	y += 6 + svgFont
+	x := svgPad
+	for i, s := range t.series {
+		itemW := 14 + int(textWidth(s.name, svgFont, false))
+		if i > 0 && x+itemW > width-svgPad {
+			x = svgPad
+			y += svgFont + 6
+		}
+		fmt.Fprintf(&head, `<rect class="swatch" x="%d" y="%d" width="10" height="10" fill="%s"/><text class="legend" x="%d" y="%d">%s</text>`+"\n", x, y-9, s.color, x+14, y, esc(s.name))
+		x += itemW + 16
+	}
+	top := y + 12
 	base := top + high*cell
+	height := base + 6 + svgFont + 4 + svgPad
+
+	fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?>`+"\n")
+	fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="%d">`+"\n", width, height, width, height, svgFont)
+	fmt.Fprintf(w, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
+	w.Write(head.Bytes())
 	fmt.Fprintf(w, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#888"/>`+"\n", left, base, left+n*colW, base)
-	fmt.Fprintf(w, `<text x="4" y="%d">%d</text><text x="4" y="%d">0</text>`+"\n", top+10, high, base)
-	every := max(1, (40+colW-1)/colW) // a label at least every 40 pixels
+	fmt.Fprintf(w, `<text class="axis" x="%d" y="%d" text-anchor="end">%s</text><text class="axis" x="%d" y="%d" text-anchor="end">0</text>`+"\n",
+		left-6, top+svgFont-2, highLabel, left-6, base)
 	for i, c := range cols {
 		x := left + i*colW
 		first, last := i*per, min((i+1)*per, len(t.cols))-1
@@ -93,7 +222,7 @@ func (t *timeline) write(w io.Writer) {
 			fmt.Fprintf(w, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>`, x+1, y, colW-2, v*cell, t.series[k].color)
 		}
 		if i%every == 0 {
-			fmt.Fprintf(w, `<text x="%d" y="%d" transform="rotate(45 %d %d)">%s</text>`, x, base+12, x, base+12, esc(c.label))
+			fmt.Fprintf(w, `<text class="label" x="%d" y="%d">%s</text>`, x, base+6+svgFont, esc(c.label))
 		}
 		fmt.Fprint(w, "</g>\n")
 	}

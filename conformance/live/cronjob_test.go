@@ -55,6 +55,7 @@ func TestCronJobFires(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	ns := namespace(t)
+	sh := startShadow(t, ns) // shadow mode alongside: zero mismatches
 	wj, err := client.BatchV1().Jobs(ns).Watch(ctx, metav1.ListOptions{})
 	jobWatch := record(t, wj, err)
 
@@ -157,4 +158,5 @@ func TestCronJobFires(t *testing.T) {
 		}
 		return true, ""
 	})
+	sh.stop(t)
 }

@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/util/retry"
 )
 
 func nodes(t *testing.T) []*corev1.Node {
@@ -71,7 +73,7 @@ func dsSettled(t *testing.T, ns, name string) (*appsv1.DaemonSet, []*corev1.Pod,
 		s := ds.Status
 		n := int32(len(nodeNames))
 		if s.ObservedGeneration != ds.Generation || s.NumberReady != n || s.UpdatedNumberScheduled != n || s.NumberAvailable != n || len(ps) != int(n) {
-			return false, "DaemonSet settled: " + jsonish(s)
+			return false, "DaemonSet settled: " + jsonish(s) + "\npods: " + podLines(ps)
 		}
 		p, _, _ := daemonSetStep(t, ds, nodes(t), ps, revs)
 		if len(p.Revisions) != 0 || p.Create.Count != 0 || len(p.Delete) != 0 || p.UpdateStatus {
@@ -91,6 +93,7 @@ func dsSettled(t *testing.T, ns, name string) (*appsv1.DaemonSet, []*corev1.Pod,
 func TestDaemonSetRollingUpdate(t *testing.T) {
 	ctx := context.Background()
 	ns := namespace(t)
+	sh := startShadow(t, ns) // shadow mode alongside: zero mismatches
 	wp, err := client.CoreV1().Pods(ns).Watch(ctx, metav1.ListOptions{})
 	podWatch := record(t, wp, err)
 
@@ -167,6 +170,7 @@ func TestDaemonSetRollingUpdate(t *testing.T) {
 			t.Errorf("after the update pod %s has hash %s, kubesem's current hash is %s", pod.Name, pod.Labels[appsv1.ControllerRevisionHashLabelKey], h.Hash)
 		}
 	}
+	sh.stop(t)
 }
 
 // affinityNode is the node a daemon pod's required node affinity pins it to.
@@ -198,4 +202,203 @@ func revNames(revs []*appsv1.ControllerRevision) []string {
 		out = append(out, r.Name)
 	}
 	return out
+}
+
+// setNodeReady posts name's Ready condition as its kubelet would: True
+// (KubeletReady) or False (KubeletNotReady), heartbeat now.
+func setNodeReady(t *testing.T, name string, ready bool) {
+	t.Helper()
+	ctx := context.Background()
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		n, err := client.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		now := metav1.Now()
+		c := conditionOf(n, corev1.NodeReady)
+		status, reason, msg := corev1.ConditionTrue, "KubeletReady", "kubelet is posting ready status"
+		if !ready {
+			status, reason, msg = corev1.ConditionFalse, "KubeletNotReady", "container runtime is down"
+		}
+		if c.Status != status {
+			c.LastTransitionTime = now
+		}
+		c.Status, c.Reason, c.Message, c.LastHeartbeatTime = status, reason, msg, now
+		_, err = client.CoreV1().Nodes().UpdateStatus(ctx, n, metav1.UpdateOptions{})
+		return err
+	})
+	check(t, err)
+}
+
+// kubeletPodsNotReady reports, as node's kubelet, the namespace's pods on
+// node not ready (their containers not ready).
+func kubeletPodsNotReady(t *testing.T, ns, node string) {
+	t.Helper()
+	ctx := context.Background()
+	for _, pod := range pods(t, ns) {
+		if pod.Spec.NodeName != node {
+			continue
+		}
+		err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+			p, err := client.CoreV1().Pods(ns).Get(ctx, pod.Name, metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			now := metav1.Now()
+			for i := range p.Status.Conditions {
+				if c := &p.Status.Conditions[i]; c.Type == corev1.PodReady || c.Type == corev1.ContainersReady {
+					c.Status, c.Reason, c.LastTransitionTime = corev1.ConditionFalse, "ContainersNotReady", now
+				}
+			}
+			for i := range p.Status.ContainerStatuses {
+				p.Status.ContainerStatuses[i].Ready = false
+			}
+			_, err = client.CoreV1().Pods(ns).UpdateStatus(ctx, p, metav1.UpdateOptions{})
+			return err
+		})
+		check(t, err)
+	}
+}
+
+// nodeTaints waits until name carries exactly the taints keys
+// ("key:Effect", sorted).
+func nodeTaints(t *testing.T, name string, keys ...string) *corev1.Node {
+	t.Helper()
+	var n *corev1.Node
+	eventually(t, 20*time.Second, func() (bool, string) {
+		n = nodeNamed(t, name)
+		got := taintKeys(n.Spec.Taints)
+		return equalStrings(got, sortStrings(keys)), name + " taints " + jsonish(got) + ", want " + jsonish(keys)
+	})
+	return n
+}
+
+// TestDaemonSetNotReadyNode runs a DaemonSet on the three nodes, makes
+// node-c NotReady (its kubelet posts Ready=False and reports its pods not
+// ready; the node lifecycle controller taints it not-ready, so that its
+// pod runs where no new daemon pod would be placed) and updates
+// the template (maxUnavailable 1). kubesem, fed the objects read back from
+// the server, predicts that the first sync deletes only node-c's pod (an
+// unavailable old pod is replaced without using the budget) and that no
+// pod comes back there while the node is tainted; the rollout then goes
+// through node-a and node-b one at a time, as the real controller does.
+// Once node-c is Ready again its pod comes back at the new revision.
+// Shadow mode runs alongside with zero mismatches.
+func TestDaemonSetNotReadyNode(t *testing.T) {
+	ctx := context.Background()
+	ns := namespace(t)
+	sh := startShadow(t, ns)
+	wp, err := client.CoreV1().Pods(ns).Watch(ctx, metav1.ListOptions{})
+	podWatch := record(t, wp, err)
+	t.Cleanup(func() {
+		setNodeReady(t, "node-c", true)
+		nodeTaints(t, "node-c")
+	})
+
+	ds := &appsv1.DaemonSet{
+		ObjectMeta: metav1.ObjectMeta{Name: "node-agent"},
+		Spec: appsv1.DaemonSetSpec{
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"name": "node-agent"}},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"name": "node-agent"}},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "agent", Image: "registry.k8s.io/pause:3.9"}}},
+			},
+		},
+	}
+	_, err = client.AppsV1().DaemonSets(ns).Create(ctx, ds, metav1.CreateOptions{})
+	check(t, err)
+	dsSettled(t, ns, ds.Name)
+
+	// node-c NotReady: its kubelet reports the node and its pods not
+	// ready; the node lifecycle controller taints it not-ready (NoSchedule
+	// at once, NoExecute at its next monitor pass); the DaemonSet
+	// controller counts its pod misscheduled.
+	setNodeReady(t, "node-c", false)
+	kubeletPodsNotReady(t, ns, "node-c")
+	nodeTaints(t, "node-c", corev1.TaintNodeNotReady+":NoExecute", corev1.TaintNodeNotReady+":NoSchedule")
+	var (
+		cur  *appsv1.DaemonSet
+		ps   []*corev1.Pod
+		revs []*appsv1.ControllerRevision
+	)
+	eventually(t, 20*time.Second, func() (bool, string) {
+		var err error
+		cur, err = client.AppsV1().DaemonSets(ns).Get(ctx, ds.Name, metav1.GetOptions{})
+		check(t, err)
+		ps, revs = pods(t, ns), controllerRevisions(t, ns)
+		// node-c no longer fits (its NoSchedule taint): its pod, not
+		// ready, still runs there (the NoExecute taint is tolerated).
+		if s := cur.Status; s.DesiredNumberScheduled != 2 || s.NumberMisscheduled != 1 || s.NumberReady != 2 {
+			return false, "node-c's pod misscheduled and not ready: " + jsonish(s)
+		}
+		p, _, _ := daemonSetStep(t, cur, nodes(t), ps, revs)
+		if len(p.Revisions) != 0 || p.Create.Count != 0 || len(p.Delete) != 0 || p.UpdateStatus {
+			return false, "kubesem has nothing to write with node-c NotReady, but: " + jsonish(p) + "\nserver status " + jsonish(cur.Status)
+		}
+		return true, ""
+	})
+	onNode := map[string]*corev1.Pod{}
+	for _, pod := range ps {
+		onNode[pod.Spec.NodeName] = pod
+	}
+
+	// The update: kubesem's first sync deletes node-c's pod only.
+	changed := cur.DeepCopy()
+	changed.Spec.Template.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10"
+	mark := podWatch.mark()
+	updated, err := client.AppsV1().DaemonSets(ns).Update(ctx, changed, metav1.UpdateOptions{})
+	check(t, err)
+	p, h, _ := daemonSetStep(t, updated, nodes(t), ps, revs)
+	if len(p.Delete) != 1 || onNode["node-c"] == nil || p.Delete[0].Name != onNode["node-c"].Name || p.Create.Count != 0 {
+		t.Fatalf("update with node-c NotReady: kubesem creates %d and deletes %+v, want node-c's pod %s deleted", p.Create.Count, p.Delete, onNode["node-c"].Name)
+	}
+	ev, _ := podWatch.find(t, mark, "the first pod deletion", func(ev watch.Event) bool {
+		pod, ok := ev.Object.(*corev1.Pod)
+		return ok && (ev.Type == watch.Deleted || pod.DeletionTimestamp != nil)
+	})
+	if got := ev.Object.(*corev1.Pod); got.Name != p.Delete[0].Name {
+		t.Errorf("update: the controller deleted %s (on %s) first, kubesem predicted %s", got.Name, got.Spec.NodeName, p.Delete[0].Name)
+	}
+
+	// The rollout goes through node-a and node-b; node-c, tainted, gets no
+	// pod.
+	eventually(t, 20*time.Second, func() (bool, string) {
+		var err error
+		cur, err = client.AppsV1().DaemonSets(ns).Get(ctx, ds.Name, metav1.GetOptions{})
+		check(t, err)
+		ps, revs = pods(t, ns), controllerRevisions(t, ns)
+		if s := cur.Status; s.ObservedGeneration != cur.Generation || s.UpdatedNumberScheduled != 2 || s.NumberReady != 2 || len(ps) != 2 {
+			return false, "rolled out on node-a and node-b: " + jsonish(s)
+		}
+		p, _, _ := daemonSetStep(t, cur, nodes(t), ps, revs)
+		if len(p.Revisions) != 0 || p.Create.Count != 0 || len(p.Delete) != 0 || p.UpdateStatus {
+			return false, "kubesem has nothing to write after the rollout, but: " + jsonish(p) + "\nserver status " + jsonish(cur.Status)
+		}
+		return true, ""
+	})
+	for _, pod := range ps {
+		if pod.Spec.NodeName == "node-c" || pod.Labels[appsv1.ControllerRevisionHashLabelKey] != h.Hash {
+			t.Errorf("after the rollout pod %s on %s has hash %s; kubesem's hash is %s, none on node-c", pod.Name, pod.Spec.NodeName, pod.Labels[appsv1.ControllerRevisionHashLabelKey], h.Hash)
+		}
+	}
+
+	// node-c Ready again: untainted, its pod comes back at the new hash.
+	setNodeReady(t, "node-c", true)
+	nodeTaints(t, "node-c")
+	_, ps, _ = dsSettled(t, ns, ds.Name)
+	for _, pod := range ps {
+		if pod.Labels[appsv1.ControllerRevisionHashLabelKey] != h.Hash {
+			t.Errorf("after node-c's return pod %s on %s has hash %s, kubesem's is %s", pod.Name, pod.Spec.NodeName, pod.Labels[appsv1.ControllerRevisionHashLabelKey], h.Hash)
+		}
+	}
+	sh.stop(t)
+}
+
+// podLines describes pods for a failure: name, node, phase, Ready, hash.
+func podLines(ps []*corev1.Pod) string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Name+"@"+p.Spec.NodeName+" "+string(p.Status.Phase)+" ready="+string(podReady(p))+" hash="+p.Labels[appsv1.ControllerRevisionHashLabelKey])
+	}
+	return strings.Join(out, "; ")
 }

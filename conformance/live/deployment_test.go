@@ -112,6 +112,7 @@ func rsNamed(name string) func(watch.Event) bool {
 // the old ReplicaSet a rollback reuses, and that once the controller has
 // settled kubesem has nothing left to write.
 func TestDeploymentRollout(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := namespace(t)
 	sh := startShadow(t, ns) // shadow mode alongside: zero mismatches

@@ -50,7 +50,13 @@ func (r *recorder) mark() int {
 // match holds for, and returns it and its index.
 func (r *recorder) find(t *testing.T, from int, what string, match func(watch.Event) bool) (watch.Event, int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	return r.findWithin(t, from, 10*time.Second, what, match)
+}
+
+// findWithin is find waiting up to timeout.
+func (r *recorder) findWithin(t *testing.T, from int, timeout time.Duration, what string, match func(watch.Event) bool) (watch.Event, int) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
 	for {
 		r.mu.Lock()
 		for i := from; i < len(r.events); i++ {
@@ -62,7 +68,7 @@ func (r *recorder) find(t *testing.T, from int, what string, match func(watch.Ev
 		}
 		r.mu.Unlock()
 		if time.Now().After(deadline) {
-			t.Fatalf("no %s within 10s", what)
+			t.Fatalf("no %s within %v", what, timeout)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -62,8 +62,10 @@ func jobFinished(t *testing.T, ns, name string, cond batchv1.JobConditionType) *
 // finished the Job (Complete; Failed with reason PodFailurePolicy)
 // kubesem has nothing left to write.
 func TestJob(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := namespace(t)
+	sh := startShadow(t, ns) // shadow mode alongside: zero mismatches
 	wp, err := client.CoreV1().Pods(ns).Watch(ctx, metav1.ListOptions{})
 	podWatch := record(t, wp, err)
 
@@ -140,6 +142,7 @@ func TestJob(t *testing.T) {
 	if j.Status.Failed != 1 {
 		t.Errorf("Job failed with %d failed pods, want 1", j.Status.Failed)
 	}
+	sh.stop(t)
 }
 
 func equalStrings(a, b []string) bool {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 )
 
@@ -60,16 +62,103 @@ func startNodes(ctx context.Context, tb *mainTB) (stopped func()) {
 			tb.Fatalf("lease %s: %v", name, err)
 		}
 	}
+	for _, name := range nodeNames {
+		heartbeats.set(name, true)
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		wait.Until(func() {
-			for _, name := range nodeNames {
+			for _, name := range heartbeats.names() {
 				renewLease(ctx, name)
 			}
 		}, time.Second, ctx.Done())
 	}()
 	return func() { <-done }
+}
+
+// heartbeats are the nodes whose kubelets run: their leases are renewed
+// and the fake kubelet acts on their pods. A node whose kubelet stopped
+// (a node outage) is left alone.
+var heartbeats = nodeSet{m: map[string]bool{}}
+
+type nodeSet struct {
+	mu sync.Mutex
+	m  map[string]bool
+}
+
+func (s *nodeSet) set(name string, on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if on {
+		s.m[name] = true
+	} else {
+		delete(s.m, name)
+	}
+}
+
+func (s *nodeSet) has(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m[name]
+}
+
+func (s *nodeSet) names() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for n := range s.m {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// dedicatedTaint keeps the pods of other tests (and their DaemonSets) off a
+// node a test adds for itself: only pods that tolerate it run there.
+const dedicatedTaint = "live.kubesem.dev/dedicated"
+
+// addNode registers a Ready node of the test's own (tainted dedicatedTaint=
+// value:NoSchedule) with its lease, and starts its kubelet and heartbeats.
+func addNode(t *testing.T, name, value string) *corev1.Node {
+	t.Helper()
+	ctx := context.Background()
+	n := &corev1.Node{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/hostname": name}},
+		Spec:       corev1.NodeSpec{Taints: []corev1.Taint{{Key: dedicatedTaint, Value: value, Effect: corev1.TaintEffectNoSchedule}}},
+	}
+	// The kubelet registers its node with its status.
+	now := metav1.Now()
+	n.Status = corev1.NodeStatus{
+		Capacity:    corev1.ResourceList{corev1.ResourcePods: resource.MustParse("110"), corev1.ResourceCPU: resource.MustParse("4")},
+		Allocatable: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("110"), corev1.ResourceCPU: resource.MustParse("4")},
+		Conditions: []corev1.NodeCondition{{
+			Type: corev1.NodeReady, Status: corev1.ConditionTrue, Reason: "KubeletReady",
+			LastHeartbeatTime: now, LastTransitionTime: now,
+		}},
+	}
+	n, err := client.CoreV1().Nodes().Create(ctx, n, metav1.CreateOptions{})
+	check(t, err)
+	if !nodeReady(n) {
+		t.Fatalf("node %s created without its Ready condition: %s", name, jsonish(n.Status))
+	}
+	lease := &coordinationv1.Lease{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: corev1.NamespaceNodeLease},
+		Spec: coordinationv1.LeaseSpec{
+			HolderIdentity:       ptr.To(name),
+			LeaseDurationSeconds: ptr.To[int32](40),
+			RenewTime:            &metav1.MicroTime{Time: time.Now()},
+		},
+	}
+	_, err = client.CoordinationV1().Leases(corev1.NamespaceNodeLease).Create(ctx, lease, metav1.CreateOptions{})
+	check(t, err)
+	heartbeats.set(name, true)
+	return n
+}
+
+// dedicatedTo tolerates the dedicatedTaint of addNode's node value.
+func dedicatedTo(value string) corev1.Toleration {
+	return corev1.Toleration{Key: dedicatedTaint, Operator: corev1.TolerationOpEqual, Value: value, Effect: corev1.TaintEffectNoSchedule}
 }
 
 func renewLease(ctx context.Context, name string) {
@@ -112,6 +201,9 @@ func startKubelet(ctx context.Context, tb *mainTB) (stopped func()) {
 }
 
 func kubelet(ctx context.Context, pod *corev1.Pod, listPods func(labels.Selector) ([]*corev1.Pod, error), listNodes func(labels.Selector) ([]*corev1.Node, error)) {
+	if pod.Spec.NodeName != "" && !heartbeats.has(pod.Spec.NodeName) {
+		return // the node's kubelet is down (or gone)
+	}
 	switch {
 	case pod.DeletionTimestamp != nil:
 		if pod.Spec.NodeName != "" {
@@ -174,8 +266,9 @@ func kubelet(ctx context.Context, pod *corev1.Pod, listPods func(labels.Selector
 }
 
 // schedule picks pod's node: the one its required node affinity names, or
-// else the Ready, schedulable node matching its nodeSelector with the fewest
-// pods (ties by name).
+// else the Ready, schedulable node matching its nodeSelector whose
+// NoSchedule and NoExecute taints it tolerates with the fewest pods (ties by
+// name).
 func schedule(pod *corev1.Pod, listPods func(labels.Selector) ([]*corev1.Pod, error), listNodes func(labels.Selector) ([]*corev1.Node, error)) string {
 	nodes, _ := listNodes(labels.Everything())
 	if a := pod.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
@@ -194,7 +287,7 @@ func schedule(pod *corev1.Pod, listPods func(labels.Selector) ([]*corev1.Pod, er
 	}
 	var fit []string
 	for _, n := range nodes {
-		if n.Spec.Unschedulable || !nodeReady(n) || !labels.SelectorFromSet(pod.Spec.NodeSelector).Matches(labels.Set(n.Labels)) {
+		if n.Spec.Unschedulable || !nodeReady(n) || !labels.SelectorFromSet(pod.Spec.NodeSelector).Matches(labels.Set(n.Labels)) || !tolerated(pod, n) {
 			continue
 		}
 		fit = append(fit, n.Name)
@@ -209,6 +302,27 @@ func schedule(pod *corev1.Pod, listPods func(labels.Selector) ([]*corev1.Pod, er
 		return fit[i] < fit[j]
 	})
 	return fit[0]
+}
+
+// tolerated reports whether pod tolerates every NoSchedule and NoExecute
+// taint of n.
+func tolerated(pod *corev1.Pod, n *corev1.Node) bool {
+	for i := range n.Spec.Taints {
+		taint := &n.Spec.Taints[i]
+		if taint.Effect == corev1.TaintEffectPreferNoSchedule {
+			continue
+		}
+		ok := false
+		for j := range pod.Spec.Tolerations {
+			if pod.Spec.Tolerations[j].ToleratesTaint(klog.Background(), taint, false) {
+				ok = true
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func nodeReady(n *corev1.Node) bool {

@@ -50,6 +50,14 @@ var verbose = flag.Bool("live.logs", false, "show the API server's and controlle
 // their heartbeats, runs the tests against them, and tears everything down.
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// The parallel tests mostly wait (for the node monitor grace period,
+	// the pod GC's quarantine, the next minute): all of them run at once,
+	// whatever GOMAXPROCS, unless -parallel says otherwise.
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit {
+		flag.Set("test.parallel", "16")
+	}
 	if !*verbose {
 		klog.SetLogger(logr.Discard())
 	}
@@ -66,9 +74,17 @@ func TestMain(m *testing.M) {
 		if testing.Verbose() {
 			fmt.Fprintf(os.Stderr, "live: control plane up in %v\n", time.Since(start).Round(time.Millisecond))
 		}
+		run := time.Now()
 		code = m.Run()
+		if testing.Verbose() {
+			fmt.Fprintf(os.Stderr, "live: tests ran in %v\n", time.Since(run).Round(time.Millisecond))
+		}
 	}()
+	down := time.Now()
 	tb.runCleanups()
+	if testing.Verbose() {
+		fmt.Fprintf(os.Stderr, "live: control plane down in %v\n", time.Since(down).Round(time.Millisecond))
+	}
 	if tb.Failed() && code == 0 {
 		code = 1
 	}

@@ -83,8 +83,10 @@ func budgetSettled(t *testing.T, ns, name string, allowed int32) *pdb.PodDisrupt
 // (no controller replaces an evicted one, which would race the second
 // eviction against the controller's recomputation).
 func TestPDBGuardedEviction(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := namespace(t)
+	sh := startShadow(t, ns) // shadow mode alongside: zero mismatches
 	labels := map[string]string{"app": "guarded"}
 	run := func(name string) {
 		t.Helper()
@@ -149,4 +151,5 @@ func TestPDBGuardedEviction(t *testing.T) {
 	})
 	kb = budgetSettled(t, ns, "guard", 1)
 	evict(pods(t, ns)[0], kb, true)
+	sh.stop(t)
 }

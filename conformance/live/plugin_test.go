@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -422,12 +424,21 @@ type shadowRun struct {
 type lockedBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
+	// stamped is the output with the time each write arrived.
+	stamped bytes.Buffer
 }
 
 func (b *lockedBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	fmt.Fprintf(&b.stamped, "%s %s", time.Now().UTC().Format("15:04:05.000"), p)
 	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) Stamped() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.stamped.String()
 }
 
 func (b *lockedBuffer) String() string {
@@ -462,9 +473,10 @@ func startShadow(t *testing.T, ns string) *shadowRun {
 func (s *shadowRun) stop(t *testing.T) {
 	t.Helper()
 	from := len(s.out.String())
+	stopAt := time.Now()
 	quiet := "shadow: quiet: namespace " + s.ns
 	eventually(t, 30*time.Second, func() (bool, string) {
-		return strings.Contains(s.out.String()[from:], quiet), "a quiet check of " + s.ns + ":\n" + s.out.String()
+		return strings.Contains(s.out.String()[from:], quiet), "a quiet check of " + s.ns + ":\n" + filterQuiet(s.out.Stamped())
 	})
 	s.cmd.Process.Signal(syscall.SIGINT)
 	var err error
@@ -475,20 +487,46 @@ func (s *shadowRun) stop(t *testing.T) {
 	}
 	out := s.out.String()
 	if err != nil || strings.Contains(out, "mismatch ") || !strings.Contains(out, " 0 mismatch(es)") {
-		t.Errorf("shadow (exit %v) found mismatches:\n%s", err, filterQuiet(out))
+		t.Errorf("shadow (exit %v) found mismatches:\n%s", err, filterQuiet(s.out.Stamped()))
+	}
+	if waited := time.Since(stopAt); waited > 10*time.Second {
+		t.Logf("shadow took %v to see %s quiet:\n%s", waited.Round(time.Millisecond), s.ns, filterQuiet(s.out.Stamped()))
 	}
 	if m := regexp.MustCompile(`(\d+) controller write\(s\) observed, (\d+) explained`).FindStringSubmatch(out); m == nil || m[1] == "0" {
 		t.Errorf("shadow observed no controller write:\n%s", filterQuiet(out))
 	} else {
-		t.Logf("shadow: %s controller writes observed, %s explained", m[1], m[2])
+		t.Logf("shadow: %s controller writes observed, %s explained: %s", m[1], m[2], explainedWrites(out))
 	}
+}
+
+var explainedLine = regexp.MustCompile(`(?m)^shadow: (?:(eviction) of .*: (\S+) \S+|(\S+) (\S+) \S+): as kubesem predicts(?: \((\S+), with memory\))?$`)
+
+// explainedWrites counts shadow's explained writes by verb and resource.
+func explainedWrites(out string) string {
+	n := map[string]int{}
+	for _, m := range explainedLine.FindAllStringSubmatch(out, -1) {
+		k := m[3] + " " + m[4]
+		if m[1] != "" {
+			k = m[1] + " " + m[2]
+		}
+		if m[5] != "" {
+			k += " (" + m[5] + ")"
+		}
+		n[k]++
+	}
+	var parts []string
+	for k, v := range n {
+		parts = append(parts, fmt.Sprintf("%s %d", k, v))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ", ")
 }
 
 // filterQuiet drops shadow's repeated quiet lines.
 func filterQuiet(out string) string {
 	var b strings.Builder
 	for _, l := range strings.Split(out, "\n") {
-		if !strings.HasPrefix(l, "shadow: quiet:") {
+		if !strings.HasPrefix(l, "shadow: quiet:") && !strings.Contains(l, " shadow: quiet:") {
 			b.WriteString(l + "\n")
 		}
 	}

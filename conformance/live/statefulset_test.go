@@ -89,6 +89,7 @@ func setSettled(t *testing.T, ns, name string, updated int32) (*appsv1.StatefulS
 // controller-revision-hash, pod identity), the pod the update deletes, the
 // revisions pods end with, and the pod a scale down deletes first.
 func TestStatefulSetPartitionedUpdate(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := namespace(t)
 	sh := startShadow(t, ns) // shadow mode alongside: zero mismatches
