@@ -63,7 +63,19 @@ type timedWorld struct {
 	// its not-ready and unreachable taints), not a prediction.
 	warm  bool
 	preds map[string]*timedPred
+	// fresh are the signatures first predicted by the last sync.
+	fresh []string
+	// snaps are copies of the world after its recent syncs, each with
+	// the last change its objects include: a node's write is looked ahead
+	// for from the world as it was before the write.
+	snaps []timedSnap
 	err   string
+}
+
+type timedSnap struct {
+	seq int
+	at  time.Time
+	w   *cluster.World
 }
 
 // timedPred is one predicted write: when syncs first and last predicted
@@ -140,10 +152,22 @@ func (s *shadow) timedSync(now time.Time, afterChange bool) {
 	pre := st.Clone()
 	tw.w.State = st
 	decs := tw.w.ForceSync(at)
+	tw.snaps = append(tw.snaps, timedSnap{seq: s.seq, at: now, w: tw.w.Clone()})
+	for len(tw.snaps) > 1 && now.Sub(tw.snaps[1].at) > 2*s.o.window+timedGrace {
+		tw.snaps = tw.snaps[1:]
+	}
 	if !tw.warm {
 		tw.warm = true
 		return
 	}
+	tw.fresh = tw.fresh[:0]
+	defer func() {
+		if s.o.verbos {
+			for _, sig := range tw.fresh {
+				fmt.Fprintf(s.out, "shadow: predicts (with memory): %s\n", sig)
+			}
+		}
+	}()
 	for _, d := range decs {
 		if d.Err != nil {
 			if msg := d.Err.Error(); msg != tw.err {
@@ -180,8 +204,9 @@ func (s *shadow) timedSync(now time.Time, afterChange bool) {
 	}
 }
 
+// writeSig names a predicted write: its verb, resource, object and reason.
 func writeSig(wr *plan.Write, k cluster.Key) string {
-	return string(wr.Verb) + " " + wr.Resource + subresource(wr.Subresource) + " " + objectPath(k)
+	return string(wr.Verb) + " " + wr.Resource + subresource(wr.Subresource) + " " + objectPath(k) + " (" + string(wr.Reason) + ")"
 }
 
 func (tw *timedWorld) record(ctl string, k cluster.Key, wr plan.Write, base any, before *cluster.World, now time.Time) {
@@ -190,6 +215,7 @@ func (tw *timedWorld) record(ctl string, k cluster.Key, wr plan.Write, base any,
 	if p == nil {
 		p = &timedPred{sig: sig, ctl: ctl, key: k, first: now, before: before}
 		tw.preds[sig] = p
+		tw.fresh = append(tw.fresh, sig)
 	}
 	p.last = now
 	if !p.lastSync.Equal(now) {
@@ -202,8 +228,10 @@ func (tw *timedWorld) record(ctl string, k cluster.Key, wr plan.Write, base any,
 			return
 		}
 	}
-	if len(p.writes) < 8 {
-		p.writes = append(p.writes, timedWrite{Write: wr, base: base})
+	// The latest distinct writes: an old one drops out.
+	p.writes = append(p.writes, timedWrite{Write: wr, base: base})
+	if len(p.writes) > 8 {
+		p.writes = p.writes[1:]
 	}
 }
 
@@ -231,12 +259,21 @@ func (s *shadow) timedExplains(c *change) (string, bool) {
 	return "", false
 }
 
-// timedAhead syncs a copy of the world of the controllers with memory on
-// from the state right before the node's change c, every 250 ms for
-// nodeLookAhead, and reports whether it makes c.
+// timedAhead syncs a copy of the world of the controllers with memory, as
+// it was before it saw the node's change c, on from the state right before
+// c, every 250 ms for nodeLookAhead, and reports whether it makes c.
 func (s *shadow) timedAhead(c *change) (string, bool) {
 	tw := s.timed
 	if tw == nil || c.key.Kind != cluster.KindNode {
+		return "", false
+	}
+	var from *cluster.World
+	for _, sn := range tw.snaps {
+		if sn.seq < c.seq {
+			from = sn.w
+		}
+	}
+	if from == nil {
 		return "", false
 	}
 	st := s.stateAt(c.seq-1, "")
@@ -245,7 +282,7 @@ func (s *shadow) timedAhead(c *change) (string, bool) {
 	} else {
 		st[c.key] = c.before
 	}
-	w := tw.w.Clone()
+	w := from.Clone()
 	w.State = stateOf(st)
 	for t := c.at; !t.After(c.at.Add(nodeLookAhead)); t = t.Add(250 * time.Millisecond) {
 		pre := w.State.Clone()
@@ -357,8 +394,12 @@ func (s *shadow) timedLines(k cluster.Key, at time.Time) []string {
 	for _, p := range s.timed.preds {
 		if p.key == k && !p.last.Before(at.Add(-timedAllowance[p.ctl]-s.o.lag)) {
 			for _, wr := range p.writes {
-				out = append(out, fmt.Sprintf("%s (with memory, predicted %s–%s): %s %s%s (%s)", p.ctl,
-					p.first.UTC().Format(time.RFC3339Nano), p.last.UTC().Format(time.RFC3339Nano), wr.Verb, wr.Resource, subresource(wr.Subresource), wr.Reason))
+				l := fmt.Sprintf("%s (with memory, predicted %s–%s): %s %s%s (%s)", p.ctl,
+					p.first.UTC().Format(time.RFC3339Nano), p.last.UTC().Format(time.RFC3339Nano), wr.Verb, wr.Resource, subresource(wr.Subresource), wr.Reason)
+				if k.Kind == cluster.KindNode && wr.Object != nil {
+					l += fmt.Sprintf(", taints %v → %v", sortedKeys(taintSet(get(norm(wr.base), path{"spec", "taints"}))), sortedKeys(taintSet(get(norm(wr.Object), path{"spec", "taints"}))))
+				}
+				out = append(out, l)
 			}
 		}
 	}
@@ -462,4 +503,13 @@ func withTaintsOf(obj, cur any) any {
 	out := *n
 	out.Spec.Taints = c.Spec.Taints
 	return &out
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

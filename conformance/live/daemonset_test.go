@@ -398,7 +398,7 @@ func TestDaemonSetNotReadyNode(t *testing.T) {
 func podLines(ps []*corev1.Pod) string {
 	var out []string
 	for _, p := range ps {
-		out = append(out, p.Name+"@"+p.Spec.NodeName+" "+string(p.Status.Phase)+" ready="+string(podReady(p))+" hash="+p.Labels[appsv1.ControllerRevisionHashLabelKey])
+		out = append(out, p.Name+"@"+p.Spec.NodeName+" "+string(p.Status.Phase)+" ready="+string(podReady(p))+" hash="+p.Labels[appsv1.ControllerRevisionHashLabelKey]+" conditions="+jsonish(p.Status.Conditions))
 	}
 	return strings.Join(out, "; ")
 }

@@ -177,6 +177,8 @@ func renewLease(ctx context.Context, name string) {
 //     the Ready node, matching its nodeSelector, with the fewest pods;
 //   - a bound pending pod is reported Running and Ready, its containers
 //     started;
+//   - a running pod whose containers are ready but which someone else
+//     marked not ready is reported Ready again (at most once a second);
 //   - a running pod with exitAnnotation terminates with that code;
 //   - a pod being deleted is removed at once (its containers "stopped").
 func startKubelet(ctx context.Context, tb *mainTB) (stopped func()) {
@@ -236,6 +238,19 @@ func kubelet(ctx context.Context, pod *corev1.Pod, listPods func(labels.Selector
 			})
 		}
 		client.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, pod, metav1.UpdateOptions{})
+	case pod.Status.Phase == corev1.PodRunning && podCondition(pod, corev1.ContainersReady) == corev1.ConditionTrue &&
+		podCondition(pod, corev1.PodReady) == corev1.ConditionFalse && reassert(pod):
+		// Someone else marked the pod not ready (the node lifecycle
+		// controller's pod worker does, for a pod it sees on a node whose
+		// last status it saved was not Ready): the kubelet's status manager
+		// writes the Ready condition it computes again.
+		pod = pod.DeepCopy()
+		for i := range pod.Status.Conditions {
+			if c := &pod.Status.Conditions[i]; c.Type == corev1.PodReady {
+				c.Status, c.Reason, c.Message, c.LastTransitionTime = corev1.ConditionTrue, "", "", metav1.Now()
+			}
+		}
+		client.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, pod, metav1.UpdateOptions{})
 	case pod.Status.Phase == corev1.PodRunning && pod.Annotations[exitAnnotation] != "":
 		var code int32
 		fmt.Sscan(pod.Annotations[exitAnnotation], &code)
@@ -263,6 +278,28 @@ func kubelet(ctx context.Context, pod *corev1.Pod, listPods func(labels.Selector
 		}
 		client.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, pod, metav1.UpdateOptions{})
 	}
+}
+
+func podCondition(p *corev1.Pod, t corev1.PodConditionType) corev1.ConditionStatus {
+	for _, c := range p.Status.Conditions {
+		if c.Type == t {
+			return c.Status
+		}
+	}
+	return ""
+}
+
+// reasserted is when the fake kubelet last wrote a pod's Ready condition
+// back, by UID: at most once a second, as a status manager's sync would.
+var reasserted sync.Map
+
+func reassert(p *corev1.Pod) bool {
+	now := time.Now()
+	if last, ok := reasserted.Load(p.UID); ok && now.Sub(last.(time.Time)) < time.Second {
+		return false
+	}
+	reasserted.Store(p.UID, now)
+	return true
 }
 
 // schedule picks pod's node: the one its required node affinity names, or

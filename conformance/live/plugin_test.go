@@ -489,6 +489,9 @@ func (s *shadowRun) stop(t *testing.T) {
 	if err != nil || strings.Contains(out, "mismatch ") || !strings.Contains(out, " 0 mismatch(es)") {
 		t.Errorf("shadow (exit %v) found mismatches:\n%s", err, filterQuiet(s.out.Stamped()))
 	}
+	if os.Getenv("LIVE_SHADOW_LOG") != "" {
+		t.Logf("shadow:\n%s", filterQuiet(s.out.Stamped()))
+	}
 	if waited := time.Since(stopAt); waited > 10*time.Second {
 		t.Logf("shadow took %v to see %s quiet:\n%s", waited.Round(time.Millisecond), s.ns, filterQuiet(s.out.Stamped()))
 	}
