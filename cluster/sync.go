@@ -253,6 +253,7 @@ func rateLimit(failures int) time.Duration {
 // started with full caches).
 func (w *World) ForceSync(now time.Time) []Decision {
 	w.seen = map[string]map[Kind]uint64{}
+	w.woken = map[ctlKey]string{}
 	return w.Sync(now)
 }
 
