@@ -1,7 +1,6 @@
 package check
 
 import (
-	"math"
 	"reflect"
 	"time"
 
@@ -85,17 +84,10 @@ func directWalk(v reflect.Value, h uint64, r *renamer, k *clock) uint64 {
 			return mix(mix(h, mStr), t)
 		}
 		return mix(mix(h, mStr), hashOf(s))
-	case reflect.Bool:
-		if v.Bool() {
-			return mix(h, 2)
-		}
-		return mix(h, 1)
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return mix(h, uint64(v.Int()))
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return mix(h, v.Uint())
-	case reflect.Float32, reflect.Float64:
-		return mix(h, math.Float64bits(v.Float()))
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return mixScalar(h, v)
 	}
 	return h
 }

@@ -27,6 +27,25 @@ type shape struct {
 
 // The mixing function: a multiply-rotate step, and the splitmix64
 // finaliser. Deterministic across processes (shards compare hashes).
+// mixScalar mixes a bool, integer or float value into h (the hashers'
+// shared leaves).
+func mixScalar(h uint64, v reflect.Value) uint64 {
+	switch v.Kind() {
+	case reflect.Bool:
+		if v.Bool() {
+			return mix(h, 2)
+		}
+		return mix(h, 1)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return mix(h, uint64(v.Int()))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return mix(h, v.Uint())
+	case reflect.Float32, reflect.Float64:
+		return mix(h, math.Float64bits(v.Float()))
+	}
+	return h
+}
+
 func mix(h, x uint64) uint64 {
 	h ^= x * 0x9e3779b97f4a7c15
 	return bits.RotateLeft64(h, 27) * 0x94d049bb133111eb
@@ -141,17 +160,10 @@ func (s *shape) walk(v reflect.Value, h uint64) uint64 {
 		return h
 	case reflect.String:
 		return s.str(h, v.String())
-	case reflect.Bool:
-		if v.Bool() {
-			return mix(h, 2)
-		}
-		return mix(h, 1)
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return mix(h, uint64(v.Int()))
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return mix(h, v.Uint())
-	case reflect.Float32, reflect.Float64:
-		return mix(h, math.Float64bits(v.Float()))
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return mixScalar(h, v)
 	}
 	// Funcs and channels hold no state of the cluster.
 	return h
