@@ -3,8 +3,6 @@ package upstream_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -25,47 +23,10 @@ import (
 	upsts "k8s.io/kubernetes/pkg/controller/statefulset"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/statefulset"
 )
-
-// adHashTemplate draws a pod template for the revision hashes: the fields
-// of adGenTemplate plus what stresses the JSON round trip of the revision
-// patch: int64 values above 2^53, HTML characters and non-ASCII text,
-// empty and absent labels.
-func adHashTemplate(t *rapid.T) corev1.PodTemplateSpec {
-	tm := adGenTemplate(t)
-	if rapid.IntRange(0, 9).Draw(t, "noLabels") == 0 {
-		tm.Labels = nil
-	}
-	if rapid.Bool().Draw(t, "bigInts") {
-		g := rapid.SampledFrom([]int64{0, 1 << 53, 1<<53 + 1, math.MaxInt64, 123456789012345678}).Draw(t, "bigGrace")
-		tm.Spec.TerminationGracePeriodSeconds = &g
-		if rapid.Bool().Draw(t, "deadline") {
-			d := rapid.Int64Range(1, math.MaxInt64).Draw(t, "activeDeadline")
-			tm.Spec.ActiveDeadlineSeconds = &d
-		}
-	}
-	if rapid.Bool().Draw(t, "odd") {
-		if tm.Annotations == nil {
-			tm.Annotations = map[string]string{}
-		}
-		tm.Annotations["note"] = rapid.SampledFrom([]string{"<b>&amp;</b>", "héllo ✓", "a\u2028b", "tab\tquote\"", ""}).Draw(t, "oddV")
-	}
-	if rapid.Bool().Draw(t, "nodeSelector") {
-		tm.Spec.NodeSelector = map[string]string{"zone": rapid.SampledFrom([]string{"a", "b"}).Draw(t, "zone")}
-	}
-	return tm
-}
-
-// adSetName draws an owner name, sometimes longer than the 223 bytes a
-// revision name keeps.
-func adSetName(t *rapid.T) string {
-	if rapid.IntRange(0, 9).Draw(t, "longName") == 0 {
-		return strings.Repeat("s", rapid.IntRange(220, 253).Draw(t, "nameLen"))
-	}
-	return rapid.StringMatching(`[a-z][a-z0-9-]{0,12}`).Draw(t, "name")
-}
 
 // TestAdapterControllerRevisionHashDifferential: k8s.ControllerRevisionHash
 // equals upstream's history.HashControllerRevision on random revision
@@ -79,7 +40,7 @@ func TestAdapterControllerRevisionHashDifferential(t *testing.T) {
 			cr.Data.Raw = rapid.SliceOfN(rapid.Byte(), 0, 64).Draw(t, "raw")
 		case 1, 2:
 			set := &appsv1.StatefulSet{}
-			set.Spec.Template = adHashTemplate(t)
+			set.Spec.Template = difftest.DrawHashTemplate(t)
 			raw, err := k8s.StatefulSetRevisionData(set)
 			if err != nil {
 				t.Fatal(err)
@@ -87,8 +48,8 @@ func TestAdapterControllerRevisionHashDifferential(t *testing.T) {
 			cr.Data.Raw = raw
 		case 3:
 			ds := &appsv1.DaemonSet{}
-			ds.Name = adSetName(t)
-			ds.Spec.Template = adHashTemplate(t)
+			ds.Name = difftest.DrawOwnerName(t)
+			ds.Spec.Template = difftest.DrawHashTemplate(t)
 			cr.Data.Object = ds
 			if rapid.Bool().Draw(t, "both") {
 				cr.Data.Raw = []byte(`{"spec":{}}`)
@@ -102,54 +63,18 @@ func TestAdapterControllerRevisionHashDifferential(t *testing.T) {
 		if got, want := k8s.ControllerRevisionHash(&cr, cc), history.HashControllerRevision(&cr, cc); got != want {
 			t.Fatalf("ControllerRevisionHash = %s; upstream HashControllerRevision = %s", got, want)
 		}
-		name := adSetName(t)
+		name := difftest.DrawOwnerName(t)
 		if got, want := k8s.ControllerRevisionName(name, "h"), history.ControllerRevisionName(name, "h"); got != want {
 			t.Fatalf("ControllerRevisionName = %s; upstream %s", got, want)
 		}
 	})
 }
 
-// adRevisionDiff names the first difference between two revisions in what
-// upstream's newRevision / snapshot set (the namespace, which upstream's
-// history client sets on create, is not compared).
-func adRevisionDiff(got, want *appsv1.ControllerRevision) string {
-	switch {
-	case got.Name != want.Name:
-		return "name " + got.Name + " != " + want.Name
-	case !bytes.Equal(got.Data.Raw, want.Data.Raw):
-		return "data\n" + string(got.Data.Raw) + "\n" + string(want.Data.Raw)
-	case got.Revision != want.Revision:
-		return "revision"
-	case !mapsEqual(got.Labels, want.Labels):
-		return fmt.Sprintf("labels %v != %v", got.Labels, want.Labels)
-	case !mapsEqual(got.Annotations, want.Annotations):
-		return fmt.Sprintf("annotations %v != %v", got.Annotations, want.Annotations)
-	}
-	g, _ := json.Marshal(got.OwnerReferences)
-	w, _ := json.Marshal(want.OwnerReferences)
-	if !bytes.Equal(g, w) {
-		return "owners " + string(g) + " != " + string(w)
-	}
-	return ""
-}
-
-func mapsEqual(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
-}
-
 // adDrawSet draws a StatefulSet with a random template, name, annotations
 // and collision count.
 func adDrawSet(t *rapid.T) *appsv1.StatefulSet {
-	set := &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: adSetName(t), Namespace: "default", UID: "set-uid"}}
-	set.Spec.Template = adHashTemplate(t)
+	set := &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: difftest.DrawOwnerName(t), Namespace: "default", UID: "set-uid"}}
+	set.Spec.Template = difftest.DrawHashTemplate(t)
 	if rapid.Bool().Draw(t, "setAnn") {
 		set.Annotations = map[string]string{"team": rapid.StringMatching(`[a-z]{0,3}`).Draw(t, "team")}
 	}
@@ -181,7 +106,7 @@ func TestAdapterStatefulSetRevisionDifferential(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := adRevisionDiff(got, want); d != "" {
+		if d := difftest.RevisionDiff(got, want); d != "" {
 			t.Fatalf("NewStatefulSetRevision differs from upstream newRevision: %s", d)
 		}
 		if name, err := k8s.StatefulSetRevisionName(set); err != nil || name != want.Name {
@@ -197,7 +122,7 @@ func TestAdapterStatefulSetRevisionDifferential(t *testing.T) {
 // upstream's UpdateStatefulSet makes status.updateRevision.
 func TestAdapterStatefulSetUpdateRevisionDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		templates := []corev1.PodTemplateSpec{adHashTemplate(t), adHashTemplate(t), adHashTemplate(t)}
+		templates := []corev1.PodTemplateSpec{difftest.DrawHashTemplate(t), difftest.DrawHashTemplate(t), difftest.DrawHashTemplate(t)}
 		for i := range templates {
 			// Integers that round past MaxInt64 make upstream's sync fail
 			// (TestAdapterStatefulSetHugeGraceUpstreamFails); activeDeadlineSeconds
@@ -309,7 +234,7 @@ func adDSHarnessSync(t *rapid.T, h *dsHarness, ds *appsv1.DaemonSet, revs []*app
 // adDrawDaemonSet draws a DaemonSet selecting app=d with a template from
 // templates.
 func adDrawDaemonSet(t *rapid.T, serial int, tm corev1.PodTemplateSpec) *appsv1.DaemonSet {
-	ds := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: adSetName(t) + "-" + strconv.Itoa(serial), Namespace: "default", UID: types.UID("uid-ds-" + strconv.Itoa(serial)), Generation: 1}}
+	ds := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: difftest.DrawOwnerName(t) + "-" + strconv.Itoa(serial), Namespace: "default", UID: types.UID("uid-ds-" + strconv.Itoa(serial)), Generation: 1}}
 	ds.Spec.Selector = &metav1.LabelSelector{MatchLabels: dsLabels}
 	tm.Labels = map[string]string{"app": "d"}
 	tm.Spec.NodeSelector = nil // the one node has no labels
@@ -317,7 +242,7 @@ func adDrawDaemonSet(t *rapid.T, serial int, tm corev1.PodTemplateSpec) *appsv1.
 		tm.Labels["tier"] = "x"
 	}
 	ds.Spec.Template = tm
-	ds.Spec.RevisionHistoryLimit = ptrTo(int32(100))
+	ds.Spec.RevisionHistoryLimit = difftest.Ptr(int32(100))
 	ds.Spec.UpdateStrategy.Type = appsv1.OnDeleteDaemonSetStrategyType
 	if rapid.Bool().Draw(t, "dsAnn") {
 		ds.Annotations = map[string]string{"team": "t"}
@@ -339,7 +264,7 @@ func TestAdapterDaemonSetRevisionDifferential(t *testing.T) {
 	serial := 0
 	rapid.Check(t, func(t *rapid.T) {
 		serial++
-		ds := adDrawDaemonSet(t, serial, adHashTemplate(t))
+		ds := adDrawDaemonSet(t, serial, difftest.DrawHashTemplate(t))
 		adDSHarnessSync(t, h, ds, nil)
 		if len(h.revs) != 1 || len(h.labels) != 1 {
 			t.Fatalf("upstream created %d revisions, %d pods; want 1 each", len(h.revs), len(h.labels))
@@ -348,7 +273,7 @@ func TestAdapterDaemonSetRevisionDifferential(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := adRevisionDiff(got, h.revs[0]); d != "" {
+		if d := difftest.RevisionDiff(got, h.revs[0]); d != "" {
 			t.Fatalf("NewDaemonSetRevision differs from upstream snapshot: %s", d)
 		}
 		hist, err := k8s.DaemonSetHistory(ds, nil)
@@ -370,7 +295,7 @@ func TestAdapterDaemonSetHistoryDifferential(t *testing.T) {
 	serial := 0
 	rapid.Check(t, func(t *rapid.T) {
 		serial++
-		templates := []corev1.PodTemplateSpec{adHashTemplate(t), adHashTemplate(t)}
+		templates := []corev1.PodTemplateSpec{difftest.DrawHashTemplate(t), difftest.DrawHashTemplate(t)}
 		for i := range templates {
 			templates[i].Spec.NodeSelector = nil // as adDrawDaemonSet
 		}
@@ -437,16 +362,6 @@ func TestAdapterDaemonSetHistoryDifferential(t *testing.T) {
 
 var _ runtime.Object = (*appsv1.ControllerRevision)(nil)
 
-// adPodJSON is a pod's JSON with its volumes sorted by name (upstream
-// orders claim volumes by Go map iteration).
-func adPodJSON(p *corev1.Pod) string {
-	c := p.DeepCopy()
-	c.APIVersion, c.Kind = "", ""
-	slices.SortStableFunc(c.Spec.Volumes, func(a, b corev1.Volume) int { return strings.Compare(a.Name, b.Name) })
-	b, _ := json.Marshal(c)
-	return string(b)
-}
-
 // TestAdapterStatefulSetPodsDifferential: on the random sets of
 // TestStatefulSetStepDifferential, the
 // pods k8s.StatefulSetPods builds from Step's Plan are the pods upstream's
@@ -474,15 +389,15 @@ func TestAdapterStatefulSetPodsDifferential(t *testing.T) {
 		}
 		want := map[string]string{}
 		for _, u := range f.newPods {
-			want[u.Name] = adPodJSON(u)
+			want[u.Name] = difftest.PodJSON(u)
 		}
 		if len(got) != len(want) {
 			t.Fatalf("kubesem creates %d pods, upstream %d", len(got), len(want))
 		}
 		for _, g := range got {
 			pods++
-			if w := want[g.Name]; adPodJSON(g) != w {
-				t.Fatalf("pod %s:\nkubesem  %s\nupstream %s", g.Name, adPodJSON(g), w)
+			if w := want[g.Name]; difftest.PodJSON(g) != w {
+				t.Fatalf("pod %s:\nkubesem  %s\nupstream %s", g.Name, difftest.PodJSON(g), w)
 			}
 		}
 	})
@@ -524,7 +439,7 @@ func TestAdapterStatefulSetPodDifferential(t *testing.T) {
 			return
 		}
 		want := adUpNewVersionedPod(restored, restored, rev.Name, rev.Name, ordinal)
-		if g, w := adPodJSON(got), adPodJSON(want); g != w {
+		if g, w := difftest.PodJSON(got), difftest.PodJSON(want); g != w {
 			t.Fatalf("StatefulSetPod:\nkubesem  %s\nupstream %s", g, w)
 		}
 	})
@@ -538,8 +453,8 @@ func TestAdapterStatefulSetPodDifferential(t *testing.T) {
 // GetPodFromTemplate with the DaemonSet's controller reference.
 func TestAdapterDaemonSetPodDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		ds := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: adSetName(t), Namespace: "kube-system", UID: "uid-ds"}}
-		ds.Spec.Template = adHashTemplate(t)
+		ds := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: difftest.DrawOwnerName(t), Namespace: "kube-system", UID: "uid-ds"}}
+		ds.Spec.Template = difftest.DrawHashTemplate(t)
 		if g := ds.Spec.Template.Spec.TerminationGracePeriodSeconds; g != nil && *g > math.MaxInt64-1024 {
 			*g = 1 << 60
 		}
@@ -592,7 +507,7 @@ func TestAdapterDaemonSetPodDifferential(t *testing.T) {
 			t.Fatal(err)
 		}
 		got.Namespace = "" // upstream passes the namespace to the create call
-		if g, w := adPodJSON(got), adPodJSON(want); g != w {
+		if g, w := difftest.PodJSON(got), difftest.PodJSON(want); g != w {
 			t.Fatalf("DaemonSetPod:\nkubesem  %s\nupstream %s", g, w)
 		}
 	})

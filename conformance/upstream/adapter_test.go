@@ -5,14 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
 	clienttesting "k8s.io/client-go/testing"
@@ -21,6 +19,7 @@ import (
 	"k8s.io/kubernetes/pkg/controller/deployment"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/daemonset"
 	khistory "github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/k8s"
@@ -29,37 +28,12 @@ import (
 	"github.com/kubesem/kubesem/statefulset"
 )
 
-// adGenTemplate draws a pod template with modelled and unmodelled fields.
-func adGenTemplate(t *rapid.T) corev1.PodTemplateSpec {
-	var tm corev1.PodTemplateSpec
-	tm.Labels = map[string]string{"app": rapid.SampledFrom([]string{"web", "api"}).Draw(t, "app")}
-	if rapid.Bool().Draw(t, "ann") {
-		tm.Annotations = map[string]string{"a": rapid.StringMatching(`[a-z0-9]{0,6}`).Draw(t, "annV")}
-	}
-	for i := range rapid.IntRange(1, 3).Draw(t, "containers") {
-		c := corev1.Container{Name: "c" + string(rune('a'+i)), Image: rapid.StringMatching(`[a-z]{1,6}:[0-9]{1,2}`).Draw(t, "image")}
-		if rapid.Bool().Draw(t, "env") {
-			c.Env = []corev1.EnvVar{{Name: "K", Value: rapid.StringMatching(`[a-z]{0,4}`).Draw(t, "envV")}}
-		}
-		if rapid.Bool().Draw(t, "limits") {
-			c.Resources.Limits = corev1.ResourceList{corev1.ResourceMemory: resource.MustParse(rapid.SampledFrom([]string{"64Mi", "1Gi", "1024Mi"}).Draw(t, "mem"))}
-		}
-		tm.Spec.Containers = append(tm.Spec.Containers, c)
-	}
-	if rapid.Bool().Draw(t, "grace") {
-		g := rapid.Int64Range(0, 60).Draw(t, "graceS")
-		tm.Spec.TerminationGracePeriodSeconds = &g
-	}
-	tm.Spec.RestartPolicy = rapid.SampledFrom([]corev1.RestartPolicy{"", corev1.RestartPolicyAlways}).Draw(t, "restart")
-	return tm
-}
-
 // TestAdapterPodTemplateHashDifferential: k8s.PodTemplateHash equals
 // upstream's controller.ComputeHash on random templates and collision
 // counts.
 func TestAdapterPodTemplateHashDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		tm := adGenTemplate(t)
+		tm := difftest.DrawPodTemplate(t)
 		var cc *int32
 		if rapid.Bool().Draw(t, "collisions") {
 			n := rapid.Int32().Draw(t, "collisionCount")
@@ -115,7 +89,7 @@ func TestAdapterRealObjectsUpstream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	upStopOn(t, dc)
+	difftest.StopOn(t, dc)
 	dsSet(dc, "eventRecorder", record.EventRecorder(&record.FakeRecorder{}))
 	inf.Apps().V1().Deployments().Informer().GetIndexer().Add(&d)
 	for _, rs := range rsPtrs {
@@ -157,7 +131,7 @@ func TestAdapterRealObjectsUpstream(t *testing.T) {
 
 func adRead(t *testing.T, name string, v any) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "cmd", "kubesem", "testdata", "real", name))
+	b, err := os.ReadFile(difftest.Repo("cmd", "kubesem", "testdata", "real", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +146,7 @@ func adRead(t *testing.T, name string, v any) {
 // UpdateStatefulSet: the new revision, the deletion of web-2, the status.
 func TestAdapterRealStatefulSetUpstream(t *testing.T) {
 	rd := func(name string, v any) {
-		b, err := os.ReadFile(filepath.Join("..", "..", "k8s", "testdata", "real", name))
+		b, err := os.ReadFile(difftest.Repo("k8s", "testdata", "real", name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -212,9 +186,9 @@ func TestAdapterRealStatefulSetUpstream(t *testing.T) {
 	for i := range revs.Items {
 		kubectlRevs = append(kubectlRevs, &revs.Items[i])
 	}
-	c.set = must(k8s.FromStatefulSetWithRevisions(&set, kubectlRevs))
-	c.pods = must1(k8s.FromPods(c.upPods))
-	c.claims = must1(k8s.FromPersistentVolumeClaims(upClaims))
+	c.set = difftest.Must(k8s.FromStatefulSetWithRevisions(&set, kubectlRevs))
+	c.pods = difftest.MustList(k8s.FromPods(c.upPods))
+	c.claims = difftest.MustList(k8s.FromPersistentVolumeClaims(upClaims))
 	c.revs = k8s.FromControllerRevisions(kubectlRevs)
 	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 	saved := stsNow
@@ -232,26 +206,6 @@ func TestAdapterRealStatefulSetUpstream(t *testing.T) {
 	}
 }
 
-// adReadList reads the items of a kubectl List in k8s/testdata/real.
-func adReadList[T any](t *testing.T, name string) []*T {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "k8s", "testdata", "real", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var l struct {
-		Items []T `json:"items"`
-	}
-	if err := json.Unmarshal(b, &l); err != nil {
-		t.Fatal(err)
-	}
-	out := make([]*T, len(l.Items))
-	for i := range l.Items {
-		out[i] = &l.Items[i]
-	}
-	return out
-}
-
 // TestAdapterRealDaemonSetUpstream: the kubectl get -o json objects of a
 // DaemonSet whose image changed (k8s/testdata/real), unmodified, give the
 // same sync through the adapter and Step as through one upstream
@@ -260,16 +214,16 @@ func adReadList[T any](t *testing.T, name string) []*T {
 // status.
 func TestAdapterRealDaemonSetUpstream(t *testing.T) {
 	var ds appsv1.DaemonSet
-	b, err := os.ReadFile(filepath.Join("..", "..", "k8s", "testdata", "real", "daemonset.json"))
+	b, err := os.ReadFile(difftest.Repo("k8s", "testdata", "real", "daemonset.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := json.Unmarshal(b, &ds); err != nil {
 		t.Fatal(err)
 	}
-	revs := adReadList[appsv1.ControllerRevision](t, "daemonset-controllerrevisions.json")
-	nodes := adReadList[corev1.Node](t, "nodes.json")
-	pods := adReadList[corev1.Pod](t, "daemonset-pods.json")
+	revs := difftest.ReadRealList[appsv1.ControllerRevision](t, "daemonset-controllerrevisions.json")
+	nodes := difftest.ReadRealList[corev1.Node](t, "nodes.json")
+	pods := difftest.ReadRealList[corev1.Pod](t, "daemonset-pods.json")
 
 	// Upstream: its informer holds the revisions' stored, compact data.
 	h := newDSHarness(t)
@@ -297,7 +251,7 @@ func TestAdapterRealDaemonSetUpstream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := daemonset.Step(must(k8s.FromDaemonSet(&ds)), must1(k8s.FromNodes(nodes)), must1(k8s.FromPods(pods)), hist, nil, now, daemonset.Options{})
+	p, err := daemonset.Step(difftest.Must(k8s.FromDaemonSet(&ds)), difftest.MustList(k8s.FromNodes(nodes)), difftest.MustList(k8s.FromPods(pods)), hist, nil, now, daemonset.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +263,7 @@ func TestAdapterRealDaemonSetUpstream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := adRevisionDiff(want, h.revs[0]); d != "" || want.Name != created.Name {
+	if d := difftest.RevisionDiff(want, h.revs[0]); d != "" || want.Name != created.Name {
 		t.Fatalf("created revision %s (%s): %s", want.Name, created.Name, d)
 	}
 	if len(h.created) != 0 || p.Create.Count != 0 || len(h.deleted) != 1 || len(p.Delete) != 1 {
@@ -366,7 +320,7 @@ func TestAdapterRealDaemonSetUpstream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p2, err := daemonset.Step(must(k8s.FromDaemonSet(old)), must1(k8s.FromNodes(nodes)), must1(k8s.FromPods(oldPods)), hist2, nil, now, daemonset.Options{})
+	p2, err := daemonset.Step(difftest.Must(k8s.FromDaemonSet(old)), difftest.MustList(k8s.FromNodes(nodes)), difftest.MustList(k8s.FromPods(oldPods)), hist2, nil, now, daemonset.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,22 +25,12 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/cluster"
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
-
-//go:linkname teHandlePodUpdate k8s.io/kubernetes/pkg/controller/tainteviction.(*Controller).handlePodUpdate
-func teHandlePodUpdate(tc *tainteviction.Controller, ctx context.Context, item tePodItem)
-
-//go:linkname teHandleNodeUpdate k8s.io/kubernetes/pkg/controller/tainteviction.(*Controller).handleNodeUpdate
-func teHandleNodeUpdate(tc *tainteviction.Controller, ctx context.Context, item teNodeItem)
-
-// tePodItem and teNodeItem have the layout of the controller's
-// podUpdateItem and nodeUpdateItem.
-type tePodItem struct{ podName, podNamespace, nodeName string }
-type teNodeItem struct{ nodeName string }
 
 // teToleration is one toleration the sequences draw: tolerate forever, for
 // 0 s (evict now), or for an hour (never due while a sequence runs, on
@@ -292,7 +282,7 @@ func newTEHarness(t *rapid.T) *teHarness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	upStopOn(t, cancel, tc)
+	difftest.StopOn(t, cancel, tc)
 	var mu sync.Mutex
 	var events []nodeUpEvent
 	rf := reflect.ValueOf(tc).Elem().FieldByName("recorder")
@@ -319,7 +309,7 @@ func (h *teHarness) drain() {
 			r := h.nodeQ.MethodByName("Get").Call(nil)
 			c := reflect.New(r[0].Type())
 			c.Elem().Set(r[0])
-			teHandleNodeUpdate(h.tc, h.ctx, *(*teNodeItem)(c.UnsafePointer()))
+			difftest.TaintEvictionHandleNodeUpdate(h.tc, h.ctx, *(*difftest.TaintEvictionNodeItem)(c.UnsafePointer()))
 			h.nodeQ.MethodByName("Done").Call([]reflect.Value{r[0]})
 			h.wg.Wait()
 		}
@@ -327,7 +317,7 @@ func (h *teHarness) drain() {
 			r := h.podQ.MethodByName("Get").Call(nil)
 			c := reflect.New(r[0].Type())
 			c.Elem().Set(r[0])
-			teHandlePodUpdate(h.tc, h.ctx, *(*tePodItem)(c.UnsafePointer()))
+			difftest.TaintEvictionHandlePodUpdate(h.tc, h.ctx, *(*difftest.TaintEvictionPodItem)(c.UnsafePointer()))
 			h.podQ.MethodByName("Done").Call([]reflect.Value{r[0]})
 			h.wg.Wait()
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	kcronjob "github.com/kubesem/kubesem/cronjob"
 )
 
@@ -21,7 +22,7 @@ func BenchmarkCronJobMostRecent(b *testing.B) {
 			cj.CreationTimestamp, cj.Spec.Schedule = last, spec
 			cj.Status.LastScheduleTime = &last
 			now := last.Add(down.d + 30*time.Second)
-			ucj := upCronJob(cj)
+			ucj := difftest.UpCronJob(cj)
 			sched, _ := upSchedule(ucj)
 			s, _ := kcronjob.ParseSchedule(spec, nil, kcronjob.Options{})
 			name := spec + "/" + down.name
@@ -55,7 +56,7 @@ func BenchmarkCronJobRequeueAfter(b *testing.B) {
 	cj.CreationTimestamp, cj.Spec.Schedule = last, "*/5 * * * *"
 	cj.Status.LastScheduleTime = &last
 	now := last.Add(3 * time.Hour)
-	ucj := upCronJob(cj)
+	ucj := difftest.UpCronJob(cj)
 	sched, _ := upSchedule(ucj)
 	s, _ := kcronjob.ParseSchedule(cj.Spec.Schedule, nil, kcronjob.Options{})
 	b.Run("kubesem", func(b *testing.B) {
@@ -105,7 +106,7 @@ func BenchmarkCronJobCount(b *testing.B) {
 				cj := &kcronjob.CronJob{}
 				cj.CreationTimestamp, cj.Spec.Schedule, cj.Spec.TimeZone = last, spec, &zone
 				cj.Status.LastScheduleTime = &last
-				ucj := upCronJob(cj)
+				ucj := difftest.UpCronJob(cj)
 				sched, err := upSchedule(ucj)
 				if err != nil {
 					b.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	kcronjob "github.com/kubesem/kubesem/cronjob"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
@@ -91,7 +92,7 @@ func drawCronJob(t *rapid.T) (*kcronjob.CronJob, time.Time) {
 func checkMostRecentDifferential(t *rapid.T) {
 	cj, now := drawCronJob(t)
 	withDeadline := rapid.Bool().Draw(t, "withDeadline")
-	ucj := upCronJob(cj)
+	ucj := difftest.UpCronJob(cj)
 	sched, err := upSchedule(ucj)
 	if err != nil {
 		t.Fatalf("upstream cannot parse %q: %v", cj.Spec.Schedule, err)

@@ -9,6 +9,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	kcronjob "github.com/kubesem/kubesem/cronjob"
 )
 
@@ -118,7 +119,7 @@ func checkErasDifferential(counts map[string]int) func(*rapid.T) {
 			d := rapid.SampledFrom([]int64{0, 60, 3600, 86400, 1 << 40}).Draw(t, "deadline")
 			cj.Spec.StartingDeadlineSeconds = &d
 		}
-		ucj := upCronJob(cj)
+		ucj := difftest.UpCronJob(cj)
 		sched, err := upSchedule(ucj)
 		if err != nil {
 			t.Fatalf("upstream cannot parse %q in %s: %v", cj.Spec.Schedule, zone, err)

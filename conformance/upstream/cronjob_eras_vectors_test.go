@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	kcronjob "github.com/kubesem/kubesem/cronjob"
 )
 
@@ -51,7 +52,7 @@ func erasVectors(t *testing.T) []vec {
 		{"UTC without creationTimestamp, every 30 minutes, now in the year 200 (upstream jumps)", mk("often", "*/30 * * * *", &utc, time.Time{}), rfc("0200-03-01T10:20:00Z")},
 		{"New York created 1850, every 30 minutes", mk("often", "*/30 * * * *", &ny, y1850), now2024},
 	} {
-		ucj := upCronJob(c.cj)
+		ucj := difftest.UpCronJob(c.cj)
 		sched, err := upSchedule(ucj)
 		if err != nil {
 			t.Fatal(err)
@@ -80,7 +81,7 @@ func erasVectors(t *testing.T) []vec {
 	}
 	count := func(name, spec string, tz *string, after, until time.Time) {
 		in := map[string]any{"schedule": spec, "after": after, "until": until, "timeZone": *tz}
-		s, err := upSchedule(upCronJob(mk("c", spec, tz, after)))
+		s, err := upSchedule(difftest.UpCronJob(mk("c", spec, tz, after)))
 		if err != nil {
 			t.Fatal(err)
 		}

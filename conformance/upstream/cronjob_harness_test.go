@@ -9,6 +9,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/robfig/cron/v3"
 	batchv1 "k8s.io/api/batch/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -86,7 +87,7 @@ func runUpstreamSync(cj *batchv1.CronJob, jobs []*batchv1.Job, now time.Time) up
 	if err != nil {
 		panic(err)
 	}
-	defer upStop(jm)
+	defer difftest.Stop(jm)
 	recorder := record.NewFakeRecorder(1000)
 	setField(jm, "now", func() time.Time { return now })
 	setField(jm, "recorder", record.EventRecorder(recorder))

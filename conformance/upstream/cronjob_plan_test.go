@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 
 	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	kcronjob "github.com/kubesem/kubesem/cronjob"
 	"github.com/kubesem/kubesem/job"
 )
@@ -96,7 +96,7 @@ func planWant(cj *kcronjob.CronJob, jobs []*job.Job, now time.Time, refuse bool)
 		f := strings.Fields(e)
 		events = append(events, event{f[0], f[1]})
 	}
-	ucj := upCronJob(cj)
+	ucj := difftest.UpCronJob(cj)
 	var rec *recordingSchedule
 	var earliest time.Time
 	var recent *time.Time
@@ -180,7 +180,7 @@ func planWant(cj *kcronjob.CronJob, jobs []*job.Job, now time.Time, refuse bool)
 			status["lastSuccessfulTime"] = t.UTC().Format(time.RFC3339Nano)
 		}
 		updateStatus = false
-		d := upNextScheduleTimeDuration(upCronJob(cj), now, sched)
+		d := upNextScheduleTimeDuration(difftest.UpCronJob(cj), now, sched)
 		requeue = []any{map[string]any{"after": d.String(), "reason": outcome}}
 	}
 	want := map[string]any{
@@ -224,7 +224,7 @@ var cronStepFiles = []string{"step.json", "zones_step.json", "eras.json"}
 
 // readCronStepVectors reads one file of testdata/cronjob.
 func readCronStepVectors(t *testing.T, file string) []cronStepVector {
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "cronjob", file))
+	b, err := os.ReadFile(difftest.Repo("testdata", "cronjob", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +367,7 @@ func writeCronVectors(t *testing.T, file string, vs any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join("..", "..", "testdata", "cronjob", file), append(data, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(difftest.Repo("testdata", "cronjob", file), append(data, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

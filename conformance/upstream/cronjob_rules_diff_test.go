@@ -13,6 +13,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -68,16 +69,16 @@ func (c *rdCronJobControl) DeleteJob(namespace, name string) error {
 }
 
 func rdNewCronUp(tb interface {
-	rdFataler
-	upCleaner
+	difftest.Fataler
+	difftest.Cleaner
 }) *rdCronUp {
 	client := fake.NewClientset()
 	factory := informers.NewSharedInformerFactory(client, 0)
-	jm, err := cronjob.NewControllerV2(rdCtx, factory.Batch().V1().Jobs(), factory.Batch().V1().CronJobs(), client)
+	jm, err := cronjob.NewControllerV2(difftest.Ctx, factory.Batch().V1().Jobs(), factory.Batch().V1().CronJobs(), client)
 	if err != nil {
 		tb.Fatalf("NewControllerV2: %v", err)
 	}
-	upStopOn(tb, jm)
+	difftest.StopOn(tb, jm)
 	return &rdCronUp{jm: jm}
 }
 
@@ -97,11 +98,11 @@ func rdCronSetField(jm *cronjob.ControllerV2, name string, value any) {
 
 // rdCronStored returns v as the API server stores it: defaulted as
 // batch/v1 and read back from JSON.
-func rdCronStored[T runtime.Object](tb rdFataler, v T) T {
+func rdCronStored[T runtime.Object](tb difftest.Fataler, v T) T {
 	c := v.DeepCopyObject().(T)
 	legacyscheme.Scheme.Default(c)
 	out := reflect.New(reflect.TypeOf(c).Elem()).Interface().(T)
-	if err := json.Unmarshal(rdJSON(tb, c), out); err != nil {
+	if err := json.Unmarshal(difftest.JSON(tb, c), out); err != nil {
 		tb.Fatalf("decode %T: %v", out, err)
 	}
 	return out
@@ -129,7 +130,7 @@ func (u *rdCronUp) history(cj *batchv1.CronJob, jobs []*batchv1.Job) []string {
 	for i, j := range jobs {
 		in[i] = j.DeepCopy()
 	}
-	rdCronCleanup(u.jm, rdCtx, cj.DeepCopy(), in)
+	rdCronCleanup(u.jm, difftest.Ctx, cj.DeepCopy(), in)
 	deleted := []string{}
 	for _, j := range u.jc.deleted {
 		deleted = append(deleted, j.Name)
@@ -177,7 +178,7 @@ func rdCronDrawLimit(t *rapid.T, label string) *int32 {
 	if rapid.IntRange(0, 3).Draw(t, label+"Set") == 0 {
 		return nil
 	}
-	return ptrTo(rapid.OneOf(rapid.SampledFrom([]int32{0, 0, 1, 1, 2, 3, math.MaxInt32}), rapid.Int32Range(0, 12)).Draw(t, label))
+	return difftest.Ptr(rapid.OneOf(rapid.SampledFrom([]int32{0, 0, 1, 1, 2, 3, math.MaxInt32}), rapid.Int32Range(0, 12)).Draw(t, label))
 }
 
 type rdCronDeleteOut struct {
@@ -205,7 +206,7 @@ func TestCronJobExcessHistoryDifferential(t *testing.T) {
 		}
 		want := up.history(rdCronStored(t, cj), stored)
 		var got rdCronDeleteOut
-		if e := rdDecide(t, "cronjob.ExcessHistory", nil, map[string]any{"cronJob": cj, "jobs": stored}, &got); e != nil {
+		if e := difftest.Decide(t, "cronjob.ExcessHistory", nil, map[string]any{"cronJob": cj, "jobs": stored}, &got); e != nil {
 			t.Fatalf("kubesem input error %+v", e)
 		}
 		if got.Delete == nil || !slices.Equal(got.Delete, want) {
@@ -213,10 +214,10 @@ func TestCronJobExcessHistoryDifferential(t *testing.T) {
 		}
 		counts[fmt.Sprintf("%d deleted", min(len(want), 3))]++
 	})
-	rdCount(t, counts)
+	difftest.Count(t, counts)
 
 	n := 0
-	for _, v := range rdVectors(t, "cronjob", "cronjob.ExcessHistory") {
+	for _, v := range difftest.Vectors(t, "cronjob", "cronjob.ExcessHistory") {
 		var in struct {
 			CronJob *batchv1.CronJob `json:"cronJob"`
 			Jobs    []*batchv1.Job   `json:"jobs"`
@@ -228,8 +229,8 @@ func TestCronJobExcessHistoryDifferential(t *testing.T) {
 		for i, j := range in.Jobs {
 			jobs[i] = rdCronStored(t, j)
 		}
-		want := rdJSON(t, rdCronDeleteOut{up.history(rdCronStored(t, in.CronJob), jobs)})
-		if !rdSameJSON(v.Want, want) {
+		want := difftest.JSON(t, rdCronDeleteOut{up.history(rdCronStored(t, in.CronJob), jobs)})
+		if !difftest.SameJSON(v.Want, want) {
 			t.Errorf("%q: want %s, upstream %s", v.Name, v.Want, want)
 		}
 		n++
@@ -246,9 +247,9 @@ func TestCronJobExcessHistoryDifferential(t *testing.T) {
 // scheduled time), not too late when it went on to create the Job (whose
 // scheduled-timestamp annotation names it). reached is false when the
 // sync stopped before the check (no unmet schedule time).
-func (u *rdCronUp) tooLate(tb rdFataler, cj *batchv1.CronJob, now time.Time) (scheduled time.Time, tooLate, reached bool) {
+func (u *rdCronUp) tooLate(tb difftest.Fataler, cj *batchv1.CronJob, now time.Time) (scheduled time.Time, tooLate, reached bool) {
 	u.reset(now)
-	if _, _, err := rdCronSync(u.jm, rdCtx, cj.DeepCopy(), nil); err != nil {
+	if _, _, err := rdCronSync(u.jm, difftest.Ctx, cj.DeepCopy(), nil); err != nil {
 		tb.Fatalf("syncCronJob: %v", err)
 	}
 	close(u.rec.Events)
@@ -302,7 +303,7 @@ func rdCronDrawTooLate(t *rapid.T) (*batchv1.CronJob, time.Time) {
 		cj.Spec.TimeZone = &tz
 	}
 	if rapid.IntRange(0, 4).Draw(t, "sdsSet") > 0 {
-		cj.Spec.StartingDeadlineSeconds = ptrTo(rapid.OneOf(
+		cj.Spec.StartingDeadlineSeconds = difftest.Ptr(rapid.OneOf(
 			rapid.SampledFrom([]int64{0, 1, 59, 60, 61, 200, 3600, 3599, 86400, 9223372036, 9223372037, 18446744073, math.MaxInt64}),
 			rapid.Int64Range(0, 7200)).Draw(t, "sds"))
 	}
@@ -371,19 +372,19 @@ func TestCronJobIsTooLateDifferential(t *testing.T) {
 			return
 		}
 		var got rdCronTooLateOut
-		if e := rdDecide(t, "cronjob.IsTooLate", nil, map[string]any{"cronJob": cj, "scheduled": scheduled, "now": now}, &got); e != nil {
+		if e := difftest.Decide(t, "cronjob.IsTooLate", nil, map[string]any{"cronJob": cj, "scheduled": scheduled, "now": now}, &got); e != nil {
 			t.Fatalf("kubesem input error %+v", e)
 		}
 		if got.TooLate != want {
 			t.Fatalf("scheduled %s, now %s, startingDeadlineSeconds %s: kubesem tooLate %v, upstream %v",
-				scheduled.Format(time.RFC3339Nano), now.Format(time.RFC3339Nano), rdJSON(t, cj.Spec.StartingDeadlineSeconds), got.TooLate, want)
+				scheduled.Format(time.RFC3339Nano), now.Format(time.RFC3339Nano), difftest.JSON(t, cj.Spec.StartingDeadlineSeconds), got.TooLate, want)
 		}
 		counts[fmt.Sprintf("checked, tooLate %v", want)]++
 	})
-	rdCount(t, counts)
+	difftest.Count(t, counts)
 
 	n, skipped := 0, 0
-	for _, v := range rdVectors(t, "cronjob", "cronjob.IsTooLate") {
+	for _, v := range difftest.Vectors(t, "cronjob", "cronjob.IsTooLate") {
 		var in struct {
 			CronJob   *batchv1.CronJob `json:"cronJob"`
 			Scheduled time.Time        `json:"scheduled"`
@@ -395,7 +396,7 @@ func TestCronJobIsTooLateDifferential(t *testing.T) {
 		cj := in.CronJob.DeepCopy()
 		s := in.Scheduled.UTC()
 		cj.Spec.Schedule = fmt.Sprintf("%d %d %d %d *", s.Minute(), s.Hour(), s.Day(), int(s.Month()))
-		cj.Spec.TimeZone = ptrTo("UTC")
+		cj.Spec.TimeZone = difftest.Ptr("UTC")
 		last := metav1.NewTime(s.Add(-time.Second))
 		cj.CreationTimestamp, cj.Status.LastScheduleTime = last, &last
 		scheduled, tooLate, reached := up.tooLate(t, rdCronStored(t, cj), in.Now)
@@ -405,8 +406,8 @@ func TestCronJobIsTooLateDifferential(t *testing.T) {
 				in.Scheduled.Format(time.RFC3339), reached, scheduled.Format(time.RFC3339))
 			continue
 		}
-		want := rdJSON(t, rdCronTooLateOut{tooLate})
-		if !rdSameJSON(v.Want, want) {
+		want := difftest.JSON(t, rdCronTooLateOut{tooLate})
+		if !difftest.SameJSON(v.Want, want) {
 			t.Errorf("%q: want %s, upstream %s", v.Name, v.Want, want)
 		}
 		n++

@@ -13,6 +13,7 @@ import (
 	"github.com/robfig/cron/v3"
 	batchv1 "k8s.io/api/batch/v1"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	kcronjob "github.com/kubesem/kubesem/cronjob"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
@@ -37,7 +38,7 @@ type vec struct {
 // helpers through linkname, robfig/cron), never from kubesem.
 func TestGenerateCronJobVectors(t *testing.T) {
 	gen := os.Getenv("KUBESEM_GEN_CRONJOB") != ""
-	dir := filepath.Join("..", "..", "testdata", "cronjob")
+	dir := difftest.Repo("testdata", "cronjob")
 	write := func(file string, vs []vec) {
 		data, err := json.MarshalIndent(vs, "", " ")
 		if err != nil {
@@ -123,9 +124,9 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 func stepWant(cj *kcronjob.CronJob, jobs []*job.Job, now time.Time) (map[string]any, upstreamSync) {
 	var ujobs []*batchv1.Job
 	for _, j := range jobs {
-		ujobs = append(ujobs, upJob(j))
+		ujobs = append(ujobs, difftest.UpJob(j))
 	}
-	out := runUpstreamSync(upCronJob(cj), ujobs, now)
+	out := runUpstreamSync(difftest.UpCronJob(cj), ujobs, now)
 	var create any
 	if len(out.created) > 0 {
 		create = map[string]any{"name": out.created[0], "scheduledTimestamp": out.createdAnn[0]}
@@ -468,7 +469,7 @@ func recentVectors(t *testing.T) []vec {
 		} else {
 			name = "recent/" + name
 		}
-		ucj := upCronJob(c.cj)
+		ucj := difftest.UpCronJob(c.cj)
 		sched, err := upSchedule(ucj)
 		if err != nil {
 			t.Fatal(err)
@@ -503,7 +504,7 @@ func recentVectors(t *testing.T) []vec {
 		{"once a week cronjob, missed two runs", mk("0 12 * * 4", top, tp(at(2*time.Hour)), nil), at(19*24*time.Hour + 1*time.Hour + 30*time.Minute)},
 		{"no previous run of a cronjob", mk("0 12 * * 5", top, nil, nil), at(6 * time.Hour)},
 	} {
-		ucj := upCronJob(c.cj)
+		ucj := difftest.UpCronJob(c.cj)
 		sched, _ := upSchedule(ucj)
 		d := upNextScheduleTimeDuration(ucj, c.now, sched)
 		vs = append(vs, vec{Decision: "cronjob.RequeueAfter", Name: "requeue/" + c.name, Source: dsrc + c.name,
@@ -527,7 +528,7 @@ func recentVectors(t *testing.T) []vec {
 		{"case 7 way ahead, short deadline", mk("0 * * * ?", t1.Add(-2*time.Hour), tp(t1.Add(-time.Hour)), &twoHours), t2.Add(10 * 24 * time.Hour)},
 		{"case 8 rogue schedule errors", mk("59 23 31 2 *", t1.Add(10*time.Second), nil, nil), t2},
 	} {
-		ucj := upCronJob(c.cj)
+		ucj := difftest.UpCronJob(c.cj)
 		sched, _ := upSchedule(ucj)
 		_, recent, missed, err := upMostRecentScheduleTime(ucj, c.now, sched, true)
 		v := vec{Decision: "cronjob.ScheduledTime", Name: "scheduled/" + c.name, Source: nsrc + c.name,
@@ -637,7 +638,7 @@ func jobsVectors(t *testing.T) []vec {
 		vec{Decision: "cronjob.Validate", Name: "validate/TZ= in schedule rejected on create", Source: vsrc, Input: map[string]any{"cronJob": tzSpec("TZ=UTC 0 * * * *", nil)}, WantError: map[string]any{"field": "cronJob.spec.schedule", "kind": "Invalid"}},
 		vec{Decision: "cronjob.Validate", Name: "validate/TZ= kept on update of a TZ schedule", Source: vsrc, Input: map[string]any{"cronJob": tzSpec("TZ=UTC 0 1 * * *", nil), "old": tzSpec("TZ=UTC 0 * * * *", nil)}, Want: map[string]any{"valid": true}},
 		vec{Decision: "cronjob.Validate", Name: "validate/TZ= and timeZone rejected on update", Source: vsrc, Input: map[string]any{"cronJob": tzSpec("TZ=UTC 0 1 * * *", &utc), "old": tzSpec("TZ=UTC 0 * * * *", nil)}, WantError: map[string]any{"field": "cronJob.spec.schedule", "kind": "Invalid"}},
-		vec{Decision: "cronjob.Validate", Name: "validate/timeZone Local rejected", Source: "upstream:pkg/apis/batch/validation/validation.go validateTimeZone", Input: map[string]any{"cronJob": tzSpec("0 * * * *", ptrTo("Local"))}, WantError: map[string]any{"field": "cronJob.spec.timeZone", "kind": "Invalid"}},
+		vec{Decision: "cronjob.Validate", Name: "validate/timeZone Local rejected", Source: "upstream:pkg/apis/batch/validation/validation.go validateTimeZone", Input: map[string]any{"cronJob": tzSpec("0 * * * *", difftest.Ptr("Local"))}, WantError: map[string]any{"field": "cronJob.spec.timeZone", "kind": "Invalid"}},
 		vec{Decision: "cronjob.Validate", Name: "validate/timeZone America/New_York accepted", Source: "upstream:pkg/apis/batch/validation/validation.go validateTimeZone", Input: map[string]any{"cronJob": tzSpec("0 * * * *", &rome)}, Want: map[string]any{"valid": true}},
 	)
 	return vs

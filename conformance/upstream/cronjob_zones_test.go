@@ -18,6 +18,7 @@ import (
 	"github.com/robfig/cron/v3"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	kcronjob "github.com/kubesem/kubesem/cronjob"
 )
 
@@ -199,7 +200,7 @@ func checkZonesDifferential(counts map[string]int) func(*rapid.T) {
 			cj.Status.LastScheduleTime = &last
 		}
 		now := near("now")
-		ucj := upCronJob(cj)
+		ucj := difftest.UpCronJob(cj)
 		sched, err := upSchedule(ucj)
 		if err != nil {
 			t.Fatalf("upstream cannot parse %q in %s: %v", cj.Spec.Schedule, zone, err)
@@ -334,7 +335,7 @@ func czExhaustiveNext(t *testing.T) {
 // answers: the same input through upstream's sync gives what kubesem's Step
 // gives (the conformance run checks kubesem against the vectors).
 func TestCronJobZoneStepVectorsUpstream(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "cronjob", "zones_step.json"))
+	b, err := os.ReadFile(difftest.Repo("testdata", "cronjob", "zones_step.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +389,7 @@ func czStepWant(cj *kcronjob.CronJob, now time.Time) (map[string]any, bool) {
 // upstream's mostRecentScheduleTime (or nextScheduleTimeDuration) call
 // robfig/cron's Next more than czLimit times without finishing.
 func TestCronJobNeverEndsVectorsUpstream(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "cronjob", "never.json"))
+	b, err := os.ReadFile(difftest.Repo("testdata", "cronjob", "never.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +405,7 @@ func TestCronJobNeverEndsVectorsUpstream(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, v := range vs {
-		ucj := upCronJob(&v.Input.CronJob)
+		ucj := difftest.UpCronJob(&v.Input.CronJob)
 		sched, err := upSchedule(ucj)
 		if err != nil {
 			t.Fatal(err)

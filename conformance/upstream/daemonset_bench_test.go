@@ -13,6 +13,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/controller/daemon"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/k8s"
 )
@@ -30,7 +31,7 @@ func dsBenchCluster(n int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod) {
 	ds.Spec.Template.Spec.Tolerations = []v1.Toleration{{Key: "dedicated", Operator: v1.TolerationOpEqual, Value: "infra", Effect: v1.TaintEffectNoSchedule}}
 	mu := intstrutil.FromString("10%")
 	ds.Spec.UpdateStrategy = apps.DaemonSetUpdateStrategy{Type: apps.RollingUpdateDaemonSetStrategyType, RollingUpdate: &apps.RollingUpdateDaemonSet{MaxUnavailable: &mu}}
-	ds.Spec.RevisionHistoryLimit = ptrTo(int32(10))
+	ds.Spec.RevisionHistoryLimit = difftest.Ptr(int32(10))
 	ctrl := true
 	owner := []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: ds.Name, UID: ds.UID, Controller: &ctrl}}
 	nodes := make([]*v1.Node, n)

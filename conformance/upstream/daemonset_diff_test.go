@@ -13,6 +13,7 @@ import (
 	dsutil "k8s.io/kubernetes/pkg/controller/daemon/util"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/node"
@@ -31,7 +32,7 @@ func dsDrawTaints(t *rapid.T) ([]v1.Taint, []node.Taint) {
 		l := "t" + string(rune('0'+i))
 		k := rapid.SampledFrom(dsTaintKeys).Draw(t, l+"k")
 		v := rapid.SampledFrom([]string{"", "v", "5"}).Draw(t, l+"v")
-		e := rapid.SampledFrom(nodeEffects[1:]).Draw(t, l+"e")
+		e := rapid.SampledFrom(difftest.TaintEffects[1:]).Draw(t, l+"e")
 		ut = append(ut, v1.Taint{Key: k, Value: v, Effect: v1.TaintEffect(e)})
 		kt = append(kt, node.Taint{Key: k, Value: v, Effect: node.TaintEffect(e)})
 	}
@@ -62,13 +63,13 @@ func dsDrawTolerations(t *rapid.T) ([]v1.Toleration, []node.Toleration) {
 		if rapid.Bool().Draw(t, l+"ds") {
 			k := rapid.SampledFrom(dsTaintKeys).Draw(t, l+"k")
 			op := rapid.SampledFrom([]string{"Exists", "Equal", ""}).Draw(t, l+"op")
-			e := rapid.SampledFrom(nodeEffects).Draw(t, l+"e")
+			e := rapid.SampledFrom(difftest.TaintEffects).Draw(t, l+"e")
 			v := rapid.SampledFrom([]string{"", "v"}).Draw(t, l+"v")
 			ut = append(ut, v1.Toleration{Key: k, Operator: v1.TolerationOperator(op), Value: v, Effect: v1.TaintEffect(e)})
 			kt = append(kt, node.Toleration{Key: k, Operator: op, Value: v, Effect: e})
 			continue
 		}
-		u, k := nodeDrawToleration(t, l)
+		u, k := difftest.DrawToleration(t, l)
 		ut, kt = append(ut, u), append(kt, k)
 	}
 	return ut, kt
@@ -114,8 +115,8 @@ func dsDrawEligibility(t *rapid.T) (*v1.Node, *apps.DaemonSet, *node.Node, *daem
 		var uterms []v1.NodeSelectorTerm
 		var kterms []node.NodeSelectorTerm
 		for i := range rapid.IntRange(0, 2).Draw(t, "nterms") {
-			ue, ke := nodeDrawRequirements(t, "e"+string(rune('0'+i)), false)
-			uf, kf := nodeDrawRequirements(t, "f"+string(rune('0'+i)), true)
+			ue, ke := difftest.DrawRequirements(t, "e"+string(rune('0'+i)), false)
+			uf, kf := difftest.DrawRequirements(t, "f"+string(rune('0'+i)), true)
 			uterms = append(uterms, v1.NodeSelectorTerm{MatchExpressions: ue, MatchFields: uf})
 			kterms = append(kterms, node.NodeSelectorTerm{MatchExpressions: ke, MatchFields: kf})
 		}

@@ -28,9 +28,9 @@ import (
 	"k8s.io/kubernetes/pkg/controller"
 	"k8s.io/kubernetes/pkg/controller/daemon"
 	"k8s.io/kubernetes/pkg/controller/util/consistency"
-	"k8s.io/utils/clock"
 	testingclock "k8s.io/utils/clock/testing"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/plan"
 )
@@ -68,17 +68,8 @@ func dsGetPatch(ds *apps.DaemonSet) ([]byte, error)
 //go:linkname dsUpdatedDesiredNodeCounts k8s.io/kubernetes/pkg/controller/daemon.(*DaemonSetsController).updatedDesiredNodeCounts
 func dsUpdatedDesiredNodeCounts(dsc *daemon.DaemonSetsController, ctx context.Context, ds *apps.DaemonSet, nodeList []*v1.Node, nodeToDaemonPods map[string][]*v1.Pod) (int, int, int, error)
 
-// dsUpstreamBackoff returns the failed-pod backoff kube-controller-manager
-// gives the DaemonSet controller, on clk: newDaemonSetController passes
-// flowcontrol.NewBackOff(1*time.Second, 15*time.Minute) (v1.36.3; pinned
-// against upstream's source by TestDaemonSetUpstreamBackoffPinned). The
-// fake variant differs only in its clock.
-func dsUpstreamBackoff(clk clock.Clock) *flowcontrol.Backoff {
-	return flowcontrol.NewFakeBackOff(1*time.Second, 15*time.Minute, clk)
-}
-
 // TestDaemonSetUpstreamBackoffPinned reads kube-controller-manager's
-// source in the module cache and checks that dsUpstreamBackoff's bounds
+// source in the module cache and checks that difftest.DaemonSetBackoff's bounds
 // are the ones it passes, so the differentials configure upstream from
 // upstream, never from kubesem's DefaultBackoffBase/Cap.
 func TestDaemonSetUpstreamBackoffPinned(t *testing.T) {
@@ -93,7 +84,7 @@ func TestDaemonSetUpstreamBackoffPinned(t *testing.T) {
 	if !strings.Contains(string(src), "flowcontrol.NewBackOff(1*time.Second, 15*time.Minute)") {
 		t.Fatal("kube-controller-manager no longer passes NewBackOff(1*time.Second, 15*time.Minute) to the DaemonSet controller: update dsUpstreamBackoff")
 	}
-	b := dsUpstreamBackoff(testingclock.NewFakeClock(dsNow))
+	b := difftest.DaemonSetBackoff(testingclock.NewFakeClock(dsNow))
 	if dsBackoffBounds(b) != [2]time.Duration{time.Second, 15 * time.Minute} {
 		t.Fatalf("dsUpstreamBackoff bounds %v", dsBackoffBounds(b))
 	}
@@ -174,9 +165,11 @@ type dsQueue struct {
 func (q *dsQueue) AddAfter(key string, d time.Duration) {
 	q.log.add(dsLogEntry{kind: "after", after: d, controller: key})
 }
+
 func (q *dsQueue) AddRateLimited(key string) {
 	q.log.add(dsLogEntry{kind: "ratelimited", controller: key})
 }
+
 func (q *dsQueue) Add(string) {}
 
 // dsExpectations logs SatisfiedExpectations and SetExpectations over real
@@ -278,14 +271,14 @@ func newDSRig(t testing.TB) *dsRig {
 	})
 	r.factory = informers.NewSharedInformerFactory(client, controller.NoResyncPeriodFunc())
 	r.clock = testingclock.NewFakeClock(dsNow)
-	r.backoff = dsUpstreamBackoff(r.clock)
+	r.backoff = difftest.DaemonSetBackoff(r.clock)
 	dsc, err := daemon.NewDaemonSetsController(context.Background(),
 		r.factory.Apps().V1().DaemonSets(), r.factory.Apps().V1().ControllerRevisions(),
 		r.factory.Core().V1().Pods(), r.factory.Core().V1().Nodes(), client, r.backoff)
 	if err != nil {
 		t.Fatal(err)
 	}
-	upStopOn(t, dsc)
+	difftest.StopOn(t, dsc)
 	r.dsc = dsc
 	r.recorder = record.NewFakeRecorder(1 << 14)
 	dsField(dsc, "eventRecorder").Set(reflect.ValueOf(record.EventRecorder(r.recorder)))

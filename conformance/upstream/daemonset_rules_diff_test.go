@@ -21,6 +21,7 @@ import (
 	"k8s.io/kubernetes/pkg/apis/core"
 
 	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/plan"
@@ -67,7 +68,7 @@ func TestDaemonSetIsPodUpdatedDifferential(t *testing.T) {
 	}
 	gens := []*int64{nil}
 	for _, g := range []int64{0, 1, -1, 12345, math.MaxInt64, math.MinInt64} {
-		gens = append(gens, ptrTo(g))
+		gens = append(gens, difftest.Ptr(g))
 	}
 	for _, labels := range labelSets {
 		for _, hash := range []string{"abc", "", "def"} {
@@ -81,20 +82,20 @@ func TestDaemonSetIsPodUpdatedDifferential(t *testing.T) {
 				var got struct {
 					Updated *bool `json:"updated"`
 				}
-				if e := rdDecide(t, "daemonset.IsPodUpdated", nil, in, &got); e != nil {
+				if e := difftest.Decide(t, "daemonset.IsPodUpdated", nil, in, &got); e != nil {
 					t.Fatalf("kubesem input error %+v", e)
 				}
 				if got.Updated == nil || *got.Updated != want {
-					t.Fatalf("%s: kubesem %s, upstream %v", rdJSON(t, in), rdJSON(t, got), want)
+					t.Fatalf("%s: kubesem %s, upstream %v", difftest.JSON(t, in), difftest.JSON(t, got), want)
 				}
 				counts[fmt.Sprintf("updated %v", want)]++
 			}
 		}
 	}
-	rdCount(t, counts)
+	difftest.Count(t, counts)
 
 	n := 0
-	for _, v := range rdVectors(t, "daemonset", "daemonset.IsPodUpdated") {
+	for _, v := range difftest.Vectors(t, "daemonset", "daemonset.IsPodUpdated") {
 		var in struct {
 			Labels             map[string]string `json:"labels"`
 			Hash               string            `json:"hash"`
@@ -104,8 +105,8 @@ func TestDaemonSetIsPodUpdatedDifferential(t *testing.T) {
 			t.Fatalf("%q: %v", v.Name, err)
 		}
 		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Labels: in.Labels}}
-		want := rdJSON(t, map[string]bool{"updated": dsutil.IsPodUpdated(pod, in.Hash, in.TemplateGeneration)})
-		if !rdSameJSON(v.Want, want) {
+		want := difftest.JSON(t, map[string]bool{"updated": dsutil.IsPodUpdated(pod, in.Hash, in.TemplateGeneration)})
+		if !difftest.SameJSON(v.Want, want) {
 			t.Errorf("%q: want %s, upstream %s", v.Name, v.Want, want)
 		}
 		n++
@@ -160,8 +161,8 @@ func rdDSDrawAffinity(t *rapid.T, l string) *v1.Affinity {
 
 // rdDSSameAffinity compares affinities as the API server stores them (nil
 // and empty lists alike).
-func rdDSSameAffinity(tb rdFataler, a, b *v1.Affinity) bool {
-	return rdSameJSON(rdJSON(tb, a), rdJSON(tb, b))
+func rdDSSameAffinity(tb difftest.Fataler, a, b *v1.Affinity) bool {
+	return difftest.SameJSON(difftest.JSON(tb, a), difftest.JSON(tb, b))
 }
 
 // TestDaemonSetPinToNodeDifferential: daemonset.PinToNode against
@@ -179,11 +180,11 @@ func TestDaemonSetPinToNodeDifferential(t *testing.T) {
 		var got struct {
 			Affinity *v1.Affinity `json:"affinity"`
 		}
-		if e := rdDecide(t, "daemonset.PinToNode", nil, in, &got); e != nil {
+		if e := difftest.Decide(t, "daemonset.PinToNode", nil, in, &got); e != nil {
 			t.Fatalf("kubesem input error %+v", e)
 		}
 		if !rdDSSameAffinity(t, got.Affinity, want) {
-			t.Fatalf("%s\nkubesem  %s\nupstream %s", rdJSON(t, in), rdJSON(t, got.Affinity), rdJSON(t, want))
+			t.Fatalf("%s\nkubesem  %s\nupstream %s", difftest.JSON(t, in), difftest.JSON(t, got.Affinity), difftest.JSON(t, want))
 		}
 		switch {
 		case aff == nil || aff.NodeAffinity == nil || aff.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil:
@@ -192,10 +193,10 @@ func TestDaemonSetPinToNodeDifferential(t *testing.T) {
 			counts["required terms replaced"]++
 		}
 	})
-	rdCount(t, counts)
+	difftest.Count(t, counts)
 
 	n := 0
-	for _, v := range rdVectors(t, "daemonset", "daemonset.PinToNode") {
+	for _, v := range difftest.Vectors(t, "daemonset", "daemonset.PinToNode") {
 		var in struct {
 			Affinity *v1.Affinity `json:"affinity"`
 			Node     string       `json:"node"`
@@ -203,8 +204,8 @@ func TestDaemonSetPinToNodeDifferential(t *testing.T) {
 		if err := json.Unmarshal(v.Input, &in); err != nil {
 			t.Fatalf("%q: %v", v.Name, err)
 		}
-		want := rdJSON(t, map[string]any{"affinity": dsutil.ReplaceDaemonSetPodNodeNameNodeAffinity(in.Affinity, in.Node)})
-		if !rdSameJSON(v.Want, want) {
+		want := difftest.JSON(t, map[string]any{"affinity": dsutil.ReplaceDaemonSetPodNodeNameNodeAffinity(in.Affinity, in.Node)})
+		if !difftest.SameJSON(v.Want, want) {
 			t.Errorf("%q: want %s, upstream %s", v.Name, v.Want, want)
 		}
 		n++
@@ -231,24 +232,24 @@ func TestDaemonSetTargetNodeNameDifferential(t *testing.T) {
 		var got struct {
 			Node *string `json:"node"`
 		}
-		e := rdDecide(t, "daemonset.TargetNodeName", nil, map[string]any{"pod": pod}, &got)
+		e := difftest.Decide(t, "daemonset.TargetNodeName", nil, map[string]any{"pod": pod}, &got)
 		switch {
 		case werr != nil && e == nil:
-			t.Fatalf("pod %s: kubesem %s, upstream error %v", rdJSON(t, pod), rdJSON(t, got), werr)
+			t.Fatalf("pod %s: kubesem %s, upstream error %v", difftest.JSON(t, pod), difftest.JSON(t, got), werr)
 		case werr == nil && e != nil:
-			t.Fatalf("pod %s: kubesem error %+v, upstream %q", rdJSON(t, pod), e, want)
+			t.Fatalf("pod %s: kubesem error %+v, upstream %q", difftest.JSON(t, pod), e, want)
 		case werr == nil && (got.Node == nil || *got.Node != want):
-			t.Fatalf("pod %s: kubesem %s, upstream %q", rdJSON(t, pod), rdJSON(t, got), want)
+			t.Fatalf("pod %s: kubesem %s, upstream %q", difftest.JSON(t, pod), difftest.JSON(t, got), want)
 		case werr != nil:
 			counts["error"]++
 		default:
 			counts["node named"]++
 		}
 	})
-	rdCount(t, counts)
+	difftest.Count(t, counts)
 
 	n := 0
-	for _, v := range rdVectors(t, "daemonset", "daemonset.TargetNodeName") {
+	for _, v := range difftest.Vectors(t, "daemonset", "daemonset.TargetNodeName") {
 		var in struct {
 			Pod *v1.Pod `json:"pod"`
 		}
@@ -261,7 +262,7 @@ func TestDaemonSetTargetNodeNameDifferential(t *testing.T) {
 			t.Errorf("%q: wantError %s; upstream names %q", v.Name, v.WantError, name)
 		case v.WantError == nil && err != nil:
 			t.Errorf("%q: want %s; upstream errs: %v", v.Name, v.Want, err)
-		case v.WantError == nil && !rdSameJSON(v.Want, rdJSON(t, map[string]string{"node": name})):
+		case v.WantError == nil && !difftest.SameJSON(v.Want, difftest.JSON(t, map[string]string{"node": name})):
 			t.Errorf("%q: want %s; upstream %q", v.Name, v.Want, name)
 		}
 		n++
@@ -320,7 +321,7 @@ func rdDSDrawDaemonSet(t *rapid.T) *appsv1.DaemonSet {
 			tol.Operator, tol.Value = v1.TolerationOpEqual, rapid.SampledFrom([]string{"", "v"}).Draw(t, l+"value")
 		}
 		if tol.Effect == v1.TaintEffectNoExecute && rapid.Bool().Draw(t, l+"secondsSet") {
-			tol.TolerationSeconds = ptrTo(rapid.SampledFrom([]int64{0, 30, 300, -1}).Draw(t, l+"seconds"))
+			tol.TolerationSeconds = difftest.Ptr(rapid.SampledFrom([]int64{0, 30, 300, -1}).Draw(t, l+"seconds"))
 		}
 		spec.Tolerations = append(spec.Tolerations, tol)
 	}
@@ -358,11 +359,11 @@ func rdDSDrawDaemonSet(t *rapid.T) *appsv1.DaemonSet {
 
 // rdDSStored returns ds as the API server stores it: defaulted as apps/v1
 // and read back from JSON.
-func rdDSStored(tb rdFataler, ds *appsv1.DaemonSet) *appsv1.DaemonSet {
+func rdDSStored(tb difftest.Fataler, ds *appsv1.DaemonSet) *appsv1.DaemonSet {
 	c := ds.DeepCopy()
 	legacyscheme.Scheme.Default(c)
 	out := &appsv1.DaemonSet{}
-	if err := json.Unmarshal(rdJSON(tb, c), out); err != nil {
+	if err := json.Unmarshal(difftest.JSON(tb, c), out); err != nil {
 		tb.Fatalf("decode: %v", err)
 	}
 	return out
@@ -371,9 +372,9 @@ func rdDSStored(tb rdFataler, ds *appsv1.DaemonSet) *appsv1.DaemonSet {
 // rdDSAsKubesem returns v read through kubesem's podstatus.Template and
 // written as the decision's answer is (plan.Encode of the template: its
 // modelled fields).
-func rdDSAsKubesem(tb rdFataler, v any) json.RawMessage {
+func rdDSAsKubesem(tb difftest.Fataler, v any) json.RawMessage {
 	var k podstatus.Template
-	if err := json.Unmarshal(rdJSON(tb, v), &k); err != nil {
+	if err := json.Unmarshal(difftest.JSON(tb, v), &k); err != nil {
 		tb.Fatalf("decode as podstatus.Template: %v", err)
 	}
 	b, err := plan.Encode(k)
@@ -400,7 +401,7 @@ func TestDaemonSetNewPodDifferential(t *testing.T) {
 		want := rdDSNewPodUp(ds, name, hash)
 		in := map[string]any{"daemonSet": ds, "node": name, "hash": hash}
 		var raw json.RawMessage
-		if e := rdDecide(t, "daemonset.NewPod", nil, in, &raw); e != nil {
+		if e := difftest.Decide(t, "daemonset.NewPod", nil, in, &raw); e != nil {
 			// A required node affinity the API server rejects (the draw
 			// makes one without terms) is an input error for kubesem at
 			// upstream's path.
@@ -417,26 +418,26 @@ func TestDaemonSetNewPodDifferential(t *testing.T) {
 					}
 				}
 			}
-			t.Fatalf("kubesem input error %+v\ninput %s", e, rdJSON(t, in))
+			t.Fatalf("kubesem input error %+v\ninput %s", e, difftest.JSON(t, in))
 		}
 		var got v1.PodTemplateSpec
 		if err := json.Unmarshal(raw, &got); err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got.Labels, want.Labels) || !rdSameJSON(rdJSON(t, got.Annotations), rdJSON(t, want.Annotations)) ||
-			!rdSameJSON(rdJSON(t, got.Spec.Tolerations), rdJSON(t, want.Spec.Tolerations)) || !rdDSSameAffinity(t, got.Spec.Affinity, want.Spec.Affinity) {
-			t.Fatalf("daemonSet %s node %q hash %q\nkubesem  %s\nupstream %s", rdJSON(t, ds), name, hash, raw, rdJSON(t, want))
+		if !reflect.DeepEqual(got.Labels, want.Labels) || !difftest.SameJSON(difftest.JSON(t, got.Annotations), difftest.JSON(t, want.Annotations)) ||
+			!difftest.SameJSON(difftest.JSON(t, got.Spec.Tolerations), difftest.JSON(t, want.Spec.Tolerations)) || !rdDSSameAffinity(t, got.Spec.Affinity, want.Spec.Affinity) {
+			t.Fatalf("daemonSet %s node %q hash %q\nkubesem  %s\nupstream %s", difftest.JSON(t, ds), name, hash, raw, difftest.JSON(t, want))
 		}
-		if up := rdDSAsKubesem(t, want); !rdSameJSON(raw, up) {
-			t.Fatalf("daemonSet %s node %q hash %q\nkubesem  %s\nupstream %s", rdJSON(t, ds), name, hash, raw, up)
+		if up := rdDSAsKubesem(t, want); !difftest.SameJSON(raw, up) {
+			t.Fatalf("daemonSet %s node %q hash %q\nkubesem  %s\nupstream %s", difftest.JSON(t, ds), name, hash, raw, up)
 		}
 		_, genLabel := want.Labels[daemonset.LabelTemplateGeneration]
 		counts[fmt.Sprintf("generation label %v", genLabel)]++
 	})
-	rdCount(t, counts)
+	difftest.Count(t, counts)
 
 	n := 0
-	for _, v := range rdVectors(t, "daemonset", "daemonset.NewPod") {
+	for _, v := range difftest.Vectors(t, "daemonset", "daemonset.NewPod") {
 		var in struct {
 			DaemonSet *appsv1.DaemonSet `json:"daemonSet"`
 			Node      string            `json:"node"`
@@ -445,7 +446,7 @@ func TestDaemonSetNewPodDifferential(t *testing.T) {
 		if err := json.Unmarshal(v.Input, &in); err != nil {
 			t.Fatalf("%q: %v", v.Name, err)
 		}
-		up := rdJSON(t, rdDSNewPodUp(in.DaemonSet, in.Node, in.Hash))
+		up := difftest.JSON(t, rdDSNewPodUp(in.DaemonSet, in.Node, in.Hash))
 		if ok, why := conformance.Match(v.Want, up); !ok {
 			t.Errorf("%q: want is not upstream's: %s\nupstream %s", v.Name, why, up)
 		}

@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/k8s"
@@ -53,14 +54,14 @@ type dsKubesemView struct {
 // view converts the world for kubesem.
 func (s *dsSeq) view(t *rapid.T) dsKubesemView {
 	if s.knodes == nil {
-		s.knodes = must1(k8s.FromNodes(s.nodes))
+		s.knodes = difftest.MustList(k8s.FromNodes(s.nodes))
 		s.kpods = map[*v1.Pod]*podstatus.Pod{}
 	}
-	v := dsKubesemView{ds: must(k8s.FromDaemonSet(s.ds))}
+	v := dsKubesemView{ds: difftest.Must(k8s.FromDaemonSet(s.ds))}
 	for _, p := range s.pods {
 		kp, ok := s.kpods[p]
 		if !ok {
-			kp = must(k8s.FromPod(p))
+			kp = difftest.Must(k8s.FromPod(p))
 			s.kpods[p] = kp
 		}
 		v.pods = append(v.pods, kp)

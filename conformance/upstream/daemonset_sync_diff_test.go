@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-	_ "unsafe"
 
 	apps "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
@@ -26,6 +25,7 @@ import (
 	testingclock "k8s.io/utils/clock/testing"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/node"
@@ -93,7 +93,7 @@ func newDSHarness(t testing.TB) *dsHarness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	upStopOn(t, dsc)
+	difftest.StopOn(t, dsc)
 	h.dsc = dsc
 	return h
 }
@@ -135,7 +135,7 @@ func dsDrawSync(t *rapid.T, serial int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod)
 	uds.Spec.Template.Labels = dsLabels
 	uds.Spec.Template.Spec.Containers = []v1.Container{{Name: "c", Image: "i"}}
 	uds.Spec.MinReadySeconds = rapid.SampledFrom([]int32{0, 0, 30}).Draw(t, "minReady")
-	uds.Spec.RevisionHistoryLimit = ptrTo(int32(10))
+	uds.Spec.RevisionHistoryLimit = difftest.Ptr(int32(10))
 	if rapid.IntRange(0, 5).Draw(t, "ondelete") == 0 {
 		uds.Spec.UpdateStrategy.Type = apps.OnDeleteDaemonSetStrategyType
 	} else {
@@ -219,7 +219,7 @@ func dsDrawSync(t *rapid.T, serial int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod)
 
 // dsToKubesem converts the upstream objects through the adapter.
 func dsToKubesem(uds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod) (*daemonset.DaemonSet, []*node.Node, []*podstatus.Pod) {
-	return must(k8s.FromDaemonSet(uds)), must1(k8s.FromNodes(nodes)), must1(k8s.FromPods(pods))
+	return difftest.Must(k8s.FromDaemonSet(uds)), difftest.MustList(k8s.FromNodes(nodes)), difftest.MustList(k8s.FromPods(pods))
 }
 
 func sortedCopy(s []string) []string {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -24,6 +23,7 @@ import (
 	"k8s.io/kubernetes/pkg/features"
 
 	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/k8s"
@@ -453,7 +453,7 @@ func dsMultiset(key string, want []any, got any) string {
 }
 
 func dsReadStepVectors(t dsFataler) ([]dsStepVector, string) {
-	path := filepath.Join("..", "..", "testdata", "daemonset", "step.json")
+	path := difftest.Repo("testdata", "daemonset", "step.json")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -1039,7 +1039,7 @@ func dsKeepReason(v, orig any) any {
 // each vector is upstream's updatedDesiredNodeCounts on the apps/v1
 // defaulted DaemonSet with that many nodes that should run a pod.
 func TestDaemonSetNumbersVectorsUpstream(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "daemonset", "numbers.json"))
+	b, err := os.ReadFile(difftest.Repo("testdata", "daemonset", "numbers.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

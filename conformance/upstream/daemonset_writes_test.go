@@ -1,17 +1,15 @@
 package upstream_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
-	"strings"
 	"testing"
 
 	apps "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
 	core "k8s.io/client-go/testing"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/k8s"
@@ -116,7 +114,7 @@ func TestDaemonSetWritesUpstream(t *testing.T) {
 						}
 						continue
 					}
-					if d := dsObjDiff(t, got, want); d != "" {
+					if d := difftest.JSONDiff(t, got, want); d != "" {
 						t.Errorf("created pod for node %s: %s", dsPodNode(got), d)
 					}
 				case *apps.ControllerRevision:
@@ -146,7 +144,7 @@ func TestDaemonSetWritesUpstream(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						if d := dsObjDiff(t, st.Status, w.Object.(*daemonset.DaemonSet).Status); d != "" {
+						if d := difftest.JSONDiff(t, st.Status, w.Object.(*daemonset.DaemonSet).Status); d != "" {
 							t.Errorf("status written: %s", d)
 						}
 					}
@@ -268,7 +266,7 @@ func dsCheckRevision(t *testing.T, obj *apps.ControllerRevision, kw []plan.Write
 	switch {
 	case mine.Data != nil: // an updated revision given without data keeps none
 		gt, mt := got.Data.Template, mine.Data.Template
-		if d := dsObjDiff(t, []any{gt.ObjectMeta, gt.Spec}, []any{mt.ObjectMeta, mt.Spec}); d != "" {
+		if d := difftest.JSONDiff(t, []any{gt.ObjectMeta, gt.Spec}, []any{mt.ObjectMeta, mt.Spec}); d != "" {
 			t.Errorf("revision %s data: %s", obj.Name, d)
 		}
 	case created:
@@ -285,27 +283,7 @@ func dsCheckRevision(t *testing.T, obj *apps.ControllerRevision, kw []plan.Write
 	}
 	mine2 := *mine
 	got.Data, mine2.Data = nil, nil
-	if d := dsObjDiff(t, got, mine2); d != "" {
+	if d := difftest.JSONDiff(t, got, mine2); d != "" {
 		t.Errorf("revision %s: %s", obj.Name, d)
 	}
-}
-
-// dsObjDiff compares two values as JSON.
-func dsObjDiff(t *testing.T, up, ks any) string {
-	t.Helper()
-	ub, err := json.Marshal(up)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kb, err := json.Marshal(ks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var um, km any
-	_ = json.Unmarshal(ub, &um)
-	_ = json.Unmarshal(kb, &km)
-	if reflect.DeepEqual(um, km) {
-		return ""
-	}
-	return strings.Join([]string{"\n\tupstream " + string(ub), "\n\tkubesem  " + string(kb)}, "")
 }

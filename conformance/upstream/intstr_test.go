@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/intstr"
 	kintstr "k8s.io/apimachinery/pkg/util/intstr"
@@ -121,15 +122,15 @@ func TestIntstrJSONDifferential(t *testing.T) { rapid.Check(t, fdCheckIntstrJSON
 // upstream as well, so each expectation is upstream's answer (or, for the
 // inputs validation rejects, an error kubesem documents).
 func TestIntstrVectorsUpstream(t *testing.T) {
-	for _, v := range fdVectors(t, "intstr") {
+	for _, v := range difftest.FoundationVectors(t, "intstr") {
 		var in struct {
 			Value   json.RawMessage `json:"value"`
 			Total   int32           `json:"total"`
 			RoundUp bool            `json:"roundUp"`
 		}
-		fdDecode(t, v.Input, &in)
+		difftest.DecodeJSON(t, v.Input, &in)
 		var u kintstr.IntOrString
-		fdDecode(t, in.Value, &u)
+		difftest.DecodeJSON(t, in.Value, &u)
 		got, err := kintstr.GetScaledValueFromIntOrPercent(&u, int(in.Total), in.RoundUp)
 		switch {
 		case v.WantError != nil && v.WantError.Kind == "Overflow":
@@ -145,7 +146,7 @@ func TestIntstrVectorsUpstream(t *testing.T) {
 				Value       int32
 				Untruncated *int
 			}
-			fdDecode(t, v.Want, &want)
+			difftest.DecodeJSON(t, v.Want, &want)
 			if err != nil || int32(got) != want.Value || (want.Untruncated != nil && *want.Untruncated != got) {
 				t.Errorf("%s: upstream %d, %v; vector wants %d (untruncated %v)", v.Name, got, err, want.Value, want.Untruncated)
 			}

@@ -18,6 +18,7 @@ import (
 	"k8s.io/kubernetes/pkg/controller"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
@@ -34,9 +35,9 @@ func jobBenchPolicy() *job.PodFailurePolicy {
 
 func jobBenchFailedPod(i int) *podstatus.Pod {
 	return &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: "p" + strconv.Itoa(i), Namespace: "ns", UID: "u" + strconv.Itoa(i),
-		Finalizers: []string{job.TrackingFinalizer}, CreationTimestamp: jobT0},
+		Finalizers: []string{job.TrackingFinalizer}, CreationTimestamp: difftest.JobT0},
 		Status: podstatus.Status{Phase: podstatus.Failed, ContainerStatuses: []podstatus.ContainerStatus{{Name: "main",
-			State: podstatus.ContainerState{Terminated: &podstatus.StateTerminated{ExitCode: 42, FinishedAt: jobT0.Add(time.Duration(i) * time.Second)}}}}}}
+			State: podstatus.ContainerState{Terminated: &podstatus.StateTerminated{ExitCode: 42, FinishedAt: difftest.JobT0.Add(time.Duration(i) * time.Second)}}}}}}
 }
 
 func BenchmarkJobMatchPodFailurePolicy(b *testing.B) {
@@ -93,18 +94,18 @@ func BenchmarkJobMatchSuccessPolicy(b *testing.B) {
 }
 
 func BenchmarkJobRemainingBackoff(b *testing.B) {
-	now := jobT0.Add(30 * time.Second)
+	now := difftest.JobT0.Add(30 * time.Second)
 	clk := clocktesting.NewFakeClock(now)
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = job.RemainingBackoff(5, &jobT0, now, job.Options{})
+			_ = job.RemainingBackoff(5, &difftest.JobT0, now, job.Options{})
 		}
 	})
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = jobRemaining(clk, 10*time.Second, 10*time.Minute, 5, &jobT0)
+			_ = jobRemaining(clk, 10*time.Second, 10*time.Minute, 5, &difftest.JobT0)
 		}
 	})
 }
@@ -136,7 +137,7 @@ func BenchmarkJobPodsForRemoval(b *testing.B) {
 	var pods []*podstatus.Pod
 	var up []*v1.Pod
 	for i := range 100 {
-		p := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: "p" + strconv.Itoa(i), UID: "u" + strconv.Itoa(i), CreationTimestamp: jobT0.Add(time.Duration(i) * time.Second),
+		p := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: "p" + strconv.Itoa(i), UID: "u" + strconv.Itoa(i), CreationTimestamp: difftest.JobT0.Add(time.Duration(i) * time.Second),
 			Annotations: map[string]string{job.CompletionIndexAnnotation: strconv.Itoa(i % 51)}}, Spec: podstatus.Spec{NodeName: "n"}, Status: podstatus.Status{Phase: podstatus.Running}}
 		pods, up = append(pods, p), append(up, jobV1Pod(p))
 	}
@@ -158,9 +159,9 @@ func BenchmarkJobPodsForRemoval(b *testing.B) {
 
 func BenchmarkJobTimeLeft(b *testing.B) {
 	j := &job.Job{ObjectMeta: meta.ObjectMeta{Name: "j", Namespace: "ns"}, Spec: job.Spec{TTLSecondsAfterFinished: jobPtr(int32(100))},
-		Status: job.Status{Conditions: []job.Condition{{Type: job.Complete, Status: meta.ConditionTrue, LastTransitionTime: jobT0}}}}
+		Status: job.Status{Conditions: []job.Condition{{Type: job.Complete, Status: meta.ConditionTrue, LastTransitionTime: difftest.JobT0}}}}
 	uj := jobV1Job(j)
-	now := jobT0.Add(time.Minute)
+	now := difftest.JobT0.Add(time.Minute)
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -178,9 +179,9 @@ func BenchmarkJobTimeLeft(b *testing.B) {
 // BenchmarkJobStep compares Step with one upstream syncJob on 30 pods. The
 // upstream controller and informers are built outside the timer.
 func BenchmarkJobStep(b *testing.B) {
-	now := jobT0.Add(time.Hour)
+	now := difftest.JobT0.Add(time.Hour)
 	j := &job.Job{ObjectMeta: meta.ObjectMeta{Name: "j", Namespace: "ns", UID: "juid"}, Spec: job.Spec{Parallelism: jobPtr(int32(40)), Completions: jobPtr(int32(100)),
-		BackoffLimit: jobPtr(int32(50))}, Status: job.Status{StartTime: &jobT0}}
+		BackoffLimit: jobPtr(int32(50))}, Status: job.Status{StartTime: &difftest.JobT0}}
 	j.Spec.Template.Spec.RestartPolicy = podstatus.RestartNever
 	var pods []*podstatus.Pod
 	for i := range 30 {
@@ -211,7 +212,7 @@ func BenchmarkJobStep(b *testing.B) {
 			b.StopTimer()
 			client := clientset.NewForConfigOrDie(&restclient.Config{Host: "", ContentConfig: restclient.ContentConfig{GroupVersion: &schema.GroupVersion{Group: "", Version: "v1"}}})
 			inf := informers.NewSharedInformerFactory(client, 0)
-			jm, _ := jobNewController(ctx, client, clocktesting.NewFakeClock(now), inf.Core().V1().Pods(), inf.Batch().V1().Jobs(),
+			jm, _ := difftest.NewJobController(ctx, client, clocktesting.NewFakeClock(now), inf.Core().V1().Pods(), inf.Batch().V1().Jobs(),
 				inf.Scheduling().V1alpha2().Workloads(), inf.Scheduling().V1alpha2().PodGroups())
 			jobSetField(jm, "podControl", controller.PodControlInterface(&controller.FakePodControl{}))
 			always := cache.InformerSynced(func() bool { return true })
@@ -226,7 +227,7 @@ func BenchmarkJobStep(b *testing.B) {
 			b.StartTimer()
 			_ = sync(ctx, "ns/j")
 			b.StopTimer()
-			upStop(jm)
+			difftest.Stop(jm)
 			b.StartTimer()
 		}
 	})

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	batch "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -160,9 +161,13 @@ func (q *jobQueue) add(verb, key string, after time.Duration) {
 	q.calls = append(q.calls, jobCall{name: key, verb: verb, after: after, by: jobCallers()})
 	q.mu.Unlock()
 }
-func (q *jobQueue) Add(key string)                       { q.add("Add", key, 0) }
+
+func (q *jobQueue) Add(key string) { q.add("Add", key, 0) }
+
 func (q *jobQueue) AddAfter(key string, d time.Duration) { q.add("AddAfter", key, d) }
-func (q *jobQueue) AddRateLimited(key string)            { q.add("AddRateLimited", key, 0) }
+
+func (q *jobQueue) AddRateLimited(key string) { q.add("AddRateLimited", key, 0) }
+
 func (q *jobQueue) snapshot() []jobCall {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -254,7 +259,7 @@ func newJobCtl(tb jobTB, j *batch.Job, now time.Time) *jobCtl {
 	client := jobFakeClient()
 	c := &jobCtl{clock: clocktesting.NewFakeClock(now), key: j.Namespace + "/" + j.Name, kc: client, rec: record.NewFakeRecorder(100000)}
 	c.inf = informers.NewSharedInformerFactory(client, 0)
-	jm, err := jobNewController(ctx, client, c.clock, c.inf.Core().V1().Pods(), c.inf.Batch().V1().Jobs(),
+	jm, err := difftest.NewJobController(ctx, client, c.clock, c.inf.Core().V1().Pods(), c.inf.Batch().V1().Jobs(),
 		c.inf.Scheduling().V1alpha2().Workloads(), c.inf.Scheduling().V1alpha2().PodGroups())
 	if err != nil {
 		tb.Fatalf("upstream controller: %v", err)
@@ -282,7 +287,7 @@ func newJobCtl(tb jobTB, j *batch.Job, now time.Time) *jobCtl {
 
 // close shuts the controller's queues and event broadcaster down.
 func (c *jobCtl) close() {
-	upStop(c.jm)
+	difftest.Stop(c.jm)
 }
 
 func (c *jobCtl) podIndexer() cache.Indexer {

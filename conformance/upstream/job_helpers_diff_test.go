@@ -1,13 +1,9 @@
 package upstream_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
-	"reflect"
 	"slices"
 	"strconv"
 	"sync"
@@ -35,11 +31,10 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	"pgregory.net/rapid"
 
-	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
-	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -134,88 +129,10 @@ func dhManageJob(*jobcontroller.Controller, context.Context, *batch.Job, *dhSync
 //go:linkname dhNewJobController k8s.io/kubernetes/pkg/controller/job.newControllerWithClock
 func dhNewJobController(ctx context.Context, kubeClient clientset.Interface, clk clock.WithTicker, podInformer coreinformers.PodInformer, jobInformer batchinformers.JobInformer, workloadInformer schedinformers.WorkloadInformer, podGroupInformer schedinformers.PodGroupInformer) (*jobcontroller.Controller, error)
 
-// dhTB is what the oracles need of *testing.T and *rapid.T.
-type dhTB interface {
-	Helper()
-	Fatalf(format string, args ...any)
-}
-
-var (
-	dhLog     = logr.Discard()
-	dhKubesem = conformance.Kubesem()
-)
-
-// dhDecide asks kubesem through the conformance binding and returns its
-// JSON answer (an input error is an answer too: {"error": ...}).
-func dhDecide(t dhTB, decision string, options, input any) json.RawMessage {
-	t.Helper()
-	var o json.RawMessage
-	if options != nil {
-		o = dhJSON(t, options)
-	}
-	out, err := dhKubesem.Decide(decision, o, dhJSON(t, input))
-	if err != nil {
-		t.Fatalf("%s: %v", decision, err)
-	}
-	return out
-}
-
-func dhJSON(t dhTB, v any) json.RawMessage {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("marshal: %v", err)
-	}
-	return b
-}
-
-// dhEncode writes an oracle's answer as kubesem writes its outputs
-// (plan.Encode: durations as Go duration strings).
-func dhEncode(t dhTB, v any) json.RawMessage {
-	t.Helper()
-	b, err := plan.Encode(v)
-	if err != nil {
-		t.Fatalf("encode: %v", err)
-	}
-	return b
-}
-
-// dhSame reports whether two JSON documents are equal as values.
-func dhSame(a, b json.RawMessage) bool {
-	if bytes.Equal(a, b) {
-		return true
-	}
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
-	}
-	return reflect.DeepEqual(x, y)
-}
-
-// dhOracle is upstream's answer to one input of a decision, in the
-// binding's output shape.
-type dhOracle func(t dhTB, decision string, options, input json.RawMessage) json.RawMessage
-
 // dhCheck runs one differential state of a Job decision.
-func dhCheck(t dhTB, decision string, options, input any) {
+func dhCheck(t difftest.TB, decision string, options, input any) {
 	t.Helper()
-	dhCheckWith(t, dhUpstream, decision, options, input)
-}
-
-// dhCheckWith runs one differential state: kubesem's answer through the
-// binding against the upstream oracle's, exactly.
-func dhCheckWith(t dhTB, oracle dhOracle, decision string, options, input any) {
-	t.Helper()
-	var o json.RawMessage
-	if options != nil {
-		o = dhJSON(t, options)
-	}
-	in := dhJSON(t, input)
-	want := oracle(t, decision, o, in)
-	got := dhDecide(t, decision, options, input)
-	if !dhSame(want, got) {
-		t.Fatalf("%s differs from v1.36.3\ninput:    %s\noptions:  %s\nkubesem:  %s\nupstream: %s", decision, in, o, got, want)
-	}
+	difftest.CheckWith(t, dhUpstream, decision, options, input)
 }
 
 // dhOptions is job.Options as vectors write it.
@@ -226,7 +143,7 @@ type dhOptions struct {
 
 // durations returns the base and cap upstream is given: its own constants,
 // or the explicit option.
-func (o dhOptions) durations(t dhTB) (base, limit time.Duration) {
+func (o dhOptions) durations(t difftest.TB) (base, limit time.Duration) {
 	t.Helper()
 	base, limit = jobcontroller.DefaultJobPodFailureBackOff, jobcontroller.MaxJobPodFailureBackOff
 	var err error
@@ -303,21 +220,11 @@ func (x dhIntervals) up() []dhInterval {
 	return out
 }
 
-func dhDecode(t dhTB, raw json.RawMessage, v any) {
-	t.Helper()
-	if len(raw) == 0 {
-		return
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		t.Fatalf("decode %s: %v", raw, err)
-	}
-}
-
 // dhUpJob is upstream's Job for a kubesem one: converted by the adapter and
 // defaulted by upstream's own SetObjectDefaults_Job, as the API server
 // stores it.
 func dhUpJob(j *job.Job) *batch.Job {
-	out := must(k8s.ToJob(j))
+	out := difftest.Must(k8s.ToJob(j))
 	batchv1defaults.SetObjectDefaults_Job(out)
 	return out
 }
@@ -325,17 +232,17 @@ func dhUpJob(j *job.Job) *batch.Job {
 func dhUpPods(pods []*podstatus.Pod) []*v1.Pod {
 	out := make([]*v1.Pod, 0, len(pods))
 	for _, p := range pods {
-		out = append(out, must(k8s.ToPod(p)))
+		out = append(out, difftest.Must(k8s.ToPod(p)))
 	}
 	return out
 }
 
 // dhUpstream is upstream v1.36.3's answer to one input of decision, in the
 // binding's output shape.
-func dhUpstream(t dhTB, decision string, options, input json.RawMessage) json.RawMessage {
+func dhUpstream(t difftest.TB, decision string, options, input json.RawMessage) json.RawMessage {
 	t.Helper()
 	var opts dhOptions
-	dhDecode(t, options, &opts)
+	difftest.Decode(t, options, &opts)
 	var out any
 	switch decision {
 	case "job.BackoffDelay":
@@ -343,40 +250,40 @@ func dhUpstream(t dhTB, decision string, options, input json.RawMessage) json.Ra
 		// getRemainingTimeForFailuresCount leaves at the instant of the
 		// last failure (no time elapsed).
 		var in dhDelayIn
-		dhDecode(t, input, &in)
+		difftest.Decode(t, input, &in)
 		base, limit := opts.durations(t)
-		now := jobT0
+		now := difftest.JobT0
 		out = map[string]time.Duration{"delay": dhRemainingForCount(clocktesting.NewFakeClock(now), base, limit, in.Failures, &now)}
 	case "job.RemainingIndexBackoff":
 		var in dhRemainingIndexIn
-		dhDecode(t, input, &in)
+		difftest.Decode(t, input, &in)
 		base, limit := opts.durations(t)
 		var p *v1.Pod
 		if in.Pod != nil {
-			p = must(k8s.ToPod(in.Pod))
+			p = difftest.Must(k8s.ToPod(in.Pod))
 		}
-		out = map[string]time.Duration{"remaining": dhRemainingPerIndex(dhLog, clocktesting.NewFakeClock(in.Now), base, limit, p)}
+		out = map[string]time.Duration{"remaining": dhRemainingPerIndex(difftest.Log, clocktesting.NewFakeClock(in.Now), base, limit, p)}
 	case "job.CompletionIndex":
 		var in dhPodIn
-		dhDecode(t, input, &in)
-		out = map[string]int{"index": dhGetCompletionIndex(must(k8s.ToPod(&in.Pod)).Annotations)}
+		difftest.Decode(t, input, &in)
+		out = map[string]int{"index": dhGetCompletionIndex(difftest.Must(k8s.ToPod(&in.Pod)).Annotations)}
 	case "job.GenerateNameWithIndex":
 		var in dhGenerateNameIn
-		dhDecode(t, input, &in)
+		difftest.Decode(t, input, &in)
 		out = map[string]string{"generateName": dhGenerateName(in.JobName, in.Index)}
 	case "job.HasIndex":
 		var in dhHasIn
-		dhDecode(t, input, &in)
+		difftest.Decode(t, input, &in)
 		out = map[string]bool{"has": dhHas(in.Intervals.up(), in.Index)}
 	case "job.FormatIndexes":
 		var in dhIntervalsIn
-		dhDecode(t, input, &in)
+		difftest.Decode(t, input, &in)
 		out = map[string]string{"string": dhString(in.Intervals.up())}
 	case "job.FirstPendingIndexes":
 		// The pods are the job's active pods; a job that does not replace
 		// only failed pods adds no terminating ones (onlyReplaceFailedPods).
 		var in dhPendingIn
-		dhDecode(t, input, &in)
+		difftest.Decode(t, input, &in)
 		pods := dhUpPods(in.ActivePods)
 		failed := in.Failed.up()
 		ctx := &dhSyncJobCtx{job: &batch.Job{}, pods: pods, activePods: pods, succeededIndexes: in.Succeeded.up(), failedIndexes: &failed}
@@ -387,49 +294,49 @@ func dhUpstream(t dhTB, decision string, options, input json.RawMessage) json.Ra
 		out = map[string][]int{"indexes": ix}
 	case "job.SucceededIndexes":
 		var in dhJobPodsIn
-		dhDecode(t, input, &in)
-		prev, now := dhSucceededIndexes(dhLog, dhUpJob(&in.Job), dhUpPods(in.Pods))
+		difftest.Decode(t, input, &in)
+		prev, now := dhSucceededIndexes(difftest.Log, dhUpJob(&in.Job), dhUpPods(in.Pods))
 		out = map[string]any{"previous": dhString(prev), "succeeded": dhString(now), "total": dhTotal(now)}
 	case "job.FailedIndexes":
 		var in dhJobPodsIn
-		dhDecode(t, input, &in)
-		out = map[string]string{"failedIndexes": dhString(*dhFailedIndexes(dhLog, dhUpJob(&in.Job), dhUpPods(in.Pods)))}
+		difftest.Decode(t, input, &in)
+		out = map[string]string{"failedIndexes": dhString(*dhFailedIndexes(difftest.Log, dhUpJob(&in.Job), dhUpPods(in.Pods)))}
 	case "job.NewIndexFailureCounts":
 		var in dhIndexCountsIn
-		dhDecode(t, input, &in)
+		difftest.Decode(t, input, &in)
 		var p *v1.Pod
 		if in.Pod != nil {
-			p = must(k8s.ToPod(in.Pod))
+			p = difftest.Must(k8s.ToPod(in.Pod))
 		}
-		f, i := dhNewIndexFailureCounts(dhLog, dhUpJob(&in.Job), p)
+		f, i := dhNewIndexFailureCounts(difftest.Log, dhUpJob(&in.Job), p)
 		out = map[string]int32{"indexFailureCount": f, "indexIgnoredFailureCount": i}
 	case "job.IsSucceeded":
 		var in dhJobIn
-		dhDecode(t, input, &in)
+		difftest.Decode(t, input, &in)
 		out = map[string]bool{"succeeded": jobutil.IsJobSucceeded(dhUpJob(&in.Job))}
 	case "job.FinishedCondition":
 		var in dhJobIn
-		dhDecode(t, input, &in)
+		difftest.Decode(t, input, &in)
 		ok, typ := jobutil.FinishedCondition(dhUpJob(&in.Job))
 		out = map[string]any{"finished": ok, "type": string(typ)}
 	case "job.PastActiveDeadline":
 		var in dhJobNowIn
-		dhDecode(t, input, &in)
+		difftest.Decode(t, input, &in)
 		// pastActiveDeadline reads only the controller's clock. A bare
 		// controller with its own fake clock: the shared controller's
 		// clock drives its queues' tickers, which a jump of centuries
 		// would step through one by one.
 		jm := &jobcontroller.Controller{}
-		dhSetField(jm, "clock", clock.WithTicker(clocktesting.NewFakeClock(in.Now)))
+		difftest.SetField(jm, "clock", clock.WithTicker(clocktesting.NewFakeClock(in.Now)))
 		out = map[string]bool{"past": dhPastActiveDeadline(jm, dhUpJob(&in.Job))}
 	case "job.WantActive":
 		var in dhWantActiveIn
-		dhDecode(t, input, &in)
+		difftest.Decode(t, input, &in)
 		out = map[string]int32{"wantActive": dhUpstreamWantActive(t, dhUpJob(&in.Job), in.Succeeded, int(in.Active))}
 	default:
 		t.Fatalf("no upstream oracle for %s", decision)
 	}
-	return dhEncode(t, out)
+	return difftest.Encode(t, out)
 }
 
 var (
@@ -439,26 +346,21 @@ var (
 )
 
 // dhJobController is one upstream Job controller on a fake clientset with
-// a fake clock standing at jobT0, shared by the manageJob runs (which read
+// a fake clock standing at difftest.JobT0, shared by the manageJob runs (which read
 // the clock, the pod control and the expectations).
-func dhJobController(t dhTB) *jobcontroller.Controller {
+func dhJobController(t difftest.TB) *jobcontroller.Controller {
 	t.Helper()
 	dhJobControllerOnce.Do(func() {
 		ctx := context.Background()
 		client := fake.NewClientset()
 		inf := informers.NewSharedInformerFactory(client, 0)
-		dhJobCtl, dhJobCtlErr = dhNewJobController(ctx, client, clocktesting.NewFakeClock(jobT0), inf.Core().V1().Pods(), inf.Batch().V1().Jobs(),
+		dhJobCtl, dhJobCtlErr = dhNewJobController(ctx, client, clocktesting.NewFakeClock(difftest.JobT0), inf.Core().V1().Pods(), inf.Batch().V1().Jobs(),
 			inf.Scheduling().V1alpha2().Workloads(), inf.Scheduling().V1alpha2().PodGroups())
 	})
 	if dhJobCtlErr != nil {
 		t.Fatalf("upstream job controller: %v", dhJobCtlErr)
 	}
 	return dhJobCtl
-}
-
-func dhSetField(obj any, name string, v any) {
-	f := reflect.ValueOf(obj).Elem().FieldByName(name)
-	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(v))
 }
 
 // dhSink records the wanted-active count manageJob logs on the way to
@@ -470,11 +372,16 @@ type dhSink struct {
 	bad          []any // logged counts that are not int32
 }
 
-func (s *dhSink) Init(logr.RuntimeInfo)          {}
-func (s *dhSink) Enabled(int) bool               { return true }
-func (s *dhSink) Error(error, string, ...any)    {}
+func (s *dhSink) Init(logr.RuntimeInfo) {}
+
+func (s *dhSink) Enabled(int) bool { return true }
+
+func (s *dhSink) Error(error, string, ...any) {}
+
 func (s *dhSink) WithValues(...any) logr.LogSink { return s }
-func (s *dhSink) WithName(string) logr.LogSink   { return s }
+
+func (s *dhSink) WithName(string) logr.LogSink { return s }
+
 func (s *dhSink) Info(_ int, msg string, kv ...any) {
 	key := map[string]string{"Too few pods running": "need", "Too many pods running for job": "target"}[msg]
 	if key == "" {
@@ -508,18 +415,18 @@ func (s *dhSink) Info(_ int, msg string, kv ...any) {
 // pods (at most MaxPodCreateDeletePerSync; for an Indexed job at most the
 // pending indexes) and logs "need" wantActive, or, wantActive == active,
 // does neither. The writes and the log are checked against each other.
-func dhUpstreamWantActive(t dhTB, j *batch.Job, succeeded int32, active int) int32 {
+func dhUpstreamWantActive(t difftest.TB, j *batch.Job, succeeded int32, active int) int32 {
 	t.Helper()
 	if j.Spec.Suspend != nil && *j.Spec.Suspend {
 		t.Fatalf("WantActive oracle: a suspended job never reaches wantActive in manageJob")
 	}
 	jm := dhJobController(t)
 	pc := &controller.FakePodControl{}
-	dhSetField(jm, "podControl", controller.PodControlInterface(pc))
+	difftest.SetField(jm, "podControl", controller.PodControlInterface(pc))
 	pods := make([]*v1.Pod, active)
 	for i := range pods {
 		pods[i] = &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "a" + strconv.Itoa(i), Namespace: j.Namespace, UID: types.UID("a" + strconv.Itoa(i)),
-			CreationTimestamp: metav1.NewTime(jobT0.Add(time.Duration(i) * time.Second))}, Status: v1.PodStatus{Phase: v1.PodRunning}}
+			CreationTimestamp: metav1.NewTime(difftest.JobT0.Add(time.Duration(i) * time.Second))}, Status: v1.PodStatus{Phase: v1.PodRunning}}
 		if dhIndexed(j) {
 			pods[i].Annotations = map[string]string{batch.JobCompletionIndexAnnotation: strconv.Itoa(i)}
 		}
@@ -772,7 +679,7 @@ func dhGenConditions(t *rapid.T) []job.Condition {
 		out = append(out, job.Condition{
 			Type:               rapid.SampledFrom([]job.ConditionType{job.Complete, job.Failed, job.Suspended, job.FailureTarget, job.SuccessCriteriaMet, "Custom"}).Draw(t, "type"),
 			Status:             rapid.SampledFrom([]meta.ConditionStatus{meta.ConditionTrue, meta.ConditionFalse, meta.ConditionUnknown}).Draw(t, "status"),
-			LastTransitionTime: jobT0,
+			LastTransitionTime: difftest.JobT0,
 		})
 	}
 	return out
@@ -811,11 +718,11 @@ func TestJobBackoffDelayDifferential(t *testing.T) {
 func TestJobRemainingIndexBackoffDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		o := dhGenOptions(t)
-		in := dhRemainingIndexIn{Now: jobT0}
+		in := dhRemainingIndexIn{Now: difftest.JobT0}
 		if rapid.IntRange(0, 7).Draw(t, "nilPod") > 0 {
 			p := dhGenPod(t, 0, 4)
 			in.Pod = p
-			up := must(k8s.ToPod(p))
+			up := difftest.Must(k8s.ToPod(p))
 			finished := dhFinishedTime(up)
 			// The delay upstream computes for this pod (its failure count,
 			// from its last failure), to land now on the exact expiry and
@@ -825,7 +732,7 @@ func TestJobRemainingIndexBackoffDifferential(t *testing.T) {
 				oo = *o
 			}
 			base, limit := oo.durations(t)
-			n := dhAbsoluteFailureCount(dhLog, up) + 1
+			n := dhAbsoluteFailureCount(difftest.Log, up) + 1
 			delay := dhRemainingForCount(clocktesting.NewFakeClock(finished), base, limit, n, &finished)
 			switch rapid.IntRange(0, 5).Draw(t, "nowKind") {
 			case 0:
@@ -989,7 +896,7 @@ func TestJobPastActiveDeadlineDifferential(t *testing.T) {
 			j.Spec.ActiveDeadlineSeconds = &d
 		}
 		// startTime is stored in whole seconds.
-		start := rapid.SampledFrom([]time.Time{jobT0, jobFarPast, jobFarFuture, time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC),
+		start := rapid.SampledFrom([]time.Time{difftest.JobT0, jobFarPast, jobFarFuture, time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC),
 			time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)}).Draw(t, "start").Add(time.Duration(rapid.IntRange(-5, 5).Draw(t, "startOff")) * time.Second)
 		if start.Year() > 9999 {
 			start = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
@@ -1081,81 +988,8 @@ var dhDecisions = map[string]int{
 	"job.SucceededIndexes": 12, "job.WantActive": 15,
 }
 
-type dhVector struct {
-	Decision  string          `json:"decision"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	Options   json.RawMessage `json:"options"`
-	Want      json.RawMessage `json:"want"`
-	WantError json.RawMessage `json:"wantError"`
-}
-
-func dhReadVectors(t *testing.T, pkg string) []dhVector {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", pkg, "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []dhVector
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var vs []dhVector
-		if err := json.Unmarshal(b, &vs); err != nil {
-			continue // not a vector file
-		}
-		for i := range vs {
-			vs[i].Name = filepath.Base(f) + ": " + vs[i].Name
-		}
-		out = append(out, vs...)
-	}
-	return out
-}
-
-// dhReplay replays the vectors of the given decisions through oracle: each
-// want must hold of upstream's answer (conformance.Match: the keys a want
-// states), and kubesem's whole answer through the binding must be
-// upstream's. A wantError vector (an input API validation refuses) has no
-// upstream answer and is left to the registry tests.
-func dhReplay(t *testing.T, pkg string, decisions map[string]int, oracle dhOracle) {
-	dhReplayCanon(t, pkg, decisions, oracle, func(_ dhTB, raw json.RawMessage) json.RawMessage { return raw })
-}
-
-// dhReplayCanon is dhReplay comparing kubesem's and upstream's answers
-// after canon.
-func dhReplayCanon(t *testing.T, pkg string, decisions map[string]int, oracle dhOracle, canon func(dhTB, json.RawMessage) json.RawMessage) {
-	impl := dhKubesem
-	seen := map[string]int{}
-	for _, v := range dhReadVectors(t, pkg) {
-		if _, ok := decisions[v.Decision]; !ok || v.Want == nil {
-			continue
-		}
-		t.Run(v.Name, func(t *testing.T) {
-			up := oracle(t, v.Decision, v.Options, v.Input)
-			if ok, why := conformance.Match(v.Want, up); !ok {
-				t.Fatalf("the vector's want is not upstream's: %s\nvector:   %s\nupstream: %s", why, compactJSON(v.Want), up)
-			}
-			got, err := impl.Decide(v.Decision, v.Options, v.Input)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !dhSame(canon(t, got), canon(t, up)) {
-				t.Fatalf("kubesem differs from v1.36.3:\nupstream: %s\nkubesem:  %s", up, got)
-			}
-			seen[v.Decision]++
-		})
-	}
-	for d, n := range decisions {
-		if seen[d] < n {
-			t.Errorf("%s: %d vectors replayed, want at least %d", d, seen[d], n)
-		}
-	}
-}
-
 // TestJobHelperVectorsUpstream replays the vectors of the Job helper
 // decisions through upstream (dhUpstream).
 func TestJobHelperVectorsUpstream(t *testing.T) {
-	dhReplay(t, "job", dhDecisions, dhUpstream)
+	difftest.Replay(t, "job", dhDecisions, dhUpstream)
 }

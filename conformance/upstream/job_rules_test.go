@@ -21,6 +21,7 @@ import (
 
 	_ "unsafe" // go:linkname to the Job controller's unexported rules
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	_ "k8s.io/kubernetes/pkg/controller/job"              // linked for go:linkname
 	_ "k8s.io/kubernetes/pkg/controller/ttlafterfinished" // linked for go:linkname
 )
@@ -76,18 +77,16 @@ func jobActivePodsForRemoval(*batch.Job, []*v1.Pod, int) []*v1.Pod
 //go:linkname jobTimeLeft k8s.io/kubernetes/pkg/controller/ttlafterfinished.timeLeft
 func jobTimeLeft(klog.Logger, *batch.Job, *time.Time) (*time.Duration, *time.Time, error)
 
-var jobT0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-
 func jobTime(t *rapid.T, label string) time.Time {
 	if rapid.IntRange(0, 24).Draw(t, label+"Far") == 0 {
 		// Centuries away: upstream's time.Since saturates and its
 		// subtractions wrap.
 		return rapid.SampledFrom([]time.Time{jobFarPast, jobFarFuture}).Draw(t, label)
 	}
-	return jobT0.Add(time.Duration(rapid.IntRange(-3, 40).Draw(t, label)) * time.Second)
+	return difftest.JobT0.Add(time.Duration(rapid.IntRange(-3, 40).Draw(t, label)) * time.Second)
 }
 
-// Times more than 292 years from jobT0 (beyond time.Duration's range); the
+// Times more than 292 years from difftest.JobT0 (beyond time.Duration's range); the
 // API accepts any RFC 3339 time from year 0 to 9999.
 var (
 	jobFarPast   = time.Date(1600, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -174,7 +173,7 @@ func jobGenPod(t *rapid.T, i int) *podstatus.Pod {
 func jobPtr[T any](v T) *T { return &v }
 
 // jobV1Pod is the adapter's pod.
-func jobV1Pod(p *podstatus.Pod) *v1.Pod { return must(k8s.ToPod(p)) }
+func jobV1Pod(p *podstatus.Pod) *v1.Pod { return difftest.Must(k8s.ToPod(p)) }
 
 func jobGenPolicy(t *rapid.T) *job.PodFailurePolicy {
 	if rapid.IntRange(0, 4).Draw(t, "nilPolicy") == 0 {
@@ -312,7 +311,7 @@ func TestJobRemainingBackoffDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := int32(rapid.IntRange(0, 40).Draw(t, "failures"))
 		last := jobTime(t, "last")
-		now := jobT0.Add(time.Duration(rapid.Int64Range(-int64(time.Hour), int64(2*time.Hour)).Draw(t, "now")))
+		now := difftest.JobT0.Add(time.Duration(rapid.Int64Range(-int64(time.Hour), int64(2*time.Hour)).Draw(t, "now")))
 		base := time.Duration(rapid.IntRange(1, 20).Draw(t, "base")) * time.Second
 		capD := time.Duration(rapid.IntRange(1, 1200).Draw(t, "cap")) * time.Second
 		got := job.RemainingBackoff(n, &last, now, job.Options{BackoffBase: base, BackoffCap: capD})
@@ -384,7 +383,7 @@ func jobGenJob(t *rapid.T) *job.Job {
 // jobV1Job is the adapter's Job, with the API default status True on
 // onPodConditions patterns.
 func jobV1Job(j *job.Job) *batch.Job {
-	out := must(k8s.ToJob(j))
+	out := difftest.Must(k8s.ToJob(j))
 	// API defaulting gives an onPodConditions pattern status True.
 	if pfp := out.Spec.PodFailurePolicy; pfp != nil {
 		for i := range pfp.Rules {
@@ -431,9 +430,9 @@ func TestJobPodsForRemovalDifferential(t *testing.T) {
 			p := jobGenPod(t, i)
 			p.DeletionTimestamp = nil
 			p.Status.Phase = rapid.SampledFrom([]podstatus.Phase{"", podstatus.Pending, podstatus.Running, podstatus.Unknown}).Draw(t, "activePhase")
-			p.CreationTimestamp = jobT0.Add(time.Duration(i) * time.Second)
+			p.CreationTimestamp = difftest.JobT0.Add(time.Duration(i) * time.Second)
 			for k := range p.Status.Conditions {
-				p.Status.Conditions[k].LastTransitionTime = jobT0.Add(time.Duration(10*i+k) * time.Second)
+				p.Status.Conditions[k].LastTransitionTime = difftest.JobT0.Add(time.Duration(10*i+k) * time.Second)
 			}
 			pods, up = append(pods, p), append(up, jobV1Pod(p))
 		}
@@ -471,7 +470,7 @@ func TestJobTimeLeftDifferential(t *testing.T) {
 			}
 			j.Status.Conditions = append(j.Status.Conditions, c)
 		}
-		now := jobT0.Add(time.Duration(rapid.IntRange(-10, 300).Draw(t, "now")) * time.Second)
+		now := difftest.JobT0.Add(time.Duration(rapid.IntRange(-10, 300).Draw(t, "now")) * time.Second)
 		if rapid.Bool().Draw(t, "atExpiry") {
 			// Exactly at the expiry upstream computes, or 1ns either side.
 			if _, expire, err := jobTimeLeft(logr.Discard(), jobV1Job(j), &now); err == nil {

@@ -1,7 +1,6 @@
 package upstream_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,12 +17,7 @@ import (
 	batch "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	batchinformers "k8s.io/client-go/informers/batch/v1"
-	coreinformers "k8s.io/client-go/informers/core/v1"
-	schedinformers "k8s.io/client-go/informers/scheduling/v1alpha2"
-	clientset "k8s.io/client-go/kubernetes"
 	jobcontroller "k8s.io/kubernetes/pkg/controller/job"
-	"k8s.io/utils/clock"
 	"pgregory.net/rapid"
 
 	"github.com/google/go-cmp/cmp"
@@ -35,9 +29,6 @@ import (
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 )
-
-//go:linkname jobNewController k8s.io/kubernetes/pkg/controller/job.newControllerWithClock
-func jobNewController(ctx context.Context, kubeClient clientset.Interface, clk clock.WithTicker, podInformer coreinformers.PodInformer, jobInformer batchinformers.JobInformer, workloadInformer schedinformers.WorkloadInformer, podGroupInformer schedinformers.PodGroupInformer) (*jobcontroller.Controller, error)
 
 // jobSetField sets an unexported field of the upstream controller, as the
 // upstream unit tests do from inside the package.

@@ -28,6 +28,7 @@ import (
 
 	"github.com/kubesem/kubesem"
 	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -586,7 +587,7 @@ func TestJobStepVectorsWrite(t *testing.T) {
 		t.Skip("set KUBESEM_WRITE_VECTORS=1 to rewrite testdata/job from upstream")
 	}
 	keys := jobPlanKeys(t)
-	files, err := filepath.Glob("../../testdata/job/*.json")
+	files, err := filepath.Glob(difftest.Repo("testdata/job/*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("testdata/job: %v", err)
 	}

@@ -1,37 +1,9 @@
 package upstream_test
 
 import (
-	"flag"
-	"fmt"
-	"os"
-	"runtime"
 	"testing"
+
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 )
 
-// TestMain raises rapid's default number of checks to 10,000 states per
-// differential property. Pass -rapid.checks=1000000 for the long run:
-//
-//	go -C conformance/upstream test ./... -args -rapid.checks=1000000
-//
-// With -v it prints the number of goroutines left when the tests are done
-// (a harness that does not stop its controllers shows there; see
-// TestHarnessesDoNotLeak).
-func TestMain(m *testing.M) {
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) {
-		if f.Name == "rapid.checks" {
-			set = true
-		}
-	})
-	if !set {
-		if err := flag.Set("rapid.checks", "10000"); err != nil {
-			panic(err)
-		}
-	}
-	code := m.Run()
-	if testing.Verbose() {
-		fmt.Printf("goroutines at exit: %d\n", runtime.NumGoroutine())
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { difftest.Main(m) }

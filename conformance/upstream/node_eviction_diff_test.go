@@ -27,16 +27,11 @@ import (
 	"k8s.io/kubernetes/pkg/controller/tainteviction"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
-
-//go:linkname nodeUpProcessPodOnNode k8s.io/kubernetes/pkg/controller/tainteviction.(*Controller).processPodOnNode
-func nodeUpProcessPodOnNode(tc *tainteviction.Controller, ctx context.Context, pod types.NamespacedName, nodeName string, tolerations []v1.Toleration, taints []v1.Taint, now time.Time)
-
-//go:linkname nodeUpCancelWork k8s.io/kubernetes/pkg/controller/tainteviction.(*Controller).cancelWorkWithEvent
-func nodeUpCancelWork(tc *tainteviction.Controller, logger klog.Logger, pod types.NamespacedName)
 
 // nodeEvictionSeconds are the tolerationSeconds TestNodeDiffEvictionStep
 // draws: minutes (upstream's timers run on the real clock, so nothing due
@@ -70,7 +65,7 @@ func TestNodeDiffEvictionStep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer upStop(cancel, tc)
+		defer difftest.Stop(cancel, tc)
 		var mu sync.Mutex
 		var events []nodeUpEvent
 		rf := reflect.ValueOf(tc).Elem().FieldByName("recorder")
@@ -115,9 +110,9 @@ func TestNodeDiffEvictionStep(t *testing.T) {
 			events = nil
 			mu.Unlock()
 			if len(utaints) == 0 {
-				nodeUpCancelWork(tc, klog.Background(), key)
+				difftest.TaintEvictionCancelWork(tc, klog.Background(), key)
 			} else {
-				nodeUpProcessPodOnNode(tc, ctx, key, "n", utols, utaints, now)
+				difftest.TaintEvictionProcessPodOnNode(tc, ctx, key, "n", utols, utaints, now)
 			}
 			kn := &node.Node{}
 			kn.Name, kn.Spec.Taints = "n", ktaints
@@ -263,7 +258,7 @@ func (r nodeEvRecorder) AnnotatedEventf(o runtime.Object, _ map[string]string, e
 // nodeUpEvictionStepWrites is nodeUpEvictionStep that also returns the
 // requests the fake clientset received (reads left out) and each pod as
 // its status patch left it.
-func nodeUpEvictionStepWrites(t interface{ Fatal(...any) }, n *v1.Node, pods []*v1.Pod, scheduled []node.ScheduledEviction, now time.Time) (node.EvictionPlan, []writeKey, []*v1.Pod) {
+func nodeUpEvictionStepWrites(t interface{ Fatal(...any) }, n *v1.Node, pods []*v1.Pod, scheduled []node.ScheduledEviction, now time.Time) (node.EvictionPlan, []difftest.WriteKey, []*v1.Pod) {
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
 	defer cancel()
 	var objs []runtime.Object
@@ -292,7 +287,7 @@ func nodeUpEvictionStepWrites(t interface{ Fatal(...any) }, n *v1.Node, pods []*
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer upStop(cancel, tc)
+	defer difftest.Stop(cancel, tc)
 	var events []nodeUpEvent
 	rf := reflect.ValueOf(tc).Elem().FieldByName("recorder")
 	reflect.NewAt(rf.Type(), unsafe.Pointer(rf.UnsafeAddr())).Elem().Set(reflect.ValueOf(record.EventRecorder(nodeEvRecorder{&mu, &events})))
@@ -332,10 +327,10 @@ func nodeUpEvictionStepWrites(t interface{ Fatal(...any) }, n *v1.Node, pods []*
 	mu.Unlock()
 	for _, p := range mine {
 		if len(noExec) == 0 {
-			nodeUpCancelWork(tc, klog.Background(), keyOf(p.Name))
+			difftest.TaintEvictionCancelWork(tc, klog.Background(), keyOf(p.Name))
 			continue
 		}
-		nodeUpProcessPodOnNode(tc, ctx, keyOf(p.Name), n.Name, p.Spec.Tolerations, noExec, now)
+		difftest.TaintEvictionProcessPodOnNode(tc, ctx, keyOf(p.Name), n.Name, p.Spec.Tolerations, noExec, now)
 	}
 	wg.Wait()
 	fired := map[string]bool{}
@@ -417,7 +412,7 @@ func nodeUpEvictionStepWrites(t interface{ Fatal(...any) }, n *v1.Node, pods []*
 	if len(byPod) > 0 {
 		t.Fatal(fmt.Sprintf("events about pods not on the node: %v", byPod))
 	}
-	ws, err := writeKeysOfActions(client.Actions())
+	ws, err := difftest.WriteKeysOfActions(client.Actions())
 	if err != nil {
 		t.Fatal(err)
 	}

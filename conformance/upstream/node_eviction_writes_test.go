@@ -11,6 +11,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -28,9 +29,9 @@ import (
 // With KUBESEM_WRITE_VECTORS=1 it writes upstream's whole EvictionPlan
 // into every node.EvictionStep want instead (testdata/node/eviction.json).
 func TestNodeEvictionStepWritesUpstream(t *testing.T) {
-	const file = "../../testdata/node/eviction.json"
+	file := difftest.Repo("testdata/node/eviction.json")
 	if os.Getenv("KUBESEM_WRITE_VECTORS") == "1" {
-		n, err := rewriteVectorWants(file, "  ", func(v map[string]json.RawMessage) (json.RawMessage, error) {
+		n, err := difftest.RewriteVectorWants(file, "  ", func(v map[string]json.RawMessage) (json.RawMessage, error) {
 			if string(v["decision"]) != `"node.EvictionStep"` || v["want"] == nil {
 				return nil, nil
 			}
@@ -86,9 +87,9 @@ func TestNodeEvictionStepWritesUpstream(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: Writes: %v", v.Name, err)
 		}
-		var keys []writeKey
+		var keys []difftest.WriteKey
 		for _, w := range ws {
-			keys = append(keys, writeKeyOf(w))
+			keys = append(keys, difftest.WriteKeyOf(w))
 		}
 		if err := nodeSamePerPod(keys, upWrites); err != nil {
 			t.Errorf("%s: %v", v.Name, err)
@@ -140,8 +141,8 @@ type nodeEvictionVecUpIn struct {
 // nodeSamePerPod compares two request lists pod by pod: the same pods, each
 // with the same requests in the same order, and in got each pod's requests
 // adjacent and the pods in name order.
-func nodeSamePerPod(got, up []writeKey) error {
-	group := func(keys []writeKey) (map[string][]string, []string) {
+func nodeSamePerPod(got, up []difftest.WriteKey) error {
+	group := func(keys []difftest.WriteKey) (map[string][]string, []string) {
 		g := map[string][]string{}
 		var order []string
 		for _, k := range keys {

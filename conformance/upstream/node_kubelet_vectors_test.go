@@ -18,6 +18,7 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet/nodeshutdown"
 	"k8s.io/utils/clock"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/node"
 )
 
@@ -70,7 +71,7 @@ func nodeUpShutdown(t *testing.T, byPriority []node.ShutdownPeriod, req, crit ti
 // not replayed.
 func TestNodeKubeletVectorsUpstream(t *testing.T) {
 	c := nodeUpLeaseConsts(t)
-	files, _ := filepath.Glob("../../testdata/node/*.json")
+	files, _ := filepath.Glob(difftest.Repo("testdata/node/*.json"))
 	checked := 0
 	for _, f := range files {
 		data, err := os.ReadFile(f)

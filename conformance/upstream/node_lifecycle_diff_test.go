@@ -22,6 +22,7 @@ import (
 	nodeutil "k8s.io/kubernetes/pkg/controller/util/node"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
@@ -73,7 +74,7 @@ var nodeUpDefaults = sync.OnceValue(func() nodeUpConfig {
 // stands for the --node-monitor-grace-period flag.
 func nodeNewController(t interface {
 	Fatal(...any)
-	upCleaner
+	difftest.Cleaner
 }, client *fake.Clientset, opts node.Options) *nodeUpController {
 	factory := informers.NewSharedInformerFactory(client, 0)
 	cfg := nodeUpDefaults()
@@ -87,7 +88,7 @@ func nodeNewController(t interface {
 	if err != nil {
 		t.Fatal(err)
 	}
-	upStopOn(t, nc)
+	difftest.StopOn(t, nc)
 	c := &nodeUpController{nc: nc, client: client, factory: factory, now: new(time.Time)}
 	f := reflect.ValueOf(nc).Elem().FieldByName("now")
 	nowFn := func() metav1.Time { return metav1.NewTime(*c.now) }
@@ -95,7 +96,7 @@ func nodeNewController(t interface {
 	return c
 }
 
-func nodeToUp(n *node.Node) *v1.Node { return must(k8s.ToNode(n)) }
+func nodeToUp(n *node.Node) *v1.Node { return difftest.Must(k8s.ToNode(n)) }
 
 func nodeCondFromUp(c v1.NodeCondition) node.Condition {
 	return node.Condition{Type: node.ConditionType(c.Type), Status: node.ConditionStatus(c.Status), LastHeartbeatTime: c.LastHeartbeatTime.Time.UTC(),

@@ -1,7 +1,6 @@
 package upstream_test
 
 import (
-	"math"
 	"strings"
 	"testing"
 	"time"
@@ -20,67 +19,18 @@ import (
 	taintutil "k8s.io/kubernetes/pkg/util/taints"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/node"
 )
 
 //go:linkname nodeUpMinTolerationTime k8s.io/kubernetes/pkg/controller/tainteviction.getMinTolerationTime
 func nodeUpMinTolerationTime(tolerations []v1.Toleration) time.Duration
 
-var (
-	nodeKeys    = []string{"", "a", "b", node.TaintNotReady, node.TaintUnreachable, "Bad Key", "x/y/z", "example.com/k"}
-	nodeValues  = []string{"", "v", "w", "0", "1", "10", "-3", "007", "-0", "9223372036854775807", "9223372036854775808", "-x", "a b"}
-	nodeEffects = []string{"", "NoSchedule", "PreferNoSchedule", "NoExecute", "Other"}
-	nodeTolOps  = []string{"", "Equal", "Exists", "Lt", "Gt", "In"}
-	nodeSelOps  = []string{"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Foo"}
-)
-
 func nodeDrawTaint(t *rapid.T, l string) (v1.Taint, node.Taint) {
-	k := rapid.SampledFrom(nodeKeys).Draw(t, l+"k")
-	v := rapid.SampledFrom(nodeValues).Draw(t, l+"v")
-	e := rapid.SampledFrom(nodeEffects[1:]).Draw(t, l+"e")
+	k := rapid.SampledFrom(difftest.TaintKeys).Draw(t, l+"k")
+	v := rapid.SampledFrom(difftest.LabelValues).Draw(t, l+"v")
+	e := rapid.SampledFrom(difftest.TaintEffects[1:]).Draw(t, l+"e")
 	return v1.Taint{Key: k, Value: v, Effect: v1.TaintEffect(e)}, node.Taint{Key: k, Value: v, Effect: node.TaintEffect(e)}
-}
-
-func nodeDrawToleration(t *rapid.T, l string) (v1.Toleration, node.Toleration) {
-	k := rapid.SampledFrom(nodeKeys).Draw(t, l+"k")
-	op := rapid.SampledFrom(nodeTolOps).Draw(t, l+"op")
-	v := rapid.SampledFrom(nodeValues).Draw(t, l+"v")
-	e := rapid.SampledFrom(nodeEffects).Draw(t, l+"e")
-	var secs *int64
-	if rapid.Bool().Draw(t, l+"hasSecs") {
-		s := nodeDrawTolerationSeconds(t, l+"s")
-		secs = &s
-	}
-	up := v1.Toleration{Key: k, Operator: v1.TolerationOperator(op), Value: v, Effect: v1.TaintEffect(e)}
-	if secs != nil {
-		s := *secs
-		up.TolerationSeconds = &s
-	}
-	return up, node.Toleration{Key: k, Operator: op, Value: v, Effect: e, TolerationSeconds: secs}
-}
-
-// nodeLargeSeconds are tolerationSeconds where upstream's arithmetic
-// changes: the int64 limit (which means "no limit"), the last value whose
-// nanoseconds fit in a Duration and the first that wraps, and multiples of
-// 2^55, whose nanoseconds wrap to exactly 0.
-var nodeLargeSeconds = []int64{math.MaxInt64, math.MaxInt64 - 1, math.MaxInt64 - 511, math.MaxInt64 / int64(time.Second), math.MaxInt64/int64(time.Second) + 1,
-	math.MaxInt64/int64(time.Second) - 1, 1 << 40, 1 << 55, 1<<55 + 1, 1<<55 - 1, 3 << 55, 1 << 62, math.MinInt64}
-
-// nodeDrawTolerationSeconds draws a tolerationSeconds: small values around
-// 0, the values of nodeLargeSeconds, values near the int64 limit and near
-// the seconds→nanoseconds overflow, and any int64.
-func nodeDrawTolerationSeconds(t *rapid.T, l string) int64 {
-	switch rapid.IntRange(0, 5).Draw(t, l+"kind") {
-	case 0:
-		return rapid.SampledFrom(nodeLargeSeconds).Draw(t, l+"large")
-	case 1:
-		return math.MaxInt64 - rapid.Int64Range(0, 1<<20).Draw(t, l+"belowMax")
-	case 2:
-		return math.MaxInt64/int64(time.Second) + rapid.Int64Range(-1000, 1000).Draw(t, l+"nearWrap")
-	case 3:
-		return rapid.Int64().Draw(t, l+"any")
-	}
-	return rapid.SampledFrom([]int64{-5, -1, 0, 1, 30, 60, 300}).Draw(t, l+"small")
 }
 
 func nodeDrawTaintsTolerations(t *rapid.T) ([]v1.Taint, []node.Taint, []v1.Toleration, []node.Toleration) {
@@ -93,7 +43,7 @@ func nodeDrawTaintsTolerations(t *rapid.T) ([]v1.Taint, []node.Taint, []v1.Toler
 	var utol []v1.Toleration
 	var tol []node.Toleration
 	for i := range rapid.IntRange(0, 4).Draw(t, "ntols") {
-		u, k := nodeDrawToleration(t, "l"+string(rune('0'+i)))
+		u, k := difftest.DrawToleration(t, "l"+string(rune('0'+i)))
 		utol, tol = append(utol, u), append(tol, k)
 	}
 	return uts, ts, utol, tol
@@ -184,38 +134,6 @@ func TestNodeDiffEvictionTime(t *testing.T) {
 	})
 }
 
-func nodeDrawRequirements(t *rapid.T, l string, fields bool) ([]v1.NodeSelectorRequirement, []node.NodeSelectorRequirement) {
-	var ur []v1.NodeSelectorRequirement
-	var kr []node.NodeSelectorRequirement
-	keys := []string{"zone", "gen", "disk", "Bad Key", "example.com/tier"}
-	if fields {
-		keys = []string{"metadata.name", "metadata.name", "metadata.name", "spec.other"}
-	}
-	vals := []string{"a", "b", "5", "10", "007", "-1", "", "bad value", "node-1", "node-2"}
-	for i := range rapid.IntRange(0, 3).Draw(t, l+"n") {
-		p := l + string(rune('0'+i))
-		k := rapid.SampledFrom(keys).Draw(t, p+"k")
-		op := rapid.SampledFrom(nodeSelOps).Draw(t, p+"op")
-		if fields && rapid.IntRange(0, 4).Draw(t, p+"fop") > 0 {
-			op = rapid.SampledFrom([]string{"In", "NotIn"}).Draw(t, p+"op2")
-		}
-		var vs []string
-		n := rapid.IntRange(0, 3).Draw(t, p+"nv")
-		if op == "Exists" || op == "DoesNotExist" {
-			n = rapid.SampledFrom([]int{0, 0, 0, 1}).Draw(t, p+"nv0")
-		}
-		if (op == "Gt" || op == "Lt" || fields) && rapid.IntRange(0, 4).Draw(t, p+"one") > 0 {
-			n = 1
-		}
-		for j := 0; j < n; j++ {
-			vs = append(vs, rapid.SampledFrom(vals).Draw(t, p+"v"))
-		}
-		ur = append(ur, v1.NodeSelectorRequirement{Key: k, Operator: v1.NodeSelectorOperator(op), Values: append([]string(nil), vs...)})
-		kr = append(kr, node.NodeSelectorRequirement{Key: k, Operator: node.NodeSelectorOperator(op), Values: vs})
-	}
-	return ur, kr
-}
-
 // TestNodeDiffAffinity compares MatchesNodeSelector with
 // nodeaffinity.GetRequiredNodeAffinity(pod).Match: the boolean, and whether
 // an error is reported.
@@ -255,8 +173,8 @@ func TestNodeDiffAffinity(t *testing.T) {
 			var uterms []v1.NodeSelectorTerm
 			var kterms []node.NodeSelectorTerm
 			for i := range rapid.IntRange(0, 3).Draw(t, "nterms") {
-				ue, ke := nodeDrawRequirements(t, "e"+string(rune('0'+i)), false)
-				uf, kf := nodeDrawRequirements(t, "f"+string(rune('0'+i)), true)
+				ue, ke := difftest.DrawRequirements(t, "e"+string(rune('0'+i)), false)
+				uf, kf := difftest.DrawRequirements(t, "f"+string(rune('0'+i)), true)
 				uterms = append(uterms, v1.NodeSelectorTerm{MatchExpressions: ue, MatchFields: uf})
 				kterms = append(kterms, node.NodeSelectorTerm{MatchExpressions: ke, MatchFields: kf})
 			}

@@ -29,6 +29,7 @@ import (
 	"k8s.io/kubernetes/plugin/pkg/admission/defaulttolerationseconds"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/node"
 )
 
@@ -62,7 +63,7 @@ var rdNodeAdmitOnce = sync.OnceValue(func() *rdNodeAdmit {
 
 // admit returns the tolerations of a pod created with tolerations, after
 // the plugin with both flags at seconds (nil: their defaults).
-func (a *rdNodeAdmit) admit(tb rdFataler, tolerations []v1.Toleration, seconds *int64) []v1.Toleration {
+func (a *rdNodeAdmit) admit(tb difftest.Fataler, tolerations []v1.Toleration, seconds *int64) []v1.Toleration {
 	nr, un := a.defaults[0], a.defaults[1]
 	if seconds != nil {
 		nr, un = strconv.FormatInt(*seconds, 10), strconv.FormatInt(*seconds, 10)
@@ -110,7 +111,7 @@ func rdNodeDrawToleration(t *rapid.T, l string) v1.Toleration {
 		Effect:   v1.TaintEffect(rapid.SampledFrom([]string{"", "NoExecute", "NoExecute", "NoSchedule", "PreferNoSchedule", "noexecute"}).Draw(t, l+"effect")),
 	}
 	if rapid.Bool().Draw(t, l+"secondsSet") {
-		tol.TolerationSeconds = ptrTo(rapid.SampledFrom([]int64{0, 1, -1, 300, 3600, math.MaxInt64, math.MinInt64}).Draw(t, l+"seconds"))
+		tol.TolerationSeconds = difftest.Ptr(rapid.SampledFrom([]int64{0, 1, -1, 300, 3600, math.MaxInt64, math.MinInt64}).Draw(t, l+"seconds"))
 	}
 	return tol
 }
@@ -137,26 +138,26 @@ func TestNodeDefaultTolerationsDifferential(t *testing.T) {
 		}
 		var seconds *int64
 		if rapid.Bool().Draw(t, "secondsSet") {
-			seconds = ptrTo(rapid.SampledFrom([]int64{0, 1, 300, 299, 301, 86400, math.MaxInt64, -1, -300, math.MinInt64}).Draw(t, "seconds"))
+			seconds = difftest.Ptr(rapid.SampledFrom([]int64{0, 1, 300, 299, 301, 86400, math.MaxInt64, -1, -300, math.MinInt64}).Draw(t, "seconds"))
 			in["seconds"] = *seconds
 		}
 		want := a.admit(t, tols, seconds)
 		var got struct {
 			Tolerations []v1.Toleration `json:"tolerations"`
 		}
-		if e := rdDecide(t, "node.DefaultTolerations", nil, in, &got); e != nil {
+		if e := difftest.Decide(t, "node.DefaultTolerations", nil, in, &got); e != nil {
 			t.Fatalf("kubesem input error %+v", e)
 		}
 		if len(want) == 0 && len(got.Tolerations) == 0 || reflect.DeepEqual(got.Tolerations, want) {
 			counts[fmt.Sprintf("%d added", len(want)-len(tols))]++
 			return
 		}
-		t.Fatalf("input %s\nkubesem  %s\nupstream %s", rdJSON(t, in), rdJSON(t, got.Tolerations), rdJSON(t, want))
+		t.Fatalf("input %s\nkubesem  %s\nupstream %s", difftest.JSON(t, in), difftest.JSON(t, got.Tolerations), difftest.JSON(t, want))
 	})
-	rdCount(t, counts)
+	difftest.Count(t, counts)
 
 	n := 0
-	for _, v := range rdVectors(t, "node", "node.DefaultTolerations") {
+	for _, v := range difftest.Vectors(t, "node", "node.DefaultTolerations") {
 		var in struct {
 			Tolerations []v1.Toleration `json:"tolerations"`
 			Seconds     *int64          `json:"seconds"`
@@ -168,8 +169,8 @@ func TestNodeDefaultTolerationsDifferential(t *testing.T) {
 		if up == nil {
 			up = []v1.Toleration{}
 		}
-		want := rdJSON(t, map[string]any{"tolerations": up})
-		if !rdSameJSON(v.Want, want) {
+		want := difftest.JSON(t, map[string]any{"tolerations": up})
+		if !difftest.SameJSON(v.Want, want) {
 			t.Errorf("%q: want %s, upstream %s", v.Name, v.Want, want)
 		}
 		n++
@@ -200,7 +201,7 @@ type rdNodeControllers map[rdNodeRateKey]*nodelifecycle.Controller
 
 // get returns the controller of opts: NewNodeLifecycleController given
 // upstream's defaults, each replaced by the option a case sets.
-func (m rdNodeControllers) get(tb rdFataler, opts node.Options) *nodelifecycle.Controller {
+func (m rdNodeControllers) get(tb difftest.Fataler, opts node.Options) *nodelifecycle.Controller {
 	cfg := rdNodeUpConfig()
 	k := rdNodeRateKey{cfg.NodeEvictionRate, cfg.SecondaryNodeEvictionRate, cfg.LargeClusterSizeThreshold}
 	if opts.EvictionRate != nil {
@@ -217,7 +218,7 @@ func (m rdNodeControllers) get(tb rdFataler, opts node.Options) *nodelifecycle.C
 	}
 	client := fake.NewClientset()
 	factory := informers.NewSharedInformerFactory(client, 0)
-	nc, err := nodelifecycle.NewNodeLifecycleController(rdCtx, factory.Coordination().V1().Leases(), factory.Core().V1().Pods(),
+	nc, err := nodelifecycle.NewNodeLifecycleController(difftest.Ctx, factory.Coordination().V1().Leases(), factory.Core().V1().Pods(),
 		factory.Core().V1().Nodes(), factory.Apps().V1().DaemonSets(), client,
 		5*time.Second, // --node-monitor-period; setLimiterInZone does not read it
 		cfg.NodeStartupGracePeriod.Duration, cfg.NodeMonitorGracePeriod.Duration, k.rate, k.secondary, k.threshold, cfg.UnhealthyZoneThreshold)
@@ -245,7 +246,7 @@ const rdNodeSentinelQPS = float32(12345.5)
 // (a Normal zone gets the controller's evictionLimiterQPS). The limiter
 // left in place must agree: a token bucket of that rate, or a limiter that
 // never accepts for a rate of 0 or less.
-func rdNodeZoneRateUp(tb rdFataler, nc *nodelifecycle.Controller, state string, zoneSize int) (rate float32, changed bool) {
+func rdNodeZoneRateUp(tb difftest.Fataler, nc *nodelifecycle.Controller, state string, zoneSize int) (rate float32, changed bool) {
 	v := reflect.ValueOf(nc)
 	q := scheduler.NewRateLimitedTimedQueue(flowcontrol.NewTokenBucketRateLimiter(rdNodeSentinelQPS, scheduler.EvictionRateLimiterBurst))
 	rdNodeField(v, "zoneNoExecuteTainter").Interface().(map[string]*scheduler.RateLimitedTimedQueue)["zone"] = q
@@ -288,7 +289,7 @@ func TestNodeZoneRateDifferential(t *testing.T) {
 	ctls := rdNodeControllers{}
 	t.Cleanup(func() {
 		for _, nc := range ctls {
-			upStop(nc)
+			difftest.Stop(nc)
 		}
 	})
 	counts := map[string]int{}
@@ -296,13 +297,13 @@ func TestNodeZoneRateDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var opts node.Options
 		if rapid.IntRange(0, 2).Draw(t, "rateSet") == 0 {
-			opts.EvictionRate = ptrTo(rapid.SampledFrom(rates).Draw(t, "rate"))
+			opts.EvictionRate = difftest.Ptr(rapid.SampledFrom(rates).Draw(t, "rate"))
 		}
 		if rapid.IntRange(0, 2).Draw(t, "secondarySet") == 0 {
-			opts.SecondaryEvictionRate = ptrTo(rapid.SampledFrom(rates).Draw(t, "secondary"))
+			opts.SecondaryEvictionRate = difftest.Ptr(rapid.SampledFrom(rates).Draw(t, "secondary"))
 		}
 		if rapid.IntRange(0, 2).Draw(t, "thresholdSet") == 0 {
-			opts.LargeClusterThreshold = ptrTo(rapid.SampledFrom([]int32{0, 1, -1, 3, 50, 100, math.MaxInt32, math.MinInt32}).Draw(t, "threshold"))
+			opts.LargeClusterThreshold = difftest.Ptr(rapid.SampledFrom([]int32{0, 1, -1, 3, 50, 100, math.MaxInt32, math.MinInt32}).Draw(t, "threshold"))
 		}
 		nc := ctls.get(t, opts)
 		threshold := rdNodeUpConfig().LargeClusterSizeThreshold
@@ -328,11 +329,11 @@ func TestNodeZoneRateDifferential(t *testing.T) {
 		if opts != (node.Options{}) {
 			o = opts
 		}
-		if e := rdDecide(t, "node.ZoneRate", o, map[string]any{"state": state, "zoneSize": size}, &got); e != nil {
+		if e := difftest.Decide(t, "node.ZoneRate", o, map[string]any{"state": state, "zoneSize": size}, &got); e != nil {
 			t.Fatalf("kubesem input error %+v", e)
 		}
 		if got.Rate == nil || got.Changes == nil || *got.Changes != wc || wc && *got.Rate != wr {
-			t.Fatalf("state %q size %d options %s: kubesem %s, upstream rate %v changed %v", state, size, rdJSON(t, opts), rdJSON(t, got), wr, wc)
+			t.Fatalf("state %q size %d options %s: kubesem %s, upstream rate %v changed %v", state, size, difftest.JSON(t, opts), difftest.JSON(t, got), wr, wc)
 		}
 		switch {
 		case !wc:
@@ -343,10 +344,10 @@ func TestNodeZoneRateDifferential(t *testing.T) {
 			counts["rate ≤ 0 set (evictions stop)"]++
 		}
 	})
-	rdCount(t, counts)
+	difftest.Count(t, counts)
 
 	n := 0
-	for _, v := range rdVectors(t, "node", "node.ZoneRate") {
+	for _, v := range difftest.Vectors(t, "node", "node.ZoneRate") {
 		var in struct {
 			State    string `json:"state"`
 			ZoneSize int    `json:"zoneSize"`
@@ -361,8 +362,8 @@ func TestNodeZoneRateDifferential(t *testing.T) {
 			}
 		}
 		r, c := rdNodeZoneRateUp(t, ctls.get(t, opts), in.State, in.ZoneSize)
-		want := rdJSON(t, map[string]any{"rate": r, "changes": c})
-		if !rdSameJSON(v.Want, want) {
+		want := difftest.JSON(t, map[string]any{"rate": r, "changes": c})
+		if !difftest.SameJSON(v.Want, want) {
 			t.Errorf("%q: want %s, upstream %s", v.Name, v.Want, want)
 		}
 		n++

@@ -15,7 +15,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/go-logr/logr"
 	coordv1 "k8s.io/api/coordination/v1"
@@ -33,27 +32,19 @@ import (
 	"k8s.io/component-base/metrics/testutil"
 	nodetopology "k8s.io/component-helpers/node/topology"
 	"k8s.io/klog/v2"
-	kcmoptions "k8s.io/kubernetes/cmd/kube-controller-manager/app/options"
 	"k8s.io/kubernetes/pkg/controller/nodelifecycle"
 	"k8s.io/kubernetes/pkg/controller/nodelifecycle/scheduler"
 	clocktesting "k8s.io/utils/clock/testing"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/conformance/upstream/internal/nodesched"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
+	_ "unsafe" // go:linkname
 )
-
-//go:linkname nsMonitorNodeHealth k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).monitorNodeHealth
-func nsMonitorNodeHealth(nc *nodelifecycle.Controller, ctx context.Context) error
-
-//go:linkname nsNoExecuteTaintingPass k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).doNoExecuteTaintingPass
-func nsNoExecuteTaintingPass(nc *nodelifecycle.Controller, ctx context.Context)
-
-//go:linkname nsNoScheduleTaintingPass k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).doNoScheduleTaintingPass
-func nsNoScheduleTaintingPass(nc *nodelifecycle.Controller, ctx context.Context, nodeName string) error
 
 // The controller's zone gauges: each zone's size and not-ready count as
 // handleDisruption computed them.
@@ -74,38 +65,6 @@ var (
 )
 
 const nsExcludeLabel = "node.kubernetes.io/exclude-disruption"
-
-// nsConfig is the node lifecycle controller's configuration as
-// kube-controller-manager builds it with no flags: its component-config
-// defaulting and its flag defaults.
-type nsConfig struct {
-	monitorPeriod, startupGrace, monitorGrace time.Duration
-	evictionRate, secondaryRate               float32
-	largeCluster                              int32
-	unhealthy                                 float32
-}
-
-var nsUpstreamConfig = sync.OnceValues(func() (nsConfig, error) {
-	s, err := kcmoptions.NewKubeControllerManagerOptions()
-	if err != nil {
-		return nsConfig{}, err
-	}
-	s.Flags(nil, nil, nil) // registering the flags sets their defaults
-	c := s.NodeLifecycleController.NodeLifecycleControllerConfiguration
-	return nsConfig{monitorPeriod: s.KubeCloudShared.NodeMonitorPeriod.Duration, startupGrace: c.NodeStartupGracePeriod.Duration,
-		monitorGrace: c.NodeMonitorGracePeriod.Duration, evictionRate: c.NodeEvictionRate, secondaryRate: c.SecondaryNodeEvictionRate,
-		largeCluster: c.LargeClusterSizeThreshold, unhealthy: c.UnhealthyZoneThreshold}, nil
-})
-
-// nsField is the (settable) field name of the addressable struct v, exported
-// or not.
-func nsField(v reflect.Value, name string) reflect.Value {
-	f := v.FieldByName(name)
-	if !f.IsValid() {
-		panic("no field " + name + " in " + v.Type().String())
-	}
-	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
-}
 
 // nsOp is one taint change on one node: "add" (a new taint or one
 // replacing a taint of the same key and effect) or "remove", with the
@@ -128,7 +87,7 @@ type nsUp struct {
 	pods   cache.Indexer
 	clock  *clocktesting.FakeClock
 	mine   map[flowcontrol.RateLimiter]bool // the limiters on the fake clock
-	cfg    nsConfig
+	cfg    difftest.NodeConfig
 
 	mu     sync.Mutex
 	phase  string
@@ -139,9 +98,11 @@ type nsUp struct {
 type nsRecorder struct{ u *nsUp }
 
 func (r nsRecorder) Event(o runtime.Object, typ, reason, _ string) { r.u.event(o, typ, reason) }
+
 func (r nsRecorder) Eventf(o runtime.Object, typ, reason, _ string, _ ...any) {
 	r.u.event(o, typ, reason)
 }
+
 func (r nsRecorder) AnnotatedEventf(o runtime.Object, _ map[string]string, typ, reason, _ string, _ ...any) {
 	r.u.event(o, typ, reason)
 }
@@ -164,27 +125,27 @@ func (u *nsUp) event(o runtime.Object, typ, reason string) {
 var nsCurrent *nsUp // the sequence running (tests of this package run one at a time)
 
 func nsNewUp(t interface{ Fatal(...any) }, ctx context.Context) *nsUp {
-	cfg, err := nsUpstreamConfig()
+	cfg, err := difftest.UpstreamNodeConfig()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return nsNewUpWith(t, ctx, cfg)
 }
 
-func nsNewUpWith(t interface{ Fatal(...any) }, ctx context.Context, cfg nsConfig) *nsUp {
+func nsNewUpWith(t interface{ Fatal(...any) }, ctx context.Context, cfg difftest.NodeConfig) *nsUp {
 	client := fake.NewSimpleClientset()
 	factory := informers.NewSharedInformerFactory(client, 0)
 	nc, err := nodelifecycle.NewNodeLifecycleController(ctx, factory.Coordination().V1().Leases(), factory.Core().V1().Pods(),
-		factory.Core().V1().Nodes(), factory.Apps().V1().DaemonSets(), client, cfg.monitorPeriod, cfg.startupGrace, cfg.monitorGrace,
-		cfg.evictionRate, cfg.secondaryRate, cfg.largeCluster, cfg.unhealthy)
+		factory.Core().V1().Nodes(), factory.Apps().V1().DaemonSets(), client, cfg.MonitorPeriod, cfg.StartupGrace, cfg.MonitorGrace,
+		cfg.EvictionRate, cfg.SecondaryRate, cfg.LargeCluster, cfg.Unhealthy)
 	if err != nil {
 		t.Fatal(err)
 	}
 	u := &nsUp{nc: nc, ncv: reflect.ValueOf(nc).Elem(), client: client, clock: clocktesting.NewFakeClock(nsT0),
 		nodes: factory.Core().V1().Nodes().Informer().GetIndexer(), leases: factory.Coordination().V1().Leases().Informer().GetIndexer(),
 		pods: factory.Core().V1().Pods().Informer().GetIndexer(), mine: map[flowcontrol.RateLimiter]bool{}, cfg: cfg, ops: map[string][]nsOp{}}
-	nsField(u.ncv, "now").Set(reflect.ValueOf(func() metav1.Time { return metav1.NewTime(u.clock.Now()) }))
-	nsField(u.ncv, "recorder").Set(reflect.ValueOf(record.EventRecorder(nsRecorder{u})))
+	difftest.Field(u.ncv, "now").Set(reflect.ValueOf(func() metav1.Time { return metav1.NewTime(u.clock.Now()) }))
+	difftest.Field(u.ncv, "recorder").Set(reflect.ValueOf(record.EventRecorder(nsRecorder{u})))
 	tracker := client.Tracker()
 	// The API server's status subresource: a status update leaves the spec
 	// (taints) as stored.
@@ -229,7 +190,7 @@ func nsNewUpWith(t interface{ Fatal(...any) }, ctx context.Context, cfg nsConfig
 }
 
 // close stops the controller's queues and event broadcaster.
-func (u *nsUp) close() { upStop(u.nc) }
+func (u *nsUp) close() { difftest.Stop(u.nc) }
 
 // nsTaintOps is the change from one stored taint list to the next.
 func nsTaintOps(phase string, old, new []v1.Taint) []nsOp {
@@ -360,40 +321,21 @@ func (u *nsUp) worldLeases() []node.Lease {
 // controller internals
 
 func (u *nsUp) tainters() map[string]*scheduler.RateLimitedTimedQueue {
-	return nsField(u.ncv, "zoneNoExecuteTainter").Interface().(map[string]*scheduler.RateLimitedTimedQueue)
+	return difftest.Field(u.ncv, "zoneNoExecuteTainter").Interface().(map[string]*scheduler.RateLimitedTimedQueue)
 }
 
 func (u *nsUp) zoneStates() map[string]nodelifecycle.ZoneState {
-	return nsField(u.ncv, "zoneStates").Interface().(map[string]nodelifecycle.ZoneState)
-}
-
-func nsHeap(q *scheduler.RateLimitedTimedQueue) *scheduler.TimedQueue {
-	return nsField(nsField(reflect.ValueOf(q).Elem(), "queue"), "queue").Addr().Interface().(*scheduler.TimedQueue)
+	return difftest.Field(u.ncv, "zoneStates").Interface().(map[string]nodelifecycle.ZoneState)
 }
 
 func nsSet(q *scheduler.RateLimitedTimedQueue) sets.Set[string] {
-	return nsField(nsField(reflect.ValueOf(q).Elem(), "queue"), "set").Interface().(sets.Set[string])
-}
-
-func nsLimiter(q *scheduler.RateLimitedTimedQueue) reflect.Value {
-	return nsField(reflect.ValueOf(q).Elem(), "limiter")
-}
-
-// nsBucket is the x/time/rate limiter inside a flowcontrol token bucket.
-func nsBucket(l flowcontrol.RateLimiter) (bucket interface{ TokensAt(time.Time) float64 }, last time.Time) {
-	v := nsField(nsField(reflect.ValueOf(l).Elem(), "tokenBucketPassiveRateLimiter"), "limiter")
-	last = nsField(v.Elem(), "last").Interface().(time.Time)
-	return v.Interface().(interface{ TokensAt(time.Time) float64 }), last
-}
-
-func nsIsNever(l flowcontrol.RateLimiter) bool {
-	return reflect.TypeOf(l).String() == "*flowcontrol.fakeNeverRateLimiter"
+	return difftest.Field(difftest.Field(reflect.ValueOf(q).Elem(), "queue"), "set").Interface().(sets.Set[string])
 }
 
 // nsRate is the rate a zone's tainter was given (the never-accepting
 // limiter upstream installs for a rate of 0 reports a QPS of 1).
 func (u *nsUp) nsRate(l flowcontrol.RateLimiter) float32 {
-	if nsIsNever(l) {
+	if difftest.IsNeverLimiter(l) {
 		return 0
 	}
 	return l.QPS()
@@ -406,15 +348,15 @@ func (u *nsUp) nsRate(l flowcontrol.RateLimiter) float32 {
 // token, taken at the controller's now.
 func (u *nsUp) adoptLimiters(t interface{ Fatalf(string, ...any) }) {
 	for k, q := range u.tainters() {
-		lv := nsLimiter(q)
+		lv := difftest.QueueLimiter(q)
 		cur := lv.Interface().(flowcontrol.RateLimiter)
-		if u.mine[cur] || nsIsNever(cur) {
+		if u.mine[cur] || difftest.IsNeverLimiter(cur) {
 			continue
 		}
 		if reflect.TypeOf(cur).String() != "*flowcontrol.tokenBucketRateLimiter" {
 			t.Fatalf("zone %q: limiter %T", k, cur)
 		}
-		bucket, last := nsBucket(cur)
+		bucket, last := difftest.TokenBucket(cur)
 		nl := flowcontrol.NewTokenBucketRateLimiterWithClock(cur.QPS(), scheduler.EvictionRateLimiterBurst, u.clock)
 		if !last.IsZero() {
 			if tok := bucket.TokensAt(time.Now()); tok > 0.5 {
@@ -433,7 +375,7 @@ func (u *nsUp) adoptLimiters(t interface{ Fatalf(string, ...any) }) {
 // workers' interleaving; this fixes it to the name order kubesem documents.
 func (u *nsUp) orderQueues() {
 	for _, q := range u.tainters() {
-		h := nsHeap(q)
+		h := difftest.QueueHeap(q)
 		sort.SliceStable(*h, func(i, j int) bool {
 			a, b := (*h)[i], (*h)[j]
 			if !a.ProcessAt.Equal(b.ProcessAt) {
@@ -467,15 +409,15 @@ func (u *nsUp) dropKeptZones(listed []*v1.Node, before map[string]*scheduler.Rat
 		kept++
 		delete(states, k)
 		q := u.tainters()[k]
-		lv := nsLimiter(q)
-		if cur := lv.Interface().(flowcontrol.RateLimiter); !nsIsNever(cur) || before[k] == q && nsIsNever(limiters[k]) {
+		lv := difftest.QueueLimiter(q)
+		if cur := lv.Interface().(flowcontrol.RateLimiter); !difftest.IsNeverLimiter(cur) || before[k] == q && difftest.IsNeverLimiter(limiters[k]) {
 			continue
 		}
 		if before[k] == q {
 			lv.Set(reflect.ValueOf(limiters[k]))
 		} else {
 			// a tainter created by this pass: its limiter was new and unused
-			nl := flowcontrol.NewTokenBucketRateLimiterWithClock(u.cfg.evictionRate, scheduler.EvictionRateLimiterBurst, u.clock)
+			nl := flowcontrol.NewTokenBucketRateLimiterWithClock(u.cfg.EvictionRate, scheduler.EvictionRateLimiterBurst, u.clock)
 			lv.Set(reflect.ValueOf(nl))
 			u.mine[nl] = true
 		}
@@ -498,7 +440,7 @@ type nsObs struct {
 	disrupted bool
 	// writes are the requests of each part of the pass (monitor,
 	// noexecute, noschedule), reads left out
-	writes map[string][]writeKey
+	writes map[string][]difftest.WriteKey
 	// pods are the pods the controller's pod cache listed
 	pods []*v1.Pod
 }
@@ -515,36 +457,36 @@ func (u *nsUp) pass(t interface{ Fatalf(string, ...any) }, ctx context.Context, 
 	before := map[string]*scheduler.RateLimitedTimedQueue{}
 	limiters := map[string]flowcontrol.RateLimiter{}
 	for k, q := range u.tainters() {
-		before[k], limiters[k] = q, nsLimiter(q).Interface().(flowcontrol.RateLimiter)
+		before[k], limiters[k] = q, difftest.QueueLimiter(q).Interface().(flowcontrol.RateLimiter)
 	}
 	u.phase = "monitor"
 	for _, x := range u.pods.List() {
 		o.pods = append(o.pods, x.(*v1.Pod).DeepCopy())
 	}
-	o.writes = map[string][]writeKey{}
+	o.writes = map[string][]difftest.WriteKey{}
 	at := 0
 	cut := func(phase string) {
 		as := u.client.Actions()
-		ws, err := writeKeysOfActions(as[at:])
+		ws, err := difftest.WriteKeysOfActions(as[at:])
 		if err != nil {
 			t.Fatalf("actions: %v", err)
 		}
 		o.writes[phase] = ws
 		at = len(as)
 	}
-	o.err = nsMonitorNodeHealth(u.nc, ctx)
+	o.err = difftest.MonitorNodeHealth(u.nc, ctx)
 	cut("monitor")
 	o.kept = u.dropKeptZones(listed, before, limiters)
 	u.adoptLimiters(t)
 	u.orderQueues()
 	u.syncNodes()
 	u.phase = "noexecute"
-	nsNoExecuteTaintingPass(u.nc, ctx)
+	difftest.NoExecuteTaintingPass(u.nc, ctx)
 	cut("noexecute")
 	u.syncNodes()
 	u.phase = "noschedule"
 	for _, n := range u.worldNodes() {
-		if err := nsNoScheduleTaintingPass(u.nc, ctx, n.Name); err != nil {
+		if err := difftest.NoScheduleTaintingPass(u.nc, ctx, n.Name); err != nil {
 			t.Fatalf("doNoScheduleTaintingPass(%s): %v", n.Name, err)
 		}
 	}
@@ -589,7 +531,7 @@ func (u *nsUp) pass(t interface{ Fatalf(string, ...any) }, ctx context.Context, 
 			t.Fatalf("zone gauges: %v %v", err1, err2)
 		}
 		o.zones = append(o.zones, node.ZoneReport{Zone: k, Size: int(size), NotReady: int(bad), State: node.ZoneState(states[k]),
-			Rate: u.nsRate(nsLimiter(tainters[k]).Interface().(flowcontrol.RateLimiter))})
+			Rate: u.nsRate(difftest.QueueLimiter(tainters[k]).Interface().(flowcontrol.RateLimiter))})
 		if states[k] != nodelifecycle.ZoneState(node.ZoneFullDisruption) {
 			o.disrupted = false
 		}
@@ -755,7 +697,7 @@ func nsCompare(p node.Plan, o nsObs, in []*node.Node, now time.Time, u *nsUp) er
 	if err := nsCompareWrites(p, o, in, now); err != nil {
 		return err
 	}
-	period := nsField(u.ncv, "nodeMonitorPeriod").Interface().(time.Duration)
+	period := difftest.Field(u.ncv, "nodeMonitorPeriod").Interface().(time.Duration)
 	if want := []plan.Requeue{{After: period, Reason: node.ReasonNodeMonitorPeriod}}; !reflect.DeepEqual(p.Requeue, want) {
 		return fmt.Errorf("requeue %+v, upstream's monitor period %v", p.Requeue, period)
 	}
@@ -817,7 +759,7 @@ func nsCompareWrites(p node.Plan, o nsObs, in []*node.Node, now time.Time) error
 	if err != nil {
 		return fmt.Errorf("Writes: %v", err)
 	}
-	group := func(keys []writeKey) map[string][]string {
+	group := func(keys []difftest.WriteKey) map[string][]string {
 		g := map[string][]string{}
 		for _, k := range keys {
 			n := k.Name
@@ -829,16 +771,16 @@ func nsCompareWrites(p node.Plan, o nsObs, in []*node.Node, now time.Time) error
 		return g
 	}
 	parts := []string{"monitor", "noexecute", "noschedule"}
-	mine := map[string][]writeKey{}
+	mine := map[string][]difftest.WriteKey{}
 	last := 0
 	for _, w := range ws {
 		part := nsPhase(w.Reason)
 		i := slices.Index(parts, part)
 		if i < last {
-			return fmt.Errorf("write %+v (%s) after the %s part", writeKeyOf(w), part, parts[last])
+			return fmt.Errorf("write %+v (%s) after the %s part", difftest.WriteKeyOf(w), part, parts[last])
 		}
 		last = i
-		mine[part] = append(mine[part], writeKeyOf(w))
+		mine[part] = append(mine[part], difftest.WriteKeyOf(w))
 	}
 	for _, part := range parts {
 		if g, u := group(mine[part]), group(o.writes[part]); !reflect.DeepEqual(g, u) {
@@ -853,23 +795,23 @@ func nsCompareWrites(p node.Plan, o nsObs, in []*node.Node, now time.Time) error
 // tainter's rate and tokens at now, its queue and the nodes it has handled.
 func nsCompareMemory(m node.Memory, now time.Time, u *nsUp) error {
 	var known []string
-	for k := range nsField(u.ncv, "knownNodeSet").Interface().(map[string]*v1.Node) {
+	for k := range difftest.Field(u.ncv, "knownNodeSet").Interface().(map[string]*v1.Node) {
 		known = append(known, k)
 	}
 	sort.Strings(known)
 	if !slices.Equal(known, m.Known) && len(known)+len(m.Known) > 0 {
 		return fmt.Errorf("memory.known %v, upstream %v", m.Known, known)
 	}
-	healths := nsField(nsField(u.ncv, "nodeHealthMap").Elem(), "nodeHealths")
+	healths := difftest.Field(difftest.Field(u.ncv, "nodeHealthMap").Elem(), "nodeHealths")
 	if healths.Len() != len(m.Nodes) {
 		return fmt.Errorf("memory.nodes has %d records, upstream %d", len(m.Nodes), healths.Len())
 	}
 	for it := healths.MapRange(); it.Next(); {
 		name := it.Key().String()
 		d := it.Value().Elem()
-		probe := nsField(d, "probeTimestamp").Interface().(metav1.Time)
-		status := nsField(d, "status").Interface().(*v1.NodeStatus)
-		lease := nsField(d, "lease").Interface().(*coordv1.Lease)
+		probe := difftest.Field(d, "probeTimestamp").Interface().(metav1.Time)
+		status := difftest.Field(d, "status").Interface().(*v1.NodeStatus)
+		lease := difftest.Field(d, "lease").Interface().(*coordv1.Lease)
 		h, ok := m.Nodes[name]
 		if !ok {
 			return fmt.Errorf("memory.nodes lacks %s", name)
@@ -913,22 +855,22 @@ func nsCompareMemory(m node.Memory, now time.Time, u *nsUp) error {
 		if st := node.ZoneState(states[k]); z.State != st {
 			return fmt.Errorf("memory.zones[%q].state %q, upstream %q", k, z.State, st)
 		}
-		lim := nsLimiter(q).Interface().(flowcontrol.RateLimiter)
+		lim := difftest.QueueLimiter(q).Interface().(flowcontrol.RateLimiter)
 		if r := u.nsRate(lim); z.Limiter.Rate != r {
 			return fmt.Errorf("memory.zones[%q].limiter.rate %v, upstream %v", k, z.Limiter.Rate, r)
 		}
-		if never := z.Limiter.Rate <= 0 && !z.Limiter.Bucket; never != nsIsNever(lim) {
+		if never := z.Limiter.Rate <= 0 && !z.Limiter.Bucket; never != difftest.IsNeverLimiter(lim) {
 			return fmt.Errorf("memory.zones[%q].limiter %+v, upstream %T", k, z.Limiter, lim)
 		}
-		if !nsIsNever(lim) {
-			bucket, _ := nsBucket(lim)
+		if !difftest.IsNeverLimiter(lim) {
+			bucket, _ := difftest.TokenBucket(lim)
 			if got, want := nsTokensAt(z.Limiter, now), bucket.TokensAt(now); got != want {
 				return fmt.Errorf("memory.zones[%q].limiter %+v holds %v tokens at now, upstream %v", k, z.Limiter, got, want)
 			}
 		}
 		var queue []node.Queued
 		inHeap := sets.New[string]()
-		for _, v := range *nsHeap(q) {
+		for _, v := range *difftest.QueueHeap(q) {
 			queue = append(queue, node.Queued{Node: v.Value, AddedAt: v.AddedAt, ProcessAt: v.ProcessAt})
 			inHeap.Insert(v.Value)
 		}
@@ -958,8 +900,8 @@ func nsCompareMemory(m node.Memory, now time.Time, u *nsUp) error {
 		if _, ok := m.Zones[k]; ok {
 			continue
 		}
-		if _, ok := states[k]; ok || len(*nsHeap(q)) > 0 {
-			return fmt.Errorf("memory.zones lacks %q; upstream has state %q and queue %d", k, states[k], len(*nsHeap(q)))
+		if _, ok := states[k]; ok || len(*difftest.QueueHeap(q)) > 0 {
+			return fmt.Errorf("memory.zones lacks %q; upstream has state %q and queue %d", k, states[k], len(*difftest.QueueHeap(q)))
 		}
 	}
 	return nil
@@ -1181,25 +1123,25 @@ func (s *nsSeq) nextTime(counts map[string]int) time.Time {
 	cfg := s.u.cfg
 	if rapid.IntRange(0, 9).Draw(s.t, "boundary") < 5 {
 		var cands []time.Time
-		healths := nsField(nsField(s.u.ncv, "nodeHealthMap").Elem(), "nodeHealths")
+		healths := difftest.Field(difftest.Field(s.u.ncv, "nodeHealthMap").Elem(), "nodeHealths")
 		for it := healths.MapRange(); it.Next(); {
-			probe := nsField(it.Value().Elem(), "probeTimestamp").Interface().(metav1.Time).Time
-			cands = append(cands, probe.Add(cfg.monitorGrace), probe.Add(cfg.startupGrace))
+			probe := difftest.Field(it.Value().Elem(), "probeTimestamp").Interface().(metav1.Time).Time
+			cands = append(cands, probe.Add(cfg.MonitorGrace), probe.Add(cfg.StartupGrace))
 		}
 		for _, n := range s.u.worldNodes() {
-			cands = append(cands, n.CreationTimestamp.Add(cfg.startupGrace))
+			cands = append(cands, n.CreationTimestamp.Add(cfg.StartupGrace))
 			for _, c := range n.Status.Conditions {
 				if c.Type == v1.NodeReady {
-					cands = append(cands, c.LastHeartbeatTime.Add(cfg.monitorGrace))
+					cands = append(cands, c.LastHeartbeatTime.Add(cfg.MonitorGrace))
 				}
 			}
 		}
 		for _, q := range s.u.tainters() {
-			l := nsLimiter(q).Interface().(flowcontrol.RateLimiter)
+			l := difftest.QueueLimiter(q).Interface().(flowcontrol.RateLimiter)
 			if !s.u.mine[l] || l.QPS() <= 0 {
 				continue
 			}
-			b, _ := nsBucket(l)
+			b, _ := difftest.TokenBucket(l)
 			if tok := b.TokensAt(s.now); tok < 1 {
 				cands = append(cands, s.now.Add(time.Duration((1-tok)/float64(l.QPS())*1e9)+1))
 			}
@@ -1214,7 +1156,7 @@ func (s *nsSeq) nextTime(counts map[string]int) time.Time {
 		}
 	}
 	if rapid.Bool().Draw(s.t, "period") {
-		return s.now.Add(cfg.monitorPeriod)
+		return s.now.Add(cfg.MonitorPeriod)
 	}
 	d := time.Duration(rapid.IntRange(1, 90).Draw(s.t, "seconds")) * time.Second
 	if rapid.Bool().Draw(s.t, "subsecond") {
@@ -1272,12 +1214,12 @@ func nsCheckSequence(t *rapid.T, opts node.Options, counts map[string]int) {
 		world := u.worldNodes()
 		in := make([]*node.Node, len(world))
 		for j, n := range world {
-			in[j] = must(k8s.FromNode(n))
+			in[j] = difftest.Must(k8s.FromNode(n))
 		}
 		leases := u.worldLeases()
 		var kpods []*podstatus.Pod
 		for _, x := range u.pods.List() {
-			kpods = append(kpods, must(k8s.FromPod(x.(*v1.Pod))))
+			kpods = append(kpods, difftest.Must(k8s.FromPod(x.(*v1.Pod))))
 		}
 		p, err := node.Step(in, leases, kpods, mem, s.now, opts)
 		if err != nil {
@@ -1432,28 +1374,28 @@ func nsRunDifferential(t *testing.T, opts node.Options, n int) {
 
 // nsConfigFor is upstream's configuration with the flags a vector's options
 // set explicitly.
-func nsConfigFor(t interface{ Fatal(...any) }, opts node.Options) nsConfig {
-	cfg, err := nsUpstreamConfig()
+func nsConfigFor(t interface{ Fatal(...any) }, opts node.Options) difftest.NodeConfig {
+	cfg, err := difftest.UpstreamNodeConfig()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if opts.NodeMonitorGracePeriod > 0 {
-		cfg.monitorGrace = opts.NodeMonitorGracePeriod
+		cfg.MonitorGrace = opts.NodeMonitorGracePeriod
 	}
 	if opts.NodeStartupGracePeriod > 0 {
-		cfg.startupGrace = opts.NodeStartupGracePeriod
+		cfg.StartupGrace = opts.NodeStartupGracePeriod
 	}
 	if opts.EvictionRate != nil {
-		cfg.evictionRate = *opts.EvictionRate
+		cfg.EvictionRate = *opts.EvictionRate
 	}
 	if opts.SecondaryEvictionRate != nil {
-		cfg.secondaryRate = *opts.SecondaryEvictionRate
+		cfg.SecondaryRate = *opts.SecondaryEvictionRate
 	}
 	if opts.LargeClusterThreshold != nil {
-		cfg.largeCluster = *opts.LargeClusterThreshold
+		cfg.LargeCluster = *opts.LargeClusterThreshold
 	}
 	if opts.UnhealthyZoneThreshold != nil {
-		cfg.unhealthy = *opts.UnhealthyZoneThreshold
+		cfg.Unhealthy = *opts.UnhealthyZoneThreshold
 	}
 	return cfg
 }
@@ -1463,7 +1405,7 @@ func (u *nsUp) setWorld(nodes []*node.Node, leases []node.Lease) {
 	want := map[string]bool{}
 	for _, n := range nodes {
 		want[n.Name] = true
-		u.putNode(must(k8s.ToNode(n)))
+		u.putNode(difftest.Must(k8s.ToNode(n)))
 	}
 	for _, n := range u.worldNodes() {
 		if !want[n.Name] {
@@ -1536,7 +1478,7 @@ func TestNodeStepVectorsReplay(t *testing.T) {
 		WantError              json.RawMessage
 	}
 	for _, f := range []string{"step.json", "step_flags.json"} {
-		data, err := os.ReadFile("../../testdata/node/" + f)
+		data, err := os.ReadFile(difftest.Repo("testdata/node", f))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1743,7 +1685,7 @@ func TestNodeStepVectorsWrite(t *testing.T) {
 			}
 			var in []*node.Node
 			for _, name := range slices.Sorted(maps.Keys(world)) {
-				in = append(in, must(k8s.FromNode(nsNormalize(world[name]))))
+				in = append(in, difftest.Must(k8s.FromNode(nsNormalize(world[name]))))
 			}
 			var m node.Memory
 			if mem != nil {
@@ -1793,7 +1735,7 @@ func TestNodeStepVectorsWrite(t *testing.T) {
 					}
 				}
 				c.Spec.Taints = ts
-				world[n.Name] = nsNormalize(must(k8s.ToNode(&c)))
+				world[n.Name] = nsNormalize(difftest.Must(k8s.ToNode(&c)))
 			}
 			b, _ := json.Marshal(p.Memory)
 			mem = &node.Memory{}
@@ -1804,7 +1746,7 @@ func TestNodeStepVectorsWrite(t *testing.T) {
 		u.close()
 	}
 	for name, vs := range out {
-		nsWriteVectors(t, "../../testdata/node/"+name, vs)
+		nsWriteVectors(t, difftest.Repo("testdata/node", name), vs)
 	}
 }
 

@@ -28,6 +28,7 @@ import (
 	"k8s.io/kubernetes/pkg/controller/nodelifecycle/scheduler"
 	nodeutil "k8s.io/kubernetes/pkg/controller/util/node"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/plan"
@@ -37,17 +38,14 @@ import (
 //go:linkname nodeUpNoExecuteTaintingPass k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).doNoExecuteTaintingPass
 func nodeUpNoExecuteTaintingPass(nc *nodelifecycle.Controller, ctx context.Context)
 
-// nodeSchedNow is the tainting queues' clock (scheduler.now).
-//
-//go:linkname nodeSchedNow k8s.io/kubernetes/pkg/controller/nodelifecycle/scheduler.now
-var nodeSchedNow func() time.Time
-
 // nodeVClock is the replay's virtual clock, for the eviction limiters.
 type nodeVClock struct{ now *time.Time }
 
-func (c nodeVClock) Now() time.Time                  { return *c.now }
+func (c nodeVClock) Now() time.Time { return *c.now }
+
 func (c nodeVClock) Since(t time.Time) time.Duration { return c.now.Sub(t) }
-func (c nodeVClock) Sleep(time.Duration)             {}
+
+func (c nodeVClock) Sleep(time.Duration) {}
 
 // nodeField is the settable unexported field name of the struct v points
 // to.
@@ -150,7 +148,7 @@ func nodeNewStepReplay(t *testing.T, opts node.Options) *nodeStepReplay {
 // Upstream walks nodes in cache order and in parallel: writes and events
 // are compared per node, not across nodes.
 func TestNodeStepVectorsUpstream(t *testing.T) {
-	data, err := os.ReadFile("../../testdata/node/step.json")
+	data, err := os.ReadFile(difftest.Repo("testdata/node/step.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,8 +156,8 @@ func TestNodeStepVectorsUpstream(t *testing.T) {
 	if err := json.Unmarshal(data, &vs); err != nil {
 		t.Fatal(err)
 	}
-	saved := nodeSchedNow
-	defer func() { nodeSchedNow = saved }()
+	saved := difftest.NodeSchedulerNow
+	defer func() { difftest.NodeSchedulerNow = saved }()
 	var r *nodeStepReplay
 	var prevMemory json.RawMessage
 	checked := 0
@@ -184,7 +182,7 @@ func TestNodeStepVectorsUpstream(t *testing.T) {
 				}
 			}
 			r = nodeNewStepReplay(t, opts)
-			nodeSchedNow = func() time.Time { return *r.now }
+			difftest.NodeSchedulerNow = func() time.Time { return *r.now }
 		} else if r == nil || !nodeSameRaw(v.Input.Memory, prevMemory) {
 			t.Errorf("%s: input memory is not the memory the vector before it wants", v.Name)
 			r = nil
@@ -460,7 +458,7 @@ func (r *nodeStepReplay) step(t *testing.T, v nodeStepVector) []error {
 	}
 
 	// markPodsNotReady
-	if !gcSameSet(want.MarkPods, upMarked) {
+	if !difftest.SameSet(want.MarkPods, upMarked) {
 		fail("markPodsNotReady %v, upstream %v", want.MarkPods, upMarked)
 	}
 
@@ -481,7 +479,7 @@ func (r *nodeStepReplay) step(t *testing.T, v nodeStepVector) []error {
 	for _, e := range want.Events {
 		wantEvents = append(wantEvents, string(e.Type)+" "+string(e.Reason)+" "+e.Object)
 	}
-	if !gcSameSet(wantEvents, upEvents) {
+	if !difftest.SameSet(wantEvents, upEvents) {
 		fail("events %v, upstream %v", wantEvents, upEvents)
 	}
 
@@ -559,11 +557,11 @@ func (r *nodeStepReplay) step(t *testing.T, v nodeStepVector) []error {
 	if err != nil {
 		return append(errs, fmt.Errorf("Writes: %v", err))
 	}
-	upWrites, err := writeKeysOfActions(r.c.client.Actions())
+	upWrites, err := difftest.WriteKeysOfActions(r.c.client.Actions())
 	if err != nil {
 		return append(errs, err)
 	}
-	group := func(keys []writeKey) map[string][]string {
+	group := func(keys []difftest.WriteKey) map[string][]string {
 		g := map[string][]string{}
 		for _, k := range keys {
 			n := k.Name
@@ -574,9 +572,9 @@ func (r *nodeStepReplay) step(t *testing.T, v nodeStepVector) []error {
 		}
 		return g
 	}
-	var mine []writeKey
+	var mine []difftest.WriteKey
 	for _, w := range ws {
-		mine = append(mine, writeKeyOf(w))
+		mine = append(mine, difftest.WriteKeyOf(w))
 	}
 	if g, u := group(mine), group(upWrites); !reflect.DeepEqual(g, u) {
 		fail("writes %v, upstream %v", g, u)

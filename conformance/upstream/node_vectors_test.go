@@ -16,6 +16,7 @@ import (
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 	"k8s.io/klog/v2"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/plan"
 )
@@ -28,7 +29,7 @@ import (
 func TestNodeVectorsUpstream(t *testing.T) {
 	logger := klog.Background()
 	up := nodeNewController(t, fake.NewSimpleClientset(), node.Options{})
-	files, _ := filepath.Glob("../../testdata/node/*.json")
+	files, _ := filepath.Glob(difftest.Repo("testdata/node/*.json"))
 	checked := 0
 	for _, f := range files {
 		data, err := os.ReadFile(f)

@@ -26,6 +26,7 @@ import (
 	"k8s.io/kubernetes/pkg/controller/disruption"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/pdb"
@@ -42,7 +43,7 @@ func pdbBenchCluster() (*policyv1.PodDisruptionBudget, []*v1.Pod, []*appsv1.Repl
 		Spec: policyv1.PodDisruptionBudgetSpec{Selector: &metav1.LabelSelector{MatchLabels: sel}, MaxUnavailable: &mu}}
 	kb := &pdb.PodDisruptionBudget{}
 	kb.Name, kb.Namespace, kb.Generation = "b", "default", 1
-	kb.Spec.Selector, kb.Spec.MaxUnavailable = meta.SelectorFromSet(sel), ptrTo(intstr.Percent(10))
+	kb.Spec.Selector, kb.Spec.MaxUnavailable = meta.SelectorFromSet(sel), difftest.Ptr(intstr.Percent(10))
 	var ups []*v1.Pod
 	var kps []*podstatus.Pod
 	var urs []*appsv1.ReplicaSet
@@ -51,7 +52,7 @@ func pdbBenchCluster() (*policyv1.PodDisruptionBudget, []*v1.Pod, []*appsv1.Repl
 		name := "rs" + strconv.Itoa(i)
 		r := int32(n / 4)
 		urs = append(urs, &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID(name + "-uid")}, Spec: appsv1.ReplicaSetSpec{Replicas: &r}})
-		kcs = append(kcs, pdb.Controller{APIVersion: "apps/v1", Kind: "ReplicaSet", ObjectMeta: meta.ObjectMeta{Name: name, UID: name + "-uid"}, Spec: pdb.ControllerSpec{Replicas: ptrTo(r)}})
+		kcs = append(kcs, pdb.Controller{APIVersion: "apps/v1", Kind: "ReplicaSet", ObjectMeta: meta.ObjectMeta{Name: name, UID: name + "-uid"}, Spec: pdb.ControllerSpec{Replicas: difftest.Ptr(r)}})
 	}
 	for i := range n {
 		name, rs := "p"+strconv.Itoa(i), "rs"+strconv.Itoa(i%4)
@@ -60,11 +61,11 @@ func pdbBenchCluster() (*policyv1.PodDisruptionBudget, []*v1.Pod, []*appsv1.Repl
 			ready = v1.ConditionFalse
 		}
 		ups = append(ups, &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", Labels: sel,
-			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs, UID: types.UID(rs + "-uid"), Controller: ptrTo(true)}}},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs, UID: types.UID(rs + "-uid"), Controller: difftest.Ptr(true)}}},
 			Status: v1.PodStatus{Phase: v1.PodRunning, Conditions: []v1.PodCondition{{Type: v1.PodReady, Status: ready}}}})
 		kp := &podstatus.Pod{}
 		kp.Name, kp.Namespace, kp.Labels = name, "default", sel
-		kp.OwnerReferences = []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs, UID: rs + "-uid", Controller: ptrTo(true)}}
+		kp.OwnerReferences = []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs, UID: rs + "-uid", Controller: difftest.Ptr(true)}}
 		kp.Status.Phase = podstatus.Running
 		kp.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionStatus(ready)}}
 		kps = append(kps, kp)
@@ -85,9 +86,9 @@ func BenchmarkPDBSync10000Pods(b *testing.B) {
 			inf.Apps().V1().ReplicaSets(), inf.Apps().V1().Deployments(), inf.Apps().V1().StatefulSets(),
 			client, testrestmapper.TestOnlyStaticRESTMapper(runtime.NewScheme()), &scalefake.FakeScaleClient{},
 			&discoveryfake.FakeDiscovery{Fake: &core.Fake{}}, clocktesting.NewFakeClock(pdbNow), 2*time.Minute)
-		defer upStop(dc)
-		pdbField(dc, "recorder").Set(reflect.ValueOf(record.EventRecorder(&record.FakeRecorder{})))
-		f := pdbField(dc, "getUpdater")
+		defer difftest.Stop(dc)
+		difftest.DisruptionField(dc, "recorder").Set(reflect.ValueOf(record.EventRecorder(&record.FakeRecorder{})))
+		f := difftest.DisruptionField(dc, "getUpdater")
 		upd := reflect.MakeFunc(f.Type().Out(0), func([]reflect.Value) []reflect.Value {
 			return []reflect.Value{reflect.Zero(reflect.TypeFor[error]())}
 		})
@@ -102,7 +103,7 @@ func BenchmarkPDBSync10000Pods(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			if err := pdbUpSync(dc, ctx, "default/b"); err != nil {
+			if err := difftest.DisruptionSync(dc, ctx, "default/b"); err != nil {
 				b.Fatal(err)
 			}
 		}

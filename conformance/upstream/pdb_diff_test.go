@@ -16,6 +16,7 @@ import (
 	"k8s.io/kubernetes/pkg/controller/disruption"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/pdb"
@@ -61,11 +62,11 @@ func pdbDrawValue(t *rapid.T, label string) (*upintstr.IntOrString, *intstr.Valu
 	if rapid.Bool().Draw(t, label+"pct") {
 		p := rapid.IntRange(0, 100).Draw(t, label+"p")
 		u := upintstr.FromString(strconv.Itoa(p) + "%")
-		return &u, ptrTo(intstr.Percent(int32(p)))
+		return &u, difftest.Ptr(intstr.Percent(int32(p)))
 	}
 	n := rapid.IntRange(0, 30).Draw(t, label+"i")
 	u := upintstr.FromInt32(int32(n))
-	return &u, ptrTo(intstr.Int(int32(n)))
+	return &u, difftest.Ptr(intstr.Int(int32(n)))
 }
 
 func pdbDrawCase(t *rapid.T, maxPods int) pdbCase {
@@ -84,7 +85,7 @@ func pdbDrawCase(t *rapid.T, maxPods int) pdbCase {
 	if rapid.IntRange(0, 4).Draw(t, "staleTimeoutOpt") == 0 {
 		c.opts.StalePodDisruptionTimeout = time.Duration(rapid.IntRange(1, 600).Draw(t, "staleTimeoutS")) * time.Second
 	}
-	deletionTimeout, staleTimeout := disruption.DeletionTimeout, pdbUpStaleTimeout()
+	deletionTimeout, staleTimeout := disruption.DeletionTimeout, difftest.DisruptionStaleTimeout()
 	if c.opts.DeletionTimeout > 0 {
 		deletionTimeout = c.opts.DeletionTimeout
 	}
@@ -124,16 +125,16 @@ func pdbDrawCase(t *rapid.T, maxPods int) pdbCase {
 	// Controllers: Deployment d0 owning rs0; rs1, rs2 bare.
 	depReplicas := int32(rapid.IntRange(0, 20).Draw(t, "dep"))
 	c.upDeps = append(c.upDeps, &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "d0", Namespace: ns, UID: "d0-uid"}, Spec: appsv1.DeploymentSpec{Replicas: &depReplicas}})
-	c.ctls = append(c.ctls, pdb.Controller{APIVersion: "apps/v1", Kind: "Deployment", ObjectMeta: meta.ObjectMeta{Name: "d0", UID: "d0-uid"}, Spec: pdb.ControllerSpec{Replicas: ptrTo(depReplicas)}})
+	c.ctls = append(c.ctls, pdb.Controller{APIVersion: "apps/v1", Kind: "Deployment", ObjectMeta: meta.ObjectMeta{Name: "d0", UID: "d0-uid"}, Spec: pdb.ControllerSpec{Replicas: difftest.Ptr(depReplicas)}})
 	nRS := rapid.IntRange(0, 3).Draw(t, "rs")
 	for i := range nRS {
 		name := "rs" + strconv.Itoa(i)
 		r := int32(rapid.IntRange(0, 400).Draw(t, "rsReplicas"))
 		u := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, UID: types.UID(name + "-uid")}, Spec: appsv1.ReplicaSetSpec{Replicas: &r}}
-		k := pdb.Controller{APIVersion: "apps/v1", Kind: "ReplicaSet", ObjectMeta: meta.ObjectMeta{Name: name, UID: name + "-uid"}, Spec: pdb.ControllerSpec{Replicas: ptrTo(r)}}
+		k := pdb.Controller{APIVersion: "apps/v1", Kind: "ReplicaSet", ObjectMeta: meta.ObjectMeta{Name: name, UID: name + "-uid"}, Spec: pdb.ControllerSpec{Replicas: difftest.Ptr(r)}}
 		if i == 0 {
-			u.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "d0", UID: "d0-uid", Controller: ptrTo(true)}}
-			k.OwnerReferences = []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "d0", UID: "d0-uid", Controller: ptrTo(true)}}
+			u.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "d0", UID: "d0-uid", Controller: difftest.Ptr(true)}}
+			k.OwnerReferences = []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "d0", UID: "d0-uid", Controller: difftest.Ptr(true)}}
 		}
 		c.upRS = append(c.upRS, u)
 		c.ctls = append(c.ctls, k)
@@ -143,8 +144,8 @@ func pdbDrawCase(t *rapid.T, maxPods int) pdbCase {
 	ssR := int32(rapid.IntRange(0, 50).Draw(t, "ss"))
 	c.upRC = &v1.ReplicationController{ObjectMeta: metav1.ObjectMeta{Name: "rc0", Namespace: ns, UID: "rc0-uid"}, Spec: v1.ReplicationControllerSpec{Replicas: &rcR}}
 	c.upSS = &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "ss0", Namespace: ns, UID: "ss0-uid"}, Spec: appsv1.StatefulSetSpec{Replicas: &ssR}}
-	c.ctls = append(c.ctls, pdb.Controller{APIVersion: "v1", Kind: "ReplicationController", ObjectMeta: meta.ObjectMeta{Name: "rc0", UID: "rc0-uid"}, Spec: pdb.ControllerSpec{Replicas: ptrTo(rcR)}},
-		pdb.Controller{APIVersion: "apps/v1", Kind: "StatefulSet", ObjectMeta: meta.ObjectMeta{Name: "ss0", UID: "ss0-uid"}, Spec: pdb.ControllerSpec{Replicas: ptrTo(ssR)}})
+	c.ctls = append(c.ctls, pdb.Controller{APIVersion: "v1", Kind: "ReplicationController", ObjectMeta: meta.ObjectMeta{Name: "rc0", UID: "rc0-uid"}, Spec: pdb.ControllerSpec{Replicas: difftest.Ptr(rcR)}},
+		pdb.Controller{APIVersion: "apps/v1", Kind: "StatefulSet", ObjectMeta: meta.ObjectMeta{Name: "ss0", UID: "ss0-uid"}, Spec: pdb.ControllerSpec{Replicas: difftest.Ptr(ssR)}})
 	n := rapid.IntRange(0, 40).Draw(t, "pods")
 	if rapid.IntRange(0, 19).Draw(t, "large") == 0 {
 		n = rapid.IntRange(0, maxPods).Draw(t, "manyPods")
@@ -176,12 +177,12 @@ func pdbDrawCase(t *rapid.T, maxPods int) pdbCase {
 			if rapid.Bool().Draw(t, "ss") {
 				api, kind, rn = "apps/v1", "StatefulSet", "ss0"
 			}
-			up.OwnerReferences = []metav1.OwnerReference{{APIVersion: api, Kind: kind, Name: rn, UID: types.UID(rn + "-uid"), Controller: ptrTo(true)}}
-			kp.OwnerReferences = []meta.OwnerReference{{APIVersion: api, Kind: kind, Name: rn, UID: rn + "-uid", Controller: ptrTo(true)}}
+			up.OwnerReferences = []metav1.OwnerReference{{APIVersion: api, Kind: kind, Name: rn, UID: types.UID(rn + "-uid"), Controller: difftest.Ptr(true)}}
+			kp.OwnerReferences = []meta.OwnerReference{{APIVersion: api, Kind: kind, Name: rn, UID: rn + "-uid", Controller: difftest.Ptr(true)}}
 		} else if o >= 0 {
 			rn := "rs" + strconv.Itoa(o)
-			up.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rn, UID: types.UID(rn + "-uid"), Controller: ptrTo(true)}}
-			kp.OwnerReferences = []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rn, UID: rn + "-uid", Controller: ptrTo(true)}}
+			up.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rn, UID: types.UID(rn + "-uid"), Controller: difftest.Ptr(true)}}
+			kp.OwnerReferences = []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rn, UID: rn + "-uid", Controller: difftest.Ptr(true)}}
 		}
 		if r := rapid.IntRange(0, 2).Draw(t, "ready"); r > 0 {
 			s := v1.ConditionTrue
@@ -258,7 +259,7 @@ func checkPDBSyncDifferential(t *rapid.T, maxPods int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(pdbCanonicalRaw(wj), pdbCanonicalRaw(gj)) {
+	if !bytes.Equal(difftest.CanonicalRaw(wj), difftest.CanonicalRaw(gj)) {
 		t.Fatalf("plans differ:\nupstream %s\nkubesem  %s", wj, gj)
 	}
 }

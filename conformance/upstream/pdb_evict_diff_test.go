@@ -22,6 +22,7 @@ import (
 	podstorage "k8s.io/kubernetes/pkg/registry/core/pod/storage"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/pdb"
 	"github.com/kubesem/kubesem/podstatus"
@@ -129,11 +130,11 @@ func checkEvictDifferential(t *rapid.T) {
 		kb.Name, kb.Namespace, kb.Generation, kb.Spec.Selector, kb.Status = name, ns, gen, ksel, kst
 		switch rapid.IntRange(0, 2).Draw(t, "policy") {
 		case 1:
-			ub.Spec.UnhealthyPodEvictionPolicy = ptrTo(policyv1.IfHealthyBudget)
-			kb.Spec.UnhealthyPodEvictionPolicy = ptrTo(pdb.IfHealthyBudget)
+			ub.Spec.UnhealthyPodEvictionPolicy = difftest.Ptr(policyv1.IfHealthyBudget)
+			kb.Spec.UnhealthyPodEvictionPolicy = difftest.Ptr(pdb.IfHealthyBudget)
 		case 2:
-			ub.Spec.UnhealthyPodEvictionPolicy = ptrTo(policyv1.AlwaysAllow)
-			kb.Spec.UnhealthyPodEvictionPolicy = ptrTo(pdb.AlwaysAllow)
+			ub.Spec.UnhealthyPodEvictionPolicy = difftest.Ptr(policyv1.AlwaysAllow)
+			kb.Spec.UnhealthyPodEvictionPolicy = difftest.Ptr(pdb.AlwaysAllow)
 		}
 		ups = append(ups, ub)
 		kbs = append(kbs, kb)

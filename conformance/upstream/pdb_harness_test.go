@@ -6,9 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"time"
-	"unsafe"
 
 	"github.com/go-logr/logr"
 	appsv1 "k8s.io/api/apps/v1"
@@ -32,6 +30,7 @@ import (
 	"k8s.io/kubernetes/pkg/controller/disruption"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/pdb"
 	"github.com/kubesem/kubesem/plan"
@@ -52,32 +51,7 @@ import (
 // the scale subresource, and a scale client that answers for the objects
 // that exist.
 
-//go:linkname pdbUpSync k8s.io/kubernetes/pkg/controller/disruption.(*DisruptionController).sync
-func pdbUpSync(dc *disruption.DisruptionController, ctx context.Context, key string) error
-
-//go:linkname pdbUpSyncStale k8s.io/kubernetes/pkg/controller/disruption.(*DisruptionController).syncStalePodDisruption
-func pdbUpSyncStale(dc *disruption.DisruptionController, ctx context.Context, key string) error
-
 var pdbNow = time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
-
-// pdbField is an unexported field of dc, settable.
-func pdbField(dc *disruption.DisruptionController, name string) reflect.Value {
-	f := reflect.ValueOf(dc).Elem().FieldByName(name)
-	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
-}
-
-// pdbUpStaleTimeout is the stale DisruptionTarget timeout the public
-// constructor gives the controller: upstream's default.
-var pdbUpStaleTimeout = sync.OnceValue(func() time.Duration {
-	client := fake.NewClientset()
-	inf := informers.NewSharedInformerFactory(client, 0)
-	dc := disruption.NewDisruptionController(context.Background(),
-		inf.Core().V1().Pods(), inf.Policy().V1().PodDisruptionBudgets(), inf.Core().V1().ReplicationControllers(),
-		inf.Apps().V1().ReplicaSets(), inf.Apps().V1().Deployments(), inf.Apps().V1().StatefulSets(),
-		client, apimeta.NewDefaultRESTMapper(nil), &scalefake.FakeScaleClient{}, &discoveryfake.FakeDiscovery{Fake: &core.Fake{}})
-	defer upStop(dc)
-	return pdbField(dc, "stalePodDisruptionTimeout").Interface().(time.Duration)
-})
 
 // pdbUpIn is the world of one sync in upstream's types.
 type pdbUpIn struct {
@@ -276,12 +250,12 @@ func pdbUpRun(tb pdbFataler, in pdbUpIn) pdbUpOut {
 		inf.Core().V1().Pods(), inf.Policy().V1().PodDisruptionBudgets(), inf.Core().V1().ReplicationControllers(),
 		inf.Apps().V1().ReplicaSets(), inf.Apps().V1().Deployments(), inf.Apps().V1().StatefulSets(),
 		client, mapper, scales, disc)
-	pdbField(dc, "clock").Set(reflect.ValueOf(clocktesting.NewFakeClock(in.now)))
+	difftest.DisruptionField(dc, "clock").Set(reflect.ValueOf(clocktesting.NewFakeClock(in.now)))
 	if in.staleTimeout > 0 {
-		pdbField(dc, "stalePodDisruptionTimeout").Set(reflect.ValueOf(in.staleTimeout))
+		difftest.DisruptionField(dc, "stalePodDisruptionTimeout").Set(reflect.ValueOf(in.staleTimeout))
 	}
-	pdbField(dc, "recorder").Set(reflect.ValueOf(record.EventRecorder(pdbRecorder{&out.events})))
-	f := pdbField(dc, "getUpdater")
+	difftest.DisruptionField(dc, "recorder").Set(reflect.ValueOf(record.EventRecorder(pdbRecorder{&out.events})))
+	f := difftest.DisruptionField(dc, "getUpdater")
 	upd := reflect.MakeFunc(f.Type().Out(0), func(args []reflect.Value) []reflect.Value {
 		if out.written != nil {
 			tb.Fatalf("upstream wrote the budget status twice")
@@ -295,13 +269,13 @@ func pdbUpRun(tb pdbFataler, in pdbUpIn) pdbUpOut {
 		return []reflect.Value{reflect.Zero(reflect.TypeFor[error]())}
 	})
 	f.Set(reflect.MakeFunc(f.Type(), func([]reflect.Value) []reflect.Value { return []reflect.Value{upd} }))
-	recheck := pdbField(dc, "recheckQueue")
+	recheck := difftest.DisruptionField(dc, "recheckQueue")
 	rq := recheck.Interface().(workqueue.TypedDelayingInterface[string])
 	recheck.Set(reflect.ValueOf(pdbRecheckQueue{rq, &out.recheck}))
-	stale := pdbField(dc, "stalePodDisruptionQueue")
+	stale := difftest.DisruptionField(dc, "stalePodDisruptionQueue")
 	sq := stale.Interface().(workqueue.TypedRateLimitingInterface[string])
 	stale.Set(reflect.ValueOf(pdbStaleQueue{sq, &out.staleAfter}))
-	defer upStop(dc)
+	defer difftest.Stop(dc)
 
 	add := func(store interface{ Add(any) error }, obj any) {
 		if err := store.Add(obj); err != nil {
@@ -325,12 +299,12 @@ func pdbUpRun(tb pdbFataler, in pdbUpIn) pdbUpOut {
 		add(inf.Apps().V1().StatefulSets().Informer().GetIndexer(), o.DeepCopy())
 	}
 	out.wallFrom = time.Now()
-	out.err = pdbUpSync(dc, ctx, in.budget.Namespace+"/"+in.budget.Name)
+	out.err = difftest.DisruptionSync(dc, ctx, in.budget.Namespace+"/"+in.budget.Name)
 	for _, p := range in.pods {
 		if p.Namespace != in.budget.Namespace {
 			continue
 		}
-		if err := pdbUpSyncStale(dc, ctx, p.Namespace+"/"+p.Name); err != nil {
+		if err := difftest.DisruptionSyncStale(dc, ctx, p.Namespace+"/"+p.Name); err != nil {
 			tb.Fatalf("upstream stale-pod worker on %s: %v", p.Name, err)
 		}
 	}

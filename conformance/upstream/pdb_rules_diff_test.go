@@ -12,7 +12,6 @@ import (
 	"time"
 	_ "unsafe" // go:linkname
 
-	"github.com/go-logr/logr"
 	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -23,7 +22,6 @@ import (
 	utilfield "k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
-	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/policy"
 	_ "k8s.io/kubernetes/pkg/apis/policy/install"
@@ -32,6 +30,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/pdb"
 )
 
@@ -56,16 +55,14 @@ func rdPDBPodsForPdb(dc *disruption.DisruptionController, pdb *policyv1.PodDisru
 //go:linkname rdPDBStale k8s.io/kubernetes/pkg/controller/disruption.(*DisruptionController).nonTerminatingPodHasStaleDisruptionCondition
 func rdPDBStale(dc *disruption.DisruptionController, pod *v1.Pod) (bool, time.Duration)
 
-var rdCtx = klog.NewContext(context.Background(), logr.Discard())
-
 // rdPDBNewController returns a disruption controller over the world of in
 // (its informer stores filled, its REST mapper, discovery and scale client
 // those of pdbUpScaleWorld) and a function that stops it.
-func rdPDBNewController(tb rdFataler, in pdbUpIn) (*disruption.DisruptionController, func()) {
+func rdPDBNewController(tb difftest.Fataler, in pdbUpIn) (*disruption.DisruptionController, func()) {
 	client := fake.NewClientset()
 	inf := informers.NewSharedInformerFactory(client, 0)
 	mapper, disc, scales := pdbUpScaleWorld(in)
-	dc := disruption.NewDisruptionController(rdCtx,
+	dc := disruption.NewDisruptionController(difftest.Ctx,
 		inf.Core().V1().Pods(), inf.Policy().V1().PodDisruptionBudgets(), inf.Core().V1().ReplicationControllers(),
 		inf.Apps().V1().ReplicaSets(), inf.Apps().V1().Deployments(), inf.Apps().V1().StatefulSets(),
 		client, mapper, scales, disc)
@@ -92,7 +89,7 @@ func rdPDBNewController(tb rdFataler, in pdbUpIn) (*disruption.DisruptionControl
 	for _, o := range in.sss {
 		add(inf.Apps().V1().StatefulSets().Informer().GetIndexer(), o.DeepCopy())
 	}
-	return dc, func() { upStop(dc) }
+	return dc, func() { difftest.Stop(dc) }
 }
 
 // ---------------------------------------------------------------------
@@ -106,10 +103,10 @@ type rdPDBAllowedUp struct {
 	written *policyv1.PodDisruptionBudgetStatus
 }
 
-func rdNewPDBAllowedUp(tb rdFataler) (*rdPDBAllowedUp, func()) {
+func rdNewPDBAllowedUp(tb difftest.Fataler) (*rdPDBAllowedUp, func()) {
 	dc, stop := rdPDBNewController(tb, pdbUpIn{})
 	u := &rdPDBAllowedUp{dc: dc}
-	f := pdbField(dc, "getUpdater")
+	f := difftest.DisruptionField(dc, "getUpdater")
 	upd := reflect.MakeFunc(f.Type().Out(0), func(args []reflect.Value) []reflect.Value {
 		u.written = args[1].Interface().(*policyv1.PodDisruptionBudget).Status.DeepCopy()
 		return []reflect.Value{reflect.Zero(reflect.TypeFor[error]())}
@@ -118,11 +115,11 @@ func rdNewPDBAllowedUp(tb rdFataler) (*rdPDBAllowedUp, func()) {
 	return u, stop
 }
 
-func (u *rdPDBAllowedUp) allowed(tb rdFataler, current, desired, expected int32) int32 {
+func (u *rdPDBAllowedUp) allowed(tb difftest.Fataler, current, desired, expected int32) int32 {
 	u.written = nil
 	b := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: "b", Namespace: "default", Generation: 2},
 		Status: policyv1.PodDisruptionBudgetStatus{ObservedGeneration: 1}}
-	if err := rdPDBUpdateStatus(u.dc, rdCtx, b, current, desired, expected, map[string]metav1.Time{}); err != nil {
+	if err := rdPDBUpdateStatus(u.dc, difftest.Ctx, b, current, desired, expected, map[string]metav1.Time{}); err != nil {
 		tb.Fatalf("updatePdbStatus: %v", err)
 	}
 	if u.written == nil {
@@ -150,7 +147,7 @@ func TestPDBDisruptionsAllowedDifferential(t *testing.T) {
 	defer stop()
 	counts := map[string]int{}
 	rapid.Check(t, func(t *rapid.T) {
-		in := rdPDBAllowedIn{rdInt32(t, "current"), rdInt32(t, "desired"), rdInt32(t, "expected")}
+		in := rdPDBAllowedIn{difftest.DrawInt32(t, "current"), difftest.DrawInt32(t, "desired"), difftest.DrawInt32(t, "expected")}
 		if d := int64(in.CurrentHealthy) - int64(in.DesiredHealthy); d != int64(int32(d)) {
 			counts["skipped: int32 subtraction wraps (negative count)"]++
 			return
@@ -159,11 +156,11 @@ func TestPDBDisruptionsAllowedDifferential(t *testing.T) {
 		var got struct {
 			DisruptionsAllowed *int32 `json:"disruptionsAllowed"`
 		}
-		if e := rdDecide(t, "pdb.DisruptionsAllowed", nil, in, &got); e != nil {
+		if e := difftest.Decide(t, "pdb.DisruptionsAllowed", nil, in, &got); e != nil {
 			t.Fatalf("kubesem input error %+v", e)
 		}
 		if got.DisruptionsAllowed == nil || *got.DisruptionsAllowed != want {
-			t.Fatalf("%+v: kubesem %s, upstream %d", in, rdJSON(t, got), want)
+			t.Fatalf("%+v: kubesem %s, upstream %d", in, difftest.JSON(t, got), want)
 		}
 		switch {
 		case want > 0:
@@ -172,16 +169,16 @@ func TestPDBDisruptionsAllowedDifferential(t *testing.T) {
 			counts["allowed 0"]++
 		}
 	})
-	rdCount(t, counts)
+	difftest.Count(t, counts)
 
 	n := 0
-	for _, v := range rdVectors(t, "pdb", "pdb.DisruptionsAllowed") {
+	for _, v := range difftest.Vectors(t, "pdb", "pdb.DisruptionsAllowed") {
 		var in rdPDBAllowedIn
 		if err := json.Unmarshal(v.Input, &in); err != nil {
 			t.Fatalf("%q: %v", v.Name, err)
 		}
-		want := rdJSON(t, map[string]int32{"disruptionsAllowed": up.allowed(t, in.CurrentHealthy, in.DesiredHealthy, in.ExpectedPods)})
-		if !rdSameJSON(v.Want, want) {
+		want := difftest.JSON(t, map[string]int32{"disruptionsAllowed": up.allowed(t, in.CurrentHealthy, in.DesiredHealthy, in.ExpectedPods)})
+		if !difftest.SameJSON(v.Want, want) {
 			t.Errorf("%q: want %s, upstream %s", v.Name, v.Want, want)
 		}
 		n++
@@ -210,7 +207,7 @@ type rdPDBExpectedOut struct {
 // lists them, in name order (upstream's lister order is its map's; kubesem
 // names the first failing pod by name, pdb doc Divergences), through
 // getExpectedPodCount.
-func rdPDBExpectedUp(tb rdFataler, up pdbUpIn) rdPDBExpectedOut {
+func rdPDBExpectedUp(tb difftest.Fataler, up pdbUpIn) rdPDBExpectedOut {
 	dc, stop := rdPDBNewController(tb, up)
 	defer stop()
 	pods, err := rdPDBPodsForPdb(dc, up.budget)
@@ -218,7 +215,7 @@ func rdPDBExpectedUp(tb rdFataler, up pdbUpIn) rdPDBExpectedOut {
 		tb.Fatalf("getPodsForPdb: %v", err)
 	}
 	slices.SortFunc(pods, func(a, b *v1.Pod) int { return strings.Compare(a.Name, b.Name) })
-	e, d, un, err := rdPDBExpectedPodCount(dc, rdCtx, up.budget, pods)
+	e, d, un, err := rdPDBExpectedPodCount(dc, difftest.Ctx, up.budget, pods)
 	if err != nil {
 		return rdPDBExpectedOut{ScaleError: err.Error()}
 	}
@@ -309,11 +306,11 @@ func rdPDBDrawExpected(t *rapid.T) rdPDBExpectedCase {
 		switch rapid.IntRange(0, 5).Draw(t, "rsOwner") {
 		case 0, 1:
 			d := "d" + strconv.Itoa(rapid.IntRange(0, 1).Draw(t, "rsDep"))
-			owner = &metav1.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: d, UID: types.UID(d + "-uid"), Controller: ptrTo(true)}
+			owner = &metav1.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: d, UID: types.UID(d + "-uid"), Controller: difftest.Ptr(true)}
 		case 2:
-			owner = &metav1.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "d0", UID: "other-uid", Controller: ptrTo(true)}
+			owner = &metav1.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "d0", UID: "other-uid", Controller: difftest.Ptr(true)}
 		case 3:
-			owner = &metav1.OwnerReference{APIVersion: "example.com/v1", Kind: "Deployment", Name: "d0", UID: "d0-uid", Controller: ptrTo(true)}
+			owner = &metav1.OwnerReference{APIVersion: "example.com/v1", Kind: "Deployment", Name: "d0", UID: "d0-uid", Controller: difftest.Ptr(true)}
 		}
 		if owner != nil {
 			om.OwnerReferences = []metav1.OwnerReference{*owner}
@@ -367,20 +364,20 @@ func rdPDBDrawExpected(t *rapid.T) rdPDBExpectedCase {
 		switch k := rapid.IntRange(0, 24).Draw(t, "owner"); {
 		case k < 4:
 		case k == 4:
-			p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "missing", UID: "missing-uid", Controller: ptrTo(true)}}
+			p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "missing", UID: "missing-uid", Controller: difftest.Ptr(true)}}
 		case k == 5 && len(refs) > 0:
 			r := rapid.SampledFrom(refs).Draw(t, "wrongUID")
-			p.OwnerReferences = []metav1.OwnerReference{{APIVersion: r.apiVersion, Kind: r.kind, Name: r.name, UID: "wrong-uid", Controller: ptrTo(true)}}
+			p.OwnerReferences = []metav1.OwnerReference{{APIVersion: r.apiVersion, Kind: r.kind, Name: r.name, UID: "wrong-uid", Controller: difftest.Ptr(true)}}
 		case k == 6 && len(refs) > 0:
 			r := rapid.SampledFrom(refs).Draw(t, "wrongAPI")
 			api := rapid.SampledFrom([]string{"extensions/v1beta1", "apps/v1beta2", "v1", "apps/v1", "example.com/v2", "other.io/v1", "a/b/c"}).Draw(t, "api")
-			p.OwnerReferences = []metav1.OwnerReference{{APIVersion: api, Kind: r.kind, Name: r.name, UID: types.UID(r.uid), Controller: ptrTo(true)}}
+			p.OwnerReferences = []metav1.OwnerReference{{APIVersion: api, Kind: r.kind, Name: r.name, UID: types.UID(r.uid), Controller: difftest.Ptr(true)}}
 		case k == 7 && len(refs) > 0:
 			r := rapid.SampledFrom(refs).Draw(t, "notController")
 			p.OwnerReferences = []metav1.OwnerReference{{APIVersion: r.apiVersion, Kind: r.kind, Name: r.name, UID: types.UID(r.uid)}}
 		case len(refs) > 0:
 			r := rapid.SampledFrom(refs).Draw(t, "ref")
-			p.OwnerReferences = []metav1.OwnerReference{{APIVersion: r.apiVersion, Kind: r.kind, Name: r.name, UID: types.UID(r.uid), Controller: ptrTo(true)}}
+			p.OwnerReferences = []metav1.OwnerReference{{APIVersion: r.apiVersion, Kind: r.kind, Name: r.name, UID: types.UID(r.uid), Controller: difftest.Ptr(true)}}
 		}
 		pods = append(pods, p)
 	}
@@ -427,7 +424,7 @@ func TestPDBExpectedPodsDifferential(t *testing.T) {
 		c := rdPDBDrawExpected(t)
 		want := rdPDBExpectedUp(t, c.up)
 		var got rdPDBExpectedOut
-		if e := rdDecide(t, "pdb.ExpectedPods", nil, c.in, &got); e != nil {
+		if e := difftest.Decide(t, "pdb.ExpectedPods", nil, c.in, &got); e != nil {
 			if e.Kind == "Overflow" && e.Field == "controllers" && rdPDBScalesOverflow(c.up) {
 				counts["skipped: scales sum beyond int32 (divergence)"]++
 				return
@@ -435,7 +432,7 @@ func TestPDBExpectedPodsDifferential(t *testing.T) {
 			t.Fatalf("kubesem input error %+v; upstream %+v", e, want)
 		}
 		if !rdPDBSameExpected(got, want) {
-			t.Fatalf("kubesem %+v\nupstream %+v\ninput %s", got, want, rdJSON(t, c.in))
+			t.Fatalf("kubesem %+v\nupstream %+v\ninput %s", got, want, difftest.JSON(t, c.in))
 		}
 		switch {
 		case want.ScaleError != "":
@@ -446,10 +443,10 @@ func TestPDBExpectedPodsDifferential(t *testing.T) {
 			counts["counted"]++
 		}
 	})
-	rdCount(t, counts)
+	difftest.Count(t, counts)
 
 	n := 0
-	for _, v := range rdVectors(t, "pdb", "pdb.ExpectedPods") {
+	for _, v := range difftest.Vectors(t, "pdb", "pdb.ExpectedPods") {
 		if v.WantError != nil {
 			continue
 		}
@@ -474,7 +471,7 @@ func TestPDBExpectedPodsDifferential(t *testing.T) {
 		if err := json.Unmarshal(v.Want, &vw); err != nil {
 			t.Fatalf("%q: %v", v.Name, err)
 		}
-		for _, k := range rdWantKeys(t, v.Want) {
+		for _, k := range difftest.WantKeys(t, v.Want) {
 			ok := true
 			switch k {
 			case "expectedPods":
@@ -532,17 +529,17 @@ type rdPDBStaleUp struct {
 	defaultTimeout time.Duration
 }
 
-func rdNewPDBStaleUp(tb rdFataler) (*rdPDBStaleUp, func()) {
+func rdNewPDBStaleUp(tb difftest.Fataler) (*rdPDBStaleUp, func()) {
 	dc, stop := rdPDBNewController(tb, pdbUpIn{})
-	return &rdPDBStaleUp{dc, pdbField(dc, "stalePodDisruptionTimeout").Interface().(time.Duration)}, stop
+	return &rdPDBStaleUp{dc, difftest.DisruptionField(dc, "stalePodDisruptionTimeout").Interface().(time.Duration)}, stop
 }
 
 func (u *rdPDBStaleUp) stale(pod *v1.Pod, now time.Time, timeout time.Duration) (bool, time.Duration) {
-	pdbField(u.dc, "clock").Set(reflect.ValueOf(clocktesting.NewFakeClock(now)))
+	difftest.DisruptionField(u.dc, "clock").Set(reflect.ValueOf(clocktesting.NewFakeClock(now)))
 	if timeout <= 0 {
 		timeout = u.defaultTimeout
 	}
-	pdbField(u.dc, "stalePodDisruptionTimeout").Set(reflect.ValueOf(timeout))
+	difftest.DisruptionField(u.dc, "stalePodDisruptionTimeout").Set(reflect.ValueOf(timeout))
 	return rdPDBStale(u.dc, pod)
 }
 
@@ -610,7 +607,7 @@ func TestPDBStaleDisruptionTargetDifferential(t *testing.T) {
 			pod.Status.Conditions = append(pod.Status.Conditions, v1.PodCondition{Type: typ, Status: st, Reason: reason, LastTransitionTime: metav1.NewTime(ltt)})
 		}
 		// What the API server stores: the pod as JSON.
-		raw := rdJSON(t, pod)
+		raw := difftest.JSON(t, pod)
 		stored := &v1.Pod{}
 		if err := json.Unmarshal(raw, stored); err != nil {
 			t.Fatal(err)
@@ -621,7 +618,7 @@ func TestPDBStaleDisruptionTargetDifferential(t *testing.T) {
 		if opts != (pdb.Options{}) {
 			o = opts
 		}
-		if e := rdDecide(t, "pdb.StaleDisruptionTarget", o, map[string]any{"pod": json.RawMessage(raw), "now": now}, &got); e != nil {
+		if e := difftest.Decide(t, "pdb.StaleDisruptionTarget", o, map[string]any{"pod": json.RawMessage(raw), "now": now}, &got); e != nil {
 			t.Fatalf("kubesem input error %+v", e)
 		}
 		ga, err := time.ParseDuration(got.After)
@@ -640,10 +637,10 @@ func TestPDBStaleDisruptionTargetDifferential(t *testing.T) {
 			counts["stale, later"]++
 		}
 	})
-	rdCount(t, counts)
+	difftest.Count(t, counts)
 
 	n := 0
-	for _, v := range rdVectors(t, "pdb", "pdb.StaleDisruptionTarget") {
+	for _, v := range difftest.Vectors(t, "pdb", "pdb.StaleDisruptionTarget") {
 		var in struct {
 			Pod json.RawMessage `json:"pod"`
 			Now time.Time       `json:"now"`
@@ -662,8 +659,8 @@ func TestPDBStaleDisruptionTargetDifferential(t *testing.T) {
 			t.Fatalf("%q: %v", v.Name, err)
 		}
 		s, a := up.stale(pod, in.Now, opts.StalePodDisruptionTimeout)
-		want := rdJSON(t, rdPDBStaleOut{s, a.String()})
-		if !rdSameJSON(v.Want, want) {
+		want := difftest.JSON(t, rdPDBStaleOut{s, a.String()})
+		if !difftest.SameJSON(v.Want, want) {
 			t.Errorf("%q: want %s, upstream %s", v.Name, v.Want, want)
 		}
 		n++
@@ -675,6 +672,7 @@ func TestPDBStaleDisruptionTargetDifferential(t *testing.T) {
 // pdb.Validate
 
 var rdPDBKeys = []string{"app", "example.com/app", "-bad", "a/b/c", "", strings.Repeat("k", 63), strings.Repeat("k", 64), "UPPER", "a_b.c"}
+
 var rdPDBValues = []string{"web", "", "-bad", strings.Repeat("v", 63), strings.Repeat("v", 64), "a b", "A.b_c"}
 
 // rdPDBDrawValue draws an IntOrString around the limits of validation.
@@ -732,7 +730,7 @@ func rdPDBDrawBudget(t *rapid.T) *policyv1.PodDisruptionBudget {
 // rdPDBUpstreamErrors converts b (policy/v1, as a client sends it) to the
 // internal type as the API server does and validates it as its strategy
 // does on create.
-func rdPDBUpstreamErrors(t rdFataler, b *policyv1.PodDisruptionBudget) utilfield.ErrorList {
+func rdPDBUpstreamErrors(t difftest.Fataler, b *policyv1.PodDisruptionBudget) utilfield.ErrorList {
 	var internal policy.PodDisruptionBudget
 	in := b.DeepCopy()
 	legacyscheme.Scheme.Default(in)
@@ -770,16 +768,16 @@ func TestPDBValidationParity(t *testing.T) {
 		var got struct {
 			Valid bool `json:"valid"`
 		}
-		e := rdDecide(t, "pdb.Validate", nil, map[string]any{"budget": b}, &got)
+		e := difftest.Decide(t, "pdb.Validate", nil, map[string]any{"budget": b}, &got)
 		if e == nil && !got.Valid {
 			t.Fatalf("kubesem answered neither valid nor an error")
 		}
-		verdict(t, string(rdJSON(t, b.Spec)), rdStripBudget(e).asFieldError(), uerrs, none, counts)
+		difftest.Verdict(t, string(difftest.JSON(t, b.Spec)), rdStripBudget(e).AsFieldError(), uerrs, none, counts)
 	})
-	rdCount(t, counts)
+	difftest.Count(t, counts)
 
 	n := 0
-	for _, v := range rdVectors(t, "pdb", "pdb.Validate") {
+	for _, v := range difftest.Vectors(t, "pdb", "pdb.Validate") {
 		var in struct {
 			Budget *policyv1.PodDisruptionBudget `json:"budget"`
 		}
@@ -789,11 +787,11 @@ func TestPDBValidationParity(t *testing.T) {
 		paths := rdPaths(rdPDBUpstreamErrors(t, in.Budget))
 		switch {
 		case v.WantError == nil:
-			if len(paths) > 0 || !rdSameJSON(v.Want, json.RawMessage(`{"valid":true}`)) {
+			if len(paths) > 0 || !difftest.SameJSON(v.Want, json.RawMessage(`{"valid":true}`)) {
 				t.Errorf("%q: want %s; upstream rejects at %q", v.Name, v.Want, paths)
 			}
 		default:
-			var we rdInputError
+			var we difftest.InputError
 			if err := json.Unmarshal(v.WantError, &we); err != nil {
 				t.Fatalf("%q: %v", v.Name, err)
 			}
@@ -808,7 +806,7 @@ func TestPDBValidationParity(t *testing.T) {
 
 // rdStripBudget states a decision's error path in the budget's own terms
 // (the decision reports it under "budget.").
-func rdStripBudget(e *rdInputError) *rdInputError {
+func rdStripBudget(e *difftest.InputError) *difftest.InputError {
 	if e == nil {
 		return nil
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/pdb"
 	"github.com/kubesem/kubesem/podstatus"
@@ -192,7 +192,7 @@ func pdbCompareWrites(p pdb.Plan, b *pdb.PodDisruptionBudget, pods []*podstatus.
 	if err != nil {
 		return fmt.Errorf("Writes: %v", err)
 	}
-	keys, err := writeKeysOfActions(up.actions)
+	keys, err := difftest.WriteKeysOfActions(up.actions)
 	if err != nil {
 		return err
 	}
@@ -207,7 +207,7 @@ func pdbCompareWrites(p pdb.Plan, b *pdb.PodDisruptionBudget, pods []*podstatus.
 	slices.Sort(resets)
 	var got []string
 	for _, w := range ws {
-		got = append(got, writeKeyOf(w).String())
+		got = append(got, difftest.WriteKeyOf(w).String())
 	}
 	if want := append(budget, resets...); !slices.Equal(got, want) {
 		return fmt.Errorf("writes %q, upstream %q", got, want)
@@ -253,32 +253,12 @@ func pdbStripDivergent(p *pdb.Plan) {
 	}
 }
 
-func pdbCanonical(v any) json.RawMessage {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(err)
-	}
-	return bytes.TrimSpace(b.Bytes())
-}
-
-func pdbCanonicalRaw(raw json.RawMessage) json.RawMessage {
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
-		panic(err)
-	}
-	return pdbCanonical(v)
-}
-
 // pdbVecFiles are the files holding pdb.Step vectors.
 var pdbVecFiles = []string{"step.json", "two_controllers.json"}
 
 func pdbReadVecs(t *testing.T, file string) []pdbVecFile {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "pdb", file))
+	data, err := os.ReadFile(difftest.Repo("testdata", "pdb", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,12 +302,12 @@ func TestPDBStepVectorsUpstream(t *testing.T) {
 				continue
 			}
 			if write {
-				if !bytes.Equal(pdbCanonicalRaw(v.Want), pdbCanonicalRaw(want)) {
+				if !bytes.Equal(difftest.CanonicalRaw(v.Want), difftest.CanonicalRaw(want)) {
 					vs[i].Want, changed = want, true
 				}
 				continue
 			}
-			if got := pdbCanonicalRaw(v.Want); !bytes.Equal(got, pdbCanonicalRaw(want)) {
+			if got := difftest.CanonicalRaw(v.Want); !bytes.Equal(got, difftest.CanonicalRaw(want)) {
 				t.Errorf("%s %q: want is not upstream's Plan\nvector:   %s\nupstream: %s", file, v.Name, got, want)
 				continue
 			}
@@ -350,7 +330,7 @@ func TestPDBStepVectorsUpstream(t *testing.T) {
 			if err := enc.Encode(vs); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(filepath.Join("..", "..", "testdata", "pdb", file), b.Bytes(), 0o644); err != nil {
+			if err := os.WriteFile(difftest.Repo("testdata", "pdb", file), b.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			t.Logf("wrote %s", file)

@@ -15,6 +15,7 @@ import (
 	"k8s.io/klog/v2"
 	upodgc "k8s.io/kubernetes/pkg/controller/podgc"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podgc"
 	"github.com/kubesem/kubesem/podstatus"
@@ -35,7 +36,7 @@ func gcBenchCluster() ([]*podstatus.Pod, []*gcNode) {
 	for i := range pods {
 		p := &podstatus.Pod{}
 		p.Name, p.Namespace, p.UID = "pod-"+strconv.Itoa(i), "default", "uid-"+strconv.Itoa(i)
-		p.CreationTimestamp = psBase.Add(time.Duration(i%5000) * time.Second)
+		p.CreationTimestamp = difftest.PodT0.Add(time.Duration(i%5000) * time.Second)
 		p.Spec.NodeName = "node-" + strconv.Itoa(i%51)
 		p.Status.Phase = podstatus.Running
 		if i%4 != 0 {
@@ -51,7 +52,7 @@ func BenchmarkPodGCPass(b *testing.B) {
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			plan, err := podgc.Step(pods, gcListed(nodes), gcUnlisted(nodes), podgc.Memory{}, psBase, podgc.Options{Quarantine: -time.Nanosecond})
+			plan, err := podgc.Step(pods, gcListed(nodes), gcUnlisted(nodes), podgc.Memory{}, difftest.PodT0, podgc.Options{Quarantine: -time.Nanosecond})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -90,9 +91,9 @@ func BenchmarkPodGCPass(b *testing.B) {
 				_ = nodeInf.Informer().GetStore().Add(n)
 			}
 			b.StartTimer()
-			gcPass(gcc, ctx)
+			difftest.PodGCPass(gcc, ctx)
 			b.StopTimer()
-			upStop(cancel, gcc)
+			difftest.Stop(cancel, gcc)
 			b.StartTimer()
 		}
 	})

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	_ "unsafe" // go:linkname to the pod GC controller's gc pass
 
 	"github.com/go-logr/logr"
 	"pgregory.net/rapid"
@@ -22,14 +21,12 @@ import (
 	"k8s.io/klog/v2"
 	upodgc "k8s.io/kubernetes/pkg/controller/podgc"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podgc"
 	"github.com/kubesem/kubesem/podstatus"
 )
-
-//go:linkname gcPass k8s.io/kubernetes/pkg/controller/podgc.(*PodGCController).gc
-func gcPass(gcc *upodgc.PodGCController, ctx context.Context)
 
 var gcNodes = []string{"n1", "n2", "n3", "n4"}
 
@@ -64,9 +61,9 @@ func gcState(t *rapid.T) ([]*podstatus.Pod, []*gcNode, int) {
 		p.Name = "p" + strconv.Itoa(rapid.IntRange(0, 3).Draw(t, "nameDup")) + "-" + strconv.Itoa(i)
 		p.Namespace = rapid.SampledFrom([]string{"default", "other"}).Draw(t, "ns")
 		p.UID = "uid-" + strconv.Itoa(i)
-		p.CreationTimestamp = psBase.Add(time.Duration(rapid.IntRange(0, 4).Draw(t, "created")) * time.Hour)
+		p.CreationTimestamp = difftest.PodT0.Add(time.Duration(rapid.IntRange(0, 4).Draw(t, "created")) * time.Hour)
 		if rapid.Bool().Draw(t, "deleting") {
-			ts := psBase
+			ts := difftest.PodT0
 			p.DeletionTimestamp = &ts
 		}
 		p.Spec.NodeName = rapid.SampledFrom(append([]string{""}, gcNodes...)).Draw(t, "node")
@@ -123,7 +120,7 @@ func gcUpstream(t *rapid.T, pods []*podstatus.Pod, nodes []*gcNode, threshold in
 	podInf, nodeInf := factory.Core().V1().Pods(), factory.Core().V1().Nodes()
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
 	gcc := upodgc.NewPodGCInternal(ctx, client, podInf, nodeInf, threshold, time.Hour, -time.Nanosecond)
-	defer upStop(cancel, gcc)
+	defer difftest.Stop(cancel, gcc)
 	for _, p := range vpods {
 		if err := podInf.Informer().GetStore().Add(p); err != nil {
 			t.Fatal(err)
@@ -135,9 +132,9 @@ func gcUpstream(t *rapid.T, pods []*podstatus.Pod, nodes []*gcNode, threshold in
 		}
 	}
 	client.ClearActions()
-	gcPass(gcc, ctx)
+	difftest.PodGCPass(gcc, ctx)
 	r := gcResult{map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string][]string{}}
-	keys, err := writeKeysOfActions(client.Actions())
+	keys, err := difftest.WriteKeysOfActions(client.Actions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +179,7 @@ func TestPodGCStepDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		pods, nodes, threshold := gcState(t)
 		want := gcUpstream(t, pods, nodes, threshold)
-		plan, err := podgc.Step(pods, gcListed(nodes), gcUnlisted(nodes), podgc.Memory{}, psBase, podgc.Options{TerminatedPodThreshold: &threshold, Quarantine: -time.Nanosecond})
+		plan, err := podgc.Step(pods, gcListed(nodes), gcUnlisted(nodes), podgc.Memory{}, difftest.PodT0, podgc.Options{TerminatedPodThreshold: &threshold, Quarantine: -time.Nanosecond})
 		if err != nil {
 			t.Fatalf("Step: %v", err)
 		}
@@ -192,7 +189,7 @@ func TestPodGCStepDifferential(t *testing.T) {
 			t.Fatalf("Writes: %v", err)
 		}
 		for _, w := range ws {
-			got.writes[w.Namespace+"/"+w.Name] = append(got.writes[w.Namespace+"/"+w.Name], writeKeyOf(w).String())
+			got.writes[w.Namespace+"/"+w.Name] = append(got.writes[w.Namespace+"/"+w.Name], difftest.WriteKeyOf(w).String())
 		}
 		if !reflect.DeepEqual(got.writes, want.writes) {
 			t.Fatalf("writes %v, controller %v", got.writes, want.writes)

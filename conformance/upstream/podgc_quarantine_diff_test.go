@@ -22,6 +22,7 @@ import (
 	upodgc "k8s.io/kubernetes/pkg/controller/podgc"
 	testingclock "k8s.io/utils/clock/testing"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/podgc"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -79,7 +80,7 @@ func TestPodGCQuarantineDifferential(t *testing.T) {
 		ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
 		defer cancel()
 		gcc := upodgc.NewPodGC(ctx, client, podInf, nodeInf, threshold) // upstream's own quarantine time
-		clock := testingclock.NewFakeClock(psBase)
+		clock := testingclock.NewFakeClock(difftest.PodT0)
 		q := gcSetQueue(gcc, clock)
 		defer q.ShutDown()
 		for _, u := range vpods {
@@ -113,7 +114,7 @@ func TestPodGCQuarantineDifferential(t *testing.T) {
 			return out
 		}
 		mem := podgc.Memory{}
-		now := psBase
+		now := difftest.PodT0
 		live := append([]*podstatus.Pod(nil), pods...)
 		for pass := range 3 {
 			if pass > 0 {
@@ -141,7 +142,7 @@ func TestPodGCQuarantineDifferential(t *testing.T) {
 				time.Sleep(50 * time.Microsecond)
 			}
 			client.ClearActions()
-			gcPass(gcc, ctx)
+			difftest.PodGCPass(gcc, ctx)
 			want := map[string]bool{}
 			for _, a := range client.Actions() {
 				if a.GetVerb() == "delete" && a.GetResource().Resource == "pods" {
@@ -154,11 +155,11 @@ func TestPodGCQuarantineDifferential(t *testing.T) {
 				got[d.Namespace+"/"+d.Name] = true
 			}
 			if len(got) != len(want) {
-				t.Fatalf("pass %d at +%v: Step deletes %v, controller %v (memory %+v)", pass, now.Sub(psBase), got, want, mem)
+				t.Fatalf("pass %d at +%v: Step deletes %v, controller %v (memory %+v)", pass, now.Sub(difftest.PodT0), got, want, mem)
 			}
 			for k := range want {
 				if !got[k] {
-					t.Fatalf("pass %d at +%v: Step deletes %v, controller %v (memory %+v)", pass, now.Sub(psBase), got, want, mem)
+					t.Fatalf("pass %d at +%v: Step deletes %v, controller %v (memory %+v)", pass, now.Sub(difftest.PodT0), got, want, mem)
 				}
 			}
 			mem = plan.Memory

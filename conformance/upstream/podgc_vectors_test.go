@@ -29,6 +29,7 @@ import (
 	upodgc "k8s.io/kubernetes/pkg/controller/podgc"
 	testingclock "k8s.io/utils/clock/testing"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podgc"
 	"github.com/kubesem/kubesem/podstatus"
@@ -71,7 +72,7 @@ type gcUpStep struct {
 	patched []*v1.Pod
 	// writes are the step's requests, save those on pods an earlier step
 	// deleted (which fail upstream)
-	writes []writeKey
+	writes []difftest.WriteKey
 }
 
 // TestPodGCVectorsUpstream replays every podgc.Step vector through the
@@ -108,7 +109,7 @@ type gcUpStep struct {
 // replay fixes from upstream alone (events: [], from gcHasRecorder) into
 // testdata/podgc/step.json, and checks nothing else.
 func TestPodGCVectorsUpstream(t *testing.T) {
-	const file = "../../testdata/podgc/step.json"
+	file := difftest.Repo("testdata/podgc/step.json")
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -271,7 +272,7 @@ func gcReplayVector(t *testing.T, pods []*v1.Pod, kpods []*podstatus.Pod, nodes 
 		patched = nil
 		f()
 		s := gcUpStep{reason: reason, patched: patched}
-		ws, err := writeKeysOfActions(client.Actions())
+		ws, err := difftest.WriteKeysOfActions(client.Actions())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -332,7 +333,7 @@ func gcReplayVector(t *testing.T, pods []*v1.Pod, kpods []*podstatus.Pod, nodes 
 		for _, p := range s.deleted {
 			up = append(up, p.Namespace+"/"+p.Name+"/"+string(p.UID))
 		}
-		if !gcSameSet(got, up) {
+		if !difftest.SameSet(got, up) {
 			return fmt.Errorf("%s deletes %v, upstream %v", s.reason, got, up)
 		}
 		if s.reason == podgc.ReasonTerminated || s.reason == podgc.ReasonTerminatingOutOfService {
@@ -396,7 +397,7 @@ func gcSameWrites(p podgc.Plan, kpods []*podstatus.Pod, steps []gcUpStep) error 
 			mine = append(mine, ws[at])
 			at++
 		}
-		group := func(keys []writeKey) (map[string][]string, error) {
+		group := func(keys []difftest.WriteKey) (map[string][]string, error) {
 			g := map[string][]string{}
 			last := ""
 			for _, k := range keys {
@@ -409,9 +410,9 @@ func gcSameWrites(p podgc.Plan, kpods []*podstatus.Pod, steps []gcUpStep) error 
 			}
 			return g, nil
 		}
-		var keys []writeKey
+		var keys []difftest.WriteKey
 		for _, w := range mine {
-			keys = append(keys, writeKeyOf(w))
+			keys = append(keys, difftest.WriteKeyOf(w))
 		}
 		got, err := group(keys)
 		if err != nil {
@@ -664,17 +665,10 @@ func gcProbeQueue(q workqueue.TypedDelayingInterface[string], clock *testingcloc
 		up = append(up, item)
 		q.Done(item)
 	}
-	if !gcSameSet(names, up) {
+	if !difftest.SameSet(names, up) {
 		return fmt.Errorf("memory %+v: upstream queues %v", want, up)
 	}
 	return nil
-}
-
-func gcSameSet(a, b []string) bool {
-	a, b = slices.Clone(a), slices.Clone(b)
-	slices.Sort(a)
-	slices.Sort(b)
-	return slices.Equal(a, b)
 }
 
 // gcSetDuration sets a duration field of the controller.

@@ -13,6 +13,7 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet/kuberuntime"
 	testingclock "k8s.io/utils/clock/testing"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -53,13 +54,13 @@ func TestPodStatusBackoffDifferential(t *testing.T) {
 			o.MaxContainerRestartPeriod = time.Duration(rapid.IntRange(1, 300).Draw(t, "maxS")) * time.Second
 		}
 		initial, max := upstreamBounds(o)
-		clock := testingclock.NewFakeClock(psBase)
+		clock := testingclock.NewFakeClock(difftest.PodT0)
 		bo := flowcontrol.NewFakeBackOff(initial, max, clock)
 		bo.HasExpiredFunc = func(eventTime, lastUpdate time.Time, _ time.Duration) bool {
 			return eventTime.Sub(lastUpdate) > 600*time.Second
 		}
 		var entry *podstatus.BackoffEntry
-		now := psBase
+		now := difftest.PodT0
 		for i := range rapid.IntRange(1, 12).Draw(t, "exits") {
 			// The container exits, then the kubelet looks at it.
 			now = now.Add(time.Duration(rapid.IntRange(0, 900_000).Draw(t, "runMs")) * time.Millisecond)

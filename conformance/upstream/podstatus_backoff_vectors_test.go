@@ -18,6 +18,7 @@ import (
 
 	"github.com/kubesem/kubesem"
 	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 )
 
 //go:linkname psNewCrashLoopBackOff k8s.io/kubernetes/pkg/kubelet.newCrashLoopBackOff
@@ -94,7 +95,7 @@ func TestPodStatusCrashLoopVectorsUpstream(t *testing.T) {
 				if err := json.Unmarshal(v.Input, &in); err != nil {
 					t.Fatal(err)
 				}
-				clock := testingclock.NewFakeClock(psBase)
+				clock := testingclock.NewFakeClock(difftest.PodT0)
 				bo := flowcontrol.NewFakeBackOff(initial, max, clock)
 				delays := []string{}
 				for range in.N {

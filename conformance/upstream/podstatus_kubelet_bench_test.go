@@ -8,6 +8,7 @@ import (
 	"k8s.io/klog/v2"
 	kubestatus "k8s.io/kubernetes/pkg/kubelet/status"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -23,17 +24,17 @@ func psBenchPod() (*podstatus.Pod, *v1.Pod) {
 	p.Spec.Containers = []podstatus.Container{{Name: "app"}, {Name: "log"}, {Name: "metrics"}}
 	p.Spec.ReadinessGates = []podstatus.ReadinessGate{{ConditionType: "example.com/gate"}}
 	p.Status.Phase = podstatus.Running
-	p.Status.Conditions = []podstatus.Condition{{Type: "example.com/gate", Status: "True", LastTransitionTime: psBase},
-		{Type: podstatus.Ready, Status: "False", LastTransitionTime: psBase}, {Type: podstatus.ContainersReady, Status: "False", LastTransitionTime: psBase},
-		{Type: podstatus.Initialized, Status: "True", LastTransitionTime: psBase}, {Type: podstatus.PodScheduled, Status: "True", LastTransitionTime: psBase}}
+	p.Status.Conditions = []podstatus.Condition{{Type: "example.com/gate", Status: "True", LastTransitionTime: difftest.PodT0},
+		{Type: podstatus.Ready, Status: "False", LastTransitionTime: difftest.PodT0}, {Type: podstatus.ContainersReady, Status: "False", LastTransitionTime: difftest.PodT0},
+		{Type: podstatus.Initialized, Status: "True", LastTransitionTime: difftest.PodT0}, {Type: podstatus.PodScheduled, Status: "True", LastTransitionTime: difftest.PodT0}}
 	p.Status.InitContainerStatuses = []podstatus.ContainerStatus{
 		{Name: "init-a", Ready: true, State: podstatus.ContainerState{Terminated: &podstatus.StateTerminated{ExitCode: 0}}},
 		{Name: "init-b", Ready: true, State: podstatus.ContainerState{Terminated: &podstatus.StateTerminated{ExitCode: 0}}},
-		{Name: "proxy", Ready: true, Started: &started, State: podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: psBase}}},
+		{Name: "proxy", Ready: true, Started: &started, State: podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: difftest.PodT0}}},
 	}
 	p.Status.ContainerStatuses = []podstatus.ContainerStatus{
-		{Name: "app", Ready: true, State: podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: psBase}}},
-		{Name: "log", Ready: true, State: podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: psBase}}},
+		{Name: "app", Ready: true, State: podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: difftest.PodT0}}},
+		{Name: "log", Ready: true, State: podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: difftest.PodT0}}},
 		{Name: "metrics", State: podstatus.ContainerState{Waiting: &podstatus.StateWaiting{Reason: "CrashLoopBackOff"}},
 			LastTerminationState: podstatus.ContainerState{Terminated: &podstatus.StateTerminated{ExitCode: 1}}},
 	}
@@ -90,7 +91,7 @@ func BenchmarkPodStatusGenerate(b *testing.B) {
 	p, u := psBenchPod()
 	initialized := true
 	obs := podstatus.Observed{Initialized: &initialized}
-	now := psBase.Add(time.Minute)
+	now := difftest.PodT0.Add(time.Minute)
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -117,9 +118,9 @@ func psBenchRestartAll() (*podstatus.Pod, *v1.Pod, []podstatus.RuntimeContainer)
 		RestartPolicyRules: []podstatus.RestartRule{{Action: podstatus.ActionRestartAllContainers, ExitCodes: &podstatus.ExitCodesMatcher{Operator: podstatus.ExitCodesIn, Values: []int32{42}}}}}}
 	p.Status.Phase = podstatus.Running
 	p.Status.ContainerStatuses = []podstatus.ContainerStatus{
-		{Name: "app", Ready: true, State: podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: psBase}}},
-		{Name: "log", Ready: true, State: podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: psBase}}},
-		{Name: "trigger", State: podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: psBase}}},
+		{Name: "app", Ready: true, State: podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: difftest.PodT0}}},
+		{Name: "log", Ready: true, State: podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: difftest.PodT0}}},
+		{Name: "trigger", State: podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: difftest.PodT0}}},
 	}
 	rs := []podstatus.RuntimeContainer{{Name: "init", State: podstatus.RuntimeExited}, {Name: "app", State: podstatus.RuntimeRunning},
 		{Name: "log", State: podstatus.RuntimeRunning}, {Name: "trigger", State: podstatus.RuntimeExited, ExitCode: 42}}

@@ -21,6 +21,7 @@ import (
 	kubestatus "k8s.io/kubernetes/pkg/kubelet/status"
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -30,8 +31,6 @@ func psGetPhase(logger klog.Logger, pod *v1.Pod, info []v1.ContainerStatus, podI
 
 //go:linkname psUpdateLTT k8s.io/kubernetes/pkg/kubelet/status.updateLastTransitionTime
 func psUpdateLTT(status, oldStatus *v1.PodStatus, conditionType v1.PodConditionType)
-
-var psBase = time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
 
 // psNames are few, so that statuses, specs and readiness gates collide.
 var psNames = []string{"a", "b", "c", "d"}
@@ -76,7 +75,7 @@ func psStatus(t *rapid.T, label, name string) podstatus.ContainerStatus {
 	switch rapid.IntRange(0, 4).Draw(t, label+"State") {
 	case 0: // no state
 	case 1:
-		cs.State.Running = &podstatus.StateRunning{StartedAt: psBase}
+		cs.State.Running = &podstatus.StateRunning{StartedAt: difftest.PodT0}
 	case 2:
 		cs.State.Terminated = psTerminated(t, label+"T")
 	default:
@@ -142,7 +141,7 @@ func psPod(t *rapid.T) *podstatus.Pod {
 		p.Status.Conditions = append(p.Status.Conditions, podstatus.Condition{
 			Type:               rapid.SampledFrom(types).Draw(t, "condType"),
 			Status:             rapid.SampledFrom([]meta.ConditionStatus{meta.ConditionTrue, meta.ConditionFalse, meta.ConditionUnknown, ""}).Draw(t, "condStatus"),
-			LastTransitionTime: psBase.Add(-time.Duration(rapid.IntRange(0, 100).Draw(t, "condAge")) * time.Second),
+			LastTransitionTime: difftest.PodT0.Add(-time.Duration(rapid.IntRange(0, 100).Draw(t, "condAge")) * time.Second),
 			Reason:             rapid.SampledFrom([]string{"", "Because"}).Draw(t, "condReason"),
 		})
 	}
@@ -378,7 +377,7 @@ func psCheckGenerate(t *rapid.T, opts podstatus.Options) {
 	init := rapid.Bool().Draw(t, "initialized")
 	obs.Initialized = &init
 	obs.Runtime = psRuntimeDraw(t, p)
-	now := psBase.Add(time.Duration(rapid.IntRange(0, 100).Draw(t, "now")) * time.Second)
+	now := difftest.PodT0.Add(time.Duration(rapid.IntRange(0, 100).Draw(t, "now")) * time.Second)
 	want := psUpstreamGenerate(psToV1(p), obs, now)
 	got := podstatus.Generate(p, obs, now, opts)
 	if d := cmp.Diff(want, got); d != "" {

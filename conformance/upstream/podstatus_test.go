@@ -2,8 +2,6 @@ package upstream_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -18,6 +16,7 @@ import (
 	"k8s.io/kubernetes/pkg/controller"
 	testingclock "k8s.io/utils/clock/testing"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
@@ -97,7 +96,7 @@ func fdMinReady(t *rapid.T) int32 {
 }
 
 // fdToV1 converts a kubesem pod to the upstream API type, field by field.
-func fdToV1(p *podstatus.Pod) *v1.Pod { return must(k8s.ToPod(p)) }
+func fdToV1(p *podstatus.Pod) *v1.Pod { return difftest.Must(k8s.ToPod(p)) }
 
 // fdCheckAvailable: IsReady and IsAvailable agree with IsPodReady and
 // IsPodAvailable for any pod, minReadySeconds (negative included) and now.
@@ -210,46 +209,6 @@ func fdCheckMaxRestarts(t *rapid.T) {
 
 func TestPodstatusMaxRestartsDifferential(t *testing.T) { rapid.Check(t, fdCheckMaxRestarts) }
 
-// fdVector is a conformance vector as stored in testdata.
-type fdVector struct {
-	Decision  string          `json:"decision"`
-	Options   json.RawMessage `json:"options"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	Want      json.RawMessage `json:"want"`
-	WantError *struct {
-		Field string `json:"field"`
-		Kind  string `json:"kind"`
-	} `json:"wantError"`
-}
-
-// fdVectors reads testdata/<pkg>/*.json.
-func fdVectors(t *testing.T, pkg string) []fdVector {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", pkg, "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no vectors for %s: %v", pkg, err)
-	}
-	var all []fdVector
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var vs []fdVector
-		fdDecode(t, b, &vs)
-		all = append(all, vs...)
-	}
-	return all
-}
-
-func fdDecode(t *testing.T, raw []byte, v any) {
-	t.Helper()
-	if err := json.Unmarshal(raw, v); err != nil {
-		t.Fatalf("decoding %s: %v", raw, err)
-	}
-}
-
 // psReplayedElsewhere names the podstatus decisions whose vectors are not
 // replayed by TestPodstatusVectorsUpstream, and the test that checks them
 // against v1.36.3 instead ("" when none does).
@@ -279,7 +238,7 @@ var psReplayedElsewhere = map[string]string{
 // upstream v1.Pods and checks that upstream's functions give the vector's
 // expected output: the expectations are upstream's answers.
 func TestPodstatusVectorsUpstream(t *testing.T) {
-	for _, v := range fdVectors(t, "podstatus") {
+	for _, v := range difftest.FoundationVectors(t, "podstatus") {
 		var in struct {
 			Pod               *v1.Pod    `json:"pod"`
 			Pods              []*v1.Pod  `json:"pods"`
@@ -294,7 +253,7 @@ func TestPodstatusVectorsUpstream(t *testing.T) {
 		if _, ok := psReplayedElsewhere[v.Decision]; ok {
 			continue
 		}
-		fdDecode(t, v.Input, &in)
+		difftest.DecodeJSON(t, v.Input, &in)
 		if v.WantError != nil {
 			// Input API validation rejects (a negative minReadySeconds):
 			// upstream's helpers compute something, kubesem answers the
@@ -351,8 +310,8 @@ func TestPodstatusVectorsUpstream(t *testing.T) {
 		}
 		gotJSON, _ := json.Marshal(got)
 		var g, w any
-		fdDecode(t, gotJSON, &g)
-		fdDecode(t, v.Want, &w)
+		difftest.DecodeJSON(t, gotJSON, &g)
+		difftest.DecodeJSON(t, v.Want, &w)
 		if !fdSubset(w, g) {
 			t.Errorf("%s (%s): upstream %s; vector wants %s", v.Name, v.Decision, gotJSON, v.Want)
 		}
@@ -383,13 +342,13 @@ func fdSubset(want, got any) bool {
 // fdCheckActiveOrder checks a podstatus.RankActive vector against upstream's
 // ActivePods.Less: every pod of the wanted order precedes the pods after it
 // unless both are in one tie group, where neither precedes the other.
-func fdCheckActiveOrder(t *testing.T, v fdVector, pods []*v1.Pod) {
+func fdCheckActiveOrder(t *testing.T, v difftest.FoundationVector, pods []*v1.Pod) {
 	t.Helper()
 	var want struct {
 		Order []string   `json:"order"`
 		Ties  [][]string `json:"ties"`
 	}
-	fdDecode(t, v.Want, &want)
+	difftest.DecodeJSON(t, v.Want, &want)
 	byName := map[string]int{}
 	for i, p := range pods {
 		byName[p.Name] = i

@@ -7,6 +7,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
@@ -76,7 +77,7 @@ func repPod(t *rapid.T, label, uid string, now time.Time) *podstatus.Pod {
 }
 
 // repV1Pod is the adapter's pod.
-func repV1Pod(p *podstatus.Pod) *v1.Pod { return must(k8s.ToPod(p)) }
+func repV1Pod(p *podstatus.Pod) *v1.Pod { return difftest.Must(k8s.ToPod(p)) }
 
 func repV1Pods(ps []*podstatus.Pod) []*v1.Pod {
 	out := make([]*v1.Pod, len(ps))

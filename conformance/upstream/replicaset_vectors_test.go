@@ -1,13 +1,11 @@
 package upstream_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -39,15 +37,12 @@ import (
 
 	"github.com/kubesem/kubesem"
 	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 )
-
-// writeVectors is the environment variable that lets the replay tests fill
-// the Plan keys a vector's want leaves out with upstream's answer.
-const writeVectors = "KUBESEM_WRITE_VECTORS"
 
 // repVectorInput is a replicaset.Step vector's input in upstream types.
 type repVectorInput struct {
@@ -145,15 +140,15 @@ func TestReplicaSetStepVectorsUpstream(t *testing.T) {
 			t.Errorf("%s (%s): upstream differs: %s\nupstream: %s", v.Name, v.Source, why, gb)
 		}
 		fill := map[string]any{}
-		if merged, ok := completeObject(want["status"], got["status"]); ok {
+		if merged, ok := difftest.CompleteObject(want["status"], got["status"]); ok {
 			fill["status"] = merged
 		}
-		for _, k := range optionalKeys(planKeysOf(reflect.TypeFor[replicaset.Plan]())) {
+		for _, k := range difftest.OptionalKeys(difftest.PlanKeysOf(reflect.TypeFor[replicaset.Plan]())) {
 			if l, ok := got[k].([]map[string]any); ok && len(l) > 0 && want[k] == nil {
 				fill[k] = l
 			}
 		}
-		for _, k := range requiredKeys(planKeysOf(reflect.TypeFor[replicaset.Plan]())) {
+		for _, k := range difftest.RequiredKeys(difftest.PlanKeysOf(reflect.TypeFor[replicaset.Plan]())) {
 			if _, ok := want[k]; ok {
 				continue
 			}
@@ -177,9 +172,9 @@ func TestReplicaSetStepVectorsUpstream(t *testing.T) {
 		t.Fatalf("replayed %d replicaset.Step vectors; want every one with a want (>= 15)", n)
 	}
 	t.Logf("%d replicaset.Step vectors replayed against upstream; %d leave out Plan keys", n, len(fills))
-	if os.Getenv(writeVectors) == "1" && len(fills) > 0 && !t.Failed() {
-		writeFills(t, filepath.Join("..", "..", "testdata", "replicaset", "step.json"), "replicaset.Step", fills,
-			planKeysOf(reflect.TypeFor[replicaset.Plan]()), map[string][]string{"status": planKeysOf(reflect.TypeFor[replicaset.Status]())},
+	if os.Getenv(difftest.WriteVectorsEnv) == "1" && len(fills) > 0 && !t.Failed() {
+		difftest.WriteFills(t, difftest.Repo("testdata", "replicaset", "step.json"), "replicaset.Step", fills,
+			difftest.PlanKeysOf(reflect.TypeFor[replicaset.Plan]()), map[string][]string{"status": difftest.PlanKeysOf(reflect.TypeFor[replicaset.Status]())},
 			"TestReplicaSetStepVectorsUpstream")
 	}
 }
@@ -190,26 +185,6 @@ func TestReplicaSetStepVectorsUpstream(t *testing.T) {
 //
 //go:linkname repSyncReplicaSet k8s.io/kubernetes/pkg/controller/replicaset.(*ReplicaSetController).syncReplicaSet
 func repSyncReplicaSet(rsc *upstreamrs.ReplicaSetController, ctx context.Context, key string) error
-
-// repRecorder is a rate-limited queue that records what a sync puts in it.
-type repRecorder struct {
-	workqueue.TypedRateLimitingInterface[string]
-	after       []time.Duration
-	rateLimited int
-	added       int
-}
-
-func (q *repRecorder) Add(string)                         { q.added++ }
-func (q *repRecorder) AddAfter(_ string, d time.Duration) { q.after = append(q.after, d) }
-func (q *repRecorder) AddRateLimited(string)              { q.rateLimited++ }
-func (q *repRecorder) Forget(string)                      {}
-func (q *repRecorder) NumRequeues(string) int             { return 0 }
-func (q *repRecorder) ShutDownWithDrain()                 {}
-func (q *repRecorder) Done(string)                        {}
-func (q *repRecorder) ShuttingDown() bool                 { return false }
-func (q *repRecorder) Len() int                           { return 0 }
-func (q *repRecorder) ShutDown()                          {}
-func (q *repRecorder) Get() (string, bool)                { return "", true }
 
 // repSetField sets the unexported field name of the struct obj points to.
 func repSetField(obj any, name string, v any) {
@@ -278,7 +253,7 @@ func repReplayFull(t *testing.T, in *repVectorInput) (map[string]any, []string, 
 				return nil, false
 			}
 			s := o.Status
-			return repStatus(apps.ReplicaSetStatus{Replicas: s.Replicas, FullyLabeledReplicas: s.FullyLabeledReplicas, ReadyReplicas: s.ReadyReplicas,
+			return difftest.ReplicaSetStatus(apps.ReplicaSetStatus{Replicas: s.Replicas, FullyLabeledReplicas: s.FullyLabeledReplicas, ReadyReplicas: s.ReadyReplicas,
 				AvailableReplicas: s.AvailableReplicas, ObservedGeneration: s.ObservedGeneration, Conditions: repRCConditions(s.Conditions)}), true
 		}
 	} else {
@@ -322,7 +297,7 @@ func repReplayFull(t *testing.T, in *repVectorInput) (map[string]any, []string, 
 			if !ok {
 				return nil, false
 			}
-			return repStatus(o.Status), true
+			return difftest.ReplicaSetStatus(o.Status), true
 		}
 	}
 	if in.burst > 0 {
@@ -344,8 +319,8 @@ func repReplayFull(t *testing.T, in *repVectorInput) (map[string]any, []string, 
 		created = append(created, pod)
 		return true, pod, nil
 	})
-	q := &repRecorder{}
-	upStop(rsc) // its queue is replaced below and its broadcaster unused (the pod control records)
+	q := &difftest.QueueRecorder{}
+	difftest.Stop(rsc) // its queue is replaced below and its broadcaster unused (the pod control records)
 	repSetField(rsc, "podControl", controller.PodControlInterface(pc))
 	repSetField(rsc, "queue", workqueue.TypedRateLimitingInterface[string](q))
 	clk := clocktesting.NewFakeClock(in.Now)
@@ -460,7 +435,7 @@ func repReplayFull(t *testing.T, in *repVectorInput) (map[string]any, []string, 
 	deleted := slices.Clone(deletedNames)
 	slices.Sort(deleted)
 
-	out["status"], out["updateStatus"] = repStatus(rs.Status), false
+	out["status"], out["updateStatus"] = difftest.ReplicaSetStatus(rs.Status), false
 	if rc {
 		out["status"].(map[string]any)["terminatingReplicas"] = nil
 	}
@@ -480,15 +455,15 @@ func repReplayFull(t *testing.T, in *repVectorInput) (map[string]any, []string, 
 			active = append(active, p)
 		}
 	}
-	for _, d := range q.after {
+	for _, d := range q.After {
 		reason := replicaset.ReasonMinReadySeconds
 		if controller.FindMinNextPodAvailabilityCheck(active, rs.Spec.MinReadySeconds, in.Now, clk) != nil {
 			reason = replicaset.ReasonAvailabilityCheck
 		}
 		requeue = append(requeue, map[string]any{"after": d.String(), "reason": string(reason)})
 	}
-	if q.rateLimited > 0 || q.added > 0 {
-		t.Errorf("upstream requeued at once (%d rate-limited, %d plain): not in the Plan's vocabulary", q.rateLimited, q.added)
+	if q.RateLimited > 0 || q.Added > 0 {
+		t.Errorf("upstream requeued at once (%d rate-limited, %d plain): not in the Plan's vocabulary", q.RateLimited, q.Added)
 	}
 	out["requeue"] = requeue
 	return out, deleted, up
@@ -658,10 +633,10 @@ func repStatusJSON(a clienttesting.Action) []byte {
 	var m map[string]any
 	switch o := a.(clienttesting.UpdateAction).GetObject().(type) {
 	case *apps.ReplicaSet:
-		m = repStatus(o.Status)
+		m = difftest.ReplicaSetStatus(o.Status)
 	case *v1.ReplicationController:
 		s := o.Status
-		m = repStatus(apps.ReplicaSetStatus{Replicas: s.Replicas, FullyLabeledReplicas: s.FullyLabeledReplicas, ReadyReplicas: s.ReadyReplicas,
+		m = difftest.ReplicaSetStatus(apps.ReplicaSetStatus{Replicas: s.Replicas, FullyLabeledReplicas: s.FullyLabeledReplicas, ReadyReplicas: s.ReadyReplicas,
 			AvailableReplicas: s.AvailableReplicas, ObservedGeneration: s.ObservedGeneration, Conditions: repRCConditions(s.Conditions)})
 		m["terminatingReplicas"] = nil
 	}
@@ -676,21 +651,6 @@ func orEmptyList(l []map[string]any) []map[string]any {
 	return l
 }
 
-// repStatus renders a ReplicaSet status as the replicaset.Step decision
-// writes it.
-func repStatus(s apps.ReplicaSetStatus) map[string]any {
-	conds := []map[string]any{}
-	for _, c := range s.Conditions {
-		conds = append(conds, vecCondition(string(c.Type), string(c.Status), nil, nil, &c.LastTransitionTime, c.Reason, c.Message))
-	}
-	out := map[string]any{"replicas": s.Replicas, "fullyLabeledReplicas": s.FullyLabeledReplicas, "readyReplicas": s.ReadyReplicas,
-		"availableReplicas": s.AvailableReplicas, "terminatingReplicas": nil, "observedGeneration": s.ObservedGeneration, "conditions": conds}
-	if s.TerminatingReplicas != nil {
-		out["terminatingReplicas"] = *s.TerminatingReplicas
-	}
-	return out
-}
-
 func repRCConditions(cs []v1.ReplicationControllerCondition) []apps.ReplicaSetCondition {
 	var out []apps.ReplicaSetCondition
 	for _, c := range cs {
@@ -698,25 +658,6 @@ func repRCConditions(cs []v1.ReplicationControllerCondition) []apps.ReplicaSetCo
 			LastTransitionTime: c.LastTransitionTime, Reason: c.Reason, Message: c.Message})
 	}
 	return out
-}
-
-// vecCondition renders a condition as kubesem's vectors write it: the
-// time fields a kind has, omitted when zero; reason and message omitted
-// when empty.
-func vecCondition(typ, status string, probe, update, transition *metav1.Time, reason, message string) map[string]any {
-	m := map[string]any{"type": typ, "status": status}
-	for k, tm := range map[string]*metav1.Time{"lastProbeTime": probe, "lastUpdateTime": update, "lastTransitionTime": transition} {
-		if tm != nil && !tm.IsZero() {
-			m[k] = tm.UTC().Format(time.RFC3339Nano)
-		}
-	}
-	if reason != "" {
-		m["reason"] = reason
-	}
-	if message != "" {
-		m["message"] = message
-	}
-	return m
 }
 
 // repCheckDeletes checks upstream's deletions against the want's delete,
@@ -773,175 +714,6 @@ func repCheckDeletes(want map[string]any, deleted []string, pods []*v1.Pod) stri
 		}
 	}
 	return ""
-}
-
-// orderedRaw encodes the object m with its keys in order (keys order does
-// not list after, sorted).
-func orderedRaw(m map[string]json.RawMessage, order []string) json.RawMessage {
-	keys := slices.Collect(maps.Keys(m))
-	rank := func(k string) int {
-		if i := slices.Index(order, strings.TrimPrefix(k, "?")); i >= 0 {
-			return i
-		}
-		if i := slices.Index(order, "?"+k); i >= 0 {
-			return i
-		}
-		return len(order)
-	}
-	slices.SortStableFunc(keys, func(a, c string) int {
-		if ra, rc := rank(a), rank(c); ra != rc {
-			return ra - rc
-		}
-		return strings.Compare(a, c)
-	})
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for j, k := range keys {
-		if j > 0 {
-			b.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k)
-		b.Write(kb)
-		b.WriteByte(':')
-		b.Write(m[k])
-	}
-	b.WriteByte('}')
-	return b.Bytes()
-}
-
-// orderedObject encodes m with its keys in order.
-func orderedObject(t *testing.T, m map[string]any, order []string) json.RawMessage {
-	raw := map[string]json.RawMessage{}
-	for k, v := range m {
-		b, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw[k] = b
-	}
-	return orderedRaw(raw, order)
-}
-
-// completeObject returns want (an object) with the keys it leaves out
-// taken from got, and whether it left out any.
-func completeObject(want, got any) (map[string]any, bool) {
-	w, ok1 := want.(map[string]any)
-	g, ok2 := got.(map[string]any)
-	if !ok1 || !ok2 {
-		return nil, false
-	}
-	out := maps.Clone(w)
-	added := false
-	for k, v := range g {
-		if _, ok := out[k]; !ok {
-			out[k] = v
-			added = true
-		}
-	}
-	return out, added
-}
-
-// planKeysOf returns the top-level JSON keys of a Plan type in field order,
-// including those omitted when empty.
-func planKeysOf(t reflect.Type) []string {
-	var keys []string
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		name, opts, _ := strings.Cut(tag, ",")
-		if f.Anonymous && name == "" {
-			keys = append(keys, planKeysOf(f.Type)...)
-			continue
-		}
-		if !f.IsExported() || name == "-" {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		if strings.Contains(opts, "omit") {
-			name = "?" + name
-		}
-		keys = append(keys, name)
-	}
-	return keys
-}
-
-// optionalKeys returns the keys of planKeysOf that are omitted when empty,
-// without their "?".
-func optionalKeys(keys []string) []string {
-	var out []string
-	for _, k := range keys {
-		if strings.HasPrefix(k, "?") {
-			out = append(out, k[1:])
-		}
-	}
-	return out
-}
-
-// requiredKeys returns the keys of planKeysOf that are never omitted.
-func requiredKeys(keys []string) []string {
-	return slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return strings.HasPrefix(k, "?") })
-}
-
-// writeFills adds fills (vector name → key → value) to the wants of
-// decision's vectors in file, orders each filled want's keys as order
-// lists them (other keys after; a filled object value's keys as subOrder
-// lists them for its key), and notes test in its source.
-func writeFills(t *testing.T, file, decision string, fills map[string]map[string]any, order []string, subOrder map[string][]string, test string) {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var vs []conformance.Vector
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&vs); err != nil {
-		t.Fatal(err)
-	}
-	done := 0
-	for i := range vs {
-		v := &vs[i]
-		fill, ok := fills[v.Name]
-		if v.Decision != decision || !ok {
-			continue
-		}
-		var want map[string]json.RawMessage
-		if err := json.Unmarshal(v.Want, &want); err != nil {
-			t.Fatal(err)
-		}
-		for k, x := range fill {
-			b, err := json.Marshal(x)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if m, ok := x.(map[string]any); ok && subOrder[k] != nil {
-				b = orderedObject(t, m, subOrder[k])
-			}
-			want[k] = b
-		}
-		v.Want = orderedRaw(want, order)
-		note := "; whole Plan checked by conformance/upstream " + test
-		if !strings.Contains(v.Source, note) {
-			v.Source += note
-		}
-		done++
-	}
-	if done != len(fills) {
-		t.Fatalf("filled %d vectors of %s; want %d", done, file, len(fills))
-	}
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", " ")
-	if err := enc.Encode(vs); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(file, out.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("wrote %d wants of %s", done, file)
 }
 
 // TestReplicaSetClaimVectorsUpstream replays every replicaset.ClaimPod

@@ -26,6 +26,7 @@ import (
 	deploymentutil "k8s.io/kubernetes/pkg/controller/deployment/util"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
@@ -72,8 +73,8 @@ func rbController() (*deployment.DeploymentController, *fake.Clientset, *record.
 	})
 	rec := record.NewFakeRecorder(100)
 	dc := &deployment.DeploymentController{}
-	dhSetField(dc, "client", clientset.Interface(c))
-	dhSetField(dc, "eventRecorder", record.EventRecorder(rec))
+	difftest.SetField(dc, "client", clientset.Interface(c))
+	difftest.SetField(dc, "eventRecorder", record.EventRecorder(rec))
 	return dc, c, rec
 }
 
@@ -83,11 +84,16 @@ type rbSink struct {
 	found []string
 }
 
-func (s *rbSink) Init(logr.RuntimeInfo)          {}
-func (s *rbSink) Enabled(int) bool               { return true }
-func (s *rbSink) Error(error, string, ...any)    {}
+func (s *rbSink) Init(logr.RuntimeInfo) {}
+
+func (s *rbSink) Enabled(int) bool { return true }
+
+func (s *rbSink) Error(error, string, ...any) {}
+
 func (s *rbSink) WithValues(...any) logr.LogSink { return s }
-func (s *rbSink) WithName(string) logr.LogSink   { return s }
+
+func (s *rbSink) WithName(string) logr.LogSink { return s }
+
 func (s *rbSink) Info(_ int, msg string, kv ...any) {
 	if msg != "Found replica set with desired revision" {
 		return
@@ -119,22 +125,22 @@ func rbCopies(rss []*appsv1.ReplicaSet) []*appsv1.ReplicaSet {
 // rbUpstream runs upstream on a Deployment and its ReplicaSets: it returns
 // kubesem's input (the Deployment and the list as upstream's resolution
 // leaves them) and upstream's answer in the binding's output shape.
-func rbUpstream(t dhTB, d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (rbIn, json.RawMessage) {
+func rbUpstream(t difftest.TB, d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (rbIn, json.RawMessage) {
 	t.Helper()
 	ctx := context.Background()
 	// Resolution, on copies.
 	dRes := d.DeepCopy()
 	dc, _, _ := rbController()
-	newRS, oldRSs, err := rbResolve(dc, klog.NewContext(ctx, dhLog), dRes, rbCopies(rss), true)
+	newRS, oldRSs, err := rbResolve(dc, klog.NewContext(ctx, difftest.Log), dRes, rbCopies(rss), true)
 	if err != nil {
 		t.Fatalf("getAllReplicaSetsAndSyncRevision: %v", err)
 	}
 	all := append(oldRSs, newRS)
-	in := rbIn{Deployment: *must(k8s.FromDeployment(dRes)), ReplicaSets: must1(k8s.FromReplicaSets(all))}
+	in := rbIn{Deployment: *difftest.Must(k8s.FromDeployment(dRes)), ReplicaSets: difftest.MustList(k8s.FromReplicaSets(all))}
 
 	req := rbGetRollbackTo(d)
 	if req == nil {
-		return in, dhEncode(t, map[string]bool{"requested": false})
+		return in, difftest.Encode(t, map[string]bool{"requested": false})
 	}
 	// The rollback, on fresh copies of the unresolved input.
 	dc, client, rec := rbController()
@@ -145,7 +151,7 @@ func rbUpstream(t dhTB, d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (rbIn, j
 	out := map[string]any{"requested": true}
 	rev := rbGetRollbackTo(dRes).Revision
 	if rev == 0 {
-		rev = deploymentutil.LastRevision(dhLog, all)
+		rev = deploymentutil.LastRevision(difftest.Log, all)
 	}
 	out["revision"] = rev
 	var events []string
@@ -186,9 +192,9 @@ func rbUpstream(t dhTB, d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (rbIn, j
 		out["annotations"] = written.Annotations
 	}
 	if reason == deploymentutil.RollbackDone {
-		out["template"] = must(k8s.FromDeployment(written)).Spec.Template
+		out["template"] = difftest.Must(k8s.FromDeployment(written)).Spec.Template
 	}
-	return in, dhEncode(t, out)
+	return in, difftest.Encode(t, out)
 }
 
 // rbGen draws a Deployment (defaulted by SetDefaults_Deployment) and its
@@ -244,7 +250,7 @@ func rbGen(t *rapid.T) (*appsv1.Deployment, []*appsv1.ReplicaSet) {
 		}
 		zero := int32(rapid.IntRange(0, 2).Draw(t, name+"Replicas"))
 		rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns", UID: types.UID("uid-" + name), Annotations: annotations(name), Labels: tp.Labels,
-			CreationTimestamp: metav1.NewTime(jobT0.Add(time.Duration(rapid.IntRange(0, 2).Draw(t, name+"Created")) * time.Second)),
+			CreationTimestamp: metav1.NewTime(difftest.JobT0.Add(time.Duration(rapid.IntRange(0, 2).Draw(t, name+"Created")) * time.Second)),
 			OwnerReferences:   []metav1.OwnerReference{*metav1.NewControllerRef(d, appsv1.SchemeGroupVersion.WithKind("Deployment"))}},
 			Spec: appsv1.ReplicaSetSpec{Replicas: &zero, Selector: &metav1.LabelSelector{MatchLabels: tp.Labels}, Template: tp}}
 		if r := revision(name + "Revision"); r != "" {
@@ -264,9 +270,9 @@ func TestRolloutRollbackDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		d, rss := rbGen(t)
 		in, want := rbUpstream(t, d, rss)
-		got := rbCanon(t, dhDecide(t, "rollout.Rollback", nil, in))
-		if want = rbCanon(t, want); !dhSame(want, got) {
-			t.Fatalf("rollout.Rollback differs from v1.36.3\ninput:    %s\nkubesem:  %s\nupstream: %s", dhJSON(t, in), got, want)
+		got := rbCanon(t, difftest.DecideJSON(t, "rollout.Rollback", nil, in))
+		if want = rbCanon(t, want); !difftest.SameValue(want, got) {
+			t.Fatalf("rollout.Rollback differs from v1.36.3\ninput:    %s\nkubesem:  %s\nupstream: %s", difftest.Marshal(t, in), got, want)
 		}
 	})
 }
@@ -278,14 +284,14 @@ func TestRolloutRollbackDifferential(t *testing.T) {
 // upstream's rollback does (rbUpstream), and kubesem's whole answer must be
 // upstream's.
 func TestRolloutRollbackVectorsUpstream(t *testing.T) {
-	oracle := func(t dhTB, decision string, _, input json.RawMessage) json.RawMessage {
+	oracle := func(t difftest.TB, decision string, _, input json.RawMessage) json.RawMessage {
 		t.Helper()
 		var in rbIn
-		dhDecode(t, input, &in)
-		d := must(k8s.ToDeployment(&in.Deployment))
+		difftest.Decode(t, input, &in)
+		d := difftest.Must(k8s.ToDeployment(&in.Deployment))
 		rss := make([]*appsv1.ReplicaSet, len(in.ReplicaSets))
 		for i, rs := range in.ReplicaSets {
-			rss[i] = must(k8s.ToReplicaSet(rs))
+			rss[i] = difftest.Must(k8s.ToReplicaSet(rs))
 			if rss[i].UID == "" {
 				// The API server gives every object a UID; upstream tells
 				// the new ReplicaSet from the old ones by it.
@@ -296,12 +302,12 @@ func TestRolloutRollbackVectorsUpstream(t *testing.T) {
 		if g, w := rbNames(resolved.ReplicaSets), rbNames(in.ReplicaSets); g != w {
 			t.Fatalf("the vector's ReplicaSets are not resolved: upstream resolves them to %s", g)
 		}
-		if !dhSame(dhJSON(t, resolved.Deployment.Annotations), dhJSON(t, in.Deployment.Annotations)) {
+		if !difftest.SameValue(difftest.Marshal(t, resolved.Deployment.Annotations), difftest.Marshal(t, in.Deployment.Annotations)) {
 			t.Fatalf("the vector's Deployment is not resolved: upstream's annotations are %v", resolved.Deployment.Annotations)
 		}
 		return want
 	}
-	dhReplayCanon(t, "rollout", map[string]int{"rollout.Rollback": 7}, oracle, rbCanon)
+	difftest.ReplayCanon(t, "rollout", map[string]int{"rollout.Rollback": 7}, oracle, rbCanon)
 }
 
 // rbCanon writes a rollback answer's template as the k8s adapter writes a
@@ -309,18 +315,18 @@ func TestRolloutRollbackVectorsUpstream(t *testing.T) {
 // FromDeployment), so that the API fields kubesem carries without
 // modelling (a container's "resources": {}) are written alike on both
 // sides.
-func rbCanon(t dhTB, raw json.RawMessage) json.RawMessage {
+func rbCanon(t difftest.TB, raw json.RawMessage) json.RawMessage {
 	t.Helper()
 	var m map[string]json.RawMessage
-	dhDecode(t, raw, &m)
+	difftest.Decode(t, raw, &m)
 	tp, ok := m["template"]
 	if !ok {
 		return raw
 	}
 	var d rollout.Deployment
-	dhDecode(t, tp, &d.Spec.Template)
-	m["template"] = dhEncode(t, must(k8s.FromDeployment(must(k8s.ToDeployment(&d)))).Spec.Template)
-	return dhJSON(t, m)
+	difftest.Decode(t, tp, &d.Spec.Template)
+	m["template"] = difftest.Encode(t, difftest.Must(k8s.FromDeployment(difftest.Must(k8s.ToDeployment(&d)))).Spec.Template)
+	return difftest.Marshal(t, m)
 }
 
 // rbNames lists the ReplicaSets by name and revision annotation, in order.

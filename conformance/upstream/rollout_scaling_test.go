@@ -29,6 +29,7 @@ import (
 	"k8s.io/kubernetes/pkg/controller/deployment"
 	deploymentutil "k8s.io/kubernetes/pkg/controller/deployment/util"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
@@ -473,10 +474,10 @@ func dsStepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.
 	d.Spec.MinReadySeconds = rapid.SampledFrom([]int32{0, 5}).Draw(t, "minReady")
 	d.Spec.Paused = rapid.IntRange(0, 5).Draw(t, "paused") == 0
 	if rapid.Bool().Draw(t, "hasLimit") {
-		d.Spec.RevisionHistoryLimit = ptrTo(rapid.Int32Range(0, 2).Draw(t, "limit"))
+		d.Spec.RevisionHistoryLimit = difftest.Ptr(rapid.Int32Range(0, 2).Draw(t, "limit"))
 	}
 	if rapid.IntRange(0, 4).Draw(t, "noDeadline") == 0 {
-		d.Spec.ProgressDeadlineSeconds = ptrTo(int32(2147483647))
+		d.Spec.ProgressDeadlineSeconds = difftest.Ptr(int32(2147483647))
 	}
 	d.Annotations = map[string]string{}
 	if v := rapid.SampledFrom([]string{"", "1", "2", "7"}).Draw(t, "dRevision"); v != "" {
@@ -513,7 +514,7 @@ func dsStepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.
 	}
 	d.Status.UpdatedReplicas = rapid.Int32Range(0, 5).Draw(t, "dUpdated")
 	d.Status.AvailableReplicas = rapid.Int32Range(0, 5).Draw(t, "dAvailable")
-	d.TemplateHash = k8s.PodTemplateHash(&must(k8s.ToDeployment(d)).Spec.Template, nil)
+	d.TemplateHash = k8s.PodTemplateHash(&difftest.Must(k8s.ToDeployment(d)).Spec.Template, nil)
 
 	var rss []*replicaset.ReplicaSet
 	yes := true
@@ -539,7 +540,7 @@ func dsStepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.
 			rs.Status.AvailableReplicas = min(rs.Status.AvailableReplicas, m+1)
 		}
 		tmpl := dsTemplate(rapid.SampledFrom(dsImages).Draw(t, fmt.Sprintf("rsImage%d", i)))
-		hash := k8s.PodTemplateHash(&must(k8s.ToDeployment(&rollout.Deployment{Spec: rollout.Spec{Template: tmpl}})).Spec.Template, nil)
+		hash := k8s.PodTemplateHash(&difftest.Must(k8s.ToDeployment(&rollout.Deployment{Spec: rollout.Spec{Template: tmpl}})).Spec.Template, nil)
 		tmpl.Labels["pod-template-hash"] = hash
 		rs.Spec.Template = tmpl
 		rs.Labels = maps.Clone(tmpl.Labels)
@@ -570,8 +571,6 @@ func dsStepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.
 }
 
 func dsBoundValue(s string) intstr.Value { return intstr.String(s) }
-
-func ptrTo[T any](v T) *T { return &v }
 
 // dsRSState is what the comparison looks at in a ReplicaSet after a sync.
 type dsRSState struct {
@@ -640,7 +639,7 @@ func roCompareSync(t *rapid.T, d *rollout.Deployment, rss []*replicaset.ReplicaS
 	if err != nil {
 		t.Fatal(err)
 	}
-	upStopOn(t, dc)
+	difftest.StopOn(t, dc)
 	rec := record.NewFakeRecorder(100)
 	dsSet(dc, "eventRecorder", record.EventRecorder(rec))
 	// Creating a ReplicaSet whose name is taken fails as the API server would.
@@ -784,7 +783,7 @@ func TestRolloutStepDifferential(t *testing.T) { rapid.Check(t, dsCheckStep) }
 // in namespace "default", where the fake clients the scaling harness uses
 // keep their objects.
 func dsToDeployment(d *rollout.Deployment) *appsv1.Deployment {
-	u := upDeployment(d)
+	u := difftest.UpDeployment(d)
 	if u.Namespace == "" {
 		u.Namespace = "default"
 	}
@@ -792,7 +791,7 @@ func dsToDeployment(d *rollout.Deployment) *appsv1.Deployment {
 }
 
 func dsToReplicaSet(rs *replicaset.ReplicaSet) *appsv1.ReplicaSet {
-	u := upReplicaSet(rs)
+	u := difftest.UpReplicaSet(rs)
 	if u != nil && u.Namespace == "" {
 		u.Namespace = "default"
 	}
@@ -811,7 +810,7 @@ func dsToReplicaSets(rss []*replicaset.ReplicaSet) []*appsv1.ReplicaSet {
 // upstream's spec defaults, its template exactly as given (kubesem and
 // upstream compare the same templates) and in namespace "default".
 func dsV1Deployment(d *rollout.Deployment) *appsv1.Deployment {
-	u := must(k8s.ToDeployment(d))
+	u := difftest.Must(k8s.ToDeployment(d))
 	tmpl := u.Spec.Template.DeepCopy()
 	appsdefaults.SetObjectDefaults_Deployment(u)
 	u.Spec.Template = *tmpl
@@ -823,7 +822,7 @@ func dsV1Deployment(d *rollout.Deployment) *appsv1.Deployment {
 
 // dsV1ReplicaSetFull is rs for the Step harness, as dsV1Deployment.
 func dsV1ReplicaSetFull(rs *replicaset.ReplicaSet) *appsv1.ReplicaSet {
-	u := must(k8s.ToReplicaSet(rs))
+	u := difftest.Must(k8s.ToReplicaSet(rs))
 	tmpl := u.Spec.Template.DeepCopy()
 	appsdefaults.SetObjectDefaults_ReplicaSet(u)
 	u.Spec.Template = *tmpl

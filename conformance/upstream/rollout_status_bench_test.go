@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/kubectl/pkg/polymorphichelpers"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
@@ -52,15 +53,15 @@ func BenchmarkComputeStatus(b *testing.B) {
 	b.Run("upstream", func(b *testing.B) {
 		dc, client := rsController(b)
 		ctx := context.Background()
-		ud := upDeployment(d)
+		ud := difftest.UpDeployment(d)
 		var uall []*appsv1.ReplicaSet
 		for _, rs := range all {
-			uall = append(uall, upReplicaSet(rs))
+			uall = append(uall, difftest.UpReplicaSet(rs))
 		}
 		unew := uall[1]
-		rsDeploymentNowFn = func() time.Time { return now }
-		rsUtilNowFn = rsDeploymentNowFn
-		defer func() { rsDeploymentNowFn, rsUtilNowFn = time.Now, time.Now }()
+		difftest.DeploymentNowFn = func() time.Time { return now }
+		difftest.DeploymentUtilNowFn = difftest.DeploymentNowFn
+		defer func() { difftest.DeploymentNowFn, difftest.DeploymentUtilNowFn = time.Now, time.Now }()
 		b.ReportAllocs()
 		for b.Loop() {
 			c := *ud
@@ -81,14 +82,14 @@ func BenchmarkCalculateStatusOnly(b *testing.B) {
 		}
 	})
 	b.Run("upstream", func(b *testing.B) {
-		ud := upDeployment(d)
+		ud := difftest.UpDeployment(d)
 		var uall []*appsv1.ReplicaSet
 		for _, rs := range all {
-			uall = append(uall, upReplicaSet(rs))
+			uall = append(uall, difftest.UpReplicaSet(rs))
 		}
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = rsCalculateStatus(uall, uall[1], ud)
+			_ = difftest.DeploymentCalculateStatus(uall, uall[1], ud)
 		}
 	})
 }
@@ -102,7 +103,7 @@ func BenchmarkDeploymentRolloutStatus(b *testing.B) {
 		}
 	})
 	b.Run("upstream", func(b *testing.B) {
-		m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(upDeployment(d))
+		m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(difftest.UpDeployment(d))
 		if err != nil {
 			b.Fatal(err)
 		}

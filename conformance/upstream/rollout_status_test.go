@@ -23,6 +23,7 @@ import (
 	appsdefaults "k8s.io/kubernetes/pkg/apis/apps/v1"
 	"k8s.io/kubernetes/pkg/controller/deployment"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
@@ -41,15 +42,6 @@ func rsRequeueStuck(dc *deployment.DeploymentController, ctx context.Context, d 
 //go:linkname rsCleanup k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).cleanupDeployment
 func rsCleanup(dc *deployment.DeploymentController, ctx context.Context, oldRSs []*appsv1.ReplicaSet, d *appsv1.Deployment) error
 
-//go:linkname rsCalculateStatus k8s.io/kubernetes/pkg/controller/deployment.calculateStatus
-func rsCalculateStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, d *appsv1.Deployment) appsv1.DeploymentStatus
-
-//go:linkname rsDeploymentNowFn k8s.io/kubernetes/pkg/controller/deployment.nowFn
-var rsDeploymentNowFn func() time.Time
-
-//go:linkname rsUtilNowFn k8s.io/kubernetes/pkg/controller/deployment/util.nowFn
-var rsUtilNowFn func() time.Time
-
 // rsBase is the time around which generated conditions are stamped; the
 // upstream condition constructors stamp the wall clock instead of now, so a
 // time after rsWall in upstream's answer stands for now.
@@ -66,7 +58,7 @@ func rsController(t testing.TB) (*deployment.DeploymentController, *fake.Clients
 	if err != nil {
 		t.Fatal(err)
 	}
-	upStopOn(t, dc)
+	difftest.StopOn(t, dc)
 	return dc, client
 }
 
@@ -234,7 +226,7 @@ var rsCmpOpts = cmp.Options{cmpopts.EquateEmpty(), cmp.Comparer(func(a, b time.T
 func TestRolloutStatusDifferential(t *testing.T) {
 	dc, client := rsController(t)
 	ctx := context.Background()
-	defer func() { rsDeploymentNowFn, rsUtilNowFn = time.Now, time.Now }()
+	defer func() { difftest.DeploymentNowFn, difftest.DeploymentUtilNowFn = time.Now, time.Now }()
 	rapid.Check(t, func(t *rapid.T) {
 		d := rsDeploymentGen(t)
 		rss := rsReplicaSetsGen(t)
@@ -243,14 +235,14 @@ func TestRolloutStatusDifferential(t *testing.T) {
 			newRS = rss[rapid.IntRange(0, len(rss)-1).Draw(t, "new")]
 		}
 		now := rsTimeGen().Draw(t, "now")
-		rsDeploymentNowFn = func() time.Time { return now }
-		rsUtilNowFn = rsDeploymentNowFn
+		difftest.DeploymentNowFn = func() time.Time { return now }
+		difftest.DeploymentUtilNowFn = difftest.DeploymentNowFn
 
-		ud := upDeployment(d)
+		ud := difftest.UpDeployment(d)
 		var uall []*appsv1.ReplicaSet
 		var unew *appsv1.ReplicaSet
 		for _, rs := range rss {
-			u := upReplicaSet(rs)
+			u := difftest.UpReplicaSet(rs)
 			if rs == newRS {
 				unew = u
 			}
@@ -258,7 +250,7 @@ func TestRolloutStatusDifferential(t *testing.T) {
 		}
 
 		// calculateStatus alone.
-		wantCalc := rsFromUpstreamStatus(rsCalculateStatus(uall, unew, ud), now)
+		wantCalc := rsFromUpstreamStatus(difftest.DeploymentCalculateStatus(uall, unew, ud), now)
 		gotCalc := rollout.ComputeStatus(d, newRS, rss, now)
 		if diff := cmp.Diff(wantCalc, gotCalc, rsCmpOpts); diff != "" {
 			t.Fatalf("ComputeStatus differs (-upstream +kubesem):\n%s", diff)
@@ -274,7 +266,7 @@ func TestRolloutStatusDifferential(t *testing.T) {
 		if diff := cmp.Diff(want, got, rsCmpOpts); diff != "" {
 			t.Fatalf("SyncProgress differs (-upstream +kubesem):\n%s", diff)
 		}
-		wantAfter := rsRequeueStuck(dc, ctx, before, upDeployment(&rollout.Deployment{Status: got}).Status)
+		wantAfter := rsRequeueStuck(dc, ctx, before, difftest.UpDeployment(&rollout.Deployment{Status: got}).Status)
 		after, ok := rollout.RequeueStuck(d, got, now)
 		switch {
 		case wantAfter < 0 && ok, wantAfter >= 0 && !ok:
@@ -298,10 +290,10 @@ func TestRolloutHistoryDifferential(t *testing.T) {
 		}
 		var uold []*appsv1.ReplicaSet
 		for _, rs := range rss {
-			uold = append(uold, upReplicaSet(rs))
+			uold = append(uold, difftest.UpReplicaSet(rs))
 		}
 		client.ClearActions()
-		if err := rsCleanup(dc, ctx, uold, upDeployment(d)); err != nil {
+		if err := rsCleanup(dc, ctx, uold, difftest.UpDeployment(d)); err != nil {
 			t.Fatal(err)
 		}
 		var want []string
@@ -350,7 +342,7 @@ func TestRolloutViewerDifferential(t *testing.T) {
 				d.Annotations = map[string]string{rollout.RevisionAnnotation: rapid.SampledFrom([]string{"1", "2", "x"}).Draw(t, "rev")}
 			}
 			revision := int64(rapid.IntRange(0, 2).Draw(t, "pin"))
-			u := upDeployment(d) // as the API server stores it (replicas defaulted)
+			u := difftest.UpDeployment(d) // as the API server stores it (replicas defaulted)
 			msg, done, err := (&polymorphichelpers.DeploymentStatusViewer{}).Status(rsUnstructured(t, u), revision)
 			rsViewerCompare(t, "DeploymentRolloutStatus", msg, done, err, rolloutstatus.Deployment(d, revision))
 		case 1:

@@ -18,6 +18,7 @@ import (
 
 	"github.com/kubesem/kubesem"
 	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 )
 
 //go:linkname roAnnotationInt32 k8s.io/kubernetes/pkg/controller/deployment/util.getNonNegativeInt32FromAnnotation
@@ -71,7 +72,7 @@ func TestRolloutUtilVectorsUpstream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { rsUtilNowFn = time.Now }()
+	defer func() { difftest.DeploymentUtilNowFn = time.Now }()
 	ctx := context.Background()
 	logger := klog.Background()
 	checked := map[string]int{}
@@ -123,9 +124,9 @@ func TestRolloutUtilVectorsUpstream(t *testing.T) {
 			got["value"] = deploymentutil.DeploymentProgressing(d, &status)
 		case "rollout.IsTimedOut":
 			now := in.Now
-			rsUtilNowFn = func() time.Time { return now }
+			difftest.DeploymentUtilNowFn = func() time.Time { return now }
 			got["value"] = deploymentutil.DeploymentTimedOut(ctx, d, &status)
-			rsUtilNowFn = time.Now
+			difftest.DeploymentUtilNowFn = time.Now
 		case "rollout.Revision":
 			got["revision"], uerr = deploymentutil.Revision(in.ReplicaSet)
 		case "rollout.MaxRevision":
@@ -206,7 +207,7 @@ func roNames(rss []*appsv1.ReplicaSet) []string {
 }
 
 func roCondition(c appsv1.DeploymentCondition) map[string]any {
-	return vecCondition(string(c.Type), string(c.Status), nil, &c.LastUpdateTime, &c.LastTransitionTime, c.Reason, c.Message)
+	return difftest.VectorCondition(string(c.Type), string(c.Status), nil, &c.LastUpdateTime, &c.LastTransitionTime, c.Reason, c.Message)
 }
 
 func roConditions(cs []appsv1.DeploymentCondition) []any {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -34,6 +33,7 @@ import (
 
 	"github.com/kubesem/kubesem"
 	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
@@ -108,8 +108,8 @@ func TestRolloutStepVectorsUpstream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { rsDeploymentNowFn, rsUtilNowFn = time.Now, time.Now }()
-	order := planKeysOf(reflect.TypeFor[rollout.Plan]())
+	defer func() { difftest.DeploymentNowFn, difftest.DeploymentUtilNowFn = time.Now, time.Now }()
+	order := difftest.PlanKeysOf(reflect.TypeFor[rollout.Plan]())
 	order = append(order, "sizes")
 	fills := map[string]map[string]map[string]any{} // file → vector → key → value
 	n := 0
@@ -148,15 +148,15 @@ func TestRolloutStepVectorsUpstream(t *testing.T) {
 			continue
 		}
 		fill := map[string]any{}
-		if merged, ok := completeObject(want["status"], got["status"]); ok {
+		if merged, ok := difftest.CompleteObject(want["status"], got["status"]); ok {
 			fill["status"] = merged
 		}
-		for _, k := range optionalKeys(order) {
+		for _, k := range difftest.OptionalKeys(order) {
 			if _, ok := want[k]; !ok && got[k] != nil {
 				fill[k] = got[k]
 			}
 		}
-		for _, k := range requiredKeys(order) {
+		for _, k := range difftest.RequiredKeys(order) {
 			if _, ok := want[k]; ok {
 				continue
 			}
@@ -178,10 +178,10 @@ func TestRolloutStepVectorsUpstream(t *testing.T) {
 		t.Fatalf("replayed %d rollout.Step vectors; want every one with a want (>= 21)", n)
 	}
 	t.Logf("%d rollout.Step vectors replayed against upstream; %d files have vectors that leave out Plan keys", n, len(fills))
-	if os.Getenv(writeVectors) == "1" && !t.Failed() {
+	if os.Getenv(difftest.WriteVectorsEnv) == "1" && !t.Failed() {
 		for file, f := range fills {
-			writeFills(t, filepath.Join("..", "..", "testdata", file), "rollout.Step", f, order,
-				map[string][]string{"status": planKeysOf(reflect.TypeFor[rollout.Status]())}, "TestRolloutStepVectorsUpstream")
+			difftest.WriteFills(t, difftest.Repo("testdata", file), "rollout.Step", f, order,
+				map[string][]string{"status": difftest.PlanKeysOf(reflect.TypeFor[rollout.Status]())}, "TestRolloutStepVectorsUpstream")
 		}
 	}
 }
@@ -243,10 +243,10 @@ func roReplay(t *testing.T, in *roVectorInput, raw json.RawMessage) (out map[str
 	if err != nil {
 		t.Fatal(err)
 	}
-	upStop(dc) // its queue and recorder are replaced below; the sync uses neither original
+	difftest.Stop(dc) // its queue and recorder are replaced below; the sync uses neither original
 	rec := record.NewFakeRecorder(100)
 	dsSet(dc, "eventRecorder", record.EventRecorder(rec))
-	q := &repRecorder{}
+	q := &difftest.QueueRecorder{}
 	dsSet(dc, "queue", workqueue.TypedRateLimitingInterface[string](q))
 	rsIndexer := inf.Apps().V1().ReplicaSets().Informer().GetIndexer()
 	failed := map[string]int{}
@@ -290,13 +290,13 @@ func roReplay(t *testing.T, in *roVectorInput, raw json.RawMessage) (out map[str
 	_, oldRSs := deploymentutil.FindOldReplicaSets(d, rss)
 	oldRunning := dsOldPodsRunning(newRS, oldRSs, podMap)
 
-	rsDeploymentNowFn = func() time.Time { return now }
-	rsUtilNowFn = rsDeploymentNowFn
+	difftest.DeploymentNowFn = func() time.Time { return now }
+	difftest.DeploymentUtilNowFn = difftest.DeploymentNowFn
 	c.ClearActions()
 	wall0 := time.Now().Truncate(time.Second)
 	syncErr := dsSyncDeployment(dc, ctx, d.Namespace+"/"+d.Name)
 	wall1 := time.Now()
-	rsDeploymentNowFn, rsUtilNowFn = time.Now, time.Now
+	difftest.DeploymentNowFn, difftest.DeploymentUtilNowFn = time.Now, time.Now
 	lines := roDrain(rec)
 	if why := roCheckWrites(raw, c.Actions(), lines, func(n string) bool { _, ok := before[n]; return ok }, func(s string) string {
 		if rename {
@@ -400,17 +400,17 @@ func roReplay(t *testing.T, in *roVectorInput, raw json.RawMessage) (out map[str
 		outcome = rollout.ReasonRollingUpdate
 	}
 	requeue := []any{}
-	for _, after := range q.after {
+	for _, after := range q.After {
 		requeue = append(requeue, map[string]any{"after": after.String(), "reason": string(rollout.ReasonProgressDeadline)})
 	}
-	for range q.rateLimited {
+	for range q.RateLimited {
 		requeue = append(requeue, map[string]any{"after": "0s", "reason": string(rollout.ReasonProgressDeadline), "rateLimited": true})
 	}
 	if syncErr != nil {
 		requeue = append(requeue, map[string]any{"after": "0s", "reason": string(outcome), "rateLimited": true})
 	}
-	if q.added > 0 {
-		t.Errorf("upstream enqueued %d times without delay: not in the Plan's vocabulary", q.added)
+	if q.Added > 0 {
+		t.Errorf("upstream enqueued %d times without delay: not in the Plan's vocabulary", q.Added)
 	}
 
 	events := []any{}
@@ -473,7 +473,7 @@ func roCreated(rs *appsv1.ReplicaSet, now time.Time, namespace string) map[strin
 	b, _ := json.Marshal(c)
 	json.Unmarshal(b, &m)
 	m = dropUnset(m).(map[string]any)
-	m["status"] = repStatus(appsv1.ReplicaSetStatus{})
+	m["status"] = difftest.ReplicaSetStatus(appsv1.ReplicaSetStatus{})
 	// kubesem's owner references do not model blockOwnerDeletion, which
 	// upstream's controller reference sets.
 	meta := m["metadata"].(map[string]any)
@@ -523,7 +523,7 @@ func roStatus(s appsv1.DeploymentStatus, stamp func(metav1.Time) *metav1.Time) m
 	if len(s.Conditions) > 0 {
 		var conds []map[string]any
 		for _, c := range s.Conditions {
-			conds = append(conds, vecCondition(string(c.Type), string(c.Status), nil, stamp(c.LastUpdateTime), stamp(c.LastTransitionTime), c.Reason, c.Message))
+			conds = append(conds, difftest.VectorCondition(string(c.Type), string(c.Status), nil, stamp(c.LastUpdateTime), stamp(c.LastTransitionTime), c.Reason, c.Message))
 		}
 		out["conditions"] = conds
 	}

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	intstr "github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
@@ -38,16 +38,16 @@ type wrapIn struct {
 // TestRolloutStepDifferential's wide mode instead (upstream computes its own
 // template hashes); they are counted, not skipped silently.
 func TestRolloutWrapVectorsUpstream(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "rollout", "wrap.json"))
+	b, err := os.ReadFile(difftest.Repo("testdata", "rollout", "wrap.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var vs []fdVector
-	fdDecode(t, b, &vs)
+	var vs []difftest.FoundationVector
+	difftest.DecodeJSON(t, b, &vs)
 	checked, steps := 0, 0
 	for _, v := range vs {
 		var in wrapIn
-		fdDecode(t, v.Input, &in)
+		difftest.DecodeJSON(t, v.Input, &in)
 		d := dsToDeployment(&in.Deployment)
 		got := map[string]any{}
 		var uerr error
@@ -99,7 +99,7 @@ func TestRolloutWrapVectorsUpstream(t *testing.T) {
 					newRS = rs
 				}
 			}
-			st := rsCalculateStatus(all, newRS, d)
+			st := difftest.DeploymentCalculateStatus(all, newRS, d)
 			got["replicas"], got["updatedReplicas"], got["readyReplicas"] = st.Replicas, st.UpdatedReplicas, st.ReadyReplicas
 			got["availableReplicas"], got["unavailableReplicas"] = st.AvailableReplicas, st.UnavailableReplicas
 		case "rollout.Step":

@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	upsts "k8s.io/kubernetes/pkg/controller/statefulset"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/k8s"
@@ -108,7 +109,7 @@ func BenchmarkStatefulSetClaimOwnerUpToDate(b *testing.B) {
 		PersistentVolumeClaimRetentionPolicy: &apps.StatefulSetPersistentVolumeClaimRetentionPolicy{WhenDeleted: apps.DeletePersistentVolumeClaimRetentionPolicyType, WhenScaled: apps.DeletePersistentVolumeClaimRetentionPolicyType}}}
 	upPod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web-1", UID: "uid-web-1"}}
 	claim := &statefulset.Claim{ObjectMeta: meta.ObjectMeta{Name: "www-web-1", OwnerReferences: refs}}
-	upClaim := must(k8s.ToPersistentVolumeClaim(claim))
+	upClaim := difftest.Must(k8s.ToPersistentVolumeClaim(claim))
 	pol := statefulset.RetentionPolicy{WhenDeleted: statefulset.Delete, WhenScaled: statefulset.Delete}
 	set, pod := statefulset.Owner{Name: "web", UID: "set-uid"}, statefulset.Owner{Name: "web-1", UID: "uid-web-1"}
 	b.Run("upstream", func(b *testing.B) {

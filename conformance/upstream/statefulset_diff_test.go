@@ -33,6 +33,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	khistory "github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/plan"
@@ -113,12 +114,14 @@ func (f *stsFake) CreatePod(_ context.Context, pod *v1.Pod, _ *apps.StatefulSet)
 	f.acts = append(f.acts, stsAct{"create", "pods", "", pod.Name, pod.DeepCopy()})
 	return nil
 }
+
 func (f *stsFake) GetPod(_, name string) (*v1.Pod, error) {
 	if p, ok := f.pods[name]; ok {
 		return p, nil
 	}
 	return nil, apierrors.NewNotFound(schema.GroupResource{Resource: "pods"}, name)
 }
+
 func (f *stsFake) UpdatePod(pod *v1.Pod, _ *apps.StatefulSet) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -130,6 +133,7 @@ func (f *stsFake) UpdatePod(pod *v1.Pod, _ *apps.StatefulSet) error {
 	f.acts = append(f.acts, stsAct{"update", "pods", "", pod.Name, pod.DeepCopy()})
 	return nil
 }
+
 func (f *stsFake) DeletePod(pod *v1.Pod) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -138,6 +142,7 @@ func (f *stsFake) DeletePod(pod *v1.Pod) error {
 	f.acts = append(f.acts, stsAct{"delete", "pods", "", pod.Name, nil})
 	return nil
 }
+
 func (f *stsFake) CreateClaim(c *v1.PersistentVolumeClaim, _ *apps.StatefulSet) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -145,19 +150,22 @@ func (f *stsFake) CreateClaim(c *v1.PersistentVolumeClaim, _ *apps.StatefulSet) 
 	f.acts = append(f.acts, stsAct{"create", "persistentvolumeclaims", "", c.Name, c.DeepCopy()})
 	return nil
 }
+
 func (f *stsFake) GetClaim(_, name string) (*v1.PersistentVolumeClaim, error) {
 	if c, ok := f.claims[name]; ok {
 		return c, nil
 	}
 	return nil, apierrors.NewNotFound(schema.GroupResource{Resource: "persistentvolumeclaims"}, name)
 }
+
 func (f *stsFake) UpdateClaim(c *v1.PersistentVolumeClaim, _ *apps.StatefulSet) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.claimW = append(f.claimW, statefulset.ClaimWrite{Verb: statefulset.ClaimUpdate, Name: c.Name, OwnerReferences: must(k8s.FromPersistentVolumeClaim(c)).OwnerReferences})
+	f.claimW = append(f.claimW, statefulset.ClaimWrite{Verb: statefulset.ClaimUpdate, Name: c.Name, OwnerReferences: difftest.Must(k8s.FromPersistentVolumeClaim(c)).OwnerReferences})
 	f.acts = append(f.acts, stsAct{"update", "persistentvolumeclaims", "", c.Name, c.DeepCopy()})
 	return nil
 }
+
 func (f *stsFake) UpdateStatefulSetStatus(_ context.Context, _ *apps.StatefulSet, st *apps.StatefulSetStatus) error {
 	f.status = st.DeepCopy()
 	f.mu.Lock()
@@ -170,6 +178,7 @@ func (f *stsFake) UpdateStatefulSetStatus(_ context.Context, _ *apps.StatefulSet
 func (f *stsFake) ListControllerRevisions(metav1.Object, schema.GroupVersionKind, labels.Selector) ([]*apps.ControllerRevision, error) {
 	return slices.Clone(f.revs), nil
 }
+
 func (f *stsFake) CreateControllerRevision(parent metav1.Object, r *apps.ControllerRevision, cc *int32) (*apps.ControllerRevision, error) {
 	c := r.DeepCopy()
 	c.Name = history.ControllerRevisionName(parent.GetName(), history.HashControllerRevision(r, cc))
@@ -177,11 +186,13 @@ func (f *stsFake) CreateControllerRevision(parent metav1.Object, r *apps.Control
 	f.acts = append(f.acts, stsAct{"create", "controllerrevisions", "", c.Name, c.DeepCopy()})
 	return c, nil
 }
+
 func (f *stsFake) DeleteControllerRevision(r *apps.ControllerRevision) error {
 	f.revW = append(f.revW, khistory.Write{Verb: plan.VerbDelete, Name: r.Name, Revision: r.Revision})
 	f.acts = append(f.acts, stsAct{"delete", "controllerrevisions", "", r.Name, nil})
 	return nil
 }
+
 func (f *stsFake) UpdateControllerRevision(r *apps.ControllerRevision, n int64) (*apps.ControllerRevision, error) {
 	c := r.DeepCopy()
 	c.Revision = n
@@ -189,9 +200,11 @@ func (f *stsFake) UpdateControllerRevision(r *apps.ControllerRevision, n int64) 
 	f.acts = append(f.acts, stsAct{"update", "controllerrevisions", "", c.Name, c.DeepCopy()})
 	return c, nil
 }
+
 func (f *stsFake) AdoptControllerRevision(_ metav1.Object, _ schema.GroupVersionKind, r *apps.ControllerRevision) (*apps.ControllerRevision, error) {
 	return r, nil
 }
+
 func (f *stsFake) ReleaseControllerRevision(_ metav1.Object, r *apps.ControllerRevision) (*apps.ControllerRevision, error) {
 	return r, nil
 }
@@ -492,23 +505,15 @@ func stsDrawCase(t *rapid.T) stsCase {
 	}
 	// kubesem's inputs, through the adapter (the revision name included),
 	// the set as submitted; upstream's as the API server stores it.
-	c.set = must(k8s.FromStatefulSetWithRevisions(up, c.upRevs))
+	c.set = difftest.Must(k8s.FromStatefulSetWithRevisions(up, c.upRevs))
 	appsv1defaults.SetDefaults_StatefulSet(up)
-	c.pods = must1(k8s.FromPods(c.upPods))
-	c.claims = must1(k8s.FromPersistentVolumeClaims(upClaims))
+	c.pods = difftest.MustList(k8s.FromPods(c.upPods))
+	c.claims = difftest.MustList(k8s.FromPersistentVolumeClaims(upClaims))
 	c.revs = k8s.FromControllerRevisions(c.upRevs)
 	if c.set.Spec.TemplateRevision != names[tmpl] {
 		t.Fatalf("adapter revision %s; upstream %s", c.set.Spec.TemplateRevision, names[tmpl])
 	}
 	return c
-}
-
-// must1 unwraps an adapter list result.
-func must1[T any](v []T, err error) []T {
-	if err != nil {
-		panic(fmt.Sprintf("adapter: %v", err))
-	}
-	return v
 }
 
 // stsUpstream runs one upstream UpdateStatefulSet and returns what it did
@@ -676,7 +681,7 @@ func stsShow(r stsResult) string {
 func TestStatefulSetStepDifferential(t *testing.T) {
 	counts := map[string]int{}
 	rapid.Check(t, func(t *rapid.T) { checkSTSDifferential(t, statefulset.Options{}, counts) })
-	logCounts(t, counts)
+	difftest.LogCounts(t, counts)
 }
 
 // TestStatefulSetStepDifferentialMaxUnavailable is the same with the
@@ -687,7 +692,7 @@ func TestStatefulSetStepDifferentialMaxUnavailable(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		checkSTSDifferential(t, statefulset.Options{MaxUnavailableStatefulSet: true}, counts)
 	})
-	logCounts(t, counts)
+	difftest.LogCounts(t, counts)
 }
 
 var _ = errors.New

@@ -3,11 +3,11 @@ package upstream_test
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
@@ -34,7 +34,7 @@ func TestGenerateStatefulSetVectors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join("..", "..", "testdata", "statefulset", file), append(b, '\n'), 0o644); err != nil {
+		if err := os.WriteFile(difftest.Repo("testdata", "statefulset", file), append(b, '\n'), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	upsts "k8s.io/kubernetes/pkg/controller/statefulset"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/statefulset"
@@ -42,15 +43,21 @@ func shGetEndOrdinal(*apps.StatefulSet) int
 type shClaims map[string]*v1.PersistentVolumeClaim
 
 func (shClaims) CreatePod(context.Context, *v1.Pod, *apps.StatefulSet) error { panic("not used") }
-func (shClaims) GetPod(string, string) (*v1.Pod, error)                      { panic("not used") }
-func (shClaims) UpdatePod(*v1.Pod, *apps.StatefulSet) error                  { panic("not used") }
-func (shClaims) DeletePod(*v1.Pod) error                                     { panic("not used") }
+
+func (shClaims) GetPod(string, string) (*v1.Pod, error) { panic("not used") }
+
+func (shClaims) UpdatePod(*v1.Pod, *apps.StatefulSet) error { panic("not used") }
+
+func (shClaims) DeletePod(*v1.Pod) error { panic("not used") }
+
 func (shClaims) CreateClaim(*v1.PersistentVolumeClaim, *apps.StatefulSet) error {
 	panic("not used")
 }
+
 func (shClaims) UpdateClaim(*v1.PersistentVolumeClaim, *apps.StatefulSet) error {
 	panic("not used")
 }
+
 func (c shClaims) GetClaim(_, name string) (*v1.PersistentVolumeClaim, error) {
 	if x, ok := c[name]; ok {
 		return x.DeepCopy(), nil
@@ -77,7 +84,7 @@ type (
 
 // shUpstream is upstream v1.36.3's answer to one input of decision, in the
 // binding's output shape.
-func shUpstream(t dhTB, decision string, _, input json.RawMessage) json.RawMessage {
+func shUpstream(t difftest.TB, decision string, _, input json.RawMessage) json.RawMessage {
 	t.Helper()
 	var out any
 	switch decision {
@@ -85,7 +92,7 @@ func shUpstream(t dhTB, decision string, _, input json.RawMessage) json.RawMessa
 		// getStartOrdinal and getEndOrdinal (inclusive) of a set with those
 		// replicas and spec.ordinals.start (spec.ordinals absent for 0).
 		var in shOrdinalsIn
-		dhDecode(t, input, &in)
+		difftest.Decode(t, input, &in)
 		set := &apps.StatefulSet{Spec: apps.StatefulSetSpec{Replicas: &in.Replicas}}
 		if in.Start != 0 {
 			set.Spec.Ordinals = &apps.StatefulSetOrdinals{Start: in.Start}
@@ -96,24 +103,24 @@ func shUpstream(t dhTB, decision string, _, input json.RawMessage) json.RawMessa
 		// ok: the name ends in an ordinal upstream parsed (a parsed one is
 		// never negative; -1 is upstream's "none").
 		var in shParseIn
-		dhDecode(t, input, &in)
+		difftest.Decode(t, input, &in)
 		parent, ord := shGetParentNameAndOrdinal(&v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: in.Pod}})
 		out = map[string]any{"parent": parent, "ordinal": ord, "ok": ord >= 0}
 	case "statefulset.ClaimIsStale":
 		var in shClaimIn
-		dhDecode(t, input, &in)
+		difftest.Decode(t, input, &in)
 		out = map[string]bool{"stale": shClaimIsStale(t, &in)}
 	default:
 		t.Fatalf("no upstream oracle for %s", decision)
 	}
-	return dhEncode(t, out)
+	return difftest.Encode(t, out)
 }
 
 // shClaimIsStale asks StatefulPodControl.PodClaimIsStale about the pod,
 // its set (with the retention policy, defaulted by SetDefaults_StatefulSet,
 // and one claim template whose claim for the pod is in.Claim) and the
 // claim, held by a fake object manager.
-func shClaimIsStale(t dhTB, in *shClaimIn) bool {
+func shClaimIsStale(t difftest.TB, in *shClaimIn) bool {
 	t.Helper()
 	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: in.Pod.Name, Namespace: "default", UID: types.UID(in.Pod.UID)}}
 	_, ord := shGetParentNameAndOrdinal(pod)
@@ -134,7 +141,7 @@ func shClaimIsStale(t dhTB, in *shClaimIn) bool {
 			WhenDeleted: apps.PersistentVolumeClaimRetentionPolicyType(in.Policy.WhenDeleted), WhenScaled: apps.PersistentVolumeClaimRetentionPolicyType(in.Policy.WhenScaled)}
 	}
 	appsv1defaults.SetDefaults_StatefulSet(set)
-	claim := must(k8s.ToPersistentVolumeClaim(&in.Claim))
+	claim := difftest.Must(k8s.ToPersistentVolumeClaim(&in.Claim))
 	claim.Namespace = "default"
 	stale, err := upsts.NewStatefulPodControlFromManager(shClaims{claim.Name: claim}, record.NewFakeRecorder(10)).PodClaimIsStale(set, pod)
 	if err != nil {
@@ -164,7 +171,7 @@ func shInt32(t *rapid.T, label string) int32 {
 
 func TestStatefulSetOrdinalsDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		dhCheckWith(t, shUpstream, "statefulset.Ordinals", nil, shOrdinalsIn{Replicas: shInt32(t, "replicas"), Start: shInt32(t, "start")})
+		difftest.CheckWith(t, shUpstream, "statefulset.Ordinals", nil, shOrdinalsIn{Replicas: shInt32(t, "replicas"), Start: shInt32(t, "start")})
 	})
 }
 
@@ -185,7 +192,7 @@ func TestStatefulSetParentAndOrdinalDifferential(t *testing.T) {
 			// characters, line breaks, multi-byte runes.
 			name = rapid.StringOf(rapid.SampledFrom([]rune("ab-01Z.\n \té+"))).Draw(t, "any")
 		}
-		dhCheckWith(t, shUpstream, "statefulset.ParentAndOrdinal", nil, shParseIn{Pod: name})
+		difftest.CheckWith(t, shUpstream, "statefulset.ParentAndOrdinal", nil, shParseIn{Pod: name})
 	})
 }
 
@@ -215,12 +222,12 @@ func TestStatefulSetClaimIsStaleDifferential(t *testing.T) {
 			}
 			in.Claim.OwnerReferences = append(in.Claim.OwnerReferences, r)
 		}
-		dhCheckWith(t, shUpstream, "statefulset.ClaimIsStale", nil, in)
+		difftest.CheckWith(t, shUpstream, "statefulset.ClaimIsStale", nil, in)
 	})
 }
 
 // TestStatefulSetHelperVectorsUpstream replays the vectors of Ordinals,
 // ParentAndOrdinal and ClaimIsStale through upstream (shUpstream).
 func TestStatefulSetHelperVectorsUpstream(t *testing.T) {
-	dhReplay(t, "statefulset", map[string]int{"statefulset.Ordinals": 5, "statefulset.ParentAndOrdinal": 6, "statefulset.ClaimIsStale": 10}, shUpstream)
+	difftest.Replay(t, "statefulset", map[string]int{"statefulset.Ordinals": 5, "statefulset.ParentAndOrdinal": 6, "statefulset.ClaimIsStale": 10}, shUpstream)
 }

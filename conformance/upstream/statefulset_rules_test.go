@@ -20,6 +20,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/meta"
@@ -76,7 +77,7 @@ func TestStatefulSetClaimRulesDifferential(t *testing.T) {
 			refs = append(refs, r)
 		}
 		claim := statefulset.Claim{ObjectMeta: meta.ObjectMeta{Name: "data-" + podName, OwnerReferences: refs}}
-		upClaim := must(k8s.ToPersistentVolumeClaim(&claim))
+		upClaim := difftest.Must(k8s.ToPersistentVolumeClaim(&claim))
 		upSet := &apps.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "web", UID: "set-uid"}, Spec: apps.StatefulSetSpec{Replicas: &replicas,
 			Ordinals: &apps.StatefulSetOrdinals{Start: start},
 			PersistentVolumeClaimRetentionPolicy: &apps.StatefulSetPersistentVolumeClaimRetentionPolicy{
@@ -90,7 +91,7 @@ func TestStatefulSetClaimRulesDifferential(t *testing.T) {
 		}
 		c2 := upClaim.DeepCopy()
 		stsUpUpdateClaimRefs(log, c2, upSet, upPod)
-		wantRefs := stsShowRefs(must(k8s.FromPersistentVolumeClaim(c2)).OwnerReferences)
+		wantRefs := stsShowRefs(difftest.Must(k8s.FromPersistentVolumeClaim(c2)).OwnerReferences)
 		if got := stsShowRefs(statefulset.ClaimOwnerRefs(&claim, policy, set, pod, down)); got != wantRefs {
 			t.Fatalf("ClaimOwnerRefs = %s, upstream %s", got, wantRefs)
 		}
@@ -177,7 +178,7 @@ func stsRuleUp(t testing.TB, in *stsClaimIn) (*v1.PersistentVolumeClaim, *apps.S
 	if suffix := "-" + in.Set.Name + "-" + strconv.Itoa(int(ord)); ord >= 0 && strings.HasSuffix(in.Claim.Name, suffix) {
 		set.Spec.VolumeClaimTemplates = []v1.PersistentVolumeClaim{{ObjectMeta: metav1.ObjectMeta{Name: strings.TrimSuffix(in.Claim.Name, suffix)}}}
 	}
-	claim := must(k8s.ToPersistentVolumeClaim(&in.Claim))
+	claim := difftest.Must(k8s.ToPersistentVolumeClaim(&in.Claim))
 	claim.Namespace = "default"
 	return claim, set, pod
 }
@@ -219,7 +220,7 @@ func stsRuleWant(t testing.TB, decision string, input json.RawMessage) json.RawM
 		case "statefulset.ClaimOwnerRefs":
 			c := claim.DeepCopy()
 			stsUpUpdateClaimRefs(stsLog, c, set, pod)
-			refs := must(k8s.FromPersistentVolumeClaim(c)).OwnerReferences
+			refs := difftest.Must(k8s.FromPersistentVolumeClaim(c)).OwnerReferences
 			if refs == nil {
 				refs = []meta.OwnerReference{}
 			}
@@ -253,7 +254,7 @@ func TestStatefulSetRuleVectorsUpstream(t *testing.T) {
 	for _, v := range stsReadVectors(t, "rules.json") {
 		want := stsRuleWant(t, v.Decision, v.Input)
 		if !stsSameJSON(want, v.Want) {
-			t.Errorf("%s: the vector's want is not upstream's:\nvector:   %s\nupstream: %s", v.Name, compactJSON(v.Want), want)
+			t.Errorf("%s: the vector's want is not upstream's:\nvector:   %s\nupstream: %s", v.Name, difftest.CompactJSON(v.Want), want)
 			continue
 		}
 		got, err := impl.Decide(v.Decision, nil, v.Input)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -43,6 +42,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/plan"
@@ -83,7 +83,7 @@ func stsOpts(o *statefulset.Options) statefulset.Options {
 
 func stsReadVectors(t *testing.T, file string) []stsVector {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "statefulset", file))
+	b, err := os.ReadFile(difftest.Repo("testdata", "statefulset", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,14 +140,14 @@ func TestStatefulSetVectorsUpstream(t *testing.T) {
 			}
 			want := stsWant(t, &in)
 			if !stsSameJSON(want, v.Want) {
-				t.Fatalf("the vector's want is not upstream's:\nvector:   %s\nupstream: %s", compactJSON(v.Want), compactJSON(want))
+				t.Fatalf("the vector's want is not upstream's:\nvector:   %s\nupstream: %s", difftest.CompactJSON(v.Want), difftest.CompactJSON(want))
 			}
 			got, err := plan.Encode(p)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if ok, why := conformance.Match(v.Want, got); !ok {
-				t.Fatalf("kubesem differs from v1.36.3: %s\nwant: %s\ngot:  %s", why, compactJSON(v.Want), got)
+				t.Fatalf("kubesem differs from v1.36.3: %s\nwant: %s\ngot:  %s", why, difftest.CompactJSON(v.Want), got)
 			}
 			n++
 		})
@@ -165,14 +165,6 @@ func stsSameJSON(a, b json.RawMessage) bool {
 	xb, _ := json.Marshal(x)
 	yb, _ := json.Marshal(y)
 	return bytes.Equal(xb, yb)
-}
-
-func compactJSON(b []byte) string {
-	var buf bytes.Buffer
-	if json.Compact(&buf, b) != nil {
-		return string(b)
-	}
-	return buf.String()
 }
 
 // stsAPIValidationSource says whether a wantError vector states an API
@@ -330,14 +322,14 @@ func stsCaseFromVector(in *stsVectorInput) (stsCase, map[string]string) {
 		c.upRevs = append(c.upRevs, x)
 	}
 	for _, p := range in.Pods {
-		pod := must(k8s.ToPod(p))
+		pod := difftest.Must(k8s.ToPod(p))
 		if l, ok := pod.Labels[history.HashLabel]; ok {
 			pod.Labels[history.HashLabel] = fwd[l]
 		}
 		c.upPods = append(c.upPods, pod)
 	}
 	for _, cl := range in.Claims {
-		pc := must(k8s.ToPersistentVolumeClaim(cl))
+		pc := difftest.Must(k8s.ToPersistentVolumeClaim(cl))
 		pc.Namespace = s.Namespace
 		c.upClaims[cl.Name] = pc
 	}
@@ -355,8 +347,10 @@ type stsLogSink struct {
 	lines *[]stsLogLine
 }
 
-func (s stsLogSink) Init(logr.RuntimeInfo)  {}
+func (s stsLogSink) Init(logr.RuntimeInfo) {}
+
 func (s stsLogSink) Enabled(level int) bool { return level <= 4 }
+
 func (s stsLogSink) Info(_ int, msg string, kv ...any) {
 	pod := ""
 	for i := 0; i+1 < len(kv); i += 2 {
@@ -370,10 +364,15 @@ func (s stsLogSink) Info(_ int, msg string, kv ...any) {
 	*s.lines = append(*s.lines, stsLogLine{msg, pod})
 	s.mu.Unlock()
 }
-func (s stsLogSink) Error(error, string, ...any)    {}
+
+func (s stsLogSink) Error(error, string, ...any) {}
+
 func (s stsLogSink) WithValues(...any) logr.LogSink { return s }
-func (s stsLogSink) WithName(string) logr.LogSink   { return s }
-func (s stsLogSink) count(msg, pod string) (n int)  { return s.countAny([]string{msg}, pod) }
+
+func (s stsLogSink) WithName(string) logr.LogSink { return s }
+
+func (s stsLogSink) count(msg, pod string) (n int) { return s.countAny([]string{msg}, pod) }
+
 func (s stsLogSink) countAny(msgs []string, pod string) int {
 	n := 0
 	for _, l := range *s.lines {
@@ -876,7 +875,7 @@ func TestStatefulSetIdentityVectorsUpstream(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !stsSameJSON(b, v.Want) {
-			t.Errorf("%s: the vector's want is not upstream's:\nvector:   %s\nupstream: %s", v.Name, compactJSON(v.Want), b)
+			t.Errorf("%s: the vector's want is not upstream's:\nvector:   %s\nupstream: %s", v.Name, difftest.CompactJSON(v.Want), b)
 			continue
 		}
 		got, err := impl.Decide(v.Decision, nil, v.Input)

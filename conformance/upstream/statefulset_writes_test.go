@@ -10,6 +10,7 @@ import (
 	apps "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	khistory "github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/internal/deepcopy"
 	"github.com/kubesem/kubesem/k8s"
@@ -106,27 +107,27 @@ func TestStatefulSetWritesUpstream(t *testing.T) {
 				switch obj := a.obj.(type) {
 				case *v1.Pod:
 					pods++
-					got := must(k8s.FromPod(obj))
+					got := difftest.Must(k8s.FromPod(obj))
 					if h, ok := got.Labels[khistory.HashLabel]; ok {
 						got.Labels[khistory.HashLabel] = mb(h)
 					}
 					want := deepcopy.Copy(*w.Object.(*podstatus.Pod))
 					stsSortVolumes(got)
 					stsSortVolumes(&want)
-					if d := dsObjDiff(t, got, &want); d != "" {
+					if d := difftest.JSONDiff(t, got, &want); d != "" {
 						t.Errorf("%s: %s", key, d)
 					}
 				case *v1.PersistentVolumeClaim:
 					claims++
-					got := must(k8s.FromPersistentVolumeClaim(obj))
+					got := difftest.Must(k8s.FromPersistentVolumeClaim(obj))
 					want := w.Object.(*statefulset.Claim)
 					if a.verb == "update" {
-						if d := dsObjDiff(t, got.OwnerReferences, want.OwnerReferences); d != "" {
+						if d := difftest.JSONDiff(t, got.OwnerReferences, want.OwnerReferences); d != "" {
 							t.Errorf("%s: owner references %s", key, d)
 						}
 						continue
 					}
-					if d := dsObjDiff(t, got, want); d != "" {
+					if d := difftest.JSONDiff(t, got, want); d != "" {
 						t.Errorf("%s: %s", key, d)
 					}
 				case *apps.ControllerRevision:
@@ -142,13 +143,13 @@ func TestStatefulSetWritesUpstream(t *testing.T) {
 						t.Fatalf("%s: data upstream %v kubesem %v", key, got.Data, want.Data)
 					}
 					gt, mt := got.Data.Template, want.Data.Template
-					if d := dsObjDiff(t, []any{gt.ObjectMeta, gt.Spec}, []any{mt.ObjectMeta, mt.Spec}); d != "" {
+					if d := difftest.JSONDiff(t, []any{gt.ObjectMeta, gt.Spec}, []any{mt.ObjectMeta, mt.Spec}); d != "" {
 						t.Errorf("%s data: %s", key, d)
 					}
 					got.Name, got.Data, want.Data = mb(got.Name), nil, nil
 					delete(got.Labels, khistory.RevisionHashLabel)
 					delete(want.Labels, khistory.RevisionHashLabel)
-					if d := dsObjDiff(t, got, want); d != "" {
+					if d := difftest.JSONDiff(t, got, want); d != "" {
 						t.Errorf("%s: %s", key, d)
 					}
 				}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"sort"
 	"testing"
 
@@ -16,6 +15,7 @@ import (
 	deploymentutil "k8s.io/kubernetes/pkg/controller/deployment/util"
 
 	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 )
 
 // The template-equality differential: random pairs of hand-trimmed pod
@@ -538,8 +538,8 @@ func TestTemplateEqualityDifferential(t *testing.T) {
 			t.Errorf("spelling %q drawn %d times", class, classSeen[class])
 		}
 	}
-	path := filepath.Join("..", "..", "testdata", teVectorFile)
-	if os.Getenv(writeVectors) == "1" && !t.Failed() {
+	path := difftest.Repo("testdata", teVectorFile)
+	if os.Getenv(difftest.WriteVectorsEnv) == "1" && !t.Failed() {
 		sort.SliceStable(picked, func(i, j int) bool { return picked[i].Name < picked[j].Name })
 		out, err := json.MarshalIndent(picked, "", " ")
 		if err != nil {
@@ -555,7 +555,7 @@ func TestTemplateEqualityDifferential(t *testing.T) {
 // testdata/rollout/template_equality.json: its want is upstream's
 // EqualIgnoreHash on the decoded, defaulted templates.
 func TestTemplateEqualityVectorsUpstream(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", teVectorFile))
+	raw, err := os.ReadFile(difftest.Repo("testdata", teVectorFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,7 +19,7 @@ import (
 
 // shapesFile is the table podstatus normalises a template's unmodelled
 // fields with, generated from the v1.36.3 API types.
-const shapesFile = "../../podstatus/apishapes.go"
+var shapesFile = difftest.Repo("podstatus/apishapes.go")
 
 // TestTemplateAPIShapesUpToDate: podstatus/apishapes.go lists, for every
 // struct type reachable from core/v1 PodTemplateSpec, the JSON keys of its

@@ -16,6 +16,7 @@ import (
 	apivalidation "k8s.io/kubernetes/pkg/apis/core/validation"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	kcronjob "github.com/kubesem/kubesem/cronjob"
 	"github.com/kubesem/kubesem/meta"
 )
@@ -40,8 +41,8 @@ func vcCronJob(t *rapid.T) *kcronjob.CronJob {
 		cj.Spec.StartingDeadlineSeconds = &d
 	}
 	cj.Spec.ConcurrencyPolicy = rapid.SampledFrom([]kcronjob.ConcurrencyPolicy{"", kcronjob.Allow, kcronjob.Forbid, kcronjob.Replace, "Sometimes"}).Draw(t, "policy")
-	cj.Spec.SuccessfulJobsHistoryLimit = vdInt32(t, "okLimit", -1, 0, 3)
-	cj.Spec.FailedJobsHistoryLimit = vdInt32(t, "failLimit", -1, 0, 1)
+	cj.Spec.SuccessfulJobsHistoryLimit = difftest.DrawInt32Ptr(t, "okLimit", -1, 0, 3)
+	cj.Spec.FailedJobsHistoryLimit = difftest.DrawInt32Ptr(t, "failLimit", -1, 0, 1)
 	return cj
 }
 
@@ -74,7 +75,7 @@ func TestCronJobValidationParity(t *testing.T) {
 	none := func(error) string { return "" }
 	rapid.Check(t, func(t *rapid.T) {
 		cj := vcCronJob(t)
-		verdict(t, "CronJob", kcronjob.Validate(cj, nil), vcUpstream(t, cj), none, counts)
+		difftest.Verdict(t, "CronJob", kcronjob.Validate(cj, nil), vcUpstream(t, cj), none, counts)
 	})
-	logCounts(t, counts)
+	difftest.LogCounts(t, counts)
 }

@@ -16,6 +16,7 @@ import (
 	apivalidation "k8s.io/kubernetes/pkg/apis/core/validation"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/k8s"
@@ -133,9 +134,9 @@ func vdsDaemonSet(t *rapid.T) *daemonset.DaemonSet {
 	if vdsOneIn(t, "negMinReady", 8) {
 		ds.Spec.MinReadySeconds = rapid.SampledFrom([]int32{-1, -5}).Draw(t, "minReadyNeg")
 	}
-	ds.Spec.RevisionHistoryLimit = vdInt32(t, "history", 10, 0)
+	ds.Spec.RevisionHistoryLimit = difftest.DrawInt32Ptr(t, "history", 10, 0)
 	if vdsOneIn(t, "negHistory", 8) {
-		ds.Spec.RevisionHistoryLimit = ptrTo(int32(-1))
+		ds.Spec.RevisionHistoryLimit = difftest.Ptr(int32(-1))
 	}
 	ds.Spec.UpdateStrategy.Type = daemonset.StrategyType(rapid.SampledFrom([]string{"RollingUpdate", "", "OnDelete"}).Draw(t, "strategy"))
 	if vdsOneIn(t, "badStrategy", 16) {
@@ -146,10 +147,10 @@ func vdsDaemonSet(t *rapid.T) *daemonset.DaemonSet {
 	case vdsOneIn(t, "wildRollingUpdate", 4):
 		// Around the limits: each bound absent, 0, huge, at and past
 		// 100%, malformed.
-		ds.Spec.UpdateStrategy.RollingUpdate = &daemonset.RollingParams{MaxUnavailable: vdBound(t, "maxUnavailable"), MaxSurge: vdBound(t, "maxSurge")}
+		ds.Spec.UpdateStrategy.RollingUpdate = &daemonset.RollingParams{MaxUnavailable: difftest.DrawBound(t, "maxUnavailable"), MaxSurge: difftest.DrawBound(t, "maxSurge")}
 	default:
 		// Mostly valid: one bound non-zero, the other 0 or absent.
-		set := rapid.SampledFrom([]*intstr.Value{ptrTo(intstr.Int(1)), ptrTo(intstr.String("25%")), ptrTo(intstr.Int(3)), ptrTo(intstr.String("100%")), nil}).Draw(t, "bound")
+		set := rapid.SampledFrom([]*intstr.Value{difftest.Ptr(intstr.Int(1)), difftest.Ptr(intstr.String("25%")), difftest.Ptr(intstr.Int(3)), difftest.Ptr(intstr.String("100%")), nil}).Draw(t, "bound")
 		var zero *intstr.Value
 		if rapid.Bool().Draw(t, "zeroSet") {
 			z := intstr.Int(0)
@@ -215,9 +216,9 @@ func TestDaemonSetValidationParity(t *testing.T) {
 	none := func(error) string { return "" }
 	rapid.Check(t, func(t *rapid.T) {
 		ds := vdsDaemonSet(t)
-		verdict(t, "DaemonSet", daemonset.Validate(ds, daemonset.Options{}), vdsUpstream(t, ds), none, counts)
+		difftest.Verdict(t, "DaemonSet", daemonset.Validate(ds, daemonset.Options{}), vdsUpstream(t, ds), none, counts)
 	})
-	logCounts(t, counts)
+	difftest.LogCounts(t, counts)
 	if counts["accept"] < 1000 {
 		t.Errorf("only %d valid DaemonSets drawn", counts["accept"])
 	}
@@ -228,7 +229,7 @@ func TestDaemonSetValidationParity(t *testing.T) {
 // error vector at daemonSet.spec… names one of upstream's paths, and a
 // Validate or Step vector with a want is a DaemonSet upstream accepts.
 func TestDaemonSetVectorsValidation(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "daemonset", "*.json"))
+	files, err := filepath.Glob(difftest.Repo("testdata", "daemonset", "*.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/batch/install"
 	batchvalidation "k8s.io/kubernetes/pkg/apis/batch/validation"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
@@ -111,7 +112,7 @@ func genSuccessPolicy(t *rapid.T) *job.SuccessPolicy {
 // labels) and, where j's template leaves them out, a container and
 // restartPolicy Never.
 func toV1Job(j *job.Job) *batchv1.Job {
-	out := upJob(j)
+	out := difftest.UpJob(j)
 	uid := string(j.UID)
 	lbl := map[string]string{
 		batchv1.ControllerUidLabel: uid, "controller-uid": uid,
@@ -169,7 +170,7 @@ func TestValidationJobDifferential(t *testing.T) {
 			counts["upstream panics; kubesem rejects"]++
 			return
 		}
-		verdict(t, "Job", kerr, uerrs, func(error) string { return "" }, counts)
+		difftest.Verdict(t, "Job", kerr, uerrs, func(error) string { return "" }, counts)
 	})
-	logCounts(t, counts)
+	difftest.LogCounts(t, counts)
 }

@@ -17,6 +17,7 @@ import (
 	apivalidation "k8s.io/kubernetes/pkg/apis/core/validation"
 	"pgregory.net/rapid"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
@@ -28,7 +29,7 @@ func vrReplicaSet(t *rapid.T) *replicaset.ReplicaSet {
 	rs := &replicaset.ReplicaSet{}
 	rs.Name, rs.Namespace = "web", "default"
 	rs.Kind = rapid.SampledFrom([]string{replicaset.KindReplicaSet, replicaset.KindReplicationController}).Draw(t, "kind")
-	rs.Spec.Replicas = vdInt32(t, "replicas", -1, 0, 1, math.MaxInt32)
+	rs.Spec.Replicas = difftest.DrawInt32Ptr(t, "replicas", -1, 0, 1, math.MaxInt32)
 	rs.Spec.MinReadySeconds = rapid.SampledFrom([]int32{-1, 0, 5}).Draw(t, "minReady")
 	switch rapid.IntRange(0, 4).Draw(t, "selector") {
 	case 0:
@@ -100,7 +101,7 @@ func TestReplicaSetValidationParity(t *testing.T) {
 	none := func(error) string { return "" }
 	rapid.Check(t, func(t *rapid.T) {
 		rs := vrReplicaSet(t)
-		verdict(t, rs.Kind, replicaset.Validate(rs), vrUpstream(t, rs), none, counts)
+		difftest.Verdict(t, rs.Kind, replicaset.Validate(rs), vrUpstream(t, rs), none, counts)
 	})
-	logCounts(t, counts)
+	difftest.LogCounts(t, counts)
 }

@@ -58,6 +58,7 @@ import (
 	podstorage "k8s.io/kubernetes/pkg/registry/core/pod/storage"
 	testingclock "k8s.io/utils/clock/testing"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/plan"
 )
 
@@ -99,7 +100,7 @@ import (
 //     syncHandler; its clock field;
 //   - statefulset: NewStatefulSetController; sync; its clock field;
 //   - daemonset: NewDaemonSetsController with kube-controller-manager's
-//     failed-pod backoff (dsUpstreamBackoff) on the harness clock; its
+//     failed-pod backoff (difftest.DaemonSetBackoff) on the harness clock; its
 //     syncHandler;
 //   - job: newControllerWithClock on the harness clock (no Workload or
 //     PodGroup informers: that feature is off by default); syncHandler;
@@ -109,7 +110,7 @@ import (
 //     selector; it writes only for an orphan);
 //   - cronjob: NewControllerV2; sync; its now field;
 //   - disruption: NewDisruptionControllerInternal on the harness clock with
-//     the public constructor's stale-condition timeout (pdbUpStaleTimeout),
+//     the public constructor's stale-condition timeout (difftest.DisruptionStaleTimeout),
 //     its pod lister listing in name order (wcSortedPods), a REST mapper,
 //     discovery and scale client as kube-apiserver serves the modelled
 //     kinds (scaleWorld);
@@ -122,7 +123,7 @@ import (
 //     orphan-node quarantine queue is replaced by wcDelayQueue, the same
 //     quarantine (upstream's) counted on the harness clock;
 //   - node lifecycle: NewNodeLifecycleController with kube-controller-
-//     manager's defaults (nsUpstreamConfig); its now field and the
+//     manager's defaults (difftest.UpstreamNodeConfig); its now field and the
 //     tainting queues' scheduler.now on the harness clock; one pass as the
 //     node step differential runs it: monitorNodeHealth (only when its
 //     period, counted from the first pass, is due, as wait.Until runs it), one
@@ -321,7 +322,7 @@ type wcRecord struct {
 
 // wcField is the settable field name of *obj, exported or not.
 func wcFieldOf(obj any, name string) reflect.Value {
-	return nsField(reflect.ValueOf(obj).Elem(), name)
+	return difftest.Field(reflect.ValueOf(obj).Elem(), name)
 }
 
 // wcInformer wraps a shared informer so that every event handler
@@ -338,8 +339,10 @@ type wcCounted struct {
 }
 
 func (c wcCounted) OnAdd(obj any, initial bool) { c.h.OnAdd(obj, initial); c.n.Add(1) }
-func (c wcCounted) OnUpdate(old, cur any)       { c.h.OnUpdate(old, cur); c.n.Add(1) }
-func (c wcCounted) OnDelete(obj any)            { c.h.OnDelete(obj); c.n.Add(1) }
+
+func (c wcCounted) OnUpdate(old, cur any) { c.h.OnUpdate(old, cur); c.n.Add(1) }
+
+func (c wcCounted) OnDelete(obj any) { c.h.OnDelete(obj); c.n.Add(1) }
 
 func (i *wcInformer) count(h cache.ResourceEventHandler) cache.ResourceEventHandler {
 	n := &atomic.Int64{}
@@ -369,7 +372,8 @@ type wcTyped[L any] struct {
 }
 
 func (x wcTyped[L]) Informer() cache.SharedIndexInformer { return x.inf }
-func (x wcTyped[L]) Lister() L                           { return x.lister }
+
+func (x wcTyped[L]) Lister() L { return x.lister }
 
 func wcWrap[L any](w *wcWorld, resource string, typed interface {
 	Informer() cache.SharedIndexInformer
@@ -389,12 +393,15 @@ func wcWrap[L any](w *wcWorld, resource string, typed interface {
 type wcRecorder struct{ w *wcWorld }
 
 func (r wcRecorder) Event(o kruntime.Object, typ, reason, msg string) { r.w.event(o, typ, reason, msg) }
+
 func (r wcRecorder) Eventf(o kruntime.Object, typ, reason, f string, args ...any) {
 	r.w.event(o, typ, reason, fmt.Sprintf(f, args...))
 }
+
 func (r wcRecorder) AnnotatedEventf(o kruntime.Object, _ map[string]string, typ, reason, f string, args ...any) {
 	r.w.event(o, typ, reason, fmt.Sprintf(f, args...))
 }
+
 func (r wcRecorder) WithLogger(klog.Logger) record.EventRecorderLogger { return r }
 
 var (
@@ -498,6 +505,7 @@ func (q *wcDelayQueue) promote() {
 }
 
 func (q *wcDelayQueue) Add(k string) { q.AddAfter(k, 0) }
+
 func (q *wcDelayQueue) AddAfter(k string, d time.Duration) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -507,12 +515,14 @@ func (q *wcDelayQueue) AddAfter(k string, d time.Duration) {
 	}
 	q.promote()
 }
+
 func (q *wcDelayQueue) Len() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.promote()
 	return len(q.ready)
 }
+
 func (q *wcDelayQueue) Get() (string, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -525,9 +535,13 @@ func (q *wcDelayQueue) Get() (string, bool) {
 	delete(q.in, k)
 	return k, false
 }
-func (q *wcDelayQueue) Done(string)        {}
-func (q *wcDelayQueue) ShutDown()          {}
+
+func (q *wcDelayQueue) Done(string) {}
+
+func (q *wcDelayQueue) ShutDown() {}
+
 func (q *wcDelayQueue) ShutDownWithDrain() {}
+
 func (q *wcDelayQueue) ShuttingDown() bool { return false }
 
 // wcWorld is the whole control plane of v1.36.3 on one fake API server.
@@ -663,11 +677,13 @@ func newWCWorld(start time.Time) (_ *wcWorld, err error) {
 	rec := wcRecorder{w}
 
 	// package clocks of the deployment controller
-	oldD, oldU := rsDeploymentNowFn, rsUtilNowFn
-	rsDeploymentNowFn, rsUtilNowFn = w.clock.Now, w.clock.Now
-	oldSched := nodeSchedNow
-	nodeSchedNow = w.clock.Now
-	w.restore = func() { rsDeploymentNowFn, rsUtilNowFn, nodeSchedNow = oldD, oldU, oldSched }
+	oldD, oldU := difftest.DeploymentNowFn, difftest.DeploymentUtilNowFn
+	difftest.DeploymentNowFn, difftest.DeploymentUtilNowFn = w.clock.Now, w.clock.Now
+	oldSched := difftest.NodeSchedulerNow
+	difftest.NodeSchedulerNow = w.clock.Now
+	w.restore = func() {
+		difftest.DeploymentNowFn, difftest.DeploymentUtilNowFn, difftest.NodeSchedulerNow = oldD, oldU, oldSched
+	}
 
 	if w.dc, err = deployment.NewDeploymentController(ctx, deps, rss, pods, w.client); err != nil {
 		return nil, err
@@ -676,10 +692,10 @@ func newWCWorld(start time.Time) (_ *wcWorld, err error) {
 	wcFieldOf(w.rsc, "clock").Set(reflect.ValueOf(w.clock))
 	w.ssc = statefulset.NewStatefulSetController(ctx, pods, sss, pvcs, revs, w.client)
 	wcFieldOf(w.ssc, "clock").Set(reflect.ValueOf(w.clock))
-	if w.dsc, err = daemon.NewDaemonSetsController(ctx, dss, revs, pods, nodes, w.client, dsUpstreamBackoff(w.clock)); err != nil {
+	if w.dsc, err = daemon.NewDaemonSetsController(ctx, dss, revs, pods, nodes, w.client, difftest.DaemonSetBackoff(w.clock)); err != nil {
 		return nil, err
 	}
-	if w.jc, err = jobNewController(ctx, w.client, w.clock, pods, jobs, nil, nil); err != nil {
+	if w.jc, err = difftest.NewJobController(ctx, w.client, w.clock, pods, jobs, nil, nil); err != nil {
 		return nil, err
 	}
 	jc := w.jc
@@ -691,17 +707,17 @@ func newWCWorld(start time.Time) (_ *wcWorld, err error) {
 	mapper, disc, scales := w.scaleWorld()
 	sortedPods := wcTyped[corelisters.PodLister]{inf: pods.inf, lister: wcSortedPods{pods.lister}}
 	w.pdbc = disruption.NewDisruptionControllerInternal(ctx, sortedPods, pdbs, rcs, rss, deps, sss, w.client,
-		mapper, scales, disc, w.clock, pdbUpStaleTimeout())
+		mapper, scales, disc, w.clock, difftest.DisruptionStaleTimeout())
 	w.gcc = upodgc.NewPodGC(ctx, w.client, pods, nodes, 12500)
-	upStop(w.gcc) // its node queue, replaced by one on the harness clock
+	difftest.Stop(w.gcc) // its node queue, replaced by one on the harness clock
 	wcFieldOf(w.gcc, "nodeQueue").Set(reflect.ValueOf(workqueue.TypedDelayingInterface[string](&wcDelayQueue{now: w.clock.Now, wait: map[string]time.Time{}, in: map[string]bool{}})))
-	cfg, err := nsUpstreamConfig()
+	cfg, err := difftest.UpstreamNodeConfig()
 	if err != nil {
 		return nil, err
 	}
-	w.monitorPeriod = cfg.monitorPeriod
-	if w.nc, err = nodelifecycle.NewNodeLifecycleController(ctx, leases, pods, nodes, dss, w.client, cfg.monitorPeriod, cfg.startupGrace,
-		cfg.monitorGrace, cfg.evictionRate, cfg.secondaryRate, cfg.largeCluster, cfg.unhealthy); err != nil {
+	w.monitorPeriod = cfg.MonitorPeriod
+	if w.nc, err = nodelifecycle.NewNodeLifecycleController(ctx, leases, pods, nodes, dss, w.client, cfg.MonitorPeriod, cfg.StartupGrace,
+		cfg.MonitorGrace, cfg.EvictionRate, cfg.SecondaryRate, cfg.LargeCluster, cfg.Unhealthy); err != nil {
 		return nil, err
 	}
 	wcFieldOf(w.nc, "now").Set(reflect.ValueOf(func() metav1.Time { return metav1.NewTime(w.clock.Now()) }))
@@ -709,7 +725,7 @@ func newWCWorld(start time.Time) (_ *wcWorld, err error) {
 		return nil, err
 	}
 	w.taintQueue = wcFieldOf(w.tc, "taintEvictionQueue").Interface().(*tainteviction.TimedWorkerQueue)
-	nsField(reflect.ValueOf(w.taintQueue).Elem(), "clock").Set(reflect.ValueOf(w.taintClock))
+	difftest.Field(reflect.ValueOf(w.taintQueue).Elem(), "clock").Set(reflect.ValueOf(w.taintClock))
 	w.taintWG = (*sync.WaitGroup)(unsafe.Pointer(reflect.ValueOf(w.taintQueue).Elem().FieldByName("workerWG").UnsafeAddr()))
 	// (the pod GC records no events)
 	for _, c := range []any{w.dc, w.rsc, w.ssc, w.dsc, jc, w.cjm, w.pdbc, w.nc, w.tc} {
@@ -755,6 +771,7 @@ func wcSortPods(ps []*v1.Pod, err error) ([]*v1.Pod, error) {
 func (l wcSortedPods) List(sel labels.Selector) ([]*v1.Pod, error) {
 	return wcSortPods(l.PodLister.List(sel))
 }
+
 func (l wcSortedPods) Pods(ns string) corelisters.PodNamespaceLister {
 	return wcSortedNSPods{l.PodLister.Pods(ns)}
 }
@@ -821,7 +838,7 @@ func (w *wcWorld) scaleWorld() (apimeta.RESTMapper, *discoveryfake.FakeDiscovery
 // close stops the informers and the controllers' queues and event
 // broadcasters, and restores the package clocks.
 func (w *wcWorld) close() {
-	upStop(w.cancel, w.dc, w.rsc, w.ssc, w.dsc, w.jc, w.cjm, w.pdbc, w.gcc, w.nc, w.tc, w.factory)
+	difftest.Stop(w.cancel, w.dc, w.rsc, w.ssc, w.dsc, w.jc, w.cjm, w.pdbc, w.gcc, w.nc, w.tc, w.factory)
 	if w.restore != nil {
 		w.restore()
 	}
@@ -1302,7 +1319,7 @@ func (w *wcWorld) syncAll(now time.Time) ([]wcRecord, error) {
 					continue
 				}
 				w.begin(wcDisruption, key)
-				err := pdbUpSync(w.pdbc, ctx, key)
+				err := difftest.DisruptionSync(w.pdbc, ctx, key)
 				if err := w.end(err); err != nil {
 					return err
 				}
@@ -1315,7 +1332,7 @@ func (w *wcWorld) syncAll(now time.Time) ([]wcRecord, error) {
 					continue
 				}
 				w.begin(wcDisruption, wcKey(p))
-				if err := w.end(pdbUpSyncStale(w.pdbc, ctx, wcKey(p))); err != nil {
+				if err := w.end(difftest.DisruptionSyncStale(w.pdbc, ctx, wcKey(p))); err != nil {
 					return err
 				}
 			}
@@ -1323,7 +1340,7 @@ func (w *wcWorld) syncAll(now time.Time) ([]wcRecord, error) {
 		},
 		func() error {
 			w.begin(wcPodGC, "")
-			gcPass(w.gcc, ctx)
+			difftest.PodGCPass(w.gcc, ctx)
 			return w.end(nil)
 		},
 		func() error { return w.nodeLifecyclePass(ctx) },
@@ -1422,7 +1439,7 @@ func (w *wcWorld) nodeLifecyclePass(ctx context.Context) error {
 	if now := w.clock.Now(); w.monitorAt.IsZero() || !now.Before(w.monitorAt) {
 		w.monitorAt = now.Add(w.monitorPeriod)
 		w.begin(wcNodeLife, "")
-		err := nsMonitorNodeHealth(w.nc, ctx)
+		err := difftest.MonitorNodeHealth(w.nc, ctx)
 		w.adoptLimiters()
 		w.orderTainters()
 		if err := w.end(err); err != nil {
@@ -1430,13 +1447,13 @@ func (w *wcWorld) nodeLifecyclePass(ctx context.Context) error {
 		}
 	}
 	w.begin(wcNodeLife, "")
-	nsNoExecuteTaintingPass(w.nc, ctx)
+	difftest.NoExecuteTaintingPass(w.nc, ctx)
 	if err := w.end(nil); err != nil {
 		return err
 	}
 	for _, o := range w.list(wcGVRNodes) {
 		w.begin(wcNodeLife, wcKey(o))
-		err := nsNoScheduleTaintingPass(w.nc, ctx, wcKey(o))
+		err := difftest.NoScheduleTaintingPass(w.nc, ctx, wcKey(o))
 		if err == nil {
 			err = wcNLReconcileLabels(w.nc, ctx, wcKey(o))
 		}
@@ -1480,12 +1497,12 @@ func (w *wcWorld) tainters() map[string]*scheduler.RateLimitedTimedQueue {
 // drained of the token it used if it was used.
 func (w *wcWorld) adoptLimiters() {
 	for _, q := range w.tainters() {
-		lv := nsLimiter(q)
+		lv := difftest.QueueLimiter(q)
 		cur := lv.Interface().(flowcontrol.RateLimiter)
-		if w.ncLimiters[cur] || nsIsNever(cur) {
+		if w.ncLimiters[cur] || difftest.IsNeverLimiter(cur) {
 			continue
 		}
-		_, last := nsBucket(cur)
+		_, last := difftest.TokenBucket(cur)
 		nl := flowcontrol.NewTokenBucketRateLimiterWithClock(cur.QPS(), scheduler.EvictionRateLimiterBurst, w.clock)
 		if !last.IsZero() {
 			nl.TryAccept()
@@ -1498,7 +1515,7 @@ func (w *wcWorld) adoptLimiters() {
 // orderTainters orders each tainting heap by (process time, node name).
 func (w *wcWorld) orderTainters() {
 	for _, q := range w.tainters() {
-		h := nsHeap(q)
+		h := difftest.QueueHeap(q)
 		sort.SliceStable(*h, func(i, j int) bool {
 			a, b := (*h)[i], (*h)[j]
 			if !a.ProcessAt.Equal(b.ProcessAt) {
@@ -1570,9 +1587,9 @@ func (w *wcWorld) taintEvictionPass(ctx context.Context) error {
 			done[wcKey(p)] = true
 			if err := process(wcKey(p), func() {
 				if len(ts) == 0 {
-					nodeUpCancelWork(w.tc, logger, nsn(p))
+					difftest.TaintEvictionCancelWork(w.tc, logger, nsn(p))
 				} else {
-					nodeUpProcessPodOnNode(w.tc, ctx, nsn(p), name, p.Spec.Tolerations, ts, now)
+					difftest.TaintEvictionProcessPodOnNode(w.tc, ctx, nsn(p), name, p.Spec.Tolerations, ts, now)
 				}
 			}); err != nil {
 				return err
@@ -1593,7 +1610,9 @@ func (w *wcWorld) taintEvictionPass(ctx context.Context) error {
 		if p.Spec.NodeName == "" || len(ts) == 0 {
 			continue // handlePodUpdate: unbound, or its node has no NoExecute taint
 		}
-		if err := process(key, func() { nodeUpProcessPodOnNode(w.tc, ctx, nsn(p), p.Spec.NodeName, p.Spec.Tolerations, ts, now) }); err != nil {
+		if err := process(key, func() {
+			difftest.TaintEvictionProcessPodOnNode(w.tc, ctx, nsn(p), p.Spec.NodeName, p.Spec.Tolerations, ts, now)
+		}); err != nil {
 			return err
 		}
 	}
@@ -1603,7 +1622,9 @@ func (w *wcWorld) taintEvictionPass(ctx context.Context) error {
 		}
 		delete(w.tePods, key)
 		ns, name, _ := strings.Cut(key, "/")
-		if err := process(key, func() { nodeUpCancelWork(w.tc, logger, types.NamespacedName{Namespace: ns, Name: name}) }); err != nil {
+		if err := process(key, func() {
+			difftest.TaintEvictionCancelWork(w.tc, logger, types.NamespacedName{Namespace: ns, Name: name})
+		}); err != nil {
 			return err
 		}
 	}

@@ -28,6 +28,7 @@ import (
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 
 	"github.com/kubesem/kubesem/cluster"
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/k8s"
@@ -465,24 +466,24 @@ func (w *wcWorld) fullSyncRecs(now time.Time, spent []time.Duration, recs *[]wcR
 	}
 	next()
 	for _, k := range keys("poddisruptionbudgets") {
-		count(pdbUpSync(w.pdbc, ctx, k))
+		count(difftest.DisruptionSync(w.pdbc, ctx, k))
 	}
 	pods := w.stores["pods"].List()
 	for _, o := range pods {
 		if p := o.(*v1.Pod); slicesContainsCond(p.Status.Conditions, v1.DisruptionTarget) {
-			count(pdbUpSyncStale(w.pdbc, ctx, p.Namespace+"/"+p.Name))
+			count(difftest.DisruptionSyncStale(w.pdbc, ctx, p.Namespace+"/"+p.Name))
 		}
 	}
 	next()
-	gcPass(w.gcc, ctx)
+	difftest.PodGCPass(w.gcc, ctx)
 	next()
-	count(nsMonitorNodeHealth(w.nc, ctx))
+	count(difftest.MonitorNodeHealth(w.nc, ctx))
 	w.adoptLimiters()
 	w.orderTainters()
-	nsNoExecuteTaintingPass(w.nc, ctx)
+	difftest.NoExecuteTaintingPass(w.nc, ctx)
 	nodes := keys("nodes")
 	for _, n := range nodes {
-		count(nsNoScheduleTaintingPass(w.nc, ctx, n))
+		count(difftest.NoScheduleTaintingPass(w.nc, ctx, n))
 		count(wcNLReconcileLabels(w.nc, ctx, n))
 	}
 	for _, o := range pods {
@@ -491,11 +492,11 @@ func (w *wcWorld) fullSyncRecs(now time.Time, spent []time.Duration, recs *[]wcR
 	}
 	next()
 	for _, n := range nodes {
-		teHandleNodeUpdate(w.tc, ctx, teNodeItem{nodeName: n})
+		difftest.TaintEvictionHandleNodeUpdate(w.tc, ctx, difftest.TaintEvictionNodeItem{NodeName: n})
 	}
 	for _, o := range pods {
 		p := o.(*v1.Pod)
-		teHandlePodUpdate(w.tc, ctx, tePodItem{podName: p.Name, podNamespace: p.Namespace, nodeName: p.Spec.NodeName})
+		difftest.TaintEvictionHandlePodUpdate(w.tc, ctx, difftest.TaintEvictionPodItem{PodName: p.Name, PodNamespace: p.Namespace, NodeName: p.Spec.NodeName})
 	}
 	w.taintWG.Wait()
 	next()

@@ -20,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/kubernetes/pkg/controller"
 
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/plan"
 )
 
@@ -433,12 +434,12 @@ func TestWholeClusterNodeLoss(t *testing.T) {
 		before[p.Name] = p.Spec.NodeName == "n3"
 	}
 	e.down["n3"] = true
-	cfg, err := nsUpstreamConfig()
+	cfg, err := difftest.UpstreamNodeConfig()
 	if err != nil {
 		t.Fatal(err)
 	}
 	// the lease was renewed at +10s; past the grace period it is stale
-	tLost := wcT0.Add(10*time.Second + cfg.monitorGrace + time.Second)
+	tLost := wcT0.Add(10*time.Second + cfg.MonitorGrace + time.Second)
 	e.step(wcT0.Add(20 * time.Second))
 	recs := e.step(tLost)
 	n3 := w.get(wcGVRNodes, "", "n3").(*v1.Node)

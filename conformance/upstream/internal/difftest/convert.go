@@ -1,7 +1,8 @@
-package upstream_test
+package difftest
 
 import (
 	"fmt"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -20,50 +21,64 @@ import (
 // call, with the API server's own v1 defaulting where the object would
 // have been stored: no private converters.
 
-// must unwraps an adapter result; the adapter fails only on values its
+// Must unwraps an adapter result; the adapter fails only on values its
 // own types cannot hold, which kubesem's inputs never are.
-func must[T any](v *T, err error) *T {
+func Must[T any](v *T, err error) *T {
 	if err != nil {
 		panic(fmt.Sprintf("adapter: %v", err))
 	}
 	return v
 }
 
-// upCronJob is c as the API server stores it: the adapter's batch/v1
+// UpCronJob is c as the API server stores it: the adapter's batch/v1
 // CronJob, defaulted by upstream's SetObjectDefaults_CronJob.
-func upCronJob(c *kcronjob.CronJob) *batchv1.CronJob {
-	u := must(k8s.ToCronJob(c))
+func UpCronJob(c *kcronjob.CronJob) *batchv1.CronJob {
+	u := Must(k8s.ToCronJob(c))
 	batchdefaults.SetObjectDefaults_CronJob(u)
 	return u
 }
 
-// upJob is the adapter's batch/v1 Job for j, as given (not defaulted: the
+// UpJob is the adapter's batch/v1 Job for j, as given (not defaulted: the
 // Jobs the harnesses build carry what their tests set).
-func upJob(j *job.Job) *batchv1.Job { return must(k8s.ToJob(j)) }
+func UpJob(j *job.Job) *batchv1.Job { return Must(k8s.ToJob(j)) }
 
-// upDeployment is the adapter's apps/v1 Deployment for d, defaulted by
+// UpDeployment is the adapter's apps/v1 Deployment for d, defaulted by
 // upstream's SetObjectDefaults_Deployment.
-func upDeployment(d *rollout.Deployment) *appsv1.Deployment {
-	u := must(k8s.ToDeployment(d))
+func UpDeployment(d *rollout.Deployment) *appsv1.Deployment {
+	u := Must(k8s.ToDeployment(d))
 	appsdefaults.SetObjectDefaults_Deployment(u)
 	return u
 }
 
-// upReplicaSet is the adapter's apps/v1 ReplicaSet for rs, defaulted by
+// UpReplicaSet is the adapter's apps/v1 ReplicaSet for rs, defaulted by
 // upstream's SetObjectDefaults_ReplicaSet; nil stays nil.
-func upReplicaSet(rs *replicaset.ReplicaSet) *appsv1.ReplicaSet {
+func UpReplicaSet(rs *replicaset.ReplicaSet) *appsv1.ReplicaSet {
 	if rs == nil {
 		return nil
 	}
-	u := must(k8s.ToReplicaSet(rs))
+	u := Must(k8s.ToReplicaSet(rs))
 	appsdefaults.SetObjectDefaults_ReplicaSet(u)
 	return u
 }
 
-func upReplicaSets(rss []*replicaset.ReplicaSet) []*appsv1.ReplicaSet {
+func UpReplicaSets(rss []*replicaset.ReplicaSet) []*appsv1.ReplicaSet {
 	out := make([]*appsv1.ReplicaSet, len(rss))
 	for i, rs := range rss {
-		out[i] = upReplicaSet(rs)
+		out[i] = UpReplicaSet(rs)
 	}
 	return out
+}
+
+var JobT0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+
+var PodT0 = time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+
+func Ptr[T any](v T) *T { return &v }
+
+// MustList unwraps an adapter list result.
+func MustList[T any](v []T, err error) []T {
+	if err != nil {
+		panic(fmt.Sprintf("adapter: %v", err))
+	}
+	return v
 }

@@ -1,4 +1,4 @@
-package upstream_test
+package difftest
 
 import (
 	"bytes"
@@ -14,15 +14,15 @@ import (
 	"github.com/kubesem/kubesem/plan"
 )
 
-// writeKey is what the Writes replays compare of one API request: verb,
+// WriteKey is what the Writes replays compare of one API request: verb,
 // resource, subresource, namespace, name, the uid it names (a patch's or
 // delete's precondition, an update's object's uid) and a delete's grace
 // period ("" when the request leaves it to the object).
-type writeKey struct {
+type WriteKey struct {
 	Verb, Resource, Subresource, Namespace, Name, UID, Grace string
 }
 
-func (k writeKey) String() string {
+func (k WriteKey) String() string {
 	s := k.Verb + " " + k.Resource
 	if k.Subresource != "" {
 		s += "/" + k.Subresource
@@ -37,10 +37,10 @@ func (k writeKey) String() string {
 	return s
 }
 
-// writeKeyOfAction reads a fake clientset's action as a writeKey; ok is
+// WriteKeyOfAction reads a fake clientset's action as a WriteKey; ok is
 // false for reads (get, list, watch).
-func writeKeyOfAction(a clienttesting.Action) (k writeKey, ok bool, err error) {
-	k = writeKey{Verb: a.GetVerb(), Resource: a.GetResource().Resource, Subresource: a.GetSubresource(), Namespace: a.GetNamespace()}
+func WriteKeyOfAction(a clienttesting.Action) (k WriteKey, ok bool, err error) {
+	k = WriteKey{Verb: a.GetVerb(), Resource: a.GetResource().Resource, Subresource: a.GetSubresource(), Namespace: a.GetNamespace()}
 	switch x := a.(type) {
 	case clienttesting.DeleteAction:
 		k.Name = x.GetName()
@@ -80,20 +80,20 @@ func writeKeyOfAction(a clienttesting.Action) (k writeKey, ok bool, err error) {
 	return k, true, nil
 }
 
-// writeKeyOf reads a kubesem plan.Write as a writeKey.
-func writeKeyOf(w plan.Write) writeKey {
-	k := writeKey{Verb: string(w.Verb), Resource: w.Resource, Subresource: w.Subresource, Namespace: w.Namespace, Name: w.Name, UID: w.UID}
+// WriteKeyOf reads a kubesem plan.Write as a WriteKey.
+func WriteKeyOf(w plan.Write) WriteKey {
+	k := WriteKey{Verb: string(w.Verb), Resource: w.Resource, Subresource: w.Subresource, Namespace: w.Namespace, Name: w.Name, UID: w.UID}
 	if w.GracePeriodSeconds != nil {
 		k.Grace = strconv.FormatInt(*w.GracePeriodSeconds, 10)
 	}
 	return k
 }
 
-// writeKeysOfActions reads every write among actions, in order.
-func writeKeysOfActions(as []clienttesting.Action) ([]writeKey, error) {
-	var out []writeKey
+// WriteKeysOfActions reads every write among actions, in order.
+func WriteKeysOfActions(as []clienttesting.Action) ([]WriteKey, error) {
+	var out []WriteKey
 	for _, a := range as {
-		k, ok, err := writeKeyOfAction(a)
+		k, ok, err := WriteKeyOfAction(a)
 		if err != nil {
 			return nil, err
 		}
@@ -104,12 +104,12 @@ func writeKeysOfActions(as []clienttesting.Action) ([]writeKey, error) {
 	return out, nil
 }
 
-// rewriteVectorWants rewrites the wants of a vector file: for each vector
+// RewriteVectorWants rewrites the wants of a vector file: for each vector
 // (its keys in the file's order decision, name, source, options, input,
 // want, wantError), want(v) returns the new want, or nil to keep it. The
 // file is written indented with indent, other vectors byte for byte as
 // JSON values. It returns how many wants changed.
-func rewriteVectorWants(file, indent string, want func(v map[string]json.RawMessage) (json.RawMessage, error)) (int, error) {
+func RewriteVectorWants(file, indent string, want func(v map[string]json.RawMessage) (json.RawMessage, error)) (int, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return 0, err

@@ -1,4 +1,4 @@
-package upstream_test
+package difftest
 
 import (
 	"context"
@@ -19,19 +19,19 @@ import (
 // when that can be cancelled); an informer factory that was started runs
 // one per informer until its stop channel closes. Nothing of that ends
 // by itself, so every harness that builds a controller stops it with
-// upStop when its state is done (issue 20: one process running the whole
+// Stop when its state is done (issue 20: one process running the whole
 // module held 327,060 such goroutines).
 
-// upCleaner registers a function to run when a test or one rapid check
+// Cleaner registers a function to run when a test or one rapid check
 // ends: *testing.T, *testing.B and *rapid.T.
-type upCleaner interface{ Cleanup(func()) }
+type Cleaner interface{ Cleanup(func()) }
 
-// upStopOn registers upStop(parts...) on c.
-func upStopOn(c upCleaner, parts ...any) {
-	c.Cleanup(func() { upStop(parts...) })
+// StopOn registers Stop(parts...) on c.
+func StopOn(c Cleaner, parts ...any) {
+	c.Cleanup(func() { Stop(parts...) })
 }
 
-// upStop stops what parts started. Each part is one of
+// Stop stops what parts started. Each part is one of
 //   - a context.CancelFunc or func(): called first, so that what waits on
 //     the context or channel it ends (informers, broadcasters built with
 //     record.WithContext) returns;
@@ -47,7 +47,7 @@ func upStopOn(c upCleaner, parts ...any) {
 //
 // Nil parts (and nil controller pointers) are skipped. Each stop is idempotent, so a part may be stopped
 // twice.
-func upStop(parts ...any) {
+func Stop(parts ...any) {
 	var ctrls []any
 	var factories []informers.SharedInformerFactory
 	for _, p := range parts {
@@ -67,7 +67,7 @@ func upStop(parts ...any) {
 		if v := reflect.ValueOf(c); v.Kind() == reflect.Pointer && v.IsNil() {
 			continue
 		}
-		if n := upStopFields(c); n == 0 {
+		if n := stopFields(c); n == 0 {
 			panic(fmt.Sprintf("upStop: %T holds no work queue, event broadcaster or timed worker queue", c))
 		}
 	}
@@ -76,10 +76,10 @@ func upStop(parts ...any) {
 	}
 }
 
-// upStopFields stops every work queue, event broadcaster and timed worker
+// stopFields stops every work queue, event broadcaster and timed worker
 // queue that a field of the struct c points to holds, and returns how
 // many it stopped.
-func upStopFields(c any) int {
+func stopFields(c any) int {
 	v := reflect.ValueOf(c)
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
 		panic(fmt.Sprintf("upStop: %T is not a pointer to a controller struct", c))

@@ -1,7 +1,8 @@
-package upstream_test
+package difftest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"math"
@@ -10,11 +11,16 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/go-logr/logr"
+	"k8s.io/klog/v2"
+	_ "k8s.io/kubernetes/pkg/apis/policy/install"
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/conformance"
 	"github.com/kubesem/kubesem/field"
 )
+
+var Ctx = klog.NewContext(context.Background(), logr.Discard())
 
 // This file holds what the rule differentials (pdb_rules_diff_test.go,
 // cronjob_rules_diff_test.go, node_rules_diff_test.go,
@@ -23,10 +29,10 @@ import (
 // validation, encoding) is covered with the rule, and reading a decision's
 // vectors.
 
-type rdFataler interface{ Fatalf(string, ...any) }
+type Fataler interface{ Fatalf(string, ...any) }
 
-// rdInputError is the input error a decision answered with.
-type rdInputError struct {
+// InputError is the input error a decision answered with.
+type InputError struct {
 	Field  string `json:"field"`
 	Kind   string `json:"kind"`
 	Value  string `json:"value"`
@@ -34,15 +40,15 @@ type rdInputError struct {
 }
 
 // asFieldError states e as a *field.Error (path only) for verdict.
-func (e *rdInputError) asFieldError() error {
+func (e *InputError) AsFieldError() error {
 	if e == nil {
 		return nil
 	}
 	return &field.Error{Path: e.Field, Value: e.Value, Err: errors.New(e.Kind + ": " + e.Reason)}
 }
 
-// rdJSON encodes v as the API server would (no HTML escaping).
-func rdJSON(t rdFataler, v any) json.RawMessage {
+// JSON encodes v as the API server would (no HTML escaping).
+func JSON(t Fataler, v any) json.RawMessage {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -52,21 +58,21 @@ func rdJSON(t rdFataler, v any) json.RawMessage {
 	return bytes.TrimSpace(b.Bytes())
 }
 
-// rdDecide runs decision on the JSON of in (and of opts, when not nil)
+// Decide runs decision on the JSON of in (and of opts, when not nil)
 // through conformance.Kubesem().Decide. An answer that is an input error is
 // returned as such; any other answer is decoded into out. A Go error (an
 // unsupported decision, a panic) fails the test.
-func rdDecide(t rdFataler, decision string, opts, in, out any) *rdInputError {
+func Decide(t Fataler, decision string, opts, in, out any) *InputError {
 	var o json.RawMessage
 	if opts != nil {
-		o = rdJSON(t, opts)
+		o = JSON(t, opts)
 	}
-	raw, err := conformance.Kubesem().Decide(decision, o, rdJSON(t, in))
+	raw, err := conformance.Kubesem().Decide(decision, o, JSON(t, in))
 	if err != nil {
-		t.Fatalf("%s: %v\ninput: %s", decision, err, rdJSON(t, in))
+		t.Fatalf("%s: %v\ninput: %s", decision, err, JSON(t, in))
 	}
 	var e struct {
-		Error *rdInputError `json:"error"`
+		Error *InputError `json:"error"`
 	}
 	if err := json.Unmarshal(raw, &e); err == nil && e.Error != nil {
 		return e.Error
@@ -77,8 +83,8 @@ func rdDecide(t rdFataler, decision string, opts, in, out any) *rdInputError {
 	return nil
 }
 
-// rdVec is one vector of testdata/.
-type rdVec struct {
+// Vector is one vector of testdata/.
+type Vector struct {
 	Decision  string          `json:"decision"`
 	Name      string          `json:"name"`
 	Source    string          `json:"source"`
@@ -88,20 +94,20 @@ type rdVec struct {
 	WantError json.RawMessage `json:"wantError,omitempty"`
 }
 
-// rdVectors returns the vectors of decision in testdata/<dir>/*.json.
-func rdVectors(t *testing.T, dir, decision string) []rdVec {
+// Vectors returns the vectors of decision in testdata/<dir>/*.json.
+func Vectors(t *testing.T, dir, decision string) []Vector {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", dir, "*.json"))
+	files, err := filepath.Glob(Repo("testdata", dir, "*.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []rdVec
+	var out []Vector
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var vs []rdVec
+		var vs []Vector
 		if err := json.Unmarshal(data, &vs); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -117,8 +123,8 @@ func rdVectors(t *testing.T, dir, decision string) []rdVec {
 	return out
 }
 
-// rdWantKeys returns the keys of a vector's want object.
-func rdWantKeys(t *testing.T, want json.RawMessage) []string {
+// WantKeys returns the keys of a vector's want object.
+func WantKeys(t *testing.T, want json.RawMessage) []string {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(want, &m); err != nil {
 		t.Fatalf("want %s: %v", want, err)
@@ -131,14 +137,14 @@ func rdWantKeys(t *testing.T, want json.RawMessage) []string {
 	return keys
 }
 
-// rdSameJSON reports whether a and b are the same JSON value.
-func rdSameJSON(a, b json.RawMessage) bool {
-	return bytes.Equal(pdbCanonicalRaw(a), pdbCanonicalRaw(b))
+// SameJSON reports whether a and b are the same JSON value.
+func SameJSON(a, b json.RawMessage) bool {
+	return bytes.Equal(CanonicalRaw(a), CanonicalRaw(b))
 }
 
-// rdInt32 draws an int32, boundary-heavy: 0, 1, −1 and the int32 extremes
+// DrawInt32 draws an int32, boundary-heavy: 0, 1, −1 and the int32 extremes
 // and their neighbours, small values, or any int32.
-func rdInt32(t *rapid.T, label string) int32 {
+func DrawInt32(t *rapid.T, label string) int32 {
 	switch rapid.IntRange(0, 3).Draw(t, label+"Kind") {
 	case 0:
 		return rapid.SampledFrom([]int32{0, 1, 2, -1, math.MaxInt32, math.MaxInt32 - 1, math.MinInt32, math.MinInt32 + 1}).Draw(t, label)
@@ -150,5 +156,5 @@ func rdInt32(t *rapid.T, label string) int32 {
 	return rapid.Int32().Draw(t, label)
 }
 
-// rdCount logs how many states fell in each class.
-func rdCount(t *testing.T, counts map[string]int) { logCounts(t, counts) }
+// Count logs how many states fell in each class.
+func Count(t *testing.T, counts map[string]int) { LogCounts(t, counts) }
