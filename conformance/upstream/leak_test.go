@@ -28,11 +28,6 @@ func TestHarnessesDoNotLeak(t *testing.T) {
 			TestJobStepDifferential,
 			TestJobStepSequenceDifferential,
 		}},
-		difftest.Family{Name: "cronjob", Tests: []func(*testing.T){
-			TestGenerateCronJobVectors,
-			TestCronJobExcessHistoryDifferential,
-			TestCronJobIsTooLateDifferential,
-		}},
 		difftest.Family{Name: "disruption", Tests: []func(*testing.T){
 			TestPDBSyncDifferential,
 			TestPDBDisruptionsAllowedDifferential,

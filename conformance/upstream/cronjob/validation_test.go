@@ -1,14 +1,13 @@
-package upstream_test
+package cronjob_test
 
 import (
 	"strings"
 	"testing"
 
-	utilfield "k8s.io/apimachinery/pkg/util/validation/field"
-
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilfield "k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/batch"
 	_ "k8s.io/kubernetes/pkg/apis/batch/install"
@@ -21,9 +20,9 @@ import (
 	"github.com/kubesem/kubesem/meta"
 )
 
-// vcCronJob draws a CronJob whose modelled fields sit at and around the
+// validationCronJob draws a CronJob whose modelled fields sit at and around the
 // limits of API validation; its job template is a fixed valid one.
-func vcCronJob(t *rapid.T) *kcronjob.CronJob {
+func validationCronJob(t *rapid.T) *kcronjob.CronJob {
 	cj := &kcronjob.CronJob{ObjectMeta: meta.ObjectMeta{Namespace: "default"}}
 	cj.Name = rapid.SampledFrom([]string{"hello", strings.Repeat("a", 52), strings.Repeat("a", 53)}).Draw(t, "name")
 	cj.Spec.Schedule = rapid.SampledFrom([]string{
@@ -46,9 +45,9 @@ func vcCronJob(t *rapid.T) *kcronjob.CronJob {
 	return cj
 }
 
-// vcUpstream writes cj as a batch/v1 CronJob, defaults, converts and
+// validationUpstream writes cj as a batch/v1 CronJob, defaults, converts and
 // validates it for create.
-func vcUpstream(t *rapid.T, cj *kcronjob.CronJob) utilfield.ErrorList {
+func validationUpstream(t *rapid.T, cj *kcronjob.CronJob) utilfield.ErrorList {
 	u := &batchv1.CronJob{
 		ObjectMeta: metav1.ObjectMeta{Name: cj.Name, Namespace: cj.Namespace},
 		Spec: batchv1.CronJobSpec{
@@ -74,8 +73,8 @@ func TestCronJobValidationParity(t *testing.T) {
 	counts := map[string]int{}
 	none := func(error) string { return "" }
 	rapid.Check(t, func(t *rapid.T) {
-		cj := vcCronJob(t)
-		difftest.Verdict(t, "CronJob", kcronjob.Validate(cj, nil), vcUpstream(t, cj), none, counts)
+		cj := validationCronJob(t)
+		difftest.Verdict(t, "CronJob", kcronjob.Validate(cj, nil), validationUpstream(t, cj), none, counts)
 	})
 	difftest.LogCounts(t, counts)
 }

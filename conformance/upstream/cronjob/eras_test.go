@@ -1,4 +1,4 @@
-package upstream_test
+package cronjob_test
 
 import (
 	"errors"
@@ -83,7 +83,7 @@ var eraEnd = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
 // zone's rule-based era).
 func checkErasDifferential(counts map[string]int) func(*rapid.T) {
 	return func(t *rapid.T) {
-		zone := rapid.SampledFrom(czZones).Draw(t, "zone")
+		zone := rapid.SampledFrom(zones).Draw(t, "zone")
 		loc, _ := time.LoadLocation(zone)
 		cj := &kcronjob.CronJob{}
 		cj.Name, cj.Namespace, cj.UID = "cj", "default", "cj-uid"
@@ -133,8 +133,8 @@ func checkErasDifferential(counts map[string]int) func(*rapid.T) {
 			var recent *time.Time
 			var missed int
 			var uerr error
-			endless := czRun(func() {
-				earliest, recent, missed, uerr = upMostRecentScheduleTime(ucj, now, &czCounting{inner: sched, limit: czLimit, check: s, seen: map[int64]int{}}, deadline)
+			endless := zoneRun(func() {
+				earliest, recent, missed, uerr = upMostRecentScheduleTime(ucj, now, &zoneCounting{inner: sched, limit: zoneLimit, check: s, seen: map[int64]int{}}, deadline)
 			})
 			r, err := kcronjob.MostRecent(cj, s, now, kcronjob.Deadline(deadline))
 			if endless {
@@ -160,8 +160,8 @@ func checkErasDifferential(counts map[string]int) func(*rapid.T) {
 			}
 		}
 		var wantAfter *time.Duration
-		endless := czRun(func() {
-			wantAfter = upNextScheduleTimeDuration(ucj, now, &czCounting{inner: sched, limit: czLimit, check: s, seen: map[int64]int{}})
+		endless := zoneRun(func() {
+			wantAfter = upNextScheduleTimeDuration(ucj, now, &zoneCounting{inner: sched, limit: zoneLimit, check: s, seen: map[int64]int{}})
 		})
 		after, err := kcronjob.RequeueAfter(cj, s, now)
 		switch {
@@ -180,7 +180,7 @@ func checkErasDifferential(counts map[string]int) func(*rapid.T) {
 		if err != nil {
 			t.Fatalf("Step: %v", err)
 		}
-		want, ok := czStepWant(cj, now)
+		want, ok := zoneStepWant(cj, now)
 		if !ok {
 			t.Fatalf("upstream's sync in %s for %q at %v (created %v) does not finish; Step = %+v", zone, cj.Spec.Schedule, now, cj.CreationTimestamp, p)
 		}
@@ -197,10 +197,10 @@ func checkErasDifferential(counts map[string]int) func(*rapid.T) {
 // TestCronJobErasDifferential runs checkErasDifferential over the whole
 // zone database.
 func TestCronJobErasDifferential(t *testing.T) {
-	czOnce.Do(func() { czZones = czAllZones(t) })
+	zoneOnce.Do(func() { zones = allZones(t) })
 	counts := map[string]int{}
 	rapid.Check(t, checkErasDifferential(counts))
-	t.Logf("%d zones; %v", len(czZones), counts)
+	t.Logf("%d zones; %v", len(zones), counts)
 	if counts["compared"] == 0 || counts["compared beyond 292 years"] == 0 {
 		t.Fatalf("compared %v", counts)
 	}

@@ -1,4 +1,4 @@
-package upstream_test
+package cronjob_test
 
 import (
 	"encoding/json"
@@ -19,9 +19,9 @@ import (
 	"github.com/kubesem/kubesem/job"
 )
 
-// cronPlanKeys are the top-level keys of kubesem's cronjob.Plan encoding,
+// planKeys are the top-level keys of kubesem's cronjob.Plan encoding,
 // in its order (scheduledTime only when a start time was acted on).
-var cronPlanKeys = []string{"outcome", "create", "delete", "status", "updateStatus", "events", "requeue", "scheduledTime", "missed", "estimate", "missedCount"}
+var planKeys = []string{"outcome", "create", "delete", "status", "updateStatus", "events", "requeue", "scheduledTime", "missed", "estimate", "missedCount"}
 
 // recordingSchedule is upstream's schedule, remembering each call of Next:
 // mostRecentScheduleTime asks for t1 = Next(earliest), t2 = Next(t1) and
@@ -208,8 +208,8 @@ func planWant(cj *kcronjob.CronJob, jobs []*job.Job, now time.Time, refuse bool)
 	return want, nil
 }
 
-// cronStepVector is a cronjob.Step vector as stored.
-type cronStepVector struct {
+// stepVector is a cronjob.Step vector as stored.
+type stepVector struct {
 	Decision  string          `json:"decision"`
 	Name      string          `json:"name"`
 	Source    string          `json:"source"`
@@ -219,24 +219,24 @@ type cronStepVector struct {
 	WantError json.RawMessage `json:"wantError,omitempty"`
 }
 
-// cronStepFiles are the files holding cronjob.Step vectors.
-var cronStepFiles = []string{"step.json", "zones_step.json", "eras.json"}
+// stepFiles are the files holding cronjob.Step vectors.
+var stepFiles = []string{"step.json", "zones_step.json", "eras.json"}
 
 // readCronStepVectors reads one file of testdata/cronjob.
-func readCronStepVectors(t *testing.T, file string) []cronStepVector {
+func readCronStepVectors(t *testing.T, file string) []stepVector {
 	b, err := os.ReadFile(difftest.Repo("testdata", "cronjob", file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var vs []cronStepVector
+	var vs []stepVector
 	if err := json.Unmarshal(b, &vs); err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
 	return vs
 }
 
-// cronStepWant is planWant for a stored vector.
-func cronStepWant(v cronStepVector) (map[string]any, error) {
+// vectorWant is planWant for a stored vector.
+func vectorWant(v stepVector) (map[string]any, error) {
 	var in struct {
 		CronJob kcronjob.CronJob `json:"cronJob"`
 		Jobs    []*job.Job       `json:"jobs"`
@@ -263,15 +263,15 @@ func cronStepWant(v cronStepVector) (map[string]any, error) {
 // want is what upstream shows for its input (planWant), under the
 // conformance matcher: the wants, filled or written by hand, are
 // upstream's. Step's Plan.Writes and Events on the vector's input are
-// also checked against upstream's requests and events (cronCompareWrites).
+// also checked against upstream's requests and events (compareWrites).
 func TestCronJobStepVectorsUpstream(t *testing.T) {
 	n := 0
-	for _, file := range cronStepFiles {
+	for _, file := range stepFiles {
 		for _, v := range readCronStepVectors(t, file) {
 			if v.Decision != "cronjob.Step" || len(v.Want) == 0 {
 				continue
 			}
-			want, err := cronStepWant(v)
+			want, err := vectorWant(v)
 			if err != nil {
 				t.Errorf("%s %q: %v", file, v.Name, err)
 				continue
@@ -283,7 +283,7 @@ func TestCronJobStepVectorsUpstream(t *testing.T) {
 			if ok, why := conformance.Match(v.Want, up); !ok {
 				t.Errorf("%s %q: the want is not upstream's: %s\n upstream %s", file, v.Name, why, up)
 			}
-			if err := cronCompareWrites(v); err != nil {
+			if err := compareWrites(v); err != nil {
 				t.Errorf("%s %q: %v", file, v.Name, err)
 			}
 			n++
@@ -303,13 +303,13 @@ func TestFillCronJobStepWants(t *testing.T) {
 	if os.Getenv("KUBESEM_FILL_CRONJOB_STEP") == "" {
 		t.Skip("set KUBESEM_FILL_CRONJOB_STEP=1 to fill the cronjob.Step wants")
 	}
-	for _, file := range cronStepFiles {
+	for _, file := range stepFiles {
 		vs := readCronStepVectors(t, file)
 		for i, v := range vs {
 			if v.Decision != "cronjob.Step" || len(v.Want) == 0 {
 				continue
 			}
-			want, err := cronStepWant(v)
+			want, err := vectorWant(v)
 			if err != nil {
 				t.Fatalf("%s %q: %v", file, v.Name, err)
 			}
@@ -337,7 +337,7 @@ func orderedPlan(keys map[string]json.RawMessage) json.RawMessage {
 	var b strings.Builder
 	b.WriteByte('{')
 	first := true
-	for _, k := range cronPlanKeys {
+	for _, k := range planKeys {
 		x, ok := keys[k]
 		if !ok {
 			continue
@@ -352,7 +352,7 @@ func orderedPlan(keys map[string]json.RawMessage) json.RawMessage {
 		b.Write(x)
 	}
 	for k := range keys {
-		if !slices.Contains(cronPlanKeys, k) {
+		if !slices.Contains(planKeys, k) {
 			panic("want key " + k + " is not a Plan key")
 		}
 	}
@@ -372,16 +372,16 @@ func writeCronVectors(t *testing.T, file string, vs any) {
 	}
 }
 
-// cronCompareWrites runs cronjob.Step on a stored vector's input and
+// compareWrites runs cronjob.Step on a stored vector's input and
 // options and compares its Plan's Writes (verb, resource, subresource,
 // name, a delete's propagation policy, in order) with the write requests
 // upstream's sync sent to the fake clientset (upstreamSync.writes), and
 // its Events (type and reason, in order) with the fake recorder's, and the
 // Job it creates with the one upstream's create carried
-// (cronCompareCreated). A
+// (compareCreated). A
 // vector with Options.RefuseTooManyMissed (no upstream counterpart) is
 // not compared.
-func cronCompareWrites(v cronStepVector) error {
+func compareWrites(v stepVector) error {
 	var in struct {
 		CronJob kcronjob.CronJob `json:"cronJob"`
 		Jobs    []*job.Job       `json:"jobs"`
@@ -403,7 +403,7 @@ func cronCompareWrites(v cronStepVector) error {
 	if err != nil {
 		return fmt.Errorf("Step: %v", err)
 	}
-	got, err := cronWriteKeys(p, &in.CronJob, in.Jobs)
+	got, err := writeKeys(p, &in.CronJob, in.Jobs)
 	if err != nil {
 		return err
 	}
@@ -411,7 +411,7 @@ func cronCompareWrites(v cronStepVector) error {
 	if !slices.Equal(got, out.writes) {
 		return fmt.Errorf("Writes %q\nupstream sent %q", got, out.writes)
 	}
-	if err := cronCompareCreated(p, out.jobs); err != nil {
+	if err := compareCreated(p, out.jobs); err != nil {
 		return err
 	}
 	var ge, ue []string
@@ -428,9 +428,9 @@ func cronCompareWrites(v cronStepVector) error {
 	return nil
 }
 
-// cronWriteKeys renders Plan.Writes(cj, jobs) as upstreamSync.writes
+// writeKeys renders Plan.Writes(cj, jobs) as upstreamSync.writes
 // renders upstream's requests.
-func cronWriteKeys(p kcronjob.Plan, cj *kcronjob.CronJob, jobs []*job.Job) ([]string, error) {
+func writeKeys(p kcronjob.Plan, cj *kcronjob.CronJob, jobs []*job.Job) ([]string, error) {
 	ws, err := p.Writes(cj, jobs)
 	if err != nil {
 		return nil, fmt.Errorf("Writes: %v", err)
@@ -450,13 +450,13 @@ func cronWriteKeys(p kcronjob.Plan, cj *kcronjob.CronJob, jobs []*job.Job) ([]st
 	return out, nil
 }
 
-// cronCompareCreated compares the Job Plan.Writes creates with the one
+// compareCreated compares the Job Plan.Writes creates with the one
 // upstream's create request carried: name, labels, annotations,
 // creationTimestamp, the controller reference (apiVersion, kind, name,
 // uid, controller, blockOwnerDeletion) and the spec's parallelism,
 // completions and suspend. The namespace is not compared: upstream leaves
 // it to the request's path, kubesem's Job carries the CronJob's.
-func cronCompareCreated(p kcronjob.Plan, up []*batchv1.Job) error {
+func compareCreated(p kcronjob.Plan, up []*batchv1.Job) error {
 	var got []*job.Job
 	if j := p.Job(); j != nil {
 		got = append(got, j)

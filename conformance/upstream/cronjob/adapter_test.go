@@ -1,4 +1,4 @@
-package upstream_test
+package cronjob_test
 
 import (
 	"testing"
@@ -16,8 +16,8 @@ import (
 	"github.com/kubesem/kubesem/k8s"
 )
 
-//go:linkname cjUpJobFromTemplate k8s.io/kubernetes/pkg/controller/cronjob.getJobFromTemplate2
-func cjUpJobFromTemplate(cj *batchv1.CronJob, scheduledTime time.Time) (*batchv1.Job, error)
+//go:linkname upJobFromTemplate k8s.io/kubernetes/pkg/controller/cronjob.getJobFromTemplate2
+func upJobFromTemplate(cj *batchv1.CronJob, scheduledTime time.Time) (*batchv1.Job, error)
 
 // TestAdapterCronJobJobDifferential: the Job k8s.CronJobActions writes for
 // cronjob.Step's plan is upstream's getJobFromTemplate2 for the same start
@@ -78,7 +78,7 @@ func TestAdapterCronJobJobDifferential(t *testing.T) {
 			}
 			return
 		}
-		want, err := cjUpJobFromTemplate(cj, p.ScheduledTime)
+		want, err := upJobFromTemplate(cj, p.ScheduledTime)
 		if err != nil {
 			t.Fatal(err)
 		}

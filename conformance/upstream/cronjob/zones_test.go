@@ -1,4 +1,4 @@
-package upstream_test
+package cronjob_test
 
 import (
 	"archive/zip"
@@ -22,10 +22,10 @@ import (
 	kcronjob "github.com/kubesem/kubesem/cronjob"
 )
 
-// czAllZones lists every zone of the zone database Go ships
+// allZones lists every zone of the zone database Go ships
 // ($GOROOT/lib/time/zoneinfo.zip), falling back to /usr/share/zoneinfo:
 // not a hand-picked few.
-func czAllZones(t testing.TB) []string {
+func allZones(t testing.TB) []string {
 	var names []string
 	if r, err := zip.OpenReader(filepath.Join(runtime.GOROOT(), "lib", "time", "zoneinfo.zip")); err == nil {
 		defer r.Close()
@@ -62,18 +62,18 @@ func czAllZones(t testing.TB) []string {
 }
 
 var (
-	czOnce        sync.Once
-	czZones       []string
-	czMu          sync.Mutex
-	czTransitions = map[string][]time.Time{}
+	zoneOnce        sync.Once
+	zones           []string
+	zoneMu          sync.Mutex
+	zoneTransitions = map[string][]time.Time{}
 )
 
-// czChanges returns the instants in 2000-2037 at which zone's UTC offset
+// zoneChanges returns the instants in 2000-2037 at which zone's UTC offset
 // changes (found day by day, then to the second).
-func czChanges(zone string) []time.Time {
-	czMu.Lock()
-	defer czMu.Unlock()
-	if ts, ok := czTransitions[zone]; ok {
+func zoneChanges(zone string) []time.Time {
+	zoneMu.Lock()
+	defer zoneMu.Unlock()
+	if ts, ok := zoneTransitions[zone]; ok {
 		return ts
 	}
 	loc, _ := time.LoadLocation(zone)
@@ -99,22 +99,22 @@ func czChanges(zone string) []time.Time {
 		out = append(out, time.Unix(hi, 0).UTC())
 		prev = o
 	}
-	czTransitions[zone] = out
+	zoneTransitions[zone] = out
 	return out
 }
 
-// czCounting is a cron.Schedule that stops a walk (by panicking with
-// czEndless) after limit calls of Next: upstream's loops have no bound, and
+// zoneCounting is a cron.Schedule that stops a walk (by panicking with
+// zoneEndless) after limit calls of Next: upstream's loops have no bound, and
 // a test must not hang where they never end.
 //
 // One robfig/cron Next call can itself never return (Pacific/Apia and
 // Pacific/Fakaofo around their skipped 2011-12-30); such a call cannot be
-// stopped, so czCounting asks kubesem's TryNext first (check, when set) and
+// stopped, so zoneCounting asks kubesem's TryNext first (check, when set) and
 // stops the walk there. That TryNext answers ErrNeverEnds exactly on those
 // calls is the cronjob package's TestTryNextSkippedDay: it pins the
 // calendar fixed point robfig/cron loops on and agrees with robfig/cron
 // everywhere around it.
-type czCounting struct {
+type zoneCounting struct {
 	inner cron.Schedule
 	n     int
 	limit int
@@ -128,31 +128,31 @@ type czCounting struct {
 	seen map[int64]int
 }
 
-type czEndless struct{}
+type zoneEndless struct{}
 
-func (c *czCounting) Next(t time.Time) time.Time {
+func (c *zoneCounting) Next(t time.Time) time.Time {
 	c.n++
 	if c.n > c.limit {
-		panic(czEndless{})
+		panic(zoneEndless{})
 	}
 	if c.seen != nil {
 		if c.seen[t.UnixNano()]++; c.seen[t.UnixNano()] > 4 {
-			panic(czEndless{})
+			panic(zoneEndless{})
 		}
 	}
 	if c.check != nil {
 		if _, err := c.check.TryNext(t); err != nil {
-			panic(czEndless{})
+			panic(zoneEndless{})
 		}
 	}
 	return c.inner.Next(t)
 }
 
-// czRun calls f, reporting whether it was stopped by czCounting.
-func czRun(f func()) (endless bool) {
+// zoneRun calls f, reporting whether it was stopped by zoneCounting.
+func zoneRun(f func()) (endless bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			if _, ok := r.(czEndless); !ok {
+			if _, ok := r.(zoneEndless); !ok {
 				panic(r)
 			}
 			endless = true
@@ -162,10 +162,10 @@ func czRun(f func()) (endless bool) {
 	return false
 }
 
-// czLimit is how many Next calls upstream gets before a walk counts as
+// zoneLimit is how many Next calls upstream gets before a walk counts as
 // never ending: far more than any walk that ends takes on the states
 // drawn here (with seen set, a cycle is found exactly, long before).
-const czLimit = 1<<20 + 16
+const zoneLimit = 1<<20 + 16
 
 // checkZonesDifferential draws a zone of the whole database, one of its
 // offset changes between 2000 and 2037 (any time for zones without one), a
@@ -175,8 +175,8 @@ const czLimit = 1<<20 + 16
 // so (ErrNeverEnds) rather than answer.
 func checkZonesDifferential(counts map[string]int) func(*rapid.T) {
 	return func(t *rapid.T) {
-		zone := rapid.SampledFrom(czZones).Draw(t, "zone")
-		changes := czChanges(zone)
+		zone := rapid.SampledFrom(zones).Draw(t, "zone")
+		changes := zoneChanges(zone)
 		var center time.Time
 		if len(changes) > 0 {
 			center = rapid.SampledFrom(changes).Draw(t, "change")
@@ -222,8 +222,8 @@ func checkZonesDifferential(counts map[string]int) func(*rapid.T) {
 			var recent *time.Time
 			var missed int
 			var uerr error
-			endless := czRun(func() {
-				earliest, recent, missed, uerr = upMostRecentScheduleTime(ucj, now, &czCounting{inner: sched, limit: czLimit, check: s}, deadline)
+			endless := zoneRun(func() {
+				earliest, recent, missed, uerr = upMostRecentScheduleTime(ucj, now, &zoneCounting{inner: sched, limit: zoneLimit, check: s}, deadline)
 			})
 			r, err := kcronjob.MostRecent(cj, s, now, kcronjob.Deadline(deadline))
 			if endless {
@@ -246,8 +246,8 @@ func checkZonesDifferential(counts map[string]int) func(*rapid.T) {
 			counts["compared"]++
 		}
 		var wantAfter *time.Duration
-		endless := czRun(func() {
-			wantAfter = upNextScheduleTimeDuration(ucj, now, &czCounting{inner: sched, limit: czLimit, check: s})
+		endless := zoneRun(func() {
+			wantAfter = upNextScheduleTimeDuration(ucj, now, &zoneCounting{inner: sched, limit: zoneLimit, check: s})
 		})
 		after, err := kcronjob.RequeueAfter(cj, s, now)
 		switch {
@@ -268,7 +268,7 @@ func checkZonesDifferential(counts map[string]int) func(*rapid.T) {
 		if err != nil {
 			t.Fatalf("Step: %v", err)
 		}
-		want, ok := czStepWant(cj, now)
+		want, ok := zoneStepWant(cj, now)
 		if !ok {
 			t.Fatalf("upstream's sync in %s for %q at %v (created %v, last %v) does not finish; Step = %+v", zone, cj.Spec.Schedule, now, cj.CreationTimestamp, cj.Status.LastScheduleTime, p)
 		}
@@ -286,25 +286,25 @@ func checkZonesDifferential(counts map[string]int) func(*rapid.T) {
 // zone database (CRONJOB_ZONES=all runs every zone × change exhaustively
 // for Next instead of sampling).
 func TestCronJobZonesDifferential(t *testing.T) {
-	czOnce.Do(func() { czZones = czAllZones(t) })
+	zoneOnce.Do(func() { zones = allZones(t) })
 	counts := map[string]int{}
 	rapid.Check(t, checkZonesDifferential(counts))
-	t.Logf("%d zones; %v", len(czZones), counts)
+	t.Logf("%d zones; %v", len(zones), counts)
 	if counts["compared"] == 0 {
 		t.Fatal("nothing compared")
 	}
 	if os.Getenv("CRONJOB_ZONES") == "all" {
-		czExhaustiveNext(t)
+		zoneExhaustiveNext(t)
 	}
 }
 
-// czExhaustiveNext compares Next with robfig/cron's on every zone, every
+// zoneExhaustiveNext compares Next with robfig/cron's on every zone, every
 // change and a fixed set of schedules, every 15 minutes from two hours
 // before each change to two hours after.
-func czExhaustiveNext(t *testing.T) {
+func zoneExhaustiveNext(t *testing.T) {
 	schedules := []string{"0 3 * * *", "30 2 * * *", "*/15 * * * *", "0 0 * * *", "45 1 * * 0", "0 */2 * * *"}
 	n := 0
-	for _, zone := range czZones {
+	for _, zone := range zones {
 		for _, spec := range schedules {
 			tz := zone
 			s, err := kcronjob.ParseSchedule(spec, &tz, kcronjob.Options{})
@@ -315,7 +315,7 @@ func czExhaustiveNext(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, c := range czChanges(zone) {
+			for _, c := range zoneChanges(zone) {
 				for d := -2 * time.Hour; d <= 2*time.Hour; d += 15 * time.Minute {
 					at := c.Add(d)
 					if got, want := s.Next(at), r.Next(at); !got.Equal(want) {
@@ -367,10 +367,10 @@ func TestCronJobZoneStepVectorsUpstream(t *testing.T) {
 	}
 }
 
-// czStepWant is stepWant with a watchdog: where upstream's sync does not
+// zoneStepWant is stepWant with a watchdog: where upstream's sync does not
 // finish within a minute (kubesem said it would), the test reports the
 // case instead of hanging (the stuck goroutine is left behind).
-func czStepWant(cj *kcronjob.CronJob, now time.Time) (map[string]any, bool) {
+func zoneStepWant(cj *kcronjob.CronJob, now time.Time) (map[string]any, bool) {
 	done := make(chan map[string]any, 1)
 	go func() {
 		want, _ := stepWant(cj, nil, now)
@@ -387,7 +387,7 @@ func czStepWant(cj *kcronjob.CronJob, now time.Time) (map[string]any, bool) {
 // TestCronJobNeverEndsVectorsUpstream: each vector of
 // testdata/cronjob/never.json, where kubesem answers ErrNeverEnds, makes
 // upstream's mostRecentScheduleTime (or nextScheduleTimeDuration) call
-// robfig/cron's Next more than czLimit times without finishing.
+// robfig/cron's Next more than zoneLimit times without finishing.
 func TestCronJobNeverEndsVectorsUpstream(t *testing.T) {
 	b, err := os.ReadFile(difftest.Repo("testdata", "cronjob", "never.json"))
 	if err != nil {
@@ -410,8 +410,8 @@ func TestCronJobNeverEndsVectorsUpstream(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		endless := czRun(func() {
-			counting := &czCounting{inner: sched, limit: czLimit, seen: map[int64]int{}}
+		endless := zoneRun(func() {
+			counting := &zoneCounting{inner: sched, limit: zoneLimit, seen: map[int64]int{}}
 			if v.Decision == "cronjob.RequeueAfter" {
 				upNextScheduleTimeDuration(ucj, v.Input.Now, counting)
 			} else {

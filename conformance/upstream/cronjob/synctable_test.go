@@ -1,4 +1,4 @@
-package upstream_test
+package cronjob_test
 
 import (
 	"time"
@@ -58,13 +58,20 @@ func rfc(s string) time.Time {
 	return t
 }
 
-func topOfTheHour() *time.Time          { t := rfc("2016-05-19T10:00:00Z"); return &t }
-func justAfterThePriorHour() time.Time  { return rfc("2016-05-19T09:01:00Z") }
+func topOfTheHour() *time.Time { t := rfc("2016-05-19T10:00:00Z"); return &t }
+
+func justAfterThePriorHour() time.Time { return rfc("2016-05-19T09:01:00Z") }
+
 func justBeforeThePriorHour() time.Time { return rfc("2016-05-19T08:59:00Z") }
-func justAfterTheHour() *time.Time      { t := rfc("2016-05-19T10:01:00Z"); return &t }
-func justBeforeTheHour() time.Time      { return rfc("2016-05-19T09:59:00Z") }
-func justBeforeTheNextHour() time.Time  { return rfc("2016-05-19T10:59:00Z") }
-func weekAfterTheHour() time.Time       { return rfc("2016-05-26T10:00:00Z") }
+
+func justAfterTheHour() *time.Time { t := rfc("2016-05-19T10:01:00Z"); return &t }
+
+func justBeforeTheHour() time.Time { return rfc("2016-05-19T09:59:00Z") }
+
+func justBeforeTheNextHour() time.Time { return rfc("2016-05-19T10:59:00Z") }
+
+func weekAfterTheHour() time.Time { return rfc("2016-05-26T10:00:00Z") }
+
 func justAfterTheHourInZone(tz string) time.Time {
 	loc, err := time.LoadLocation(tz)
 	if err != nil {

@@ -1,4 +1,4 @@
-package upstream_test
+package cronjob_test
 
 import (
 	"context"
@@ -13,7 +13,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -27,51 +26,53 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/batch/install"
 	"k8s.io/kubernetes/pkg/controller/cronjob"
 	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 )
 
 // cronjob.ExcessHistory against v1.36.3's cleanupFinishedJobs (with
 // removeOldestJobs), and cronjob.IsTooLate against syncCronJob's tooLate
 // check, each on a ControllerV2 built by the public NewControllerV2 (its
-// Job control, recorder and clock replaced, rdCronUp). The CronJob upstream sees is the one kubesem is given,
+// Job control, recorder and clock replaced, ruleUp). The CronJob upstream sees is the one kubesem is given,
 // defaulted as the API server defaults batch/v1 (so the history limits a
 // CronJob leaves out are upstream's own defaults).
 
-//go:linkname rdCronCleanup k8s.io/kubernetes/pkg/controller/cronjob.(*ControllerV2).cleanupFinishedJobs
-func rdCronCleanup(jm *cronjob.ControllerV2, ctx context.Context, cj *batchv1.CronJob, js []*batchv1.Job) bool
+//go:linkname ruleCleanup k8s.io/kubernetes/pkg/controller/cronjob.(*ControllerV2).cleanupFinishedJobs
+func ruleCleanup(jm *cronjob.ControllerV2, ctx context.Context, cj *batchv1.CronJob, js []*batchv1.Job) bool
 
-//go:linkname rdCronSync k8s.io/kubernetes/pkg/controller/cronjob.(*ControllerV2).syncCronJob
-func rdCronSync(jm *cronjob.ControllerV2, ctx context.Context, cj *batchv1.CronJob, jobs []*batchv1.Job) (*time.Duration, bool, error)
+//go:linkname ruleSync k8s.io/kubernetes/pkg/controller/cronjob.(*ControllerV2).syncCronJob
+func ruleSync(jm *cronjob.ControllerV2, ctx context.Context, cj *batchv1.CronJob, jobs []*batchv1.Job) (*time.Duration, bool, error)
 
-// rdCronUp is one ControllerV2, built by NewControllerV2 over an empty
+// ruleUp is one ControllerV2, built by NewControllerV2 over an empty
 // fake clientset, whose Job control, recorder and clock each run replaces:
 // its Job control records what the run creates and deletes (a Get finds
 // nothing), its recorder the events.
-type rdCronUp struct {
+type ruleUp struct {
 	jm  *cronjob.ControllerV2
-	jc  *rdCronJobControl
+	jc  *ruleJobControl
 	rec *record.FakeRecorder
 }
 
-type rdCronJobControl struct{ created, deleted []*batchv1.Job }
+type ruleJobControl struct{ created, deleted []*batchv1.Job }
 
-func (c *rdCronJobControl) GetJob(namespace, name string) (*batchv1.Job, error) {
+func (c *ruleJobControl) GetJob(namespace, name string) (*batchv1.Job, error) {
 	return nil, apierrors.NewNotFound(batchv1.Resource("jobs"), name)
 }
 
-func (c *rdCronJobControl) CreateJob(namespace string, job *batchv1.Job) (*batchv1.Job, error) {
+func (c *ruleJobControl) CreateJob(namespace string, job *batchv1.Job) (*batchv1.Job, error) {
 	c.created = append(c.created, job.DeepCopy())
 	return job, nil
 }
 
-func (c *rdCronJobControl) DeleteJob(namespace, name string) error {
+func (c *ruleJobControl) DeleteJob(namespace, name string) error {
 	c.deleted = append(c.deleted, &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}})
 	return nil
 }
 
-func rdNewCronUp(tb interface {
+func newRuleUp(tb interface {
 	difftest.Fataler
 	difftest.Cleaner
-}) *rdCronUp {
+}) *ruleUp {
 	client := fake.NewClientset()
 	factory := informers.NewSharedInformerFactory(client, 0)
 	jm, err := cronjob.NewControllerV2(difftest.Ctx, factory.Batch().V1().Jobs(), factory.Batch().V1().CronJobs(), client)
@@ -79,26 +80,26 @@ func rdNewCronUp(tb interface {
 		tb.Fatalf("NewControllerV2: %v", err)
 	}
 	difftest.StopOn(tb, jm)
-	return &rdCronUp{jm: jm}
+	return &ruleUp{jm: jm}
 }
 
 // reset readies u for a run at now.
-func (u *rdCronUp) reset(now time.Time) {
-	u.jc = &rdCronJobControl{}
+func (u *ruleUp) reset(now time.Time) {
+	u.jc = &ruleJobControl{}
 	u.rec = record.NewFakeRecorder(100)
-	rdCronSetField(u.jm, "now", func() time.Time { return now })
-	rdCronSetField(u.jm, "recorder", record.EventRecorder(u.rec))
-	rdCronSetField(u.jm, "jobControl", u.jc)
+	ruleSetField(u.jm, "now", func() time.Time { return now })
+	ruleSetField(u.jm, "recorder", record.EventRecorder(u.rec))
+	ruleSetField(u.jm, "jobControl", u.jc)
 }
 
-func rdCronSetField(jm *cronjob.ControllerV2, name string, value any) {
+func ruleSetField(jm *cronjob.ControllerV2, name string, value any) {
 	f := reflect.ValueOf(jm).Elem().FieldByName(name)
 	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(value))
 }
 
-// rdCronStored returns v as the API server stores it: defaulted as
+// ruleStored returns v as the API server stores it: defaulted as
 // batch/v1 and read back from JSON.
-func rdCronStored[T runtime.Object](tb difftest.Fataler, v T) T {
+func ruleStored[T runtime.Object](tb difftest.Fataler, v T) T {
 	c := v.DeepCopyObject().(T)
 	legacyscheme.Scheme.Default(c)
 	out := reflect.New(reflect.TypeOf(c).Elem()).Interface().(T)
@@ -108,7 +109,7 @@ func rdCronStored[T runtime.Object](tb difftest.Fataler, v T) T {
 	return out
 }
 
-func rdCronJob(name string) *batchv1.CronJob {
+func ruleJob(name string) *batchv1.CronJob {
 	return &batchv1.CronJob{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: "cj-uid"},
 		Spec: batchv1.CronJobSpec{Schedule: "* * * * *", JobTemplate: batchv1.JobTemplateSpec{
@@ -120,17 +121,17 @@ func rdCronJob(name string) *batchv1.CronJob {
 // ---------------------------------------------------------------------
 // cronjob.ExcessHistory
 
-var rdCronT0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+var ruleT0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // history returns the Jobs v1.36.3's cleanupFinishedJobs deletes, in the
 // order it deletes them.
-func (u *rdCronUp) history(cj *batchv1.CronJob, jobs []*batchv1.Job) []string {
-	u.reset(rdCronT0)
+func (u *ruleUp) history(cj *batchv1.CronJob, jobs []*batchv1.Job) []string {
+	u.reset(ruleT0)
 	in := make([]*batchv1.Job, len(jobs))
 	for i, j := range jobs {
 		in[i] = j.DeepCopy()
 	}
-	rdCronCleanup(u.jm, difftest.Ctx, cj.DeepCopy(), in)
+	ruleCleanup(u.jm, difftest.Ctx, cj.DeepCopy(), in)
 	deleted := []string{}
 	for _, j := range u.jc.deleted {
 		deleted = append(deleted, j.Name)
@@ -138,12 +139,12 @@ func (u *rdCronUp) history(cj *batchv1.CronJob, jobs []*batchv1.Job) []string {
 	return deleted
 }
 
-// rdCronDrawJobs draws up to 10 Jobs of the CronJob: each with up to three
+// ruleDrawJobs draws up to 10 Jobs of the CronJob: each with up to three
 // conditions (Complete, Failed, FailureTarget, SuccessCriteriaMet,
 // Suspended; True, False, Unknown; both finished types in either order),
 // a startTime that is absent or one of a few instants (so that ties are
 // common), in any order.
-func rdCronDrawJobs(t *rapid.T) []*batchv1.Job {
+func ruleDrawJobs(t *rapid.T) []*batchv1.Job {
 	var jobs []*batchv1.Job
 	n := rapid.IntRange(0, 10).Draw(t, "jobs")
 	for _, i := range rapid.Permutation(func() []int {
@@ -157,9 +158,9 @@ func rdCronDrawJobs(t *rapid.T) []*batchv1.Job {
 			Spec: batchv1.JobSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever,
 				Containers: []corev1.Container{{Name: "c", Image: "busybox"}}}}}}
 		if k := rapid.IntRange(0, 5).Draw(t, "start"); k > 0 {
-			s := metav1.NewTime(rdCronT0.Add(time.Duration(k-1) * time.Hour))
+			s := metav1.NewTime(ruleT0.Add(time.Duration(k-1) * time.Hour))
 			if k == 5 {
-				s = metav1.NewTime(rdCronT0.Add(time.Duration(rapid.IntRange(0, 10000).Draw(t, "startS")) * time.Second))
+				s = metav1.NewTime(ruleT0.Add(time.Duration(rapid.IntRange(0, 10000).Draw(t, "startS")) * time.Second))
 			}
 			j.Status.StartTime = &s
 		}
@@ -174,38 +175,38 @@ func rdCronDrawJobs(t *rapid.T) []*batchv1.Job {
 	return jobs
 }
 
-func rdCronDrawLimit(t *rapid.T, label string) *int32 {
+func ruleDrawLimit(t *rapid.T, label string) *int32 {
 	if rapid.IntRange(0, 3).Draw(t, label+"Set") == 0 {
 		return nil
 	}
 	return difftest.Ptr(rapid.OneOf(rapid.SampledFrom([]int32{0, 0, 1, 1, 2, 3, math.MaxInt32}), rapid.Int32Range(0, 12)).Draw(t, label))
 }
 
-type rdCronDeleteOut struct {
+type ruleDeleteOut struct {
 	Delete []string `json:"delete"`
 }
 
 // TestCronJobExcessHistoryDifferential: cronjob.ExcessHistory against the
 // Jobs v1.36.3's cleanupFinishedJobs deletes, in order: history limits
 // absent (upstream's batch/v1 defaults), 0, 1, 2, 3, small or the int32
-// maximum, over Jobs drawn by rdCronDrawJobs. kubesem is given the CronJob
+// maximum, over Jobs drawn by ruleDrawJobs. kubesem is given the CronJob
 // as submitted (limits left out stay out) and the Jobs as stored. Then
 // every cronjob.ExcessHistory vector is replayed through
 // cleanupFinishedJobs: its want must be the deletions upstream makes.
 func TestCronJobExcessHistoryDifferential(t *testing.T) {
-	up := rdNewCronUp(t)
+	up := newRuleUp(t)
 	counts := map[string]int{}
 	rapid.Check(t, func(t *rapid.T) {
-		cj := rdCronJob("hello")
-		cj.Spec.SuccessfulJobsHistoryLimit = rdCronDrawLimit(t, "ok")
-		cj.Spec.FailedJobsHistoryLimit = rdCronDrawLimit(t, "failed")
-		jobs := rdCronDrawJobs(t)
+		cj := ruleJob("hello")
+		cj.Spec.SuccessfulJobsHistoryLimit = ruleDrawLimit(t, "ok")
+		cj.Spec.FailedJobsHistoryLimit = ruleDrawLimit(t, "failed")
+		jobs := ruleDrawJobs(t)
 		stored := make([]*batchv1.Job, len(jobs))
 		for i, j := range jobs {
-			stored[i] = rdCronStored(t, j)
+			stored[i] = ruleStored(t, j)
 		}
-		want := up.history(rdCronStored(t, cj), stored)
-		var got rdCronDeleteOut
+		want := up.history(ruleStored(t, cj), stored)
+		var got ruleDeleteOut
 		if e := difftest.Decide(t, "cronjob.ExcessHistory", nil, map[string]any{"cronJob": cj, "jobs": stored}, &got); e != nil {
 			t.Fatalf("kubesem input error %+v", e)
 		}
@@ -227,9 +228,9 @@ func TestCronJobExcessHistoryDifferential(t *testing.T) {
 		}
 		jobs := make([]*batchv1.Job, len(in.Jobs))
 		for i, j := range in.Jobs {
-			jobs[i] = rdCronStored(t, j)
+			jobs[i] = ruleStored(t, j)
 		}
-		want := difftest.JSON(t, rdCronDeleteOut{up.history(rdCronStored(t, in.CronJob), jobs)})
+		want := difftest.JSON(t, ruleDeleteOut{up.history(ruleStored(t, in.CronJob), jobs)})
 		if !difftest.SameJSON(v.Want, want) {
 			t.Errorf("%q: want %s, upstream %s", v.Name, v.Want, want)
 		}
@@ -247,9 +248,9 @@ func TestCronJobExcessHistoryDifferential(t *testing.T) {
 // scheduled time), not too late when it went on to create the Job (whose
 // scheduled-timestamp annotation names it). reached is false when the
 // sync stopped before the check (no unmet schedule time).
-func (u *rdCronUp) tooLate(tb difftest.Fataler, cj *batchv1.CronJob, now time.Time) (scheduled time.Time, tooLate, reached bool) {
+func (u *ruleUp) tooLate(tb difftest.Fataler, cj *batchv1.CronJob, now time.Time) (scheduled time.Time, tooLate, reached bool) {
 	u.reset(now)
-	if _, _, err := rdCronSync(u.jm, difftest.Ctx, cj.DeepCopy(), nil); err != nil {
+	if _, _, err := ruleSync(u.jm, difftest.Ctx, cj.DeepCopy(), nil); err != nil {
 		tb.Fatalf("syncCronJob: %v", err)
 	}
 	close(u.rec.Events)
@@ -272,10 +273,10 @@ func (u *rdCronUp) tooLate(tb difftest.Fataler, cj *batchv1.CronJob, now time.Ti
 	return time.Time{}, false, false
 }
 
-// rdCronInstants are the instants a sync's now is drawn around: a plain
+// ruleInstants are the instants a sync's now is drawn around: a plain
 // one and the offset changes of the zones drawn (America/New_York,
 // Europe/London, Australia/Lord_Howe with its 30-minute shift).
-var rdCronInstants = []time.Time{
+var ruleInstants = []time.Time{
 	time.Date(2026, 1, 1, 10, 21, 0, 0, time.UTC),
 	time.Date(2026, 3, 8, 7, 0, 0, 0, time.UTC),    // New York, spring forward
 	time.Date(2026, 11, 1, 6, 0, 0, 0, time.UTC),   // New York, fall back
@@ -285,7 +286,7 @@ var rdCronInstants = []time.Time{
 	time.Date(2026, 10, 3, 15, 30, 0, 0, time.UTC), // Lord Howe, forward 30 min
 }
 
-// rdCronDrawTooLate draws a CronJob and a now for the sync: schedules
+// ruleDrawTooLate draws a CronJob and a now for the sync: schedules
 // every minute, every five, hourly, daily at 01:30, 02:00 or 01:00 local,
 // @every 90s and @hourly; a time zone of those with offset changes or
 // none; startingDeadlineSeconds absent, 0, 1, 59–61, an hour, a day, at
@@ -295,8 +296,8 @@ var rdCronInstants = []time.Time{
 // nanoseconds. One state in two has a schedule of every minute and now just
 // inside the starting deadline of one of its fire times (a nanosecond to a
 // minute before fire + startingDeadlineSeconds).
-func rdCronDrawTooLate(t *rapid.T) (*batchv1.CronJob, time.Time) {
-	cj := rdCronJob("hello")
+func ruleDrawTooLate(t *rapid.T) (*batchv1.CronJob, time.Time) {
+	cj := ruleJob("hello")
 	cj.Spec.Schedule = rapid.SampledFrom([]string{"* * * * *", "*/5 * * * *", "0 * * * *", "30 1 * * *", "0 2 * * *", "0 1 * * *",
 		"15,45 * * * *", "@every 90s", "@hourly"}).Draw(t, "schedule")
 	if tz := rapid.SampledFrom([]string{"", "", "UTC", "America/New_York", "Europe/London", "Australia/Lord_Howe"}).Draw(t, "tz"); tz != "" {
@@ -307,7 +308,7 @@ func rdCronDrawTooLate(t *rapid.T) (*batchv1.CronJob, time.Time) {
 			rapid.SampledFrom([]int64{0, 1, 59, 60, 61, 200, 3600, 3599, 86400, 9223372036, 9223372037, 18446744073, math.MaxInt64}),
 			rapid.Int64Range(0, 7200)).Draw(t, "sds"))
 	}
-	now := rapid.SampledFrom(rdCronInstants).Draw(t, "instant")
+	now := rapid.SampledFrom(ruleInstants).Draw(t, "instant")
 	if rapid.Bool().Draw(t, "atDeadline") {
 		// Just inside the starting deadline of a fire time of every minute:
 		// now = fire + startingDeadlineSeconds − δ, last scheduled a minute
@@ -345,13 +346,13 @@ func rdCronDrawTooLate(t *rapid.T) (*batchv1.CronJob, time.Time) {
 	return cj, now
 }
 
-type rdCronTooLateOut struct {
+type ruleTooLateOut struct {
 	TooLate bool `json:"tooLate"`
 }
 
 // TestCronJobIsTooLateDifferential: cronjob.IsTooLate against
 // syncCronJob's tooLate check. The check is inline in syncCronJob, so the
-// sync runs on a drawn CronJob (rdCronDrawTooLate) and, when it reaches the
+// sync runs on a drawn CronJob (ruleDrawTooLate) and, when it reaches the
 // check, the scheduled time it checked and its verdict are read back
 // (rdCronTooLateUp); kubesem is asked about that CronJob, scheduled time
 // and now. Upstream reaches the check only for a schedule time after now −
@@ -362,16 +363,16 @@ type rdCronTooLateOut struct {
 // becomes one that fires once a year at the vector's scheduled time,
 // last scheduled a second before it.
 func TestCronJobIsTooLateDifferential(t *testing.T) {
-	up := rdNewCronUp(t)
+	up := newRuleUp(t)
 	counts := map[string]int{}
 	rapid.Check(t, func(t *rapid.T) {
-		cj, now := rdCronDrawTooLate(t)
-		scheduled, want, reached := up.tooLate(t, rdCronStored(t, cj), now)
+		cj, now := ruleDrawTooLate(t)
+		scheduled, want, reached := up.tooLate(t, ruleStored(t, cj), now)
 		if !reached {
 			counts["upstream stops before the check"]++
 			return
 		}
-		var got rdCronTooLateOut
+		var got ruleTooLateOut
 		if e := difftest.Decide(t, "cronjob.IsTooLate", nil, map[string]any{"cronJob": cj, "scheduled": scheduled, "now": now}, &got); e != nil {
 			t.Fatalf("kubesem input error %+v", e)
 		}
@@ -399,14 +400,14 @@ func TestCronJobIsTooLateDifferential(t *testing.T) {
 		cj.Spec.TimeZone = difftest.Ptr("UTC")
 		last := metav1.NewTime(s.Add(-time.Second))
 		cj.CreationTimestamp, cj.Status.LastScheduleTime = last, &last
-		scheduled, tooLate, reached := up.tooLate(t, rdCronStored(t, cj), in.Now)
+		scheduled, tooLate, reached := up.tooLate(t, ruleStored(t, cj), in.Now)
 		if !reached || !scheduled.Equal(in.Scheduled) {
 			skipped++
 			t.Logf("%q: not replayable: upstream's sync at %s never checks %s (reached %v at %s)", v.Name, in.Now.Format(time.RFC3339Nano),
 				in.Scheduled.Format(time.RFC3339), reached, scheduled.Format(time.RFC3339))
 			continue
 		}
-		want := difftest.JSON(t, rdCronTooLateOut{tooLate})
+		want := difftest.JSON(t, ruleTooLateOut{tooLate})
 		if !difftest.SameJSON(v.Want, want) {
 			t.Errorf("%q: want %s, upstream %s", v.Name, v.Want, want)
 		}

@@ -1,4 +1,4 @@
-package upstream_test
+package cronjob_test
 
 import (
 	"cmp"
@@ -9,7 +9,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/robfig/cron/v3"
 	batchv1 "k8s.io/api/batch/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -20,6 +19,8 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/kubernetes/pkg/controller/cronjob"
 	"k8s.io/kubernetes/pkg/util/parsers"
+
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 )
 
 //go:linkname upMostRecentScheduleTime k8s.io/kubernetes/pkg/controller/cronjob.mostRecentScheduleTime

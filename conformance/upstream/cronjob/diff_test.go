@@ -1,4 +1,4 @@
-package upstream_test
+package cronjob_test
 
 import (
 	"fmt"
@@ -192,14 +192,14 @@ func checkStepDifferential(t *rapid.T) {
 			t.Fatalf("Step %s = %#v; upstream %#v\n got %v\nwant %v", k, got[k], w, got, want)
 		}
 	}
-	ws, err := cronWriteKeys(p, cj, jobs)
+	ws, err := writeKeys(p, cj, jobs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(ws, out.writes) {
 		t.Fatalf("Writes %q\nupstream sent %q", ws, out.writes)
 	}
-	if err := cronCompareCreated(p, out.jobs); err != nil {
+	if err := compareCreated(p, out.jobs); err != nil {
 		t.Fatal(err)
 	}
 }
