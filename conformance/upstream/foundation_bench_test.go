@@ -7,13 +7,11 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	kintstr "k8s.io/apimachinery/pkg/util/intstr"
 	podutil "k8s.io/kubernetes/pkg/api/v1/pod"
 	corehelper "k8s.io/kubernetes/pkg/apis/core/helper"
 	"k8s.io/kubernetes/pkg/controller"
 	testingclock "k8s.io/utils/clock/testing"
 
-	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -23,32 +21,6 @@ var (
 	fdSinkBool bool
 	fdSinkDur  time.Duration
 )
-
-// BenchmarkScaled: maxSurge 5 and 25% of 1000 replicas, rounded up.
-func BenchmarkScaled(b *testing.B) {
-	for _, tc := range []struct {
-		name string
-		k    intstr.Value
-		u    kintstr.IntOrString
-	}{
-		{"int", intstr.Int(5), kintstr.FromInt32(5)},
-		{"percent", intstr.Percent(25), kintstr.FromString("25%")},
-	} {
-		b.Run(tc.name+"/kubesem", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				n, _ := intstr.Scaled(tc.k, 1000, intstr.Up)
-				fdSinkInt = int(n)
-			}
-		})
-		b.Run(tc.name+"/upstream", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				fdSinkInt, _ = kintstr.GetScaledValueFromIntOrPercent(&tc.u, 1000, true)
-			}
-		})
-	}
-}
 
 // fdBenchPods returns n running pods, each with three conditions (Ready
 // last), ready i seconds before fdBase, in both models.

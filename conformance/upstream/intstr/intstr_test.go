@@ -1,4 +1,4 @@
-package upstream_test
+package intstr_test
 
 import (
 	"encoding/json"
@@ -7,24 +7,25 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
-	"github.com/kubesem/kubesem/field"
-	"github.com/kubesem/kubesem/intstr"
 	kintstr "k8s.io/apimachinery/pkg/util/intstr"
 	kvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
+	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/intstr"
 )
 
-// fdIntOrPercent is one drawn int-or-string, in both spellings.
-type fdIntOrPercent struct {
+// intOrPercent is one drawn int-or-string, in both spellings.
+type intOrPercent struct {
 	k intstr.Value
 	u kintstr.IntOrString
 }
 
-// fdIntOrPercentGen draws integers (edges and any int32) and strings:
+// intOrPercentGen draws integers (edges and any int32) and strings:
 // percentages 0-100%, beyond 100%, beyond int32 and int64, leading zeros,
 // and malformed strings (signs, no %, "5", random text).
-func fdIntOrPercentGen() *rapid.Generator[fdIntOrPercent] {
+func intOrPercentGen() *rapid.Generator[intOrPercent] {
 	str := rapid.OneOf(
 		rapid.Map(rapid.IntRange(0, 100), func(p int) string { return strconv.Itoa(p) + "%" }),
 		rapid.Map(rapid.IntRange(101, 100000), func(p int) string { return strconv.Itoa(p) + "%" }),
@@ -33,27 +34,27 @@ func fdIntOrPercentGen() *rapid.Generator[fdIntOrPercent] {
 		rapid.SampledFrom([]string{"", "%", "5", "90#", "#%", "a%", " 5%", "5%%", "2147483647%", "2147483648%", "4194303%", "4194304%", "9223372036854775807%", "9223372036854775808%"}),
 		rapid.String(),
 	)
-	return rapid.Custom(func(t *rapid.T) fdIntOrPercent {
+	return rapid.Custom(func(t *rapid.T) intOrPercent {
 		if rapid.Bool().Draw(t, "isInt") {
 			n := rapid.OneOf(rapid.SampledFrom([]int32{0, 1, -1, math.MaxInt32, math.MinInt32}), rapid.Int32()).Draw(t, "int")
-			return fdIntOrPercent{intstr.Int(n), kintstr.FromInt32(n)}
+			return intOrPercent{intstr.Int(n), kintstr.FromInt32(n)}
 		}
 		s := str.Draw(t, "string")
-		return fdIntOrPercent{intstr.String(s), kintstr.FromString(s)}
+		return intOrPercent{intstr.String(s), kintstr.FromString(s)}
 	})
 }
 
-// fdAPIAccepts reports whether apps validation (ValidatePositiveIntOrPercent)
+// apiAccepts reports whether apps validation (ValidatePositiveIntOrPercent)
 // accepts the value: a non-negative integer or a string matching
 // `^[0-9]+%$`.
-func fdAPIAccepts(v kintstr.IntOrString) bool {
+func apiAccepts(v kintstr.IntOrString) bool {
 	if v.Type == kintstr.Int {
 		return v.IntVal >= 0
 	}
 	return len(kvalidation.IsValidPercent(v.StrVal)) == 0
 }
 
-// fdCheckScaled compares intstr.Scaled with apimachinery's
+// checkScaled compares intstr.Scaled with apimachinery's
 // GetScaledValueFromIntOrPercent on identical inputs:
 //   - a value validation rejects is an error in kubesem (Negative for an
 //     integer, Invalid for a string), whatever upstream returns;
@@ -61,8 +62,8 @@ func fdAPIAccepts(v kintstr.IntOrString) bool {
 //     fails with Overflow;
 //   - otherwise ScaledInt returns upstream's int exactly and Scaled its
 //     int32 conversion (what every upstream caller uses), wrap included.
-func fdCheckScaled(t *rapid.T) {
-	v := fdIntOrPercentGen().Draw(t, "value")
+func checkScaled(t *rapid.T) {
+	v := intOrPercentGen().Draw(t, "value")
 	total := rapid.OneOf(rapid.SampledFrom([]int32{0, 1, 2, 3, 4, 10, 100, math.MaxInt32, -1, math.MinInt32}), rapid.Int32Range(0, 1000), rapid.Int32()).Draw(t, "total")
 	up := rapid.Bool().Draw(t, "roundUp")
 	got, err := intstr.Scaled(v.k, total, intstr.Rounding(up))
@@ -74,7 +75,7 @@ func fdCheckScaled(t *rapid.T) {
 		}
 	}
 	switch {
-	case !fdAPIAccepts(v.u):
+	case !apiAccepts(v.u):
 		wantKind := field.ErrInvalid
 		if v.u.Type == kintstr.Int {
 			wantKind = field.ErrNegative
@@ -94,13 +95,13 @@ func fdCheckScaled(t *rapid.T) {
 	}
 }
 
-func TestIntstrScaledDifferential(t *testing.T) { rapid.Check(t, fdCheckScaled) }
+func TestIntstrScaledDifferential(t *testing.T) { rapid.Check(t, checkScaled) }
 
-// fdCheckIntstrJSON: kubesem's JSON and upstream's are the same
+// checkIntstrJSON: kubesem's JSON and upstream's are the same
 // bytes, and each decodes the other's to the same value (number vs string
 // kept apart).
-func fdCheckIntstrJSON(t *rapid.T) {
-	v := fdIntOrPercentGen().Draw(t, "value")
+func checkIntstrJSON(t *rapid.T) {
+	v := intOrPercentGen().Draw(t, "value")
 	kb, kerr := json.Marshal(v.k)
 	ub, uerr := json.Marshal(v.u)
 	if kerr != nil || uerr != nil || string(kb) != string(ub) {
@@ -116,7 +117,7 @@ func fdCheckIntstrJSON(t *rapid.T) {
 	}
 }
 
-func TestIntstrJSONDifferential(t *testing.T) { rapid.Check(t, fdCheckIntstrJSON) }
+func TestIntstrJSONDifferential(t *testing.T) { rapid.Check(t, checkIntstrJSON) }
 
 // TestIntstrVectorsUpstream runs every intstr.Scaled vector through
 // upstream as well, so each expectation is upstream's answer (or, for the
@@ -138,7 +139,7 @@ func TestIntstrVectorsUpstream(t *testing.T) {
 				t.Errorf("%s: upstream %d fits in int32; vector wants Overflow", v.Name, got)
 			}
 		case v.WantError != nil:
-			if err == nil && fdAPIAccepts(u) {
+			if err == nil && apiAccepts(u) {
 				t.Errorf("%s: upstream %d and validation accepts %v; vector wants %s", v.Name, got, u, v.WantError.Kind)
 			}
 		default:
