@@ -1,4 +1,4 @@
-package upstream_test
+package podstatus_test
 
 import (
 	"testing"
@@ -12,9 +12,9 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// psBenchPod is a pod with two init containers, a sidecar and three regular
+// benchPod is a pod with two init containers, a sidecar and three regular
 // containers, one crash-looping, in both models.
-func psBenchPod() (*podstatus.Pod, *v1.Pod) {
+func benchPod() (*podstatus.Pod, *v1.Pod) {
 	always := podstatus.RestartAlways
 	started := true
 	p := &podstatus.Pod{}
@@ -38,11 +38,11 @@ func psBenchPod() (*podstatus.Pod, *v1.Pod) {
 		{Name: "metrics", State: podstatus.ContainerState{Waiting: &podstatus.StateWaiting{Reason: "CrashLoopBackOff"}},
 			LastTerminationState: podstatus.ContainerState{Terminated: &podstatus.StateTerminated{ExitCode: 1}}},
 	}
-	return p, psToV1(p)
+	return p, phaseToV1(p)
 }
 
 func BenchmarkPodStatusPhase(b *testing.B) {
-	p, u := psBenchPod()
+	p, u := benchPod()
 	initialized := true
 	obs := podstatus.Observed{Initialized: &initialized}
 	b.Run("kubesem", func(b *testing.B) {
@@ -59,7 +59,7 @@ func BenchmarkPodStatusPhase(b *testing.B) {
 		for b.Loop() {
 			// The kubelet's merged list, as generateAPIPodStatus builds it.
 			all := append(append([]v1.ContainerStatus{}, u.Status.ContainerStatuses...), u.Status.InitContainerStatuses...)
-			if psGetPhase(logger, u, all, false, true) != v1.PodRunning {
+			if getPhase(logger, u, all, false, true) != v1.PodRunning {
 				b.Fatal("phase")
 			}
 		}
@@ -67,7 +67,7 @@ func BenchmarkPodStatusPhase(b *testing.B) {
 }
 
 func BenchmarkPodStatusConditions(b *testing.B) {
-	p, u := psBenchPod()
+	p, u := benchPod()
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -88,7 +88,7 @@ func BenchmarkPodStatusConditions(b *testing.B) {
 }
 
 func BenchmarkPodStatusGenerate(b *testing.B) {
-	p, u := psBenchPod()
+	p, u := benchPod()
 	initialized := true
 	obs := podstatus.Observed{Initialized: &initialized}
 	now := difftest.PodT0.Add(time.Minute)
@@ -101,14 +101,14 @@ func BenchmarkPodStatusGenerate(b *testing.B) {
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = psUpstreamGenerate(u, obs, now)
+			_ = upstreamGenerate(u, obs, now)
 		}
 	})
 }
 
-// psBenchRestartAll is a pod whose "trigger" container restarts all on exit
+// benchRestartAll is a pod whose "trigger" container restarts all on exit
 // code 42 and has exited with it, in both models, with the runtime's view.
-func psBenchRestartAll() (*podstatus.Pod, *v1.Pod, []podstatus.RuntimeContainer) {
+func benchRestartAll() (*podstatus.Pod, *v1.Pod, []podstatus.RuntimeContainer) {
 	never := podstatus.RestartNever
 	p := &podstatus.Pod{}
 	p.Name, p.Namespace = "job-0", "default"
@@ -124,11 +124,11 @@ func psBenchRestartAll() (*podstatus.Pod, *v1.Pod, []podstatus.RuntimeContainer)
 	}
 	rs := []podstatus.RuntimeContainer{{Name: "init", State: podstatus.RuntimeExited}, {Name: "app", State: podstatus.RuntimeRunning},
 		{Name: "log", State: podstatus.RuntimeRunning}, {Name: "trigger", State: podstatus.RuntimeExited, ExitCode: 42}}
-	return p, psToV1(p), rs
+	return p, phaseToV1(p), rs
 }
 
 func BenchmarkPodStatusAllContainersRestarting(b *testing.B) {
-	p, u, rs := psBenchRestartAll()
+	p, u, rs := benchRestartAll()
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -139,7 +139,7 @@ func BenchmarkPodStatusAllContainersRestarting(b *testing.B) {
 	})
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
-		rt := psRuntime(rs)
+		rt := runtimeStatus(rs)
 		for b.Loop() {
 			if kubestatus.GenerateAllContainersRestartingCondition(u, rt, &u.Status, v1.PodRunning).Status != v1.ConditionTrue {
 				b.Fatal("condition")
@@ -151,7 +151,7 @@ func BenchmarkPodStatusAllContainersRestarting(b *testing.B) {
 // BenchmarkPodStatusValidateUpdate: an image change on a pod with two
 // containers, an init container and tolerations, accepted by both.
 func BenchmarkPodStatusValidateUpdate(b *testing.B) {
-	old, _ := psBenchPod()
+	old, _ := benchPod()
 	for i := range old.Spec.Containers {
 		old.Spec.Containers[i].Image = "nginx:1.25"
 	}
@@ -159,15 +159,15 @@ func BenchmarkPodStatusValidateUpdate(b *testing.B) {
 		old.Spec.InitContainers[i].Image = "busybox:1.36"
 	}
 	old.Spec.ReadinessGates = nil
-	old.Spec.TerminationGracePeriodSeconds = psI64(30)
-	old.Spec.Tolerations = []podstatus.Toleration{{Key: "k", Operator: "Exists", Effect: "NoExecute", TolerationSeconds: psI64(300)}}
-	updated := psClone(old)
+	old.Spec.TerminationGracePeriodSeconds = i64(30)
+	old.Spec.Tolerations = []podstatus.Toleration{{Key: "k", Operator: "Exists", Effect: "NoExecute", TolerationSeconds: i64(300)}}
+	updated := clonePod(old)
 	updated.Spec.Containers[0].Image = "nginx:1.26"
-	co, err := psUpdCore(old)
+	co, err := updCore(old)
 	if err != nil {
 		b.Fatal(err)
 	}
-	cn, err := psUpdCore(updated)
+	cn, err := updCore(updated)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func BenchmarkPodStatusValidateUpdate(b *testing.B) {
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if len(psUpstreamUpdate(co, cn)) != 0 {
+			if len(upstreamUpdate(co, cn)) != 0 {
 				b.Fatal("rejected")
 			}
 		}

@@ -1,4 +1,4 @@
-package upstream_test
+package podstatus_test
 
 import (
 	"encoding/json"
@@ -7,14 +7,13 @@ import (
 	"time"
 	_ "unsafe" // go:linkname to controller_utils.go's maxContainerRestarts
 
-	"pgregory.net/rapid"
-
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	podutil "k8s.io/kubernetes/pkg/api/v1/pod"
 	corehelper "k8s.io/kubernetes/pkg/apis/core/helper"
 	"k8s.io/kubernetes/pkg/controller"
 	testingclock "k8s.io/utils/clock/testing"
+	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/k8s"
@@ -22,27 +21,27 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-//go:linkname fdMaxContainerRestarts k8s.io/kubernetes/pkg/controller.maxContainerRestarts
-func fdMaxContainerRestarts(pod *v1.Pod) (regularRestarts, sidecarRestarts int)
+//go:linkname maxContainerRestarts k8s.io/kubernetes/pkg/controller.maxContainerRestarts
+func maxContainerRestarts(pod *v1.Pod) (regularRestarts, sidecarRestarts int)
 
-var fdBase = time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+var base = time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
 
-// fdTime draws a time near fdBase: whole seconds often (so that
+// drawTime draws a time near base: whole seconds often (so that
 // readyTime+minReadySeconds lands exactly on now), milliseconds otherwise.
-func fdTime(t *rapid.T, label string) time.Time {
+func drawTime(t *rapid.T, label string) time.Time {
 	if rapid.Bool().Draw(t, label+"Whole") {
-		return fdBase.Add(time.Duration(rapid.IntRange(-120, 120).Draw(t, label+"S")) * time.Second)
+		return base.Add(time.Duration(rapid.IntRange(-120, 120).Draw(t, label+"S")) * time.Second)
 	}
-	return fdBase.Add(time.Duration(rapid.IntRange(-120_000, 120_000).Draw(t, label+"Ms")) * time.Millisecond)
+	return base.Add(time.Duration(rapid.IntRange(-120_000, 120_000).Draw(t, label+"Ms")) * time.Millisecond)
 }
 
-// fdPod draws a pod with every field the podstatus rules read.
-func fdPod(t *rapid.T, label string) *podstatus.Pod {
+// drawPod draws a pod with every field the podstatus rules read.
+func drawPod(t *rapid.T, label string) *podstatus.Pod {
 	p := &podstatus.Pod{}
 	p.Name = label
 	p.Status.Phase = rapid.SampledFrom([]podstatus.Phase{"", podstatus.Pending, podstatus.Running, podstatus.Succeeded, podstatus.Failed, podstatus.Unknown}).Draw(t, label+"Phase")
 	if rapid.Bool().Draw(t, label+"Deleting") {
-		ts := fdTime(t, label+"Deleted")
+		ts := drawTime(t, label+"Deleted")
 		p.DeletionTimestamp = &ts
 	}
 	for range rapid.IntRange(0, 3).Draw(t, label+"Conditions") {
@@ -51,7 +50,7 @@ func fdPod(t *rapid.T, label string) *podstatus.Pod {
 			Status: rapid.SampledFrom([]meta.ConditionStatus{meta.ConditionTrue, meta.ConditionTrue, meta.ConditionFalse, meta.ConditionUnknown, ""}).Draw(t, label+"Status"),
 		}
 		if !rapid.Bool().Draw(t, label+"ZeroLTT") {
-			c.LastTransitionTime = fdTime(t, label+"LTT")
+			c.LastTransitionTime = drawTime(t, label+"LTT")
 		}
 		p.Status.Conditions = append(p.Status.Conditions, c)
 	}
@@ -74,14 +73,14 @@ func fdPod(t *rapid.T, label string) *podstatus.Pod {
 			Name: "app" + strconv.Itoa(i), RestartCount: restarts.Draw(t, label+"Restarts")})
 	}
 	if rapid.Bool().Draw(t, label+"Annotated") {
-		p.Annotations = map[string]string{podstatus.DeletionCostAnnotation: fdCostString().Draw(t, label+"Cost")}
+		p.Annotations = map[string]string{podstatus.DeletionCostAnnotation: costString().Draw(t, label+"Cost")}
 	}
 	return p
 }
 
-// fdCostString draws deletion-cost annotations: decimal int32 and int64
+// costString draws deletion-cost annotations: decimal int32 and int64
 // values, signs, leading zeros, and arbitrary text.
-func fdCostString() *rapid.Generator[string] {
+func costString() *rapid.Generator[string] {
 	return rapid.OneOf(
 		rapid.Map(rapid.Int32(), func(n int32) string { return strconv.Itoa(int(n)) }),
 		rapid.Map(rapid.Int64(), func(n int64) string { return strconv.FormatInt(n, 10) }),
@@ -91,20 +90,20 @@ func fdCostString() *rapid.Generator[string] {
 	)
 }
 
-func fdMinReady(t *rapid.T) int32 {
+func drawMinReady(t *rapid.T) int32 {
 	return rapid.OneOf(rapid.SampledFrom([]int32{0, 1, 10, 30, 50, 51, 52, -1}), rapid.Int32Range(-10, 300)).Draw(t, "minReadySeconds")
 }
 
-// fdToV1 converts a kubesem pod to the upstream API type, field by field.
-func fdToV1(p *podstatus.Pod) *v1.Pod { return difftest.Must(k8s.ToPod(p)) }
+// toV1 converts a kubesem pod to the upstream API type, field by field.
+func toV1(p *podstatus.Pod) *v1.Pod { return difftest.Must(k8s.ToPod(p)) }
 
-// fdCheckAvailable: IsReady and IsAvailable agree with IsPodReady and
+// checkAvailable: IsReady and IsAvailable agree with IsPodReady and
 // IsPodAvailable for any pod, minReadySeconds (negative included) and now.
-func fdCheckAvailable(t *rapid.T) {
-	p := fdPod(t, "pod")
-	m := fdMinReady(t)
-	now := fdTime(t, "now")
-	u := fdToV1(p)
+func checkAvailable(t *rapid.T) {
+	p := drawPod(t, "pod")
+	m := drawMinReady(t)
+	now := drawTime(t, "now")
+	u := toV1(p)
 	if got, want := podstatus.IsReady(p), podutil.IsPodReady(u); got != want {
 		t.Fatalf("IsReady = %v; upstream %v (%+v)", got, want, p.Status.Conditions)
 	}
@@ -113,13 +112,13 @@ func fdCheckAvailable(t *rapid.T) {
 	}
 }
 
-func TestPodstatusAvailableDifferential(t *testing.T) { rapid.Check(t, fdCheckAvailable) }
+func TestPodstatusAvailableDifferential(t *testing.T) { rapid.Check(t, checkAvailable) }
 
-// fdCheckLifecycle: IsActive, IsTerminating and IsTerminal agree with
+// checkLifecycle: IsActive, IsTerminating and IsTerminal agree with
 // IsPodActive, IsPodTerminating and IsPodTerminal.
-func fdCheckLifecycle(t *rapid.T) {
-	p := fdPod(t, "pod")
-	u := fdToV1(p)
+func checkLifecycle(t *rapid.T) {
+	p := drawPod(t, "pod")
+	u := toV1(p)
 	if got, want := podstatus.IsActive(p), controller.IsPodActive(u); got != want {
 		t.Fatalf("IsActive(%q, deleting %v) = %v; upstream %v", p.Status.Phase, p.DeletionTimestamp != nil, got, want)
 	}
@@ -136,23 +135,23 @@ func fdCheckLifecycle(t *rapid.T) {
 	}
 }
 
-func TestPodstatusLifecycleDifferential(t *testing.T) { rapid.Check(t, fdCheckLifecycle) }
+func TestPodstatusLifecycleDifferential(t *testing.T) { rapid.Check(t, checkLifecycle) }
 
-// fdCheckNextCheck: NextAvailabilityCheckSince(pods, m, evaluated, now)
+// checkNextCheck: NextAvailabilityCheckSince(pods, m, evaluated, now)
 // agrees with FindMinNextPodAvailabilityCheck(pods, m, evaluated, clock at
 // now), and NextAvailabilityCheck with the same call when evaluated == now.
-func fdCheckNextCheck(t *rapid.T) {
+func checkNextCheck(t *rapid.T) {
 	n := rapid.IntRange(0, 8).Draw(t, "pods")
 	pods := make([]*podstatus.Pod, n)
 	for i := range pods {
-		pods[i] = fdPod(t, "pod"+strconv.Itoa(i))
+		pods[i] = drawPod(t, "pod"+strconv.Itoa(i))
 	}
 	upods := make([]*v1.Pod, n)
 	for i, p := range pods {
-		upods[i] = fdToV1(p)
+		upods[i] = toV1(p)
 	}
-	m := fdMinReady(t)
-	evaluated := fdTime(t, "evaluated")
+	m := drawMinReady(t)
+	evaluated := drawTime(t, "evaluated")
 	now := evaluated
 	if rapid.Bool().Draw(t, "delayed") {
 		now = evaluated.Add(time.Duration(rapid.IntRange(0, 120_000).Draw(t, "delayMs")) * time.Millisecond)
@@ -160,32 +159,32 @@ func fdCheckNextCheck(t *rapid.T) {
 	want := controller.FindMinNextPodAvailabilityCheck(upods, m, evaluated, testingclock.NewFakePassiveClock(now))
 	got, ok := podstatus.NextAvailabilityCheckSince(pods, m, evaluated, now)
 	if ok != (want != nil) || (ok && got != *want) {
-		t.Fatalf("NextAvailabilityCheckSince(min %d, evaluated %v, now %v) = %v, %v; upstream %v", m, evaluated, now, got, ok, fdDur(want))
+		t.Fatalf("NextAvailabilityCheckSince(min %d, evaluated %v, now %v) = %v, %v; upstream %v", m, evaluated, now, got, ok, formatDur(want))
 	}
 	if now.Equal(evaluated) {
 		got2, ok2 := podstatus.NextAvailabilityCheck(pods, m, now)
 		if got2 != got || ok2 != ok {
-			t.Fatalf("NextAvailabilityCheck = %v, %v; upstream %v", got2, ok2, fdDur(want))
+			t.Fatalf("NextAvailabilityCheck = %v, %v; upstream %v", got2, ok2, formatDur(want))
 		}
 	}
 }
 
-func fdDur(d *time.Duration) string {
+func formatDur(d *time.Duration) string {
 	if d == nil {
 		return "nil"
 	}
 	return d.String()
 }
 
-func TestPodstatusNextCheckDifferential(t *testing.T) { rapid.Check(t, fdCheckNextCheck) }
+func TestPodstatusNextCheckDifferential(t *testing.T) { rapid.Check(t, checkNextCheck) }
 
-// fdCheckDeletionCost: DeletionCost agrees with
+// checkDeletionCost: DeletionCost agrees with
 // GetDeletionCostFromPodAnnotations: same cost, valid exactly when upstream
 // returns no error.
-func fdCheckDeletionCost(t *rapid.T) {
+func checkDeletionCost(t *rapid.T) {
 	p := &podstatus.Pod{}
 	if rapid.IntRange(0, 9).Draw(t, "annotated") > 0 {
-		p.Annotations = map[string]string{podstatus.DeletionCostAnnotation: fdCostString().Draw(t, "cost")}
+		p.Annotations = map[string]string{podstatus.DeletionCostAnnotation: costString().Draw(t, "cost")}
 	}
 	cost, valid := podstatus.DeletionCost(p)
 	want, err := corehelper.GetDeletionCostFromPodAnnotations(p.Annotations)
@@ -194,25 +193,25 @@ func fdCheckDeletionCost(t *rapid.T) {
 	}
 }
 
-func TestPodstatusDeletionCostDifferential(t *testing.T) { rapid.Check(t, fdCheckDeletionCost) }
+func TestPodstatusDeletionCostDifferential(t *testing.T) { rapid.Check(t, checkDeletionCost) }
 
-// fdCheckMaxRestarts: MaxRestarts agrees with maxContainerRestarts,
+// checkMaxRestarts: MaxRestarts agrees with maxContainerRestarts,
 // duplicate init-container names included.
-func fdCheckMaxRestarts(t *rapid.T) {
-	p := fdPod(t, "pod")
+func checkMaxRestarts(t *rapid.T) {
+	p := drawPod(t, "pod")
 	r, s := podstatus.MaxRestarts(p)
-	wr, ws := fdMaxContainerRestarts(fdToV1(p))
+	wr, ws := maxContainerRestarts(toV1(p))
 	if int(r) != wr || int(s) != ws {
 		t.Fatalf("MaxRestarts = %d, %d; upstream %d, %d (spec %+v, status %+v)", r, s, wr, ws, p.Spec.InitContainers, p.Status.InitContainerStatuses)
 	}
 }
 
-func TestPodstatusMaxRestartsDifferential(t *testing.T) { rapid.Check(t, fdCheckMaxRestarts) }
+func TestPodstatusMaxRestartsDifferential(t *testing.T) { rapid.Check(t, checkMaxRestarts) }
 
-// psReplayedElsewhere names the podstatus decisions whose vectors are not
+// replayedElsewhere names the podstatus decisions whose vectors are not
 // replayed by TestPodstatusVectorsUpstream, and the test that checks them
 // against v1.36.3 instead ("" when none does).
-var psReplayedElsewhere = map[string]string{
+var replayedElsewhere = map[string]string{
 	"podstatus.KubeletPhase":                     "TestPodStatusVectorsUpstream (getPhase)",
 	"podstatus.ContainersReadyCondition":         "TestPodStatusVectorsUpstream (GenerateContainersReadyCondition)",
 	"podstatus.ReadyCondition":                   "TestPodStatusVectorsUpstream (GeneratePodReadyCondition)",
@@ -250,7 +249,7 @@ func TestPodstatusVectorsUpstream(t *testing.T) {
 			RankA             int        `json:"rankA"`
 			RankB             int        `json:"rankB"`
 		}
-		if _, ok := psReplayedElsewhere[v.Decision]; ok {
+		if _, ok := replayedElsewhere[v.Decision]; ok {
 			continue
 		}
 		difftest.DecodeJSON(t, v.Input, &in)
@@ -290,7 +289,7 @@ func TestPodstatusVectorsUpstream(t *testing.T) {
 			cost, err := corehelper.GetDeletionCostFromPodAnnotations(in.Pod.Annotations)
 			got = map[string]any{"cost": cost, "valid": err == nil}
 		case "podstatus.MaxRestarts":
-			r, s := fdMaxContainerRestarts(in.Pod)
+			r, s := maxContainerRestarts(in.Pod)
 			got = map[string]int{"regular": r, "sidecar": s}
 		case "podstatus.DeletesBefore":
 			if v.Options != nil {
@@ -302,7 +301,7 @@ func TestPodstatusVectorsUpstream(t *testing.T) {
 			// Upstream's unstable sort leaves ties open: check that the
 			// vector's order agrees with ActivePods.Less between groups
 			// and that pods within a tie compare equal.
-			fdCheckActiveOrder(t, v, in.Pods)
+			checkActiveOrder(t, v, in.Pods)
 			continue
 		default:
 			t.Errorf("%s: decision %s has no upstream counterpart here", v.Name, v.Decision)
@@ -312,14 +311,14 @@ func TestPodstatusVectorsUpstream(t *testing.T) {
 		var g, w any
 		difftest.DecodeJSON(t, gotJSON, &g)
 		difftest.DecodeJSON(t, v.Want, &w)
-		if !fdSubset(w, g) {
+		if !subset(w, g) {
 			t.Errorf("%s (%s): upstream %s; vector wants %s", v.Name, v.Decision, gotJSON, v.Want)
 		}
 	}
 }
 
-// fdSubset reports whether every key of want is in got with an equal value.
-func fdSubset(want, got any) bool {
+// subset reports whether every key of want is in got with an equal value.
+func subset(want, got any) bool {
 	wm, ok := want.(map[string]any)
 	if !ok {
 		wb, _ := json.Marshal(want)
@@ -332,17 +331,17 @@ func fdSubset(want, got any) bool {
 	}
 	for k, wv := range wm {
 		gv, ok := gm[k]
-		if !ok || !fdSubset(wv, gv) {
+		if !ok || !subset(wv, gv) {
 			return false
 		}
 	}
 	return true
 }
 
-// fdCheckActiveOrder checks a podstatus.RankActive vector against upstream's
+// checkActiveOrder checks a podstatus.RankActive vector against upstream's
 // ActivePods.Less: every pod of the wanted order precedes the pods after it
 // unless both are in one tie group, where neither precedes the other.
-func fdCheckActiveOrder(t *testing.T, v difftest.FoundationVector, pods []*v1.Pod) {
+func checkActiveOrder(t *testing.T, v difftest.FoundationVector, pods []*v1.Pod) {
 	t.Helper()
 	var want struct {
 		Order []string   `json:"order"`

@@ -1,4 +1,4 @@
-package upstream_test
+package podstatus_test
 
 import (
 	"encoding/json"
@@ -8,13 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"pgregory.net/rapid"
-
 	v1 "k8s.io/api/core/v1"
 	podapi "k8s.io/kubernetes/pkg/api/pod"
 	core "k8s.io/kubernetes/pkg/apis/core"
 	corev1 "k8s.io/kubernetes/pkg/apis/core/v1"
 	corevalidation "k8s.io/kubernetes/pkg/apis/core/validation"
+	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem"
 	"github.com/kubesem/kubesem/conformance"
@@ -22,11 +21,11 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// psUpdCore converts a kubesem pod to the API server's internal pod the way
+// updCore converts a kubesem pod to the API server's internal pod the way
 // an update request reaches validation: v1 fields, v1 defaults, conversion.
 // Metadata is fixed (name, namespace, resourceVersion) so that only the
 // spec differs between old and new.
-func psUpdCore(p *podstatus.Pod) (*core.Pod, error) {
+func updCore(p *podstatus.Pod) (*core.Pod, error) {
 	u := &v1.Pod{}
 	u.Name, u.Namespace, u.ResourceVersion, u.UID = "p", "default", "1", "uid"
 	s := &p.Spec
@@ -34,8 +33,8 @@ func psUpdCore(p *podstatus.Pod) (*core.Pod, error) {
 	u.Spec.NodeSelector = s.NodeSelector
 	u.Spec.RestartPolicy = v1.RestartPolicy(s.RestartPolicy)
 	u.Spec.Priority = s.Priority
-	u.Spec.InitContainers = psContainers(s.InitContainers)
-	u.Spec.Containers = psContainers(s.Containers)
+	u.Spec.InitContainers = v1Containers(s.InitContainers)
+	u.Spec.Containers = v1Containers(s.Containers)
 	for _, g := range s.ReadinessGates {
 		u.Spec.ReadinessGates = append(u.Spec.ReadinessGates, v1.PodReadinessGate{ConditionType: v1.PodConditionType(g.ConditionType)})
 	}
@@ -61,9 +60,9 @@ func psUpdCore(p *podstatus.Pod) (*core.Pod, error) {
 	return out, err
 }
 
-// psUpstreamUpdate is the API server's verdict on updating old to updated:
+// upstreamUpdate is the API server's verdict on updating old to updated:
 // ValidatePodUpdate's errors, with the options the pod strategy derives.
-func psUpstreamUpdate(old, updated *core.Pod) []string {
+func upstreamUpdate(old, updated *core.Pod) []string {
 	opts := podapi.GetValidationOptionsFromPodSpecAndMeta(&updated.Spec, &old.Spec, &updated.ObjectMeta, &old.ObjectMeta)
 	var fields []string
 	for _, e := range corevalidation.ValidatePodUpdate(updated, old, opts) {
@@ -72,25 +71,25 @@ func psUpstreamUpdate(old, updated *core.Pod) []string {
 	return fields
 }
 
-// psCreateErrs is what the API server rejects in p on its own (create
+// createErrs is what the API server rejects in p on its own (create
 // validation), leaving out the fields ValidateUpdate models itself: the
 // active deadline and container images.
-var psModelledField = regexp.MustCompile(`^spec\.(activeDeadlineSeconds|(initC|c)ontainers\[\d+\]\.image)$`)
+var modelledField = regexp.MustCompile(`^spec\.(activeDeadlineSeconds|(initC|c)ontainers\[\d+\]\.image)$`)
 
-func psCreateErrs(p *core.Pod) []string {
+func createErrs(p *core.Pod) []string {
 	opts := podapi.GetValidationOptionsFromPodSpecAndMeta(&p.Spec, nil, &p.ObjectMeta, nil)
 	var out []string
 	for _, e := range corevalidation.ValidatePodCreate(p, opts) {
-		if !psModelledField.MatchString(e.Field) {
+		if !modelledField.MatchString(e.Field) {
 			out = append(out, e.Field+": "+e.Detail)
 		}
 	}
 	return out
 }
 
-// psKubesemField is the API field path and error type of a ValidateUpdate
+// kubesemField is the API field path and error type of a ValidateUpdate
 // error, in upstream's spelling.
-func psKubesemField(err error) string {
+func kubesemField(err error) string {
 	var fe *field.Error
 	if !errors.As(err, &fe) {
 		return "?"
@@ -107,11 +106,11 @@ func psKubesemField(err error) string {
 	return fe.Path + " ?"
 }
 
-var psImages = []string{"nginx:1.25", "nginx:1.26", "busybox", "registry.k8s.io/pause:3.10"}
+var images = []string{"nginx:1.25", "nginx:1.26", "busybox", "registry.k8s.io/pause:3.10"}
 
-// psUpdBase draws a pod the API server would have created: valid names,
+// updBase draws a pod the API server would have created: valid names,
 // images, policies, tolerations and deadlines, defaulted fields set.
-func psUpdBase(t *rapid.T) *podstatus.Pod {
+func updBase(t *rapid.T) *podstatus.Pod {
 	p := &podstatus.Pod{}
 	p.Spec.RestartPolicy = rapid.SampledFrom([]podstatus.RestartPolicy{podstatus.RestartAlways, podstatus.RestartOnFailure, podstatus.RestartNever}).Draw(t, "restartPolicy")
 	if rapid.Bool().Draw(t, "scheduled") {
@@ -121,7 +120,7 @@ func psUpdBase(t *rapid.T) *podstatus.Pod {
 		p.Spec.NodeSelector = map[string]string{"disk": rapid.SampledFrom([]string{"ssd", "hdd"}).Draw(t, "selector")}
 	}
 	for i := range rapid.IntRange(0, 2).Draw(t, "inits") {
-		c := podstatus.Container{Name: "init" + string(rune('a'+i)), Image: rapid.SampledFrom(psImages).Draw(t, "initImage")}
+		c := podstatus.Container{Name: "init" + string(rune('a'+i)), Image: rapid.SampledFrom(images).Draw(t, "initImage")}
 		if rapid.IntRange(0, 2).Draw(t, "sidecar") == 0 {
 			always := podstatus.RestartAlways
 			c.RestartPolicy = &always
@@ -129,7 +128,7 @@ func psUpdBase(t *rapid.T) *podstatus.Pod {
 		p.Spec.InitContainers = append(p.Spec.InitContainers, c)
 	}
 	for i := range rapid.IntRange(1, 3).Draw(t, "containers") {
-		c := podstatus.Container{Name: "app" + string(rune('a'+i)), Image: rapid.SampledFrom(psImages).Draw(t, "image")}
+		c := podstatus.Container{Name: "app" + string(rune('a'+i)), Image: rapid.SampledFrom(images).Draw(t, "image")}
 		if rapid.IntRange(0, 3).Draw(t, "ownPolicy") == 0 {
 			pol := rapid.SampledFrom([]podstatus.RestartPolicy{podstatus.RestartAlways, podstatus.RestartOnFailure, podstatus.RestartNever}).Draw(t, "policy")
 			c.RestartPolicy = &pol
@@ -143,7 +142,7 @@ func psUpdBase(t *rapid.T) *podstatus.Pod {
 		p.Spec.ActiveDeadlineSeconds = &ads
 	}
 	for range rapid.IntRange(0, 3).Draw(t, "tolerations") {
-		p.Spec.Tolerations = append(p.Spec.Tolerations, psUpdToleration(t))
+		p.Spec.Tolerations = append(p.Spec.Tolerations, updToleration(t))
 	}
 	if rapid.IntRange(0, 3).Draw(t, "hasGate") == 0 {
 		p.Spec.ReadinessGates = []podstatus.ReadinessGate{{ConditionType: "example.com/gate"}}
@@ -152,7 +151,7 @@ func psUpdBase(t *rapid.T) *podstatus.Pod {
 	return p
 }
 
-func psUpdToleration(t *rapid.T) podstatus.Toleration {
+func updToleration(t *rapid.T) podstatus.Toleration {
 	tol := podstatus.Toleration{Key: rapid.SampledFrom([]string{"k1", "k2", "example.com/k"}).Draw(t, "tolKey")}
 	if rapid.Bool().Draw(t, "tolExists") {
 		tol.Operator = "Exists"
@@ -168,14 +167,14 @@ func psUpdToleration(t *rapid.T) podstatus.Toleration {
 	return tol
 }
 
-func psI64(v int64) *int64 { return &v }
+func i64(v int64) *int64 { return &v }
 
-// psUpdMutate changes updated in the ways a client may try on a running
+// updMutate changes updated in the ways a client may try on a running
 // pod: images (valid, empty, padded), containers added or removed, other
 // container fields, the deadline in every direction, the grace period
 // (negative to 1 and otherwise), tolerations added, removed or modified,
 // and the immutable fields.
-func psUpdMutate(t *rapid.T, p *podstatus.Pod) {
+func updMutate(t *rapid.T, p *podstatus.Pod) {
 	s := &p.Spec
 	for range rapid.IntRange(0, 3).Draw(t, "mutations") {
 		switch rapid.IntRange(0, 12).Draw(t, "mutation") {
@@ -188,7 +187,7 @@ func psUpdMutate(t *rapid.T, p *podstatus.Pod) {
 				continue
 			}
 			i := rapid.IntRange(0, len(*list)-1).Draw(t, "which")
-			(*list)[i].Image = rapid.SampledFrom(append([]string{"", " nginx", "nginx:1.27 ", "nginx:1.27"}, psImages...)).Draw(t, "newImage")
+			(*list)[i].Image = rapid.SampledFrom(append([]string{"", " nginx", "nginx:1.27 ", "nginx:1.27"}, images...)).Draw(t, "newImage")
 		case 2:
 			if rapid.Bool().Draw(t, "add") {
 				s.Containers = append(s.Containers, podstatus.Container{Name: "extra", Image: "busybox"})
@@ -213,12 +212,12 @@ func psUpdMutate(t *rapid.T, p *podstatus.Pod) {
 			if rapid.IntRange(0, 4).Draw(t, "adsNil") == 0 {
 				s.ActiveDeadlineSeconds = nil
 			} else {
-				s.ActiveDeadlineSeconds = psI64(rapid.SampledFrom([]int64{-1, 0, 1, 5, 10, 99, 100, 101, math.MaxInt32 - 1, math.MaxInt32, math.MaxInt32 + 1, math.MaxInt64, math.MinInt64}).Draw(t, "newADS"))
+				s.ActiveDeadlineSeconds = i64(rapid.SampledFrom([]int64{-1, 0, 1, 5, 10, 99, 100, 101, math.MaxInt32 - 1, math.MaxInt32, math.MaxInt32 + 1, math.MaxInt64, math.MinInt64}).Draw(t, "newADS"))
 			}
 		case 7:
-			s.TerminationGracePeriodSeconds = psI64(rapid.SampledFrom([]int64{1, 1, 0, 2, 30, -1}).Draw(t, "newTGPS"))
+			s.TerminationGracePeriodSeconds = i64(rapid.SampledFrom([]int64{1, 1, 0, 2, 30, -1}).Draw(t, "newTGPS"))
 		case 8:
-			s.Tolerations = append(s.Tolerations, psUpdToleration(t))
+			s.Tolerations = append(s.Tolerations, updToleration(t))
 		case 9:
 			if len(s.Tolerations) == 0 {
 				continue
@@ -229,12 +228,12 @@ func psUpdMutate(t *rapid.T, p *podstatus.Pod) {
 				s.Tolerations = append(s.Tolerations[:i:i], s.Tolerations[i+1:]...)
 			case 1:
 				if s.Tolerations[i].Effect == "NoExecute" {
-					s.Tolerations[i].TolerationSeconds = psI64(rapid.SampledFrom([]int64{0, 60, 3600}).Draw(t, "tolNewSeconds"))
+					s.Tolerations[i].TolerationSeconds = i64(rapid.SampledFrom([]int64{0, 60, 3600}).Draw(t, "tolNewSeconds"))
 				}
 			case 2:
 				s.Tolerations[i].TolerationSeconds = nil
 			default:
-				s.Tolerations[i] = psUpdToleration(t)
+				s.Tolerations[i] = updToleration(t)
 			}
 		case 10:
 			s.NodeName = rapid.SampledFrom([]string{"", "node-1", "node-3"}).Draw(t, "newNode")
@@ -255,38 +254,38 @@ func psUpdMutate(t *rapid.T, p *podstatus.Pod) {
 	}
 }
 
-func psClone(p *podstatus.Pod) *podstatus.Pod {
+func clonePod(p *podstatus.Pod) *podstatus.Pod {
 	b, _ := json.Marshal(p)
 	var c podstatus.Pod
 	_ = json.Unmarshal(b, &c)
 	return &c
 }
 
-// psCompareUpdate checks ValidateUpdate(old, updated) against
+// compareUpdate checks ValidateUpdate(old, updated) against
 // ValidatePodUpdate: both accept, or both reject and kubesem's field error
 // is one of upstream's. It reports false when the update is out of the
 // rule's domain: the old pod or, in a field ValidateUpdate does not model,
 // the new pod is invalid on its own.
-func psCompareUpdate(t interface{ Fatalf(string, ...any) }, name string, old, updated *podstatus.Pod, kerr error) bool {
-	ok, _ := psCompareUpdateWhy(t, name, old, updated, kerr)
+func compareUpdate(t interface{ Fatalf(string, ...any) }, name string, old, updated *podstatus.Pod, kerr error) bool {
+	ok, _ := compareUpdateWhy(t, name, old, updated, kerr)
 	return ok
 }
 
-// psCompareUpdateWhy is psCompareUpdate, also returning the reason a draw
+// compareUpdateWhy is compareUpdate, also returning the reason a draw
 // is out of the domain, or the verdict ("accepted" or the error field).
-func psCompareUpdateWhy(t interface{ Fatalf(string, ...any) }, name string, old, updated *podstatus.Pod, kerr error) (bool, string) {
-	co, err := psUpdCore(old)
+func compareUpdateWhy(t interface{ Fatalf(string, ...any) }, name string, old, updated *podstatus.Pod, kerr error) (bool, string) {
+	co, err := updCore(old)
 	if err != nil {
 		t.Fatalf("%s: converting old: %v", name, err)
 	}
-	cn, err := psUpdCore(updated)
+	cn, err := updCore(updated)
 	if err != nil {
 		t.Fatalf("%s: converting new: %v", name, err)
 	}
-	if e := append(psCreateErrs(co), psCreateErrs(cn)...); len(e) > 0 {
+	if e := append(createErrs(co), createErrs(cn)...); len(e) > 0 {
 		return false, e[0]
 	}
-	up := psUpstreamUpdate(co, cn)
+	up := upstreamUpdate(co, cn)
 	switch {
 	case kerr == nil && len(up) == 0:
 	case kerr == nil:
@@ -294,7 +293,7 @@ func psCompareUpdateWhy(t interface{ Fatalf(string, ...any) }, name string, old,
 	case len(up) == 0:
 		t.Fatalf("%s: ValidateUpdate = %v; upstream accepts", name, kerr)
 	default:
-		kf := psKubesemField(kerr)
+		kf := kubesemField(kerr)
 		found := false
 		for _, f := range up {
 			found = found || f == kf
@@ -302,7 +301,7 @@ func psCompareUpdateWhy(t interface{ Fatalf(string, ...any) }, name string, old,
 		if !found {
 			t.Fatalf("%s: ValidateUpdate = %s (%v); upstream %v", name, kf, kerr, up)
 		}
-		return true, psKubesemField(kerr)
+		return true, kubesemField(kerr)
 	}
 	return true, "accepted"
 }
@@ -313,10 +312,10 @@ func TestPodStatusUpdateDifferential(t *testing.T) {
 	var checked, skipped int
 	verdicts, outside := map[string]int{}, map[string]int{}
 	rapid.Check(t, func(rt *rapid.T) {
-		old := psUpdBase(rt)
-		updated := psClone(old)
-		psUpdMutate(rt, updated)
-		ok, why := psCompareUpdateWhy(rt, "update", old, updated, podstatus.ValidateUpdate(old, updated))
+		old := updBase(rt)
+		updated := clonePod(old)
+		updMutate(rt, updated)
+		ok, why := compareUpdateWhy(rt, "update", old, updated, podstatus.ValidateUpdate(old, updated))
 		if ok {
 			checked++
 			verdicts[why]++
@@ -353,17 +352,17 @@ func TestPodStatusUpdateVectorsUpstream(t *testing.T) {
 		// Stored pods are defaulted: the grace period is always set.
 		for _, p := range []*podstatus.Pod{&in.Old, &in.New} {
 			if p.Spec.TerminationGracePeriodSeconds == nil {
-				p.Spec.TerminationGracePeriodSeconds = psI64(30)
+				p.Spec.TerminationGracePeriodSeconds = i64(30)
 			}
 		}
 		kerr := podstatus.ValidateUpdate(&in.Old, &in.New)
-		if (kerr != nil) != (v.WantError != nil) || kerr != nil && "new."+strings.SplitN(psKubesemField(kerr), " ", 2)[0] != v.WantError.Field {
+		if (kerr != nil) != (v.WantError != nil) || kerr != nil && "new."+strings.SplitN(kubesemField(kerr), " ", 2)[0] != v.WantError.Field {
 			t.Errorf("%s: ValidateUpdate = %v; vector wants %+v", v.Name, kerr, v.WantError)
 		}
-		if !psCompareUpdate(t, v.Name, &in.Old, &in.New, kerr) {
-			co, _ := psUpdCore(&in.Old)
-			cn, _ := psUpdCore(&in.New)
-			t.Errorf("%s: a pod is invalid on its own: old %v, new %v", v.Name, psCreateErrs(co), psCreateErrs(cn))
+		if !compareUpdate(t, v.Name, &in.Old, &in.New, kerr) {
+			co, _ := updCore(&in.Old)
+			cn, _ := updCore(&in.New)
+			t.Errorf("%s: a pod is invalid on its own: old %v, new %v", v.Name, createErrs(co), createErrs(cn))
 		}
 		n++
 	}

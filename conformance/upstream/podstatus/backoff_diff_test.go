@@ -1,10 +1,8 @@
-package upstream_test
+package podstatus_test
 
 import (
 	"testing"
 	"time"
-
-	"pgregory.net/rapid"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -12,6 +10,7 @@ import (
 	"k8s.io/client-go/util/flowcontrol"
 	"k8s.io/kubernetes/pkg/kubelet/kuberuntime"
 	testingclock "k8s.io/utils/clock/testing"
+	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/podstatus"
@@ -20,7 +19,7 @@ import (
 // TestPodStatusBackoffDifferential: RestartBackoff, fed the same exits,
 // keeps the same memory and answers as client-go's Backoff configured the
 // way the kubelet configures it, driven as doBackOff drives it. Upstream's
-// initial delay and cap come from upstream alone (psKubeletBounds: the
+// initial delay and cap come from upstream alone (kubeletBounds: the
 // kubelet configuration's v1beta1 defaulting and conversion, then
 // newCrashLoopBackOff under the drawn feature gates, which picks among the
 // kubelet's initialCrashLoopBackOff/MaxCrashLoopBackOff and their reduced
@@ -43,7 +42,7 @@ func TestPodStatusBackoffDifferential(t *testing.T) {
 			if o.MaxContainerRestartPeriod != 0 {
 				period = o.MaxContainerRestartPeriod.String()
 			}
-			b.initial, b.max = psKubeletBounds(t, period, o.ReducedDecay, !o.DisableMaxGate)
+			b.initial, b.max = kubeletBounds(t, period, o.ReducedDecay, !o.DisableMaxGate)
 			memo[k] = b
 		}
 		return b.initial, b.max

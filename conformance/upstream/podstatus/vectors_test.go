@@ -1,4 +1,4 @@
-package upstream_test
+package podstatus_test
 
 import (
 	"encoding/json"
@@ -40,7 +40,7 @@ func TestPodStatusVectorsUpstream(t *testing.T) {
 			if err := json.Unmarshal(v.Input, &rin); err != nil {
 				t.Fatalf("%s: %v", v.Name, err)
 			}
-			uc := psContainers([]podstatus.Container{rin.Container})[0]
+			uc := v1Containers([]podstatus.Container{rin.Container})[0]
 			var got any
 			if v.Decision == "podstatus.MatchRule" {
 				r, ok := podutil.FindMatchingContainerRestartRule(uc, rin.ExitCode)
@@ -66,7 +66,7 @@ func TestPodStatusVectorsUpstream(t *testing.T) {
 		if err := json.Unmarshal(v.Input, &in); err != nil {
 			t.Fatalf("%s: %v", v.Name, err)
 		}
-		u := psToV1(&in.Pod)
+		u := phaseToV1(&in.Pod)
 		var got any
 		if v.Decision == "podstatus.KubeletPhase" {
 			init := podstatus.AnyRegularStarted(&in.Pod)
@@ -75,7 +75,7 @@ func TestPodStatusVectorsUpstream(t *testing.T) {
 			}
 			got = struct {
 				Phase podstatus.Phase `json:"phase"`
-			}{psUpstreamPhase(u, in.Observed.Terminal, init)}
+			}{upstreamPhase(u, in.Observed.Terminal, init)}
 		} else {
 			// The generators' list: init statuses, then regular ones.
 			// The kubelet's append(init, regular...) is nil only when the

@@ -1,4 +1,4 @@
-package upstream_test
+package podstatus_test
 
 import (
 	"strconv"
@@ -17,97 +17,97 @@ import (
 )
 
 var (
-	fdSinkInt  int
-	fdSinkBool bool
-	fdSinkDur  time.Duration
+	sinkInt  int
+	sinkBool bool
+	sinkDur  time.Duration
 )
 
-// fdBenchPods returns n running pods, each with three conditions (Ready
-// last), ready i seconds before fdBase, in both models.
-func fdBenchPods(n int) ([]*podstatus.Pod, []*v1.Pod) {
+// benchPods returns n running pods, each with three conditions (Ready
+// last), ready i seconds before base, in both models.
+func benchPods(n int) ([]*podstatus.Pod, []*v1.Pod) {
 	pods := make([]*podstatus.Pod, n)
 	upods := make([]*v1.Pod, n)
 	for i := range pods {
 		p := &podstatus.Pod{Status: podstatus.Status{Phase: podstatus.Running, Conditions: []podstatus.Condition{
 			{Type: podstatus.PodScheduled, Status: meta.ConditionTrue},
 			{Type: podstatus.ContainersReady, Status: meta.ConditionTrue},
-			{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: fdBase.Add(-time.Duration(i) * time.Second)},
+			{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: base.Add(-time.Duration(i) * time.Second)},
 		}}}
 		p.Annotations = map[string]string{podstatus.DeletionCostAnnotation: strconv.Itoa(i - 50)}
 		pods[i] = p
-		upods[i] = fdToV1(p)
+		upods[i] = toV1(p)
 	}
 	return pods, upods
 }
 
 // BenchmarkIsAvailable: a ready pod, minReadySeconds 10.
 func BenchmarkIsAvailable(b *testing.B) {
-	pods, upods := fdBenchPods(1)
+	pods, upods := benchPods(1)
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			fdSinkBool = podstatus.IsAvailable(pods[0], 10, fdBase)
+			sinkBool = podstatus.IsAvailable(pods[0], 10, base)
 		}
 	})
-	now := metav1.NewTime(fdBase)
+	now := metav1.NewTime(base)
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			fdSinkBool = podutil.IsPodAvailable(upods[0], 10, now)
+			sinkBool = podutil.IsPodAvailable(upods[0], 10, now)
 		}
 	})
 }
 
 // BenchmarkNextAvailabilityCheck: 100 ready pods, minReadySeconds 60.
 func BenchmarkNextAvailabilityCheck(b *testing.B) {
-	pods, upods := fdBenchPods(100)
+	pods, upods := benchPods(100)
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			fdSinkDur, fdSinkBool = podstatus.NextAvailabilityCheck(pods, 60, fdBase)
+			sinkDur, sinkBool = podstatus.NextAvailabilityCheck(pods, 60, base)
 		}
 	})
-	clock := testingclock.NewFakePassiveClock(fdBase)
+	clock := testingclock.NewFakePassiveClock(base)
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			fdSinkDur = *controller.FindMinNextPodAvailabilityCheck(upods, 60, fdBase, clock)
+			sinkDur = *controller.FindMinNextPodAvailabilityCheck(upods, 60, base, clock)
 		}
 	})
 }
 
 // BenchmarkDeletionCost: the annotation "-50".
 func BenchmarkDeletionCost(b *testing.B) {
-	pods, upods := fdBenchPods(1)
+	pods, upods := benchPods(1)
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			c, _ := podstatus.DeletionCost(pods[0])
-			fdSinkInt = int(c)
+			sinkInt = int(c)
 		}
 	})
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			c, _ := corehelper.GetDeletionCostFromPodAnnotations(upods[0].Annotations)
-			fdSinkInt = int(c)
+			sinkInt = int(c)
 		}
 	})
 }
 
 // BenchmarkIsActive: a running pod.
 func BenchmarkIsActive(b *testing.B) {
-	pods, upods := fdBenchPods(1)
+	pods, upods := benchPods(1)
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			fdSinkBool = podstatus.IsActive(pods[0])
+			sinkBool = podstatus.IsActive(pods[0])
 		}
 	})
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			fdSinkBool = controller.IsPodActive(upods[0])
+			sinkBool = controller.IsPodActive(upods[0])
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package upstream_test
+package podstatus_test
 
 import (
 	"strconv"
@@ -7,35 +7,34 @@ import (
 	_ "unsafe" // go:linkname to the kubelet's getPhase and updateLastTransitionTime
 
 	"github.com/google/go-cmp/cmp"
-	"k8s.io/klog/v2"
-	"pgregory.net/rapid"
-
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	featuregatetesting "k8s.io/component-base/featuregate/testing"
+	"k8s.io/klog/v2"
 	podutil "k8s.io/kubernetes/pkg/api/v1/pod"
 	"k8s.io/kubernetes/pkg/features"
 	"k8s.io/kubernetes/pkg/kubelet"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	kubestatus "k8s.io/kubernetes/pkg/kubelet/status"
 	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
+	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-//go:linkname psGetPhase k8s.io/kubernetes/pkg/kubelet.getPhase
-func psGetPhase(logger klog.Logger, pod *v1.Pod, info []v1.ContainerStatus, podIsTerminal, podHasInitialized bool) v1.PodPhase
+//go:linkname getPhase k8s.io/kubernetes/pkg/kubelet.getPhase
+func getPhase(logger klog.Logger, pod *v1.Pod, info []v1.ContainerStatus, podIsTerminal, podHasInitialized bool) v1.PodPhase
 
-//go:linkname psUpdateLTT k8s.io/kubernetes/pkg/kubelet/status.updateLastTransitionTime
-func psUpdateLTT(status, oldStatus *v1.PodStatus, conditionType v1.PodConditionType)
+//go:linkname updateLTT k8s.io/kubernetes/pkg/kubelet/status.updateLastTransitionTime
+func updateLTT(status, oldStatus *v1.PodStatus, conditionType v1.PodConditionType)
 
-// psNames are few, so that statuses, specs and readiness gates collide.
-var psNames = []string{"a", "b", "c", "d"}
+// containerNames are few, so that statuses, specs and readiness gates collide.
+var containerNames = []string{"a", "b", "c", "d"}
 
-func psPolicy(t *rapid.T, label string, weird bool) *podstatus.RestartPolicy {
+func drawPolicy(t *rapid.T, label string, weird bool) *podstatus.RestartPolicy {
 	all := []podstatus.RestartPolicy{podstatus.RestartAlways, podstatus.RestartOnFailure, podstatus.RestartNever}
 	if weird {
 		all = append(all, "", "Sometimes")
@@ -47,7 +46,7 @@ func psPolicy(t *rapid.T, label string, weird bool) *podstatus.RestartPolicy {
 	return &p
 }
 
-func psRules(t *rapid.T, label string) []podstatus.RestartRule {
+func drawRules(t *rapid.T, label string) []podstatus.RestartRule {
 	var rules []podstatus.RestartRule
 	for range rapid.IntRange(0, 2).Draw(t, label+"N") {
 		r := podstatus.RestartRule{Action: rapid.SampledFrom([]string{string(v1.ContainerRestartRuleActionRestart), string(v1.ContainerRestartRuleActionRestartAllContainers), "Other", ""}).Draw(t, label+"Action")}
@@ -63,26 +62,26 @@ func psRules(t *rapid.T, label string) []podstatus.RestartRule {
 	return rules
 }
 
-func psTerminated(t *rapid.T, label string) *podstatus.StateTerminated {
+func drawTerminated(t *rapid.T, label string) *podstatus.StateTerminated {
 	return &podstatus.StateTerminated{
 		ExitCode: rapid.SampledFrom([]int32{0, 0, 1, 2, 3, 137, -1}).Draw(t, label+"Code"),
 		Reason:   rapid.SampledFrom([]string{"", "Completed", "Error", kubelet.RestartingAllContainers}).Draw(t, label+"Reason"),
 	}
 }
 
-func psStatus(t *rapid.T, label, name string) podstatus.ContainerStatus {
+func drawStatus(t *rapid.T, label, name string) podstatus.ContainerStatus {
 	cs := podstatus.ContainerStatus{Name: name, Ready: rapid.Bool().Draw(t, label+"Ready")}
 	switch rapid.IntRange(0, 4).Draw(t, label+"State") {
 	case 0: // no state
 	case 1:
 		cs.State.Running = &podstatus.StateRunning{StartedAt: difftest.PodT0}
 	case 2:
-		cs.State.Terminated = psTerminated(t, label+"T")
+		cs.State.Terminated = drawTerminated(t, label+"T")
 	default:
 		cs.State.Waiting = &podstatus.StateWaiting{Reason: rapid.SampledFrom([]string{"ContainerCreating", "CrashLoopBackOff", "RunContainerError", "ImagePullBackOff"}).Draw(t, label+"Why")}
 	}
 	if rapid.Bool().Draw(t, label+"HasLast") {
-		cs.LastTerminationState.Terminated = psTerminated(t, label+"L")
+		cs.LastTerminationState.Terminated = drawTerminated(t, label+"L")
 	}
 	if rapid.IntRange(0, 2).Draw(t, label+"HasStarted") > 0 {
 		b := rapid.Bool().Draw(t, label+"Started")
@@ -91,10 +90,10 @@ func psStatus(t *rapid.T, label, name string) podstatus.ContainerStatus {
 	return cs
 }
 
-// psPod draws any mix of regular init, sidecar and regular containers with
+// phasePod draws any mix of regular init, sidecar and regular containers with
 // any restart policy and rules, statuses in every state (missing,
 // duplicated, stray), old conditions and readiness gates.
-func psPod(t *rapid.T) *podstatus.Pod {
+func phasePod(t *rapid.T) *podstatus.Pod {
 	p := &podstatus.Pod{}
 	p.Name = "pod"
 	p.Spec.RestartPolicy = rapid.SampledFrom([]podstatus.RestartPolicy{podstatus.RestartAlways, podstatus.RestartOnFailure, podstatus.RestartNever, ""}).Draw(t, "podPolicy")
@@ -104,16 +103,16 @@ func psPod(t *rapid.T) *podstatus.Pod {
 	for i := range rapid.IntRange(0, 3).Draw(t, "inits") {
 		c := podstatus.Container{Name: "i" + strconv.Itoa(i)}
 		if rapid.IntRange(0, 9).Draw(t, "initDup") == 0 {
-			c.Name = rapid.SampledFrom(psNames).Draw(t, "initName")
+			c.Name = rapid.SampledFrom(containerNames).Draw(t, "initName")
 		}
-		c.RestartPolicy = psPolicy(t, "initPolicy", true)
-		c.RestartPolicyRules = psRules(t, "initRules")
+		c.RestartPolicy = drawPolicy(t, "initPolicy", true)
+		c.RestartPolicyRules = drawRules(t, "initRules")
 		p.Spec.InitContainers = append(p.Spec.InitContainers, c)
 	}
 	for i := range rapid.IntRange(0, 3).Draw(t, "containers") {
-		c := podstatus.Container{Name: psNames[i]}
-		c.RestartPolicy = psPolicy(t, "policy", true)
-		c.RestartPolicyRules = psRules(t, "rules")
+		c := podstatus.Container{Name: containerNames[i]}
+		c.RestartPolicy = drawPolicy(t, "policy", true)
+		c.RestartPolicyRules = drawRules(t, "rules")
 		p.Spec.Containers = append(p.Spec.Containers, c)
 	}
 	statuses := func(label string, cs []podstatus.Container) []podstatus.ContainerStatus {
@@ -123,11 +122,11 @@ func psPod(t *rapid.T) *podstatus.Pod {
 		out := []podstatus.ContainerStatus{}
 		for _, c := range cs {
 			for range rapid.SampledFrom([]int{1, 1, 1, 1, 0, 2}).Draw(t, label+"Copies") {
-				out = append(out, psStatus(t, label, c.Name))
+				out = append(out, drawStatus(t, label, c.Name))
 			}
 		}
 		if rapid.IntRange(0, 9).Draw(t, label+"Stray") == 0 {
-			out = append(out, psStatus(t, label+"Stray", rapid.SampledFrom(append([]string{"i0", "i1"}, psNames...)).Draw(t, label+"StrayName")))
+			out = append(out, drawStatus(t, label+"Stray", rapid.SampledFrom(append([]string{"i0", "i1"}, containerNames...)).Draw(t, label+"StrayName")))
 		}
 		return out
 	}
@@ -151,7 +150,7 @@ func psPod(t *rapid.T) *podstatus.Pod {
 	return p
 }
 
-func psTerm(t *podstatus.StateTerminated) *v1.ContainerStateTerminated {
+func v1Terminated(t *podstatus.StateTerminated) *v1.ContainerStateTerminated {
 	if t == nil {
 		return nil
 	}
@@ -159,7 +158,7 @@ func psTerm(t *podstatus.StateTerminated) *v1.ContainerStateTerminated {
 		StartedAt: metav1.NewTime(t.StartedAt), FinishedAt: metav1.NewTime(t.FinishedAt)}
 }
 
-func psState(s podstatus.ContainerState) v1.ContainerState {
+func v1State(s podstatus.ContainerState) v1.ContainerState {
 	var u v1.ContainerState
 	if s.Waiting != nil {
 		u.Waiting = &v1.ContainerStateWaiting{Reason: s.Waiting.Reason, Message: s.Waiting.Message}
@@ -167,11 +166,11 @@ func psState(s podstatus.ContainerState) v1.ContainerState {
 	if s.Running != nil {
 		u.Running = &v1.ContainerStateRunning{StartedAt: metav1.NewTime(s.Running.StartedAt)}
 	}
-	u.Terminated = psTerm(s.Terminated)
+	u.Terminated = v1Terminated(s.Terminated)
 	return u
 }
 
-func psContainers(cs []podstatus.Container) []v1.Container {
+func v1Containers(cs []podstatus.Container) []v1.Container {
 	var out []v1.Container
 	for _, c := range cs {
 		u := v1.Container{Name: c.Name, Image: c.Image}
@@ -191,30 +190,30 @@ func psContainers(cs []podstatus.Container) []v1.Container {
 	return out
 }
 
-func psStatuses(ss []podstatus.ContainerStatus) []v1.ContainerStatus {
+func v1Statuses(ss []podstatus.ContainerStatus) []v1.ContainerStatus {
 	if ss == nil {
 		return nil
 	}
 	out := []v1.ContainerStatus{}
 	for _, s := range ss {
-		out = append(out, v1.ContainerStatus{Name: s.Name, State: psState(s.State), LastTerminationState: psState(s.LastTerminationState),
+		out = append(out, v1.ContainerStatus{Name: s.Name, State: v1State(s.State), LastTerminationState: v1State(s.LastTerminationState),
 			Ready: s.Ready, RestartCount: s.RestartCount, Started: s.Started, Image: s.Image})
 	}
 	return out
 }
 
-// psToV1 converts the fields the kubelet's status logic reads, keeping nil
+// phaseToV1 converts the fields the kubelet's status logic reads, keeping nil
 // and empty lists apart. It is not the adapter's ToPod on purpose: the
 // kubelet works on in-memory statuses where an empty container-status list
 // is not a missing one (nil reads as UnknownContainerStatuses), while an
 // API object's JSON, which the adapter speaks, drops empty lists.
-func psToV1(p *podstatus.Pod) *v1.Pod {
+func phaseToV1(p *podstatus.Pod) *v1.Pod {
 	u := &v1.Pod{}
 	u.Name, u.Namespace, u.UID, u.Generation = p.Name, p.Namespace, "uid", p.Generation
 	u.Annotations = p.Annotations
 	u.Spec.RestartPolicy = v1.RestartPolicy(p.Spec.RestartPolicy)
-	u.Spec.InitContainers = psContainers(p.Spec.InitContainers)
-	u.Spec.Containers = psContainers(p.Spec.Containers)
+	u.Spec.InitContainers = v1Containers(p.Spec.InitContainers)
+	u.Spec.Containers = v1Containers(p.Spec.Containers)
 	for _, g := range p.Spec.ReadinessGates {
 		u.Spec.ReadinessGates = append(u.Spec.ReadinessGates, v1.PodReadinessGate{ConditionType: v1.PodConditionType(g.ConditionType)})
 	}
@@ -224,12 +223,12 @@ func psToV1(p *podstatus.Pod) *v1.Pod {
 		u.Status.Conditions = append(u.Status.Conditions, v1.PodCondition{Type: v1.PodConditionType(c.Type), Status: v1.ConditionStatus(c.Status),
 			LastTransitionTime: metav1.NewTime(c.LastTransitionTime), Reason: c.Reason, Message: c.Message})
 	}
-	u.Status.InitContainerStatuses = psStatuses(p.Status.InitContainerStatuses)
-	u.Status.ContainerStatuses = psStatuses(p.Status.ContainerStatuses)
+	u.Status.InitContainerStatuses = v1Statuses(p.Status.InitContainerStatuses)
+	u.Status.ContainerStatuses = v1Statuses(p.Status.ContainerStatuses)
 	return u
 }
 
-func psFromV1Conds(cs []v1.PodCondition) []podstatus.Condition {
+func fromV1Conds(cs []v1.PodCondition) []podstatus.Condition {
 	out := []podstatus.Condition{}
 	for _, c := range cs {
 		out = append(out, podstatus.Condition{Type: podstatus.ConditionType(c.Type), Status: meta.ConditionStatus(c.Status),
@@ -238,21 +237,21 @@ func psFromV1Conds(cs []v1.PodCondition) []podstatus.Condition {
 	return out
 }
 
-// psUpstreamPhase is getPhase on the kubelet's merged list: regular
+// upstreamPhase is getPhase on the kubelet's merged list: regular
 // statuses, then init statuses.
-func psUpstreamPhase(u *v1.Pod, terminal, initialized bool) podstatus.Phase {
+func upstreamPhase(u *v1.Pod, terminal, initialized bool) podstatus.Phase {
 	all := append(append([]v1.ContainerStatus{}, u.Status.ContainerStatuses...), u.Status.InitContainerStatuses...)
-	return podstatus.Phase(psGetPhase(klog.Background(), u, all, terminal, initialized))
+	return podstatus.Phase(getPhase(klog.Background(), u, all, terminal, initialized))
 }
 
 // TestPodStatusPhaseDifferential: KubeletPhase agrees with the kubelet's
 // getPhase on random pods, whatever podIsTerminal and podHasInitialized say.
 func TestPodStatusPhaseDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		p := psPod(t)
+		p := phasePod(t)
 		terminal := rapid.Bool().Draw(t, "terminal")
 		initialized := rapid.Bool().Draw(t, "initialized")
-		want := psUpstreamPhase(psToV1(p), terminal, initialized)
+		want := upstreamPhase(phaseToV1(p), terminal, initialized)
 		got := podstatus.KubeletPhase(p, podstatus.Observed{Terminal: terminal, Initialized: &initialized})
 		if got != want {
 			t.Fatalf("KubeletPhase = %s, getPhase = %s", got, want)
@@ -260,17 +259,17 @@ func TestPodStatusPhaseDifferential(t *testing.T) {
 	})
 }
 
-// psUpstreamGenerate assembles the status as generateAPIPodStatus and the
+// upstreamGenerate assembles the status as generateAPIPodStatus and the
 // status manager's SetPodStatus do, from the kubelet's own functions, for a
 // pod the status manager has no cached status for.
-func psUpstreamGenerate(u *v1.Pod, obs podstatus.Observed, now time.Time) podstatus.Generated {
+func upstreamGenerate(u *v1.Pod, obs podstatus.Observed, now time.Time) podstatus.Generated {
 	initialized := false
 	if obs.Initialized != nil {
 		initialized = *obs.Initialized
 	}
 	old := u.Status
 	s := v1.PodStatus{InitContainerStatuses: u.Status.InitContainerStatuses, ContainerStatuses: u.Status.ContainerStatuses}
-	s.Phase = v1.PodPhase(psUpstreamPhase(u, obs.Terminal, initialized))
+	s.Phase = v1.PodPhase(upstreamPhase(u, obs.Terminal, initialized))
 	if s.Phase != v1.PodFailed && s.Phase != v1.PodSucceeded && (old.Phase == v1.PodFailed || old.Phase == v1.PodSucceeded) {
 		s.Phase = old.Phase
 	}
@@ -296,15 +295,15 @@ func psUpstreamGenerate(u *v1.Pod, obs podstatus.Observed, now time.Time) podsta
 	s.Conditions = append(s.Conditions, kubestatus.GenerateContainersReadyCondition(u, &old, all, s.Phase))
 	s.Conditions = append(s.Conditions, v1.PodCondition{Type: v1.PodScheduled, Status: v1.ConditionTrue})
 	if utilfeature.DefaultFeatureGate.Enabled(features.RestartAllContainersOnContainerExits) && podutil.AllContainersCouldRestart(&u.Spec) {
-		s.Conditions = append(s.Conditions, kubestatus.GenerateAllContainersRestartingCondition(u, psRuntime(obs.Runtime), &old, s.Phase))
+		s.Conditions = append(s.Conditions, kubestatus.GenerateAllContainersRestartingCondition(u, runtimeStatus(obs.Runtime), &old, s.Phase))
 	}
 	for _, ct := range []v1.PodConditionType{v1.ContainersReady, v1.PodReady, v1.PodInitialized, v1.PodReadyToStartContainers, v1.PodScheduled, v1.DisruptionTarget, v1.AllContainersRestarting} {
-		psUpdateLTT(&s, &old, ct)
+		updateLTT(&s, &old, ct)
 		// updateLastTransitionTime reads the wall clock when the status
 		// changed; stand now in for it. Like it, touch only the first
 		// condition of the type.
-		if c := psFind(s.Conditions, ct); c != nil {
-			if oc := psFind(old.Conditions, ct); oc == nil || oc.Status != c.Status {
+		if c := findCondition(s.Conditions, ct); c != nil {
+			if oc := findCondition(old.Conditions, ct); oc == nil || oc.Status != c.Status {
 				c.LastTransitionTime = metav1.NewTime(now)
 			}
 		}
@@ -312,11 +311,11 @@ func psUpstreamGenerate(u *v1.Pod, obs podstatus.Observed, now time.Time) podsta
 	for i := range s.Conditions {
 		s.Conditions[i].ObservedGeneration = 0
 	}
-	return podstatus.Generated{Phase: podstatus.Phase(s.Phase), Reason: s.Reason, Message: s.Message, Conditions: psFromV1Conds(s.Conditions)}
+	return podstatus.Generated{Phase: podstatus.Phase(s.Phase), Reason: s.Reason, Message: s.Message, Conditions: fromV1Conds(s.Conditions)}
 }
 
-// psRuntime is the runtime's pod status with the given containers.
-func psRuntime(rs []podstatus.RuntimeContainer) *kubecontainer.PodStatus {
+// runtimeStatus is the runtime's pod status with the given containers.
+func runtimeStatus(rs []podstatus.RuntimeContainer) *kubecontainer.PodStatus {
 	st := &kubecontainer.PodStatus{}
 	for _, r := range rs {
 		st.ContainerStatuses = append(st.ContainerStatuses, &kubecontainer.Status{Name: r.Name, State: kubecontainer.State(r.State), ExitCode: int(r.ExitCode)})
@@ -324,7 +323,7 @@ func psRuntime(rs []podstatus.RuntimeContainer) *kubecontainer.PodStatus {
 	return st
 }
 
-func psFind(cs []v1.PodCondition, t v1.PodConditionType) *v1.PodCondition {
+func findCondition(cs []v1.PodCondition, t v1.PodConditionType) *v1.PodCondition {
 	for i := range cs {
 		if cs[i].Type == t {
 			return &cs[i]
@@ -333,9 +332,9 @@ func psFind(cs []v1.PodCondition, t v1.PodConditionType) *v1.PodCondition {
 	return nil
 }
 
-// psRuntimeDraw draws the runtime's containers: names of the spec and
+// drawRuntime draws the runtime's containers: names of the spec and
 // strays, in every state, duplicates included (the first of a name counts).
-func psRuntimeDraw(t *rapid.T, p *podstatus.Pod) []podstatus.RuntimeContainer {
+func drawRuntime(t *rapid.T, p *podstatus.Pod) []podstatus.RuntimeContainer {
 	if rapid.IntRange(0, 4).Draw(t, "runtimeNil") == 0 {
 		return nil
 	}
@@ -368,17 +367,17 @@ func psRuntimeDraw(t *rapid.T, p *podstatus.Pod) []podstatus.RuntimeContainer {
 	return rs
 }
 
-// psCheckGenerate: Generate agrees with the kubelet's phase, reason,
+// checkGenerate: Generate agrees with the kubelet's phase, reason,
 // message and condition generators and transition times, under the
 // feature gates the test has set (opts says the same to kubesem).
-func psCheckGenerate(t *rapid.T, opts podstatus.Options) {
-	p := psPod(t)
+func checkGenerate(t *rapid.T, opts podstatus.Options) {
+	p := phasePod(t)
 	obs := podstatus.Observed{Terminal: rapid.Bool().Draw(t, "terminal"), NewSandboxNeeded: rapid.Bool().Draw(t, "sandbox")}
 	init := rapid.Bool().Draw(t, "initialized")
 	obs.Initialized = &init
-	obs.Runtime = psRuntimeDraw(t, p)
+	obs.Runtime = drawRuntime(t, p)
 	now := difftest.PodT0.Add(time.Duration(rapid.IntRange(0, 100).Draw(t, "now")) * time.Second)
-	want := psUpstreamGenerate(psToV1(p), obs, now)
+	want := upstreamGenerate(phaseToV1(p), obs, now)
 	got := podstatus.Generate(p, obs, now, opts)
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("Generate differs from the kubelet (-kubelet +kubesem):\n%s", d)
@@ -389,7 +388,7 @@ func psCheckGenerate(t *rapid.T, opts podstatus.Options) {
 // random pods with default gates (RestartAllContainersOnContainerExits on:
 // AllContainersRestarting included).
 func TestPodStatusGenerateDifferential(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) { psCheckGenerate(t, podstatus.Options{}) })
+	rapid.Check(t, func(t *rapid.T) { checkGenerate(t, podstatus.Options{}) })
 }
 
 // TestPodStatusGenerateRestartAllOffDifferential: the same with gate
@@ -397,6 +396,6 @@ func TestPodStatusGenerateDifferential(t *testing.T) {
 func TestPodStatusGenerateRestartAllOffDifferential(t *testing.T) {
 	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.RestartAllContainersOnContainerExits, false)
 	rapid.Check(t, func(t *rapid.T) {
-		psCheckGenerate(t, podstatus.Options{DisableRestartAllContainersOnContainerExits: true})
+		checkGenerate(t, podstatus.Options{DisableRestartAllContainersOnContainerExits: true})
 	})
 }

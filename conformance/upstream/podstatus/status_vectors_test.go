@@ -1,4 +1,4 @@
-package upstream_test
+package podstatus_test
 
 import (
 	"encoding/json"
@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-
 	v1 "k8s.io/api/core/v1"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	featuregatetesting "k8s.io/component-base/featuregate/testing"
@@ -22,7 +21,7 @@ import (
 
 // TestPodStatusStatusVectorsUpstream replays every podstatus.Status vector
 // through the kubelet's own phase and condition generators, assembled as
-// generateAPIPodStatus and the status manager do (psUpstreamGenerate),
+// generateAPIPodStatus and the status manager do (upstreamGenerate),
 // under the vector's feature gates, and every
 // podstatus.AllContainersRestartingCondition and podstatus.CanRestartAll
 // vector through GenerateAllContainersRestartingCondition and
@@ -61,16 +60,16 @@ func TestPodStatusStatusVectorsUpstream(t *testing.T) {
 			if err := json.Unmarshal(v.Input, &in); err != nil {
 				t.Fatal(err)
 			}
-			u := psToV1(&in.Pod)
+			u := phaseToV1(&in.Pod)
 			var got any
 			switch v.Decision {
 			case "podstatus.Status":
-				got = psUpstreamGenerate(u, in.Observed, in.Now)
+				got = upstreamGenerate(u, in.Observed, in.Now)
 			case "podstatus.CanRestartAll":
 				got = map[string]bool{"canRestartAll": podutil.AllContainersCouldRestart(&u.Spec)}
 			default:
-				c := kubestatus.GenerateAllContainersRestartingCondition(u, psRuntime(in.Runtime), &u.Status, v1.PodPhase(in.Phase))
-				got = psFromV1Conds([]v1.PodCondition{c})[0]
+				c := kubestatus.GenerateAllContainersRestartingCondition(u, runtimeStatus(in.Runtime), &u.Status, v1.PodPhase(in.Phase))
+				got = fromV1Conds([]v1.PodCondition{c})[0]
 			}
 			var gm, wm any
 			_ = json.Unmarshal(mustJSON(got), &gm)

@@ -1,17 +1,16 @@
-package upstream_test
+package podstatus_test
 
 import (
 	"context"
 	"testing"
 	"time"
 
-	"pgregory.net/rapid"
-
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	api "k8s.io/kubernetes/pkg/apis/core"
 	registrypod "k8s.io/kubernetes/pkg/registry/core/pod"
+	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/podstatus"
 )

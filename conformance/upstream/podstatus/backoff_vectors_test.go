@@ -1,4 +1,4 @@
-package upstream_test
+package podstatus_test
 
 import (
 	"encoding/json"
@@ -21,14 +21,14 @@ import (
 	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 )
 
-//go:linkname psNewCrashLoopBackOff k8s.io/kubernetes/pkg/kubelet.newCrashLoopBackOff
-func psNewCrashLoopBackOff(kubeCfg *kubeletconfig.KubeletConfiguration) (time.Duration, time.Duration)
+//go:linkname newCrashLoopBackOff k8s.io/kubernetes/pkg/kubelet.newCrashLoopBackOff
+func newCrashLoopBackOff(kubeCfg *kubeletconfig.KubeletConfiguration) (time.Duration, time.Duration)
 
-// psKubeletBounds is the crash-loop initial delay and cap the kubelet sets
+// kubeletBounds is the crash-loop initial delay and cap the kubelet sets
 // up from its configuration file: crashLoopBackOff.maxContainerRestartPeriod
 // as written (empty: unset), the feature gates in the file and in the
 // process, v1beta1 defaulting, conversion, newCrashLoopBackOff.
-func psKubeletBounds(t *testing.T, maxPeriod string, reduced, maxGate bool) (initial, max time.Duration) {
+func kubeletBounds(t *testing.T, maxPeriod string, reduced, maxGate bool) (initial, max time.Duration) {
 	t.Helper()
 	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.ReduceDefaultCrashLoopBackOffDecay, reduced)
 	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.KubeletCrashLoopBackOffMax, maxGate)
@@ -48,13 +48,13 @@ func psKubeletBounds(t *testing.T, maxPeriod string, reduced, maxGate bool) (ini
 	if err := kubeletconfigdefaults.Convert_v1beta1_KubeletConfiguration_To_config_KubeletConfiguration(ext, in, nil); err != nil {
 		t.Fatal(err)
 	}
-	max, initial = psNewCrashLoopBackOff(in)
+	max, initial = newCrashLoopBackOff(in)
 	return initial, max
 }
 
 // TestPodStatusCrashLoopVectorsUpstream replays every
 // podstatus.CrashLoopBounds and podstatus.CrashLoopDelays vector through the
-// kubelet's configuration path (psKubeletBounds) and, for the delays,
+// kubelet's configuration path (kubeletBounds) and, for the delays,
 // client-go's Backoff as the kubelet creates it: the delay after each of n
 // consecutive restarts.
 func TestPodStatusCrashLoopVectorsUpstream(t *testing.T) {
@@ -84,7 +84,7 @@ func TestPodStatusCrashLoopVectorsUpstream(t *testing.T) {
 			}
 		}
 		t.Run(v.Name, func(t *testing.T) {
-			initial, max := psKubeletBounds(t, o.MaxContainerRestartPeriod, o.ReducedDecay, !o.DisableMaxGate)
+			initial, max := kubeletBounds(t, o.MaxContainerRestartPeriod, o.ReducedDecay, !o.DisableMaxGate)
 			var got any
 			if v.Decision == "podstatus.CrashLoopBounds" {
 				got = map[string]string{"initial": initial.String(), "max": max.String()}
