@@ -33,11 +33,6 @@ func TestHarnessesDoNotLeak(t *testing.T) {
 			TestPDBDisruptionsAllowedDifferential,
 			TestPDBStaleDisruptionTargetDifferential,
 		}},
-		difftest.Family{Name: "podgc", Tests: []func(*testing.T){
-			TestPodGCStepDifferential,
-			TestPodGCQuarantineDifferential,
-			TestPodGCVectorsUpstream,
-		}},
 		difftest.Family{Name: "nodelifecycle", Tests: []func(*testing.T){
 			TestNodeDiffHealth,
 			TestNodeDiffConditionTaints,

@@ -1,4 +1,4 @@
-package upstream_test
+package podgc_test
 
 import (
 	"context"
@@ -21,13 +21,13 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// gcBenchCluster is 20,000 pods on 50 nodes, 15,000 of them terminated (so
+// benchCluster is 20,000 pods on 50 nodes, 15,000 of them terminated (so
 // 2,500 go beyond the default threshold), every fiftieth on a node that no
 // longer exists.
-func gcBenchCluster() ([]*podstatus.Pod, []*gcNode) {
-	var nodes []*gcNode
+func benchCluster() ([]*podstatus.Pod, []*clusterNode) {
+	var nodes []*clusterNode
 	for i := range 50 {
-		n := &gcNode{}
+		n := &clusterNode{}
 		n.Name = "node-" + strconv.Itoa(i)
 		n.Status.Conditions = []node.Condition{{Type: node.Ready, Status: "True"}}
 		nodes = append(nodes, n)
@@ -48,11 +48,11 @@ func gcBenchCluster() ([]*podstatus.Pod, []*gcNode) {
 }
 
 func BenchmarkPodGCPass(b *testing.B) {
-	pods, nodes := gcBenchCluster()
+	pods, nodes := benchCluster()
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			plan, err := podgc.Step(pods, gcListed(nodes), gcUnlisted(nodes), podgc.Memory{}, difftest.PodT0, podgc.Options{Quarantine: -time.Nanosecond})
+			plan, err := podgc.Step(pods, listed(nodes), unlisted(nodes), podgc.Memory{}, difftest.PodT0, podgc.Options{Quarantine: -time.Nanosecond})
 			if err != nil {
 				b.Fatal(err)
 			}

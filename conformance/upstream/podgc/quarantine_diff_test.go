@@ -1,4 +1,4 @@
-package upstream_test
+package podgc_test
 
 import (
 	"context"
@@ -8,8 +8,6 @@ import (
 	"unsafe"
 
 	"github.com/go-logr/logr"
-	"pgregory.net/rapid"
-
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -21,15 +19,16 @@ import (
 	"k8s.io/klog/v2"
 	upodgc "k8s.io/kubernetes/pkg/controller/podgc"
 	testingclock "k8s.io/utils/clock/testing"
+	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/podgc"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// gcSetQueue replaces the controller's node queue with one on clock, as
+// setQueue replaces the controller's node queue with one on clock, as
 // TestGCOrphaned does from inside the package.
-func gcSetQueue(gcc *upodgc.PodGCController, clock *testingclock.FakeClock) workqueue.TypedDelayingInterface[string] {
+func setQueue(gcc *upodgc.PodGCController, clock *testingclock.FakeClock) workqueue.TypedDelayingInterface[string] {
 	f := reflect.ValueOf(gcc).Elem().FieldByName("nodeQueue")
 	q := workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[string]{Clock: clock, Name: "podgc_diff"})
 	old := *(*workqueue.TypedDelayingInterface[string])(unsafe.Pointer(f.UnsafeAddr()))
@@ -38,10 +37,10 @@ func gcSetQueue(gcc *upodgc.PodGCController, clock *testingclock.FakeClock) work
 	return q
 }
 
-// gcDrawPassTime draws the time of the next pass after prev: 0-60 s
+// drawPassTime draws the time of the next pass after prev: 0-60 s
 // later, or exactly when a quarantined node's time comes, 1 ns before or
 // 1 ns after it.
-func gcDrawPassTime(t *rapid.T, prev time.Time, mem podgc.Memory) time.Time {
+func drawPassTime(t *rapid.T, prev time.Time, mem podgc.Memory) time.Time {
 	if len(mem.Quarantine) > 0 && rapid.Bool().Draw(t, "atExpiry") {
 		q := mem.Quarantine[rapid.IntRange(0, len(mem.Quarantine)-1).Draw(t, "entry")]
 		if at := q.ReadyAt.Add(time.Duration(rapid.IntRange(-1, 1).Draw(t, "delta"))); !at.Before(prev) {
@@ -59,7 +58,7 @@ func gcDrawPassTime(t *rapid.T, prev time.Time, mem podgc.Memory) time.Time {
 // and nodes appear in or vanish from the cache and the API.
 func TestPodGCQuarantineDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		pods, nodes, _ := gcState(t)
+		pods, nodes, _ := drawState(t)
 		threshold := -1
 		var objs []runtime.Object
 		vpods := map[string]*v1.Pod{}
@@ -81,7 +80,7 @@ func TestPodGCQuarantineDifferential(t *testing.T) {
 		defer cancel()
 		gcc := upodgc.NewPodGC(ctx, client, podInf, nodeInf, threshold) // upstream's own quarantine time
 		clock := testingclock.NewFakeClock(difftest.PodT0)
-		q := gcSetQueue(gcc, clock)
+		q := setQueue(gcc, clock)
 		defer q.ShutDown()
 		for _, u := range vpods {
 			_ = podInf.Informer().GetStore().Add(u)
@@ -94,16 +93,16 @@ func TestPodGCQuarantineDifferential(t *testing.T) {
 				state[n.Name] = 2
 			}
 		}
-		apply := func() []*gcNode {
-			var out []*gcNode
-			for _, name := range gcNodes {
+		apply := func() []*clusterNode {
+			var out []*clusterNode
+			for _, name := range nodeNames {
 				u := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}
 				_ = nodeInf.Informer().GetStore().Delete(u)
 				_ = client.Tracker().Delete(v1.SchemeGroupVersion.WithResource("nodes"), "", name)
 				if state[name] == 0 {
 					continue
 				}
-				n := &gcNode{}
+				n := &clusterNode{}
 				n.Name, n.Unlisted = name, state[name] == 2
 				out = append(out, n)
 				_ = client.Tracker().Add(u)
@@ -118,16 +117,16 @@ func TestPodGCQuarantineDifferential(t *testing.T) {
 		live := append([]*podstatus.Pod(nil), pods...)
 		for pass := range 3 {
 			if pass > 0 {
-				now = gcDrawPassTime(t, now, mem)
+				now = drawPassTime(t, now, mem)
 				clock.SetTime(now)
-				for _, name := range gcNodes {
+				for _, name := range nodeNames {
 					if rapid.IntRange(0, 3).Draw(t, "change") == 0 {
 						state[name] = rapid.IntRange(0, 2).Draw(t, "state")
 					}
 				}
 			}
 			cur := apply()
-			plan, err := podgc.Step(live, gcListed(cur), gcUnlisted(cur), mem, now, podgc.Options{TerminatedPodThreshold: &threshold})
+			plan, err := podgc.Step(live, listed(cur), unlisted(cur), mem, now, podgc.Options{TerminatedPodThreshold: &threshold})
 			if err != nil {
 				t.Fatalf("Step: %v", err)
 			}

@@ -1,4 +1,4 @@
-package upstream_test
+package podgc_test
 
 import (
 	"context"
@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
-	"pgregory.net/rapid"
-
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -20,6 +18,7 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/klog/v2"
 	upodgc "k8s.io/kubernetes/pkg/controller/podgc"
+	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/meta"
@@ -28,24 +27,24 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-var gcNodes = []string{"n1", "n2", "n3", "n4"}
+var nodeNames = []string{"n1", "n2", "n3", "n4"}
 
-// gcState draws pods in every phase, deleting or not, on listed, API-only,
+// drawState draws pods in every phase, deleting or not, on listed, API-only,
 // missing or no nodes, Ready or not, with or without the out-of-service
 // taint, and creation times that tie.
-func gcState(t *rapid.T) ([]*podstatus.Pod, []*gcNode, int) {
-	var nodes []*gcNode
-	for _, name := range gcNodes {
+func drawState(t *rapid.T) ([]*podstatus.Pod, []*clusterNode, int) {
+	var nodes []*clusterNode
+	for _, name := range nodeNames {
 		switch rapid.IntRange(0, 3).Draw(t, "nodeKind") {
 		case 0: // missing
 			continue
 		case 1:
-			n := &gcNode{}
+			n := &clusterNode{}
 			n.Name, n.Unlisted = name, true
 			nodes = append(nodes, n)
 			continue
 		}
-		n := &gcNode{}
+		n := &clusterNode{}
 		n.Name = name
 		if st := rapid.SampledFrom([]meta.ConditionStatus{"True", "False", "Unknown", ""}).Draw(t, "ready"); st != "" {
 			n.Status.Conditions = []node.Condition{{Type: node.Ready, Status: st}}
@@ -66,7 +65,7 @@ func gcState(t *rapid.T) ([]*podstatus.Pod, []*gcNode, int) {
 			ts := difftest.PodT0
 			p.DeletionTimestamp = &ts
 		}
-		p.Spec.NodeName = rapid.SampledFrom(append([]string{""}, gcNodes...)).Draw(t, "node")
+		p.Spec.NodeName = rapid.SampledFrom(append([]string{""}, nodeNames...)).Draw(t, "node")
 		p.Status.Phase = rapid.SampledFrom([]podstatus.Phase{"", podstatus.Pending, podstatus.Running, podstatus.Succeeded, podstatus.Failed, podstatus.Unknown}).Draw(t, "phase")
 		if rapid.IntRange(0, 3).Draw(t, "evicted") == 0 {
 			p.Status.Reason = podgc.EvictedReason
@@ -76,18 +75,18 @@ func gcState(t *rapid.T) ([]*podstatus.Pod, []*gcNode, int) {
 	return pods, nodes, rapid.SampledFrom([]int{-1, 0, 1, 2, 3, 5, 12500}).Draw(t, "threshold")
 }
 
-type gcResult struct {
+type result struct {
 	deleted, patched, conditioned map[string]bool
 	// writes are each pod's requests up to its first delete (a later
 	// step's attempt on a pod already deleted fails, and is no write)
 	writes map[string][]string
 }
 
-// gcUpstream runs one gc pass of the real controller over fakes: the pods
+// runUpstream runs one gc pass of the real controller over fakes: the pods
 // and listed nodes in the informer caches, every node in the API, and a
 // quarantine that ends at once (the quarantine timing is covered by the
 // TestGCOrphaned vectors).
-func gcUpstream(t *rapid.T, pods []*podstatus.Pod, nodes []*gcNode, threshold int) gcResult {
+func runUpstream(t *rapid.T, pods []*podstatus.Pod, nodes []*clusterNode, threshold int) result {
 	var objs []runtime.Object
 	var vpods []*v1.Pod
 	var listed []*v1.Node
@@ -133,7 +132,7 @@ func gcUpstream(t *rapid.T, pods []*podstatus.Pod, nodes []*gcNode, threshold in
 	}
 	client.ClearActions()
 	difftest.PodGCPass(gcc, ctx)
-	r := gcResult{map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string][]string{}}
+	r := result{map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string][]string{}}
 	keys, err := difftest.WriteKeysOfActions(client.Actions())
 	if err != nil {
 		t.Fatal(err)
@@ -177,13 +176,13 @@ func gcUpstream(t *rapid.T, pods []*podstatus.Pod, nodes []*gcNode, threshold in
 // precondition, grace period).
 func TestPodGCStepDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		pods, nodes, threshold := gcState(t)
-		want := gcUpstream(t, pods, nodes, threshold)
-		plan, err := podgc.Step(pods, gcListed(nodes), gcUnlisted(nodes), podgc.Memory{}, difftest.PodT0, podgc.Options{TerminatedPodThreshold: &threshold, Quarantine: -time.Nanosecond})
+		pods, nodes, threshold := drawState(t)
+		want := runUpstream(t, pods, nodes, threshold)
+		plan, err := podgc.Step(pods, listed(nodes), unlisted(nodes), podgc.Memory{}, difftest.PodT0, podgc.Options{TerminatedPodThreshold: &threshold, Quarantine: -time.Nanosecond})
 		if err != nil {
 			t.Fatalf("Step: %v", err)
 		}
-		got := gcResult{map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string][]string{}}
+		got := result{map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string][]string{}}
 		ws, err := plan.Writes(pods)
 		if err != nil {
 			t.Fatalf("Writes: %v", err)
@@ -219,15 +218,15 @@ func TestPodGCStepDifferential(t *testing.T) {
 	})
 }
 
-// gcNode is a node of a drawn state: the node, and whether only the API
+// clusterNode is a node of a drawn state: the node, and whether only the API
 // has it (the informer cache does not list it).
-type gcNode struct {
+type clusterNode struct {
 	node.Node
 	Unlisted bool
 }
 
-// gcListed returns the nodes the informer cache lists.
-func gcListed(nodes []*gcNode) []*node.Node {
+// listed returns the nodes the informer cache lists.
+func listed(nodes []*clusterNode) []*node.Node {
 	var out []*node.Node
 	for _, n := range nodes {
 		if !n.Unlisted {
@@ -237,8 +236,8 @@ func gcListed(nodes []*gcNode) []*node.Node {
 	return out
 }
 
-// gcUnlisted returns the names of the nodes only the API has.
-func gcUnlisted(nodes []*gcNode) []string {
+// unlisted returns the names of the nodes only the API has.
+func unlisted(nodes []*clusterNode) []string {
 	var out []string
 	for _, n := range nodes {
 		if n.Unlisted {

@@ -1,4 +1,4 @@
-package upstream_test
+package podgc_test
 
 import (
 	"bytes"
@@ -15,7 +15,6 @@ import (
 	"unsafe"
 
 	"github.com/go-logr/logr"
-
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -39,24 +38,24 @@ import (
 // pod and node caches, the first only with a threshold above 0; the replay
 // calls them one by one to tell which step deleted a pod.
 
-//go:linkname gcUpTerminated k8s.io/kubernetes/pkg/controller/podgc.(*PodGCController).gcTerminated
-func gcUpTerminated(gcc *upodgc.PodGCController, ctx context.Context, pods []*v1.Pod)
+//go:linkname upTerminated k8s.io/kubernetes/pkg/controller/podgc.(*PodGCController).gcTerminated
+func upTerminated(gcc *upodgc.PodGCController, ctx context.Context, pods []*v1.Pod)
 
-//go:linkname gcUpTerminating k8s.io/kubernetes/pkg/controller/podgc.(*PodGCController).gcTerminating
-func gcUpTerminating(gcc *upodgc.PodGCController, ctx context.Context, pods []*v1.Pod)
+//go:linkname upTerminating k8s.io/kubernetes/pkg/controller/podgc.(*PodGCController).gcTerminating
+func upTerminating(gcc *upodgc.PodGCController, ctx context.Context, pods []*v1.Pod)
 
-//go:linkname gcUpOrphaned k8s.io/kubernetes/pkg/controller/podgc.(*PodGCController).gcOrphaned
-func gcUpOrphaned(gcc *upodgc.PodGCController, ctx context.Context, pods []*v1.Pod, nodes []*v1.Node)
+//go:linkname upOrphaned k8s.io/kubernetes/pkg/controller/podgc.(*PodGCController).gcOrphaned
+func upOrphaned(gcc *upodgc.PodGCController, ctx context.Context, pods []*v1.Pod, nodes []*v1.Node)
 
-//go:linkname gcUpUnscheduledTerminating k8s.io/kubernetes/pkg/controller/podgc.(*PodGCController).gcUnscheduledTerminating
-func gcUpUnscheduledTerminating(gcc *upodgc.PodGCController, ctx context.Context, pods []*v1.Pod)
+//go:linkname upUnscheduledTerminating k8s.io/kubernetes/pkg/controller/podgc.(*PodGCController).gcUnscheduledTerminating
+func upUnscheduledTerminating(gcc *upodgc.PodGCController, ctx context.Context, pods []*v1.Pod)
 
-//go:linkname gcUpLess k8s.io/kubernetes/pkg/controller/podgc.byEvictionAndCreationTimestamp.Less
-func gcUpLess(o []*v1.Pod, i, j int) bool
+//go:linkname upLess k8s.io/kubernetes/pkg/controller/podgc.byEvictionAndCreationTimestamp.Less
+func upLess(o []*v1.Pod, i, j int) bool
 
-// gcUpThreshold is --terminated-pod-gc-threshold as kube-controller-manager
+// upThreshold is --terminated-pod-gc-threshold as kube-controller-manager
 // defaults it.
-func gcUpThreshold(t testing.TB) int {
+func upThreshold(t testing.TB) int {
 	cfg, err := kcmoptions.NewDefaultComponentConfig()
 	if err != nil {
 		t.Fatal(err)
@@ -64,9 +63,9 @@ func gcUpThreshold(t testing.TB) int {
 	return int(cfg.PodGCController.TerminatedPodGCThreshold)
 }
 
-// gcUpStep is one replayed step: the pods it deleted and the status
+// upStep is one replayed step: the pods it deleted and the status
 // patches it wrote (the pod after each patch), in the order made.
-type gcUpStep struct {
+type upStep struct {
 	reason  podgc.Reason
 	deleted []*v1.Pod
 	patched []*v1.Pod
@@ -96,7 +95,7 @@ type gcUpStep struct {
 //   - requeue: upstream's gcCheckPeriod, reason Periodic; outcome is
 //     kubesem's name for every pass (GarbageCollected).
 //   - events: always empty, as upstream's PodGCController has no event
-//     recorder (gcHasRecorder checks its fields).
+//     recorder (hasRecorder checks its fields).
 //   - writes: the want's Plan.Writes over the vector's pods are the
 //     requests the fake clientset received, step by step (within a step as
 //     a set, a pod's status patch always just before its delete): verb,
@@ -106,7 +105,7 @@ type gcUpStep struct {
 //     not a write kubesem lists.
 //
 // With KUBESEM_WRITE_VECTORS=1 it writes the keys a want lacks that the
-// replay fixes from upstream alone (events: [], from gcHasRecorder) into
+// replay fixes from upstream alone (events: [], from hasRecorder) into
 // testdata/podgc/step.json, and checks nothing else.
 func TestPodGCVectorsUpstream(t *testing.T) {
 	file := difftest.Repo("testdata/podgc/step.json")
@@ -114,11 +113,11 @@ func TestPodGCVectorsUpstream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gcHasRecorder() {
+	if hasRecorder() {
 		t.Fatal("upstream's PodGCController has an event recorder: podgc.Plan.Events cannot stay empty")
 	}
 	if os.Getenv("KUBESEM_WRITE_VECTORS") == "1" {
-		gcWriteEvents(t, file, data)
+		writeEvents(t, file, data)
 		return
 	}
 	var vs []struct {
@@ -150,13 +149,13 @@ func TestPodGCVectorsUpstream(t *testing.T) {
 	if err := json.Unmarshal(data, &kvs); err != nil {
 		t.Fatal(err)
 	}
-	defThreshold := gcUpThreshold(t)
+	defThreshold := upThreshold(t)
 	checked := 0
 	for vi, v := range vs {
 		if v.Decision != "podgc.Step" || v.WantError != nil {
 			continue
 		}
-		var want gcWantPlan
+		var want wantPlan
 		if err := json.Unmarshal(v.Want, &want); err != nil {
 			t.Fatalf("%s: %v", v.Name, err)
 		}
@@ -189,7 +188,7 @@ func TestPodGCVectorsUpstream(t *testing.T) {
 		for _, name := range v.Input.Unlisted {
 			nodes, unlisted = append(nodes, &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}), append(unlisted, true)
 		}
-		if err := gcReplayVector(t, v.Input.Pods, kvs[vi].Input.Pods, nodes, unlisted, v.Input.Memory, v.Input.Now, threshold, quarantine, want); err != nil {
+		if err := replayVector(t, v.Input.Pods, kvs[vi].Input.Pods, nodes, unlisted, v.Input.Memory, v.Input.Now, threshold, quarantine, want); err != nil {
 			t.Errorf("%s: %v", v.Name, err)
 		}
 		checked++
@@ -200,8 +199,8 @@ func TestPodGCVectorsUpstream(t *testing.T) {
 	t.Logf("%d podgc.Step vectors replayed through upstream", checked)
 }
 
-// gcWantPlan is a podgc.Plan as vectors write it (durations as strings).
-type gcWantPlan struct {
+// wantPlan is a podgc.Plan as vectors write it (durations as strings).
+type wantPlan struct {
 	Outcome podgc.Reason     `json:"outcome"`
 	Patch   []podgc.PodPatch `json:"patch"`
 	Delete  []plan.Deletion  `json:"delete"`
@@ -213,7 +212,7 @@ type gcWantPlan struct {
 	Memory podgc.Memory `json:"memory"`
 }
 
-func gcReplayVector(t *testing.T, pods []*v1.Pod, kpods []*podstatus.Pod, nodes []*v1.Node, unlisted []bool, mem podgc.Memory, now time.Time, threshold int, quarantine time.Duration, want gcWantPlan) error {
+func replayVector(t *testing.T, pods []*v1.Pod, kpods []*podstatus.Pod, nodes []*v1.Node, unlisted []bool, mem podgc.Memory, now time.Time, threshold int, quarantine time.Duration, want wantPlan) error {
 	var objs []runtime.Object
 	for _, p := range pods {
 		objs = append(objs, p.DeepCopy())
@@ -240,11 +239,11 @@ func gcReplayVector(t *testing.T, pods []*v1.Pod, kpods []*podstatus.Pod, nodes 
 	gcc := upodgc.NewPodGC(ctx, client, podInf, nodeInf, threshold)
 	fields := reflect.ValueOf(gcc).Elem()
 	if quarantine != 0 {
-		gcSetDuration(gcc, "quarantineTime", quarantine)
+		setDuration(gcc, "quarantineTime", quarantine)
 	}
 	checkPeriod := time.Duration(fields.FieldByName("gcCheckPeriod").Int())
 	clock := testingclock.NewFakeClock(now)
-	q := gcSetQueue(gcc, clock)
+	q := setQueue(gcc, clock)
 	defer q.ShutDown()
 	for _, e := range mem.Quarantine {
 		q.AddAfter(e.Node, e.ReadyAt.Sub(now))
@@ -266,12 +265,12 @@ func gcReplayVector(t *testing.T, pods []*v1.Pod, kpods []*podstatus.Pod, nodes 
 
 	// Run the steps, each with its own actions.
 	deleted := map[string]bool{}
-	var steps []gcUpStep
+	var steps []upStep
 	run := func(reason podgc.Reason, f func()) {
 		client.ClearActions()
 		patched = nil
 		f()
-		s := gcUpStep{reason: reason, patched: patched}
+		s := upStep{reason: reason, patched: patched}
 		ws, err := difftest.WriteKeysOfActions(client.Actions())
 		if err != nil {
 			t.Fatal(err)
@@ -300,11 +299,11 @@ func gcReplayVector(t *testing.T, pods []*v1.Pod, kpods []*podstatus.Pod, nodes 
 		steps = append(steps, s)
 	}
 	if threshold > 0 {
-		run(podgc.ReasonTerminated, func() { gcUpTerminated(gcc, ctx, listedPods) })
+		run(podgc.ReasonTerminated, func() { upTerminated(gcc, ctx, listedPods) })
 	}
-	run(podgc.ReasonTerminatingOutOfService, func() { gcUpTerminating(gcc, ctx, listedPods) })
-	run(podgc.ReasonOrphaned, func() { gcUpOrphaned(gcc, ctx, listedPods, listedNodes) })
-	run(podgc.ReasonTerminatingUnscheduled, func() { gcUpUnscheduledTerminating(gcc, ctx, listedPods) })
+	run(podgc.ReasonTerminatingOutOfService, func() { upTerminating(gcc, ctx, listedPods) })
+	run(podgc.ReasonOrphaned, func() { upOrphaned(gcc, ctx, listedPods, listedNodes) })
+	run(podgc.ReasonTerminatingUnscheduled, func() { upUnscheduledTerminating(gcc, ctx, listedPods) })
 
 	// delete and patch, step by step
 	wantDel := map[podgc.Reason][]plan.Deletion{}
@@ -346,7 +345,7 @@ func gcReplayVector(t *testing.T, pods []*v1.Pod, kpods []*podstatus.Pod, nodes 
 				seq[i] = byKey[k]
 			}
 			for i := 1; i < len(seq); i++ {
-				if gcUpLess(seq, i, i-1) {
+				if upLess(seq, i, i-1) {
 					return fmt.Errorf("%s order %v: upstream sorts %s before %s", s.reason, got, seq[i].Name, seq[i-1].Name)
 				}
 			}
@@ -357,14 +356,14 @@ func gcReplayVector(t *testing.T, pods []*v1.Pod, kpods []*podstatus.Pod, nodes 
 			wantPatch = append(wantPatch, want.Patch[patchAt])
 			patchAt++
 		}
-		if err := gcSamePatches(s, wantPatch, pods, now); err != nil {
+		if err := samePatches(s, wantPatch, pods, now); err != nil {
 			return err
 		}
 	}
 	if patchAt != len(want.Patch) {
 		return fmt.Errorf("patch %+v: upstream writes %d patches", want.Patch, patchAt)
 	}
-	if err := gcSameWrites(podgc.Plan{Patch: want.Patch, Delete: want.Delete}, kpods, steps); err != nil {
+	if err := sameWrites(podgc.Plan{Patch: want.Patch, Delete: want.Delete}, kpods, steps); err != nil {
 		return err
 	}
 	if len(want.Events) != 0 {
@@ -377,15 +376,15 @@ func gcReplayVector(t *testing.T, pods []*v1.Pod, kpods []*podstatus.Pod, nodes 
 	if len(want.Requeue) != 1 || want.Requeue[0].After != checkPeriod.String() || want.Requeue[0].Reason != podgc.ReasonPeriodic {
 		return fmt.Errorf("requeue %+v, upstream gcCheckPeriod %v", want.Requeue, checkPeriod)
 	}
-	return gcProbeQueue(q, clock, now, want.Memory.Quarantine)
+	return probeQueue(q, clock, now, want.Memory.Quarantine)
 }
 
-// gcSameWrites checks the Plan's Writes over the vector's pods against the
+// sameWrites checks the Plan's Writes over the vector's pods against the
 // requests each step sent: per step (the writes carry the step's reason),
 // the same pods, each with the same sequence of requests, and each pod's
 // requests adjacent in the Plan's order; a patched pod's phase and
 // conditions (type, status, reason, message) as upstream's patch left it.
-func gcSameWrites(p podgc.Plan, kpods []*podstatus.Pod, steps []gcUpStep) error {
+func sameWrites(p podgc.Plan, kpods []*podstatus.Pod, steps []upStep) error {
 	ws, err := p.Writes(kpods)
 	if err != nil {
 		return fmt.Errorf("Writes: %v", err)
@@ -453,10 +452,10 @@ func gcSameWrites(p podgc.Plan, kpods []*podstatus.Pod, steps []gcUpStep) error 
 	return nil
 }
 
-// gcHasRecorder reports whether upstream's PodGCController holds anything
+// hasRecorder reports whether upstream's PodGCController holds anything
 // that records events (a field whose type mentions a recorder or a
 // broadcaster).
-func gcHasRecorder() bool {
+func hasRecorder() bool {
 	t := reflect.TypeFor[upodgc.PodGCController]()
 	for i := range t.NumField() {
 		name := strings.ToLower(t.Field(i).Name + " " + t.Field(i).Type.String())
@@ -467,9 +466,9 @@ func gcHasRecorder() bool {
 	return false
 }
 
-// gcWriteEvents adds "events": [] after "delete" in every podgc.Step want
+// writeEvents adds "events": [] after "delete" in every podgc.Step want
 // that lacks it, keeping the file's layout.
-func gcWriteEvents(t *testing.T, file string, data []byte) {
+func writeEvents(t *testing.T, file string, data []byte) {
 	var vs []map[string]json.RawMessage
 	if err := json.Unmarshal(data, &vs); err != nil {
 		t.Fatal(err)
@@ -550,9 +549,9 @@ func gcWriteEvents(t *testing.T, file string, data []byte) {
 	t.Logf("wrote events into %d podgc.Step wants of %s", n, file)
 }
 
-// gcSamePatches checks a step's patches against the vector's: the same
+// samePatches checks a step's patches against the vector's: the same
 // pods, phase and DisruptionTarget condition (the orphan step's).
-func gcSamePatches(s gcUpStep, want []podgc.PodPatch, input []*v1.Pod, now time.Time) error {
+func samePatches(s upStep, want []podgc.PodPatch, input []*v1.Pod, now time.Time) error {
 	if len(want) != len(s.patched) {
 		return fmt.Errorf("%s patches %+v, upstream %d", s.reason, want, len(s.patched))
 	}
@@ -610,11 +609,11 @@ func gcSamePatches(s gcUpStep, want []podgc.PodPatch, input []*v1.Pod, now time.
 	return nil
 }
 
-// gcProbeQueue checks the node queue against the vector's memory: moving
+// probeQueue checks the node queue against the vector's memory: moving
 // the fake clock to 1 ns before each readyAt, then to it, the nodes that
 // become ready are exactly those whose readyAt has come; far in the future
 // no other node is waiting.
-func gcProbeQueue(q workqueue.TypedDelayingInterface[string], clock *testingclock.FakeClock, now time.Time, want []podgc.Quarantined) error {
+func probeQueue(q workqueue.TypedDelayingInterface[string], clock *testingclock.FakeClock, now time.Time, want []podgc.Quarantined) error {
 	entries := slices.Clone(want)
 	sort.Slice(entries, func(i, j int) bool { return entries[i].ReadyAt.Before(entries[j].ReadyAt) })
 	if q.Len() != 0 {
@@ -671,8 +670,8 @@ func gcProbeQueue(q workqueue.TypedDelayingInterface[string], clock *testingcloc
 	return nil
 }
 
-// gcSetDuration sets a duration field of the controller.
-func gcSetDuration(gcc *upodgc.PodGCController, name string, d time.Duration) {
+// setDuration sets a duration field of the controller.
+func setDuration(gcc *upodgc.PodGCController, name string, d time.Duration) {
 	f := reflect.ValueOf(gcc).Elem().FieldByName(name)
 	*(*time.Duration)(unsafe.Pointer(f.UnsafeAddr())) = d
 }
