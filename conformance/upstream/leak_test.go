@@ -28,11 +28,6 @@ func TestHarnessesDoNotLeak(t *testing.T) {
 			TestJobStepDifferential,
 			TestJobStepSequenceDifferential,
 		}},
-		difftest.Family{Name: "disruption", Tests: []func(*testing.T){
-			TestPDBSyncDifferential,
-			TestPDBDisruptionsAllowedDifferential,
-			TestPDBStaleDisruptionTargetDifferential,
-		}},
 		difftest.Family{Name: "nodelifecycle", Tests: []func(*testing.T){
 			TestNodeDiffHealth,
 			TestNodeDiffConditionTaints,

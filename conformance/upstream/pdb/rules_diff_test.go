@@ -1,4 +1,4 @@
-package upstream_test
+package pdb_test
 
 import (
 	"context"
@@ -43,25 +43,25 @@ import (
 // binding is checked with the rule. Every controller is built by the
 // public NewDisruptionController, so its timeouts are upstream's own.
 
-//go:linkname rdPDBUpdateStatus k8s.io/kubernetes/pkg/controller/disruption.(*DisruptionController).updatePdbStatus
-func rdPDBUpdateStatus(dc *disruption.DisruptionController, ctx context.Context, pdb *policyv1.PodDisruptionBudget, currentHealthy, desiredHealthy, expectedCount int32, disruptedPods map[string]metav1.Time) error
+//go:linkname ruleUpdateStatus k8s.io/kubernetes/pkg/controller/disruption.(*DisruptionController).updatePdbStatus
+func ruleUpdateStatus(dc *disruption.DisruptionController, ctx context.Context, pdb *policyv1.PodDisruptionBudget, currentHealthy, desiredHealthy, expectedCount int32, disruptedPods map[string]metav1.Time) error
 
-//go:linkname rdPDBExpectedPodCount k8s.io/kubernetes/pkg/controller/disruption.(*DisruptionController).getExpectedPodCount
-func rdPDBExpectedPodCount(dc *disruption.DisruptionController, ctx context.Context, pdb *policyv1.PodDisruptionBudget, pods []*v1.Pod) (expectedCount, desiredHealthy int32, unmanagedPods []string, err error)
+//go:linkname ruleExpectedPodCount k8s.io/kubernetes/pkg/controller/disruption.(*DisruptionController).getExpectedPodCount
+func ruleExpectedPodCount(dc *disruption.DisruptionController, ctx context.Context, pdb *policyv1.PodDisruptionBudget, pods []*v1.Pod) (expectedCount, desiredHealthy int32, unmanagedPods []string, err error)
 
-//go:linkname rdPDBPodsForPdb k8s.io/kubernetes/pkg/controller/disruption.(*DisruptionController).getPodsForPdb
-func rdPDBPodsForPdb(dc *disruption.DisruptionController, pdb *policyv1.PodDisruptionBudget) ([]*v1.Pod, error)
+//go:linkname rulePodsForPdb k8s.io/kubernetes/pkg/controller/disruption.(*DisruptionController).getPodsForPdb
+func rulePodsForPdb(dc *disruption.DisruptionController, pdb *policyv1.PodDisruptionBudget) ([]*v1.Pod, error)
 
-//go:linkname rdPDBStale k8s.io/kubernetes/pkg/controller/disruption.(*DisruptionController).nonTerminatingPodHasStaleDisruptionCondition
-func rdPDBStale(dc *disruption.DisruptionController, pod *v1.Pod) (bool, time.Duration)
+//go:linkname ruleStale k8s.io/kubernetes/pkg/controller/disruption.(*DisruptionController).nonTerminatingPodHasStaleDisruptionCondition
+func ruleStale(dc *disruption.DisruptionController, pod *v1.Pod) (bool, time.Duration)
 
-// rdPDBNewController returns a disruption controller over the world of in
+// ruleNewController returns a disruption controller over the world of in
 // (its informer stores filled, its REST mapper, discovery and scale client
-// those of pdbUpScaleWorld) and a function that stops it.
-func rdPDBNewController(tb difftest.Fataler, in pdbUpIn) (*disruption.DisruptionController, func()) {
+// those of upScaleWorld) and a function that stops it.
+func ruleNewController(tb difftest.Fataler, in upIn) (*disruption.DisruptionController, func()) {
 	client := fake.NewClientset()
 	inf := informers.NewSharedInformerFactory(client, 0)
-	mapper, disc, scales := pdbUpScaleWorld(in)
+	mapper, disc, scales := upScaleWorld(in)
 	dc := disruption.NewDisruptionController(difftest.Ctx,
 		inf.Core().V1().Pods(), inf.Policy().V1().PodDisruptionBudgets(), inf.Core().V1().ReplicationControllers(),
 		inf.Apps().V1().ReplicaSets(), inf.Apps().V1().Deployments(), inf.Apps().V1().StatefulSets(),
@@ -95,17 +95,17 @@ func rdPDBNewController(tb difftest.Fataler, in pdbUpIn) (*disruption.Disruption
 // ---------------------------------------------------------------------
 // pdb.DisruptionsAllowed
 
-// rdPDBAllowedUp returns the disruptionsAllowed v1.36.3's updatePdbStatus
+// ruleAllowedUp returns the disruptionsAllowed v1.36.3's updatePdbStatus
 // writes for the counts: the controller is handed a budget whose observed
 // generation is behind, so it always writes, and its updater records what.
-type rdPDBAllowedUp struct {
+type ruleAllowedUp struct {
 	dc      *disruption.DisruptionController
 	written *policyv1.PodDisruptionBudgetStatus
 }
 
-func rdNewPDBAllowedUp(tb difftest.Fataler) (*rdPDBAllowedUp, func()) {
-	dc, stop := rdPDBNewController(tb, pdbUpIn{})
-	u := &rdPDBAllowedUp{dc: dc}
+func newRuleAllowedUp(tb difftest.Fataler) (*ruleAllowedUp, func()) {
+	dc, stop := ruleNewController(tb, upIn{})
+	u := &ruleAllowedUp{dc: dc}
 	f := difftest.DisruptionField(dc, "getUpdater")
 	upd := reflect.MakeFunc(f.Type().Out(0), func(args []reflect.Value) []reflect.Value {
 		u.written = args[1].Interface().(*policyv1.PodDisruptionBudget).Status.DeepCopy()
@@ -115,11 +115,11 @@ func rdNewPDBAllowedUp(tb difftest.Fataler) (*rdPDBAllowedUp, func()) {
 	return u, stop
 }
 
-func (u *rdPDBAllowedUp) allowed(tb difftest.Fataler, current, desired, expected int32) int32 {
+func (u *ruleAllowedUp) allowed(tb difftest.Fataler, current, desired, expected int32) int32 {
 	u.written = nil
 	b := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: "b", Namespace: "default", Generation: 2},
 		Status: policyv1.PodDisruptionBudgetStatus{ObservedGeneration: 1}}
-	if err := rdPDBUpdateStatus(u.dc, difftest.Ctx, b, current, desired, expected, map[string]metav1.Time{}); err != nil {
+	if err := ruleUpdateStatus(u.dc, difftest.Ctx, b, current, desired, expected, map[string]metav1.Time{}); err != nil {
 		tb.Fatalf("updatePdbStatus: %v", err)
 	}
 	if u.written == nil {
@@ -128,7 +128,7 @@ func (u *rdPDBAllowedUp) allowed(tb difftest.Fataler, current, desired, expected
 	return u.written.DisruptionsAllowed
 }
 
-type rdPDBAllowedIn struct {
+type ruleAllowedIn struct {
 	CurrentHealthy int32 `json:"currentHealthy"`
 	DesiredHealthy int32 `json:"desiredHealthy"`
 	ExpectedPods   int32 `json:"expectedPods"`
@@ -143,11 +143,11 @@ type rdPDBAllowedIn struct {
 // pdb.DisruptionsAllowed vector is replayed through updatePdbStatus: its
 // want must be upstream's answer.
 func TestPDBDisruptionsAllowedDifferential(t *testing.T) {
-	up, stop := rdNewPDBAllowedUp(t)
+	up, stop := newRuleAllowedUp(t)
 	defer stop()
 	counts := map[string]int{}
 	rapid.Check(t, func(t *rapid.T) {
-		in := rdPDBAllowedIn{difftest.DrawInt32(t, "current"), difftest.DrawInt32(t, "desired"), difftest.DrawInt32(t, "expected")}
+		in := ruleAllowedIn{difftest.DrawInt32(t, "current"), difftest.DrawInt32(t, "desired"), difftest.DrawInt32(t, "expected")}
 		if d := int64(in.CurrentHealthy) - int64(in.DesiredHealthy); d != int64(int32(d)) {
 			counts["skipped: int32 subtraction wraps (negative count)"]++
 			return
@@ -173,7 +173,7 @@ func TestPDBDisruptionsAllowedDifferential(t *testing.T) {
 
 	n := 0
 	for _, v := range difftest.Vectors(t, "pdb", "pdb.DisruptionsAllowed") {
-		var in rdPDBAllowedIn
+		var in ruleAllowedIn
 		if err := json.Unmarshal(v.Input, &in); err != nil {
 			t.Fatalf("%q: %v", v.Name, err)
 		}
@@ -189,42 +189,42 @@ func TestPDBDisruptionsAllowedDifferential(t *testing.T) {
 // ---------------------------------------------------------------------
 // pdb.ExpectedPods
 
-// rdPDBExpectedCase is one budget, its namespace's pods and the
+// ruleExpectedCase is one budget, its namespace's pods and the
 // controllers, in upstream's types and as the decision's input.
-type rdPDBExpectedCase struct {
-	up pdbUpIn
+type ruleExpectedCase struct {
+	up upIn
 	in map[string]any
 }
 
-type rdPDBExpectedOut struct {
+type ruleExpectedOut struct {
 	ExpectedPods   int32    `json:"expectedPods"`
 	DesiredHealthy int32    `json:"desiredHealthy"`
 	Unmanaged      []string `json:"unmanaged"`
 	ScaleError     string   `json:"scaleError,omitempty"`
 }
 
-// rdPDBExpectedUp is upstream's answer: the budget's pods as getPodsForPdb
+// ruleExpectedUp is upstream's answer: the budget's pods as getPodsForPdb
 // lists them, in name order (upstream's lister order is its map's; kubesem
 // names the first failing pod by name, pdb doc Divergences), through
 // getExpectedPodCount.
-func rdPDBExpectedUp(tb difftest.Fataler, up pdbUpIn) rdPDBExpectedOut {
-	dc, stop := rdPDBNewController(tb, up)
+func ruleExpectedUp(tb difftest.Fataler, up upIn) ruleExpectedOut {
+	dc, stop := ruleNewController(tb, up)
 	defer stop()
-	pods, err := rdPDBPodsForPdb(dc, up.budget)
+	pods, err := rulePodsForPdb(dc, up.budget)
 	if err != nil {
 		tb.Fatalf("getPodsForPdb: %v", err)
 	}
 	slices.SortFunc(pods, func(a, b *v1.Pod) int { return strings.Compare(a.Name, b.Name) })
-	e, d, un, err := rdPDBExpectedPodCount(dc, difftest.Ctx, up.budget, pods)
+	e, d, un, err := ruleExpectedPodCount(dc, difftest.Ctx, up.budget, pods)
 	if err != nil {
-		return rdPDBExpectedOut{ScaleError: err.Error()}
+		return ruleExpectedOut{ScaleError: err.Error()}
 	}
-	return rdPDBExpectedOut{ExpectedPods: e, DesiredHealthy: d, Unmanaged: un}
+	return ruleExpectedOut{ExpectedPods: e, DesiredHealthy: d, Unmanaged: un}
 }
 
-// rdPDBReplicas draws a controller's spec.replicas: 0, 1, the int32
+// ruleReplicas draws a controller's spec.replicas: 0, 1, the int32
 // maximum (sums of two overflow), small or up to a thousand.
-func rdPDBReplicas(t *rapid.T, label string) int32 {
+func ruleReplicas(t *rapid.T, label string) int32 {
 	switch rapid.IntRange(0, 5).Draw(t, label+"Kind") {
 	case 0:
 		return rapid.SampledFrom([]int32{0, 1, math.MaxInt32, math.MaxInt32 - 1, math.MaxInt32 / 2, math.MaxInt32/2 + 1}).Draw(t, label)
@@ -234,9 +234,9 @@ func rdPDBReplicas(t *rapid.T, label string) int32 {
 	return int32(rapid.IntRange(0, 1000).Draw(t, label))
 }
 
-// rdPDBIntOrPercent draws a budget value the API accepts: an integer
+// ruleIntOrPercent draws a budget value the API accepts: an integer
 // (0, 1, small, the int32 maximum) or a percentage 0%–100%, boundary-heavy.
-func rdPDBIntOrPercent(t *rapid.T, label string) upintstr.IntOrString {
+func ruleIntOrPercent(t *rapid.T, label string) upintstr.IntOrString {
 	if rapid.Bool().Draw(t, label+"Pct") {
 		p := rapid.OneOf(rapid.SampledFrom([]int{0, 1, 33, 50, 99, 100}), rapid.IntRange(0, 100)).Draw(t, label+"P")
 		return upintstr.FromString(strconv.Itoa(p) + "%")
@@ -244,7 +244,7 @@ func rdPDBIntOrPercent(t *rapid.T, label string) upintstr.IntOrString {
 	return upintstr.FromInt32(rapid.OneOf(rapid.SampledFrom([]int32{0, 1, 2, math.MaxInt32}), rapid.Int32Range(0, 15)).Draw(t, label+"I"))
 }
 
-// rdPDBDrawExpected draws a budget (minAvailable or maxUnavailable, int or
+// ruleDrawExpected draws a budget (minAvailable or maxUnavailable, int or
 // percent, or neither; nil, empty or label selector), up to two
 // Deployments, three ReplicaSets (apps/v1, as the API serves them; owned by
 // a Deployment, by a missing one,
@@ -253,16 +253,16 @@ func rdPDBIntOrPercent(t *rapid.T, label string) upintstr.IntOrString {
 // scale subresource, one without), and up to 12 pods of the namespace and
 // another, each owned (as controller or not) by one of them, a missing
 // one, one with a wrong UID or apiVersion, or by nothing.
-func rdPDBDrawExpected(t *rapid.T) rdPDBExpectedCase {
+func ruleDrawExpected(t *rapid.T) ruleExpectedCase {
 	ns := "default"
-	var c rdPDBExpectedCase
+	var c ruleExpectedCase
 	b := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: "b", Namespace: ns, UID: "b-uid"}}
 	switch rapid.IntRange(0, 4).Draw(t, "field") {
 	case 0, 1:
-		v := rdPDBIntOrPercent(t, "min")
+		v := ruleIntOrPercent(t, "min")
 		b.Spec.MinAvailable = &v
 	case 2, 3:
-		v := rdPDBIntOrPercent(t, "max")
+		v := ruleIntOrPercent(t, "max")
 		b.Spec.MaxUnavailable = &v
 	}
 	switch rapid.IntRange(0, 5).Draw(t, "selector") {
@@ -293,14 +293,14 @@ func rdPDBDrawExpected(t *rapid.T) rdPDBExpectedCase {
 	var refs []ref
 	for i := range rapid.IntRange(0, 2).Draw(t, "deps") {
 		name := "d" + strconv.Itoa(i)
-		r := rdPDBReplicas(t, "depReplicas")
+		r := ruleReplicas(t, "depReplicas")
 		c.up.deps = append(c.up.deps, &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, UID: types.UID(name + "-uid")}, Spec: appsv1.DeploymentSpec{Replicas: &r}})
 		ctl("apps/v1", "Deployment", name, name+"-uid", &r, nil)
 		refs = append(refs, ref{"apps/v1", "Deployment", name, name + "-uid"})
 	}
 	for i := range rapid.IntRange(0, 3).Draw(t, "rss") {
 		name := "rs" + strconv.Itoa(i)
-		r := rdPDBReplicas(t, "rsReplicas")
+		r := ruleReplicas(t, "rsReplicas")
 		om := metav1.ObjectMeta{Name: name, Namespace: ns, UID: types.UID(name + "-uid")}
 		var owner *metav1.OwnerReference
 		switch rapid.IntRange(0, 5).Draw(t, "rsOwner") {
@@ -320,27 +320,27 @@ func rdPDBDrawExpected(t *rapid.T) rdPDBExpectedCase {
 		refs = append(refs, ref{"apps/v1", "ReplicaSet", name, name + "-uid"})
 	}
 	if rapid.Bool().Draw(t, "rc") {
-		r := rdPDBReplicas(t, "rcReplicas")
+		r := ruleReplicas(t, "rcReplicas")
 		c.up.rcs = append(c.up.rcs, &v1.ReplicationController{ObjectMeta: metav1.ObjectMeta{Name: "rc0", Namespace: ns, UID: "rc0-uid"}, Spec: v1.ReplicationControllerSpec{Replicas: &r}})
 		ctl("v1", "ReplicationController", "rc0", "rc0-uid", &r, nil)
 		refs = append(refs, ref{"v1", "ReplicationController", "rc0", "rc0-uid"})
 	}
 	if rapid.Bool().Draw(t, "ss") {
-		r := rdPDBReplicas(t, "ssReplicas")
+		r := ruleReplicas(t, "ssReplicas")
 		c.up.sss = append(c.up.sss, &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "ss0", Namespace: ns, UID: "ss0-uid"}, Spec: appsv1.StatefulSetSpec{Replicas: &r}})
 		ctl("apps/v1", "StatefulSet", "ss0", "ss0-uid", &r, nil)
 		refs = append(refs, ref{"apps/v1", "StatefulSet", "ss0", "ss0-uid"})
 	}
 	if rapid.Bool().Draw(t, "custom") {
-		r := rdPDBReplicas(t, "customReplicas")
+		r := ruleReplicas(t, "customReplicas")
 		gvk := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
-		c.up.scales = append(c.up.scales, pdbUpScale{gvk: gvk, namespace: ns, name: "w0", uid: "w0-uid", replicas: &r})
+		c.up.scales = append(c.up.scales, upScale{gvk: gvk, namespace: ns, name: "w0", uid: "w0-uid", replicas: &r})
 		ctl("example.com/v1", "Widget", "w0", "w0-uid", &r, nil)
 		refs = append(refs, ref{"example.com/v1", "Widget", "w0", "w0-uid"})
 	}
 	if rapid.IntRange(0, 3).Draw(t, "unscalable") == 0 {
 		gvk := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"}
-		c.up.scales = append(c.up.scales, pdbUpScale{gvk: gvk, namespace: ns, name: "g0", uid: "g0-uid"})
+		c.up.scales = append(c.up.scales, upScale{gvk: gvk, namespace: ns, name: "g0", uid: "g0-uid"})
 		ctl("example.com/v1", "Gadget", "g0", "g0-uid", nil, nil)
 		refs = append(refs, ref{"example.com/v1", "Gadget", "g0", "g0-uid"})
 	}
@@ -392,17 +392,17 @@ func rdPDBDrawExpected(t *rapid.T) rdPDBExpectedCase {
 	return c
 }
 
-// rdPDBSameExpected compares kubesem's answer with upstream's: the counts
+// ruleSameExpected compares kubesem's answer with upstream's: the counts
 // and unmanaged pods (nil and empty alike), or the scale error, whose
 // message must be upstream's unless it is one kubesem states differently on
-// purpose (pdbDivergentMessage).
-func rdPDBSameExpected(got, want rdPDBExpectedOut) bool {
+// purpose (divergentMessage).
+func ruleSameExpected(got, want ruleExpectedOut) bool {
 	if (got.ScaleError != "") != (want.ScaleError != "") {
 		return false
 	}
 	if want.ScaleError != "" {
-		if pdbDivergentMessage(want.ScaleError) {
-			return pdbDivergentMessage(got.ScaleError) || strings.Contains(got.ScaleError, "does not implement the scale subresource") || strings.HasPrefix(got.ScaleError, "found no controllers")
+		if divergentMessage(want.ScaleError) {
+			return divergentMessage(got.ScaleError) || strings.Contains(got.ScaleError, "does not implement the scale subresource") || strings.HasPrefix(got.ScaleError, "found no controllers")
 		}
 		return got.ScaleError == want.ScaleError
 	}
@@ -413,7 +413,7 @@ func rdPDBSameExpected(got, want rdPDBExpectedOut) bool {
 // TestPDBExpectedPodsDifferential: pdb.ExpectedPods against v1.36.3's
 // getExpectedPodCount over getPodsForPdb's pods, on a disruption
 // controller whose listers, REST mapper, discovery and scale client serve
-// the drawn controllers (rdPDBDrawExpected). A sum of controller scales
+// the drawn controllers (ruleDrawExpected). A sum of controller scales
 // beyond int32, which upstream wraps and kubesem refuses (pdb doc,
 // Divergences), is counted, not compared. Then every pdb.ExpectedPods
 // vector is replayed through the same code: each key its want states must
@@ -421,17 +421,17 @@ func rdPDBSameExpected(got, want rdPDBExpectedOut) bool {
 func TestPDBExpectedPodsDifferential(t *testing.T) {
 	counts := map[string]int{}
 	rapid.Check(t, func(t *rapid.T) {
-		c := rdPDBDrawExpected(t)
-		want := rdPDBExpectedUp(t, c.up)
-		var got rdPDBExpectedOut
+		c := ruleDrawExpected(t)
+		want := ruleExpectedUp(t, c.up)
+		var got ruleExpectedOut
 		if e := difftest.Decide(t, "pdb.ExpectedPods", nil, c.in, &got); e != nil {
-			if e.Kind == "Overflow" && e.Field == "controllers" && rdPDBScalesOverflow(c.up) {
+			if e.Kind == "Overflow" && e.Field == "controllers" && ruleScalesOverflow(c.up) {
 				counts["skipped: scales sum beyond int32 (divergence)"]++
 				return
 			}
 			t.Fatalf("kubesem input error %+v; upstream %+v", e, want)
 		}
-		if !rdPDBSameExpected(got, want) {
+		if !ruleSameExpected(got, want) {
 			t.Fatalf("kubesem %+v\nupstream %+v\ninput %s", got, want, difftest.JSON(t, c.in))
 		}
 		switch {
@@ -450,7 +450,7 @@ func TestPDBExpectedPodsDifferential(t *testing.T) {
 		if v.WantError != nil {
 			continue
 		}
-		var in pdbStepVecIn
+		var in stepVecIn
 		if err := json.Unmarshal(v.Input, &in); err != nil {
 			t.Fatalf("%q: %v", v.Name, err)
 		}
@@ -462,12 +462,12 @@ func TestPDBExpectedPodsDifferential(t *testing.T) {
 				in.Controllers[i].APIVersion = "apps/v1"
 			}
 		}
-		up, err := pdbVecUpIn(in, pdb.Options{}, 0)
+		up, err := vecUpIn(in, pdb.Options{}, 0)
 		if err != nil {
 			t.Fatalf("%q: %v", v.Name, err)
 		}
-		want := rdPDBExpectedUp(t, up)
-		var vw rdPDBExpectedOut
+		want := ruleExpectedUp(t, up)
+		var vw ruleExpectedOut
 		if err := json.Unmarshal(v.Want, &vw); err != nil {
 			t.Fatalf("%q: %v", v.Name, err)
 		}
@@ -481,7 +481,7 @@ func TestPDBExpectedPodsDifferential(t *testing.T) {
 			case "unmanaged":
 				ok = slices.Equal(vw.Unmanaged, want.Unmanaged) && want.ScaleError == ""
 			case "scaleError":
-				ok = rdPDBSameExpected(rdPDBExpectedOut{ScaleError: vw.ScaleError}, rdPDBExpectedOut{ScaleError: want.ScaleError})
+				ok = ruleSameExpected(ruleExpectedOut{ScaleError: vw.ScaleError}, ruleExpectedOut{ScaleError: want.ScaleError})
 			default:
 				ok = false
 			}
@@ -495,9 +495,9 @@ func TestPDBExpectedPodsDifferential(t *testing.T) {
 	t.Logf("%d pdb.ExpectedPods vectors replayed through getExpectedPodCount", n)
 }
 
-// rdPDBScalesOverflow reports whether the scales of the drawn controllers
+// ruleScalesOverflow reports whether the scales of the drawn controllers
 // add up beyond int32: the necessary condition for upstream's sum to wrap.
-func rdPDBScalesOverflow(up pdbUpIn) bool {
+func ruleScalesOverflow(up upIn) bool {
 	var sum int64
 	for _, o := range up.deps {
 		sum += int64(*o.Spec.Replicas)
@@ -522,28 +522,28 @@ func rdPDBScalesOverflow(up pdbUpIn) bool {
 // ---------------------------------------------------------------------
 // pdb.StaleDisruptionTarget
 
-// rdPDBStaleUp is a disruption controller whose clock and stale timeout a
+// ruleStaleUp is a disruption controller whose clock and stale timeout a
 // case sets; its default timeout is the constructor's.
-type rdPDBStaleUp struct {
+type ruleStaleUp struct {
 	dc             *disruption.DisruptionController
 	defaultTimeout time.Duration
 }
 
-func rdNewPDBStaleUp(tb difftest.Fataler) (*rdPDBStaleUp, func()) {
-	dc, stop := rdPDBNewController(tb, pdbUpIn{})
-	return &rdPDBStaleUp{dc, difftest.DisruptionField(dc, "stalePodDisruptionTimeout").Interface().(time.Duration)}, stop
+func newRuleStaleUp(tb difftest.Fataler) (*ruleStaleUp, func()) {
+	dc, stop := ruleNewController(tb, upIn{})
+	return &ruleStaleUp{dc, difftest.DisruptionField(dc, "stalePodDisruptionTimeout").Interface().(time.Duration)}, stop
 }
 
-func (u *rdPDBStaleUp) stale(pod *v1.Pod, now time.Time, timeout time.Duration) (bool, time.Duration) {
+func (u *ruleStaleUp) stale(pod *v1.Pod, now time.Time, timeout time.Duration) (bool, time.Duration) {
 	difftest.DisruptionField(u.dc, "clock").Set(reflect.ValueOf(clocktesting.NewFakeClock(now)))
 	if timeout <= 0 {
 		timeout = u.defaultTimeout
 	}
 	difftest.DisruptionField(u.dc, "stalePodDisruptionTimeout").Set(reflect.ValueOf(timeout))
-	return rdPDBStale(u.dc, pod)
+	return ruleStale(u.dc, pod)
 }
 
-type rdPDBStaleOut struct {
+type ruleStaleOut struct {
 	Stale bool   `json:"stale"`
 	After string `json:"after"`
 }
@@ -560,11 +560,11 @@ type rdPDBStaleOut struct {
 // Duration. The pod goes through JSON as the API server would store it.
 // Then every vector is replayed through the same function.
 func TestPDBStaleDisruptionTargetDifferential(t *testing.T) {
-	up, stop := rdNewPDBStaleUp(t)
+	up, stop := newRuleStaleUp(t)
 	defer stop()
 	counts := map[string]int{}
 	rapid.Check(t, func(t *rapid.T) {
-		now := pdbNow
+		now := syncNow
 		if rapid.IntRange(0, 3).Draw(t, "fractionalNow") == 0 {
 			now = now.Add(time.Duration(rapid.Int64Range(1, int64(time.Second)-1).Draw(t, "nowNs")))
 		}
@@ -577,7 +577,7 @@ func TestPDBStaleDisruptionTargetDifferential(t *testing.T) {
 		}
 		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "default", UID: "p-uid"}}
 		if rapid.IntRange(0, 5).Draw(t, "deleting") == 0 {
-			d := metav1.NewTime(pdbNow.Add(-time.Second))
+			d := metav1.NewTime(syncNow.Add(-time.Second))
 			pod.DeletionTimestamp = &d
 		}
 		pod.Status.Phase = rapid.SampledFrom([]v1.PodPhase{v1.PodRunning, v1.PodRunning, v1.PodPending, v1.PodSucceeded, v1.PodFailed, v1.PodUnknown, ""}).Draw(t, "phase")
@@ -613,7 +613,7 @@ func TestPDBStaleDisruptionTargetDifferential(t *testing.T) {
 			t.Fatal(err)
 		}
 		ws, wa := up.stale(stored, now, timeout)
-		var got rdPDBStaleOut
+		var got ruleStaleOut
 		var o any
 		if opts != (pdb.Options{}) {
 			o = opts
@@ -659,7 +659,7 @@ func TestPDBStaleDisruptionTargetDifferential(t *testing.T) {
 			t.Fatalf("%q: %v", v.Name, err)
 		}
 		s, a := up.stale(pod, in.Now, opts.StalePodDisruptionTimeout)
-		want := difftest.JSON(t, rdPDBStaleOut{s, a.String()})
+		want := difftest.JSON(t, ruleStaleOut{s, a.String()})
 		if !difftest.SameJSON(v.Want, want) {
 			t.Errorf("%q: want %s, upstream %s", v.Name, v.Want, want)
 		}
@@ -671,12 +671,12 @@ func TestPDBStaleDisruptionTargetDifferential(t *testing.T) {
 // ---------------------------------------------------------------------
 // pdb.Validate
 
-var rdPDBKeys = []string{"app", "example.com/app", "-bad", "a/b/c", "", strings.Repeat("k", 63), strings.Repeat("k", 64), "UPPER", "a_b.c"}
+var ruleKeys = []string{"app", "example.com/app", "-bad", "a/b/c", "", strings.Repeat("k", 63), strings.Repeat("k", 64), "UPPER", "a_b.c"}
 
-var rdPDBValues = []string{"web", "", "-bad", strings.Repeat("v", 63), strings.Repeat("v", 64), "a b", "A.b_c"}
+var ruleValues = []string{"web", "", "-bad", strings.Repeat("v", 63), strings.Repeat("v", 64), "a b", "A.b_c"}
 
-// rdPDBDrawValue draws an IntOrString around the limits of validation.
-func rdPDBDrawValue(t *rapid.T, label string) upintstr.IntOrString {
+// ruleDrawValue draws an IntOrString around the limits of validation.
+func ruleDrawValue(t *rapid.T, label string) upintstr.IntOrString {
 	if rapid.Bool().Draw(t, label+"Str") {
 		return upintstr.FromString(rapid.SampledFrom([]string{"0%", "1%", "50%", "100%", "101%", "-1%", "+5%", "5", "", "%", "abc",
 			"1.5%", "05%", "0100%", "00%", " 5%", "5%%", "9223372036854775807%", "9223372036854775808%", "99999999999999999999%", "٣%"}).Draw(t, label))
@@ -684,16 +684,16 @@ func rdPDBDrawValue(t *rapid.T, label string) upintstr.IntOrString {
 	return upintstr.FromInt32(rapid.SampledFrom([]int32{0, 1, 5, -1, math.MaxInt32, math.MinInt32}).Draw(t, label))
 }
 
-// rdPDBDrawBudget draws a policy/v1 budget whose fields sit at and around
+// ruleDrawBudget draws a policy/v1 budget whose fields sit at and around
 // the limits of API validation.
-func rdPDBDrawBudget(t *rapid.T) *policyv1.PodDisruptionBudget {
+func ruleDrawBudget(t *rapid.T) *policyv1.PodDisruptionBudget {
 	b := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: "b", Namespace: "default"}}
 	if rapid.Bool().Draw(t, "min") {
-		v := rdPDBDrawValue(t, "minV")
+		v := ruleDrawValue(t, "minV")
 		b.Spec.MinAvailable = &v
 	}
 	if rapid.IntRange(0, 2).Draw(t, "max") == 0 {
-		v := rdPDBDrawValue(t, "maxV")
+		v := ruleDrawValue(t, "maxV")
 		b.Spec.MaxUnavailable = &v
 	}
 	switch rapid.IntRange(0, 3).Draw(t, "selector") {
@@ -706,15 +706,15 @@ func rdPDBDrawBudget(t *rapid.T) *policyv1.PodDisruptionBudget {
 			if s.MatchLabels == nil {
 				s.MatchLabels = map[string]string{}
 			}
-			s.MatchLabels[rapid.SampledFrom(rdPDBKeys).Draw(t, "lk"+strconv.Itoa(i))] = rapid.SampledFrom(rdPDBValues).Draw(t, "lv")
+			s.MatchLabels[rapid.SampledFrom(ruleKeys).Draw(t, "lk"+strconv.Itoa(i))] = rapid.SampledFrom(ruleValues).Draw(t, "lv")
 		}
 		for range rapid.IntRange(0, 2).Draw(t, "exprs") {
 			r := metav1.LabelSelectorRequirement{
-				Key:      rapid.SampledFrom(rdPDBKeys).Draw(t, "ek"),
+				Key:      rapid.SampledFrom(ruleKeys).Draw(t, "ek"),
 				Operator: metav1.LabelSelectorOperator(rapid.SampledFrom([]string{"In", "NotIn", "Exists", "DoesNotExist", "in", "Gt", ""}).Draw(t, "op")),
 			}
 			for range rapid.IntRange(0, 2).Draw(t, "vals") {
-				r.Values = append(r.Values, rapid.SampledFrom(rdPDBValues).Draw(t, "ev"))
+				r.Values = append(r.Values, rapid.SampledFrom(ruleValues).Draw(t, "ev"))
 			}
 			s.MatchExpressions = append(s.MatchExpressions, r)
 		}
@@ -727,10 +727,10 @@ func rdPDBDrawBudget(t *rapid.T) *policyv1.PodDisruptionBudget {
 	return b
 }
 
-// rdPDBUpstreamErrors converts b (policy/v1, as a client sends it) to the
+// ruleUpstreamErrors converts b (policy/v1, as a client sends it) to the
 // internal type as the API server does and validates it as its strategy
 // does on create.
-func rdPDBUpstreamErrors(t difftest.Fataler, b *policyv1.PodDisruptionBudget) utilfield.ErrorList {
+func ruleUpstreamErrors(t difftest.Fataler, b *policyv1.PodDisruptionBudget) utilfield.ErrorList {
 	var internal policy.PodDisruptionBudget
 	in := b.DeepCopy()
 	legacyscheme.Scheme.Default(in)
@@ -740,8 +740,8 @@ func rdPDBUpstreamErrors(t difftest.Fataler, b *policyv1.PodDisruptionBudget) ut
 	return policyvalidation.ValidatePodDisruptionBudget(&internal, policyvalidation.PodDisruptionBudgetValidationOptions{})
 }
 
-// rdPaths returns the field paths of errs.
-func rdPaths(errs utilfield.ErrorList) []string {
+// rulePaths returns the field paths of errs.
+func rulePaths(errs utilfield.ErrorList) []string {
 	paths := make([]string, len(errs))
 	for i, e := range errs {
 		paths[i] = e.Field
@@ -763,8 +763,8 @@ func TestPDBValidationParity(t *testing.T) {
 	counts := map[string]int{}
 	none := func(error) string { return "" }
 	rapid.Check(t, func(t *rapid.T) {
-		b := rdPDBDrawBudget(t)
-		uerrs := rdPDBUpstreamErrors(t, b)
+		b := ruleDrawBudget(t)
+		uerrs := ruleUpstreamErrors(t, b)
 		var got struct {
 			Valid bool `json:"valid"`
 		}
@@ -772,7 +772,7 @@ func TestPDBValidationParity(t *testing.T) {
 		if e == nil && !got.Valid {
 			t.Fatalf("kubesem answered neither valid nor an error")
 		}
-		difftest.Verdict(t, string(difftest.JSON(t, b.Spec)), rdStripBudget(e).AsFieldError(), uerrs, none, counts)
+		difftest.Verdict(t, string(difftest.JSON(t, b.Spec)), ruleStripBudget(e).AsFieldError(), uerrs, none, counts)
 	})
 	difftest.Count(t, counts)
 
@@ -784,7 +784,7 @@ func TestPDBValidationParity(t *testing.T) {
 		if err := json.Unmarshal(v.Input, &in); err != nil {
 			t.Fatalf("%q: %v", v.Name, err)
 		}
-		paths := rdPaths(rdPDBUpstreamErrors(t, in.Budget))
+		paths := rulePaths(ruleUpstreamErrors(t, in.Budget))
 		switch {
 		case v.WantError == nil:
 			if len(paths) > 0 || !difftest.SameJSON(v.Want, json.RawMessage(`{"valid":true}`)) {
@@ -804,9 +804,9 @@ func TestPDBValidationParity(t *testing.T) {
 	t.Logf("%d pdb.Validate vectors replayed through ValidatePodDisruptionBudget", n)
 }
 
-// rdStripBudget states a decision's error path in the budget's own terms
+// ruleStripBudget states a decision's error path in the budget's own terms
 // (the decision reports it under "budget.").
-func rdStripBudget(e *difftest.InputError) *difftest.InputError {
+func ruleStripBudget(e *difftest.InputError) *difftest.InputError {
 	if e == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package upstream_test
+package pdb_test
 
 import (
 	"context"
@@ -51,10 +51,10 @@ import (
 // the scale subresource, and a scale client that answers for the objects
 // that exist.
 
-var pdbNow = time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
+var syncNow = time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
 
-// pdbUpIn is the world of one sync in upstream's types.
-type pdbUpIn struct {
+// upIn is the world of one sync in upstream's types.
+type upIn struct {
 	budget *policyv1.PodDisruptionBudget
 	pods   []*v1.Pod
 	rcs    []*v1.ReplicationController
@@ -63,16 +63,16 @@ type pdbUpIn struct {
 	sss    []*appsv1.StatefulSet
 	// scales are objects of other kinds, reached through the scale
 	// subresource.
-	scales []pdbUpScale
+	scales []upScale
 	now    time.Time
 	// staleTimeout overrides the stale DisruptionTarget timeout (the
 	// constructor's test knob); 0 keeps upstream's default.
 	staleTimeout time.Duration
 }
 
-// pdbUpScale is an object of a kind the disruption controller reaches only
+// upScale is an object of a kind the disruption controller reaches only
 // through the scale subresource; replicas nil means its resource has none.
-type pdbUpScale struct {
+type upScale struct {
 	gvk       schema.GroupVersionKind
 	namespace string
 	name      string
@@ -80,18 +80,18 @@ type pdbUpScale struct {
 	replicas  *int32
 }
 
-type pdbUpEvent struct {
+type upEvent struct {
 	object                     runtime.Object
 	eventtype, reason, message string
 }
 
-// pdbUpOut is what one upstream sync let an observer see.
-type pdbUpOut struct {
+// upOut is what one upstream sync let an observer see.
+type upOut struct {
 	// err is what sync returned.
 	err error
 	// written is the status handed to the updater; nil when none.
 	written *policyv1.PodDisruptionBudgetStatus
-	events  []pdbUpEvent
+	events  []upEvent
 	// recheck are the delays given to the recheck queue's AddAfter.
 	recheck []time.Duration
 	// staleAfter are the delays the stale-pod worker re-enqueued pods with.
@@ -106,51 +106,51 @@ type pdbUpOut struct {
 	actions []core.Action
 }
 
-type pdbRecorder struct{ events *[]pdbUpEvent }
+type recorder struct{ events *[]upEvent }
 
-func (r pdbRecorder) Event(o runtime.Object, eventtype, reason, message string) {
-	*r.events = append(*r.events, pdbUpEvent{o, eventtype, reason, message})
+func (r recorder) Event(o runtime.Object, eventtype, reason, message string) {
+	*r.events = append(*r.events, upEvent{o, eventtype, reason, message})
 }
 
-func (r pdbRecorder) Eventf(o runtime.Object, eventtype, reason, format string, args ...any) {
+func (r recorder) Eventf(o runtime.Object, eventtype, reason, format string, args ...any) {
 	r.Event(o, eventtype, reason, fmt.Sprintf(format, args...))
 }
 
-func (r pdbRecorder) AnnotatedEventf(o runtime.Object, _ map[string]string, eventtype, reason, format string, args ...any) {
+func (r recorder) AnnotatedEventf(o runtime.Object, _ map[string]string, eventtype, reason, format string, args ...any) {
 	r.Eventf(o, eventtype, reason, format, args...)
 }
 
-// pdbRecheckQueue records the recheck queue's AddAfter calls.
-type pdbRecheckQueue struct {
+// recheckQueue records the recheck queue's AddAfter calls.
+type recheckQueue struct {
 	workqueue.TypedDelayingInterface[string]
 	adds *[]time.Duration
 }
 
-func (q pdbRecheckQueue) AddAfter(_ string, d time.Duration) { *q.adds = append(*q.adds, d) }
+func (q recheckQueue) AddAfter(_ string, d time.Duration) { *q.adds = append(*q.adds, d) }
 
-// pdbStaleQueue records the stale-pod queue's AddAfter calls.
-type pdbStaleQueue struct {
+// staleQueue records the stale-pod queue's AddAfter calls.
+type staleQueue struct {
 	workqueue.TypedRateLimitingInterface[string]
 	adds *[]time.Duration
 }
 
-func (q pdbStaleQueue) AddAfter(_ string, d time.Duration) { *q.adds = append(*q.adds, d) }
+func (q staleQueue) AddAfter(_ string, d time.Duration) { *q.adds = append(*q.adds, d) }
 
-type pdbFataler interface{ Fatalf(string, ...any) }
+type fataler interface{ Fatalf(string, ...any) }
 
-var pdbBuiltinKinds = []schema.GroupVersionKind{
+var builtinKinds = []schema.GroupVersionKind{
 	{Version: "v1", Kind: "ReplicationController"},
 	{Group: "apps", Version: "v1", Kind: "ReplicaSet"},
 	{Group: "apps", Version: "v1", Kind: "Deployment"},
 	{Group: "apps", Version: "v1", Kind: "StatefulSet"},
 }
 
-// pdbUpScaleWorld returns the REST mapper, discovery and scale client of
+// upScaleWorld returns the REST mapper, discovery and scale client of
 // the world in: every built-in kind and every custom kind of in.scales is
 // mapped; built-ins and custom kinds given replicas serve autoscaling/v1
 // Scale; a scale Get answers for an existing object of that resource, name
 // and namespace, else NotFound.
-func pdbUpScaleWorld(in pdbUpIn) (apimeta.RESTMapper, *discoveryfake.FakeDiscovery, *scalefake.FakeScaleClient) {
+func upScaleWorld(in upIn) (apimeta.RESTMapper, *discoveryfake.FakeDiscovery, *scalefake.FakeScaleClient) {
 	mapper := apimeta.NewDefaultRESTMapper(nil)
 	scalable := map[schema.GroupVersionResource]bool{}
 	var gvks []schema.GroupVersionKind
@@ -162,7 +162,7 @@ func pdbUpScaleWorld(in pdbUpIn) (apimeta.RESTMapper, *discoveryfake.FakeDiscove
 		res, _ := apimeta.UnsafeGuessKindToResource(gvk)
 		scalable[res] = scalable[res] || scale
 	}
-	for _, k := range pdbBuiltinKinds {
+	for _, k := range builtinKinds {
 		add(k, true)
 	}
 	for _, s := range in.scales {
@@ -195,16 +195,16 @@ func pdbUpScaleWorld(in pdbUpIn) (apimeta.RESTMapper, *discoveryfake.FakeDiscove
 		return res.Group + "/" + res.Resource + "/" + ns + "/" + name
 	}
 	for _, o := range in.rcs {
-		objects[key(pdbBuiltinKinds[0], o.Namespace, o.Name)] = object{o.UID, o.Spec.Replicas}
+		objects[key(builtinKinds[0], o.Namespace, o.Name)] = object{o.UID, o.Spec.Replicas}
 	}
 	for _, o := range in.rss {
-		objects[key(pdbBuiltinKinds[1], o.Namespace, o.Name)] = object{o.UID, o.Spec.Replicas}
+		objects[key(builtinKinds[1], o.Namespace, o.Name)] = object{o.UID, o.Spec.Replicas}
 	}
 	for _, o := range in.deps {
-		objects[key(pdbBuiltinKinds[2], o.Namespace, o.Name)] = object{o.UID, o.Spec.Replicas}
+		objects[key(builtinKinds[2], o.Namespace, o.Name)] = object{o.UID, o.Spec.Replicas}
 	}
 	for _, o := range in.sss {
-		objects[key(pdbBuiltinKinds[3], o.Namespace, o.Name)] = object{o.UID, o.Spec.Replicas}
+		objects[key(builtinKinds[3], o.Namespace, o.Name)] = object{o.UID, o.Spec.Replicas}
 	}
 	for _, s := range in.scales {
 		if s.replicas != nil {
@@ -225,12 +225,12 @@ func pdbUpScaleWorld(in pdbUpIn) (apimeta.RESTMapper, *discoveryfake.FakeDiscove
 	return mapper, disc, sc
 }
 
-// pdbUpRun runs one sync of in.budget by the v1.36.3 disruption controller
+// upRun runs one sync of in.budget by the v1.36.3 disruption controller
 // at in.now, then its stale-pod worker on every pod of the budget's
 // namespace (as the pod informer's handlers would enqueue them).
-func pdbUpRun(tb pdbFataler, in pdbUpIn) pdbUpOut {
+func upRun(tb fataler, in upIn) upOut {
 	ctx := klog.NewContext(context.Background(), logr.Discard())
-	var out pdbUpOut
+	var out upOut
 	client := fake.NewClientset()
 	client.PrependReactor("update", "pods", func(a core.Action) (bool, runtime.Object, error) {
 		u := a.(core.UpdateAction)
@@ -245,7 +245,7 @@ func pdbUpRun(tb pdbFataler, in pdbUpIn) pdbUpOut {
 		return true, a.(core.UpdateAction).GetObject(), nil
 	})
 	inf := informers.NewSharedInformerFactory(client, 0)
-	mapper, disc, scales := pdbUpScaleWorld(in)
+	mapper, disc, scales := upScaleWorld(in)
 	dc := disruption.NewDisruptionController(ctx,
 		inf.Core().V1().Pods(), inf.Policy().V1().PodDisruptionBudgets(), inf.Core().V1().ReplicationControllers(),
 		inf.Apps().V1().ReplicaSets(), inf.Apps().V1().Deployments(), inf.Apps().V1().StatefulSets(),
@@ -254,7 +254,7 @@ func pdbUpRun(tb pdbFataler, in pdbUpIn) pdbUpOut {
 	if in.staleTimeout > 0 {
 		difftest.DisruptionField(dc, "stalePodDisruptionTimeout").Set(reflect.ValueOf(in.staleTimeout))
 	}
-	difftest.DisruptionField(dc, "recorder").Set(reflect.ValueOf(record.EventRecorder(pdbRecorder{&out.events})))
+	difftest.DisruptionField(dc, "recorder").Set(reflect.ValueOf(record.EventRecorder(recorder{&out.events})))
 	f := difftest.DisruptionField(dc, "getUpdater")
 	upd := reflect.MakeFunc(f.Type().Out(0), func(args []reflect.Value) []reflect.Value {
 		if out.written != nil {
@@ -271,10 +271,10 @@ func pdbUpRun(tb pdbFataler, in pdbUpIn) pdbUpOut {
 	f.Set(reflect.MakeFunc(f.Type(), func([]reflect.Value) []reflect.Value { return []reflect.Value{upd} }))
 	recheck := difftest.DisruptionField(dc, "recheckQueue")
 	rq := recheck.Interface().(workqueue.TypedDelayingInterface[string])
-	recheck.Set(reflect.ValueOf(pdbRecheckQueue{rq, &out.recheck}))
+	recheck.Set(reflect.ValueOf(recheckQueue{rq, &out.recheck}))
 	stale := difftest.DisruptionField(dc, "stalePodDisruptionQueue")
 	sq := stale.Interface().(workqueue.TypedRateLimitingInterface[string])
-	stale.Set(reflect.ValueOf(pdbStaleQueue{sq, &out.staleAfter}))
+	stale.Set(reflect.ValueOf(staleQueue{sq, &out.staleAfter}))
 	defer difftest.Stop(dc)
 
 	add := func(store interface{ Add(any) error }, obj any) {
@@ -313,14 +313,14 @@ func pdbUpRun(tb pdbFataler, in pdbUpIn) pdbUpOut {
 	return out
 }
 
-// pdbPlanOf states what upstream did as a pdb.Plan, by this mapping:
+// planOf states what upstream did as a pdb.Plan, by this mapping:
 //
 //   - outcome: SyncFailed when upstream wrote a status whose
 //     DisruptionAllowed condition has reason SyncFailed (only failSafe writes
 //     that reason), else Synced;
 //   - updateStatus: whether the updater was called; status: the status it
 //     was handed, else old (the budget's status, untouched); disruptedPods
-//     entries moved back by shift (see pdbShift); conditions without
+//     entries moved back by shift (see shift); conditions without
 //     observedGeneration (not modelled); a lastTransitionTime inside the
 //     run's wall-clock window (apimachinery's SetStatusCondition stamps
 //     time.Now, not the controller's clock) is the sync's now;
@@ -334,7 +334,7 @@ func pdbUpRun(tb pdbFataler, in pdbUpIn) pdbUpOut {
 //     StaleDisruptionTarget;
 //   - resetDisruptionTarget: the pods whose status the stale-pod worker
 //     wrote, by name.
-func pdbPlanOf(out pdbUpOut, old pdb.Status, now time.Time, shift time.Duration) (pdb.Plan, error) {
+func planOf(out upOut, old pdb.Status, now time.Time, shift time.Duration) (pdb.Plan, error) {
 	p := pdb.Plan{Outcome: pdb.ReasonSynced, Status: old}
 	if out.err != nil {
 		return p, fmt.Errorf("upstream sync error: %v", out.err)
@@ -409,22 +409,22 @@ func pdbPlanOf(out pdbUpOut, old pdb.Status, now time.Time, shift time.Duration)
 	return p, nil
 }
 
-// pdbShift is how far disruptedPods entries move so that upstream, whose
+// shift is how far disruptedPods entries move so that upstream, whose
 // DeletionTimeout is a constant, decides as it would with timeout d: an
 // entry at t expires at t+d, which is (t+shift)+DeletionTimeout. 0 when d
 // is 0 (upstream's default).
-func pdbShift(d time.Duration) time.Duration {
+func shift(d time.Duration) time.Duration {
 	if d <= 0 {
 		return 0
 	}
 	return d - disruption.DeletionTimeout
 }
 
-// pdbDivergentMessage reports whether a sync failure's message is one that
+// divergentMessage reports whether a sync failure's message is one that
 // kubesem states differently on purpose (pdb doc, Divergences): upstream
 // names the failing resource through its REST mapper ("no matches for
 // kind", "<resource>.<group> does not implement the scale subresource"),
 // which kubesem, given controllers and not resources, cannot know.
-func pdbDivergentMessage(msg string) bool {
+func divergentMessage(msg string) bool {
 	return strings.Contains(msg, "no matches for kind") || strings.Contains(msg, "does not implement the scale subresource")
 }

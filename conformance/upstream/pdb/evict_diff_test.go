@@ -1,4 +1,4 @@
-package upstream_test
+package pdb_test
 
 import (
 	"context"
@@ -28,22 +28,22 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-//go:linkname evNewStorage k8s.io/kubernetes/pkg/registry/core/pod/storage.newEvictionStorage
-func evNewStorage(store rest.StandardStorage, c policyclient.PodDisruptionBudgetsGetter) *podstorage.EvictionREST
+//go:linkname newEvictionStorage k8s.io/kubernetes/pkg/registry/core/pod/storage.newEvictionStorage
+func newEvictionStorage(store rest.StandardStorage, c policyclient.PodDisruptionBudgetsGetter) *podstorage.EvictionREST
 
-// evStore is the pod storage the eviction subresource reads, updates (the
+// evictionStore is the pod storage the eviction subresource reads, updates (the
 // DisruptionTarget condition) and deletes through; one pod, no conflicts.
-type evStore struct {
+type evictionStore struct {
 	rest.StandardStorage
 	pod     *api.Pod
 	deleted bool
 }
 
-func (s *evStore) Get(context.Context, string, *metav1.GetOptions) (runtime.Object, error) {
+func (s *evictionStore) Get(context.Context, string, *metav1.GetOptions) (runtime.Object, error) {
 	return s.pod.DeepCopy(), nil
 }
 
-func (s *evStore) Update(ctx context.Context, _ string, info rest.UpdatedObjectInfo, _ rest.ValidateObjectFunc, _ rest.ValidateObjectUpdateFunc, _ bool, _ *metav1.UpdateOptions) (runtime.Object, bool, error) {
+func (s *evictionStore) Update(ctx context.Context, _ string, info rest.UpdatedObjectInfo, _ rest.ValidateObjectFunc, _ rest.ValidateObjectUpdateFunc, _ bool, _ *metav1.UpdateOptions) (runtime.Object, bool, error) {
 	obj, err := info.UpdatedObject(ctx, s.pod.DeepCopy())
 	if err != nil {
 		return nil, false, err
@@ -52,7 +52,7 @@ func (s *evStore) Update(ctx context.Context, _ string, info rest.UpdatedObjectI
 	return obj, false, nil
 }
 
-func (s *evStore) Delete(context.Context, string, rest.ValidateObjectFunc, *metav1.DeleteOptions) (runtime.Object, bool, error) {
+func (s *evictionStore) Delete(context.Context, string, rest.ValidateObjectFunc, *metav1.DeleteOptions) (runtime.Object, bool, error) {
 	s.deleted = true
 	return s.pod, true, nil
 }
@@ -142,8 +142,8 @@ func checkEvictDifferential(t *rapid.T) {
 	dry := rapid.Bool().Draw(t, "dryRun")
 
 	client := fake.NewClientset(ups...)
-	store := &evStore{pod: up}
-	r := evNewStorage(store, client.PolicyV1())
+	store := &evictionStore{pod: up}
+	r := newEvictionStorage(store, client.PolicyV1())
 	opts := &metav1.CreateOptions{}
 	if dry {
 		opts.DryRun = []string{metav1.DryRunAll}

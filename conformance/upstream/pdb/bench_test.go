@@ -1,4 +1,4 @@
-package upstream_test
+package pdb_test
 
 import (
 	"context"
@@ -33,9 +33,9 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// pdbBenchCluster is 10,000 pods of four ReplicaSets, every tenth not
+// benchCluster is 10,000 pods of four ReplicaSets, every tenth not
 // Ready, under a maxUnavailable 10% budget, in both models.
-func pdbBenchCluster() (*policyv1.PodDisruptionBudget, []*v1.Pod, []*appsv1.ReplicaSet, *pdb.PodDisruptionBudget, []*podstatus.Pod, []pdb.Controller) {
+func benchCluster() (*policyv1.PodDisruptionBudget, []*v1.Pod, []*appsv1.ReplicaSet, *pdb.PodDisruptionBudget, []*podstatus.Pod, []pdb.Controller) {
 	const n = 10000
 	sel := map[string]string{"app": "web"}
 	mu := upintstr.FromString("10%")
@@ -76,7 +76,7 @@ func pdbBenchCluster() (*policyv1.PodDisruptionBudget, []*v1.Pod, []*appsv1.Repl
 // BenchmarkPDBSync10000Pods: one sync of a budget over 10,000 pods,
 // upstream's disruption controller (listers already filled) vs pdb.Step.
 func BenchmarkPDBSync10000Pods(b *testing.B) {
-	up, ups, urs, kb, kps, kcs := pdbBenchCluster()
+	up, ups, urs, kb, kps, kcs := benchCluster()
 	b.Run("upstream", func(b *testing.B) {
 		ctx := context.Background()
 		client := fake.NewClientset()
@@ -85,7 +85,7 @@ func BenchmarkPDBSync10000Pods(b *testing.B) {
 			inf.Core().V1().Pods(), inf.Policy().V1().PodDisruptionBudgets(), inf.Core().V1().ReplicationControllers(),
 			inf.Apps().V1().ReplicaSets(), inf.Apps().V1().Deployments(), inf.Apps().V1().StatefulSets(),
 			client, testrestmapper.TestOnlyStaticRESTMapper(runtime.NewScheme()), &scalefake.FakeScaleClient{},
-			&discoveryfake.FakeDiscovery{Fake: &core.Fake{}}, clocktesting.NewFakeClock(pdbNow), 2*time.Minute)
+			&discoveryfake.FakeDiscovery{Fake: &core.Fake{}}, clocktesting.NewFakeClock(syncNow), 2*time.Minute)
 		defer difftest.Stop(dc)
 		difftest.DisruptionField(dc, "recorder").Set(reflect.ValueOf(record.EventRecorder(&record.FakeRecorder{})))
 		f := difftest.DisruptionField(dc, "getUpdater")
@@ -111,7 +111,7 @@ func BenchmarkPDBSync10000Pods(b *testing.B) {
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if _, err := pdb.Step(kb, kps, kcs, pdbNow, pdb.Options{}); err != nil {
+			if _, err := pdb.Step(kb, kps, kcs, syncNow, pdb.Options{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -132,7 +132,7 @@ func BenchmarkPDBEvict(b *testing.B) {
 		client := fake.NewClientset(mk())
 		pod := &api.Pod{ObjectMeta: metav1.ObjectMeta{Name: "victim", Namespace: "default", Labels: sel, ResourceVersion: "1"},
 			Status: api.PodStatus{Phase: api.PodRunning, Conditions: []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue}}}}
-		r := evNewStorage(&evStore{pod: pod}, client.PolicyV1())
+		r := newEvictionStorage(&evictionStore{pod: pod}, client.PolicyV1())
 		ctx := requestContext("default")
 		b.ReportAllocs()
 		b.ResetTimer()
@@ -155,7 +155,7 @@ func BenchmarkPDBEvict(b *testing.B) {
 		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue}}
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if _, err := pdb.Evict(p, budgets, pdb.Request{}, pdbNow); err != nil {
+			if _, err := pdb.Evict(p, budgets, pdb.Request{}, syncNow); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -1,4 +1,4 @@
-package upstream_test
+package pdb_test
 
 import (
 	"bytes"
@@ -23,9 +23,9 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// pdbCase is one random budget with its pods and ReplicaSets, in both
+// syncCase is one random budget with its pods and ReplicaSets, in both
 // models.
-type pdbCase struct {
+type syncCase struct {
 	upPDB   *policyv1.PodDisruptionBudget
 	upPods  []*v1.Pod
 	upRS    []*appsv1.ReplicaSet
@@ -40,10 +40,10 @@ type pdbCase struct {
 	opts    pdb.Options
 }
 
-// pdbDrawAround returns a time near deadline-timeout as seen from now: one
+// drawAround returns a time near deadline-timeout as seen from now: one
 // state in two exactly at the expiry or a nanosecond either side of it,
 // else up to five minutes either side, in whole seconds or with nanoseconds.
-func pdbDrawAround(t *rapid.T, label string, now time.Time, timeout time.Duration) time.Time {
+func drawAround(t *rapid.T, label string, now time.Time, timeout time.Duration) time.Time {
 	expiry := now.Add(-timeout)
 	switch rapid.IntRange(0, 5).Draw(t, label+"Kind") {
 	case 0:
@@ -58,7 +58,7 @@ func pdbDrawAround(t *rapid.T, label string, now time.Time, timeout time.Duratio
 	return expiry.Add(time.Duration(rapid.IntRange(-300, 300).Draw(t, label+"S")) * time.Second)
 }
 
-func pdbDrawValue(t *rapid.T, label string) (*upintstr.IntOrString, *intstr.Value) {
+func drawValue(t *rapid.T, label string) (*upintstr.IntOrString, *intstr.Value) {
 	if rapid.Bool().Draw(t, label+"pct") {
 		p := rapid.IntRange(0, 100).Draw(t, label+"p")
 		u := upintstr.FromString(strconv.Itoa(p) + "%")
@@ -69,15 +69,15 @@ func pdbDrawValue(t *rapid.T, label string) (*upintstr.IntOrString, *intstr.Valu
 	return &u, difftest.Ptr(intstr.Int(int32(n)))
 }
 
-func pdbDrawCase(t *rapid.T, maxPods int) pdbCase {
-	var c pdbCase
+func drawSyncCase(t *rapid.T, maxPods int) syncCase {
+	var c syncCase
 	ns := "default"
-	c.now = pdbNow
+	c.now = syncNow
 	if rapid.Bool().Draw(t, "fractionalNow") {
-		c.now = pdbNow.Add(time.Duration(rapid.Int64Range(1, int64(time.Second)-1).Draw(t, "nowNs")))
+		c.now = syncNow.Add(time.Duration(rapid.Int64Range(1, int64(time.Second)-1).Draw(t, "nowNs")))
 	}
 	// Options: the deletion timeout is replayed upstream by moving the
-	// disruptedPods entries (pdbShift); the stale timeout is the
+	// disruptedPods entries (shift); the stale timeout is the
 	// controller's own knob.
 	if rapid.IntRange(0, 4).Draw(t, "deletionTimeoutOpt") == 0 {
 		c.opts.DeletionTimeout = time.Duration(rapid.IntRange(1, 600).Draw(t, "deletionTimeoutS")) * time.Second
@@ -99,9 +99,9 @@ func pdbDrawCase(t *rapid.T, maxPods int) pdbCase {
 	c.pdb.Spec.Selector = meta.SelectorFromSet(sel)
 	switch rapid.IntRange(0, 2).Draw(t, "field") {
 	case 0:
-		c.upPDB.Spec.MinAvailable, c.pdb.Spec.MinAvailable = pdbDrawValue(t, "min")
+		c.upPDB.Spec.MinAvailable, c.pdb.Spec.MinAvailable = drawValue(t, "min")
 	case 1:
-		c.upPDB.Spec.MaxUnavailable, c.pdb.Spec.MaxUnavailable = pdbDrawValue(t, "max")
+		c.upPDB.Spec.MaxUnavailable, c.pdb.Spec.MaxUnavailable = drawValue(t, "max")
 	}
 	// Old status.
 	st := policyv1.PodDisruptionBudgetStatus{
@@ -118,7 +118,7 @@ func pdbDrawCase(t *rapid.T, maxPods int) pdbCase {
 		if k == 1 {
 			status = metav1.ConditionTrue
 		}
-		ltt := pdbNow.Add(-time.Hour)
+		ltt := syncNow.Add(-time.Hour)
 		st.Conditions = []metav1.Condition{{Type: policyv1.DisruptionAllowedCondition, Status: status, Reason: reason, LastTransitionTime: metav1.NewTime(ltt)}}
 		kst.Conditions = meta.Conditions{{Type: pdb.DisruptionAllowed, Status: meta.ConditionStatus(status), Reason: reason, LastTransitionTime: ltt}}
 	}
@@ -193,13 +193,13 @@ func pdbDrawCase(t *rapid.T, maxPods int) pdbCase {
 			kp.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionStatus(s)}}
 		}
 		if rapid.IntRange(0, 6).Draw(t, "deleting") == 0 {
-			d := pdbNow.Add(-time.Second)
+			d := syncNow.Add(-time.Second)
 			up.DeletionTimestamp = &metav1.Time{Time: d}
 			kp.DeletionTimestamp = &d
 		}
 		if rapid.IntRange(0, 3).Draw(t, "disruptionTarget") == 0 {
 			// A DisruptionTarget condition, often at the stale expiry.
-			ltt := pdbDrawAround(t, "stale", c.now, staleTimeout)
+			ltt := drawAround(t, "stale", c.now, staleTimeout)
 			status := rapid.SampledFrom([]v1.ConditionStatus{v1.ConditionTrue, v1.ConditionTrue, v1.ConditionFalse}).Draw(t, "targetStatus")
 			reason := rapid.SampledFrom([]string{v1.PodReasonTerminationByKubelet, "EvictionByEvictionAPI", "DeletionByPodGC", "PreemptionByScheduler"}).Draw(t, "targetReason")
 			up.Status.Conditions = append(up.Status.Conditions, v1.PodCondition{Type: v1.DisruptionTarget, Status: status, Reason: reason, LastTransitionTime: metav1.NewTime(ltt)})
@@ -207,7 +207,7 @@ func pdbDrawCase(t *rapid.T, maxPods int) pdbCase {
 		}
 		if rapid.IntRange(0, 3).Draw(t, "disrupted") == 0 {
 			// A disruptedPods entry, often at the deletion timeout's expiry.
-			at := pdbDrawAround(t, "disrupted", c.now, deletionTimeout)
+			at := drawAround(t, "disrupted", c.now, deletionTimeout)
 			disrupted[name] = metav1.NewTime(at)
 			kdis[name] = at
 		}
@@ -215,8 +215,8 @@ func pdbDrawCase(t *rapid.T, maxPods int) pdbCase {
 		c.pods = append(c.pods, kp)
 	}
 	if rapid.IntRange(0, 4).Draw(t, "ghost") == 0 {
-		disrupted["ghost"] = metav1.NewTime(pdbNow.Add(-time.Second))
-		kdis["ghost"] = pdbNow.Add(-time.Second)
+		disrupted["ghost"] = metav1.NewTime(syncNow.Add(-time.Second))
+		kdis["ghost"] = syncNow.Add(-time.Second)
 	}
 	if len(disrupted) > 0 || rapid.Bool().Draw(t, "emptyMap") {
 		st.DisruptedPods = disrupted
@@ -229,16 +229,16 @@ func pdbDrawCase(t *rapid.T, maxPods int) pdbCase {
 	return c
 }
 
-func checkPDBSyncDifferential(t *rapid.T, maxPods int) {
-	c := pdbDrawCase(t, maxPods)
-	shift := pdbShift(c.opts.DeletionTimeout)
-	in := pdbUpIn{budget: c.upPDB.DeepCopy(), pods: c.upPods, rcs: []*v1.ReplicationController{c.upRC}, rss: c.upRS,
+func checkSyncDifferential(t *rapid.T, maxPods int) {
+	c := drawSyncCase(t, maxPods)
+	shift := shift(c.opts.DeletionTimeout)
+	in := upIn{budget: c.upPDB.DeepCopy(), pods: c.upPods, rcs: []*v1.ReplicationController{c.upRC}, rss: c.upRS,
 		deps: c.upDeps, sss: []*appsv1.StatefulSet{c.upSS}, now: c.now, staleTimeout: c.opts.StalePodDisruptionTimeout}
 	for name, at := range in.budget.Status.DisruptedPods {
 		in.budget.Status.DisruptedPods[name] = metav1.NewTime(at.Add(shift))
 	}
-	up := pdbUpRun(t, in)
-	want, err := pdbPlanOf(up, c.pdb.Status, c.now, shift)
+	up := upRun(t, in)
+	want, err := planOf(up, c.pdb.Status, c.now, shift)
 	if err != nil {
 		t.Fatalf("upstream: %v", err)
 	}
@@ -246,11 +246,11 @@ func checkPDBSyncDifferential(t *rapid.T, maxPods int) {
 	if err != nil {
 		t.Fatalf("kubesem error: %v", err)
 	}
-	if err := pdbCompareWrites(got, &c.pdb, c.pods, c.now, up); err != nil {
+	if err := compareWrites(got, &c.pdb, c.pods, c.now, up); err != nil {
 		t.Fatalf("%v", err)
 	}
-	pdbStripDivergent(&want)
-	pdbStripDivergent(&got)
+	stripDivergent(&want)
+	stripDivergent(&got)
 	wj, err := json.Marshal(want)
 	if err != nil {
 		t.Fatal(err)
@@ -266,7 +266,7 @@ func checkPDBSyncDifferential(t *rapid.T, maxPods int) {
 
 // TestPDBSyncDifferential: one disruption controller sync (and its stale-pod
 // worker on the budget's namespace), kubesem's Step against v1.36.3 on fakes
-// (pdbUpRun), whole Plans compared (pdbPlanOf): outcome, status, the status
+// (upRun), whole Plans compared (planOf): outcome, status, the status
 // write, events, requeues, stale DisruptionTarget resets. Random budgets
 // (int and percent, both fields), up to 40 pods (one state in twenty: up to
 // 1,000), some in another namespace, in every phase; a Deployment and up to
@@ -276,7 +276,7 @@ func checkPDBSyncDifferential(t *rapid.T, maxPods int) {
 // stale timeout) exactly, a nanosecond either side, or around it; now with
 // and without nanoseconds; the deletion and stale timeout options. The
 // Plan's Writes are compared with the requests upstream sent
-// (pdbCompareWrites).
+// (compareWrites).
 func TestPDBSyncDifferential(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) { checkPDBSyncDifferential(t, 1000) })
+	rapid.Check(t, func(t *rapid.T) { checkSyncDifferential(t, 1000) })
 }

@@ -1,4 +1,4 @@
-package upstream_test
+package pdb_test
 
 import (
 	"bytes"
@@ -22,8 +22,8 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// pdbVecFile is a vector as testdata/pdb writes it, in its key order.
-type pdbVecFile struct {
+// vecFile is a vector as testdata/pdb writes it, in its key order.
+type vecFile struct {
 	Decision  string          `json:"decision"`
 	Name      string          `json:"name"`
 	Source    string          `json:"source"`
@@ -33,20 +33,20 @@ type pdbVecFile struct {
 	WantError json.RawMessage `json:"wantError,omitempty"`
 }
 
-// pdbStepVecIn is the input of a pdb.Step vector.
-type pdbStepVecIn struct {
+// stepVecIn is the input of a pdb.Step vector.
+type stepVecIn struct {
 	Budget      pdb.PodDisruptionBudget `json:"budget"`
 	Pods        []*podstatus.Pod        `json:"pods"`
 	Controllers []pdb.Controller        `json:"controllers"`
 	Now         time.Time               `json:"now"`
 }
 
-// pdbVecUpIn converts a Step vector's input to upstream's world: the budget
+// vecUpIn converts a Step vector's input to upstream's world: the budget
 // and pods through the k8s adapter, each controller as the object of its
 // kind in the budget's namespace (ReplicationController, ReplicaSet with its
 // owner, Deployment, StatefulSet), any other kind as an object behind the
 // scale subresource. Disrupted-pod entries move by shift.
-func pdbVecUpIn(in pdbStepVecIn, opts pdb.Options, shift time.Duration) (pdbUpIn, error) {
+func vecUpIn(in stepVecIn, opts pdb.Options, shift time.Duration) (upIn, error) {
 	b := in.Budget
 	b.Status.DisruptedPods = nil
 	if len(in.Budget.Status.DisruptedPods) > 0 || in.Budget.Status.DisruptedPods != nil {
@@ -57,13 +57,13 @@ func pdbVecUpIn(in pdbStepVecIn, opts pdb.Options, shift time.Duration) (pdbUpIn
 	}
 	ub, err := k8s.ToPodDisruptionBudget(&b)
 	if err != nil {
-		return pdbUpIn{}, err
+		return upIn{}, err
 	}
-	up := pdbUpIn{budget: ub, now: in.Now, staleTimeout: opts.StalePodDisruptionTimeout}
+	up := upIn{budget: ub, now: in.Now, staleTimeout: opts.StalePodDisruptionTimeout}
 	for _, p := range in.Pods {
 		u, err := k8s.ToPod(p)
 		if err != nil {
-			return pdbUpIn{}, err
+			return upIn{}, err
 		}
 		up.pods = append(up.pods, u)
 	}
@@ -71,7 +71,7 @@ func pdbVecUpIn(in pdbStepVecIn, opts pdb.Options, shift time.Duration) (pdbUpIn
 	for _, c := range in.Controllers {
 		gv, err := schema.ParseGroupVersion(c.APIVersion)
 		if err != nil {
-			return pdbUpIn{}, err
+			return upIn{}, err
 		}
 		om := metav1.ObjectMeta{Name: c.Name, Namespace: ns, UID: types.UID(c.UID)}
 		if o := c.ControllerRef(); o != nil {
@@ -88,88 +88,88 @@ func pdbVecUpIn(in pdbStepVecIn, opts pdb.Options, shift time.Duration) (pdbUpIn
 		case gv.Group == "" && c.Kind == "ReplicationController":
 			r, err := builtin()
 			if err != nil {
-				return pdbUpIn{}, err
+				return upIn{}, err
 			}
 			up.rcs = append(up.rcs, &v1.ReplicationController{ObjectMeta: om, Spec: v1.ReplicationControllerSpec{Replicas: r}})
 		case gv.Group == "apps" && c.Kind == "ReplicaSet":
 			r, err := builtin()
 			if err != nil {
-				return pdbUpIn{}, err
+				return upIn{}, err
 			}
 			up.rss = append(up.rss, &appsv1.ReplicaSet{ObjectMeta: om, Spec: appsv1.ReplicaSetSpec{Replicas: r}})
 		case gv.Group == "apps" && c.Kind == "Deployment":
 			r, err := builtin()
 			if err != nil {
-				return pdbUpIn{}, err
+				return upIn{}, err
 			}
 			up.deps = append(up.deps, &appsv1.Deployment{ObjectMeta: om, Spec: appsv1.DeploymentSpec{Replicas: r}})
 		case gv.Group == "apps" && c.Kind == "StatefulSet":
 			r, err := builtin()
 			if err != nil {
-				return pdbUpIn{}, err
+				return upIn{}, err
 			}
 			up.sss = append(up.sss, &appsv1.StatefulSet{ObjectMeta: om, Spec: appsv1.StatefulSetSpec{Replicas: r}})
 		default:
-			up.scales = append(up.scales, pdbUpScale{gvk: gv.WithKind(c.Kind), namespace: ns, name: c.Name, uid: types.UID(c.UID), replicas: c.Spec.Replicas})
+			up.scales = append(up.scales, upScale{gvk: gv.WithKind(c.Kind), namespace: ns, name: c.Name, uid: types.UID(c.UID), replicas: c.Spec.Replicas})
 		}
 	}
 	return up, nil
 }
 
-// pdbVecRuns is how many times each vector runs through upstream: its
+// vecRuns is how many times each vector runs through upstream: its
 // listers return objects in map order, so a vector whose answer depends on
 // that order shows it as runs that disagree.
-const pdbVecRuns = 4
+const vecRuns = 4
 
-// pdbVecUpstreamWant returns the want upstream gives a Step vector: the Plan
-// of pdbPlanOf as JSON (plan.Encode's key order), with the messages kubesem
-// states differently on purpose (pdbDivergentMessage) left out.
-func pdbVecUpstreamWant(t *testing.T, v pdbVecFile) (json.RawMessage, pdbUpOut, error) {
-	var in pdbStepVecIn
+// vecUpstreamWant returns the want upstream gives a Step vector: the Plan
+// of planOf as JSON (plan.Encode's key order), with the messages kubesem
+// states differently on purpose (divergentMessage) left out.
+func vecUpstreamWant(t *testing.T, v vecFile) (json.RawMessage, upOut, error) {
+	var in stepVecIn
 	if err := json.Unmarshal(v.Input, &in); err != nil {
-		return nil, pdbUpOut{}, err
+		return nil, upOut{}, err
 	}
 	var opts pdb.Options
 	if len(v.Options) > 0 {
 		if err := json.Unmarshal(v.Options, &opts); err != nil {
-			return nil, pdbUpOut{}, err
+			return nil, upOut{}, err
 		}
 	}
-	shift := pdbShift(opts.DeletionTimeout)
+	shift := shift(opts.DeletionTimeout)
 	var first json.RawMessage
-	var firstOut pdbUpOut
-	for run := range pdbVecRuns {
-		up, err := pdbVecUpIn(in, opts, shift)
+	var firstOut upOut
+	for run := range vecRuns {
+		up, err := vecUpIn(in, opts, shift)
 		if err != nil {
-			return nil, pdbUpOut{}, err
+			return nil, upOut{}, err
 		}
-		out := pdbUpRun(t, up)
-		p, err := pdbPlanOf(out, in.Budget.Status, in.Now, shift)
+		out := upRun(t, up)
+		p, err := planOf(out, in.Budget.Status, in.Now, shift)
 		if err != nil {
-			return nil, pdbUpOut{}, err
+			return nil, upOut{}, err
 		}
-		pdbStripDivergent(&p)
+		stripDivergent(&p)
 		got, err := json.Marshal(p)
 		if err != nil {
-			return nil, pdbUpOut{}, err
+			return nil, upOut{}, err
 		}
 		if run == 0 {
 			first, firstOut = got, out
 		} else if !bytes.Equal(got, first) {
-			return nil, pdbUpOut{}, fmt.Errorf("upstream answers differ from run to run:\n%s\n%s", first, got)
+			return nil, upOut{}, fmt.Errorf("upstream answers differ from run to run:\n%s\n%s", first, got)
 		}
 	}
 	return first, firstOut, nil
 }
 
-// pdbSameWrites checks pdb.Step's Plan.Writes for the vector against the
+// sameWrites checks pdb.Step's Plan.Writes for the vector against the
 // requests upstream sent: the budget's status update (when any) first, then
 // the stale-pod worker's pod status updates, which upstream sends in its
 // informer's order, taken by pod name; verb, resource, subresource,
 // namespace, name and uid, and each reset pod's conditions (type, status,
 // reason, message) as upstream's update carries them.
-func pdbSameWrites(v pdbVecFile, up pdbUpOut) error {
-	var in pdbStepVecIn
+func sameWrites(v vecFile, up upOut) error {
+	var in stepVecIn
 	if err := json.Unmarshal(v.Input, &in); err != nil {
 		return err
 	}
@@ -183,11 +183,11 @@ func pdbSameWrites(v pdbVecFile, up pdbUpOut) error {
 	if err != nil {
 		return err
 	}
-	return pdbCompareWrites(p, &in.Budget, in.Pods, in.Now, up)
+	return compareWrites(p, &in.Budget, in.Pods, in.Now, up)
 }
 
-// pdbCompareWrites is pdbSameWrites for a Plan of b over pods at now.
-func pdbCompareWrites(p pdb.Plan, b *pdb.PodDisruptionBudget, pods []*podstatus.Pod, now time.Time, up pdbUpOut) error {
+// compareWrites is sameWrites for a Plan of b over pods at now.
+func compareWrites(p pdb.Plan, b *pdb.PodDisruptionBudget, pods []*podstatus.Pod, now time.Time, up upOut) error {
 	ws, err := p.Writes(b, pods, now)
 	if err != nil {
 		return fmt.Errorf("Writes: %v", err)
@@ -236,33 +236,33 @@ func pdbCompareWrites(p pdb.Plan, b *pdb.PodDisruptionBudget, pods []*podstatus.
 	return nil
 }
 
-// pdbStripDivergent removes from p the sync-failure messages
-// pdbDivergentMessage names, in status.conditions and in the
+// stripDivergent removes from p the sync-failure messages
+// divergentMessage names, in status.conditions and in the
 // CalculateExpectedPodCountFailed event.
-func pdbStripDivergent(p *pdb.Plan) {
+func stripDivergent(p *pdb.Plan) {
 	p.Status.Conditions = slices.Clone(p.Status.Conditions)
 	for i := range p.Status.Conditions {
-		if pdbDivergentMessage(p.Status.Conditions[i].Message) {
+		if divergentMessage(p.Status.Conditions[i].Message) {
 			p.Status.Conditions[i].Message = ""
 		}
 	}
 	for i := range p.Events {
-		if pdbDivergentMessage(p.Events[i].Message) {
+		if divergentMessage(p.Events[i].Message) {
 			p.Events[i].Message = ""
 		}
 	}
 }
 
-// pdbVecFiles are the files holding pdb.Step vectors.
-var pdbVecFiles = []string{"step.json", "two_controllers.json"}
+// vecFiles are the files holding pdb.Step vectors.
+var vecFiles = []string{"step.json", "two_controllers.json"}
 
-func pdbReadVecs(t *testing.T, file string) []pdbVecFile {
+func readVecs(t *testing.T, file string) []vecFile {
 	t.Helper()
 	data, err := os.ReadFile(difftest.Repo("testdata", "pdb", file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var vs []pdbVecFile
+	var vs []vecFile
 	if err := json.Unmarshal(data, &vs); err != nil {
 		t.Fatal(err)
 	}
@@ -270,13 +270,13 @@ func pdbReadVecs(t *testing.T, file string) []pdbVecFile {
 }
 
 // TestPDBStepVectorsUpstream replays every pdb.Step vector through the
-// v1.36.3 disruption controller (pdbUpRun: one sync of the budget, then the
+// v1.36.3 disruption controller (upRun: one sync of the budget, then the
 // stale-pod worker on each pod of its namespace) and requires its want to be
-// exactly the Plan upstream gives (pdbPlanOf), key for key: outcome,
+// exactly the Plan upstream gives (planOf), key for key: outcome,
 // updateStatus, the whole status, events, requeue and
 // resetDisruptionTarget. The only keys a want may leave out are the
 // sync-failure messages kubesem states differently on purpose
-// (pdbDivergentMessage). Each vector also runs through pdb.Step, whose Plan
+// (divergentMessage). Each vector also runs through pdb.Step, whose Plan
 // must match the want. Vectors with wantError are budgets the API server
 // rejects; upstream never syncs them.
 //
@@ -284,19 +284,19 @@ func pdbReadVecs(t *testing.T, file string) []pdbVecFile {
 // vector's want instead (inputs, names and sources untouched).
 //
 // Every vector's pdb.Plan.Writes are compared with the requests the fake
-// clientset received (pdbSameWrites).
+// clientset received (sameWrites).
 func TestPDBStepVectorsUpstream(t *testing.T) {
 	write := os.Getenv("KUBESEM_WRITE_VECTORS") == "1"
 	n, writes := 0, 0
-	for _, file := range pdbVecFiles {
-		vs := pdbReadVecs(t, file)
+	for _, file := range vecFiles {
+		vs := readVecs(t, file)
 		changed := false
 		for i, v := range vs {
 			if v.Decision != "pdb.Step" || v.WantError != nil {
 				continue
 			}
 			n++
-			want, up, err := pdbVecUpstreamWant(t, v)
+			want, up, err := vecUpstreamWant(t, v)
 			if err != nil {
 				t.Errorf("%s %q: %v", file, v.Name, err)
 				continue
@@ -317,7 +317,7 @@ func TestPDBStepVectorsUpstream(t *testing.T) {
 			} else if ok, why := conformance.Match(v.Want, got); !ok {
 				t.Errorf("%s %q: kubesem: %s", file, v.Name, why)
 			}
-			if err := pdbSameWrites(v, up); err != nil {
+			if err := sameWrites(v, up); err != nil {
 				t.Errorf("%s %q: %v", file, v.Name, err)
 			}
 			writes++
