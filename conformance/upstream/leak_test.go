@@ -13,7 +13,6 @@ func TestHarnessesDoNotLeak(t *testing.T) {
 	difftest.CheckNoLeak(t,
 		difftest.Family{Name: "deployment", Tests: []func(*testing.T){
 			TestRolloutStepDifferential,
-			TestRolloutStatusDifferential,
 			TestRolloutStepVectorsUpstream,
 			TestAdapterRealObjectsUpstream,
 		}},

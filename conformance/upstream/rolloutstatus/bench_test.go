@@ -1,4 +1,4 @@
-package upstream_test
+package rolloutstatus_test
 
 import (
 	"context"
@@ -17,9 +17,9 @@ import (
 	"github.com/kubesem/kubesem/rolloutstatus"
 )
 
-// rsBenchState is a rollout in progress: 10 replicas, an old ReplicaSet
+// benchState is a rollout in progress: 10 replicas, an old ReplicaSet
 // with 7 pods and a new one with 5, Progressing and Available set.
-func rsBenchState() (*rollout.Deployment, *replicaset.ReplicaSet, []*replicaset.ReplicaSet, time.Time) {
+func benchState() (*rollout.Deployment, *replicaset.ReplicaSet, []*replicaset.ReplicaSet, time.Time) {
 	n10, n7, n5 := int32(10), int32(7), int32(5)
 	pds := int32(600)
 	d := &rollout.Deployment{}
@@ -27,8 +27,8 @@ func rsBenchState() (*rollout.Deployment, *replicaset.ReplicaSet, []*replicaset.
 	d.Spec.Replicas, d.Spec.ProgressDeadlineSeconds = &n10, &pds
 	d.Status = rollout.Status{ObservedGeneration: 3, Replicas: 12, UpdatedReplicas: 4, ReadyReplicas: 10, AvailableReplicas: 10,
 		Conditions: []rollout.Condition{
-			{Type: rollout.Available, Status: meta.ConditionTrue, Reason: rollout.ReasonMinimumReplicasAvailable, LastUpdateTime: rsBase, LastTransitionTime: rsBase},
-			{Type: rollout.Progressing, Status: meta.ConditionTrue, Reason: rollout.ReasonReplicaSetUpdated, LastUpdateTime: rsBase, LastTransitionTime: rsBase},
+			{Type: rollout.Available, Status: meta.ConditionTrue, Reason: rollout.ReasonMinimumReplicasAvailable, LastUpdateTime: base, LastTransitionTime: base},
+			{Type: rollout.Progressing, Status: meta.ConditionTrue, Reason: rollout.ReasonReplicaSetUpdated, LastUpdateTime: base, LastTransitionTime: base},
 		}}
 	old := &replicaset.ReplicaSet{}
 	old.Name, old.Namespace = "web-old", "ns"
@@ -38,11 +38,11 @@ func rsBenchState() (*rollout.Deployment, *replicaset.ReplicaSet, []*replicaset.
 	nrs.Name, nrs.Namespace = "web-new", "ns"
 	nrs.Spec.Replicas = &n5
 	nrs.Status = replicaset.Status{Replicas: 5, ReadyReplicas: 4, AvailableReplicas: 4, ObservedGeneration: 1, TerminatingReplicas: new(int32)}
-	return d, nrs, []*replicaset.ReplicaSet{old, nrs}, rsBase.Add(time.Minute)
+	return d, nrs, []*replicaset.ReplicaSet{old, nrs}, base.Add(time.Minute)
 }
 
 func BenchmarkComputeStatus(b *testing.B) {
-	d, nrs, all, now := rsBenchState()
+	d, nrs, all, now := benchState()
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -51,7 +51,7 @@ func BenchmarkComputeStatus(b *testing.B) {
 		}
 	})
 	b.Run("upstream", func(b *testing.B) {
-		dc, client := rsController(b)
+		dc, client := newController(b)
 		ctx := context.Background()
 		ud := difftest.UpDeployment(d)
 		var uall []*appsv1.ReplicaSet
@@ -67,14 +67,14 @@ func BenchmarkComputeStatus(b *testing.B) {
 			c := *ud
 			// syncRolloutStatus computes calculateStatus itself and writes
 			// through the (fake) client when the status changes.
-			_ = rsSyncRolloutStatus(dc, ctx, uall, unew, &c)
+			_ = syncRolloutStatus(dc, ctx, uall, unew, &c)
 			client.ClearActions()
 		}
 	})
 }
 
 func BenchmarkCalculateStatusOnly(b *testing.B) {
-	d, nrs, all, now := rsBenchState()
+	d, nrs, all, now := benchState()
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -95,7 +95,7 @@ func BenchmarkCalculateStatusOnly(b *testing.B) {
 }
 
 func BenchmarkDeploymentRolloutStatus(b *testing.B) {
-	d, _, _, _ := rsBenchState()
+	d, _, _, _ := benchState()
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

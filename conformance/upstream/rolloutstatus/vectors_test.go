@@ -1,4 +1,4 @@
-package upstream_test
+package rolloutstatus_test
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package upstream_test
+package rolloutstatus_test
 
 import (
 	"context"
@@ -9,8 +9,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	"pgregory.net/rapid"
-
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -22,6 +20,7 @@ import (
 	"k8s.io/kubectl/pkg/polymorphichelpers"
 	appsdefaults "k8s.io/kubernetes/pkg/apis/apps/v1"
 	"k8s.io/kubernetes/pkg/controller/deployment"
+	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/daemonset"
@@ -33,25 +32,25 @@ import (
 	"github.com/kubesem/kubesem/statefulset"
 )
 
-//go:linkname rsSyncRolloutStatus k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).syncRolloutStatus
-func rsSyncRolloutStatus(dc *deployment.DeploymentController, ctx context.Context, allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, d *appsv1.Deployment) error
+//go:linkname syncRolloutStatus k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).syncRolloutStatus
+func syncRolloutStatus(dc *deployment.DeploymentController, ctx context.Context, allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, d *appsv1.Deployment) error
 
-//go:linkname rsRequeueStuck k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).requeueStuckDeployment
-func rsRequeueStuck(dc *deployment.DeploymentController, ctx context.Context, d *appsv1.Deployment, newStatus appsv1.DeploymentStatus) time.Duration
+//go:linkname requeueStuck k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).requeueStuckDeployment
+func requeueStuck(dc *deployment.DeploymentController, ctx context.Context, d *appsv1.Deployment, newStatus appsv1.DeploymentStatus) time.Duration
 
-//go:linkname rsCleanup k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).cleanupDeployment
-func rsCleanup(dc *deployment.DeploymentController, ctx context.Context, oldRSs []*appsv1.ReplicaSet, d *appsv1.Deployment) error
+//go:linkname cleanup k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).cleanupDeployment
+func cleanup(dc *deployment.DeploymentController, ctx context.Context, oldRSs []*appsv1.ReplicaSet, d *appsv1.Deployment) error
 
-// rsBase is the time around which generated conditions are stamped; the
+// base is the time around which generated conditions are stamped; the
 // upstream condition constructors stamp the wall clock instead of now, so a
-// time after rsWall in upstream's answer stands for now.
+// time after wall in upstream's answer stands for now.
 var (
-	rsBase = time.Date(2017, 2, 15, 18, 49, 0, 0, time.UTC)
-	rsWall = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	base = time.Date(2017, 2, 15, 18, 49, 0, 0, time.UTC)
+	wall = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 )
 
-// rsController returns a deployment controller on a fake client.
-func rsController(t testing.TB) (*deployment.DeploymentController, *fake.Clientset) {
+// newController returns a deployment controller on a fake client.
+func newController(t testing.TB) (*deployment.DeploymentController, *fake.Clientset) {
 	client := &fake.Clientset{}
 	inf := informers.NewSharedInformerFactory(client, 0)
 	dc, err := deployment.NewDeploymentController(context.Background(), inf.Apps().V1().Deployments(), inf.Apps().V1().ReplicaSets(), inf.Core().V1().Pods(), client)
@@ -62,30 +61,30 @@ func rsController(t testing.TB) (*deployment.DeploymentController, *fake.Clients
 	return dc, client
 }
 
-func rsTimeGen() *rapid.Generator[time.Time] {
+func timeGen() *rapid.Generator[time.Time] {
 	return rapid.Custom(func(t *rapid.T) time.Time {
-		return rsBase.Add(time.Duration(rapid.IntRange(-5, 200).Draw(t, "sec")) * time.Second).
+		return base.Add(time.Duration(rapid.IntRange(-5, 200).Draw(t, "sec")) * time.Second).
 			Add(time.Duration(rapid.SampledFrom([]int{0, 0, 1, -1}).Draw(t, "ns")))
 	})
 }
 
-func rsCondGen(types []rollout.ConditionType, reasons []string) *rapid.Generator[rollout.Condition] {
+func condGen(types []rollout.ConditionType, reasons []string) *rapid.Generator[rollout.Condition] {
 	return rapid.Custom(func(t *rapid.T) rollout.Condition {
 		return rollout.Condition{
 			Type:               rapid.SampledFrom(types).Draw(t, "type"),
 			Status:             rapid.SampledFrom([]meta.ConditionStatus{meta.ConditionTrue, meta.ConditionFalse, meta.ConditionUnknown}).Draw(t, "status"),
-			LastUpdateTime:     rsTimeGen().Draw(t, "lut"),
-			LastTransitionTime: rsTimeGen().Draw(t, "ltt"),
+			LastUpdateTime:     timeGen().Draw(t, "lut"),
+			LastTransitionTime: timeGen().Draw(t, "ltt"),
 			Reason:             rapid.SampledFrom(reasons).Draw(t, "reason"),
 			Message:            rapid.SampledFrom([]string{"", "m"}).Draw(t, "message"),
 		}
 	})
 }
 
-var rsReasons = []string{"", rollout.ReasonNewReplicaSetAvailable, rollout.ReasonProgressDeadlineExceeded, rollout.ReasonReplicaSetUpdated,
+var reasons = []string{"", rollout.ReasonNewReplicaSetAvailable, rollout.ReasonProgressDeadlineExceeded, rollout.ReasonReplicaSetUpdated,
 	rollout.ReasonDeploymentPaused, rollout.ReasonDeploymentResumed, rollout.ReasonMinimumReplicasAvailable, "FailedCreate"}
 
-func rsInt32Ptr(t *rapid.T, label string, vals ...int32) *int32 {
+func int32Ptr(t *rapid.T, label string, vals ...int32) *int32 {
 	if rapid.Bool().Draw(t, label+"Nil") {
 		return nil
 	}
@@ -93,7 +92,7 @@ func rsInt32Ptr(t *rapid.T, label string, vals ...int32) *int32 {
 	return &v
 }
 
-func rsIntOrPercent(t *rapid.T, label string) *intstr.Value {
+func intOrPercent(t *rapid.T, label string) *intstr.Value {
 	switch rapid.IntRange(0, 2).Draw(t, label+"Kind") {
 	case 0:
 		return nil
@@ -105,21 +104,21 @@ func rsIntOrPercent(t *rapid.T, label string) *intstr.Value {
 	return &v
 }
 
-func rsDeploymentGen(t *rapid.T) *rollout.Deployment {
+func deploymentGen(t *rapid.T) *rollout.Deployment {
 	d := &rollout.Deployment{}
 	d.Name = "d"
 	d.Namespace = "ns"
 	d.Generation = int64(rapid.IntRange(0, 3).Draw(t, "generation"))
-	d.Spec.Replicas = rsInt32Ptr(t, "replicas", 0, 1, 2, 3, 4, 5, 10)
-	d.Spec.ProgressDeadlineSeconds = rsInt32Ptr(t, "pds", 1, 10, 30, 60, 600, math.MaxInt32)
-	d.Spec.RevisionHistoryLimit = rsInt32Ptr(t, "rhl", 0, 1, 2, 3, 10, math.MaxInt32)
+	d.Spec.Replicas = int32Ptr(t, "replicas", 0, 1, 2, 3, 4, 5, 10)
+	d.Spec.ProgressDeadlineSeconds = int32Ptr(t, "pds", 1, 10, 30, 60, 600, math.MaxInt32)
+	d.Spec.RevisionHistoryLimit = int32Ptr(t, "rhl", 0, 1, 2, 3, 10, math.MaxInt32)
 	d.Spec.Paused = rapid.Bool().Draw(t, "paused")
 	if rapid.Bool().Draw(t, "recreate") {
 		d.Spec.Strategy.Type = rollout.RecreateStrategy
 	} else if rapid.Bool().Draw(t, "hasRolling") {
 		d.Spec.Strategy.RollingUpdate = &rollout.RollingUpdate{
-			MaxSurge:       rsIntOrPercent(t, "maxSurge"),
-			MaxUnavailable: rsIntOrPercent(t, "maxUnavailable"),
+			MaxSurge:       intOrPercent(t, "maxSurge"),
+			MaxUnavailable: intOrPercent(t, "maxUnavailable"),
 		}
 	}
 	s := &d.Status
@@ -128,36 +127,36 @@ func rsDeploymentGen(t *rapid.T) *rollout.Deployment {
 	s.UpdatedReplicas = int32(rapid.IntRange(0, 6).Draw(t, "statusUpdated"))
 	s.ReadyReplicas = int32(rapid.IntRange(0, 6).Draw(t, "statusReady"))
 	s.AvailableReplicas = int32(rapid.IntRange(0, 6).Draw(t, "statusAvailable"))
-	s.CollisionCount = rsInt32Ptr(t, "collisionCount", 0, 1)
-	s.Conditions = rapid.SliceOfN(rsCondGen([]rollout.ConditionType{rollout.Progressing, rollout.Available, rollout.ReplicaFailure}, rsReasons), 0, 3).Draw(t, "conditions")
+	s.CollisionCount = int32Ptr(t, "collisionCount", 0, 1)
+	s.Conditions = rapid.SliceOfN(condGen([]rollout.ConditionType{rollout.Progressing, rollout.Available, rollout.ReplicaFailure}, reasons), 0, 3).Draw(t, "conditions")
 	return d
 }
 
-func rsReplicaSetGen(i int) *rapid.Generator[*replicaset.ReplicaSet] {
+func replicaSetGen(i int) *rapid.Generator[*replicaset.ReplicaSet] {
 	return rapid.Custom(func(t *rapid.T) *replicaset.ReplicaSet {
 		rs := &replicaset.ReplicaSet{}
 		rs.Name = "rs-" + string(rune('a'+i))
 		rs.Namespace = "ns"
-		rs.CreationTimestamp = rsBase.Add(time.Duration(rapid.IntRange(0, 3).Draw(t, "age")) * time.Minute)
+		rs.CreationTimestamp = base.Add(time.Duration(rapid.IntRange(0, 3).Draw(t, "age")) * time.Minute)
 		rs.Generation = int64(rapid.IntRange(0, 2).Draw(t, "generation"))
 		if rapid.Bool().Draw(t, "hasRevision") {
 			rs.Annotations = map[string]string{rollout.RevisionAnnotation: rapid.SampledFrom([]string{"1", "2", "3", "4", "10", "x"}).Draw(t, "revision")}
 		}
 		if rapid.IntRange(0, 5).Draw(t, "deleting") == 0 {
-			ts := rsBase
+			ts := base
 			rs.DeletionTimestamp = &ts
 		}
-		rs.Spec.Replicas = rsInt32Ptr(t, "replicas", 0, 0, 1, 2, 3, 5)
+		rs.Spec.Replicas = int32Ptr(t, "replicas", 0, 0, 1, 2, 3, 5)
 		rs.Status.Replicas = int32(rapid.IntRange(0, 5).Draw(t, "statusReplicas"))
 		rs.Status.ReadyReplicas = int32(rapid.IntRange(0, 5).Draw(t, "ready"))
 		rs.Status.AvailableReplicas = int32(rapid.IntRange(0, 5).Draw(t, "available"))
 		rs.Status.ObservedGeneration = int64(rapid.IntRange(0, 2).Draw(t, "observedGeneration"))
-		rs.Status.TerminatingReplicas = rsInt32Ptr(t, "terminating", 0, 1, 2)
+		rs.Status.TerminatingReplicas = int32Ptr(t, "terminating", 0, 1, 2)
 		if rapid.IntRange(0, 3).Draw(t, "failure") == 0 {
 			rs.Status.Conditions = []replicaset.Condition{{
 				Type:               replicaset.ReplicaFailure,
 				Status:             rapid.SampledFrom([]meta.ConditionStatus{meta.ConditionTrue, meta.ConditionFalse}).Draw(t, "failureStatus"),
-				LastTransitionTime: rsTimeGen().Draw(t, "failureTime"),
+				LastTransitionTime: timeGen().Draw(t, "failureTime"),
 				Reason:             rapid.SampledFrom([]string{"FailedCreate", "FailedDelete"}).Draw(t, "failureReason"),
 			}}
 		}
@@ -165,16 +164,16 @@ func rsReplicaSetGen(i int) *rapid.Generator[*replicaset.ReplicaSet] {
 	})
 }
 
-func rsReplicaSetsGen(t *rapid.T) []*replicaset.ReplicaSet {
+func replicaSetsGen(t *rapid.T) []*replicaset.ReplicaSet {
 	n := rapid.IntRange(0, 4).Draw(t, "replicaSets")
 	out := make([]*replicaset.ReplicaSet, n)
 	for i := range out {
-		out[i] = rsReplicaSetGen(i).Draw(t, "rs")
+		out[i] = replicaSetGen(i).Draw(t, "rs")
 	}
 	return out
 }
 
-func rsIntstr(v *intstr.Value, def string) *k8sintstr.IntOrString {
+func upIntOrString(v *intstr.Value, def string) *k8sintstr.IntOrString {
 	if v == nil {
 		x := k8sintstr.FromString(def)
 		return &x
@@ -187,7 +186,7 @@ func rsIntstr(v *intstr.Value, def string) *k8sintstr.IntOrString {
 	return &x
 }
 
-func rsPtr(p *int32, def int32) *int32 {
+func int32Or(p *int32, def int32) *int32 {
 	if p == nil {
 		return &def
 	}
@@ -195,15 +194,15 @@ func rsPtr(p *int32, def int32) *int32 {
 	return &v
 }
 
-// rsFromUpstreamStatus converts back, mapping wall-clock stamps to now.
-func rsFromUpstreamStatus(u appsv1.DeploymentStatus, now time.Time) rollout.Status {
+// fromUpstreamStatus converts back, mapping wall-clock stamps to now.
+func fromUpstreamStatus(u appsv1.DeploymentStatus, now time.Time) rollout.Status {
 	s := rollout.Status{
 		ObservedGeneration: u.ObservedGeneration, Replicas: u.Replicas, UpdatedReplicas: u.UpdatedReplicas,
 		ReadyReplicas: u.ReadyReplicas, AvailableReplicas: u.AvailableReplicas, UnavailableReplicas: u.UnavailableReplicas,
 		TerminatingReplicas: u.TerminatingReplicas, CollisionCount: u.CollisionCount,
 	}
 	stamp := func(t metav1.Time) time.Time {
-		if t.After(rsWall) {
+		if t.After(wall) {
 			return now
 		}
 		return t.Time
@@ -218,23 +217,23 @@ func rsFromUpstreamStatus(u appsv1.DeploymentStatus, now time.Time) rollout.Stat
 	return s
 }
 
-var rsCmpOpts = cmp.Options{cmpopts.EquateEmpty(), cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })}
+var cmpOpts = cmp.Options{cmpopts.EquateEmpty(), cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })}
 
 // TestRolloutStatusDifferential compares ComputeStatus + SyncProgress with
 // upstream calculateStatus + syncRolloutStatus, and RequeueStuck with
 // requeueStuckDeployment, on the same random states.
 func TestRolloutStatusDifferential(t *testing.T) {
-	dc, client := rsController(t)
+	dc, client := newController(t)
 	ctx := context.Background()
 	defer func() { difftest.DeploymentNowFn, difftest.DeploymentUtilNowFn = time.Now, time.Now }()
 	rapid.Check(t, func(t *rapid.T) {
-		d := rsDeploymentGen(t)
-		rss := rsReplicaSetsGen(t)
+		d := deploymentGen(t)
+		rss := replicaSetsGen(t)
 		var newRS *replicaset.ReplicaSet
 		if len(rss) > 0 && rapid.Bool().Draw(t, "hasNew") {
 			newRS = rss[rapid.IntRange(0, len(rss)-1).Draw(t, "new")]
 		}
-		now := rsTimeGen().Draw(t, "now")
+		now := timeGen().Draw(t, "now")
 		difftest.DeploymentNowFn = func() time.Time { return now }
 		difftest.DeploymentUtilNowFn = difftest.DeploymentNowFn
 
@@ -250,23 +249,23 @@ func TestRolloutStatusDifferential(t *testing.T) {
 		}
 
 		// calculateStatus alone.
-		wantCalc := rsFromUpstreamStatus(difftest.DeploymentCalculateStatus(uall, unew, ud), now)
+		wantCalc := fromUpstreamStatus(difftest.DeploymentCalculateStatus(uall, unew, ud), now)
 		gotCalc := rollout.ComputeStatus(d, newRS, rss, now)
-		if diff := cmp.Diff(wantCalc, gotCalc, rsCmpOpts); diff != "" {
+		if diff := cmp.Diff(wantCalc, gotCalc, cmpOpts); diff != "" {
 			t.Fatalf("ComputeStatus differs (-upstream +kubesem):\n%s", diff)
 		}
 
 		// syncRolloutStatus (mutates ud.Status), then requeue on the
 		// original status.
 		before := ud.DeepCopy()
-		_ = rsSyncRolloutStatus(dc, ctx, uall, unew, ud)
+		_ = syncRolloutStatus(dc, ctx, uall, unew, ud)
 		client.ClearActions()
-		want := rsFromUpstreamStatus(ud.Status, now)
+		want := fromUpstreamStatus(ud.Status, now)
 		got := rollout.SyncProgress(d, gotCalc, newRS, rss, now)
-		if diff := cmp.Diff(want, got, rsCmpOpts); diff != "" {
+		if diff := cmp.Diff(want, got, cmpOpts); diff != "" {
 			t.Fatalf("SyncProgress differs (-upstream +kubesem):\n%s", diff)
 		}
-		wantAfter := rsRequeueStuck(dc, ctx, before, difftest.UpDeployment(&rollout.Deployment{Status: got}).Status)
+		wantAfter := requeueStuck(dc, ctx, before, difftest.UpDeployment(&rollout.Deployment{Status: got}).Status)
 		after, ok := rollout.RequeueStuck(d, got, now)
 		switch {
 		case wantAfter < 0 && ok, wantAfter >= 0 && !ok:
@@ -280,20 +279,20 @@ func TestRolloutStatusDifferential(t *testing.T) {
 // TestRolloutHistoryDifferential compares HistoryToDelete with the deletions
 // upstream cleanupDeployment issues.
 func TestRolloutHistoryDifferential(t *testing.T) {
-	dc, client := rsController(t)
+	dc, client := newController(t)
 	ctx := context.Background()
 	rapid.Check(t, func(t *rapid.T) {
-		d := rsDeploymentGen(t)
-		rss := rsReplicaSetsGen(t)
+		d := deploymentGen(t)
+		rss := replicaSetsGen(t)
 		for i, n := 0, rapid.IntRange(0, 8).Draw(t, "more"); i < n; i++ {
-			rss = append(rss, rsReplicaSetGen(len(rss)).Draw(t, "rs"))
+			rss = append(rss, replicaSetGen(len(rss)).Draw(t, "rs"))
 		}
 		var uold []*appsv1.ReplicaSet
 		for _, rs := range rss {
 			uold = append(uold, difftest.UpReplicaSet(rs))
 		}
 		client.ClearActions()
-		if err := rsCleanup(dc, ctx, uold, difftest.UpDeployment(d)); err != nil {
+		if err := cleanup(dc, ctx, uold, difftest.UpDeployment(d)); err != nil {
 			t.Fatal(err)
 		}
 		var want []string
@@ -312,7 +311,7 @@ func TestRolloutHistoryDifferential(t *testing.T) {
 	})
 }
 
-func rsUnstructured(t *rapid.T, obj any) *unstructured.Unstructured {
+func toUnstructured(t *rapid.T, obj any) *unstructured.Unstructured {
 	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
 	if err != nil {
 		t.Fatal(err)
@@ -320,7 +319,7 @@ func rsUnstructured(t *rapid.T, obj any) *unstructured.Unstructured {
 	return &unstructured.Unstructured{Object: m}
 }
 
-func rsViewerCompare(t *rapid.T, what string, msg string, done bool, err error, got rolloutstatus.Status) {
+func viewerCompare(t *rapid.T, what string, msg string, done bool, err error, got rolloutstatus.Status) {
 	wantErr := ""
 	if err != nil {
 		wantErr = err.Error()
@@ -337,14 +336,14 @@ func TestRolloutViewerDifferential(t *testing.T) {
 		small := rapid.Int32Range(-1, 4)
 		switch rapid.IntRange(0, 2).Draw(t, "kind") {
 		case 0:
-			d := rsDeploymentGen(t)
+			d := deploymentGen(t)
 			if rapid.Bool().Draw(t, "hasRevision") {
 				d.Annotations = map[string]string{rollout.RevisionAnnotation: rapid.SampledFrom([]string{"1", "2", "x"}).Draw(t, "rev")}
 			}
 			revision := int64(rapid.IntRange(0, 2).Draw(t, "pin"))
 			u := difftest.UpDeployment(d) // as the API server stores it (replicas defaulted)
-			msg, done, err := (&polymorphichelpers.DeploymentStatusViewer{}).Status(rsUnstructured(t, u), revision)
-			rsViewerCompare(t, "DeploymentRolloutStatus", msg, done, err, rolloutstatus.Deployment(d, revision))
+			msg, done, err := (&polymorphichelpers.DeploymentStatusViewer{}).Status(toUnstructured(t, u), revision)
+			viewerCompare(t, "DeploymentRolloutStatus", msg, done, err, rolloutstatus.Deployment(d, revision))
 		case 1:
 			var v daemonset.DaemonSet
 			v.Name, v.Generation = "ds", int64(rapid.IntRange(0, 2).Draw(t, "generation"))
@@ -359,8 +358,8 @@ func TestRolloutViewerDifferential(t *testing.T) {
 			u.Status = appsv1.DaemonSetStatus{ObservedGeneration: v.Status.ObservedGeneration, DesiredNumberScheduled: v.Status.DesiredNumberScheduled,
 				UpdatedNumberScheduled: v.Status.UpdatedNumberScheduled, NumberAvailable: v.Status.NumberAvailable}
 			appsdefaults.SetObjectDefaults_DaemonSet(u) // kubectl reads the object as the API server stores it
-			msg, done, err := (&polymorphichelpers.DaemonSetStatusViewer{}).Status(rsUnstructured(t, u), 0)
-			rsViewerCompare(t, "DaemonSetRolloutStatus", msg, done, err, rolloutstatus.DaemonSet(&v))
+			msg, done, err := (&polymorphichelpers.DaemonSetStatusViewer{}).Status(toUnstructured(t, u), 0)
+			viewerCompare(t, "DaemonSetRolloutStatus", msg, done, err, rolloutstatus.DaemonSet(&v))
 		default:
 			var v statefulset.StatefulSet
 			v.Name, v.Generation = "web", int64(rapid.IntRange(0, 2).Draw(t, "generation"))
@@ -393,8 +392,8 @@ func TestRolloutViewerDifferential(t *testing.T) {
 				CurrentReplicas: v.Status.CurrentReplicas, UpdatedReplicas: v.Status.UpdatedReplicas,
 				CurrentRevision: v.Status.CurrentRevision, UpdateRevision: v.Status.UpdateRevision}
 			appsdefaults.SetObjectDefaults_StatefulSet(u) // kubectl reads the object as the API server stores it
-			msg, done, err := (&polymorphichelpers.StatefulSetStatusViewer{}).Status(rsUnstructured(t, u), 0)
-			rsViewerCompare(t, "StatefulSetRolloutStatus", msg, done, err, rolloutstatus.StatefulSet(&v))
+			msg, done, err := (&polymorphichelpers.StatefulSetStatusViewer{}).Status(toUnstructured(t, u), 0)
+			viewerCompare(t, "StatefulSetRolloutStatus", msg, done, err, rolloutstatus.StatefulSet(&v))
 		}
 	})
 }
