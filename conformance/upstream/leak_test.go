@@ -16,9 +16,6 @@ func TestHarnessesDoNotLeak(t *testing.T) {
 			TestRolloutStepVectorsUpstream,
 			TestAdapterRealObjectsUpstream,
 		}},
-		difftest.Family{Name: "replicaset", Tests: []func(*testing.T){
-			TestReplicaSetStepVectorsUpstream,
-		}},
 		difftest.Family{Name: "daemonset", Tests: []func(*testing.T){
 			TestDaemonSetVectorsUpstream,
 			TestAdapterRealDaemonSetUpstream,

@@ -1,10 +1,11 @@
-package upstream_test
+package replicaset_test
 
 import (
 	"errors"
 	"sync/atomic"
 	"testing"
 	"time"
+	_ "unsafe" // go:linkname to the ReplicaSet controller's unexported rules
 
 	apps "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
@@ -15,20 +16,18 @@ import (
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
-
-	_ "unsafe" // go:linkname to the ReplicaSet controller's unexported rules
 )
 
-//go:linkname repCalculateStatus k8s.io/kubernetes/pkg/controller/replicaset.calculateStatus
-func repCalculateStatus(rs *apps.ReplicaSet, activePods, terminatingPods []*v1.Pod, manageReplicasErr error, features upstreamrs.ReplicaSetControllerFeatures, now time.Time) apps.ReplicaSetStatus
+//go:linkname calculateStatus k8s.io/kubernetes/pkg/controller/replicaset.calculateStatus
+func calculateStatus(rs *apps.ReplicaSet, activePods, terminatingPods []*v1.Pod, manageReplicasErr error, features upstreamrs.ReplicaSetControllerFeatures, now time.Time) apps.ReplicaSetStatus
 
-//go:linkname repSlowStartBatch k8s.io/kubernetes/pkg/controller/replicaset.slowStartBatch
-func repSlowStartBatch(count, initialBatchSize int, fn func() error) (int, error)
+//go:linkname slowStartBatch k8s.io/kubernetes/pkg/controller/replicaset.slowStartBatch
+func slowStartBatch(count, initialBatchSize int, fn func() error) (int, error)
 
-// checkReplicaSetStatus compares ComputeStatus with upstream calculateStatus
+// checkStatus compares ComputeStatus with upstream calculateStatus
 // (and the observedGeneration updateReplicaSetStatus writes).
-func checkReplicaSetStatus(t *rapid.T) {
-	now := repBase
+func checkStatus(t *rapid.T) {
+	now := base
 	labels := []map[string]string{nil, {"app": "x"}, {"app": "x", "tier": "web"}, {"tier": "web"}}
 	rs := &replicaset.ReplicaSet{}
 	rs.Name, rs.Namespace, rs.UID = "rs", "default", "rs-uid"
@@ -47,12 +46,12 @@ func checkReplicaSetStatus(t *rapid.T) {
 	n := rapid.IntRange(0, 10).Draw(t, "active")
 	active := make([]*podstatus.Pod, n)
 	for i := range active {
-		active[i] = repPod(t, "a", "a", now)
+		active[i] = drawPod(t, "a", "a", now)
 		active[i].Labels = rapid.SampledFrom(labels).Draw(t, "podLabels")
 	}
 	terminating := make([]*podstatus.Pod, rapid.IntRange(0, 3).Draw(t, "terminating"))
 	for i := range terminating {
-		terminating[i] = repPod(t, "t", "t", now)
+		terminating[i] = drawPod(t, "t", "t", now)
 	}
 	var manageErr error
 	if rapid.Bool().Draw(t, "manageErr") {
@@ -67,7 +66,7 @@ func checkReplicaSetStatus(t *rapid.T) {
 	for _, c := range rs.Status.Conditions {
 		urs.Status.Conditions = append(urs.Status.Conditions, apps.ReplicaSetCondition{Type: apps.ReplicaSetConditionType(c.Type), Status: v1.ConditionStatus(c.Status), Reason: c.Reason})
 	}
-	want := repCalculateStatus(urs, repV1Pods(active), repV1Pods(terminating), manageErr,
+	want := calculateStatus(urs, v1Pods(active), v1Pods(terminating), manageErr,
 		upstreamrs.ReplicaSetControllerFeatures{EnableStatusTerminatingReplicas: !rs.IsReplicationController()}, now)
 	want.ObservedGeneration = rs.Generation
 
@@ -92,16 +91,16 @@ func checkReplicaSetStatus(t *rapid.T) {
 }
 
 func TestReplicaSetStatusDifferential(t *testing.T) {
-	rapid.Check(t, checkReplicaSetStatus)
+	rapid.Check(t, checkStatus)
 }
 
-// checkReplicaSetSlowStart compares SlowStart with upstream slowStartBatch
+// checkSlowStart compares SlowStart with upstream slowStartBatch
 // calling a function whose first succeed calls succeed.
-func checkReplicaSetSlowStart(t *rapid.T) {
+func checkSlowStart(t *rapid.T) {
 	count := rapid.IntRange(-2, 600).Draw(t, "count")
 	succeed := rapid.IntRange(0, 700).Draw(t, "succeed")
 	var calls atomic.Int64
-	okUp, _ := repSlowStartBatch(count, 1, func() error {
+	okUp, _ := slowStartBatch(count, 1, func() error {
 		if calls.Add(1) > int64(succeed) {
 			return errors.New("fail")
 		}
@@ -118,5 +117,5 @@ func checkReplicaSetSlowStart(t *rapid.T) {
 }
 
 func TestReplicaSetSlowStartDifferential(t *testing.T) {
-	rapid.Check(t, checkReplicaSetSlowStart)
+	rapid.Check(t, checkSlowStart)
 }

@@ -1,4 +1,4 @@
-package upstream_test
+package replicaset_test
 
 import (
 	"slices"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 	"time"
+	_ "unsafe" // go:linkname to the ReplicaSet controller's unexported rules
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,28 +19,26 @@ import (
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
-
-	_ "unsafe" // go:linkname to the ReplicaSet controller's unexported rules
 )
 
-//go:linkname repRankedByNode k8s.io/kubernetes/pkg/controller/replicaset.getPodsRankedByRelatedPodsOnSameNode
-func repRankedByNode(podsToRank, relatedPods []*v1.Pod) controller.ActivePodsWithRanks
+//go:linkname rankedByNode k8s.io/kubernetes/pkg/controller/replicaset.getPodsRankedByRelatedPodsOnSameNode
+func rankedByNode(podsToRank, relatedPods []*v1.Pod) controller.ActivePodsWithRanks
 
-// checkReplicaSetPairs compares DeletesBefore with upstream's
+// checkPairs compares DeletesBefore with upstream's
 // ActivePodsWithRanks.Less on random pairs, UIDs possibly equal.
-func checkReplicaSetPairs(opts replicaset.Options) func(t *rapid.T) {
+func checkPairs(opts replicaset.Options) func(t *rapid.T) {
 	return func(t *rapid.T) {
-		now := repNow(t)
+		now := now(t)
 		uids := []string{"", "a", "b"}
-		a := repPod(t, "a", rapid.SampledFrom(uids).Draw(t, "uidA"), now)
-		b := repPod(t, "b", rapid.SampledFrom(uids).Draw(t, "uidB"), now)
+		a := drawPod(t, "a", rapid.SampledFrom(uids).Draw(t, "uidA"), now)
+		b := drawPod(t, "b", rapid.SampledFrom(uids).Draw(t, "uidB"), now)
 		if rapid.IntRange(0, 3).Draw(t, "sameTimes") == 0 {
 			b.Status.Conditions = slices.Clone(a.Status.Conditions)
 			b.CreationTimestamp = a.CreationTimestamp
 		}
 		ra := rapid.IntRange(0, 3).Draw(t, "rankA")
 		rb := rapid.IntRange(0, 3).Draw(t, "rankB")
-		up := controller.ActivePodsWithRanks{Pods: []*v1.Pod{repV1Pod(a), repV1Pod(b)}, Rank: []int{ra, rb}, Now: metav1.Time{Time: now}}
+		up := controller.ActivePodsWithRanks{Pods: []*v1.Pod{v1Pod(a), v1Pod(b)}, Rank: []int{ra, rb}, Now: metav1.Time{Time: now}}
 		if got, want := podstatus.DeletesBefore(a, b, ra, rb, now, podstatus.CostMode(!opts.DisablePodDeletionCost)), up.Less(0, 1); got != want {
 			t.Fatalf("DeletesBefore(a, b) = %v; upstream Less = %v", got, want)
 		}
@@ -50,39 +49,39 @@ func checkReplicaSetPairs(opts replicaset.Options) func(t *rapid.T) {
 }
 
 func TestReplicaSetDeletesBeforeDifferential(t *testing.T) {
-	rapid.Check(t, checkReplicaSetPairs(replicaset.Options{}))
+	rapid.Check(t, checkPairs(replicaset.Options{}))
 }
 
 func TestReplicaSetDeletesBeforeNoCostDifferential(t *testing.T) {
 	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.PodDeletionCost, false)
-	rapid.Check(t, checkReplicaSetPairs(replicaset.Options{DisablePodDeletionCost: true}))
+	rapid.Check(t, checkPairs(replicaset.Options{DisablePodDeletionCost: true}))
 }
 
-// repList draws 0-9 pods with unique UIDs. With distinct set, no two pods
+// drawPods draws 0-9 pods with unique UIDs. With distinct set, no two pods
 // share a non-zero ready or creation time; otherwise all non-zero times of
 // a kind are one shared time. Both keep upstream's comparator transitive.
-func repList(t *rapid.T, now time.Time) []*podstatus.Pod {
+func drawPods(t *rapid.T, now time.Time) []*podstatus.Pod {
 	n := rapid.IntRange(0, 9).Draw(t, "n")
 	distinct := rapid.Bool().Draw(t, "distinct")
 	pods := make([]*podstatus.Pod, n)
-	uids := rapid.Permutation(repSeq(n)).Draw(t, "uids")
+	uids := rapid.Permutation(seq(n)).Draw(t, "uids")
 	seen := map[time.Time]bool{}
 	for i := range pods {
-		pods[i] = repPod(t, "p"+strconv.Itoa(i), "u"+strconv.Itoa(uids[i]), now)
+		pods[i] = drawPod(t, "p"+strconv.Itoa(i), "u"+strconv.Itoa(uids[i]), now)
 	}
-	readyShared, createdShared := repTime(t, "sharedReady", now), repTime(t, "sharedCreated", now)
+	readyShared, createdShared := drawTime(t, "sharedReady", now), drawTime(t, "sharedCreated", now)
 	for _, p := range pods {
 		if len(p.Status.Conditions) > 0 && !p.Status.Conditions[0].LastTransitionTime.IsZero() {
 			c := &p.Status.Conditions[0]
 			if distinct {
-				c.LastTransitionTime = repUnique(seen, c.LastTransitionTime)
+				c.LastTransitionTime = uniqueTime(seen, c.LastTransitionTime)
 			} else {
 				c.LastTransitionTime = readyShared
 			}
 		}
 		if !p.CreationTimestamp.IsZero() {
 			if distinct {
-				p.CreationTimestamp = repUnique(seen, p.CreationTimestamp)
+				p.CreationTimestamp = uniqueTime(seen, p.CreationTimestamp)
 			} else {
 				p.CreationTimestamp = createdShared
 			}
@@ -91,7 +90,7 @@ func repList(t *rapid.T, now time.Time) []*podstatus.Pod {
 	return pods
 }
 
-func repUnique(seen map[time.Time]bool, t time.Time) time.Time {
+func uniqueTime(seen map[time.Time]bool, t time.Time) time.Time {
 	for seen[t] {
 		t = t.Add(-1)
 	}
@@ -99,23 +98,23 @@ func repUnique(seen map[time.Time]bool, t time.Time) time.Time {
 	return t
 }
 
-// checkReplicaSetRanking compares RankForDeletion with upstream's
+// checkRanking compares RankForDeletion with upstream's
 // comparator on every pair of a random list: a pod before another must be
 // upstream-Less, and tied pods must be upstream-incomparable.
-func checkReplicaSetRanking(t *rapid.T) {
-	now := repNow(t)
-	pods := repList(t, now)
+func checkRanking(t *rapid.T) {
+	now := now(t)
+	pods := drawPods(t, now)
 	ranks := make([]int, len(pods))
 	for i := range ranks {
 		ranks[i] = rapid.IntRange(0, 2).Draw(t, "rank")
 	}
 	r := replicaset.RankForDeletion(pods, ranks, now, replicaset.Options{})
-	tie := repTieIDs(r, len(pods))
+	tie := tieIDs(r, len(pods))
 	pos := make([]int, len(pods))
 	for p, i := range r.Order {
 		pos[i] = p
 	}
-	up := controller.ActivePodsWithRanks{Pods: repV1Pods(pods), Rank: ranks, Now: metav1.Time{Time: now}}
+	up := controller.ActivePodsWithRanks{Pods: v1Pods(pods), Rank: ranks, Now: metav1.Time{Time: now}}
 	for i := range pods {
 		for j := range pods {
 			if i == j {
@@ -130,8 +129,8 @@ func checkReplicaSetRanking(t *rapid.T) {
 	}
 }
 
-// repTieIDs returns, for each pod index, an id shared by the pods of its tie.
-func repTieIDs(r replicaset.Ranking, n int) []int {
+// tieIDs returns, for each pod index, an id shared by the pods of its tie.
+func tieIDs(r replicaset.Ranking, n int) []int {
 	id := make([]int, n)
 	for i := range id {
 		id[i] = -1 - i
@@ -145,17 +144,17 @@ func repTieIDs(r replicaset.Ranking, n int) []int {
 }
 
 func TestReplicaSetRankingDifferential(t *testing.T) {
-	rapid.Check(t, checkReplicaSetRanking)
+	rapid.Check(t, checkRanking)
 }
 
-// checkReplicaSetPodsToDelete compares PodsToDelete with upstream's ranks
+// checkPodsToDelete compares PodsToDelete with upstream's ranks
 // and sort.Sort: the victims must be equal modulo the reported tie.
-func checkReplicaSetPodsToDelete(t *rapid.T) {
-	now := repNow(t)
-	pods := repList(t, now)
+func checkPodsToDelete(t *rapid.T) {
+	now := now(t)
+	pods := drawPods(t, now)
 	related := slices.Clone(pods)
 	for i := range rapid.IntRange(0, 4).Draw(t, "extra") {
-		related = append(related, repPod(t, "r"+strconv.Itoa(i), "r"+strconv.Itoa(i), now))
+		related = append(related, drawPod(t, "r"+strconv.Itoa(i), "r"+strconv.Itoa(i), now))
 	}
 	if rapid.Bool().Draw(t, "noRelated") {
 		related = nil
@@ -163,10 +162,10 @@ func checkReplicaSetPodsToDelete(t *rapid.T) {
 	diff := rapid.IntRange(0, len(pods)).Draw(t, "diff")
 	v := replicaset.PodsToDelete(pods, related, diff, now, replicaset.Options{})
 
-	upPods := repV1Pods(pods)
+	upPods := v1Pods(pods)
 	victims := upPods
 	if diff < len(upPods) {
-		ranked := repRankedByNode(upPods, repV1Pods(related))
+		ranked := rankedByNode(upPods, v1Pods(related))
 		ranked.Now = metav1.Time{Time: now}
 		sort.Sort(ranked)
 		victims = ranked.Pods
@@ -181,7 +180,7 @@ func checkReplicaSetPodsToDelete(t *rapid.T) {
 	}
 	for _, i := range v.Pods[:v.Sure] {
 		if !got[pods[i].Name] {
-			t.Fatalf("sure victim %s not deleted upstream (upstream %v)", pods[i].Name, repNames(victims))
+			t.Fatalf("sure victim %s not deleted upstream (upstream %v)", pods[i].Name, podNames(victims))
 		}
 		delete(got, pods[i].Name)
 	}
@@ -199,7 +198,7 @@ func checkReplicaSetPodsToDelete(t *rapid.T) {
 	}
 }
 
-func repNames(ps []*v1.Pod) []string {
+func podNames(ps []*v1.Pod) []string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
 		out[i] = p.Name
@@ -208,25 +207,25 @@ func repNames(ps []*v1.Pod) []string {
 }
 
 func TestReplicaSetPodsToDeleteDifferential(t *testing.T) {
-	rapid.Check(t, checkReplicaSetPodsToDelete)
+	rapid.Check(t, checkPodsToDelete)
 }
 
 var _ = podstatus.IsReady
 
-// repFreeList draws 0-9 pods with unique UIDs and no restriction on times:
+// freeList draws 0-9 pods with unique UIDs and no restriction on times:
 // ready and creation times come from a pool of three per list, so exactly
 // equal times next to different times in one log2 bucket (where upstream's
 // comparator has cycles) are common.
-func repFreeList(t *rapid.T, now time.Time) []*podstatus.Pod {
+func freeList(t *rapid.T, now time.Time) []*podstatus.Pod {
 	n := rapid.IntRange(0, 9).Draw(t, "n")
-	uids := rapid.Permutation(repSeq(n)).Draw(t, "uids")
-	pool := []time.Time{repTime(t, "pool0", now), repTime(t, "pool1", now), repTime(t, "pool2", now)}
+	uids := rapid.Permutation(seq(n)).Draw(t, "uids")
+	pool := []time.Time{drawTime(t, "pool0", now), drawTime(t, "pool1", now), drawTime(t, "pool2", now)}
 	// uniform: every pod equal on the rules before the time rules, so
 	// that the time rules (and their cycles) decide.
 	uniform := rapid.Bool().Draw(t, "uniform")
 	pods := make([]*podstatus.Pod, n)
 	for i := range pods {
-		p := repPod(t, "p"+strconv.Itoa(i), "u"+strconv.Itoa(uids[i]), now)
+		p := drawPod(t, "p"+strconv.Itoa(i), "u"+strconv.Itoa(uids[i]), now)
 		if uniform {
 			p.Spec.NodeName, p.Status.Phase, p.Annotations = "n1", podstatus.Running, nil
 			p.Status.ContainerStatuses, p.Status.InitContainerStatuses, p.Spec.InitContainers = nil, nil, nil
@@ -241,11 +240,11 @@ func repFreeList(t *rapid.T, now time.Time) []*podstatus.Pod {
 	return pods
 }
 
-// repShared reports whether pod i shares its exact ready time, or its exact
+// shared reports whether pod i shares its exact ready time, or its exact
 // creation time, with another pod of the list: the only pods whose order
 // against others the README's "non-transitive comparator" note leaves to
 // kubesem.
-func repShared(pods []*podstatus.Pod, i int) bool {
+func shared(pods []*podstatus.Pod, i int) bool {
 	ready := func(p *podstatus.Pod) (time.Time, bool) {
 		for _, c := range p.Status.Conditions {
 			if c.Type == podstatus.Ready {
@@ -269,25 +268,25 @@ func repShared(pods []*podstatus.Pod, i int) bool {
 	return false
 }
 
-// checkReplicaSetPairwise is the README's claim for the non-transitive
+// checkPairwise is the README's claim for the non-transitive
 // comparator: on any list, kubesem's ranking agrees with upstream's Less on
 // every pair of pods neither of which shares an exact ready or creation time
 // with another pod of the list; and the pairs where it may not are counted.
-func checkReplicaSetPairwise(counts map[string]int) func(*rapid.T) {
+func checkPairwise(counts map[string]int) func(*rapid.T) {
 	return func(t *rapid.T) {
-		now := repNow(t)
-		pods := repFreeList(t, now)
+		now := now(t)
+		pods := freeList(t, now)
 		ranks := make([]int, len(pods))
 		for i := range ranks {
 			ranks[i] = rapid.IntRange(0, 2).Draw(t, "rank")
 		}
 		r := replicaset.RankForDeletion(pods, ranks, now, replicaset.Options{})
-		tie := repTieIDs(r, len(pods))
+		tie := tieIDs(r, len(pods))
 		pos := make([]int, len(pods))
 		for p, i := range r.Order {
 			pos[i] = p
 		}
-		up := controller.ActivePodsWithRanks{Pods: repV1Pods(pods), Rank: ranks, Now: metav1.Time{Time: now}}
+		up := controller.ActivePodsWithRanks{Pods: v1Pods(pods), Rank: ranks, Now: metav1.Time{Time: now}}
 		for i := range pods {
 			for j := range pods {
 				if i == j {
@@ -298,7 +297,7 @@ func checkReplicaSetPairwise(counts map[string]int) func(*rapid.T) {
 				switch {
 				case got == want:
 					counts["agree"]++
-				case repShared(pods, i) || repShared(pods, j):
+				case shared(pods, i) || shared(pods, j):
 					counts["differ (shared time, left to kubesem)"]++
 				default:
 					t.Fatalf("pods %d, %d with unshared times: kubesem first = %v; upstream Less = %v", i, j, got, want)
@@ -310,7 +309,7 @@ func checkReplicaSetPairwise(counts map[string]int) func(*rapid.T) {
 
 func TestReplicaSetPairwiseDifferential(t *testing.T) {
 	counts := map[string]int{}
-	rapid.Check(t, checkReplicaSetPairwise(counts))
+	rapid.Check(t, checkPairwise(counts))
 	t.Logf("pairs: %v", counts)
 	if counts["agree"] == 0 {
 		t.Fatal("no pair compared")

@@ -1,4 +1,4 @@
-package upstream_test
+package replicaset_test
 
 import (
 	"math/rand/v2"
@@ -17,9 +17,9 @@ import (
 	"github.com/kubesem/kubesem/replicaset"
 )
 
-// repBenchPods returns n ready pods on 50 nodes, ready and created within
+// benchPods returns n ready pods on 50 nodes, ready and created within
 // the last day at one-second resolution, a tenth with a deletion cost.
-func repBenchPods(n int) ([]*podstatus.Pod, []int) {
+func benchPods(n int) ([]*podstatus.Pod, []int) {
 	r := rand.New(rand.NewPCG(1, 2))
 	pods := make([]*podstatus.Pod, n)
 	ranks := make([]int, n)
@@ -29,7 +29,7 @@ func repBenchPods(n int) ([]*podstatus.Pod, []int) {
 		p.UID = strconv.FormatUint(r.Uint64(), 16)
 		p.Spec.NodeName = "node-" + strconv.Itoa(r.IntN(50))
 		p.Status.Phase = podstatus.Running
-		p.CreationTimestamp = repBase.Add(-time.Duration(r.IntN(86400)) * time.Second)
+		p.CreationTimestamp = base.Add(-time.Duration(r.IntN(86400)) * time.Second)
 		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue,
 			LastTransitionTime: p.CreationTimestamp.Add(time.Duration(r.IntN(60)) * time.Second)}}
 		p.Status.ContainerStatuses = []podstatus.ContainerStatus{{Name: "c", RestartCount: int32(r.IntN(3))}}
@@ -42,13 +42,13 @@ func repBenchPods(n int) ([]*podstatus.Pod, []int) {
 	return pods, ranks
 }
 
-func benchmarkReplicaSetRank(b *testing.B, n int) {
-	pods, ranks := repBenchPods(n)
-	upPods := repV1Pods(pods)
+func benchmarkRank(b *testing.B, n int) {
+	pods, ranks := benchPods(n)
+	upPods := v1Pods(pods)
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			replicaset.RankForDeletion(pods, ranks, repBase, replicaset.Options{})
+			replicaset.RankForDeletion(pods, ranks, base, replicaset.Options{})
 		}
 	})
 	b.Run("upstream", func(b *testing.B) {
@@ -58,7 +58,7 @@ func benchmarkReplicaSetRank(b *testing.B, n int) {
 		for b.Loop() {
 			copy(work, upPods)
 			copy(rk, ranks)
-			sort.Sort(controller.ActivePodsWithRanks{Pods: work, Rank: rk, Now: metav1.Time{Time: repBase}})
+			sort.Sort(controller.ActivePodsWithRanks{Pods: work, Rank: rk, Now: metav1.Time{Time: base}})
 		}
 	})
 	// The limit issue 24 measures the ranking against: slices.Sort of n
@@ -79,18 +79,19 @@ func benchmarkReplicaSetRank(b *testing.B, n int) {
 	})
 }
 
-func BenchmarkReplicaSetRank10k(b *testing.B)  { benchmarkReplicaSetRank(b, 10_000) }
-func BenchmarkReplicaSetRank100k(b *testing.B) { benchmarkReplicaSetRank(b, 100_000) }
+func BenchmarkReplicaSetRank10k(b *testing.B) { benchmarkRank(b, 10_000) }
+
+func BenchmarkReplicaSetRank100k(b *testing.B) { benchmarkRank(b, 100_000) }
 
 // BenchmarkReplicaSetPodsToDelete10k deletes the burst of 500 of 10,000
 // pods, ranked by their siblings on the same node, as getPodsToDelete does.
 func BenchmarkReplicaSetPodsToDelete10k(b *testing.B) {
-	pods, _ := repBenchPods(10_000)
-	upPods := repV1Pods(pods)
+	pods, _ := benchPods(10_000)
+	upPods := v1Pods(pods)
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			replicaset.PodsToDelete(pods, pods, 500, repBase, replicaset.Options{})
+			replicaset.PodsToDelete(pods, pods, 500, base, replicaset.Options{})
 		}
 	})
 	b.Run("upstream", func(b *testing.B) {
@@ -98,8 +99,8 @@ func BenchmarkReplicaSetPodsToDelete10k(b *testing.B) {
 		work := make([]*v1.Pod, len(upPods))
 		for b.Loop() {
 			copy(work, upPods) // the sort reorders its input
-			ranked := repRankedByNode(work, upPods)
-			ranked.Now = metav1.Time{Time: repBase}
+			ranked := rankedByNode(work, upPods)
+			ranked.Now = metav1.Time{Time: base}
 			sort.Sort(ranked)
 			_ = ranked.Pods[:500]
 		}

@@ -1,4 +1,4 @@
-package upstream_test
+package replicaset_test
 
 import (
 	"context"
@@ -44,8 +44,8 @@ import (
 	"github.com/kubesem/kubesem/replicaset"
 )
 
-// repVectorInput is a replicaset.Step vector's input in upstream types.
-type repVectorInput struct {
+// vectorInput is a replicaset.Step vector's input in upstream types.
+type vectorInput struct {
 	ReplicaSet  apps.ReplicaSet `json:"replicaSet"`
 	Pods        []*v1.Pod       `json:"pods"`
 	RelatedPods []*v1.Pod       `json:"relatedPods"`
@@ -98,17 +98,17 @@ func TestReplicaSetStepVectorsUpstream(t *testing.T) {
 			t.Errorf("%s: options are not replayed", v.Name)
 			continue
 		}
-		var in repVectorInput
+		var in vectorInput
 		if err := json.Unmarshal(v.Input, &in); err != nil {
 			t.Errorf("%s: input: %v", v.Name, err)
 			continue
 		}
-		got, deleted, up := repReplayFull(t, &in)
+		got, deleted, up := replayFull(t, &in)
 		var want map[string]any
 		if err := json.Unmarshal(v.Want, &want); err != nil {
 			t.Fatal(err)
 		}
-		why := repCheckDeletes(want, deleted, in.Pods)
+		why := checkDeletes(want, deleted, in.Pods)
 		if why != "" {
 			t.Errorf("%s: %s", v.Name, why)
 		}
@@ -122,12 +122,12 @@ func TestReplicaSetStepVectorsUpstream(t *testing.T) {
 				order = append(order, w.(map[string]any)["name"].(string))
 			}
 		}
-		events, problem := repEvents(up.events, deleted, order)
+		events, problem := events(up.events, deleted, order)
 		if problem != "" {
 			t.Errorf("%s: upstream events: %s", v.Name, problem)
 		}
 		got["events"] = events
-		if problem := repCheckWrites(v.Input, up); problem != "" {
+		if problem := checkWrites(v.Input, up); problem != "" {
 			t.Errorf("%s (%s): Plan.Writes differs from upstream's requests: %s", v.Name, v.Source, problem)
 		}
 		compared := maps.Clone(want)
@@ -179,42 +179,42 @@ func TestReplicaSetStepVectorsUpstream(t *testing.T) {
 	}
 }
 
-// repSyncReplicaSet is the controller's sync, called on rsc itself: the
+// syncReplicaSet is the controller's sync, called on rsc itself: the
 // ReplicationManager holds a copy of the controller its constructor built,
 // whose syncHandler is bound to the original.
 //
-//go:linkname repSyncReplicaSet k8s.io/kubernetes/pkg/controller/replicaset.(*ReplicaSetController).syncReplicaSet
-func repSyncReplicaSet(rsc *upstreamrs.ReplicaSetController, ctx context.Context, key string) error
+//go:linkname syncReplicaSet k8s.io/kubernetes/pkg/controller/replicaset.(*ReplicaSetController).syncReplicaSet
+func syncReplicaSet(rsc *upstreamrs.ReplicaSetController, ctx context.Context, key string) error
 
-// repSetField sets the unexported field name of the struct obj points to.
-func repSetField(obj any, name string, v any) {
+// setField sets the unexported field name of the struct obj points to.
+func setField(obj any, name string, v any) {
 	f := reflect.ValueOf(obj).Elem().FieldByName(name)
 	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(v))
 }
 
-const repRelatedLabel = "kubesem.test/related"
+const relatedLabel = "kubesem.test/related"
 
-// repUpstream is what one upstream sync did beyond the decision's shape:
+// runUpstream is what one upstream sync did beyond the decision's shape:
 // the writes it sent to the fake API (get, list and watch left out), the
 // pods it created (named as the fake API server named them), each patched
 // pod as its strategic merge patch leaves it, and the events the pod
 // control recorded.
-type repUpstream struct {
+type runUpstream struct {
 	writes  []clienttesting.Action
 	created []*v1.Pod
 	after   map[string]*v1.Pod // pod name → pod after upstream's patch
 	events  []string           // "type reason message", in order
 }
 
-// repReplay runs one upstream sync on the vector's state and renders what
+// replay runs one upstream sync on the vector's state and renders what
 // it did in the shape of the replicaset.Step decision, with the names of
 // the pods it deleted.
-func repReplay(t *testing.T, in *repVectorInput) (map[string]any, []string) {
-	out, deleted, _ := repReplayFull(t, in)
+func replay(t *testing.T, in *vectorInput) (map[string]any, []string) {
+	out, deleted, _ := replayFull(t, in)
 	return out, deleted
 }
 
-// repReplayFull is repReplay with the writes and events of the sync. The
+// replayFull is replay with the writes and events of the sync. The
 // pod control is v1.36.3's RealPodControl on the fake clientset, with a
 // fake event recorder; the fake API server names created pods from their
 // generateName. The ReplicaSet (or ReplicationController, API
@@ -222,7 +222,7 @@ func repReplay(t *testing.T, in *repVectorInput) (map[string]any, []string) {
 // in the pod cache; relatedPods, when the ReplicaSet has a controller,
 // under a sibling ReplicaSet of that controller (which is how upstream
 // finds them).
-func repReplayFull(t *testing.T, in *repVectorInput) (map[string]any, []string, repUpstream) {
+func replayFull(t *testing.T, in *vectorInput) (map[string]any, []string, runUpstream) {
 	ctx := context.Background()
 	rs := in.ReplicaSet.DeepCopy()
 	rc := rs.Kind == replicaset.KindReplicationController
@@ -254,7 +254,7 @@ func repReplayFull(t *testing.T, in *repVectorInput) (map[string]any, []string, 
 			}
 			s := o.Status
 			return difftest.ReplicaSetStatus(apps.ReplicaSetStatus{Replicas: s.Replicas, FullyLabeledReplicas: s.FullyLabeledReplicas, ReadyReplicas: s.ReadyReplicas,
-				AvailableReplicas: s.AvailableReplicas, ObservedGeneration: s.ObservedGeneration, Conditions: repRCConditions(s.Conditions)}), true
+				AvailableReplicas: s.AvailableReplicas, ObservedGeneration: s.ObservedGeneration, Conditions: rcConditions(s.Conditions)}), true
 		}
 	} else {
 		appsdefaults.SetObjectDefaults_ReplicaSet(rs)
@@ -267,7 +267,7 @@ func repReplayFull(t *testing.T, in *repVectorInput) (map[string]any, []string, 
 		if ref := metav1.GetControllerOf(rs); ref != nil && len(in.RelatedPods) > 0 {
 			sib := &apps.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: rs.Name + "-sibling", Namespace: rs.Namespace, UID: types.UID(string(rs.UID) + "-sibling"),
 				OwnerReferences: []metav1.OwnerReference{*ref}},
-				Spec: apps.ReplicaSetSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{repRelatedLabel: "true"}}}}
+				Spec: apps.ReplicaSetSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{relatedLabel: "true"}}}}
 			if err := inf.Apps().V1().ReplicaSets().Informer().GetIndexer().Add(sib); err != nil {
 				t.Fatal(err)
 			}
@@ -285,7 +285,7 @@ func repReplayFull(t *testing.T, in *repVectorInput) (map[string]any, []string, 
 				if p.Labels == nil {
 					p.Labels = map[string]string{}
 				}
-				p.Labels[repRelatedLabel] = "true"
+				p.Labels[relatedLabel] = "true"
 				p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: sib.Name, UID: sib.UID, Controller: &yes}}
 				if err := inf.Core().V1().Pods().Informer().GetIndexer().Add(p); err != nil {
 					t.Fatal(err)
@@ -301,7 +301,7 @@ func repReplayFull(t *testing.T, in *repVectorInput) (map[string]any, []string, 
 		}
 	}
 	if in.burst > 0 {
-		repSetField(rsc, "burstReplicas", in.burst)
+		setField(rsc, "burstReplicas", in.burst)
 	}
 	rec := record.NewFakeRecorder(1 << 14)
 	pc := controller.RealPodControl{KubeClient: client, Recorder: rec}
@@ -321,13 +321,13 @@ func repReplayFull(t *testing.T, in *repVectorInput) (map[string]any, []string, 
 	})
 	q := &difftest.QueueRecorder{}
 	difftest.Stop(rsc) // its queue is replaced below and its broadcaster unused (the pod control records)
-	repSetField(rsc, "podControl", controller.PodControlInterface(pc))
-	repSetField(rsc, "queue", workqueue.TypedRateLimitingInterface[string](q))
+	setField(rsc, "podControl", controller.PodControlInterface(pc))
+	setField(rsc, "queue", workqueue.TypedRateLimitingInterface[string](q))
 	clk := clocktesting.NewFakeClock(in.Now)
-	repSetField(rsc, "clock", clk)
+	setField(rsc, "clock", clk)
 	always := cache.InformerSynced(func() bool { return true })
-	repSetField(rsc, "podListerSynced", always)
-	repSetField(rsc, "rsListerSynced", always)
+	setField(rsc, "podListerSynced", always)
+	setField(rsc, "rsListerSynced", always)
 	byUID := map[string]*v1.Pod{}
 	for _, p := range in.Pods {
 		byUID[string(p.UID)] = p
@@ -340,7 +340,7 @@ func repReplayFull(t *testing.T, in *repVectorInput) (map[string]any, []string, 
 	}
 	client.ClearActions()
 	key := rs.Namespace + "/" + rs.Name
-	if err := repSyncReplicaSet(rsc, ctx, key); err != nil {
+	if err := syncReplicaSet(rsc, ctx, key); err != nil {
 		t.Errorf("upstream syncReplicaSet: %v", err)
 	}
 
@@ -348,7 +348,7 @@ func repReplayFull(t *testing.T, in *repVectorInput) (map[string]any, []string, 
 	if rs.DeletionTimestamp != nil {
 		out["outcome"] = string(replicaset.ReasonBeingDeleted)
 	}
-	up := repUpstream{after: map[string]*v1.Pod{}}
+	up := runUpstream{after: map[string]*v1.Pod{}}
 	var patches [][]byte
 	var deletedNames []string
 	for _, a := range client.Actions() {
@@ -469,13 +469,13 @@ func repReplayFull(t *testing.T, in *repVectorInput) (map[string]any, []string, 
 	return out, deleted, up
 }
 
-// repEvents renders the events a sync recorded (FakeRecorder lines) as
+// events renders the events a sync recorded (FakeRecorder lines) as
 // Plan.Events: SuccessfulCreate without its message (the name is the API
 // server's), SuccessfulDelete with the deleted pod as object and message,
 // in order (a permutation of deleted, the pods upstream deleted); any
 // other event as it is. problem is set when the delete events do not name
 // exactly the deleted pods or a create event's message is not upstream's.
-func repEvents(lines, deleted, order []string) (events []map[string]any, problem string) {
+func events(lines, deleted, order []string) (events []map[string]any, problem string) {
 	var named []string
 	var deletes int
 	events = []map[string]any{}
@@ -505,7 +505,7 @@ func repEvents(lines, deleted, order []string) (events []map[string]any, problem
 	return events, problem
 }
 
-// repCheckWrites compares replicaset.Plan.Writes of kubesem's Step on the
+// checkWrites compares replicaset.Plan.Writes of kubesem's Step on the
 // vector's input with the requests upstream sent: the same verbs,
 // resources and subresources in the same order; the same pod names in each
 // run of patches and of deletions (upstream sends them in no set order;
@@ -513,7 +513,7 @@ func repEvents(lines, deleted, order []string) (events []map[string]any, problem
 // created pods equal to upstream's but for the name the API server gives;
 // patched pods with upstream's owner references after the patch; the
 // status written equal to upstream's.
-func repCheckWrites(input json.RawMessage, up repUpstream) string {
+func checkWrites(input json.RawMessage, up runUpstream) string {
 	var in struct {
 		ReplicaSet *replicaset.ReplicaSet `json:"replicaSet"`
 		Pods       []*podstatus.Pod       `json:"pods"`
@@ -617,7 +617,7 @@ func repCheckWrites(input json.RawMessage, up repUpstream) string {
 				}
 			case plan.VerbUpdate:
 				gb, _ := plan.Encode(w.Object.(*replicaset.ReplicaSet).Status)
-				if ok, why := conformance.Match(gb, repStatusJSON(up.writes[k])); !ok {
+				if ok, why := conformance.Match(gb, statusJSON(up.writes[k])); !ok {
 					return fmt.Sprintf("status written: %s", why)
 				}
 			}
@@ -627,9 +627,9 @@ func repCheckWrites(input json.RawMessage, up repUpstream) string {
 	return ""
 }
 
-// repStatusJSON encodes the status of a ReplicaSet (or
+// statusJSON encodes the status of a ReplicaSet (or
 // ReplicationController) status update as the decision writes it.
-func repStatusJSON(a clienttesting.Action) []byte {
+func statusJSON(a clienttesting.Action) []byte {
 	var m map[string]any
 	switch o := a.(clienttesting.UpdateAction).GetObject().(type) {
 	case *apps.ReplicaSet:
@@ -637,7 +637,7 @@ func repStatusJSON(a clienttesting.Action) []byte {
 	case *v1.ReplicationController:
 		s := o.Status
 		m = difftest.ReplicaSetStatus(apps.ReplicaSetStatus{Replicas: s.Replicas, FullyLabeledReplicas: s.FullyLabeledReplicas, ReadyReplicas: s.ReadyReplicas,
-			AvailableReplicas: s.AvailableReplicas, ObservedGeneration: s.ObservedGeneration, Conditions: repRCConditions(s.Conditions)})
+			AvailableReplicas: s.AvailableReplicas, ObservedGeneration: s.ObservedGeneration, Conditions: rcConditions(s.Conditions)})
 		m["terminatingReplicas"] = nil
 	}
 	b, _ := json.Marshal(m)
@@ -651,7 +651,7 @@ func orEmptyList(l []map[string]any) []map[string]any {
 	return l
 }
 
-func repRCConditions(cs []v1.ReplicationControllerCondition) []apps.ReplicaSetCondition {
+func rcConditions(cs []v1.ReplicationControllerCondition) []apps.ReplicaSetCondition {
 	var out []apps.ReplicaSetCondition
 	for _, c := range cs {
 		out = append(out, apps.ReplicaSetCondition{Type: apps.ReplicaSetConditionType(c.Type), Status: c.Status,
@@ -660,9 +660,9 @@ func repRCConditions(cs []v1.ReplicationControllerCondition) []apps.ReplicaSetCo
 	return out
 }
 
-// repCheckDeletes checks upstream's deletions against the want's delete,
+// checkDeletes checks upstream's deletions against the want's delete,
 // deleteSure and deleteTied (when the want names delete).
-func repCheckDeletes(want map[string]any, deleted []string, pods []*v1.Pod) string {
+func checkDeletes(want map[string]any, deleted []string, pods []*v1.Pod) string {
 	wd, ok := want["delete"].([]any)
 	if !ok {
 		return ""
@@ -741,7 +741,7 @@ func TestReplicaSetClaimVectorsUpstream(t *testing.T) {
 			t.Errorf("%s: input: %v", v.Name, err)
 			continue
 		}
-		got, _ := repReplay(t, &repVectorInput{ReplicaSet: in.ReplicaSet, Pods: []*v1.Pod{in.Pod}, Now: repBase})
+		got, _ := replay(t, &vectorInput{ReplicaSet: in.ReplicaSet, Pods: []*v1.Pod{in.Pod}, Now: base})
 		ownership := replicaset.Ignore
 		switch {
 		case len(got["adopt"].([]map[string]any)) > 0:
@@ -804,7 +804,7 @@ func TestReplicaSetDiffVectorsUpstream(t *testing.T) {
 				OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", UID: "rs-uid", Controller: &yes}}},
 				Status: v1.PodStatus{Phase: v1.PodRunning}})
 		}
-		got, deleted := repReplay(t, &repVectorInput{ReplicaSet: rs, Pods: pods, Now: repBase, burst: opts.BurstReplicas})
+		got, deleted := replay(t, &vectorInput{ReplicaSet: rs, Pods: pods, Now: base, burst: opts.BurstReplicas})
 		diff := len(deleted) - got["create"].(map[string]any)["count"].(int)
 		gb, _ := json.Marshal(map[string]any{"diff": diff})
 		if ok, why := conformance.Match(v.Want, gb); !ok {

@@ -1,14 +1,13 @@
-package upstream_test
+package replicaset_test
 
 import (
 	"math"
 	"testing"
 
-	utilfield "k8s.io/apimachinery/pkg/util/validation/field"
-
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilfield "k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/apps"
 	appsvalidation "k8s.io/kubernetes/pkg/apis/apps/validation"
@@ -23,9 +22,9 @@ import (
 	"github.com/kubesem/kubesem/replicaset"
 )
 
-// vrReplicaSet draws a ReplicaSet or ReplicationController whose modelled
+// validationReplicaSet draws a ReplicaSet or ReplicationController whose modelled
 // fields sit at and around the limits of API validation.
-func vrReplicaSet(t *rapid.T) *replicaset.ReplicaSet {
+func validationReplicaSet(t *rapid.T) *replicaset.ReplicaSet {
 	rs := &replicaset.ReplicaSet{}
 	rs.Name, rs.Namespace = "web", "default"
 	rs.Kind = rapid.SampledFrom([]string{replicaset.KindReplicaSet, replicaset.KindReplicationController}).Draw(t, "kind")
@@ -55,9 +54,9 @@ func vrReplicaSet(t *rapid.T) *replicaset.ReplicaSet {
 	return rs
 }
 
-// vrUpstream writes rs as the API object a user would submit, defaults it
+// validationUpstream writes rs as the API object a user would submit, defaults it
 // as the API server does, converts it and validates it.
-func vrUpstream(t *rapid.T, rs *replicaset.ReplicaSet) utilfield.ErrorList {
+func validationUpstream(t *rapid.T, rs *replicaset.ReplicaSet) utilfield.ErrorList {
 	tmpl := corev1.PodTemplateSpec{
 		ObjectMeta: metav1.ObjectMeta{Labels: rs.Spec.Template.Labels},
 		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "web:1"}}},
@@ -100,8 +99,8 @@ func TestReplicaSetValidationParity(t *testing.T) {
 	counts := map[string]int{}
 	none := func(error) string { return "" }
 	rapid.Check(t, func(t *rapid.T) {
-		rs := vrReplicaSet(t)
-		difftest.Verdict(t, rs.Kind, replicaset.Validate(rs), vrUpstream(t, rs), none, counts)
+		rs := validationReplicaSet(t)
+		difftest.Verdict(t, rs.Kind, replicaset.Validate(rs), validationUpstream(t, rs), none, counts)
 	})
 	difftest.LogCounts(t, counts)
 }

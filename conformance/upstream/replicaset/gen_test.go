@@ -1,4 +1,4 @@
-package upstream_test
+package replicaset_test
 
 import (
 	"strconv"
@@ -13,16 +13,16 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// repBase is the reference now of the replicaset differential properties.
-var repBase = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+// base is the reference now of the replicaset differential properties.
+var base = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
 
-// rsTimes draws a time around now: zero, a whole number of seconds ago, a
+// drawTime draws a time around now: zero, a whole number of seconds ago, a
 // duration next to a power of two (the edges of the log2 buckets), or in
 // the future.
-func repTime(t *rapid.T, label string, now time.Time) time.Time {
+func drawTime(t *rapid.T, label string, now time.Time) time.Time {
 	ref := now
 	if ref.IsZero() {
-		ref = repBase
+		ref = base
 	}
 	switch rapid.IntRange(0, 4).Draw(t, label+"Kind") {
 	case 0:
@@ -39,10 +39,10 @@ func repTime(t *rapid.T, label string, now time.Time) time.Time {
 	return ref.Add(-time.Duration(rapid.Int64Range(0, 1<<62).Draw(t, label+"Far")))
 }
 
-var repCosts = []string{"", "0", "10", "-5", "+5", "007", "abc", "2147483647", "2147483648", "-2147483648", "100"}
+var costs = []string{"", "0", "10", "-5", "+5", "007", "abc", "2147483647", "2147483648", "-2147483648", "100"}
 
-// repPod draws a kubesem pod; uid is its UID.
-func repPod(t *rapid.T, label, uid string, now time.Time) *podstatus.Pod {
+// drawPod draws a kubesem pod; uid is its UID.
+func drawPod(t *rapid.T, label, uid string, now time.Time) *podstatus.Pod {
 	p := &podstatus.Pod{}
 	p.Name = label
 	p.UID = uid
@@ -52,11 +52,11 @@ func repPod(t *rapid.T, label, uid string, now time.Time) *podstatus.Pod {
 	p.Status.Phase = rapid.SampledFrom([]podstatus.Phase{"", podstatus.Pending, podstatus.Running, podstatus.Running, podstatus.Unknown, podstatus.Succeeded}).Draw(t, label+"Phase")
 	switch rapid.IntRange(0, 3).Draw(t, label+"Ready") {
 	case 1, 2:
-		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: repTime(t, label+"Ready", now)}}
+		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: drawTime(t, label+"Ready", now)}}
 	case 3:
-		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionFalse, LastTransitionTime: repTime(t, label+"NotReady", now)}}
+		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionFalse, LastTransitionTime: drawTime(t, label+"NotReady", now)}}
 	}
-	if c := rapid.SampledFrom(repCosts).Draw(t, label+"Cost"); c != "" {
+	if c := rapid.SampledFrom(costs).Draw(t, label+"Cost"); c != "" {
 		p.Annotations = map[string]string{podstatus.DeletionCostAnnotation: c}
 	}
 	n := rapid.IntRange(0, 2).Draw(t, label+"Containers")
@@ -72,29 +72,29 @@ func repPod(t *rapid.T, label, uid string, now time.Time) *podstatus.Pod {
 		p.Spec.InitContainers = []podstatus.Container{{Name: "side", RestartPolicy: rp}}
 		p.Status.InitContainerStatuses = []podstatus.ContainerStatus{{Name: "side", RestartCount: int32(rapid.IntRange(0, 2).Draw(t, label+"SideRestarts"))}}
 	}
-	p.CreationTimestamp = repTime(t, label+"Created", now)
+	p.CreationTimestamp = drawTime(t, label+"Created", now)
 	return p
 }
 
-// repV1Pod is the adapter's pod.
-func repV1Pod(p *podstatus.Pod) *v1.Pod { return difftest.Must(k8s.ToPod(p)) }
+// v1Pod is the adapter's pod.
+func v1Pod(p *podstatus.Pod) *v1.Pod { return difftest.Must(k8s.ToPod(p)) }
 
-func repV1Pods(ps []*podstatus.Pod) []*v1.Pod {
+func v1Pods(ps []*podstatus.Pod) []*v1.Pod {
 	out := make([]*v1.Pod, len(ps))
 	for i, p := range ps {
-		out[i] = repV1Pod(p)
+		out[i] = v1Pod(p)
 	}
 	return out
 }
 
-func repNow(t *rapid.T) time.Time {
+func now(t *rapid.T) time.Time {
 	if rapid.IntRange(0, 7).Draw(t, "zeroNow") == 0 {
 		return time.Time{}
 	}
-	return repBase
+	return base
 }
 
-func repSeq(n int) []int {
+func seq(n int) []int {
 	out := make([]int, n)
 	for i := range out {
 		out[i] = i

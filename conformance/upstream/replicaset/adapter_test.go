@@ -1,4 +1,4 @@
-package upstream_test
+package replicaset_test
 
 import (
 	"testing"
