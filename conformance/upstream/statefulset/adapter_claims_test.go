@@ -1,4 +1,4 @@
-package upstream_test
+package statefulset_test
 
 import (
 	"strings"
@@ -6,7 +6,6 @@ import (
 	_ "unsafe"
 
 	"github.com/google/go-cmp/cmp"
-
 	apps "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -17,8 +16,8 @@ import (
 	"github.com/kubesem/kubesem/statefulset"
 )
 
-//go:linkname stsUpClaims k8s.io/kubernetes/pkg/controller/statefulset.getPersistentVolumeClaims
-func stsUpClaims(set *apps.StatefulSet, pod *v1.Pod) map[string]v1.PersistentVolumeClaim
+//go:linkname upClaims k8s.io/kubernetes/pkg/controller/statefulset.getPersistentVolumeClaims
+func upClaims(set *apps.StatefulSet, pod *v1.Pod) map[string]v1.PersistentVolumeClaim
 
 // TestAdapterStatefulSetClaimsDifferential: the claims k8s.StatefulSetActions
 // creates for a pod are upstream's getPersistentVolumeClaims for it (the
@@ -55,7 +54,7 @@ func TestAdapterStatefulSetClaimsDifferential(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		upClaims := stsUpClaims(set, pod)
+		upClaims := upClaims(set, pod)
 		if len(w.CreateClaims) != len(upClaims) {
 			t.Fatalf("%d claims, upstream %d", len(w.CreateClaims), len(upClaims))
 		}

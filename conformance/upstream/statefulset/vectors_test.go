@@ -1,4 +1,4 @@
-package upstream_test
+package statefulset_test
 
 import (
 	"bytes"
@@ -50,23 +50,23 @@ import (
 	"github.com/kubesem/kubesem/statefulset"
 )
 
-// stsVector is one vector of testdata/statefulset as written and read.
-type stsVector struct {
+// vector is one vector of testdata/statefulset as written and read.
+type vector struct {
 	Decision  string               `json:"decision"`
 	Name      string               `json:"name"`
 	Source    string               `json:"source"`
 	Options   *statefulset.Options `json:"options,omitempty"`
 	Input     json.RawMessage      `json:"input"`
 	Want      json.RawMessage      `json:"want,omitempty"`
-	WantError *stsWantError        `json:"wantError,omitempty"`
+	WantError *wantError           `json:"wantError,omitempty"`
 }
 
-type stsWantError struct {
+type wantError struct {
 	Field string `json:"field"`
 	Kind  string `json:"kind"`
 }
 
-type stsVectorInput struct {
+type vectorInput struct {
 	Set       statefulset.StatefulSet      `json:"set"`
 	Pods      []*podstatus.Pod             `json:"pods"`
 	Revisions []history.ControllerRevision `json:"revisions"`
@@ -74,29 +74,29 @@ type stsVectorInput struct {
 	Now       time.Time                    `json:"now"`
 }
 
-func stsOpts(o *statefulset.Options) statefulset.Options {
+func opts(o *statefulset.Options) statefulset.Options {
 	if o == nil {
 		return statefulset.Options{}
 	}
 	return *o
 }
 
-func stsReadVectors(t *testing.T, file string) []stsVector {
+func readVectors(t *testing.T, file string) []vector {
 	t.Helper()
 	b, err := os.ReadFile(difftest.Repo("testdata", "statefulset", file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var vs []stsVector
+	var vs []vector
 	if err := json.Unmarshal(b, &vs); err != nil {
 		t.Fatal(err)
 	}
 	return vs
 }
 
-// stsSetGate sets the MaxUnavailableStatefulSet gate and returns the
+// setGate sets the MaxUnavailableStatefulSet gate and returns the
 // function restoring it.
-func stsSetGate(on bool) func() {
+func setGate(on bool) func() {
 	was := utilfeature.DefaultFeatureGate.Enabled(features.MaxUnavailableStatefulSet)
 	set := func(v bool) {
 		if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(map[string]bool{string(features.MaxUnavailableStatefulSet): v}); err != nil {
@@ -109,16 +109,16 @@ func stsSetGate(on bool) func() {
 
 // TestStatefulSetVectorsUpstream replays testdata/statefulset/step.json:
 // each want is the one upstream v1.36.3 gives for the vector's input
-// (stsWant, as TestGenerateStatefulSetVectors wrote it), kubesem's Step
+// (vectorWant, as TestGenerateStatefulSetVectors wrote it), kubesem's Step
 // matches it; each wantError of an API-validation vector is upstream's
 // rejection, and kubesem rejects there too.
 func TestStatefulSetVectorsUpstream(t *testing.T) {
 	n := 0
-	for _, v := range stsReadVectors(t, "step.json") {
-		opts := stsOpts(v.Options)
+	for _, v := range readVectors(t, "step.json") {
+		opts := opts(v.Options)
 		t.Run(v.Name, func(t *testing.T) {
-			defer stsSetGate(opts.MaxUnavailableStatefulSet)()
-			var in stsVectorInput
+			defer setGate(opts.MaxUnavailableStatefulSet)()
+			var in vectorInput
 			if err := json.Unmarshal(v.Input, &in); err != nil {
 				t.Fatal(err)
 			}
@@ -127,10 +127,10 @@ func TestStatefulSetVectorsUpstream(t *testing.T) {
 				if kerr == nil {
 					t.Fatalf("Step accepts; want %+v", *v.WantError)
 				}
-				if !stsAPIValidationSource(v.Source) {
+				if !apiValidationSource(v.Source) {
 					return // a kubesem input rule, no upstream counterpart
 				}
-				if got := stsUpstreamRejection(t, &in); got != *v.WantError {
+				if got := upstreamRejection(t, &in); got != *v.WantError {
 					t.Fatalf("upstream rejects with %+v; vector says %+v", got, *v.WantError)
 				}
 				return
@@ -138,8 +138,8 @@ func TestStatefulSetVectorsUpstream(t *testing.T) {
 			if kerr != nil {
 				t.Fatalf("Step: %v", kerr)
 			}
-			want := stsWant(t, &in)
-			if !stsSameJSON(want, v.Want) {
+			want := vectorWant(t, &in)
+			if !sameJSON(want, v.Want) {
 				t.Fatalf("the vector's want is not upstream's:\nvector:   %s\nupstream: %s", difftest.CompactJSON(v.Want), difftest.CompactJSON(want))
 			}
 			got, err := plan.Encode(p)
@@ -157,7 +157,7 @@ func TestStatefulSetVectorsUpstream(t *testing.T) {
 	}
 }
 
-func stsSameJSON(a, b json.RawMessage) bool {
+func sameJSON(a, b json.RawMessage) bool {
 	var x, y any
 	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
 		return false
@@ -167,20 +167,20 @@ func stsSameJSON(a, b json.RawMessage) bool {
 	return bytes.Equal(xb, yb)
 }
 
-// stsAPIValidationSource says whether a wantError vector states an API
+// apiValidationSource says whether a wantError vector states an API
 // validation rejection (its source cites ValidateStatefulSetSpec).
-func stsAPIValidationSource(source string) bool {
+func apiValidationSource(source string) bool {
 	return strings.HasPrefix(source, "ValidateStatefulSetSpec")
 }
 
-// stsUpstreamRejection validates the vector's set as the API server does
+// upstreamRejection validates the vector's set as the API server does
 // (apps/v1 defaulting, conversion, ValidateStatefulSet) and returns its one
 // error as a wantError: the field under "set.", the kind named from
 // upstream's error type (Invalid "must be greater than or equal to 0" is
 // Negative, NotSupported is Unsupported).
-func stsUpstreamRejection(t testing.TB, in *stsVectorInput) stsWantError {
+func upstreamRejection(t testing.TB, in *vectorInput) wantError {
 	t.Helper()
-	up, _, _, _ := stsUpSet(in)
+	up, _, _, _ := upSet(in)
 	legacyscheme.Scheme.Default(up)
 	var internal internalapps.StatefulSet
 	if err := legacyscheme.Scheme.Convert(up, &internal, nil); err != nil {
@@ -207,15 +207,15 @@ func stsUpstreamRejection(t testing.TB, in *stsVectorInput) stsWantError {
 	default:
 		t.Fatalf("upstream error type %s not named: %v", e.Type, e)
 	}
-	return stsWantError{Field: "set." + e.Field, Kind: kind}
+	return wantError{Field: "set." + e.Field, Kind: kind}
 }
 
-// stsUpSet builds the upstream StatefulSet of a vector as a user would
+// upSet builds the upstream StatefulSet of a vector as a user would
 // submit it (not defaulted): each revision name of the vector becomes a
 // distinct pod template, so upstream's revision hashes map one to one onto
 // the vector's names (fwd: vector name to upstream's, back: the reverse,
 // img: the image of each vector name).
-func stsUpSet(in *stsVectorInput) (up *apps.StatefulSet, fwd, back, img map[string]string) {
+func upSet(in *vectorInput) (up *apps.StatefulSet, fwd, back, img map[string]string) {
 	s := &in.Set
 	cc := int32(0)
 	if s.Status.CollisionCount != nil {
@@ -291,10 +291,10 @@ func stsUpSet(in *stsVectorInput) (up *apps.StatefulSet, fwd, back, img map[stri
 	fwd, back, img = map[string]string{}, map[string]string{}, map[string]string{}
 	for i, n := range sorted {
 		img[n] = "nginx:" + strconv.Itoa(i+10)
-		h := stsRevision(up, img[n], cc).Name
+		h := revision(up, img[n], cc).Name
 		fwd[n], back[h] = h, n
 	}
-	up.Spec.Template = stsTemplate(img[s.Spec.TemplateRevision])
+	up.Spec.Template = template(img[s.Spec.TemplateRevision])
 	st := s.Status
 	up.Status = apps.StatefulSetStatus{ObservedGeneration: st.ObservedGeneration, Replicas: st.Replicas, ReadyReplicas: st.ReadyReplicas,
 		CurrentReplicas: st.CurrentReplicas, UpdatedReplicas: st.UpdatedReplicas, AvailableReplicas: st.AvailableReplicas,
@@ -302,21 +302,21 @@ func stsUpSet(in *stsVectorInput) (up *apps.StatefulSet, fwd, back, img map[stri
 	return up, fwd, back, img
 }
 
-// stsCaseFromVector builds the upstream objects of a vector, the set
+// caseFromVector builds the upstream objects of a vector, the set
 // defaulted by upstream's SetDefaults_StatefulSet (under the current
 // MaxUnavailableStatefulSet gate) as the API server stores it; back maps
 // upstream revision names to the vector's.
-func stsCaseFromVector(in *stsVectorInput) (stsCase, map[string]string) {
+func caseFromVector(in *vectorInput) (diffCase, map[string]string) {
 	s := &in.Set
-	c := stsCase{set: s, pods: in.Pods, revs: in.Revisions, claims: in.Claims, upClaims: map[string]*v1.PersistentVolumeClaim{}}
-	up, fwd, back, img := stsUpSet(in)
+	c := diffCase{set: s, pods: in.Pods, revs: in.Revisions, claims: in.Claims, upClaims: map[string]*v1.PersistentVolumeClaim{}}
+	up, fwd, back, img := upSet(in)
 	appsv1defaults.SetDefaults_StatefulSet(up)
 	cc := int32(0)
 	if s.Status.CollisionCount != nil {
 		cc = *s.Status.CollisionCount
 	}
 	for _, rv := range in.Revisions {
-		x := stsRevision(up, img[rv.Name], cc).DeepCopy()
+		x := revision(up, img[rv.Name], cc).DeepCopy()
 		x.Revision = rv.Revision
 		x.Namespace = s.Namespace
 		c.upRevs = append(c.upRevs, x)
@@ -337,21 +337,21 @@ func stsCaseFromVector(in *stsVectorInput) (stsCase, map[string]string) {
 	return c, back
 }
 
-// stsLogLine is one log line of the upstream controller: its message and
+// logLine is one log line of the upstream controller: its message and
 // the pod it names.
-type stsLogLine struct{ msg, pod string }
+type logLine struct{ msg, pod string }
 
-// stsLogSink collects the upstream controller's log lines up to V(4).
-type stsLogSink struct {
+// logSink collects the upstream controller's log lines up to V(4).
+type logSink struct {
 	mu    *sync.Mutex
-	lines *[]stsLogLine
+	lines *[]logLine
 }
 
-func (s stsLogSink) Init(logr.RuntimeInfo) {}
+func (s logSink) Init(logr.RuntimeInfo) {}
 
-func (s stsLogSink) Enabled(level int) bool { return level <= 4 }
+func (s logSink) Enabled(level int) bool { return level <= 4 }
 
-func (s stsLogSink) Info(_ int, msg string, kv ...any) {
+func (s logSink) Info(_ int, msg string, kv ...any) {
 	pod := ""
 	for i := 0; i+1 < len(kv); i += 2 {
 		if kv[i] == "pod" {
@@ -361,19 +361,19 @@ func (s stsLogSink) Info(_ int, msg string, kv ...any) {
 		}
 	}
 	s.mu.Lock()
-	*s.lines = append(*s.lines, stsLogLine{msg, pod})
+	*s.lines = append(*s.lines, logLine{msg, pod})
 	s.mu.Unlock()
 }
 
-func (s stsLogSink) Error(error, string, ...any) {}
+func (s logSink) Error(error, string, ...any) {}
 
-func (s stsLogSink) WithValues(...any) logr.LogSink { return s }
+func (s logSink) WithValues(...any) logr.LogSink { return s }
 
-func (s stsLogSink) WithName(string) logr.LogSink { return s }
+func (s logSink) WithName(string) logr.LogSink { return s }
 
-func (s stsLogSink) count(msg, pod string) (n int) { return s.countAny([]string{msg}, pod) }
+func (s logSink) count(msg, pod string) (n int) { return s.countAny([]string{msg}, pod) }
 
-func (s stsLogSink) countAny(msgs []string, pod string) int {
+func (s logSink) countAny(msgs []string, pod string) int {
 	n := 0
 	for _, l := range *s.lines {
 		if l.pod == pod && slices.Contains(msgs, l.msg) {
@@ -383,26 +383,26 @@ func (s stsLogSink) countAny(msgs []string, pod string) int {
 	return n
 }
 
-// stsObs is what one upstream UpdateStatefulSet did.
-type stsObs struct {
-	f      *stsFake
+// obs is what one upstream UpdateStatefulSet did.
+type obs struct {
+	f      *newFake
 	err    error
 	status *apps.StatefulSetStatus // returned
 	events []string
-	logs   stsLogSink
+	logs   logSink
 }
 
-func stsObserve(c stsCase) stsObs {
-	f := &stsFake{pods: map[string]*v1.Pod{}, claims: c.upClaims, revs: c.upRevs}
+func observe(c diffCase) obs {
+	f := &newFake{pods: map[string]*v1.Pod{}, claims: c.upClaims, revs: c.upRevs}
 	for _, p := range c.upPods {
 		f.pods[p.Name] = p
 	}
 	rec := record.NewFakeRecorder(100000)
-	logs := stsLogSink{mu: &sync.Mutex{}, lines: &[]stsLogLine{}}
+	logs := logSink{mu: &sync.Mutex{}, lines: &[]logLine{}}
 	ctx := klog.NewContext(context.Background(), logr.New(logs))
 	ctl := upsts.NewDefaultStatefulSetControl(upsts.NewStatefulPodControlFromManager(f, rec), f, f)
-	st, err := ctl.UpdateStatefulSet(ctx, c.upSet, stsClaimed(c.upSet, c.upPods), stsNow)
-	o := stsObs{f: f, err: err, status: st, logs: logs}
+	st, err := ctl.UpdateStatefulSet(ctx, c.upSet, claimed(c.upSet, c.upPods), t0)
+	o := obs{f: f, err: err, status: st, logs: logs}
 	for {
 		select {
 		case e := <-rec.Events:
@@ -415,29 +415,29 @@ func stsObserve(c stsCase) stsObs {
 	return o
 }
 
-var stsMetricsOnce sync.Once
+var metricsOnce sync.Once
 
-// stsReachesUpdate says whether upstream's updateStatefulSet gets past
+// reachesUpdate says whether upstream's updateStatefulSet gets past
 // scaling (to the OnDelete return or the rolling update) for c: it runs
 // the sync again with the MaxUnavailableStatefulSet gate on and the
 // strategy RollingUpdate, whose update step, and only it, sets the
 // statefulset_unavailable_replicas gauge. Neither the gate nor the strategy
 // changes what happens before (they choose the revision of a pod created,
 // which does not stop a sync or make it fail).
-func stsReachesUpdate(c stsCase) bool {
-	stsMetricsOnce.Do(stsmetrics.Register)
-	defer stsSetGate(true)()
+func reachesUpdate(c diffCase) bool {
+	metricsOnce.Do(stsmetrics.Register)
+	defer setGate(true)()
 	set := c.upSet.DeepCopy()
 	zero := int32(0)
 	set.Spec.UpdateStrategy = apps.StatefulSetUpdateStrategy{Type: apps.RollingUpdateStatefulSetStrategyType,
 		RollingUpdate: &apps.RollingUpdateStatefulSetStrategy{Partition: &zero}}
 	stsmetrics.UnavailableReplicas.Reset()
-	f := &stsFake{pods: map[string]*v1.Pod{}, claims: c.upClaims, revs: c.upRevs}
+	f := &newFake{pods: map[string]*v1.Pod{}, claims: c.upClaims, revs: c.upRevs}
 	for _, p := range c.upPods {
 		f.pods[p.Name] = p
 	}
 	ctl := upsts.NewDefaultStatefulSetControl(upsts.NewStatefulPodControlFromManager(f, record.NewFakeRecorder(100000)), f, f)
-	_, _ = ctl.UpdateStatefulSet(context.Background(), set, stsClaimed(set, c.upPods), stsNow)
+	_, _ = ctl.UpdateStatefulSet(context.Background(), set, claimed(set, c.upPods), t0)
 	mfs, err := legacyregistry.DefaultGatherer.Gather()
 	if err != nil {
 		panic(err)
@@ -450,26 +450,26 @@ func stsReachesUpdate(c stsCase) bool {
 	return false
 }
 
-//go:linkname stsUpIdentityMatches k8s.io/kubernetes/pkg/controller/statefulset.identityMatches
-func stsUpIdentityMatches(set *apps.StatefulSet, pod *v1.Pod) bool
+//go:linkname upIdentityMatches k8s.io/kubernetes/pkg/controller/statefulset.identityMatches
+func upIdentityMatches(set *apps.StatefulSet, pod *v1.Pod) bool
 
-//go:linkname stsUpStorageMatches k8s.io/kubernetes/pkg/controller/statefulset.storageMatches
-func stsUpStorageMatches(set *apps.StatefulSet, pod *v1.Pod) bool
+//go:linkname upStorageMatches k8s.io/kubernetes/pkg/controller/statefulset.storageMatches
+func upStorageMatches(set *apps.StatefulSet, pod *v1.Pod) bool
 
 // Upstream's log messages of the deletions it makes (stateful_set_control.go).
 var (
-	stsLogScaleDown = "Pod of StatefulSet is terminating for scale down"
-	stsLogUpdate    = []string{"Pod of StatefulSet is terminating for update", "StatefulSet terminating Pod for update"}
+	logScaleDown = "Pod of StatefulSet is terminating for scale down"
+	logUpdate    = []string{"Pod of StatefulSet is terminating for update", "StatefulSet terminating Pod for update"}
 )
 
-// stsWant computes the want of a statefulset.Step vector from one upstream
+// vectorWant computes the want of a statefulset.Step vector from one upstream
 // UpdateStatefulSet (and the requeue of its sync), the current
 // MaxUnavailableStatefulSet gate being the vector's option. Every part is
 // upstream's: the writes its fakes receive, the status it writes (else the
 // set's), the requeue its sync makes, and, in kubesem's vocabulary:
 //   - outcome: Error when the sync fails, BeingDeleted for a set being
 //     deleted, OnDelete or RollingUpdate when it gets past scaling
-//     (stsReachesUpdate), else Scaling when it created or deleted a pod and
+//     (reachesUpdate), else Scaling when it created or deleted a pod and
 //     Blocked when not;
 //   - reasons: a revision write's by its verb (create NewRevision, update
 //     Rollback, delete HistoryLimit), a claim write's by its verb (create
@@ -492,11 +492,11 @@ var (
 // (a pod's own in the order upstream made them), the condemned pods'
 // after the others from the highest. One pod's claim creations, which
 // upstream makes from a map, are put in template order.
-func stsWant(t testing.TB, in *stsVectorInput) json.RawMessage {
+func vectorWant(t testing.TB, in *vectorInput) json.RawMessage {
 	t.Helper()
-	c, back := stsCaseFromVector(in)
-	o := stsObserve(c)
-	reached := stsReachesUpdate(c)
+	c, back := caseFromVector(in)
+	o := observe(c)
+	reached := reachesUpdate(c)
 	up := c.upSet
 	f := o.f
 	parallel := up.Spec.PodManagementPolicy == apps.ParallelPodManagement
@@ -645,7 +645,7 @@ func stsWant(t testing.TB, in *stsVectorInput) json.RawMessage {
 		i = j
 	}
 	// pod updates
-	spc := upsts.NewStatefulPodControlFromManager(&stsFake{pods: f.pods, claims: c.upClaims}, record.NewFakeRecorder(100000))
+	spc := upsts.NewStatefulPodControlFromManager(&newFake{pods: f.pods, claims: c.upClaims}, record.NewFakeRecorder(100000))
 	for _, u := range f.updatedP {
 		// The pod before the update: one of the pods by its UID, or the
 		// pod this sync created (no UID yet).
@@ -662,10 +662,10 @@ func stsWant(t testing.TB, in *stsVectorInput) json.RawMessage {
 			t.Fatalf("updated pod %s (uid %q) is none of the pods", u.Name, u.UID)
 		}
 		var why []statefulset.Reason
-		if !stsUpIdentityMatches(up, orig) {
+		if !upIdentityMatches(up, orig) {
 			why = append(why, statefulset.ReasonIdentity)
 		}
-		if !stsUpStorageMatches(up, orig) {
+		if !upStorageMatches(up, orig) {
 			why = append(why, statefulset.ReasonStorage)
 		}
 		if ok, err := spc.ClaimsMatchRetentionPolicy(context.Background(), up, u); err != nil || !ok {
@@ -687,9 +687,9 @@ func stsWant(t testing.TB, in *stsVectorInput) json.RawMessage {
 		seen[d.Name]++
 		why := statefulset.ReasonPodFailed
 		switch {
-		case o.logs.count(stsLogScaleDown, d.Name) > 0:
+		case o.logs.count(logScaleDown, d.Name) > 0:
 			why = statefulset.ReasonCondemned
-		case seen[d.Name] > total[d.Name]-o.logs.countAny(stsLogUpdate, d.Name):
+		case seen[d.Name] > total[d.Name]-o.logs.countAny(logUpdate, d.Name):
 			why = statefulset.ReasonOutdated
 		}
 		p.Delete = append(p.Delete, plan.Deletion{Name: d.Name, UID: string(d.UID), Reason: why})
@@ -722,11 +722,11 @@ func stsWant(t testing.TB, in *stsVectorInput) json.RawMessage {
 	// requeue
 	if o.err != nil {
 		q := plan.Requeue{RateLimited: true}
-		q.Reason = stsErrorReason(o.err)
+		q.Reason = errorReason(o.err)
 		p.Requeue = []plan.Requeue{q}
 	} else if up.Spec.MinReadySeconds > 0 && o.status != nil && o.status.ReadyReplicas != o.status.AvailableReplicas {
 		d := time.Duration(up.Spec.MinReadySeconds) * time.Second
-		if n := controller.FindMinNextPodAvailabilityCheck(c.upPods, up.Spec.MinReadySeconds, stsNow, clocktesting.NewFakeClock(stsNow)); n != nil {
+		if n := controller.FindMinNextPodAvailabilityCheck(c.upPods, up.Spec.MinReadySeconds, t0, clocktesting.NewFakeClock(t0)); n != nil {
 			d = *n
 		}
 		p.Requeue = []plan.Requeue{{After: d, Reason: statefulset.ReasonMinReadySeconds}}
@@ -758,10 +758,10 @@ func stsWant(t testing.TB, in *stsVectorInput) json.RawMessage {
 	return b
 }
 
-// stsErrorReason names a failed sync's error in kubesem's vocabulary, ""
+// errorReason names a failed sync's error in kubesem's vocabulary, ""
 // when its errors have different names (a Parallel sync whose goroutines
 // failed differently: which failed first is not fixed).
-func stsErrorReason(err error) statefulset.Reason {
+func errorReason(err error) statefulset.Reason {
 	var errs []error
 	var flatten func(error)
 	flatten = func(e error) {
@@ -796,17 +796,17 @@ func stsErrorReason(err error) statefulset.Reason {
 	return name
 }
 
-//go:linkname stsUpStartOrdinal k8s.io/kubernetes/pkg/controller/statefulset.getStartOrdinal
-func stsUpStartOrdinal(set *apps.StatefulSet) int
+//go:linkname upStartOrdinal k8s.io/kubernetes/pkg/controller/statefulset.getStartOrdinal
+func upStartOrdinal(set *apps.StatefulSet) int
 
-//go:linkname stsUpEndOrdinal k8s.io/kubernetes/pkg/controller/statefulset.getEndOrdinal
-func stsUpEndOrdinal(set *apps.StatefulSet) int
+//go:linkname upEndOrdinal k8s.io/kubernetes/pkg/controller/statefulset.getEndOrdinal
+func upEndOrdinal(set *apps.StatefulSet) int
 
-//go:linkname stsUpParentAndOrdinal k8s.io/kubernetes/pkg/controller/statefulset.getParentNameAndOrdinal
-func stsUpParentAndOrdinal(pod *v1.Pod) (string, int)
+//go:linkname upParentAndOrdinal k8s.io/kubernetes/pkg/controller/statefulset.getParentNameAndOrdinal
+func upParentAndOrdinal(pod *v1.Pod) (string, int)
 
-//go:linkname stsUpNewPod k8s.io/kubernetes/pkg/controller/statefulset.newStatefulSetPod
-func stsUpNewPod(set *apps.StatefulSet, ordinal int) *v1.Pod
+//go:linkname upNewPod k8s.io/kubernetes/pkg/controller/statefulset.newStatefulSetPod
+func upNewPod(set *apps.StatefulSet, ordinal int) *v1.Pod
 
 // TestStatefulSetIdentityVectorsUpstream replays testdata/statefulset/identity.json
 // through upstream: Ordinals through getStartOrdinal and getEndOrdinal (end
@@ -818,7 +818,7 @@ func stsUpNewPod(set *apps.StatefulSet, ordinal int) *v1.Pod
 func TestStatefulSetIdentityVectorsUpstream(t *testing.T) {
 	impl := conformance.Kubesem()
 	n := 0
-	for _, v := range stsReadVectors(t, "identity.json") {
+	for _, v := range readVectors(t, "identity.json") {
 		var want map[string]any
 		switch v.Decision {
 		case "statefulset.Ordinals":
@@ -827,13 +827,13 @@ func TestStatefulSetIdentityVectorsUpstream(t *testing.T) {
 				t.Fatal(err)
 			}
 			set := &apps.StatefulSet{Spec: apps.StatefulSetSpec{Replicas: &in.Replicas, Ordinals: &apps.StatefulSetOrdinals{Start: in.Start}}}
-			want = map[string]any{"first": stsUpStartOrdinal(set), "end": stsUpEndOrdinal(set) + 1}
+			want = map[string]any{"first": upStartOrdinal(set), "end": upEndOrdinal(set) + 1}
 		case "statefulset.ParentAndOrdinal":
 			var in struct{ Pod string }
 			if err := json.Unmarshal(v.Input, &in); err != nil {
 				t.Fatal(err)
 			}
-			p, o := stsUpParentAndOrdinal(&v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: in.Pod}})
+			p, o := upParentAndOrdinal(&v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: in.Pod}})
 			want = map[string]any{"parent": p, "ordinal": o, "ok": o != -1}
 		case "statefulset.Identity":
 			var in struct {
@@ -849,7 +849,7 @@ func TestStatefulSetIdentityVectorsUpstream(t *testing.T) {
 			for _, c := range in.Claims {
 				set.Spec.VolumeClaimTemplates = append(set.Spec.VolumeClaimTemplates, v1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: c}})
 			}
-			pod := stsUpNewPod(set, int(in.Ordinal))
+			pod := upNewPod(set, int(in.Ordinal))
 			claims := []any{}
 			for _, c := range in.Claims { // volumes come from a map: by template
 				for _, vol := range pod.Spec.Volumes {
@@ -874,7 +874,7 @@ func TestStatefulSetIdentityVectorsUpstream(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !stsSameJSON(b, v.Want) {
+		if !sameJSON(b, v.Want) {
 			t.Errorf("%s: the vector's want is not upstream's:\nvector:   %s\nupstream: %s", v.Name, difftest.CompactJSON(v.Want), b)
 			continue
 		}

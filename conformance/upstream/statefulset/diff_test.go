@@ -1,4 +1,4 @@
-package upstream_test
+package statefulset_test
 
 import (
 	"context"
@@ -41,33 +41,33 @@ import (
 	"github.com/kubesem/kubesem/statefulset"
 )
 
-//go:linkname stsUpIsMemberOf k8s.io/kubernetes/pkg/controller/statefulset.isMemberOf
-func stsUpIsMemberOf(set *apps.StatefulSet, pod *v1.Pod) bool
+//go:linkname upIsMemberOf k8s.io/kubernetes/pkg/controller/statefulset.isMemberOf
+func upIsMemberOf(set *apps.StatefulSet, pod *v1.Pod) bool
 
-// stsClaimed returns the pods the controller gives UpdateStatefulSet: those
+// claimed returns the pods the controller gives UpdateStatefulSet: those
 // getPodsForStatefulSet claims, whose name isMemberOf the set (the pods of
 // the harness match the selector and have no other owner).
-func stsClaimed(set *apps.StatefulSet, pods []*v1.Pod) []*v1.Pod {
+func claimed(set *apps.StatefulSet, pods []*v1.Pod) []*v1.Pod {
 	var out []*v1.Pod
 	for _, p := range pods {
-		if stsUpIsMemberOf(set, p) {
+		if upIsMemberOf(set, p) {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-//go:linkname stsUpNewRevision k8s.io/kubernetes/pkg/controller/statefulset.newRevision
-func stsUpNewRevision(set *apps.StatefulSet, revision int64, collisionCount *int32) (*apps.ControllerRevision, error)
+//go:linkname upNewRevision k8s.io/kubernetes/pkg/controller/statefulset.newRevision
+func upNewRevision(set *apps.StatefulSet, revision int64, collisionCount *int32) (*apps.ControllerRevision, error)
 
-var stsNow = time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
+var t0 = time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
 
-// stsFake records what upstream's control writes; reads come from the
+// newFake records what upstream's control writes; reads come from the
 // sync's inputs (informer caches do not see this sync's writes). Like the
 // API server, it refuses to create a pod whose name exists or was created
 // already. Lists are in call order (the writes of one goroutine keep their
 // order).
-type stsFake struct {
+type newFake struct {
 	mu        sync.Mutex
 	pods      map[string]*v1.Pod
 	claims    map[string]*v1.PersistentVolumeClaim
@@ -84,17 +84,17 @@ type stsFake struct {
 	createErr bool
 	createdN  map[string]bool
 	// acts are the writes that succeeded, in call order.
-	acts []stsAct
+	acts []act
 }
 
-// stsAct is one write upstream sent (and the fake accepted): verb,
+// act is one write upstream sent (and the fake accepted): verb,
 // resource, subresource, the object's name and the object.
-type stsAct struct {
+type act struct {
 	verb, resource, sub, name string
 	obj                       any
 }
 
-func (f *stsFake) CreatePod(_ context.Context, pod *v1.Pod, _ *apps.StatefulSet) error {
+func (f *newFake) CreatePod(_ context.Context, pod *v1.Pod, _ *apps.StatefulSet) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if _, ok := f.pods[pod.Name]; ok || f.createdN[pod.Name] {
@@ -111,18 +111,18 @@ func (f *stsFake) CreatePod(_ context.Context, pod *v1.Pod, _ *apps.StatefulSet)
 	}
 	f.created = append(f.created, statefulset.NewPod{Name: pod.Name, Ordinal: int32(o), Revision: pod.Labels[apps.StatefulSetRevisionLabel]})
 	f.newPods = append(f.newPods, pod.DeepCopy())
-	f.acts = append(f.acts, stsAct{"create", "pods", "", pod.Name, pod.DeepCopy()})
+	f.acts = append(f.acts, act{"create", "pods", "", pod.Name, pod.DeepCopy()})
 	return nil
 }
 
-func (f *stsFake) GetPod(_, name string) (*v1.Pod, error) {
+func (f *newFake) GetPod(_, name string) (*v1.Pod, error) {
 	if p, ok := f.pods[name]; ok {
 		return p, nil
 	}
 	return nil, apierrors.NewNotFound(schema.GroupResource{Resource: "pods"}, name)
 }
 
-func (f *stsFake) UpdatePod(pod *v1.Pod, _ *apps.StatefulSet) error {
+func (f *newFake) UpdatePod(pod *v1.Pod, _ *apps.StatefulSet) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if _, ok := f.pods[pod.Name]; !ok {
@@ -130,87 +130,87 @@ func (f *stsFake) UpdatePod(pod *v1.Pod, _ *apps.StatefulSet) error {
 	}
 	f.updated = append(f.updated, pod.Name)
 	f.updatedP = append(f.updatedP, pod.DeepCopy())
-	f.acts = append(f.acts, stsAct{"update", "pods", "", pod.Name, pod.DeepCopy()})
+	f.acts = append(f.acts, act{"update", "pods", "", pod.Name, pod.DeepCopy()})
 	return nil
 }
 
-func (f *stsFake) DeletePod(pod *v1.Pod) error {
+func (f *newFake) DeletePod(pod *v1.Pod) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.deleted = append(f.deleted, pod.Name)
 	f.deletedP = append(f.deletedP, pod.DeepCopy())
-	f.acts = append(f.acts, stsAct{"delete", "pods", "", pod.Name, nil})
+	f.acts = append(f.acts, act{"delete", "pods", "", pod.Name, nil})
 	return nil
 }
 
-func (f *stsFake) CreateClaim(c *v1.PersistentVolumeClaim, _ *apps.StatefulSet) error {
+func (f *newFake) CreateClaim(c *v1.PersistentVolumeClaim, _ *apps.StatefulSet) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.claimW = append(f.claimW, statefulset.ClaimWrite{Verb: statefulset.ClaimCreate, Name: c.Name})
-	f.acts = append(f.acts, stsAct{"create", "persistentvolumeclaims", "", c.Name, c.DeepCopy()})
+	f.acts = append(f.acts, act{"create", "persistentvolumeclaims", "", c.Name, c.DeepCopy()})
 	return nil
 }
 
-func (f *stsFake) GetClaim(_, name string) (*v1.PersistentVolumeClaim, error) {
+func (f *newFake) GetClaim(_, name string) (*v1.PersistentVolumeClaim, error) {
 	if c, ok := f.claims[name]; ok {
 		return c, nil
 	}
 	return nil, apierrors.NewNotFound(schema.GroupResource{Resource: "persistentvolumeclaims"}, name)
 }
 
-func (f *stsFake) UpdateClaim(c *v1.PersistentVolumeClaim, _ *apps.StatefulSet) error {
+func (f *newFake) UpdateClaim(c *v1.PersistentVolumeClaim, _ *apps.StatefulSet) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.claimW = append(f.claimW, statefulset.ClaimWrite{Verb: statefulset.ClaimUpdate, Name: c.Name, OwnerReferences: difftest.Must(k8s.FromPersistentVolumeClaim(c)).OwnerReferences})
-	f.acts = append(f.acts, stsAct{"update", "persistentvolumeclaims", "", c.Name, c.DeepCopy()})
+	f.acts = append(f.acts, act{"update", "persistentvolumeclaims", "", c.Name, c.DeepCopy()})
 	return nil
 }
 
-func (f *stsFake) UpdateStatefulSetStatus(_ context.Context, _ *apps.StatefulSet, st *apps.StatefulSetStatus) error {
+func (f *newFake) UpdateStatefulSetStatus(_ context.Context, _ *apps.StatefulSet, st *apps.StatefulSetStatus) error {
 	f.status = st.DeepCopy()
 	f.mu.Lock()
-	f.acts = append(f.acts, stsAct{"update", "statefulsets", "status", "", st.DeepCopy()})
+	f.acts = append(f.acts, act{"update", "statefulsets", "status", "", st.DeepCopy()})
 	f.mu.Unlock()
 	return nil
 }
 
 // history.Interface
-func (f *stsFake) ListControllerRevisions(metav1.Object, schema.GroupVersionKind, labels.Selector) ([]*apps.ControllerRevision, error) {
+func (f *newFake) ListControllerRevisions(metav1.Object, schema.GroupVersionKind, labels.Selector) ([]*apps.ControllerRevision, error) {
 	return slices.Clone(f.revs), nil
 }
 
-func (f *stsFake) CreateControllerRevision(parent metav1.Object, r *apps.ControllerRevision, cc *int32) (*apps.ControllerRevision, error) {
+func (f *newFake) CreateControllerRevision(parent metav1.Object, r *apps.ControllerRevision, cc *int32) (*apps.ControllerRevision, error) {
 	c := r.DeepCopy()
 	c.Name = history.ControllerRevisionName(parent.GetName(), history.HashControllerRevision(r, cc))
 	f.revW = append(f.revW, khistory.Write{Verb: plan.VerbCreate, Name: c.Name, Revision: c.Revision})
-	f.acts = append(f.acts, stsAct{"create", "controllerrevisions", "", c.Name, c.DeepCopy()})
+	f.acts = append(f.acts, act{"create", "controllerrevisions", "", c.Name, c.DeepCopy()})
 	return c, nil
 }
 
-func (f *stsFake) DeleteControllerRevision(r *apps.ControllerRevision) error {
+func (f *newFake) DeleteControllerRevision(r *apps.ControllerRevision) error {
 	f.revW = append(f.revW, khistory.Write{Verb: plan.VerbDelete, Name: r.Name, Revision: r.Revision})
-	f.acts = append(f.acts, stsAct{"delete", "controllerrevisions", "", r.Name, nil})
+	f.acts = append(f.acts, act{"delete", "controllerrevisions", "", r.Name, nil})
 	return nil
 }
 
-func (f *stsFake) UpdateControllerRevision(r *apps.ControllerRevision, n int64) (*apps.ControllerRevision, error) {
+func (f *newFake) UpdateControllerRevision(r *apps.ControllerRevision, n int64) (*apps.ControllerRevision, error) {
 	c := r.DeepCopy()
 	c.Revision = n
 	f.revW = append(f.revW, khistory.Write{Verb: plan.VerbUpdate, Name: c.Name, Revision: n})
-	f.acts = append(f.acts, stsAct{"update", "controllerrevisions", "", c.Name, c.DeepCopy()})
+	f.acts = append(f.acts, act{"update", "controllerrevisions", "", c.Name, c.DeepCopy()})
 	return c, nil
 }
 
-func (f *stsFake) AdoptControllerRevision(_ metav1.Object, _ schema.GroupVersionKind, r *apps.ControllerRevision) (*apps.ControllerRevision, error) {
+func (f *newFake) AdoptControllerRevision(_ metav1.Object, _ schema.GroupVersionKind, r *apps.ControllerRevision) (*apps.ControllerRevision, error) {
 	return r, nil
 }
 
-func (f *stsFake) ReleaseControllerRevision(_ metav1.Object, r *apps.ControllerRevision) (*apps.ControllerRevision, error) {
+func (f *newFake) ReleaseControllerRevision(_ metav1.Object, r *apps.ControllerRevision) (*apps.ControllerRevision, error) {
 	return r, nil
 }
 
-// stsCase is one random set with its pods, revisions and claims in both models.
-type stsCase struct {
+// diffCase is one random set with its pods, revisions and claims in both models.
+type diffCase struct {
 	upSet    *apps.StatefulSet
 	upPods   []*v1.Pod
 	upRevs   []*apps.ControllerRevision
@@ -222,42 +222,42 @@ type stsCase struct {
 }
 
 var (
-	stsRevMu    sync.Mutex
-	stsRevCache = map[string]*apps.ControllerRevision{}
+	revMu    sync.Mutex
+	revCache = map[string]*apps.ControllerRevision{}
 )
 
-// stsRevision returns upstream's ControllerRevision for the set with image
+// revision returns upstream's ControllerRevision for the set with image
 // img (cached: the revision depends only on the template, the set's name
 // and the collision count).
-func stsRevision(set *apps.StatefulSet, img string, cc int32) *apps.ControllerRevision {
-	stsRevMu.Lock()
-	defer stsRevMu.Unlock()
+func revision(set *apps.StatefulSet, img string, cc int32) *apps.ControllerRevision {
+	revMu.Lock()
+	defer revMu.Unlock()
 	key := img + "/" + strconv.Itoa(int(cc))
-	if r, ok := stsRevCache[key]; ok {
+	if r, ok := revCache[key]; ok {
 		return r
 	}
 	s := set.DeepCopy()
-	s.Spec.Template = stsTemplate(img)
+	s.Spec.Template = template(img)
 	s.Annotations = nil
-	r, err := stsUpNewRevision(s, 1, &cc)
+	r, err := upNewRevision(s, 1, &cc)
 	if err != nil {
 		panic(err)
 	}
-	stsRevCache[key] = r
+	revCache[key] = r
 	return r
 }
 
-var stsImages = []string{"nginx:1", "nginx:2", "nginx:3"}
+var images = []string{"nginx:1", "nginx:2", "nginx:3"}
 
-func stsTemplate(img string) v1.PodTemplateSpec {
+func template(img string) v1.PodTemplateSpec {
 	return v1.PodTemplateSpec{
 		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
 		Spec:       v1.PodSpec{Containers: []v1.Container{{Name: "c", Image: img}}},
 	}
 }
 
-func stsDrawCase(t *rapid.T) stsCase {
-	var c stsCase
+func drawDiffCase(t *rapid.T) diffCase {
+	var c diffCase
 	replicas := int32(rapid.IntRange(0, 6).Draw(t, "replicas"))
 	start := int32(0)
 	var ords *apps.StatefulSetOrdinals
@@ -339,7 +339,7 @@ func stsDrawCase(t *rapid.T) stsCase {
 				Resources: v1.VolumeResourceRequirements{Requests: v1.ResourceList{v1.ResourceStorage: resource.MustParse("1Gi")}}}})
 	}
 	if rapid.IntRange(0, 9).Draw(t, "deleting") == 0 {
-		ts := metav1.NewTime(stsNow.Add(-time.Minute))
+		ts := metav1.NewTime(t0.Add(-time.Minute))
 		up.DeletionTimestamp = &ts
 	}
 	// revision names of the three templates
@@ -347,19 +347,19 @@ func stsDrawCase(t *rapid.T) stsCase {
 	if cc != nil {
 		ccv = *cc
 	}
-	names := make([]string, len(stsImages))
-	for i, img := range stsImages {
-		names[i] = stsRevision(up, img, ccv).Name
+	names := make([]string, len(images))
+	for i, img := range images {
+		names[i] = revision(up, img, ccv).Name
 	}
 	tmpl := rapid.IntRange(0, 2).Draw(t, "template")
-	up.Spec.Template = stsTemplate(stsImages[tmpl])
+	up.Spec.Template = template(images[tmpl])
 	// existing revisions
 	nums := rapid.Permutation([]int64{1, 2, 3, 4, 5}).Draw(t, "revnums")
-	for i, img := range stsImages {
+	for i, img := range images {
 		if !rapid.Bool().Draw(t, "rev"+strconv.Itoa(i)) {
 			continue
 		}
-		r := stsRevision(up, img, ccv).DeepCopy()
+		r := revision(up, img, ccv).DeepCopy()
 		r.Revision = nums[i]
 		r.Namespace = "default"
 		c.upRevs = append(c.upRevs, r)
@@ -403,7 +403,7 @@ func stsDrawCase(t *rapid.T) stsCase {
 			cn := tn + "-" + name
 			pc := &v1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: cn, Namespace: "default", UID: types.UID("c-" + cn)}}
 			if rapid.IntRange(0, 14).Draw(t, "claimDeleting") == 0 {
-				ts := metav1.NewTime(stsNow.Add(-time.Second))
+				ts := metav1.NewTime(t0.Add(-time.Second))
 				pc.DeletionTimestamp = &ts
 			}
 			tr, fa := true, false
@@ -453,7 +453,7 @@ func stsDrawCase(t *rapid.T) stsCase {
 		if ready := rapid.IntRange(readyMin, 3).Draw(t, "ready"); ready > 0 {
 			// minReadySeconds (10 when set) is drawn at the boundary and one second
 			// either side: API timestamps are whole seconds.
-			lt := stsNow.Add(-time.Duration(rapid.SampledFrom([]int{0, 3, 9, 10, 11, 30}).Draw(t, "readyAgo")) * time.Second)
+			lt := t0.Add(-time.Duration(rapid.SampledFrom([]int{0, 3, 9, 10, 11, 30}).Draw(t, "readyAgo")) * time.Second)
 			cs := v1.ConditionTrue
 			if ready == 3 {
 				cs = v1.ConditionFalse
@@ -465,7 +465,7 @@ func stsDrawCase(t *rapid.T) stsCase {
 			termN = 15
 		}
 		if rapid.IntRange(0, termN).Draw(t, "terminating") == 0 {
-			ts := metav1.NewTime(stsNow.Add(-time.Second))
+			ts := metav1.NewTime(t0.Add(-time.Second))
 			pod.DeletionTimestamp = &ts
 		}
 		for _, tn := range templates {
@@ -499,7 +499,7 @@ func stsDrawCase(t *rapid.T) stsCase {
 			pod.Labels[apps.StatefulSetRevisionLabel] = rev
 		}
 		if phase == v1.PodRunning && rapid.Bool().Draw(t, "overflowReady") {
-			pod.Status.Conditions = []v1.PodCondition{{Type: v1.PodReady, Status: v1.ConditionTrue, LastTransitionTime: metav1.NewTime(stsNow.Add(-time.Hour))}}
+			pod.Status.Conditions = []v1.PodCondition{{Type: v1.PodReady, Status: v1.ConditionTrue, LastTransitionTime: metav1.NewTime(t0.Add(-time.Hour))}}
 		}
 		c.upPods = append(c.upPods, pod)
 	}
@@ -516,9 +516,9 @@ func stsDrawCase(t *rapid.T) stsCase {
 	return c
 }
 
-// stsUpstream runs one upstream UpdateStatefulSet and returns what it did
+// runUpstream runs one upstream UpdateStatefulSet and returns what it did
 // in kubesem's vocabulary (order-insensitive lists sorted).
-type stsResult struct {
+type result struct {
 	Revisions    []khistory.Write
 	Create       []statefulset.NewPod
 	Delete       []string
@@ -529,15 +529,15 @@ type stsResult struct {
 	RequeueAfter *time.Duration
 }
 
-func stsUpstream(c stsCase) stsResult {
-	f := &stsFake{pods: map[string]*v1.Pod{}, claims: c.upClaims, revs: c.upRevs}
+func runUpstream(c diffCase) result {
+	f := &newFake{pods: map[string]*v1.Pod{}, claims: c.upClaims, revs: c.upRevs}
 	for _, p := range c.upPods {
 		f.pods[p.Name] = p
 	}
 	rec := record.NewFakeRecorder(1000)
 	ctl := upsts.NewDefaultStatefulSetControl(upsts.NewStatefulPodControlFromManager(f, rec), f, f)
-	st, err := ctl.UpdateStatefulSet(context.Background(), c.upSet, stsClaimed(c.upSet, c.upPods), stsNow)
-	r := stsResult{Revisions: f.revW, Create: f.created, Delete: f.deleted, Update: f.updated, Claims: f.claimW, Err: err != nil}
+	st, err := ctl.UpdateStatefulSet(context.Background(), c.upSet, claimed(c.upSet, c.upPods), t0)
+	r := result{Revisions: f.revW, Create: f.created, Delete: f.deleted, Update: f.updated, Claims: f.claimW, Err: err != nil}
 	if f.status != nil {
 		s, err := k8s.FromStatefulSetStatus(f.status)
 		if err != nil {
@@ -547,7 +547,7 @@ func stsUpstream(c stsCase) stsResult {
 	}
 	if err == nil && c.upSet.Spec.MinReadySeconds > 0 && st != nil && st.ReadyReplicas != st.AvailableReplicas {
 		d := time.Duration(c.upSet.Spec.MinReadySeconds) * time.Second
-		if n := controller.FindMinNextPodAvailabilityCheck(c.upPods, c.upSet.Spec.MinReadySeconds, stsNow, clocktesting.NewFakeClock(stsNow)); n != nil {
+		if n := controller.FindMinNextPodAvailabilityCheck(c.upPods, c.upSet.Spec.MinReadySeconds, t0, clocktesting.NewFakeClock(t0)); n != nil {
 			d = *n
 		}
 		r.RequeueAfter = &d
@@ -555,8 +555,8 @@ func stsUpstream(c stsCase) stsResult {
 	return r.normalize(c.upSet.Spec.PodManagementPolicy == apps.ParallelPodManagement)
 }
 
-func stsFromPlan(p statefulset.Plan, parallel bool) stsResult {
-	r := stsResult{Create: p.Create.Objects}
+func fromPlan(p statefulset.Plan, parallel bool) result {
+	r := result{Create: p.Create.Objects}
 	for _, w := range p.Revisions {
 		w.Reason = ""
 		r.Revisions = append(r.Revisions, w)
@@ -586,7 +586,7 @@ func stsFromPlan(p statefulset.Plan, parallel bool) stsResult {
 	return r.normalize(parallel)
 }
 
-func (r stsResult) normalize(parallel bool) stsResult {
+func (r result) normalize(parallel bool) result {
 	sort.Slice(r.Claims, func(i, j int) bool {
 		return fmt.Sprint(r.Claims[i]) < fmt.Sprint(r.Claims[j])
 	})
@@ -607,22 +607,22 @@ func (r stsResult) normalize(parallel bool) stsResult {
 	return r
 }
 
-func stsRun(c stsCase, opts statefulset.Options) (stsResult, stsResult, error) {
-	up := stsUpstream(c)
-	p, err := statefulset.Step(c.set, c.pods, c.revs, c.claims, stsNow, opts)
+func runBoth(c diffCase, opts statefulset.Options) (result, result, error) {
+	up := runUpstream(c)
+	p, err := statefulset.Step(c.set, c.pods, c.revs, c.claims, t0, opts)
 	if err != nil {
-		return up, stsResult{}, err
+		return up, result{}, err
 	}
-	return up, stsFromPlan(p, c.set.Spec.PodManagementPolicy == statefulset.Parallel), nil
+	return up, fromPlan(p, c.set.Spec.PodManagementPolicy == statefulset.Parallel), nil
 }
 
-func checkSTSDifferential(t *rapid.T, opts statefulset.Options, counts map[string]int) {
-	c := stsDrawCase(t)
-	up, got, err := stsRun(c, opts)
+func checkDifferential(t *rapid.T, opts statefulset.Options, counts map[string]int) {
+	c := drawDiffCase(t)
+	up, got, err := runBoth(c, opts)
 	if err != nil {
 		t.Fatalf("Step: %v", err)
 	}
-	if d := stsDiff(up, got); d != "" {
+	if d := resultDiff(up, got); d != "" {
 		t.Fatalf("differs from v1.36.3:\n%s", d)
 	}
 	counts["states"]++
@@ -643,15 +643,15 @@ func checkSTSDifferential(t *rapid.T, opts statefulset.Options, counts map[strin
 	}
 }
 
-func stsDiff(a, b stsResult) string {
-	as, bs := fmt.Sprintf("%+v", stsShow(a)), fmt.Sprintf("%+v", stsShow(b))
+func resultDiff(a, b result) string {
+	as, bs := fmt.Sprintf("%+v", showResult(a)), fmt.Sprintf("%+v", showResult(b))
 	if as == bs {
 		return ""
 	}
 	return "upstream: " + as + "\nkubesem:  " + bs
 }
 
-func stsShow(r stsResult) string {
+func showResult(r result) string {
 	s := fmt.Sprintf("revs=%v create=%v delete=%v update=%v claims=[", r.Revisions, r.Create, r.Delete, r.Update)
 	for _, c := range r.Claims {
 		s += fmt.Sprintf("{%s %s", c.Verb, c.Name)
@@ -680,7 +680,7 @@ func stsShow(r stsResult) string {
 // history and status updater) and the requeue of sync, gate off.
 func TestStatefulSetStepDifferential(t *testing.T) {
 	counts := map[string]int{}
-	rapid.Check(t, func(t *rapid.T) { checkSTSDifferential(t, statefulset.Options{}, counts) })
+	rapid.Check(t, func(t *rapid.T) { checkDifferential(t, statefulset.Options{}, counts) })
 	difftest.LogCounts(t, counts)
 }
 
@@ -690,7 +690,7 @@ func TestStatefulSetStepDifferentialMaxUnavailable(t *testing.T) {
 	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.MaxUnavailableStatefulSet, true)
 	counts := map[string]int{}
 	rapid.Check(t, func(t *rapid.T) {
-		checkSTSDifferential(t, statefulset.Options{MaxUnavailableStatefulSet: true}, counts)
+		checkDifferential(t, statefulset.Options{MaxUnavailableStatefulSet: true}, counts)
 	})
 	difftest.LogCounts(t, counts)
 }

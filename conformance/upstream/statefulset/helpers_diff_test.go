@@ -1,4 +1,4 @@
-package upstream_test
+package statefulset_test
 
 import (
 	"context"
@@ -27,38 +27,38 @@ import (
 // This file checks statefulset.Ordinals, ParentAndOrdinal and ClaimIsStale
 // against v1.36.3 as job_helpers_diff_test.go does the Job helpers: random
 // boundary-heavy inputs through the binding against upstream's functions
-// (shUpstream), and every vector of these decisions replayed through the
+// (helperUpstream), and every vector of these decisions replayed through the
 // same oracle.
 
-//go:linkname shGetParentNameAndOrdinal k8s.io/kubernetes/pkg/controller/statefulset.getParentNameAndOrdinal
-func shGetParentNameAndOrdinal(*v1.Pod) (string, int)
+//go:linkname helperGetParentNameAndOrdinal k8s.io/kubernetes/pkg/controller/statefulset.getParentNameAndOrdinal
+func helperGetParentNameAndOrdinal(*v1.Pod) (string, int)
 
-//go:linkname shGetStartOrdinal k8s.io/kubernetes/pkg/controller/statefulset.getStartOrdinal
-func shGetStartOrdinal(*apps.StatefulSet) int
+//go:linkname helperGetStartOrdinal k8s.io/kubernetes/pkg/controller/statefulset.getStartOrdinal
+func helperGetStartOrdinal(*apps.StatefulSet) int
 
-//go:linkname shGetEndOrdinal k8s.io/kubernetes/pkg/controller/statefulset.getEndOrdinal
-func shGetEndOrdinal(*apps.StatefulSet) int
+//go:linkname helperGetEndOrdinal k8s.io/kubernetes/pkg/controller/statefulset.getEndOrdinal
+func helperGetEndOrdinal(*apps.StatefulSet) int
 
-// shClaims is a StatefulPodControlObjectManager holding claims only.
-type shClaims map[string]*v1.PersistentVolumeClaim
+// helperClaims is a StatefulPodControlObjectManager holding claims only.
+type helperClaims map[string]*v1.PersistentVolumeClaim
 
-func (shClaims) CreatePod(context.Context, *v1.Pod, *apps.StatefulSet) error { panic("not used") }
+func (helperClaims) CreatePod(context.Context, *v1.Pod, *apps.StatefulSet) error { panic("not used") }
 
-func (shClaims) GetPod(string, string) (*v1.Pod, error) { panic("not used") }
+func (helperClaims) GetPod(string, string) (*v1.Pod, error) { panic("not used") }
 
-func (shClaims) UpdatePod(*v1.Pod, *apps.StatefulSet) error { panic("not used") }
+func (helperClaims) UpdatePod(*v1.Pod, *apps.StatefulSet) error { panic("not used") }
 
-func (shClaims) DeletePod(*v1.Pod) error { panic("not used") }
+func (helperClaims) DeletePod(*v1.Pod) error { panic("not used") }
 
-func (shClaims) CreateClaim(*v1.PersistentVolumeClaim, *apps.StatefulSet) error {
+func (helperClaims) CreateClaim(*v1.PersistentVolumeClaim, *apps.StatefulSet) error {
 	panic("not used")
 }
 
-func (shClaims) UpdateClaim(*v1.PersistentVolumeClaim, *apps.StatefulSet) error {
+func (helperClaims) UpdateClaim(*v1.PersistentVolumeClaim, *apps.StatefulSet) error {
 	panic("not used")
 }
 
-func (c shClaims) GetClaim(_, name string) (*v1.PersistentVolumeClaim, error) {
+func (c helperClaims) GetClaim(_, name string) (*v1.PersistentVolumeClaim, error) {
 	if x, ok := c[name]; ok {
 		return x.DeepCopy(), nil
 	}
@@ -66,14 +66,14 @@ func (c shClaims) GetClaim(_, name string) (*v1.PersistentVolumeClaim, error) {
 }
 
 type (
-	shOrdinalsIn struct {
+	helperOrdinalsIn struct {
 		Replicas int32 `json:"replicas"`
 		Start    int32 `json:"start"`
 	}
-	shParseIn struct {
+	helperParseIn struct {
 		Pod string `json:"pod"`
 	}
-	shClaimIn struct {
+	helperClaimIn struct {
 		Claim      statefulset.Claim           `json:"claim"`
 		Policy     statefulset.RetentionPolicy `json:"policy"`
 		Set        statefulset.Owner           `json:"set"`
@@ -82,48 +82,48 @@ type (
 	}
 )
 
-// shUpstream is upstream v1.36.3's answer to one input of decision, in the
+// helperUpstream is upstream v1.36.3's answer to one input of decision, in the
 // binding's output shape.
-func shUpstream(t difftest.TB, decision string, _, input json.RawMessage) json.RawMessage {
+func helperUpstream(t difftest.TB, decision string, _, input json.RawMessage) json.RawMessage {
 	t.Helper()
 	var out any
 	switch decision {
 	case "statefulset.Ordinals":
 		// getStartOrdinal and getEndOrdinal (inclusive) of a set with those
 		// replicas and spec.ordinals.start (spec.ordinals absent for 0).
-		var in shOrdinalsIn
+		var in helperOrdinalsIn
 		difftest.Decode(t, input, &in)
 		set := &apps.StatefulSet{Spec: apps.StatefulSetSpec{Replicas: &in.Replicas}}
 		if in.Start != 0 {
 			set.Spec.Ordinals = &apps.StatefulSetOrdinals{Start: in.Start}
 		}
 		appsv1defaults.SetDefaults_StatefulSet(set)
-		out = map[string]int64{"first": int64(shGetStartOrdinal(set)), "end": int64(shGetEndOrdinal(set)) + 1}
+		out = map[string]int64{"first": int64(helperGetStartOrdinal(set)), "end": int64(helperGetEndOrdinal(set)) + 1}
 	case "statefulset.ParentAndOrdinal":
 		// ok: the name ends in an ordinal upstream parsed (a parsed one is
 		// never negative; -1 is upstream's "none").
-		var in shParseIn
+		var in helperParseIn
 		difftest.Decode(t, input, &in)
-		parent, ord := shGetParentNameAndOrdinal(&v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: in.Pod}})
+		parent, ord := helperGetParentNameAndOrdinal(&v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: in.Pod}})
 		out = map[string]any{"parent": parent, "ordinal": ord, "ok": ord >= 0}
 	case "statefulset.ClaimIsStale":
-		var in shClaimIn
+		var in helperClaimIn
 		difftest.Decode(t, input, &in)
-		out = map[string]bool{"stale": shClaimIsStale(t, &in)}
+		out = map[string]bool{"stale": helperClaimIsStale(t, &in)}
 	default:
 		t.Fatalf("no upstream oracle for %s", decision)
 	}
 	return difftest.Encode(t, out)
 }
 
-// shClaimIsStale asks StatefulPodControl.PodClaimIsStale about the pod,
+// helperClaimIsStale asks StatefulPodControl.PodClaimIsStale about the pod,
 // its set (with the retention policy, defaulted by SetDefaults_StatefulSet,
 // and one claim template whose claim for the pod is in.Claim) and the
 // claim, held by a fake object manager.
-func shClaimIsStale(t difftest.TB, in *shClaimIn) bool {
+func helperClaimIsStale(t difftest.TB, in *helperClaimIn) bool {
 	t.Helper()
 	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: in.Pod.Name, Namespace: "default", UID: types.UID(in.Pod.UID)}}
-	_, ord := shGetParentNameAndOrdinal(pod)
+	_, ord := helperGetParentNameAndOrdinal(pod)
 	suffix := "-" + in.Set.Name + "-" + strconv.Itoa(ord)
 	tmpl, ok := trimSuffix(in.Claim.Name, suffix)
 	if !ok || tmpl == "" {
@@ -143,7 +143,7 @@ func shClaimIsStale(t difftest.TB, in *shClaimIn) bool {
 	appsv1defaults.SetDefaults_StatefulSet(set)
 	claim := difftest.Must(k8s.ToPersistentVolumeClaim(&in.Claim))
 	claim.Namespace = "default"
-	stale, err := upsts.NewStatefulPodControlFromManager(shClaims{claim.Name: claim}, record.NewFakeRecorder(10)).PodClaimIsStale(set, pod)
+	stale, err := upsts.NewStatefulPodControlFromManager(helperClaims{claim.Name: claim}, record.NewFakeRecorder(10)).PodClaimIsStale(set, pod)
 	if err != nil {
 		t.Fatalf("PodClaimIsStale: %v", err)
 	}
@@ -157,9 +157,9 @@ func trimSuffix(s, suffix string) (string, bool) {
 	return s[:len(s)-len(suffix)], true
 }
 
-// shInt32 draws a non-negative int32 (what the API accepts for replicas
+// helperInt32 draws a non-negative int32 (what the API accepts for replicas
 // and ordinals.start), heavy on 0, 1 and the int32 edge.
-func shInt32(t *rapid.T, label string) int32 {
+func helperInt32(t *rapid.T, label string) int32 {
 	switch rapid.IntRange(0, 3).Draw(t, label+"Kind") {
 	case 0:
 		return rapid.SampledFrom([]int32{0, 1, 2, math.MaxInt32, math.MaxInt32 - 1, math.MaxInt32 / 2, 1 << 30}).Draw(t, label)
@@ -171,7 +171,7 @@ func shInt32(t *rapid.T, label string) int32 {
 
 func TestStatefulSetOrdinalsDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		difftest.CheckWith(t, shUpstream, "statefulset.Ordinals", nil, shOrdinalsIn{Replicas: shInt32(t, "replicas"), Start: shInt32(t, "start")})
+		difftest.CheckWith(t, helperUpstream, "statefulset.Ordinals", nil, helperOrdinalsIn{Replicas: helperInt32(t, "replicas"), Start: helperInt32(t, "start")})
 	})
 }
 
@@ -192,7 +192,7 @@ func TestStatefulSetParentAndOrdinalDifferential(t *testing.T) {
 			// characters, line breaks, multi-byte runes.
 			name = rapid.StringOf(rapid.SampledFrom([]rune("ab-01Z.\n \té+"))).Draw(t, "any")
 		}
-		difftest.CheckWith(t, shUpstream, "statefulset.ParentAndOrdinal", nil, shParseIn{Pod: name})
+		difftest.CheckWith(t, helperUpstream, "statefulset.ParentAndOrdinal", nil, helperParseIn{Pod: name})
 	})
 }
 
@@ -204,7 +204,7 @@ func TestStatefulSetClaimIsStaleDifferential(t *testing.T) {
 		pol := func(l string) statefulset.RetentionPolicyType {
 			return rapid.SampledFrom([]statefulset.RetentionPolicyType{"", statefulset.Retain, statefulset.Delete}).Draw(t, l)
 		}
-		in := shClaimIn{
+		in := helperClaimIn{
 			Policy:     statefulset.RetentionPolicy{WhenDeleted: pol("whenDeleted"), WhenScaled: pol("whenScaled")},
 			Set:        statefulset.Owner{Name: setName, UID: "set-uid"},
 			Pod:        statefulset.Owner{Name: podName, UID: rapid.SampledFrom([]string{"pod-uid", "", "old"}).Draw(t, "podUID")},
@@ -222,12 +222,12 @@ func TestStatefulSetClaimIsStaleDifferential(t *testing.T) {
 			}
 			in.Claim.OwnerReferences = append(in.Claim.OwnerReferences, r)
 		}
-		difftest.CheckWith(t, shUpstream, "statefulset.ClaimIsStale", nil, in)
+		difftest.CheckWith(t, helperUpstream, "statefulset.ClaimIsStale", nil, in)
 	})
 }
 
 // TestStatefulSetHelperVectorsUpstream replays the vectors of Ordinals,
-// ParentAndOrdinal and ClaimIsStale through upstream (shUpstream).
+// ParentAndOrdinal and ClaimIsStale through upstream (helperUpstream).
 func TestStatefulSetHelperVectorsUpstream(t *testing.T) {
-	difftest.Replay(t, "statefulset", map[string]int{"statefulset.Ordinals": 5, "statefulset.ParentAndOrdinal": 6, "statefulset.ClaimIsStale": 10}, shUpstream)
+	difftest.Replay(t, "statefulset", map[string]int{"statefulset.Ordinals": 5, "statefulset.ParentAndOrdinal": 6, "statefulset.ClaimIsStale": 10}, helperUpstream)
 }

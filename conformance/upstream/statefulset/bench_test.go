@@ -1,4 +1,4 @@
-package upstream_test
+package statefulset_test
 
 import (
 	"context"
@@ -23,13 +23,13 @@ import (
 	"github.com/kubesem/kubesem/statefulset"
 )
 
-// stsBenchInput is n Running and Ready pods at web-v1 with the template at
+// benchInput is n Running and Ready pods at web-v1 with the template at
 // web-v2: one sync walks every pod and deletes the highest.
-func stsBenchInput(n int) *stsVectorInput {
+func benchInput(n int) *vectorInput {
 	r := int32(n)
 	p := int32(0)
 	hist := int32(10)
-	in := &stsVectorInput{Now: stsNow,
+	in := &vectorInput{Now: t0,
 		Set: statefulset.StatefulSet{ObjectMeta: meta.ObjectMeta{Name: "web", Namespace: "default", UID: "set-uid", Generation: 1},
 			Spec: statefulset.Spec{Replicas: &r, ServiceName: "nginx", PodManagementPolicy: statefulset.OrderedReady,
 				UpdateStrategy:       statefulset.UpdateStrategy{Type: statefulset.RollingUpdate, RollingUpdate: &statefulset.RollingUpdateStrategy{Partition: &p}},
@@ -42,7 +42,7 @@ func stsBenchInput(n int) *stsVectorInput {
 		in.Pods = append(in.Pods, &podstatus.Pod{
 			ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name,
 				Labels: map[string]string{"app": "web", statefulset.LabelPodName: name, history.HashLabel: "web-v1"}},
-			Status: podstatus.Status{Phase: podstatus.Running, Conditions: []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: stsNow.Add(-time.Minute)}}}})
+			Status: podstatus.Status{Phase: podstatus.Running, Conditions: []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: t0.Add(-time.Minute)}}}})
 	}
 	return in
 }
@@ -52,10 +52,10 @@ func stsBenchInput(n int) *stsVectorInput {
 // set and pods.
 func BenchmarkStatefulSetSync(b *testing.B) {
 	for _, n := range []int{10, 1000, 10000} {
-		in := stsBenchInput(n)
-		c, _ := stsCaseFromVector(in)
+		in := benchInput(n)
+		c, _ := caseFromVector(in)
 		b.Run("upstream/"+strconv.Itoa(n), func(b *testing.B) {
-			f := &stsFake{pods: map[string]*v1.Pod{}, claims: c.upClaims, revs: c.upRevs}
+			f := &newFake{pods: map[string]*v1.Pod{}, claims: c.upClaims, revs: c.upRevs}
 			for _, p := range c.upPods {
 				f.pods[p.Name] = p
 			}
@@ -64,7 +64,7 @@ func BenchmarkStatefulSetSync(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				f.deleted, f.revW = f.deleted[:0], f.revW[:0]
-				if _, err := ctl.UpdateStatefulSet(context.Background(), c.upSet, pods, stsNow); err != nil {
+				if _, err := ctl.UpdateStatefulSet(context.Background(), c.upSet, pods, t0); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -72,7 +72,7 @@ func BenchmarkStatefulSetSync(b *testing.B) {
 		b.Run("kubesem/"+strconv.Itoa(n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := statefulset.Step(c.set, c.pods, c.revs, c.claims, stsNow, statefulset.Options{}); err != nil {
+				if _, err := statefulset.Step(c.set, c.pods, c.revs, c.claims, t0, statefulset.Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -86,7 +86,7 @@ func BenchmarkStatefulSetMaxUnavailable(b *testing.B) {
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := stsUpMaxUnavailable(&u, 1000); err != nil {
+			if _, err := upMaxUnavailable(&u, 1000); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -115,7 +115,7 @@ func BenchmarkStatefulSetClaimOwnerUpToDate(b *testing.B) {
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			stsUpClaimUpToDate(stsLog, upClaim, upSet, upPod)
+			upClaimUpToDate(ruleLog, upClaim, upSet, upPod)
 		}
 	})
 	b.Run("kubesem", func(b *testing.B) {

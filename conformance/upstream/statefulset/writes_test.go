@@ -1,4 +1,4 @@
-package upstream_test
+package statefulset_test
 
 import (
 	"encoding/json"
@@ -22,10 +22,10 @@ import (
 
 // TestStatefulSetWritesUpstream replays every statefulset.Step vector of
 // testdata/statefulset/step.json through upstream's UpdateStatefulSet
-// (the stsFake of statefulset_diff_test.go records each write it
+// (the newFake of statefulset_diff_test.go records each write it
 // accepts, in call order) and compares statefulset.Plan.Writes with it.
 // Step and Writes read the vector's set given the template and selector
-// upstream's set has (stsUpSet) and its revisions given the data
+// upstream's set has (upSet) and its revisions given the data
 // upstream's revisions hold; upstream's revision names are mapped back to
 // the vector's.
 //
@@ -50,18 +50,18 @@ import (
 // no such write (its failure is the Plan's outcome).
 func TestStatefulSetWritesUpstream(t *testing.T) {
 	n, pods, claims := 0, 0, 0
-	for _, v := range stsReadVectors(t, "step.json") {
+	for _, v := range readVectors(t, "step.json") {
 		if v.WantError != nil {
 			continue
 		}
-		opts := stsOpts(v.Options)
+		opts := opts(v.Options)
 		t.Run(v.Name, func(t *testing.T) {
-			defer stsSetGate(opts.MaxUnavailableStatefulSet)()
-			var in stsVectorInput
+			defer setGate(opts.MaxUnavailableStatefulSet)()
+			var in vectorInput
 			if err := json.Unmarshal(v.Input, &in); err != nil {
 				t.Fatal(err)
 			}
-			c, back := stsCaseFromVector(&in)
+			c, back := caseFromVector(&in)
 			mb := func(s string) string {
 				if b, ok := back[s]; ok {
 					return b
@@ -72,7 +72,7 @@ func TestStatefulSetWritesUpstream(t *testing.T) {
 			// data upstream's objects have.
 			set := deepcopy.Copy(in.Set)
 			set.Spec.Selector = &meta.LabelSelector{MatchLabels: c.upSet.Spec.Selector.MatchLabels}
-			stsDecode(t, c.upSet.Spec.Template, &set.Spec.Template)
+			decode(t, c.upSet.Spec.Template, &set.Spec.Template)
 			revs := deepcopy.Copy(in.Revisions)
 			for i := range revs {
 				r := k8s.FromControllerRevision(c.upRevs[i])
@@ -89,17 +89,17 @@ func TestStatefulSetWritesUpstream(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Writes: %v", err)
 			}
-			o := stsObserve(c)
+			o := observe(c)
 			parallel := c.upSet.Spec.PodManagementPolicy == apps.ParallelPodManagement
-			ug, kg := stsUpSeq(o.f.acts, mb), stsKsSeq(kw)
-			ug, kg = stsCanon(ug, parallel), stsCanon(kg, parallel)
+			ug, kg := upSeq(o.f.acts, mb), ksSeq(kw)
+			ug, kg = canon(ug, parallel), canon(kg, parallel)
 			if !slices.Equal(ug, kg) {
 				t.Fatalf("writes:\n\tupstream %v\n\tkubesem  %v", ug, kg)
 			}
 			// objects, matched by (verb, resource, name)
 			mine := map[string]plan.Write{}
 			for _, w := range kw {
-				mine[stsKsKey(w)] = w
+				mine[ksKey(w)] = w
 			}
 			for _, a := range o.f.acts {
 				key := a.verb + " " + a.resource + " " + mb(a.name)
@@ -112,8 +112,8 @@ func TestStatefulSetWritesUpstream(t *testing.T) {
 						got.Labels[khistory.HashLabel] = mb(h)
 					}
 					want := deepcopy.Copy(*w.Object.(*podstatus.Pod))
-					stsSortVolumes(got)
-					stsSortVolumes(&want)
+					sortVolumes(got)
+					sortVolumes(&want)
 					if d := difftest.JSONDiff(t, got, &want); d != "" {
 						t.Errorf("%s: %s", key, d)
 					}
@@ -163,7 +163,7 @@ func TestStatefulSetWritesUpstream(t *testing.T) {
 	t.Logf("%d vectors, %d pod and %d claim writes compared whole", n, pods, claims)
 }
 
-func stsDecode(t *testing.T, from, to any) {
+func decode(t *testing.T, from, to any) {
 	t.Helper()
 	b, err := json.Marshal(from)
 	if err != nil {
@@ -174,11 +174,11 @@ func stsDecode(t *testing.T, from, to any) {
 	}
 }
 
-func stsSortVolumes(p *podstatus.Pod) {
+func sortVolumes(p *podstatus.Pod) {
 	sort.SliceStable(p.Spec.Volumes, func(i, j int) bool { return p.Spec.Volumes[i].Name < p.Spec.Volumes[j].Name })
 }
 
-func stsUpSeq(acts []stsAct, mb func(string) string) []string {
+func upSeq(acts []act, mb func(string) string) []string {
 	var out []string
 	for _, a := range acts {
 		out = append(out, a.verb+" "+a.resource+"/"+a.sub+" "+mb(a.name))
@@ -186,7 +186,7 @@ func stsUpSeq(acts []stsAct, mb func(string) string) []string {
 	return out
 }
 
-func stsKsKey(w plan.Write) string {
+func ksKey(w plan.Write) string {
 	name := w.Name
 	if w.Verb == plan.VerbCreate {
 		switch o := w.Object.(type) {
@@ -201,10 +201,10 @@ func stsKsKey(w plan.Write) string {
 	return string(w.Verb) + " " + w.Resource + " " + name
 }
 
-func stsKsSeq(ws []plan.Write) []string {
+func ksSeq(ws []plan.Write) []string {
 	var out []string
 	for _, w := range ws {
-		name := strings.SplitN(stsKsKey(w), " ", 3)[2]
+		name := strings.SplitN(ksKey(w), " ", 3)[2]
 		if w.Subresource == "status" {
 			name = ""
 		}
@@ -213,9 +213,9 @@ func stsKsSeq(ws []plan.Write) []string {
 	return out
 }
 
-// stsCanon sorts what upstream's order does not fix: runs of claim
+// canon sorts what upstream's order does not fix: runs of claim
 // creations and, for a Parallel set, all pod and claim writes.
-func stsCanon(seq []string, parallel bool) []string {
+func canon(seq []string, parallel bool) []string {
 	seq = slices.Clone(seq)
 	podOrClaim := func(s string) bool {
 		return strings.Contains(s, " pods/") || strings.Contains(s, " persistentvolumeclaims/")

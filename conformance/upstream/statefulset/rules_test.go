@@ -1,4 +1,4 @@
-package upstream_test
+package statefulset_test
 
 import (
 	"encoding/json"
@@ -27,23 +27,23 @@ import (
 	"github.com/kubesem/kubesem/statefulset"
 )
 
-//go:linkname stsUpClaimUpToDate k8s.io/kubernetes/pkg/controller/statefulset.isClaimOwnerUpToDate
-func stsUpClaimUpToDate(logger klog.Logger, claim *v1.PersistentVolumeClaim, set *apps.StatefulSet, pod *v1.Pod) bool
+//go:linkname upClaimUpToDate k8s.io/kubernetes/pkg/controller/statefulset.isClaimOwnerUpToDate
+func upClaimUpToDate(logger klog.Logger, claim *v1.PersistentVolumeClaim, set *apps.StatefulSet, pod *v1.Pod) bool
 
-//go:linkname stsUpUpdateClaimRefs k8s.io/kubernetes/pkg/controller/statefulset.updateClaimOwnerRefForSetAndPod
-func stsUpUpdateClaimRefs(logger klog.Logger, claim *v1.PersistentVolumeClaim, set *apps.StatefulSet, pod *v1.Pod)
+//go:linkname upUpdateClaimRefs k8s.io/kubernetes/pkg/controller/statefulset.updateClaimOwnerRefForSetAndPod
+func upUpdateClaimRefs(logger klog.Logger, claim *v1.PersistentVolumeClaim, set *apps.StatefulSet, pod *v1.Pod)
 
-//go:linkname stsUpMaxUnavailable k8s.io/kubernetes/pkg/controller/statefulset.getStatefulSetMaxUnavailable
-func stsUpMaxUnavailable(maxUnavailable *upintstr.IntOrString, replicaCount int) (int, error)
+//go:linkname upMaxUnavailable k8s.io/kubernetes/pkg/controller/statefulset.getStatefulSetMaxUnavailable
+func upMaxUnavailable(maxUnavailable *upintstr.IntOrString, replicaCount int) (int, error)
 
 // TestStatefulSetClaimRulesDifferential compares ClaimOwnerUpToDate and
 // ClaimOwnerRefs with isClaimOwnerUpToDate and
 // updateClaimOwnerRefForSetAndPod on random owner references, policies and
 // ordinals.
-var stsLog = logr.Discard()
+var ruleLog = logr.Discard()
 
 func TestStatefulSetClaimRulesDifferential(t *testing.T) {
-	log := stsLog
+	log := ruleLog
 	rapid.Check(t, func(t *rapid.T) {
 		pol := func(l string) statefulset.RetentionPolicyType {
 			return rapid.SampledFrom([]statefulset.RetentionPolicyType{statefulset.Retain, statefulset.Delete}).Draw(t, l)
@@ -85,14 +85,14 @@ func TestStatefulSetClaimRulesDifferential(t *testing.T) {
 		upPod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: podName, UID: types.UID(podUID)}}
 		set, pod := statefulset.Owner{Name: "web", UID: "set-uid"}, statefulset.Owner{Name: podName, UID: podUID}
 		down := !(ord >= start && ord < start+replicas)
-		want := stsUpClaimUpToDate(log, upClaim, upSet, upPod)
+		want := upClaimUpToDate(log, upClaim, upSet, upPod)
 		if got := statefulset.ClaimOwnerUpToDate(&claim, policy, set, pod, down); got != want {
 			t.Fatalf("ClaimOwnerUpToDate = %v, upstream %v", got, want)
 		}
 		c2 := upClaim.DeepCopy()
-		stsUpUpdateClaimRefs(log, c2, upSet, upPod)
-		wantRefs := stsShowRefs(difftest.Must(k8s.FromPersistentVolumeClaim(c2)).OwnerReferences)
-		if got := stsShowRefs(statefulset.ClaimOwnerRefs(&claim, policy, set, pod, down)); got != wantRefs {
+		upUpdateClaimRefs(log, c2, upSet, upPod)
+		wantRefs := showRefs(difftest.Must(k8s.FromPersistentVolumeClaim(c2)).OwnerReferences)
+		if got := showRefs(statefulset.ClaimOwnerRefs(&claim, policy, set, pod, down)); got != wantRefs {
 			t.Fatalf("ClaimOwnerRefs = %s, upstream %s", got, wantRefs)
 		}
 	})
@@ -115,7 +115,7 @@ func TestStatefulSetMaxUnavailableDifferential(t *testing.T) {
 			x, y := upintstr.FromString(intstr.Percent(p).String()), intstr.Percent(p)
 			u, v = &x, &y
 		}
-		want, _ := stsUpMaxUnavailable(u, int(replicas))
+		want, _ := upMaxUnavailable(u, int(replicas))
 		got, err := statefulset.MaxUnavailable(v, replicas)
 		if err != nil || got != int64(want) {
 			t.Fatalf("MaxUnavailable = %d, %v; upstream %d", got, err, want)
@@ -123,7 +123,7 @@ func TestStatefulSetMaxUnavailableDifferential(t *testing.T) {
 	})
 }
 
-func stsShowRefs(rs []meta.OwnerReference) string {
+func showRefs(rs []meta.OwnerReference) string {
 	s := ""
 	for _, o := range rs {
 		s += o.APIVersion + "/" + o.Kind + "/" + o.Name + "/" + o.UID
@@ -139,15 +139,15 @@ func stsShowRefs(rs []meta.OwnerReference) string {
 	return s
 }
 
-//go:linkname stsUpPodInOrdinalRange k8s.io/kubernetes/pkg/controller/statefulset.podInOrdinalRange
-func stsUpPodInOrdinalRange(pod *v1.Pod, set *apps.StatefulSet) bool
+//go:linkname upPodInOrdinalRange k8s.io/kubernetes/pkg/controller/statefulset.podInOrdinalRange
+func upPodInOrdinalRange(pod *v1.Pod, set *apps.StatefulSet) bool
 
-type stsMaxUnavailableIn struct {
+type maxUnavailableIn struct {
 	MaxUnavailable *intstr.Value `json:"maxUnavailable"`
 	Replicas       int32         `json:"replicas"`
 }
 
-type stsClaimIn struct {
+type claimIn struct {
 	Claim      statefulset.Claim           `json:"claim"`
 	Policy     statefulset.RetentionPolicy `json:"policy"`
 	Set        statefulset.Owner           `json:"set"`
@@ -155,11 +155,11 @@ type stsClaimIn struct {
 	ScaledDown bool                        `json:"scaledDown"`
 }
 
-// stsRuleUp builds upstream's claim, set and pod for a claim rule input:
+// ruleUp builds upstream's claim, set and pod for a claim rule input:
 // the set defaulted by SetDefaults_StatefulSet, its replicas such that
 // upstream's podInOrdinalRange places the pod as scaledDown says, and, for
 // PodClaimIsStale, one claim template naming the claim for the pod.
-func stsRuleUp(t testing.TB, in *stsClaimIn) (*v1.PersistentVolumeClaim, *apps.StatefulSet, *v1.Pod) {
+func ruleUp(t testing.TB, in *claimIn) (*v1.PersistentVolumeClaim, *apps.StatefulSet, *v1.Pod) {
 	t.Helper()
 	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: in.Pod.Name, Namespace: "default", UID: types.UID(in.Pod.UID)}}
 	ord := statefulset.ParseOrdinal(in.Pod.Name)
@@ -172,7 +172,7 @@ func stsRuleUp(t testing.TB, in *stsClaimIn) (*v1.PersistentVolumeClaim, *apps.S
 			PersistentVolumeClaimRetentionPolicy: &apps.StatefulSetPersistentVolumeClaimRetentionPolicy{
 				WhenDeleted: apps.PersistentVolumeClaimRetentionPolicyType(in.Policy.WhenDeleted), WhenScaled: apps.PersistentVolumeClaimRetentionPolicyType(in.Policy.WhenScaled)}}}
 	appsv1defaults.SetDefaults_StatefulSet(set)
-	if stsUpPodInOrdinalRange(pod, set) == in.ScaledDown {
+	if upPodInOrdinalRange(pod, set) == in.ScaledDown {
 		t.Fatalf("pod %s: no set places it scaledDown=%v", in.Pod.Name, in.ScaledDown)
 	}
 	if suffix := "-" + in.Set.Name + "-" + strconv.Itoa(int(ord)); ord >= 0 && strings.HasSuffix(in.Claim.Name, suffix) {
@@ -183,15 +183,15 @@ func stsRuleUp(t testing.TB, in *stsClaimIn) (*v1.PersistentVolumeClaim, *apps.S
 	return claim, set, pod
 }
 
-// stsRuleWant is upstream's answer to a rule vector's input: getStatefulSetMaxUnavailable,
+// ruleWant is upstream's answer to a rule vector's input: getStatefulSetMaxUnavailable,
 // isClaimOwnerUpToDate, updateClaimOwnerRefForSetAndPod (an empty list of
 // references written []), StatefulPodControl.PodClaimIsStale.
-func stsRuleWant(t testing.TB, decision string, input json.RawMessage) json.RawMessage {
+func ruleWant(t testing.TB, decision string, input json.RawMessage) json.RawMessage {
 	t.Helper()
 	var out any
 	switch decision {
 	case "statefulset.MaxUnavailable":
-		var in stsMaxUnavailableIn
+		var in maxUnavailableIn
 		if err := json.Unmarshal(input, &in); err != nil {
 			t.Fatal(err)
 		}
@@ -203,23 +203,23 @@ func stsRuleWant(t testing.TB, decision string, input json.RawMessage) json.RawM
 			}
 			u = &x
 		}
-		n, err := stsUpMaxUnavailable(u, int(in.Replicas))
+		n, err := upMaxUnavailable(u, int(in.Replicas))
 		if err != nil {
 			t.Fatalf("getStatefulSetMaxUnavailable: %v", err)
 		}
 		out = map[string]int{"maxUnavailable": n}
 	case "statefulset.ClaimOwnerUpToDate", "statefulset.ClaimOwnerRefs", "statefulset.ClaimIsStale":
-		var in stsClaimIn
+		var in claimIn
 		if err := json.Unmarshal(input, &in); err != nil {
 			t.Fatal(err)
 		}
-		claim, set, pod := stsRuleUp(t, &in)
+		claim, set, pod := ruleUp(t, &in)
 		switch decision {
 		case "statefulset.ClaimOwnerUpToDate":
-			out = map[string]bool{"upToDate": stsUpClaimUpToDate(stsLog, claim, set, pod)}
+			out = map[string]bool{"upToDate": upClaimUpToDate(ruleLog, claim, set, pod)}
 		case "statefulset.ClaimOwnerRefs":
 			c := claim.DeepCopy()
-			stsUpUpdateClaimRefs(stsLog, c, set, pod)
+			upUpdateClaimRefs(ruleLog, c, set, pod)
 			refs := difftest.Must(k8s.FromPersistentVolumeClaim(c)).OwnerReferences
 			if refs == nil {
 				refs = []meta.OwnerReference{}
@@ -229,7 +229,7 @@ func stsRuleWant(t testing.TB, decision string, input json.RawMessage) json.RawM
 			if len(set.Spec.VolumeClaimTemplates) != 1 {
 				t.Fatalf("claim %s is not named for pod %s of set %s", in.Claim.Name, in.Pod.Name, in.Set.Name)
 			}
-			f := &stsFake{claims: map[string]*v1.PersistentVolumeClaim{claim.Name: claim}}
+			f := &newFake{claims: map[string]*v1.PersistentVolumeClaim{claim.Name: claim}}
 			stale, err := upsts.NewStatefulPodControlFromManager(f, record.NewFakeRecorder(10)).PodClaimIsStale(set, pod)
 			if err != nil {
 				t.Fatal(err)
@@ -247,13 +247,13 @@ func stsRuleWant(t testing.TB, decision string, input json.RawMessage) json.RawM
 }
 
 // TestStatefulSetRuleVectorsUpstream replays testdata/statefulset/rules.json:
-// every want is upstream's answer (stsRuleWant) and kubesem's.
+// every want is upstream's answer (ruleWant) and kubesem's.
 func TestStatefulSetRuleVectorsUpstream(t *testing.T) {
 	impl := conformance.Kubesem()
 	n := 0
-	for _, v := range stsReadVectors(t, "rules.json") {
-		want := stsRuleWant(t, v.Decision, v.Input)
-		if !stsSameJSON(want, v.Want) {
+	for _, v := range readVectors(t, "rules.json") {
+		want := ruleWant(t, v.Decision, v.Input)
+		if !sameJSON(want, v.Want) {
 			t.Errorf("%s: the vector's want is not upstream's:\nvector:   %s\nupstream: %s", v.Name, difftest.CompactJSON(v.Want), want)
 			continue
 		}

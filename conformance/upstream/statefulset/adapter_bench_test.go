@@ -1,4 +1,4 @@
-package upstream_test
+package statefulset_test
 
 import (
 	"testing"
@@ -13,9 +13,9 @@ import (
 	"github.com/kubesem/kubesem/k8s"
 )
 
-// adBenchSet is a StatefulSet with a realistic template: two containers
+// adapterBenchSet is a StatefulSet with a realistic template: two containers
 // with env, resources, probes and a volume mount.
-func adBenchSet() *appsv1.StatefulSet {
+func adapterBenchSet() *appsv1.StatefulSet {
 	grace := int64(30)
 	set := &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", UID: "set-uid", Annotations: map[string]string{"team": "a"}}}
 	set.Spec.Template.Labels = map[string]string{"app": "web", "tier": "frontend"}
@@ -36,12 +36,12 @@ func adBenchSet() *appsv1.StatefulSet {
 // BenchmarkAdapterStatefulSetRevision: the ControllerRevision of a set,
 // k8s.NewStatefulSetRevision against upstream's newRevision.
 func BenchmarkAdapterStatefulSetRevision(b *testing.B) {
-	set := adBenchSet()
+	set := adapterBenchSet()
 	cc := int32(0)
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := stsUpNewRevision(set, 1, &cc); err != nil {
+			if _, err := upNewRevision(set, 1, &cc); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -59,7 +59,7 @@ func BenchmarkAdapterStatefulSetRevision(b *testing.B) {
 // BenchmarkAdapterControllerRevisionHash: the hash of a revision's data,
 // k8s.ControllerRevisionHash against history.HashControllerRevision.
 func BenchmarkAdapterControllerRevisionHash(b *testing.B) {
-	data, err := k8s.StatefulSetRevisionData(adBenchSet())
+	data, err := k8s.StatefulSetRevisionData(adapterBenchSet())
 	if err != nil {
 		b.Fatal(err)
 	}
