@@ -16,10 +16,6 @@ func TestHarnessesDoNotLeak(t *testing.T) {
 			TestRolloutStepVectorsUpstream,
 			TestAdapterRealObjectsUpstream,
 		}},
-		difftest.Family{Name: "daemonset", Tests: []func(*testing.T){
-			TestDaemonSetVectorsUpstream,
-			TestAdapterRealDaemonSetUpstream,
-		}},
 		difftest.Family{Name: "job", Tests: []func(*testing.T){
 			TestJobStepDifferential,
 			TestJobStepSequenceDifferential,

@@ -1,4 +1,4 @@
-package upstream_test
+package daemonset_test
 
 import (
 	"flag"
@@ -25,12 +25,12 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-//go:linkname dsFailedPodsBackoffKey k8s.io/kubernetes/pkg/controller/daemon.failedPodsBackoffKey
-func dsFailedPodsBackoffKey(ds *apps.DaemonSet, nodeName string) string
+//go:linkname failedPodsBackoffKey k8s.io/kubernetes/pkg/controller/daemon.failedPodsBackoffKey
+func failedPodsBackoffKey(ds *apps.DaemonSet, nodeName string) string
 
-// dsSeq is the world one sequence of syncs evolves: the DaemonSet as the
+// sequence is the world one sequence of syncs evolves: the DaemonSet as the
 // API server stores it, the nodes, the pods, the ControllerRevisions.
-type dsSeq struct {
+type sequence struct {
 	ds    *apps.DaemonSet
 	nodes []*v1.Node
 	pods  []*v1.Pod
@@ -41,23 +41,23 @@ type dsSeq struct {
 	// never changed in place).
 	knodes []*node.Node
 	kpods  map[*v1.Pod]*podstatus.Pod
-	k      dsKubesemView
+	k      kubesemView
 }
 
-// dsKubesemView is one sync's input as kubesem reads it.
-type dsKubesemView struct {
+// kubesemView is one sync's input as kubesem reads it.
+type kubesemView struct {
 	ds   *daemonset.DaemonSet
 	pods []*podstatus.Pod
 	hist daemonset.History
 }
 
 // view converts the world for kubesem.
-func (s *dsSeq) view(t *rapid.T) dsKubesemView {
+func (s *sequence) view(t *rapid.T) kubesemView {
 	if s.knodes == nil {
 		s.knodes = difftest.MustList(k8s.FromNodes(s.nodes))
 		s.kpods = map[*v1.Pod]*podstatus.Pod{}
 	}
-	v := dsKubesemView{ds: difftest.Must(k8s.FromDaemonSet(s.ds))}
+	v := kubesemView{ds: difftest.Must(k8s.FromDaemonSet(s.ds))}
 	for _, p := range s.pods {
 		kp, ok := s.kpods[p]
 		if !ok {
@@ -74,28 +74,28 @@ func (s *dsSeq) view(t *rapid.T) dsKubesemView {
 	return v
 }
 
-// dsBoundaries counts the syncs whose instant sat exactly on, or one
+// boundaries counts the syncs whose instant sat exactly on, or one
 // nanosecond around, a time rule's edge, so that a draw that stopped
 // reaching them fails the test.
-type dsBoundaries struct {
+type boundaries struct {
 	expiry, expiryNear, gc, gcNear, avail int
 }
 
-// dsDrawMemory draws failed-pod backoff memory for the DaemonSet: entries
+// drawMemory draws failed-pod backoff memory for the DaemonSet: entries
 // for some nodes (and for another generation), delays between upstream's
 // initial delay and its cap, last updates at and around the instants
 // where the entry stops holding (delay) and expires (twice the cap).
-func dsDrawMemory(t *rapid.T, ds *apps.DaemonSet, nodes []*v1.Node, bounds [2]time.Duration, now time.Time) daemonset.Backoff {
+func drawMemory(t *rapid.T, ds *apps.DaemonSet, nodes []*v1.Node, bounds [2]time.Duration, now time.Time) daemonset.Backoff {
 	mem := daemonset.Backoff{}
 	base, capd := bounds[0], bounds[1]
 	for i := range rapid.IntRange(0, 3).Draw(t, "nmem") {
 		l := fmt.Sprintf("mem%d", i)
 		n := rapid.SampledFrom(nodes).Draw(t, l+"node")
-		key := dsFailedPodsBackoffKey(ds, n.Name)
+		key := failedPodsBackoffKey(ds, n.Name)
 		if rapid.IntRange(0, 5).Draw(t, l+"otherGen") == 0 {
 			o := ds.DeepCopy()
 			o.Status.ObservedGeneration++
-			key = dsFailedPodsBackoffKey(o, n.Name)
+			key = failedPodsBackoffKey(o, n.Name)
 		}
 		delay := rapid.SampledFrom([]time.Duration{base, 2 * base, 4 * base, capd / 2, capd}).Draw(t, l+"delay")
 		off := rapid.SampledFrom([]time.Duration{0, delay - 1, delay, delay + 1, 2*capd - 1, 2 * capd, 2*capd + 1, time.Hour}).Draw(t, l+"age")
@@ -104,12 +104,12 @@ func dsDrawMemory(t *rapid.T, ds *apps.DaemonSet, nodes []*v1.Node, bounds [2]ti
 	return mem
 }
 
-// dsDrawNext draws the next sync's instant: often exactly on, or one
+// drawNext draws the next sync's instant: often exactly on, or one
 // nanosecond around, the end of a remembered delay (a failed pod is
 // deleted at the end, not before), the expiry of an entry (strictly after
 // twice upstream's cap), or a ready pod becoming available; otherwise a
 // step from 0 to 31 minutes.
-func dsDrawNext(t *rapid.T, s *dsSeq, now time.Time, mem daemonset.Backoff, capd time.Duration) time.Time {
+func drawNext(t *rapid.T, s *sequence, now time.Time, mem daemonset.Backoff, capd time.Duration) time.Time {
 	type edge struct {
 		at   time.Time
 		kind string
@@ -144,8 +144,8 @@ func dsDrawNext(t *rapid.T, s *dsSeq, now time.Time, mem daemonset.Backoff, capd
 	return now.Add(step)
 }
 
-// dsCountEdges records which edges now sits on.
-func dsCountEdges(s *dsSeq, now time.Time, mem daemonset.Backoff, capd time.Duration, b *dsBoundaries) {
+// countEdges records which edges now sits on.
+func countEdges(s *sequence, now time.Time, mem daemonset.Backoff, capd time.Duration, b *boundaries) {
 	prefix := string(s.ds.UID) + "/"
 	for k, e := range mem {
 		if !strings.HasPrefix(k, prefix) {
@@ -173,12 +173,12 @@ func dsCountEdges(s *dsSeq, now time.Time, mem daemonset.Backoff, capd time.Dura
 	}
 }
 
-// dsEvolve moves the world past one upstream sync at now: deleted pods go
+// evolve moves the world past one upstream sync at now: deleted pods go
 // (or linger, terminating), created pods appear (a third of them failing
 // at once, as pods the kubelet rejects do), running pods may fail,
 // pending ones start; the status upstream wrote is stored; sometimes the
 // generation or the template changes.
-func dsEvolve(t *rapid.T, s *dsSeq, res *dsUpResult, now time.Time) {
+func evolve(t *rapid.T, s *sequence, res *upResult, now time.Time) {
 	// Object times are whole seconds, as the API server stores them
 	// (metav1.Time drops the fraction); the controller's clock is not.
 	stamp := metav1.NewTime(now.Truncate(time.Second))
@@ -213,7 +213,7 @@ func dsEvolve(t *rapid.T, s *dsSeq, res *dsUpResult, now time.Time) {
 		}
 		pods = append(pods, p)
 	}
-	owner := dsOwnerRef(s.ds)
+	owner := ownerRef(s.ds)
 	for _, c := range res.Created {
 		p := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("q-%04d", s.next), Namespace: s.ds.Namespace, OwnerReferences: owner, CreationTimestamp: stamp}}
 		s.next++
@@ -260,11 +260,11 @@ func dsEvolve(t *rapid.T, s *dsSeq, res *dsUpResult, now time.Time) {
 	}
 }
 
-// dsLive is the part of a backoff memory that concerns the DaemonSet and
+// live is the part of a backoff memory that concerns the DaemonSet and
 // has not expired at now (strictly more than twice the cap ago): what an
 // upstream GC may or may not have dropped yet, and kubesem keeps, is not
 // compared; a live entry must be equal.
-func dsLive(m daemonset.Backoff, uid string, now time.Time, capd time.Duration) daemonset.Backoff {
+func live(m daemonset.Backoff, uid string, now time.Time, capd time.Duration) daemonset.Backoff {
 	out := daemonset.Backoff{}
 	for k, e := range m {
 		if strings.HasPrefix(k, uid+"/") && now.Sub(e.LastUpdate) <= 2*capd {
@@ -274,13 +274,13 @@ func dsLive(m daemonset.Backoff, uid string, now time.Time, capd time.Duration) 
 	return out
 }
 
-// dsOpenBudget is ds with the rolling-update budget opened, so that Step
+// openBudget is ds with the rolling-update budget opened, so that Step
 // names every candidate of a budgeted pick: the bound of the branch the
 // update takes (maxSurge scaled against desired nodes non-zero: surge)
 // becomes MaxInt32, an integer, which neither scales nor switches the
 // branch. A budget of nothing (a percentage surge of no desired node) is
 // left as it is: it picks nothing.
-func dsOpenBudget(ds *daemonset.DaemonSet, desired int32) *daemonset.DaemonSet {
+func openBudget(ds *daemonset.DaemonSet, desired int32) *daemonset.DaemonSet {
 	if ds.Spec.UpdateStrategy.Type != daemonset.RollingUpdate || ds.Spec.UpdateStrategy.RollingUpdate == nil {
 		return ds
 	}
@@ -327,39 +327,39 @@ func TestDaemonSetDiffSync(t *testing.T) {
 	// A property is a sequence of 2.5 syncs on average: run
 	// rapid.checks/2.5 sequences, so that about rapid.checks syncs are
 	// compared (10,000 by default).
-	defer dsScaleChecks(t, 2, 5)()
-	r := newDSRig(t)
-	bounds := dsBackoffBounds(r.backoff) // upstream's own configuration
+	defer scaleChecks(t, 2, 5)()
+	r := newRig(t)
+	bounds := backoffBounds(r.backoff) // upstream's own configuration
 	capd := bounds[1]
-	burst := int(dsField(r.dsc, "burstReplicas").Int()) // upstream's BurstReplicas
+	burst := int(fieldOf(r.dsc, "burstReplicas").Int()) // upstream's BurstReplicas
 	serial, syncs, ties := 0, 0, 0
-	var b dsBoundaries
+	var b boundaries
 	rapid.Check(t, func(t *rapid.T) {
 		serial++
-		uds, unodes, upods := dsDrawSync(t, serial)
-		s := &dsSeq{ds: uds, nodes: unodes, pods: upods}
-		now := dsNow
-		mem := dsDrawMemory(t, uds, unodes, bounds, now)
-		dsWriteBackoff(r.backoff, mem)
+		uds, unodes, upods := drawSync(t, serial)
+		s := &sequence{ds: uds, nodes: unodes, pods: upods}
+		now := t0
+		mem := drawMemory(t, uds, unodes, bounds, now)
+		writeBackoff(r.backoff, mem)
 		n := rapid.IntRange(1, 4).Draw(t, "syncs")
 		for i := range n {
 			if i > 0 {
-				now = dsDrawNext(t, s, now, mem, capd)
+				now = drawNext(t, s, now, mem, capd)
 				if rapid.IntRange(0, 3).Draw(t, "gcTick") == 0 {
 					r.clock.SetTime(now)
 					r.backoff.GC()
 				}
 			}
-			dsCountEdges(s, now, mem, capd, &b)
+			countEdges(s, now, mem, capd, &b)
 			res := r.sync(t, s.ds, s.nodes, s.pods, s.revs, now)
-			p, wide := dsStepSeq(t, s, mem, now)
-			if dsCompareSync(t, s, res, p, wide, now, capd, burst, i) {
+			p, wide := stepSeq(t, s, mem, now)
+			if compareSync(t, s, res, p, wide, now, capd, burst, i) {
 				ties++
 			}
 			syncs++
 			mem = p.Memory
 			if i < n-1 {
-				dsEvolve(t, s, res, now)
+				evolve(t, s, res, now)
 			}
 		}
 	})
@@ -370,30 +370,30 @@ func TestDaemonSetDiffSync(t *testing.T) {
 	}
 }
 
-// dsStepSeq runs Step on the sequence's world with the carried memory,
+// stepSeq runs Step on the sequence's world with the carried memory,
 // and Step with the budget and the burst opened.
-func dsStepSeq(t *rapid.T, s *dsSeq, mem daemonset.Backoff, now time.Time) (daemonset.Plan, daemonset.Plan) {
+func stepSeq(t *rapid.T, s *sequence, mem daemonset.Backoff, now time.Time) (daemonset.Plan, daemonset.Plan) {
 	v := s.view(t)
 	ds, nodes, pods, hist := v.ds, s.knodes, v.pods, v.hist
 	p, err := daemonset.Step(ds, nodes, pods, hist, mem, now, daemonset.Options{})
 	if err != nil {
 		t.Fatalf("Step: %v", err)
 	}
-	w, err := daemonset.Step(dsOpenBudget(ds, p.Status.DesiredNumberScheduled), nodes, pods, hist, mem, now, daemonset.Options{BurstReplicas: 1 << 30})
+	w, err := daemonset.Step(openBudget(ds, p.Status.DesiredNumberScheduled), nodes, pods, hist, mem, now, daemonset.Options{BurstReplicas: 1 << 30})
 	if err != nil {
 		t.Fatalf("Step (wide): %v", err)
 	}
 	return p, w
 }
 
-// dsCompareSync compares one sync; it reports whether the comparison was
+// compareSync compares one sync; it reports whether the comparison was
 // tie-aware.
-func dsCompareSync(t *rapid.T, s *dsSeq, res *dsUpResult, p, wide daemonset.Plan, now time.Time, capd time.Duration, burst, i int) bool {
-	up := dsPlanFromUpstream(&dsUpstreamCase{ds: s.ds, back: map[string]string{}}, res)
+func compareSync(t *rapid.T, s *sequence, res *upResult, p, wide daemonset.Plan, now time.Time, capd time.Duration, burst, i int) bool {
+	up := planFromUpstream(&upstreamCase{ds: s.ds, back: map[string]string{}}, res)
 	uid := string(s.ds.UID)
-	up.Memory = dsLive(up.Memory, uid, now, capd)
+	up.Memory = live(up.Memory, uid, now, capd)
 	k := p
-	k.Memory = dsLive(p.Memory, uid, now, capd)
+	k.Memory = live(p.Memory, uid, now, capd)
 	// Which of several failed pods on a node goes first is upstream's
 	// pod-lister order: name a failed pod's deletion and event by its
 	// node.
@@ -426,7 +426,7 @@ func dsCompareSync(t *rapid.T, s *dsSeq, res *dsUpResult, p, wide daemonset.Plan
 		return q
 	}
 	up, k, wide = byNode(up), byNode(k), byNode(wide)
-	uc, kc := dsComparable(t, up), dsComparable(t, k)
+	uc, kc := comparablePlan(t, up), comparablePlan(t, k)
 	tied := k.Outcome == daemonset.ReasonRollingUpdate || int(k.Create.Count) == burst || len(k.Delete) == burst
 	var keys []string
 	for key := range uc {
@@ -435,7 +435,7 @@ func dsCompareSync(t *rapid.T, s *dsSeq, res *dsUpResult, p, wide daemonset.Plan
 		}
 	}
 	slices.Sort(keys)
-	if d := dsDiffKeys(uc, kc, keys); len(d) > 0 {
+	if d := diffKeys(uc, kc, keys); len(d) > 0 {
 		t.Fatalf("sync %d at %s (outcome %s): kubesem differs from v1.36.3:\n%s", i, now.Format(time.RFC3339Nano), k.Outcome, strings.Join(d, "\n"))
 	}
 	if !tied {
@@ -444,7 +444,7 @@ func dsCompareSync(t *rapid.T, s *dsSeq, res *dsUpResult, p, wide daemonset.Plan
 	if up.Create.Count != k.Create.Count || len(up.Delete) != len(k.Delete) {
 		t.Fatalf("sync %d (outcome %s): upstream creates %d deletes %d; kubesem %d, %d", i, k.Outcome, up.Create.Count, len(up.Delete), k.Create.Count, len(k.Delete))
 	}
-	if d := dsNotWithin(up, wide, func(name string) bool { return dsSurplusCandidate(s, k, now, name) }); d != "" {
+	if d := notWithin(up, wide, func(name string) bool { return surplusCandidate(s, k, now, name) }); d != "" {
 		t.Fatalf("sync %d (outcome %s): upstream's picks are not kubesem's candidates: %s\nupstream %+v %+v\nkubesem %+v %+v\nopened %+v %+v", i, k.Outcome, d, up.Create, up.Delete, k.Create, k.Delete, wide.Create, wide.Delete)
 	}
 	capped := int(k.Create.Count) == burst || len(k.Delete) == burst
@@ -462,7 +462,7 @@ func dsCompareSync(t *rapid.T, s *dsSeq, res *dsUpResult, p, wide daemonset.Plan
 			}
 		}
 		for _, d := range k.Delete {
-			if d.Reason != daemonset.ReasonUpdateOldPod && !slices.Contains(unames, d.Name) && !(d.Reason == daemonset.ReasonShouldNotRun && dsSurplusCandidate(s, k, now, d.Name)) {
+			if d.Reason != daemonset.ReasonUpdateOldPod && !slices.Contains(unames, d.Name) && !(d.Reason == daemonset.ReasonShouldNotRun && surplusCandidate(s, k, now, d.Name)) {
 				t.Fatalf("sync %d: forced deletion %s (%s) not upstream's %v", i, d.Name, d.Reason, unames)
 			}
 		}
@@ -470,11 +470,11 @@ func dsCompareSync(t *rapid.T, s *dsSeq, res *dsUpResult, p, wide daemonset.Plan
 	return true
 }
 
-// dsSurplusCandidate reports whether a deletion of the surge update's
+// surplusCandidate reports whether a deletion of the surge update's
 // surplus (numAvailable above desired, taken from pods on nodes that
 // should not run one, in upstream's map order) could be the named pod: an
 // old, available pod on a listed node that should not run a daemon pod.
-func dsSurplusCandidate(s *dsSeq, k daemonset.Plan, now time.Time, name string) bool {
+func surplusCandidate(s *sequence, k daemonset.Plan, now time.Time, name string) bool {
 	if k.Outcome != daemonset.ReasonRollingUpdate {
 		return false
 	}
@@ -503,9 +503,9 @@ func dsSurplusCandidate(s *dsSeq, k daemonset.Plan, now time.Time, name string) 
 	return false
 }
 
-// dsScaleChecks sets rapid.checks to num/den of its value for one test
+// scaleChecks sets rapid.checks to num/den of its value for one test
 // and returns the function that restores it.
-func dsScaleChecks(t *testing.T, num, den int) func() {
+func scaleChecks(t *testing.T, num, den int) func() {
 	f := flag.Lookup("rapid.checks")
 	old := f.Value.String()
 	n, err := strconv.Atoi(old)

@@ -1,4 +1,4 @@
-package upstream_test
+package daemonset_test
 
 import (
 	"context"
@@ -59,14 +59,14 @@ import (
 // the package doc), and with a no-op consistency store (the informers are
 // filled directly, so every write is already "observed").
 
-//go:linkname dsSyncDaemonSet k8s.io/kubernetes/pkg/controller/daemon.(*DaemonSetsController).syncDaemonSet
-func dsSyncDaemonSet(dsc *daemon.DaemonSetsController, ctx context.Context, key string) error
+//go:linkname syncDaemonSet k8s.io/kubernetes/pkg/controller/daemon.(*DaemonSetsController).syncDaemonSet
+func syncDaemonSet(dsc *daemon.DaemonSetsController, ctx context.Context, key string) error
 
-//go:linkname dsGetPatch k8s.io/kubernetes/pkg/controller/daemon.getPatch
-func dsGetPatch(ds *apps.DaemonSet) ([]byte, error)
+//go:linkname getPatch k8s.io/kubernetes/pkg/controller/daemon.getPatch
+func getPatch(ds *apps.DaemonSet) ([]byte, error)
 
-//go:linkname dsUpdatedDesiredNodeCounts k8s.io/kubernetes/pkg/controller/daemon.(*DaemonSetsController).updatedDesiredNodeCounts
-func dsUpdatedDesiredNodeCounts(dsc *daemon.DaemonSetsController, ctx context.Context, ds *apps.DaemonSet, nodeList []*v1.Node, nodeToDaemonPods map[string][]*v1.Pod) (int, int, int, error)
+//go:linkname updatedDesiredNodeCounts k8s.io/kubernetes/pkg/controller/daemon.(*DaemonSetsController).updatedDesiredNodeCounts
+func updatedDesiredNodeCounts(dsc *daemon.DaemonSetsController, ctx context.Context, ds *apps.DaemonSet, nodeList []*v1.Node, nodeToDaemonPods map[string][]*v1.Pod) (int, int, int, error)
 
 // TestDaemonSetUpstreamBackoffPinned reads kube-controller-manager's
 // source in the module cache and checks that difftest.DaemonSetBackoff's bounds
@@ -84,14 +84,14 @@ func TestDaemonSetUpstreamBackoffPinned(t *testing.T) {
 	if !strings.Contains(string(src), "flowcontrol.NewBackOff(1*time.Second, 15*time.Minute)") {
 		t.Fatal("kube-controller-manager no longer passes NewBackOff(1*time.Second, 15*time.Minute) to the DaemonSet controller: update dsUpstreamBackoff")
 	}
-	b := difftest.DaemonSetBackoff(testingclock.NewFakeClock(dsNow))
-	if dsBackoffBounds(b) != [2]time.Duration{time.Second, 15 * time.Minute} {
-		t.Fatalf("dsUpstreamBackoff bounds %v", dsBackoffBounds(b))
+	b := difftest.DaemonSetBackoff(testingclock.NewFakeClock(t0))
+	if backoffBounds(b) != [2]time.Duration{time.Second, 15 * time.Minute} {
+		t.Fatalf("dsUpstreamBackoff bounds %v", backoffBounds(b))
 	}
 }
 
-// dsField returns the addressable (unexported) field name of *obj.
-func dsField(obj any, name string) reflect.Value {
+// fieldOf returns the addressable (unexported) field name of *obj.
+func fieldOf(obj any, name string) reflect.Value {
 	f := reflect.ValueOf(obj).Elem().FieldByName(name)
 	if !f.IsValid() {
 		panic("no field " + name)
@@ -99,17 +99,17 @@ func dsField(obj any, name string) reflect.Value {
 	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
 }
 
-// dsBackoffBounds returns a Backoff's initial and maximum delay.
-func dsBackoffBounds(b *flowcontrol.Backoff) [2]time.Duration {
-	return [2]time.Duration{time.Duration(dsField(b, "defaultDuration").Int()), time.Duration(dsField(b, "maxDuration").Int())}
+// backoffBounds returns a Backoff's initial and maximum delay.
+func backoffBounds(b *flowcontrol.Backoff) [2]time.Duration {
+	return [2]time.Duration{time.Duration(fieldOf(b, "defaultDuration").Int()), time.Duration(fieldOf(b, "maxDuration").Int())}
 }
 
-// dsReadBackoff returns the Backoff's per-item memory.
-func dsReadBackoff(b *flowcontrol.Backoff) daemonset.Backoff {
+// readBackoff returns the Backoff's per-item memory.
+func readBackoff(b *flowcontrol.Backoff) daemonset.Backoff {
 	b.RLock()
 	defer b.RUnlock()
 	out := daemonset.Backoff{}
-	it := dsField(b, "perItemBackoff").MapRange()
+	it := fieldOf(b, "perItemBackoff").MapRange()
 	for it.Next() {
 		e := it.Value().Elem()
 		d := reflect.NewAt(e.FieldByName("backoff").Type(), unsafe.Pointer(e.FieldByName("backoff").UnsafeAddr())).Elem().Interface().(time.Duration)
@@ -119,11 +119,11 @@ func dsReadBackoff(b *flowcontrol.Backoff) daemonset.Backoff {
 	return out
 }
 
-// dsWriteBackoff replaces the Backoff's per-item memory with m.
-func dsWriteBackoff(b *flowcontrol.Backoff, m daemonset.Backoff) {
+// writeBackoff replaces the Backoff's per-item memory with m.
+func writeBackoff(b *flowcontrol.Backoff, m daemonset.Backoff) {
 	b.Lock()
 	defer b.Unlock()
-	mv := dsField(b, "perItemBackoff")
+	mv := fieldOf(b, "perItemBackoff")
 	fresh := reflect.MakeMap(mv.Type())
 	for k, e := range m {
 		p := reflect.New(mv.Type().Elem().Elem())
@@ -135,14 +135,14 @@ func dsWriteBackoff(b *flowcontrol.Backoff, m daemonset.Backoff) {
 	mv.Set(fresh)
 }
 
-// dsLog is the ordered record of one sync's calls into the queue and the
+// eventLog is the ordered record of one sync's calls into the queue and the
 // expectations.
-type dsLog struct {
+type eventLog struct {
 	mu      sync.Mutex
-	entries []dsLogEntry
+	entries []logEntry
 }
 
-type dsLogEntry struct {
+type logEntry struct {
 	kind       string // "satisfied", "set", "after", "ratelimited"
 	ok         bool
 	add, del   int
@@ -150,57 +150,57 @@ type dsLogEntry struct {
 	controller string
 }
 
-func (l *dsLog) add(e dsLogEntry) {
+func (l *eventLog) add(e logEntry) {
 	l.mu.Lock()
 	l.entries = append(l.entries, e)
 	l.mu.Unlock()
 }
 
-// dsQueue records AddAfter and AddRateLimited; nothing is queued.
-type dsQueue struct {
+// recordingQueue records AddAfter and AddRateLimited; nothing is queued.
+type recordingQueue struct {
 	workqueue.TypedRateLimitingInterface[string]
-	log *dsLog
+	log *eventLog
 }
 
-func (q *dsQueue) AddAfter(key string, d time.Duration) {
-	q.log.add(dsLogEntry{kind: "after", after: d, controller: key})
+func (q *recordingQueue) AddAfter(key string, d time.Duration) {
+	q.log.add(logEntry{kind: "after", after: d, controller: key})
 }
 
-func (q *dsQueue) AddRateLimited(key string) {
-	q.log.add(dsLogEntry{kind: "ratelimited", controller: key})
+func (q *recordingQueue) AddRateLimited(key string) {
+	q.log.add(logEntry{kind: "ratelimited", controller: key})
 }
 
-func (q *dsQueue) Add(string) {}
+func (q *recordingQueue) Add(string) {}
 
-// dsExpectations logs SatisfiedExpectations and SetExpectations over real
+// expectations logs SatisfiedExpectations and SetExpectations over real
 // expectations.
-type dsExpectations struct {
+type expectations struct {
 	controller.ControllerExpectationsInterface
-	log *dsLog
+	log *eventLog
 }
 
-func (e *dsExpectations) SatisfiedExpectations(logger klog.Logger, key string) bool {
+func (e *expectations) SatisfiedExpectations(logger klog.Logger, key string) bool {
 	ok := e.ControllerExpectationsInterface.SatisfiedExpectations(logger, key)
-	e.log.add(dsLogEntry{kind: "satisfied", ok: ok, controller: key})
+	e.log.add(logEntry{kind: "satisfied", ok: ok, controller: key})
 	return ok
 }
 
-func (e *dsExpectations) SetExpectations(logger klog.Logger, key string, add, del int) error {
-	e.log.add(dsLogEntry{kind: "set", add: add, del: del, controller: key})
+func (e *expectations) SetExpectations(logger klog.Logger, key string, add, del int) error {
+	e.log.add(logEntry{kind: "set", add: add, del: del, controller: key})
 	return e.ControllerExpectationsInterface.SetExpectations(logger, key, add, del)
 }
 
-// dsRig is one instrumented upstream DaemonSet controller.
-type dsRig struct {
+// rig is one instrumented upstream DaemonSet controller.
+type rig struct {
 	dsc      *daemon.DaemonSetsController
 	factory  informers.SharedInformerFactory
 	clock    *testingclock.FakeClock
 	backoff  *flowcontrol.Backoff
 	recorder *record.FakeRecorder
-	log      *dsLog
+	log      *eventLog
 
 	mu         sync.Mutex
-	created    []dsUpCreate
+	created    []upCreate
 	deleted    []string
 	status     *apps.DaemonSetStatus
 	revCreated []*apps.ControllerRevision
@@ -210,19 +210,19 @@ type dsRig struct {
 	client     *fake.Clientset
 }
 
-// dsUpCreate is one pod upstream created: its target node and hash label.
-type dsUpCreate struct {
+// upCreate is one pod upstream created: its target node and hash label.
+type upCreate struct {
 	Node, Hash string
 }
 
-func newDSRig(t testing.TB) *dsRig {
-	r := &dsRig{log: &dsLog{}}
+func newRig(t testing.TB) *rig {
+	r := &rig{log: &eventLog{}}
 	client := fake.NewSimpleClientset()
 	r.client = client
 	client.PrependReactor("create", "pods", func(a core.Action) (bool, runtime.Object, error) {
 		p := a.(core.CreateAction).GetObject().(*v1.Pod)
 		r.mu.Lock()
-		r.created = append(r.created, dsUpCreate{
+		r.created = append(r.created, upCreate{
 			Node: p.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchFields[0].Values[0],
 			Hash: p.Labels[apps.DefaultDaemonSetUniqueLabelKey],
 		})
@@ -270,7 +270,7 @@ func newDSRig(t testing.TB) *dsRig {
 		return true, nil, nil
 	})
 	r.factory = informers.NewSharedInformerFactory(client, controller.NoResyncPeriodFunc())
-	r.clock = testingclock.NewFakeClock(dsNow)
+	r.clock = testingclock.NewFakeClock(t0)
 	r.backoff = difftest.DaemonSetBackoff(r.clock)
 	dsc, err := daemon.NewDaemonSetsController(context.Background(),
 		r.factory.Apps().V1().DaemonSets(), r.factory.Apps().V1().ControllerRevisions(),
@@ -281,20 +281,20 @@ func newDSRig(t testing.TB) *dsRig {
 	difftest.StopOn(t, dsc)
 	r.dsc = dsc
 	r.recorder = record.NewFakeRecorder(1 << 14)
-	dsField(dsc, "eventRecorder").Set(reflect.ValueOf(record.EventRecorder(r.recorder)))
-	dsField(dsc, "queue").Set(reflect.ValueOf(workqueue.TypedRateLimitingInterface[string](&dsQueue{TypedRateLimitingInterface: dsField(dsc, "queue").Interface().(workqueue.TypedRateLimitingInterface[string]), log: r.log})))
-	dsField(dsc, "consistencyStore").Set(reflect.ValueOf(consistency.ConsistencyStore(consistency.NewNoopConsistencyStore())))
+	fieldOf(dsc, "eventRecorder").Set(reflect.ValueOf(record.EventRecorder(r.recorder)))
+	fieldOf(dsc, "queue").Set(reflect.ValueOf(workqueue.TypedRateLimitingInterface[string](&recordingQueue{TypedRateLimitingInterface: fieldOf(dsc, "queue").Interface().(workqueue.TypedRateLimitingInterface[string]), log: r.log})))
+	fieldOf(dsc, "consistencyStore").Set(reflect.ValueOf(consistency.ConsistencyStore(consistency.NewNoopConsistencyStore())))
 	return r
 }
 
-// dsUpResult is what one upstream sync did.
-type dsUpResult struct {
+// upResult is what one upstream sync did.
+type upResult struct {
 	Err        error
-	Created    []dsUpCreate
+	Created    []upCreate
 	Deleted    []string
 	Status     *apps.DaemonSetStatus // nil: no status write
 	Events     []plan.Event
-	Log        []dsLogEntry
+	Log        []logEntry
 	RevCreated []*apps.ControllerRevision
 	RevUpdated []*apps.ControllerRevision
 	RevDeleted []string
@@ -306,13 +306,13 @@ type dsUpResult struct {
 
 // Queried reports whether the sync reached the expectations check (it
 // returns earlier for a DaemonSet being deleted or selecting all).
-func (u *dsUpResult) Queried() bool {
-	return slices.ContainsFunc(u.Log, func(e dsLogEntry) bool { return e.kind == "satisfied" })
+func (u *upResult) Queried() bool {
+	return slices.ContainsFunc(u.Log, func(e logEntry) bool { return e.kind == "satisfied" })
 }
 
 // ManageWrites is the creations and deletions manage asked for: the first
 // SetExpectations.
-func (u *dsUpResult) ManageWrites() (add, del int) {
+func (u *upResult) ManageWrites() (add, del int) {
 	for _, e := range u.Log {
 		if e.kind == "set" {
 			return e.add, e.del
@@ -324,7 +324,7 @@ func (u *dsUpResult) ManageWrites() (add, del int) {
 // Afters splits the AddAfter delays into those before manage set its
 // expectations (the failed-pod backoff, in manage) and those after (the
 // minReadySeconds resync of the status update).
-func (u *dsUpResult) Afters() (backoff, minReady []time.Duration) {
+func (u *upResult) Afters() (backoff, minReady []time.Duration) {
 	set := false
 	for _, e := range u.Log {
 		switch e.kind {
@@ -343,11 +343,11 @@ func (u *dsUpResult) Afters() (backoff, minReady []time.Duration) {
 
 // sync stores the objects in the informers, sets the clock to now and
 // runs one syncDaemonSet of ds.
-func (r *dsRig) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod, revs []*apps.ControllerRevision, now time.Time) *dsUpResult {
+func (r *rig) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod, revs []*apps.ControllerRevision, now time.Time) *upResult {
 	r.created, r.deleted, r.status, r.revCreated, r.revUpdated, r.revDeleted, r.podPatched = nil, nil, nil, nil, nil, nil, nil
 	r.log.entries = nil
 	r.client.ClearActions()
-	dsField(r.dsc, "expectations").Set(reflect.ValueOf(controller.ControllerExpectationsInterface(&dsExpectations{ControllerExpectationsInterface: controller.NewControllerExpectations(), log: r.log})))
+	fieldOf(r.dsc, "expectations").Set(reflect.ValueOf(controller.ControllerExpectationsInterface(&expectations{ControllerExpectationsInterface: controller.NewControllerExpectations(), log: r.log})))
 	r.clock.SetTime(now)
 	store := func(s cacheStore, objs []any) {
 		if err := s.Replace(objs, "1"); err != nil {
@@ -358,9 +358,9 @@ func (r *dsRig) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes []*
 	store(r.factory.Core().V1().Pods().Informer().GetStore(), anys(pods))
 	store(r.factory.Apps().V1().ControllerRevisions().Informer().GetStore(), anys(revs))
 	store(r.factory.Apps().V1().DaemonSets().Informer().GetStore(), []any{ds})
-	err := dsSyncDaemonSet(r.dsc, klog.NewContext(context.Background(), klog.Background()), ds.Namespace+"/"+ds.Name)
-	res := &dsUpResult{Err: err, Created: r.created, Deleted: r.deleted, Status: r.status, Log: slices.Clone(r.log.entries),
-		RevCreated: r.revCreated, RevUpdated: r.revUpdated, RevDeleted: r.revDeleted, PodPatched: r.podPatched, Backoff: dsReadBackoff(r.backoff)}
+	err := syncDaemonSet(r.dsc, klog.NewContext(context.Background(), klog.Background()), ds.Namespace+"/"+ds.Name)
+	res := &upResult{Err: err, Created: r.created, Deleted: r.deleted, Status: r.status, Log: slices.Clone(r.log.entries),
+		RevCreated: r.revCreated, RevUpdated: r.revUpdated, RevDeleted: r.revDeleted, PodPatched: r.podPatched, Backoff: readBackoff(r.backoff)}
 	for _, a := range r.client.Actions() {
 		switch a.GetVerb() {
 		case "create", "update", "delete", "patch":
@@ -370,7 +370,7 @@ func (r *dsRig) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes []*
 	for {
 		select {
 		case e := <-r.recorder.Events:
-			res.Events = append(res.Events, dsParseEvent(e))
+			res.Events = append(res.Events, parseEvent(e))
 			continue
 		default:
 		}
@@ -391,10 +391,10 @@ func anys[T any](s []T) []any {
 	return out
 }
 
-// dsParseEvent reads a FakeRecorder line ("Warning FailedDaemonPod Found
+// parseEvent reads a FakeRecorder line ("Warning FailedDaemonPod Found
 // failed daemon pod default/p-1 on node n, will try to kill it") as a
 // plan.Event: type, reason, and the pod the message names.
-func dsParseEvent(s string) plan.Event {
+func parseEvent(s string) plan.Event {
 	parts := strings.SplitN(s, " ", 3)
 	ev := plan.Event{Type: plan.EventType(parts[0]), Reason: plan.Reason(parts[1])}
 	if len(parts) == 3 {
@@ -409,17 +409,17 @@ func dsParseEvent(s string) plan.Event {
 	return ev
 }
 
-// dsOwnerRef is the controller reference that makes ds claim an object.
-func dsOwnerRef(ds *apps.DaemonSet) []metav1.OwnerReference {
+// ownerRef is the controller reference that makes ds claim an object.
+func ownerRef(ds *apps.DaemonSet) []metav1.OwnerReference {
 	return []metav1.OwnerReference{*metav1.NewControllerRef(ds, apps.SchemeGroupVersion.WithKind("DaemonSet"))}
 }
 
-// dsRevisions builds the ControllerRevisions of a kubesem History for
+// revisions builds the ControllerRevisions of a kubesem History for
 // upstream: the revision with the current hash holds ds's own patch (so
 // upstream's Match finds it current), the others a patch of their own;
 // all labelled with the template labels and their hash, controlled by ds.
-func dsRevisions(t interface{ Fatal(...any) }, ds *apps.DaemonSet, h daemonset.History) []*apps.ControllerRevision {
-	patch, err := dsGetPatch(ds)
+func revisions(t interface{ Fatal(...any) }, ds *apps.DaemonSet, h daemonset.History) []*apps.ControllerRevision {
+	patch, err := getPatch(ds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,7 +434,7 @@ func dsRevisions(t interface{ Fatal(...any) }, ds *apps.DaemonSet, h daemonset.H
 			cr.Labels[k] = v
 		}
 		cr.Labels[apps.DefaultDaemonSetUniqueLabelKey] = hash
-		cr.OwnerReferences = dsOwnerRef(ds)
+		cr.OwnerReferences = ownerRef(ds)
 		if hash == h.Hash {
 			cr.Data.Raw = patch
 		} else {

@@ -1,4 +1,4 @@
-package upstream_test
+package daemonset_test
 
 import (
 	"testing"
@@ -19,18 +19,18 @@ import (
 	"github.com/kubesem/kubesem/node"
 )
 
-var dsTaintKeys = []string{"a", "b", "", node.TaintNotReady, node.TaintUnreachable, node.TaintDiskPressure,
+var taintKeys = []string{"a", "b", "", node.TaintNotReady, node.TaintUnreachable, node.TaintDiskPressure,
 	node.TaintMemoryPressure, node.TaintPIDPressure, node.TaintUnschedulable, node.TaintNetworkUnavailable,
 	"node-role.kubernetes.io/control-plane"}
 
-// dsDrawTaints draws node taints over the keys the controller's default
+// drawTaints draws node taints over the keys the controller's default
 // tolerations name, every effect.
-func dsDrawTaints(t *rapid.T) ([]v1.Taint, []node.Taint) {
+func drawTaints(t *rapid.T) ([]v1.Taint, []node.Taint) {
 	var ut []v1.Taint
 	var kt []node.Taint
 	for i := range rapid.IntRange(0, 5).Draw(t, "ntaints") {
 		l := "t" + string(rune('0'+i))
-		k := rapid.SampledFrom(dsTaintKeys).Draw(t, l+"k")
+		k := rapid.SampledFrom(taintKeys).Draw(t, l+"k")
 		v := rapid.SampledFrom([]string{"", "v", "5"}).Draw(t, l+"v")
 		e := rapid.SampledFrom(difftest.TaintEffects[1:]).Draw(t, l+"e")
 		ut = append(ut, v1.Taint{Key: k, Value: v, Effect: v1.TaintEffect(e)})
@@ -39,7 +39,7 @@ func dsDrawTaints(t *rapid.T) ([]v1.Taint, []node.Taint) {
 	return ut, kt
 }
 
-func dsDrawTolerations(t *rapid.T) ([]v1.Toleration, []node.Toleration) {
+func drawTolerations(t *rapid.T) ([]v1.Toleration, []node.Toleration) {
 	var ut []v1.Toleration
 	var kt []node.Toleration
 	for i := range rapid.IntRange(0, 4).Draw(t, "ntols") {
@@ -48,7 +48,7 @@ func dsDrawTolerations(t *rapid.T) ([]v1.Toleration, []node.Toleration) {
 			// One of the controller's default tolerations, maybe with
 			// tolerationSeconds: AddOrUpdateTolerationInPodSpec replaces
 			// or keeps it.
-			k := rapid.SampledFrom(dsTaintKeys[3:10]).Draw(t, l+"dk")
+			k := rapid.SampledFrom(taintKeys[3:10]).Draw(t, l+"dk")
 			e := rapid.SampledFrom([]string{"NoSchedule", "NoExecute"}).Draw(t, l+"de")
 			u := v1.Toleration{Key: k, Operator: v1.TolerationOpExists, Effect: v1.TaintEffect(e)}
 			kt = append(kt, node.Toleration{Key: k, Operator: "Exists", Effect: e})
@@ -61,7 +61,7 @@ func dsDrawTolerations(t *rapid.T) ([]v1.Toleration, []node.Toleration) {
 			continue
 		}
 		if rapid.Bool().Draw(t, l+"ds") {
-			k := rapid.SampledFrom(dsTaintKeys).Draw(t, l+"k")
+			k := rapid.SampledFrom(taintKeys).Draw(t, l+"k")
 			op := rapid.SampledFrom([]string{"Exists", "Equal", ""}).Draw(t, l+"op")
 			e := rapid.SampledFrom(difftest.TaintEffects).Draw(t, l+"e")
 			v := rapid.SampledFrom([]string{"", "v"}).Draw(t, l+"v")
@@ -75,8 +75,8 @@ func dsDrawTolerations(t *rapid.T) ([]v1.Toleration, []node.Toleration) {
 	return ut, kt
 }
 
-// dsDrawEligibility draws a node and a DaemonSet, upstream and kubesem.
-func dsDrawEligibility(t *rapid.T) (*v1.Node, *apps.DaemonSet, *node.Node, *daemonset.DaemonSet) {
+// drawEligibility draws a node and a DaemonSet, upstream and kubesem.
+func drawEligibility(t *rapid.T) (*v1.Node, *apps.DaemonSet, *node.Node, *daemonset.DaemonSet) {
 	name := rapid.SampledFrom([]string{"node-1", "node-2"}).Draw(t, "name")
 	un := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}
 	kn := &node.Node{}
@@ -90,7 +90,7 @@ func dsDrawEligibility(t *rapid.T) (*v1.Node, *apps.DaemonSet, *node.Node, *daem
 	un.Labels, kn.Labels = labels, labels
 	un.Spec.Unschedulable = rapid.Bool().Draw(t, "cordon")
 	kn.Spec.Unschedulable = un.Spec.Unschedulable
-	un.Spec.Taints, kn.Spec.Taints = dsDrawTaints(t)
+	un.Spec.Taints, kn.Spec.Taints = drawTaints(t)
 
 	uds := &apps.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "ds", Namespace: "default"}}
 	kds := &daemonset.DaemonSet{}
@@ -123,7 +123,7 @@ func dsDrawEligibility(t *rapid.T) (*v1.Node, *apps.DaemonSet, *node.Node, *daem
 		us.Affinity = &v1.Affinity{NodeAffinity: &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &v1.NodeSelector{NodeSelectorTerms: uterms}}}
 		ks.Affinity = &node.Affinity{NodeAffinity: &node.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &node.NodeSelector{NodeSelectorTerms: kterms}}}
 	}
-	us.Tolerations, ks.Tolerations = dsDrawTolerations(t)
+	us.Tolerations, ks.Tolerations = drawTolerations(t)
 	return un, uds, kn, kds
 }
 
@@ -135,7 +135,7 @@ func dsDrawEligibility(t *rapid.T) (*v1.Node, *apps.DaemonSet, *node.Node, *daem
 func TestDaemonSetDiffEligibility(t *testing.T) {
 	logger := klog.Background()
 	rapid.Check(t, func(t *rapid.T) {
-		un, uds, kn, kds := dsDrawEligibility(t)
+		un, uds, kn, kds := drawEligibility(t)
 		run, cont := daemon.NodeShouldRunDaemonPod(logger, un, uds)
 		got := daemonset.NodeShouldRunDaemonPod(kn, kds, daemonset.Options{})
 		if got.ShouldRun != run || got.ShouldContinueRunning != cont {
@@ -148,7 +148,7 @@ func TestDaemonSetDiffEligibility(t *testing.T) {
 // tolerations of upstream's daemon.NewPod.
 func TestDaemonSetDiffTolerations(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		_, uds, _, kds := dsDrawEligibility(t)
+		_, uds, _, kds := drawEligibility(t)
 		want := daemon.NewPod(uds, "node-1").Spec.Tolerations
 		got := daemonset.PodTolerations(&kds.Spec.Template.Spec)
 		if len(got) != len(want) {
@@ -165,7 +165,7 @@ func TestDaemonSetDiffTolerations(t *testing.T) {
 	})
 }
 
-func dsDrawIntOrPercent(t *rapid.T, l string) (*intstrutil.IntOrString, *intstr.Value) {
+func drawIntOrPercent(t *rapid.T, l string) (*intstrutil.IntOrString, *intstr.Value) {
 	switch rapid.IntRange(0, 3).Draw(t, l+"kind") {
 	case 0:
 		return nil, nil
@@ -196,8 +196,8 @@ func TestDaemonSetDiffUnavailableNumbers(t *testing.T) {
 		if rapid.IntRange(0, 5).Draw(t, "hasRU") > 0 {
 			uds.Spec.UpdateStrategy.RollingUpdate = &apps.RollingUpdateDaemonSet{}
 			kds.Spec.UpdateStrategy.RollingUpdate = &daemonset.RollingParams{}
-			uds.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable, kds.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable = dsDrawIntOrPercent(t, "mu")
-			uds.Spec.UpdateStrategy.RollingUpdate.MaxSurge, kds.Spec.UpdateStrategy.RollingUpdate.MaxSurge = dsDrawIntOrPercent(t, "ms")
+			uds.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable, kds.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable = drawIntOrPercent(t, "mu")
+			uds.Spec.UpdateStrategy.RollingUpdate.MaxSurge, kds.Spec.UpdateStrategy.RollingUpdate.MaxSurge = drawIntOrPercent(t, "ms")
 		}
 		desired := rapid.IntRange(0, 5000).Draw(t, "desired")
 		// Upstream reads the object the API server stores: apps/v1

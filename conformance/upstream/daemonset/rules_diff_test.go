@@ -1,4 +1,4 @@
-package upstream_test
+package daemonset_test
 
 import (
 	"encoding/json"
@@ -11,14 +11,13 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilfield "k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
+	"k8s.io/kubernetes/pkg/apis/core"
 	apivalidation "k8s.io/kubernetes/pkg/apis/core/validation"
 	dsutil "k8s.io/kubernetes/pkg/controller/daemon/util"
 	"pgregory.net/rapid"
-
-	utilfield "k8s.io/apimachinery/pkg/util/validation/field"
-	"k8s.io/kubernetes/pkg/apis/core"
 
 	"github.com/kubesem/kubesem/conformance"
 	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
@@ -40,7 +39,7 @@ import (
 // ---------------------------------------------------------------------
 // daemonset.IsPodUpdated
 
-var rdDSGenValues = []string{"1", "0", "-1", "01", "+1", " 1", "1 ", "", "abc", "9223372036854775807", "9223372036854775808",
+var ruleGenValues = []string{"1", "0", "-1", "01", "+1", " 1", "1 ", "", "abc", "9223372036854775807", "9223372036854775808",
 	"-9223372036854775808", "-9223372036854775809", "12345", "1e3", "0x1"}
 
 // TestDaemonSetIsPodUpdatedDifferential: daemonset.IsPodUpdated against
@@ -54,7 +53,7 @@ var rdDSGenValues = []string{"1", "0", "-1", "01", "+1", " 1", "1 ", "", "abc", 
 func TestDaemonSetIsPodUpdatedDifferential(t *testing.T) {
 	counts := map[string]int{}
 	labelSets := []map[string]string{nil}
-	for _, g := range append([]string{"<absent>"}, rdDSGenValues...) {
+	for _, g := range append([]string{"<absent>"}, ruleGenValues...) {
 		for _, h := range []string{"<absent>", "abc", "", "def", "ABC"} {
 			l := map[string]string{"app": "web"}
 			if g != "<absent>" {
@@ -117,9 +116,9 @@ func TestDaemonSetIsPodUpdatedDifferential(t *testing.T) {
 // ---------------------------------------------------------------------
 // Node affinity, as kubesem models it (the required terms).
 
-// rdDSDrawRequirement draws a node selector requirement: the node name
+// ruleDrawRequirement draws a node selector requirement: the node name
 // field or another key, In, NotIn, Exists or Gt, with zero to two values.
-func rdDSDrawRequirement(t *rapid.T, l string, field bool) v1.NodeSelectorRequirement {
+func ruleDrawRequirement(t *rapid.T, l string, field bool) v1.NodeSelectorRequirement {
 	key := rapid.SampledFrom([]string{"zone", "kubernetes.io/hostname", metav1.ObjectNameField}).Draw(t, l+"key")
 	if field {
 		key = rapid.SampledFrom([]string{metav1.ObjectNameField, metav1.ObjectNameField, "metadata.foo"}).Draw(t, l+"fkey")
@@ -132,10 +131,10 @@ func rdDSDrawRequirement(t *rapid.T, l string, field bool) v1.NodeSelectorRequir
 	return v1.NodeSelectorRequirement{Key: key, Operator: op, Values: values}
 }
 
-// rdDSDrawAffinity draws an affinity of the shape kubesem models: absent,
+// ruleDrawAffinity draws an affinity of the shape kubesem models: absent,
 // empty, with an empty node affinity, or with required terms (none, or up
 // to three with up to two expressions and two fields each).
-func rdDSDrawAffinity(t *rapid.T, l string) *v1.Affinity {
+func ruleDrawAffinity(t *rapid.T, l string) *v1.Affinity {
 	switch rapid.IntRange(0, 5).Draw(t, l+"shape") {
 	case 0:
 		return nil
@@ -149,31 +148,31 @@ func rdDSDrawAffinity(t *rapid.T, l string) *v1.Affinity {
 		tl := l + "t" + strconv.Itoa(i)
 		var term v1.NodeSelectorTerm
 		for j := range rapid.IntRange(0, 2).Draw(t, tl+"exprs") {
-			term.MatchExpressions = append(term.MatchExpressions, rdDSDrawRequirement(t, tl+"e"+strconv.Itoa(j), false))
+			term.MatchExpressions = append(term.MatchExpressions, ruleDrawRequirement(t, tl+"e"+strconv.Itoa(j), false))
 		}
 		for j := range rapid.IntRange(0, 2).Draw(t, tl+"fields") {
-			term.MatchFields = append(term.MatchFields, rdDSDrawRequirement(t, tl+"f"+strconv.Itoa(j), true))
+			term.MatchFields = append(term.MatchFields, ruleDrawRequirement(t, tl+"f"+strconv.Itoa(j), true))
 		}
 		sel.NodeSelectorTerms = append(sel.NodeSelectorTerms, term)
 	}
 	return &v1.Affinity{NodeAffinity: &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: sel}}
 }
 
-// rdDSSameAffinity compares affinities as the API server stores them (nil
+// ruleSameAffinity compares affinities as the API server stores them (nil
 // and empty lists alike).
-func rdDSSameAffinity(tb difftest.Fataler, a, b *v1.Affinity) bool {
+func ruleSameAffinity(tb difftest.Fataler, a, b *v1.Affinity) bool {
 	return difftest.SameJSON(difftest.JSON(tb, a), difftest.JSON(tb, b))
 }
 
 // TestDaemonSetPinToNodeDifferential: daemonset.PinToNode against
 // ReplaceDaemonSetPodNodeNameNodeAffinity (on a copy: upstream rewrites
-// its argument) over affinities drawn by rdDSDrawAffinity and node names
+// its argument) over affinities drawn by ruleDrawAffinity and node names
 // that are ordinary, empty or odd. The answer, read as a v1 Affinity, must
 // be upstream's. Then every daemonset.PinToNode vector is replayed.
 func TestDaemonSetPinToNodeDifferential(t *testing.T) {
 	counts := map[string]int{}
 	rapid.Check(t, func(t *rapid.T) {
-		aff := rdDSDrawAffinity(t, "a")
+		aff := ruleDrawAffinity(t, "a")
 		name := rapid.SampledFrom([]string{"n1", "node-2", "", "host_1", "a.b.c"}).Draw(t, "node")
 		want := dsutil.ReplaceDaemonSetPodNodeNameNodeAffinity(aff.DeepCopy(), name)
 		in := map[string]any{"affinity": aff, "node": name}
@@ -183,7 +182,7 @@ func TestDaemonSetPinToNodeDifferential(t *testing.T) {
 		if e := difftest.Decide(t, "daemonset.PinToNode", nil, in, &got); e != nil {
 			t.Fatalf("kubesem input error %+v", e)
 		}
-		if !rdDSSameAffinity(t, got.Affinity, want) {
+		if !ruleSameAffinity(t, got.Affinity, want) {
 			t.Fatalf("%s\nkubesem  %s\nupstream %s", difftest.JSON(t, in), difftest.JSON(t, got.Affinity), difftest.JSON(t, want))
 		}
 		switch {
@@ -215,7 +214,7 @@ func TestDaemonSetPinToNodeDifferential(t *testing.T) {
 
 // TestDaemonSetTargetNodeNameDifferential: daemonset.TargetNodeName
 // against GetTargetNodeName on pods with spec.nodeName set or not and the
-// affinities of rdDSDrawAffinity (the node name field with In and one
+// affinities of ruleDrawAffinity (the node name field with In and one
 // value in some term, with two values or none, NotIn, another field key,
 // the name as a label expression). kubesem answers the node upstream
 // answers, or an input error exactly when upstream errs. Then every
@@ -227,7 +226,7 @@ func TestDaemonSetTargetNodeNameDifferential(t *testing.T) {
 		if rapid.IntRange(0, 3).Draw(t, "nodeNameSet") == 0 {
 			pod.Spec.NodeName = rapid.SampledFrom([]string{"n1", "n9"}).Draw(t, "nodeName")
 		}
-		pod.Spec.Affinity = rdDSDrawAffinity(t, "a")
+		pod.Spec.Affinity = ruleDrawAffinity(t, "a")
 		want, werr := dsutil.GetTargetNodeName(pod)
 		var got struct {
 			Node *string `json:"node"`
@@ -273,11 +272,11 @@ func TestDaemonSetTargetNodeNameDifferential(t *testing.T) {
 // ---------------------------------------------------------------------
 // daemonset.NewPod
 
-// rdDSNewPodUp is the pod template v1.36.3's syncNodes creates on
+// ruleNewPodUp is the pod template v1.36.3's syncNodes creates on
 // nodeName: CreatePodTemplate of the DaemonSet's template with its
 // template generation (nil when GetTemplateGeneration fails) and hash,
 // then the affinity pinned by ReplaceDaemonSetPodNodeNameNodeAffinity.
-func rdDSNewPodUp(ds *appsv1.DaemonSet, nodeName, hash string) v1.PodTemplateSpec {
+func ruleNewPodUp(ds *appsv1.DaemonSet, nodeName, hash string) v1.PodTemplateSpec {
 	gen, err := dsutil.GetTemplateGeneration(ds)
 	if err != nil {
 		gen = nil
@@ -288,22 +287,22 @@ func rdDSNewPodUp(ds *appsv1.DaemonSet, nodeName, hash string) v1.PodTemplateSpe
 	return *pod
 }
 
-var rdDSTolKeys = []string{"", "a", v1.TaintNodeNotReady, v1.TaintNodeUnreachable, v1.TaintNodeDiskPressure, v1.TaintNodeMemoryPressure,
+var ruleTolKeys = []string{"", "a", v1.TaintNodeNotReady, v1.TaintNodeUnreachable, v1.TaintNodeDiskPressure, v1.TaintNodeMemoryPressure,
 	v1.TaintNodePIDPressure, v1.TaintNodeUnschedulable, v1.TaintNodeNetworkUnavailable}
 
-// rdDSDrawDaemonSet draws an apps/v1 DaemonSet the API accepts: the
+// ruleDrawDaemonSet draws an apps/v1 DaemonSet the API accepts: the
 // deprecated template generation annotation absent or any of
-// rdDSGenValues; template labels that may already carry the two labels the
+// ruleGenValues; template labels that may already carry the two labels the
 // controller sets; up to four valid tolerations over the keys the
 // controller's defaults name (with and without tolerationSeconds, every
-// effect); hostNetwork on or off; an affinity from rdDSDrawAffinity whose
+// effect); hostNetwork on or off; an affinity from ruleDrawAffinity whose
 // requirements are valid.
-func rdDSDrawDaemonSet(t *rapid.T) *appsv1.DaemonSet {
+func ruleDrawDaemonSet(t *rapid.T) *appsv1.DaemonSet {
 	labels := map[string]string{"app": "web"}
 	ds := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "ds", Namespace: "default", UID: "ds-uid", Generation: 3},
 		Spec: appsv1.DaemonSetSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}}
 	if rapid.IntRange(0, 3).Draw(t, "annSet") > 0 {
-		ds.Annotations = map[string]string{appsv1.DeprecatedTemplateGeneration: rapid.SampledFrom(rdDSGenValues).Draw(t, "ann")}
+		ds.Annotations = map[string]string{appsv1.DeprecatedTemplateGeneration: rapid.SampledFrom(ruleGenValues).Draw(t, "ann")}
 	}
 	if rapid.IntRange(0, 3).Draw(t, "oldLabels") == 0 {
 		labels[daemonset.LabelTemplateGeneration] = "7"
@@ -315,7 +314,7 @@ func rdDSDrawDaemonSet(t *rapid.T) *appsv1.DaemonSet {
 	spec.HostNetwork = rapid.Bool().Draw(t, "hostNetwork")
 	for i := range rapid.IntRange(0, 4).Draw(t, "tols") {
 		l := "tol" + strconv.Itoa(i)
-		tol := v1.Toleration{Key: rapid.SampledFrom(rdDSTolKeys).Draw(t, l+"key"), Operator: v1.TolerationOpExists,
+		tol := v1.Toleration{Key: rapid.SampledFrom(ruleTolKeys).Draw(t, l+"key"), Operator: v1.TolerationOpExists,
 			Effect: v1.TaintEffect(rapid.SampledFrom([]string{"", "NoExecute", "NoSchedule", "PreferNoSchedule"}).Draw(t, l+"effect"))}
 		if tol.Key != "" && rapid.Bool().Draw(t, l+"equal") {
 			tol.Operator, tol.Value = v1.TolerationOpEqual, rapid.SampledFrom([]string{"", "v"}).Draw(t, l+"value")
@@ -325,7 +324,7 @@ func rdDSDrawDaemonSet(t *rapid.T) *appsv1.DaemonSet {
 		}
 		spec.Tolerations = append(spec.Tolerations, tol)
 	}
-	spec.Affinity = rdDSDrawAffinity(t, "aff")
+	spec.Affinity = ruleDrawAffinity(t, "aff")
 	// Keep the requirements the API accepts: In and NotIn with values, Exists
 	// without, Gt with one integer; a field only metadata.name with In or
 	// NotIn and one value.
@@ -357,9 +356,9 @@ func rdDSDrawDaemonSet(t *rapid.T) *appsv1.DaemonSet {
 	return ds
 }
 
-// rdDSStored returns ds as the API server stores it: defaulted as apps/v1
+// ruleStored returns ds as the API server stores it: defaulted as apps/v1
 // and read back from JSON.
-func rdDSStored(tb difftest.Fataler, ds *appsv1.DaemonSet) *appsv1.DaemonSet {
+func ruleStored(tb difftest.Fataler, ds *appsv1.DaemonSet) *appsv1.DaemonSet {
 	c := ds.DeepCopy()
 	legacyscheme.Scheme.Default(c)
 	out := &appsv1.DaemonSet{}
@@ -369,10 +368,10 @@ func rdDSStored(tb difftest.Fataler, ds *appsv1.DaemonSet) *appsv1.DaemonSet {
 	return out
 }
 
-// rdDSAsKubesem returns v read through kubesem's podstatus.Template and
+// ruleAsKubesem returns v read through kubesem's podstatus.Template and
 // written as the decision's answer is (plan.Encode of the template: its
 // modelled fields).
-func rdDSAsKubesem(tb difftest.Fataler, v any) json.RawMessage {
+func ruleAsKubesem(tb difftest.Fataler, v any) json.RawMessage {
 	var k podstatus.Template
 	if err := json.Unmarshal(difftest.JSON(tb, v), &k); err != nil {
 		tb.Fatalf("decode as podstatus.Template: %v", err)
@@ -385,8 +384,8 @@ func rdDSAsKubesem(tb difftest.Fataler, v any) json.RawMessage {
 }
 
 // TestDaemonSetNewPodDifferential: daemonset.NewPod against the template
-// v1.36.3's syncNodes creates (rdDSNewPodUp) for DaemonSets drawn by
-// rdDSDrawDaemonSet, as stored (apps/v1 defaults), node names and hashes
+// v1.36.3's syncNodes creates (ruleNewPodUp) for DaemonSets drawn by
+// ruleDrawDaemonSet, as stored (apps/v1 defaults), node names and hashes
 // ordinary or empty. Two comparisons: the labels, annotations, tolerations
 // (in order) and affinity of kubesem's answer, read as a v1 template, are
 // upstream's exactly; and kubesem's whole answer is upstream's template
@@ -395,10 +394,10 @@ func rdDSAsKubesem(tb difftest.Fataler, v any) json.RawMessage {
 func TestDaemonSetNewPodDifferential(t *testing.T) {
 	counts := map[string]int{}
 	rapid.Check(t, func(t *rapid.T) {
-		ds := rdDSStored(t, rdDSDrawDaemonSet(t))
+		ds := ruleStored(t, ruleDrawDaemonSet(t))
 		name := rapid.SampledFrom([]string{"n1", "n2", "node-with-a-long-name.example.com"}).Draw(t, "node")
 		hash := rapid.SampledFrom([]string{"abc", "", "7d9f8c"}).Draw(t, "hash")
-		want := rdDSNewPodUp(ds, name, hash)
+		want := ruleNewPodUp(ds, name, hash)
 		in := map[string]any{"daemonSet": ds, "node": name, "hash": hash}
 		var raw json.RawMessage
 		if e := difftest.Decide(t, "daemonset.NewPod", nil, in, &raw); e != nil {
@@ -425,10 +424,10 @@ func TestDaemonSetNewPodDifferential(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(got.Labels, want.Labels) || !difftest.SameJSON(difftest.JSON(t, got.Annotations), difftest.JSON(t, want.Annotations)) ||
-			!difftest.SameJSON(difftest.JSON(t, got.Spec.Tolerations), difftest.JSON(t, want.Spec.Tolerations)) || !rdDSSameAffinity(t, got.Spec.Affinity, want.Spec.Affinity) {
+			!difftest.SameJSON(difftest.JSON(t, got.Spec.Tolerations), difftest.JSON(t, want.Spec.Tolerations)) || !ruleSameAffinity(t, got.Spec.Affinity, want.Spec.Affinity) {
 			t.Fatalf("daemonSet %s node %q hash %q\nkubesem  %s\nupstream %s", difftest.JSON(t, ds), name, hash, raw, difftest.JSON(t, want))
 		}
-		if up := rdDSAsKubesem(t, want); !difftest.SameJSON(raw, up) {
+		if up := ruleAsKubesem(t, want); !difftest.SameJSON(raw, up) {
 			t.Fatalf("daemonSet %s node %q hash %q\nkubesem  %s\nupstream %s", difftest.JSON(t, ds), name, hash, raw, up)
 		}
 		_, genLabel := want.Labels[daemonset.LabelTemplateGeneration]
@@ -446,7 +445,7 @@ func TestDaemonSetNewPodDifferential(t *testing.T) {
 		if err := json.Unmarshal(v.Input, &in); err != nil {
 			t.Fatalf("%q: %v", v.Name, err)
 		}
-		up := difftest.JSON(t, rdDSNewPodUp(in.DaemonSet, in.Node, in.Hash))
+		up := difftest.JSON(t, ruleNewPodUp(in.DaemonSet, in.Node, in.Hash))
 		if ok, why := conformance.Match(v.Want, up); !ok {
 			t.Errorf("%q: want is not upstream's: %s\nupstream %s", v.Name, why, up)
 		}

@@ -1,4 +1,4 @@
-package upstream_test
+package daemonset_test
 
 import (
 	"math"
@@ -18,9 +18,9 @@ import (
 	"github.com/kubesem/kubesem/k8s"
 )
 
-// adDSHarnessSync runs one upstream syncDaemonSet of ds on one node with
+// adapterDSHarnessSync runs one upstream syncDaemonSet of ds on one node with
 // the given ControllerRevisions in the informer cache.
-func adDSHarnessSync(t *rapid.T, h *dsHarness, ds *appsv1.DaemonSet, revs []*appsv1.ControllerRevision) {
+func adapterDSHarnessSync(t *rapid.T, h *harness, ds *appsv1.DaemonSet, revs []*appsv1.ControllerRevision) {
 	objs := make([]any, len(revs))
 	for i, r := range revs {
 		objs[i] = r
@@ -35,11 +35,11 @@ func adDSHarnessSync(t *rapid.T, h *dsHarness, ds *appsv1.DaemonSet, revs []*app
 	}
 }
 
-// adDrawDaemonSet draws a DaemonSet selecting app=d with a template from
+// adapterDrawDaemonSet draws a DaemonSet selecting app=d with a template from
 // templates.
-func adDrawDaemonSet(t *rapid.T, serial int, tm corev1.PodTemplateSpec) *appsv1.DaemonSet {
+func adapterDrawDaemonSet(t *rapid.T, serial int, tm corev1.PodTemplateSpec) *appsv1.DaemonSet {
 	ds := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: difftest.DrawOwnerName(t) + "-" + strconv.Itoa(serial), Namespace: "default", UID: types.UID("uid-ds-" + strconv.Itoa(serial)), Generation: 1}}
-	ds.Spec.Selector = &metav1.LabelSelector{MatchLabels: dsLabels}
+	ds.Spec.Selector = &metav1.LabelSelector{MatchLabels: podLabels}
 	tm.Labels = map[string]string{"app": "d"}
 	tm.Spec.NodeSelector = nil // the one node has no labels
 	if rapid.Bool().Draw(t, "extraLabel") {
@@ -64,12 +64,12 @@ func adDrawDaemonSet(t *rapid.T, serial int, tm corev1.PodTemplateSpec) *appsv1.
 // controller reference), and the pod it creates carries the hash
 // k8s.DaemonSetHistory gives.
 func TestAdapterDaemonSetRevisionDifferential(t *testing.T) {
-	h := newDSHarness(t)
+	h := newHarness(t)
 	serial := 0
 	rapid.Check(t, func(t *rapid.T) {
 		serial++
-		ds := adDrawDaemonSet(t, serial, difftest.DrawHashTemplate(t))
-		adDSHarnessSync(t, h, ds, nil)
+		ds := adapterDrawDaemonSet(t, serial, difftest.DrawHashTemplate(t))
+		adapterDSHarnessSync(t, h, ds, nil)
 		if len(h.revs) != 1 || len(h.labels) != 1 {
 			t.Fatalf("upstream created %d revisions, %d pods; want 1 each", len(h.revs), len(h.labels))
 		}
@@ -95,16 +95,16 @@ func TestAdapterDaemonSetRevisionDifferential(t *testing.T) {
 // upstream's syncDaemonSet creates carries the hash k8s.DaemonSetHistory
 // gives as current.
 func TestAdapterDaemonSetHistoryDifferential(t *testing.T) {
-	h := newDSHarness(t)
+	h := newHarness(t)
 	serial := 0
 	rapid.Check(t, func(t *rapid.T) {
 		serial++
 		templates := []corev1.PodTemplateSpec{difftest.DrawHashTemplate(t), difftest.DrawHashTemplate(t)}
 		for i := range templates {
-			templates[i].Spec.NodeSelector = nil // as adDrawDaemonSet
+			templates[i].Spec.NodeSelector = nil // as adapterDrawDaemonSet
 		}
 		tk := rapid.IntRange(0, 1).Draw(t, "template")
-		ds := adDrawDaemonSet(t, serial, templates[tk])
+		ds := adapterDrawDaemonSet(t, serial, templates[tk])
 		var revs []*appsv1.ControllerRevision
 		var current []*appsv1.ControllerRevision // revisions of ds's template
 		for i := range rapid.IntRange(0, 4).Draw(t, "revisions") {
@@ -128,7 +128,7 @@ func TestAdapterDaemonSetHistoryDifferential(t *testing.T) {
 				current = append(current, r)
 			}
 		}
-		adDSHarnessSync(t, h, ds, revs)
+		adapterDSHarnessSync(t, h, ds, revs)
 		hist, err := k8s.DaemonSetHistory(ds, revs)
 		if err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package upstream_test
+package daemonset_test
 
 import (
 	"bytes"
@@ -69,18 +69,18 @@ import (
 // upstream's answer (never from kubesem's), ordering multisets as
 // kubesem's Plan orders them when the two agree.
 
-// dsStepVector is one vector of step.json.
-type dsStepVector struct {
+// stepVector is one vector of step.json.
+type stepVector struct {
 	Decision  string            `json:"decision"`
 	Name      string            `json:"name"`
 	Options   json.RawMessage   `json:"options,omitempty"`
-	Input     dsStepInput       `json:"input"`
+	Input     stepInput         `json:"input"`
 	Want      json.RawMessage   `json:"want,omitempty"`
 	WantOneOf []json.RawMessage `json:"wantOneOf,omitempty"`
 	WantError json.RawMessage   `json:"wantError,omitempty"`
 }
 
-type dsStepInput struct {
+type stepInput struct {
 	DaemonSet daemonset.DaemonSet `json:"daemonSet"`
 	Nodes     []*node.Node        `json:"nodes"`
 	Pods      []*podstatus.Pod    `json:"pods"`
@@ -89,8 +89,8 @@ type dsStepInput struct {
 	Now       time.Time           `json:"now"`
 }
 
-// dsPlanKeys are the top-level keys of a daemonset.Plan's JSON.
-func dsPlanKeys(t dsFataler) []string {
+// planKeys are the top-level keys of a daemonset.Plan's JSON.
+func planKeys(t fataler) []string {
 	b, err := json.Marshal(daemonset.Plan{})
 	if err != nil {
 		t.Fatal(err)
@@ -107,8 +107,8 @@ func dsPlanKeys(t dsFataler) []string {
 	return keys
 }
 
-// dsUpstreamCase is a vector's objects as upstream sees them.
-type dsUpstreamCase struct {
+// upstreamCase is a vector's objects as upstream sees them.
+type upstreamCase struct {
 	ds    *apps.DaemonSet
 	nodes []*v1.Node
 	pods  []*v1.Pod
@@ -118,10 +118,10 @@ type dsUpstreamCase struct {
 	back map[string]string
 }
 
-// dsCaseFromInput converts a vector input for upstream: the DaemonSet
+// caseFromInput converts a vector input for upstream: the DaemonSet
 // apps/v1-defaulted as the API server stores it, pods controlled by it
 // (Step's pods are the claimed ones), the history as ControllerRevisions.
-func dsCaseFromInput(t dsFataler, in *dsStepInput) *dsUpstreamCase {
+func caseFromInput(t fataler, in *stepInput) *upstreamCase {
 	uds, err := k8s.ToDaemonSet(&in.DaemonSet)
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +130,7 @@ func dsCaseFromInput(t dsFataler, in *dsStepInput) *dsUpstreamCase {
 	if uds.Namespace == "" {
 		uds.Namespace = "default"
 	}
-	c := &dsUpstreamCase{ds: uds, back: map[string]string{}}
+	c := &upstreamCase{ds: uds, back: map[string]string{}}
 	relabel := map[string]string{}
 	if !slices.ContainsFunc(in.History.Revisions, func(r history.ControllerRevision) bool { return daemonset.RevisionHash(&r) == in.History.Hash }) {
 		real := controller.ComputeHash(&uds.Spec.Template, uds.Status.CollisionCount)
@@ -158,52 +158,52 @@ func dsCaseFromInput(t dsFataler, in *dsStepInput) *dsUpstreamCase {
 		if up.Namespace == "" {
 			up.Namespace = uds.Namespace
 		}
-		up.OwnerReferences = dsOwnerRef(uds)
+		up.OwnerReferences = ownerRef(uds)
 		if h, ok := relabel[up.Labels[apps.DefaultDaemonSetUniqueLabelKey]]; ok {
 			up.Labels[apps.DefaultDaemonSetUniqueLabelKey] = h
 		}
 		c.pods = append(c.pods, up)
 	}
-	c.revs = dsRevisions(t, uds, in.History)
+	c.revs = revisions(t, uds, in.History)
 	return c
 }
 
-// dsRigFor returns a rig configured as the vector's options say: the
+// rigFor returns a rig configured as the vector's options say: the
 // burst and backoff bounds replace upstream's defaults only when the
 // vector sets them; the toleration operators gate follows the option.
-func dsRigFor(t *testing.T, opts daemonset.Options) *dsRig {
+func rigFor(t *testing.T, opts daemonset.Options) *rig {
 	featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.TaintTolerationComparisonOperators, opts.TaintTolerationComparisonOperators)
-	r := newDSRig(t)
+	r := newRig(t)
 	if opts.BurstReplicas > 0 {
-		dsField(r.dsc, "burstReplicas").SetInt(int64(opts.BurstReplicas))
+		fieldOf(r.dsc, "burstReplicas").SetInt(int64(opts.BurstReplicas))
 	}
 	if opts.BackoffBase > 0 || opts.BackoffCap > 0 {
-		b := dsBackoffBounds(r.backoff)
+		b := backoffBounds(r.backoff)
 		if opts.BackoffBase > 0 {
 			b[0] = opts.BackoffBase
 		}
 		if opts.BackoffCap > 0 {
 			b[1] = opts.BackoffCap
 		}
-		dsField(r.backoff, "defaultDuration").SetInt(int64(b[0]))
-		dsField(r.backoff, "maxDuration").SetInt(int64(b[1]))
+		fieldOf(r.backoff, "defaultDuration").SetInt(int64(b[0]))
+		fieldOf(r.backoff, "maxDuration").SetInt(int64(b[1]))
 	}
 	return r
 }
 
-// dsUpstreamPlan runs the case through upstream and returns its answer as
+// upstreamPlan runs the case through upstream and returns its answer as
 // a daemonset.Plan (reasons of creations and deletions empty).
-func dsUpstreamPlan(t *testing.T, in *dsStepInput, opts daemonset.Options) (daemonset.Plan, *dsUpResult) {
-	c := dsCaseFromInput(t, in)
-	r := dsRigFor(t, opts)
-	dsWriteBackoff(r.backoff, in.Backoff)
+func upstreamPlan(t *testing.T, in *stepInput, opts daemonset.Options) (daemonset.Plan, *upResult) {
+	c := caseFromInput(t, in)
+	r := rigFor(t, opts)
+	writeBackoff(r.backoff, in.Backoff)
 	res := r.sync(t, c.ds, c.nodes, c.pods, c.revs, in.Now)
-	return dsPlanFromUpstream(c, res), res
+	return planFromUpstream(c, res), res
 }
 
-// dsPlanFromUpstream is the documented mapping from what upstream did to
+// planFromUpstream is the documented mapping from what upstream did to
 // a Plan.
-func dsPlanFromUpstream(c *dsUpstreamCase, res *dsUpResult) daemonset.Plan {
+func planFromUpstream(c *upstreamCase, res *upResult) daemonset.Plan {
 	back := func(h string) string {
 		if b, ok := c.back[h]; ok {
 			return b
@@ -280,9 +280,9 @@ func dsPlanFromUpstream(c *dsUpstreamCase, res *dsUpResult) daemonset.Plan {
 	return p
 }
 
-// dsComparable is a Plan reduced to what upstream reports, multisets
+// comparablePlan is a Plan reduced to what upstream reports, multisets
 // sorted, as JSON per top-level key.
-func dsComparable(t dsFataler, p daemonset.Plan) map[string]string {
+func comparablePlan(t fataler, p daemonset.Plan) map[string]string {
 	q := p
 	q.Create.Reason = ""
 	q.Create.Objects = nil
@@ -332,8 +332,8 @@ func dsComparable(t dsFataler, p daemonset.Plan) map[string]string {
 	return out
 }
 
-// dsDiffKeys names the keys where a and b differ, over keys.
-func dsDiffKeys(a, b map[string]string, keys []string) []string {
+// diffKeys names the keys where a and b differ, over keys.
+func diffKeys(a, b map[string]string, keys []string) []string {
 	var out []string
 	for _, k := range keys {
 		if a[k] != b[k] {
@@ -343,28 +343,28 @@ func dsDiffKeys(a, b map[string]string, keys []string) []string {
 	return out
 }
 
-// dsMultisetKeys are the Plan keys whose arrays are multisets upstream
+// multisetKeys are the Plan keys whose arrays are multisets upstream
 // (concurrent writes, map-ordered walks).
-var dsMultisetKeys = map[string]bool{"delete": true, "revisions": true, "events": true, "requeue": true}
+var multisetKeys = map[string]bool{"delete": true, "revisions": true, "events": true, "requeue": true}
 
-// dsWantAgrees returns where a want disagrees with upstream's Plan, key by
+// wantAgrees returns where a want disagrees with upstream's Plan, key by
 // key over the keys the want holds, with the vectors' matching rules
 // (objects as subsets) except that multisets match in any order and
 // kubesem's reasons for creations and deletions, which upstream cannot
 // report, are not compared; held lists the keys the want holds.
-func dsWantAgrees(t dsFataler, want json.RawMessage, up daemonset.Plan) (why, held []string) {
+func wantAgrees(t fataler, want json.RawMessage, up daemonset.Plan) (why, held []string) {
 	var w map[string]json.RawMessage
 	if err := json.Unmarshal(want, &w); err != nil {
 		t.Fatal(err)
 	}
-	u := dsComparableRaw(t, up)
+	u := comparablePlanRaw(t, up)
 	for k := range w {
 		held = append(held, k)
 	}
 	sort.Strings(held)
 	for _, k := range held {
-		wv := dsDecode(t, w[k])
-		uv := dsDecode(t, u[k])
+		wv := decodeJSON(t, w[k])
+		uv := decodeJSON(t, u[k])
 		switch {
 		case k == "create":
 			wc, _ := wv.(map[string]any)
@@ -374,13 +374,13 @@ func dsWantAgrees(t dsFataler, want json.RawMessage, up daemonset.Plan) (why, he
 					delete(o.(map[string]any), "reason")
 				}
 				uc := uv.(map[string]any)
-				if why1 := dsMultiset("create.objects", objs, uc["objects"]); why1 != "" {
+				if why1 := multiset("create.objects", objs, uc["objects"]); why1 != "" {
 					why = append(why, why1)
 				}
 				delete(wc, "objects")
 				delete(uc, "objects")
 			}
-		case dsMultisetKeys[k]:
+		case multisetKeys[k]:
 			arr, _ := wv.([]any)
 			if k == "delete" {
 				for _, o := range arr {
@@ -388,19 +388,19 @@ func dsWantAgrees(t dsFataler, want json.RawMessage, up daemonset.Plan) (why, he
 					delete(o.(map[string]any), "uid")
 				}
 			}
-			if why1 := dsMultiset(k, arr, uv); why1 != "" {
+			if why1 := multiset(k, arr, uv); why1 != "" {
 				why = append(why, why1)
 			}
 			continue
 		}
-		if ok, why1 := dsMatch(t, wv, uv); !ok {
+		if ok, why1 := matchWant(t, wv, uv); !ok {
 			why = append(why, k+": "+why1)
 		}
 	}
 	return why, held
 }
 
-func dsDecode(t dsFataler, raw json.RawMessage) any {
+func decodeJSON(t fataler, raw json.RawMessage) any {
 	if raw == nil {
 		return nil
 	}
@@ -413,7 +413,7 @@ func dsDecode(t dsFataler, raw json.RawMessage) any {
 	return v
 }
 
-func dsMatch(t dsFataler, want, got any) (bool, string) {
+func matchWant(t fataler, want, got any) (bool, string) {
 	wb, err := json.Marshal(want)
 	if err != nil {
 		t.Fatal(err)
@@ -425,8 +425,8 @@ func dsMatch(t dsFataler, want, got any) (bool, string) {
 	return conformance.Match(wb, gb)
 }
 
-// dsMultiset matches want's elements to got's one to one in any order.
-func dsMultiset(key string, want []any, got any) string {
+// multiset matches want's elements to got's one to one in any order.
+func multiset(key string, want []any, got any) string {
 	g, _ := got.([]any)
 	if len(want) != len(g) {
 		return fmt.Sprintf("%s: want %d elements %v, upstream %d %v", key, len(want), want, len(g), g)
@@ -452,20 +452,20 @@ func dsMultiset(key string, want []any, got any) string {
 	return ""
 }
 
-func dsReadStepVectors(t dsFataler) ([]dsStepVector, string) {
+func readStepVectors(t fataler) ([]stepVector, string) {
 	path := difftest.Repo("testdata", "daemonset", "step.json")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var vs []dsStepVector
+	var vs []stepVector
 	if err := json.Unmarshal(b, &vs); err != nil {
 		t.Fatal(err)
 	}
 	return vs, path
 }
 
-func dsOptions(t dsFataler, raw json.RawMessage) daemonset.Options {
+func decodeOptions(t fataler, raw json.RawMessage) daemonset.Options {
 	var o daemonset.Options
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &o); err != nil {
@@ -475,23 +475,23 @@ func dsOptions(t dsFataler, raw json.RawMessage) daemonset.Options {
 	return o
 }
 
-// dsRuns is how many times each vector runs through upstream: its answer
+// runs is how many times each vector runs through upstream: its answer
 // must not vary unless the vector states the tie set (wantOneOf) or a
-// burst cap picks (see dsTieKeys).
-const dsRuns = 8
+// burst cap picks (see tieKeys).
+const runs = 8
 
 // TestDaemonSetVectorsUpstream replays every daemonset.Step vector with a
-// want or wantOneOf through v1.36.3 (see the top of this file), dsRuns
+// want or wantOneOf through v1.36.3 (see the top of this file), runs
 // times each.
 func TestDaemonSetVectorsUpstream(t *testing.T) {
-	vs, path := dsReadStepVectors(t)
-	keys := dsPlanKeys(t)
+	vs, path := readStepVectors(t)
+	keys := planKeys(t)
 	write := os.Getenv("KUBESEM_WRITE_VECTORS") == "1"
-	runs := dsRuns
+	runs := runs
 	if write {
 		runs = 64
 	}
-	filled := map[int]dsFilled{}
+	filled := map[int]fillResult{}
 	n := 0
 	for i := range vs {
 		v := &vs[i]
@@ -500,7 +500,7 @@ func TestDaemonSetVectorsUpstream(t *testing.T) {
 		}
 		n++
 		t.Run(v.Name, func(t *testing.T) {
-			opts := dsOptions(t, v.Options)
+			opts := decodeOptions(t, v.Options)
 			kp, err := daemonset.Step(&v.Input.DaemonSet, v.Input.Nodes, v.Input.Pods, v.Input.History, v.Input.Backoff, v.Input.Now, opts)
 			if err != nil {
 				t.Fatalf("Step: %v", err)
@@ -518,34 +518,34 @@ func TestDaemonSetVectorsUpstream(t *testing.T) {
 			var ups []daemonset.Plan
 			answers := map[string]bool{}
 			for range runs {
-				up, res := dsUpstreamPlan(t, &v.Input, opts)
+				up, res := upstreamPlan(t, &v.Input, opts)
 				if len(res.PodPatched) > 0 {
 					t.Fatalf("upstream relabelled pods %v (duplicate current revisions are not modelled)", res.PodPatched)
 				}
 				ups = append(ups, up)
-				answers[fmt.Sprint(dsComparable(t, up))] = true
+				answers[fmt.Sprint(comparablePlan(t, up))] = true
 			}
-			tieKeys := dsTieKeys(t, v, ups)
+			tieKeys := tieKeys(t, v, ups)
 			if len(tieKeys) > 0 && !capped && len(v.WantOneOf) == 0 && !write {
 				t.Errorf("upstream's answer varies (%v) over %d runs: state the tie set (wantOneOf)", tieKeys, runs)
 			}
-			kc := dsComparable(t, kp)
+			kc := comparablePlan(t, kp)
 			for _, up := range ups {
-				uc := dsComparable(t, up)
+				uc := comparablePlan(t, up)
 				var cmpKeys []string
 				for _, k := range keys {
 					if !slices.Contains(tieKeys, k) && !(capped && (k == "create" || k == "delete")) {
 						cmpKeys = append(cmpKeys, k)
 					}
 				}
-				if d := dsDiffKeys(uc, kc, cmpKeys); len(d) > 0 {
+				if d := diffKeys(uc, kc, cmpKeys); len(d) > 0 {
 					t.Errorf("kubesem differs from v1.36.3:\n%s", strings.Join(d, "\n"))
 				}
 				if up.Create.Count != kp.Create.Count || len(up.Delete) != len(kp.Delete) {
 					t.Errorf("upstream creates %d, deletes %d; kubesem %d, %d", up.Create.Count, len(up.Delete), kp.Create.Count, len(kp.Delete))
 				}
 				if capped {
-					if d := dsNotWithin(up, kw); d != "" {
+					if d := notWithin(up, kw); d != "" {
 						t.Errorf("upstream's picks under the burst cap are not among kubesem's candidates: %s", d)
 					}
 				}
@@ -559,7 +559,7 @@ func TestDaemonSetVectorsUpstream(t *testing.T) {
 				matched := false
 				var why []string
 				for _, w := range wants {
-					d, held := dsWantAgrees(t, w, up)
+					d, held := wantAgrees(t, w, up)
 					if len(d) == 0 {
 						matched = true
 					}
@@ -573,7 +573,7 @@ func TestDaemonSetVectorsUpstream(t *testing.T) {
 				}
 			}
 			if write {
-				filled[i] = dsFill(t, ups, kp, tieKeys, capped)
+				filled[i] = fillWant(t, ups, kp, tieKeys, capped)
 			}
 		})
 	}
@@ -581,18 +581,18 @@ func TestDaemonSetVectorsUpstream(t *testing.T) {
 		t.Fatalf("only %d Step vectors replayed", n)
 	}
 	if write {
-		dsWriteFilled(t, path, filled)
+		writeFilled(t, path, filled)
 	}
 }
 
-// dsTieKeys returns the Plan keys whose value is upstream's choice: those
+// tieKeys returns the Plan keys whose value is upstream's choice: those
 // that differ between the runs, and those that differ between the
 // vector's alternatives.
-func dsTieKeys(t dsFataler, v *dsStepVector, ups []daemonset.Plan) []string {
+func tieKeys(t fataler, v *stepVector, ups []daemonset.Plan) []string {
 	var out []string
-	first := dsComparable(t, ups[0])
+	first := comparablePlan(t, ups[0])
 	for _, up := range ups[1:] {
-		for k, x := range dsComparable(t, up) {
+		for k, x := range comparablePlan(t, up) {
 			if x != first[k] && !slices.Contains(out, k) {
 				out = append(out, k)
 			}
@@ -615,9 +615,9 @@ func dsTieKeys(t dsFataler, v *dsStepVector, ups []daemonset.Plan) []string {
 	return out
 }
 
-// dsNotWithin says which of up's creations or deletions are not in wide
+// notWithin says which of up's creations or deletions are not in wide
 // (a deletion may also be one an alsoDeletable function admits).
-func dsNotWithin(up, wide daemonset.Plan, alsoDeletable ...func(string) bool) string {
+func notWithin(up, wide daemonset.Plan, alsoDeletable ...func(string) bool) string {
 	var nodes, names []string
 	for _, o := range wide.Create.Objects {
 		nodes = append(nodes, o.Node)
@@ -639,15 +639,15 @@ func dsNotWithin(up, wide daemonset.Plan, alsoDeletable ...func(string) bool) st
 	return strings.Join(bad, ", ")
 }
 
-// dsFilled is what the generator learnt from upstream for one vector:
+// fillResult is what the generator learnt from upstream for one vector:
 // the value of every key that does not depend on upstream's choice, and
 // for a tie the alternatives' values of the keys that do.
-type dsFilled struct {
+type fillResult struct {
 	keys map[string]json.RawMessage
 	alts []map[string]json.RawMessage
 }
 
-// dsFill returns upstream's answer as vector JSON: creations and
+// fillWant returns upstream's answer as vector JSON: creations and
 // deletions without kubesem's reasons (upstream has none), multisets in
 // the order kubesem's Plan lists them when the two agree (the order of
 // concurrent writes is not observable upstream), else sorted. Under a
@@ -657,37 +657,37 @@ type dsFilled struct {
 // reaches only some of them; the rule reaches any), listed as kubesem
 // lists its own: the shared ones first, then by node; when other keys
 // vary with the choice (the failed-pod event), the answers observed.
-func dsFill(t dsFataler, ups []daemonset.Plan, kp daemonset.Plan, tieKeys []string, capped bool) dsFilled {
+func fillWant(t fataler, ups []daemonset.Plan, kp daemonset.Plan, tieKeys []string, capped bool) fillResult {
 	up := ups[0]
-	uc, kc := dsComparable(t, up), dsComparable(t, kp)
-	out := dsComparableRaw(t, up)
+	uc, kc := comparablePlan(t, up), comparablePlan(t, kp)
+	out := comparablePlanRaw(t, up)
 	if uc["create"] == kc["create"] {
-		c := plan.Creation[dsNodeOnly]{Count: up.Create.Count}
+		c := plan.Creation[nodeOnly]{Count: up.Create.Count}
 		for _, o := range kp.Create.Objects {
-			c.Objects = append(c.Objects, dsNodeOnly{Node: o.Node})
+			c.Objects = append(c.Objects, nodeOnly{Node: o.Node})
 		}
-		out["create"] = dsJSON(t, c)
+		out["create"] = toJSON(t, c)
 	}
 	if uc["delete"] == kc["delete"] {
-		ds := []dsNameOnly{}
+		ds := []nameOnly{}
 		for _, d := range kp.Delete {
-			ds = append(ds, dsNameOnly{Name: d.Name})
+			ds = append(ds, nameOnly{Name: d.Name})
 		}
-		out["delete"] = dsJSON(t, ds)
+		out["delete"] = toJSON(t, ds)
 	}
 	if uc["revisions"] == kc["revisions"] {
-		out["revisions"] = dsJSON(t, kp.Revisions)
+		out["revisions"] = toJSON(t, kp.Revisions)
 	}
 	if uc["events"] == kc["events"] {
-		out["events"] = dsJSON(t, kp.Events)
+		out["events"] = toJSON(t, kp.Events)
 	}
 	if uc["requeue"] == kc["requeue"] {
-		out["requeue"] = dsJSON(t, kp.Requeue)
+		out["requeue"] = toJSON(t, kp.Requeue)
 	}
 	if capped {
-		out["create"] = dsJSON(t, plan.Creation[dsNodeOnly]{Count: up.Create.Count})
+		out["create"] = toJSON(t, plan.Creation[nodeOnly]{Count: up.Create.Count})
 	}
-	f := dsFilled{keys: out}
+	f := fillResult{keys: out}
 	if len(tieKeys) == 0 || capped {
 		return f
 	}
@@ -698,7 +698,7 @@ func dsFill(t dsFataler, ups []daemonset.Plan, kp daemonset.Plan, tieKeys []stri
 	if !onlyActions {
 		seen := map[string]bool{}
 		for _, u := range ups {
-			raw := dsComparableRaw(t, u)
+			raw := comparablePlanRaw(t, u)
 			alt := map[string]json.RawMessage{}
 			for _, k := range tieKeys {
 				alt[k] = raw[k]
@@ -756,72 +756,72 @@ func dsFill(t dsFataler, ups []daemonset.Plan, kp daemonset.Plan, tieKeys []stri
 	if len(kforced) != len(forced) {
 		t.Fatalf("kubesem lacks the actions every upstream run takes: %v", forced)
 	}
-	for _, choice := range dsCombinations(pool, k) {
+	for _, choice := range combinations(pool, k) {
 		names := append(slices.Clone(kforced), choice...)
 		alt := map[string]json.RawMessage{}
 		if key == "create" {
-			c := plan.Creation[dsNodeOnly]{Count: int32(len(names))}
+			c := plan.Creation[nodeOnly]{Count: int32(len(names))}
 			for _, n := range names {
-				c.Objects = append(c.Objects, dsNodeOnly{Node: n})
+				c.Objects = append(c.Objects, nodeOnly{Node: n})
 			}
-			alt[key] = dsJSON(t, c)
+			alt[key] = toJSON(t, c)
 		} else {
-			ds := []dsNameOnly{}
+			ds := []nameOnly{}
 			for _, n := range names {
-				ds = append(ds, dsNameOnly{Name: n})
+				ds = append(ds, nameOnly{Name: n})
 			}
-			alt[key] = dsJSON(t, ds)
+			alt[key] = toJSON(t, ds)
 		}
 		f.alts = append(f.alts, alt)
 	}
 	return f
 }
 
-// dsCombinations returns every k-element subset of sorted pool, each
+// combinations returns every k-element subset of sorted pool, each
 // sorted, in lexicographic order.
-func dsCombinations(pool []string, k int) [][]string {
+func combinations(pool []string, k int) [][]string {
 	if k == 0 {
 		return [][]string{nil}
 	}
 	var out [][]string
 	for i := range pool {
-		for _, rest := range dsCombinations(pool[i+1:], k-1) {
+		for _, rest := range combinations(pool[i+1:], k-1) {
 			out = append(out, append([]string{pool[i]}, rest...))
 		}
 	}
 	return out
 }
 
-// dsComparableRaw is upstream's Plan as raw JSON per key, creations and
+// comparablePlanRaw is upstream's Plan as raw JSON per key, creations and
 // deletions reduced to what upstream reports.
-func dsComparableRaw(t dsFataler, p daemonset.Plan) map[string]json.RawMessage {
+func comparablePlanRaw(t fataler, p daemonset.Plan) map[string]json.RawMessage {
 	out := map[string]json.RawMessage{}
-	for k, v := range dsComparable(t, p) {
+	for k, v := range comparablePlan(t, p) {
 		out[k] = json.RawMessage(v)
 	}
-	c := plan.Creation[dsNodeOnly]{Count: p.Create.Count}
+	c := plan.Creation[nodeOnly]{Count: p.Create.Count}
 	for _, o := range p.Create.Objects {
-		c.Objects = append(c.Objects, dsNodeOnly{Node: o.Node})
+		c.Objects = append(c.Objects, nodeOnly{Node: o.Node})
 	}
 	sort.Slice(c.Objects, func(i, j int) bool { return c.Objects[i].Node < c.Objects[j].Node })
-	out["create"] = dsJSON(t, c)
+	out["create"] = toJSON(t, c)
 	var ds []plan.Deletion
 	_ = json.Unmarshal(out["delete"], &ds)
-	names := []dsNameOnly{}
+	names := []nameOnly{}
 	for _, d := range ds {
-		names = append(names, dsNameOnly{Name: d.Name})
+		names = append(names, nameOnly{Name: d.Name})
 	}
-	out["delete"] = dsJSON(t, names)
+	out["delete"] = toJSON(t, names)
 	return out
 }
 
-// dsWriteFilled adds the keys a want lacks and turns a want whose
+// writeFilled adds the keys a want lacks and turns a want whose
 // answer is upstream's choice into wantOneOf, then rewrites the file in
 // its own format (one-space indent, keys in their order, added keys after
 // them in the Plan's order). Keys a want holds are kept; an alternative
 // keeps kubesem's reason for its actions when the original want gave all
 // of them one reason.
-func dsWriteFilled(t dsFataler, path string, filled map[int]dsFilled) {
+func writeFilled(t fataler, path string, filled map[int]fillResult) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -830,9 +830,9 @@ func dsWriteFilled(t dsFataler, path string, filled map[int]dsFilled) {
 	if err := json.Unmarshal(raw, &vectors); err != nil {
 		t.Fatal(err)
 	}
-	planKeys := dsPlanKeys(t)
+	planKeys := planKeys(t)
 	added, converted := 0, 0
-	fill := func(w *dsObj, f dsFilled) {
+	fill := func(w *vectorObject, f fillResult) {
 		// A key the Plan no longer has (a renamed field) is dropped and
 		// its successor filled from upstream.
 		for _, k := range slices.Clone(w.keys) {
@@ -850,7 +850,7 @@ func dsWriteFilled(t dsFataler, path string, filled map[int]dsFilled) {
 			case k == "create" || k == "status":
 				// A creation stated by its count gets upstream's
 				// objects, a partial status upstream's other fields.
-				have, up := dsParseObj(t, w.vals[k]), dsParseObj(t, v)
+				have, up := parseObj(t, w.vals[k]), parseObj(t, v)
 				for _, f := range up.keys {
 					if !have.has(f) {
 						have.set(f, up.vals[f])
@@ -862,20 +862,20 @@ func dsWriteFilled(t dsFataler, path string, filled map[int]dsFilled) {
 		}
 	}
 	for i, f := range filled {
-		vec := dsParseObj(t, vectors[i])
+		vec := parseObj(t, vectors[i])
 		switch {
 		case vec.has("want") && len(f.alts) == 0:
-			w := dsParseObj(t, vec.vals["want"])
+			w := parseObj(t, vec.vals["want"])
 			fill(&w, f)
 			vec.vals["want"] = w.raw(t)
 		case vec.has("want"):
-			w := dsParseObj(t, vec.vals["want"])
+			w := parseObj(t, vec.vals["want"])
 			var alts []json.RawMessage
 			for _, a := range f.alts {
-				alt := dsObj{vals: map[string]json.RawMessage{}}
+				alt := vectorObject{vals: map[string]json.RawMessage{}}
 				for _, k := range w.keys {
 					if _, tied := a[k]; tied {
-						alt.set(k, dsKeepReasonRaw(t, a[k], w.vals[k], k))
+						alt.set(k, keepReasonRaw(t, a[k], w.vals[k], k))
 					} else {
 						alt.set(k, w.vals[k])
 					}
@@ -889,7 +889,7 @@ func dsWriteFilled(t dsFataler, path string, filled map[int]dsFilled) {
 				alts = append(alts, alt.raw(t))
 			}
 			vec.rename("want", "wantOneOf")
-			vec.vals["wantOneOf"] = dsJSON(t, alts)
+			vec.vals["wantOneOf"] = toJSON(t, alts)
 			converted++
 		case vec.has("wantOneOf"):
 			var alts []json.RawMessage
@@ -897,11 +897,11 @@ func dsWriteFilled(t dsFataler, path string, filled map[int]dsFilled) {
 				t.Fatal(err)
 			}
 			for j := range alts {
-				a := dsParseObj(t, alts[j])
+				a := parseObj(t, alts[j])
 				fill(&a, f)
 				alts[j] = a.raw(t)
 			}
-			vec.vals["wantOneOf"] = dsJSON(t, alts)
+			vec.vals["wantOneOf"] = toJSON(t, alts)
 		}
 		vectors[i] = vec.raw(t)
 	}
@@ -925,14 +925,14 @@ func dsWriteFilled(t dsFataler, path string, filled map[int]dsFilled) {
 	t.Logf("filled %d keys from upstream into %s; %d wants became wantOneOf", added, path, converted)
 }
 
-// dsObj is a JSON object that keeps its keys' order.
-type dsObj struct {
+// vectorObject is a JSON object that keeps its keys' order.
+type vectorObject struct {
 	keys []string
 	vals map[string]json.RawMessage
 }
 
-func dsParseObj(t dsFataler, raw json.RawMessage) dsObj {
-	o := dsObj{vals: map[string]json.RawMessage{}}
+func parseObj(t fataler, raw json.RawMessage) vectorObject {
+	o := vectorObject{vals: map[string]json.RawMessage{}}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		t.Fatalf("not an object: %s", raw)
@@ -951,21 +951,21 @@ func dsParseObj(t dsFataler, raw json.RawMessage) dsObj {
 	return o
 }
 
-func (o *dsObj) has(k string) bool { _, ok := o.vals[k]; return ok }
+func (o *vectorObject) has(k string) bool { _, ok := o.vals[k]; return ok }
 
-func (o *dsObj) set(k string, v json.RawMessage) {
+func (o *vectorObject) set(k string, v json.RawMessage) {
 	if !o.has(k) {
 		o.keys = append(o.keys, k)
 	}
 	o.vals[k] = v
 }
 
-func (o *dsObj) drop(k string) {
+func (o *vectorObject) drop(k string) {
 	o.keys = slices.DeleteFunc(o.keys, func(x string) bool { return x == k })
 	delete(o.vals, k)
 }
 
-func (o *dsObj) rename(from, to string) {
+func (o *vectorObject) rename(from, to string) {
 	for i, k := range o.keys {
 		if k == from {
 			o.keys[i] = to
@@ -975,7 +975,7 @@ func (o *dsObj) rename(from, to string) {
 	delete(o.vals, from)
 }
 
-func (o *dsObj) raw(t dsFataler) json.RawMessage {
+func (o *vectorObject) raw(t fataler) json.RawMessage {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	for i, k := range o.keys {
@@ -993,21 +993,21 @@ func (o *dsObj) raw(t dsFataler) json.RawMessage {
 	return b.Bytes()
 }
 
-// dsKeepReasonRaw is dsKeepReason over raw JSON, for the actions keys.
-func dsKeepReasonRaw(t dsFataler, v, orig json.RawMessage, key string) json.RawMessage {
+// keepReasonRaw is keepReason over raw JSON, for the actions keys.
+func keepReasonRaw(t fataler, v, orig json.RawMessage, key string) json.RawMessage {
 	if key != "create" && key != "delete" {
 		return v
 	}
-	b, err := json.Marshal(dsKeepReason(dsDecode(t, v), dsDecode(t, orig)))
+	b, err := json.Marshal(keepReason(decodeJSON(t, v), decodeJSON(t, orig)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
 }
 
-// dsKeepReason copies the one reason the original value's actions all
+// keepReason copies the one reason the original value's actions all
 // had (create objects or deletions) onto the new value's actions.
-func dsKeepReason(v, orig any) any {
+func keepReason(v, orig any) any {
 	elems := func(x any) []any {
 		switch y := x.(type) {
 		case []any:
@@ -1054,7 +1054,7 @@ func TestDaemonSetNumbersVectorsUpstream(t *testing.T) {
 	if err := json.Unmarshal(b, &vs); err != nil {
 		t.Fatal(err)
 	}
-	r := newDSRig(t)
+	r := newRig(t)
 	n := 0
 	for _, v := range vs {
 		if v.Want == nil {
@@ -1070,7 +1070,7 @@ func TestDaemonSetNumbersVectorsUpstream(t *testing.T) {
 			nodes[i] = &v1.Node{}
 			nodes[i].Name = fmt.Sprintf("node-%d", i)
 		}
-		surge, unavailable, desired, err := dsUpdatedDesiredNodeCounts(r.dsc, klog.NewContext(context.Background(), klog.Background()), uds, nodes, map[string][]*v1.Pod{})
+		surge, unavailable, desired, err := updatedDesiredNodeCounts(r.dsc, klog.NewContext(context.Background(), klog.Background()), uds, nodes, map[string][]*v1.Pod{})
 		if err != nil || int32(desired) != v.Input.Desired {
 			t.Errorf("%s: upstream %d desired, %v", v.Name, desired, err)
 			continue
@@ -1091,18 +1091,18 @@ func TestDaemonSetVectorTies(t *testing.T) {
 	if os.Getenv("DS_TIES") != "1" {
 		t.Skip("DS_TIES=1")
 	}
-	vs, _ := dsReadStepVectors(t)
+	vs, _ := readStepVectors(t)
 	for i := range vs {
 		v := &vs[i]
 		if v.Decision != "daemonset.Step" || v.WantError != nil {
 			continue
 		}
 		t.Run(v.Name, func(t *testing.T) {
-			opts := dsOptions(t, v.Options)
+			opts := decodeOptions(t, v.Options)
 			seen := map[string]int{}
 			for range 64 {
-				up, _ := dsUpstreamPlan(t, &v.Input, opts)
-				c := dsComparable(t, up)
+				up, _ := upstreamPlan(t, &v.Input, opts)
+				c := comparablePlan(t, up)
 				seen[c["create"]+" | "+c["delete"]+" | "+c["events"]]++
 			}
 			if len(seen) > 1 {
@@ -1115,15 +1115,15 @@ func TestDaemonSetVectorTies(t *testing.T) {
 	}
 }
 
-type dsNodeOnly struct {
+type nodeOnly struct {
 	Node string `json:"node"`
 }
 
-type dsNameOnly struct {
+type nameOnly struct {
 	Name string `json:"name"`
 }
 
-func dsJSON(t dsFataler, v any) json.RawMessage {
+func toJSON(t fataler, v any) json.RawMessage {
 	b, err := plan.Encode(v)
 	if err != nil {
 		t.Fatal(err)
@@ -1131,8 +1131,8 @@ func dsJSON(t dsFataler, v any) json.RawMessage {
 	return b
 }
 
-// dsFataler is the part of testing.TB and rapid.T the helpers use.
-type dsFataler interface {
+// fataler is the part of testing.TB and rapid.T the helpers use.
+type fataler interface {
 	Fatal(args ...any)
 	Fatalf(format string, args ...any)
 	Logf(format string, args ...any)

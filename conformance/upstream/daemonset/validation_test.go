@@ -1,4 +1,4 @@
-package upstream_test
+package daemonset_test
 
 import (
 	"encoding/json"
@@ -25,25 +25,25 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// vdsLabels draws a label map around the syntax the API checks.
-func vdsLabels(t *rapid.T, label string) map[string]string {
-	if vdsOneIn(t, label+"Odd", 4) {
+// validationLabels draws a label map around the syntax the API checks.
+func validationLabels(t *rapid.T, label string) map[string]string {
+	if validationOneIn(t, label+"Odd", 4) {
 		return rapid.SampledFrom([]map[string]string{nil, {"app": "other"}, {"app": "web", "bad key": "x"}, {"app": "web", "tier": "-front"}}).Draw(t, label+"OddSet")
 	}
 	return rapid.SampledFrom([]map[string]string{{"app": "web"}, {"app": "web", "example.com/tier": "front"}}).Draw(t, label)
 }
 
-// vdsSelector draws spec.selector: absent, empty, labels, expressions with
+// validationSelector draws spec.selector: absent, empty, labels, expressions with
 // every operator (and an unknown one), with and without values, keys and
 // values the API rejects.
-func vdsSelector(t *rapid.T) *meta.LabelSelector {
+func validationSelector(t *rapid.T) *meta.LabelSelector {
 	switch rapid.IntRange(0, 15).Draw(t, "selector") {
 	case 15:
 		return nil
 	case 14:
 		return &meta.LabelSelector{}
 	case 13:
-		return &meta.LabelSelector{MatchLabels: vdsLabels(t, "matchLabels")}
+		return &meta.LabelSelector{MatchLabels: validationLabels(t, "matchLabels")}
 	case 11, 12:
 		var rs []meta.Requirement
 		for i := range rapid.IntRange(1, 2).Draw(t, "nexpr") {
@@ -63,15 +63,15 @@ func vdsSelector(t *rapid.T) *meta.LabelSelector {
 	}
 }
 
-// vdsOneIn is true about once in n draws (rapid favours the ends of a
+// validationOneIn is true about once in n draws (rapid favours the ends of a
 // range, so the middle value is the rare one).
-func vdsOneIn(t *rapid.T, label string, n int) bool {
+func validationOneIn(t *rapid.T, label string, n int) bool {
 	return rapid.IntRange(0, n-1).Draw(t, label) == n/2
 }
 
-// vdsToleration draws a toleration over valid and invalid keys,
+// validationToleration draws a toleration over valid and invalid keys,
 // operators, values, effects and seconds.
-func vdsToleration(t *rapid.T, l string) node.Toleration {
+func validationToleration(t *rapid.T, l string) node.Toleration {
 	tol := node.Toleration{
 		Key:      rapid.SampledFrom([]string{"a", "example.com/a", "node.kubernetes.io/not-ready", "", "bad key"}).Draw(t, l+"k"),
 		Operator: rapid.SampledFrom([]string{"Exists", "Equal", "", "Exists", "Lt", "Gt", "Bogus"}).Draw(t, l+"op"),
@@ -85,10 +85,10 @@ func vdsToleration(t *rapid.T, l string) node.Toleration {
 	return tol
 }
 
-// vdsAffinity draws a required node affinity: no terms, empty terms,
+// validationAffinity draws a required node affinity: no terms, empty terms,
 // label expressions with every operator and value count, field
 // expressions on metadata.name and on other keys.
-func vdsAffinity(t *rapid.T) *node.Affinity {
+func validationAffinity(t *rapid.T) *node.Affinity {
 	if rapid.IntRange(0, 2).Draw(t, "hasAff") > 0 {
 		return nil
 	}
@@ -122,29 +122,29 @@ func vdsAffinity(t *rapid.T) *node.Affinity {
 	return &node.Affinity{NodeAffinity: &node.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &node.NodeSelector{NodeSelectorTerms: terms}}}
 }
 
-// vdsDaemonSet draws a DaemonSet whose modelled fields sit at and around
+// validationDaemonSet draws a DaemonSet whose modelled fields sit at and around
 // the limits of API validation, with absent fields apps/v1 defaulting
 // fills.
-func vdsDaemonSet(t *rapid.T) *daemonset.DaemonSet {
+func validationDaemonSet(t *rapid.T) *daemonset.DaemonSet {
 	ds := &daemonset.DaemonSet{}
 	ds.Name, ds.Namespace = "agent", "default"
-	ds.Spec.Selector = vdsSelector(t)
-	ds.Spec.Template.Labels = vdsLabels(t, "labels")
+	ds.Spec.Selector = validationSelector(t)
+	ds.Spec.Template.Labels = validationLabels(t, "labels")
 	ds.Spec.MinReadySeconds = rapid.SampledFrom([]int32{0, 5}).Draw(t, "minReady")
-	if vdsOneIn(t, "negMinReady", 8) {
+	if validationOneIn(t, "negMinReady", 8) {
 		ds.Spec.MinReadySeconds = rapid.SampledFrom([]int32{-1, -5}).Draw(t, "minReadyNeg")
 	}
 	ds.Spec.RevisionHistoryLimit = difftest.DrawInt32Ptr(t, "history", 10, 0)
-	if vdsOneIn(t, "negHistory", 8) {
+	if validationOneIn(t, "negHistory", 8) {
 		ds.Spec.RevisionHistoryLimit = difftest.Ptr(int32(-1))
 	}
 	ds.Spec.UpdateStrategy.Type = daemonset.StrategyType(rapid.SampledFrom([]string{"RollingUpdate", "", "OnDelete"}).Draw(t, "strategy"))
-	if vdsOneIn(t, "badStrategy", 16) {
+	if validationOneIn(t, "badStrategy", 16) {
 		ds.Spec.UpdateStrategy.Type = "Recreate"
 	}
 	switch {
-	case vdsOneIn(t, "noRollingUpdate", 4):
-	case vdsOneIn(t, "wildRollingUpdate", 4):
+	case validationOneIn(t, "noRollingUpdate", 4):
+	case validationOneIn(t, "wildRollingUpdate", 4):
 		// Around the limits: each bound absent, 0, huge, at and past
 		// 100%, malformed.
 		ds.Spec.UpdateStrategy.RollingUpdate = &daemonset.RollingParams{MaxUnavailable: difftest.DrawBound(t, "maxUnavailable"), MaxSurge: difftest.DrawBound(t, "maxSurge")}
@@ -179,23 +179,23 @@ func vdsDaemonSet(t *rapid.T) *daemonset.DaemonSet {
 	}
 	sp.HostNetwork = rapid.Bool().Draw(t, "hostNetwork")
 	for i := range rapid.SampledFrom([]int{0, 0, 0, 1, 1, 2}).Draw(t, "ntols") {
-		sp.Tolerations = append(sp.Tolerations, vdsToleration(t, "tol"+string(rune('0'+i))))
+		sp.Tolerations = append(sp.Tolerations, validationToleration(t, "tol"+string(rune('0'+i))))
 	}
-	sp.Affinity = vdsAffinity(t)
+	sp.Affinity = validationAffinity(t)
 	return ds
 }
 
-// vdsUpstream writes ds as the apps/v1 object a user submits, defaults it
+// validationUpstream writes ds as the apps/v1 object a user submits, defaults it
 // as the API server does, converts it and validates it.
-func vdsUpstream(t interface{ Fatalf(string, ...any) }, ds *daemonset.DaemonSet) utilfield.ErrorList {
+func validationUpstream(t interface{ Fatalf(string, ...any) }, ds *daemonset.DaemonSet) utilfield.ErrorList {
 	u, err := k8s.ToDaemonSet(ds)
 	if err != nil {
 		t.Fatalf("ToDaemonSet: %v", err)
 	}
-	return vdsValidateV1(t, u, apivalidation.PodValidationOptions{})
+	return validationValidateV1(t, u, apivalidation.PodValidationOptions{})
 }
 
-func vdsValidateV1(t interface{ Fatalf(string, ...any) }, u *appsv1.DaemonSet, opts apivalidation.PodValidationOptions) utilfield.ErrorList {
+func validationValidateV1(t interface{ Fatalf(string, ...any) }, u *appsv1.DaemonSet, opts apivalidation.PodValidationOptions) utilfield.ErrorList {
 	u = u.DeepCopy()
 	legacyscheme.Scheme.Default(u)
 	var internal apps.DaemonSet
@@ -215,8 +215,8 @@ func TestDaemonSetValidationParity(t *testing.T) {
 	counts := map[string]int{}
 	none := func(error) string { return "" }
 	rapid.Check(t, func(t *rapid.T) {
-		ds := vdsDaemonSet(t)
-		difftest.Verdict(t, "DaemonSet", daemonset.Validate(ds, daemonset.Options{}), vdsUpstream(t, ds), none, counts)
+		ds := validationDaemonSet(t)
+		difftest.Verdict(t, "DaemonSet", daemonset.Validate(ds, daemonset.Options{}), validationUpstream(t, ds), none, counts)
 	})
 	difftest.LogCounts(t, counts)
 	if counts["accept"] < 1000 {
@@ -271,7 +271,7 @@ func TestDaemonSetVectorsValidation(t *testing.T) {
 			if v.Options != nil {
 				popts.AllowTaintTolerationComparisonOperators = v.Options.TaintTolerationComparisonOperators
 			}
-			up := vdsValidateV1(t, u, popts)
+			up := validationValidateV1(t, u, popts)
 			paths := make([]string, len(up))
 			for i, e := range up {
 				paths[i] = e.Field

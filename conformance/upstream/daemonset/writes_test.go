@@ -1,4 +1,4 @@
-package upstream_test
+package daemonset_test
 
 import (
 	"fmt"
@@ -36,7 +36,7 @@ import (
 //   - the status update: subresource status, the DaemonSet's name, the
 //     status written.
 func TestDaemonSetWritesUpstream(t *testing.T) {
-	vs, _ := dsReadStepVectors(t)
+	vs, _ := readStepVectors(t)
 	n, creates := 0, 0
 	for i := range vs {
 		v := &vs[i]
@@ -45,11 +45,11 @@ func TestDaemonSetWritesUpstream(t *testing.T) {
 		}
 		n++
 		t.Run(v.Name, func(t *testing.T) {
-			opts := dsOptions(t, v.Options)
+			opts := decodeOptions(t, v.Options)
 			in := &v.Input
 			// The DaemonSet as the API server stores it (defaulted), the
 			// object upstream builds its pods from.
-			uc0 := dsCaseFromInput(t, in)
+			uc0 := caseFromInput(t, in)
 			ds, err := k8s.FromDaemonSet(uc0.ds)
 			if err != nil {
 				t.Fatal(err)
@@ -62,7 +62,7 @@ func TestDaemonSetWritesUpstream(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Writes: %v", err)
 			}
-			up, res := dsUpstreamPlan(t, in, opts)
+			up, res := upstreamPlan(t, in, opts)
 			// A revision upstream creates under its own hash of the
 			// template is named by the vector's hash.
 			for _, a := range res.Actions {
@@ -75,9 +75,9 @@ func TestDaemonSetWritesUpstream(t *testing.T) {
 					}
 				}
 			}
-			uc, kc := dsComparable(t, up), dsComparable(t, kp)
+			uc, kc := comparablePlan(t, up), comparablePlan(t, kp)
 			sameChoice := uc["create"] == kc["create"] && uc["delete"] == kc["delete"]
-			ug, kg := dsUpGroups(t, res.Actions), dsKsGroups(t, kw)
+			ug, kg := upGroups(t, res.Actions), ksGroups(t, kw)
 			if len(ug) != len(kg) {
 				t.Fatalf("writes:\n\tupstream %v\n\tkubesem  %v", ug, kg)
 			}
@@ -91,7 +91,7 @@ func TestDaemonSetWritesUpstream(t *testing.T) {
 			for _, w := range kw {
 				if w.Verb == plan.VerbCreate && w.Resource == "pods" {
 					pod := w.Object.(*podstatus.Pod)
-					mine[dsPodNode(pod)] = pod
+					mine[podNode(pod)] = pod
 				}
 			}
 			for _, a := range res.Actions {
@@ -107,18 +107,18 @@ func TestDaemonSetWritesUpstream(t *testing.T) {
 						t.Fatal(err)
 					}
 					got.Namespace = ca.GetNamespace()
-					want := mine[dsPodNode(got)]
+					want := mine[podNode(got)]
 					if want == nil {
 						if sameChoice {
-							t.Fatalf("upstream created a pod for node %s; kubesem none", dsPodNode(got))
+							t.Fatalf("upstream created a pod for node %s; kubesem none", podNode(got))
 						}
 						continue
 					}
 					if d := difftest.JSONDiff(t, got, want); d != "" {
-						t.Errorf("created pod for node %s: %s", dsPodNode(got), d)
+						t.Errorf("created pod for node %s: %s", podNode(got), d)
 					}
 				case *apps.ControllerRevision:
-					dsCheckRevision(t, obj, kw)
+					checkRevision(t, obj, kw)
 				}
 			}
 			for _, a := range res.Actions {
@@ -129,7 +129,7 @@ func TestDaemonSetWritesUpstream(t *testing.T) {
 					}
 					switch obj := a.GetObject().(type) {
 					case *apps.ControllerRevision:
-						dsCheckRevision(t, obj, kw)
+						checkRevision(t, obj, kw)
 					case *apps.DaemonSet:
 						var w *plan.Write
 						for j := range kw {
@@ -158,20 +158,20 @@ func TestDaemonSetWritesUpstream(t *testing.T) {
 	t.Logf("%d vectors, %d created pods compared", n, creates)
 }
 
-// dsWriteGroup is a run of writes of one (verb, resource, subresource),
+// writeGroup is a run of writes of one (verb, resource, subresource),
 // its objects sorted.
-type dsWriteGroup struct {
+type writeGroup struct {
 	key string
 	ids []string
 }
 
-func (g dsWriteGroup) String() string { return g.key + fmt.Sprint(g.ids) }
+func (g writeGroup) String() string { return g.key + fmt.Sprint(g.ids) }
 
-func dsGroup(keys, ids []string) []dsWriteGroup {
-	var out []dsWriteGroup
+func group(keys, ids []string) []writeGroup {
+	var out []writeGroup
 	for i, k := range keys {
 		if n := len(out); n == 0 || out[n-1].key != k {
-			out = append(out, dsWriteGroup{key: k})
+			out = append(out, writeGroup{key: k})
 		}
 		out[len(out)-1].ids = append(out[len(out)-1].ids, ids[i])
 	}
@@ -181,7 +181,7 @@ func dsGroup(keys, ids []string) []dsWriteGroup {
 	return out
 }
 
-func dsUpGroups(t *testing.T, acts []core.Action) []dsWriteGroup {
+func upGroups(t *testing.T, acts []core.Action) []writeGroup {
 	var keys, ids []string
 	for _, a := range acts {
 		keys = append(keys, a.GetVerb()+" "+a.GetResource().Resource+"/"+a.GetSubresource())
@@ -200,7 +200,7 @@ func dsUpGroups(t *testing.T, acts []core.Action) []dsWriteGroup {
 				if err != nil {
 					t.Fatal(err)
 				}
-				id = dsPodNode(p)
+				id = podNode(p)
 			case *apps.ControllerRevision:
 				id = obj.Name
 			}
@@ -215,10 +215,10 @@ func dsUpGroups(t *testing.T, acts []core.Action) []dsWriteGroup {
 		}
 		ids = append(ids, id)
 	}
-	return dsGroup(keys, ids)
+	return group(keys, ids)
 }
 
-func dsKsGroups(t *testing.T, ws []plan.Write) []dsWriteGroup {
+func ksGroups(t *testing.T, ws []plan.Write) []writeGroup {
 	var keys, ids []string
 	for _, w := range ws {
 		keys = append(keys, string(w.Verb)+" "+w.Resource+"/"+w.Subresource)
@@ -226,18 +226,18 @@ func dsKsGroups(t *testing.T, ws []plan.Write) []dsWriteGroup {
 		switch obj := w.Object.(type) {
 		case *podstatus.Pod:
 			if w.Verb == plan.VerbCreate {
-				id = dsPodNode(obj)
+				id = podNode(obj)
 			}
 		case *history.ControllerRevision:
 			id = obj.Name
 		}
 		ids = append(ids, id)
 	}
-	return dsGroup(keys, ids)
+	return group(keys, ids)
 }
 
-// dsPodNode is the node a daemon pod's required node affinity pins it to.
-func dsPodNode(p *podstatus.Pod) string {
+// podNode is the node a daemon pod's required node affinity pins it to.
+func podNode(p *podstatus.Pod) string {
 	name, err := daemonset.TargetNodeName(&p.Spec)
 	if err != nil {
 		return "?" + err.Error()
@@ -245,9 +245,9 @@ func dsPodNode(p *podstatus.Pod) string {
 	return name
 }
 
-// dsCheckRevision compares a revision upstream wrote with kubesem's write
+// checkRevision compares a revision upstream wrote with kubesem's write
 // of that name.
-func dsCheckRevision(t *testing.T, obj *apps.ControllerRevision, kw []plan.Write) {
+func checkRevision(t *testing.T, obj *apps.ControllerRevision, kw []plan.Write) {
 	t.Helper()
 	var mine *history.ControllerRevision
 	created := false

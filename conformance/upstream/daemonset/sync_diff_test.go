@@ -1,4 +1,4 @@
-package upstream_test
+package daemonset_test
 
 import (
 	"context"
@@ -32,10 +32,10 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// dsHarness is one upstream DaemonSet controller on a fake clientset whose
+// harness is one upstream DaemonSet controller on a fake clientset whose
 // reactors record pod creations and deletions and status writes instead
 // of storing them; its informer stores are filled directly.
-type dsHarness struct {
+type harness struct {
 	dsc     *daemon.DaemonSetsController
 	factory informers.SharedInformerFactory
 	clock   *testingclock.FakeClock
@@ -47,8 +47,8 @@ type dsHarness struct {
 	labels  []string                   // controller-revision-hash of created pods
 }
 
-func newDSHarness(t testing.TB) *dsHarness {
-	h := &dsHarness{}
+func newHarness(t testing.TB) *harness {
+	h := &harness{}
 	client := fake.NewSimpleClientset()
 	client.PrependReactor("create", "pods", func(a core.Action) (bool, runtime.Object, error) {
 		p := a.(core.CreateAction).GetObject().(*v1.Pod)
@@ -85,7 +85,7 @@ func newDSHarness(t testing.TB) *dsHarness {
 		})
 	}
 	h.factory = informers.NewSharedInformerFactory(client, controller.NoResyncPeriodFunc())
-	h.clock = testingclock.NewFakeClock(dsNow)
+	h.clock = testingclock.NewFakeClock(t0)
 	dsc, err := daemon.NewDaemonSetsController(context.Background(),
 		h.factory.Apps().V1().DaemonSets(), h.factory.Apps().V1().ControllerRevisions(),
 		h.factory.Core().V1().Pods(), h.factory.Core().V1().Nodes(), client,
@@ -98,10 +98,10 @@ func newDSHarness(t testing.TB) *dsHarness {
 	return h
 }
 
-var dsNow = time.Date(2026, 1, 1, 1, 0, 0, 0, time.UTC)
+var t0 = time.Date(2026, 1, 1, 1, 0, 0, 0, time.UTC)
 
 // sync runs one syncDaemonSet over the given objects.
-func (h *dsHarness) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod) error {
+func (h *harness) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod) error {
 	h.created, h.deleted, h.status, h.revs, h.labels = nil, nil, nil, nil, nil
 	objs := make([]any, len(nodes))
 	for i, n := range nodes {
@@ -120,19 +120,19 @@ func (h *dsHarness) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes
 	if err := h.factory.Apps().V1().DaemonSets().Informer().GetStore().Replace([]any{ds}, "1"); err != nil {
 		t.Fatal(err)
 	}
-	return dsSyncDaemonSet(h.dsc, klog.NewContext(context.Background(), klog.Background()), ds.Namespace+"/"+ds.Name)
+	return syncDaemonSet(h.dsc, klog.NewContext(context.Background(), klog.Background()), ds.Namespace+"/"+ds.Name)
 }
 
-var dsLabels = map[string]string{"app": "d"}
+var podLabels = map[string]string{"app": "d"}
 
-// dsDrawSync draws a cluster: 1-200 nodes with taints and labels, a
+// drawSync draws a cluster: 1-200 nodes with taints and labels, a
 // DaemonSet, and 0-3 pods per node in every state, some unscheduled and
 // pinned (also to nodes that do not exist).
-func dsDrawSync(t *rapid.T, serial int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod) {
+func drawSync(t *rapid.T, serial int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod) {
 	uds := &apps.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("ds-%d", serial), Namespace: "default", UID: types.UID(fmt.Sprintf("uid-ds-%d", serial)), Generation: rapid.Int64Range(1, 3).Draw(t, "gen")}}
 	uds.Status.ObservedGeneration = rapid.Int64Range(0, 3).Draw(t, "obsgen")
-	uds.Spec.Selector = &metav1.LabelSelector{MatchLabels: dsLabels}
-	uds.Spec.Template.Labels = dsLabels
+	uds.Spec.Selector = &metav1.LabelSelector{MatchLabels: podLabels}
+	uds.Spec.Template.Labels = podLabels
 	uds.Spec.Template.Spec.Containers = []v1.Container{{Name: "c", Image: "i"}}
 	uds.Spec.MinReadySeconds = rapid.SampledFrom([]int32{0, 0, 30}).Draw(t, "minReady")
 	uds.Spec.RevisionHistoryLimit = difftest.Ptr(int32(10))
@@ -160,7 +160,7 @@ func dsDrawSync(t *rapid.T, serial int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod)
 	// Mostly small clusters, about one in thirty-two up to 200 nodes, to
 	// keep 10,000 sequences within the time budget.
 	nn := rapid.IntRange(1, 24).Draw(t, "nodes")
-	if vdsOneIn(t, "big", 32) {
+	if validationOneIn(t, "big", 32) {
 		nn = rapid.IntRange(1, 200).Draw(t, "bigNodes")
 	}
 	taints := [][]v1.Taint{nil, nil,
@@ -183,7 +183,7 @@ func dsDrawSync(t *rapid.T, serial int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod)
 			hash = "old"
 		}
 		p.Labels = map[string]string{"app": "d", apps.DefaultDaemonSetUniqueLabelKey: hash}
-		p.CreationTimestamp = metav1.NewTime(dsNow.Add(-time.Duration(rapid.IntRange(0, 4).Draw(t, "age")) * 10 * time.Second))
+		p.CreationTimestamp = metav1.NewTime(t0.Add(-time.Duration(rapid.IntRange(0, 4).Draw(t, "age")) * 10 * time.Second))
 		if pinned {
 			p.Spec.Affinity = &v1.Affinity{NodeAffinity: &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchFields: []v1.NodeSelectorRequirement{{Key: "metadata.name", Operator: v1.NodeSelectorOpIn, Values: []string{nodeName}}}}}}}}
 		} else {
@@ -191,10 +191,10 @@ func dsDrawSync(t *rapid.T, serial int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod)
 		}
 		p.Status.Phase = rapid.SampledFrom([]v1.PodPhase{v1.PodRunning, v1.PodRunning, v1.PodRunning, v1.PodPending, v1.PodFailed, v1.PodSucceeded}).Draw(t, "phase")
 		if p.Status.Phase == v1.PodRunning && rapid.IntRange(0, 3).Draw(t, "ready") > 0 {
-			p.Status.Conditions = []v1.PodCondition{{Type: v1.PodReady, Status: v1.ConditionTrue, LastTransitionTime: metav1.NewTime(dsNow.Add(-time.Duration(rapid.SampledFrom([]int{0, 10, 30, 60}).Draw(t, "readyFor")) * time.Second))}}
+			p.Status.Conditions = []v1.PodCondition{{Type: v1.PodReady, Status: v1.ConditionTrue, LastTransitionTime: metav1.NewTime(t0.Add(-time.Duration(rapid.SampledFrom([]int{0, 10, 30, 60}).Draw(t, "readyFor")) * time.Second))}}
 		}
 		if rapid.IntRange(0, 7).Draw(t, "deleting") == 0 {
-			d := metav1.NewTime(dsNow)
+			d := metav1.NewTime(t0)
 			p.DeletionTimestamp = &d
 		}
 		pods = append(pods, p)
@@ -217,8 +217,8 @@ func dsDrawSync(t *rapid.T, serial int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod)
 	return uds, nodes, pods
 }
 
-// dsToKubesem converts the upstream objects through the adapter.
-func dsToKubesem(uds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod) (*daemonset.DaemonSet, []*node.Node, []*podstatus.Pod) {
+// toKubesem converts the upstream objects through the adapter.
+func toKubesem(uds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod) (*daemonset.DaemonSet, []*node.Node, []*podstatus.Pod) {
 	return difftest.Must(k8s.FromDaemonSet(uds)), difftest.MustList(k8s.FromNodes(nodes)), difftest.MustList(k8s.FromPods(pods))
 }
 

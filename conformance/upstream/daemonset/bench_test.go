@@ -1,4 +1,4 @@
-package upstream_test
+package daemonset_test
 
 import (
 	"fmt"
@@ -18,14 +18,14 @@ import (
 	"github.com/kubesem/kubesem/k8s"
 )
 
-// dsBenchCluster is the same 5,000-node cluster for both sides: a
+// benchCluster is the same 5,000-node cluster for both sides: a
 // quarter of the nodes not-ready, a quarter tainted and tolerated and
 // cordoned, a quarter tainted and not tolerated; one old ready pod per
 // node; maxUnavailable 10 %.
-func dsBenchCluster(n int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod) {
+func benchCluster(n int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod) {
 	ds := &apps.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "bench", Namespace: "default", UID: "uid-bench", Generation: 2}}
-	ds.Spec.Selector = &metav1.LabelSelector{MatchLabels: dsLabels}
-	ds.Spec.Template.Labels = dsLabels
+	ds.Spec.Selector = &metav1.LabelSelector{MatchLabels: podLabels}
+	ds.Spec.Template.Labels = podLabels
 	ds.Spec.Template.Spec.Containers = []v1.Container{{Name: "c", Image: "i"}}
 	ds.Spec.Template.Spec.NodeSelector = map[string]string{"kubernetes.io/os": "linux"}
 	ds.Spec.Template.Spec.Tolerations = []v1.Toleration{{Key: "dedicated", Operator: v1.TolerationOpEqual, Value: "infra", Effect: v1.TaintEffectNoSchedule}}
@@ -36,7 +36,7 @@ func dsBenchCluster(n int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod) {
 	owner := []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: ds.Name, UID: ds.UID, Controller: &ctrl}}
 	nodes := make([]*v1.Node, n)
 	pods := make([]*v1.Pod, n)
-	t0 := metav1.NewTime(dsNow.Add(-time.Hour))
+	t0 := metav1.NewTime(t0.Add(-time.Hour))
 	for i := range nodes {
 		nd := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("node-%05d", i), Labels: map[string]string{"kubernetes.io/os": "linux", "zone": fmt.Sprint(i % 3)}}}
 		switch i % 4 {
@@ -60,7 +60,7 @@ func dsBenchCluster(n int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod) {
 }
 
 func BenchmarkDaemonSetEligibility5000Upstream(b *testing.B) {
-	ds, nodes, _ := dsBenchCluster(5000)
+	ds, nodes, _ := benchCluster(5000)
 	logger := klog.Background()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -71,8 +71,8 @@ func BenchmarkDaemonSetEligibility5000Upstream(b *testing.B) {
 }
 
 func BenchmarkDaemonSetEligibility5000Kubesem(b *testing.B) {
-	uds, unodes, upods := dsBenchCluster(5000)
-	ds, nodes, _ := dsToKubesem(uds, unodes, upods)
+	uds, unodes, upods := benchCluster(5000)
+	ds, nodes, _ := toKubesem(uds, unodes, upods)
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, n := range nodes {
@@ -85,8 +85,8 @@ func BenchmarkDaemonSetEligibility5000Kubesem(b *testing.B) {
 // and dropped; each iteration uses a fresh DaemonSet name so that its
 // expectations and backoff start empty, as Step's do.
 func BenchmarkDaemonSetSync5000Upstream(b *testing.B) {
-	h := newDSHarness(b)
-	ds, nodes, pods := dsBenchCluster(5000)
+	h := newHarness(b)
+	ds, nodes, pods := benchCluster(5000)
 	i := 0
 	b.ReportAllocs()
 	for b.Loop() {
@@ -104,15 +104,15 @@ func BenchmarkDaemonSetSync5000Upstream(b *testing.B) {
 }
 
 func BenchmarkDaemonSetSync5000Kubesem(b *testing.B) {
-	uds, unodes, upods := dsBenchCluster(5000)
-	ds, nodes, pods := dsToKubesem(uds, unodes, upods)
+	uds, unodes, upods := benchCluster(5000)
+	ds, nodes, pods := toKubesem(uds, unodes, upods)
 	hist, err := k8s.DaemonSetHistory(uds, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := daemonset.Step(ds, nodes, pods, hist, nil, dsNow, daemonset.Options{}); err != nil {
+		if _, err := daemonset.Step(ds, nodes, pods, hist, nil, t0, daemonset.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
