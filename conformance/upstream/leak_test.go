@@ -16,10 +16,6 @@ func TestHarnessesDoNotLeak(t *testing.T) {
 			TestRolloutStepVectorsUpstream,
 			TestAdapterRealObjectsUpstream,
 		}},
-		difftest.Family{Name: "job", Tests: []func(*testing.T){
-			TestJobStepDifferential,
-			TestJobStepSequenceDifferential,
-		}},
 		difftest.Family{Name: "nodelifecycle", Tests: []func(*testing.T){
 			TestNodeDiffHealth,
 			TestNodeDiffConditionTaints,

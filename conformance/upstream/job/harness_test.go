@@ -1,4 +1,4 @@
-package upstream_test
+package job_test
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	batch "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -28,6 +27,8 @@ import (
 	"k8s.io/kubernetes/pkg/controller"
 	jobcontroller "k8s.io/kubernetes/pkg/controller/job"
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 )
 
 // This file runs one upstream v1.36.3 syncJob and records everything it
@@ -41,25 +42,25 @@ import (
 // successful (a created pod is named from its generateName and a counter),
 // as upstream's unit tests with FakePodControl assume.
 
-//go:linkname jobUpActivePodsForRemoval k8s.io/kubernetes/pkg/controller/job.activePodsForRemoval
-func jobUpActivePodsForRemoval(*batch.Job, []*v1.Pod, int) []*v1.Pod
+//go:linkname upActivePodsForRemoval k8s.io/kubernetes/pkg/controller/job.activePodsForRemoval
+func upActivePodsForRemoval(*batch.Job, []*v1.Pod, int) []*v1.Pod
 
-//go:linkname jobUpDuplicatedIndexPods k8s.io/kubernetes/pkg/controller/job.appendDuplicatedIndexPodsForRemoval
-func jobUpDuplicatedIndexPods(rm, left, pods []*v1.Pod, completions int) ([]*v1.Pod, []*v1.Pod)
+//go:linkname upDuplicatedIndexPods k8s.io/kubernetes/pkg/controller/job.appendDuplicatedIndexPodsForRemoval
+func upDuplicatedIndexPods(rm, left, pods []*v1.Pod, completions int) ([]*v1.Pod, []*v1.Pod)
 
-//go:linkname jobUpCompletionIndex k8s.io/kubernetes/pkg/controller/job.getCompletionIndex
-func jobUpCompletionIndex(map[string]string) int
+//go:linkname upCompletionIndex k8s.io/kubernetes/pkg/controller/job.getCompletionIndex
+func upCompletionIndex(map[string]string) int
 
-//go:linkname jobUpHasBackoffLimitPerIndex k8s.io/kubernetes/pkg/controller/job.hasBackoffLimitPerIndex
-func jobUpHasBackoffLimitPerIndex(*batch.Job) bool
+//go:linkname upHasBackoffLimitPerIndex k8s.io/kubernetes/pkg/controller/job.hasBackoffLimitPerIndex
+func upHasBackoffLimitPerIndex(*batch.Job) bool
 
-//go:linkname jobUpIsIndexed k8s.io/kubernetes/pkg/controller/job.isIndexedJob
-func jobUpIsIndexed(*batch.Job) bool
+//go:linkname upIsIndexed k8s.io/kubernetes/pkg/controller/job.isIndexedJob
+func upIsIndexed(*batch.Job) bool
 
-// jobCall is one call upstream made: the object it named and the
+// call is one call upstream made: the object it named and the
 // job-controller functions on the stack, innermost first (closures folded
 // into the function that declares them).
-type jobCall struct {
+type call struct {
 	name  string
 	by    []string
 	after time.Duration // queue calls: the delay
@@ -67,7 +68,7 @@ type jobCall struct {
 }
 
 // issuedBy reports whether fn is on the call's stack.
-func (c jobCall) issuedBy(fn string) bool {
+func (c call) issuedBy(fn string) bool {
 	for _, b := range c.by {
 		if b == fn {
 			return true
@@ -76,9 +77,9 @@ func (c jobCall) issuedBy(fn string) bool {
 	return false
 }
 
-// jobCallers returns the job-controller functions on the current stack,
+// callers returns the job-controller functions on the current stack,
 // innermost first.
-func jobCallers() []string {
+func callers() []string {
 	pcs := make([]uintptr, 64)
 	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
 	var out []string
@@ -99,33 +100,33 @@ func jobCallers() []string {
 	}
 }
 
-// jobPodControl is upstream's RealPodControl that also records which pods
+// podControl is upstream's RealPodControl that also records which pods
 // were deleted and patched, and by which upstream function.
-type jobPodControl struct {
+type podControl struct {
 	controller.PodControlInterface
 	mu               sync.Mutex
-	deleted, patched []jobCall
+	deleted, patched []call
 }
 
-func (c *jobPodControl) DeletePod(ctx context.Context, ns, name string, obj k8sruntime.Object) error {
+func (c *podControl) DeletePod(ctx context.Context, ns, name string, obj k8sruntime.Object) error {
 	c.mu.Lock()
-	c.deleted = append(c.deleted, jobCall{name: name, by: jobCallers()})
+	c.deleted = append(c.deleted, call{name: name, by: callers()})
 	c.mu.Unlock()
 	return c.PodControlInterface.DeletePod(ctx, ns, name, obj)
 }
 
-func (c *jobPodControl) PatchPod(ctx context.Context, ns, name string, data []byte) error {
+func (c *podControl) PatchPod(ctx context.Context, ns, name string, data []byte) error {
 	c.mu.Lock()
-	c.patched = append(c.patched, jobCall{name: name, by: jobCallers()})
+	c.patched = append(c.patched, call{name: name, by: callers()})
 	c.mu.Unlock()
 	return c.PodControlInterface.PatchPod(ctx, ns, name, data)
 }
 
-// jobFakeClient is a fake clientset whose reactors take every write as
+// fakeClient is a fake clientset whose reactors take every write as
 // successful without storing it: creates return the object (a pod without
 // a name named <generateName><counter>), patches return an empty pod,
 // deletes nothing, updates the object sent. Reads go to the empty tracker.
-func jobFakeClient() *fake.Clientset {
+func fakeClient() *fake.Clientset {
 	client := fake.NewSimpleClientset()
 	n := 0
 	client.PrependReactor("*", "*", func(a k8stesting.Action) (bool, k8sruntime.Object, error) {
@@ -149,61 +150,61 @@ func jobFakeClient() *fake.Clientset {
 	return client
 }
 
-// jobQueue records what the controller puts back on its work queue.
-type jobQueue struct {
+// queue records what the controller puts back on its work queue.
+type queue struct {
 	workqueue.TypedRateLimitingInterface[string]
 	mu    sync.Mutex
-	calls []jobCall
+	calls []call
 }
 
-func (q *jobQueue) add(verb, key string, after time.Duration) {
+func (q *queue) add(verb, key string, after time.Duration) {
 	q.mu.Lock()
-	q.calls = append(q.calls, jobCall{name: key, verb: verb, after: after, by: jobCallers()})
+	q.calls = append(q.calls, call{name: key, verb: verb, after: after, by: callers()})
 	q.mu.Unlock()
 }
 
-func (q *jobQueue) Add(key string) { q.add("Add", key, 0) }
+func (q *queue) Add(key string) { q.add("Add", key, 0) }
 
-func (q *jobQueue) AddAfter(key string, d time.Duration) { q.add("AddAfter", key, d) }
+func (q *queue) AddAfter(key string, d time.Duration) { q.add("AddAfter", key, d) }
 
-func (q *jobQueue) AddRateLimited(key string) { q.add("AddRateLimited", key, 0) }
+func (q *queue) AddRateLimited(key string) { q.add("AddRateLimited", key, 0) }
 
-func (q *jobQueue) snapshot() []jobCall {
+func (q *queue) snapshot() []call {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return q.calls
 }
 
-// jobBackoffStoreLayout mirrors upstream's backoffStore.
-type jobBackoffStoreLayout struct{ store cache.Store }
+// backoffStoreLayout mirrors upstream's backoffStore.
+type backoffStoreLayout struct{ store cache.Store }
 
-// jobTB is what the harness needs of *testing.T and *rapid.T.
-type jobTB interface {
+// tb is what the harness needs of *testing.T and *rapid.T.
+type tb interface {
 	Helper()
 	Fatalf(format string, args ...any)
 }
 
-// jobSync is one upstream sync's input: the job (defaulted, with selector
+// syncInput is one upstream sync's input: the job (defaulted, with selector
 // and template labels set), its pods (owned, labelled), now and the
 // controller's backoff record for the job before the sync (nil: none).
-type jobSync struct {
+type syncInput struct {
 	job     *batch.Job
 	pods    []*v1.Pod
 	now     time.Time
-	backoff *jobBackoffRecord
+	backoff *backoffRecord
 }
 
-// jobSyncResult is what upstream did in the sync.
-type jobSyncResult struct {
+// syncResult is what upstream did in the sync.
+type syncResult struct {
 	creations        []*v1.PodTemplateSpec
-	deleted, patched []jobCall
-	queued           []jobCall
+	deleted, patched []call
+	queued           []call
 	status           batch.JobStatus
 	updated          bool
 	err              error
 	// backoff is the controller's record for the job after the sync; nil
 	// when it holds none.
-	backoff *jobBackoffRecord
+	backoff *backoffRecord
 	// actions are the requests the sync sent to the clientset, in order;
 	// created the pods it created (named by the fake); events the events
 	// it recorded ("<type> <reason> <message>"), in order; flushes, per
@@ -216,13 +217,13 @@ type jobSyncResult struct {
 	statuses []batch.JobStatus
 }
 
-// jobSyncUpstream runs one upstream syncJob on a fresh controller, with
+// syncUpstream runs one upstream syncJob on a fresh controller, with
 // fake pod control, status writes captured and the work queue recorded, as
 // TestControllerSyncJob does. The pods go straight into the informer's
 // store, as upstream's unit tests put them (no informer events).
-func jobSyncUpstream(tb jobTB, in jobSync) jobSyncResult {
+func syncUpstream(tb tb, in syncInput) syncResult {
 	tb.Helper()
-	c := newJobCtl(tb, in.job, in.now)
+	c := newHarnessCtl(tb, in.job, in.now)
 	defer c.close()
 	c.setBackoff(tb, in.backoff)
 	for _, p := range in.pods {
@@ -233,31 +234,31 @@ func jobSyncUpstream(tb jobTB, in jobSync) jobSyncResult {
 	return c.sync(tb, in.job, in.now)
 }
 
-// jobCtl is one upstream v1.36.3 Job controller kept across syncs, with its
+// harnessCtl is one upstream v1.36.3 Job controller kept across syncs, with its
 // memory: the backoff store, the pod expectations, the expected finalizer
 // removals. Pod control is fake and records its calls, status writes are
 // captured, the work queue records what is put on it; pods reach its
 // informer through podEvent, which also runs the controller's own pod event
 // handlers (addPod, updatePod, deletePod), as a running informer would.
-type jobCtl struct {
+type harnessCtl struct {
 	jm    *jobcontroller.Controller
 	clock *clocktesting.FakeClock
-	pc    *jobPodControl
-	q     *jobQueue
+	pc    *podControl
+	q     *queue
 	inf   informers.SharedInformerFactory
-	store *jobBackoffStore
+	store *backoffStore
 	key   string
 	kc    *fake.Clientset
 	rec   *record.FakeRecorder
-	res   *jobSyncResult // the sync in progress
-	rv    int            // the last resourceVersion given out
+	res   *syncResult // the sync in progress
+	rv    int         // the last resourceVersion given out
 }
 
-func newJobCtl(tb jobTB, j *batch.Job, now time.Time) *jobCtl {
+func newHarnessCtl(tb tb, j *batch.Job, now time.Time) *harnessCtl {
 	tb.Helper()
 	ctx := context.Background()
-	client := jobFakeClient()
-	c := &jobCtl{clock: clocktesting.NewFakeClock(now), key: j.Namespace + "/" + j.Name, kc: client, rec: record.NewFakeRecorder(100000)}
+	client := fakeClient()
+	c := &harnessCtl{clock: clocktesting.NewFakeClock(now), key: j.Namespace + "/" + j.Name, kc: client, rec: record.NewFakeRecorder(100000)}
 	c.inf = informers.NewSharedInformerFactory(client, 0)
 	jm, err := difftest.NewJobController(ctx, client, c.clock, c.inf.Core().V1().Pods(), c.inf.Batch().V1().Jobs(),
 		c.inf.Scheduling().V1alpha2().Workloads(), c.inf.Scheduling().V1alpha2().PodGroups())
@@ -265,54 +266,54 @@ func newJobCtl(tb jobTB, j *batch.Job, now time.Time) *jobCtl {
 		tb.Fatalf("upstream controller: %v", err)
 	}
 	c.jm = jm
-	c.pc = &jobPodControl{PodControlInterface: controller.RealPodControl{KubeClient: client, Recorder: c.rec}}
-	jobSetField(jm, "podControl", controller.PodControlInterface(c.pc))
-	jobSetField(jm, "recorder", record.EventRecorder(c.rec))
-	c.q = &jobQueue{TypedRateLimitingInterface: jobGetField(jm, "queue").Interface().(workqueue.TypedRateLimitingInterface[string])}
-	jobSetField(jm, "queue", workqueue.TypedRateLimitingInterface[string](c.q))
+	c.pc = &podControl{PodControlInterface: controller.RealPodControl{KubeClient: client, Recorder: c.rec}}
+	setField(jm, "podControl", controller.PodControlInterface(c.pc))
+	setField(jm, "recorder", record.EventRecorder(c.rec))
+	c.q = &queue{TypedRateLimitingInterface: getField(jm, "queue").Interface().(workqueue.TypedRateLimitingInterface[string])}
+	setField(jm, "queue", workqueue.TypedRateLimitingInterface[string](c.q))
 	always := cache.InformerSynced(func() bool { return true })
-	jobSetField(jm, "podStoreSynced", always)
-	jobSetField(jm, "jobStoreSynced", always)
-	jobSetField(jm, "updateStatusHandler", func(ctx context.Context, job *batch.Job) (*batch.Job, error) {
+	setField(jm, "podStoreSynced", always)
+	setField(jm, "jobStoreSynced", always)
+	setField(jm, "updateStatusHandler", func(ctx context.Context, job *batch.Job) (*batch.Job, error) {
 		c.res.status = *job.Status.DeepCopy()
 		c.res.updated = true
 		c.res.statuses = append(c.res.statuses, *job.Status.DeepCopy())
-		c.res.flushes = append(c.res.flushes, slices.Contains(jobCallers(), "flushUncountedAndRemoveFinalizers"))
+		c.res.flushes = append(c.res.flushes, slices.Contains(callers(), "flushUncountedAndRemoveFinalizers"))
 		// Upstream's own handler sends this request (updateJobStatus).
 		return client.BatchV1().Jobs(job.Namespace).UpdateStatus(ctx, job, metav1.UpdateOptions{})
 	})
-	c.store = (*jobBackoffStore)(unsafe.Pointer(jobGetField(jm, "podBackoffStore").Pointer()))
+	c.store = (*backoffStore)(unsafe.Pointer(getField(jm, "podBackoffStore").Pointer()))
 	return c
 }
 
 // close shuts the controller's queues and event broadcaster down.
-func (c *jobCtl) close() {
+func (c *harnessCtl) close() {
 	difftest.Stop(c.jm)
 }
 
-func (c *jobCtl) podIndexer() cache.Indexer {
+func (c *harnessCtl) podIndexer() cache.Indexer {
 	return c.inf.Core().V1().Pods().Informer().GetIndexer()
 }
 
 // setBackoff stores r (nil: nothing) as the controller's backoff record for
 // the job.
-func (c *jobCtl) setBackoff(tb jobTB, b *jobBackoffRecord) {
+func (c *harnessCtl) setBackoff(tb tb, b *backoffRecord) {
 	tb.Helper()
 	if b == nil {
 		return
 	}
 	r := *b
 	r.key = c.key
-	if err := jobUpdateBackoffRecord(c.store, r); err != nil {
+	if err := updateBackoffRecord(c.store, r); err != nil {
 		tb.Fatalf("upstream backoff store: %v", err)
 	}
 }
 
 // backoff returns the controller's backoff record for the job, nil when it
 // holds none.
-func (c *jobCtl) backoff(tb jobTB) *jobBackoffRecord {
+func (c *harnessCtl) backoff(tb tb) *backoffRecord {
 	tb.Helper()
-	layout := (*jobBackoffStoreLayout)(unsafe.Pointer(c.store))
+	layout := (*backoffStoreLayout)(unsafe.Pointer(c.store))
 	obj, ok, err := layout.store.GetByKey(c.key)
 	if err != nil {
 		tb.Fatalf("upstream backoff store: %v", err)
@@ -320,7 +321,7 @@ func (c *jobCtl) backoff(tb jobTB) *jobBackoffRecord {
 	if !ok {
 		return nil
 	}
-	r := *(*jobBackoffRecord)(reflect.ValueOf(obj).UnsafePointer())
+	r := *(*backoffRecord)(reflect.ValueOf(obj).UnsafePointer())
 	return &r
 }
 
@@ -328,7 +329,7 @@ func (c *jobCtl) backoff(tb jobTB) *jobBackoffRecord {
 // controller's handler for it: old nil is a creation (addPod), cur nil the
 // final deletion (deletePod), otherwise an update (updatePod) with a new
 // resourceVersion on cur.
-func (c *jobCtl) podEvent(tb jobTB, old, cur *v1.Pod) {
+func (c *harnessCtl) podEvent(tb tb, old, cur *v1.Pod) {
 	tb.Helper()
 	logger := klog.Background()
 	var err error
@@ -339,15 +340,15 @@ func (c *jobCtl) podEvent(tb jobTB, old, cur *v1.Pod) {
 	switch {
 	case old == nil:
 		if err = c.podIndexer().Add(cur); err == nil {
-			jobUpAddPod(c.jm, logger, cur)
+			upAddPod(c.jm, logger, cur)
 		}
 	case cur == nil:
 		if err = c.podIndexer().Delete(old); err == nil {
-			jobUpDeletePod(c.jm, logger, old, true)
+			upDeletePod(c.jm, logger, old, true)
 		}
 	default:
 		if err = c.podIndexer().Update(cur); err == nil {
-			jobUpUpdatePod(c.jm, logger, old, cur)
+			upUpdatePod(c.jm, logger, old, cur)
 		}
 	}
 	if err != nil {
@@ -358,15 +359,15 @@ func (c *jobCtl) podEvent(tb jobTB, old, cur *v1.Pod) {
 // settled reports whether the controller expects nothing more of its
 // informer for the job: its pod creations and deletions observed, its
 // finalizer removals seen.
-func (c *jobCtl) settled() bool {
-	exp := jobGetField(c.jm, "expectations").Interface().(controller.ControllerExpectationsInterface)
-	fin := (*jobUIDExpectations)(unsafe.Pointer(jobGetField(c.jm, "finalizerExpectations").Pointer()))
-	return exp.SatisfiedExpectations(klog.Background(), c.key) && jobUpExpectedUIDs(fin, c.key).Len() == 0
+func (c *harnessCtl) settled() bool {
+	exp := getField(c.jm, "expectations").Interface().(controller.ControllerExpectationsInterface)
+	fin := (*uidExpectations)(unsafe.Pointer(getField(c.jm, "finalizerExpectations").Pointer()))
+	return exp.SatisfiedExpectations(klog.Background(), c.key) && upExpectedUIDs(fin, c.key).Len() == 0
 }
 
 // sync puts j into the controller's informer, sets its clock to now and runs
 // one syncJob, returning what that sync did.
-func (c *jobCtl) sync(tb jobTB, j *batch.Job, now time.Time) jobSyncResult {
+func (c *harnessCtl) sync(tb tb, j *batch.Job, now time.Time) syncResult {
 	tb.Helper()
 	c.clock.SetTime(now)
 	jobs := c.inf.Batch().V1().Jobs().Informer().GetIndexer()
@@ -378,9 +379,9 @@ func (c *jobCtl) sync(tb jobTB, j *batch.Job, now time.Time) jobSyncResult {
 	c.pc.mu.Unlock()
 	c.kc.ClearActions()
 	queued := len(c.q.snapshot())
-	res := jobSyncResult{status: j.Status}
+	res := syncResult{status: j.Status}
 	c.res = &res
-	sync := jobGetField(c.jm, "syncHandler").Interface().(func(context.Context, string) error)
+	sync := getField(c.jm, "syncHandler").Interface().(func(context.Context, string) error)
 	res.err = sync(context.Background(), c.key)
 	c.res = nil
 	res.actions = c.kc.Actions()
@@ -401,17 +402,17 @@ func (c *jobCtl) sync(tb jobTB, j *batch.Job, now time.Time) jobSyncResult {
 	return res
 }
 
-//go:linkname jobUpAddPod k8s.io/kubernetes/pkg/controller/job.(*Controller).addPod
-func jobUpAddPod(*jobcontroller.Controller, klog.Logger, interface{})
+//go:linkname upAddPod k8s.io/kubernetes/pkg/controller/job.(*Controller).addPod
+func upAddPod(*jobcontroller.Controller, klog.Logger, interface{})
 
-//go:linkname jobUpUpdatePod k8s.io/kubernetes/pkg/controller/job.(*Controller).updatePod
-func jobUpUpdatePod(*jobcontroller.Controller, klog.Logger, interface{}, interface{})
+//go:linkname upUpdatePod k8s.io/kubernetes/pkg/controller/job.(*Controller).updatePod
+func upUpdatePod(*jobcontroller.Controller, klog.Logger, interface{}, interface{})
 
-//go:linkname jobUpDeletePod k8s.io/kubernetes/pkg/controller/job.(*Controller).deletePod
-func jobUpDeletePod(*jobcontroller.Controller, klog.Logger, interface{}, bool)
+//go:linkname upDeletePod k8s.io/kubernetes/pkg/controller/job.(*Controller).deletePod
+func upDeletePod(*jobcontroller.Controller, klog.Logger, interface{}, bool)
 
-// jobUIDExpectations stands for upstream's uidTrackingExpectations.
-type jobUIDExpectations struct{}
+// uidExpectations stands for upstream's uidTrackingExpectations.
+type uidExpectations struct{}
 
-//go:linkname jobUpExpectedUIDs k8s.io/kubernetes/pkg/controller/job.(*uidTrackingExpectations).getExpectedUIDs
-func jobUpExpectedUIDs(*jobUIDExpectations, string) sets.Set[types.UID]
+//go:linkname upExpectedUIDs k8s.io/kubernetes/pkg/controller/job.(*uidTrackingExpectations).getExpectedUIDs
+func upExpectedUIDs(*uidExpectations, string) sets.Set[types.UID]

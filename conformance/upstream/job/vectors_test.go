@@ -1,4 +1,4 @@
-package upstream_test
+package job_test
 
 import (
 	"bytes"
@@ -33,11 +33,11 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-//go:linkname jobUpManagedByExternal k8s.io/kubernetes/pkg/controller/job.managedByExternalController
-func jobUpManagedByExternal(*batch.Job) *string
+//go:linkname upManagedByExternal k8s.io/kubernetes/pkg/controller/job.managedByExternalController
+func upManagedByExternal(*batch.Job) *string
 
-// jobVectorInput is a job.Step vector's input, decoded into upstream types.
-type jobVectorInput struct {
+// vectorInput is a job.Step vector's input, decoded into upstream types.
+type vectorInput struct {
 	Job     batch.Job `json:"job"`
 	Pods    []*v1.Pod `json:"pods"`
 	Now     time.Time `json:"now"`
@@ -47,23 +47,23 @@ type jobVectorInput struct {
 	} `json:"memory"`
 }
 
-// jobVectorOptions is a job.Step vector's options (testdata/job/README.md).
-type jobVectorOptions struct {
+// vectorOptions is a job.Step vector's options (testdata/job/README.md).
+type vectorOptions struct {
 	BackoffCap             string `json:"backoffCap"`
 	BackoffBase            string `json:"backoffBase"`
 	KeepStartTimeOnSuspend bool   `json:"keepStartTimeOnSuspend"`
 }
 
-// jobConfigureUpstream sets upstream up as a vector's options describe it,
+// configureUpstream sets upstream up as a vector's options describe it,
 // for the rest of the (sub)test: backoffCap and backoffBase are upstream's
 // MaxJobPodFailureBackOff and DefaultJobPodFailureBackOff (variables its
 // own tests set), keepStartTimeOnSuspend is the
 // MutableSchedulingDirectivesForSuspendedJobs gate turned off.
-func jobConfigureUpstream(t *testing.T, raw json.RawMessage) {
+func configureUpstream(t *testing.T, raw json.RawMessage) {
 	if len(raw) == 0 {
 		return
 	}
-	var o jobVectorOptions
+	var o vectorOptions
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&o); err != nil {
@@ -88,13 +88,13 @@ func jobConfigureUpstream(t *testing.T, raw json.RawMessage) {
 	}
 }
 
-// jobPlanKeys returns the top-level keys of job.Plan's JSON, in order.
-func jobPlanKeys(t *testing.T) []string {
+// planKeys returns the top-level keys of job.Plan's JSON, in order.
+func planKeys(t *testing.T) []string {
 	b, err := json.Marshal(job.Plan{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	kv, err := jobOrderedObject(b)
+	kv, err := orderedObject(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,17 +107,17 @@ func jobPlanKeys(t *testing.T) []string {
 
 // TestJobStepVectorsUpstream replays every job.Step vector with a want
 // through one upstream v1.36.3 syncJob (default feature gates, or the
-// vector's options set as jobConfigureUpstream says) and matches the want,
+// vector's options set as configureUpstream says) and matches the want,
 // which must state every key of job.Plan, against what upstream did
-// (jobPlanFromUpstream). Lists whose order upstream leaves open (its
+// (planFromUpstream). Lists whose order upstream leaves open (its
 // deletions and finalizer patches run concurrently) are rendered in the
-// order jobPlanFromUpstream documents.
+// order planFromUpstream documents.
 func TestJobStepVectorsUpstream(t *testing.T) {
 	vs, err := conformance.Load(kubesem.Vectors())
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys := jobPlanKeys(t)
+	keys := planKeys(t)
 	n := 0
 	for _, v := range vs {
 		if v.Decision != "job.Step" || v.Want == nil {
@@ -125,8 +125,8 @@ func TestJobStepVectorsUpstream(t *testing.T) {
 		}
 		n++
 		t.Run(v.Name, func(t *testing.T) {
-			jobConfigureUpstream(t, v.Options)
-			var in jobVectorInput
+			configureUpstream(t, v.Options)
+			var in vectorInput
 			if err := json.Unmarshal(v.Input, &in); err != nil {
 				t.Fatalf("input: %v", err)
 			}
@@ -139,8 +139,8 @@ func TestJobStepVectorsUpstream(t *testing.T) {
 					t.Errorf("want does not state %q (KUBESEM_WRITE_VECTORS=1 go test -run TestJobStepVectorsWrite fills it from upstream)", k)
 				}
 			}
-			got, res := jobReplayUpstreamRes(t, &in)
-			if err := jobVectorWrites(v.Input, v.Options, res); err != nil {
+			got, res := replayUpstreamRes(t, &in)
+			if err := vectorWrites(v.Input, v.Options, res); err != nil {
 				t.Errorf("%s: %v", v.Source, err)
 			}
 			wb, _ := json.Marshal(want)
@@ -156,17 +156,17 @@ func TestJobStepVectorsUpstream(t *testing.T) {
 	t.Logf("%d job.Step vectors replayed against upstream", n)
 }
 
-// jobReplayUpstream runs one upstream syncJob on the vector's state and
-// renders what it did as a job.Plan (jobPlanFromUpstream).
-func jobReplayUpstream(t *testing.T, in *jobVectorInput) map[string]any {
+// replayUpstream runs one upstream syncJob on the vector's state and
+// renders what it did as a job.Plan (planFromUpstream).
+func replayUpstream(t *testing.T, in *vectorInput) map[string]any {
 	t.Helper()
-	out, _ := jobReplayUpstreamRes(t, in)
+	out, _ := replayUpstreamRes(t, in)
 	return out
 }
 
-// jobReplayUpstreamRes is jobReplayUpstream also returning what upstream
+// replayUpstreamRes is replayUpstream also returning what upstream
 // did.
-func jobReplayUpstreamRes(t *testing.T, in *jobVectorInput) (map[string]any, jobSyncResult) {
+func replayUpstreamRes(t *testing.T, in *vectorInput) (map[string]any, syncResult) {
 	t.Helper()
 	j := in.Job.DeepCopy()
 	batchv1defaults.SetObjectDefaults_Job(j)
@@ -188,26 +188,26 @@ func jobReplayUpstreamRes(t *testing.T, in *jobVectorInput) (map[string]any, job
 		p.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(j, batch.SchemeGroupVersion.WithKind("Job"))}
 		pods = append(pods, p)
 	}
-	sync := jobSync{job: j, pods: pods, now: in.Now}
+	sync := syncInput{job: j, pods: pods, now: in.Now}
 	if b := in.Backoff; b != nil {
-		sync.backoff = &jobBackoffRecord{failuresAfterLastSuccess: b.FailuresAfterLastSuccess, lastFailureTime: b.LastFailureTime}
+		sync.backoff = &backoffRecord{failuresAfterLastSuccess: b.FailuresAfterLastSuccess, lastFailureTime: b.LastFailureTime}
 	}
-	res := jobSyncUpstream(t, sync)
+	res := syncUpstream(t, sync)
 	if res.err != nil {
 		t.Errorf("upstream syncJob: %v", res.err)
 	}
-	out, err := jobPlanFromUpstream(j, pods, res)
+	out, err := planFromUpstream(j, pods, res)
 	if err != nil {
 		t.Error(err)
 	}
 	return out, res
 }
 
-// jobVectorWrites runs job.Step on a vector's input and options and checks
+// vectorWrites runs job.Step on a vector's input and options and checks
 // its Plan's Writes and Events against what upstream did on the same input
-// (jobCompareWrites), with the job's namespace and UID defaulted as
-// jobReplayUpstream defaults them for upstream.
-func jobVectorWrites(input, options json.RawMessage, res jobSyncResult) error {
+// (compareWrites), with the job's namespace and UID defaulted as
+// replayUpstream defaults them for upstream.
+func vectorWrites(input, options json.RawMessage, res syncResult) error {
 	var in struct {
 		Job     job.Job            `json:"job"`
 		Pods    []*podstatus.Pod   `json:"pods"`
@@ -219,7 +219,7 @@ func jobVectorWrites(input, options json.RawMessage, res jobSyncResult) error {
 	}
 	var opts job.Options
 	if len(options) > 0 {
-		var o jobVectorOptions
+		var o vectorOptions
 		if err := json.Unmarshal(options, &o); err != nil {
 			return err
 		}
@@ -252,10 +252,10 @@ func jobVectorWrites(input, options json.RawMessage, res jobSyncResult) error {
 	if kj.UID == "" {
 		kj.UID = kj.Name + "-uid"
 	}
-	return jobCompareWrites(&kj, in.Pods, p, res, true)
+	return compareWrites(&kj, in.Pods, p, res, true)
 }
 
-// jobPlanFromUpstream renders one upstream sync as a job.Plan's JSON, every
+// planFromUpstream renders one upstream sync as a job.Plan's JSON, every
 // key from what upstream did or from upstream's own predicates:
 //
 //   - outcome: ManagedExternally when upstream's managedByExternalController
@@ -284,13 +284,13 @@ func jobVectorWrites(input, options json.RawMessage, res jobSyncResult) error {
 //   - flushStatus: the status upstream's flushUncountedAndRemoveFinalizers
 //     wrote before removing finalizers (null when it wrote none); a status
 //     write other than that one (first) and a final one is an error;
-//   - events: the events the fake recorder got, as jobEventsFromUpstream
+//   - events: the events the fake recorder got, as eventsFromUpstream
 //     renders them;
 //   - memory: upstream's backoff record for the job after the sync (zero
 //     when it holds none).
 //
 // A call that none of these accounts for is an error.
-func jobPlanFromUpstream(j *batch.Job, pods []*v1.Pod, res jobSyncResult) (map[string]any, error) {
+func planFromUpstream(j *batch.Job, pods []*v1.Pod, res syncResult) (map[string]any, error) {
 	var errs []string
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
 	byName := map[string]*v1.Pod{}
@@ -304,7 +304,7 @@ func jobPlanFromUpstream(j *batch.Job, pods []*v1.Pod, res jobSyncResult) (map[s
 
 	outcome := string(job.ReasonSynced)
 	switch {
-	case jobUpManagedByExternal(j) != nil:
+	case upManagedByExternal(j) != nil:
 		outcome = string(job.ReasonManagedExternally)
 	case jobutil.IsJobFinished(j):
 		outcome = string(job.ReasonAlreadyFinished)
@@ -342,15 +342,15 @@ func jobPlanFromUpstream(j *batch.Job, pods []*v1.Pod, res jobSyncResult) (map[s
 	}
 
 	active := controller.FilterActivePods(klog.Background(), sorted)
-	deleted := map[string]jobCall{}
+	deleted := map[string]call{}
 	for _, d := range res.deleted {
 		deleted[d.name] = d
 	}
 	finishing := slices.Clone(active)
-	managed := jobUpActivePodsForRemoval(j, slices.Clone(active), len(active))
+	managed := upActivePodsForRemoval(j, slices.Clone(active), len(active))
 	invalid := map[string]bool{}
-	if jobUpIsIndexed(j) {
-		rm, _ := jobUpDuplicatedIndexPods(nil, nil, slices.Clone(active), int(*j.Spec.Completions))
+	if upIsIndexed(j) {
+		rm, _ := upDuplicatedIndexPods(nil, nil, slices.Clone(active), int(*j.Spec.Completions))
 		for _, p := range rm {
 			invalid[p.Name] = true
 		}
@@ -368,7 +368,7 @@ func jobPlanFromUpstream(j *batch.Job, pods []*v1.Pod, res jobSyncResult) (map[s
 			delete(deleted, p.Name)
 			reason := job.ReasonFinishing
 			if path.fn == "deleteJobPods" {
-				switch ix := jobUpCompletionIndex(p.Annotations); {
+				switch ix := upCompletionIndex(p.Annotations); {
 				case j.Spec.Suspend != nil && *j.Spec.Suspend:
 					reason = job.ReasonSuspended
 				case invalid[p.Name] && (ix < 0 || ix >= int(*j.Spec.Completions)):
@@ -400,10 +400,10 @@ func jobPlanFromUpstream(j *batch.Job, pods []*v1.Pod, res jobSyncResult) (map[s
 			bad("patch of %s by %v: no path accounts for it", c.name, c.by)
 		}
 	}
-	indexed := jobUpIsIndexed(j)
+	indexed := upIsIndexed(j)
 	slices.SortFunc(released, func(a, b *v1.Pod) int {
 		if indexed {
-			if c := jobUpCompletionIndex(a.Annotations) - jobUpCompletionIndex(b.Annotations); c != 0 {
+			if c := upCompletionIndex(a.Annotations) - upCompletionIndex(b.Annotations); c != 0 {
 				return c
 			}
 		}
@@ -420,7 +420,7 @@ func jobPlanFromUpstream(j *batch.Job, pods []*v1.Pod, res jobSyncResult) (map[s
 		switch {
 		case c.verb != "AddAfter":
 			bad("work queue %s by %v: no path accounts for it", c.verb, c.by)
-		case c.issuedBy("manageJob") && jobUpHasBackoffLimitPerIndex(j):
+		case c.issuedBy("manageJob") && upHasBackoffLimitPerIndex(j):
 			reason = job.ReasonIndexFailureBackoff
 		case c.issuedBy("manageJob"):
 			reason = job.ReasonPodFailureBackoff
@@ -445,10 +445,10 @@ func jobPlanFromUpstream(j *batch.Job, pods []*v1.Pod, res jobSyncResult) (map[s
 		bad("%d status writes, made before finalizer removal: %v; want at most that one, first, and a final one", n, res.flushes)
 	}
 	if len(res.flushes) > 0 && res.flushes[0] {
-		flush = jobStatusOut(jobUncountedInPodOrder(res.statuses[0], j.Status, sorted, jobUpIsIndexed(j)))
+		flush = statusOut(uncountedInPodOrder(res.statuses[0], j.Status, sorted, upIsIndexed(j)))
 	}
 
-	events, err := jobEventsFromUpstream(res.events, del)
+	events, err := eventsFromUpstream(res.events, del)
 	if err != nil {
 		bad("%v", err)
 	}
@@ -460,7 +460,7 @@ func jobPlanFromUpstream(j *batch.Job, pods []*v1.Pod, res jobSyncResult) (map[s
 		"removeFinalizers": rmFin,
 		"podPatches":       len(res.patched),
 		"flushStatus":      flush,
-		"status":           jobStatusOut(jobUncountedInPodOrder(res.status, j.Status, sorted, jobUpIsIndexed(j))),
+		"status":           statusOut(uncountedInPodOrder(res.status, j.Status, sorted, upIsIndexed(j))),
 		"updateStatus":     res.updated,
 		"events":           events,
 		"requeue":          requeue,
@@ -472,13 +472,13 @@ func jobPlanFromUpstream(j *batch.Job, pods []*v1.Pod, res jobSyncResult) (map[s
 	return out, nil
 }
 
-// jobUncountedInPodOrder returns st with the UIDs its
+// uncountedInPodOrder returns st with the UIDs its
 // uncountedTerminatedPods gained over the job's status before the sync
 // (before) put in kubesem's pod order: sorted (by name, then UID), and by
 // completion index first for an Indexed job. Upstream appends them in its
 // informer's order, which is arbitrary; the UIDs already listed before the
 // sync keep their place, first.
-func jobUncountedInPodOrder(st batch.JobStatus, before batch.JobStatus, sorted []*v1.Pod, indexed bool) batch.JobStatus {
+func uncountedInPodOrder(st batch.JobStatus, before batch.JobStatus, sorted []*v1.Pod, indexed bool) batch.JobStatus {
 	u := st.UncountedTerminatedPods
 	if u == nil {
 		return st
@@ -486,7 +486,7 @@ func jobUncountedInPodOrder(st batch.JobStatus, before batch.JobStatus, sorted [
 	order := slices.Clone(sorted)
 	if indexed {
 		slices.SortStableFunc(order, func(a, b *v1.Pod) int {
-			return jobUpCompletionIndex(a.Annotations) - jobUpCompletionIndex(b.Annotations)
+			return upCompletionIndex(a.Annotations) - upCompletionIndex(b.Annotations)
 		})
 	}
 	rank := map[types.UID]int{}
@@ -526,9 +526,9 @@ func cmpOr(cs ...int) int {
 	return 0
 }
 
-// jobStatusOut renders an upstream Job status as job.Status's JSON: absent
+// statusOut renders an upstream Job status as job.Status's JSON: absent
 // optional fields are null.
-func jobStatusOut(s batch.JobStatus) map[string]any {
+func statusOut(s batch.JobStatus) map[string]any {
 	tm := func(t *metav1.Time) any {
 		if t == nil || t.IsZero() {
 			return nil
@@ -572,21 +572,21 @@ func jobStatusOut(s batch.JobStatus) map[string]any {
 	return out
 }
 
-// jobPlanRenamed maps the keys job.Plan once had to the ones it has now.
-var jobPlanRenamed = map[string]string{"backoff": "memory"}
+// planRenamed maps the keys job.Plan once had to the ones it has now.
+var planRenamed = map[string]string{"backoff": "memory"}
 
 // TestJobStepVectorsWrite fills, with KUBESEM_WRITE_VECTORS=1, the keys of
 // job.Plan that a job.Step vector's want leaves out, from upstream's sync
-// as TestJobStepVectorsUpstream renders it (jobPlanFromUpstream), and
+// as TestJobStepVectorsUpstream renders it (planFromUpstream), and
 // rewrites testdata/job/*.json in place: keys a want states are kept as
 // written (TestJobStepVectorsUpstream checks them), a key job.Plan renamed
-// (jobPlanRenamed) is moved to its new name with its value, the want's keys
+// (planRenamed) is moved to its new name with its value, the want's keys
 // are put in job.Plan's order. Nothing else in the files changes.
 func TestJobStepVectorsWrite(t *testing.T) {
 	if os.Getenv("KUBESEM_WRITE_VECTORS") != "1" {
 		t.Skip("set KUBESEM_WRITE_VECTORS=1 to rewrite testdata/job from upstream")
 	}
-	keys := jobPlanKeys(t)
+	keys := planKeys(t)
 	files, err := filepath.Glob(difftest.Repo("testdata/job/*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("testdata/job: %v", err)
@@ -603,7 +603,7 @@ func TestJobStepVectorsWrite(t *testing.T) {
 		}
 		changed := false
 		for i, item := range list {
-			kv, err := jobOrderedObject(item)
+			kv, err := orderedObject(item)
 			if err != nil {
 				t.Fatalf("%s[%d]: %v", f, i, err)
 			}
@@ -620,7 +620,7 @@ func TestJobStepVectorsWrite(t *testing.T) {
 			if head.Decision != "job.Step" || head.Want == nil {
 				continue
 			}
-			want, err := jobOrderedObject(head.Want)
+			want, err := orderedObject(head.Want)
 			if err != nil {
 				t.Fatalf("%s: %s: want: %v", f, head.Name, err)
 			}
@@ -631,13 +631,13 @@ func TestJobStepVectorsWrite(t *testing.T) {
 			// Keys job.Plan renamed keep their stated value under the new
 			// name (TestJobStepVectorsUpstream checks it).
 			renamed := false
-			for old, cur := range jobPlanRenamed {
+			for old, cur := range planRenamed {
 				if v, ok := have[old]; ok {
 					if _, ok := have[cur]; !ok {
 						have[cur] = v
 					}
 					delete(have, old)
-					want = slices.DeleteFunc(want, func(e jobKV) bool { return e.key == old })
+					want = slices.DeleteFunc(want, func(e keyValue) bool { return e.key == old })
 					renamed = true
 				}
 			}
@@ -655,28 +655,28 @@ func TestJobStepVectorsWrite(t *testing.T) {
 				got = map[string]any{}
 			} else {
 				t.Run(head.Name, func(t *testing.T) {
-					jobConfigureUpstream(t, head.Options)
-					var in jobVectorInput
+					configureUpstream(t, head.Options)
+					var in vectorInput
 					if err := json.Unmarshal(head.Input, &in); err != nil {
 						t.Fatalf("input: %v", err)
 					}
-					got = jobReplayUpstream(t, &in)
+					got = replayUpstream(t, &in)
 				})
 			}
 			if got == nil {
 				continue
 			}
-			jobOpenDeleteEvents(have["delete"], got)
-			var out []jobKV
+			openDeleteEvents(have["delete"], got)
+			var out []keyValue
 			for _, k := range keys {
 				v, ok := have[k]
 				if !ok {
-					if v, err = jobMarshal(got[k]); err != nil {
+					if v, err = marshal(got[k]); err != nil {
 						t.Fatal(err)
 					}
 					filled++
 				}
-				out = append(out, jobKV{k, v})
+				out = append(out, keyValue{k, v})
 			}
 			for _, e := range want { // keys job.Plan does not have stay, last
 				if !slices.Contains(keys, e.key) {
@@ -685,10 +685,10 @@ func TestJobStepVectorsWrite(t *testing.T) {
 			}
 			for k := range kv {
 				if kv[k].key == "want" {
-					kv[k].value = jobEncodeObject(out)
+					kv[k].value = encodeObject(out)
 				}
 			}
-			list[i] = jobEncodeObject(kv)
+			list[i] = encodeObject(kv)
 			changed = true
 		}
 		if !changed {
@@ -718,13 +718,13 @@ func TestJobStepVectorsWrite(t *testing.T) {
 	t.Logf("filled %d keys from upstream", filled)
 }
 
-// jobOpenDeleteEvents drops the object and message of the SuccessfulDelete
-// events in got (upstream's Plan as jobPlanFromUpstream renders it) when
+// openDeleteEvents drops the object and message of the SuccessfulDelete
+// events in got (upstream's Plan as planFromUpstream renders it) when
 // the want's delete list (wantDelete) leaves the deleted pods open, that
 // is, has an entry without a name: upstream picks among equally ranked
 // pods in its informer's order, so the pods its events name vary from run
 // to run.
-func jobOpenDeleteEvents(wantDelete json.RawMessage, got map[string]any) {
+func openDeleteEvents(wantDelete json.RawMessage, got map[string]any) {
 	var del []map[string]any
 	if json.Unmarshal(wantDelete, &del) != nil || !slices.ContainsFunc(del, func(d map[string]any) bool { return d["name"] == nil }) {
 		return
@@ -738,18 +738,18 @@ func jobOpenDeleteEvents(wantDelete json.RawMessage, got map[string]any) {
 	}
 }
 
-type jobKV struct {
+type keyValue struct {
 	key   string
 	value json.RawMessage
 }
 
-// jobOrderedObject reads a JSON object keeping its keys' order.
-func jobOrderedObject(raw []byte) ([]jobKV, error) {
+// orderedObject reads a JSON object keeping its keys' order.
+func orderedObject(raw []byte) ([]keyValue, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil, fmt.Errorf("not an object: %v", err)
 	}
-	var out []jobKV
+	var out []keyValue
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
@@ -759,12 +759,12 @@ func jobOrderedObject(raw []byte) ([]jobKV, error) {
 		if err := dec.Decode(&v); err != nil {
 			return nil, err
 		}
-		out = append(out, jobKV{tok.(string), v})
+		out = append(out, keyValue{tok.(string), v})
 	}
 	return out, nil
 }
 
-func jobEncodeObject(kv []jobKV) json.RawMessage {
+func encodeObject(kv []keyValue) json.RawMessage {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	for i, e := range kv {
@@ -780,7 +780,7 @@ func jobEncodeObject(kv []jobKV) json.RawMessage {
 	return b.Bytes()
 }
 
-func jobMarshal(v any) (json.RawMessage, error) {
+func marshal(v any) (json.RawMessage, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

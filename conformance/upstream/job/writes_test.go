@@ -1,4 +1,4 @@
-package upstream_test
+package job_test
 
 import (
 	"fmt"
@@ -14,20 +14,20 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// jobPodControlEvent reports whether an event reason is the pod control's.
-func jobPodControlEvent(reason string) bool {
+// podControlEvent reports whether an event reason is the pod control's.
+func podControlEvent(reason string) bool {
 	return reason == string(job.ReasonSuccessfulCreate) || reason == string(job.ReasonSuccessfulDelete)
 }
 
-// jobEventsFromUpstream renders the events upstream recorded ("<type>
+// eventsFromUpstream renders the events upstream recorded ("<type>
 // <reason> <message>", in the fake recorder's order) as job.Plan's events:
 // type, reason, message, and for a pod control's SuccessfulDelete the pod
 // as object. A SuccessfulCreate keeps neither object nor message (the pod's
 // name is the API server's; the message must be "Created pod: <name>").
 // The pod control's events, which upstream records from concurrent
 // goroutines, must all come first; they are put in the order of del (the
-// Plan's deletions as jobPlanFromUpstream renders them), creations after.
-func jobEventsFromUpstream(recorded []string, del []map[string]any) ([]map[string]any, error) {
+// Plan's deletions as planFromUpstream renders them), creations after.
+func eventsFromUpstream(recorded []string, del []map[string]any) ([]map[string]any, error) {
 	pos := map[string]int{}
 	for i, d := range del {
 		pos[d["name"].(string)] = i
@@ -44,7 +44,7 @@ func jobEventsFromUpstream(recorded []string, del []map[string]any) ([]map[strin
 			msg = f[2]
 		}
 		switch {
-		case !jobPodControlEvent(f[1]):
+		case !podControlEvent(f[1]):
 			if msg != "" {
 				m["message"] = msg
 			}
@@ -75,10 +75,10 @@ func jobEventsFromUpstream(recorded []string, del []map[string]any) ([]map[strin
 	return append(append([]map[string]any{}, pod...), rest...), nil
 }
 
-// jobWriteKey is one request as the comparison of writes reads it: verb,
+// writeKey is one request as the comparison of writes reads it: verb,
 // resource[/subresource] and the object's name (a pod create's
 // generateName, marked "~", when the API server names it).
-func jobWriteKey(verb, resource, sub, name, generateName string) string {
+func writeKey(verb, resource, sub, name, generateName string) string {
 	r := resource
 	if sub != "" {
 		r += "/" + sub
@@ -89,10 +89,10 @@ func jobWriteKey(verb, resource, sub, name, generateName string) string {
 	return verb + " " + r + " " + name
 }
 
-// jobCanonWrites orders keys as the comparison needs: upstream sends the
+// canonWrites orders keys as the comparison needs: upstream sends the
 // pod requests between two status writes concurrently, so each such run is
 // sorted (stably) by object name, a pod's patch staying before its delete.
-func jobCanonWrites(keys []string) []string {
+func canonWrites(keys []string) []string {
 	out := slices.Clone(keys)
 	name := func(k string) string { return k[strings.LastIndexByte(k, ' ')+1:] }
 	start := 0
@@ -110,14 +110,14 @@ func jobCanonWrites(keys []string) []string {
 	return out
 }
 
-// jobCompareWrites checks Plan.Writes on the job and pods Step read (kj,
+// compareWrites checks Plan.Writes on the job and pods Step read (kj,
 // kp) against the requests upstream's sync sent to the fake clientset
 // (verb, resource, subresource, name, in order up to the concurrency
-// jobCanonWrites allows), the pods created (generateName, hostname,
+// canonWrites allows), the pods created (generateName, hostname,
 // finalizers, the Job controller's annotations and label, the controller
 // reference) and the statuses written against upstream's (counters and
 // conditions' types and statuses), and Plan.Events against the fake
-// recorder's events (jobEventsFromUpstream's rendering; a PodFailurePolicy
+// recorder's events (eventsFromUpstream's rendering; a PodFailurePolicy
 // warning's message is not compared: upstream names whichever matching pod
 // its informer lists first).
 //
@@ -126,7 +126,7 @@ func jobCanonWrites(keys []string) []string {
 // ranked pods in its informer's order, which the vector replay does not
 // pin, so those pods' requests and SuccessfulDelete events are compared
 // without their names (count and order kept).
-func jobCompareWrites(kj *job.Job, kp []*podstatus.Pod, p job.Plan, res jobSyncResult, tiesOpen bool) error {
+func compareWrites(kj *job.Job, kp []*podstatus.Pod, p job.Plan, res syncResult, tiesOpen bool) error {
 	ws, err := p.Writes(kj, kp)
 	if err != nil {
 		return fmt.Errorf("Writes: %v", err)
@@ -167,7 +167,7 @@ func jobCompareWrites(kj *job.Job, kp []*podstatus.Pod, p job.Plan, res jobSyncR
 		if w.Reason != job.ReasonRemoveTrackingFinalizer {
 			w.Name = open(gotManaged, string(w.Verb), w.Name)
 		}
-		got = append(got, jobWriteKey(string(w.Verb), w.Resource, w.Subresource, w.Name, gen))
+		got = append(got, writeKey(string(w.Verb), w.Resource, w.Subresource, w.Name, gen))
 	}
 	seenPatch := map[string]bool{}
 	for _, a := range res.actions {
@@ -194,9 +194,9 @@ func jobCompareWrites(kj *job.Job, kp []*podstatus.Pod, p job.Plan, res jobSyncR
 		default:
 			continue
 		}
-		want = append(want, jobWriteKey(a.GetVerb(), a.GetResource().Resource, a.GetSubresource(), name, gen))
+		want = append(want, writeKey(a.GetVerb(), a.GetResource().Resource, a.GetSubresource(), name, gen))
 	}
-	if g, w := jobCanonWrites(got), jobCanonWrites(want); !slices.Equal(g, w) {
+	if g, w := canonWrites(got), canonWrites(want); !slices.Equal(g, w) {
 		return fmt.Errorf("Writes %q\nupstream sent %q", g, w)
 	}
 	if len(gotStatus) != len(res.statuses) {
@@ -254,7 +254,7 @@ func jobCompareWrites(kj *job.Job, kp []*podstatus.Pod, p job.Plan, res jobSyncR
 			del = append(del, map[string]any{"name": d.name})
 		}
 	}
-	upEvents, err := jobEventsFromUpstream(res.events, del)
+	upEvents, err := eventsFromUpstream(res.events, del)
 	if err != nil {
 		return err
 	}

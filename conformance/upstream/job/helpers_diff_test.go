@@ -1,4 +1,4 @@
-package upstream_test
+package job_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 	"time"
-	"unsafe" // go:linkname to the Job controller's unexported rules
+	"unsafe"
 
 	"github.com/go-logr/logr"
 	batch "k8s.io/api/batch/v1"
@@ -42,37 +42,37 @@ import (
 // differential draws random boundary-heavy inputs, asks kubesem through the
 // conformance binding (conformance.Kubesem().Decide, so the binding's
 // decoding and validation are covered too) and asks upstream's function
-// (dhUpstream), and fails on any difference; TestJobHelperVectorsUpstream
+// (helperUpstream), and fails on any difference; TestJobHelperVectorsUpstream
 // replays every vector of these decisions through the same upstream oracle,
 // which pins the vectors' wants to upstream's answers. Upstream runs with
 // its own defaults (DefaultJobPodFailureBackOff, MaxJobPodFailureBackOff,
 // SetObjectDefaults_Job); only a vector's or a draw's explicit backoffBase /
 // backoffCap option is passed to both sides.
 
-// dhInterval mirrors upstream's unexported interval.
-type dhInterval struct{ First, Last int }
+// helperInterval mirrors upstream's unexported interval.
+type helperInterval struct{ First, Last int }
 
-// dhBackoffRecord mirrors upstream's unexported backoffRecord.
-type dhBackoffRecord struct {
+// helperBackoffRecord mirrors upstream's unexported backoffRecord.
+type helperBackoffRecord struct {
 	key                      string
 	failuresAfterLastSuccess int32
 	lastFailureTime          *time.Time
 }
 
-// dhSyncJobCtx mirrors upstream's unexported syncJobCtx (job_controller.go,
+// helperSyncJobCtx mirrors upstream's unexported syncJobCtx (job_controller.go,
 // v1.36.3) field for field; the pointers to unexported types are
 // unsafe.Pointer. TestJobHelperLayout checks it on fixed cases.
-type dhSyncJobCtx struct {
+type helperSyncJobCtx struct {
 	job                             *batch.Job
 	pods                            []*v1.Pod
 	finishedCondition               *batch.JobCondition
 	activePods                      []*v1.Pod
 	succeeded                       int32
 	failed                          int32
-	prevSucceededIndexes            []dhInterval
-	succeededIndexes                []dhInterval
-	failedIndexes                   *[]dhInterval
-	newBackoffRecord                dhBackoffRecord
+	prevSucceededIndexes            []helperInterval
+	succeededIndexes                []helperInterval
+	failedIndexes                   *[]helperInterval
+	newBackoffRecord                helperBackoffRecord
 	expectedRmFinalizers            map[types.UID]struct{}
 	uncounted                       unsafe.Pointer
 	podsWithDelayedDeletionPerIndex map[int]*v1.Pod
@@ -81,69 +81,69 @@ type dhSyncJobCtx struct {
 	podGroup                        unsafe.Pointer
 }
 
-//go:linkname dhGetCompletionIndex k8s.io/kubernetes/pkg/controller/job.getCompletionIndex
-func dhGetCompletionIndex(map[string]string) int
+//go:linkname helperGetCompletionIndex k8s.io/kubernetes/pkg/controller/job.getCompletionIndex
+func helperGetCompletionIndex(map[string]string) int
 
-//go:linkname dhGenerateName k8s.io/kubernetes/pkg/controller/job.podGenerateNameWithIndex
-func dhGenerateName(string, int) string
+//go:linkname helperGenerateName k8s.io/kubernetes/pkg/controller/job.podGenerateNameWithIndex
+func helperGenerateName(string, int) string
 
-//go:linkname dhHas k8s.io/kubernetes/pkg/controller/job.orderedIntervals.has
-func dhHas([]dhInterval, int) bool
+//go:linkname helperHas k8s.io/kubernetes/pkg/controller/job.orderedIntervals.has
+func helperHas([]helperInterval, int) bool
 
-//go:linkname dhString k8s.io/kubernetes/pkg/controller/job.orderedIntervals.String
-func dhString([]dhInterval) string
+//go:linkname helperString k8s.io/kubernetes/pkg/controller/job.orderedIntervals.String
+func helperString([]helperInterval) string
 
-//go:linkname dhTotal k8s.io/kubernetes/pkg/controller/job.orderedIntervals.total
-func dhTotal([]dhInterval) int
+//go:linkname helperTotal k8s.io/kubernetes/pkg/controller/job.orderedIntervals.total
+func helperTotal([]helperInterval) int
 
-//go:linkname dhFirstPending k8s.io/kubernetes/pkg/controller/job.firstPendingIndexes
-func dhFirstPending(*dhSyncJobCtx, int, int) []int
+//go:linkname helperFirstPending k8s.io/kubernetes/pkg/controller/job.firstPendingIndexes
+func helperFirstPending(*helperSyncJobCtx, int, int) []int
 
-//go:linkname dhSucceededIndexes k8s.io/kubernetes/pkg/controller/job.calculateSucceededIndexes
-func dhSucceededIndexes(klog.Logger, *batch.Job, []*v1.Pod) ([]dhInterval, []dhInterval)
+//go:linkname helperSucceededIndexes k8s.io/kubernetes/pkg/controller/job.calculateSucceededIndexes
+func helperSucceededIndexes(klog.Logger, *batch.Job, []*v1.Pod) ([]helperInterval, []helperInterval)
 
-//go:linkname dhFailedIndexes k8s.io/kubernetes/pkg/controller/job.calculateFailedIndexes
-func dhFailedIndexes(klog.Logger, *batch.Job, []*v1.Pod) *[]dhInterval
+//go:linkname helperFailedIndexes k8s.io/kubernetes/pkg/controller/job.calculateFailedIndexes
+func helperFailedIndexes(klog.Logger, *batch.Job, []*v1.Pod) *[]helperInterval
 
-//go:linkname dhNewIndexFailureCounts k8s.io/kubernetes/pkg/controller/job.getNewIndexFailureCounts
-func dhNewIndexFailureCounts(klog.Logger, *batch.Job, *v1.Pod) (int32, int32)
+//go:linkname helperNewIndexFailureCounts k8s.io/kubernetes/pkg/controller/job.getNewIndexFailureCounts
+func helperNewIndexFailureCounts(klog.Logger, *batch.Job, *v1.Pod) (int32, int32)
 
-//go:linkname dhRemainingForCount k8s.io/kubernetes/pkg/controller/job.getRemainingTimeForFailuresCount
-func dhRemainingForCount(clock.WithTicker, time.Duration, time.Duration, int32, *time.Time) time.Duration
+//go:linkname helperRemainingForCount k8s.io/kubernetes/pkg/controller/job.getRemainingTimeForFailuresCount
+func helperRemainingForCount(clock.WithTicker, time.Duration, time.Duration, int32, *time.Time) time.Duration
 
-//go:linkname dhRemainingPerIndex k8s.io/kubernetes/pkg/controller/job.getRemainingTimePerIndex
-func dhRemainingPerIndex(klog.Logger, clock.WithTicker, time.Duration, time.Duration, *v1.Pod) time.Duration
+//go:linkname helperRemainingPerIndex k8s.io/kubernetes/pkg/controller/job.getRemainingTimePerIndex
+func helperRemainingPerIndex(klog.Logger, clock.WithTicker, time.Duration, time.Duration, *v1.Pod) time.Duration
 
-//go:linkname dhAbsoluteFailureCount k8s.io/kubernetes/pkg/controller/job.getIndexAbsoluteFailureCount
-func dhAbsoluteFailureCount(klog.Logger, *v1.Pod) int32
+//go:linkname helperAbsoluteFailureCount k8s.io/kubernetes/pkg/controller/job.getIndexAbsoluteFailureCount
+func helperAbsoluteFailureCount(klog.Logger, *v1.Pod) int32
 
-//go:linkname dhFinishedTime k8s.io/kubernetes/pkg/controller/job.getFinishedTime
-func dhFinishedTime(*v1.Pod) time.Time
+//go:linkname helperFinishedTime k8s.io/kubernetes/pkg/controller/job.getFinishedTime
+func helperFinishedTime(*v1.Pod) time.Time
 
-//go:linkname dhPastActiveDeadline k8s.io/kubernetes/pkg/controller/job.(*Controller).pastActiveDeadline
-func dhPastActiveDeadline(*jobcontroller.Controller, *batch.Job) bool
+//go:linkname helperPastActiveDeadline k8s.io/kubernetes/pkg/controller/job.(*Controller).pastActiveDeadline
+func helperPastActiveDeadline(*jobcontroller.Controller, *batch.Job) bool
 
-//go:linkname dhManageJob k8s.io/kubernetes/pkg/controller/job.(*Controller).manageJob
-func dhManageJob(*jobcontroller.Controller, context.Context, *batch.Job, *dhSyncJobCtx) (int32, string, error)
+//go:linkname helperManageJob k8s.io/kubernetes/pkg/controller/job.(*Controller).manageJob
+func helperManageJob(*jobcontroller.Controller, context.Context, *batch.Job, *helperSyncJobCtx) (int32, string, error)
 
-//go:linkname dhNewJobController k8s.io/kubernetes/pkg/controller/job.newControllerWithClock
-func dhNewJobController(ctx context.Context, kubeClient clientset.Interface, clk clock.WithTicker, podInformer coreinformers.PodInformer, jobInformer batchinformers.JobInformer, workloadInformer schedinformers.WorkloadInformer, podGroupInformer schedinformers.PodGroupInformer) (*jobcontroller.Controller, error)
+//go:linkname helperNewJobController k8s.io/kubernetes/pkg/controller/job.newControllerWithClock
+func helperNewJobController(ctx context.Context, kubeClient clientset.Interface, clk clock.WithTicker, podInformer coreinformers.PodInformer, jobInformer batchinformers.JobInformer, workloadInformer schedinformers.WorkloadInformer, podGroupInformer schedinformers.PodGroupInformer) (*jobcontroller.Controller, error)
 
-// dhCheck runs one differential state of a Job decision.
-func dhCheck(t difftest.TB, decision string, options, input any) {
+// helperCheck runs one differential state of a Job decision.
+func helperCheck(t difftest.TB, decision string, options, input any) {
 	t.Helper()
-	difftest.CheckWith(t, dhUpstream, decision, options, input)
+	difftest.CheckWith(t, helperUpstream, decision, options, input)
 }
 
-// dhOptions is job.Options as vectors write it.
-type dhOptions struct {
+// helperOptions is job.Options as vectors write it.
+type helperOptions struct {
 	BackoffBase string `json:"backoffBase,omitempty"`
 	BackoffCap  string `json:"backoffCap,omitempty"`
 }
 
 // durations returns the base and cap upstream is given: its own constants,
 // or the explicit option.
-func (o dhOptions) durations(t difftest.TB) (base, limit time.Duration) {
+func (o helperOptions) durations(t difftest.TB) (base, limit time.Duration) {
 	t.Helper()
 	base, limit = jobcontroller.DefaultJobPodFailureBackOff, jobcontroller.MaxJobPodFailureBackOff
 	var err error
@@ -161,75 +161,75 @@ func (o dhOptions) durations(t difftest.TB) (base, limit time.Duration) {
 }
 
 type (
-	dhIntervals [][2]int
-	dhJobIn     struct {
+	helperIntervals [][2]int
+	helperJobIn     struct {
 		Job job.Job `json:"job"`
 	}
-	dhJobPodsIn struct {
+	helperJobPodsIn struct {
 		Job  job.Job          `json:"job"`
 		Pods []*podstatus.Pod `json:"pods"`
 	}
-	dhJobNowIn struct {
+	helperJobNowIn struct {
 		Job job.Job   `json:"job"`
 		Now time.Time `json:"now"`
 	}
-	dhWantActiveIn struct {
+	helperWantActiveIn struct {
 		Job       job.Job `json:"job"`
 		Succeeded int32   `json:"succeeded"`
 		Active    int32   `json:"active"`
 	}
-	dhPendingIn struct {
+	helperPendingIn struct {
 		Count       int              `json:"count"`
 		Completions int              `json:"completions"`
-		Succeeded   dhIntervals      `json:"succeeded"`
+		Succeeded   helperIntervals  `json:"succeeded"`
 		ActivePods  []*podstatus.Pod `json:"activePods"`
-		Failed      dhIntervals      `json:"failed"`
+		Failed      helperIntervals  `json:"failed"`
 	}
-	dhHasIn struct {
-		Intervals dhIntervals `json:"intervals"`
-		Index     int         `json:"index"`
+	helperHasIn struct {
+		Intervals helperIntervals `json:"intervals"`
+		Index     int             `json:"index"`
 	}
-	dhIntervalsIn struct {
-		Intervals dhIntervals `json:"intervals"`
+	helperIntervalsIn struct {
+		Intervals helperIntervals `json:"intervals"`
 	}
-	dhDelayIn struct {
+	helperDelayIn struct {
 		Failures int32 `json:"failures"`
 	}
-	dhRemainingIndexIn struct {
+	helperRemainingIndexIn struct {
 		Pod *podstatus.Pod `json:"pod"`
 		Now time.Time      `json:"now"`
 	}
-	dhGenerateNameIn struct {
+	helperGenerateNameIn struct {
 		JobName string `json:"jobName"`
 		Index   int    `json:"index"`
 	}
-	dhPodIn struct {
+	helperPodIn struct {
 		Pod podstatus.Pod `json:"pod"`
 	}
-	dhIndexCountsIn struct {
+	helperIndexCountsIn struct {
 		Job job.Job        `json:"job"`
 		Pod *podstatus.Pod `json:"pod"`
 	}
 )
 
-func (x dhIntervals) up() []dhInterval {
-	out := make([]dhInterval, len(x))
+func (x helperIntervals) up() []helperInterval {
+	out := make([]helperInterval, len(x))
 	for i, v := range x {
-		out[i] = dhInterval{v[0], v[1]}
+		out[i] = helperInterval{v[0], v[1]}
 	}
 	return out
 }
 
-// dhUpJob is upstream's Job for a kubesem one: converted by the adapter and
+// upJob is upstream's Job for a kubesem one: converted by the adapter and
 // defaulted by upstream's own SetObjectDefaults_Job, as the API server
 // stores it.
-func dhUpJob(j *job.Job) *batch.Job {
+func upJob(j *job.Job) *batch.Job {
 	out := difftest.Must(k8s.ToJob(j))
 	batchv1defaults.SetObjectDefaults_Job(out)
 	return out
 }
 
-func dhUpPods(pods []*podstatus.Pod) []*v1.Pod {
+func upPods(pods []*podstatus.Pod) []*v1.Pod {
 	out := make([]*v1.Pod, 0, len(pods))
 	for _, p := range pods {
 		out = append(out, difftest.Must(k8s.ToPod(p)))
@@ -237,11 +237,11 @@ func dhUpPods(pods []*podstatus.Pod) []*v1.Pod {
 	return out
 }
 
-// dhUpstream is upstream v1.36.3's answer to one input of decision, in the
+// helperUpstream is upstream v1.36.3's answer to one input of decision, in the
 // binding's output shape.
-func dhUpstream(t difftest.TB, decision string, options, input json.RawMessage) json.RawMessage {
+func helperUpstream(t difftest.TB, decision string, options, input json.RawMessage) json.RawMessage {
 	t.Helper()
-	var opts dhOptions
+	var opts helperOptions
 	difftest.Decode(t, options, &opts)
 	var out any
 	switch decision {
@@ -249,78 +249,78 @@ func dhUpstream(t difftest.TB, decision string, options, input json.RawMessage) 
 		// The delay before the next pod after `failures` failures is what
 		// getRemainingTimeForFailuresCount leaves at the instant of the
 		// last failure (no time elapsed).
-		var in dhDelayIn
+		var in helperDelayIn
 		difftest.Decode(t, input, &in)
 		base, limit := opts.durations(t)
 		now := difftest.JobT0
-		out = map[string]time.Duration{"delay": dhRemainingForCount(clocktesting.NewFakeClock(now), base, limit, in.Failures, &now)}
+		out = map[string]time.Duration{"delay": helperRemainingForCount(clocktesting.NewFakeClock(now), base, limit, in.Failures, &now)}
 	case "job.RemainingIndexBackoff":
-		var in dhRemainingIndexIn
+		var in helperRemainingIndexIn
 		difftest.Decode(t, input, &in)
 		base, limit := opts.durations(t)
 		var p *v1.Pod
 		if in.Pod != nil {
 			p = difftest.Must(k8s.ToPod(in.Pod))
 		}
-		out = map[string]time.Duration{"remaining": dhRemainingPerIndex(difftest.Log, clocktesting.NewFakeClock(in.Now), base, limit, p)}
+		out = map[string]time.Duration{"remaining": helperRemainingPerIndex(difftest.Log, clocktesting.NewFakeClock(in.Now), base, limit, p)}
 	case "job.CompletionIndex":
-		var in dhPodIn
+		var in helperPodIn
 		difftest.Decode(t, input, &in)
-		out = map[string]int{"index": dhGetCompletionIndex(difftest.Must(k8s.ToPod(&in.Pod)).Annotations)}
+		out = map[string]int{"index": helperGetCompletionIndex(difftest.Must(k8s.ToPod(&in.Pod)).Annotations)}
 	case "job.GenerateNameWithIndex":
-		var in dhGenerateNameIn
+		var in helperGenerateNameIn
 		difftest.Decode(t, input, &in)
-		out = map[string]string{"generateName": dhGenerateName(in.JobName, in.Index)}
+		out = map[string]string{"generateName": helperGenerateName(in.JobName, in.Index)}
 	case "job.HasIndex":
-		var in dhHasIn
+		var in helperHasIn
 		difftest.Decode(t, input, &in)
-		out = map[string]bool{"has": dhHas(in.Intervals.up(), in.Index)}
+		out = map[string]bool{"has": helperHas(in.Intervals.up(), in.Index)}
 	case "job.FormatIndexes":
-		var in dhIntervalsIn
+		var in helperIntervalsIn
 		difftest.Decode(t, input, &in)
-		out = map[string]string{"string": dhString(in.Intervals.up())}
+		out = map[string]string{"string": helperString(in.Intervals.up())}
 	case "job.FirstPendingIndexes":
 		// The pods are the job's active pods; a job that does not replace
 		// only failed pods adds no terminating ones (onlyReplaceFailedPods).
-		var in dhPendingIn
+		var in helperPendingIn
 		difftest.Decode(t, input, &in)
-		pods := dhUpPods(in.ActivePods)
+		pods := upPods(in.ActivePods)
 		failed := in.Failed.up()
-		ctx := &dhSyncJobCtx{job: &batch.Job{}, pods: pods, activePods: pods, succeededIndexes: in.Succeeded.up(), failedIndexes: &failed}
-		ix := dhFirstPending(ctx, in.Count, in.Completions)
+		ctx := &helperSyncJobCtx{job: &batch.Job{}, pods: pods, activePods: pods, succeededIndexes: in.Succeeded.up(), failedIndexes: &failed}
+		ix := helperFirstPending(ctx, in.Count, in.Completions)
 		if ix == nil {
 			ix = []int{}
 		}
 		out = map[string][]int{"indexes": ix}
 	case "job.SucceededIndexes":
-		var in dhJobPodsIn
+		var in helperJobPodsIn
 		difftest.Decode(t, input, &in)
-		prev, now := dhSucceededIndexes(difftest.Log, dhUpJob(&in.Job), dhUpPods(in.Pods))
-		out = map[string]any{"previous": dhString(prev), "succeeded": dhString(now), "total": dhTotal(now)}
+		prev, now := helperSucceededIndexes(difftest.Log, upJob(&in.Job), upPods(in.Pods))
+		out = map[string]any{"previous": helperString(prev), "succeeded": helperString(now), "total": helperTotal(now)}
 	case "job.FailedIndexes":
-		var in dhJobPodsIn
+		var in helperJobPodsIn
 		difftest.Decode(t, input, &in)
-		out = map[string]string{"failedIndexes": dhString(*dhFailedIndexes(difftest.Log, dhUpJob(&in.Job), dhUpPods(in.Pods)))}
+		out = map[string]string{"failedIndexes": helperString(*helperFailedIndexes(difftest.Log, upJob(&in.Job), upPods(in.Pods)))}
 	case "job.NewIndexFailureCounts":
-		var in dhIndexCountsIn
+		var in helperIndexCountsIn
 		difftest.Decode(t, input, &in)
 		var p *v1.Pod
 		if in.Pod != nil {
 			p = difftest.Must(k8s.ToPod(in.Pod))
 		}
-		f, i := dhNewIndexFailureCounts(difftest.Log, dhUpJob(&in.Job), p)
+		f, i := helperNewIndexFailureCounts(difftest.Log, upJob(&in.Job), p)
 		out = map[string]int32{"indexFailureCount": f, "indexIgnoredFailureCount": i}
 	case "job.IsSucceeded":
-		var in dhJobIn
+		var in helperJobIn
 		difftest.Decode(t, input, &in)
-		out = map[string]bool{"succeeded": jobutil.IsJobSucceeded(dhUpJob(&in.Job))}
+		out = map[string]bool{"succeeded": jobutil.IsJobSucceeded(upJob(&in.Job))}
 	case "job.FinishedCondition":
-		var in dhJobIn
+		var in helperJobIn
 		difftest.Decode(t, input, &in)
-		ok, typ := jobutil.FinishedCondition(dhUpJob(&in.Job))
+		ok, typ := jobutil.FinishedCondition(upJob(&in.Job))
 		out = map[string]any{"finished": ok, "type": string(typ)}
 	case "job.PastActiveDeadline":
-		var in dhJobNowIn
+		var in helperJobNowIn
 		difftest.Decode(t, input, &in)
 		// pastActiveDeadline reads only the controller's clock. A bare
 		// controller with its own fake clock: the shared controller's
@@ -328,11 +328,11 @@ func dhUpstream(t difftest.TB, decision string, options, input json.RawMessage) 
 		// would step through one by one.
 		jm := &jobcontroller.Controller{}
 		difftest.SetField(jm, "clock", clock.WithTicker(clocktesting.NewFakeClock(in.Now)))
-		out = map[string]bool{"past": dhPastActiveDeadline(jm, dhUpJob(&in.Job))}
+		out = map[string]bool{"past": helperPastActiveDeadline(jm, upJob(&in.Job))}
 	case "job.WantActive":
-		var in dhWantActiveIn
+		var in helperWantActiveIn
 		difftest.Decode(t, input, &in)
-		out = map[string]int32{"wantActive": dhUpstreamWantActive(t, dhUpJob(&in.Job), in.Succeeded, int(in.Active))}
+		out = map[string]int32{"wantActive": helperUpstreamWantActive(t, upJob(&in.Job), in.Succeeded, int(in.Active))}
 	default:
 		t.Fatalf("no upstream oracle for %s", decision)
 	}
@@ -340,49 +340,49 @@ func dhUpstream(t difftest.TB, decision string, options, input json.RawMessage) 
 }
 
 var (
-	dhJobControllerOnce sync.Once
-	dhJobCtl            *jobcontroller.Controller
-	dhJobCtlErr         error
+	helperJobControllerOnce sync.Once
+	helperJobCtl            *jobcontroller.Controller
+	helperJobCtlErr         error
 )
 
-// dhJobController is one upstream Job controller on a fake clientset with
+// helperJobController is one upstream Job controller on a fake clientset with
 // a fake clock standing at difftest.JobT0, shared by the manageJob runs (which read
 // the clock, the pod control and the expectations).
-func dhJobController(t difftest.TB) *jobcontroller.Controller {
+func helperJobController(t difftest.TB) *jobcontroller.Controller {
 	t.Helper()
-	dhJobControllerOnce.Do(func() {
+	helperJobControllerOnce.Do(func() {
 		ctx := context.Background()
 		client := fake.NewClientset()
 		inf := informers.NewSharedInformerFactory(client, 0)
-		dhJobCtl, dhJobCtlErr = dhNewJobController(ctx, client, clocktesting.NewFakeClock(difftest.JobT0), inf.Core().V1().Pods(), inf.Batch().V1().Jobs(),
+		helperJobCtl, helperJobCtlErr = helperNewJobController(ctx, client, clocktesting.NewFakeClock(difftest.JobT0), inf.Core().V1().Pods(), inf.Batch().V1().Jobs(),
 			inf.Scheduling().V1alpha2().Workloads(), inf.Scheduling().V1alpha2().PodGroups())
 	})
-	if dhJobCtlErr != nil {
-		t.Fatalf("upstream job controller: %v", dhJobCtlErr)
+	if helperJobCtlErr != nil {
+		t.Fatalf("upstream job controller: %v", helperJobCtlErr)
 	}
-	return dhJobCtl
+	return helperJobCtl
 }
 
-// dhSink records the wanted-active count manageJob logs on the way to
+// helperSink records the wanted-active count manageJob logs on the way to
 // creating ("Too few pods running", need) or deleting ("Too many pods
 // running for job", target) pods.
-type dhSink struct {
+type helperSink struct {
 	mu           sync.Mutex
 	need, target []int32
 	bad          []any // logged counts that are not int32
 }
 
-func (s *dhSink) Init(logr.RuntimeInfo) {}
+func (s *helperSink) Init(logr.RuntimeInfo) {}
 
-func (s *dhSink) Enabled(int) bool { return true }
+func (s *helperSink) Enabled(int) bool { return true }
 
-func (s *dhSink) Error(error, string, ...any) {}
+func (s *helperSink) Error(error, string, ...any) {}
 
-func (s *dhSink) WithValues(...any) logr.LogSink { return s }
+func (s *helperSink) WithValues(...any) logr.LogSink { return s }
 
-func (s *dhSink) WithName(string) logr.LogSink { return s }
+func (s *helperSink) WithName(string) logr.LogSink { return s }
 
-func (s *dhSink) Info(_ int, msg string, kv ...any) {
+func (s *helperSink) Info(_ int, msg string, kv ...any) {
 	key := map[string]string{"Too few pods running": "need", "Too many pods running for job": "target"}[msg]
 	if key == "" {
 		return
@@ -404,7 +404,7 @@ func (s *dhSink) Info(_ int, msg string, kv ...any) {
 	}
 }
 
-// dhUpstreamWantActive runs upstream's manageJob for a job (not
+// helperUpstreamWantActive runs upstream's manageJob for a job (not
 // suspended, no failures to back off from) with `active` running pods and
 // `succeeded` successes, and returns the number of pods it wanted active.
 //
@@ -415,27 +415,27 @@ func (s *dhSink) Info(_ int, msg string, kv ...any) {
 // pods (at most MaxPodCreateDeletePerSync; for an Indexed job at most the
 // pending indexes) and logs "need" wantActive, or, wantActive == active,
 // does neither. The writes and the log are checked against each other.
-func dhUpstreamWantActive(t difftest.TB, j *batch.Job, succeeded int32, active int) int32 {
+func helperUpstreamWantActive(t difftest.TB, j *batch.Job, succeeded int32, active int) int32 {
 	t.Helper()
 	if j.Spec.Suspend != nil && *j.Spec.Suspend {
 		t.Fatalf("WantActive oracle: a suspended job never reaches wantActive in manageJob")
 	}
-	jm := dhJobController(t)
+	jm := helperJobController(t)
 	pc := &controller.FakePodControl{}
 	difftest.SetField(jm, "podControl", controller.PodControlInterface(pc))
 	pods := make([]*v1.Pod, active)
 	for i := range pods {
 		pods[i] = &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "a" + strconv.Itoa(i), Namespace: j.Namespace, UID: types.UID("a" + strconv.Itoa(i)),
 			CreationTimestamp: metav1.NewTime(difftest.JobT0.Add(time.Duration(i) * time.Second))}, Status: v1.PodStatus{Phase: v1.PodRunning}}
-		if dhIndexed(j) {
+		if helperIndexed(j) {
 			pods[i].Annotations = map[string]string{batch.JobCompletionIndexAnnotation: strconv.Itoa(i)}
 		}
 	}
 	var terminating int32
-	jc := &dhSyncJobCtx{job: j, pods: pods, activePods: pods, succeeded: succeeded, terminating: &terminating, expectedRmFinalizers: map[types.UID]struct{}{}}
-	sink := &dhSink{}
+	jc := &helperSyncJobCtx{job: j, pods: pods, activePods: pods, succeeded: succeeded, terminating: &terminating, expectedRmFinalizers: map[types.UID]struct{}{}}
+	sink := &helperSink{}
 	ctx := klog.NewContext(context.Background(), logr.New(sink))
-	if _, _, err := dhManageJob(jm, ctx, j, jc); err != nil {
+	if _, _, err := helperManageJob(jm, ctx, j, jc); err != nil {
 		t.Fatalf("manageJob: %v", err)
 	}
 	if len(sink.bad) > 0 {
@@ -446,7 +446,7 @@ func dhUpstreamWantActive(t difftest.TB, j *batch.Job, succeeded int32, active i
 	case len(sink.need) == 1 && len(sink.target) == 0 && deletes == 0:
 		want := sink.need[0]
 		if int(want) <= active || creates > int(want)-active || creates > jobcontroller.MaxPodCreateDeletePerSync ||
-			!dhIndexed(j) && creates != min(int(want)-active, jobcontroller.MaxPodCreateDeletePerSync) {
+			!helperIndexed(j) && creates != min(int(want)-active, jobcontroller.MaxPodCreateDeletePerSync) {
 			t.Fatalf("manageJob logged need %d with %d active but created %d pods", want, active, creates)
 		}
 		return want
@@ -454,7 +454,7 @@ func dhUpstreamWantActive(t difftest.TB, j *batch.Job, succeeded int32, active i
 		// An Indexed job also deletes pods whose index is out of range or
 		// repeated (activePodsForRemoval), so more than active-wantActive.
 		want := sink.target[0]
-		if !dhIndexed(j) && (int(want) >= active || deletes != active-int(want)) || deletes < active-int(want) {
+		if !helperIndexed(j) && (int(want) >= active || deletes != active-int(want)) || deletes < active-int(want) {
 			t.Fatalf("manageJob logged target %d with %d active but deleted %d pods", want, active, deletes)
 		}
 		return want
@@ -465,14 +465,14 @@ func dhUpstreamWantActive(t difftest.TB, j *batch.Job, succeeded int32, active i
 	return 0
 }
 
-func dhIndexed(j *batch.Job) bool {
+func helperIndexed(j *batch.Job) bool {
 	return j.Spec.CompletionMode != nil && *j.Spec.CompletionMode == batch.IndexedCompletion
 }
 
 // ---- generators ----
 
-// dhInt32 draws an int32, heavy on 0, 1, small values and the int32 edges.
-func dhInt32(t *rapid.T, label string, lo, hi int32) int32 {
+// helperInt32 draws an int32, heavy on 0, 1, small values and the int32 edges.
+func helperInt32(t *rapid.T, label string, lo, hi int32) int32 {
 	edges := []int32{lo, hi, 0, 1, 2, -1, math.MaxInt32, math.MaxInt32 - 1, math.MinInt32, math.MinInt32 + 1, 1 << 30}
 	switch rapid.IntRange(0, 3).Draw(t, label+"Kind") {
 	case 0:
@@ -489,16 +489,16 @@ func dhInt32(t *rapid.T, label string, lo, hi int32) int32 {
 	return int32(rapid.Int64Range(int64(max(lo, -8)), int64(min(hi, 12))).Draw(t, label))
 }
 
-// dhCountAnnotation draws the value of a counter annotation: small,
+// helperCountAnnotation draws the value of a counter annotation: small,
 // boundary (int32 edges, one past them), negative or not a number.
-func dhCountAnnotation(t *rapid.T, label string) string {
+func helperCountAnnotation(t *rapid.T, label string) string {
 	return rapid.SampledFrom([]string{"0", "1", "2", "3", "6", "-1", "2147483646", "2147483647", "2147483648", "-2147483648",
 		"9223372036854775807", "9223372036854775808", "x", "", "+1", "-0", "01", " 1"}).Draw(t, label)
 }
 
-// dhIndexAnnotation draws a completion-index annotation value around
+// helperIndexAnnotation draws a completion-index annotation value around
 // completions c.
-func dhIndexAnnotation(t *rapid.T, label string, c int) string {
+func helperIndexAnnotation(t *rapid.T, label string, c int) string {
 	switch rapid.IntRange(0, 3).Draw(t, label+"Kind") {
 	case 0:
 		return rapid.SampledFrom([]string{"0", "1", "-1", "-0", "+0", "+1", "+-1", "x", "", "1.0", "0x1", "1_0", " 1", "1 ",
@@ -509,11 +509,11 @@ func dhIndexAnnotation(t *rapid.T, label string, c int) string {
 	return strconv.Itoa(rapid.IntRange(0, 12).Draw(t, label))
 }
 
-// dhGenIntervals draws well-formed intervals (what the binding accepts:
+// helperGenIntervals draws well-formed intervals (what the binding accepts:
 // increasing, disjoint, within [0, job.MaxIndex]), near 0, near hint and
 // near the top.
-func dhGenIntervals(t *rapid.T, label string, hint int) dhIntervals {
-	out := dhIntervals{}
+func helperGenIntervals(t *rapid.T, label string, hint int) helperIntervals {
+	out := helperIntervals{}
 	next := 0
 	for n := rapid.IntRange(0, 4).Draw(t, label+"N"); n > 0 && next <= job.MaxIndex; n-- {
 		var first int
@@ -539,14 +539,14 @@ func dhGenIntervals(t *rapid.T, label string, hint int) dhIntervals {
 	return out
 }
 
-// dhIndexString draws a status.completedIndexes / failedIndexes value:
+// helperIndexString draws a status.completedIndexes / failedIndexes value:
 // well-formed around completions c, or corrupted.
-func dhIndexString(t *rapid.T, label string, c int) string {
+func helperIndexString(t *rapid.T, label string, c int) string {
 	if rapid.IntRange(0, 4).Draw(t, label+"Garbage") == 0 {
 		return rapid.StringMatching(`[0-9,\-x]{0,14}`).Draw(t, label+"Raw")
 	}
 	var parts []string
-	for _, iv := range dhGenIntervals(t, label, c) {
+	for _, iv := range helperGenIntervals(t, label, c) {
 		if iv[0] == iv[1] {
 			parts = append(parts, strconv.Itoa(iv[0]))
 		} else {
@@ -563,57 +563,57 @@ func dhIndexString(t *rapid.T, label string, c int) string {
 	return s
 }
 
-// dhGenJob draws a valid Job: indexed or not, completions and parallelism
+// helperGenJob draws a valid Job: indexed or not, completions and parallelism
 // at the int32 edges, optionally backoffLimitPerIndex and a valid pod
 // failure policy.
-func dhGenJob(t *rapid.T, indexed, perIndex bool) *job.Job {
+func helperGenJob(t *rapid.T, indexed, perIndex bool) *job.Job {
 	j := &job.Job{ObjectMeta: meta.ObjectMeta{Name: "j", Namespace: "ns", UID: "juid"}}
 	j.Spec.Template.Spec.RestartPolicy = rapid.SampledFrom([]podstatus.RestartPolicy{podstatus.RestartNever, podstatus.RestartOnFailure}).Draw(t, "restartPolicy")
-	c := dhInt32(t, "completions", 0, math.MaxInt32)
+	c := helperInt32(t, "completions", 0, math.MaxInt32)
 	j.Spec.Completions = &c
 	if !indexed && rapid.IntRange(0, 3).Draw(t, "nilCompletions") == 0 {
 		j.Spec.Completions = nil
 	}
 	if rapid.IntRange(0, 4).Draw(t, "nilParallelism") > 0 {
-		p := dhInt32(t, "parallelism", 0, math.MaxInt32)
+		p := helperInt32(t, "parallelism", 0, math.MaxInt32)
 		if indexed {
 			p = min(p, 10_000)
 		}
 		j.Spec.Parallelism = &p
 	}
 	if indexed {
-		j.Spec.CompletionMode = jobPtr(job.Indexed)
+		j.Spec.CompletionMode = ptr(job.Indexed)
 	} else if rapid.Bool().Draw(t, "explicitNonIndexed") {
-		j.Spec.CompletionMode = jobPtr(job.NonIndexed)
+		j.Spec.CompletionMode = ptr(job.NonIndexed)
 	}
 	if perIndex {
-		j.Spec.BackoffLimitPerIndex = jobPtr(dhInt32(t, "backoffLimitPerIndex", 0, math.MaxInt32))
+		j.Spec.BackoffLimitPerIndex = ptr(helperInt32(t, "backoffLimitPerIndex", 0, math.MaxInt32))
 		if c > 100_000 || rapid.Bool().Draw(t, "hasMaxFailed") {
-			j.Spec.MaxFailedIndexes = jobPtr(min(c, dhInt32(t, "maxFailedIndexes", 0, 10_000)))
+			j.Spec.MaxFailedIndexes = ptr(min(c, helperInt32(t, "maxFailedIndexes", 0, 10_000)))
 		}
 	}
 	if rapid.Bool().Draw(t, "hasBackoffLimit") {
-		j.Spec.BackoffLimit = jobPtr(dhInt32(t, "backoffLimit", 0, math.MaxInt32))
+		j.Spec.BackoffLimit = ptr(helperInt32(t, "backoffLimit", 0, math.MaxInt32))
 	}
 	if rapid.IntRange(0, 2).Draw(t, "hasPFP") == 0 {
-		j.Spec.PodFailurePolicy = dhGenPolicy(t, perIndex)
+		j.Spec.PodFailurePolicy = helperGenPolicy(t, perIndex)
 		j.Spec.Template.Spec.RestartPolicy = podstatus.RestartNever
 		if rapid.Bool().Draw(t, "explicitFailed") {
-			j.Spec.PodReplacementPolicy = jobPtr(job.FailedOnly)
+			j.Spec.PodReplacementPolicy = ptr(job.FailedOnly)
 		}
 	} else {
 		switch rapid.IntRange(0, 2).Draw(t, "replacement") {
 		case 1:
-			j.Spec.PodReplacementPolicy = jobPtr(job.FailedOnly)
+			j.Spec.PodReplacementPolicy = ptr(job.FailedOnly)
 		case 2:
-			j.Spec.PodReplacementPolicy = jobPtr(job.TerminatingOrFailed)
+			j.Spec.PodReplacementPolicy = ptr(job.TerminatingOrFailed)
 		}
 	}
 	return j
 }
 
-// dhGenPolicy draws a pod failure policy API validation accepts.
-func dhGenPolicy(t *rapid.T, perIndex bool) *job.PodFailurePolicy {
+// helperGenPolicy draws a pod failure policy API validation accepts.
+func helperGenPolicy(t *rapid.T, perIndex bool) *job.PodFailurePolicy {
 	actions := []job.PodFailurePolicyAction{job.ActionFailJob, job.ActionIgnore, job.ActionCount}
 	if perIndex {
 		actions = append(actions, job.ActionFailIndex)
@@ -624,7 +624,7 @@ func dhGenPolicy(t *rapid.T, perIndex bool) *job.PodFailurePolicy {
 		if rapid.Bool().Draw(t, "byExit") {
 			e := &job.OnExitCodesRequirement{Operator: rapid.SampledFrom([]string{job.OpIn, job.OpNotIn}).Draw(t, "op")}
 			if rapid.Bool().Draw(t, "containerName") {
-				e.ContainerName = jobPtr(rapid.SampledFrom([]string{"main", "side", "init"}).Draw(t, "cn"))
+				e.ContainerName = ptr(rapid.SampledFrom([]string{"main", "side", "init"}).Draw(t, "cn"))
 			}
 			lo := -1
 			if e.Operator == job.OpIn {
@@ -651,19 +651,19 @@ func dhGenPolicy(t *rapid.T, perIndex bool) *job.PodFailurePolicy {
 	return p
 }
 
-// dhGenPod draws a pod (jobGenPod's fields) whose counter and index
+// helperGenPod draws a pod (drawPod's fields) whose counter and index
 // annotations are boundary-heavy.
-func dhGenPod(t *rapid.T, i, completions int) *podstatus.Pod {
-	p := jobGenPod(t, i)
+func helperGenPod(t *rapid.T, i, completions int) *podstatus.Pod {
+	p := drawPod(t, i)
 	ann := map[string]string{}
 	if rapid.IntRange(0, 4).Draw(t, "hasIdx") > 0 {
-		ann[job.CompletionIndexAnnotation] = dhIndexAnnotation(t, "idx", completions)
+		ann[job.CompletionIndexAnnotation] = helperIndexAnnotation(t, "idx", completions)
 	}
 	if rapid.Bool().Draw(t, "hasFC") {
-		ann[job.IndexFailureCountAnnotation] = dhCountAnnotation(t, "fc")
+		ann[job.IndexFailureCountAnnotation] = helperCountAnnotation(t, "fc")
 	}
 	if rapid.Bool().Draw(t, "hasIFC") {
-		ann[job.IndexIgnoredFailureCountAnnotation] = dhCountAnnotation(t, "ifc")
+		ann[job.IndexIgnoredFailureCountAnnotation] = helperCountAnnotation(t, "ifc")
 	}
 	p.Annotations = nil
 	if len(ann) > 0 {
@@ -672,8 +672,8 @@ func dhGenPod(t *rapid.T, i, completions int) *podstatus.Pod {
 	return p
 }
 
-// dhGenConditions draws a job's status conditions.
-func dhGenConditions(t *rapid.T) []job.Condition {
+// helperGenConditions draws a job's status conditions.
+func helperGenConditions(t *rapid.T) []job.Condition {
 	var out []job.Condition
 	for n := rapid.IntRange(0, 4).Draw(t, "conds"); n > 0; n-- {
 		out = append(out, job.Condition{
@@ -685,13 +685,13 @@ func dhGenConditions(t *rapid.T) []job.Condition {
 	return out
 }
 
-// dhGenOptions draws no options (upstream's defaults) three times in four,
+// helperGenOptions draws no options (upstream's defaults) three times in four,
 // else an explicit backoffBase and/or backoffCap, given to both sides.
-func dhGenOptions(t *rapid.T) *dhOptions {
+func helperGenOptions(t *rapid.T) *helperOptions {
 	if rapid.IntRange(0, 3).Draw(t, "hasOptions") > 0 {
 		return nil
 	}
-	o := &dhOptions{}
+	o := &helperOptions{}
 	if rapid.Bool().Draw(t, "hasBase") {
 		o.BackoffBase = rapid.SampledFrom([]string{"1ns", "1s", "5s", "10s", "1m", "7m"}).Draw(t, "base")
 	}
@@ -705,35 +705,35 @@ func dhGenOptions(t *rapid.T) *dhOptions {
 
 func TestJobBackoffDelayDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		o := dhGenOptions(t)
-		in := dhDelayIn{Failures: dhInt32(t, "failures", math.MinInt32, math.MaxInt32)}
+		o := helperGenOptions(t)
+		in := helperDelayIn{Failures: helperInt32(t, "failures", math.MinInt32, math.MaxInt32)}
 		if o == nil {
-			dhCheck(t, "job.BackoffDelay", nil, in)
+			helperCheck(t, "job.BackoffDelay", nil, in)
 		} else {
-			dhCheck(t, "job.BackoffDelay", o, in)
+			helperCheck(t, "job.BackoffDelay", o, in)
 		}
 	})
 }
 
 func TestJobRemainingIndexBackoffDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		o := dhGenOptions(t)
-		in := dhRemainingIndexIn{Now: difftest.JobT0}
+		o := helperGenOptions(t)
+		in := helperRemainingIndexIn{Now: difftest.JobT0}
 		if rapid.IntRange(0, 7).Draw(t, "nilPod") > 0 {
-			p := dhGenPod(t, 0, 4)
+			p := helperGenPod(t, 0, 4)
 			in.Pod = p
 			up := difftest.Must(k8s.ToPod(p))
-			finished := dhFinishedTime(up)
+			finished := helperFinishedTime(up)
 			// The delay upstream computes for this pod (its failure count,
 			// from its last failure), to land now on the exact expiry and
 			// one nanosecond either side of it.
-			var oo dhOptions
+			var oo helperOptions
 			if o != nil {
 				oo = *o
 			}
 			base, limit := oo.durations(t)
-			n := dhAbsoluteFailureCount(difftest.Log, up) + 1
-			delay := dhRemainingForCount(clocktesting.NewFakeClock(finished), base, limit, n, &finished)
+			n := helperAbsoluteFailureCount(difftest.Log, up) + 1
+			delay := helperRemainingForCount(clocktesting.NewFakeClock(finished), base, limit, n, &finished)
 			switch rapid.IntRange(0, 5).Draw(t, "nowKind") {
 			case 0:
 				in.Now = finished.Add(delay)
@@ -744,15 +744,15 @@ func TestJobRemainingIndexBackoffDifferential(t *testing.T) {
 			case 3:
 				in.Now = finished
 			case 4:
-				in.Now = jobTime(t, "now")
+				in.Now = drawTime(t, "now")
 			default:
 				in.Now = finished.Add(time.Duration(rapid.Int64Range(-int64(time.Hour), int64(time.Hour)).Draw(t, "nowOffset")))
 			}
 		}
 		if o == nil {
-			dhCheck(t, "job.RemainingIndexBackoff", nil, in)
+			helperCheck(t, "job.RemainingIndexBackoff", nil, in)
 		} else {
-			dhCheck(t, "job.RemainingIndexBackoff", o, in)
+			helperCheck(t, "job.RemainingIndexBackoff", o, in)
 		}
 	})
 }
@@ -763,13 +763,13 @@ func TestJobCompletionIndexDifferential(t *testing.T) {
 		switch rapid.IntRange(0, 3).Draw(t, "kind") {
 		case 0:
 		case 1:
-			p.Annotations = map[string]string{job.CompletionIndexAnnotation: dhIndexAnnotation(t, "idx", 5)}
+			p.Annotations = map[string]string{job.CompletionIndexAnnotation: helperIndexAnnotation(t, "idx", 5)}
 		case 2:
 			p.Annotations = map[string]string{job.CompletionIndexAnnotation: rapid.StringMatching(`[+\-]{0,2}[0-9]{0,21}`).Draw(t, "digits")}
 		default:
 			p.Annotations = map[string]string{"other": "1", job.CompletionIndexAnnotation: rapid.StringMatching(`[0-9+\-_ xe.]{0,6}`).Draw(t, "raw")}
 		}
-		dhCheck(t, "job.CompletionIndex", nil, dhPodIn{Pod: p})
+		helperCheck(t, "job.CompletionIndex", nil, helperPodIn{Pod: p})
 	})
 }
 
@@ -786,105 +786,105 @@ func TestJobGenerateNameWithIndexDifferential(t *testing.T) {
 			n = rapid.IntRange(0, 80).Draw(t, "lenR")
 		}
 		name := rapid.StringOfN(rapid.SampledFrom([]rune("abcz09-.")), n, n, n).Draw(t, "name")
-		dhCheck(t, "job.GenerateNameWithIndex", nil, dhGenerateNameIn{JobName: name, Index: index})
+		helperCheck(t, "job.GenerateNameWithIndex", nil, helperGenerateNameIn{JobName: name, Index: index})
 	})
 }
 
 func TestJobHasIndexDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		x := dhGenIntervals(t, "iv", rapid.IntRange(0, 20).Draw(t, "hint"))
+		x := helperGenIntervals(t, "iv", rapid.IntRange(0, 20).Draw(t, "hint"))
 		cands := []int{0, -1, 1, math.MaxInt, math.MinInt, job.MaxIndex, job.MaxIndex + 1, math.MaxInt32}
 		for _, iv := range x {
 			cands = append(cands, iv[0]-1, iv[0], iv[0]+1, iv[1]-1, iv[1], iv[1]+1)
 		}
-		dhCheck(t, "job.HasIndex", nil, dhHasIn{Intervals: x, Index: rapid.SampledFrom(cands).Draw(t, "index")})
+		helperCheck(t, "job.HasIndex", nil, helperHasIn{Intervals: x, Index: rapid.SampledFrom(cands).Draw(t, "index")})
 	})
 }
 
 func TestJobFormatIndexesDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		dhCheck(t, "job.FormatIndexes", nil, dhIntervalsIn{Intervals: dhGenIntervals(t, "iv", rapid.IntRange(0, 20).Draw(t, "hint"))})
+		helperCheck(t, "job.FormatIndexes", nil, helperIntervalsIn{Intervals: helperGenIntervals(t, "iv", rapid.IntRange(0, 20).Draw(t, "hint"))})
 	})
 }
 
 func TestJobFirstPendingIndexesDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c := int(dhInt32(t, "completions", 0, math.MaxInt32))
+		c := int(helperInt32(t, "completions", 0, math.MaxInt32))
 		count := rapid.SampledFrom([]int{0, 1, 2, 3, 5, 500, job.MaxPendingIndexes - 1, job.MaxPendingIndexes}).Draw(t, "count")
 		if rapid.IntRange(0, 39).Draw(t, "bigCount") > 0 {
 			count = min(count, 500)
 		}
-		in := dhPendingIn{Count: count, Completions: c, Succeeded: dhGenIntervals(t, "succ", c), Failed: dhGenIntervals(t, "failed", c), ActivePods: []*podstatus.Pod{}}
+		in := helperPendingIn{Count: count, Completions: c, Succeeded: helperGenIntervals(t, "succ", c), Failed: helperGenIntervals(t, "failed", c), ActivePods: []*podstatus.Pod{}}
 		for i := rapid.IntRange(0, 4).Draw(t, "pods"); i > 0; i-- {
 			p := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: "p" + strconv.Itoa(i), UID: "u" + strconv.Itoa(i)}, Status: podstatus.Status{Phase: podstatus.Running}}
 			if rapid.IntRange(0, 5).Draw(t, "hasIdx") > 0 {
-				p.Annotations = map[string]string{job.CompletionIndexAnnotation: dhIndexAnnotation(t, "idx", c)}
+				p.Annotations = map[string]string{job.CompletionIndexAnnotation: helperIndexAnnotation(t, "idx", c)}
 			}
 			in.ActivePods = append(in.ActivePods, p)
 		}
-		dhCheck(t, "job.FirstPendingIndexes", nil, in)
+		helperCheck(t, "job.FirstPendingIndexes", nil, in)
 	})
 }
 
 func TestJobSucceededIndexesDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		j := dhGenJob(t, rapid.Bool().Draw(t, "indexed"), false)
+		j := helperGenJob(t, rapid.Bool().Draw(t, "indexed"), false)
 		if j.Spec.Completions == nil {
-			j.Spec.Completions = jobPtr(dhInt32(t, "completions2", 0, math.MaxInt32))
+			j.Spec.Completions = ptr(helperInt32(t, "completions2", 0, math.MaxInt32))
 			if j.Spec.CompletionMode == nil {
-				j.Spec.CompletionMode = jobPtr(job.NonIndexed)
+				j.Spec.CompletionMode = ptr(job.NonIndexed)
 			}
 		}
 		c := int(*j.Spec.Completions)
-		j.Status.CompletedIndexes = dhIndexString(t, "completed", c)
-		in := dhJobPodsIn{Job: *j, Pods: []*podstatus.Pod{}}
+		j.Status.CompletedIndexes = helperIndexString(t, "completed", c)
+		in := helperJobPodsIn{Job: *j, Pods: []*podstatus.Pod{}}
 		for i := rapid.IntRange(0, 5).Draw(t, "pods"); i > 0; i-- {
-			in.Pods = append(in.Pods, dhGenPod(t, i, c))
+			in.Pods = append(in.Pods, helperGenPod(t, i, c))
 		}
-		dhCheck(t, "job.SucceededIndexes", nil, in)
+		helperCheck(t, "job.SucceededIndexes", nil, in)
 	})
 }
 
 func TestJobFailedIndexesDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		j := dhGenJob(t, true, true)
+		j := helperGenJob(t, true, true)
 		c := int(*j.Spec.Completions)
 		if rapid.Bool().Draw(t, "hasFailed") {
-			j.Status.FailedIndexes = jobPtr(dhIndexString(t, "failedIndexes", c))
+			j.Status.FailedIndexes = ptr(helperIndexString(t, "failedIndexes", c))
 		}
-		in := dhJobPodsIn{Job: *j, Pods: []*podstatus.Pod{}}
+		in := helperJobPodsIn{Job: *j, Pods: []*podstatus.Pod{}}
 		for i := rapid.IntRange(0, 5).Draw(t, "pods"); i > 0; i-- {
-			in.Pods = append(in.Pods, dhGenPod(t, i, c))
+			in.Pods = append(in.Pods, helperGenPod(t, i, c))
 		}
-		dhCheck(t, "job.FailedIndexes", nil, in)
+		helperCheck(t, "job.FailedIndexes", nil, in)
 	})
 }
 
 func TestJobNewIndexFailureCountsDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		j := dhGenJob(t, true, true)
-		in := dhIndexCountsIn{Job: *j}
+		j := helperGenJob(t, true, true)
+		in := helperIndexCountsIn{Job: *j}
 		if rapid.IntRange(0, 7).Draw(t, "nilPod") > 0 {
-			in.Pod = dhGenPod(t, 0, int(*j.Spec.Completions))
+			in.Pod = helperGenPod(t, 0, int(*j.Spec.Completions))
 		}
-		dhCheck(t, "job.NewIndexFailureCounts", nil, in)
+		helperCheck(t, "job.NewIndexFailureCounts", nil, in)
 	})
 }
 
 func TestJobFinishedConditionDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		j := dhGenJob(t, false, false)
-		j.Status.Conditions = dhGenConditions(t)
-		dhCheck(t, "job.FinishedCondition", nil, dhJobIn{Job: *j})
-		dhCheck(t, "job.IsSucceeded", nil, dhJobIn{Job: *j})
+		j := helperGenJob(t, false, false)
+		j.Status.Conditions = helperGenConditions(t)
+		helperCheck(t, "job.FinishedCondition", nil, helperJobIn{Job: *j})
+		helperCheck(t, "job.IsSucceeded", nil, helperJobIn{Job: *j})
 	})
 }
 
 func TestJobPastActiveDeadlineDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		j := dhGenJob(t, rapid.Bool().Draw(t, "indexed"), false)
+		j := helperGenJob(t, rapid.Bool().Draw(t, "indexed"), false)
 		if rapid.Bool().Draw(t, "hasSuspend") {
-			j.Spec.Suspend = jobPtr(rapid.IntRange(0, 2).Draw(t, "suspend") == 0)
+			j.Spec.Suspend = ptr(rapid.IntRange(0, 2).Draw(t, "suspend") == 0)
 		}
 		var d int64
 		if rapid.IntRange(0, 7).Draw(t, "nilDeadline") > 0 {
@@ -896,7 +896,7 @@ func TestJobPastActiveDeadlineDifferential(t *testing.T) {
 			j.Spec.ActiveDeadlineSeconds = &d
 		}
 		// startTime is stored in whole seconds.
-		start := rapid.SampledFrom([]time.Time{difftest.JobT0, jobFarPast, jobFarFuture, time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC),
+		start := rapid.SampledFrom([]time.Time{difftest.JobT0, farPast, farFuture, time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC),
 			time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)}).Draw(t, "start").Add(time.Duration(rapid.IntRange(-5, 5).Draw(t, "startOff")) * time.Second)
 		if start.Year() > 9999 {
 			start = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
@@ -916,7 +916,7 @@ func TestJobPastActiveDeadlineDifferential(t *testing.T) {
 		case 2:
 			now = at.Add(1)
 		case 3:
-			now = jobTime(t, "now")
+			now = drawTime(t, "now")
 		case 4:
 			now = start
 		default:
@@ -925,27 +925,27 @@ func TestJobPastActiveDeadlineDifferential(t *testing.T) {
 		if now.Year() < 0 || now.Year() > 9999 {
 			now = start // beyond what JSON (and the API) can write
 		}
-		dhCheck(t, "job.PastActiveDeadline", nil, dhJobNowIn{Job: *j, Now: now})
+		helperCheck(t, "job.PastActiveDeadline", nil, helperJobNowIn{Job: *j, Now: now})
 	})
 }
 
 // TestJobWantActiveDifferential compares WantActive with the number of
-// pods upstream's manageJob wants active (dhUpstreamWantActive: seen
+// pods upstream's manageJob wants active (helperUpstreamWantActive: seen
 // through the pods it creates or deletes and the count it logs), on jobs
 // that are not suspended, with completions, parallelism and successes at
 // the int32 edges (successes wrapped below 0 included: syncJob sums them
 // in int32).
 func TestJobWantActiveDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		j := dhGenJob(t, rapid.IntRange(0, 3).Draw(t, "indexed") == 0, false)
+		j := helperGenJob(t, rapid.IntRange(0, 3).Draw(t, "indexed") == 0, false)
 		if rapid.IntRange(0, 5).Draw(t, "bothNil") == 0 {
 			j.Spec.Completions, j.Spec.Parallelism, j.Spec.CompletionMode = nil, nil, nil
 		}
 		if rapid.Bool().Draw(t, "hasSuspend") {
-			j.Spec.Suspend = jobPtr(false)
+			j.Spec.Suspend = ptr(false)
 		}
-		in := dhWantActiveIn{Job: *j, Succeeded: dhInt32(t, "succeeded", math.MinInt32, math.MaxInt32), Active: int32(rapid.IntRange(0, 6).Draw(t, "active"))}
-		dhCheck(t, "job.WantActive", nil, in)
+		in := helperWantActiveIn{Job: *j, Succeeded: helperInt32(t, "succeeded", math.MinInt32, math.MaxInt32), Active: int32(rapid.IntRange(0, 6).Draw(t, "active"))}
+		helperCheck(t, "job.WantActive", nil, in)
 	})
 }
 
@@ -953,9 +953,9 @@ func TestJobWantActiveDifferential(t *testing.T) {
 // field out of place, firstPendingIndexes would read the wrong slices.
 func TestJobHelperLayout(t *testing.T) {
 	pods := []*v1.Pod{{ObjectMeta: metav1.ObjectMeta{Name: "a", Annotations: map[string]string{batch.JobCompletionIndexAnnotation: "1"}}}}
-	failed := []dhInterval{{4, 4}}
-	ctx := &dhSyncJobCtx{job: &batch.Job{}, pods: pods, activePods: pods, succeededIndexes: []dhInterval{{0, 0}, {2, 2}}, failedIndexes: &failed}
-	if got := dhFirstPending(ctx, 3, 7); !slices.Equal(got, []int{3, 5, 6}) {
+	failed := []helperInterval{{4, 4}}
+	ctx := &helperSyncJobCtx{job: &batch.Job{}, pods: pods, activePods: pods, succeededIndexes: []helperInterval{{0, 0}, {2, 2}}, failedIndexes: &failed}
+	if got := helperFirstPending(ctx, 3, 7); !slices.Equal(got, []int{3, 5, 6}) {
 		t.Fatalf("firstPendingIndexes through the mirror = %v; want [3 5 6]", got)
 	}
 	for _, c := range []struct {
@@ -964,14 +964,14 @@ func TestJobHelperLayout(t *testing.T) {
 		active                   int
 		want                     int32
 	}{
-		{jobPtr[int32](5), jobPtr[int32](3), 4, 0, 1},
-		{jobPtr[int32](5), jobPtr[int32](3), 0, 5, 3},
-		{nil, jobPtr[int32](4), 1, 2, 2},
-		{jobPtr[int32](3), jobPtr[int32](1000), 0, 0, 3},
+		{ptr[int32](5), ptr[int32](3), 4, 0, 1},
+		{ptr[int32](5), ptr[int32](3), 0, 5, 3},
+		{nil, ptr[int32](4), 1, 2, 2},
+		{ptr[int32](3), ptr[int32](1000), 0, 0, 3},
 	} {
 		j := &batch.Job{ObjectMeta: metav1.ObjectMeta{Name: "j", Namespace: "ns"}, Spec: batch.JobSpec{Completions: c.completions, Parallelism: c.parallelism}}
 		batchv1defaults.SetObjectDefaults_Job(j)
-		if got := dhUpstreamWantActive(t, j, c.succeeded, c.active); got != c.want {
+		if got := helperUpstreamWantActive(t, j, c.succeeded, c.active); got != c.want {
 			t.Fatalf("manageJob wants %d active for %+v; want %d", got, c, c.want)
 		}
 	}
@@ -979,9 +979,9 @@ func TestJobHelperLayout(t *testing.T) {
 
 // ---- vectors ----
 
-// dhDecisions are the decisions whose vectors TestJobHelperVectorsUpstream
+// helperDecisions are the decisions whose vectors TestJobHelperVectorsUpstream
 // replays, with how many it must find with a want.
-var dhDecisions = map[string]int{
+var helperDecisions = map[string]int{
 	"job.BackoffDelay": 14, "job.CompletionIndex": 8, "job.FailedIndexes": 9, "job.FinishedCondition": 9,
 	"job.FirstPendingIndexes": 7, "job.FormatIndexes": 5, "job.GenerateNameWithIndex": 3, "job.HasIndex": 6,
 	"job.IsSucceeded": 3, "job.NewIndexFailureCounts": 4, "job.PastActiveDeadline": 8, "job.RemainingIndexBackoff": 3,
@@ -989,7 +989,7 @@ var dhDecisions = map[string]int{
 }
 
 // TestJobHelperVectorsUpstream replays the vectors of the Job helper
-// decisions through upstream (dhUpstream).
+// decisions through upstream (helperUpstream).
 func TestJobHelperVectorsUpstream(t *testing.T) {
-	difftest.Replay(t, "job", dhDecisions, dhUpstream)
+	difftest.Replay(t, "job", helperDecisions, helperUpstream)
 }

@@ -1,4 +1,4 @@
-package upstream_test
+package job_test
 
 import (
 	"context"
@@ -24,7 +24,7 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-func jobBenchPolicy() *job.PodFailurePolicy {
+func benchPolicy() *job.PodFailurePolicy {
 	main := "main"
 	return &job.PodFailurePolicy{Rules: []job.PodFailurePolicyRule{
 		{Action: job.ActionCount, OnExitCodes: &job.OnExitCodesRequirement{ContainerName: &main, Operator: job.OpIn, Values: []int32{7, 8}}},
@@ -33,7 +33,7 @@ func jobBenchPolicy() *job.PodFailurePolicy {
 	}}
 }
 
-func jobBenchFailedPod(i int) *podstatus.Pod {
+func benchFailedPod(i int) *podstatus.Pod {
 	return &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: "p" + strconv.Itoa(i), Namespace: "ns", UID: "u" + strconv.Itoa(i),
 		Finalizers: []string{job.TrackingFinalizer}, CreationTimestamp: difftest.JobT0},
 		Status: podstatus.Status{Phase: podstatus.Failed, ContainerStatuses: []podstatus.ContainerStatus{{Name: "main",
@@ -41,8 +41,8 @@ func jobBenchFailedPod(i int) *podstatus.Pod {
 }
 
 func BenchmarkJobMatchPodFailurePolicy(b *testing.B) {
-	pol, p := jobBenchPolicy(), jobBenchFailedPod(0)
-	up, upod := jobV1Policy(pol), jobV1Pod(p)
+	pol, p := benchPolicy(), benchFailedPod(0)
+	up, upod := v1Policy(pol), v1Pod(p)
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -52,7 +52,7 @@ func BenchmarkJobMatchPodFailurePolicy(b *testing.B) {
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_, _, _ = jobMatchPodFailurePolicy(up, upod)
+			_, _, _ = matchPodFailurePolicy(up, upod)
 		}
 	})
 }
@@ -68,7 +68,7 @@ func BenchmarkJobParseIndexes(b *testing.B) {
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = jobIntervalsString(jobParseIndexes(logr.Discard(), s, 1000))
+			_ = intervalsString(parseIndexes(logr.Discard(), s, 1000))
 		}
 	})
 }
@@ -78,7 +78,7 @@ func BenchmarkJobMatchSuccessPolicy(b *testing.B) {
 	pol := &job.SuccessPolicy{Rules: []job.SuccessPolicyRule{{SucceededIndexes: &idx, SucceededCount: &cnt}}}
 	up := &batch.SuccessPolicy{Rules: []batch.SuccessPolicyRule{{SucceededIndexes: &idx, SucceededCount: &cnt}}}
 	succ := job.Indexes{{First: 1, Last: 3}, {First: 7, Last: 8}}
-	usucc := jobToUp(succ)
+	usucc := toUp(succ)
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -88,7 +88,7 @@ func BenchmarkJobMatchSuccessPolicy(b *testing.B) {
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_, _ = jobMatchSuccessPolicy(logr.Discard(), up, 10, usucc)
+			_, _ = matchSuccessPolicy(logr.Discard(), up, 10, usucc)
 		}
 	})
 }
@@ -105,7 +105,7 @@ func BenchmarkJobRemainingBackoff(b *testing.B) {
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = jobRemaining(clk, 10*time.Second, 10*time.Minute, 5, &difftest.JobT0)
+			_ = remaining(clk, 10*time.Second, 10*time.Minute, 5, &difftest.JobT0)
 		}
 	})
 }
@@ -114,10 +114,10 @@ func BenchmarkJobNewBackoffRecord(b *testing.B) {
 	var failed []*podstatus.Pod
 	var ufailed []*v1.Pod
 	for i := range 10 {
-		p := jobBenchFailedPod(i)
-		failed, ufailed = append(failed, p), append(ufailed, jobV1Pod(p))
+		p := benchFailedPod(i)
+		failed, ufailed = append(failed, p), append(ufailed, v1Pod(p))
 	}
-	store := jobNewBackoffStore()
+	store := newBackoffStore()
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -127,21 +127,21 @@ func BenchmarkJobNewBackoffRecord(b *testing.B) {
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = jobNewBackoffRecord(store, "k", nil, ufailed)
+			_ = newBackoffRecord(store, "k", nil, ufailed)
 		}
 	})
 }
 
 func BenchmarkJobPodsForRemoval(b *testing.B) {
-	j := &job.Job{Spec: job.Spec{Completions: jobPtr(int32(100)), CompletionMode: jobPtr(job.Indexed)}}
+	j := &job.Job{Spec: job.Spec{Completions: ptr(int32(100)), CompletionMode: ptr(job.Indexed)}}
 	var pods []*podstatus.Pod
 	var up []*v1.Pod
 	for i := range 100 {
 		p := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: "p" + strconv.Itoa(i), UID: "u" + strconv.Itoa(i), CreationTimestamp: difftest.JobT0.Add(time.Duration(i) * time.Second),
 			Annotations: map[string]string{job.CompletionIndexAnnotation: strconv.Itoa(i % 51)}}, Spec: podstatus.Spec{NodeName: "n"}, Status: podstatus.Status{Phase: podstatus.Running}}
-		pods, up = append(pods, p), append(up, jobV1Pod(p))
+		pods, up = append(pods, p), append(up, v1Pod(p))
 	}
-	uj := jobV1Job(j)
+	uj := v1Job(j)
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -152,15 +152,15 @@ func BenchmarkJobPodsForRemoval(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			cp := append([]*v1.Pod(nil), up...)
-			_ = jobActivePodsForRemoval(uj, cp, 60)
+			_ = activePodsForRemoval(uj, cp, 60)
 		}
 	})
 }
 
 func BenchmarkJobTimeLeft(b *testing.B) {
-	j := &job.Job{ObjectMeta: meta.ObjectMeta{Name: "j", Namespace: "ns"}, Spec: job.Spec{TTLSecondsAfterFinished: jobPtr(int32(100))},
+	j := &job.Job{ObjectMeta: meta.ObjectMeta{Name: "j", Namespace: "ns"}, Spec: job.Spec{TTLSecondsAfterFinished: ptr(int32(100))},
 		Status: job.Status{Conditions: []job.Condition{{Type: job.Complete, Status: meta.ConditionTrue, LastTransitionTime: difftest.JobT0}}}}
-	uj := jobV1Job(j)
+	uj := v1Job(j)
 	now := difftest.JobT0.Add(time.Minute)
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
@@ -171,7 +171,7 @@ func BenchmarkJobTimeLeft(b *testing.B) {
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_, _, _ = jobTimeLeft(logr.Discard(), uj, &now)
+			_, _, _ = timeLeft(logr.Discard(), uj, &now)
 		}
 	})
 }
@@ -180,12 +180,12 @@ func BenchmarkJobTimeLeft(b *testing.B) {
 // upstream controller and informers are built outside the timer.
 func BenchmarkJobStep(b *testing.B) {
 	now := difftest.JobT0.Add(time.Hour)
-	j := &job.Job{ObjectMeta: meta.ObjectMeta{Name: "j", Namespace: "ns", UID: "juid"}, Spec: job.Spec{Parallelism: jobPtr(int32(40)), Completions: jobPtr(int32(100)),
-		BackoffLimit: jobPtr(int32(50))}, Status: job.Status{StartTime: &difftest.JobT0}}
+	j := &job.Job{ObjectMeta: meta.ObjectMeta{Name: "j", Namespace: "ns", UID: "juid"}, Spec: job.Spec{Parallelism: ptr(int32(40)), Completions: ptr(int32(100)),
+		BackoffLimit: ptr(int32(50))}, Status: job.Status{StartTime: &difftest.JobT0}}
 	j.Spec.Template.Spec.RestartPolicy = podstatus.RestartNever
 	var pods []*podstatus.Pod
 	for i := range 30 {
-		p := jobBenchFailedPod(i)
+		p := benchFailedPod(i)
 		if i%3 != 0 {
 			p.Status.Phase = podstatus.Running
 			p.Status.ContainerStatuses = nil
@@ -193,11 +193,11 @@ func BenchmarkJobStep(b *testing.B) {
 		p.Status.ContainerStatuses = nil
 		pods = append(pods, p)
 	}
-	uj := jobV1Job(j)
+	uj := v1Job(j)
 	uj.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"job": "j"}}
 	var up []*v1.Pod
 	for _, p := range pods {
-		up = append(up, jobV1StepPod(p, uj))
+		up = append(up, v1StepPod(p, uj))
 	}
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
@@ -214,16 +214,16 @@ func BenchmarkJobStep(b *testing.B) {
 			inf := informers.NewSharedInformerFactory(client, 0)
 			jm, _ := difftest.NewJobController(ctx, client, clocktesting.NewFakeClock(now), inf.Core().V1().Pods(), inf.Batch().V1().Jobs(),
 				inf.Scheduling().V1alpha2().Workloads(), inf.Scheduling().V1alpha2().PodGroups())
-			jobSetField(jm, "podControl", controller.PodControlInterface(&controller.FakePodControl{}))
+			setField(jm, "podControl", controller.PodControlInterface(&controller.FakePodControl{}))
 			always := cache.InformerSynced(func() bool { return true })
-			jobSetField(jm, "podStoreSynced", always)
-			jobSetField(jm, "jobStoreSynced", always)
-			jobSetField(jm, "updateStatusHandler", func(_ context.Context, job *batch.Job) (*batch.Job, error) { return job, nil })
+			setField(jm, "podStoreSynced", always)
+			setField(jm, "jobStoreSynced", always)
+			setField(jm, "updateStatusHandler", func(_ context.Context, job *batch.Job) (*batch.Job, error) { return job, nil })
 			_ = inf.Batch().V1().Jobs().Informer().GetIndexer().Add(uj.DeepCopy())
 			for _, p := range up {
 				_ = inf.Core().V1().Pods().Informer().GetIndexer().Add(p.DeepCopy())
 			}
-			sync := jobGetField(jm, "syncHandler").Interface().(func(context.Context, string) error)
+			sync := getField(jm, "syncHandler").Interface().(func(context.Context, string) error)
 			b.StartTimer()
 			_ = sync(ctx, "ns/j")
 			b.StopTimer()

@@ -1,4 +1,4 @@
-package upstream_test
+package job_test
 
 import (
 	"encoding/json"
@@ -31,16 +31,16 @@ import (
 // into the next, with the world changed between syncs as the API server,
 // the kubelet and the clock would change it.
 
-// jobSeqDivisor: TestJobStepSequenceDifferential runs rapid.checks divided
+// seqDivisor: TestJobStepSequenceDifferential runs rapid.checks divided
 // by this many sequences (each of up to nine syncs): 2,500 in the default
 // run (-rapid.checks 10000, main_test.go), about 8s on a loaded 2-core
 // machine; a long run scales with the flag, -rapid.checks=400000 runs
 // 100,000 sequences.
-const jobSeqDivisor = 4
+const seqDivisor = 4
 
-// jobScaleChecks sets rapid.checks to its value divided by div for the rest
+// scaleChecks sets rapid.checks to its value divided by div for the rest
 // of the test.
-func jobScaleChecks(t *testing.T, div int) {
+func scaleChecks(t *testing.T, div int) {
 	f := flag.Lookup("rapid.checks")
 	old := f.Value.String()
 	n, err := strconv.Atoi(old)
@@ -53,8 +53,8 @@ func jobScaleChecks(t *testing.T, div int) {
 	t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
 }
 
-// jobSeqStats counts what the sequences exercised.
-type jobSeqStats struct {
+// seqStats counts what the sequences exercised.
+type seqStats struct {
 	sequences, syncs, carried, changed, restarts, finished, ttl atomic.Int64
 	// boundary draws of now, by kind: exactly at the instant, 1ns before
 	// or after it
@@ -63,8 +63,8 @@ type jobSeqStats struct {
 	requeues map[job.Reason]*atomic.Int64
 }
 
-func newJobSeqStats() *jobSeqStats {
-	s := &jobSeqStats{at: map[string]*atomic.Int64{}, near: map[string]*atomic.Int64{}, requeues: map[job.Reason]*atomic.Int64{}}
+func newSeqStats() *seqStats {
+	s := &seqStats{at: map[string]*atomic.Int64{}, near: map[string]*atomic.Int64{}, requeues: map[job.Reason]*atomic.Int64{}}
 	for _, r := range []job.Reason{job.ReasonActiveDeadline, job.ReasonPodFailureBackoff, job.ReasonIndexFailureBackoff} {
 		s.requeues[r] = new(atomic.Int64)
 	}
@@ -74,7 +74,7 @@ func newJobSeqStats() *jobSeqStats {
 	return s
 }
 
-func (s *jobSeqStats) String() string {
+func (s *seqStats) String() string {
 	b := fmt.Sprintf("%d sequences, %d syncs compared; %d syncs given a backoff record with failures from the previous one, %d changed it; %d controller restarts; %d jobs finished, %d TTL instants",
 		s.sequences.Load(), s.syncs.Load(), s.carried.Load(), s.changed.Load(), s.restarts.Load(), s.finished.Load(), s.ttl.Load())
 	for _, k := range slices.Sorted(maps.Keys(s.at)) {
@@ -91,7 +91,7 @@ func (s *jobSeqStats) String() string {
 // the previous Plan's Backoff as its backoff record. The job starts fresh
 // (no status, no pods) or mid-life as TestJobStepDifferential draws it,
 // with a drawn backoff record given to both. Each sync compares every key
-// of the Plan (jobCompareSync). Between syncs the world changes:
+// of the Plan (compareSync). Between syncs the world changes:
 //
 //   - the API server applies the sync's writes: the status written (stored
 //     at the API's precision, whole seconds), finalizers removed, pods
@@ -119,11 +119,11 @@ func (s *jobSeqStats) String() string {
 // finishes, or when upstream writes a status the API server would refuse
 // (a counter wrapped past int32, from a drawn state at the edge).
 func TestJobStepSequenceDifferential(t *testing.T) {
-	jobScaleChecks(t, jobSeqDivisor)
-	stats := newJobSeqStats()
+	scaleChecks(t, seqDivisor)
+	stats := newSeqStats()
 	defer func() { t.Log(stats) }()
 	rapid.Check(t, func(t *rapid.T) {
-		s := newJobSeq(t, stats)
+		s := newSeq(t, stats)
 		defer func() { s.ctl.close() }() // the controller of the last restart
 		stats.sequences.Add(1)
 		for n := rapid.IntRange(2, 8).Draw(t, "syncs"); n > 0; n-- {
@@ -134,22 +134,22 @@ func TestJobStepSequenceDifferential(t *testing.T) {
 	})
 }
 
-// jobSeq is one job's world across syncs: what the API server holds, the
+// seq is one job's world across syncs: what the API server holds, the
 // upstream controller and Step's memory.
-type jobSeq struct {
-	ctl   *jobCtl
+type seq struct {
+	ctl   *harnessCtl
 	job   *batch.Job
 	pods  map[string]*v1.Pod
 	now   time.Time
 	prev  job.BackoffRecord // Step's memory: the last Plan's Backoff
 	made  int               // pods created
 	born  time.Time         // the last creation timestamp given out
-	stats *jobSeqStats
+	stats *seqStats
 }
 
-// jobAPI returns x as the API server stores it (a JSON round trip: times
+// stored returns x as the API server stores it (a JSON round trip: times
 // to the second).
-func jobAPI[T any](x *T) *T {
+func stored[T any](x *T) *T {
 	b, err := json.Marshal(x)
 	if err != nil {
 		panic(err)
@@ -161,82 +161,82 @@ func jobAPI[T any](x *T) *T {
 	return out
 }
 
-// newJobSeq draws the starting world: a fresh job without pods, or a job
-// mid-life (jobGenStepState), and the controller's backoff record.
-func newJobSeq(t *rapid.T, stats *jobSeqStats) *jobSeq {
+// newSeq draws the starting world: a fresh job without pods, or a job
+// mid-life (genStepState), and the controller's backoff record.
+func newSeq(t *rapid.T, stats *seqStats) *seq {
 	now := time.Date(2024, 1, 1, 0, 10, 0, 0, time.UTC).Add(rapid.SampledFrom([]time.Duration{0, 0, 1, 500 * time.Millisecond, time.Second - 1}).Draw(t, "nowFrac"))
-	j, pods := jobGenStepState(t, now)
+	j, pods := genStepState(t, now)
 	if rapid.Bool().Draw(t, "fresh") {
 		j.Status, pods = job.Status{}, nil
 		// Mostly a job that runs pods.
 		if *j.Spec.Parallelism == 0 && rapid.IntRange(0, 3).Draw(t, "idle") > 0 {
-			j.Spec.Parallelism = jobPtr(int32(rapid.IntRange(1, 4).Draw(t, "runParallelism")))
+			j.Spec.Parallelism = ptr(int32(rapid.IntRange(1, 4).Draw(t, "runParallelism")))
 		}
 		if c := j.Spec.Completions; c != nil && *c == 0 && rapid.IntRange(0, 3).Draw(t, "none") > 0 {
-			j.Spec.Completions = jobPtr(int32(rapid.IntRange(1, 6).Draw(t, "runCompletions")))
+			j.Spec.Completions = ptr(int32(rapid.IntRange(1, 6).Draw(t, "runCompletions")))
 		}
 	}
 	// More of the deadlines and per-index backoff the syncs turn on.
 	if j.Spec.ActiveDeadlineSeconds == nil && rapid.IntRange(0, 2).Draw(t, "seqAds") == 0 {
-		j.Spec.ActiveDeadlineSeconds = jobPtr(int64(rapid.IntRange(1, 120).Draw(t, "seqAdsS")))
+		j.Spec.ActiveDeadlineSeconds = ptr(int64(rapid.IntRange(1, 120).Draw(t, "seqAdsS")))
 	}
 	if j.Spec.CompletionMode != nil && j.Spec.BackoffLimitPerIndex == nil && rapid.Bool().Draw(t, "seqPerIndex") {
-		j.Spec.BackoffLimitPerIndex = jobPtr(int32(rapid.IntRange(1, 3).Draw(t, "seqBli")))
+		j.Spec.BackoffLimitPerIndex = ptr(int32(rapid.IntRange(1, 3).Draw(t, "seqBli")))
 	}
 	if rapid.IntRange(0, 2).Draw(t, "ttl") == 0 {
-		j.Spec.TTLSecondsAfterFinished = jobPtr(int32(rapid.IntRange(0, 100).Draw(t, "ttlS")))
+		j.Spec.TTLSecondsAfterFinished = ptr(int32(rapid.IntRange(0, 100).Draw(t, "ttlS")))
 	}
-	prev := jobGenBackoff(t, now)
+	prev := genBackoff(t, now)
 	if err := job.Validate(j, pods); err != nil {
 		t.Skip("invalid", err)
 	}
-	uj := jobV1Job(j)
+	uj := v1Job(j)
 	uj.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"job": j.Name}}
 	uj.Spec.Template.Labels = map[string]string{"job": j.Name}
 	for i := range rapid.IntRange(0, 2).Draw(t, "containers") {
 		uj.Spec.Template.Spec.Containers = append(uj.Spec.Template.Spec.Containers, v1.Container{Name: "c" + strconv.Itoa(i), Image: "img"})
 	}
-	s := &jobSeq{job: jobAPI(uj), pods: map[string]*v1.Pod{}, now: now, prev: prev, stats: stats}
-	s.ctl = newJobCtl(t, s.job, now)
+	s := &seq{job: stored(uj), pods: map[string]*v1.Pod{}, now: now, prev: prev, stats: stats}
+	s.ctl = newHarnessCtl(t, s.job, now)
 	if prev.FailuresAfterLastSuccess > 0 || rapid.Bool().Draw(t, "storeZero") {
-		s.ctl.setBackoff(t, &jobBackoffRecord{failuresAfterLastSuccess: prev.FailuresAfterLastSuccess, lastFailureTime: prev.LastFailureTime})
+		s.ctl.setBackoff(t, &backoffRecord{failuresAfterLastSuccess: prev.FailuresAfterLastSuccess, lastFailureTime: prev.LastFailureTime})
 	}
 	for _, p := range pods {
-		s.add(t, jobAPI(jobV1StepPod(p, uj)))
+		s.add(t, stored(v1StepPod(p, uj)))
 	}
 	return s
 }
 
 // add creates a pod in the world.
-func (s *jobSeq) add(t *rapid.T, p *v1.Pod) {
+func (s *seq) add(t *rapid.T, p *v1.Pod) {
 	s.pods[p.Name] = p
 	s.ctl.podEvent(t, nil, p)
 }
 
 // change applies f to a copy of the named pod, stores it as the API server
 // would and tells the informer.
-func (s *jobSeq) change(t *rapid.T, name string, f func(*v1.Pod)) {
+func (s *seq) change(t *rapid.T, name string, f func(*v1.Pod)) {
 	old := s.pods[name]
 	cur := old.DeepCopy()
 	f(cur)
-	cur = jobAPI(cur)
+	cur = stored(cur)
 	s.pods[name] = cur
 	s.ctl.podEvent(t, old, cur)
 }
 
 // remove deletes the named pod from the world.
-func (s *jobSeq) remove(t *rapid.T, name string) {
+func (s *seq) remove(t *rapid.T, name string) {
 	old := s.pods[name]
 	delete(s.pods, name)
 	s.ctl.podEvent(t, old, nil)
 }
 
-func (s *jobSeq) names() []string { return slices.Sorted(maps.Keys(s.pods)) }
+func (s *seq) names() []string { return slices.Sorted(maps.Keys(s.pods)) }
 
 // sync runs one upstream sync and one Step on the world at s.now and
 // compares them; it returns upstream's sync and Step's plan, ok false when
 // there is nothing more to compare (upstream panicked).
-func (s *jobSeq) sync(t *rapid.T) (jobSyncResult, job.Plan, bool) {
+func (s *seq) sync(t *rapid.T) (syncResult, job.Plan, bool) {
 	if !s.ctl.settled() {
 		t.Fatalf("harness: upstream's expectations are not met before the sync")
 	}
@@ -256,8 +256,8 @@ func (s *jobSeq) sync(t *rapid.T) (jobSyncResult, job.Plan, bool) {
 	if s.prev.FailuresAfterLastSuccess > 0 {
 		s.stats.carried.Add(1)
 	}
-	res, panicked := jobRecover(func() jobSyncResult { return s.ctl.sync(t, s.job, s.now) })
-	if !jobCompareSync(t, s.job, up, kj, kp, plan, err, res, panicked) {
+	res, panicked := recoverSync(func() syncResult { return s.ctl.sync(t, s.job, s.now) })
+	if !compareSync(t, s.job, up, kj, kp, plan, err, res, panicked) {
 		return res, plan, false
 	}
 	s.stats.syncs.Add(1)
@@ -271,12 +271,12 @@ func (s *jobSeq) sync(t *rapid.T) (jobSyncResult, job.Plan, bool) {
 
 // step runs one sync and, when the job goes on, changes the world for the
 // next one. It returns false when the sequence is over.
-func (s *jobSeq) step(t *rapid.T) bool {
+func (s *seq) step(t *rapid.T) bool {
 	res, plan, ok := s.sync(t)
 	if !ok || plan.Outcome != job.ReasonSynced {
 		return false
 	}
-	if !jobSameRecord(s.prev, plan.Memory) {
+	if !sameRecord(s.prev, plan.Memory) {
 		s.stats.changed.Add(1)
 	}
 	s.prev = plan.Memory
@@ -294,7 +294,7 @@ func (s *jobSeq) step(t *rapid.T) bool {
 	return true
 }
 
-func jobSameRecord(a, b job.BackoffRecord) bool {
+func sameRecord(a, b job.BackoffRecord) bool {
 	return a.FailuresAfterLastSuccess == b.FailuresAfterLastSuccess &&
 		(a.LastFailureTime == nil) == (b.LastFailureTime == nil) && (a.LastFailureTime == nil || a.LastFailureTime.Equal(*b.LastFailureTime))
 }
@@ -306,14 +306,14 @@ func jobSameRecord(a, b job.BackoffRecord) bool {
 // from its generateName with a creation time of its own. It returns false
 // when the API server would refuse the status (a counter wrapped past
 // int32): the sequence ends there.
-func (s *jobSeq) apply(t *rapid.T, res jobSyncResult) bool {
+func (s *seq) apply(t *rapid.T, res syncResult) bool {
 	if st := res.status; st.Failed < 0 || st.Succeeded < 0 || st.Active < 0 {
 		return false
 	}
 	if res.updated {
 		j := s.job.DeepCopy()
 		j.Status = *res.status.DeepCopy()
-		s.job = jobAPI(j)
+		s.job = stored(j)
 	}
 	for _, c := range res.patched {
 		if s.pods[c.name] == nil {
@@ -325,7 +325,7 @@ func (s *jobSeq) apply(t *rapid.T, res jobSyncResult) bool {
 	}
 	// Upstream issues its calls from goroutines; take them in a fixed
 	// order, so that a sequence replays (rapid draws along the way).
-	deleted := slices.SortedFunc(slices.Values(res.deleted), func(a, b jobCall) int { return strings.Compare(a.name, b.name) })
+	deleted := slices.SortedFunc(slices.Values(res.deleted), func(a, b call) int { return strings.Compare(a.name, b.name) })
 	for _, c := range deleted {
 		p := s.pods[c.name]
 		if p == nil {
@@ -367,7 +367,7 @@ func (s *jobSeq) apply(t *rapid.T, res jobSyncResult) bool {
 		}
 		p.CreationTimestamp = metav1.NewTime(s.born)
 		p.Status.Phase = v1.PodPending
-		s.add(t, jobAPI(p))
+		s.add(t, stored(p))
 	}
 	return true
 }
@@ -375,7 +375,7 @@ func (s *jobSeq) apply(t *rapid.T, res jobSyncResult) bool {
 // finishTime draws when a pod finishes, between the last sync (or the
 // pod's creation) and now: a drawn second, or equal to, or a second either
 // side of, another pod's finish time.
-func (s *jobSeq) finishTime(t *rapid.T, p *v1.Pod, from time.Time) time.Time {
+func (s *seq) finishTime(t *rapid.T, p *v1.Pod, from time.Time) time.Time {
 	lo := from.Truncate(time.Second)
 	if c := p.CreationTimestamp.Time; c.After(lo) {
 		lo = c
@@ -387,7 +387,7 @@ func (s *jobSeq) finishTime(t *rapid.T, p *v1.Pod, from time.Time) time.Time {
 	for _, n := range s.names() {
 		if q := s.pods[n]; q.Status.Phase == v1.PodSucceeded || q.Status.Phase == v1.PodFailed {
 			for _, off := range []time.Duration{-time.Second, 0, time.Second} {
-				if at := jobFinishedTime(q).Add(off); !at.Before(lo) && !at.After(s.now) {
+				if at := finishedTime(q).Add(off); !at.Before(lo) && !at.After(s.now) {
 					others = append(others, at)
 				}
 			}
@@ -402,7 +402,7 @@ func (s *jobSeq) finishTime(t *rapid.T, p *v1.Pod, from time.Time) time.Time {
 // finish makes the kubelet end a pod in phase with exit code; the
 // containers' statuses (sometimes none: the pod failed before they ran),
 // a Ready=False condition and, sometimes for a failure, DisruptionTarget.
-func (s *jobSeq) finish(t *rapid.T, name string, from time.Time, phase v1.PodPhase, exit int32) {
+func (s *seq) finish(t *rapid.T, name string, from time.Time, phase v1.PodPhase, exit int32) {
 	at := metav1.NewTime(s.finishTime(t, s.pods[name], from))
 	statuses := rapid.IntRange(0, 5).Draw(t, "statuses") > 0
 	disrupted := phase == v1.PodFailed && rapid.IntRange(0, 3).Draw(t, "disrupted") == 0
@@ -434,7 +434,7 @@ func (s *jobSeq) finish(t *rapid.T, name string, from time.Time, phase v1.PodPha
 }
 
 // kubelet moves each pod on, or leaves it, between from and now.
-func (s *jobSeq) kubelet(t *rapid.T, from time.Time) {
+func (s *seq) kubelet(t *rapid.T, from time.Time) {
 	exit := func() int32 { return int32(rapid.SampledFrom([]int{1, 1, 2, 3, 137}).Draw(t, "exit")) }
 	for _, n := range s.names() {
 		p := s.pods[n]
@@ -484,15 +484,15 @@ func (s *jobSeq) kubelet(t *rapid.T, from time.Time) {
 // user sometimes suspends or resumes the job, and sometimes the controller
 // restarts: a new upstream controller whose informer lists every pod, and
 // Step from the zero record.
-func (s *jobSeq) user(t *rapid.T) {
+func (s *seq) user(t *rapid.T) {
 	if rapid.IntRange(0, 9).Draw(t, "toggleSuspend") == 0 {
 		j := s.job.DeepCopy()
-		j.Spec.Suspend = jobPtr(j.Spec.Suspend == nil || !*j.Spec.Suspend)
+		j.Spec.Suspend = ptr(j.Spec.Suspend == nil || !*j.Spec.Suspend)
 		s.job = j
 	}
 	if rapid.IntRange(0, 49).Draw(t, "restart") == 0 {
 		s.ctl.close()
-		s.ctl = newJobCtl(t, s.job, s.now)
+		s.ctl = newHarnessCtl(t, s.job, s.now)
 		for _, n := range s.names() {
 			s.ctl.podEvent(t, nil, s.pods[n])
 		}
@@ -504,7 +504,7 @@ func (s *jobSeq) user(t *rapid.T) {
 // advance moves the clock on: to a drawn instant, or to one at which a
 // decision turns (see TestJobStepSequenceDifferential), or 1ns either side
 // of it; never back.
-func (s *jobSeq) advance(t *rapid.T, res jobSyncResult) {
+func (s *seq) advance(t *rapid.T, res syncResult) {
 	type instant struct {
 		at   time.Time
 		kind string
@@ -519,7 +519,7 @@ func (s *jobSeq) advance(t *rapid.T, res jobSyncResult) {
 	var failed []time.Time
 	for _, n := range s.names() {
 		if p := s.pods[n]; p.Status.Phase == v1.PodFailed || p.DeletionTimestamp != nil {
-			failed = append(failed, jobFinishedTime(p))
+			failed = append(failed, finishedTime(p))
 		}
 	}
 	if b := res.backoff; b != nil && b.lastFailureTime != nil {
@@ -527,7 +527,7 @@ func (s *jobSeq) advance(t *rapid.T, res jobSyncResult) {
 	}
 	for _, f := range failed {
 		for n := int32(1); n <= 8; n++ {
-			d := jobRemaining(clocktesting.NewFakeClock(f), jobcontroller.DefaultJobPodFailureBackOff, jobcontroller.MaxJobPodFailureBackOff, n, &f)
+			d := remaining(clocktesting.NewFakeClock(f), jobcontroller.DefaultJobPodFailureBackOff, jobcontroller.MaxJobPodFailureBackOff, n, &f)
 			cands = append(cands, instant{f.Add(d), "backoff"})
 		}
 	}
@@ -562,10 +562,10 @@ func (s *jobSeq) advance(t *rapid.T, res jobSyncResult) {
 // its expiry and 1ns either side, then runs one more sync later on, where
 // both must find the job already finished (and upstream drop its backoff
 // record).
-func (s *jobSeq) finished(t *rapid.T) {
+func (s *seq) finished(t *rapid.T) {
 	s.stats.finished.Add(1)
 	if s.job.Spec.TTLSecondsAfterFinished != nil {
-		_, expire, err := jobTimeLeft(logr.Discard(), s.job, &s.now)
+		_, expire, err := timeLeft(logr.Discard(), s.job, &s.now)
 		if err != nil {
 			t.Fatalf("upstream timeLeft: %v", err)
 		}
@@ -576,7 +576,7 @@ func (s *jobSeq) finished(t *rapid.T) {
 		for _, off := range []time.Duration{-1, 0, 1} {
 			at := expire.Add(off)
 			got, err := job.TimeLeft(kj, at)
-			left, exp, uerr := jobTimeLeft(logr.Discard(), s.job, &at)
+			left, exp, uerr := timeLeft(logr.Discard(), s.job, &at)
 			if err != nil || uerr != nil {
 				t.Fatalf("TimeLeft at %v: %v; upstream %v", at, err, uerr)
 			}

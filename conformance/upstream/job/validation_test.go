@@ -1,11 +1,9 @@
-package upstream_test
+package job_test
 
 import (
 	"math"
 	"strings"
 	"testing"
-
-	"pgregory.net/rapid"
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -16,6 +14,7 @@ import (
 	"k8s.io/kubernetes/pkg/apis/batch"
 	_ "k8s.io/kubernetes/pkg/apis/batch/install"
 	batchvalidation "k8s.io/kubernetes/pkg/apis/batch/validation"
+	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/job"

@@ -1,4 +1,4 @@
-package upstream_test
+package job_test
 
 import (
 	"encoding/json"
@@ -14,14 +14,14 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	batch "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	jobcontroller "k8s.io/kubernetes/pkg/controller/job"
 	"pgregory.net/rapid"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/kubesem/kubesem/conformance"
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/job"
@@ -30,44 +30,44 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// jobSetField sets an unexported field of the upstream controller, as the
+// setField sets an unexported field of the upstream controller, as the
 // upstream unit tests do from inside the package.
-func jobSetField(c *jobcontroller.Controller, name string, v any) {
+func setField(c *jobcontroller.Controller, name string, v any) {
 	f := reflect.ValueOf(c).Elem().FieldByName(name)
 	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(v))
 }
 
-func jobGetField(c *jobcontroller.Controller, name string) reflect.Value {
+func getField(c *jobcontroller.Controller, name string) reflect.Value {
 	f := reflect.ValueOf(c).Elem().FieldByName(name)
 	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
 }
 
-// jobGenStepState draws a job and its pods for a Step differential.
-func jobGenStepState(t *rapid.T, now time.Time) (*job.Job, []*podstatus.Pod) {
-	j := jobGenJob(t)
+// genStepState draws a job and its pods for a Step differential.
+func genStepState(t *rapid.T, now time.Time) (*job.Job, []*podstatus.Pod) {
+	j := drawJob(t)
 	j.Spec.Template.Spec.RestartPolicy = podstatus.RestartNever
-	j.Spec.BackoffLimit = jobPtr(jobWide32(t, "stepBackoffLimit", 0, 8))
+	j.Spec.BackoffLimit = ptr(wide32(t, "stepBackoffLimit", 0, 8))
 	if j.Spec.CompletionMode == nil && j.Spec.Completions != nil && rapid.IntRange(0, 9).Draw(t, "wideCompletions") == 0 {
-		j.Spec.Completions = jobPtr(rapid.SampledFrom([]int32{math.MaxInt32 - 1, math.MaxInt32}).Draw(t, "completionsWide"))
+		j.Spec.Completions = ptr(rapid.SampledFrom([]int32{math.MaxInt32 - 1, math.MaxInt32}).Draw(t, "completionsWide"))
 	}
 	if rapid.IntRange(0, 4).Draw(t, "suspend") == 0 {
-		j.Spec.Suspend = jobPtr(true)
+		j.Spec.Suspend = ptr(true)
 	}
 	if rapid.IntRange(0, 3).Draw(t, "ads") == 0 {
-		j.Spec.ActiveDeadlineSeconds = jobPtr(int64(rapid.IntRange(1, 60).Draw(t, "adsS")))
+		j.Spec.ActiveDeadlineSeconds = ptr(int64(rapid.IntRange(1, 60).Draw(t, "adsS")))
 		if rapid.IntRange(0, 4).Draw(t, "adsWide") == 0 {
 			// Beyond time.Duration's range in seconds: 1s * s wraps.
-			j.Spec.ActiveDeadlineSeconds = jobPtr(rapid.SampledFrom([]int64{9223372036, 9223372037, 18446744073, math.MaxInt64}).Draw(t, "adsWideS"))
+			j.Spec.ActiveDeadlineSeconds = ptr(rapid.SampledFrom([]int64{9223372036, 9223372037, 18446744073, math.MaxInt64}).Draw(t, "adsWideS"))
 		}
 	}
 	if j.Spec.CompletionMode != nil && rapid.IntRange(0, 2).Draw(t, "perIndex") == 0 {
-		j.Spec.BackoffLimitPerIndex = jobPtr(int32(rapid.IntRange(0, 2).Draw(t, "bli")))
+		j.Spec.BackoffLimitPerIndex = ptr(int32(rapid.IntRange(0, 2).Draw(t, "bli")))
 		if rapid.Bool().Draw(t, "mfi") {
-			j.Spec.MaxFailedIndexes = jobPtr(int32(rapid.IntRange(0, 2).Draw(t, "mfiN")))
+			j.Spec.MaxFailedIndexes = ptr(int32(rapid.IntRange(0, 2).Draw(t, "mfiN")))
 		}
 	}
 	if j.Spec.CompletionMode != nil && rapid.IntRange(0, 3).Draw(t, "sp") == 0 {
-		j.Spec.SuccessPolicy = &job.SuccessPolicy{Rules: []job.SuccessPolicyRule{{SucceededIndexes: jobPtr(rapid.SampledFrom([]string{"0", "0-1", "1,3"}).Draw(t, "spIdx"))}}}
+		j.Spec.SuccessPolicy = &job.SuccessPolicy{Rules: []job.SuccessPolicyRule{{SucceededIndexes: ptr(rapid.SampledFrom([]string{"0", "0-1", "1,3"}).Draw(t, "spIdx"))}}}
 	}
 	if rapid.IntRange(0, 5).Draw(t, "pfpFail") == 0 {
 		if j.Spec.PodFailurePolicy == nil {
@@ -82,15 +82,15 @@ func jobGenStepState(t *rapid.T, now time.Time) (*job.Job, []*podstatus.Pod) {
 	}
 	st := &j.Status
 	if rapid.Bool().Draw(t, "started") {
-		st.StartTime = jobPtr(now.Add(-time.Duration(rapid.IntRange(0, 90).Draw(t, "age")) * time.Second))
+		st.StartTime = ptr(now.Add(-time.Duration(rapid.IntRange(0, 90).Draw(t, "age")) * time.Second))
 	}
-	st.Failed = jobWide32(t, "failed", 0, 3)
+	st.Failed = wide32(t, "failed", 0, 3)
 	if j.Spec.CompletionMode == nil {
-		st.Succeeded = jobWide32(t, "succeeded", 0, 3)
+		st.Succeeded = wide32(t, "succeeded", 0, 3)
 	} else {
 		st.CompletedIndexes = rapid.SampledFrom([]string{"", "0", "1", "0-2", "1,3", "4"}).Draw(t, "ci")
 		if j.Spec.BackoffLimitPerIndex != nil && rapid.Bool().Draw(t, "hasFI") {
-			st.FailedIndexes = jobPtr(rapid.SampledFrom([]string{"", "2", "0,1"}).Draw(t, "fi"))
+			st.FailedIndexes = ptr(rapid.SampledFrom([]string{"", "2", "0,1"}).Draw(t, "fi"))
 		}
 	}
 	if c := j.Spec.Completions; c != nil && *c > 0 && rapid.IntRange(0, 3).Draw(t, "reachCompletions") == 0 {
@@ -104,10 +104,10 @@ func jobGenStepState(t *rapid.T, now time.Time) (*job.Job, []*podstatus.Pod) {
 	}
 	st.Active = int32(rapid.IntRange(0, 3).Draw(t, "statusActive"))
 	if rapid.Bool().Draw(t, "hasReady") {
-		st.Ready = jobPtr(int32(rapid.IntRange(0, 2).Draw(t, "statusReady")))
+		st.Ready = ptr(int32(rapid.IntRange(0, 2).Draw(t, "statusReady")))
 	}
 	if rapid.Bool().Draw(t, "hasTerm") {
-		st.Terminating = jobPtr(int32(rapid.IntRange(0, 2).Draw(t, "statusTerm")))
+		st.Terminating = ptr(int32(rapid.IntRange(0, 2).Draw(t, "statusTerm")))
 	}
 	switch rapid.IntRange(0, 9).Draw(t, "cond") {
 	case 0:
@@ -119,7 +119,7 @@ func jobGenStepState(t *rapid.T, now time.Time) (*job.Job, []*podstatus.Pod) {
 	}
 	var pods []*podstatus.Pod
 	for i := rapid.IntRange(0, 7).Draw(t, "pods"); i > 0; i-- {
-		p := jobGenPod(t, i)
+		p := drawPod(t, i)
 		p.CreationTimestamp = now.Add(-time.Duration(100+i) * time.Second)
 		for k := range p.Status.Conditions {
 			p.Status.Conditions[k].LastTransitionTime = now.Add(-time.Duration(10*i+k) * time.Second)
@@ -128,11 +128,11 @@ func jobGenStepState(t *rapid.T, now time.Time) (*job.Job, []*podstatus.Pod) {
 			if tm := p.Status.ContainerStatuses[k].State.Terminated; tm != nil && !tm.FinishedAt.IsZero() {
 				tm.FinishedAt = now.Add(-time.Duration(rapid.IntRange(0, 30).Draw(t, "ago")) * time.Second)
 				if rapid.IntRange(0, 19).Draw(t, "finishFar") == 0 {
-					tm.FinishedAt = rapid.SampledFrom([]time.Time{jobFarPast, jobFarFuture}).Draw(t, "finishFarAt")
+					tm.FinishedAt = rapid.SampledFrom([]time.Time{farPast, farFuture}).Draw(t, "finishFarAt")
 				}
 			}
 		}
-		p.OwnerReferences = []meta.OwnerReference{{APIVersion: "batch/v1", Kind: "Job", Name: j.Name, UID: j.UID, Controller: jobPtr(true)}}
+		p.OwnerReferences = []meta.OwnerReference{{APIVersion: "batch/v1", Kind: "Job", Name: j.Name, UID: j.UID, Controller: ptr(true)}}
 		pods = append(pods, p)
 	}
 	if rapid.IntRange(0, 3).Draw(t, "uncounted") == 0 && len(pods) > 0 {
@@ -148,22 +148,22 @@ func jobGenStepState(t *rapid.T, now time.Time) (*job.Job, []*podstatus.Pod) {
 	return j, pods
 }
 
-func jobV1StepPod(p *podstatus.Pod, j *batch.Job) *v1.Pod {
-	out := jobV1Pod(p)
+func v1StepPod(p *podstatus.Pod, j *batch.Job) *v1.Pod {
+	out := v1Pod(p)
 	out.Labels = map[string]string{"job": j.Name}
 	out.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(j, batch.SchemeGroupVersion.WithKind("Job"))}
 	return out
 }
 
-// jobRunUpstreamRecover runs one upstream sync (jobSyncUpstream) and
+// runUpstreamRecover runs one upstream sync (syncUpstream) and
 // returns the value of a panic in upstream's sync, if any.
-func jobRunUpstreamRecover(t *rapid.T, in jobSync) (jobSyncResult, any) {
-	return jobRecover(func() jobSyncResult { return jobSyncUpstream(t, in) })
+func runUpstreamRecover(t *rapid.T, in syncInput) (syncResult, any) {
+	return recoverSync(func() syncResult { return syncUpstream(t, in) })
 }
 
-// jobRecover runs sync and returns the value it panicked with when
+// recoverSync runs sync and returns the value it panicked with when
 // upstream's pods-finished metric is decremented; other panics go on.
-func jobRecover(sync func() jobSyncResult) (res jobSyncResult, panicked any) {
+func recoverSync(sync func() syncResult) (res syncResult, panicked any) {
 	defer func() {
 		if r := recover(); r != nil {
 			if !strings.Contains(fmt.Sprint(r), "counter cannot decrease") {
@@ -179,7 +179,7 @@ func jobRecover(sync func() jobSyncResult) (res jobSyncResult, panicked any) {
 // the controller's backoff record from a previous sync: the pods created
 // (count, indexes, the pods the adapter builds), the written status
 // (counters, index strings, conditions, times), and every other key of the
-// Plan as jobPlanFromUpstream reads it from upstream (outcome, deletions and
+// Plan as planFromUpstream reads it from upstream (outcome, deletions and
 // their reasons, released pods, finalizer patches, updateStatus, requeues,
 // the backoff record after the sync). It logs how many states deleted a pod
 // that the same sync released (the pod patched twice).
@@ -190,12 +190,12 @@ func TestJobStepDifferential(t *testing.T) {
 	}()
 	rapid.Check(t, func(t *rapid.T) {
 		now := time.Date(2024, 1, 1, 0, 10, 0, 0, time.UTC)
-		j, pods := jobGenStepState(t, now)
-		prev := jobGenBackoff(t, now)
+		j, pods := genStepState(t, now)
+		prev := genBackoff(t, now)
 		if err := job.Validate(j, pods); err != nil {
 			t.Skip("invalid", err)
 		}
-		uj := jobV1Job(j)
+		uj := v1Job(j)
 		uj.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"job": j.Name}}
 		uj.Spec.Template.Labels = map[string]string{"job": j.Name}
 		// Containers only shape the pods created (JOB_COMPLETION_INDEX);
@@ -212,12 +212,12 @@ func TestJobStepDifferential(t *testing.T) {
 		}
 		var up []*v1.Pod
 		for _, p := range pods {
-			up = append(up, jobV1StepPod(p, uj))
+			up = append(up, v1StepPod(p, uj))
 		}
 		plan, err := job.Step(j, pods, prev, now, job.Options{})
-		in := jobSync{job: uj, pods: up, now: now, backoff: &jobBackoffRecord{failuresAfterLastSuccess: prev.FailuresAfterLastSuccess, lastFailureTime: prev.LastFailureTime}}
-		res, panicked := jobRunUpstreamRecover(t, in)
-		if !jobCompareSync(t, uj, up, j, pods, plan, err, res, panicked) {
+		in := syncInput{job: uj, pods: up, now: now, backoff: &backoffRecord{failuresAfterLastSuccess: prev.FailuresAfterLastSuccess, lastFailureTime: prev.LastFailureTime}}
+		res, panicked := runUpstreamRecover(t, in)
+		if !compareSync(t, uj, up, j, pods, plan, err, res, panicked) {
 			return
 		}
 		states.Add(1)
@@ -234,16 +234,16 @@ func TestJobStepDifferential(t *testing.T) {
 	})
 }
 
-// jobCompareSync compares Step's answer (plan, err) for the state upstream
+// compareSync compares Step's answer (plan, err) for the state upstream
 // synced (uj, up) with what upstream did in that sync (res, or the value it
 // panicked with): the pods created (count, indexes, the pods the adapter
-// builds), the written statuses (jobCompareStatus: Status, FlushStatus),
+// builds), the written statuses (compareStatus: Status, FlushStatus),
 // Plan.Writes on kj and kp and Plan.Events against the requests and
-// events upstream sent (jobCompareWrites), and every other key of the
-// Plan as jobPlanFromUpstream reads it from upstream. It returns false when
+// events upstream sent (compareWrites), and every other key of the
+// Plan as planFromUpstream reads it from upstream. It returns false when
 // upstream panicked (and Step refused the state, as it must): there is
 // nothing more to compare.
-func jobCompareSync(t *rapid.T, uj *batch.Job, up []*v1.Pod, kj *job.Job, kp []*podstatus.Pod, plan job.Plan, err error, res jobSyncResult, panicked any) bool {
+func compareSync(t *rapid.T, uj *batch.Job, up []*v1.Pod, kj *job.Job, kp []*podstatus.Pod, plan job.Plan, err error, res syncResult, panicked any) bool {
 	if panicked != nil {
 		// v1.36.3 panics when status.succeeded wraps (a Prometheus
 		// counter cannot decrease); Step must say so, not answer.
@@ -298,17 +298,17 @@ func jobCompareSync(t *rapid.T, uj *batch.Job, up []*v1.Pod, kj *job.Job, kp []*
 	if res.err != nil {
 		t.Fatalf("upstream syncJob: %v", res.err)
 	}
-	jobCompareStatus(t, plan.Status, res.status)
+	compareStatus(t, plan.Status, res.status)
 	if (plan.FlushStatus != nil) != (len(res.flushes) > 0 && res.flushes[0]) {
 		t.Fatalf("Step flushStatus %v; upstream's status writes before finalizer removal: %v", plan.FlushStatus != nil, res.flushes)
 	}
 	if plan.FlushStatus != nil {
-		jobCompareStatus(t, *plan.FlushStatus, res.statuses[0])
+		compareStatus(t, *plan.FlushStatus, res.statuses[0])
 	}
-	if err := jobCompareWrites(kj, kp, plan, res, false); err != nil {
+	if err := compareWrites(kj, kp, plan, res, false); err != nil {
 		t.Fatal(err)
 	}
-	want, err := jobPlanFromUpstream(uj, up, res)
+	want, err := planFromUpstream(uj, up, res)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,8 +325,8 @@ func jobCompareSync(t *rapid.T, uj *batch.Job, up []*v1.Pod, kj *job.Job, kp []*
 		delete(m, "status")
 		delete(m, "flushStatus")
 		delete(m, "events")
-		jobSortList(m, "delete", func(v any) string { return v.(map[string]any)["name"].(string) })
-		jobSortList(m, "removeFinalizers", func(v any) string { return v.(string) })
+		sortList(m, "delete", func(v any) string { return v.(map[string]any)["name"].(string) })
+		sortList(m, "removeFinalizers", func(v any) string { return v.(string) })
 	}
 	wb, _ := json.Marshal(want)
 	gb, _ := json.Marshal(got)
@@ -336,8 +336,8 @@ func jobCompareSync(t *rapid.T, uj *batch.Job, up []*v1.Pod, kj *job.Job, kp []*
 	return true
 }
 
-// jobSortList sorts the list at m[key] by the string key of its elements.
-func jobSortList(m map[string]any, key string, by func(any) string) {
+// sortList sorts the list at m[key] by the string key of its elements.
+func sortList(m map[string]any, key string, by func(any) string) {
 	if l, ok := m[key].([]any); ok {
 		slices.SortFunc(l, func(a, b any) int { return strings.Compare(by(a), by(b)) })
 	}
@@ -349,10 +349,10 @@ func jobSortList(m map[string]any, key string, by func(any) string) {
 	}
 }
 
-// jobGenBackoff draws the controller's backoff record for the job from a
+// genBackoff draws the controller's backoff record for the job from a
 // previous sync: none, or failures since the last success with the time of
 // the last one (upstream dereferences it whenever the count is above 0).
-func jobGenBackoff(t *rapid.T, now time.Time) job.BackoffRecord {
+func genBackoff(t *rapid.T, now time.Time) job.BackoffRecord {
 	switch rapid.IntRange(0, 2).Draw(t, "prevBackoff") {
 	case 0:
 		return job.BackoffRecord{}
@@ -363,7 +363,7 @@ func jobGenBackoff(t *rapid.T, now time.Time) job.BackoffRecord {
 	return job.BackoffRecord{FailuresAfterLastSuccess: 0}
 }
 
-func jobCompareStatus(t *rapid.T, got job.Status, want batch.JobStatus) {
+func compareStatus(t *rapid.T, got job.Status, want batch.JobStatus) {
 	eq := func(a, b *int32) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 	fi := func(s *string) string {
 		if s == nil {
