@@ -11,11 +11,6 @@ import (
 // difftest.CheckNoLeak).
 func TestHarnessesDoNotLeak(t *testing.T) {
 	difftest.CheckNoLeak(t,
-		difftest.Family{Name: "deployment", Tests: []func(*testing.T){
-			TestRolloutStepDifferential,
-			TestRolloutStepVectorsUpstream,
-			TestAdapterRealObjectsUpstream,
-		}},
 		difftest.Family{Name: "nodelifecycle", Tests: []func(*testing.T){
 			TestNodeDiffHealth,
 			TestNodeDiffConditionTaints,

@@ -1,4 +1,4 @@
-package upstream_test
+package deployment_test
 
 import (
 	"context"
@@ -21,19 +21,19 @@ import (
 	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 )
 
-//go:linkname roAnnotationInt32 k8s.io/kubernetes/pkg/controller/deployment/util.getNonNegativeInt32FromAnnotation
-func roAnnotationInt32(rs *appsv1.ReplicaSet, annotationKey string) (int32, bool, error)
+//go:linkname annotationInt32 k8s.io/kubernetes/pkg/controller/deployment/util.getNonNegativeInt32FromAnnotation
+func annotationInt32(rs *appsv1.ReplicaSet, annotationKey string) (int32, bool, error)
 
-//go:linkname roCheckPausedConditions k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).checkPausedConditions
-func roCheckPausedConditions(dc *deployment.DeploymentController, ctx context.Context, d *appsv1.Deployment) error
+//go:linkname checkPausedConditions k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).checkPausedConditions
+func checkPausedConditions(dc *deployment.DeploymentController, ctx context.Context, d *appsv1.Deployment) error
 
-// roMaxRevHistoryLengthInChars is the limit the controller passes to
+// maxRevHistoryLengthInChars is the limit the controller passes to
 // SetNewReplicaSetAnnotations (sync.go maxRevHistoryLengthInChars).
-const roMaxRevHistoryLengthInChars = 2000
+const maxRevHistoryLengthInChars = 2000
 
-// roUtilIn is the union of the inputs of the rollout helper decisions, in
+// utilIn is the union of the inputs of the rollout helper decisions, in
 // upstream types.
-type roUtilIn struct {
+type utilIn struct {
 	Conditions  []appsv1.DeploymentCondition   `json:"conditions"`
 	Condition   appsv1.DeploymentCondition     `json:"condition"`
 	Type        appsv1.DeploymentConditionType `json:"type"`
@@ -80,7 +80,7 @@ func TestRolloutUtilVectorsUpstream(t *testing.T) {
 		if v.Package != "rollout" || len(v.WantOneOf) > 0 {
 			continue
 		}
-		var in roUtilIn
+		var in utilIn
 		if err := json.Unmarshal(v.Input, &in); err != nil {
 			continue // a decision of another shape, or an invalid input
 		}
@@ -108,16 +108,16 @@ func TestRolloutUtilVectorsUpstream(t *testing.T) {
 			c := deploymentutil.GetDeploymentCondition(appsv1.DeploymentStatus{Conditions: in.Conditions}, in.Type)
 			got["found"] = c != nil
 			if c != nil {
-				got["condition"] = roCondition(*c)
+				got["condition"] = conditionJSON(*c)
 			}
 		case "rollout.SetCondition":
 			s := appsv1.DeploymentStatus{Conditions: in.Conditions}
 			deploymentutil.SetDeploymentCondition(&s, in.Condition)
-			got["conditions"] = roConditions(s.Conditions)
+			got["conditions"] = conditionsJSON(s.Conditions)
 		case "rollout.RemoveCondition":
 			s := appsv1.DeploymentStatus{Conditions: in.Conditions}
 			deploymentutil.RemoveDeploymentCondition(&s, in.Type)
-			got["conditions"] = roConditions(s.Conditions)
+			got["conditions"] = conditionsJSON(s.Conditions)
 		case "rollout.IsComplete":
 			got["value"] = deploymentutil.DeploymentComplete(d, &status)
 		case "rollout.IsProgressing":
@@ -136,7 +136,7 @@ func TestRolloutUtilVectorsUpstream(t *testing.T) {
 		case "rollout.SortByRevision":
 			rss := append([]*appsv1.ReplicaSet{}, in.ReplicaSets...)
 			sort.Sort(deploymentutil.ReplicaSetsByRevision(rss))
-			got["names"] = roNames(rss)
+			got["names"] = names(rss)
 		case "rollout.FindNewReplicaSet":
 			got["name"] = nil
 			if rs := deploymentutil.FindNewReplicaSet(d, in.ReplicaSets); rs != nil {
@@ -144,21 +144,21 @@ func TestRolloutUtilVectorsUpstream(t *testing.T) {
 			}
 		case "rollout.FindOldReplicaSets":
 			active, all := deploymentutil.FindOldReplicaSets(d, in.ReplicaSets)
-			got["active"], got["all"] = roNames(active), roNames(all)
+			got["active"], got["all"] = names(active), names(all)
 		case "rollout.ReplicasAnnotation":
-			got["value"], got["ok"], uerr = roAnnotationInt32(in.ReplicaSet, in.Key)
+			got["value"], got["ok"], uerr = annotationInt32(in.ReplicaSet, in.Key)
 		case "rollout.ReplicasAnnotationsNeedUpdate":
 			got["value"] = deploymentutil.ReplicasAnnotationsNeedUpdate(in.ReplicaSet, in.Desired, in.MaxReplicas)
 		case "rollout.Proportion":
 			got["value"] = deploymentutil.GetReplicaSetProportion(logger, in.ReplicaSet, *d, in.ToAdd, in.Added)
 		case "rollout.NewReplicaSetAnnotations":
 			rs := in.ReplicaSet.DeepCopy()
-			changed := deploymentutil.SetNewReplicaSetAnnotations(ctx, d, rs, strconv.FormatInt(in.NewRevision, 10), !in.Created, roMaxRevHistoryLengthInChars)
+			changed := deploymentutil.SetNewReplicaSetAnnotations(ctx, d, rs, strconv.FormatInt(in.NewRevision, 10), !in.Created, maxRevHistoryLengthInChars)
 			got["annotations"], got["changed"] = rs.Annotations, changed
 		case "rollout.PausedCondition":
-			dc, c := dsController()
+			dc, c := newController()
 			wall0 := time.Now().Truncate(time.Second)
-			if err := roCheckPausedConditions(dc, ctx, d); err != nil {
+			if err := checkPausedConditions(dc, ctx, d); err != nil {
 				t.Fatalf("%s: checkPausedConditions: %v", v.Name, err)
 			}
 			wall1, now := time.Now(), in.Now
@@ -169,7 +169,7 @@ func TestRolloutUtilVectorsUpstream(t *testing.T) {
 					}
 				}
 			}
-			got["conditions"], got["changed"] = roConditions(d.Status.Conditions), len(c.Actions()) > 0
+			got["conditions"], got["changed"] = conditionsJSON(d.Status.Conditions), len(c.Actions()) > 0
 		default:
 			continue
 		}
@@ -198,7 +198,7 @@ func TestRolloutUtilVectorsUpstream(t *testing.T) {
 	t.Logf("vectors replayed against upstream, per decision: %v", checked)
 }
 
-func roNames(rss []*appsv1.ReplicaSet) []string {
+func names(rss []*appsv1.ReplicaSet) []string {
 	out := []string{}
 	for _, rs := range rss {
 		out = append(out, rs.Name)
@@ -206,14 +206,14 @@ func roNames(rss []*appsv1.ReplicaSet) []string {
 	return out
 }
 
-func roCondition(c appsv1.DeploymentCondition) map[string]any {
+func conditionJSON(c appsv1.DeploymentCondition) map[string]any {
 	return difftest.VectorCondition(string(c.Type), string(c.Status), nil, &c.LastUpdateTime, &c.LastTransitionTime, c.Reason, c.Message)
 }
 
-func roConditions(cs []appsv1.DeploymentCondition) []any {
+func conditionsJSON(cs []appsv1.DeploymentCondition) []any {
 	out := []any{}
 	for _, c := range cs {
-		out = append(out, roCondition(c))
+		out = append(out, conditionJSON(c))
 	}
 	return out
 }

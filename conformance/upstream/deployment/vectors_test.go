@@ -1,4 +1,4 @@
-package upstream_test
+package deployment_test
 
 import (
 	"context"
@@ -15,7 +15,6 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	extensions "k8s.io/api/extensions/v1beta1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
@@ -40,15 +39,12 @@ import (
 	"github.com/kubesem/kubesem/rollout"
 )
 
-//go:linkname roGetRollbackTo k8s.io/kubernetes/pkg/controller/deployment.getRollbackTo
-func roGetRollbackTo(d *appsv1.Deployment) *extensions.RollbackConfig
+//go:linkname getPodMap k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).getPodMapForDeployment
+func getPodMap(dc *deployment.DeploymentController, d *appsv1.Deployment, rsList []*appsv1.ReplicaSet) (map[types.UID][]*corev1.Pod, error)
 
-//go:linkname roGetPodMap k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).getPodMapForDeployment
-func roGetPodMap(dc *deployment.DeploymentController, d *appsv1.Deployment, rsList []*appsv1.ReplicaSet) (map[types.UID][]*corev1.Pod, error)
-
-// roVectorInput is a rollout.Step vector's input in upstream types; the
+// vectorInput is a rollout.Step vector's input in upstream types; the
 // Deployment's templateHash is kubesem's name for its template.
-type roVectorInput struct {
+type vectorInput struct {
 	Deployment struct {
 		appsv1.Deployment
 		TemplateHash string `json:"templateHash"`
@@ -121,12 +117,12 @@ func TestRolloutStepVectorsUpstream(t *testing.T) {
 			t.Errorf("%s: options are not replayed", v.Name)
 			continue
 		}
-		var in roVectorInput
+		var in vectorInput
 		if err := json.Unmarshal(v.Input, &in); err != nil {
 			t.Errorf("%s: input: %v", v.Name, err)
 			continue
 		}
-		got, rolling := roReplay(t, &in, v.Input)
+		got, rolling := replay(t, &in, v.Input)
 		var want map[string]any
 		if err := json.Unmarshal(v.Want, &want); err != nil {
 			t.Fatal(err)
@@ -193,10 +189,10 @@ func orEmptyAny(l []any) []any {
 	return l
 }
 
-// roReplay runs one upstream syncDeployment on the vector's state and
+// replay runs one upstream syncDeployment on the vector's state and
 // renders what it did in the shape of the rollout.Step decision. rolling
 // reports a scale of an old ReplicaSet in a rolling update.
-func roReplay(t *testing.T, in *roVectorInput, raw json.RawMessage) (out map[string]any, rolling bool) {
+func replay(t *testing.T, in *vectorInput, raw json.RawMessage) (out map[string]any, rolling bool) {
 	ctx := context.Background()
 	now := in.Now
 	d := in.Deployment.Deployment.DeepCopy()
@@ -237,7 +233,7 @@ func roReplay(t *testing.T, in *roVectorInput, raw json.RawMessage) (out map[str
 		before[rs.Name] = rs
 	}
 
-	_, c := dsController()
+	_, c := newController()
 	inf := informers.NewSharedInformerFactory(c, 0)
 	dc, err := deployment.NewDeploymentController(ctx, inf.Apps().V1().Deployments(), inf.Apps().V1().ReplicaSets(), inf.Core().V1().Pods(), c)
 	if err != nil {
@@ -245,9 +241,9 @@ func roReplay(t *testing.T, in *roVectorInput, raw json.RawMessage) (out map[str
 	}
 	difftest.Stop(dc) // its queue and recorder are replaced below; the sync uses neither original
 	rec := record.NewFakeRecorder(100)
-	dsSet(dc, "eventRecorder", record.EventRecorder(rec))
+	setField(dc, "eventRecorder", record.EventRecorder(rec))
 	q := &difftest.QueueRecorder{}
-	dsSet(dc, "queue", workqueue.TypedRateLimitingInterface[string](q))
+	setField(dc, "queue", workqueue.TypedRateLimitingInterface[string](q))
 	rsIndexer := inf.Apps().V1().ReplicaSets().Informer().GetIndexer()
 	failed := map[string]int{}
 	c.PrependReactor("create", "replicasets", func(a clienttesting.Action) (bool, runtime.Object, error) {
@@ -280,25 +276,25 @@ func roReplay(t *testing.T, in *roVectorInput, raw json.RawMessage) (out map[str
 	}
 
 	// The dispatch's facts, on the objects the sync starts from.
-	podMap, err := roGetPodMap(dc, d, rss)
+	podMap, err := getPodMap(dc, d, rss)
 	if err != nil {
 		t.Fatal(err)
 	}
-	scalingDC, _ := dsController()
-	scaling, _ := dsIsScalingEvent(scalingDC, ctx, d.DeepCopy(), rss)
+	scalingDC, _ := newController()
+	scaling, _ := isScalingEvent(scalingDC, ctx, d.DeepCopy(), rss)
 	newRS := deploymentutil.FindNewReplicaSet(d, rss)
 	_, oldRSs := deploymentutil.FindOldReplicaSets(d, rss)
-	oldRunning := dsOldPodsRunning(newRS, oldRSs, podMap)
+	oldRunning := oldPodsRunning(newRS, oldRSs, podMap)
 
 	difftest.DeploymentNowFn = func() time.Time { return now }
 	difftest.DeploymentUtilNowFn = difftest.DeploymentNowFn
 	c.ClearActions()
 	wall0 := time.Now().Truncate(time.Second)
-	syncErr := dsSyncDeployment(dc, ctx, d.Namespace+"/"+d.Name)
+	syncErr := syncDeployment(dc, ctx, d.Namespace+"/"+d.Name)
 	wall1 := time.Now()
 	difftest.DeploymentNowFn, difftest.DeploymentUtilNowFn = time.Now, time.Now
-	lines := roDrain(rec)
-	if why := roCheckWrites(raw, c.Actions(), lines, func(n string) bool { _, ok := before[n]; return ok }, func(s string) string {
+	lines := drain(rec)
+	if why := checkWrites(raw, c.Actions(), lines, func(n string) bool { _, ok := before[n]; return ok }, func(s string) string {
 		if rename {
 			return strings.ReplaceAll(s, realHash, vecHash)
 		}
@@ -335,7 +331,7 @@ func roReplay(t *testing.T, in *roVectorInput, raw json.RawMessage) (out map[str
 				failed[rs.Name]--
 				continue
 			}
-			created = append(created, roCreated(rs, now, namespace))
+			created = append(created, createdJSON(rs, now, namespace))
 			current[rs.Name], sizes[rs.Name] = rs, *rs.Spec.Replicas
 		case "update":
 			switch o := a.(clienttesting.UpdateAction).GetObject().(type) {
@@ -386,7 +382,7 @@ func roReplay(t *testing.T, in *roVectorInput, raw json.RawMessage) (out map[str
 		outcome = rollout.ReasonSyncFailed
 	case d.Spec.Paused:
 		outcome = rollout.ReasonPaused
-	case roGetRollbackTo(d) != nil:
+	case getRollbackTo(d) != nil:
 		outcome = rollout.ReasonRollback
 	case scaling:
 		outcome = rollout.ReasonScalingEvent
@@ -431,7 +427,7 @@ func roReplay(t *testing.T, in *roVectorInput, raw json.RawMessage) (out map[str
 	out["outcome"] = string(outcome)
 	out["create"] = create
 	out["update"], out["scale"], out["delete"] = updates, scales, deletes
-	out["status"] = roStatus(status, stamp)
+	out["status"] = statusJSON(status, stamp)
 	out["updateStatus"] = statusWritten
 	if !maps.Equal(ann, d.Annotations) {
 		out["annotations"] = ann
@@ -460,12 +456,12 @@ func roReplay(t *testing.T, in *roVectorInput, raw json.RawMessage) (out map[str
 	return back, rolling
 }
 
-// roCreated renders a created ReplicaSet as the decision writes it: the
+// createdJSON renders a created ReplicaSet as the decision writes it: the
 // API server stamps it with now; it has no status yet; the namespace is
 // the vector's; unset fields are left out; owner references without
 // blockOwnerDeletion, which the
 // decision's model does not have (upstream sets it to true).
-func roCreated(rs *appsv1.ReplicaSet, now time.Time, namespace string) map[string]any {
+func createdJSON(rs *appsv1.ReplicaSet, now time.Time, namespace string) map[string]any {
 	c := rs.DeepCopy()
 	c.Namespace = namespace
 	c.CreationTimestamp = metav1.Time{Time: now}
@@ -506,9 +502,9 @@ func dropUnset(v any) any {
 	return v
 }
 
-// roStatus renders a Deployment status as the rollout.Step decision
+// statusJSON renders a Deployment status as the rollout.Step decision
 // writes it; stamp maps a condition time.
-func roStatus(s appsv1.DeploymentStatus, stamp func(metav1.Time) *metav1.Time) map[string]any {
+func statusJSON(s appsv1.DeploymentStatus, stamp func(metav1.Time) *metav1.Time) map[string]any {
 	out := map[string]any{"replicas": s.Replicas, "updatedReplicas": s.UpdatedReplicas, "readyReplicas": s.ReadyReplicas,
 		"availableReplicas": s.AvailableReplicas, "unavailableReplicas": s.UnavailableReplicas}
 	if s.ObservedGeneration != 0 {
@@ -530,9 +526,9 @@ func roStatus(s appsv1.DeploymentStatus, stamp func(metav1.Time) *metav1.Time) m
 	return out
 }
 
-// roCheckWrites runs rollout.Step on a vector's input (raw) and compares
+// checkWrites runs rollout.Step on a vector's input (raw) and compares
 // its Plan's Writes and Events with upstream's requests and event lines.
-func roCheckWrites(raw json.RawMessage, actions []clienttesting.Action, lines []string, rejected func(string) bool, name func(string) string) string {
+func checkWrites(raw json.RawMessage, actions []clienttesting.Action, lines []string, rejected func(string) bool, name func(string) string) string {
 	var in struct {
 		Deployment  *rollout.Deployment      `json:"deployment"`
 		ReplicaSets []*replicaset.ReplicaSet `json:"replicaSets"`
@@ -550,23 +546,23 @@ func roCheckWrites(raw json.RawMessage, actions []clienttesting.Action, lines []
 	if err != nil {
 		return "Writes: " + err.Error()
 	}
-	if why := roCompareWrites(ws, actions, rejected, name); why != "" {
+	if why := compareWrites(ws, actions, rejected, name); why != "" {
 		return "Plan.Writes differs from upstream's requests: " + why
 	}
-	if why := roCompareEvents(p.Events, lines, name); why != "" {
+	if why := compareEvents(p.Events, lines, name); why != "" {
 		return "Plan.Events differ from upstream's: " + why
 	}
 	return ""
 }
 
-// roCompareWrites compares rollout.Plan.Writes ws with the requests
+// compareWrites compares rollout.Plan.Writes ws with the requests
 // upstream sent (actions; get, list and watch ignored, and a create of a
 // ReplicaSet whose name rejected reports true left out, as the fake API
 // rejected it): the same verb, resource, subresource and name in the same
 // order (upstream names through name, which maps its hash to the
 // vector's), and for each ReplicaSet write the same spec.replicas,
 // minReadySeconds and annotations. "" when they agree.
-func roCompareWrites(ws []plan.Write, actions []clienttesting.Action, rejected func(string) bool, name func(string) string) string {
+func compareWrites(ws []plan.Write, actions []clienttesting.Action, rejected func(string) bool, name func(string) string) string {
 	type req struct {
 		key string
 		rs  *appsv1.ReplicaSet
@@ -621,8 +617,8 @@ func roCompareWrites(ws []plan.Write, actions []clienttesting.Action, rejected f
 	return ""
 }
 
-// roDrain returns the lines rec received.
-func roDrain(rec *record.FakeRecorder) []string {
+// drain returns the lines rec received.
+func drain(rec *record.FakeRecorder) []string {
 	var out []string
 	for len(rec.Events) > 0 {
 		out = append(out, <-rec.Events)
@@ -630,9 +626,9 @@ func roDrain(rec *record.FakeRecorder) []string {
 	return out
 }
 
-// roCompareEvents compares Plan.Events with the lines a FakeRecorder
+// compareEvents compares Plan.Events with the lines a FakeRecorder
 // received (upstream's hash mapped through name).
-func roCompareEvents(events []plan.Event, lines []string, name func(string) string) string {
+func compareEvents(events []plan.Event, lines []string, name func(string) string) string {
 	var got, want []string
 	for _, e := range events {
 		got = append(got, strings.TrimSpace(string(e.Type)+" "+string(e.Reason)+" "+e.Message))

@@ -1,4 +1,4 @@
-package upstream_test
+package deployment_test
 
 import (
 	"context"
@@ -47,9 +47,9 @@ func TestAdapterRealObjectsUpstream(t *testing.T) {
 	var d appsv1.Deployment
 	var rss appsv1.ReplicaSetList
 	var pods corev1.PodList
-	adRead(t, "deployment.json", &d)
-	adRead(t, "replicasets.json", &rss)
-	adRead(t, "pods.json", &pods)
+	readReal(t, "deployment.json", &d)
+	readReal(t, "replicasets.json", &rss)
+	readReal(t, "pods.json", &pods)
 	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 
 	// kubesem through the adapter.
@@ -77,14 +77,14 @@ func TestAdapterRealObjectsUpstream(t *testing.T) {
 	}
 
 	// Upstream: the controller over informer caches holding the objects.
-	_, c := dsController()
+	_, c := newController()
 	inf := informers.NewSharedInformerFactory(c, 0)
 	dc, err := deployment.NewDeploymentController(context.Background(), inf.Apps().V1().Deployments(), inf.Apps().V1().ReplicaSets(), inf.Core().V1().Pods(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	difftest.StopOn(t, dc)
-	dsSet(dc, "eventRecorder", record.EventRecorder(&record.FakeRecorder{}))
+	setField(dc, "eventRecorder", record.EventRecorder(&record.FakeRecorder{}))
 	inf.Apps().V1().Deployments().Informer().GetIndexer().Add(&d)
 	for _, rs := range rsPtrs {
 		inf.Apps().V1().ReplicaSets().Informer().GetIndexer().Add(rs)
@@ -93,7 +93,7 @@ func TestAdapterRealObjectsUpstream(t *testing.T) {
 		inf.Core().V1().Pods().Informer().GetIndexer().Add(pod)
 	}
 	c.ClearActions()
-	if err := dsSyncDeployment(dc, context.Background(), "default/web"); err != nil {
+	if err := syncDeployment(dc, context.Background(), "default/web"); err != nil {
 		t.Fatal(err)
 	}
 	var created []*appsv1.ReplicaSet
@@ -123,7 +123,7 @@ func TestAdapterRealObjectsUpstream(t *testing.T) {
 	}
 }
 
-func adRead(t *testing.T, name string, v any) {
+func readReal(t *testing.T, name string, v any) {
 	t.Helper()
 	b, err := os.ReadFile(difftest.Repo("cmd", "kubesem", "testdata", "real", name))
 	if err != nil {

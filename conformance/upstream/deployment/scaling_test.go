@@ -1,4 +1,4 @@
-package upstream_test
+package deployment_test
 
 import (
 	"context"
@@ -9,9 +9,7 @@ import (
 	"strconv"
 	"testing"
 	"time"
-	"unsafe" // go:linkname to the deployment controller's unexported rules
-
-	"pgregory.net/rapid"
+	"unsafe"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -28,6 +26,7 @@ import (
 	appsdefaults "k8s.io/kubernetes/pkg/apis/apps/v1"
 	"k8s.io/kubernetes/pkg/controller/deployment"
 	deploymentutil "k8s.io/kubernetes/pkg/controller/deployment/util"
+	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/intstr"
@@ -38,34 +37,34 @@ import (
 	"github.com/kubesem/kubesem/rollout"
 )
 
-//go:linkname dsScale k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).scale
-func dsScale(dc *deployment.DeploymentController, ctx context.Context, d *appsv1.Deployment, newRS *appsv1.ReplicaSet, oldRSs []*appsv1.ReplicaSet) error
+//go:linkname upScale k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).scale
+func upScale(dc *deployment.DeploymentController, ctx context.Context, d *appsv1.Deployment, newRS *appsv1.ReplicaSet, oldRSs []*appsv1.ReplicaSet) error
 
-//go:linkname dsReconcileNew k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).reconcileNewReplicaSet
-func dsReconcileNew(dc *deployment.DeploymentController, ctx context.Context, allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, d *appsv1.Deployment) (bool, error)
+//go:linkname reconcileNew k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).reconcileNewReplicaSet
+func reconcileNew(dc *deployment.DeploymentController, ctx context.Context, allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, d *appsv1.Deployment) (bool, error)
 
-//go:linkname dsReconcileOld k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).reconcileOldReplicaSets
-func dsReconcileOld(dc *deployment.DeploymentController, ctx context.Context, allRSs, oldRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, d *appsv1.Deployment) (bool, error)
+//go:linkname reconcileOld k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).reconcileOldReplicaSets
+func reconcileOld(dc *deployment.DeploymentController, ctx context.Context, allRSs, oldRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, d *appsv1.Deployment) (bool, error)
 
-//go:linkname dsCleanupUnhealthy k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).cleanupUnhealthyReplicas
-func dsCleanupUnhealthy(dc *deployment.DeploymentController, ctx context.Context, oldRSs []*appsv1.ReplicaSet, d *appsv1.Deployment, maxCleanupCount int32) ([]*appsv1.ReplicaSet, int32, error)
+//go:linkname cleanupUnhealthy k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).cleanupUnhealthyReplicas
+func cleanupUnhealthy(dc *deployment.DeploymentController, ctx context.Context, oldRSs []*appsv1.ReplicaSet, d *appsv1.Deployment, maxCleanupCount int32) ([]*appsv1.ReplicaSet, int32, error)
 
-//go:linkname dsScaleDownOld k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).scaleDownOldReplicaSetsForRollingUpdate
-func dsScaleDownOld(dc *deployment.DeploymentController, ctx context.Context, allRSs, oldRSs []*appsv1.ReplicaSet, d *appsv1.Deployment) (int32, error)
+//go:linkname scaleDownOld k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).scaleDownOldReplicaSetsForRollingUpdate
+func scaleDownOld(dc *deployment.DeploymentController, ctx context.Context, allRSs, oldRSs []*appsv1.ReplicaSet, d *appsv1.Deployment) (int32, error)
 
-//go:linkname dsOldPodsRunning k8s.io/kubernetes/pkg/controller/deployment.oldPodsRunning
-func dsOldPodsRunning(newRS *appsv1.ReplicaSet, oldRSs []*appsv1.ReplicaSet, podMap map[types.UID][]*corev1.Pod) bool
+//go:linkname oldPodsRunning k8s.io/kubernetes/pkg/controller/deployment.oldPodsRunning
+func oldPodsRunning(newRS *appsv1.ReplicaSet, oldRSs []*appsv1.ReplicaSet, podMap map[types.UID][]*corev1.Pod) bool
 
-//go:linkname dsGenerateName k8s.io/kubernetes/pkg/controller/deployment.generateReplicaSetName
-func dsGenerateName(deploymentName, hash string) string
+//go:linkname generateName k8s.io/kubernetes/pkg/controller/deployment.generateReplicaSetName
+func generateName(deploymentName, hash string) string
 
-//go:linkname dsIsScalingEvent k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).isScalingEvent
-func dsIsScalingEvent(dc *deployment.DeploymentController, ctx context.Context, d *appsv1.Deployment, rsList []*appsv1.ReplicaSet) (bool, error)
+//go:linkname isScalingEvent k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).isScalingEvent
+func isScalingEvent(dc *deployment.DeploymentController, ctx context.Context, d *appsv1.Deployment, rsList []*appsv1.ReplicaSet) (bool, error)
 
-// dsController returns a bare deployment controller whose client echoes
+// newController returns a bare deployment controller whose client echoes
 // every write back (so that the controller sees its updates succeed) and
 // records it.
-func dsController() (*deployment.DeploymentController, *fake.Clientset) {
+func newController() (*deployment.DeploymentController, *fake.Clientset) {
 	c := &fake.Clientset{}
 	c.AddReactor("*", "*", func(a clienttesting.Action) (bool, runtime.Object, error) {
 		switch a := a.(type) {
@@ -77,39 +76,39 @@ func dsController() (*deployment.DeploymentController, *fake.Clientset) {
 		return true, nil, nil
 	})
 	dc := &deployment.DeploymentController{}
-	dsSet(dc, "client", clientset.Interface(c))
-	dsSet(dc, "eventRecorder", record.EventRecorder(&record.FakeRecorder{}))
+	setField(dc, "client", clientset.Interface(c))
+	setField(dc, "eventRecorder", record.EventRecorder(&record.FakeRecorder{}))
 	return dc, c
 }
 
-func dsSet(obj any, name string, v any) {
+func setField(obj any, name string, v any) {
 	f := reflect.ValueOf(obj).Elem().FieldByName(name)
 	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(v))
 }
 
-// dsUpdate is one ReplicaSet write: its name and new spec.replicas.
-type dsUpdate struct {
+// update is one ReplicaSet write: its name and new spec.replicas.
+type update struct {
 	Name     string
 	Replicas int32
 }
 
-func dsUpdates(c *fake.Clientset) []dsUpdate {
-	var out []dsUpdate
+func updates(c *fake.Clientset) []update {
+	var out []update
 	for _, a := range c.Actions() {
 		if u, ok := a.(clienttesting.UpdateAction); ok {
 			if rs, ok := u.GetObject().(*appsv1.ReplicaSet); ok {
-				out = append(out, dsUpdate{rs.Name, *rs.Spec.Replicas})
+				out = append(out, update{rs.Name, *rs.Spec.Replicas})
 			}
 		}
 	}
 	return out
 }
 
-var dsBase = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+var base = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
 
-// dsBound draws a maxSurge or maxUnavailable: an integer, a percentage,
+// drawBound draws a maxSurge or maxUnavailable: an integer, a percentage,
 // or rarely an invalid string.
-func dsBound(t *rapid.T, label string) intstr.Value {
+func drawBound(t *rapid.T, label string) intstr.Value {
 	switch rapid.IntRange(0, 9).Draw(t, label+"Kind") {
 	case 0, 1, 2, 3:
 		return intstr.Int(rapid.SampledFrom([]int32{0, 0, 1, 1, 2, 3, 5, 10, 100}).Draw(t, label))
@@ -128,22 +127,22 @@ func dsBound(t *rapid.T, label string) intstr.Value {
 	return intstr.Percent(rapid.SampledFrom([]int32{0, 1, 10, 20, 25, 30, 33, 39, 50, 60, 75, 99, 100, 150}).Draw(t, label))
 }
 
-// dsWide lists sizes at the int32 edge, where upstream's sums and
+// wideSizes lists sizes at the int32 edge, where upstream's sums and
 // products wrap.
-var dsWide = []int32{1 << 30, 1<<30 + 1, math.MaxInt32 / 2, math.MaxInt32 - 1, math.MaxInt32}
+var wideSizes = []int32{1 << 30, 1<<30 + 1, math.MaxInt32 / 2, math.MaxInt32 - 1, math.MaxInt32}
 
-func dsReplicas(t *rapid.T, label string) int32 {
+func drawReplicas(t *rapid.T, label string) int32 {
 	switch rapid.IntRange(0, 19).Draw(t, label+"Big") {
 	case 0:
 		return rapid.SampledFrom([]int32{1000, 65536, 1 << 20, math.MaxInt32 / 4}).Draw(t, label)
 	case 1:
-		return rapid.SampledFrom(dsWide).Draw(t, label)
+		return rapid.SampledFrom(wideSizes).Draw(t, label)
 	}
 	return rapid.Int32Range(0, 25).Draw(t, label)
 }
 
-func dsDeployment(t *rapid.T) *rollout.Deployment {
-	n := dsReplicas(t, "replicas")
+func drawDeployment(t *rapid.T) *rollout.Deployment {
+	n := drawReplicas(t, "replicas")
 	d := &rollout.Deployment{}
 	d.Name = "foo"
 	d.Spec.Replicas = &n
@@ -152,23 +151,23 @@ func dsDeployment(t *rapid.T) *rollout.Deployment {
 		d.Spec.Strategy.Type = rollout.RecreateStrategy
 	} else {
 		d.Spec.Strategy.Type = rollout.RollingUpdateStrategy
-		s, u := dsBound(t, "maxSurge"), dsBound(t, "maxUnavailable")
+		s, u := drawBound(t, "maxSurge"), drawBound(t, "maxUnavailable")
 		d.Spec.Strategy.RollingUpdate = &rollout.RollingUpdate{MaxSurge: &s, MaxUnavailable: &u}
 	}
 	d.Status.Replicas = rapid.SampledFrom([]int32{0, 1, 5, 10, 13, 20}).Draw(t, "statusReplicas")
 	return d
 }
 
-// dsReplicaSet draws ReplicaSet i with a creation time from a small set (so
+// replicaSet draws ReplicaSet i with a creation time from a small set (so
 // that ties happen) and desired/max-replicas annotations that may be
 // missing, invalid or zero.
-func dsReplicaSet(t *rapid.T, i int) *replicaset.ReplicaSet {
+func replicaSet(t *rapid.T, i int) *replicaset.ReplicaSet {
 	rs := &replicaset.ReplicaSet{}
 	rs.Name = fmt.Sprintf("rs-%c", 'a'+rapid.IntRange(0, 25).Draw(t, fmt.Sprintf("name%d", i)))
 	rs.Name += strconv.Itoa(i)
 	rs.UID = "uid-" + rs.Name
-	rs.CreationTimestamp = dsBase.Add(time.Duration(rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("age%d", i))) * time.Minute)
-	n := dsReplicas(t, fmt.Sprintf("rsReplicas%d", i))
+	rs.CreationTimestamp = base.Add(time.Duration(rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("age%d", i))) * time.Minute)
+	n := drawReplicas(t, fmt.Sprintf("rsReplicas%d", i))
 	rs.Spec.Replicas = &n
 	top := n + min(2, math.MaxInt32-n)
 	rs.Status.Replicas = rapid.Int32Range(0, top).Draw(t, fmt.Sprintf("statusReplicas%d", i))
@@ -184,16 +183,16 @@ func dsReplicaSet(t *rapid.T, i int) *replicaset.ReplicaSet {
 	return rs
 }
 
-func dsReplicaSets(t *rapid.T, label string, max int) []*replicaset.ReplicaSet {
+func replicaSets(t *rapid.T, label string, max int) []*replicaset.ReplicaSet {
 	n := rapid.IntRange(0, max).Draw(t, label)
 	out := make([]*replicaset.ReplicaSet, n)
 	for i := range out {
-		out[i] = dsReplicaSet(t, len(label)*100+i)
+		out[i] = replicaSet(t, len(label)*100+i)
 	}
 	return out
 }
 
-func dsIntstr(v *intstr.Value) *k8sintstr.IntOrString {
+func upIntOrString(v *intstr.Value) *k8sintstr.IntOrString {
 	if v.IsString() {
 		x := k8sintstr.FromString(v.String())
 		return &x
@@ -202,28 +201,28 @@ func dsIntstr(v *intstr.Value) *k8sintstr.IntOrString {
 	return &x
 }
 
-// dsWrites replays kubesem's scales the way the controller's scaleReplicaSet
+// writes replays kubesem's scales the way the controller's scaleReplicaSet
 // writes them: a write when the size changes, or, for a forced (Annotate)
 // scale, when the desired/max-replicas annotations are stale.
-func dsWrites(d *rollout.Deployment, scales []rollout.Scale) []dsUpdate {
-	var out []dsUpdate
+func writes(d *rollout.Deployment, scales []rollout.Scale) []update {
+	var out []update
 	size := map[string]int32{}
-	ud := dsToDeployment(d)
+	ud := toDeployment(d)
 	for _, s := range scales {
 		cur, ok := size[s.ReplicaSet.Name]
 		if !ok {
 			cur = s.ReplicaSet.Replicas()
 		}
-		stale := deploymentutil.ReplicasAnnotationsNeedUpdate(dsToReplicaSet(s.ReplicaSet), *ud.Spec.Replicas, *ud.Spec.Replicas+deploymentutil.MaxSurge(*ud))
+		stale := deploymentutil.ReplicasAnnotationsNeedUpdate(toReplicaSet(s.ReplicaSet), *ud.Spec.Replicas, *ud.Spec.Replicas+deploymentutil.MaxSurge(*ud))
 		if cur != s.Replicas || (s.Annotate && stale) {
-			out = append(out, dsUpdate{s.ReplicaSet.Name, s.Replicas})
+			out = append(out, update{s.ReplicaSet.Name, s.Replicas})
 		}
 		size[s.ReplicaSet.Name] = s.Replicas
 	}
 	return out
 }
 
-func dsEqual(t *rapid.T, what string, got, want []dsUpdate) {
+func equalUpdates(t *rapid.T, what string, got, want []update) {
 	if len(got) != len(want) {
 		t.Fatalf("%s: kubesem %v; upstream %v", what, got, want)
 	}
@@ -234,11 +233,11 @@ func dsEqual(t *rapid.T, what string, got, want []dsUpdate) {
 	}
 }
 
-func dsCheckFenceposts(t *rapid.T) {
-	s, u := dsBound(t, "maxSurge"), dsBound(t, "maxUnavailable")
-	n := dsReplicas(t, "replicas")
+func checkFenceposts(t *rapid.T) {
+	s, u := drawBound(t, "maxSurge"), drawBound(t, "maxUnavailable")
+	n := drawReplicas(t, "replicas")
 	gs, gu, gerr := rollout.Fenceposts(s, u, n)
-	ws, wu, werr := deploymentutil.ResolveFenceposts(dsIntstr(&s), dsIntstr(&u), n)
+	ws, wu, werr := deploymentutil.ResolveFenceposts(upIntOrString(&s), upIntOrString(&u), n)
 	if (gerr != nil) != (werr != nil) || gs != ws || gu != wu {
 		t.Fatalf("Fenceposts(%v, %v, %d) = %d, %d, %v; upstream %d, %d, %v", s, u, n, gs, gu, gerr, ws, wu, werr)
 	}
@@ -248,7 +247,7 @@ func dsCheckFenceposts(t *rapid.T) {
 	if rapid.Bool().Draw(t, "recreate") {
 		d.Spec.Strategy.Type = rollout.RecreateStrategy
 	}
-	ud := dsToDeployment(d)
+	ud := toDeployment(d)
 	if g, w := d.MaxUnavailable(), deploymentutil.MaxUnavailable(*ud); g != w {
 		t.Fatalf("MaxUnavailable = %d; upstream %d", g, w)
 	}
@@ -262,28 +261,28 @@ func dsCheckFenceposts(t *rapid.T) {
 
 // TestRolloutFencepostsDifferential compares Fenceposts, MaxUnavailable,
 // MinAvailable and MaxSurge with upstream.
-func TestRolloutFencepostsDifferential(t *testing.T) { rapid.Check(t, dsCheckFenceposts) }
+func TestRolloutFencepostsDifferential(t *testing.T) { rapid.Check(t, checkFenceposts) }
 
-func dsCheckNewReplicas(t *rapid.T) {
-	d := dsDeployment(t)
-	all := dsReplicaSets(t, "all", 5)
-	newRS := dsReplicaSet(t, 99)
+func checkNewReplicas(t *rapid.T) {
+	d := drawDeployment(t)
+	all := replicaSets(t, "all", 5)
+	newRS := replicaSet(t, 99)
 	got, gerr := rollout.NewReplicaSetReplicas(d, all, newRS)
-	want, werr := deploymentutil.NewRSNewReplicas(dsToDeployment(d), dsToReplicaSets(all), dsToReplicaSet(newRS))
+	want, werr := deploymentutil.NewRSNewReplicas(toDeployment(d), toReplicaSets(all), toReplicaSet(newRS))
 	if (gerr != nil) != (werr != nil) || (werr == nil && got != want) {
 		t.Fatalf("NewReplicaSetReplicas = %d, %v; upstream %d, %v", got, gerr, want, werr)
 	}
 }
 
 // TestRolloutNewReplicaSetReplicasDifferential compares NewReplicaSetReplicas with NewRSNewReplicas.
-func TestRolloutNewReplicaSetReplicasDifferential(t *testing.T) { rapid.Check(t, dsCheckNewReplicas) }
+func TestRolloutNewReplicaSetReplicasDifferential(t *testing.T) { rapid.Check(t, checkNewReplicas) }
 
-func dsCheckProportional(t *rapid.T) {
-	d := dsDeployment(t)
-	old := dsReplicaSets(t, "old", 6)
+func checkProportional(t *rapid.T) {
+	d := drawDeployment(t)
+	old := replicaSets(t, "old", 6)
 	var newRS *replicaset.ReplicaSet
 	if rapid.IntRange(0, 4).Draw(t, "hasNew") > 0 {
-		newRS = dsReplicaSet(t, 98)
+		newRS = replicaSet(t, 98)
 		if rapid.Bool().Draw(t, "saturated") {
 			n := d.Replicas()
 			newRS.Spec.Replicas = &n
@@ -291,28 +290,28 @@ func dsCheckProportional(t *rapid.T) {
 			newRS.Annotations[rollout.DesiredReplicasAnnotation] = strconv.Itoa(int(n))
 		}
 	}
-	got := dsWrites(d, rollout.Proportional(d, newRS, old))
-	dc, c := dsController()
-	if err := dsScale(dc, context.Background(), dsToDeployment(d), dsToReplicaSet(newRS), dsToReplicaSets(old)); err != nil {
+	got := writes(d, rollout.Proportional(d, newRS, old))
+	dc, c := newController()
+	if err := upScale(dc, context.Background(), toDeployment(d), toReplicaSet(newRS), toReplicaSets(old)); err != nil {
 		t.Fatalf("upstream scale: %v", err)
 	}
-	dsEqual(t, "Proportional", got, dsUpdates(c))
+	equalUpdates(t, "Proportional", got, updates(c))
 
 	all := append(append([]*replicaset.ReplicaSet{}, old...), newRS)
 	if newRS == nil {
 		all = old
 	}
 	if g := d.IsScalingEvent(all); true {
-		dc, _ := dsController()
-		ud := dsToDeployment(d)
+		dc, _ := newController()
+		ud := toDeployment(d)
 		ud.Spec.Template.Labels = map[string]string{"x": "never-matches"}
-		w, _ := dsIsScalingEvent(dc, context.Background(), ud, dsToReplicaSets(all))
+		w, _ := isScalingEvent(dc, context.Background(), ud, toReplicaSets(all))
 		if g != w {
 			t.Fatalf("IsScalingEvent = %v; upstream %v", g, w)
 		}
 	}
 	if newRS != nil {
-		if g, w := d.IsSaturated(newRS), deploymentutil.IsSaturated(dsToDeployment(d), dsToReplicaSet(newRS)); g != w {
+		if g, w := d.IsSaturated(newRS), deploymentutil.IsSaturated(toDeployment(d), toReplicaSet(newRS)); g != w {
 			t.Fatalf("IsSaturated = %v; upstream %v", g, w)
 		}
 	}
@@ -321,28 +320,28 @@ func dsCheckProportional(t *rapid.T) {
 // TestRolloutProportionalDifferential compares Proportional (replayed through
 // the controller's write rule) with the controller's scale, plus
 // IsScalingEvent and IsSaturated.
-func TestRolloutProportionalDifferential(t *testing.T) { rapid.Check(t, dsCheckProportional) }
+func TestRolloutProportionalDifferential(t *testing.T) { rapid.Check(t, checkProportional) }
 
-func dsCheckRolling(t *rapid.T) {
-	d := dsDeployment(t)
-	old := dsReplicaSets(t, "old", 5)
-	newRS := dsReplicaSet(t, 97)
+func checkRolling(t *rapid.T) {
+	d := drawDeployment(t)
+	old := replicaSets(t, "old", 5)
+	newRS := replicaSet(t, 97)
 	all := append(append([]*replicaset.ReplicaSet{}, old...), newRS)
-	ud := dsToDeployment(d)
+	ud := toDeployment(d)
 
 	// reconcileNewReplicaSet
 	n, reason, gerr := rollout.ReconcileNewReplicaSet(d, all, newRS)
-	dc, c := dsController()
-	scaled, werr := dsReconcileNew(dc, context.Background(), dsToReplicaSets(all), dsToReplicaSet(newRS), ud)
+	dc, c := newController()
+	scaled, werr := reconcileNew(dc, context.Background(), toReplicaSets(all), toReplicaSet(newRS), ud)
 	if (gerr != nil) != (werr != nil) {
 		t.Fatalf("ReconcileNewReplicaSet error %v; upstream %v", gerr, werr)
 	}
-	var got []dsUpdate
+	var got []update
 	if reason != "" {
-		got = []dsUpdate{{newRS.Name, n}}
+		got = []update{{newRS.Name, n}}
 	}
 	if werr == nil {
-		dsEqual(t, "ReconcileNewReplicaSet", got, dsUpdates(c))
+		equalUpdates(t, "ReconcileNewReplicaSet", got, updates(c))
 		if scaled != (reason != "") {
 			t.Fatalf("ReconcileNewReplicaSet scaled %v; upstream %v", reason != "", scaled)
 		}
@@ -356,9 +355,9 @@ func dsCheckRolling(t *rapid.T) {
 		}
 	}
 	scales, gscaled := rollout.ReconcileOldReplicaSets(d, all, active, newRS)
-	dc, c = dsController()
-	wscaled, _ := dsReconcileOld(dc, context.Background(), dsToReplicaSets(all), dsToReplicaSets(active), dsToReplicaSet(newRS), ud)
-	dsEqual(t, "ReconcileOldReplicaSets", dsWrites(d, scales), dsUpdates(c))
+	dc, c = newController()
+	wscaled, _ := reconcileOld(dc, context.Background(), toReplicaSets(all), toReplicaSets(active), toReplicaSet(newRS), ud)
+	equalUpdates(t, "ReconcileOldReplicaSets", writes(d, scales), updates(c))
 	if gscaled != wscaled {
 		t.Fatalf("ReconcileOldReplicaSets scaled %v; upstream %v", gscaled, wscaled)
 	}
@@ -366,34 +365,34 @@ func dsCheckRolling(t *rapid.T) {
 	// cleanupUnhealthyReplicas
 	maxCleanup := rapid.Int32Range(-1, 30).Draw(t, "maxCleanup")
 	cs, ok := rollout.CleanupUnhealthy(active, maxCleanup)
-	dc, c = dsController()
-	_, _, cerr := dsCleanupUnhealthy(dc, context.Background(), dsToReplicaSets(active), ud, maxCleanup)
-	dsEqual(t, "CleanupUnhealthy", dsWrites(d, cs), dsUpdates(c))
+	dc, c = newController()
+	_, _, cerr := cleanupUnhealthy(dc, context.Background(), toReplicaSets(active), ud, maxCleanup)
+	equalUpdates(t, "CleanupUnhealthy", writes(d, cs), updates(c))
 	if ok != (cerr == nil) {
 		t.Fatalf("CleanupUnhealthy ok %v; upstream error %v", ok, cerr)
 	}
 
 	// scaleDownOldReplicaSetsForRollingUpdate
 	ds := rollout.ScaleDownOld(d, all, active)
-	dc, c = dsController()
-	if _, err := dsScaleDownOld(dc, context.Background(), dsToReplicaSets(all), dsToReplicaSets(active), ud); err != nil {
+	dc, c = newController()
+	if _, err := scaleDownOld(dc, context.Background(), toReplicaSets(all), toReplicaSets(active), ud); err != nil {
 		t.Fatalf("upstream scaleDown: %v", err)
 	}
-	dsEqual(t, "ScaleDownOld", dsWrites(d, ds), dsUpdates(c))
+	equalUpdates(t, "ScaleDownOld", writes(d, ds), updates(c))
 }
 
 // TestRolloutRollingDifferential compares ReconcileNewReplicaSet,
 // ReconcileOldReplicaSets, CleanupUnhealthy and ScaleDownOld with the
 // controller's rolling-update methods.
-func TestRolloutRollingDifferential(t *testing.T) { rapid.Check(t, dsCheckRolling) }
+func TestRolloutRollingDifferential(t *testing.T) { rapid.Check(t, checkRolling) }
 
-func dsCheckOldPodsRunning(t *rapid.T) {
+func checkOldPodsRunning(t *rapid.T) {
 	d := &rollout.Deployment{}
 	d.Spec.Selector = meta.SelectorFromSet(map[string]string{"app": "foo"})
-	old := dsReplicaSets(t, "old", 3)
+	old := replicaSets(t, "old", 3)
 	var newRS *replicaset.ReplicaSet
 	if rapid.Bool().Draw(t, "hasNew") {
-		newRS = dsReplicaSet(t, 96)
+		newRS = replicaSet(t, 96)
 	}
 	rss := append([]*replicaset.ReplicaSet{}, old...)
 	if newRS != nil {
@@ -420,40 +419,40 @@ func dsCheckOldPodsRunning(t *rapid.T) {
 		pods = append(pods, p)
 		podMap[types.UID(owner.UID)] = append(podMap[types.UID(owner.UID)], &corev1.Pod{Status: corev1.PodStatus{Phase: corev1.PodPhase(ph)}})
 	}
-	if g, w := rollout.OldPodsRunning(d, newRS, old, pods), dsOldPodsRunning(dsToReplicaSet(newRS), dsToReplicaSets(old), podMap); g != w {
+	if g, w := rollout.OldPodsRunning(d, newRS, old, pods), oldPodsRunning(toReplicaSet(newRS), toReplicaSets(old), podMap); g != w {
 		t.Fatalf("OldPodsRunning = %v; upstream %v", g, w)
 	}
 	name := rapid.StringMatching(`[a-z]{0,260}`).Draw(t, "name")
 	hash := rapid.StringMatching(`[a-z0-9]{0,260}`).Draw(t, "hash")
-	if g, w := rollout.ReplicaSetName(name, hash), dsGenerateName(name, hash); g != w {
+	if g, w := rollout.ReplicaSetName(name, hash), generateName(name, hash); g != w {
 		t.Fatalf("ReplicaSetName(%q, %q) = %q; upstream %q", name, hash, g, w)
 	}
 }
 
 // TestRolloutOldPodsRunningDifferential compares OldPodsRunning and ReplicaSetName with upstream.
-func TestRolloutOldPodsRunningDifferential(t *testing.T) { rapid.Check(t, dsCheckOldPodsRunning) }
+func TestRolloutOldPodsRunningDifferential(t *testing.T) { rapid.Check(t, checkOldPodsRunning) }
 
-//go:linkname dsSyncDeployment k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).syncDeployment
-func dsSyncDeployment(dc *deployment.DeploymentController, ctx context.Context, key string) error
+//go:linkname syncDeployment k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).syncDeployment
+func syncDeployment(dc *deployment.DeploymentController, ctx context.Context, key string) error
 
-var dsImages = []string{"app:v1", "app:v2", "app:v3", "app:v4"}
+var images = []string{"app:v1", "app:v2", "app:v3", "app:v4"}
 
-func dsTemplate(image string) podstatus.Template {
+func template(image string) podstatus.Template {
 	var t podstatus.Template
 	t.Labels = map[string]string{"app": "foo"}
 	t.Spec.Containers = []podstatus.Container{{Name: "app", Image: image}}
 	return t
 }
 
-// dsStepWorld draws a Deployment with its ReplicaSets and pods, the
+// stepWorld draws a Deployment with its ReplicaSets and pods, the
 // ReplicaSets labelled with their real pod-template-hash so that kubesem's
 // hash identity and upstream's template equality agree.
-func dsStepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.ReplicaSet, []*podstatus.Pod) {
-	d := dsDeployment(t)
+func stepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.ReplicaSet, []*podstatus.Pod) {
+	d := drawDeployment(t)
 	// wide keeps sizes at the int32 edge, where upstream's arithmetic wraps.
 	wide := rapid.IntRange(0, 7).Draw(t, "wide") == 0
 	if wide {
-		n := rapid.SampledFrom(dsWide).Draw(t, "wideReplicas")
+		n := rapid.SampledFrom(wideSizes).Draw(t, "wideReplicas")
 		d.Spec.Replicas = &n
 	}
 	d.Name, d.Namespace, d.UID, d.Generation = "foo", "default", "d-uid", rapid.Int64Range(1, 3).Draw(t, "generation")
@@ -463,14 +462,14 @@ func dsStepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.
 		if _, _, err := rollout.Fenceposts(*s, *u, d.Replicas()); (err != nil && rapid.IntRange(0, 3).Draw(t, "keepBad") > 0) || (d.Replicas() > 10000 && !wide) {
 			n := int32(5)
 			d.Spec.Replicas = &n
-			v := dsBoundValue("25%")
+			v := boundValue("25%")
 			d.Spec.Strategy.RollingUpdate = &rollout.RollingUpdate{MaxSurge: &v, MaxUnavailable: &v}
 		}
 	} else if d.Replicas() > 10000 && !wide {
 		n := int32(3)
 		d.Spec.Replicas = &n
 	}
-	d.Spec.Template = dsTemplate(rapid.SampledFrom(dsImages).Draw(t, "image"))
+	d.Spec.Template = template(rapid.SampledFrom(images).Draw(t, "image"))
 	d.Spec.MinReadySeconds = rapid.SampledFrom([]int32{0, 5}).Draw(t, "minReady")
 	d.Spec.Paused = rapid.IntRange(0, 5).Draw(t, "paused") == 0
 	if rapid.Bool().Draw(t, "hasLimit") {
@@ -519,7 +518,7 @@ func dsStepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.
 	var rss []*replicaset.ReplicaSet
 	yes := true
 	for i := range rapid.IntRange(0, 4).Draw(t, "rsCount") {
-		rs := dsReplicaSet(t, i)
+		rs := replicaSet(t, i)
 		rs.Name = fmt.Sprintf("foo-%d", i)
 		if rapid.IntRange(0, 9).Draw(t, fmt.Sprintf("squat%d", i)) == 0 {
 			// Holds the name the new ReplicaSet would get (a hash collision
@@ -529,7 +528,7 @@ func dsStepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.
 		rs.UID = "uid-" + rs.Name
 		rs.Namespace = "default"
 		if wide && rapid.Bool().Draw(t, fmt.Sprintf("wideRS%d", i)) {
-			n := rapid.SampledFrom(dsWide).Draw(t, fmt.Sprintf("wideRSReplicas%d", i))
+			n := rapid.SampledFrom(wideSizes).Draw(t, fmt.Sprintf("wideRSReplicas%d", i))
 			rs.Spec.Replicas = &n
 			rs.Status.Replicas = rapid.SampledFrom([]int32{0, n - 1, n}).Draw(t, fmt.Sprintf("wideRSStatus%d", i))
 			rs.Status.AvailableReplicas = rapid.SampledFrom([]int32{0, n - 1, n}).Draw(t, fmt.Sprintf("wideRSAvailable%d", i))
@@ -539,7 +538,7 @@ func dsStepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.
 			rs.Status.Replicas = min(rs.Status.Replicas, m+1)
 			rs.Status.AvailableReplicas = min(rs.Status.AvailableReplicas, m+1)
 		}
-		tmpl := dsTemplate(rapid.SampledFrom(dsImages).Draw(t, fmt.Sprintf("rsImage%d", i)))
+		tmpl := template(rapid.SampledFrom(images).Draw(t, fmt.Sprintf("rsImage%d", i)))
 		hash := k8s.PodTemplateHash(&difftest.Must(k8s.ToDeployment(&rollout.Deployment{Spec: rollout.Spec{Template: tmpl}})).Spec.Template, nil)
 		tmpl.Labels["pod-template-hash"] = hash
 		rs.Spec.Template = tmpl
@@ -570,16 +569,16 @@ func dsStepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.
 	return d, rss, pods
 }
 
-func dsBoundValue(s string) intstr.Value { return intstr.String(s) }
+func boundValue(s string) intstr.Value { return intstr.String(s) }
 
-// dsRSState is what the comparison looks at in a ReplicaSet after a sync.
-type dsRSState struct {
+// rsState is what the comparison looks at in a ReplicaSet after a sync.
+type rsState struct {
 	Replicas        int32
 	MinReadySeconds int32
 	Annotations     map[string]string
 }
 
-func dsSame(a, b map[string]dsRSState) bool {
+func sameStates(a, b map[string]rsState) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -592,15 +591,15 @@ func dsSame(a, b map[string]dsRSState) bool {
 	return true
 }
 
-type dsCond struct{ Type, Status, Reason string }
+type cond struct{ Type, Status, Reason string }
 
-func dsCheckStep(t *rapid.T) {
+func checkStep(t *rapid.T) {
 	now := time.Now()
-	d, rss, pods := dsStepWorld(t, now)
+	d, rss, pods := stepWorld(t, now)
 	if err := rollout.Validate(d, rss, pods); err != nil {
 		t.Skip("invalid input: ", err)
 	}
-	p := roCompareSync(t, d, rss, pods, now, rollout.Options{})
+	p := compareSync(t, d, rss, pods, now, rollout.Options{})
 	if p.Outcome == rollout.ReasonSyncFailed {
 		return
 	}
@@ -621,19 +620,19 @@ func dsCheckStep(t *rapid.T) {
 	if rollout.Validate(&next, applied, pods) != nil {
 		return // sizes wrapped at the int32 edge
 	}
-	roCompareSync(t, &next, applied, pods, now, k8s.RolloutOptions())
+	compareSync(t, &next, applied, pods, now, k8s.RolloutOptions())
 }
 
-// roCompareSync runs Step and one upstream syncDeployment on the same
+// compareSync runs Step and one upstream syncDeployment on the same
 // state and fails t where they differ; it returns Step's Plan.
-func roCompareSync(t *rapid.T, d *rollout.Deployment, rss []*replicaset.ReplicaSet, pods []*podstatus.Pod, now time.Time, opts rollout.Options) rollout.Plan {
+func compareSync(t *rapid.T, d *rollout.Deployment, rss []*replicaset.ReplicaSet, pods []*podstatus.Pod, now time.Time, opts rollout.Options) rollout.Plan {
 	plan, err := rollout.Step(d, rss, pods, now, opts)
 	if err != nil {
 		t.Fatalf("Step: %v", err)
 	}
 
 	// Upstream: a controller over informer caches holding the same objects.
-	_, c := dsController()
+	_, c := newController()
 	inf := informers.NewSharedInformerFactory(c, 0)
 	dc, err := deployment.NewDeploymentController(context.Background(), inf.Apps().V1().Deployments(), inf.Apps().V1().ReplicaSets(), inf.Core().V1().Pods(), c)
 	if err != nil {
@@ -641,7 +640,7 @@ func roCompareSync(t *rapid.T, d *rollout.Deployment, rss []*replicaset.ReplicaS
 	}
 	difftest.StopOn(t, dc)
 	rec := record.NewFakeRecorder(100)
-	dsSet(dc, "eventRecorder", record.EventRecorder(rec))
+	setField(dc, "eventRecorder", record.EventRecorder(rec))
 	// Creating a ReplicaSet whose name is taken fails as the API server would.
 	rsIndexer := inf.Apps().V1().ReplicaSets().Informer().GetIndexer()
 	failed := map[string]int{} // names of failed creates
@@ -653,12 +652,12 @@ func roCompareSync(t *rapid.T, d *rollout.Deployment, rss []*replicaset.ReplicaS
 		}
 		return true, rs, nil
 	})
-	ud := dsV1Deployment(d)
+	ud := v1Deployment(d)
 	inf.Apps().V1().Deployments().Informer().GetIndexer().Add(ud)
-	before := map[string]dsRSState{}
+	before := map[string]rsState{}
 	for _, rs := range rss {
-		inf.Apps().V1().ReplicaSets().Informer().GetIndexer().Add(dsV1ReplicaSetFull(rs))
-		before[rs.Name] = dsRSState{rs.Replicas(), rs.Spec.MinReadySeconds, maps.Clone(rs.Annotations)}
+		inf.Apps().V1().ReplicaSets().Informer().GetIndexer().Add(v1ReplicaSetFull(rs))
+		before[rs.Name] = rsState{rs.Replicas(), rs.Spec.MinReadySeconds, maps.Clone(rs.Annotations)}
 	}
 	for _, p := range pods {
 		yes := true
@@ -669,16 +668,16 @@ func roCompareSync(t *rapid.T, d *rollout.Deployment, rss []*replicaset.ReplicaS
 		})
 	}
 	c.ClearActions()
-	uerr := dsSyncDeployment(dc, context.Background(), "default/foo")
+	uerr := syncDeployment(dc, context.Background(), "default/foo")
 	ws, err := plan.Writes(d, rss, pods, now)
 	if err != nil {
 		t.Fatalf("Writes: %v", err)
 	}
 	same := func(n string) string { return n }
-	if why := roCompareWrites(ws, c.Actions(), func(n string) bool { _, ok := before[n]; return ok }, same); why != "" {
+	if why := compareWrites(ws, c.Actions(), func(n string) bool { _, ok := before[n]; return ok }, same); why != "" {
 		t.Fatalf("path %s: Plan.Writes differs from upstream's requests: %s\nplan %+v", plan.Outcome, why, plan)
 	}
-	if why := roCompareEvents(plan.Events, roDrain(rec), same); why != "" {
+	if why := compareEvents(plan.Events, drain(rec), same); why != "" {
 		t.Fatalf("path %s: Plan.Events differ from upstream's: %s", plan.Outcome, why)
 	}
 
@@ -698,7 +697,7 @@ func roCompareSync(t *rapid.T, d *rollout.Deployment, rss []*replicaset.ReplicaS
 		case "create", "update":
 			switch o := a.(clienttesting.CreateAction).GetObject().(type) {
 			case *appsv1.ReplicaSet:
-				want[o.Name] = dsRSState{*o.Spec.Replicas, o.Spec.MinReadySeconds, o.Annotations}
+				want[o.Name] = rsState{*o.Spec.Replicas, o.Spec.MinReadySeconds, o.Annotations}
 			case *appsv1.Deployment:
 				finalAnn = o.Annotations
 				if a.GetSubresource() == "status" {
@@ -723,11 +722,11 @@ func roCompareSync(t *rapid.T, d *rollout.Deployment, rss []*replicaset.ReplicaS
 		t.Fatalf("kubesem's sync failed where upstream's succeeded\nplan %+v", plan)
 	}
 
-	got := map[string]dsRSState{}
+	got := map[string]rsState{}
 	for _, rs := range plan.Apply(rss, now) {
-		got[rs.Name] = dsRSState{rs.Replicas(), rs.Spec.MinReadySeconds, rs.Annotations}
+		got[rs.Name] = rsState{rs.Replicas(), rs.Spec.MinReadySeconds, rs.Annotations}
 	}
-	if !dsSame(got, want) {
+	if !sameStates(got, want) {
 		t.Fatalf("path %s: ReplicaSets after the sync:\nkubesem  %v\nupstream %v\nplan %+v", plan.Outcome, got, want, plan)
 	}
 	gs := plan.Status
@@ -736,12 +735,12 @@ func roCompareSync(t *rapid.T, d *rollout.Deployment, rss []*replicaset.ReplicaS
 		(gs.CollisionCount == nil) != (finalStatus.CollisionCount == nil) || (gs.CollisionCount != nil && *gs.CollisionCount != *finalStatus.CollisionCount) {
 		t.Fatalf("path %s: status\nkubesem  %+v\nupstream %+v", plan.Outcome, gs, finalStatus)
 	}
-	var gc, wc []dsCond
+	var gc, wc []cond
 	for _, x := range gs.Conditions {
-		gc = append(gc, dsCond{string(x.Type), string(x.Status), x.Reason})
+		gc = append(gc, cond{string(x.Type), string(x.Status), x.Reason})
 	}
 	for _, x := range finalStatus.Conditions {
-		wc = append(wc, dsCond{string(x.Type), string(x.Status), x.Reason})
+		wc = append(wc, cond{string(x.Type), string(x.Status), x.Reason})
 	}
 	if fmt.Sprint(gc) != fmt.Sprint(wc) {
 		t.Fatalf("path %s: conditions\nkubesem  %v\nupstream %v", plan.Outcome, gc, wc)
@@ -777,12 +776,12 @@ func roCompareSync(t *rapid.T, d *rollout.Deployment, rss []*replicaset.ReplicaS
 // events (type, reason, message). It does so twice: on the drawn state, and
 // on the state the first sync leaves. Condition times are not compared:
 // upstream stamps the wall clock.
-func TestRolloutStepDifferential(t *testing.T) { rapid.Check(t, dsCheckStep) }
+func TestRolloutStepDifferential(t *testing.T) { rapid.Check(t, checkStep) }
 
-// dsToDeployment is the stored Deployment (adapter + upstream defaulting)
+// toDeployment is the stored Deployment (adapter + upstream defaulting)
 // in namespace "default", where the fake clients the scaling harness uses
 // keep their objects.
-func dsToDeployment(d *rollout.Deployment) *appsv1.Deployment {
+func toDeployment(d *rollout.Deployment) *appsv1.Deployment {
 	u := difftest.UpDeployment(d)
 	if u.Namespace == "" {
 		u.Namespace = "default"
@@ -790,7 +789,7 @@ func dsToDeployment(d *rollout.Deployment) *appsv1.Deployment {
 	return u
 }
 
-func dsToReplicaSet(rs *replicaset.ReplicaSet) *appsv1.ReplicaSet {
+func toReplicaSet(rs *replicaset.ReplicaSet) *appsv1.ReplicaSet {
 	u := difftest.UpReplicaSet(rs)
 	if u != nil && u.Namespace == "" {
 		u.Namespace = "default"
@@ -798,18 +797,18 @@ func dsToReplicaSet(rs *replicaset.ReplicaSet) *appsv1.ReplicaSet {
 	return u
 }
 
-func dsToReplicaSets(rss []*replicaset.ReplicaSet) []*appsv1.ReplicaSet {
+func toReplicaSets(rss []*replicaset.ReplicaSet) []*appsv1.ReplicaSet {
 	out := make([]*appsv1.ReplicaSet, len(rss))
 	for i, rs := range rss {
-		out[i] = dsToReplicaSet(rs)
+		out[i] = toReplicaSet(rs)
 	}
 	return out
 }
 
-// dsV1Deployment is d for the Step harness: the adapter's Deployment with
+// v1Deployment is d for the Step harness: the adapter's Deployment with
 // upstream's spec defaults, its template exactly as given (kubesem and
 // upstream compare the same templates) and in namespace "default".
-func dsV1Deployment(d *rollout.Deployment) *appsv1.Deployment {
+func v1Deployment(d *rollout.Deployment) *appsv1.Deployment {
 	u := difftest.Must(k8s.ToDeployment(d))
 	tmpl := u.Spec.Template.DeepCopy()
 	appsdefaults.SetObjectDefaults_Deployment(u)
@@ -820,8 +819,8 @@ func dsV1Deployment(d *rollout.Deployment) *appsv1.Deployment {
 	return u
 }
 
-// dsV1ReplicaSetFull is rs for the Step harness, as dsV1Deployment.
-func dsV1ReplicaSetFull(rs *replicaset.ReplicaSet) *appsv1.ReplicaSet {
+// v1ReplicaSetFull is rs for the Step harness, as v1Deployment.
+func v1ReplicaSetFull(rs *replicaset.ReplicaSet) *appsv1.ReplicaSet {
 	u := difftest.Must(k8s.ToReplicaSet(rs))
 	tmpl := u.Spec.Template.DeepCopy()
 	appsdefaults.SetObjectDefaults_ReplicaSet(u)

@@ -1,4 +1,4 @@
-package upstream_test
+package deployment_test
 
 import (
 	"context"
@@ -7,14 +7,15 @@ import (
 	"os"
 	"testing"
 
-	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
-	intstr "github.com/kubesem/kubesem/intstr"
-	"github.com/kubesem/kubesem/replicaset"
-	"github.com/kubesem/kubesem/rollout"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	deploymentutil "k8s.io/kubernetes/pkg/controller/deployment/util"
+
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
+	intstr "github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/replicaset"
+	"github.com/kubesem/kubesem/rollout"
 )
 
 // wrapIn is the union of the inputs the wrap vectors' decisions take.
@@ -48,48 +49,48 @@ func TestRolloutWrapVectorsUpstream(t *testing.T) {
 	for _, v := range vs {
 		var in wrapIn
 		difftest.DecodeJSON(t, v.Input, &in)
-		d := dsToDeployment(&in.Deployment)
+		d := toDeployment(&in.Deployment)
 		got := map[string]any{}
 		var uerr error
 		switch v.Decision {
 		case "rollout.Fenceposts":
-			s, u, e := deploymentutil.ResolveFenceposts(dsIntstr(in.MaxSurge), dsIntstr(in.MaxUnavailable), in.Replicas)
+			s, u, e := deploymentutil.ResolveFenceposts(upIntOrString(in.MaxSurge), upIntOrString(in.MaxUnavailable), in.Replicas)
 			got["surge"], got["unavailable"], uerr = s, u, e
 		case "rollout.Bounds":
 			got["maxSurge"], got["maxUnavailable"], got["minAvailable"] = deploymentutil.MaxSurge(*d), deploymentutil.MaxUnavailable(*d), deploymentutil.MinAvailable(d)
 		case "rollout.NewReplicaSetReplicas":
-			n, e := deploymentutil.NewRSNewReplicas(d, dsToReplicaSets(in.AllReplicaSets), dsToReplicaSet(in.NewReplicaSet))
+			n, e := deploymentutil.NewRSNewReplicas(d, toReplicaSets(in.AllReplicaSets), toReplicaSet(in.NewReplicaSet))
 			got["replicas"], uerr = n, e
 		case "rollout.ScaleDownOld":
-			dc, c := dsController()
-			if _, err := dsScaleDownOld(dc, context.Background(), dsToReplicaSets(in.AllReplicaSets), dsToReplicaSets(in.OldReplicaSets), d); err != nil {
+			dc, c := newController()
+			if _, err := scaleDownOld(dc, context.Background(), toReplicaSets(in.AllReplicaSets), toReplicaSets(in.OldReplicaSets), d); err != nil {
 				t.Fatalf("%s: upstream: %v", v.Name, err)
 			}
-			got["scales"] = wrapScales(dsUpdates(c))
+			got["scales"] = wrapScales(updates(c))
 		case "rollout.ReconcileOldReplicaSets":
-			dc, c := dsController()
-			scaled, _ := dsReconcileOld(dc, context.Background(), dsToReplicaSets(in.AllReplicaSets), dsToReplicaSets(in.OldReplicaSets), dsToReplicaSet(in.NewReplicaSet), d)
-			got["scaled"], got["scales"] = scaled, wrapScales(dsUpdates(c))
+			dc, c := newController()
+			scaled, _ := reconcileOld(dc, context.Background(), toReplicaSets(in.AllReplicaSets), toReplicaSets(in.OldReplicaSets), toReplicaSet(in.NewReplicaSet), d)
+			got["scaled"], got["scales"] = scaled, wrapScales(updates(c))
 		case "rollout.OldPodsRunning":
 			if len(in.Pods) > 0 {
 				t.Fatalf("%s: pods are not converted here", v.Name)
 			}
-			got["value"] = dsOldPodsRunning(dsToReplicaSet(in.NewReplicaSet), dsToReplicaSets(in.OldReplicaSets), map[types.UID][]*corev1.Pod{})
+			got["value"] = oldPodsRunning(toReplicaSet(in.NewReplicaSet), toReplicaSets(in.OldReplicaSets), map[types.UID][]*corev1.Pod{})
 		case "rollout.Proportional":
-			dc, c := dsController()
-			if err := dsScale(dc, context.Background(), d, dsToReplicaSet(in.NewReplicaSet), dsToReplicaSets(in.OldReplicaSets)); err != nil {
+			dc, c := newController()
+			if err := upScale(dc, context.Background(), d, toReplicaSet(in.NewReplicaSet), toReplicaSets(in.OldReplicaSets)); err != nil {
 				t.Fatalf("%s: upstream: %v", v.Name, err)
 			}
 			sizes := map[string]int32{}
 			for _, rs := range append(append([]*replicaset.ReplicaSet{}, in.OldReplicaSets...), in.NewReplicaSet) {
 				sizes[rs.Name] = rs.Replicas()
 			}
-			for _, u := range dsUpdates(c) {
+			for _, u := range updates(c) {
 				sizes[u.Name] = u.Replicas
 			}
 			got["sizes"] = sizes
 		case "rollout.ComputeStatus":
-			all := dsToReplicaSets(in.ReplicaSets)
+			all := toReplicaSets(in.ReplicaSets)
 			for i, rs := range in.ReplicaSets {
 				all[i].Status.ReadyReplicas = rs.Status.ReadyReplicas
 			}
@@ -130,7 +131,7 @@ func TestRolloutWrapVectorsUpstream(t *testing.T) {
 	t.Logf("%d wrap vectors checked against upstream, %d Step vectors left to TestRolloutStepDifferential", checked, steps)
 }
 
-func wrapScales(us []dsUpdate) []map[string]any {
+func wrapScales(us []update) []map[string]any {
 	out := []map[string]any{}
 	for _, u := range us {
 		out = append(out, map[string]any{"name": u.Name, "replicas": u.Replicas})

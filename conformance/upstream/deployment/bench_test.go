@@ -1,4 +1,4 @@
-package upstream_test
+package deployment_test
 
 import (
 	"context"
@@ -16,9 +16,9 @@ import (
 	"github.com/kubesem/kubesem/rollout"
 )
 
-// dsBenchState is a Deployment scaled from 10*n to 15*n replicas in the
+// benchState is a Deployment scaled from 10*n to 15*n replicas in the
 // middle of a rollout over n active ReplicaSets.
-func dsBenchState(n int) (*rollout.Deployment, *replicaset.ReplicaSet, []*replicaset.ReplicaSet) {
+func benchState(n int) (*rollout.Deployment, *replicaset.ReplicaSet, []*replicaset.ReplicaSet) {
 	replicas := int32(15 * n)
 	surge, unavailable := intstr.Int(3), intstr.Int(2)
 	d := &rollout.Deployment{}
@@ -30,7 +30,7 @@ func dsBenchState(n int) (*rollout.Deployment, *replicaset.ReplicaSet, []*replic
 	mk := func(name string, size int32, age int) *replicaset.ReplicaSet {
 		rs := &replicaset.ReplicaSet{}
 		rs.Name, rs.UID = name, "uid-"+name
-		rs.CreationTimestamp = dsBase.Add(time.Duration(age) * time.Minute)
+		rs.CreationTimestamp = base.Add(time.Duration(age) * time.Minute)
 		rs.Spec.Replicas = &size
 		rs.Annotations = map[string]string{rollout.DesiredReplicasAnnotation: fmt.Sprint(10 * n), rollout.MaxReplicasAnnotation: fmt.Sprint(10*n + 3)}
 		return rs
@@ -60,8 +60,8 @@ func BenchmarkRolloutFenceposts(b *testing.B) {
 }
 
 func BenchmarkRolloutMaxUnavailable(b *testing.B) {
-	d, _, _ := dsBenchState(2)
-	ud := dsToDeployment(d)
+	d, _, _ := benchState(2)
+	ud := toDeployment(d)
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -77,9 +77,9 @@ func BenchmarkRolloutMaxUnavailable(b *testing.B) {
 }
 
 func BenchmarkRolloutNewReplicaSetReplicas(b *testing.B) {
-	d, newRS, old := dsBenchState(10)
+	d, newRS, old := benchState(10)
 	all := append(old, newRS)
-	ud, uall, unew := dsToDeployment(d), dsToReplicaSets(all), dsToReplicaSet(newRS)
+	ud, uall, unew := toDeployment(d), toReplicaSets(all), toReplicaSet(newRS)
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -98,8 +98,8 @@ func BenchmarkRolloutNewReplicaSetReplicas(b *testing.B) {
 // with the controller's scale, whose writes go to a fake client that only
 // echoes them.
 func BenchmarkRolloutProportional(b *testing.B) {
-	d, newRS, old := dsBenchState(100)
-	ud, unew, uold := dsToDeployment(d), dsToReplicaSet(newRS), dsToReplicaSets(old)
+	d, newRS, old := benchState(100)
+	ud, unew, uold := toDeployment(d), toReplicaSet(newRS), toReplicaSets(old)
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -107,13 +107,13 @@ func BenchmarkRolloutProportional(b *testing.B) {
 		}
 	})
 	b.Run("upstream", func(b *testing.B) {
-		dc, c := dsController()
+		dc, c := newController()
 		ctx := context.Background()
 		olds := make([]*appsv1.ReplicaSet, len(uold))
 		b.ReportAllocs()
 		for b.Loop() {
 			copy(olds, uold)
-			if err := dsScale(dc, ctx, ud, unew, olds); err != nil {
+			if err := upScale(dc, ctx, ud, unew, olds); err != nil {
 				b.Fatal(err)
 			}
 			c.ClearActions()
@@ -124,11 +124,11 @@ func BenchmarkRolloutProportional(b *testing.B) {
 // BenchmarkRolloutReconcileOld compares ReconcileOldReplicaSets with the
 // controller's reconcileOldReplicaSets over 10 ReplicaSets.
 func BenchmarkRolloutReconcileOld(b *testing.B) {
-	d, newRS, old := dsBenchState(10)
+	d, newRS, old := benchState(10)
 	n := int32(50)
 	d.Spec.Replicas = &n
 	all := append(old, newRS)
-	ud, uall, uold, unew := dsToDeployment(d), dsToReplicaSets(all), dsToReplicaSets(old), dsToReplicaSet(newRS)
+	ud, uall, uold, unew := toDeployment(d), toReplicaSets(all), toReplicaSets(old), toReplicaSet(newRS)
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -136,13 +136,13 @@ func BenchmarkRolloutReconcileOld(b *testing.B) {
 		}
 	})
 	b.Run("upstream", func(b *testing.B) {
-		dc, c := dsController()
+		dc, c := newController()
 		ctx := context.Background()
 		olds := make([]*appsv1.ReplicaSet, len(uold))
 		b.ReportAllocs()
 		for b.Loop() {
 			copy(olds, uold)
-			dsReconcileOld(dc, ctx, uall, olds, unew, ud)
+			reconcileOld(dc, ctx, uall, olds, unew, ud)
 			c.ClearActions()
 		}
 	})

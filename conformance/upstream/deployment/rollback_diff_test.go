@@ -1,4 +1,4 @@
-package upstream_test
+package deployment_test
 
 import (
 	"context"
@@ -41,7 +41,7 @@ import (
 // append(oldRSs, newRS). kubesem's Rollback is that second part: it is
 // given the Deployment and "all ReplicaSets including the new one" as the
 // resolution leaves them (rollout.Step resolves first, as upstream). So
-// rbUpstream resolves with upstream's own getAllReplicaSetsAndSyncRevision,
+// rollbackUpstream resolves with upstream's own getAllReplicaSetsAndSyncRevision,
 // gives kubesem the Deployment and the list it leaves, and compares
 // kubesem's answer with what upstream's rollback does on the unresolved
 // input: the event it emits (reason, message), the Deployment it writes
@@ -49,18 +49,18 @@ import (
 // picks (its V(4) log "Found replica set with desired revision") and the
 // revision (getRollbackTo, or deploymentutil.LastRevision for 0).
 
-//go:linkname rbRollback k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).rollback
-func rbRollback(dc *deployment.DeploymentController, ctx context.Context, d *appsv1.Deployment, rsList []*appsv1.ReplicaSet) error
+//go:linkname upRollback k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).rollback
+func upRollback(dc *deployment.DeploymentController, ctx context.Context, d *appsv1.Deployment, rsList []*appsv1.ReplicaSet) error
 
-//go:linkname rbResolve k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).getAllReplicaSetsAndSyncRevision
-func rbResolve(dc *deployment.DeploymentController, ctx context.Context, d *appsv1.Deployment, rsList []*appsv1.ReplicaSet, createIfNotExisted bool) (*appsv1.ReplicaSet, []*appsv1.ReplicaSet, error)
+//go:linkname upResolve k8s.io/kubernetes/pkg/controller/deployment.(*DeploymentController).getAllReplicaSetsAndSyncRevision
+func upResolve(dc *deployment.DeploymentController, ctx context.Context, d *appsv1.Deployment, rsList []*appsv1.ReplicaSet, createIfNotExisted bool) (*appsv1.ReplicaSet, []*appsv1.ReplicaSet, error)
 
-//go:linkname rbGetRollbackTo k8s.io/kubernetes/pkg/controller/deployment.getRollbackTo
-func rbGetRollbackTo(d *appsv1.Deployment) *extensions.RollbackConfig
+//go:linkname getRollbackTo k8s.io/kubernetes/pkg/controller/deployment.getRollbackTo
+func getRollbackTo(d *appsv1.Deployment) *extensions.RollbackConfig
 
-// rbController returns a bare deployment controller whose client echoes
+// rollbackController returns a bare deployment controller whose client echoes
 // every write back, with a fake event recorder.
-func rbController() (*deployment.DeploymentController, *fake.Clientset, *record.FakeRecorder) {
+func rollbackController() (*deployment.DeploymentController, *fake.Clientset, *record.FakeRecorder) {
 	c := &fake.Clientset{}
 	c.AddReactor("*", "*", func(a clienttesting.Action) (bool, runtime.Object, error) {
 		switch a := a.(type) {
@@ -78,23 +78,23 @@ func rbController() (*deployment.DeploymentController, *fake.Clientset, *record.
 	return dc, c, rec
 }
 
-// rbSink records the ReplicaSets rollback logs it found for the revision.
-type rbSink struct {
+// rollbackSink records the ReplicaSets rollback logs it found for the revision.
+type rollbackSink struct {
 	mu    sync.Mutex
 	found []string
 }
 
-func (s *rbSink) Init(logr.RuntimeInfo) {}
+func (s *rollbackSink) Init(logr.RuntimeInfo) {}
 
-func (s *rbSink) Enabled(int) bool { return true }
+func (s *rollbackSink) Enabled(int) bool { return true }
 
-func (s *rbSink) Error(error, string, ...any) {}
+func (s *rollbackSink) Error(error, string, ...any) {}
 
-func (s *rbSink) WithValues(...any) logr.LogSink { return s }
+func (s *rollbackSink) WithValues(...any) logr.LogSink { return s }
 
-func (s *rbSink) WithName(string) logr.LogSink { return s }
+func (s *rollbackSink) WithName(string) logr.LogSink { return s }
 
-func (s *rbSink) Info(_ int, msg string, kv ...any) {
+func (s *rollbackSink) Info(_ int, msg string, kv ...any) {
 	if msg != "Found replica set with desired revision" {
 		return
 	}
@@ -109,12 +109,12 @@ func (s *rbSink) Info(_ int, msg string, kv ...any) {
 	}
 }
 
-type rbIn struct {
+type rollbackIn struct {
 	Deployment  rollout.Deployment       `json:"deployment"`
 	ReplicaSets []*replicaset.ReplicaSet `json:"replicaSets"`
 }
 
-func rbCopies(rss []*appsv1.ReplicaSet) []*appsv1.ReplicaSet {
+func rollbackCopies(rss []*appsv1.ReplicaSet) []*appsv1.ReplicaSet {
 	out := make([]*appsv1.ReplicaSet, len(rss))
 	for i, rs := range rss {
 		out[i] = rs.DeepCopy()
@@ -122,34 +122,34 @@ func rbCopies(rss []*appsv1.ReplicaSet) []*appsv1.ReplicaSet {
 	return out
 }
 
-// rbUpstream runs upstream on a Deployment and its ReplicaSets: it returns
+// rollbackUpstream runs upstream on a Deployment and its ReplicaSets: it returns
 // kubesem's input (the Deployment and the list as upstream's resolution
 // leaves them) and upstream's answer in the binding's output shape.
-func rbUpstream(t difftest.TB, d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (rbIn, json.RawMessage) {
+func rollbackUpstream(t difftest.TB, d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (rollbackIn, json.RawMessage) {
 	t.Helper()
 	ctx := context.Background()
 	// Resolution, on copies.
 	dRes := d.DeepCopy()
-	dc, _, _ := rbController()
-	newRS, oldRSs, err := rbResolve(dc, klog.NewContext(ctx, difftest.Log), dRes, rbCopies(rss), true)
+	dc, _, _ := rollbackController()
+	newRS, oldRSs, err := upResolve(dc, klog.NewContext(ctx, difftest.Log), dRes, rollbackCopies(rss), true)
 	if err != nil {
 		t.Fatalf("getAllReplicaSetsAndSyncRevision: %v", err)
 	}
 	all := append(oldRSs, newRS)
-	in := rbIn{Deployment: *difftest.Must(k8s.FromDeployment(dRes)), ReplicaSets: difftest.MustList(k8s.FromReplicaSets(all))}
+	in := rollbackIn{Deployment: *difftest.Must(k8s.FromDeployment(dRes)), ReplicaSets: difftest.MustList(k8s.FromReplicaSets(all))}
 
-	req := rbGetRollbackTo(d)
+	req := getRollbackTo(d)
 	if req == nil {
 		return in, difftest.Encode(t, map[string]bool{"requested": false})
 	}
 	// The rollback, on fresh copies of the unresolved input.
-	dc, client, rec := rbController()
-	sink := &rbSink{}
-	if err := rbRollback(dc, klog.NewContext(ctx, logr.New(sink)), d.DeepCopy(), rbCopies(rss)); err != nil {
+	dc, client, rec := rollbackController()
+	sink := &rollbackSink{}
+	if err := upRollback(dc, klog.NewContext(ctx, logr.New(sink)), d.DeepCopy(), rollbackCopies(rss)); err != nil {
 		t.Fatalf("rollback: %v", err)
 	}
 	out := map[string]any{"requested": true}
-	rev := rbGetRollbackTo(dRes).Revision
+	rev := getRollbackTo(dRes).Revision
 	if rev == 0 {
 		rev = deploymentutil.LastRevision(difftest.Log, all)
 	}
@@ -197,12 +197,12 @@ func rbUpstream(t difftest.TB, d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (
 	return in, difftest.Encode(t, out)
 }
 
-// rbGen draws a Deployment (defaulted by SetDefaults_Deployment) and its
+// drawRollback draws a Deployment (defaulted by SetDefaults_Deployment) and its
 // ReplicaSets: templates from a few images, so that some equal the
 // Deployment's; revisions at the int64 edges, unparsable or missing;
 // rollback requests of every form; the annotations the rollback copies,
 // keeps or skips.
-func rbGen(t *rapid.T) (*appsv1.Deployment, []*appsv1.ReplicaSet) {
+func drawRollback(t *rapid.T) (*appsv1.Deployment, []*appsv1.ReplicaSet) {
 	images := []string{"a", "b", "c"}
 	template := func(label string) corev1.PodTemplateSpec {
 		tp := corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
@@ -265,13 +265,13 @@ func rbGen(t *rapid.T) (*appsv1.Deployment, []*appsv1.ReplicaSet) {
 }
 
 // TestRolloutRollbackDifferential compares Rollback with upstream's
-// rollback (rbUpstream) on random Deployments and ReplicaSets.
+// rollback (rollbackUpstream) on random Deployments and ReplicaSets.
 func TestRolloutRollbackDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		d, rss := rbGen(t)
-		in, want := rbUpstream(t, d, rss)
-		got := rbCanon(t, difftest.DecideJSON(t, "rollout.Rollback", nil, in))
-		if want = rbCanon(t, want); !difftest.SameValue(want, got) {
+		d, rss := drawRollback(t)
+		in, want := rollbackUpstream(t, d, rss)
+		got := rollbackCanon(t, difftest.DecideJSON(t, "rollout.Rollback", nil, in))
+		if want = rollbackCanon(t, want); !difftest.SameValue(want, got) {
 			t.Fatalf("rollout.Rollback differs from v1.36.3\ninput:    %s\nkubesem:  %s\nupstream: %s", difftest.Marshal(t, in), got, want)
 		}
 	})
@@ -281,12 +281,12 @@ func TestRolloutRollbackDifferential(t *testing.T) {
 // through upstream: a vector's input must be a resolved one (upstream's
 // getAllReplicaSetsAndSyncRevision leaves it as it is, but for the
 // Progressing condition it records in memory), its want must be what
-// upstream's rollback does (rbUpstream), and kubesem's whole answer must be
+// upstream's rollback does (rollbackUpstream), and kubesem's whole answer must be
 // upstream's.
 func TestRolloutRollbackVectorsUpstream(t *testing.T) {
 	oracle := func(t difftest.TB, decision string, _, input json.RawMessage) json.RawMessage {
 		t.Helper()
-		var in rbIn
+		var in rollbackIn
 		difftest.Decode(t, input, &in)
 		d := difftest.Must(k8s.ToDeployment(&in.Deployment))
 		rss := make([]*appsv1.ReplicaSet, len(in.ReplicaSets))
@@ -298,8 +298,8 @@ func TestRolloutRollbackVectorsUpstream(t *testing.T) {
 				rss[i].UID = types.UID("uid-" + rss[i].Name)
 			}
 		}
-		resolved, want := rbUpstream(t, d, rss)
-		if g, w := rbNames(resolved.ReplicaSets), rbNames(in.ReplicaSets); g != w {
+		resolved, want := rollbackUpstream(t, d, rss)
+		if g, w := rollbackNames(resolved.ReplicaSets), rollbackNames(in.ReplicaSets); g != w {
 			t.Fatalf("the vector's ReplicaSets are not resolved: upstream resolves them to %s", g)
 		}
 		if !difftest.SameValue(difftest.Marshal(t, resolved.Deployment.Annotations), difftest.Marshal(t, in.Deployment.Annotations)) {
@@ -307,15 +307,15 @@ func TestRolloutRollbackVectorsUpstream(t *testing.T) {
 		}
 		return want
 	}
-	difftest.ReplayCanon(t, "rollout", map[string]int{"rollout.Rollback": 7}, oracle, rbCanon)
+	difftest.ReplayCanon(t, "rollout", map[string]int{"rollout.Rollback": 7}, oracle, rollbackCanon)
 }
 
-// rbCanon writes a rollback answer's template as the k8s adapter writes a
+// rollbackCanon writes a rollback answer's template as the k8s adapter writes a
 // Deployment's template back from upstream's (ToDeployment then
 // FromDeployment), so that the API fields kubesem carries without
 // modelling (a container's "resources": {}) are written alike on both
 // sides.
-func rbCanon(t difftest.TB, raw json.RawMessage) json.RawMessage {
+func rollbackCanon(t difftest.TB, raw json.RawMessage) json.RawMessage {
 	t.Helper()
 	var m map[string]json.RawMessage
 	difftest.Decode(t, raw, &m)
@@ -329,8 +329,8 @@ func rbCanon(t difftest.TB, raw json.RawMessage) json.RawMessage {
 	return difftest.Marshal(t, m)
 }
 
-// rbNames lists the ReplicaSets by name and revision annotation, in order.
-func rbNames(rss []*replicaset.ReplicaSet) string {
+// rollbackNames lists the ReplicaSets by name and revision annotation, in order.
+func rollbackNames(rss []*replicaset.ReplicaSet) string {
 	var b strings.Builder
 	for _, rs := range rss {
 		b.WriteString(rs.Name + "@" + rs.Annotations[deploymentutil.RevisionAnnotation] + " ")

@@ -1,4 +1,4 @@
-package upstream_test
+package deployment_test
 
 import (
 	"bytes"
@@ -10,11 +10,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 )
 
 // shapesFile is the table podstatus normalises a template's unmodelled

@@ -1,4 +1,4 @@
-package upstream_test
+package deployment_test
 
 import (
 	"bytes"
@@ -31,19 +31,19 @@ import (
 const templatePairs = 12000
 
 // teSide is one side of a pair: its spelling choices.
-type teChoice struct {
+type templateChoice struct {
 	name  string
 	apply func(r *rand.Rand, tpl map[string]any)
 }
 
-func teContainer(tpl map[string]any) map[string]any {
+func templateContainer(tpl map[string]any) map[string]any {
 	return tpl["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
 }
 
-func teSpec(tpl map[string]any) map[string]any { return tpl["spec"].(map[string]any) }
+func templateSpec(tpl map[string]any) map[string]any { return tpl["spec"].(map[string]any) }
 
-// teBase is the base template: what both sides mean before any spelling.
-type teBase struct {
+// templateBase is the base template: what both sides mean before any spelling.
+type templateBase struct {
 	image  string
 	cpu    int // millicores, 0: none
 	memMi  int // MiB, 0: none
@@ -59,14 +59,14 @@ type teBase struct {
 	tinyCPU bool
 }
 
-// teImages are images whose default pull policy differs: tagged, untagged,
+// templateImages are images whose default pull policy differs: tagged, untagged,
 // latest, with a registry port, digested, and not a valid reference.
-var teImages = []string{"nginx:1.25", "nginx", "nginx:latest", "registry.example/app:v2", "localhost:5000/app",
+var templateImages = []string{"nginx:1.25", "nginx", "nginx:latest", "registry.example/app:v2", "localhost:5000/app",
 	"localhost:5000/app:1.0", "app@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "Nginx:1"}
 
-func teRandomBase(r *rand.Rand) teBase {
-	b := teBase{
-		image:  teImages[r.IntN(len(teImages))],
+func templateRandomBase(r *rand.Rand) templateBase {
+	b := templateBase{
+		image:  templateImages[r.IntN(len(templateImages))],
 		labels: map[string]string{"app": "web"},
 	}
 	if r.IntN(2) == 0 {
@@ -90,8 +90,8 @@ func teRandomBase(r *rand.Rand) teBase {
 	return b
 }
 
-// teCPU spells millicores m as a quantity, in one of its spellings.
-func teCPU(r *rand.Rand, m int) any {
+// templateCPU spells millicores m as a quantity, in one of its spellings.
+func templateCPU(r *rand.Rand, m int) any {
 	switch r.IntN(4) {
 	case 0:
 		return fmt.Sprintf("%dm", m)
@@ -106,8 +106,8 @@ func teCPU(r *rand.Rand, m int) any {
 	return fmt.Sprintf("%de-3", m)
 }
 
-// teMem spells MiB n as a quantity, in one of its spellings.
-func teMem(r *rand.Rand, n int) any {
+// templateMem spells MiB n as a quantity, in one of its spellings.
+func templateMem(r *rand.Rand, n int) any {
 	switch r.IntN(4) {
 	case 0:
 		return fmt.Sprintf("%dMi", n)
@@ -122,9 +122,9 @@ func teMem(r *rand.Rand, n int) any {
 	return json.Number(fmt.Sprint(n * 1024 * 1024))
 }
 
-// teRender writes the base template with spelling choices drawn from r;
+// templateRender writes the base template with spelling choices drawn from r;
 // change, when not "", is a real change applied to this side.
-func teRender(r *rand.Rand, b teBase, change string, classes map[string]bool) map[string]any {
+func templateRender(r *rand.Rand, b templateBase, change string, classes map[string]bool) map[string]any {
 	c := map[string]any{"name": "web", "image": b.image}
 	spec := map[string]any{"containers": []any{c}}
 	meta := map[string]any{}
@@ -146,11 +146,11 @@ func teRender(r *rand.Rand, b teBase, change string, classes map[string]bool) ma
 	res := map[string]any{}
 	requests := map[string]any{}
 	if b.cpu > 0 {
-		requests["cpu"] = teCPU(r, b.cpu)
+		requests["cpu"] = templateCPU(r, b.cpu)
 		classes["quantity"] = true
 	}
 	if b.memMi > 0 {
-		requests["memory"] = teMem(r, b.memMi)
+		requests["memory"] = templateMem(r, b.memMi)
 		classes["quantity"] = true
 	}
 	if len(requests) > 0 {
@@ -389,9 +389,9 @@ func anyList(v any) []any {
 	return l
 }
 
-// teUpstream decodes a Deployment with template tpl as the API server
+// templateUpstream decodes a Deployment with template tpl as the API server
 // does, defaulted or not.
-func teUpstream(t *testing.T, tpl map[string]any, defaulted bool) *appsv1.Deployment {
+func templateUpstream(t *testing.T, tpl map[string]any, defaulted bool) *appsv1.Deployment {
 	t.Helper()
 	raw, err := json.Marshal(map[string]any{
 		"apiVersion": "apps/v1", "kind": "Deployment",
@@ -415,9 +415,9 @@ func teUpstream(t *testing.T, tpl map[string]any, defaulted bool) *appsv1.Deploy
 	return d
 }
 
-// teRequest is the rollout.FindNewReplicaSet input for a Deployment with
+// templateRequest is the rollout.FindNewReplicaSet input for a Deployment with
 // template a and one ReplicaSet with template b.
-func teRequest(a, b map[string]any) map[string]any {
+func templateRequest(a, b map[string]any) map[string]any {
 	return map[string]any{
 		"deployment": map[string]any{
 			"metadata": map[string]any{"name": "d", "namespace": "default", "uid": "d-uid"},
@@ -434,9 +434,9 @@ func teRequest(a, b map[string]any) map[string]any {
 	}
 }
 
-// teKubesem is kubesem's answer: whether the ReplicaSet's template is the
+// templateKubesem is kubesem's answer: whether the ReplicaSet's template is the
 // Deployment's.
-func teKubesem(t *testing.T, in map[string]any) bool {
+func templateKubesem(t *testing.T, in map[string]any) bool {
 	t.Helper()
 	raw, err := json.Marshal(in)
 	if err != nil {
@@ -456,15 +456,15 @@ func teKubesem(t *testing.T, in map[string]any) bool {
 	return got.Name != nil
 }
 
-// teUpstreamEqual is EqualIgnoreHash on the two templates as the API
+// templateUpstreamEqual is EqualIgnoreHash on the two templates as the API
 // machinery decodes them (defaulted or not).
-func teUpstreamEqual(t *testing.T, a, b map[string]any, defaulted bool) bool {
-	da, db := teUpstream(t, a, defaulted), teUpstream(t, b, defaulted)
+func templateUpstreamEqual(t *testing.T, a, b map[string]any, defaulted bool) bool {
+	da, db := templateUpstream(t, a, defaulted), templateUpstream(t, b, defaulted)
 	return deploymentutil.EqualIgnoreHash(&da.Spec.Template, &db.Spec.Template)
 }
 
-// teVectorFile holds the vectors this differential writes.
-const teVectorFile = "rollout/template_equality.json"
+// templateVectorFile holds the vectors this differential writes.
+const templateVectorFile = "rollout/template_equality.json"
 
 func TestTemplateEqualityDifferential(t *testing.T) {
 	r := rand.New(rand.NewPCG(36, 3))
@@ -474,24 +474,24 @@ func TestTemplateEqualityDifferential(t *testing.T) {
 	var picked []conformance.Vector
 	perKind := map[string]int{}
 	for i := range templatePairs {
-		base := teRandomBase(r)
+		base := templateRandomBase(r)
 		change := ""
 		if r.IntN(3) == 0 {
 			change = changes[r.IntN(len(changes))]
 		}
 		ca, cb := map[string]bool{}, map[string]bool{}
-		a := teRender(r, base, "", ca)
-		b := teRender(r, base, change, cb)
+		a := templateRender(r, base, "", ca)
+		b := templateRender(r, base, change, cb)
 		for k := range ca {
 			classSeen[k]++
 		}
 		for k := range cb {
 			classSeen[k]++
 		}
-		in := teRequest(a, b)
-		got := teKubesem(t, in)
-		decoded := teUpstreamEqual(t, a, b, false)
-		defaulted := teUpstreamEqual(t, a, b, true)
+		in := templateRequest(a, b)
+		got := templateKubesem(t, in)
+		decoded := templateUpstreamEqual(t, a, b, false)
+		defaulted := templateUpstreamEqual(t, a, b, true)
 		if got != defaulted {
 			ja, _ := json.Marshal(a)
 			jb, _ := json.Marshal(b)
@@ -538,7 +538,7 @@ func TestTemplateEqualityDifferential(t *testing.T) {
 			t.Errorf("spelling %q drawn %d times", class, classSeen[class])
 		}
 	}
-	path := difftest.Repo("testdata", teVectorFile)
+	path := difftest.Repo("testdata", templateVectorFile)
 	if os.Getenv(difftest.WriteVectorsEnv) == "1" && !t.Failed() {
 		sort.SliceStable(picked, func(i, j int) bool { return picked[i].Name < picked[j].Name })
 		out, err := json.MarshalIndent(picked, "", " ")
@@ -555,7 +555,7 @@ func TestTemplateEqualityDifferential(t *testing.T) {
 // testdata/rollout/template_equality.json: its want is upstream's
 // EqualIgnoreHash on the decoded, defaulted templates.
 func TestTemplateEqualityVectorsUpstream(t *testing.T) {
-	raw, err := os.ReadFile(difftest.Repo("testdata", teVectorFile))
+	raw, err := os.ReadFile(difftest.Repo("testdata", templateVectorFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -581,7 +581,7 @@ func TestTemplateEqualityVectorsUpstream(t *testing.T) {
 		if err := dec.Decode(&in); err != nil || len(in.ReplicaSets) != 1 {
 			t.Fatalf("%s: %v", v.Name, err)
 		}
-		same := teUpstreamEqual(t, in.Deployment.Spec.Template, in.ReplicaSets[0].Spec.Template, true)
+		same := templateUpstreamEqual(t, in.Deployment.Spec.Template, in.ReplicaSets[0].Spec.Template, true)
 		var want struct {
 			Name *string `json:"name"`
 		}

@@ -1,12 +1,11 @@
-package upstream_test
+package deployment_test
 
 import (
 	"math"
 	"testing"
 
-	utilfield "k8s.io/apimachinery/pkg/util/validation/field"
-
 	appsv1 "k8s.io/api/apps/v1"
+	utilfield "k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/apps"
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
@@ -21,9 +20,9 @@ import (
 	"github.com/kubesem/kubesem/rollout"
 )
 
-// vdDeployment draws a Deployment whose modelled fields sit at and around
+// validationDeployment draws a Deployment whose modelled fields sit at and around
 // the limits of API validation.
-func vdDeployment(t *rapid.T) *rollout.Deployment {
+func validationDeployment(t *rapid.T) *rollout.Deployment {
 	d := &rollout.Deployment{}
 	d.Name, d.Namespace = "web", "default"
 	d.Spec.Replicas = difftest.DrawInt32Ptr(t, "replicas", -1, 0, 1, 3, math.MaxInt32)
@@ -56,9 +55,9 @@ func vdDeployment(t *rapid.T) *rollout.Deployment {
 	return d
 }
 
-// vdUpstream defaults u as the API server does for apps/v1, converts it to
+// validationUpstream defaults u as the API server does for apps/v1, converts it to
 // the internal version and validates it.
-func vdUpstream(t *rapid.T, u *appsv1.Deployment) utilfield.ErrorList {
+func validationUpstream(t *rapid.T, u *appsv1.Deployment) utilfield.ErrorList {
 	legacyscheme.Scheme.Default(u)
 	var internal apps.Deployment
 	if err := legacyscheme.Scheme.Convert(u, &internal, nil); err != nil {
@@ -67,9 +66,9 @@ func vdUpstream(t *rapid.T, u *appsv1.Deployment) utilfield.ErrorList {
 	return appsvalidation.ValidateDeployment(&internal, apivalidation.PodValidationOptions{})
 }
 
-// vdKnownDifference names the classes of difference still open: none (the
+// validationKnownDifference names the classes of difference still open: none (the
 // int32 overflow class closed when the rules started wrapping as upstream).
-func vdKnownDifference(error) string { return "" }
+func validationKnownDifference(error) string { return "" }
 
 // TestDeploymentValidationParity: rollout.Validate accepts exactly the
 // Deployments v1.36.3 accepts after apps/v1 defaulting, and the path of its
@@ -77,12 +76,14 @@ func vdKnownDifference(error) string { return "" }
 func TestDeploymentValidationParity(t *testing.T) {
 	counts := map[string]int{}
 	rapid.Check(t, func(t *rapid.T) {
-		d := vdDeployment(t)
-		difftest.Verdict(t, "Deployment", rollout.Validate(d, nil, nil), vdUpstream(t, vdToV1(d)), vdKnownDifference, counts)
+		d := validationDeployment(t)
+		difftest.Verdict(t, "Deployment", rollout.Validate(d, nil, nil), validationUpstream(t, validationToV1(d)), validationKnownDifference, counts)
 	})
 	difftest.LogCounts(t, counts)
 }
 
-// vdToV1 is d as a user would submit it: the adapter's apps/v1 Deployment,
-// not defaulted (vdUpstream defaults it as the API server does).
-func vdToV1(d *rollout.Deployment) *appsv1.Deployment { return difftest.Must(k8s.ToDeployment(d)) }
+// validationToV1 is d as a user would submit it: the adapter's apps/v1 Deployment,
+// not defaulted (validationUpstream defaults it as the API server does).
+func validationToV1(d *rollout.Deployment) *appsv1.Deployment {
+	return difftest.Must(k8s.ToDeployment(d))
+}
