@@ -11,20 +11,6 @@ import (
 // difftest.CheckNoLeak).
 func TestHarnessesDoNotLeak(t *testing.T) {
 	difftest.CheckNoLeak(t,
-		difftest.Family{Name: "nodelifecycle", Tests: []func(*testing.T){
-			TestNodeDiffHealth,
-			TestNodeDiffConditionTaints,
-			TestNodeStepDifferential,
-			TestNodeStepVectorsUpstream,
-			TestNodeZoneRateDifferential,
-		}},
-		difftest.Family{Name: "tainteviction", Tests: []func(*testing.T){
-			TestNodeDiffEvictionStep,
-			TestClusterDiffTaintEvictionTriggers,
-		}},
-		difftest.Family{Name: "heartbeat", Tests: []func(*testing.T){
-			TestNodeDiffLeaseRetryTiming,
-		}},
 		difftest.Family{Name: "wholecluster", Tests: []func(*testing.T){
 			TestWholeClusterSmall,
 			TestWholeClusterDifferential,

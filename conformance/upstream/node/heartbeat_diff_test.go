@@ -1,4 +1,4 @@
-package upstream_test
+package node_test
 
 import (
 	"context"
@@ -36,17 +36,17 @@ import (
 // from the upstream source itself (nodeLeaseRenewIntervalFraction,
 // maxBackoff and backoffEnsureLease's first sleep).
 
-//go:linkname nodeUpIsUpdateStatusPeriodExpired k8s.io/kubernetes/pkg/kubelet.(*Kubelet).isUpdateStatusPeriodExpired
-func nodeUpIsUpdateStatusPeriodExpired(kl *kubelet.Kubelet) bool
+//go:linkname upIsUpdateStatusPeriodExpired k8s.io/kubernetes/pkg/kubelet.(*Kubelet).isUpdateStatusPeriodExpired
+func upIsUpdateStatusPeriodExpired(kl *kubelet.Kubelet) bool
 
-//go:linkname nodeUpCalculateDelay k8s.io/kubernetes/pkg/kubelet.(*Kubelet).calculateDelay
-func nodeUpCalculateDelay(kl *kubelet.Kubelet) time.Duration
+//go:linkname upCalculateDelay k8s.io/kubernetes/pkg/kubelet.(*Kubelet).calculateDelay
+func upCalculateDelay(kl *kubelet.Kubelet) time.Duration
 
-//go:linkname nodeUpMinDuration k8s.io/component-helpers/apimachinery/lease.minDuration
-func nodeUpMinDuration(a, b time.Duration) time.Duration
+//go:linkname upMinDuration k8s.io/component-helpers/apimachinery/lease.minDuration
+func upMinDuration(a, b time.Duration) time.Duration
 
-// nodeSourceFile returns the file upstream function fn is defined in.
-func nodeSourceFile(t testing.TB, fn any) string {
+// sourceFile returns the file upstream function fn is defined in.
+func sourceFile(t testing.TB, fn any) string {
 	f := runtime.FuncForPC(reflect.ValueOf(fn).Pointer())
 	if f == nil {
 		t.Fatal("no func info")
@@ -55,9 +55,9 @@ func nodeSourceFile(t testing.TB, fn any) string {
 	return file
 }
 
-// nodeEvalConst evaluates the constant expressions upstream uses for
+// evalConst evaluates the constant expressions upstream uses for
 // these rules: number literals, time units and products of them.
-func nodeEvalConst(t testing.TB, e ast.Expr) float64 {
+func evalConst(t testing.TB, e ast.Expr) float64 {
 	switch e := e.(type) {
 	case *ast.BasicLit:
 		v, err := strconv.ParseFloat(e.Value, 64)
@@ -66,7 +66,7 @@ func nodeEvalConst(t testing.TB, e ast.Expr) float64 {
 		}
 		return v
 	case *ast.ParenExpr:
-		return nodeEvalConst(t, e.X)
+		return evalConst(t, e.X)
 	case *ast.SelectorExpr:
 		if x, ok := e.X.(*ast.Ident); ok && x.Name == "time" {
 			units := map[string]time.Duration{"Nanosecond": time.Nanosecond, "Microsecond": time.Microsecond,
@@ -77,16 +77,16 @@ func nodeEvalConst(t testing.TB, e ast.Expr) float64 {
 		}
 	case *ast.BinaryExpr:
 		if e.Op == token.MUL {
-			return nodeEvalConst(t, e.X) * nodeEvalConst(t, e.Y)
+			return evalConst(t, e.X) * evalConst(t, e.Y)
 		}
 	}
 	t.Fatalf("cannot evaluate %T", e)
 	return 0
 }
 
-// nodeUpstreamConst reads package-level constant name from file; when fn
+// upstreamConst reads package-level constant name from file; when fn
 // is set, the value of the first `name := …` in function fn instead.
-func nodeUpstreamConst(t testing.TB, file, fn, name string) float64 {
+func upstreamConst(t testing.TB, file, fn, name string) float64 {
 	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -121,51 +121,52 @@ func nodeUpstreamConst(t testing.TB, file, fn, name string) float64 {
 	if found == nil {
 		t.Fatalf("%s not found in %s", name, file)
 	}
-	return nodeEvalConst(t, found)
+	return evalConst(t, found)
 }
 
-type nodeLeaseConsts struct {
+type leaseConsts struct {
 	fraction   float64       // kubelet nodeLeaseRenewIntervalFraction
 	maxBackoff time.Duration // lease controller maxBackoff
 	firstSleep time.Duration // backoffEnsureLease's initial sleep
 }
 
-var nodeLeaseConstsOnce sync.Once
-var nodeLeaseConstsVal nodeLeaseConsts
+var leaseConstsOnce sync.Once
 
-func nodeUpLeaseConsts(t testing.TB) nodeLeaseConsts {
-	nodeLeaseConstsOnce.Do(func() {
-		kubeletGo := nodeSourceFile(t, kubelet.NewMainKubelet)
-		leaseGo := nodeSourceFile(t, lease.NewController)
-		nodeLeaseConstsVal = nodeLeaseConsts{
-			fraction:   nodeUpstreamConst(t, kubeletGo, "", "nodeLeaseRenewIntervalFraction"),
-			maxBackoff: time.Duration(nodeUpstreamConst(t, leaseGo, "", "maxBackoff")),
-			firstSleep: time.Duration(nodeUpstreamConst(t, leaseGo, "backoffEnsureLease", "sleep")),
+var leaseConstsVal leaseConsts
+
+func upLeaseConsts(t testing.TB) leaseConsts {
+	leaseConstsOnce.Do(func() {
+		kubeletGo := sourceFile(t, kubelet.NewMainKubelet)
+		leaseGo := sourceFile(t, lease.NewController)
+		leaseConstsVal = leaseConsts{
+			fraction:   upstreamConst(t, kubeletGo, "", "nodeLeaseRenewIntervalFraction"),
+			maxBackoff: time.Duration(upstreamConst(t, leaseGo, "", "maxBackoff")),
+			firstSleep: time.Duration(upstreamConst(t, leaseGo, "backoffEnsureLease", "sleep")),
 		}
 	})
-	if nodeLeaseConstsVal.fraction == 0 {
+	if leaseConstsVal.fraction == 0 {
 		t.Fatal("upstream lease constants not read")
 	}
-	return nodeLeaseConstsVal
+	return leaseConstsVal
 }
 
-// nodeUpRetryBackoff is backoffEnsureLease's wait before the attempt-th
+// upRetryBackoff is backoffEnsureLease's wait before the attempt-th
 // retry: its sleep doubled attempt times through the controller's own
 // minDuration against maxBackoff.
-func nodeUpRetryBackoff(c nodeLeaseConsts, attempt int) time.Duration {
+func upRetryBackoff(c leaseConsts, attempt int) time.Duration {
 	if attempt < 1 {
 		return 0 // no retry yet: no wait
 	}
 	sleep := c.firstSleep
 	for i := 0; i < attempt; i++ {
-		sleep = nodeUpMinDuration(2*sleep, c.maxBackoff)
+		sleep = upMinDuration(2*sleep, c.maxBackoff)
 	}
 	return sleep
 }
 
-// nodeUpRenewInterval is the kubelet's lease renew interval for a
+// upRenewInterval is the kubelet's lease renew interval for a
 // NodeLeaseDurationSeconds (NewMainKubelet's computation).
-func nodeUpRenewInterval(c nodeLeaseConsts, seconds int32) time.Duration {
+func upRenewInterval(c leaseConsts, seconds int32) time.Duration {
 	return time.Duration(float64(time.Duration(seconds)*time.Second) * c.fraction)
 }
 
@@ -187,8 +188,8 @@ func TestNodeDiffHeartbeatDefaults(t *testing.T) {
 	if got, want := node.DefaultNodeStatusReportFrequency, cfg.NodeStatusReportFrequency.Duration; got != want {
 		t.Errorf("DefaultNodeStatusReportFrequency = %v, upstream %v", got, want)
 	}
-	c := nodeUpLeaseConsts(t)
-	if got, want := node.LeaseRenewInterval(0), nodeUpRenewInterval(c, cfg.NodeLeaseDurationSeconds); got != want {
+	c := upLeaseConsts(t)
+	if got, want := node.LeaseRenewInterval(0), upRenewInterval(c, cfg.NodeLeaseDurationSeconds); got != want {
 		t.Errorf("LeaseRenewInterval(default) = %v, upstream %v", got, want)
 	}
 	if got, want := node.LeaseRetryMaxBackoff, c.maxBackoff; got != want {
@@ -229,16 +230,16 @@ func TestNodeDiffStatusReportFrequency(t *testing.T) {
 // NextLeaseRenewal with the kubelet's renew interval on every kind of
 // NodeLeaseDurationSeconds the configuration accepts (1 … 2^31−1).
 func TestNodeDiffLeaseRenewInterval(t *testing.T) {
-	c := nodeUpLeaseConsts(t)
+	c := upLeaseConsts(t)
 	rapid.Check(t, func(t *rapid.T) {
 		s := rapid.OneOf(rapid.Int32Range(1, 400), rapid.Int32Range(1, 1<<31-1)).Draw(t, "seconds")
 		d := time.Duration(s) * time.Second
-		want := nodeUpRenewInterval(c, s)
+		want := upRenewInterval(c, s)
 		if got := node.LeaseRenewInterval(d); got != want {
 			t.Fatalf("LeaseRenewInterval(%v) = %v, upstream %v", d, got, want)
 		}
-		if got := node.NextLeaseRenewal(nodeT0, d); !got.Equal(nodeT0.Add(want)) {
-			t.Fatalf("NextLeaseRenewal(%v) = %v, upstream %v", d, got, nodeT0.Add(want))
+		if got := node.NextLeaseRenewal(t0, d); !got.Equal(t0.Add(want)) {
+			t.Fatalf("NextLeaseRenewal(%v) = %v, upstream %v", d, got, t0.Add(want))
 		}
 	})
 }
@@ -247,9 +248,9 @@ func TestNodeDiffLeaseRenewInterval(t *testing.T) {
 // controller's backoff (its first sleep doubled through its minDuration,
 // capped at its maxBackoff) for attempts −1 … 100.
 func TestNodeDiffLeaseRetryBackoff(t *testing.T) {
-	c := nodeUpLeaseConsts(t)
+	c := upLeaseConsts(t)
 	for a := -1; a <= 100; a++ {
-		if got, want := node.LeaseRetryBackoff(a), nodeUpRetryBackoff(c, a); got != want {
+		if got, want := node.LeaseRetryBackoff(a), upRetryBackoff(c, a); got != want {
 			t.Fatalf("LeaseRetryBackoff(%d) = %v, upstream %v", a, got, want)
 		}
 	}
@@ -268,7 +269,7 @@ func TestNodeDiffLeaseRetryTiming(t *testing.T) {
 	}
 	var late []string
 	for run := 0; run < 3; run++ {
-		late = nodeLeaseRetryRun(t)
+		late = leaseRetryRun(t)
 		if len(late) == 0 {
 			return
 		}
@@ -278,10 +279,10 @@ func TestNodeDiffLeaseRetryTiming(t *testing.T) {
 	}
 }
 
-// nodeLeaseRetryRun measures one run; it fails t on a wait shorter than
+// leaseRetryRun measures one run; it fails t on a wait shorter than
 // LeaseRetryBackoff and returns the waits too long to tell from the next
 // doubling.
-func nodeLeaseRetryRun(t *testing.T) []string {
+func leaseRetryRun(t *testing.T) []string {
 	const attempts = 4
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -297,7 +298,7 @@ func nodeLeaseRetryRun(t *testing.T) []string {
 		}
 		return true, (*coordv1.Lease)(nil), errors.New("injected failure")
 	})
-	c := lease.NewController(testingclock.NewFakeClock(nodeT0), client, "n", 40, nil, 10*time.Second, "n", "kube-node-lease", nil)
+	c := lease.NewController(testingclock.NewFakeClock(t0), client, "n", 40, nil, 10*time.Second, "n", "kube-node-lease", nil)
 	done := make(chan struct{})
 	go func() { c.Run(ctx); close(done) }()
 	select {
@@ -323,23 +324,23 @@ func nodeLeaseRetryRun(t *testing.T) []string {
 	return late
 }
 
-// nodeSetField sets an unexported field of a Kubelet.
-func nodeSetField(kl *kubelet.Kubelet, name string, v any) {
+// setField sets an unexported field of a Kubelet.
+func setField(kl *kubelet.Kubelet, name string, v any) {
 	f := reflect.ValueOf(kl).Elem().FieldByName(name)
 	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(v))
 }
 
-// nodeUpStatusUpdate is tryUpdateNodeStatus's decision on a Kubelet set
+// upStatusUpdate is tryUpdateNodeStatus's decision on a Kubelet set
 // to the state: the patch when the status changed or the report period
 // (its isUpdateStatusPeriodExpired) expired, and a new random delay drawn
 // when the status changed or nothing was reported yet (else reset to 0).
-func nodeUpStatusUpdate(changed bool, last time.Time, delay, freq time.Duration, now time.Time) node.StatusReport {
+func upStatusUpdate(changed bool, last time.Time, delay, freq time.Duration, now time.Time) node.StatusReport {
 	kl := &kubelet.Kubelet{}
-	nodeSetField(kl, "clock", testingclock.NewFakeClock(now))
-	nodeSetField(kl, "lastStatusReportTime", last)
-	nodeSetField(kl, "nodeStatusReportFrequency", freq)
-	nodeSetField(kl, "delayAfterNodeStatusChange", delay)
-	if !(changed || nodeUpIsUpdateStatusPeriodExpired(kl)) {
+	setField(kl, "clock", testingclock.NewFakeClock(now))
+	setField(kl, "lastStatusReportTime", last)
+	setField(kl, "nodeStatusReportFrequency", freq)
+	setField(kl, "delayAfterNodeStatusChange", delay)
+	if !(changed || upIsUpdateStatusPeriodExpired(kl)) {
 		return node.StatusReport{}
 	}
 	return node.StatusReport{Patch: true, NewDelay: changed || last.IsZero()}
@@ -364,27 +365,27 @@ func TestNodeDiffStatusUpdate(t *testing.T) {
 			delay = rapid.SampledFrom([]time.Duration{-freq / 2, freq/2 - 1}).Draw(t, "delayEdge")
 		case 3:
 			kl := &kubelet.Kubelet{}
-			nodeSetField(kl, "nodeStatusReportFrequency", freq)
-			delay = nodeUpCalculateDelay(kl)
+			setField(kl, "nodeStatusReportFrequency", freq)
+			delay = upCalculateDelay(kl)
 			if delay < -freq/2 || delay > freq/2 {
 				t.Fatalf("calculateDelay(%v) = %v, outside ±%v", freq, delay, freq/2)
 			}
 		}
 		var last time.Time
 		if rapid.IntRange(0, 7).Draw(t, "reported") > 0 {
-			last = nodeT0
+			last = t0
 		}
-		now := nodeT0.Add(freq + delay)
+		now := t0.Add(freq + delay)
 		switch rapid.IntRange(0, 3).Draw(t, "nowKind") {
 		case 0:
 			now = now.Add(time.Duration(rapid.IntRange(-1, 1).Draw(t, "ns")))
 		case 1:
 			now = now.Add(time.Duration(rapid.Int64Range(-int64(2*freq), int64(2*freq)).Draw(t, "dt")))
 		case 2:
-			now = nodeT0.Add(time.Duration(rapid.IntRange(0, 60).Draw(t, "s")) * time.Second)
+			now = t0.Add(time.Duration(rapid.IntRange(0, 60).Draw(t, "s")) * time.Second)
 		}
 		changed := rapid.IntRange(0, 3).Draw(t, "changed") == 0
-		want := nodeUpStatusUpdate(changed, last, delay, freq, now)
+		want := upStatusUpdate(changed, last, delay, freq, now)
 		if got := node.StatusUpdate(changed, last, delay, freq, now); got != want {
 			t.Fatalf("StatusUpdate(%v, %v, %v, %v, %v) = %+v, upstream %+v", changed, last, delay, freq, now, got, want)
 		}

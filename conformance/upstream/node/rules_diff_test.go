@@ -1,4 +1,4 @@
-package upstream_test
+package node_test
 
 import (
 	"context"
@@ -40,30 +40,30 @@ import (
 // rates and threshold from kube-controller-manager's flag defaults, or the
 // options a case draws.
 
-//go:linkname rdNodeSetLimiter k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).setLimiterInZone
-func rdNodeSetLimiter(nc *nodelifecycle.Controller, zone string, zoneSize int, state nodelifecycle.ZoneState)
+//go:linkname ruleSetLimiter k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).setLimiterInZone
+func ruleSetLimiter(nc *nodelifecycle.Controller, zone string, zoneSize int, state nodelifecycle.ZoneState)
 
 // ---------------------------------------------------------------------
 // node.DefaultTolerations
 
-// rdNodeAdmit is the DefaultTolerationSeconds plugin as kube-apiserver
+// ruleAdmit is the DefaultTolerationSeconds plugin as kube-apiserver
 // configures it: flags registered on a flag set, set or left at their
 // defaults, then the plugin initialized.
-type rdNodeAdmit struct {
+type ruleAdmit struct {
 	fs       *pflag.FlagSet
 	defaults [2]string // the flags' defaults, read before any is set
 }
 
-var rdNodeAdmitOnce = sync.OnceValue(func() *rdNodeAdmit {
+var ruleAdmitOnce = sync.OnceValue(func() *ruleAdmit {
 	fs := pflag.NewFlagSet("kube-apiserver", pflag.ContinueOnError)
 	defaulttolerationseconds.RegisterFlags(fs)
-	return &rdNodeAdmit{fs, [2]string{fs.Lookup("default-not-ready-toleration-seconds").DefValue,
+	return &ruleAdmit{fs, [2]string{fs.Lookup("default-not-ready-toleration-seconds").DefValue,
 		fs.Lookup("default-unreachable-toleration-seconds").DefValue}}
 })
 
 // admit returns the tolerations of a pod created with tolerations, after
 // the plugin with both flags at seconds (nil: their defaults).
-func (a *rdNodeAdmit) admit(tb difftest.Fataler, tolerations []v1.Toleration, seconds *int64) []v1.Toleration {
+func (a *ruleAdmit) admit(tb difftest.Fataler, tolerations []v1.Toleration, seconds *int64) []v1.Toleration {
 	nr, un := a.defaults[0], a.defaults[1]
 	if seconds != nil {
 		nr, un = strconv.FormatInt(*seconds, 10), strconv.FormatInt(*seconds, 10)
@@ -96,16 +96,16 @@ func (a *rdNodeAdmit) admit(tb difftest.Fataler, tolerations []v1.Toleration, se
 	return out.Spec.Tolerations
 }
 
-var rdNodeTolKeys = []string{"", v1.TaintNodeNotReady, v1.TaintNodeUnreachable, v1.TaintNodeNotReady, v1.TaintNodeUnreachable,
+var ruleTolKeys = []string{"", v1.TaintNodeNotReady, v1.TaintNodeUnreachable, v1.TaintNodeNotReady, v1.TaintNodeUnreachable,
 	"node.kubernetes.io/Not-Ready", "node.kubernetes.io/not-ready ", v1.TaintNodeUnschedulable, "example.com/k"}
 
-// rdNodeDrawToleration draws one toleration of a pod: a key that is empty,
+// ruleDrawToleration draws one toleration of a pod: a key that is empty,
 // one of the two the plugin adds, a near miss of them or another; any
 // operator and effect (empty included); tolerationSeconds absent, 0,
 // negative, 300 or at the int64 extremes.
-func rdNodeDrawToleration(t *rapid.T, l string) v1.Toleration {
+func ruleDrawToleration(t *rapid.T, l string) v1.Toleration {
 	tol := v1.Toleration{
-		Key:      rapid.SampledFrom(rdNodeTolKeys).Draw(t, l+"key"),
+		Key:      rapid.SampledFrom(ruleTolKeys).Draw(t, l+"key"),
 		Operator: v1.TolerationOperator(rapid.SampledFrom([]string{"Exists", "Equal", "", "Lt"}).Draw(t, l+"op")),
 		Value:    rapid.SampledFrom([]string{"", "", "v"}).Draw(t, l+"value"),
 		Effect:   v1.TaintEffect(rapid.SampledFrom([]string{"", "NoExecute", "NoExecute", "NoSchedule", "PreferNoSchedule", "noexecute"}).Draw(t, l+"effect")),
@@ -121,16 +121,16 @@ func rdNodeDrawToleration(t *rapid.T, l string) v1.Toleration {
 // leaves on a pod it admits (Create), both of its flags at their defaults
 // (seconds absent) or at the seconds drawn: 0, 1, 300, large, the int64
 // maximum, and negative ones (the flags take any int64), over up to four
-// tolerations (rdNodeDrawToleration) in any order. The output, decoded as
+// tolerations (ruleDrawToleration) in any order. The output, decoded as
 // v1 tolerations, must be upstream's, in order. Then every
 // node.DefaultTolerations vector is replayed through Admit.
 func TestNodeDefaultTolerationsDifferential(t *testing.T) {
-	a := rdNodeAdmitOnce()
+	a := ruleAdmitOnce()
 	counts := map[string]int{}
 	rapid.Check(t, func(t *rapid.T) {
 		var tols []v1.Toleration
 		for i := range rapid.IntRange(0, 4).Draw(t, "tolerations") {
-			tols = append(tols, rdNodeDrawToleration(t, "t"+strconv.Itoa(i)))
+			tols = append(tols, ruleDrawToleration(t, "t"+strconv.Itoa(i)))
 		}
 		in := map[string]any{"tolerations": tols}
 		if tols == nil && rapid.Bool().Draw(t, "nullTolerations") {
@@ -181,29 +181,29 @@ func TestNodeDefaultTolerationsDifferential(t *testing.T) {
 // ---------------------------------------------------------------------
 // node.ZoneRate
 
-// rdNodeUpConfig is the node lifecycle controller's rates and threshold as
+// ruleUpConfig is the node lifecycle controller's rates and threshold as
 // kube-controller-manager's flags default them (the grace periods, which
 // setLimiterInZone does not read, stay zero).
-var rdNodeUpConfig = sync.OnceValue(func() nodelifecycleconfig.NodeLifecycleControllerConfiguration {
+var ruleUpConfig = sync.OnceValue(func() nodelifecycleconfig.NodeLifecycleControllerConfiguration {
 	var cfg nodelifecycleconfig.NodeLifecycleControllerConfiguration
 	o := kcmoptions.NodeLifecycleControllerOptions{NodeLifecycleControllerConfiguration: &cfg}
 	o.AddFlags(pflag.NewFlagSet("kube-controller-manager", pflag.ContinueOnError))
 	return cfg
 })
 
-type rdNodeRateKey struct {
+type ruleRateKey struct {
 	rate, secondary float32
 	threshold       int32
 }
 
-// rdNodeControllers are node lifecycle controllers by configuration.
-type rdNodeControllers map[rdNodeRateKey]*nodelifecycle.Controller
+// ruleControllers are node lifecycle controllers by configuration.
+type ruleControllers map[ruleRateKey]*nodelifecycle.Controller
 
 // get returns the controller of opts: NewNodeLifecycleController given
 // upstream's defaults, each replaced by the option a case sets.
-func (m rdNodeControllers) get(tb difftest.Fataler, opts node.Options) *nodelifecycle.Controller {
-	cfg := rdNodeUpConfig()
-	k := rdNodeRateKey{cfg.NodeEvictionRate, cfg.SecondaryNodeEvictionRate, cfg.LargeClusterSizeThreshold}
+func (m ruleControllers) get(tb difftest.Fataler, opts node.Options) *nodelifecycle.Controller {
+	cfg := ruleUpConfig()
+	k := ruleRateKey{cfg.NodeEvictionRate, cfg.SecondaryNodeEvictionRate, cfg.LargeClusterSizeThreshold}
 	if opts.EvictionRate != nil {
 		k.rate = *opts.EvictionRate
 	}
@@ -229,43 +229,43 @@ func (m rdNodeControllers) get(tb difftest.Fataler, opts node.Options) *nodelife
 	return nc
 }
 
-func rdNodeField(v reflect.Value, name string) reflect.Value {
+func ruleField(v reflect.Value, name string) reflect.Value {
 	f := v.Elem().FieldByName(name)
 	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
 }
 
-// rdNodeSentinelQPS is the rate of the limiter a zone's tainter starts a
+// ruleSentinelQPS is the rate of the limiter a zone's tainter starts a
 // case with: no drawn rate has it, so a limiter with another rate, or
 // another limiter, means setLimiterInZone swapped it.
-const rdNodeSentinelQPS = float32(12345.5)
+const ruleSentinelQPS = float32(12345.5)
 
-// rdNodeZoneRateUp runs setLimiterInZone on a zone whose tainter holds the
+// ruleZoneRateUp runs setLimiterInZone on a zone whose tainter holds the
 // sentinel limiter and reports whether it swapped the limiter and the rate
 // it asked for: the argument its SwapLimiter received, recorded by
 // wrapping the controller's partial and full disruption functions
 // (a Normal zone gets the controller's evictionLimiterQPS). The limiter
 // left in place must agree: a token bucket of that rate, or a limiter that
 // never accepts for a rate of 0 or less.
-func rdNodeZoneRateUp(tb difftest.Fataler, nc *nodelifecycle.Controller, state string, zoneSize int) (rate float32, changed bool) {
+func ruleZoneRateUp(tb difftest.Fataler, nc *nodelifecycle.Controller, state string, zoneSize int) (rate float32, changed bool) {
 	v := reflect.ValueOf(nc)
-	q := scheduler.NewRateLimitedTimedQueue(flowcontrol.NewTokenBucketRateLimiter(rdNodeSentinelQPS, scheduler.EvictionRateLimiterBurst))
-	rdNodeField(v, "zoneNoExecuteTainter").Interface().(map[string]*scheduler.RateLimitedTimedQueue)["zone"] = q
+	q := scheduler.NewRateLimitedTimedQueue(flowcontrol.NewTokenBucketRateLimiter(ruleSentinelQPS, scheduler.EvictionRateLimiterBurst))
+	ruleField(v, "zoneNoExecuteTainter").Interface().(map[string]*scheduler.RateLimitedTimedQueue)["zone"] = q
 	var asked *float32
 	for _, name := range []string{"enterPartialDisruptionFunc", "enterFullDisruptionFunc"} {
-		f := rdNodeField(v, name)
+		f := ruleField(v, name)
 		orig := f.Interface().(func(int) float32)
 		f.Set(reflect.ValueOf(func(n int) float32 { r := orig(n); asked = &r; return r }))
 		defer f.Set(reflect.ValueOf(orig))
 	}
-	before := rdNodeField(reflect.ValueOf(q), "limiter").Interface().(flowcontrol.RateLimiter)
-	rdNodeSetLimiter(nc, "zone", zoneSize, nodelifecycle.ZoneState(state))
-	after := rdNodeField(reflect.ValueOf(q), "limiter").Interface().(flowcontrol.RateLimiter)
+	before := ruleField(reflect.ValueOf(q), "limiter").Interface().(flowcontrol.RateLimiter)
+	ruleSetLimiter(nc, "zone", zoneSize, nodelifecycle.ZoneState(state))
+	after := ruleField(reflect.ValueOf(q), "limiter").Interface().(flowcontrol.RateLimiter)
 	if asked == nil {
 		if after == before {
 			return 0, false
 		}
 		// Normal: the controller's own rate.
-		r := rdNodeField(v, "evictionLimiterQPS").Interface().(float32)
+		r := ruleField(v, "evictionLimiterQPS").Interface().(float32)
 		asked = &r
 	}
 	never := fmt.Sprintf("%T", after) == "*flowcontrol.fakeNeverRateLimiter"
@@ -277,7 +277,7 @@ func rdNodeZoneRateUp(tb difftest.Fataler, nc *nodelifecycle.Controller, state s
 }
 
 // TestNodeZoneRateDifferential: node.ZoneRate against the rate v1.36.3's
-// setLimiterInZone sets on a zone's NoExecute tainter (rdNodeZoneRateUp),
+// setLimiterInZone sets on a zone's NoExecute tainter (ruleZoneRateUp),
 // and whether it sets one, for each zone state (Initial, Normal,
 // PartialDisruption, FullDisruption, and states no zone has), zone sizes
 // at the large-cluster threshold and one either side, 0, 1, the int32
@@ -286,7 +286,7 @@ func rdNodeZoneRateUp(tb difftest.Fataler, nc *nodelifecycle.Controller, state s
 // the threshold absent, 0, −1, and at the int32 extremes. Then every
 // node.ZoneRate vector is replayed through setLimiterInZone.
 func TestNodeZoneRateDifferential(t *testing.T) {
-	ctls := rdNodeControllers{}
+	ctls := ruleControllers{}
 	t.Cleanup(func() {
 		for _, nc := range ctls {
 			difftest.Stop(nc)
@@ -306,7 +306,7 @@ func TestNodeZoneRateDifferential(t *testing.T) {
 			opts.LargeClusterThreshold = difftest.Ptr(rapid.SampledFrom([]int32{0, 1, -1, 3, 50, 100, math.MaxInt32, math.MinInt32}).Draw(t, "threshold"))
 		}
 		nc := ctls.get(t, opts)
-		threshold := rdNodeUpConfig().LargeClusterSizeThreshold
+		threshold := ruleUpConfig().LargeClusterSizeThreshold
 		if opts.LargeClusterThreshold != nil {
 			threshold = *opts.LargeClusterThreshold
 		}
@@ -320,7 +320,7 @@ func TestNodeZoneRateDifferential(t *testing.T) {
 			size = rapid.IntRange(0, 200).Draw(t, "size")
 		}
 		state := rapid.SampledFrom([]string{"Initial", "Normal", "PartialDisruption", "PartialDisruption", "FullDisruption", "", "normal", "Unknown"}).Draw(t, "state")
-		wr, wc := rdNodeZoneRateUp(t, nc, state, size)
+		wr, wc := ruleZoneRateUp(t, nc, state, size)
 		var got struct {
 			Rate    *float32 `json:"rate"`
 			Changes *bool    `json:"changes"`
@@ -361,7 +361,7 @@ func TestNodeZoneRateDifferential(t *testing.T) {
 				t.Fatalf("%q: %v", v.Name, err)
 			}
 		}
-		r, c := rdNodeZoneRateUp(t, ctls.get(t, opts), in.State, in.ZoneSize)
+		r, c := ruleZoneRateUp(t, ctls.get(t, opts), in.State, in.ZoneSize)
 		want := difftest.JSON(t, map[string]any{"rate": r, "changes": c})
 		if !difftest.SameJSON(v.Want, want) {
 			t.Errorf("%q: want %s, upstream %s", v.Name, v.Want, want)

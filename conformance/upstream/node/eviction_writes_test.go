@@ -1,4 +1,4 @@
-package upstream_test
+package node_test
 
 import (
 	"encoding/json"
@@ -17,7 +17,7 @@ import (
 )
 
 // TestNodeEvictionStepWritesUpstream replays the node.EvictionStep vectors
-// through the v1.36.3 taint-eviction controller (nodeUpEvictionStepWrites)
+// through the v1.36.3 taint-eviction controller (upEvictionStepWrites)
 // and checks that node.EvictionStep's Plan.Writes are the requests the fake
 // clientset received: per pod (pods by name; upstream fires due work in
 // goroutines), the same sequence of verb, resource, subresource,
@@ -35,11 +35,11 @@ func TestNodeEvictionStepWritesUpstream(t *testing.T) {
 			if string(v["decision"]) != `"node.EvictionStep"` || v["want"] == nil {
 				return nil, nil
 			}
-			var in nodeEvictionVecUpIn
+			var in evictionVecUpIn
 			if err := json.Unmarshal(v["input"], &in); err != nil {
 				return nil, err
 			}
-			p, _, _ := nodeUpEvictionStepWrites(t, &in.Node, in.Pods, in.Scheduled, in.Now)
+			p, _, _ := upEvictionStepWrites(t, &in.Node, in.Pods, in.Scheduled, in.Now)
 			return json.Marshal(p)
 		})
 		if err != nil {
@@ -65,7 +65,7 @@ func TestNodeEvictionStepWritesUpstream(t *testing.T) {
 		if v.Decision != "node.EvictionStep" {
 			continue
 		}
-		var up nodeEvictionVecUpIn
+		var up evictionVecUpIn
 		var in struct {
 			Node      node.Node                `json:"node"`
 			Pods      []*podstatus.Pod         `json:"pods"`
@@ -78,7 +78,7 @@ func TestNodeEvictionStepWritesUpstream(t *testing.T) {
 		if err := json.Unmarshal(v.Input, &in); err != nil {
 			t.Fatal(err)
 		}
-		_, upWrites, patched := nodeUpEvictionStepWrites(t, &up.Node, up.Pods, up.Scheduled, up.Now)
+		_, upWrites, patched := upEvictionStepWrites(t, &up.Node, up.Pods, up.Scheduled, up.Now)
 		p, err := node.EvictionStep(&in.Node, in.Pods, in.Scheduled, in.Now, node.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", v.Name, err)
@@ -91,7 +91,7 @@ func TestNodeEvictionStepWritesUpstream(t *testing.T) {
 		for _, w := range ws {
 			keys = append(keys, difftest.WriteKeyOf(w))
 		}
-		if err := nodeSamePerPod(keys, upWrites); err != nil {
+		if err := samePerPod(keys, upWrites); err != nil {
 			t.Errorf("%s: %v", v.Name, err)
 		}
 		for _, w := range ws {
@@ -129,19 +129,19 @@ func TestNodeEvictionStepWritesUpstream(t *testing.T) {
 	t.Logf("%d node.EvictionStep vectors: %d writes as upstream sends them", checked, writes)
 }
 
-// nodeEvictionVecUpIn is a node.EvictionStep vector's input as upstream
+// evictionVecUpIn is a node.EvictionStep vector's input as upstream
 // reads it.
-type nodeEvictionVecUpIn struct {
+type evictionVecUpIn struct {
 	Node      v1.Node                  `json:"node"`
 	Pods      []*v1.Pod                `json:"pods"`
 	Scheduled []node.ScheduledEviction `json:"memory"`
 	Now       time.Time                `json:"now"`
 }
 
-// nodeSamePerPod compares two request lists pod by pod: the same pods, each
+// samePerPod compares two request lists pod by pod: the same pods, each
 // with the same requests in the same order, and in got each pod's requests
 // adjacent and the pods in name order.
-func nodeSamePerPod(got, up []difftest.WriteKey) error {
+func samePerPod(got, up []difftest.WriteKey) error {
 	group := func(keys []difftest.WriteKey) (map[string][]string, []string) {
 		g := map[string][]string{}
 		var order []string

@@ -1,4 +1,4 @@
-package upstream_test
+package node_test
 
 import (
 	"context"
@@ -35,21 +35,21 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-//go:linkname nodeUpNoExecuteTaintingPass k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).doNoExecuteTaintingPass
-func nodeUpNoExecuteTaintingPass(nc *nodelifecycle.Controller, ctx context.Context)
+//go:linkname upNoExecuteTaintingPass k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).doNoExecuteTaintingPass
+func upNoExecuteTaintingPass(nc *nodelifecycle.Controller, ctx context.Context)
 
-// nodeVClock is the replay's virtual clock, for the eviction limiters.
-type nodeVClock struct{ now *time.Time }
+// vClock is the replay's virtual clock, for the eviction limiters.
+type vClock struct{ now *time.Time }
 
-func (c nodeVClock) Now() time.Time { return *c.now }
+func (c vClock) Now() time.Time { return *c.now }
 
-func (c nodeVClock) Since(t time.Time) time.Duration { return c.now.Sub(t) }
+func (c vClock) Since(t time.Time) time.Duration { return c.now.Sub(t) }
 
-func (c nodeVClock) Sleep(time.Duration) {}
+func (c vClock) Sleep(time.Duration) {}
 
-// nodeField is the settable unexported field name of the struct v points
+// field is the settable unexported field name of the struct v points
 // to.
-func nodeField(v any, name string) reflect.Value {
+func field(v any, name string) reflect.Value {
 	f := reflect.ValueOf(v).Elem().FieldByName(name)
 	if !f.IsValid() {
 		panic("no field " + name)
@@ -57,7 +57,7 @@ func nodeField(v any, name string) reflect.Value {
 	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
 }
 
-type nodeStepVector struct {
+type stepVector struct {
 	Decision string          `json:"decision"`
 	Name     string          `json:"name"`
 	Options  json.RawMessage `json:"options"`
@@ -71,22 +71,22 @@ type nodeStepVector struct {
 	WantError json.RawMessage `json:"wantError"`
 }
 
-// nodeStepReplay is one node lifecycle controller carried through a chain
+// stepReplay is one node lifecycle controller carried through a chain
 // of node.Step vectors.
-type nodeStepReplay struct {
-	c        *nodeUpController
+type stepReplay struct {
+	c        *upController
 	now      *time.Time
 	recorder *record.FakeRecorder
 	patched  map[string][]v1.Taint // node → taints after its last taint patch
-	clock    nodeVClock
+	clock    vClock
 }
 
-func nodeNewStepReplay(t *testing.T, opts node.Options) *nodeStepReplay {
+func newStepReplay(t *testing.T, opts node.Options) *stepReplay {
 	client := fake.NewSimpleClientset()
-	c := nodeNewController(t, client, opts)
-	r := &nodeStepReplay{c: c, now: c.now, recorder: &record.FakeRecorder{Events: make(chan string, 1000), IncludeObject: true}, patched: map[string][]v1.Taint{}, clock: nodeVClock{c.now}}
-	nodeField(c.nc, "recorder").Set(reflect.ValueOf(record.EventRecorder(r.recorder)))
-	nodeField(c.nc, "nodeUpdateWorkerSize").SetInt(1)
+	c := newController(t, client, opts)
+	r := &stepReplay{c: c, now: c.now, recorder: &record.FakeRecorder{Events: make(chan string, 1000), IncludeObject: true}, patched: map[string][]v1.Taint{}, clock: vClock{c.now}}
+	field(c.nc, "recorder").Set(reflect.ValueOf(record.EventRecorder(r.recorder)))
+	field(c.nc, "nodeUpdateWorkerSize").SetInt(1)
 	apply := clienttesting.ObjectReaction(client.Tracker())
 	// A status update writes the status only, as the API server's status
 	// subresource does (the fake tracker would replace the whole node).
@@ -152,13 +152,13 @@ func TestNodeStepVectorsUpstream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var vs []nodeStepVector
+	var vs []stepVector
 	if err := json.Unmarshal(data, &vs); err != nil {
 		t.Fatal(err)
 	}
 	saved := difftest.NodeSchedulerNow
 	defer func() { difftest.NodeSchedulerNow = saved }()
-	var r *nodeStepReplay
+	var r *stepReplay
 	var prevMemory json.RawMessage
 	checked := 0
 	for _, v := range vs {
@@ -174,16 +174,16 @@ func TestNodeStepVectorsUpstream(t *testing.T) {
 				t.Errorf("%s: want has no %q", v.Name, k)
 			}
 		}
-		if nodeEmptyMemory(v.Input.Memory) {
+		if emptyMemory(v.Input.Memory) {
 			var opts node.Options
 			if len(v.Options) > 0 {
 				if err := json.Unmarshal(v.Options, &opts); err != nil {
 					t.Fatal(err)
 				}
 			}
-			r = nodeNewStepReplay(t, opts)
+			r = newStepReplay(t, opts)
 			difftest.NodeSchedulerNow = func() time.Time { return *r.now }
-		} else if r == nil || !nodeSameRaw(v.Input.Memory, prevMemory) {
+		} else if r == nil || !sameRaw(v.Input.Memory, prevMemory) {
 			t.Errorf("%s: input memory is not the memory the vector before it wants", v.Name)
 			r = nil
 			continue
@@ -202,7 +202,7 @@ func TestNodeStepVectorsUpstream(t *testing.T) {
 	t.Logf("%d node.Step vectors replayed through upstream", checked)
 }
 
-func nodeEmptyMemory(raw json.RawMessage) bool {
+func emptyMemory(raw json.RawMessage) bool {
 	var m map[string]json.RawMessage
 	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
 		return true
@@ -215,7 +215,7 @@ func nodeEmptyMemory(raw json.RawMessage) bool {
 	return true
 }
 
-func nodeSameRaw(a, b json.RawMessage) bool {
+func sameRaw(a, b json.RawMessage) bool {
 	var x, y any
 	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
 		return false
@@ -225,7 +225,7 @@ func nodeSameRaw(a, b json.RawMessage) bool {
 
 // sync puts the vector's world into the API and the caches: its nodes
 // (others deleted), its leases, one Ready pod per node.
-func (r *nodeStepReplay) sync(t *testing.T, v nodeStepVector) {
+func (r *stepReplay) sync(t *testing.T, v stepVector) {
 	client, factory := r.c.client, r.c.factory
 	nodeGVR := v1.SchemeGroupVersion.WithResource("nodes")
 	podGVR := v1.SchemeGroupVersion.WithResource("pods")
@@ -271,7 +271,7 @@ func (r *nodeStepReplay) sync(t *testing.T, v nodeStepVector) {
 }
 
 // refreshNodes copies the API's nodes into the node cache.
-func (r *nodeStepReplay) refreshNodes() {
+func (r *stepReplay) refreshNodes() {
 	store := r.c.factory.Core().V1().Nodes().Informer().GetStore()
 	objs, _ := r.c.client.Tracker().List(v1.SchemeGroupVersion.WithResource("nodes"), v1.SchemeGroupVersion.WithKind("Node"), "")
 	for _, n := range objs.(*v1.NodeList).Items {
@@ -283,31 +283,31 @@ func (r *nodeStepReplay) refreshNodes() {
 // clock. A bucket made during the pass on the real clock was used at most
 // once, by SwapLimiter's drain at the pass's time: its last update is
 // then the pass's now.
-func (r *nodeStepReplay) virtualLimiters() {
-	tainters := nodeField(r.c.nc, "zoneNoExecuteTainter")
+func (r *stepReplay) virtualLimiters() {
+	tainters := field(r.c.nc, "zoneNoExecuteTainter")
 	for _, k := range tainters.MapKeys() {
 		q := tainters.MapIndex(k).Interface().(*scheduler.RateLimitedTimedQueue)
-		lim := nodeField(q, "limiter").Interface()
+		lim := field(q, "limiter").Interface()
 		if reflect.TypeOf(lim).String() != "*flowcontrol.tokenBucketRateLimiter" {
 			continue
 		}
-		clock := nodeField(lim, "clock")
-		if _, ok := clock.Interface().(nodeVClock); ok {
+		clock := field(lim, "clock")
+		if _, ok := clock.Interface().(vClock); ok {
 			continue
 		}
 		clock.Set(reflect.ValueOf(flowcontrol.Clock(r.clock)))
 		// TryAccept reads the embedded passive limiter's clock
-		passive := nodeField(lim, "tokenBucketPassiveRateLimiter").Addr().Interface()
-		nodeField(passive, "clock").Set(reflect.ValueOf(r.clock))
-		rl := nodeField(lim, "limiter").Interface()
-		last := nodeField(rl, "last")
+		passive := field(lim, "tokenBucketPassiveRateLimiter").Addr().Interface()
+		field(passive, "clock").Set(reflect.ValueOf(r.clock))
+		rl := field(lim, "limiter").Interface()
+		last := field(rl, "last")
 		if !last.Interface().(time.Time).IsZero() {
 			last.Set(reflect.ValueOf(*r.now))
 		}
 	}
 }
 
-func (r *nodeStepReplay) step(t *testing.T, v nodeStepVector) []error {
+func (r *stepReplay) step(t *testing.T, v stepVector) []error {
 	ctx := klog.NewContext(context.Background(), logr.Discard())
 	*r.now = v.Input.Now
 	r.sync(t, v)
@@ -321,13 +321,13 @@ func (r *nodeStepReplay) step(t *testing.T, v nodeStepVector) []error {
 		<-r.recorder.Events
 	}
 	r.virtualLimiters()
-	if err := nodeUpMonitorNodeHealth(r.c.nc, ctx); err != nil {
+	if err := upMonitorNodeHealth(r.c.nc, ctx); err != nil {
 		return []error{err}
 	}
 	r.virtualLimiters()
 	r.refreshNodes()
 	r.canonicalQueues()
-	nodeUpNoExecuteTaintingPass(r.c.nc, ctx)
+	upNoExecuteTaintingPass(r.c.nc, ctx)
 	r.refreshNodes()
 	var names []string
 	for _, n := range v.Input.Nodes {
@@ -335,7 +335,7 @@ func (r *nodeStepReplay) step(t *testing.T, v nodeStepVector) []error {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if err := nodeUpNoScheduleTaintingPass(r.c.nc, ctx, name); err != nil {
+		if err := upNoScheduleTaintingPass(r.c.nc, ctx, name); err != nil {
 			return []error{err}
 		}
 	}
@@ -373,7 +373,7 @@ func (r *nodeStepReplay) step(t *testing.T, v nodeStepVector) []error {
 		case *v1.Node:
 			var cs []node.Condition
 			for _, c := range o.Status.Conditions {
-				cs = append(cs, nodeCondFromUp(c))
+				cs = append(cs, condFromUp(c))
 			}
 			upConds[o.Name] = cs
 		case *v1.Pod:
@@ -390,7 +390,7 @@ func (r *nodeStepReplay) step(t *testing.T, v nodeStepVector) []error {
 			continue
 		}
 		for i := range up {
-			if !nodeSameCond(up[i], w.Conditions[i]) {
+			if !sameCond(up[i], w.Conditions[i]) {
 				fail("condition %d of %s: %+v, upstream %+v", i, w.Node, w.Conditions[i], up[i])
 			}
 		}
@@ -399,7 +399,7 @@ func (r *nodeStepReplay) step(t *testing.T, v nodeStepVector) []error {
 	// taints: the nodes written, and each node's taints after the pass
 	after := map[string][]node.Taint{}
 	for name, ts := range before {
-		after[name] = nodeFromUpTaints(ts)
+		after[name] = fromUpTaints(ts)
 	}
 	written := map[string]bool{}
 	for _, w := range want.Taints {
@@ -484,8 +484,8 @@ func (r *nodeStepReplay) step(t *testing.T, v nodeStepVector) []error {
 	}
 
 	// zones, disrupted
-	states := nodeField(r.c.nc, "zoneStates")
-	tainters := nodeField(r.c.nc, "zoneNoExecuteTainter")
+	states := field(r.c.nc, "zoneStates")
+	tainters := field(r.c.nc, "zoneNoExecuteTainter")
 	zoneConds := map[string][]*v1.NodeCondition{}
 	for _, name := range names {
 		cur, _ := r.c.client.Tracker().Get(v1.SchemeGroupVersion.WithResource("nodes"), "", name)
@@ -499,11 +499,11 @@ func (r *nodeStepReplay) step(t *testing.T, v nodeStepVector) []error {
 	var upZones []node.ZoneReport
 	allFull := states.Len() > 0
 	for _, k := range states.MapKeys() {
-		st := node.ZoneState(nodeZoneStateName(states.MapIndex(k).Interface()))
+		st := node.ZoneState(zoneStateName(states.MapIndex(k).Interface()))
 		q := tainters.MapIndex(k).Interface().(*scheduler.RateLimitedTimedQueue)
 		notReady, _ := r.c.nc.ComputeZoneState(zoneConds[k.String()])
 		upZones = append(upZones, node.ZoneReport{Zone: k.String(), Size: len(zoneConds[k.String()]), NotReady: notReady, State: st,
-			Rate: nodeRate(nodeField(q, "limiter").Interface().(flowcontrol.RateLimiter))})
+			Rate: rate(field(q, "limiter").Interface().(flowcontrol.RateLimiter))})
 		allFull = allFull && st == node.ZoneFullDisruption
 	}
 	sort.Slice(upZones, func(i, j int) bool { return upZones[i].Zone < upZones[j].Zone })
@@ -515,8 +515,8 @@ func (r *nodeStepReplay) step(t *testing.T, v nodeStepVector) []error {
 	}
 
 	// requeue, outcome
-	if len(want.Requeue) != 1 || want.Requeue[0].After != nodeUpDefaults().MonitorPeriod.String() || want.Requeue[0].Reason != node.ReasonNodeMonitorPeriod {
-		fail("requeue %+v, upstream's node monitor period %v", want.Requeue, nodeUpDefaults().MonitorPeriod)
+	if len(want.Requeue) != 1 || want.Requeue[0].After != upDefaults().MonitorPeriod.String() || want.Requeue[0].Reason != node.ReasonNodeMonitorPeriod {
+		fail("requeue %+v, upstream's node monitor period %v", want.Requeue, upDefaults().MonitorPeriod)
 	}
 	if want.Outcome != node.ReasonMonitored {
 		fail("outcome %q", want.Outcome)
@@ -527,7 +527,7 @@ func (r *nodeStepReplay) step(t *testing.T, v nodeStepVector) []error {
 	if err != nil {
 		return append(errs, err)
 	}
-	if !nodeSameRaw(up, want.Memory) {
+	if !sameRaw(up, want.Memory) {
 		fail("memory %s, upstream %s", want.Memory, up)
 	}
 
@@ -583,20 +583,20 @@ func (r *nodeStepReplay) step(t *testing.T, v nodeStepVector) []error {
 }
 
 // memory reads the controller's state as a node.Memory.
-func (r *nodeStepReplay) memory() node.Memory {
+func (r *stepReplay) memory() node.Memory {
 	m := node.Memory{Nodes: map[string]node.Health{}, Zones: map[string]node.ZoneMemory{}}
-	healths := nodeField(nodeField(r.c.nc, "nodeHealthMap").Interface(), "nodeHealths")
+	healths := field(field(r.c.nc, "nodeHealthMap").Interface(), "nodeHealths")
 	for _, k := range healths.MapKeys() {
 		hv := healths.MapIndex(k)
 		var h node.Health
-		h.ProbeTime = nodeField(hv.Interface(), "probeTimestamp").Interface().(metav1.Time).Time.UTC()
-		if st := nodeField(hv.Interface(), "status").Interface().(*v1.NodeStatus); st != nil {
+		h.ProbeTime = field(hv.Interface(), "probeTimestamp").Interface().(metav1.Time).Time.UTC()
+		if st := field(hv.Interface(), "status").Interface().(*v1.NodeStatus); st != nil {
 			if _, c := nodeutil.GetNodeCondition(st, v1.NodeReady); c != nil {
 				hb := c.LastHeartbeatTime.Time.UTC()
 				h.ReadyHeartbeat = &hb
 			}
 		}
-		if l := nodeField(hv.Interface(), "lease").Interface().(*coordv1.Lease); l != nil {
+		if l := field(hv.Interface(), "lease").Interface().(*coordv1.Lease); l != nil {
 			var nl node.Lease
 			nl.Name = l.Name
 			if l.Spec.RenewTime != nil {
@@ -607,30 +607,30 @@ func (r *nodeStepReplay) memory() node.Memory {
 		}
 		m.Nodes[k.String()] = h
 	}
-	for _, k := range nodeField(r.c.nc, "knownNodeSet").MapKeys() {
+	for _, k := range field(r.c.nc, "knownNodeSet").MapKeys() {
 		m.Known = append(m.Known, k.String())
 	}
 	sort.Strings(m.Known)
-	states := nodeField(r.c.nc, "zoneStates")
-	tainters := nodeField(r.c.nc, "zoneNoExecuteTainter")
+	states := field(r.c.nc, "zoneStates")
+	tainters := field(r.c.nc, "zoneNoExecuteTainter")
 	for _, k := range states.MapKeys() {
-		z := node.ZoneMemory{State: node.ZoneState(nodeZoneStateName(states.MapIndex(k).Interface()))}
+		z := node.ZoneMemory{State: node.ZoneState(zoneStateName(states.MapIndex(k).Interface()))}
 		q := tainters.MapIndex(k).Interface().(*scheduler.RateLimitedTimedQueue)
-		lim := nodeField(q, "limiter").Interface().(flowcontrol.RateLimiter)
-		z.Limiter.Rate = nodeRate(lim)
+		lim := field(q, "limiter").Interface().(flowcontrol.RateLimiter)
+		z.Limiter.Rate = rate(lim)
 		if reflect.TypeOf(lim).String() == "*flowcontrol.tokenBucketRateLimiter" {
-			rl := nodeField(lim, "limiter").Interface()
-			last := nodeField(rl, "last").Interface().(time.Time)
-			z.Limiter.Tokens = nodeField(rl, "tokens").Float()
+			rl := field(lim, "limiter").Interface()
+			last := field(rl, "last").Interface().(time.Time)
+			z.Limiter.Tokens = field(rl, "tokens").Float()
 			if last.IsZero() {
 				z.Limiter.Tokens = float64(scheduler.EvictionRateLimiterBurst)
 			} else {
 				z.Limiter.Last = last.UTC()
 			}
 		}
-		uq := nodeField(q, "queue").Addr().Interface()
+		uq := field(q, "queue").Addr().Interface()
 		queued := map[string]bool{}
-		for _, tv := range nodeField(uq, "queue").Interface().(scheduler.TimedQueue) {
+		for _, tv := range field(uq, "queue").Interface().(scheduler.TimedQueue) {
 			z.Queue = append(z.Queue, node.Queued{Node: tv.Value, AddedAt: tv.AddedAt.UTC(), ProcessAt: tv.ProcessAt.UTC()})
 			queued[tv.Value] = true
 		}
@@ -640,7 +640,7 @@ func (r *nodeStepReplay) memory() node.Memory {
 			}
 			return z.Queue[i].Node < z.Queue[j].Node
 		})
-		for _, s := range nodeField(uq, "set").MapKeys() {
+		for _, s := range field(uq, "set").MapKeys() {
 			if !queued[s.String()] {
 				z.Done = append(z.Done, s.String())
 			}
@@ -651,10 +651,10 @@ func (r *nodeStepReplay) memory() node.Memory {
 	return m
 }
 
-// nodeRate is the rate a tainter's limiter lets taints through: its QPS,
+// rate is the rate a tainter's limiter lets taints through: its QPS,
 // except for the limiter SwapLimiter(0) installs, which never accepts (and
 // reports QPS 1).
-func nodeRate(l flowcontrol.RateLimiter) float32 {
+func rate(l flowcontrol.RateLimiter) float32 {
 	if reflect.TypeOf(l).String() == "*flowcontrol.fakeNeverRateLimiter" {
 		return 0
 	}
@@ -667,11 +667,11 @@ func nodeRate(l flowcontrol.RateLimiter) float32 {
 // cache's iteration order, which varies from run to run; with one token
 // per pass, the sorted heap makes upstream taint the node kubesem's
 // canonical order (process time, then name) names.
-func (r *nodeStepReplay) canonicalQueues() {
-	tainters := nodeField(r.c.nc, "zoneNoExecuteTainter")
+func (r *stepReplay) canonicalQueues() {
+	tainters := field(r.c.nc, "zoneNoExecuteTainter")
 	for _, k := range tainters.MapKeys() {
 		q := tainters.MapIndex(k).Interface().(*scheduler.RateLimitedTimedQueue)
-		tq := nodeField(nodeField(q, "queue").Addr().Interface(), "queue").Interface().(scheduler.TimedQueue)
+		tq := field(field(q, "queue").Addr().Interface(), "queue").Interface().(scheduler.TimedQueue)
 		sort.Slice(tq, func(i, j int) bool {
 			if c := tq[i].ProcessAt.Compare(tq[j].ProcessAt); c != 0 {
 				return c < 0
@@ -681,8 +681,8 @@ func (r *nodeStepReplay) canonicalQueues() {
 	}
 }
 
-// nodeZoneStateName maps upstream's zone states to kubesem's names.
-func nodeZoneStateName(s any) string {
+// zoneStateName maps upstream's zone states to kubesem's names.
+func zoneStateName(s any) string {
 	switch fmt.Sprint(s) {
 	case "Initial":
 		return string(node.ZoneInitial)
@@ -696,7 +696,7 @@ func nodeZoneStateName(s any) string {
 	return fmt.Sprint(s)
 }
 
-func nodeFromUpTaints(ts []v1.Taint) []node.Taint {
+func fromUpTaints(ts []v1.Taint) []node.Taint {
 	out := []node.Taint{}
 	for _, u := range ts {
 		k := node.Taint{Key: u.Key, Value: u.Value, Effect: node.TaintEffect(u.Effect)}

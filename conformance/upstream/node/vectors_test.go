@@ -1,4 +1,4 @@
-package upstream_test
+package node_test
 
 import (
 	"encoding/json"
@@ -28,7 +28,7 @@ import (
 // ComputeZoneState.
 func TestNodeVectorsUpstream(t *testing.T) {
 	logger := klog.Background()
-	up := nodeNewController(t, fake.NewSimpleClientset(), node.Options{})
+	up := newController(t, fake.NewSimpleClientset(), node.Options{})
 	files, _ := filepath.Glob(difftest.Repo("testdata/node/*.json"))
 	checked := 0
 	for _, f := range files {
@@ -117,7 +117,7 @@ func TestNodeVectorsUpstream(t *testing.T) {
 				}
 				_ = json.Unmarshal(v.Input, &in)
 				_ = json.Unmarshal(v.Want, &want)
-				got := nodeUpMinTolerationTime(in.Tolerations)
+				got := upMinTolerationTime(in.Tolerations)
 				// upstream's "forever" is exactly -1; other negative
 				// durations are wrapped seconds, stated as a time.
 				if (got == -1) != want.Forever || got != -1 && got.String() != want.Time {
@@ -130,8 +130,8 @@ func TestNodeVectorsUpstream(t *testing.T) {
 					Seen        time.Time       `json:"seen"`
 				}
 				_ = json.Unmarshal(v.Input, &in)
-				if got := nodeUpEvictionFor(in.Tolerations, in.Taints, in.Seen); !nodeSameJSON(got, v.Want) {
-					fail(nodeJSON(got), string(v.Want))
+				if got := upEvictionFor(in.Tolerations, in.Taints, in.Seen); !sameJSON(got, v.Want) {
+					fail(toJSON(got), string(v.Want))
 				}
 			case "node.EvictionStep":
 				var in struct {
@@ -141,8 +141,8 @@ func TestNodeVectorsUpstream(t *testing.T) {
 					Now       time.Time                `json:"now"`
 				}
 				_ = json.Unmarshal(v.Input, &in)
-				if got := nodeUpEvictionStep(t, &in.Node, in.Pods, in.Scheduled, in.Now); !nodeSameJSON(got, v.Want) {
-					fail(nodeJSON(got), string(v.Want))
+				if got := upEvictionStep(t, &in.Node, in.Pods, in.Scheduled, in.Now); !sameJSON(got, v.Want) {
+					fail(toJSON(got), string(v.Want))
 				}
 			case "node.Zone":
 				var in struct {
@@ -191,9 +191,9 @@ func TestNodeVectorsUpstream(t *testing.T) {
 	t.Logf("%d vectors replayed through upstream", checked)
 }
 
-// nodeSameJSON reports whether got, encoded as kubesem encodes it, is the
+// sameJSON reports whether got, encoded as kubesem encodes it, is the
 // JSON want: every key, no more, no fewer.
-func nodeSameJSON(got any, want json.RawMessage) bool {
+func sameJSON(got any, want json.RawMessage) bool {
 	raw, err := plan.Encode(got)
 	var a, b any
 	if err != nil || json.Unmarshal(raw, &a) != nil || json.Unmarshal(want, &b) != nil {
@@ -202,7 +202,7 @@ func nodeSameJSON(got any, want json.RawMessage) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-func nodeJSON(v any) string {
+func toJSON(v any) string {
 	raw, err := plan.Encode(v)
 	if err != nil {
 		return err.Error()

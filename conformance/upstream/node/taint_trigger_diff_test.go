@@ -1,4 +1,4 @@
-package upstream_test
+package node_test
 
 import (
 	"context"
@@ -32,19 +32,19 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// teToleration is one toleration the sequences draw: tolerate forever, for
+// triggerToleration is one toleration the sequences draw: tolerate forever, for
 // 0 s (evict now), or for an hour (never due while a sequence runs, on
 // either clock).
-type teToleration struct {
+type triggerToleration struct {
 	key  string
 	secs *int64
 }
 
 var (
-	teZero, teHour = int64(0), int64(3600)
-	teTolerations  = []teToleration{{"k1", nil}, {"k1", &teZero}, {"k2", &teHour}, {"", nil}, {"k2", nil}, {"k1", &teHour}}
-	teTaintKeys    = []string{"k1", "k2"}
-	teGrace        = int64(30)
+	triggerZero, triggerHour = int64(0), int64(3600)
+	triggerTolerations       = []triggerToleration{{"k1", nil}, {"k1", &triggerZero}, {"k2", &triggerHour}, {"", nil}, {"k2", nil}, {"k1", &triggerHour}}
+	triggerTaintKeys         = []string{"k1", "k2"}
+	triggerGrace             = int64(30)
 )
 
 // TestClusterDiffTaintEvictionTriggers runs random sequences of changes
@@ -64,24 +64,24 @@ var (
 // comes due on the real clock (upstream) or the virtual one (the world).
 func TestClusterDiffTaintEvictionTriggers(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		h := newTEHarness(t)
+		h := newTriggerHarness(t)
 		defer h.cancel()
 		nPods := rapid.IntRange(1, 3).Draw(t, "pods")
-		taints := teDrawTaints(t)
+		taints := triggerDrawTaints(t)
 		var objs []any
-		objs = append(objs, teKNode(taints))
-		h.addNode(teUNode(teUTaints(taints)))
+		objs = append(objs, triggerKNode(taints))
+		h.addNode(triggerUNode(triggerUTaints(taints)))
 		for i := range nPods {
-			tols := teDrawTols(t)
+			tols := triggerDrawTols(t)
 			name := fmt.Sprintf("p%d", i)
-			objs = append(objs, teKPod(name, tols))
-			h.addPod(teUPod(name, tols))
+			objs = append(objs, triggerKPod(name, tols))
+			h.addPod(triggerUPod(name, tols))
 		}
-		w, err := cluster.New(cluster.Scenario{Start: nodeT0, Objects: objs}, cluster.Options{Controllers: []string{cluster.CtlTaintEvictor}})
+		w, err := cluster.New(cluster.Scenario{Start: t0, Objects: objs}, cluster.Options{Controllers: []string{cluster.CtlTaintEvictor}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		now := nodeT0
+		now := t0
 		// At the start upstream's informers deliver the node and every pod
 		// at once; how often a pod is deleted then depends on how its
 		// workers interleave (the eviction's work may finish before the
@@ -95,40 +95,40 @@ func TestClusterDiffTaintEvictionTriggers(t *testing.T) {
 			var what string
 			switch op := rapid.IntRange(0, 4).Draw(t, "op"); {
 			case op == 0 || len(pods) == 0:
-				taints = teDrawTaints(t)
+				taints = triggerDrawTaints(t)
 				what = fmt.Sprintf("taints %v", taints)
 				n := *w.State.Node("n")
-				n.Spec.Taints = teKTaints(taints)
-				teApply(t, w, plan.Write{Verb: plan.VerbUpdate, Resource: "nodes", Name: "n", Object: &n}, now)
-				h.updateNode(teUTaints(taints))
+				n.Spec.Taints = triggerKTaints(taints)
+				triggerApply(t, w, plan.Write{Verb: plan.VerbUpdate, Resource: "nodes", Name: "n", Object: &n}, now)
+				h.updateNode(triggerUTaints(taints))
 			case op == 1:
 				p := pods[rapid.IntRange(0, len(pods)-1).Draw(t, "pod")]
-				tol := rapid.SampledFrom(teTolerations).Draw(t, "tol")
+				tol := rapid.SampledFrom(triggerTolerations).Draw(t, "tol")
 				what = fmt.Sprintf("toleration %v to %s", tol, p.Name)
 				c := *p
-				c.Spec.Tolerations = append(slices.Clone(p.Spec.Tolerations), teKTol(tol))
-				teApply(t, w, plan.Write{Verb: plan.VerbUpdate, Resource: "pods", Namespace: "ns", Name: p.Name, Object: &c}, now)
-				h.updatePod(p.Name, func(u *v1.Pod) { u.Spec.Tolerations = append(u.Spec.Tolerations, teUTol(tol)) })
+				c.Spec.Tolerations = append(slices.Clone(p.Spec.Tolerations), triggerKTol(tol))
+				triggerApply(t, w, plan.Write{Verb: plan.VerbUpdate, Resource: "pods", Namespace: "ns", Name: p.Name, Object: &c}, now)
+				h.updatePod(p.Name, func(u *v1.Pod) { u.Spec.Tolerations = append(u.Spec.Tolerations, triggerUTol(tol)) })
 			case op == 2:
 				p := pods[rapid.IntRange(0, len(pods)-1).Draw(t, "pod")]
 				what = "label on " + p.Name
 				c := *p
 				c.Labels = map[string]string{"step": fmt.Sprint(step)}
-				teApply(t, w, plan.Write{Verb: plan.VerbUpdate, Resource: "pods", Namespace: "ns", Name: p.Name, Object: &c}, now)
+				triggerApply(t, w, plan.Write{Verb: plan.VerbUpdate, Resource: "pods", Namespace: "ns", Name: p.Name, Object: &c}, now)
 				h.updatePod(p.Name, func(u *v1.Pod) { u.Labels = map[string]string{"step": fmt.Sprint(step)} })
 			case op == 3:
 				name := fmt.Sprintf("p%d", next)
 				next++
-				tols := teDrawTols(t)
+				tols := triggerDrawTols(t)
 				what = "new pod " + name
-				kp := teKPod(name, tols)
-				teApply(t, w, plan.Write{Verb: plan.VerbCreate, Resource: "pods", Namespace: "ns", Object: kp}, now)
-				h.createPod(teUPod(name, tols))
+				kp := triggerKPod(name, tols)
+				triggerApply(t, w, plan.Write{Verb: plan.VerbCreate, Resource: "pods", Namespace: "ns", Object: kp}, now)
+				h.createPod(triggerUPod(name, tols))
 			default:
 				p := pods[rapid.IntRange(0, len(pods)-1).Draw(t, "pod")]
 				what = "remove " + p.Name
 				zero := int64(0)
-				teApply(t, w, plan.Write{Verb: plan.VerbDelete, Resource: "pods", Namespace: "ns", Name: p.Name, GracePeriodSeconds: &zero}, now)
+				triggerApply(t, w, plan.Write{Verb: plan.VerbDelete, Resource: "pods", Namespace: "ns", Name: p.Name, GracePeriodSeconds: &zero}, now)
 				h.removePod(p.Name)
 			}
 			h.compare(t, w, now, fmt.Sprintf("step %d (%s)", step, what))
@@ -136,44 +136,44 @@ func TestClusterDiffTaintEvictionTriggers(t *testing.T) {
 	})
 }
 
-func teApply(t *rapid.T, w *cluster.World, wr plan.Write, now time.Time) {
+func triggerApply(t *rapid.T, w *cluster.World, wr plan.Write, now time.Time) {
 	if _, err := w.State.Apply(wr, now, w.Opts.Namer); err != nil {
 		t.Fatalf("world refused %s %s: %v", wr.Verb, wr.Name, err)
 	}
 }
 
-// teTaint is a drawn NoExecute taint: its key and whether timeAdded is set.
-type teTaint struct {
+// triggerTaint is a drawn NoExecute taint: its key and whether timeAdded is set.
+type triggerTaint struct {
 	key   string
 	added bool
 }
 
-func teDrawTaints(t *rapid.T) []teTaint {
-	var out []teTaint
-	for _, k := range teTaintKeys {
+func triggerDrawTaints(t *rapid.T) []triggerTaint {
+	var out []triggerTaint
+	for _, k := range triggerTaintKeys {
 		if rapid.Bool().Draw(t, "taint") {
-			out = append(out, teTaint{k, rapid.Bool().Draw(t, "timeAdded")})
+			out = append(out, triggerTaint{k, rapid.Bool().Draw(t, "timeAdded")})
 		}
 	}
 	return out
 }
 
-func teDrawTols(t *rapid.T) []teToleration {
-	var out []teToleration
+func triggerDrawTols(t *rapid.T) []triggerToleration {
+	var out []triggerToleration
 	for range rapid.IntRange(0, 2).Draw(t, "tols") {
-		out = append(out, rapid.SampledFrom(teTolerations).Draw(t, "tol"))
+		out = append(out, rapid.SampledFrom(triggerTolerations).Draw(t, "tol"))
 	}
 	return out
 }
 
-var teAdded = time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC)
+var triggerAdded = time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC)
 
-func teKTaints(ts []teTaint) []node.Taint {
+func triggerKTaints(ts []triggerTaint) []node.Taint {
 	var out []node.Taint
 	for _, x := range ts {
 		n := node.Taint{Key: x.key, Effect: node.NoExecute}
 		if x.added {
-			a := teAdded
+			a := triggerAdded
 			n.TimeAdded = &a
 		}
 		out = append(out, n)
@@ -181,64 +181,64 @@ func teKTaints(ts []teTaint) []node.Taint {
 	return out
 }
 
-func teUTaints(ts []teTaint) []v1.Taint {
+func triggerUTaints(ts []triggerTaint) []v1.Taint {
 	var out []v1.Taint
 	for _, x := range ts {
 		n := v1.Taint{Key: x.key, Effect: v1.TaintEffectNoExecute}
 		if x.added {
-			n.TimeAdded = &metav1.Time{Time: teAdded}
+			n.TimeAdded = &metav1.Time{Time: triggerAdded}
 		}
 		out = append(out, n)
 	}
 	return out
 }
 
-func teKTol(x teToleration) node.Toleration {
+func triggerKTol(x triggerToleration) node.Toleration {
 	return node.Toleration{Key: x.key, Operator: "Exists", Effect: string(node.NoExecute), TolerationSeconds: x.secs}
 }
 
-func teUTol(x teToleration) v1.Toleration {
+func triggerUTol(x triggerToleration) v1.Toleration {
 	return v1.Toleration{Key: x.key, Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoExecute, TolerationSeconds: x.secs}
 }
 
-func teKNode(ts []teTaint) *node.Node {
+func triggerKNode(ts []triggerTaint) *node.Node {
 	n := &node.Node{ObjectMeta: meta.ObjectMeta{Name: "n", UID: "node-uid"}}
-	n.Spec.Taints = teKTaints(ts)
+	n.Spec.Taints = triggerKTaints(ts)
 	// Not Ready: the world's kubelet for it does not run, so its pods
 	// stay as the controllers leave them.
 	n.Status.Conditions = []node.Condition{{Type: node.Ready, Status: meta.ConditionUnknown}}
 	return n
 }
 
-func teUNode(ts []v1.Taint) *v1.Node {
+func triggerUNode(ts []v1.Taint) *v1.Node {
 	return &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n", UID: "node-uid"}, Spec: v1.NodeSpec{Taints: ts}}
 }
 
-func teKPod(name string, tols []teToleration) *podstatus.Pod {
+func triggerKPod(name string, tols []triggerToleration) *podstatus.Pod {
 	p := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "ns", UID: "uid-" + name}}
 	p.Spec.NodeName = "n"
-	g := teGrace
+	g := triggerGrace
 	p.Spec.TerminationGracePeriodSeconds = &g
 	p.Spec.Containers = []podstatus.Container{{Name: "c", Image: "i"}}
 	for _, x := range tols {
-		p.Spec.Tolerations = append(p.Spec.Tolerations, teKTol(x))
+		p.Spec.Tolerations = append(p.Spec.Tolerations, triggerKTol(x))
 	}
 	return p
 }
 
-func teUPod(name string, tols []teToleration) *v1.Pod {
-	g := teGrace
+func triggerUPod(name string, tols []triggerToleration) *v1.Pod {
+	g := triggerGrace
 	p := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns", UID: types.UID("uid-" + name)},
 		Spec: v1.PodSpec{NodeName: "n", TerminationGracePeriodSeconds: &g, Containers: []v1.Container{{Name: "c", Image: "i"}}}}
 	for _, x := range tols {
-		p.Spec.Tolerations = append(p.Spec.Tolerations, teUTol(x))
+		p.Spec.Tolerations = append(p.Spec.Tolerations, triggerUTol(x))
 	}
 	return p
 }
 
-// teHarness is the real taint-eviction controller with its informers'
+// triggerHarness is the real taint-eviction controller with its informers'
 // stores fed by hand and its handlers called synchronously.
-type teHarness struct {
+type triggerHarness struct {
 	ctx        context.Context
 	cancel     func()
 	client     *fake.Clientset
@@ -252,16 +252,16 @@ type teHarness struct {
 	seenTrace  int
 }
 
-var tePods = v1.SchemeGroupVersion.WithResource("pods")
+var triggerPods = v1.SchemeGroupVersion.WithResource("pods")
 
-func newTEHarness(t *rapid.T) *teHarness {
+func newTriggerHarness(t *rapid.T) *triggerHarness {
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
 	client := fake.NewSimpleClientset()
 	// DELETE of a pod with a grace period marks it terminating, as the
 	// API server does; it stays in the store.
 	client.PrependReactor("delete", "pods", func(a clienttesting.Action) (bool, runtime.Object, error) {
 		da := a.(clienttesting.DeleteAction)
-		obj, err := client.Tracker().Get(tePods, da.GetNamespace(), da.GetName())
+		obj, err := client.Tracker().Get(triggerPods, da.GetNamespace(), da.GetName())
 		if err != nil {
 			return true, nil, err
 		}
@@ -270,7 +270,7 @@ func newTEHarness(t *rapid.T) *teHarness {
 			p.DeletionTimestamp = &metav1.Time{Time: time.Now()}
 			p.DeletionGracePeriodSeconds = p.Spec.TerminationGracePeriodSeconds
 		}
-		return true, p, client.Tracker().Update(tePods, p, p.Namespace)
+		return true, p, client.Tracker().Update(triggerPods, p, p.Namespace)
 	})
 	factory := informers.NewSharedInformerFactory(client, 0)
 	pi, ni := factory.Core().V1().Pods(), factory.Core().V1().Nodes()
@@ -284,16 +284,16 @@ func newTEHarness(t *rapid.T) *teHarness {
 	}
 	difftest.StopOn(t, cancel, tc)
 	var mu sync.Mutex
-	var events []nodeUpEvent
+	var events []upEvent
 	rf := reflect.ValueOf(tc).Elem().FieldByName("recorder")
-	reflect.NewAt(rf.Type(), unsafe.Pointer(rf.UnsafeAddr())).Elem().Set(reflect.ValueOf(nodeEvRecorder{&mu, &events}))
+	reflect.NewAt(rf.Type(), unsafe.Pointer(rf.UnsafeAddr())).Elem().Set(reflect.ValueOf(evRecorder{&mu, &events}))
 	field := func(name string) reflect.Value {
 		f := reflect.ValueOf(tc).Elem().FieldByName(name)
 		return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
 	}
 	queue := field("taintEvictionQueue").Interface().(*tainteviction.TimedWorkerQueue)
 	wgf := reflect.ValueOf(queue).Elem().FieldByName("workerWG")
-	return &teHarness{ctx: ctx, cancel: cancel, client: client, tc: tc,
+	return &triggerHarness{ctx: ctx, cancel: cancel, client: client, tc: tc,
 		pods: pi.Informer().GetIndexer(), nodes: ni.Informer().GetIndexer(),
 		podQ: field("podUpdateQueue"), nodeQ: field("nodeUpdateQueue"),
 		wg: (*sync.WaitGroup)(unsafe.Pointer(wgf.UnsafeAddr()))}
@@ -303,7 +303,7 @@ func newTEHarness(t *rapid.T) *teHarness {
 // for the eviction workers after each (events spaced further apart than
 // an eviction takes), and feeds the pods they changed back through
 // PodUpdated, until nothing is left.
-func (h *teHarness) drain() {
+func (h *triggerHarness) drain() {
 	for range 10 {
 		for h.nodeQ.MethodByName("Len").Call(nil)[0].Int() > 0 {
 			r := h.nodeQ.MethodByName("Get").Call(nil)
@@ -323,7 +323,7 @@ func (h *teHarness) drain() {
 		}
 		h.wg.Wait()
 		changed := false
-		objs, _ := h.client.Tracker().List(tePods, v1.SchemeGroupVersion.WithKind("Pod"), "ns")
+		objs, _ := h.client.Tracker().List(triggerPods, v1.SchemeGroupVersion.WithKind("Pod"), "ns")
 		for _, o := range objs.(*v1.PodList).Items {
 			cur := o.DeepCopy()
 			old, ok, _ := h.pods.GetByKey("ns/" + cur.Name)
@@ -344,19 +344,19 @@ func (h *teHarness) drain() {
 	}
 }
 
-func (h *teHarness) addNode(n *v1.Node) {
+func (h *triggerHarness) addNode(n *v1.Node) {
 	_ = h.client.Tracker().Add(n)
 	_ = h.nodes.Add(n)
 	h.tc.NodeUpdated(nil, n)
 }
 
-func (h *teHarness) addPod(p *v1.Pod) {
+func (h *triggerHarness) addPod(p *v1.Pod) {
 	_ = h.client.Tracker().Add(p)
 	_ = h.pods.Add(p.DeepCopy())
 	h.tc.PodUpdated(nil, p)
 }
 
-func (h *teHarness) updateNode(taints []v1.Taint) {
+func (h *triggerHarness) updateNode(taints []v1.Taint) {
 	o, _, _ := h.nodes.GetByKey("n")
 	old := o.(*v1.Node)
 	n := old.DeepCopy()
@@ -366,21 +366,21 @@ func (h *teHarness) updateNode(taints []v1.Taint) {
 	h.tc.NodeUpdated(old, n)
 }
 
-func (h *teHarness) updatePod(name string, change func(*v1.Pod)) {
-	o, _ := h.client.Tracker().Get(tePods, "ns", name)
+func (h *triggerHarness) updatePod(name string, change func(*v1.Pod)) {
+	o, _ := h.client.Tracker().Get(triggerPods, "ns", name)
 	p := o.(*v1.Pod).DeepCopy()
 	change(p)
-	_ = h.client.Tracker().Update(tePods, p, "ns")
+	_ = h.client.Tracker().Update(triggerPods, p, "ns")
 	// drain feeds the change through PodUpdated.
 }
 
-func (h *teHarness) createPod(p *v1.Pod) {
+func (h *triggerHarness) createPod(p *v1.Pod) {
 	_ = h.client.Tracker().Add(p)
 }
 
-func (h *teHarness) removePod(name string) {
+func (h *triggerHarness) removePod(name string) {
 	o, ok, _ := h.pods.GetByKey("ns/" + name)
-	_ = h.client.Tracker().Delete(tePods, "ns", name)
+	_ = h.client.Tracker().Delete(triggerPods, "ns", name)
 	if ok {
 		_ = h.pods.Delete(o)
 		h.tc.PodUpdated(o.(*v1.Pod), nil)
@@ -389,7 +389,7 @@ func (h *teHarness) removePod(name string) {
 
 // compare runs both sides to rest and compares the pods each deleted
 // since the last comparison.
-func (h *teHarness) compare(t *rapid.T, w *cluster.World, now time.Time, what string) {
+func (h *triggerHarness) compare(t *rapid.T, w *cluster.World, now time.Time, what string) {
 	h.drain()
 	var up []string
 	acts := h.client.Actions()
@@ -427,32 +427,32 @@ func (h *teHarness) compare(t *rapid.T, w *cluster.World, now time.Time, what st
 // pod update that changes neither tolerations nor node does not.
 func TestClusterTaintEvictionAgainOnTaintChange(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		h := newTEHarness(t)
+		h := newTriggerHarness(t)
 		defer h.cancel()
-		k1 := []teTaint{{"k1", false}}
-		w, err := cluster.New(cluster.Scenario{Start: nodeT0, Objects: []any{teKNode(k1), teKPod("p", nil)}},
+		k1 := []triggerTaint{{"k1", false}}
+		w, err := cluster.New(cluster.Scenario{Start: t0, Objects: []any{triggerKNode(k1), triggerKPod("p", nil)}},
 			cluster.Options{Controllers: []string{cluster.CtlTaintEvictor}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		h.addNode(teUNode(teUTaints(k1)))
-		h.addPod(teUPod("p", nil))
-		now := nodeT0
+		h.addNode(triggerUNode(triggerUTaints(k1)))
+		h.addPod(triggerUPod("p", nil))
+		now := t0
 		h.compare(t, w, now, "")
 		now = now.Add(time.Second)
 		c := *w.State.Pod("ns", "p")
 		c.Labels = map[string]string{"x": "y"}
-		teApply(t, w, plan.Write{Verb: plan.VerbUpdate, Resource: "pods", Namespace: "ns", Name: "p", Object: &c}, now)
+		triggerApply(t, w, plan.Write{Verb: plan.VerbUpdate, Resource: "pods", Namespace: "ns", Name: "p", Object: &c}, now)
 		h.updatePod("p", func(u *v1.Pod) { u.Labels = map[string]string{"x": "y"} })
 		if n := h.compareCount(t, w, now, "label"); n != 0 {
 			t.Fatalf("a label change deleted the pod %d times", n)
 		}
 		now = now.Add(time.Second)
-		both := []teTaint{{"k1", false}, {"k2", false}}
+		both := []triggerTaint{{"k1", false}, {"k2", false}}
 		n := *w.State.Node("n")
-		n.Spec.Taints = teKTaints(both)
-		teApply(t, w, plan.Write{Verb: plan.VerbUpdate, Resource: "nodes", Name: "n", Object: &n}, now)
-		h.updateNode(teUTaints(both))
+		n.Spec.Taints = triggerKTaints(both)
+		triggerApply(t, w, plan.Write{Verb: plan.VerbUpdate, Resource: "nodes", Name: "n", Object: &n}, now)
+		h.updateNode(triggerUTaints(both))
 		if n := h.compareCount(t, w, now, "taints"); n != 1 {
 			t.Fatalf("a taint change deleted the terminating pod %d times, want 1 (again)", n)
 		}
@@ -460,7 +460,7 @@ func TestClusterTaintEvictionAgainOnTaintChange(t *testing.T) {
 }
 
 // compareCount is compare that returns how many deletes both made.
-func (h *teHarness) compareCount(t *rapid.T, w *cluster.World, now time.Time, what string) int {
+func (h *triggerHarness) compareCount(t *rapid.T, w *cluster.World, now time.Time, what string) int {
 	before := len(h.client.Actions())
 	h.compare(t, w, now, what)
 	n := 0

@@ -1,4 +1,4 @@
-package upstream_test
+package node_test
 
 import (
 	"encoding/json"
@@ -22,11 +22,11 @@ import (
 	"github.com/kubesem/kubesem/node"
 )
 
-//go:linkname nodeUpPeriodRequested k8s.io/kubernetes/pkg/kubelet/nodeshutdown.(*podManager).periodRequested
-func nodeUpPeriodRequested(m *upPodManager) time.Duration
+//go:linkname upPeriodRequested k8s.io/kubernetes/pkg/kubelet/nodeshutdown.(*podManager).periodRequested
+func upPeriodRequested(m *upPodManager) time.Duration
 
-// nodeVectorDuration parses a vector's duration ("" is 0).
-func nodeVectorDuration(t *testing.T, s string) time.Duration {
+// vectorDuration parses a vector's duration ("" is 0).
+func vectorDuration(t *testing.T, s string) time.Duration {
 	if s == "" {
 		return 0
 	}
@@ -37,22 +37,22 @@ func nodeVectorDuration(t *testing.T, s string) time.Duration {
 	return d
 }
 
-// nodeUpShutdown runs the kubelet's shutdown pod manager on the recorder
+// upShutdown runs the kubelet's shutdown pod manager on the recorder
 // (see TestNodeDiffShutdownManager) for a configuration and pods.
-func nodeUpShutdown(t *testing.T, byPriority []node.ShutdownPeriod, req, crit time.Duration, pods []*v1.Pod) (*upPodManager, *nodeShutdownRecorder) {
+func upShutdown(t *testing.T, byPriority []node.ShutdownPeriod, req, crit time.Duration, pods []*v1.Pod) (*upPodManager, *shutdownRecorder) {
 	var ups []kubeletconfig.ShutdownGracePeriodByPodPriority
 	for _, p := range byPriority {
 		ups = append(ups, kubeletconfig.ShutdownGracePeriodByPodPriority{Priority: p.Priority, ShutdownGracePeriodSeconds: p.Seconds})
 	}
-	rec := &nodeShutdownRecorder{Clock: clock.RealClock{}, grace: map[string]int64{}}
-	m := nodeUpNewPodManager(&nodeshutdown.Config{
+	rec := &shutdownRecorder{Clock: clock.RealClock{}, grace: map[string]int64{}}
+	m := upNewPodManager(&nodeshutdown.Config{
 		Logger: klog.Background(), VolumeManager: rec, KillPodFunc: rec.kill, Clock: rec,
 		ShutdownGracePeriodRequested: req, ShutdownGracePeriodCriticalPods: crit,
 		ShutdownGracePeriodByPodPriority: ups,
 	})
 	// an empty configuration leaves the kubelet without a shutdown manager
-	if len(nodeUpPeriods(m)) > 0 {
-		if err := nodeUpKillPods(m, pods); err != nil {
+	if len(upPeriods(m)) > 0 {
+		if err := upKillPods(m, pods); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -70,7 +70,7 @@ func nodeUpShutdown(t *testing.T, byPriority []node.ShutdownPeriod, req, crit ti
 // expect an error are configurations kubelet validation rejects; they are
 // not replayed.
 func TestNodeKubeletVectorsUpstream(t *testing.T) {
-	c := nodeUpLeaseConsts(t)
+	c := upLeaseConsts(t)
 	files, _ := filepath.Glob(difftest.Repo("testdata/node/*.json"))
 	checked := 0
 	for _, f := range files {
@@ -106,7 +106,7 @@ func TestNodeKubeletVectorsUpstream(t *testing.T) {
 				var in struct{ ShutdownGracePeriod, ShutdownGracePeriodCriticalPods string }
 				var want struct{ Periods []node.ShutdownPeriod }
 				unmarshal(&in, &want)
-				got := nodeFromUpPeriods(nodeUpMigrateConfig(nodeVectorDuration(t, in.ShutdownGracePeriod), nodeVectorDuration(t, in.ShutdownGracePeriodCriticalPods)))
+				got := fromUpPeriods(upMigrateConfig(vectorDuration(t, in.ShutdownGracePeriod), vectorDuration(t, in.ShutdownGracePeriodCriticalPods)))
 				if !reflect.DeepEqual(got, want.Periods) && len(got)+len(want.Periods) > 0 {
 					fail(got, want.Periods)
 				}
@@ -120,13 +120,13 @@ func TestNodeKubeletVectorsUpstream(t *testing.T) {
 					GroupPriority int32
 				}
 				unmarshal(&in, &want)
-				m, _ := nodeUpShutdown(t, in.Periods, 0, 0, nil)
-				periods := nodeUpPeriods(m)
+				m, _ := upShutdown(t, in.Periods, 0, 0, nil)
+				periods := upPeriods(m)
 				index := -1 // upstream never groups without periods (no shutdown manager)
 				if len(periods) > 0 {
 					prio := in.Priority
 					pod := &v1.Pod{Spec: v1.PodSpec{Priority: &prio}}
-					for i, g := range nodeUpGroupByPriority(periods, []*v1.Pod{pod}) {
+					for i, g := range upGroupByPriority(periods, []*v1.Pod{pod}) {
 						if len(g.Pods) > 0 {
 							index = i
 						}
@@ -153,8 +153,8 @@ func TestNodeKubeletVectorsUpstream(t *testing.T) {
 					Delay, Total string
 				}
 				unmarshal(&in, &want)
-				m, rec := nodeUpShutdown(t, in.ShutdownGracePeriodByPodPriority, nodeVectorDuration(t, in.ShutdownGracePeriod), nodeVectorDuration(t, in.ShutdownGracePeriodCriticalPods), in.Pods)
-				if got := nodeFromUpPeriods(nodeUpPeriods(m)); !reflect.DeepEqual(got, want.Periods) && len(got)+len(want.Periods) > 0 {
+				m, rec := upShutdown(t, in.ShutdownGracePeriodByPodPriority, vectorDuration(t, in.ShutdownGracePeriod), vectorDuration(t, in.ShutdownGracePeriodCriticalPods), in.Pods)
+				if got := fromUpPeriods(upPeriods(m)); !reflect.DeepEqual(got, want.Periods) && len(got)+len(want.Periods) > 0 {
 					fail(got, want.Periods)
 				}
 				var groups [][]string
@@ -171,7 +171,7 @@ func TestNodeKubeletVectorsUpstream(t *testing.T) {
 						}
 					}
 					groups = append(groups, names)
-					waits = append(waits, nodeVectorDuration(t, g.End)-nodeVectorDuration(t, g.Start))
+					waits = append(waits, vectorDuration(t, g.End)-vectorDuration(t, g.Start))
 				}
 				if !reflect.DeepEqual(rec.groups, groups) {
 					fail(rec.groups, groups)
@@ -183,17 +183,17 @@ func TestNodeKubeletVectorsUpstream(t *testing.T) {
 				for _, w := range rec.waits {
 					total += w
 				}
-				if total != nodeVectorDuration(t, want.Total) {
+				if total != vectorDuration(t, want.Total) {
 					fail(total, want.Total)
 				}
-				if d := nodeUpPeriodRequested(m); d != nodeVectorDuration(t, want.Delay) {
+				if d := upPeriodRequested(m); d != vectorDuration(t, want.Delay) {
 					fail(d, want.Delay)
 				}
 			case "node.LeaseRetryBackoff":
 				var in struct{ Attempt int }
 				var want struct{ Wait string }
 				unmarshal(&in, &want)
-				if got := nodeUpRetryBackoff(c, in.Attempt); got != nodeVectorDuration(t, want.Wait) {
+				if got := upRetryBackoff(c, in.Attempt); got != vectorDuration(t, want.Wait) {
 					fail(got, want.Wait)
 				}
 			case "node.LeaseRenewInterval":
@@ -207,10 +207,10 @@ func TestNodeKubeletVectorsUpstream(t *testing.T) {
 				}
 				unmarshal(&in, &want)
 				var cfg kubeletv1beta1.KubeletConfiguration
-				cfg.NodeLeaseDurationSeconds = int32(nodeVectorDuration(t, in.LeaseDuration) / time.Second)
+				cfg.NodeLeaseDurationSeconds = int32(vectorDuration(t, in.LeaseDuration) / time.Second)
 				kubeletdefaults.SetDefaults_KubeletConfiguration(&cfg)
-				got := nodeUpRenewInterval(c, cfg.NodeLeaseDurationSeconds)
-				if got != nodeVectorDuration(t, want.Interval) || !in.LastRenew.Add(got).Equal(want.Next) {
+				got := upRenewInterval(c, cfg.NodeLeaseDurationSeconds)
+				if got != vectorDuration(t, want.Interval) || !in.LastRenew.Add(got).Equal(want.Next) {
 					fail(got, want.Interval)
 				}
 			case "node.StatusUpdate":
@@ -222,9 +222,9 @@ func TestNodeKubeletVectorsUpstream(t *testing.T) {
 				var want node.StatusReport
 				unmarshal(&in, &want)
 				var cfg kubeletv1beta1.KubeletConfiguration
-				cfg.NodeStatusReportFrequency.Duration = nodeVectorDuration(t, in.ReportFrequency)
+				cfg.NodeStatusReportFrequency.Duration = vectorDuration(t, in.ReportFrequency)
 				kubeletdefaults.SetDefaults_KubeletConfiguration(&cfg)
-				got := nodeUpStatusUpdate(in.Changed, in.LastReport, nodeVectorDuration(t, in.Delay), cfg.NodeStatusReportFrequency.Duration, in.Now)
+				got := upStatusUpdate(in.Changed, in.LastReport, vectorDuration(t, in.Delay), cfg.NodeStatusReportFrequency.Duration, in.Now)
 				if got != want {
 					fail(got, want)
 				}
@@ -233,10 +233,10 @@ func TestNodeKubeletVectorsUpstream(t *testing.T) {
 				var want struct{ ReportFrequency string }
 				unmarshal(&in, &want)
 				var cfg kubeletv1beta1.KubeletConfiguration
-				cfg.NodeStatusUpdateFrequency.Duration = nodeVectorDuration(t, in.NodeStatusUpdateFrequency)
-				cfg.NodeStatusReportFrequency.Duration = nodeVectorDuration(t, in.NodeStatusReportFrequency)
+				cfg.NodeStatusUpdateFrequency.Duration = vectorDuration(t, in.NodeStatusUpdateFrequency)
+				cfg.NodeStatusReportFrequency.Duration = vectorDuration(t, in.NodeStatusReportFrequency)
 				kubeletdefaults.SetDefaults_KubeletConfiguration(&cfg)
-				if got := cfg.NodeStatusReportFrequency.Duration; got != nodeVectorDuration(t, want.ReportFrequency) {
+				if got := cfg.NodeStatusReportFrequency.Duration; got != vectorDuration(t, want.ReportFrequency) {
 					fail(got, want.ReportFrequency)
 				}
 			default:

@@ -1,4 +1,4 @@
-package upstream_test
+package node_test
 
 import (
 	"strings"
@@ -23,21 +23,21 @@ import (
 	"github.com/kubesem/kubesem/node"
 )
 
-//go:linkname nodeUpMinTolerationTime k8s.io/kubernetes/pkg/controller/tainteviction.getMinTolerationTime
-func nodeUpMinTolerationTime(tolerations []v1.Toleration) time.Duration
+//go:linkname upMinTolerationTime k8s.io/kubernetes/pkg/controller/tainteviction.getMinTolerationTime
+func upMinTolerationTime(tolerations []v1.Toleration) time.Duration
 
-func nodeDrawTaint(t *rapid.T, l string) (v1.Taint, node.Taint) {
+func drawTaint(t *rapid.T, l string) (v1.Taint, node.Taint) {
 	k := rapid.SampledFrom(difftest.TaintKeys).Draw(t, l+"k")
 	v := rapid.SampledFrom(difftest.LabelValues).Draw(t, l+"v")
 	e := rapid.SampledFrom(difftest.TaintEffects[1:]).Draw(t, l+"e")
 	return v1.Taint{Key: k, Value: v, Effect: v1.TaintEffect(e)}, node.Taint{Key: k, Value: v, Effect: node.TaintEffect(e)}
 }
 
-func nodeDrawTaintsTolerations(t *rapid.T) ([]v1.Taint, []node.Taint, []v1.Toleration, []node.Toleration) {
+func drawTaintsTolerations(t *rapid.T) ([]v1.Taint, []node.Taint, []v1.Toleration, []node.Toleration) {
 	var uts []v1.Taint
 	var ts []node.Taint
 	for i := range rapid.IntRange(0, 4).Draw(t, "ntaints") {
-		u, k := nodeDrawTaint(t, "t"+string(rune('0'+i)))
+		u, k := drawTaint(t, "t"+string(rune('0'+i)))
 		uts, ts = append(uts, u), append(ts, k)
 	}
 	var utol []v1.Toleration
@@ -56,7 +56,7 @@ func nodeDrawTaintsTolerations(t *rapid.T) ([]v1.Taint, []node.Taint, []v1.Toler
 func TestNodeDiffTolerations(t *testing.T) {
 	logger := klog.Background()
 	rapid.Check(t, func(t *rapid.T) {
-		uts, ts, utol, tol := nodeDrawTaintsTolerations(t)
+		uts, ts, utol, tol := drawTaintsTolerations(t)
 		gate := rapid.Bool().Draw(t, "gate")
 		opts := node.Options{TaintTolerationComparisonOperators: gate}
 		for i := range uts {
@@ -97,8 +97,8 @@ func TestNodeDiffEvictionTime(t *testing.T) {
 	logger := klog.Background()
 	seen := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	rapid.Check(t, func(t *rapid.T) {
-		uts, ts, utol, tol := nodeDrawTaintsTolerations(t)
-		if got, want := node.MinTolerationTime(tol), nodeUpMinTolerationTime(utol); got != want {
+		uts, ts, utol, tol := drawTaintsTolerations(t)
+		if got, want := node.MinTolerationTime(tol), upMinTolerationTime(utol); got != want {
 			t.Fatalf("MinTolerationTime = %v, upstream %v", got, want)
 		}
 		var ne []v1.Taint
@@ -118,7 +118,7 @@ func TestNodeDiffEvictionTime(t *testing.T) {
 				want = node.Eviction{Kind: node.EvictNow, At: seen}
 				break
 			}
-			d := nodeUpMinTolerationTime(used)
+			d := upMinTolerationTime(used)
 			switch {
 			case d < 0:
 				want = node.Eviction{Kind: node.NotEvicted}
@@ -232,7 +232,7 @@ func TestNodeDiffParseTaints(t *testing.T) {
 // ValidateNode's spec): whether the input is rejected.
 func TestNodeDiffValidation(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		_, ts, utol, tol := nodeDrawTaintsTolerations(t)
+		_, ts, utol, tol := drawTaintsTolerations(t)
 		gate := rapid.Bool().Draw(t, "gate")
 		var ctol []core.Toleration
 		for _, u := range utol {

@@ -1,4 +1,4 @@
-package upstream_test
+package node_test
 
 import (
 	"context"
@@ -24,8 +24,8 @@ import (
 	"github.com/kubesem/kubesem/node"
 )
 
-//go:linkname nodeUpMonitorNodeHealth k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).monitorNodeHealth
-func nodeUpMonitorNodeHealth(nc *nodelifecycle.Controller, ctx context.Context) error
+//go:linkname upMonitorNodeHealth k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).monitorNodeHealth
+func upMonitorNodeHealth(nc *nodelifecycle.Controller, ctx context.Context) error
 
 // Side by side on identical inputs: toleration matching (three taints
 // against the default and two custom tolerations), required node affinity
@@ -96,7 +96,7 @@ func BenchmarkNodeAffinity(b *testing.B) {
 // Ready condition tryUpdateNodeHealth returns, and decides each zone with
 // the controller's ComputeZoneState as handleDisruption does.
 func BenchmarkNodeZoneStates5000(b *testing.B) {
-	up := nodeNewController(b, fake.NewSimpleClientset(), node.Options{})
+	up := newController(b, fake.NewSimpleClientset(), node.Options{})
 	var unodes []*v1.Node
 	var knodes []*node.Node
 	for i := range 5000 {
@@ -109,7 +109,7 @@ func BenchmarkNodeZoneStates5000(b *testing.B) {
 		n.Labels = map[string]string{node.LabelTopologyZone: fmt.Sprintf("zone-%02d", i%20), node.LabelTopologyRegion: "r"}
 		n.Status.Conditions = []node.Condition{{Type: node.MemoryPressure, Status: node.ConditionFalse}, {Type: node.Ready, Status: s}}
 		knodes = append(knodes, n)
-		unodes = append(unodes, nodeToUp(n))
+		unodes = append(unodes, toUp(n))
 	}
 	var sink int
 	b.Run("upstream", func(b *testing.B) {
@@ -145,7 +145,7 @@ func BenchmarkNodeZoneStates5000(b *testing.B) {
 // monitorNodeHealth on a fake client with its informer stores filled; each
 // iteration restores the nodes.
 func BenchmarkNodeLifecycleSync5000(b *testing.B) {
-	t0 := nodeT0
+	t0 := t0
 	var knodes []*node.Node
 	var kleases []node.Lease
 	var unodes []*v1.Node
@@ -162,7 +162,7 @@ func BenchmarkNodeLifecycleSync5000(b *testing.B) {
 		knodes = append(knodes, n)
 		rt := hb
 		kleases = append(kleases, node.Lease{ObjectMeta: meta.ObjectMeta{Name: n.Name}, Spec: node.LeaseSpec{RenewTime: &rt}})
-		unodes = append(unodes, nodeToUp(n))
+		unodes = append(unodes, toUp(n))
 	}
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
@@ -173,7 +173,7 @@ func BenchmarkNodeLifecycleSync5000(b *testing.B) {
 				objs = append(objs, n.DeepCopy())
 			}
 			client := fake.NewSimpleClientset(objs...)
-			c := nodeNewController(b, client, node.Options{})
+			c := newController(b, client, node.Options{})
 			ns := c.factory.Core().V1().Nodes().Informer().GetStore()
 			ls := c.factory.Coordination().V1().Leases().Informer().GetStore()
 			for i, n := range unodes {
@@ -182,10 +182,10 @@ func BenchmarkNodeLifecycleSync5000(b *testing.B) {
 				_ = ls.Add(&coordv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: n.Name, Namespace: v1.NamespaceNodeLease}, Spec: coordv1.LeaseSpec{RenewTime: &rt}})
 			}
 			*c.now = t0.Add(-5 * time.Second)
-			_ = nodeUpMonitorNodeHealth(c.nc, context.Background())
+			_ = upMonitorNodeHealth(c.nc, context.Background())
 			*c.now = t0.Add(5 * time.Second)
 			b.StartTimer()
-			_ = nodeUpMonitorNodeHealth(c.nc, context.Background())
+			_ = upMonitorNodeHealth(c.nc, context.Background())
 		}
 	})
 	b.Run("kubesem", func(b *testing.B) {

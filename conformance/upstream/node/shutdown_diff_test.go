@@ -1,4 +1,4 @@
-package upstream_test
+package node_test
 
 import (
 	"context"
@@ -36,30 +36,30 @@ type upShutdownGroup struct {
 // pointers to it are passed around.
 type upPodManager struct{}
 
-//go:linkname nodeUpMigrateConfig k8s.io/kubernetes/pkg/kubelet/nodeshutdown.migrateConfig
-func nodeUpMigrateConfig(requested, critical time.Duration) []kubeletconfig.ShutdownGracePeriodByPodPriority
+//go:linkname upMigrateConfig k8s.io/kubernetes/pkg/kubelet/nodeshutdown.migrateConfig
+func upMigrateConfig(requested, critical time.Duration) []kubeletconfig.ShutdownGracePeriodByPodPriority
 
-//go:linkname nodeUpGroupByPriority k8s.io/kubernetes/pkg/kubelet/nodeshutdown.groupByPriority
-func nodeUpGroupByPriority(periods []kubeletconfig.ShutdownGracePeriodByPodPriority, pods []*v1.Pod) []upShutdownGroup
+//go:linkname upGroupByPriority k8s.io/kubernetes/pkg/kubelet/nodeshutdown.groupByPriority
+func upGroupByPriority(periods []kubeletconfig.ShutdownGracePeriodByPodPriority, pods []*v1.Pod) []upShutdownGroup
 
-//go:linkname nodeUpNewPodManager k8s.io/kubernetes/pkg/kubelet/nodeshutdown.newPodManager
-func nodeUpNewPodManager(conf *nodeshutdown.Config) *upPodManager
+//go:linkname upNewPodManager k8s.io/kubernetes/pkg/kubelet/nodeshutdown.newPodManager
+func upNewPodManager(conf *nodeshutdown.Config) *upPodManager
 
-//go:linkname nodeUpKillPods k8s.io/kubernetes/pkg/kubelet/nodeshutdown.(*podManager).killPods
-func nodeUpKillPods(m *upPodManager, pods []*v1.Pod) error
+//go:linkname upKillPods k8s.io/kubernetes/pkg/kubelet/nodeshutdown.(*podManager).killPods
+func upKillPods(m *upPodManager, pods []*v1.Pod) error
 
 var _ = nodeshutdown.NewManager // links the package for the linknames above
 
-// nodeShutdownPriorities are pod and group priorities at and around the
+// shutdownPriorities are pod and group priorities at and around the
 // boundaries that matter: the int32 extremes, the default priority 0, the
 // system-critical priorities (2,000,000,000 and system-node-critical
 // 2,000,001,000) and user priorities.
-var nodeShutdownPriorities = []int32{math.MinInt32, -1001, -1000, -1, 0, 1, 999, 1000, 1001, 100000,
+var shutdownPriorities = []int32{math.MinInt32, -1001, -1000, -1, 0, 1, 999, 1000, 1001, 100000,
 	1999999999, 2000000000, 2000000001, 2000000999, 2000001000, 2000001001, math.MaxInt32}
 
-// nodeDrawPriority draws a priority at or next to one of bounds or of
-// nodeShutdownPriorities, or anywhere.
-func nodeDrawPriority(t *rapid.T, bounds []int32, l string) int32 {
+// drawPriority draws a priority at or next to one of bounds or of
+// shutdownPriorities, or anywhere.
+func drawPriority(t *rapid.T, bounds []int32, l string) int32 {
 	switch rapid.IntRange(0, 3).Draw(t, l+"kind") {
 	case 0:
 		return rapid.Int32().Draw(t, l)
@@ -69,12 +69,12 @@ func nodeDrawPriority(t *rapid.T, bounds []int32, l string) int32 {
 			return int32(max(math.MinInt32, min(math.MaxInt32, b)))
 		}
 	}
-	return rapid.SampledFrom(nodeShutdownPriorities).Draw(t, l)
+	return rapid.SampledFrom(shutdownPriorities).Draw(t, l)
 }
 
-// nodeDrawDuration draws a shutdown duration: whole and fractional
+// drawDuration draws a shutdown duration: whole and fractional
 // seconds, zero, negative and out-of-range values included.
-func nodeDrawDuration(t *rapid.T, l string) time.Duration {
+func drawDuration(t *rapid.T, l string) time.Duration {
 	switch rapid.IntRange(0, 5).Draw(t, l+"kind") {
 	case 0:
 		return 0
@@ -87,7 +87,7 @@ func nodeDrawDuration(t *rapid.T, l string) time.Duration {
 		time.Duration(rapid.SampledFrom([]int64{0, 0, 1, 499999999, 500000000, 999999999}).Draw(t, l+"ns"))
 }
 
-func nodeFromUpPeriods(ps []kubeletconfig.ShutdownGracePeriodByPodPriority) []node.ShutdownPeriod {
+func fromUpPeriods(ps []kubeletconfig.ShutdownGracePeriodByPodPriority) []node.ShutdownPeriod {
 	if ps == nil {
 		return nil
 	}
@@ -104,8 +104,8 @@ func nodeFromUpPeriods(ps []kubeletconfig.ShutdownGracePeriodByPodPriority) []no
 // total, zero and negative durations, the int64 extremes).
 func TestNodeDiffShutdownMigrate(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		req, crit := nodeDrawDuration(t, "requested"), nodeDrawDuration(t, "critical")
-		want := nodeFromUpPeriods(nodeUpMigrateConfig(req, crit))
+		req, crit := drawDuration(t, "requested"), drawDuration(t, "critical")
+		want := fromUpPeriods(upMigrateConfig(req, crit))
 		got := node.MigrateShutdownConfig(req, crit)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("MigrateShutdownConfig(%v, %v) = %v, upstream %v", req, crit, got, want)
@@ -113,14 +113,14 @@ func TestNodeDiffShutdownMigrate(t *testing.T) {
 	})
 }
 
-// nodeDrawPeriods draws a sorted shutdownGracePeriodByPodPriority of 1–6
+// drawPeriods draws a sorted shutdownGracePeriodByPodPriority of 1–6
 // entries (duplicates kept when dups).
-func nodeDrawPeriods(t *rapid.T, dups bool) ([]node.ShutdownPeriod, []kubeletconfig.ShutdownGracePeriodByPodPriority) {
+func drawPeriods(t *rapid.T, dups bool) ([]node.ShutdownPeriod, []kubeletconfig.ShutdownGracePeriodByPodPriority) {
 	n := rapid.IntRange(1, 6).Draw(t, "groups")
 	var kps []node.ShutdownPeriod
 	seen := map[int32]bool{}
 	for i := 0; i < n; i++ {
-		p := nodeDrawPriority(t, nil, "groupPriority")
+		p := drawPriority(t, nil, "groupPriority")
 		if seen[p] && !dups {
 			continue
 		}
@@ -138,10 +138,10 @@ func nodeDrawPeriods(t *rapid.T, dups bool) ([]node.ShutdownPeriod, []kubeletcon
 	return kps, ups
 }
 
-// nodeDrawShutdownPods draws 0–maxPods pods named p0, p1, … with
+// drawShutdownPods draws 0–maxPods pods named p0, p1, … with
 // priorities around the groups' boundaries (or none) and
 // terminationGracePeriodSeconds around the group periods (or none).
-func nodeDrawShutdownPods(t *rapid.T, periods []node.ShutdownPeriod, maxPods int) ([]*podstatus.Pod, []*v1.Pod) {
+func drawShutdownPods(t *rapid.T, periods []node.ShutdownPeriod, maxPods int) ([]*podstatus.Pod, []*v1.Pod) {
 	var bounds []int32
 	secs := []int64{0, 1, 30}
 	for _, p := range periods {
@@ -156,7 +156,7 @@ func nodeDrawShutdownPods(t *rapid.T, periods []node.ShutdownPeriod, maxPods int
 		kp[i].Name = fmt.Sprintf("p%d", i)
 		up[i] = &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: kp[i].Name, Namespace: "ns"}}
 		if rapid.IntRange(0, 4).Draw(t, "hasPriority") > 0 {
-			p := nodeDrawPriority(t, bounds, "podPriority")
+			p := drawPriority(t, bounds, "podPriority")
 			kp[i].Spec.Priority, up[i].Spec.Priority = &p, &p
 		}
 		if rapid.IntRange(0, 3).Draw(t, "hasGrace") > 0 {
@@ -174,9 +174,9 @@ func nodeDrawShutdownPods(t *rapid.T, periods []node.ShutdownPeriod, maxPods int
 func TestNodeDiffShutdownGroups(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		dups := rapid.Bool().Draw(t, "dups")
-		kps, ups := nodeDrawPeriods(t, dups)
-		kpods, upods := nodeDrawShutdownPods(t, kps, 12)
-		groups := nodeUpGroupByPriority(ups, upods)
+		kps, ups := drawPeriods(t, dups)
+		kpods, upods := drawShutdownPods(t, kps, 12)
+		groups := upGroupByPriority(ups, upods)
 		want := make(map[string]int)
 		for gi, g := range groups {
 			for _, p := range g.Pods {
@@ -218,12 +218,12 @@ func TestNodeDiffShutdownGroups(t *testing.T) {
 	})
 }
 
-// nodeShutdownRecorder is the fake world killPods runs in: it records the
+// shutdownRecorder is the fake world killPods runs in: it records the
 // grace period each pod is killed with, each group's pods (the kubelet
 // waits for a group's volumes to unmount before the next group) and each
 // group's wait (the timer it sets). Timers never fire: every kill returns
 // at once, so each group ends when its pods are gone.
-type nodeShutdownRecorder struct {
+type shutdownRecorder struct {
 	volumemanager.VolumeManager
 	clock.Clock
 	mu     sync.Mutex
@@ -232,14 +232,14 @@ type nodeShutdownRecorder struct {
 	waits  []time.Duration
 }
 
-func (r *nodeShutdownRecorder) kill(pod *v1.Pod, _ bool, grace *int64, _ func(*v1.PodStatus)) error {
+func (r *shutdownRecorder) kill(pod *v1.Pod, _ bool, grace *int64, _ func(*v1.PodStatus)) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.grace[pod.Name] = *grace
 	return nil
 }
 
-func (r *nodeShutdownRecorder) WaitForAllPodsUnmount(_ context.Context, pods []*v1.Pod) error {
+func (r *shutdownRecorder) WaitForAllPodsUnmount(_ context.Context, pods []*v1.Pod) error {
 	var names []string
 	for _, p := range pods {
 		names = append(names, p.Name)
@@ -250,30 +250,32 @@ func (r *nodeShutdownRecorder) WaitForAllPodsUnmount(_ context.Context, pods []*
 	return nil
 }
 
-func (r *nodeShutdownRecorder) NewTimer(d time.Duration) clock.Timer {
+func (r *shutdownRecorder) NewTimer(d time.Duration) clock.Timer {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.waits = append(r.waits, d)
-	return nodeSilentTimer{}
+	return silentTimer{}
 }
 
-type nodeSilentTimer struct{}
+type silentTimer struct{}
 
-func (nodeSilentTimer) C() <-chan time.Time      { return nil }
-func (nodeSilentTimer) Stop() bool               { return true }
-func (nodeSilentTimer) Reset(time.Duration) bool { return true }
+func (silentTimer) C() <-chan time.Time { return nil }
 
-// nodePodManagerType is the unexported podManager type, taken from a
+func (silentTimer) Stop() bool { return true }
+
+func (silentTimer) Reset(time.Duration) bool { return true }
+
+// podManagerType is the unexported podManager type, taken from a
 // manager NewManager builds.
-var nodePodManagerType = sync.OnceValue(func() reflect.Type {
+var podManagerType = sync.OnceValue(func() reflect.Type {
 	mgr := nodeshutdown.NewManager(&nodeshutdown.Config{Logger: klog.Background(), ShutdownGracePeriodRequested: 30 * time.Second})
 	return reflect.ValueOf(mgr).Elem().FieldByName("podManager").Type().Elem()
 })
 
-// nodeUpPeriods reads the groups a podManager settled on (after the
+// upPeriods reads the groups a podManager settled on (after the
 // migration and the sort).
-func nodeUpPeriods(m *upPodManager) []kubeletconfig.ShutdownGracePeriodByPodPriority {
-	f := reflect.NewAt(nodePodManagerType(), unsafe.Pointer(m)).Elem().FieldByName("shutdownGracePeriodByPodPriority")
+func upPeriods(m *upPodManager) []kubeletconfig.ShutdownGracePeriodByPodPriority {
+	f := reflect.NewAt(podManagerType(), unsafe.Pointer(m)).Elem().FieldByName("shutdownGracePeriodByPodPriority")
 	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface().([]kubeletconfig.ShutdownGracePeriodByPodPriority)
 }
 
@@ -296,30 +298,30 @@ func TestNodeDiffShutdownManager(t *testing.T) {
 		var upByPriority []kubeletconfig.ShutdownGracePeriodByPodPriority
 		var req, crit time.Duration
 		if rapid.Bool().Draw(t, "legacy") {
-			req, crit = nodeDrawDuration(t, "requested"), nodeDrawDuration(t, "critical")
+			req, crit = drawDuration(t, "requested"), drawDuration(t, "critical")
 		} else {
-			byPriority, upByPriority = nodeDrawPeriods(t, false)
+			byPriority, upByPriority = drawPeriods(t, false)
 			// the configuration is given unsorted; both sort it
 			perm := rapid.Permutation(upByPriority).Draw(t, "order")
 			upByPriority = perm
-			byPriority = nodeFromUpPeriods(perm)
+			byPriority = fromUpPeriods(perm)
 		}
-		rec := &nodeShutdownRecorder{Clock: clock.RealClock{}, grace: map[string]int64{}}
-		m := nodeUpNewPodManager(&nodeshutdown.Config{
+		rec := &shutdownRecorder{Clock: clock.RealClock{}, grace: map[string]int64{}}
+		m := upNewPodManager(&nodeshutdown.Config{
 			Logger: klog.Background(), VolumeManager: rec, KillPodFunc: rec.kill, Clock: rec,
 			ShutdownGracePeriodRequested: req, ShutdownGracePeriodCriticalPods: crit,
 			ShutdownGracePeriodByPodPriority: upByPriority,
 		})
 		periods := node.ShutdownPeriods(byPriority, req, crit)
-		if want := nodeFromUpPeriods(nodeUpPeriods(m)); !reflect.DeepEqual(periods, want) &&
+		if want := fromUpPeriods(upPeriods(m)); !reflect.DeepEqual(periods, want) &&
 			!(len(periods) == 0 && len(want) == 0) {
 			t.Fatalf("ShutdownPeriods(%v, %v, %v) = %v, upstream %v", byPriority, req, crit, periods, want)
 		}
 		if len(periods) == 0 {
 			return
 		}
-		kpods, upods := nodeDrawShutdownPods(t, periods, 20)
-		if err := nodeUpKillPods(m, upods); err != nil {
+		kpods, upods := drawShutdownPods(t, periods, 20)
+		if err := upKillPods(m, upods); err != nil {
 			t.Fatal(err)
 		}
 		groups, err := node.Shutdown(periods, kpods)

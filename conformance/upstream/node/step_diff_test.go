@@ -1,4 +1,4 @@
-package upstream_test
+package node_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	_ "unsafe" // go:linkname
 
 	"github.com/go-logr/logr"
 	coordv1 "k8s.io/api/coordination/v1"
@@ -43,42 +44,41 @@ import (
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
-	_ "unsafe" // go:linkname
 )
 
 // The controller's zone gauges: each zone's size and not-ready count as
 // handleDisruption computed them.
 //
-//go:linkname nsZoneSize k8s.io/kubernetes/pkg/controller/nodelifecycle.zoneSize
-var nsZoneSize *metrics.GaugeVec
+//go:linkname stepZoneSize k8s.io/kubernetes/pkg/controller/nodelifecycle.zoneSize
+var stepZoneSize *metrics.GaugeVec
 
-//go:linkname nsUnhealthyNodes k8s.io/kubernetes/pkg/controller/nodelifecycle.unhealthyNodes
-var nsUnhealthyNodes *metrics.GaugeVec
+//go:linkname stepUnhealthyNodes k8s.io/kubernetes/pkg/controller/nodelifecycle.unhealthyNodes
+var stepUnhealthyNodes *metrics.GaugeVec
 
 var (
-	nsNodesGVR = v1.SchemeGroupVersion.WithResource("nodes")
-	nsT0       = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	// nsStamp replaces every stored taint's timeAdded after a write, so that
+	stepNodesGVR = v1.SchemeGroupVersion.WithResource("nodes")
+	stepT0       = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	// stepStamp replaces every stored taint's timeAdded after a write, so that
 	// a taint the controller writes again within the same wall-clock second
 	// (the API keeps seconds) still shows as a change.
-	nsStamp = metav1.NewTime(time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC))
+	stepStamp = metav1.NewTime(time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC))
 )
 
-const nsExcludeLabel = "node.kubernetes.io/exclude-disruption"
+const stepExcludeLabel = "node.kubernetes.io/exclude-disruption"
 
-// nsOp is one taint change on one node: "add" (a new taint or one
+// stepOp is one taint change on one node: "add" (a new taint or one
 // replacing a taint of the same key and effect) or "remove", with the
 // phase of the pass that made it.
-type nsOp struct {
+type stepOp struct {
 	Phase, Op, Key, Effect, Value string
 	Stamped                       bool // timeAdded set
 }
 
-type nsEvent struct{ Type, Reason, Kind, Name string }
+type stepEvent struct{ Type, Reason, Kind, Name string }
 
-// nsUp is the v1.36.3 node lifecycle controller on a fake clientset, its
+// stepUp is the v1.36.3 node lifecycle controller on a fake clientset, its
 // informer caches filled by hand, its clocks fake.
-type nsUp struct {
+type stepUp struct {
 	nc     *nodelifecycle.Controller
 	ncv    reflect.Value
 	client *fake.Clientset
@@ -91,24 +91,24 @@ type nsUp struct {
 
 	mu     sync.Mutex
 	phase  string
-	ops    map[string][]nsOp
-	events []nsEvent
+	ops    map[string][]stepOp
+	events []stepEvent
 }
 
-type nsRecorder struct{ u *nsUp }
+type stepRecorder struct{ u *stepUp }
 
-func (r nsRecorder) Event(o runtime.Object, typ, reason, _ string) { r.u.event(o, typ, reason) }
+func (r stepRecorder) Event(o runtime.Object, typ, reason, _ string) { r.u.event(o, typ, reason) }
 
-func (r nsRecorder) Eventf(o runtime.Object, typ, reason, _ string, _ ...any) {
+func (r stepRecorder) Eventf(o runtime.Object, typ, reason, _ string, _ ...any) {
 	r.u.event(o, typ, reason)
 }
 
-func (r nsRecorder) AnnotatedEventf(o runtime.Object, _ map[string]string, typ, reason, _ string, _ ...any) {
+func (r stepRecorder) AnnotatedEventf(o runtime.Object, _ map[string]string, typ, reason, _ string, _ ...any) {
 	r.u.event(o, typ, reason)
 }
 
-func (u *nsUp) event(o runtime.Object, typ, reason string) {
-	e := nsEvent{Type: typ, Reason: reason}
+func (u *stepUp) event(o runtime.Object, typ, reason string) {
+	e := stepEvent{Type: typ, Reason: reason}
 	switch x := o.(type) {
 	case *v1.ObjectReference:
 		e.Kind, e.Name = x.Kind, x.Name
@@ -122,17 +122,17 @@ func (u *nsUp) event(o runtime.Object, typ, reason string) {
 	u.mu.Unlock()
 }
 
-var nsCurrent *nsUp // the sequence running (tests of this package run one at a time)
+var stepCurrent *stepUp // the sequence running (tests of this package run one at a time)
 
-func nsNewUp(t interface{ Fatal(...any) }, ctx context.Context) *nsUp {
+func stepNewUp(t interface{ Fatal(...any) }, ctx context.Context) *stepUp {
 	cfg, err := difftest.UpstreamNodeConfig()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return nsNewUpWith(t, ctx, cfg)
+	return stepNewUpWith(t, ctx, cfg)
 }
 
-func nsNewUpWith(t interface{ Fatal(...any) }, ctx context.Context, cfg difftest.NodeConfig) *nsUp {
+func stepNewUpWith(t interface{ Fatal(...any) }, ctx context.Context, cfg difftest.NodeConfig) *stepUp {
 	client := fake.NewSimpleClientset()
 	factory := informers.NewSharedInformerFactory(client, 0)
 	nc, err := nodelifecycle.NewNodeLifecycleController(ctx, factory.Coordination().V1().Leases(), factory.Core().V1().Pods(),
@@ -141,11 +141,11 @@ func nsNewUpWith(t interface{ Fatal(...any) }, ctx context.Context, cfg difftest
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := &nsUp{nc: nc, ncv: reflect.ValueOf(nc).Elem(), client: client, clock: clocktesting.NewFakeClock(nsT0),
+	u := &stepUp{nc: nc, ncv: reflect.ValueOf(nc).Elem(), client: client, clock: clocktesting.NewFakeClock(stepT0),
 		nodes: factory.Core().V1().Nodes().Informer().GetIndexer(), leases: factory.Coordination().V1().Leases().Informer().GetIndexer(),
-		pods: factory.Core().V1().Pods().Informer().GetIndexer(), mine: map[flowcontrol.RateLimiter]bool{}, cfg: cfg, ops: map[string][]nsOp{}}
+		pods: factory.Core().V1().Pods().Informer().GetIndexer(), mine: map[flowcontrol.RateLimiter]bool{}, cfg: cfg, ops: map[string][]stepOp{}}
 	difftest.Field(u.ncv, "now").Set(reflect.ValueOf(func() metav1.Time { return metav1.NewTime(u.clock.Now()) }))
-	difftest.Field(u.ncv, "recorder").Set(reflect.ValueOf(record.EventRecorder(nsRecorder{u})))
+	difftest.Field(u.ncv, "recorder").Set(reflect.ValueOf(record.EventRecorder(stepRecorder{u})))
 	tracker := client.Tracker()
 	// The API server's status subresource: a status update leaves the spec
 	// (taints) as stored.
@@ -155,18 +155,18 @@ func nsNewUpWith(t interface{ Fatal(...any) }, ctx context.Context, cfg difftest
 			return false, nil, nil
 		}
 		n := ua.GetObject().(*v1.Node)
-		cur, err := tracker.Get(nsNodesGVR, "", n.Name)
+		cur, err := tracker.Get(stepNodesGVR, "", n.Name)
 		if err != nil {
 			return true, nil, err
 		}
 		c := cur.(*v1.Node).DeepCopy()
 		c.Status = *n.Status.DeepCopy()
-		return true, c, tracker.Update(nsNodesGVR, c, "")
+		return true, c, tracker.Update(stepNodesGVR, c, "")
 	})
 	// Taint patches: record the change, then re-stamp the stored taints.
 	client.PrependReactor("patch", "nodes", func(a core.Action) (bool, runtime.Object, error) {
 		name := a.(core.PatchAction).GetName()
-		old, err := tracker.Get(nsNodesGVR, "", name)
+		old, err := tracker.Get(stepNodesGVR, "", name)
 		if err != nil {
 			return true, nil, err
 		}
@@ -176,36 +176,36 @@ func nsNewUpWith(t interface{ Fatal(...any) }, ctx context.Context, cfg difftest
 		}
 		n := obj.(*v1.Node)
 		u.mu.Lock()
-		u.ops[name] = append(u.ops[name], nsTaintOps(u.phase, old.(*v1.Node).Spec.Taints, n.Spec.Taints)...)
+		u.ops[name] = append(u.ops[name], stepTaintOps(u.phase, old.(*v1.Node).Spec.Taints, n.Spec.Taints)...)
 		u.mu.Unlock()
 		c := n.DeepCopy()
 		for i := range c.Spec.Taints {
 			if c.Spec.Taints[i].TimeAdded != nil {
-				c.Spec.Taints[i].TimeAdded = nsStamp.DeepCopy()
+				c.Spec.Taints[i].TimeAdded = stepStamp.DeepCopy()
 			}
 		}
-		return true, c, tracker.Update(nsNodesGVR, c, "")
+		return true, c, tracker.Update(stepNodesGVR, c, "")
 	})
 	return u
 }
 
 // close stops the controller's queues and event broadcaster.
-func (u *nsUp) close() { difftest.Stop(u.nc) }
+func (u *stepUp) close() { difftest.Stop(u.nc) }
 
-// nsTaintOps is the change from one stored taint list to the next.
-func nsTaintOps(phase string, old, new []v1.Taint) []nsOp {
-	var ops []nsOp
+// stepTaintOps is the change from one stored taint list to the next.
+func stepTaintOps(phase string, old, new []v1.Taint) []stepOp {
+	var ops []stepOp
 	for _, t := range new {
 		i := slices.IndexFunc(old, func(o v1.Taint) bool { return o.MatchTaint(&t) })
 		if i >= 0 && old[i].Value == t.Value && (old[i].TimeAdded == nil) == (t.TimeAdded == nil) &&
 			(t.TimeAdded == nil || old[i].TimeAdded.Equal(t.TimeAdded)) {
 			continue
 		}
-		ops = append(ops, nsOp{Phase: phase, Op: "add", Key: t.Key, Effect: string(t.Effect), Value: t.Value, Stamped: t.TimeAdded != nil})
+		ops = append(ops, stepOp{Phase: phase, Op: "add", Key: t.Key, Effect: string(t.Effect), Value: t.Value, Stamped: t.TimeAdded != nil})
 	}
 	for _, o := range old {
 		if !slices.ContainsFunc(new, func(t v1.Taint) bool { return t.MatchTaint(&o) }) {
-			ops = append(ops, nsOp{Phase: phase, Op: "remove", Key: o.Key, Effect: string(o.Effect), Value: o.Value})
+			ops = append(ops, stepOp{Phase: phase, Op: "remove", Key: o.Key, Effect: string(o.Effect), Value: o.Value})
 		}
 	}
 	return ops
@@ -214,7 +214,7 @@ func nsTaintOps(phase string, old, new []v1.Taint) []nsOp {
 // world: the API objects, kept as the API server stores them (a JSON round
 // trip: times in seconds, lease renew times in microseconds).
 
-func nsNormalize(n *v1.Node) *v1.Node {
+func stepNormalize(n *v1.Node) *v1.Node {
 	b, err := json.Marshal(n)
 	if err != nil {
 		panic(err)
@@ -226,16 +226,16 @@ func nsNormalize(n *v1.Node) *v1.Node {
 	return &out
 }
 
-func (u *nsUp) getNode(name string) *v1.Node {
-	o, err := u.client.Tracker().Get(nsNodesGVR, "", name)
+func (u *stepUp) getNode(name string) *v1.Node {
+	o, err := u.client.Tracker().Get(stepNodesGVR, "", name)
 	if err != nil {
 		return nil
 	}
 	return o.(*v1.Node)
 }
 
-func (u *nsUp) worldNodes() []*v1.Node {
-	o, err := u.client.Tracker().List(nsNodesGVR, v1.SchemeGroupVersion.WithKind("Node"), "")
+func (u *stepUp) worldNodes() []*v1.Node {
+	o, err := u.client.Tracker().List(stepNodesGVR, v1.SchemeGroupVersion.WithKind("Node"), "")
 	if err != nil {
 		panic(err)
 	}
@@ -247,11 +247,11 @@ func (u *nsUp) worldNodes() []*v1.Node {
 	return out
 }
 
-func (u *nsUp) putNode(n *v1.Node) {
-	n = nsNormalize(n)
+func (u *stepUp) putNode(n *v1.Node) {
+	n = stepNormalize(n)
 	tr := u.client.Tracker()
-	if _, err := tr.Get(nsNodesGVR, "", n.Name); err == nil {
-		if err := tr.Update(nsNodesGVR, n, ""); err != nil {
+	if _, err := tr.Get(stepNodesGVR, "", n.Name); err == nil {
+		if err := tr.Update(stepNodesGVR, n, ""); err != nil {
 			panic(err)
 		}
 	} else {
@@ -266,8 +266,8 @@ func (u *nsUp) putNode(n *v1.Node) {
 	u.syncNodes()
 }
 
-func (u *nsUp) deleteNode(name string) {
-	_ = u.client.Tracker().Delete(nsNodesGVR, "", name)
+func (u *stepUp) deleteNode(name string) {
+	_ = u.client.Tracker().Delete(stepNodesGVR, "", name)
 	_ = u.client.Tracker().Delete(v1.SchemeGroupVersion.WithResource("pods"), "default", "p-"+name)
 	if o, ok, _ := u.pods.GetByKey("default/p-" + name); ok {
 		_ = u.pods.Delete(o)
@@ -276,7 +276,7 @@ func (u *nsUp) deleteNode(name string) {
 }
 
 // syncNodes brings the node informer's cache up to the stored nodes.
-func (u *nsUp) syncNodes() {
+func (u *stepUp) syncNodes() {
 	var objs []any
 	for _, n := range u.worldNodes() {
 		objs = append(objs, n)
@@ -287,29 +287,29 @@ func (u *nsUp) syncNodes() {
 }
 
 // normalize stores every node as the API server would have stored it.
-func (u *nsUp) normalize() {
+func (u *stepUp) normalize() {
 	for _, n := range u.worldNodes() {
-		if err := u.client.Tracker().Update(nsNodesGVR, nsNormalize(n), ""); err != nil {
+		if err := u.client.Tracker().Update(stepNodesGVR, stepNormalize(n), ""); err != nil {
 			panic(err)
 		}
 	}
 	u.syncNodes()
 }
 
-func (u *nsUp) setLease(l *coordv1.Lease) {
+func (u *stepUp) setLease(l *coordv1.Lease) {
 	if old, ok, _ := u.leases.GetByKey(v1.NamespaceNodeLease + "/" + l.Name); ok {
 		_ = u.leases.Delete(old)
 	}
 	_ = u.leases.Add(l)
 }
 
-func (u *nsUp) deleteLease(name string) {
+func (u *stepUp) deleteLease(name string) {
 	if old, ok, _ := u.leases.GetByKey(v1.NamespaceNodeLease + "/" + name); ok {
 		_ = u.leases.Delete(old)
 	}
 }
 
-func (u *nsUp) worldLeases() []node.Lease {
+func (u *stepUp) worldLeases() []node.Lease {
 	var out []node.Lease
 	for _, o := range u.leases.List() {
 		out = append(out, k8s.FromLease(o.(*coordv1.Lease)))
@@ -320,21 +320,21 @@ func (u *nsUp) worldLeases() []node.Lease {
 
 // controller internals
 
-func (u *nsUp) tainters() map[string]*scheduler.RateLimitedTimedQueue {
+func (u *stepUp) tainters() map[string]*scheduler.RateLimitedTimedQueue {
 	return difftest.Field(u.ncv, "zoneNoExecuteTainter").Interface().(map[string]*scheduler.RateLimitedTimedQueue)
 }
 
-func (u *nsUp) zoneStates() map[string]nodelifecycle.ZoneState {
+func (u *stepUp) zoneStates() map[string]nodelifecycle.ZoneState {
 	return difftest.Field(u.ncv, "zoneStates").Interface().(map[string]nodelifecycle.ZoneState)
 }
 
-func nsSet(q *scheduler.RateLimitedTimedQueue) sets.Set[string] {
+func stepSet(q *scheduler.RateLimitedTimedQueue) sets.Set[string] {
 	return difftest.Field(difftest.Field(reflect.ValueOf(q).Elem(), "queue"), "set").Interface().(sets.Set[string])
 }
 
 // nsRate is the rate a zone's tainter was given (the never-accepting
 // limiter upstream installs for a rate of 0 reports a QPS of 1).
-func (u *nsUp) nsRate(l flowcontrol.RateLimiter) float32 {
+func (u *stepUp) nsRate(l flowcontrol.RateLimiter) float32 {
 	if difftest.IsNeverLimiter(l) {
 		return 0
 	}
@@ -346,7 +346,7 @@ func (u *nsUp) nsRate(l flowcontrol.RateLimiter) float32 {
 // (a new zone, a swap from a limiter with a token) or drained once by
 // SwapLimiter at this pass; the adopted one has the same rate, burst and
 // token, taken at the controller's now.
-func (u *nsUp) adoptLimiters(t interface{ Fatalf(string, ...any) }) {
+func (u *stepUp) adoptLimiters(t interface{ Fatalf(string, ...any) }) {
 	for k, q := range u.tainters() {
 		lv := difftest.QueueLimiter(q)
 		cur := lv.Interface().(flowcontrol.RateLimiter)
@@ -373,7 +373,7 @@ func (u *nsUp) adoptLimiters(t interface{ Fatalf(string, ...any) }) {
 // name (a sorted slice is a heap). Upstream adds nodes to the queue from
 // eight parallel workers, so the order of equal process times is the
 // workers' interleaving; this fixes it to the name order kubesem documents.
-func (u *nsUp) orderQueues() {
+func (u *stepUp) orderQueues() {
 	for _, q := range u.tainters() {
 		h := difftest.QueueHeap(q)
 		sort.SliceStable(*h, func(i, j int) bool {
@@ -393,10 +393,10 @@ func (u *nsUp) orderQueues() {
 // the zone's limiter is put back. The result is what upstream does when
 // the map order reaches that zone first (zone state deleted, tainter left
 // alone), the order kubesem documents.
-func (u *nsUp) dropKeptZones(listed []*v1.Node, before map[string]*scheduler.RateLimitedTimedQueue, limiters map[string]flowcontrol.RateLimiter) int {
+func (u *stepUp) dropKeptZones(listed []*v1.Node, before map[string]*scheduler.RateLimitedTimedQueue, limiters map[string]flowcontrol.RateLimiter) int {
 	present := map[string]bool{}
 	for _, n := range listed {
-		if _, ok := n.Labels[nsExcludeLabel]; !ok {
+		if _, ok := n.Labels[stepExcludeLabel]; !ok {
 			present[nodetopology.GetZoneKey(n)] = true
 		}
 	}
@@ -425,16 +425,16 @@ func (u *nsUp) dropKeptZones(listed []*v1.Node, before map[string]*scheduler.Rat
 	return kept
 }
 
-// nsObs is what upstream did in one pass.
-type nsObs struct {
+// stepObs is what upstream did in one pass.
+type stepObs struct {
 	kept      int // zones without nodes handleDisruption kept (see dropKeptZones)
 	err       error
 	status    map[string][]v1.NodeCondition
 	statusDup []string
-	ops       map[string][]nsOp
+	ops       map[string][]stepOp
 	marked    []string // nodes whose pods got Ready=False
 	podEvents []string // nodes of the pods that got a NodeNotReady event
-	events    []nsEvent
+	events    []stepEvent
 	final     map[string][]v1.Taint
 	zones     []node.ZoneReport
 	disrupted bool
@@ -448,10 +448,10 @@ type nsObs struct {
 // pass runs one monitor pass at now: monitorNodeHealth, one
 // doNoExecuteTaintingPass and doNoScheduleTaintingPass for every node, the
 // informer caches catching up with the writes between them.
-func (u *nsUp) pass(t interface{ Fatalf(string, ...any) }, ctx context.Context, now time.Time) (o nsObs) {
+func (u *stepUp) pass(t interface{ Fatalf(string, ...any) }, ctx context.Context, now time.Time) (o stepObs) {
 	u.clock.SetTime(now)
 	u.client.ClearActions()
-	u.ops = map[string][]nsOp{}
+	u.ops = map[string][]stepOp{}
 	u.events = nil
 	listed := u.worldNodes()
 	before := map[string]*scheduler.RateLimitedTimedQueue{}
@@ -525,8 +525,8 @@ func (u *nsUp) pass(t interface{ Fatalf(string, ...any) }, ctx context.Context, 
 	tainters := u.tainters()
 	o.disrupted = len(states) > 0
 	for _, k := range slices.Sorted(maps.Keys(states)) {
-		size, err1 := testutil.GetGaugeMetricValue(nsZoneSize.WithLabelValues(k))
-		bad, err2 := testutil.GetGaugeMetricValue(nsUnhealthyNodes.WithLabelValues(k))
+		size, err1 := testutil.GetGaugeMetricValue(stepZoneSize.WithLabelValues(k))
+		bad, err2 := testutil.GetGaugeMetricValue(stepUnhealthyNodes.WithLabelValues(k))
 		if err1 != nil || err2 != nil {
 			t.Fatalf("zone gauges: %v %v", err1, err2)
 		}
@@ -541,17 +541,17 @@ func (u *nsUp) pass(t interface{ Fatalf(string, ...any) }, ctx context.Context, 
 
 // comparison
 
-func nsCond(c v1.NodeCondition) node.Condition {
+func stepCond(c v1.NodeCondition) node.Condition {
 	return node.Condition{Type: node.ConditionType(c.Type), Status: node.ConditionStatus(c.Status), LastHeartbeatTime: c.LastHeartbeatTime.Time,
 		LastTransitionTime: c.LastTransitionTime.Time, Reason: c.Reason, Message: c.Message}
 }
 
-func nsSameConds(a []node.Condition, b []v1.NodeCondition) bool {
+func stepSameConds(a []node.Condition, b []v1.NodeCondition) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		c := nsCond(b[i])
+		c := stepCond(b[i])
 		if a[i].Type != c.Type || a[i].Status != c.Status || a[i].Reason != c.Reason || a[i].Message != c.Message ||
 			!a[i].LastHeartbeatTime.Equal(c.LastHeartbeatTime) || !a[i].LastTransitionTime.Equal(c.LastTransitionTime) {
 			return false
@@ -560,7 +560,7 @@ func nsSameConds(a []node.Condition, b []v1.NodeCondition) bool {
 	return true
 }
 
-func nsPhase(r node.Reason) string {
+func stepPhase(r node.Reason) string {
 	switch r {
 	case node.ReasonTaintNode:
 		return "noexecute"
@@ -570,12 +570,12 @@ func nsPhase(r node.Reason) string {
 	return "monitor"
 }
 
-type nsTaintKey struct {
+type stepTaintKey struct {
 	Key, Effect, Value string
 	Stamped            bool
 }
 
-func nsTokensAt(l node.Limiter, now time.Time) float64 {
+func stepTokensAt(l node.Limiter, now time.Time) float64 {
 	if l.Rate <= 0 {
 		return min(l.Tokens, 1)
 	}
@@ -590,9 +590,9 @@ func nsTokensAt(l node.Limiter, now time.Time) float64 {
 	return min(tok, 1)
 }
 
-// nsCompare checks a node.Step Plan for the pass at now on input nodes in
+// stepCompare checks a node.Step Plan for the pass at now on input nodes in
 // against what upstream did (o) and the controller's state after the pass.
-func nsCompare(p node.Plan, o nsObs, in []*node.Node, now time.Time, u *nsUp) error {
+func stepCompare(p node.Plan, o stepObs, in []*node.Node, now time.Time, u *stepUp) error {
 	if o.err != nil || p.Outcome != node.ReasonMonitored {
 		return fmt.Errorf("outcome %q, upstream error %v", p.Outcome, o.err)
 	}
@@ -608,7 +608,7 @@ func nsCompare(p node.Plan, o nsObs, in []*node.Node, now time.Time, u *nsUp) er
 		got[w.Node] = w.Conditions
 	}
 	for name, conds := range o.status {
-		if c, ok := got[name]; !ok || !nsSameConds(c, conds) {
+		if c, ok := got[name]; !ok || !stepSameConds(c, conds) {
 			return fmt.Errorf("status of %s: kubesem %+v, upstream %+v", name, c, conds)
 		}
 	}
@@ -618,7 +618,7 @@ func nsCompare(p node.Plan, o nsObs, in []*node.Node, now time.Time, u *nsUp) er
 		}
 	}
 	// taint writes, node by node in order, and the taints they leave
-	ops := map[string][]nsOp{}
+	ops := map[string][]stepOp{}
 	final := map[string][]node.Taint{}
 	for _, n := range in {
 		final[n.Name] = slices.Clone(n.Spec.Taints)
@@ -629,7 +629,7 @@ func nsCompare(p node.Plan, o nsObs, in []*node.Node, now time.Time, u *nsUp) er
 			if a.TimeAdded == nil || !a.TimeAdded.Equal(now) {
 				return fmt.Errorf("taint %+v added to %s at %v, not now %v", a, w.Node, a.TimeAdded, now)
 			}
-			ops[w.Node] = append(ops[w.Node], nsOp{Phase: nsPhase(w.Reason), Op: "add", Key: a.Key, Effect: string(a.Effect), Value: a.Value, Stamped: true})
+			ops[w.Node] = append(ops[w.Node], stepOp{Phase: stepPhase(w.Reason), Op: "add", Key: a.Key, Effect: string(a.Effect), Value: a.Value, Stamped: true})
 			if i := slices.IndexFunc(ts, a.MatchTaint); i >= 0 {
 				ts[i] = a
 			} else {
@@ -637,7 +637,7 @@ func nsCompare(p node.Plan, o nsObs, in []*node.Node, now time.Time, u *nsUp) er
 			}
 		}
 		for _, r := range w.Remove {
-			ops[w.Node] = append(ops[w.Node], nsOp{Phase: nsPhase(w.Reason), Op: "remove", Key: r.Key, Effect: string(r.Effect), Value: r.Value})
+			ops[w.Node] = append(ops[w.Node], stepOp{Phase: stepPhase(w.Reason), Op: "remove", Key: r.Key, Effect: string(r.Effect), Value: r.Value})
 			ts = slices.DeleteFunc(ts, r.MatchTaint)
 		}
 		final[w.Node] = ts
@@ -655,12 +655,12 @@ func nsCompare(p node.Plan, o nsObs, in []*node.Node, now time.Time, u *nsUp) er
 		}
 	}
 	for _, n := range in {
-		var a, b []nsTaintKey
+		var a, b []stepTaintKey
 		for _, x := range final[n.Name] {
-			a = append(a, nsTaintKey{x.Key, string(x.Effect), x.Value, x.TimeAdded != nil})
+			a = append(a, stepTaintKey{x.Key, string(x.Effect), x.Value, x.TimeAdded != nil})
 		}
 		for _, x := range o.final[n.Name] {
-			b = append(b, nsTaintKey{x.Key, string(x.Effect), x.Value, x.TimeAdded != nil})
+			b = append(b, stepTaintKey{x.Key, string(x.Effect), x.Value, x.TimeAdded != nil})
 		}
 		if !reflect.DeepEqual(a, b) {
 			return fmt.Errorf("taints of %s after the pass: kubesem %+v, upstream %+v", n.Name, a, b)
@@ -674,8 +674,8 @@ func nsCompare(p node.Plan, o nsObs, in []*node.Node, now time.Time, u *nsUp) er
 	}
 	var ev, uev []string
 	for _, e := range p.Events {
-		if nsPodEvent(e) {
-			continue // compared by nsComparePodEvents where Step had the pods
+		if stepPodEvent(e) {
+			continue // compared by stepComparePodEvents where Step had the pods
 		}
 		ev = append(ev, fmt.Sprintf("%s %s Node %s %s", e.Type, e.Reason, e.Object, e.Message))
 	}
@@ -694,34 +694,34 @@ func nsCompare(p node.Plan, o nsObs, in []*node.Node, now time.Time, u *nsUp) er
 	if p.Disrupted != o.disrupted {
 		return fmt.Errorf("disrupted %v, upstream %v", p.Disrupted, o.disrupted)
 	}
-	if err := nsCompareWrites(p, o, in, now); err != nil {
+	if err := stepCompareWrites(p, o, in, now); err != nil {
 		return err
 	}
 	period := difftest.Field(u.ncv, "nodeMonitorPeriod").Interface().(time.Duration)
 	if want := []plan.Requeue{{After: period, Reason: node.ReasonNodeMonitorPeriod}}; !reflect.DeepEqual(p.Requeue, want) {
 		return fmt.Errorf("requeue %+v, upstream's monitor period %v", p.Requeue, period)
 	}
-	return nsCompareMemory(p.Memory, now, u)
+	return stepCompareMemory(p.Memory, now, u)
 }
 
-// nsPodEvent reports whether e is the Warning NodeNotReady event Step
+// stepPodEvent reports whether e is the Warning NodeNotReady event Step
 // records on a pod it marks not ready.
-func nsPodEvent(e plan.Event) bool {
+func stepPodEvent(e plan.Event) bool {
 	return e.Type == plan.Warning && e.Reason == node.ReasonEventNodeNotReady
 }
 
-// nsComparePodEvents checks the Plan's pod events (Step given the pods of
+// stepComparePodEvents checks the Plan's pod events (Step given the pods of
 // the controller's cache) against the events upstream's MarkPodsNotReady
 // recorded on pods: the same pods (by their nodes; one pod per node), each
 // with the message "Node is not ready".
-func nsComparePodEvents(p node.Plan, o nsObs) error {
+func stepComparePodEvents(p node.Plan, o stepObs) error {
 	nodeOf := map[string]string{}
 	for _, x := range o.pods {
 		nodeOf[x.Name] = x.Spec.NodeName
 	}
 	var got []string
 	for _, e := range p.Events {
-		if !nsPodEvent(e) {
+		if !stepPodEvent(e) {
 			continue
 		}
 		if e.Message != node.PodNotReadyMessage {
@@ -736,7 +736,7 @@ func nsComparePodEvents(p node.Plan, o nsObs) error {
 	return nil
 }
 
-// nsCompareWrites checks the Plan's Writes (over the input nodes and the
+// stepCompareWrites checks the Plan's Writes (over the input nodes and the
 // pods of the controller's cache) against the requests upstream sent, part
 // by part of the pass: within each part node by node (a pod's request
 // counting for its node), the same sequence of verb, resource,
@@ -744,7 +744,7 @@ func nsComparePodEvents(p node.Plan, o nsObs) error {
 // pass updates nodes in parallel and its NoExecute tainter walks zones in
 // map order, so the order across nodes is not compared. Each Write's part
 // follows from its reason, and the parts come in order.
-func nsCompareWrites(p node.Plan, o nsObs, in []*node.Node, now time.Time) error {
+func stepCompareWrites(p node.Plan, o stepObs, in []*node.Node, now time.Time) error {
 	podNode := map[string]string{}
 	var kpods []*podstatus.Pod
 	for _, x := range o.pods {
@@ -774,7 +774,7 @@ func nsCompareWrites(p node.Plan, o nsObs, in []*node.Node, now time.Time) error
 	mine := map[string][]difftest.WriteKey{}
 	last := 0
 	for _, w := range ws {
-		part := nsPhase(w.Reason)
+		part := stepPhase(w.Reason)
 		i := slices.Index(parts, part)
 		if i < last {
 			return fmt.Errorf("write %+v (%s) after the %s part", difftest.WriteKeyOf(w), part, parts[last])
@@ -790,10 +790,10 @@ func nsCompareWrites(p node.Plan, o nsObs, in []*node.Node, now time.Time) error
 	return nil
 }
 
-// nsCompareMemory checks the Plan's memory against the controller's:
+// stepCompareMemory checks the Plan's memory against the controller's:
 // registered nodes, node health records, and per zone the state, the
 // tainter's rate and tokens at now, its queue and the nodes it has handled.
-func nsCompareMemory(m node.Memory, now time.Time, u *nsUp) error {
+func stepCompareMemory(m node.Memory, now time.Time, u *stepUp) error {
 	var known []string
 	for k := range difftest.Field(u.ncv, "knownNodeSet").Interface().(map[string]*v1.Node) {
 		known = append(known, k)
@@ -864,7 +864,7 @@ func nsCompareMemory(m node.Memory, now time.Time, u *nsUp) error {
 		}
 		if !difftest.IsNeverLimiter(lim) {
 			bucket, _ := difftest.TokenBucket(lim)
-			if got, want := nsTokensAt(z.Limiter, now), bucket.TokensAt(now); got != want {
+			if got, want := stepTokensAt(z.Limiter, now), bucket.TokensAt(now); got != want {
 				return fmt.Errorf("memory.zones[%q].limiter %+v holds %v tokens at now, upstream %v", k, z.Limiter, got, want)
 			}
 		}
@@ -888,7 +888,7 @@ func nsCompareMemory(m node.Memory, now time.Time, u *nsUp) error {
 				return fmt.Errorf("memory.zones[%q].queue %+v, upstream %+v", k, z.Queue, queue)
 			}
 		}
-		done := sets.List(nsSet(q).Difference(inHeap))
+		done := sets.List(stepSet(q).Difference(inHeap))
 		if !slices.Equal(done, z.Done) && len(done)+len(z.Done) > 0 {
 			return fmt.Errorf("memory.zones[%q].done %v, upstream %v", k, z.Done, done)
 		}
@@ -909,11 +909,11 @@ func nsCompareMemory(m node.Memory, now time.Time, u *nsUp) error {
 
 // generation
 
-// nsSeq draws one sequence: a cluster, then passes with the kubelets,
+// stepSeq draws one sequence: a cluster, then passes with the kubelets,
 // leases and users acting between them.
-type nsSeq struct {
+type stepSeq struct {
 	t     *rapid.T
-	u     *nsUp
+	u     *stepUp
 	now   time.Time
 	alive map[string]bool // the kubelet posts status
 	lease map[string]int  // 0 none, 1 renewed, 2 not renewed, 3 without renewTime
@@ -921,7 +921,7 @@ type nsSeq struct {
 	next  int // next node name
 }
 
-var nsTaintPool = []v1.Taint{
+var stepTaintPool = []v1.Taint{
 	{Key: v1.TaintNodeNotReady, Effect: v1.TaintEffectNoExecute},
 	{Key: v1.TaintNodeUnreachable, Effect: v1.TaintEffectNoExecute},
 	{Key: v1.TaintNodeNotReady, Effect: v1.TaintEffectNoSchedule},
@@ -934,7 +934,7 @@ var nsTaintPool = []v1.Taint{
 	{Key: v1.TaintNodeNotReady, Effect: v1.TaintEffectPreferNoSchedule},
 }
 
-func (s *nsSeq) labels() map[string]string {
+func (s *stepSeq) labels() map[string]string {
 	l := map[string]string{}
 	z := rapid.SampledFrom([]string{"", "a", "a", "b", "b", "c"}).Draw(s.t, "zone")
 	if s.large {
@@ -951,12 +951,12 @@ func (s *nsSeq) labels() map[string]string {
 		l[v1.LabelTopologyRegion] = "r1"
 	}
 	if rapid.IntRange(0, 7).Draw(s.t, "excluded") == 0 {
-		l[nsExcludeLabel] = ""
+		l[stepExcludeLabel] = ""
 	}
 	return l
 }
 
-func (s *nsSeq) drawStatus(label string) v1.ConditionStatus {
+func (s *stepSeq) drawStatus(label string) v1.ConditionStatus {
 	w := []v1.ConditionStatus{v1.ConditionTrue, v1.ConditionTrue, v1.ConditionTrue, v1.ConditionTrue, v1.ConditionTrue,
 		v1.ConditionFalse, v1.ConditionFalse, v1.ConditionUnknown}
 	if s.large {
@@ -965,8 +965,8 @@ func (s *nsSeq) drawStatus(label string) v1.ConditionStatus {
 	return rapid.SampledFrom(w).Draw(s.t, label)
 }
 
-func (s *nsSeq) addTaint(n *v1.Node) {
-	tt := rapid.SampledFrom(nsTaintPool).Draw(s.t, "taint")
+func (s *stepSeq) addTaint(n *v1.Node) {
+	tt := rapid.SampledFrom(stepTaintPool).Draw(s.t, "taint")
 	if slices.ContainsFunc(n.Spec.Taints, func(x v1.Taint) bool { return x.MatchTaint(&tt) }) {
 		return
 	}
@@ -979,7 +979,7 @@ func (s *nsSeq) addTaint(n *v1.Node) {
 
 // newNode is a node created at created (whole seconds) whose kubelet has
 // posted status at hb, or never (no conditions).
-func (s *nsSeq) newNode(created, hb time.Time) *v1.Node {
+func (s *stepSeq) newNode(created, hb time.Time) *v1.Node {
 	name := fmt.Sprintf("n%02d", s.next)
 	s.next++
 	n := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, CreationTimestamp: metav1.NewTime(created), Labels: s.labels()}}
@@ -1010,7 +1010,7 @@ func (s *nsSeq) newNode(created, hb time.Time) *v1.Node {
 	return n
 }
 
-func (s *nsSeq) renewLease(name string, at time.Time) {
+func (s *stepSeq) renewLease(name string, at time.Time) {
 	switch s.lease[name] {
 	case 0:
 		s.u.deleteLease(name)
@@ -1030,7 +1030,7 @@ func (s *nsSeq) renewLease(name string, at time.Time) {
 // post is the kubelet posting status at hb: every condition it finds gets
 // the heartbeat; with change (or when the controller set Ready to Unknown,
 // or the node never posted) the statuses are drawn again.
-func (s *nsSeq) post(n *v1.Node, hb time.Time, change bool) {
+func (s *stepSeq) post(n *v1.Node, hb time.Time, change bool) {
 	i := slices.IndexFunc(n.Status.Conditions, func(c v1.NodeCondition) bool { return c.Type == v1.NodeReady })
 	if i < 0 {
 		n.Status.Conditions = append([]v1.NodeCondition{{Type: v1.NodeReady, Status: v1.ConditionUnknown, LastTransitionTime: metav1.NewTime(hb)}}, n.Status.Conditions...)
@@ -1057,7 +1057,7 @@ func (s *nsSeq) post(n *v1.Node, hb time.Time, change bool) {
 }
 
 // interval is what happens between the last pass and the pass at tn.
-func (s *nsSeq) interval(tn time.Time) {
+func (s *stepSeq) interval(tn time.Time) {
 	sec := tn.Truncate(time.Second)
 	for _, n := range s.u.worldNodes() {
 		if rapid.IntRange(0, 6).Draw(s.t, "flip") == 0 {
@@ -1119,7 +1119,7 @@ func (s *nsSeq) interval(tn time.Time) {
 // a boundary (a grace period running out from the controller's probe time
 // or from a heartbeat, a node's startup grace, a zone's token bucket
 // refilling) exactly or a nanosecond or two either side.
-func (s *nsSeq) nextTime(counts map[string]int) time.Time {
+func (s *stepSeq) nextTime(counts map[string]int) time.Time {
 	cfg := s.u.cfg
 	if rapid.IntRange(0, 9).Draw(s.t, "boundary") < 5 {
 		var cands []time.Time
@@ -1165,7 +1165,7 @@ func (s *nsSeq) nextTime(counts map[string]int) time.Time {
 	return s.now.Add(d)
 }
 
-func nsDump(world []*v1.Node, leases []node.Lease, mem node.Memory, p node.Plan) string {
+func stepDump(world []*v1.Node, leases []node.Lease, mem node.Memory, p node.Plan) string {
 	var b strings.Builder
 	for _, n := range world {
 		fmt.Fprintf(&b, "  node %s created %v labels %v unschedulable %v\n    taints %v\n", n.Name, n.CreationTimestamp.UTC(), n.Labels, n.Spec.Unschedulable, n.Spec.Taints)
@@ -1182,13 +1182,13 @@ func nsDump(world []*v1.Node, leases []node.Lease, mem node.Memory, p node.Plan)
 	return b.String()
 }
 
-func nsCheckSequence(t *rapid.T, opts node.Options, counts map[string]int) {
+func stepCheckSequence(t *rapid.T, opts node.Options, counts map[string]int) {
 	ctx := klog.NewContext(context.Background(), logr.Discard())
-	u := nsNewUpWith(t, ctx, nsConfigFor(t, opts))
+	u := stepNewUpWith(t, ctx, stepConfigFor(t, opts))
 	defer u.close()
-	nsCurrent = u
-	s := &nsSeq{t: t, u: u, alive: map[string]bool{}, lease: map[string]int{}}
-	s.now = nsT0
+	stepCurrent = u
+	s := &stepSeq{t: t, u: u, alive: map[string]bool{}, lease: map[string]int{}}
+	s.now = stepT0
 	if rapid.Bool().Draw(t, "subsecondStart") {
 		s.now = s.now.Add(time.Duration(rapid.IntRange(1, 999_999_999).Draw(t, "startNs")))
 	}
@@ -1226,14 +1226,14 @@ func nsCheckSequence(t *rapid.T, opts node.Options, counts map[string]int) {
 			t.Fatalf("pass %d: Step: %v", i, err)
 		}
 		o := u.pass(t, ctx, s.now)
-		if err := nsComparePodEvents(p, o); err != nil {
+		if err := stepComparePodEvents(p, o); err != nil {
 			t.Fatalf("pass %d at %v: %v", i, s.now.Format(time.RFC3339Nano), err)
 		}
 		if o.kept > 0 {
 			counts["zones without nodes kept in map order, dropped"] += o.kept
 		}
-		if err := nsCompare(p, o, in, s.now, u); err != nil {
-			t.Fatalf("pass %d at %v: %v\n%s", i, s.now.Format(time.RFC3339Nano), err, nsDump(world, leases, mem, p))
+		if err := stepCompare(p, o, in, s.now, u); err != nil {
+			t.Fatalf("pass %d at %v: %v\n%s", i, s.now.Format(time.RFC3339Nano), err, stepDump(world, leases, mem, p))
 		}
 		counts["passes compared"]++
 		for _, w := range p.Conditions {
@@ -1325,7 +1325,7 @@ func nsCheckSequence(t *rapid.T, opts node.Options, counts map[string]int) {
 //     puts its limiter back if the pass set every limiter to 0), counted.
 //
 // KUBESEM_NODE_STEP_SEQUENCES sets the number of sequences (default 1000).
-func TestNodeStepDifferential(t *testing.T) { nsRunDifferential(t, node.Options{}, 1000) }
+func TestNodeStepDifferential(t *testing.T) { stepRunDifferential(t, node.Options{}, 1000) }
 
 // TestNodeStepDifferentialFlags is TestNodeStepDifferential with every
 // node lifecycle flag set away from its default, on both sides:
@@ -1340,12 +1340,12 @@ func TestNodeStepDifferentialFlags(t *testing.T) {
 	one, half, two, low, zero := float32(1), float32(0.5), int32(2), float32(0.3), float32(0)
 	opts := node.Options{NodeMonitorGracePeriod: 20 * time.Second, NodeStartupGracePeriod: 30 * time.Second,
 		EvictionRate: &one, SecondaryEvictionRate: &half, LargeClusterThreshold: &two, UnhealthyZoneThreshold: &low}
-	t.Run("rate1", func(t *testing.T) { nsRunDifferential(t, opts, 300) })
+	t.Run("rate1", func(t *testing.T) { stepRunDifferential(t, opts, 300) })
 	opts.EvictionRate = &zero
-	t.Run("rate0", func(t *testing.T) { nsRunDifferential(t, opts, 200) })
+	t.Run("rate0", func(t *testing.T) { stepRunDifferential(t, opts, 200) })
 }
 
-func nsRunDifferential(t *testing.T, opts node.Options, n int) {
+func stepRunDifferential(t *testing.T, opts node.Options, n int) {
 	if v := os.Getenv("KUBESEM_NODE_STEP_SEQUENCES"); v != "" {
 		m, err := strconv.Atoi(v)
 		if err != nil || m <= 0 {
@@ -1359,9 +1359,9 @@ func nsRunDifferential(t *testing.T, opts node.Options, n int) {
 		t.Fatal(err)
 	}
 	defer func() { _ = f.Value.Set(old) }()
-	defer nodesched.Set(func() time.Time { return nsCurrent.clock.Now() })()
+	defer nodesched.Set(func() time.Time { return stepCurrent.clock.Now() })()
 	counts := map[string]int{}
-	rapid.Check(t, func(t *rapid.T) { nsCheckSequence(t, opts, counts) })
+	rapid.Check(t, func(t *rapid.T) { stepCheckSequence(t, opts, counts) })
 	for _, k := range slices.Sorted(maps.Keys(counts)) {
 		t.Logf("%6d %s", counts[k], k)
 	}
@@ -1372,9 +1372,9 @@ func nsRunDifferential(t *testing.T, opts node.Options, n int) {
 
 // vectors
 
-// nsConfigFor is upstream's configuration with the flags a vector's options
+// stepConfigFor is upstream's configuration with the flags a vector's options
 // set explicitly.
-func nsConfigFor(t interface{ Fatal(...any) }, opts node.Options) difftest.NodeConfig {
+func stepConfigFor(t interface{ Fatal(...any) }, opts node.Options) difftest.NodeConfig {
 	cfg, err := difftest.UpstreamNodeConfig()
 	if err != nil {
 		t.Fatal(err)
@@ -1401,7 +1401,7 @@ func nsConfigFor(t interface{ Fatal(...any) }, opts node.Options) difftest.NodeC
 }
 
 // setWorld makes the stored nodes and leases those of a vector's input.
-func (u *nsUp) setWorld(nodes []*node.Node, leases []node.Lease) {
+func (u *stepUp) setWorld(nodes []*node.Node, leases []node.Lease) {
 	want := map[string]bool{}
 	for _, n := range nodes {
 		want[n.Name] = true
@@ -1420,14 +1420,14 @@ func (u *nsUp) setWorld(nodes []*node.Node, leases []node.Lease) {
 	}
 }
 
-type nsVectorInput struct {
+type stepVectorInput struct {
 	Nodes  []*node.Node `json:"nodes"`
 	Leases []node.Lease `json:"leases,omitempty"`
 	Memory *node.Memory `json:"memory,omitempty"`
 	Now    time.Time    `json:"now"`
 }
 
-type nsWant struct {
+type stepWant struct {
 	Outcome          node.Reason           `json:"outcome"`
 	Conditions       []node.ConditionWrite `json:"conditions"`
 	Taints           []node.TaintWrite     `json:"taints"`
@@ -1442,13 +1442,13 @@ type nsWant struct {
 	Memory node.Memory `json:"memory"`
 }
 
-func nsDecodeStrict(b []byte, v any) error {
+func stepDecodeStrict(b []byte, v any) error {
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()
 	return dec.Decode(v)
 }
 
-func (w nsWant) plan() (node.Plan, error) {
+func (w stepWant) plan() (node.Plan, error) {
 	p := node.Plan{Outcome: w.Outcome, Conditions: w.Conditions, Taints: w.Taints, MarkPodsNotReady: w.MarkPodsNotReady, Zones: w.Zones,
 		Disrupted: w.Disrupted, Events: w.Events, Memory: w.Memory}
 	for _, r := range w.Requeue {
@@ -1470,7 +1470,7 @@ func (w nsWant) plan() (node.Plan, error) {
 // be that memory. The taint writes' reason is checked as the part of the
 // pass that made the change (monitor, NoExecute tainter, NoSchedule).
 func TestNodeStepVectorsReplay(t *testing.T) {
-	defer nodesched.Set(func() time.Time { return nsCurrent.clock.Now() })()
+	defer nodesched.Set(func() time.Time { return stepCurrent.clock.Now() })()
 	ctx := klog.NewContext(context.Background(), logr.Discard())
 	var vs []struct {
 		Decision, Name, Source string
@@ -1492,7 +1492,7 @@ func TestNodeStepVectorsReplay(t *testing.T) {
 		}
 		vs = append(vs, fvs...)
 	}
-	var u *nsUp
+	var u *stepUp
 	defer func() {
 		if u != nil {
 			u.close()
@@ -1503,10 +1503,10 @@ func TestNodeStepVectorsReplay(t *testing.T) {
 		if v.Decision != "node.Step" || v.WantError != nil {
 			continue
 		}
-		var in nsVectorInput
+		var in stepVectorInput
 		var opts node.Options
-		var w nsWant
-		if err := nsDecodeStrict(v.Input, &in); err != nil {
+		var w stepWant
+		if err := stepDecodeStrict(v.Input, &in); err != nil {
 			t.Fatalf("%s: input: %v", v.Name, err)
 		}
 		if v.Options != nil {
@@ -1514,7 +1514,7 @@ func TestNodeStepVectorsReplay(t *testing.T) {
 				t.Fatalf("%s: options: %v", v.Name, err)
 			}
 		}
-		if err := nsDecodeStrict(v.Want, &w); err != nil {
+		if err := stepDecodeStrict(v.Want, &w); err != nil {
 			t.Fatalf("%s: want: %v", v.Name, err)
 		}
 		want, err := w.plan()
@@ -1525,12 +1525,12 @@ func TestNodeStepVectorsReplay(t *testing.T) {
 			if u != nil {
 				u.close()
 			}
-			u = nsNewUpWith(t, ctx, nsConfigFor(t, opts))
-			nsCurrent = u
+			u = stepNewUpWith(t, ctx, stepConfigFor(t, opts))
+			stepCurrent = u
 		} else if u == nil {
 			t.Errorf("%s: input memory, but no vector before it to continue", v.Name)
 			continue
-		} else if err := nsCompareMemory(*in.Memory, in.Now, u); err != nil {
+		} else if err := stepCompareMemory(*in.Memory, in.Now, u); err != nil {
 			t.Errorf("%s: input memory is not the controller's after the vector before: %v", v.Name, err)
 			u.close()
 			u = nil
@@ -1538,7 +1538,7 @@ func TestNodeStepVectorsReplay(t *testing.T) {
 		}
 		u.setWorld(in.Nodes, in.Leases)
 		o := u.pass(t, ctx, in.Now)
-		if err := nsCompare(want, o, in.Nodes, in.Now, u); err != nil {
+		if err := stepCompare(want, o, in.Nodes, in.Now, u); err != nil {
 			t.Errorf("%s: %v", v.Name, err)
 		}
 		checked++
@@ -1549,33 +1549,33 @@ func TestNodeStepVectorsReplay(t *testing.T) {
 	t.Logf("%d node.Step vectors replayed through upstream", checked)
 }
 
-// nsScenario is a chain of node.Step vectors: the world before the first
+// stepScenario is a chain of node.Step vectors: the world before the first
 // pass, then passes, each changing the world first (kubelets posting).
-type nsScenario struct {
+type stepScenario struct {
 	file   string // under testdata/node
 	opts   node.Options
 	nodes  []*v1.Node
-	passes []nsScenarioPass
+	passes []stepScenarioPass
 }
 
-type nsScenarioPass struct {
+type stepScenarioPass struct {
 	name, source string
 	now          time.Time
 	edit         func(nodes map[string]*v1.Node)
 }
 
-func nsScenarioNode(name, zone string, excluded bool, ready v1.ConditionStatus, hb time.Time) *v1.Node {
-	n := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, CreationTimestamp: metav1.NewTime(nsT0.Add(-time.Hour)),
+func stepScenarioNode(name, zone string, excluded bool, ready v1.ConditionStatus, hb time.Time) *v1.Node {
+	n := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, CreationTimestamp: metav1.NewTime(stepT0.Add(-time.Hour)),
 		Labels: map[string]string{v1.LabelTopologyZone: zone}}}
 	if excluded {
-		n.Labels[nsExcludeLabel] = ""
+		n.Labels[stepExcludeLabel] = ""
 	}
 	n.Status.Conditions = []v1.NodeCondition{{Type: v1.NodeReady, Status: ready, LastHeartbeatTime: metav1.NewTime(hb),
-		LastTransitionTime: metav1.NewTime(nsT0.Add(-time.Hour))}}
+		LastTransitionTime: metav1.NewTime(stepT0.Add(-time.Hour))}}
 	return n
 }
 
-func nsPost(n *v1.Node, ready v1.ConditionStatus, hb time.Time) {
+func stepPost(n *v1.Node, ready v1.ConditionStatus, hb time.Time) {
 	c := &n.Status.Conditions[0]
 	if c.Status != ready {
 		c.LastTransitionTime = metav1.NewTime(hb)
@@ -1583,81 +1583,81 @@ func nsPost(n *v1.Node, ready v1.ConditionStatus, hb time.Time) {
 	c.Status, c.LastHeartbeatTime = ready, metav1.NewTime(hb)
 }
 
-const nsFound = "TestNodeStepDifferential (conformance/upstream, v1.36.3 node lifecycle controller): "
+const stepFound = "TestNodeStepDifferential (conformance/upstream, v1.36.3 node lifecycle controller): "
 
 var (
-	nsRate1 = float32(1)
-	nsRate0 = float32(0)
+	stepRate1 = float32(1)
+	stepRate0 = float32(0)
 )
 
-var nsScenarios = []nsScenario{
+var stepScenarios = []stepScenario{
 	{
 		file:  "step.json",
-		nodes: []*v1.Node{nsScenarioNode("ex", "z2", true, v1.ConditionFalse, nsT0)},
-		passes: []nsScenarioPass{{name: "step-excluded-alone-in-its-zone-tainted", now: nsT0,
-			source: nsFound + "a zone whose only node is excluded from disruption checks has no zone state (handleDisruption deletes it), but its NoExecute tainter keeps running: zoneNoExecuteTainter entries are never removed"}},
+		nodes: []*v1.Node{stepScenarioNode("ex", "z2", true, v1.ConditionFalse, stepT0)},
+		passes: []stepScenarioPass{{name: "step-excluded-alone-in-its-zone-tainted", now: stepT0,
+			source: stepFound + "a zone whose only node is excluded from disruption checks has no zone state (handleDisruption deletes it), but its NoExecute tainter keeps running: zoneNoExecuteTainter entries are never removed"}},
 	},
 	{
 		file: "step.json",
-		nodes: []*v1.Node{nsScenarioNode("a", "z1", false, v1.ConditionFalse, nsT0), nsScenarioNode("b", "z1", false, v1.ConditionTrue, nsT0),
-			nsScenarioNode("c", "z1", false, v1.ConditionTrue, nsT0)},
-		passes: []nsScenarioPass{
-			{name: "step-token-bucket-1", now: nsT0,
-				source: nsFound + "the zone's tainter spends its one token on a (burst 1, 0.1/s)"},
-			{name: "step-token-bucket-2-a-nanosecond-and-a-half-short", now: nsT0.Add(9_999_999_849),
-				source: nsFound + "x/time/rate refuses: the wait for the missing 1.5e-10 token, (1 - tokens) / float32(0.1) s, truncates to 1 ns",
+		nodes: []*v1.Node{stepScenarioNode("a", "z1", false, v1.ConditionFalse, stepT0), stepScenarioNode("b", "z1", false, v1.ConditionTrue, stepT0),
+			stepScenarioNode("c", "z1", false, v1.ConditionTrue, stepT0)},
+		passes: []stepScenarioPass{
+			{name: "step-token-bucket-1", now: stepT0,
+				source: stepFound + "the zone's tainter spends its one token on a (burst 1, 0.1/s)"},
+			{name: "step-token-bucket-2-a-nanosecond-and-a-half-short", now: stepT0.Add(9_999_999_849),
+				source: stepFound + "x/time/rate refuses: the wait for the missing 1.5e-10 token, (1 - tokens) / float32(0.1) s, truncates to 1 ns",
 				edit: func(ns map[string]*v1.Node) {
-					nsPost(ns["a"], v1.ConditionFalse, nsT0.Add(9*time.Second))
-					nsPost(ns["b"], v1.ConditionFalse, nsT0.Add(9*time.Second))
-					nsPost(ns["c"], v1.ConditionTrue, nsT0.Add(9*time.Second))
+					stepPost(ns["a"], v1.ConditionFalse, stepT0.Add(9*time.Second))
+					stepPost(ns["b"], v1.ConditionFalse, stepT0.Add(9*time.Second))
+					stepPost(ns["c"], v1.ConditionTrue, stepT0.Add(9*time.Second))
 				}},
-			{name: "step-token-bucket-3-under-a-nanosecond-short", now: nsT0.Add(9_999_999_850),
-				source: nsFound + "x/time/rate accepts 1 ns later, 9.99999985 s after the last token (float32(0.1) = 0.100000001): the wait for the missing 0.5e-10 token truncates to 0 ns, and the bucket goes slightly negative"},
+			{name: "step-token-bucket-3-under-a-nanosecond-short", now: stepT0.Add(9_999_999_850),
+				source: stepFound + "x/time/rate accepts 1 ns later, 9.99999985 s after the last token (float32(0.1) = 0.100000001): the wait for the missing 0.5e-10 token truncates to 0 ns, and the bucket goes slightly negative"},
 		},
 	},
 	{
 		file:  "step.json",
-		nodes: []*v1.Node{nsScenarioNode("a", "z1", false, v1.ConditionFalse, nsT0), nsScenarioNode("b", "z1", false, v1.ConditionTrue, nsT0)},
-		passes: []nsScenarioPass{
-			{name: "step-disruption-keeps-new-taint-1", now: nsT0,
-				source: nsFound + "a is tainted not-ready by the zone's tainter"},
-			{name: "step-disruption-keeps-new-taint-2", now: nsT0.Add(50*time.Second + 1),
-				source: nsFound + "both nodes go Unknown; a's not-ready taint is swapped for unreachable at once; the zone is fully disrupted and so is the cluster, and markNodeAsReachable removes only taints the node had as listed (RemoveTaintOffNode's check): a keeps the unreachable taint added in the same pass"},
+		nodes: []*v1.Node{stepScenarioNode("a", "z1", false, v1.ConditionFalse, stepT0), stepScenarioNode("b", "z1", false, v1.ConditionTrue, stepT0)},
+		passes: []stepScenarioPass{
+			{name: "step-disruption-keeps-new-taint-1", now: stepT0,
+				source: stepFound + "a is tainted not-ready by the zone's tainter"},
+			{name: "step-disruption-keeps-new-taint-2", now: stepT0.Add(50*time.Second + 1),
+				source: stepFound + "both nodes go Unknown; a's not-ready taint is swapped for unreachable at once; the zone is fully disrupted and so is the cluster, and markNodeAsReachable removes only taints the node had as listed (RemoveTaintOffNode's check): a keeps the unreachable taint added in the same pass"},
 		},
 	},
 	{
-		file: "step_flags.json", opts: node.Options{EvictionRate: &nsRate1},
-		nodes: []*v1.Node{nsScenarioNode("a", "z1", false, v1.ConditionFalse, nsT0), nsScenarioNode("b", "z1", false, v1.ConditionFalse, nsT0)},
-		passes: []nsScenarioPass{
-			{name: "step-flags-rate-1-stopped-zone-1", now: nsT0,
-				source: nsFound + "--node-eviction-rate=1: every zone fully disrupted, the zone's limiter is set to 0 (the never-accepting limiter)"},
-			{name: "step-flags-rate-1-stopped-zone-2-stays-stopped", now: nsT0.Add(5 * time.Second),
-				source: nsFound + "--node-eviction-rate=1: a is Ready again and the zone Normal, but SwapLimiter(1) keeps the never-accepting limiter, whose QPS reads 1: b is queued and never tainted",
+		file: "step_flags.json", opts: node.Options{EvictionRate: &stepRate1},
+		nodes: []*v1.Node{stepScenarioNode("a", "z1", false, v1.ConditionFalse, stepT0), stepScenarioNode("b", "z1", false, v1.ConditionFalse, stepT0)},
+		passes: []stepScenarioPass{
+			{name: "step-flags-rate-1-stopped-zone-1", now: stepT0,
+				source: stepFound + "--node-eviction-rate=1: every zone fully disrupted, the zone's limiter is set to 0 (the never-accepting limiter)"},
+			{name: "step-flags-rate-1-stopped-zone-2-stays-stopped", now: stepT0.Add(5 * time.Second),
+				source: stepFound + "--node-eviction-rate=1: a is Ready again and the zone Normal, but SwapLimiter(1) keeps the never-accepting limiter, whose QPS reads 1: b is queued and never tainted",
 				edit: func(ns map[string]*v1.Node) {
-					nsPost(ns["a"], v1.ConditionTrue, nsT0.Add(5*time.Second))
-					nsPost(ns["b"], v1.ConditionFalse, nsT0.Add(5*time.Second))
+					stepPost(ns["a"], v1.ConditionTrue, stepT0.Add(5*time.Second))
+					stepPost(ns["b"], v1.ConditionFalse, stepT0.Add(5*time.Second))
 				}},
 		},
 	},
 	{
-		file: "step_flags.json", opts: node.Options{EvictionRate: &nsRate0},
-		nodes: []*v1.Node{nsScenarioNode("a", "z1", false, v1.ConditionFalse, nsT0), nsScenarioNode("b", "z1", false, v1.ConditionTrue, nsT0),
-			nsScenarioNode("c", "z1", false, v1.ConditionTrue, nsT0)},
-		passes: []nsScenarioPass{
-			{name: "step-flags-rate-0-first-token-1", now: nsT0,
-				source: nsFound + "--node-eviction-rate=0: a new zone's limiter is a token bucket at rate 0, which still holds the token it starts with; a is tainted"},
-			{name: "step-flags-rate-0-first-token-2-none-after", now: nsT0.Add(5 * time.Second),
-				source: nsFound + "--node-eviction-rate=0: the bucket never refills; b is queued and not tainted",
+		file: "step_flags.json", opts: node.Options{EvictionRate: &stepRate0},
+		nodes: []*v1.Node{stepScenarioNode("a", "z1", false, v1.ConditionFalse, stepT0), stepScenarioNode("b", "z1", false, v1.ConditionTrue, stepT0),
+			stepScenarioNode("c", "z1", false, v1.ConditionTrue, stepT0)},
+		passes: []stepScenarioPass{
+			{name: "step-flags-rate-0-first-token-1", now: stepT0,
+				source: stepFound + "--node-eviction-rate=0: a new zone's limiter is a token bucket at rate 0, which still holds the token it starts with; a is tainted"},
+			{name: "step-flags-rate-0-first-token-2-none-after", now: stepT0.Add(5 * time.Second),
+				source: stepFound + "--node-eviction-rate=0: the bucket never refills; b is queued and not tainted",
 				edit: func(ns map[string]*v1.Node) {
-					nsPost(ns["a"], v1.ConditionFalse, nsT0.Add(5*time.Second))
-					nsPost(ns["b"], v1.ConditionFalse, nsT0.Add(5*time.Second))
-					nsPost(ns["c"], v1.ConditionTrue, nsT0.Add(5*time.Second))
+					stepPost(ns["a"], v1.ConditionFalse, stepT0.Add(5*time.Second))
+					stepPost(ns["b"], v1.ConditionFalse, stepT0.Add(5*time.Second))
+					stepPost(ns["c"], v1.ConditionTrue, stepT0.Add(5*time.Second))
 				}},
 		},
 	},
 }
 
-// TestNodeStepVectorsWrite writes the vectors of nsScenarios into
+// TestNodeStepVectorsWrite writes the vectors of stepScenarios into
 // testdata/node/step.json (KUBESEM_WRITE_NODE_STEP_VECTORS=1): each pass is
 // run through node.Step and the v1.36.3 controller and written only when
 // TestNodeStepDifferential's comparison finds no difference; the next
@@ -1668,12 +1668,12 @@ func TestNodeStepVectorsWrite(t *testing.T) {
 	if os.Getenv("KUBESEM_WRITE_NODE_STEP_VECTORS") != "1" {
 		t.Skip("set KUBESEM_WRITE_NODE_STEP_VECTORS=1 to write testdata/node/step.json")
 	}
-	defer nodesched.Set(func() time.Time { return nsCurrent.clock.Now() })()
+	defer nodesched.Set(func() time.Time { return stepCurrent.clock.Now() })()
 	ctx := klog.NewContext(context.Background(), logr.Discard())
-	out := map[string][]nsVectorOut{}
-	for _, sc := range nsScenarios {
-		u := nsNewUpWith(t, ctx, nsConfigFor(t, sc.opts))
-		nsCurrent = u
+	out := map[string][]stepVectorOut{}
+	for _, sc := range stepScenarios {
+		u := stepNewUpWith(t, ctx, stepConfigFor(t, sc.opts))
+		stepCurrent = u
 		world := map[string]*v1.Node{}
 		for _, n := range sc.nodes {
 			world[n.Name] = n.DeepCopy()
@@ -1685,7 +1685,7 @@ func TestNodeStepVectorsWrite(t *testing.T) {
 			}
 			var in []*node.Node
 			for _, name := range slices.Sorted(maps.Keys(world)) {
-				in = append(in, difftest.Must(k8s.FromNode(nsNormalize(world[name]))))
+				in = append(in, difftest.Must(k8s.FromNode(stepNormalize(world[name]))))
 			}
 			var m node.Memory
 			if mem != nil {
@@ -1697,15 +1697,15 @@ func TestNodeStepVectorsWrite(t *testing.T) {
 			}
 			u.setWorld(in, nil)
 			if mem != nil {
-				if err := nsCompareMemory(*mem, ps.now, u); err != nil {
+				if err := stepCompareMemory(*mem, ps.now, u); err != nil {
 					t.Fatalf("%s: %v", ps.name, err)
 				}
 			}
 			o := u.pass(t, ctx, ps.now)
-			if err := nsCompare(p, o, in, ps.now, u); err != nil {
+			if err := stepCompare(p, o, in, ps.now, u); err != nil {
 				t.Fatalf("%s: %v", ps.name, err)
 			}
-			v := nsVectorOut{Decision: "node.Step", Name: ps.name, Source: ps.source, Input: nsVectorInput{Nodes: in, Memory: mem, Now: ps.now}, Want: p}
+			v := stepVectorOut{Decision: "node.Step", Name: ps.name, Source: ps.source, Input: stepVectorInput{Nodes: in, Memory: mem, Now: ps.now}, Want: p}
 			if sc.opts != (node.Options{}) {
 				v.Options = &sc.opts
 			}
@@ -1735,7 +1735,7 @@ func TestNodeStepVectorsWrite(t *testing.T) {
 					}
 				}
 				c.Spec.Taints = ts
-				world[n.Name] = nsNormalize(difftest.Must(k8s.ToNode(&c)))
+				world[n.Name] = stepNormalize(difftest.Must(k8s.ToNode(&c)))
 			}
 			b, _ := json.Marshal(p.Memory)
 			mem = &node.Memory{}
@@ -1746,22 +1746,22 @@ func TestNodeStepVectorsWrite(t *testing.T) {
 		u.close()
 	}
 	for name, vs := range out {
-		nsWriteVectors(t, difftest.Repo("testdata/node", name), vs)
+		stepWriteVectors(t, difftest.Repo("testdata/node", name), vs)
 	}
 }
 
-type nsVectorOut struct {
-	Decision string        `json:"decision"`
-	Name     string        `json:"name"`
-	Source   string        `json:"source"`
-	Options  *node.Options `json:"options,omitempty"`
-	Input    nsVectorInput `json:"input"`
-	Want     node.Plan     `json:"want"`
+type stepVectorOut struct {
+	Decision string          `json:"decision"`
+	Name     string          `json:"name"`
+	Source   string          `json:"source"`
+	Options  *node.Options   `json:"options,omitempty"`
+	Input    stepVectorInput `json:"input"`
+	Want     node.Plan       `json:"want"`
 }
 
-// nsWriteVectors replaces the vectors of file with the same names as vs and
+// stepWriteVectors replaces the vectors of file with the same names as vs and
 // appends the others (before a trailing error vector).
-func nsWriteVectors(t *testing.T, file string, out []nsVectorOut) {
+func stepWriteVectors(t *testing.T, file string, out []stepVectorOut) {
 	var vs []json.RawMessage
 	if data, err := os.ReadFile(file); err == nil {
 		if err := json.Unmarshal(data, &vs); err != nil {

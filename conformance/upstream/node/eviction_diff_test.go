@@ -1,4 +1,4 @@
-package upstream_test
+package node_test
 
 import (
 	"context"
@@ -33,13 +33,13 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// nodeEvictionSeconds are the tolerationSeconds TestNodeDiffEvictionStep
+// evictionSeconds are the tolerationSeconds TestNodeDiffEvictionStep
 // draws: minutes (upstream's timers run on the real clock, so nothing due
 // fires during the test on its own), values ≤ 0 (a time of 0: evict now,
 // unless an earlier eviction is kept), and values past the int64
 // nanosecond range: the int64 limit ("no limit"), 292 years, wraps to a
 // negative duration (never evicted) and to exactly 0.
-var nodeEvictionSeconds = []int64{60, 120, 300, 600, 60, 300, 0, -5, math.MaxInt64, math.MaxInt64 - 1,
+var evictionSeconds = []int64{60, 120, 300, 600, 60, 300, 0, -5, math.MaxInt64, math.MaxInt64 - 1,
 	math.MaxInt64 / int64(time.Second), math.MaxInt64/int64(time.Second) + 1, 1 << 55, 1 << 40}
 
 // TestNodeDiffEvictionStep drives one pod through three node updates with
@@ -67,9 +67,9 @@ func TestNodeDiffEvictionStep(t *testing.T) {
 		}
 		defer difftest.Stop(cancel, tc)
 		var mu sync.Mutex
-		var events []nodeUpEvent
+		var events []upEvent
 		rf := reflect.ValueOf(tc).Elem().FieldByName("recorder")
-		reflect.NewAt(rf.Type(), unsafe.Pointer(rf.UnsafeAddr())).Elem().Set(reflect.ValueOf(record.EventRecorder(nodeEvRecorder{&mu, &events})))
+		reflect.NewAt(rf.Type(), unsafe.Pointer(rf.UnsafeAddr())).Elem().Set(reflect.ValueOf(record.EventRecorder(evRecorder{&mu, &events})))
 		q := reflect.ValueOf(tc).Elem().FieldByName("taintEvictionQueue")
 		queue := reflect.NewAt(q.Type(), unsafe.Pointer(q.UnsafeAddr())).Elem().Interface().(*tainteviction.TimedWorkerQueue)
 		wgf := reflect.ValueOf(queue).Elem().FieldByName("workerWG")
@@ -77,7 +77,7 @@ func TestNodeDiffEvictionStep(t *testing.T) {
 		key := types.NamespacedName{Namespace: "ns", Name: "p"}
 		keys := []string{node.TaintNotReady, node.TaintUnreachable, "custom"}
 		var scheduled []node.ScheduledEviction
-		now := nodeT0
+		now := t0
 		for step := 0; step < 3; step++ {
 			if len(scheduled) > 0 && scheduled[0].FireAt.After(now) && rapid.Bool().Draw(t, "toFire") {
 				now = scheduled[0].FireAt.Add(time.Duration(rapid.IntRange(-1, 1).Draw(t, "aroundFire")))
@@ -99,7 +99,7 @@ func TestNodeDiffEvictionStep(t *testing.T) {
 					op := v1.TolerationOpExists
 					var secs *int64
 					if rapid.IntRange(0, 3).Draw(t, "forever") > 0 {
-						s := rapid.SampledFrom(nodeEvictionSeconds).Draw(t, "secs")
+						s := rapid.SampledFrom(evictionSeconds).Draw(t, "secs")
 						secs = &s
 					}
 					utols = append(utols, v1.Toleration{Key: k, Operator: op, Effect: v1.TaintEffectNoExecute, TolerationSeconds: secs})
@@ -128,7 +128,7 @@ func TestNodeDiffEvictionStep(t *testing.T) {
 				// work firing at once runs in a goroutine of the queue's
 				// wait group
 				wg.Wait()
-				upDeleted = nodePodDeleted(client)
+				upDeleted = podDeleted(client)
 			}
 			if upDeleted != (len(plan.Delete) > 0) {
 				t.Fatalf("step %d at %v: kubesem deletes %v (%+v), upstream %v (worker %+v)", step, now, plan.Delete, plan.Decisions, upDeleted, w)
@@ -165,8 +165,8 @@ func TestNodeDiffEvictionStep(t *testing.T) {
 	})
 }
 
-// nodePodDeleted reports whether the fake client saw a pod deletion.
-func nodePodDeleted(client *fake.Clientset) bool {
+// podDeleted reports whether the fake client saw a pod deletion.
+func podDeleted(client *fake.Clientset) bool {
 	for _, a := range client.Actions() {
 		if a.GetVerb() == "delete" && a.GetResource().Resource == "pods" {
 			return true
@@ -175,12 +175,12 @@ func nodePodDeleted(client *fake.Clientset) bool {
 	return false
 }
 
-// nodeUpEvictionFor is the taint-eviction controller's answer for a pod
+// upEvictionFor is the taint-eviction controller's answer for a pod
 // with tolerations on a node with taints seen at seen, as processPodOnNode
 // computes it: GetMatchingTolerations over the NoExecute taints (an
 // untolerated taint deletes at once), then getMinTolerationTime of the
 // tolerations used (negative: never; 0: at once; else after that long).
-func nodeUpEvictionFor(tolerations []v1.Toleration, taints []v1.Taint, seen time.Time) node.Eviction {
+func upEvictionFor(tolerations []v1.Toleration, taints []v1.Taint, seen time.Time) node.Eviction {
 	var ne []v1.Taint
 	for _, x := range taints {
 		if x.Effect == v1.TaintEffectNoExecute {
@@ -194,7 +194,7 @@ func nodeUpEvictionFor(tolerations []v1.Toleration, taints []v1.Taint, seen time
 	if !all {
 		return node.Eviction{Kind: node.EvictNow, At: seen}
 	}
-	switch d := nodeUpMinTolerationTime(used); {
+	switch d := upMinTolerationTime(used); {
 	case d < 0:
 		return node.Eviction{Kind: node.NotEvicted}
 	case d == 0:
@@ -204,7 +204,7 @@ func nodeUpEvictionFor(tolerations []v1.Toleration, taints []v1.Taint, seen time
 	}
 }
 
-// nodeUpEvictionStep runs the taint-eviction controller's handling of a
+// upEvictionStep runs the taint-eviction controller's handling of a
 // node update at now: its queue holds the scheduled evictions (added with
 // their creation and fire times), then each pod bound to the node goes
 // through processPodOnNode (or, without NoExecute taints, its work is
@@ -218,47 +218,47 @@ func nodeUpEvictionFor(tolerations []v1.Toleration, taints []v1.Taint, seen time
 // upstream's own deletePodHandler, as the timer would; each pod's events
 // keep their order, and pods are taken by name (fired work runs in
 // goroutines, so upstream's order across pods is not fixed).
-func nodeUpEvictionStep(t interface{ Fatal(...any) }, n *v1.Node, pods []*v1.Pod, scheduled []node.ScheduledEviction, now time.Time) node.EvictionPlan {
-	p, _, _ := nodeUpEvictionStepWrites(t, n, pods, scheduled, now)
+func upEvictionStep(t interface{ Fatal(...any) }, n *v1.Node, pods []*v1.Pod, scheduled []node.ScheduledEviction, now time.Time) node.EvictionPlan {
+	p, _, _ := upEvictionStepWrites(t, n, pods, scheduled, now)
 	return p
 }
 
-//go:linkname nodeUpDeletePodHandler k8s.io/kubernetes/pkg/controller/tainteviction.deletePodHandler
-func nodeUpDeletePodHandler(c clientset.Interface, emitEventFunc func(types.NamespacedName), controllerName string) func(ctx context.Context, fireAt time.Time, args *tainteviction.WorkArgs) error
+//go:linkname upDeletePodHandler k8s.io/kubernetes/pkg/controller/tainteviction.deletePodHandler
+func upDeletePodHandler(c clientset.Interface, emitEventFunc func(types.NamespacedName), controllerName string) func(ctx context.Context, fireAt time.Time, args *tainteviction.WorkArgs) error
 
-//go:linkname nodeUpEmitPodDeletionEvent k8s.io/kubernetes/pkg/controller/tainteviction.(*Controller).emitPodDeletionEvent
-func nodeUpEmitPodDeletionEvent(tc *tainteviction.Controller, nsName types.NamespacedName)
+//go:linkname upEmitPodDeletionEvent k8s.io/kubernetes/pkg/controller/tainteviction.(*Controller).emitPodDeletionEvent
+func upEmitPodDeletionEvent(tc *tainteviction.Controller, nsName types.NamespacedName)
 
-// nodeEvRecorder collects events from the controller and its workers'
+// evRecorder collects events from the controller and its workers'
 // goroutines.
-type nodeEvRecorder struct {
+type evRecorder struct {
 	mu     *sync.Mutex
-	events *[]nodeUpEvent
+	events *[]upEvent
 }
 
-type nodeUpEvent struct {
+type upEvent struct {
 	object                     runtime.Object
 	eventtype, reason, message string
 }
 
-func (r nodeEvRecorder) Event(o runtime.Object, eventtype, reason, message string) {
+func (r evRecorder) Event(o runtime.Object, eventtype, reason, message string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	*r.events = append(*r.events, nodeUpEvent{o, eventtype, reason, message})
+	*r.events = append(*r.events, upEvent{o, eventtype, reason, message})
 }
 
-func (r nodeEvRecorder) Eventf(o runtime.Object, eventtype, reason, format string, args ...any) {
+func (r evRecorder) Eventf(o runtime.Object, eventtype, reason, format string, args ...any) {
 	r.Event(o, eventtype, reason, fmt.Sprintf(format, args...))
 }
 
-func (r nodeEvRecorder) AnnotatedEventf(o runtime.Object, _ map[string]string, eventtype, reason, format string, args ...any) {
+func (r evRecorder) AnnotatedEventf(o runtime.Object, _ map[string]string, eventtype, reason, format string, args ...any) {
 	r.Eventf(o, eventtype, reason, format, args...)
 }
 
-// nodeUpEvictionStepWrites is nodeUpEvictionStep that also returns the
+// upEvictionStepWrites is upEvictionStep that also returns the
 // requests the fake clientset received (reads left out) and each pod as
 // its status patch left it.
-func nodeUpEvictionStepWrites(t interface{ Fatal(...any) }, n *v1.Node, pods []*v1.Pod, scheduled []node.ScheduledEviction, now time.Time) (node.EvictionPlan, []difftest.WriteKey, []*v1.Pod) {
+func upEvictionStepWrites(t interface{ Fatal(...any) }, n *v1.Node, pods []*v1.Pod, scheduled []node.ScheduledEviction, now time.Time) (node.EvictionPlan, []difftest.WriteKey, []*v1.Pod) {
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
 	defer cancel()
 	var objs []runtime.Object
@@ -288,9 +288,9 @@ func nodeUpEvictionStepWrites(t interface{ Fatal(...any) }, n *v1.Node, pods []*
 		t.Fatal(err)
 	}
 	defer difftest.Stop(cancel, tc)
-	var events []nodeUpEvent
+	var events []upEvent
 	rf := reflect.ValueOf(tc).Elem().FieldByName("recorder")
-	reflect.NewAt(rf.Type(), unsafe.Pointer(rf.UnsafeAddr())).Elem().Set(reflect.ValueOf(record.EventRecorder(nodeEvRecorder{&mu, &events})))
+	reflect.NewAt(rf.Type(), unsafe.Pointer(rf.UnsafeAddr())).Elem().Set(reflect.ValueOf(record.EventRecorder(evRecorder{&mu, &events})))
 	q := reflect.ValueOf(tc).Elem().FieldByName("taintEvictionQueue")
 	queue := reflect.NewAt(q.Type(), unsafe.Pointer(q.UnsafeAddr())).Elem().Interface().(*tainteviction.TimedWorkerQueue)
 	wgf := reflect.ValueOf(queue).Elem().FieldByName("workerWG")
@@ -364,7 +364,7 @@ func nodeUpEvictionStepWrites(t interface{ Fatal(...any) }, n *v1.Node, pods []*
 			if !fired[p.Name] {
 				// due work whose real-clock timer has not run: fire it
 				k := keyOf(p.Name)
-				h := nodeUpDeletePodHandler(client, func(nn types.NamespacedName) { nodeUpEmitPodDeletionEvent(tc, nn) }, "taint-eviction")
+				h := upDeletePodHandler(client, func(nn types.NamespacedName) { upEmitPodDeletionEvent(tc, nn) }, "taint-eviction")
 				if err := h(ctx, w.FireAt, tainteviction.NewWorkArgs(k.Name, k.Namespace)); err != nil {
 					t.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package upstream_test
+package node_test
 
 import (
 	"context"
@@ -28,40 +28,40 @@ import (
 	"github.com/kubesem/kubesem/node"
 )
 
-//go:linkname nodeUpTryUpdateNodeHealth k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).tryUpdateNodeHealth
-func nodeUpTryUpdateNodeHealth(nc *nodelifecycle.Controller, ctx context.Context, n *v1.Node) (time.Duration, v1.NodeCondition, *v1.NodeCondition, error)
+//go:linkname upTryUpdateNodeHealth k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).tryUpdateNodeHealth
+func upTryUpdateNodeHealth(nc *nodelifecycle.Controller, ctx context.Context, n *v1.Node) (time.Duration, v1.NodeCondition, *v1.NodeCondition, error)
 
-//go:linkname nodeUpNoScheduleTaintingPass k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).doNoScheduleTaintingPass
-func nodeUpNoScheduleTaintingPass(nc *nodelifecycle.Controller, ctx context.Context, nodeName string) error
+//go:linkname upNoScheduleTaintingPass k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).doNoScheduleTaintingPass
+func upNoScheduleTaintingPass(nc *nodelifecycle.Controller, ctx context.Context, nodeName string) error
 
-var nodeT0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-type nodeUpController struct {
+type upController struct {
 	nc      *nodelifecycle.Controller
 	client  *fake.Clientset
 	factory informers.SharedInformerFactory
 	now     *time.Time
 }
 
-// nodeUpConfig is the node lifecycle controller's configuration as
+// upConfig is the node lifecycle controller's configuration as
 // kube-controller-manager builds it with no flags set: the component
 // config's defaulting (grace periods, monitor period) and the flag defaults
 // of its node lifecycle options (eviction rates and thresholds). The
 // differentials configure upstream with it, never with kubesem's
 // constants.
-type nodeUpConfig struct {
+type upConfig struct {
 	nodelifecycleconfig.NodeLifecycleControllerConfiguration
 	MonitorPeriod time.Duration
 }
 
-var nodeUpDefaults = sync.OnceValue(func() nodeUpConfig {
+var upDefaults = sync.OnceValue(func() upConfig {
 	cfg, err := kcmoptions.NewDefaultComponentConfig()
 	if err != nil {
 		panic(err)
 	}
 	o := &kcmoptions.NodeLifecycleControllerOptions{NodeLifecycleControllerConfiguration: &cfg.NodeLifecycleController}
 	o.AddFlags(pflag.NewFlagSet("node-lifecycle", pflag.PanicOnError))
-	var out nodeUpConfig
+	var out upConfig
 	if err := o.ApplyTo(&out.NodeLifecycleControllerConfiguration); err != nil {
 		panic(err)
 	}
@@ -69,15 +69,15 @@ var nodeUpDefaults = sync.OnceValue(func() nodeUpConfig {
 	return out
 })
 
-// nodeNewController builds the node lifecycle controller over client with
+// newController builds the node lifecycle controller over client with
 // upstream's default configuration; opts.NodeMonitorGracePeriod, when set,
 // stands for the --node-monitor-grace-period flag.
-func nodeNewController(t interface {
+func newController(t interface {
 	Fatal(...any)
 	difftest.Cleaner
-}, client *fake.Clientset, opts node.Options) *nodeUpController {
+}, client *fake.Clientset, opts node.Options) *upController {
 	factory := informers.NewSharedInformerFactory(client, 0)
-	cfg := nodeUpDefaults()
+	cfg := upDefaults()
 	grace := cfg.NodeMonitorGracePeriod.Duration
 	if opts.NodeMonitorGracePeriod != 0 {
 		grace = opts.NodeMonitorGracePeriod
@@ -89,21 +89,21 @@ func nodeNewController(t interface {
 		t.Fatal(err)
 	}
 	difftest.StopOn(t, nc)
-	c := &nodeUpController{nc: nc, client: client, factory: factory, now: new(time.Time)}
+	c := &upController{nc: nc, client: client, factory: factory, now: new(time.Time)}
 	f := reflect.ValueOf(nc).Elem().FieldByName("now")
 	nowFn := func() metav1.Time { return metav1.NewTime(*c.now) }
 	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(nowFn))
 	return c
 }
 
-func nodeToUp(n *node.Node) *v1.Node { return difftest.Must(k8s.ToNode(n)) }
+func toUp(n *node.Node) *v1.Node { return difftest.Must(k8s.ToNode(n)) }
 
-func nodeCondFromUp(c v1.NodeCondition) node.Condition {
+func condFromUp(c v1.NodeCondition) node.Condition {
 	return node.Condition{Type: node.ConditionType(c.Type), Status: node.ConditionStatus(c.Status), LastHeartbeatTime: c.LastHeartbeatTime.Time.UTC(),
 		LastTransitionTime: c.LastTransitionTime.Time.UTC(), Reason: c.Reason, Message: c.Message}
 }
 
-func nodeSameCond(a, b node.Condition) bool {
+func sameCond(a, b node.Condition) bool {
 	return a.Type == b.Type && a.Status == b.Status && a.Reason == b.Reason && a.Message == b.Message &&
 		a.LastHeartbeatTime.Equal(b.LastHeartbeatTime) && a.LastTransitionTime.Equal(b.LastTransitionTime)
 }
@@ -113,7 +113,7 @@ func nodeSameCond(a, b node.Condition) bool {
 // HealthyQPSFunc over zones of 0–200 nodes and around the large-cluster
 // threshold.
 func TestNodeDiffZoneState(t *testing.T) {
-	up := nodeNewController(t, fake.NewSimpleClientset(), node.Options{})
+	up := newController(t, fake.NewSimpleClientset(), node.Options{})
 	statuses := []v1.ConditionStatus{v1.ConditionTrue, v1.ConditionFalse, v1.ConditionUnknown, ""}
 	rapid.Check(t, func(t *rapid.T) {
 		size := rapid.OneOf(rapid.IntRange(0, 200), rapid.IntRange(45, 56)).Draw(t, "size")
@@ -158,7 +158,7 @@ func TestNodeDiffHealth(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := &node.Node{}
 		n.Name = "n"
-		n.CreationTimestamp = nodeT0.Add(-time.Duration(rapid.IntRange(0, 120).Draw(t, "age")) * time.Second)
+		n.CreationTimestamp = t0.Add(-time.Duration(rapid.IntRange(0, 120).Draw(t, "age")) * time.Second)
 		statuses := []node.ConditionStatus{node.ConditionTrue, node.ConditionFalse, node.ConditionUnknown}
 		setConds := func(at time.Time) {
 			n.Status.Conditions = nil
@@ -170,17 +170,17 @@ func TestNodeDiffHealth(t *testing.T) {
 					continue
 				}
 				n.Status.Conditions = append(n.Status.Conditions, node.Condition{Type: ct, Status: rapid.SampledFrom(statuses).Draw(t, "st"),
-					LastHeartbeatTime: at, LastTransitionTime: nodeT0.Add(-time.Hour), Reason: "KubeletReady"})
+					LastHeartbeatTime: at, LastTransitionTime: t0.Add(-time.Hour), Reason: "KubeletReady"})
 			}
 		}
-		setConds(nodeT0)
-		client := fake.NewSimpleClientset(nodeToUp(n))
-		c := nodeNewController(t, client, node.Options{})
+		setConds(t0)
+		client := fake.NewSimpleClientset(toUp(n))
+		c := newController(t, client, node.Options{})
 		var mem *node.Health
-		now := nodeT0
+		now := t0
 		var lease *node.Lease
 		for step := 0; step < 3; step++ {
-			now = nodeDrawHealthTime(t, now, n, mem)
+			now = drawHealthTime(t, now, n, mem)
 			switch rapid.IntRange(0, 3).Draw(t, "kubelet") {
 			case 0: // heartbeat
 				for i := range n.Status.Conditions {
@@ -206,12 +206,12 @@ func TestNodeDiffHealth(t *testing.T) {
 				rt := metav1.NewMicroTime(*lease.Spec.RenewTime)
 				_ = store.Add(&coordv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: "n", Namespace: v1.NamespaceNodeLease}, Spec: coordv1.LeaseSpec{RenewTime: &rt}})
 			}
-			upNode := nodeToUp(n)
+			upNode := toUp(n)
 			if _, err := client.CoreV1().Nodes().Update(context.Background(), upNode, metav1.UpdateOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			client.ClearActions()
-			_, obs, cur, err := nodeUpTryUpdateNodeHealth(c.nc, context.Background(), upNode)
+			_, obs, cur, err := upTryUpdateNodeHealth(c.nc, context.Background(), upNode)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -229,10 +229,10 @@ func TestNodeDiffHealth(t *testing.T) {
 			if got.Write != wrote {
 				t.Fatalf("step %d: write = %v, upstream %v (node %+v, mem %+v)", step, got.Write, wrote, n.Status.Conditions, mem)
 			}
-			if !nodeSameCond(got.Observed, nodeCondFromUp(obs)) {
+			if !sameCond(got.Observed, condFromUp(obs)) {
 				t.Fatalf("step %d: observed %+v, upstream %+v", step, got.Observed, obs)
 			}
-			if (got.Current == nil) != (cur == nil) || cur != nil && !nodeSameCond(*got.Current, nodeCondFromUp(*cur)) {
+			if (got.Current == nil) != (cur == nil) || cur != nil && !sameCond(*got.Current, condFromUp(*cur)) {
 				t.Fatalf("step %d: current %+v, upstream %+v", step, got.Current, cur)
 			}
 			if wrote {
@@ -240,7 +240,7 @@ func TestNodeDiffHealth(t *testing.T) {
 					t.Fatalf("step %d: wrote %d conditions, upstream %d", step, len(got.Conditions), len(written.Status.Conditions))
 				}
 				for i := range got.Conditions {
-					if !nodeSameCond(got.Conditions[i], nodeCondFromUp(written.Status.Conditions[i])) {
+					if !sameCond(got.Conditions[i], condFromUp(written.Status.Conditions[i])) {
 						t.Fatalf("step %d: condition %d = %+v, upstream %+v", step, i, got.Conditions[i], written.Status.Conditions[i])
 					}
 				}
@@ -250,14 +250,14 @@ func TestNodeDiffHealth(t *testing.T) {
 	})
 }
 
-// nodeDrawHealthTime draws the time of the next health check after prev:
+// drawHealthTime draws the time of the next health check after prev:
 // whole seconds later (around the 50 s grace period), or exactly at the
 // end of a grace period, 1 ns before or 1 ns after it — upstream's monitor
 // or startup grace (its own defaults) counted from the last probe time the
 // controller recorded, or from the node's creation.
-func nodeDrawHealthTime(t *rapid.T, prev time.Time, n *node.Node, mem *node.Health) time.Time {
+func drawHealthTime(t *rapid.T, prev time.Time, n *node.Node, mem *node.Health) time.Time {
 	if rapid.IntRange(0, 2).Draw(t, "atBoundary") == 0 {
-		cfg := nodeUpDefaults()
+		cfg := upDefaults()
 		grace := cfg.NodeMonitorGracePeriod.Duration
 		if rapid.Bool().Draw(t, "startupGrace") {
 			grace = cfg.NodeStartupGracePeriod.Duration
@@ -299,11 +299,11 @@ func TestNodeDiffConditionTaints(t *testing.T) {
 				n.Status.Conditions = append(n.Status.Conditions, node.Condition{Type: ct, Status: rapid.SampledFrom(statuses).Draw(t, "s")})
 			}
 		}
-		up := nodeToUp(n)
+		up := toUp(n)
 		client := fake.NewSimpleClientset(up)
-		c := nodeNewController(t, client, node.Options{})
+		c := newController(t, client, node.Options{})
 		_ = c.factory.Core().V1().Nodes().Informer().GetStore().Add(up)
-		if err := nodeUpNoScheduleTaintingPass(c.nc, context.Background(), "n"); err != nil {
+		if err := upNoScheduleTaintingPass(c.nc, context.Background(), "n"); err != nil {
 			t.Fatal(err)
 		}
 		after, _ := client.CoreV1().Nodes().Get(context.Background(), "n", metav1.GetOptions{})
@@ -345,7 +345,7 @@ func TestNodeDiffConditionTaints(t *testing.T) {
 // of the clusters draw random label values (up to 20 characters, often
 // more than 32 zones).
 func TestNodeDiffZoneKeys(t *testing.T) {
-	up := nodeNewController(t, fake.NewSimpleClientset(), node.Options{})
+	up := newController(t, fake.NewSimpleClientset(), node.Options{})
 	labelKeys := []string{node.LabelTopologyZone, node.LabelFailureZone, node.LabelTopologyRegion, node.LabelFailureRegion, node.LabelExcludeDisruption, "other"}
 	rapid.Check(t, func(t *rapid.T) {
 		// few values (zones shared by many nodes) or many (more zones than
@@ -368,7 +368,7 @@ func TestNodeDiffZoneKeys(t *testing.T) {
 			if rapid.IntRange(0, 4).Draw(t, "ready") > 0 {
 				n.Status.Conditions = []node.Condition{{Type: node.Ready, Status: rapid.SampledFrom([]node.ConditionStatus{node.ConditionTrue, node.ConditionFalse, node.ConditionUnknown}).Draw(t, "s")}}
 			}
-			un := nodeToUp(n)
+			un := toUp(n)
 			if got, want := node.Zone(n), nodetopology.GetZoneKey(un); got != want {
 				t.Fatalf("Zone(%v) = %q, upstream %q", n.Labels, got, want)
 			}

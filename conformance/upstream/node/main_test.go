@@ -1,0 +1,31 @@
+package node_test
+
+import (
+	"testing"
+
+	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
+)
+
+func TestMain(m *testing.M) { difftest.Main(m) }
+
+// TestHarnessesDoNotLeak runs the differential tests that build v1.36.3
+// controllers with few states and fails when they leave goroutines behind
+// (see difftest.CheckNoLeak).
+func TestHarnessesDoNotLeak(t *testing.T) {
+	difftest.CheckNoLeak(t,
+		difftest.Family{Name: "nodelifecycle", Tests: []func(*testing.T){
+			TestNodeDiffHealth,
+			TestNodeDiffConditionTaints,
+			TestNodeStepDifferential,
+			TestNodeStepVectorsUpstream,
+			TestNodeZoneRateDifferential,
+		}},
+		difftest.Family{Name: "tainteviction", Tests: []func(*testing.T){
+			TestNodeDiffEvictionStep,
+			TestClusterDiffTaintEvictionTriggers,
+		}},
+		difftest.Family{Name: "heartbeat", Tests: []func(*testing.T){
+			TestNodeDiffLeaseRetryTiming,
+		}},
+	)
+}
