@@ -1,4 +1,4 @@
-package upstream_test
+package wholecluster_test
 
 import (
 	"fmt"
@@ -11,21 +11,21 @@ import (
 	"github.com/kubesem/kubesem/plan"
 )
 
-// wcBenchCluster builds a settled cluster of nodes nodes running the small
+// benchCluster builds a settled cluster of nodes nodes running the small
 // workloads plus extra Deployments of replicas pods each, all bound and
 // Ready, and returns it with the instant it settled at.
-func wcBenchCluster(b *testing.B, nodes, extra int, replicas int32) (*wcWorld, time.Time) {
+func benchCluster(b *testing.B, nodes, extra int, replicas int32) (*world, time.Time) {
 	b.Helper()
-	w, e := wcNewSmall(b, nodes, 3)
+	w, e := newSmall(b, nodes, 3)
 	for i := 1; i <= extra; i++ {
 		name := fmt.Sprintf("svc%03d", i)
 		e.apply("user", plan.VerbCreate, &apps.Deployment{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
-			Spec: apps.DeploymentSpec{Replicas: wcPtr(replicas), Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": name}},
-				Template: wcTemplate(name)}}, "", nil)
+			Spec: apps.DeploymentSpec{Replicas: ptr(replicas), Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": name}},
+				Template: template(name)}}, "", nil)
 	}
-	now := wcT0
+	now := t0
 	for _, dt := range []time.Duration{0, 5 * time.Second, 10 * time.Second, 15 * time.Second} {
-		now = wcT0.Add(dt)
+		now = t0.Add(dt)
 		e.step(now)
 	}
 	return w, now
@@ -48,8 +48,8 @@ func BenchmarkWholeClusterSyncAll(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			start := time.Now()
-			w, now := wcBenchCluster(b, c.nodes, c.extra, c.replicas)
-			pods := len(w.list(wcGVRPods))
+			w, now := benchCluster(b, c.nodes, c.extra, c.replicas)
+			pods := len(w.list(gvrPods))
 			if pods < c.wantPodsAtLeast {
 				b.Fatalf("%d pods", pods)
 			}
@@ -83,15 +83,15 @@ func BenchmarkWholeClusterStartup(b *testing.B) {
 	writes := 0
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		w, e := wcNewSmall(b, 100, 3)
+		w, e := newSmall(b, 100, 3)
 		for j := 1; j <= 9; j++ {
 			name := fmt.Sprintf("svc%03d", j)
 			e.apply("user", plan.VerbCreate, &apps.Deployment{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
-				Spec: apps.DeploymentSpec{Replicas: wcPtr(int32(100)), Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": name}},
-					Template: wcTemplate(name)}}, "", nil)
+				Spec: apps.DeploymentSpec{Replicas: ptr(int32(100)), Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": name}},
+					Template: template(name)}}, "", nil)
 		}
 		b.StartTimer()
-		recs, _, err := w.syncQuiet(wcT0, 8)
+		recs, _, err := w.syncQuiet(t0, 8)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -101,7 +101,7 @@ func BenchmarkWholeClusterStartup(b *testing.B) {
 				writes++
 			}
 		}
-		if n := len(w.list(wcGVRPods)); n < 1000 {
+		if n := len(w.list(gvrPods)); n < 1000 {
 			b.Fatalf("%d pods", n)
 		}
 		w.close()

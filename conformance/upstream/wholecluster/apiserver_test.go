@@ -1,4 +1,4 @@
-package upstream_test
+package wholecluster_test
 
 import (
 	"crypto/sha256"
@@ -39,14 +39,14 @@ import (
 // This file is the API server of the whole-cluster harness
 // (wholecluster_harness_test.go): the storage behind the one fake
 // clientset every controller shares. client-go's object tracker stores the
-// objects; wcAPIServer stands in front of it and does what the real API
+// objects; apiServer stands in front of it and does what the real API
 // server does and the tracker does not, as far as the workload controllers
 // can tell:
 //
 //   - create: a name from generateName, a uid, creationTimestamp (the
 //     harness clock), generation 1, a resourceVersion; AlreadyExists when
 //     the name is taken; the strategies' PrepareForCreate as far as
-//     controllers see it (wcPrepareForCreate: pod status Pending with its
+//     controllers see it (prepareForCreate: pod status Pending with its
 //     QoS class, workload status cleared, a Job's generated selector);
 //   - update: Conflict when the object's resourceVersion is set and stale;
 //     the status subresource keeps the stored .spec (and what each status
@@ -71,7 +71,7 @@ import (
 //     watch channel holds 100 events and panics when full).
 //
 // pods/eviction is not answered here (a create of a subresource is a
-// BadRequest): wcWorld.Evict runs v1.36.3's eviction subresource over
+// BadRequest): world.Evict runs v1.36.3's eviction subresource over
 // this server (wholecluster_eviction_test.go).
 //
 // Not modelled: validation (an invalid request is stored), admission
@@ -81,7 +81,7 @@ import (
 // deletion propagation other than background (a delete whose policy,
 // given or the resource's default — orphan for a batch/v1 Job — is
 // orphan or foreground is refused; the dependents of a background
-// delete are wcWorld.CollectGarbage's), and watch
+// delete are world.CollectGarbage's), and watch
 // bookmarks, timeouts and relists (a watch lasts as long as the world).
 //
 // Deterministic names and uids. The API server draws a generateName
@@ -94,19 +94,19 @@ import (
 // interchangeable, so the result does not depend on the order they
 // arrive in. A suffix already taken is rehashed with a counter (the
 // order of two concurrent, different requests whose hashes collide in 27^5
-// could then matter: not seen, and wcCanonical maps names anyway). The uid
+// could then matter: not seen, and canonical maps names anyway). The uid
 // is derived from (resource, namespace, name, incarnation).
-type wcAPIServer struct {
+type apiServer struct {
 	inner core.ObjectTracker
 	now   func() time.Time
-	// fixTime replaces a wall-clock stamp (see wcWorld.fixTime); nil: none.
+	// fixTime replaces a wall-clock stamp (see world.fixTime); nil: none.
 	fixTime func(metav1.Time) (metav1.Time, bool)
 
 	mu       sync.Mutex
 	rv       int64
 	same     map[string]int // identical create requests seen
 	incarn   map[string]int // objects created under a (resource, namespace, name)
-	watchers map[schema.GroupVersionResource][]*wcWatch
+	watchers map[schema.GroupVersionResource][]*watcher
 	// log is every watch event sent, for a watch that starts after it
 	log map[schema.GroupVersionResource][]watch.Event
 	// events is the number of watch events sent for each resource: the
@@ -130,7 +130,7 @@ type wcAPIServer struct {
 // watching reports whether every resource of rs has a watch; once they
 // all do, the log of past events is dropped (a watch that starts later
 // would miss events: the harness's settle then fails rather than hangs).
-func (s *wcAPIServer) watching(rs []schema.GroupVersionResource) bool {
+func (s *apiServer) watching(rs []schema.GroupVersionResource) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, r := range rs {
@@ -143,10 +143,10 @@ func (s *wcAPIServer) watching(rs []schema.GroupVersionResource) bool {
 }
 
 // pause holds every watch event back until resume.
-func (s *wcAPIServer) pause() { s.paused.Store(true) }
+func (s *apiServer) pause() { s.paused.Store(true) }
 
 // resume lets the held events flow to the informers again.
-func (s *wcAPIServer) resume() {
+func (s *apiServer) resume() {
 	s.paused.Store(false)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -159,23 +159,23 @@ func (s *wcAPIServer) resume() {
 	}
 }
 
-func newWCAPIServer(now func() time.Time) *wcAPIServer {
-	return &wcAPIServer{
+func newAPIServer(now func() time.Time) *apiServer {
+	return &apiServer{
 		inner:    core.NewObjectTracker(clientgoscheme.Scheme, clientgoscheme.Codecs.UniversalDecoder()),
 		now:      now,
 		same:     map[string]int{},
 		incarn:   map[string]int{},
-		watchers: map[schema.GroupVersionResource][]*wcWatch{},
+		watchers: map[schema.GroupVersionResource][]*watcher{},
 		log:      map[schema.GroupVersionResource][]watch.Event{},
 		events:   map[string]int64{},
 	}
 }
 
-// wcAlphabet is the alphabet of the API server's generated name suffixes
+// alphabet is the alphabet of the API server's generated name suffixes
 // (k8s.io/apimachinery/pkg/util/rand).
-const wcAlphabet = "bcdfghjklmnpqrstvwxz2456789"
+const alphabet = "bcdfghjklmnpqrstvwxz2456789"
 
-func wcHash(parts ...string) uint64 {
+func hash(parts ...string) uint64 {
 	h := sha256.New()
 	for _, p := range parts {
 		h.Write([]byte(p))
@@ -184,18 +184,18 @@ func wcHash(parts ...string) uint64 {
 	return binary.BigEndian.Uint64(h.Sum(nil))
 }
 
-func wcSuffix(x uint64) string {
+func suffix(x uint64) string {
 	b := make([]byte, 5)
 	for i := range b {
-		b[i] = wcAlphabet[x%uint64(len(wcAlphabet))]
-		x /= uint64(len(wcAlphabet))
+		b[i] = alphabet[x%uint64(len(alphabet))]
+		x /= uint64(len(alphabet))
 	}
 	return string(b)
 }
 
 // react is the clientset's reactor for every verb: the harness installs it
 // before the fake clientset's own.
-func (s *wcAPIServer) react(a core.Action) (bool, runtime.Object, error) {
+func (s *apiServer) react(a core.Action) (bool, runtime.Object, error) {
 	gvr := a.GetResource()
 	switch a := a.(type) {
 	case core.GetActionImpl:
@@ -231,13 +231,13 @@ func (s *wcAPIServer) react(a core.Action) (bool, runtime.Object, error) {
 	return true, nil, fmt.Errorf("wcAPIServer: %s %s not modelled", a.GetVerb(), gvr.Resource)
 }
 
-func (s *wcAPIServer) nextRV() string {
+func (s *apiServer) nextRV() string {
 	s.rv++
 	return strconv.FormatInt(s.rv, 10)
 }
 
 // create stores obj (a copy the caller owns).
-func (s *wcAPIServer) create(gvr schema.GroupVersionResource, obj runtime.Object, ns string) (runtime.Object, error) {
+func (s *apiServer) create(gvr schema.GroupVersionResource, obj runtime.Object, ns string) (runtime.Object, error) {
 	m, err := meta.Accessor(obj)
 	if err != nil {
 		return nil, err
@@ -268,7 +268,7 @@ func (s *wcAPIServer) create(gvr schema.GroupVersionResource, obj runtime.Object
 			}
 		}
 		for try := 0; m.GetName() == ""; try++ {
-			name := m.GetGenerateName() + wcSuffix(wcHash(key, strconv.Itoa(n), strconv.Itoa(try)))
+			name := m.GetGenerateName() + suffix(hash(key, strconv.Itoa(n), strconv.Itoa(try)))
 			if _, err := s.inner.Get(gvr, ns, name); apierrors.IsNotFound(err) {
 				m.SetName(name)
 				break
@@ -281,7 +281,7 @@ func (s *wcAPIServer) create(gvr schema.GroupVersionResource, obj runtime.Object
 	}
 	inc := s.incarn[ik]
 	s.incarn[ik] = inc + 1
-	h := wcHash("uid", ik, strconv.Itoa(inc))
+	h := hash("uid", ik, strconv.Itoa(inc))
 	m.SetUID(types.UID(fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", uint32(h>>32), uint16(h>>16), uint16(h), inc&0xffff, h&0xffffffffffff)))
 	if s.uidFor != nil {
 		if uid, ok := s.uidFor(gvr, ns, m.GetName()); ok {
@@ -289,13 +289,13 @@ func (s *wcAPIServer) create(gvr schema.GroupVersionResource, obj runtime.Object
 		}
 	}
 	if p, ok := obj.(*v1.Pod); ok && s.admitTolerations {
-		wcDefaultTolerations(p)
+		defaultTolerations(p)
 	}
 	m.SetCreationTimestamp(metav1.NewTime(s.now()))
-	if wcHasGeneration(obj) {
+	if hasGeneration(obj) {
 		m.SetGeneration(1)
 	}
-	wcPrepareForCreate(obj)
+	prepareForCreate(obj)
 	m.SetDeletionTimestamp(nil)
 	m.SetResourceVersion(s.nextRV())
 	if err := s.inner.Create(gvr, obj, ns); err != nil {
@@ -306,13 +306,13 @@ func (s *wcAPIServer) create(gvr schema.GroupVersionResource, obj runtime.Object
 }
 
 // field returns obj's struct field name (Spec, Status), invalid if none.
-func wcField(obj runtime.Object, name string) reflect.Value {
+func apiField(obj runtime.Object, name string) reflect.Value {
 	return reflect.ValueOf(obj).Elem().FieldByName(name)
 }
 
 // store writes next over cur (both of the same kind): the rules of update
 // and patch. Called with s.mu held.
-func (s *wcAPIServer) store(gvr schema.GroupVersionResource, cur, next runtime.Object, sub string) (runtime.Object, error) {
+func (s *apiServer) store(gvr schema.GroupVersionResource, cur, next runtime.Object, sub string) (runtime.Object, error) {
 	cm, _ := meta.Accessor(cur)
 	nm, err := meta.Accessor(next)
 	if err != nil {
@@ -328,8 +328,8 @@ func (s *wcAPIServer) store(gvr schema.GroupVersionResource, cur, next runtime.O
 		// the request changes is kept (a Deployment's revision annotation
 		// is written this way), except a Deployment's labels and a pod's
 		// owner references; generation does not change
-		if f := wcField(next, "Spec"); f.IsValid() {
-			f.Set(wcField(cur, "Spec"))
+		if f := apiField(next, "Spec"); f.IsValid() {
+			f.Set(apiField(cur, "Spec"))
 		}
 		switch n := next.(type) {
 		case *apps.Deployment:
@@ -372,11 +372,11 @@ func (s *wcAPIServer) store(gvr schema.GroupVersionResource, cur, next runtime.O
 		next = out
 		nm, _ = meta.Accessor(next)
 	case "":
-		if f := wcField(next, "Status"); f.IsValid() {
-			f.Set(wcField(cur, "Status"))
+		if f := apiField(next, "Status"); f.IsValid() {
+			f.Set(apiField(cur, "Status"))
 		}
 		gen := cm.GetGeneration()
-		if f := wcField(next, "Spec"); f.IsValid() && wcHasGeneration(next) && !reflect.DeepEqual(f.Interface(), wcField(cur, "Spec").Interface()) {
+		if f := apiField(next, "Spec"); f.IsValid() && hasGeneration(next) && !reflect.DeepEqual(f.Interface(), apiField(cur, "Spec").Interface()) {
 			gen++
 		}
 		nm.SetGeneration(gen)
@@ -389,14 +389,14 @@ func (s *wcAPIServer) store(gvr schema.GroupVersionResource, cur, next runtime.O
 	nm.SetCreationTimestamp(cm.GetCreationTimestamp())
 	nm.SetDeletionTimestamp(cm.GetDeletionTimestamp())
 	nm.SetDeletionGracePeriodSeconds(cm.GetDeletionGracePeriodSeconds())
-	if cm.GetDeletionTimestamp() != nil && len(nm.GetFinalizers()) == 0 && !wcGracefullyTerminating(cur) {
+	if cm.GetDeletionTimestamp() != nil && len(nm.GetFinalizers()) == 0 && !gracefullyTerminating(cur) {
 		return next, s.remove(gvr, cm.GetNamespace(), cm.GetName(), cur)
 	}
 	// the API server writes nothing (and sends no event) for a no-op: the
 	// encodings compared, the request's resourceVersion (none: an
 	// unconditional update) aside
 	nm.SetResourceVersion(cm.GetResourceVersion())
-	if a, b := wcJSON(cur), wcJSON(next); a != "" && a == b {
+	if a, b := toJSON(cur), toJSON(next); a != "" && a == b {
 		return cur.DeepCopyObject(), nil
 	}
 	nm.SetResourceVersion(s.nextRV())
@@ -407,8 +407,8 @@ func (s *wcAPIServer) store(gvr schema.GroupVersionResource, cur, next runtime.O
 	return next.DeepCopyObject(), nil
 }
 
-// wcJSON is obj's JSON encoding ("" if it has none).
-func wcJSON(obj runtime.Object) string {
+// toJSON is obj's JSON encoding ("" if it has none).
+func toJSON(obj runtime.Object) string {
 	b, err := json.Marshal(obj)
 	if err != nil {
 		return ""
@@ -416,14 +416,14 @@ func wcJSON(obj runtime.Object) string {
 	return string(b)
 }
 
-// wcGracefullyTerminating: a pod in its grace period stays until the
+// gracefullyTerminating: a pod in its grace period stays until the
 // kubelet (the environment) deletes it with grace 0, finalizers or not.
-func wcGracefullyTerminating(obj runtime.Object) bool {
+func gracefullyTerminating(obj runtime.Object) bool {
 	p, ok := obj.(*v1.Pod)
 	return ok && p.DeletionTimestamp != nil && p.DeletionGracePeriodSeconds != nil && *p.DeletionGracePeriodSeconds > 0
 }
 
-func (s *wcAPIServer) update(gvr schema.GroupVersionResource, obj runtime.Object, ns, sub string) (runtime.Object, error) {
+func (s *apiServer) update(gvr schema.GroupVersionResource, obj runtime.Object, ns, sub string) (runtime.Object, error) {
 	m, err := meta.Accessor(obj)
 	if err != nil {
 		return nil, err
@@ -439,7 +439,7 @@ func (s *wcAPIServer) update(gvr schema.GroupVersionResource, obj runtime.Object
 	return s.store(gvr, cur, obj, sub)
 }
 
-func (s *wcAPIServer) patch(gvr schema.GroupVersionResource, a core.PatchActionImpl) (runtime.Object, error) {
+func (s *apiServer) patch(gvr schema.GroupVersionResource, a core.PatchActionImpl) (runtime.Object, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cur, err := s.inner.Get(gvr, a.GetNamespace(), a.GetName())
@@ -489,7 +489,7 @@ func (s *wcAPIServer) patch(gvr schema.GroupVersionResource, a core.PatchActionI
 	return s.store(gvr, cur, next, a.GetSubresource())
 }
 
-func (s *wcAPIServer) delete(gvr schema.GroupVersionResource, ns, name string, opts metav1.DeleteOptions) (runtime.Object, error) {
+func (s *apiServer) delete(gvr schema.GroupVersionResource, ns, name string, opts metav1.DeleteOptions) (runtime.Object, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cur, err := s.inner.Get(gvr, ns, name)
@@ -501,7 +501,7 @@ func (s *wcAPIServer) delete(gvr schema.GroupVersionResource, ns, name string, o
 	// (DefaultGarbageCollectionPolicy: OrphanDependents for batch/v1
 	// Jobs, registry/batch/job/strategy.go; background for the other
 	// modelled kinds); only background is modelled (the dependents are
-	// then the garbage collector's, wcWorld.CollectGarbage)
+	// then the garbage collector's, world.CollectGarbage)
 	policy := metav1.DeletePropagationBackground
 	if _, job := cur.(*batch.Job); job {
 		policy = metav1.DeletePropagationOrphan
@@ -568,7 +568,7 @@ func (s *wcAPIServer) delete(gvr schema.GroupVersionResource, ns, name string, o
 }
 
 // remove deletes the stored object; called with s.mu held.
-func (s *wcAPIServer) remove(gvr schema.GroupVersionResource, ns, name string, last runtime.Object) error {
+func (s *apiServer) remove(gvr schema.GroupVersionResource, ns, name string, last runtime.Object) error {
 	if err := s.inner.Delete(gvr, ns, name); err != nil {
 		return err
 	}
@@ -579,9 +579,9 @@ func (s *wcAPIServer) remove(gvr schema.GroupVersionResource, ns, name string, l
 	return nil
 }
 
-// wcWatch is one watch: an unbounded, ordered buffer between the API
+// watcher is one watch: an unbounded, ordered buffer between the API
 // server and the reflector.
-type wcWatch struct {
+type watcher struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
 	buf     []watch.Event
@@ -589,8 +589,8 @@ type wcWatch struct {
 	out     chan watch.Event
 }
 
-func (s *wcAPIServer) watch(gvr schema.GroupVersionResource, fromRV string) watch.Interface {
-	w := &wcWatch{out: make(chan watch.Event)}
+func (s *apiServer) watch(gvr schema.GroupVersionResource, fromRV string) watch.Interface {
+	w := &watcher{out: make(chan watch.Event)}
 	w.cond = sync.NewCond(&w.mu)
 	from, _ := strconv.ParseInt(fromRV, 10, 64)
 	s.mu.Lock()
@@ -624,7 +624,7 @@ func (s *wcAPIServer) watch(gvr schema.GroupVersionResource, fromRV string) watc
 	return w
 }
 
-func (w *wcWatch) Stop() {
+func (w *watcher) Stop() {
 	w.mu.Lock()
 	w.stopped = true
 	w.cond.Broadcast()
@@ -636,10 +636,10 @@ func (w *wcWatch) Stop() {
 	}()
 }
 
-func (w *wcWatch) ResultChan() <-chan watch.Event { return w.out }
+func (w *watcher) ResultChan() <-chan watch.Event { return w.out }
 
 // emit sends an event to every watcher of gvr; called with s.mu held.
-func (s *wcAPIServer) emit(gvr schema.GroupVersionResource, typ watch.EventType, obj runtime.Object) {
+func (s *apiServer) emit(gvr schema.GroupVersionResource, typ watch.EventType, obj runtime.Object) {
 	s.events[gvr.Resource]++
 	if s.log != nil {
 		s.log[gvr] = append(s.log[gvr], watch.Event{Type: typ, Object: obj.DeepCopyObject()})
@@ -655,7 +655,7 @@ func (s *wcAPIServer) emit(gvr schema.GroupVersionResource, typ watch.EventType,
 }
 
 // eventCounts returns how many watch events each resource has had.
-func (s *wcAPIServer) eventCounts() map[string]int64 {
+func (s *apiServer) eventCounts() map[string]int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make(map[string]int64, len(s.events))
@@ -666,7 +666,7 @@ func (s *wcAPIServer) eventCounts() map[string]int64 {
 }
 
 // list returns the stored objects of gvr in (namespace, name) order.
-func (s *wcAPIServer) list(gvr schema.GroupVersionResource, gvk schema.GroupVersionKind) []runtime.Object {
+func (s *apiServer) list(gvr schema.GroupVersionResource, gvk schema.GroupVersionKind) []runtime.Object {
 	obj, err := s.inner.List(gvr, gvk, "")
 	if err != nil {
 		panic(err)
@@ -686,11 +686,11 @@ func (s *wcAPIServer) list(gvr schema.GroupVersionResource, gvk schema.GroupVers
 	return items
 }
 
-var wcTimeType = reflect.TypeOf(metav1.Time{})
+var timeType = reflect.TypeOf(metav1.Time{})
 
 // fixTimes applies fixTime to every metav1.Time in obj (except the
 // metadata the server sets itself, which it overwrites anyway).
-func (s *wcAPIServer) fixTimes(obj runtime.Object) {
+func (s *apiServer) fixTimes(obj runtime.Object) {
 	if s.fixTime == nil {
 		return
 	}
@@ -702,7 +702,7 @@ func (s *wcAPIServer) fixTimes(obj runtime.Object) {
 				walk(v.Elem())
 			}
 		case reflect.Struct:
-			if v.Type() == wcTimeType {
+			if v.Type() == timeType {
 				if t, ok := s.fixTime(v.Interface().(metav1.Time)); ok && v.CanSet() {
 					v.Set(reflect.ValueOf(t))
 				}
@@ -724,7 +724,7 @@ func (s *wcAPIServer) fixTimes(obj runtime.Object) {
 	walk(reflect.ValueOf(obj))
 }
 
-// wcPrepareForCreate is what the API server's strategies do to a new
+// prepareForCreate is what the API server's strategies do to a new
 // object that the controllers can observe (pkg/registry/…/strategy.go
 // PrepareForCreate): a pod's status is reset to Pending with its QoS
 // class; a workload's status is cleared (a Node keeps the status it is
@@ -732,7 +732,7 @@ func (s *wcAPIServer) fixTimes(obj runtime.Object) {
 // manualSelector gets the generated selector and template labels
 // (registry/batch/job generateSelector, with its legacy labels job-name
 // and controller-uid).
-func wcPrepareForCreate(obj runtime.Object) {
+func prepareForCreate(obj runtime.Object) {
 	switch o := obj.(type) {
 	case *v1.Pod:
 		o.Status = v1.PodStatus{Phase: v1.PodPending, QOSClass: qos.GetPodQOS(o)}
@@ -764,19 +764,19 @@ func wcPrepareForCreate(obj runtime.Object) {
 			}
 		}
 	default:
-		if f := wcField(obj, "Status"); f.IsValid() {
+		if f := apiField(obj, "Status"); f.IsValid() {
 			f.Set(reflect.Zero(f.Type()))
 		}
 	}
 }
 
-// wcDefaultTolerations is what the DefaultTolerationSeconds admission
+// defaultTolerations is what the DefaultTolerationSeconds admission
 // plugin (plugin/pkg/admission/defaulttolerationseconds, on by default)
 // adds to a pod on create: NoExecute tolerations of the not-ready and
 // unreachable taints for 300 s, each unless a toleration has that key (or
 // no key) and effect NoExecute (or no effect). (The plugin also runs on
 // updates of the pod itself; the harness applies it on create only.)
-func wcDefaultTolerations(p *v1.Pod) {
+func defaultTolerations(p *v1.Pod) {
 	for _, key := range []string{v1.TaintNodeNotReady, v1.TaintNodeUnreachable} {
 		has := false
 		for _, t := range p.Spec.Tolerations {
@@ -786,16 +786,16 @@ func wcDefaultTolerations(p *v1.Pod) {
 		}
 		if !has {
 			p.Spec.Tolerations = append(p.Spec.Tolerations, v1.Toleration{Key: key, Operator: v1.TolerationOpExists,
-				Effect: v1.TaintEffectNoExecute, TolerationSeconds: wcPtr(int64(300))})
+				Effect: v1.TaintEffectNoExecute, TolerationSeconds: ptr(int64(300))})
 		}
 	}
 }
 
-// wcHasGeneration: the registry strategies of nodes, leases, claims and
+// hasGeneration: the registry strategies of nodes, leases, claims and
 // controller revisions keep no metadata.generation (it stays 0); those of
 // the workloads, budgets and pods set 1 on create and bump it on a spec
 // change.
-func wcHasGeneration(obj runtime.Object) bool {
+func hasGeneration(obj runtime.Object) bool {
 	switch obj.(type) {
 	case *v1.Node, *coordv1.Lease, *v1.PersistentVolumeClaim, *apps.ControllerRevision:
 		return false

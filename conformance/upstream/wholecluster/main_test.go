@@ -1,4 +1,4 @@
-package upstream_test
+package wholecluster_test
 
 import (
 	"testing"
@@ -6,9 +6,11 @@ import (
 	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 )
 
-// TestHarnessesDoNotLeak runs each harness family's differential tests
-// with few states and fails when they leave goroutines behind (see
-// difftest.CheckNoLeak).
+func TestMain(m *testing.M) { difftest.Main(m) }
+
+// TestHarnessesDoNotLeak runs the differential tests that build v1.36.3
+// controllers with few states and fails when they leave goroutines behind
+// (see difftest.CheckNoLeak).
 func TestHarnessesDoNotLeak(t *testing.T) {
 	difftest.CheckNoLeak(t,
 		difftest.Family{Name: "wholecluster", Tests: []func(*testing.T){

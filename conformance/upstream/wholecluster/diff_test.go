@@ -1,4 +1,4 @@
-package upstream_test
+package wholecluster_test
 
 import (
 	"cmp"
@@ -49,7 +49,7 @@ import (
 // run on both sides —
 //
 //   - kubesem: cluster.World, with v1.36.3's exact hashes injected
-//     (wcdNamer: k8s.TemplateHash for pod-template-hash and a DaemonSet's
+//     (diffNamer: k8s.TemplateHash for pod-template-hash and a DaemonSet's
 //     revisions, k8s.ControllerRevisionHash of the revision data for a
 //     StatefulSet's);
 //   - upstream: the whole-cluster harness (wholecluster_harness_test.go),
@@ -63,7 +63,7 @@ import (
 // followed by one harness syncAll at that same instant; the garbage
 // collector is not sent but run on each side (the harness's
 // CollectGarbage at the point of the round where the world runs its,
-// wcdGCPoint) and its deletes are compared like a controller's; after the
+// diffGCPoint) and its deletes are compared like a controller's; after the
 // world's last round the harness runs syncQuiet (it must write nothing
 // more). The rounds of an instant are recovered from clones of the world
 // stepped with Options.MaxRounds 1, 2, … (the world is deterministic).
@@ -81,28 +81,28 @@ import (
 // the adapter models it: the world's through k8s.To…, the harness's
 // through k8s.From… then To…, resourceVersions dropped), the garbage
 // collector's deletes, the answer to every pods/eviction request (a user's
-// or a drain's: sent to v1.36.3's own eviction subresource, wcWorld.Evict,
+// or a drain's: sent to v1.36.3's own eviction subresource, world.Evict,
 // whatever the world answered; code, and a 429's DisruptionBudget cause),
 // and at the end every stored object in the adapter's model.
 //
 // What a difference does. Each difference is either
 //   - documented nondeterminism of upstream put in one canonical form on
-//     both sides (wcdNondetHits: the order of a Job's uncounted uids, of
+//     both sides (diffNondetHits: the order of a Job's uncounted uids, of
 //     the node monitor's parallel writes, of the garbage collector's
 //     concurrent deletes), or
 //   - a documented choice where upstream's answer is any of a set
-//     (wcdDeleteChoice, wcdFirstRunChoice, wcdJobTies: the DaemonSet
+//     (diffDeleteChoice, diffFirstRunChoice, diffJobTies: the DaemonSet
 //     rolling update's map-ordered candidates, the Job's pods of equal
 //     rank), or a harness limitation (the ReplicaSet's scale-down
 //     ranking, which the harness can only run at the wall clock): the
 //     scenario stops there, counted, its final state not compared, or
-//   - a named known difference (wcdKnowns; none today), or
+//   - a named known difference (diffKnowns; none today), or
 //   - a difference: the test FAILS, with the three shortest scenarios
 //     and their writes side by side in the log. KUBESEM_WHOLE_FAIL=1
 //     fails on the first instead and lets rapid shrink it to a minimal
 //     scenario. A harness or world error always fails.
 //
-// Size: KUBESEM_WHOLE_SCENARIOS scenarios (default wcdDefaultScenarios,
+// Size: KUBESEM_WHOLE_SCENARIOS scenarios (default diffDefaultScenarios,
 // 1,000: 30–100 s on the shared 2-core machine, plus the build; with the
 // broadened generator — StatefulSet images, pause/resume, suspend, deletes,
 // budgets, cordons, drains, evictions — 3,000 took 1 min 22 s on
@@ -113,28 +113,28 @@ import (
 // WCD_DUMP=<file> writes the two sides' writes of a differing instant;
 // KUBESEM_WHOLE_ALL=<file> writes every differing scenario with its difference.
 
-const wcdDefaultScenarios = 1000
+const diffDefaultScenarios = 1000
 
-var wcdStart = time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+var diffStart = time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
 
-// wcdNamer is cluster.DefaultNamer with v1.36.3's hashes. RevisionHash
+// diffNamer is cluster.DefaultNamer with v1.36.3's hashes. RevisionHash
 // serves both StatefulSets and DaemonSets, whose hashes differ upstream
 // (a StatefulSet hashes its revision's data with FNV-1, a DaemonSet its
 // template like a Deployment): it tells them apart by the template's
 // content, a StatefulSet's when it equals the template of a StatefulSet
 // the world stores or has stored (not by pointer: the differential steps
 // clones of the world too, whose objects the world does not hold).
-type wcdNamer struct {
+type diffNamer struct {
 	cluster.DefaultNamer
 	w   **cluster.World
 	sts map[string]bool // JSON of every StatefulSet template seen
 }
 
-func (n wcdNamer) PodTemplateHash(t *podstatus.Template, c *int32) string {
+func (n diffNamer) PodTemplateHash(t *podstatus.Template, c *int32) string {
 	return k8s.TemplateHash(t, c)
 }
 
-func (n wcdNamer) RevisionHash(t *podstatus.Template, c *int32) string {
+func (n diffNamer) RevisionHash(t *podstatus.Template, c *int32) string {
 	key, _ := json.Marshal(t)
 	if *n.w != nil {
 		for _, set := range (*n.w).State.StatefulSets() {
@@ -159,10 +159,10 @@ func (n wcdNamer) RevisionHash(t *podstatus.Template, c *int32) string {
 }
 
 // UID is in the harness's uid shape (8-4-4-4-12 hex).
-func (n wcdNamer) UID(i uint64) string { return fmt.Sprintf("00000000-0000-4000-8000-%012x", i) }
+func (n diffNamer) UID(i uint64) string { return fmt.Sprintf("00000000-0000-4000-8000-%012x", i) }
 
-// wcdTo converts a world object to the API type.
-func wcdTo(obj any) (kruntime.Object, error) {
+// diffTo converts a world object to the API type.
+func diffTo(obj any) (kruntime.Object, error) {
 	switch o := obj.(type) {
 	case *rollout.Deployment:
 		return k8s.ToDeployment(o)
@@ -194,8 +194,8 @@ func wcdTo(obj any) (kruntime.Object, error) {
 	return nil, fmt.Errorf("wcdTo: unmodelled %T", obj)
 }
 
-// wcdFrom converts an API object to the world's model.
-func wcdFrom(obj kruntime.Object) (any, error) {
+// diffFrom converts an API object to the world's model.
+func diffFrom(obj kruntime.Object) (any, error) {
 	switch o := obj.(type) {
 	case *apps.Deployment:
 		return k8s.FromDeployment(o)
@@ -227,23 +227,23 @@ func wcdFrom(obj kruntime.Object) (any, error) {
 	return nil, fmt.Errorf("wcdFrom: unmodelled %T", obj)
 }
 
-// wcdModelJSON renders an object as the adapter models it (API type →
+// diffModelJSON renders an object as the adapter models it (API type →
 // model → API type for a harness object, model → API type for a world
 // one), without resourceVersion.
-func wcdModelJSON(obj any) string {
+func diffModelJSON(obj any) string {
 	if obj == nil || reflect.ValueOf(obj).Kind() == reflect.Pointer && reflect.ValueOf(obj).IsNil() {
 		return "null"
 	}
 	if ko, ok := obj.(kruntime.Object); ok {
-		if _, api := wcKinds[reflect.TypeOf(ko)]; api {
-			m, err := wcdFrom(ko)
+		if _, api := kinds[reflect.TypeOf(ko)]; api {
+			m, err := diffFrom(ko)
 			if err != nil {
 				return "from: " + err.Error()
 			}
 			obj = m
 		}
 	}
-	o, err := wcdTo(obj)
+	o, err := diffTo(obj)
 	if err != nil {
 		return "to: " + err.Error()
 	}
@@ -251,20 +251,20 @@ func wcdModelJSON(obj any) string {
 	if err != nil {
 		return "json: " + err.Error()
 	}
-	return wcDropRVs(string(b))
+	return dropRVs(string(b))
 }
 
-// wcdNondetHits counts, by name, the lines a documented nondeterminism of
+// diffNondetHits counts, by name, the lines a documented nondeterminism of
 // upstream changed: both sides are put in one canonical form where
 // upstream's answer is any of a set and the world's is one of that set.
-var wcdNondetHits = map[string]int{}
+var diffNondetHits = map[string]int{}
 
-// wcdSortUncounted sorts a Job's status.uncountedTerminatedPods lists
+// diffSortUncounted sorts a Job's status.uncountedTerminatedPods lists
 // (documented nondeterminism job-uncounted-order): v1.36.3's Job
 // controller appends the uids of finished pods in the order its pod
 // indexer lists them, which is Go map order (cache.threadSafeMap.ByIndex),
 // so any order of the uids is upstream's answer; the world's is sorted.
-func wcdSortUncounted(m map[string]any) bool {
+func diffSortUncounted(m map[string]any) bool {
 	if m["kind"] != "Job" {
 		return false
 	}
@@ -281,13 +281,13 @@ func wcdSortUncounted(m map[string]any) bool {
 	return changed
 }
 
-// wcdKnown is a difference between the world and upstream found by this
+// diffKnown is a difference between the world and upstream found by this
 // differential and not fixed yet (the packages that cause it belong to
 // other work): applied to both sides' lines, it lets the differential
 // look further. Each is named in the test log with the number of lines it
 // changed. Each has a minimal
 // scenario in TestWholeClusterDifferentialKnown.
-type wcdKnown struct {
+type diffKnown struct {
 	name, why string
 	// example is a minimal scenario showing it (found by this test)
 	example string
@@ -296,28 +296,28 @@ type wcdKnown struct {
 	fix func(ctl string, wr *plan.Write, obj map[string]any) bool
 	// dropUpstream, when set, leaves an upstream write out; the instant's
 	// writes are then compared as multisets (a retry comes later)
-	dropUpstream func(r wcRecord) bool
+	dropUpstream func(r traceRecord) bool
 }
 
-// wcdKnowns is empty: every difference this differential has found is
+// diffKnowns is empty: every difference this differential has found is
 // fixed in the world (the last ones: rollout's blockOwnerDeletion, the
 // Deployment controller's Conflict on a stale second write, the world's
 // Job defaulting, controllers woken by their own writes, the node
 // monitor's period, the CronJob's wake-ups).
-var wcdKnowns = []wcdKnown{}
+var diffKnowns = []diffKnown{}
 
-// wcdKnownHits counts, per known difference, the lines it changed.
-var wcdKnownHits = map[string]int{}
+// diffKnownHits counts, per known difference, the lines it changed.
+var diffKnownHits = map[string]int{}
 
-// wcdWriteLine is one write in the form both sides are compared in.
-func wcdWriteLine(ctl, key string, wr *plan.Write, name string, refused bool, knowns []wcdKnown) string {
+// diffWriteLine is one write in the form both sides are compared in.
+func diffWriteLine(ctl, key string, wr *plan.Write, name string, refused bool, knowns []diffKnown) string {
 	g := ""
 	if wr.GracePeriodSeconds != nil {
 		g = strconv.FormatInt(*wr.GracePeriodSeconds, 10)
 	}
 	obj := ""
 	if wr.Object != nil {
-		obj = wcdModelJSON(wr.Object)
+		obj = diffModelJSON(wr.Object)
 		var m map[string]any
 		if json.Unmarshal([]byte(obj), &m) == nil {
 			changed := false
@@ -340,14 +340,14 @@ func wcdWriteLine(ctl, key string, wr *plan.Write, name string, refused bool, kn
 					md["namespace"], changed = wr.Namespace, true
 				}
 			}
-			if wcdSortUncounted(m) {
-				wcdNondetHits["job-uncounted-order"]++
+			if diffSortUncounted(m) {
+				diffNondetHits["job-uncounted-order"]++
 				changed = true
 			}
 
 			for _, k := range knowns {
 				if k.fix(ctl, wr, m) {
-					wcdKnownHits[k.name]++
+					diffKnownHits[k.name]++
 					changed = true
 				}
 			}
@@ -367,55 +367,55 @@ func wcdWriteLine(ctl, key string, wr *plan.Write, name string, refused bool, kn
 		wr.Namespace, name, uid, g, wr.PropagationPolicy, refused, obj)
 }
 
-// wcdCtlNames maps the world's controller names to the harness's.
-var wcdCtlNames = map[string]string{
-	cluster.CtlDeployment: wcDeployment, cluster.CtlReplicaSet: wcReplicaSet, cluster.CtlStatefulSet: wcStatefulSet,
-	cluster.CtlDaemonSet: wcDaemonSet, cluster.CtlJob: wcJob, cluster.CtlCronJob: wcCronJob, cluster.CtlDisruption: wcDisruption,
-	cluster.CtlPodGC: wcPodGC, cluster.CtlNode: wcNodeLife, cluster.CtlTaintEvictor: wcTaintEvict,
-	cluster.CtlGC: wcGarbageCollector,
+// diffCtlNames maps the world's controller names to the harness's.
+var diffCtlNames = map[string]string{
+	cluster.CtlDeployment: ctlDeployment, cluster.CtlReplicaSet: ctlReplicaSet, cluster.CtlStatefulSet: ctlStatefulSet,
+	cluster.CtlDaemonSet: ctlDaemonSet, cluster.CtlJob: ctlJob, cluster.CtlCronJob: ctlCronJob, cluster.CtlDisruption: ctlDisruption,
+	cluster.CtlPodGC: ctlPodGC, cluster.CtlNode: ctlNodeLife, cluster.CtlTaintEvictor: ctlTaintEvict,
+	cluster.CtlGC: garbageCollector,
 }
 
-// wcdIsEnv reports whether the world's controller ctl is its environment
+// diffIsEnv reports whether the world's controller ctl is its environment
 // model, whose writes are sent to the harness, not compared. The garbage
-// collector is not: the harness runs its own (wcWorld.CollectGarbage) at
-// the instant's point where the world runs its (wcdGCPoint), and their
+// collector is not: the harness runs its own (world.CollectGarbage) at
+// the instant's point where the world runs its (diffGCPoint), and their
 // deletes are compared.
-func wcdIsEnv(ctl string) bool {
+func diffIsEnv(ctl string) bool {
 	return ctl == cluster.CtlScheduler || ctl == cluster.CtlUser || strings.HasPrefix(ctl, cluster.CtlKubelet)
 }
 
-// wcdEvictions counts the evictions sent to the harness by its answer's
+// diffEvictions counts the evictions sent to the harness by its answer's
 // code.
-var wcdEvictions = map[int32]int{}
+var diffEvictions = map[int32]int{}
 
-// wcdEvictionSeg is the compared segment of an eviction's answer.
-const wcdEvictionSeg = "eviction create pods/eviction"
+// diffEvictionSeg is the compared segment of an eviction's answer.
+const diffEvictionSeg = "eviction create pods/eviction"
 
-// wcdIsEviction reports whether e is a pods/eviction request (the user's
+// diffIsEviction reports whether e is a pods/eviction request (the user's
 // or a drain's): the harness sends it to v1.36.3's eviction subresource
-// (wcWorld.Evict) and the two answers are compared.
-func wcdIsEviction(e cluster.Entry) bool {
+// (world.Evict) and the two answers are compared.
+func diffIsEviction(e cluster.Entry) bool {
 	return e.Write != nil && e.Write.Resource == "pods" && e.Write.Subresource == "eviction" && e.Write.Verb == plan.VerbCreate
 }
 
-// wcdEvictionLine is an eviction's answer as compared: its code and, for a
+// diffEvictionLine is an eviction's answer as compared: its code and, for a
 // 429, the DisruptionBudget cause's message (a 403's message is left out:
 // package pdb's Evict gives none; see pdb_evict_diff_test.go).
-func wcdEvictionLine(ns, name string, a wcEviction) wcdLine {
+func diffEvictionLine(ns, name string, a eviction) diffLine {
 	if a.code != 429 {
 		a.msg = ""
 	}
-	return wcdLine{wcdEvictionSeg, ns + "/" + name, fmt.Sprintf("%s %s/%s %s", wcdEvictionSeg, ns, name, a)}
+	return diffLine{diffEvictionSeg, ns + "/" + name, fmt.Sprintf("%s %s/%s %s", diffEvictionSeg, ns, name, a)}
 }
 
-// wcdWorldEviction is the world's answer to an eviction, from its trace
+// diffWorldEviction is the world's answer to an eviction, from its trace
 // entry's error (State.evict: a *field.Error whose value is "<pod>:
 // <reason> <message>" and whose sentinel is the code's).
-func wcdWorldEviction(errText string) wcEviction {
+func diffWorldEviction(errText string) eviction {
 	if errText == "" {
-		return wcEviction{code: 201}
+		return eviction{code: 201}
 	}
-	var a wcEviction
+	var a eviction
 	switch {
 	case strings.HasSuffix(errText, ": "+cluster.ErrTooManyRequests.Error()):
 		a.code = 429
@@ -426,7 +426,7 @@ func wcdWorldEviction(errText string) wcEviction {
 	case strings.HasSuffix(errText, ": "+cluster.ErrConflict.Error()):
 		a.code = 409
 	default:
-		return wcEviction{code: -1, msg: errText}
+		return eviction{code: -1, msg: errText}
 	}
 	if v, ok := strings.CutPrefix(errText, "metadata.name: "); ok {
 		if q, err := strconv.QuotedPrefix(v); err == nil {
@@ -443,11 +443,11 @@ func wcdWorldEviction(errText string) wcEviction {
 	return a
 }
 
-// wcdGCPoint is where, in the entries of one round of the world's
+// diffGCPoint is where, in the entries of one round of the world's
 // instant, the world's environment runs its garbage collector: after the
 // scenario's user events (the first round's leading user writes, drain
 // retries excepted), before every other write.
-func wcdGCPoint(round []cluster.Entry, first bool) int {
+func diffGCPoint(round []cluster.Entry, first bool) int {
 	i := 0
 	for first && i < len(round) && (round[i].Write == nil || round[i].Controller == cluster.CtlUser && round[i].Reason != cluster.ReasonDrain) {
 		i++
@@ -455,27 +455,27 @@ func wcdGCPoint(round []cluster.Entry, first bool) int {
 	return i
 }
 
-// wcdWorldLine renders a world controller write (the object synced is
+// diffWorldLine renders a world controller write (the object synced is
 // left out: the harness's per-node and whole-cluster passes key
 // differently).
-func wcdWorldLine(e cluster.Entry) string {
+func diffWorldLine(e cluster.Entry) string {
 	name := e.Write.Name
 	if name == "" {
 		name = e.Object.Name
 	}
-	return wcdWriteLine(wcdCtlNames[e.Controller], "", e.Write, name, e.Err != "", wcdActive())
+	return diffWriteLine(diffCtlNames[e.Controller], "", e.Write, name, e.Err != "", diffActive())
 }
 
-// wcdActive is the known differences applied.
-func wcdActive() []wcdKnown { return wcdKnowns }
+// diffActive is the known differences applied.
+func diffActive() []diffKnown { return diffKnowns }
 
-func wcdHarnessLine(r wcRecord) string {
-	return wcdWriteLine(r.Controller, "", r.Write, r.Write.Name, r.Err != "", wcdActive())
+func diffHarnessLine(r traceRecord) string {
+	return diffWriteLine(r.Controller, "", r.Write, r.Write.Name, r.Err != "", diffActive())
 }
 
-// wcdEmpty is an empty object of a resource, named, for a delete.
-func wcdEmpty(resource, ns, name string) (kruntime.Object, error) {
-	for typ, k := range wcKinds {
+// diffEmpty is an empty object of a resource, named, for a delete.
+func diffEmpty(resource, ns, name string) (kruntime.Object, error) {
+	for typ, k := range kinds {
 		if k.gvr.Resource == resource {
 			o := reflect.New(typ.Elem()).Interface().(kruntime.Object)
 			m, _ := apimeta.Accessor(o)
@@ -487,34 +487,34 @@ func wcdEmpty(resource, ns, name string) (kruntime.Object, error) {
 	return nil, fmt.Errorf("unmodelled resource %q", resource)
 }
 
-// wcdPair is the differential's state: both sides and the names the world
+// diffPair is the differential's state: both sides and the names the world
 // gave at the current instant.
-type wcdPair struct {
+type diffPair struct {
 	w *cluster.World
-	h *wcWorld
+	h *world
 	// pending: the world's generated names of this instant, per
 	// (resource, namespace, generateName), with the object's model JSON
-	pending map[string][]wcdPending
+	pending map[string][]diffPending
 	// stopped: the scenario reached a documented nondeterminism; its
 	// final states are not compared
 	stopped bool
 }
 
-type wcdPending struct {
+type diffPending struct {
 	name, body string
 	used       bool
 }
 
-func wcdGenKey(resource, ns, gen string) string { return resource + "\x00" + ns + "\x00" + gen }
+func diffGenKey(resource, ns, gen string) string { return resource + "\x00" + ns + "\x00" + gen }
 
 // nameFor is the harness API server's naming hook.
-func (p *wcdPair) nameFor(gvr schema.GroupVersionResource, ns string, obj kruntime.Object) (string, bool) {
+func (p *diffPair) nameFor(gvr schema.GroupVersionResource, ns string, obj kruntime.Object) (string, bool) {
 	m, _ := apimeta.Accessor(obj)
-	cands := p.pending[wcdGenKey(gvr.Resource, ns, m.GetGenerateName())]
+	cands := p.pending[diffGenKey(gvr.Resource, ns, m.GetGenerateName())]
 	c := obj.DeepCopyObject()
 	cm, _ := apimeta.Accessor(c)
 	cm.SetName("")
-	body := wcdModelJSON(c)
+	body := diffModelJSON(c)
 	for i := range cands {
 		if !cands[i].used && cands[i].body == body {
 			cands[i].used = true
@@ -531,7 +531,7 @@ func (p *wcdPair) nameFor(gvr schema.GroupVersionResource, ns string, obj krunti
 }
 
 // uidFor is the harness API server's uid hook: the world object's uid.
-func (p *wcdPair) uidFor(gvr schema.GroupVersionResource, ns, name string) (types.UID, bool) {
+func (p *diffPair) uidFor(gvr schema.GroupVersionResource, ns, name string) (types.UID, bool) {
 	k, ok := cluster.KindOfResource(gvr.Resource)
 	if !ok {
 		return "", false
@@ -540,7 +540,7 @@ func (p *wcdPair) uidFor(gvr schema.GroupVersionResource, ns, name string) (type
 	if obj == nil {
 		return "", false
 	}
-	o, err := wcdTo(obj)
+	o, err := diffTo(obj)
 	if err != nil {
 		return "", false
 	}
@@ -549,15 +549,15 @@ func (p *wcdPair) uidFor(gvr schema.GroupVersionResource, ns, name string) (type
 }
 
 // applyEnv sends one world environment write to the harness.
-func (p *wcdPair) applyEnv(e cluster.Entry) error {
+func (p *diffPair) applyEnv(e cluster.Entry) error {
 	wr := e.Write
 	var obj kruntime.Object
 	var err error
 	if wr.Object != nil {
-		if obj, err = wcdTo(wr.Object); err != nil {
+		if obj, err = diffTo(wr.Object); err != nil {
 			return err
 		}
-	} else if obj, err = wcdEmpty(wr.Resource, wr.Namespace, wr.Name); err != nil {
+	} else if obj, err = diffEmpty(wr.Resource, wr.Namespace, wr.Name); err != nil {
 		return err
 	}
 	m, _ := apimeta.Accessor(obj)
@@ -569,7 +569,7 @@ func (p *wcdPair) applyEnv(e cluster.Entry) error {
 	}
 	verb, sub := wr.Verb, wr.Subresource
 	switch {
-	case wcdIsEviction(e):
+	case diffIsEviction(e):
 		return fmt.Errorf("eviction %s/%s sent as an environment write", wr.Namespace, wr.Name)
 	case wr.Verb == plan.VerbCreate && wr.Subresource == "binding":
 		verb = plan.VerbUpdate
@@ -591,7 +591,7 @@ func (p *wcdPair) applyEnv(e cluster.Entry) error {
 // wcdInstant runs one instant of the world and the same instant of the
 // harness; it returns false when the world has nothing due by end, and a
 // description of the first difference.
-func (p *wcdPair) instant(end time.Time) (bool, string, error) {
+func (p *diffPair) instant(end time.Time) (bool, string, error) {
 	n0 := len(p.w.Trace)
 	ends, ok, err := p.stepRounds(end, n0)
 	if err != nil || !ok {
@@ -600,48 +600,48 @@ func (p *wcdPair) instant(end time.Time) (bool, string, error) {
 	now := p.w.Now
 	full := p.w.Trace[n0:]
 	// names the world generated at this instant
-	p.pending = map[string][]wcdPending{}
-	var want []wcdLine
+	p.pending = map[string][]diffPending{}
+	var want []diffLine
 	for _, e := range full {
-		if wcdIsEviction(e) {
-			want = append(want, wcdEvictionLine(e.Write.Namespace, e.Write.Name, wcdWorldEviction(e.Err)))
+		if diffIsEviction(e) {
+			want = append(want, diffEvictionLine(e.Write.Namespace, e.Write.Name, diffWorldEviction(e.Err)))
 			continue
 		}
-		if e.Write == nil || wcdIsEnv(e.Controller) {
+		if e.Write == nil || diffIsEnv(e.Controller) {
 			continue
 		}
 		name := e.Write.Name
 		if name == "" {
 			name = e.Object.Name
 		}
-		want = append(want, wcdLine{wcdCtlNames[e.Controller] + " " + wcWriteKey(wcRecord{Write: e.Write}), e.Write.Namespace + "/" + name, wcdWorldLine(e)})
+		want = append(want, diffLine{diffCtlNames[e.Controller] + " " + writeKey(traceRecord{Write: e.Write}), e.Write.Namespace + "/" + name, diffWorldLine(e)})
 		if e.Write.Verb == plan.VerbCreate && e.Write.Name == "" && e.Err == "" && e.Write.Object != nil {
-			o, err := wcdTo(e.Write.Object)
+			o, err := diffTo(e.Write.Object)
 			if err != nil {
 				return false, "", err
 			}
 			m, _ := apimeta.Accessor(o)
-			k := wcdGenKey(e.Write.Resource, e.Object.Namespace, m.GetGenerateName())
-			p.pending[k] = append(p.pending[k], wcdPending{name: e.Object.Name, body: wcdModelJSON(e.Write.Object)})
+			k := diffGenKey(e.Write.Resource, e.Object.Namespace, m.GetGenerateName())
+			p.pending[k] = append(p.pending[k], diffPending{name: e.Object.Name, body: diffModelJSON(e.Write.Object)})
 		}
 	}
-	var got []wcdLine
+	var got []diffLine
 	dropped := false
-	keep := func(recs []wcRecord) {
+	keep := func(recs []traceRecord) {
 	next:
 		for _, r := range recs {
-			if r.Write != nil && r.Controller == wcEnvironment && r.Key == wcGarbageCollector {
-				r.Controller = wcGarbageCollector
+			if r.Write != nil && r.Controller == ctlEnvironment && r.Key == garbageCollector {
+				r.Controller = garbageCollector
 			}
-			if r.Write != nil && r.Controller != wcEnvironment {
-				for _, k := range wcdActive() {
+			if r.Write != nil && r.Controller != ctlEnvironment {
+				for _, k := range diffActive() {
 					if k.dropUpstream != nil && k.dropUpstream(r) {
-						wcdKnownHits[k.name]++
+						diffKnownHits[k.name]++
 						dropped = true
 						continue next
 					}
 				}
-				got = append(got, wcdLine{r.Controller + " " + wcWriteKey(r), r.Write.Namespace + "/" + r.Write.Name, wcdHarnessLine(r)})
+				got = append(got, diffLine{r.Controller + " " + writeKey(r), r.Write.Namespace + "/" + r.Write.Name, diffHarnessLine(r)})
 			}
 		}
 	}
@@ -651,7 +651,7 @@ func (p *wcdPair) instant(end time.Time) (bool, string, error) {
 		// (a clone's rounds can outrun the world's when its rounds end
 		// differently: the boundaries are then approximate, clamped)
 		to = min(max(to, from), len(full))
-		gcAt := from + wcdGCPoint(full[from:to], from == 0)
+		gcAt := from + diffGCPoint(full[from:to], from == 0)
 		for i := from; i <= to; i++ {
 			if i == gcAt {
 				n := len(p.h.traceCopy())
@@ -664,39 +664,39 @@ func (p *wcdPair) instant(end time.Time) (bool, string, error) {
 				break
 			}
 			e := full[i]
-			if wcdIsEviction(e) {
+			if diffIsEviction(e) {
 				// sent whatever the world answered: the answers are
 				// compared
 				ans, err := p.h.Evict(e.Controller, e.Write.Namespace, e.Write.Name)
 				if err != nil {
 					return false, "", err
 				}
-				got = append(got, wcdEvictionLine(e.Write.Namespace, e.Write.Name, ans))
-				wcdEvictions[ans.code]++
+				got = append(got, diffEvictionLine(e.Write.Namespace, e.Write.Name, ans))
+				diffEvictions[ans.code]++
 				continue
 			}
-			if e.Write == nil || !wcdIsEnv(e.Controller) || e.Err != "" {
+			if e.Write == nil || !diffIsEnv(e.Controller) || e.Err != "" {
 				continue
 			}
 			if err := p.applyEnv(e); err != nil {
 				if os.Getenv("WCD_DEBUG") != "" {
 					for _, r := range p.h.traceCopy() {
 						if r.Time.Equal(now) {
-							fmt.Fprintf(os.Stderr, "harness %s %s %s\n", r.Controller, r.Key, wcdShort(r))
+							fmt.Fprintf(os.Stderr, "harness %s %s %s\n", r.Controller, r.Key, diffShort(r))
 						}
 					}
 					for _, e := range full {
 						fmt.Fprintf(os.Stderr, "world %s %s %v\n", e.Controller, e.Object, e.Write != nil && e.Write.Verb != "")
 					}
 					fmt.Fprintf(os.Stderr, "ends %v of %d\n", ends, len(full))
-					for _, gvr := range []schema.GroupVersionResource{wcGVRStatefulSets, wcGVRPods} {
+					for _, gvr := range []schema.GroupVersionResource{gvrStatefulSets, gvrPods} {
 						for _, o := range p.h.list(gvr) {
 							b, _ := json.Marshal(o)
 							fmt.Fprintf(os.Stderr, "stored %s\n", b)
 						}
 					}
 				}
-				return true, fmt.Sprintf("at %v: the harness refused the environment write %s", now.Sub(wcdStart), wcdWorldLine(e)+": "+err.Error()), nil
+				return true, fmt.Sprintf("at %v: the harness refused the environment write %s", now.Sub(diffStart), diffWorldLine(e)+": "+err.Error()), nil
 			}
 		}
 		from = to
@@ -709,57 +709,57 @@ func (p *wcdPair) instant(end time.Time) (bool, string, error) {
 	recs, _, err := p.h.syncQuiet(now, 8)
 	keep(recs)
 	if err != nil {
-		return true, fmt.Sprintf("at %v: the harness %v", now.Sub(wcdStart), err), nil
+		return true, fmt.Sprintf("at %v: the harness %v", now.Sub(diffStart), err), nil
 	}
-	ws, gs := wcdCanonOrder(want), wcdCanonOrder(got)
+	ws, gs := diffCanonOrder(want), diffCanonOrder(got)
 	if dropped {
 		// a dropped upstream write is retried later: compare as multisets
 		sort.Strings(ws)
 		sort.Strings(gs)
 	}
-	if d := wcdFirstDiff(ws, gs); d != "" {
-		if wcdDeleteChoice(ws, gs, wcDaemonSet) || wcdFirstRunChoice(ws, gs, wcDaemonSet) {
-			wcdNondet["daemonset-rolling-update-choice"]++
+	if d := diffFirstDiff(ws, gs); d != "" {
+		if diffDeleteChoice(ws, gs, ctlDaemonSet) || diffFirstRunChoice(ws, gs, ctlDaemonSet) {
+			diffNondet["daemonset-rolling-update-choice"]++
 			p.stopped = true
 			return false, "", nil
 		}
-		if wcdDeleteChoice(ws, gs, wcReplicaSet) {
+		if diffDeleteChoice(ws, gs, ctlReplicaSet) {
 			// harness limitation: the ReplicaSet controller ranks pods
 			// for scale-down at the wall clock (ActivePodsWithRanks.Now
 			// = metav1.Now(), see the harness's file comment): years after
 			// the harness's instants every pod's ready time falls in one
 			// LogarithmicScaleDown bucket, so upstream's choice here is
 			// not what it would be at the scenario's instant
-			wcdNondet["harness-replicaset-rank-at-wall-clock"]++
+			diffNondet["harness-replicaset-rank-at-wall-clock"]++
 			p.stopped = true
 			return false, "", nil
 		}
-		if wcdDeleteChoice(ws, gs, wcDaemonSet, wcReplicaSet) {
+		if diffDeleteChoice(ws, gs, ctlDaemonSet, ctlReplicaSet) {
 			// both at one instant: a DaemonSet's and a ReplicaSet's
 			// choice (see the two cases above)
-			wcdNondet["daemonset-and-replicaset-choices"]++
+			diffNondet["daemonset-and-replicaset-choices"]++
 			p.stopped = true
 			return false, "", nil
 		}
-		if wcdJobTies(ws, gs) {
+		if diffJobTies(ws, gs) {
 			// upstream nondeterminism: the Job controller deletes the
 			// first of its active pods sorted by controller.ActivePods
 			// with sort.Sort (not stable) over pods its indexer lists in
 			// Go map order, so among pods of equal rank any is its
 			// answer; the pods each side deleted rank alike
-			wcdNondet["job-delete-choice-among-ties"]++
+			diffNondet["job-delete-choice-among-ties"]++
 			p.stopped = true
 			return false, "", nil
 		}
 		if f := os.Getenv("WCD_DUMP"); f != "" {
 			os.WriteFile(f, []byte(strings.Join(ws, "\n")+"\n----\n"+strings.Join(gs, "\n")+"\n"), 0o644)
 		}
-		return true, fmt.Sprintf("at %v (%d rounds): controller writes differ: %s", now.Sub(wcdStart), len(ends), d), nil
+		return true, fmt.Sprintf("at %v (%d rounds): controller writes differ: %s", now.Sub(diffStart), len(ends), d), nil
 	}
 	return true, "", nil
 }
 
-// wcdNodeBlocks puts the node lifecycle monitor's per-node writes in one
+// diffNodeBlocks puts the node lifecycle monitor's per-node writes in one
 // order on both sides (documented nondeterminism node-monitor-parallel):
 // monitorNodeHealth updates the nodes in parallel (ParallelizeUntil over
 // nodeUpdateWorkerSize workers), each node's status write followed by the
@@ -773,12 +773,12 @@ func (p *wcdPair) instant(end time.Time) (bool, string, error) {
 // patches of the passes that follow the monitor (doNoExecuteTaintingPass,
 // the per-node NoSchedule pass): each node's writes keep their order, the
 // order across nodes is not compared there.
-func wcdNodeBlocks(ls []wcdLine) []wcdLine {
-	nodeSeg := wcNodeLife + " update nodes/status"
-	patchSeg := wcNodeLife + " patch nodes/"
-	podSeg := wcNodeLife + " update pods/status"
-	isNode := func(l wcdLine) bool { return strings.HasPrefix(l.seg, nodeSeg) || strings.HasPrefix(l.seg, patchSeg) }
-	nodeOf := func(l wcdLine) (string, int, string) {
+func diffNodeBlocks(ls []diffLine) []diffLine {
+	nodeSeg := ctlNodeLife + " update nodes/status"
+	patchSeg := ctlNodeLife + " patch nodes/"
+	podSeg := ctlNodeLife + " update pods/status"
+	isNode := func(l diffLine) bool { return strings.HasPrefix(l.seg, nodeSeg) || strings.HasPrefix(l.seg, patchSeg) }
+	nodeOf := func(l diffLine) (string, int, string) {
 		if isNode(l) {
 			return l.name, 0, ""
 		}
@@ -802,13 +802,13 @@ func wcdNodeBlocks(ls []wcdLine) []wcdLine {
 		for j < len(out) && (isNode(out[j]) || strings.HasPrefix(out[j].seg, podSeg)) {
 			j++
 		}
-		cmpLine := func(a, b wcdLine) int {
+		cmpLine := func(a, b diffLine) int {
 			na, ka, pa := nodeOf(a)
 			nb, kb, pb := nodeOf(b)
 			return cmp.Or(strings.Compare(na, nb), ka-kb, strings.Compare(pa, pb))
 		}
 		if !slices.IsSortedFunc(out[i:j], cmpLine) {
-			wcdNondetHits["node-monitor-parallel"]++
+			diffNondetHits["node-monitor-parallel"]++
 			slices.SortStableFunc(out[i:j], cmpLine)
 		}
 		i = j
@@ -816,16 +816,16 @@ func wcdNodeBlocks(ls []wcdLine) []wcdLine {
 	return out
 }
 
-// wcdGCBlocks puts each run of the garbage collector's deletes in one
+// diffGCBlocks puts each run of the garbage collector's deletes in one
 // order on both sides (documented nondeterminism gc-concurrent-workers):
 // upstream's garbage collector deletes from its attemptToDelete queue
 // with concurrent workers (kube-controller-manager's
 // --concurrent-gc-syncs, 20), so the deletes of objects it has found
 // dangling at one time come in any order. Each run of its deletes is
 // sorted by resource, then namespace/name.
-func wcdGCBlocks(ls []wcdLine) []wcdLine {
+func diffGCBlocks(ls []diffLine) []diffLine {
 	out := slices.Clone(ls)
-	isGC := func(l wcdLine) bool { return strings.HasPrefix(l.seg, wcGarbageCollector+" ") }
+	isGC := func(l diffLine) bool { return strings.HasPrefix(l.seg, garbageCollector+" ") }
 	for i := 0; i < len(out); {
 		if !isGC(out[i]) {
 			i++
@@ -835,9 +835,9 @@ func wcdGCBlocks(ls []wcdLine) []wcdLine {
 		for j < len(out) && isGC(out[j]) {
 			j++
 		}
-		cmpLine := func(a, b wcdLine) int { return cmp.Or(strings.Compare(a.seg, b.seg), strings.Compare(a.name, b.name)) }
+		cmpLine := func(a, b diffLine) int { return cmp.Or(strings.Compare(a.seg, b.seg), strings.Compare(a.name, b.name)) }
 		if !slices.IsSortedFunc(out[i:j], cmpLine) {
-			wcdNondetHits["gc-concurrent-workers"]++
+			diffNondetHits["gc-concurrent-workers"]++
 			slices.SortStableFunc(out[i:j], cmpLine)
 		}
 		i = j
@@ -845,20 +845,20 @@ func wcdGCBlocks(ls []wcdLine) []wcdLine {
 	return out
 }
 
-// wcdLine is one compared write: its segment (controller, verb, resource,
+// diffLine is one compared write: its segment (controller, verb, resource,
 // subresource), its object's namespace/name, and its text.
-type wcdLine struct{ seg, name, text string }
+type diffLine struct{ seg, name, text string }
 
-// wcdCanonOrder puts concurrent writes in one order, on both sides alike:
+// diffCanonOrder puts concurrent writes in one order, on both sides alike:
 // each run of consecutive writes of one segment is sorted by
-// (namespace/name, text), as wcSortRuns sorts the harness's steps (a run
+// (namespace/name, text), as sortRuns sorts the harness's steps (a run
 // here may span two objects' syncs of one controller, which then sort
 // together on both sides).
-func wcdCanonOrder(ls []wcdLine) []string {
-	ls = wcdNodeBlocks(ls)
-	ls = wcdGCBlocks(ls)
+func diffCanonOrder(ls []diffLine) []string {
+	ls = diffNodeBlocks(ls)
+	ls = diffGCBlocks(ls)
 	var out []string
-	seg := func(l wcdLine) string {
+	seg := func(l diffLine) string {
 		return l.seg
 	}
 	for i := 0; i < len(ls); {
@@ -885,7 +885,7 @@ func wcdCanonOrder(ls []wcdLine) []string {
 // until) and returns the ends of that instant's rounds in the trace from
 // n0: the rounds are recovered from clones stepped with MaxRounds 1, 2, …
 // (the world is deterministic). ok is false when nothing was due.
-func (p *wcdPair) stepRounds(until time.Time, n0 int) ([]int, bool, error) {
+func (p *diffPair) stepRounds(until time.Time, n0 int) ([]int, bool, error) {
 	snap := p.w.Clone()
 	n1 := len(p.w.Trace)
 	if !p.w.Step(until) {
@@ -911,18 +911,18 @@ func (p *wcdPair) stepRounds(until time.Time, n0 int) ([]int, bool, error) {
 	return ends, true, nil
 }
 
-// wcdNondet counts the scenarios stopped at a documented nondeterminism
+// diffNondet counts the scenarios stopped at a documented nondeterminism
 // of upstream, where the world's answer is one of the acceptable ones but
 // the two sides' states differ from there on.
-var wcdNondet = map[string]int{}
+var diffNondet = map[string]int{}
 
-// wcdDeleteChoice recognises a choice of pods to delete: the writes
+// diffDeleteChoice recognises a choice of pods to delete: the writes
 // differ only in which pods controller ctl deletes, in equal numbers. For
 // the DaemonSet rolling update it is upstream's nondeterminism
 // (rollingUpdate, update.go: the candidates come from iterating a map, so
 // any maxUnavailable of them is an acceptable answer); for the ReplicaSet
 // a harness limitation (see instant).
-func wcdDeleteChoice(want, got []string, ctls ...string) bool {
+func diffDeleteChoice(want, got []string, ctls ...string) bool {
 	split := func(ls []string) (del map[string]int, rest []string) {
 		del = map[string]int{}
 	next:
@@ -943,12 +943,12 @@ func wcdDeleteChoice(want, got []string, ctls ...string) bool {
 	return len(dw) > 0 && maps.Equal(dw, dg) && slices.Equal(rw, rg)
 }
 
-// wcdFirstRunChoice reports whether the first difference of the two
+// diffFirstRunChoice reports whether the first difference of the two
 // sides lies in a run of deletes of pods by controller ctl (one sync's)
 // of equal length on both sides: which pods one sync chose differs, and
 // what follows in the instant then depends on that choice (a pod not
 // chosen may be deleted later in the instant, once unavailable).
-func wcdFirstRunChoice(want, got []string, ctl string) bool {
+func diffFirstRunChoice(want, got []string, ctl string) bool {
 	prefix := ctl + " : delete pods/"
 	i := 0
 	for i < len(want) && i < len(got) && want[i] == got[i] {
@@ -971,17 +971,17 @@ func wcdFirstRunChoice(want, got []string, ctl string) bool {
 	return run(want) == run(got)
 }
 
-// wcdJobTies reports whether the two sides differ only in which pods the
+// diffJobTies reports whether the two sides differ only in which pods the
 // Job controller deletes (their finalizer-removal patches and deletes),
 // and whether the pods it deletes on the two sides (named by its delete lines; each deleted pod's object is that
 // of its finalizer-removal patch line, or of no line) have the same
 // multiset of controller.ActivePods keys: assigned, phase, Ready status,
 // Ready since, restarts, creation time.
-func wcdJobTies(want, got []string) bool {
+func diffJobTies(want, got []string) bool {
 	keys := func(ls []string) []string {
 		objs := map[string]map[string]any{}
 		for _, l := range ls {
-			if !strings.HasPrefix(l, wcJob+" : patch pods/") {
+			if !strings.HasPrefix(l, ctlJob+" : patch pods/") {
 				continue
 			}
 			i := strings.Index(l, " {")
@@ -995,7 +995,7 @@ func wcdJobTies(want, got []string) bool {
 		}
 		var out []string
 		for _, l := range ls {
-			if !strings.HasPrefix(l, wcJob+" : delete pods/") {
+			if !strings.HasPrefix(l, ctlJob+" : delete pods/") {
 				continue
 			}
 			f := strings.Fields(l)
@@ -1035,14 +1035,14 @@ func wcdJobTies(want, got []string) bool {
 	rest := func(ls []string) []string {
 		deleted := map[string]bool{}
 		for _, l := range ls {
-			if f := strings.Fields(l); strings.HasPrefix(l, wcJob+" : delete pods/") && len(f) > 4 {
+			if f := strings.Fields(l); strings.HasPrefix(l, ctlJob+" : delete pods/") && len(f) > 4 {
 				deleted[f[4]] = true
 			}
 		}
 		var out []string
 		for _, l := range ls {
 			f := strings.Fields(l)
-			if (strings.HasPrefix(l, wcJob+" : delete pods/") || strings.HasPrefix(l, wcJob+" : patch pods/")) && len(f) > 4 && deleted[f[4]] {
+			if (strings.HasPrefix(l, ctlJob+" : delete pods/") || strings.HasPrefix(l, ctlJob+" : patch pods/")) && len(f) > 4 && deleted[f[4]] {
 				continue
 			}
 			out = append(out, l)
@@ -1060,8 +1060,8 @@ func wcdJobTies(want, got []string) bool {
 	return len(kw) > 0 && !slices.ContainsFunc(kw, func(k string) bool { return strings.HasPrefix(k, "?") }) && slices.Equal(kw, kg)
 }
 
-// wcdFirstDiff describes the first difference of two sequences of lines.
-func wcdFirstDiff(want, got []string) string {
+// diffFirstDiff describes the first difference of two sequences of lines.
+func diffFirstDiff(want, got []string) string {
 	for i := range max(len(want), len(got)) {
 		var a, b string
 		if i < len(want) {
@@ -1088,27 +1088,27 @@ func wcdFirstDiff(want, got []string) string {
 				}
 				return b.String()
 			}
-			return fmt.Sprintf("write %d of %d/%d%s\n  kubesem:  %s\n  upstream: %s\n  all kubesem:%s\n  all upstream:%s", i, len(want), len(got), order, wcdAround(a, b), wcdAround(b, a), short(want), short(got))
+			return fmt.Sprintf("write %d of %d/%d%s\n  kubesem:  %s\n  upstream: %s\n  all kubesem:%s\n  all upstream:%s", i, len(want), len(got), order, diffAround(a, b), diffAround(b, a), short(want), short(got))
 		}
 	}
 	return ""
 }
 
 // finalDiff compares every stored object of both sides.
-func (p *wcdPair) finalDiff() string {
+func (p *diffPair) finalDiff() string {
 	world := map[string]string{}
 	for _, o := range p.w.State.Objects() {
 		k, _ := cluster.KindOf(o)
-		ko, err := wcdTo(o)
+		ko, err := diffTo(o)
 		if err != nil {
 			return err.Error()
 		}
-		world[string(k)+" "+wcKey(ko)] = wcdFinalJSON(o)
+		world[string(k)+" "+key(ko)] = diffFinalJSON(o)
 	}
 	up := map[string]string{}
-	for _, k := range wcKinds {
+	for _, k := range kinds {
 		for _, o := range p.h.list(k.gvr) {
-			up[k.gvk.Kind+" "+wcKey(o)] = wcdFinalJSON(o)
+			up[k.gvk.Kind+" "+key(o)] = diffFinalJSON(o)
 		}
 	}
 	var diffs []string
@@ -1116,7 +1116,7 @@ func (p *wcdPair) finalDiff() string {
 		if u, ok := up[k]; !ok {
 			diffs = append(diffs, "only in kubesem: "+k)
 		} else if u != v {
-			diffs = append(diffs, fmt.Sprintf("%s differs:\n  kubesem:  %s\n  upstream: %s", k, wcdAround(v, u), wcdAround(u, v)))
+			diffs = append(diffs, fmt.Sprintf("%s differs:\n  kubesem:  %s\n  upstream: %s", k, diffAround(v, u), diffAround(u, v)))
 		}
 	}
 	for k := range up {
@@ -1128,26 +1128,26 @@ func (p *wcdPair) finalDiff() string {
 	return strings.Join(diffs, "\n")
 }
 
-// wcdFinalJSON is a stored object as compared at the end: the adapter's
+// diffFinalJSON is a stored object as compared at the end: the adapter's
 // model, the known differences applied as to a write of it.
-func wcdFinalJSON(o any) string {
-	ko, err := wcdTo(o)
+func diffFinalJSON(o any) string {
+	ko, err := diffTo(o)
 	if ko2, ok := o.(kruntime.Object); ok {
-		if _, api := wcKinds[reflect.TypeOf(ko2)]; api {
+		if _, api := kinds[reflect.TypeOf(ko2)]; api {
 			ko, err = ko2, nil
 		}
 	}
 	if err != nil {
 		return err.Error()
 	}
-	k := wcKinds[reflect.TypeOf(ko)]
+	k := kinds[reflect.TypeOf(ko)]
 	m, _ := apimeta.Accessor(ko)
 	wr := &plan.Write{Verb: plan.VerbUpdate, Resource: k.gvr.Resource, Namespace: m.GetNamespace(), Name: m.GetName(), Object: o}
-	return wcdWriteLine("", "", wr, m.GetName(), false, wcdActive())
+	return diffWriteLine("", "", wr, m.GetName(), false, diffActive())
 }
 
-// wcdAround is a's text around its first difference from b.
-func wcdAround(a, b string) string {
+// diffAround is a's text around its first difference from b.
+func diffAround(a, b string) string {
 	i := 0
 	for i < len(a) && i < len(b) && a[i] == b[i] {
 		i++
@@ -1155,36 +1155,36 @@ func wcdAround(a, b string) string {
 	return "…" + a[max(0, i-120):min(len(a), i+200)] + "…"
 }
 
-// wcdScenario is a generated scenario and how long it runs.
-type wcdScenario struct {
+// diffScenario is a generated scenario and how long it runs.
+type diffScenario struct {
 	sc  cluster.Scenario
 	dur time.Duration
 	// desc is a readable summary (for the report of a difference)
 	desc []string
 }
 
-func wcdTemplate(app, image string) v1.PodTemplateSpec {
+func diffTemplate(app, image string) v1.PodTemplateSpec {
 	return v1.PodTemplateSpec{
 		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": app}},
 		Spec:       v1.PodSpec{Containers: []v1.Container{{Name: "c", Image: image}}},
 	}
 }
 
-// wcdGen draws a small scenario: 1–4 nodes, 1–3 workloads of any kind
+// diffGen draws a small scenario: 1–4 nodes, 1–3 workloads of any kind
 // created at the start, and timed events (scale, image change of any
 // templated workload — StatefulSets included —, a node stopping and
 // restarting its heartbeats, a node cordoned, uncordoned or drained, a
 // StatefulSet's pod evicted, a Deployment
 // paused or resumed, a Job or CronJob suspended or resumed, a workload
 // deleted; pods failing or never becoming ready), and half the time a PodDisruptionBudget over one
-// workload's pods (wcdBudget) whose status writes are compared.
-func wcdGen(t *rapid.T) wcdScenario {
-	var s wcdScenario
-	s.sc.Start = wcdStart
+// workload's pods (diffBudget) whose status writes are compared.
+func diffGen(t *rapid.T) diffScenario {
+	var s diffScenario
+	s.sc.Start = diffStart
 	nodes := rapid.IntRange(1, 4).Draw(t, "nodes")
 	for i := 1; i <= nodes; i++ {
 		name := fmt.Sprintf("n%d", i)
-		ts := metav1.NewTime(wcdStart)
+		ts := metav1.NewTime(diffStart)
 		n, err := k8s.FromNode(&v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/hostname": name}},
 			Status: v1.NodeStatus{Conditions: []v1.NodeCondition{{Type: v1.NodeReady, Status: v1.ConditionTrue, Reason: "KubeletReady",
 				LastHeartbeatTime: ts, LastTransitionTime: ts}}}})
@@ -1192,7 +1192,7 @@ func wcdGen(t *rapid.T) wcdScenario {
 			t.Fatal(err)
 		}
 		l := k8s.FromLease(&coordv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: v1.NamespaceNodeLease},
-			Spec: coordv1.LeaseSpec{HolderIdentity: wcPtr(name), LeaseDurationSeconds: wcPtr(int32(40)), RenewTime: &metav1.MicroTime{Time: wcStartOr()}}})
+			Spec: coordv1.LeaseSpec{HolderIdentity: ptr(name), LeaseDurationSeconds: ptr(int32(40)), RenewTime: &metav1.MicroTime{Time: startOr()}}})
 		s.sc.Objects = append(s.sc.Objects, n, &l)
 	}
 	s.desc = append(s.desc, fmt.Sprintf("%d nodes", nodes))
@@ -1204,7 +1204,7 @@ func wcdGen(t *rapid.T) wcdScenario {
 		name := fmt.Sprintf("w%d", i)
 		app := name
 		replicas := int32(rapid.IntRange(0, 4).Draw(t, fmt.Sprintf("replicas%d", i)))
-		tpl := wcdTemplate(app, "registry.example/"+app+":1")
+		tpl := diffTemplate(app, "registry.example/"+app+":1")
 		sel := &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}}
 		om := metav1.ObjectMeta{Name: name, Namespace: "default"}
 		var ko kruntime.Object
@@ -1226,8 +1226,8 @@ func wcdGen(t *rapid.T) wcdScenario {
 		case "Job":
 			tpl.Spec.RestartPolicy = rapid.SampledFrom([]v1.RestartPolicy{v1.RestartPolicyNever, v1.RestartPolicyOnFailure}).Draw(t, fmt.Sprintf("restart%d", i))
 			par := max(replicas, 1)
-			ko = (&batch.Job{ObjectMeta: om, Spec: batch.JobSpec{Parallelism: &par, Completions: wcPtr(par + int32(rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("extra%d", i)))),
-				BackoffLimit: wcPtr(int32(rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("backoff%d", i)))), Template: tpl}})
+			ko = (&batch.Job{ObjectMeta: om, Spec: batch.JobSpec{Parallelism: &par, Completions: ptr(par + int32(rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("extra%d", i)))),
+				BackoffLimit: ptr(int32(rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("backoff%d", i)))), Template: tpl}})
 			scalable, pausable = append(scalable, key), append(pausable, key)
 			runFor := time.Duration(rapid.IntRange(1, 6).Draw(t, fmt.Sprintf("runFor%d", i))) * 10 * time.Second
 			code := int32(rapid.SampledFrom([]int{0, 0, 1}).Draw(t, fmt.Sprintf("exit%d", i)))
@@ -1247,7 +1247,7 @@ func wcdGen(t *rapid.T) wcdScenario {
 		// start from what a real API server stores (the world's API
 		// server does not default templates)
 		legacyscheme.Scheme.Default(ko)
-		obj, err := wcdFrom(ko)
+		obj, err := diffFrom(ko)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1255,9 +1255,9 @@ func wcdGen(t *rapid.T) wcdScenario {
 		s.desc = append(s.desc, fmt.Sprintf("create %s %s replicas %d", kind, name, replicas))
 	}
 	if rapid.Bool().Draw(t, "budget") {
-		ko, desc := wcdBudget(t, workloads)
+		ko, desc := diffBudget(t, workloads)
 		legacyscheme.Scheme.Default(ko)
-		obj, err := wcdFrom(ko)
+		obj, err := diffFrom(ko)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1279,7 +1279,7 @@ func wcdGen(t *rapid.T) wcdScenario {
 				continue
 			}
 			ev.Kind, ev.Target = cluster.EventScale, rapid.SampledFrom(scalable).Draw(t, fmt.Sprintf("scale%d", i))
-			ev.Replicas = wcPtr(int32(rapid.IntRange(0, 4).Draw(t, fmt.Sprintf("to%d", i))))
+			ev.Replicas = ptr(int32(rapid.IntRange(0, 4).Draw(t, fmt.Sprintf("to%d", i))))
 		case 1:
 			if len(templated) == 0 {
 				continue
@@ -1335,21 +1335,21 @@ func wcdGen(t *rapid.T) wcdScenario {
 			ev.Target = cluster.Key{Kind: cluster.KindPod, Namespace: set.Namespace, Name: fmt.Sprintf("%s-%d", set.Name, rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("evictPod%d", i)))}
 		}
 		s.sc.Events = append(s.sc.Events, ev)
-		s.desc = append(s.desc, fmt.Sprintf("at %v %s %s %v %q", at, ev.Kind, ev.Target, wcdDeref(ev.Replicas), ev.Image))
+		s.desc = append(s.desc, fmt.Sprintf("at %v %s %s %v %q", at, ev.Kind, ev.Target, diffDeref(ev.Replicas), ev.Image))
 	}
 	s.dur = time.Duration(rapid.IntRange(6, 36).Draw(t, "duration")) * 5 * time.Second
 	s.desc = append(s.desc, fmt.Sprintf("run %v", s.dur))
 	return s
 }
 
-// wcdBudget draws a PodDisruptionBudget over one workload's pods:
+// diffBudget draws a PodDisruptionBudget over one workload's pods:
 // minAvailable or maxUnavailable, an int or a percent. Over a DaemonSet's,
 // Job's or CronJob's pods only an int minAvailable is drawn: the others
 // need the pods' controller's scale subresource, which those kinds lack,
 // and the disruption controller's SyncFailed message is then a documented
 // divergence of package pdb (doc.go: it names the kind and object where
 // upstream names the resource; the harness's REST mapper knows no kind).
-func wcdBudget(t *rapid.T, workloads []cluster.Key) (*policyv1.PodDisruptionBudget, string) {
+func diffBudget(t *rapid.T, workloads []cluster.Key) (*policyv1.PodDisruptionBudget, string) {
 	w := rapid.SampledFrom(workloads).Draw(t, "budgetOver")
 	scaled := w.Kind == cluster.KindDeployment || w.Kind == cluster.KindReplicaSet || w.Kind == cluster.KindStatefulSet
 	field := "minAvailable"
@@ -1372,9 +1372,9 @@ func wcdBudget(t *rapid.T, workloads []cluster.Key) (*policyv1.PodDisruptionBudg
 	return b, fmt.Sprintf("budget over %s %s %s", w, field, v.String())
 }
 
-// wcdEventTargetKind is the kind an event acts on (its object's for a
+// diffEventTargetKind is the kind an event acts on (its object's for a
 // create).
-func wcdEventTargetKind(e cluster.Event) cluster.Kind {
+func diffEventTargetKind(e cluster.Event) cluster.Kind {
 	if e.Kind == cluster.EventCreate {
 		k, _ := cluster.KindOf(e.Object)
 		return k
@@ -1382,48 +1382,48 @@ func wcdEventTargetKind(e cluster.Event) cluster.Kind {
 	return e.Target.Kind
 }
 
-func wcStartOr() time.Time { return wcdStart }
+func startOr() time.Time { return diffStart }
 
-func wcdDeref(p *int32) any {
+func diffDeref(p *int32) any {
 	if p == nil {
 		return "-"
 	}
 	return *p
 }
 
-// wcdRun runs one scenario on both sides and returns the first difference
+// diffRun runs one scenario on both sides and returns the first difference
 // ("" when none).
-func wcdRun(t testing.TB, s wcdScenario) (string, error) {
+func diffRun(t testing.TB, s diffScenario) (string, error) {
 	var wp *cluster.World
-	opts := cluster.Options{Namer: wcdNamer{w: &wp, sts: map[string]bool{}}}
+	opts := cluster.Options{Namer: diffNamer{w: &wp, sts: map[string]bool{}}}
 	opts.Rollout.TemplateHash = k8s.TemplateHash
 	w, err := cluster.New(s.sc, opts)
 	if err != nil {
 		return "", fmt.Errorf("cluster.New: %w", err)
 	}
 	wp = w
-	h, err := newWCWorld(wcdStart)
+	h, err := newWorld(diffStart)
 	if err != nil {
 		return "", err
 	}
 	defer h.close()
-	p := &wcdPair{w: w, h: h}
+	p := &diffPair{w: w, h: h}
 	h.api.mu.Lock()
 	h.api.nameFor, h.api.uidFor, h.api.admitTolerations = p.nameFor, p.uidFor, true
 	h.cronRequeues = true
 	h.api.mu.Unlock()
 	// the initial objects (the world stores them as given)
-	h.clock.SetTime(wcdStart)
+	h.clock.SetTime(diffStart)
 	for _, o := range w.State.Objects() {
-		ko, err := wcdTo(o)
+		ko, err := diffTo(o)
 		if err != nil {
 			return "", err
 		}
 		if _, err := h.Apply(cluster.CtlUser, plan.VerbCreate, ko, "", nil); err != nil {
-			return "", fmt.Errorf("initial %s: %w", wcKey(ko), err)
+			return "", fmt.Errorf("initial %s: %w", key(ko), err)
 		}
 	}
-	end := wcdStart.Add(s.dur)
+	end := diffStart.Add(s.dur)
 	for {
 		more, diff, err := p.instant(end)
 		if err != nil {
@@ -1448,7 +1448,7 @@ func wcdRun(t testing.TB, s wcdScenario) (string, error) {
 // TestWholeClusterDifferential runs random scenarios on the world and on
 // the harness and compares every controller write and the final state.
 func TestWholeClusterDifferential(t *testing.T) {
-	n := wcdDefaultScenarios
+	n := diffDefaultScenarios
 	if v := os.Getenv("KUBESEM_WHOLE_SCENARIOS"); v != "" {
 		var err error
 		if n, err = strconv.Atoi(v); err != nil {
@@ -1471,12 +1471,12 @@ func TestWholeClusterDifferential(t *testing.T) {
 	var diffs []found
 	kinds := map[string]int{}
 	rapid.Check(t, func(rt *rapid.T) {
-		s := wcdGen(rt)
+		s := diffGen(rt)
 		runs++
 		for _, e := range s.sc.Events {
-			kinds[string(e.Kind)+" "+string(wcdEventTargetKind(e))]++
+			kinds[string(e.Kind)+" "+string(diffEventTargetKind(e))]++
 		}
-		diff, err := wcdRun(t, s)
+		diff, err := diffRun(t, s)
 		if err != nil {
 			// the harness or the world failed: always an error
 			rt.Fatalf("scenario %q: %v", s.desc, err)
@@ -1492,17 +1492,17 @@ func TestWholeClusterDifferential(t *testing.T) {
 	for _, k := range slices.Sorted(maps.Keys(kinds)) {
 		t.Logf("events %s: %d", k, kinds[k])
 	}
-	for k, n := range wcdNondet {
+	for k, n := range diffNondet {
 		t.Logf("stopped at %s: %d scenarios (upstream nondeterminism or a harness limitation, see wcdDeleteChoice; the states then differ)", k, n)
 	}
-	for _, c := range slices.Sorted(maps.Keys(wcdEvictions)) {
-		t.Logf("evictions answered %d by upstream: %d", c, wcdEvictions[c])
+	for _, c := range slices.Sorted(maps.Keys(diffEvictions)) {
+		t.Logf("evictions answered %d by upstream: %d", c, diffEvictions[c])
 	}
-	for k, n := range wcdNondetHits {
+	for k, n := range diffNondetHits {
 		t.Logf("documented nondeterminism %s: %d lines put in canonical form", k, n)
 	}
-	for _, k := range wcdActive() {
-		t.Logf("known difference %s (%s; e.g. %s): %d lines normalised", k.name, k.why, k.example, wcdKnownHits[k.name])
+	for _, k := range diffActive() {
+		t.Logf("known difference %s (%s; e.g. %s): %d lines normalised", k.name, k.why, k.example, diffKnownHits[k.name])
 	}
 	if f := os.Getenv("KUBESEM_WHOLE_ALL"); f != "" {
 		var b strings.Builder
@@ -1522,8 +1522,8 @@ func TestWholeClusterDifferential(t *testing.T) {
 	}
 }
 
-// wcdShort is a record's write or event in one short line (diagnostics).
-func wcdShort(r wcRecord) string {
+// diffShort is a record's write or event in one short line (diagnostics).
+func diffShort(r traceRecord) string {
 	switch {
 	case r.Write != nil:
 		return fmt.Sprintf("%s %s/%s %s/%s err=%q", r.Write.Verb, r.Write.Resource, r.Write.Subresource, r.Write.Namespace, r.Write.Name, r.Err)

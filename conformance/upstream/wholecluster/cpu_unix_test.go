@@ -1,16 +1,16 @@
 //go:build unix
 
-package upstream_test
+package wholecluster_test
 
 import (
 	"syscall"
 	"time"
 )
 
-// wcbCPU is the CPU time the process has used (user and system, every
+// benchCPU is the CPU time the process has used (user and system, every
 // thread), for a per-op CPU metric that the other processes of a shared
 // machine disturb less than wall time.
-func wcbCPU() time.Duration {
+func benchCPU() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0

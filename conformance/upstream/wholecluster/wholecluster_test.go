@@ -1,4 +1,4 @@
-package upstream_test
+package wholecluster_test
 
 import (
 	"fmt"
@@ -24,12 +24,12 @@ import (
 	"github.com/kubesem/kubesem/plan"
 )
 
-// wcT0 is the harness start: far from the wall clock (see newWCWorld).
-var wcT0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+// t0 is the harness start: far from the wall clock (see newWorld).
+var t0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func wcPtr[T any](v T) *T { return &v }
+func ptr[T any](v T) *T { return &v }
 
-func wcTemplate(app string) v1.PodTemplateSpec {
+func template(app string) v1.PodTemplateSpec {
 	return v1.PodTemplateSpec{
 		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": app}},
 		Spec:       v1.PodSpec{Containers: []v1.Container{{Name: "c", Image: "registry.example/" + app + ":1"}}},
@@ -38,7 +38,7 @@ func wcTemplate(app string) v1.PodTemplateSpec {
 
 // wcCluster is the objects of a cluster: nodes (each with its Lease), and
 // the workloads given.
-func wcNodes(n int, now time.Time) []kruntime.Object {
+func readyNodes(n int, now time.Time) []kruntime.Object {
 	var out []kruntime.Object
 	for i := 1; i <= n; i++ {
 		name := fmt.Sprintf("n%d", i)
@@ -52,60 +52,60 @@ func wcNodes(n int, now time.Time) []kruntime.Object {
 				LastHeartbeatTime: t, LastTransitionTime: t}}},
 		}, &coordv1.Lease{
 			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: v1.NamespaceNodeLease},
-			Spec:       coordv1.LeaseSpec{HolderIdentity: wcPtr(name), LeaseDurationSeconds: wcPtr(int32(40)), RenewTime: &metav1.MicroTime{Time: now}},
+			Spec:       coordv1.LeaseSpec{HolderIdentity: ptr(name), LeaseDurationSeconds: ptr(int32(40)), RenewTime: &metav1.MicroTime{Time: now}},
 		})
 	}
 	return out
 }
 
-func wcSmallWorkloads(deployReplicas int32) []kruntime.Object {
+func smallWorkloads(deployReplicas int32) []kruntime.Object {
 	return []kruntime.Object{
 		&apps.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
-			Spec: apps.DeploymentSpec{Replicas: wcPtr(deployReplicas), Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
-				Template: wcTemplate("web")}},
+			Spec: apps.DeploymentSpec{Replicas: ptr(deployReplicas), Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+				Template: template("web")}},
 		&apps.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "db", Namespace: "default"},
-			Spec: apps.StatefulSetSpec{Replicas: wcPtr(int32(2)), ServiceName: "db", Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "db"}},
-				Template: wcTemplate("db")}},
+			Spec: apps.StatefulSetSpec{Replicas: ptr(int32(2)), ServiceName: "db", Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "db"}},
+				Template: template("db")}},
 		&apps.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "agent", Namespace: "kube-system"},
-			Spec: apps.DaemonSetSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "agent"}}, Template: wcTemplate("agent")}},
+			Spec: apps.DaemonSetSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "agent"}}, Template: template("agent")}},
 		&batch.Job{ObjectMeta: metav1.ObjectMeta{Name: "once", Namespace: "default"},
 			Spec: batch.JobSpec{Template: func() v1.PodTemplateSpec {
-				t := wcTemplate("once")
+				t := template("once")
 				t.Spec.RestartPolicy = v1.RestartPolicyNever
 				return t
 			}()}},
 		&batch.CronJob{ObjectMeta: metav1.ObjectMeta{Name: "tick", Namespace: "default"},
 			Spec: batch.CronJobSpec{Schedule: "*/1 * * * *", JobTemplate: batch.JobTemplateSpec{Spec: batch.JobSpec{Template: func() v1.PodTemplateSpec {
-				t := wcTemplate("tick")
+				t := template("tick")
 				t.Spec.RestartPolicy = v1.RestartPolicyOnFailure
 				return t
 			}()}}}},
 		&policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
-			Spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: wcPtr(intstr.FromInt32(2)), Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}},
+			Spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: ptr(intstr.FromInt32(2)), Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}},
 	}
 }
 
-// wcEnv is the test's environment: the scheduler, the kubelets and the
-// node heartbeats, each action sent through wcWorld.Apply.
-type wcEnv struct {
+// env is the test's environment: the scheduler, the kubelets and the
+// node heartbeats, each action sent through world.Apply.
+type env struct {
 	t testing.TB
-	w *wcWorld
+	w *world
 	// succeed says whether a running pod has finished (Succeeded) at now.
 	succeed func(p *v1.Pod, now time.Time) bool
 	// down lists nodes whose kubelet is stopped (no heartbeat, no status).
 	down map[string]bool
 }
 
-func (e *wcEnv) apply(actor string, verb plan.Verb, obj kruntime.Object, sub string, grace *int64) {
+func (e *env) apply(actor string, verb plan.Verb, obj kruntime.Object, sub string, grace *int64) {
 	e.t.Helper()
 	if _, err := e.w.Apply(actor, verb, obj, sub, grace); err != nil {
-		e.t.Fatalf("%s %s %s: %v", actor, verb, wcKey(obj), err)
+		e.t.Fatalf("%s %s %s: %v", actor, verb, key(obj), err)
 	}
 }
 
 // heartbeat renews the Lease of every node that is up.
-func (e *wcEnv) heartbeat(now time.Time) {
-	for _, o := range e.w.list(wcGVRLeases) {
+func (e *env) heartbeat(now time.Time) {
+	for _, o := range e.w.list(gvrLeases) {
 		l := o.(*coordv1.Lease).DeepCopy()
 		if e.down[l.Name] {
 			continue
@@ -115,8 +115,8 @@ func (e *wcEnv) heartbeat(now time.Time) {
 	}
 }
 
-// wcDSNode is the node a DaemonSet pod's required node affinity names.
-func wcDSNode(p *v1.Pod) string {
+// dsNode is the node a DaemonSet pod's required node affinity names.
+func dsNode(p *v1.Pod) string {
 	a := p.Spec.Affinity
 	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
 		return ""
@@ -134,10 +134,10 @@ func wcDSNode(p *v1.Pod) string {
 // schedule binds every unbound pod, in (namespace, name) order: a
 // DaemonSet pod to its node, any other to the Ready, untainted node with
 // the fewest pods (ties by name).
-func (e *wcEnv) schedule() {
+func (e *env) schedule() {
 	load := map[string]int{}
 	var ready []string
-	for _, o := range e.w.list(wcGVRNodes) {
+	for _, o := range e.w.list(gvrNodes) {
 		n := o.(*v1.Node)
 		ok := len(n.Spec.Taints) == 0 && !n.Spec.Unschedulable
 		for _, c := range n.Status.Conditions {
@@ -149,7 +149,7 @@ func (e *wcEnv) schedule() {
 			ready = append(ready, n.Name)
 		}
 	}
-	pods := e.w.list(wcGVRPods)
+	pods := e.w.list(gvrPods)
 	for _, o := range pods {
 		if p := o.(*v1.Pod); p.Spec.NodeName != "" && p.Status.Phase != v1.PodSucceeded && p.Status.Phase != v1.PodFailed {
 			load[p.Spec.NodeName]++
@@ -160,7 +160,7 @@ func (e *wcEnv) schedule() {
 		if p.Spec.NodeName != "" || p.DeletionTimestamp != nil {
 			continue
 		}
-		target := wcDSNode(p)
+		target := dsNode(p)
 		if target == "" {
 			for _, n := range ready {
 				if target == "" || load[n] < load[target] {
@@ -181,9 +181,9 @@ func (e *wcEnv) schedule() {
 // kubelet runs the pods of every node that is up: a deleting pod is
 // removed, a pending one starts Running and Ready at now, a running one
 // the scenario says has finished Succeeds.
-func (e *wcEnv) kubelet(now time.Time) {
+func (e *env) kubelet(now time.Time) {
 	t := metav1.NewTime(now)
-	for _, o := range e.w.list(wcGVRPods) {
+	for _, o := range e.w.list(gvrPods) {
 		p := o.(*v1.Pod)
 		if p.Spec.NodeName == "" || e.down[p.Spec.NodeName] {
 			continue
@@ -191,7 +191,7 @@ func (e *wcEnv) kubelet(now time.Time) {
 		actor := "kubelet/" + p.Spec.NodeName
 		switch {
 		case p.DeletionTimestamp != nil:
-			e.apply(actor, plan.VerbDelete, p, "", wcPtr(int64(0)))
+			e.apply(actor, plan.VerbDelete, p, "", ptr(int64(0)))
 		case p.Status.Phase == "" || p.Status.Phase == v1.PodPending:
 			s := p.DeepCopy()
 			s.Status = v1.PodStatus{Phase: v1.PodRunning, StartTime: &t, PodIP: "10.0.0.1",
@@ -203,7 +203,7 @@ func (e *wcEnv) kubelet(now time.Time) {
 				}}
 			for _, c := range p.Spec.Containers {
 				s.Status.ContainerStatuses = append(s.Status.ContainerStatuses, v1.ContainerStatus{Name: c.Name, Image: c.Image, Ready: true,
-					Started: wcPtr(true), State: v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: t}}})
+					Started: ptr(true), State: v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: t}}})
 			}
 			e.apply(actor, plan.VerbUpdate, s, "status", nil)
 		case p.Status.Phase == v1.PodRunning && e.succeed != nil && e.succeed(p, now):
@@ -216,7 +216,7 @@ func (e *wcEnv) kubelet(now time.Time) {
 			}
 			for i := range s.Status.ContainerStatuses {
 				cs := &s.Status.ContainerStatuses[i]
-				cs.Ready, cs.Started = false, wcPtr(false)
+				cs.Ready, cs.Started = false, ptr(false)
 				cs.State = v1.ContainerState{Terminated: &v1.ContainerStateTerminated{ExitCode: 0, Reason: "Completed", StartedAt: p.Status.StartTime.Rfc3339Copy(), FinishedAt: t}}
 			}
 			e.apply(actor, plan.VerbUpdate, s, "status", nil)
@@ -226,7 +226,7 @@ func (e *wcEnv) kubelet(now time.Time) {
 
 // step is one instant: the environment (heartbeats, garbage collection,
 // scheduling, kubelets), then the control plane until it stops writing.
-func (e *wcEnv) step(now time.Time) []wcRecord {
+func (e *env) step(now time.Time) []traceRecord {
 	e.t.Helper()
 	e.w.clock.SetTime(now)
 	e.heartbeat(now)
@@ -242,31 +242,31 @@ func (e *wcEnv) step(now time.Time) []wcRecord {
 	return recs
 }
 
-func wcNewSmall(t testing.TB, nodes int, replicas int32) (*wcWorld, *wcEnv) {
+func newSmall(t testing.TB, nodes int, replicas int32) (*world, *env) {
 	t.Helper()
-	w, err := newWCWorld(wcT0)
+	w, err := newWorld(t0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(w.close)
-	t.Cleanup(func() { wcDump(t, w) })
+	t.Cleanup(func() { dump(t, w) })
 	_, bench := t.(*testing.B)
 	w.checkStores = !bench
-	e := &wcEnv{t: t, w: w, down: map[string]bool{},
+	e := &env{t: t, w: w, down: map[string]bool{},
 		succeed: func(p *v1.Pod, now time.Time) bool {
 			// Job pods run for 30 s
 			_, isJob := p.Labels[batch.JobNameLabel]
 			return isJob && p.Status.StartTime != nil && !now.Before(p.Status.StartTime.Add(30*time.Second))
 		}}
-	for _, o := range append(wcNodes(nodes, wcT0), wcSmallWorkloads(replicas)...) {
+	for _, o := range append(readyNodes(nodes, t0), smallWorkloads(replicas)...) {
 		e.apply("user", plan.VerbCreate, o, "", nil)
 	}
 	return w, e
 }
 
-func wcPodsOwnedBy(w *wcWorld, kind, name string) []*v1.Pod {
+func podsOwnedBy(w *world, kind, name string) []*v1.Pod {
 	var out []*v1.Pod
-	for _, o := range w.list(wcGVRPods) {
+	for _, o := range w.list(gvrPods) {
 		p := o.(*v1.Pod)
 		if ref := metav1.GetControllerOf(p); ref != nil && ref.Kind == kind && ref.Name == name {
 			out = append(out, p)
@@ -275,7 +275,7 @@ func wcPodsOwnedBy(w *wcWorld, kind, name string) []*v1.Pod {
 	return out
 }
 
-func wcWrites(recs []wcRecord, controller string, verb plan.Verb, resource, sub string) []*plan.Write {
+func traceWrites(recs []traceRecord, controller string, verb plan.Verb, resource, sub string) []*plan.Write {
 	var out []*plan.Write
 	for _, r := range recs {
 		if r.Write != nil && r.Controller == controller && r.Write.Verb == verb && r.Write.Resource == resource && r.Write.Subresource == sub {
@@ -285,7 +285,7 @@ func wcWrites(recs []wcRecord, controller string, verb plan.Verb, resource, sub 
 	return out
 }
 
-func wcEvents(recs []wcRecord, controller string, reason string) []*plan.Event {
+func traceEvents(recs []traceRecord, controller string, reason string) []*plan.Event {
 	var out []*plan.Event
 	for _, r := range recs {
 		if r.Event != nil && r.Controller == controller && string(r.Event.Reason) == reason {
@@ -295,7 +295,7 @@ func wcEvents(recs []wcRecord, controller string, reason string) []*plan.Event {
 	return out
 }
 
-func wcErrors(recs []wcRecord) []string {
+func traceErrors(recs []traceRecord) []string {
 	var out []string
 	for _, r := range recs {
 		if r.Err != "" {
@@ -308,33 +308,33 @@ func wcErrors(recs []wcRecord) []string {
 // TestWholeClusterSmall runs the small cluster through four instants and
 // checks facts of v1.36.3's behaviour on the way.
 func TestWholeClusterSmall(t *testing.T) {
-	w, e := wcNewSmall(t, 3, 3)
+	w, e := newSmall(t, 3, 3)
 
 	// t0: every workload starts. The Deployment's first sync fails with a
 	// Conflict: v1.36.3 writes its status twice from the same copy
 	// (getNewReplicaSet's condition, then syncRolloutStatus); the second
 	// round succeeds.
-	recs, err := w.syncAll(wcT0)
+	recs, err := w.syncAll(t0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if errs := wcErrors(recs); len(errs) != 2 || !strings.Contains(errs[1], "deployment default/web: sync: Operation cannot be fulfilled") {
+	if errs := traceErrors(recs); len(errs) != 2 || !strings.Contains(errs[1], "deployment default/web: sync: Operation cannot be fulfilled") {
 		t.Errorf("t0 errors: %v", errs)
 	}
-	d := w.get(wcGVRDeployments, "default", "web").(*apps.Deployment)
+	d := w.get(gvrDeployments, "default", "web").(*apps.Deployment)
 	wantRS := d.Name + "-" + controller.ComputeHash(&d.Spec.Template, d.Status.CollisionCount)
-	rsCreates := wcWrites(recs, wcDeployment, plan.VerbCreate, "replicasets", "")
+	rsCreates := traceWrites(recs, ctlDeployment, plan.VerbCreate, "replicasets", "")
 	if len(rsCreates) != 1 || rsCreates[0].Name != wantRS {
 		t.Fatalf("deployment created %d ReplicaSets (%v), want one named %s", len(rsCreates), rsCreates, wantRS)
 	}
-	rs := w.get(wcGVRReplicaSets, "default", wantRS).(*apps.ReplicaSet)
+	rs := w.get(gvrReplicaSets, "default", wantRS).(*apps.ReplicaSet)
 	if *rs.Spec.Replicas != 3 || rs.Labels[apps.DefaultDeploymentUniqueLabelKey] != strings.TrimPrefix(wantRS, "web-") {
 		t.Errorf("ReplicaSet replicas %d, pod-template-hash %q", *rs.Spec.Replicas, rs.Labels[apps.DefaultDeploymentUniqueLabelKey])
 	}
-	if ev := wcEvents(recs, wcDeployment, "ScalingReplicaSet"); len(ev) != 1 || !strings.Contains(ev[0].Message, "Scaled up replica set "+wantRS+" from 0 to 3") {
+	if ev := traceEvents(recs, ctlDeployment, "ScalingReplicaSet"); len(ev) != 1 || !strings.Contains(ev[0].Message, "Scaled up replica set "+wantRS+" from 0 to 3") {
 		t.Errorf("ScalingReplicaSet events %v", ev)
 	}
-	webPods := wcPodsOwnedBy(w, "ReplicaSet", wantRS)
+	webPods := podsOwnedBy(w, "ReplicaSet", wantRS)
 	if len(webPods) != 3 {
 		t.Fatalf("ReplicaSet %s has %d pods, want 3", wantRS, len(webPods))
 	}
@@ -343,78 +343,78 @@ func TestWholeClusterSmall(t *testing.T) {
 			t.Errorf("pod %s (generateName %q)", p.Name, p.GenerateName)
 		}
 	}
-	if n := len(wcEvents(recs, wcReplicaSet, "SuccessfulCreate")); n != 3 {
+	if n := len(traceEvents(recs, ctlReplicaSet, "SuccessfulCreate")); n != 3 {
 		t.Errorf("ReplicaSet SuccessfulCreate events: %d, want 3", n)
 	}
-	dsPods := wcPodsOwnedBy(w, "DaemonSet", "agent")
+	dsPods := podsOwnedBy(w, "DaemonSet", "agent")
 	var dsNodes []string
 	for _, p := range dsPods {
-		dsNodes = append(dsNodes, wcDSNode(p))
+		dsNodes = append(dsNodes, dsNode(p))
 	}
 	sort.Strings(dsNodes)
 	if !slices.Equal(dsNodes, []string{"n1", "n2", "n3"}) {
 		t.Errorf("DaemonSet pods on nodes %v, want one per node", dsNodes)
 	}
-	if sts := wcPodsOwnedBy(w, "StatefulSet", "db"); len(sts) != 1 || sts[0].Name != "db-0" {
-		t.Errorf("StatefulSet pods %v, want db-0 only (OrderedReady)", wcNames(sts))
+	if sts := podsOwnedBy(w, "StatefulSet", "db"); len(sts) != 1 || sts[0].Name != "db-0" {
+		t.Errorf("StatefulSet pods %v, want db-0 only (OrderedReady)", names(sts))
 	}
-	if jp := wcPodsOwnedBy(w, "Job", "once"); len(jp) != 1 || !slices.Contains(jp[0].Finalizers, batch.JobTrackingFinalizer) {
-		t.Errorf("Job pods %v, want one with the tracking finalizer", wcNames(jp))
+	if jp := podsOwnedBy(w, "Job", "once"); len(jp) != 1 || !slices.Contains(jp[0].Finalizers, batch.JobTrackingFinalizer) {
+		t.Errorf("Job pods %v, want one with the tracking finalizer", names(jp))
 	}
-	if n := len(w.list(wcGVRJobs)); n != 1 {
+	if n := len(w.list(gvrJobs)); n != 1 {
 		t.Errorf("%d Jobs at t0, want 1 (the CronJob's first schedule is t0+1m)", n)
 	}
-	pdb := w.get(wcGVRPDBs, "default", "web").(*policyv1.PodDisruptionBudget)
+	pdb := w.get(gvrPDBs, "default", "web").(*policyv1.PodDisruptionBudget)
 	if pdb.Status.ExpectedPods != 3 || pdb.Status.CurrentHealthy != 0 || pdb.Status.DisruptionsAllowed != 0 || pdb.Status.DesiredHealthy != 2 {
 		t.Errorf("PDB status at t0 %+v", pdb.Status)
 	}
 
 	// t0+10s: pods bound and running; the StatefulSet goes on to db-1.
-	t1 := wcT0.Add(10 * time.Second)
+	t1 := t0.Add(10 * time.Second)
 	recs = e.step(t1)
-	if errs := wcErrors(recs); len(errs) > 0 {
+	if errs := traceErrors(recs); len(errs) > 0 {
 		t.Errorf("t1 errors: %v", errs)
 	}
-	if sts := wcPodsOwnedBy(w, "StatefulSet", "db"); len(sts) != 2 {
-		t.Errorf("StatefulSet pods at t1 %v, want db-0 and db-1", wcNames(sts))
+	if sts := podsOwnedBy(w, "StatefulSet", "db"); len(sts) != 2 {
+		t.Errorf("StatefulSet pods at t1 %v, want db-0 and db-1", names(sts))
 	}
-	pdb = w.get(wcGVRPDBs, "default", "web").(*policyv1.PodDisruptionBudget)
+	pdb = w.get(gvrPDBs, "default", "web").(*policyv1.PodDisruptionBudget)
 	if pdb.Status.CurrentHealthy != 3 || pdb.Status.DisruptionsAllowed != 1 {
 		t.Errorf("PDB status at t1 %+v", pdb.Status)
 	}
-	d = w.get(wcGVRDeployments, "default", "web").(*apps.Deployment)
+	d = w.get(gvrDeployments, "default", "web").(*apps.Deployment)
 	if d.Status.AvailableReplicas != 3 || d.Status.UpdatedReplicas != 3 || d.Status.ObservedGeneration != d.Generation {
 		t.Errorf("Deployment status at t1 %+v", d.Status)
 	}
 
 	// t0+45s: the Job's pod has run 30 s and succeeded: the Job completes.
-	t2 := wcT0.Add(45 * time.Second)
+	t2 := t0.Add(45 * time.Second)
 	recs = e.step(t2)
-	j := w.get(wcGVRJobs, "default", "once").(*batch.Job)
-	if j.Status.Succeeded != 1 || !wcJobCond(j, batch.JobComplete) {
+	j := w.get(gvrJobs, "default", "once").(*batch.Job)
+	if j.Status.Succeeded != 1 || !jobCond(j, batch.JobComplete) {
 		t.Errorf("Job status at t2 %+v", j.Status)
 	}
-	if errs := wcErrors(recs); len(errs) > 0 {
+	if errs := traceErrors(recs); len(errs) > 0 {
 		t.Errorf("t2 errors: %v", errs)
 	}
 
 	// t0+60s: the CronJob's first schedule.
-	t3 := wcT0.Add(time.Minute)
+	t3 := t0.Add(time.Minute)
 	recs = e.step(t3)
-	jc := wcWrites(recs, wcCronJob, plan.VerbCreate, "jobs", "")
+	jc := traceWrites(recs, ctlCronJob, plan.VerbCreate, "jobs", "")
 	if len(jc) != 1 || jc[0].Name != fmt.Sprintf("tick-%d", t3.Unix()/60) {
 		t.Errorf("CronJob created %v, want tick-%d", jc, t3.Unix()/60)
 	}
-	if ev := wcEvents(recs, wcCronJob, "SuccessfulCreate"); len(ev) != 1 {
+	if ev := traceEvents(recs, ctlCronJob, "SuccessfulCreate"); len(ev) != 1 {
 		t.Errorf("CronJob SuccessfulCreate events %v", ev)
 	}
 	t.Logf("trace: %d records", len(w.traceCopy()))
 }
 
-// wcDump writes the canonical trace to $WC_TRACE when set.
-func wcDump(t testing.TB, w *wcWorld) {
+// dump writes the canonical trace to $WC_TRACE when set.
+func dump(t testing.TB, w *world) {
 	if p := os.Getenv("WC_TRACE"); p != "" {
-		if err := os.WriteFile(p, []byte(strings.Join(wcCanonical(w.traceCopy()), "\n")+"\n"), 0o644); err != nil {
+		if err := os.WriteFile(p, []byte(strings.Join(canonical(w.traceCopy()), "\n")+"\n"), 0o644); err != nil {
 			t.Error(err)
 		}
 	}
@@ -426,11 +426,11 @@ func wcDump(t testing.TB, w *wcWorld) {
 // tolerate the taint (the fake API server runs no admission, so pods have
 // no default tolerations), and the ReplicaSet replaces them.
 func TestWholeClusterNodeLoss(t *testing.T) {
-	w, e := wcNewSmall(t, 3, 3)
-	e.step(wcT0)
-	e.step(wcT0.Add(10 * time.Second))
+	w, e := newSmall(t, 3, 3)
+	e.step(t0)
+	e.step(t0.Add(10 * time.Second))
 	before := map[string]bool{}
-	for _, p := range wcPodsOwnedBy(w, "ReplicaSet", wcOnlyRS(t, w)) {
+	for _, p := range podsOwnedBy(w, "ReplicaSet", onlyRS(t, w)) {
 		before[p.Name] = p.Spec.NodeName == "n3"
 	}
 	e.down["n3"] = true
@@ -439,10 +439,10 @@ func TestWholeClusterNodeLoss(t *testing.T) {
 		t.Fatal(err)
 	}
 	// the lease was renewed at +10s; past the grace period it is stale
-	tLost := wcT0.Add(10*time.Second + cfg.MonitorGrace + time.Second)
-	e.step(wcT0.Add(20 * time.Second))
+	tLost := t0.Add(10*time.Second + cfg.MonitorGrace + time.Second)
+	e.step(t0.Add(20 * time.Second))
 	recs := e.step(tLost)
-	n3 := w.get(wcGVRNodes, "", "n3").(*v1.Node)
+	n3 := w.get(gvrNodes, "", "n3").(*v1.Node)
 	var ready v1.ConditionStatus
 	for _, c := range n3.Status.Conditions {
 		if c.Type == v1.NodeReady {
@@ -450,7 +450,7 @@ func TestWholeClusterNodeLoss(t *testing.T) {
 		}
 	}
 	if ready != v1.ConditionUnknown {
-		t.Fatalf("n3 Ready=%s after %v without heartbeat", ready, tLost.Sub(wcT0))
+		t.Fatalf("n3 Ready=%s after %v without heartbeat", ready, tLost.Sub(t0))
 	}
 	hasTaint := func(key string, eff v1.TaintEffect) bool {
 		return slices.ContainsFunc(n3.Spec.Taints, func(x v1.Taint) bool { return x.Key == key && x.Effect == eff })
@@ -458,7 +458,7 @@ func TestWholeClusterNodeLoss(t *testing.T) {
 	if !hasTaint(v1.TaintNodeUnreachable, v1.TaintEffectNoExecute) || !hasTaint(v1.TaintNodeUnreachable, v1.TaintEffectNoSchedule) {
 		t.Errorf("n3 taints %v", n3.Spec.Taints)
 	}
-	marked := wcWrites(recs, wcNodeLife, plan.VerbUpdate, "pods", "status")
+	marked := traceWrites(recs, ctlNodeLife, plan.VerbUpdate, "pods", "status")
 	if len(marked) == 0 {
 		t.Errorf("no pod marked NotReady on n3")
 	}
@@ -469,10 +469,10 @@ func TestWholeClusterNodeLoss(t *testing.T) {
 			t.Errorf("node lifecycle wrote pod %s on %s: %+v", p.Name, p.Spec.NodeName, p.Status.Conditions)
 		}
 	}
-	if ev := wcEvents(recs, wcNodeLife, "NodeNotReady"); len(ev) == 0 || ev[0].Object != "Node n3" {
+	if ev := traceEvents(recs, ctlNodeLife, "NodeNotReady"); len(ev) == 0 || ev[0].Object != "Node n3" {
 		t.Errorf("NodeNotReady events %+v", ev)
 	}
-	evicted := wcWrites(recs, wcTaintEvict, plan.VerbDelete, "pods", "")
+	evicted := traceWrites(recs, ctlTaintEvict, plan.VerbDelete, "pods", "")
 	if len(evicted) == 0 {
 		t.Errorf("no taint-eviction deletes")
 	}
@@ -484,7 +484,7 @@ func TestWholeClusterNodeLoss(t *testing.T) {
 	// the web pods on n3 are deleting; the ReplicaSet has replaced them
 	recs = e.step(tLost.Add(10 * time.Second))
 	active := 0
-	for _, p := range wcPodsOwnedBy(w, "ReplicaSet", wcOnlyRS(t, w)) {
+	for _, p := range podsOwnedBy(w, "ReplicaSet", onlyRS(t, w)) {
 		if p.DeletionTimestamp == nil {
 			active++
 		}
@@ -495,15 +495,15 @@ func TestWholeClusterNodeLoss(t *testing.T) {
 	_ = recs
 }
 
-func wcOnlyRS(t testing.TB, w *wcWorld) string {
-	rss := w.list(wcGVRReplicaSets)
+func onlyRS(t testing.TB, w *world) string {
+	rss := w.list(gvrReplicaSets)
 	if len(rss) != 1 {
 		t.Fatalf("%d ReplicaSets", len(rss))
 	}
 	return rss[0].(*apps.ReplicaSet).Name
 }
 
-func wcJobCond(j *batch.Job, typ batch.JobConditionType) bool {
+func jobCond(j *batch.Job, typ batch.JobConditionType) bool {
 	for _, c := range j.Status.Conditions {
 		if c.Type == typ && c.Status == v1.ConditionTrue {
 			return true
@@ -512,7 +512,7 @@ func wcJobCond(j *batch.Job, typ batch.JobConditionType) bool {
 	return false
 }
 
-func wcNames(ps []*v1.Pod) []string {
+func names(ps []*v1.Pod) []string {
 	var out []string
 	for _, p := range ps {
 		out = append(out, p.Name)
@@ -520,25 +520,25 @@ func wcNames(ps []*v1.Pod) []string {
 	return out
 }
 
-// wcRun runs the small scenario, then loses n3 (as
+// run runs the small scenario, then loses n3 (as
 // TestWholeClusterNodeLoss), and returns the canonical trace.
-func wcRun(t testing.TB) []string {
-	w, e := wcNewSmall(t, 3, 3)
+func run(t testing.TB) []string {
+	w, e := newSmall(t, 3, 3)
 	for _, dt := range []time.Duration{0, 10 * time.Second, 45 * time.Second, 45 * time.Second, time.Minute, 70 * time.Second} {
-		e.step(wcT0.Add(dt))
+		e.step(t0.Add(dt))
 	}
 	e.down["n3"] = true
 	for _, dt := range []time.Duration{80 * time.Second, 125 * time.Second, 135 * time.Second, 145 * time.Second} {
-		e.step(wcT0.Add(dt))
+		e.step(t0.Add(dt))
 	}
-	return wcCanonical(w.traceCopy())
+	return canonical(w.traceCopy())
 }
 
 // TestWholeClusterDeterministic runs the scenario twice: the traces are
 // identical, line by line.
 func TestWholeClusterDeterministic(t *testing.T) {
-	a := wcRun(t)
-	b := wcRun(t)
+	a := run(t)
+	b := run(t)
 	if len(a) < 50 {
 		t.Fatalf("trace of %d records: the scenario did not run", len(a))
 	}
@@ -554,14 +554,14 @@ func TestWholeClusterDeterministic(t *testing.T) {
 }
 
 // TestWholeClusterAPIServer checks the harness's API server rules that
-// the controllers rely on (wcAPIServer's comment).
+// the controllers rely on (apiServer's comment).
 func TestWholeClusterAPIServer(t *testing.T) {
-	w, err := newWCWorld(wcT0)
+	w, err := newWorld(t0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.close()
-	if _, err := newWCWorld(time.Now()); err == nil {
+	if _, err := newWorld(time.Now()); err == nil {
 		t.Error("a harness start at the wall clock was accepted")
 	}
 	pods := w.client.CoreV1().Pods("default")
@@ -577,8 +577,8 @@ func TestWholeClusterAPIServer(t *testing.T) {
 	}
 	for _, q := range []*v1.Pod{a, b} {
 		suffix, ok := strings.CutPrefix(q.Name, "x-")
-		if !ok || len(suffix) != 5 || strings.Trim(suffix, wcAlphabet) != "" || q.UID == "" || q.Generation != 1 ||
-			!q.CreationTimestamp.Time.Equal(wcT0) || q.Status.Phase != v1.PodPending || q.Status.QOSClass != v1.PodQOSBestEffort ||
+		if !ok || len(suffix) != 5 || strings.Trim(suffix, alphabet) != "" || q.UID == "" || q.Generation != 1 ||
+			!q.CreationTimestamp.Time.Equal(t0) || q.Status.Phase != v1.PodPending || q.Status.QOSClass != v1.PodQOSBestEffort ||
 			q.Spec.RestartPolicy != v1.RestartPolicyAlways {
 			t.Errorf("created %s uid %q gen %d at %v phase %q qos %q restart %q", q.Name, q.UID, q.Generation, q.CreationTimestamp, q.Status.Phase, q.Status.QOSClass, q.Spec.RestartPolicy)
 		}
@@ -589,7 +589,7 @@ func TestWholeClusterAPIServer(t *testing.T) {
 	// a stale resourceVersion conflicts; the status subresource keeps the spec
 	stale := a.DeepCopy()
 	a.Status.Phase = v1.PodRunning
-	a.Spec.ActiveDeadlineSeconds = wcPtr(int64(5))
+	a.Spec.ActiveDeadlineSeconds = ptr(int64(5))
 	if a, err = pods.UpdateStatus(ctx, a, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -602,7 +602,7 @@ func TestWholeClusterAPIServer(t *testing.T) {
 	}
 	// the main resource keeps the status and bumps generation on a spec change
 	a.Status.Phase = v1.PodFailed
-	a.Spec.ActiveDeadlineSeconds = wcPtr(int64(5))
+	a.Spec.ActiveDeadlineSeconds = ptr(int64(5))
 	if a, err = pods.Update(ctx, a, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -613,7 +613,7 @@ func TestWholeClusterAPIServer(t *testing.T) {
 	if err := pods.Delete(ctx, b.Name, metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if w.get(wcGVRPods, "default", b.Name) != nil {
+	if w.get(gvrPods, "default", b.Name) != nil {
 		t.Errorf("unbound pod %s not removed", b.Name)
 	}
 	bind := a.DeepCopy()
@@ -630,19 +630,19 @@ func TestWholeClusterAPIServer(t *testing.T) {
 	if err := pods.Delete(ctx, a.Name, metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	g := w.get(wcGVRPods, "default", a.Name).(*v1.Pod)
-	if g.DeletionTimestamp == nil || !g.DeletionTimestamp.Time.Equal(wcT0.Add(30*time.Second)) || *g.DeletionGracePeriodSeconds != 30 {
+	g := w.get(gvrPods, "default", a.Name).(*v1.Pod)
+	if g.DeletionTimestamp == nil || !g.DeletionTimestamp.Time.Equal(t0.Add(30*time.Second)) || *g.DeletionGracePeriodSeconds != 30 {
 		t.Errorf("graceful delete: %v %v", g.DeletionTimestamp, g.DeletionGracePeriodSeconds)
 	}
-	if _, err := w.Apply("kubelet/n1", plan.VerbDelete, g, "", wcPtr(int64(0))); err != nil {
+	if _, err := w.Apply("kubelet/n1", plan.VerbDelete, g, "", ptr(int64(0))); err != nil {
 		t.Fatal(err)
 	}
-	if w.get(wcGVRPods, "default", a.Name) != nil {
+	if w.get(gvrPods, "default", a.Name) != nil {
 		t.Errorf("pod %s not removed by a delete with grace 0", a.Name)
 	}
 	// a Job gets its generated selector; its dependents are collected
 	j, err := w.client.BatchV1().Jobs("default").Create(ctx, &batch.Job{ObjectMeta: metav1.ObjectMeta{Name: "j", Namespace: "default"},
-		Spec: batch.JobSpec{Template: wcTemplate("j")}}, metav1.CreateOptions{})
+		Spec: batch.JobSpec{Template: template("j")}}, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -664,7 +664,7 @@ func TestWholeClusterAPIServer(t *testing.T) {
 	if err := w.client.BatchV1().Jobs("default").Delete(ctx, "j", metav1.DeleteOptions{PropagationPolicy: &bg}); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := w.CollectGarbage(); n != 1 || err != nil || w.get(wcGVRPods, "default", "dep") != nil {
+	if n, err := w.CollectGarbage(); n != 1 || err != nil || w.get(gvrPods, "default", "dep") != nil {
 		t.Errorf("collected %d (%v) after the owner's deletion", n, err)
 	}
 }
@@ -675,53 +675,53 @@ func TestWholeClusterAPIServer(t *testing.T) {
 // down is 0 unavailable), and ends with the new ReplicaSet at 3, the old
 // at 0, and the revision annotation at 2.
 func TestWholeClusterRollout(t *testing.T) {
-	w, e := wcNewSmall(t, 3, 3)
-	e.step(wcT0)
-	e.step(wcT0.Add(10 * time.Second))
-	oldRS := wcOnlyRS(t, w)
-	d := w.get(wcGVRDeployments, "default", "web").(*apps.Deployment).DeepCopy()
+	w, e := newSmall(t, 3, 3)
+	e.step(t0)
+	e.step(t0.Add(10 * time.Second))
+	oldRS := onlyRS(t, w)
+	d := w.get(gvrDeployments, "default", "web").(*apps.Deployment).DeepCopy()
 	d.Spec.Template.Spec.Containers[0].Image = "registry.example/web:2"
 	e.apply("user", plan.VerbUpdate, d, "", nil)
-	d = w.get(wcGVRDeployments, "default", "web").(*apps.Deployment)
+	d = w.get(gvrDeployments, "default", "web").(*apps.Deployment)
 	if d.Generation != 2 {
 		t.Errorf("generation %d after the template change, want 2", d.Generation)
 	}
 	newRS := d.Name + "-" + controller.ComputeHash(&d.Spec.Template, d.Status.CollisionCount)
-	now := wcT0.Add(20 * time.Second)
+	now := t0.Add(20 * time.Second)
 	recs, err := w.syncAll(now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := wcWrites(recs, wcDeployment, plan.VerbCreate, "replicasets", ""); len(c) != 1 || c[0].Name != newRS {
+	if c := traceWrites(recs, ctlDeployment, plan.VerbCreate, "replicasets", ""); len(c) != 1 || c[0].Name != newRS {
 		t.Fatalf("created %v, want %s", c, newRS)
 	}
 	rsReplicas := func(name string) int32 {
-		return *w.get(wcGVRReplicaSets, "default", name).(*apps.ReplicaSet).Spec.Replicas
+		return *w.get(gvrReplicaSets, "default", name).(*apps.ReplicaSet).Spec.Replicas
 	}
 	if n, o := rsReplicas(newRS), rsReplicas(oldRS); n != 1 || o != 3 {
 		t.Errorf("after the first sync: new %d, old %d; want 1 and 3", n, o)
 	}
-	for i := 0; i < 12 && (rsReplicas(newRS) != 3 || rsReplicas(oldRS) != 0 || len(wcPodsOwnedBy(w, "ReplicaSet", oldRS)) > 0); i++ {
+	for i := 0; i < 12 && (rsReplicas(newRS) != 3 || rsReplicas(oldRS) != 0 || len(podsOwnedBy(w, "ReplicaSet", oldRS)) > 0); i++ {
 		now = now.Add(5 * time.Second)
 		e.step(now)
 	}
 	if n, o := rsReplicas(newRS), rsReplicas(oldRS); n != 3 || o != 0 {
 		t.Fatalf("after the rollout: new %d, old %d; want 3 and 0", n, o)
 	}
-	if left := wcPodsOwnedBy(w, "ReplicaSet", oldRS); len(left) != 0 {
-		t.Errorf("old pods left: %v", wcNames(left))
+	if left := podsOwnedBy(w, "ReplicaSet", oldRS); len(left) != 0 {
+		t.Errorf("old pods left: %v", names(left))
 	}
-	d = w.get(wcGVRDeployments, "default", "web").(*apps.Deployment)
+	d = w.get(gvrDeployments, "default", "web").(*apps.Deployment)
 	if d.Annotations["deployment.kubernetes.io/revision"] != "2" || d.Status.UpdatedReplicas != 3 || d.Status.AvailableReplicas != 3 {
 		t.Errorf("deployment after the rollout: revision %q, status %+v", d.Annotations["deployment.kubernetes.io/revision"], d.Status)
 	}
 	var scaling []string
 	for _, r := range w.traceCopy() {
-		if r.Event != nil && r.Controller == wcDeployment && r.Event.Reason == "ScalingReplicaSet" {
+		if r.Event != nil && r.Controller == ctlDeployment && r.Event.Reason == "ScalingReplicaSet" {
 			scaling = append(scaling, r.Event.Message)
 		}
 	}
-	t.Logf("ScalingReplicaSet: %q (finished at %v)", scaling, now.Sub(wcT0))
+	t.Logf("ScalingReplicaSet: %q (finished at %v)", scaling, now.Sub(t0))
 	want := []string{"Scaled up replica set " + oldRS + " from 0 to 3",
 		"Scaled up replica set " + newRS + " from 0 to 1", "Scaled down replica set " + oldRS + " from 3 to 2",
 		"Scaled up replica set " + newRS + " from 1 to 2", "Scaled down replica set " + oldRS + " from 2 to 1",

@@ -1,9 +1,10 @@
-package upstream_test
+package wholecluster_test
 
 import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -33,6 +34,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	discoveryfake "k8s.io/client-go/discovery/fake"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
@@ -44,6 +46,7 @@ import (
 	"k8s.io/client-go/util/flowcontrol"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
+	policy "k8s.io/kubernetes/pkg/apis/policy"
 	"k8s.io/kubernetes/pkg/controller/cronjob"
 	"k8s.io/kubernetes/pkg/controller/daemon"
 	"k8s.io/kubernetes/pkg/controller/deployment"
@@ -62,12 +65,42 @@ import (
 	"github.com/kubesem/kubesem/plan"
 )
 
+// Evict sends pods/eviction of pod ns/name as actor to v1.36.3's eviction
+// subresource; its writes are traced as the environment's (Apply).
+func (w *world) Evict(actor, ns, name string) (eviction, error) {
+	if w.evictions == nil {
+		w.evictions = newEvictionStorage(podStore{w: w}, w.client.PolicyV1())
+	}
+	w.begin(ctlEnvironment, actor)
+	ctx := genericapirequest.WithNamespace(w.ctx, ns)
+	obj, err := w.evictions.Create(ctx, name, &policy.Eviction{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}}, nil, &metav1.CreateOptions{})
+	if serr := w.end(nil); serr != nil {
+		return eviction{}, serr
+	}
+	if err != nil {
+		var se apierrors.APIStatus
+		if !errors.As(err, &se) {
+			return eviction{}, err
+		}
+		st := se.Status()
+		out := eviction{code: st.Code, msg: st.Message}
+		if st.Details != nil && len(st.Details.Causes) > 0 && st.Code == 429 {
+			out.msg = st.Details.Causes[0].Message
+		}
+		return out, nil
+	}
+	if st, ok := obj.(*metav1.Status); ok && st.Status != metav1.StatusSuccess {
+		return eviction{code: st.Code, msg: st.Message}, nil
+	}
+	return eviction{code: 201}, nil
+}
+
 // This file is the upstream side of the whole-cluster differential (issue
 // 20 step 5): the REAL v1.36.3 controllers — deployment, replicaset,
 // statefulset, daemonset, job, cronjob, disruption, podgc, node lifecycle
 // and taint eviction — built by their own constructors on ONE fake
 // clientset (k8s.io/client-go/kubernetes/fake) whose storage is
-// wcAPIServer (wholecluster_apiserver_test.go) and ONE shared informer
+// apiServer (wholecluster_apiserver_test.go) and ONE shared informer
 // factory whose informers really run (list and watch), driven
 // synchronously:
 //
@@ -79,13 +112,13 @@ import (
 // each object in (namespace, name) order, calls the controller's sync
 // handler directly — never its workers or queues — and then waits until
 // every informer event handler of every controller has received every
-// watch event the writes produced (wcWorld.settle: it counts, per
+// watch event the writes produced (world.settle: it counts, per
 // resource, the events the API server sent and the calls each registered
 // handler finished; no sleeping as a guess, a wall-clock bound only turns
 // a hang into a failure). Each sync therefore sees the world as left by
 // the writes before it, with the controller's expectations lowered by its
 // own handlers, like kube-controller-manager with a perfectly fresh cache.
-// During a sync the watch events are held back (wcAPIServer.pause), so
+// During a sync the watch events are held back (apiServer.pause), so
 // the informers do not change under the controller: upstream, a
 // controller that reads its lister after writing (the DaemonSet status
 // after its pod creations, for one) sees whichever of its writes the
@@ -111,7 +144,7 @@ import (
 //   - cronjob: NewControllerV2; sync; its now field;
 //   - disruption: NewDisruptionControllerInternal on the harness clock with
 //     the public constructor's stale-condition timeout (difftest.DisruptionStaleTimeout),
-//     its pod lister listing in name order (wcSortedPods), a REST mapper,
+//     its pod lister listing in name order (sortedPods), a REST mapper,
 //     discovery and scale client as kube-apiserver serves the modelled
 //     kinds (scaleWorld);
 //     sync for every budget its handlers or its recheck queue would sync
@@ -120,7 +153,7 @@ import (
 //     for every pod carrying a DisruptionTarget condition;
 //   - podgc: NewPodGC with kube-controller-manager's default threshold
 //     (12,500, podgc/config/v1alpha1 defaults); one gc pass; its
-//     orphan-node quarantine queue is replaced by wcDelayQueue, the same
+//     orphan-node quarantine queue is replaced by delayQueue, the same
 //     quarantine (upstream's) counted on the harness clock;
 //   - node lifecycle: NewNodeLifecycleController with kube-controller-
 //     manager's defaults (difftest.UpstreamNodeConfig); its now field and the
@@ -151,25 +184,25 @@ import (
 //     first.
 //
 // Every controller's event recorder — including those inside pod,
-// ReplicaSet and ControllerRevision controls — is replaced (wcSetRecorders)
+// ReplicaSet and ControllerRevision controls — is replaced (setRecorders)
 // by a synchronous recorder that appends to the trace.
 //
 // The trace. Every request a controller or the environment sends that
 // writes (create, update, patch, delete; with its subresource) is one
-// wcRecord shaped like kubesem's plan.Write — verb, resource, subresource,
+// traceRecord shaped like kubesem's plan.Write — verb, resource, subresource,
 // namespace, name, uid precondition, grace period, and the object (for a
 // create the object as sent, whose Name the record fills with the name the
 // server assigned; for an update the object as sent; for a patch the
 // object after the patch; nil for a delete) — with the time, the
 // controller and the object being synced, and the API error if the write
-// failed. Every event is a wcRecord with a plan.Event (Object is the
+// failed. Every event is a traceRecord with a plan.Event (Object is the
 // involved object as "Kind namespace/name", "Kind name" when cluster-
 // scoped; Message the formatted message).
 //
 // Nondeterminism upstream, and what the harness does about it:
 //
 //   - generateName suffixes and uids are random in the API server: the
-//     harness derives them from the request (wcAPIServer); wcCanonical then
+//     harness derives them from the request (apiServer); canonical then
 //     maps every generated name and every uid to its order of first
 //     appearance in the trace, so traces from two implementations with
 //     different namers compare;
@@ -178,9 +211,9 @@ import (
 //     within one sync the order of consecutive writes of the same verb and
 //     resource, and of the events recorded among them, is the goroutines'
 //     interleaving, so each such segment is put in a canonical order
-//     (wcSortRuns: the writes by (namespace, name, JSON), then the events)
+//     (sortRuns: the writes by (namespace, name, JSON), then the events)
 //     — the order the kubesem side must produce too; resourceVersions
-//     number concurrent requests in arrival order, so wcCanonical drops
+//     number concurrent requests in arrival order, so canonical drops
 //     them;
 //   - a controller reading its lister after its own writes: fixed by
 //     holding the watch events back during a sync (above);
@@ -194,7 +227,7 @@ import (
 //     a condition it has just stamped with metav1.Now() against its
 //     injected nowFn (DeploymentTimedOut); so that a fresh stamp never
 //     looks old, every harness instant must be at least a day before the
-//     wall clock (newWCWorld and syncAll refuse others): a fresh stamp is
+//     wall clock (newWorld and syncAll refuse others): a fresh stamp is
 //     then in the harness's future, as it is "now" upstream;
 //   - the ReplicaSet controller ranks pods for scale-down at the wall
 //     clock (getPodsRankedByRelatedPodsOnSameNode, replica_set.go): every
@@ -229,43 +262,43 @@ import (
 // first syncAll at or after its time.
 
 var (
-	wcGVRPods         = v1.SchemeGroupVersion.WithResource("pods")
-	wcGVRNodes        = v1.SchemeGroupVersion.WithResource("nodes")
-	wcGVRLeases       = coordv1.SchemeGroupVersion.WithResource("leases")
-	wcGVRPVCs         = v1.SchemeGroupVersion.WithResource("persistentvolumeclaims")
-	wcGVRRCs          = v1.SchemeGroupVersion.WithResource("replicationcontrollers")
-	wcGVRDeployments  = apps.SchemeGroupVersion.WithResource("deployments")
-	wcGVRReplicaSets  = apps.SchemeGroupVersion.WithResource("replicasets")
-	wcGVRStatefulSets = apps.SchemeGroupVersion.WithResource("statefulsets")
-	wcGVRDaemonSets   = apps.SchemeGroupVersion.WithResource("daemonsets")
-	wcGVRRevisions    = apps.SchemeGroupVersion.WithResource("controllerrevisions")
-	wcGVRJobs         = batch.SchemeGroupVersion.WithResource("jobs")
-	wcGVRCronJobs     = batch.SchemeGroupVersion.WithResource("cronjobs")
-	wcGVRPDBs         = policyv1.SchemeGroupVersion.WithResource("poddisruptionbudgets")
+	gvrPods         = v1.SchemeGroupVersion.WithResource("pods")
+	gvrNodes        = v1.SchemeGroupVersion.WithResource("nodes")
+	gvrLeases       = coordv1.SchemeGroupVersion.WithResource("leases")
+	gvrPVCs         = v1.SchemeGroupVersion.WithResource("persistentvolumeclaims")
+	gvrRCs          = v1.SchemeGroupVersion.WithResource("replicationcontrollers")
+	gvrDeployments  = apps.SchemeGroupVersion.WithResource("deployments")
+	gvrReplicaSets  = apps.SchemeGroupVersion.WithResource("replicasets")
+	gvrStatefulSets = apps.SchemeGroupVersion.WithResource("statefulsets")
+	gvrDaemonSets   = apps.SchemeGroupVersion.WithResource("daemonsets")
+	gvrRevisions    = apps.SchemeGroupVersion.WithResource("controllerrevisions")
+	gvrJobs         = batch.SchemeGroupVersion.WithResource("jobs")
+	gvrCronJobs     = batch.SchemeGroupVersion.WithResource("cronjobs")
+	gvrPDBs         = policyv1.SchemeGroupVersion.WithResource("poddisruptionbudgets")
 )
 
-// wcKinds maps each modelled Go type to its resource and kind.
-var wcKinds = map[reflect.Type]struct {
+// kinds maps each modelled Go type to its resource and kind.
+var kinds = map[reflect.Type]struct {
 	gvr schema.GroupVersionResource
 	gvk schema.GroupVersionKind
 }{
-	reflect.TypeOf(&v1.Pod{}):                       {wcGVRPods, v1.SchemeGroupVersion.WithKind("Pod")},
-	reflect.TypeOf(&v1.Node{}):                      {wcGVRNodes, v1.SchemeGroupVersion.WithKind("Node")},
-	reflect.TypeOf(&coordv1.Lease{}):                {wcGVRLeases, coordv1.SchemeGroupVersion.WithKind("Lease")},
-	reflect.TypeOf(&v1.PersistentVolumeClaim{}):     {wcGVRPVCs, v1.SchemeGroupVersion.WithKind("PersistentVolumeClaim")},
-	reflect.TypeOf(&v1.ReplicationController{}):     {wcGVRRCs, v1.SchemeGroupVersion.WithKind("ReplicationController")},
-	reflect.TypeOf(&apps.Deployment{}):              {wcGVRDeployments, apps.SchemeGroupVersion.WithKind("Deployment")},
-	reflect.TypeOf(&apps.ReplicaSet{}):              {wcGVRReplicaSets, apps.SchemeGroupVersion.WithKind("ReplicaSet")},
-	reflect.TypeOf(&apps.StatefulSet{}):             {wcGVRStatefulSets, apps.SchemeGroupVersion.WithKind("StatefulSet")},
-	reflect.TypeOf(&apps.DaemonSet{}):               {wcGVRDaemonSets, apps.SchemeGroupVersion.WithKind("DaemonSet")},
-	reflect.TypeOf(&apps.ControllerRevision{}):      {wcGVRRevisions, apps.SchemeGroupVersion.WithKind("ControllerRevision")},
-	reflect.TypeOf(&batch.Job{}):                    {wcGVRJobs, batch.SchemeGroupVersion.WithKind("Job")},
-	reflect.TypeOf(&batch.CronJob{}):                {wcGVRCronJobs, batch.SchemeGroupVersion.WithKind("CronJob")},
-	reflect.TypeOf(&policyv1.PodDisruptionBudget{}): {wcGVRPDBs, policyv1.SchemeGroupVersion.WithKind("PodDisruptionBudget")},
+	reflect.TypeOf(&v1.Pod{}):                       {gvrPods, v1.SchemeGroupVersion.WithKind("Pod")},
+	reflect.TypeOf(&v1.Node{}):                      {gvrNodes, v1.SchemeGroupVersion.WithKind("Node")},
+	reflect.TypeOf(&coordv1.Lease{}):                {gvrLeases, coordv1.SchemeGroupVersion.WithKind("Lease")},
+	reflect.TypeOf(&v1.PersistentVolumeClaim{}):     {gvrPVCs, v1.SchemeGroupVersion.WithKind("PersistentVolumeClaim")},
+	reflect.TypeOf(&v1.ReplicationController{}):     {gvrRCs, v1.SchemeGroupVersion.WithKind("ReplicationController")},
+	reflect.TypeOf(&apps.Deployment{}):              {gvrDeployments, apps.SchemeGroupVersion.WithKind("Deployment")},
+	reflect.TypeOf(&apps.ReplicaSet{}):              {gvrReplicaSets, apps.SchemeGroupVersion.WithKind("ReplicaSet")},
+	reflect.TypeOf(&apps.StatefulSet{}):             {gvrStatefulSets, apps.SchemeGroupVersion.WithKind("StatefulSet")},
+	reflect.TypeOf(&apps.DaemonSet{}):               {gvrDaemonSets, apps.SchemeGroupVersion.WithKind("DaemonSet")},
+	reflect.TypeOf(&apps.ControllerRevision{}):      {gvrRevisions, apps.SchemeGroupVersion.WithKind("ControllerRevision")},
+	reflect.TypeOf(&batch.Job{}):                    {gvrJobs, batch.SchemeGroupVersion.WithKind("Job")},
+	reflect.TypeOf(&batch.CronJob{}):                {gvrCronJobs, batch.SchemeGroupVersion.WithKind("CronJob")},
+	reflect.TypeOf(&policyv1.PodDisruptionBudget{}): {gvrPDBs, policyv1.SchemeGroupVersion.WithKind("PodDisruptionBudget")},
 }
 
-func wcKindOf(gvr schema.GroupVersionResource) schema.GroupVersionKind {
-	for _, k := range wcKinds {
+func kindOf(gvr schema.GroupVersionResource) schema.GroupVersionKind {
+	for _, k := range kinds {
 		if k.gvr == gvr {
 			return k.gvk
 		}
@@ -275,43 +308,43 @@ func wcKindOf(gvr schema.GroupVersionResource) schema.GroupVersionKind {
 
 // Controller names, in the order syncAll runs them (CLUSTER.md).
 const (
-	wcDeployment   = "deployment"
-	wcReplicaSet   = "replicaset"
-	wcStatefulSet  = "statefulset"
-	wcDaemonSet    = "daemonset"
-	wcJob          = "job"
-	wcCronJob      = "cronjob"
-	wcDisruption   = "disruption"
-	wcPodGC        = "podgc"
-	wcNodeLife     = "nodelifecycle"
-	wcTaintEvict   = "tainteviction"
-	wcEnvironment  = "environment"
-	wcSettleBound  = 3 * time.Second // wall-clock bound of one settle: a hang fails, it does not wait
-	wcCanonNameSep = "#"
+	ctlDeployment  = "deployment"
+	ctlReplicaSet  = "replicaset"
+	ctlStatefulSet = "statefulset"
+	ctlDaemonSet   = "daemonset"
+	ctlJob         = "job"
+	ctlCronJob     = "cronjob"
+	ctlDisruption  = "disruption"
+	ctlPodGC       = "podgc"
+	ctlNodeLife    = "nodelifecycle"
+	ctlTaintEvict  = "tainteviction"
+	ctlEnvironment = "environment"
+	settleBound    = 3 * time.Second // wall-clock bound of one settle: a hang fails, it does not wait
+	canonNameSep   = "#"
 )
 
-//go:linkname wcSTSSync k8s.io/kubernetes/pkg/controller/statefulset.(*StatefulSetController).sync
-func wcSTSSync(ssc *statefulset.StatefulSetController, ctx context.Context, key string) error
+//go:linkname stsSync k8s.io/kubernetes/pkg/controller/statefulset.(*StatefulSetController).sync
+func stsSync(ssc *statefulset.StatefulSetController, ctx context.Context, key string) error
 
-//go:linkname wcNLProcessPod k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).processPod
-func wcNLProcessPod(nc *nodelifecycle.Controller, ctx context.Context, item wcNLPodItem)
+//go:linkname nlProcessPod k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).processPod
+func nlProcessPod(nc *nodelifecycle.Controller, ctx context.Context, item nlPodItem)
 
-//go:linkname wcNLReconcileLabels k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).reconcileNodeLabels
-func wcNLReconcileLabels(nc *nodelifecycle.Controller, ctx context.Context, nodeName string) error
+//go:linkname nlReconcileLabels k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).reconcileNodeLabels
+func nlReconcileLabels(nc *nodelifecycle.Controller, ctx context.Context, nodeName string) error
 
-// wcNLPodItem has the layout of nodelifecycle's podUpdateItem
+// nlPodItem has the layout of nodelifecycle's podUpdateItem
 // (namespace, name), the argument of processPod.
-type wcNLPodItem struct{ namespace, name string }
+type nlPodItem struct{ namespace, name string }
 
-//go:linkname wcJobHandleOrphan k8s.io/kubernetes/pkg/controller/job.(*Controller).handleSingleOrphanPod
-func wcJobHandleOrphan(jm *jobcontroller.Controller, ctx context.Context, pod *v1.Pod) error
+//go:linkname jobHandleOrphan k8s.io/kubernetes/pkg/controller/job.(*Controller).handleSingleOrphanPod
+func jobHandleOrphan(jm *jobcontroller.Controller, ctx context.Context, pod *v1.Pod) error
 
-//go:linkname wcCronSync k8s.io/kubernetes/pkg/controller/cronjob.(*ControllerV2).sync
-func wcCronSync(jm *cronjob.ControllerV2, ctx context.Context, key string) (*time.Duration, error)
+//go:linkname cronSync k8s.io/kubernetes/pkg/controller/cronjob.(*ControllerV2).sync
+func cronSync(jm *cronjob.ControllerV2, ctx context.Context, key string) (*time.Duration, error)
 
-// wcRecord is one entry of the trace: a write (shaped like plan.Write) or
+// traceRecord is one entry of the trace: a write (shaped like plan.Write) or
 // an event.
-type wcRecord struct {
+type traceRecord struct {
 	Time       time.Time   `json:"time"`
 	Controller string      `json:"controller"`
 	Key        string      `json:"key,omitempty"` // the object synced; "" for a whole-cluster pass
@@ -320,99 +353,99 @@ type wcRecord struct {
 	Err        string      `json:"err,omitempty"` // the API error a write got, or a sync's error
 }
 
-// wcField is the settable field name of *obj, exported or not.
-func wcFieldOf(obj any, name string) reflect.Value {
+// apiField is the settable field name of *obj, exported or not.
+func fieldOf(obj any, name string) reflect.Value {
 	return difftest.Field(reflect.ValueOf(obj).Elem(), name)
 }
 
-// wcInformer wraps a shared informer so that every event handler
+// countingInformer wraps a shared informer so that every event handler
 // registered on it counts the notifications it has finished handling.
-type wcInformer struct {
+type countingInformer struct {
 	cache.SharedIndexInformer
-	w        *wcWorld
+	w        *world
 	resource string
 }
 
-type wcCounted struct {
+type counted struct {
 	h cache.ResourceEventHandler
 	n *atomic.Int64
 }
 
-func (c wcCounted) OnAdd(obj any, initial bool) { c.h.OnAdd(obj, initial); c.n.Add(1) }
+func (c counted) OnAdd(obj any, initial bool) { c.h.OnAdd(obj, initial); c.n.Add(1) }
 
-func (c wcCounted) OnUpdate(old, cur any) { c.h.OnUpdate(old, cur); c.n.Add(1) }
+func (c counted) OnUpdate(old, cur any) { c.h.OnUpdate(old, cur); c.n.Add(1) }
 
-func (c wcCounted) OnDelete(obj any) { c.h.OnDelete(obj); c.n.Add(1) }
+func (c counted) OnDelete(obj any) { c.h.OnDelete(obj); c.n.Add(1) }
 
-func (i *wcInformer) count(h cache.ResourceEventHandler) cache.ResourceEventHandler {
+func (i *countingInformer) count(h cache.ResourceEventHandler) cache.ResourceEventHandler {
 	n := &atomic.Int64{}
 	i.w.mu.Lock()
 	i.w.handlers[i.resource] = append(i.w.handlers[i.resource], n)
 	i.w.mu.Unlock()
-	return wcCounted{h, n}
+	return counted{h, n}
 }
 
-func (i *wcInformer) AddEventHandler(h cache.ResourceEventHandler) (cache.ResourceEventHandlerRegistration, error) {
+func (i *countingInformer) AddEventHandler(h cache.ResourceEventHandler) (cache.ResourceEventHandlerRegistration, error) {
 	return i.SharedIndexInformer.AddEventHandler(i.count(h))
 }
 
-func (i *wcInformer) AddEventHandlerWithResyncPeriod(h cache.ResourceEventHandler, p time.Duration) (cache.ResourceEventHandlerRegistration, error) {
+func (i *countingInformer) AddEventHandlerWithResyncPeriod(h cache.ResourceEventHandler, p time.Duration) (cache.ResourceEventHandlerRegistration, error) {
 	return i.SharedIndexInformer.AddEventHandlerWithResyncPeriod(i.count(h), p)
 }
 
-func (i *wcInformer) AddEventHandlerWithOptions(h cache.ResourceEventHandler, o cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
+func (i *countingInformer) AddEventHandlerWithOptions(h cache.ResourceEventHandler, o cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
 	return i.SharedIndexInformer.AddEventHandlerWithOptions(i.count(h), o)
 }
 
-// wcTyped is a typed informer (PodInformer, DeploymentInformer …) whose
+// countedTyped is a typed informer (PodInformer, DeploymentInformer …) whose
 // Informer is the counting wrapper.
-type wcTyped[L any] struct {
-	inf    *wcInformer
+type countedTyped[L any] struct {
+	inf    *countingInformer
 	lister L
 }
 
-func (x wcTyped[L]) Informer() cache.SharedIndexInformer { return x.inf }
+func (x countedTyped[L]) Informer() cache.SharedIndexInformer { return x.inf }
 
-func (x wcTyped[L]) Lister() L { return x.lister }
+func (x countedTyped[L]) Lister() L { return x.lister }
 
-func wcWrap[L any](w *wcWorld, resource string, typed interface {
+func wrapInformer[L any](w *world, resource string, typed interface {
 	Informer() cache.SharedIndexInformer
 	Lister() L
-}) wcTyped[L] {
-	inf := &wcInformer{SharedIndexInformer: typed.Informer(), w: w, resource: resource}
+}) countedTyped[L] {
+	inf := &countingInformer{SharedIndexInformer: typed.Informer(), w: w, resource: resource}
 	w.stores[resource] = inf.GetStore()
 	// one counting handler of the harness's own, so that every informer
 	// is waited for even when no controller registers a handler on it
 	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{}); err != nil {
 		panic(err)
 	}
-	return wcTyped[L]{inf: inf, lister: typed.Lister()}
+	return countedTyped[L]{inf: inf, lister: typed.Lister()}
 }
 
-// wcRecorder records events synchronously into the trace.
-type wcRecorder struct{ w *wcWorld }
+// recorder records events synchronously into the trace.
+type recorder struct{ w *world }
 
-func (r wcRecorder) Event(o kruntime.Object, typ, reason, msg string) { r.w.event(o, typ, reason, msg) }
+func (r recorder) Event(o kruntime.Object, typ, reason, msg string) { r.w.event(o, typ, reason, msg) }
 
-func (r wcRecorder) Eventf(o kruntime.Object, typ, reason, f string, args ...any) {
+func (r recorder) Eventf(o kruntime.Object, typ, reason, f string, args ...any) {
 	r.w.event(o, typ, reason, fmt.Sprintf(f, args...))
 }
 
-func (r wcRecorder) AnnotatedEventf(o kruntime.Object, _ map[string]string, typ, reason, f string, args ...any) {
+func (r recorder) AnnotatedEventf(o kruntime.Object, _ map[string]string, typ, reason, f string, args ...any) {
 	r.w.event(o, typ, reason, fmt.Sprintf(f, args...))
 }
 
-func (r wcRecorder) WithLogger(klog.Logger) record.EventRecorderLogger { return r }
+func (r recorder) WithLogger(klog.Logger) record.EventRecorderLogger { return r }
 
 var (
-	wcRecorderType       = reflect.TypeOf((*record.EventRecorder)(nil)).Elem()
-	wcRecorderLoggerType = reflect.TypeOf((*record.EventRecorderLogger)(nil)).Elem()
+	recorderType       = reflect.TypeOf((*record.EventRecorder)(nil)).Elem()
+	recorderLoggerType = reflect.TypeOf((*record.EventRecorderLogger)(nil)).Elem()
 )
 
-// wcSetRecorders replaces every event recorder reachable from root
+// setRecorders replaces every event recorder reachable from root
 // through the controller packages' own structs (pointers, embedded and
 // named fields, interfaces holding them) by rec.
-func wcSetRecorders(root any, rec wcRecorder) int {
+func setRecorders(root any, rec recorder) int {
 	seen := map[uintptr]bool{}
 	n := 0
 	var walk func(v reflect.Value) // v addressable struct
@@ -423,7 +456,7 @@ func wcSetRecorders(root any, rec wcRecorder) int {
 	visit = func(f reflect.Value) {
 		switch f.Kind() {
 		case reflect.Interface:
-			if f.Type() == wcRecorderType || f.Type() == wcRecorderLoggerType {
+			if f.Type() == recorderType || f.Type() == recorderLoggerType {
 				if !f.IsNil() {
 					f.Set(reflect.ValueOf(rec))
 					n++
@@ -469,10 +502,10 @@ func wcSetRecorders(root any, rec wcRecorder) int {
 	return n
 }
 
-// wcDelayQueue is the pod GC's orphan-node queue on the harness clock: an
+// delayQueue is the pod GC's orphan-node queue on the harness clock: an
 // item added after d becomes ready when the clock reaches now+d; ready
 // items come out in (due, name) order. Len and Get see only ready items.
-type wcDelayQueue struct {
+type delayQueue struct {
 	now   func() time.Time
 	mu    sync.Mutex
 	wait  map[string]time.Time
@@ -480,7 +513,7 @@ type wcDelayQueue struct {
 	in    map[string]bool
 }
 
-func (q *wcDelayQueue) promote() {
+func (q *delayQueue) promote() {
 	var due []string
 	t := q.now()
 	for k, at := range q.wait {
@@ -504,9 +537,9 @@ func (q *wcDelayQueue) promote() {
 	}
 }
 
-func (q *wcDelayQueue) Add(k string) { q.AddAfter(k, 0) }
+func (q *delayQueue) Add(k string) { q.AddAfter(k, 0) }
 
-func (q *wcDelayQueue) AddAfter(k string, d time.Duration) {
+func (q *delayQueue) AddAfter(k string, d time.Duration) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	at := q.now().Add(d)
@@ -516,14 +549,14 @@ func (q *wcDelayQueue) AddAfter(k string, d time.Duration) {
 	q.promote()
 }
 
-func (q *wcDelayQueue) Len() int {
+func (q *delayQueue) Len() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.promote()
 	return len(q.ready)
 }
 
-func (q *wcDelayQueue) Get() (string, bool) {
+func (q *delayQueue) Get() (string, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.promote()
@@ -536,16 +569,16 @@ func (q *wcDelayQueue) Get() (string, bool) {
 	return k, false
 }
 
-func (q *wcDelayQueue) Done(string) {}
+func (q *delayQueue) Done(string) {}
 
-func (q *wcDelayQueue) ShutDown() {}
+func (q *delayQueue) ShutDown() {}
 
-func (q *wcDelayQueue) ShutDownWithDrain() {}
+func (q *delayQueue) ShutDownWithDrain() {}
 
-func (q *wcDelayQueue) ShuttingDown() bool { return false }
+func (q *delayQueue) ShuttingDown() bool { return false }
 
-// wcWorld is the whole control plane of v1.36.3 on one fake API server.
-type wcWorld struct {
+// world is the whole control plane of v1.36.3 on one fake API server.
+type world struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -553,7 +586,7 @@ type wcWorld struct {
 	taintClock *testingclock.FakeClock // the taint-eviction timers
 	wallStart  time.Time
 
-	api     *wcAPIServer
+	api     *apiServer
 	client  *fake.Clientset
 	factory informers.SharedInformerFactory
 
@@ -561,7 +594,7 @@ type wcWorld struct {
 	rsc  *replicaset.ReplicaSetController
 	ssc  *statefulset.StatefulSetController
 	dsc  *daemon.DaemonSetsController
-	jm   wcJobController
+	jm   jobController
 	jc   *jobcontroller.Controller // the Job controller jm syncs, kept for close
 	cjm  *cronjob.ControllerV2
 	pdbc *disruption.DisruptionController
@@ -578,7 +611,7 @@ type wcWorld struct {
 	monitorAt     time.Time
 	nlPods        map[string]string     // each pod's node at the last node lifecycle pass
 	teNodes       map[string][]v1.Taint // NoExecute taints per node at the last taint-eviction pass
-	tePods        map[string]wcTEPod    // pods at the last taint-eviction pass
+	tePods        map[string]tePod      // pods at the last taint-eviction pass
 	taintQueue    *tainteviction.TimedWorkerQueue
 	taintWG       *sync.WaitGroup
 
@@ -608,25 +641,25 @@ type wcWorld struct {
 	pdbLast map[string]time.Time
 	// evictions is the eviction subresource (wholecluster_eviction_test.go)
 	evictions *podstorage.EvictionREST
-	step      wcRecord   // the controller and key writing now
-	cur       []wcRecord // records of the running step
-	trace     []wcRecord
+	step      traceRecord   // the controller and key writing now
+	cur       []traceRecord // records of the running step
+	trace     []traceRecord
 	restore   func()
 }
 
-// wcJobController is the Job controller's sync entry point.
-type wcJobController struct {
+// jobController is the Job controller's sync entry point.
+type jobController struct {
 	sync func(context.Context, string) error
 }
 
-// newWCWorld builds the control plane at start. start must be at least a
+// newWorld builds the control plane at start. start must be at least a
 // day before the wall clock (see the wall-clock stamps above).
-func newWCWorld(start time.Time) (_ *wcWorld, err error) {
+func newWorld(start time.Time) (_ *world, err error) {
 	wall := time.Now()
 	if wall.Sub(start) < 24*time.Hour {
 		return nil, fmt.Errorf("harness start %v is not a day before the wall clock", start)
 	}
-	w := &wcWorld{
+	w := &world{
 		clock:      testingclock.NewFakeClock(start),
 		taintClock: testingclock.NewFakeClock(start),
 		wallStart:  wall,
@@ -635,7 +668,7 @@ func newWCWorld(start time.Time) (_ *wcWorld, err error) {
 		ncLimiters: map[flowcontrol.RateLimiter]bool{},
 		nlPods:     map[string]string{},
 		teNodes:    map[string][]v1.Taint{},
-		tePods:     map[string]wcTEPod{},
+		tePods:     map[string]tePod{},
 		cronDue:    map[string]time.Time{},
 		cronSeen:   map[string]string{},
 		pdbSeen:    map[string]string{},
@@ -647,7 +680,7 @@ func newWCWorld(start time.Time) (_ *wcWorld, err error) {
 			w.close() // what was built so far
 		}
 	}()
-	w.api = newWCAPIServer(w.clock.Now)
+	w.api = newAPIServer(w.clock.Now)
 	w.api.fixTime = w.fixTime
 	w.client = fake.NewClientset()
 	w.client.PrependReactor("*", "*", w.react)
@@ -660,21 +693,21 @@ func newWCWorld(start time.Time) (_ *wcWorld, err error) {
 	})
 	w.factory = informers.NewSharedInformerFactory(w.client, 0)
 	f := w.factory
-	pods := wcWrap(w, "pods", f.Core().V1().Pods())
-	nodes := wcWrap(w, "nodes", f.Core().V1().Nodes())
-	leases := wcWrap(w, "leases", f.Coordination().V1().Leases())
-	pvcs := wcWrap(w, "persistentvolumeclaims", f.Core().V1().PersistentVolumeClaims())
-	rcs := wcWrap(w, "replicationcontrollers", f.Core().V1().ReplicationControllers())
-	deps := wcWrap(w, "deployments", f.Apps().V1().Deployments())
-	rss := wcWrap(w, "replicasets", f.Apps().V1().ReplicaSets())
-	sss := wcWrap(w, "statefulsets", f.Apps().V1().StatefulSets())
-	dss := wcWrap(w, "daemonsets", f.Apps().V1().DaemonSets())
-	revs := wcWrap(w, "controllerrevisions", f.Apps().V1().ControllerRevisions())
-	jobs := wcWrap(w, "jobs", f.Batch().V1().Jobs())
-	cjs := wcWrap(w, "cronjobs", f.Batch().V1().CronJobs())
-	pdbs := wcWrap(w, "poddisruptionbudgets", f.Policy().V1().PodDisruptionBudgets())
+	pods := wrapInformer(w, "pods", f.Core().V1().Pods())
+	nodes := wrapInformer(w, "nodes", f.Core().V1().Nodes())
+	leases := wrapInformer(w, "leases", f.Coordination().V1().Leases())
+	pvcs := wrapInformer(w, "persistentvolumeclaims", f.Core().V1().PersistentVolumeClaims())
+	rcs := wrapInformer(w, "replicationcontrollers", f.Core().V1().ReplicationControllers())
+	deps := wrapInformer(w, "deployments", f.Apps().V1().Deployments())
+	rss := wrapInformer(w, "replicasets", f.Apps().V1().ReplicaSets())
+	sss := wrapInformer(w, "statefulsets", f.Apps().V1().StatefulSets())
+	dss := wrapInformer(w, "daemonsets", f.Apps().V1().DaemonSets())
+	revs := wrapInformer(w, "controllerrevisions", f.Apps().V1().ControllerRevisions())
+	jobs := wrapInformer(w, "jobs", f.Batch().V1().Jobs())
+	cjs := wrapInformer(w, "cronjobs", f.Batch().V1().CronJobs())
+	pdbs := wrapInformer(w, "poddisruptionbudgets", f.Policy().V1().PodDisruptionBudgets())
 	ctx := w.ctx
-	rec := wcRecorder{w}
+	rec := recorder{w}
 
 	// package clocks of the deployment controller
 	oldD, oldU := difftest.DeploymentNowFn, difftest.DeploymentUtilNowFn
@@ -689,9 +722,9 @@ func newWCWorld(start time.Time) (_ *wcWorld, err error) {
 		return nil, err
 	}
 	w.rsc = replicaset.NewReplicaSetController(ctx, rss, pods, w.client, replicaset.BurstReplicas)
-	wcFieldOf(w.rsc, "clock").Set(reflect.ValueOf(w.clock))
+	fieldOf(w.rsc, "clock").Set(reflect.ValueOf(w.clock))
 	w.ssc = statefulset.NewStatefulSetController(ctx, pods, sss, pvcs, revs, w.client)
-	wcFieldOf(w.ssc, "clock").Set(reflect.ValueOf(w.clock))
+	fieldOf(w.ssc, "clock").Set(reflect.ValueOf(w.clock))
 	if w.dsc, err = daemon.NewDaemonSetsController(ctx, dss, revs, pods, nodes, w.client, difftest.DaemonSetBackoff(w.clock)); err != nil {
 		return nil, err
 	}
@@ -699,18 +732,18 @@ func newWCWorld(start time.Time) (_ *wcWorld, err error) {
 		return nil, err
 	}
 	jc := w.jc
-	w.jm.sync = wcFieldOf(jc, "syncHandler").Interface().(func(context.Context, string) error)
+	w.jm.sync = fieldOf(jc, "syncHandler").Interface().(func(context.Context, string) error)
 	if w.cjm, err = cronjob.NewControllerV2(ctx, jobs, cjs, w.client); err != nil {
 		return nil, err
 	}
-	wcFieldOf(w.cjm, "now").Set(reflect.ValueOf(w.clock.Now))
+	fieldOf(w.cjm, "now").Set(reflect.ValueOf(w.clock.Now))
 	mapper, disc, scales := w.scaleWorld()
-	sortedPods := wcTyped[corelisters.PodLister]{inf: pods.inf, lister: wcSortedPods{pods.lister}}
+	sortedPods := countedTyped[corelisters.PodLister]{inf: pods.inf, lister: sortedPods{pods.lister}}
 	w.pdbc = disruption.NewDisruptionControllerInternal(ctx, sortedPods, pdbs, rcs, rss, deps, sss, w.client,
 		mapper, scales, disc, w.clock, difftest.DisruptionStaleTimeout())
 	w.gcc = upodgc.NewPodGC(ctx, w.client, pods, nodes, 12500)
 	difftest.Stop(w.gcc) // its node queue, replaced by one on the harness clock
-	wcFieldOf(w.gcc, "nodeQueue").Set(reflect.ValueOf(workqueue.TypedDelayingInterface[string](&wcDelayQueue{now: w.clock.Now, wait: map[string]time.Time{}, in: map[string]bool{}})))
+	fieldOf(w.gcc, "nodeQueue").Set(reflect.ValueOf(workqueue.TypedDelayingInterface[string](&delayQueue{now: w.clock.Now, wait: map[string]time.Time{}, in: map[string]bool{}})))
 	cfg, err := difftest.UpstreamNodeConfig()
 	if err != nil {
 		return nil, err
@@ -720,16 +753,16 @@ func newWCWorld(start time.Time) (_ *wcWorld, err error) {
 		cfg.MonitorGrace, cfg.EvictionRate, cfg.SecondaryRate, cfg.LargeCluster, cfg.Unhealthy); err != nil {
 		return nil, err
 	}
-	wcFieldOf(w.nc, "now").Set(reflect.ValueOf(func() metav1.Time { return metav1.NewTime(w.clock.Now()) }))
+	fieldOf(w.nc, "now").Set(reflect.ValueOf(func() metav1.Time { return metav1.NewTime(w.clock.Now()) }))
 	if w.tc, err = tainteviction.New(ctx, w.client, pods, nodes, "taint-eviction-controller"); err != nil {
 		return nil, err
 	}
-	w.taintQueue = wcFieldOf(w.tc, "taintEvictionQueue").Interface().(*tainteviction.TimedWorkerQueue)
+	w.taintQueue = fieldOf(w.tc, "taintEvictionQueue").Interface().(*tainteviction.TimedWorkerQueue)
 	difftest.Field(reflect.ValueOf(w.taintQueue).Elem(), "clock").Set(reflect.ValueOf(w.taintClock))
 	w.taintWG = (*sync.WaitGroup)(unsafe.Pointer(reflect.ValueOf(w.taintQueue).Elem().FieldByName("workerWG").UnsafeAddr()))
 	// (the pod GC records no events)
 	for _, c := range []any{w.dc, w.rsc, w.ssc, w.dsc, jc, w.cjm, w.pdbc, w.nc, w.tc} {
-		if wcSetRecorders(c, rec) == 0 {
+		if setRecorders(c, rec) == 0 {
 			return nil, fmt.Errorf("%T: no event recorder found", c)
 		}
 	}
@@ -739,18 +772,18 @@ func newWCWorld(start time.Time) (_ *wcWorld, err error) {
 			return nil, fmt.Errorf("informer %v did not sync", typ)
 		}
 	}
-	all := []schema.GroupVersionResource{wcGVRPods, wcGVRNodes, wcGVRLeases, wcGVRPVCs, wcGVRRCs, wcGVRDeployments, wcGVRReplicaSets,
-		wcGVRStatefulSets, wcGVRDaemonSets, wcGVRRevisions, wcGVRJobs, wcGVRCronJobs, wcGVRPDBs}
-	for deadline := time.Now().Add(wcSettleBound); !w.api.watching(all); {
+	all := []schema.GroupVersionResource{gvrPods, gvrNodes, gvrLeases, gvrPVCs, gvrRCs, gvrDeployments, gvrReplicaSets,
+		gvrStatefulSets, gvrDaemonSets, gvrRevisions, gvrJobs, gvrCronJobs, gvrPDBs}
+	for deadline := time.Now().Add(settleBound); !w.api.watching(all); {
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("informers did not start watching within %v", wcSettleBound)
+			return nil, fmt.Errorf("informers did not start watching within %v", settleBound)
 		}
 		time.Sleep(100 * time.Microsecond)
 	}
 	return w, nil
 }
 
-// wcSortedPods is a pod lister whose lists are in (namespace, name) order:
+// sortedPods is a pod lister whose lists are in (namespace, name) order:
 // the disruption controller's. Upstream's lister lists in Go map order
 // (cache.threadSafeMap's index sets), and the controller's fail-safe
 // condition names the first pod in that order whose controller it cannot
@@ -759,27 +792,27 @@ func newWCWorld(start time.Time) (_ *wcWorld, err error) {
 // the next rewrites the status and wakes the budget again, a loop of
 // random length; the harness pins the order to names (the world names the
 // first by name), one of upstream's possible runs.
-type wcSortedPods struct{ corelisters.PodLister }
+type sortedPods struct{ corelisters.PodLister }
 
-func wcSortPods(ps []*v1.Pod, err error) ([]*v1.Pod, error) {
+func sortPods(ps []*v1.Pod, err error) ([]*v1.Pod, error) {
 	slices.SortFunc(ps, func(a, b *v1.Pod) int {
 		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
 	})
 	return ps, err
 }
 
-func (l wcSortedPods) List(sel labels.Selector) ([]*v1.Pod, error) {
-	return wcSortPods(l.PodLister.List(sel))
+func (l sortedPods) List(sel labels.Selector) ([]*v1.Pod, error) {
+	return sortPods(l.PodLister.List(sel))
 }
 
-func (l wcSortedPods) Pods(ns string) corelisters.PodNamespaceLister {
-	return wcSortedNSPods{l.PodLister.Pods(ns)}
+func (l sortedPods) Pods(ns string) corelisters.PodNamespaceLister {
+	return sortedNSPods{l.PodLister.Pods(ns)}
 }
 
-type wcSortedNSPods struct{ corelisters.PodNamespaceLister }
+type sortedNSPods struct{ corelisters.PodNamespaceLister }
 
-func (l wcSortedNSPods) List(sel labels.Selector) ([]*v1.Pod, error) {
-	return wcSortPods(l.PodNamespaceLister.List(sel))
+func (l sortedNSPods) List(sel labels.Selector) ([]*v1.Pod, error) {
+	return sortPods(l.PodNamespaceLister.List(sel))
 }
 
 // scaleWorld is what the disruption controller reaches beyond its listers
@@ -789,13 +822,13 @@ func (l wcSortedNSPods) List(sel labels.Selector) ([]*v1.Pod, error) {
 // ReplicationControllers only, as kube-apiserver serves them, and a scale
 // client answering from the harness's API server (NotFound for an object
 // that does not exist or a resource without scale).
-func (w *wcWorld) scaleWorld() (apimeta.RESTMapper, *discoveryfake.FakeDiscovery, *scalefake.FakeScaleClient) {
+func (w *world) scaleWorld() (apimeta.RESTMapper, *discoveryfake.FakeDiscovery, *scalefake.FakeScaleClient) {
 	mapper := apimeta.NewDefaultRESTMapper(nil)
 	disc := &discoveryfake.FakeDiscovery{Fake: &core.Fake{}}
 	lists := map[string]*metav1.APIResourceList{}
 	scaled := map[schema.GroupResource]schema.GroupVersionResource{}
-	for _, gvr := range []schema.GroupVersionResource{wcGVRDeployments, wcGVRReplicaSets, wcGVRStatefulSets, wcGVRRCs, wcGVRDaemonSets, wcGVRJobs, wcGVRCronJobs} {
-		gvk := wcKindOf(gvr)
+	for _, gvr := range []schema.GroupVersionResource{gvrDeployments, gvrReplicaSets, gvrStatefulSets, gvrRCs, gvrDaemonSets, gvrJobs, gvrCronJobs} {
+		gvk := kindOf(gvr)
 		mapper.Add(gvk, apimeta.RESTScopeNamespace)
 		gv := gvr.GroupVersion().String()
 		l := lists[gv]
@@ -806,7 +839,7 @@ func (w *wcWorld) scaleWorld() (apimeta.RESTMapper, *discoveryfake.FakeDiscovery
 		}
 		l.APIResources = append(l.APIResources, metav1.APIResource{Name: gvr.Resource, Namespaced: true, Kind: gvk.Kind})
 		switch gvr {
-		case wcGVRDeployments, wcGVRReplicaSets, wcGVRStatefulSets, wcGVRRCs:
+		case gvrDeployments, gvrReplicaSets, gvrStatefulSets, gvrRCs:
 			l.APIResources = append(l.APIResources, metav1.APIResource{Name: gvr.Resource + "/scale", Namespaced: true,
 				Group: "autoscaling", Version: "v1", Kind: "Scale"})
 			scaled[gvr.GroupResource()] = gvr
@@ -825,7 +858,7 @@ func (w *wcWorld) scaleWorld() (apimeta.RESTMapper, *discoveryfake.FakeDiscovery
 			return true, nil, apierrors.NewNotFound(gr, g.GetName())
 		}
 		m, _ := apimeta.Accessor(o)
-		replicas := wcFieldOf(o, "Spec").FieldByName("Replicas").Interface().(*int32)
+		replicas := fieldOf(o, "Spec").FieldByName("Replicas").Interface().(*int32)
 		out := &autoscalingv1.Scale{ObjectMeta: metav1.ObjectMeta{Name: m.GetName(), Namespace: m.GetNamespace(), UID: m.GetUID()}}
 		if replicas != nil {
 			out.Spec.Replicas = *replicas
@@ -837,7 +870,7 @@ func (w *wcWorld) scaleWorld() (apimeta.RESTMapper, *discoveryfake.FakeDiscovery
 
 // close stops the informers and the controllers' queues and event
 // broadcasters, and restores the package clocks.
-func (w *wcWorld) close() {
+func (w *world) close() {
 	difftest.Stop(w.cancel, w.dc, w.rsc, w.ssc, w.dsc, w.jc, w.cjm, w.pdbc, w.gcc, w.nc, w.tc, w.factory)
 	if w.restore != nil {
 		w.restore()
@@ -845,7 +878,7 @@ func (w *wcWorld) close() {
 }
 
 // fixTime replaces a wall-clock stamp of this run by the harness clock.
-func (w *wcWorld) fixTime(t metav1.Time) (metav1.Time, bool) {
+func (w *world) fixTime(t metav1.Time) (metav1.Time, bool) {
 	if t.IsZero() || t.Time.Before(w.wallStart.Add(-time.Second)) || t.Time.After(time.Now().Add(time.Second)) {
 		return t, false
 	}
@@ -853,7 +886,7 @@ func (w *wcWorld) fixTime(t metav1.Time) (metav1.Time, bool) {
 }
 
 // react records a write and passes every request to the API server.
-func (w *wcWorld) react(a core.Action) (bool, kruntime.Object, error) {
+func (w *world) react(a core.Action) (bool, kruntime.Object, error) {
 	handled, obj, err := w.api.react(a)
 	var wr *plan.Write
 	switch x := a.(type) {
@@ -898,7 +931,7 @@ func (w *wcWorld) react(a core.Action) (bool, kruntime.Object, error) {
 	return handled, obj, err
 }
 
-func (w *wcWorld) event(o kruntime.Object, typ, reason, msg string) {
+func (w *world) event(o kruntime.Object, typ, reason, msg string) {
 	e := &plan.Event{Type: plan.EventType(typ), Reason: plan.Reason(reason), Message: msg}
 	name := func(kind, ns, n string) string {
 		if ns == "" {
@@ -911,7 +944,7 @@ func (w *wcWorld) event(o kruntime.Object, typ, reason, msg string) {
 			e.Object = name(ref.Kind, ref.Namespace, ref.Name)
 		} else if m, err := apimeta.Accessor(o); err == nil {
 			kind := ""
-			if k, ok := wcKinds[reflect.TypeOf(o)]; ok {
+			if k, ok := kinds[reflect.TypeOf(o)]; ok {
 				kind = k.gvk.Kind
 			}
 			e.Object = name(kind, m.GetNamespace(), m.GetName())
@@ -926,8 +959,8 @@ func (w *wcWorld) event(o kruntime.Object, typ, reason, msg string) {
 
 // settle waits until every handler of every informer has finished every
 // event the API server has sent.
-func (w *wcWorld) settle() error {
-	deadline := time.Now().Add(wcSettleBound)
+func (w *world) settle() error {
+	deadline := time.Now().Add(settleBound)
 	for spins := 0; ; spins++ {
 		sent := w.api.eventCounts()
 		w.mu.Lock()
@@ -960,7 +993,7 @@ func (w *wcWorld) settle() error {
 				}
 				w.mu.Unlock()
 			}
-			return fmt.Errorf("informers did not catch up within %v", wcSettleBound)
+			return fmt.Errorf("informers did not catch up within %v", settleBound)
 		}
 		if spins < 100 {
 			runtime.Gosched()
@@ -972,10 +1005,10 @@ func (w *wcWorld) settle() error {
 
 // compareStores checks that every informer store holds exactly the API
 // server's objects at their resourceVersions.
-func (w *wcWorld) compareStores() error {
+func (w *world) compareStores() error {
 	for res, st := range w.stores {
 		gvr := schema.GroupVersionResource{}
-		for _, k := range wcKinds {
+		for _, k := range kinds {
 			if k.gvr.Resource == res {
 				gvr = k.gvr
 			}
@@ -983,7 +1016,7 @@ func (w *wcWorld) compareStores() error {
 		want := map[string]string{}
 		for _, o := range w.list(gvr) {
 			m, _ := apimeta.Accessor(o)
-			want[wcKey(o)] = m.GetResourceVersion()
+			want[key(o)] = m.GetResourceVersion()
 		}
 		got := st.List()
 		if len(got) != len(want) {
@@ -992,8 +1025,8 @@ func (w *wcWorld) compareStores() error {
 		for _, o := range got {
 			ro := o.(kruntime.Object)
 			m, _ := apimeta.Accessor(ro)
-			if rv, ok := want[wcKey(ro)]; !ok || rv != m.GetResourceVersion() {
-				return fmt.Errorf("informer of %s holds %s at resourceVersion %s, the API server at %q", res, wcKey(ro), m.GetResourceVersion(), rv)
+			if rv, ok := want[key(ro)]; !ok || rv != m.GetResourceVersion() {
+				return fmt.Errorf("informer of %s holds %s at resourceVersion %s, the API server at %q", res, key(ro), m.GetResourceVersion(), rv)
 			}
 		}
 	}
@@ -1001,9 +1034,9 @@ func (w *wcWorld) compareStores() error {
 }
 
 // begin starts a step: the records of the writes and events until end.
-func (w *wcWorld) begin(controller, key string) {
+func (w *world) begin(controller, key string) {
 	w.mu.Lock()
-	w.step = wcRecord{Time: w.clock.Now(), Controller: controller, Key: key}
+	w.step = traceRecord{Time: w.clock.Now(), Controller: controller, Key: key}
 	w.cur = nil
 	w.mu.Unlock()
 	w.api.pause()
@@ -1011,7 +1044,7 @@ func (w *wcWorld) begin(controller, key string) {
 
 // end settles the informers and appends the step's records, each run of
 // same-kind records sorted (see the file comment).
-func (w *wcWorld) end(syncErr error) error {
+func (w *world) end(syncErr error) error {
 	w.api.resume()
 	if err := w.settle(); err != nil {
 		return err
@@ -1020,7 +1053,7 @@ func (w *wcWorld) end(syncErr error) error {
 	defer w.mu.Unlock()
 	recs := w.cur
 	w.cur = nil
-	wcSortRuns(recs)
+	sortRuns(recs)
 	if syncErr != nil {
 		r := w.step
 		r.Err = "sync: " + syncErr.Error()
@@ -1031,11 +1064,11 @@ func (w *wcWorld) end(syncErr error) error {
 	return nil
 }
 
-func wcWriteKey(r wcRecord) string {
+func writeKey(r traceRecord) string {
 	return string(r.Write.Verb) + " " + r.Write.Resource + "/" + r.Write.Subresource
 }
 
-func wcSortKey(r wcRecord) string {
+func sortKey(r traceRecord) string {
 	b, _ := json.Marshal(r)
 	if r.Write != nil {
 		return r.Write.Namespace + "\x00" + r.Write.Name + "\x00" + string(b)
@@ -1043,7 +1076,7 @@ func wcSortKey(r wcRecord) string {
 	return r.Event.Object + "\x00" + string(b)
 }
 
-// wcSortRuns puts one step's records in canonical order. The step is cut
+// sortRuns puts one step's records in canonical order. The step is cut
 // before every write whose (verb, resource, subresource) differs from the
 // write before it; a segment is then that run of writes with the events
 // recorded among and after them (the events before the step's first write
@@ -1051,10 +1084,10 @@ func wcSortKey(r wcRecord) string {
 // sorted by (namespace, name, JSON), then the events, sorted by (object,
 // JSON): concurrent writes and their events (slowStartBatch's creations
 // and their SuccessfulCreate events) come out in one order.
-func wcSortRuns(recs []wcRecord) {
-	out := make([]wcRecord, 0, len(recs))
-	flush := func(seg []wcRecord) {
-		var ws, es []wcRecord
+func sortRuns(recs []traceRecord) {
+	out := make([]traceRecord, 0, len(recs))
+	flush := func(seg []traceRecord) {
+		var ws, es []traceRecord
 		for _, r := range seg {
 			if r.Write != nil {
 				ws = append(ws, r)
@@ -1062,11 +1095,11 @@ func wcSortRuns(recs []wcRecord) {
 				es = append(es, r)
 			}
 		}
-		for _, part := range [][]wcRecord{ws, es} {
+		for _, part := range [][]traceRecord{ws, es} {
 			keys := make(map[int]string, len(part))
 			idx := make([]int, len(part))
 			for k := range part {
-				idx[k], keys[k] = k, wcSortKey(part[k])
+				idx[k], keys[k] = k, sortKey(part[k])
 			}
 			sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
 			for _, k := range idx {
@@ -1079,7 +1112,7 @@ func wcSortRuns(recs []wcRecord) {
 		if r.Write == nil {
 			continue
 		}
-		if k := wcWriteKey(r); i == 0 || k != lastKey {
+		if k := writeKey(r); i == 0 || k != lastKey {
 			flush(recs[segStart:i])
 			segStart, lastKey = i, k
 		}
@@ -1092,13 +1125,13 @@ func wcSortRuns(recs []wcRecord) {
 // "status") or delete (grace nil: the object's own) sent by actor
 // ("scheduler", "kubelet/<node>", "user" …) to the API server, traced as
 // the controllers' writes are, the informers settled afterwards.
-func (w *wcWorld) Apply(actor string, verb plan.Verb, obj kruntime.Object, subresource string, grace *int64) (kruntime.Object, error) {
+func (w *world) Apply(actor string, verb plan.Verb, obj kruntime.Object, subresource string, grace *int64) (kruntime.Object, error) {
 	return w.ApplyPolicy(actor, verb, obj, subresource, grace, "")
 }
 
 // ApplyPolicy is Apply with a delete's propagationPolicy ("": none sent).
-func (w *wcWorld) ApplyPolicy(actor string, verb plan.Verb, obj kruntime.Object, subresource string, grace *int64, policy string) (kruntime.Object, error) {
-	k, ok := wcKinds[reflect.TypeOf(obj)]
+func (w *world) ApplyPolicy(actor string, verb plan.Verb, obj kruntime.Object, subresource string, grace *int64, policy string) (kruntime.Object, error) {
+	k, ok := kinds[reflect.TypeOf(obj)]
 	if !ok {
 		return nil, fmt.Errorf("unmodelled kind %T", obj)
 	}
@@ -1126,7 +1159,7 @@ func (w *wcWorld) ApplyPolicy(actor string, verb plan.Verb, obj kruntime.Object,
 	default:
 		return nil, fmt.Errorf("verb %q not supported by Apply", verb)
 	}
-	w.begin(wcEnvironment, actor)
+	w.begin(ctlEnvironment, actor)
 	out, err := w.client.Invokes(a, nil)
 	if serr := w.end(nil); serr != nil {
 		return nil, serr
@@ -1148,9 +1181,9 @@ func (w *wcWorld) ApplyPolicy(actor string, verb plan.Verb, obj kruntime.Object,
 // patches the dangling references away); foreground deletion and
 // orphaning are not modelled (the API server refuses them). It returns
 // the number of deletions.
-func (w *wcWorld) CollectGarbage() (int, error) {
-	resources := []schema.GroupVersionResource{wcGVRDeployments, wcGVRReplicaSets, wcGVRStatefulSets, wcGVRDaemonSets, wcGVRRevisions,
-		wcGVRJobs, wcGVRCronJobs, wcGVRPDBs, wcGVRPVCs, wcGVRRCs, wcGVRPods, wcGVRNodes, wcGVRLeases}
+func (w *world) CollectGarbage() (int, error) {
+	resources := []schema.GroupVersionResource{gvrDeployments, gvrReplicaSets, gvrStatefulSets, gvrDaemonSets, gvrRevisions,
+		gvrJobs, gvrCronJobs, gvrPDBs, gvrPVCs, gvrRCs, gvrPods, gvrNodes, gvrLeases}
 	n := 0
 	for {
 		uids := map[types.UID]bool{}
@@ -1188,7 +1221,7 @@ func (w *wcWorld) CollectGarbage() (int, error) {
 			policy := metav1.DeletePropagationBackground
 			a := core.NewDeleteActionWithOptions(d.gvr, m.GetNamespace(), m.GetName(),
 				metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}, PropagationPolicy: &policy})
-			w.begin(wcEnvironment, wcGarbageCollector)
+			w.begin(ctlEnvironment, garbageCollector)
 			_, err := w.client.Invokes(a, nil)
 			if serr := w.end(nil); serr != nil {
 				return n, serr
@@ -1201,11 +1234,11 @@ func (w *wcWorld) CollectGarbage() (int, error) {
 	}
 }
 
-// wcGarbageCollector is the garbage collector's actor name in the trace.
-const wcGarbageCollector = "garbagecollector"
+// garbageCollector is the garbage collector's actor name in the trace.
+const garbageCollector = "garbagecollector"
 
 // get returns the stored object (nil if none).
-func (w *wcWorld) get(gvr schema.GroupVersionResource, ns, name string) kruntime.Object {
+func (w *world) get(gvr schema.GroupVersionResource, ns, name string) kruntime.Object {
 	o, err := w.api.inner.Get(gvr, ns, name)
 	if err != nil {
 		return nil
@@ -1214,11 +1247,11 @@ func (w *wcWorld) get(gvr schema.GroupVersionResource, ns, name string) kruntime
 }
 
 // list returns the stored objects of a resource in (namespace, name) order.
-func (w *wcWorld) list(gvr schema.GroupVersionResource) []kruntime.Object {
-	return w.api.list(gvr, wcKindOf(gvr))
+func (w *world) list(gvr schema.GroupVersionResource) []kruntime.Object {
+	return w.api.list(gvr, kindOf(gvr))
 }
 
-func wcKey(o kruntime.Object) string {
+func key(o kruntime.Object) string {
 	m, _ := apimeta.Accessor(o)
 	if m.GetNamespace() == "" {
 		return m.GetName()
@@ -1228,7 +1261,7 @@ func wcKey(o kruntime.Object) string {
 
 // syncAll runs every controller once at now (see the file comment) and
 // returns the records it added to the trace.
-func (w *wcWorld) syncAll(now time.Time) ([]wcRecord, error) {
+func (w *world) syncAll(now time.Time) ([]traceRecord, error) {
 	if w.wallStart.Sub(now) < 24*time.Hour {
 		return nil, fmt.Errorf("instant %v is not a day before the wall clock", now)
 	}
@@ -1242,7 +1275,7 @@ func (w *wcWorld) syncAll(now time.Time) ([]wcRecord, error) {
 	ctx := w.ctx
 	perKey := func(name string, gvr schema.GroupVersionResource, sync func(key string) error) error {
 		for _, o := range w.list(gvr) {
-			key := wcKey(o)
+			key := key(o)
 			w.begin(name, key)
 			if err := w.end(sync(key)); err != nil {
 				return err
@@ -1250,35 +1283,35 @@ func (w *wcWorld) syncAll(now time.Time) ([]wcRecord, error) {
 		}
 		return nil
 	}
-	dsync := wcFieldOf(w.dc, "syncHandler").Interface().(func(context.Context, string) error)
-	rssync := wcFieldOf(w.rsc, "syncHandler").Interface().(func(context.Context, string) error)
-	dssync := wcFieldOf(w.dsc, "syncHandler").Interface().(func(context.Context, string) error)
+	dsync := fieldOf(w.dc, "syncHandler").Interface().(func(context.Context, string) error)
+	rssync := fieldOf(w.rsc, "syncHandler").Interface().(func(context.Context, string) error)
+	dssync := fieldOf(w.dsc, "syncHandler").Interface().(func(context.Context, string) error)
 	steps := []func() error{
 		func() error {
-			return perKey(wcDeployment, wcGVRDeployments, func(k string) error { return dsync(ctx, k) })
+			return perKey(ctlDeployment, gvrDeployments, func(k string) error { return dsync(ctx, k) })
 		},
 		func() error {
-			return perKey(wcReplicaSet, wcGVRReplicaSets, func(k string) error { return rssync(ctx, k) })
+			return perKey(ctlReplicaSet, gvrReplicaSets, func(k string) error { return rssync(ctx, k) })
 		},
 		func() error {
-			return perKey(wcStatefulSet, wcGVRStatefulSets, func(k string) error { return wcSTSSync(w.ssc, ctx, k) })
+			return perKey(ctlStatefulSet, gvrStatefulSets, func(k string) error { return stsSync(w.ssc, ctx, k) })
 		},
 		func() error {
-			return perKey(wcDaemonSet, wcGVRDaemonSets, func(k string) error { return dssync(ctx, k) })
+			return perKey(ctlDaemonSet, gvrDaemonSets, func(k string) error { return dssync(ctx, k) })
 		},
 		func() error {
-			if err := perKey(wcJob, wcGVRJobs, func(k string) error { return w.jm.sync(ctx, k) }); err != nil {
+			if err := perKey(ctlJob, gvrJobs, func(k string) error { return w.jm.sync(ctx, k) }); err != nil {
 				return err
 			}
 			// its orphan worker, for every pod that carries the tracking
 			// finalizer (handleSingleOrphanPod writes only for an orphan)
-			for _, o := range w.list(wcGVRPods) {
+			for _, o := range w.list(gvrPods) {
 				p := o.(*v1.Pod)
 				if !slices.Contains(p.Finalizers, batch.JobTrackingFinalizer) {
 					continue
 				}
-				w.begin(wcJob, wcKey(p))
-				if err := w.end(wcJobHandleOrphan(w.jc, ctx, p)); err != nil {
+				w.begin(ctlJob, key(p))
+				if err := w.end(jobHandleOrphan(w.jc, ctx, p)); err != nil {
 					return err
 				}
 			}
@@ -1286,16 +1319,16 @@ func (w *wcWorld) syncAll(now time.Time) ([]wcRecord, error) {
 		},
 		func() error {
 			if !w.cronRequeues {
-				return perKey(wcCronJob, wcGVRCronJobs, func(k string) error { _, err := wcCronSync(w.cjm, ctx, k); return err })
+				return perKey(ctlCronJob, gvrCronJobs, func(k string) error { _, err := cronSync(w.cjm, ctx, k); return err })
 			}
-			for _, o := range w.list(wcGVRCronJobs) {
-				key := wcKey(o)
+			for _, o := range w.list(gvrCronJobs) {
+				key := key(o)
 				fp := w.cronFingerprint(o)
 				if due, ok := w.cronDue[key]; w.cronSeen[key] == fp && (!ok || now.Before(due)) {
 					continue
 				}
-				w.begin(wcCronJob, key)
-				d, err := wcCronSync(w.cjm, ctx, key)
+				w.begin(ctlCronJob, key)
+				d, err := cronSync(w.cjm, ctx, key)
 				switch {
 				case err != nil:
 					w.cronDue[key] = now // retried (rate limited) before the next instant
@@ -1312,13 +1345,13 @@ func (w *wcWorld) syncAll(now time.Time) ([]wcRecord, error) {
 			return nil
 		},
 		func() error {
-			for _, o := range w.list(wcGVRPDBs) {
-				key := wcKey(o)
+			for _, o := range w.list(gvrPDBs) {
+				key := key(o)
 				fp, due := w.pdbWake(o.(*policyv1.PodDisruptionBudget), now)
 				if seen, ok := w.pdbSeen[key]; ok && seen == fp && !due {
 					continue
 				}
-				w.begin(wcDisruption, key)
+				w.begin(ctlDisruption, key)
 				err := difftest.DisruptionSync(w.pdbc, ctx, key)
 				if err := w.end(err); err != nil {
 					return err
@@ -1326,20 +1359,20 @@ func (w *wcWorld) syncAll(now time.Time) ([]wcRecord, error) {
 				// (seen as before the sync: its own writes wake it again)
 				w.pdbSeen[key], w.pdbLast[key] = fp, now
 			}
-			for _, o := range w.list(wcGVRPods) {
+			for _, o := range w.list(gvrPods) {
 				p := o.(*v1.Pod)
 				if !slicesContainsCond(p.Status.Conditions, v1.DisruptionTarget) {
 					continue
 				}
-				w.begin(wcDisruption, wcKey(p))
-				if err := w.end(difftest.DisruptionSyncStale(w.pdbc, ctx, wcKey(p))); err != nil {
+				w.begin(ctlDisruption, key(p))
+				if err := w.end(difftest.DisruptionSyncStale(w.pdbc, ctx, key(p))); err != nil {
 					return err
 				}
 			}
 			return nil
 		},
 		func() error {
-			w.begin(wcPodGC, "")
+			w.begin(ctlPodGC, "")
 			difftest.PodGCPass(w.gcc, ctx)
 			return w.end(nil)
 		},
@@ -1353,7 +1386,7 @@ func (w *wcWorld) syncAll(now time.Time) ([]wcRecord, error) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return append([]wcRecord(nil), w.trace[from:]...), nil
+	return append([]traceRecord(nil), w.trace[from:]...), nil
 }
 
 // pdbWake is what wakes the disruption controller for budget b at now:
@@ -1363,11 +1396,11 @@ func (w *wcWorld) syncAll(now time.Time) ([]wcRecord, error) {
 // and whether its recheck is due (trySync's enqueuePdbForRecheck at the
 // expiry, DeletionTimeout after it, of a disruptedPods entry, here one
 // that expired since its last sync).
-func (w *wcWorld) pdbWake(b *policyv1.PodDisruptionBudget, now time.Time) (string, bool) {
+func (w *world) pdbWake(b *policyv1.PodDisruptionBudget, now time.Time) (string, bool) {
 	parts := []string{b.ResourceVersion}
 	sel, err := metav1.LabelSelectorAsSelector(b.Spec.Selector)
 	if err == nil {
-		for _, o := range w.list(wcGVRPods) {
+		for _, o := range w.list(gvrPods) {
 			p := o.(*v1.Pod)
 			if p.Namespace == b.Namespace && sel.Matches(labels.Set(p.Labels)) {
 				parts = append(parts, p.Name+"@"+p.ResourceVersion)
@@ -1375,7 +1408,7 @@ func (w *wcWorld) pdbWake(b *policyv1.PodDisruptionBudget, now time.Time) (strin
 		}
 	}
 	due := false
-	last := w.pdbLast[wcKey(b)]
+	last := w.pdbLast[key(b)]
 	for _, t := range b.Status.DisruptedPods {
 		if at := t.Add(disruption.DeletionTimeout); at.After(last) && !at.After(now) {
 			due = true
@@ -1387,15 +1420,15 @@ func (w *wcWorld) pdbWake(b *policyv1.PodDisruptionBudget, now time.Time) (strin
 // cronFingerprint is what the CronJob controller's handlers react to: the
 // resourceVersions of the CronJob (as stored now) and of the Jobs it
 // controls.
-func (w *wcWorld) cronFingerprint(cj kruntime.Object) string {
+func (w *world) cronFingerprint(cj kruntime.Object) string {
 	m, _ := apimeta.Accessor(cj)
-	cur := w.get(wcGVRCronJobs, m.GetNamespace(), m.GetName())
+	cur := w.get(gvrCronJobs, m.GetNamespace(), m.GetName())
 	if cur == nil {
 		return ""
 	}
 	cm, _ := apimeta.Accessor(cur)
 	parts := []string{cm.GetResourceVersion()}
-	for _, o := range w.list(wcGVRJobs) {
+	for _, o := range w.list(gvrJobs) {
 		jm, _ := apimeta.Accessor(o)
 		if ref := metav1.GetControllerOfNoCopy(jm); ref != nil && ref.UID == cm.GetUID() {
 			parts = append(parts, jm.GetName()+"@"+jm.GetResourceVersion())
@@ -1408,15 +1441,15 @@ func (w *wcWorld) cronFingerprint(cj kruntime.Object) string {
 // informer events of those writes would trigger more syncs upstream), at
 // most maxRounds times; it returns every round's records and the number
 // of rounds, and an error if the last round still wrote.
-func (w *wcWorld) syncQuiet(now time.Time, maxRounds int) ([]wcRecord, int, error) {
-	var all []wcRecord
+func (w *world) syncQuiet(now time.Time, maxRounds int) ([]traceRecord, int, error) {
+	var all []traceRecord
 	for round := 1; round <= maxRounds; round++ {
 		recs, err := w.syncAll(now)
 		all = append(all, recs...)
 		if err != nil {
 			return all, round, err
 		}
-		if !slices.ContainsFunc(recs, func(r wcRecord) bool { return r.Write != nil }) {
+		if !slices.ContainsFunc(recs, func(r traceRecord) bool { return r.Write != nil }) {
 			return all, round, nil
 		}
 	}
@@ -1435,10 +1468,10 @@ func slicesContainsCond(cs []v1.PodCondition, t v1.PodConditionType) bool {
 // nodeLifecyclePass is one pass of the node lifecycle controller at the
 // harness clock (see the file comment); monitorNodeHealth only when its
 // period is due.
-func (w *wcWorld) nodeLifecyclePass(ctx context.Context) error {
+func (w *world) nodeLifecyclePass(ctx context.Context) error {
 	if now := w.clock.Now(); w.monitorAt.IsZero() || !now.Before(w.monitorAt) {
 		w.monitorAt = now.Add(w.monitorPeriod)
-		w.begin(wcNodeLife, "")
+		w.begin(ctlNodeLife, "")
 		err := difftest.MonitorNodeHealth(w.nc, ctx)
 		w.adoptLimiters()
 		w.orderTainters()
@@ -1446,16 +1479,16 @@ func (w *wcWorld) nodeLifecyclePass(ctx context.Context) error {
 			return err
 		}
 	}
-	w.begin(wcNodeLife, "")
+	w.begin(ctlNodeLife, "")
 	difftest.NoExecuteTaintingPass(w.nc, ctx)
 	if err := w.end(nil); err != nil {
 		return err
 	}
-	for _, o := range w.list(wcGVRNodes) {
-		w.begin(wcNodeLife, wcKey(o))
-		err := difftest.NoScheduleTaintingPass(w.nc, ctx, wcKey(o))
+	for _, o := range w.list(gvrNodes) {
+		w.begin(ctlNodeLife, key(o))
+		err := difftest.NoScheduleTaintingPass(w.nc, ctx, key(o))
 		if err == nil {
-			err = wcNLReconcileLabels(w.nc, ctx, wcKey(o))
+			err = nlReconcileLabels(w.nc, ctx, key(o))
 		}
 		if err := w.end(err); err != nil {
 			return err
@@ -1464,17 +1497,17 @@ func (w *wcWorld) nodeLifecyclePass(ctx context.Context) error {
 	// the pod worker, for the pods its handler enqueues (podUpdated: a
 	// pod bound, or moved, since the last pass)
 	present := map[string]bool{}
-	for _, o := range w.list(wcGVRPods) {
+	for _, o := range w.list(gvrPods) {
 		p := o.(*v1.Pod)
-		key := wcKey(p)
+		key := key(p)
 		present[key] = true
 		old, known := w.nlPods[key]
 		w.nlPods[key] = p.Spec.NodeName
 		if p.Spec.NodeName == "" || known && old == p.Spec.NodeName {
 			continue
 		}
-		w.begin(wcNodeLife, key)
-		wcNLProcessPod(w.nc, ctx, wcNLPodItem{namespace: p.Namespace, name: p.Name})
+		w.begin(ctlNodeLife, key)
+		nlProcessPod(w.nc, ctx, nlPodItem{namespace: p.Namespace, name: p.Name})
 		if err := w.end(nil); err != nil {
 			return err
 		}
@@ -1487,15 +1520,15 @@ func (w *wcWorld) nodeLifecyclePass(ctx context.Context) error {
 	return nil
 }
 
-func (w *wcWorld) tainters() map[string]*scheduler.RateLimitedTimedQueue {
-	return wcFieldOf(w.nc, "zoneNoExecuteTainter").Interface().(map[string]*scheduler.RateLimitedTimedQueue)
+func (w *world) tainters() map[string]*scheduler.RateLimitedTimedQueue {
+	return fieldOf(w.nc, "zoneNoExecuteTainter").Interface().(map[string]*scheduler.RateLimitedTimedQueue)
 }
 
 // adoptLimiters moves each zone's eviction rate limiter onto the harness
 // clock: a new one (created by this pass on the wall clock) is replaced
 // by a token bucket of the same rate and burst on the harness clock,
 // drained of the token it used if it was used.
-func (w *wcWorld) adoptLimiters() {
+func (w *world) adoptLimiters() {
 	for _, q := range w.tainters() {
 		lv := difftest.QueueLimiter(q)
 		cur := lv.Interface().(flowcontrol.RateLimiter)
@@ -1513,7 +1546,7 @@ func (w *wcWorld) adoptLimiters() {
 }
 
 // orderTainters orders each tainting heap by (process time, node name).
-func (w *wcWorld) orderTainters() {
+func (w *world) orderTainters() {
 	for _, q := range w.tainters() {
 		h := difftest.QueueHeap(q)
 		sort.SliceStable(*h, func(i, j int) bool {
@@ -1528,9 +1561,9 @@ func (w *wcWorld) orderTainters() {
 
 // taintEvictionPass fires the taint-eviction work due by now, then runs
 // the per-node pass (see the file comment).
-func (w *wcWorld) taintEvictionPass(ctx context.Context) error {
+func (w *world) taintEvictionPass(ctx context.Context) error {
 	now := w.clock.Now()
-	w.begin(wcTaintEvict, "")
+	w.begin(ctlTaintEvict, "")
 	w.taintClock.SetTime(now)
 	w.taintWG.Wait()
 	if err := w.end(nil); err != nil {
@@ -1540,7 +1573,7 @@ func (w *wcWorld) taintEvictionPass(ctx context.Context) error {
 	// taints changed (NodeUpdated), a pod when it is new, gone, or its
 	// node or tolerations changed (PodUpdated)
 	process := func(key string, f func()) error {
-		w.begin(wcTaintEvict, key)
+		w.begin(ctlTaintEvict, key)
 		f()
 		w.taintWG.Wait()
 		return w.end(nil)
@@ -1551,7 +1584,7 @@ func (w *wcWorld) taintEvictionPass(ctx context.Context) error {
 	}
 	nodes := map[string][]v1.Taint{}
 	seenNode := map[string]bool{}
-	for _, o := range w.list(wcGVRNodes) {
+	for _, o := range w.list(gvrNodes) {
 		n := o.(*v1.Node)
 		seenNode[n.Name] = true
 		var ts []v1.Taint
@@ -1563,7 +1596,7 @@ func (w *wcWorld) taintEvictionPass(ctx context.Context) error {
 		nodes[n.Name] = ts
 	}
 	podsOn := map[string][]*v1.Pod{}
-	pods := w.list(wcGVRPods)
+	pods := w.list(gvrPods)
 	for _, o := range pods {
 		if p := o.(*v1.Pod); p.Spec.NodeName != "" {
 			podsOn[p.Spec.NodeName] = append(podsOn[p.Spec.NodeName], p)
@@ -1575,7 +1608,7 @@ func (w *wcWorld) taintEvictionPass(ctx context.Context) error {
 			delete(w.teNodes, name) // handleNodeUpdate of a deleted node
 		}
 	}
-	for _, o := range w.list(wcGVRNodes) {
+	for _, o := range w.list(gvrNodes) {
 		name := o.(*v1.Node).Name
 		old, known := w.teNodes[name]
 		ts := nodes[name]
@@ -1584,8 +1617,8 @@ func (w *wcWorld) taintEvictionPass(ctx context.Context) error {
 			continue
 		}
 		for _, p := range podsOn[name] {
-			done[wcKey(p)] = true
-			if err := process(wcKey(p), func() {
+			done[key(p)] = true
+			if err := process(key(p), func() {
 				if len(ts) == 0 {
 					difftest.TaintEvictionCancelWork(w.tc, logger, nsn(p))
 				} else {
@@ -1599,10 +1632,10 @@ func (w *wcWorld) taintEvictionPass(ctx context.Context) error {
 	present := map[string]bool{}
 	for _, o := range pods {
 		p := o.(*v1.Pod)
-		key := wcKey(p)
+		key := key(p)
 		present[key] = true
 		old, known := w.tePods[key]
-		w.tePods[key] = wcTEPod{node: p.Spec.NodeName, tolerations: p.Spec.Tolerations}
+		w.tePods[key] = tePod{node: p.Spec.NodeName, tolerations: p.Spec.Tolerations}
 		if known && old.node == p.Spec.NodeName && equality.Semantic.DeepEqual(old.tolerations, p.Spec.Tolerations) || done[key] {
 			continue
 		}
@@ -1631,26 +1664,26 @@ func (w *wcWorld) taintEvictionPass(ctx context.Context) error {
 	return nil
 }
 
-// wcTEPod is what the taint-eviction pod handler compares.
-type wcTEPod struct {
+// tePod is what the taint-eviction pod handler compares.
+type tePod struct {
 	node        string
 	tolerations []v1.Toleration
 }
 
 // traceCopy returns the whole trace so far.
-func (w *wcWorld) traceCopy() []wcRecord {
+func (w *world) traceCopy() []traceRecord {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return append([]wcRecord(nil), w.trace...)
+	return append([]traceRecord(nil), w.trace...)
 }
 
-// wcCanonical renders a trace as JSON lines with every server-generated
+// canonical renders a trace as JSON lines with every server-generated
 // name (a create that carried only generateName) replaced by
 // generateName + "#" + its order among the names generated from that
 // prefix, and every uid by "uid#" + its order of first appearance, and
 // resourceVersions dropped: two implementations whose namers differ then
 // give the same lines.
-func wcCanonical(trace []wcRecord) []string {
+func canonical(trace []traceRecord) []string {
 	names := map[string]string{}
 	perPrefix := map[string]int{}
 	uids := map[string]string{}
@@ -1661,7 +1694,7 @@ func wcCanonical(trace []wcRecord) []string {
 				p := m.GetGenerateName()
 				if _, ok := names[r.Write.Name]; !ok {
 					perPrefix[p]++
-					names[r.Write.Name] = fmt.Sprintf("%s%s%d", p, wcCanonNameSep, perPrefix[p])
+					names[r.Write.Name] = fmt.Sprintf("%s%s%d", p, canonNameSep, perPrefix[p])
 				}
 			}
 		}
@@ -1673,9 +1706,9 @@ func wcCanonical(trace []wcRecord) []string {
 	}
 	// uids in order of first appearance
 	for _, l := range lines {
-		for _, u := range wcUIDPattern(l) {
+		for _, u := range uidPattern(l) {
 			if _, ok := uids[u]; !ok {
-				uids[u] = fmt.Sprintf("uid%s%d", wcCanonNameSep, len(uids)+1)
+				uids[u] = fmt.Sprintf("uid%s%d", canonNameSep, len(uids)+1)
 			}
 		}
 	}
@@ -1700,15 +1733,15 @@ func wcCanonical(trace []wcRecord) []string {
 	}
 	rep := strings.NewReplacer(pairs...)
 	for i := range lines {
-		lines[i] = wcDropRVs(rep.Replace(lines[i]))
+		lines[i] = dropRVs(rep.Replace(lines[i]))
 	}
 	return lines
 }
 
-// wcDropRVs removes every resourceVersion from a record's JSON: the
+// dropRVs removes every resourceVersion from a record's JSON: the
 // server's counter numbers concurrent requests in their arrival order,
 // and another implementation need not count the same way.
-func wcDropRVs(line string) string {
+func dropRVs(line string) string {
 	var v any
 	if err := json.Unmarshal([]byte(line), &v); err != nil {
 		panic(err)
@@ -1735,8 +1768,8 @@ func wcDropRVs(line string) string {
 	return string(b)
 }
 
-// wcUIDPattern finds the harness's uids (8-4-4-4-12 hex) in s.
-func wcUIDPattern(s string) []string {
+// uidPattern finds the harness's uids (8-4-4-4-12 hex) in s.
+func uidPattern(s string) []string {
 	var out []string
 	isHex := func(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' }
 	for i := 0; i+36 <= len(s); i++ {
@@ -1756,4 +1789,159 @@ func wcUIDPattern(s string) []string {
 		}
 	}
 	return out
+}
+
+// load stores objs in the API server as they are (resourceVersions
+// assigned, nothing reset) and waits until every informer has them.
+func (w *world) load(objs []kruntime.Object) error {
+	s := w.api
+	s.mu.Lock()
+	for _, o := range objs {
+		o = o.DeepCopyObject()
+		k, ok := kinds[reflect.TypeOf(o)]
+		if !ok {
+			s.mu.Unlock()
+			return fmt.Errorf("unmodelled %T", o)
+		}
+		m, _ := apimeta.Accessor(o)
+		m.SetResourceVersion(s.nextRV())
+		if err := s.inner.Create(k.gvr, o, m.GetNamespace()); err != nil {
+			s.mu.Unlock()
+			return fmt.Errorf("%s: %w", key(o), err)
+		}
+		s.emit(k.gvr, watch.Added, o)
+	}
+	s.mu.Unlock()
+	deadline := time.Now().Add(10 * time.Minute)
+	for {
+		sent := s.eventCounts()
+		done := true
+		w.mu.Lock()
+		for res, hs := range w.handlers {
+			for _, h := range hs {
+				if h.Load() != sent[res] {
+					done = false
+				}
+			}
+		}
+		w.mu.Unlock()
+		if done {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("informers did not take the loaded objects within 10m")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// fullSync runs every controller's sync handler over every key of its
+// informer once at now (see the file comment); it adds each phase's time
+// to spent (indexed as benchPhases) and returns the writes and events the
+// controllers made and the number of sync handler errors.
+func (w *world) fullSync(now time.Time, spent []time.Duration) (writes, events, errs int) {
+	return w.fullSyncRecs(now, spent, nil)
+}
+
+// fullSyncRecs is fullSync that also hands the records made to *recs
+// when recs is not nil.
+func (w *world) fullSyncRecs(now time.Time, spent []time.Duration, recs *[]traceRecord) (writes, events, errs int) {
+	ctx := w.ctx
+	w.clock.SetTime(now)
+	w.taintClock.SetTime(now)
+	keys := func(res string) []string {
+		ks := w.stores[res].ListKeys()
+		sort.Strings(ks)
+		return ks
+	}
+	count := func(err error) {
+		if err != nil {
+			errs++
+		}
+	}
+	dsync := fieldOf(w.dc, "syncHandler").Interface().(func(context.Context, string) error)
+	rssync := fieldOf(w.rsc, "syncHandler").Interface().(func(context.Context, string) error)
+	dssync := fieldOf(w.dsc, "syncHandler").Interface().(func(context.Context, string) error)
+	phase := 0
+	mark := time.Now()
+	next := func() {
+		t := time.Now()
+		spent[phase] += t.Sub(mark)
+		phase, mark = phase+1, t
+	}
+	for _, k := range keys("deployments") {
+		count(dsync(ctx, k))
+	}
+	next()
+	for _, k := range keys("replicasets") {
+		count(rssync(ctx, k))
+	}
+	next()
+	for _, k := range keys("statefulsets") {
+		count(stsSync(w.ssc, ctx, k))
+	}
+	next()
+	for _, k := range keys("daemonsets") {
+		count(dssync(ctx, k))
+	}
+	next()
+	for _, k := range keys("jobs") {
+		count(w.jm.sync(ctx, k))
+	}
+	next()
+	for _, k := range keys("cronjobs") {
+		_, err := cronSync(w.cjm, ctx, k)
+		count(err)
+	}
+	next()
+	for _, k := range keys("poddisruptionbudgets") {
+		count(difftest.DisruptionSync(w.pdbc, ctx, k))
+	}
+	pods := w.stores["pods"].List()
+	for _, o := range pods {
+		if p := o.(*v1.Pod); slicesContainsCond(p.Status.Conditions, v1.DisruptionTarget) {
+			count(difftest.DisruptionSyncStale(w.pdbc, ctx, p.Namespace+"/"+p.Name))
+		}
+	}
+	next()
+	difftest.PodGCPass(w.gcc, ctx)
+	next()
+	count(difftest.MonitorNodeHealth(w.nc, ctx))
+	w.adoptLimiters()
+	w.orderTainters()
+	difftest.NoExecuteTaintingPass(w.nc, ctx)
+	nodes := keys("nodes")
+	for _, n := range nodes {
+		count(difftest.NoScheduleTaintingPass(w.nc, ctx, n))
+		count(nlReconcileLabels(w.nc, ctx, n))
+	}
+	for _, o := range pods {
+		p := o.(*v1.Pod)
+		nlProcessPod(w.nc, ctx, nlPodItem{namespace: p.Namespace, name: p.Name})
+	}
+	next()
+	for _, n := range nodes {
+		difftest.TaintEvictionHandleNodeUpdate(w.tc, ctx, difftest.TaintEvictionNodeItem{NodeName: n})
+	}
+	for _, o := range pods {
+		p := o.(*v1.Pod)
+		difftest.TaintEvictionHandlePodUpdate(w.tc, ctx, difftest.TaintEvictionPodItem{PodName: p.Name, PodNamespace: p.Namespace, NodeName: p.Spec.NodeName})
+	}
+	w.taintWG.Wait()
+	next()
+	w.mu.Lock()
+	for _, r := range w.cur {
+		if r.Write != nil {
+			writes++
+		} else {
+			events++
+		}
+	}
+	if recs != nil {
+		*recs = w.cur
+	}
+	w.cur = nil
+	w.mu.Unlock()
+	w.client.ClearActions()
+	return writes, events, errs
 }
