@@ -203,7 +203,7 @@ var upstreamChecks = map[string]upstreamCheck{
 
 	"statefulset.ClaimOwnerRefs":     by("TestStatefulSetClaimRulesDifferential", "TestStatefulSetRuleVectorsUpstream"),
 	"statefulset.ClaimOwnerUpToDate": by("TestStatefulSetClaimRulesDifferential", "TestStatefulSetRuleVectorsUpstream"),
-	// PodName and ClaimName, which k8s.StatefulSetActions names its pods
+	// PodName and ClaimName, which k8s.ToStatefulSetWrites names its pods
 	// and claims with; the adapter differentials compare those names.
 	"statefulset.Identity":       by("TestAdapterStatefulSetPodDifferential", "TestAdapterStatefulSetClaimsDifferential", "TestStatefulSetIdentityVectorsUpstream"),
 	"statefulset.MaxUnavailable": by("TestStatefulSetMaxUnavailableDifferential"),

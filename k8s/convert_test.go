@@ -125,7 +125,7 @@ func TestRealObjects(t *testing.T) {
 	if p.Outcome != rollout.ReasonRollingUpdate || p.Create.Count != 1 {
 		t.Fatalf("Step = %s creating %d; want a rollout creating the new ReplicaSet", p.Outcome, p.Create.Count)
 	}
-	w, err := k8s.DeploymentActions(&d, rsPtrs, p)
+	w, err := k8s.ToDeploymentWrites(&d, rsPtrs, p)
 	if err != nil {
 		t.Fatal(err)
 	}

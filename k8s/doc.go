@@ -52,17 +52,37 @@
 //
 // # Plans
 //
-// [StatefulSetPods] turns the creations of a statefulset.Plan into the
-// complete pods the StatefulSet controller creates ([StatefulSetPod]: the
-// revision's whole template, identity, claim volumes, revision label), and
-// [DaemonSetPods] those of a daemonset.Plan ([DaemonSetPod]: the whole
-// template with the default tolerations, hash and generation labels, pinned
-// to its node).
+// To<Kind>Writes turns the Plan of a kind's Step on the API object into
+// every API write of that sync, as complete objects, in a <Kind>Writes:
+// [ToDeploymentWrites] (the ReplicaSets to create, with the Deployment's
+// whole template plus the hash label, scale and annotation updates,
+// deletions, the Deployment's own update and its status),
+// [ToReplicaSetWrites], [ToStatefulSetWrites], [ToDaemonSetWrites] and
+// [ToCronJobWrites].
 //
-// [DeploymentActions] turns a rollout.Plan into the API writes the
-// controller makes: complete ReplicaSets to create (the Deployment's whole
-// template plus the hash label), scale and annotation patches, deletions,
-// and the status to write.
+// <Kind>Pods turns the creations of a Plan into the complete pods the
+// controller creates, and <Kind>Pod builds one: [StatefulSetPods]
+// ([StatefulSetPod]: the revision's whole template, identity, claim
+// volumes, revision label), [DaemonSetPods] ([DaemonSetPod]: the whole
+// template with the default tolerations, hash and generation labels,
+// pinned to its node) and [JobPods] (the Job's template with the tracking
+// finalizer and, for an Indexed Job, the completion index). A Job's other
+// writes (deletions, finalizer removals, status) have no converter yet:
+// there is no ToJobWrites.
+//
+// # Naming
+//
+// Every exported name reads verb, then kind, then what: From<Kind> and
+// To<Kind> convert one object (From… from the API to kubesem's model,
+// To… back), From<Kind>s a list; To<Kind>Writes converts a Plan into a
+// <Kind>Writes; <Kind>Pod and <Kind>Pods build the pods a Plan creates;
+// New<Kind>Revision, <Kind>RevisionData and <Kind>RevisionName build a
+// kind's ControllerRevisions, and [FromControllerRevision] /
+// [ToControllerRevision] convert the one revision model both StatefulSets
+// and DaemonSets use (history.ControllerRevision). The kind is always
+// spelt out (ReplicaSet, StatefulSet, DaemonSet, CronJob), never
+// abbreviated. Files follow the same grid: convert*.go, writes_<kind>.go,
+// pods_<kind>.go, revision.go, hash.go.
 //
 // This module requires k8s.io/api and k8s.io/apimachinery (and what they
 // need), never k8s.io/kubernetes.

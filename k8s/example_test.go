@@ -39,7 +39,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	w, err := k8s.DeploymentActions(d, nil, plan)
+	w, err := k8s.ToDeploymentWrites(d, nil, plan)
 	if err != nil {
 		panic(err)
 	}

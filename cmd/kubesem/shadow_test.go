@@ -59,7 +59,7 @@ func realRollout(t *testing.T) (objs []runtime.Object, updated *appsv1.Deploymen
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := k8s.DeploymentActions(updated, rss, p)
+	w, err := k8s.ToDeploymentWrites(updated, rss, p)
 	if err != nil || len(w.Create) != 1 {
 		t.Fatalf("the adapter creates %d ReplicaSets (%v)", len(w.Create), err)
 	}

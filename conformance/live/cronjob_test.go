@@ -27,7 +27,7 @@ func cronJobStep(t *testing.T, cj *batchv1.CronJob, jobs []*batchv1.Job, now tim
 	}
 	p, err := cronjob.Step(kc, kj, now, cronjob.Options{})
 	check(t, err)
-	w, err := k8s.CronJobActions(cj, p)
+	w, err := k8s.ToCronJobWrites(cj, p)
 	check(t, err)
 	return p, w
 }

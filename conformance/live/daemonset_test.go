@@ -50,7 +50,7 @@ func daemonSetStep(t *testing.T, ds *appsv1.DaemonSet, ns []*corev1.Node, ps []*
 	check(t, err)
 	p, err := daemonset.Step(kds, kn, kp, h, daemonset.Backoff{}, time.Now(), daemonset.Options{})
 	check(t, err)
-	w, err := k8s.DaemonSetActions(ds, h.Hash, p)
+	w, err := k8s.ToDaemonSetWrites(ds, h.Hash, p)
 	check(t, err)
 	return p, h, w
 }

@@ -29,7 +29,7 @@ func deploymentStep(t *testing.T, d *appsv1.Deployment, rss []*appsv1.ReplicaSet
 	check(t, err)
 	p, err := rollout.Step(kd, krs, kp, time.Now(), k8s.RolloutOptions())
 	check(t, err)
-	w, err := k8s.DeploymentActions(d, rss, p)
+	w, err := k8s.ToDeploymentWrites(d, rss, p)
 	check(t, err)
 	return p, w
 }

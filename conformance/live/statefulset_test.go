@@ -51,7 +51,7 @@ func statefulSetStep(t *testing.T, set *appsv1.StatefulSet, revs []*appsv1.Contr
 	check(t, err)
 	p, err := statefulset.Step(ks, kp, k8s.FromControllerRevisions(revs), kc, time.Now(), statefulset.Options{})
 	check(t, err)
-	w, err := k8s.StatefulSetActions(set, revs, ps, claims, p)
+	w, err := k8s.ToStatefulSetWrites(set, revs, ps, claims, p)
 	check(t, err)
 	return p, w
 }

@@ -19,7 +19,7 @@ import (
 //go:linkname upJobFromTemplate k8s.io/kubernetes/pkg/controller/cronjob.getJobFromTemplate2
 func upJobFromTemplate(cj *batchv1.CronJob, scheduledTime time.Time) (*batchv1.Job, error)
 
-// TestAdapterCronJobJobDifferential: the Job k8s.CronJobActions writes for
+// TestAdapterCronJobJobDifferential: the Job k8s.ToCronJobWrites writes for
 // cronjob.Step's plan is upstream's getJobFromTemplate2 for the same start
 // time — name, labels, annotations (the scheduled timestamp in the
 // CronJob's zone), creation time, controller reference and the whole
@@ -68,7 +68,7 @@ func TestAdapterCronJobJobDifferential(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, err := k8s.CronJobActions(cj, p)
+		w, err := k8s.ToCronJobWrites(cj, p)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -71,7 +71,7 @@ func TestAdapterRealObjectsUpstream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := k8s.DeploymentActions(&d, rsPtrs, p)
+	w, err := k8s.ToDeploymentWrites(&d, rsPtrs, p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/kubesem/kubesem/replicaset"
 )
 
-// TestAdapterReplicaSetPodDifferential: the pods k8s.ReplicaSetActions
+// TestAdapterReplicaSetPodDifferential: the pods k8s.ToReplicaSetWrites
 // creates are what the ReplicaSet controller's manageReplicas hands to the
 // API (GetPodFromTemplate with the controller reference, in the
 // ReplicaSet's namespace), for templates with and without labels,
@@ -36,7 +36,7 @@ func TestAdapterReplicaSetPodDifferential(t *testing.T) {
 			tmpl.Finalizers = []string{"example.com/f"}
 		}
 		n := rapid.IntRange(0, 3).Draw(t, "count")
-		w, err := k8s.ReplicaSetActions(rs, replicaset.Plan{Create: plan.Creation[podstatus.Pod]{Count: int32(n)}})
+		w, err := k8s.ToReplicaSetWrites(rs, replicaset.Plan{Create: plan.Creation[podstatus.Pod]{Count: int32(n)}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,7 +19,7 @@ import (
 //go:linkname upClaims k8s.io/kubernetes/pkg/controller/statefulset.getPersistentVolumeClaims
 func upClaims(set *apps.StatefulSet, pod *v1.Pod) map[string]v1.PersistentVolumeClaim
 
-// TestAdapterStatefulSetClaimsDifferential: the claims k8s.StatefulSetActions
+// TestAdapterStatefulSetClaimsDifferential: the claims k8s.ToStatefulSetWrites
 // creates for a pod are upstream's getPersistentVolumeClaims for it (the
 // claim templates with the selector's labels, named and namespaced), for
 // sets with 0–3 claim templates with and without labels, names up to the
@@ -44,13 +44,13 @@ func TestAdapterStatefulSetClaimsDifferential(t *testing.T) {
 		ordinal := rapid.OneOf(rapid.Int32Range(0, 5), rapid.Int32Range(2147483640, 2147483647)).Draw(t, "ordinal")
 
 		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: statefulset.PodName(name, ordinal)}}
-		// The claims StatefulSetActions creates for the pod are upstream's
+		// The claims ToStatefulSetWrites creates for the pod are upstream's
 		// getPersistentVolumeClaims (owner references come from the plan).
 		var p statefulset.Plan
 		for _, c := range claimNames {
 			p.Claims = append(p.Claims, statefulset.ClaimWrite{Verb: statefulset.ClaimCreate, Name: statefulset.ClaimName(c, name, ordinal), Pod: pod.Name})
 		}
-		w, err := k8s.StatefulSetActions(set, nil, nil, nil, p)
+		w, err := k8s.ToStatefulSetWrites(set, nil, nil, nil, p)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,7 +15,7 @@ import (
 	"github.com/kubesem/kubesem/statefulset"
 )
 
-func stsForActions() *appsv1.StatefulSet {
+func stsForWrites() *appsv1.StatefulSet {
 	set := &appsv1.StatefulSet{
 		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", UID: "set-uid"},
 		Spec: appsv1.StatefulSetSpec{
@@ -36,9 +36,9 @@ func stsForActions() *appsv1.StatefulSet {
 // A pod at the current revision is built from the template stored in its
 // ControllerRevision, a pod at the update revision from the set's own; the
 // claims, deletions and status come along.
-func TestStatefulSetActions(t *testing.T) {
+func TestToStatefulSetWrites(t *testing.T) {
 	t.Parallel()
-	set := stsForActions()
+	set := stsForWrites()
 	old := &appsv1.ControllerRevision{ObjectMeta: metav1.ObjectMeta{Name: "web-old"}, Revision: 1,
 		Data: runtime.RawExtension{Raw: []byte(`{"spec":{"template":{"metadata":{"labels":{"app":"nginx"}},"spec":{"containers":[{"name":"nginx","image":"nginx:1"}]},"$patch":"replace"}}}`)}}
 	existing := &corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: "www-web-0", Namespace: "default"}}
@@ -61,7 +61,7 @@ func TestStatefulSetActions(t *testing.T) {
 		Status:       statefulset.Status{Replicas: 2, CurrentRevision: "web-old", UpdateRevision: updateRev},
 		UpdateStatus: true,
 	}
-	w, err := k8s.StatefulSetActions(set, []*appsv1.ControllerRevision{old}, nil, []*corev1.PersistentVolumeClaim{existing}, p)
+	w, err := k8s.ToStatefulSetWrites(set, []*appsv1.ControllerRevision{old}, nil, []*corev1.PersistentVolumeClaim{existing}, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestStatefulSetActions(t *testing.T) {
 	// keeps everything else.
 	stale := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web-0", Namespace: "default", Labels: map[string]string{"app": "nginx", "x": "y"}},
 		Spec: corev1.PodSpec{Volumes: []corev1.Volume{{Name: "cache"}}}}
-	u, err := k8s.StatefulSetActions(set, nil, []*corev1.Pod{stale}, nil, statefulset.Plan{Update: []statefulset.PodUpdate{{Name: "web-0"}}})
+	u, err := k8s.ToStatefulSetWrites(set, nil, []*corev1.Pod{stale}, nil, statefulset.Plan{Update: []statefulset.PodUpdate{{Name: "web-0"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,10 +106,10 @@ func TestStatefulSetActions(t *testing.T) {
 	// A revision the inputs do not hold, or a pod to update that is not
 	// given, is an error rather than a guess.
 	p.Create.Objects[0].Revision = "web-gone"
-	if _, err := k8s.StatefulSetActions(set, nil, nil, nil, p); err == nil {
+	if _, err := k8s.ToStatefulSetWrites(set, nil, nil, nil, p); err == nil {
 		t.Error("missing revision: no error")
 	}
-	if _, err := k8s.StatefulSetActions(set, nil, nil, nil, statefulset.Plan{Update: []statefulset.PodUpdate{{Name: "web-0"}}}); err == nil {
+	if _, err := k8s.ToStatefulSetWrites(set, nil, nil, nil, statefulset.Plan{Update: []statefulset.PodUpdate{{Name: "web-0"}}}); err == nil {
 		t.Error("missing pod: no error")
 	}
 }

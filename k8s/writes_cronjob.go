@@ -23,16 +23,16 @@ type CronJobWrites struct {
 	Status *batchv1.CronJobStatus
 }
 
-// CronJobActions turns p, the Plan of cronjob.Step on cj, into API objects
+// ToCronJobWrites turns p, the Plan of cronjob.Step on cj, into API objects
 // to write: the Job carries cj's jobTemplate spec as given (every field,
 // modelled or not). Inputs are not modified.
 //
 // Source: upstream pkg/controller/cronjob/utils.go getJobFromTemplate2
 // (v1.36.3).
-func CronJobActions(cj *batchv1.CronJob, p cronjob.Plan) (CronJobWrites, error) {
+func ToCronJobWrites(cj *batchv1.CronJob, p cronjob.Plan) (CronJobWrites, error) {
 	var w CronJobWrites
 	if cj == nil {
-		return w, fmt.Errorf("k8s: CronJobActions: no CronJob")
+		return w, fmt.Errorf("k8s: ToCronJobWrites: no CronJob")
 	}
 	if len(p.Create.Objects) > 0 {
 		made, err := convert[batchv1.Job]("Job", &p.Create.Objects[0])

@@ -33,9 +33,9 @@ type DeploymentWrites struct {
 	Status *appsv1.DeploymentStatus
 }
 
-// DeploymentActions turns p, the Plan of rollout.Step on d and
+// ToDeploymentWrites turns p, the Plan of rollout.Step on d and
 // replicaSets, into API objects to write. Inputs are not modified.
-func DeploymentActions(d *appsv1.Deployment, replicaSets []*appsv1.ReplicaSet, p rollout.Plan) (DeploymentWrites, error) {
+func ToDeploymentWrites(d *appsv1.Deployment, replicaSets []*appsv1.ReplicaSet, p rollout.Plan) (DeploymentWrites, error) {
 	var w DeploymentWrites
 	byName := map[string]*appsv1.ReplicaSet{}
 	for _, rs := range replicaSets {

@@ -1,7 +1,6 @@
 package k8s_test
 
 import (
-	"fmt"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -13,7 +12,7 @@ import (
 	"github.com/kubesem/kubesem/plan"
 )
 
-func dsForActions() *appsv1.DaemonSet {
+func dsForWrites() *appsv1.DaemonSet {
 	return &appsv1.DaemonSet{
 		ObjectMeta: metav1.ObjectMeta{Name: "agent", Namespace: "kube-system", UID: "ds-uid",
 			Annotations: map[string]string{appsv1.DeprecatedTemplateGeneration: "2"}},
@@ -25,16 +24,16 @@ func dsForActions() *appsv1.DaemonSet {
 	}
 }
 
-func TestDaemonSetActions(t *testing.T) {
+func TestToDaemonSetWrites(t *testing.T) {
 	t.Parallel()
-	ds := dsForActions()
+	ds := dsForWrites()
 	p := daemonset.Plan{
 		Create:       plan.Creation[daemonset.PodCreation]{Count: 1, Objects: []daemonset.PodCreation{{Node: "node-1", Reason: "NoDaemonPod"}}},
 		Delete:       []plan.Deletion{{Name: "agent-x", Reason: "UpdateOldPod"}},
 		Status:       daemonset.Status{DesiredNumberScheduled: 3},
 		UpdateStatus: true,
 	}
-	w, err := k8s.DaemonSetActions(ds, "6c8d7b9f4", p)
+	w, err := k8s.ToDaemonSetWrites(ds, "6c8d7b9f4", p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,28 +48,7 @@ func TestDaemonSetActions(t *testing.T) {
 		t.Errorf("deletes %v status %+v", w.DeletePods, w.Status)
 	}
 	ds.Annotations[appsv1.DeprecatedTemplateGeneration] = "two"
-	if _, err := k8s.DaemonSetActions(ds, "h", p); err == nil {
+	if _, err := k8s.ToDaemonSetWrites(ds, "h", p); err == nil {
 		t.Error("unparseable template generation: no error")
 	}
-}
-
-// The pod a DaemonSet's sync creates on a node, complete.
-func ExampleDaemonSetPod() {
-	pod, err := k8s.DaemonSetPod(dsForActions(), "node-1", "6c8d7b9f4")
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(pod.GenerateName, pod.Labels["controller-revision-hash"], pod.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchFields[0].Values)
-	for _, t := range pod.Spec.Tolerations {
-		fmt.Println(t.Key, t.Effect)
-	}
-	// Output:
-	// agent- 6c8d7b9f4 [node-1]
-	// node.kubernetes.io/not-ready NoExecute
-	// node.kubernetes.io/unreachable NoExecute
-	// node.kubernetes.io/disk-pressure NoSchedule
-	// node.kubernetes.io/memory-pressure NoSchedule
-	// node.kubernetes.io/pid-pressure NoSchedule
-	// node.kubernetes.io/unschedulable NoSchedule
-	// node.kubernetes.io/network-unavailable NoSchedule
 }

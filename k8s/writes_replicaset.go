@@ -26,16 +26,16 @@ type ReplicaSetWrites struct {
 	Status *appsv1.ReplicaSetStatus
 }
 
-// ReplicaSetActions turns p, the Plan of replicaset.Step on rs, into API
+// ToReplicaSetWrites turns p, the Plan of replicaset.Step on rs, into API
 // objects to write. Adoptions and releases are left to the caller (they
 // are patches of the pods' owner references). Inputs are not modified.
 //
 // Source: upstream pkg/controller/replicaset manageReplicas and
 // pkg/controller GetPodFromTemplate (v1.36.3).
-func ReplicaSetActions(rs *appsv1.ReplicaSet, p replicaset.Plan) (ReplicaSetWrites, error) {
+func ToReplicaSetWrites(rs *appsv1.ReplicaSet, p replicaset.Plan) (ReplicaSetWrites, error) {
 	var w ReplicaSetWrites
 	if rs == nil {
-		return w, fmt.Errorf("k8s: ReplicaSetActions: no ReplicaSet")
+		return w, fmt.Errorf("k8s: ToReplicaSetWrites: no ReplicaSet")
 	}
 	for range p.Create.Count {
 		w.CreatePods = append(w.CreatePods, newTemplatePod(&rs.Spec.Template, rs.Namespace, rs.Name,

@@ -46,7 +46,7 @@ type StatefulSetWrites struct {
 	Status *appsv1.StatefulSetStatus
 }
 
-// StatefulSetActions turns p, the Plan of statefulset.Step on set, into
+// ToStatefulSetWrites turns p, the Plan of statefulset.Step on set, into
 // API objects to write. Pods are built by [StatefulSetPods] from the
 // template of their revision (among revisions, or the one the plan
 // creates); revisions, pods and claims are the existing objects the plan
@@ -56,10 +56,10 @@ type StatefulSetWrites struct {
 // newStatefulSetPod, initIdentity, updateIdentity, updateStorage,
 // getPersistentVolumeClaims, and pkg/controller GetPodFromTemplate
 // (v1.36.3).
-func StatefulSetActions(set *appsv1.StatefulSet, revisions []*appsv1.ControllerRevision, pods []*corev1.Pod, claims []*corev1.PersistentVolumeClaim, p statefulset.Plan) (StatefulSetWrites, error) {
+func ToStatefulSetWrites(set *appsv1.StatefulSet, revisions []*appsv1.ControllerRevision, pods []*corev1.Pod, claims []*corev1.PersistentVolumeClaim, p statefulset.Plan) (StatefulSetWrites, error) {
 	var w StatefulSetWrites
 	if set == nil {
-		return w, fmt.Errorf("k8s: StatefulSetActions: no StatefulSet")
+		return w, fmt.Errorf("k8s: ToStatefulSetWrites: no StatefulSet")
 	}
 	podByName := map[string]*corev1.Pod{}
 	for _, pod := range pods {

@@ -25,17 +25,17 @@ type DaemonSetWrites struct {
 	Status *appsv1.DaemonSetStatus
 }
 
-// DaemonSetActions turns p, the Plan of daemonset.Step on ds with the
+// ToDaemonSetWrites turns p, the Plan of daemonset.Step on ds with the
 // current template's hash, into API objects to write. Inputs are not
 // modified.
 //
 // Source: upstream pkg/controller/daemon syncNodes, util.CreatePodTemplate,
 // util.ReplaceDaemonSetPodNodeNameNodeAffinity, and pkg/controller
 // GetPodFromTemplate (v1.36.3).
-func DaemonSetActions(ds *appsv1.DaemonSet, hash string, p daemonset.Plan) (DaemonSetWrites, error) {
+func ToDaemonSetWrites(ds *appsv1.DaemonSet, hash string, p daemonset.Plan) (DaemonSetWrites, error) {
 	var w DaemonSetWrites
 	if ds == nil {
-		return w, fmt.Errorf("k8s: DaemonSetActions: no DaemonSet")
+		return w, fmt.Errorf("k8s: ToDaemonSetWrites: no DaemonSet")
 	}
 	pods, err := DaemonSetPods(ds, hash, p)
 	if err != nil {
