@@ -151,7 +151,7 @@ func TestStatefulSetRevisionGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cr.Name != name || cr.Labels[k8s.StatefulSetRevisionHashLabel] != strings.TrimPrefix(name, "web-") || cr.Labels["app"] != "web" || cr.Revision != 3 {
+	if cr.Name != name || cr.Labels[history.RevisionHashLabel] != strings.TrimPrefix(name, "web-") || cr.Labels["app"] != "web" || cr.Revision != 3 {
 		t.Errorf("NewStatefulSetRevision = %s %v %d; name %s", cr.Name, cr.Labels, cr.Revision, name)
 	}
 	// The collision count is always hashed for a StatefulSet: unset is 0.
@@ -267,14 +267,14 @@ func TestDaemonSetHistory(t *testing.T) {
 		t.Fatalf("no revisions: %+v, %v; want hash %s", h, err, hash)
 	}
 	v1, v2 := mk("v1", 1), mk("v2", 2)
-	if v2.Name != "agent-"+hash || v2.Labels[k8s.RevisionHashLabel] != hash {
+	if v2.Name != "agent-"+hash || v2.Labels[history.HashLabel] != hash {
 		t.Fatalf("NewDaemonSetRevision = %s %v", v2.Name, v2.Labels)
 	}
 	unlabelled := v2.DeepCopy()
 	unlabelled.Name, unlabelled.Revision = "agent-old", 3
-	delete(unlabelled.Labels, k8s.RevisionHashLabel)
+	delete(unlabelled.Labels, history.HashLabel)
 	h, err = k8s.DaemonSetHistory(ds, []*appsv1.ControllerRevision{v1, v2, unlabelled})
-	if err != nil || h.Hash != "agent-old" || len(h.Revisions) != 3 || daemonset.RevisionHash(&h.Revisions[2]) != "agent-old" || daemonset.RevisionHash(&h.Revisions[0]) != v1.Labels[k8s.RevisionHashLabel] {
+	if err != nil || h.Hash != "agent-old" || len(h.Revisions) != 3 || daemonset.RevisionHash(&h.Revisions[2]) != "agent-old" || daemonset.RevisionHash(&h.Revisions[0]) != v1.Labels[history.HashLabel] {
 		t.Fatalf("DaemonSetHistory = %+v, %v", h, err)
 	}
 }
@@ -439,7 +439,7 @@ func TestRevisionConversions(t *testing.T) {
 	if d := got[0]; daemonset.RevisionHash(&d) != "web-abc" {
 		t.Fatalf("RevisionHash unlabelled = %q", daemonset.RevisionHash(&d))
 	}
-	r.Labels = map[string]string{k8s.RevisionHashLabel: "abc"}
+	r.Labels = map[string]string{history.HashLabel: "abc"}
 	if d := k8s.FromControllerRevision(r); daemonset.RevisionHash(&d) != "abc" {
 		t.Fatalf("RevisionHash = %q", daemonset.RevisionHash(&d))
 	}

@@ -71,7 +71,7 @@ func TestRealStatefulSet(t *testing.T) {
 	compact := revs[0].DeepCopy()
 	compact.Data.Raw = stored.Bytes()
 	zero := int32(0)
-	if h := k8s.ControllerRevisionHash(compact, &zero); revs[0].Labels[k8s.StatefulSetRevisionHashLabel] != h || revs[0].Name != "web-"+h {
+	if h := k8s.ControllerRevisionHash(compact, &zero); revs[0].Labels[history.RevisionHashLabel] != h || revs[0].Name != "web-"+h {
 		t.Fatalf("stored revision %s labelled %v; hash %s", revs[0].Name, revs[0].Labels, h)
 	}
 	// Rolled back to the old template after a newer revision, with a
@@ -169,8 +169,8 @@ func TestRealDaemonSet(t *testing.T) {
 	old.Spec.Template.Spec.Containers[0].Image = "registry.example.com/node-agent:2.0"
 	one := int32(1)
 	old.Status.CollisionCount = &one
-	if h, err := k8s.DaemonSetHistory(old, revs); err != nil || h.Hash != pods[0].Labels[k8s.RevisionHashLabel] {
-		t.Fatalf("the old template's hash %s, %v; pods carry %s", h.Hash, err, pods[0].Labels[k8s.RevisionHashLabel])
+	if h, err := k8s.DaemonSetHistory(old, revs); err != nil || h.Hash != pods[0].Labels[history.HashLabel] {
+		t.Fatalf("the old template's hash %s, %v; pods carry %s", h.Hash, err, pods[0].Labels[history.HashLabel])
 	}
 	hist, err := k8s.DaemonSetHistory(&ds, revs)
 	if err != nil {

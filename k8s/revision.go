@@ -20,18 +20,6 @@ import (
 	"github.com/kubesem/kubesem/history"
 )
 
-// RevisionHashLabel is controller-revision-hash: the label naming a pod's
-// revision (a StatefulSet pod's holds the revision's name, a DaemonSet
-// pod's the hash) and the hash label of a DaemonSet's ControllerRevisions;
-// history.HashLabel.
-const RevisionHashLabel = history.HashLabel
-
-// StatefulSetRevisionHashLabel is the hash label of a StatefulSet's
-// ControllerRevisions: controller.kubernetes.io/hash (history's
-// ControllerRevisionHashLabel), not controller-revision-hash;
-// history.RevisionHashLabel.
-const StatefulSetRevisionHashLabel = history.RevisionHashLabel
-
 // maxRevisionPrefix is the longest owner name a ControllerRevision name
 // keeps; a longer name is cut so that the name stays a valid object name.
 const maxRevisionPrefix = 223
@@ -159,7 +147,7 @@ func StatefulSetRevisionName(set *appsv1.StatefulSet) (string, error) {
 // NewStatefulSetRevision returns the ControllerRevision v1.36.3 creates
 // for set's current template with the given revision number: named
 // [StatefulSetRevisionName], in set's namespace, labelled with the
-// template's labels and [StatefulSetRevisionHashLabel], annotated with set's
+// template's labels and [history.RevisionHashLabel], annotated with set's
 // annotations, controlled by set, holding [StatefulSetRevisionData].
 //
 // Source: upstream pkg/controller/statefulset newRevision;
@@ -180,7 +168,7 @@ func NewStatefulSetRevision(set *appsv1.StatefulSet, revision int64) (*appsv1.Co
 	cr.Name, cr.Namespace = ControllerRevisionName(set.Name, hash), set.Namespace
 	cr.Labels = make(map[string]string, len(set.Spec.Template.Labels)+1)
 	maps.Copy(cr.Labels, set.Spec.Template.Labels)
-	cr.Labels[StatefulSetRevisionHashLabel] = hash
+	cr.Labels[history.RevisionHashLabel] = hash
 	cr.Annotations = make(map[string]string, len(set.Annotations))
 	maps.Copy(cr.Annotations, set.Annotations)
 	cr.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(set, appsv1.SchemeGroupVersion.WithKind("StatefulSet"))}
@@ -294,7 +282,7 @@ func NewDaemonSetRevision(ds *appsv1.DaemonSet, revision int64) (*appsv1.Control
 	cr.Name, cr.Namespace = ds.Name+"-"+hash, ds.Namespace
 	cr.Labels = make(map[string]string, len(ds.Spec.Template.Labels)+1)
 	maps.Copy(cr.Labels, ds.Spec.Template.Labels)
-	cr.Labels[RevisionHashLabel] = hash
+	cr.Labels[history.HashLabel] = hash
 	if ds.Annotations != nil {
 		cr.Annotations = maps.Clone(ds.Annotations)
 	}
@@ -345,7 +333,7 @@ func DaemonSetHistory(ds *appsv1.DaemonSet, revisions []*appsv1.ControllerRevisi
 // revisionHashLabel is r's controller-revision-hash label, or its name when
 // the label is absent (constructHistory adds it so).
 func revisionHashLabel(r *appsv1.ControllerRevision) string {
-	if v, ok := r.Labels[RevisionHashLabel]; ok {
+	if v, ok := r.Labels[history.HashLabel]; ok {
 		return v
 	}
 	return r.Name

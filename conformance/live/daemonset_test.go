@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/k8s"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -137,7 +138,7 @@ func TestDaemonSetRollingUpdate(t *testing.T) {
 		podWatch.mu.Unlock()
 	}
 	revs := controllerRevisions(t, ns)
-	if len(revs) != 1 || revs[0].Name != p.Revisions[0].Name || revs[0].Labels[k8s.RevisionHashLabel] != h.Hash {
+	if len(revs) != 1 || revs[0].Name != p.Revisions[0].Name || revs[0].Labels[history.HashLabel] != h.Hash {
 		t.Errorf("controller's revisions %v, kubesem predicted %s", revNames(revs), p.Revisions[0].Name)
 	}
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/statefulset"
 	appsv1 "k8s.io/api/apps/v1"
@@ -142,7 +143,7 @@ func TestStatefulSetPartitionedUpdate(t *testing.T) {
 			w.CreateRevisions[0].Name, w.CreateRevisions[0].Revision, w.CreateRevisions[0].Labels, w.CreateRevisions[0].Data.Raw)
 	}
 	// The controller passes status.collisionCount, 0 when unset.
-	if h := k8s.ControllerRevisionHash(gotRev, ptr.To[int32](0)); gotRev.Name != "web-"+h || gotRev.Labels[k8s.StatefulSetRevisionHashLabel] != h {
+	if h := k8s.ControllerRevisionHash(gotRev, ptr.To[int32](0)); gotRev.Name != "web-"+h || gotRev.Labels[history.RevisionHashLabel] != h {
 		t.Errorf("revision %s (labels %v): k8s.ControllerRevisionHash gives %s", gotRev.Name, gotRev.Labels, h)
 	}
 	ev, _ = podWatch.find(t, 0, "creation of web-0", func(ev watch.Event) bool { return ev.Type == watch.Added })

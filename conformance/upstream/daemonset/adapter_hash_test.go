@@ -15,6 +15,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/k8s"
 )
 
@@ -119,9 +120,9 @@ func TestAdapterDaemonSetHistoryDifferential(t *testing.T) {
 			r.Name += "-" + strconv.Itoa(i)
 			switch rapid.IntRange(0, 3).Draw(t, "label") {
 			case 0:
-				delete(r.Labels, k8s.RevisionHashLabel)
+				delete(r.Labels, history.HashLabel)
 			case 1:
-				r.Labels[k8s.RevisionHashLabel] = "h" + strconv.Itoa(i)
+				r.Labels[history.HashLabel] = "h" + strconv.Itoa(i)
 			}
 			revs = append(revs, r)
 			if k == tk {
@@ -145,7 +146,7 @@ func TestAdapterDaemonSetHistoryDifferential(t *testing.T) {
 		}
 		for _, r := range current {
 			if r.Revision == top {
-				if v, ok := r.Labels[k8s.RevisionHashLabel]; ok {
+				if v, ok := r.Labels[history.HashLabel]; ok {
 					tied = append(tied, v)
 				} else {
 					tied = append(tied, r.Name)
