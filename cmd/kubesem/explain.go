@@ -265,6 +265,19 @@ func explainWorld(objs *objects, now time.Time) (*explained, error) {
 			continue
 		}
 		e := explainDecision(dumped, d, before[d.Object], now)
+		if p, ok := d.Plan.(podgc.Plan); ok && e != nil {
+			var orphans []string
+			if len(p.Memory.Quarantine) > 0 {
+				var err error
+				if orphans, err = quarantinedPods(objs, opts, now); err != nil {
+					return nil, err
+				}
+			}
+			if len(d.Writes) == 0 && len(orphans) == 0 {
+				continue
+			}
+			e.Actions = append(orphans, e.Actions...)
+		}
 		if e == nil {
 			continue
 		}
@@ -440,9 +453,7 @@ func explainDecision(s *cluster.State, d cluster.Decision, prev any, now time.Ti
 			e.Actions = append(e.Actions, fmt.Sprintf("evict pod %s at %s (a NoExecute taint it does not tolerate for ever)", s.Pod, s.FireAt.UTC().Format(time.RFC3339)))
 		}
 	case podgc.Plan:
-		if len(d.Writes) == 0 {
-			return nil
-		}
+		// explainWorld drops a pass with nothing to say.
 		for _, wr := range d.Writes {
 			if wr.Verb == plan.VerbDelete {
 				e.Actions = append(e.Actions, fmt.Sprintf("delete pod %s/%s (%s)", wr.Namespace, wr.Name, wr.Reason))
@@ -453,6 +464,54 @@ func explainDecision(s *cluster.State, d cluster.Decision, prev any, now time.Ti
 		e.Actions = append(e.Actions, "write status")
 	}
 	return e
+}
+
+// quarantinedPods says which of the dump's pods the pod garbage collector
+// deletes as orphans once the nodes its pass found gone leave quarantine:
+// a world of the dump with only the collector runs its pass at now and its
+// pass at the end of the quarantine. A dump does not say when the real
+// collector first saw a node gone (its queue is memory), so no instant is
+// given.
+func quarantinedPods(objs *objects, opts cluster.Options, now time.Time) ([]string, error) {
+	opts.Controllers = []string{cluster.CtlPodGC}
+	w, err := newWorld(cluster.Scenario{Start: now, Objects: objs.models}, opts)
+	if err != nil {
+		return nil, err
+	}
+	held := map[string]time.Duration{}
+	var end time.Time
+	for _, d := range w.Sync(now) {
+		if p, ok := d.Plan.(podgc.Plan); ok {
+			for _, q := range p.Memory.Quarantine {
+				held[q.Node] = q.ReadyAt.Sub(now)
+				end = q.ReadyAt
+			}
+		}
+	}
+	if len(held) == 0 {
+		return nil, nil
+	}
+	var out []string
+	for _, d := range w.Sync(end) {
+		if d.Err != nil {
+			return nil, d.Err
+		}
+		p, ok := d.Plan.(podgc.Plan)
+		if !ok {
+			continue
+		}
+		for _, del := range p.Delete {
+			for _, o := range objs.models {
+				if pod, ok := o.(*podstatus.Pod); ok && pod.Namespace == del.Namespace && pod.Name == del.Name {
+					if h, ok := held[pod.Spec.NodeName]; ok {
+						out = append(out, fmt.Sprintf("delete pod %s/%s, bound to node %s, which is gone, once the collector has held the node in quarantine for %s (when it first saw the node gone is not in the dump)",
+							del.Namespace, del.Name, pod.Spec.NodeName, h))
+					}
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 // statusWritten reports whether a decision writes its own object's status
