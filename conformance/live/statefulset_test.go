@@ -3,8 +3,8 @@ package live
 import (
 	"context"
 	"reflect"
-	"strings"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
