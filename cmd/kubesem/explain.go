@@ -446,6 +446,12 @@ func explainDecision(s *cluster.State, d cluster.Decision, prev any, now time.Ti
 		daemonSetActions(s, e, p, prev)
 	case node.Plan:
 		nodeActions(e, p)
+		for _, ev := range p.Events {
+			if ev.Reason == "RegisteredNode" {
+				e.Notes = append(e.Notes, "a dump holds no controller memory: this is the pass of a freshly started node lifecycle controller, to which every node is new (RegisteredNode, and the unreachable/not-ready NoExecute taints it removes from a node it has just met before its health check taints it again); the running controller, which knows these nodes, makes only the rest")
+				break
+			}
+		}
 	case node.EvictionPlan:
 		e.Actions = append(e.Actions, deletions("pod", p.Delete)...)
 		e.Actions = append(e.Actions, eventLines(p.Events)...)
