@@ -35,6 +35,7 @@ whose scenario document may hold a check section:
     nodeReturns: false   # a stopped node may come back
     evictions: 0         # at most this many evictions of running pods
     drains: 0            # at most this many node drains
+    orders: 0            # at most this many changes of the controllers' sync order
     events:              # users' events, each happening at most once, anywhere
     - {kind: image, target: {kind: Deployment, namespace: default, name: web}, image: web:2}
     properties: [deployment-max-surge, "available(deploy/web) >= 2"]
@@ -74,6 +75,7 @@ type checkDoc struct {
 	NodeReturns bool              `json:"nodeReturns"`
 	Evictions   int               `json:"evictions"`
 	Drains      int               `json:"drains"`
+	Orders      int               `json:"orders"`
 	Events      []json.RawMessage `json:"events"`
 	Properties  []string          `json:"properties"`
 	Depth       int               `json:"depth"`
@@ -161,7 +163,7 @@ func readCheck(data []byte) (*checkRun, error) {
 			return nil, fmt.Errorf("%s: %s", at, describe(err))
 		}
 		ev := cluster.Event{Kind: cluster.EventKind(e.Kind), Target: e.Target, Replicas: e.Replicas,
-			Image: e.Image, Template: e.Template, ExitCode: e.ExitCode}
+			Image: e.Image, Template: e.Template, ExitCode: e.ExitCode, Order: e.Order}
 		if len(e.Object) > 0 && string(e.Object) != "null" {
 			o, err := decodeObject(e.Object, at+".object")
 			if err != nil {
@@ -180,6 +182,7 @@ func readCheck(data []byte) (*checkRun, error) {
 		c.alphabet.NodeOutages = *c.doc.NodeOutages
 	}
 	c.alphabet.NodeReturns, c.alphabet.Evictions, c.alphabet.Drains = c.doc.NodeReturns, c.doc.Evictions, c.doc.Drains
+	c.alphabet.Orders = c.doc.Orders
 	if !c.hasCheck {
 		c.defaultUpdates()
 	}
@@ -303,13 +306,14 @@ func checkCmd(args []string, stdin io.Reader, stdout io.Writer) (bool, error) {
 	var props listFlag
 	fs.Var(&props, "property", "a property to check: a builtin's name or an expression (repeatable; default: the check section's, else every builtin that applies)")
 	list := fs.Bool("list", false, "list the builtin properties and exit")
-	var depth, maxStates, podFailures, nodeOutages, evictions, drains intFlag
+	var depth, maxStates, podFailures, nodeOutages, evictions, drains, orders intFlag
 	fs.Var(&depth, "depth", "the most transitions on a path (default: the check section's, else 60)")
 	fs.Var(&maxStates, "max-states", "the most states explored (default 2,000,000)")
 	fs.Var(&podFailures, "pod-failures", "the most pod failures on a path (default: the check section's, else 1)")
 	fs.Var(&nodeOutages, "node-outages", "the most node outages on a path (default: the check section's, else 1)")
 	fs.Var(&evictions, "evictions", "the most evictions on a path (default: the check section's, else 0)")
 	fs.Var(&drains, "drains", "the most node drains on a path (default: the check section's, else 0)")
+	fs.Var(&orders, "orders", "the most changes of the controllers' sync order on a path: each moves one controller with objects to the front of every round, as kube-controller-manager's concurrent controllers may run (default: the check section's, else 0: the world's fixed order)")
 	horizon := fs.Duration("horizon", 0, "events happen within this long of the first state (default: the check section's, else 30m)")
 	window := fs.Duration("window", 0, "liveness: the world must settle good within this long (default: the check section's, else 45m)")
 	noSym := fs.Bool("no-symmetry", false, "turn symmetry reduction off (nodes that differ only by name are distinct states)")
@@ -353,7 +357,7 @@ func checkCmd(args []string, stdin io.Reader, stdout io.Writer) (bool, error) {
 		flag *intFlag
 		dst  *int
 	}{{&depth, &c.opts.MaxDepth}, {&maxStates, &c.opts.MaxStates}, {&podFailures, &c.alphabet.PodFailures},
-		{&nodeOutages, &c.alphabet.NodeOutages}, {&evictions, &c.alphabet.Evictions}, {&drains, &c.alphabet.Drains}} {
+		{&nodeOutages, &c.alphabet.NodeOutages}, {&evictions, &c.alphabet.Evictions}, {&drains, &c.alphabet.Drains}, {&orders, &c.alphabet.Orders}} {
 		if f.flag.set {
 			*f.dst = f.flag.v
 		}

@@ -43,7 +43,9 @@ print them (a List, typed Lists, a stream of objects): a dump alone is a
 scenario without events. Event kinds: scale (replicas), image (image),
 template (template), pause, resume, create (object), update (object),
 delete, cordon, uncordon, drain, evict, stopNode, startNode, failPod
-(exitCode). Objects of kinds kubesem does not model are listed, not run.
+(exitCode), order (order: controllers that sync first in every round from
+then on, e.g. [statefulset]; kube-controller-manager's controllers run
+concurrently, so any order is one Kubernetes may take). Objects of kinds kubesem does not model are listed, not run.
 
 The world runs until --until after the start, or, without --until, until
 it settles (no write but heartbeats for settleQuiet and nothing due but
@@ -84,6 +86,7 @@ type eventDoc struct {
 	Template *podstatus.Template `json:"template"`
 	Object   json.RawMessage     `json:"object"`
 	ExitCode int32               `json:"exitCode"`
+	Order    []string            `json:"order"`
 }
 
 // duration is a Go duration written as a string ("1m30s").
@@ -171,7 +174,7 @@ func readScenario(data []byte) (*scenarioRun, error) {
 		}
 		for i, e := range doc.Events {
 			ev := cluster.Event{At: time.Duration(e.At), Kind: cluster.EventKind(e.Kind), Target: e.Target,
-				Replicas: e.Replicas, Image: e.Image, Template: e.Template, ExitCode: e.ExitCode}
+				Replicas: e.Replicas, Image: e.Image, Template: e.Template, ExitCode: e.ExitCode, Order: e.Order}
 			if len(e.Object) > 0 && string(e.Object) != "null" {
 				o, err := decodeObject(e.Object, fmt.Sprintf("%s: events[%d].object", at, i))
 				if err != nil {
