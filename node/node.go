@@ -201,6 +201,19 @@ func Zone(n *Node) string {
 	return region + ":\x00:" + zone
 }
 
+// zoneParts reads a node's region and zone as [Zone] does: the deprecated
+// labels first.
+func zoneParts(l map[string]string) (region, zone string) {
+	var ok bool
+	if zone, ok = l[LabelFailureZone]; !ok {
+		zone = l[LabelTopologyZone]
+	}
+	if region, ok = l[LabelFailureRegion]; !ok {
+		region = l[LabelTopologyRegion]
+	}
+	return region, zone
+}
+
 // ExcludedFromDisruption reports whether the node carries the
 // node.kubernetes.io/exclude-disruption label (any value); such nodes do not
 // count in their zone's state.
