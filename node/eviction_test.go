@@ -91,26 +91,6 @@ func TestEvictionForLimits(t *testing.T) {
 	}
 }
 
-func TestDefaultTolerationsSeconds(t *testing.T) {
-	got := DefaultTolerations(nil, 30)
-	if len(got) != 2 || *got[0].TolerationSeconds != 30 || *got[1].TolerationSeconds != 30 {
-		t.Fatalf("%+v", got)
-	}
-	if got[0].TolerationSeconds == got[1].TolerationSeconds {
-		t.Fatal("the two defaults share one seconds pointer")
-	}
-	in := []Toleration{{Key: TaintUnreachable, Operator: OpExists, Effect: string(NoExecute)}}
-	got = DefaultTolerations(in, -1)
-	if len(got) != 2 || got[1].Key != TaintNotReady || len(in) != 1 {
-		t.Fatalf("only not-ready added, input untouched: %+v", got)
-	}
-	// an empty effect counts as NoExecute
-	got = DefaultTolerations([]Toleration{{Key: TaintNotReady, Operator: OpExists}}, -1)
-	if len(got) != 2 || got[1].Key != TaintUnreachable {
-		t.Fatalf("empty effect: %+v", got)
-	}
-}
-
 func TestMatchingTolerations(t *testing.T) {
 	taints := []Taint{{Key: "a", Effect: NoExecute}, {Key: "b", Effect: NoExecute}}
 	a := Toleration{Key: "a", Operator: OpExists}
@@ -126,5 +106,46 @@ func TestMatchingTolerations(t *testing.T) {
 	used, ok = MatchingTolerations(nil, nil, Options{})
 	if !ok || used == nil || len(used) != 0 {
 		t.Fatalf("no taints: %+v %v", used, ok)
+	}
+}
+
+func TestMinTolerationTime(t *testing.T) {
+	cases := []struct {
+		tols []Toleration
+		want time.Duration
+	}{
+		{nil, 0},
+		{[]Toleration{{}}, Forever},
+		{[]Toleration{{TolerationSeconds: i64(10)}, {TolerationSeconds: i64(5)}, {}}, 5 * time.Second},
+		{[]Toleration{{TolerationSeconds: i64(10)}, {TolerationSeconds: i64(-1)}}, 0},
+		{[]Toleration{{TolerationSeconds: i64(0)}}, 0},
+	}
+	for i, c := range cases {
+		if got := MinTolerationTime(c.tols); got != c.want {
+			t.Errorf("%d: got %v want %v", i, got, c.want)
+		}
+	}
+}
+
+func TestEvictionFor(t *testing.T) {
+	seen := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	unreach := []Taint{{Key: TaintUnreachable, Effect: NoExecute}}
+	if e := EvictionFor(nil, unreach, seen, Options{}); e.Kind != EvictNow || !e.At.Equal(seen) {
+		t.Errorf("no tolerations: %+v", e)
+	}
+	def := DefaultTolerations(nil, -1)
+	if e := EvictionFor(def, unreach, seen, Options{}); e.Kind != EvictAt || e.After != 300*time.Second {
+		t.Errorf("default tolerations: %+v", e)
+	}
+	if e := EvictionFor([]Toleration{{Operator: OpExists}}, unreach, seen, Options{}); e.Kind != NotEvicted {
+		t.Errorf("forever: %+v", e)
+	}
+	if e := EvictionFor(nil, []Taint{{Key: "x", Effect: NoSchedule}}, seen, Options{}); e.Kind != NotEvicted {
+		t.Errorf("NoSchedule only: %+v", e)
+	}
+	// the first matching toleration is the one used, as upstream.
+	two := []Toleration{{Key: TaintUnreachable, Operator: OpExists, TolerationSeconds: i64(600)}, {Operator: OpExists, TolerationSeconds: i64(10)}}
+	if e := EvictionFor(two, unreach, seen, Options{}); e.After != 600*time.Second {
+		t.Errorf("first match: %+v", e)
 	}
 }

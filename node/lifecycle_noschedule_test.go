@@ -1,13 +1,8 @@
 package node
 
 import (
-	"errors"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/kubesem/kubesem/field"
-	"github.com/kubesem/kubesem/podstatus"
 )
 
 func TestNoScheduleStep(t *testing.T) {
@@ -35,19 +30,5 @@ func TestNoScheduleStep(t *testing.T) {
 	}
 	if _, err := NoScheduleStep([]*Node{ready, ready}, now); err == nil {
 		t.Fatal("duplicate node accepted")
-	}
-}
-
-func TestEvictionStepDuplicateNames(t *testing.T) {
-	n := &Node{}
-	n.Name = "n1"
-	n.Spec.Taints = []Taint{{Key: TaintNotReady, Effect: NoExecute}}
-	a := &podstatus.Pod{}
-	a.Name, a.Namespace, a.Spec.NodeName = "web", "a", "n1"
-	b := &podstatus.Pod{}
-	b.Name, b.Namespace, b.Spec.NodeName = "web", "b", "n1"
-	_, err := EvictionStep(n, []*podstatus.Pod{a, b}, nil, time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), Options{})
-	if !errors.Is(err, field.ErrDuplicate) || !strings.Contains(err.Error(), "pods[1].metadata.name") {
-		t.Fatalf("err = %v", err)
 	}
 }

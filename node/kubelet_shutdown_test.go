@@ -50,15 +50,3 @@ func TestShutdownSeedTable(t *testing.T) {
 		t.Fatalf("%+v", groups)
 	}
 }
-
-func TestLeaseRetryBackoff(t *testing.T) {
-	want := []time.Duration{0, 200 * time.Millisecond, 400 * time.Millisecond, 800 * time.Millisecond, 1600 * time.Millisecond, 3200 * time.Millisecond, 6400 * time.Millisecond, 7 * time.Second, 7 * time.Second}
-	for i, w := range want {
-		if got := LeaseRetryBackoff(i); got != w {
-			t.Errorf("%d: %v", i, got)
-		}
-	}
-	if LeaseRenewInterval(0) != 10*time.Second {
-		t.Error("renew")
-	}
-}

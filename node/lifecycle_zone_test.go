@@ -113,3 +113,28 @@ func TestZoneStatesGroups(t *testing.T) {
 		t.Fatalf("%d nodes counted", total)
 	}
 }
+
+func TestComputeZoneState(t *testing.T) {
+	st := func(r, n int) []ConditionStatus {
+		var out []ConditionStatus
+		for range r {
+			out = append(out, ConditionTrue)
+		}
+		for range n {
+			out = append(out, ConditionFalse)
+		}
+		return out
+	}
+	cases := []struct {
+		r, n int
+		want ZoneState
+	}{{0, 0, ZoneNormal}, {0, 1, ZoneFullDisruption}, {1, 2, ZoneNormal}, {2, 3, ZonePartialDisruption}, {9, 11, ZonePartialDisruption}, {10, 11, ZoneNormal}, {45, 55, ZonePartialDisruption}, {46, 54, ZoneNormal}}
+	for _, c := range cases {
+		if _, got := ComputeZoneState(st(c.r, c.n), Options{}); got != c.want {
+			t.Errorf("%d ready %d not: %s", c.r, c.n, got)
+		}
+	}
+	if ReducedRate(50, Options{}) != 0 || ReducedRate(51, Options{}) != 0.01 {
+		t.Error("reduced rate")
+	}
+}
