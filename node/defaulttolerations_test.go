@@ -5,6 +5,7 @@ import (
 )
 
 func TestDefaultTolerationsSeconds(t *testing.T) {
+	t.Parallel()
 	got := DefaultTolerations(nil, 30)
 	if len(got) != 2 || *got[0].TolerationSeconds != 30 || *got[1].TolerationSeconds != 30 {
 		t.Fatalf("%+v", got)
@@ -25,6 +26,7 @@ func TestDefaultTolerationsSeconds(t *testing.T) {
 }
 
 func TestDefaultTolerations(t *testing.T) {
+	t.Parallel()
 	got := DefaultTolerations(nil, -1)
 	if len(got) != 2 || got[0].Key != TaintNotReady || got[1].Key != TaintUnreachable || *got[0].TolerationSeconds != 300 {
 		t.Fatalf("%+v", got)

@@ -19,6 +19,7 @@ func evictPod(name, node string, secs *int64) *podstatus.Pod {
 }
 
 func TestEvictionStep(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	n := &Node{}
 	n.Name = "n"
@@ -99,6 +100,7 @@ func TestEvictionStep(t *testing.T) {
 // Events: a cancelled or replaced scheduled eviction, then a deletion, each
 // record TaintManagerEviction about the pod; a kept one records nothing.
 func TestEvictionStepEvents(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	n := &Node{}
 	n.Name = "n"
@@ -145,6 +147,7 @@ func TestEvictionStepEvents(t *testing.T) {
 }
 
 func TestEvictionStepDuplicateNames(t *testing.T) {
+	t.Parallel()
 	n := &Node{}
 	n.Name = "n1"
 	n.Spec.Taints = []Taint{{Key: TaintNotReady, Effect: NoExecute}}

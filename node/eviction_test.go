@@ -10,6 +10,7 @@ import (
 // the int64 limit: MaxInt64 seconds mean "no limit", and seconds become
 // nanoseconds by a wrapping int64 product.
 func TestMinTolerationTimeLimits(t *testing.T) {
+	t.Parallel()
 	wrap := func(s int64) time.Duration { return time.Duration(s) * time.Second }
 	cases := []struct {
 		name string
@@ -42,6 +43,7 @@ func TestMinTolerationTimeLimits(t *testing.T) {
 // TestEvictionForLimits: the wrapped toleration time decides: negative →
 // never, 0 → now, positive → that long after seen.
 func TestEvictionForLimits(t *testing.T) {
+	t.Parallel()
 	seen := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	taints := []Taint{{Key: TaintUnreachable, Effect: NoExecute}}
 	tol := func(s int64) []Toleration {
@@ -92,6 +94,7 @@ func TestEvictionForLimits(t *testing.T) {
 }
 
 func TestMatchingTolerations(t *testing.T) {
+	t.Parallel()
 	taints := []Taint{{Key: "a", Effect: NoExecute}, {Key: "b", Effect: NoExecute}}
 	a := Toleration{Key: "a", Operator: OpExists}
 	all := Toleration{Operator: OpExists}
@@ -110,6 +113,7 @@ func TestMatchingTolerations(t *testing.T) {
 }
 
 func TestMinTolerationTime(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		tols []Toleration
 		want time.Duration
@@ -128,6 +132,7 @@ func TestMinTolerationTime(t *testing.T) {
 }
 
 func TestEvictionFor(t *testing.T) {
+	t.Parallel()
 	seen := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	unreach := []Taint{{Key: TaintUnreachable, Effect: NoExecute}}
 	if e := EvictionFor(nil, unreach, seen, Options{}); e.Kind != EvictNow || !e.At.Equal(seen) {

@@ -13,6 +13,7 @@ import (
 // Writes: the DisruptionTarget status patch, then the delete with the
 // pod's own grace period; no patch when the pod already has the condition.
 func TestEvictionPlanWrites(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	n := &Node{}
 	n.Name = "n"

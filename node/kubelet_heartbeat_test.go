@@ -6,6 +6,7 @@ import (
 )
 
 func TestStatusUpdate(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	f := time.Minute
 	if r := StatusUpdate(false, t0, 0, f, t0.Add(f-1)); r.Patch {
@@ -35,6 +36,7 @@ func TestStatusUpdate(t *testing.T) {
 }
 
 func TestStatusReportFrequency(t *testing.T) {
+	t.Parallel()
 	if got := StatusReportFrequency(0, 0); got != 5*time.Minute {
 		t.Errorf("defaults: %v", got)
 	}
@@ -50,6 +52,7 @@ func TestStatusReportFrequency(t *testing.T) {
 }
 
 func TestLeaseRenewal(t *testing.T) {
+	t.Parallel()
 	if got := LeaseRenewInterval(40 * time.Second); got != 10*time.Second {
 		t.Errorf("40s: %v", got)
 	}
@@ -69,6 +72,7 @@ func TestLeaseRenewal(t *testing.T) {
 }
 
 func TestLeaseRetryBackoff(t *testing.T) {
+	t.Parallel()
 	want := []time.Duration{0, 200 * time.Millisecond, 400 * time.Millisecond, 800 * time.Millisecond, 1600 * time.Millisecond, 3200 * time.Millisecond, 6400 * time.Millisecond, 7 * time.Second, 7 * time.Second}
 	for i, w := range want {
 		if got := LeaseRetryBackoff(i); got != w {

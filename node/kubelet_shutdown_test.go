@@ -16,6 +16,7 @@ func prioPod(name string, prio int32, tgps *int64) *podstatus.Pod {
 }
 
 func TestMigrateShutdownConfig(t *testing.T) {
+	t.Parallel()
 	got := MigrateShutdownConfig(30*time.Second, 10*time.Second)
 	if len(got) != 2 || got[0] != (ShutdownPeriod{0, 20}) || got[1] != (ShutdownPeriod{SystemCriticalPriority, 10}) {
 		t.Fatalf("%+v", got)
@@ -26,6 +27,7 @@ func TestMigrateShutdownConfig(t *testing.T) {
 }
 
 func TestShutdownSeedTable(t *testing.T) {
+	t.Parallel()
 	periods := ShutdownPeriods([]ShutdownPeriod{{100000, 10}, {10000, 180}, {1000, 120}, {0, 60}}, 0, 0)
 	pods := []*podstatus.Pod{prioPod("a", 100000, nil), prioPod("b", 50000, nil), prioPod("c", 1000, i64(30)), prioPod("d", 999, nil), prioPod("e", -5, nil)}
 	groups, err := Shutdown(periods, pods)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestStepAllZonesDown(t *testing.T) {
+	t.Parallel()
 	nodes := []*Node{readyNode("a", "z1", t0), readyNode("b", "z2", t0)}
 	p, _ := Step(nodes, nil, nil, Memory{}, t0, Options{})
 	p, _ = Step(nodes, nil, nil, p.Memory, t0.Add(61*time.Second), Options{})

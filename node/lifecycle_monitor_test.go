@@ -17,6 +17,7 @@ func readyNode(name, zone string, hb time.Time) *Node {
 }
 
 func TestStepNodeGoesUnknown(t *testing.T) {
+	t.Parallel()
 	nodes := []*Node{readyNode("a", "z1", t0), readyNode("b", "z1", t0), readyNode("c", "z1", t0)}
 	p, err := Step(nodes, nil, nil, Memory{}, t0, Options{})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestNoScheduleStep(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2024, 3, 1, 0, 1, 0, 0, time.UTC)
 	notReady := &Node{}
 	notReady.Name = "a"

@@ -8,6 +8,7 @@ import (
 )
 
 func TestValidateStep(t *testing.T) {
+	t.Parallel()
 	a, b := &Node{}, &Node{}
 	a.Name, b.Name = "a", "b"
 	if err := validateStep([]*Node{a, b}, []Lease{lease("a"), lease("b")}); err != nil {

@@ -9,6 +9,7 @@ func f32(v float32) *float32 { return &v }
 func i32(v int32) *int32     { return &v }
 
 func TestZoneStateThresholds(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		ready, notReady int
 		want            ZoneState
@@ -40,6 +41,7 @@ func TestZoneStateThresholds(t *testing.T) {
 }
 
 func TestZoneRates(t *testing.T) {
+	t.Parallel()
 	if r := ReducedRate(50, Options{}); r != 0 {
 		t.Errorf("50 nodes: %v", r)
 	}
@@ -71,6 +73,7 @@ func TestZoneRates(t *testing.T) {
 }
 
 func TestZoneStatesGroups(t *testing.T) {
+	t.Parallel()
 	mk := func(name string, labels map[string]string, ready bool) *Node {
 		n := &Node{}
 		n.Name, n.Labels = name, labels
@@ -115,6 +118,7 @@ func TestZoneStatesGroups(t *testing.T) {
 }
 
 func TestComputeZoneState(t *testing.T) {
+	t.Parallel()
 	st := func(r, n int) []ConditionStatus {
 		var out []ConditionStatus
 		for range r {

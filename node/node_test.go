@@ -10,6 +10,7 @@ import (
 )
 
 func TestNodeConditions(t *testing.T) {
+	t.Parallel()
 	var nilNode *Node
 	if nilNode.IsReady() {
 		t.Error("nil node ready")
@@ -40,6 +41,7 @@ func TestNodeConditions(t *testing.T) {
 }
 
 func TestMatchTaint(t *testing.T) {
+	t.Parallel()
 	now := time.Now()
 	a := Taint{Key: "k", Value: "v", Effect: NoExecute, TimeAdded: &now}
 	if !a.MatchTaint(Taint{Key: "k", Value: "w", Effect: NoExecute}) {
@@ -51,6 +53,7 @@ func TestMatchTaint(t *testing.T) {
 }
 
 func TestExcludedFromDisruption(t *testing.T) {
+	t.Parallel()
 	if ExcludedFromDisruption(nil) {
 		t.Error("nil excluded")
 	}
@@ -112,6 +115,7 @@ func TestLeaseJSON(t *testing.T) {
 }
 
 func TestZone(t *testing.T) {
+	t.Parallel()
 	n := &Node{}
 	if Zone(n) != "" {
 		t.Fatal("no labels")

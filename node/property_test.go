@@ -14,6 +14,7 @@ import (
 // Zone state is monotone in the number of not-ready nodes: turning a ready
 // node not ready never makes the state healthier.
 func TestPropZoneStateMonotone(t *testing.T) {
+	t.Parallel()
 	rank := map[ZoneState]int{ZoneNormal: 0, ZonePartialDisruption: 1, ZoneFullDisruption: 2}
 	rapid.Check(t, func(t *rapid.T) {
 		size := rapid.IntRange(1, 200).Draw(t, "size")
@@ -49,6 +50,7 @@ func drawToleration(t *rapid.T) (Toleration, Taint) {
 // A toleration that matches a taint still matches when its effect is
 // emptied.
 func TestPropEmptyEffectStillTolerates(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		tol, taint := drawToleration(t)
 		opts := Options{TaintTolerationComparisonOperators: rapid.Bool().Draw(t, "gate")}
@@ -63,6 +65,7 @@ func TestPropEmptyEffectStillTolerates(t *testing.T) {
 
 // Eviction time never precedes the time the taint was seen.
 func TestPropEvictionNotBeforeTaint(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		var tols []Toleration
 		for range rapid.IntRange(0, 3).Draw(t, "n") {
@@ -86,6 +89,7 @@ func TestPropEvictionNotBeforeTaint(t *testing.T) {
 // Shutdown groups cover every pod exactly once, and when every group has a
 // pod they take the whole delay.
 func TestPropShutdownGroups(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		prios := rapid.SliceOfNDistinct(rapid.Int32Range(-5, 5), 1, 4, rapid.ID[int32]).Draw(t, "prios")
 		var ps []ShutdownPeriod
@@ -128,6 +132,7 @@ func TestPropShutdownGroups(t *testing.T) {
 
 // Shuffling nodes and leases does not change the Plan.
 func TestPropStepOrderIndependent(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		var nodes []*Node
@@ -161,6 +166,7 @@ func TestPropStepOrderIndependent(t *testing.T) {
 // zone with [ComputeZoneState], whatever the number of zones (its own
 // table grows past 32) and the label values.
 func TestPropZoneStatesGrouping(t *testing.T) {
+	t.Parallel()
 	keys := []string{LabelTopologyZone, LabelFailureZone, LabelTopologyRegion, LabelFailureRegion, LabelExcludeDisruption}
 	rapid.Check(t, func(t *rapid.T) {
 		values := rapid.StringMatching(`[a-z0-9.:-]{0,24}`)

@@ -7,6 +7,7 @@ import (
 func i64(v int64) *int64 { return &v }
 
 func TestToleratesTaint(t *testing.T) {
+	t.Parallel()
 	taint := Taint{Key: "k", Value: "v", Effect: NoSchedule}
 	cases := []struct {
 		name string
@@ -44,6 +45,7 @@ func TestToleratesTaint(t *testing.T) {
 }
 
 func TestParseDecimal(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]int64{"0": 0, "7": 7, "-7": -7, "9223372036854775807": 1<<63 - 1, "-9223372036854775808": -1 << 63} {
 		if v, ok := parseDecimal(s); !ok || v != want {
 			t.Errorf("%q: %d %v", s, v, ok)
@@ -57,6 +59,7 @@ func TestParseDecimal(t *testing.T) {
 }
 
 func TestFindUntoleratedTaint(t *testing.T) {
+	t.Parallel()
 	taints := []Taint{{Key: "a", Effect: PreferNoSchedule}, {Key: "b", Effect: NoSchedule}, {Key: "c", Effect: NoExecute}}
 	got, ok := FindUntoleratedTaint(taints, nil, NoScheduleOrNoExecute, Options{})
 	if !ok || got.Key != "b" {

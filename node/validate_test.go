@@ -8,6 +8,7 @@ import (
 )
 
 func TestValidateTolerations(t *testing.T) {
+	t.Parallel()
 	gate := Options{TaintTolerationComparisonOperators: true}
 	ok := []Toleration{
 		{Operator: OpExists},
@@ -50,6 +51,7 @@ func TestValidateTolerations(t *testing.T) {
 }
 
 func TestValidateTaints(t *testing.T) {
+	t.Parallel()
 	ok := []Taint{{Key: "k", Effect: NoSchedule}, {Key: "k", Effect: NoExecute}, {Key: "a/b", Value: "v", Effect: PreferNoSchedule}}
 	if err := ValidateTaints(ok, "spec.taints"); err != nil {
 		t.Fatalf("valid: %v", err)

@@ -113,6 +113,7 @@ func checkOrderIndependent(t *rapid.T) {
 }
 
 func TestProperties(t *testing.T) {
+	t.Parallel()
 	t.Run("NeverDeletesLiveRunning", func(t *testing.T) { rapid.Check(t, checkNeverDeletesLiveRunning) })
 	t.Run("OrderIndependent", func(t *testing.T) { rapid.Check(t, checkOrderIndependent) })
 }

@@ -51,6 +51,7 @@ func same(a, b []string) bool {
 }
 
 func TestStepQuarantineBoundary(t *testing.T) {
+	t.Parallel()
 	pods := []*podstatus.Pod{gcPod("a", "gone", podstatus.Running, 0)}
 	// first sight: quarantined until now + 40s, nothing deleted
 	p := mustStep(t, pods, nil, nil, podgc.Memory{}, t0, podgc.Options{})
@@ -105,6 +106,7 @@ func TestStepQuarantineBoundary(t *testing.T) {
 }
 
 func TestStepOrphanConditionKept(t *testing.T) {
+	t.Parallel()
 	p0 := gcPod("a", "gone", podstatus.Running, 0)
 	old := t0.Add(-time.Hour)
 	p0.Status.Conditions = []podstatus.Condition{{Type: podstatus.DisruptionTarget, Status: meta.ConditionTrue, Reason: "X", LastTransitionTime: old}}
@@ -127,6 +129,7 @@ func TestStepOrphanConditionKept(t *testing.T) {
 }
 
 func TestStepTerminatedThreshold(t *testing.T) {
+	t.Parallel()
 	n := []*node.Node{gcNode("n", "True", false)}
 	evicted := gcPod("e", "n", podstatus.Failed, 3*time.Hour)
 	evicted.Status.Reason = podgc.EvictedReason
@@ -169,6 +172,7 @@ func TestStepTerminatedThreshold(t *testing.T) {
 }
 
 func TestStepTerminating(t *testing.T) {
+	t.Parallel()
 	deleting := func(p *podstatus.Pod) *podstatus.Pod {
 		ts := t0
 		p.DeletionTimestamp = &ts
