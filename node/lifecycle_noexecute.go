@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// NotReadyTaint and UnreachableTaint are the NoExecute taints the
+// notReadyTaint and unreachableTaint are the NoExecute taints the
 // controller manages (TimeAdded is set when it adds them).
 var (
 	notReadyTaint    = Taint{Key: TaintNotReady, Effect: NoExecute}
