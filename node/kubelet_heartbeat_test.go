@@ -9,28 +9,28 @@ func TestStatusUpdate(t *testing.T) {
 	t.Parallel()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	f := time.Minute
-	if r := StatusUpdate(false, t0, 0, f, t0.Add(f-1)); r.Patch {
+	if r := StatusUpdate(StatusUnchanged, t0, 0, f, t0.Add(f-1)); r.Patch {
 		t.Errorf("before the period: %+v", r)
 	}
-	if r := StatusUpdate(false, t0, 0, f, t0.Add(f)); !r.Patch || r.NewDelay {
+	if r := StatusUpdate(StatusUnchanged, t0, 0, f, t0.Add(f)); !r.Patch || r.NewDelay {
 		t.Errorf("at the period: %+v", r)
 	}
-	if r := StatusUpdate(false, t0, -10*time.Second, f, t0.Add(50*time.Second)); !r.Patch {
+	if r := StatusUpdate(StatusUnchanged, t0, -10*time.Second, f, t0.Add(50*time.Second)); !r.Patch {
 		t.Errorf("negative delay: %+v", r)
 	}
-	if r := StatusUpdate(false, t0, 10*time.Second, f, t0.Add(69*time.Second)); r.Patch {
+	if r := StatusUpdate(StatusUnchanged, t0, 10*time.Second, f, t0.Add(69*time.Second)); r.Patch {
 		t.Errorf("positive delay: %+v", r)
 	}
-	if r := StatusUpdate(true, t0, 0, f, t0); !r.Patch || !r.NewDelay {
+	if r := StatusUpdate(StatusChanged, t0, 0, f, t0); !r.Patch || !r.NewDelay {
 		t.Errorf("changed: %+v", r)
 	}
-	if r := StatusUpdate(false, time.Time{}, 0, f, t0); !r.Patch || !r.NewDelay {
+	if r := StatusUpdate(StatusUnchanged, time.Time{}, 0, f, t0); !r.Patch || !r.NewDelay {
 		t.Errorf("never reported: %+v", r)
 	}
-	if r := StatusUpdate(false, t0, 0, 0, t0.Add(DefaultNodeStatusReportFrequency-1)); r.Patch {
+	if r := StatusUpdate(StatusUnchanged, t0, 0, 0, t0.Add(DefaultNodeStatusReportFrequency-1)); r.Patch {
 		t.Errorf("default frequency: %+v", r)
 	}
-	if r := StatusUpdate(false, t0, 0, 0, t0.Add(DefaultNodeStatusReportFrequency)); !r.Patch {
+	if r := StatusUpdate(StatusUnchanged, t0, 0, 0, t0.Add(DefaultNodeStatusReportFrequency)); !r.Patch {
 		t.Errorf("default frequency reached: %+v", r)
 	}
 }
