@@ -90,7 +90,12 @@ func StatusUpdate(change StatusChange, lastReport time.Time, delay, reportFreque
 }
 
 // NextLeaseRenewal is when a kubelet that renewed its lease at last renews
-// it again: last + [LeaseRenewInterval].
+// it again: last + [LeaseRenewInterval], the earliest instant of upstream's
+// jittered period (up to 4 % later there).
+//
+// Source: upstream k8s.io/component-helpers apimachinery/lease
+// controller.Run (wait.JitterUntilWithContext with jitter 0.04, sliding)
+// (v1.36.3).
 func NextLeaseRenewal(last time.Time, leaseDuration time.Duration) time.Time {
 	return last.Add(LeaseRenewInterval(leaseDuration))
 }
