@@ -3,35 +3,33 @@ package node
 import (
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestStatusUpdate(t *testing.T) {
 	t.Parallel()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	f := time.Minute
-	if r := StatusUpdate(StatusUnchanged, t0, 0, f, t0.Add(f-1)); r.Patch {
-		t.Errorf("before the period: %+v", r)
-	}
-	if r := StatusUpdate(StatusUnchanged, t0, 0, f, t0.Add(f)); !r.Patch || r.NewDelay {
-		t.Errorf("at the period: %+v", r)
-	}
-	if r := StatusUpdate(StatusUnchanged, t0, -10*time.Second, f, t0.Add(50*time.Second)); !r.Patch {
-		t.Errorf("negative delay: %+v", r)
-	}
-	if r := StatusUpdate(StatusUnchanged, t0, 10*time.Second, f, t0.Add(69*time.Second)); r.Patch {
-		t.Errorf("positive delay: %+v", r)
-	}
-	if r := StatusUpdate(StatusChanged, t0, 0, f, t0); !r.Patch || !r.NewDelay {
-		t.Errorf("changed: %+v", r)
-	}
-	if r := StatusUpdate(StatusUnchanged, time.Time{}, 0, f, t0); !r.Patch || !r.NewDelay {
-		t.Errorf("never reported: %+v", r)
-	}
-	if r := StatusUpdate(StatusUnchanged, t0, 0, 0, t0.Add(DefaultNodeStatusReportFrequency-1)); r.Patch {
-		t.Errorf("default frequency: %+v", r)
-	}
-	if r := StatusUpdate(StatusUnchanged, t0, 0, 0, t0.Add(DefaultNodeStatusReportFrequency)); !r.Patch {
-		t.Errorf("default frequency reached: %+v", r)
+	for _, c := range []struct {
+		name            string
+		change          StatusChange
+		last            time.Time
+		delay, freq     time.Duration
+		now             time.Time
+		patch, newDelay bool
+	}{
+		{"before the period", StatusUnchanged, t0, 0, f, t0.Add(f - 1), false, false},
+		{"at the period", StatusUnchanged, t0, 0, f, t0.Add(f), true, false},
+		{"negative delay", StatusUnchanged, t0, -10 * time.Second, f, t0.Add(50 * time.Second), true, false},
+		{"positive delay", StatusUnchanged, t0, 10 * time.Second, f, t0.Add(69 * time.Second), false, false},
+		{"changed", StatusChanged, t0, 0, f, t0, true, true},
+		{"never reported", StatusUnchanged, time.Time{}, 0, f, t0, true, true},
+		{"default frequency", StatusUnchanged, t0, 0, 0, t0.Add(DefaultNodeStatusReportFrequency - 1), false, false},
+		{"default frequency reached", StatusUnchanged, t0, 0, 0, t0.Add(DefaultNodeStatusReportFrequency), true, false},
+	} {
+		got := StatusUpdate(c.change, c.last, c.delay, c.freq, c.now)
+		require.Equal(t, StatusReport{Patch: c.patch, NewDelay: c.newDelay}, got, c.name)
 	}
 }
 
