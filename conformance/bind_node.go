@@ -368,7 +368,7 @@ func nodeDecisions() []Decision {
 			if err != nil {
 				return node.StatusReport{}, err
 			}
-			return node.StatusUpdate(in.Changed, in.LastReport, delay, freq, in.Now), nil
+			return node.StatusUpdate(node.StatusChange(in.Changed), in.LastReport, delay, freq, in.Now), nil
 		}),
 		Bind("node.StatusReportFrequency", func(in nodeReportFrequencyIn, _ struct{}) (nodeReportFrequencyOut, error) {
 			upd, err := parseDuration("nodeStatusUpdateFrequency", in.NodeStatusUpdateFrequency)

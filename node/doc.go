@@ -13,29 +13,78 @@
 //
 // # Rules
 //
-//   - Model (the one Node and node Lease of every package; the pod's node
-//     affinity is podstatus's, aliased here): [Node], [Taint], [Toleration],
-//     [Condition], [Lease], [Node.Condition], [Node.IsReady],
-//     [Node.AllocatablePods], [Zone], [ExcludedFromDisruption]
-//   - Predicates (shared with daemonset): [ToleratesTaint], [Tolerates],
-//     [FindUntoleratedTaint] with [NoScheduleOrNoExecute], [OnlyNoExecute]
-//     or [EffectFilter]; [MatchesNodeSelector], [MatchNodeSelectorTerms];
-//     [DefaultTolerations], [DefaultTolerationsFor]
-//   - Input: [ParseTaint], [ParseTaints] (kubectl taint syntax),
-//     [ValidateTolerations], [ValidateTaints] (API validation)
-//   - Taint-based eviction: [MatchingTolerations], [MinTolerationTime],
-//     [EvictionFor], [EvictionStep] (an [EvictionPlan]: Outcome, Decisions,
-//     Delete, Events, Requeue, Memory), [EvictionPlan.Writes] (per deleted
-//     pod the DisruptionTarget status patch, then the delete)
-//   - Node lifecycle: [UpdateHealth], [ComputeZoneState], [ZoneStates], [ReducedRate],
-//     [HealthyRate], [ZoneRate], [ConditionTaints], [ConditionTaintDiff],
-//     [Step] (a [Plan]: Outcome, Conditions, Taints, MarkPodsNotReady,
-//     Zones, Disrupted, Events, Requeue, Memory), [Plan.Writes] (node status
-//     updates, taint patches, pod status updates)
-//   - Graceful shutdown: [MigrateShutdownConfig], [ShutdownPeriods],
-//     [GroupForPriority], [Shutdown], [ShutdownDelay]
-//   - Heartbeats: [LeaseRenewInterval], [NextLeaseRenewal],
-//     [LeaseRetryBackoff], [StatusUpdate], [StatusReportFrequency]
+// One rule family per file, the files grouped by prefix, a test file
+// beside each:
+//
+//   - Model (node.go; the one Node and node Lease of every package; the
+//     pod's node affinity is podstatus's, aliased here): [Node], [Taint],
+//     [Toleration], [Condition], [Lease], [Node.Condition],
+//     [Node.IsReady], [Node.AllocatablePods], [Taint.MatchTaint], [Zone],
+//     [ExcludedFromDisruption]
+//   - Predicates, shared with daemonset (taint.go, affinity.go):
+//     [ToleratesTaint], [Tolerates], [FindUntoleratedTaint] with
+//     [NoScheduleOrNoExecute], [OnlyNoExecute] or [EffectFilter];
+//     [MatchesNodeSelector], [MatchNodeSelectorTerms]. The admission
+//     plugin's tolerations (defaulttolerations.go): [DefaultTolerations],
+//     [DefaultTolerationsFor]
+//   - Input (parse.go, validate.go): [ParseTaint], [ParseTaints] (kubectl
+//     taint syntax), [ValidateTolerations], [ValidateTaints] (API
+//     validation)
+//   - Taint-based eviction (eviction*.go): the per-pod rule (eviction.go)
+//     [MatchingTolerations], [MinTolerationTime], [EvictionFor]; the
+//     controller's pass (eviction_step.go) [EvictionStep], an
+//     [EvictionPlan] (Outcome, Decisions, Delete, Events, Requeue,
+//     Memory); its requests (eviction_writes.go) [EvictionPlan.Writes]
+//     (per deleted pod the DisruptionTarget status patch, then the delete)
+//   - Node lifecycle controller (lifecycle_*.go): node health
+//     (lifecycle_health.go) [UpdateHealth]; zone states and rates
+//     (lifecycle_zone.go) [ComputeZoneState], [ZoneStates], [ZoneRate],
+//     [ReducedRate], [HealthyRate], with the zone index in
+//     lifecycle_zonetable.go; a zone tainter's token bucket
+//     (lifecycle_limiter.go) [Limiter.TryAccept]; its tainting queue
+//     (lifecycle_zonequeue.go) [Queued]; the NoExecute not-ready and
+//     unreachable taints (lifecycle_noexecute.go), written through
+//     lifecycle_taintwrite.go; master disruption mode
+//     (lifecycle_disruption.go); the NoSchedule condition taints
+//     (lifecycle_conditiontaints.go) [ConditionTaints],
+//     [ConditionTaintDiff], and the node worker that applies only them
+//     (lifecycle_noschedule.go) [NoScheduleStep]; pods marked not ready
+//     (lifecycle_podsnotready.go); the monitor pass (lifecycle_monitor.go)
+//     [Step], a [Plan] (lifecycle_plan.go: Outcome, Conditions, Taints,
+//     MarkPodsNotReady, Zones, Disrupted, Events, Requeue, Memory) with
+//     the controller's [Memory] (lifecycle_memory.go), and its requests
+//     (lifecycle_writes.go) [Plan.Writes] (node status updates, taint
+//     patches, pod status updates); what Step rejects
+//     (lifecycle_validate.go)
+//   - Kubelet (kubelet_*.go): graceful shutdown (kubelet_shutdown.go)
+//     [MigrateShutdownConfig], [ShutdownPeriods], [GroupForPriority],
+//     [Shutdown], [ShutdownDelay], [ValidateShutdownPeriods]; heartbeats
+//     (kubelet_heartbeat.go) [LeaseRenewInterval], [NextLeaseRenewal],
+//     [LeaseRetryBackoff], [StatusUpdate] with a [StatusChange],
+//     [StatusReportFrequency]
+//
+// # One package, not three
+//
+// The model and predicates, the controllers that act on nodes and the
+// kubelet's node-side decisions stay one package, grouped by prefix:
+//
+//   - The decision names are a contract. Vectors in testdata/node name
+//     node.Step, node.EvictionStep, node.Shutdown and node.StatusUpdate for
+//     implementations in any language; separate Go packages would either
+//     rename those decisions or break the rule that a decision is named for
+//     its package.
+//   - One [Options] carries both the toleration gate, read by the
+//     predicates, validation and taint eviction, and the controller flags
+//     the lifecycle reads; vectors carry it, and cluster.Options holds it
+//     as one "node" object. Three packages would split it and every stored
+//     configuration.
+//   - DESIGN places node low (after field, intstr and podstatus) for what
+//     several packages share; the lifecycle and eviction files read the
+//     model's unexported zone labels and option defaults, which a split
+//     would export or move to internal/.
+//   - The kubelet part (two files) reads only the model and podstatus. If
+//     it grows (an eviction manager, image GC), moving kubelet_*.go into a
+//     kubelet package with kubelet.* decisions is a file move.
 //
 // # Conflicts with the seed documents
 //

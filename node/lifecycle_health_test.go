@@ -15,6 +15,7 @@ func healthNode(created time.Time, conds ...Condition) *Node {
 }
 
 func TestUpdateHealthGraceBoundary(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	ready := Condition{Type: Ready, Status: ConditionTrue, LastHeartbeatTime: t0, LastTransitionTime: t0.Add(-time.Hour)}
 	n := healthNode(t0.Add(-time.Hour), ready)
@@ -58,6 +59,7 @@ func TestUpdateHealthGraceBoundary(t *testing.T) {
 }
 
 func TestUpdateHealthProbeRefresh(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	ready := Condition{Type: Ready, Status: ConditionTrue, LastHeartbeatTime: t0}
 	n := healthNode(t0.Add(-time.Hour), ready)
@@ -97,6 +99,7 @@ func TestUpdateHealthProbeRefresh(t *testing.T) {
 }
 
 func TestUpdateHealthStartupGrace(t *testing.T) {
+	t.Parallel()
 	created := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	n := healthNode(created)
 	at := UpdateHealth(n, nil, nil, created.Add(DefaultNodeStartupGracePeriod), Options{})

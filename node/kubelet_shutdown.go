@@ -156,7 +156,10 @@ func Shutdown(periods []ShutdownPeriod, pods []*podstatus.Pod) ([]ShutdownGroup,
 }
 
 // ShutdownDelay is the total the kubelet asks systemd to delay shutdown
-// by: the sum of all groups' seconds (upstream periodRequested).
+// by: the sum of all groups' seconds, empty groups included.
+//
+// Source: upstream pkg/kubelet/nodeshutdown podManager.periodRequested
+// (v1.36.3).
 func ShutdownDelay(periods []ShutdownPeriod) time.Duration {
 	var sum int64
 	for _, p := range periods {
@@ -165,8 +168,16 @@ func ShutdownDelay(periods []ShutdownPeriod) time.Duration {
 	return time.Duration(sum) * time.Second
 }
 
-// ValidateShutdownPeriods rejects what kubelet configuration validation
-// rejects: negative seconds and repeated priorities.
+// ValidateShutdownPeriods rejects periods [Shutdown] cannot order: the
+// first negative shutdownGracePeriodSeconds (field.ErrNegative) or
+// repeated priority (field.ErrDuplicate), as a *field.Error at
+// shutdownGracePeriodByPodPriority[i].
+//
+// Source: kubesem's input check. v1.36.3's ValidateKubeletConfiguration
+// (pkg/kubelet/apis/config/validation) checks neither: it only bounds
+// shutdownGracePeriod and shutdownGracePeriodCriticalPods and forbids
+// mixing them with shutdownGracePeriodByPodPriority; pkg/kubelet/
+// nodeshutdown groupByPriority reads the periods as given.
 func ValidateShutdownPeriods(periods []ShutdownPeriod) error {
 	seen := map[int32]bool{}
 	for i, p := range periods {

@@ -17,6 +17,7 @@ func readyNode(name, zone string, hb time.Time) *Node {
 }
 
 func TestStepNodeGoesUnknown(t *testing.T) {
+	t.Parallel()
 	nodes := []*Node{readyNode("a", "z1", t0), readyNode("b", "z1", t0), readyNode("c", "z1", t0)}
 	p, err := Step(nodes, nil, nil, Memory{}, t0, Options{})
 	if err != nil {
@@ -55,51 +56,5 @@ func TestStepNodeGoesUnknown(t *testing.T) {
 	}
 	if p.Zones[0].NotReady != 2 || p.Zones[0].State != ZoneNormal {
 		t.Fatalf("zone: %+v", p.Zones)
-	}
-}
-
-func TestStepAllZonesDown(t *testing.T) {
-	nodes := []*Node{readyNode("a", "z1", t0), readyNode("b", "z2", t0)}
-	p, _ := Step(nodes, nil, nil, Memory{}, t0, Options{})
-	p, _ = Step(nodes, nil, nil, p.Memory, t0.Add(61*time.Second), Options{})
-	if !p.Disrupted {
-		t.Fatalf("not disrupted: %+v", p.Zones)
-	}
-	for _, z := range p.Zones {
-		if z.State != ZoneFullDisruption || z.Rate != 0 {
-			t.Fatalf("zone %+v", z)
-		}
-	}
-	for _, w := range p.Taints {
-		for _, tt := range w.Add {
-			if tt.Effect == NoExecute {
-				t.Fatalf("NoExecute taint in master disruption: %+v", p.Taints)
-			}
-		}
-	}
-}
-
-func TestComputeZoneState(t *testing.T) {
-	st := func(r, n int) []ConditionStatus {
-		var out []ConditionStatus
-		for range r {
-			out = append(out, ConditionTrue)
-		}
-		for range n {
-			out = append(out, ConditionFalse)
-		}
-		return out
-	}
-	cases := []struct {
-		r, n int
-		want ZoneState
-	}{{0, 0, ZoneNormal}, {0, 1, ZoneFullDisruption}, {1, 2, ZoneNormal}, {2, 3, ZonePartialDisruption}, {9, 11, ZonePartialDisruption}, {10, 11, ZoneNormal}, {45, 55, ZonePartialDisruption}, {46, 54, ZoneNormal}}
-	for _, c := range cases {
-		if _, got := ComputeZoneState(st(c.r, c.n), Options{}); got != c.want {
-			t.Errorf("%d ready %d not: %s", c.r, c.n, got)
-		}
-	}
-	if ReducedRate(50, Options{}) != 0 || ReducedRate(51, Options{}) != 0.01 {
-		t.Error("reduced rate")
 	}
 }

@@ -1,41 +1,13 @@
 package podgc
 
 import (
-	"time"
+	"slices"
 
-	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// Constants of the collector.
-const (
-	DefaultTerminatedPodThreshold = 12500
-	CheckPeriod                   = 20 * time.Second
-	QuarantineTime                = 40 * time.Second
-	// OutOfServiceTaint is the taint key that lets the collector
-	// force-delete terminating pods of a not-Ready node.
-	OutOfServiceTaint = "node.kubernetes.io/out-of-service"
-	// EvictedReason is the status reason of a pod the kubelet evicted.
-	EvictedReason = "Evicted"
-	// OrphanMessage is the DisruptionTarget message of an orphan.
-	OrphanMessage = "PodGC: node no longer exists"
-)
-
-// OutOfService reports whether the node is not Ready and has the
-// node.kubernetes.io/out-of-service taint, whatever its value and effect.
-//
-// Source: upstream pkg/controller/podgc/gc_controller.go gcTerminating (v1.36.3).
-func OutOfService(n *node.Node) bool {
-	if n == nil || n.IsReady() {
-		return false
-	}
-	for _, t := range n.Spec.Taints {
-		if t.Key == OutOfServiceTaint {
-			return true
-		}
-	}
-	return false
-}
+// EvictedReason is the status reason of a pod the kubelet evicted.
+const EvictedReason = "Evicted"
 
 // IsTerminated reports whether the collector counts the pod as terminated:
 // its phase is not Pending, Running or Unknown — an empty or unknown phase
@@ -77,4 +49,37 @@ func EvictedFirst(a, b *podstatus.Pod) bool {
 		return a.Namespace < b.Namespace
 	}
 	return a.UID < b.UID
+}
+
+// Terminated returns the terminated pods the collector deletes: with n
+// terminated pods and a threshold t > 0, the first n - t in [EvictedFirst]
+// order; none when t <= 0.
+//
+// Source: upstream pkg/controller/podgc/gc_controller.go gcTerminated (v1.36.3).
+func Terminated(pods []*podstatus.Pod, threshold int) []*podstatus.Pod {
+	if threshold <= 0 {
+		return []*podstatus.Pod{}
+	}
+	var term []*podstatus.Pod
+	for _, p := range pods {
+		if p != nil && IsTerminated(p) {
+			term = append(term, p)
+		}
+	}
+	n := len(term) - threshold
+	if n <= 0 {
+		return []*podstatus.Pod{}
+	}
+	slices.SortFunc(term, evictedOrder)
+	return term[:n]
+}
+
+func evictedOrder(a, b *podstatus.Pod) int {
+	switch {
+	case EvictedFirst(a, b):
+		return -1
+	case EvictedFirst(b, a):
+		return 1
+	}
+	return 0
 }

@@ -16,6 +16,7 @@ func prioPod(name string, prio int32, tgps *int64) *podstatus.Pod {
 }
 
 func TestMigrateShutdownConfig(t *testing.T) {
+	t.Parallel()
 	got := MigrateShutdownConfig(30*time.Second, 10*time.Second)
 	if len(got) != 2 || got[0] != (ShutdownPeriod{0, 20}) || got[1] != (ShutdownPeriod{SystemCriticalPriority, 10}) {
 		t.Fatalf("%+v", got)
@@ -26,6 +27,7 @@ func TestMigrateShutdownConfig(t *testing.T) {
 }
 
 func TestShutdownSeedTable(t *testing.T) {
+	t.Parallel()
 	periods := ShutdownPeriods([]ShutdownPeriod{{100000, 10}, {10000, 180}, {1000, 120}, {0, 60}}, 0, 0)
 	pods := []*podstatus.Pod{prioPod("a", 100000, nil), prioPod("b", 50000, nil), prioPod("c", 1000, i64(30)), prioPod("d", 999, nil), prioPod("e", -5, nil)}
 	groups, err := Shutdown(periods, pods)
@@ -48,17 +50,5 @@ func TestShutdownSeedTable(t *testing.T) {
 	groups, _ = Shutdown(periods, []*podstatus.Pod{prioPod("a", 0, nil), prioPod("b", 100000, nil)})
 	if groups[3].End != 70*time.Second || groups[1].Start != groups[1].End {
 		t.Fatalf("%+v", groups)
-	}
-}
-
-func TestLeaseRetryBackoff(t *testing.T) {
-	want := []time.Duration{0, 200 * time.Millisecond, 400 * time.Millisecond, 800 * time.Millisecond, 1600 * time.Millisecond, 3200 * time.Millisecond, 6400 * time.Millisecond, 7 * time.Second, 7 * time.Second}
-	for i, w := range want {
-		if got := LeaseRetryBackoff(i); got != w {
-			t.Errorf("%d: %v", i, got)
-		}
-	}
-	if LeaseRenewInterval(0) != 10*time.Second {
-		t.Error("renew")
 	}
 }

@@ -16,6 +16,7 @@ import (
 // to it marked not ready (a pod already not ready is left alone), then the
 // rate-limited NoExecute taint and the NoSchedule condition taint.
 func TestPlanWrites(t *testing.T) {
+	t.Parallel()
 	nodes := []*Node{readyNode("a", "z1", t0), readyNode("b", "z1", t0)}
 	p, err := Step(nodes, nil, nil, Memory{}, t0, Options{})
 	if err != nil {

@@ -1,16 +1,12 @@
 package node
 
 import (
-	"errors"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/kubesem/kubesem/field"
-	"github.com/kubesem/kubesem/podstatus"
 )
 
 func TestNoScheduleStep(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2024, 3, 1, 0, 1, 0, 0, time.UTC)
 	notReady := &Node{}
 	notReady.Name = "a"
@@ -35,19 +31,5 @@ func TestNoScheduleStep(t *testing.T) {
 	}
 	if _, err := NoScheduleStep([]*Node{ready, ready}, now); err == nil {
 		t.Fatal("duplicate node accepted")
-	}
-}
-
-func TestEvictionStepDuplicateNames(t *testing.T) {
-	n := &Node{}
-	n.Name = "n1"
-	n.Spec.Taints = []Taint{{Key: TaintNotReady, Effect: NoExecute}}
-	a := &podstatus.Pod{}
-	a.Name, a.Namespace, a.Spec.NodeName = "web", "a", "n1"
-	b := &podstatus.Pod{}
-	b.Name, b.Namespace, b.Spec.NodeName = "web", "b", "n1"
-	_, err := EvictionStep(n, []*podstatus.Pod{a, b}, nil, time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), Options{})
-	if !errors.Is(err, field.ErrDuplicate) || !strings.Contains(err.Error(), "pods[1].metadata.name") {
-		t.Fatalf("err = %v", err)
 	}
 }

@@ -9,6 +9,7 @@ func f32(v float32) *float32 { return &v }
 func i32(v int32) *int32     { return &v }
 
 func TestZoneStateThresholds(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		ready, notReady int
 		want            ZoneState
@@ -40,6 +41,7 @@ func TestZoneStateThresholds(t *testing.T) {
 }
 
 func TestZoneRates(t *testing.T) {
+	t.Parallel()
 	if r := ReducedRate(50, Options{}); r != 0 {
 		t.Errorf("50 nodes: %v", r)
 	}
@@ -71,6 +73,7 @@ func TestZoneRates(t *testing.T) {
 }
 
 func TestZoneStatesGroups(t *testing.T) {
+	t.Parallel()
 	mk := func(name string, labels map[string]string, ready bool) *Node {
 		n := &Node{}
 		n.Name, n.Labels = name, labels
@@ -111,5 +114,31 @@ func TestZoneStatesGroups(t *testing.T) {
 	}
 	if total != 100 {
 		t.Fatalf("%d nodes counted", total)
+	}
+}
+
+func TestComputeZoneState(t *testing.T) {
+	t.Parallel()
+	st := func(r, n int) []ConditionStatus {
+		var out []ConditionStatus
+		for range r {
+			out = append(out, ConditionTrue)
+		}
+		for range n {
+			out = append(out, ConditionFalse)
+		}
+		return out
+	}
+	cases := []struct {
+		r, n int
+		want ZoneState
+	}{{0, 0, ZoneNormal}, {0, 1, ZoneFullDisruption}, {1, 2, ZoneNormal}, {2, 3, ZonePartialDisruption}, {9, 11, ZonePartialDisruption}, {10, 11, ZoneNormal}, {45, 55, ZonePartialDisruption}, {46, 54, ZoneNormal}}
+	for _, c := range cases {
+		if _, got := ComputeZoneState(st(c.r, c.n), Options{}); got != c.want {
+			t.Errorf("%d ready %d not: %s", c.r, c.n, got)
+		}
+	}
+	if ReducedRate(50, Options{}) != 0 || ReducedRate(51, Options{}) != 0.01 {
+		t.Error("reduced rate")
 	}
 }

@@ -59,8 +59,18 @@ type StatusReport struct {
 	NewDelay bool `json:"newDelay"`
 }
 
+// StatusChange says whether the node status the kubelet built in a
+// status sync differs from the one it last wrote ([StatusUpdate]).
+type StatusChange bool
+
+// Status changes.
+const (
+	StatusUnchanged StatusChange = false
+	StatusChanged   StatusChange = true
+)
+
 // StatusUpdate decides one kubelet node-status sync at now: the status is
-// patched when it changed, or when now − lastReport ≥ reportFrequency +
+// patched when it changed ([StatusChanged]), or when now − lastReport ≥ reportFrequency +
 // delay (always when lastReport is zero, after a restart). reportFrequency
 // is the defaulted one ([StatusReportFrequency]); 0 means
 // [DefaultNodeStatusReportFrequency]. delay is the random delay the kubelet
@@ -68,19 +78,24 @@ type StatusReport struct {
 //
 // Source: upstream pkg/kubelet/kubelet_node_status.go tryUpdateNodeStatus
 // and isUpdateStatusPeriodExpired (v1.36.3).
-func StatusUpdate(changed bool, lastReport time.Time, delay, reportFrequency time.Duration, now time.Time) StatusReport {
+func StatusUpdate(change StatusChange, lastReport time.Time, delay, reportFrequency time.Duration, now time.Time) StatusReport {
 	if reportFrequency <= 0 {
 		reportFrequency = DefaultNodeStatusReportFrequency
 	}
 	expired := now.Sub(lastReport) >= reportFrequency+delay
-	if !changed && !expired {
+	if change == StatusUnchanged && !expired {
 		return StatusReport{}
 	}
-	return StatusReport{Patch: true, NewDelay: changed || lastReport.IsZero()}
+	return StatusReport{Patch: true, NewDelay: change == StatusChanged || lastReport.IsZero()}
 }
 
 // NextLeaseRenewal is when a kubelet that renewed its lease at last renews
-// it again: last + [LeaseRenewInterval].
+// it again: last + [LeaseRenewInterval], the earliest instant of upstream's
+// jittered period (up to 4 % later there).
+//
+// Source: upstream k8s.io/component-helpers apimachinery/lease
+// controller.Run (wait.JitterUntilWithContext with jitter 0.04, sliding)
+// (v1.36.3).
 func NextLeaseRenewal(last time.Time, leaseDuration time.Duration) time.Time {
 	return last.Add(LeaseRenewInterval(leaseDuration))
 }
