@@ -71,7 +71,10 @@
 //     network-unavailable NoSchedule for host-network pods only). An
 //     untolerated NoSchedule taint → (false, true); an untolerated NoExecute
 //     taint → (false, false). spec.unschedulable is never read: a cordoned
-//     node runs daemon pods (kubernetes/kubernetes#60163, PR #61161).
+//     node runs daemon pods (kubernetes/kubernetes#60163, PR #61161). The
+//     affinity is node.MatchesNodeSelector (upstream's
+//     GetRequiredNodeAffinity(pod).Match), whose error the controller
+//     ignores, using its bool only.
 //   - A NotReady node carries node.kubernetes.io/not-ready:NoSchedule,
 //     which the default daemon tolerations do not cover (they cover
 //     not-ready and unreachable only with effect NoExecute): a DaemonSet
