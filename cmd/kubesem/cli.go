@@ -53,7 +53,8 @@ func wantsHelp(args []string) bool {
 const decideSynopsis = `Reads one request {"decision","options","input"} from FILE (stdin when
 FILE is absent or "-") and prints the decision's output as JSON.
 "kubesem decisions -v" lists every decision with its input, options and
-output shape (described in testdata/<package>/README.md). A Step's answer
+output shape (described in testdata/<package>/README.md); API objects in
+an input are accepted as kubectl get -o json prints them. A Step's answer
 is its Plan in the shared vocabulary (outcome, create, delete, status,
 updateStatus, events, requeue; VOCABULARY.md), durations as Go durations
 ("1m30s") and times in RFC 3339 UTC.
