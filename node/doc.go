@@ -162,6 +162,50 @@
 //   - The controller's node label reconciliation (kubernetes.io/os and
 //     kubernetes.io/arch from their beta labels, reconcileNodeLabels) is
 //     not modelled.
+//   - Leases are {name, renewTime} ([Lease]).
+//   - Not modelled in the kubelet: the renew interval's 4 % jitter, the
+//     wait for volume unmounts during shutdown and logind's inhibit delay.
+//   - The seed's status updates "every 5 minutes": v1.36.3 reports every 5
+//     minutes plus a random delay in [−2.5 m, +2.5 m) after a change or a
+//     restart; [StatusUpdate] takes the drawn delay as an argument.
+//   - Options.TaintTolerationComparisonOperators (off by default: alpha gate
+//     TaintTolerationComparisonOperators, off in v1.36.3) adds the Lt and Gt
+//     toleration operators (vectors "toleration-gt-gate-off" and those with
+//     "taintTolerationComparisonOperators" in testdata/node/tolerations.json;
+//     conformance/upstream's toleration differential runs with the gate on
+//     and off). [Toleration] is podstatus.Toleration, so a pod spec's
+//     tolerations pass as they are.
+//   - Options.NodeMonitorGracePeriod (zero: v1.36.3's 50 s) takes the seed's
+//     40 s (vectors with "nodeMonitorGracePeriod" in testdata/node/health.json
+//     and step.json).
+//
+// More upstream behaviour worth knowing, which kubesem follows:
+//
+//   - A fully disrupted zone (while others are healthy) is tainted at the
+//     normal rate (0.1/s) whatever its size (kubernetes/kubernetes#70501,
+//     #110114); a partially disrupted zone at 0.01/s only if it has more
+//     than 50 nodes, else 0 ([ZoneRate]).
+//   - The API server reports invalid node taints under metadata.taints[i],
+//     not spec.taints[i] (ValidateNode passes the metadata path);
+//     [ValidateTaints] takes the path it is given.
+//   - The kubelet's migrateConfig truncates each of the two shutdown periods
+//     to whole seconds separately (30.5 s / 10.7 s → 19 s + 10 s,
+//     [MigrateShutdownConfig]).
+//   - The kubelet's groupByPriority indexes groups[-1] (a panic) when the
+//     configuration is empty and there are pods; it is never reached
+//     because NewManager returns a stub manager for an empty configuration.
+//     A configuration that migrates to two 0 s groups (e.g. 0.5 s / 0 s) is
+//     not empty: the manager runs and kills every pod with grace 0.
+//   - nodeStatusReportFrequency defaults to nodeStatusUpdateFrequency when
+//     only the latter is set (backward compatibility): a kubelet tuned with
+//     nodeStatusUpdateFrequency 4s also patches its status every 4 s, not
+//     every 5 minutes ([StatusReportFrequency]).
+//   - The lease controller's first retry waits 200 ms (its 100 ms start is
+//     doubled before the first sleep; [LeaseRetryBackoff]); the waits run
+//     on the wall clock (time.After), not the controller's clock.
+//
+// Differential tests against v1.36.3: conformance/upstream TestNode…, listed
+// in that package's documentation.
 //
 // # Inputs
 //

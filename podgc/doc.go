@@ -59,6 +59,11 @@
 // (CalculatePodStatusObservedGeneration); podstatus.Pod does not model it,
 // so the patched object in [Plan.Writes] leaves it as it was.
 //
+// The quarantine is explicit [Memory]: a node first seen missing at t is
+// checked again at t+40 s, inclusive (upstream's delaying queue on its
+// clock; conformance/upstream TestPodGCQuarantineDifferential drives three
+// passes of the real collector on a fake clock against three Steps).
+//
 // # Errors
 //
 // [Step] rejects what the caches and the API server cannot hold, as a

@@ -243,8 +243,8 @@ func repFreeList(t *rapid.T, now time.Time) []*podstatus.Pod {
 
 // repShared reports whether pod i shares its exact ready time, or its exact
 // creation time, with another pod of the list: the only pods whose order
-// against others the README's "non-transitive comparator" note leaves to
-// kubesem.
+// against others the note on the non-transitive comparator (package
+// replicaset, Divergences) leaves to kubesem.
 func repShared(pods []*podstatus.Pod, i int) bool {
 	ready := func(p *podstatus.Pod) (time.Time, bool) {
 		for _, c := range p.Status.Conditions {
@@ -269,10 +269,11 @@ func repShared(pods []*podstatus.Pod, i int) bool {
 	return false
 }
 
-// checkReplicaSetPairwise is the README's claim for the non-transitive
-// comparator: on any list, kubesem's ranking agrees with upstream's Less on
-// every pair of pods neither of which shares an exact ready or creation time
-// with another pod of the list; and the pairs where it may not are counted.
+// checkReplicaSetPairwise is the claim of package replicaset (Divergences)
+// for the non-transitive comparator: on any list, kubesem's ranking agrees
+// with upstream's Less on every pair of pods neither of which shares an
+// exact ready or creation time with another pod of the list; and the pairs
+// where it may not are counted.
 func checkReplicaSetPairwise(counts map[string]int) func(*rapid.T) {
 	return func(t *rapid.T) {
 		now := repNow(t)
