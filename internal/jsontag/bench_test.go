@@ -45,3 +45,14 @@ func BenchmarkResolve(b *testing.B) {
 		_ = jsontag.Resolve(t)
 	}
 }
+
+// BenchmarkValue reads a member inside an embedded struct.
+func BenchmarkValue(b *testing.B) {
+	fields := jsontag.Fields(reflect.TypeFor[benchType]())
+	f := &fields[len(fields)-1]
+	v := reflect.ValueOf(benchType{})
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = f.Value(v)
+	}
+}

@@ -48,6 +48,22 @@ type Field struct {
 // has omitempty or omitzero.
 func (f *Field) Optional() bool { return f.OmitEmpty || f.OmitZero }
 
+// Value returns the member's value in v, a value of the struct type whose
+// Fields f is one of; false when an embedded struct pointer on the way is
+// nil (encoding/json then leaves the member out). It allocates nothing.
+func (f *Field) Value(v reflect.Value) (reflect.Value, bool) {
+	for i, x := range f.Index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return reflect.Value{}, false
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v, true
+}
+
 // Fields returns the members of struct type t's JSON object, in order (see
 // the package doc for the rules); nil when t is not a struct.
 //

@@ -148,6 +148,27 @@ func TestFieldsAgreeWithEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestValue: a member behind a nil embedded pointer has no value; one
+// behind a set pointer reads through it.
+func TestValue(t *testing.T) {
+	t.Parallel()
+	type T struct {
+		*Inner
+		X int
+	}
+	fields := jsontag.Fields(reflect.TypeFor[T]())
+	if _, ok := fields[0].Value(reflect.ValueOf(T{})); ok {
+		t.Errorf("Value(%s) behind a nil pointer: ok; want none", fields[0].Name)
+	}
+	v := reflect.ValueOf(T{Inner: &Inner{A: 7}, X: 8})
+	if got, ok := fields[0].Value(v); !ok || got.Int() != 7 {
+		t.Errorf("Value(%s) = %v, %v; want 7, true", fields[0].Name, got, ok)
+	}
+	if got, ok := fields[2].Value(v); !ok || got.Int() != 8 {
+		t.Errorf("Value(%s) = %v, %v; want 8, true", fields[2].Name, got, ok)
+	}
+}
+
 func TestFieldsOfNonStruct(t *testing.T) {
 	t.Parallel()
 	for _, typ := range []reflect.Type{nil, reflect.TypeFor[int](), reflect.TypeFor[*Inner](), reflect.TypeFor[[]Inner]()} {
@@ -172,9 +193,9 @@ func TestFieldsProperty(t *testing.T) {
 			t.Fatalf("%v: encoding/json writes %q; Fields names %q", typ, got, want)
 		}
 		for _, f := range fields {
-			fv, err := v.FieldByIndexErr(f.Index)
-			if err != nil || fv.Type() != f.Type {
-				t.Fatalf("%v: %s at %v: %v, %v", typ, f.Name, f.Index, fv, err)
+			fv, ok := f.Value(v)
+			if !ok || fv.Type() != f.Type {
+				t.Fatalf("%v: %s at %v: Value = %v, %v", typ, f.Name, f.Index, fv, ok)
 			}
 		}
 	})
