@@ -287,8 +287,8 @@ func rolloutDecisions() []Decision {
 			return fencepostsOut{surge, unavailable}, err
 		}),
 		Bind("rollout.Bounds", func(in deploymentIn, _ rollout.Options) (boundsOut, error) {
-			d := &in.Deployment
-			return boundsOut{d.MaxSurge(), d.MaxUnavailable(), d.MinAvailable()}, nil
+			s, u, m := in.Deployment.Bounds()
+			return boundsOut{s, u, m}, nil
 		}),
 		Bind("rollout.NewReplicaSetReplicas", func(in newReplicasIn, _ rollout.Options) (replicasOut, error) {
 			n, err := rollout.NewReplicaSetReplicas(&in.Deployment, in.AllReplicaSets, in.NewReplicaSet)

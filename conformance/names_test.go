@@ -16,7 +16,6 @@ import (
 // method (issue 23); empty when it closes.
 var pendingNames = map[string]bool{
 	"node.Validate":           true,
-	"rollout.Bounds":          true,
 	"rollout.FindCondition":   true,
 	"rollout.SetCondition":    true,
 	"rollout.RemoveCondition": true,

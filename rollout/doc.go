@@ -12,7 +12,7 @@
 //
 // # Rules
 //
-//   - Fenceposts: [Fenceposts], [Deployment.MaxSurge], [Deployment.MaxUnavailable], [Deployment.MinAvailable]
+//   - Fenceposts: [Fenceposts], [Deployment.MaxSurge], [Deployment.MaxUnavailable], [Deployment.MinAvailable], [Deployment.Bounds]
 //   - New ReplicaSet size: [NewReplicaSetReplicas]
 //   - Identity: [FindNewReplicaSet], [FindOldReplicaSets], [ReplicaSetName],
 //     [HashLabel], [Deployment] TemplateHash, [Options] TemplateHash
