@@ -19,7 +19,6 @@ var pendingNames = map[string]bool{
 	"rollout.FindCondition":   true,
 	"rollout.SetCondition":    true,
 	"rollout.RemoveCondition": true,
-	"statefulset.Identity":    true,
 }
 
 // TestDecisionNamesAreLibraryNames: every decision "<package>.<Name>" is
