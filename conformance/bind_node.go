@@ -181,9 +181,12 @@ type nodeParseTaintsOut struct {
 	Remove []node.Taint `json:"remove"`
 }
 
-type nodeValidateIn struct {
+type nodeValidateTolerationsIn struct {
 	Tolerations []node.Toleration `json:"tolerations,omitempty"`
-	Taints      []node.Taint      `json:"taints,omitempty"`
+}
+
+type nodeValidateTaintsIn struct {
+	Taints []node.Taint `json:"taints,omitempty"`
 }
 
 type nodeValidateOut struct {
@@ -340,10 +343,13 @@ func nodeDecisions() []Decision {
 			add, remove, err := node.ParseTaints(in.Taints)
 			return nodeParseTaintsOut{add, remove}, err
 		}),
-		Bind("node.Validate", func(in nodeValidateIn, opts node.Options) (nodeValidateOut, error) {
+		Bind("node.ValidateTolerations", func(in nodeValidateTolerationsIn, opts node.Options) (nodeValidateOut, error) {
 			if err := node.ValidateTolerations(in.Tolerations, "tolerations", opts); err != nil {
 				return nodeValidateOut{}, err
 			}
+			return nodeValidateOut{true}, nil
+		}),
+		Bind("node.ValidateTaints", func(in nodeValidateTaintsIn, _ struct{}) (nodeValidateOut, error) {
 			if err := node.ValidateTaints(in.Taints, "taints"); err != nil {
 				return nodeValidateOut{}, err
 			}

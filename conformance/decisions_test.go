@@ -116,7 +116,8 @@ var upstreamChecks = map[string]upstreamCheck{
 	"node.Step":                  by("TestNodeStepDifferential", "TestNodeStepDifferentialFlags", "TestNodeStepVectorsReplay", "TestNodeStepVectorsUpstream"),
 	"node.ToleratesTaint":        by("TestNodeDiffTolerations", "TestNodeVectorsUpstream"),
 	"node.UpdateHealth":          by("TestNodeDiffHealth"),
-	"node.Validate":              by("TestNodeDiffValidation"),
+	"node.ValidateTaints":        by("TestNodeDiffValidation"),
+	"node.ValidateTolerations":   by("TestNodeDiffValidation"),
 	"node.Zone":                  by("TestNodeDiffZoneKeys", "TestNodeVectorsUpstream"),
 	"node.ZoneStates":            by("TestNodeDiffZoneKeys"),
 

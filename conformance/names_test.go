@@ -15,7 +15,6 @@ import (
 // pendingNames are decisions still named for no library function or
 // method (issue 23); empty when it closes.
 var pendingNames = map[string]bool{
-	"node.Validate":           true,
 	"rollout.FindCondition":   true,
 	"rollout.SetCondition":    true,
 	"rollout.RemoveCondition": true,
