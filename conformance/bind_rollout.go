@@ -6,7 +6,6 @@ import (
 
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/intstr"
-	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
@@ -157,21 +156,6 @@ type (
 	requeueStuckOut struct {
 		Requeue bool          `json:"requeue"`
 		After   time.Duration `json:"after"`
-	}
-	findConditionIn struct {
-		Conditions meta.Conditions       `json:"conditions"`
-		Type       rollout.ConditionType `json:"type"`
-	}
-	findConditionOut struct {
-		Found     bool               `json:"found"`
-		Condition *rollout.Condition `json:"condition,omitempty"`
-	}
-	setConditionIn struct {
-		Conditions meta.Conditions   `json:"conditions"`
-		Condition  rollout.Condition `json:"condition"`
-	}
-	conditionsOut struct {
-		Conditions []rollout.Condition `json:"conditions"`
 	}
 	pausedIn struct {
 		Deployment rollout.Deployment `json:"deployment"`
@@ -380,21 +364,6 @@ func rolloutDecisions() []Decision {
 		}),
 		Bind("rollout.IsTimedOut", func(in rolloutWithStatus, _ struct{}) (boolValueOut, error) {
 			return boolValueOut{in.Deployment.IsTimedOut(in.Status, in.Now)}, nil
-		}),
-		// The condition decisions are meta.Conditions' Find, Set and Remove,
-		// which follow upstream's Deployment condition helpers.
-		Bind("rollout.FindCondition", func(in findConditionIn, _ struct{}) (findConditionOut, error) {
-			if c, ok := in.Conditions.Find(in.Type); ok {
-				return findConditionOut{true, &c}, nil
-			}
-			return findConditionOut{}, nil
-		}),
-		Bind("rollout.SetCondition", func(in setConditionIn, _ struct{}) (conditionsOut, error) {
-			cs, _ := in.Conditions.Set(in.Condition)
-			return conditionsOut{orEmpty(cs)}, nil
-		}),
-		Bind("rollout.RemoveCondition", func(in findConditionIn, _ struct{}) (conditionsOut, error) {
-			return conditionsOut{orEmpty(in.Conditions.Remove(in.Type))}, nil
 		}),
 		Bind("rollout.PausedCondition", func(in pausedIn, _ struct{}) (pausedOut, error) {
 			cs, changed := rollout.PausedCondition(&in.Deployment, in.Now)

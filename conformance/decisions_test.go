@@ -86,6 +86,10 @@ var upstreamChecks = map[string]upstreamCheck{
 
 	"intstr.Scaled": by("TestIntstrScaledDifferential", "TestIntstrVectorsUpstream"),
 
+	"meta.Conditions.Find":   by("TestRolloutUtilVectorsUpstream"),
+	"meta.Conditions.Set":    by("TestRolloutUtilVectorsUpstream"),
+	"meta.Conditions.Remove": by("TestRolloutUtilVectorsUpstream"),
+
 	"job.FinishedTime":              by("TestJobBackoffRecordDifferential"),
 	"job.IsPodFailed":               by("TestJobPodRulesDifferential"),
 	"job.MatchPodFailurePolicy":     by("TestJobMatchPodFailurePolicyDifferential"),
@@ -163,9 +167,6 @@ var upstreamChecks = map[string]upstreamCheck{
 	"replicaset.SlowStart":       by("TestReplicaSetSlowStartDifferential"),
 	"replicaset.Step":            by("TestReplicaSetStepVectorsUpstream"),
 
-	"rollout.FindCondition":                 by("TestRolloutUtilVectorsUpstream"),
-	"rollout.SetCondition":                  by("TestRolloutUtilVectorsUpstream"),
-	"rollout.RemoveCondition":               by("TestRolloutUtilVectorsUpstream"),
 	"rollout.IsComplete":                    by("TestRolloutUtilVectorsUpstream"),
 	"rollout.IsProgressing":                 by("TestRolloutUtilVectorsUpstream"),
 	"rollout.IsTimedOut":                    by("TestRolloutUtilVectorsUpstream"),

@@ -14,11 +14,7 @@ import (
 
 // pendingNames are decisions still named for no library function or
 // method (issue 23); empty when it closes.
-var pendingNames = map[string]bool{
-	"rollout.FindCondition":   true,
-	"rollout.SetCondition":    true,
-	"rollout.RemoveCondition": true,
-}
+var pendingNames = map[string]bool{}
 
 // TestDecisionNamesAreLibraryNames: every decision "<package>.<Name>" is
 // named for the exported function or method of the library package it

@@ -70,6 +70,7 @@ func Registry() []Decision {
 	var all []Decision
 	for _, table := range [][]Decision{
 		intstrDecisions(),
+		metaDecisions(),
 		podstatusDecisions(),
 		replicasetDecisions(),
 		rolloutDecisions(),
