@@ -229,22 +229,6 @@ func rsNames(rss rsList) []string {
 	return out
 }
 
-// removed adds up how many pods scales take away from replicaSets.
-func removed(replicaSets rsList, scales []rollout.Scale) int32 {
-	var n int32
-	size := map[string]int32{}
-	for _, rs := range replicaSets {
-		if rs != nil {
-			size[rs.Name] = rs.Replicas()
-		}
-	}
-	for _, s := range scales {
-		n += size[s.ReplicaSet.Name] - s.Replicas
-		size[s.ReplicaSet.Name] = s.Replicas
-	}
-	return n
-}
-
 // orEmpty returns cs, or an empty (not nil) slice.
 func orEmpty(cs []rollout.Condition) []rollout.Condition {
 	if cs == nil {
@@ -310,12 +294,12 @@ func rolloutDecisions() []Decision {
 			return reconcileOldOut{scaled, resizes(scales)}, nil
 		}),
 		Bind("rollout.CleanupUnhealthy", func(in cleanupIn, _ rollout.Options) (cleanupOut, error) {
-			scales, ok := rollout.CleanupUnhealthy(in.OldReplicaSets, in.MaxCleanup)
-			return cleanupOut{ok, resizes(scales), removed(in.OldReplicaSets, scales)}, nil
+			scales, cleaned, ok := rollout.CleanupUnhealthy(in.OldReplicaSets, in.MaxCleanup)
+			return cleanupOut{ok, resizes(scales), cleaned}, nil
 		}),
 		Bind("rollout.ScaleDownOld", func(in scaleDownIn, _ rollout.Options) (scaleDownOut, error) {
-			scales := rollout.ScaleDownOld(&in.Deployment, in.AllReplicaSets, in.OldReplicaSets)
-			return scaleDownOut{resizes(scales), removed(in.OldReplicaSets, scales)}, nil
+			scales, scaledDown := rollout.ScaleDownOld(&in.Deployment, in.AllReplicaSets, in.OldReplicaSets)
+			return scaleDownOut{resizes(scales), scaledDown}, nil
 		}),
 		Bind("rollout.OldPodsRunning", func(in oldPodsIn, _ rollout.Options) (boolValueOut, error) {
 			return boolValueOut{rollout.OldPodsRunning(&in.Deployment, in.NewReplicaSet, in.OldReplicaSets, in.Pods)}, nil
