@@ -153,15 +153,6 @@ type nodeShutdownIn struct {
 	Pods                             []*podstatus.Pod      `json:"pods,omitempty"`
 }
 
-type nodeShutdownOut struct {
-	Periods []node.ShutdownPeriod `json:"periods"`
-	Groups  []node.ShutdownGroup  `json:"groups"`
-	// Delay is the inhibit delay the kubelet asks for (sum of periods).
-	Delay time.Duration `json:"delay"`
-	// Total is when the last non-empty group ends.
-	Total time.Duration `json:"total"`
-}
-
 type nodeGroupIn struct {
 	Periods  []node.ShutdownPeriod `json:"periods"`
 	Priority int32                 `json:"priority"`
@@ -308,28 +299,16 @@ func nodeDecisions() []Decision {
 			}
 			return nodeMigrateOut{node.MigrateShutdownConfig(req, crit)}, nil
 		}),
-		Bind("node.Shutdown", func(in nodeShutdownIn, _ struct{}) (nodeShutdownOut, error) {
+		Bind("node.PlanShutdown", func(in nodeShutdownIn, _ struct{}) (node.ShutdownPlan, error) {
 			req, err := parseDuration("shutdownGracePeriod", in.ShutdownGracePeriod)
 			if err != nil {
-				return nodeShutdownOut{}, err
+				return node.ShutdownPlan{}, err
 			}
 			crit, err := parseDuration("shutdownGracePeriodCriticalPods", in.ShutdownGracePeriodCriticalPods)
 			if err != nil {
-				return nodeShutdownOut{}, err
+				return node.ShutdownPlan{}, err
 			}
-			if err := node.ValidateShutdownPeriods(in.ShutdownGracePeriodByPodPriority); err != nil {
-				return nodeShutdownOut{}, err
-			}
-			ps := node.ShutdownPeriods(in.ShutdownGracePeriodByPodPriority, req, crit)
-			gs, err := node.Shutdown(ps, in.Pods)
-			if err != nil {
-				return nodeShutdownOut{}, err
-			}
-			var total time.Duration
-			if len(gs) > 0 {
-				total = gs[len(gs)-1].End
-			}
-			return nodeShutdownOut{ps, gs, node.ShutdownDelay(ps), total}, nil
+			return node.PlanShutdown(in.ShutdownGracePeriodByPodPriority, req, crit, in.Pods)
 		}),
 		Bind("node.GroupForPriority", func(in nodeGroupIn, _ struct{}) (nodeGroupOut, error) {
 			ps := node.ShutdownPeriods(in.Periods, 0, 0)

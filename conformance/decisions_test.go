@@ -114,7 +114,7 @@ var upstreamChecks = map[string]upstreamCheck{
 	"node.MigrateShutdownConfig": by("TestNodeDiffShutdownMigrate", "TestNodeKubeletVectorsUpstream"),
 	"node.MinTolerationTime":     by("TestNodeDiffEvictionTime", "TestNodeVectorsUpstream"),
 	"node.ParseTaints":           by("TestNodeDiffParseTaints"),
-	"node.Shutdown":              by("TestNodeDiffShutdownManager", "TestNodeDiffShutdownGroups", "TestNodeKubeletVectorsUpstream"),
+	"node.PlanShutdown":          by("TestNodeDiffShutdownManager", "TestNodeDiffShutdownGroups", "TestNodeKubeletVectorsUpstream"),
 	"node.StatusReportFrequency": by("TestNodeDiffStatusReportFrequency", "TestNodeDiffHeartbeatDefaults", "TestNodeKubeletVectorsUpstream"),
 	"node.StatusUpdate":          by("TestNodeDiffStatusUpdate", "TestNodeKubeletVectorsUpstream"),
 	"node.Step":                  by("TestNodeStepDifferential", "TestNodeStepDifferentialFlags", "TestNodeStepVectorsReplay", "TestNodeStepVectorsUpstream"),

@@ -33,7 +33,8 @@
 //     Zones, Disrupted, Events, Requeue, Memory), [Plan.Writes] (node status
 //     updates, taint patches, pod status updates)
 //   - Graceful shutdown: [MigrateShutdownConfig], [ShutdownPeriods],
-//     [GroupForPriority], [Shutdown], [ShutdownDelay]
+//     [GroupForPriority], [Shutdown], [ShutdownDelay]; all of them at once:
+//     [PlanShutdown]
 //   - Heartbeats: [LeaseRenewInterval], [NextLeaseRenewal],
 //     [LeaseRetryBackoff], [StatusUpdate], [StatusReportFrequency]
 //
