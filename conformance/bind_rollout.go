@@ -331,10 +331,8 @@ func rolloutDecisions() []Decision {
 		Bind("rollout.ComputeStatus", func(in rolloutSync, _ struct{}) (rollout.Status, error) {
 			return rollout.ComputeStatus(&in.Deployment, in.NewReplicaSet, in.ReplicaSets, in.Now), nil
 		}),
-		// ComputeStatus then SyncProgress, as syncRolloutStatus does.
-		Bind("rollout.SyncProgress", func(in rolloutSync, _ struct{}) (rollout.Status, error) {
-			s := rollout.ComputeStatus(&in.Deployment, in.NewReplicaSet, in.ReplicaSets, in.Now)
-			return rollout.SyncProgress(&in.Deployment, s, in.NewReplicaSet, in.ReplicaSets, in.Now), nil
+		Bind("rollout.SyncStatus", func(in rolloutSync, _ struct{}) (rollout.Status, error) {
+			return rollout.SyncStatus(&in.Deployment, in.NewReplicaSet, in.ReplicaSets, in.Now), nil
 		}),
 		Bind("rollout.RequeueStuck", func(in rolloutWithStatus, _ struct{}) (requeueStuckOut, error) {
 			after, ok := rollout.RequeueStuck(&in.Deployment, in.Status, in.Now)

@@ -197,7 +197,7 @@ var upstreamChecks = map[string]upstreamCheck{
 	"rollout.RequeueStuck":                  by("TestRolloutStatusDifferential"),
 	"rollout.ScaleDownOld":                  by("TestRolloutRollingDifferential", "TestRolloutWrapVectorsUpstream"),
 	"rollout.Step":                          by("TestRolloutStepDifferential", "TestRolloutStepVectorsUpstream", "TestAdapterRealObjectsUpstream"),
-	"rollout.SyncProgress":                  by("TestRolloutStatusDifferential"),
+	"rollout.SyncStatus":                    by("TestRolloutStatusDifferential"),
 
 	"rolloutstatus.DaemonSet":   by("TestRolloutViewerDifferential", "TestRolloutStatusVectorsUpstream"),
 	"rolloutstatus.Deployment":  by("TestRolloutViewerDifferential", "TestRolloutStatusVectorsUpstream"),

@@ -21,7 +21,7 @@
 //   - Rolling update: [ReconcileNewReplicaSet], [ReconcileOldReplicaSets],
 //     [CleanupUnhealthy], [ScaleDownOld]
 //   - Recreate: [OldPodsRunning]
-//   - Status: [ComputeStatus], [SyncProgress], [RequeueStuck], [Deployment.IsComplete],
+//   - Status: [ComputeStatus], [SyncProgress], [SyncStatus], [RequeueStuck], [Deployment.IsComplete],
 //     [Deployment.IsProgressing], [Deployment.IsTimedOut], [Deployment.HasProgressDeadline]
 //   - Conditions (as meta.Conditions: Find, Set, Remove),
 //     [PausedCondition]
