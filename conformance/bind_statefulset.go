@@ -76,14 +76,6 @@ type statefulsetIdentityIn struct {
 	Claims    []string `json:"claims"`
 }
 
-type statefulsetIdentityOut struct {
-	Pod      string            `json:"pod"`
-	Hostname string            `json:"hostname"`
-	DNS      string            `json:"dns"`
-	Claims   []string          `json:"claims"`
-	Labels   map[string]string `json:"labels"`
-}
-
 // statefulsetDecisions returns the statefulset decisions the vectors in testdata/statefulset name.
 func statefulsetDecisions() []Decision {
 	return []Decision{
@@ -111,18 +103,8 @@ func statefulsetDecisions() []Decision {
 			p, o, ok := statefulset.ParentAndOrdinal(in.Pod)
 			return statefulsetParseOut{Parent: p, Ordinal: o, OK: ok}, nil
 		}),
-		Bind("statefulset.Identity", func(in statefulsetIdentityIn, _ statefulset.Options) (statefulsetIdentityOut, error) {
-			pod := statefulset.PodName(in.Set, in.Ordinal)
-			claims := make([]string, 0, len(in.Claims))
-			for _, c := range in.Claims {
-				claims = append(claims, statefulset.ClaimName(c, in.Set, in.Ordinal))
-			}
-			return statefulsetIdentityOut{
-				Pod: pod, Hostname: pod,
-				DNS:    statefulset.DNSName(pod, in.Service, in.Namespace, in.Domain),
-				Claims: claims,
-				Labels: statefulset.IdentityLabels(in.Set, in.Ordinal),
-			}, nil
+		Bind("statefulset.Identity", func(in statefulsetIdentityIn, _ statefulset.Options) (statefulset.PodIdentity, error) {
+			return statefulset.Identity(in.Set, in.Ordinal, in.Service, in.Namespace, in.Domain, in.Claims), nil
 		}),
 	}
 }

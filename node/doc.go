@@ -58,7 +58,8 @@
 //     (lifecycle_validate.go)
 //   - Kubelet (kubelet_*.go): graceful shutdown (kubelet_shutdown.go)
 //     [MigrateShutdownConfig], [ShutdownPeriods], [GroupForPriority],
-//     [Shutdown], [ShutdownDelay], [ValidateShutdownPeriods]; heartbeats
+//     [Shutdown], [ShutdownDelay], [ValidateShutdownPeriods]; all of them
+//     at once (shutdown_plan.go): [PlanShutdown]; heartbeats
 //     (kubelet_heartbeat.go) [LeaseRenewInterval], [NextLeaseRenewal],
 //     [LeaseRetryBackoff], [StatusUpdate] with a [StatusChange],
 //     [StatusReportFrequency]

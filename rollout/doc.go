@@ -12,7 +12,7 @@
 //
 // # Rules
 //
-//   - Fenceposts: [Fenceposts], [Deployment.MaxSurge], [Deployment.MaxUnavailable], [Deployment.MinAvailable]
+//   - Fenceposts: [Fenceposts], [Deployment.MaxSurge], [Deployment.MaxUnavailable], [Deployment.MinAvailable], [Deployment.Bounds]
 //   - New ReplicaSet size: [NewReplicaSetReplicas]
 //   - Identity: [FindNewReplicaSet], [FindOldReplicaSets], [ReplicaSetName],
 //     [HashLabel], [Deployment] TemplateHash, [Options] TemplateHash
@@ -21,7 +21,7 @@
 //   - Rolling update: [ReconcileNewReplicaSet], [ReconcileOldReplicaSets],
 //     [CleanupUnhealthy], [ScaleDownOld]
 //   - Recreate: [OldPodsRunning]
-//   - Status: [ComputeStatus], [SyncProgress], [RequeueStuck], [Deployment.IsComplete],
+//   - Status: [ComputeStatus], [SyncProgress], [SyncStatus], [RequeueStuck], [Deployment.IsComplete],
 //     [Deployment.IsProgressing], [Deployment.IsTimedOut], [Deployment.HasProgressDeadline]
 //   - Conditions (as meta.Conditions: Find, Set, Remove),
 //     [PausedCondition]

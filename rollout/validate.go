@@ -140,7 +140,7 @@ func validateSpec(d *Deployment) error {
 	default:
 		return field.New("spec.strategy", string(sp.Strategy.Type), field.ErrUnsupported) // upstream reports it at spec.strategy
 	}
-	s, u := bounds(d)
+	s, u := rollingValues(d)
 	if err := intstr.Validate(s, pathMaxSurge, false); err != nil {
 		return err
 	}

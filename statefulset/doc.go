@@ -11,6 +11,7 @@
 //   - [IdentityMatches], [DNSName], [ServiceDNSName]: hostname, subdomain, stable DNS names.
 //   - [ClaimName]: <claim>-<set>-<ordinal>.
 //   - [IdentityLabels]: statefulset.kubernetes.io/pod-name and apps.kubernetes.io/pod-index.
+//   - [Identity]: all of a pod's stable identity at once, as a [PodIdentity].
 //
 // Sync:
 //   - [Step]: one sync; returns a [Plan] (revision writes as

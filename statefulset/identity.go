@@ -123,3 +123,43 @@ func IdentityLabels(set string, ordinal int32) map[string]string {
 		LabelPodIndex: strconv.FormatInt(int64(ordinal), 10),
 	}
 }
+
+// PodIdentity is the stable identity of one pod of a StatefulSet: what
+// stays the same when the pod is deleted and created again.
+type PodIdentity struct {
+	// Pod is the pod's name, "<set>-<ordinal>" ([PodName]).
+	Pod string `json:"pod"`
+	// Hostname is the pod's spec.hostname: its name.
+	Hostname string `json:"hostname"`
+	// DNS is the pod's stable DNS name ([DNSName]).
+	DNS string `json:"dns"`
+	// Claims are the names of its PersistentVolumeClaims, one per claim
+	// template in the templates' order ([ClaimName]).
+	Claims []string `json:"claims"`
+	// Labels are the identity labels the controller sets ([IdentityLabels]).
+	Labels map[string]string `json:"labels"`
+}
+
+// Identity returns the stable identity of the pod with ordinal ordinal in
+// set set, governed by the headless service service in namespace under
+// the cluster domain domain, with the volume claim templates named
+// claimTemplates: web-0, hostname web-0,
+// web-0.nginx.default.svc.cluster.local, claim www-web-0.
+//
+// Source: upstream stateful_set_utils.go getPodName, updateIdentity and
+// getPersistentVolumeClaimName (v1.36.3); seed 002 (stable network ID and
+// stable storage tables).
+func Identity(set string, ordinal int32, service, namespace, domain string, claimTemplates []string) PodIdentity {
+	pod := PodName(set, ordinal)
+	claims := make([]string, 0, len(claimTemplates))
+	for _, c := range claimTemplates {
+		claims = append(claims, ClaimName(c, set, ordinal))
+	}
+	return PodIdentity{
+		Pod:      pod,
+		Hostname: pod,
+		DNS:      DNSName(pod, service, namespace, domain),
+		Claims:   claims,
+		Labels:   IdentityLabels(set, ordinal),
+	}
+}

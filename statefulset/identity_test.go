@@ -2,6 +2,7 @@ package statefulset
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/kubesem/kubesem/field"
@@ -96,5 +97,40 @@ func BenchmarkParentAndOrdinal(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		ParentAndOrdinal("web-1234")
+	}
+}
+
+// TestPodIdentity: seed 002's web-1 with claim template www, two claim
+// templates in order, none; every identity matches itself.
+func TestPodIdentity(t *testing.T) {
+	t.Parallel()
+	got := Identity("web", 1, "nginx", "default", "cluster.local", []string{"www"})
+	want := PodIdentity{
+		Pod: "web-1", Hostname: "web-1", DNS: "web-1.nginx.default.svc.cluster.local",
+		Claims: []string{"www-web-1"},
+		Labels: map[string]string{LabelPodName: "web-1", LabelPodIndex: "1"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Identity(web, 1, nginx, default, cluster.local, [www]) = %+v; want %+v", got, want)
+	}
+	if got := Identity("db", 0, "s", "ns", "d", []string{"data", "logs"}).Claims; !reflect.DeepEqual(got, []string{"data-db-0", "logs-db-0"}) {
+		t.Errorf("Identity(db, 0, [data logs]).Claims = %q; want [data-db-0 logs-db-0]", got)
+	}
+	if got := Identity("db", 0, "s", "ns", "d", nil).Claims; got == nil || len(got) != 0 {
+		t.Errorf("Identity(db, 0, no templates).Claims = %#v; want empty, not nil", got)
+	}
+	for _, o := range []int32{0, 7, 2147483647} {
+		id := Identity("web", o, "nginx", "default", "cluster.local", nil)
+		if !IdentityMatches("web", o, "nginx", id.Pod, id.Hostname, "nginx", id.Labels) {
+			t.Errorf("Identity(web, %d) = %+v does not match itself", o, id)
+		}
+	}
+}
+
+func BenchmarkIdentity(b *testing.B) {
+	claims := []string{"www"}
+	b.ReportAllocs()
+	for b.Loop() {
+		Identity("web", 12, "nginx", "default", "cluster.local", claims)
 	}
 }

@@ -364,11 +364,11 @@ func dhUpstream(t dhTB, decision string, options, input json.RawMessage) json.Ra
 		var in dhGenerateNameIn
 		dhDecode(t, input, &in)
 		out = map[string]string{"generateName": dhGenerateName(in.JobName, in.Index)}
-	case "job.HasIndex":
+	case "job.Indexes.Has":
 		var in dhHasIn
 		dhDecode(t, input, &in)
 		out = map[string]bool{"has": dhHas(in.Intervals.up(), in.Index)}
-	case "job.FormatIndexes":
+	case "job.Indexes.String":
 		var in dhIntervalsIn
 		dhDecode(t, input, &in)
 		out = map[string]string{"string": dhString(in.Intervals.up())}
@@ -890,13 +890,13 @@ func TestJobHasIndexDifferential(t *testing.T) {
 		for _, iv := range x {
 			cands = append(cands, iv[0]-1, iv[0], iv[0]+1, iv[1]-1, iv[1], iv[1]+1)
 		}
-		dhCheck(t, "job.HasIndex", nil, dhHasIn{Intervals: x, Index: rapid.SampledFrom(cands).Draw(t, "index")})
+		dhCheck(t, "job.Indexes.Has", nil, dhHasIn{Intervals: x, Index: rapid.SampledFrom(cands).Draw(t, "index")})
 	})
 }
 
 func TestJobFormatIndexesDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		dhCheck(t, "job.FormatIndexes", nil, dhIntervalsIn{Intervals: dhGenIntervals(t, "iv", rapid.IntRange(0, 20).Draw(t, "hint"))})
+		dhCheck(t, "job.Indexes.String", nil, dhIntervalsIn{Intervals: dhGenIntervals(t, "iv", rapid.IntRange(0, 20).Draw(t, "hint"))})
 	})
 }
 
@@ -1076,7 +1076,7 @@ func TestJobHelperLayout(t *testing.T) {
 // replays, with how many it must find with a want.
 var dhDecisions = map[string]int{
 	"job.BackoffDelay": 14, "job.CompletionIndex": 8, "job.FailedIndexes": 9, "job.FinishedCondition": 9,
-	"job.FirstPendingIndexes": 7, "job.FormatIndexes": 5, "job.GenerateNameWithIndex": 3, "job.HasIndex": 6,
+	"job.FirstPendingIndexes": 7, "job.Indexes.String": 5, "job.GenerateNameWithIndex": 3, "job.Indexes.Has": 6,
 	"job.IsSucceeded": 3, "job.NewIndexFailureCounts": 4, "job.PastActiveDeadline": 8, "job.RemainingIndexBackoff": 3,
 	"job.SucceededIndexes": 12, "job.WantActive": 15,
 }

@@ -364,21 +364,28 @@ func dsCheckRolling(t *rapid.T) {
 
 	// cleanupUnhealthyReplicas
 	maxCleanup := rapid.Int32Range(-1, 30).Draw(t, "maxCleanup")
-	cs, ok := rollout.CleanupUnhealthy(active, maxCleanup)
+	cs, cleaned, ok := rollout.CleanupUnhealthy(active, maxCleanup)
 	dc, c = dsController()
-	_, _, cerr := dsCleanupUnhealthy(dc, context.Background(), dsToReplicaSets(active), ud, maxCleanup)
+	_, ucleaned, cerr := dsCleanupUnhealthy(dc, context.Background(), dsToReplicaSets(active), ud, maxCleanup)
 	dsEqual(t, "CleanupUnhealthy", dsWrites(d, cs), dsUpdates(c))
 	if ok != (cerr == nil) {
 		t.Fatalf("CleanupUnhealthy ok %v; upstream error %v", ok, cerr)
 	}
+	if ok && cleaned != ucleaned {
+		t.Fatalf("CleanupUnhealthy cleaned %d; upstream %d", cleaned, ucleaned)
+	}
 
 	// scaleDownOldReplicaSetsForRollingUpdate
-	ds := rollout.ScaleDownOld(d, all, active)
+	ds, down := rollout.ScaleDownOld(d, all, active)
 	dc, c = dsController()
-	if _, err := dsScaleDownOld(dc, context.Background(), dsToReplicaSets(all), dsToReplicaSets(active), ud); err != nil {
+	udown, err := dsScaleDownOld(dc, context.Background(), dsToReplicaSets(all), dsToReplicaSets(active), ud)
+	if err != nil {
 		t.Fatalf("upstream scaleDown: %v", err)
 	}
 	dsEqual(t, "ScaleDownOld", dsWrites(d, ds), dsUpdates(c))
+	if down != udown {
+		t.Fatalf("ScaleDownOld scaled down %d; upstream %d", down, udown)
+	}
 }
 
 // TestRolloutRollingDifferential compares ReconcileNewReplicaSet,
