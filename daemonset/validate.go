@@ -79,10 +79,10 @@ func ValidateUpdateStrategy(ds *DaemonSet) error {
 	case OnDelete:
 	case RollingUpdate:
 		mu, ms := *st.RollingUpdate.MaxUnavailable, *st.RollingUpdate.MaxSurge
-		if err := intstr.Validate(mu, us+".rollingUpdate.maxUnavailable", true); err != nil {
+		if err := intstr.ValidateAtMost100Percent(mu, us+".rollingUpdate.maxUnavailable"); err != nil {
 			return err
 		}
-		if err := intstr.Validate(ms, us+".rollingUpdate.maxSurge", true); err != nil {
+		if err := intstr.ValidateAtMost100Percent(ms, us+".rollingUpdate.maxSurge"); err != nil {
 			return err
 		}
 		hasU, hasS := nonZero(mu), nonZero(ms)

@@ -133,7 +133,11 @@ func TestValidate(t *testing.T) {
 		{intstr.String("-5%"), false, field.ErrInvalid, "sign"},
 	}
 	for _, tc := range tests {
-		err := intstr.Validate(tc.v, path, tc.max100)
+		validate := intstr.Validate
+		if tc.max100 {
+			validate = intstr.ValidateAtMost100Percent
+		}
+		err := validate(tc.v, path)
 		if tc.want == nil {
 			if err != nil {
 				t.Errorf("Validate(%v, %v) = %v; want nil (%s)", tc.v, tc.max100, err, tc.reason)

@@ -43,7 +43,7 @@ func Validate(set *StatefulSet) error {
 			}
 			if ru.MaxUnavailable != nil {
 				const path = "spec.updateStrategy.rollingUpdate.maxUnavailable"
-				if err := intstr.Validate(*ru.MaxUnavailable, path, true); err != nil {
+				if err := intstr.ValidateAtMost100Percent(*ru.MaxUnavailable, path); err != nil {
 					return err
 				}
 				if n, _ := intstr.ScaledInt(*ru.MaxUnavailable, 100, intstr.Down); n == 0 {
