@@ -108,7 +108,6 @@ type stepper struct {
 	now       time.Time
 	opts      Options
 	strategy  UpdateStrategy // spec.updateStrategy, defaulted
-	policy    RetentionPolicy
 	claims    map[string]*Claim
 	podNames  map[string]bool // the names of the pods given
 	created   map[string]bool // the names of the pods this sync created
@@ -169,7 +168,7 @@ func Step(set *StatefulSet, pods []*podstatus.Pod, revisions []history.Controlle
 	}
 	revs := slices.Clone(revisions)
 	history.Sort(revs)
-	s := &stepper{set: set, now: now, opts: opts, strategy: set.Spec.UpdateStrategy.Defaulted(opts), policy: set.Retention(),
+	s := &stepper{set: set, now: now, opts: opts, strategy: set.Spec.UpdateStrategy.Defaulted(opts),
 		claims: make(map[string]*Claim, len(claims)), podNames: make(map[string]bool, len(pods)), created: map[string]bool{}}
 	for _, p := range pods {
 		if p != nil {
@@ -535,24 +534,18 @@ func (s *stepper) delete(name, uid string, why Reason) {
 	s.plan.Delete = append(s.plan.Delete, plan.Deletion{Name: name, UID: uid, Reason: why})
 }
 
-// scaledDown reports whether ordinal o is outside the set's range
-// (!podInOrdinalRange).
-func (s *stepper) scaledDown(o int32) bool {
-	start := int64(s.set.Start())
-	return !(int64(o) >= start && int64(o) < start+int64(s.set.Replicas()))
-}
-
 // claimsMatch mirrors ClaimsMatchRetentionPolicy for the pod named pod
-// with uid uid whose claims are those of ordinal o.
+// with uid uid whose claims are those of ordinal o (the ordinal pod's name
+// parses to).
 func (s *stepper) claimsMatch(pod, uid string, o int32) bool {
 	if len(s.set.Spec.VolumeClaimTemplates) == 0 {
 		return true
 	}
-	so, po := Owner{Name: s.set.Name, UID: s.set.UID}, Owner{Name: pod, UID: uid}
+	po := Owner{Name: pod, UID: uid}
 	for _, tc := range s.set.Spec.VolumeClaimTemplates {
 		t := tc.Name
 		c := s.claims[ClaimName(t, s.set.Name, o)]
-		if c != nil && !ClaimOwnerUpToDate(c, s.policy, so, po, s.scaledDown(o)) {
+		if c != nil && !ClaimOwnerUpToDate(c, s.set, po) {
 			return false
 		}
 	}
@@ -560,25 +553,25 @@ func (s *stepper) claimsMatch(pod, uid string, o int32) bool {
 }
 
 // fixClaims mirrors UpdatePodClaimForRetentionPolicy for the pod named pod
-// with uid uid whose claims are those of ordinal o.
+// with uid uid whose claims are those of ordinal o (the ordinal pod's name
+// parses to).
 func (s *stepper) fixClaims(pod, uid string, o int32) {
 	if len(s.set.Spec.VolumeClaimTemplates) == 0 {
 		return
 	}
-	so, po := Owner{Name: s.set.Name, UID: s.set.UID}, Owner{Name: pod, UID: uid}
-	down := s.scaledDown(o)
+	po := Owner{Name: pod, UID: uid}
 	for _, tc := range s.set.Spec.VolumeClaimTemplates {
 		t := tc.Name
 		c := s.claims[ClaimName(t, s.set.Name, o)]
 		if c == nil {
 			continue
 		}
-		if UnexpectedController(c, s.policy, so, po) {
+		if UnexpectedController(c, s.set, po) {
 			s.plan.Events = append(s.plan.Events, plan.Event{Type: plan.Warning, Reason: ReasonConflictingController, Object: c.Name})
 		}
-		if !ClaimOwnerUpToDate(c, s.policy, so, po, down) {
+		if !ClaimOwnerUpToDate(c, s.set, po) {
 			s.plan.Claims = append(s.plan.Claims, ClaimWrite{Verb: ClaimUpdate, Name: c.Name, Pod: pod,
-				OwnerReferences: ClaimOwnerRefs(c, s.policy, so, po, down), Reason: ReasonRetention})
+				OwnerReferences: ClaimOwnerRefs(c, s.set, po), Reason: ReasonRetention})
 		}
 	}
 }
@@ -619,7 +612,7 @@ func (s *stepper) processReplica(replicas []slot, i int, monotonic bool) bool {
 	if r.new || !isCreated(r.pod) {
 		for _, tc := range set.Spec.VolumeClaimTemplates {
 			t := tc.Name
-			if c := s.claims[ClaimName(t, set.Name, r.claimOrd)]; c != nil && ClaimIsStale(c, s.policy, Owner{Name: r.name, UID: uid}) {
+			if c := s.claims[ClaimName(t, set.Name, r.claimOrd)]; c != nil && ClaimIsStale(c, set, Owner{Name: r.name, UID: uid}) {
 				return true
 			}
 		}

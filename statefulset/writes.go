@@ -375,7 +375,7 @@ func (w *writer) claimWrite(cw ClaimWrite, path string) (plan.Write, error) {
 		if p := w.pods[cw.Pod]; p != nil && !slices.ContainsFunc(w.p.Create.Objects, func(n NewPod) bool { return n.Name == cw.Pod }) {
 			pod.UID = p.UID
 		}
-		c.OwnerReferences = ClaimOwnerRefs(&c, set.Retention(), Owner{Name: set.Name, UID: set.UID}, pod, !w.inRange(int64(ParseOrdinal(cw.Pod))))
+		c.OwnerReferences = ClaimOwnerRefs(&c, set, pod)
 		if len(c.OwnerReferences) == 0 {
 			c.OwnerReferences = nil
 		}
