@@ -304,10 +304,32 @@ func duplicateOrdinal(pod string) error {
 // sync mirrors updateStatefulSet; it returns the outcome.
 func (s *stepper) sync(members []*podstatus.Pod, ords []int32, st *Status, current, update string) Reason {
 	set := s.set
-	mrs := set.Spec.MinReadySeconds
-	start, n := int64(set.Start()), set.Replicas()
-	replicas := make([]slot, n)
-	var condemned []slot
+	replicas, condemned := s.slots(members, ords, current, update)
+	firstUnavailable := s.firstUnavailable(replicas, condemned)
+	if set.DeletionTimestamp != nil {
+		return ReasonBeingDeleted
+	}
+	monotonic := set.Policy() != Parallel
+
+	if s.runForAll(len(replicas), monotonic, func(i int) bool { return s.processReplica(replicas, i, monotonic) }) {
+		return s.stopped()
+	}
+	if s.processCondemned(condemned, firstUnavailable, monotonic) {
+		return s.stopped()
+	}
+	if s.strategy.Type == OnDelete {
+		return ReasonOnDelete
+	}
+	return s.rollingUpdate(replicas, st, update)
+}
+
+// slots lays the set's pods out as upstream does: replicas holds one slot
+// per ordinal of [start, start+replicas), a missing pod's slot built by
+// [stepper.newSlot]; condemned holds the pods outside that range, from the
+// highest ordinal down.
+func (s *stepper) slots(members []*podstatus.Pod, ords []int32, current, update string) (replicas, condemned []slot) {
+	start, n := int64(s.set.Start()), s.set.Replicas()
+	replicas = make([]slot, n)
 	for i, m := range members {
 		o := int64(ords[i])
 		sl := slot{pod: m, ordinal: o, name: m.Name, claimOrd: ords[i]}
@@ -323,37 +345,43 @@ func (s *stepper) sync(members []*podstatus.Pod, ords []int32, st *Status, curre
 			replicas[i] = s.newSlot(start+int64(i), current, update)
 		}
 	}
-	firstUnavailable := -1 // index in replicas, or -2-i for condemned[i]
+	return replicas, condemned
+}
+
+// firstUnavailable returns the first unavailable slot: its index in
+// replicas, or -2-i for condemned[i] (condemned walked from the lowest
+// ordinal up), or -1 when every pod is available.
+func (s *stepper) firstUnavailable(replicas, condemned []slot) int {
 	for i := range replicas {
 		if s.unavailable(&replicas[i]) {
-			firstUnavailable = i
-			break
+			return i
 		}
 	}
-	if firstUnavailable == -1 {
-		for i := len(condemned) - 1; i >= 0; i-- {
-			if s.unavailable(&condemned[i]) {
-				firstUnavailable = -2 - i
-				break
-			}
+	for i := len(condemned) - 1; i >= 0; i-- {
+		if s.unavailable(&condemned[i]) {
+			return -2 - i
 		}
 	}
-	if set.DeletionTimestamp != nil {
-		return ReasonBeingDeleted
-	}
-	monotonic := set.Policy() != Parallel
+	return -1
+}
 
-	if s.runForAll(len(replicas), monotonic, func(i int) bool { return s.processReplica(replicas, i, monotonic) }) {
-		return s.stopped()
-	}
-	// Claims of condemned pods (never stops: the model has no lookup errors).
+// processCondemned mirrors the condemned pass of updateStatefulSet: the
+// claims of every condemned pod are brought to the retention policy (which
+// never stops: the model has no lookup errors), then processCondemned
+// deletes them from the highest ordinal down. A monotonic sync stops at
+// the first: it waits while that pod terminates, or while it is not
+// Running, Ready and available unless it is the first unavailable pod of
+// the set, and deletes it otherwise. It reports whether the sync stops
+// here.
+func (s *stepper) processCondemned(condemned []slot, firstUnavailable int, monotonic bool) bool {
+	mrs := s.set.Spec.MinReadySeconds
 	for i := range condemned {
 		c := &condemned[i]
 		if !s.claimsMatch(c.name, s.uidOf(c), c.claimOrd) {
 			s.fixClaims(c.name, s.uidOf(c), c.claimOrd)
 		}
 	}
-	if s.runForAll(len(condemned), monotonic, func(i int) bool {
+	return s.runForAll(len(condemned), monotonic, func(i int) bool {
 		c := &condemned[i]
 		if c.pod.IsDeleting() {
 			return monotonic
@@ -364,12 +392,16 @@ func (s *stepper) sync(members []*podstatus.Pod, ords []int32, st *Status, curre
 		}
 		s.delete(c.pod.Name, c.pod.UID, ReasonCondemned)
 		return true
-	}) {
-		return s.stopped()
-	}
-	if s.strategy.Type == OnDelete {
-		return ReasonOnDelete
-	}
+	})
+}
+
+// rollingUpdate mirrors the rolling update of updateStatefulSet (and, with
+// the MaxUnavailableStatefulSet option, updateStatefulSetAfterInvariantEstablished):
+// outdated pods are deleted from the highest ordinal down to the
+// partition, one at a time, stopping at an unavailable pod; with the
+// option, up to maxUnavailable less the unavailable pods of the range.
+// Each deletion lowers st.CurrentReplicas.
+func (s *stepper) rollingUpdate(replicas []slot, st *Status, update string) Reason {
 	updateMin := int64(0)
 	ru := s.strategy.RollingUpdate
 	if ru != nil && ru.Partition != nil {
@@ -378,7 +410,7 @@ func (s *stepper) sync(members []*podstatus.Pod, ords []int32, st *Status, curre
 	if s.opts.MaxUnavailableStatefulSet {
 		maxU := int64(1)
 		if ru != nil {
-			m, err := MaxUnavailable(ru.MaxUnavailable, n)
+			m, err := MaxUnavailable(ru.MaxUnavailable, s.set.Replicas())
 			if err != nil {
 				s.fail(ReasonError)
 				return ReasonRollingUpdate
