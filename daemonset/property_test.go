@@ -17,6 +17,7 @@ var now = t0.Add(time.Hour)
 
 // Step is independent of the order of its node and pod lists.
 func TestStepOrderIndependent(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		ds := genDS(t)
 		nodes, pods := genCluster(t)
@@ -55,6 +56,7 @@ func TestStepOrderIndependent(t *testing.T) {
 // already unavailable are replaced beyond it (upstream knowingly exceeds
 // the budget there, as they are unavailable anyway).
 func TestStepRollingBudget(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		ds := genDS(t)
 		nodes, pods := genCluster(t)
@@ -87,6 +89,7 @@ func TestStepRollingBudget(t *testing.T) {
 // should run one, and none where none may continue; a node that may only
 // keep its pod keeps at most one, possibly old.
 func TestStepConverges(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		ds := genDS(t)
 		nodes, pods := genCluster(t)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/podstatus"
 )
 
 // Label keys a StatefulSet pod carries.
@@ -122,4 +123,63 @@ func IdentityLabels(set string, ordinal int32) map[string]string {
 		LabelPodName:  PodName(set, ordinal),
 		LabelPodIndex: strconv.FormatInt(int64(ordinal), 10),
 	}
+}
+
+// nameMatches is identityMatches for a pod the controller builds (its
+// namespace and pod-name label are right): its name is "<set>-<ordinal>"
+// for the ordinal it parses to.
+func (s *stepper) nameMatches(name string) bool {
+	o := ParseOrdinal(name)
+	return o >= 0 && isPodName(name, s.set.Name, o)
+}
+
+// identityMatches mirrors identityMatches (stateful_set_utils.go).
+func (s *stepper) identityMatches(p *podstatus.Pod) bool {
+	return s.nameMatches(p.Name) && p.Namespace == s.set.Namespace && p.Labels[LabelPodName] == p.Name
+}
+
+// storageMatches mirrors storageMatches (stateful_set_utils.go).
+func (s *stepper) storageMatches(p *podstatus.Pod, o int32) bool {
+	for _, tc := range s.set.Spec.VolumeClaimTemplates {
+		t := tc.Name
+		found := false
+		for i := range p.Spec.Volumes {
+			if v := &p.Spec.Volumes[i]; v.Name == t {
+				found = isClaimName(v.ClaimName(), t, s.set.Name, o)
+				// upstream keeps the last volume of a name
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// isPodName reports name == PodName(set, o) without building it.
+func isPodName(name, set string, o int32) bool {
+	return len(name) > len(set) && name[:len(set)] == set && name[len(set)] == '-' && isDecimal(name[len(set)+1:], o)
+}
+
+// isClaimName reports name == ClaimName(claim, set, o) without building it.
+func isClaimName(name, claim, set string, o int32) bool {
+	n := len(claim) + 1 + len(set)
+	return len(name) > n+1 && name[:len(claim)] == claim && name[len(claim)] == '-' &&
+		name[len(claim)+1:n] == set && name[n] == '-' && isDecimal(name[n+1:], o)
+}
+
+// isDecimal reports s == strconv.Itoa(o) for o >= 0.
+func isDecimal(s string, o int32) bool {
+	if o < 0 || s == "" || (len(s) > 1 && s[0] == '0') {
+		return false
+	}
+	v := int64(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' || i > 10 {
+			return false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v == int64(o)
 }

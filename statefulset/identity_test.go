@@ -2,12 +2,14 @@ package statefulset
 
 import (
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/kubesem/kubesem/field"
 )
 
 func TestParentAndOrdinal(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		pod    string
 		parent string
@@ -36,6 +38,7 @@ func TestParentAndOrdinal(t *testing.T) {
 }
 
 func TestIdentity(t *testing.T) {
+	t.Parallel()
 	if got := DNSName("web-0", "nginx", "default", "cluster.local"); got != "web-0.nginx.default.svc.cluster.local" {
 		t.Error(got)
 	}
@@ -55,6 +58,7 @@ func TestIdentity(t *testing.T) {
 }
 
 func TestOrdinals(t *testing.T) {
+	t.Parallel()
 	if f, e, err := Ordinals(3, 5); err != nil || f != 5 || e != 8 {
 		t.Error(f, e, err)
 	}
@@ -96,5 +100,30 @@ func BenchmarkParentAndOrdinal(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		ParentAndOrdinal("web-1234")
+	}
+}
+
+func TestDecimalNames(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		s    string
+		o    int32
+		want bool
+	}{
+		{"0", 0, true}, {"7", 7, true}, {"10", 10, true},
+		{"00", 0, false}, {"07", 7, false}, {"", 0, false}, {"-1", -1, false}, {"1", -1, false},
+		{"2147483647", math.MaxInt32, true}, {"02147483647", math.MaxInt32, false},
+		{"12345678901", 0, false}, {"1x", 1, false},
+	} {
+		if got := isDecimal(c.s, c.o); got != c.want {
+			t.Errorf("isDecimal(%q, %d) = %v", c.s, c.o, got)
+		}
+	}
+	if !isPodName("web-3", "web", 3) || isPodName("web3", "web", 3) || isPodName("web-3", "we", 3) || isPodName("web-", "web", 0) {
+		t.Error("isPodName")
+	}
+	if !isClaimName("www-web-3", "www", "web", 3) || isClaimName("www-web-3", "ww", "web", 3) || isClaimName("wwwxweb-3", "www", "web", 3) ||
+		isClaimName("www-webx3", "www", "web", 3) || isClaimName("www-web-", "www", "web", 0) {
+		t.Error("isClaimName")
 	}
 }

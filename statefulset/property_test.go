@@ -84,6 +84,7 @@ func encode(t *rapid.T, p Plan) []byte {
 // neither do its Writes, which succeed on the inputs Step read (given the
 // revisions' data) and modify none of them.
 func TestPropertyOrderIndependent(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		s := drawState(t)
 		for i := range s.revs {
@@ -133,6 +134,7 @@ func encodeAny(t *rapid.T, v any) []byte {
 // OrderedReady never creates a pod while a lower ordinal of the range is
 // missing, not Running and Ready, not available or terminating.
 func TestPropertyOrderedReadyPredecessorsHealthy(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		s := drawState(t)
 		s.set.Spec.PodManagementPolicy = OrderedReady
@@ -158,6 +160,7 @@ func TestPropertyOrderedReadyPredecessorsHealthy(t *testing.T) {
 // maxUnavailable minus the pods of the range already unavailable; without
 // it, at most one, and only when every pod above it is available.
 func TestPropertyRollingUpdateWithinAllowance(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		s := drawState(t)
 		p, err := Step(&s.set, s.pods, s.revs, s.claims, genNow, s.opts)
@@ -198,6 +201,7 @@ func TestPropertyRollingUpdateWithinAllowance(t *testing.T) {
 // deleted pods disappear) leaves exactly the ordinals [start, start+replicas),
 // all at the update revision for RollingUpdate without partition.
 func TestPropertyConvergesToOrdinalRange(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		s := drawState(t)
 		s.set.Spec.MinReadySeconds = 0
