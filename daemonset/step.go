@@ -150,16 +150,9 @@ func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, hist History
 	}
 	states, index := groupNodes(ds, nodes, pods, opts)
 
-	// ControllerRevisions (constructHistory).
-	old, cur := splitHistory(hist)
-	next := int64(1)
-	for _, r := range old {
-		next = max(next, r.revision+1)
-	}
-	if cur == nil {
-		p.Revisions = append(p.Revisions, history.Write{Verb: plan.VerbCreate, Name: ds.Name + "-" + hist.Hash, Revision: next, Hash: hist.Hash, Reason: ReasonRevisionCreated})
-	} else if cur.revision < next {
-		p.Revisions = append(p.Revisions, history.Write{Verb: plan.VerbUpdate, Name: cur.name, Revision: next, Hash: cur.hash, Reason: ReasonRollback})
+	old, w := constructHistory(ds, hist)
+	if w != nil {
+		p.Revisions = append(p.Revisions, *w)
 	}
 
 	hash := hist.Hash
@@ -212,6 +205,34 @@ func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, hist History
 	return p, nil
 }
 
+// allow reports whether a failed pod on the node of key may be deleted at
+// now. While the node is in backoff (its delay has not passed since its
+// last update) it may not, and wait is that delay, the requeue. Otherwise
+// the node's entry advances to now: the delay starts at the base
+// (Options.BackoffBase) for a node without an entry or whose entry was
+// last updated more than twice the cap ago, and doubles up to the cap
+// (Options.BackoffCap) otherwise.
+//
+// Source: upstream pkg/controller/daemon daemon_controller.go
+// podsShouldBeOnNode (failedPodsBackoff IsInBackOffSinceUpdate, Get,
+// Next) (v1.36.3); client-go v0.36.3 util/flowcontrol/backoff.go
+// Backoff.Next, hasExpired.
+func (b Backoff) allow(key string, now time.Time, opts Options) (wait time.Duration, ok bool) {
+	e, found := b[key]
+	expired := found && now.Sub(e.LastUpdate) > 2*opts.backoffCap()
+	if found && !expired && now.Sub(e.LastUpdate) < e.Delay {
+		return e.Delay, false
+	}
+	if !found || expired {
+		e = BackoffEntry{Delay: opts.backoffBase()}
+	} else {
+		e.Delay = min(2*e.Delay, opts.backoffCap())
+	}
+	e.LastUpdate = now
+	b[key] = e
+	return 0, true
+}
+
 func copyBackoff(m Backoff) Backoff {
 	out := make(Backoff, len(m))
 	for k, v := range m {
@@ -220,6 +241,30 @@ func copyBackoff(m Backoff) Backoff {
 	return out
 }
 
+// constructHistory returns the DaemonSet's old revisions (those of
+// another hash) and the write that makes the current template's revision
+// the newest: its creation, named "<ds>-<hash>" and numbered one past the
+// old revisions, when no revision has its hash; its renumbering when an
+// old revision is newer; none otherwise.
+//
+// Source: upstream pkg/controller/daemon update.go constructHistory,
+// maxRevision (v1.36.3).
+func constructHistory(ds *DaemonSet, hist History) (old []revision, w *history.Write) {
+	old, cur := splitHistory(hist)
+	next := int64(1)
+	for _, r := range old {
+		next = max(next, r.revision+1)
+	}
+	if cur == nil {
+		w = &history.Write{Verb: plan.VerbCreate, Name: ds.Name + "-" + hist.Hash, Revision: next, Hash: hist.Hash, Reason: ReasonRevisionCreated}
+	} else if cur.revision < next {
+		w = &history.Write{Verb: plan.VerbUpdate, Name: cur.name, Revision: next, Hash: cur.hash, Reason: ReasonRollback}
+	}
+	return old, w
+}
+
+// splitHistory splits h into the old revisions and the current one (the
+// newest of h.Hash's).
 func splitHistory(h History) (old []revision, cur *revision) {
 	for i := range h.Revisions {
 		hr := &h.Revisions[i]
@@ -331,20 +376,10 @@ func manage(ds *DaemonSet, states []nodeState, hash string, p *Plan, now time.Ti
 				}
 				switch pod.Status.Phase {
 				case podstatus.Failed:
-					key := BackoffKey(ds, s.name)
-					e, ok := p.Memory[key]
-					expired := ok && now.Sub(e.LastUpdate) > 2*opts.backoffCap()
-					if ok && !expired && now.Sub(e.LastUpdate) < e.Delay {
-						p.Requeue = append(p.Requeue, plan.Requeue{After: e.Delay, Reason: ReasonFailedPodBackoff})
+					if wait, ok := p.Memory.allow(BackoffKey(ds, s.name), now, opts); !ok {
+						p.Requeue = append(p.Requeue, plan.Requeue{After: wait, Reason: ReasonFailedPodBackoff})
 						continue
 					}
-					if !ok || expired {
-						e = BackoffEntry{Delay: opts.backoffBase()}
-					} else {
-						e.Delay = min(2*e.Delay, opts.backoffCap())
-					}
-					e.LastUpdate = now
-					p.Memory[key] = e
 					p.Events = append(p.Events, plan.Event{Type: plan.Warning, Reason: ReasonFailedPod, Object: pod.Name})
 					deletes = append(deletes, del(pod, ReasonFailedPod))
 				case podstatus.Succeeded:
