@@ -2,10 +2,12 @@ package daemonset
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -162,4 +164,12 @@ func olderPod(a, b *podstatus.Pod) bool {
 
 func isReady(p *podstatus.Pod) bool {
 	return podstatus.IsReady(p)
+}
+
+func isAvailable(p *podstatus.Pod, minReady int32, now time.Time) bool {
+	return podstatus.IsAvailable(p, minReady, now)
+}
+
+func del(p *podstatus.Pod, r Reason) plan.Deletion {
+	return plan.Deletion{Name: p.Name, UID: p.UID, Reason: r}
 }
