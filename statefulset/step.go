@@ -97,9 +97,8 @@ type stepper struct {
 	failedWhy Reason
 }
 
-// Step is one sync of the StatefulSet controller (UpdateStatefulSet and
-// the requeue of sync, stateful_set_control.go and stateful_set.go,
-// v1.36.3): it settles the revisions, creates missing pods (OrderedReady:
+// Step is one sync of the StatefulSet controller: it settles the
+// revisions ([Revisions]), creates missing pods (OrderedReady:
 // the lowest, only when every lower pod is Running, Ready and available;
 // Parallel: all), deletes failed pods, fixes identity, storage and claim
 // ownership, deletes condemned pods (OrderedReady: the highest, one at a
@@ -128,6 +127,26 @@ type stepper struct {
 // the set's (its parent parses as "<set>-"), so every sync tries to create
 // it again and fails with AlreadyExists once it exists.
 // [Options].RefuseOrdinalsPastInt32 refuses such a set instead.
+//
+// The phases, each in its file: the set's pods by ordinal (members.go),
+// their slots and the pods built for missing ordinals (slots.go), the
+// OrderedReady and Parallel walks (ordering.go), the pass over the set's
+// range (replicas.go) with its claim writes (claims.go), the condemned
+// pods (condemned.go), the rolling update (update.go), then the status
+// ([CountReplicas], [CompleteRollingUpdate], [StatusChanged]), the history
+// ([TruncateHistory]) and the requeue.
+//
+// It returns the *field.Error of [Validate]; spec.templateRevision empty
+// is Required, spec.replicas above [MaxReplicas] Unsupported, and pods
+// sharing an ordinal a Duplicate on "pods" (see the package's Errors). A
+// write that fails is no error: the Plan's outcome is then Error with a
+// rate-limited requeue.
+//
+// Source: upstream pkg/controller/statefulset stateful_set_control.go
+// UpdateStatefulSet, performUpdate, updateStatefulSet,
+// updateStatefulSetAfterInvariantEstablished; stateful_set.go sync,
+// syncStatefulSet (the minReadySeconds requeue) (v1.36.3); seed
+// 002:L156-208.
 func Step(set *StatefulSet, pods []*podstatus.Pod, revisions []history.ControllerRevision, claims []*Claim, now time.Time, opts Options) (Plan, error) {
 	if err := Validate(set); err != nil {
 		return Plan{}, err
