@@ -3,6 +3,7 @@ package daemonset_test
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"testing"
 	"time"
 
@@ -69,6 +70,28 @@ func FuzzEligibility(f *testing.F) {
 			if e.ShouldRun && !e.ShouldContinueRunning {
 				t.Fatalf("shouldRun without shouldContinueRunning: %+v", e)
 			}
+		}
+	})
+}
+
+// FuzzTemplateGeneration: any annotation value is a template generation
+// exactly when strconv.ParseInt reads it in base 10, and a pod labelled
+// with that generation is updated exactly then.
+func FuzzTemplateGeneration(f *testing.F) {
+	for _, s := range []string{"0", "7", "-3", "+4", "007", "9223372036854775807", "9223372036854775808", "x", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ds := &daemonset.DaemonSet{}
+		ds.Annotations = map[string]string{daemonset.AnnotationTemplateGeneration: s}
+		gen, ok := daemonset.TemplateGeneration(ds)
+		if _, err := strconv.ParseInt(s, 10, 64); ok != (err == nil) {
+			t.Fatalf("TemplateGeneration(%q) = %d, %v; ParseInt says %v", s, gen, ok, err)
+		}
+		pod := &podstatus.Pod{}
+		pod.Labels = map[string]string{daemonset.LabelTemplateGeneration: strconv.FormatInt(gen, 10)}
+		if got := daemonset.IsPodUpdated(pod, "", ds); got != ok {
+			t.Fatalf("IsPodUpdated(label %d, annotation %q) = %v; want %v", gen, s, got, ok)
 		}
 	})
 }
