@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
@@ -84,9 +86,7 @@ func TestBackoffKey(t *testing.T) {
 	t.Parallel()
 	ds := testDS()
 	ds.Status.ObservedGeneration = 3
-	if got := BackoffKey(ds, "node-1"); got != "ds-uid/3/node-1" {
-		t.Errorf("BackoffKey = %q", got)
-	}
+	require.Equal(t, "ds-uid/3/node-1", BackoffKey(ds, "node-1"))
 }
 
 // Two failed pods on a node: the first goes, and the node is then in

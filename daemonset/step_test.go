@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/node"
@@ -18,9 +20,7 @@ var hNew = History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-
 func step(t *testing.T, ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, mem Backoff, now time.Time, opts Options) Plan {
 	t.Helper()
 	p, err := Step(ds, nodes, pods, hNew, mem, now, opts)
-	if err != nil {
-		t.Fatalf("Step: %v", err)
-	}
+	require.NoError(t, err, "Step")
 	return p
 }
 

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/kubesem/kubesem/meta"
 )
 
@@ -198,16 +200,12 @@ func TestClaimRulesNil(t *testing.T) {
 	t.Parallel()
 	set := claimSet(RetentionPolicy{WhenDeleted: Delete, WhenScaled: Delete}, false)
 	c := claimWith(ctlRef(podAPIVersion, podKind, "web-1", "old"))
-	if UnexpectedController(nil, set, tPod) || UnexpectedController(c, nil, tPod) {
-		t.Error("UnexpectedController of nil = true")
-	}
-	if !ClaimOwnerUpToDate(nil, set, tPod) || !ClaimOwnerUpToDate(c, nil, tPod) {
-		t.Error("ClaimOwnerUpToDate of nil = false")
-	}
-	if ClaimOwnerRefs(nil, set, tPod) != nil || ClaimOwnerRefs(c, nil, tPod) != nil {
-		t.Error("ClaimOwnerRefs of nil != nil")
-	}
-	if ClaimIsStale(nil, set, tPod) || ClaimIsStale(c, nil, tPod) {
-		t.Error("ClaimIsStale of nil = true")
-	}
+	require.False(t, UnexpectedController(nil, set, tPod), "UnexpectedController(nil claim)")
+	require.False(t, UnexpectedController(c, nil, tPod), "UnexpectedController(nil set)")
+	require.True(t, ClaimOwnerUpToDate(nil, set, tPod), "ClaimOwnerUpToDate(nil claim)")
+	require.True(t, ClaimOwnerUpToDate(c, nil, tPod), "ClaimOwnerUpToDate(nil set)")
+	require.Nil(t, ClaimOwnerRefs(nil, set, tPod), "ClaimOwnerRefs(nil claim)")
+	require.Nil(t, ClaimOwnerRefs(c, nil, tPod), "ClaimOwnerRefs(nil set)")
+	require.False(t, ClaimIsStale(nil, set, tPod), "ClaimIsStale(nil claim)")
+	require.False(t, ClaimIsStale(c, nil, tPod), "ClaimIsStale(nil set)")
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/meta"
@@ -15,9 +17,7 @@ import (
 func mustStep(t *testing.T, s StatefulSet, pods []*podstatus.Pod, rs []history.ControllerRevision, cs []*Claim, opts Options) Plan {
 	t.Helper()
 	p, err := Step(&s, pods, rs, cs, genNow, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return p
 }
 

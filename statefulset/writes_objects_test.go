@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
@@ -29,9 +30,7 @@ func TestWritesUpdatedObjects(t *testing.T) {
 		t.Fatalf("pod updates (-want +got):\n%s", diff)
 	}
 	ws, err := p.Writes(&set, pods, rs, cs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := []string{"update persistentvolumeclaims/ www-web-0", "update pods/ web-0", "update persistentvolumeclaims/ www-web-1", "update pods/ web-1", "update statefulsets/status web"}
 	if got := writeKeys(ws); !slices.Equal(got, want) {
 		t.Fatalf("writes %v; want %v", got, want)
