@@ -57,25 +57,32 @@ func PodName(set string, ordinal int32) string {
 // Source: upstream pkg/controller/statefulset stateful_set_utils.go
 // getParentNameAndOrdinal, statefulPodRegex (v1.36.3).
 func ParentAndOrdinal(pod string) (parent string, ordinal int32, ok bool) {
-	i := strings.LastIndexByte(pod, '-')
+	i, ordinal, ok := splitOrdinal(pod)
 	if i < 0 {
 		return "", -1, false
 	}
-	suffix := pod[i+1:]
-	if suffix == "" {
-		return "", -1, false
+	return pod[strings.LastIndexByte(pod[:i], '\n')+1 : i], ordinal, ok
+}
+
+// splitOrdinal returns the index of the dash before pod's ordinal and the
+// ordinal, as ParentAndOrdinal reads them; i is -1 when the name does not
+// end in a dash and digits.
+func splitOrdinal(pod string) (i int, ordinal int32, ok bool) {
+	i = strings.LastIndexByte(pod, '-')
+	if i < 0 || i == len(pod)-1 {
+		return -1, -1, false
 	}
+	suffix := pod[i+1:]
 	for j := 0; j < len(suffix); j++ {
 		if suffix[j] < '0' || suffix[j] > '9' {
-			return "", -1, false
+			return -1, -1, false
 		}
 	}
-	parent = pod[strings.LastIndexByte(pod[:i], '\n')+1 : i]
 	n, err := strconv.ParseInt(suffix, 10, 32)
 	if err != nil {
-		return parent, -1, false
+		return i, -1, false
 	}
-	return parent, int32(n), true
+	return i, int32(n), true
 }
 
 // ParseOrdinal returns the ordinal of pod, or -1 when the name carries none
@@ -84,7 +91,7 @@ func ParentAndOrdinal(pod string) (parent string, ordinal int32, ok bool) {
 // Source: upstream pkg/controller/statefulset stateful_set_utils.go
 // getOrdinal (v1.36.3).
 func ParseOrdinal(pod string) int32 {
-	_, o, _ := ParentAndOrdinal(pod)
+	_, o, _ := splitOrdinal(pod)
 	return o
 }
 

@@ -3,6 +3,7 @@ package statefulset
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/kubesem/kubesem/field"
@@ -84,11 +85,16 @@ func FuzzParentAndOrdinal(f *testing.F) {
 	f.Add("a-b-c-99")
 	f.Fuzz(func(t *testing.T, s string) {
 		p, o, ok := ParentAndOrdinal(s)
-		if ok && PodName(p, o) != s && o >= 0 {
+		// The parent is taken from the name's last line.
+		last := s[strings.LastIndexByte(s, '\n')+1:]
+		if ok && PodName(p, o) != last && o >= 0 {
 			// Leading zeros parse but do not round-trip; everything else must.
-			if s[len(p)+1] != '0' {
+			if last[len(p)+1] != '0' {
 				t.Fatalf("%q -> %q %d", s, p, o)
 			}
+		}
+		if ParseOrdinal(s) != o {
+			t.Fatalf("ParseOrdinal(%q) = %d; ParentAndOrdinal says %d", s, ParseOrdinal(s), o)
 		}
 		if !ok && o != -1 {
 			t.Fatal("ordinal must be -1 when not ok")
