@@ -64,6 +64,11 @@ type nodeState struct {
 // creations and deletions of each phase are capped at
 // Options.BurstReplicas in that order.
 //
+// The phases, each in its file: the ControllerRevisions (revision.go),
+// manage (manage.go, with the failed-pod backoff of backoff.go), the
+// rolling update (rolling.go), the history cleanup (revision.go) and the
+// status (status.go).
+//
 // Step validates ds first ([Validate]) and returns its *field.Error (the
 // Plan is then zero): the API server rejects such a DaemonSet, so
 // upstream never syncs one. An empty selector is among them, so
