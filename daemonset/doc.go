@@ -5,22 +5,32 @@
 //
 // # Rules
 //
-//   - [NodeShouldRunDaemonPod]: eligibility (template nodeName, nodeSelector
-//     and required node affinity, taints against the template's and the
-//     controller's [DefaultTolerations]; spec.unschedulable is not read).
-//   - [PodTolerations], [NewPod], [PinToNode]: the pod a sync creates.
-//   - [TargetNodeName], [IsPodUpdated], [TemplateGeneration]: which node a
-//     pod is for and whether it is of the current template; [RevisionHash]:
-//     the hash a ControllerRevision (history.ControllerRevision) stands for.
-//   - [UnavailableCount], [SurgeCount], [AllowsSurge], [UnavailableNumbers]:
-//     the rolling-update budget (percentages round up; 0 and 0 → 1).
-//   - [Step]: one sync (manage, rolling update, history, status, requeue),
-//     with the failed-pod backoff as explicit memory (Plan.Memory,
-//     [Backoff], [BackoffKey]); its ControllerRevision writes are
-//     Plan.Revisions, history.Write like the StatefulSet's.
-//   - [Plan.Writes]: the API requests of the sync, in v1.36.3's order, with
-//     the objects as they leave the controller (revisions, pods from
-//     podstatus.FromTemplate, the status).
+//   - [NodeShouldRunDaemonPod] (eligibility.go): eligibility (template
+//     nodeName, nodeSelector and required node affinity, taints against the
+//     template's and the controller's [DefaultTolerations]; spec.unschedulable
+//     is not read); [PodTolerations].
+//   - [NewPod], [PinToNode] (pods.go): the pod a sync creates;
+//     [TargetNodeName], [IsPodUpdated], [TemplateGeneration]: which node a
+//     pod is for and whether it is of the current template.
+//   - [UnavailableCount], [SurgeCount], [AllowsSurge], [UnavailableNumbers]
+//     (numbers.go): the rolling-update budget (percentages round up; 0 and
+//     0 → 1); the rolling update itself is rolling.go.
+//   - [RevisionHash] (revision.go): the hash a ControllerRevision
+//     (history.ControllerRevision) stands for; the revision bookkeeping and
+//     history cleanup of a sync, Plan.Revisions (history.Write, like the
+//     StatefulSet's).
+//   - [Backoff], [BackoffKey] (backoff.go): the failed-pod backoff, the
+//     sync's explicit memory (Plan.Memory).
+//   - [Validate], [ValidateUpdateStrategy], [ValidateTemplate]
+//     (validate.go, with the label and node selector checks in
+//     validate_selectors.go): what API validation rejects among the fields
+//     read.
+//   - [Step] (step.go): one sync: manage (manage.go: what each node gets
+//     created and deleted), rolling update (rolling.go), history
+//     (revision.go), status (status.go), requeue.
+//   - [Plan.Writes] (writes.go): the API requests of the sync, in
+//     v1.36.3's order, with the objects as they leave the controller
+//     (revisions, pods from podstatus.FromTemplate, the status).
 //
 // # Order
 //

@@ -5,6 +5,14 @@
 //
 // # Rules
 //
+// The model (set.go): [StatefulSet], [Claim], and spec as API defaulting
+// leaves it: [StatefulSet.Replicas], [StatefulSet.Start],
+// [StatefulSet.Policy], [StatefulSet.Strategy], [StatefulSet.Partition],
+// [StatefulSet.HistoryLimit], [StatefulSet.Retention],
+// [UpdateStrategy.Defaulted] (how Step, [CompleteRollingUpdate] and
+// [Validate] read spec.updateStrategy), [RetentionPolicy.Defaulted];
+// [PodRevision].
+//
 // Identity (identity.go):
 //   - [Ordinals]: the ordinals [start, start+replicas).
 //   - [PodName], [ParseOrdinal], [ParentAndOrdinal], [IsMemberOf]: pod names and their parsing.
@@ -13,25 +21,39 @@
 //   - [IdentityLabels]: statefulset.kubernetes.io/pod-name and apps.kubernetes.io/pod-index.
 //   - [Identity]: all of a pod's stable identity at once, as a [PodIdentity].
 //
-// Sync:
-//   - [Step]: one sync; returns a [Plan] (revision writes as
-//     history.Write, pod creations with ordinal and revision, claim writes,
-//     pod updates, deletions with reasons, status, requeue).
-//   - [Plan.Writes]: the API requests of the sync, in v1.36.3's order, with
-//     the objects as they leave the controller (pods, claims,
-//     ControllerRevisions, the status).
-//   - [Revisions], [TruncateHistory] (revisions sorted by history.Sort):
-//     current and update revision, rollback renumbering, revision history
-//     limit.
-//   - [CountReplicas], [CompleteRollingUpdate], [StatusChanged]: status.
-//   - [IsUnavailable], [MaxUnavailable]: the rolling-update allowance
-//     (MaxUnavailableStatefulSet gate: [Options]).
-//   - [ClaimOwnerUpToDate], [ClaimOwnerRefs], [UnexpectedController],
-//     [ClaimIsStale]: PersistentVolumeClaim retention policy.
-//   - [Validate]: what API validation rejects among the fields read.
-//   - [UpdateStrategy.Defaulted]: spec.updateStrategy as API defaulting
-//     leaves it, which is how Step, [StatefulSet.Strategy],
-//     [StatefulSet.Partition], [CompleteRollingUpdate] and Validate read it.
+// PersistentVolumeClaim retention (retention.go): [ClaimOwnerUpToDate],
+// [ClaimOwnerRefs], [UnexpectedController], [ClaimIsStale], each reading
+// the claim, the set (its policy and range of ordinals) and the pod.
+//
+// Revisions (revisions.go): [Revisions] (current and update revision,
+// rollback renumbering) and [TruncateHistory] (revision history limit),
+// on revisions sorted by history.Sort.
+//
+// Status (status.go): [IsUnavailable], [CountReplicas],
+// [CompleteRollingUpdate], [StatusChanged].
+//
+// The rolling-update allowance (maxunavailable.go): [MaxUnavailable]
+// (MaxUnavailableStatefulSet gate: [Options]).
+//
+// Validation (validate.go): [Validate], what API validation rejects among
+// the fields read.
+//
+// One sync (step.go): [Step] returns a [Plan] (revision writes as
+// history.Write, pod creations with ordinal and revision, claim writes,
+// pod updates, deletions with reasons, status, requeue). Its phases are
+// unexported, one file each: members.go (the set's pods by ordinal, shared
+// ordinals refused), slots.go (one slot per ordinal of the range; the name
+// and revision of a missing pod), ordering.go (OrderedReady one at a time,
+// Parallel in slow-start batches), replicas.go (the pass over the range:
+// failed pods deleted, missing pods created, identity, storage and claim
+// ownership fixed), claims.go (the sync's claim creations and owner
+// updates), condemned.go (pods past the range, from the highest), update.go
+// (the rolling update: partition, one at a time or maxUnavailable).
+//
+// Writes (writes.go, writes_objects.go): [Plan.Writes], the API requests of
+// the sync in v1.36.3's order (writes.go), with the objects as they leave
+// the controller: pods, claims, ControllerRevisions, the status
+// (writes_objects.go).
 //
 // # Inputs
 //

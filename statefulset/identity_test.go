@@ -3,12 +3,16 @@ package statefulset
 import (
 	"errors"
 	"reflect"
+
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/kubesem/kubesem/field"
 )
 
 func TestParentAndOrdinal(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		pod    string
 		parent string
@@ -37,6 +41,7 @@ func TestParentAndOrdinal(t *testing.T) {
 }
 
 func TestIdentity(t *testing.T) {
+	t.Parallel()
 	if got := DNSName("web-0", "nginx", "default", "cluster.local"); got != "web-0.nginx.default.svc.cluster.local" {
 		t.Error(got)
 	}
@@ -56,6 +61,7 @@ func TestIdentity(t *testing.T) {
 }
 
 func TestOrdinals(t *testing.T) {
+	t.Parallel()
 	if f, e, err := Ordinals(3, 5); err != nil || f != 5 || e != 8 {
 		t.Error(f, e, err)
 	}
@@ -81,11 +87,16 @@ func FuzzParentAndOrdinal(f *testing.F) {
 	f.Add("a-b-c-99")
 	f.Fuzz(func(t *testing.T, s string) {
 		p, o, ok := ParentAndOrdinal(s)
-		if ok && PodName(p, o) != s && o >= 0 {
+		// The parent is taken from the name's last line.
+		last := s[strings.LastIndexByte(s, '\n')+1:]
+		if ok && PodName(p, o) != last && o >= 0 {
 			// Leading zeros parse but do not round-trip; everything else must.
-			if s[len(p)+1] != '0' {
+			if last[len(p)+1] != '0' {
 				t.Fatalf("%q -> %q %d", s, p, o)
 			}
+		}
+		if ParseOrdinal(s) != o {
+			t.Fatalf("ParseOrdinal(%q) = %d; ParentAndOrdinal says %d", s, ParseOrdinal(s), o)
 		}
 		if !ok && o != -1 {
 			t.Fatal("ordinal must be -1 when not ok")
@@ -132,5 +143,30 @@ func BenchmarkIdentity(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Identity("web", 12, "nginx", "default", "cluster.local", claims)
+	}
+}
+
+func TestDecimalNames(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		s    string
+		o    int32
+		want bool
+	}{
+		{"0", 0, true}, {"7", 7, true}, {"10", 10, true},
+		{"00", 0, false}, {"07", 7, false}, {"", 0, false}, {"-1", -1, false}, {"1", -1, false},
+		{"2147483647", math.MaxInt32, true}, {"02147483647", math.MaxInt32, false},
+		{"12345678901", 0, false}, {"1x", 1, false},
+	} {
+		if got := isDecimal(c.s, c.o); got != c.want {
+			t.Errorf("isDecimal(%q, %d) = %v", c.s, c.o, got)
+		}
+	}
+	if !isPodName("web-3", "web", 3) || isPodName("web3", "web", 3) || isPodName("web-3", "we", 3) || isPodName("web-", "web", 0) {
+		t.Error("isPodName")
+	}
+	if !isClaimName("www-web-3", "www", "web", 3) || isClaimName("www-web-3", "ww", "web", 3) || isClaimName("wwwxweb-3", "www", "web", 3) ||
+		isClaimName("www-webx3", "www", "web", 3) || isClaimName("www-web-", "www", "web", 0) {
+		t.Error("isClaimName")
 	}
 }
