@@ -65,8 +65,15 @@
 //     settled (a final state). The world's own timers (ready delays, grace
 //     periods, requeues, heartbeats) place the events in time.
 //   - Controllers sync in the world's fixed order within an instant (a
-//     controller manager with a perfectly fresh cache); their relative
-//     order is not explored.
+//     controller manager with a perfectly fresh cache) unless
+//     Alphabet.Orders allows changes of it: each moves one controller with
+//     objects to the front of every round from its instant on
+//     (cluster.EventOrder), so with n changes the search covers the orders
+//     reachable by n such moves, not every permutation of every round.
+//     A controller still sees the writes of those before it in a round
+//     (their informers are never behind), and the canonical form leaves
+//     the order out: a state reached under two orders is explored under
+//     the first, and the order moves stay available from it.
 //   - Symmetry: the world breaks ties by name (equally loaded nodes,
 //     equally ranked pods); of two states that differ only by the names of
 //     pods and nodes, one is explored, standing for the other.

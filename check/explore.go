@@ -76,12 +76,12 @@ func settle(w *cluster.World, limit time.Duration) bool {
 
 // budget is what the path has spent of the alphabet.
 type budget struct {
-	podFailures, nodeOutages, evictions, drains uint8
-	fired                                       uint32 // the alphabet's user events that happened
+	podFailures, nodeOutages, evictions, drains, orders uint8
+	fired                                               uint32 // the alphabet's user events that happened
 }
 
 func (b budget) key() uint64 {
-	return mix(mix(uint64(b.podFailures)|uint64(b.nodeOutages)<<8|uint64(b.evictions)<<16|uint64(b.drains)<<24, 77), uint64(b.fired))
+	return mix(mix(uint64(b.podFailures)|uint64(b.nodeOutages)<<8|uint64(b.evictions)<<16|uint64(b.drains)<<24|uint64(b.orders)<<32, 77), uint64(b.fired))
 }
 
 // gnode is one state of the graph.
@@ -466,6 +466,16 @@ func (e *explorer) moves(it entry, b budget) []move {
 			}
 		}
 	}
+	if int(b.orders) < a.Orders {
+		order := w.Order()
+		for _, c := range order[1:] {
+			if hasWork(w.State, c) {
+				nb := b
+				nb.orders++
+				out = append(out, move{ev: &cluster.Event{Kind: cluster.EventOrder, Order: []string{c}}, b: nb})
+			}
+		}
+	}
 	for i := range a.Events {
 		if b.fired&(1<<i) == 0 {
 			nb := b
@@ -474,6 +484,40 @@ func (e *explorer) moves(it entry, b budget) []move {
 		}
 	}
 	return out
+}
+
+// hasWork reports whether controller c has an object to sync in s: an
+// order in which it moves first differs from the current one only then.
+func hasWork(s *cluster.State, c string) bool {
+	var kinds []cluster.Kind
+	switch c {
+	case cluster.CtlDeployment:
+		kinds = []cluster.Kind{cluster.KindDeployment}
+	case cluster.CtlReplicaSet:
+		kinds = []cluster.Kind{cluster.KindReplicaSet}
+	case cluster.CtlRC:
+		kinds = []cluster.Kind{cluster.KindReplicationController}
+	case cluster.CtlStatefulSet:
+		kinds = []cluster.Kind{cluster.KindStatefulSet}
+	case cluster.CtlDaemonSet:
+		kinds = []cluster.Kind{cluster.KindDaemonSet}
+	case cluster.CtlJob, cluster.CtlTTL:
+		kinds = []cluster.Kind{cluster.KindJob}
+	case cluster.CtlCronJob:
+		kinds = []cluster.Kind{cluster.KindCronJob}
+	case cluster.CtlDisruption:
+		kinds = []cluster.Kind{cluster.KindPodDisruptionBudget}
+	case cluster.CtlPodGC:
+		kinds = []cluster.Kind{cluster.KindPod}
+	default: // node-lifecycle, taint-eviction
+		kinds = []cluster.Kind{cluster.KindNode}
+	}
+	for _, k := range kinds {
+		if len(s.Keys(k)) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // checkWrites checks the write properties on the writes of the transition

@@ -524,9 +524,8 @@ func updatedOf(s Snapshot, k cluster.Key) int64 {
 				newest, hash = r.Revision, daemonset.RevisionHash(r)
 			}
 		}
-		gen, hasGen := daemonset.TemplateGeneration(o)
 		for _, p := range controlledPods(s.State, o.UID) {
-			if podstatus.IsActive(p) && newest >= 0 && daemonset.IsPodUpdated(p.Labels, hash, gen, hasGen) {
+			if podstatus.IsActive(p) && newest >= 0 && daemonset.IsPodUpdated(p, hash, o) {
 				n++
 			}
 		}

@@ -31,6 +31,12 @@ type Alphabet struct {
 	Evictions int `json:"evictions,omitempty"`
 	// Drains bounds how many nodes are drained (cluster.EventDrain).
 	Drains int `json:"drains,omitempty"`
+	// Orders bounds how many times on a path the controllers' sync order
+	// changes (cluster.EventOrder): one of the controllers with objects to
+	// sync moves to the front of every round from then on.
+	// kube-controller-manager runs its controllers concurrently, so each
+	// such order is one Kubernetes may take; 0 keeps Sync's fixed order.
+	Orders int `json:"orders,omitempty"`
 }
 
 // Options bound and shape the exploration; the zero value explores with
@@ -125,7 +131,7 @@ func validate(a Alphabet, o Options) error {
 	for _, c := range []struct {
 		path string
 		n    int
-	}{{"podFailures", a.PodFailures}, {"nodeOutages", a.NodeOutages}, {"evictions", a.Evictions}, {"drains", a.Drains}} {
+	}{{"podFailures", a.PodFailures}, {"nodeOutages", a.NodeOutages}, {"evictions", a.Evictions}, {"drains", a.Drains}, {"orders", a.Orders}} {
 		if c.n < 0 {
 			return field.Int("alphabet."+c.path, int64(c.n), field.ErrNegative)
 		}
@@ -141,7 +147,7 @@ func validate(a Alphabet, o Options) error {
 			continue
 		}
 		sc := cluster.Scenario{Events: []cluster.Event{{Kind: e.Kind, Target: e.Target, Replicas: e.Replicas,
-			Image: e.Image, Template: e.Template, Object: e.Object, ExitCode: e.ExitCode}}}
+			Image: e.Image, Template: e.Template, Object: e.Object, ExitCode: e.ExitCode, Order: e.Order}}}
 		if err := sc.Validate(); err != nil {
 			if fe, ok := err.(*field.Error); ok {
 				return field.Under(field.Index("alphabet.events", i), fieldTail(fe))

@@ -255,7 +255,6 @@ func daemonSetUnsettled(s Snapshot, ds *daemonset.DaemonSet) string {
 	if newest < 0 {
 		return "no revision"
 	}
-	gen, hasGen := daemonset.TemplateGeneration(ds)
 	byNode := map[string][]*podstatus.Pod{}
 	for _, p := range controlledPods(s.State, ds.UID) {
 		if podstatus.IsActive(p) {
@@ -278,7 +277,7 @@ func daemonSetUnsettled(s Snapshot, ds *daemonset.DaemonSet) string {
 		case !ok:
 		case len(pods) != 1:
 			return fmt.Sprintf("Ready node %s runs %d pods of it", n.Name, len(pods))
-		case !daemonset.IsPodUpdated(pods[0].Labels, hash, gen, hasGen):
+		case !daemonset.IsPodUpdated(pods[0], hash, ds):
 			return fmt.Sprintf("Ready node %s runs pod %s of an old revision", n.Name, pods[0].Name)
 		case !podstatus.IsAvailable(pods[0], ds.Spec.MinReadySeconds, s.Now):
 			return fmt.Sprintf("Ready node %s runs pod %s, not available", n.Name, pods[0].Name)

@@ -3,6 +3,7 @@ package check
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/kubesem/kubesem/cluster"
@@ -193,6 +194,9 @@ func (e *explorer) step(w *cluster.World, m *cluster.Event, cx *Counterexample) 
 		}
 	}
 	cx.Sources = append(cx.Sources, src)
+	if ev.Kind == cluster.EventOrder {
+		return "order: " + strings.Join(ev.Order, ", ") + " first, at +" + durationText(t)
+	}
 	return string(ev.Kind) + " " + ev.Target.String() + " at +" + durationText(t)
 }
 

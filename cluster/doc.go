@@ -174,7 +174,32 @@
 //     only, an update may change any spec field (immutability is not
 //     checked).
 //   - DefaultNamer's names, UIDs and hashes are kubesem's own (see
-//     DefaultNamer); the k8s adapter supplies v1.36.3's hashes.
+//     DefaultNamer); the k8s adapter supplies v1.36.3's hashes. The CLI's
+//     namer takes its template hashes from the adapter (k8s.TemplateHash
+//     for ReplicaSets and DaemonSet revisions, k8s.StatefulSetRevisionName's
+//     hash for StatefulSet revisions), so a template written as the API
+//     server stores it (defaults included, as kubectl get -o yaml prints
+//     it) gets the name Kubernetes gives it; a hand-written template without
+//     the API defaults hashes differently, as it would before the API server
+//     defaults it. Generated suffixes and UIDs are deterministic stand-ins
+//     for the API server's random ones.
+//
+// The world is checked against the real controllers as a whole:
+// conformance/upstream TestWholeClusterDifferential runs random scenarios
+// (1–4 nodes; Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs and
+// CronJobs, scaled and updated; nodes that stop and restart heartbeating;
+// pods that fail or never become ready) on the world and on v1.36.3's
+// controllers together on one fake clientset, with the world's environment
+// sent to both, and compares every controller write of every instant and
+// the final state. It fails on any difference (KUBESEM_WHOLE_SCENARIOS=N
+// for more than the default 1,000; KUBESEM_WHOLE_FAIL=1 shrinks the first
+// difference to a minimal scenario). Where upstream's answer is any of a
+// set, the comparison says so by name: the Job's uncounted uids and the
+// node monitor's per-node writes (Go map order, parallel workers) are put in
+// one order on both sides; a DaemonSet rolling update's or a Job's choice
+// among equally ranked pods stops that scenario there (counted). One
+// harness limitation stops scenarios too: upstream's ReplicaSet controller
+// ranks pods for scale-down at the wall clock, not the scenario's.
 //
 // # Errors
 //

@@ -221,15 +221,15 @@ func (w *World) heartbeats(now time.Time) {
 			w.apply(ctl, plan.Write{Verb: plan.VerbUpdate, Resource: "leases", Namespace: leaseNamespace, Name: name, Object: &nl, Reason: ReasonHeartbeat}, now)
 		}
 		ready, _ := n.Condition(node.Ready)
-		changed := ready.Status != meta.ConditionTrue
-		if !node.StatusUpdate(changed, e.lastReport, 0, 0, now).Patch {
+		change := node.StatusChange(ready.Status != meta.ConditionTrue)
+		if !node.StatusUpdate(change, e.lastReport, 0, 0, now).Patch {
 			continue
 		}
 		e.lastReport = now
 		c := *n
 		c.Status.Conditions = setNodeReady(n.Status.Conditions, now)
 		reason := ReasonHeartbeat
-		if changed {
+		if change == node.StatusChanged {
 			reason = ReasonNodeReady
 		}
 		w.apply(ctl, plan.Write{Verb: plan.VerbUpdate, Resource: "nodes", Subresource: "status", Name: name, Object: &c, Reason: reason}, now)

@@ -3,6 +3,7 @@ package cluster
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/kubesem/kubesem/cronjob"
@@ -94,6 +95,12 @@ const (
 	// EventFailPod makes pod Target's running containers exit with
 	// ExitCode (the kubelet then restarts them as the pod's policy says).
 	EventFailPod EventKind = "failPod"
+	// EventOrder makes the controllers named in Order sync first in every
+	// round from its instant on, in that order, the others after them in
+	// Sync's order (see Options.Order). It has no target: it is not a
+	// write but one of the orders kube-controller-manager's concurrent
+	// controllers may take (the model checker explores them).
+	EventOrder EventKind = "order"
 )
 
 // Event is one timed scenario event.
@@ -106,6 +113,7 @@ type Event struct {
 	Template *podstatus.Template `json:"template,omitempty"`
 	Object   any                 `json:"object,omitempty"`
 	ExitCode int32               `json:"exitCode,omitempty"`
+	Order    []string            `json:"order,omitempty"`
 }
 
 // targetKinds lists the kinds each event may target.
@@ -176,6 +184,14 @@ func (sc *Scenario) Validate() error {
 		switch e.Kind {
 		case EventCreate, EventUpdate:
 			if err := validateObject(e.Object, path+".object"); err != nil {
+				return err
+			}
+			continue
+		case EventOrder:
+			if len(e.Order) == 0 {
+				return field.New(path+".order", "", field.ErrRequired)
+			}
+			if err := validateOrder(e.Order, path+".order"); err != nil {
 				return err
 			}
 			continue
@@ -262,6 +278,11 @@ func (w *World) userEvent(e Event, now time.Time) {
 		m := metaOf(e.Object)
 		w.apply(CtlUser, plan.Write{Verb: plan.VerbUpdate, Resource: k.Resource(), Namespace: m.Namespace, Name: m.Name,
 			Object: e.Object, Reason: reason}, now)
+		return
+	case EventOrder:
+		w.ctls = ordered(w.ctls, e.Order)
+		w.Trace = append(w.Trace, Entry{Time: now, Controller: CtlWorld, Reason: ReasonOrder,
+			Event: &plan.Event{Type: plan.Normal, Reason: ReasonOrder, Message: "controllers sync in the order " + strings.Join(w.Order(), ", ")}})
 		return
 	case EventStopNode:
 		w.nodeEnv(e.Target.Name, nil).stopped = true

@@ -89,6 +89,49 @@ func ControllerNames() []string {
 	return out
 }
 
+// ordered returns ctls with the controllers named in first moved to the
+// front, in that order; the rest keep their order. It never modifies ctls.
+func ordered(ctls []controller, first []string) []controller {
+	out := make([]controller, 0, len(ctls))
+	for _, n := range first {
+		for _, c := range ctls {
+			if c.name == n {
+				out = append(out, c)
+			}
+		}
+	}
+	for _, c := range ctls {
+		if !slices.Contains(first, c.name) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// validateOrder checks a controller order: known names, each once.
+func validateOrder(order []string, path string) error {
+	names := ControllerNames()
+	for i, n := range order {
+		if !slices.Contains(names, n) {
+			return field.New(field.Index(path, i), n, field.ErrUnsupported)
+		}
+		if slices.Contains(order[:i], n) {
+			return field.New(field.Index(path, i), n, field.ErrDuplicate)
+		}
+	}
+	return nil
+}
+
+// Order lists the controllers the world runs, in the order they sync in
+// a round now (Options.Order, then the last EventOrder).
+func (w *World) Order() []string {
+	out := make([]string, len(w.ctls))
+	for i, c := range w.ctls {
+		out[i] = c.name
+	}
+	return out
+}
+
 func controllersFor(names []string) []controller {
 	all := registry()
 	if names == nil {

@@ -33,6 +33,12 @@ type Options struct {
 	// Controllers lists the controllers that run, by name (see
 	// ControllerNames); nil runs them all.
 	Controllers []string `json:"controllers,omitempty"`
+	// Order lists controllers (by name) that sync first in every round, in
+	// this order; the others follow in Sync's order. nil: Sync's order.
+	// kube-controller-manager runs its controllers concurrently, so any
+	// order is one Kubernetes may take; EventOrder changes it during a
+	// scenario.
+	Order []string `json:"order,omitempty"`
 	// MaxRounds bounds the rounds of environment and sync at one instant
 	// (each round runs when the previous one wrote anything); 0 means 16.
 	MaxRounds int `json:"maxRounds,omitempty"`
@@ -163,6 +169,9 @@ func New(sc Scenario, opts Options) (*World, error) {
 	if err := sc.Validate(); err != nil {
 		return nil, err
 	}
+	if err := validateOrder(opts.Order, "options.order"); err != nil {
+		return nil, err
+	}
 	if opts.Namer == nil {
 		opts.Namer = DefaultNamer{}
 	}
@@ -203,7 +212,7 @@ func New(sc Scenario, opts Options) (*World, error) {
 			w.anyRunFor = true
 		}
 	}
-	w.ctls = controllersFor(opts.Controllers)
+	w.ctls = ordered(controllersFor(opts.Controllers), opts.Order)
 	// A node that is not Ready at the start is taken as one whose kubelet
 	// does not run (a dump of a cluster with a dead node); startNode
 	// starts it.
@@ -340,6 +349,10 @@ const CtlWorld = "world"
 // ReasonStuck marks the trace entry of a world that stopped because
 // something stayed due at one instant (see World.Err).
 const ReasonStuck plan.Reason = "Stuck"
+
+// ReasonOrder marks the trace entry of an EventOrder: the controllers'
+// order changed.
+const ReasonOrder plan.Reason = "Order"
 
 // ErrStuck is the error of World.Err.
 var ErrStuck = errors.New("the world is stuck: still due after the last step of this instant")

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/kubesem/kubesem/daemonset"
@@ -90,11 +91,13 @@ func daemonsetDecisions() []Decision {
 			return daemonset.UnavailableNumbers(&in.DaemonSet, in.Desired)
 		}),
 		Bind("daemonset.IsPodUpdated", func(in dsUpdatedIn, _ struct{}) (dsUpdatedOut, error) {
-			var gen int64
-			if in.TemplateGeneration != nil {
-				gen = *in.TemplateGeneration
+			pod := &podstatus.Pod{}
+			pod.Labels = in.Labels
+			ds := &daemonset.DaemonSet{}
+			if g := in.TemplateGeneration; g != nil {
+				ds.Annotations = map[string]string{daemonset.AnnotationTemplateGeneration: strconv.FormatInt(*g, 10)}
 			}
-			return dsUpdatedOut{daemonset.IsPodUpdated(in.Labels, in.Hash, gen, in.TemplateGeneration != nil)}, nil
+			return dsUpdatedOut{daemonset.IsPodUpdated(pod, in.Hash, ds)}, nil
 		}),
 		Bind("daemonset.TargetNodeName", func(in dsTargetIn, _ struct{}) (dsTargetOut, error) {
 			n, err := daemonset.TargetNodeName(&in.Pod.Spec)

@@ -259,10 +259,10 @@ func jobDecisions() []Decision {
 			return parseIndexesOut{toIntervals(x), x.String(), x.Total()}, nil
 		}),
 		// intervals must be well-formed (job.ValidateIndexes, checked first).
-		Bind("job.FormatIndexes", func(in intervalsIn, _ struct{}) (stringOut, error) {
+		Bind("job.Indexes.String", func(in intervalsIn, _ struct{}) (stringOut, error) {
 			return stringOut{in.Intervals.indexes().String()}, nil
 		}),
-		Bind("job.HasIndex", func(in hasIndexIn, _ struct{}) (hasOut, error) {
+		Bind("job.Indexes.Has", func(in hasIndexIn, _ struct{}) (hasOut, error) {
 			return hasOut{in.Intervals.indexes().Has(in.Index)}, nil
 		}),
 		Bind("job.FirstPendingIndexes", func(in pendingIndexIn, _ struct{}) (indexesOut, error) {

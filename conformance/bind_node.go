@@ -153,15 +153,6 @@ type nodeShutdownIn struct {
 	Pods                             []*podstatus.Pod      `json:"pods,omitempty"`
 }
 
-type nodeShutdownOut struct {
-	Periods []node.ShutdownPeriod `json:"periods"`
-	Groups  []node.ShutdownGroup  `json:"groups"`
-	// Delay is the inhibit delay the kubelet asks for (sum of periods).
-	Delay time.Duration `json:"delay"`
-	// Total is when the last non-empty group ends.
-	Total time.Duration `json:"total"`
-}
-
 type nodeGroupIn struct {
 	Periods  []node.ShutdownPeriod `json:"periods"`
 	Priority int32                 `json:"priority"`
@@ -181,9 +172,12 @@ type nodeParseTaintsOut struct {
 	Remove []node.Taint `json:"remove"`
 }
 
-type nodeValidateIn struct {
+type nodeValidateTolerationsIn struct {
 	Tolerations []node.Toleration `json:"tolerations,omitempty"`
-	Taints      []node.Taint      `json:"taints,omitempty"`
+}
+
+type nodeValidateTaintsIn struct {
+	Taints []node.Taint `json:"taints,omitempty"`
 }
 
 type nodeValidateOut struct {
@@ -305,28 +299,16 @@ func nodeDecisions() []Decision {
 			}
 			return nodeMigrateOut{node.MigrateShutdownConfig(req, crit)}, nil
 		}),
-		Bind("node.Shutdown", func(in nodeShutdownIn, _ struct{}) (nodeShutdownOut, error) {
+		Bind("node.PlanShutdown", func(in nodeShutdownIn, _ struct{}) (node.ShutdownPlan, error) {
 			req, err := parseDuration("shutdownGracePeriod", in.ShutdownGracePeriod)
 			if err != nil {
-				return nodeShutdownOut{}, err
+				return node.ShutdownPlan{}, err
 			}
 			crit, err := parseDuration("shutdownGracePeriodCriticalPods", in.ShutdownGracePeriodCriticalPods)
 			if err != nil {
-				return nodeShutdownOut{}, err
+				return node.ShutdownPlan{}, err
 			}
-			if err := node.ValidateShutdownPeriods(in.ShutdownGracePeriodByPodPriority); err != nil {
-				return nodeShutdownOut{}, err
-			}
-			ps := node.ShutdownPeriods(in.ShutdownGracePeriodByPodPriority, req, crit)
-			gs, err := node.Shutdown(ps, in.Pods)
-			if err != nil {
-				return nodeShutdownOut{}, err
-			}
-			var total time.Duration
-			if len(gs) > 0 {
-				total = gs[len(gs)-1].End
-			}
-			return nodeShutdownOut{ps, gs, node.ShutdownDelay(ps), total}, nil
+			return node.PlanShutdown(in.ShutdownGracePeriodByPodPriority, req, crit, in.Pods)
 		}),
 		Bind("node.GroupForPriority", func(in nodeGroupIn, _ struct{}) (nodeGroupOut, error) {
 			ps := node.ShutdownPeriods(in.Periods, 0, 0)
@@ -340,10 +322,13 @@ func nodeDecisions() []Decision {
 			add, remove, err := node.ParseTaints(in.Taints)
 			return nodeParseTaintsOut{add, remove}, err
 		}),
-		Bind("node.Validate", func(in nodeValidateIn, opts node.Options) (nodeValidateOut, error) {
+		Bind("node.ValidateTolerations", func(in nodeValidateTolerationsIn, opts node.Options) (nodeValidateOut, error) {
 			if err := node.ValidateTolerations(in.Tolerations, "tolerations", opts); err != nil {
 				return nodeValidateOut{}, err
 			}
+			return nodeValidateOut{true}, nil
+		}),
+		Bind("node.ValidateTaints", func(in nodeValidateTaintsIn, _ struct{}) (nodeValidateOut, error) {
 			if err := node.ValidateTaints(in.Taints, "taints"); err != nil {
 				return nodeValidateOut{}, err
 			}
@@ -368,7 +353,7 @@ func nodeDecisions() []Decision {
 			if err != nil {
 				return node.StatusReport{}, err
 			}
-			return node.StatusUpdate(in.Changed, in.LastReport, delay, freq, in.Now), nil
+			return node.StatusUpdate(node.StatusChange(in.Changed), in.LastReport, delay, freq, in.Now), nil
 		}),
 		Bind("node.StatusReportFrequency", func(in nodeReportFrequencyIn, _ struct{}) (nodeReportFrequencyOut, error) {
 			upd, err := parseDuration("nodeStatusUpdateFrequency", in.NodeStatusUpdateFrequency)

@@ -267,8 +267,8 @@ func podstatusDecisions() []Decision {
 		Bind("podstatus.ShouldRestart", func(in shouldRestartIn, _ struct{}) (shouldRestartOut, error) {
 			return shouldRestartOut{podstatus.ShouldRestart(&in.Container, in.RestartPolicy, in.ExitCode)}, nil
 		}),
-		// Status is the kubelet's status for the pod: podstatus.Generate.
-		Bind("podstatus.Status", func(in generateIn, opts podstatus.Options) (podstatus.Generated, error) {
+		// The kubelet's status for the pod.
+		Bind("podstatus.Generate", func(in generateIn, opts podstatus.Options) (podstatus.Generated, error) {
 			return podstatus.Generate(&in.Pod, in.Observed, in.Now, opts), nil
 		}),
 		// runtime is the container runtime's view of the pod's containers.

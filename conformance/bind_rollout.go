@@ -6,7 +6,6 @@ import (
 
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/intstr"
-	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
@@ -158,21 +157,6 @@ type (
 		Requeue bool          `json:"requeue"`
 		After   time.Duration `json:"after"`
 	}
-	findConditionIn struct {
-		Conditions meta.Conditions       `json:"conditions"`
-		Type       rollout.ConditionType `json:"type"`
-	}
-	findConditionOut struct {
-		Found     bool               `json:"found"`
-		Condition *rollout.Condition `json:"condition,omitempty"`
-	}
-	setConditionIn struct {
-		Conditions meta.Conditions   `json:"conditions"`
-		Condition  rollout.Condition `json:"condition"`
-	}
-	conditionsOut struct {
-		Conditions []rollout.Condition `json:"conditions"`
-	}
 	pausedIn struct {
 		Deployment rollout.Deployment `json:"deployment"`
 		Now        time.Time          `json:"now"`
@@ -245,22 +229,6 @@ func rsNames(rss rsList) []string {
 	return out
 }
 
-// removed adds up how many pods scales take away from replicaSets.
-func removed(replicaSets rsList, scales []rollout.Scale) int32 {
-	var n int32
-	size := map[string]int32{}
-	for _, rs := range replicaSets {
-		if rs != nil {
-			size[rs.Name] = rs.Replicas()
-		}
-	}
-	for _, s := range scales {
-		n += size[s.ReplicaSet.Name] - s.Replicas
-		size[s.ReplicaSet.Name] = s.Replicas
-	}
-	return n
-}
-
 // orEmpty returns cs, or an empty (not nil) slice.
 func orEmpty(cs []rollout.Condition) []rollout.Condition {
 	if cs == nil {
@@ -287,8 +255,8 @@ func rolloutDecisions() []Decision {
 			return fencepostsOut{surge, unavailable}, err
 		}),
 		Bind("rollout.Bounds", func(in deploymentIn, _ rollout.Options) (boundsOut, error) {
-			d := &in.Deployment
-			return boundsOut{d.MaxSurge(), d.MaxUnavailable(), d.MinAvailable()}, nil
+			s, u, m := in.Deployment.Bounds()
+			return boundsOut{s, u, m}, nil
 		}),
 		Bind("rollout.NewReplicaSetReplicas", func(in newReplicasIn, _ rollout.Options) (replicasOut, error) {
 			n, err := rollout.NewReplicaSetReplicas(&in.Deployment, in.AllReplicaSets, in.NewReplicaSet)
@@ -326,12 +294,12 @@ func rolloutDecisions() []Decision {
 			return reconcileOldOut{scaled, resizes(scales)}, nil
 		}),
 		Bind("rollout.CleanupUnhealthy", func(in cleanupIn, _ rollout.Options) (cleanupOut, error) {
-			scales, ok := rollout.CleanupUnhealthy(in.OldReplicaSets, in.MaxCleanup)
-			return cleanupOut{ok, resizes(scales), removed(in.OldReplicaSets, scales)}, nil
+			scales, cleaned, ok := rollout.CleanupUnhealthy(in.OldReplicaSets, in.MaxCleanup)
+			return cleanupOut{ok, resizes(scales), cleaned}, nil
 		}),
 		Bind("rollout.ScaleDownOld", func(in scaleDownIn, _ rollout.Options) (scaleDownOut, error) {
-			scales := rollout.ScaleDownOld(&in.Deployment, in.AllReplicaSets, in.OldReplicaSets)
-			return scaleDownOut{resizes(scales), removed(in.OldReplicaSets, scales)}, nil
+			scales, scaledDown := rollout.ScaleDownOld(&in.Deployment, in.AllReplicaSets, in.OldReplicaSets)
+			return scaleDownOut{resizes(scales), scaledDown}, nil
 		}),
 		Bind("rollout.OldPodsRunning", func(in oldPodsIn, _ rollout.Options) (boolValueOut, error) {
 			return boolValueOut{rollout.OldPodsRunning(&in.Deployment, in.NewReplicaSet, in.OldReplicaSets, in.Pods)}, nil
@@ -363,10 +331,8 @@ func rolloutDecisions() []Decision {
 		Bind("rollout.ComputeStatus", func(in rolloutSync, _ struct{}) (rollout.Status, error) {
 			return rollout.ComputeStatus(&in.Deployment, in.NewReplicaSet, in.ReplicaSets, in.Now), nil
 		}),
-		// ComputeStatus then SyncProgress, as syncRolloutStatus does.
-		Bind("rollout.SyncProgress", func(in rolloutSync, _ struct{}) (rollout.Status, error) {
-			s := rollout.ComputeStatus(&in.Deployment, in.NewReplicaSet, in.ReplicaSets, in.Now)
-			return rollout.SyncProgress(&in.Deployment, s, in.NewReplicaSet, in.ReplicaSets, in.Now), nil
+		Bind("rollout.SyncStatus", func(in rolloutSync, _ struct{}) (rollout.Status, error) {
+			return rollout.SyncStatus(&in.Deployment, in.NewReplicaSet, in.ReplicaSets, in.Now), nil
 		}),
 		Bind("rollout.RequeueStuck", func(in rolloutWithStatus, _ struct{}) (requeueStuckOut, error) {
 			after, ok := rollout.RequeueStuck(&in.Deployment, in.Status, in.Now)
@@ -380,21 +346,6 @@ func rolloutDecisions() []Decision {
 		}),
 		Bind("rollout.IsTimedOut", func(in rolloutWithStatus, _ struct{}) (boolValueOut, error) {
 			return boolValueOut{in.Deployment.IsTimedOut(in.Status, in.Now)}, nil
-		}),
-		// The condition decisions are meta.Conditions' Find, Set and Remove,
-		// which follow upstream's Deployment condition helpers.
-		Bind("rollout.FindCondition", func(in findConditionIn, _ struct{}) (findConditionOut, error) {
-			if c, ok := in.Conditions.Find(in.Type); ok {
-				return findConditionOut{true, &c}, nil
-			}
-			return findConditionOut{}, nil
-		}),
-		Bind("rollout.SetCondition", func(in setConditionIn, _ struct{}) (conditionsOut, error) {
-			cs, _ := in.Conditions.Set(in.Condition)
-			return conditionsOut{orEmpty(cs)}, nil
-		}),
-		Bind("rollout.RemoveCondition", func(in findConditionIn, _ struct{}) (conditionsOut, error) {
-			return conditionsOut{orEmpty(in.Conditions.Remove(in.Type))}, nil
 		}),
 		Bind("rollout.PausedCondition", func(in pausedIn, _ struct{}) (pausedOut, error) {
 			cs, changed := rollout.PausedCondition(&in.Deployment, in.Now)

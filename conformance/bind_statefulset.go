@@ -1,8 +1,10 @@
 package conformance
 
 import (
+	"fmt"
 	"time"
 
+	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
@@ -33,6 +35,26 @@ type statefulsetClaimIn struct {
 	Set        statefulset.Owner           `json:"set"`
 	Pod        statefulset.Owner           `json:"pod"`
 	ScaledDown bool                        `json:"scaledDown"`
+}
+
+// claimSet is the StatefulSet a claim rule reads for in: named and owned
+// as in.Set, with in.Policy, and a range of ordinals that holds none
+// (0 replicas) when in.ScaledDown, else exactly the ordinal the pod's name
+// carries (start there, 1 replica); a pod whose name carries no ordinal
+// is in no set's range, so it must be scaledDown.
+func (in statefulsetClaimIn) claimSet() (*statefulset.StatefulSet, error) {
+	policy := in.Policy
+	set := &statefulset.StatefulSet{Spec: statefulset.Spec{Replicas: new(int32), PersistentVolumeClaimRetentionPolicy: &policy}}
+	set.Name, set.UID = in.Set.Name, in.Set.UID
+	if !in.ScaledDown {
+		o := statefulset.ParseOrdinal(in.Pod.Name)
+		if o < 0 {
+			return nil, field.New("pod.name", in.Pod.Name, fmt.Errorf("%w: a pod whose name carries no ordinal is scaled down", field.ErrInvalid))
+		}
+		*set.Spec.Replicas = 1
+		set.Spec.Ordinals = &statefulset.OrdinalsSpec{Start: o}
+	}
+	return set, nil
 }
 
 type statefulsetUpToDateOut struct {
@@ -76,14 +98,6 @@ type statefulsetIdentityIn struct {
 	Claims    []string `json:"claims"`
 }
 
-type statefulsetIdentityOut struct {
-	Pod      string            `json:"pod"`
-	Hostname string            `json:"hostname"`
-	DNS      string            `json:"dns"`
-	Claims   []string          `json:"claims"`
-	Labels   map[string]string `json:"labels"`
-}
-
 // statefulsetDecisions returns the statefulset decisions the vectors in testdata/statefulset name.
 func statefulsetDecisions() []Decision {
 	return []Decision{
@@ -95,13 +109,26 @@ func statefulsetDecisions() []Decision {
 			return statefulsetMaxUnavailableOut{n}, err
 		}),
 		Bind("statefulset.ClaimOwnerUpToDate", func(in statefulsetClaimIn, _ statefulset.Options) (statefulsetUpToDateOut, error) {
-			return statefulsetUpToDateOut{statefulset.ClaimOwnerUpToDate(&in.Claim, in.Policy.Defaulted(), in.Set, in.Pod, in.ScaledDown)}, nil
+			set, err := in.claimSet()
+			if err != nil {
+				return statefulsetUpToDateOut{}, err
+			}
+			return statefulsetUpToDateOut{statefulset.ClaimOwnerUpToDate(&in.Claim, set, in.Pod)}, nil
 		}),
 		Bind("statefulset.ClaimOwnerRefs", func(in statefulsetClaimIn, _ statefulset.Options) (statefulsetRefsOut, error) {
-			return statefulsetRefsOut{statefulset.ClaimOwnerRefs(&in.Claim, in.Policy.Defaulted(), in.Set, in.Pod, in.ScaledDown)}, nil
+			set, err := in.claimSet()
+			if err != nil {
+				return statefulsetRefsOut{}, err
+			}
+			return statefulsetRefsOut{statefulset.ClaimOwnerRefs(&in.Claim, set, in.Pod)}, nil
 		}),
 		Bind("statefulset.ClaimIsStale", func(in statefulsetClaimIn, _ statefulset.Options) (statefulsetStaleOut, error) {
-			return statefulsetStaleOut{statefulset.ClaimIsStale(&in.Claim, in.Policy.Defaulted(), in.Pod)}, nil
+			in.ScaledDown = true // the pod's place in the range is not read
+			set, err := in.claimSet()
+			if err != nil {
+				return statefulsetStaleOut{}, err
+			}
+			return statefulsetStaleOut{statefulset.ClaimIsStale(&in.Claim, set, in.Pod)}, nil
 		}),
 		Bind("statefulset.Ordinals", func(in statefulsetOrdinalsIn, _ statefulset.Options) (statefulsetOrdinalsOut, error) {
 			f, e, err := statefulset.Ordinals(in.Replicas, in.Start)
@@ -111,18 +138,8 @@ func statefulsetDecisions() []Decision {
 			p, o, ok := statefulset.ParentAndOrdinal(in.Pod)
 			return statefulsetParseOut{Parent: p, Ordinal: o, OK: ok}, nil
 		}),
-		Bind("statefulset.Identity", func(in statefulsetIdentityIn, _ statefulset.Options) (statefulsetIdentityOut, error) {
-			pod := statefulset.PodName(in.Set, in.Ordinal)
-			claims := make([]string, 0, len(in.Claims))
-			for _, c := range in.Claims {
-				claims = append(claims, statefulset.ClaimName(c, in.Set, in.Ordinal))
-			}
-			return statefulsetIdentityOut{
-				Pod: pod, Hostname: pod,
-				DNS:    statefulset.DNSName(pod, in.Service, in.Namespace, in.Domain),
-				Claims: claims,
-				Labels: statefulset.IdentityLabels(in.Set, in.Ordinal),
-			}, nil
+		Bind("statefulset.Identity", func(in statefulsetIdentityIn, _ statefulset.Options) (statefulset.PodIdentity, error) {
+			return statefulset.Identity(in.Set, in.Ordinal, in.Service, in.Namespace, in.Domain, in.Claims), nil
 		}),
 	}
 }

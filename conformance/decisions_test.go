@@ -42,9 +42,9 @@ var upstreamChecks = map[string]upstreamCheck{
 	"job.FailedIndexes":            by("TestJobFailedIndexesDifferential", "TestJobHelperVectorsUpstream"),
 	"job.FinishedCondition":        by("TestJobFinishedConditionDifferential", "TestJobHelperVectorsUpstream"),
 	"job.FirstPendingIndexes":      by("TestJobFirstPendingIndexesDifferential", "TestJobHelperVectorsUpstream"),
-	"job.FormatIndexes":            by("TestJobFormatIndexesDifferential", "TestJobParseIndexesDifferential", "TestJobHelperVectorsUpstream"),
+	"job.Indexes.String":           by("TestJobFormatIndexesDifferential", "TestJobParseIndexesDifferential", "TestJobHelperVectorsUpstream"),
 	"job.GenerateNameWithIndex":    by("TestJobGenerateNameWithIndexDifferential", "TestJobHelperVectorsUpstream"),
-	"job.HasIndex":                 by("TestJobHasIndexDifferential", "TestJobHelperVectorsUpstream"),
+	"job.Indexes.Has":              by("TestJobHasIndexDifferential", "TestJobHelperVectorsUpstream"),
 	"job.IsSucceeded":              by("TestJobFinishedConditionDifferential", "TestJobHelperVectorsUpstream"),
 	"job.NewIndexFailureCounts":    by("TestJobNewIndexFailureCountsDifferential", "TestJobHelperVectorsUpstream"),
 	"job.PastActiveDeadline":       by("TestJobPastActiveDeadlineDifferential", "TestJobHelperVectorsUpstream"),
@@ -86,6 +86,10 @@ var upstreamChecks = map[string]upstreamCheck{
 
 	"intstr.Scaled": by("TestIntstrScaledDifferential", "TestIntstrVectorsUpstream"),
 
+	"meta.Conditions.Find":   by("TestRolloutUtilVectorsUpstream"),
+	"meta.Conditions.Set":    by("TestRolloutUtilVectorsUpstream"),
+	"meta.Conditions.Remove": by("TestRolloutUtilVectorsUpstream"),
+
 	"job.FinishedTime":              by("TestJobBackoffRecordDifferential"),
 	"job.IsPodFailed":               by("TestJobPodRulesDifferential"),
 	"job.MatchPodFailurePolicy":     by("TestJobMatchPodFailurePolicyDifferential"),
@@ -110,13 +114,14 @@ var upstreamChecks = map[string]upstreamCheck{
 	"node.MigrateShutdownConfig": by("TestNodeDiffShutdownMigrate", "TestNodeKubeletVectorsUpstream"),
 	"node.MinTolerationTime":     by("TestNodeDiffEvictionTime", "TestNodeVectorsUpstream"),
 	"node.ParseTaints":           by("TestNodeDiffParseTaints"),
-	"node.Shutdown":              by("TestNodeDiffShutdownManager", "TestNodeDiffShutdownGroups", "TestNodeKubeletVectorsUpstream"),
+	"node.PlanShutdown":          by("TestNodeDiffShutdownManager", "TestNodeDiffShutdownGroups", "TestNodeKubeletVectorsUpstream"),
 	"node.StatusReportFrequency": by("TestNodeDiffStatusReportFrequency", "TestNodeDiffHeartbeatDefaults", "TestNodeKubeletVectorsUpstream"),
 	"node.StatusUpdate":          by("TestNodeDiffStatusUpdate", "TestNodeKubeletVectorsUpstream"),
 	"node.Step":                  by("TestNodeStepDifferential", "TestNodeStepDifferentialFlags", "TestNodeStepVectorsReplay", "TestNodeStepVectorsUpstream"),
 	"node.ToleratesTaint":        by("TestNodeDiffTolerations", "TestNodeVectorsUpstream"),
 	"node.UpdateHealth":          by("TestNodeDiffHealth"),
-	"node.Validate":              by("TestNodeDiffValidation"),
+	"node.ValidateTaints":        by("TestNodeDiffValidation"),
+	"node.ValidateTolerations":   by("TestNodeDiffValidation"),
 	"node.Zone":                  by("TestNodeDiffZoneKeys", "TestNodeVectorsUpstream"),
 	"node.ZoneStates":            by("TestNodeDiffZoneKeys"),
 
@@ -151,7 +156,7 @@ var upstreamChecks = map[string]upstreamCheck{
 	"podstatus.ReadyCondition": by("TestPodStatusVectorsUpstream"),
 	"podstatus.RestartBackoff": by("TestPodStatusBackoffDifferential"),
 	"podstatus.ShouldRestart":  by("TestPodStatusVectorsUpstream"),
-	"podstatus.Status":         by("TestPodStatusStatusVectorsUpstream", "TestPodStatusGenerateDifferential"),
+	"podstatus.Generate":       by("TestPodStatusStatusVectorsUpstream", "TestPodStatusGenerateDifferential"),
 	"podstatus.ValidateUpdate": by("TestPodStatusUpdateDifferential", "TestPodStatusUpdateVectorsUpstream"),
 
 	"replicaset.ClaimPod":        by("TestReplicaSetClaimVectorsUpstream"),
@@ -162,9 +167,6 @@ var upstreamChecks = map[string]upstreamCheck{
 	"replicaset.SlowStart":       by("TestReplicaSetSlowStartDifferential"),
 	"replicaset.Step":            by("TestReplicaSetStepVectorsUpstream"),
 
-	"rollout.FindCondition":                 by("TestRolloutUtilVectorsUpstream"),
-	"rollout.SetCondition":                  by("TestRolloutUtilVectorsUpstream"),
-	"rollout.RemoveCondition":               by("TestRolloutUtilVectorsUpstream"),
 	"rollout.IsComplete":                    by("TestRolloutUtilVectorsUpstream"),
 	"rollout.IsProgressing":                 by("TestRolloutUtilVectorsUpstream"),
 	"rollout.IsTimedOut":                    by("TestRolloutUtilVectorsUpstream"),
@@ -195,7 +197,7 @@ var upstreamChecks = map[string]upstreamCheck{
 	"rollout.RequeueStuck":                  by("TestRolloutStatusDifferential"),
 	"rollout.ScaleDownOld":                  by("TestRolloutRollingDifferential", "TestRolloutWrapVectorsUpstream"),
 	"rollout.Step":                          by("TestRolloutStepDifferential", "TestRolloutStepVectorsUpstream", "TestAdapterRealObjectsUpstream"),
-	"rollout.SyncProgress":                  by("TestRolloutStatusDifferential"),
+	"rollout.SyncStatus":                    by("TestRolloutStatusDifferential"),
 
 	"rolloutstatus.DaemonSet":   by("TestRolloutViewerDifferential", "TestRolloutStatusVectorsUpstream"),
 	"rolloutstatus.Deployment":  by("TestRolloutViewerDifferential", "TestRolloutStatusVectorsUpstream"),

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
 	root "github.com/kubesem/kubesem"
+	"github.com/kubesem/kubesem/internal/jsontag"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -143,15 +143,11 @@ func caseVariant(k string, keys map[string]reflect.Type) (string, bool) {
 	return vk, !clash
 }
 
-// firstKey returns the first JSON key of the options type t.
+// firstKey returns the first tagged JSON key of the options type t.
 func firstKey(t reflect.Type) (string, bool) {
-	if t.Kind() != reflect.Struct {
-		return "", false
-	}
-	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name != "" && name != "-" {
-			return name, true
+	for _, f := range jsontag.Fields(t) {
+		if f.Tagged {
+			return f.Name, true
 		}
 	}
 	return "", false

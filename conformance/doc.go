@@ -18,4 +18,14 @@
 // element by element and must have the same length; numbers compare by value;
 // two strings that both parse as RFC 3339 times compare as instants, and two
 // that both parse as Go durations ("1m30s", "90s") compare as durations.
+//
+// # Divergences
+//
+// A vector's want is v1.36.3's answer. Where v1.36.3 leaves the answer
+// open (an unstable sort, informer order) the vector lists the answers it
+// allows (wantOneOf); where v1.36.3 has no answer (its controller panics, or
+// its sync never ends) the vector expects kubesem's input error (wantError),
+// and the package's documentation says so under Divergences. What ships, and
+// how each decision is checked against v1.36.3, is in README.md and
+// DECISIONS.md beside this file.
 package conformance

@@ -29,7 +29,7 @@ func ExampleCheck() {
 	// Output: true 0
 }
 
-// TestRunExample is the README's use of Run: one subtest per vector,
+// TestRunExample is the use of Run shown in the README and conformance/README.md: one subtest per vector,
 // "<package>/<name>", for an implementation of your own (here kubesem's).
 func TestRunExample(t *testing.T) {
 	myImpl := conformance.Kubesem()

@@ -8,40 +8,18 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/internal/jsontag"
 	"github.com/kubesem/kubesem/intstr"
 )
 
 // jsonKeys returns the JSON keys of struct type t's fields (embedded
-// structs contribute their own keys), with each key's field type.
+// structs contribute their own keys, internal/jsontag), with each key's
+// field type; none when t is not a struct.
 func jsonKeys(t reflect.Type) map[string]reflect.Type {
-	keys := map[string]reflect.Type{}
-	if t.Kind() != reflect.Struct {
-		return keys
-	}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		name, _, _ := strings.Cut(tag, ",")
-		if name == "-" {
-			continue
-		}
-		if f.Anonymous && name == "" {
-			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			for k, v := range jsonKeys(ft) {
-				keys[k] = v
-			}
-			continue
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		keys[name] = f.Type
+	fields := jsontag.Fields(t)
+	keys := make(map[string]reflect.Type, len(fields))
+	for _, f := range fields {
+		keys[f.Name] = f.Type
 	}
 	return keys
 }

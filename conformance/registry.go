@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/internal/jsontag"
 	"github.com/kubesem/kubesem/intstr"
 )
 
@@ -69,6 +70,7 @@ func Registry() []Decision {
 	var all []Decision
 	for _, table := range [][]Decision{
 		intstrDecisions(),
+		metaDecisions(),
 		podstatusDecisions(),
 		replicasetDecisions(),
 		rolloutDecisions(),
@@ -155,44 +157,21 @@ func shape(b *strings.Builder, t reflect.Type, seen map[reflect.Type]bool) {
 		seen[t] = true
 		defer delete(seen, t)
 		b.WriteByte('{')
-		first := true
-		shapeFields(b, t, seen, &first)
+		shapeFields(b, t, seen)
 		b.WriteByte('}')
 	default:
 		fmt.Fprintf(b, "%s", t)
 	}
 }
 
-func shapeFields(b *strings.Builder, t reflect.Type, seen map[reflect.Type]bool, first *bool) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if f.Anonymous && name == "" {
-			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				shapeFields(b, ft, seen, first)
-				continue
-			}
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		if !*first {
+// shapeFields writes struct type t's JSON members (internal/jsontag).
+func shapeFields(b *strings.Builder, t reflect.Type, seen map[reflect.Type]bool) {
+	for i, f := range jsontag.Fields(t) {
+		if i > 0 {
 			b.WriteString(", ")
 		}
-		*first = false
-		b.WriteString(`"` + name + `"`)
-		if strings.Contains(opts, "omit") || f.Type.Kind() == reflect.Pointer {
+		b.WriteString(`"` + f.Name + `"`)
+		if f.Optional() || f.Type.Kind() == reflect.Pointer {
 			b.WriteByte('?')
 		}
 		b.WriteString(": ")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/internal/apijson"
+	"github.com/kubesem/kubesem/internal/jsontag"
 )
 
 // Required inputs are declared once, by the request's own Go types: a
@@ -116,30 +117,9 @@ type keyField struct {
 // the rule above makes it required.
 func requiredFields(t reflect.Type) []keyField {
 	var out []keyField
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
-			continue
-		}
-		if f.Anonymous && name == "" {
-			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				out = append(out, requiredFields(ft)...)
-				continue
-			}
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		optional := strings.Contains(opts, "omit") || f.Type.Kind() == reflect.Pointer
-		out = append(out, keyField{key: name, typ: f.Type, required: !optional})
+	for _, f := range jsontag.Fields(t) {
+		optional := f.Optional() || f.Type.Kind() == reflect.Pointer
+		out = append(out, keyField{key: f.Name, typ: f.Type, required: !optional})
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 
 	root "github.com/kubesem/kubesem"
 	"github.com/kubesem/kubesem/internal/apijson"
+	"github.com/kubesem/kubesem/internal/jsontag"
 )
 
 // TestRequiredKeysRefused: for every shipped vector answered with an
@@ -29,16 +30,13 @@ func TestRequiredKeysRefused(t *testing.T) {
 		for _, f := range requiredFields(in) {
 			req[f.key] = f.required
 		}
-		for i := range in.NumField() {
-			sf := in.Field(i)
-			if sf.Anonymous || !sf.IsExported() {
-				continue
+		for _, f := range jsontag.Fields(in) {
+			sf := in.Field(f.Index[0])
+			if len(f.Index) > 1 || sf.Anonymous {
+				continue // an embedded field or its member
 			}
 			shape := Shape(reflect.StructOf([]reflect.StructField{sf}))
-			key, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
-			if key == "-" {
-				continue
-			}
+			key := f.Name
 			marked := strings.HasPrefix(shape, `{"`+key+`"?:`)
 			if req[key] == marked {
 				t.Errorf("%s: key %q required=%v but decisions -v prints %s", d.Name, key, req[key], shape)

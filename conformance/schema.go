@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubesem/kubesem/internal/jsontag"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -159,30 +160,8 @@ func (g *schemaGen) object(t reflect.Type, strict bool) map[string]any {
 }
 
 func (g *schemaGen) fields(t reflect.Type, props map[string]any) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		name, _, _ := strings.Cut(tag, ",")
-		if name == "-" {
-			continue
-		}
-		if f.Anonymous && name == "" {
-			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				g.fields(ft, props)
-				continue
-			}
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		props[name] = g.schema(f.Type, false)
+	for _, f := range jsontag.Fields(t) {
+		props[f.Name] = g.schema(f.Type, false)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/internal/jsontag"
 	"github.com/kubesem/kubesem/plan"
 )
 
@@ -77,9 +78,15 @@ func vocabularyProblems(p reflect.Type, rows []vocabRow) []string {
 	}
 	required := []string{"Outcome", "Events", "Requeue"}
 	pos := map[string]int{}
+	keys := map[int]string{}
+	for _, f := range jsontag.Fields(p) {
+		if len(f.Index) == 1 {
+			keys[f.Index[0]] = f.Name
+		}
+	}
 	for i := range p.NumField() {
 		f := p.Field(i)
-		key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		key := keys[i]
 		for _, r := range rows {
 			if r.Field == f.Name {
 				pos[f.Name] = i

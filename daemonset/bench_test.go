@@ -71,10 +71,12 @@ func BenchmarkUnavailableNumbers(b *testing.B) {
 }
 
 func BenchmarkIsPodUpdated(b *testing.B) {
-	l := map[string]string{history.HashLabel: "abc"}
+	pod := &podstatus.Pod{}
+	pod.Labels = map[string]string{history.HashLabel: "abc"}
+	ds := &daemonset.DaemonSet{}
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = daemonset.IsPodUpdated(l, "abd", 0, false)
+		_ = daemonset.IsPodUpdated(pod, "abd", ds)
 	}
 }
 

@@ -69,3 +69,31 @@ const (
 	// holding the template generation (deprecated.daemonset.template.generation).
 	AnnotationTemplateGeneration = "deprecated.daemonset.template.generation"
 )
+
+// strategy is spec.updateStrategy as apps/v1 defaulting leaves it: an
+// empty type is RollingUpdate; for RollingUpdate a missing rollingUpdate,
+// maxUnavailable or maxSurge reads as maxUnavailable 1, maxSurge 0. The
+// spec is not modified.
+func (s *Spec) strategy() UpdateStrategy {
+	us := s.UpdateStrategy
+	if us.Type == "" {
+		us.Type = RollingUpdate
+	}
+	if us.Type != RollingUpdate {
+		return us
+	}
+	var ru RollingParams
+	if us.RollingUpdate != nil {
+		ru = *us.RollingUpdate
+	}
+	if ru.MaxUnavailable == nil {
+		one := intstr.Int(1)
+		ru.MaxUnavailable = &one
+	}
+	if ru.MaxSurge == nil {
+		zero := intstr.Int(0)
+		ru.MaxSurge = &zero
+	}
+	us.RollingUpdate = &ru
+	return us
+}

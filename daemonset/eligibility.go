@@ -14,16 +14,16 @@ type Eligibility struct {
 	ShouldContinueRunning bool `json:"shouldContinueRunning"`
 }
 
-// DefaultTolerations are the tolerations the controller adds to every
-// daemon pod (Exists, no tolerationSeconds, so forever): not-ready and
-// unreachable NoExecute; disk-, memory- and pid-pressure and unschedulable
-// NoSchedule; and network-unavailable NoSchedule for host-network pods,
-// in this order.
+// DefaultTolerations returns the tolerations the controller adds to a
+// daemon pod made from spec (Exists, no tolerationSeconds, so forever):
+// not-ready and unreachable NoExecute; disk-, memory- and pid-pressure and
+// unschedulable NoSchedule; and network-unavailable NoSchedule when
+// spec.hostNetwork is set, in this order. A nil spec is not host-network.
 //
 // Source: upstream pkg/controller/daemon/util AddOrUpdateDaemonPodTolerations
 // (v1.36.3); seed 000 DaemonSet toleration table (000:L2733), which omits
 // pid-pressure.
-func DefaultTolerations(hostNetwork bool) []node.Toleration {
+func DefaultTolerations(spec *podstatus.Spec) []node.Toleration {
 	ts := []node.Toleration{
 		{Key: node.TaintNotReady, Operator: node.OpExists, Effect: string(node.NoExecute)},
 		{Key: node.TaintUnreachable, Operator: node.OpExists, Effect: string(node.NoExecute)},
@@ -32,7 +32,7 @@ func DefaultTolerations(hostNetwork bool) []node.Toleration {
 		{Key: node.TaintPIDPressure, Operator: node.OpExists, Effect: string(node.NoSchedule)},
 		{Key: node.TaintUnschedulable, Operator: node.OpExists, Effect: string(node.NoSchedule)},
 	}
-	if hostNetwork {
+	if spec != nil && spec.HostNetwork {
 		ts = append(ts, node.Toleration{Key: node.TaintNetworkUnavailable, Operator: node.OpExists, Effect: string(node.NoSchedule)})
 	}
 	return ts
@@ -51,7 +51,7 @@ func DefaultTolerations(hostNetwork bool) []node.Toleration {
 // Source: upstream pkg/controller/daemon/util AddOrUpdateDaemonPodTolerations
 // with v1helper.AddOrUpdateTolerationInPodSpec (v1.36.3).
 func PodTolerations(spec *podstatus.Spec) []node.Toleration {
-	defaults := DefaultTolerations(spec.HostNetwork)
+	defaults := DefaultTolerations(spec)
 	out := make([]node.Toleration, len(spec.Tolerations), len(spec.Tolerations)+len(defaults))
 	copy(out, spec.Tolerations)
 	for _, d := range defaults {

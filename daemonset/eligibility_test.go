@@ -85,11 +85,14 @@ func TestDefaultTolerations(t *testing.T) {
 	}
 	want := []string{node.TaintNotReady + "/NoExecute", node.TaintUnreachable + "/NoExecute", node.TaintDiskPressure + "/NoSchedule",
 		node.TaintMemoryPressure + "/NoSchedule", node.TaintPIDPressure + "/NoSchedule", node.TaintUnschedulable + "/NoSchedule"}
-	if got := keys(DefaultTolerations(false)); !slices.Equal(got, want) {
-		t.Errorf("DefaultTolerations(false) = %v", got)
+	if got := keys(DefaultTolerations(&podstatus.Spec{})); !slices.Equal(got, want) {
+		t.Errorf("DefaultTolerations(hostNetwork false) = %v", got)
 	}
-	if got := keys(DefaultTolerations(true)); !slices.Equal(got, append(want, node.TaintNetworkUnavailable+"/NoSchedule")) {
-		t.Errorf("DefaultTolerations(true) = %v", got)
+	if got := keys(DefaultTolerations(nil)); !slices.Equal(got, want) {
+		t.Errorf("DefaultTolerations(nil) = %v", got)
+	}
+	if got := keys(DefaultTolerations(&podstatus.Spec{HostNetwork: true})); !slices.Equal(got, append(want, node.TaintNetworkUnavailable+"/NoSchedule")) {
+		t.Errorf("DefaultTolerations(hostNetwork true) = %v", got)
 	}
 }
 

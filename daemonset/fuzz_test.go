@@ -2,16 +2,25 @@ package daemonset_test
 
 import (
 	"encoding/json"
+	"errors"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
+func FuzzStepOrderIndependent(f *testing.F) { fuzzlimit.Rapid(f, checkStepOrderIndependent) }
+func FuzzStepRollingBudget(f *testing.F)    { fuzzlimit.Rapid(f, checkStepRollingBudget) }
+func FuzzStepConverges(f *testing.F)        { fuzzlimit.Rapid(f, checkStepConverges) }
+
 // FuzzStep decodes a DaemonSet, nodes, pods and memory from JSON and runs
-// Step: it never panics, and an error is a *field.Error.
+// Step: it never panics, an error is a *field.Error, and the Plan's Writes
+// on the same inputs succeed.
 func FuzzStep(f *testing.F) {
 	f.Add([]byte(`{"spec":{"updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":"50%","maxSurge":1}}}}`),
 		[]byte(`[{"metadata":{"name":"n1"},"spec":{"taints":[{"key":"a","effect":"NoExecute"}]}}]`),
@@ -27,12 +36,20 @@ func FuzzStep(f *testing.F) {
 			return
 		}
 		_ = json.Unmarshal(memJSON, &mem)
-		p, err := daemonset.Step(&ds, nodes, pods, daemonset.History{Hash: "h"}, mem, time.Unix(1e9, 0).UTC(), daemonset.Options{})
+		hist := daemonset.History{Hash: "h"}
+		p, err := daemonset.Step(&ds, nodes, pods, hist, mem, time.Unix(1e9, 0).UTC(), daemonset.Options{})
 		if err != nil {
+			var fe *field.Error
+			if !errors.As(err, &fe) {
+				t.Fatalf("Step error %v is not a *field.Error", err)
+			}
 			return
 		}
 		if _, err := json.Marshal(p); err != nil {
 			t.Fatal(err)
+		}
+		if _, err := p.Writes(&ds, pods, hist); err != nil {
+			t.Fatalf("Writes of Step's own Plan: %v", err)
 		}
 	})
 }
@@ -53,6 +70,28 @@ func FuzzEligibility(f *testing.F) {
 			if e.ShouldRun && !e.ShouldContinueRunning {
 				t.Fatalf("shouldRun without shouldContinueRunning: %+v", e)
 			}
+		}
+	})
+}
+
+// FuzzTemplateGeneration: any annotation value is a template generation
+// exactly when strconv.ParseInt reads it in base 10, and a pod labelled
+// with that generation is updated exactly then.
+func FuzzTemplateGeneration(f *testing.F) {
+	for _, s := range []string{"0", "7", "-3", "+4", "007", "9223372036854775807", "9223372036854775808", "x", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ds := &daemonset.DaemonSet{}
+		ds.Annotations = map[string]string{daemonset.AnnotationTemplateGeneration: s}
+		gen, ok := daemonset.TemplateGeneration(ds)
+		if _, err := strconv.ParseInt(s, 10, 64); ok != (err == nil) {
+			t.Fatalf("TemplateGeneration(%q) = %d, %v; ParseInt says %v", s, gen, ok, err)
+		}
+		pod := &podstatus.Pod{}
+		pod.Labels = map[string]string{daemonset.LabelTemplateGeneration: strconv.FormatInt(gen, 10)}
+		if got := daemonset.IsPodUpdated(pod, "", ds); got != ok {
+			t.Fatalf("IsPodUpdated(label %d, annotation %q) = %v; want %v", gen, s, got, ok)
 		}
 	})
 }

@@ -2,10 +2,12 @@ package daemonset
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -26,14 +28,31 @@ func TemplateGeneration(ds *DaemonSet) (gen int64, ok bool) {
 	return g, true
 }
 
-// IsPodUpdated reports whether pod belongs to the current template: a
-// non-empty hash equals its controller-revision-hash label, or the
-// DaemonSet has a template generation (hasGen) equal to its
-// pod-template-generation label.
+// IsPodUpdated reports whether pod belongs to the current template of ds:
+// a non-empty hash (the current template's controller-revision-hash)
+// equals the pod's controller-revision-hash label, or ds has a template
+// generation ([TemplateGeneration]) equal to the pod's
+// pod-template-generation label. A nil pod is not updated; a nil ds has no
+// template generation.
 //
 // Source: upstream pkg/controller/daemon/util IsPodUpdated (v1.36.3);
 // TestIsPodUpdated.
-func IsPodUpdated(labels map[string]string, hash string, gen int64, hasGen bool) bool {
+func IsPodUpdated(pod *podstatus.Pod, hash string, ds *DaemonSet) bool {
+	if pod == nil {
+		return false
+	}
+	var gen int64
+	hasGen := false
+	if ds != nil {
+		gen, hasGen = TemplateGeneration(ds)
+	}
+	return isUpdated(pod.Labels, hash, gen, hasGen)
+}
+
+// isUpdated is IsPodUpdated on a pod's labels, with the DaemonSet's
+// template generation read once by the caller (hasGen false when it has
+// none).
+func isUpdated(labels map[string]string, hash string, gen int64, hasGen bool) bool {
 	if hash != "" && labels[history.HashLabel] == hash {
 		return true
 	}
@@ -145,4 +164,12 @@ func olderPod(a, b *podstatus.Pod) bool {
 
 func isReady(p *podstatus.Pod) bool {
 	return podstatus.IsReady(p)
+}
+
+func isAvailable(p *podstatus.Pod, minReady int32, now time.Time) bool {
+	return podstatus.IsAvailable(p, minReady, now)
+}
+
+func del(p *podstatus.Pod, r Reason) plan.Deletion {
+	return plan.Deletion{Name: p.Name, UID: p.UID, Reason: r}
 }

@@ -34,33 +34,47 @@ func TestTemplateGeneration(t *testing.T) {
 
 func TestIsPodUpdated(t *testing.T) {
 	t.Parallel()
-	l := func(hash, gen string) map[string]string {
-		m := map[string]string{}
+	pod := func(hash, gen string) *podstatus.Pod {
+		p := &podstatus.Pod{}
+		p.Labels = map[string]string{}
 		if hash != "" {
-			m[history.HashLabel] = hash
+			p.Labels[history.HashLabel] = hash
 		}
 		if gen != "" {
-			m[LabelTemplateGeneration] = gen
+			p.Labels[LabelTemplateGeneration] = gen
 		}
-		return m
+		return p
+	}
+	ds := func(gen string) *DaemonSet {
+		d := &DaemonSet{}
+		if gen != "" {
+			d.Annotations = map[string]string{AnnotationTemplateGeneration: gen}
+		}
+		return d
 	}
 	for _, c := range []struct {
-		labels map[string]string
-		hash   string
-		gen    int64
-		hasGen bool
-		want   bool
+		pod  *podstatus.Pod
+		hash string
+		ds   *DaemonSet
+		want bool
 	}{
-		{l("h", ""), "h", 0, false, true},
-		{l("o", ""), "h", 0, false, false},
-		{l("", ""), "", 0, false, false}, // an empty hash matches nothing
-		{l("o", "3"), "h", 3, true, true},
-		{l("o", "3"), "h", 4, true, false},
-		{l("o", "3"), "h", 3, false, false},
-		{l("o", ""), "h", 0, true, false},
+		{pod("h", ""), "h", ds(""), true},
+		{pod("o", ""), "h", ds(""), false},
+		{pod("", ""), "", ds(""), false}, // an empty hash matches nothing
+		{pod("o", "3"), "h", ds("3"), true},
+		{pod("o", "3"), "h", ds("4"), false},
+		{pod("o", "3"), "h", ds(""), false},
+		{pod("o", "3"), "h", ds("x3"), false}, // an unparsable generation is none
+		{pod("o", ""), "h", ds("0"), false},
+		{pod("o", "3"), "h", nil, false},
+		{nil, "h", ds("3"), false},
 	} {
-		if got := IsPodUpdated(c.labels, c.hash, c.gen, c.hasGen); got != c.want {
-			t.Errorf("IsPodUpdated(%v, %q, %d, %v) = %v", c.labels, c.hash, c.gen, c.hasGen, got)
+		var labels map[string]string
+		if c.pod != nil {
+			labels = c.pod.Labels
+		}
+		if got := IsPodUpdated(c.pod, c.hash, c.ds); got != c.want {
+			t.Errorf("IsPodUpdated(%v, %q, %v) = %v", labels, c.hash, c.ds, got)
 		}
 	}
 }

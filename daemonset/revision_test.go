@@ -1,11 +1,14 @@
-package daemonset_test
+package daemonset
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"testing"
 
-	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/history"
+	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
 )
 
 // A ControllerRevision as the API server returns it stands for its
@@ -26,8 +29,69 @@ func TestRevisionHash(t *testing.T) {
 		if err := json.Unmarshal([]byte(c.in), &r); err != nil || r.Name != c.name {
 			t.Fatalf("%s: %+v, %v", c.in, r, err)
 		}
-		if got := daemonset.RevisionHash(&r); got != c.want {
+		if got := RevisionHash(&r); got != c.want {
 			t.Errorf("%s: RevisionHash = %q; want %q", c.in, got, c.want)
 		}
+	}
+}
+
+func TestStepRevisions(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name           string
+		h              History
+		create, update *history.Write
+	}{
+		{"current is the newest", History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-old", 1, "old"), rev("ds-new", 2, "new")}}, nil, nil},
+		{"current renumbered past the old ones", History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-new", 1, "new"), rev("ds-old", 4, "old")}}, nil, &history.Write{Verb: plan.VerbUpdate, Name: "ds-new", Revision: 5, Hash: "new", Reason: ReasonRollback}},
+		{"no current: created with max+1", History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-a", 2, "a"), rev("ds-b", 7, "b")}}, &history.Write{Verb: plan.VerbCreate, Name: "ds-new", Revision: 8, Hash: "new", Reason: ReasonRevisionCreated}, nil},
+		{"no revisions: created as 1", History{Hash: "new"}, &history.Write{Verb: plan.VerbCreate, Name: "ds-new", Revision: 1, Hash: "new", Reason: ReasonRevisionCreated}, nil},
+		{"two current: the newest is kept", History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-new-2", 3, "new"), rev("ds-new", 2, "new"), rev("ds-old", 1, "old")}}, nil, nil},
+		{"two current of one number: the last is kept", History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-new-a", 1, "new"), rev("ds-new-b", 1, "new"), rev("ds-old", 3, "old")}}, nil, &history.Write{Verb: plan.VerbUpdate, Name: "ds-new-b", Revision: 4, Hash: "new", Reason: ReasonRollback}},
+	} {
+		p, err := Step(testDS(), nil, nil, c.h, nil, tNow, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []history.Write
+		for _, w := range []*history.Write{c.create, c.update} {
+			if w != nil {
+				want = append(want, *w)
+			}
+		}
+		if !slices.Equal(p.Revisions, want) {
+			t.Errorf("%s: revisions %+v, want %+v", c.name, p.Revisions, want)
+		}
+	}
+}
+
+func TestCleanupHistory(t *testing.T) {
+	t.Parallel()
+	old := []revision{{name: "r3", revision: 3, hash: "h3"}, {name: "r1", revision: 1, hash: "h1"}, {name: "r2", revision: 2, hash: "h2"}, {name: "r4", revision: 4, hash: "h4"}}
+	one := int32(1)
+	ds := testDS()
+	ds.Spec.RevisionHistoryLimit = &one
+	live := deleting(withPhase(testPod("p", "a", "h1", tHour, never), podstatus.Failed), tHour) // terminal deleting pods keep their hash live
+	got := cleanupHistory(ds, old, []*podstatus.Pod{live})
+	var gotNames []string
+	for _, d := range got {
+		gotNames = append(gotNames, d.Name)
+		if d.Reason != ReasonHistoryLimit {
+			t.Errorf("reason %s", d.Reason)
+		}
+	}
+	if want := []string{"r2", "r3", "r4"}; !slices.Equal(gotNames, want) {
+		t.Errorf("limit 1: deleted %v; want %v (oldest first, r1's hash is live, so one more is kept than the limit)", gotNames, want)
+	}
+	ds.Spec.RevisionHistoryLimit = nil
+	var ten []revision
+	for i := range 10 {
+		ten = append(ten, revision{name: fmt.Sprint("r", i), revision: int64(i), hash: fmt.Sprint("h", i)})
+	}
+	if got := cleanupHistory(ds, ten, nil); len(got) != 0 {
+		t.Errorf("no limit reads as 10: 10 old revisions, deleted %v", got)
+	}
+	if got := cleanupHistory(ds, append(ten, revision{name: "r10", revision: 10, hash: "h10"}), nil); len(got) != 1 || got[0].Name != "r0" {
+		t.Errorf("no limit reads as 10: 11 old revisions, deleted %v", got)
 	}
 }

@@ -26,7 +26,7 @@ func findUpdated(pods []*podstatus.Pod, hash string, gen int64, hasGen bool) (ne
 		if pod.DeletionTimestamp != nil {
 			continue
 		}
-		if IsPodUpdated(pod.Labels, hash, gen, hasGen) {
+		if isUpdated(pod.Labels, hash, gen, hasGen) {
 			if newPod != nil {
 				return nil, nil, false
 			}

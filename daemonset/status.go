@@ -36,7 +36,7 @@ func statusOf(ds *DaemonSet, states []nodeState, hash string, gen int64, hasGen 
 				st.NumberAvailable++
 			}
 		}
-		if IsPodUpdated(oldest.Labels, hash, gen, hasGen) {
+		if isUpdated(oldest.Labels, hash, gen, hasGen) {
 			st.UpdatedNumberScheduled++
 		}
 	}

@@ -3,7 +3,6 @@ package daemonset
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -13,61 +12,6 @@ import (
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
-
-// History is the DaemonSet's ControllerRevisions and the hash of its
-// current template. Upstream computes Hash from the template with
-// controller.ComputeHash; kubesem takes it as input (UPSTREAM §14.3).
-type History struct {
-	Hash      string                       `json:"hash"`
-	Revisions []history.ControllerRevision `json:"revisions,omitempty"`
-}
-
-// RevisionHash returns the hash a DaemonSet's ControllerRevision stands
-// for: its controller-revision-hash label, or its name when it has none
-// (the controller then labels it with its name).
-//
-// Source: upstream pkg/controller/daemon constructHistory (v1.36.3).
-func RevisionHash(r *history.ControllerRevision) string {
-	if h, ok := r.Labels[history.HashLabel]; ok {
-		return h
-	}
-	return r.Name
-}
-
-// revision is a ControllerRevision as the sync reads it.
-type revision struct {
-	name     string
-	revision int64
-	hash     string
-	created  time.Time
-}
-
-// model is r as a history.ControllerRevision, for its order.
-func (r revision) model() history.ControllerRevision {
-	c := history.ControllerRevision{Revision: r.revision}
-	c.Name, c.CreationTimestamp = r.name, r.created
-	return c
-}
-
-// BackoffEntry is the failed-pod backoff of one node: the current delay
-// and when it was last advanced.
-type BackoffEntry struct {
-	Delay      time.Duration `json:"delay"`
-	LastUpdate time.Time     `json:"lastUpdate"`
-}
-
-// Backoff is the controller's failed-pod backoff memory, keyed by
-// [BackoffKey]. A Step reads it and returns the updated copy.
-type Backoff map[string]BackoffEntry
-
-// BackoffKey is the memory key of a node's failed-pod backoff: the
-// DaemonSet UID, its status.observedGeneration and the node name, joined
-// by '/' (so a new generation starts afresh).
-//
-// Source: upstream pkg/controller/daemon failedPodsBackoffKey (v1.36.3).
-func BackoffKey(ds *DaemonSet, nodeName string) string {
-	return ds.UID + "/" + strconv.FormatInt(ds.Status.ObservedGeneration, 10) + "/" + nodeName
-}
 
 // PodCreation is one daemon pod to create: its node and why. The pod is
 // [NewPod] of the DaemonSet for that node and the current hash.
@@ -120,6 +64,11 @@ type nodeState struct {
 // creations and deletions of each phase are capped at
 // Options.BurstReplicas in that order.
 //
+// The phases, each in its file: the ControllerRevisions (revision.go),
+// manage (manage.go, with the failed-pod backoff of backoff.go), the
+// rolling update (rolling.go), the history cleanup (revision.go) and the
+// status (status.go).
+//
 // Step validates ds first ([Validate]) and returns its *field.Error (the
 // Plan is then zero): the API server rejects such a DaemonSet, so
 // upstream never syncs one. An empty selector is among them, so
@@ -150,16 +99,9 @@ func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, hist History
 	}
 	states, index := groupNodes(ds, nodes, pods, opts)
 
-	// ControllerRevisions (constructHistory).
-	old, cur := splitHistory(hist)
-	next := int64(1)
-	for _, r := range old {
-		next = max(next, r.revision+1)
-	}
-	if cur == nil {
-		p.Revisions = append(p.Revisions, history.Write{Verb: plan.VerbCreate, Name: ds.Name + "-" + hist.Hash, Revision: next, Hash: hist.Hash, Reason: ReasonRevisionCreated})
-	} else if cur.revision < next {
-		p.Revisions = append(p.Revisions, history.Write{Verb: plan.VerbUpdate, Name: cur.name, Revision: next, Hash: cur.hash, Reason: ReasonRollback})
+	old, w := constructHistory(ds, hist)
+	if w != nil {
+		p.Revisions = append(p.Revisions, *w)
 	}
 
 	hash := hist.Hash
@@ -210,32 +152,6 @@ func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, hist History
 		p.Requeue = append(p.Requeue, plan.Requeue{After: time.Duration(ds.Spec.MinReadySeconds) * time.Second, Reason: ReasonMinReadySeconds})
 	}
 	return p, nil
-}
-
-func copyBackoff(m Backoff) Backoff {
-	out := make(Backoff, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
-func splitHistory(h History) (old []revision, cur *revision) {
-	for i := range h.Revisions {
-		hr := &h.Revisions[i]
-		r := revision{created: hr.CreationTimestamp, name: hr.Name, revision: hr.Revision, hash: RevisionHash(hr)}
-		if r.hash == h.Hash && h.Hash != "" {
-			if cur == nil || r.revision >= cur.revision {
-				c := r
-				cur = &c
-			}
-			continue
-		}
-		old = append(old, r)
-	}
-	// Duplicates of the current revision other than the kept one are
-	// neither old nor current (upstream's dedup deletes them).
-	return old, cur
 }
 
 // groupNodes returns the nodes by name (node list first, sorted; then the
@@ -294,163 +210,4 @@ func groupNodes(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, opts O
 		index[states[i].name] = i
 	}
 	return states, index
-}
-
-func isAvailable(p *podstatus.Pod, minReady int32, now time.Time) bool {
-	return podstatus.IsAvailable(p, minReady, now)
-}
-
-func del(p *podstatus.Pod, r Reason) plan.Deletion {
-	return plan.Deletion{Name: p.Name, UID: p.UID, Reason: r}
-}
-
-// manage is upstream manage over states: podsShouldBeOnNode per listed
-// node, then unscheduled pods of nodes that do not exist.
-func manage(ds *DaemonSet, states []nodeState, hash string, p *Plan, now time.Time, opts Options) ([]PodCreation, []plan.Deletion) {
-	var creates []PodCreation
-	var deletes []plan.Deletion
-	surge := AllowsSurge(ds)
-	for i := range states {
-		s := &states[i]
-		if s.node == nil {
-			for _, pod := range s.pods {
-				if pod.Spec.NodeName == "" {
-					deletes = append(deletes, del(pod, ReasonNodeGone))
-				}
-			}
-			continue
-		}
-		switch {
-		case s.elig.ShouldRun && !s.entry:
-			creates = append(creates, PodCreation{Node: s.name, Reason: ReasonNoDaemonPod})
-		case s.elig.ShouldContinueRunning:
-			var running []*podstatus.Pod
-			for _, pod := range s.pods {
-				if pod.DeletionTimestamp != nil {
-					continue
-				}
-				switch pod.Status.Phase {
-				case podstatus.Failed:
-					key := BackoffKey(ds, s.name)
-					e, ok := p.Memory[key]
-					expired := ok && now.Sub(e.LastUpdate) > 2*opts.backoffCap()
-					if ok && !expired && now.Sub(e.LastUpdate) < e.Delay {
-						p.Requeue = append(p.Requeue, plan.Requeue{After: e.Delay, Reason: ReasonFailedPodBackoff})
-						continue
-					}
-					if !ok || expired {
-						e = BackoffEntry{Delay: opts.backoffBase()}
-					} else {
-						e.Delay = min(2*e.Delay, opts.backoffCap())
-					}
-					e.LastUpdate = now
-					p.Memory[key] = e
-					p.Events = append(p.Events, plan.Event{Type: plan.Warning, Reason: ReasonFailedPod, Object: pod.Name})
-					deletes = append(deletes, del(pod, ReasonFailedPod))
-				case podstatus.Succeeded:
-					p.Events = append(p.Events, plan.Event{Type: plan.Normal, Reason: ReasonSucceededPod, Object: pod.Name})
-					deletes = append(deletes, del(pod, ReasonSucceededPod))
-				default:
-					running = append(running, pod)
-				}
-			}
-			if !surge {
-				if len(running) <= 1 {
-					break
-				}
-				slices.SortStableFunc(running, cmpOlder)
-				for _, pod := range running[1:] {
-					deletes = append(deletes, del(pod, ReasonExcessPod))
-				}
-				break
-			}
-			if len(running) <= 1 {
-				if len(running) == 0 && s.elig.ShouldRun {
-					creates = append(creates, PodCreation{Node: s.name, Reason: ReasonSurgeNoPod})
-				}
-				break
-			}
-			slices.SortStableFunc(running, cmpOlder)
-			var oldestNew, oldestOld *podstatus.Pod
-			for _, pod := range running {
-				if pod.Labels[history.HashLabel] == hash {
-					if oldestNew == nil {
-						oldestNew = pod
-						continue
-					}
-				} else if oldestOld == nil {
-					oldestOld = pod
-					continue
-				}
-				deletes = append(deletes, del(pod, ReasonExcessPod))
-			}
-			if oldestNew != nil && oldestOld != nil {
-				switch {
-				case !isReady(oldestOld):
-					deletes = append(deletes, del(oldestOld, ReasonOldPodNotReady))
-				case isAvailable(oldestNew, ds.Spec.MinReadySeconds, now):
-					deletes = append(deletes, del(oldestOld, ReasonNewPodAvailable))
-				}
-			}
-		case s.entry:
-			for _, pod := range s.pods {
-				if pod.DeletionTimestamp == nil {
-					deletes = append(deletes, del(pod, ReasonShouldNotRun))
-				}
-			}
-		}
-	}
-	return creates, deletes
-}
-
-func cmpOlder(a, b *podstatus.Pod) int {
-	switch {
-	case olderPod(a, b):
-		return -1
-	case olderPod(b, a):
-		return 1
-	}
-	return 0
-}
-
-// cleanupHistory deletes the oldest old revisions beyond
-// revisionHistoryLimit (nil means the API default 10), skipping those
-// whose hash a claimed pod carries (terminal deleting pods included).
-// Upstream sorts by revision number alone, leaving ties in its lister's
-// order; the revisions are taken in [history.Sort] order.
-func cleanupHistory(ds *DaemonSet, old []revision, pods []*podstatus.Pod) []history.Write {
-	keep := int32(10)
-	if ds.Spec.RevisionHistoryLimit != nil {
-		keep = *ds.Spec.RevisionHistoryLimit
-	}
-	toKill := len(old) - int(keep)
-	if toKill <= 0 {
-		return nil
-	}
-	live := map[string]bool{}
-	for _, pod := range pods {
-		if pod == nil {
-			continue
-		}
-		if _, err := TargetNodeName(&pod.Spec); err != nil {
-			continue
-		}
-		if h := pod.Labels[history.HashLabel]; h != "" {
-			live[h] = true
-		}
-	}
-	sorted := slices.Clone(old)
-	slices.SortStableFunc(sorted, func(a, b revision) int { return history.Compare(a.model(), b.model()) })
-	var out []history.Write
-	for _, r := range sorted {
-		if toKill <= 0 {
-			break
-		}
-		if live[r.hash] {
-			continue
-		}
-		out = append(out, history.Write{Verb: plan.VerbDelete, Name: r.name, Revision: r.revision, Hash: r.hash, Reason: ReasonHistoryLimit})
-		toKill--
-	}
-	return out
 }

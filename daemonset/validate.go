@@ -1,14 +1,11 @@
 package daemonset
 
 import (
-	"github.com/kubesem/kubesem/internal/names"
-
-	"slices"
 	"strconv"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/internal/names"
 	"github.com/kubesem/kubesem/intstr"
-	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
 )
 
@@ -79,10 +76,10 @@ func ValidateUpdateStrategy(ds *DaemonSet) error {
 	case OnDelete:
 	case RollingUpdate:
 		mu, ms := *st.RollingUpdate.MaxUnavailable, *st.RollingUpdate.MaxSurge
-		if err := intstr.Validate(mu, us+".rollingUpdate.maxUnavailable", true); err != nil {
+		if err := intstr.ValidateAtMost100Percent(mu, us+".rollingUpdate.maxUnavailable"); err != nil {
 			return err
 		}
-		if err := intstr.Validate(ms, us+".rollingUpdate.maxSurge", true); err != nil {
+		if err := intstr.ValidateAtMost100Percent(ms, us+".rollingUpdate.maxSurge"); err != nil {
 			return err
 		}
 		hasU, hasS := nonZero(mu), nonZero(ms)
@@ -145,34 +142,6 @@ func ValidateTemplate(ds *DaemonSet, opts Options) error {
 	return nil
 }
 
-// strategy is spec.updateStrategy as apps/v1 defaulting leaves it: an
-// empty type is RollingUpdate; for RollingUpdate a missing rollingUpdate,
-// maxUnavailable or maxSurge reads as maxUnavailable 1, maxSurge 0. The
-// spec is not modified.
-func (s *Spec) strategy() UpdateStrategy {
-	us := s.UpdateStrategy
-	if us.Type == "" {
-		us.Type = RollingUpdate
-	}
-	if us.Type != RollingUpdate {
-		return us
-	}
-	var ru RollingParams
-	if us.RollingUpdate != nil {
-		ru = *us.RollingUpdate
-	}
-	if ru.MaxUnavailable == nil {
-		one := intstr.Int(1)
-		ru.MaxUnavailable = &one
-	}
-	if ru.MaxSurge == nil {
-		zero := intstr.Int(0)
-		ru.MaxSurge = &zero
-	}
-	us.RollingUpdate = &ru
-	return us
-}
-
 // nonZero is upstream's test for a set bound: an integer other than 0, or
 // a percentage other than 0% (a malformed string was rejected before).
 func nonZero(v intstr.Value) bool {
@@ -182,124 +151,4 @@ func nonZero(v intstr.Value) bool {
 	s := v.String()
 	n, err := strconv.ParseInt(s[:len(s)-1], 10, 64)
 	return err != nil || n != 0
-}
-
-// validateLabels checks a label map: keys qualified names, values label
-// values; upstream reports both at the map's path.
-func validateLabels(labels map[string]string, path string) error {
-	for _, k := range sortedKeys(labels) {
-		if !names.QualifiedName(k) {
-			return field.New(path, k, field.ErrInvalid)
-		}
-		if v := labels[k]; !names.LabelValue(v) {
-			return field.New(path, v, field.ErrInvalid)
-		}
-	}
-	return nil
-}
-
-// validateSelector checks a label selector's syntax (matchLabels, then
-// each expression's operator and values, key, and values).
-func validateSelector(s *meta.LabelSelector, path string) error {
-	if s == nil {
-		return nil
-	}
-	if err := validateLabels(s.MatchLabels, path+".matchLabels"); err != nil {
-		return err
-	}
-	if err := s.Validate(path); err != nil {
-		return err
-	}
-	for i, r := range s.MatchExpressions {
-		p := field.Index(path+".matchExpressions", i)
-		if !names.QualifiedName(r.Key) {
-			return field.New(p+".key", r.Key, field.ErrInvalid)
-		}
-		for j, v := range r.Values {
-			if !names.LabelValue(v) {
-				return field.New(field.Index(p+".values", j), v, field.ErrInvalid)
-			}
-		}
-	}
-	return nil
-}
-
-// validateNodeSelector checks a required node affinity the way the API
-// server does.
-func validateNodeSelector(sel *node.NodeSelector, path string) error {
-	path += ".nodeSelectorTerms"
-	if len(sel.NodeSelectorTerms) == 0 {
-		return field.New(path, "", field.ErrRequired)
-	}
-	for i, term := range sel.NodeSelectorTerms {
-		tp := field.Index(path, i)
-		for j, r := range term.MatchExpressions {
-			if err := validateExpression(r, field.Index(tp+".matchExpressions", j)); err != nil {
-				return err
-			}
-		}
-		for j, r := range term.MatchFields {
-			if err := validateFieldExpression(r, field.Index(tp+".matchFields", j)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func validateExpression(r node.NodeSelectorRequirement, p string) error {
-	switch r.Operator {
-	case node.SelectorIn, node.SelectorNotIn:
-		if len(r.Values) == 0 {
-			return field.New(p+".values", "", field.ErrRequired)
-		}
-	case node.SelectorExists, node.SelectorDoesNotExist:
-		if len(r.Values) > 0 {
-			return field.New(p+".values", r.Values[0], field.ErrForbidden)
-		}
-	case node.SelectorGt, node.SelectorLt:
-		if len(r.Values) != 1 {
-			return field.New(p+".values", strconv.Itoa(len(r.Values)), field.ErrRequired)
-		}
-	default:
-		return field.New(p+".operator", string(r.Operator), field.ErrInvalid)
-	}
-	if !names.QualifiedName(r.Key) {
-		return field.New(p+".key", r.Key, field.ErrInvalid)
-	}
-	for k, v := range r.Values {
-		if !names.LabelValue(v) {
-			return field.New(field.Index(p+".values", k), v, field.ErrInvalid)
-		}
-	}
-	return nil
-}
-
-func validateFieldExpression(r node.NodeSelectorRequirement, p string) error {
-	switch r.Operator {
-	case node.SelectorIn, node.SelectorNotIn:
-		if len(r.Values) != 1 {
-			return field.New(p+".values", strconv.Itoa(len(r.Values)), field.ErrRequired)
-		}
-	default:
-		return field.New(p+".operator", string(r.Operator), field.ErrInvalid)
-	}
-	if r.Key != node.FieldNodeName {
-		return field.New(p+".key", r.Key, field.ErrInvalid)
-	}
-	for k, v := range r.Values {
-		if !names.DNS1123Subdomain(v) {
-			return field.New(field.Index(p+".values", k), v, field.ErrInvalid)
-		}
-	}
-	return nil
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -1,8 +1,6 @@
 package daemonset
 
 import (
-	"github.com/kubesem/kubesem/internal/names"
-
 	"errors"
 	"strings"
 	"testing"
@@ -132,27 +130,6 @@ func TestValidateComparisonGate(t *testing.T) {
 	}
 }
 
-func TestStrategyDefaults(t *testing.T) {
-	t.Parallel()
-	ds := testDS()
-	ds.Spec.UpdateStrategy = UpdateStrategy{}
-	st := ds.Spec.strategy()
-	if st.Type != RollingUpdate || st.RollingUpdate.MaxUnavailable.String() != "1" || st.RollingUpdate.MaxSurge.String() != "0" {
-		t.Errorf("strategy() = %+v", st)
-	}
-	if ds.Spec.UpdateStrategy.RollingUpdate != nil || ds.Spec.UpdateStrategy.Type != "" {
-		t.Error("strategy() modified the spec")
-	}
-	ds.Spec.UpdateStrategy = UpdateStrategy{Type: OnDelete}
-	if st := ds.Spec.strategy(); st.RollingUpdate != nil {
-		t.Errorf("OnDelete gains a rollingUpdate: %+v", st)
-	}
-	ds.Spec.UpdateStrategy = UpdateStrategy{Type: RollingUpdate, RollingUpdate: &RollingParams{MaxSurge: iv(2)}}
-	if st := ds.Spec.strategy(); st.RollingUpdate.MaxSurge.String() != "2" || st.RollingUpdate.MaxUnavailable.String() != "1" || ds.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable != nil {
-		t.Errorf("strategy() = %+v, spec %+v", st.RollingUpdate, ds.Spec.UpdateStrategy.RollingUpdate)
-	}
-}
-
 func TestNonZero(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -169,45 +146,6 @@ func TestNonZero(t *testing.T) {
 		}
 		if got := nonZero(*v); got != c.want {
 			t.Errorf("nonZero(%s) = %v", c.v, got)
-		}
-	}
-}
-
-func TestNames(t *testing.T) {
-	t.Parallel()
-	l63 := strings.Repeat("a", 63)
-	for _, c := range []struct {
-		s                    string
-		qualified, value, dn bool
-	}{
-		{"", false, true, false},
-		{"a", true, true, true},
-		{"A", true, true, false},
-		{l63, true, true, true},
-		{l63 + "a", false, false, true}, // a subdomain's labels are not limited to 63
-		{"a-b_c.d", true, true, false},
-		{"a.b-c", true, true, true},
-		{"-a", false, false, false},
-		{"a-", false, false, false},
-		{"example.com/app", true, false, false},
-		{"Example.com/app", false, false, false},
-		{"/app", false, false, false},
-		{"example.com/", false, false, false},
-		{"a/b/c", false, false, false},
-		{"a..b", true, true, false},
-		{"a b", false, false, false},
-		{strings.Repeat("a.", 126) + "a", false, false, true},   // 253 characters
-		{strings.Repeat("a.", 126) + "ab", false, false, false}, // 254
-		{strings.Repeat("a.", 127) + "a", false, false, false},  // 255
-	} {
-		if got := names.QualifiedName(c.s); got != c.qualified {
-			t.Errorf("names.QualifiedName(%q) = %v", c.s, got)
-		}
-		if got := names.LabelValue(c.s); got != c.value {
-			t.Errorf("names.LabelValue(%q) = %v", c.s, got)
-		}
-		if got := names.DNS1123Subdomain(c.s); got != c.dn {
-			t.Errorf("names.DNS1123Subdomain(%q) = %v", c.s, got)
 		}
 	}
 }

@@ -66,6 +66,7 @@ func missingPlanKeys(t *testing.T, raw []byte, keys []string) map[string][]strin
 // come from upstream (conformance/upstream TestDaemonSetVectorsUpstream
 // replays every vector and compares each key).
 func TestStepVectorsStateWholePlan(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile(filepath.Join("..", "testdata", "daemonset", "step.json"))
 	if err != nil {
 		t.Fatal(err)

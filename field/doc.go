@@ -15,4 +15,10 @@
 //   - [ErrUnsupported]: the value is well formed but not one kubesem (or
 //     Kubernetes) accepts here, such as an unknown strategy type.
 //   - [ErrDuplicate]: a value that must be unique is repeated.
+//
+// # Divergences
+//
+// Kubernetes validation reports a list of errors
+// (k8s.io/apimachinery/pkg/util/validation/field.ErrorList); kubesem
+// reports the first, with the same path, and its message is its own.
 package field

@@ -21,6 +21,12 @@
 // computed exactly by the k8s adapter module; the data is read only to
 // build the objects a Plan's Writes sends.
 //
+// # Divergences
+//
+// Revisions are identified by name: two revisions are equal when their
+// names are, so ControllerRevision name collisions (collisionCount) are not
+// expressible (see package statefulset).
+//
 // Reference semantics: Kubernetes v1.36.3, k8s.io/api apps/v1
 // ControllerRevision and pkg/controller/history.
 //

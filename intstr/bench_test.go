@@ -27,9 +27,19 @@ func BenchmarkScaled(b *testing.B) {
 
 func BenchmarkValidate(b *testing.B) {
 	b.ReportAllocs()
+	v := intstr.Percent(125)
+	for b.Loop() {
+		if intstr.Validate(v, "spec.strategy.rollingUpdate.maxSurge") != nil {
+			b.Fatal("unexpected error")
+		}
+	}
+}
+
+func BenchmarkValidateAtMost100Percent(b *testing.B) {
+	b.ReportAllocs()
 	v := intstr.Percent(25)
 	for b.Loop() {
-		if intstr.Validate(v, "spec.strategy.rollingUpdate.maxUnavailable", true) != nil {
+		if intstr.ValidateAtMost100Percent(v, "spec.strategy.rollingUpdate.maxUnavailable") != nil {
 			b.Fatal("unexpected error")
 		}
 	}

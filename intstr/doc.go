@@ -11,7 +11,8 @@
 // # Rules
 //
 //   - Values: [Int], [Percent], [String], [Parse]
-//   - Scaling: [Scaled], [ScaledInt], [Validate]
+//   - Scaling: [Scaled], [ScaledInt]
+//   - Validation: [Validate], [ValidateAtMost100Percent]
 //
 // # Divergences
 //
@@ -31,9 +32,10 @@
 //
 // # Errors
 //
-// [Scaled] and [Validate] return a *field.Error wrapping field.ErrInvalid
-// (not a percentage, not a number), field.ErrNegative or (Scaled only, a
-// percentage beyond int64) field.ErrOverflow.
+// [Scaled], [Validate] and [ValidateAtMost100Percent] return a
+// *field.Error wrapping field.ErrInvalid (not a percentage, not a number),
+// field.ErrNegative or (Scaled only, a percentage beyond int64)
+// field.ErrOverflow.
 // [Scaled] leaves the path empty for the caller to fill with field.At.
 //
 // Vectors: testdata/intstr.

@@ -33,8 +33,17 @@ func ExampleScaled_errors() {
 	// spec.strategy.rollingUpdate.maxSurge: "5": invalid value
 }
 
+// maxSurge has no limit on percentages; maxUnavailable stops at 100%.
 func ExampleValidate() {
-	err := intstr.Validate(intstr.Percent(101), "spec.strategy.rollingUpdate.maxUnavailable", true)
+	fmt.Println(intstr.Validate(intstr.Percent(101), "spec.strategy.rollingUpdate.maxSurge"))
+	fmt.Println(intstr.Validate(intstr.Int(-1), "spec.strategy.rollingUpdate.maxSurge"))
+	// Output:
+	// <nil>
+	// spec.strategy.rollingUpdate.maxSurge: "-1": must be non-negative
+}
+
+func ExampleValidateAtMost100Percent() {
+	err := intstr.ValidateAtMost100Percent(intstr.Percent(101), "spec.strategy.rollingUpdate.maxUnavailable")
 	fmt.Println(err)
 	// Output:
 	// spec.strategy.rollingUpdate.maxUnavailable: "101%": invalid value

@@ -2,6 +2,7 @@ package intstr_test
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/kubesem/kubesem/field"
@@ -78,6 +79,40 @@ func FuzzUnmarshal(f *testing.F) {
 		var back intstr.Value
 		if err := json.Unmarshal(out, &back); err != nil || back != v {
 			t.Fatalf("round trip of %s: %#v, %v; want %#v", b, back, err, v)
+		}
+	})
+}
+
+// FuzzValidate: the two validations never panic and fail only with a
+// *field.Error at the path given; what ValidateAtMost100Percent accepts
+// Validate accepts, and what Validate accepts Scaled scales, unless it is a
+// percentage beyond int64 (field.ErrOverflow).
+func FuzzValidate(f *testing.F) {
+	for _, s := range seeds {
+		f.Add(s, int32(0), false)
+	}
+	f.Add("", int32(-1), true)
+	f.Fuzz(func(t *testing.T, s string, n int32, isInt bool) {
+		v := intstr.String(s)
+		if isInt {
+			v = intstr.Int(n)
+		}
+		const path = "spec.x"
+		err := intstr.Validate(v, path)
+		capped := intstr.ValidateAtMost100Percent(v, path)
+		for _, e := range []error{err, capped} {
+			var fe *field.Error
+			if e != nil && (!errors.As(e, &fe) || fe.Path != path) {
+				t.Fatalf("%#v: error %T %v; want a *field.Error at %s", v, e, e, path)
+			}
+		}
+		if capped == nil && err != nil {
+			t.Fatalf("%#v: ValidateAtMost100Percent accepts, Validate says %v", v, err)
+		}
+		if err == nil {
+			if _, serr := intstr.Scaled(v, 100, intstr.Up); serr != nil && !errors.Is(serr, field.ErrOverflow) {
+				t.Fatalf("%#v: Validate accepts, Scaled says %v", v, serr)
+			}
 		}
 	})
 }

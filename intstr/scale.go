@@ -139,18 +139,34 @@ func scaledFloat(p int64, total int32, r Rounding) int64 {
 }
 
 // Validate returns a *field.Error naming path when API validation rejects
-// v: a negative integer, a string that is not a percentage (`^[0-9]+%$`),
-// or, when max100 is set, a percentage above 100% (the limit the API puts
-// on maxUnavailable). A percentage beyond int64 is accepted without max100
-// (as the API accepts it; [Scaled] then fails as upstream's controller
-// does) and is above 100% with it (upstream reads it as MaxInt64).
+// v as a count of pods: a negative integer, or a string that is not a
+// percentage (`^[0-9]+%$`). It puts no limit on a percentage: one beyond
+// int64 is accepted (as the API accepts it for maxSurge; [Scaled] then
+// fails as upstream's controller does). Use [ValidateAtMost100Percent] for
+// the fields the API caps at 100%.
+//
+// The error wraps field.ErrNegative for a negative integer and
+// field.ErrInvalid otherwise.
+//
+// Source: kubernetes v1.36.3 pkg/apis/apps/validation/validation.go
+// ValidatePositiveIntOrPercent.
+func Validate(v Value, path string) error { return validate(v, path, false) }
+
+// ValidateAtMost100Percent is [Validate] that also rejects a percentage
+// above 100%, the limit the API puts on maxUnavailable (Deployment,
+// DaemonSet, StatefulSet) and on a PodDisruptionBudget's minAvailable and
+// maxUnavailable. A percentage beyond int64 is above 100% (upstream reads
+// it as MaxInt64). Integers are not capped.
 //
 // The error wraps field.ErrNegative for a negative integer and
 // field.ErrInvalid otherwise.
 //
 // Source: kubernetes v1.36.3 pkg/apis/apps/validation/validation.go
 // ValidatePositiveIntOrPercent, IsNotMoreThan100Percent, getPercentValue.
-func Validate(v Value, path string, max100 bool) error {
+func ValidateAtMost100Percent(v Value, path string) error { return validate(v, path, true) }
+
+// validate is Validate, with the 100% cap when max100 is set.
+func validate(v Value, path string, max100 bool) error {
 	if !v.isString {
 		if v.num < 0 {
 			return field.Int(path, int64(v.num), field.ErrNegative)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/intstr"
 )
@@ -133,16 +135,21 @@ func TestValidate(t *testing.T) {
 		{intstr.String("-5%"), false, field.ErrInvalid, "sign"},
 	}
 	for _, tc := range tests {
-		err := intstr.Validate(tc.v, path, tc.max100)
-		if tc.want == nil {
-			if err != nil {
-				t.Errorf("Validate(%v, %v) = %v; want nil (%s)", tc.v, tc.max100, err, tc.reason)
+		t.Run(tc.reason, func(t *testing.T) {
+			t.Parallel()
+			validate := intstr.Validate
+			if tc.max100 {
+				validate = intstr.ValidateAtMost100Percent
 			}
-			continue
-		}
-		var fe *field.Error
-		if !errors.As(err, &fe) || !errors.Is(err, tc.want) || fe.Path != path {
-			t.Errorf("Validate(%v, %v) = %v; want %s: %v (%s)", tc.v, tc.max100, err, path, tc.want, tc.reason)
-		}
+			err := validate(tc.v, path)
+			if tc.want == nil {
+				require.NoError(t, err, "Validate(%v, max100 %v)", tc.v, tc.max100)
+				return
+			}
+			require.ErrorIs(t, err, tc.want, "Validate(%v, max100 %v)", tc.v, tc.max100)
+			var fe *field.Error
+			require.ErrorAs(t, err, &fe)
+			require.Equal(t, path, fe.Path)
+		})
 	}
 }

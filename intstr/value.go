@@ -25,12 +25,16 @@ type Value struct {
 }
 
 // Int returns the integer value n.
+//
+// Source: apimachinery v0.36.3 pkg/util/intstr/intstr.go FromInt32.
 func Int(n int32) Value { return Value{num: n} }
 
 // Percent returns the percentage p, written "p%".
 func Percent(p int32) Value { return String(strconv.Itoa(int(p)) + "%") }
 
 // String returns the string value s, as written; it need not be valid.
+//
+// Source: apimachinery v0.36.3 pkg/util/intstr/intstr.go FromString.
 func String(s string) Value { return Value{isString: true, num: shortPercent(s), str: s} }
 
 // shortPercent returns the percentage s spells when s matches `^[0-9]{1,7}%$`,
@@ -54,6 +58,10 @@ func shortPercent(s string) int32 {
 // Parse reads a command-line spelling: "25%" is a percentage and "5" the
 // integer 5. It returns a *field.Error wrapping field.ErrInvalid for
 // anything else, and field.ErrOverflow for an integer beyond int32.
+//
+// Source: apimachinery v0.36.3 pkg/util/intstr/intstr.go Parse, which turns
+// every spelling that is not an int32 into a string value; Parse keeps
+// only the percentages API validation accepts (`^[0-9]+%$`).
 func Parse(s string) (Value, error) {
 	if strings.HasSuffix(s, "%") {
 		v := String(s)
@@ -79,6 +87,10 @@ func (v Value) IsString() bool { return v.isString }
 func (v Value) IsPercent() bool { return v.isString && strings.HasSuffix(v.str, "%") }
 
 // IntValue returns the integer, or 0 for a string value.
+//
+// Source: apimachinery v0.36.3 pkg/util/intstr/intstr.go IntOrString.IntValue,
+// which reads a string value with strconv.Atoi ("5" is 5, "25%" is 0);
+// kubesem never reads a string as an integer.
 func (v Value) IntValue() int32 {
 	if v.isString {
 		return 0
@@ -87,6 +99,8 @@ func (v Value) IntValue() int32 {
 }
 
 // String returns the value as written: "5" or "25%".
+//
+// Source: apimachinery v0.36.3 pkg/util/intstr/intstr.go IntOrString.String.
 func (v Value) String() string {
 	if v.isString {
 		return v.str
@@ -96,6 +110,8 @@ func (v Value) String() string {
 
 // MarshalJSON writes an integer as a JSON number and a string as a JSON
 // string, as the Kubernetes API does.
+//
+// Source: apimachinery v0.36.3 pkg/util/intstr/intstr.go IntOrString.MarshalJSON.
 func (v Value) MarshalJSON() ([]byte, error) {
 	if v.isString {
 		return json.Marshal(v.str)
@@ -104,6 +120,8 @@ func (v Value) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON accepts a JSON number that fits int32, or a JSON string.
+//
+// Source: apimachinery v0.36.3 pkg/util/intstr/intstr.go IntOrString.UnmarshalJSON.
 func (v *Value) UnmarshalJSON(b []byte) error {
 	if len(b) > 0 && b[0] == '"' {
 		var s string

@@ -42,15 +42,33 @@
 // # Divergences
 //
 //   - Backoff cap: v1.36.3 caps the pod failure backoff at 10m; the
-//     documentation (seed 000:L3032, seed 004) says 6m. Options.BackoffCap.
+//     documentation (seed 000:L3032, seed 004) says 6m. Options.BackoffCap
+//     (zero: 10m) takes 6m for the documented cap, Options.BackoffBase
+//     (zero: 10s) changes the base (vectors with "backoffCap" and
+//     "backoffBase" in testdata/job/backoff.json and step.json).
+//   - Options.KeepStartTimeOnSuspend (off by default; v1.36.3 has gate
+//     MutableSchedulingDirectivesForSuspendedJobs on) keeps status.startTime
+//     when a Job is suspended (vectors with "keepStartTimeOnSuspend" in
+//     testdata/job/step.json).
 //   - Ties: where upstream's unstable sort leaves the order of equally ranked
 //     pods open (which active pods to delete), podstatus.RankActive orders them
 //     by name, then UID.
-//   - None in arithmetic: counters that upstream sums in int32 (failed and
-//     succeeded pods on top of status counts, OnFailure restarts, index
-//     failure annotations) wrap as upstream's do, and durations computed in
-//     int64 nanoseconds (activeDeadlineSeconds * 1s, backoff remaining)
-//     wrap as upstream's do (vectors "wrap: …" in testdata/job/wrap.json).
+//   - Informer order: upstream walks pods in its informer's order, which is
+//     arbitrary; [Step] walks them by name, then UID, so its Plan is
+//     independent of the input's order (a property test). This fixes which
+//     pod a FailJob message names when several match.
+//   - None in arithmetic: counters that upstream sums in int32 (status.failed
+//     plus new failures, OnFailure restart sums, index failure counts) wrap
+//     as upstream's do, and durations computed in int64 nanoseconds wrap as
+//     upstream's do: activeDeadlineSeconds × 1s (9223372037 is past at
+//     once), and a backoff whose last failure lies centuries ahead comes
+//     out negative (vectors "wrap: …" in testdata/job/wrap.json, replayed
+//     through upstream's syncJob by conformance/upstream
+//     TestJobStepVectorsUpstream). Where status.succeeded would wrap,
+//     v1.36.3's Job controller panics (its pods-finished Prometheus counter
+//     cannot decrease): there is no upstream answer, and [Step] returns a
+//     field.ErrOverflow error at status.succeeded saying so (checked against
+//     the panic by TestJobStepDifferential).
 //   - RemainingBackoff with failures but no last failure time is 0 (upstream
 //     dereferences a nil pointer).
 //   - A pod's unparsable completion index is not a validation error: as in

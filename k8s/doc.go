@@ -86,4 +86,41 @@
 //
 // This module requires k8s.io/api and k8s.io/apimachinery (and what they
 // need), never k8s.io/kubernetes.
+//
+// # Divergences
+//
+// None in what it computes: every conversion, hash, revision and pod
+// builder is checked against v1.36.3 on random inputs and on kubectl-shaped
+// fixtures (k8s/testdata/real), which go unmodified through the adapter and
+// through upstream's controllers with the same result (conformance/upstream,
+// TestAdapter…). Worth knowing:
+//
+//   - Three hashes: pod-template-hash and DaemonSet revision names are
+//     FNV-1a with the collision count as 8 little-endian bytes;
+//     ControllerRevision hashes are FNV-1 with the count as decimal text, a
+//     StatefulSet always hashing a count (0 when unset). A StatefulSet
+//     revision carries its hash under controller.kubernetes.io/hash, its
+//     pods the revision name in controller-revision-hash; StatefulSet names
+//     are cut to 223 bytes in revision names, DaemonSet names are not.
+//   - StatefulSet revision data goes through float64 upstream: a
+//     terminationGracePeriodSeconds near MaxInt64 is stored rounded and the
+//     set can then never sync (restoring the revision fails); pinned by
+//     conformance/upstream TestAdapterStatefulSetHugeGraceUpstreamFails.
+//   - The …Actions functions turn each kind's Plan into complete API
+//     writes: [DeploymentActions], [ReplicaSetActions], [StatefulSetActions]
+//     (pods from their revision's whole template with identity, claim
+//     volumes and revision label; claims from the templates; revisions;
+//     status), [DaemonSetActions] (pods with the default daemon tolerations,
+//     hash and generation labels, node pin), [CronJobActions] (the Job with
+//     the CronJob's whole jobTemplate) and [JobPods] (an Indexed Job's pods
+//     with their index as annotation, label, env, hostname and
+//     generateName).
+//
+// Limits: the update revision's semantic comparison
+// (StatefulSetSemanticRevisionComparison) also defaults the restored
+// template upstream; the adapter cannot default, so it agrees on objects as
+// the API server returns them (defaulted). Revision data is compared
+// compacted (kubectl prints it indented). [ToStatefulSet] and [ToDaemonSet]
+// carry the modelled fields only (the models hold no whole template); build
+// API writes from the original object with the …Actions functions instead.
 package k8s

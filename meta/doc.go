@@ -10,6 +10,13 @@
 //   - [ObjectMeta.ControllerRef], [ObjectMeta.IsControlledBy], [ObjectMeta.IsDeleting]
 //   - [LabelSelector.Matches], [LabelSelector.Validate], [SelectorFromSet]
 //
+// # Divergences
+//
+//   - Only the fields kubesem's rules read are modelled. A [Condition] has no
+//     observedGeneration, so conditions kubesem writes (a pod's
+//     DisruptionTarget or Ready=False, a budget's DisruptionAllowed) leave
+//     out the field upstream sets from the object's generation.
+//
 // Source: apimachinery v0.36.3 pkg/apis/meta/v1 (types.go, helpers.go) and
 // pkg/labels (selector.go).
 package meta

@@ -14,6 +14,7 @@ func req(terms ...NodeSelectorTerm) *Affinity {
 }
 
 func TestMatchesNodeSelector(t *testing.T) {
+	t.Parallel()
 	n := &Node{}
 	n.Name = "node-1"
 	n.Labels = map[string]string{"zone": "a", "gen": "5", "disk": "ssd"}
@@ -61,6 +62,7 @@ func TestMatchesNodeSelector(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"a", "a.b/c", "example.com/MyName", "A_b-c.d"} {
 		if !names.QualifiedName(s) {
 			t.Errorf("%q rejected", s)

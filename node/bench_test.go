@@ -157,7 +157,7 @@ func BenchmarkStatusUpdate(b *testing.B) {
 	now := last.Add(4 * time.Minute)
 	b.ReportAllocs()
 	for b.Loop() {
-		StatusUpdate(false, last, 30*time.Second, StatusReportFrequency(0, 0), now)
+		StatusUpdate(StatusUnchanged, last, 30*time.Second, StatusReportFrequency(0, 0), now)
 	}
 }
 

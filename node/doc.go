@@ -13,29 +13,79 @@
 //
 // # Rules
 //
-//   - Model (the one Node and node Lease of every package; the pod's node
-//     affinity is podstatus's, aliased here): [Node], [Taint], [Toleration],
-//     [Condition], [Lease], [Node.Condition], [Node.IsReady],
-//     [Node.AllocatablePods], [Zone], [ExcludedFromDisruption]
-//   - Predicates (shared with daemonset): [ToleratesTaint], [Tolerates],
-//     [FindUntoleratedTaint] with [NoScheduleOrNoExecute], [OnlyNoExecute]
-//     or [EffectFilter]; [MatchesNodeSelector], [MatchNodeSelectorTerms];
-//     [DefaultTolerations], [DefaultTolerationsFor]
-//   - Input: [ParseTaint], [ParseTaints] (kubectl taint syntax),
-//     [ValidateTolerations], [ValidateTaints] (API validation)
-//   - Taint-based eviction: [MatchingTolerations], [MinTolerationTime],
-//     [EvictionFor], [EvictionStep] (an [EvictionPlan]: Outcome, Decisions,
-//     Delete, Events, Requeue, Memory), [EvictionPlan.Writes] (per deleted
-//     pod the DisruptionTarget status patch, then the delete)
-//   - Node lifecycle: [UpdateHealth], [ComputeZoneState], [ZoneStates], [ReducedRate],
-//     [HealthyRate], [ZoneRate], [ConditionTaints], [ConditionTaintDiff],
-//     [Step] (a [Plan]: Outcome, Conditions, Taints, MarkPodsNotReady,
-//     Zones, Disrupted, Events, Requeue, Memory), [Plan.Writes] (node status
-//     updates, taint patches, pod status updates)
-//   - Graceful shutdown: [MigrateShutdownConfig], [ShutdownPeriods],
-//     [GroupForPriority], [Shutdown], [ShutdownDelay]
-//   - Heartbeats: [LeaseRenewInterval], [NextLeaseRenewal],
-//     [LeaseRetryBackoff], [StatusUpdate], [StatusReportFrequency]
+// One rule family per file, the files grouped by prefix, a test file
+// beside each:
+//
+//   - Model (node.go; the one Node and node Lease of every package; the
+//     pod's node affinity is podstatus's, aliased here): [Node], [Taint],
+//     [Toleration], [Condition], [Lease], [Node.Condition],
+//     [Node.IsReady], [Node.AllocatablePods], [Taint.MatchTaint], [Zone],
+//     [ExcludedFromDisruption]
+//   - Predicates, shared with daemonset (taint.go, affinity.go):
+//     [ToleratesTaint], [Tolerates], [FindUntoleratedTaint] with
+//     [NoScheduleOrNoExecute], [OnlyNoExecute] or [EffectFilter];
+//     [MatchesNodeSelector], [MatchNodeSelectorTerms]. The admission
+//     plugin's tolerations (defaulttolerations.go): [DefaultTolerations],
+//     [DefaultTolerationsFor]
+//   - Input (parse.go, validate.go): [ParseTaint], [ParseTaints] (kubectl
+//     taint syntax), [ValidateTolerations], [ValidateTaints] (API
+//     validation)
+//   - Taint-based eviction (eviction*.go): the per-pod rule (eviction.go)
+//     [MatchingTolerations], [MinTolerationTime], [EvictionFor]; the
+//     controller's pass (eviction_step.go) [EvictionStep], an
+//     [EvictionPlan] (Outcome, Decisions, Delete, Events, Requeue,
+//     Memory); its requests (eviction_writes.go) [EvictionPlan.Writes]
+//     (per deleted pod the DisruptionTarget status patch, then the delete)
+//   - Node lifecycle controller (lifecycle_*.go): node health
+//     (lifecycle_health.go) [UpdateHealth]; zone states and rates
+//     (lifecycle_zone.go) [ComputeZoneState], [ZoneStates], [ZoneRate],
+//     [ReducedRate], [HealthyRate], with the zone index in
+//     lifecycle_zonetable.go; a zone tainter's token bucket
+//     (lifecycle_limiter.go) [Limiter.TryAccept]; its tainting queue
+//     (lifecycle_zonequeue.go) [Queued]; the NoExecute not-ready and
+//     unreachable taints (lifecycle_noexecute.go), written through
+//     lifecycle_taintwrite.go; master disruption mode
+//     (lifecycle_disruption.go); the NoSchedule condition taints
+//     (lifecycle_conditiontaints.go) [ConditionTaints],
+//     [ConditionTaintDiff], and the node worker that applies only them
+//     (lifecycle_noschedule.go) [NoScheduleStep]; pods marked not ready
+//     (lifecycle_podsnotready.go); the monitor pass (lifecycle_monitor.go)
+//     [Step], a [Plan] (lifecycle_plan.go: Outcome, Conditions, Taints,
+//     MarkPodsNotReady, Zones, Disrupted, Events, Requeue, Memory) with
+//     the controller's [Memory] (lifecycle_memory.go), and its requests
+//     (lifecycle_writes.go) [Plan.Writes] (node status updates, taint
+//     patches, pod status updates); what Step rejects
+//     (lifecycle_validate.go)
+//   - Kubelet (kubelet_*.go): graceful shutdown (kubelet_shutdown.go)
+//     [MigrateShutdownConfig], [ShutdownPeriods], [GroupForPriority],
+//     [Shutdown], [ShutdownDelay], [ValidateShutdownPeriods]; all of them
+//     at once (shutdown_plan.go): [PlanShutdown]; heartbeats
+//     (kubelet_heartbeat.go) [LeaseRenewInterval], [NextLeaseRenewal],
+//     [LeaseRetryBackoff], [StatusUpdate] with a [StatusChange],
+//     [StatusReportFrequency]
+//
+// # One package, not three
+//
+// The model and predicates, the controllers that act on nodes and the
+// kubelet's node-side decisions stay one package, grouped by prefix:
+//
+//   - The decision names are a contract. Vectors in testdata/node name
+//     node.Step, node.EvictionStep, node.Shutdown and node.StatusUpdate for
+//     implementations in any language; separate Go packages would either
+//     rename those decisions or break the rule that a decision is named for
+//     its package.
+//   - One [Options] carries both the toleration gate, read by the
+//     predicates, validation and taint eviction, and the controller flags
+//     the lifecycle reads; vectors carry it, and cluster.Options holds it
+//     as one "node" object. Three packages would split it and every stored
+//     configuration.
+//   - DESIGN places node low (after field, intstr and podstatus) for what
+//     several packages share; the lifecycle and eviction files read the
+//     model's unexported zone labels and option defaults, which a split
+//     would export or move to internal/.
+//   - The kubelet part (two files) reads only the model and podstatus. If
+//     it grows (an eviction manager, image GC), moving kubelet_*.go into a
+//     kubelet package with kubelet.* decisions is a file move.
 //
 // # Conflicts with the seed documents
 //
@@ -113,6 +163,50 @@
 //   - The controller's node label reconciliation (kubernetes.io/os and
 //     kubernetes.io/arch from their beta labels, reconcileNodeLabels) is
 //     not modelled.
+//   - Leases are {name, renewTime} ([Lease]).
+//   - Not modelled in the kubelet: the renew interval's 4 % jitter, the
+//     wait for volume unmounts during shutdown and logind's inhibit delay.
+//   - The seed's status updates "every 5 minutes": v1.36.3 reports every 5
+//     minutes plus a random delay in [−2.5 m, +2.5 m) after a change or a
+//     restart; [StatusUpdate] takes the drawn delay as an argument.
+//   - Options.TaintTolerationComparisonOperators (off by default: alpha gate
+//     TaintTolerationComparisonOperators, off in v1.36.3) adds the Lt and Gt
+//     toleration operators (vectors "toleration-gt-gate-off" and those with
+//     "taintTolerationComparisonOperators" in testdata/node/tolerations.json;
+//     conformance/upstream's toleration differential runs with the gate on
+//     and off). [Toleration] is podstatus.Toleration, so a pod spec's
+//     tolerations pass as they are.
+//   - Options.NodeMonitorGracePeriod (zero: v1.36.3's 50 s) takes the seed's
+//     40 s (vectors with "nodeMonitorGracePeriod" in testdata/node/health.json
+//     and step.json).
+//
+// More upstream behaviour worth knowing, which kubesem follows:
+//
+//   - A fully disrupted zone (while others are healthy) is tainted at the
+//     normal rate (0.1/s) whatever its size (kubernetes/kubernetes#70501,
+//     #110114); a partially disrupted zone at 0.01/s only if it has more
+//     than 50 nodes, else 0 ([ZoneRate]).
+//   - The API server reports invalid node taints under metadata.taints[i],
+//     not spec.taints[i] (ValidateNode passes the metadata path);
+//     [ValidateTaints] takes the path it is given.
+//   - The kubelet's migrateConfig truncates each of the two shutdown periods
+//     to whole seconds separately (30.5 s / 10.7 s → 19 s + 10 s,
+//     [MigrateShutdownConfig]).
+//   - The kubelet's groupByPriority indexes groups[-1] (a panic) when the
+//     configuration is empty and there are pods; it is never reached
+//     because NewManager returns a stub manager for an empty configuration.
+//     A configuration that migrates to two 0 s groups (e.g. 0.5 s / 0 s) is
+//     not empty: the manager runs and kills every pod with grace 0.
+//   - nodeStatusReportFrequency defaults to nodeStatusUpdateFrequency when
+//     only the latter is set (backward compatibility): a kubelet tuned with
+//     nodeStatusUpdateFrequency 4s also patches its status every 4 s, not
+//     every 5 minutes ([StatusReportFrequency]).
+//   - The lease controller's first retry waits 200 ms (its 100 ms start is
+//     doubled before the first sleep; [LeaseRetryBackoff]); the waits run
+//     on the wall clock (time.After), not the controller's clock.
+//
+// Differential tests against v1.36.3: conformance/upstream TestNode…, listed
+// in that package's documentation.
 //
 // # Inputs
 //

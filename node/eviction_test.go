@@ -10,6 +10,7 @@ import (
 // the int64 limit: MaxInt64 seconds mean "no limit", and seconds become
 // nanoseconds by a wrapping int64 product.
 func TestMinTolerationTimeLimits(t *testing.T) {
+	t.Parallel()
 	wrap := func(s int64) time.Duration { return time.Duration(s) * time.Second }
 	cases := []struct {
 		name string
@@ -42,6 +43,7 @@ func TestMinTolerationTimeLimits(t *testing.T) {
 // TestEvictionForLimits: the wrapped toleration time decides: negative →
 // never, 0 → now, positive → that long after seen.
 func TestEvictionForLimits(t *testing.T) {
+	t.Parallel()
 	seen := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	taints := []Taint{{Key: TaintUnreachable, Effect: NoExecute}}
 	tol := func(s int64) []Toleration {
@@ -91,27 +93,8 @@ func TestEvictionForLimits(t *testing.T) {
 	}
 }
 
-func TestDefaultTolerationsSeconds(t *testing.T) {
-	got := DefaultTolerations(nil, 30)
-	if len(got) != 2 || *got[0].TolerationSeconds != 30 || *got[1].TolerationSeconds != 30 {
-		t.Fatalf("%+v", got)
-	}
-	if got[0].TolerationSeconds == got[1].TolerationSeconds {
-		t.Fatal("the two defaults share one seconds pointer")
-	}
-	in := []Toleration{{Key: TaintUnreachable, Operator: OpExists, Effect: string(NoExecute)}}
-	got = DefaultTolerations(in, -1)
-	if len(got) != 2 || got[1].Key != TaintNotReady || len(in) != 1 {
-		t.Fatalf("only not-ready added, input untouched: %+v", got)
-	}
-	// an empty effect counts as NoExecute
-	got = DefaultTolerations([]Toleration{{Key: TaintNotReady, Operator: OpExists}}, -1)
-	if len(got) != 2 || got[1].Key != TaintUnreachable {
-		t.Fatalf("empty effect: %+v", got)
-	}
-}
-
 func TestMatchingTolerations(t *testing.T) {
+	t.Parallel()
 	taints := []Taint{{Key: "a", Effect: NoExecute}, {Key: "b", Effect: NoExecute}}
 	a := Toleration{Key: "a", Operator: OpExists}
 	all := Toleration{Operator: OpExists}
@@ -126,5 +109,48 @@ func TestMatchingTolerations(t *testing.T) {
 	used, ok = MatchingTolerations(nil, nil, Options{})
 	if !ok || used == nil || len(used) != 0 {
 		t.Fatalf("no taints: %+v %v", used, ok)
+	}
+}
+
+func TestMinTolerationTime(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		tols []Toleration
+		want time.Duration
+	}{
+		{nil, 0},
+		{[]Toleration{{}}, Forever},
+		{[]Toleration{{TolerationSeconds: i64(10)}, {TolerationSeconds: i64(5)}, {}}, 5 * time.Second},
+		{[]Toleration{{TolerationSeconds: i64(10)}, {TolerationSeconds: i64(-1)}}, 0},
+		{[]Toleration{{TolerationSeconds: i64(0)}}, 0},
+	}
+	for i, c := range cases {
+		if got := MinTolerationTime(c.tols); got != c.want {
+			t.Errorf("%d: got %v want %v", i, got, c.want)
+		}
+	}
+}
+
+func TestEvictionFor(t *testing.T) {
+	t.Parallel()
+	seen := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	unreach := []Taint{{Key: TaintUnreachable, Effect: NoExecute}}
+	if e := EvictionFor(nil, unreach, seen, Options{}); e.Kind != EvictNow || !e.At.Equal(seen) {
+		t.Errorf("no tolerations: %+v", e)
+	}
+	def := DefaultTolerations(nil, -1)
+	if e := EvictionFor(def, unreach, seen, Options{}); e.Kind != EvictAt || e.After != 300*time.Second {
+		t.Errorf("default tolerations: %+v", e)
+	}
+	if e := EvictionFor([]Toleration{{Operator: OpExists}}, unreach, seen, Options{}); e.Kind != NotEvicted {
+		t.Errorf("forever: %+v", e)
+	}
+	if e := EvictionFor(nil, []Taint{{Key: "x", Effect: NoSchedule}}, seen, Options{}); e.Kind != NotEvicted {
+		t.Errorf("NoSchedule only: %+v", e)
+	}
+	// the first matching toleration is the one used, as upstream.
+	two := []Toleration{{Key: TaintUnreachable, Operator: OpExists, TolerationSeconds: i64(600)}, {Operator: OpExists, TolerationSeconds: i64(10)}}
+	if e := EvictionFor(two, unreach, seen, Options{}); e.After != 600*time.Second {
+		t.Errorf("first match: %+v", e)
 	}
 }

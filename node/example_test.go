@@ -44,7 +44,7 @@ func ExampleStatusReportFrequency() {
 	fmt.Println(node.StatusReportFrequency(4*time.Second, 0))
 	freq := node.StatusReportFrequency(0, 0)
 	last := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	fmt.Println(freq, node.StatusUpdate(false, last, 0, freq, last.Add(4*time.Minute)).Patch)
+	fmt.Println(freq, node.StatusUpdate(node.StatusUnchanged, last, 0, freq, last.Add(4*time.Minute)).Patch)
 	// Output:
 	// 4s
 	// 5m0s false

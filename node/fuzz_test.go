@@ -1,14 +1,24 @@
 package node
 
 import (
-	"github.com/kubesem/kubesem/internal/names"
-
 	"encoding/json"
 	"testing"
 	"time"
 
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
+	"github.com/kubesem/kubesem/internal/names"
 	"github.com/kubesem/kubesem/podstatus"
 )
+
+// The property checks of property_test.go, as fuzz targets.
+func FuzzPropZoneStateMonotone(f *testing.F) { fuzzlimit.Rapid(f, checkZoneStateMonotone) }
+func FuzzPropEmptyEffectStillTolerates(f *testing.F) {
+	fuzzlimit.Rapid(f, checkEmptyEffectStillTolerates)
+}
+func FuzzPropEvictionNotBeforeTaint(f *testing.F) { fuzzlimit.Rapid(f, checkEvictionNotBeforeTaint) }
+func FuzzPropShutdownGroups(f *testing.F)         { fuzzlimit.Rapid(f, checkShutdownGroups) }
+func FuzzPropStepOrderIndependent(f *testing.F)   { fuzzlimit.Rapid(f, checkStepOrderIndependent) }
+func FuzzPropZoneStatesGrouping(f *testing.F)     { fuzzlimit.Rapid(f, checkZoneStatesGrouping) }
 
 // FuzzMatchesNodeSelector feeds arbitrary expressions (keys, operators,
 // values including Gt/Lt integers) and node labels: no panic, and a match

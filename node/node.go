@@ -38,6 +38,10 @@ type Status struct {
 // non-negative decimal integer (the form the kubelet writes) is a
 // *field.Error at status.allocatable.pods; other quantity spellings are
 // not modelled.
+//
+// Source: upstream k8s.io/api core/v1 ResourceList.Pods, read by the
+// scheduler's pkg/scheduler/framework/plugins/noderesources fitsRequest
+// (allowedPodNumber) (v1.36.3).
 func (n *Node) AllocatablePods() (pods int64, ok bool, err error) {
 	v, ok := n.Status.Allocatable["pods"]
 	if !ok {
@@ -84,7 +88,9 @@ type Condition struct {
 }
 
 // Condition returns a copy of the node's first condition of type t; ok is
-// false when the node has none (upstream GetNodeCondition).
+// false when the node has none.
+//
+// Source: upstream pkg/controller/util/node GetNodeCondition (v1.36.3).
 func (n *Node) Condition(t ConditionType) (c Condition, ok bool) {
 	if n == nil {
 		return Condition{}, false
@@ -98,7 +104,10 @@ func (n *Node) Condition(t ConditionType) (c Condition, ok bool) {
 	return Condition{}, false
 }
 
-// IsReady reports whether the node's Ready condition has status True.
+// IsReady reports whether the node's first Ready condition has status
+// True; a node without one is not ready.
+//
+// Source: upstream pkg/util/node IsNodeReady (v1.36.3).
 func (n *Node) IsReady() bool {
 	if n == nil {
 		return false
@@ -145,7 +154,10 @@ const (
 )
 
 // MatchTaint reports whether two taints have the same key and effect, the
-// identity upstream uses to add and remove taints (v1 Taint.MatchTaint).
+// identity upstream uses to add and remove taints; values and TimeAdded
+// are not compared.
+//
+// Source: upstream k8s.io/api core/v1 Taint.MatchTaint (v0.36.3).
 func (t Taint) MatchTaint(o Taint) bool { return t.Key == o.Key && t.Effect == o.Effect }
 
 // Toleration is a pod's toleration; it is the podstatus type, so a pod
@@ -199,6 +211,19 @@ func Zone(n *Node) string {
 		return ""
 	}
 	return region + ":\x00:" + zone
+}
+
+// zoneParts reads a node's region and zone as [Zone] does: the deprecated
+// labels first.
+func zoneParts(l map[string]string) (region, zone string) {
+	var ok bool
+	if zone, ok = l[LabelFailureZone]; !ok {
+		zone = l[LabelTopologyZone]
+	}
+	if region, ok = l[LabelFailureRegion]; !ok {
+		region = l[LabelTopologyRegion]
+	}
+	return region, zone
 }
 
 // ExcludedFromDisruption reports whether the node carries the

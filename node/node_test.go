@@ -1,6 +1,7 @@
 package node
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 )
 
 func TestNodeConditions(t *testing.T) {
+	t.Parallel()
 	var nilNode *Node
 	if nilNode.IsReady() {
 		t.Error("nil node ready")
@@ -39,6 +41,7 @@ func TestNodeConditions(t *testing.T) {
 }
 
 func TestMatchTaint(t *testing.T) {
+	t.Parallel()
 	now := time.Now()
 	a := Taint{Key: "k", Value: "v", Effect: NoExecute, TimeAdded: &now}
 	if !a.MatchTaint(Taint{Key: "k", Value: "w", Effect: NoExecute}) {
@@ -50,6 +53,7 @@ func TestMatchTaint(t *testing.T) {
 }
 
 func TestExcludedFromDisruption(t *testing.T) {
+	t.Parallel()
 	if ExcludedFromDisruption(nil) {
 		t.Error("nil excluded")
 	}
@@ -88,5 +92,40 @@ func TestAllocatablePods(t *testing.T) {
 		if c.err && (!errors.As(err, &fe) || fe.Path != "status.allocatable.pods") {
 			t.Errorf("%v: error %v not at status.allocatable.pods", c.alloc, err)
 		}
+	}
+}
+
+// A Lease as the API server returns it gives its name and renew time; the
+// former flat form is not read.
+func TestLeaseJSON(t *testing.T) {
+	t.Parallel()
+	var l Lease
+	api := `{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"node-1","namespace":"kube-node-lease"},
+	  "spec":{"holderIdentity":"node-1","leaseDurationSeconds":40,"renewTime":"2026-11-23T11:59:50.123456Z"}}`
+	if err := json.Unmarshal([]byte(api), &l); err != nil {
+		t.Fatal(err)
+	}
+	if l.Name != "node-1" || l.Spec.RenewTime == nil || l.Spec.RenewTime.Nanosecond() != 123456000 {
+		t.Errorf("API lease: %+v", l)
+	}
+	var f Lease
+	if err := json.Unmarshal([]byte(`{"name":"node-2","renewTime":"2026-11-23T12:00:00Z"}`), &f); err != nil || f.Name != "" || f.Spec.RenewTime != nil {
+		t.Errorf("flat lease read: %+v, %v", f, err)
+	}
+}
+
+func TestZone(t *testing.T) {
+	t.Parallel()
+	n := &Node{}
+	if Zone(n) != "" {
+		t.Fatal("no labels")
+	}
+	n.Labels = map[string]string{LabelTopologyZone: "a", LabelFailureZone: "b", LabelTopologyRegion: "r"}
+	if Zone(n) != "r:\x00:b" {
+		t.Fatalf("%q", Zone(n))
+	}
+	n.Labels = map[string]string{LabelTopologyZone: "a", LabelFailureZone: ""}
+	if Zone(n) != "" {
+		t.Fatalf("empty beta label wins: %q", Zone(n))
 	}
 }

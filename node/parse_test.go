@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseTaint(t *testing.T) {
+	t.Parallel()
 	ok := map[string]Taint{
 		"k":                        {Key: "k"},
 		"k:NoSchedule":             {Key: "k", Effect: NoSchedule},
@@ -40,6 +41,7 @@ func TestParseTaint(t *testing.T) {
 }
 
 func TestParseTaints(t *testing.T) {
+	t.Parallel()
 	add, remove, err := ParseTaints([]string{"a=1:NoSchedule", "b:NoExecute-", "c-", "a=2:NoExecute"})
 	if err != nil || len(add) != 2 || add[1].Value != "2" || len(remove) != 2 || remove[0].Effect != NoExecute || remove[1].Key != "c" || remove[1].Effect != "" {
 		t.Fatalf("%+v %+v %v", add, remove, err)

@@ -13,28 +13,28 @@ import (
 
 // Zone state is monotone in the number of not-ready nodes: turning a ready
 // node not ready never makes the state healthier.
-func TestPropZoneStateMonotone(t *testing.T) {
+func checkZoneStateMonotone(t *rapid.T) {
 	rank := map[ZoneState]int{ZoneNormal: 0, ZonePartialDisruption: 1, ZoneFullDisruption: 2}
-	rapid.Check(t, func(t *rapid.T) {
-		size := rapid.IntRange(1, 200).Draw(t, "size")
-		notReady := rapid.IntRange(0, size-1).Draw(t, "notReady")
-		mk := func(nr int) []ConditionStatus {
-			out := make([]ConditionStatus, size)
-			for i := range out {
-				out[i] = ConditionTrue
-				if i < nr {
-					out[i] = ConditionFalse
-				}
+	size := rapid.IntRange(1, 200).Draw(t, "size")
+	notReady := rapid.IntRange(0, size-1).Draw(t, "notReady")
+	mk := func(nr int) []ConditionStatus {
+		out := make([]ConditionStatus, size)
+		for i := range out {
+			out[i] = ConditionTrue
+			if i < nr {
+				out[i] = ConditionFalse
 			}
-			return out
 		}
-		_, a := ComputeZoneState(mk(notReady), Options{})
-		_, b := ComputeZoneState(mk(notReady+1), Options{})
-		if rank[b] < rank[a] {
-			t.Fatalf("%d→%d not ready of %d: %s → %s", notReady, notReady+1, size, a, b)
-		}
-	})
+		return out
+	}
+	_, a := ComputeZoneState(mk(notReady), Options{})
+	_, b := ComputeZoneState(mk(notReady+1), Options{})
+	if rank[b] < rank[a] {
+		t.Fatalf("%d→%d not ready of %d: %s → %s", notReady, notReady+1, size, a, b)
+	}
 }
+
+func TestPropZoneStateMonotone(t *testing.T) { t.Parallel(); rapid.Check(t, checkZoneStateMonotone) }
 
 func drawToleration(t *rapid.T) (Toleration, Taint) {
 	keys := []string{"", "a", "b"}
@@ -48,148 +48,157 @@ func drawToleration(t *rapid.T) (Toleration, Taint) {
 
 // A toleration that matches a taint still matches when its effect is
 // emptied.
-func TestPropEmptyEffectStillTolerates(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		tol, taint := drawToleration(t)
-		opts := Options{TaintTolerationComparisonOperators: rapid.Bool().Draw(t, "gate")}
-		if ToleratesTaint(&tol, &taint, opts) {
-			tol.Effect = ""
-			if !ToleratesTaint(&tol, &taint, opts) {
-				t.Fatalf("%+v stops tolerating %+v without effect", tol, taint)
-			}
+func checkEmptyEffectStillTolerates(t *rapid.T) {
+	tol, taint := drawToleration(t)
+	opts := Options{TaintTolerationComparisonOperators: rapid.Bool().Draw(t, "gate")}
+	if ToleratesTaint(&tol, &taint, opts) {
+		tol.Effect = ""
+		if !ToleratesTaint(&tol, &taint, opts) {
+			t.Fatalf("%+v stops tolerating %+v without effect", tol, taint)
 		}
-	})
+	}
+}
+
+func TestPropEmptyEffectStillTolerates(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, checkEmptyEffectStillTolerates)
 }
 
 // Eviction time never precedes the time the taint was seen.
+func checkEvictionNotBeforeTaint(t *rapid.T) {
+	var tols []Toleration
+	for range rapid.IntRange(0, 3).Draw(t, "n") {
+		tol, _ := drawToleration(t)
+		if rapid.Bool().Draw(t, "secs") {
+			s := rapid.Int64Range(-10, 1<<40).Draw(t, "s")
+			tol.TolerationSeconds = &s
+		}
+		tols = append(tols, tol)
+	}
+	_, taint := drawToleration(t)
+	taint.Effect = NoExecute
+	seen := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	e := EvictionFor(tols, []Taint{taint}, seen, Options{})
+	if e.Kind != NotEvicted && e.At.Before(seen) {
+		t.Fatalf("%+v before %v", e, seen)
+	}
+}
+
 func TestPropEvictionNotBeforeTaint(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		var tols []Toleration
-		for range rapid.IntRange(0, 3).Draw(t, "n") {
-			tol, _ := drawToleration(t)
-			if rapid.Bool().Draw(t, "secs") {
-				s := rapid.Int64Range(-10, 1<<40).Draw(t, "s")
-				tol.TolerationSeconds = &s
-			}
-			tols = append(tols, tol)
-		}
-		_, taint := drawToleration(t)
-		taint.Effect = NoExecute
-		seen := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-		e := EvictionFor(tols, []Taint{taint}, seen, Options{})
-		if e.Kind != NotEvicted && e.At.Before(seen) {
-			t.Fatalf("%+v before %v", e, seen)
-		}
-	})
+	t.Parallel()
+	rapid.Check(t, checkEvictionNotBeforeTaint)
 }
 
 // Shutdown groups cover every pod exactly once, and when every group has a
 // pod they take the whole delay.
-func TestPropShutdownGroups(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		prios := rapid.SliceOfNDistinct(rapid.Int32Range(-5, 5), 1, 4, rapid.ID[int32]).Draw(t, "prios")
-		var ps []ShutdownPeriod
-		for _, p := range prios {
-			ps = append(ps, ShutdownPeriod{Priority: p, Seconds: rapid.Int64Range(0, 100).Draw(t, "s")})
+func checkShutdownGroups(t *rapid.T) {
+	prios := rapid.SliceOfNDistinct(rapid.Int32Range(-5, 5), 1, 4, rapid.ID[int32]).Draw(t, "prios")
+	var ps []ShutdownPeriod
+	for _, p := range prios {
+		ps = append(ps, ShutdownPeriod{Priority: p, Seconds: rapid.Int64Range(0, 100).Draw(t, "s")})
+	}
+	ps = ShutdownPeriods(ps, 0, 0)
+	var pods []*podstatus.Pod
+	for i := range rapid.IntRange(0, 10).Draw(t, "pods") {
+		p := &podstatus.Pod{}
+		p.Name = string(rune('a' + i))
+		prio := rapid.Int32Range(-7, 7).Draw(t, "prio")
+		p.Spec.Priority = &prio
+		pods = append(pods, p)
+	}
+	gs, err := Shutdown(ps, pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	full := true
+	for _, g := range gs {
+		if len(g.Pods) == 0 {
+			full = false
 		}
-		ps = ShutdownPeriods(ps, 0, 0)
-		var pods []*podstatus.Pod
-		for i := range rapid.IntRange(0, 10).Draw(t, "pods") {
-			p := &podstatus.Pod{}
-			p.Name = string(rune('a' + i))
-			prio := rapid.Int32Range(-7, 7).Draw(t, "prio")
-			p.Spec.Priority = &prio
-			pods = append(pods, p)
+		for _, p := range g.Pods {
+			seen[p.Name]++
 		}
-		gs, err := Shutdown(ps, pods)
-		if err != nil {
-			t.Fatal(err)
+	}
+	for _, p := range pods {
+		if seen[p.Name] != 1 {
+			t.Fatalf("pod %s in %d groups", p.Name, seen[p.Name])
 		}
-		seen := map[string]int{}
-		full := true
-		for _, g := range gs {
-			if len(g.Pods) == 0 {
-				full = false
-			}
-			for _, p := range g.Pods {
-				seen[p.Name]++
-			}
-		}
-		for _, p := range pods {
-			if seen[p.Name] != 1 {
-				t.Fatalf("pod %s in %d groups", p.Name, seen[p.Name])
-			}
-		}
-		if full && gs[len(gs)-1].End != ShutdownDelay(ps) {
-			t.Fatalf("end %v, delay %v", gs[len(gs)-1].End, ShutdownDelay(ps))
-		}
-	})
+	}
+	if full && gs[len(gs)-1].End != ShutdownDelay(ps) {
+		t.Fatalf("end %v, delay %v", gs[len(gs)-1].End, ShutdownDelay(ps))
+	}
 }
 
+func TestPropShutdownGroups(t *testing.T) { t.Parallel(); rapid.Check(t, checkShutdownGroups) }
+
 // Shuffling nodes and leases does not change the Plan.
+func checkStepOrderIndependent(t *rapid.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var nodes []*Node
+	var leases []Lease
+	for i := range rapid.IntRange(1, 8).Draw(t, "n") {
+		n := readyNode(string(rune('a'+i)), rapid.SampledFrom([]string{"z1", "z2"}).Draw(t, "zone"), t0.Add(-time.Duration(rapid.IntRange(0, 120).Draw(t, "age"))*time.Second))
+		n.Status.Conditions[0].Status = rapid.SampledFrom([]ConditionStatus{ConditionTrue, ConditionFalse, ConditionUnknown}).Draw(t, "st")
+		nodes = append(nodes, n)
+		if rapid.Bool().Draw(t, "lease") {
+			rt := t0.Add(-time.Duration(rapid.IntRange(0, 120).Draw(t, "rt")) * time.Second)
+			leases = append(leases, Lease{ObjectMeta: meta.ObjectMeta{Name: n.Name}, Spec: LeaseSpec{RenewTime: &rt}})
+		}
+	}
+	p1, err := Step(nodes, leases, nil, Memory{}, t0, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1b, _ := Step(nodes, leases, nil, p1.Memory, t0.Add(60*time.Second), Options{})
+	r := rand.New(rand.NewSource(rapid.Int64().Draw(t, "seed")))
+	r.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
+	r.Shuffle(len(leases), func(i, j int) { leases[i], leases[j] = leases[j], leases[i] })
+	p2, _ := Step(nodes, leases, nil, Memory{}, t0, Options{})
+	p2b, _ := Step(nodes, leases, nil, p2.Memory, t0.Add(60*time.Second), Options{})
+	if !reflect.DeepEqual(p1, p2) || !reflect.DeepEqual(p1b, p2b) {
+		t.Fatalf("order changes the plan")
+	}
+}
+
 func TestPropStepOrderIndependent(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-		var nodes []*Node
-		var leases []Lease
-		for i := range rapid.IntRange(1, 8).Draw(t, "n") {
-			n := readyNode(string(rune('a'+i)), rapid.SampledFrom([]string{"z1", "z2"}).Draw(t, "zone"), t0.Add(-time.Duration(rapid.IntRange(0, 120).Draw(t, "age"))*time.Second))
-			n.Status.Conditions[0].Status = rapid.SampledFrom([]ConditionStatus{ConditionTrue, ConditionFalse, ConditionUnknown}).Draw(t, "st")
-			nodes = append(nodes, n)
-			if rapid.Bool().Draw(t, "lease") {
-				rt := t0.Add(-time.Duration(rapid.IntRange(0, 120).Draw(t, "rt")) * time.Second)
-				leases = append(leases, Lease{ObjectMeta: meta.ObjectMeta{Name: n.Name}, Spec: LeaseSpec{RenewTime: &rt}})
-			}
-		}
-		p1, err := Step(nodes, leases, nil, Memory{}, t0, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p1b, _ := Step(nodes, leases, nil, p1.Memory, t0.Add(60*time.Second), Options{})
-		r := rand.New(rand.NewSource(rapid.Int64().Draw(t, "seed")))
-		r.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
-		r.Shuffle(len(leases), func(i, j int) { leases[i], leases[j] = leases[j], leases[i] })
-		p2, _ := Step(nodes, leases, nil, Memory{}, t0, Options{})
-		p2b, _ := Step(nodes, leases, nil, p2.Memory, t0.Add(60*time.Second), Options{})
-		if !reflect.DeepEqual(p1, p2) || !reflect.DeepEqual(p1b, p2b) {
-			t.Fatalf("order changes the plan")
-		}
-	})
+	t.Parallel()
+	rapid.Check(t, checkStepOrderIndependent)
 }
 
 // ZoneStates agrees with grouping by [Zone] in a map and deciding each
 // zone with [ComputeZoneState], whatever the number of zones (its own
 // table grows past 32) and the label values.
-func TestPropZoneStatesGrouping(t *testing.T) {
+func checkZoneStatesGrouping(t *rapid.T) {
 	keys := []string{LabelTopologyZone, LabelFailureZone, LabelTopologyRegion, LabelFailureRegion, LabelExcludeDisruption}
-	rapid.Check(t, func(t *rapid.T) {
-		values := rapid.StringMatching(`[a-z0-9.:-]{0,24}`)
-		var nodes []*Node
-		groups := map[string][]ConditionStatus{}
-		for range rapid.IntRange(0, 300).Draw(t, "nodes") {
-			n := &Node{}
-			n.Labels = map[string]string{}
-			for _, k := range keys {
-				if rapid.IntRange(0, 3).Draw(t, "has") == 0 {
-					n.Labels[k] = values.Draw(t, "v")
-				}
-			}
-			s := rapid.SampledFrom([]ConditionStatus{ConditionTrue, ConditionFalse, ConditionUnknown}).Draw(t, "ready")
-			n.Status.Conditions = []Condition{{Type: Ready, Status: s}}
-			nodes = append(nodes, n)
-			if !ExcludedFromDisruption(n) {
-				groups[Zone(n)] = append(groups[Zone(n)], s)
+	values := rapid.StringMatching(`[a-z0-9.:-]{0,24}`)
+	var nodes []*Node
+	groups := map[string][]ConditionStatus{}
+	for range rapid.IntRange(0, 300).Draw(t, "nodes") {
+		n := &Node{}
+		n.Labels = map[string]string{}
+		for _, k := range keys {
+			if rapid.IntRange(0, 3).Draw(t, "has") == 0 {
+				n.Labels[k] = values.Draw(t, "v")
 			}
 		}
-		got := ZoneStates(nodes, Options{})
-		if len(got) != len(groups) {
-			t.Fatalf("%d zones, want %d", len(got), len(groups))
+		s := rapid.SampledFrom([]ConditionStatus{ConditionTrue, ConditionFalse, ConditionUnknown}).Draw(t, "ready")
+		n.Status.Conditions = []Condition{{Type: Ready, Status: s}}
+		nodes = append(nodes, n)
+		if !ExcludedFromDisruption(n) {
+			groups[Zone(n)] = append(groups[Zone(n)], s)
 		}
-		for _, z := range got {
-			nr, st := ComputeZoneState(groups[z.Zone], Options{})
-			if z.Size != len(groups[z.Zone]) || z.NotReady != nr || z.State != st {
-				t.Fatalf("zone %q: %+v, want size %d, %d not ready, %s", z.Zone, z, len(groups[z.Zone]), nr, st)
-			}
+	}
+	got := ZoneStates(nodes, Options{})
+	if len(got) != len(groups) {
+		t.Fatalf("%d zones, want %d", len(got), len(groups))
+	}
+	for _, z := range got {
+		nr, st := ComputeZoneState(groups[z.Zone], Options{})
+		if z.Size != len(groups[z.Zone]) || z.NotReady != nr || z.State != st {
+			t.Fatalf("zone %q: %+v, want size %d, %d not ready, %s", z.Zone, z, len(groups[z.Zone]), nr, st)
 		}
-	})
+	}
 }
+
+func TestPropZoneStatesGrouping(t *testing.T) { t.Parallel(); rapid.Check(t, checkZoneStatesGrouping) }

@@ -57,6 +57,9 @@ type TaintFilter func(*Taint) bool
 
 // EffectFilter returns a TaintFilter selecting the taints with one of
 // effects.
+//
+// Source: the inclusion filter upstream passes to
+// pkg/apis/core/v1/helper FindMatchingUntoleratedTaint (v1.36.3).
 func EffectFilter(effects ...TaintEffect) TaintFilter {
 	return func(t *Taint) bool {
 		for _, e := range effects {
@@ -70,11 +73,18 @@ func EffectFilter(effects ...TaintEffect) TaintFilter {
 
 // NoScheduleOrNoExecute selects NoSchedule and NoExecute taints, the ones
 // the scheduler's and the DaemonSet controller's taint predicate checks.
+//
+// Source: upstream pkg/controller/daemon predicates and
+// pkg/scheduler/framework/plugins/helper DoNotScheduleTaintsFilterFunc
+// (v1.36.3).
 func NoScheduleOrNoExecute(t *Taint) bool {
 	return t.Effect == NoSchedule || t.Effect == NoExecute
 }
 
-// OnlyNoExecute selects NoExecute taints.
+// OnlyNoExecute selects NoExecute taints, the ones that decide whether a
+// scheduled daemon pod keeps running.
+//
+// Source: upstream pkg/controller/daemon NodeShouldRunDaemonPod (v1.36.3).
 func OnlyNoExecute(t *Taint) bool { return t.Effect == NoExecute }
 
 // FindUntoleratedTaint returns the first of taints (in the node's order)

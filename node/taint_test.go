@@ -2,12 +2,12 @@ package node
 
 import (
 	"testing"
-	"time"
 )
 
 func i64(v int64) *int64 { return &v }
 
 func TestToleratesTaint(t *testing.T) {
+	t.Parallel()
 	taint := Taint{Key: "k", Value: "v", Effect: NoSchedule}
 	cases := []struct {
 		name string
@@ -45,6 +45,7 @@ func TestToleratesTaint(t *testing.T) {
 }
 
 func TestParseDecimal(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]int64{"0": 0, "7": 7, "-7": -7, "9223372036854775807": 1<<63 - 1, "-9223372036854775808": -1 << 63} {
 		if v, ok := parseDecimal(s); !ok || v != want {
 			t.Errorf("%q: %d %v", s, v, ok)
@@ -58,6 +59,7 @@ func TestParseDecimal(t *testing.T) {
 }
 
 func TestFindUntoleratedTaint(t *testing.T) {
+	t.Parallel()
 	taints := []Taint{{Key: "a", Effect: PreferNoSchedule}, {Key: "b", Effect: NoSchedule}, {Key: "c", Effect: NoExecute}}
 	got, ok := FindUntoleratedTaint(taints, nil, NoScheduleOrNoExecute, Options{})
 	if !ok || got.Key != "b" {
@@ -74,84 +76,5 @@ func TestFindUntoleratedTaint(t *testing.T) {
 	got, ok = FindUntoleratedTaint(taints, nil, EffectFilter(PreferNoSchedule), Options{})
 	if !ok || got.Key != "a" {
 		t.Fatalf("got %v %v", got, ok)
-	}
-}
-
-func TestMinTolerationTime(t *testing.T) {
-	cases := []struct {
-		tols []Toleration
-		want time.Duration
-	}{
-		{nil, 0},
-		{[]Toleration{{}}, Forever},
-		{[]Toleration{{TolerationSeconds: i64(10)}, {TolerationSeconds: i64(5)}, {}}, 5 * time.Second},
-		{[]Toleration{{TolerationSeconds: i64(10)}, {TolerationSeconds: i64(-1)}}, 0},
-		{[]Toleration{{TolerationSeconds: i64(0)}}, 0},
-	}
-	for i, c := range cases {
-		if got := MinTolerationTime(c.tols); got != c.want {
-			t.Errorf("%d: got %v want %v", i, got, c.want)
-		}
-	}
-}
-
-func TestEvictionFor(t *testing.T) {
-	seen := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	unreach := []Taint{{Key: TaintUnreachable, Effect: NoExecute}}
-	if e := EvictionFor(nil, unreach, seen, Options{}); e.Kind != EvictNow || !e.At.Equal(seen) {
-		t.Errorf("no tolerations: %+v", e)
-	}
-	def := DefaultTolerations(nil, -1)
-	if e := EvictionFor(def, unreach, seen, Options{}); e.Kind != EvictAt || e.After != 300*time.Second {
-		t.Errorf("default tolerations: %+v", e)
-	}
-	if e := EvictionFor([]Toleration{{Operator: OpExists}}, unreach, seen, Options{}); e.Kind != NotEvicted {
-		t.Errorf("forever: %+v", e)
-	}
-	if e := EvictionFor(nil, []Taint{{Key: "x", Effect: NoSchedule}}, seen, Options{}); e.Kind != NotEvicted {
-		t.Errorf("NoSchedule only: %+v", e)
-	}
-	// the first matching toleration is the one used, as upstream.
-	two := []Toleration{{Key: TaintUnreachable, Operator: OpExists, TolerationSeconds: i64(600)}, {Operator: OpExists, TolerationSeconds: i64(10)}}
-	if e := EvictionFor(two, unreach, seen, Options{}); e.After != 600*time.Second {
-		t.Errorf("first match: %+v", e)
-	}
-}
-
-func TestDefaultTolerations(t *testing.T) {
-	got := DefaultTolerations(nil, -1)
-	if len(got) != 2 || got[0].Key != TaintNotReady || got[1].Key != TaintUnreachable || *got[0].TolerationSeconds != 300 {
-		t.Fatalf("%+v", got)
-	}
-	if got := DefaultTolerations([]Toleration{{Operator: OpExists}}, -1); len(got) != 1 {
-		t.Fatalf("empty key: %+v", got)
-	}
-	if got := DefaultTolerations([]Toleration{{Key: TaintNotReady, Operator: OpExists, Effect: "NoSchedule"}}, -1); len(got) != 3 {
-		t.Fatalf("NoSchedule does not count: %+v", got)
-	}
-	// The flags are taken as they are, negative ones included, each for its
-	// own toleration.
-	got = DefaultTolerationsFor([]Toleration{{Key: TaintUnreachable, Operator: OpExists}}, -1, 7)
-	if len(got) != 2 || got[1].Key != TaintNotReady || *got[1].TolerationSeconds != -1 {
-		t.Fatalf("DefaultTolerationsFor(-1, 7): %+v", got)
-	}
-	got = DefaultTolerationsFor(nil, 0, 7)
-	if len(got) != 2 || *got[0].TolerationSeconds != 0 || *got[1].TolerationSeconds != 7 {
-		t.Fatalf("DefaultTolerationsFor(0, 7): %+v", got)
-	}
-}
-
-func TestZone(t *testing.T) {
-	n := &Node{}
-	if Zone(n) != "" {
-		t.Fatal("no labels")
-	}
-	n.Labels = map[string]string{LabelTopologyZone: "a", LabelFailureZone: "b", LabelTopologyRegion: "r"}
-	if Zone(n) != "r:\x00:b" {
-		t.Fatalf("%q", Zone(n))
-	}
-	n.Labels = map[string]string{LabelTopologyZone: "a", LabelFailureZone: ""}
-	if Zone(n) != "" {
-		t.Fatalf("empty beta label wins: %q", Zone(n))
 	}
 }

@@ -8,6 +8,7 @@ import (
 )
 
 func TestValidateTolerations(t *testing.T) {
+	t.Parallel()
 	gate := Options{TaintTolerationComparisonOperators: true}
 	ok := []Toleration{
 		{Operator: OpExists},
@@ -50,6 +51,7 @@ func TestValidateTolerations(t *testing.T) {
 }
 
 func TestValidateTaints(t *testing.T) {
+	t.Parallel()
 	ok := []Taint{{Key: "k", Effect: NoSchedule}, {Key: "k", Effect: NoExecute}, {Key: "a/b", Value: "v", Effect: PreferNoSchedule}}
 	if err := ValidateTaints(ok, "spec.taints"); err != nil {
 		t.Fatalf("valid: %v", err)
@@ -72,41 +74,4 @@ func TestValidateTaints(t *testing.T) {
 			t.Errorf("%+v: %v, want %v at %s", c.taint, err, c.err, c.path)
 		}
 	}
-}
-
-func TestValidateStep(t *testing.T) {
-	a, b := &Node{}, &Node{}
-	a.Name, b.Name = "a", "b"
-	if err := validateStep([]*Node{a, b}, []Lease{lease("a"), lease("b")}); err != nil {
-		t.Fatalf("valid: %v", err)
-	}
-	cases := []struct {
-		nodes  []*Node
-		leases []Lease
-		path   string
-		err    error
-	}{
-		{[]*Node{a, nil}, nil, "nodes[1]", field.ErrRequired},
-		{[]*Node{a, {}}, nil, "nodes[1].metadata.name", field.ErrRequired},
-		{[]*Node{a, b, a}, nil, "nodes[2].metadata.name", field.ErrDuplicate},
-		{[]*Node{a, b, b}, nil, "nodes[2].metadata.name", field.ErrDuplicate},
-		{[]*Node{b, a, b}, nil, "nodes[2].metadata.name", field.ErrDuplicate},
-		{[]*Node{a}, []Lease{lease("a"), lease("b"), lease("a")}, "leases[2].metadata.name", field.ErrDuplicate},
-		{[]*Node{a}, []Lease{lease("b"), lease("a"), lease("b")}, "leases[2].metadata.name", field.ErrDuplicate},
-		{[]*Node{a}, []Lease{lease("a"), {}}, "leases[1].metadata.name", field.ErrRequired},
-		{[]*Node{a}, []Lease{lease("a"), lease("a")}, "leases[1].metadata.name", field.ErrDuplicate},
-	}
-	for _, c := range cases {
-		err := validateStep(c.nodes, c.leases)
-		var fe *field.Error
-		if !errors.As(err, &fe) || fe.Path != c.path || !errors.Is(err, c.err) {
-			t.Errorf("%s: %v", c.path, err)
-		}
-	}
-}
-
-func lease(name string) Lease {
-	var l Lease
-	l.Name = name
-	return l
 }

@@ -52,6 +52,22 @@
 //     resets, which it orders by pod name (upstream: informer order). The
 //     reset's condition carries no observedGeneration (not modelled).
 //
+// Upstream behaviour worth knowing, which kubesem follows:
+//
+//   - Expected pods: maxUnavailable and a percentage minAvailable use the
+//     sum of the controllers' scale, found by controller reference (a
+//     ReplicaSet counts through its Deployment), each counted once; an
+//     integer minAvailable uses the number of selected pods. Percentages
+//     round up. A pod whose controller is missing or has no scale fails the
+//     sync: the fail-safe status (0 allowed, DisruptionAllowed=False,
+//     SyncFailed). Vectors: testdata/pdb/expected.json.
+//   - Eviction: terminal, pending and deleting pods skip every budget; more
+//     than one matching budget is a 500; unhealthyPodEvictionPolicy decides
+//     for Running but not Ready pods; an unobserved generation is a 429 with
+//     Retry-After 10, a negative budget or more than 2,000 disrupted pods a
+//     403, no disruptions left a 429. Vectors: testdata/pdb/evict.json;
+//     checked against upstream's EvictionREST.Create (conformance/upstream).
+//
 // # Inputs
 //
 // Time is the now argument (the controller's clock and the API server's

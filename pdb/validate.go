@@ -22,12 +22,12 @@ func Validate(b *PodDisruptionBudget) error {
 		return field.New("spec", "minAvailable and maxUnavailable", field.ErrInvalid)
 	}
 	if s.MinAvailable != nil {
-		if err := intstr.Validate(*s.MinAvailable, "spec.minAvailable", true); err != nil {
+		if err := intstr.ValidateAtMost100Percent(*s.MinAvailable, "spec.minAvailable"); err != nil {
 			return err
 		}
 	}
 	if s.MaxUnavailable != nil {
-		if err := intstr.Validate(*s.MaxUnavailable, "spec.maxUnavailable", true); err != nil {
+		if err := intstr.ValidateAtMost100Percent(*s.MaxUnavailable, "spec.maxUnavailable"); err != nil {
 			return err
 		}
 	}

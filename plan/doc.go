@@ -23,6 +23,14 @@
 // nil slices as []. Plans implement json.Marshaler with it, so
 // json.Marshal(plan) and kubesem's CLI and conformance output agree.
 //
+// # Divergences
+//
+// A Plan is kubesem's, not an upstream object: it states what one sync
+// decides, and each package's Plan.Writes lists the API requests the
+// controller sends for it. Where upstream sends requests concurrently or in
+// cache order, Writes pins one order (each package's Divergences says
+// which).
+//
 // # Inputs
 //
 // Nothing here reads a clock or does I/O; every function is safe for

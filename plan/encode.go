@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kubesem/kubesem/internal/jsontag"
 )
 
 var (
@@ -21,7 +23,8 @@ var (
 
 // Encode returns v as JSON the way every kubesem output is written: struct
 // fields named and omitted by their json tags (omitempty, omitzero, "-",
-// embedded structs inlined), in declaration order; time.Duration as a Go
+// embedded structs inlined, a name two fields claim resolved as
+// encoding/json resolves it), in declaration order; time.Duration as a Go
 // duration string ("1m30s"); time.Time as RFC 3339 with fractional seconds
 // when present, in UTC; nil slices as [] and nil maps as {} unless omitted;
 // map keys sorted. A value below the top that implements json.Marshaler
@@ -147,57 +150,24 @@ func mapKey(k reflect.Value) (string, error) {
 	return "", fmt.Errorf("plan: cannot encode map key of type %s", k.Type())
 }
 
-// encodeStruct writes v's exported fields by their json tags, inlining
-// untagged embedded structs.
+// encodeStruct writes v's JSON members (internal/jsontag: named by their
+// json tags, untagged embedded structs inlined, those behind a nil pointer
+// left out).
 func encodeStruct(b *bytes.Buffer, v reflect.Value) error {
 	b.WriteByte('{')
 	first := true
-	if err := encodeFields(b, v, &first); err != nil {
-		return err
-	}
-	b.WriteByte('}')
-	return nil
-}
-
-func encodeFields(b *bytes.Buffer, v reflect.Value, first *bool) error {
-	t := v.Type()
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
+	fields := jsontag.Fields(v.Type())
+	for i := range fields {
+		f := &fields[i]
+		fv, ok := f.Value(v)
+		if !ok || f.Optional() && omitted(fv, f.OmitEmpty, f.OmitZero) {
 			continue
 		}
-		name, opts, _ := strings.Cut(tag, ",")
-		fv := v.Field(i)
-		if f.Anonymous && name == "" {
-			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
-				if fv.IsNil() {
-					continue
-				}
-				fv, ft = fv.Elem(), ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				if err := encodeFields(b, fv, first); err != nil {
-					return err
-				}
-				continue
-			}
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		if omitted(fv, opts) {
-			continue
-		}
-		if !*first {
+		if !first {
 			b.WriteByte(',')
 		}
-		*first = false
-		writeString(b, name)
+		first = false
+		writeString(b, f.Name)
 		b.WriteByte(':')
 		if (fv.Kind() == reflect.Slice) && fv.IsNil() {
 			b.WriteString("[]")
@@ -211,36 +181,37 @@ func encodeFields(b *bytes.Buffer, v reflect.Value, first *bool) error {
 			return err
 		}
 	}
+	b.WriteByte('}')
 	return nil
 }
 
-func omitted(v reflect.Value, opts string) bool {
-	for opt := range strings.SplitSeq(opts, ",") {
-		switch opt {
-		case "omitempty":
-			switch v.Kind() {
-			case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
-				if v.Len() == 0 {
-					return true
-				}
-			case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-				reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-				reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
-				if v.IsZero() {
-					return true
-				}
-			}
-		case "omitzero":
-			if z, ok := v.Interface().(interface{ IsZero() bool }); ok {
-				if v.Kind() == reflect.Pointer && v.IsNil() {
-					return true
-				}
-				if z.IsZero() {
-					return true
-				}
-			} else if v.IsZero() {
+// omitted reports whether v is left out under the omitempty and omitzero
+// options.
+func omitted(v reflect.Value, omitEmpty, omitZero bool) bool {
+	if omitEmpty {
+		switch v.Kind() {
+		case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+			if v.Len() == 0 {
 				return true
 			}
+		case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+			reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+			if v.IsZero() {
+				return true
+			}
+		}
+	}
+	if omitZero {
+		if z, ok := v.Interface().(interface{ IsZero() bool }); ok {
+			if v.Kind() == reflect.Pointer && v.IsNil() {
+				return true
+			}
+			if z.IsZero() {
+				return true
+			}
+		} else if v.IsZero() {
+			return true
 		}
 	}
 	return false

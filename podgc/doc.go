@@ -22,14 +22,24 @@
 //
 // # Rules
 //
-//   - [IsTerminated], [IsEvicted], [EvictedFirst], [Terminated], [OutOfService]
-//   - [Step]: one pass, returning a [Plan] (Outcome GarbageCollected, Patch,
-//     Delete as plan.Deletion with the pod's namespace, Events, Requeue,
-//     Memory — the house vocabulary); Events is always empty, as v1.36.3's
-//     collector has no event recorder
-//   - [Plan.Writes]: the API requests of the pass — per deleted pod, the
-//     status patch (pods/status, uid precondition) when it is not terminal,
-//     then the delete with grace period 0
+// One file per step of the pass, a test file beside each:
+//
+//   - Terminated pods (terminated.go): [IsTerminated], [IsEvicted],
+//     [EvictedFirst], [Terminated]
+//   - Terminating pods of out-of-service nodes (outofservice.go):
+//     [OutOfService]
+//   - Orphans (orphans.go): the node quarantine and the DisruptionTarget
+//     condition, both unexported, run by [Step] with its [Memory]
+//   - Terminating unscheduled pods (unscheduled.go), unexported, run by
+//     [Step]
+//   - The pass (step.go): [Step], returning a [Plan] (plan.go: Outcome
+//     GarbageCollected, Patch, Delete as plan.Deletion with the pod's
+//     namespace, Events, Requeue, Memory — the house vocabulary); Events
+//     is always empty, as v1.36.3's collector has no event recorder. What
+//     Step rejects: validate.go. Defaults: [Options] (options.go).
+//   - Requests (writes.go): [Plan.Writes], the API requests of the pass —
+//     per deleted pod, the status patch (pods/status, uid precondition)
+//     when it is not terminal, then the delete with grace period 0
 //
 // # Divergences
 //
@@ -48,6 +58,11 @@
 // The status patch upstream sends also sets status.observedGeneration
 // (CalculatePodStatusObservedGeneration); podstatus.Pod does not model it,
 // so the patched object in [Plan.Writes] leaves it as it was.
+//
+// The quarantine is explicit [Memory]: a node first seen missing at t is
+// checked again at t+40 s, inclusive (upstream's delaying queue on its
+// clock; conformance/upstream TestPodGCQuarantineDifferential drives three
+// passes of the real collector on a fake clock against three Steps).
 //
 // # Errors
 //

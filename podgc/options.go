@@ -2,6 +2,15 @@ package podgc
 
 import "time"
 
+// Defaults of [Options].
+const (
+	// DefaultTerminatedPodThreshold is --terminated-pod-gc-threshold.
+	DefaultTerminatedPodThreshold = 12500
+	// QuarantineTime is how long a node must be missing before its pods
+	// are orphans.
+	QuarantineTime = 40 * time.Second
+)
+
 // Options of the collector; the zero value is v1.36.3's default.
 type Options struct {
 	// TerminatedPodThreshold is --terminated-pod-gc-threshold; nil means

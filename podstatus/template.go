@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/internal/apijson"
+	"github.com/kubesem/kubesem/internal/jsontag"
 	"github.com/kubesem/kubesem/meta"
 )
 
@@ -202,37 +203,12 @@ func residual(v any, t reflect.Type) any {
 }
 
 // fieldTypes maps the JSON keys of struct type t (embedded structs
-// flattened) to their field types.
+// flattened, internal/jsontag) to their field types.
 func fieldTypes(t reflect.Type) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name := f.Tag.Get("json")
-		for j := 0; j < len(name); j++ {
-			if name[j] == ',' {
-				name = name[:j]
-				break
-			}
-		}
-		if name == "-" || !f.IsExported() && !f.Anonymous {
-			continue
-		}
-		if f.Anonymous && name == "" {
-			et := f.Type
-			if et.Kind() == reflect.Pointer {
-				et = et.Elem()
-			}
-			if et.Kind() == reflect.Struct {
-				for k, v := range fieldTypes(et) {
-					out[k] = v
-				}
-				continue
-			}
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out[name] = f.Type
+	fields := jsontag.Fields(t)
+	out := make(map[string]reflect.Type, len(fields))
+	for _, f := range fields {
+		out[f.Name] = f.Type
 	}
 	return out
 }

@@ -35,20 +35,46 @@
 //   - Upstream sorts victims with sort.Sort (unstable) and the wall clock;
 //     kubesem takes now and pins pods the order cannot tell apart by name,
 //     then UID, then input position, and reports the ties
-//     ([Ranking.Ties], [Victims].Tied; issue kubernetes/kubernetes#111443).
+//     ([Ranking.Ties], [Victims].Tied, Plan.DeleteTied: the pods whose
+//     order v1.36.3 leaves open; issue kubernetes/kubernetes#111443).
+//     Vectors with ties use wantOneOf.
 //   - Upstream's comparator is not transitive when pods that reach the
 //     ready-time or creation-time rule together share an exact time while
-//     others in the same log2 bucket do not; [RankForDeletion] orders such a
-//     time's pods by their smallest UID, a strict weak order that agrees
-//     with [DeletesBefore] on every other pair.
+//     another pod in the same log2 bucket has a different time (two pods
+//     ready in the same second are enough): no order agrees with every
+//     upstream pair there. [RankForDeletion] orders such a time's pods by
+//     their smallest UID, a strict weak order that agrees with upstream's
+//     Less (and [DeletesBefore]) on every pair of pods neither of which
+//     shares an exact ready or creation time with another pod of the list
+//     (conformance/upstream TestReplicaSetPairwiseDifferential checks every
+//     pair of random lists built to hit the cycles; about 0.06% of pairs,
+//     all with a shared time, differ).
 //   - The seed lists four scale-down criteria (000:L2274); v1.36.3 applies
-//     eight, of which the seed's are a subset.
+//     eight: unscheduled, phase, not ready, pod-deletion-cost, pods on the
+//     same node, ready time on a log2 scale with UID tie-break, restarts,
+//     creation time on a log2 scale. The seed's four are a subset, each
+//     with its vector (testdata/replicaset/rank_order.json).
+//   - Informer order: upstream walks pods in its informer's order, which is
+//     arbitrary; [Step] walks them by name, then UID, so its Plan is
+//     independent of the input's order (a property test) and the adopted
+//     and released pods come in that order.
 //   - [Step] assumes every API call succeeds, so its status never carries
 //     ReplicaFailure; [ComputeStatus] takes the failure as an argument.
 //     Expectations (in-flight creations and deletions) are not modelled.
 //   - Upstream sends its claim patches in informer order and its deletions
 //     concurrently; [Plan.Writes] pins both by name. A created pod's event
 //     has no message, since upstream's names the pod the API server names.
+//   - Options, each off (zero) by default, which is v1.36.3:
+//     Options.DisablePodDeletionCost turns gate PodDeletionCost (on) off
+//     and ignores controller.kubernetes.io/pod-deletion-cost (vectors with
+//     "disablePodDeletionCost" in testdata/replicaset/rank_order.json and
+//     rank_pairs.json, testdata/podstatus/deletion_pairs.json);
+//     Options.DisableTerminatingReplicas turns gate
+//     DeploymentReplicaSetTerminatingReplicas (on) off and omits
+//     status.terminatingReplicas (testdata/replicaset/status.json);
+//     Options.BurstReplicas changes the 500 creations or deletions per sync
+//     (testdata/replicaset/diff.json). LogarithmicScaleDown is locked on in
+//     v1.36.3 and is not an option.
 //
 // # Inputs
 //

@@ -41,6 +41,14 @@ func BenchmarkSyncProgress(b *testing.B) {
 	}
 }
 
+func BenchmarkSyncStatus(b *testing.B) {
+	d, cur, all := stBenchState()
+	b.ReportAllocs()
+	for b.Loop() {
+		rollout.SyncStatus(d, cur, all, stT1)
+	}
+}
+
 func BenchmarkRequeueStuck(b *testing.B) {
 	d, _, _ := stBenchState()
 	b.ReportAllocs()

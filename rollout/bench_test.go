@@ -62,6 +62,14 @@ func BenchmarkMaxSurge(b *testing.B) {
 	}
 }
 
+func BenchmarkBounds(b *testing.B) {
+	d := deploy(1000, "25%", "25%")
+	b.ReportAllocs()
+	for b.Loop() {
+		d.Bounds()
+	}
+}
+
 func BenchmarkNewReplicaSetReplicas(b *testing.B) {
 	d, newRS, old := benchReplicaSets(10)
 	all := append(old, newRS)

@@ -50,9 +50,9 @@ func Fenceposts(maxSurge, maxUnavailable intstr.Value, replicas int32) (surge, u
 	return int32(s), int32(u), nil
 }
 
-// bounds returns d's maxSurge and maxUnavailable with the API default (25%)
-// for an unset value.
-func bounds(d *Deployment) (maxSurge, maxUnavailable intstr.Value) {
+// rollingValues returns d's maxSurge and maxUnavailable with the API
+// default (25%) for an unset value.
+func rollingValues(d *Deployment) (maxSurge, maxUnavailable intstr.Value) {
 	ru := d.Spec.Strategy.RollingUpdate
 	if ru != nil && ru.MaxSurge != nil {
 		maxSurge = *ru.MaxSurge
@@ -84,7 +84,7 @@ func (d *Deployment) MaxUnavailable() int32 {
 	if !isRolling(d) || replicas == 0 {
 		return 0
 	}
-	s, u := bounds(d)
+	s, u := rollingValues(d)
 	_, unavailable, _ := Fenceposts(s, u, replicas)
 	return min(unavailable, replicas)
 }
@@ -112,7 +112,22 @@ func (d *Deployment) MaxSurge() int32 {
 	if !isRolling(d) {
 		return 0
 	}
-	s, u := bounds(d)
+	s, u := rollingValues(d)
 	surge, _, _ := Fenceposts(s, u, d.Replicas())
 	return surge
+}
+
+// Bounds returns the three numbers a rolling update of d keeps to:
+// [Deployment.MaxSurge] pods above spec.replicas at most,
+// [Deployment.MaxUnavailable] of them unavailable at most, and so
+// [Deployment.MinAvailable] available at least (3 replicas at 25%/25%
+// run between 3 and 4 pods). All three are 0 for the Recreate strategy.
+//
+// d should be valid ([Validate]); as upstream, invalid bounds count as 0.
+//
+// Source: upstream deployment_util.go MaxSurge, MaxUnavailable and
+// MinAvailable (v1.36.3), which rolling.go reads together; seed
+// 000:L1983-1995.
+func (d *Deployment) Bounds() (maxSurge, maxUnavailable, minAvailable int32) {
+	return d.MaxSurge(), d.MaxUnavailable(), d.MinAvailable()
 }

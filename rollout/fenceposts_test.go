@@ -75,5 +75,8 @@ func TestBounds(t *testing.T) {
 		if g := c.d.MinAvailable(); g != c.minAvl {
 			t.Errorf("%s: MinAvailable = %d; want %d", c.name, g, c.minAvl)
 		}
+		if s, u, m := c.d.Bounds(); s != c.maxSurge || u != c.maxUnavail || m != c.minAvl {
+			t.Errorf("%s: Bounds = %d, %d, %d; want %d, %d, %d", c.name, s, u, m, c.maxSurge, c.maxUnavail, c.minAvl)
+		}
 	}
 }

@@ -32,7 +32,7 @@ func NewReplicaSetReplicas(d *Deployment, allReplicaSets []*replicaset.ReplicaSe
 	default:
 		return 0, field.New("spec.strategy", string(d.Spec.Strategy.Type), field.ErrUnsupported)
 	}
-	s, _ := bounds(d)
+	s, _ := rollingValues(d)
 	surge, err := intstr.Scaled(s, replicas, intstr.Up)
 	if err != nil {
 		return 0, field.At(err, pathMaxSurge)

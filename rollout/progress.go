@@ -122,6 +122,16 @@ func SyncProgress(d *Deployment, newStatus Status, newReplicaSet *replicaset.Rep
 	return s
 }
 
+// SyncStatus returns the status the Deployment controller writes at the
+// end of a sync: [ComputeStatus] of d's ReplicaSets with the Progressing
+// and ReplicaFailure conditions of [SyncProgress] on top.
+//
+// Source: upstream pkg/controller/deployment/progress.go syncRolloutStatus
+// (calculateStatus, then the conditions) (v1.36.3).
+func SyncStatus(d *Deployment, newReplicaSet *replicaset.ReplicaSet, allReplicaSets []*replicaset.ReplicaSet, now time.Time) Status {
+	return SyncProgress(d, ComputeStatus(d, newReplicaSet, allReplicaSets, now), newReplicaSet, allReplicaSets, now)
+}
+
 // replicaFailure returns the ReplicaFailure condition to copy into the
 // Deployment: newReplicaSet's first, else the first among allReplicaSets.
 func replicaFailure(newReplicaSet *replicaset.ReplicaSet, allReplicaSets []*replicaset.ReplicaSet) (Condition, bool) {

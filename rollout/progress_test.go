@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
 )
 
@@ -63,5 +64,31 @@ func TestSyncProgressSteadyState(t *testing.T) {
 	got := rollout.SyncProgress(d, d.Status, nil, nil, stT0.Add(time.Hour))
 	if c, _ := meta.Conditions(got.Conditions).Find(rollout.Progressing); c.Reason != rollout.ReasonNewReplicaSetAvailable {
 		t.Errorf("SyncProgress(steady state) Progressing reason = %s; want %s", c.Reason, rollout.ReasonNewReplicaSetAvailable)
+	}
+}
+
+// TestSyncStatus: the status a sync writes in the middle of a rollout
+// (the counts of the ReplicaSets, Progressing rewritten to
+// ReplicaSetUpdated at now), then once the new ReplicaSet is complete
+// (NewReplicaSetAvailable).
+func TestSyncStatus(t *testing.T) {
+	t.Parallel()
+	d, cur, all := stBenchState()
+	got := rollout.SyncStatus(d, cur, all, stT1)
+	if got.Replicas != 12 || got.UpdatedReplicas != 5 || got.AvailableReplicas != 11 {
+		t.Errorf("SyncStatus(mid-rollout) counts = %d replicas, %d updated, %d available; want 12, 5, 11", got.Replicas, got.UpdatedReplicas, got.AvailableReplicas)
+	}
+	if c, _ := got.Conditions.Find(rollout.Progressing); c.Reason != rollout.ReasonReplicaSetUpdated || !c.LastUpdateTime.Equal(stT1) {
+		t.Errorf("SyncStatus(mid-rollout) Progressing = %s at %v; want %s at %v", c.Reason, c.LastUpdateTime, rollout.ReasonReplicaSetUpdated, stT1)
+	}
+	old := all[0]
+	old.Status = replicaset.Status{}
+	zero := int32(0)
+	old.Spec.Replicas = &zero
+	cur.Spec.Replicas = d.Spec.Replicas
+	cur.Status = replicaset.Status{Replicas: 10, ReadyReplicas: 10, AvailableReplicas: 10}
+	got = rollout.SyncStatus(d, cur, all, stT1)
+	if c, _ := got.Conditions.Find(rollout.Progressing); c.Reason != rollout.ReasonNewReplicaSetAvailable {
+		t.Errorf("SyncStatus(complete) Progressing reason = %s; want %s", c.Reason, rollout.ReasonNewReplicaSetAvailable)
 	}
 }

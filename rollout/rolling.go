@@ -91,15 +91,16 @@ func ReconcileOldReplicaSets(d *Deployment, allReplicaSets, oldReplicaSets []*re
 // CleanupUnhealthy returns how the old ReplicaSets shed pods that are not
 // available, oldest first (creationTimestamp, then name), removing
 // min(spec.replicas - available, what is left of maxCleanup) from each until
-// maxCleanup pods are gone. ReplicaSets of size 0 or fully available are
+// maxCleanup pods are gone, and how many pods that removes in all (cleaned,
+// at most maxCleanup). ReplicaSets of size 0 or fully available are
 // skipped. ok is false when an old ReplicaSet reports more available pods
 // than its spec.replicas, where upstream stops with an error; the resizes
-// before it are returned.
+// before it are returned, with what they remove.
 //
-// Source: upstream pkg/controller/deployment/rolling.go cleanupUnhealthyReplicas (v1.36.3).
-func CleanupUnhealthy(oldReplicaSets []*replicaset.ReplicaSet, maxCleanup int32) (scales []Scale, ok bool) {
-	scales, _, ok = cleanup(sizedOf(oldReplicaSets), maxCleanup)
-	return scales, ok
+// Source: upstream pkg/controller/deployment/rolling.go cleanupUnhealthyReplicas (v1.36.3),
+// which returns the same total.
+func CleanupUnhealthy(oldReplicaSets []*replicaset.ReplicaSet, maxCleanup int32) (scales []Scale, cleaned int32, ok bool) {
+	return cleanup(sizedOf(oldReplicaSets), maxCleanup)
 }
 
 // cleanup sorts old by age and shrinks it in place.
@@ -129,13 +130,14 @@ func cleanup(old []sized, maxCleanup int32) (scales []Scale, total int32, ok boo
 // (creationTimestamp, then name), so that available pods
 // (Σ status.availableReplicas over allReplicaSets) fall to spec.replicas -
 // [Deployment.MaxUnavailable] (for Recreate too)
-// and no lower. Nothing shrinks when available <= minAvailable.
+// and no lower, and how many pods that removes in all (scaledDown).
+// Nothing shrinks when available <= minAvailable.
 //
 // Source: upstream pkg/controller/deployment/rolling.go
-// scaleDownOldReplicaSetsForRollingUpdate (v1.36.3).
-func ScaleDownOld(d *Deployment, allReplicaSets, oldReplicaSets []*replicaset.ReplicaSet) []Scale {
-	scales, _ := scaleDown(d, availableSum(allReplicaSets), sizedOf(oldReplicaSets))
-	return scales
+// scaleDownOldReplicaSetsForRollingUpdate (v1.36.3), which returns the
+// same total.
+func ScaleDownOld(d *Deployment, allReplicaSets, oldReplicaSets []*replicaset.ReplicaSet) (scales []Scale, scaledDown int32) {
+	return scaleDown(d, availableSum(allReplicaSets), sizedOf(oldReplicaSets))
 }
 
 func scaleDown(d *Deployment, available int32, old []sized) ([]Scale, int32) {

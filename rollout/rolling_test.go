@@ -71,23 +71,24 @@ func TestReconcileOldReplicaSets(t *testing.T) {
 func TestCleanupUnhealthy(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		max  int32
-		want []scaleRow
-		ok   bool
-		old  []*replicaset.ReplicaSet
+		max     int32
+		want    []scaleRow
+		cleaned int32
+		ok      bool
+		old     []*replicaset.ReplicaSet
 	}{
-		{1, []scaleRow{{"a", 9, rollout.ReasonCleanupUnhealthy}}, true, []*replicaset.ReplicaSet{rs("a", 10, 8, 0)}},
-		{3, []scaleRow{{"a", 8, rollout.ReasonCleanupUnhealthy}}, true, []*replicaset.ReplicaSet{rs("a", 10, 8, 0)}},
-		{0, nil, true, []*replicaset.ReplicaSet{rs("a", 10, 8, 0)}},
-		{3, nil, true, []*replicaset.ReplicaSet{rs("a", 10, 10, 0)}},
-		{3, []scaleRow{{"a", 1, rollout.ReasonCleanupUnhealthy}, {"b", 2, rollout.ReasonCleanupUnhealthy}}, true,
+		{1, []scaleRow{{"a", 9, rollout.ReasonCleanupUnhealthy}}, 1, true, []*replicaset.ReplicaSet{rs("a", 10, 8, 0)}},
+		{3, []scaleRow{{"a", 8, rollout.ReasonCleanupUnhealthy}}, 2, true, []*replicaset.ReplicaSet{rs("a", 10, 8, 0)}},
+		{0, nil, 0, true, []*replicaset.ReplicaSet{rs("a", 10, 8, 0)}},
+		{3, nil, 0, true, []*replicaset.ReplicaSet{rs("a", 10, 10, 0)}},
+		{3, []scaleRow{{"a", 1, rollout.ReasonCleanupUnhealthy}, {"b", 2, rollout.ReasonCleanupUnhealthy}}, 3, true,
 			[]*replicaset.ReplicaSet{rs("b", 3, 1, 1), rs("a", 3, 1, 0)}},
-		{9, []scaleRow{{"a", 1, rollout.ReasonCleanupUnhealthy}}, false,
+		{9, []scaleRow{{"a", 1, rollout.ReasonCleanupUnhealthy}}, 2, false,
 			[]*replicaset.ReplicaSet{rs("a", 3, 1, 0), rs("b", 2, 4, 1)}},
 	} {
-		got, ok := rollout.CleanupUnhealthy(c.old, c.max)
-		if !slices.Equal(rows(got), c.want) || ok != c.ok {
-			t.Errorf("CleanupUnhealthy(max %d) = %v, %v; want %v, %v", c.max, rows(got), ok, c.want, c.ok)
+		got, cleaned, ok := rollout.CleanupUnhealthy(c.old, c.max)
+		if !slices.Equal(rows(got), c.want) || cleaned != c.cleaned || ok != c.ok {
+			t.Errorf("CleanupUnhealthy(max %d) = %v, %d, %v; want %v, %d, %v", c.max, rows(got), cleaned, ok, c.want, c.cleaned, c.ok)
 		}
 	}
 }
@@ -106,13 +107,14 @@ func TestScaleDownOld(t *testing.T) {
 		{"2", 1, 10, 0, false},
 	} {
 		o := rs("old", c.old, c.ready, 0)
-		got := rollout.ScaleDownOld(deploy(10, "0", c.unavail), []*replicaset.ReplicaSet{o}, []*replicaset.ReplicaSet{o})
+		got, down := rollout.ScaleDownOld(deploy(10, "0", c.unavail), []*replicaset.ReplicaSet{o}, []*replicaset.ReplicaSet{o})
 		var want []scaleRow
+		var wantDown int32
 		if c.scaled {
-			want = []scaleRow{{"old", c.want, rollout.ReasonScaleDownOld}}
+			want, wantDown = []scaleRow{{"old", c.want, rollout.ReasonScaleDownOld}}, c.old-c.want
 		}
-		if !slices.Equal(rows(got), want) {
-			t.Errorf("ScaleDownOld(unavailable %s, ready %d, old %d) = %v; want %v", c.unavail, c.ready, c.old, rows(got), want)
+		if !slices.Equal(rows(got), want) || down != wantDown {
+			t.Errorf("ScaleDownOld(unavailable %s, ready %d, old %d) = %v, %d; want %v, %d", c.unavail, c.ready, c.old, rows(got), down, want, wantDown)
 		}
 	}
 }

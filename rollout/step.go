@@ -319,9 +319,7 @@ func (s *syncer) deleteHistoryOf(old []*replicaset.ReplicaSet) {
 // a changed status is written and the sync ends there (the write brings the
 // Deployment back); an unchanged one is requeued for its progress check.
 func (s *syncer) finish() {
-	all := s.all()
-	st := ComputeStatus(&s.d, s.newRS, all, s.now)
-	s.status = SyncProgress(&s.d, st, s.newRS, all, s.now)
+	s.status = SyncStatus(&s.d, s.newRS, s.all(), s.now)
 	if !reflect.DeepEqual(s.d.Status, s.status) {
 		return
 	}

@@ -140,11 +140,11 @@ func validateSpec(d *Deployment) error {
 	default:
 		return field.New("spec.strategy", string(sp.Strategy.Type), field.ErrUnsupported) // upstream reports it at spec.strategy
 	}
-	s, u := bounds(d)
-	if err := intstr.Validate(s, pathMaxSurge, false); err != nil {
+	s, u := rollingValues(d)
+	if err := intstr.Validate(s, pathMaxSurge); err != nil {
 		return err
 	}
-	if err := intstr.Validate(u, pathMaxUnavailable, true); err != nil {
+	if err := intstr.ValidateAtMost100Percent(u, pathMaxUnavailable); err != nil {
 		return err
 	}
 	if isZero(s) && isZero(u) {

@@ -15,12 +15,20 @@
 //   - [Status.ExitCode]: the exit code and whether kubectl stops, in
 //     [Watch] or [Once] mode.
 //
+// # Divergences
+//
+//   - None from kubectl; from the documentation: it quotes the message as
+//     "Waiting for rollout to finish: …", kubectl v0.36.3 prints
+//     "Waiting for deployment "<name>" rollout to finish: …", and so does
+//     [Deployment].
+//
 // # Inputs
 //
 // Functions read their arguments only; they are pure and safe for concurrent
-// use. DaemonSets and StatefulSets are given as [DaemonSetView] and
-// [StatefulSetView], the fields kubectl reads, until the daemonset and
-// statefulset packages model those kinds.
+// use. DaemonSets and StatefulSets are the daemonset and statefulset
+// packages' models (daemonset.DaemonSet, statefulset.StatefulSet), so a
+// Step's Plan.Status can be fed to [DaemonSet] and [StatefulSet] as the
+// object's status.
 //
 // # Vectors
 //

@@ -75,11 +75,11 @@ func BenchmarkMaxUnavailable(b *testing.B) {
 func BenchmarkClaimOwnerUpToDate(b *testing.B) {
 	tr := true
 	c := &Claim{ObjectMeta: meta.ObjectMeta{Name: "www-web-1", OwnerReferences: []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web", UID: "set-uid", Controller: &tr}}}}
-	p := RetentionPolicy{WhenDeleted: Delete, WhenScaled: Delete}
-	set, pod := Owner{Name: "web", UID: "set-uid"}, Owner{Name: "web-1", UID: "uid-web-1"}
+	set := claimSet(RetentionPolicy{WhenDeleted: Delete, WhenScaled: Delete}, false)
+	pod := Owner{Name: "web-1", UID: "uid-web-1"}
 	b.ReportAllocs()
 	for b.Loop() {
-		ClaimOwnerUpToDate(c, p, set, pod, false)
+		ClaimOwnerUpToDate(c, set, pod)
 	}
 }
 

@@ -5,32 +5,55 @@
 //
 // # Rules
 //
+// The model (set.go): [StatefulSet], [Claim], and spec as API defaulting
+// leaves it: [StatefulSet.Replicas], [StatefulSet.Start],
+// [StatefulSet.Policy], [StatefulSet.Strategy], [StatefulSet.Partition],
+// [StatefulSet.HistoryLimit], [StatefulSet.Retention],
+// [UpdateStrategy.Defaulted] (how Step, [CompleteRollingUpdate] and
+// [Validate] read spec.updateStrategy), [RetentionPolicy.Defaulted];
+// [PodRevision].
+//
 // Identity (identity.go):
 //   - [Ordinals]: the ordinals [start, start+replicas).
 //   - [PodName], [ParseOrdinal], [ParentAndOrdinal], [IsMemberOf]: pod names and their parsing.
 //   - [IdentityMatches], [DNSName], [ServiceDNSName]: hostname, subdomain, stable DNS names.
 //   - [ClaimName]: <claim>-<set>-<ordinal>.
 //   - [IdentityLabels]: statefulset.kubernetes.io/pod-name and apps.kubernetes.io/pod-index.
+//   - [Identity]: all of a pod's stable identity at once, as a [PodIdentity].
 //
-// Sync:
-//   - [Step]: one sync; returns a [Plan] (revision writes as
-//     history.Write, pod creations with ordinal and revision, claim writes,
-//     pod updates, deletions with reasons, status, requeue).
-//   - [Plan.Writes]: the API requests of the sync, in v1.36.3's order, with
-//     the objects as they leave the controller (pods, claims,
-//     ControllerRevisions, the status).
-//   - [Revisions], [TruncateHistory] (revisions sorted by history.Sort):
-//     current and update revision, rollback renumbering, revision history
-//     limit.
-//   - [CountReplicas], [CompleteRollingUpdate], [StatusChanged]: status.
-//   - [IsUnavailable], [MaxUnavailable]: the rolling-update allowance
-//     (MaxUnavailableStatefulSet gate: [Options]).
-//   - [ClaimOwnerUpToDate], [ClaimOwnerRefs], [UnexpectedController],
-//     [ClaimIsStale]: PersistentVolumeClaim retention policy.
-//   - [Validate]: what API validation rejects among the fields read.
-//   - [UpdateStrategy.Defaulted]: spec.updateStrategy as API defaulting
-//     leaves it, which is how Step, [StatefulSet.Strategy],
-//     [StatefulSet.Partition], [CompleteRollingUpdate] and Validate read it.
+// PersistentVolumeClaim retention (retention.go): [ClaimOwnerUpToDate],
+// [ClaimOwnerRefs], [UnexpectedController], [ClaimIsStale], each reading
+// the claim, the set (its policy and range of ordinals) and the pod.
+//
+// Revisions (revisions.go): [Revisions] (current and update revision,
+// rollback renumbering) and [TruncateHistory] (revision history limit),
+// on revisions sorted by history.Sort.
+//
+// Status (status.go): [IsUnavailable], [CountReplicas],
+// [CompleteRollingUpdate], [StatusChanged].
+//
+// The rolling-update allowance (maxunavailable.go): [MaxUnavailable]
+// (MaxUnavailableStatefulSet gate: [Options]).
+//
+// Validation (validate.go): [Validate], what API validation rejects among
+// the fields read.
+//
+// One sync (step.go): [Step] returns a [Plan] (revision writes as
+// history.Write, pod creations with ordinal and revision, claim writes,
+// pod updates, deletions with reasons, status, requeue). Its phases are
+// unexported, one file each: members.go (the set's pods by ordinal, shared
+// ordinals refused), slots.go (one slot per ordinal of the range; the name
+// and revision of a missing pod), ordering.go (OrderedReady one at a time,
+// Parallel in slow-start batches), replicas.go (the pass over the range:
+// failed pods deleted, missing pods created, identity, storage and claim
+// ownership fixed), claims.go (the sync's claim creations and owner
+// updates), condemned.go (pods past the range, from the highest), update.go
+// (the rolling update: partition, one at a time or maxUnavailable).
+//
+// Writes (writes.go, writes_objects.go): [Plan.Writes], the API requests of
+// the sync in v1.36.3's order (writes.go), with the objects as they leave
+// the controller: pods, claims, ControllerRevisions, the status
+// (writes_objects.go).
 //
 // # Inputs
 //
@@ -48,6 +71,9 @@
 //
 // # Divergences
 //
+//   - Never silently wrong: without Spec.TemplateRevision [Step] answers a
+//     field.ErrRequired error on spec.templateRevision rather than guess
+//     (k8s.StatefulSetUpdateRevision computes it from real objects).
 //   - Name collisions of ControllerRevisions (collisionCount increments in
 //     CreateControllerRevision) cannot occur: revision equality is by name.
 //     StatefulSetSemanticRevisionComparison (revisions equal after API
@@ -61,16 +87,69 @@
 //   - Parallel syncs run in goroutines upstream; Step lists their writes in
 //     ordinal order (the set of writes is the same). One pod's claims are
 //     created in template order (upstream walks a map).
-//   - Step allocates one slot per replica, as upstream does.
-//   - A set whose last ordinal (start + replicas - 1) is beyond int32 is
-//     API-valid and synced as v1.36.3 syncs it (see [Step]: the pod
-//     "<set>--1", created again on every sync). [Options].RefuseOrdinalsPastInt32
-//     (off by default) refuses such a set instead, with an Overflow error on
-//     spec.ordinals.start.
+//   - Step allocates one slot per replica, as upstream does; above
+//     [MaxReplicas] (1,048,576) it answers a field.ErrUnsupported error on
+//     spec.replicas instead of exhausting memory (upstream would allocate
+//     16 GiB for 2147483647 replicas; a Parallel set of 2^20 takes kubesem
+//     about 3 s and 440 MB, its plan 107 MB of JSON).
+//   - A set whose last ordinal (start + replicas − 1) is beyond int32 is
+//     API-valid and synced as v1.36.3 syncs it: the pod for such an ordinal
+//     is named web-2147483648, then renamed from the ordinal that name
+//     parses back to in 32 bits (−1): it is created as web--1 (pod-index −1)
+//     with the claims of ordinal 1 (www-web-1, what web--1 parses to); it is
+//     never one of the set's pods, so every later sync tries to create it
+//     again and fails with AlreadyExists; a Parallel set also updates its
+//     identity to web-1, which fails unless such a pod exists. A pod named
+//     web-2147483648 in the input is handled as upstream handles it:
+//     claimed, never synced, left out of the status (except while the set is
+//     being deleted), its revision kept live.
+//     Options.RefuseOrdinalsPastInt32 (off by default) refuses such a set
+//     instead, with a field.ErrOverflow error on spec.ordinals.start (the
+//     vector "RefuseOrdinalsPastInt32: …" in testdata/statefulset/step.json).
+//   - Options.MaxUnavailableStatefulSet (off by default: gate
+//     MaxUnavailableStatefulSet is beta and off in v1.36.3) replaces up to
+//     maxUnavailable pods at once: maxUnavailable (a percentage rounded
+//     down, at least 1; unset, 1) counts every unavailable pod of the range,
+//     even below the partition (openkruise/kruise#1480); terminating pods
+//     count as unavailable (vectors with "maxUnavailableStatefulSet" in
+//     testdata/statefulset/step.json; conformance/upstream
+//     TestStatefulSetStepDifferentialMaxUnavailable).
 //   - A write fails as the API server fails it: creating a pod whose name
 //     exists (or was created earlier in the sync), updating a pod that is not
 //     among pods. Claim writes do not fail (the model has no claim
 //     conflicts).
+//
+// Upstream behaviour worth knowing, which kubesem follows:
+//
+//   - OrderedReady stops after the first action (create, delete a failed
+//     pod, delete a condemned pod, delete an outdated pod) or at the first
+//     pod that is terminating, not Running and Ready, or not available;
+//     Parallel creates and deletes everything in slow-start batches and
+//     still replaces outdated pods one at a time (up to maxUnavailable with
+//     the option).
+//   - The partition is an index from spec.ordinals.start (ordinal ≥
+//     start+partition is updated). A pod created below start+partition gets
+//     the current revision, above it the update revision
+//     (newVersionedStatefulSetPod). spec.updateStrategy is read as API
+//     defaulting leaves it ([UpdateStrategy.Defaulted],
+//     SetDefaults_StatefulSet): a set without one, or with an empty type,
+//     has a rollingUpdate block with partition 0, so a pod it recreates gets
+//     the update revision; an explicit type RollingUpdate without a block
+//     keeps none, and a pod recreated below start+status.currentReplicas
+//     gets the current revision.
+//   - Forced rollback (kubernetes/kubernetes#67250): OrderedReady never gets
+//     past a pod on a bad revision that is not Ready, even after the
+//     template is reverted; Parallel deletes and recreates it at once.
+//   - Status: terminating pods are excluded from current and updated but not
+//     from replicas and ready; completeRollingUpdate runs only for
+//     RollingUpdate; the status is written only when a count, a revision or
+//     a newer observedGeneration differs (collisionCount alone is not
+//     written). status.currentReplicas already counts the pod the sync
+//     deletes for the update (kubesem explain's dump stateful.json: db at 1
+//     current while db-1 is still there).
+//
+// Differential tests against v1.36.3: conformance/upstream TestStatefulSet…,
+// listed in that package's documentation.
 //
 // # Errors
 //

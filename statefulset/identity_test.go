@@ -2,12 +2,17 @@ package statefulset
 
 import (
 	"errors"
+	"reflect"
+
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/kubesem/kubesem/field"
 )
 
 func TestParentAndOrdinal(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		pod    string
 		parent string
@@ -36,6 +41,7 @@ func TestParentAndOrdinal(t *testing.T) {
 }
 
 func TestIdentity(t *testing.T) {
+	t.Parallel()
 	if got := DNSName("web-0", "nginx", "default", "cluster.local"); got != "web-0.nginx.default.svc.cluster.local" {
 		t.Error(got)
 	}
@@ -55,6 +61,7 @@ func TestIdentity(t *testing.T) {
 }
 
 func TestOrdinals(t *testing.T) {
+	t.Parallel()
 	if f, e, err := Ordinals(3, 5); err != nil || f != 5 || e != 8 {
 		t.Error(f, e, err)
 	}
@@ -80,11 +87,16 @@ func FuzzParentAndOrdinal(f *testing.F) {
 	f.Add("a-b-c-99")
 	f.Fuzz(func(t *testing.T, s string) {
 		p, o, ok := ParentAndOrdinal(s)
-		if ok && PodName(p, o) != s && o >= 0 {
+		// The parent is taken from the name's last line.
+		last := s[strings.LastIndexByte(s, '\n')+1:]
+		if ok && PodName(p, o) != last && o >= 0 {
 			// Leading zeros parse but do not round-trip; everything else must.
-			if s[len(p)+1] != '0' {
+			if last[len(p)+1] != '0' {
 				t.Fatalf("%q -> %q %d", s, p, o)
 			}
+		}
+		if ParseOrdinal(s) != o {
+			t.Fatalf("ParseOrdinal(%q) = %d; ParentAndOrdinal says %d", s, ParseOrdinal(s), o)
 		}
 		if !ok && o != -1 {
 			t.Fatal("ordinal must be -1 when not ok")
@@ -96,5 +108,65 @@ func BenchmarkParentAndOrdinal(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		ParentAndOrdinal("web-1234")
+	}
+}
+
+// TestPodIdentity: seed 002's web-1 with claim template www, two claim
+// templates in order, none; every identity matches itself.
+func TestPodIdentity(t *testing.T) {
+	t.Parallel()
+	got := Identity("web", 1, "nginx", "default", "cluster.local", []string{"www"})
+	want := PodIdentity{
+		Pod: "web-1", Hostname: "web-1", DNS: "web-1.nginx.default.svc.cluster.local",
+		Claims: []string{"www-web-1"},
+		Labels: map[string]string{LabelPodName: "web-1", LabelPodIndex: "1"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Identity(web, 1, nginx, default, cluster.local, [www]) = %+v; want %+v", got, want)
+	}
+	if got := Identity("db", 0, "s", "ns", "d", []string{"data", "logs"}).Claims; !reflect.DeepEqual(got, []string{"data-db-0", "logs-db-0"}) {
+		t.Errorf("Identity(db, 0, [data logs]).Claims = %q; want [data-db-0 logs-db-0]", got)
+	}
+	if got := Identity("db", 0, "s", "ns", "d", nil).Claims; got == nil || len(got) != 0 {
+		t.Errorf("Identity(db, 0, no templates).Claims = %#v; want empty, not nil", got)
+	}
+	for _, o := range []int32{0, 7, 2147483647} {
+		id := Identity("web", o, "nginx", "default", "cluster.local", nil)
+		if !IdentityMatches("web", o, "nginx", id.Pod, id.Hostname, "nginx", id.Labels) {
+			t.Errorf("Identity(web, %d) = %+v does not match itself", o, id)
+		}
+	}
+}
+
+func BenchmarkIdentity(b *testing.B) {
+	claims := []string{"www"}
+	b.ReportAllocs()
+	for b.Loop() {
+		Identity("web", 12, "nginx", "default", "cluster.local", claims)
+	}
+}
+
+func TestDecimalNames(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		s    string
+		o    int32
+		want bool
+	}{
+		{"0", 0, true}, {"7", 7, true}, {"10", 10, true},
+		{"00", 0, false}, {"07", 7, false}, {"", 0, false}, {"-1", -1, false}, {"1", -1, false},
+		{"2147483647", math.MaxInt32, true}, {"02147483647", math.MaxInt32, false},
+		{"12345678901", 0, false}, {"1x", 1, false},
+	} {
+		if got := isDecimal(c.s, c.o); got != c.want {
+			t.Errorf("isDecimal(%q, %d) = %v", c.s, c.o, got)
+		}
+	}
+	if !isPodName("web-3", "web", 3) || isPodName("web3", "web", 3) || isPodName("web-3", "we", 3) || isPodName("web-", "web", 0) {
+		t.Error("isPodName")
+	}
+	if !isClaimName("www-web-3", "www", "web", 3) || isClaimName("www-web-3", "ww", "web", 3) || isClaimName("wwwxweb-3", "www", "web", 3) ||
+		isClaimName("www-webx3", "www", "web", 3) || isClaimName("www-web-", "www", "web", 0) {
+		t.Error("isClaimName")
 	}
 }

@@ -134,6 +134,7 @@ const realStatefulSet = `{
 // TestDecodeRealStatefulSet: a StatefulSet exactly as the API server
 // returns it decodes; the claim templates keep their names.
 func TestDecodeRealStatefulSet(t *testing.T) {
+	t.Parallel()
 	var s StatefulSet
 	if err := json.Unmarshal([]byte(realStatefulSet), &s); err != nil {
 		t.Fatal(err)
@@ -155,6 +156,7 @@ func TestDecodeRealStatefulSet(t *testing.T) {
 // TestClaimTemplatesJSON: the templates are PersistentVolumeClaim objects;
 // a bare name (the former flattened form) is not one.
 func TestClaimTemplatesJSON(t *testing.T) {
+	t.Parallel()
 	var s Spec
 	in := `{"volumeClaimTemplates":[{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"www","labels":{"a":"b"}},"spec":{"accessModes":["ReadWriteOnce"]}},{"metadata":{"name":"logs"}}]}`
 	if err := json.Unmarshal([]byte(in), &s); err != nil {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestMaxUnavailable(t *testing.T) {
+	t.Parallel()
 	iv := func(n int32) *intstr.Value { v := intstr.Int(n); return &v }
 	pv := func(n int32) *intstr.Value { v := intstr.Percent(n); return &v }
 	for _, c := range []struct {

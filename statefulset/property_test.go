@@ -83,44 +83,44 @@ func encode(t *rapid.T, p Plan) []byte {
 // Step's Plan does not depend on the order of pods, revisions or claims;
 // neither do its Writes, which succeed on the inputs Step read (given the
 // revisions' data) and modify none of them.
-func TestPropertyOrderIndependent(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		s := drawState(t)
-		for i := range s.revs {
-			s.revs[i].Data = &history.Data{}
-			s.revs[i].Data.Template.Labels = map[string]string{"rev": s.revs[i].Name}
-		}
-		before := encodeAny(t, []any{s.set, s.pods, s.revs, s.claims})
-		p1, err := Step(&s.set, s.pods, s.revs, s.claims, genNow, s.opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pods := rapid.Permutation(s.pods).Draw(t, "pods")
-		rv := rapid.Permutation(s.revs).Draw(t, "revs")
-		cl := rapid.Permutation(s.claims).Draw(t, "claims")
-		p2, err := Step(&s.set, pods, rv, cl, genNow, s.opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a, b := encode(t, p1), encode(t, p2); !bytes.Equal(a, b) {
-			t.Fatalf("order changes the plan:\n%s\n%s", a, b)
-		}
-		w1, err := p1.Writes(&s.set, s.pods, s.revs, s.claims)
-		if err != nil {
-			t.Fatalf("Writes: %v", err)
-		}
-		w2, err := p2.Writes(&s.set, pods, rv, cl)
-		if err != nil {
-			t.Fatalf("Writes: %v", err)
-		}
-		if a, b := encodeAny(t, w1), encodeAny(t, w2); !bytes.Equal(a, b) {
-			t.Fatalf("order changes the writes:\n%s\n%s", a, b)
-		}
-		if after := encodeAny(t, []any{s.set, s.pods, s.revs, s.claims}); !bytes.Equal(before, after) {
-			t.Fatal("Step or Writes modified its inputs")
-		}
-	})
+func checkOrderIndependent(t *rapid.T) {
+	s := drawState(t)
+	for i := range s.revs {
+		s.revs[i].Data = &history.Data{}
+		s.revs[i].Data.Template.Labels = map[string]string{"rev": s.revs[i].Name}
+	}
+	before := encodeAny(t, []any{s.set, s.pods, s.revs, s.claims})
+	p1, err := Step(&s.set, s.pods, s.revs, s.claims, genNow, s.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods := rapid.Permutation(s.pods).Draw(t, "pods")
+	rv := rapid.Permutation(s.revs).Draw(t, "revs")
+	cl := rapid.Permutation(s.claims).Draw(t, "claims")
+	p2, err := Step(&s.set, pods, rv, cl, genNow, s.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := encode(t, p1), encode(t, p2); !bytes.Equal(a, b) {
+		t.Fatalf("order changes the plan:\n%s\n%s", a, b)
+	}
+	w1, err := p1.Writes(&s.set, s.pods, s.revs, s.claims)
+	if err != nil {
+		t.Fatalf("Writes: %v", err)
+	}
+	w2, err := p2.Writes(&s.set, pods, rv, cl)
+	if err != nil {
+		t.Fatalf("Writes: %v", err)
+	}
+	if a, b := encodeAny(t, w1), encodeAny(t, w2); !bytes.Equal(a, b) {
+		t.Fatalf("order changes the writes:\n%s\n%s", a, b)
+	}
+	if after := encodeAny(t, []any{s.set, s.pods, s.revs, s.claims}); !bytes.Equal(before, after) {
+		t.Fatal("Step or Writes modified its inputs")
+	}
 }
+
+func TestPropertyOrderIndependent(t *testing.T) { t.Parallel(); rapid.Check(t, checkOrderIndependent) }
 
 func encodeAny(t *rapid.T, v any) []byte {
 	b, err := json.Marshal(v)
@@ -132,113 +132,122 @@ func encodeAny(t *rapid.T, v any) []byte {
 
 // OrderedReady never creates a pod while a lower ordinal of the range is
 // missing, not Running and Ready, not available or terminating.
-func TestPropertyOrderedReadyPredecessorsHealthy(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		s := drawState(t)
-		s.set.Spec.PodManagementPolicy = OrderedReady
-		p, err := Step(&s.set, s.pods, s.revs, s.claims, genNow, s.opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(p.Create.Objects) > 1 {
-			t.Fatalf("OrderedReady created %d pods", len(p.Create.Objects))
-		}
-		for _, c := range p.Create.Objects {
-			for o := s.set.Start(); o < c.Ordinal; o++ {
-				pd := findPod(s.pods, o)
-				if pd == nil || !isRunningAndReady(pd) || pd.IsDeleting() || !isAvailable(pd, s.set.Spec.MinReadySeconds, genNow) {
-					t.Fatalf("created %s while web-%d is not healthy", c.Name, o)
-				}
+func checkOrderedReadyPredecessorsHealthy(t *rapid.T) {
+	s := drawState(t)
+	s.set.Spec.PodManagementPolicy = OrderedReady
+	p, err := Step(&s.set, s.pods, s.revs, s.claims, genNow, s.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Create.Objects) > 1 {
+		t.Fatalf("OrderedReady created %d pods", len(p.Create.Objects))
+	}
+	for _, c := range p.Create.Objects {
+		for o := s.set.Start(); o < c.Ordinal; o++ {
+			pd := findPod(s.pods, o)
+			if pd == nil || !isRunningAndReady(pd) || pd.IsDeleting() || !isAvailable(pd, s.set.Spec.MinReadySeconds, genNow) {
+				t.Fatalf("created %s while web-%d is not healthy", c.Name, o)
 			}
 		}
-	})
+	}
+}
+
+func TestPropertyOrderedReadyPredecessorsHealthy(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, checkOrderedReadyPredecessorsHealthy)
 }
 
 // With the gate, a rolling update never deletes more outdated pods than
 // maxUnavailable minus the pods of the range already unavailable; without
 // it, at most one, and only when every pod above it is available.
+func checkRollingUpdateWithinAllowance(t *rapid.T) {
+	s := drawState(t)
+	p, err := Step(&s.set, s.pods, s.revs, s.claims, genNow, s.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outdated := 0
+	for _, d := range p.Delete {
+		if d.Reason == ReasonOutdated {
+			outdated++
+		}
+	}
+	if outdated == 0 {
+		return
+	}
+	if !s.opts.MaxUnavailableStatefulSet {
+		if outdated > 1 {
+			t.Fatalf("deleted %d outdated pods without the gate", outdated)
+		}
+		return
+	}
+	n := s.set.Replicas()
+	maxU, _ := MaxUnavailable(s.set.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable, n)
+	unavail := 0
+	for o := s.set.Start(); o < s.set.Start()+n; o++ {
+		pd := findPod(s.pods, o)
+		if pd == nil || IsUnavailable(pd, s.set.Spec.MinReadySeconds, genNow) {
+			unavail++
+		}
+	}
+	if int64(unavail+outdated) > maxU {
+		t.Fatalf("%d unavailable + %d deleted > maxUnavailable %d", unavail, outdated, maxU)
+	}
+}
+
 func TestPropertyRollingUpdateWithinAllowance(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		s := drawState(t)
-		p, err := Step(&s.set, s.pods, s.revs, s.claims, genNow, s.opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		outdated := 0
-		for _, d := range p.Delete {
-			if d.Reason == ReasonOutdated {
-				outdated++
-			}
-		}
-		if outdated == 0 {
-			return
-		}
-		if !s.opts.MaxUnavailableStatefulSet {
-			if outdated > 1 {
-				t.Fatalf("deleted %d outdated pods without the gate", outdated)
-			}
-			return
-		}
-		n := s.set.Replicas()
-		maxU, _ := MaxUnavailable(s.set.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable, n)
-		unavail := 0
-		for o := s.set.Start(); o < s.set.Start()+n; o++ {
-			pd := findPod(s.pods, o)
-			if pd == nil || IsUnavailable(pd, s.set.Spec.MinReadySeconds, genNow) {
-				unavail++
-			}
-		}
-		if int64(unavail+outdated) > maxU {
-			t.Fatalf("%d unavailable + %d deleted > maxUnavailable %d", unavail, outdated, maxU)
-		}
-	})
+	t.Parallel()
+	rapid.Check(t, checkRollingUpdateWithinAllowance)
 }
 
 // Driving Step to a fixed point (created pods become Running and Ready,
 // deleted pods disappear) leaves exactly the ordinals [start, start+replicas),
 // all at the update revision for RollingUpdate without partition.
+func checkConvergesToOrdinalRange(t *rapid.T) {
+	s := drawState(t)
+	s.set.Spec.MinReadySeconds = 0
+	if s.set.Spec.UpdateStrategy.RollingUpdate != nil {
+		s.set.Spec.UpdateStrategy.RollingUpdate.Partition = i32(0)
+	}
+	pods, revs, claims := s.pods, s.revs, s.claims
+	status := s.set.Status
+	for i := 0; ; i++ {
+		if i > 200 {
+			t.Fatal("no fixed point after 200 syncs")
+		}
+		set := s.set
+		set.Status = status
+		p, err := Step(&set, pods, revs, claims, genNow, s.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		status = p.Status
+		claims = applyClaims(claims, p.Claims)
+		revs = applyRevisions(revs, p.Revisions)
+		next, acted := applyPods(pods, p, templateNames(s.set.Spec.VolumeClaimTemplates))
+		pods = next
+		if !acted && len(p.Revisions) == 0 {
+			break
+		}
+	}
+	first, end, _ := Ordinals(s.set.Replicas(), s.set.Start())
+	if int64(len(pods)) != end-int64(first) {
+		t.Fatalf("%d pods for %d replicas", len(pods), end-int64(first))
+	}
+	for _, pd := range pods {
+		o := ParseOrdinal(pd.Name)
+		if o < first || int64(o) >= end {
+			t.Fatalf("pod %s outside [%d,%d)", pd.Name, first, end)
+		}
+		if s.set.Strategy() == RollingUpdate && PodRevision(pd) != s.set.Spec.TemplateRevision {
+			t.Fatalf("pod %s at %s after a rolling update to %s", pd.Name, PodRevision(pd), s.set.Spec.TemplateRevision)
+		}
+	}
+}
+
 func TestPropertyConvergesToOrdinalRange(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		s := drawState(t)
-		s.set.Spec.MinReadySeconds = 0
-		if s.set.Spec.UpdateStrategy.RollingUpdate != nil {
-			s.set.Spec.UpdateStrategy.RollingUpdate.Partition = i32(0)
-		}
-		pods, revs, claims := s.pods, s.revs, s.claims
-		status := s.set.Status
-		for i := 0; ; i++ {
-			if i > 200 {
-				t.Fatal("no fixed point after 200 syncs")
-			}
-			set := s.set
-			set.Status = status
-			p, err := Step(&set, pods, revs, claims, genNow, s.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			status = p.Status
-			claims = applyClaims(claims, p.Claims)
-			revs = applyRevisions(revs, p.Revisions)
-			next, acted := applyPods(pods, p, templateNames(s.set.Spec.VolumeClaimTemplates))
-			pods = next
-			if !acted && len(p.Revisions) == 0 {
-				break
-			}
-		}
-		first, end, _ := Ordinals(s.set.Replicas(), s.set.Start())
-		if int64(len(pods)) != end-int64(first) {
-			t.Fatalf("%d pods for %d replicas", len(pods), end-int64(first))
-		}
-		for _, pd := range pods {
-			o := ParseOrdinal(pd.Name)
-			if o < first || int64(o) >= end {
-				t.Fatalf("pod %s outside [%d,%d)", pd.Name, first, end)
-			}
-			if s.set.Strategy() == RollingUpdate && PodRevision(pd) != s.set.Spec.TemplateRevision {
-				t.Fatalf("pod %s at %s after a rolling update to %s", pd.Name, PodRevision(pd), s.set.Spec.TemplateRevision)
-			}
-		}
-	})
+	t.Parallel()
+	rapid.Check(t, checkConvergesToOrdinalRange)
 }
 
 func applyClaims(cs []*Claim, ws []ClaimWrite) []*Claim {

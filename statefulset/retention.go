@@ -43,11 +43,35 @@ func staleRef(c *Claim, o Owner, apiVersion, kind string) bool {
 	return false
 }
 
-// UnexpectedController reports whether, under a policy other than
-// Retain/Retain, the claim has a controller other than the set and pod, or a
-// reference to the set or pod name with another UID (hasUnexpectedController,
-// stateful_set_utils.go, v1.36.3).
-func UnexpectedController(c *Claim, policy RetentionPolicy, set, pod Owner) bool {
+// setOwner is the set as a claim's owner.
+func setOwner(set *StatefulSet) Owner { return Owner{Name: set.Name, UID: set.UID} }
+
+// scaledDown reports whether the pod named pod is outside the set's range
+// of ordinals, reading its ordinal from its name: one that carries none is
+// outside every range (!podInOrdinalRange, stateful_set_utils.go, v1.36.3,
+// which compares in int).
+func scaledDown(set *StatefulSet, pod string) bool {
+	o, start := int64(ParseOrdinal(pod)), int64(set.Start())
+	return !(o >= start && o < start+int64(set.Replicas()))
+}
+
+// UnexpectedController reports whether, under a retention policy of set
+// other than Retain/Retain, the claim has a controller other than set and
+// pod, or a reference to the set's or pod's name with another UID. A nil
+// claim or set has none.
+//
+// Source: upstream pkg/controller/statefulset stateful_set_utils.go
+// hasUnexpectedController (v1.36.3).
+func UnexpectedController(c *Claim, set *StatefulSet, pod Owner) bool {
+	if c == nil || set == nil {
+		return false
+	}
+	return unexpectedController(c, set.Retention(), setOwner(set), pod)
+}
+
+// unexpectedController is UnexpectedController with the set's policy and
+// owner coordinates read.
+func unexpectedController(c *Claim, policy RetentionPolicy, set, pod Owner) bool {
 	if policy.WhenScaled == Retain && policy.WhenDeleted == Retain {
 		return false
 	}
@@ -83,16 +107,30 @@ func nonControllerOwner(c *Claim, set, pod Owner) bool {
 }
 
 // ClaimOwnerUpToDate reports whether a claim's owner references agree with
-// the retention policy for a pod that is (scaledDown false) or is not
-// (scaledDown true) in the set's ordinal range: Retain/Retain no reference,
-// whenDeleted Delete a set reference, whenScaled Delete a pod reference once
-// scaled down. Stale references and claims held by another controller count
-// as up to date (isClaimOwnerUpToDate, stateful_set_utils.go, v1.36.3).
-func ClaimOwnerUpToDate(c *Claim, policy RetentionPolicy, set, pod Owner, scaledDown bool) bool {
+// the retention policy of set for pod, whose ordinal (read from its name)
+// is in the set's range of ordinals or, scaled down, outside it:
+// Retain/Retain no reference, whenDeleted Delete a set reference (in
+// range), whenScaled Delete a pod reference once scaled down. Stale
+// references (the set's or pod's name with another UID) and claims held
+// by another controller ([UnexpectedController]) count as up to date. A
+// nil claim or set is up to date.
+//
+// Source: upstream pkg/controller/statefulset stateful_set_utils.go
+// isClaimOwnerUpToDate, podInOrdinalRange (v1.36.3).
+func ClaimOwnerUpToDate(c *Claim, set *StatefulSet, pod Owner) bool {
+	if c == nil || set == nil {
+		return true
+	}
+	return claimOwnerUpToDate(c, set.Retention(), setOwner(set), pod, scaledDown(set, pod.Name))
+}
+
+// claimOwnerUpToDate is ClaimOwnerUpToDate with the set's policy, owner
+// coordinates and the pod's place in its range read.
+func claimOwnerUpToDate(c *Claim, policy RetentionPolicy, set, pod Owner, scaledDown bool) bool {
 	if staleRef(c, set, setAPIVersion, setKind) || staleRef(c, pod, podAPIVersion, podKind) {
 		return true
 	}
-	if UnexpectedController(c, policy, set, pod) {
+	if unexpectedController(c, policy, set, pod) {
 		return !hasRefUID(c, set.UID) && !hasRefUID(c, pod.UID)
 	}
 	if nonControllerOwner(c, set, pod) {
@@ -112,13 +150,26 @@ func ClaimOwnerUpToDate(c *Claim, policy RetentionPolicy, set, pod Owner, scaled
 }
 
 // ClaimOwnerRefs returns the owner references a claim gets under the
-// retention policy: its references to the set's and pod's names removed,
-// then (unless another controller holds the claim) a controller reference to
-// the set (whenDeleted Delete and in range) and to the pod (whenScaled Delete
-// and scaled down) (updateClaimOwnerRefForSetAndPod, stateful_set_utils.go,
-// v1.36.3). The input is not modified.
-func ClaimOwnerRefs(c *Claim, policy RetentionPolicy, set, pod Owner, scaledDown bool) []meta.OwnerReference {
-	unexpected := UnexpectedController(c, policy, set, pod)
+// retention policy of set for pod (whose ordinal, read from its name, is
+// in the set's range or, scaled down, outside it): its references to the
+// set's and pod's names removed, then, unless another controller holds the
+// claim ([UnexpectedController]), a controller reference to the set
+// (whenDeleted Delete and in range) or to the pod (whenScaled Delete and
+// scaled down). The input is not modified; a nil claim or set gives nil.
+//
+// Source: upstream pkg/controller/statefulset stateful_set_utils.go
+// updateClaimOwnerRefForSetAndPod, podInOrdinalRange (v1.36.3).
+func ClaimOwnerRefs(c *Claim, set *StatefulSet, pod Owner) []meta.OwnerReference {
+	if c == nil || set == nil {
+		return nil
+	}
+	return claimOwnerRefs(c, set.Retention(), setOwner(set), pod, scaledDown(set, pod.Name))
+}
+
+// claimOwnerRefs is ClaimOwnerRefs with the set's policy, owner
+// coordinates and the pod's place in its range read.
+func claimOwnerRefs(c *Claim, policy RetentionPolicy, set, pod Owner, scaledDown bool) []meta.OwnerReference {
+	unexpected := unexpectedController(c, policy, set, pod)
 	refs := make([]meta.OwnerReference, 0, len(c.OwnerReferences)+2)
 	for _, r := range c.OwnerReferences {
 		if refMatches(&r, set, setAPIVersion, setKind) || refMatches(&r, pod, podAPIVersion, podKind) {
@@ -155,11 +206,14 @@ func ClaimOwnerRefs(c *Claim, policy RetentionPolicy, set, pod Owner, scaledDown
 }
 
 // ClaimIsStale reports whether a claim blocks the creation of pod: under
-// whenScaled Delete, a claim whose reference to the pod's name carries
-// another UID (PodClaimIsStale, stateful_pod_control.go, v1.36.3; a pod not
-// yet created has no UID, so any such reference is stale).
-func ClaimIsStale(c *Claim, policy RetentionPolicy, pod Owner) bool {
-	if policy.WhenScaled == Retain {
+// set's whenScaled Delete, a claim whose reference to the pod's name
+// carries another UID (a pod not yet created has no UID, so any such
+// reference is stale). A nil claim or set is not stale.
+//
+// Source: upstream pkg/controller/statefulset stateful_pod_control.go
+// PodClaimIsStale, stateful_set_utils.go hasStaleOwnerRef (v1.36.3).
+func ClaimIsStale(c *Claim, set *StatefulSet, pod Owner) bool {
+	if c == nil || set == nil || set.Retention().WhenScaled == Retain {
 		return false
 	}
 	return staleRef(c, pod, podAPIVersion, podKind)

@@ -11,8 +11,11 @@ import (
 // renumbered past the newest (rollback); otherwise a new revision numbered
 // one past the newest. The current revision is status.currentRevision when
 // such a revision exists, else the update revision. revs must be sorted
-// with [history.Sort] (getStatefulSetRevisions, stateful_set_control.go,
-// v1.36.3; revisions are equal when their names are).
+// with [history.Sort]. Revisions are equal when their names are (see the
+// package's Divergences).
+//
+// Source: upstream pkg/controller/statefulset stateful_set_control.go
+// getStatefulSetRevisions; stateful_set_utils.go nextRevision (v1.36.3).
 func Revisions(set *StatefulSet, revs []history.ControllerRevision) (current, update string, write *history.Write) {
 	next := int64(1)
 	if n := len(revs); n > 0 {
@@ -43,9 +46,12 @@ func Revisions(set *StatefulSet, revs []history.ControllerRevision) (current, up
 }
 
 // TruncateHistory returns the revisions deleted to keep revisionHistoryLimit
-// non-live revisions, oldest first; a revision is live when it is current,
-// update or some pod's controller-revision-hash. A negative limit keeps all
-// (truncateHistory, stateful_set_control.go, v1.36.3). revs must be sorted.
+// non-live revisions, oldest first; live reports whether a revision is
+// current, update or some pod's controller-revision-hash. A negative limit
+// keeps all. revs must be sorted with [history.Sort].
+//
+// Source: upstream pkg/controller/statefulset stateful_set_control.go
+// truncateHistory (v1.36.3).
 func TruncateHistory(revs []history.ControllerRevision, limit int32, live func(name string) bool) []history.Write {
 	var hist []int
 	for i := range revs {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestRevisions(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name             string
 		template, status string
@@ -36,6 +37,7 @@ func TestRevisions(t *testing.T) {
 }
 
 func TestTruncateHistory(t *testing.T) {
+	t.Parallel()
 	names := func(ws []history.Write) []string {
 		var out []string
 		for _, w := range ws {

@@ -119,6 +119,9 @@ type Claim struct {
 }
 
 // Replicas returns spec.replicas, 1 when unset.
+//
+// Source: upstream pkg/apis/apps/v1/defaults.go SetDefaults_StatefulSet
+// (v1.36.3).
 func (s *StatefulSet) Replicas() int32 {
 	if s.Spec.Replicas == nil {
 		return 1
@@ -127,6 +130,9 @@ func (s *StatefulSet) Replicas() int32 {
 }
 
 // Start returns spec.ordinals.start, 0 when unset.
+//
+// Source: upstream pkg/controller/statefulset stateful_set_utils.go
+// getStartOrdinal (v1.36.3); seed 002:L122-124.
 func (s *StatefulSet) Start() int32 {
 	if s.Spec.Ordinals == nil {
 		return 0
@@ -134,7 +140,12 @@ func (s *StatefulSet) Start() int32 {
 	return s.Spec.Ordinals.Start
 }
 
-// Policy returns the pod management policy, OrderedReady when unset.
+// Policy returns the pod management policy, OrderedReady when unset. Step
+// treats every policy but Parallel as OrderedReady, as upstream does.
+//
+// Source: upstream pkg/apis/apps/v1/defaults.go SetDefaults_StatefulSet;
+// pkg/controller/statefulset stateful_set_utils.go allowsBurst (v1.36.3);
+// seed 002:L171-177.
 func (s *StatefulSet) Policy() PodManagementPolicy {
 	if s.Spec.PodManagementPolicy == "" {
 		return OrderedReady
@@ -144,6 +155,9 @@ func (s *StatefulSet) Policy() PodManagementPolicy {
 
 // Strategy returns the update strategy type after API defaulting:
 // RollingUpdate when unset.
+//
+// Source: upstream pkg/apis/apps/v1/defaults.go SetDefaults_StatefulSet
+// (v1.36.3).
 func (s *StatefulSet) Strategy() UpdateStrategyType {
 	return s.Spec.UpdateStrategy.Defaulted(Options{}).Type
 }
@@ -153,6 +167,9 @@ func (s *StatefulSet) Strategy() UpdateStrategyType {
 // strategy has a rollingUpdate block: a set without spec.updateStrategy
 // has one with partition 0, a set with type RollingUpdate and no block has
 // none.
+//
+// Source: upstream pkg/apis/apps/v1/defaults.go SetDefaults_StatefulSet
+// (v1.36.3).
 func (s *StatefulSet) Partition() (int32, bool) {
 	ru := s.Spec.UpdateStrategy.Defaulted(Options{}).RollingUpdate
 	if ru == nil {
@@ -164,8 +181,7 @@ func (s *StatefulSet) Partition() (int32, bool) {
 	return *ru.Partition, true
 }
 
-// Defaulted returns u as API defaulting leaves it (SetDefaults_StatefulSet,
-// pkg/apis/apps/v1/defaults.go, v1.36.3): an empty type becomes
+// Defaulted returns u as API defaulting leaves it: an empty type becomes
 // RollingUpdate and, when it has no rollingUpdate block, gets an empty one;
 // then a RollingUpdate strategy's block (when there is one) gets partition
 // 0 when unset and, with the MaxUnavailableStatefulSet gate
@@ -174,6 +190,9 @@ func (s *StatefulSet) Partition() (int32, bool) {
 // controller then creates a missing pod below status.currentReplicas at
 // the current revision, see [Step]). u is not modified: the result holds
 // its own rollingUpdate block.
+//
+// Source: upstream pkg/apis/apps/v1/defaults.go SetDefaults_StatefulSet
+// (v1.36.3).
 func (u UpdateStrategy) Defaulted(opts Options) UpdateStrategy {
 	if u.RollingUpdate != nil {
 		ru := *u.RollingUpdate
@@ -199,6 +218,9 @@ func (u UpdateStrategy) Defaulted(opts Options) UpdateStrategy {
 }
 
 // HistoryLimit returns spec.revisionHistoryLimit, 10 when unset.
+//
+// Source: upstream pkg/apis/apps/v1/defaults.go SetDefaults_StatefulSet
+// (v1.36.3).
 func (s *StatefulSet) HistoryLimit() int32 {
 	if s.Spec.RevisionHistoryLimit == nil {
 		return 10
@@ -206,7 +228,12 @@ func (s *StatefulSet) HistoryLimit() int32 {
 	return *s.Spec.RevisionHistoryLimit
 }
 
-// Retention returns the claim retention policy with Retain for unset fields.
+// Retention returns the claim retention policy with Retain for unset
+// fields ([RetentionPolicy.Defaulted]); Retain/Retain when the set has none.
+//
+// Source: upstream pkg/apis/apps/v1/defaults.go SetDefaults_StatefulSet;
+// pkg/controller/statefulset stateful_set_utils.go
+// getPersistentVolumeClaimRetentionPolicy (v1.36.3); seed 002:L222-230.
 func (s *StatefulSet) Retention() RetentionPolicy {
 	if r := s.Spec.PersistentVolumeClaimRetentionPolicy; r != nil {
 		return r.Defaulted()
@@ -214,7 +241,11 @@ func (s *StatefulSet) Retention() RetentionPolicy {
 	return RetentionPolicy{WhenDeleted: Retain, WhenScaled: Retain}
 }
 
-// Defaulted returns p with Retain for empty fields (API defaulting).
+// Defaulted returns p with Retain for empty fields, as API defaulting
+// leaves it.
+//
+// Source: upstream pkg/apis/apps/v1/defaults.go SetDefaults_StatefulSet
+// (v1.36.3).
 func (p RetentionPolicy) Defaulted() RetentionPolicy {
 	if p.WhenDeleted == "" {
 		p.WhenDeleted = Retain
@@ -228,4 +259,7 @@ func (p RetentionPolicy) Defaulted() RetentionPolicy {
 // PodRevision returns the pod's controller-revision-hash label
 // ([history.HashLabel]): the name of the ControllerRevision it was created
 // from ("" when absent).
+//
+// Source: upstream pkg/controller/statefulset stateful_set_utils.go
+// getPodRevision (v1.36.3).
 func PodRevision(p *podstatus.Pod) string { return p.Labels[history.HashLabel] }

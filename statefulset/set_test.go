@@ -7,6 +7,7 @@ import (
 )
 
 func TestSetDefaults(t *testing.T) {
+	t.Parallel()
 	var s StatefulSet
 	if s.Replicas() != 1 || s.Start() != 0 || s.Policy() != OrderedReady || s.HistoryLimit() != 10 || s.Strategy() != RollingUpdate {
 		t.Errorf("defaults: replicas %d start %d policy %s history %d strategy %s", s.Replicas(), s.Start(), s.Policy(), s.HistoryLimit(), s.Strategy())
@@ -30,6 +31,7 @@ func TestSetDefaults(t *testing.T) {
 // TestUpdateStrategyDefaulted: SetDefaults_StatefulSet's rules, shape by
 // shape.
 func TestUpdateStrategyDefaulted(t *testing.T) {
+	t.Parallel()
 	mu := intstr.Percent(50)
 	for _, c := range []struct {
 		name          string
@@ -87,6 +89,7 @@ func TestUpdateStrategyDefaulted(t *testing.T) {
 }
 
 func TestPartition(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		u    UpdateStrategy

@@ -15,17 +15,23 @@ func isAvailable(p *podstatus.Pod, minReady int32, now time.Time) bool {
 }
 
 // IsUnavailable reports whether a pod counts as unavailable: not available
-// (Ready for minReadySeconds) or terminating (isUnavailable,
-// stateful_set_utils.go, v1.36.3).
+// (Ready for minReadySeconds at now, [podstatus.IsAvailable]) or
+// terminating.
+//
+// Source: upstream pkg/controller/statefulset stateful_set_utils.go
+// isUnavailable (v1.36.3); seed 002:L202-204.
 func IsUnavailable(p *podstatus.Pod, minReadySeconds int32, now time.Time) bool {
 	return !isAvailable(p, minReadySeconds, now) || p.IsDeleting()
 }
 
 // CountReplicas fills the replica counts of st from pods: replicas counts
 // created pods (phase set), ready those Running and Ready, available those
-// also available, current and updated the created, non-terminating pods at
-// st.CurrentRevision and st.UpdateRevision (computeReplicaStatus,
-// stateful_set_control.go, v1.36.3).
+// also available at now, current and updated the created, non-terminating
+// pods at st.CurrentRevision and st.UpdateRevision. Other fields of st are
+// left as they are.
+//
+// Source: upstream pkg/controller/statefulset stateful_set_control.go
+// computeReplicaStatus, updateStatus (v1.36.3).
 func CountReplicas(st *Status, pods []*podstatus.Pod, minReadySeconds int32, now time.Time) {
 	st.Replicas, st.ReadyReplicas, st.AvailableReplicas, st.CurrentReplicas, st.UpdatedReplicas = 0, 0, 0, 0, 0
 	for _, p := range pods {
@@ -51,9 +57,13 @@ func CountReplicas(st *Status, pods []*podstatus.Pod, minReadySeconds int32, now
 	}
 }
 
-// CompleteRollingUpdate makes the update revision current when a
-// RollingUpdate set has all spec.replicas pods created, ready and updated
-// (completeRollingUpdate, stateful_set_utils.go, v1.36.3).
+// CompleteRollingUpdate makes the update revision current (and
+// currentReplicas the updated count) when a RollingUpdate set has all
+// spec.replicas pods created, ready and updated; otherwise st is left
+// alone.
+//
+// Source: upstream pkg/controller/statefulset stateful_set_utils.go
+// completeRollingUpdate (v1.36.3).
 func CompleteRollingUpdate(set *StatefulSet, st *Status) {
 	r := set.Replicas()
 	if set.Strategy() == RollingUpdate && st.UpdatedReplicas == r && st.ReadyReplicas == r && st.Replicas == r {
@@ -64,7 +74,10 @@ func CompleteRollingUpdate(set *StatefulSet, st *Status) {
 
 // StatusChanged reports whether the controller writes st over old: a newer
 // observedGeneration or any count or revision differs; collisionCount alone
-// does not count (inconsistentStatus, stateful_set_utils.go, v1.36.3).
+// does not count.
+//
+// Source: upstream pkg/controller/statefulset stateful_set_utils.go
+// inconsistentStatus (v1.36.3).
 func StatusChanged(old, st *Status) bool {
 	return st.ObservedGeneration > old.ObservedGeneration ||
 		st.Replicas != old.Replicas || st.CurrentReplicas != old.CurrentReplicas ||

@@ -7,6 +7,7 @@ import (
 )
 
 func TestIsUnavailable(t *testing.T) {
+	t.Parallel()
 	ready := gpod(0, running, "web-v1") // Ready 60s ago
 	if IsUnavailable(ready, 0, genNow) || IsUnavailable(ready, 60, genNow) {
 		t.Error("a pod Ready for 60s is available with minReadySeconds 0 and 60")
@@ -23,6 +24,7 @@ func TestIsUnavailable(t *testing.T) {
 }
 
 func TestCountReplicas(t *testing.T) {
+	t.Parallel()
 	noPhase := gpod(5, running, "web-v1")
 	noPhase.Status = podstatus.Status{}
 	pods := []*podstatus.Pod{
@@ -55,6 +57,7 @@ func TestCountReplicas(t *testing.T) {
 }
 
 func TestCompleteRollingUpdate(t *testing.T) {
+	t.Parallel()
 	full := Status{Replicas: 3, ReadyReplicas: 3, UpdatedReplicas: 3, CurrentReplicas: 1, CurrentRevision: "web-v1", UpdateRevision: "web-v2"}
 	s := gset(3)
 	st := full
@@ -91,6 +94,7 @@ func TestCompleteRollingUpdate(t *testing.T) {
 }
 
 func TestStatusChanged(t *testing.T) {
+	t.Parallel()
 	base := Status{ObservedGeneration: 2, Replicas: 3, ReadyReplicas: 3, CurrentReplicas: 3, UpdatedReplicas: 3, AvailableReplicas: 3,
 		CurrentRevision: "a", UpdateRevision: "a", CollisionCount: i32(0)}
 	same := base

@@ -6,15 +6,20 @@ import (
 )
 
 // Validate returns the first field error v1.36.3 API validation reports for
-// the fields Step reads (ValidateStatefulSetSpec, apps/validation,
-// v1.36.3), on the set as API defaulting leaves it (SetDefaults_StatefulSet,
-// pkg/apis/apps/v1/defaults.go): negative replicas, ordinals.start,
-// minReadySeconds or partition, unknown pod management policy, update
-// strategy (reported at spec.updateStrategy, as upstream does) or retention
-// policy values, a rollingUpdate block with OnDelete, a maxUnavailable that
-// is negative, zero or above 100%. Empty enumerations are what defaulting
-// fills and are accepted. A last ordinal beyond int32 is accepted, as the
-// API accepts it ([Options].RefuseOrdinalsPastInt32 refuses it in [Step]).
+// the fields Step reads, on the set as API defaulting leaves it: negative
+// replicas, ordinals.start, minReadySeconds or partition, unknown pod
+// management policy, update strategy (reported at spec.updateStrategy, as
+// upstream does) or retention policy values, a rollingUpdate block with
+// OnDelete, a maxUnavailable that is negative, zero or above 100%. Empty
+// enumerations are what defaulting fills and are accepted. A last ordinal
+// beyond int32 is accepted, as the API accepts it
+// ([Options].RefuseOrdinalsPastInt32 refuses it in [Step]). A nil set is
+// Required.
+//
+// Source: upstream pkg/apis/apps/validation/validation.go
+// ValidateStatefulSetSpec, ValidatePersistentVolumeClaimRetentionPolicy,
+// ValidatePositiveIntOrPercent, IsNotMoreThan100Percent;
+// pkg/apis/apps/v1/defaults.go SetDefaults_StatefulSet (v1.36.3).
 func Validate(set *StatefulSet) error {
 	if set == nil {
 		return field.New("", "null", field.ErrRequired)
@@ -43,7 +48,7 @@ func Validate(set *StatefulSet) error {
 			}
 			if ru.MaxUnavailable != nil {
 				const path = "spec.updateStrategy.rollingUpdate.maxUnavailable"
-				if err := intstr.Validate(*ru.MaxUnavailable, path, true); err != nil {
+				if err := intstr.ValidateAtMost100Percent(*ru.MaxUnavailable, path); err != nil {
 					return err
 				}
 				if n, _ := intstr.ScaledInt(*ru.MaxUnavailable, 100, intstr.Down); n == 0 {

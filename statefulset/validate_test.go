@@ -10,6 +10,7 @@ import (
 )
 
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	ok := func(name string, s StatefulSet) {
 		t.Helper()
 		if err := Validate(&s); err != nil {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/meta"
@@ -43,13 +45,9 @@ func TestWritesCreate(t *testing.T) {
 	pods := []*podstatus.Pod{gpod(0, "running", "web-v1", "www")}
 	revs := []history.ControllerRevision{{ObjectMeta: meta.ObjectMeta{Name: "web-v1"}, Revision: 1}}
 	p, err := Step(&set, pods, revs, nil, genNow, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ws, err := p.Writes(&set, pods, revs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := []string{"create controllerrevisions/ web-v2", "create persistentvolumeclaims/ www-web-1", "create pods/ web-1", "update statefulsets/status web"}
 	if got := writeKeys(ws); !slices.Equal(got, want) {
 		t.Fatalf("writes %v; want %v", got, want)
@@ -85,9 +83,7 @@ func TestWritesErrors(t *testing.T) {
 	set := gset(2, template("web-v2"), partition(2))
 	revs := []history.ControllerRevision{{ObjectMeta: meta.ObjectMeta{Name: "web-v1"}, Revision: 1}, {ObjectMeta: meta.ObjectMeta{Name: "web-v2"}, Revision: 2}}
 	p, err := Step(&set, nil, revs, nil, genNow, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var fe *field.Error
 	if _, err := p.Writes(&set, nil, revs, nil); !errors.As(err, &fe) || !errors.Is(err, field.ErrRequired) {
 		t.Errorf("current revision without data: %v", err)

@@ -24,8 +24,13 @@ import (
 const checkSynopsis = `Explores every interleaving of a small cluster (package check): from the
 scenario's objects, the world (package cluster: every controller, the API
 server, scheduler, kubelets, node heartbeats) runs while the events of an
-alphabet happen at every point of every path, breadth first, so that each
-property violated is reported with a shortest counterexample.
+alphabet happen at every point of every path (a running pod's containers
+exit, a restart or a failure as its restartPolicy says; a node stops
+heartbeating, and maybe comes back; a pod is evicted; a node is drained;
+the users' events: scale, image, template, pause, resume, create, update,
+delete, cordon …, each at most once), breadth first, so that each
+property violated is reported with a shortest counterexample, printed as
+simulate cluster's timeline.
 
 The scenario file is simulate cluster's (see "kubesem simulate cluster -h"),
 whose scenario document may hold a check section:
@@ -35,6 +40,7 @@ whose scenario document may hold a check section:
     nodeReturns: false   # a stopped node may come back
     evictions: 0         # at most this many evictions of running pods
     drains: 0            # at most this many node drains
+    orders: 0            # at most this many changes of the controllers' sync order
     events:              # users' events, each happening at most once, anywhere
     - {kind: image, target: {kind: Deployment, namespace: default, name: web}, image: web:2}
     properties: [deployment-max-surge, "available(deploy/web) >= 2"]
@@ -43,26 +49,137 @@ whose scenario document may hold a check section:
     window: 45m          # liveness: settle good within this long
 Without a check section: 1 pod failure, 1 node outage, and one image update
 (the first image with "-next" appended) of each Deployment, StatefulSet
-and DaemonSet when there are at most 2 of them. Without properties: every
-builtin that applies (kubesem check --list). A property is a builtin's
-name or an expression such as "available(deploy/web) >= 2" or
-"eventually ready(sts/db) == 3".
+and DaemonSet when there are at most 2 of them; it says so. Without
+properties: every builtin that applies. For instance "kubesem check
+--scenario cmd/kubesem/testdata/scenarios/statefulset-update.yaml"
+(simulate cluster's example) finds, within its bound, that a StatefulSet
+whose node stops never completes: its pods on the unreachable node are
+evicted but stay Terminating, and their names stay taken.
 
-The world first runs without the alphabet's events until it settles
-(--from-start: not), and the exploration starts there. A tick runs the
-world's next instants until something happens; an event happens at the
-world's next due instant, before anything else due then: the order of
-events among the world's happenings is explored, not the order of the
-controllers within an instant (the world's fixed order). States are
-compared by a canonical form (generated names, UIDs, node names by
-content; time relative to now). Liveness: from every state, the world left
-alone must settle good within the window.
+Properties. The builtins (--list prints each with exactly what it counts):
+deployment-max-surge (a Deployment whose controller has seen its spec never
+runs more than replicas + maxSurge pods that are neither terminating nor
+finished), deployment-availability (while nothing has failed, the
+ReplicaSet controller never deletes an available pod leaving fewer than
+replicas − maxUnavailable available), statefulset-ordered-ready (ordinal n
+is created only when 0..n−1 exist, Running and Ready; checked on each
+write, against the state just before it), pdb-eviction (an accepted
+eviction of a healthy pod never leaves a budget below its desiredHealthy),
+job-parallelism (active ≤ parallelism, and active + terminating under
+podReplacementPolicy Failed), job-exclusive (active + terminating ≤
+parallelism, whatever the policy), cronjob-forbid (a Forbid CronJob never
+runs two Jobs); and liveness under fairness: deployment-completes,
+statefulset-completes, daemonset-completes (on its Ready nodes),
+drain-completes: from every reachable state, the world left alone (the
+environment stops failing) must settle (reach a state that repeats, time
+read relative to now) where the property holds, within the window; a world
+that settles elsewhere violates it for ever, one that has not settled
+within the window violates it within the bound. A workload whose template
+is broken (the scenario's pod behaviour for its labels says neverReady, or
+a non-zero exit) is not asked to complete. A property is a builtin's name
+or an expression over replicas, pods, terminating, ready, available,
+updated, succeeded, failed, running (CronJobs), healthy, desired and
+allowed (budgets), nodes() and draining() (check.Expression):
+"available(deploy/web) >= 2", "pods(deploy/web) <= replicas(deploy/web) +
+1", "terminating(job/batch) == 0 || pods(job/batch) < 2", "eventually
+ready(sts/db) == 3". Library users write a check.Property as Go functions.
 
-A counterexample is printed as the timeline of simulate cluster; --save
-DIR writes it as a scenario that "kubesem simulate cluster --scenario"
-replays (with --until), --svg FILE draws it. --shard i/n explores one of n
-independent parts (i empty: $JOB_COMPLETION_INDEX); -o json reports merge
-with "kubesem check merge FILE...".
+The four known cases, found from their configuration alone (no scripted
+event; each a scenario under cmd/kubesem/testdata/check, a test, and a
+fixed configuration, <name>-fixed.yaml, reported safe within the bound):
+
+  kubesem check --scenario cmd/kubesem/testdata/check/statefulset-forced-rollback.yaml
+  kubesem check --scenario cmd/kubesem/testdata/check/drain-budget-zero.yaml
+  kubesem check --scenario cmd/kubesem/testdata/check/job-replacement-beside-terminating.yaml
+  kubesem check --scenario cmd/kubesem/testdata/check/daemonset-notready-node.yaml
+
+The StatefulSet forced-rollback trap (seed 002): an OrderedReady
+StatefulSet of 3 may be updated to a template whose pods never become
+Ready and reverted. Fixed by podManagementPolicy Parallel, under which the
+revert replaces the broken pod.
+
+    VIOLATED  statefulset-completes      left alone, the world stays where it does not hold, for ever: StatefulSet default/web has 3 replicas, 2 ready, 2 updated of 3
+    3 transition(s) from the first state: template StatefulSet/default/web at +1m20s, tick, template StatefulSet/default/web at +1m55s
+
+  +1m20s    user             update         StatefulSet default/web [replicas 3] (template)
+            statefulset      create         ControllerRevision default/web-6669cf5446 (NewRevision)
+            statefulset      delete         Pod default/web-2 (Outdated)
+  +1m50s    kubelet/node-2   delete         Pod default/web-2 (Killing)
+            statefulset      create         Pod default/web-2 (Missing)
+            kubelet/node-2   update status  Pod default/web-2 [Running] (Started)
+  +1m55s    user             update         StatefulSet default/web [replicas 3] (template)
+            statefulset      update         ControllerRevision default/web-6d45df9599 (Rollback)
+  ── statefulset-completes: obliged from here, never met at +1m55s
+    StatefulSet default/web: 3 replica(s), 2 ready, 2 available; 2 at current revision web-6d45df9599, 2 at update revision web-6d45df9599
+
+A drain that never finishes: a Deployment of 6 on 3 nodes under a budget of
+maxUnavailable 0, any node drained. Fixed by maxUnavailable 1.
+
+    VIOLATED  drain-completes  left alone, the world settles 12m0s later where it does not hold, for ever: node node-0 is still being drained
+  +1m10s    user             update         Node node-0 (drain)
+            user             evict          Pod default/web-6cf4b6d9bb-2bbbb (Drain): refused: … NoDisruptionsAllowed The disruption budget web needs 6 healthy pods and has 6 currently": too many requests
+  +1m15s    user             evict          Pod default/web-6cf4b6d9bb-2bbbb (Drain): refused: … (and 203 more time(s) until +18m10s)
+
+A Job's replacement beside its terminating pod: a Job of parallelism 2
+whose pod may be evicted, under the default podReplacementPolicy
+(TerminatingOrFailed without a podFailurePolicy). Fixed by
+podReplacementPolicy Failed.
+
+    VIOLATED  job-exclusive    Job default/batch (podReplacementPolicy TerminatingOrFailed) runs 2 active pods beside 1 terminating, more than parallelism 2
+  +1m10s    user             evict          Pod default/batch-jbbbb (evict)
+  +1m20s    job              create         Pod default/batch-nbbbb (TooFewActive)
+            kubelet/node-0   update status  Pod default/batch-nbbbb [Running] (Started)
+  ── job-exclusive: violated at +1m20s
+
+A DaemonSet update with maxUnavailable 1 and one NotReady node: the stopped
+node's old pod, deleted for the update, stays Terminating (its kubelet is
+gone) and spends the whole budget; no Ready node is updated. Fixed by
+maxUnavailable 2.
+
+    VIOLATED  daemonset-completes  left alone, the world settles 40s later where it does not hold, for ever: DaemonSet default/agent: Ready node node-1 runs pod agent-rbbbb of an old revision
+  +1m10s    user             stopNode       Node node-0
+  +1m15s    user             update         DaemonSet default/agent (image)
+            daemonset        delete         Pod default/agent-pbbbb (UpdateOldPod)
+  +1m55s    node-lifecycle   patch          Node node-0 (TaintNode)
+    DaemonSet default/agent: 3 node(s) should run a pod, 3 do, 0 updated, 3 ready, 3 available
+
+Counterexamples replay. Each is a path of events at instants: --save DIR
+writes it as a scenario (the input's objects and the counterexample's
+events) that "kubesem simulate cluster --scenario DIR/<property>.yaml
+--until …" replays step for step (a test checks the replayed state is the
+counterexample's, fingerprint for fingerprint); --svg FILE draws the first
+counterexample's pods over time; -o json prints the report.
+
+How it explores. A transition is a tick (the world runs its due instants,
+each: the scenario's events, then rounds of environment and every
+controller's sync in its fixed order, until something happens) or an event
+of the alphabet, at the world's next due instant, before what is due then;
+events happen only after something happened (or in a settled world), so
+only their order among the world's happenings is explored, and the world's
+timers (ready delays, grace periods, requeues, heartbeats) place them in
+time. Time is read exactly where rules read it. States are hashed on a
+canonical form: generated names and UIDs renamed by content, nodes renamed
+by content (symmetry reduction: of two states that differ by the names of
+interchangeable pods and nodes, one is explored; --no-symmetry: not),
+instants relative to now (exact back to a cap, the longest duration a rule
+reads plus a minute, default 11m; older ones keep their order), the
+world's memory (requeues, backoffs, node health, kubelet timers) included;
+a world with a CronJob keeps absolute time. The world first runs, with no
+event, until it settles (--from-start: not); a world that never does (a
+CronJob) is explored from its start. Not explored: the order of
+controllers within an instant (the world's fixed order, a controller
+manager with a perfectly fresh cache).
+
+Shards. --shard i/n splits a search into n independent parts (i empty:
+$JOB_COMPLETION_INDEX): the states up to the first level with 16×n new
+states are explored by every part, then each part takes those whose hash
+is i mod n, and all that follows them. -o json reports merge with
+"kubesem check merge FILE..."; deploy/check/indexed-job.yaml runs the
+parts as an Indexed Job whose $JOB_COMPLETION_INDEX picks the part
+(--shard /4; a Dockerfile beside it builds the image). On a small search
+the parts do more work in total than one search (the rolling-update goal:
+about 8,000 states in four parts against 4,800 in one). Its scale (states
+per second, memory per state) is in scripts/bench-notes.md.
 
 Exit codes: 0 every property held within the bound, 1 a property was
 violated, 2 bad usage or input.`
@@ -74,6 +191,7 @@ type checkDoc struct {
 	NodeReturns bool              `json:"nodeReturns"`
 	Evictions   int               `json:"evictions"`
 	Drains      int               `json:"drains"`
+	Orders      int               `json:"orders"`
 	Events      []json.RawMessage `json:"events"`
 	Properties  []string          `json:"properties"`
 	Depth       int               `json:"depth"`
@@ -161,7 +279,7 @@ func readCheck(data []byte) (*checkRun, error) {
 			return nil, fmt.Errorf("%s: %s", at, describe(err))
 		}
 		ev := cluster.Event{Kind: cluster.EventKind(e.Kind), Target: e.Target, Replicas: e.Replicas,
-			Image: e.Image, Template: e.Template, ExitCode: e.ExitCode}
+			Image: e.Image, Template: e.Template, ExitCode: e.ExitCode, Order: e.Order}
 		if len(e.Object) > 0 && string(e.Object) != "null" {
 			o, err := decodeObject(e.Object, at+".object")
 			if err != nil {
@@ -180,6 +298,7 @@ func readCheck(data []byte) (*checkRun, error) {
 		c.alphabet.NodeOutages = *c.doc.NodeOutages
 	}
 	c.alphabet.NodeReturns, c.alphabet.Evictions, c.alphabet.Drains = c.doc.NodeReturns, c.doc.Evictions, c.doc.Drains
+	c.alphabet.Orders = c.doc.Orders
 	if !c.hasCheck {
 		c.defaultUpdates()
 	}
@@ -303,13 +422,14 @@ func checkCmd(args []string, stdin io.Reader, stdout io.Writer) (bool, error) {
 	var props listFlag
 	fs.Var(&props, "property", "a property to check: a builtin's name or an expression (repeatable; default: the check section's, else every builtin that applies)")
 	list := fs.Bool("list", false, "list the builtin properties and exit")
-	var depth, maxStates, podFailures, nodeOutages, evictions, drains intFlag
+	var depth, maxStates, podFailures, nodeOutages, evictions, drains, orders intFlag
 	fs.Var(&depth, "depth", "the most transitions on a path (default: the check section's, else 60)")
 	fs.Var(&maxStates, "max-states", "the most states explored (default 2,000,000)")
 	fs.Var(&podFailures, "pod-failures", "the most pod failures on a path (default: the check section's, else 1)")
 	fs.Var(&nodeOutages, "node-outages", "the most node outages on a path (default: the check section's, else 1)")
 	fs.Var(&evictions, "evictions", "the most evictions on a path (default: the check section's, else 0)")
 	fs.Var(&drains, "drains", "the most node drains on a path (default: the check section's, else 0)")
+	fs.Var(&orders, "orders", "the most changes of the controllers' sync order on a path: each moves one controller with objects to the front of every round, as kube-controller-manager's concurrent controllers may run (default: the check section's, else 0: the world's fixed order)")
 	horizon := fs.Duration("horizon", 0, "events happen within this long of the first state (default: the check section's, else 30m)")
 	window := fs.Duration("window", 0, "liveness: the world must settle good within this long (default: the check section's, else 45m)")
 	noSym := fs.Bool("no-symmetry", false, "turn symmetry reduction off (nodes that differ only by name are distinct states)")
@@ -353,7 +473,7 @@ func checkCmd(args []string, stdin io.Reader, stdout io.Writer) (bool, error) {
 		flag *intFlag
 		dst  *int
 	}{{&depth, &c.opts.MaxDepth}, {&maxStates, &c.opts.MaxStates}, {&podFailures, &c.alphabet.PodFailures},
-		{&nodeOutages, &c.alphabet.NodeOutages}, {&evictions, &c.alphabet.Evictions}, {&drains, &c.alphabet.Drains}} {
+		{&nodeOutages, &c.alphabet.NodeOutages}, {&evictions, &c.alphabet.Evictions}, {&drains, &c.alphabet.Drains}, {&orders, &c.alphabet.Orders}} {
 		if f.flag.set {
 			*f.dst = f.flag.v
 		}

@@ -84,6 +84,7 @@ func alphabetText(a check.Alphabet) string {
 	}
 	add(a.Evictions, "eviction of a running pod", "evictions of running pods")
 	add(a.Drains, "node drain", "node drains")
+	add(a.Orders, "change of the controllers' sync order", "changes of the controllers' sync order")
 	for _, e := range a.Events {
 		s := string(e.Kind) + " " + e.Target.String()
 		switch {
@@ -295,6 +296,10 @@ func (c *checkRun) scenarioFile(res check.Result) ([]byte, error) {
 			}
 			if e.Replicas != nil {
 				m["replicas"] = *e.Replicas
+			}
+			if e.Order != nil {
+				m["order"] = e.Order
+				delete(m, "target")
 			}
 		}
 		m["at"] = e.At.String()

@@ -239,3 +239,43 @@ func TestCheckUserProperty(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckOrders: --orders lets the controllers' sync order change on a
+// path; the fixed configurations of the known cases still hold with one
+// change, on more states than in the fixed order, and simulate cluster
+// runs a scenario's order event (the form a saved counterexample takes).
+func TestCheckOrders(t *testing.T) {
+	t.Parallel()
+	states := regexp.MustCompile(`explored (\d+) states`)
+	file := filepath.Join("testdata", "check", "daemonset-notready-node-fixed.yaml")
+	code, fixed, errOut := runCLI(t, "", "check", "--scenario", file)
+	if code != 0 {
+		t.Fatalf("fixed order: exit %d: %s%s", code, fixed, errOut)
+	}
+	code, out, errOut := runCLI(t, "", "check", "--orders", "1", "--scenario", file)
+	if code != 0 || !strings.Contains(out, "1 change of the controllers' sync order") {
+		t.Fatalf("--orders 1: exit %d: %s%s", code, out, errOut)
+	}
+	a, b := states.FindStringSubmatch(fixed), states.FindStringSubmatch(out)
+	if a == nil || b == nil || len(b[1]) < len(a[1]) || (len(b[1]) == len(a[1]) && b[1] <= a[1]) {
+		t.Errorf("states: %v in the fixed order, %v with --orders 1", a, b)
+	}
+	code, _, errOut = runCLI(t, "", "check", "--orders", "-1", "--scenario", file)
+	if code != 2 || !strings.Contains(errOut, "alphabet.orders") {
+		t.Errorf("--orders -1: exit %d: %s", code, errOut)
+	}
+	scenario := `start: 2026-01-01T00:00:00Z
+objects:
+- {apiVersion: v1, kind: Node, metadata: {name: node-a}, status: {conditions: [{type: Ready, status: "True"}]}}
+events:
+- {at: 1s, kind: order, order: [statefulset, job]}
+`
+	code, out, errOut = runCLI(t, scenario, "simulate", "cluster", "--scenario", "-", "--until", "2s")
+	if code != 0 || !strings.Contains(out, "controllers sync in the order statefulset, job, deployment") {
+		t.Errorf("simulate cluster with an order event: exit %d:\n%s%s", code, out, errOut)
+	}
+	code, _, errOut = runCLI(t, strings.Replace(scenario, "job]", "kubelet]", 1), "simulate", "cluster", "--scenario", "-", "--until", "2s")
+	if code == 0 || !strings.Contains(errOut, "events[0].order[1]") {
+		t.Errorf("simulate cluster with an unknown controller in an order event: exit %d: %s", code, errOut)
+	}
+}

@@ -20,8 +20,21 @@ import (
 
 const conformanceSynopsis = `Runs the conformance vectors against kubesem, or against an external
 implementation (--exec), and prints a table per package; exits 1 when a
-vector fails. The line protocol --exec speaks is described in
-conformance/README.md.`
+vector fails. The line protocol --exec speaks and the vector format are
+described in conformance/README.md.
+
+--allow-unsupported skips (instead of failing) the vectors whose decision
+the implementation answers "unsupported"; --run REGEX keeps the vectors
+whose <package>/<name> matches; --timeout bounds each answer. The
+implementation's stderr is forwarded; every failure prints its file, name,
+input and diff.
+
+Examples:
+
+  kubesem conformance                      # every vector against kubesem
+  kubesem conformance --exec "./my-impl"   # against your implementation
+  kubesem conformance --vectors ./mine     # your own vectors
+  kubesem conformance --exec "./my-impl" --allow-unsupported --run 'rollout/'`
 
 // conformanceCmd runs the vectors and prints a per-package table. It
 // reports whether every vector passed.

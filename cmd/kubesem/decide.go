@@ -158,6 +158,18 @@ func serve(args []string, stdin io.Reader, stdout io.Writer) error {
 	return conformance.ServeWith(conformance.ServeOptions{Timeout: *timeout, MaxLine: *maxLine}, conformance.Kubesem(), stdin, stdout)
 }
 
+const decisionsUsage = `usage: kubesem decisions [-v]
+
+Lists every decision kubesem answers; -v adds each one's input, options
+and output shape (a key printed without "?" is required). Each decision,
+its vectors and the tests that check it against v1.36.3 are listed in
+conformance/DECISIONS.md.
+
+Example:
+
+  kubesem decisions -v    # every decision with its input, options and output shape
+`
+
 func listDecisions(args []string, stdout io.Writer) error {
 	verbose := false
 	for _, a := range args {
@@ -165,7 +177,7 @@ func listDecisions(args []string, stdout io.Writer) error {
 		case "-v", "--v", "-verbose", "--verbose":
 			verbose = true
 		case "-h", "--help", "-help":
-			io.WriteString(stdout, "usage: kubesem decisions [-v]\n\nLists every decision kubesem answers; -v adds each one's input, options and output shape.\n")
+			io.WriteString(stdout, decisionsUsage)
 			return nil
 		default:
 			return usagef("decisions: unknown argument %q", a)

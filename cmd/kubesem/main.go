@@ -1,27 +1,3 @@
-// Command kubesem asks kubesem what the Kubernetes workload controllers
-// decide, checks implementations against its conformance vectors, and
-// simulates rollouts and CronJob schedules.
-//
-// Usage:
-//
-//	kubesem decide [FILE]                 decide one {"decision","options","input"} request (stdin when no FILE)
-//	kubesem conformance [flags]           run the conformance vectors; non-zero exit on failure
-//	kubesem serve [flags]                 speak the external-implementation line protocol on stdin/stdout
-//	kubesem decisions                     list the decisions kubesem implements
-//	kubesem explain [flags] [FILE]        what each controller does next in a cluster dump, or live (--live, --kubeconfig)
-//	kubesem shadow [flags]                watch a live cluster; report each controller write kubesem does not predict
-//	kubesem simulate cluster [flags]      run a scenario on the whole world and print its timeline
-//	kubesem simulate rollout [flags]      print a Deployment rollout as a timeline
-//	kubesem simulate cronjob [flags]      print which CronJob schedule slots run, skip, replace or are missed
-//	kubesem simulate drain [flags]        drain nodes under a PodDisruptionBudget on the world
-//	kubesem simulate pod [flags]          a pod's containers on a simulated kubelet: phase, conditions, restarts, backoff
-//	kubesem simulate node-outage [flags]  nodes that stop heartbeating: Unknown, taints, zone states, evictions
-//	kubesem simulate statefulset [flags]  a StatefulSet on the world (ordinals, revisions, states)
-//	kubesem simulate daemonset [flags]    a DaemonSet rolling update per node
-//	kubesem check --scenario FILE         every interleaving of a scenario's events, checked against properties
-//
-// Exit codes: 0 success, 1 conformance failure, 2 bad usage or invalid input
-// (one line on stderr names the field).
 package main
 
 import (
@@ -29,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -49,18 +26,24 @@ commands:
   decide [FILE]            decide one request {"decision","options","input"} (stdin when no FILE)
   conformance [flags]      run the conformance vectors (--vectors DIR, --exec CMD, --package P, -v)
   serve [flags]            answer requests line by line on stdin/stdout (the --exec protocol; --timeout, --max-line)
-  decisions                list the decisions kubesem implements
+  decisions [-v]           list the decisions kubesem implements
   explain [flags] [FILE]   what each controller does next in a cluster dump (kubectl get ... -o json), or live (--kubeconfig, -n, -A)
-  shadow [flags]           watch a live cluster and report each controller write kubesem does not predict (see -h)
-  simulate cluster [flags] run a scenario of objects and timed events on the whole world (see -h)
-  simulate rollout [flags] print a Deployment rollout as a timeline (see -h)
-  simulate cronjob [flags] print a CronJob's schedule slots over a window (see -h)
-  simulate drain [flags]   drain nodes under a PodDisruptionBudget (see -h)
-  simulate pod [flags]     a pod's containers on a simulated kubelet: phase, conditions, restarts, backoff (see -h)
-  simulate node-outage [flags] nodes that stop heartbeating: Unknown, taints, zone states, evictions (see -h)
-  simulate statefulset [flags] a StatefulSet: ordinals, revisions, pod states (see -h)
-  simulate daemonset [flags] a DaemonSet rolling update per node, with taints and NotReady nodes (see -h)
-  check --scenario FILE    explore every interleaving of a scenario's events; check properties (see -h)
+  shadow [flags]           watch a live cluster and report each controller write kubesem does not predict
+  simulate cluster [flags] run a scenario of objects and timed events on the whole world
+  simulate rollout [flags] print a Deployment rollout as a timeline
+  simulate cronjob [flags] print a CronJob's schedule slots over a window
+  simulate drain [flags]   drain nodes under a PodDisruptionBudget
+  simulate pod [flags]     a pod's containers on a simulated kubelet: phase, conditions, restarts, backoff
+  simulate node-outage [flags] nodes that stop heartbeating: Unknown, taints, zone states, evictions
+  simulate statefulset [flags] a StatefulSet: ordinals, revisions, pod states
+  simulate daemonset [flags] a DaemonSet rolling update per node, with taints and NotReady nodes
+  check --scenario FILE    explore every interleaving of a scenario's events; check properties
+  check merge FILE...      merge the -o json reports of check --shard parts
+  help [command]           this list, or a command's manual (the same as "<command> -h")
+
+Exit codes: 0 success; 1 a failure: a conformance vector, a violated
+property, a shadow mismatch, or an error that is not the input's; 2 bad
+usage or invalid input (one line on stderr names the field).
 `
 
 // run is main without the process: it returns the exit code.
@@ -92,6 +75,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "check":
 		return checkMain(args[1:], stdin, stdout, stderr)
 	case "help", "-h", "--help":
+		if args[0] == "help" && len(args) > 1 {
+			return help(args[1:], stdin, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
@@ -106,6 +92,28 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return 1
+}
+
+// helpTopics lists every command "kubesem help" knows, as its arguments;
+// TestHelpCommand and the manual in doc.go (TestDocIsTheManual) are built
+// from it.
+func helpTopics() [][]string {
+	topics := [][]string{{"decide"}, {"conformance"}, {"serve"}, {"decisions"}, {"explain"}, {"shadow"}, {"simulate"}}
+	for _, s := range simulations {
+		topics = append(topics, []string{"simulate", s})
+	}
+	return append(topics, []string{"check"}, []string{"check", "merge"})
+}
+
+// help prints a command's manual: what the command prints for -h.
+func help(topic []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	for _, t := range helpTopics() {
+		if slices.Equal(t, topic) {
+			return run(append(slices.Clone(topic), "-h"), stdin, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "kubesem help: unknown command %q\n\n%s", strings.Join(topic, " "), usage)
+	return 2
 }
 
 // simulations lists the simulate subcommands (TestHelp checks each one's -h).

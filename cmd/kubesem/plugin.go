@@ -22,7 +22,12 @@ commands:
   decide, conformance, serve, decisions, simulate …  as kubesem's (kubectl kubesem help-all)
 
 cluster flags (explain, shadow): --kubeconfig, --context, -n/--namespace, -A/--all-namespaces
-Each command takes -h for its flags.
+Each command takes -h for its manual and flags ("kubectl kubesem help <command>" is the same).
+
+Install: kubectl runs kubectl-kubesem from $PATH ("go install
+github.com/kubesem/kubesem/cmd/kubesem/...@latest" installs kubesem and
+kubectl-kubesem); a copy of or link to kubesem named kubectl-kubesem is the
+same plugin.
 `
 
 // entry is main: run for kubesem, or, when the executable is named
@@ -43,6 +48,9 @@ func entry(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "help", "-h", "--help":
+		if args[0] == "help" && len(args) > 1 {
+			return run(args, stdin, stdout, stderr) // kubesem help <command>
+		}
 		fmt.Fprint(stdout, pluginUsage)
 		return 0
 	case "help-all":

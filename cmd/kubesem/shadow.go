@@ -135,7 +135,12 @@ want is what the controllers did ({"writes":[...]}: verb, resource,
 subresource, namespace, name, the changed fields and the object after),
 got is what kubesem predicts, and before/after are the written object's API
 form before and after. (cluster.Sync is not a registered decision: the
-record is for a person to reduce to a vector of the package at fault.)`
+record is for a person to reduce to a vector of the package at fault.)
+
+Examples:
+
+  kubectl kubesem shadow -n shop --out mismatches/   # the plugin: the kubeconfig's cluster, namespace shop
+  kubesem shadow --kubeconfig ~/.kube/config -A --for 10m -v`
 
 // shadowOpts are shadow's settings.
 type shadowOpts struct {

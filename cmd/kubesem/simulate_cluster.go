@@ -22,10 +22,10 @@ const clusterSynopsis = `Runs a scenario on the world (package cluster): every c
 kube-controller-manager that kubesem models, the API server, a scheduler,
 kubelets, node heartbeats and the scenario's users, with time jumping from
 one due instant to the next, and prints the timeline: each write with its
-time offset, controller, object and reason, and each event a controller
-records. Names are v1.36.3's (the k8s adapter's exact template hashes) for
-templates as the API server stores them; generated suffixes and UIDs are
-deterministic stand-ins for the API server's random ones.
+time offset, controller, request, object and reason, and each event a
+controller records (a refusal repeated, such as a drain under a budget, is
+printed once with its count); then how the run ended and the state it
+ended in.
 
 The scenario (--scenario FILE, "-" for stdin; JSON or YAML) is a document
   name: rolling update under a drain   # optional: the --svg chart's title
@@ -39,15 +39,82 @@ The scenario (--scenario FILE, "-" for stdin; JSON or YAML) is a document
   events:
   - {at: 1m, kind: image, target: {kind: Deployment, namespace: shop, name: web}, image: web:2}
 and/or API objects as kubectl get -o json|yaml or kubectl cluster-info dump
-print them (a List, typed Lists, a stream of objects): a dump alone is a
-scenario without events. Event kinds: scale (replicas), image (image),
-template (template), pause, resume, create (object), update (object),
-delete, cordon, uncordon, drain, evict, stopNode, startNode, failPod
-(exitCode). Objects of kinds kubesem does not model are listed, not run.
+print them (a List, typed Lists whose items carry no kind, a stream of
+objects, kubectl cluster-info dump with its pod logs): a dump alone is a
+scenario without events. Pod behaviours say how the kubelet runs matching
+pods: start and ready delays, never ready, run for a time and exit with a
+code. Event kinds: scale (replicas), image (image), template (template),
+pause, resume, create (object), update (object), delete, cordon, uncordon,
+drain, evict, stopNode, startNode, failPod (exitCode), order (order: the
+controllers that sync first in every round from then on, e.g.
+[statefulset]; kube-controller-manager's controllers run concurrently, so
+any order is one Kubernetes may take). Objects of kinds kubesem does not
+model are listed as not run, never dropped silently.
 
 The world runs until --until after the start, or, without --until, until
-it settles (no write but heartbeats for settleQuiet and nothing due but
-periodic work), at most --limit.`
+it settles (no write but heartbeats for settleQuiet, default 1 minute, and
+nothing due but periodic work), at most --limit; a CronJob never lets a
+world settle: use --until. -o json prints the trace (plan.Encode), the
+final state and what was not modelled; --svg FILE draws the pods' states
+per busy instant; --heartbeats shows lease renewals too.
+
+Names are v1.36.3's: the namer takes its template hashes from the k8s
+adapter (k8s.TemplateHash for ReplicaSets and DaemonSet revisions,
+k8s.StatefulSetRevisionName's hash for StatefulSet revisions), so a
+template written as the API server stores it (defaults included, as
+kubectl get -o yaml prints it) gets the name Kubernetes gives it; a
+hand-written template without the API defaults hashes differently, as it
+would before the API server defaults it. Generated suffixes and UIDs are
+deterministic stand-ins for the API server's random ones.
+
+Examples (scenarios in cmd/kubesem/testdata/scenarios):
+
+  kubesem simulate cluster --scenario cmd/kubesem/testdata/scenarios/rolling-outage-drain.yaml --until 12m
+  kubesem simulate cluster --scenario cmd/kubesem/testdata/scenarios/statefulset-update.yaml
+  kubesem simulate cluster --scenario cmd/kubesem/testdata/scenarios/job-failures.yaml --svg job.svg
+
+An excerpt of the first: a rolling update of shop/web, 6 replicas, while
+node-c stops heartbeating at 1m20s and node-b is drained at 2m30s under a
+PodDisruptionBudget of minAvailable 5, with a CronJob firing every two
+minutes (the whole timeline is testdata/scenarios/rolling-outage-drain.golden):
+
+  +1m00s    user              update         Deployment shop/web [replicas 6] (image)
+            deployment        create         ReplicaSet shop/web-8448b6f544 [replicas 2] (CreateNew)
+            deployment        update         ReplicaSet shop/web-5f5794754f [replicas 5] (ScaleDownOld)
+            deployment        event          Deployment shop/web Normal ScalingReplicaSet: Scaled up replica set web-8448b6f544 from 0 to 2
+  ...
+  +1m20s    user              stopNode       Node node-c
+  ...
+  +2m05s    node-lifecycle    update status  Node node-c (Monitored)
+            node-lifecycle    patch          Node node-c (TaintNode)
+            node-lifecycle    update status  Pod shop/web-8448b6f544-ccbbb [Running] (MarkPodsNotReady)
+  ...
+  +2m30s    user              update         Node node-b (drain)
+            user              evict          Pod shop/web-8448b6f544-9bbbb (Drain): refused: metadata.name: "web-8448b6f544-9bbbb: NoDisruptionsAllowed The disruption budget web-pdb needs 5 healthy pods and has 4 currently": too many requests (and 57 more time(s) until +7m15s)
+  ...
+  +7m05s    taint-eviction    patch status   Pod shop/web-5f5794754f-qbbbb [Running] (TaintManagerEviction)
+            taint-eviction    delete         Pod shop/web-5f5794754f-qbbbb (TaintManagerEviction)
+  ...
+            replicaset        create         Pod shop/web-8448b6f544-xcbbb (TooFewReplicas)
+  ...
+  +7m20s    user              evict          Pod shop/web-8448b6f544-9bbbb (Drain)
+  ...
+  at +12m00s:
+    Node node-b: Ready=True, unschedulable, taint node.kubernetes.io/unschedulable:NoSchedule, pods: none
+    Node node-c: Ready=Unknown, taint node.kubernetes.io/unreachable:NoExecute, taint node.kubernetes.io/unreachable:NoSchedule, pods: 4 terminating
+    Deployment shop/web: 6 replica(s), 6 updated, 6 ready, 6 available; Available=True (MinimumReplicasAvailable), Progressing=True (NewReplicaSetAvailable)
+    PodDisruptionBudget shop/web-pdb: 1 disruption(s) allowed, 6 healthy of 5 desired
+
+The drain waits for the budget: node-c's pods count as unhealthy once its
+Ready condition turns Unknown (40 s grace), and only when the
+taint-eviction controller deletes them (300 s after the NoExecute taint,
+the default toleration) and their replacements are ready does the budget
+let node-b's pods go. The pods on node-c stay Terminating: its kubelet is
+gone.
+
+The world is checked against v1.36.3's controllers as a whole by
+conformance/upstream TestWholeClusterDifferential (package cluster's
+documentation says how).`
 
 // scenarioDoc is the scenario document of a scenario file.
 type scenarioDoc struct {
@@ -84,6 +151,7 @@ type eventDoc struct {
 	Template *podstatus.Template `json:"template"`
 	Object   json.RawMessage     `json:"object"`
 	ExitCode int32               `json:"exitCode"`
+	Order    []string            `json:"order"`
 }
 
 // duration is a Go duration written as a string ("1m30s").
@@ -171,7 +239,7 @@ func readScenario(data []byte) (*scenarioRun, error) {
 		}
 		for i, e := range doc.Events {
 			ev := cluster.Event{At: time.Duration(e.At), Kind: cluster.EventKind(e.Kind), Target: e.Target,
-				Replicas: e.Replicas, Image: e.Image, Template: e.Template, ExitCode: e.ExitCode}
+				Replicas: e.Replicas, Image: e.Image, Template: e.Template, ExitCode: e.ExitCode, Order: e.Order}
 			if len(e.Object) > 0 && string(e.Object) != "null" {
 				o, err := decodeObject(e.Object, fmt.Sprintf("%s: events[%d].object", at, i))
 				if err != nil {

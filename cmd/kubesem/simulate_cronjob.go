@@ -23,7 +23,12 @@ CronJob over that window: the world cannot stop a controller, and a
 suspended CronJob is skipped by its controller exactly as a stopped one
 misses its slots (both resume from status.lastScheduleTime). Prints every
 Job the controller creates (its scheduled time, when it started), every
-Job it deletes, and the events it records.`
+Job it deletes, and the events it records.
+
+Example, the documented outage:
+
+  kubesem simulate cronjob --schedule '* * * * *' --from 2026-01-01T08:25:00Z --window 2h \
+    --outage-start 08:29 --outage-end 10:21 --starting-deadline-seconds 200`
 
 // simulateCronJob builds the CronJob scenario from the flags, runs it on
 // the world and prints what the CronJob controller did.

@@ -25,7 +25,11 @@ adds a taint at 0s; --second-update changes the image again (agent:v3).
 Prints every pod the DaemonSet controller creates or deletes, then a chart
 sampled every --tick (one row per node): o old ready, O old not ready,
 n new ready, + new not ready, x terminating, 2 two pods, . no pod; --svg FILE draws the
-pods per revision and readiness over time.`
+pods per revision and readiness over time.
+
+Example, a surge rollout per node with one node going NotReady:
+
+  kubesem simulate daemonset --nodes 5 --max-surge 1 --max-unavailable 0 --not-ready node-2@15s`
 
 func simulateDaemonSet(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("simulate daemonset", flag.ContinueOnError)

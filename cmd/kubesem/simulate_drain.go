@@ -27,7 +27,11 @@ deleted ones terminate over 30 s (the world's kubelet model). Prints every
 eviction and its answer, what the controllers and the kubelets did, the
 budget's status as the disruption controller writes it, and the pods after
 each instant. For a cluster of your own, use simulate cluster --scenario
-with drain events.`
+with drain events.
+
+Example, the documented kubectl drain, eviction by eviction:
+
+  kubesem simulate drain --min-available 2`
 
 // simulateDrain builds the drain scenario from the flags, runs it on the
 // world and prints the timeline.

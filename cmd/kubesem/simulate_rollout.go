@@ -24,7 +24,15 @@ model). --scale-at/--update-at (in units of --interval) scale it or change
 the image again (web:v3). Prints one row per instant at which something
 other than a heartbeat was written: the old and new ReplicaSets' sizes, the
 pods, status.availableReplicas, what the Deployment controller wrote and a
-chart of the pods.`
+chart of the pods.
+
+Examples:
+
+  kubesem simulate rollout --replicas 10 --max-surge 25% --max-unavailable 25% --ready-after 2
+  kubesem simulate rollout --replicas 10 --max-surge 3 --max-unavailable 2 \
+    --ready-after 3 --scale-at 4 --scale-to 15                  # the documentation's proportional scaling
+  kubesem simulate rollout --replicas 10 --max-surge 3 --max-unavailable 2 \
+    --ready-after 3 --scale-at 4 --scale-to 15 --svg docs/rollout.svg`
 
 // rolloutFlags are the knobs of `simulate rollout`.
 type rolloutFlags struct {

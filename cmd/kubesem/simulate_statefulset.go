@@ -28,7 +28,11 @@ for every instant at which something other than a heartbeat was written,
 what the StatefulSet controller wrote and every ordinal with its revision
 number and state (R ready, N not ready, T terminating), then a chart: one
 row per ordinal, one column per printed instant; --svg FILE draws the pods
-per revision over time.`
+per revision over time.
+
+Example, ordinals, revisions and states per instant of a partitioned update:
+
+  kubesem simulate statefulset --replicas 3 --update-at 4 --partition 1`
 
 // simulateStatefulSet builds the StatefulSet scenario from the flags, runs
 // it on the world and prints the timeline.

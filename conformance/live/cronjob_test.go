@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -75,9 +76,20 @@ func TestCronJobFires(t *testing.T) {
 			}}},
 		},
 	}
-	created, err := client.BatchV1().CronJobs(ns).Create(ctx, cj, metav1.CreateOptions{})
-	check(t, err)
+	var created *batchv1.CronJob
+	out := userWrite(t, ns, "creation", func() {
+		created, err = client.BatchV1().CronJobs(ns).Create(ctx, cj, metav1.CreateOptions{})
+		check(t, err)
+	})
+	if !strings.Contains(out, "CronJob "+ns+"/hello") {
+		t.Errorf("kubectl kubesem explain does not show the CronJob:\n%s", out)
+	}
 	next := created.CreationTimestamp.Time.Truncate(time.Minute).Add(time.Minute)
+	// Asked about the minute, the plugin names the Job the controller will
+	// start then.
+	_, plugin := kubesemBinaries(t)
+	atNext := runKubesem(t, nil, plugin, "explain", "--kubeconfig", kubeconfig(t, ns), "--now", next.Add(time.Second).UTC().Format(time.RFC3339))
+	pluginJobs := predictedNames(atNext)["Job"]
 	if now := time.Now(); now.Before(next) {
 		p, _ := cronJobStep(t, created, nil, now)
 		if p.Create.Count != 0 {
@@ -114,6 +126,9 @@ func TestCronJobFires(t *testing.T) {
 	}
 	if got.Name != want.Name {
 		t.Errorf("controller started Job %s, kubesem predicted %s", got.Name, want.Name)
+	}
+	if len(pluginJobs) != 1 || pluginJobs[0] != got.Name {
+		t.Errorf("controller started Job %s, kubectl kubesem explain --now %v predicted %v:\n%s", got.Name, next.Add(time.Second), pluginJobs, atNext)
 	}
 	// The API server adds the controller-uid and job-name labels to a Job;
 	// the controller writes the rest.
@@ -158,5 +173,6 @@ func TestCronJobFires(t *testing.T) {
 		}
 		return true, ""
 	})
+	explainSettled(t, ns, "after the Job succeeded")
 	sh.stop(t)
 }

@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -111,9 +112,15 @@ func TestDaemonSetRollingUpdate(t *testing.T) {
 			},
 		},
 	}
-	created, err := client.AppsV1().DaemonSets(ns).Create(ctx, ds, metav1.CreateOptions{})
-	check(t, err)
+	var created *appsv1.DaemonSet
+	out := userWrite(t, ns, "creation", func() {
+		created, err = client.AppsV1().DaemonSets(ns).Create(ctx, ds, metav1.CreateOptions{})
+		check(t, err)
+	})
 	p, h, w := daemonSetStep(t, created, nodes(t), nil, nil)
+	if got := predictedNames(out)["ControllerRevision"]; !reflect.DeepEqual(got, []string{created.Name + "-" + h.Hash}) {
+		t.Errorf("creation: kubectl kubesem explain creates revisions %v, want [%s-%s]:\n%s", got, created.Name, h.Hash, out)
+	}
 	if h.Hash != k8s.PodTemplateHash(&created.Spec.Template, nil) {
 		t.Errorf("DaemonSetHistory's hash %s, PodTemplateHash %s", h.Hash, k8s.PodTemplateHash(&created.Spec.Template, nil))
 	}
@@ -149,9 +156,15 @@ func TestDaemonSetRollingUpdate(t *testing.T) {
 	changed := ds1.DeepCopy()
 	changed.Spec.Template.Spec.Containers[0].Image = "quay.io/fluentd_elasticsearch/fluentd:v5.0.2"
 	mark := podWatch.mark()
-	updated, err := client.AppsV1().DaemonSets(ns).Update(ctx, changed, metav1.UpdateOptions{})
-	check(t, err)
+	var updated *appsv1.DaemonSet
+	out = userWrite(t, ns, "update", func() {
+		updated, err = client.AppsV1().DaemonSets(ns).Update(ctx, changed, metav1.UpdateOptions{})
+		check(t, err)
+	})
 	p, h, _ = daemonSetStep(t, updated, nodes(t), ps, revs)
+	if got := predictedNames(out)["ControllerRevision"]; !reflect.DeepEqual(got, []string{updated.Name + "-" + h.Hash}) {
+		t.Errorf("update: kubectl kubesem explain creates revisions %v, want [%s-%s]:\n%s", got, updated.Name, h.Hash, out)
+	}
 	if len(p.Revisions) != 1 || p.Revisions[0].Verb != "create" || p.Revisions[0].Hash != k8s.PodTemplateHash(&updated.Spec.Template, nil) {
 		t.Errorf("update: kubesem's revision writes %+v, want the creation of %s", p.Revisions, k8s.PodTemplateHash(&updated.Spec.Template, nil))
 	}
@@ -171,6 +184,7 @@ func TestDaemonSetRollingUpdate(t *testing.T) {
 			t.Errorf("after the update pod %s has hash %s, kubesem's current hash is %s", pod.Name, pod.Labels[appsv1.ControllerRevisionHashLabelKey], h.Hash)
 		}
 	}
+	explainSettled(t, ns, "after the update")
 	sh.stop(t)
 }
 
@@ -347,9 +361,16 @@ func TestDaemonSetNotReadyNode(t *testing.T) {
 	changed := cur.DeepCopy()
 	changed.Spec.Template.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10"
 	mark := podWatch.mark()
-	updated, err := client.AppsV1().DaemonSets(ns).Update(ctx, changed, metav1.UpdateOptions{})
-	check(t, err)
+	explainSettled(t, ns, "node-c NotReady")
+	var updated *appsv1.DaemonSet
+	out := userWrite(t, ns, "update with node-c NotReady", func() {
+		updated, err = client.AppsV1().DaemonSets(ns).Update(ctx, changed, metav1.UpdateOptions{})
+		check(t, err)
+	})
 	p, h, _ := daemonSetStep(t, updated, nodes(t), ps, revs)
+	if onNode["node-c"] != nil && !strings.Contains(out, onNode["node-c"].Name) {
+		t.Errorf("update with node-c NotReady: kubectl kubesem explain does not name node-c's pod %s:\n%s", onNode["node-c"].Name, out)
+	}
 	if len(p.Delete) != 1 || onNode["node-c"] == nil || p.Delete[0].Name != onNode["node-c"].Name || p.Create.Count != 0 {
 		t.Fatalf("update with node-c NotReady: kubesem creates %d and deletes %+v, want node-c's pod %s deleted", p.Create.Count, p.Delete, onNode["node-c"].Name)
 	}
@@ -382,6 +403,8 @@ func TestDaemonSetNotReadyNode(t *testing.T) {
 			t.Errorf("after the rollout pod %s on %s has hash %s; kubesem's hash is %s, none on node-c", pod.Name, pod.Spec.NodeName, pod.Labels[appsv1.ControllerRevisionHashLabelKey], h.Hash)
 		}
 	}
+
+	explainSettled(t, ns, "rolled out but on node-c")
 
 	// node-c Ready again: untainted, its pod comes back at the new hash.
 	setNodeReady(t, "node-c", true)

@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -142,13 +143,20 @@ func TestDeploymentRollout(t *testing.T) {
 	}
 
 	// 1. Creation: the first sync creates the new ReplicaSet.
-	created, err := client.AppsV1().Deployments(ns).Create(ctx, d, metav1.CreateOptions{})
-	check(t, err)
+	var created *appsv1.Deployment
+	out := userWrite(t, ns, "creation", func() {
+		var err error
+		created, err = client.AppsV1().Deployments(ns).Create(ctx, d, metav1.CreateOptions{})
+		check(t, err)
+	})
 	p, w := deploymentStep(t, created, nil, nil)
 	if p.Create.Count != 1 || len(w.Create) != 1 {
 		t.Fatalf("creation: kubesem creates no ReplicaSet: %+v", p)
 	}
 	first := w.Create[0]
+	if got := predictedNames(out)["ReplicaSet"]; len(got) != 1 || got[0] != first.Name {
+		t.Errorf("creation: kubectl kubesem explain creates ReplicaSets %v, want [%s]:\n%s", got, first.Name, out)
+	}
 	if want := created.Name + "-" + k8s.PodTemplateHash(&created.Spec.Template, nil); first.Name != want {
 		t.Errorf("kubesem names the first ReplicaSet %q, the adapter's hash gives %q", first.Name, want)
 	}
@@ -163,13 +171,19 @@ func TestDeploymentRollout(t *testing.T) {
 	changed := d1.DeepCopy()
 	changed.Spec.Template.Spec.Containers[0].Image = "nginx:1.16.1"
 	mark := rsWatch.mark()
-	updated, err := client.AppsV1().Deployments(ns).Update(ctx, changed, metav1.UpdateOptions{})
-	check(t, err)
+	var updated *appsv1.Deployment
+	out = userWrite(t, ns, "rollout", func() {
+		updated, err = client.AppsV1().Deployments(ns).Update(ctx, changed, metav1.UpdateOptions{})
+		check(t, err)
+	})
 	p, w = deploymentStep(t, updated, rss, ps)
 	if p.Create.Count != 1 || len(w.Create) != 1 {
 		t.Fatalf("rollout: kubesem creates no ReplicaSet: %+v", p)
 	}
 	second := w.Create[0]
+	if got := predictedNames(out)["ReplicaSet"]; len(got) != 1 || got[0] != second.Name {
+		t.Errorf("rollout: kubectl kubesem explain creates ReplicaSets %v, want [%s]:\n%s", got, second.Name, out)
+	}
 	ev, _ = rsWatch.find(t, mark, "creation of "+second.Name, func(ev watch.Event) bool { return ev.Type == watch.Added })
 	sameCreatedReplicaSet(t, ev.Object.(*appsv1.ReplicaSet), second)
 	checkResizes(t, rsWatch, mark, p.Scale)
@@ -188,11 +202,17 @@ func TestDeploymentRollout(t *testing.T) {
 	back := d2.DeepCopy()
 	back.Spec.Template = *created.Spec.Template.DeepCopy()
 	mark = rsWatch.mark()
-	rolledBack, err := client.AppsV1().Deployments(ns).Update(ctx, back, metav1.UpdateOptions{})
-	check(t, err)
+	var rolledBack *appsv1.Deployment
+	out = userWrite(t, ns, "rollback", func() {
+		rolledBack, err = client.AppsV1().Deployments(ns).Update(ctx, back, metav1.UpdateOptions{})
+		check(t, err)
+	})
 	p, _ = deploymentStep(t, rolledBack, rss, ps)
 	if p.Create.Count != 0 {
 		t.Errorf("rollback: kubesem creates a ReplicaSet: %+v", p.Create)
+	}
+	if got := predictedNames(out)["ReplicaSet"]; len(got) != 0 || !strings.Contains(out, first.Name) {
+		t.Errorf("rollback: kubectl kubesem explain creates ReplicaSets %v (want none) or does not name %s:\n%s", got, first.Name, out)
 	}
 	if len(p.Update) != 1 || p.Update[0].Name != first.Name {
 		t.Fatalf("rollback: kubesem's revision update is %+v, want one of %s", p.Update, first.Name)
@@ -215,6 +235,7 @@ func TestDeploymentRollout(t *testing.T) {
 	if got := d3.Annotations["deployment.kubernetes.io/revision"]; got != rev {
 		t.Errorf("after the rollback the Deployment's revision is %q, kubesem predicted %q", got, rev)
 	}
+	explainSettled(t, ns, "after the rollback")
 	sh.stop(t)
 }
 

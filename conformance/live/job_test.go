@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,8 +85,14 @@ func TestJob(t *testing.T) {
 			},
 		},
 	}
-	created, err := client.BatchV1().Jobs(ns).Create(ctx, indexed, metav1.CreateOptions{})
-	check(t, err)
+	var created *batchv1.Job
+	out := userWrite(t, ns, "Indexed Job", func() {
+		created, err = client.BatchV1().Jobs(ns).Create(ctx, indexed, metav1.CreateOptions{})
+		check(t, err)
+	})
+	if !strings.Contains(out, "Job "+ns+"/indexed") {
+		t.Errorf("kubectl kubesem explain does not show the Job indexed:\n%s", out)
+	}
 	p, want := jobStep(t, created, nil)
 	if p.Create.Count != 2 || len(want) != 2 {
 		t.Fatalf("creation: kubesem creates %+v", p.Create)
@@ -131,8 +138,13 @@ func TestJob(t *testing.T) {
 			},
 		},
 	}
-	_, err = client.BatchV1().Jobs(ns).Create(ctx, failing, metav1.CreateOptions{})
-	check(t, err)
+	out = userWrite(t, ns, "Job with a pod failure policy", func() {
+		_, err = client.BatchV1().Jobs(ns).Create(ctx, failing, metav1.CreateOptions{})
+		check(t, err)
+	})
+	if !strings.Contains(out, "Job "+ns+"/policy") {
+		t.Errorf("kubectl kubesem explain does not show the Job policy:\n%s", out)
+	}
 	j = jobFinished(t, ns, "policy", batchv1.JobFailed)
 	for _, c := range j.Status.Conditions {
 		if c.Type == batchv1.JobFailed && c.Reason != batchv1.JobReasonPodFailurePolicy {
@@ -142,6 +154,7 @@ func TestJob(t *testing.T) {
 	if j.Status.Failed != 1 {
 		t.Errorf("Job failed with %d failed pods, want 1", j.Status.Failed)
 	}
+	explainSettled(t, ns, "both Jobs finished")
 	sh.stop(t)
 }
 

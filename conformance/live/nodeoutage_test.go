@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -293,6 +294,11 @@ func TestNodeOutageTaintEviction(t *testing.T) {
 	if requested.Before(fire["short"].At.Add(-time.Second)) || requested.After(fire["short"].At.Add(3*time.Second)) {
 		t.Errorf("the controller deleted short at %v (second precision), kubesem at %v", requested, fire["short"].At)
 	}
+	out := explainSettled(t, ns, "node-d unreachable, short evicted")
+	if !strings.Contains(out, "long") {
+		t.Errorf("kubectl kubesem explain does not name the pod long, still on node-d:\n%s", out)
+	}
+	t.Logf("kubectl kubesem explain with node-d unreachable:\n%s", out)
 	sh.stop(t)
 	if long, err := client.CoreV1().Pods(ns).Get(ctx, "long", metav1.GetOptions{}); err != nil || long.DeletionTimestamp != nil {
 		t.Errorf("long (300 s toleration) was deleted or is gone (%v): %+v", err, long.DeletionTimestamp)

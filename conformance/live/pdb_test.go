@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,9 +113,15 @@ func TestPDBGuardedEviction(t *testing.T) {
 			Selector:     &metav1.LabelSelector{MatchLabels: labels},
 		},
 	}
-	_, err := client.PolicyV1().PodDisruptionBudgets(ns).Create(ctx, b, metav1.CreateOptions{})
-	check(t, err)
+	out := userWrite(t, ns, "the budget", func() {
+		_, err := client.PolicyV1().PodDisruptionBudgets(ns).Create(ctx, b, metav1.CreateOptions{})
+		check(t, err)
+	})
+	if !strings.Contains(out, ns+"/guard") {
+		t.Errorf("kubectl kubesem explain does not show the budget guard:\n%s", out)
+	}
 	kb := budgetSettled(t, ns, "guard", 1)
+	explainSettled(t, ns, "the budget settled")
 
 	evict := func(pod *corev1.Pod, kb *pdb.PodDisruptionBudget, allowed bool) {
 		t.Helper()
@@ -151,5 +158,6 @@ func TestPDBGuardedEviction(t *testing.T) {
 	})
 	kb = budgetSettled(t, ns, "guard", 1)
 	evict(pods(t, ns)[0], kb, true)
+	explainSettled(t, ns, "after the last eviction")
 	sh.stop(t)
 }

@@ -535,3 +535,36 @@ func filterQuiet(out string) string {
 	}
 	return b.String()
 }
+
+// userWrite makes one of a scenario's user writes with the controllers'
+// writes to ns held, runs "kubectl kubesem explain" alongside (explainBoth:
+// the plugin prints what explain prints on the dumps of the same server),
+// then releases the controllers and waits until every object the plugin
+// said would be created exists under that name. It returns the plugin's
+// output.
+func userWrite(t *testing.T, ns, what string, write func()) string {
+	t.Helper()
+	release := freeze(t, ns)
+	write()
+	out := explainBoth(t, ns, false)
+	if strings.Contains(out, "Unknown") || strings.Contains(out, "cannot decide") {
+		t.Errorf("%s: kubectl kubesem explain cannot tell:\n%s", what, out)
+	}
+	names := predictedNames(out)
+	release()
+	waitCreated(t, ns, names)
+	t.Logf("%s: kubectl kubesem explain names for creation %v", what, names)
+	return out
+}
+
+// explainSettled runs "kubectl kubesem explain" alongside a scenario at a
+// point where it waits (settled, or stalled by design): the plugin, explain
+// on the typed-list dump and explain on the List dump print the same.
+func explainSettled(t *testing.T, ns, what string) string {
+	t.Helper()
+	out := explainBoth(t, ns, true)
+	if strings.Contains(out, "cannot decide") {
+		t.Errorf("%s: kubectl kubesem explain cannot decide:\n%s", what, out)
+	}
+	return out
+}

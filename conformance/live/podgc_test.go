@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -63,6 +64,11 @@ func TestPodGCOrphan(t *testing.T) {
 	if early, err := podgc.Step(kp, kn, nil, first.Memory, readyAt.Add(-time.Millisecond), podgc.Options{}); err != nil || len(early.Delete) != 0 {
 		t.Errorf("kubesem deletes before the quarantine ends (%v): %s", err, jsonish(early))
 	}
+	out := explainSettled(t, ns, "node-e deleted")
+	if !strings.Contains(out, "orphan") {
+		t.Errorf("kubectl kubesem explain does not name the orphan:\n%s", out)
+	}
+	t.Logf("kubectl kubesem explain with node-e gone:\n%s", out)
 	p, err := podgc.Step(kp, kn, nil, first.Memory, readyAt, podgc.Options{})
 	check(t, err)
 	ws, err := p.Writes(kp)

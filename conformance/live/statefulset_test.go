@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -124,14 +125,20 @@ func TestStatefulSetPartitionedUpdate(t *testing.T) {
 	}
 
 	// 1. Creation: the first sync creates the revision, web-0's claim and web-0.
-	created, err := client.AppsV1().StatefulSets(ns).Create(ctx, set, metav1.CreateOptions{})
-	check(t, err)
+	var created *appsv1.StatefulSet
+	out := userWrite(t, ns, "creation", func() {
+		created, err = client.AppsV1().StatefulSets(ns).Create(ctx, set, metav1.CreateOptions{})
+		check(t, err)
+	})
 	p, w := statefulSetStep(t, created, nil, nil, nil)
 	if len(w.CreateRevisions) != 1 || len(w.CreatePods) != 1 || len(w.CreateClaims) != 1 {
 		t.Fatalf("creation: kubesem's writes %+v", p)
 	}
 	revName, err := k8s.StatefulSetRevisionName(created)
 	check(t, err)
+	if got, want := predictedNames(out), map[string][]string{"ControllerRevision": {revName}, "PersistentVolumeClaim": {"www-web-0"}, "Pod": {"web-0"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("creation: kubectl kubesem explain creates %v, want %v:\n%s", got, want, out)
+	}
 	if w.CreateRevisions[0].Name != revName || w.CreatePods[0].Name != "web-0" || w.CreateClaims[0].Name != "www-web-0" {
 		t.Errorf("creation: kubesem creates revision %s, pod %s, claim %s; want %s, web-0, www-web-0", w.CreateRevisions[0].Name, w.CreatePods[0].Name, w.CreateClaims[0].Name, revName)
 	}
@@ -172,11 +179,17 @@ func TestStatefulSetPartitionedUpdate(t *testing.T) {
 	}
 	changed.Spec.Template.Spec.Containers[0].Image = "registry.k8s.io/nginx-slim:0.27"
 	podMark, revMark := podWatch.mark(), revWatch.mark()
-	updated, err := client.AppsV1().StatefulSets(ns).Update(ctx, changed, metav1.UpdateOptions{})
-	check(t, err)
+	var updated *appsv1.StatefulSet
+	out = userWrite(t, ns, "partitioned update", func() {
+		updated, err = client.AppsV1().StatefulSets(ns).Update(ctx, changed, metav1.UpdateOptions{})
+		check(t, err)
+	})
 	p, w = statefulSetStep(t, updated, revs, ps, claims)
 	newRev, err := k8s.StatefulSetRevisionName(updated)
 	check(t, err)
+	if got := predictedNames(out)["ControllerRevision"]; !reflect.DeepEqual(got, []string{newRev}) || !strings.Contains(out, "web-2") {
+		t.Errorf("update: kubectl kubesem explain creates revisions %v, want [%s], and names web-2:\n%s", got, newRev, out)
+	}
 	if len(w.CreateRevisions) != 1 || w.CreateRevisions[0].Name != newRev {
 		t.Errorf("update: kubesem's revision writes %+v, want the creation of %s", p.Revisions, newRev)
 	}
@@ -208,8 +221,14 @@ func TestStatefulSetPartitionedUpdate(t *testing.T) {
 	scaled := set2.DeepCopy()
 	scaled.Spec.Replicas = ptr.To[int32](1)
 	podMark = podWatch.mark()
-	down, err := client.AppsV1().StatefulSets(ns).Update(ctx, scaled, metav1.UpdateOptions{})
-	check(t, err)
+	var down *appsv1.StatefulSet
+	out = userWrite(t, ns, "scale down", func() {
+		down, err = client.AppsV1().StatefulSets(ns).Update(ctx, scaled, metav1.UpdateOptions{})
+		check(t, err)
+	})
+	if got := predictedNames(out); len(got) != 0 || !strings.Contains(out, "web-2") {
+		t.Errorf("scale down: kubectl kubesem explain creates %v (want nothing) or does not name web-2:\n%s", got, out)
+	}
 	p, _ = statefulSetStep(t, down, revs2, ps2, claims2)
 	if len(p.Delete) != 1 || p.Delete[0].Name != "web-2" || p.Create.Count != 0 {
 		t.Fatalf("scale down: kubesem creates %d and deletes %+v, want web-2 deleted", p.Create.Count, p.Delete)
@@ -228,6 +247,7 @@ func TestStatefulSetPartitionedUpdate(t *testing.T) {
 	if len(claims3) != 3 {
 		t.Errorf("after scaling down %d claims, want the 3 retained", len(claims3))
 	}
+	explainSettled(t, ns, "after the scale down")
 	sh.stop(t)
 }
 

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/kubesem/kubesem/internal/jsontag"
 )
 
 // kind is how the walk treats a Go type.
@@ -122,77 +124,12 @@ func newInfo(t reflect.Type) *typeInfo {
 }
 
 // structFields returns the JSON keys of struct type t with their field
-// types, resolved as encoding/json resolves them: a field tagged "-" has
-// none; untagged embedded structs lend their fields; of several fields
-// with one name the shallowest wins, a tagged one over untagged ones at
-// the same depth, and a tie hides the name.
+// types, resolved as encoding/json resolves them (internal/jsontag).
 func structFields(t reflect.Type) map[string]*ref {
-	type candidate struct {
-		typ           reflect.Type
-		depth         int
-		count, tagged int
-		taggedTyp     reflect.Type
-	}
-	cands := map[string]*candidate{}
-	add := func(name string, typ reflect.Type, depth int, tagged bool) {
-		c := cands[name]
-		if c == nil || depth < c.depth {
-			c = &candidate{depth: depth}
-			cands[name] = c
-		}
-		if depth > c.depth {
-			return
-		}
-		c.count++
-		c.typ = typ
-		if tagged {
-			c.tagged++
-			c.taggedTyp = typ
-		}
-	}
-	var walk func(t reflect.Type, depth int)
-	walk = func(t reflect.Type, depth int) {
-		if depth > 16 {
-			return
-		}
-		for i := range t.NumField() {
-			sf := t.Field(i)
-			ft := sf.Type
-			if ft.Name() == "" && ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if sf.Anonymous {
-				if !sf.IsExported() && ft.Kind() != reflect.Struct {
-					continue
-				}
-			} else if !sf.IsExported() {
-				continue
-			}
-			tag := sf.Tag.Get("json")
-			if tag == "-" {
-				continue
-			}
-			name, _, _ := strings.Cut(tag, ",")
-			if name != "" || !sf.Anonymous || ft.Kind() != reflect.Struct {
-				tagged := name != ""
-				if !tagged {
-					name = sf.Name
-				}
-				add(name, sf.Type, depth, tagged)
-				continue
-			}
-			walk(ft, depth+1)
-		}
-	}
-	walk(t, 0)
-	out := make(map[string]*ref, len(cands))
-	for name, c := range cands {
-		switch {
-		case c.tagged == 1:
-			out[name] = &ref{t: c.taggedTyp}
-		case c.tagged == 0 && c.count == 1:
-			out[name] = &ref{t: c.typ}
-		}
+	fields := jsontag.Fields(t)
+	out := make(map[string]*ref, len(fields))
+	for _, f := range fields {
+		out[f.Name] = &ref{t: f.Type}
 	}
 	return out
 }

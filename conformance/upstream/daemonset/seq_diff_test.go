@@ -482,9 +482,8 @@ func surplusCandidate(s *sequence, k daemonset.Plan, now time.Time, name string)
 	if !daemonset.AllowsSurge(ds) {
 		return false
 	}
-	gen, hasGen := daemonset.TemplateGeneration(ds)
 	for _, p := range pods {
-		if p.Name != name || p.DeletionTimestamp != nil || daemonset.IsPodUpdated(p.Labels, hist.Hash, gen, hasGen) {
+		if p.Name != name || p.DeletionTimestamp != nil || daemonset.IsPodUpdated(p, hist.Hash, ds) {
 			continue
 		}
 		if !podstatus.IsAvailable(p, ds.Spec.MinReadySeconds, now) {

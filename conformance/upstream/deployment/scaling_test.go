@@ -364,21 +364,28 @@ func checkRolling(t *rapid.T) {
 
 	// cleanupUnhealthyReplicas
 	maxCleanup := rapid.Int32Range(-1, 30).Draw(t, "maxCleanup")
-	cs, ok := rollout.CleanupUnhealthy(active, maxCleanup)
+	cs, cleaned, ok := rollout.CleanupUnhealthy(active, maxCleanup)
 	dc, c = newController()
-	_, _, cerr := cleanupUnhealthy(dc, context.Background(), toReplicaSets(active), ud, maxCleanup)
+	_, ucleaned, cerr := cleanupUnhealthy(dc, context.Background(), toReplicaSets(active), ud, maxCleanup)
 	equalUpdates(t, "CleanupUnhealthy", writes(d, cs), updates(c))
 	if ok != (cerr == nil) {
 		t.Fatalf("CleanupUnhealthy ok %v; upstream error %v", ok, cerr)
 	}
+	if ok && cleaned != ucleaned {
+		t.Fatalf("CleanupUnhealthy cleaned %d; upstream %d", cleaned, ucleaned)
+	}
 
 	// scaleDownOldReplicaSetsForRollingUpdate
-	ds := rollout.ScaleDownOld(d, all, active)
+	ds, down := rollout.ScaleDownOld(d, all, active)
 	dc, c = newController()
-	if _, err := scaleDownOld(dc, context.Background(), toReplicaSets(all), toReplicaSets(active), ud); err != nil {
+	udown, err := scaleDownOld(dc, context.Background(), toReplicaSets(all), toReplicaSets(active), ud)
+	if err != nil {
 		t.Fatalf("upstream scaleDown: %v", err)
 	}
 	equalUpdates(t, "ScaleDownOld", writes(d, ds), updates(c))
+	if down != udown {
+		t.Fatalf("ScaleDownOld scaled down %d; upstream %d", down, udown)
+	}
 }
 
 // TestRolloutRollingDifferential compares ReconcileNewReplicaSet,

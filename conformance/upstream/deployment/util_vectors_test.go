@@ -54,8 +54,9 @@ type utilIn struct {
 // TestRolloutUtilVectorsUpstream replays the vectors of the rollout helper
 // decisions through the v1.36.3 function each mirrors — the condition
 // helpers (GetDeploymentCondition, SetDeploymentCondition,
-// RemoveDeploymentCondition), DeploymentComplete, DeploymentProgressing,
-// DeploymentTimedOut (its clock at the vector's now), Revision,
+// RemoveDeploymentCondition, for the meta.Conditions vectors),
+// DeploymentComplete, DeploymentProgressing, DeploymentTimedOut (its
+// clock at the vector's now), Revision,
 // MaxRevision, LastRevision, ReplicaSetsByRevision, FindNewReplicaSet,
 // FindOldReplicaSets, getNonNegativeInt32FromAnnotation,
 // ReplicasAnnotationsNeedUpdate, GetReplicaSetProportion,
@@ -77,7 +78,7 @@ func TestRolloutUtilVectorsUpstream(t *testing.T) {
 	logger := klog.Background()
 	checked := map[string]int{}
 	for _, v := range vs {
-		if v.Package != "rollout" || len(v.WantOneOf) > 0 {
+		if v.Package != "rollout" && v.Package != "meta" || len(v.WantOneOf) > 0 {
 			continue
 		}
 		var in utilIn
@@ -104,17 +105,17 @@ func TestRolloutUtilVectorsUpstream(t *testing.T) {
 		got := map[string]any{}
 		var uerr error
 		switch v.Decision {
-		case "rollout.FindCondition":
+		case "meta.Conditions.Find":
 			c := deploymentutil.GetDeploymentCondition(appsv1.DeploymentStatus{Conditions: in.Conditions}, in.Type)
 			got["found"] = c != nil
 			if c != nil {
 				got["condition"] = conditionJSON(*c)
 			}
-		case "rollout.SetCondition":
+		case "meta.Conditions.Set":
 			s := appsv1.DeploymentStatus{Conditions: in.Conditions}
 			deploymentutil.SetDeploymentCondition(&s, in.Condition)
 			got["conditions"] = conditionsJSON(s.Conditions)
-		case "rollout.RemoveCondition":
+		case "meta.Conditions.Remove":
 			s := appsv1.DeploymentStatus{Conditions: in.Conditions}
 			deploymentutil.RemoveDeploymentCondition(&s, in.Type)
 			got["conditions"] = conditionsJSON(s.Conditions)

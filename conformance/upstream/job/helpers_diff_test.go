@@ -271,11 +271,11 @@ func helperUpstream(t difftest.TB, decision string, options, input json.RawMessa
 		var in helperGenerateNameIn
 		difftest.Decode(t, input, &in)
 		out = map[string]string{"generateName": helperGenerateName(in.JobName, in.Index)}
-	case "job.HasIndex":
+	case "job.Indexes.Has":
 		var in helperHasIn
 		difftest.Decode(t, input, &in)
 		out = map[string]bool{"has": helperHas(in.Intervals.up(), in.Index)}
-	case "job.FormatIndexes":
+	case "job.Indexes.String":
 		var in helperIntervalsIn
 		difftest.Decode(t, input, &in)
 		out = map[string]string{"string": helperString(in.Intervals.up())}
@@ -797,13 +797,13 @@ func TestJobHasIndexDifferential(t *testing.T) {
 		for _, iv := range x {
 			cands = append(cands, iv[0]-1, iv[0], iv[0]+1, iv[1]-1, iv[1], iv[1]+1)
 		}
-		helperCheck(t, "job.HasIndex", nil, helperHasIn{Intervals: x, Index: rapid.SampledFrom(cands).Draw(t, "index")})
+		helperCheck(t, "job.Indexes.Has", nil, helperHasIn{Intervals: x, Index: rapid.SampledFrom(cands).Draw(t, "index")})
 	})
 }
 
 func TestJobFormatIndexesDifferential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		helperCheck(t, "job.FormatIndexes", nil, helperIntervalsIn{Intervals: helperGenIntervals(t, "iv", rapid.IntRange(0, 20).Draw(t, "hint"))})
+		helperCheck(t, "job.Indexes.String", nil, helperIntervalsIn{Intervals: helperGenIntervals(t, "iv", rapid.IntRange(0, 20).Draw(t, "hint"))})
 	})
 }
 
@@ -983,7 +983,7 @@ func TestJobHelperLayout(t *testing.T) {
 // replays, with how many it must find with a want.
 var helperDecisions = map[string]int{
 	"job.BackoffDelay": 14, "job.CompletionIndex": 8, "job.FailedIndexes": 9, "job.FinishedCondition": 9,
-	"job.FirstPendingIndexes": 7, "job.FormatIndexes": 5, "job.GenerateNameWithIndex": 3, "job.HasIndex": 6,
+	"job.FirstPendingIndexes": 7, "job.Indexes.String": 5, "job.GenerateNameWithIndex": 3, "job.Indexes.Has": 6,
 	"job.IsSucceeded": 3, "job.NewIndexFailureCounts": 4, "job.PastActiveDeadline": 8, "job.RemainingIndexBackoff": 3,
 	"job.SucceededIndexes": 12, "job.WantActive": 15,
 }

@@ -386,7 +386,7 @@ func TestNodeDiffStatusUpdate(t *testing.T) {
 		}
 		changed := rapid.IntRange(0, 3).Draw(t, "changed") == 0
 		want := upStatusUpdate(changed, last, delay, freq, now)
-		if got := node.StatusUpdate(changed, last, delay, freq, now); got != want {
+		if got := node.StatusUpdate(node.StatusChange(changed), last, delay, freq, now); got != want {
 			t.Fatalf("StatusUpdate(%v, %v, %v, %v, %v) = %+v, upstream %+v", changed, last, delay, freq, now, got, want)
 		}
 	})

@@ -135,7 +135,7 @@ func TestNodeKubeletVectorsUpstream(t *testing.T) {
 				if index != want.Index || index >= 0 && periods[index].Priority != want.GroupPriority {
 					fail(index, want.Index)
 				}
-			case "node.Shutdown":
+			case "node.PlanShutdown":
 				var in struct {
 					ShutdownGracePeriodByPodPriority                     []node.ShutdownPeriod
 					ShutdownGracePeriod, ShutdownGracePeriodCriticalPods string

@@ -218,7 +218,7 @@ var replayedElsewhere = map[string]string{
 	"podstatus.InitializedCondition":             "TestPodStatusVectorsUpstream (GeneratePodInitializedCondition)",
 	"podstatus.ShouldRestart":                    "TestPodStatusVectorsUpstream (ContainerShouldRestart)",
 	"podstatus.MatchRule":                        "TestPodStatusVectorsUpstream (FindMatchingContainerRestartRule)",
-	"podstatus.Status":                           "TestPodStatusStatusVectorsUpstream (generateAPIPodStatus's generators, each vector); TestPodStatusGenerateDifferential (random)",
+	"podstatus.Generate":                         "TestPodStatusStatusVectorsUpstream (generateAPIPodStatus's generators, each vector); TestPodStatusGenerateDifferential (random)",
 	"podstatus.AllContainersRestartingCondition": "TestPodStatusStatusVectorsUpstream (GenerateAllContainersRestartingCondition)",
 	"podstatus.CanRestartAll":                    "TestPodStatusStatusVectorsUpstream (AllContainersCouldRestart)",
 	"podstatus.CrashLoopBounds":                  "TestPodStatusCrashLoopVectorsUpstream (kubelet config defaulting + newCrashLoopBackOff, each vector)",

@@ -36,7 +36,7 @@ func TestPodStatusStatusVectorsUpstream(t *testing.T) {
 	counts := map[string]int{}
 	for _, v := range vs {
 		switch v.Decision {
-		case "podstatus.Status", "podstatus.AllContainersRestartingCondition", "podstatus.CanRestartAll":
+		case "podstatus.Generate", "podstatus.AllContainersRestartingCondition", "podstatus.CanRestartAll":
 		default:
 			continue
 		}
@@ -63,7 +63,7 @@ func TestPodStatusStatusVectorsUpstream(t *testing.T) {
 			u := phaseToV1(&in.Pod)
 			var got any
 			switch v.Decision {
-			case "podstatus.Status":
+			case "podstatus.Generate":
 				got = upstreamGenerate(u, in.Observed, in.Now)
 			case "podstatus.CanRestartAll":
 				got = map[string]bool{"canRestartAll": podutil.AllContainersCouldRestart(&u.Spec)}
@@ -83,7 +83,7 @@ func TestPodStatusStatusVectorsUpstream(t *testing.T) {
 		})
 		counts[v.Decision]++
 	}
-	if counts["podstatus.Status"] < 100 || counts["podstatus.AllContainersRestartingCondition"] < 6 {
+	if counts["podstatus.Generate"] < 100 || counts["podstatus.AllContainersRestartingCondition"] < 6 {
 		t.Fatalf("too few vectors replayed: %v", counts)
 	}
 	t.Logf("replayed through the kubelet: %v", counts)

@@ -242,8 +242,8 @@ func freeList(t *rapid.T, now time.Time) []*podstatus.Pod {
 
 // shared reports whether pod i shares its exact ready time, or its exact
 // creation time, with another pod of the list: the only pods whose order
-// against others the README's "non-transitive comparator" note leaves to
-// kubesem.
+// against others the note on the non-transitive comparator (package
+// replicaset, Divergences) leaves to kubesem.
 func shared(pods []*podstatus.Pod, i int) bool {
 	ready := func(p *podstatus.Pod) (time.Time, bool) {
 		for _, c := range p.Status.Conditions {
@@ -268,10 +268,11 @@ func shared(pods []*podstatus.Pod, i int) bool {
 	return false
 }
 
-// checkPairwise is the README's claim for the non-transitive
-// comparator: on any list, kubesem's ranking agrees with upstream's Less on
-// every pair of pods neither of which shares an exact ready or creation time
-// with another pod of the list; and the pairs where it may not are counted.
+// checkPairwise is the claim of package replicaset (Divergences)
+// for the non-transitive comparator: on any list, kubesem's ranking agrees
+// with upstream's Less on every pair of pods neither of which shares an
+// exact ready or creation time with another pod of the list; and the pairs
+// where it may not are counted.
 func checkPairwise(counts map[string]int) func(*rapid.T) {
 	return func(t *rapid.T) {
 		now := now(t)

@@ -111,7 +111,9 @@ func BenchmarkStatefulSetClaimOwnerUpToDate(b *testing.B) {
 	claim := &statefulset.Claim{ObjectMeta: meta.ObjectMeta{Name: "www-web-1", OwnerReferences: refs}}
 	upClaim := difftest.Must(k8s.ToPersistentVolumeClaim(claim))
 	pol := statefulset.RetentionPolicy{WhenDeleted: statefulset.Delete, WhenScaled: statefulset.Delete}
-	set, pod := statefulset.Owner{Name: "web", UID: "set-uid"}, statefulset.Owner{Name: "web-1", UID: "uid-web-1"}
+	set := &statefulset.StatefulSet{Spec: statefulset.Spec{Replicas: &r, PersistentVolumeClaimRetentionPolicy: &pol}}
+	set.Name, set.UID = "web", "set-uid"
+	pod := statefulset.Owner{Name: "web-1", UID: "uid-web-1"}
 	b.Run("upstream", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -121,7 +123,7 @@ func BenchmarkStatefulSetClaimOwnerUpToDate(b *testing.B) {
 	b.Run("kubesem", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			statefulset.ClaimOwnerUpToDate(claim, pol, set, pod, false)
+			statefulset.ClaimOwnerUpToDate(claim, set, pod)
 		}
 	})
 }

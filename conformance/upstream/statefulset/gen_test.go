@@ -452,9 +452,9 @@ func vecStepVectors(t *testing.T) []vector {
 			pods:   []*podstatus.Pod{vecNamed(vecPod(1, vecRunning, "web-v1"), "web-01"), vecPod(1, vecRunning, "web-v1")},
 			source: "kubesem input rule: pods sharing an ordinal are refused, the error independent of their order (doc.go # Errors); issue 19", field: "pods", kind: "Duplicate"},
 		{name: "a set without templateRevision (kubesem's input: the revision the template hashes to) is an error, never a guess", set: vecSet(1, func(s *statefulset.StatefulSet) { s.Spec.TemplateRevision = "" }),
-			source: "kubesem input rule: never silently wrong (README StatefulSets)", field: "spec.templateRevision", kind: "Required"},
+			source: "kubesem input rule: never silently wrong (statefulset package doc, Divergences)", field: "spec.templateRevision", kind: "Required"},
 		{name: "replicas 2147483647 (API-valid) is refused, not an out-of-memory crash", set: vecSet(2147483647),
-			source: "kubesem limit statefulset.MaxReplicas: upstream updateStatefulSet allocates one slot per replica (16 GiB here); README StatefulSets", field: "spec.replicas", kind: "Unsupported"},
+			source: "kubesem limit statefulset.MaxReplicas: upstream updateStatefulSet allocates one slot per replica (16 GiB here); statefulset package doc, Divergences", field: "spec.replicas", kind: "Unsupported"},
 		{name: "RefuseOrdinalsPastInt32: a last ordinal past int32 is refused", set: vecSet(2, vecStart(2147483647)), opts: &statefulset.Options{RefuseOrdinalsPastInt32: true},
 			source: "kubesem option statefulset.Options.RefuseOrdinalsPastInt32 (doc.go # Divergences); kubesem issue 18", field: "spec.ordinals.start", kind: "Overflow"},
 	}

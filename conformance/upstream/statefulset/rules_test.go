@@ -83,16 +83,17 @@ func TestStatefulSetClaimRulesDifferential(t *testing.T) {
 			PersistentVolumeClaimRetentionPolicy: &apps.StatefulSetPersistentVolumeClaimRetentionPolicy{
 				WhenDeleted: apps.PersistentVolumeClaimRetentionPolicyType(policy.WhenDeleted), WhenScaled: apps.PersistentVolumeClaimRetentionPolicyType(policy.WhenScaled)}}}
 		upPod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: podName, UID: types.UID(podUID)}}
-		set, pod := statefulset.Owner{Name: "web", UID: "set-uid"}, statefulset.Owner{Name: podName, UID: podUID}
-		down := !(ord >= start && ord < start+replicas)
+		set := &statefulset.StatefulSet{Spec: statefulset.Spec{Replicas: &replicas, Ordinals: &statefulset.OrdinalsSpec{Start: start}, PersistentVolumeClaimRetentionPolicy: &policy}}
+		set.Name, set.UID = "web", "set-uid"
+		pod := statefulset.Owner{Name: podName, UID: podUID}
 		want := upClaimUpToDate(log, upClaim, upSet, upPod)
-		if got := statefulset.ClaimOwnerUpToDate(&claim, policy, set, pod, down); got != want {
+		if got := statefulset.ClaimOwnerUpToDate(&claim, set, pod); got != want {
 			t.Fatalf("ClaimOwnerUpToDate = %v, upstream %v", got, want)
 		}
 		c2 := upClaim.DeepCopy()
 		upUpdateClaimRefs(log, c2, upSet, upPod)
 		wantRefs := showRefs(difftest.Must(k8s.FromPersistentVolumeClaim(c2)).OwnerReferences)
-		if got := showRefs(statefulset.ClaimOwnerRefs(&claim, policy, set, pod, down)); got != wantRefs {
+		if got := showRefs(statefulset.ClaimOwnerRefs(&claim, set, pod)); got != wantRefs {
 			t.Fatalf("ClaimOwnerRefs = %s, upstream %s", got, wantRefs)
 		}
 	})

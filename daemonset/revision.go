@@ -1,0 +1,129 @@
+package daemonset
+
+import (
+	"slices"
+	"time"
+
+	"github.com/kubesem/kubesem/history"
+	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+// History is the DaemonSet's ControllerRevisions and the hash of its
+// current template. Upstream computes Hash from the template with
+// controller.ComputeHash; kubesem takes it as input (UPSTREAM §14.3).
+type History struct {
+	Hash      string                       `json:"hash"`
+	Revisions []history.ControllerRevision `json:"revisions,omitempty"`
+}
+
+// RevisionHash returns the hash a DaemonSet's ControllerRevision stands
+// for: its controller-revision-hash label, or its name when it has none
+// (the controller then labels it with its name).
+//
+// Source: upstream pkg/controller/daemon constructHistory (v1.36.3).
+func RevisionHash(r *history.ControllerRevision) string {
+	if h, ok := r.Labels[history.HashLabel]; ok {
+		return h
+	}
+	return r.Name
+}
+
+// revision is a ControllerRevision as the sync reads it.
+type revision struct {
+	name     string
+	revision int64
+	hash     string
+	created  time.Time
+}
+
+// model is r as a history.ControllerRevision, for its order.
+func (r revision) model() history.ControllerRevision {
+	c := history.ControllerRevision{Revision: r.revision}
+	c.Name, c.CreationTimestamp = r.name, r.created
+	return c
+}
+
+// constructHistory returns the DaemonSet's old revisions (those of
+// another hash) and the write that makes the current template's revision
+// the newest: its creation, named "<ds>-<hash>" and numbered one past the
+// old revisions, when no revision has its hash; its renumbering when an
+// old revision is newer; none otherwise.
+//
+// Source: upstream pkg/controller/daemon update.go constructHistory,
+// maxRevision (v1.36.3).
+func constructHistory(ds *DaemonSet, hist History) (old []revision, w *history.Write) {
+	old, cur := splitHistory(hist)
+	next := int64(1)
+	for _, r := range old {
+		next = max(next, r.revision+1)
+	}
+	if cur == nil {
+		w = &history.Write{Verb: plan.VerbCreate, Name: ds.Name + "-" + hist.Hash, Revision: next, Hash: hist.Hash, Reason: ReasonRevisionCreated}
+	} else if cur.revision < next {
+		w = &history.Write{Verb: plan.VerbUpdate, Name: cur.name, Revision: next, Hash: cur.hash, Reason: ReasonRollback}
+	}
+	return old, w
+}
+
+// splitHistory splits h into the old revisions and the current one (the
+// newest of h.Hash's).
+func splitHistory(h History) (old []revision, cur *revision) {
+	for i := range h.Revisions {
+		hr := &h.Revisions[i]
+		r := revision{created: hr.CreationTimestamp, name: hr.Name, revision: hr.Revision, hash: RevisionHash(hr)}
+		if r.hash == h.Hash && h.Hash != "" {
+			if cur == nil || r.revision >= cur.revision {
+				c := r
+				cur = &c
+			}
+			continue
+		}
+		old = append(old, r)
+	}
+	// Duplicates of the current revision other than the kept one are
+	// neither old nor current (upstream's dedup deletes them).
+	return old, cur
+}
+
+// cleanupHistory deletes the oldest old revisions beyond
+// revisionHistoryLimit (nil means the API default 10), skipping those
+// whose hash a claimed pod carries (terminal deleting pods included).
+// Upstream sorts by revision number alone, leaving ties in its lister's
+// order; the revisions are taken in [history.Sort] order.
+func cleanupHistory(ds *DaemonSet, old []revision, pods []*podstatus.Pod) []history.Write {
+	keep := int32(10)
+	if ds.Spec.RevisionHistoryLimit != nil {
+		keep = *ds.Spec.RevisionHistoryLimit
+	}
+	toKill := len(old) - int(keep)
+	if toKill <= 0 {
+		return nil
+	}
+	live := map[string]bool{}
+	for _, pod := range pods {
+		if pod == nil {
+			continue
+		}
+		if _, err := TargetNodeName(&pod.Spec); err != nil {
+			continue
+		}
+		if h := pod.Labels[history.HashLabel]; h != "" {
+			live[h] = true
+		}
+	}
+	sorted := slices.Clone(old)
+	slices.SortStableFunc(sorted, func(a, b revision) int { return history.Compare(a.model(), b.model()) })
+	var out []history.Write
+	for _, r := range sorted {
+		if toKill <= 0 {
+			break
+		}
+		if live[r.hash] {
+			continue
+		}
+		out = append(out, history.Write{Verb: plan.VerbDelete, Name: r.name, Revision: r.revision, Hash: r.hash, Reason: ReasonHistoryLimit})
+		toKill--
+	}
+	return out
+}

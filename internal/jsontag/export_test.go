@@ -1,0 +1,4 @@
+package jsontag
+
+// Resolve is Fields without the cache, for benchmarks.
+var Resolve = resolve
