@@ -316,7 +316,7 @@ func openBudget(ds *daemonset.DaemonSet, desired int32) *daemonset.DaemonSet {
 // backoff GC runs at random points, as its one-minute ticker does.
 //
 // Every key of the Plan is compared (the mapping of
-// daemonset_vectors_test.go): status, updateStatus, revisions, events,
+// vectors_test.go): status, updateStatus, revisions, events,
 // requeues, live backoff memory and outcome exactly; creations and
 // deletions exactly, except where upstream walks a Go map or its node
 // lister (rolling-update picks, the burst cap, which of two failed pods on

@@ -35,7 +35,7 @@ import (
 // The replay of testdata/daemonset/step.json through v1.36.3.
 //
 // Each daemonset.Step vector runs through one syncDaemonSet of upstream's
-// DaemonSetsController (the rig of daemonset_rig_test.go) and through
+// DaemonSetsController (the rig of rig_test.go) and through
 // daemonset.Step. Every key of the Plan is compared, as upstream reports
 // it:
 //

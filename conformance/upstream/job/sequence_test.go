@@ -33,7 +33,7 @@ import (
 
 // seqDivisor: TestJobStepSequenceDifferential runs rapid.checks divided
 // by this many sequences (each of up to nine syncs): 2,500 in the default
-// run (-rapid.checks 10000, main_test.go), about 8s on a loaded 2-core
+// run (-rapid.checks 10000, internal/difftest/main.go), about 8s on a loaded 2-core
 // machine; a long run scales with the flag, -rapid.checks=400000 runs
 // 100,000 sequences.
 const seqDivisor = 4

@@ -39,7 +39,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
-	"github.com/kubesem/kubesem/conformance/upstream/internal/nodesched"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/plan"
@@ -1359,7 +1358,7 @@ func stepRunDifferential(t *testing.T, opts node.Options, n int) {
 		t.Fatal(err)
 	}
 	defer func() { _ = f.Value.Set(old) }()
-	defer nodesched.Set(func() time.Time { return stepCurrent.clock.Now() })()
+	defer difftest.SetNodeSchedulerNow(func() time.Time { return stepCurrent.clock.Now() })()
 	counts := map[string]int{}
 	rapid.Check(t, func(t *rapid.T) { stepCheckSequence(t, opts, counts) })
 	for _, k := range slices.Sorted(maps.Keys(counts)) {
@@ -1470,7 +1469,7 @@ func (w stepWant) plan() (node.Plan, error) {
 // be that memory. The taint writes' reason is checked as the part of the
 // pass that made the change (monitor, NoExecute tainter, NoSchedule).
 func TestNodeStepVectorsReplay(t *testing.T) {
-	defer nodesched.Set(func() time.Time { return stepCurrent.clock.Now() })()
+	defer difftest.SetNodeSchedulerNow(func() time.Time { return stepCurrent.clock.Now() })()
 	ctx := klog.NewContext(context.Background(), logr.Discard())
 	var vs []struct {
 		Decision, Name, Source string
@@ -1668,7 +1667,7 @@ func TestNodeStepVectorsWrite(t *testing.T) {
 	if os.Getenv("KUBESEM_WRITE_NODE_STEP_VECTORS") != "1" {
 		t.Skip("set KUBESEM_WRITE_NODE_STEP_VECTORS=1 to write testdata/node/step.json")
 	}
-	defer nodesched.Set(func() time.Time { return stepCurrent.clock.Now() })()
+	defer difftest.SetNodeSchedulerNow(func() time.Time { return stepCurrent.clock.Now() })()
 	ctx := klog.NewContext(context.Background(), logr.Discard())
 	out := map[string][]stepVectorOut{}
 	for _, sc := range stepScenarios {

@@ -38,8 +38,8 @@ import (
 
 // This file runs one v1.36.3 disruption controller sync of a budget on
 // fakes and reads back everything upstream lets an observer see, so that
-// the sync differential (pdb_diff_test.go) and the vector replay
-// (pdb_vectors_test.go) can compare whole Plans with it.
+// the sync differential (diff_test.go) and the vector replay
+// (vectors_test.go) can compare whole Plans with it.
 //
 // The controller is built by the public NewDisruptionController, so its
 // stale DisruptionTarget timeout is upstream's own default; only its clock

@@ -25,7 +25,7 @@ import (
 )
 
 // This file checks statefulset.Ordinals, ParentAndOrdinal and ClaimIsStale
-// against v1.36.3 as job_helpers_diff_test.go does the Job helpers: random
+// against v1.36.3 as job/helpers_diff_test.go does the Job helpers: random
 // boundary-heavy inputs through the binding against upstream's functions
 // (helperUpstream), and every vector of these decisions replayed through the
 // same oracle.

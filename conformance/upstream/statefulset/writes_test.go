@@ -22,7 +22,7 @@ import (
 
 // TestStatefulSetWritesUpstream replays every statefulset.Step vector of
 // testdata/statefulset/step.json through upstream's UpdateStatefulSet
-// (the newFake of statefulset_diff_test.go records each write it
+// (the newFake of diff_test.go records each write it
 // accepts, in call order) and compares statefulset.Plan.Writes with it.
 // Step and Writes read the vector's set given the template and selector
 // upstream's set has (upSet) and its revisions given the data

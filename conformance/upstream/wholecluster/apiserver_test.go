@@ -37,7 +37,7 @@ import (
 )
 
 // This file is the API server of the whole-cluster harness
-// (wholecluster_harness_test.go): the storage behind the one fake
+// (harness_test.go): the storage behind the one fake
 // clientset every controller shares. client-go's object tracker stores the
 // objects; apiServer stands in front of it and does what the real API
 // server does and the tracker does not, as far as the workload controllers
@@ -72,7 +72,7 @@ import (
 //
 // pods/eviction is not answered here (a create of a subresource is a
 // BadRequest): world.Evict runs v1.36.3's eviction subresource over
-// this server (wholecluster_eviction_test.go).
+// this server (eviction_test.go).
 //
 // Not modelled: validation (an invalid request is stored), admission
 // (no DefaultTolerationSeconds: pods carry no default not-ready /
@@ -116,7 +116,7 @@ type apiServer struct {
 	// informers do not change while a controller syncs.
 	paused atomic.Bool
 
-	// Hooks of the whole-cluster differential (wholecluster_diff_test.go),
+	// Hooks of the whole-cluster differential (diff_test.go),
 	// nil elsewhere: nameFor completes a generateName with the name the
 	// other implementation gave the same creation, uidFor gives a created
 	// object the other implementation's uid (ok false: the harness's own

@@ -52,7 +52,7 @@ import (
 //     (diffNamer: k8s.TemplateHash for pod-template-hash and a DaemonSet's
 //     revisions, k8s.ControllerRevisionHash of the revision data for a
 //     StatefulSet's);
-//   - upstream: the whole-cluster harness (wholecluster_harness_test.go),
+//   - upstream: the whole-cluster harness (harness_test.go),
 //     the real v1.36.3 controllers on one fake clientset.
 //
 // The environment model is the world's, once: at each instant the world
@@ -400,7 +400,7 @@ func diffIsEviction(e cluster.Entry) bool {
 
 // diffEvictionLine is an eviction's answer as compared: its code and, for a
 // 429, the DisruptionBudget cause's message (a 403's message is left out:
-// package pdb's Evict gives none; see pdb_evict_diff_test.go).
+// package pdb's Evict gives none; see pdb/evict_diff_test.go).
 func diffEvictionLine(ns, name string, a eviction) diffLine {
 	if a.code != 429 {
 		a.msg = ""

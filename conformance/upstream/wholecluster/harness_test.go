@@ -100,7 +100,7 @@ func (w *world) Evict(actor, ns, name string) (eviction, error) {
 // statefulset, daemonset, job, cronjob, disruption, podgc, node lifecycle
 // and taint eviction — built by their own constructors on ONE fake
 // clientset (k8s.io/client-go/kubernetes/fake) whose storage is
-// apiServer (wholecluster_apiserver_test.go) and ONE shared informer
+// apiServer (apiserver_test.go) and ONE shared informer
 // factory whose informers really run (list and watch), driven
 // synchronously:
 //
@@ -639,7 +639,7 @@ type world struct {
 	// a failed sync, writes even when nothing changed)
 	pdbSeen map[string]string
 	pdbLast map[string]time.Time
-	// evictions is the eviction subresource (wholecluster_eviction_test.go)
+	// evictions is the eviction subresource (eviction_test.go)
 	evictions *podstorage.EvictionREST
 	step      traceRecord   // the controller and key writing now
 	cur       []traceRecord // records of the running step

@@ -41,7 +41,7 @@ import (
 //     caches), the world built by cluster.New from the objects converted
 //     with the k8s adapter (k8s.From…);
 //   - upstream: by the real v1.36.3 controllers of the whole-cluster
-//     harness (wholecluster_harness_test.go) on its fake clientset, the
+//     harness (harness_test.go) on its fake clientset, the
 //     informers populated with the same objects (loaded into the API
 //     server's store and delivered as watch events): every controller's
 //     sync handler over every key of its informer once (deployment,

@@ -61,6 +61,7 @@ func UpReplicaSet(rs *replicaset.ReplicaSet) *appsv1.ReplicaSet {
 	return u
 }
 
+// UpReplicaSets is UpReplicaSet of each of rss.
 func UpReplicaSets(rss []*replicaset.ReplicaSet) []*appsv1.ReplicaSet {
 	out := make([]*appsv1.ReplicaSet, len(rss))
 	for i, rs := range rss {
@@ -69,10 +70,13 @@ func UpReplicaSets(rss []*replicaset.ReplicaSet) []*appsv1.ReplicaSet {
 	return out
 }
 
+// JobT0 is the reference now of the Job and rollback differentials.
 var JobT0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// PodT0 is the reference now of the pod status and pod GC differentials.
 var PodT0 = time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
 
+// Ptr returns a pointer to a copy of v.
 func Ptr[T any](v T) *T { return &v }
 
 // MustList unwraps an adapter list result.

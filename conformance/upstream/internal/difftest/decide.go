@@ -20,15 +20,18 @@ import (
 	"github.com/kubesem/kubesem/field"
 )
 
-var Ctx = klog.NewContext(context.Background(), logr.Discard())
-
-// This file holds what the rule differentials (pdb_rules_diff_test.go,
-// cronjob_rules_diff_test.go, node_rules_diff_test.go,
-// daemonset_rules_diff_test.go) share: calling a decision through
+// This file holds what the rule differentials (pdb/rules_diff_test.go,
+// cronjob/rules_diff_test.go, node/rules_diff_test.go,
+// daemonset/rules_diff_test.go) share: calling a decision through
 // conformance.Kubesem().Decide, so that the binding (decoding, input
 // validation, encoding) is covered with the rule, and reading a decision's
 // vectors.
 
+// Ctx is a context whose logger discards everything, for upstream
+// functions that log through klog.FromContext.
+var Ctx = klog.NewContext(context.Background(), logr.Discard())
+
+// Fataler is what Decide and JSON need of *testing.T and *rapid.T.
 type Fataler interface{ Fatalf(string, ...any) }
 
 // InputError is the input error a decision answered with.

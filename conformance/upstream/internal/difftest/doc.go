@@ -4,14 +4,17 @@
 // harness built (teardown.go) and checking that none is left running
 // (leak.go), calling a kubesem decision through the conformance binding
 // (decide.go, oracle.go), reading and filling vectors (vectors.go,
-// vectorfill.go), comparing API writes (writes.go), the generators
-// several kinds draw from (template.go, nodegen.go, validation.go), and
+// vectorfill.go), comparing API writes and JSON (writes.go, json.go),
+// finding the repository's files from any package (repo.go), the
+// generators several kinds draw from (template.go, nodegen.go,
+// validation.go), and
 // the go:linkname doors into upstream controllers that a kind's
 // differential and the whole-cluster differential both open
 // (controllers.go, nodelifecycle.go, tainteviction.go).
 //
 // Each kind's tests live in their own package (conformance/upstream/<kind>)
-// with a TestMain that calls [Main].
+// with a TestMain that calls [Main]; those whose tests build upstream
+// controllers have a TestHarnessesDoNotLeak that calls [CheckNoLeak].
 package difftest
 
 import (

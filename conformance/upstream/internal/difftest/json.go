@@ -29,6 +29,8 @@ func JSONDiff(t *testing.T, up, ks any) string {
 	return strings.Join([]string{"\n\tupstream " + string(ub), "\n\tkubesem  " + string(kb)}, "")
 }
 
+// Canonical encodes v as the API server would (no HTML escaping), without
+// the final newline; it panics when v cannot be encoded.
 func Canonical(v any) json.RawMessage {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -39,6 +41,8 @@ func Canonical(v any) json.RawMessage {
 	return bytes.TrimSpace(b.Bytes())
 }
 
+// CanonicalRaw is raw re-encoded by Canonical, numbers kept as written
+// (json.Number): two JSON values are equal when their CanonicalRaw are.
 func CanonicalRaw(raw json.RawMessage) json.RawMessage {
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -49,6 +53,8 @@ func CanonicalRaw(raw json.RawMessage) json.RawMessage {
 	return Canonical(v)
 }
 
+// SameSet reports whether a and b hold the same strings, in any order
+// (counting repeats).
 func SameSet(a, b []string) bool {
 	a, b = slices.Clone(a), slices.Clone(b)
 	slices.Sort(a)
@@ -56,6 +62,8 @@ func SameSet(a, b []string) bool {
 	return slices.Equal(a, b)
 }
 
+// CompactJSON is b without insignificant space, or b itself when it is
+// not JSON.
 func CompactJSON(b []byte) string {
 	var buf bytes.Buffer
 	if json.Compact(&buf, b) != nil {

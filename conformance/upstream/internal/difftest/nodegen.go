@@ -11,6 +11,9 @@ import (
 	"github.com/kubesem/kubesem/node"
 )
 
+// The values the node generators draw from, valid and invalid: taint and
+// label keys, label values (numbers at the int64 edge among them), taint
+// effects, toleration operators and node selector operators.
 var (
 	TaintKeys     = []string{"", "a", "b", node.TaintNotReady, node.TaintUnreachable, "Bad Key", "x/y/z", "example.com/k"}
 	LabelValues   = []string{"", "v", "w", "0", "1", "10", "-3", "007", "-0", "9223372036854775807", "9223372036854775808", "-x", "a b"}
@@ -19,6 +22,8 @@ var (
 	SelectorOps   = []string{"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Foo"}
 )
 
+// DrawToleration draws one toleration, in both models, from keys,
+// operators, values and effects that include the invalid ones.
 func DrawToleration(t *rapid.T, l string) (v1.Toleration, node.Toleration) {
 	k := rapid.SampledFrom(TaintKeys).Draw(t, l+"k")
 	op := rapid.SampledFrom(TolerationOps).Draw(t, l+"op")
@@ -61,6 +66,9 @@ func DrawTolerationSeconds(t *rapid.T, l string) int64 {
 	return rapid.SampledFrom([]int64{-5, -1, 0, 1, 30, 60, 300}).Draw(t, l+"small")
 }
 
+// DrawRequirements draws node selector requirements, in both models: on
+// labels, or on fields (metadata.name, and a field upstream rejects) when
+// fields is set.
 func DrawRequirements(t *rapid.T, l string, fields bool) ([]v1.NodeSelectorRequirement, []node.NodeSelectorRequirement) {
 	var ur []v1.NodeSelectorRequirement
 	var kr []node.NodeSelectorRequirement

@@ -32,6 +32,8 @@ type NodeConfig struct {
 	Unhealthy                                 float32
 }
 
+// UpstreamNodeConfig reads the node lifecycle controller's configuration
+// from kube-controller-manager's options, once.
 var UpstreamNodeConfig = sync.OnceValues(func() (NodeConfig, error) {
 	s, err := kcmoptions.NewKubeControllerManagerOptions()
 	if err != nil {
@@ -54,10 +56,12 @@ func Field(v reflect.Value, name string) reflect.Value {
 	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
 }
 
+// QueueHeap is the timed queue inside a tainting queue.
 func QueueHeap(q *scheduler.RateLimitedTimedQueue) *scheduler.TimedQueue {
 	return Field(Field(reflect.ValueOf(q).Elem(), "queue"), "queue").Addr().Interface().(*scheduler.TimedQueue)
 }
 
+// QueueLimiter is the (settable) rate limiter of a tainting queue.
 func QueueLimiter(q *scheduler.RateLimitedTimedQueue) reflect.Value {
 	return Field(reflect.ValueOf(q).Elem(), "limiter")
 }
@@ -69,6 +73,8 @@ func TokenBucket(l flowcontrol.RateLimiter) (bucket interface{ TokensAt(time.Tim
 	return v.Interface().(interface{ TokensAt(time.Time) float64 }), last
 }
 
+// IsNeverLimiter reports whether l is flowcontrol's never-accepting
+// limiter (what a zone gets at eviction rate 0).
 func IsNeverLimiter(l flowcontrol.RateLimiter) bool {
 	return reflect.TypeOf(l).String() == "*flowcontrol.fakeNeverRateLimiter"
 }
@@ -77,3 +83,11 @@ func IsNeverLimiter(l flowcontrol.RateLimiter) bool {
 //
 //go:linkname NodeSchedulerNow k8s.io/kubernetes/pkg/controller/nodelifecycle/scheduler.now
 var NodeSchedulerNow func() time.Time
+
+// SetNodeSchedulerNow makes f the tainting queues' clock; restore puts the
+// previous one back.
+func SetNodeSchedulerNow(f func() time.Time) (restore func()) {
+	old := NodeSchedulerNow
+	NodeSchedulerNow = f
+	return func() { NodeSchedulerNow = old }
+}

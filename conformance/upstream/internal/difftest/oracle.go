@@ -21,6 +21,8 @@ type TB interface {
 	Fatalf(format string, args ...any)
 }
 
+// Log discards what upstream logs; Kubesem is the conformance binding
+// the oracles compare with.
 var (
 	Log     = logr.Discard()
 	Kubesem = conformance.Kubesem()
@@ -41,6 +43,7 @@ func DecideJSON(t TB, decision string, options, input any) json.RawMessage {
 	return out
 }
 
+// Marshal is json.Marshal failing t on an error.
 func Marshal(t TB, v any) json.RawMessage {
 	t.Helper()
 	b, err := json.Marshal(v)
@@ -93,6 +96,8 @@ func CheckWith(t TB, oracle Oracle, decision string, options, input any) {
 	}
 }
 
+// Decode unmarshals raw into v, failing t on an error; an empty raw
+// leaves v alone.
 func Decode(t TB, raw json.RawMessage, v any) {
 	t.Helper()
 	if len(raw) == 0 {
@@ -103,11 +108,14 @@ func Decode(t TB, raw json.RawMessage, v any) {
 	}
 }
 
+// SetField sets the field name of the struct *obj to v, exported or not.
 func SetField(obj any, name string, v any) {
 	f := reflect.ValueOf(obj).Elem().FieldByName(name)
 	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(v))
 }
 
+// ReplayVector is one vector of testdata/<pkg> as ReadReplayVectors
+// reads it.
 type ReplayVector struct {
 	Decision  string          `json:"decision"`
 	Name      string          `json:"name"`
@@ -117,6 +125,9 @@ type ReplayVector struct {
 	WantError json.RawMessage `json:"wantError"`
 }
 
+// ReadReplayVectors reads every vector of testdata/<pkg>/*.json, each
+// name prefixed with its file's; files that are not vector lists are
+// skipped.
 func ReadReplayVectors(t *testing.T, pkg string) []ReplayVector {
 	t.Helper()
 	files, err := filepath.Glob(Repo("testdata", pkg, "*.json"))

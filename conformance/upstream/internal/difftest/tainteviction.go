@@ -17,11 +17,12 @@ func TaintEvictionHandlePodUpdate(tc *tainteviction.Controller, ctx context.Cont
 //go:linkname TaintEvictionHandleNodeUpdate k8s.io/kubernetes/pkg/controller/tainteviction.(*Controller).handleNodeUpdate
 func TaintEvictionHandleNodeUpdate(tc *tainteviction.Controller, ctx context.Context, item TaintEvictionNodeItem)
 
-// TaintEvictionPodItem and TaintEvictionNodeItem have the layout of the controller's
-// podUpdateItem and nodeUpdateItem.
-type TaintEvictionPodItem struct{ PodName, PodNamespace, NodeName string }
-
-type TaintEvictionNodeItem struct{ NodeName string }
+// TaintEvictionPodItem and TaintEvictionNodeItem have the layout of the
+// taint eviction controller's podUpdateItem and nodeUpdateItem.
+type (
+	TaintEvictionPodItem  struct{ PodName, PodNamespace, NodeName string }
+	TaintEvictionNodeItem struct{ NodeName string }
+)
 
 //go:linkname TaintEvictionProcessPodOnNode k8s.io/kubernetes/pkg/controller/tainteviction.(*Controller).processPodOnNode
 func TaintEvictionProcessPodOnNode(tc *tainteviction.Controller, ctx context.Context, pod types.NamespacedName, nodeName string, tolerations []v1.Toleration, taints []v1.Taint, now time.Time)

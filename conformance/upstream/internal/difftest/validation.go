@@ -39,6 +39,7 @@ func BoundJSON(w string) string {
 	return w
 }
 
+// DrawInt32Ptr draws nil (one time in four) or one of values.
 func DrawInt32Ptr(t *rapid.T, label string, values ...int32) *int32 {
 	if rapid.IntRange(0, 3).Draw(t, label+"Nil") == 0 {
 		return nil
@@ -79,6 +80,7 @@ func Verdict(t *rapid.T, what string, kerr error, uerrs utilfield.ErrorList, kno
 	counts["reject "+fe.Path]++
 }
 
+// LogCounts logs each class of counts with its number, sorted by class.
 func LogCounts(t *testing.T, counts map[string]int) {
 	keys := make([]string, 0, len(counts))
 	for k := range counts {

@@ -40,6 +40,7 @@ func FoundationVectors(t *testing.T, pkg string) []FoundationVector {
 	return all
 }
 
+// DecodeJSON unmarshals raw into v, failing t on an error.
 func DecodeJSON(t *testing.T, raw []byte, v any) {
 	t.Helper()
 	if err := json.Unmarshal(raw, v); err != nil {
