@@ -106,12 +106,12 @@
 //     terminationGracePeriodSeconds near MaxInt64 is stored rounded and the
 //     set can then never sync (restoring the revision fails); pinned by
 //     conformance/upstream TestAdapterStatefulSetHugeGraceUpstreamFails.
-//   - The …Actions functions turn each kind's Plan into complete API
-//     writes: [DeploymentActions], [ReplicaSetActions], [StatefulSetActions]
+//   - The To…Writes functions turn each kind's Plan into complete API
+//     writes: [ToDeploymentWrites], [ToReplicaSetWrites], [ToStatefulSetWrites]
 //     (pods from their revision's whole template with identity, claim
 //     volumes and revision label; claims from the templates; revisions;
-//     status), [DaemonSetActions] (pods with the default daemon tolerations,
-//     hash and generation labels, node pin), [CronJobActions] (the Job with
+//     status), [ToDaemonSetWrites] (pods with the default daemon tolerations,
+//     hash and generation labels, node pin), [ToCronJobWrites] (the Job with
 //     the CronJob's whole jobTemplate) and [JobPods] (an Indexed Job's pods
 //     with their index as annotation, label, env, hostname and
 //     generateName).
@@ -122,5 +122,5 @@
 // the API server returns them (defaulted). Revision data is compared
 // compacted (kubectl prints it indented). [ToStatefulSet] and [ToDaemonSet]
 // carry the modelled fields only (the models hold no whole template); build
-// API writes from the original object with the …Actions functions instead.
+// API writes from the original object with the To…Writes functions instead.
 package k8s

@@ -14,10 +14,10 @@ import (
 )
 
 // A new StatefulSet with no revision yet: its spec.templateRevision is the
-// revision v1.36.3 creates, and StatefulSetActions turns the sync's Plan
+// revision v1.36.3 creates, and ToStatefulSetWrites turns the sync's Plan
 // into complete API objects: the ControllerRevision, then the first pod
 // from the revision's whole template with its identity.
-func ExampleStatefulSetActions() {
+func ExampleToStatefulSetWrites() {
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	two := int32(2)
 	set := &appsv1.StatefulSet{
@@ -41,7 +41,7 @@ func ExampleStatefulSetActions() {
 	if err != nil {
 		panic(err)
 	}
-	w, err := k8s.StatefulSetActions(set, revs, nil, nil, p)
+	w, err := k8s.ToStatefulSetWrites(set, revs, nil, nil, p)
 	if err != nil {
 		panic(err)
 	}
@@ -58,10 +58,10 @@ func ExampleStatefulSetActions() {
 
 // A DaemonSet on one node without its pod: DaemonSetHistory gives the hash
 // of the current template (here a revision v1.36.3 would create), Step
-// decides the pod, and DaemonSetActions builds it whole: the template with
+// decides the pod, and ToDaemonSetWrites builds it whole: the template with
 // the default daemon tolerations, hash and generation labels, pinned to its
 // node.
-func ExampleDaemonSetActions() {
+func ExampleToDaemonSetWrites() {
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	ds := &appsv1.DaemonSet{
 		ObjectMeta: metav1.ObjectMeta{Name: "agent", Namespace: "kube-system", UID: "uid-agent", Generation: 1},
@@ -89,7 +89,7 @@ func ExampleDaemonSetActions() {
 	if err != nil {
 		panic(err)
 	}
-	w, err := k8s.DaemonSetActions(ds, hist.Hash, p)
+	w, err := k8s.ToDaemonSetWrites(ds, hist.Hash, p)
 	if err != nil {
 		panic(err)
 	}
