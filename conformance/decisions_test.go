@@ -2,6 +2,7 @@ package conformance_test
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -32,7 +33,7 @@ func by(names ...string) upstreamCheck { return upstreamCheck{Tests: names} }
 const cronjobGenerator = "TestGenerateCronJobVectors"
 
 // upstreamChecks maps every registered decision to its check. It was made
-// by reading conformance/upstream/*_test.go: a test is listed when it
+// by reading conformance/upstream/*/*_test.go: a test is listed when it
 // compares the decision (or the library function the decision binds) with
 // v1.36.3 on random states or replays the decision's vectors through
 // v1.36.3.
@@ -151,7 +152,7 @@ var upstreamChecks = map[string]upstreamCheck{
 	"podstatus.MaxRestarts":                      by("TestPodstatusMaxRestartsDifferential", "TestPodstatusVectorsUpstream"),
 	"podstatus.NextAvailabilityCheck":            by("TestPodstatusNextCheckDifferential", "TestPodstatusVectorsUpstream"),
 	"podstatus.PlanKill": {NoCounterpart: "the kubelet's stop timing (kuberuntime killContainer) runs only against a live container runtime; " +
-		"there is no callable pure counterpart (see psReplayedElsewhere in conformance/upstream/podstatus_test.go)"},
+		"there is no callable pure counterpart (see replayedElsewhere in conformance/upstream/podstatus/pod_test.go)"},
 	"podstatus.RankActive":     by("TestPodstatusVectorsUpstream"),
 	"podstatus.ReadyCondition": by("TestPodStatusVectorsUpstream"),
 	"podstatus.RestartBackoff": by("TestPodStatusBackoffDifferential"),
@@ -281,10 +282,19 @@ func TestDecisionChecksCanFail(t *testing.T) {
 	}
 }
 
-// upstreamTests returns the names of the test functions defined in dir's
-// *_test.go files.
+// upstreamTests returns the names of the test functions defined in the
+// *_test.go files of dir and its subdirectories (one package per kind).
 func upstreamTests(dir string) (map[string]bool, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(path, "_test.go") {
+			files = append(files, path)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}

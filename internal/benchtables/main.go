@@ -166,7 +166,7 @@ func (d *doc) wholeSync() {
 		return
 	}
 	d.p("## One full control-plane sync: the world and upstream's controllers\n")
-	d.p("`conformance/upstream` `BenchmarkWholeClusterSync` (file `wholecluster_sync_bench_test.go`): the same settled cluster,")
+	d.p("`conformance/upstream/wholecluster` `BenchmarkWholeClusterSync` (file `sync_bench_test.go`): the same settled cluster,")
 	d.p("given once as API objects, synced by `cluster.World.ForceSync` (every controller over every object it owns) and by")
 	d.p("the real v1.36.3 controllers on the whole-cluster harness's fakes (every controller's sync handler over every key of")
 	d.p("its informer once; informers already populated). An op is one full sync of a settled cluster; writes/op 0 on both")
@@ -325,7 +325,7 @@ func (d *doc) rows() {
 		return
 	}
 	d.p("## Issue 24's rows\n")
-	d.p("`conformance/upstream` side-by-side benchmarks (`pdb_bench_test.go`, `node_bench_test.go`, `replicaset_bench_test.go`),")
+	d.p("`conformance/upstream` side-by-side benchmarks (`pdb/bench_test.go`, `node/bench_test.go`, `replicaset/bench_test.go`),")
 	d.p("medians of the runs.\n")
 	d.p("| benchmark | kubesem | allocs | upstream / limit | allocs | ratio | goal | met |")
 	d.p("|---|---:|---:|---:|---:|---:|---|---|")

@@ -82,11 +82,11 @@ func TestDaemonSetUpstreamBackoffPinned(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(src), "flowcontrol.NewBackOff(1*time.Second, 15*time.Minute)") {
-		t.Fatal("kube-controller-manager no longer passes NewBackOff(1*time.Second, 15*time.Minute) to the DaemonSet controller: update dsUpstreamBackoff")
+		t.Fatal("kube-controller-manager no longer passes NewBackOff(1*time.Second, 15*time.Minute) to the DaemonSet controller: update difftest.DaemonSetBackoff")
 	}
 	b := difftest.DaemonSetBackoff(testingclock.NewFakeClock(t0))
 	if backoffBounds(b) != [2]time.Duration{time.Second, 15 * time.Minute} {
-		t.Fatalf("dsUpstreamBackoff bounds %v", backoffBounds(b))
+		t.Fatalf("difftest.DaemonSetBackoff bounds %v", backoffBounds(b))
 	}
 }
 

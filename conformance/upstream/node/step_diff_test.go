@@ -331,9 +331,9 @@ func stepSet(q *scheduler.RateLimitedTimedQueue) sets.Set[string] {
 	return difftest.Field(difftest.Field(reflect.ValueOf(q).Elem(), "queue"), "set").Interface().(sets.Set[string])
 }
 
-// nsRate is the rate a zone's tainter was given (the never-accepting
+// zoneRate is the rate a zone's tainter was given (the never-accepting
 // limiter upstream installs for a rate of 0 reports a QPS of 1).
-func (u *stepUp) nsRate(l flowcontrol.RateLimiter) float32 {
+func (u *stepUp) zoneRate(l flowcontrol.RateLimiter) float32 {
 	if difftest.IsNeverLimiter(l) {
 		return 0
 	}
@@ -530,7 +530,7 @@ func (u *stepUp) pass(t interface{ Fatalf(string, ...any) }, ctx context.Context
 			t.Fatalf("zone gauges: %v %v", err1, err2)
 		}
 		o.zones = append(o.zones, node.ZoneReport{Zone: k, Size: int(size), NotReady: int(bad), State: node.ZoneState(states[k]),
-			Rate: u.nsRate(difftest.QueueLimiter(tainters[k]).Interface().(flowcontrol.RateLimiter))})
+			Rate: u.zoneRate(difftest.QueueLimiter(tainters[k]).Interface().(flowcontrol.RateLimiter))})
 		if states[k] != nodelifecycle.ZoneState(node.ZoneFullDisruption) {
 			o.disrupted = false
 		}
@@ -855,7 +855,7 @@ func stepCompareMemory(m node.Memory, now time.Time, u *stepUp) error {
 			return fmt.Errorf("memory.zones[%q].state %q, upstream %q", k, z.State, st)
 		}
 		lim := difftest.QueueLimiter(q).Interface().(flowcontrol.RateLimiter)
-		if r := u.nsRate(lim); z.Limiter.Rate != r {
+		if r := u.zoneRate(lim); z.Limiter.Rate != r {
 			return fmt.Errorf("memory.zones[%q].limiter.rate %v, upstream %v", k, z.Limiter.Rate, r)
 		}
 		if never := z.Limiter.Rate <= 0 && !z.Limiter.Bucket; never != difftest.IsNeverLimiter(lim) {

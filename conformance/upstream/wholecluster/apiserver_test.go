@@ -214,7 +214,7 @@ func (s *apiServer) react(a core.Action) (bool, runtime.Object, error) {
 		return true, obj, err
 	case core.CreateActionImpl:
 		if a.GetSubresource() != "" {
-			return true, nil, apierrors.NewBadRequest("wcAPIServer: create of subresource " + a.GetSubresource() + " not modelled")
+			return true, nil, apierrors.NewBadRequest("apiServer: create of subresource " + a.GetSubresource() + " not modelled")
 		}
 		obj, err := s.create(gvr, a.GetObject().DeepCopyObject(), a.GetNamespace())
 		return true, obj, err
@@ -228,7 +228,7 @@ func (s *apiServer) react(a core.Action) (bool, runtime.Object, error) {
 		obj, err := s.delete(gvr, a.GetNamespace(), a.GetName(), a.DeleteOptions)
 		return true, obj, err
 	}
-	return true, nil, fmt.Errorf("wcAPIServer: %s %s not modelled", a.GetVerb(), gvr.Resource)
+	return true, nil, fmt.Errorf("apiServer: %s %s not modelled", a.GetVerb(), gvr.Resource)
 }
 
 func (s *apiServer) nextRV() string {
@@ -381,7 +381,7 @@ func (s *apiServer) store(gvr schema.GroupVersionResource, cur, next runtime.Obj
 		}
 		nm.SetGeneration(gen)
 	default:
-		return nil, apierrors.NewBadRequest("wcAPIServer: subresource " + sub + " not modelled")
+		return nil, apierrors.NewBadRequest("apiServer: subresource " + sub + " not modelled")
 	}
 	nm.SetUID(cm.GetUID())
 	nm.SetNamespace(cm.GetNamespace())
@@ -472,7 +472,7 @@ func (s *apiServer) patch(gvr schema.GroupVersionResource, a core.PatchActionImp
 			return nil, apierrors.NewBadRequest(err.Error())
 		}
 	default:
-		return nil, apierrors.NewBadRequest("wcAPIServer: patch type " + string(a.GetPatchType()) + " not modelled")
+		return nil, apierrors.NewBadRequest("apiServer: patch type " + string(a.GetPatchType()) + " not modelled")
 	}
 	next := reflect.New(reflect.TypeOf(cur).Elem()).Interface().(runtime.Object)
 	if err := json.Unmarshal(patched, next); err != nil {
@@ -515,7 +515,7 @@ func (s *apiServer) delete(gvr schema.GroupVersionResource, ns, name string, opt
 		}
 	}
 	if policy != metav1.DeletePropagationBackground {
-		return nil, apierrors.NewBadRequest("wcAPIServer: propagationPolicy " + string(policy) + " not modelled")
+		return nil, apierrors.NewBadRequest("apiServer: propagationPolicy " + string(policy) + " not modelled")
 	}
 	if p := opts.Preconditions; p != nil {
 		if p.UID != nil && *p.UID != cm.GetUID() {

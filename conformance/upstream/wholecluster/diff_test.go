@@ -191,7 +191,7 @@ func diffTo(obj any) (kruntime.Object, error) {
 	case *statefulset.Claim:
 		return k8s.ToPersistentVolumeClaim(o)
 	}
-	return nil, fmt.Errorf("wcdTo: unmodelled %T", obj)
+	return nil, fmt.Errorf("diffTo: unmodelled %T", obj)
 }
 
 // diffFrom converts an API object to the world's model.
@@ -224,7 +224,7 @@ func diffFrom(obj kruntime.Object) (any, error) {
 	case *v1.PersistentVolumeClaim:
 		return k8s.FromPersistentVolumeClaim(o)
 	}
-	return nil, fmt.Errorf("wcdFrom: unmodelled %T", obj)
+	return nil, fmt.Errorf("diffFrom: unmodelled %T", obj)
 }
 
 // diffModelJSON renders an object as the adapter models it (API type →
@@ -588,7 +588,7 @@ func (p *diffPair) applyEnv(e cluster.Entry) error {
 	return err
 }
 
-// wcdInstant runs one instant of the world and the same instant of the
+// instant runs one instant of the world and the same instant of the
 // harness; it returns false when the world has nothing due by end, and a
 // description of the first difference.
 func (p *diffPair) instant(end time.Time) (bool, string, error) {
@@ -1493,7 +1493,7 @@ func TestWholeClusterDifferential(t *testing.T) {
 		t.Logf("events %s: %d", k, kinds[k])
 	}
 	for k, n := range diffNondet {
-		t.Logf("stopped at %s: %d scenarios (upstream nondeterminism or a harness limitation, see wcdDeleteChoice; the states then differ)", k, n)
+		t.Logf("stopped at %s: %d scenarios (upstream nondeterminism or a harness limitation, see diffDeleteChoice; the states then differ)", k, n)
 	}
 	for _, c := range slices.Sorted(maps.Keys(diffEvictions)) {
 		t.Logf("evictions answered %d by upstream: %d", c, diffEvictions[c])

@@ -68,7 +68,7 @@ func Stop(parts ...any) {
 			continue
 		}
 		if n := stopFields(c); n == 0 {
-			panic(fmt.Sprintf("upStop: %T holds no work queue, event broadcaster or timed worker queue", c))
+			panic(fmt.Sprintf("Stop: %T holds no work queue, event broadcaster or timed worker queue", c))
 		}
 	}
 	for _, f := range factories {
@@ -82,7 +82,7 @@ func Stop(parts ...any) {
 func stopFields(c any) int {
 	v := reflect.ValueOf(c)
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		panic(fmt.Sprintf("upStop: %T is not a pointer to a controller struct", c))
+		panic(fmt.Sprintf("Stop: %T is not a pointer to a controller struct", c))
 	}
 	s := v.Elem()
 	n := 0
