@@ -3,11 +3,11 @@ package deployment_test
 import (
 	"bytes"
 	"fmt"
+	"github.com/kubesem/kubesem/internal/jsontag"
 	"go/format"
 	"os"
 	"reflect"
 	"sort"
-	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -144,24 +144,7 @@ func (g *shapeGen) structType(t reflect.Type) {
 }
 
 func (g *shapeGen) fields(t reflect.Type, out map[string]string) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		key, opts, _ := strings.Cut(tag, ",")
-		if key == "-" || !f.IsExported() {
-			continue
-		}
-		if f.Anonymous && key == "" || strings.Contains(","+opts+",", ",inline,") {
-			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			g.fields(ft, out)
-			continue
-		}
-		if key == "" {
-			key = f.Name
-		}
-		out[key] = g.code(f.Type)
+	for _, f := range jsontag.Fields(t) {
+		out[f.Name] = g.code(f.Type)
 	}
 }

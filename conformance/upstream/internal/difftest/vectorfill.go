@@ -3,6 +3,7 @@ package difftest
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/kubesem/kubesem/internal/jsontag"
 	"maps"
 	"os"
 	"reflect"
@@ -156,21 +157,9 @@ func CompleteObject(want, got any) (map[string]any, bool) {
 // including those omitted when empty.
 func PlanKeysOf(t reflect.Type) []string {
 	var keys []string
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		name, opts, _ := strings.Cut(tag, ",")
-		if f.Anonymous && name == "" {
-			keys = append(keys, PlanKeysOf(f.Type)...)
-			continue
-		}
-		if !f.IsExported() || name == "-" {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		if strings.Contains(opts, "omit") {
+	for _, f := range jsontag.Fields(t) {
+		name := f.Name
+		if f.OmitEmpty || f.OmitZero {
 			name = "?" + name
 		}
 		keys = append(keys, name)
