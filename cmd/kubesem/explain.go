@@ -565,12 +565,20 @@ func quarantinedPods(objs *objects, opts cluster.Options, now time.Time) ([]stri
 		if p, ok := d.Plan.(podgc.Plan); ok {
 			for _, q := range p.Memory.Quarantine {
 				held[q.Node] = q.ReadyAt.Sub(now)
-				end = q.ReadyAt
+				if q.ReadyAt.After(end) {
+					end = q.ReadyAt
+				}
 			}
 		}
 	}
 	if len(held) == 0 {
 		return nil, nil
+	}
+	onNode := map[string]string{} // namespace/name → spec.nodeName, of the dump's pods
+	for _, o := range objs.models {
+		if pod, ok := o.(*podstatus.Pod); ok {
+			onNode[pod.Namespace+"/"+pod.Name] = pod.Spec.NodeName
+		}
 	}
 	var out []string
 	for _, d := range w.Sync(end) {
@@ -582,13 +590,10 @@ func quarantinedPods(objs *objects, opts cluster.Options, now time.Time) ([]stri
 			continue
 		}
 		for _, del := range p.Delete {
-			for _, o := range objs.models {
-				if pod, ok := o.(*podstatus.Pod); ok && pod.Namespace == del.Namespace && pod.Name == del.Name {
-					if h, ok := held[pod.Spec.NodeName]; ok {
-						out = append(out, fmt.Sprintf("delete pod %s/%s, bound to node %s, which is gone, once the collector has held the node in quarantine for %s (when it first saw the node gone is not in the dump)",
-							del.Namespace, del.Name, pod.Spec.NodeName, h))
-					}
-				}
+			n, ok := onNode[del.Namespace+"/"+del.Name]
+			if h, gone := held[n]; ok && gone {
+				out = append(out, fmt.Sprintf("delete pod %s/%s, bound to node %s, which is gone, once the collector has held the node in quarantine for %s (when it first saw the node gone is not in the dump)",
+					del.Namespace, del.Name, n, h))
 			}
 		}
 	}
