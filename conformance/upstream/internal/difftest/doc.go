@@ -7,9 +7,8 @@
 // vectorfill.go), comparing API writes and JSON (writes.go, json.go),
 // finding the repository's files from any package (repo.go), the
 // generators several kinds draw from (template.go, nodegen.go,
-// validation.go), and
-// the go:linkname doors into upstream controllers that a kind's
-// differential and the whole-cluster differential both open
+// validation.go), and the go:linkname doors into upstream controllers
+// that a kind's differential and the whole-cluster differential both open
 // (controllers.go, nodelifecycle.go, tainteviction.go).
 //
 // Each kind's tests live in their own package (conformance/upstream/<kind>)
