@@ -4,7 +4,7 @@ go 1.26.8
 
 require (
 	github.com/go-logr/logr v1.4.3
-	github.com/kubesem/kubesem v0.0.0
+	github.com/kubesem/kubesem v0.1.0
 	github.com/kubesem/kubesem/k8s v0.0.0
 	k8s.io/api v0.36.3
 	k8s.io/apimachinery v0.36.3
