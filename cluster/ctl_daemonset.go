@@ -72,15 +72,20 @@ func daemonSetController() controller {
 				h.Revisions = append(h.Revisions, *r)
 			}
 			p, err := daemonset.Step(ds, w.State.Nodes(), pods, h, w.dsBackoff[k], now, w.Opts.DaemonSet)
+			var call *StepCall
+			if w.Opts.OnStep != nil {
+				call = &StepCall{Decision: "daemonset.Step", Options: w.Opts.DaemonSet,
+					Input: map[string]any{"daemonSet": ds, "nodes": w.State.Nodes(), "pods": pods, "history": h, "memory": w.dsBackoff[k], "now": now}}
+			}
 			if err != nil {
-				return stepOut{plan: p, err: err}
+				return stepOut{plan: p, err: err, call: call}
 			}
 			writes, err := p.Writes(ds, pods, h)
 			requeue := p.Requeue
 			if r, ok := availableRequeue(ds, pods, now); ok {
 				requeue = append(slices.Clone(requeue), r)
 			}
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: requeue,
+			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: requeue, call: call,
 				after: func() { w.dsBackoff[k] = p.Memory }}
 		},
 	}

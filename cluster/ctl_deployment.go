@@ -32,11 +32,22 @@ func deploymentController() controller {
 				pods = append(pods, controlled[*podstatus.Pod](w.State, KindPod, rs.UID)...)
 			}
 			p, err := rollout.Step(d, rss, pods, now, opts)
+			var call *StepCall
+			if w.Opts.OnStep != nil {
+				// The vector names the new ReplicaSet's hash in the
+				// Deployment (templateHash), as Step got it from opts.
+				dc := *d
+				if h := opts.TemplateHash(&d.Spec.Template, d.Status.CollisionCount); h != "" {
+					dc.TemplateHash = h
+				}
+				call = &StepCall{Decision: "rollout.Step", Options: w.Opts.Rollout,
+					Input: map[string]any{"deployment": &dc, "replicaSets": rss, "pods": pods, "now": now}}
+			}
 			if err != nil {
-				return stepOut{plan: p, err: err}
+				return stepOut{plan: p, err: err, call: call}
 			}
 			writes, err := p.Writes(d, rss, pods, now)
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue}
+			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call}
 		},
 	}
 }

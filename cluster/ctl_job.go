@@ -34,11 +34,16 @@ func jobController() controller {
 			}
 			pods := controlled[*podstatus.Pod](w.State, KindPod, j.UID)
 			p, err := job.Step(j, pods, w.jobBackoff[k], now, w.Opts.Job)
+			var call *StepCall
+			if w.Opts.OnStep != nil {
+				call = &StepCall{Decision: "job.Step", Options: w.Opts.Job,
+					Input: map[string]any{"job": j, "pods": pods, "memory": w.jobBackoff[k], "now": now}}
+			}
 			if err != nil {
-				return stepOut{plan: p, err: err}
+				return stepOut{plan: p, err: err, call: call}
 			}
 			writes, err := p.Writes(j, pods)
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue,
+			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call,
 				after: func() { w.jobBackoff[k] = p.Memory }}
 		},
 	}
@@ -138,12 +143,17 @@ func cronJobController() controller {
 			}
 			jobs := controlled[*job.Job](w.State, KindJob, cj.UID)
 			p, err := cronjob.Step(cj, jobs, now, w.Opts.CronJob)
+			var call *StepCall
+			if w.Opts.OnStep != nil {
+				call = &StepCall{Decision: "cronjob.Step", Options: w.Opts.CronJob,
+					Input: map[string]any{"cronJob": cj, "jobs": jobs, "now": now}}
+			}
 			if err != nil {
-				return stepOut{plan: p, err: err}
+				return stepOut{plan: p, err: err, call: call}
 			}
 			out, err := p.Writes(cj, jobs)
 			if err != nil {
-				return stepOut{plan: p, err: err}
+				return stepOut{plan: p, err: err, call: call}
 			}
 			// The new Active entry gets the UID the API server gave the Job.
 			resolve := func(i int, results []Result, wr plan.Write) plan.Write {
@@ -165,7 +175,7 @@ func cronJobController() controller {
 				}
 				return wr
 			}
-			return stepOut{plan: p, writes: out, events: p.Events, requeue: p.Requeue, resolve: resolve}
+			return stepOut{plan: p, writes: out, events: p.Events, requeue: p.Requeue, resolve: resolve, call: call}
 		},
 	}
 }

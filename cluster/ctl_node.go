@@ -46,15 +46,20 @@ func nodeLifecycleController() controller {
 			}
 			pods := w.State.Pods()
 			p, err := node.Step(nodes, leases, pods, w.nodeMem, now, w.Opts.Node)
+			var call *StepCall
+			if w.Opts.OnStep != nil {
+				call = &StepCall{Decision: "node.Step", Options: w.Opts.Node,
+					Input: map[string]any{"nodes": nodes, "leases": leases, "pods": pods, "memory": w.nodeMem, "now": now}}
+			}
 			if err != nil {
-				return stepOut{plan: p, err: err}
+				return stepOut{plan: p, err: err, call: call}
 			}
 			writes, err := nodeWrites(w.State, p, nodes, now)
 			at := now
 			if r, ok := plan.First(p.Requeue); ok {
 				at = now.Add(r.After)
 			}
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue,
+			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call,
 				after: func() { w.nodeMem = p.Memory; w.nodeMonitorAt = at }}
 		},
 	}
@@ -167,8 +172,13 @@ func taintEvictionController() controller {
 				}
 			}
 			p, err := node.EvictionStep(n, pods, scheduled, now, w.Opts.Node)
+			var call *StepCall
+			if w.Opts.OnStep != nil {
+				call = &StepCall{Decision: "node.EvictionStep", Options: w.Opts.Node,
+					Input: map[string]any{"node": n, "pods": pods, "memory": scheduled, "now": now}}
+			}
 			if err != nil {
-				return stepOut{plan: p, err: err}
+				return stepOut{plan: p, err: err, call: call}
 			}
 			writes, err := p.Writes(n, pods, now)
 			// The pods not given keep their scheduled evictions (in
@@ -179,7 +189,7 @@ func taintEvictionController() controller {
 					requeue = []plan.Requeue{r}
 				}
 			}
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: requeue, after: func() {
+			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: requeue, call: call, after: func() {
 				if len(taints) == 0 && len(p.Memory) == 0 {
 					delete(w.taintSeen, n.Name)
 				} else {

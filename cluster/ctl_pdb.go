@@ -61,11 +61,16 @@ func disruptionController() controller {
 			pods := w.budgetPods(b)
 			ctls := w.pdbControllers(pods)
 			p, err := pdb.Step(b, pods, ctls, now, w.Opts.PDB)
+			var call *StepCall
+			if w.Opts.OnStep != nil {
+				call = &StepCall{Decision: "pdb.Step", Options: w.Opts.PDB,
+					Input: map[string]any{"budget": b, "pods": pods, "controllers": ctls, "now": now}}
+			}
 			if err != nil {
-				return stepOut{plan: p, err: err}
+				return stepOut{plan: p, err: err, call: call}
 			}
 			writes, err := p.Writes(b, pods, now)
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue}
+			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call}
 		},
 	}
 }

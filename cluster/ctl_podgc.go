@@ -20,8 +20,13 @@ func podGCController() controller {
 		step: func(w *World, _ Key, now time.Time) stepOut {
 			pods := w.State.Pods()
 			p, err := podgc.Step(pods, w.State.Nodes(), nil, w.podgcMem, now, w.Opts.PodGC)
+			var call *StepCall
+			if w.Opts.OnStep != nil {
+				call = &StepCall{Decision: "podgc.Step", Options: w.Opts.PodGC,
+					Input: map[string]any{"pods": pods, "nodes": w.State.Nodes(), "memory": w.podgcMem, "now": now}}
+			}
 			if err != nil {
-				return stepOut{plan: p, err: err}
+				return stepOut{plan: p, err: err, call: call}
 			}
 			writes := []plan.Write{}
 			if len(p.Patch) > 0 || len(p.Delete) > 0 {
@@ -29,7 +34,7 @@ func podGCController() controller {
 				// indexes every pod to find them)
 				writes, err = p.Writes(pods)
 			}
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue,
+			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call,
 				after: func() { w.podgcMem = p.Memory }}
 		},
 	}

@@ -35,6 +35,7 @@ func replicaSetController(name string, kind Kind) controller {
 			// built here never holds a nil), so they are looked up only
 			// when the Plan deletes: the same Plan, without the lookup in
 			// every other sync.
+			var related []*podstatus.Pod
 			p, err := replicaset.Step(rs, pods, nil, now, w.Opts.ReplicaSet)
 			if ref := rs.ControllerRef(); err == nil && ref != nil && (len(p.Delete) > 0 || len(p.DeleteTied) > 0) {
 				siblings := controlled[*replicaset.ReplicaSet](w.State, kind, ref.UID)
@@ -42,13 +43,19 @@ func replicaSetController(name string, kind Kind) controller {
 				for _, sib := range siblings {
 					cand = mergePods(cand, controlled[*podstatus.Pod](w.State, KindPod, sib.UID))
 				}
-				p, err = replicaset.Step(rs, pods, replicaset.RelatedPods(rs, siblings, cand), now, w.Opts.ReplicaSet)
+				related = replicaset.RelatedPods(rs, siblings, cand)
+				p, err = replicaset.Step(rs, pods, related, now, w.Opts.ReplicaSet)
+			}
+			var call *StepCall
+			if w.Opts.OnStep != nil {
+				call = &StepCall{Decision: "replicaset.Step", Options: w.Opts.ReplicaSet,
+					Input: map[string]any{"replicaSet": rs, "pods": pods, "relatedPods": related, "now": now}}
 			}
 			if err != nil {
-				return stepOut{plan: p, err: err}
+				return stepOut{plan: p, err: err, call: call}
 			}
 			writes, err := p.Writes(rs, pods)
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue}
+			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call}
 		},
 	}
 }

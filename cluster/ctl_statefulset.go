@@ -68,11 +68,16 @@ func statefulSetController() controller {
 				}
 			}
 			p, err := statefulset.Step(set, pods, revs, claims, now, w.Opts.StatefulSet)
+			var call *StepCall
+			if w.Opts.OnStep != nil {
+				call = &StepCall{Decision: "statefulset.Step", Options: w.Opts.StatefulSet,
+					Input: map[string]any{"set": set, "pods": pods, "revisions": revs, "claims": claims, "now": now}}
+			}
 			if err != nil {
-				return stepOut{plan: p, err: err}
+				return stepOut{plan: p, err: err, call: call}
 			}
 			writes, err := p.Writes(set, pods, revs, claims)
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue}
+			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call}
 		},
 	}
 }

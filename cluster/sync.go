@@ -44,6 +44,8 @@ type stepOut struct {
 	// before it (a UID the API server assigned), as a controller uses the
 	// object a create returns.
 	resolve func(i int, results []Result, wr plan.Write) plan.Write
+	// call is the Step's input for Options.OnStep (set only when it is).
+	call *StepCall
 }
 
 // The controllers' names, in the order one Sync runs them.
@@ -223,6 +225,11 @@ func (w *World) Sync(now time.Time) []Decision {
 
 func (w *World) syncOne(c controller, k Key, now time.Time) Decision {
 	o := c.step(w, k, now)
+	if o.call != nil {
+		o.call.Time, o.call.Controller, o.call.Object, o.call.Plan = now, c.name, k, o.plan
+		emptySlices(o.call.Input)
+		w.Opts.OnStep(*o.call)
+	}
 	if w.Opts.Rewrite != nil && o.err == nil {
 		o.writes = w.Opts.Rewrite(c.name, k, o.writes)
 	}

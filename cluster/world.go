@@ -53,6 +53,9 @@ type Options struct {
 	// Rewrite, when set, replaces the writes of each controller's Plan
 	// (a mutation for tests, see [Rewrite]); nil: none.
 	Rewrite Rewrite `json:"-"`
+	// OnStep, when set, receives every decision the world makes as a
+	// conformance vector states it (see [StepCall]); nil: none.
+	OnStep OnStep `json:"-"`
 
 	Rollout     rollout.Options     `json:"rollout"`
 	ReplicaSet  replicaset.Options  `json:"replicaSet"`
@@ -266,6 +269,7 @@ func (w *World) Clone() *World {
 // apply applies one write at now for controller ctl, records it in the
 // trace, and keeps what the garbage collector must look at.
 func (w *World) apply(ctl string, wr plan.Write, now time.Time) (Result, error) {
+	w.recordEviction(ctl, wr, now)
 	r, err := w.State.Apply(wr, now, w.Opts.Namer)
 	e := Entry{Time: now, Controller: ctl, Object: r.Key, Write: &wr, Reason: wr.Reason}
 	if r.Key == (Key{}) {
