@@ -32,6 +32,10 @@ type StepCall struct {
 	Input      map[string]any
 	Options    any
 	Plan       any
+	// Writes are the writes the Plan became (none for an eviction); Err
+	// is the Step's error.
+	Writes []plan.Write
+	Err    error
 }
 
 // OnStep receives each StepCall as the world makes it, before the

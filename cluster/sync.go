@@ -227,6 +227,7 @@ func (w *World) syncOne(c controller, k Key, now time.Time) Decision {
 	o := c.step(w, k, now)
 	if o.call != nil {
 		o.call.Time, o.call.Controller, o.call.Object, o.call.Plan = now, c.name, k, o.plan
+		o.call.Writes, o.call.Err = o.writes, o.err
 		emptySlices(o.call.Input)
 		w.Opts.OnStep(*o.call)
 	}

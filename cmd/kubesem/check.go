@@ -148,7 +148,14 @@ writes it as a scenario (the input's objects and the counterexample's
 events) that "kubesem simulate cluster --scenario DIR/<property>.yaml
 --until …" replays step for step (a test checks the replayed state is the
 counterexample's, fingerprint for fingerprint); --svg FILE draws the first
-counterexample's pods over time; -o json prints the report.
+counterexample's pods over time; -o json prints the report. --vectors DIR
+writes the decisions along each counterexample (every Step that wrote or
+failed, every eviction) as conformance vectors, DIR/<package>/
+check-<property>.json, each input what the world's Step read; their wants
+are left {}: kubesem does not state its own expectations, and each
+vector's source names the test of conformance/upstream that fills the
+want from v1.36.3 (testdata/<package>/check-*.json are the known cases'
+vectors, filled so).
 
 How it explores. A transition is a tick (the world runs its due instants,
 each: the scenario's events, then rounds of environment and every
@@ -437,6 +444,7 @@ func checkCmd(args []string, stdin io.Reader, stdout io.Writer) (bool, error) {
 	shard := fs.String("shard", "", "explore part i of n (`i/n`; i empty: $JOB_COMPLETION_INDEX)")
 	output := fs.String("o", "text", "output format: text or json (json reports merge with kubesem check merge)")
 	save := fs.String("save", "", "write each counterexample as a scenario in `DIR` (<property>.yaml), which simulate cluster replays")
+	vectors := fs.String("vectors", "", "write the decisions along each counterexample as conformance vectors in `DIR` (<package>/check-<property>.json; wants left {} for conformance/upstream to fill from v1.36.3)")
 	svgFile := fs.String("svg", "", "draw the first counterexample's pods over time as an SVG chart in `FILE`")
 	maxBytes := fs.Int64("max-bytes", defaultMaxDump, "the largest scenario read, in bytes")
 	if err := parseFlags(fs, args, stdout, checkSynopsis); err != nil {
@@ -514,8 +522,14 @@ func checkCmd(args []string, stdin io.Reader, stdout io.Writer) (bool, error) {
 	}
 	elapsed := time.Since(began)
 	held := len(rep.Failed()) == 0
+	var vectorFiles []string
 	if *save != "" {
 		if err := c.saveAll(rep, *save); err != nil {
+			return false, err
+		}
+	}
+	if *vectors != "" {
+		if vectorFiles, err = c.writeVectors(rep, *vectors); err != nil {
 			return false, err
 		}
 	}
@@ -533,6 +547,12 @@ func checkCmd(args []string, stdin io.Reader, stdout io.Writer) (bool, error) {
 		return held, nil
 	}
 	c.print(stdout, rep, *file, elapsed, *save)
+	if len(vectorFiles) > 0 {
+		fmt.Fprintf(stdout, "\nvectors: the decisions along the counterexamples, their wants empty until upstream fills them (each vector's source says how):\n")
+		for _, f := range vectorFiles {
+			fmt.Fprintf(stdout, "  %s\n", f)
+		}
+	}
 	return held, nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/kubesem/kubesem/conformance"
 )
 
 // The four known cases of issue 22, and the rolling update of its scale
@@ -277,5 +279,41 @@ events:
 	code, _, errOut = runCLI(t, strings.Replace(scenario, "job]", "kubelet]", 1), "simulate", "cluster", "--scenario", "-", "--until", "2s")
 	if code == 0 || !strings.Contains(errOut, "events[0].order[1]") {
 		t.Errorf("simulate cluster with an unknown controller in an order event: exit %d: %s", code, errOut)
+	}
+}
+
+// TestCheckVectors: --vectors writes the decisions along a counterexample
+// as conformance vectors that load (one file per package, named by the
+// property), whose inputs kubesem decides, and whose wants are empty with a
+// source naming the upstream test that fills them; the committed
+// counterexample vectors of the known cases (testdata/<package>/check-*.json)
+// are these, with their wants filled from upstream.
+func TestCheckVectors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join("testdata", "check", "job-replacement-beside-terminating.yaml")
+	code, out, errOut := runCLI(t, "", "check", "--scenario", file, "--vectors", dir)
+	if code != 1 || !strings.Contains(out, filepath.Join(dir, "job", "check-job-exclusive.json")) {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	vs, err := conformance.Load(os.DirFS(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	impl := conformance.Kubesem()
+	steps := 0
+	for _, v := range vs {
+		if string(v.Want) != "{}" || !strings.Contains(v.Source, "KUBESEM_WRITE_VECTORS=1 go -C conformance/upstream test") {
+			t.Errorf("%s: want %s, source %q: want {} and the upstream test that fills it", v.Name, v.Want, v.Source)
+		}
+		if _, err := impl.Decide(v.Decision, v.Options, v.Input); err != nil {
+			t.Errorf("%s: kubesem cannot decide its input: %v", v.Name, err)
+		}
+		if v.Decision == "job.Step" {
+			steps++
+		}
+	}
+	if steps == 0 {
+		t.Errorf("no job.Step vector among %d", len(vs))
 	}
 }

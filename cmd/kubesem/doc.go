@@ -1032,7 +1032,14 @@
 // events) that "kubesem simulate cluster --scenario DIR/<property>.yaml
 // --until …" replays step for step (a test checks the replayed state is the
 // counterexample's, fingerprint for fingerprint); --svg FILE draws the first
-// counterexample's pods over time; -o json prints the report.
+// counterexample's pods over time; -o json prints the report. --vectors DIR
+// writes the decisions along each counterexample (every Step that wrote or
+// failed, every eviction) as conformance vectors, DIR/<package>/
+// check-<property>.json, each input what the world's Step read; their wants
+// are left {}: kubesem does not state its own expectations, and each
+// vector's source names the test of conformance/upstream that fills the
+// want from v1.36.3 (testdata/<package>/check-*.json are the known cases'
+// vectors, filled so).
 //
 // How it explores. A transition is a tick (the world runs its due instants,
 // each: the scenario's events, then rounds of environment and every
@@ -1106,6 +1113,8 @@
 //	  	explore part i of n (i/n; i empty: $JOB_COMPLETION_INDEX)
 //	-svg FILE
 //	  	draw the first counterexample's pods over time as an SVG chart in FILE
+//	-vectors DIR
+//	  	write the decisions along each counterexample as conformance vectors in DIR (<package>/check-<property>.json; wants left {} for conformance/upstream to fill from v1.36.3)
 //	-window duration
 //	  	liveness: the world must settle good within this long (default: the check section's, else 45m)
 //
