@@ -101,7 +101,6 @@ func newLifecycle(nodes []*Node, leases []Lease, mem Memory, now time.Time, opts
 	// Zone(n) of each node, one string per zone: the nodes of a zone
 	// share its key
 	var zt zoneTable
-	zt.init()
 	var zkeys []string
 	for i, n := range s.nodes {
 		s.listed[i] = n.Spec.Taints

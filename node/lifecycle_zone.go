@@ -97,7 +97,6 @@ func ZoneRate(state ZoneState, zoneSize int, opts Options) (rate float32, ok boo
 // ComputeZoneState (v1.36.3).
 func ZoneStates(nodes []*Node, opts Options) []ZoneReport {
 	var t zoneTable
-	t.init()
 	for _, n := range nodes {
 		if n == nil {
 			continue

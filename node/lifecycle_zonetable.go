@@ -1,26 +1,24 @@
 package node
 
+import "slices"
+
 // zoneCount is one zone's (region, zone) and its node counts.
 type zoneCount struct {
 	region, zone    string
 	ready, notReady int
 }
 
-// zoneTable indexes zones by (region, zone) with open addressing on a
-// cheap hash of the two strings: a cluster has few zones and many nodes,
-// so each node costs one hash and usually one comparison. Up to 32 zones
-// live in the table's own slots, without allocating.
+// zoneTable indexes zones by (region, zone): up to zoneScan zones by a
+// scan of the list, more with open addressing on a cheap hash of the two
+// strings (a cluster has few zones and many nodes, so each node costs one
+// hash and usually one comparison). Its zero value is an empty table.
 type zoneTable struct {
-	slots []int32 // 1 + index into zones; 0 is empty; len is a power of two
+	slots []int32 // 1 + index into zones; 0 is empty; len is a power of two; nil while scanned
 	zones []zoneCount
-	small [64]int32
-	first [32]zoneCount
 }
 
-func (t *zoneTable) init() {
-	t.slots = t.small[:]
-	t.zones = t.first[:0]
-}
+// zoneScan is the most zones a zoneTable finds by scanning.
+const zoneScan = 8
 
 func zoneHash(region, zone string) uint64 {
 	return hashString(hashString(0, zone), region)
@@ -57,6 +55,23 @@ func mix64(h uint64) uint64 {
 
 // index returns the zone's index, adding the zone when it is new.
 func (t *zoneTable) index(region, zone string) int {
+	if t.slots == nil {
+		for j := range t.zones {
+			if z := &t.zones[j]; z.zone == zone && z.region == region {
+				return j
+			}
+		}
+		if len(t.zones) < zoneScan {
+			if t.zones == nil {
+				t.zones = make([]zoneCount, 0, zoneScan)
+			}
+			t.zones = append(t.zones, zoneCount{region: region, zone: zone})
+			return len(t.zones) - 1
+		}
+		// Many zones: from here on, hashed.
+		t.zones = slices.Grow(t.zones, 32-len(t.zones))
+		t.grow()
+	}
 	mask := uint64(len(t.slots) - 1)
 	for i := zoneHash(region, zone) & mask; ; i = (i + 1) & mask {
 		j := t.slots[i]
@@ -79,7 +94,7 @@ func (t *zoneTable) add(slot uint64, region, zone string) int {
 }
 
 func (t *zoneTable) grow() {
-	n := 2 * len(t.slots)
+	n := max(2*len(t.slots), 64)
 	t.slots = make([]int32, n)
 	mask := uint64(n - 1)
 	for j, z := range t.zones {
