@@ -165,16 +165,114 @@ func ControllerScale(ref meta.OwnerReference, controllers []Controller) (uid str
 // Source: upstream pkg/controller/disruption/disruption.go getExpectedScale
 // (v1.36.3).
 func ExpectedScale(pods []*podstatus.Pod, controllers []Controller) (count int32, unmanaged []string, err error) {
-	seen := map[string]int32{}
-	// ControllerScale reads only the reference's apiVersion, kind, name and
-	// UID: pods sharing them share its answer, looked up once.
-	type refKey struct{ apiVersion, kind, name, uid string }
-	type scaleOf struct {
-		uid   string
-		scale int32
-		found bool
-		err   error
+	if n, un, ok := expectedScaleAnyOrder(pods, controllers); ok {
+		return n, un, nil
 	}
+	return expectedScaleInOrder(sortedPods(pods), controllers)
+}
+
+// refKey is what ControllerScale reads of a reference: pods sharing it
+// share its answer, looked up once.
+type refKey struct{ uid, name, kind, apiVersion string } // (the UID first: keys differ there first)
+
+// scaleOf is ControllerScale's answer for a refKey.
+type scaleOf struct {
+	uid   string
+	scale int32
+	found bool
+	err   error
+}
+
+// expectedScaleAnyOrder is ExpectedScale when the order of the pods cannot
+// change it, without sorting them: every pod's controller is found, no
+// reference's UID is another reference's controller found through an
+// owner (the skip of a counted UID then never skips a controller not yet
+// counted), each controller found has one scale, and the sum fits. ok is
+// false when one of these fails, or when two references share a UID: the
+// answer then may depend on the name order, which expectedScaleInOrder
+// walks.
+func expectedScaleAnyOrder(pods []*podstatus.Pod, controllers []Controller) (count int32, unmanaged []string, ok bool) {
+	type entry struct {
+		k refKey
+		r scaleOf
+	}
+	// The references seen, with their answers: a scan while there are
+	// few, then by UID.
+	var ents []entry
+	var memo map[string]int // by the reference's UID, index into ents
+	scales := map[string]int32{}
+	var last refKey
+	hasLast := false
+	for _, p := range pods {
+		if p == nil {
+			continue
+		}
+		ref := p.ControllerRef()
+		if ref == nil {
+			unmanaged = append(unmanaged, p.Name)
+			continue
+		}
+		k := refKey{ref.UID, ref.Name, ref.Kind, ref.APIVersion}
+		if hasLast && k == last {
+			continue
+		}
+		last, hasLast = k, true
+		i := -1
+		if memo == nil {
+			for j := range ents {
+				if ents[j].k.uid == k.uid {
+					i = j
+					break
+				}
+			}
+		} else if j, ok := memo[k.uid]; ok {
+			i = j
+		}
+		if i >= 0 {
+			if ents[i].k != k {
+				return 0, nil, false
+			}
+			continue
+		}
+		var r scaleOf
+		r.uid, r.scale, r.found, r.err = ControllerScale(*ref, controllers)
+		if r.err != nil || !r.found {
+			return 0, nil, false
+		}
+		if s, ok := scales[r.uid]; ok && s != r.scale {
+			return 0, nil, false
+		}
+		ents = append(ents, entry{k, r})
+		switch {
+		case memo != nil:
+			memo[k.uid] = len(ents) - 1
+		case len(ents) > 8:
+			memo = make(map[string]int, 2*len(ents))
+			for j, e := range ents {
+				memo[e.k.uid] = j
+			}
+		}
+		scales[r.uid] = r.scale
+	}
+	for _, e := range ents {
+		if _, ok := scales[e.k.uid]; ok && e.r.uid != e.k.uid {
+			return 0, nil, false
+		}
+	}
+	var sum int64
+	for _, s := range scales {
+		sum += int64(s)
+	}
+	if sum > 1<<31-1 || sum < -1<<31 {
+		return 0, nil, false
+	}
+	slices.Sort(unmanaged)
+	return int32(sum), unmanaged, true
+}
+
+// expectedScaleInOrder is ExpectedScale over pods in name order.
+func expectedScaleInOrder(pods []*podstatus.Pod, controllers []Controller) (count int32, unmanaged []string, err error) {
+	seen := map[string]int32{}
 	memo := map[refKey]scaleOf{}
 	var sum int64
 	// shortcuts for a run of pods of one controller: last, a controller UID
@@ -185,7 +283,7 @@ func ExpectedScale(pods []*podstatus.Pod, controllers []Controller) (count int32
 	counted := false
 	// Pods are visited in name order so the first failing pod does not
 	// depend on the input order.
-	for _, p := range sortedPods(pods) {
+	for _, p := range pods {
 		ref := p.ControllerRef()
 		if ref == nil {
 			unmanaged = append(unmanaged, p.Name)
@@ -198,7 +296,7 @@ func ExpectedScale(pods []*podstatus.Pod, controllers []Controller) (count int32
 			last, hasLast = ref.UID, true
 			continue
 		}
-		k := refKey{ref.APIVersion, ref.Kind, ref.Name, ref.UID}
+		k := refKey{ref.UID, ref.Name, ref.Kind, ref.APIVersion}
 		if counted && k == lastKey {
 			// (the reference of the previous pod, which counted: the
 			// same answer, its controller already counted)

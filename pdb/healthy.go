@@ -1,6 +1,7 @@
 package pdb
 
 import (
+	"slices"
 	"time"
 
 	"github.com/kubesem/kubesem/meta"
@@ -20,8 +21,10 @@ func DisruptedPods(old map[string]time.Time, pods []*podstatus.Pod, now time.Tim
 	if old == nil {
 		return kept, time.Time{}, nil
 	}
-	for _, p := range sortedPods(pods) {
-		if p.IsDeleting() {
+	// (any order: the kept entries and the earliest expiry do not depend
+	// on it; the names not deleted are sorted)
+	for _, p := range pods {
+		if p == nil || p.IsDeleting() {
 			continue
 		}
 		t, ok := old[p.Name]
@@ -38,6 +41,7 @@ func DisruptedPods(old map[string]time.Time, pods []*podstatus.Pod, now time.Tim
 		}
 		kept[p.Name] = t
 	}
+	slices.Sort(notDeleted)
 	return kept, recheck, notDeleted
 }
 

@@ -48,6 +48,11 @@ func (p Plan) MarshalJSON() ([]byte, error) { return plan.Encode(p) }
 func Selected(b *PodDisruptionBudget, pods []*podstatus.Pod) []*podstatus.Pod {
 	// (filtered, then sorted: the stable sort of the pods kept is the
 	// pods kept of the stable sort of all)
+	return sortedPods(selected(b, pods))
+}
+
+// selected is Selected in the order of pods.
+func selected(b *PodDisruptionBudget, pods []*podstatus.Pod) []*podstatus.Pod {
 	var out []*podstatus.Pod
 	matches := b.Spec.Selector.Matcher()
 	for _, p := range pods {
@@ -55,7 +60,7 @@ func Selected(b *PodDisruptionBudget, pods []*podstatus.Pod) []*podstatus.Pod {
 			out = append(out, p)
 		}
 	}
-	return sortedPods(out)
+	return out
 }
 
 func copyStatus(s Status) Status {
@@ -96,8 +101,10 @@ func Step(b *PodDisruptionBudget, pods []*podstatus.Pod, controllers []Controlle
 	p := Plan{Outcome: ReasonSynced, Status: copyStatus(b.Status)}
 	p.ResetDisruptionTarget, p.Requeue = staleResets(b, pods, now, opts)
 
-	// (sorted: the steps after walk them in name order without sorting)
-	sel := Selected(b, pods)
+	// (in the given order: nothing after depends on it — ExpectedPods
+	// sorts only when the name order decides, DisruptedPods sorts the
+	// names it returns)
+	sel := selected(b, pods)
 	if len(sel) == 0 {
 		p.Events = append(p.Events, plan.Event{Type: plan.Normal, Reason: ReasonNoPods, Message: "No matching pods found"})
 	}
