@@ -38,6 +38,9 @@
 //     NextBusy, Inject (an event that replays as a scenario's), Memory
 //     (what a world keeps besides its State); Options.Rewrite, a mutation
 //     hook for tests.
+//   - Decisions as vectors (stepcall.go): Options.OnStep receives each
+//     StepCall, a Step (or eviction) the world makes, as a conformance
+//     vector's decision, input and options (kubesem check --vectors).
 //   - Scenarios (scenario.go): Scenario, PodBehavior, Event, EventKind and
 //     the Event… kinds, Scenario.Validate.
 //
