@@ -127,7 +127,7 @@ var upstreamChecks = map[string]upstreamCheck{
 	"node.ZoneStates":            by("TestNodeDiffZoneKeys"),
 
 	"pdb.Drain": {Composes: []string{"pdb.Evict", "pdb.Step"}},
-	"pdb.Evict": by("TestPDBEvictDifferential"),
+	"pdb.Evict": by("TestPDBEvictDifferential", "TestPDBEvictVectorsUpstream"),
 	"pdb.Step":  by("TestPDBSyncDifferential", "TestPDBStepVectorsUpstream"),
 
 	"podgc.Step": by("TestPodGCStepDifferential", "TestPodGCQuarantineDifferential", "TestPodGCVectorsUpstream"),
@@ -210,7 +210,7 @@ var upstreamChecks = map[string]upstreamCheck{
 	// and claims with; the adapter differentials compare those names.
 	"statefulset.Identity":       by("TestAdapterStatefulSetPodDifferential", "TestAdapterStatefulSetClaimsDifferential", "TestStatefulSetIdentityVectorsUpstream"),
 	"statefulset.MaxUnavailable": by("TestStatefulSetMaxUnavailableDifferential"),
-	"statefulset.Step":           by("TestStatefulSetStepDifferential", "TestStatefulSetStepDifferentialMaxUnavailable", "TestStatefulSetVectorsUpstream", "TestAdapterStatefulSetPodsDifferential", "TestAdapterRealStatefulSetUpstream"),
+	"statefulset.Step":           by("TestStatefulSetStepDifferential", "TestStatefulSetStepDifferentialMaxUnavailable", "TestStatefulSetVectorsUpstream", "TestStatefulSetCheckVectorsUpstream", "TestAdapterStatefulSetPodsDifferential", "TestAdapterRealStatefulSetUpstream"),
 }
 
 // noDifferentialYet lists the decisions no test of conformance/upstream

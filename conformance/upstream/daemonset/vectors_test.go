@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -32,7 +33,9 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// The replay of testdata/daemonset/step.json through v1.36.3.
+// The replay of testdata/daemonset/step.json and check-*.json (the
+// decisions along a counterexample, from kubesem check --vectors) through
+// v1.36.3.
 //
 // Each daemonset.Step vector runs through one syncDaemonSet of upstream's
 // DaemonSetsController (the rig of rig_test.go) and through
@@ -69,7 +72,7 @@ import (
 // upstream's answer (never from kubesem's), ordering multisets as
 // kubesem's Plan orders them when the two agree.
 
-// stepVector is one vector of step.json.
+// stepVector is one daemonset.Step vector of step.json or check-*.json.
 type stepVector struct {
 	Decision  string            `json:"decision"`
 	Name      string            `json:"name"`
@@ -78,6 +81,10 @@ type stepVector struct {
 	Want      json.RawMessage   `json:"want,omitempty"`
 	WantOneOf []json.RawMessage `json:"wantOneOf,omitempty"`
 	WantError json.RawMessage   `json:"wantError,omitempty"`
+
+	// file and index say where the vector was read from.
+	file  string
+	index int
 }
 
 type stepInput struct {
@@ -452,17 +459,31 @@ func multiset(key string, want []any, got any) string {
 	return ""
 }
 
-func readStepVectors(t fataler) ([]stepVector, string) {
-	path := difftest.Repo("testdata", "daemonset", "step.json")
-	b, err := os.ReadFile(path)
+// readStepVectors reads the daemonset.Step vectors' files: step.json and
+// the check-*.json files of kubesem check --vectors (the decisions along a
+// model-checker counterexample), each vector knowing its file and place.
+func readStepVectors(t fataler) []stepVector {
+	paths, err := filepath.Glob(difftest.Repo("testdata", "daemonset", "check-*.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var vs []stepVector
-	if err := json.Unmarshal(b, &vs); err != nil {
-		t.Fatal(err)
+	paths = append([]string{difftest.Repo("testdata", "daemonset", "step.json")}, paths...)
+	var all []stepVector
+	for _, path := range paths {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var vs []stepVector
+		if err := json.Unmarshal(b, &vs); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for i := range vs {
+			vs[i].file, vs[i].index = path, i
+		}
+		all = append(all, vs...)
 	}
-	return vs, path
+	return all
 }
 
 func decodeOptions(t fataler, raw json.RawMessage) daemonset.Options {
@@ -484,14 +505,14 @@ const runs = 8
 // want or wantOneOf through v1.36.3 (see the top of this file), runs
 // times each.
 func TestDaemonSetVectorsUpstream(t *testing.T) {
-	vs, path := readStepVectors(t)
+	vs := readStepVectors(t)
 	keys := planKeys(t)
 	write := os.Getenv("KUBESEM_WRITE_VECTORS") == "1"
 	runs := runs
 	if write {
 		runs = 64
 	}
-	filled := map[int]fillResult{}
+	filled := map[string]map[int]fillResult{} // file → index → fill
 	n := 0
 	for i := range vs {
 		v := &vs[i]
@@ -573,7 +594,10 @@ func TestDaemonSetVectorsUpstream(t *testing.T) {
 				}
 			}
 			if write {
-				filled[i] = fillWant(t, ups, kp, tieKeys, capped)
+				if filled[v.file] == nil {
+					filled[v.file] = map[int]fillResult{}
+				}
+				filled[v.file][v.index] = fillWant(t, ups, kp, tieKeys, capped)
 			}
 		})
 	}
@@ -581,7 +605,9 @@ func TestDaemonSetVectorsUpstream(t *testing.T) {
 		t.Fatalf("only %d Step vectors replayed", n)
 	}
 	if write {
-		writeFilled(t, path, filled)
+		for path, f := range filled {
+			writeFilled(t, path, f)
+		}
 	}
 }
 
@@ -1091,7 +1117,7 @@ func TestDaemonSetVectorTies(t *testing.T) {
 	if os.Getenv("DS_TIES") != "1" {
 		t.Skip("DS_TIES=1")
 	}
-	vs, _ := readStepVectors(t)
+	vs := readStepVectors(t)
 	for i := range vs {
 		v := &vs[i]
 		if v.Decision != "daemonset.Step" || v.WantError != nil {

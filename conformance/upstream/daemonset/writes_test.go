@@ -18,7 +18,7 @@ import (
 )
 
 // TestDaemonSetWritesUpstream replays every daemonset.Step vector of
-// testdata/daemonset/step.json through one syncDaemonSet of v1.36.3 on a
+// testdata/daemonset/step.json and check-*.json through one syncDaemonSet of v1.36.3 on a
 // fake clientset and compares daemonset.Plan.Writes with the actions the
 // clientset received:
 //
@@ -36,7 +36,7 @@ import (
 //   - the status update: subresource status, the DaemonSet's name, the
 //     status written.
 func TestDaemonSetWritesUpstream(t *testing.T) {
-	vs, _ := readStepVectors(t)
+	vs := readStepVectors(t)
 	n, creates := 0, 0
 	for i := range vs {
 		v := &vs[i]
@@ -64,13 +64,19 @@ func TestDaemonSetWritesUpstream(t *testing.T) {
 			}
 			up, res := upstreamPlan(t, in, opts)
 			// A revision upstream creates under its own hash of the
-			// template is named by the vector's hash.
+			// template is named by the vector's hash, and so is the
+			// revision label of the pods it creates from it.
 			for _, a := range res.Actions {
 				if cr, ok := a.(core.CreateAction); ok && a.GetVerb() == "create" {
-					if r, ok := cr.GetObject().(*apps.ControllerRevision); ok {
-						if h, ok := uc0.back[r.Labels[apps.DefaultDaemonSetUniqueLabelKey]]; ok {
-							r.Name = ds.Name + "-" + h
-							r.Labels[apps.DefaultDaemonSetUniqueLabelKey] = h
+					switch o := cr.GetObject().(type) {
+					case *apps.ControllerRevision:
+						if h, ok := uc0.back[o.Labels[apps.DefaultDaemonSetUniqueLabelKey]]; ok {
+							o.Name = ds.Name + "-" + h
+							o.Labels[apps.DefaultDaemonSetUniqueLabelKey] = h
+						}
+					case *v1.Pod:
+						if h, ok := uc0.back[o.Labels[apps.DefaultDaemonSetUniqueLabelKey]]; ok {
+							o.Labels[apps.DefaultDaemonSetUniqueLabelKey] = h
 						}
 					}
 				}

@@ -37,6 +37,7 @@ type evictionStore struct {
 	rest.StandardStorage
 	pod     *api.Pod
 	deleted bool
+	options *metav1.DeleteOptions // of the Delete
 }
 
 func (s *evictionStore) Get(context.Context, string, *metav1.GetOptions) (runtime.Object, error) {
@@ -52,8 +53,8 @@ func (s *evictionStore) Update(ctx context.Context, _ string, info rest.UpdatedO
 	return obj, false, nil
 }
 
-func (s *evictionStore) Delete(context.Context, string, rest.ValidateObjectFunc, *metav1.DeleteOptions) (runtime.Object, bool, error) {
-	s.deleted = true
+func (s *evictionStore) Delete(_ context.Context, _ string, _ rest.ValidateObjectFunc, options *metav1.DeleteOptions) (runtime.Object, bool, error) {
+	s.deleted, s.options = true, options
 	return s.pod, true, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -253,8 +254,28 @@ func stripDivergent(p *pdb.Plan) {
 	}
 }
 
-// vecFiles are the files holding pdb.Step vectors.
-var vecFiles = []string{"step.json", "two_controllers.json"}
+// vecFiles returns the files of testdata/pdb holding vectors of decision
+// (step.json, two_controllers.json, the check-*.json files of kubesem check
+// --vectors for pdb.Step; evict.json and check-*.json for pdb.Evict), by
+// name.
+func vecFiles(t *testing.T, decision string) []string {
+	t.Helper()
+	paths, err := filepath.Glob(difftest.Repo("testdata", "pdb", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, p := range paths {
+		file := filepath.Base(p)
+		if slices.ContainsFunc(readVecs(t, file), func(v vecFile) bool { return v.Decision == decision }) {
+			files = append(files, file)
+		}
+	}
+	if len(files) == 0 {
+		t.Fatalf("no %s vectors in testdata/pdb", decision)
+	}
+	return files
+}
 
 func readVecs(t *testing.T, file string) []vecFile {
 	t.Helper()
@@ -288,7 +309,7 @@ func readVecs(t *testing.T, file string) []vecFile {
 func TestPDBStepVectorsUpstream(t *testing.T) {
 	write := os.Getenv("KUBESEM_WRITE_VECTORS") == "1"
 	n, writes := 0, 0
-	for _, file := range vecFiles {
+	for _, file := range vecFiles(t, "pdb.Step") {
 		vs := readVecs(t, file)
 		changed := false
 		for i, v := range vs {

@@ -81,14 +81,15 @@ type vectorInput struct {
 //
 // With KUBESEM_WRITE_VECTORS=1 it writes the keys of the whole Plan a want
 // leaves out (and the status fields it leaves out) from upstream's answer
-// into testdata/replicaset/step.json, except a non-empty delete, whose
-// order upstream does not fix.
+// into the vector's file (step.json, and the check-*.json files of
+// kubesem check --vectors), except a non-empty delete, whose order
+// upstream does not fix.
 func TestReplicaSetStepVectorsUpstream(t *testing.T) {
 	vs, err := conformance.Load(kubesem.Vectors())
 	if err != nil {
 		t.Fatal(err)
 	}
-	fills := map[string]map[string]any{}
+	fills := map[string]map[string]map[string]any{} // file → vector → key → value
 	n := 0
 	for _, v := range vs {
 		if v.Decision != "replicaset.Step" || v.Want == nil {
@@ -164,18 +165,23 @@ func TestReplicaSetStepVectorsUpstream(t *testing.T) {
 			}
 		}
 		if len(fill) > 0 {
-			fills[v.Name] = fill
+			if fills[v.File] == nil {
+				fills[v.File] = map[string]map[string]any{}
+			}
+			fills[v.File][v.Name] = fill
 		}
 		n++
 	}
 	if n < 15 {
 		t.Fatalf("replayed %d replicaset.Step vectors; want every one with a want (>= 15)", n)
 	}
-	t.Logf("%d replicaset.Step vectors replayed against upstream; %d leave out Plan keys", n, len(fills))
-	if os.Getenv(difftest.WriteVectorsEnv) == "1" && len(fills) > 0 && !t.Failed() {
-		difftest.WriteFills(t, difftest.Repo("testdata", "replicaset", "step.json"), "replicaset.Step", fills,
-			difftest.PlanKeysOf(reflect.TypeFor[replicaset.Plan]()), map[string][]string{"status": difftest.PlanKeysOf(reflect.TypeFor[replicaset.Status]())},
-			"TestReplicaSetStepVectorsUpstream")
+	t.Logf("%d replicaset.Step vectors replayed against upstream; %d files have vectors that leave out Plan keys", n, len(fills))
+	if os.Getenv(difftest.WriteVectorsEnv) == "1" && !t.Failed() {
+		for file, f := range fills {
+			difftest.WriteFills(t, difftest.Repo("testdata", file), "replicaset.Step", f,
+				difftest.PlanKeysOf(reflect.TypeFor[replicaset.Plan]()), map[string][]string{"status": difftest.PlanKeysOf(reflect.TypeFor[replicaset.Status]())},
+				"TestReplicaSetStepVectorsUpstream")
+		}
 	}
 }
 
