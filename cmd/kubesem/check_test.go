@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"io/fs"
 	"os"
+	pathpkg "path"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -285,9 +288,7 @@ events:
 // TestCheckVectors: --vectors writes the decisions along a counterexample
 // as conformance vectors that load (one file per package, named by the
 // property), whose inputs kubesem decides, and whose wants are empty with a
-// source naming the upstream test that fills them; the committed
-// counterexample vectors of the known cases (testdata/<package>/check-*.json)
-// are these, with their wants filled from upstream.
+// source naming the upstream test that fills them.
 func TestCheckVectors(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -315,5 +316,94 @@ func TestCheckVectors(t *testing.T) {
 	}
 	if steps == 0 {
 		t.Errorf("no job.Step vector among %d", len(vs))
+	}
+}
+
+// TestUpstreamFillTestsExist: every test a counterexample vector's source
+// names (upstreamFill) is a test function of that package of
+// conformance/upstream.
+func TestUpstreamFillTestsExist(t *testing.T) {
+	t.Parallel()
+	re := regexp.MustCompile(`-run (\w+) \./(\w+)/$`)
+	for decision, cmd := range upstreamFill {
+		m := re.FindStringSubmatch(cmd)
+		if m == nil {
+			t.Errorf("%s: %q is not `go -C conformance/upstream test -run <Test> ./<package>/`", decision, cmd)
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join("..", "..", "conformance", "upstream", m[2], "*_test.go"))
+		found := false
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(b), "\nfunc "+m[1]+"(t *testing.T)") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no func %s in conformance/upstream/%s", decision, m[1], m[2])
+		}
+	}
+}
+
+// TestCheckVectorsShipped: the vectors shipped for the known cases
+// (testdata/<package>/check-<case>.json, their wants filled from
+// upstream) are the ones --vectors writes for each case's counterexample,
+// vector for vector (name, decision, options, input). When the world
+// changes what a counterexample is, this fails: write them again and
+// have upstream fill them (see each vector's source).
+func TestCheckVectorsShipped(t *testing.T) {
+	t.Parallel()
+	type vec struct {
+		Decision, Name string
+		Options, Input json.RawMessage
+	}
+	read := func(fsys fs.FS, glob string) map[string]vec {
+		files, _ := fs.Glob(fsys, glob)
+		out := map[string]vec{}
+		for _, f := range files {
+			b, err := fs.ReadFile(fsys, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var vs []vec
+			if err := json.Unmarshal(b, &vs); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			for _, v := range vs {
+				var in, opts any
+				json.Unmarshal(v.Input, &in)
+				json.Unmarshal(v.Options, &opts)
+				v.Input, _ = json.Marshal(in)
+				v.Options, _ = json.Marshal(opts)
+				out[pathpkg.Dir(f)+"/"+v.Name] = v
+			}
+		}
+		return out
+	}
+	repo := os.DirFS(filepath.Join("..", ".."))
+	for _, c := range checkCases {
+		dir := t.TempDir()
+		code, out, errOut := runCLI(t, "", "check", "--scenario", filepath.Join("testdata", "check", c.file+".yaml"), "--vectors", dir)
+		if code != 1 {
+			t.Fatalf("%s: exit %d: %s%s", c.file, code, out, errOut)
+		}
+		got := read(os.DirFS(dir), "*/check-"+c.property+".json")
+		shipped := read(repo, "testdata/*/check-"+c.file+".json")
+		if len(got) == 0 || len(got) != len(shipped) {
+			t.Errorf("%s: --vectors writes %d vectors, testdata/*/check-%s.json ship %d", c.file, len(got), c.file, len(shipped))
+		}
+		for k, g := range got {
+			s, ok := shipped["testdata/"+k]
+			if !ok {
+				t.Errorf("%s: %s is not shipped", c.file, k)
+				continue
+			}
+			if !reflect.DeepEqual(g, s) {
+				t.Errorf("%s: %s differs from the shipped vector:\n got %s %s\n shipped %s %s", c.file, k, g.Options, g.Input, s.Options, s.Input)
+			}
+		}
 	}
 }

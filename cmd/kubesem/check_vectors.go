@@ -26,19 +26,19 @@ type stepVector struct {
 	Want     json.RawMessage `json:"want"`
 }
 
-// upstreamFill names, per package, the differential test of
-// conformance/upstream that fills a Step vector's empty want from
-// v1.36.3 (KUBESEM_WRITE_VECTORS=1).
+// upstreamFill names, per decision, the differential test of
+// conformance/upstream that fills a vector's empty want in
+// testdata/<package>/check-*.json from v1.36.3 (KUBESEM_WRITE_VECTORS=1);
+// TestUpstreamFillTestsExist keeps the names true.
 var upstreamFill = map[string]string{
-	"rollout":     "go -C conformance/upstream test -run TestRolloutStepVectorsUpstream ./deployment/",
-	"replicaset":  "go -C conformance/upstream test -run TestReplicaSetStepVectorsUpstream ./replicaset/",
-	"statefulset": "go -C conformance/upstream test -run TestStatefulSetCheckVectorsUpstream ./statefulset/",
-	"daemonset":   "go -C conformance/upstream test -run TestDaemonSetStepVectorsUpstream ./daemonset/",
-	"job":         "go -C conformance/upstream test -run TestJobStepVectorsWrite ./job/",
-	"pdb":         "go -C conformance/upstream test -run 'TestPDBStepVectorsUpstream|TestPDBEvictVectorsUpstream' ./pdb/",
-	"podgc":       "go -C conformance/upstream test -run TestPodGCStepVectorsUpstream ./podgc/",
-	"node":        "go -C conformance/upstream test -run 'TestNodeStepVectorsUpstream|TestEvictionWritesUpstream' ./node/",
-	"cronjob":     "go -C conformance/upstream test ./cronjob/",
+	"rollout.Step":     "go -C conformance/upstream test -run TestRolloutStepVectorsUpstream ./deployment/",
+	"replicaset.Step":  "go -C conformance/upstream test -run TestReplicaSetStepVectorsUpstream ./replicaset/",
+	"statefulset.Step": "go -C conformance/upstream test -run TestStatefulSetCheckVectorsUpstream ./statefulset/",
+	"daemonset.Step":   "go -C conformance/upstream test -run TestDaemonSetVectorsUpstream ./daemonset/",
+	"job.Step":         "go -C conformance/upstream test -run TestJobStepVectorsWrite ./job/",
+	"pdb.Step":         "go -C conformance/upstream test -run TestPDBStepVectorsUpstream ./pdb/",
+	"pdb.Evict":        "go -C conformance/upstream test -run TestPDBEvictVectorsUpstream ./pdb/",
+	"node.Step":        "go -C conformance/upstream test -run TestNodeStepVectorsUpstream ./node/",
 }
 
 // writeVectors writes, for each counterexample of r, the decisions along
@@ -101,7 +101,7 @@ func (c *checkRun) writeVectors(r *check.Report, dir string) ([]string, error) {
 			byPkg[pkg] = append(byPkg[pkg], stepVector{
 				Decision: call.Decision,
 				Name:     fmt.Sprintf("check %s #%d: %s %s +%s", res.Property, n, call.Controller, obj, call.Time.Sub(c.run.sc.Start)),
-				Source:   vectorSource(res.Property, pkg),
+				Source:   vectorSource(res.Property, call.Decision),
 				Options:  o,
 				Input:    in,
 				Want:     json.RawMessage("{}"),
@@ -153,6 +153,10 @@ func worthAVector(call cluster.StepCall) bool {
 
 // vectorSource is a counterexample vector's source: where its input comes
 // from, and how its want is to be filled from upstream.
-func vectorSource(property, pkg string) string {
-	return fmt.Sprintf("kubesem check: a Step along the counterexample to %s; input as the world's Step read it; want from upstream v1.36.3: KUBESEM_WRITE_VECTORS=1 %s", property, upstreamFill[pkg])
+func vectorSource(property, decision string) string {
+	src := "kubesem check: a Step along the counterexample to " + property + "; input as the world's Step read it; "
+	if fill, ok := upstreamFill[decision]; ok {
+		return src + "want from upstream v1.36.3: put the file in testdata/<package>/ and run KUBESEM_WRITE_VECTORS=1 " + fill
+	}
+	return src + "want from upstream v1.36.3: no test of conformance/upstream fills " + decision + " vectors yet; state the want from upstream before shipping the vector (an empty want matches anything)"
 }
