@@ -106,7 +106,10 @@ func BenchmarkGrowth(b *testing.B) {
 		}
 		return &difftest.GrowthCase{
 			Kubesem: difftest.GrowthSide{
-				Op: func() (err error) { p, err = podgc.Step(pods, kn, un, podgc.Memory{}, difftest.PodT0, opts); return err },
+				Op: func() (err error) {
+					p, err = podgc.Step(pods, kn, un, podgc.Memory{}, difftest.PodT0, opts)
+					return err
+				},
 				Outcome: func() string {
 					return fmt.Sprintf("patches=%d deletes=%d", len(p.Patch), len(p.Delete))
 				},

@@ -151,4 +151,3 @@ func BenchmarkGrowth(b *testing.B) {
 		}
 	})
 }
-
