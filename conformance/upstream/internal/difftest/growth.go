@@ -41,11 +41,24 @@ func GrowthSizes(tb testing.TB) []int {
 	return out
 }
 
-// GrowthSkipAfter is the longest one upstream sync may take for its side
-// to be timed: a slower one is timed once (the check run) and its
+// GrowthSkipAfter is the longest one op of either side may take for that
+// side to be timed: a slower one is timed once (the check run) and its
 // benchmark skipped with that time, so that a full run at 10^5 objects
-// stays within minutes.
+// stays within minutes. KUBESEM_GROWTH_SKIP_AFTER (a Go duration)
+// overrides it.
 const GrowthSkipAfter = 10 * time.Second
+
+func growthSkipAfter(tb testing.TB) time.Duration {
+	s := os.Getenv("KUBESEM_GROWTH_SKIP_AFTER")
+	if s == "" {
+		return GrowthSkipAfter
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		tb.Fatalf("KUBESEM_GROWTH_SKIP_AFTER: %v", err)
+	}
+	return d
+}
 
 // GrowthSide is one side of a growth case.
 type GrowthSide struct {
@@ -78,10 +91,11 @@ type GrowthCase struct {
 // <step>/n=<n>/kubesem and <step>/n=<n>/upstream (failing unless its last
 // op had the check run's outcome too) with allocations and
 // cpu-ns/op (the process's CPU time per op, which other processes on a
-// shared machine disturb less than wall time). An upstream sync that took
+// shared machine disturb less than wall time). A side whose op took
 // longer than [GrowthSkipAfter] in the check run is not timed again: its
-// benchmark is skipped with the time it took.
+// benchmark is skipped with the time that op took.
 func Growth(b *testing.B, step string, build func(b *testing.B, n int) *GrowthCase) {
+	skipAfter := growthSkipAfter(b)
 	for _, n := range GrowthSizes(b) {
 		start := time.Now()
 		c := build(b, n)
@@ -102,15 +116,22 @@ func Growth(b *testing.B, step string, build func(b *testing.B, n int) *GrowthCa
 		if ko != uo {
 			b.Fatalf("%s n=%d: the sides disagree: kubesem %s; upstream %s", step, n, ko, uo)
 		}
-		b.Logf("%s n=%d: built in %v; both %s (check run: kubesem %v, upstream %v)", step, n, built.Round(time.Millisecond), ko, kd, ud)
+		// (a line internal/benchtables reads: run with -test.v to keep it)
+		b.Logf("growth outcome %s n=%d: %s (built in %v; check run: kubesem %v, upstream %v)", step, n, ko, built.Round(time.Millisecond), kd, ud)
 		name := fmt.Sprintf("%s/n=%d/", step, n)
-		b.Run(name+"kubesem", func(b *testing.B) { growthLoop(b, n, c.Kubesem, ko) })
-		if ud > GrowthSkipAfter {
-			b.Run(name+"upstream", func(b *testing.B) {
-				b.Skipf("skipped: >%v/op (the check run's sync took %v)", GrowthSkipAfter, ud.Round(time.Millisecond))
-			})
-		} else {
-			b.Run(name+"upstream", func(b *testing.B) { growthLoop(b, n, c.Upstream, uo) })
+		for _, side := range []struct {
+			name string
+			s    GrowthSide
+			took time.Duration
+			want string
+		}{{"kubesem", c.Kubesem, kd, ko}, {"upstream", c.Upstream, ud, uo}} {
+			if side.took > skipAfter {
+				b.Run(name+side.name, func(b *testing.B) {
+					b.Skipf("growth skip %s: >%v/op (one op took %v in the check run)", b.Name(), skipAfter, side.took.Round(time.Millisecond))
+				})
+				continue
+			}
+			b.Run(name+side.name, func(b *testing.B) { growthLoop(b, n, side.s, side.want) })
 		}
 		if c.Close != nil {
 			c.Close()
