@@ -130,31 +130,32 @@ func (d *doc) growth() {
 		}
 	}
 	d.p("")
-	cell := func(g growthStep, n int, side string) (string, string) {
+	cell := func(g growthStep, n int, side string) (wall, cpu, allocs string) {
 		nm := name(g, n, side)
 		if why := skipped[nm]; why != "" {
-			return "—, " + strings.Replace(why, ">", "skipped: >", 1), "—"
+			return "—, " + strings.Replace(why, ">", "skipped: >", 1), "—", "—"
 		}
 		t, _ := d.rs.median(nm, "ns/op")
+		c, _ := d.rs.median(nm, "cpu-ns/op")
 		a, _ := d.rs.median(nm, "allocs/op")
-		return dur(t), count(a)
+		return dur(t), dur(c), count(a)
 	}
-	d.p("| Step | n | kubesem | allocs | upstream | allocs | upstream ÷ kubesem | outcome (both sides) |")
-	d.p("|---|---:|---:|---:|---:|---:|---:|---|")
+	d.p("| Step | n | kubesem | cpu | allocs | upstream | cpu | allocs | upstream ÷ kubesem (cpu) | outcome (both sides) |")
+	d.p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, g := range growthSteps {
 		if !has(g) {
 			continue
 		}
 		for _, n := range sizes {
-			kt, ka := cell(g, n, "kubesem")
-			ut, ua := cell(g, n, "upstream")
-			k, _ := d.rs.median(name(g, n, "kubesem"), "ns/op")
-			u, _ := d.rs.median(name(g, n, "upstream"), "ns/op")
+			kt, kc, ka := cell(g, n, "kubesem")
+			ut, uc, ua := cell(g, n, "upstream")
+			k, _ := d.rs.median(name(g, n, "kubesem"), "cpu-ns/op")
+			u, _ := d.rs.median(name(g, n, "upstream"), "cpu-ns/op")
 			o := outcome[fmt.Sprintf("%s n=%d", g.name, n)]
 			if o == "" {
 				o = "—"
 			}
-			d.p("| `%s` | %s | %s | %s | %s | %s | %s | %s |", g.step, count(float64(n)), kt, ka, ut, ua, ratio(u, k), o)
+			d.p("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s |", g.step, count(float64(n)), kt, kc, ka, ut, uc, ua, ratio(u, k), o)
 		}
 	}
 	d.p("")
@@ -164,13 +165,13 @@ func (d *doc) growth() {
 	}
 
 	d.p("### The exponents\n")
-	d.p("Between two sizes n₁ → n₂, k = log(t₂ / t₁) / log(n₂ / n₁) on the medians of the wall time (in brackets: of the")
-	d.p("process's CPU time per op, which other processes on the shared machine disturb less, but which counts every")
-	d.p("thread: upstream's parallel deletes and the garbage collector). The class reads the wall k: **linear** for")
-	d.p("0.85 ≤ k ≤ 1.15, **n log n** for 1.15 < k ≤ 1.35, **superlinear** above, **sublinear** below 0.85. A pure")
-	d.p("n log n gives k = 1 + log(log n₂ / log n₁) / log(n₂ / n₁), 1.10–1.15 between these decades: by k alone it is")
-	d.p("linear here, and k in (1.15, 1.35] is a sort together with a working set outgrowing the caches. The last column is")
-	d.p("k over the whole range (up to the largest size timed).\n")
+	d.p("Between two sizes n₁ → n₂, k = log(t₂ / t₁) / log(n₂ / n₁) on the medians of the CPU time per op (the")
+	d.p("process's, every thread's: upstream's parallel writes and the garbage collector count; other processes on the")
+	d.p("shared machine disturb it less than the wall time, which also holds the time the process waited for a core: in")
+	d.p("brackets). The class reads the CPU k: **linear** for 0.85 ≤ k ≤ 1.15, **n log n** for 1.15 < k ≤ 1.35,")
+	d.p("**superlinear** above, **sublinear** below 0.85. A pure n log n gives k = 1 + log(log n₂ / log n₁) / log(n₂ / n₁),")
+	d.p("1.10–1.15 between these decades: by k alone it is linear here, and k in (1.15, 1.35] is a sort together with a")
+	d.p("working set outgrowing the caches. The last column is k over the whole range (up to the largest size timed).\n")
 	head := "| Step | side |"
 	sep := "|---|---|"
 	for i := 1; i < len(sizes); i++ {
@@ -183,20 +184,24 @@ func (d *doc) growth() {
 	d.p("%s", sep)
 	kOf := func(g growthStep, side string, a, b int) string {
 		na, nb := name(g, a, side), name(g, b, side)
-		t1, _ := d.rs.median(na, "ns/op")
-		t2, _ := d.rs.median(nb, "ns/op")
-		if math.IsNaN(t1) || math.IsNaN(t2) || t1 <= 0 || t2 <= 0 {
-			return "—"
-		}
 		lr := math.Log(float64(b) / float64(a))
-		k := math.Log(t2/t1) / lr
-		out := fmt.Sprintf("%.2f", k)
-		c1, _ := d.rs.median(na, "cpu-ns/op")
-		c2, _ := d.rs.median(nb, "cpu-ns/op")
-		if !math.IsNaN(c1) && !math.IsNaN(c2) && c1 > 0 && c2 > 0 {
-			out += fmt.Sprintf(" (%.2f)", math.Log(c2/c1)/lr)
+		k := func(unit string) (float64, bool) {
+			t1, _ := d.rs.median(na, unit)
+			t2, _ := d.rs.median(nb, unit)
+			if math.IsNaN(t1) || math.IsNaN(t2) || t1 <= 0 || t2 <= 0 {
+				return 0, false
+			}
+			return math.Log(t2/t1) / lr, true
 		}
-		return out + " " + growthClass(k)
+		kw, okw := k("ns/op")
+		kc, okc := k("cpu-ns/op")
+		switch {
+		case okc && okw:
+			return fmt.Sprintf("%.2f %s (%.2f)", kc, growthClass(kc), kw)
+		case okw: // no CPU metric (not unix): the wall k
+			return fmt.Sprintf("(%.2f) %s", kw, growthClass(kw))
+		}
+		return "—"
 	}
 	for _, g := range growthSteps {
 		if !has(g) {
