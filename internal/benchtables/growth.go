@@ -41,8 +41,10 @@ var growthSteps = []growthStep{
 		"a CronJob every 5 minutes with n Jobs, history limit n−2: both start one Job and delete the oldest"},
 }
 
-// growthClass names the growth an exponent k shows between two sizes.
+// growthClass names the growth an exponent k shows between two sizes (k
+// as printed, to two decimals, so that the table reads consistently).
 func growthClass(k float64) string {
+	k = math.Round(k*100) / 100
 	switch {
 	case k < 0.85:
 		return "sublinear"
