@@ -55,7 +55,9 @@
 //	KUBESEM_WHOLE_ALL=<file>          wholecluster/: write every differing scenario
 //	WCD_DUMP=<file>, WCD_DEBUG=1      wholecluster/: a differing instant's writes; debug output
 //	WC_TRACE=<file>, WC_STACKS=<file> wholecluster/: the canonical trace, goroutine stacks on a hang
-//	KUBESEM_BENCH_SIZES=100,1000      wholecluster/: pod counts of BenchmarkWholeClusterSync
+//	KUBESEM_BENCH_SIZES=100,1000      wholecluster/: pod counts of BenchmarkWholeClusterSync; every kind:
+//	                                  object counts of BenchmarkGrowth (difftest.Growth)
+//	KUBESEM_GROWTH_SKIP_AFTER=10s     every kind: BenchmarkGrowth skips a side whose one op takes longer
 //
 // What the kinds check (the tests named here live in the kind's package):
 //

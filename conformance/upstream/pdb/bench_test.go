@@ -33,10 +33,9 @@ import (
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// benchCluster is 10,000 pods of four ReplicaSets, every tenth not
-// Ready, under a maxUnavailable 10% budget, in both models.
-func benchCluster() (*policyv1.PodDisruptionBudget, []*v1.Pod, []*appsv1.ReplicaSet, *pdb.PodDisruptionBudget, []*podstatus.Pod, []pdb.Controller) {
-	const n = 10000
+// benchCluster is n pods of four ReplicaSets, every tenth not Ready,
+// under a maxUnavailable 10% budget, in both models.
+func benchCluster(n int) (*policyv1.PodDisruptionBudget, []*v1.Pod, []*appsv1.ReplicaSet, *pdb.PodDisruptionBudget, []*podstatus.Pod, []pdb.Controller) {
 	sel := map[string]string{"app": "web"}
 	mu := upintstr.FromString("10%")
 	up := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: "b", Namespace: "default", Generation: 1},
@@ -73,33 +72,45 @@ func benchCluster() (*policyv1.PodDisruptionBudget, []*v1.Pod, []*appsv1.Replica
 	return up, ups, urs, kb, kps, kcs
 }
 
+// newBenchDisruption is upstream's disruption controller on a fake
+// clientset with its listers filled with the budget, the pods and the
+// ReplicaSets; its status writes go to a no-op updater that keeps the
+// last budget it was given in *written.
+func newBenchDisruption(b *testing.B, up *policyv1.PodDisruptionBudget, ups []*v1.Pod, urs []*appsv1.ReplicaSet) (dc *disruption.DisruptionController, written **policyv1.PodDisruptionBudget) {
+	ctx := context.Background()
+	client := fake.NewClientset()
+	inf := informers.NewSharedInformerFactory(client, 0)
+	dc = disruption.NewDisruptionControllerInternal(ctx,
+		inf.Core().V1().Pods(), inf.Policy().V1().PodDisruptionBudgets(), inf.Core().V1().ReplicationControllers(),
+		inf.Apps().V1().ReplicaSets(), inf.Apps().V1().Deployments(), inf.Apps().V1().StatefulSets(),
+		client, testrestmapper.TestOnlyStaticRESTMapper(runtime.NewScheme()), &scalefake.FakeScaleClient{},
+		&discoveryfake.FakeDiscovery{Fake: &core.Fake{}}, clocktesting.NewFakeClock(syncNow), 2*time.Minute)
+	difftest.DisruptionField(dc, "recorder").Set(reflect.ValueOf(record.EventRecorder(&record.FakeRecorder{})))
+	written = new(*policyv1.PodDisruptionBudget)
+	f := difftest.DisruptionField(dc, "getUpdater")
+	upd := reflect.MakeFunc(f.Type().Out(0), func(args []reflect.Value) []reflect.Value {
+		*written = args[1].Interface().(*policyv1.PodDisruptionBudget)
+		return []reflect.Value{reflect.Zero(reflect.TypeFor[error]())}
+	})
+	f.Set(reflect.MakeFunc(f.Type(), func([]reflect.Value) []reflect.Value { return []reflect.Value{upd} }))
+	_ = inf.Policy().V1().PodDisruptionBudgets().Informer().GetIndexer().Add(up)
+	for _, p := range ups {
+		_ = inf.Core().V1().Pods().Informer().GetIndexer().Add(p)
+	}
+	for _, r := range urs {
+		_ = inf.Apps().V1().ReplicaSets().Informer().GetIndexer().Add(r)
+	}
+	return dc, written
+}
+
 // BenchmarkPDBSync10000Pods: one sync of a budget over 10,000 pods,
 // upstream's disruption controller (listers already filled) vs pdb.Step.
 func BenchmarkPDBSync10000Pods(b *testing.B) {
-	up, ups, urs, kb, kps, kcs := benchCluster()
+	up, ups, urs, kb, kps, kcs := benchCluster(10000)
 	b.Run("upstream", func(b *testing.B) {
 		ctx := context.Background()
-		client := fake.NewClientset()
-		inf := informers.NewSharedInformerFactory(client, 0)
-		dc := disruption.NewDisruptionControllerInternal(ctx,
-			inf.Core().V1().Pods(), inf.Policy().V1().PodDisruptionBudgets(), inf.Core().V1().ReplicationControllers(),
-			inf.Apps().V1().ReplicaSets(), inf.Apps().V1().Deployments(), inf.Apps().V1().StatefulSets(),
-			client, testrestmapper.TestOnlyStaticRESTMapper(runtime.NewScheme()), &scalefake.FakeScaleClient{},
-			&discoveryfake.FakeDiscovery{Fake: &core.Fake{}}, clocktesting.NewFakeClock(syncNow), 2*time.Minute)
+		dc, _ := newBenchDisruption(b, up, ups, urs)
 		defer difftest.Stop(dc)
-		difftest.DisruptionField(dc, "recorder").Set(reflect.ValueOf(record.EventRecorder(&record.FakeRecorder{})))
-		f := difftest.DisruptionField(dc, "getUpdater")
-		upd := reflect.MakeFunc(f.Type().Out(0), func([]reflect.Value) []reflect.Value {
-			return []reflect.Value{reflect.Zero(reflect.TypeFor[error]())}
-		})
-		f.Set(reflect.MakeFunc(f.Type(), func([]reflect.Value) []reflect.Value { return []reflect.Value{upd} }))
-		_ = inf.Policy().V1().PodDisruptionBudgets().Informer().GetIndexer().Add(up)
-		for _, p := range ups {
-			_ = inf.Core().V1().Pods().Informer().GetIndexer().Add(p)
-		}
-		for _, r := range urs {
-			_ = inf.Apps().V1().ReplicaSets().Informer().GetIndexer().Add(r)
-		}
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {

@@ -9,7 +9,8 @@
 // generators several kinds draw from (template.go, nodegen.go,
 // validation.go), and the go:linkname doors into upstream controllers
 // that a kind's differential and the whole-cluster differential both open
-// (controllers.go, nodelifecycle.go, tainteviction.go).
+// (controllers.go, nodelifecycle.go, tainteviction.go), and the driver of
+// every kind's BenchmarkGrowth (growth.go, cpu_*.go).
 //
 // Each kind's tests live in their own package (conformance/upstream/<kind>)
 // with a TestMain that calls [Main]; those whose tests build upstream
