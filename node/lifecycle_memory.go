@@ -37,6 +37,14 @@ type ZoneMemory struct {
 	// the queue's set (so they are not queued again) until they become
 	// Ready or lose their taint.
 	Done []string `json:"done,omitempty"`
+
+	// queued indexes Queue by node name during a pass, once the queue is
+	// long (nil otherwise, and in every Memory a pass returns).
+	queued map[string]struct{}
+	// irregular: the queue given was not in order or named a node twice;
+	// the pass then keeps upstream's order by sorting after each change,
+	// as a queue of any shape is kept (false in every Memory returned).
+	irregular bool
 }
 
 // memory returns the controller memory, copying every time and lease it
@@ -90,7 +98,9 @@ func (s *lifecycle) memory() Memory {
 		if z.State == "" && len(z.Queue) == 0 {
 			continue // a tainter with nothing to do, replaced if the zone comes back
 		}
-		m.Zones[k] = *z
+		c := *z
+		c.queued, c.irregular = nil, false
+		m.Zones[k] = c
 	}
 	return m
 }

@@ -180,6 +180,7 @@ func newLifecycle(nodes []*Node, leases []Lease, mem Memory, now time.Time, opts
 		z := v
 		z.Queue = slices.Clone(v.Queue)
 		z.Done = slices.Clone(v.Done)
+		z.queued, z.irregular = nil, !regularQueue(z.Queue)
 		s.zones[k] = &z
 	}
 	return s
