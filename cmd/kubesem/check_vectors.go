@@ -31,14 +31,17 @@ type stepVector struct {
 // testdata/<package>/check-*.json from v1.36.3 (KUBESEM_WRITE_VECTORS=1);
 // TestUpstreamFillTestsExist keeps the names true.
 var upstreamFill = map[string]string{
-	"rollout.Step":     "go -C conformance/upstream test -run TestRolloutStepVectorsUpstream ./deployment/",
-	"replicaset.Step":  "go -C conformance/upstream test -run TestReplicaSetStepVectorsUpstream ./replicaset/",
-	"statefulset.Step": "go -C conformance/upstream test -run TestStatefulSetCheckVectorsUpstream ./statefulset/",
-	"daemonset.Step":   "go -C conformance/upstream test -run TestDaemonSetVectorsUpstream ./daemonset/",
-	"job.Step":         "go -C conformance/upstream test -run TestJobStepVectorsWrite ./job/",
-	"pdb.Step":         "go -C conformance/upstream test -run TestPDBStepVectorsUpstream ./pdb/",
-	"pdb.Evict":        "go -C conformance/upstream test -run TestPDBEvictVectorsUpstream ./pdb/",
-	"node.Step":        "go -C conformance/upstream test -run TestNodeStepVectorsUpstream ./node/",
+	"rollout.Step":      "go -C conformance/upstream test -run TestRolloutStepVectorsUpstream ./deployment/",
+	"replicaset.Step":   "go -C conformance/upstream test -run TestReplicaSetStepVectorsUpstream ./replicaset/",
+	"statefulset.Step":  "go -C conformance/upstream test -run TestStatefulSetCheckVectorsUpstream ./statefulset/",
+	"daemonset.Step":    "go -C conformance/upstream test -run TestDaemonSetVectorsUpstream ./daemonset/",
+	"job.Step":          "go -C conformance/upstream test -run TestJobStepVectorsWrite ./job/",
+	"pdb.Step":          "go -C conformance/upstream test -run TestPDBStepVectorsUpstream ./pdb/",
+	"pdb.Evict":         "go -C conformance/upstream test -run TestPDBEvictVectorsUpstream ./pdb/",
+	"node.Step":         "go -C conformance/upstream test -run TestNodeStepVectorsUpstream ./node/",
+	"podgc.Step":        "go -C conformance/upstream test -run TestPodGCVectorsUpstream ./podgc/",
+	"cronjob.Step":      "go -C conformance/upstream test -run TestCronJobStepVectorsUpstream ./cronjob/",
+	"node.EvictionStep": "go -C conformance/upstream test -run TestNodeEvictionStepWritesUpstream ./node/",
 }
 
 // writeVectors writes, for each counterexample of r, the decisions along

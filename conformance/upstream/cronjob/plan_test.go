@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -264,11 +265,31 @@ func vectorWant(v stepVector) (map[string]any, error) {
 // conformance matcher: the wants, filled or written by hand, are
 // upstream's. Step's Plan.Writes and Events on the vector's input are
 // also checked against upstream's requests and events (compareWrites).
+//
+// The vectors of testdata/cronjob/check-*.json (the decisions along a
+// model-checker counterexample, written by kubesem check --vectors with
+// want {}) are checked the same way, and kubesem's answer
+// (conformance.Kubesem) must match their want. A want {} states nothing:
+// it fails, save with KUBESEM_WRITE_VECTORS=1, which fills it in a
+// check-*.json file with upstream's answer (planWant), never kubesem's.
 func TestCronJobStepVectorsUpstream(t *testing.T) {
-	n := 0
-	for _, file := range stepFiles {
+	write := os.Getenv(difftest.WriteVectorsEnv) == "1"
+	files := slices.Clone(stepFiles)
+	checks := map[string]bool{}
+	for _, f := range difftest.CheckFiles(t, "cronjob") {
+		files = append(files, filepath.Base(f))
+		checks[filepath.Base(f)] = true
+	}
+	n, nc := 0, 0
+	for _, file := range files {
+		fills := map[string]map[string]any{} // vector → key → value
 		for _, v := range readCronStepVectors(t, file) {
 			if v.Decision != "cronjob.Step" || len(v.Want) == 0 {
+				continue
+			}
+			empty := difftest.EmptyWant(v.Want)
+			if empty && !(write && checks[file]) {
+				t.Errorf("%s %q: want {} states nothing; fill it from upstream: KUBESEM_WRITE_VECTORS=1 go -C conformance/upstream test -run TestCronJobStepVectorsUpstream ./cronjob/", file, v.Name)
 				continue
 			}
 			want, err := vectorWant(v)
@@ -280,18 +301,34 @@ func TestCronJobStepVectorsUpstream(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if empty {
+				fills[v.Name] = want
+				v.Want = up
+			}
 			if ok, why := conformance.Match(v.Want, up); !ok {
 				t.Errorf("%s %q: the want is not upstream's: %s\n upstream %s", file, v.Name, why, up)
 			}
 			if err := compareWrites(v); err != nil {
 				t.Errorf("%s %q: %v", file, v.Name, err)
 			}
+			if checks[file] {
+				got, err := conformance.Kubesem().Decide(v.Decision, v.Options, v.Input)
+				if err != nil {
+					t.Errorf("%s %q: kubesem: %v", file, v.Name, err)
+				} else if ok, why := conformance.Match(v.Want, got); !ok {
+					t.Errorf("%s %q: kubesem differs from v1.36.3: %s\nwant:    %s\nkubesem: %s", file, v.Name, why, difftest.CompactJSON(v.Want), got)
+				}
+				nc++
+			}
 			n++
 		}
+		if len(fills) > 0 && !t.Failed() {
+			difftest.WriteFills(t, difftest.Repo("testdata", "cronjob", file), "cronjob.Step", fills, planKeys, nil, "TestCronJobStepVectorsUpstream")
+		}
 	}
-	t.Logf("%d cronjob.Step vectors replayed through upstream", n)
-	if n < 80 {
-		t.Fatalf("%d vectors", n)
+	t.Logf("%d cronjob.Step vectors replayed through upstream, %d of them from check-*.json", n, nc)
+	if n-nc < 80 {
+		t.Fatalf("%d vectors", n-nc)
 	}
 }
 

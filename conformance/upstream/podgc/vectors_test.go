@@ -28,7 +28,9 @@ import (
 	upodgc "k8s.io/kubernetes/pkg/controller/podgc"
 	testingclock "k8s.io/utils/clock/testing"
 
+	"github.com/kubesem/kubesem/conformance"
 	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podgc"
 	"github.com/kubesem/kubesem/podstatus"
@@ -104,9 +106,15 @@ type upStep struct {
 //     conditions; a later step's failed attempt on a pod already deleted is
 //     not a write kubesem lists.
 //
-// With KUBESEM_WRITE_VECTORS=1 it writes the keys a want lacks that the
-// replay fixes from upstream alone (events: [], from hasRecorder) into
-// testdata/podgc/step.json, and checks nothing else.
+// The vectors of testdata/podgc/check-*.json (the decisions along a
+// model-checker counterexample, written by kubesem check --vectors with
+// want {}) are replayed the same way (checkVectorsUpstream), and kubesem's
+// answer must match their want.
+//
+// With KUBESEM_WRITE_VECTORS=1 it writes the keys a step.json want lacks
+// that the replay fixes from upstream alone (events: [], from hasRecorder)
+// into testdata/podgc/step.json without checking them, and fills each
+// empty want of a check-*.json file with upstream's pass (render).
 func TestPodGCVectorsUpstream(t *testing.T) {
 	file := difftest.Repo("testdata/podgc/step.json")
 	data, err := os.ReadFile(file)
@@ -116,31 +124,126 @@ func TestPodGCVectorsUpstream(t *testing.T) {
 	if hasRecorder() {
 		t.Fatal("upstream's PodGCController has an event recorder: podgc.Plan.Events cannot stay empty")
 	}
-	if os.Getenv("KUBESEM_WRITE_VECTORS") == "1" {
+	write := os.Getenv(difftest.WriteVectorsEnv) == "1"
+	if write {
 		writeEvents(t, file, data)
-		return
+	} else {
+		vs := readPodGCVectors(t, file)
+		checked := 0
+		for _, v := range vs {
+			if v.Decision != "podgc.Step" || v.WantError != nil {
+				continue
+			}
+			if err := v.replay(t, v.Want); err != nil {
+				t.Errorf("%s: %v", v.Name, err)
+			}
+			checked++
+		}
+		if checked < 35 {
+			t.Fatalf("replayed only %d vectors", checked)
+		}
+		t.Logf("%d podgc.Step vectors replayed through upstream", checked)
 	}
-	var vs []struct {
-		Decision string `json:"decision"`
-		Name     string `json:"name"`
-		Options  struct {
-			TerminatedPodThreshold *int   `json:"terminatedPodThreshold"`
-			Quarantine             string `json:"quarantine"`
-		} `json:"options"`
-		Input struct {
-			Pods     []*v1.Pod    `json:"pods"`
-			Nodes    []*v1.Node   `json:"nodes"`
-			Unlisted []string     `json:"unlisted"`
-			Memory   podgc.Memory `json:"memory"`
-			Now      time.Time    `json:"now"`
-		} `json:"input"`
-		Want      json.RawMessage `json:"want"`
-		WantError json.RawMessage `json:"wantError"`
+	n := checkVectorsUpstream(t, write)
+	t.Logf("%d podgc.Step vectors of check-*.json replayed through upstream", n)
+}
+
+// checkVectorsUpstream replays the podgc.Step vectors of
+// testdata/podgc/check-*.json as TestPodGCVectorsUpstream replays
+// step.json's, and checks that kubesem's answer (conformance.Kubesem)
+// matches each want. A want {} states nothing: it fails, save with write
+// (KUBESEM_WRITE_VECTORS=1), which fills it with upstream's pass (render),
+// never kubesem's, before the replay checks it. It returns the vectors
+// replayed.
+func checkVectorsUpstream(t *testing.T, write bool) int {
+	n := 0
+	for _, file := range difftest.CheckFiles(t, "podgc") {
+		fills := map[string]map[string]any{} // vector → key → value
+		for _, v := range readPodGCVectors(t, file) {
+			if v.Decision != "podgc.Step" {
+				continue
+			}
+			n++
+			t.Run(v.Name, func(t *testing.T) {
+				if v.WantError != nil {
+					t.Fatalf("wantError %s: a check vector's input is one the world's Step accepted", v.WantError)
+				}
+				want := v.Want
+				if difftest.EmptyWant(want) {
+					if !write {
+						t.Fatal("want {} states nothing; fill it from upstream: KUBESEM_WRITE_VECTORS=1 go -C conformance/upstream test -run TestPodGCVectorsUpstream ./podgc/")
+					}
+					pass, done, err := v.run(t)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want = render(t, pass, v.Input.Pods, v.Input.Memory, v.Input.Now)
+					done()
+					var m map[string]json.RawMessage
+					if err := json.Unmarshal(want, &m); err != nil {
+						t.Fatal(err)
+					}
+					fills[v.Name] = map[string]any{}
+					for k, x := range m {
+						fills[v.Name][k] = x // as plan.Encode wrote it
+					}
+				}
+				if err := v.replay(t, want); err != nil {
+					t.Errorf("upstream: %v", err)
+				}
+				got, err := conformance.Kubesem().Decide(v.Decision, v.Options, v.rawInput)
+				if err != nil {
+					t.Fatalf("kubesem: %v", err)
+				}
+				if ok, why := conformance.Match(want, got); !ok {
+					t.Errorf("kubesem differs from v1.36.3: %s\nwant:    %s\nkubesem: %s", why, difftest.CompactJSON(want), got)
+				}
+			})
+		}
+		if write && len(fills) > 0 && !t.Failed() {
+			difftest.WriteFills(t, file, "podgc.Step", fills, difftest.PlanKeysOf(reflect.TypeFor[podgc.Plan]()), nil, "TestPodGCVectorsUpstream")
+		}
 	}
-	if err := json.Unmarshal(data, &vs); err != nil {
+	return n
+}
+
+// podgcVector is a podgc.Step vector as stored.
+type podgcVector struct {
+	Decision string          `json:"decision"`
+	Name     string          `json:"name"`
+	Options  json.RawMessage `json:"options"`
+	Input    struct {
+		Pods     []*v1.Pod    `json:"pods"`
+		Nodes    []*v1.Node   `json:"nodes"`
+		Unlisted []string     `json:"unlisted"`
+		Memory   podgc.Memory `json:"memory"`
+		Now      time.Time    `json:"now"`
+	} `json:"input"`
+	Want      json.RawMessage `json:"want"`
+	WantError json.RawMessage `json:"wantError"`
+
+	// rawInput is the input as stored; kpods are its pods as kubesem
+	// reads them (for Plan.Writes).
+	rawInput json.RawMessage
+	kpods    []*podstatus.Pod
+}
+
+// readPodGCVectors reads a file of testdata/podgc.
+func readPodGCVectors(t *testing.T, file string) []podgcVector {
+	data, err := os.ReadFile(file)
+	if err != nil {
 		t.Fatal(err)
 	}
-	// the same pods as kubesem reads them, for Plan.Writes
+	var vs []podgcVector
+	if err := json.Unmarshal(data, &vs); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	var raws []struct {
+		Input json.RawMessage `json:"input"`
+	}
+	if err := json.Unmarshal(data, &raws); err != nil {
+		t.Fatal(err)
+	}
 	var kvs []struct {
 		Input struct {
 			Pods []*podstatus.Pod `json:"pods"`
@@ -149,54 +252,75 @@ func TestPodGCVectorsUpstream(t *testing.T) {
 	if err := json.Unmarshal(data, &kvs); err != nil {
 		t.Fatal(err)
 	}
-	defThreshold := upThreshold(t)
-	checked := 0
-	for vi, v := range vs {
-		if v.Decision != "podgc.Step" || v.WantError != nil {
-			continue
-		}
-		var want wantPlan
-		if err := json.Unmarshal(v.Want, &want); err != nil {
-			t.Fatalf("%s: %v", v.Name, err)
-		}
-		var keys map[string]json.RawMessage
-		_ = json.Unmarshal(v.Want, &keys)
-		if string(keys["events"]) != "[]" {
-			t.Errorf("%s: want events %s; upstream records none", v.Name, keys["events"])
-		}
-		for _, k := range []string{"outcome", "patch", "delete", "events", "requeue", "memory"} {
-			if _, ok := keys[k]; !ok {
-				t.Errorf("%s: want has no %q", v.Name, k)
-			}
-		}
-		threshold := defThreshold
-		if v.Options.TerminatedPodThreshold != nil {
-			threshold = *v.Options.TerminatedPodThreshold
-		}
-		var quarantine time.Duration
-		if v.Options.Quarantine != "" {
-			if quarantine, err = time.ParseDuration(v.Options.Quarantine); err != nil {
-				t.Fatalf("%s: %v", v.Name, err)
-			}
-		}
-		// The API has every node; the informer cache lacks the unlisted.
-		var nodes []*v1.Node
-		var unlisted []bool
-		for _, n := range v.Input.Nodes {
-			nodes, unlisted = append(nodes, n), append(unlisted, false)
-		}
-		for _, name := range v.Input.Unlisted {
-			nodes, unlisted = append(nodes, &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}), append(unlisted, true)
-		}
-		if err := replayVector(t, v.Input.Pods, kvs[vi].Input.Pods, nodes, unlisted, v.Input.Memory, v.Input.Now, threshold, quarantine, want); err != nil {
-			t.Errorf("%s: %v", v.Name, err)
-		}
-		checked++
+	for i := range vs {
+		vs[i].rawInput, vs[i].kpods = raws[i].Input, kvs[i].Input.Pods
 	}
-	if checked < 35 {
-		t.Fatalf("replayed only %d vectors", checked)
+	return vs
+}
+
+// config returns the vector's threshold (upstream's default unless the
+// options set one), quarantine time (0: upstream's) and nodes: every node
+// of the API, the unlisted ones (lacking from the informer cache) marked.
+func (v podgcVector) config(t *testing.T) (threshold int, quarantine time.Duration, nodes []*v1.Node, unlisted []bool) {
+	var o struct {
+		TerminatedPodThreshold *int   `json:"terminatedPodThreshold"`
+		Quarantine             string `json:"quarantine"`
 	}
-	t.Logf("%d podgc.Step vectors replayed through upstream", checked)
+	if len(v.Options) > 0 {
+		if err := json.Unmarshal(v.Options, &o); err != nil {
+			t.Fatalf("options: %v", err)
+		}
+	}
+	threshold = upThreshold(t)
+	if o.TerminatedPodThreshold != nil {
+		threshold = *o.TerminatedPodThreshold
+	}
+	if o.Quarantine != "" {
+		var err error
+		if quarantine, err = time.ParseDuration(o.Quarantine); err != nil {
+			t.Fatalf("options: %v", err)
+		}
+	}
+	for _, n := range v.Input.Nodes {
+		nodes, unlisted = append(nodes, n), append(unlisted, false)
+	}
+	for _, name := range v.Input.Unlisted {
+		nodes, unlisted = append(nodes, &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}), append(unlisted, true)
+	}
+	return threshold, quarantine, nodes, unlisted
+}
+
+// run runs upstream's pass on the vector's world (runPass); done releases
+// the controller.
+func (v podgcVector) run(t *testing.T) (*upPass, func(), error) {
+	threshold, quarantine, nodes, unlisted := v.config(t)
+	return runPass(t, v.Input.Pods, nodes, unlisted, v.Input.Memory, v.Input.Now, threshold, quarantine)
+}
+
+// replay runs upstream's pass on the vector's world and checks want (the
+// vector's want, or the one render filled) against it: its keys, and
+// every key of the Plan upstream fixes (checkPass).
+func (v podgcVector) replay(t *testing.T, raw json.RawMessage) error {
+	var want wantPlan
+	if err := json.Unmarshal(raw, &want); err != nil {
+		return err
+	}
+	var keys map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &keys)
+	if string(keys["events"]) != "[]" {
+		return fmt.Errorf("want events %s; upstream records none", keys["events"])
+	}
+	for _, k := range []string{"outcome", "patch", "delete", "events", "requeue", "memory"} {
+		if _, ok := keys[k]; !ok {
+			return fmt.Errorf("want has no %q", k)
+		}
+	}
+	pass, done, err := v.run(t)
+	if err != nil {
+		return err
+	}
+	defer done()
+	return checkPass(pass, v.Input.Pods, v.kpods, v.Input.Now, want)
 }
 
 // wantPlan is a podgc.Plan as vectors write it (durations as strings).
@@ -212,7 +336,113 @@ type wantPlan struct {
 	Memory podgc.Memory `json:"memory"`
 }
 
-func replayVector(t *testing.T, pods []*v1.Pod, kpods []*podstatus.Pod, nodes []*v1.Node, unlisted []bool, mem podgc.Memory, now time.Time, threshold int, quarantine time.Duration, want wantPlan) error {
+// render states upstream's pass (runPass) on a vector's world as a
+// podgc.Plan's JSON:
+//   - outcome GarbageCollected, kubesem's name for every pass; events
+//     none (upstream has no recorder); requeue the controller's
+//     gcCheckPeriod, reason Periodic;
+//   - delete: the pods each step deleted, the steps in upstream's order,
+//     each with the step's reason. Within a step upstream's order is not
+//     fixed (goroutines, or the cache's order), so the pods are put in
+//     namespace, name, UID order, and the terminated and out-of-service
+//     steps' then (stably) by upstream's byEvictionAndCreationTimestamp;
+//   - patch: the status patch upstream sent before each deletion that had
+//     one, in deletion order: uid, phase and, for an orphan, its
+//     DisruptionTarget condition (type, status, reason, message; its
+//     transition time the input's when upstream kept it, else the
+//     vector's now, as upstream stamps it from the wall clock);
+//   - memory: the nodes the queue still holds: each input entry not yet
+//     due and each node the pass added with a delay, at its earliest time
+//     (checkPass then probes the queue for exactly these).
+func render(t *testing.T, pass *upPass, pods []*v1.Pod, mem podgc.Memory, now time.Time) json.RawMessage {
+	p := podgc.Plan{Outcome: podgc.ReasonGarbageCollected, Patch: []podgc.PodPatch{}, Delete: []plan.Deletion{}, Events: []plan.Event{},
+		Requeue: []plan.Requeue{{After: pass.checkPeriod, Reason: podgc.ReasonPeriodic}}, Memory: podgc.Memory{Quarantine: []podgc.Quarantined{}}}
+	key := func(p *v1.Pod) string { return p.Namespace + "/" + p.Name + "/" + string(p.UID) }
+	for _, s := range pass.steps {
+		del := slices.Clone(s.deleted)
+		slices.SortStableFunc(del, func(a, b *v1.Pod) int { return strings.Compare(key(a), key(b)) })
+		if s.reason == podgc.ReasonTerminated || s.reason == podgc.ReasonTerminatingOutOfService {
+			sort.SliceStable(del, func(i, j int) bool { return upLess(del, i, j) })
+		}
+		for _, d := range del {
+			for _, u := range s.patched {
+				if u.Namespace != d.Namespace || u.Name != d.Name {
+					continue
+				}
+				pp := podgc.PodPatch{Name: u.Name, Namespace: u.Namespace, UID: string(u.UID), Phase: podstatus.Phase(u.Status.Phase)}
+				for _, c := range u.Status.Conditions {
+					if c.Type != v1.DisruptionTarget || s.reason != podgc.ReasonOrphaned {
+						continue
+					}
+					at := now
+					for _, c0 := range d.Status.Conditions {
+						if c0.Type == v1.DisruptionTarget && c0.LastTransitionTime.Equal(&c.LastTransitionTime) {
+							at = c0.LastTransitionTime.Time
+						}
+					}
+					pp.Condition = &podstatus.Condition{Type: podstatus.DisruptionTarget, Status: meta.ConditionStatus(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: at}
+				}
+				p.Patch = append(p.Patch, pp)
+			}
+			p.Delete = append(p.Delete, plan.Deletion{Name: d.Name, Namespace: d.Namespace, UID: string(d.UID), Reason: s.reason})
+		}
+	}
+	waiting := map[string]time.Time{}
+	for _, e := range mem.Quarantine {
+		if e.ReadyAt.After(now) {
+			waiting[e.Node] = e.ReadyAt
+		}
+	}
+	for n, at := range pass.added {
+		if cur, ok := waiting[n]; !ok || at.Before(cur) {
+			waiting[n] = at
+		}
+	}
+	for n, at := range waiting {
+		p.Memory.Quarantine = append(p.Memory.Quarantine, podgc.Quarantined{Node: n, ReadyAt: at})
+	}
+	slices.SortFunc(p.Memory.Quarantine, func(a, b podgc.Quarantined) int { return strings.Compare(a.Node, b.Node) })
+	b, err := plan.Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// upPass is what upstream's pass did on a vector's world (runPass).
+type upPass struct {
+	steps       []upStep
+	checkPeriod time.Duration
+	// q is the controller's node queue on clock (at the vector's now).
+	q     workqueue.TypedDelayingInterface[string]
+	clock *testingclock.FakeClock
+	// added is, per node, the earliest time the pass's AddAfter calls
+	// asked it to become ready (those with a positive delay).
+	added map[string]time.Time
+}
+
+// addRecorder is the controller's node queue, recording its AddAfter
+// calls.
+type addRecorder struct {
+	workqueue.TypedDelayingInterface[string]
+	now   time.Time
+	added map[string]time.Time
+}
+
+func (r *addRecorder) AddAfter(item string, d time.Duration) {
+	if at := r.now.Add(d); d > 0 {
+		if cur, ok := r.added[item]; !ok || at.Before(cur) {
+			r.added[item] = at
+		}
+	}
+	r.TypedDelayingInterface.AddAfter(item, d)
+}
+
+// runPass runs upstream's gc pass at now, its four steps one by one, on
+// fakes: the pods and listed nodes in the informer caches, every node in
+// the API, the node queue on a fake clock at now loaded with mem. done
+// shuts the controller's queue and context down.
+func runPass(t *testing.T, pods []*v1.Pod, nodes []*v1.Node, unlisted []bool, mem podgc.Memory, now time.Time, threshold int, quarantine time.Duration) (_ *upPass, done func(), _ error) {
 	var objs []runtime.Object
 	for _, p := range pods {
 		objs = append(objs, p.DeepCopy())
@@ -235,7 +465,6 @@ func replayVector(t *testing.T, pods []*v1.Pod, kpods []*podstatus.Pod, nodes []
 	factory := informers.NewSharedInformerFactory(client, 0)
 	podInf, nodeInf := factory.Core().V1().Pods(), factory.Core().V1().Nodes()
 	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
-	defer cancel()
 	gcc := upodgc.NewPodGC(ctx, client, podInf, nodeInf, threshold)
 	fields := reflect.ValueOf(gcc).Elem()
 	if quarantine != 0 {
@@ -244,19 +473,24 @@ func replayVector(t *testing.T, pods []*v1.Pod, kpods []*podstatus.Pod, nodes []
 	checkPeriod := time.Duration(fields.FieldByName("gcCheckPeriod").Int())
 	clock := testingclock.NewFakeClock(now)
 	q := setQueue(gcc, clock)
-	defer q.ShutDown()
+	done = func() { q.ShutDown(); cancel() }
 	for _, e := range mem.Quarantine {
 		q.AddAfter(e.Node, e.ReadyAt.Sub(now))
 	}
+	rec := &addRecorder{TypedDelayingInterface: q, now: now, added: map[string]time.Time{}}
+	f := fields.FieldByName("nodeQueue")
+	*(*workqueue.TypedDelayingInterface[string])(unsafe.Pointer(f.UnsafeAddr())) = rec
 	for _, p := range pods {
 		if err := podInf.Informer().GetStore().Add(p.DeepCopy()); err != nil {
-			return err
+			done()
+			return nil, nil, err
 		}
 	}
 	for i, n := range nodes {
 		if !unlisted[i] {
 			if err := nodeInf.Informer().GetStore().Add(n.DeepCopy()); err != nil {
-				return err
+				done()
+				return nil, nil, err
 			}
 		}
 	}
@@ -304,7 +538,14 @@ func replayVector(t *testing.T, pods []*v1.Pod, kpods []*podstatus.Pod, nodes []
 	run(podgc.ReasonTerminatingOutOfService, func() { upTerminating(gcc, ctx, listedPods) })
 	run(podgc.ReasonOrphaned, func() { upOrphaned(gcc, ctx, listedPods, listedNodes) })
 	run(podgc.ReasonTerminatingUnscheduled, func() { upUnscheduledTerminating(gcc, ctx, listedPods) })
+	return &upPass{steps: steps, checkPeriod: checkPeriod, q: q, clock: clock, added: rec.added}, done, nil
+}
 
+// checkPass checks want, a vector's Plan, against upstream's pass on its
+// world (pods as upstream and as kubesem read them) at now: every key, as
+// TestPodGCVectorsUpstream says.
+func checkPass(pass *upPass, pods []*v1.Pod, kpods []*podstatus.Pod, now time.Time, want wantPlan) error {
+	steps, checkPeriod, q, clock := pass.steps, pass.checkPeriod, pass.q, pass.clock
 	// delete and patch, step by step
 	wantDel := map[podgc.Reason][]plan.Deletion{}
 	var order []podgc.Reason

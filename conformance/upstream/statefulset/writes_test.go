@@ -2,6 +2,7 @@ package statefulset_test
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -48,11 +49,29 @@ import (
 // A write upstream sends and the fake refuses (a pod that exists
 // already, an update of a pod not there) is not compared: the Plan lists
 // no such write (its failure is the Plan's outcome).
+//
+// The statefulset.Step vectors of testdata/statefulset/check-*.json (the
+// decisions along a model-checker counterexample, kubesem check
+// --vectors) are compared the same way, upstream run at each vector's now
+// (step.json's at t0, their now).
 func TestStatefulSetWritesUpstream(t *testing.T) {
-	n, pods, claims := 0, 0, 0
-	for _, v := range readVectors(t, "step.json") {
+	vs := readVectors(t, "step.json")
+	fromStep := len(vs)
+	for _, f := range difftest.CheckFiles(t, "statefulset") {
+		for _, v := range readVectors(t, filepath.Base(f)) {
+			if v.Decision == "statefulset.Step" {
+				vs = append(vs, v)
+			}
+		}
+	}
+	n, nc, pods, claims := 0, 0, 0, 0
+	for i, v := range vs {
 		if v.WantError != nil {
 			continue
+		}
+		check := i >= fromStep
+		if check {
+			nc++
 		}
 		opts := opts(v.Options)
 		t.Run(v.Name, func(t *testing.T) {
@@ -60,6 +79,12 @@ func TestStatefulSetWritesUpstream(t *testing.T) {
 			var in vectorInput
 			if err := json.Unmarshal(v.Input, &in); err != nil {
 				t.Fatal(err)
+			}
+			if check {
+				// observe runs upstream at t0.
+				saved := t0
+				t0 = in.Now
+				defer func() { t0 = saved }()
 			}
 			c, back := caseFromVector(&in)
 			mb := func(s string) string {
@@ -157,10 +182,10 @@ func TestStatefulSetWritesUpstream(t *testing.T) {
 			n++
 		})
 	}
-	if n < 120 || pods == 0 || claims == 0 {
-		t.Fatalf("only %d Step vectors replayed (%d pods, %d claims compared)", n, pods, claims)
+	if n-nc < 120 || nc == 0 || pods == 0 || claims == 0 {
+		t.Fatalf("only %d Step vectors replayed, %d of check-*.json (%d pods, %d claims compared)", n, nc, pods, claims)
 	}
-	t.Logf("%d vectors, %d pod and %d claim writes compared whole", n, pods, claims)
+	t.Logf("%d vectors (%d of check-*.json), %d pod and %d claim writes compared whole", n, nc, pods, claims)
 }
 
 func decode(t *testing.T, from, to any) {

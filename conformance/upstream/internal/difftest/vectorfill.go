@@ -6,6 +6,7 @@ import (
 	"github.com/kubesem/kubesem/internal/jsontag"
 	"maps"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -242,4 +243,23 @@ func WriteFills(t *testing.T, file, decision string, fills map[string]map[string
 		t.Fatal(err)
 	}
 	t.Logf("wrote %d wants of %s", done, file)
+}
+
+// CheckFiles returns the files testdata/<pkg>/check-*.json: the decisions
+// along a model-checker counterexample, as kubesem check --vectors writes
+// them (each want {} until upstream fills it).
+func CheckFiles(t testing.TB, pkg string) []string {
+	t.Helper()
+	files, err := filepath.Glob(Repo("testdata", pkg, "check-*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// EmptyWant reports whether want is {}: a want kubesem check --vectors
+// left for upstream to fill, which matches any object answer.
+func EmptyWant(want json.RawMessage) bool {
+	var b bytes.Buffer
+	return json.Compact(&b, want) == nil && b.String() == "{}"
 }
