@@ -76,7 +76,7 @@ var upstreamChecks = map[string]upstreamCheck{
 	"cronjob.Next":                 by("TestCronJobZonesDifferential", cronjobGenerator),
 	"cronjob.RequeueAfter":         by("TestCronJobMostRecentDifferential", "TestCronJobZonesDifferential", "TestCronJobNeverEndsVectorsUpstream", cronjobGenerator),
 	"cronjob.ScheduledTime":        by(cronjobGenerator),
-	"cronjob.Step":                 by("TestCronJobStepDifferential", "TestCronJobZoneStepVectorsUpstream", "TestAdapterCronJobJobDifferential", cronjobGenerator),
+	"cronjob.Step":                 by("TestCronJobStepDifferential", "TestCronJobStepVectorsUpstream", "TestCronJobZoneStepVectorsUpstream", "TestAdapterCronJobJobDifferential", cronjobGenerator),
 	"cronjob.Validate":             by("TestCronJobValidationParity", cronjobGenerator),
 
 	"daemonset.NodeShouldRunDaemonPod": by("TestDaemonSetDiffEligibility"),

@@ -134,7 +134,7 @@ func (c *checkRun) writeVectors(r *check.Report, dir string) ([]string, error) {
 				b.WriteByte('\n')
 			}
 			b.WriteString("]\n")
-			p := filepath.Join(dir, pkg, "check-"+res.Property+".json")
+			p := filepath.Join(dir, pkg, "check-"+fileName(res.Property)+".json")
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				return files, fmt.Errorf("--vectors: %v", err)
 			}
@@ -162,4 +162,22 @@ func vectorSource(property, decision string) string {
 		return src + "want from upstream v1.36.3: put the file in testdata/<package>/ and run KUBESEM_WRITE_VECTORS=1 " + fill
 	}
 	return src + "want from upstream v1.36.3: no test of conformance/upstream fills " + decision + " vectors yet; state the want from upstream before shipping the vector (an empty want matches anything)"
+}
+
+// fileName is a property (a builtin's name or an expression) as a file
+// name: letters, digits, '.', '_' and '-' kept, each run of other
+// characters one '-'.
+func fileName(property string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range property {
+		if r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimRight(b.String(), "-")
 }
