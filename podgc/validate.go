@@ -15,10 +15,10 @@ import (
 // input's path (pods[i].metadata.name, unlisted[i], memory.quarantine[i].node).
 func validateStep(pods []*podstatus.Pod, nodes []*node.Node, unlisted []string, mem Memory) error {
 	// Pods listed in (namespace, name) order, as a cache lists them, show a
-	// duplicate as equal neighbours; the map is built only once the order
+	// duplicate as equal neighbours; the set is built only once the order
 	// breaks (from the pods before), so the first duplicate found is the
 	// same either way.
-	var seen map[[2]string]bool
+	var seen *podSet
 	for i, p := range pods {
 		if p == nil {
 			return field.New(field.Index("pods", i), "", field.ErrRequired)
@@ -33,17 +33,14 @@ func validateStep(pods []*podstatus.Pod, nodes []*node.Node, unlisted []string, 
 			case c == 0:
 				return field.New(field.Index("pods", i)+".metadata.name", p.Name, field.ErrDuplicate)
 			case c > 0:
-				seen = make(map[[2]string]bool, len(pods))
-				for _, q := range pods[:i] {
-					seen[[2]string{q.Namespace, q.Name}] = true
+				seen = newPodSet(pods)
+				for j := range i {
+					seen.add(j)
 				}
 			}
 		}
-		if seen != nil {
-			if seen[k] {
-				return field.New(field.Index("pods", i)+".metadata.name", p.Name, field.ErrDuplicate)
-			}
-			seen[k] = true
+		if seen != nil && !seen.add(i) {
+			return field.New(field.Index("pods", i)+".metadata.name", p.Name, field.ErrDuplicate)
 		}
 	}
 	names := make(map[string]bool, len(nodes)+len(unlisted))
@@ -76,4 +73,49 @@ func validateStep(pods []*podstatus.Pod, nodes []*node.Node, unlisted []string, 
 		}
 	}
 	return nil
+}
+
+// podSet is a set of pods (indexes into one list) by namespace and name:
+// open addressing on a hash of the two, one allocation for any number of
+// pods (a map keyed by both strings costs several times more per pod).
+type podSet struct {
+	pods  []*podstatus.Pod
+	slots []int32 // 1 + index into pods; 0 is empty; len is a power of two
+}
+
+func newPodSet(pods []*podstatus.Pod) *podSet {
+	n := 16
+	for n < 2*len(pods) {
+		n *= 2
+	}
+	return &podSet{pods: pods, slots: make([]int32, n)}
+}
+
+// add adds pod i; false when a pod of its namespace and name is in the set.
+func (s *podSet) add(i int) bool {
+	p := s.pods[i]
+	mask := uint64(len(s.slots) - 1)
+	for j := hashName(p.Namespace, p.Name) & mask; ; j = (j + 1) & mask {
+		k := s.slots[j]
+		if k == 0 {
+			s.slots[j] = int32(i + 1)
+			return true
+		}
+		if q := s.pods[k-1]; q.Name == p.Name && q.Namespace == p.Namespace {
+			return false
+		}
+	}
+}
+
+// hashName is FNV-1a over namespace, a zero byte and name, mixed.
+func hashName(namespace, name string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(namespace); i++ {
+		h = (h ^ uint64(namespace[i])) * 1099511628211
+	}
+	h *= 1099511628211
+	for i := 0; i < len(name); i++ {
+		h = (h ^ uint64(name[i])) * 1099511628211
+	}
+	return h ^ h>>29
 }
