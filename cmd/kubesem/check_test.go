@@ -10,8 +10,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kubesem/kubesem/conformance"
+	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/podgc"
 )
 
 // The four known cases of issue 22, and the rolling update of its scale
@@ -420,6 +424,49 @@ func TestCheckVectorsShipped(t *testing.T) {
 			if !reflect.DeepEqual(g, s) {
 				t.Errorf("%s: %s differs from the shipped vector:\n got %s %s\n shipped %s %s", c.file, k, g.Options, g.Input, s.Options, s.Input)
 			}
+		}
+	}
+}
+
+// TestVectorOptions: options other than the defaults are written as the
+// decisions' vectors read them, Go duration strings for job and podgc,
+// and kubesem decides the shipped inputs under them.
+func TestVectorOptions(t *testing.T) {
+	t.Parallel()
+	three := 3
+	cases := []struct {
+		decision, file string
+		opts           any
+		want           string
+	}{
+		{"job.Step", "job/check-job-replacement-beside-terminating.json", job.Options{BackoffCap: time.Minute, BackoffBase: 2 * time.Second}, `{"backoffCap":"1m0s","backoffBase":"2s"}`},
+		{"podgc.Step", "podgc/check-podgc-orphaned-node.json", podgc.Options{TerminatedPodThreshold: &three, Quarantine: 10 * time.Second}, `{"terminatedPodThreshold":3,"quarantine":"10s"}`},
+		{"node.Step", "node/check-taint-eviction.json", node.Options{NodeMonitorGracePeriod: time.Minute}, ""},
+	}
+	for _, c := range cases {
+		o, err := vectorOptions(c.opts)
+		if err != nil || c.want != "" && string(o) != c.want {
+			t.Errorf("%s: %s %v; want %s", c.decision, o, err, c.want)
+		}
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var vs []struct {
+			Decision string          `json:"decision"`
+			Input    json.RawMessage `json:"input"`
+		}
+		if err := json.Unmarshal(b, &vs); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vs {
+			if v.Decision != c.decision {
+				continue
+			}
+			if _, err := conformance.Kubesem().Decide(v.Decision, o, v.Input); err != nil {
+				t.Errorf("%s under %s: %v", c.decision, o, err)
+			}
+			break
 		}
 	}
 }

@@ -8,9 +8,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"time"
 
 	"github.com/kubesem/kubesem/check"
 	"github.com/kubesem/kubesem/cluster"
+	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/podgc"
 )
 
 // stepVector is one conformance vector of a counterexample's Step, as
@@ -76,7 +79,7 @@ func (c *checkRun) writeVectors(r *check.Report, dir string) ([]string, error) {
 				// Options as JSON; left out when they are the defaults
 				// (the JSON of the zero value: functions, such as the
 				// exact template hash, are not options of a vector).
-				if o, err = json.Marshal(call.Options); err != nil {
+				if o, err = vectorOptions(call.Options); err != nil {
 					ferr = fmt.Errorf("--vectors: %s options: %v", call.Decision, err)
 					return
 				}
@@ -180,4 +183,30 @@ func fileName(property string) string {
 		}
 	}
 	return strings.TrimRight(b.String(), "-")
+}
+
+// vectorOptions is a package's Options as its vectors write them: the
+// Options' JSON, but for job and podgc, whose vectors give durations as Go
+// duration strings (conformance's bindings jobOptions and podgcOptions).
+func vectorOptions(o any) (json.RawMessage, error) {
+	dur := func(d time.Duration) string {
+		if d == 0 {
+			return ""
+		}
+		return d.String()
+	}
+	switch v := o.(type) {
+	case job.Options:
+		return json.Marshal(struct {
+			BackoffCap             string `json:"backoffCap,omitempty"`
+			BackoffBase            string `json:"backoffBase,omitempty"`
+			KeepStartTimeOnSuspend bool   `json:"keepStartTimeOnSuspend,omitempty"`
+		}{dur(v.BackoffCap), dur(v.BackoffBase), v.KeepStartTimeOnSuspend})
+	case podgc.Options:
+		return json.Marshal(struct {
+			TerminatedPodThreshold *int   `json:"terminatedPodThreshold,omitempty"`
+			Quarantine             string `json:"quarantine,omitempty"`
+		}{v.TerminatedPodThreshold, dur(v.Quarantine)})
+	}
+	return json.Marshal(o)
 }
