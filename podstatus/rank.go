@@ -57,41 +57,80 @@ const (
 // Pod times are compared as wall-clock instants: monotonic clock readings,
 // which times decoded from the API never carry, are ignored.
 //
-// It reads each pod once into a key of integers and orders the keys with
-// radix sorts (by UID, by exact times to find the pods sharing a time, and
-// by the order itself), in O(n) time for bounded prefix widths and three
-// allocations; see rankkey.go and keysort.go.
+// It reads each pod once into a one-cache-line key of integers and orders
+// the keys with radix sorts of one word per pod: in the logarithmic mode
+// one by exact times, which puts the pods sharing a time together, and
+// one of the blocks of pods that stay together, by their smallest UID; in
+// O(n) time for bounded prefix widths. See rankkey.go, keysort.go and
+// rankgroup.go.
 //
 // Source: upstream pkg/controller/controller_utils.go ActivePodsWithRanks.Less,
 // logarithmicRankDiff, afterOrZero, podReadyTime, maxContainerRestarts
 // (v1.36.3); seed 000 ReplicaSet scale-down order (000:L2274).
 func RankForDeletion(pods []*Pod, ranks []int, now time.Time, cost CostMode) Ranking {
 	n := len(pods)
-	keys := make([]sortKey, n)
+	buf := make([]int, 2*n)
+	out := Ranking{Order: buf[:n:n], start: buf[n:]}
+	if n == 0 {
+		return out
+	}
 	c := newClock(now)
-	s := newKeySorter(n)
-	for i, p := range pods {
-		r := 0
+	r := ranker{pods: pods, keys: make([]sortKey, n)}
+	rankOf := func(i int) int {
 		if i < len(ranks) {
-			r = ranks[i]
+			return ranks[i]
 		}
-		keys[i] = makeKey(p, r, &c, cost)
-		if c.log {
-			uid := podUID(p)
-			s.pairs[i].Prefix, s.scratch[i].Prefix = prefixWord(uid, 0), prefixWord(uid, 8)
+		return 0
+	}
+	if !c.log {
+		var raw [rawUIDHi]uint64
+		for i, p := range pods {
+			k := &r.keys[i]
+			makeKey(k, p, rankOf(i), &c, cost)
+			f := &r.keys[0]
+			raw[rawHead] |= k.r[rawHead] ^ f.r[rawHead]
+			raw[rawRank] |= k.r[rawRank] ^ f.r[rawRank]
+			raw[rawReadyHi] |= k.r[rawReadyHi] ^ f.r[rawReadyHi]
+			raw[rawRestarts] |= k.r[rawRestarts] ^ f.r[rawRestarts]
+			raw[rawCreatedHi] |= k.r[rawCreatedHi] ^ f.r[rawCreatedHi]
+			raw[rawLo] |= k.r[rawLo] ^ f.r[rawLo]
 		}
+		var varying [keyWords]uint64
+		for w, from := range exactFrom {
+			varying[w] = raw[from] & exactMask(w)
+		}
+		work := make([]uint64, 2*n)
+		r.s = newKeySorter(n, work[:n], work[n:])
+		r.settleExact(r.s.sortKeys(r.keys, &varying), out)
+		return out
 	}
-	buf := make([]int, 2*n) // the Ranking; its second half holds UID ranks until settle
-	if c.log {
-		uidRanks(pods, &s, buf[n:])
+	makeKey(&r.keys[0], pods[0], rankOf(0), &c, cost)
+	p := newPlan(&r.keys[0])
+	for i, pod := range pods {
+		k := &r.keys[i]
+		makeKey(k, pod, rankOf(i), &c, cost)
+		p.add(k)
 	}
-	order := s.sort(keys)
-	if c.log {
-		toLogarithmic(keys, order, &s, buf[n:])
-		order = s.sort(keys)
+	work := make([]uint64, 3*n)
+	r.s = newKeySorter(n, work[:n], work[n:2*n])
+	order := r.sortCells(&p)
+	free := work[:n]
+	if &order[0] == &free[0] {
+		free = work[n : 2*n]
 	}
-	return settle(keys, order, &s, pods, buf)
+	r.b = newKeySorter(n, free, work[2*n:])
+	r.heads = make([]uint32, n)
+	blocks := r.b.sort(len(r.formBlocks(order, &p, logPrefixBits)))
+	if !r.expand(order, blocks, out) {
+		r.rankByComparison(&p, out)
+	}
+	return out
 }
+
+// logPrefixBits is the most prefix bits the blocks sort takes: four radix
+// digits. The prefix ends with the cells' UIDs, which would take all 64
+// bits; 44 of them leave few blocks with equal prefixes.
+const logPrefixBits = 44
 
 // RankActive ranks pods by upstream's ActivePods order, which the Job
 // controller uses to pick pods to delete: rules 1-3, 6, 7 and 8 of

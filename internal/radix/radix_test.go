@@ -58,3 +58,39 @@ func TestPacker(t *testing.T) {
 		}
 	})
 }
+
+// TestSortBits: SortBits orders keys by their bits from lo, stably, for
+// short (insertion) and long (radix) inputs and every number of digits.
+func TestSortBits(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 300).Draw(t, "n")
+		lo := rapid.UintRange(0, 20).Draw(t, "lo")
+		width := rapid.UintRange(0, 64-lo).Draw(t, "width")
+		keys := make([]uint64, n)
+		for i := range keys {
+			var v uint64
+			if width > 0 {
+				v = rapid.Uint64().Draw(t, "k") >> (64 - width)
+				if rapid.Bool().Draw(t, "small") {
+					v &= 7
+				}
+			}
+			keys[i] = v<<lo | uint64(i)&(1<<lo-1)
+		}
+		want := slices.Clone(keys)
+		slices.SortStableFunc(want, func(a, b uint64) int {
+			switch {
+			case a>>lo < b>>lo:
+				return -1
+			case a>>lo > b>>lo:
+				return 1
+			}
+			return 0
+		})
+		got := radix.SortBits(keys, make([]uint64, n), lo, width)
+		if !slices.Equal(got, want) {
+			t.Fatalf("SortBits(lo %d, width %d) = %x; want %x", lo, width, got, want)
+		}
+	})
+}
