@@ -11,8 +11,8 @@ type Ranking struct {
 	// Inside a tie, pods are pinned by name, then UID, then input position.
 	Order []int
 	// start[pos] is the position in Order where the tie of Order[pos]
-	// begins.
-	start []int
+	// begins. (Before it does, RankForDeletion sorts in its memory.)
+	start []uint64
 }
 
 // CostMode says whether [RankForDeletion] reads the pod-deletion-cost
@@ -69,8 +69,7 @@ const (
 // (v1.36.3); seed 000 ReplicaSet scale-down order (000:L2274).
 func RankForDeletion(pods []*Pod, ranks []int, now time.Time, cost CostMode) Ranking {
 	n := len(pods)
-	buf := make([]int, 2*n)
-	out := Ranking{Order: buf[:n:n], start: buf[n:]}
+	out := Ranking{Order: make([]int, n), start: make([]uint64, n)}
 	if n == 0 {
 		return out
 	}
@@ -99,9 +98,15 @@ func RankForDeletion(pods []*Pod, ranks []int, now time.Time, cost CostMode) Ran
 		for w, from := range exactFrom {
 			varying[w] = raw[from] & exactMask(w)
 		}
-		work := make([]uint64, 2*n)
-		r.s = newKeySorter(n, work[:n], work[n:])
-		r.settleExact(r.s.sortKeys(r.keys, &varying), out)
+		// The sort's scratch is out.start, which settleExact writes after
+		// reading each run.
+		work := make([]uint64, n)
+		r.s = newKeySorter(n, work, out.start)
+		order := r.s.sortKeys(r.keys, &varying)
+		if &order[0] == &out.start[0] {
+			order = work[:copy(work, order)]
+		}
+		r.settleExact(order, out)
 		return out
 	}
 	makeKey(&r.keys[0], pods[0], rankOf(0), &c, cost)
@@ -111,16 +116,20 @@ func RankForDeletion(pods []*Pod, ranks []int, now time.Time, cost CostMode) Ran
 		makeKey(k, pod, rankOf(i), &c, cost)
 		p.add(k)
 	}
-	work := make([]uint64, 3*n)
-	r.s = newKeySorter(n, work[:n], work[n:2*n])
+	work := make([]uint64, 2*n)
+	r.s = newKeySorter(n, work[:n], work[n:])
 	order := r.sortCells(&p)
 	free := work[:n]
 	if &order[0] == &free[0] {
-		free = work[n : 2*n]
+		free = work[n:]
 	}
-	r.b = newKeySorter(n, free, work[2*n:])
-	r.heads = make([]uint32, n)
-	blocks := r.b.sort(len(r.formBlocks(order, &p, logPrefixBits)))
+	// The blocks sort's scratch is out.start, which expand writes last.
+	r.b = newKeySorter(n, free, out.start)
+	nb := len(r.formBlocks(order, &p, logPrefixBits))
+	blocks := r.b.sort(nb)
+	if &blocks[0] == &out.start[0] {
+		blocks = free[:copy(free, blocks)]
+	}
 	if !r.expand(order, blocks, out) {
 		r.rankByComparison(&p, out)
 	}
@@ -183,7 +192,7 @@ func (r Ranking) Victims(n int) Victims {
 	if n == 0 || n == len(r.Order) || r.start[n] != r.start[n-1] {
 		return v
 	}
-	s := r.start[n]
+	s := int(r.start[n])
 	end := r.tieEnd(s)
 	v.Sure, v.Tied = s, r.Order[s:end:end]
 	return v

@@ -101,7 +101,7 @@ func checkRankMatchesReference(t *rapid.T) {
 	}
 }
 
-func slicesEqual(a, b []int) bool {
+func slicesEqual[E comparable](a, b []E) bool {
 	if len(a) != len(b) {
 		return false
 	}

@@ -52,10 +52,7 @@ type ranker struct {
 	pods []*Pod
 	keys []sortKey
 	s, b keySorter
-	// heads[pos] is, for the block starting at position pos of the cells
-	// order, the pod whose UID places it: its cell's smallest.
-	heads []uint32
-	cell  []cellPod
+	cell []cellPod
 	// touched keeps the keys formBlocks reads ahead from being optimized
 	// away.
 	touched uint64
@@ -66,6 +63,8 @@ type ranker struct {
 const (
 	blockStart = 1 << 63 // the pod starts a block
 	tiedBefore = 1 << 62 // the pod ties with the one before it
+	cellStart  = 1 << 61 // the pod starts a cell
+	cellHead   = 1 << 60 // the pod's UID is its cell's smallest
 )
 
 // compareUID orders pods i and j by UID as strings.Compare does, reading
@@ -341,6 +340,9 @@ func (r *ranker) orderCell(run []uint64) uint32 {
 	r.sortCell(c, false)
 	for q := range c {
 		e := uint64(c[q].idx)
+		if c[q].idx == head {
+			e |= cellHead
+		}
 		switch {
 		case q == 0 || c[q].bucket != c[q-1].bucket:
 			e |= blockStart
@@ -349,6 +351,7 @@ func (r *ranker) orderCell(run []uint64) uint32 {
 		}
 		run[q] = e
 	}
+	run[0] |= cellStart
 	r.cell = c
 	return head
 }
@@ -370,12 +373,17 @@ func (r *ranker) orderPair(run []uint64) uint32 {
 	if v == 0 && r.comparePinned(i, j) > 0 || v > 0 {
 		i, j, a.bucket, b.bucket = j, i, b.bucket, a.bucket
 	}
-	run[0], run[1] = uint64(i)|blockStart, uint64(j)
+	run[0], run[1] = uint64(i)|blockStart|cellStart, uint64(j)
 	switch {
 	case a.bucket != b.bucket:
 		run[1] |= blockStart
 	case v == 0:
 		run[1] |= tiedBefore
+	}
+	if head == i {
+		run[0] |= cellHead
+	} else {
+		run[1] |= cellHead
 	}
 	return head
 }
@@ -388,13 +396,13 @@ func (r *ranker) formBlocks(order []uint64, p *plan, limit uint) []uint64 {
 	b.plan(p.blocks[:], limit)
 	out := b.buf[:0]
 	f := &p.fill
-	// The keys are read in the cells order, at random: touching them
-	// prefetchDistance pods ahead lets their cache misses overlap.
+	// The keys are read in the cells order, at random: touching two of
+	// them prefetchDistance pods ahead, for a run of 1.5 pods on average,
+	// lets their cache misses overlap.
 	var touched uint64
-	ahead := 0
 	for i, j := 0, 0; i < len(order); i = j {
-		for ; ahead < min(i+prefetchDistance, len(order)); ahead++ {
-			touched ^= r.keys[s.index(order[ahead])].r[rawHead]
+		if a := i + prefetchDistance; a+1 < len(order) {
+			touched ^= r.keys[s.index(order[a])].r[rawHead] ^ r.keys[s.index(order[a+1])].r[rawHead]
 		}
 		j = s.runEnd(r.keys, order, i, wordReadyLo+1)
 		run := order[i:j]
@@ -405,7 +413,7 @@ func (r *ranker) formBlocks(order []uint64, p *plan, limit uint) []uint64 {
 			head := first
 			switch len(run) {
 			case 1:
-				run[0] = uint64(first) | blockStart
+				run[0] = uint64(first) | blockStart | cellStart | cellHead
 			case 2:
 				head = r.orderPair(run)
 			default:
@@ -417,7 +425,6 @@ func (r *ranker) formBlocks(order []uint64, p *plan, limit uint) []uint64 {
 				if e&blockStart != 0 {
 					w[logReady] = bucketWord(r.keys[s.index(e)].readyBucket())
 					out = append(out, b.element(w[:], i+q))
-					r.heads[i+q] = head
 				}
 			}
 			continue
@@ -439,10 +446,12 @@ func (r *ranker) formBlocks(order []uint64, p *plan, limit uint) []uint64 {
 			}
 			for q, e := range cell {
 				cell[q] = uint64(s.index(e)) | tiedBefore
+				if s.index(e) == head {
+					cell[q] |= cellHead
+				}
 			}
-			cell[0] ^= tiedBefore | blockStart
+			cell[0] ^= tiedBefore | blockStart | cellStart
 			out = append(out, b.element(w[:], i+a))
-			r.heads[i+a] = head
 		}
 	}
 	r.touched = touched
@@ -472,12 +481,24 @@ func (r *ranker) compareBlocks(order []uint64, x, y int) int {
 		if c := cmp.Compare(ka.readyBucket(), kb.readyBucket()); c != 0 {
 			return c
 		}
-		return r.compareUID(r.heads[x], r.heads[y])
+		return r.compareUID(r.cellHead(order, x), r.cellHead(order, y))
 	}
 	if c := cmp.Or(cmp.Compare(ka.r[rawRestarts], kb.r[rawRestarts]), cmp.Compare(createdWord(ka), createdWord(kb))); c != 0 || !ka.createdApplies() {
 		return c
 	}
-	return r.compareUID(r.heads[x], r.heads[y])
+	return r.compareUID(r.cellHead(order, x), r.cellHead(order, y))
+}
+
+// cellHead returns the pod with the smallest UID in the cell of the block
+// starting at position x of the cells order, as formBlocks marked it.
+func (r *ranker) cellHead(order []uint64, x int) uint32 {
+	for order[x]&cellStart == 0 {
+		x--
+	}
+	for order[x]&cellHead == 0 {
+		x++
+	}
+	return r.s.index(order[x])
 }
 
 // expand writes the pods of the blocks, in the order blocks, out as a
@@ -501,11 +522,11 @@ func (r *ranker) expand(order, blocks []uint64, out Ranking) bool {
 		for _, e := range run {
 			p := int(e & mask)
 			e := order[p]
-			out.Order[pos], out.start[pos] = int(e&mask), pos
+			out.Order[pos], out.start[pos] = int(e&mask), uint64(pos)
 			pos++
 			for p++; p < len(order) && order[p]&blockStart == 0; p++ {
 				e := order[p]
-				out.Order[pos], out.start[pos] = int(e&mask), pos
+				out.Order[pos], out.start[pos] = int(e&mask), uint64(pos)
 				if e&tiedBefore != 0 {
 					out.start[pos] = out.start[pos-1]
 				}
@@ -573,7 +594,7 @@ func (r *ranker) rankByComparison(p *plan, out Ranking) {
 	}
 	slices.SortFunc(idx, func(a, b uint32) int { return cmp.Or(compareLog(a, b), r.comparePinned(a, b)) })
 	for pos, i := range idx {
-		out.Order[pos], out.start[pos] = int(i), pos
+		out.Order[pos], out.start[pos] = int(i), uint64(pos)
 		if pos > 0 && compareLog(idx[pos-1], i) == 0 {
 			out.start[pos] = out.start[pos-1]
 		}
@@ -590,7 +611,7 @@ func (r *ranker) settleExact(order []uint64, out Ranking) {
 			r.pin(order[i:j])
 		}
 		for pos := i; pos < j; pos++ {
-			out.Order[pos], out.start[pos] = int(s.index(order[pos])), i
+			out.Order[pos], out.start[pos] = int(s.index(order[pos])), uint64(i)
 		}
 	}
 }
