@@ -58,11 +58,12 @@ const (
 // which times decoded from the API never carry, are ignored.
 //
 // It reads each pod once into a one-cache-line key of integers and orders
-// the keys with radix sorts of one word per pod: in the logarithmic mode
-// one by exact times, which puts the pods sharing a time together, and
-// one of the blocks of pods that stay together, by their smallest UID; in
-// O(n) time for bounded prefix widths. See rankkey.go, keysort.go and
-// rankgroup.go.
+// the keys with radix sorts of one word per pod (rankkey.go, keysort.go):
+// in the exact mode one by the keys; in the logarithmic mode one by exact
+// times, which puts the pods sharing a time together (rankcell.go), and
+// one of the runs of pods that stay together, by their smallest UID
+// (rankplan.go, rankblock.go). It takes O(n) time for bounded prefix
+// widths and four allocations.
 //
 // Source: upstream pkg/controller/controller_utils.go ActivePodsWithRanks.Less,
 // logarithmicRankDiff, afterOrZero, podReadyTime, maxContainerRestarts
@@ -75,47 +76,62 @@ func RankForDeletion(pods []*Pod, ranks []int, now time.Time, cost CostMode) Ran
 	}
 	c := newClock(now)
 	r := ranker{pods: pods, keys: make([]sortKey, n)}
-	rankOf := func(i int) int {
-		if i < len(ranks) {
-			return ranks[i]
-		}
-		return 0
+	if c.log {
+		r.rankLog(ranks, &c, cost, out)
+	} else {
+		r.rankExact(ranks, &c, cost, out)
 	}
-	if !c.log {
-		var raw [rawUIDHi]uint64
-		for i, p := range pods {
-			k := &r.keys[i]
-			makeKey(k, p, rankOf(i), &c, cost)
-			f := &r.keys[0]
-			raw[rawHead] |= k.r[rawHead] ^ f.r[rawHead]
-			raw[rawRank] |= k.r[rawRank] ^ f.r[rawRank]
-			raw[rawReadyHi] |= k.r[rawReadyHi] ^ f.r[rawReadyHi]
-			raw[rawRestarts] |= k.r[rawRestarts] ^ f.r[rawRestarts]
-			raw[rawCreatedHi] |= k.r[rawCreatedHi] ^ f.r[rawCreatedHi]
-			raw[rawLo] |= k.r[rawLo] ^ f.r[rawLo]
-		}
-		var varying [keyWords]uint64
-		for w, from := range exactFrom {
-			varying[w] = raw[from] & exactMask(w)
-		}
-		// The sort's scratch is out.start, which settleExact writes after
-		// reading each run.
-		work := make([]uint64, n)
-		r.s = newKeySorter(n, work, out.start)
-		order := r.s.sortKeys(r.keys, &varying)
-		if &order[0] == &out.start[0] {
-			order = work[:copy(work, order)]
-		}
-		r.settleExact(order, out)
-		return out
+	return out
+}
+
+// rankOf returns pod i's rank: ranks[i], 0 past the end of ranks.
+func rankOf(ranks []int, i int) int {
+	if i < len(ranks) {
+		return ranks[i]
 	}
-	makeKey(&r.keys[0], pods[0], rankOf(0), &c, cost)
-	p := newPlan(&r.keys[0])
-	for i, pod := range pods {
+	return 0
+}
+
+// rankExact fills out in the exact mode: one sort by the keys' words.
+func (r *ranker) rankExact(ranks []int, c *clock, cost CostMode, out Ranking) {
+	var raw [rawUIDHi]uint64 // varying bits of the words of sortKey.r
+	for i, p := range r.pods {
 		k := &r.keys[i]
-		makeKey(k, pod, rankOf(i), &c, cost)
+		makeKey(k, p, rankOf(ranks, i), c, cost)
+		f := &r.keys[0]
+		raw[rawHead] |= k.r[rawHead] ^ f.r[rawHead]
+		raw[rawRank] |= k.r[rawRank] ^ f.r[rawRank]
+		raw[rawReadyHi] |= k.r[rawReadyHi] ^ f.r[rawReadyHi]
+		raw[rawRestarts] |= k.r[rawRestarts] ^ f.r[rawRestarts]
+		raw[rawCreatedHi] |= k.r[rawCreatedHi] ^ f.r[rawCreatedHi]
+		raw[rawLo] |= k.r[rawLo] ^ f.r[rawLo]
+	}
+	var varying [keyWords]uint64
+	for w, from := range exactFrom {
+		varying[w] = raw[from] & exactMask(w)
+	}
+	// The sort's scratch is out.start; the order leaves it before
+	// settleExact writes the ties there.
+	n := len(r.keys)
+	work := make([]uint64, n)
+	r.s = newKeySorter(n, work, out.start)
+	order := r.s.sortKeys(r.keys, &varying)
+	if &order[0] == &out.start[0] {
+		order = work[:copy(work, order)]
+	}
+	r.settleExact(order, out)
+}
+
+// rankLog fills out in the logarithmic mode (see ranker).
+func (r *ranker) rankLog(ranks []int, c *clock, cost CostMode, out Ranking) {
+	makeKey(&r.keys[0], r.pods[0], rankOf(ranks, 0), c, cost)
+	p := newPlan(&r.keys[0])
+	for i, pod := range r.pods {
+		k := &r.keys[i]
+		makeKey(k, pod, rankOf(ranks, i), c, cost)
 		p.add(k)
 	}
+	n := len(r.keys)
 	work := make([]uint64, 2*n)
 	r.s = newKeySorter(n, work[:n], work[n:])
 	order := r.sortCells(&p)
@@ -125,15 +141,13 @@ func RankForDeletion(pods []*Pod, ranks []int, now time.Time, cost CostMode) Ran
 	}
 	// The blocks sort's scratch is out.start, which expand writes last.
 	r.b = newKeySorter(n, free, out.start)
-	nb := len(r.formBlocks(order, &p, logPrefixBits))
-	blocks := r.b.sort(nb)
+	blocks := r.b.sort(len(r.formBlocks(order, &p, logPrefixBits)))
 	if &blocks[0] == &out.start[0] {
 		blocks = free[:copy(free, blocks)]
 	}
 	if !r.expand(order, blocks, out) {
 		r.rankByComparison(&p, out)
 	}
-	return out
 }
 
 // logPrefixBits is the most prefix bits the blocks sort takes: four radix

@@ -83,9 +83,6 @@ func (k *sortKey) words() [keyWords]uint64 {
 	return [keyWords]uint64{k.r[rawHead] & headRules, k.r[rawRank], k.r[rawReadyHi], k.r[rawLo] >> 32, k.r[rawRestarts], k.r[rawCreatedHi], k.r[rawLo] & lo32}
 }
 
-// uid returns the key's UID words.
-func (k *sortKey) uid() uidWords { return uidWords{k.r[rawUIDHi], k.r[rawUIDLo]} }
-
 // readyApplies and createdApplies report whether the time criteria hold a
 // time.
 func (k *sortKey) readyApplies() bool   { return k.r[rawReadyHi] != 0 || k.r[rawLo]>>32 != 0 }
