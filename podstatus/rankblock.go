@@ -16,14 +16,18 @@ func (r *ranker) formBlocks(order []uint64, p *plan, limit uint) []uint64 {
 	// readyShift, and on their keys unless the elements hold them all.
 	readyShift := s.idxBits + s.top - min(s.packer.UpTo[wordReadyLo+1], s.top)
 	readyHeld := s.holds(wordReadyLo + 1)
-	// The keys are read in the cells order, at random: touching one
-	// prefetchDistance pods ahead of each run (of 1.5 pods on average)
-	// lets their cache misses overlap.
+	// The keys are read in the cells order, at random. Touching the next
+	// window of them in a loop that does nothing else lets their cache
+	// misses overlap, where the cells' work between them would not.
 	var touched uint64
+	window := 0
 	for i, j := 0, 0; i < len(order); i = j {
 		e := order[i]
-		if a := i + prefetchDistance; a < len(order) {
-			touched ^= r.keys[order[a]&mask].r[rawHead]
+		if i >= window {
+			window = min(i+touchWindow, len(order))
+			for _, e := range order[i:window] {
+				touched ^= r.keys[e&mask].r[rawHead]
+			}
 		}
 		for j = i + 1; j < len(order) && (order[j]^e)>>readyShift == 0; j++ {
 			if !readyHeld && !r.keys[e&mask].same(&r.keys[order[j]&mask], wordReadyLo+1) {
@@ -80,8 +84,8 @@ func (r *ranker) formBlocks(order []uint64, p *plan, limit uint) []uint64 {
 	return out
 }
 
-// prefetchDistance is how many pods ahead formBlocks touches the keys.
-const prefetchDistance = 16
+// touchWindow is how many keys formBlocks touches at once: 8 KB.
+const touchWindow = 128
 
 // compareBlocks orders the blocks starting at positions x and y of the
 // cells order by what places them (see plan): rules 1-5, then the ready
