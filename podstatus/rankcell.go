@@ -185,6 +185,23 @@ func (r *ranker) sortCell(c []cellPod, creation bool) {
 	}
 }
 
+// sharedCreation reports whether two pods of c share their restarts and
+// creation time: by pairs in a small cell, by sorting a copy's times in a
+// large one.
+func sharedCreation(c []cellPod) bool {
+	if len(c) <= 8 {
+		for a := range c {
+			for b := a + 1; b < len(c); b++ {
+				if compareCreation(&c[a], &c[b]) == 0 {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return true // the creation sort finds out
+}
+
 // orderCell orders the pods of a ready cell of three or more (run,
 // elements of the cells order) in place, marks its ties and blocks, and
 // returns the pod with the smallest UID.
@@ -199,17 +216,20 @@ func (r *ranker) orderCell(run []uint64) uint32 {
 		}
 		c = append(c, makeCellPod(&r.keys[i], i))
 	}
-	// The creation cells: pods with the same restarts and creation time.
-	r.sortCell(c, true)
-	for a, b := 0, 0; a < len(c); a = b {
-		m := c[a].idx
-		for b = a + 1; b < len(c) && compareCreation(&c[a], &c[b]) == 0; b++ {
-			if r.compareUID(c[b].idx, m) < 0 {
-				m = c[b].idx
+	// The creation cells: pods with the same restarts and creation time,
+	// which few cells hold (every pod starts as its own).
+	if sharedCreation(c) {
+		r.sortCell(c, true)
+		for a, b := 0, 0; a < len(c); a = b {
+			m := c[a].idx
+			for b = a + 1; b < len(c) && compareCreation(&c[a], &c[b]) == 0; b++ {
+				if r.compareUID(c[b].idx, m) < 0 {
+					m = c[b].idx
+				}
 			}
-		}
-		for q := a; q < b; q++ {
-			c[q].cell = m
+			for q := a; q < b; q++ {
+				c[q].cell = m
+			}
 		}
 	}
 	r.sortCell(c, false)
@@ -231,26 +251,36 @@ func (r *ranker) orderCell(run []uint64) uint32 {
 	return head
 }
 
-// orderPair is orderCell for a ready cell of two pods.
+// orderPair is orderCell for a ready cell of two pods, read straight from
+// their keys.
 func (r *ranker) orderPair(run []uint64) uint32 {
 	i, j := r.s.index(run[0]), r.s.index(run[1])
-	a, b := makeCellPod(&r.keys[i], i), makeCellPod(&r.keys[j], j)
+	ki, kj := &r.keys[i], &r.keys[j]
 	uid := r.compareUID(i, j)
 	head := i
 	if uid > 0 {
 		head = j
 	}
-	if compareCreation(&a, &b) == 0 {
-		// One creation cell.
-		a.cell, b.cell = head, head
+	// compareInCell, where each pod is its own creation cell unless both
+	// share restarts and creation time.
+	bi, bj := ki.readyBucket(), kj.readyBucket()
+	v := cmp.Compare(bi, bj)
+	if v == 0 {
+		v = cmp.Compare(ki.r[rawRestarts], kj.r[rawRestarts])
 	}
-	v := r.compareInCell(&a, &b)
-	if v == 0 && r.comparePinned(i, j) > 0 || v > 0 {
-		i, j, a.bucket, b.bucket = j, i, b.bucket, a.bucket
+	if v == 0 {
+		ci, cj := createdWord(ki), createdWord(kj)
+		v = cmp.Compare(ci, cj)
+		if v == 0 && ci != 0 && (ki.r[rawCreatedHi] != kj.r[rawCreatedHi] || uint32(ki.r[rawLo]) != uint32(kj.r[rawLo])) {
+			v = uid
+		}
+	}
+	if v > 0 || v == 0 && r.comparePinned(i, j) > 0 {
+		i, j = j, i
 	}
 	run[0], run[1] = uint64(i)|blockStart|cellStart, uint64(j)
 	switch {
-	case a.bucket != b.bucket:
+	case bi != bj:
 		run[1] |= blockStart
 	case v == 0:
 		run[1] |= tiedBefore
