@@ -44,9 +44,9 @@ func podUID(p *Pod) string {
 // the ranking fall back to comparing pods (rankByComparison).
 type ranker struct {
 	pods []*Pod
-	keys []sortKey
+	keys []sortKey // keys[i] is pods[i]'s
 	s, b keySorter
-	cell []cellPod
+	cell []cellPod // orderCell's
 	// touched keeps the keys formBlocks reads ahead from being optimized
 	// away.
 	touched uint64

@@ -1,18 +1,13 @@
 // Package radix sorts integer keys for kubesem's pod rankings: an
 // order-preserving packing of several 64-bit words into one 64-bit prefix,
-// and a least-significant-digit radix sort of (prefix, index) pairs.
+// and a least-significant-digit radix sort of words that each hold a
+// prefix's top bits above an index.
 package radix
 
 import "math/bits"
 
 // MaxWords is the most words a Packer packs.
 const MaxWords = 8
-
-// Pair is a sort key's packed prefix and the index of the key it stands for.
-type Pair struct {
-	Prefix uint64
-	Idx    uint32
-}
 
 // Packer packs words into an order-preserving 64-bit prefix: of each word
 // it keeps only the span of bits in which some packed words differ from
@@ -104,49 +99,6 @@ func (p *Packer) PackFields(words []uint64, lo, hi int) uint64 {
 // radixBits is the width of a radix digit: 2048 counters stay in cache,
 // and a 64-bit prefix takes 6 passes.
 const radixBits = 11
-
-// Sort sorts pairs by prefix, of which only the top used bits may differ,
-// with a least-significant-digit radix sort, skipping the digits on which
-// all prefixes agree, and returns the sorted slice (pairs or scratch, which
-// must be as long). It is stable.
-func Sort(pairs, scratch []Pair, used uint) []Pair {
-	if len(pairs) <= 32 {
-		for i := 1; i < len(pairs); i++ {
-			p := pairs[i]
-			j := i
-			for ; j > 0 && p.Prefix < pairs[j-1].Prefix; j-- {
-				pairs[j] = pairs[j-1]
-			}
-			pairs[j] = p
-		}
-		return pairs
-	}
-	const digits, mask = (64 + radixBits - 1) / radixBits, 1<<radixBits - 1
-	var counts [digits][mask + 1]uint32
-	low := int(64-used) / radixBits // digits below are zero in every prefix
-	for _, p := range pairs {
-		for d := low; d < digits; d++ {
-			counts[d][p.Prefix>>(radixBits*d)&mask]++
-		}
-	}
-	for d := low; d < digits; d++ {
-		c := &counts[d]
-		if c[pairs[0].Prefix>>(radixBits*d)&mask] == uint32(len(pairs)) {
-			continue
-		}
-		sum := uint32(0)
-		for b := range c {
-			c[b], sum = sum, sum+c[b]
-		}
-		for _, p := range pairs {
-			b := p.Prefix >> (radixBits * d) & mask
-			scratch[c[b]] = p
-			c[b]++
-		}
-		pairs, scratch = scratch, pairs
-	}
-	return pairs
-}
 
 // SortBits sorts keys by their bits [lo, lo+width), which must be the top
 // bits that may be set (the bits above are zero in every key), with a

@@ -9,34 +9,6 @@ import (
 	"github.com/kubesem/kubesem/internal/radix"
 )
 
-// TestSort: Sort returns the pairs ordered by prefix, stably, for short
-// (insertion) and long (radix) inputs.
-func TestSort(t *testing.T) {
-	t.Parallel()
-	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(0, 200).Draw(t, "n")
-		shift := rapid.UintRange(0, 63).Draw(t, "shift")
-		pairs := make([]radix.Pair, n)
-		for i := range pairs {
-			pairs[i] = radix.Pair{Prefix: rapid.Uint64Range(0, 7).Draw(t, "p") << shift, Idx: uint32(i)}
-		}
-		want := slices.Clone(pairs)
-		slices.SortStableFunc(want, func(a, b radix.Pair) int {
-			switch {
-			case a.Prefix < b.Prefix:
-				return -1
-			case a.Prefix > b.Prefix:
-				return 1
-			}
-			return 0
-		})
-		got := radix.Sort(pairs, make([]radix.Pair, n), 64)
-		if !slices.Equal(got, want) {
-			t.Fatalf("Sort = %v; want %v", got, want)
-		}
-	})
-}
-
 // TestPacker: packing keeps the lexicographic order of the words.
 func TestPacker(t *testing.T) {
 	t.Parallel()
@@ -91,6 +63,35 @@ func TestSortBits(t *testing.T) {
 		got := radix.SortBits(keys, make([]uint64, n), lo, width)
 		if !slices.Equal(got, want) {
 			t.Fatalf("SortBits(lo %d, width %d) = %x; want %x", lo, width, got, want)
+		}
+	})
+}
+
+// TestPackFields: the prefix is the OR of PackFields over the spans before
+// and from any word, and ReadFrom packs words that share one word of the
+// input in disjoint bits as if they were apart.
+func TestPackFields(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		// Words 0 and 2 are the low and high halves of one input word.
+		in := [2]uint64{rapid.Uint64().Draw(t, "shared"), rapid.Uint64().Draw(t, "other")}
+		first := [2]uint64{rapid.Uint64().Draw(t, "firstShared"), rapid.Uint64().Draw(t, "firstOther")}
+		split := func(w [2]uint64) [3]uint64 { return [3]uint64{w[0] & (1<<32 - 1), w[1], w[0] &^ (1<<32 - 1)} }
+		apart, firstApart := split(in), split(first)
+		var varying [3]uint64
+		for i := range varying {
+			varying[i] = apart[i] ^ firstApart[i]
+		}
+		p := radix.NewPacker(varying[:])
+		want := p.Pack(apart[:])
+		w := rapid.IntRange(0, 3).Draw(t, "w")
+		mid := p.FieldsBefore(w)
+		if got := p.PackFields(apart[:], 0, mid) | p.PackFields(apart[:], mid, p.FieldsBefore(radix.MaxWords)); got != want {
+			t.Fatalf("PackFields split before word %d = %#x; Pack = %#x", w, got, want)
+		}
+		p.ReadFrom([]int{0, 1, 0})
+		if got := p.Pack(in[:]); got != want {
+			t.Fatalf("Pack after ReadFrom = %#x; want %#x", got, want)
 		}
 	})
 }
