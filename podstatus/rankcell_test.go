@@ -53,10 +53,10 @@ func rankedNames(pods []*Pod, r Ranking) []string {
 	return out
 }
 
-// TestToLogarithmic: ready times in one log2 bucket order by UID, except
+// TestCells: ready times in one log2 bucket order by UID, except
 // that pods holding exactly the same time form one group, placed by the
 // smallest UID among them, and go on to the next rule.
-func TestToLogarithmic(t *testing.T) {
+func TestCells(t *testing.T) {
 	t.Parallel()
 	t1, t2 := now0.Add(-150*time.Second), now0.Add(-250*time.Second) // both in bucket 37
 	pods := []*Pod{
