@@ -1,6 +1,7 @@
 package podstatus_test
 
 import (
+	"math/rand/v2"
 	"strconv"
 	"testing"
 	"time"
@@ -112,5 +113,47 @@ func BenchmarkNextAvailabilityCheckSince(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		sinkDur, sinkBool = podstatus.NextAvailabilityCheckSince(benchList, 60, now, now.Add(time.Second))
+	}
+}
+
+// fleetPods returns n running, ready pods shaped like the conformance
+// side-by-side's (conformance/upstream/replicaset/bench_test.go): random
+// UIDs, 50 nodes, created and ready within the last day at one-second
+// resolution, a tenth with a deletion cost; every pod has rank n/50.
+func fleetPods(n int) ([]*podstatus.Pod, []int) {
+	r := rand.New(rand.NewPCG(1, 2))
+	pods := make([]*podstatus.Pod, n)
+	ranks := make([]int, n)
+	for i := range pods {
+		p := &podstatus.Pod{}
+		p.Name = "pod-" + strconv.Itoa(i)
+		p.UID = strconv.FormatUint(r.Uint64(), 16)
+		p.Spec.NodeName = "node-" + strconv.Itoa(r.IntN(50))
+		p.Status.Phase = podstatus.Running
+		p.CreationTimestamp = now.Add(-time.Duration(r.IntN(86400)) * time.Second)
+		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue,
+			LastTransitionTime: p.CreationTimestamp.Add(time.Duration(r.IntN(60)) * time.Second)}}
+		p.Status.ContainerStatuses = []podstatus.ContainerStatus{{Name: "c", RestartCount: int32(r.IntN(3))}}
+		if r.IntN(10) == 0 {
+			p.Annotations = map[string]string{podstatus.DeletionCostAnnotation: strconv.Itoa(r.IntN(5))}
+		}
+		pods[i], ranks[i] = p, n/50
+	}
+	return pods, ranks
+}
+
+func BenchmarkRankForDeletion100k(b *testing.B) {
+	pods, ranks := fleetPods(100_000)
+	b.ReportAllocs()
+	for b.Loop() {
+		podstatus.RankForDeletion(pods, ranks, now, podstatus.WithCost)
+	}
+}
+
+func BenchmarkRankActive100k(b *testing.B) {
+	pods, _ := fleetPods(100_000)
+	b.ReportAllocs()
+	for b.Loop() {
+		podstatus.RankActive(pods)
 	}
 }

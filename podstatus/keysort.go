@@ -1,106 +1,148 @@
 package podstatus
 
 import (
-	"github.com/kubesem/kubesem/internal/radix"
-
+	"math/bits"
 	"slices"
+
+	"github.com/kubesem/kubesem/internal/radix"
 )
 
-// keySorter sorts sortKeys by their words without moving them: sorting
-// the 64-byte keys themselves would move four times the memory. It
-// radix-sorts 16-byte (prefix, index) pairs instead, the prefix packed by
-// a [packer]. When the packer holds all the varying bits, equal prefixes
-// mean equal words; otherwise runs of equal prefixes are sorted again by
-// the words.
+// keySorter orders the pods of one ranking by integer words without moving
+// the words: each element of an order is one uint64 holding the top bits
+// of the pod's words packed by a [radix.Packer] (the bits that vary among
+// the pods, most significant first) above the pod's index, in the low
+// idxBits bits. Elements sort as their prefixes do, with [radix.SortBits].
+// When the elements hold all the varying bits, equal prefixes mean equal
+// words; otherwise runs of equal prefixes are decided by the words.
 type keySorter struct {
-	pairs, scratch []radix.Pair
-	// spare is the one of pairs and scratch that the last sort's result
-	// is not.
-	spare []radix.Pair
-	// packer is the last sort's.
-	packer radix.Packer
+	buf, scratch []uint64
+	idxBits      uint // the low bits of an element holding the index
+	top          uint // prefix bits the elements hold, above idxBits
+	packer       radix.Packer
 }
 
-func newKeySorter(n int) keySorter {
-	buf := make([]radix.Pair, 2*n)
-	return keySorter{pairs: buf[:n], scratch: buf[n:]}
+// newKeySorter returns a sorter of n keys with buffers buf and scratch,
+// n long each.
+func newKeySorter(n int, buf, scratch []uint64) keySorter {
+	return keySorter{buf: buf[:n:n], scratch: scratch[:n:n], idxBits: uint(bits.Len(uint(max(n, 2) - 1)))}
 }
 
-// sort returns the order of keys by their words (unstable): the keys'
-// indexes in the idx fields. The result is valid until the next call.
-func (s *keySorter) sort(keys []sortKey) []radix.Pair {
-	if len(keys) == 0 {
-		return nil
-	}
-	var varying [keyWords]uint64
-	first := keys[0].w
+// index returns the index that element e stands for.
+func (s *keySorter) index(e uint64) uint32 { return uint32(e & (1<<s.idxBits - 1)) }
+
+// plan prepares packing words that differ from one another only in the
+// bits of varying, holding at most limit bits of the prefix.
+func (s *keySorter) plan(varying []uint64, limit uint) {
+	s.packer = radix.NewPacker(varying)
+	s.top = min(s.packer.UpTo[len(varying)], 64-s.idxBits, limit)
+}
+
+// element returns the element of words for index i.
+func (s *keySorter) element(words []uint64, i int) uint64 {
+	return s.prefixed(s.packer.Pack(words), i)
+}
+
+// prefixed returns the element of the packed prefix x for index i.
+func (s *keySorter) prefixed(x uint64, i int) uint64 {
+	return x>>(64-s.top)<<s.idxBits | uint64(i)
+}
+
+// sort sorts the first n elements of buf by prefix, stably.
+func (s *keySorter) sort(n int) []uint64 {
+	return radix.SortBits(s.buf[:n], s.scratch[:n], s.idxBits, s.top)
+}
+
+// holds reports whether elements hold all the varying bits of the first nw
+// words.
+func (s *keySorter) holds(nw int) bool { return s.packer.UpTo[nw] <= s.top }
+
+// samePrefix reports whether elements a and b agree on the bits they hold
+// of the first nw words.
+func (s *keySorter) samePrefix(a, b uint64, nw int) bool {
+	return (a^b)>>(s.idxBits+s.top-min(s.packer.UpTo[nw], s.top)) == 0
+}
+
+// sameRun reports whether elements a and b have the same prefix.
+func (s *keySorter) sameRun(a, b uint64) bool { return (a^b)>>s.idxBits == 0 }
+
+// sortKeys returns the order of keys by their words, whose bits differ
+// from one another only in varying (equal keys in any order). The result
+// is valid until the next sort.
+func (s *keySorter) sortKeys(keys []sortKey, varying *[keyWords]uint64) []uint64 {
+	s.plan(varying[:], 64)
+	s.packer.ReadFrom(exactFrom[:])
 	for i := range keys {
-		w := &keys[i].w
-		varying[0] |= w[0] ^ first[0]
-		varying[1] |= w[1] ^ first[1]
-		varying[2] |= w[2] ^ first[2]
-		varying[3] |= w[3] ^ first[3]
-		varying[4] |= w[4] ^ first[4]
-		varying[5] |= w[5] ^ first[5]
-		varying[6] |= w[6] ^ first[6]
+		s.buf[i] = s.element(keys[i].r[:], i)
 	}
-	s.packer = radix.NewPacker(varying[:])
-	pairs := s.pairs[:len(keys)]
-	for i := range keys {
-		pairs[i] = radix.Pair{Prefix: s.packer.Pack(keys[i].w[:]), Idx: uint32(i)}
+	order := s.sort(len(keys))
+	if s.holds(keyWords) {
+		return order
 	}
-	pairs = radix.Sort(pairs, s.scratch[:len(keys)], min(s.packer.UpTo[keyWords], 64))
-	s.spare = s.scratch
-	if &pairs[0] == &s.scratch[0] {
-		s.spare = s.pairs
-	}
-	if s.packer.UpTo[keyWords] <= 64 {
-		return pairs
-	}
-	for i, j := 0, 0; i < len(pairs); i = j {
-		for j = i + 1; j < len(pairs) && pairs[j].Prefix == pairs[i].Prefix; j++ {
+	for i, j := 0, 0; i < len(order); i = j {
+		for j = i + 1; j < len(order) && s.sameRun(order[i], order[j]); j++ {
 		}
 		if j-i > 1 {
-			sortByWords(keys, pairs[i:j])
+			s.sortByWords(keys, order[i:j])
 		}
 	}
-	return pairs
+	return order
 }
 
-// sameWords reports whether the keys of a and b, pairs of the last sort,
-// agree on their first n words. It reads the keys only when the prefixes
-// agree on those words' bits but do not hold all of them.
-func (s *keySorter) sameWords(keys []sortKey, a, b radix.Pair, n int) bool {
-	upTo := s.packer.UpTo[n]
-	top := min(upTo, 64)
-	if top > 0 && (a.Prefix^b.Prefix)>>(64-top) != 0 {
+// sameWords reports whether the keys of elements a and b of the last
+// sortKeys agree on their first nw words. It reads the keys only when the
+// elements agree on those words' bits but do not hold all of them.
+func (s *keySorter) sameWords(keys []sortKey, a, b uint64, nw int) bool {
+	if !s.samePrefix(a, b, nw) {
 		return false
 	}
-	return upTo <= 64 || keys[a.Idx].same(&keys[b.Idx], n)
+	return s.holds(nw) || keys[s.index(a)].same(&keys[s.index(b)], nw)
 }
 
-// sortByWords sorts a run of pairs by their keys' words: by insertion when
-// it is short, as runs of equal prefixes usually are.
-func sortByWords(keys []sortKey, run []radix.Pair) {
-	if len(run) > 16 {
-		slices.SortFunc(run, func(a, b radix.Pair) int {
-			ka, kb := &keys[a.Idx], &keys[b.Idx]
-			if ka.less(kb) {
-				return -1
-			}
-			if kb.less(ka) {
-				return 1
-			}
-			return 0
-		})
+// runEnd returns the end of the run of elements of order from i on whose
+// keys agree with order[i]'s on their first nw words, like sameWords.
+func (s *keySorter) runEnd(keys []sortKey, order []uint64, i, nw int) int {
+	shift := s.idxBits + s.top - min(s.packer.UpTo[nw], s.top)
+	first := order[i] >> shift
+	j := i + 1
+	if s.holds(nw) {
+		for j < len(order) && order[j]>>shift == first {
+			j++
+		}
+		return j
+	}
+	for j < len(order) && order[j]>>shift == first && keys[s.index(order[i])].same(&keys[s.index(order[j])], nw) {
+		j++
+	}
+	return j
+}
+
+// sortByWords sorts a run of elements by their keys' words.
+func (s *keySorter) sortByWords(keys []sortKey, run []uint64) {
+	sortRun(run, func(a, b uint64) int {
+		ka, kb := &keys[s.index(a)], &keys[s.index(b)]
+		if ka.less(kb) {
+			return -1
+		}
+		if kb.less(ka) {
+			return 1
+		}
+		return 0
+	})
+}
+
+// sortRun sorts a run of elements by cmp: by insertion when it is short,
+// as runs of equal prefixes usually are.
+func sortRun(run []uint64, cmp func(a, b uint64) int) {
+	if len(run) > 12 {
+		slices.SortFunc(run, cmp)
 		return
 	}
 	for i := 1; i < len(run); i++ {
-		p := run[i]
+		e := run[i]
 		j := i
-		for ; j > 0 && keys[p.Idx].less(&keys[run[j-1].Idx]); j-- {
+		for ; j > 0 && cmp(e, run[j-1]) < 0; j-- {
 			run[j] = run[j-1]
 		}
-		run[j] = p
+		run[j] = e
 	}
 }

@@ -45,10 +45,11 @@ func MaxRestarts(p *Pod) (regular, sidecar int32) {
 	if p == nil {
 		return 0, 0
 	}
-	for _, s := range p.Status.ContainerStatuses {
-		regular = max(regular, s.RestartCount)
+	for i := range p.Status.ContainerStatuses {
+		regular = max(regular, p.Status.ContainerStatuses[i].RestartCount)
 	}
-	for _, s := range p.Status.InitContainerStatuses {
+	for i := range p.Status.InitContainerStatuses {
+		s := &p.Status.InitContainerStatuses[i]
 		if s.RestartCount > sidecar && isSidecarName(p.Spec.InitContainers, s.Name) {
 			sidecar = s.RestartCount
 		}

@@ -101,7 +101,7 @@ func checkRankMatchesReference(t *rapid.T) {
 	}
 }
 
-func slicesEqual(a, b []int) bool {
+func slicesEqual[E comparable](a, b []E) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -113,38 +113,110 @@ func slicesEqual(a, b []int) bool {
 	return true
 }
 
+// drawUniquePod draws a pod like drawFastPod, never nil, with a UID of its
+// own: prefixes long and short, shared by many pods, so that the UIDs'
+// first 16 bytes often agree.
+func drawUniquePod(t *rapid.T, i int, now time.Time) *Pod {
+	p := &Pod{}
+	long := strings.Repeat("u", 16)
+	p.Name = rapid.SampledFrom([]string{"a", "b", "c", "", "a\x00"}).Draw(t, "name")
+	p.UID = rapid.SampledFrom([]string{"", "a", long, long + "1", "ffffffffffffffff", "\x00"}).Draw(t, "uidPrefix") + "-" + strconv.Itoa(i)
+	p.Spec.NodeName = rapid.SampledFrom([]string{"", "n"}).Draw(t, "node")
+	p.Status.Phase = rapid.SampledFrom([]Phase{"", Pending, Running, Unknown, Failed}).Draw(t, "phase")
+	switch rapid.IntRange(0, 3).Draw(t, "ready") {
+	case 1, 2:
+		p.Status.Conditions = []Condition{{Type: Ready, Status: meta.ConditionTrue, LastTransitionTime: drawFastTime(t, "readyAt", now)}}
+	case 3:
+		p.Status.Conditions = []Condition{{Type: Ready, Status: meta.ConditionFalse, LastTransitionTime: drawFastTime(t, "notReadyAt", now)}}
+	}
+	if c := rapid.SampledFrom([]string{"", "0", "-1", "1", "2147483647", "-2147483648", "x"}).Draw(t, "cost"); c != "" {
+		p.Annotations = map[string]string{DeletionCostAnnotation: c}
+	}
+	p.Status.ContainerStatuses = []ContainerStatus{{Name: "c", RestartCount: int32(rapid.SampledFrom([]int{0, 1, 2, math.MaxInt32}).Draw(t, "restarts"))}}
+	if rapid.Bool().Draw(t, "sidecar") {
+		always := RestartAlways
+		p.Spec.InitContainers = []Container{{Name: "s", RestartPolicy: &always}}
+		p.Status.InitContainerStatuses = []ContainerStatus{{Name: "s", RestartCount: int32(rapid.IntRange(0, 2).Draw(t, "sideRestarts"))}}
+	}
+	p.CreationTimestamp = drawFastTime(t, "created", now)
+	return p
+}
+
+// checkRankUniqueMatchesReference: with every UID its own, no two cells
+// share their smallest UID, so RankForDeletion never falls back to
+// comparing pods; it must still give exactly the reference's order and
+// ties, over pods that tie often otherwise.
+func checkRankUniqueMatchesReference(t *rapid.T) {
+	// time.Now carries a monotonic reading, and so do the times drawn
+	// from it.
+	now := rapid.SampledFrom([]time.Time{fastNow, fastNow.Add(1), time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC), time.Now()}).Draw(t, "now")
+	n := rapid.SampledFrom([]int{rapid.IntRange(0, 12).Draw(t, "small"), rapid.IntRange(13, 300).Draw(t, "large")}).Draw(t, "n")
+	pods := make([]*Pod, n)
+	ranks := make([]int, n)
+	for i := range pods {
+		pods[i] = drawUniquePod(t, i, now)
+		ranks[i] = rapid.SampledFrom([]int{0, 1, 2, -1, math.MaxInt, math.MinInt}).Draw(t, "rank")
+	}
+	cost := CostMode(!rapid.Bool().Draw(t, "noCost"))
+	got := RankForDeletion(pods, ranks, now, cost)
+	want := refRankForDeletion(pods, ranks, now, cost)
+	if !slicesEqual(got.Order, want.Order) || !slicesEqual(got.start, want.start) {
+		t.Fatalf("RankForDeletion = %v %v; want %v %v", got.Order, got.start, want.Order, want.start)
+	}
+}
+
+func TestRankUniqueMatchesReference(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, checkRankUniqueMatchesReference)
+}
+
 func TestRankMatchesReference(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, checkRankMatchesReference)
 }
 
 // TestRankMatchesReferenceLarge compares big random lists, shaped like a
-// real fleet, that take the sort's ninther and heapsort-free paths.
+// real fleet, that take the radix sorts: UIDs repeated (the ranking then
+// compares pods) and UIDs of their own, with times at one-second and
+// one-nanosecond resolution, and a now with a monotonic reading.
 func TestRankMatchesReferenceLarge(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{100, 1000, 5000} {
-		for _, now := range []time.Time{fastNow, {}} {
-			pods := make([]*Pod, n)
-			ranks := make([]int, n)
-			for i := range pods {
-				p := &Pod{}
-				p.Name = "pod-" + strconv.Itoa(r.IntN(n))
-				p.UID = strconv.FormatUint(r.Uint64()%uint64(2*n), 16)
-				p.Spec.NodeName = "node-" + strconv.Itoa(r.IntN(5))
-				p.Status.Phase = Running
-				p.CreationTimestamp = fastNow.Add(-time.Duration(r.IntN(600)) * time.Second)
-				if r.IntN(4) > 0 {
-					p.Status.Conditions = []Condition{{Type: Ready, Status: meta.ConditionTrue,
-						LastTransitionTime: p.CreationTimestamp.Add(time.Duration(r.IntN(30)) * time.Second)}}
+		for _, unique := range []bool{false, true} {
+			for _, now := range []time.Time{fastNow, {}, time.Now()} {
+				ref := now
+				if ref.IsZero() {
+					ref = fastNow
 				}
-				p.Status.ContainerStatuses = []ContainerStatus{{Name: "c", RestartCount: int32(r.IntN(2))}}
-				pods[i], ranks[i] = p, r.IntN(3)
-			}
-			got := RankForDeletion(pods, ranks, now, WithCost)
-			want := refRankForDeletion(pods, ranks, now, WithCost)
-			if !slicesEqual(got.Order, want.Order) || !slicesEqual(got.start, want.start) {
-				t.Fatalf("RankForDeletion(%d pods, now %v) differs from the reference", n, now)
+				tick := time.Second
+				if r.IntN(2) == 0 {
+					tick = time.Nanosecond
+				}
+				pods := make([]*Pod, n)
+				ranks := make([]int, n)
+				for i := range pods {
+					p := &Pod{}
+					p.Name = "pod-" + strconv.Itoa(r.IntN(n))
+					p.UID = strconv.FormatUint(r.Uint64()%uint64(2*n), 16)
+					if unique {
+						p.UID = strconv.FormatUint(r.Uint64(), 16) + "-" + strconv.Itoa(i)
+					}
+					p.Spec.NodeName = "node-" + strconv.Itoa(r.IntN(5))
+					p.Status.Phase = Running
+					p.CreationTimestamp = ref.Add(-time.Duration(r.IntN(600)) * tick)
+					if r.IntN(4) > 0 {
+						p.Status.Conditions = []Condition{{Type: Ready, Status: meta.ConditionTrue,
+							LastTransitionTime: p.CreationTimestamp.Add(time.Duration(r.IntN(30)) * tick)}}
+					}
+					p.Status.ContainerStatuses = []ContainerStatus{{Name: "c", RestartCount: int32(r.IntN(2))}}
+					pods[i], ranks[i] = p, r.IntN(3)
+				}
+				got := RankForDeletion(pods, ranks, now, WithCost)
+				want := refRankForDeletion(pods, ranks, now, WithCost)
+				if !slicesEqual(got.Order, want.Order) || !slicesEqual(got.start, want.start) {
+					t.Fatalf("RankForDeletion(%d pods, unique UIDs %v, now %v) differs from the reference", n, unique, now)
+				}
 			}
 		}
 	}

@@ -23,31 +23,81 @@ const (
 // sortKey holds, computed once per pod, the scale-down order as unsigned
 // words compared lexicographically, lower deleted first, so that sorting
 // compares integers only: no annotation parsing, condition scans,
-// logarithms, time.Time or string comparisons.
+// logarithms, time.Time or string comparisons. It takes one cache line:
+// r holds the words (see words) and, in the logarithmic mode, more.
 //
 // The head word packs rules 1-4: assigned (1 bit), phase ordinal (2 bits),
 // ready (1 bit) and the deletion cost offset to be unsigned (32 bits). The
 // rank and restart words are complemented so that higher sorts first.
 //
-// A time criterion takes two words. In the exact mode (now is zero, or
-// while finding pods that share a time) a zero or inapplicable time is
-// (0, 0) and any other time is its instant complemented, later first, with
-// a low word of at least 1, so (0, 0) sorts first. In the logarithmic mode
-// they are (0, 0) for a zero or inapplicable time and otherwise
-// (1<<63 | (bucket+1)<<32 | group, 0), where group is the rank among all
-// UIDs of the smallest UID of the pods that reach the criterion with
-// exactly the same time: upstream orders different times in a bucket by
-// UID.
+// A time criterion takes two words (see [clock.words]): (0, 0) for a zero
+// or inapplicable time, sorting first, and otherwise the instant
+// complemented, later first. The low words, at most 1e9, share r[rawLo].
+// In the logarithmic mode the key also holds the times' log2 buckets (-1
+// to 63) + 1 in bits 40-47 and 48-55 of r[rawHead], outside rules 1-4,
+// and the UID's first words.
 type sortKey struct {
-	w                          [keyWords]uint64
-	readyBucket, createdBucket int8 // log2 buckets in the logarithmic mode
+	r [rawWords]uint64
 }
+
+// The words of sortKey.r.
+const (
+	rawHead      = iota // rules 1-4; the buckets
+	rawRank             // rule 5
+	rawReadyHi          // rule 6
+	rawRestarts         // rule 7
+	rawCreatedHi        // rule 8
+	rawLo               // rules 6 and 8: the time's low words, ready << 32 | created
+	rawUIDHi            // the UID's words
+	rawUIDLo
+	rawWords
+)
+
+// exactFrom is where the key's words lie in r: packers read them in place
+// (see radix.Packer.ReadFrom), with exactMask's bits.
+var exactFrom = [keyWords]int{rawHead, rawRank, rawReadyHi, rawLo, rawRestarts, rawCreatedHi, rawLo}
+
+// exactMask returns the bits of a word of r that the key's word w holds,
+// in place: varying words of r masked by it are a packer's varying words.
+func exactMask(w int) uint64 {
+	switch w {
+	case wordHead:
+		return headRules
+	case wordReadyLo:
+		return lo32 << 32
+	case wordCreatedLo:
+		return lo32
+	}
+	return math.MaxUint64
+}
+
+const (
+	headRules          = 1<<36 - 1
+	lo32               = 1<<32 - 1
+	readyBucketShift   = 40
+	createdBucketShift = 48
+)
+
+// words returns the key's words.
+func (k *sortKey) words() [keyWords]uint64 {
+	return [keyWords]uint64{k.r[rawHead] & headRules, k.r[rawRank], k.r[rawReadyHi], k.r[rawLo] >> 32, k.r[rawRestarts], k.r[rawCreatedHi], k.r[rawLo] & lo32}
+}
+
+// readyApplies and createdApplies report whether the time criteria hold a
+// time.
+func (k *sortKey) readyApplies() bool   { return k.r[rawReadyHi] != 0 || k.r[rawLo]>>32 != 0 }
+func (k *sortKey) createdApplies() bool { return k.r[rawCreatedHi] != 0 || k.r[rawLo]&lo32 != 0 }
+
+// readyBucket and createdBucket return the times' log2 buckets.
+func (k *sortKey) readyBucket() int8   { return int8(uint8(k.r[rawHead]>>readyBucketShift) - 1) }
+func (k *sortKey) createdBucket() int8 { return int8(uint8(k.r[rawHead]>>createdBucketShift) - 1) }
 
 // less reports whether a's words sort before b's.
 func (a *sortKey) less(b *sortKey) bool {
-	for i := range a.w {
-		if a.w[i] != b.w[i] {
-			return a.w[i] < b.w[i]
+	wa, wb := a.words(), b.words()
+	for i := range wa {
+		if wa[i] != wb[i] {
+			return wa[i] < wb[i]
 		}
 	}
 	return false
@@ -55,8 +105,9 @@ func (a *sortKey) less(b *sortKey) bool {
 
 // same reports whether a and b agree on their first n words.
 func (a *sortKey) same(b *sortKey, n int) bool {
+	wa, wb := a.words(), b.words()
 	for i := range n {
-		if a.w[i] != b.w[i] {
+		if wa[i] != wb[i] {
 			return false
 		}
 	}
@@ -75,10 +126,10 @@ func phaseOrdinal(p Phase) uint64 {
 	return 0
 }
 
-// makeKey computes the exact-mode key of p, which may be nil (an empty
-// pod), and, in the logarithmic mode (c.log), its log2 buckets. It reads
-// each part of the pod once.
-func makeKey(p *Pod, rank int, c *clock, cost CostMode) sortKey {
+// makeKey sets *k to the key of p, which may be nil (an empty pod): in the
+// logarithmic mode (c.log) with its log2 buckets and UID. It reads each
+// part of the pod once.
+func makeKey(k *sortKey, p *Pod, rank int, c *clock, cost CostMode) {
 	if p == nil {
 		p = &Pod{}
 	}
@@ -88,22 +139,48 @@ func makeKey(p *Pod, rank int, c *clock, cost CostMode) sortKey {
 	}
 	head |= phaseOrdinal(p.Status.Phase) << 33
 	var readySince time.Time
-	if c := p.Condition(Ready); c != nil && c.Status == meta.ConditionTrue {
-		head |= 1 << 32
-		readySince = c.LastTransitionTime
+	conds := p.Status.Conditions
+	for i := range conds {
+		if conds[i].Type == Ready {
+			if conds[i].Status == meta.ConditionTrue {
+				head |= 1 << 32
+				readySince = conds[i].LastTransitionTime
+			}
+			break
+		}
 	}
 	if cost == WithCost {
-		cost, _ := DeletionCost(p)
+		var cost int32
+		if len(p.Annotations) != 0 {
+			cost, _ = DeletionCost(p)
+		}
 		head |= uint64(int64(cost) + math.MaxInt32 + 1)
 	}
-	regular, sidecar := MaxRestarts(p)
-	var k sortKey
-	k.w[wordHead] = head
-	k.w[wordRank] = ^flipSign(int64(rank))
-	k.w[wordRestarts] = ^(uint64(uint32(regular))<<32 | uint64(uint32(sidecar)))
-	k.w[wordReadyHi], k.w[wordReadyLo], k.readyBucket = c.words(readySince)
-	k.w[wordCreatedHi], k.w[wordCreatedLo], k.createdBucket = c.words(p.CreationTimestamp)
-	return k
+	// MaxRestarts, its sidecars read only when there are init containers.
+	var regular, sidecar int32
+	for i := range p.Status.ContainerStatuses {
+		regular = max(regular, p.Status.ContainerStatuses[i].RestartCount)
+	}
+	if len(p.Status.InitContainerStatuses) != 0 {
+		regular, sidecar = MaxRestarts(p)
+	}
+	readyHi, readyLo, readyBucket := c.words(readySince)
+	createdHi, createdLo, createdBucket := c.words(p.CreationTimestamp)
+	k.r[rawHead] = head | uint64(uint8(readyBucket+1))<<readyBucketShift | uint64(uint8(createdBucket+1))<<createdBucketShift
+	k.r[rawRank] = ^flipSign(int64(rank))
+	k.r[rawReadyHi] = readyHi
+	k.r[rawRestarts] = ^(uint64(uint32(regular))<<32 | uint64(uint32(sidecar)))
+	k.r[rawCreatedHi] = createdHi
+	k.r[rawLo] = readyLo<<32 | createdLo
+	var uidHi, uidLo uint64
+	if c.log {
+		if uid := p.UID; len(uid) >= 16 {
+			uidHi, uidLo = bigEndian(uid), bigEndian(uid[8:])
+		} else {
+			uidHi, uidLo = prefixWord(uid, 0), prefixWord(uid, 8)
+		}
+	}
+	k.r[rawUIDHi], k.r[rawUIDLo] = uidHi, uidLo
 }
 
 // flipSign maps int64 order onto uint64 order.
@@ -119,11 +196,28 @@ type clock struct {
 	sec, nsec int64 // now's internal seconds and nanoseconds
 	mono      bool  // now carries a monotonic reading
 	log       bool  // now is not zero: the logarithmic mode
+	// A time whose internal seconds are in [fastLo, fastLo+fastSpan) is
+	// within 9e9 seconds of now, so that now minus it is computed
+	// directly; fastSpan is 0 when now carries a monotonic reading.
+	fastLo   int64
+	fastSpan uint64
 }
 
 func newClock(now time.Time) clock {
-	return clock{now: now, sec: now.Unix() + unixToInternal, nsec: int64(now.Nanosecond()),
+	c := clock{now: now, sec: now.Unix() + unixToInternal, nsec: int64(now.Nanosecond()),
 		mono: now != now.Round(0), log: !now.IsZero()}
+	if !c.mono {
+		const reach = 9e9 - 1
+		lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+		if c.sec > math.MinInt64+reach {
+			lo = c.sec - reach
+		}
+		if c.sec < math.MaxInt64-reach {
+			hi = c.sec + reach
+		}
+		c.fastLo, c.fastSpan = lo, uint64(hi-lo)+1
+	}
+	return c
 }
 
 // words encodes t for the exact mode: (0, 0) for the zero time, else later
@@ -131,16 +225,40 @@ func newClock(now time.Time) clock {
 // time). The internal seconds are recovered from Unix with the same
 // wrapping arithmetic, so every time.Time compares as Time.Compare does
 // without monotonic readings.
+//
+// The bucket is durationBucket(c.since(t)); bucket computes the common
+// case, a time within 9e9 seconds of now and away from a power of two
+// from it, directly.
 func (c *clock) words(t time.Time) (hi, lo uint64, bucket int8) {
-	if t.IsZero() {
+	sec, nsec := t.Unix()+unixToInternal, int64(t.Nanosecond())
+	if sec == 0 && nsec == 0 { // t.IsZero()
 		return 0, 0, 0
 	}
-	sec, nsec := t.Unix()+unixToInternal, int64(t.Nanosecond())
-	hi, lo = ^flipSign(sec), uint64(999_999_999-nsec)+1
 	if c.log {
-		bucket = int8(durationBucket(c.since(t, sec, nsec)))
+		bucket = c.bucket(t, sec, nsec)
 	}
-	return hi, lo, bucket
+	return ^flipSign(sec), uint64(999_999_999-nsec) + 1, bucket // lo in [1, 1e9]
+}
+
+// bucket returns durationBucket(c.since(t, sec, nsec)) for t, not zero,
+// with internal seconds sec and nanoseconds nsec.
+func (c *clock) bucket(t time.Time, sec, nsec int64) int8 {
+	if uint64(sec-c.fastLo) >= c.fastSpan {
+		return int8(durationBucket(c.since(t, sec, nsec)))
+	}
+	d := (c.sec-sec)*1e9 + c.nsec - nsec
+	if d <= 0 {
+		return -1
+	}
+	// d = 2^l + frac; away from 2^l and 2^(l+1) (see durationBucket):
+	// max(1, 2^l/1024) <= frac < 2^l - 2^l/512.
+	l := bits.Len64(uint64(d)) - 1
+	p := uint64(1) << l
+	low := max(1, p>>10)
+	if uint64(d)-p-low < p-p>>9-low {
+		return int8(l)
+	}
+	return int8(durationBucket(time.Duration(d)))
 }
 
 // since returns c.now.Sub(t) for t with internal seconds sec and
@@ -155,23 +273,18 @@ func (c *clock) since(t time.Time, sec, nsec int64) time.Duration {
 	return time.Duration(ds)*time.Second + time.Duration(c.nsec-nsec)
 }
 
-// timeWord is the logarithmic-mode high word of a time criterion whose
-// exact-mode words are hi, lo: 0 for a zero or inapplicable time, else the
-// bucket, then the group's UID rank.
-func timeWord(hi, lo uint64, bucket int8, group int) uint64 {
-	if hi == 0 && lo == 0 {
-		return 0
-	}
-	return 1<<63 | uint64(int64(bucket)+1)<<32 | uint64(uint32(group))
+// bigEndian returns the first 8 bytes of s, at least 8 long, big-endian.
+func bigEndian(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0])<<56 | uint64(s[1])<<48 | uint64(s[2])<<40 | uint64(s[3])<<32 |
+		uint64(s[4])<<24 | uint64(s[5])<<16 | uint64(s[6])<<8 | uint64(s[7])
 }
 
 // prefixWord returns the 8 bytes of s from off, big-endian, padded with
 // zeros. Two strings whose prefixes differ order as their prefixes do.
 func prefixWord(s string, off int) uint64 {
 	if len(s) >= off+8 {
-		b := s[off : off+8]
-		return uint64(b[0])<<56 | uint64(b[1])<<48 | uint64(b[2])<<40 | uint64(b[3])<<32 |
-			uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
+		return bigEndian(s[off:])
 	}
 	var v uint64
 	for i := off; i < off+8; i++ {

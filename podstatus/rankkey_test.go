@@ -2,6 +2,7 @@ package podstatus
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -129,6 +130,41 @@ func TestClockWords(t *testing.T) {
 	}
 }
 
+// TestClockBucket: the bucket words gives, with its inline common case, is
+// the log2 bucket of now.Sub(t), around every power of two, far apart, with
+// monotonic readings and at the extremes of time.Time.
+func TestClockBucket(t *testing.T) {
+	t.Parallel()
+	mono := time.Now()
+	extremes := []time.Time{time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC), time.Unix(math.MaxInt64-unixToInternal, 999_999_999),
+		time.Unix(math.MinInt64/2, 0), now0.AddDate(-300, 0, 0), mono.Add(-time.Minute), mono.Add(-time.Minute).Round(0)}
+	for _, n := range []time.Time{now0, mono, now0.Add(987654321), time.Unix(math.MaxInt64-unixToInternal, 0)} {
+		c := newClock(n)
+		check := func(at time.Time) {
+			if _, _, got := c.words(at); at.IsZero() || got != int8(logBucket(at, n)) {
+				t.Fatalf("words(%v).bucket with now %v = %d; want %d", at, n, got, logBucket(at, n))
+			}
+		}
+		for _, at := range extremes {
+			check(at)
+		}
+		rnd := rand.New(rand.NewPCG(11, uint64(n.UnixNano())))
+		for range 20_000 {
+			d := time.Duration(rnd.Int64() >> rnd.IntN(63))
+			check(n.Add(-d))
+			check(n.Add(d))
+		}
+		for l := range 63 {
+			for _, d := range []int64{1<<l - 1, 1 << l, 1<<l + 1, 1<<l + 1<<l>>10, 1<<l + 1<<l>>10 - 1, 2<<l - 1<<l>>9, 2<<l - 1<<l>>9 - 1} {
+				if d > 0 {
+					check(n.Add(-time.Duration(d)))
+					check(n.Add(time.Duration(d)))
+				}
+			}
+		}
+	}
+}
+
 func TestClockSince(t *testing.T) {
 	t.Parallel()
 	mono := time.Now() // carries a monotonic reading
@@ -145,20 +181,18 @@ func TestClockSince(t *testing.T) {
 	}
 }
 
-func TestTimeWord(t *testing.T) {
+func TestBucketWord(t *testing.T) {
 	t.Parallel()
-	if got := timeWord(0, 0, 5, 7); got != 0 {
-		t.Errorf("timeWord(zero time) = %#x; want 0", got)
+	if got, want := bucketWord(-1), uint64(1<<63); got != want {
+		t.Errorf("bucketWord(-1) = %#x; want %#x", got, want)
 	}
-	if got, want := timeWord(1, 1, -1, 7), uint64(1<<63|7); got != want {
-		t.Errorf("timeWord(bucket -1, group 7) = %#x; want %#x", got, want)
+	if got, want := bucketWord(29), uint64(1<<63|30); got != want {
+		t.Errorf("bucketWord(29) = %#x; want %#x", got, want)
 	}
-	if got, want := timeWord(0, 1, 29, 3), uint64(1<<63|30<<32|3); got != want {
-		t.Errorf("timeWord(bucket 29, group 3) = %#x; want %#x", got, want)
-	}
-	// Bucket before group: a lower bucket sorts first whatever the group.
-	if timeWord(1, 1, 3, 0) <= timeWord(1, 1, 2, math.MaxInt32) {
-		t.Errorf("timeWord: bucket 3 does not sort after bucket 2")
+	for b := int8(-1); b < 62; b++ {
+		if bucketWord(b) >= bucketWord(b+1) {
+			t.Errorf("bucketWord(%d) does not sort before bucketWord(%d)", b, b+1)
+		}
 	}
 }
 
@@ -214,23 +248,42 @@ func TestMakeKey(t *testing.T) {
 	}
 	c := newClock(time.Time{})
 	for _, tc := range tests {
-		a, b := makeKey(tc.first, tc.rankF, &c, WithCost), makeKey(tc.then, tc.rankT, &c, WithCost)
+		a, b := keyOf(tc.first, tc.rankF, &c, WithCost), keyOf(tc.then, tc.rankT, &c, WithCost)
 		if !a.less(&b) || b.less(&a) {
-			t.Errorf("makeKey(%s): first does not sort before then: %x vs %x", tc.name, a.w, b.w)
+			t.Errorf("makeKey(%s): first does not sort before then: %x vs %x", tc.name, a.words(), b.words())
 		}
 		if !a.same(&b, tc.word) || a.same(&b, tc.word+1) {
-			t.Errorf("makeKey(%s): want the first difference in word %d: %x vs %x", tc.name, tc.word, a.w, b.w)
+			t.Errorf("makeKey(%s): want the first difference in word %d: %x vs %x", tc.name, tc.word, a.words(), b.words())
 		}
 	}
 	// Without cost the annotation is not read.
-	a, b := makeKey(keyPod(cost("-5")), 0, &c, WithoutCost), makeKey(keyPod(cost("5")), 0, &c, WithoutCost)
-	if a.w != b.w {
+	a, b := keyOf(keyPod(cost("-5")), 0, &c, WithoutCost), keyOf(keyPod(cost("5")), 0, &c, WithoutCost)
+	if a.words() != b.words() {
 		t.Errorf("makeKey(WithoutCost) reads the deletion cost")
 	}
+	// The buckets round-trip through the key, up to 63 (now.Sub(t)
+	// saturates at 2^63-1 ns, whose float log2 is 63) and down to -1.
+	lc := newClock(now0)
+	for _, tc := range []struct {
+		at     time.Time
+		bucket int8
+	}{{time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC), 63}, {now0.Add(time.Hour), -1}, {now0.Add(-time.Second), 29}} {
+		k := keyOf(keyPod(func(p *Pod) { p.CreationTimestamp, p.Status.Conditions[0].LastTransitionTime = tc.at, tc.at }), 0, &lc, WithCost)
+		if k.createdBucket() != tc.bucket || k.readyBucket() != tc.bucket {
+			t.Errorf("makeKey(times %v): buckets %d, %d; want %d", tc.at, k.readyBucket(), k.createdBucket(), tc.bucket)
+		}
+	}
 	// A nil pod is an empty pod.
-	if makeKey(nil, 0, &c, WithCost) != makeKey(&Pod{}, 0, &c, WithCost) {
+	if keyOf(nil, 0, &c, WithCost) != keyOf(&Pod{}, 0, &c, WithCost) {
 		t.Errorf("makeKey(nil) differs from makeKey(empty pod)")
 	}
+}
+
+// keyOf returns the key makeKey sets.
+func keyOf(p *Pod, rank int, c *clock, cost CostMode) sortKey {
+	var k sortKey
+	makeKey(&k, p, rank, c, cost)
+	return k
 }
 
 func ptrPolicy(p RestartPolicy) *RestartPolicy { return &p }
@@ -243,11 +296,11 @@ func TestSortKeyLessSame(t *testing.T) {
 	if a.less(&b) || !a.same(&b, keyWords) {
 		t.Errorf("equal keys: less or not same")
 	}
-	b.w[keyWords-1] = 1
+	b.r[rawLo] = 1 // the last word
 	if !a.less(&b) || b.less(&a) || !a.same(&b, keyWords-1) || a.same(&b, keyWords) {
 		t.Errorf("keys differing in the last word compare wrongly")
 	}
-	a.w[0] = 1
+	a.r[rawHead] = 1
 	if a.less(&b) || !b.less(&a) || a.same(&b, 1) || !a.same(&b, 0) {
 		t.Errorf("the first word does not decide first")
 	}

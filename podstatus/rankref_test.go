@@ -61,13 +61,13 @@ func refGroup(ptrs []*refPodKey, same func(a, b *refPodKey) bool, field func(*re
 }
 
 func refRanking(ptrs []*refPodKey, exact bool) Ranking {
-	r := Ranking{Order: make([]int, len(ptrs)), start: make([]int, len(ptrs))}
+	r := Ranking{Order: make([]int, len(ptrs)), start: make([]uint64, len(ptrs))}
 	for pos, k := range ptrs {
 		r.Order[pos] = k.idx
 		if pos > 0 && refCompareOrder(ptrs[pos-1], k, exact) == 0 {
 			r.start[pos] = r.start[pos-1]
 		} else {
-			r.start[pos] = pos
+			r.start[pos] = uint64(pos)
 		}
 	}
 	return r

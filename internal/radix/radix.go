@@ -1,18 +1,13 @@
 // Package radix sorts integer keys for kubesem's pod rankings: an
 // order-preserving packing of several 64-bit words into one 64-bit prefix,
-// and a least-significant-digit radix sort of (prefix, index) pairs.
+// and a least-significant-digit radix sort of words that each hold a
+// prefix's top bits above an index.
 package radix
 
 import "math/bits"
 
 // MaxWords is the most words a Packer packs.
 const MaxWords = 8
-
-// Pair is a sort key's packed prefix and the index of the key it stands for.
-type Pair struct {
-	Prefix uint64
-	Idx    uint32
-}
 
 // Packer packs words into an order-preserving 64-bit prefix: of each word
 // it keeps only the span of bits in which some packed words differ from
@@ -27,11 +22,12 @@ type Packer struct {
 	UpTo [MaxWords + 1]uint
 }
 
-// packField is where one word's span goes: the span's bits (src) rotated
-// left by rot, keeping dst; bits cut from a span that does not fit wrap
-// around outside dst.
+// packField is where one word's span goes: the span's bits (src) of
+// words[word] rotated left by rot, keeping dst; bits cut from a span that
+// does not fit wrap around outside dst. of is the word's position in the
+// order of the words.
 type packField struct {
-	word     int
+	word, of int
 	rot      int
 	src, dst uint64
 }
@@ -54,10 +50,10 @@ func NewPacker(varying []uint64) Packer {
 		src := (uint64(1)<<uint(width) - 1) << uint(lo)
 		if width <= left {
 			left -= width
-			p.fields[p.n] = packField{word: w, rot: left - lo, src: src, dst: (uint64(1)<<uint(width) - 1) << uint(left)}
+			p.fields[p.n] = packField{word: w, of: w, rot: left - lo, src: src, dst: (uint64(1)<<uint(width) - 1) << uint(left)}
 		} else {
 			cut := width - left // low bits of the span that do not fit
-			p.fields[p.n] = packField{word: w, rot: -lo - cut, src: src, dst: uint64(1)<<uint(left) - 1}
+			p.fields[p.n] = packField{word: w, of: w, rot: -lo - cut, src: src, dst: uint64(1)<<uint(left) - 1}
 			left = 0
 		}
 		p.n++
@@ -65,10 +61,36 @@ func NewPacker(varying []uint64) Packer {
 	return p
 }
 
+// ReadFrom makes Pack read the i-th word from words[from[i]], where the
+// varying bits NewPacker was given lie in place: several words may share
+// one of words in disjoint bits.
+func (p *Packer) ReadFrom(from []int) {
+	for i := range p.n {
+		p.fields[i].word = from[p.fields[i].of]
+	}
+}
+
 // Pack returns the prefix of words.
-func (p *Packer) Pack(words []uint64) uint64 {
+func (p *Packer) Pack(words []uint64) uint64 { return p.PackFields(words, 0, p.n) }
+
+// FieldsBefore returns how many of the packed spans belong to the words
+// before the w-th: PackFields(words, 0, FieldsBefore(w)) packs those words
+// alone, in place.
+func (p *Packer) FieldsBefore(w int) int {
+	n := 0
+	for n < p.n && p.fields[n].of < w {
+		n++
+	}
+	return n
+}
+
+// PackFields returns the bits of the prefix of words that spans [lo, hi)
+// (see FieldsBefore) hold; the prefix is their OR over a partition of
+// [0, FieldsBefore(MaxWords)).
+func (p *Packer) PackFields(words []uint64, lo, hi int) uint64 {
 	var x uint64
-	for _, f := range p.fields[:p.n] {
+	for i := lo; i < hi; i++ {
+		f := &p.fields[i]
 		x |= bits.RotateLeft64(words[f.word]&f.src, f.rot) & f.dst
 	}
 	return x
@@ -78,45 +100,88 @@ func (p *Packer) Pack(words []uint64) uint64 {
 // and a 64-bit prefix takes 6 passes.
 const radixBits = 11
 
-// Sort sorts pairs by prefix, of which only the top used bits may differ,
-// with a least-significant-digit radix sort, skipping the digits on which
-// all prefixes agree, and returns the sorted slice (pairs or scratch, which
-// must be as long). It is stable.
-func Sort(pairs, scratch []Pair, used uint) []Pair {
-	if len(pairs) <= 32 {
-		for i := 1; i < len(pairs); i++ {
-			p := pairs[i]
+// SortBits sorts keys by their bits [lo, lo+width), which must be the top
+// bits that may be set (the bits above are zero in every key), with a
+// least-significant-digit radix sort in digits of radixBits bits from lo,
+// skipping the digits on which all keys agree, and returns the sorted
+// slice (keys or scratch, which must be as long). It is stable.
+//
+// The bits below lo are carried along: callers keep an index there, so
+// that a key is a sort prefix and the position of what it stands for in
+// one word, half the memory of a [Pair].
+func SortBits(keys, scratch []uint64, lo, width uint) []uint64 {
+	if width == 0 || len(keys) < 2 {
+		return keys
+	}
+	if len(keys) <= 32 {
+		for i := 1; i < len(keys); i++ {
+			k := keys[i]
 			j := i
-			for ; j > 0 && p.Prefix < pairs[j-1].Prefix; j-- {
-				pairs[j] = pairs[j-1]
+			for ; j > 0 && k>>lo < keys[j-1]>>lo; j-- {
+				keys[j] = keys[j-1]
 			}
-			pairs[j] = p
+			keys[j] = k
 		}
-		return pairs
+		return keys
 	}
-	const digits, mask = (64 + radixBits - 1) / radixBits, 1<<radixBits - 1
-	var counts [digits][mask + 1]uint32
-	low := int(64-used) / radixBits // digits below are zero in every prefix
-	for _, p := range pairs {
-		for d := low; d < digits; d++ {
-			counts[d][p.Prefix>>(radixBits*d)&mask]++
+	const mask = 1<<radixBits - 1
+	digits := int(width+radixBits-1) / radixBits
+	var counts [(64 + radixBits - 1) / radixBits][mask + 1]uint32
+	c0, c1, c2, c3 := &counts[0], &counts[1], &counts[2], &counts[3]
+	// Count every digit in one pass; the first four, which most sorts
+	// need alone, unrolled.
+	switch {
+	case digits == 1:
+		for _, k := range keys {
+			c0[k>>lo&mask]++
+		}
+	case digits == 2:
+		for _, k := range keys {
+			k >>= lo
+			c0[k&mask]++
+			c1[k>>radixBits&mask]++
+		}
+	case digits == 3:
+		for _, k := range keys {
+			k >>= lo
+			c0[k&mask]++
+			c1[k>>radixBits&mask]++
+			c2[k>>(2*radixBits)&mask]++
+		}
+	default:
+		for _, k := range keys {
+			k >>= lo
+			c0[k&mask]++
+			c1[k>>radixBits&mask]++
+			c2[k>>(2*radixBits)&mask]++
+			c3[k>>(3*radixBits)&mask]++
+		}
+		for d := 4; d < digits; d++ {
+			c := &counts[d]
+			shift := lo + uint(d)*radixBits
+			for _, k := range keys {
+				c[k>>shift&mask]++
+			}
 		}
 	}
-	for d := low; d < digits; d++ {
+	n := uint32(len(keys))
+	for d := range digits {
 		c := &counts[d]
-		if c[pairs[0].Prefix>>(radixBits*d)&mask] == uint32(len(pairs)) {
+		shift := lo + uint(d)*radixBits
+		if c[keys[0]>>shift&mask] == n {
 			continue
 		}
 		sum := uint32(0)
-		for b := range c {
-			c[b], sum = sum, sum+c[b]
+		for b, v := range c {
+			c[b], sum = sum, sum+v
 		}
-		for _, p := range pairs {
-			b := p.Prefix >> (radixBits * d) & mask
-			scratch[c[b]] = p
+		dst := scratch[:len(keys)]
+		for _, k := range keys {
+			b := k >> shift & mask
+			dst[c[b]] = k
 			c[b]++
 		}
-		pairs, scratch = scratch, pairs
+		keys, scratch = dst, keys
 	}
-	return pairs
+	return keys
 }

@@ -9,34 +9,6 @@ import (
 	"github.com/kubesem/kubesem/internal/radix"
 )
 
-// TestSort: Sort returns the pairs ordered by prefix, stably, for short
-// (insertion) and long (radix) inputs.
-func TestSort(t *testing.T) {
-	t.Parallel()
-	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(0, 200).Draw(t, "n")
-		shift := rapid.UintRange(0, 63).Draw(t, "shift")
-		pairs := make([]radix.Pair, n)
-		for i := range pairs {
-			pairs[i] = radix.Pair{Prefix: rapid.Uint64Range(0, 7).Draw(t, "p") << shift, Idx: uint32(i)}
-		}
-		want := slices.Clone(pairs)
-		slices.SortStableFunc(want, func(a, b radix.Pair) int {
-			switch {
-			case a.Prefix < b.Prefix:
-				return -1
-			case a.Prefix > b.Prefix:
-				return 1
-			}
-			return 0
-		})
-		got := radix.Sort(pairs, make([]radix.Pair, n), 64)
-		if !slices.Equal(got, want) {
-			t.Fatalf("Sort = %v; want %v", got, want)
-		}
-	})
-}
-
 // TestPacker: packing keeps the lexicographic order of the words.
 func TestPacker(t *testing.T) {
 	t.Parallel()
@@ -55,6 +27,71 @@ func TestPacker(t *testing.T) {
 		}
 		if cmpWords < 0 && pa > pb {
 			t.Fatalf("Pack(%v) = %d > Pack(%v) = %d", a, pa, b, pb)
+		}
+	})
+}
+
+// TestSortBits: SortBits orders keys by their bits from lo, stably, for
+// short (insertion) and long (radix) inputs and every number of digits.
+func TestSortBits(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 300).Draw(t, "n")
+		lo := rapid.UintRange(0, 20).Draw(t, "lo")
+		width := rapid.UintRange(0, 64-lo).Draw(t, "width")
+		keys := make([]uint64, n)
+		for i := range keys {
+			var v uint64
+			if width > 0 {
+				v = rapid.Uint64().Draw(t, "k") >> (64 - width)
+				if rapid.Bool().Draw(t, "small") {
+					v &= 7
+				}
+			}
+			keys[i] = v<<lo | uint64(i)&(1<<lo-1)
+		}
+		want := slices.Clone(keys)
+		slices.SortStableFunc(want, func(a, b uint64) int {
+			switch {
+			case a>>lo < b>>lo:
+				return -1
+			case a>>lo > b>>lo:
+				return 1
+			}
+			return 0
+		})
+		got := radix.SortBits(keys, make([]uint64, n), lo, width)
+		if !slices.Equal(got, want) {
+			t.Fatalf("SortBits(lo %d, width %d) = %x; want %x", lo, width, got, want)
+		}
+	})
+}
+
+// TestPackFields: the prefix is the OR of PackFields over the spans before
+// and from any word, and ReadFrom packs words that share one word of the
+// input in disjoint bits as if they were apart.
+func TestPackFields(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		// Words 0 and 2 are the low and high halves of one input word.
+		in := [2]uint64{rapid.Uint64().Draw(t, "shared"), rapid.Uint64().Draw(t, "other")}
+		first := [2]uint64{rapid.Uint64().Draw(t, "firstShared"), rapid.Uint64().Draw(t, "firstOther")}
+		split := func(w [2]uint64) [3]uint64 { return [3]uint64{w[0] & (1<<32 - 1), w[1], w[0] &^ (1<<32 - 1)} }
+		apart, firstApart := split(in), split(first)
+		var varying [3]uint64
+		for i := range varying {
+			varying[i] = apart[i] ^ firstApart[i]
+		}
+		p := radix.NewPacker(varying[:])
+		want := p.Pack(apart[:])
+		w := rapid.IntRange(0, 3).Draw(t, "w")
+		mid := p.FieldsBefore(w)
+		if got := p.PackFields(apart[:], 0, mid) | p.PackFields(apart[:], mid, p.FieldsBefore(radix.MaxWords)); got != want {
+			t.Fatalf("PackFields split before word %d = %#x; Pack = %#x", w, got, want)
+		}
+		p.ReadFrom([]int{0, 1, 0})
+		if got := p.Pack(in[:]); got != want {
+			t.Fatalf("Pack after ReadFrom = %#x; want %#x", got, want)
 		}
 	})
 }

@@ -9,31 +9,27 @@ import (
 	"github.com/kubesem/kubesem/meta"
 )
 
-func TestUIDRanks(t *testing.T) {
+// TestCompareUID: compareUID orders pods by UID as strings.Compare does,
+// including UIDs that share their first 16 bytes, zero bytes and nil pods.
+func TestCompareUID(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("x", 16)
-	uids := []string{long + "b", long + "a", "b", "", "a", long + "a", "a", "ab", long, "\xff"}
+	uids := []string{long + "b", long + "a", "b", "", "a", long + "a", "a", "ab", long, "\xff", "a\x00", long + "\x00"}
 	pods := make([]*Pod, len(uids)+1)
 	for i, u := range uids {
 		pods[i] = &Pod{}
 		pods[i].UID = u
 	}
 	// pods[len(uids)] is nil: UID "".
-	s := newKeySorter(len(pods))
+	r := ranker{pods: pods, keys: make([]sortKey, len(pods))}
 	for i, p := range pods {
-		s.pairs[i].Prefix, s.scratch[i].Prefix = prefixWord(podUID(p), 0), prefixWord(podUID(p), 8)
+		r.keys[i].r[rawUIDHi], r.keys[i].r[rawUIDLo] = prefixWord(podUID(p), 0), prefixWord(podUID(p), 8)
 	}
-	ranks := make([]int, len(pods))
-	uidRanks(pods, &s, ranks)
 	for i, p := range pods {
-		want := 0
-		for _, q := range pods {
-			if strings.Compare(podUID(q), podUID(p)) < 0 {
-				want++
+		for j, q := range pods {
+			if got, want := r.compareUID(uint32(i), uint32(j)), strings.Compare(podUID(p), podUID(q)); got != want {
+				t.Errorf("compareUID(%q, %q) = %d; want %d", podUID(p), podUID(q), got, want)
 			}
-		}
-		if ranks[i] != want {
-			t.Errorf("uidRanks: UID %q has rank %d; want %d (the number of smaller UIDs)", podUID(p), ranks[i], want)
 		}
 	}
 }
@@ -57,10 +53,10 @@ func rankedNames(pods []*Pod, r Ranking) []string {
 	return out
 }
 
-// TestToLogarithmic: ready times in one log2 bucket order by UID, except
+// TestCells: ready times in one log2 bucket order by UID, except
 // that pods holding exactly the same time form one group, placed by the
 // smallest UID among them, and go on to the next rule.
-func TestToLogarithmic(t *testing.T) {
+func TestCells(t *testing.T) {
 	t.Parallel()
 	t1, t2 := now0.Add(-150*time.Second), now0.Add(-250*time.Second) // both in bucket 37
 	pods := []*Pod{
