@@ -71,34 +71,43 @@ func (s *Schedule) plainChange(e, o1, o2 int64) (plain, empty bool) {
 	if o1%60 != 0 || o2%60 != 0 || e%60 != 0 {
 		return false, false
 	}
+	if s.allHours {
+		return true, false // 2: every hour of every day
+	}
 	lo, hi := e+min(o1, o2), e+max(o1, o2) // the wall times skipped or repeated
 	d := floorDiv(lo, secondsPerDay)
-	wd := 0
-	if !s.allDays {
-		wd = weekday(d)
-	}
-	sel := s.dayMatchesOn(d, wd)
-	if !sel && lo > d*secondsPerDay && hi <= (d+1)*secondsPerDay {
-		return true, true // 1
+	inside := lo > d*secondsPerDay && hi <= (d+1)*secondsPerDay
+	j := o2 - o1
+	atMidnight := j > 0 && j%3600 == 0 && j <= 11*3600 && lo == d*secondsPerDay
+	if (inside || atMidnight) && !s.allDays {
+		wd := weekday(d)
+		if s.dow>>uint(wd)&1 == 0 && s.dow>>uint((wd+6)%7)&1 == 0 && (s.dom|s.dow)&starBit != 0 &&
+			(inside || s.month&allMonths == allMonths) {
+			// Neither day is selected, whatever their dates (and on a
+			// 1st, the walk's test of the month passes).
+			return true, true // 1 or 3
+		}
+		_, mo, dom := civil(d)
+		if !s.selectsDay(mo, dom, wd) {
+			if inside {
+				return true, true // 1
+			}
+			if dom != 1 && !s.selectsDay(mo, dom-1, (wd+6)%7) {
+				return true, true // 3
+			}
+			if dom == 1 && s.month&allMonths == allMonths && !s.dayMatches(d-1) {
+				return true, true // 3, on a 1st
+			}
+		}
 	}
 	if s.selectsHour(e+o1-60) && s.selectsHour(e+o2) {
 		return true, false // 2
-	}
-	if j := o2 - o1; j > 0 && j%3600 == 0 && j <= 11*3600 && lo == d*secondsPerDay && !sel &&
-		!s.dayMatchesOn(d-1, (wd+6)%7) && (s.month&allMonths == allMonths || !firstOfMonth(d)) {
-		return true, true // 3
 	}
 	return false, false
 }
 
 // allMonths has the bits of the twelve months.
 const allMonths = 0x1ffe
-
-// firstOfMonth reports whether day number d is the 1st of its month.
-func firstOfMonth(d int64) bool {
-	_, _, dom := civil(d)
-	return dom == 1
-}
 
 // selectsHour reports whether the schedule selects the day and hour of
 // local second l.
@@ -139,7 +148,7 @@ func (s *Schedule) wallCount(lo, hi int64) int64 {
 	m0, m1 := int(lo-d*secondsPerDay)/60, int(hi-d*secondsPerDay)/60 // minutes of the day
 	var n int64
 	for h := m0 / 60; h*60 < m1; h++ {
-		if s.hour>>uint(h)&1 == 0 {
+		if !s.allHours && s.hour>>uint(h)&1 == 0 {
 			continue
 		}
 		from, to := max(m0-h*60, 0), min(m1-h*60, 60)
