@@ -72,8 +72,10 @@ func (s *Schedule) count(after, until time.Time, m *meter) int64 {
 	switch {
 	case s.delay > 0:
 		return floorDiv(u-a, int64(s.delay/time.Second))
-	case s.never:
+	case s.never && !s.strays(a):
 		return 0
+	case s.never:
+		// Robfig/cron's walk may stray into a month it does not test.
 	case s.leapOnly:
 		// Start times four or eight years apart: stepping ends at the
 		// first eight-year gap (see wallRun).
@@ -83,11 +85,90 @@ func (s *Schedule) count(after, until time.Time, m *meter) int64 {
 	case u-a > 2*cycle:
 		// Long enough for steps to repeat whole 400-year cycles.
 	default:
-		if n, ok := s.zoneCount(a, u, m); ok {
+		n, ok, firstMove := s.zoneCount(a, u, m)
+		if ok {
 			return n
+		}
+		if firstMove {
+			if n, ok := s.toStartTime(a, u, m); ok {
+				return n
+			}
 		}
 	}
 	return s.steps(a, u, m).n
+}
+
+// strays reports whether robfig/cron's walk from a, for a schedule that
+// selects no day, may return a time instead of the zero time. It may only
+// where a change of offset skips the midnight of a 1st of a month within
+// the walk's reach (from the 1st of a's month to the end of the fifth year
+// after a's): time.Date resolves that midnight to one side or the other,
+// and the walk's month loop carries the wall time it lands on (the 28th or
+// later at 23:00, say) into the selected month, whose day loop, corrected
+// by the hour, then steps over the next 1st into a month it does not test
+// (Atlantic/Madeira in 1918, where "0 0 31 2 *" answers March 31); or its
+// day loop, landing before that midnight and corrected back, steps over
+// the 1st itself. Every other walk tests only wall times at 00:00 of
+// selected months, none of whose days match. It answers true when package
+// time's bounds do not let it tell.
+func (s *Schedule) strays(a int64) bool {
+	if s.fixed {
+		return false
+	}
+	y, _, _ := civil(floorDiv(a, secondsPerDay))
+	to := dayNumber(y+7, 1, 1) * secondsPerDay // past the walk's last year, whatever the offset
+	x := a - resetReach
+	tl := time.Unix(x, 0).In(s.loc)
+	for range 128 {
+		_, o1 := tl.Zone()
+		_, end := tl.ZoneBounds()
+		if end.IsZero() || end.Unix() >= to {
+			return false
+		}
+		e := end.Unix()
+		if e <= x {
+			// Package time's rule-based bounds end at 00:00 UTC on
+			// December 31 of a leap year; skip that UTC day.
+			x = (floorDiv(x, secondsPerDay) + 1) * secondsPerDay
+			tl = time.Unix(x, 0).In(s.loc)
+			continue
+		}
+		tl = time.Unix(e, 0).In(s.loc)
+		if _, o2 := tl.Zone(); o2 > o1 {
+			lo, hi := e+int64(o1), e+int64(o2) // the wall times skipped
+			day := floorDiv(lo+secondsPerDay-1, secondsPerDay)
+			if _, _, dom := civil(day); dom == 1 && day*secondsPerDay < hi {
+				return true
+			}
+		}
+		x = e
+	}
+	return true
+}
+
+// toStartTime is zoneCount from a window's start that is not a start
+// time, where robfig/cron's first move from it may cross a change
+// zoneCount does not follow: it takes robfig/cron's own steps from a
+// until one lands on a start time the schedule selects, and counts on
+// from there. ok is false when that takes more than a few steps, a step
+// does not go forward or never returns, or zoneCount cannot go on.
+func (s *Schedule) toStartTime(a, u int64, m *meter) (n int64, ok bool) {
+	for x := a; n < 4; {
+		m.walk()
+		t, ok := s.next(time.Unix(x, 0).UTC())
+		switch {
+		case !ok || t.IsZero() || t.Unix() <= x:
+			return 0, false
+		case t.Unix() > u:
+			return n, true
+		}
+		n, x = n+1, t.Unix()
+		if s.selects(x) {
+			k, ok, _ := s.zoneCount(x, u, m)
+			return n + k, ok
+		}
+	}
+	return 0, false
 }
 
 // countLocal counts the selected local seconds x with a < x <= b.

@@ -328,3 +328,41 @@ func TestCountAcrossChanges(t *testing.T) {
 	}
 	t.Logf("%d windows", cases)
 }
+
+// TestCountNeverStrays: a schedule that selects no day still fires where
+// robfig/cron's walk strays into a month it does not test (a change that
+// skips the midnight of a 1st: Atlantic/Madeira in 1917–1919, where the
+// walk from 1917-03-13 answers 1918-03-31), and Count counts those start
+// times; elsewhere it fires never.
+func TestCountNeverStrays(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		zone         string
+		after, until time.Time
+		strays       bool
+		want         int64
+	}{
+		{"Atlantic/Madeira", time.Date(1917, 3, 13, 18, 39, 2, 0, time.UTC), time.Date(1918, 3, 31, 0, 0, 0, 0, time.UTC), true, 1},
+		{"Atlantic/Madeira", time.Date(1915, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(1925, 1, 1, 0, 0, 0, 0, time.UTC), true, 0},
+		{"America/New_York", time.Date(2024, 5, 20, 8, 29, 0, 0, time.UTC), time.Date(2034, 5, 20, 8, 29, 0, 0, time.UTC), false, 0},
+		{"America/Santiago", time.Date(2024, 5, 20, 8, 29, 0, 0, time.UTC), time.Date(2034, 5, 20, 8, 29, 0, 0, time.UTC), false, 0},
+	} {
+		s, err := ParseSchedule("0 0 31 2 *", &c.zone, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := cron.ParseStandard("TZ=" + c.zone + " 0 0 31 2 *")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.strays(c.after.Unix()); got != c.strays {
+			t.Errorf("%s: strays(%v) = %v; want %v", c.zone, c.after, got, c.strays)
+		}
+		if n, _ := robfigCount(r, s, c.after, c.until, 100); n != c.want {
+			t.Fatalf("%s: robfig/cron steps %d times from %v to %v; the test expects %d", c.zone, n, c.after, c.until, c.want)
+		}
+		if got := s.Count(c.after, c.until); got != c.want {
+			t.Errorf("Count(%v, %v) in %s = %d; robfig/cron stepped %d", c.after, c.until, c.zone, got, c.want)
+		}
+	}
+}

@@ -33,22 +33,28 @@ const crossReach = 400 * secondsPerDay
 const glitchMargin = 7 * secondsPerDay
 
 // zoneCount returns steps(a, u).n, or ok false when it cannot show it has
-// the same answer.
-func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok bool) {
+// the same answer; firstMove reports that it could not because of
+// robfig/cron's first move from a, which is not a start time (stepping
+// from the start time that move finds may do).
+func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok, firstMove bool) {
 	if a < -zoneSpan || u > zoneSpan {
-		return 0, false
+		return 0, false, false
 	}
 	x := a + 1 // the instant last looked up
 	tl := time.Unix(x, 0).In(s.loc)
 	_, o := tl.Zone()
 	st, en := tl.ZoneBounds()
-	if (!st.IsZero() && st.Unix() > a) || o%60 != 0 || (s.resetCrosses(a) && !s.selects(a)) {
+	if (!st.IsZero() && st.Unix() > a) || o%60 != 0 {
 		// A period starts at a+1 (stepping from a sees another offset),
-		// robfig/cron's first move from a truncates the instant, not the
-		// wall time, to the minute (an offset that is not whole minutes),
-		// or that move crosses a change. (From a start time the schedule
+		// or robfig/cron's first move from a truncates the instant, not
+		// the wall time, to the minute (an offset that is not whole
+		// minutes).
+		return 0, false, false
+	}
+	if s.resetCrosses(a) && !s.selects(a) {
+		// That move crosses a change. (From a start time the schedule
 		// selects, the first move only adds seconds.)
-		return 0, false
+		return 0, false, true
 	}
 	m.count()
 	off := int64(o)
@@ -69,14 +75,14 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok bool) {
 			// December 31 of a leap year; skip that UTC day.
 			day := floorDiv(x, secondsPerDay) * secondsPerDay
 			if off%60 != 0 || day-last < glitchMargin {
-				return 0, false
+				return 0, false, false
 			}
 			x = day + secondsPerDay
 			tn := time.Unix(x, 0).In(s.loc)
 			_, o2 := tn.Zone()
 			_, en = tn.ZoneBounds()
 			if int64(o2) != off || (!en.IsZero() && en.Unix()-x < glitchMargin) {
-				return 0, false
+				return 0, false, false
 			}
 			glitch, run = x, 3
 			continue
@@ -91,13 +97,13 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok bool) {
 		o2 := int64(o2i)
 		if o2 == off {
 			if run++; run >= 4 {
-				return 0, false // stepping would see a change here
+				return 0, false, false // stepping would see a change here
 			}
 			continue
 		}
 		run = 0
 		if e-glitch < glitchMargin {
-			return 0, false
+			return 0, false, false
 		}
 		day, sod, span, benign := benignAt(e, off, o2)
 		switch {
@@ -127,7 +133,7 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok bool) {
 				}
 				d, ok := s.crossSteps(e, off, o2, lo, hi, u)
 				if !ok {
-					return 0, false
+					return 0, false, false
 				}
 				m.walk()
 				fix += d
@@ -151,11 +157,11 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok bool) {
 		default:
 			// Stepping takes robfig/cron's own step across a change it
 			// does not step as the wall clock.
-			return 0, false
+			return 0, false, false
 		}
 		last, prev, off = e, e, o2
 	}
-	return s.countLocal(start, u+off) + fix, true
+	return s.countLocal(start, u+off) + fix, true, false
 }
 
 // benignAt is benignChange(t, o1, o2), also returning where the skipped
