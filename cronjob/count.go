@@ -119,8 +119,8 @@ func (s *Schedule) strays(a int64) bool {
 	to := dayNumber(y+7, 1, 1) * secondsPerDay // past the walk's last year, whatever the offset
 	x := a - resetReach
 	tl := time.Unix(x, 0).In(s.loc)
+	_, o1 := tl.Zone()
 	for range 128 {
-		_, o1 := tl.Zone()
 		_, end := tl.ZoneBounds()
 		if end.IsZero() || end.Unix() >= to {
 			return false
@@ -131,17 +131,21 @@ func (s *Schedule) strays(a int64) bool {
 			// December 31 of a leap year; skip that UTC day.
 			x = (floorDiv(x, secondsPerDay) + 1) * secondsPerDay
 			tl = time.Unix(x, 0).In(s.loc)
+			if _, o := tl.Zone(); o != o1 {
+				return true // a change on that day: cannot tell
+			}
 			continue
 		}
 		tl = time.Unix(e, 0).In(s.loc)
-		if _, o2 := tl.Zone(); o2 > o1 {
+		_, o2 := tl.Zone()
+		if o2 > o1 {
 			lo, hi := e+int64(o1), e+int64(o2) // the wall times skipped
 			day := floorDiv(lo+secondsPerDay-1, secondsPerDay)
 			if _, _, dom := civil(day); dom == 1 && day*secondsPerDay < hi {
 				return true
 			}
 		}
-		x = e
+		x, o1 = e, o2
 	}
 	return true
 }
