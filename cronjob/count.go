@@ -118,10 +118,8 @@ func (s *Schedule) strays(a int64) bool {
 	y, _, _ := civil(floorDiv(a, secondsPerDay))
 	to := dayNumber(y+7, 1, 1) * secondsPerDay // past the walk's last year, whatever the offset
 	x := a - resetReach
-	tl := time.Unix(x, 0).In(s.loc)
-	_, o1 := tl.Zone()
 	for range 128 {
-		_, end := tl.ZoneBounds()
+		_, end := time.Unix(x, 0).In(s.loc).ZoneBounds()
 		if end.IsZero() || end.Unix() >= to {
 			return false
 		}
@@ -129,23 +127,28 @@ func (s *Schedule) strays(a int64) bool {
 		if e <= x {
 			// Package time's rule-based bounds end at 00:00 UTC on
 			// December 31 of a leap year; skip that UTC day.
-			x = (floorDiv(x, secondsPerDay) + 1) * secondsPerDay
-			tl = time.Unix(x, 0).In(s.loc)
-			if _, o := tl.Zone(); o != o1 {
+			day := floorDiv(x, secondsPerDay) * secondsPerDay
+			_, o1 := time.Unix(day-1, 0).In(s.loc).Zone()
+			if _, o2 := time.Unix(day+secondsPerDay, 0).In(s.loc).Zone(); o1 != o2 {
 				return true // a change on that day: cannot tell
 			}
+			x = day + secondsPerDay
 			continue
 		}
-		tl = time.Unix(e, 0).In(s.loc)
-		_, o2 := tl.Zone()
-		if o2 > o1 {
-			lo, hi := e+int64(o1), e+int64(o2) // the wall times skipped
-			day := floorDiv(lo+secondsPerDay-1, secondsPerDay)
-			if _, _, dom := civil(day); dom == 1 && day*secondsPerDay < hi {
-				return true
+		// Offsets are within a day of UTC: only a change within two days
+		// of the start of a UTC month can skip the midnight of a 1st.
+		if _, _, dom := civil(floorDiv(e+2*secondsPerDay, secondsPerDay)); dom <= 4 {
+			_, o1 := time.Unix(e-1, 0).In(s.loc).Zone()
+			_, o2 := time.Unix(e, 0).In(s.loc).Zone()
+			if o2 > o1 {
+				lo, hi := e+int64(o1), e+int64(o2) // the wall times skipped
+				day := floorDiv(lo+secondsPerDay-1, secondsPerDay)
+				if _, _, dom := civil(day); dom == 1 && day*secondsPerDay < hi {
+					return true
+				}
 			}
 		}
-		x, o1 = e, o2
+		x = e
 	}
 	return true
 }
