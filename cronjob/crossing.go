@@ -49,7 +49,11 @@ const plainMargin = 3 * secondsPerDay
 //     the walk reaches the minute before the change in the minute loop (or
 //     returns it), adds a minute, and stands on the new offset's wall
 //     clock in a selected hour, where the minute loop (or, from a returned
-//     minute, a full test) is canonical;
+//     minute, a full test) is canonical. Not where the change repeats a
+//     midnight, unless every hour of every day is selected: the walk's day
+//     loop may reach that midnight by the calendar, which can answer its
+//     second pass (CET in 1916, whose "0 0 * * 0" on Sunday 1 October
+//     starts once);
 //  3. at the start of a day, spring forward by 1 to 11 whole hours,
 //     neither that day nor the day before selected, and the day not the
 //     1st of a month unless every month is selected: the walk stands at
@@ -100,7 +104,7 @@ func (s *Schedule) plainChange(e, o1, o2 int64) (plain, empty bool) {
 			}
 		}
 	}
-	if s.selectsHour(e+o1-60) && s.selectsHour(e+o2) {
+	if (j > 0 || inside) && s.selectsHour(e+o1-60) && s.selectsHour(e+o2) {
 		return true, false // 2
 	}
 	return false, false

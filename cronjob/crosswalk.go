@@ -68,25 +68,37 @@ const (
 const crossBudget = 400
 
 // crossSteps returns how many more start times robfig/cron's steps visit
-// at or after e, up to u, than the instants whose wall time the schedule
-// selects, across a change of offset from o1 to o2 at e that steps from a
-// start time reach canonically, no other change lying in [lo−day, hi+day).
-// ok is false where it cannot tell: offsets or the change not in whole
-// minutes, a change of 12 hours or more (a skipped or repeated day, whose
-// walk can cross a wall time twice), a second field other than "0", or a
-// walk that leaves [lo, hi), takes more than crossBudget steps, reaches
-// past the year it searches to, returns a time at or before the one
-// before it or before e, or never ends.
-func (s *Schedule) crossSteps(e, o1, o2, lo, hi, u int64) (delta int64, ok bool) {
+// up to u than the instants whose wall time the schedule selects, across
+// a change of offset from o1 to o2 at e that steps from a start time reach
+// canonically, no other change lying in [lo−day, hi+day), in a window that
+// starts at a. It compares them from the change on, or, where the change
+// repeats a midnight, from that midnight's first pass: the walk's day and
+// month loops ask time.Date for midnights, which may answer the second
+// pass, so the walk may cross there. ok is false where it cannot tell:
+// offsets or the change not in whole minutes, a change of 12 hours or more
+// (a skipped or repeated day, whose walk can cross a wall time twice), a
+// second field other than "0", a window that starts after the comparison
+// does, or a walk that leaves [lo, hi), takes more than crossBudget steps,
+// reaches past the year it searches to, returns a time at or before the
+// one before it or before the comparison starts, or never ends.
+func (s *Schedule) crossSteps(e, o1, o2, lo, hi, a, u int64) (delta int64, ok bool) {
 	if o1%60 != 0 || o2%60 != 0 || e%60 != 0 || s.second != 1 || max(o2-o1, o1-o2) >= 12*3600 {
 		return 0, false
 	}
 	c := crossModel{e: e, o1: o1, o2: o2, lo: lo, hi: hi}
-	// Where the canonical walk stands just before the change (see
-	// crossing.go), with the first limit it may see on the year: its
-	// walk began at the last start time, less than two years before.
-	w := c.fields(e - 1)
-	ph, x := phMinute, e-60
+	from := e + o1 // the first wall time (on o1's clock) the walk may reach on o2's
+	if m := floorDiv(e+o2+secondsPerDay-1, secondsPerDay) * secondsPerDay; m < from {
+		from = m // a repeated midnight
+	}
+	t0 := from - o1 // where the comparison starts
+	if t0 <= a {
+		return 0, false
+	}
+	// Where the canonical walk stands just before t0 (see crossing.go),
+	// with the first limit it may see on the year: its walk began at the
+	// last start time, less than two years before.
+	w := c.fields(t0 - 1)
+	ph, x := phMinute, t0-60
 	switch {
 	case s.month>>uint(w.month)&1 == 0:
 		ph, x = phMonth, dayNumber(w.year, w.month, 1)*secondsPerDay-o1
@@ -95,13 +107,24 @@ func (s *Schedule) crossSteps(e, o1, o2, lo, hi, u int64) (delta int64, ok bool)
 	case s.hour>>uint(w.hour)&1 == 0:
 		ph, x = phHour, dayNumber(w.year, w.month, w.day)*secondsPerDay+int64(w.hour*3600)-o1
 	case s.minute>>uint(w.min)&1 != 0:
-		// The minute before the change is a start time: the walk from
-		// it tests the whole reading at the change.
-		ph, x = phWrap, e
+		// The minute before t0 is a start time: the walk from it tests
+		// the whole reading at t0.
+		ph, x = phWrap, t0
 	}
 	limit := w.year + 3
-	var visited, wall int64 // robfig/cron's start times and the wall clock's, at or after e, up to u
-	last := e - 1
+	// wall counts the instants in [t0, end] whose wall time is selected.
+	wall := func(end int64) int64 {
+		if end < t0 {
+			return 0
+		}
+		n := s.countLocal(from-1, min(end, e-1)+o1)
+		if end >= e {
+			n += s.countLocal(e-1+o2, end+o2)
+		}
+		return n
+	}
+	var visited int64 // robfig/cron's start times from t0 up to u
+	last := t0 - 1
 	budget := crossBudget
 	fresh := false
 	for {
@@ -110,22 +133,16 @@ func (s *Schedule) crossSteps(e, o1, o2, lo, hi, u int64) (delta int64, ok bool)
 			return 0, false
 		}
 		if canon {
-			// Canonical from r on: the wall clock's start times in
-			// [e, r) are the ones to compare.
-			if end := min(r-1, u); end >= e {
-				wall = s.countLocal(e-1+o2, end+o2)
-			}
-			return visited - wall, true
+			// Canonical from r on: the start times in [t0, r) are the
+			// ones to compare.
+			return visited - wall(min(r-1, u)), true
 		}
-		if r < e || r <= last {
+		if r <= last {
 			return 0, false
 		}
 		if r > u {
 			// The window ends before r: what follows does not count.
-			if u >= e {
-				wall = s.countLocal(e-1+o2, u+o2)
-			}
-			return visited - wall, true
+			return visited - wall(u), true
 		}
 		visited++
 		// The next walk, from r: fresh, from the next second.

@@ -131,7 +131,7 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok, firstMove bool)
 				if !en.IsZero() {
 					hi = min(hi, en.Unix()-secondsPerDay)
 				}
-				d, ok := s.crossSteps(e, off, o2, lo, hi, u)
+				d, ok := s.crossSteps(e, off, o2, lo, hi, a, u)
 				if !ok {
 					return 0, false, false
 				}
