@@ -72,7 +72,7 @@ func (s *Schedule) count(after, until time.Time, m *meter) int64 {
 	switch {
 	case s.delay > 0:
 		return floorDiv(u-a, int64(s.delay/time.Second))
-	case s.never && !s.strays(a):
+	case s.never && !s.strays(a, u):
 		return 0
 	case s.never:
 		// Robfig/cron's walk may stray into a month it does not test.
@@ -99,10 +99,11 @@ func (s *Schedule) count(after, until time.Time, m *meter) int64 {
 }
 
 // strays reports whether robfig/cron's walk from a, for a schedule that
-// selects no day, may return a time instead of the zero time. It may only
-// where a change of offset skips the midnight of a 1st of a month within
-// the walk's reach (from the 1st of a's month to the end of the fifth year
-// after a's): time.Date resolves that midnight to one side or the other,
+// selects no day, may return a time up to u instead of the zero time. It
+// may only where a change of offset skips the midnight of a 1st of a month
+// within the walk's reach (from the 1st of a's month to the end of the
+// fifth year after a's) and before u: time.Date resolves that midnight to
+// one side or the other,
 // and the walk's month loop carries the wall time it lands on (the 28th or
 // later at 23:00, say) into the selected month, whose day loop, corrected
 // by the hour, then steps over the next 1st into a month it does not test
@@ -111,12 +112,13 @@ func (s *Schedule) count(after, until time.Time, m *meter) int64 {
 // the 1st itself. Every other walk tests only wall times at 00:00 of
 // selected months, none of whose days match. It answers true when package
 // time's bounds do not let it tell.
-func (s *Schedule) strays(a int64) bool {
+func (s *Schedule) strays(a, u int64) bool {
 	if s.fixed {
 		return false
 	}
 	y, _, _ := civil(floorDiv(a, secondsPerDay))
-	to := dayNumber(y+7, 1, 1) * secondsPerDay // past the walk's last year, whatever the offset
+	// Past the walk's last year, whatever the offset, or past u.
+	to := min(dayNumber(y+7, 1, 1), floorDiv(u, secondsPerDay)+2) * secondsPerDay
 	x := a - resetReach
 	for range 128 {
 		_, end := time.Unix(x, 0).In(s.loc).ZoneBounds()

@@ -364,7 +364,7 @@ func TestCountNeverStrays(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := s.strays(c.after.Unix()); got != c.strays {
+		if got := s.strays(c.after.Unix(), c.until.Unix()); got != c.strays {
 			t.Errorf("%s: strays(%v) = %v; want %v", c.zone, c.after, got, c.strays)
 		}
 		if n, _ := robfigCount(r, s, c.after, c.until, 100); n != c.want {
