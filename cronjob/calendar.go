@@ -19,8 +19,32 @@ func floorDiv(a, b int64) int64 {
 }
 
 // civil returns the year, month (1–12) and day (1–31) of the day numbered
-// days since 1970-01-01 (Hinnant's days-to-civil).
+// days since 1970-01-01. Within about 32,800 years before and 2.9 million
+// years after 1970 it takes Neri and Schneider's form (2022, "Euclidean affine
+// functions and their application to calendar algorithms"): a few 32-bit
+// multiplications and shifts on the day count from a 1 March, shifted by
+// whole 400-year cycles to be positive; elsewhere civilWide.
 func civil(days int64) (y int64, m, d int) {
+	const cycles = 82 // 400-year cycles added to make the count positive
+	const shift = 719468 + cycles*146097
+	if days < -shift || days >= 1<<30-shift {
+		return civilWide(days)
+	}
+	n := 4*uint32(days+shift) + 3
+	century, ofCentury := n/146097, n%146097/4 // day 0: 1 March of the century's first year
+	p := 2939745 * uint64(4*ofCentury+3)       // 2939745/2³² ≈ 4/1461: years of 365.25 days
+	year := 100*century + uint32(p>>32)
+	doy := uint32(p) / 2939745 / 4 // day of the year from 1 March
+	md := 2141*doy + 197913        // months of 30.6 days, as 2141/2¹⁶
+	mo, day := md>>16, (md&0xffff)/2141
+	if doy >= 306 { // January or February: the next calendar year
+		year, mo = year+1, mo-12
+	}
+	return int64(year) - 400*cycles, int(mo), int(day) + 1
+}
+
+// civilWide is civil for any day number (Hinnant's days-to-civil).
+func civilWide(days int64) (y int64, m, d int) {
 	z := days + 719468
 	era := floorDiv(z, 146097)
 	doe := z - era*146097

@@ -22,17 +22,28 @@ import (
 // It never steps the whole window: between changes of offset start times
 // count with the schedule's bit sets (whole years and months from
 // per-schedule tables, partial months with popcounts, partial days per
-// hour and minute) on the wall clock, and at a change robfig/cron does not
-// step as the wall clock (not one hour, on the hour, between 01:00 and
-// 23:00; any change from or to an offset that is not whole minutes) it
-// takes robfig/cron's own steps from the last start time before the change
-// until one lands past it on a start time the schedule selects. Once a
-// zone's offsets follow its rule (after its last listed transition), they
-// and the calendar repeat every 400 years, so a longer window steps one
-// such cycle and multiplies. So the work grows with the changes of offset
-// in at most the listed transitions and two cycles (a few thousand steps,
-// milliseconds, for any window from year 1 to 9999), not with the number
-// of start times. It returns 0 when until is not after after.
+// hour and minute) on the wall clock; at each change the wall times it
+// skips are left out and those it repeats counted twice, and where
+// robfig/cron's walk does not step across a change as the wall clock
+// (Australia/Lord_Howe's 30-minute change, America/Santiago's at midnight)
+// its steps there are followed on a model of the zone with that one
+// change, from where the walk stands just before it until it is back on
+// the wall clock, or, for the schedules that provably cross it as the wall
+// clock does, skipped in a few operations (crossing.go, crosswalk.go).
+// Where it cannot (offsets that are not whole minutes, local mean time
+// before a zone's first change; changes within three days of each other;
+// a walk that strays from the change for longer than the model reaches;
+// a window that starts, not on a start time, within a month after or two
+// days before such a change) it takes robfig/cron's own steps from the
+// last start time before the change until one lands past it on a start
+// time the schedule selects. Once a zone's offsets follow its rule (after
+// its last listed transition), they and the calendar repeat every 400
+// years, so a longer window steps one such cycle and multiplies. So the
+// work grows with the changes of offset in at most the listed transitions
+// and two cycles (a few thousand steps, milliseconds, for any window from
+// year 1 to 9999), not with the number of start times: about two zone
+// lookups per change over ten years in Lord Howe as in New York. It
+// returns 0 when until is not after after.
 func (s *Schedule) Count(after, until time.Time) int64 {
 	return s.count(after, until, nil)
 }
@@ -61,8 +72,10 @@ func (s *Schedule) count(after, until time.Time, m *meter) int64 {
 	switch {
 	case s.delay > 0:
 		return floorDiv(u-a, int64(s.delay/time.Second))
-	case s.never:
+	case s.never && !s.strays(a, u):
 		return 0
+	case s.never:
+		// Robfig/cron's walk may stray into a month it does not test.
 	case s.leapOnly:
 		// Start times four or eight years apart: stepping ends at the
 		// first eight-year gap (see wallRun).
@@ -72,11 +85,99 @@ func (s *Schedule) count(after, until time.Time, m *meter) int64 {
 	case u-a > 2*cycle:
 		// Long enough for steps to repeat whole 400-year cycles.
 	default:
-		if n, ok := s.zoneCount(a, u, m); ok {
+		n, ok, firstMove := s.zoneCount(a, u, m)
+		if ok {
 			return n
+		}
+		if firstMove {
+			if n, ok := s.toStartTime(a, u, m); ok {
+				return n
+			}
 		}
 	}
 	return s.steps(a, u, m).n
+}
+
+// strays reports whether robfig/cron's walk from a, for a schedule that
+// selects no day, may return a time up to u instead of the zero time. It
+// may only where a change of offset skips the midnight of a 1st of a month
+// within the walk's reach (from the 1st of a's month to the end of the
+// fifth year after a's) and before u: time.Date resolves that midnight to
+// one side or the other,
+// and the walk's month loop carries the wall time it lands on (the 28th or
+// later at 23:00, say) into the selected month, whose day loop, corrected
+// by the hour, then steps over the next 1st into a month it does not test
+// (Atlantic/Madeira in 1918, where "0 0 31 2 *" answers March 31); or its
+// day loop, landing before that midnight and corrected back, steps over
+// the 1st itself. Every other walk tests only wall times at 00:00 of
+// selected months, none of whose days match. It answers true when package
+// time's bounds do not let it tell.
+func (s *Schedule) strays(a, u int64) bool {
+	if s.fixed {
+		return false
+	}
+	y, _, _ := civil(floorDiv(a, secondsPerDay))
+	// Past the walk's last year, whatever the offset, or past u.
+	to := min(dayNumber(y+7, 1, 1), floorDiv(u, secondsPerDay)+2) * secondsPerDay
+	x := a - resetReach
+	for range 128 {
+		_, end := time.Unix(x, 0).In(s.loc).ZoneBounds()
+		if end.IsZero() || end.Unix() >= to {
+			return false
+		}
+		e := end.Unix()
+		if e <= x {
+			// Package time's rule-based bounds end at 00:00 UTC on
+			// December 31 of a leap year; skip that UTC day.
+			day := floorDiv(x, secondsPerDay) * secondsPerDay
+			_, o1 := time.Unix(day-1, 0).In(s.loc).Zone()
+			if _, o2 := time.Unix(day+secondsPerDay, 0).In(s.loc).Zone(); o1 != o2 {
+				return true // a change on that day: cannot tell
+			}
+			x = day + secondsPerDay
+			continue
+		}
+		// Offsets are within a day of UTC: only a change within two days
+		// of the start of a UTC month can skip the midnight of a 1st.
+		if _, _, dom := civil(floorDiv(e+2*secondsPerDay, secondsPerDay)); dom <= 4 {
+			_, o1 := time.Unix(e-1, 0).In(s.loc).Zone()
+			_, o2 := time.Unix(e, 0).In(s.loc).Zone()
+			if o2 > o1 {
+				lo, hi := e+int64(o1), e+int64(o2) // the wall times skipped
+				day := floorDiv(lo+secondsPerDay-1, secondsPerDay)
+				if _, _, dom := civil(day); dom == 1 && day*secondsPerDay < hi {
+					return true
+				}
+			}
+		}
+		x = e
+	}
+	return true
+}
+
+// toStartTime is zoneCount from a window's start that is not a start
+// time, where robfig/cron's first move from it may cross a change
+// zoneCount does not follow: it takes robfig/cron's own steps from a
+// until one lands on a start time the schedule selects, and counts on
+// from there. ok is false when that takes more than a few steps, a step
+// does not go forward or never returns, or zoneCount cannot go on.
+func (s *Schedule) toStartTime(a, u int64, m *meter) (n int64, ok bool) {
+	for x := a; n < 4; {
+		m.walk()
+		t, ok := s.next(time.Unix(x, 0).UTC())
+		switch {
+		case !ok || t.IsZero() || t.Unix() <= x:
+			return 0, false
+		case t.Unix() > u:
+			return n, true
+		}
+		n, x = n+1, t.Unix()
+		if s.selects(x) {
+			k, ok, _ := s.zoneCount(x, u, m)
+			return n + k, ok
+		}
+	}
+	return 0, false
 }
 
 // countLocal counts the selected local seconds x with a < x <= b.
@@ -123,11 +224,7 @@ func (s *Schedule) dayMatches(dn int64) bool {
 	if s.allDays {
 		return true
 	}
-	y, m, d := civil(dn)
-	if s.month>>uint(m)&1 == 0 {
-		return false
-	}
-	return s.dayMask(monthDays(y, m), weekday(dn-int64(d-1)))>>uint(d)&1 != 0
+	return s.dayMatchesOn(dn, weekday(dn))
 }
 
 // matchingDays counts the selected days numbered first..last.

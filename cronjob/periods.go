@@ -197,11 +197,24 @@ func (s *Schedule) walkRun(x, u int64, m *meter) run {
 // found no further start time up to u).
 func (s *Schedule) walkRunOnce(r *run, x, u int64, m *meter) (decided bool) {
 	if s.never {
-		// Every step answers the zero time (or never ends).
-		m.walk()
-		t, ok := s.next(time.Unix(x, 0).UTC())
-		r.endless, r.back, r.next = !ok, ok, t
-		return true
+		// Steps answer the zero time or never end, except where the walk
+		// strays into a month it does not test (see strays): robfig/cron's
+		// own steps.
+		for {
+			m.walk()
+			t, ok := s.next(time.Unix(x, 0).UTC())
+			switch {
+			case !ok:
+				r.endless = true
+				return true
+			case t.IsZero() || t.Unix() <= x:
+				r.back, r.next = true, t
+				return true
+			case t.Unix() > u:
+				return true
+			}
+			r.n, r.last, x = r.n+1, t.Unix(), t.Unix()
+		}
 	}
 	genuine := false // x is a time the schedule selects
 	// step takes robfig/cron's own step from x; false when the run ends.

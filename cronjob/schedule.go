@@ -33,6 +33,7 @@ type Schedule struct {
 	never     bool             // no day ever matches: the schedule never fires
 	leapOnly  bool             // only February 29 matches (start times 4 or 8 years apart)
 	allDays   bool             // every day matches
+	allHours  bool             // every hour of every day matches
 }
 
 // ParseSchedule parses spec.schedule the way the v1.36.3 CronJob controller
@@ -165,6 +166,7 @@ func (s *Schedule) prepare() {
 		s.never = s.never && s.yearCnt[0][w] == 0 && s.yearCnt[1][w] == 0
 		s.allDays = s.allDays && s.yearCnt[0][w] == 365 && s.yearCnt[1][w] == 366
 	}
+	s.allHours = s.allDays && s.hour&(1<<24-1) == 1<<24-1
 	s.leapOnly = !s.never
 	for w := 0; w < 7; w++ {
 		s.leapOnly = s.leapOnly && s.yearCnt[0][w] == 0

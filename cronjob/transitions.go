@@ -5,20 +5,27 @@ import (
 	"time"
 )
 
-// The fast form of the stepping count (steps, periods.go) for windows whose changes of
-// offset robfig/cron all steps as the wall clock (benignChange). Summing
-// each offset period's wall-clock count telescopes: the window counts once
-// on wall-clock time from after's offset to until's, and each change of
-// offset then removes the whole hours its gap skips or adds back those its
-// overlap repeats. So a window costs one zone lookup pair per change
-// instead of a calendar count per period. Where the walk meets something
-// it cannot show stepping agrees with (a change robfig/cron does not
-// step as the wall clock, within a week of a day on which package time's
+// The fast form of the stepping count (steps, periods.go). Summing each
+// offset period's wall-clock count telescopes: the window counts once on
+// wall-clock time from after's offset to until's, and each change of
+// offset then removes the wall times its gap skips or adds back those its
+// overlap repeats. That is the count wherever robfig/cron steps across a
+// change as the wall clock does: a one-hour change on the hour between
+// 01:00 and 23:00 (benignChange), or any other change where plainChange
+// shows it for the schedule; elsewhere crossSteps adds what robfig/cron's
+// own walk across the change does differently. So a window costs one zone
+// lookup pair per change instead of a calendar count per period. Where the
+// walk meets something it cannot show stepping agrees with (a change
+// crossSteps cannot follow, within a week of a day on which package time's
 // period bounds go wrong, offsets that are not whole minutes, long runs of
 // bounds that change nothing), it gives up and Count steps.
 
 // zoneSpan bounds the Unix seconds zoneCount accepts, far from overflow.
 const zoneSpan = 1 << 50
+
+// crossReach is how far from a change crossSteps follows robfig/cron's
+// walk.
+const crossReach = 400 * secondsPerDay
 
 // glitchMargin is how far a change of offset must be from a day on which
 // package time reports period bounds that end before the instant asked
@@ -26,21 +33,28 @@ const zoneSpan = 1 << 50
 const glitchMargin = 7 * secondsPerDay
 
 // zoneCount returns steps(a, u).n, or ok false when it cannot show it has
-// the same answer.
-func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok bool) {
+// the same answer; firstMove reports that it could not because of
+// robfig/cron's first move from a, which is not a start time (stepping
+// from the start time that move finds may do).
+func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok, firstMove bool) {
 	if a < -zoneSpan || u > zoneSpan {
-		return 0, false
+		return 0, false, false
 	}
 	x := a + 1 // the instant last looked up
 	tl := time.Unix(x, 0).In(s.loc)
 	_, o := tl.Zone()
 	st, en := tl.ZoneBounds()
-	if (!st.IsZero() && st.Unix() > a) || o%60 != 0 || s.resetCrosses(a) {
+	if (!st.IsZero() && st.Unix() > a) || o%60 != 0 {
 		// A period starts at a+1 (stepping from a sees another offset),
-		// robfig/cron's first move from a truncates the instant, not the
-		// wall time, to the minute (an offset that is not whole minutes),
-		// or that move crosses a change.
-		return 0, false
+		// or robfig/cron's first move from a truncates the instant, not
+		// the wall time, to the minute (an offset that is not whole
+		// minutes).
+		return 0, false, false
+	}
+	if s.resetCrosses(a) && !s.selects(a) {
+		// That move crosses a change. (From a start time the schedule
+		// selects, the first move only adds seconds.)
+		return 0, false, true
 	}
 	m.count()
 	off := int64(o)
@@ -48,6 +62,10 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok bool) {
 	var fix int64    // corrections at the changes so far
 	const none = -zoneSpan * 4
 	last, glitch := int64(none), int64(none)
+	prev := int64(none) // the last change of offset before x, or a bound at or before it
+	if !st.IsZero() {
+		prev = st.Unix()
+	}
 	run := 0 // period bounds since the last change that change nothing
 	for !en.IsZero() {
 		m.count()
@@ -57,14 +75,14 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok bool) {
 			// December 31 of a leap year; skip that UTC day.
 			day := floorDiv(x, secondsPerDay) * secondsPerDay
 			if off%60 != 0 || day-last < glitchMargin {
-				return 0, false
+				return 0, false, false
 			}
 			x = day + secondsPerDay
 			tn := time.Unix(x, 0).In(s.loc)
 			_, o2 := tn.Zone()
 			_, en = tn.ZoneBounds()
 			if int64(o2) != off || (!en.IsZero() && en.Unix()-x < glitchMargin) {
-				return 0, false
+				return 0, false, false
 			}
 			glitch, run = x, 3
 			continue
@@ -79,33 +97,71 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok bool) {
 		o2 := int64(o2i)
 		if o2 == off {
 			if run++; run >= 4 {
-				return 0, false // stepping would see a change here
+				return 0, false, false // stepping would see a change here
 			}
 			continue
 		}
 		run = 0
+		if e-glitch < glitchMargin {
+			return 0, false, false
+		}
 		day, sod, span, benign := benignAt(e, off, o2)
-		if !benign || e-glitch < glitchMargin {
+		switch {
+		case benign:
+			// The whole hours from wall-clock second sod of day are
+			// skipped (o2 > off) or seen twice (o2 < off).
+			switch {
+			case o2 > off:
+				fix -= s.wholeHours(day, sod, span)
+			case start <= e-1+o2:
+				fix += s.wholeHours(day, sod, span)
+			default:
+				// The window starts inside the repeated hours: count
+				// their first pass from its start, the wall clock from
+				// the second.
+				fix += s.countLocal(start, e-1+off)
+				start = e - 1 + o2
+			}
+		case e-prev >= plainMargin && (en.IsZero() || en.Unix()-e >= plainMargin):
+			plain, empty := s.plainChange(e, off, o2)
+			if !plain {
+				// Follow robfig/cron's walk across the change, between
+				// the days next to the changes before and after it.
+				lo, hi := max(prev, e-crossReach)+secondsPerDay, e+crossReach
+				if !en.IsZero() {
+					hi = min(hi, en.Unix()-secondsPerDay)
+				}
+				d, ok := s.crossSteps(e, off, o2, lo, hi, a, u)
+				if !ok {
+					return 0, false, false
+				}
+				m.walk()
+				fix += d
+			}
+			if empty {
+				break
+			}
+			// Stepping visits the instants whose wall time the schedule
+			// selects: the skipped wall times (o2 > off) do not count,
+			// the repeated ones (o2 < off) count twice.
+			lo, hi := e+min(off, o2), e+max(off, o2)
+			switch {
+			case o2 > off:
+				fix -= s.wallCount(lo, hi)
+			case start < lo:
+				fix += s.wallCount(lo, hi)
+			default:
+				fix += s.countLocal(start, hi-1)
+				start = lo - 1
+			}
+		default:
 			// Stepping takes robfig/cron's own step across a change it
 			// does not step as the wall clock.
-			return 0, false
+			return 0, false, false
 		}
-		// The whole hours from wall-clock second sod of day are skipped
-		// (o2 > off) or seen twice (o2 < off).
-		switch {
-		case o2 > off:
-			fix -= s.wholeHours(day, sod, span)
-		case start <= e-1+o2:
-			fix += s.wholeHours(day, sod, span)
-		default:
-			// The window starts inside the repeated hours: count their
-			// first pass from its start, the wall clock from the second.
-			fix += s.countLocal(start, e-1+off)
-			start = e - 1 + o2
-		}
-		last, off = e, o2
+		last, prev, off = e, e, o2
 	}
-	return s.countLocal(start, u+off) + fix, true
+	return s.countLocal(start, u+off) + fix, true, false
 }
 
 // benignAt is benignChange(t, o1, o2), also returning where the skipped
