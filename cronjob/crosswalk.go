@@ -124,6 +124,7 @@ func (s *Schedule) crossSteps(e, o1, o2, lo, hi, a, u int64) (delta int64, ok bo
 		return n
 	}
 	var visited int64 // robfig/cron's start times from t0 up to u
+	emitted := false  // the walk returned a start time
 	last := t0 - 1
 	budget := crossBudget
 	fresh := false
@@ -133,6 +134,17 @@ func (s *Schedule) crossSteps(e, o1, o2, lo, hi, a, u int64) (delta int64, ok bo
 			return 0, false
 		}
 		if canon {
+			if !emitted {
+				// The walk that crossed the change, begun at a start
+				// time before it, goes on from r to the wall clock's
+				// next start time, unless the change it meets next
+				// sends it astray again, year after year, until it
+				// gives up (America/Asuncion's October 1 midnights in
+				// the 1980s, "@yearly"): it must get there first.
+				if n, ok := s.nextLocal(r + o2); !ok || n-o2 >= hi {
+					return 0, false
+				}
+			}
 			// Canonical from r on: the start times in [t0, r) are the
 			// ones to compare.
 			return visited - wall(min(r-1, u)), true
@@ -140,6 +152,7 @@ func (s *Schedule) crossSteps(e, o1, o2, lo, hi, a, u int64) (delta int64, ok bo
 		if r <= last {
 			return 0, false
 		}
+		emitted = true
 		if r > u {
 			// The window ends before r: what follows does not count.
 			return visited - wall(u), true
