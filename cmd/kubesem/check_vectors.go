@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -83,7 +85,7 @@ func (c *checkRun) writeVectors(r *check.Report, dir string) ([]string, error) {
 					ferr = fmt.Errorf("--vectors: %s options: %v", call.Decision, err)
 					return
 				}
-				if zero, _ := json.Marshal(reflect.Zero(reflect.TypeOf(call.Options)).Interface()); bytes.Equal(o, zero) {
+				if zero, _ := vectorOptions(reflect.Zero(reflect.TypeOf(call.Options)).Interface()); bytes.Equal(o, zero) {
 					o = nil
 				}
 			}
@@ -121,7 +123,8 @@ func (c *checkRun) writeVectors(r *check.Report, dir string) ([]string, error) {
 		if ferr != nil {
 			return files, ferr
 		}
-		for pkg, vs := range byPkg {
+		for _, pkg := range slices.Sorted(maps.Keys(byPkg)) {
+			vs := byPkg[pkg]
 			var b bytes.Buffer
 			b.WriteString("[\n")
 			for i, v := range vs {
