@@ -379,3 +379,39 @@ func TestCountNeverStrays(t *testing.T) {
 		}
 	}
 }
+
+// TestCountCrossingCases: windows the properties found where robfig/cron's
+// walk crosses a change unlike the wall clock, against its own Next:
+// midnights repeated east of UTC, whose first pass the walk's day loop
+// skips (CET in 1916, Asia/Amman in 2015, the window ending inside the
+// first pass), and October 1 midnights that send a yearly walk astray
+// until it gives up (America/Asuncion in the 1980s).
+func TestCountCrossingCases(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		zone, spec   string
+		after, until time.Time
+	}{
+		{"CET", "0 0 * * 0", time.Date(1916, 4, 27, 22, 0, 0, 0, time.UTC), time.Date(1917, 3, 16, 16, 54, 13, 0, time.UTC)},
+		{"Asia/Amman", "* * ? * 5", time.Date(2015, 10, 27, 21, 59, 59, 1, time.UTC), time.Date(2015, 10, 29, 21, 59, 0, 0, time.UTC)},
+		{"Asia/Amman", "* * ? * 5", time.Date(2015, 10, 20, 21, 59, 59, 0, time.UTC), time.Date(2015, 11, 2, 0, 0, 0, 0, time.UTC)},
+		{"America/Asuncion", "@yearly", time.Date(1981, 9, 29, 3, 59, 59, 0, time.UTC), time.Date(1990, 2, 14, 20, 27, 50, 0, time.UTC)},
+		{"America/Asuncion", "@yearly", time.Date(1980, 1, 1, 4, 0, 0, 0, time.UTC), time.Date(1990, 2, 14, 20, 27, 50, 0, time.UTC)},
+	} {
+		s, err := ParseSchedule(c.spec, &c.zone, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := cron.ParseStandard("TZ=" + c.zone + " " + c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, done := robfigCount(r, s, c.after, c.until, 100000)
+		if !done {
+			t.Fatalf("%s %q: robfig/cron takes more than 100000 steps", c.zone, c.spec)
+		}
+		if got := s.Count(c.after, c.until); got != want {
+			t.Errorf("Count(%v, %v) in %s for %q = %d; robfig/cron stepped %d", c.after, c.until, c.zone, c.spec, got, want)
+		}
+	}
+}

@@ -87,7 +87,7 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok, firstMove bool)
 			glitch, run = x, 3
 			continue
 		}
-		if e > u {
+		if e-secondsPerDay > u {
 			break
 		}
 		tn := time.Unix(e, 0).In(s.loc)
@@ -95,6 +95,27 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok, firstMove bool)
 		_, en = tn.ZoneBounds()
 		x = e
 		o2 := int64(o2i)
+		if e > u {
+			// A change after the window reaches into it only where it
+			// repeats a midnight the walk may ask the calendar for
+			// before the change (see crossSteps).
+			if mid := floorDiv(e+o2+secondsPerDay-1, secondsPerDay) * secondsPerDay; o2 < off && !s.allHours && mid < e+off && mid-off <= u {
+				if e-prev < plainMargin || (!en.IsZero() && en.Unix()-e < plainMargin) || e-glitch < glitchMargin {
+					return 0, false, false
+				}
+				lo, hi := max(prev, e-crossReach)+secondsPerDay, e+crossReach
+				if !en.IsZero() {
+					hi = min(hi, en.Unix()-secondsPerDay)
+				}
+				d, ok := s.crossSteps(e, off, o2, lo, hi, a, u)
+				if !ok {
+					return 0, false, false
+				}
+				m.walk()
+				fix += d
+			}
+			break
+		}
 		if o2 == off {
 			if run++; run >= 4 {
 				return 0, false, false // stepping would see a change here
