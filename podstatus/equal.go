@@ -26,7 +26,7 @@ func Equal(a, b *Template) bool {
 	if !equalMeta(&a.ObjectMeta, &b.ObjectMeta) || !equalSpec(&a.Spec, &b.Spec) {
 		return false
 	}
-	if a.norm == nil && b.norm == nil && a.rest == nil && b.rest == nil {
+	if a.norm.Get() == nil && b.norm.Get() == nil && a.rest.Get() == nil && b.rest.Get() == nil {
 		return true
 	}
 	return equalJSON(a.normal(), b.normal())
@@ -34,11 +34,11 @@ func Equal(a, b *Template) bool {
 
 // normal is t's unmodelled part as comparisons see it (Comparable's).
 func (t *Template) normal() any {
-	if t.norm != nil {
-		return t.norm
+	if n := t.norm.Get(); n != nil {
+		return n
 	}
 	c := *t // only this copy escapes (to encoding/json), not t
-	return c.Comparable().norm
+	return c.Comparable().norm.Get()
 }
 
 func equalMeta(a, b *meta.ObjectMeta) bool {

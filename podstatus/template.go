@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/internal/apijson"
+	"github.com/kubesem/kubesem/internal/deepcopy"
 	"github.com/kubesem/kubesem/internal/jsontag"
 	"github.com/kubesem/kubesem/meta"
 )
@@ -30,10 +31,10 @@ type Template struct {
 	// rest is what the decoded JSON held besides the modelled fields, as
 	// JSON values (map[string]any, []any, string, float64, bool); nil for a
 	// template built in Go.
-	rest map[string]any
+	rest deepcopy.Frozen[map[string]any]
 	// norm is rest as the API server's decoding reads it (normal.go):
 	// what comparisons and hashes see of the unmodelled part.
-	norm any
+	norm deepcopy.Frozen[any]
 }
 
 // Comparable returns t as template comparisons see it: defaulted as the
@@ -51,15 +52,15 @@ type Template struct {
 // decoded objects), apimachinery resource.ParseQuantity (v1.36.3).
 func (t *Template) Comparable() Template {
 	c := *t
-	if c.norm == nil {
+	if c.norm.Get() == nil {
 		// Built in Go: its JSON is all there is to default.
 		if b, err := json.Marshal(t); err == nil {
 			if all, err := decodeNumbers(b); err == nil {
-				c.norm = normalised(all)
+				c.norm = deepcopy.Freeze(normalised(all))
 			}
 		}
 	}
-	c.rest = nil
+	c.rest = deepcopy.Frozen[map[string]any]{}
 	if c.Spec.RestartPolicy == "" {
 		c.Spec.RestartPolicy = "Always"
 	}
@@ -93,7 +94,7 @@ func (t *Template) UnmarshalJSON(b []byte) error {
 	}
 	rest, _ := residual(all, templateFieldsType).(map[string]any)
 	again, _ := decodeNumbers(b) // rest shares values with all
-	*t = Template{ObjectMeta: f.ObjectMeta, Spec: f.Spec, rest: rest, norm: normalised(again)}
+	*t = Template{ObjectMeta: f.ObjectMeta, Spec: f.Spec, rest: deepcopy.Freeze(rest), norm: deepcopy.Freeze(normalised(again))}
 	return nil
 }
 
@@ -101,14 +102,14 @@ func (t *Template) UnmarshalJSON(b []byte) error {
 // template as it was decoded.
 func (t Template) MarshalJSON() ([]byte, error) {
 	b, err := json.Marshal(templateFields{t.ObjectMeta, t.Spec})
-	if err != nil || t.rest == nil {
+	if err != nil || t.rest.Get() == nil {
 		return b, err
 	}
 	modelled, err := decodeNumbers(b)
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(merge(modelled, t.rest))
+	return json.Marshal(merge(modelled, t.rest.Get()))
 }
 
 // decodeNumbers decodes a JSON value keeping numbers as json.Number, so
@@ -125,7 +126,7 @@ func decodeNumbers(b []byte) (any, error) {
 }
 
 // HasUnmodelled reports whether t carries fields kubesem does not model.
-func (t *Template) HasUnmodelled() bool { return len(t.rest) > 0 }
+func (t *Template) HasUnmodelled() bool { return len(t.rest.Get()) > 0 }
 
 var (
 	timeT        = reflect.TypeFor[time.Time]()

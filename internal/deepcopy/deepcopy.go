@@ -5,33 +5,48 @@
 // It walks values by reflection; unexported fields (a template's
 // unmodelled rest, held as JSON values) are copied too, through their own
 // structure. Time values are copied as values (time.Time holds no data a
-// caller can modify).
+// caller can modify), and so are [Frozen] values (data no one modifies
+// once built), which copies share.
 package deepcopy
 
 import (
+	"maps"
 	"reflect"
+	"slices"
 	"time"
 	"unsafe"
 )
 
 // Copy returns a deep copy of v.
 func Copy[T any](v T) T {
-	var out T
-	src := reflect.ValueOf(&v).Elem()
-	dst := reflect.ValueOf(&out).Elem()
-	copyValue(dst, src)
+	out := v // scalars and strings copied; what they point to, below
+	copyValue(reflect.ValueOf(&out).Elem(), reflect.ValueOf(&v).Elem())
 	return out
 }
 
-var timeType = reflect.TypeFor[time.Time]()
+// Frozen holds a value that is never modified once built (a decoded
+// template's unmodelled JSON): copies of what holds it share it.
+type Frozen[T any] struct{ v T }
 
-// isOpaque reports whether values of t are copied as values: time.Time,
-// whose location pointer is shared by design.
-func isOpaque(t reflect.Type) bool { return t == timeType }
+// Freeze returns v frozen: its holder promises never to modify it.
+func Freeze[T any](v T) Frozen[T] { return Frozen[T]{v} }
+
+// Get returns the frozen value; the caller must not modify it.
+func (f Frozen[T]) Get() T { return f.v }
+
+func (Frozen[T]) frozen() {}
+
+var (
+	timeType   = reflect.TypeFor[time.Time]()
+	frozenType = reflect.TypeFor[interface{ frozen() }]()
+)
 
 // writable returns v made settable and readable even when it was reached
 // through an unexported field (v must be addressable).
 func writable(v reflect.Value) reflect.Value {
+	if v.CanSet() {
+		return v
+	}
 	return reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem()
 }
 
@@ -45,6 +60,18 @@ func addressable(v reflect.Value) reflect.Value {
 	return c
 }
 
+// holdsReferences reports whether values of kind k may point to data a
+// shallow copy would share.
+func holdsReferences(k reflect.Kind) bool {
+	switch k {
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface, reflect.Struct, reflect.Array:
+		return true
+	}
+	return false
+}
+
+// copyValue makes dst, which already holds a shallow copy of src (equal
+// scalars, shared references), share nothing with src.
 func copyValue(dst, src reflect.Value) {
 	switch src.Kind() {
 	case reflect.Pointer:
@@ -52,26 +79,49 @@ func copyValue(dst, src reflect.Value) {
 			return
 		}
 		n := reflect.New(src.Type().Elem())
-		copyValue(n.Elem(), writable(src.Elem()))
+		e := writable(src.Elem())
+		n.Elem().Set(e)
+		copyValue(n.Elem(), e)
 		dst.Set(n)
 	case reflect.Slice:
 		if src.IsNil() {
 			return
 		}
+		switch s := src.Interface().(type) {
+		case []string:
+			dst.Set(reflect.ValueOf(slices.Clone(s)))
+			return
+		case []int32:
+			dst.Set(reflect.ValueOf(slices.Clone(s)))
+			return
+		}
 		n := reflect.MakeSlice(src.Type(), src.Len(), src.Len())
-		for i := 0; i < src.Len(); i++ {
-			copyValue(n.Index(i), addressable(src.Index(i)))
+		reflect.Copy(n, src)
+		if holdsReferences(src.Type().Elem().Kind()) {
+			for i := 0; i < src.Len(); i++ {
+				copyValue(n.Index(i), writable(src.Index(i)))
+			}
 		}
 		dst.Set(n)
 	case reflect.Map:
 		if src.IsNil() {
 			return
 		}
+		if m, ok := src.Interface().(map[string]string); ok {
+			dst.Set(reflect.ValueOf(maps.Clone(m)))
+			return
+		}
 		n := reflect.MakeMapWithSize(src.Type(), src.Len())
+		deep := holdsReferences(src.Type().Elem().Kind())
 		it := src.MapRange()
 		for it.Next() {
-			v := reflect.New(src.Type().Elem()).Elem()
-			copyValue(v, addressable(it.Value()))
+			v := it.Value()
+			if deep {
+				c := reflect.New(src.Type().Elem()).Elem()
+				c.Set(v)
+				copyValue(c, addressable(v))
+				v = c
+			}
 			n.SetMapIndex(it.Key(), v)
 		}
 		dst.Set(n)
@@ -79,19 +129,31 @@ func copyValue(dst, src reflect.Value) {
 		if src.IsNil() {
 			return
 		}
-		v := reflect.New(src.Elem().Type()).Elem()
-		copyValue(v, addressable(src.Elem()))
+		e := src.Elem()
+		if !holdsReferences(e.Kind()) {
+			return // a scalar in an interface is immutable: shared
+		}
+		v := reflect.New(e.Type()).Elem()
+		v.Set(e)
+		copyValue(v, addressable(e))
 		dst.Set(v)
 	case reflect.Struct:
-		if isOpaque(src.Type()) {
-			dst.Set(src)
-			return
+		t := src.Type()
+		if t == timeType || t.Implements(frozenType) {
+			return // dst holds it already
 		}
 		src = addressable(src)
 		for i := 0; i < src.NumField(); i++ {
-			copyValue(writable(dst.Field(i)), writable(src.Field(i)))
+			if f := src.Field(i); holdsReferences(f.Kind()) {
+				copyValue(writable(dst.Field(i)), writable(f))
+			}
 		}
-	default:
-		dst.Set(src)
+	case reflect.Array:
+		src = addressable(src)
+		if holdsReferences(src.Type().Elem().Kind()) {
+			for i := 0; i < src.Len(); i++ {
+				copyValue(writable(dst.Index(i)), writable(src.Index(i)))
+			}
+		}
 	}
 }

@@ -70,3 +70,40 @@ func BenchmarkCopy(b *testing.B) {
 		_ = Copy(o)
 	}
 }
+
+// TestFrozenShared: a Frozen value is shared by the copy (never modified,
+// so sharing is safe); what holds it is still copied.
+func TestFrozenShared(t *testing.T) {
+	type holder struct {
+		F Frozen[map[string]any]
+		M map[string]string
+	}
+	orig := holder{F: Freeze(map[string]any{"a": []any{"b"}}), M: map[string]string{"k": "v"}}
+	c := Copy(orig)
+	if reflect.ValueOf(c.F.Get()).Pointer() != reflect.ValueOf(orig.F.Get()).Pointer() {
+		t.Error("a frozen map was copied, not shared")
+	}
+	c.M["k"] = "w"
+	if orig.M["k"] != "v" {
+		t.Error("the map beside the frozen value is shared")
+	}
+}
+
+// TestCopyKeepsEmptyAndNil: nil and empty slices and maps stay as they are
+// (the fast paths for []string, []int32 and map[string]string included).
+func TestCopyKeepsEmptyAndNil(t *testing.T) {
+	type v struct {
+		S0, S1 []string
+		I0, I1 []int32
+		M0, M1 map[string]string
+		A0, A1 []any
+	}
+	orig := v{S1: []string{}, I1: []int32{}, M1: map[string]string{}, A1: []any{}}
+	c := Copy(orig)
+	if c.S0 != nil || c.I0 != nil || c.M0 != nil || c.A0 != nil {
+		t.Error("a nil slice or map copied as empty")
+	}
+	if c.S1 == nil || c.I1 == nil || c.M1 == nil || c.A1 == nil {
+		t.Error("an empty slice or map copied as nil")
+	}
+}
