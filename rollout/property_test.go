@@ -11,7 +11,9 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/internal/deepcopy"
 	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
 )
@@ -125,6 +127,11 @@ func checkStepTotal(t *rapid.T) {
 	d.Spec.Strategy.Type = rapid.SampledFrom([]rollout.StrategyType{"", rollout.RollingUpdateStrategy, rollout.RecreateStrategy, "Other"}).Draw(t, "strategy")
 	d.Spec.Paused = rapid.Bool().Draw(t, "paused")
 	d.TemplateHash = rapid.SampledFrom([]string{"", "h0", "h1"}).Draw(t, "hash")
+	if rapid.Bool().Draw(t, "history") {
+		d.Annotations = map[string]string{rollout.RevisionAnnotation: "1"}
+		d.Status.Conditions = meta.Conditions{{Type: rollout.Progressing, Status: meta.ConditionTrue,
+			Reason: rapid.SampledFrom([]string{rollout.ReasonDeploymentPaused, rollout.ReasonNewReplicaSetAvailable, rollout.ReasonReplicaSetUpdated}).Draw(t, "reason")}}
+	}
 	var rss []*replicaset.ReplicaSet
 	for i := range rapid.IntRange(0, 5).Draw(t, "k") {
 		if rapid.IntRange(0, 20).Draw(t, fmt.Sprintf("nil%d", i)) == 0 {
@@ -162,6 +169,11 @@ func checkStepTotal(t *rapid.T) {
 	if !reflect.DeepEqual(p, q) {
 		t.Fatalf("Step depends on the order of ReplicaSets:\n%s", cmp.Diff(p, q))
 	}
+	before := deepcopy.Copy(struct {
+		D   *rollout.Deployment
+		RSS []*replicaset.ReplicaSet
+		P   rollout.Plan
+	}{d, rss, p})
 	ws, err := p.Writes(d, rss, nil, t0)
 	if err != nil {
 		t.Fatalf("Writes = %v", err)
@@ -169,9 +181,42 @@ func checkStepTotal(t *rapid.T) {
 	if ws2, _ := q.Writes(d, shuffled, nil, t0); !reflect.DeepEqual(ws, ws2) {
 		t.Fatalf("Writes depends on the order of ReplicaSets")
 	}
+	// Writes neither modifies nor aliases its inputs: changing every
+	// written object's maps and lists leaves them as they were.
+	for _, w := range ws {
+		switch o := w.Object.(type) {
+		case *rollout.Deployment:
+			scribble(&o.ObjectMeta)
+			for i := range o.Status.Conditions {
+				o.Status.Conditions[i].Reason = "scribbled"
+			}
+			o.Spec.Template.Labels = map[string]string{"scribbled": "x"}
+		case *replicaset.ReplicaSet:
+			scribble(&o.ObjectMeta)
+			for k := range o.Spec.Template.Labels {
+				o.Spec.Template.Labels[k] = "scribbled"
+			}
+		}
+	}
+	if !reflect.DeepEqual(before.D, d) || !reflect.DeepEqual(before.RSS, rss) || !reflect.DeepEqual(before.P, p) {
+		t.Fatalf("Writes' objects alias its inputs")
+	}
 }
 
 func TestStepTotal(t *testing.T) { rapid.Check(t, checkStepTotal) }
+
+// scribble changes m's maps and lists in place.
+func scribble(m *meta.ObjectMeta) {
+	for k := range m.Annotations {
+		m.Annotations[k] = "scribbled"
+	}
+	for k := range m.Labels {
+		m.Labels[k] = "scribbled"
+	}
+	for i := range m.OwnerReferences {
+		m.OwnerReferences[i].Name = "scribbled"
+	}
+}
 
 // Keep intstr imported for boundGen's callers in other files.
 var _ = intstr.Int

@@ -76,7 +76,10 @@ func (p Plan) Writes(d *Deployment, replicaSets []*replicaset.ReplicaSet, pods [
 	if d == nil {
 		return nil, field.New("deployment", "", field.ErrRequired)
 	}
-	w := &writer{p: p, d: deepcopy.Copy(*d), now: now, rss: map[string]*replicaset.ReplicaSet{}}
+	// The working copy is shallow: the writer only ever assigns its
+	// fields afresh (annotations cloned, conditions set copy on write) and
+	// deep-copies it into each write.
+	w := &writer{p: p, d: *d, now: now, rss: map[string]*replicaset.ReplicaSet{}}
 	w.d.TemplateHash = ""
 	for _, rs := range replicaSets {
 		if rs != nil {
@@ -209,7 +212,7 @@ func (w *writer) finalStatus() {
 	if reflect.DeepEqual(w.d.Status, w.p.Status) {
 		return
 	}
-	w.d.Status = deepcopy.Copy(w.p.Status)
+	w.d.Status = w.p.Status // shared until status deep-copies it
 	w.status(ReasonStatusChanged)
 }
 
