@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -469,4 +470,24 @@ func TestVectorOptions(t *testing.T) {
 			break
 		}
 	}
+}
+
+// TestSearchGC: a search collects less often unless GOGC is set, and the
+// collector's target is restored after it.
+func TestSearchGC(t *testing.T) {
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	restore := searchGC("")
+	if got := debug.SetGCPercent(searchGCPercent); got != searchGCPercent {
+		t.Errorf("during a search with GOGC unset: GC percent %d; want %d", got, searchGCPercent)
+	}
+	restore()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("after the search: GC percent %d; want 100 restored", got)
+	}
+	restore = searchGC("50")
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("with GOGC set: GC percent %d; want it left alone (100)", got)
+	}
+	restore()
 }
