@@ -210,9 +210,10 @@ type anyOrderScale struct {
 	ents []scaleEntry
 	memo map[string]int // by the reference's UID, index into ents
 	// scales: by the UID of the controller found
-	scales    map[string]int32
-	last      refKey
-	hasLast   bool
+	scales map[string]int32
+	// last: the index in ents of the previous pod's reference, looked at
+	// first (a controller's pods often come in a run)
+	last      int
 	unmanaged []string
 	failed    bool
 }
@@ -232,26 +233,29 @@ func (w *anyOrderScale) add(p *podstatus.Pod) {
 		w.unmanaged = append(w.unmanaged, p.Name)
 		return
 	}
-	k := refKey{ref.UID, ref.Name, ref.Kind, ref.APIVersion}
-	if w.hasLast && k == w.last {
-		return
-	}
-	w.last, w.hasLast = k, true
 	i := -1
-	if w.memo == nil {
+	switch {
+	case w.last < len(w.ents) && w.ents[w.last].k.uid == ref.UID:
+		i = w.last
+	case w.memo == nil:
 		for j := range w.ents {
-			if w.ents[j].k.uid == k.uid {
+			if w.ents[j].k.uid == ref.UID {
 				i = j
 				break
 			}
 		}
-	} else if j, ok := w.memo[k.uid]; ok {
-		i = j
+	default:
+		if j, ok := w.memo[ref.UID]; ok {
+			i = j
+		}
 	}
 	if i >= 0 {
-		if w.ents[i].k != k {
+		// (the UID seen: the same reference, or an answer that may
+		// depend on the order)
+		if k := &w.ents[i].k; k.name != ref.Name || k.kind != ref.Kind || k.apiVersion != ref.APIVersion {
 			w.failed = true
 		}
+		w.last = i
 		return
 	}
 	var r scaleOf
@@ -264,10 +268,11 @@ func (w *anyOrderScale) add(p *podstatus.Pod) {
 		w.failed = true
 		return
 	}
-	w.ents = append(w.ents, scaleEntry{k, r})
+	w.ents = append(w.ents, scaleEntry{refKey{ref.UID, ref.Name, ref.Kind, ref.APIVersion}, r})
+	w.last = len(w.ents) - 1
 	switch {
 	case w.memo != nil:
-		w.memo[k.uid] = len(w.ents) - 1
+		w.memo[ref.UID] = w.last
 	case len(w.ents) > 8:
 		w.memo = make(map[string]int, 2*len(w.ents))
 		for j, e := range w.ents {
