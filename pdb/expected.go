@@ -224,11 +224,13 @@ type scaleEntry struct {
 }
 
 // add walks one pod (not nil).
-func (w *anyOrderScale) add(p *podstatus.Pod) {
+func (w *anyOrderScale) add(p *podstatus.Pod) { w.addRef(p, p.ControllerRef()) }
+
+// addRef walks one pod (not nil) whose controller reference is ref.
+func (w *anyOrderScale) addRef(p *podstatus.Pod, ref *meta.OwnerReference) {
 	if w.failed {
 		return
 	}
-	ref := p.ControllerRef()
 	if ref == nil {
 		w.unmanaged = append(w.unmanaged, p.Name)
 		return

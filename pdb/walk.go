@@ -46,6 +46,9 @@ func walkPods(b *PodDisruptionBudget, pods []*podstatus.Pod, controllers []Contr
 		if p == nil || p.Namespace != b.Namespace {
 			continue
 		}
+		// (the controller reference first: its reads are the longest
+		// chain, pod, references, UID)
+		ref := p.ControllerRef()
 		deleting := p.IsDeleting()
 		ready, target := readyAndTarget(p)
 		if target != nil && !deleting && target.Status == meta.ConditionTrue && target.Reason != "TerminationByKubelet" &&
@@ -62,7 +65,7 @@ func walkPods(b *PodDisruptionBudget, pods []*podstatus.Pod, controllers []Contr
 		}
 		w.selected++
 		if scale {
-			w.scale.add(p)
+			w.scale.addRef(p, ref)
 		}
 		if deleting {
 			continue
