@@ -28,7 +28,8 @@ type syncWalk struct {
 	reset []*podstatus.Pod
 	next  time.Duration
 	// kept: the disruptedPods entries kept, recheck the earliest expiry
-	// among them, notDeleted the pods whose entry expired, in pods' order
+	// among them, notDeleted the pods whose entry expired (sorted once
+	// the walk is done)
 	kept       map[string]time.Time
 	recheck    time.Time
 	notDeleted []string
