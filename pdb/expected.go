@@ -192,82 +192,120 @@ type scaleOf struct {
 // answer then may depend on the name order, which expectedScaleInOrder
 // walks.
 func expectedScaleAnyOrder(pods []*podstatus.Pod, controllers []Controller) (count int32, unmanaged []string, ok bool) {
-	type entry struct {
-		k refKey
-		r scaleOf
+	w := anyOrderScale{controllers: controllers}
+	for _, p := range pods {
+		if p != nil {
+			w.add(p)
+		}
 	}
+	return w.result()
+}
+
+// anyOrderScale is the walk of expectedScaleAnyOrder, fed one pod at a
+// time (Step feeds it the selected pods as its own walk finds them).
+type anyOrderScale struct {
+	controllers []Controller
 	// The references seen, with their answers: a scan while there are
 	// few, then by UID.
-	var ents []entry
-	var memo map[string]int // by the reference's UID, index into ents
-	scales := map[string]int32{}
-	var last refKey
-	hasLast := false
-	for _, p := range pods {
-		if p == nil {
-			continue
-		}
-		ref := p.ControllerRef()
-		if ref == nil {
-			unmanaged = append(unmanaged, p.Name)
-			continue
-		}
-		k := refKey{ref.UID, ref.Name, ref.Kind, ref.APIVersion}
-		if hasLast && k == last {
-			continue
-		}
-		last, hasLast = k, true
-		i := -1
-		if memo == nil {
-			for j := range ents {
-				if ents[j].k.uid == k.uid {
-					i = j
-					break
-				}
+	ents []scaleEntry
+	memo map[string]int // by the reference's UID, index into ents
+	// scales: by the UID of the controller found
+	scales map[string]int32
+	// last: the index in ents of the previous pod's reference, looked at
+	// first (a controller's pods often come in a run)
+	last      int
+	unmanaged []string
+	failed    bool
+}
+
+type scaleEntry struct {
+	k refKey
+	r scaleOf
+}
+
+// add walks one pod (not nil).
+func (w *anyOrderScale) add(p *podstatus.Pod) { w.addRef(p, p.ControllerRef()) }
+
+// addRef walks one pod (not nil) whose controller reference is ref.
+func (w *anyOrderScale) addRef(p *podstatus.Pod, ref *meta.OwnerReference) {
+	if w.failed {
+		return
+	}
+	if ref == nil {
+		w.unmanaged = append(w.unmanaged, p.Name)
+		return
+	}
+	i := -1
+	switch {
+	case w.last < len(w.ents) && w.ents[w.last].k.uid == ref.UID:
+		i = w.last
+	case w.memo == nil:
+		for j := range w.ents {
+			if w.ents[j].k.uid == ref.UID {
+				i = j
+				break
 			}
-		} else if j, ok := memo[k.uid]; ok {
+		}
+	default:
+		if j, ok := w.memo[ref.UID]; ok {
 			i = j
 		}
-		if i >= 0 {
-			if ents[i].k != k {
-				return 0, nil, false
-			}
-			continue
-		}
-		var r scaleOf
-		r.uid, r.scale, r.found, r.err = ControllerScale(*ref, controllers)
-		if r.err != nil || !r.found {
-			return 0, nil, false
-		}
-		if s, ok := scales[r.uid]; ok && s != r.scale {
-			return 0, nil, false
-		}
-		ents = append(ents, entry{k, r})
-		switch {
-		case memo != nil:
-			memo[k.uid] = len(ents) - 1
-		case len(ents) > 8:
-			memo = make(map[string]int, 2*len(ents))
-			for j, e := range ents {
-				memo[e.k.uid] = j
-			}
-		}
-		scales[r.uid] = r.scale
 	}
-	for _, e := range ents {
-		if _, ok := scales[e.k.uid]; ok && e.r.uid != e.k.uid {
+	if i >= 0 {
+		// (the UID seen: the same reference, or an answer that may
+		// depend on the order)
+		if k := &w.ents[i].k; k.name != ref.Name || k.kind != ref.Kind || k.apiVersion != ref.APIVersion {
+			w.failed = true
+		}
+		w.last = i
+		return
+	}
+	var r scaleOf
+	r.uid, r.scale, r.found, r.err = ControllerScale(*ref, w.controllers)
+	if r.err != nil || !r.found {
+		w.failed = true
+		return
+	}
+	if s, ok := w.scales[r.uid]; ok && s != r.scale {
+		w.failed = true
+		return
+	}
+	w.ents = append(w.ents, scaleEntry{refKey{ref.UID, ref.Name, ref.Kind, ref.APIVersion}, r})
+	w.last = len(w.ents) - 1
+	switch {
+	case w.memo != nil:
+		w.memo[ref.UID] = w.last
+	case len(w.ents) > 8:
+		w.memo = make(map[string]int, 2*len(w.ents))
+		for j, e := range w.ents {
+			w.memo[e.k.uid] = j
+		}
+	}
+	if w.scales == nil {
+		w.scales = map[string]int32{}
+	}
+	w.scales[r.uid] = r.scale
+}
+
+// result is expectedScaleAnyOrder's answer for the pods walked.
+func (w *anyOrderScale) result() (count int32, unmanaged []string, ok bool) {
+	if w.failed {
+		return 0, nil, false
+	}
+	for _, e := range w.ents {
+		if _, ok := w.scales[e.k.uid]; ok && e.r.uid != e.k.uid {
 			return 0, nil, false
 		}
 	}
 	var sum int64
-	for _, s := range scales {
+	for _, s := range w.scales {
 		sum += int64(s)
 	}
 	if sum > 1<<31-1 || sum < -1<<31 {
 		return 0, nil, false
 	}
-	slices.Sort(unmanaged)
-	return int32(sum), unmanaged, true
+	slices.Sort(w.unmanaged)
+	return int32(sum), w.unmanaged, true
 }
 
 // expectedScaleInOrder is ExpectedScale over pods in name order.
@@ -363,32 +401,43 @@ func sortedPods(pods []*podstatus.Pod) []*podstatus.Pod {
 // Source: upstream pkg/controller/disruption/disruption.go
 // getExpectedPodCount (v1.36.3).
 func ExpectedPods(b *PodDisruptionBudget, pods []*podstatus.Pod, controllers []Controller) (Expected, error) {
-	var e Expected
+	if !countsScale(b) {
+		return expectedFrom(b, 0, nil, countNonNil(pods))
+	}
+	n, un, err := ExpectedScale(pods, controllers)
+	if err != nil {
+		return Expected{}, err
+	}
+	return expectedFrom(b, n, un, 0)
+}
+
+// countsScale reports whether ExpectedPods of b reads the controllers'
+// scale (maxUnavailable, or a percentage minAvailable) rather than the
+// number of pods.
+func countsScale(b *PodDisruptionBudget) bool {
+	return b.Spec.MaxUnavailable != nil || b.Spec.MinAvailable != nil && b.Spec.MinAvailable.IsString()
+}
+
+// expectedFrom is ExpectedPods given the controllers' scale and the pods
+// without a controller (when countsScale), or else the number of pods.
+func expectedFrom(b *PodDisruptionBudget, scale int32, unmanaged []string, pods int) (Expected, error) {
 	switch {
 	case b.Spec.MaxUnavailable != nil:
-		n, un, err := ExpectedScale(pods, controllers)
-		if err != nil {
-			return Expected{}, err
-		}
-		mu, err := intstr.Scaled(*b.Spec.MaxUnavailable, n, intstr.Rounding(true))
+		mu, err := intstr.Scaled(*b.Spec.MaxUnavailable, scale, intstr.Rounding(true))
 		if err != nil {
 			return Expected{}, field.At(err, "spec.maxUnavailable")
 		}
-		e = Expected{Count: n, DesiredHealthy: max(n-mu, 0), Unmanaged: un}
+		return Expected{Count: scale, DesiredHealthy: max(scale-mu, 0), Unmanaged: unmanaged}, nil
 	case b.Spec.MinAvailable != nil && !b.Spec.MinAvailable.IsString():
-		e = Expected{Count: int32(countNonNil(pods)), DesiredHealthy: b.Spec.MinAvailable.IntValue()}
+		return Expected{Count: int32(pods), DesiredHealthy: b.Spec.MinAvailable.IntValue()}, nil
 	case b.Spec.MinAvailable != nil:
-		n, un, err := ExpectedScale(pods, controllers)
-		if err != nil {
-			return Expected{}, err
-		}
-		ma, err := intstr.Scaled(*b.Spec.MinAvailable, n, intstr.Rounding(true))
+		ma, err := intstr.Scaled(*b.Spec.MinAvailable, scale, intstr.Rounding(true))
 		if err != nil {
 			return Expected{}, field.At(err, "spec.minAvailable")
 		}
-		e = Expected{Count: n, DesiredHealthy: ma, Unmanaged: un}
+		return Expected{Count: scale, DesiredHealthy: ma, Unmanaged: unmanaged}, nil
 	}
-	return e, nil
+	return Expected{}, nil
 }
 
 func countNonNil(pods []*podstatus.Pod) int {

@@ -99,16 +99,12 @@ func Step(b *PodDisruptionBudget, pods []*podstatus.Pod, controllers []Controlle
 		return Plan{}, err
 	}
 	p := Plan{Outcome: ReasonSynced, Status: copyStatus(b.Status)}
-	p.ResetDisruptionTarget, p.Requeue = staleResets(b, pods, now, opts)
-
-	// (in the given order: nothing after depends on it — ExpectedPods
-	// sorts only when the name order decides, DisruptedPods sorts the
-	// names it returns)
-	sel := selected(b, pods)
-	if len(sel) == 0 {
+	w := walkPods(b, pods, controllers, now, opts)
+	p.ResetDisruptionTarget, p.Requeue = w.resets()
+	if w.selected == 0 {
 		p.Events = append(p.Events, plan.Event{Type: plan.Normal, Reason: ReasonNoPods, Message: "No matching pods found"})
 	}
-	e, err := ExpectedPods(b, sel, controllers)
+	e, err := w.expected(b, pods, controllers)
 	if err != nil {
 		var se *ScaleError
 		if !errors.As(err, &se) {
@@ -126,11 +122,10 @@ func Step(b *PodDisruptionBudget, pods []*podstatus.Pod, controllers []Controlle
 	if len(e.Unmanaged) > 0 {
 		p.Events = append(p.Events, plan.Event{Type: plan.Warning, Reason: ReasonUnmanagedPods})
 	}
-	kept, recheck, notDeleted := DisruptedPods(b.Status.DisruptedPods, sel, now, opts)
-	for _, name := range notDeleted {
+	kept, recheck, healthy := w.kept, w.recheck, w.healthy
+	for _, name := range w.notDeleted {
 		p.Events = append(p.Events, plan.Event{Type: plan.Warning, Reason: ReasonNotDeleted, Object: name})
 	}
-	healthy := CurrentHealthy(sel, kept, now, opts)
 	allowed := DisruptionsAllowed(healthy, e.DesiredHealthy, e.Count)
 	if recheck.IsZero() {
 		// nothing to recheck
@@ -157,33 +152,4 @@ func Step(b *PodDisruptionBudget, pods []*podstatus.Pod, controllers []Controlle
 	}
 	p.UpdateStatus = true
 	return p, nil
-}
-
-// staleResets returns the pods of b's namespace whose stale
-// DisruptionTarget condition is reset now, by name, and the requeue for the
-// earliest one still to come.
-func staleResets(b *PodDisruptionBudget, pods []*podstatus.Pod, now time.Time, opts Options) ([]PodRef, []plan.Requeue) {
-	var reset []*podstatus.Pod
-	var next time.Duration
-	for _, p := range pods {
-		if p == nil || p.Namespace != b.Namespace {
-			continue
-		}
-		stale, after := StaleDisruptionTarget(p, now, opts)
-		switch {
-		case !stale:
-		case after == 0:
-			reset = append(reset, p)
-		case next == 0 || after < next:
-			next = after
-		}
-	}
-	var refs []PodRef
-	for _, p := range sortedPods(reset) {
-		refs = append(refs, PodRef{Name: p.Name, UID: p.UID, Reason: ReasonStaleDisruptionTarget})
-	}
-	if next > 0 {
-		return refs, []plan.Requeue{{After: next, Reason: ReasonStaleDisruptionTarget}}
-	}
-	return refs, nil
 }
