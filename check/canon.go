@@ -58,6 +58,7 @@ type canon struct {
 // view is a world's canonical hash and the classes of its pods and nodes:
 // two pods (nodes) of one class are interchangeable.
 type view struct {
+	mem       cluster.Memory // the world's, read once per state
 	hash      uint64
 	podClass  map[string]uint64 // "namespace/name"
 	nodeClass map[string]uint64
@@ -251,7 +252,7 @@ func (c *canon) view(w *cluster.World) view {
 		}
 	}
 	// Nodes: by content (with symmetry), else by name.
-	v := view{podClass: map[string]uint64{}, nodeClass: map[string]uint64{}}
+	v := view{mem: mem, podClass: map[string]uint64{}, nodeClass: map[string]uint64{}}
 	if c.symmetry {
 		leases := map[string]*item{}
 		for i := range items {

@@ -238,7 +238,7 @@ func (e *explorer) add(w *cluster.World, v view, parent int32, ev *cluster.Event
 		depth = e.nodes[parent].depth + 1
 	}
 	n := gnode{hash: v.hash, parent: parent, ev: ev, depth: depth, tick: tickUnknown, now: w.Now.UnixNano(), b: b}
-	s := snapshot(w, e.failed(b), e.sc.Pods)
+	s := snapshotOf(w, v.mem, e.failed(b), e.sc.Pods)
 	for i, p := range e.props {
 		if p.Holds == nil {
 			continue
@@ -309,7 +309,7 @@ func (e *explorer) expand(it entry, next []entry) []entry {
 			continue
 		}
 		e.transitions++
-		e.checkWrites(it.w, c, it.idx, m)
+		e.checkWrites(it, c, m)
 		quiet := !happened(c.Trace)
 		if m.ev == nil && quiet && settled(c) {
 			// Settled: nothing happened for Quiet, and nothing but
@@ -417,7 +417,7 @@ func (e *explorer) moves(it entry, b budget) []move {
 	}
 	w := it.w
 	a := e.a
-	mem := w.Memory()
+	mem := it.v.mem
 	stopped := func(n string) bool { return mem.Nodes[n].Stopped }
 	if int(b.podFailures) < a.PodFailures || int(b.evictions) < a.Evictions {
 		fail, evict := map[uint64]bool{}, map[uint64]bool{}
@@ -523,7 +523,8 @@ func hasWork(s *cluster.State, c string) bool {
 // checkWrites checks the write properties on the writes of the transition
 // from parent to c (c.Trace holds them), replaying them on a copy of the
 // parent's State to give each the State before it.
-func (e *explorer) checkWrites(parent, c *cluster.World, from int32, m move) {
+func (e *explorer) checkWrites(it entry, c *cluster.World, m move) {
+	parent, from := it.w, it.idx
 	var props []int
 	for i, p := range e.props {
 		if p.Allows != nil && e.viol[i] == nil {
@@ -535,7 +536,7 @@ func (e *explorer) checkWrites(parent, c *cluster.World, from int32, m move) {
 	}
 	var s *cluster.State
 	applied := 0
-	base := snapshot(parent, e.failed(m.b), e.sc.Pods)
+	base := snapshotOf(parent, it.v.mem, e.failed(m.b), e.sc.Pods)
 	for n, x := range c.Trace {
 		if x.Write == nil {
 			continue

@@ -91,8 +91,12 @@ func (s Snapshot) Broken(ns string, t *podstatus.Template) bool {
 func (s Snapshot) IsStopped(n string) bool { return slices.Contains(s.Stopped, n) }
 
 func snapshot(w *cluster.World, failed bool, pods []cluster.PodBehavior) Snapshot {
+	return snapshotOf(w, w.Memory(), failed, pods)
+}
+
+// snapshotOf is snapshot given w's memory.
+func snapshotOf(w *cluster.World, m cluster.Memory, failed bool, pods []cluster.PodBehavior) Snapshot {
 	s := Snapshot{State: w.State, Now: w.Now, Failed: failed, Pods: pods}
-	m := w.Memory()
 	for n := range m.Drains {
 		s.Draining = append(s.Draining, n)
 	}
