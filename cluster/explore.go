@@ -128,14 +128,7 @@ func (w *World) Memory() Memory {
 		return compareKeys(a.Object, b.Object)
 	})
 	for _, c := range w.ctls {
-		seen := w.seen[c.name]
-		dirty := seen == nil
-		for _, k := range c.reads {
-			if seen[k] != w.State.versions[k] {
-				dirty = true
-			}
-		}
-		if dirty {
+		if w.changedFor(c) {
 			m.Dirty = append(m.Dirty, c.name)
 		}
 	}

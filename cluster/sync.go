@@ -160,15 +160,14 @@ func controllersFor(names []string) []controller {
 // (as a controller returns the error) and requeues the object with the
 // rate limiter. It returns the decisions made.
 func (w *World) Sync(now time.Time) []Decision {
+	return w.sync(now, true)
+}
+
+// sync is Sync, collecting the decisions only when asked.
+func (w *World) sync(now time.Time, collect bool) []Decision {
 	var out []Decision
 	for _, c := range w.ctls {
-		seen := w.seen[c.name]
-		changed := seen == nil
-		for _, k := range c.reads {
-			if seen[k] != w.State.versions[k] {
-				changed = true
-			}
-		}
+		changed := w.changedFor(c)
 		var due []Key
 		for ck, r := range w.requeue {
 			if ck.ctl == c.name && !r.at.After(now) {
@@ -208,16 +207,22 @@ func (w *World) Sync(now time.Time) []Decision {
 		}
 		// The kinds are seen as they are before the controller writes:
 		// its own writes reach its informers too and wake it again.
-		m := make(map[Kind]uint64, len(c.reads))
-		for _, k := range c.reads {
-			m[k] = w.State.versions[k]
+		if changed {
+			// (a new list: clones share the old one)
+			vs := make([]uint64, len(c.reads))
+			for i, k := range c.reads {
+				vs[i] = w.State.versions[k]
+			}
+			w.seen[c.name] = vs
 		}
-		w.seen[c.name] = m
 		for _, k := range keys {
 			if c.wake != nil {
 				w.woken[ctlKey{c.name, k}] = c.wake(w, k)
 			}
-			out = append(out, w.syncOne(c, k, now))
+			d := w.syncOne(c, k, now)
+			if collect {
+				out = append(out, d)
+			}
 		}
 	}
 	return out
@@ -303,9 +308,24 @@ func rateLimit(failures int) time.Duration {
 // owns, whether or not anything changed (a controller manager that just
 // started with full caches).
 func (w *World) ForceSync(now time.Time) []Decision {
-	w.seen = map[string]map[Kind]uint64{}
+	w.seen = map[string][]uint64{}
 	w.woken = map[ctlKey]string{}
 	return w.Sync(now)
+}
+
+// changedFor reports whether a kind controller c watches changed since
+// its last pass (or it has not had one).
+func (w *World) changedFor(c controller) bool {
+	seen, ok := w.seen[c.name]
+	if !ok {
+		return true
+	}
+	for i, k := range c.reads {
+		if seen[i] != w.State.versions[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // conflict is the API server's refusal of a FromCache write whose object

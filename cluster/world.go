@@ -140,7 +140,7 @@ type World struct {
 	requeue   map[ctlKey]requeue
 	fails     map[ctlKey]int
 	// seen is, per controller, the State's kind versions at its last sync.
-	seen map[string]map[Kind]uint64
+	seen map[string][]uint64 // in the order of the controller's reads; never modified in place
 	// woken is, per controller and object, the fingerprint of what its
 	// informer handlers watch at its last sync (controller.wake).
 	woken map[ctlKey]string
@@ -183,7 +183,7 @@ func New(sc Scenario, opts Options) (*World, error) {
 	}
 	w := &World{
 		State: NewState(), Now: sc.Start, Start: sc.Start, Opts: opts,
-		requeue: map[ctlKey]requeue{}, fails: map[ctlKey]int{}, seen: map[string]map[Kind]uint64{}, woken: map[ctlKey]string{},
+		requeue: map[ctlKey]requeue{}, fails: map[ctlKey]int{}, seen: map[string][]uint64{}, woken: map[ctlKey]string{},
 		jobBackoff: map[Key]job.BackoffRecord{}, dsBackoff: map[Key]daemonset.Backoff{},
 		evictions: map[string][]node.ScheduledEviction{}, taintSeen: map[string]taintSeen{},
 		nodes: map[string]*nodeEnv{}, kpods: map[string]*kubeletPod{}, drains: map[string]time.Time{},
@@ -242,10 +242,7 @@ func (w *World) Clone() *World {
 	c.requeue = cloneMap(w.requeue)
 	c.fails = cloneMap(w.fails)
 	c.woken = cloneMap(w.woken)
-	c.seen = make(map[string]map[Kind]uint64, len(w.seen))
-	for k, v := range w.seen {
-		c.seen[k] = cloneMap(v)
-	}
+	c.seen = cloneMap(w.seen) // (the lists are shared)
 	c.jobBackoff = cloneMap(w.jobBackoff)
 	c.dsBackoff = cloneMap(w.dsBackoff)
 	c.evictions = cloneMap(w.evictions)
@@ -460,7 +457,7 @@ func (w *World) instant(now time.Time) {
 	for range rounds {
 		n := len(w.Trace)
 		w.environment(now)
-		w.Sync(now)
+		w.sync(now, false)
 		if len(w.Trace) == n && !w.dueAt(now) {
 			break
 		}
