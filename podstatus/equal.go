@@ -173,9 +173,15 @@ func equalJSON(a, b any) bool {
 		return b == nil
 	}
 	if !reflect.TypeOf(a).Comparable() {
-		return deepEqual(reflect.ValueOf(&a).Elem(), reflect.ValueOf(&b).Elem())
+		return deepEqualAny(a, b)
 	}
 	return a == b
+}
+
+// deepEqualAny is deepEqual of two values (apart, so that equalJSON's
+// arguments stay on the stack).
+func deepEqualAny(a, b any) bool {
+	return deepEqual(reflect.ValueOf(&a).Elem(), reflect.ValueOf(&b).Elem())
 }
 
 // deepEqual is reflect.DeepEqual with nil equal to empty for slices and maps
