@@ -347,8 +347,10 @@ func dropUID(refs []ObjectReference, uid string) []ObjectReference {
 // events come out in an order independent of the input's.
 func byNameUID(jobs []*job.Job) []*job.Job {
 	out := slices.Clone(jobs)
-	slices.SortStableFunc(out, func(a, b *job.Job) int {
-		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.UID, b.UID))
-	})
+	sortStable(out, compareNameUID)
 	return out
+}
+
+func compareNameUID(a, b *job.Job) int {
+	return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.UID, b.UID))
 }
