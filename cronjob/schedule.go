@@ -34,6 +34,7 @@ type Schedule struct {
 	leapOnly  bool             // only February 29 matches (start times 4 or 8 years apart)
 	allDays   bool             // every day matches
 	allHours  bool             // every hour of every day matches
+	zones     zoneTable        // loc's periods of one offset from 1970 (zonetable.go)
 }
 
 // ParseSchedule parses spec.schedule the way the v1.36.3 CronJob controller
@@ -126,6 +127,9 @@ func (s *Schedule) prepare() {
 	}
 	if s.delay > 0 {
 		return
+	}
+	if !s.fixed {
+		s.zones = newZoneTable(s.loc)
 	}
 	s.perHour = int64(bits.OnesCount64(s.minute&^starBit)) * int64(bits.OnesCount64(s.second&^starBit))
 	s.perDay = int64(bits.OnesCount64(s.hour&^starBit)) * s.perHour

@@ -1,9 +1,6 @@
 package cronjob
 
-import (
-	"math/bits"
-	"time"
-)
+import "math/bits"
 
 // The fast form of the stepping count (steps, periods.go). Summing each
 // offset period's wall-clock count telescopes: the window counts once on
@@ -13,8 +10,9 @@ import (
 // change as the wall clock does: a one-hour change on the hour between
 // 01:00 and 23:00 (benignChange), or any other change where plainChange
 // shows it for the schedule; elsewhere crossSteps adds what robfig/cron's
-// own walk across the change does differently. So a window costs one zone
-// lookup pair per change instead of a calendar count per period. Where the
+// own walk across the change does differently. So a window costs one
+// look at the zone per change (zoneAt: the schedule's table, else a pair
+// of package time's lookups) instead of a calendar count per period. Where the
 // walk meets something it cannot show stepping agrees with (a change
 // crossSteps cannot follow, within a week of a day on which package time's
 // period bounds go wrong, offsets that are not whole minutes, long runs of
@@ -41,35 +39,33 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok, firstMove bool)
 		return 0, false, false
 	}
 	x := a + 1 // the instant last looked up
-	tl := time.Unix(x, 0).In(s.loc)
-	_, o := tl.Zone()
-	st, en := tl.ZoneBounds()
-	if (!st.IsZero() && st.Unix() > a) || o%60 != 0 {
+	h := 0     // zoneAt's hint
+	off, st, en := s.zoneAt(x, &h)
+	if (st != noStart && st > a) || off%60 != 0 {
 		// A period starts at a+1 (stepping from a sees another offset),
 		// or robfig/cron's first move from a truncates the instant, not
 		// the wall time, to the minute (an offset that is not whole
 		// minutes).
 		return 0, false, false
 	}
-	if s.resetCrosses(a) && !s.selects(a) {
+	if s.resetCrossesAt(a, &h) && !s.selectsAt(a, &h) {
 		// That move crosses a change. (From a start time the schedule
 		// selects, the first move only adds seconds.)
 		return 0, false, true
 	}
 	m.count()
-	off := int64(o)
 	start := a + off // the window on wall-clock time starts after start
 	var fix int64    // corrections at the changes so far
 	const none = -zoneSpan * 4
 	last, glitch := int64(none), int64(none)
 	prev := int64(none) // the last change of offset before x, or a bound at or before it
-	if !st.IsZero() {
-		prev = st.Unix()
+	if st != noStart {
+		prev = st
 	}
 	run := 0 // period bounds since the last change that change nothing
-	for !en.IsZero() {
+	for en != noEnd {
 		m.count()
-		e := en.Unix()
+		e := en
 		if e <= x {
 			// Package time's rule-based bounds end at 00:00 UTC on
 			// December 31 of a leap year; skip that UTC day.
@@ -78,10 +74,9 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok, firstMove bool)
 				return 0, false, false
 			}
 			x = day + secondsPerDay
-			tn := time.Unix(x, 0).In(s.loc)
-			_, o2 := tn.Zone()
-			_, en = tn.ZoneBounds()
-			if int64(o2) != off || (!en.IsZero() && en.Unix()-x < glitchMargin) {
+			var o2 int64
+			o2, _, en = s.zoneAt(x, &h)
+			if o2 != off || (en != noEnd && en-x < glitchMargin) {
 				return 0, false, false
 			}
 			glitch, run = x, 3
@@ -90,22 +85,20 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok, firstMove bool)
 		if e-secondsPerDay > u {
 			break
 		}
-		tn := time.Unix(e, 0).In(s.loc)
-		_, o2i := tn.Zone()
-		_, en = tn.ZoneBounds()
+		var o2 int64
+		o2, _, en = s.zoneAt(e, &h)
 		x = e
-		o2 := int64(o2i)
 		if e > u {
 			// A change after the window reaches into it only where it
 			// repeats a midnight the walk may ask the calendar for
 			// before the change (see crossSteps).
 			if mid := floorDiv(e+o2+secondsPerDay-1, secondsPerDay) * secondsPerDay; o2 < off && !s.allHours && mid < e+off && mid-off <= u {
-				if e-prev < plainMargin || (!en.IsZero() && en.Unix()-e < plainMargin) || e-glitch < glitchMargin {
+				if e-prev < plainMargin || (en != noEnd && en-e < plainMargin) || e-glitch < glitchMargin {
 					return 0, false, false
 				}
 				lo, hi := max(prev, e-crossReach)+secondsPerDay, e+crossReach
-				if !en.IsZero() {
-					hi = min(hi, en.Unix()-secondsPerDay)
+				if en != noEnd {
+					hi = min(hi, en-secondsPerDay)
 				}
 				d, ok := s.crossSteps(e, off, o2, lo, hi, a, u)
 				if !ok {
@@ -143,14 +136,14 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok, firstMove bool)
 				fix += s.countLocal(start, e-1+off)
 				start = e - 1 + o2
 			}
-		case e-prev >= plainMargin && (en.IsZero() || en.Unix()-e >= plainMargin):
+		case e-prev >= plainMargin && (en == noEnd || en-e >= plainMargin):
 			plain, empty := s.plainChange(e, off, o2)
 			if !plain {
 				// Follow robfig/cron's walk across the change, between
 				// the days next to the changes before and after it.
 				lo, hi := max(prev, e-crossReach)+secondsPerDay, e+crossReach
-				if !en.IsZero() {
-					hi = min(hi, en.Unix()-secondsPerDay)
+				if en != noEnd {
+					hi = min(hi, en-secondsPerDay)
 				}
 				d, ok := s.crossSteps(e, off, o2, lo, hi, a, u)
 				if !ok {
