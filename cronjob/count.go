@@ -122,18 +122,18 @@ func (s *Schedule) strays(a, u int64) bool {
 	// Past the walk's last year, whatever the offset, or past u.
 	to := min(dayNumber(y+7, 1, 1), floorDiv(u, secondsPerDay)+2) * secondsPerDay
 	x := a - resetReach
+	h := 0 // zoneAt's hint
 	for range 128 {
-		_, end := time.Unix(x, 0).In(s.loc).ZoneBounds()
-		if end.IsZero() || end.Unix() >= to {
+		_, _, e := s.zoneAt(x, &h)
+		if e == noEnd || e >= to {
 			return false
 		}
-		e := end.Unix()
 		if e <= x {
 			// Package time's rule-based bounds end at 00:00 UTC on
 			// December 31 of a leap year; skip that UTC day.
 			day := floorDiv(x, secondsPerDay) * secondsPerDay
-			_, o1 := time.Unix(day-1, 0).In(s.loc).Zone()
-			if _, o2 := time.Unix(day+secondsPerDay, 0).In(s.loc).Zone(); o1 != o2 {
+			o1, _, _ := s.zoneAt(day-1, &h)
+			if o2, _, _ := s.zoneAt(day+secondsPerDay, &h); o1 != o2 {
 				return true // a change on that day: cannot tell
 			}
 			x = day + secondsPerDay
@@ -142,10 +142,10 @@ func (s *Schedule) strays(a, u int64) bool {
 		// Offsets are within a day of UTC: only a change within two days
 		// of the start of a UTC month can skip the midnight of a 1st.
 		if _, _, dom := civil(floorDiv(e+2*secondsPerDay, secondsPerDay)); dom <= 4 {
-			_, o1 := time.Unix(e-1, 0).In(s.loc).Zone()
-			_, o2 := time.Unix(e, 0).In(s.loc).Zone()
+			o1, _, _ := s.zoneAt(e-1, &h)
+			o2, _, _ := s.zoneAt(e, &h)
 			if o2 > o1 {
-				lo, hi := e+int64(o1), e+int64(o2) // the wall times skipped
+				lo, hi := e+o1, e+o2 // the wall times skipped
 				day := floorDiv(lo+secondsPerDay-1, secondsPerDay)
 				if _, _, dom := civil(day); dom == 1 && day*secondsPerDay < hi {
 					return true

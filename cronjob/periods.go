@@ -384,20 +384,18 @@ func (s *Schedule) period(x int64) (off, end int64) {
 	if s.fixed {
 		return s.fixedOff, 0
 	}
-	tl := time.Unix(x, 0).In(s.loc)
-	_, o := tl.Zone()
-	off = int64(o)
+	h := 0 // zoneAt's hint
+	off, _, e := s.zoneAt(x, &h)
 	at := x
 	for i := 0; i < 8; i++ {
-		_, e := tl.ZoneBounds()
-		if e.IsZero() {
+		if e == noEnd {
 			return off, 0
 		}
-		if end = e.Unix(); end <= at {
+		if end = e; end <= at {
 			end = (floorDiv(at, secondsPerDay) + 1) * secondsPerDay
 		}
-		tl = time.Unix(end, 0).In(s.loc)
-		if _, o := tl.Zone(); int64(o) != off {
+		var o int64
+		if o, _, e = s.zoneAt(end, &h); o != off {
 			return off, end
 		}
 		at = end

@@ -89,8 +89,13 @@ func newZoneTable(loc *time.Location) zoneTable {
 // last answer (any value at first): looking up the next period costs
 // two comparisons.
 func (s *Schedule) zoneAt(x int64, hint *int) (off, start, end int64) {
-	p := s.zones.periods
-	if n := len(p); n > 0 && p[0].start <= x && x < s.zones.end {
+	return s.zones.at(s.loc, x, hint)
+}
+
+// at is zoneAt in loc, whose table z is.
+func (z *zoneTable) at(loc *time.Location, x int64, hint *int) (off, start, end int64) {
+	p := z.periods
+	if n := len(p); n > 0 && p[0].start <= x && x < z.end {
 		// The period i with p[i].start <= x < its end.
 		i := *hint
 		switch {
@@ -110,13 +115,13 @@ func (s *Schedule) zoneAt(x int64, hint *int) (off, start, end int64) {
 			i = lo
 		}
 		*hint = i
-		end = s.zones.end
+		end = z.end
 		if i+1 < n {
 			end = p[i+1].start
 		}
 		return p[i].off, p[i].start, end
 	}
-	t := time.Unix(x, 0).In(s.loc)
+	t := time.Unix(x, 0).In(loc)
 	_, o := t.Zone()
 	st, en := t.ZoneBounds()
 	off, start, end = int64(o), noStart, noEnd
