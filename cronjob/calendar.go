@@ -100,7 +100,13 @@ func monthDays(y int64, m int) int {
 
 // weekday returns the weekday (0 = Sunday) of a day number.
 func weekday(days int64) int {
-	return int((days%7 + 7 + 4) % 7) // 1970-01-01 was a Thursday
+	// 1970-01-01 was a Thursday. Shifted by a multiple of 7 to be
+	// positive, the remainder is one multiplication.
+	const shift = 7 << 58
+	if -shift < days && days < shift {
+		return int(uint64(days+shift+4) % 7)
+	}
+	return int((days%7 + 7 + 4) % 7)
 }
 
 // dayMask returns, as bits 1..n, the days of a month with n days whose

@@ -85,7 +85,11 @@ func (s *Schedule) plainChange(e, o1, o2 int64) (plain, empty bool) {
 	atMidnight := j > 0 && j%3600 == 0 && j <= 11*3600 && lo == d*secondsPerDay
 	if (inside || atMidnight) && !s.allDays {
 		wd := weekday(d)
-		if s.dow>>uint(wd)&1 == 0 && s.dow>>uint((wd+6)%7)&1 == 0 && (s.dom|s.dow)&starBit != 0 &&
+		pwd := wd - 1 // the day before's
+		if pwd < 0 {
+			pwd = 6
+		}
+		if (s.dom|s.dow)&starBit != 0 && s.dow>>uint(wd)&1 == 0 && s.dow>>uint(pwd)&1 == 0 &&
 			(inside || s.month&allMonths == allMonths) {
 			// Neither day is selected, whatever their dates (and on a
 			// 1st, the walk's test of the month passes).
@@ -96,7 +100,7 @@ func (s *Schedule) plainChange(e, o1, o2 int64) (plain, empty bool) {
 			if inside {
 				return true, true // 1
 			}
-			if dom != 1 && !s.selectsDay(mo, dom-1, (wd+6)%7) {
+			if dom != 1 && !s.selectsDay(mo, dom-1, pwd) {
 				return true, true // 3
 			}
 			if dom == 1 && s.month&allMonths == allMonths && !s.dayMatches(d-1) {
