@@ -11,8 +11,8 @@ const secondsPerDay = 86400
 
 // floorDiv returns ⌊a/b⌋ for b > 0.
 func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
+	q := a / b // toward zero: one too many when a < 0 is not a multiple
+	if q*b > a {
 		q--
 	}
 	return q

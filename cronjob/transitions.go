@@ -119,16 +119,20 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok, firstMove bool)
 		if e-glitch < glitchMargin {
 			return 0, false, false
 		}
-		day, sod, span, benign := benignAt(e, off, o2)
+		c := s.zones.changeAt(e, off, o2, h)
+		if c == nil {
+			nc := newChange(e, off, o2)
+			c = &nc
+		}
 		switch {
-		case benign:
-			// The whole hours from wall-clock second sod of day are
-			// skipped (o2 > off) or seen twice (o2 < off).
+		case c.flags&changeBenign != 0:
+			// The hour from wall-clock second c.sod of c.day is skipped
+			// (o2 > off) or seen twice (o2 < off).
 			switch {
 			case o2 > off:
-				fix -= s.wholeHours(day, sod, span)
+				fix -= s.wholeHours(c.day, int64(c.sod), 3600)
 			case start <= e-1+o2:
-				fix += s.wholeHours(day, sod, span)
+				fix += s.wholeHours(c.day, int64(c.sod), 3600)
 			default:
 				// The window starts inside the repeated hours: count
 				// their first pass from its start, the wall clock from
@@ -137,7 +141,7 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok, firstMove bool)
 				start = e - 1 + o2
 			}
 		case e-prev >= plainMargin && (en == noEnd || en-e >= plainMargin):
-			plain, empty := s.plainChange(e, off, o2)
+			plain, empty := s.plainChange(off, c)
 			if !plain {
 				// Follow robfig/cron's walk across the change, between
 				// the days next to the changes before and after it.
@@ -178,18 +182,40 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok, firstMove bool)
 	return s.countLocal(start, u+off) + fix, true, false
 }
 
+// newChange returns the period that a change of offset from o1 to o2 at
+// instant e starts, with the change's calendar (see zonePeriod).
+func newChange(e, o1, o2 int64) zonePeriod {
+	lo := e + min(o1, o2)
+	day := floorDiv(lo, secondsPerDay)
+	sod := lo - day*secondsPerDay
+	_, mo, dom := civil(day)
+	p := zonePeriod{start: e, off: o2, day: day, sod: int32(sod), wd: int8(weekday(day)), mo: int8(mo), dom: int8(dom)}
+	if e%60 == 0 && o1%60 == 0 && o2%60 == 0 {
+		p.flags |= changeWhole
+	}
+	// One hour on the hour (lo is, exactly when e+o1 is, as the change
+	// is whole hours) between 01:00 and 23:00 of one day.
+	if o1%60 == 0 && o2%60 == 0 && max(o2-o1, o1-o2) == 3600 && sod%3600 == 0 && sod >= 3600 && sod+3600 <= 23*3600 {
+		p.flags |= changeBenign
+	}
+	return p
+}
+
+// changeAt returns the zone table's period i when it starts with a change
+// from o1 to o2 at e, else nil.
+func (z *zoneTable) changeAt(e, o1, o2 int64, i int) *zonePeriod {
+	if p := z.periods; i > 0 && i < len(p) && p[i].start == e && p[i].off == o2 && p[i-1].off == o1 {
+		return &p[i]
+	}
+	return nil
+}
+
 // benignAt is benignChange(t, o1, o2), also returning where the skipped
 // or repeated stretch starts on wall-clock time (day number and second of
 // day) and how long it is.
 func benignAt(t, o1, o2 int64) (day, sod, span int64, ok bool) {
-	span = max(o2-o1, o1-o2)
-	if o1%60 != 0 || o2%60 != 0 || span != 3600 {
-		return 0, 0, span, false
-	}
-	lo := t + min(o1, o2) // on the hour exactly when t+o1 is, as span is whole hours
-	day = floorDiv(lo, secondsPerDay)
-	sod = lo - day*secondsPerDay
-	return day, sod, span, sod%3600 == 0 && sod >= 3600 && sod+span <= 23*3600
+	c := newChange(t, o1, o2)
+	return c.day, int64(c.sod), max(o2-o1, o1-o2), c.flags&changeBenign != 0
 }
 
 // wholeHours counts the start times in the whole hours from second sod of

@@ -21,10 +21,24 @@ type zoneTable struct {
 	end     int64 // the end of the last period
 }
 
-// zonePeriod is a period of one offset in a zoneTable.
+// zonePeriod is a period of one offset, from start, and (but for a
+// table's first) the change of offset that starts it: the day on which
+// the first wall time that change skips or repeats, start plus the
+// smaller offset, falls (day number, weekday, month, day of the month),
+// that wall time's second of the day, and flags.
 type zonePeriod struct {
 	start, off int64
+	day        int64
+	sod        int32
+	wd, mo     int8
+	dom, flags int8
 }
+
+// zonePeriod flags.
+const (
+	changeWhole  = 1 << iota // the change and both offsets are whole minutes
+	changeBenign             // benignChange
+)
 
 // Sentinels for a period without a start or an end (package time's zero
 // times from ZoneBounds).
@@ -73,7 +87,11 @@ func newZoneTable(loc *time.Location) zoneTable {
 				break // the rule-based era
 			}
 		}
-		z.periods = append(z.periods, zonePeriod{start: x, off: int64(o)})
+		p := zonePeriod{start: x, off: int64(o)}
+		if n := len(z.periods); n > 0 {
+			p = newChange(x, z.periods[n-1].off, p.off)
+		}
+		z.periods = append(z.periods, p)
 		x = en.Unix()
 	}
 	if len(z.periods) == 0 {

@@ -18,7 +18,8 @@ var tableZones = []string{
 
 // TestZoneTable: zoneAt answers what package time's lookups do, at every
 // bound of a zone's table, the seconds next to them, and random instants
-// from 1900 to 2100, whatever the hint.
+// from 1900 to 2100, whatever the hint; the table's changes are
+// newChange's.
 func TestZoneTable(t *testing.T) {
 	t.Parallel()
 	for _, name := range tableZones {
@@ -47,6 +48,12 @@ func TestZoneTable(t *testing.T) {
 		}
 		if name != "Asia/Kolkata" && len(b) < 2 {
 			t.Fatalf("%s: no table", name)
+		}
+		for i := 1; i < len(s.zones.periods); i++ {
+			p, q := s.zones.periods[i-1], s.zones.periods[i]
+			if got, want := s.zones.changeAt(q.start, p.off, q.off, i), newChange(q.start, p.off, q.off); got == nil || *got != want {
+				t.Fatalf("%s: the table's change at %d is %+v, want %+v", name, q.start, got, want)
+			}
 		}
 		hint := 0
 		for i, x := range b {
