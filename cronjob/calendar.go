@@ -82,7 +82,7 @@ func dayNumber(y int64, m, d int) int64 {
 }
 
 // isLeap reports whether y is a Gregorian leap year.
-func isLeap(y int64) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
+func isLeap(y int64) bool { return y&3 == 0 && (y%100 != 0 || y%400 == 0) }
 
 // monthDays returns the number of days in month m of year y.
 func monthDays(y int64, m int) int {

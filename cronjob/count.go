@@ -297,10 +297,13 @@ func (s *Schedule) yearRange(y1, y2 int64, w int) int64 {
 	for y := y1; y <= y2; y++ {
 		if isLeap(y) {
 			n += s.yearCnt[1][w]
-			w = (w + 2) % 7
+			w += 2
 		} else {
 			n += s.yearCnt[0][w]
-			w = (w + 1) % 7
+			w++
+		}
+		if w >= 7 {
+			w -= 7
 		}
 	}
 	return n
