@@ -139,6 +139,11 @@ func (s *Schedule) strays(a, u int64) bool {
 			x = day + secondsPerDay
 			continue
 		}
+		if p := s.zones.periods; h+1 < len(p) && p[h+1].start == e && p[h+1].off <= p[h].off {
+			// The zone's table shows a change that skips nothing.
+			x = e
+			continue
+		}
 		// Offsets are within a day of UTC: only a change within two days
 		// of the start of a UTC month can skip the midnight of a 1st.
 		if _, _, dom := civil(floorDiv(e+2*secondsPerDay, secondsPerDay)); dom <= 4 {
