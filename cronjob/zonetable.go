@@ -6,16 +6,19 @@ import (
 )
 
 // zoneTable lists the periods of one offset that package time reports for
-// a zone from 1970 to the start of its rule-based era (after the zone's
-// last listed transition, where package time computes each answer from the
-// zone's rule and splits periods at 1 January 00:00 UTC): period i is
-// [periods[i].start, periods[i+1].start) (the last up to end). Package time's lookup of any
-// instant within a listed period reports that period and offset (it
-// searches the transitions for the last one at or before the instant), so
-// the table answers as package time does, and a count that crosses twenty
-// changes of offset reads them from the schedule instead of looking each
-// up twice in the zone (about half of a ten-year count). ParseSchedule
-// builds it once per schedule, in a few microseconds.
+// a zone from 1970 until 2037 or the start of its rule-based era (after
+// the zone's last listed transition, where package time computes each
+// answer from the zone's rule and splits periods at 1 January 00:00 UTC):
+// period i runs from periods[i].start to periods[i+1].start (the last to
+// end). Package time's lookup of any instant within a listed period
+// reports that period and offset (it searches the transitions for the
+// last one at or before the instant), so the table answers as package
+// time does. With each change's calendar (zonePeriod), it lets a count
+// that crosses twenty changes of offset read them from the schedule
+// instead of asking package time twice per change and the calendar once
+// (which was most of a ten-year count). ParseSchedule builds it once per
+// schedule that runs in a zone with changes: two lookups per period, about
+// 140 periods and 4.5 kB for a zone with daylight saving since 1970.
 type zoneTable struct {
 	periods []zonePeriod
 	end     int64 // the end of the last period
