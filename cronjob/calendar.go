@@ -11,8 +11,8 @@ const secondsPerDay = 86400
 
 // floorDiv returns ⌊a/b⌋ for b > 0.
 func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
+	q := a / b // toward zero: one too many when a < 0 is not a multiple
+	if q*b > a {
 		q--
 	}
 	return q
@@ -82,7 +82,7 @@ func dayNumber(y int64, m, d int) int64 {
 }
 
 // isLeap reports whether y is a Gregorian leap year.
-func isLeap(y int64) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
+func isLeap(y int64) bool { return y&3 == 0 && (y%100 != 0 || y%400 == 0) }
 
 // monthDays returns the number of days in month m of year y.
 func monthDays(y int64, m int) int {
@@ -100,7 +100,13 @@ func monthDays(y int64, m int) int {
 
 // weekday returns the weekday (0 = Sunday) of a day number.
 func weekday(days int64) int {
-	return int((days%7 + 7 + 4) % 7) // 1970-01-01 was a Thursday
+	// 1970-01-01 was a Thursday. Shifted by a multiple of 7 to be
+	// positive, the remainder is one multiplication.
+	const shift = 7 << 58
+	if -shift < days && days < shift {
+		return int(uint64(days+shift+4) % 7)
+	}
+	return int((days%7 + 7 + 4) % 7)
 }
 
 // dayMask returns, as bits 1..n, the days of a month with n days whose

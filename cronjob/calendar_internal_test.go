@@ -33,3 +33,27 @@ func TestCivilMatchesWide(t *testing.T) {
 		check(t, rapid.Int64Range(-1<<40, 1<<40).Draw(t, "day"))
 	})
 }
+
+// TestWeekday: weekday's unsigned form answers what a floored remainder
+// does, across its range, at its ends and beyond them.
+func TestWeekday(t *testing.T) {
+	t.Parallel()
+	want := func(dn int64) int { return int(((dn % 7) + 7 + 4) % 7) }
+	const shift = 7 << 58
+	for _, base := range []int64{-shift, 0, shift, -1<<63 + 20, 1<<63 - 1 - 20} {
+		for dn := base - 20; dn < base+20; dn++ {
+			if got := weekday(dn); got != want(dn) {
+				t.Fatalf("weekday(%d) = %d, want %d", dn, got, want(dn))
+			}
+		}
+	}
+	if weekday(0) != 4 || weekday(dayNumber(2024, 5, 20)) != 1 {
+		t.Fatalf("1970-01-01 is a Thursday, 2024-05-20 a Monday")
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		dn := rapid.Int64().Draw(t, "day")
+		if got := weekday(dn); got != want(dn) {
+			t.Fatalf("weekday(%d) = %d, want %d", dn, got, want(dn))
+		}
+	})
+}

@@ -1,9 +1,6 @@
 package cronjob
 
-import (
-	"math"
-	"time"
-)
+import "time"
 
 // clock reads a zone's wall clock the way package time does, remembering
 // the last stretch package time reported one offset for, so that the walk
@@ -19,6 +16,9 @@ import (
 // offset at that instant instead), on the bounds package time reports.
 type clock struct {
 	loc *time.Location
+	// zones is loc's table (zonetable.go), or nil; hint its last index.
+	zones *zoneTable
+	hint  int
 	// the stretch [start, end) of the last lookup, with its offset
 	start, end, off int64
 	ok              bool
@@ -31,22 +31,16 @@ type wall struct {
 }
 
 // lookup returns package time's offset at Unix second x and the bounds of
-// the stretch it reports around x (math.MinInt64 and math.MaxInt64 for
-// none).
+// the stretch it reports around x (noStart and noEnd for none).
 func (c *clock) lookup(x int64) (off, start, end int64) {
 	if c.ok && c.start <= x && x < c.end {
 		return c.off, c.start, c.end
 	}
-	t := time.Unix(x, 0).In(c.loc)
-	_, o := t.Zone()
-	st, en := t.ZoneBounds()
-	off, start, end = int64(o), math.MinInt64, math.MaxInt64
-	if !st.IsZero() {
-		start = st.Unix()
+	z := c.zones
+	if z == nil {
+		z = &zoneTable{}
 	}
-	if !en.IsZero() {
-		end = en.Unix()
-	}
+	off, start, end = z.at(c.loc, x, &c.hint)
 	// Package time's lookups for any instant in a stretch it reports
 	// give that same stretch; a stretch that does not hold x (its
 	// rule-based bounds can end before x) is not remembered.

@@ -41,9 +41,11 @@ import (
 // years, so a longer window steps one such cycle and multiplies. So the
 // work grows with the changes of offset in at most the listed transitions
 // and two cycles (a few thousand steps, milliseconds, for any window from
-// year 1 to 9999), not with the number of start times: about two zone
-// lookups per change over ten years in Lord Howe as in New York. It
-// returns 0 when until is not after after.
+// year 1 to 9999), not with the number of start times: over ten years in
+// Lord Howe as in New York, a few operations per change, which it reads
+// from the schedule's table of the zone's offsets from 1970 to 2037 (built
+// by ParseSchedule; package time's own lookups elsewhere). It returns 0
+// when until is not after after.
 func (s *Schedule) Count(after, until time.Time) int64 {
 	return s.count(after, until, nil)
 }
@@ -120,30 +122,35 @@ func (s *Schedule) strays(a, u int64) bool {
 	// Past the walk's last year, whatever the offset, or past u.
 	to := min(dayNumber(y+7, 1, 1), floorDiv(u, secondsPerDay)+2) * secondsPerDay
 	x := a - resetReach
+	h := 0 // zoneAt's hint
 	for range 128 {
-		_, end := time.Unix(x, 0).In(s.loc).ZoneBounds()
-		if end.IsZero() || end.Unix() >= to {
+		_, _, e := s.zoneAt(x, &h)
+		if e == noEnd || e >= to {
 			return false
 		}
-		e := end.Unix()
 		if e <= x {
 			// Package time's rule-based bounds end at 00:00 UTC on
 			// December 31 of a leap year; skip that UTC day.
 			day := floorDiv(x, secondsPerDay) * secondsPerDay
-			_, o1 := time.Unix(day-1, 0).In(s.loc).Zone()
-			if _, o2 := time.Unix(day+secondsPerDay, 0).In(s.loc).Zone(); o1 != o2 {
+			o1, _, _ := s.zoneAt(day-1, &h)
+			if o2, _, _ := s.zoneAt(day+secondsPerDay, &h); o1 != o2 {
 				return true // a change on that day: cannot tell
 			}
 			x = day + secondsPerDay
 			continue
 		}
+		if p := s.zones.periods; h+1 < len(p) && p[h+1].start == e && p[h+1].off <= p[h].off {
+			// The zone's table shows a change that skips nothing.
+			x = e
+			continue
+		}
 		// Offsets are within a day of UTC: only a change within two days
 		// of the start of a UTC month can skip the midnight of a 1st.
 		if _, _, dom := civil(floorDiv(e+2*secondsPerDay, secondsPerDay)); dom <= 4 {
-			_, o1 := time.Unix(e-1, 0).In(s.loc).Zone()
-			_, o2 := time.Unix(e, 0).In(s.loc).Zone()
+			o1, _, _ := s.zoneAt(e-1, &h)
+			o2, _, _ := s.zoneAt(e, &h)
 			if o2 > o1 {
-				lo, hi := e+int64(o1), e+int64(o2) // the wall times skipped
+				lo, hi := e+o1, e+o2 // the wall times skipped
 				day := floorDiv(lo+secondsPerDay-1, secondsPerDay)
 				if _, _, dom := civil(day); dom == 1 && day*secondsPerDay < hi {
 					return true
@@ -295,10 +302,13 @@ func (s *Schedule) yearRange(y1, y2 int64, w int) int64 {
 	for y := y1; y <= y2; y++ {
 		if isLeap(y) {
 			n += s.yearCnt[1][w]
-			w = (w + 2) % 7
+			w += 2
 		} else {
 			n += s.yearCnt[0][w]
-			w = (w + 1) % 7
+			w++
+		}
+		if w >= 7 {
+			w -= 7
 		}
 	}
 	return n

@@ -238,7 +238,8 @@ func checkPlainCrossesPlainly(t *rapid.T) {
 	if (!prev.IsZero() && e-prev.Unix() < plainMargin) || (!next.IsZero() && next.Unix()-e < plainMargin) {
 		return
 	}
-	plain, empty := s.plainChange(e, int64(o1), int64(o2))
+	c := newChange(e, int64(o1), int64(o2))
+	plain, empty := s.plainChange(int64(o1), &c)
 	if !plain {
 		return
 	}

@@ -71,32 +71,37 @@ const plainMargin = 3 * secondsPerDay
 // out and the repeated ones counted twice. empty reports that those wall
 // times hold no start time (cases 1 and 3), so that the count needs no
 // correction at all.
-func (s *Schedule) plainChange(e, o1, o2 int64) (plain, empty bool) {
-	if o1%60 != 0 || o2%60 != 0 || e%60 != 0 {
+func (s *Schedule) plainChange(o1 int64, c *zonePeriod) (plain, empty bool) {
+	if c.flags&changeWhole == 0 {
 		return false, false
 	}
 	if s.allHours {
 		return true, false // 2: every hour of every day
 	}
-	lo, hi := e+min(o1, o2), e+max(o1, o2) // the wall times skipped or repeated
-	d := floorDiv(lo, secondsPerDay)
-	inside := lo > d*secondsPerDay && hi <= (d+1)*secondsPerDay
+	e, o2 := c.start, c.off
+	hi := e + max(o1, o2) // the wall times skipped or repeated are [lo, hi)
+	d := c.day            // lo's
+	inside := c.sod > 0 && hi <= (d+1)*secondsPerDay
 	j := o2 - o1
-	atMidnight := j > 0 && j%3600 == 0 && j <= 11*3600 && lo == d*secondsPerDay
+	atMidnight := j > 0 && j%3600 == 0 && j <= 11*3600 && c.sod == 0
 	if (inside || atMidnight) && !s.allDays {
-		wd := weekday(d)
-		if s.dow>>uint(wd)&1 == 0 && s.dow>>uint((wd+6)%7)&1 == 0 && (s.dom|s.dow)&starBit != 0 &&
+		wd := int(c.wd)
+		pwd := wd - 1 // the day before's
+		if pwd < 0 {
+			pwd = 6
+		}
+		if (s.dom|s.dow)&starBit != 0 && s.dow>>uint(wd)&1 == 0 && s.dow>>uint(pwd)&1 == 0 &&
 			(inside || s.month&allMonths == allMonths) {
 			// Neither day is selected, whatever their dates (and on a
 			// 1st, the walk's test of the month passes).
 			return true, true // 1 or 3
 		}
-		_, mo, dom := civil(d)
+		mo, dom := int(c.mo), int(c.dom)
 		if !s.selectsDay(mo, dom, wd) {
 			if inside {
 				return true, true // 1
 			}
-			if dom != 1 && !s.selectsDay(mo, dom-1, (wd+6)%7) {
+			if dom != 1 && !s.selectsDay(mo, dom-1, pwd) {
 				return true, true // 3
 			}
 			if dom == 1 && s.month&allMonths == allMonths && !s.dayMatches(d-1) {
@@ -104,7 +109,7 @@ func (s *Schedule) plainChange(e, o1, o2 int64) (plain, empty bool) {
 			}
 		}
 	}
-	if (j > 0 || inside) && s.selectsHour(e+o1-60) && s.selectsHour(e+o2) {
+	if (j > 0 || inside) && s.selectsHour(e+o1-60, c) && s.selectsHour(e+o2, c) {
 		return true, false // 2
 	}
 	return false, false
@@ -114,10 +119,19 @@ func (s *Schedule) plainChange(e, o1, o2 int64) (plain, empty bool) {
 const allMonths = 0x1ffe
 
 // selectsHour reports whether the schedule selects the day and hour of
-// local second l.
-func (s *Schedule) selectsHour(l int64) bool {
+// local second l, reading the calendar of c's day where l falls on it.
+func (s *Schedule) selectsHour(l int64, c *zonePeriod) bool {
 	day := floorDiv(l, secondsPerDay)
-	return s.hour>>uint((l-day*secondsPerDay)/3600)&1 != 0 && s.dayMatches(day)
+	if s.hour>>uint((l-day*secondsPerDay)/3600)&1 == 0 {
+		return false
+	}
+	if day != c.day || s.allDays {
+		return s.dayMatches(day)
+	}
+	if (s.dom|s.dow)&starBit != 0 && s.dow>>uint(c.wd)&1 == 0 {
+		return false // as dayMatchesOn
+	}
+	return s.selectsDay(int(c.mo), int(c.dom), int(c.wd))
 }
 
 // selectsDay reports whether the schedule selects day dom of month mo
@@ -140,23 +154,27 @@ func (s *Schedule) dayMatchesOn(dn int64, wd int) bool {
 }
 
 // wallCount counts the selected wall times in [lo, hi) (local seconds,
-// whole minutes): hour by hour within one day, else by countLocal.
+// whole minutes): by the minutes of the day before each within one day,
+// else by countLocal.
 func (s *Schedule) wallCount(lo, hi int64) int64 {
 	d := floorDiv(lo, secondsPerDay)
-	if hi <= lo || hi > (d+1)*secondsPerDay || s.second != 1 || lo%60 != 0 || hi%60 != 0 {
+	day := d * secondsPerDay
+	if hi <= lo || hi > day+secondsPerDay || s.second != 1 || lo%60 != 0 || hi%60 != 0 {
 		return s.countLocal(lo-1, hi-1)
 	}
 	if !s.dayMatches(d) {
 		return 0
 	}
-	m0, m1 := int(lo-d*secondsPerDay)/60, int(hi-d*secondsPerDay)/60 // minutes of the day
-	var n int64
-	for h := m0 / 60; h*60 < m1; h++ {
-		if !s.allHours && s.hour>>uint(h)&1 == 0 {
-			continue
-		}
-		from, to := max(m0-h*60, 0), min(m1-h*60, 60)
-		n += int64(bits.OnesCount64(s.minute >> uint(from) & (1<<uint(to-from) - 1)))
+	return s.minutesBefore(uint64(hi-day)/60) - s.minutesBefore(uint64(lo-day)/60)
+}
+
+// minutesBefore counts the selected minutes before minute m (0 to 1440) of
+// a selected day, for a schedule whose only second is 0.
+func (s *Schedule) minutesBefore(m uint64) int64 {
+	h, mi := m/60, m%60
+	n := int64(bits.OnesCount64(s.hour&(1<<h-1))) * s.perHour
+	if s.hour>>h&1 != 0 {
+		n += int64(bits.OnesCount64(s.minute & (1<<mi - 1)))
 	}
 	return n
 }

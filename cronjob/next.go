@@ -100,9 +100,9 @@ func (s *Schedule) next(t time.Time) (time.Time, bool) {
 // far fewer: a schedule that never fires takes about 2,300).
 func (s *Schedule) walk(t time.Time) (time.Time, bool) {
 	orig := t.Location()
-	c := clock{loc: s.loc}
+	c := clock{loc: s.loc, zones: &s.zones}
 	if c.loc == time.Local {
-		c.loc = orig
+		c.loc, c.zones = orig, nil
 	}
 	u := t.Unix() + 1 // the next whole second
 	fresh := true     // no field moved yet: the first move zeroes the smaller ones

@@ -384,20 +384,18 @@ func (s *Schedule) period(x int64) (off, end int64) {
 	if s.fixed {
 		return s.fixedOff, 0
 	}
-	tl := time.Unix(x, 0).In(s.loc)
-	_, o := tl.Zone()
-	off = int64(o)
+	h := 0 // zoneAt's hint
+	off, _, e := s.zoneAt(x, &h)
 	at := x
 	for i := 0; i < 8; i++ {
-		_, e := tl.ZoneBounds()
-		if e.IsZero() {
+		if e == noEnd {
 			return off, 0
 		}
-		if end = e.Unix(); end <= at {
+		if end = e; end <= at {
 			end = (floorDiv(at, secondsPerDay) + 1) * secondsPerDay
 		}
-		tl = time.Unix(end, 0).In(s.loc)
-		if _, o := tl.Zone(); int64(o) != off {
+		var o int64
+		if o, _, e = s.zoneAt(end, &h); o != off {
 			return off, end
 		}
 		at = end
@@ -470,29 +468,30 @@ func (s *Schedule) lastLocalAfter(lo, hi int64) (int64, bool) {
 // forward), can meet a change of offset it does not step as the wall
 // clock: one less than a month before a, or within two days after it.
 func (s *Schedule) resetCrosses(a int64) bool {
+	h := 0
+	return s.resetCrossesAt(a, &h)
+}
+
+// resetCrossesAt is resetCrosses with zoneAt's hint.
+func (s *Schedule) resetCrossesAt(a int64, hint *int) bool {
 	if s.fixed {
 		return false
 	}
-	tl := time.Unix(a+1, 0).In(s.loc)
-	if _, end := tl.ZoneBounds(); !end.IsZero() && end.Unix()-a <= 2*secondsPerDay {
-		_, o1 := tl.Zone()
-		_, o2 := end.Zone()
-		if o1 != o2 && !benignChange(end.Unix(), int64(o1), int64(o2)) {
+	o, st, end := s.zoneAt(a+1, hint)
+	if end != noEnd && end-a <= 2*secondsPerDay {
+		if o2, _, _ := s.zoneAt(end, hint); o != o2 && !benignChange(end, o, o2) {
 			return true
 		}
 	}
 	for i := 0; i < 4; i++ { // bounds that change nothing are passed over
-		st, _ := tl.ZoneBounds()
-		if st.IsZero() || a+1-st.Unix() > resetReach {
+		if st == noStart || a+1-st > resetReach {
 			return false
 		}
-		before := time.Unix(st.Unix()-1, 0).In(s.loc)
-		_, o1 := before.Zone()
-		_, o2 := tl.Zone()
-		if o1 != o2 {
-			return !benignChange(st.Unix(), int64(o1), int64(o2))
+		o1, st1, _ := s.zoneAt(st-1, hint)
+		if o1 != o {
+			return !benignChange(st, o1, o)
 		}
-		tl = before
+		o, st = o1, st1
 	}
 	return true // cannot tell: take the step
 }
@@ -503,8 +502,14 @@ const resetReach = 32 * secondsPerDay
 
 // selects reports whether the schedule selects instant x's wall time.
 func (s *Schedule) selects(x int64) bool {
-	_, o := time.Unix(x, 0).In(s.loc).Zone()
-	l := x + int64(o)
+	h := 0
+	return s.selectsAt(x, &h)
+}
+
+// selectsAt is selects with zoneAt's hint.
+func (s *Schedule) selectsAt(x int64, hint *int) bool {
+	o, _, _ := s.zoneAt(x, hint)
+	l := x + o
 	day := floorDiv(l, secondsPerDay)
 	sod := l - day*secondsPerDay
 	return s.dayMatches(day) && s.hour>>uint(sod/3600)&1 != 0 &&

@@ -34,6 +34,7 @@ type Schedule struct {
 	leapOnly  bool             // only February 29 matches (start times 4 or 8 years apart)
 	allDays   bool             // every day matches
 	allHours  bool             // every hour of every day matches
+	zones     zoneTable        // loc's periods of one offset from 1970 (zonetable.go)
 }
 
 // ParseSchedule parses spec.schedule the way the v1.36.3 CronJob controller
@@ -60,15 +61,18 @@ func ParseSchedule(schedule string, timeZone *string, opts Options) (*Schedule, 
 		return nil, err
 	}
 	spec := schedule
+	var known *knownZone
 	if timeZone != nil {
-		if _, err := loadZone(*timeZone, opts); err != nil {
+		tz, err := loadZone(*timeZone, opts)
+		if err != nil {
 			return nil, field.At(err, "spec.timeZone")
 		}
 		if !strings.Contains(schedule, "TZ") {
 			spec = "TZ=" + *timeZone + " " + schedule
+			known = &knownZone{name: *timeZone, loc: tz}
 		}
 	}
-	s, err := parseSpec(spec, loc, opts)
+	s, err := parseSpec(spec, loc, known, opts)
 	if err != nil {
 		return nil, field.New("spec.schedule", schedule, fmt.Errorf("%w: %v", field.ErrInvalid, err))
 	}
@@ -76,9 +80,17 @@ func ParseSchedule(schedule string, timeZone *string, opts Options) (*Schedule, 
 	return s, nil
 }
 
+// knownZone is a zone loadZone has loaded already.
+type knownZone struct {
+	name string
+	loc  *time.Location
+}
+
 // parseSpec parses a robfig/cron standard spec, resolving a TZ= or CRON_TZ=
-// prefix through loadZone instead of letting robfig/cron load it.
-func parseSpec(spec string, loc *time.Location, opts Options) (s *Schedule, err error) {
+// prefix through loadZone instead of letting robfig/cron load it (or to
+// known, when it names that zone: loading a zone reads and decodes its
+// file).
+func parseSpec(spec string, loc *time.Location, known *knownZone, opts Options) (s *Schedule, err error) {
 	if spec == "" {
 		return nil, fmt.Errorf("empty spec string")
 	}
@@ -88,8 +100,10 @@ func parseSpec(spec string, loc *time.Location, opts Options) (s *Schedule, err 
 		if sp < eq+1 {
 			return nil, fmt.Errorf("invalid schedule format: no space after time zone")
 		}
-		if loc, err = loadZone(spec[eq+1:sp], opts); err != nil {
-			return nil, fmt.Errorf("provided bad location %s", spec[eq+1:sp])
+		if name := spec[eq+1 : sp]; known != nil && name == known.name {
+			loc = known.loc
+		} else if loc, err = loadZone(name, opts); err != nil {
+			return nil, fmt.Errorf("provided bad location %s", name)
 		}
 		spec = strings.TrimSpace(spec[sp:])
 		if strings.HasPrefix(spec, "TZ=") || strings.HasPrefix(spec, "CRON_TZ=") {
@@ -126,6 +140,9 @@ func (s *Schedule) prepare() {
 	}
 	if s.delay > 0 {
 		return
+	}
+	if !s.fixed {
+		s.zones = newZoneTable(s.loc)
 	}
 	s.perHour = int64(bits.OnesCount64(s.minute&^starBit)) * int64(bits.OnesCount64(s.second&^starBit))
 	s.perDay = int64(bits.OnesCount64(s.hour&^starBit)) * s.perHour

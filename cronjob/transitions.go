@@ -1,9 +1,6 @@
 package cronjob
 
-import (
-	"math/bits"
-	"time"
-)
+import "math/bits"
 
 // The fast form of the stepping count (steps, periods.go). Summing each
 // offset period's wall-clock count telescopes: the window counts once on
@@ -13,8 +10,9 @@ import (
 // change as the wall clock does: a one-hour change on the hour between
 // 01:00 and 23:00 (benignChange), or any other change where plainChange
 // shows it for the schedule; elsewhere crossSteps adds what robfig/cron's
-// own walk across the change does differently. So a window costs one zone
-// lookup pair per change instead of a calendar count per period. Where the
+// own walk across the change does differently. So a window costs one
+// look at the zone per change (zoneAt: the schedule's table, else a pair
+// of package time's lookups) instead of a calendar count per period. Where the
 // walk meets something it cannot show stepping agrees with (a change
 // crossSteps cannot follow, within a week of a day on which package time's
 // period bounds go wrong, offsets that are not whole minutes, long runs of
@@ -41,35 +39,33 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok, firstMove bool)
 		return 0, false, false
 	}
 	x := a + 1 // the instant last looked up
-	tl := time.Unix(x, 0).In(s.loc)
-	_, o := tl.Zone()
-	st, en := tl.ZoneBounds()
-	if (!st.IsZero() && st.Unix() > a) || o%60 != 0 {
+	h := 0     // zoneAt's hint
+	off, st, en := s.zoneAt(x, &h)
+	if (st != noStart && st > a) || off%60 != 0 {
 		// A period starts at a+1 (stepping from a sees another offset),
 		// or robfig/cron's first move from a truncates the instant, not
 		// the wall time, to the minute (an offset that is not whole
 		// minutes).
 		return 0, false, false
 	}
-	if s.resetCrosses(a) && !s.selects(a) {
+	if s.resetCrossesAt(a, &h) && !s.selectsAt(a, &h) {
 		// That move crosses a change. (From a start time the schedule
 		// selects, the first move only adds seconds.)
 		return 0, false, true
 	}
 	m.count()
-	off := int64(o)
 	start := a + off // the window on wall-clock time starts after start
 	var fix int64    // corrections at the changes so far
 	const none = -zoneSpan * 4
 	last, glitch := int64(none), int64(none)
 	prev := int64(none) // the last change of offset before x, or a bound at or before it
-	if !st.IsZero() {
-		prev = st.Unix()
+	if st != noStart {
+		prev = st
 	}
 	run := 0 // period bounds since the last change that change nothing
-	for !en.IsZero() {
+	for en != noEnd {
 		m.count()
-		e := en.Unix()
+		e := en
 		if e <= x {
 			// Package time's rule-based bounds end at 00:00 UTC on
 			// December 31 of a leap year; skip that UTC day.
@@ -78,10 +74,9 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok, firstMove bool)
 				return 0, false, false
 			}
 			x = day + secondsPerDay
-			tn := time.Unix(x, 0).In(s.loc)
-			_, o2 := tn.Zone()
-			_, en = tn.ZoneBounds()
-			if int64(o2) != off || (!en.IsZero() && en.Unix()-x < glitchMargin) {
+			var o2 int64
+			o2, _, en = s.zoneAt(x, &h)
+			if o2 != off || (en != noEnd && en-x < glitchMargin) {
 				return 0, false, false
 			}
 			glitch, run = x, 3
@@ -90,22 +85,20 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok, firstMove bool)
 		if e-secondsPerDay > u {
 			break
 		}
-		tn := time.Unix(e, 0).In(s.loc)
-		_, o2i := tn.Zone()
-		_, en = tn.ZoneBounds()
+		var o2 int64
+		o2, _, en = s.zoneAt(e, &h)
 		x = e
-		o2 := int64(o2i)
 		if e > u {
 			// A change after the window reaches into it only where it
 			// repeats a midnight the walk may ask the calendar for
 			// before the change (see crossSteps).
 			if mid := floorDiv(e+o2+secondsPerDay-1, secondsPerDay) * secondsPerDay; o2 < off && !s.allHours && mid < e+off && mid-off <= u {
-				if e-prev < plainMargin || (!en.IsZero() && en.Unix()-e < plainMargin) || e-glitch < glitchMargin {
+				if e-prev < plainMargin || (en != noEnd && en-e < plainMargin) || e-glitch < glitchMargin {
 					return 0, false, false
 				}
 				lo, hi := max(prev, e-crossReach)+secondsPerDay, e+crossReach
-				if !en.IsZero() {
-					hi = min(hi, en.Unix()-secondsPerDay)
+				if en != noEnd {
+					hi = min(hi, en-secondsPerDay)
 				}
 				d, ok := s.crossSteps(e, off, o2, lo, hi, a, u)
 				if !ok {
@@ -126,16 +119,20 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok, firstMove bool)
 		if e-glitch < glitchMargin {
 			return 0, false, false
 		}
-		day, sod, span, benign := benignAt(e, off, o2)
+		c := s.zones.changeAt(e, off, o2, h)
+		if c == nil {
+			nc := newChange(e, off, o2)
+			c = &nc
+		}
 		switch {
-		case benign:
-			// The whole hours from wall-clock second sod of day are
-			// skipped (o2 > off) or seen twice (o2 < off).
+		case c.flags&changeBenign != 0:
+			// The hour from wall-clock second c.sod of c.day is skipped
+			// (o2 > off) or seen twice (o2 < off).
 			switch {
 			case o2 > off:
-				fix -= s.wholeHours(day, sod, span)
+				fix -= s.wholeHours(c.day, int64(c.sod), 3600)
 			case start <= e-1+o2:
-				fix += s.wholeHours(day, sod, span)
+				fix += s.wholeHours(c.day, int64(c.sod), 3600)
 			default:
 				// The window starts inside the repeated hours: count
 				// their first pass from its start, the wall clock from
@@ -143,14 +140,14 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok, firstMove bool)
 				fix += s.countLocal(start, e-1+off)
 				start = e - 1 + o2
 			}
-		case e-prev >= plainMargin && (en.IsZero() || en.Unix()-e >= plainMargin):
-			plain, empty := s.plainChange(e, off, o2)
+		case e-prev >= plainMargin && (en == noEnd || en-e >= plainMargin):
+			plain, empty := s.plainChange(off, c)
 			if !plain {
 				// Follow robfig/cron's walk across the change, between
 				// the days next to the changes before and after it.
 				lo, hi := max(prev, e-crossReach)+secondsPerDay, e+crossReach
-				if !en.IsZero() {
-					hi = min(hi, en.Unix()-secondsPerDay)
+				if en != noEnd {
+					hi = min(hi, en-secondsPerDay)
 				}
 				d, ok := s.crossSteps(e, off, o2, lo, hi, a, u)
 				if !ok {
@@ -185,18 +182,40 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok, firstMove bool)
 	return s.countLocal(start, u+off) + fix, true, false
 }
 
+// newChange returns the period that a change of offset from o1 to o2 at
+// instant e starts, with the change's calendar (see zonePeriod).
+func newChange(e, o1, o2 int64) zonePeriod {
+	lo := e + min(o1, o2)
+	day := floorDiv(lo, secondsPerDay)
+	sod := lo - day*secondsPerDay
+	_, mo, dom := civil(day)
+	p := zonePeriod{start: e, off: o2, day: day, sod: int32(sod), wd: int8(weekday(day)), mo: int8(mo), dom: int8(dom)}
+	if e%60 == 0 && o1%60 == 0 && o2%60 == 0 {
+		p.flags |= changeWhole
+	}
+	// One hour on the hour (lo is, exactly when e+o1 is, as the change
+	// is whole hours) between 01:00 and 23:00 of one day.
+	if o1%60 == 0 && o2%60 == 0 && max(o2-o1, o1-o2) == 3600 && sod%3600 == 0 && sod >= 3600 && sod+3600 <= 23*3600 {
+		p.flags |= changeBenign
+	}
+	return p
+}
+
+// changeAt returns the zone table's period i when it starts with a change
+// from o1 to o2 at e, else nil.
+func (z *zoneTable) changeAt(e, o1, o2 int64, i int) *zonePeriod {
+	if p := z.periods; i > 0 && i < len(p) && p[i].start == e && p[i].off == o2 && p[i-1].off == o1 {
+		return &p[i]
+	}
+	return nil
+}
+
 // benignAt is benignChange(t, o1, o2), also returning where the skipped
 // or repeated stretch starts on wall-clock time (day number and second of
 // day) and how long it is.
 func benignAt(t, o1, o2 int64) (day, sod, span int64, ok bool) {
-	span = max(o2-o1, o1-o2)
-	if o1%60 != 0 || o2%60 != 0 || span != 3600 {
-		return 0, 0, span, false
-	}
-	lo := t + min(o1, o2) // on the hour exactly when t+o1 is, as span is whole hours
-	day = floorDiv(lo, secondsPerDay)
-	sod = lo - day*secondsPerDay
-	return day, sod, span, sod%3600 == 0 && sod >= 3600 && sod+span <= 23*3600
+	c := newChange(t, o1, o2)
+	return c.day, int64(c.sod), max(o2-o1, o1-o2), c.flags&changeBenign != 0
 }
 
 // wholeHours counts the start times in the whole hours from second sod of

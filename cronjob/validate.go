@@ -53,7 +53,7 @@ func Validate(cj, old *CronJob) error {
 	if spec.Schedule == "" {
 		return field.New("spec.schedule", "", field.ErrRequired)
 	}
-	if _, err := parseSpec(spec.Schedule, time.UTC, Options{}); err != nil {
+	if _, err := parseSpec(spec.Schedule, time.UTC, nil, Options{}); err != nil {
 		return field.New("spec.schedule", spec.Schedule, field.ErrInvalid)
 	}
 	allowTZ := old != nil && strings.Contains(old.Spec.Schedule, "TZ")
