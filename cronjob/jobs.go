@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/kubesem/kubesem/internal/stable"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
 )
@@ -73,7 +74,7 @@ func JobFromTemplate(cj *CronJob, scheduled time.Time, opts Options) (*job.Job, 
 // Source: upstream pkg/controller/cronjob/utils.go byJobStartTime (v1.36.3).
 func ByStartTime(jobs []*job.Job) []*job.Job {
 	out := slices.Clone(jobs)
-	sortStable(out, compareStartTime)
+	stable.Sort(out, compareStartTime)
 	return out
 }
 
@@ -139,31 +140,4 @@ func ExcessHistory(cj *CronJob, jobs []*job.Job) []*job.Job {
 		}
 	}
 	return out
-}
-
-// sortStable sorts jobs by compare, keeping equal jobs in their order: a
-// list already in order is left as it is; else pdqsort orders the jobs
-// with their places breaking ties (the same order as a stable sort, in
-// fewer moves).
-func sortStable(jobs []*job.Job, compare func(a, b *job.Job) int) {
-	if slices.IsSortedFunc(jobs, compare) {
-		return
-	}
-	type placed struct {
-		j *job.Job
-		i int
-	}
-	ps := make([]placed, len(jobs))
-	for i, j := range jobs {
-		ps[i] = placed{j, i}
-	}
-	slices.SortFunc(ps, func(a, b placed) int {
-		if c := compare(a.j, b.j); c != 0 {
-			return c
-		}
-		return a.i - b.i
-	})
-	for i, p := range ps {
-		jobs[i] = p.j
-	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/internal/stable"
 	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/plan"
 )
@@ -347,7 +348,7 @@ func dropUID(refs []ObjectReference, uid string) []ObjectReference {
 // events come out in an order independent of the input's.
 func byNameUID(jobs []*job.Job) []*job.Job {
 	out := slices.Clone(jobs)
-	sortStable(out, compareNameUID)
+	stable.Sort(out, compareNameUID)
 	return out
 }
 

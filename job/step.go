@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/internal/stable"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
@@ -312,7 +313,7 @@ func withDefaults(j *Job) *Job {
 // the Plan does not depend on the order of its input.
 func byNameUID(pods []*podstatus.Pod) []*podstatus.Pod {
 	out := slices.Clone(pods)
-	slices.SortStableFunc(out, func(a, b *podstatus.Pod) int {
+	stable.Sort(out, func(a, b *podstatus.Pod) int {
 		if a == nil || b == nil {
 			return cmp.Compare(boolInt(a != nil), boolInt(b != nil))
 		}

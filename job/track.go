@@ -24,10 +24,20 @@ func (s *sync) track() {
 			return cmp.Compare(CompletionIndex(a), CompletionIndex(b))
 		})
 	}
-	withFinalizer := map[string]bool{}
-	for _, p := range s.pods {
-		if hasFinalizer(p) {
-			withFinalizer[p.UID] = true
+	// Which uncounted pods still carry the finalizer (the others are
+	// counted now): looked up only for the uncounted UIDs.
+	var withFinalizer map[string]bool
+	if n := len(st.UncountedTerminatedPods.Succeeded) + len(st.UncountedTerminatedPods.Failed); n > 0 {
+		withFinalizer = make(map[string]bool, n)
+		for _, uids := range [][]string{st.UncountedTerminatedPods.Succeeded, st.UncountedTerminatedPods.Failed} {
+			for _, u := range uids {
+				withFinalizer[u] = false
+			}
+		}
+		for _, p := range s.pods {
+			if _, ok := withFinalizer[p.UID]; ok && hasFinalizer(p) {
+				withFinalizer[p.UID] = true
+			}
 		}
 	}
 	flush := s.statusUpdate

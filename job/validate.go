@@ -334,17 +334,22 @@ func countIndexes(s string, completions int32) (int32, bool) {
 func validatePods(pods []*podstatus.Pod) error {
 	seen := make(map[string]int, len(pods))
 	for i, p := range pods {
-		path := "pods[" + strconv.Itoa(i) + "]"
-		if p == nil {
-			return field.New(path, "", field.ErrRequired)
-		}
-		if p.UID == "" {
-			return field.New(path+".metadata.uid", "", field.ErrRequired)
+		if p == nil || p.UID == "" {
+			return badPod(i, p)
 		}
 		if _, dup := seen[p.UID]; dup {
-			return field.New(path+".metadata.uid", p.UID, field.ErrDuplicate)
+			return field.New("pods["+strconv.Itoa(i)+"].metadata.uid", p.UID, field.ErrDuplicate)
 		}
 		seen[p.UID] = i
 	}
 	return nil
+}
+
+// badPod is the error of pods[i], nil or without a UID.
+func badPod(i int, p *podstatus.Pod) error {
+	path := "pods[" + strconv.Itoa(i) + "]"
+	if p == nil {
+		return field.New(path, "", field.ErrRequired)
+	}
+	return field.New(path+".metadata.uid", "", field.ErrRequired)
 }
