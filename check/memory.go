@@ -45,7 +45,7 @@ func directWalk(v reflect.Value, h uint64, r *renamer, k *clock) uint64 {
 		t := v.Type()
 		for i := range v.NumField() {
 			f := v.Field(i)
-			if !t.Field(i).IsExported() && f.Kind() == reflect.Interface {
+			if f.Kind() == reflect.Interface && !t.Field(i).IsExported() {
 				continue
 			}
 			h = directWalk(f, mix(h, uint64(i)), r, k)

@@ -127,7 +127,7 @@ func (s *shape) walk(v reflect.Value, h uint64) uint64 {
 			f := v.Field(i)
 			// An unexported interface is a cache (podstatus.Template's
 			// normalised rest): what it caches is walked elsewhere.
-			if !t.Field(i).IsExported() && f.Kind() == reflect.Interface {
+			if f.Kind() == reflect.Interface && !t.Field(i).IsExported() {
 				continue
 			}
 			h = s.walk(f, mix(h, uint64(i)))
