@@ -65,20 +65,31 @@ func Step(nodes []*Node, leases []Lease, pods []*podstatus.Pod, mem Memory, now 
 }
 
 type lifecycle struct {
-	opts   Options
-	now    time.Time
-	p      *Plan
-	nodes  []*Node   // by name; input nodes until written (see own)
-	owned  []bool    // nodes[i] is a private copy
-	listed [][]Taint // taints as listed at the start of the pass
-	zkey   []string  // Zone(nodes[i])
-	lease  []*Lease  // the lease of nodes[i] (nil: none)
-	// health[i] is nodes[i]'s health record (when has[i]): read from
-	// mem.Nodes (prev, read only), then written by the pass
-	health []Health
-	has    []bool
-	hits   int // nodes with a record in prev
+	opts  Options
+	now   time.Time
+	p     *Plan
+	nodes []*Node // by name; input nodes until written (see own)
+	// orig[i] is the node as listed when nodes[i] is a private copy (nil
+	// while nodes[i] is the input node)
+	orig []*Node
+	// zid[i] indexes zkeys, the listed nodes' zone keys (Zone(nodes[i])
+	// is zkeys[zid[i]]); zmem[j] is zones[zkeys[j]] (nil while absent),
+	// kept in step with zones by ensureZone
+	zid      []int32
+	zkeys    []string
+	zmem     []*ZoneMemory
+	keyAt    map[string]int32 // zkeys[keyAt[k]] == k
+	excluded []bool           // ExcludedFromDisruption(nodes[i])
+	lease    []*Lease         // the lease of nodes[i] (nil: none)
+	// prev holds the health records before the pass (read only); next
+	// the records after it, each with its own copies of its times and
+	// lease (from times and leases); hits counts the nodes with a record
+	// in prev
 	prev   map[string]Health
+	next   map[string]Health
+	hits   int
+	times  []time.Time
+	leases []Lease
 	// known[i] is whether nodes[i] was registered before the pass; gone
 	// lists, sorted, the registered nodes no longer listed
 	known []bool
@@ -95,45 +106,36 @@ func newLifecycle(nodes []*Node, leases []Lease, mem Memory, now time.Time, opts
 	s := &lifecycle{opts: opts, now: now, p: p, nodes: slices.Clone(nodes),
 		prev: mem.Nodes, zones: map[string]*ZoneMemory{}}
 	slices.SortStableFunc(s.nodes, func(a, b *Node) int { return cmp.Compare(a.Name, b.Name) })
-	s.owned = make([]bool, len(s.nodes))
-	s.listed = make([][]Taint, len(s.nodes))
-	s.zkey = make([]string, len(s.nodes))
-	// Zone(n) of each node, one string per zone: the nodes of a zone
-	// share its key
+	s.orig = make([]*Node, len(s.nodes))
+	s.zid = make([]int32, len(s.nodes))
+	s.excluded = make([]bool, len(s.nodes))
+	// the zone of each node, found by (region, zone) in a table; a zone
+	// key per (region, zone), each key once (distinct pairs could join to
+	// one key)
 	var zt zoneTable
-	var zkeys []string
+	var pairKey []int32
+	s.keyAt = map[string]int32{}
 	for i, n := range s.nodes {
-		s.listed[i] = n.Spec.Taints
-		region, zone := zoneParts(n.Labels)
+		region, zone, excluded := zoneLabels(n.Labels)
+		s.excluded[i] = excluded
 		j := zt.index(region, zone)
-		if j == len(zkeys) {
-			zkeys = append(zkeys, Zone(n))
+		if j == len(pairKey) {
+			k := zoneKey(region, zone)
+			at, ok := s.keyAt[k]
+			if !ok {
+				at = int32(len(s.zkeys))
+				s.keyAt[k] = at
+				s.zkeys = append(s.zkeys, k)
+			}
+			pairKey = append(pairKey, at)
 		}
-		s.zkey[i] = zkeys[j]
+		s.zid[i] = pairKey[j]
 	}
 	// Nodes (sorted, names unique) are matched with leases and with the
 	// registered nodes by name: walking both lists when they are sorted,
 	// else through a map.
-	s.health = make([]Health, len(s.nodes))
-	s.has = make([]bool, len(s.nodes))
-	for i, n := range s.nodes {
-		if h, ok := mem.Nodes[n.Name]; ok {
-			s.health[i], s.has[i] = h, true
-			s.hits++
-		}
-	}
 	s.lease = make([]*Lease, len(s.nodes))
-	if slices.IsSortedFunc(leases, func(a, b Lease) int { return cmp.Compare(a.Name, b.Name) }) {
-		j := 0
-		for i, n := range s.nodes {
-			for j < len(leases) && leases[j].Name < n.Name {
-				j++
-			}
-			if j < len(leases) && leases[j].Name == n.Name {
-				s.lease[i] = &leases[j] // (the first of equal names; names are unique)
-			}
-		}
-	} else {
+	if !s.matchSortedLeases(leases) {
 		byName := make(map[string]*Lease, len(leases))
 		for i := range leases {
 			byName[leases[i].Name] = &leases[i]
@@ -183,26 +185,64 @@ func newLifecycle(nodes []*Node, leases []Lease, mem Memory, now time.Time, opts
 		z.queued, z.irregular = nil, !regularQueue(z.Queue)
 		s.zones[k] = &z
 	}
+	s.zmem = make([]*ZoneMemory, len(s.zkeys))
+	if len(s.zones) > 0 {
+		for j, k := range s.zkeys {
+			s.zmem[j] = s.zones[k]
+		}
+	}
 	return s
+}
+
+// matchSortedLeases matches the nodes with leases by walking both lists,
+// checking on the way that the leases are sorted by name; false when they
+// are not (s.lease is then partly filled).
+func (s *lifecycle) matchSortedLeases(leases []Lease) bool {
+	j := 0
+	for i, n := range s.nodes {
+		for j < len(leases) && leases[j].Name < n.Name {
+			if j > 0 && leases[j].Name < leases[j-1].Name {
+				return false
+			}
+			j++
+		}
+		if j < len(leases) && leases[j].Name == n.Name {
+			s.lease[i] = &leases[j] // (the first of equal names; names are unique)
+		}
+	}
+	for ; j < len(leases); j++ {
+		if j > 0 && leases[j].Name < leases[j-1].Name {
+			return false
+		}
+	}
+	return true
 }
 
 // own returns a private copy of node i to write to.
 func (s *lifecycle) own(i int) *Node {
-	if !s.owned[i] {
+	if s.orig[i] == nil {
+		s.orig[i] = s.nodes[i]
 		c := *s.nodes[i]
 		c.Spec.Taints = slices.Clone(c.Spec.Taints)
 		c.Status.Conditions = slices.Clone(c.Status.Conditions)
 		s.nodes[i] = &c
-		s.owned[i] = true
 	}
 	return s.nodes[i]
+}
+
+// listed returns node i's taints as listed at the start of the pass.
+func (s *lifecycle) listed(i int) []Taint {
+	if o := s.orig[i]; o != nil {
+		return o.Spec.Taints
+	}
+	return s.nodes[i].Spec.Taints
 }
 
 func (s *lifecycle) run() {
 	// classifyNodes and registration.
 	for i := range s.nodes {
 		if s.known[i] {
-			s.ensureZone(s.zkey[i])
+			s.ensureZoneOf(i)
 		}
 	}
 	for i, n := range s.nodes {
@@ -211,7 +251,7 @@ func (s *lifecycle) run() {
 		}
 		s.p.Events = append(s.p.Events, plan.Event{Type: plan.Normal, Reason: ReasonEventRegisteredNode, Object: n.Name})
 		s.known[i] = true
-		s.ensureZone(s.zkey[i])
+		s.ensureZoneOf(i)
 		s.markReachable(i, ReasonRegisteredNode)
 	}
 	for _, k := range s.gone {
@@ -219,27 +259,30 @@ func (s *lifecycle) run() {
 	}
 
 	// Health of each node, then taint-based eviction bookkeeping.
-	zoneReady := map[string][]ConditionStatus{}
+	counts := make([]readyCount, len(s.zkeys))
+	s.next = make(map[string]Health, max(len(s.nodes), len(s.prev)))
+	s.times = make([]time.Time, 0, 2*len(s.nodes))
+	s.leases = make([]Lease, 0, len(s.nodes))
 	for i := range s.nodes {
 		n := s.nodes[i]
 		var mem *Health
-		if s.has[i] {
-			h := s.health[i]
+		if h, ok := s.prev[n.Name]; ok {
 			mem = &h
+			s.hits++
 		}
 		u, h := updateHealth(n, s.lease[i], mem, s.now, s.opts)
-		s.health[i], s.has[i] = h, true
+		s.next[n.Name] = s.ownHealth(h)
 		if u.Write {
 			n = s.own(i)
 			n.Status.Conditions = u.Conditions
 			s.p.Conditions = append(s.p.Conditions, ConditionWrite{Node: n.Name, Conditions: slices.Clone(u.Conditions)})
 		}
-		if !ExcludedFromDisruption(n) {
-			st := ConditionStatus("")
-			if u.Current != nil {
-				st = u.Current.Status
+		if !s.excluded[i] {
+			if c := &counts[s.zid[i]]; u.Current != nil && u.Current.Status == ConditionTrue {
+				c.ready++
+			} else {
+				c.notReady++
 			}
-			zoneReady[s.zkey[i]] = append(zoneReady[s.zkey[i]], st)
 		}
 		if u.Current == nil {
 			continue
@@ -254,6 +297,13 @@ func (s *lifecycle) run() {
 		}
 	}
 
+	// the zones with a node that counts, by key
+	zoneReady := make(map[string]readyCount, len(counts))
+	for j, c := range counts {
+		if c.ready+c.notReady > 0 {
+			zoneReady[s.zkeys[j]] = c
+		}
+	}
 	s.handleDisruption(zoneReady)
 	s.noExecuteTaintingPass()
 	for i := range s.nodes {
@@ -261,8 +311,8 @@ func (s *lifecycle) run() {
 	}
 	for _, k := range s.withState() {
 		z := s.zones[k]
-		notReady, _ := ComputeZoneState(zoneReady[k], s.opts)
-		s.p.Zones = append(s.p.Zones, ZoneReport{Zone: k, Size: len(zoneReady[k]), NotReady: notReady, State: z.State, Rate: z.Limiter.Rate})
+		c := zoneReady[k]
+		s.p.Zones = append(s.p.Zones, ZoneReport{Zone: k, Size: c.size(), NotReady: c.notReady, State: z.State, Rate: z.Limiter.Rate})
 	}
 	if s.p.Zones == nil {
 		s.p.Zones = []ZoneReport{}

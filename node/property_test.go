@@ -3,6 +3,8 @@ package node
 import (
 	"math/rand"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -146,6 +148,12 @@ func checkStepOrderIndependent(t *rapid.T) {
 			leases = append(leases, Lease{ObjectMeta: meta.ObjectMeta{Name: n.Name}, Spec: LeaseSpec{RenewTime: &rt}})
 		}
 	}
+	// leases of nodes not listed, before, between and after the nodes
+	for _, name := range rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"0", "b0", "d0", "z"}), 0, 3, rapid.ID[string]).Draw(t, "stray") {
+		rt := t0
+		leases = append(leases, Lease{ObjectMeta: meta.ObjectMeta{Name: name}, Spec: LeaseSpec{RenewTime: &rt}})
+	}
+	slices.SortFunc(leases, func(a, b Lease) int { return strings.Compare(a.Name, b.Name) })
 	p1, err := Step(nodes, leases, nil, Memory{}, t0, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -202,3 +210,35 @@ func checkZoneStatesGrouping(t *rapid.T) {
 }
 
 func TestPropZoneStatesGrouping(t *testing.T) { t.Parallel(); rapid.Check(t, checkZoneStatesGrouping) }
+
+// zoneLabels, which stops looking labels up once it has found every label
+// of the map, reads what five plain look-ups read, whatever other labels
+// the node carries.
+func checkZoneLabelsPlain(t *rapid.T) {
+	keys := []string{LabelTopologyZone, LabelFailureZone, LabelTopologyRegion, LabelFailureRegion, LabelExcludeDisruption,
+		"kubernetes.io/hostname", "a", ""}
+	l := map[string]string{}
+	for _, k := range keys {
+		if rapid.Bool().Draw(t, "has") {
+			l[k] = rapid.SampledFrom([]string{"", "x", "y"}).Draw(t, "v")
+		}
+	}
+	if rapid.Bool().Draw(t, "nil") && len(l) == 0 {
+		l = nil
+	}
+	region, zone, excluded := zoneLabels(l)
+	wz, ok := l[LabelFailureZone]
+	if !ok {
+		wz = l[LabelTopologyZone]
+	}
+	wr, ok := l[LabelFailureRegion]
+	if !ok {
+		wr = l[LabelTopologyRegion]
+	}
+	_, we := l[LabelExcludeDisruption]
+	if region != wr || zone != wz || excluded != we {
+		t.Fatalf("%v: %q %q %v, want %q %q %v", l, region, zone, excluded, wr, wz, we)
+	}
+}
+
+func TestPropZoneLabelsPlain(t *testing.T) { t.Parallel(); rapid.Check(t, checkZoneLabelsPlain) }
