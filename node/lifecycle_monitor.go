@@ -1,9 +1,10 @@
 package node
 
 import (
-	"cmp"
+	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/kubesem/kubesem/field"
@@ -35,7 +36,8 @@ const DefaultNodeMonitorPeriod = 5 * time.Second
 // processTaintBaseEviction, handleDisruption, doNoExecuteTaintingPass and
 // doNoScheduleTaintingPass (v1.36.3).
 func Step(nodes []*Node, leases []Lease, pods []*podstatus.Pod, mem Memory, now time.Time, opts Options) (Plan, error) {
-	if err := validateStep(nodes, leases); err != nil {
+	order, err := validateStep(nodes, leases)
+	if err != nil {
 		return Plan{}, err
 	}
 	for i, q := range pods {
@@ -44,7 +46,7 @@ func Step(nodes []*Node, leases []Lease, pods []*podstatus.Pod, mem Memory, now 
 		}
 	}
 	p := Plan{Outcome: ReasonMonitored}
-	s := newLifecycle(nodes, leases, mem, now, opts, &p)
+	s := newLifecycle(nodes, leases, order, mem, now, opts, &p)
 	s.allPods = pods
 	s.run()
 	p.Memory = s.memory()
@@ -102,10 +104,15 @@ type lifecycle struct {
 	pods    map[string][]*podstatus.Pod
 }
 
-func newLifecycle(nodes []*Node, leases []Lease, mem Memory, now time.Time, opts Options, p *Plan) *lifecycle {
+// newLifecycle sets up a pass; order tells which lists are known to be
+// sorted by name (the zero inOrder: none).
+func newLifecycle(nodes []*Node, leases []Lease, order inOrder, mem Memory, now time.Time, opts Options, p *Plan) *lifecycle {
 	s := &lifecycle{opts: opts, now: now, p: p, nodes: slices.Clone(nodes),
 		prev: mem.Nodes, zones: map[string]*ZoneMemory{}}
-	slices.SortStableFunc(s.nodes, func(a, b *Node) int { return cmp.Compare(a.Name, b.Name) })
+	byName := func(a, b *Node) int { return strings.Compare(a.Name, b.Name) }
+	if !order.nodes && !slices.IsSortedFunc(s.nodes, byName) {
+		slices.SortStableFunc(s.nodes, byName)
+	}
 	s.orig = make([]*Node, len(s.nodes))
 	s.zid = make([]int32, len(s.nodes))
 	s.excluded = make([]bool, len(s.nodes))
@@ -135,7 +142,7 @@ func newLifecycle(nodes []*Node, leases []Lease, mem Memory, now time.Time, opts
 	// registered nodes by name: walking both lists when they are sorted,
 	// else through a map.
 	s.lease = make([]*Lease, len(s.nodes))
-	if !s.matchSortedLeases(leases) {
+	if !s.matchSortedLeases(leases, order.leases) {
 		byName := make(map[string]*Lease, len(leases))
 		for i := range leases {
 			byName[leases[i].Name] = &leases[i]
@@ -195,13 +202,13 @@ func newLifecycle(nodes []*Node, leases []Lease, mem Memory, now time.Time, opts
 }
 
 // matchSortedLeases matches the nodes with leases by walking both lists,
-// checking on the way that the leases are sorted by name; false when they
-// are not (s.lease is then partly filled).
-func (s *lifecycle) matchSortedLeases(leases []Lease) bool {
+// checking on the way that the leases are sorted by name unless sorted
+// says they are; false when they are not (s.lease is then partly filled).
+func (s *lifecycle) matchSortedLeases(leases []Lease, sorted bool) bool {
 	j := 0
 	for i, n := range s.nodes {
 		for j < len(leases) && leases[j].Name < n.Name {
-			if j > 0 && leases[j].Name < leases[j-1].Name {
+			if !sorted && j > 0 && leases[j].Name < leases[j-1].Name {
 				return false
 			}
 			j++
@@ -210,7 +217,7 @@ func (s *lifecycle) matchSortedLeases(leases []Lease) bool {
 			s.lease[i] = &leases[j] // (the first of equal names; names are unique)
 		}
 	}
-	for ; j < len(leases); j++ {
+	for ; !sorted && j < len(leases); j++ {
 		if j > 0 && leases[j].Name < leases[j-1].Name {
 			return false
 		}
@@ -260,13 +267,21 @@ func (s *lifecycle) run() {
 
 	// Health of each node, then taint-based eviction bookkeeping.
 	counts := make([]readyCount, len(s.zkeys))
-	s.next = make(map[string]Health, max(len(s.nodes), len(s.prev)))
+	// next starts as a copy of prev: each listed node's record is read
+	// there, then overwritten in the slot the read just brought into the
+	// cache (memory then gives the records of unlisted nodes their own
+	// times and leases)
+	if len(s.prev) > 0 {
+		s.next = maps.Clone(s.prev)
+	} else {
+		s.next = make(map[string]Health, len(s.nodes))
+	}
 	s.times = make([]time.Time, 0, 2*len(s.nodes))
 	s.leases = make([]Lease, 0, len(s.nodes))
 	for i := range s.nodes {
 		n := s.nodes[i]
 		var mem *Health
-		if h, ok := s.prev[n.Name]; ok {
+		if h, ok := s.next[n.Name]; ok {
 			mem = &h
 			s.hits++
 		}
