@@ -88,10 +88,7 @@ func (s *lifecycle) memory() Memory {
 		}
 	}
 	// the registered nodes after the pass are the nodes listed
-	m.Known = make([]string, len(s.nodes))
-	for i, n := range s.nodes {
-		m.Known[i] = n.Name
-	}
+	m.Known = s.names
 	for k, z := range s.zones {
 		if z.State == "" && len(z.Queue) == 0 {
 			continue // a tainter with nothing to do, replaced if the zone comes back

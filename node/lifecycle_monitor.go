@@ -92,6 +92,7 @@ type lifecycle struct {
 	hits   int
 	times  []time.Time
 	leases []Lease
+	names  []string // the names of the nodes, the next Memory's Known
 	// known[i] is whether nodes[i] was registered before the pass; gone
 	// lists, sorted, the registered nodes no longer listed
 	known []bool
@@ -116,12 +117,33 @@ func newLifecycle(nodes []*Node, leases []Lease, order inOrder, mem Memory, now 
 	s.orig = make([]*Node, len(s.nodes))
 	s.zid = make([]int32, len(s.nodes))
 	s.excluded = make([]bool, len(s.nodes))
-	// the zone of each node, found by (region, zone) in a table; a zone
+	s.lease = make([]*Lease, len(s.nodes))
+	s.known = make([]bool, len(s.nodes))
+	// One walk over the nodes (sorted, names unique) finds each node's
+	// zone and matches it with its lease and its registration by name:
+	// walking the leases and the registered nodes along when they are
+	// sorted, else through a map.
+	var leaseByName map[string]*Lease
+	if !order.leases && !slices.IsSortedFunc(leases, func(a, b Lease) int { return strings.Compare(a.Name, b.Name) }) {
+		leaseByName = make(map[string]*Lease, len(leases))
+		for i := range leases {
+			leaseByName[leases[i].Name] = &leases[i]
+		}
+	}
+	var knownSet map[string]bool
+	if !slices.IsSorted(mem.Known) {
+		knownSet = make(map[string]bool, len(mem.Known))
+		for _, k := range mem.Known {
+			knownSet[k] = true
+		}
+	}
+	// the zone of each node is found by (region, zone) in a table; a zone
 	// key per (region, zone), each key once (distinct pairs could join to
 	// one key)
 	var zt zoneTable
 	var pairKey []int32
 	s.keyAt = map[string]int32{}
+	jl, jk := 0, 0
 	for i, n := range s.nodes {
 		region, zone, excluded := zoneLabels(n.Labels)
 		s.excluded[i] = excluded
@@ -137,53 +159,41 @@ func newLifecycle(nodes []*Node, leases []Lease, order inOrder, mem Memory, now 
 			pairKey = append(pairKey, at)
 		}
 		s.zid[i] = pairKey[j]
-	}
-	// Nodes (sorted, names unique) are matched with leases and with the
-	// registered nodes by name: walking both lists when they are sorted,
-	// else through a map.
-	s.lease = make([]*Lease, len(s.nodes))
-	if !s.matchSortedLeases(leases, order.leases) {
-		byName := make(map[string]*Lease, len(leases))
-		for i := range leases {
-			byName[leases[i].Name] = &leases[i]
-		}
-		for i, n := range s.nodes {
-			s.lease[i] = byName[n.Name]
-		}
-	}
-	s.known = make([]bool, len(s.nodes))
-	if slices.IsSorted(mem.Known) {
-		j := 0
-		for i, n := range s.nodes {
-			for j < len(mem.Known) && mem.Known[j] < n.Name {
-				if k := mem.Known[j]; len(s.gone) == 0 || s.gone[len(s.gone)-1] != k {
-					s.gone = append(s.gone, k)
-				}
-				j++
+
+		name := n.Name
+		if leaseByName != nil {
+			s.lease[i] = leaseByName[name]
+		} else {
+			for jl < len(leases) && leases[jl].Name < name {
+				jl++
 			}
-			for j < len(mem.Known) && mem.Known[j] == n.Name {
+			if jl < len(leases) && leases[jl].Name == name {
+				s.lease[i] = &leases[jl] // (the first of equal names; names are unique)
+			}
+		}
+		if knownSet != nil {
+			s.known[i] = knownSet[name]
+			delete(knownSet, name)
+		} else {
+			for jk < len(mem.Known) && mem.Known[jk] < name {
+				s.addGone(mem.Known[jk])
+				jk++
+			}
+			for jk < len(mem.Known) && mem.Known[jk] == name {
 				s.known[i] = true
-				j++
+				jk++
 			}
 		}
-		for ; j < len(mem.Known); j++ {
-			if k := mem.Known[j]; len(s.gone) == 0 || s.gone[len(s.gone)-1] != k {
-				s.gone = append(s.gone, k)
-			}
-		}
-	} else {
-		known := make(map[string]bool, len(mem.Known))
-		for _, k := range mem.Known {
-			known[k] = true
-		}
-		for i, n := range s.nodes {
-			s.known[i] = known[n.Name]
-			delete(known, n.Name)
-		}
-		for k := range known {
+	}
+	if knownSet != nil {
+		for k := range knownSet {
 			s.gone = append(s.gone, k)
 		}
 		sort.Strings(s.gone)
+	} else {
+		for ; jk < len(mem.Known); jk++ {
+			s.addGone(mem.Known[jk])
+		}
 	}
 	for k, v := range mem.Zones {
 		z := v
@@ -201,28 +211,12 @@ func newLifecycle(nodes []*Node, leases []Lease, order inOrder, mem Memory, now 
 	return s
 }
 
-// matchSortedLeases matches the nodes with leases by walking both lists,
-// checking on the way that the leases are sorted by name unless sorted
-// says they are; false when they are not (s.lease is then partly filled).
-func (s *lifecycle) matchSortedLeases(leases []Lease, sorted bool) bool {
-	j := 0
-	for i, n := range s.nodes {
-		for j < len(leases) && leases[j].Name < n.Name {
-			if !sorted && j > 0 && leases[j].Name < leases[j-1].Name {
-				return false
-			}
-			j++
-		}
-		if j < len(leases) && leases[j].Name == n.Name {
-			s.lease[i] = &leases[j] // (the first of equal names; names are unique)
-		}
+// addGone adds a registered node no longer listed to s.gone, given in
+// order, once.
+func (s *lifecycle) addGone(k string) {
+	if len(s.gone) == 0 || s.gone[len(s.gone)-1] != k {
+		s.gone = append(s.gone, k)
 	}
-	for ; !sorted && j < len(leases); j++ {
-		if j > 0 && leases[j].Name < leases[j-1].Name {
-			return false
-		}
-	}
-	return true
 }
 
 // own returns a private copy of node i to write to.
@@ -278,8 +272,10 @@ func (s *lifecycle) run() {
 	}
 	s.times = make([]time.Time, 0, 2*len(s.nodes))
 	s.leases = make([]Lease, 0, len(s.nodes))
+	s.names = make([]string, len(s.nodes))
 	for i := range s.nodes {
 		n := s.nodes[i]
+		s.names[i] = n.Name
 		var mem *Health
 		if h, ok := s.next[n.Name]; ok {
 			mem = &h
