@@ -261,18 +261,18 @@ func (s *lifecycle) run() {
 
 	// Health of each node, then taint-based eviction bookkeeping.
 	counts := make([]readyCount, len(s.zkeys))
-	// next starts as a copy of prev: each listed node's record is read
-	// there, then overwritten in the slot the read just brought into the
-	// cache (memory then gives the records of unlisted nodes their own
-	// times and leases)
+	s.times = make([]time.Time, 0, 2*len(s.nodes))
+	s.leases = make([]Lease, 0, len(s.nodes))
+	s.names = make([]string, len(s.nodes))
+	// next starts as a copy of prev, made last so that it is still in the
+	// cache: each listed node's record is read there, then overwritten in
+	// the slot the read brought into the cache (memory then gives the
+	// records of unlisted nodes their own times and leases)
 	if len(s.prev) > 0 {
 		s.next = maps.Clone(s.prev)
 	} else {
 		s.next = make(map[string]Health, len(s.nodes))
 	}
-	s.times = make([]time.Time, 0, 2*len(s.nodes))
-	s.leases = make([]Lease, 0, len(s.nodes))
-	s.names = make([]string, len(s.nodes))
 	for i := range s.nodes {
 		n := s.nodes[i]
 		s.names[i] = n.Name
