@@ -174,6 +174,78 @@ func TestPropStepOrderIndependent(t *testing.T) {
 	rapid.Check(t, checkStepOrderIndependent)
 }
 
+// A pass after some nodes are gone plans the same whether the memory's
+// registered nodes are listed in order (matched by walking) or not
+// (matched through a set), and its memory shares no time or lease with
+// the memory, leases and nodes it was given.
+func checkStepKnownOrderAndCopies(t *rapid.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var nodes []*Node
+	var leases []Lease
+	for i := range rapid.IntRange(1, 8).Draw(t, "n") {
+		n := readyNode(string(rune('a'+i)), rapid.SampledFrom([]string{"z1", "z2"}).Draw(t, "zone"), t0.Add(-time.Duration(rapid.IntRange(0, 120).Draw(t, "age"))*time.Second))
+		nodes = append(nodes, n)
+		if rapid.Bool().Draw(t, "lease") {
+			rt := t0.Add(-time.Duration(rapid.IntRange(0, 120).Draw(t, "rt")) * time.Second)
+			leases = append(leases, Lease{ObjectMeta: meta.ObjectMeta{Name: n.Name}, Spec: LeaseSpec{RenewTime: &rt}})
+		}
+	}
+	p1, err := Step(nodes, leases, nil, Memory{}, t0, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []*Node
+	for _, n := range nodes {
+		if rapid.Bool().Draw(t, "keep") {
+			kept = append(kept, n)
+		}
+	}
+	for i := range leases {
+		rt := leases[i].Spec.RenewTime.Add(time.Duration(rapid.IntRange(0, 60).Draw(t, "renew")) * time.Second)
+		leases[i].Spec.RenewTime = &rt
+	}
+	mem := p1.Memory
+	shuffled := mem
+	shuffled.Known = slices.Clone(mem.Known)
+	r := rand.New(rand.NewSource(rapid.Int64().Draw(t, "seed")))
+	r.Shuffle(len(shuffled.Known), func(i, j int) { shuffled.Known[i], shuffled.Known[j] = shuffled.Known[j], shuffled.Known[i] })
+	now := t0.Add(time.Duration(rapid.IntRange(1, 120).Draw(t, "later")) * time.Second)
+	pa, err := Step(kept, leases, nil, mem, now, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, _ := Step(kept, leases, nil, shuffled, now, Options{})
+	if !reflect.DeepEqual(pa, pb) {
+		t.Fatalf("the order of the registered nodes changes the plan")
+	}
+	given := map[any]bool{}
+	for _, h := range mem.Nodes {
+		given[h.ReadyHeartbeat], given[h.Lease] = true, true
+		if h.Lease != nil {
+			given[h.Lease.Spec.RenewTime] = true
+		}
+	}
+	for i := range leases {
+		given[&leases[i]], given[leases[i].Spec.RenewTime] = true, true
+	}
+	for _, n := range nodes {
+		for i := range n.Status.Conditions {
+			given[&n.Status.Conditions[i].LastHeartbeatTime] = true
+		}
+	}
+	for k, h := range pa.Memory.Nodes {
+		shared := h.ReadyHeartbeat != nil && given[h.ReadyHeartbeat] || h.Lease != nil && (given[h.Lease] || h.Lease.Spec.RenewTime != nil && given[h.Lease.Spec.RenewTime])
+		if shared {
+			t.Fatalf("record %s shares a time or lease with the input", k)
+		}
+	}
+}
+
+func TestPropStepKnownOrderAndCopies(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, checkStepKnownOrderAndCopies)
+}
+
 // ZoneStates agrees with grouping by [Zone] in a map and deciding each
 // zone with [ComputeZoneState], whatever the number of zones (its own
 // table grows past 32) and the label values.
