@@ -67,12 +67,16 @@ func Step(nodes []*Node, leases []Lease, pods []*podstatus.Pod, mem Memory, now 
 }
 
 type lifecycle struct {
-	opts  Options
-	now   time.Time
-	p     *Plan
-	nodes []*Node // by name; input nodes until written (see own)
+	opts Options
+	now  time.Time
+	p    *Plan
+	// nodes are the nodes by name: the list given while it is in order
+	// and the pass has written no node, else the pass's own list, whose
+	// nodes are the input nodes until written (see own)
+	nodes []*Node
 	// orig[i] is the node as listed when nodes[i] is a private copy (nil
-	// while nodes[i] is the input node)
+	// while nodes[i] is the input node); orig is nil while nodes may be
+	// the list given
 	orig []*Node
 	// zid[i] indexes zkeys, the listed nodes' zone keys (Zone(nodes[i])
 	// is zkeys[zid[i]]); zmem[j] is zones[zkeys[j]] (nil while absent),
@@ -108,13 +112,14 @@ type lifecycle struct {
 // newLifecycle sets up a pass; order tells which lists are known to be
 // sorted by name (the zero inOrder: none).
 func newLifecycle(nodes []*Node, leases []Lease, order inOrder, mem Memory, now time.Time, opts Options, p *Plan) *lifecycle {
-	s := &lifecycle{opts: opts, now: now, p: p, nodes: slices.Clone(nodes),
+	s := &lifecycle{opts: opts, now: now, p: p, nodes: nodes,
 		prev: mem.Nodes, zones: map[string]*ZoneMemory{}}
 	byName := func(a, b *Node) int { return strings.Compare(a.Name, b.Name) }
 	if !order.nodes && !slices.IsSortedFunc(s.nodes, byName) {
+		s.nodes = slices.Clone(nodes)
 		slices.SortStableFunc(s.nodes, byName)
+		s.orig = make([]*Node, len(s.nodes))
 	}
-	s.orig = make([]*Node, len(s.nodes))
 	s.zid = make([]int32, len(s.nodes))
 	s.excluded = make([]bool, len(s.nodes))
 	s.lease = make([]*Lease, len(s.nodes))
@@ -221,6 +226,11 @@ func (s *lifecycle) addGone(k string) {
 
 // own returns a private copy of node i to write to.
 func (s *lifecycle) own(i int) *Node {
+	if s.orig == nil {
+		// the first write of the pass: nodes becomes the pass's own list
+		s.nodes = slices.Clone(s.nodes)
+		s.orig = make([]*Node, len(s.nodes))
+	}
 	if s.orig[i] == nil {
 		s.orig[i] = s.nodes[i]
 		c := *s.nodes[i]
@@ -233,6 +243,9 @@ func (s *lifecycle) own(i int) *Node {
 
 // listed returns node i's taints as listed at the start of the pass.
 func (s *lifecycle) listed(i int) []Taint {
+	if s.orig == nil {
+		return s.nodes[i].Spec.Taints
+	}
 	if o := s.orig[i]; o != nil {
 		return o.Spec.Taints
 	}

@@ -1,6 +1,7 @@
 package node
 
 import (
+	"encoding/json"
 	"math/rand"
 	"reflect"
 	"slices"
@@ -158,7 +159,15 @@ func checkStepOrderIndependent(t *rapid.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// the inputs are left as they were: the list, the nodes, the leases
+	// and the memory
+	list := slices.Clone(nodes)
+	before, _ := json.Marshal([]any{nodes, leases, p1.Memory})
 	p1b, _ := Step(nodes, leases, nil, p1.Memory, t0.Add(60*time.Second), Options{})
+	after, _ := json.Marshal([]any{nodes, leases, p1.Memory})
+	if !slices.Equal(list, nodes) || string(before) != string(after) {
+		t.Fatalf("Step modified its inputs")
+	}
 	r := rand.New(rand.NewSource(rapid.Int64().Draw(t, "seed")))
 	r.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
 	r.Shuffle(len(leases), func(i, j int) { leases[i], leases[j] = leases[j], leases[i] })
