@@ -1,11 +1,14 @@
 package node
 
 // handleDisruption mirrors upstream handleDisruption.
-func (s *lifecycle) handleDisruption(zoneReady map[string][]ConditionStatus) {
+// zoneReady holds, by zone key, the ready and not-ready nodes of each zone
+// with a node that counts (ComputeZoneState's input).
+func (s *lifecycle) handleDisruption(zoneReady map[string]readyCount) {
 	newStates := map[string]ZoneState{}
 	allAre := true
-	for k, v := range zoneReady {
-		_, st := ComputeZoneState(v, s.opts)
+	threshold := s.opts.unhealthyThreshold()
+	for k, c := range zoneReady {
+		st := zoneState(c.ready, c.notReady, threshold)
 		if st != ZoneFullDisruption {
 			allAre = false
 		}
@@ -41,14 +44,15 @@ func (s *lifecycle) handleDisruption(zoneReady map[string][]ConditionStatus) {
 		return
 	}
 	if allWas {
-		for i := range s.nodes {
-			if s.has[i] {
-				s.health[i].ProbeTime = s.now
+		for _, n := range s.nodes {
+			if h, ok := s.next[n.Name]; ok {
+				h.ProbeTime = s.now
+				s.next[n.Name] = h
 			}
 		}
 		for _, k := range s.withState() {
 			z := s.zones[k]
-			if r, ok := ZoneRate(newStates[k], len(zoneReady[k]), s.opts); ok {
+			if r, ok := ZoneRate(newStates[k], zoneReady[k].size(), s.opts); ok {
 				z.Limiter.swap(r, s.now)
 			}
 			z.State = newStates[k]
@@ -60,9 +64,15 @@ func (s *lifecycle) handleDisruption(zoneReady map[string][]ConditionStatus) {
 		if z.State == newStates[k] {
 			continue
 		}
-		if r, ok := ZoneRate(newStates[k], len(zoneReady[k]), s.opts); ok {
+		if r, ok := ZoneRate(newStates[k], zoneReady[k].size(), s.opts); ok {
 			z.Limiter.swap(r, s.now)
 		}
 		z.State = newStates[k]
 	}
 }
+
+// readyCount is how many of a zone's nodes are ready (their Ready
+// condition True) and not.
+type readyCount struct{ ready, notReady int }
+
+func (c readyCount) size() int { return c.ready + c.notReady }

@@ -2,7 +2,6 @@ package node
 
 import (
 	"cmp"
-	"maps"
 	"slices"
 	"sort"
 	"time"
@@ -47,53 +46,49 @@ type ZoneMemory struct {
 	irregular bool
 }
 
-// memory returns the controller memory, copying every time and lease it
-// points to so the Plan shares nothing with its inputs.
+// ownHealth returns h with its own copies of the times and the lease it
+// points to (from s.times and s.leases), so that the Plan shares nothing
+// with its inputs.
+func (s *lifecycle) ownHealth(h Health) Health {
+	if h.ReadyHeartbeat != nil {
+		s.times = append(s.times, *h.ReadyHeartbeat)
+		h.ReadyHeartbeat = &s.times[len(s.times)-1]
+	}
+	if h.Lease != nil {
+		// the copy is written in place: a Lease is large, its other
+		// fields stay zero
+		s.leases = slices.Grow(s.leases, 1)
+		s.leases = s.leases[:len(s.leases)+1]
+		l := &s.leases[len(s.leases)-1]
+		l.Name = h.Lease.Name
+		if rt := h.Lease.Spec.RenewTime; rt != nil {
+			s.times = append(s.times, *rt)
+			l.Spec.RenewTime = &s.times[len(s.times)-1]
+		}
+		h.Lease = l
+	}
+	return h
+}
+
+// memory returns the controller memory after the pass: the health
+// records of the listed nodes, which the pass wrote, and those of
+// mem.Nodes for nodes no longer listed (kept for deleted nodes), each
+// with its own times and lease.
 func (s *lifecycle) memory() Memory {
-	// every record of mem.Nodes (kept for deleted nodes), the listed
-	// nodes' replaced by the pass's, each time and lease copied
-	m := Memory{Nodes: maps.Clone(s.prev), Zones: make(map[string]ZoneMemory, len(s.zones))}
-	if m.Nodes == nil {
-		m.Nodes = make(map[string]Health, len(s.nodes))
-	}
-	n := len(s.prev) - s.hits + len(s.nodes) // the records own copies
-	times := make([]time.Time, 0, 2*n)
-	ls := make([]Lease, 0, n)
-	own := func(h Health) Health {
-		if h.ReadyHeartbeat != nil {
-			times = append(times, *h.ReadyHeartbeat)
-			h.ReadyHeartbeat = &times[len(times)-1]
-		}
-		if h.Lease != nil {
-			var l Lease
-			l.Name = h.Lease.Name
-			if rt := h.Lease.Spec.RenewTime; rt != nil {
-				times = append(times, *rt)
-				l.Spec.RenewTime = &times[len(times)-1]
-			}
-			ls = append(ls, l)
-			h.Lease = &ls[len(ls)-1]
-		}
-		return h
-	}
+	m := Memory{Nodes: s.next, Zones: make(map[string]ZoneMemory, len(s.zones))}
 	if s.hits < len(s.prev) {
 		// records of nodes no longer listed
+		n := len(s.prev) - s.hits
+		s.times = make([]time.Time, 0, 2*n)
+		s.leases = make([]Lease, 0, n)
 		for k, h := range s.prev {
 			if _, listed := slices.BinarySearchFunc(s.nodes, k, func(n *Node, name string) int { return cmp.Compare(n.Name, name) }); !listed {
-				m.Nodes[k] = own(h)
+				m.Nodes[k] = s.ownHealth(h)
 			}
-		}
-	}
-	for i, n := range s.nodes {
-		if s.has[i] {
-			m.Nodes[n.Name] = own(s.health[i])
 		}
 	}
 	// the registered nodes after the pass are the nodes listed
-	m.Known = make([]string, len(s.nodes))
-	for i, n := range s.nodes {
-		m.Known[i] = n.Name
-	}
+	m.Known = s.names
 	for k, z := range s.zones {
 		if z.State == "" && len(z.Queue) == 0 {
 			continue // a tainter with nothing to do, replaced if the zone comes back
@@ -107,11 +102,18 @@ func (s *lifecycle) memory() Memory {
 
 // zoneOf is node i's zone, which ensureZone created at the start of the pass.
 func (s *lifecycle) zoneOf(i int) *ZoneMemory {
-	z, ok := s.zones[s.zkey[i]]
-	if !ok {
-		z = s.ensureZone(s.zkey[i])
+	if z := s.zmem[s.zid[i]]; z != nil {
+		return z
 	}
-	return z
+	return s.ensureZone(s.zkeys[s.zid[i]])
+}
+
+// ensureZoneOf is ensureZone for node i's zone.
+func (s *lifecycle) ensureZoneOf(i int) *ZoneMemory {
+	if z := s.zmem[s.zid[i]]; z != nil && z.State != "" {
+		return z
+	}
+	return s.ensureZone(s.zkeys[s.zid[i]])
 }
 
 // ensureZone gives a zone without a state a new state, rate limiter and
@@ -121,6 +123,9 @@ func (s *lifecycle) ensureZone(k string) *ZoneMemory {
 	if !ok || z.State == "" {
 		z = &ZoneMemory{State: ZoneInitial, Limiter: newLimiter(s.opts.evictionRate())}
 		s.zones[k] = z
+		if j, ok := s.keyAt[k]; ok {
+			s.zmem[j] = z
+		}
 	}
 	return z
 }

@@ -1,9 +1,10 @@
 package node
 
 import (
-	"cmp"
+	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/kubesem/kubesem/field"
@@ -35,7 +36,8 @@ const DefaultNodeMonitorPeriod = 5 * time.Second
 // processTaintBaseEviction, handleDisruption, doNoExecuteTaintingPass and
 // doNoScheduleTaintingPass (v1.36.3).
 func Step(nodes []*Node, leases []Lease, pods []*podstatus.Pod, mem Memory, now time.Time, opts Options) (Plan, error) {
-	if err := validateStep(nodes, leases); err != nil {
+	order, err := validateStep(nodes, leases)
+	if err != nil {
 		return Plan{}, err
 	}
 	for i, q := range pods {
@@ -44,7 +46,7 @@ func Step(nodes []*Node, leases []Lease, pods []*podstatus.Pod, mem Memory, now 
 		}
 	}
 	p := Plan{Outcome: ReasonMonitored}
-	s := newLifecycle(nodes, leases, mem, now, opts, &p)
+	s := newLifecycle(nodes, leases, order, mem, now, opts, &p)
 	s.allPods = pods
 	s.run()
 	p.Memory = s.memory()
@@ -65,20 +67,36 @@ func Step(nodes []*Node, leases []Lease, pods []*podstatus.Pod, mem Memory, now 
 }
 
 type lifecycle struct {
-	opts   Options
-	now    time.Time
-	p      *Plan
-	nodes  []*Node   // by name; input nodes until written (see own)
-	owned  []bool    // nodes[i] is a private copy
-	listed [][]Taint // taints as listed at the start of the pass
-	zkey   []string  // Zone(nodes[i])
-	lease  []*Lease  // the lease of nodes[i] (nil: none)
-	// health[i] is nodes[i]'s health record (when has[i]): read from
-	// mem.Nodes (prev, read only), then written by the pass
-	health []Health
-	has    []bool
-	hits   int // nodes with a record in prev
+	opts Options
+	now  time.Time
+	p    *Plan
+	// nodes are the nodes by name: the list given while it is in order
+	// and the pass has written no node, else the pass's own list, whose
+	// nodes are the input nodes until written (see own)
+	nodes []*Node
+	// orig[i] is the node as listed when nodes[i] is a private copy (nil
+	// while nodes[i] is the input node); orig is nil while nodes may be
+	// the list given
+	orig []*Node
+	// zid[i] indexes zkeys, the listed nodes' zone keys (Zone(nodes[i])
+	// is zkeys[zid[i]]); zmem[j] is zones[zkeys[j]] (nil while absent),
+	// kept in step with zones by ensureZone
+	zid      []int32
+	zkeys    []string
+	zmem     []*ZoneMemory
+	keyAt    map[string]int32 // zkeys[keyAt[k]] == k
+	excluded []bool           // ExcludedFromDisruption(nodes[i])
+	lease    []*Lease         // the lease of nodes[i] (nil: none)
+	// prev holds the health records before the pass (read only); next
+	// the records after it, each with its own copies of its times and
+	// lease (from times and leases); hits counts the nodes with a record
+	// in prev
 	prev   map[string]Health
+	next   map[string]Health
+	hits   int
+	times  []time.Time
+	leases []Lease
+	names  []string // the names of the nodes, the next Memory's Known
 	// known[i] is whether nodes[i] was registered before the pass; gone
 	// lists, sorted, the registered nodes no longer listed
 	known []bool
@@ -91,90 +109,96 @@ type lifecycle struct {
 	pods    map[string][]*podstatus.Pod
 }
 
-func newLifecycle(nodes []*Node, leases []Lease, mem Memory, now time.Time, opts Options, p *Plan) *lifecycle {
-	s := &lifecycle{opts: opts, now: now, p: p, nodes: slices.Clone(nodes),
+// newLifecycle sets up a pass; order tells which lists are known to be
+// sorted by name (the zero inOrder: none).
+func newLifecycle(nodes []*Node, leases []Lease, order inOrder, mem Memory, now time.Time, opts Options, p *Plan) *lifecycle {
+	s := &lifecycle{opts: opts, now: now, p: p, nodes: nodes,
 		prev: mem.Nodes, zones: map[string]*ZoneMemory{}}
-	slices.SortStableFunc(s.nodes, func(a, b *Node) int { return cmp.Compare(a.Name, b.Name) })
-	s.owned = make([]bool, len(s.nodes))
-	s.listed = make([][]Taint, len(s.nodes))
-	s.zkey = make([]string, len(s.nodes))
-	// Zone(n) of each node, one string per zone: the nodes of a zone
-	// share its key
-	var zt zoneTable
-	var zkeys []string
-	for i, n := range s.nodes {
-		s.listed[i] = n.Spec.Taints
-		region, zone := zoneParts(n.Labels)
-		j := zt.index(region, zone)
-		if j == len(zkeys) {
-			zkeys = append(zkeys, Zone(n))
-		}
-		s.zkey[i] = zkeys[j]
+	byName := func(a, b *Node) int { return strings.Compare(a.Name, b.Name) }
+	if !order.nodes && !slices.IsSortedFunc(s.nodes, byName) {
+		s.nodes = slices.Clone(nodes)
+		slices.SortStableFunc(s.nodes, byName)
+		s.orig = make([]*Node, len(s.nodes))
 	}
-	// Nodes (sorted, names unique) are matched with leases and with the
-	// registered nodes by name: walking both lists when they are sorted,
-	// else through a map.
-	s.health = make([]Health, len(s.nodes))
-	s.has = make([]bool, len(s.nodes))
-	for i, n := range s.nodes {
-		if h, ok := mem.Nodes[n.Name]; ok {
-			s.health[i], s.has[i] = h, true
-			s.hits++
-		}
-	}
+	s.zid = make([]int32, len(s.nodes))
+	s.excluded = make([]bool, len(s.nodes))
 	s.lease = make([]*Lease, len(s.nodes))
-	if slices.IsSortedFunc(leases, func(a, b Lease) int { return cmp.Compare(a.Name, b.Name) }) {
-		j := 0
-		for i, n := range s.nodes {
-			for j < len(leases) && leases[j].Name < n.Name {
-				j++
-			}
-			if j < len(leases) && leases[j].Name == n.Name {
-				s.lease[i] = &leases[j] // (the first of equal names; names are unique)
-			}
-		}
-	} else {
-		byName := make(map[string]*Lease, len(leases))
+	s.known = make([]bool, len(s.nodes))
+	// One walk over the nodes (sorted, names unique) finds each node's
+	// zone and matches it with its lease and its registration by name:
+	// walking the leases and the registered nodes along when they are
+	// sorted, else through a map.
+	var leaseByName map[string]*Lease
+	if !order.leases && !slices.IsSortedFunc(leases, func(a, b Lease) int { return strings.Compare(a.Name, b.Name) }) {
+		leaseByName = make(map[string]*Lease, len(leases))
 		for i := range leases {
-			byName[leases[i].Name] = &leases[i]
-		}
-		for i, n := range s.nodes {
-			s.lease[i] = byName[n.Name]
+			leaseByName[leases[i].Name] = &leases[i]
 		}
 	}
-	s.known = make([]bool, len(s.nodes))
-	if slices.IsSorted(mem.Known) {
-		j := 0
-		for i, n := range s.nodes {
-			for j < len(mem.Known) && mem.Known[j] < n.Name {
-				if k := mem.Known[j]; len(s.gone) == 0 || s.gone[len(s.gone)-1] != k {
-					s.gone = append(s.gone, k)
-				}
-				j++
-			}
-			for j < len(mem.Known) && mem.Known[j] == n.Name {
-				s.known[i] = true
-				j++
-			}
-		}
-		for ; j < len(mem.Known); j++ {
-			if k := mem.Known[j]; len(s.gone) == 0 || s.gone[len(s.gone)-1] != k {
-				s.gone = append(s.gone, k)
-			}
-		}
-	} else {
-		known := make(map[string]bool, len(mem.Known))
+	var knownSet map[string]bool
+	if !slices.IsSorted(mem.Known) {
+		knownSet = make(map[string]bool, len(mem.Known))
 		for _, k := range mem.Known {
-			known[k] = true
+			knownSet[k] = true
 		}
-		for i, n := range s.nodes {
-			s.known[i] = known[n.Name]
-			delete(known, n.Name)
+	}
+	// the zone of each node is found by (region, zone) in a table; a zone
+	// key per (region, zone), each key once (distinct pairs could join to
+	// one key)
+	var zt zoneTable
+	var pairKey []int32
+	s.keyAt = map[string]int32{}
+	jl, jk := 0, 0
+	for i, n := range s.nodes {
+		region, zone, excluded := zoneLabels(n.Labels)
+		s.excluded[i] = excluded
+		j := zt.index(region, zone)
+		if j == len(pairKey) {
+			k := zoneKey(region, zone)
+			at, ok := s.keyAt[k]
+			if !ok {
+				at = int32(len(s.zkeys))
+				s.keyAt[k] = at
+				s.zkeys = append(s.zkeys, k)
+			}
+			pairKey = append(pairKey, at)
 		}
-		for k := range known {
+		s.zid[i] = pairKey[j]
+
+		name := n.Name
+		if leaseByName != nil {
+			s.lease[i] = leaseByName[name]
+		} else {
+			for jl < len(leases) && leases[jl].Name < name {
+				jl++
+			}
+			if jl < len(leases) && leases[jl].Name == name {
+				s.lease[i] = &leases[jl] // (the first of equal names; names are unique)
+			}
+		}
+		if knownSet != nil {
+			s.known[i] = knownSet[name]
+			delete(knownSet, name)
+		} else {
+			for jk < len(mem.Known) && mem.Known[jk] < name {
+				s.addGone(mem.Known[jk])
+				jk++
+			}
+			for jk < len(mem.Known) && mem.Known[jk] == name {
+				s.known[i] = true
+				jk++
+			}
+		}
+	}
+	if knownSet != nil {
+		for k := range knownSet {
 			s.gone = append(s.gone, k)
 		}
 		sort.Strings(s.gone)
+	} else {
+		for ; jk < len(mem.Known); jk++ {
+			s.addGone(mem.Known[jk])
+		}
 	}
 	for k, v := range mem.Zones {
 		z := v
@@ -183,26 +207,56 @@ func newLifecycle(nodes []*Node, leases []Lease, mem Memory, now time.Time, opts
 		z.queued, z.irregular = nil, !regularQueue(z.Queue)
 		s.zones[k] = &z
 	}
+	s.zmem = make([]*ZoneMemory, len(s.zkeys))
+	if len(s.zones) > 0 {
+		for j, k := range s.zkeys {
+			s.zmem[j] = s.zones[k]
+		}
+	}
 	return s
+}
+
+// addGone adds a registered node no longer listed to s.gone, given in
+// order, once.
+func (s *lifecycle) addGone(k string) {
+	if len(s.gone) == 0 || s.gone[len(s.gone)-1] != k {
+		s.gone = append(s.gone, k)
+	}
 }
 
 // own returns a private copy of node i to write to.
 func (s *lifecycle) own(i int) *Node {
-	if !s.owned[i] {
+	if s.orig == nil {
+		// the first write of the pass: nodes becomes the pass's own list
+		s.nodes = slices.Clone(s.nodes)
+		s.orig = make([]*Node, len(s.nodes))
+	}
+	if s.orig[i] == nil {
+		s.orig[i] = s.nodes[i]
 		c := *s.nodes[i]
 		c.Spec.Taints = slices.Clone(c.Spec.Taints)
 		c.Status.Conditions = slices.Clone(c.Status.Conditions)
 		s.nodes[i] = &c
-		s.owned[i] = true
 	}
 	return s.nodes[i]
+}
+
+// listed returns node i's taints as listed at the start of the pass.
+func (s *lifecycle) listed(i int) []Taint {
+	if s.orig == nil {
+		return s.nodes[i].Spec.Taints
+	}
+	if o := s.orig[i]; o != nil {
+		return o.Spec.Taints
+	}
+	return s.nodes[i].Spec.Taints
 }
 
 func (s *lifecycle) run() {
 	// classifyNodes and registration.
 	for i := range s.nodes {
 		if s.known[i] {
-			s.ensureZone(s.zkey[i])
+			s.ensureZoneOf(i)
 		}
 	}
 	for i, n := range s.nodes {
@@ -211,7 +265,7 @@ func (s *lifecycle) run() {
 		}
 		s.p.Events = append(s.p.Events, plan.Event{Type: plan.Normal, Reason: ReasonEventRegisteredNode, Object: n.Name})
 		s.known[i] = true
-		s.ensureZone(s.zkey[i])
+		s.ensureZoneOf(i)
 		s.markReachable(i, ReasonRegisteredNode)
 	}
 	for _, k := range s.gone {
@@ -219,27 +273,40 @@ func (s *lifecycle) run() {
 	}
 
 	// Health of each node, then taint-based eviction bookkeeping.
-	zoneReady := map[string][]ConditionStatus{}
+	counts := make([]readyCount, len(s.zkeys))
+	s.times = make([]time.Time, 0, 2*len(s.nodes))
+	s.leases = make([]Lease, 0, len(s.nodes))
+	s.names = make([]string, len(s.nodes))
+	// next starts as a copy of prev, made last so that it is still in the
+	// cache: each listed node's record is read there, then overwritten in
+	// the slot the read brought into the cache (memory then gives the
+	// records of unlisted nodes their own times and leases)
+	if len(s.prev) > 0 {
+		s.next = maps.Clone(s.prev)
+	} else {
+		s.next = make(map[string]Health, len(s.nodes))
+	}
 	for i := range s.nodes {
 		n := s.nodes[i]
+		s.names[i] = n.Name
 		var mem *Health
-		if s.has[i] {
-			h := s.health[i]
+		if h, ok := s.next[n.Name]; ok {
 			mem = &h
+			s.hits++
 		}
 		u, h := updateHealth(n, s.lease[i], mem, s.now, s.opts)
-		s.health[i], s.has[i] = h, true
+		s.next[n.Name] = s.ownHealth(h)
 		if u.Write {
 			n = s.own(i)
 			n.Status.Conditions = u.Conditions
 			s.p.Conditions = append(s.p.Conditions, ConditionWrite{Node: n.Name, Conditions: slices.Clone(u.Conditions)})
 		}
-		if !ExcludedFromDisruption(n) {
-			st := ConditionStatus("")
-			if u.Current != nil {
-				st = u.Current.Status
+		if !s.excluded[i] {
+			if c := &counts[s.zid[i]]; u.Current != nil && u.Current.Status == ConditionTrue {
+				c.ready++
+			} else {
+				c.notReady++
 			}
-			zoneReady[s.zkey[i]] = append(zoneReady[s.zkey[i]], st)
 		}
 		if u.Current == nil {
 			continue
@@ -254,6 +321,13 @@ func (s *lifecycle) run() {
 		}
 	}
 
+	// the zones with a node that counts, by key
+	zoneReady := make(map[string]readyCount, len(counts))
+	for j, c := range counts {
+		if c.ready+c.notReady > 0 {
+			zoneReady[s.zkeys[j]] = c
+		}
+	}
 	s.handleDisruption(zoneReady)
 	s.noExecuteTaintingPass()
 	for i := range s.nodes {
@@ -261,8 +335,8 @@ func (s *lifecycle) run() {
 	}
 	for _, k := range s.withState() {
 		z := s.zones[k]
-		notReady, _ := ComputeZoneState(zoneReady[k], s.opts)
-		s.p.Zones = append(s.p.Zones, ZoneReport{Zone: k, Size: len(zoneReady[k]), NotReady: notReady, State: z.State, Rate: z.Limiter.Rate})
+		c := zoneReady[k]
+		s.p.Zones = append(s.p.Zones, ZoneReport{Zone: k, Size: c.size(), NotReady: c.notReady, State: z.State, Rate: z.Limiter.Rate})
 	}
 	if s.p.Zones == nil {
 		s.p.Zones = []ZoneReport{}

@@ -16,7 +16,7 @@ var (
 // taintBasedEviction mirrors processTaintBaseEviction: its checks read the
 // node as listed at the start of the pass.
 func (s *lifecycle) taintBasedEviction(i int, status ConditionStatus) {
-	listed := s.listed[i]
+	listed := s.listed(i)
 	n := s.nodes[i]
 	z := s.zoneOf(i)
 	switch status {
@@ -48,13 +48,17 @@ func (s *lifecycle) taintBasedEviction(i int, status ConditionStatus) {
 // RemoveTaintOffNode, it only looks for a taint the node had as listed at
 // the start of the pass: a taint added earlier in the pass stays.
 func (s *lifecycle) markReachable(i int, reason Reason) {
-	var remove []Taint
-	for _, t := range []Taint{unreachableTaint, notReadyTaint} {
-		if hasTaint(s.listed[i], t) {
-			remove = append(remove, t)
+	listed := s.listed(i)
+	if len(listed) > 0 {
+		var remove []Taint
+		if hasTaint(listed, unreachableTaint) {
+			remove = append(remove, unreachableTaint)
 		}
+		if hasTaint(listed, notReadyTaint) {
+			remove = append(remove, notReadyTaint)
+		}
+		s.swap(i, nil, remove, reason)
 	}
-	s.swap(i, nil, remove, reason)
 	s.zoneOf(i).remove(s.nodes[i].Name)
 }
 

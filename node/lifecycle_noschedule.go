@@ -22,12 +22,13 @@ const ReasonNodeUpdated Reason = "NodeUpdated"
 // update events, while monitorNodeHealth runs only every node monitor
 // period.
 func NoScheduleStep(nodes []*Node, now time.Time) (Plan, error) {
-	if err := validateStep(nodes, nil); err != nil {
+	order, err := validateStep(nodes, nil)
+	if err != nil {
 		return Plan{}, err
 	}
 	p := Plan{Outcome: ReasonNodeUpdated, Conditions: []ConditionWrite{}, MarkPodsNotReady: []string{},
 		Zones: []ZoneReport{}, Events: []plan.Event{}, Requeue: []plan.Requeue{}}
-	s := newLifecycle(nodes, nil, Memory{}, now, Options{}, &p)
+	s := newLifecycle(nodes, nil, order, Memory{}, now, Options{}, &p)
 	for i := range s.nodes {
 		s.noScheduleTaintingPass(i)
 	}

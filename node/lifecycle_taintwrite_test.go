@@ -17,7 +17,7 @@ func TestLifecycleSwap(t *testing.T) {
 	in.Name = "a"
 	in.Spec.Taints = []Taint{{Key: "x", Effect: NoSchedule}, {Key: TaintNotReady, Effect: NoExecute, TimeAdded: &old}, {Key: "y", Effect: NoSchedule}}
 	var p Plan
-	s := newLifecycle([]*Node{in}, nil, Memory{}, t0, Options{}, &p)
+	s := newLifecycle([]*Node{in}, nil, inOrder{}, Memory{}, t0, Options{}, &p)
 
 	s.swap(0, nil, []Taint{unreachableTaint}, ReasonNodeReady)
 	require.Empty(t, p.Taints, "nothing to remove, nothing to add: no write")

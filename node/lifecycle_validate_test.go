@@ -11,8 +11,14 @@ func TestValidateStep(t *testing.T) {
 	t.Parallel()
 	a, b := &Node{}, &Node{}
 	a.Name, b.Name = "a", "b"
-	if err := validateStep([]*Node{a, b}, []Lease{lease("a"), lease("b")}); err != nil {
-		t.Fatalf("valid: %v", err)
+	if o, err := validateStep([]*Node{a, b}, []Lease{lease("a"), lease("b")}); err != nil || o != (inOrder{true, true}) {
+		t.Fatalf("valid: %v %+v", err, o)
+	}
+	if o, err := validateStep([]*Node{b, a}, []Lease{lease("a"), lease("b")}); err != nil || o != (inOrder{false, true}) {
+		t.Fatalf("valid: %v %+v", err, o)
+	}
+	if o, err := validateStep([]*Node{a, b}, []Lease{lease("b"), lease("a")}); err != nil || o != (inOrder{true, false}) {
+		t.Fatalf("valid: %v %+v", err, o)
 	}
 	cases := []struct {
 		nodes  []*Node
@@ -31,7 +37,7 @@ func TestValidateStep(t *testing.T) {
 		{[]*Node{a}, []Lease{lease("a"), lease("a")}, "leases[1].metadata.name", field.ErrDuplicate},
 	}
 	for _, c := range cases {
-		err := validateStep(c.nodes, c.leases)
+		_, err := validateStep(c.nodes, c.leases)
 		var fe *field.Error
 		if !errors.As(err, &fe) || fe.Path != c.path || !errors.Is(err, c.err) {
 			t.Errorf("%s: %v", c.path, err)

@@ -147,14 +147,3 @@ func ZoneStates(nodes []*Node, opts Options) []ZoneReport {
 // zoneKeySep joins region and zone in a zone key, as upstream GetZoneKey
 // does.
 const zoneKeySep = ":\x00:"
-
-// zoneLabels reads what the zone grouping needs from a node's labels: the
-// region and zone as [Zone] reads them (the deprecated labels first) and
-// the exclusion label.
-func zoneLabels(l map[string]string) (region, zone string, excluded bool) {
-	if _, excluded = l[LabelExcludeDisruption]; excluded {
-		return "", "", true
-	}
-	region, zone = zoneParts(l)
-	return region, zone, false
-}

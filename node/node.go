@@ -206,24 +206,55 @@ func Zone(n *Node) string {
 	if n == nil {
 		return ""
 	}
-	region, zone := zoneParts(n.Labels)
+	region, zone, _ := zoneLabels(n.Labels)
+	return zoneKey(region, zone)
+}
+
+// zoneKey joins region and zone as [Zone] does.
+func zoneKey(region, zone string) string {
 	if region == "" && zone == "" {
 		return ""
 	}
-	return region + ":\x00:" + zone
+	return region + zoneKeySep + zone
 }
 
-// zoneParts reads a node's region and zone as [Zone] does: the deprecated
-// labels first.
-func zoneParts(l map[string]string) (region, zone string) {
+// zoneLabels reads what the zone grouping needs from a node's labels: the
+// region and zone as [Zone] reads them (the deprecated labels first) and
+// whether the exclusion label is there ([ExcludedFromDisruption]). It
+// looks the current labels up first and stops once every label of the map
+// has been found: the labels it has not looked up are then absent (a node
+// with only the current zone and region labels costs two look-ups, not
+// five).
+func zoneLabels(l map[string]string) (region, zone string, excluded bool) {
+	left := len(l)
 	var ok bool
-	if zone, ok = l[LabelFailureZone]; !ok {
-		zone = l[LabelTopologyZone]
+	if left > 0 {
+		if zone, ok = l[LabelTopologyZone]; ok {
+			left--
+		}
 	}
-	if region, ok = l[LabelFailureRegion]; !ok {
-		region = l[LabelTopologyRegion]
+	if left > 0 {
+		if region, ok = l[LabelTopologyRegion]; ok {
+			left--
+		}
 	}
-	return region, zone
+	if left > 0 {
+		if _, excluded = l[LabelExcludeDisruption]; excluded {
+			left--
+		}
+	}
+	if left > 0 {
+		if z, ok := l[LabelFailureZone]; ok {
+			zone = z
+			left--
+		}
+	}
+	if left > 0 {
+		if r, ok := l[LabelFailureRegion]; ok {
+			region = r
+		}
+	}
+	return region, zone, excluded
 }
 
 // ExcludedFromDisruption reports whether the node carries the

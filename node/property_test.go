@@ -1,8 +1,11 @@
 package node
 
 import (
+	"encoding/json"
 	"math/rand"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -146,11 +149,25 @@ func checkStepOrderIndependent(t *rapid.T) {
 			leases = append(leases, Lease{ObjectMeta: meta.ObjectMeta{Name: n.Name}, Spec: LeaseSpec{RenewTime: &rt}})
 		}
 	}
+	// leases of nodes not listed, before, between and after the nodes
+	for _, name := range rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"0", "b0", "d0", "z"}), 0, 3, rapid.ID[string]).Draw(t, "stray") {
+		rt := t0
+		leases = append(leases, Lease{ObjectMeta: meta.ObjectMeta{Name: name}, Spec: LeaseSpec{RenewTime: &rt}})
+	}
+	slices.SortFunc(leases, func(a, b Lease) int { return strings.Compare(a.Name, b.Name) })
 	p1, err := Step(nodes, leases, nil, Memory{}, t0, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// the inputs are left as they were: the list, the nodes, the leases
+	// and the memory
+	list := slices.Clone(nodes)
+	before, _ := json.Marshal([]any{nodes, leases, p1.Memory})
 	p1b, _ := Step(nodes, leases, nil, p1.Memory, t0.Add(60*time.Second), Options{})
+	after, _ := json.Marshal([]any{nodes, leases, p1.Memory})
+	if !slices.Equal(list, nodes) || string(before) != string(after) {
+		t.Fatalf("Step modified its inputs")
+	}
 	r := rand.New(rand.NewSource(rapid.Int64().Draw(t, "seed")))
 	r.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
 	r.Shuffle(len(leases), func(i, j int) { leases[i], leases[j] = leases[j], leases[i] })
@@ -164,6 +181,78 @@ func checkStepOrderIndependent(t *rapid.T) {
 func TestPropStepOrderIndependent(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, checkStepOrderIndependent)
+}
+
+// A pass after some nodes are gone plans the same whether the memory's
+// registered nodes are listed in order (matched by walking) or not
+// (matched through a set), and its memory shares no time or lease with
+// the memory, leases and nodes it was given.
+func checkStepKnownOrderAndCopies(t *rapid.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var nodes []*Node
+	var leases []Lease
+	for i := range rapid.IntRange(1, 8).Draw(t, "n") {
+		n := readyNode(string(rune('a'+i)), rapid.SampledFrom([]string{"z1", "z2"}).Draw(t, "zone"), t0.Add(-time.Duration(rapid.IntRange(0, 120).Draw(t, "age"))*time.Second))
+		nodes = append(nodes, n)
+		if rapid.Bool().Draw(t, "lease") {
+			rt := t0.Add(-time.Duration(rapid.IntRange(0, 120).Draw(t, "rt")) * time.Second)
+			leases = append(leases, Lease{ObjectMeta: meta.ObjectMeta{Name: n.Name}, Spec: LeaseSpec{RenewTime: &rt}})
+		}
+	}
+	p1, err := Step(nodes, leases, nil, Memory{}, t0, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []*Node
+	for _, n := range nodes {
+		if rapid.Bool().Draw(t, "keep") {
+			kept = append(kept, n)
+		}
+	}
+	for i := range leases {
+		rt := leases[i].Spec.RenewTime.Add(time.Duration(rapid.IntRange(0, 60).Draw(t, "renew")) * time.Second)
+		leases[i].Spec.RenewTime = &rt
+	}
+	mem := p1.Memory
+	shuffled := mem
+	shuffled.Known = slices.Clone(mem.Known)
+	r := rand.New(rand.NewSource(rapid.Int64().Draw(t, "seed")))
+	r.Shuffle(len(shuffled.Known), func(i, j int) { shuffled.Known[i], shuffled.Known[j] = shuffled.Known[j], shuffled.Known[i] })
+	now := t0.Add(time.Duration(rapid.IntRange(1, 120).Draw(t, "later")) * time.Second)
+	pa, err := Step(kept, leases, nil, mem, now, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, _ := Step(kept, leases, nil, shuffled, now, Options{})
+	if !reflect.DeepEqual(pa, pb) {
+		t.Fatalf("the order of the registered nodes changes the plan")
+	}
+	given := map[any]bool{}
+	for _, h := range mem.Nodes {
+		given[h.ReadyHeartbeat], given[h.Lease] = true, true
+		if h.Lease != nil {
+			given[h.Lease.Spec.RenewTime] = true
+		}
+	}
+	for i := range leases {
+		given[&leases[i]], given[leases[i].Spec.RenewTime] = true, true
+	}
+	for _, n := range nodes {
+		for i := range n.Status.Conditions {
+			given[&n.Status.Conditions[i].LastHeartbeatTime] = true
+		}
+	}
+	for k, h := range pa.Memory.Nodes {
+		shared := h.ReadyHeartbeat != nil && given[h.ReadyHeartbeat] || h.Lease != nil && (given[h.Lease] || h.Lease.Spec.RenewTime != nil && given[h.Lease.Spec.RenewTime])
+		if shared {
+			t.Fatalf("record %s shares a time or lease with the input", k)
+		}
+	}
+}
+
+func TestPropStepKnownOrderAndCopies(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, checkStepKnownOrderAndCopies)
 }
 
 // ZoneStates agrees with grouping by [Zone] in a map and deciding each
@@ -202,3 +291,35 @@ func checkZoneStatesGrouping(t *rapid.T) {
 }
 
 func TestPropZoneStatesGrouping(t *testing.T) { t.Parallel(); rapid.Check(t, checkZoneStatesGrouping) }
+
+// zoneLabels, which stops looking labels up once it has found every label
+// of the map, reads what five plain look-ups read, whatever other labels
+// the node carries.
+func checkZoneLabelsPlain(t *rapid.T) {
+	keys := []string{LabelTopologyZone, LabelFailureZone, LabelTopologyRegion, LabelFailureRegion, LabelExcludeDisruption,
+		"kubernetes.io/hostname", "a", ""}
+	l := map[string]string{}
+	for _, k := range keys {
+		if rapid.Bool().Draw(t, "has") {
+			l[k] = rapid.SampledFrom([]string{"", "x", "y"}).Draw(t, "v")
+		}
+	}
+	if rapid.Bool().Draw(t, "nil") && len(l) == 0 {
+		l = nil
+	}
+	region, zone, excluded := zoneLabels(l)
+	wz, ok := l[LabelFailureZone]
+	if !ok {
+		wz = l[LabelTopologyZone]
+	}
+	wr, ok := l[LabelFailureRegion]
+	if !ok {
+		wr = l[LabelTopologyRegion]
+	}
+	_, we := l[LabelExcludeDisruption]
+	if region != wr || zone != wz || excluded != we {
+		t.Fatalf("%v: %q %q %v, want %q %q %v", l, region, zone, excluded, wr, wz, we)
+	}
+}
+
+func TestPropZoneLabelsPlain(t *testing.T) { t.Parallel(); rapid.Check(t, checkZoneLabelsPlain) }
