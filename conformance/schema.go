@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubesem/kubesem/internal/jsontag"
 	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -44,10 +45,20 @@ type schemaGen struct {
 }
 
 var (
-	durationT    = reflect.TypeFor[time.Duration]()
-	intstrT      = reflect.TypeFor[intstr.Value]()
-	templateT    = reflect.TypeFor[podstatus.Template]()
-	rawT         = reflect.TypeFor[json.RawMessage]()
+	durationT   = reflect.TypeFor[time.Duration]()
+	intstrT     = reflect.TypeFor[intstr.Value]()
+	templateT   = reflect.TypeFor[podstatus.Template]()
+	rawT        = reflect.TypeFor[json.RawMessage]()
+	savedLeaseT = reflect.TypeFor[node.SavedLease]()
+	// savedLeaseForm is node.SavedLease's JSON form, a Lease's.
+	savedLeaseForm = reflect.TypeFor[struct {
+		Metadata struct {
+			Name string `json:"name,omitempty"`
+		} `json:"metadata"`
+		Spec struct {
+			RenewTime *time.Time `json:"renewTime,omitempty"`
+		} `json:"spec"`
+	}]()
 	marshalerT   = reflect.TypeFor[json.Marshaler]()
 	unmarshalerT = reflect.TypeFor[json.Unmarshaler]()
 )
@@ -91,6 +102,8 @@ func (g *schemaGen) plain(t reflect.Type, strict bool) map[string]any {
 		return map[string]any{"type": "object", "description": "a pod template, as the API writes it; every field is kept"}
 	case rawT:
 		return map[string]any{}
+	case savedLeaseT:
+		return g.def(t, func() map[string]any { return g.object(savedLeaseForm, false) })
 	}
 	// Types with their own JSON form: any value, except structs written
 	// with plan.Encode (Plans), whose form follows their fields.
@@ -119,16 +132,22 @@ func (g *schemaGen) plain(t reflect.Type, strict bool) map[string]any {
 		if t.Name() == "" || strict {
 			return g.object(t, strict)
 		}
-		name, ok := g.names[t]
-		if !ok {
-			name = strings.ReplaceAll(t.String(), ".", "_")
-			g.names[t] = name
-			g.defs[name] = map[string]any{} // placeholder for recursion
-			g.defs[name] = g.object(t, false)
-		}
-		return map[string]any{"$ref": "#/$defs/" + name}
+		return g.def(t, func() map[string]any { return g.object(t, false) })
 	}
 	return map[string]any{}
+}
+
+// def returns a reference to the definition of the named type t, which
+// build gives the first time t is met.
+func (g *schemaGen) def(t reflect.Type, build func() map[string]any) map[string]any {
+	name, ok := g.names[t]
+	if !ok {
+		name = strings.ReplaceAll(t.String(), ".", "_")
+		g.names[t] = name
+		g.defs[name] = map[string]any{} // placeholder for recursion
+		g.defs[name] = build()
+	}
+	return map[string]any{"$ref": "#/$defs/" + name}
 }
 
 // object is a struct's schema: its fields by JSON key, embedded structs

@@ -37,7 +37,8 @@
 //     Memory); its requests (eviction_writes.go) [EvictionPlan.Writes]
 //     (per deleted pod the DisruptionTarget status patch, then the delete)
 //   - Node lifecycle controller (lifecycle_*.go): node health
-//     (lifecycle_health.go) [UpdateHealth]; zone states and rates
+//     (lifecycle_health.go) [UpdateHealth], with the [Health] record and
+//     what it keeps of a lease, a [SavedLease]; zone states and rates
 //     (lifecycle_zone.go) [ComputeZoneState], [ZoneStates], [ZoneRate],
 //     [ReducedRate], [HealthyRate], with the zone index in
 //     lifecycle_zonetable.go; a zone tainter's token bucket

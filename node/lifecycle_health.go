@@ -2,6 +2,9 @@ package node
 
 import (
 	"time"
+
+	"github.com/kubesem/kubesem/internal/apijson"
+	"github.com/kubesem/kubesem/plan"
 )
 
 // Health is the node lifecycle controller's memory of one node, carried
@@ -14,13 +17,87 @@ type Health struct {
 	// ReadyHeartbeat is the lastHeartbeatTime of the Ready condition the
 	// controller last saved; nil when it saved a status without one.
 	ReadyHeartbeat *time.Time `json:"readyHeartbeat,omitempty"`
-	// Lease is the lease the controller last saved (its name and renew
-	// time, all the controller reads of it), nil for none.
-	Lease *Lease `json:"lease,omitempty"`
+	// Lease is what the controller keeps of the lease it last saved, nil
+	// for none.
+	Lease *SavedLease `json:"lease,omitempty"`
 	// Known is whether the controller has registered the node (its
 	// knownNodeSet); a node seen for the first time has its not-ready and
 	// unreachable taints removed.
 	Known bool `json:"known,omitempty"`
+}
+
+// SavedLease is what the controller keeps of the node Lease it last saved:
+// its name and spec.renewTime, of which upstream reads only the renew
+// time. A lease seen later replaces the saved one, and refreshes the probe
+// time, only when the saved lease has a renew time, the seen one has one
+// too, and the saved one is strictly earlier; a saved lease without a
+// renew time is never replaced by a renewal (it is when the status is
+// written). Its JSON is the API's, {"metadata": {"name"}, "spec":
+// {"renewTime"}}, renewTime left out when HasRenewTime is false.
+//
+// Source: upstream pkg/controller/nodelifecycle
+// Controller.tryUpdateNodeHealth, with apimachinery's MicroTime.Before,
+// false when either time is nil (v1.36.3).
+type SavedLease struct {
+	// Name is the lease's name (its node's).
+	Name string
+	// RenewTime is the lease's spec.renewTime when HasRenewTime; the zero
+	// time otherwise.
+	RenewTime time.Time
+	// HasRenewTime is whether the lease had a renew time (upstream's
+	// pointer was set).
+	HasRenewTime bool
+}
+
+// savedLeaseJSON is SavedLease's JSON form, the API's.
+type savedLeaseJSON struct {
+	Metadata struct {
+		Name string `json:"name,omitempty"`
+	} `json:"metadata"`
+	Spec struct {
+		RenewTime *time.Time `json:"renewTime,omitempty"`
+	} `json:"spec"`
+}
+
+// MarshalJSON writes l as the API writes a Lease, {"metadata": {"name"},
+// "spec": {"renewTime"}}, with plan.Encode (times in UTC).
+func (l SavedLease) MarshalJSON() ([]byte, error) {
+	var j savedLeaseJSON
+	j.Metadata.Name = l.Name
+	if l.HasRenewTime {
+		j.Spec.RenewTime = &l.RenewTime
+	}
+	return plan.Encode(j)
+}
+
+// UnmarshalJSON reads a Lease in the API's form. Its other fields
+// (namespace, uid, holderIdentity …) are dropped, as they are in every
+// object an input holds; a repeated key is an error.
+func (l *SavedLease) UnmarshalJSON(b []byte) error {
+	var j savedLeaseJSON
+	if err := apijson.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*l = SavedLease{Name: j.Metadata.Name}
+	if rt := j.Spec.RenewTime; rt != nil {
+		l.RenewTime, l.HasRenewTime = *rt, true
+	}
+	return nil
+}
+
+// saveLease returns what the controller keeps of l.
+func saveLease(l *Lease) SavedLease {
+	s := SavedLease{Name: l.Name}
+	if rt := l.Spec.RenewTime; rt != nil {
+		s.RenewTime, s.HasRenewTime = *rt, true
+	}
+	return s
+}
+
+// renewedAfter reports whether l replaces the saved lease s: s has a renew
+// time, l has one and s's is strictly earlier.
+func (s *SavedLease) renewedAfter(l *Lease) bool {
+	return s.HasRenewTime && l.Spec.RenewTime != nil && s.RenewTime.Before(*l.Spec.RenewTime)
 }
 
 func (h *Health) clone() *Health {
@@ -33,25 +110,10 @@ func (h *Health) clone() *Health {
 		c.ReadyHeartbeat = &t
 	}
 	if h.Lease != nil {
-		l := cloneLease(h.Lease)
-		c.Lease = l
+		l := *h.Lease
+		c.Lease = &l
 	}
 	return &c
-}
-
-// cloneLease returns the part of l the controller keeps in its memory
-// (name and renew time), sharing nothing with l.
-func cloneLease(l *Lease) *Lease {
-	if l == nil {
-		return nil
-	}
-	c := &Lease{}
-	c.Name = l.Name
-	if l.Spec.RenewTime != nil {
-		t := *l.Spec.RenewTime
-		c.Spec.RenewTime = &t
-	}
-	return c
 }
 
 // HealthUpdate is the outcome of one node's health check.
@@ -95,13 +157,16 @@ const (
 // Source: upstream pkg/controller/nodelifecycle Controller.
 // tryUpdateNodeHealth (v1.36.3).
 func UpdateHealth(n *Node, lease *Lease, mem *Health, now time.Time, opts Options) HealthUpdate {
-	out, h := updateHealth(n, lease, mem.clone(), now, opts)
+	out, h, observed := updateHealth(n, lease, mem.clone(), now, opts)
 	out.Health = h
 	if out.Health.ReadyHeartbeat != nil {
 		t := *out.Health.ReadyHeartbeat
 		out.Health.ReadyHeartbeat = &t
 	}
-	out.Health.Lease = cloneLease(out.Health.Lease)
+	if observed && lease != nil {
+		l := saveLease(lease)
+		out.Health.Lease = &l
+	}
 	if out.Current != nil {
 		c := *out.Current
 		out.Current = &c
@@ -113,9 +178,11 @@ func UpdateHealth(n *Node, lease *Lease, mem *Health, now time.Time, opts Option
 }
 
 // updateHealth is UpdateHealth on memory the caller owns (h may be nil);
-// the returned Health may share pointers with h and lease, and Conditions
-// with the node when nothing is written.
-func updateHealth(n *Node, lease *Lease, h *Health, now time.Time, opts Options) (HealthUpdate, Health) {
+// the returned Health may share pointers with h, and Conditions with the
+// node when nothing is written. When observed is true the record saves
+// the lease given (none for nil): its Lease is nil and the caller sets it
+// from lease.
+func updateHealth(n *Node, lease *Lease, h *Health, now time.Time, opts Options) (_ HealthUpdate, _ Health, observed bool) {
 	var out HealthUpdate
 	readyIdx := conditionIndex(n.Status.Conditions, Ready)
 	var grace time.Duration
@@ -131,7 +198,7 @@ func updateHealth(n *Node, lease *Lease, h *Health, now time.Time, opts Options)
 		out.Observed = n.Status.Conditions[readyIdx]
 		grace = opts.monitorGrace()
 	}
-	var savedLease *Lease
+	var savedLease *SavedLease
 	var saved *time.Time
 	if h != nil {
 		saved = h.ReadyHeartbeat
@@ -155,8 +222,8 @@ func updateHealth(n *Node, lease *Lease, h *Health, now time.Time, opts Options)
 		h = nh
 	}
 	h.Known = known
-	if lease != nil && (savedLease == nil || savedLease.Spec.RenewTime != nil && lease.Spec.RenewTime != nil && savedLease.Spec.RenewTime.Before(*lease.Spec.RenewTime)) {
-		h.Lease = lease
+	if lease != nil && (savedLease == nil || savedLease.renewedAfter(lease)) {
+		h.Lease, observed = nil, true
 		h.ProbeTime = now
 	}
 	out.GracePeriod = grace
@@ -182,13 +249,14 @@ func updateHealth(n *Node, lease *Lease, h *Health, now time.Time, opts Options)
 		if !sameCondition(conds[ri], out.Observed) {
 			out.Write = true
 			out.Conditions = conds
-			h = &Health{ProbeTime: h.ProbeTime, ReadyHeartbeat: &conds[ri].LastHeartbeatTime, Lease: lease, Known: known}
+			h = &Health{ProbeTime: h.ProbeTime, ReadyHeartbeat: &conds[ri].LastHeartbeatTime, Known: known}
+			observed = true
 		}
 	}
 	if i := conditionIndex(conds, Ready); i >= 0 {
 		out.Current = &conds[i] // (may alias the node's conditions: UpdateHealth copies it)
 	}
-	return out, *h
+	return out, *h, observed
 }
 
 func conditionIndex(cs []Condition, t ConditionType) int {

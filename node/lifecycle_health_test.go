@@ -1,6 +1,7 @@
 package node
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -89,7 +90,7 @@ func TestUpdateHealthProbeRefresh(t *testing.T) {
 	// an older renewal does not
 	r0 := t0.Add(10 * time.Second)
 	h3 := UpdateHealth(n, &Lease{ObjectMeta: meta.ObjectMeta{Name: "n"}, Spec: LeaseSpec{RenewTime: &r0}}, &h, t0.Add(40*time.Second), Options{}).Health
-	if !h3.ProbeTime.Equal(t0.Add(30*time.Second)) || !h3.Lease.Spec.RenewTime.Equal(r1) {
+	if !h3.ProbeTime.Equal(t0.Add(30*time.Second)) || !h3.Lease.HasRenewTime || !h3.Lease.RenewTime.Equal(r1) {
 		t.Fatalf("older lease: %+v", h3)
 	}
 	// the memory passed in is not modified
@@ -125,5 +126,83 @@ func TestUpdateHealthStartupGrace(t *testing.T) {
 		{Type: DiskPressure, Status: ConditionUnknown}, {Type: PIDPressure, Status: ConditionUnknown}}
 	if u := UpdateHealth(n, nil, &mem, created.Add(time.Hour), Options{}); u.Write {
 		t.Fatalf("unknown again: %+v", u)
+	}
+}
+
+// A saved lease without a renew time is never replaced by a renewal; one
+// whose renew time is set, even to the zero time, is replaced by a later
+// renewal (upstream compares the pointers with MicroTime.Before).
+func TestUpdateHealthSavedRenewTime(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	ready := Condition{Type: Ready, Status: ConditionTrue, LastHeartbeatTime: t0, LastTransitionTime: t0}
+	n := healthNode(t0.Add(-time.Hour), ready)
+	r := t0.Add(time.Second)
+	seen := &Lease{ObjectMeta: meta.ObjectMeta{Name: "n"}, Spec: LeaseSpec{RenewTime: &r}}
+	for _, c := range []struct {
+		name    string
+		saved   SavedLease
+		refresh bool
+	}{
+		{"no renew time: kept", SavedLease{Name: "n"}, false},
+		{"zero renew time set: replaced", SavedLease{Name: "n", HasRenewTime: true}, true},
+		{"earlier renew time: replaced", SavedLease{Name: "n", RenewTime: t0, HasRenewTime: true}, true},
+		{"same renew time: kept", SavedLease{Name: "n", RenewTime: r, HasRenewTime: true}, false},
+	} {
+		saved := c.saved
+		mem := Health{ProbeTime: t0, ReadyHeartbeat: &ready.LastHeartbeatTime, Lease: &saved}
+		h := UpdateHealth(n, seen, &mem, t0.Add(10*time.Second), Options{}).Health
+		if got := h.ProbeTime.Equal(t0.Add(10 * time.Second)); got != c.refresh {
+			t.Errorf("%s: probe time %v, refreshed %v; want %v", c.name, h.ProbeTime, got, c.refresh)
+		}
+		want := c.saved
+		if c.refresh {
+			want = SavedLease{Name: "n", RenewTime: r, HasRenewTime: true}
+		}
+		if h.Lease == nil || *h.Lease != want || h.Lease == &saved {
+			t.Errorf("%s: lease %+v; want a copy of %+v", c.name, h.Lease, want)
+		}
+	}
+}
+
+// A saved lease reads and writes the API's form of a Lease, renewTime
+// present exactly when HasRenewTime; other Lease fields are dropped.
+func TestSavedLeaseJSON(t *testing.T) {
+	t.Parallel()
+	rt := time.Date(2026, 1, 1, 0, 0, 55, 123000000, time.UTC)
+	for _, c := range []struct {
+		name, in, out string
+		want          SavedLease
+	}{
+		{"renewed", `{"metadata":{"name":"n"},"spec":{"renewTime":"2026-01-01T00:00:55.123Z"}}`,
+			`{"metadata":{"name":"n"},"spec":{"renewTime":"2026-01-01T00:00:55.123Z"}}`, SavedLease{Name: "n", RenewTime: rt, HasRenewTime: true}},
+		{"no renew time", `{"metadata":{"name":"n"},"spec":{}}`, `{"metadata":{"name":"n"},"spec":{}}`, SavedLease{Name: "n"}},
+		{"null renew time", `{"metadata":{"name":"n"},"spec":{"renewTime":null}}`, `{"metadata":{"name":"n"},"spec":{}}`, SavedLease{Name: "n"}},
+		{"zero renew time set", `{"metadata":{"name":"n"},"spec":{"renewTime":"0001-01-01T00:00:00Z"}}`,
+			`{"metadata":{"name":"n"},"spec":{"renewTime":"0001-01-01T00:00:00Z"}}`, SavedLease{Name: "n", HasRenewTime: true}},
+		{"more of the lease", `{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"n","namespace":"kube-node-lease","uid":"u"},"spec":{"holderIdentity":"n","leaseDurationSeconds":40,"renewTime":"2026-01-01T00:00:55.123Z"}}`,
+			`{"metadata":{"name":"n"},"spec":{"renewTime":"2026-01-01T00:00:55.123Z"}}`, SavedLease{Name: "n", RenewTime: rt, HasRenewTime: true}},
+		{"empty", `{}`, `{"metadata":{},"spec":{}}`, SavedLease{}},
+	} {
+		var got SavedLease
+		if err := json.Unmarshal([]byte(c.in), &got); err != nil {
+			t.Errorf("%s: Unmarshal(%s): %v", c.name, c.in, err)
+			continue
+		}
+		if got != c.want {
+			t.Errorf("%s: Unmarshal(%s) = %+v; want %+v", c.name, c.in, got, c.want)
+		}
+		b, err := json.Marshal(got)
+		if err != nil || string(b) != c.out {
+			t.Errorf("%s: Marshal(%+v) = %s, %v; want %s", c.name, got, b, err, c.out)
+		}
+	}
+	var h Health
+	if err := json.Unmarshal([]byte(`{"probeTime":"2026-01-01T00:00:00Z","lease":null}`), &h); err != nil || h.Lease != nil {
+		t.Errorf("a null lease: %+v, %v; want none", h.Lease, err)
+	}
+	var l SavedLease
+	if err := json.Unmarshal([]byte(`{"metadata":{"name":"a","name":"b"}}`), &l); err == nil {
+		t.Errorf("a repeated key: no error")
 	}
 }

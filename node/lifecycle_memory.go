@@ -46,28 +46,24 @@ type ZoneMemory struct {
 	irregular bool
 }
 
-// ownHealth returns h with its own copies of the times and the lease it
-// points to (from s.times and s.leases), so that the Plan shares nothing
-// with its inputs.
+// ownHealth returns h with its own copies of the heartbeat and the lease
+// it points to (from s.times and s.leases), so that the Plan shares
+// nothing with its inputs.
 func (s *lifecycle) ownHealth(h Health) Health {
 	if h.ReadyHeartbeat != nil {
 		s.times = append(s.times, *h.ReadyHeartbeat)
 		h.ReadyHeartbeat = &s.times[len(s.times)-1]
 	}
 	if h.Lease != nil {
-		// the copy is written in place: a Lease is large, its other
-		// fields stay zero
-		s.leases = slices.Grow(s.leases, 1)
-		s.leases = s.leases[:len(s.leases)+1]
-		l := &s.leases[len(s.leases)-1]
-		l.Name = h.Lease.Name
-		if rt := h.Lease.Spec.RenewTime; rt != nil {
-			s.times = append(s.times, *rt)
-			l.Spec.RenewTime = &s.times[len(s.times)-1]
-		}
-		h.Lease = l
+		h.Lease = s.keepLease(*h.Lease)
 	}
 	return h
+}
+
+// keepLease returns a pointer to a copy of l in s.leases.
+func (s *lifecycle) keepLease(l SavedLease) *SavedLease {
+	s.leases = append(s.leases, l)
+	return &s.leases[len(s.leases)-1]
 }
 
 // memory returns the controller memory after the pass: the health
@@ -79,8 +75,8 @@ func (s *lifecycle) memory() Memory {
 	if s.hits < len(s.prev) {
 		// records of nodes no longer listed
 		n := len(s.prev) - s.hits
-		s.times = make([]time.Time, 0, 2*n)
-		s.leases = make([]Lease, 0, n)
+		s.times = make([]time.Time, 0, n)
+		s.leases = make([]SavedLease, 0, n)
 		for k, h := range s.prev {
 			if _, listed := slices.BinarySearchFunc(s.nodes, k, func(n *Node, name string) int { return cmp.Compare(n.Name, name) }); !listed {
 				m.Nodes[k] = s.ownHealth(h)

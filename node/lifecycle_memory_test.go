@@ -17,11 +17,10 @@ func TestLifecycleMemory(t *testing.T) {
 	mem := Memory{
 		Nodes: map[string]Health{
 			"gone": {ProbeTime: hb, ReadyHeartbeat: &hb, Known: true},
-			"a":    {ProbeTime: hb, ReadyHeartbeat: &hb, Lease: &Lease{Spec: LeaseSpec{RenewTime: &renew}}, Known: true},
+			"a":    {ProbeTime: hb, ReadyHeartbeat: &hb, Lease: &SavedLease{Name: "a", RenewTime: renew, HasRenewTime: true}, Known: true},
 		},
 		Known: []string{"a", "gone"},
 	}
-	mem.Nodes["a"].Lease.Name = "a"
 	p, err := Step([]*Node{readyNode("a", "z", t0)}, nil, nil, mem, t0, Options{})
 	require.NoError(t, err)
 

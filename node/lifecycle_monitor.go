@@ -95,7 +95,7 @@ type lifecycle struct {
 	next   map[string]Health
 	hits   int
 	times  []time.Time
-	leases []Lease
+	leases []SavedLease
 	names  []string // the names of the nodes, the next Memory's Known
 	// known[i] is whether nodes[i] was registered before the pass; gone
 	// lists, sorted, the registered nodes no longer listed
@@ -274,8 +274,8 @@ func (s *lifecycle) run() {
 
 	// Health of each node, then taint-based eviction bookkeeping.
 	counts := make([]readyCount, len(s.zkeys))
-	s.times = make([]time.Time, 0, 2*len(s.nodes))
-	s.leases = make([]Lease, 0, len(s.nodes))
+	s.times = make([]time.Time, 0, len(s.nodes))
+	s.leases = make([]SavedLease, 0, len(s.nodes))
 	s.names = make([]string, len(s.nodes))
 	// next starts as a copy of prev, made last so that it is still in the
 	// cache: each listed node's record is read there, then overwritten in
@@ -294,8 +294,12 @@ func (s *lifecycle) run() {
 			mem = &h
 			s.hits++
 		}
-		u, h := updateHealth(n, s.lease[i], mem, s.now, s.opts)
-		s.next[n.Name] = s.ownHealth(h)
+		u, h, observed := updateHealth(n, s.lease[i], mem, s.now, s.opts)
+		h = s.ownHealth(h)
+		if observed && s.lease[i] != nil {
+			h.Lease = s.keepLease(saveLease(s.lease[i]))
+		}
+		s.next[n.Name] = h
 		if u.Write {
 			n = s.own(i)
 			n.Status.Conditions = u.Conditions

@@ -53,11 +53,14 @@ func nodeWorld(t *testing.T, onNode string) ([]*node.Node, []node.Lease, []*pods
 		}
 		for i := range leases {
 			if leases[i].Name == n.Name {
-				l := leases[i]
-				h.Lease = &l
-				if r := l.Spec.RenewTime; r != nil && r.After(h.ProbeTime) {
-					h.ProbeTime = *r
+				l := node.SavedLease{Name: leases[i].Name}
+				if r := leases[i].Spec.RenewTime; r != nil {
+					l.RenewTime, l.HasRenewTime = *r, true
+					if r.After(h.ProbeTime) {
+						h.ProbeTime = *r
+					}
 				}
+				h.Lease = &l
 			}
 		}
 		mem.Nodes[n.Name] = h

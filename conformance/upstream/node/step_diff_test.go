@@ -836,7 +836,7 @@ func stepCompareMemory(m node.Memory, now time.Time, u *stepUp) error {
 		}
 		if lease != nil {
 			l := k8s.FromLease(lease)
-			if l.Name != h.Lease.Name || (l.Spec.RenewTime == nil) != (h.Lease.Spec.RenewTime == nil) || l.Spec.RenewTime != nil && !l.Spec.RenewTime.Equal(*h.Lease.Spec.RenewTime) {
+			if l.Name != h.Lease.Name || (l.Spec.RenewTime != nil) != h.Lease.HasRenewTime || l.Spec.RenewTime != nil && !l.Spec.RenewTime.Equal(h.Lease.RenewTime) {
 				return fmt.Errorf("memory.nodes[%s].lease %+v, upstream %+v", name, h.Lease, l)
 			}
 		}

@@ -861,11 +861,9 @@ func (r *stepReplay) memory() node.Memory {
 			}
 		}
 		if l := field(hv.Interface(), "lease").Interface().(*coordv1.Lease); l != nil {
-			var nl node.Lease
-			nl.Name = l.Name
+			nl := node.SavedLease{Name: l.Name}
 			if l.Spec.RenewTime != nil {
-				rt := l.Spec.RenewTime.Time.UTC()
-				nl.Spec.RenewTime = &rt
+				nl.RenewTime, nl.HasRenewTime = l.Spec.RenewTime.Time.UTC(), true
 			}
 			h.Lease = &nl
 		}
@@ -1016,8 +1014,8 @@ func (r *stepReplay) seed(t *testing.T, mem node.Memory, nodes []*v1.Node) {
 		field(hv.Interface(), "status").Set(reflect.ValueOf(st))
 		if h.Lease != nil {
 			l := &coordv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: h.Lease.Name, Namespace: v1.NamespaceNodeLease}}
-			if h.Lease.Spec.RenewTime != nil {
-				rt := metav1.NewMicroTime(*h.Lease.Spec.RenewTime)
+			if h.Lease.HasRenewTime {
+				rt := metav1.NewMicroTime(h.Lease.RenewTime)
 				l.Spec.RenewTime = &rt
 			}
 			field(hv.Interface(), "lease").Set(reflect.ValueOf(l))
