@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -314,4 +315,45 @@ func (n *jnode) has(key string) bool {
 		}
 	}
 	return false
+}
+
+// TestDecodeSavedLease: a node health record's saved lease written with
+// more of the Lease than kubesem keeps (namespace, uid, holderIdentity, as
+// an older memory or a live object carries) decodes as the API server
+// reads an object: the other fields are dropped and the answer is that of
+// the name and renew time alone. A renew time given as null is none.
+func TestDecodeSavedLease(t *testing.T) {
+	t.Parallel()
+	impl := Kubesem()
+	in := func(saved string) json.RawMessage {
+		return json.RawMessage(`{"node":{"metadata":{"name":"n","creationTimestamp":"2026-01-01T00:00:00Z"},"status":{"conditions":[{"type":"Ready","status":"True","lastHeartbeatTime":"2026-01-01T00:00:00Z","lastTransitionTime":"2026-01-01T00:00:00Z"}]}},` +
+			`"lease":{"metadata":{"name":"n"},"spec":{"renewTime":"2026-01-01T00:00:55Z"}},` +
+			`"health":{"probeTime":"2026-01-01T00:00:00Z","readyHeartbeat":"2026-01-01T00:00:00Z","known":true,"lease":` + saved + `},"now":"2026-01-01T00:01:00Z"}`)
+	}
+	decide := func(saved string) string {
+		got, err := impl.Decide("node.UpdateHealth", nil, in(saved))
+		if err != nil {
+			t.Fatalf("%s: %v", saved, err)
+		}
+		return string(got)
+	}
+	for _, c := range []struct{ plain, more string }{
+		{`{"metadata":{"name":"n"},"spec":{"renewTime":"2026-01-01T00:00:00Z"}}`,
+			`{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"n","namespace":"kube-node-lease","uid":"u"},"spec":{"holderIdentity":"n","leaseDurationSeconds":40,"renewTime":"2026-01-01T00:00:00Z"}}`},
+		{`{"metadata":{"name":"n"},"spec":{}}`, `{"metadata":{"name":"n","namespace":"kube-node-lease"},"spec":{"renewTime":null}}`},
+	} {
+		if got, want := decide(c.more), decide(c.plain); got != want {
+			t.Errorf("saved lease %s:\n got: %s\nwant: %s", c.more, got, want)
+		}
+	}
+	// a saved lease without a renew time is not replaced by the renewal:
+	// the probe time stays, the grace period runs out (and the status
+	// write saves the lease seen); one with an earlier renew time is
+	n := `"health":{"probeTime":"2026-01-01T00:00:00Z"`
+	if got := decide(`{"metadata":{"name":"n"},"spec":{}}`); !strings.Contains(got, n) || !strings.Contains(got, `"write":true`) {
+		t.Errorf("a saved lease without a renew time: %s", got)
+	}
+	if got := decide(`{"metadata":{"name":"n"},"spec":{"renewTime":"2026-01-01T00:00:00Z"}}`); strings.Contains(got, n) || !strings.Contains(got, `"write":false`) {
+		t.Errorf("a saved lease renewed earlier: %s", got)
+	}
 }
