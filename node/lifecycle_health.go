@@ -28,12 +28,12 @@ type Health struct {
 
 // SavedLease is what the controller keeps of the node Lease it last saved:
 // its name and spec.renewTime, of which upstream reads only the renew
-// time. A lease seen later replaces the saved one, and refreshes the probe
-// time, only when the saved lease has a renew time, the seen one has one
-// too, and the saved one is strictly earlier; a saved lease without a
-// renew time is never replaced by a renewal (it is when the status is
-// written). Its JSON is the API's, {"metadata": {"name"}, "spec":
-// {"renewTime"}}, renewTime left out when HasRenewTime is false.
+// time. A lease seen later counts as a renewal (it is saved and refreshes
+// the probe time) only when the saved lease has a renew time, the seen one
+// has one too, and the saved one is strictly earlier: a saved lease
+// without a renew time is never renewed, and is replaced only when the
+// status is written. Its JSON is the API's, {"metadata": {"name"},
+// "spec": {"renewTime"}}, renewTime left out when HasRenewTime is false.
 //
 // Source: upstream pkg/controller/nodelifecycle
 // Controller.tryUpdateNodeHealth, with apimachinery's MicroTime.Before,
@@ -41,8 +41,8 @@ type Health struct {
 type SavedLease struct {
 	// Name is the lease's name (its node's).
 	Name string
-	// RenewTime is the lease's spec.renewTime when HasRenewTime; the zero
-	// time otherwise.
+	// RenewTime is the lease's spec.renewTime when HasRenewTime, ignored
+	// otherwise (the zero time in every record kubesem writes).
 	RenewTime time.Time
 	// HasRenewTime is whether the lease had a renew time (upstream's
 	// pointer was set).
