@@ -53,6 +53,8 @@ type canon struct {
 	symmetry bool
 	cap      time.Duration
 	absolute bool
+	// scratch is the buffer shapes are walked into (see shapeInto).
+	scratch shape
 }
 
 // view is a world's canonical hash and the classes of its pods and nodes:
@@ -76,7 +78,7 @@ func (c *canon) shape(o any) *shape {
 	}
 	s, ok := c.old[o]
 	if !ok {
-		s = shapeOf(o)
+		s = shapeInto(o, &c.scratch)
 	}
 	if len(c.cache) >= cacheLimit {
 		c.age()

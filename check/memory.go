@@ -35,11 +35,7 @@ func directWalk(v reflect.Value, h uint64, r *renamer, k *clock) uint64 {
 		return directWalk(e, mix(mix(h, mIface), hashOf(e.Type().String())), r, k)
 	case reflect.Struct:
 		if v.Type() == timeType {
-			var t time.Time
-			if v.CanInterface() {
-				t = v.Interface().(time.Time)
-			}
-			return mix(mix(h, mTime), k.at(t))
+			return mix(mix(h, mTime), k.at(timeOf(v)))
 		}
 		h = mix(h, mStruct)
 		t := v.Type()
@@ -157,7 +153,7 @@ func memTimes(v reflect.Value, k *clock) {
 	case reflect.Struct:
 		if v.Type() == timeType {
 			if v.CanInterface() {
-				k.noteOne(v.Interface().(time.Time))
+				k.noteOne(timeOf(v))
 			}
 			return
 		}

@@ -85,10 +85,37 @@ var timeType = reflect.TypeFor[time.Time]()
 
 // shapeOf walks v.
 func shapeOf(v any) *shape {
-	s := &shape{}
-	h := s.walk(reflect.ValueOf(v), 0)
-	s.sum = final(h)
+	return shapeInto(v, &shape{})
+}
+
+// shapeInto walks v into scratch (whose slices are reused, emptied first)
+// and returns the shape with slices of their exact lengths, so that a
+// cached shape holds no spare capacity; scratch keeps the grown slices.
+func shapeInto(v any, scratch *shape) *shape {
+	scratch.strs, scratch.strH, scratch.times = scratch.strs[:0], scratch.strH[:0], scratch.times[:0]
+	h := scratch.walk(reflect.ValueOf(v), 0)
+	s := &shape{sum: final(h)}
+	if len(scratch.strs) > 0 {
+		s.strs = slices.Clone(scratch.strs)
+		s.strH = slices.Clone(scratch.strH)
+	}
+	if len(scratch.times) > 0 {
+		s.times = slices.Clone(scratch.times)
+	}
+	clear(scratch.strs) // (drop the references to the object's strings)
 	return s
+}
+
+// timeOf reads the time.Time v holds (the zero time when v is an
+// unexported field), without copying it to the heap when v is addressable.
+func timeOf(v reflect.Value) time.Time {
+	switch {
+	case !v.CanInterface():
+		return time.Time{}
+	case v.CanAddr():
+		return *v.Addr().Interface().(*time.Time)
+	}
+	return v.Interface().(time.Time)
 }
 
 func (s *shape) str(h uint64, x string) uint64 {
@@ -114,11 +141,7 @@ func (s *shape) walk(v reflect.Value, h uint64) uint64 {
 		return s.walk(e, mix(mix(h, mIface), hashOf(e.Type().String())))
 	case reflect.Struct:
 		if v.Type() == timeType {
-			if v.CanInterface() {
-				s.times = append(s.times, v.Interface().(time.Time))
-			} else {
-				s.times = append(s.times, time.Time{})
-			}
+			s.times = append(s.times, timeOf(v))
 			return mix(h, mTime)
 		}
 		h = mix(h, mStruct)
