@@ -124,6 +124,10 @@ type explorer struct {
 	root  *cluster.World
 	canon *canon
 	end   time.Time
+	// trace is the trace buffer a transition's world writes into, reused
+	// from one transition to the next (a transition's trace is read, then
+	// dropped, before the next one runs).
+	trace []cluster.Entry
 
 	nodes       []gnode
 	seen        map[uint64]int32
@@ -301,8 +305,10 @@ func (e *explorer) expand(it entry, next []entry) []entry {
 	b := e.nodes[it.idx].b
 	for _, m := range e.moves(it, b) {
 		c := it.w.Clone()
+		c.Trace = append(e.trace[:0], c.Trace...)
 		ok := e.advance(c, m.ev)
 		if !ok {
+			e.dropTrace(c)
 			if m.ev == nil {
 				e.nodes[it.idx].tick = tickNone
 			}
@@ -314,10 +320,11 @@ func (e *explorer) expand(it entry, next []entry) []entry {
 		if m.ev == nil && quiet && settled(c) {
 			// Settled: nothing happened for Quiet, and nothing but
 			// periodic work is due. The state is final.
+			e.dropTrace(c)
 			e.nodes[it.idx].tick = tickNone
 			continue
 		}
-		c.Trace = nil
+		e.dropTrace(c)
 		v := e.canon.view(c)
 		key := mix(v.hash, m.b.key())
 		j, old := e.seen[key]
@@ -336,6 +343,13 @@ func (e *explorer) expand(it entry, next []entry) []entry {
 		}
 	}
 	return next
+}
+
+// dropTrace empties c's trace, keeping its buffer for the next
+// transition.
+func (e *explorer) dropTrace(c *cluster.World) {
+	clear(c.Trace)
+	e.trace, c.Trace = c.Trace[:0], nil
 }
 
 // advance performs one transition on w in place: a tick (ev nil) or the
