@@ -175,6 +175,31 @@ type State struct {
 	// Counter is the API server's sequence: each assigned UID and generated
 	// name takes the next value.
 	Counter uint64
+	// objsOwn has bit kindBit(k) set when objs[k] belongs to this State
+	// alone; Clone shares the kinds' maps (clearing the bits of both
+	// States) and a write copies its kind's map first (objsFor).
+	objsOwn uint32
+}
+
+// kindBit is the bit of kind k in State.objsOwn.
+func kindBit(k Kind) uint32 {
+	for i, x := range kinds {
+		if x == k {
+			return 1 << i
+		}
+	}
+	return 0
+}
+
+// objsFor returns the map of kind k's objects, for writing: copied first
+// when it is shared with a clone.
+func (s *State) objsFor(k Kind) map[name]any {
+	b := kindBit(k)
+	if s.objsOwn&b == 0 {
+		s.objs[k] = cloneMap(s.objs[k])
+		s.objsOwn |= b
+	}
+	return s.objs[k]
 }
 
 // NewState returns an empty State.
@@ -192,16 +217,18 @@ func NewState() *State {
 	}
 	for _, k := range kinds {
 		s.objs[k] = map[name]any{}
+		s.objsOwn |= kindBit(k)
 	}
 	return s
 }
 
 // Clone returns an independent State with the same objects: writes to
 // either never show in the other. The objects themselves are shared, as
-// they are never modified.
+// they are never modified, and so are the maps of each kind's objects
+// until either State writes the kind (see objsFor).
 func (s *State) Clone() *State {
 	c := &State{
-		objs:     make(map[Kind]map[name]any, len(s.objs)),
+		objs:     cloneMap(s.objs),
 		uid:      cloneMap(s.uid),
 		owned:    make(map[string]set, len(s.owned)),
 		ctl:      cloneMap(s.ctl),
@@ -214,9 +241,7 @@ func (s *State) Clone() *State {
 		sorted:   cloneMap(s.sorted),
 		Counter:  s.Counter,
 	}
-	for k, m := range s.objs {
-		c.objs[k] = cloneMap(m)
-	}
+	s.objsOwn = 0
 	for k, m := range s.owned {
 		c.owned[k] = cloneMap(m)
 	}
@@ -520,7 +545,7 @@ func (s *State) put(k Kind, obj any) {
 	if ref != nil {
 		s.ctlPut(ctlIdx{ref.UID, k}, n, obj)
 	}
-	s.objs[k][n] = obj
+	s.objsFor(k)[n] = obj
 	s.versions[k]++
 	key := Key{k, n.ns, n.name}
 	s.writes++
@@ -551,7 +576,7 @@ func (s *State) remove(k Kind, n name) {
 		return
 	}
 	s.unindex(k, n, old, false)
-	delete(s.objs[k], n)
+	delete(s.objsFor(k), n)
 	delete(s.stamps, Key{k, n.ns, n.name})
 	s.versions[k]++
 }
