@@ -37,13 +37,7 @@ func nodeLifecycleController() controller {
 				return stepOut{plan: p, writes: writes, err: err,
 					requeue: []plan.Requeue{{After: w.nodeMonitorAt.Sub(now), Reason: node.ReasonNodeMonitorPeriod}}}
 			}
-			lp := w.State.Leases()
-			leases := make([]node.Lease, 0, len(lp))
-			for _, l := range lp {
-				if l.Namespace == leaseNamespace {
-					leases = append(leases, *l)
-				}
-			}
+			leases := w.nodeLeases()
 			pods := w.State.Pods()
 			p, err := node.Step(nodes, leases, pods, w.nodeMem, now, w.Opts.Node)
 			var call *StepCall
@@ -63,6 +57,32 @@ func nodeLifecycleController() controller {
 				after: func() { w.nodeMem = p.Memory; w.nodeMonitorAt = at }}
 		},
 	}
+}
+
+// leaseList is the node leases (of leaseNamespace) of a State at a
+// version of its leases, as node.Step takes them.
+type leaseList struct {
+	state   *State
+	version uint64
+	leases  []node.Lease
+}
+
+// nodeLeases returns the node leases, in order, as copies: listed once
+// per version of the State's leases (the list is shared with clones, so
+// nothing may modify it; node.Step only reads its input).
+func (w *World) nodeLeases() []node.Lease {
+	if c := w.leases; c.state == w.State && c.leases != nil && c.version == w.State.versions[KindLease] {
+		return c.leases
+	}
+	lp := w.State.Leases()
+	leases := make([]node.Lease, 0, len(lp))
+	for _, l := range lp {
+		if l.Namespace == leaseNamespace {
+			leases = append(leases, *l)
+		}
+	}
+	w.leases = leaseList{state: w.State, version: w.State.versions[KindLease], leases: leases}
+	return leases
 }
 
 // nodeWrites is p.Writes given only the nodes the Plan writes and the pods

@@ -160,6 +160,7 @@ type World struct {
 	drains   map[string]time.Time   // draining node → next attempt
 	gc       []string               // UIDs of removed objects whose dependents the GC checks
 	pdbIdx   *pdbIndex              // the disruption controller's pod index (ctl_pdb.go)
+	leases   leaseList              // the node leases node.Step was last given (ctl_node.go)
 	lastBusy time.Time              // last instant with a write other than heartbeats
 }
 
@@ -237,6 +238,10 @@ func keyOf(o any) Key {
 func (w *World) Clone() *World {
 	c := *w
 	c.State = w.State.Clone()
+	if c.leases.state == w.State {
+		// (the clone's leases are the same, at the same version)
+		c.leases.state = c.State
+	}
 	c.Trace = slices.Clone(w.Trace)
 	c.events = slices.Clone(w.events)
 	c.requeue = cloneMap(w.requeue)
