@@ -308,11 +308,11 @@ func (s *State) update(k Kind, w plan.Write, now time.Time) (Result, error) {
 		// The status subresource takes the status and the annotations
 		// (the API server resets the spec and labels, not annotations: the
 		// Deployment controller writes its revision annotation this way).
-		obj = shallow(old)
+		obj = s.draft(k, old)
 		setStatus(obj, w.Object)
 		metaOf(obj).Annotations = metaOf(w.Object).Annotations
 	} else {
-		obj = shallow(w.Object)
+		obj = s.draft(k, w.Object)
 		m := metaOf(obj)
 		m.Name, m.Namespace, m.GenerateName = om.Name, om.Namespace, om.GenerateName
 		m.UID, m.CreationTimestamp = om.UID, om.CreationTimestamp
@@ -339,8 +339,19 @@ func (s *State) update(k Kind, w plan.Write, now time.Time) (Result, error) {
 		// update that changes nothing: no controller wakes
 		return Result{Key: Key{k, n.ns, n.name}, Object: old, UID: om.UID}, nil
 	}
+	s.spare[kindIndex(k)] = nil // (stored: never to be reused)
 	s.put(k, obj)
 	return Result{Key: Key{k, n.ns, n.name}, Object: obj, UID: om.UID}, nil
+}
+
+// draft returns a shallow copy of src for update to complete: in the
+// State's spare object of kind k when it has one of src's type (an update
+// that changes nothing stores nothing, and its copy is reused).
+func (s *State) draft(k Kind, src any) any {
+	i := kindIndex(k)
+	d := shallowInto(s.spare[i], src)
+	s.spare[i] = d
+	return d
 }
 
 func isPod(obj any) bool { _, ok := obj.(*podstatus.Pod); return ok }
@@ -541,27 +552,28 @@ func setStatus(dst, src any) {
 	}
 }
 
-// specOf returns what a change of bumps metadata.generation.
+// specOf returns a pointer to what a change of bumps metadata.generation
+// (a pointer, so that comparing two objects' copies nothing).
 func specOf(obj any) any {
 	switch o := obj.(type) {
 	case *podstatus.Pod:
-		return o.Spec
+		return &o.Spec
 	case *rollout.Deployment:
-		return o.Spec
+		return &o.Spec
 	case *replicaset.ReplicaSet:
-		return o.Spec
+		return &o.Spec
 	case *statefulset.StatefulSet:
-		return o.Spec
+		return &o.Spec
 	case *daemonset.DaemonSet:
-		return o.Spec
+		return &o.Spec
 	case *job.Job:
-		return o.Spec
+		return &o.Spec
 	case *cronjob.CronJob:
-		return o.Spec
+		return &o.Spec
 	case *pdb.PodDisruptionBudget:
-		return o.Spec
+		return &o.Spec
 	case *history.ControllerRevision:
-		return o.Revision
+		return &o.Revision
 	}
 	return nil
 }

@@ -2,6 +2,9 @@ package cluster
 
 import (
 	"errors"
+	"maps"
+	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -138,19 +141,19 @@ func checkIndexes(t *rapid.T, s *State) {
 				}
 			}
 			for _, r := range om.OwnerReferences {
-				if _, ok := s.owned[r.UID][Key{k, nm.ns, nm.name}]; !ok {
+				if _, ok := s.owned[r.UID].m[Key{k, nm.ns, nm.name}]; !ok {
 					t.Fatalf("owner %s of %s not indexed", r.UID, nm.name)
 				}
 			}
 			if p, ok := o.(*podstatus.Pod); ok {
-				if _, ok := s.onNode[p.Spec.NodeName][nm]; !ok {
+				if _, ok := s.onNode[p.Spec.NodeName].m[nm]; !ok {
 					t.Fatalf("pod %s not indexed on node %q", nm.name, p.Spec.NodeName)
 				}
 			}
 		}
 	}
 	for node, set := range s.onNode {
-		for nm := range set {
+		for nm := range set.m {
 			p, _ := s.objs[KindPod][nm].(*podstatus.Pod)
 			if p == nil || p.Spec.NodeName != node {
 				t.Fatalf("stale node index %s/%v", node, nm)
@@ -158,7 +161,7 @@ func checkIndexes(t *rapid.T, s *State) {
 		}
 	}
 	for uid, deps := range s.owned {
-		for k := range deps {
+		for k := range deps.m {
 			if s.Get(k) == nil {
 				t.Fatalf("stale owner index %s → %v", uid, k)
 			}
@@ -213,3 +216,64 @@ func checkIndexes(t *rapid.T, s *State) {
 
 func TestApplyProperties(t *testing.T) { rapid.Check(t, checkApply) }
 func FuzzApply(f *testing.F)           { fuzzlimit.Rapid(f, checkApply) }
+
+// checkCloneApply: States cloned from one another and written in random
+// interleavings never see each other's writes (the maps Clone shares are
+// copied on write): each ends as a fresh State given its own sequence of
+// writes, with consistent indexes.
+func checkCloneApply(t *rapid.T) {
+	type lane struct {
+		s    *State
+		hist []plan.Write
+		at   []time.Time
+	}
+	lanes := []*lane{{s: NewState()}}
+	for i := range rapid.IntRange(0, 60).Draw(t, "steps") {
+		l := lanes[rapid.IntRange(0, len(lanes)-1).Draw(t, "lane")]
+		switch rapid.IntRange(0, 5).Draw(t, "op") {
+		case 0:
+			lanes = append(lanes, &lane{s: l.s.Clone(), hist: slices.Clone(l.hist), at: slices.Clone(l.at)})
+		case 1:
+			// a cache write (template keys) on one lane
+			for _, o := range l.s.Objects() {
+				l.s.templateKey(o, &podstatus.Template{})
+			}
+		default:
+			w := drawWrite(t)
+			at := now0.Add(time.Duration(i) * time.Second)
+			l.s.Apply(w, at, nil)
+			l.hist, l.at = append(l.hist, w), append(l.at, at)
+		}
+	}
+	for i, l := range lanes {
+		checkIndexes(t, l.s)
+		r := NewState()
+		for j, w := range l.hist {
+			r.Apply(w, l.at[j], nil)
+		}
+		if !reflect.DeepEqual(l.s.Objects(), r.Objects()) {
+			t.Fatalf("lane %d: objects differ from its own writes replayed", i)
+		}
+		if l.s.Counter != r.Counter || l.s.writes != r.writes || l.s.versions != r.versions ||
+			!reflect.DeepEqual(l.s.stamps, r.stamps) || !reflect.DeepEqual(l.s.uid, r.uid) ||
+			!reflect.DeepEqual(l.s.ctl, r.ctl) || !sameSets(l.s.owned, r.owned) ||
+			!sameSets(l.s.onNode, r.onNode) || !sameSets(l.s.orphans, r.orphans) {
+			t.Fatalf("lane %d: indexes differ from its own writes replayed", i)
+		}
+	}
+}
+
+func sameSets[E comparable](a, b map[string]cowSet[E]) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, s := range a {
+		if len(s.m) == 0 || !maps.Equal(s.m, b[k].m) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestCloneApplyProperties(t *testing.T) { rapid.Check(t, checkCloneApply) }
+func FuzzCloneApply(f *testing.F)           { fuzzlimit.Rapid(f, checkCloneApply) }

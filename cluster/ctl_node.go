@@ -71,7 +71,7 @@ type leaseList struct {
 // per version of the State's leases (the list is shared with clones, so
 // nothing may modify it; node.Step only reads its input).
 func (w *World) nodeLeases() []node.Lease {
-	if c := w.leases; c.state == w.State && c.leases != nil && c.version == w.State.versions[KindLease] {
+	if c := w.leases; c.state == w.State && c.leases != nil && c.version == w.State.version(KindLease) {
 		return c.leases
 	}
 	lp := w.State.Leases()
@@ -81,7 +81,7 @@ func (w *World) nodeLeases() []node.Lease {
 			leases = append(leases, *l)
 		}
 	}
-	w.leases = leaseList{state: w.State, version: w.State.versions[KindLease], leases: leases}
+	w.leases = leaseList{state: w.State, version: w.State.version(KindLease), leases: leases}
 	return leases
 }
 

@@ -152,8 +152,8 @@ type pdbIndex struct {
 // other pods of the namespace change nothing in the Plan.
 func (w *World) budgetPods(b *pdb.PodDisruptionBudget) []*podstatus.Pod {
 	x := w.pdbIdx
-	if x == nil || x.state != w.State || x.version != w.State.versions[KindPod] {
-		x = &pdbIndex{state: w.State, version: w.State.versions[KindPod], byLabel: map[string]map[[2]string][]*podstatus.Pod{},
+	if x == nil || x.state != w.State || x.version != w.State.version(KindPod) {
+		x = &pdbIndex{state: w.State, version: w.State.version(KindPod), byLabel: map[string]map[[2]string][]*podstatus.Pod{},
 			byNS: map[string][]*podstatus.Pod{}, targets: map[string][]*podstatus.Pod{}}
 		for _, p := range w.State.Pods() {
 			x.byNS[p.Namespace] = append(x.byNS[p.Namespace], p)

@@ -131,7 +131,7 @@ func (s *State) templateKey(obj any, t *podstatus.Template) []byte {
 	if k, ok := KindOf(obj); ok {
 		m := metaOf(obj)
 		if s.objs[k][name{m.Namespace, m.Name}] == obj {
-			s.tkeys[obj] = b
+			cowMap(s, &s.tkeys, ownTkeys)[obj] = b
 		}
 	}
 	return b

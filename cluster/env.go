@@ -135,7 +135,10 @@ func (w *World) nodeEnv(name string, n *node.Node) *nodeEnv {
 // each container, when a crash-looping container restarts, and whether a
 // scenario failure is pending.
 type kubeletPod struct {
-	backoff   map[string]podstatus.BackoffEntry
+	// backoff is read in place, written through backoffFor
+	backoff map[string]podstatus.BackoffEntry
+	// shared is set when backoff may be shared with a clone's kubeletPod.
+	shared    bool
 	restartAt time.Time
 	fail      *int32
 }
@@ -268,7 +271,7 @@ func (w *World) schedule(now time.Time) {
 	nodes := w.State.Nodes()
 	load := make(map[string]int, len(nodes))
 	for _, n := range nodes {
-		for p := range w.State.onNode[n.Name] {
+		for p := range w.State.onNode[n.Name].m {
 			if !podstatus.IsTerminal(w.State.objs[KindPod][p].(*podstatus.Pod)) {
 				load[n.Name]++
 			}
@@ -395,7 +398,7 @@ func (w *World) nextKubelet() (time.Time, bool) {
 		if e.stopped {
 			continue
 		}
-		for n := range w.State.onNode[name] {
+		for n := range w.State.onNode[name].m {
 			p := w.State.objs[KindPod][n].(*podstatus.Pod)
 			if x, xok := w.podTimer(p); xok && (!ok || x.Before(t)) {
 				t, ok = x, true
@@ -417,7 +420,7 @@ func (w *World) kubelets(now time.Time) {
 		if e.stopped {
 			continue
 		}
-		for pn := range w.State.onNode[n] {
+		for pn := range w.State.onNode[n].m {
 			p := w.State.objs[KindPod][pn].(*podstatus.Pod)
 			if at, ok := w.podTimer(p); ok && !at.After(now) {
 				list = append(list, due{n, pn})
@@ -521,7 +524,7 @@ func (w *World) kubeletSync(ctl string, p *podstatus.Pod, now time.Time) {
 				}
 				continue
 			}
-			kp.backoff[cs[i].Name] = d.Entry
+			kp.backoffFor()[cs[i].Name] = d.Entry
 			cs[i].State = podstatus.ContainerState{Running: &podstatus.StateRunning{StartedAt: now}}
 			cs[i].Ready = ready
 			cs[i].RestartCount++
@@ -638,7 +641,7 @@ func (w *World) exitAndRestart(kp *kubeletPod, p *podstatus.Pod, code int32, now
 			ep = &e
 		}
 		d := podstatus.RestartBackoff(ep, now, now, w.Opts.Kubelet.Backoff)
-		kp.backoff[cs[i].Name] = d.Entry
+		kp.backoffFor()[cs[i].Name] = d.Entry
 		cs[i].LastTerminationState = term
 		if d.InBackoff {
 			cs[i].State = podstatus.ContainerState{Waiting: &podstatus.StateWaiting{Reason: "CrashLoopBackOff"}}
@@ -661,4 +664,14 @@ func containerSpec(p *podstatus.Pod, name string) *podstatus.Container {
 		}
 	}
 	return nil
+}
+
+// backoffFor returns kp.backoff for writing: copied first when it may be
+// shared with a clone (World.Clone marks both kubeletPods shared).
+func (kp *kubeletPod) backoffFor() map[string]podstatus.BackoffEntry {
+	if kp.shared {
+		kp.backoff = cloneMap(kp.backoff)
+		kp.shared = false
+	}
+	return kp.backoff
 }

@@ -119,7 +119,51 @@ func checkCloneIndependent(t *rapid.T) {
 	}
 }
 
+// checkCloneInterleaved: a world and its clones (and clones of clones)
+// advanced in a random interleaving, instant by instant, each end as the
+// world run alone: none sees another's writes to what Clone shares (the
+// State's maps, the kubelet's backoff maps).
+func checkCloneInterleaved(t *rapid.T) {
+	sc := drawScenario(t)
+	sc.Pods = append([]cluster.PodBehavior{{ExitCode: 1, RunFor: ptrTo(time.Duration(rapid.IntRange(1, 60).Draw(t, "crashAfter")) * time.Second)}}, sc.Pods...)
+	until := t0.Add(20 * time.Minute)
+	r, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Run(until)
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	worlds := []*cluster.World{w}
+	live := []*cluster.World{w}
+	for len(live) > 0 {
+		i := rapid.IntRange(0, len(live)-1).Draw(t, "world")
+		if len(worlds) < 5 && rapid.IntRange(0, 9).Draw(t, "clone") == 0 {
+			c := live[i].Clone()
+			worlds, live = append(worlds, c), append(live, c)
+			continue
+		}
+		if !live[i].Step(until) {
+			live = append(live[:i], live[i+1:]...)
+		}
+	}
+	for i, x := range worlds {
+		if !reflect.DeepEqual(x.Trace, r.Trace) {
+			t.Fatalf("world %d diverges from the world run alone:\n%s\n---\n%s", i, summary(x.Trace), summary(r.Trace))
+		}
+		if !reflect.DeepEqual(x.State.Objects(), r.State.Objects()) || !reflect.DeepEqual(x.Memory(), r.Memory()) {
+			t.Fatalf("world %d ends unlike the world run alone", i)
+		}
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }
+
 func TestRunDeterministic(t *testing.T) { rapid.Check(t, checkRunDeterministic) }
+func TestCloneInterleaved(t *testing.T) { rapid.Check(t, checkCloneInterleaved) }
+func FuzzCloneInterleaved(f *testing.F) { fuzzlimit.Rapid(f, checkCloneInterleaved) }
 func TestCloneIndependent(t *testing.T) { rapid.Check(t, checkCloneIndependent) }
 
 func FuzzRunDeterministic(f *testing.F) { fuzzlimit.Rapid(f, checkRunDeterministic) }

@@ -136,8 +136,11 @@ type set = map[Key]struct{}
 //
 // Objects are pointers that are never modified once stored: every write
 // stores a new object (copy-on-write), so a pointer read from a State stays
-// valid and unchanged forever, and [State.Clone] copies only the maps. A
-// State is not safe for concurrent use (its lists cache their order);
+// valid and unchanged forever. [State.Clone] shares the maps too, copy on
+// write: a map (or an inner set of an index) is copied before the first
+// write to it by either State, and only writes that change something
+// write. A State is not safe for concurrent use (its lists cache their
+// order, and Clone takes back the receiver's ownership of its maps);
 // distinct Clones are independent.
 //
 // The zero State is not usable; use [NewState].
@@ -147,7 +150,7 @@ type State struct {
 	uid map[string]Key
 	// owned maps an owner UID to the objects that list it in
 	// metadata.ownerReferences (controller or not).
-	owned map[string]set
+	owned map[string]cowSet[Key]
 	// ctl maps a controller UID and a kind to the objects of that kind
 	// whose controller reference names the UID, in (namespace, name)
 	// order. Each list is replaced, never modified, on a change, so Clone
@@ -159,44 +162,171 @@ type State struct {
 	tkeys map[any][]byte
 	// onNode maps a node name to the pods bound to it; "" holds the
 	// unscheduled pods.
-	onNode map[string]map[name]struct{}
+	onNode map[string]cowSet[name]
 	// orphans holds, per namespace, the pods without a controller
 	// reference (the ones a ReplicaSet may adopt).
-	orphans map[string]map[name]struct{}
-	// versions counts the writes to each kind, so that a controller can
-	// tell whether anything it reads changed.
-	versions map[Kind]uint64
-	// stamps holds, per object, the value of writes at its last write
-	// (an object's version, as a resourceVersion would be).
-	stamps map[Key]uint64
+	orphans map[string]cowSet[name]
+	// versions counts the writes to each kind (by kindIndex), so that a
+	// controller can tell whether anything it reads changed.
+	versions [len(kinds)]uint64
+	// stamps holds, per kind and object, the value of writes at its last
+	// write (an object's version, as a resourceVersion would be); each
+	// kind's map is shared with clones as objs[k] is.
+	stamps map[Kind]map[name]uint64
 	writes uint64
-	// sorted caches each kind's names in order, per version.
-	sorted map[Kind]sortedNamesCache
+	// sorted caches each kind's names in order (by kindIndex), per version.
+	sorted [len(kinds)]sortedNamesCache
 	// Counter is the API server's sequence: each assigned UID and generated
 	// name takes the next value.
 	Counter uint64
-	// objsOwn has bit kindBit(k) set when objs[k] belongs to this State
-	// alone; Clone shares the kinds' maps (clearing the bits of both
-	// States) and a write copies its kind's map first (objsFor).
+	// objsOwn has bit kindBit(k) set when objs[k] and stamps[k] belong to
+	// this State alone; Clone shares the kinds' maps (clearing the bits of
+	// both States) and a write copies its kind's maps first (objsFor).
 	objsOwn uint32
+	// own has the bits own* set for the index maps that belong to this
+	// State alone (see cowMap); an inner set of owned, onNode or orphans
+	// belongs to it when tagged with tok (see cowSet).
+	own uint32
+	tok *token
+	// spare is, by kindIndex, an object update built and did not store
+	// (the update changed nothing), reused by the next update of the kind.
+	spare [len(kinds)]any
+}
+
+// The bits of State.own.
+const (
+	ownUID uint32 = 1 << iota
+	ownOwned
+	ownCtl
+	ownTkeys
+	ownOnNode
+	ownOrphans
+	ownAll = ownUID | ownOwned | ownCtl | ownTkeys | ownOnNode | ownOrphans
+)
+
+// token tags the inner sets a State may write in place; Clone gives both
+// States fresh tokens (allocated on first use), so a set tagged earlier is
+// copied before either writes it. (A byte, not struct{}: distinct
+// zero-size values may share an address.)
+type token struct{ _ byte }
+
+func (s *State) token() *token {
+	if s.tok == nil {
+		s.tok = new(token)
+	}
+	return s.tok
+}
+
+// cowSet is an inner set of an index, written in place only by the State
+// whose token it carries.
+type cowSet[E comparable] struct {
+	tok *token
+	m   map[E]struct{}
+}
+
+// cowMap returns *m for writing: copied first unless bit is set in
+// s.own (the map belongs to s alone).
+func cowMap[K comparable, V any](s *State, m *map[K]V, bit uint32) map[K]V {
+	if s.own&bit == 0 {
+		*m = cloneMap(*m)
+		s.own |= bit
+	}
+	return *m
+}
+
+// setAdd adds e to the set at k of the index *idx (bit in s.own), writing
+// nothing when it is there already.
+func setAdd[E comparable](s *State, idx *map[string]cowSet[E], bit uint32, k string, e E) {
+	if _, ok := (*idx)[k].m[e]; ok {
+		return
+	}
+	m := cowMap(s, idx, bit)
+	cs := m[k]
+	if tok := s.token(); cs.tok != tok {
+		cs = cowSet[E]{tok, cloneMap(cs.m)}
+		m[k] = cs
+	}
+	cs.m[e] = struct{}{}
+}
+
+// setDel removes e from the set at k of the index *idx (bit in s.own),
+// and the set when it becomes empty, writing nothing when e is not there.
+func setDel[E comparable](s *State, idx *map[string]cowSet[E], bit uint32, k string, e E) {
+	cs, ok := (*idx)[k]
+	if !ok {
+		return
+	}
+	if _, ok := cs.m[e]; !ok {
+		return
+	}
+	m := cowMap(s, idx, bit)
+	if len(cs.m) == 1 {
+		delete(m, k)
+		return
+	}
+	if tok := s.token(); cs.tok != tok {
+		cs = cowSet[E]{tok, cloneMap(cs.m)}
+		m[k] = cs
+	}
+	delete(cs.m, e)
+}
+
+// kindIndex is the position of kind k in kinds (-1 for an unmodelled one).
+func kindIndex(k Kind) int {
+	switch k {
+	case KindNode:
+		return 0
+	case KindLease:
+		return 1
+	case KindDeployment:
+		return 2
+	case KindReplicaSet:
+		return 3
+	case KindReplicationController:
+		return 4
+	case KindStatefulSet:
+		return 5
+	case KindDaemonSet:
+		return 6
+	case KindJob:
+		return 7
+	case KindCronJob:
+		return 8
+	case KindPodDisruptionBudget:
+		return 9
+	case KindControllerRevision:
+		return 10
+	case KindPersistentVolumeClaim:
+		return 11
+	case KindPod:
+		return 12
+	}
+	return -1
 }
 
 // kindBit is the bit of kind k in State.objsOwn.
 func kindBit(k Kind) uint32 {
-	for i, x := range kinds {
-		if x == k {
-			return 1 << i
-		}
+	if i := kindIndex(k); i >= 0 {
+		return 1 << i
+	}
+	return 0
+}
+
+// version is the count of writes to kind k.
+func (s *State) version(k Kind) uint64 {
+	if i := kindIndex(k); i >= 0 {
+		return s.versions[i]
 	}
 	return 0
 }
 
 // objsFor returns the map of kind k's objects, for writing: copied first
-// when it is shared with a clone.
+// (with the kind's stamps) when it is shared with a clone.
 func (s *State) objsFor(k Kind) map[name]any {
 	b := kindBit(k)
 	if s.objsOwn&b == 0 {
 		s.objs[k] = cloneMap(s.objs[k])
+		s.stamps[k] = cloneMap(s.stamps[k])
 		s.objsOwn |= b
 	}
 	return s.objs[k]
@@ -205,18 +335,19 @@ func (s *State) objsFor(k Kind) map[name]any {
 // NewState returns an empty State.
 func NewState() *State {
 	s := &State{
-		objs:     make(map[Kind]map[name]any, len(kinds)),
-		uid:      map[string]Key{},
-		owned:    map[string]set{},
-		ctl:      map[ctlIdx][]any{},
-		tkeys:    map[any][]byte{},
-		onNode:   map[string]map[name]struct{}{},
-		orphans:  map[string]map[name]struct{}{},
-		versions: map[Kind]uint64{},
-		stamps:   map[Key]uint64{},
+		objs:    make(map[Kind]map[name]any, len(kinds)),
+		uid:     map[string]Key{},
+		owned:   map[string]cowSet[Key]{},
+		ctl:     map[ctlIdx][]any{},
+		tkeys:   map[any][]byte{},
+		onNode:  map[string]cowSet[name]{},
+		orphans: map[string]cowSet[name]{},
+		stamps:  make(map[Kind]map[name]uint64, len(kinds)),
+		own:     ownAll,
 	}
 	for _, k := range kinds {
 		s.objs[k] = map[name]any{}
+		s.stamps[k] = map[name]uint64{}
 		s.objsOwn |= kindBit(k)
 	}
 	return s
@@ -224,34 +355,16 @@ func NewState() *State {
 
 // Clone returns an independent State with the same objects: writes to
 // either never show in the other. The objects themselves are shared, as
-// they are never modified, and so are the maps of each kind's objects
-// until either State writes the kind (see objsFor).
+// they are never modified, and so are the maps and index sets until
+// either State writes them (see objsFor, cowMap, cowSet).
 func (s *State) Clone() *State {
-	c := &State{
-		objs:     cloneMap(s.objs),
-		uid:      cloneMap(s.uid),
-		owned:    make(map[string]set, len(s.owned)),
-		ctl:      cloneMap(s.ctl),
-		tkeys:    cloneMap(s.tkeys),
-		onNode:   make(map[string]map[name]struct{}, len(s.onNode)),
-		orphans:  make(map[string]map[name]struct{}, len(s.orphans)),
-		versions: cloneMap(s.versions),
-		stamps:   cloneMap(s.stamps),
-		writes:   s.writes,
-		sorted:   cloneMap(s.sorted),
-		Counter:  s.Counter,
-	}
-	s.objsOwn = 0
-	for k, m := range s.owned {
-		c.owned[k] = cloneMap(m)
-	}
-	for k, m := range s.onNode {
-		c.onNode[k] = cloneMap(m)
-	}
-	for k, m := range s.orphans {
-		c.orphans[k] = cloneMap(m)
-	}
-	return c
+	c := *s
+	c.objs = cloneMap(s.objs)
+	c.stamps = cloneMap(s.stamps)
+	c.spare = [len(kinds)]any{}
+	s.objsOwn, s.own, s.tok = 0, 0, nil
+	c.objsOwn, c.own, c.tok = 0, 0, nil
+	return &c
 }
 
 func cloneMap[K comparable, V any](m map[K]V) map[K]V {
@@ -310,8 +423,9 @@ func (s *State) Objects() []any {
 // Dependents returns the keys of the objects whose owner references name
 // uid (controller or not), by kind, namespace and name.
 func (s *State) Dependents(uid string) []Key {
-	out := make([]Key, 0, len(s.owned[uid]))
-	for k := range s.owned[uid] {
+	deps := s.owned[uid].m
+	out := make([]Key, 0, len(deps))
+	for k := range deps {
 		out = append(out, k)
 	}
 	slices.SortFunc(out, compareKeys)
@@ -321,7 +435,8 @@ func (s *State) Dependents(uid string) []Key {
 // sortedKind returns the names of kind k's objects in order, sorted once
 // per version of the kind (the slice is shared: never modify it).
 func (s *State) sortedKind(k Kind) []name {
-	if c, ok := s.sorted[k]; ok && c.version == s.versions[k] {
+	i := kindIndex(k)
+	if c := s.sorted[i]; c.names != nil && c.version == s.versions[i] {
 		return c.names
 	}
 	m := s.objs[k]
@@ -330,10 +445,7 @@ func (s *State) sortedKind(k Kind) []name {
 		names = append(names, n)
 	}
 	slices.SortFunc(names, compareNames)
-	if s.sorted == nil {
-		s.sorted = map[Kind]sortedNamesCache{}
-	}
-	s.sorted[k] = sortedNamesCache{version: s.versions[k], names: names}
+	s.sorted[i] = sortedNamesCache{version: s.versions[i], names: names}
 	return names
 }
 
@@ -359,14 +471,15 @@ func list[T any](s *State, k Kind) []T {
 // version of the kind (the slice is shared: never modify it).
 func (s *State) sortedObjs(k Kind) []any {
 	names := s.sortedKind(k)
-	c := s.sorted[k]
+	i := kindIndex(k)
+	c := s.sorted[i]
 	if c.objs == nil || len(c.objs) != len(names) {
 		m := s.objs[k]
 		c.objs = make([]any, len(names))
 		for i, n := range names {
 			c.objs[i] = m[n]
 		}
-		s.sorted[k] = c
+		s.sorted[i] = c
 	}
 	return c.objs
 }
@@ -453,7 +566,7 @@ func (s *State) Node(n string) *node.Node {
 // PodsOnNode returns the pods whose spec.nodeName is nodeName, by
 // namespace and name; nodeName "" gives the unscheduled pods.
 func (s *State) PodsOnNode(nodeName string) []*podstatus.Pod {
-	ns := sortedNames(s.onNode[nodeName])
+	ns := sortedNames(s.onNode[nodeName].m)
 	out := make([]*podstatus.Pod, len(ns))
 	for i, n := range ns {
 		out[i] = s.objs[KindPod][n].(*podstatus.Pod)
@@ -464,7 +577,7 @@ func (s *State) PodsOnNode(nodeName string) []*podstatus.Pod {
 // orphanPods returns the pods of namespace ns without a controller
 // reference, by name.
 func (s *State) orphanPods(ns string) []*podstatus.Pod {
-	names := sortedNames(s.orphans[ns])
+	names := sortedNames(s.orphans[ns].m)
 	out := make([]*podstatus.Pod, len(names))
 	for i, n := range names {
 		out[i] = s.objs[KindPod][n].(*podstatus.Pod)
@@ -512,7 +625,7 @@ func (s *State) ctlPut(ck ctlIdx, n name, obj any) {
 		out = make([]any, 0, len(objs)+1)
 		out = append(append(append(out, objs[:i]...), obj), objs[i:]...)
 	}
-	s.ctl[ck] = out
+	cowMap(s, &s.ctl, ownCtl)[ck] = out
 }
 
 // ctlDel removes the object at n from the list ck of the controller index,
@@ -523,48 +636,49 @@ func (s *State) ctlDel(ck ctlIdx, n name) {
 	if !found {
 		return
 	}
+	ctl := cowMap(s, &s.ctl, ownCtl)
 	if len(objs) == 1 {
-		delete(s.ctl, ck)
+		delete(ctl, ck)
 		return
 	}
 	out := make([]any, 0, len(objs)-1)
-	s.ctl[ck] = append(append(out, objs[:i]...), objs[i+1:]...)
+	ctl[ck] = append(append(out, objs[:i]...), objs[i+1:]...)
 }
 
 // put stores obj (of kind k) under its namespace and name, replacing the
 // object there and updating the indexes. obj must not be modified later.
+// The indexes end as if the old object's entries were removed and obj's
+// added, but only entries that change are written (see cowMap).
 func (s *State) put(k Kind, obj any) {
 	m := metaOf(obj)
 	n := name{m.Namespace, m.Name}
+	key := Key{k, n.ns, n.name}
 	ref := m.ControllerRef()
-	if old, ok := s.objs[k][n]; ok {
+	old, had := s.objs[k][n]
+	if had {
 		// (the same controller: ctlPut below replaces it in place)
 		oref := metaOf(old).ControllerRef()
-		s.unindex(k, n, old, ref != nil && oref != nil && oref.UID == ref.UID)
+		s.unindex(k, n, old, ref != nil && oref != nil && oref.UID == ref.UID, obj)
 	}
 	if ref != nil {
 		s.ctlPut(ctlIdx{ref.UID, k}, n, obj)
 	}
 	s.objsFor(k)[n] = obj
-	s.versions[k]++
-	key := Key{k, n.ns, n.name}
+	s.versions[kindIndex(k)]++
 	s.writes++
-	s.stamps[key] = s.writes
+	s.stamps[k][n] = s.writes
 	if m.UID != "" {
-		s.uid[m.UID] = key
+		if got, ok := s.uid[m.UID]; !ok || got != key {
+			cowMap(s, &s.uid, ownUID)[m.UID] = key
+		}
 	}
 	for _, r := range m.OwnerReferences {
-		d := s.owned[r.UID]
-		if d == nil {
-			d = set{}
-			s.owned[r.UID] = d
-		}
-		d[key] = struct{}{}
+		setAdd(s, &s.owned, ownOwned, r.UID, key)
 	}
 	if p, ok := obj.(*podstatus.Pod); ok {
-		addName(s.onNode, p.Spec.NodeName, n)
-		if p.ControllerRef() == nil {
-			addName(s.orphans, n.ns, n)
+		setAdd(s, &s.onNode, ownOnNode, p.Spec.NodeName, n)
+		if ref == nil {
+			setAdd(s, &s.orphans, ownOrphans, n.ns, n)
 		}
 	}
 }
@@ -575,58 +689,59 @@ func (s *State) remove(k Kind, n name) {
 	if !ok {
 		return
 	}
-	s.unindex(k, n, old, false)
+	s.unindex(k, n, old, false, nil)
 	delete(s.objsFor(k), n)
-	delete(s.stamps, Key{k, n.ns, n.name})
-	s.versions[k]++
+	delete(s.stamps[k], n)
+	s.versions[kindIndex(k)]++
 }
 
 // stamp is the object's version: it changes with every write of the
 // object (0: no such object).
-func (s *State) stamp(k Key) uint64 { return s.stamps[k] }
+func (s *State) stamp(k Key) uint64 { return s.stamps[k.Kind][name{k.Namespace, k.Name}] }
 
-// unindex removes the index entries of old, stored at n; keepCtl leaves
-// its entry in the controller index (to be replaced).
-func (s *State) unindex(k Kind, n name, old any, keepCtl bool) {
+// unindex removes the index entries of old, stored at n, except those
+// put adds back for next (nil: none); keepCtl leaves its entry in the
+// controller index (to be replaced).
+func (s *State) unindex(k Kind, n name, old any, keepCtl bool, next any) {
 	m := metaOf(old)
 	key := Key{k, n.ns, n.name}
-	delete(s.tkeys, old)
+	if _, ok := s.tkeys[old]; ok {
+		delete(cowMap(s, &s.tkeys, ownTkeys), old)
+	}
 	if ref := m.ControllerRef(); ref != nil && !keepCtl {
 		s.ctlDel(ctlIdx{ref.UID, k}, n)
 	}
-	if m.UID != "" && s.uid[m.UID] == key {
-		delete(s.uid, m.UID)
+	var nm *meta.ObjectMeta
+	if next != nil {
+		nm = metaOf(next)
+	}
+	if m.UID != "" && s.uid[m.UID] == key && (nm == nil || nm.UID != m.UID) {
+		delete(cowMap(s, &s.uid, ownUID), m.UID)
 	}
 	for _, r := range m.OwnerReferences {
-		if d := s.owned[r.UID]; d != nil {
-			delete(d, key)
-			if len(d) == 0 {
-				delete(s.owned, r.UID)
-			}
+		if nm == nil || !ownedBy(nm, r.UID) {
+			setDel(s, &s.owned, ownOwned, r.UID, key)
 		}
 	}
 	if p, ok := old.(*podstatus.Pod); ok {
-		delName(s.onNode, p.Spec.NodeName, n)
-		delName(s.orphans, n.ns, n)
-	}
-}
-
-func addName(m map[string]map[name]struct{}, k string, n name) {
-	s := m[k]
-	if s == nil {
-		s = map[name]struct{}{}
-		m[k] = s
-	}
-	s[n] = struct{}{}
-}
-
-func delName(m map[string]map[name]struct{}, k string, n name) {
-	if s := m[k]; s != nil {
-		delete(s, n)
-		if len(s) == 0 {
-			delete(m, k)
+		np, _ := next.(*podstatus.Pod)
+		if np == nil || np.Spec.NodeName != p.Spec.NodeName {
+			setDel(s, &s.onNode, ownOnNode, p.Spec.NodeName, n)
+		}
+		if np == nil || np.ControllerRef() != nil {
+			setDel(s, &s.orphans, ownOrphans, n.ns, n)
 		}
 	}
+}
+
+// ownedBy reports whether m lists uid in its owner references.
+func ownedBy(m *meta.ObjectMeta, uid string) bool {
+	for _, r := range m.OwnerReferences {
+		if r.UID == uid {
+			return true
+		}
+	}
+	return false
 }
 
 // metaOf returns the metadata of a stored object (nil for an unmodelled
@@ -700,44 +815,96 @@ func KindOf(obj any) (Kind, bool) {
 // shallow returns a copy of the object's top-level struct: its metadata
 // fields can then be set without touching the stored object (maps and
 // slices stay shared, and are replaced, never modified).
-func shallow(obj any) any {
+func shallow(obj any) any { return shallowInto(nil, obj) }
+
+// shallowInto is shallow(obj) made in dst when dst is a pointer to obj's
+// type (nil or another type: a new object).
+func shallowInto(dst, obj any) any {
 	switch o := obj.(type) {
 	case *podstatus.Pod:
-		c := *o
-		return &c
+		c, _ := dst.(*podstatus.Pod)
+		if c == nil {
+			c = new(podstatus.Pod)
+		}
+		*c = *o
+		return c
 	case *node.Node:
-		c := *o
-		return &c
+		c, _ := dst.(*node.Node)
+		if c == nil {
+			c = new(node.Node)
+		}
+		*c = *o
+		return c
 	case *node.Lease:
-		c := *o
-		return &c
+		c, _ := dst.(*node.Lease)
+		if c == nil {
+			c = new(node.Lease)
+		}
+		*c = *o
+		return c
 	case *rollout.Deployment:
-		c := *o
-		return &c
+		c, _ := dst.(*rollout.Deployment)
+		if c == nil {
+			c = new(rollout.Deployment)
+		}
+		*c = *o
+		return c
 	case *replicaset.ReplicaSet:
-		c := *o
-		return &c
+		c, _ := dst.(*replicaset.ReplicaSet)
+		if c == nil {
+			c = new(replicaset.ReplicaSet)
+		}
+		*c = *o
+		return c
 	case *statefulset.StatefulSet:
-		c := *o
-		return &c
+		c, _ := dst.(*statefulset.StatefulSet)
+		if c == nil {
+			c = new(statefulset.StatefulSet)
+		}
+		*c = *o
+		return c
 	case *daemonset.DaemonSet:
-		c := *o
-		return &c
+		c, _ := dst.(*daemonset.DaemonSet)
+		if c == nil {
+			c = new(daemonset.DaemonSet)
+		}
+		*c = *o
+		return c
 	case *job.Job:
-		c := *o
-		return &c
+		c, _ := dst.(*job.Job)
+		if c == nil {
+			c = new(job.Job)
+		}
+		*c = *o
+		return c
 	case *cronjob.CronJob:
-		c := *o
-		return &c
+		c, _ := dst.(*cronjob.CronJob)
+		if c == nil {
+			c = new(cronjob.CronJob)
+		}
+		*c = *o
+		return c
 	case *pdb.PodDisruptionBudget:
-		c := *o
-		return &c
+		c, _ := dst.(*pdb.PodDisruptionBudget)
+		if c == nil {
+			c = new(pdb.PodDisruptionBudget)
+		}
+		*c = *o
+		return c
 	case *history.ControllerRevision:
-		c := *o
-		return &c
+		c, _ := dst.(*history.ControllerRevision)
+		if c == nil {
+			c = new(history.ControllerRevision)
+		}
+		*c = *o
+		return c
 	case *statefulset.Claim:
-		c := *o
-		return &c
+		c, _ := dst.(*statefulset.Claim)
+		if c == nil {
+			c = new(statefulset.Claim)
+		}
+		*c = *o
+		return c
 	}
 	return nil
 }

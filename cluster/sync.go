@@ -211,7 +211,7 @@ func (w *World) sync(now time.Time, collect bool) []Decision {
 			// (a new list: clones share the old one)
 			vs := make([]uint64, len(c.reads))
 			for i, k := range c.reads {
-				vs[i] = w.State.versions[k]
+				vs[i] = w.State.version(k)
 			}
 			w.seen[c.name] = vs
 		}
@@ -321,7 +321,7 @@ func (w *World) changedFor(c controller) bool {
 		return true
 	}
 	for i, k := range c.reads {
-		if seen[i] != w.State.versions[k] {
+		if seen[i] != w.State.version(k) {
 			return true
 		}
 	}

@@ -234,7 +234,9 @@ func keyOf(o any) Key {
 
 // Clone returns an independent copy of the world: advancing either never
 // changes the other. The trace is copied; stored objects are shared (they
-// are never modified).
+// are never modified), and so are the State's maps and the kubelet's
+// backoff maps until either world writes them: Clone marks the receiver's
+// too, so it must not run concurrently with anything else on w.
 func (w *World) Clone() *World {
 	c := *w
 	c.State = w.State.Clone()
@@ -252,16 +254,21 @@ func (w *World) Clone() *World {
 	c.dsBackoff = cloneMap(w.dsBackoff)
 	c.evictions = cloneMap(w.evictions)
 	c.taintSeen = cloneMap(w.taintSeen)
+	// (the copies of the node environments and kubelet pods are made in
+	// one slice each; the backoff maps are shared until written, see
+	// kubeletPod.backoffFor)
 	c.nodes = make(map[string]*nodeEnv, len(w.nodes))
+	envs := make([]nodeEnv, 0, len(w.nodes))
 	for k, v := range w.nodes {
-		n := *v
-		c.nodes[k] = &n
+		envs = append(envs, *v)
+		c.nodes[k] = &envs[len(envs)-1]
 	}
 	c.kpods = make(map[string]*kubeletPod, len(w.kpods))
+	kps := make([]kubeletPod, 0, len(w.kpods))
 	for k, v := range w.kpods {
-		p := *v
-		p.backoff = cloneMap(v.backoff)
-		c.kpods[k] = &p
+		v.shared = true
+		kps = append(kps, *v)
+		c.kpods[k] = &kps[len(kps)-1]
 	}
 	c.drains = cloneMap(w.drains)
 	c.gc = slices.Clone(w.gc)
@@ -399,7 +406,7 @@ func (w *World) dueList(t time.Time) []string {
 		if !e.nextRenew.After(t) {
 			out = append(out, "heartbeat Node/"+name)
 		}
-		for n := range w.State.onNode[name] {
+		for n := range w.State.onNode[name].m {
 			p := w.State.objs[KindPod][n].(*podstatus.Pod)
 			if x, ok := w.podTimer(p); ok && !x.After(t) {
 				out = append(out, fmt.Sprintf("kubelet/%s Pod/%s/%s", name, p.Namespace, p.Name))
