@@ -1,6 +1,7 @@
 package radix_test
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -95,3 +96,22 @@ func TestPackFields(t *testing.T) {
 		}
 	})
 }
+
+// benchmarkSortBits sorts n elements of width random prefix bits above a
+// 17-bit index, as the ranking's cells (n 100,000, 21 bits) and blocks
+// (n 64,438, 44 bits) sorts do.
+func benchmarkSortBits(b *testing.B, n int, width uint) {
+	r := rand.New(rand.NewPCG(1, 2))
+	keys := make([]uint64, n)
+	for i := range keys {
+		keys[i] = r.Uint64()>>(64-width)<<17 | uint64(i)
+	}
+	work, scratch := make([]uint64, n), make([]uint64, n)
+	for b.Loop() {
+		copy(work, keys)
+		radix.SortBits(work, scratch, 17, width)
+	}
+}
+
+func BenchmarkSortBitsCells(b *testing.B)  { benchmarkSortBits(b, 100_000, 21) }
+func BenchmarkSortBitsBlocks(b *testing.B) { benchmarkSortBits(b, 64_438, 44) }
