@@ -1,7 +1,9 @@
 package job_test
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"reflect"
 	"runtime"
 	"slices"
@@ -13,6 +15,7 @@ import (
 
 	batch "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -273,6 +276,7 @@ func newHarnessCtl(tb tb, j *batch.Job, now time.Time) *harnessCtl {
 	setField(jm, "queue", workqueue.TypedRateLimitingInterface[string](c.q))
 	always := cache.InformerSynced(func() bool { return true })
 	setField(jm, "podStoreSynced", always)
+	setField(jm, "podIndexer", cache.Indexer(byNameIndexer{c.podIndexer()}))
 	setField(jm, "jobStoreSynced", always)
 	setField(jm, "updateStatusHandler", func(ctx context.Context, job *batch.Job) (*batch.Job, error) {
 		c.res.status = *job.Status.DeepCopy()
@@ -293,6 +297,48 @@ func (c *harnessCtl) close() {
 
 func (c *harnessCtl) podIndexer() cache.Indexer {
 	return c.inf.Core().V1().Pods().Informer().GetIndexer()
+}
+
+// byNameIndexer is the pod informer's indexer as the controller reads it:
+// ByIndex (getPodsForJob lists a job's pods with it) and List give the
+// pods by name, then UID. A running informer lists them in the order of
+// its store's maps, which changes from run to run, and some of upstream's
+// decisions turn on that order: getPodsWithDelayedDeletionPerIndex keeps
+// the pod it met last among failed pods of one index when a later one has
+// the higher failure count but the earlier finish time, and the other is
+// released and counted. Step walks pods by name, then UID (package job,
+// Divergences: informer order); listing them so makes upstream's sync one
+// of its possible orders, that one, and a sequence replay from rapid's
+// draws alone.
+type byNameIndexer struct{ cache.Indexer }
+
+func (x byNameIndexer) ByIndex(index, value string) ([]any, error) {
+	objs, err := x.Indexer.ByIndex(index, value)
+	sortByName(objs)
+	return objs, err
+}
+
+func (x byNameIndexer) List() []any {
+	objs := x.Indexer.List()
+	sortByName(objs)
+	return objs
+}
+
+// sortByName sorts the objects of a store (fresh slices each call) by
+// namespace, name, then UID.
+func sortByName(objs []any) {
+	key := func(o any) metav1.Object {
+		m, err := apimeta.Accessor(o)
+		if err != nil {
+			panic(fmt.Sprintf("pod informer holds %T: %v", o, err))
+		}
+		return m
+	}
+	slices.SortFunc(objs, func(a, b any) int {
+		ma, mb := key(a), key(b)
+		return cmp.Or(strings.Compare(ma.GetNamespace(), mb.GetNamespace()), strings.Compare(ma.GetName(), mb.GetName()),
+			strings.Compare(string(ma.GetUID()), string(mb.GetUID())))
+	})
 }
 
 // setBackoff stores r (nil: nothing) as the controller's backoff record for

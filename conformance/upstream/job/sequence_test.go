@@ -315,7 +315,11 @@ func (s *seq) apply(t *rapid.T, res syncResult) bool {
 		j.Status = *res.status.DeepCopy()
 		s.job = stored(j)
 	}
-	for _, c := range res.patched {
+	// Upstream issues its pod calls from goroutines, in no defined order;
+	// take them by name, so that the resourceVersions given out (and a
+	// sequence) replay from rapid's draws alone.
+	patched := slices.SortedFunc(slices.Values(res.patched), func(a, b call) int { return strings.Compare(a.name, b.name) })
+	for _, c := range patched {
 		if s.pods[c.name] == nil {
 			t.Fatalf("upstream patches %s, which is not there", c.name)
 		}
@@ -323,8 +327,7 @@ func (s *seq) apply(t *rapid.T, res syncResult) bool {
 			p.Finalizers = slices.DeleteFunc(p.Finalizers, func(f string) bool { return f == batch.JobTrackingFinalizer })
 		})
 	}
-	// Upstream issues its calls from goroutines; take them in a fixed
-	// order, so that a sequence replays (rapid draws along the way).
+	// The deletions likewise (rapid draws along the way).
 	deleted := slices.SortedFunc(slices.Values(res.deleted), func(a, b call) int { return strings.Compare(a.name, b.name) })
 	for _, c := range deleted {
 		p := s.pods[c.name]
