@@ -56,7 +56,10 @@
 //   - Informer order: upstream walks pods in its informer's order, which is
 //     arbitrary; [Step] walks them by name, then UID, so its Plan is
 //     independent of the input's order (a property test). This fixes which
-//     pod a FailJob message names when several match.
+//     pod a FailJob message names when several match, and which failed pod
+//     of an index keeps its finalizer when a pod with a higher failure count
+//     finished earlier than another (upstream keeps either, by its list's
+//     order).
 //   - None in arithmetic: counters that upstream sums in int32 (status.failed
 //     plus new failures, OnFailure restart sums, index failure counts) wrap
 //     as upstream's do, and durations computed in int64 nanoseconds wrap as

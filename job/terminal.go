@@ -77,7 +77,14 @@ func (s *sync) evaluate() {
 
 // delayedPerIndex picks, for each index with no success, failure or active
 // pod, the failed pod whose finalizer is kept until its replacement exists:
-// the one with the highest absolute failure count, latest finished on ties.
+// walking the pods in order, a pod replaces the one kept so far when its
+// absolute failure count is at least as high and it did not finish
+// earlier. When count and finish time disagree (a higher count that
+// finished earlier) the pod kept depends on the walk's order: Step walks
+// by name, then UID (see "Informer order" in the package doc).
+//
+// Source: upstream pkg/controller/job/indexed_job_utils.go
+// getPodsWithDelayedDeletionPerIndex (v1.36.3).
 func (s *sync) delayedPerIndex() map[int]*podstatus.Pod {
 	activeIx := podIndexes(s.active)
 	out := map[int]*podstatus.Pod{}
