@@ -2,11 +2,11 @@
 // no pointer, slice or map with the original: the one copier the packages
 // use when a Plan or a write must not alias its inputs.
 //
-// It walks values by reflection; unexported fields (a template's
-// unmodelled rest, held as JSON values) are copied too, through their own
-// structure. Time values are copied as values (time.Time holds no data a
-// caller can modify), and so are [Frozen] values (data no one modifies
-// once built), which copies share.
+// It walks values by reflection; unexported fields are copied too,
+// through their own structure. Time values are copied as values (time.Time
+// holds no data a caller can modify), and so are [Frozen] values (data no
+// one modifies once built, such as a decoded template's unmodelled JSON),
+// which copies share.
 package deepcopy
 
 import (
