@@ -105,6 +105,15 @@ func Step(b *PodDisruptionBudget, pods []*podstatus.Pod, controllers []Controlle
 		p.Events = append(p.Events, plan.Event{Type: plan.Normal, Reason: ReasonNoPods, Message: "No matching pods found"})
 	}
 	e, err := w.expected(b, pods, controllers)
+	return finish(p, b, e, err, w.kept, w.recheck, w.notDeleted, w.healthy, now)
+}
+
+// finish completes a sync's Plan p from what the pods gave: the expected
+// count e (or its error: the fail-safe status), the disruptedPods entries
+// kept, the earliest expiry to recheck, the entries whose pods were not
+// deleted in time, and the healthy count.
+func finish(p Plan, b *PodDisruptionBudget, e Expected, err error, kept map[string]time.Time, recheck time.Time,
+	notDeleted []string, healthy int32, now time.Time) (Plan, error) {
 	if err != nil {
 		var se *ScaleError
 		if !errors.As(err, &se) {
@@ -122,14 +131,11 @@ func Step(b *PodDisruptionBudget, pods []*podstatus.Pod, controllers []Controlle
 	if len(e.Unmanaged) > 0 {
 		p.Events = append(p.Events, plan.Event{Type: plan.Warning, Reason: ReasonUnmanagedPods})
 	}
-	kept, recheck, healthy := w.kept, w.recheck, w.healthy
-	for _, name := range w.notDeleted {
+	for _, name := range notDeleted {
 		p.Events = append(p.Events, plan.Event{Type: plan.Warning, Reason: ReasonNotDeleted, Object: name})
 	}
 	allowed := DisruptionsAllowed(healthy, e.DesiredHealthy, e.Count)
-	if recheck.IsZero() {
-		// nothing to recheck
-	} else {
+	if !recheck.IsZero() {
 		p.Requeue = append([]plan.Requeue{{After: recheck.Sub(now), Reason: ReasonDisruptedPodExpiry}}, p.Requeue...)
 	}
 	s := b.Status

@@ -1,7 +1,6 @@
 package pdb
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"testing"
@@ -48,45 +47,11 @@ func stepByRules(b *PodDisruptionBudget, pods []*podstatus.Pod, controllers []Co
 	}
 	e, err := ExpectedPods(b, sel, controllers)
 	if err != nil {
-		var se *ScaleError
-		if !errors.As(err, &se) {
-			return Plan{}, err
-		}
-		p.Events = append(p.Events, plan.Event{Type: plan.Warning, Reason: ReasonCalculateExpectedPodCountFailed,
-			Message: "Failed to calculate the number of expected pods: " + se.Message})
-		p.Outcome = ReasonSyncFailed
-		p.Status.DisruptionsAllowed = 0
-		p.Status.Conditions = setCondition(p.Status.Conditions, meta.Condition{Type: DisruptionAllowed,
-			Status: meta.ConditionFalse, Reason: string(ReasonSyncFailed), Message: se.Message}, now)
-		p.UpdateStatus = true
-		return p, nil
-	}
-	if len(e.Unmanaged) > 0 {
-		p.Events = append(p.Events, plan.Event{Type: plan.Warning, Reason: ReasonUnmanagedPods})
+		return finish(p, b, e, err, nil, time.Time{}, nil, 0, now)
 	}
 	kept, recheck, notDeleted := DisruptedPods(b.Status.DisruptedPods, sel, now, opts)
-	for _, name := range notDeleted {
-		p.Events = append(p.Events, plan.Event{Type: plan.Warning, Reason: ReasonNotDeleted, Object: name})
-	}
 	healthy := CurrentHealthy(sel, kept, now, opts)
-	allowed := DisruptionsAllowed(healthy, e.DesiredHealthy, e.Count)
-	if !recheck.IsZero() {
-		p.Requeue = append([]plan.Requeue{{After: recheck.Sub(now), Reason: ReasonDisruptedPodExpiry}}, p.Requeue...)
-	}
-	s := b.Status
-	if s.CurrentHealthy == healthy && s.DesiredHealthy == e.DesiredHealthy && s.ExpectedPods == e.Count &&
-		s.DisruptionsAllowed == allowed && sameDisrupted(s.DisruptedPods, kept) &&
-		s.ObservedGeneration == b.Generation && ConditionsUpToDate(b) {
-		return p, nil
-	}
-	if len(kept) == 0 {
-		kept = nil
-	}
-	p.Status = Status{ObservedGeneration: b.Generation, DisruptedPods: kept, DisruptionsAllowed: allowed,
-		CurrentHealthy: healthy, DesiredHealthy: e.DesiredHealthy, ExpectedPods: e.Count,
-		Conditions: setCondition(b.Status.Conditions, AllowedCondition(allowed), now)}
-	p.UpdateStatus = true
-	return p, nil
+	return finish(p, b, e, nil, kept, recheck, notDeleted, healthy, now)
 }
 
 // Step, which reads the pods in one walk, plans what the rules it
