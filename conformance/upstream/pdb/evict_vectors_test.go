@@ -296,17 +296,7 @@ func TestPDBEvictVectorsUpstream(t *testing.T) {
 			})
 		}
 		if write && changed && !t.Failed() {
-			var b bytes.Buffer
-			enc := json.NewEncoder(&b)
-			enc.SetEscapeHTML(false)
-			enc.SetIndent("", " ")
-			if err := enc.Encode(vs); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(difftest.Repo("testdata", "pdb", file), b.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("wrote %s", file)
+			writeVectorFile(t, file, vs)
 		}
 	}
 	if n < 50 {

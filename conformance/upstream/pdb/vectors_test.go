@@ -344,17 +344,7 @@ func TestPDBStepVectorsUpstream(t *testing.T) {
 			writes++
 		}
 		if write && changed {
-			var b bytes.Buffer
-			enc := json.NewEncoder(&b)
-			enc.SetEscapeHTML(false)
-			enc.SetIndent("", " ")
-			if err := enc.Encode(vs); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(difftest.Repo("testdata", "pdb", file), b.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("wrote %s", file)
+			writeVectorFile(t, file, vs)
 		}
 	}
 	if n < 60 {
@@ -364,4 +354,21 @@ func TestPDBStepVectorsUpstream(t *testing.T) {
 		t.Errorf("Writes checked on %d of %d vectors", writes, n)
 	}
 	t.Logf("%d pdb.Step vectors replayed through the disruption controller, their Writes compared with its requests", n)
+}
+
+// writeVectorFile writes vs as testdata/pdb/file, indented, HTML left
+// unescaped (the fill tests' output).
+func writeVectorFile(t *testing.T, file string, vs any) {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(vs); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(difftest.Repo("testdata", "pdb", file), b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s", file)
 }
