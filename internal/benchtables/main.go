@@ -358,6 +358,15 @@ func (d *doc) rows() {
 		d.p("| %s | %s | %s | %s | %s | %s | ≥ %.0f× | %s |", p.what, dur(o), count(oa), dur(t), count(ta), ratio(t, o), p.goal, mark(t/o >= p.goal))
 	}
 	d.p("")
+	if floor := "BenchmarkNodeZoneStates5000/floor"; d.rs.has(floor) && d.rs.has("BenchmarkNodeZoneStates5000/kubesem") {
+		f, _ := d.rs.median(floor, "ns/op")
+		o, _ := d.rs.median("BenchmarkNodeZoneStates5000/kubesem", "ns/op")
+		t, _ := d.rs.median("BenchmarkNodeZoneStates5000/upstream", "ns/op")
+		d.p("Zone states' bound, same run: only reading the inputs every zone-state rule must read (the zone and region")
+		d.p("labels, the exclusion label, the Ready condition; `BenchmarkNodeZoneStates5000/floor`, no grouping) takes %s;", dur(f))
+		d.p("kubesem's rule takes %s the floor, and upstream %s the floor, the most any rule over these Node objects", ratio(o, f), ratio(t, f))
+		d.p("could be faster than upstream.\n")
+	}
 	re := regexp.MustCompile(`^BenchmarkCount/(.+)/([^/]+)/10y$`)
 	var counts []string
 	for name := range d.rs {

@@ -137,6 +137,40 @@ func BenchmarkNodeZoneStates5000(b *testing.B) {
 			sink += len(node.ZoneStates(knodes, node.Options{}))
 		}
 	})
+	// floor: only the reads any zone-state rule over these nodes must make
+	// (the zone and region labels, the exclusion label unless those two
+	// are the map's only entries, the Ready condition's status and a byte
+	// of the zone value), summed, with no grouping or hashing: the bound
+	// the kubesem row is measured against (scripts/bench-notes.md).
+	b.Run("floor", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sum := 0
+			for _, n := range knodes {
+				l := n.Labels
+				z, zok := l[node.LabelTopologyZone]
+				r, rok := l[node.LabelTopologyRegion]
+				if zok && rok && len(l) == 2 {
+					// both labels found: no other label to look for
+				} else if _, ok := l[node.LabelExcludeDisruption]; ok {
+					continue
+				}
+				if len(z) > 0 {
+					sum += int(z[len(z)-1])
+				}
+				sum += len(r)
+				for _, c := range n.Status.Conditions {
+					if c.Type == node.Ready {
+						if c.Status == node.ConditionTrue {
+							sum++
+						}
+						break
+					}
+				}
+			}
+			sink += sum
+		}
+	})
 }
 
 // BenchmarkNodeLifecycleSync5000: one monitor pass over 5,000 nodes in 20
