@@ -304,6 +304,7 @@ func (s *State) update(k Kind, w plan.Write, now time.Time) (Result, error) {
 	}
 	om := metaOf(old)
 	var obj any
+	specChanged := false // (then obj differs from old)
 	if w.Subresource == "status" {
 		// The status subresource takes the status and the annotations
 		// (the API server resets the spec and labels, not annotations: the
@@ -323,6 +324,7 @@ func (s *State) update(k Kind, w plan.Write, now time.Time) (Result, error) {
 		}
 		if kindInfos[k].generation && !reflect.DeepEqual(specOf(obj), specOf(old)) {
 			m.Generation++
+			specChanged = true
 		}
 		if m.DeletionTimestamp != nil && len(m.Finalizers) == 0 && !isPod(obj) {
 			s.remove(k, n)
@@ -334,7 +336,7 @@ func (s *State) update(k Kind, w plan.Write, now time.Time) (Result, error) {
 			return Result{Key: Key{k, n.ns, n.name}, Removed: true, UID: om.UID}, nil
 		}
 	}
-	if reflect.DeepEqual(obj, old) {
+	if !specChanged && unchanged(w.Subresource == "status", obj, old) {
 		// the API server stores nothing and sends no watch event for an
 		// update that changes nothing: no controller wakes
 		return Result{Key: Key{k, n.ns, n.name}, Object: old, UID: om.UID}, nil
@@ -550,6 +552,45 @@ func setStatus(dst, src any) {
 	case *pdb.PodDisruptionBudget:
 		o.Status = src.(*pdb.PodDisruptionBudget).Status
 	}
+}
+
+// unchanged reports whether the update's object obj equals the stored
+// old (reflect.DeepEqual). A status update's obj is a shallow copy of old
+// with its status and annotations replaced, so only those two are
+// compared when the kind has a status.
+func unchanged(status bool, obj, old any) bool {
+	if status {
+		if a, b := statusOf(obj), statusOf(old); a != nil && b != nil {
+			return reflect.DeepEqual(a, b) && reflect.DeepEqual(metaOf(obj).Annotations, metaOf(old).Annotations)
+		}
+	}
+	return reflect.DeepEqual(obj, old)
+}
+
+// statusOf returns a pointer to obj's status (nil for a kind without
+// one), the part setStatus assigns.
+func statusOf(obj any) any {
+	switch o := obj.(type) {
+	case *podstatus.Pod:
+		return &o.Status
+	case *node.Node:
+		return &o.Status
+	case *rollout.Deployment:
+		return &o.Status
+	case *replicaset.ReplicaSet:
+		return &o.Status
+	case *statefulset.StatefulSet:
+		return &o.Status
+	case *daemonset.DaemonSet:
+		return &o.Status
+	case *job.Job:
+		return &o.Status
+	case *cronjob.CronJob:
+		return &o.Status
+	case *pdb.PodDisruptionBudget:
+		return &o.Status
+	}
+	return nil
 }
 
 // specOf returns a pointer to what a change of bumps metadata.generation
