@@ -469,13 +469,13 @@ func startShadow(t *testing.T, ns string) *shadowRun {
 }
 
 // quiet waits for shadow's next quiet check of the namespace: it has
-// judged every controller write it has seen, and the controllers have made
-// none for its window. A scenario calls it before its next user write, as
-// a user who waits for a rollout to finish writes seconds, not
-// milliseconds, later: shadow then has the settled state in hand, and
-// neither the controllers' last writes of one step nor their first of the
-// next reach it (through its separate watches) on the wrong side of the
-// user's write. It returns how long it waited.
+// judged every controller write it has seen, and nothing but Leases and
+// node status has changed for its window. A scenario calls it before its
+// next user write, as a user who waits for a rollout to finish writes
+// seconds, not milliseconds, later: shadow then holds the settled state,
+// and no write the controllers decided before the user's write reaches it
+// (through its separate watches) after that write. It returns how long it
+// waited.
 func (s *shadowRun) quiet(t *testing.T) time.Duration {
 	t.Helper()
 	from := len(s.out.String())
