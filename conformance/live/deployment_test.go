@@ -12,6 +12,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/watch"
@@ -163,7 +164,7 @@ func TestDeploymentRollout(t *testing.T) {
 	ev, _ := rsWatch.find(t, 0, "creation of "+first.Name, func(ev watch.Event) bool { return ev.Type == watch.Added })
 	sameCreatedReplicaSet(t, ev.Object.(*appsv1.ReplicaSet), first)
 
-	d1, rss, ps := settled(t, ns, d.Name)
+	d1, rss, ps := nextStep(t, sh, ns, d.Name)
 
 	// 2. Rollout: a template change. The controller's first sync after the
 	// update sees the updated Deployment and the settled ReplicaSets and
@@ -173,8 +174,7 @@ func TestDeploymentRollout(t *testing.T) {
 	mark := rsWatch.mark()
 	var updated *appsv1.Deployment
 	out = userWrite(t, ns, "rollout", func() {
-		updated, err = client.AppsV1().Deployments(ns).Update(ctx, changed, metav1.UpdateOptions{})
-		check(t, err)
+		updated = updateSettled(t, d1, changed)
 	})
 	p, w = deploymentStep(t, updated, rss, ps)
 	if p.Create.Count != 1 || len(w.Create) != 1 {
@@ -188,7 +188,7 @@ func TestDeploymentRollout(t *testing.T) {
 	sameCreatedReplicaSet(t, ev.Object.(*appsv1.ReplicaSet), second)
 	checkResizes(t, rsWatch, mark, p.Scale)
 
-	d2, rss, ps := settled(t, ns, d.Name)
+	d2, rss, ps := nextStep(t, sh, ns, d.Name)
 	sizes := map[string]int32{}
 	for _, rs := range rss {
 		sizes[rs.Name] = *rs.Spec.Replicas
@@ -204,8 +204,7 @@ func TestDeploymentRollout(t *testing.T) {
 	mark = rsWatch.mark()
 	var rolledBack *appsv1.Deployment
 	out = userWrite(t, ns, "rollback", func() {
-		rolledBack, err = client.AppsV1().Deployments(ns).Update(ctx, back, metav1.UpdateOptions{})
-		check(t, err)
+		rolledBack = updateSettled(t, d2, back)
 	})
 	p, _ = deploymentStep(t, rolledBack, rss, ps)
 	if p.Create.Count != 0 {
@@ -237,6 +236,33 @@ func TestDeploymentRollout(t *testing.T) {
 	}
 	explainSettled(t, ns, "after the rollback")
 	sh.stop(t)
+}
+
+// nextStep waits until the Deployment has settled and shadow has seen the
+// namespace quiet (shadowRun.quiet), and returns the Deployment, its
+// ReplicaSets and pods read then: what the scenario's next user write
+// starts from.
+func nextStep(t *testing.T, sh *shadowRun, ns, name string) (*appsv1.Deployment, []*appsv1.ReplicaSet, []*corev1.Pod) {
+	t.Helper()
+	settled(t, ns, name)
+	sh.quiet(t)
+	return settled(t, ns, name)
+}
+
+// updateSettled writes changed, a copy of the settled Deployment d with a
+// user's change, and returns what the server returned. The controllers
+// wrote nothing since d was read (the namespace was quiet and kubesem had
+// nothing left to write): a conflict is a failure, shown with what changed.
+func updateSettled(t *testing.T, d, changed *appsv1.Deployment) *appsv1.Deployment {
+	t.Helper()
+	ctx := context.Background()
+	out, err := client.AppsV1().Deployments(d.Namespace).Update(ctx, changed, metav1.UpdateOptions{})
+	if apierrors.IsConflict(err) {
+		now, gerr := client.AppsV1().Deployments(d.Namespace).Get(ctx, d.Name, metav1.GetOptions{})
+		t.Fatalf("the Deployment was written after it settled: %v\nsettled: %s\nnow (%v): %s", err, jsonish(d), gerr, jsonish(now))
+	}
+	check(t, err)
+	return out
 }
 
 func ev0Revision(rss []*appsv1.ReplicaSet, name string) string {

@@ -468,16 +468,30 @@ func startShadow(t *testing.T, ns string) *shadowRun {
 	return s
 }
 
-// stop waits for shadow's next quiet check of the namespace (the scenario
-// is over), stops it and requires zero mismatches.
-func (s *shadowRun) stop(t *testing.T) {
+// quiet waits for shadow's next quiet check of the namespace: it has
+// judged every controller write it has seen, and nothing but Leases and
+// node status has changed for its window. A scenario calls it before its
+// next user write, as a user who waits for a rollout to finish writes
+// seconds, not milliseconds, later: shadow then holds the settled state,
+// and no write the controllers decided before the user's write reaches it
+// (through its separate watches) after that write. It returns how long it
+// waited.
+func (s *shadowRun) quiet(t *testing.T) time.Duration {
 	t.Helper()
 	from := len(s.out.String())
-	stopAt := time.Now()
+	start := time.Now()
 	quiet := "shadow: quiet: namespace " + s.ns
 	eventually(t, 30*time.Second, func() (bool, string) {
 		return strings.Contains(s.out.String()[from:], quiet), "a quiet check of " + s.ns + ":\n" + filterQuiet(s.out.Stamped())
 	})
+	return time.Since(start)
+}
+
+// stop waits for shadow's next quiet check of the namespace (the scenario
+// is over), stops it and requires zero mismatches.
+func (s *shadowRun) stop(t *testing.T) {
+	t.Helper()
+	waited := s.quiet(t)
 	s.cmd.Process.Signal(syscall.SIGINT)
 	var err error
 	select {
@@ -492,7 +506,7 @@ func (s *shadowRun) stop(t *testing.T) {
 	if os.Getenv("LIVE_SHADOW_LOG") != "" {
 		t.Logf("shadow:\n%s", filterQuiet(s.out.Stamped()))
 	}
-	if waited := time.Since(stopAt); waited > 10*time.Second {
+	if waited > 10*time.Second {
 		t.Logf("shadow took %v to see %s quiet:\n%s", waited.Round(time.Millisecond), s.ns, filterQuiet(s.out.Stamped()))
 	}
 	if m := regexp.MustCompile(`(\d+) controller write\(s\) observed, (\d+) explained`).FindStringSubmatch(out); m == nil || m[1] == "0" {
