@@ -441,10 +441,12 @@ func (s *shadow) stateAt(seq int, ns string) map[cluster.Key]*item {
 // candidates are the changes after which the states a controller's change
 // c may have been decided on stand: the one right before c first, then
 // those after it within the lag (events of other watches arrive in any
-// order), then earlier ones within the window; at most maxCandidates, and
-// only those that changed c's namespace's world.
+// order), then earlier ones within the window, nearest first; only those
+// that changed c's namespace's world. Every state in the window is a
+// candidate (a write is unexpected only when none predicts it): a judge
+// stops at the first that does, usually among the first few, and the
+// history is pruned to a few windows.
 func (s *shadow) candidates(c *change) []int {
-	const maxCandidates = 24
 	in := func(x *change) bool {
 		return x.key.Namespace == c.key.Namespace || x.key.Namespace == "" || x.key.Namespace == leaseNamespace
 	}
@@ -458,12 +460,12 @@ func (s *shadow) candidates(c *change) []int {
 	if idx < 0 {
 		return out
 	}
-	for i := idx + 1; i < len(s.hist) && !s.hist[i].at.After(c.at.Add(s.o.lag)) && len(out) < maxCandidates/2; i++ {
+	for i := idx + 1; i < len(s.hist) && !s.hist[i].at.After(c.at.Add(s.o.lag)); i++ {
 		if in(s.hist[i]) && s.hist[i].key.Kind != cluster.KindLease {
 			out = append(out, s.hist[i].seq)
 		}
 	}
-	for i := idx - 1; i >= 0 && !s.hist[i].at.Before(c.at.Add(-s.o.window)) && len(out) < maxCandidates; i-- {
+	for i := idx - 1; i >= 0 && !s.hist[i].at.Before(c.at.Add(-s.o.window)); i-- {
 		if i > 0 && in(s.hist[i]) && s.hist[i].key.Kind != cluster.KindLease {
 			out = append(out, s.hist[i-1].seq)
 		}

@@ -82,6 +82,9 @@ func TestMain(m *testing.M) {
 	}()
 	down := time.Now()
 	tb.runCleanups()
+	if binDir != "" {
+		os.RemoveAll(binDir) // the kubesem binaries the plugin tests built
+	}
 	if testing.Verbose() {
 		fmt.Fprintf(os.Stderr, "live: control plane down in %v\n", time.Since(down).Round(time.Millisecond))
 	}
