@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
 
+	"github.com/kubesem/kubesem/cluster"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/rollout"
 )
@@ -260,4 +263,42 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// TestShadowCandidatesCoverTheWindow: a controller's write is judged
+// against the state after every change of its namespace's world in the
+// window before it (nearest first) and within the lag after it — however
+// many there are (a busy rollout makes dozens) — and against none outside
+// the window, in another namespace, or after a Lease's change.
+func TestShadowCandidatesCoverTheWindow(t *testing.T) {
+	t.Parallel()
+	s := newShadow(reader{}, scope{namespace: "default"}, shadowOpts{window: time.Second, lag: 100 * time.Millisecond}, &bytes.Buffer{})
+	var c *change
+	add := func(at time.Duration, kind cluster.Kind, ns string) *change {
+		s.seq++
+		x := &change{seq: s.seq, at: shadowT0.Add(at), key: cluster.Key{Kind: kind, Namespace: ns, Name: fmt.Sprint("o", s.seq)}}
+		s.hist = append(s.hist, x)
+		return x
+	}
+	add(-1500*time.Millisecond, cluster.KindPod, "default") // seq 1: before the window
+	var want []int
+	for i := range 60 {
+		switch i % 6 {
+		case 4:
+			add(time.Duration(i-60)*10*time.Millisecond, cluster.KindPod, "other")
+		case 5:
+			add(time.Duration(i-60)*10*time.Millisecond, cluster.KindLease, leaseNamespace)
+		default:
+			x := add(time.Duration(i-60)*10*time.Millisecond, cluster.KindPod, "default")
+			want = append(want, x.seq-1) // the state before that change
+		}
+	}
+	c = add(0, cluster.KindReplicaSet, "default")
+	after := add(50*time.Millisecond, cluster.KindPod, "default")
+	add(500*time.Millisecond, cluster.KindPod, "default") // past the lag
+	slices.Reverse(want)
+	want = append([]int{c.seq - 1, after.seq}, want...)
+	if got := s.candidates(c); !slices.Equal(got, want) {
+		t.Errorf("candidates = %v\nwant %v", got, want)
+	}
 }
