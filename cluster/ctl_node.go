@@ -53,8 +53,9 @@ func nodeLifecycleController() controller {
 			if r, ok := plan.First(p.Requeue); ok {
 				at = now.Add(r.After)
 			}
+			mem := p.Memory // (captured alone: capturing p would move the whole Plan to the heap)
 			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call,
-				after: func() { w.nodeMem = p.Memory; w.nodeMonitorAt = at }}
+				after: func() { w.nodeMem = mem; w.nodeMonitorAt = at }}
 		},
 	}
 }

@@ -44,6 +44,12 @@ type ZoneMemory struct {
 	// the pass then keeps upstream's order by sorting after each change,
 	// as a queue of any shape is kept (false in every Memory returned).
 	irregular bool
+	// (unused) keeps ZoneMemory over 128 bytes, the most a Go map stores
+	// in its slots: it stores larger values by pointer, so that the Zones
+	// map of a Memory with a zone or two is a 208-byte group of eight
+	// pointer slots and a value per zone, not a 1,280-byte group of eight
+	// inline values (every pass makes a new Memory).
+	_ uint64
 }
 
 // ownHealth returns h with its own copies of the heartbeat and the lease
@@ -119,7 +125,7 @@ func (s *lifecycle) ensureZone(k string) *ZoneMemory {
 	if !ok || z.State == "" {
 		z = &ZoneMemory{State: ZoneInitial, Limiter: newLimiter(s.opts.evictionRate())}
 		s.zones[k] = z
-		if j, ok := s.keyAt[k]; ok {
+		if j, ok := s.keyIndex(k); ok {
 			s.zmem[j] = z
 		}
 	}

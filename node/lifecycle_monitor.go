@@ -45,10 +45,10 @@ func Step(nodes []*Node, leases []Lease, pods []*podstatus.Pod, mem Memory, now 
 			return Plan{}, field.New(field.Index("pods", i), "", field.ErrRequired)
 		}
 	}
-	p := Plan{Outcome: ReasonMonitored}
-	s := newLifecycle(nodes, leases, order, mem, now, opts, &p)
+	s := newLifecycle(nodes, leases, order, mem, now, opts, Plan{Outcome: ReasonMonitored})
 	s.allPods = pods
 	s.run()
+	p := s.p
 	p.Memory = s.memory()
 	p.Requeue = []plan.Requeue{{After: DefaultNodeMonitorPeriod, Reason: ReasonNodeMonitorPeriod}}
 	if p.Conditions == nil {
@@ -69,7 +69,7 @@ func Step(nodes []*Node, leases []Lease, pods []*podstatus.Pod, mem Memory, now 
 type lifecycle struct {
 	opts Options
 	now  time.Time
-	p    *Plan
+	p    Plan // the Plan the pass makes
 	// nodes are the nodes by name: the list given while it is in order
 	// and the pass has written no node, else the pass's own list, whose
 	// nodes are the input nodes until written (see own)
@@ -84,7 +84,7 @@ type lifecycle struct {
 	zid      []int32
 	zkeys    []string
 	zmem     []*ZoneMemory
-	keyAt    map[string]int32 // zkeys[keyAt[k]] == k
+	keyAt    map[string]int32 // zkeys[keyAt[k]] == k, once zkeys has more than zoneScan keys (nil before: see keyIndex)
 	excluded []bool           // ExcludedFromDisruption(nodes[i])
 	lease    []*Lease         // the lease of nodes[i] (nil: none)
 	// prev holds the health records before the pass (read only); next
@@ -110,9 +110,10 @@ type lifecycle struct {
 }
 
 // newLifecycle sets up a pass; order tells which lists are known to be
-// sorted by name (the zero inOrder: none).
-func newLifecycle(nodes []*Node, leases []Lease, order inOrder, mem Memory, now time.Time, opts Options, p *Plan) *lifecycle {
-	s := &lifecycle{opts: opts, now: now, p: p, nodes: nodes,
+// sorted by name (the zero inOrder: none); the pass adds to p, s.p after it. It returns the lifecycle by
+// value so that a caller's pass can keep it on the stack.
+func newLifecycle(nodes []*Node, leases []Lease, order inOrder, mem Memory, now time.Time, opts Options, p Plan) lifecycle {
+	s := lifecycle{opts: opts, now: now, p: p, nodes: nodes,
 		prev: mem.Nodes, zones: map[string]*ZoneMemory{}}
 	byName := func(a, b *Node) int { return strings.Compare(a.Name, b.Name) }
 	if !order.nodes && !slices.IsSortedFunc(s.nodes, byName) {
@@ -147,7 +148,6 @@ func newLifecycle(nodes []*Node, leases []Lease, order inOrder, mem Memory, now 
 	// one key)
 	var zt zoneTable
 	var pairKey []int32
-	s.keyAt = map[string]int32{}
 	jl, jk := 0, 0
 	for i, n := range s.nodes {
 		region, zone, excluded := zoneLabels(n.Labels)
@@ -155,11 +155,18 @@ func newLifecycle(nodes []*Node, leases []Lease, order inOrder, mem Memory, now 
 		j := zt.index(region, zone)
 		if j == len(pairKey) {
 			k := zoneKey(region, zone)
-			at, ok := s.keyAt[k]
+			at, ok := s.keyIndex(k)
 			if !ok {
 				at = int32(len(s.zkeys))
-				s.keyAt[k] = at
 				s.zkeys = append(s.zkeys, k)
+				if s.keyAt != nil {
+					s.keyAt[k] = at
+				} else if len(s.zkeys) > zoneScan {
+					s.keyAt = make(map[string]int32, 2*len(s.zkeys))
+					for a, k := range s.zkeys {
+						s.keyAt[k] = int32(a)
+					}
+				}
 			}
 			pairKey = append(pairKey, at)
 		}
@@ -214,6 +221,21 @@ func newLifecycle(nodes []*Node, leases []Lease, order inOrder, mem Memory, now 
 		}
 	}
 	return s
+}
+
+// keyIndex returns the index of zone key k in s.zkeys: by a scan of a
+// few keys, through keyAt beyond zoneScan.
+func (s *lifecycle) keyIndex(k string) (int32, bool) {
+	if s.keyAt != nil {
+		j, ok := s.keyAt[k]
+		return j, ok
+	}
+	for j, x := range s.zkeys {
+		if x == k {
+			return int32(j), true
+		}
+	}
+	return 0, false
 }
 
 // addGone adds a registered node no longer listed to s.gone, given in

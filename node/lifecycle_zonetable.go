@@ -62,9 +62,7 @@ func (t *zoneTable) index(region, zone string) int {
 			}
 		}
 		if len(t.zones) < zoneScan {
-			if t.zones == nil {
-				t.zones = make([]zoneCount, 0, zoneScan)
-			}
+			// (grown by append: most clusters have one zone or a few)
 			t.zones = append(t.zones, zoneCount{region: region, zone: zone})
 			return len(t.zones) - 1
 		}
