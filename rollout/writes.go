@@ -197,8 +197,7 @@ func (w *writer) run() {
 
 // deployment returns a copy of the working Deployment.
 func (w *writer) deployment() *Deployment {
-	c := deepcopy.Copy(w.d)
-	return &c
+	return deepcopy.New(&w.d)
 }
 
 // status appends a status write of the working Deployment.
@@ -224,11 +223,11 @@ func (w *writer) lookup() {
 	}
 	if len(w.p.Update) > 0 {
 		for _, u := range w.p.Update {
-			rs := deepcopy.Copy(*w.rss[u.Name])
+			rs := deepcopy.New(w.rss[u.Name])
 			rs.Annotations = maps.Clone(u.Annotations)
 			rs.Spec.MinReadySeconds = u.MinReadySeconds
-			w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, UID: rs.UID, Object: &rs, FromCache: true, Reason: u.Reason})
-			w.rss[u.Name] = &rs
+			w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, UID: rs.UID, Object: rs, FromCache: true, Reason: u.Reason})
+			w.rss[u.Name] = rs
 		}
 		return
 	}
@@ -258,12 +257,12 @@ func (w *writer) lookupOrCreate() bool {
 		}
 		return false
 	}
-	rs := deepcopy.Copy(w.p.Create.Objects[0])
+	rs := deepcopy.New(&w.p.Create.Objects[0])
 	rs.CreationTimestamp = time.Time{}
 	rs.Status = replicaset.Status{}
-	w.out = append(w.out, plan.Write{Verb: plan.VerbCreate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, Object: &rs, Reason: w.p.Create.Reason})
-	w.rss[rs.Name] = &rs
-	w.newRS = &rs
+	w.out = append(w.out, plan.Write{Verb: plan.VerbCreate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, Object: rs, Reason: w.p.Create.Reason})
+	w.rss[rs.Name] = rs
+	w.newRS = rs
 	changed := w.setRevision(rs.Annotations[RevisionAnnotation])
 	if w.d.HasProgressDeadline() {
 		c := newCondition(Progressing, "True", ReasonNewReplicaSetCreated, "Created new replica set "+strconv.Quote(rs.Name), w.now)
@@ -297,14 +296,14 @@ func (w *writer) scales(take func(Resize) bool) bool {
 	resized := false
 	for ; w.scale < len(w.p.Scale) && take(w.p.Scale[w.scale]); w.scale++ {
 		r := w.p.Scale[w.scale]
-		rs := deepcopy.Copy(*w.rss[r.Name])
+		rs := deepcopy.New(w.rss[r.Name])
 		n := r.Replicas
 		rs.Spec.Replicas = &n
 		if r.Annotations != nil {
 			rs.Annotations = maps.Clone(r.Annotations)
 		}
-		w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, UID: rs.UID, Object: &rs, Reason: r.Reason})
-		w.rss[r.Name] = &rs
+		w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, UID: rs.UID, Object: rs, Reason: r.Reason})
+		w.rss[r.Name] = rs
 		resized = resized || r.From != r.Replicas
 	}
 	return resized
