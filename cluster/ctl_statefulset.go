@@ -77,7 +77,7 @@ func statefulSetController() controller {
 				return stepOut{plan: p, err: err, call: call}
 			}
 			writes, err := p.Writes(set, pods, revs, claims)
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call}
+			return stepOut{plan: keepPlan(w, p), writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call}
 		},
 	}
 }

@@ -165,6 +165,7 @@ func (w *World) Sync(now time.Time) []Decision {
 
 // sync is Sync, collecting the decisions only when asked.
 func (w *World) sync(now time.Time, collect bool) []Decision {
+	w.keepPlans = collect || w.Opts.OnStep != nil
 	var out []Decision
 	for _, c := range w.ctls {
 		changed := w.changedFor(c)
@@ -225,7 +226,18 @@ func (w *World) sync(now time.Time, collect bool) []Decision {
 			}
 		}
 	}
+	w.keepPlans = false
 	return out
+}
+
+// keepPlan returns p for stepOut.plan when the sync reads it (it collects
+// the decisions, or Options.OnStep is set), else nil: a Plan made an any
+// is a heap copy of the whole Plan at every step.
+func keepPlan[P any](w *World, p P) any {
+	if w.keepPlans {
+		return p
+	}
+	return nil
 }
 
 func (w *World) syncOne(c controller, k Key, now time.Time) Decision {

@@ -162,6 +162,9 @@ type World struct {
 	pdbIdx   *pdbIndex              // the disruption controller's pod index (ctl_pdb.go)
 	leases   leaseList              // the node leases node.Step was last given (ctl_node.go)
 	lastBusy time.Time              // last instant with a write other than heartbeats
+	// keepPlans is, while sync runs, whether a step's Plan is read (see
+	// keepPlan); false otherwise.
+	keepPlans bool
 }
 
 // New returns the world of scenario sc (validated first, see
