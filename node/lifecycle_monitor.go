@@ -101,7 +101,7 @@ type lifecycle struct {
 	// lists, sorted, the registered nodes no longer listed
 	known []bool
 	gone  []string
-	zones map[string]*ZoneMemory
+	zones zoneSet
 	// allPods are the pods given; pods groups them by node, then namespace
 	// and name, when a node first needs its pods (nil until then: most
 	// passes mark no pod not ready)
@@ -114,7 +114,7 @@ type lifecycle struct {
 // value so that a caller's pass can keep it on the stack.
 func newLifecycle(nodes []*Node, leases []Lease, order inOrder, mem Memory, now time.Time, opts Options, p Plan) lifecycle {
 	s := lifecycle{opts: opts, now: now, p: p, nodes: nodes,
-		prev: mem.Nodes, zones: map[string]*ZoneMemory{}}
+		prev: mem.Nodes}
 	byName := func(a, b *Node) int { return strings.Compare(a.Name, b.Name) }
 	if !order.nodes && !slices.IsSortedFunc(s.nodes, byName) {
 		s.nodes = slices.Clone(nodes)
@@ -207,17 +207,24 @@ func newLifecycle(nodes []*Node, leases []Lease, order inOrder, mem Memory, now 
 			s.addGone(mem.Known[jk])
 		}
 	}
-	for k, v := range mem.Zones {
-		z := v
-		z.Queue = slices.Clone(v.Queue)
-		z.Done = slices.Clone(v.Done)
-		z.queued, z.irregular = nil, !regularQueue(z.Queue)
-		s.zones[k] = &z
+	if len(mem.Zones) > 0 {
+		// the pass's own copies of the zones, made in one list
+		own := make([]ZoneMemory, 0, len(mem.Zones))
+		s.zones = make(zoneSet, 0, len(mem.Zones)+1)
+		for k, v := range mem.Zones {
+			z := v
+			z.Queue = slices.Clone(v.Queue)
+			z.Done = slices.Clone(v.Done)
+			z.queued, z.irregular = nil, !regularQueue(z.Queue)
+			own = append(own, z)
+			s.zones = append(s.zones, zoneEntry{key: k, z: &own[len(own)-1]})
+		}
+		slices.SortFunc(s.zones, func(a, b zoneEntry) int { return strings.Compare(a.key, b.key) })
 	}
 	s.zmem = make([]*ZoneMemory, len(s.zkeys))
 	if len(s.zones) > 0 {
 		for j, k := range s.zkeys {
-			s.zmem[j] = s.zones[k]
+			s.zmem[j] = s.zones.get(k)
 		}
 	}
 	return s
@@ -360,7 +367,7 @@ func (s *lifecycle) run() {
 		s.noScheduleTaintingPass(i)
 	}
 	for _, k := range s.withState() {
-		z := s.zones[k]
+		z := s.zones.get(k)
 		c := zoneReady[k]
 		s.p.Zones = append(s.p.Zones, ZoneReport{Zone: k, Size: c.size(), NotReady: c.notReady, State: z.State, Rate: z.Limiter.Rate})
 	}
