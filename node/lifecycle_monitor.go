@@ -147,6 +147,8 @@ func newLifecycle(nodes []*Node, leases []Lease, order inOrder, mem Memory, now 
 	// key per (region, zone), each key once (distinct pairs could join to
 	// one key)
 	var zt zoneTable
+	// (grown from one zone by append: most clusters have one or a few)
+	zt.zones = make([]zoneCount, 0, min(len(s.nodes), 1))
 	var pairKey []int32
 	jl, jk := 0, 0
 	for i, n := range s.nodes {

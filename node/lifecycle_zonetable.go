@@ -62,7 +62,9 @@ func (t *zoneTable) index(region, zone string) int {
 			}
 		}
 		if len(t.zones) < zoneScan {
-			// (grown by append: most clusters have one zone or a few)
+			if t.zones == nil {
+				t.zones = make([]zoneCount, 0, zoneScan)
+			}
 			t.zones = append(t.zones, zoneCount{region: region, zone: zone})
 			return len(t.zones) - 1
 		}
