@@ -296,8 +296,13 @@ func (w *World) syncOne(c controller, k Key, now time.Time) Decision {
 			var err error
 			if kind, _ := KindOfResource(wr.Resource); wr.FromCache && written.has(Key{kind, wr.Namespace, wr.Name}) {
 				r, err = w.refuse(c.name, wr, now, Key{kind, wr.Namespace, wr.Name}, conflict(wr))
-			} else {
+			} else if w.keepPlans || w.Opts.Rewrite != nil {
 				r, err = w.apply(c.name, wr, now)
+			} else {
+				// The trace keeps the write in place: the writes are the
+				// step's own (Writes makes them afresh) and no caller sees
+				// them (the sync does not collect its decisions).
+				r, err = w.applyKept(c.name, &o.writes[i], now)
 			}
 			if err == nil && r.Key != (Key{}) {
 				written.add(r.Key)

@@ -281,9 +281,16 @@ func (w *World) Clone() *World {
 // apply applies one write at now for controller ctl, records it in the
 // trace, and keeps what the garbage collector must look at.
 func (w *World) apply(ctl string, wr plan.Write, now time.Time) (Result, error) {
+	return w.applyKept(ctl, &wr, now)
+}
+
+// applyKept is apply with the write the trace keeps: *wr, which nothing
+// may modify afterwards.
+func (w *World) applyKept(ctl string, p *plan.Write, now time.Time) (Result, error) {
+	wr := *p
 	w.recordEviction(ctl, wr, now)
 	r, err := w.State.Apply(wr, now, w.Opts.Namer)
-	e := Entry{Time: now, Controller: ctl, Object: r.Key, Write: &wr, Reason: wr.Reason}
+	e := Entry{Time: now, Controller: ctl, Object: r.Key, Write: p, Reason: wr.Reason}
 	if r.Key == (Key{}) {
 		k, _ := KindOfResource(wr.Resource)
 		e.Object = Key{k, wr.Namespace, wr.Name}
