@@ -130,7 +130,7 @@ func (s *State) templateKey(obj any, t *podstatus.Template) []byte {
 	b := templateKey(t)
 	if k, ok := KindOf(obj); ok {
 		m := metaOf(obj)
-		if s.objs[k][name{m.Namespace, m.Name}] == obj {
+		if s.objs[k][name{m.Namespace, m.Name}].obj == obj {
 			cowMap(s, &s.tkeys, ownTkeys)[obj] = b
 		}
 	}

@@ -417,7 +417,7 @@ func (w *World) dueList(t time.Time) []string {
 			out = append(out, "heartbeat Node/"+name)
 		}
 		for n := range w.State.onNode[name].m {
-			p := w.State.objs[KindPod][n].(*podstatus.Pod)
+			p := w.State.objs[KindPod][n].obj.(*podstatus.Pod)
 			if x, ok := w.podTimer(p); ok && !x.After(t) {
 				out = append(out, fmt.Sprintf("kubelet/%s Pod/%s/%s", name, p.Namespace, p.Name))
 			}
