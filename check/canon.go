@@ -55,6 +55,35 @@ type canon struct {
 	absolute bool
 	// scratch is the buffer shapes are walked into (see shapeInto).
 	scratch shape
+	// views holds the working lists and maps of view, emptied and reused
+	// by the next (none of them outlives its view).
+	views viewScratch
+}
+
+// viewScratch is view's working storage.
+type viewScratch struct {
+	items     []item
+	nodes     []int
+	gens      []int
+	ren       map[string]uint64
+	nodeNames map[string]bool
+	podsOn    map[string][]uint64
+	leases    map[string]*item
+}
+
+// reset empties the lists and maps for a view, making the maps on first
+// use.
+func (s *viewScratch) reset() {
+	clear(s.items) // (drop the references to the last world's objects)
+	s.items, s.nodes, s.gens = s.items[:0], s.nodes[:0], s.gens[:0]
+	if s.ren == nil {
+		s.ren, s.nodeNames, s.podsOn, s.leases = map[string]uint64{}, map[string]bool{}, map[string][]uint64{}, map[string]*item{}
+		return
+	}
+	clear(s.ren)
+	clear(s.nodeNames)
+	clear(s.podsOn)
+	clear(s.leases)
 }
 
 // view is a world's canonical hash and the classes of its pods and nodes:
@@ -187,7 +216,9 @@ func generated(m *meta.ObjectMeta) bool {
 // view computes w's canonical hash and classes.
 func (c *canon) view(w *cluster.World) view {
 	objs := w.State.Objects()
-	items := make([]item, 0, len(objs))
+	sc := &c.views
+	sc.reset()
+	items := slices.Grow(sc.items, len(objs))
 	k := &clock{now: w.Now, cap: c.cap, absolute: c.absolute}
 	mem := w.Memory()
 	for _, o := range objs {
@@ -206,9 +237,9 @@ func (c *canon) view(w *cluster.World) view {
 	k.done()
 
 	// Tokens of objects with names of their own: their UID names them.
-	ren := map[string]uint64{}
-	var nodes []int
-	nodeNames := map[string]bool{}
+	ren := sc.ren
+	nodes := sc.nodes
+	nodeNames := sc.nodeNames
 	for i := range items {
 		if items[i].kind == cluster.KindNode {
 			nodes = append(nodes, i)
@@ -238,7 +269,7 @@ func (c *canon) view(w *cluster.World) view {
 			ren[items[i].m.Name] = nodeTok
 		}
 	}
-	podsOn := map[string][]uint64{}
+	podsOn := sc.podsOn
 	for i := range items {
 		it := &items[i]
 		if it.kind != cluster.KindPod {
@@ -256,7 +287,7 @@ func (c *canon) view(w *cluster.World) view {
 	// Nodes: by content (with symmetry), else by name.
 	v := view{mem: mem, podClass: map[string]uint64{}, nodeClass: map[string]uint64{}}
 	if c.symmetry {
-		leases := map[string]*item{}
+		leases := sc.leases
 		for i := range items {
 			if items[i].kind == cluster.KindLease {
 				leases[items[i].m.Name] = &items[i]
@@ -295,7 +326,7 @@ func (c *canon) view(w *cluster.World) view {
 	}
 	// Generated objects: sig1 with node tokens, then renamed by sorted
 	// content within their kind, namespace and generateName.
-	var gens []int
+	gens := sc.gens
 	for i := range items {
 		it := &items[i]
 		if !it.gen {
@@ -354,6 +385,7 @@ func (c *canon) view(w *cluster.World) view {
 		h = mix(h, uint64(w.Now.UnixNano()))
 	}
 	v.hash = final(h)
+	sc.items, sc.nodes, sc.gens = items, nodes, gens // (grown: kept for the next view)
 	return v
 }
 

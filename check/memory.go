@@ -62,11 +62,10 @@ func directWalk(v reflect.Value, h uint64, r *renamer, k *clock) uint64 {
 			return mix(h, mNil)
 		}
 		var sum uint64
-		it := v.MapRange()
-		for it.Next() {
-			e := directWalk(it.Key(), 0, r, k)
-			sum += final(directWalk(it.Value(), e, r, k))
-		}
+		mapRange(v, func(key, val reflect.Value) {
+			e := directWalk(key, 0, r, k)
+			sum += final(directWalk(val, e, r, k))
+		})
 		return mix(mix(mix(h, mMap), uint64(v.Len())), sum)
 	case reflect.String:
 		s := v.String()
@@ -168,10 +167,31 @@ func memTimes(v reflect.Value, k *clock) {
 			memTimes(v.Index(i), k)
 		}
 	case reflect.Map:
-		it := v.MapRange()
+		mapRange(v, func(key, val reflect.Value) {
+			memTimes(key, k)
+			memTimes(val, k)
+		})
+	}
+}
+
+// mapRange calls f with each key and value of the map v, in no order. f
+// must not keep them: when v has several entries that may be read as
+// interfaces (v was not reached through an unexported field), they are
+// read into two values reused for every entry, which MapIter.Key and
+// Value would copy to the heap one by one.
+func mapRange(v reflect.Value, f func(key, val reflect.Value)) {
+	it := v.MapRange()
+	if v.Len() < 2 || !v.CanInterface() {
 		for it.Next() {
-			memTimes(it.Key(), k)
-			memTimes(it.Value(), k)
+			f(it.Key(), it.Value())
 		}
+		return
+	}
+	t := v.Type()
+	key, val := reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()
+	for it.Next() {
+		key.SetIterKey(it)
+		val.SetIterValue(it)
+		f(key, val)
 	}
 }

@@ -150,12 +150,12 @@ func (s *State) create(k Kind, w plan.Write, now time.Time, namer Namer) (Result
 		for range 8 {
 			s.Counter++
 			m.Name = namer.Name(m.GenerateName, s.Counter)
-			if s.objs[k][name{m.Namespace, m.Name}] == nil {
+			if s.objs[k][name{m.Namespace, m.Name}].obj == nil {
 				break
 			}
 		}
 	}
-	if s.objs[k][name{m.Namespace, m.Name}] != nil {
+	if s.objs[k][name{m.Namespace, m.Name}].obj != nil {
 		return Result{}, field.New("metadata.name", m.Name, ErrAlreadyExists)
 	}
 	s.Counter++
@@ -284,7 +284,7 @@ func (s *State) stored(k Kind, w plan.Write) (any, name, error) {
 			n = name{m.Namespace, m.Name}
 		}
 	}
-	old := s.objs[k][n]
+	old := s.objs[k][n].obj
 	if old == nil {
 		return nil, n, field.New("metadata.name", n.name, ErrNotFound)
 	}
@@ -416,7 +416,7 @@ func (s *State) evict(w plan.Write, now time.Time) (Result, error) {
 	p := old.(*podstatus.Pod)
 	var budgets []pdb.PodDisruptionBudget
 	for _, bn := range sortedNames(namesOf(s.objs[KindPodDisruptionBudget], n.ns)) {
-		budgets = append(budgets, *s.objs[KindPodDisruptionBudget][bn].(*pdb.PodDisruptionBudget))
+		budgets = append(budgets, *s.objs[KindPodDisruptionBudget][bn].obj.(*pdb.PodDisruptionBudget))
 	}
 	d, err := pdb.Evict(p, budgets, pdb.Request{}, now)
 	if err != nil {
@@ -450,7 +450,7 @@ func (s *State) evict(w plan.Write, now time.Time) (Result, error) {
 		GracePeriodSeconds: w.GracePeriodSeconds}, now)
 }
 
-func namesOf(m map[name]any, ns string) map[name]struct{} {
+func namesOf[V any](m map[name]V, ns string) map[name]struct{} {
 	out := map[name]struct{}{}
 	for n := range m {
 		if n.ns == ns {

@@ -129,7 +129,8 @@ func shallowEqual(a, b any) bool {
 func checkIndexes(t *rapid.T, s *State) {
 	n := 0
 	for k, m := range s.objs {
-		for nm, o := range m {
+		for nm, e := range m {
+			o := e.obj
 			n++
 			om := metaOf(o)
 			if om.Name != nm.name || om.Namespace != nm.ns {
@@ -154,7 +155,7 @@ func checkIndexes(t *rapid.T, s *State) {
 	}
 	for node, set := range s.onNode {
 		for nm := range set.m {
-			p, _ := s.objs[KindPod][nm].(*podstatus.Pod)
+			p, _ := s.objs[KindPod][nm].obj.(*podstatus.Pod)
 			if p == nil || p.Spec.NodeName != node {
 				t.Fatalf("stale node index %s/%v", node, nm)
 			}
@@ -176,7 +177,7 @@ func checkIndexes(t *rapid.T, s *State) {
 		}
 		for i, o := range objs {
 			om := metaOf(o)
-			if s.objs[ck.kind][name{om.Namespace, om.Name}] != o {
+			if s.objs[ck.kind][name{om.Namespace, om.Name}].obj != o {
 				t.Fatalf("controller index %v holds %s/%s, not the stored object", ck, om.Namespace, om.Name)
 			}
 			if ref := om.ControllerRef(); ref == nil || ref.UID != ck.uid {
@@ -193,8 +194,8 @@ func checkIndexes(t *rapid.T, s *State) {
 	}
 	want := 0
 	for _, m := range s.objs {
-		for _, o := range m {
-			if metaOf(o).ControllerRef() != nil {
+		for _, e := range m {
+			if metaOf(e.obj).ControllerRef() != nil {
 				want++
 			}
 		}
@@ -205,7 +206,7 @@ func checkIndexes(t *rapid.T, s *State) {
 	for o := range s.tkeys {
 		k, _ := KindOf(o)
 		om := metaOf(o)
-		if s.objs[k][name{om.Namespace, om.Name}] != o {
+		if s.objs[k][name{om.Namespace, om.Name}].obj != o {
 			t.Fatalf("template key kept for %s/%s, no longer stored", om.Namespace, om.Name)
 		}
 	}
@@ -255,7 +256,7 @@ func checkCloneApply(t *rapid.T) {
 			t.Fatalf("lane %d: objects differ from its own writes replayed", i)
 		}
 		if l.s.Counter != r.Counter || l.s.writes != r.writes || l.s.versions != r.versions ||
-			!reflect.DeepEqual(l.s.stamps, r.stamps) || !reflect.DeepEqual(l.s.uid, r.uid) ||
+			!reflect.DeepEqual(stampsOf(l.s), stampsOf(r)) || !reflect.DeepEqual(l.s.uid, r.uid) ||
 			!reflect.DeepEqual(l.s.ctl, r.ctl) || !sameSets(l.s.owned, r.owned) ||
 			!sameSets(l.s.onNode, r.onNode) || !sameSets(l.s.orphans, r.orphans) {
 			t.Fatalf("lane %d: indexes differ from its own writes replayed", i)
@@ -277,3 +278,15 @@ func sameSets[E comparable](a, b map[string]cowSet[E]) bool {
 
 func TestCloneApplyProperties(t *testing.T) { rapid.Check(t, checkCloneApply) }
 func FuzzCloneApply(f *testing.F)           { fuzzlimit.Rapid(f, checkCloneApply) }
+
+// stampsOf returns each stored object's stamp, by kind and name.
+func stampsOf(s *State) map[Kind]map[name]uint64 {
+	out := map[Kind]map[name]uint64{}
+	for k, m := range s.objs {
+		out[k] = map[name]uint64{}
+		for n, e := range m {
+			out[k][n] = e.stamp
+		}
+	}
+	return out
+}

@@ -85,7 +85,7 @@ func daemonSetController() controller {
 			if r, ok := availableRequeue(ds, pods, now); ok {
 				requeue = append(slices.Clone(requeue), r)
 			}
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: requeue, call: call,
+			return stepOut{plan: keepPlan(w, p), writes: writes, err: err, events: p.Events, requeue: requeue, call: call,
 				after: func() { w.dsBackoff[k] = p.Memory }}
 		},
 	}

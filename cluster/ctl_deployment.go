@@ -47,7 +47,7 @@ func deploymentController() controller {
 				return stepOut{plan: p, err: err, call: call}
 			}
 			writes, err := p.Writes(d, rss, pods, now)
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call}
+			return stepOut{plan: keepPlan(w, p), writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call}
 		},
 	}
 }

@@ -43,7 +43,7 @@ func jobController() controller {
 				return stepOut{plan: p, err: err, call: call}
 			}
 			writes, err := p.Writes(j, pods)
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call,
+			return stepOut{plan: keepPlan(w, p), writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call,
 				after: func() { w.jobBackoff[k] = p.Memory }}
 		},
 	}
@@ -175,7 +175,7 @@ func cronJobController() controller {
 				}
 				return wr
 			}
-			return stepOut{plan: p, writes: out, events: p.Events, requeue: p.Requeue, resolve: resolve, call: call}
+			return stepOut{plan: keepPlan(w, p), writes: out, events: p.Events, requeue: p.Requeue, resolve: resolve, call: call}
 		},
 	}
 }

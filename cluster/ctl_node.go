@@ -34,7 +34,7 @@ func nodeLifecycleController() controller {
 					return stepOut{plan: p, err: err}
 				}
 				writes, err := nodeWrites(w.State, p, nodes, now)
-				return stepOut{plan: p, writes: writes, err: err,
+				return stepOut{plan: keepPlan(w, p), writes: writes, err: err,
 					requeue: []plan.Requeue{{After: w.nodeMonitorAt.Sub(now), Reason: node.ReasonNodeMonitorPeriod}}}
 			}
 			leases := w.nodeLeases()
@@ -53,8 +53,9 @@ func nodeLifecycleController() controller {
 			if r, ok := plan.First(p.Requeue); ok {
 				at = now.Add(r.After)
 			}
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call,
-				after: func() { w.nodeMem = p.Memory; w.nodeMonitorAt = at }}
+			mem := p.Memory // (captured alone: capturing p would move the whole Plan to the heap)
+			return stepOut{plan: keepPlan(w, p), writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call,
+				after: func() { w.nodeMem = mem; w.nodeMonitorAt = at }}
 		},
 	}
 }
@@ -209,7 +210,7 @@ func taintEvictionController() controller {
 					requeue = []plan.Requeue{r}
 				}
 			}
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: requeue, call: call, after: func() {
+			return stepOut{plan: keepPlan(w, p), writes: writes, err: err, events: p.Events, requeue: requeue, call: call, after: func() {
 				if len(taints) == 0 && len(p.Memory) == 0 {
 					delete(w.taintSeen, n.Name)
 				} else {

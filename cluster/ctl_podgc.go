@@ -34,7 +34,7 @@ func podGCController() controller {
 				// indexes every pod to find them)
 				writes, err = p.Writes(pods)
 			}
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call,
+			return stepOut{plan: keepPlan(w, p), writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call,
 				after: func() { w.podgcMem = p.Memory }}
 		},
 	}

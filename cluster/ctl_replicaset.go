@@ -55,7 +55,7 @@ func replicaSetController(name string, kind Kind) controller {
 				return stepOut{plan: p, err: err, call: call}
 			}
 			writes, err := p.Writes(rs, pods)
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call}
+			return stepOut{plan: keepPlan(w, p), writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call}
 		},
 	}
 }

@@ -77,7 +77,7 @@ func statefulSetController() controller {
 				return stepOut{plan: p, err: err, call: call}
 			}
 			writes, err := p.Writes(set, pods, revs, claims)
-			return stepOut{plan: p, writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call}
+			return stepOut{plan: keepPlan(w, p), writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call}
 		},
 	}
 }
@@ -130,7 +130,7 @@ func (s *State) templateKey(obj any, t *podstatus.Template) []byte {
 	b := templateKey(t)
 	if k, ok := KindOf(obj); ok {
 		m := metaOf(obj)
-		if s.objs[k][name{m.Namespace, m.Name}] == obj {
+		if s.objs[k][name{m.Namespace, m.Name}].obj == obj {
 			cowMap(s, &s.tkeys, ownTkeys)[obj] = b
 		}
 	}

@@ -34,9 +34,9 @@ func ttlController() controller {
 				return stepOut{plan: ttl, err: err}
 			}
 			if !ttl.Expired {
-				return stepOut{plan: ttl, requeue: []plan.Requeue{{After: ttl.Remaining, Reason: ttl.Reason}}}
+				return stepOut{plan: keepPlan(w, ttl), requeue: []plan.Requeue{{After: ttl.Remaining, Reason: ttl.Reason}}}
 			}
-			return stepOut{plan: ttl, writes: []plan.Write{{Verb: plan.VerbDelete, Resource: "jobs", Namespace: j.Namespace,
+			return stepOut{plan: keepPlan(w, ttl), writes: []plan.Write{{Verb: plan.VerbDelete, Resource: "jobs", Namespace: j.Namespace,
 				Name: j.Name, UID: j.UID, Reason: ttl.Reason}}}
 		},
 	}

@@ -272,7 +272,7 @@ func (w *World) schedule(now time.Time) {
 	load := make(map[string]int, len(nodes))
 	for _, n := range nodes {
 		for p := range w.State.onNode[n.Name].m {
-			if !podstatus.IsTerminal(w.State.objs[KindPod][p].(*podstatus.Pod)) {
+			if !podstatus.IsTerminal(w.State.objs[KindPod][p].obj.(*podstatus.Pod)) {
 				load[n.Name]++
 			}
 		}
@@ -399,7 +399,7 @@ func (w *World) nextKubelet() (time.Time, bool) {
 			continue
 		}
 		for n := range w.State.onNode[name].m {
-			p := w.State.objs[KindPod][n].(*podstatus.Pod)
+			p := w.State.objs[KindPod][n].obj.(*podstatus.Pod)
 			if x, xok := w.podTimer(p); xok && (!ok || x.Before(t)) {
 				t, ok = x, true
 			}
@@ -421,7 +421,7 @@ func (w *World) kubelets(now time.Time) {
 			continue
 		}
 		for pn := range w.State.onNode[n].m {
-			p := w.State.objs[KindPod][pn].(*podstatus.Pod)
+			p := w.State.objs[KindPod][pn].obj.(*podstatus.Pod)
 			if at, ok := w.podTimer(p); ok && !at.After(now) {
 				list = append(list, due{n, pn})
 			}
@@ -435,7 +435,7 @@ func (w *World) kubelets(now time.Time) {
 	})
 	for _, d := range list {
 		// An earlier sync may have changed or removed the pod.
-		p, _ := w.State.objs[KindPod][d.pod].(*podstatus.Pod)
+		p, _ := w.State.objs[KindPod][d.pod].obj.(*podstatus.Pod)
 		if p == nil || p.Spec.NodeName != d.node {
 			continue
 		}

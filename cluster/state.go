@@ -145,7 +145,8 @@ type set = map[Key]struct{}
 //
 // The zero State is not usable; use [NewState].
 type State struct {
-	objs map[Kind]map[name]any
+	// objs holds each kind's objects by name, each with its stamp.
+	objs map[Kind]map[name]stored
 	// uid maps a UID to its object's key.
 	uid map[string]Key
 	// owned maps an owner UID to the objects that list it in
@@ -169,19 +170,16 @@ type State struct {
 	// versions counts the writes to each kind (by kindIndex), so that a
 	// controller can tell whether anything it reads changed.
 	versions [len(kinds)]uint64
-	// stamps holds, per kind and object, the value of writes at its last
-	// write (an object's version, as a resourceVersion would be); each
-	// kind's map is shared with clones as objs[k] is.
-	stamps map[Kind]map[name]uint64
+	// writes counts the writes (see stored.stamp).
 	writes uint64
 	// sorted caches each kind's names in order (by kindIndex), per version.
 	sorted [len(kinds)]sortedNamesCache
 	// Counter is the API server's sequence: each assigned UID and generated
 	// name takes the next value.
 	Counter uint64
-	// objsOwn has bit kindBit(k) set when objs[k] and stamps[k] belong to
-	// this State alone; Clone shares the kinds' maps (clearing the bits of
-	// both States) and a write copies its kind's maps first (objsFor).
+	// objsOwn has bit kindBit(k) set when objs[k] belongs to this State
+	// alone; Clone shares the kinds' maps (clearing the bits of both
+	// States) and a write copies its kind's map first (objsFor).
 	objsOwn uint32
 	// own has the bits own* set for the index maps that belong to this
 	// State alone (see cowMap); an inner set of owned, onNode or orphans
@@ -320,13 +318,21 @@ func (s *State) version(k Kind) uint64 {
 	return 0
 }
 
+// stored is an object as a State stores it: with its stamp, the value of
+// State.writes at its last write (the object's version, as a
+// resourceVersion would be). (One map holds both: a write after a Clone
+// copies one map of the kind, not two.)
+type stored struct {
+	obj   any
+	stamp uint64
+}
+
 // objsFor returns the map of kind k's objects, for writing: copied first
-// (with the kind's stamps) when it is shared with a clone.
-func (s *State) objsFor(k Kind) map[name]any {
+// when it is shared with a clone.
+func (s *State) objsFor(k Kind) map[name]stored {
 	b := kindBit(k)
 	if s.objsOwn&b == 0 {
 		s.objs[k] = cloneMap(s.objs[k])
-		s.stamps[k] = cloneMap(s.stamps[k])
 		s.objsOwn |= b
 	}
 	return s.objs[k]
@@ -335,19 +341,17 @@ func (s *State) objsFor(k Kind) map[name]any {
 // NewState returns an empty State.
 func NewState() *State {
 	s := &State{
-		objs:    make(map[Kind]map[name]any, len(kinds)),
+		objs:    make(map[Kind]map[name]stored, len(kinds)),
 		uid:     map[string]Key{},
 		owned:   map[string]cowSet[Key]{},
 		ctl:     map[ctlIdx][]any{},
 		tkeys:   map[any][]byte{},
 		onNode:  map[string]cowSet[name]{},
 		orphans: map[string]cowSet[name]{},
-		stamps:  make(map[Kind]map[name]uint64, len(kinds)),
 		own:     ownAll,
 	}
 	for _, k := range kinds {
-		s.objs[k] = map[name]any{}
-		s.stamps[k] = map[name]uint64{}
+		s.objs[k] = map[name]stored{}
 		s.objsOwn |= kindBit(k)
 	}
 	return s
@@ -360,7 +364,6 @@ func NewState() *State {
 func (s *State) Clone() *State {
 	c := *s
 	c.objs = cloneMap(s.objs)
-	c.stamps = cloneMap(s.stamps)
 	c.spare = [len(kinds)]any{}
 	s.objsOwn, s.own, s.tok = 0, 0, nil
 	c.objsOwn, c.own, c.tok = 0, 0, nil
@@ -391,7 +394,7 @@ func (s *State) Get(k Key) any {
 	if m == nil {
 		return nil
 	}
-	return m[name{k.Namespace, k.Name}]
+	return m[name{k.Namespace, k.Name}].obj
 }
 
 // ByUID returns the key of the object with the UID; ok is false when none.
@@ -477,7 +480,7 @@ func (s *State) sortedObjs(k Kind) []any {
 		m := s.objs[k]
 		c.objs = make([]any, len(names))
 		for i, n := range names {
-			c.objs[i] = m[n]
+			c.objs[i] = m[n].obj
 		}
 		s.sorted[i] = c
 	}
@@ -553,13 +556,13 @@ func (s *State) Claims() []*statefulset.Claim {
 
 // Pod returns the pod ns/n, or nil.
 func (s *State) Pod(ns, n string) *podstatus.Pod {
-	p, _ := s.objs[KindPod][name{ns, n}].(*podstatus.Pod)
+	p, _ := s.objs[KindPod][name{ns, n}].obj.(*podstatus.Pod)
 	return p
 }
 
 // Node returns the node n, or nil.
 func (s *State) Node(n string) *node.Node {
-	p, _ := s.objs[KindNode][name{"", n}].(*node.Node)
+	p, _ := s.objs[KindNode][name{"", n}].obj.(*node.Node)
 	return p
 }
 
@@ -569,7 +572,7 @@ func (s *State) PodsOnNode(nodeName string) []*podstatus.Pod {
 	ns := sortedNames(s.onNode[nodeName].m)
 	out := make([]*podstatus.Pod, len(ns))
 	for i, n := range ns {
-		out[i] = s.objs[KindPod][n].(*podstatus.Pod)
+		out[i] = s.objs[KindPod][n].obj.(*podstatus.Pod)
 	}
 	return out
 }
@@ -580,7 +583,7 @@ func (s *State) orphanPods(ns string) []*podstatus.Pod {
 	names := sortedNames(s.orphans[ns].m)
 	out := make([]*podstatus.Pod, len(names))
 	for i, n := range names {
-		out[i] = s.objs[KindPod][n].(*podstatus.Pod)
+		out[i] = s.objs[KindPod][n].obj.(*podstatus.Pod)
 	}
 	return out
 }
@@ -654,8 +657,8 @@ func (s *State) put(k Kind, obj any) {
 	n := name{m.Namespace, m.Name}
 	key := Key{k, n.ns, n.name}
 	ref := m.ControllerRef()
-	old, had := s.objs[k][n]
-	if had {
+	o, had := s.objs[k][n]
+	if old := o.obj; had {
 		// (the same controller: ctlPut below replaces it in place)
 		oref := metaOf(old).ControllerRef()
 		s.unindex(k, n, old, ref != nil && oref != nil && oref.UID == ref.UID, obj)
@@ -663,10 +666,9 @@ func (s *State) put(k Kind, obj any) {
 	if ref != nil {
 		s.ctlPut(ctlIdx{ref.UID, k}, n, obj)
 	}
-	s.objsFor(k)[n] = obj
 	s.versions[kindIndex(k)]++
 	s.writes++
-	s.stamps[k][n] = s.writes
+	s.objsFor(k)[n] = stored{obj: obj, stamp: s.writes}
 	if m.UID != "" {
 		if got, ok := s.uid[m.UID]; !ok || got != key {
 			cowMap(s, &s.uid, ownUID)[m.UID] = key
@@ -685,19 +687,18 @@ func (s *State) put(k Kind, obj any) {
 
 // remove deletes the object of kind k at n and its index entries.
 func (s *State) remove(k Kind, n name) {
-	old, ok := s.objs[k][n]
+	o, ok := s.objs[k][n]
 	if !ok {
 		return
 	}
-	s.unindex(k, n, old, false, nil)
+	s.unindex(k, n, o.obj, false, nil)
 	delete(s.objsFor(k), n)
-	delete(s.stamps[k], n)
 	s.versions[kindIndex(k)]++
 }
 
 // stamp is the object's version: it changes with every write of the
 // object (0: no such object).
-func (s *State) stamp(k Key) uint64 { return s.stamps[k.Kind][name{k.Namespace, k.Name}] }
+func (s *State) stamp(k Key) uint64 { return s.objs[k.Kind][name{k.Namespace, k.Name}].stamp }
 
 // unindex removes the index entries of old, stored at n, except those
 // put adds back for next (nil: none); keepCtl leaves its entry in the

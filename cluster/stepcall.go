@@ -56,7 +56,7 @@ func (w *World) recordEviction(ctl string, wr plan.Write, now time.Time) {
 	}
 	budgets := []pdb.PodDisruptionBudget{}
 	for _, bn := range sortedNames(namesOf(w.State.objs[KindPodDisruptionBudget], wr.Namespace)) {
-		budgets = append(budgets, *w.State.objs[KindPodDisruptionBudget][bn].(*pdb.PodDisruptionBudget))
+		budgets = append(budgets, *w.State.objs[KindPodDisruptionBudget][bn].obj.(*pdb.PodDisruptionBudget))
 	}
 	d, err := pdb.Evict(p, budgets, pdb.Request{}, now)
 	if err != nil {

@@ -165,6 +165,7 @@ func (w *World) Sync(now time.Time) []Decision {
 
 // sync is Sync, collecting the decisions only when asked.
 func (w *World) sync(now time.Time, collect bool) []Decision {
+	w.keepPlans = collect || w.Opts.OnStep != nil
 	var out []Decision
 	for _, c := range w.ctls {
 		changed := w.changedFor(c)
@@ -225,7 +226,50 @@ func (w *World) sync(now time.Time, collect bool) []Decision {
 			}
 		}
 	}
+	w.keepPlans = false
 	return out
+}
+
+// keySet is a set of keys: a list while it is short (a Plan writes a few
+// objects), a map past keySetScan keys. Its zero value is empty.
+type keySet struct {
+	list []Key
+	m    map[Key]bool
+}
+
+const keySetScan = 16
+
+func (s *keySet) has(k Key) bool {
+	if s.m != nil {
+		return s.m[k]
+	}
+	return slices.Contains(s.list, k)
+}
+
+func (s *keySet) add(k Key) {
+	switch {
+	case s.m != nil:
+		s.m[k] = true
+	case slices.Contains(s.list, k):
+	case len(s.list) < keySetScan:
+		s.list = append(s.list, k)
+	default:
+		s.m = make(map[Key]bool, 2*keySetScan)
+		for _, x := range s.list {
+			s.m[x] = true
+		}
+		s.m[k] = true
+	}
+}
+
+// keepPlan returns p for stepOut.plan when the sync reads it (it collects
+// the decisions, or Options.OnStep is set), else nil: a Plan made an any
+// is a heap copy of the whole Plan at every step.
+func keepPlan[P any](w *World, p P) any {
+	if w.keepPlans {
+		return p
+	}
+	return nil
 }
 
 func (w *World) syncOne(c controller, k Key, now time.Time) Decision {
@@ -241,8 +285,8 @@ func (w *World) syncOne(c controller, k Key, now time.Time) Decision {
 	}
 	d := Decision{Controller: c.name, Object: k, Plan: o.plan, Writes: o.writes, Err: o.err}
 	if o.err == nil {
-		var results []Result
-		var written map[Key]bool // objects the writes so far changed
+		var results []Result // (kept only for resolve)
+		var written keySet   // objects the writes so far changed
 		for i, wr := range o.writes {
 			if o.resolve != nil {
 				wr = o.resolve(i, results, wr)
@@ -250,22 +294,26 @@ func (w *World) syncOne(c controller, k Key, now time.Time) Decision {
 			}
 			var r Result
 			var err error
-			if kind, _ := KindOfResource(wr.Resource); wr.FromCache && written[Key{kind, wr.Namespace, wr.Name}] {
+			if kind, _ := KindOfResource(wr.Resource); wr.FromCache && written.has(Key{kind, wr.Namespace, wr.Name}) {
 				r, err = w.refuse(c.name, wr, now, Key{kind, wr.Namespace, wr.Name}, conflict(wr))
-			} else {
+			} else if w.keepPlans || w.Opts.Rewrite != nil {
 				r, err = w.apply(c.name, wr, now)
+			} else {
+				// The trace keeps the write in place: the writes are the
+				// step's own (Writes makes them afresh) and no caller sees
+				// them (the sync does not collect its decisions).
+				r, err = w.applyKept(c.name, &o.writes[i], now)
 			}
 			if err == nil && r.Key != (Key{}) {
-				if written == nil {
-					written = map[Key]bool{}
-				}
-				written[r.Key] = true
+				written.add(r.Key)
 			}
 			if err != nil {
 				d.Refused = field.Under(field.Index("writes", i), err)
 				break
 			}
-			results = append(results, r)
+			if o.resolve != nil {
+				results = append(results, r)
+			}
 		}
 		if o.after != nil {
 			o.after()

@@ -162,6 +162,9 @@ type World struct {
 	pdbIdx   *pdbIndex              // the disruption controller's pod index (ctl_pdb.go)
 	leases   leaseList              // the node leases node.Step was last given (ctl_node.go)
 	lastBusy time.Time              // last instant with a write other than heartbeats
+	// keepPlans is, while sync runs, whether a step's Plan is read (see
+	// keepPlan); false otherwise.
+	keepPlans bool
 }
 
 // New returns the world of scenario sc (validated first, see
@@ -278,9 +281,16 @@ func (w *World) Clone() *World {
 // apply applies one write at now for controller ctl, records it in the
 // trace, and keeps what the garbage collector must look at.
 func (w *World) apply(ctl string, wr plan.Write, now time.Time) (Result, error) {
+	return w.applyKept(ctl, &wr, now)
+}
+
+// applyKept is apply with the write the trace keeps: *wr, which nothing
+// may modify afterwards.
+func (w *World) applyKept(ctl string, p *plan.Write, now time.Time) (Result, error) {
+	wr := *p
 	w.recordEviction(ctl, wr, now)
 	r, err := w.State.Apply(wr, now, w.Opts.Namer)
-	e := Entry{Time: now, Controller: ctl, Object: r.Key, Write: &wr, Reason: wr.Reason}
+	e := Entry{Time: now, Controller: ctl, Object: r.Key, Write: p, Reason: wr.Reason}
 	if r.Key == (Key{}) {
 		k, _ := KindOfResource(wr.Resource)
 		e.Object = Key{k, wr.Namespace, wr.Name}
@@ -407,7 +417,7 @@ func (w *World) dueList(t time.Time) []string {
 			out = append(out, "heartbeat Node/"+name)
 		}
 		for n := range w.State.onNode[name].m {
-			p := w.State.objs[KindPod][n].(*podstatus.Pod)
+			p := w.State.objs[KindPod][n].obj.(*podstatus.Pod)
 			if x, ok := w.podTimer(p); ok && !x.After(t) {
 				out = append(out, fmt.Sprintf("kubelet/%s Pod/%s/%s", name, p.Namespace, p.Name))
 			}

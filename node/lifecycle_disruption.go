@@ -13,17 +13,17 @@ func (s *lifecycle) handleDisruption(zoneReady map[string]readyCount) {
 			allAre = false
 		}
 		newStates[k] = st
-		if z, ok := s.zones[k]; !ok || z.State == "" {
+		if z := s.zones.get(k); z == nil || z.State == "" {
 			s.ensureZone(k)
 		}
 	}
 	allWas := true
 	for _, k := range s.withState() {
 		if _, ok := zoneReady[k]; !ok {
-			s.zones[k].State = "" // its tainter stays
+			s.zones.get(k).State = "" // its tainter stays
 			continue
 		}
-		if s.zones[k].State != ZoneFullDisruption {
+		if s.zones.get(k).State != ZoneFullDisruption {
 			allWas = false
 		}
 	}
@@ -36,7 +36,7 @@ func (s *lifecycle) handleDisruption(zoneReady map[string]readyCount) {
 			s.markReachable(i, ReasonMasterDisruption)
 		}
 		for _, k := range s.withState() {
-			z := s.zones[k]
+			z := s.zones.get(k)
 			z.Limiter.swap(0, s.now)
 			z.State = ZoneFullDisruption
 		}
@@ -51,7 +51,7 @@ func (s *lifecycle) handleDisruption(zoneReady map[string]readyCount) {
 			}
 		}
 		for _, k := range s.withState() {
-			z := s.zones[k]
+			z := s.zones.get(k)
 			if r, ok := ZoneRate(newStates[k], zoneReady[k].size(), s.opts); ok {
 				z.Limiter.swap(r, s.now)
 			}
@@ -60,7 +60,7 @@ func (s *lifecycle) handleDisruption(zoneReady map[string]readyCount) {
 		return
 	}
 	for _, k := range s.withState() {
-		z := s.zones[k]
+		z := s.zones.get(k)
 		if z.State == newStates[k] {
 			continue
 		}

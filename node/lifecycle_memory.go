@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -44,6 +45,12 @@ type ZoneMemory struct {
 	// the pass then keeps upstream's order by sorting after each change,
 	// as a queue of any shape is kept (false in every Memory returned).
 	irregular bool
+	// (unused) keeps ZoneMemory over 128 bytes, the most a Go map stores
+	// in its slots: it stores larger values by pointer, so that the Zones
+	// map of a Memory with a zone or two is a 208-byte group of eight
+	// pointer slots and a value per zone, not a 1,280-byte group of eight
+	// inline values (every pass makes a new Memory).
+	_ uint64
 }
 
 // ownHealth returns h with its own copies of the heartbeat and the lease
@@ -85,7 +92,8 @@ func (s *lifecycle) memory() Memory {
 	}
 	// the registered nodes after the pass are the nodes listed
 	m.Known = s.names
-	for k, z := range s.zones {
+	for _, e := range s.zones {
+		k, z := e.key, e.z
 		if z.State == "" && len(z.Queue) == 0 {
 			continue // a tainter with nothing to do, replaced if the zone comes back
 		}
@@ -115,11 +123,11 @@ func (s *lifecycle) ensureZoneOf(i int) *ZoneMemory {
 // ensureZone gives a zone without a state a new state, rate limiter and
 // queue (upstream addPodEvictorForNewZone).
 func (s *lifecycle) ensureZone(k string) *ZoneMemory {
-	z, ok := s.zones[k]
-	if !ok || z.State == "" {
+	z := s.zones.get(k)
+	if z == nil || z.State == "" {
 		z = &ZoneMemory{State: ZoneInitial, Limiter: newLimiter(s.opts.evictionRate())}
-		s.zones[k] = z
-		if j, ok := s.keyAt[k]; ok {
+		s.zones.set(k, z)
+		if j, ok := s.keyIndex(k); ok {
 			s.zmem[j] = z
 		}
 	}
@@ -129,12 +137,41 @@ func (s *lifecycle) ensureZone(k string) *ZoneMemory {
 // withState lists, by key, the zones that have a state.
 func (s *lifecycle) withState() []string {
 	var ks []string
-	for _, k := range sortedKeys(s.zones) {
-		if s.zones[k].State != "" {
-			ks = append(ks, k)
+	for _, e := range s.zones {
+		if e.z.State != "" {
+			ks = append(ks, e.key)
 		}
 	}
 	return ks
+}
+
+// zoneSet is a pass's zones in key order (a cluster has few zones: a
+// sorted list, searched by bisection).
+type zoneSet []zoneEntry
+
+type zoneEntry struct {
+	key string
+	z   *ZoneMemory
+}
+
+func compareZoneEntry(e zoneEntry, k string) int { return strings.Compare(e.key, k) }
+
+// get returns the zone of key k, nil when absent.
+func (t zoneSet) get(k string) *ZoneMemory {
+	if i, ok := slices.BinarySearchFunc(t, k, compareZoneEntry); ok {
+		return t[i].z
+	}
+	return nil
+}
+
+// set makes z the zone of key k.
+func (t *zoneSet) set(k string, z *ZoneMemory) {
+	i, ok := slices.BinarySearchFunc(*t, k, compareZoneEntry)
+	if ok {
+		(*t)[i].z = z
+		return
+	}
+	*t = slices.Insert(*t, i, zoneEntry{key: k, z: z})
 }
 
 func sortedKeys[V any](m map[string]V) []string {

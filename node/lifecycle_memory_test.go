@@ -3,6 +3,7 @@ package node
 import (
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 )
@@ -39,4 +40,11 @@ func TestLifecycleMemory(t *testing.T) {
 		}
 	}
 	require.Equal(t, []string{"gone"}, removing)
+}
+
+// ZoneMemory is larger than the 128 bytes a Go map stores inline (see its
+// padding field).
+func TestZoneMemorySize(t *testing.T) {
+	t.Parallel()
+	require.Greater(t, unsafe.Sizeof(ZoneMemory{}), uintptr(128))
 }

@@ -45,10 +45,10 @@ func Step(nodes []*Node, leases []Lease, pods []*podstatus.Pod, mem Memory, now 
 			return Plan{}, field.New(field.Index("pods", i), "", field.ErrRequired)
 		}
 	}
-	p := Plan{Outcome: ReasonMonitored}
-	s := newLifecycle(nodes, leases, order, mem, now, opts, &p)
+	s := newLifecycle(nodes, leases, order, mem, now, opts, Plan{Outcome: ReasonMonitored})
 	s.allPods = pods
 	s.run()
+	p := s.p
 	p.Memory = s.memory()
 	p.Requeue = []plan.Requeue{{After: DefaultNodeMonitorPeriod, Reason: ReasonNodeMonitorPeriod}}
 	if p.Conditions == nil {
@@ -69,7 +69,7 @@ func Step(nodes []*Node, leases []Lease, pods []*podstatus.Pod, mem Memory, now 
 type lifecycle struct {
 	opts Options
 	now  time.Time
-	p    *Plan
+	p    Plan // the Plan the pass makes
 	// nodes are the nodes by name: the list given while it is in order
 	// and the pass has written no node, else the pass's own list, whose
 	// nodes are the input nodes until written (see own)
@@ -84,7 +84,7 @@ type lifecycle struct {
 	zid      []int32
 	zkeys    []string
 	zmem     []*ZoneMemory
-	keyAt    map[string]int32 // zkeys[keyAt[k]] == k
+	keyAt    map[string]int32 // zkeys[keyAt[k]] == k, once zkeys has more than zoneScan keys (nil before: see keyIndex)
 	excluded []bool           // ExcludedFromDisruption(nodes[i])
 	lease    []*Lease         // the lease of nodes[i] (nil: none)
 	// prev holds the health records before the pass (read only); next
@@ -101,7 +101,7 @@ type lifecycle struct {
 	// lists, sorted, the registered nodes no longer listed
 	known []bool
 	gone  []string
-	zones map[string]*ZoneMemory
+	zones zoneSet
 	// allPods are the pods given; pods groups them by node, then namespace
 	// and name, when a node first needs its pods (nil until then: most
 	// passes mark no pod not ready)
@@ -110,10 +110,11 @@ type lifecycle struct {
 }
 
 // newLifecycle sets up a pass; order tells which lists are known to be
-// sorted by name (the zero inOrder: none).
-func newLifecycle(nodes []*Node, leases []Lease, order inOrder, mem Memory, now time.Time, opts Options, p *Plan) *lifecycle {
-	s := &lifecycle{opts: opts, now: now, p: p, nodes: nodes,
-		prev: mem.Nodes, zones: map[string]*ZoneMemory{}}
+// sorted by name (the zero inOrder: none); the pass adds to p, s.p after it. It returns the lifecycle by
+// value so that a caller's pass can keep it on the stack.
+func newLifecycle(nodes []*Node, leases []Lease, order inOrder, mem Memory, now time.Time, opts Options, p Plan) lifecycle {
+	s := lifecycle{opts: opts, now: now, p: p, nodes: nodes,
+		prev: mem.Nodes}
 	byName := func(a, b *Node) int { return strings.Compare(a.Name, b.Name) }
 	if !order.nodes && !slices.IsSortedFunc(s.nodes, byName) {
 		s.nodes = slices.Clone(nodes)
@@ -146,8 +147,9 @@ func newLifecycle(nodes []*Node, leases []Lease, order inOrder, mem Memory, now 
 	// key per (region, zone), each key once (distinct pairs could join to
 	// one key)
 	var zt zoneTable
+	// (grown from one zone by append: most clusters have one or a few)
+	zt.zones = make([]zoneCount, 0, min(len(s.nodes), 1))
 	var pairKey []int32
-	s.keyAt = map[string]int32{}
 	jl, jk := 0, 0
 	for i, n := range s.nodes {
 		region, zone, excluded := zoneLabels(n.Labels)
@@ -155,11 +157,18 @@ func newLifecycle(nodes []*Node, leases []Lease, order inOrder, mem Memory, now 
 		j := zt.index(region, zone)
 		if j == len(pairKey) {
 			k := zoneKey(region, zone)
-			at, ok := s.keyAt[k]
+			at, ok := s.keyIndex(k)
 			if !ok {
 				at = int32(len(s.zkeys))
-				s.keyAt[k] = at
 				s.zkeys = append(s.zkeys, k)
+				if s.keyAt != nil {
+					s.keyAt[k] = at
+				} else if len(s.zkeys) > zoneScan {
+					s.keyAt = make(map[string]int32, 2*len(s.zkeys))
+					for a, k := range s.zkeys {
+						s.keyAt[k] = int32(a)
+					}
+				}
 			}
 			pairKey = append(pairKey, at)
 		}
@@ -200,20 +209,42 @@ func newLifecycle(nodes []*Node, leases []Lease, order inOrder, mem Memory, now 
 			s.addGone(mem.Known[jk])
 		}
 	}
-	for k, v := range mem.Zones {
-		z := v
-		z.Queue = slices.Clone(v.Queue)
-		z.Done = slices.Clone(v.Done)
-		z.queued, z.irregular = nil, !regularQueue(z.Queue)
-		s.zones[k] = &z
+	if len(mem.Zones) > 0 {
+		// the pass's own copies of the zones, made in one list
+		own := make([]ZoneMemory, 0, len(mem.Zones))
+		s.zones = make(zoneSet, 0, len(mem.Zones)+1)
+		for k, v := range mem.Zones {
+			z := v
+			z.Queue = slices.Clone(v.Queue)
+			z.Done = slices.Clone(v.Done)
+			z.queued, z.irregular = nil, !regularQueue(z.Queue)
+			own = append(own, z)
+			s.zones = append(s.zones, zoneEntry{key: k, z: &own[len(own)-1]})
+		}
+		slices.SortFunc(s.zones, func(a, b zoneEntry) int { return strings.Compare(a.key, b.key) })
 	}
 	s.zmem = make([]*ZoneMemory, len(s.zkeys))
 	if len(s.zones) > 0 {
 		for j, k := range s.zkeys {
-			s.zmem[j] = s.zones[k]
+			s.zmem[j] = s.zones.get(k)
 		}
 	}
 	return s
+}
+
+// keyIndex returns the index of zone key k in s.zkeys: by a scan of a
+// few keys, through keyAt beyond zoneScan.
+func (s *lifecycle) keyIndex(k string) (int32, bool) {
+	if s.keyAt != nil {
+		j, ok := s.keyAt[k]
+		return j, ok
+	}
+	for j, x := range s.zkeys {
+		if x == k {
+			return int32(j), true
+		}
+	}
+	return 0, false
 }
 
 // addGone adds a registered node no longer listed to s.gone, given in
@@ -338,7 +369,7 @@ func (s *lifecycle) run() {
 		s.noScheduleTaintingPass(i)
 	}
 	for _, k := range s.withState() {
-		z := s.zones[k]
+		z := s.zones.get(k)
 		c := zoneReady[k]
 		s.p.Zones = append(s.p.Zones, ZoneReport{Zone: k, Size: c.size(), NotReady: c.notReady, State: z.State, Rate: z.Limiter.Rate})
 	}

@@ -65,8 +65,9 @@ func (s *lifecycle) markReachable(i int, reason Reason) {
 // noExecuteTaintingPass runs each zone's rate-limited tainter once, at now
 // (upstream doNoExecuteTaintingPass, which runs every 100 ms).
 func (s *lifecycle) noExecuteTaintingPass() {
-	for _, k := range sortedKeys(s.zones) {
-		z := s.zones[k]
+	// (by index: the pass adds no zone once its nodes are registered)
+	for j := range s.zones {
+		z := s.zones[j].z
 		for len(z.Queue) > 0 {
 			head := z.Queue[0]
 			if !z.Limiter.TryAccept(s.now) {

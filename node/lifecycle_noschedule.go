@@ -26,12 +26,12 @@ func NoScheduleStep(nodes []*Node, now time.Time) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	p := Plan{Outcome: ReasonNodeUpdated, Conditions: []ConditionWrite{}, MarkPodsNotReady: []string{},
-		Zones: []ZoneReport{}, Events: []plan.Event{}, Requeue: []plan.Requeue{}}
-	s := newLifecycle(nodes, nil, order, Memory{}, now, Options{}, &p)
+	s := newLifecycle(nodes, nil, order, Memory{}, now, Options{}, Plan{Outcome: ReasonNodeUpdated, Conditions: []ConditionWrite{}, MarkPodsNotReady: []string{},
+		Zones: []ZoneReport{}, Events: []plan.Event{}, Requeue: []plan.Requeue{}})
 	for i := range s.nodes {
 		s.noScheduleTaintingPass(i)
 	}
+	p := s.p
 	if p.Taints == nil {
 		p.Taints = []TaintWrite{}
 	}

@@ -16,15 +16,14 @@ func TestLifecycleSwap(t *testing.T) {
 	in := &Node{}
 	in.Name = "a"
 	in.Spec.Taints = []Taint{{Key: "x", Effect: NoSchedule}, {Key: TaintNotReady, Effect: NoExecute, TimeAdded: &old}, {Key: "y", Effect: NoSchedule}}
-	var p Plan
-	s := newLifecycle([]*Node{in}, nil, inOrder{}, Memory{}, t0, Options{}, &p)
+	s := newLifecycle([]*Node{in}, nil, inOrder{}, Memory{}, t0, Options{}, Plan{})
 
 	s.swap(0, nil, []Taint{unreachableTaint}, ReasonNodeReady)
-	require.Empty(t, p.Taints, "nothing to remove, nothing to add: no write")
+	require.Empty(t, s.p.Taints, "nothing to remove, nothing to add: no write")
 
 	s.swap(0, []Taint{notReadyTaint}, []Taint{unreachableTaint}, ReasonTaintNode)
 	now := t0
-	require.Equal(t, []TaintWrite{{Node: "a", Add: []Taint{{Key: TaintNotReady, Effect: NoExecute, TimeAdded: &now}}, Reason: ReasonTaintNode}}, p.Taints)
+	require.Equal(t, []TaintWrite{{Node: "a", Add: []Taint{{Key: TaintNotReady, Effect: NoExecute, TimeAdded: &now}}, Reason: ReasonTaintNode}}, s.p.Taints)
 	require.Equal(t, []Taint{{Key: "x", Effect: NoSchedule}, {Key: TaintNotReady, Effect: NoExecute, TimeAdded: &now}, {Key: "y", Effect: NoSchedule}},
 		s.nodes[0].Spec.Taints, "replaced in place")
 	require.Equal(t, &old, in.Spec.Taints[1].TimeAdded, "input not modified")

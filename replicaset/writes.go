@@ -105,13 +105,13 @@ func (p Plan) Writes(rs *ReplicaSet, pods []*podstatus.Pod) ([]plan.Write, error
 	ref := rs.ControllerRefTo()
 	out := make([]plan.Write, 0, len(claims)+int(max(p.Create.Count, 0))+len(p.Delete)+1)
 	for _, c := range claims {
-		pod := deepcopy.Copy(*c.pod)
+		pod := deepcopy.New(c.pod)
 		if c.adopt {
 			pod.OwnerReferences = adoptRef(pod.OwnerReferences, ref)
 		} else {
 			pod.OwnerReferences = slices.DeleteFunc(pod.OwnerReferences, func(o meta.OwnerReference) bool { return o.UID == rs.UID })
 		}
-		out = append(out, plan.Write{Verb: plan.VerbPatch, Resource: "pods", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID, Object: &pod, Reason: c.why})
+		out = append(out, plan.Write{Verb: plan.VerbPatch, Resource: "pods", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID, Object: pod, Reason: c.why})
 	}
 	for range p.Create.Count {
 		pod := podstatus.FromTemplate(&rs.Spec.Template, rs.Namespace, podstatus.PodPrefix(rs.Name), "", &ref)
@@ -125,9 +125,10 @@ func (p Plan) Writes(rs *ReplicaSet, pods []*podstatus.Pod) ([]plan.Write, error
 		out = append(out, plan.Write{Verb: plan.VerbDelete, Resource: "pods", Namespace: pod.Namespace, Name: pod.Name, Reason: cmp.Or(d.Reason, ReasonTooManyReplicas)})
 	}
 	if p.UpdateStatus {
-		c := deepcopy.Copy(*rs)
-		c.Status = deepcopy.Copy(p.Status)
-		out = append(out, plan.Write{Verb: plan.VerbUpdate, Resource: rs.Resource(), Subresource: "status", Namespace: rs.Namespace, Name: rs.Name, UID: rs.UID, Object: &c, Reason: ReasonStatusChanged})
+		s := *rs
+		s.Status = p.Status // (rs with p's status, shallow: New copies it deeply)
+		c := deepcopy.New(&s)
+		out = append(out, plan.Write{Verb: plan.VerbUpdate, Resource: rs.Resource(), Subresource: "status", Namespace: rs.Namespace, Name: rs.Name, UID: rs.UID, Object: c, Reason: ReasonStatusChanged})
 	}
 	return out, nil
 }

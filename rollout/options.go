@@ -19,15 +19,17 @@ type Options struct {
 // count: opts.TemplateHash's (unless it returns ""), else d.TemplateHash,
 // else kubesem's own.
 func (o Options) hash(d *Deployment) string {
-	switch {
-	case o.TemplateHash != nil:
-		if h := o.TemplateHash(&d.Spec.Template, d.Status.CollisionCount); h != "" {
+	// The hashes are given a copy of the template, so that d (a sync's
+	// working copy) does not move to the heap with the pointer.
+	if o.TemplateHash != nil {
+		t := d.Spec.Template
+		if h := o.TemplateHash(&t, d.Status.CollisionCount); h != "" {
 			return h
 		}
 	}
-	switch {
-	case d.TemplateHash != "":
+	if d.TemplateHash != "" {
 		return d.TemplateHash
 	}
-	return templateHash(&d.Spec.Template, d.Status.CollisionCount)
+	t := d.Spec.Template
+	return templateHash(&t, d.Status.CollisionCount)
 }

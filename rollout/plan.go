@@ -105,11 +105,12 @@ func (p Plan) Apply(replicaSets []*replicaset.ReplicaSet, now time.Time) []*repl
 	}
 	for _, u := range p.Update {
 		if i := find(u.Name); i >= 0 {
-			c := copyReplicaSet(out[i])
-			c.Spec.MinReadySeconds = u.MinReadySeconds
+			ann := out[i].Annotations
 			if u.Annotations != nil {
-				c.Annotations = maps.Clone(u.Annotations)
+				ann = u.Annotations
 			}
+			c := copyReplicaSetAnnotated(out[i], maps.Clone(ann))
+			c.Spec.MinReadySeconds = u.MinReadySeconds
 			out[i] = c
 		}
 	}
@@ -129,12 +130,13 @@ func (p Plan) Apply(replicaSets []*replicaset.ReplicaSet, now time.Time) []*repl
 	}
 	for _, r := range p.Scale {
 		if i := find(r.Name); i >= 0 {
-			c := copyReplicaSet(out[i])
+			ann := out[i].Annotations
+			if r.Annotations != nil {
+				ann = r.Annotations
+			}
+			c := copyReplicaSetAnnotated(out[i], maps.Clone(ann))
 			n := r.Replicas
 			c.Spec.Replicas = &n
-			if r.Annotations != nil {
-				c.Annotations = maps.Clone(r.Annotations)
-			}
 			out[i] = c
 		}
 	}
@@ -149,12 +151,18 @@ func (p Plan) Apply(replicaSets []*replicaset.ReplicaSet, now time.Time) []*repl
 // copyReplicaSet copies rs deeply enough that setting its replicas,
 // annotations or labels leaves rs alone.
 func copyReplicaSet(rs *replicaset.ReplicaSet) *replicaset.ReplicaSet {
+	return copyReplicaSetAnnotated(rs, maps.Clone(rs.Annotations))
+}
+
+// copyReplicaSetAnnotated is copyReplicaSet with the copy's annotations
+// the map given (owned by the caller) instead of a clone of rs's.
+func copyReplicaSetAnnotated(rs *replicaset.ReplicaSet, annotations map[string]string) *replicaset.ReplicaSet {
 	c := *rs
 	if rs.Spec.Replicas != nil {
 		n := *rs.Spec.Replicas
 		c.Spec.Replicas = &n
 	}
-	c.Annotations = maps.Clone(rs.Annotations)
+	c.Annotations = annotations
 	c.Labels = maps.Clone(rs.Labels)
 	return &c
 }

@@ -143,8 +143,7 @@ func (s *syncer) resolve() {
 		return
 	}
 	ann, changed := NewReplicaSetAnnotations(&s.d, found, MaxRevision(s.allOld)+1, Existing)
-	view := copyReplicaSet(found)
-	view.Annotations = ann
+	view := copyReplicaSetAnnotated(found, ann)
 	s.newRS = view
 	if changed || found.Spec.MinReadySeconds != s.d.Spec.MinReadySeconds {
 		view.Spec.MinReadySeconds = s.d.Spec.MinReadySeconds

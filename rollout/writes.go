@@ -79,11 +79,12 @@ func (p Plan) Writes(d *Deployment, replicaSets []*replicaset.ReplicaSet, pods [
 	// The working copy is shallow: the writer only ever assigns its
 	// fields afresh (annotations cloned, conditions set copy on write) and
 	// deep-copies it into each write.
-	w := &writer{p: p, d: *d, now: now, rss: map[string]*replicaset.ReplicaSet{}}
+	w := &writer{p: p, d: *d, now: now}
+	w.rss.list = make([]*replicaset.ReplicaSet, 0, min(len(replicaSets)+1, byNameScan)) // (and the one created)
 	w.d.TemplateHash = ""
 	for _, rs := range replicaSets {
 		if rs != nil {
-			w.rss[rs.Name] = rs
+			w.rss.set(rs)
 		}
 	}
 	if err := w.check(); err != nil {
@@ -100,7 +101,7 @@ type writer struct {
 	p     Plan
 	d     Deployment
 	now   time.Time
-	rss   map[string]*replicaset.ReplicaSet // by name, as the writes leave them
+	rss   byName // by name, as the writes leave them
 	newRS *replicaset.ReplicaSet
 	old   []*replicaset.ReplicaSet
 	out   []plan.Write
@@ -118,17 +119,17 @@ func (w *writer) check() error {
 		return field.New(field.Child(field.Index(path, i), "name"), name, fmt.Errorf("%w: names no ReplicaSet of the input", field.ErrInvalid))
 	}
 	for i, u := range w.p.Update {
-		if w.rss[u.Name] == nil {
+		if w.rss.get(u.Name) == nil {
 			return bad("update", i, u.Name)
 		}
 	}
 	for i, s := range w.p.Scale {
-		if w.rss[s.Name] == nil && !created[s.Name] {
+		if w.rss.get(s.Name) == nil && !created[s.Name] {
 			return bad("scale", i, s.Name)
 		}
 	}
 	for i, x := range w.p.Delete {
-		if w.rss[x.Name] == nil {
+		if w.rss.get(x.Name) == nil {
 			return bad("delete", i, x.Name)
 		}
 	}
@@ -197,8 +198,7 @@ func (w *writer) run() {
 
 // deployment returns a copy of the working Deployment.
 func (w *writer) deployment() *Deployment {
-	c := deepcopy.Copy(w.d)
-	return &c
+	return deepcopy.New(&w.d)
 }
 
 // status appends a status write of the working Deployment.
@@ -224,11 +224,11 @@ func (w *writer) lookup() {
 	}
 	if len(w.p.Update) > 0 {
 		for _, u := range w.p.Update {
-			rs := deepcopy.Copy(*w.rss[u.Name])
+			rs := deepcopy.New(w.rss.get(u.Name))
 			rs.Annotations = maps.Clone(u.Annotations)
 			rs.Spec.MinReadySeconds = u.MinReadySeconds
-			w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, UID: rs.UID, Object: &rs, FromCache: true, Reason: u.Reason})
-			w.rss[u.Name] = &rs
+			w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, UID: rs.UID, Object: rs, FromCache: true, Reason: u.Reason})
+			w.rss.set(rs)
 		}
 		return
 	}
@@ -258,12 +258,12 @@ func (w *writer) lookupOrCreate() bool {
 		}
 		return false
 	}
-	rs := deepcopy.Copy(w.p.Create.Objects[0])
+	rs := deepcopy.New(&w.p.Create.Objects[0])
 	rs.CreationTimestamp = time.Time{}
 	rs.Status = replicaset.Status{}
-	w.out = append(w.out, plan.Write{Verb: plan.VerbCreate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, Object: &rs, Reason: w.p.Create.Reason})
-	w.rss[rs.Name] = &rs
-	w.newRS = &rs
+	w.out = append(w.out, plan.Write{Verb: plan.VerbCreate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, Object: rs, Reason: w.p.Create.Reason})
+	w.rss.set(rs)
+	w.newRS = rs
 	changed := w.setRevision(rs.Annotations[RevisionAnnotation])
 	if w.d.HasProgressDeadline() {
 		c := newCondition(Progressing, "True", ReasonNewReplicaSetCreated, "Created new replica set "+strconv.Quote(rs.Name), w.now)
@@ -297,14 +297,14 @@ func (w *writer) scales(take func(Resize) bool) bool {
 	resized := false
 	for ; w.scale < len(w.p.Scale) && take(w.p.Scale[w.scale]); w.scale++ {
 		r := w.p.Scale[w.scale]
-		rs := deepcopy.Copy(*w.rss[r.Name])
+		rs := deepcopy.New(w.rss.get(r.Name))
 		n := r.Replicas
 		rs.Spec.Replicas = &n
 		if r.Annotations != nil {
 			rs.Annotations = maps.Clone(r.Annotations)
 		}
-		w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, UID: rs.UID, Object: &rs, Reason: r.Reason})
-		w.rss[r.Name] = &rs
+		w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, UID: rs.UID, Object: rs, Reason: r.Reason})
+		w.rss.set(rs)
 		resized = resized || r.From != r.Replicas
 	}
 	return resized
@@ -313,7 +313,53 @@ func (w *writer) scales(take func(Resize) bool) bool {
 // deletes writes Plan.Delete.
 func (w *writer) deletes() {
 	for _, x := range w.p.Delete {
-		rs := w.rss[x.Name]
+		rs := w.rss.get(x.Name)
 		w.out = append(w.out, plan.Write{Verb: plan.VerbDelete, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, Reason: x.Reason})
 	}
+}
+
+// byName holds ReplicaSets by name, one per name (the last set): a list
+// while they are few (a Deployment keeps a short history), a map past
+// byNameScan. Its zero value is empty.
+type byName struct {
+	list []*replicaset.ReplicaSet
+	m    map[string]*replicaset.ReplicaSet
+}
+
+const byNameScan = 16
+
+// get returns the ReplicaSet named name, nil when none is.
+func (b *byName) get(name string) *replicaset.ReplicaSet {
+	if b.m != nil {
+		return b.m[name]
+	}
+	for _, rs := range b.list {
+		if rs.Name == name {
+			return rs
+		}
+	}
+	return nil
+}
+
+// set makes rs the ReplicaSet of its name.
+func (b *byName) set(rs *replicaset.ReplicaSet) {
+	if b.m != nil {
+		b.m[rs.Name] = rs
+		return
+	}
+	for i, x := range b.list {
+		if x.Name == rs.Name {
+			b.list[i] = rs
+			return
+		}
+	}
+	if len(b.list) < byNameScan {
+		b.list = append(b.list, rs)
+		return
+	}
+	b.m = make(map[string]*replicaset.ReplicaSet, 2*byNameScan)
+	for _, x := range b.list {
+		b.m[x.Name] = x
+	}
+	b.m[rs.Name] = rs
 }

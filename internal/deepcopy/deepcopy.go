@@ -19,10 +19,26 @@ import (
 
 // Copy returns a deep copy of v.
 func Copy[T any](v T) T {
-	out := v // scalars and strings copied; what they point to, below
-	copyValue(reflect.ValueOf(&out).Elem(), reflect.ValueOf(&v).Elem())
-	return out
+	// v is the caller's shallow copy already: its references are replaced
+	// in place by copies of what they point to
+	own(reflect.ValueOf(&v).Elem())
+	return v
 }
+
+// New returns a pointer to a deep copy of *v: Copy without the copy
+// moving to the heap a second time when the caller wants a pointer.
+func New[T any](v *T) *T {
+	c := new(T)
+	*c = *v
+	own(reflect.ValueOf(c).Elem())
+	return c
+}
+
+// own makes v, which is addressable and settable, share nothing with
+// what it shares with before: copyValue with v as both the shallow copy
+// and the original (copyValue reads each reference of src before it sets
+// the same field of dst, and never writes what src points to).
+func own(v reflect.Value) { copyValue(v, v) }
 
 // Frozen holds a value that is never modified once built (a decoded
 // template's unmodelled JSON): copies of what holds it share it.
@@ -87,12 +103,14 @@ func copyValue(dst, src reflect.Value) {
 		if src.IsNil() {
 			return
 		}
-		switch s := src.Interface().(type) {
-		case []string:
-			dst.Set(reflect.ValueOf(slices.Clone(s)))
+		// (through pointers, which an interface holds without
+		// allocating; src and dst are always addressable here)
+		switch s := src.Addr().Interface().(type) {
+		case *[]string:
+			*dst.Addr().Interface().(*[]string) = slices.Clone(*s)
 			return
-		case []int32:
-			dst.Set(reflect.ValueOf(slices.Clone(s)))
+		case *[]int32:
+			*dst.Addr().Interface().(*[]int32) = slices.Clone(*s)
 			return
 		}
 		n := reflect.MakeSlice(src.Type(), src.Len(), src.Len())
