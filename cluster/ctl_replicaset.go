@@ -10,13 +10,13 @@ import (
 
 // replicaSetController syncs ReplicaSets (or ReplicationControllers) with
 // replicaset.Step. A ReplicaSet sees the pods it controls and the
-// orphans of its namespace (the only others Step could claim); related
-// are the pods of the ReplicaSets sharing its controller, and orphans,
-// filtered by replicaset.RelatedPods (looked up only when the Plan
-// deletes: they rank the victims and nothing else). Upstream lists every pod of the
-// namespace: pods controlled by another controller are never claimed, so
-// leaving them out changes no Plan, except the ranks of pods selected by a
-// sibling's selector but controlled by a third controller.
+// orphans of its namespace (the only others Step could claim: upstream
+// lists every pod of the namespace, but never claims one another
+// controller controls, so leaving those out changes no Plan). Its related
+// pods are every pod of the namespace a sibling's selector (a ReplicaSet
+// with the same controller) selects, whatever controls it, as upstream
+// lists them — replicaset.RelatedPods over the State's pods, looked up
+// only when the Plan deletes: they rank the victims and nothing else.
 // replicaset.Plan.Writes makes the writes.
 func replicaSetController(name string, kind Kind) controller {
 	return controller{
@@ -39,11 +39,7 @@ func replicaSetController(name string, kind Kind) controller {
 			p, err := replicaset.Step(rs, pods, nil, now, w.Opts.ReplicaSet)
 			if ref := rs.ControllerRef(); err == nil && ref != nil && (len(p.Delete) > 0 || len(p.DeleteTied) > 0) {
 				siblings := controlled[*replicaset.ReplicaSet](w.State, kind, ref.UID)
-				cand := orphans
-				for _, sib := range siblings {
-					cand = mergePods(cand, controlled[*podstatus.Pod](w.State, KindPod, sib.UID))
-				}
-				related = replicaset.RelatedPods(rs, siblings, cand)
+				related = replicaset.RelatedPods(rs, siblings, w.State.Pods())
 				p, err = replicaset.Step(rs, pods, related, now, w.Opts.ReplicaSet)
 			}
 			var call *StepCall
