@@ -165,9 +165,10 @@
 //     DaemonSet's, as upstream names them by the pod-template-hash).
 //   - The ReplicaSet controller is given the pods it controls and the
 //     namespace's orphans, not every pod of the namespace (only those can
-//     be claimed); ranks of related pods come from the pods of sibling
-//     ReplicaSets and orphans. The Deployment controller does not adopt or
-//     release ReplicaSets (rollout.Step takes the ones it controls).
+//     be claimed; the Plan is the same); the ranks of a scale-down count
+//     every pod of the namespace a sibling's selector selects, as
+//     upstream's. The Deployment controller does not adopt or release
+//     ReplicaSets (rollout.Step takes the ones it controls).
 //   - The API server: no resourceVersion (a write marked
 //     plan.Write.FromCache is refused with Conflict when an earlier write
 //     of the same sync changed its object, which is when upstream's
