@@ -530,27 +530,11 @@ func resetStatus(obj any) {
 	}
 }
 
-// setStatus sets dst's status to src's (both of one kind).
+// setStatus sets dst's status to src's (both of one kind; statusOf names
+// the status of each kind that has one).
 func setStatus(dst, src any) {
-	switch o := dst.(type) {
-	case *podstatus.Pod:
-		o.Status = src.(*podstatus.Pod).Status
-	case *node.Node:
-		o.Status = src.(*node.Node).Status
-	case *rollout.Deployment:
-		o.Status = src.(*rollout.Deployment).Status
-	case *replicaset.ReplicaSet:
-		o.Status = src.(*replicaset.ReplicaSet).Status
-	case *statefulset.StatefulSet:
-		o.Status = src.(*statefulset.StatefulSet).Status
-	case *daemonset.DaemonSet:
-		o.Status = src.(*daemonset.DaemonSet).Status
-	case *job.Job:
-		o.Status = src.(*job.Job).Status
-	case *cronjob.CronJob:
-		o.Status = src.(*cronjob.CronJob).Status
-	case *pdb.PodDisruptionBudget:
-		o.Status = src.(*pdb.PodDisruptionBudget).Status
+	if d, s := statusOf(dst), statusOf(src); d != nil && s != nil {
+		reflect.ValueOf(d).Elem().Set(reflect.ValueOf(s).Elem())
 	}
 }
 
