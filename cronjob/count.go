@@ -44,7 +44,9 @@ import (
 // year 1 to 9999), not with the number of start times: over ten years in
 // Lord Howe as in New York, a few operations per change, which it reads
 // from the schedule's table of the zone's offsets from 1970 to 2037 (built
-// by ParseSchedule; package time's own lookups elsewhere). It returns 0
+// by ParseSchedule; package time's own lookups elsewhere), and within that
+// table a run of changes the schedule crosses as the wall clock does costs
+// two look-ups of their summed corrections (changeSums). It returns 0
 // when until is not after after.
 func (s *Schedule) Count(after, until time.Time) int64 {
 	return s.count(after, until, nil)

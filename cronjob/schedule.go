@@ -188,6 +188,7 @@ func (s *Schedule) prepare() {
 	for w := 0; w < 7; w++ {
 		s.leapOnly = s.leapOnly && s.yearCnt[0][w] == 0
 	}
+	s.zones.sums = s.changeSums()
 }
 
 // Location returns the time zone the schedule runs in.

@@ -178,6 +178,20 @@ func (s *Schedule) zoneCount(a, u int64, m *meter) (n int64, ok, firstMove bool)
 			return 0, false, false
 		}
 		last, prev, off = e, e, o2
+		if p := s.zones.periods; h >= 0 && h < len(p) && p[h].start == e {
+			// The changes that follow, summed (changeSums).
+			if j, d := s.zones.skipChanges(h, start, u, glitch); j > 0 {
+				m.count()
+				fix += d
+				h = j - 1
+				x = p[h].start
+				last, prev, off = x, x, p[h].off
+				en = s.zones.end
+				if j < len(p) {
+					en = p[j].start
+				}
+			}
+		}
 	}
 	return s.countLocal(start, u+off) + fix, true, false
 }
@@ -249,4 +263,121 @@ func (s *Schedule) lastTime(tod int) (int, bool) {
 		return 0, false
 	}
 	return lh*3600 + lm*60 + ls, true
+}
+
+// changeSum is what zoneCount adds at the change that starts table period
+// i when it reaches that change straight from the one before, without
+// looking at it: pre, the corrections of the changes before i that it can
+// take so (a prefix sum), and next, the first such change from i on that
+// it cannot (the table's length when none).
+type changeSum struct {
+	pre  int64
+	next int32
+}
+
+// changeSums returns the schedule's changeSums over its zone table, or nil
+// when no change can be summed. Change i (i >= 1) can be when zoneCount's
+// loop, arriving from change i-1 with the window's start more than two
+// days before it, takes it without giving up and without reading the
+// window: the offset changes, and the change is benign, or plain for the
+// schedule at least plainMargin from the changes on either side. Its
+// correction is then the one the loop makes there.
+func (s *Schedule) changeSums() []changeSum {
+	p := s.zones.periods
+	n := len(p)
+	if n < 3 {
+		return nil
+	}
+	sums := make([]changeSum, n+1)
+	some := false
+	var pre int64
+	for i := range p {
+		sums[i] = changeSum{pre: pre, next: int32(i)} // next: i until shown summable
+		if i == 0 {
+			continue
+		}
+		if d, ok := s.changeFix(i); ok {
+			pre += d
+			sums[i].next, some = -1, true
+		}
+	}
+	if !some {
+		return nil
+	}
+	sums[n] = changeSum{pre: pre, next: int32(n)}
+	for i := n - 1; i >= 0; i-- {
+		if sums[i].next < 0 {
+			sums[i].next = sums[i+1].next
+		}
+	}
+	return sums
+}
+
+// changeFix is the correction zoneCount's loop makes at the change that
+// starts table period i (i >= 1) when it arrives there from change i-1
+// with the window's start before the wall times the change repeats, and ok
+// when the loop takes that change without reading the window or giving
+// up.
+func (s *Schedule) changeFix(i int) (d int64, ok bool) {
+	p := s.zones.periods
+	c := &p[i]
+	e, off, o2, prev := c.start, p[i-1].off, c.off, p[i-1].start
+	en := s.zones.end
+	if i+1 < len(p) {
+		en = p[i+1].start
+	}
+	switch {
+	case o2 == off:
+		return 0, false
+	case c.flags&changeBenign != 0:
+		h := s.wholeHours(c.day, int64(c.sod), 3600)
+		if o2 > off {
+			return -h, true
+		}
+		return h, true
+	case e-prev >= plainMargin && en-e >= plainMargin:
+		plain, empty := s.plainChange(off, c)
+		switch {
+		case !plain:
+			return 0, false
+		case empty:
+			return 0, true
+		}
+		lo, hi := e+min(off, o2), e+max(off, o2)
+		if o2 > off {
+			return -s.wallCount(lo, hi), true
+		}
+		return s.wallCount(lo, hi), true
+	}
+	return 0, false
+}
+
+// skipChanges returns the table index j after the changes zoneCount's loop
+// may sum (see changeSums) once it has taken the change at the start of
+// table period h, with the window's wall-clock start start, its end u and
+// the last glitch day glitch; and their corrections. j is 0 when fewer
+// than two follow.
+func (z *zoneTable) skipChanges(h int, start, u, glitch int64) (j int, d int64) {
+	p, sums := z.periods, z.sums
+	k := h + 1
+	if sums == nil || k >= len(p) || int(sums[k].next) < k+2 {
+		return 0, 0
+	}
+	if e := p[k].start; e > u || start >= e-2*secondsPerDay || e-glitch < glitchMargin {
+		return 0, 0
+	}
+	// The changes k..j-1: summable, and none after u.
+	lo, hi := k+1, int(sums[k].next) // p[lo-1].start <= u
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if p[m].start <= u {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < k+2 {
+		return 0, 0
+	}
+	return lo, sums[lo].pre - sums[k].pre
 }

@@ -18,10 +18,14 @@ import (
 // instead of asking package time twice per change and the calendar once
 // (which was most of a ten-year count). ParseSchedule builds it once per
 // schedule that runs in a zone with changes: two lookups per period, about
-// 140 periods and 4.5 kB for a zone with daylight saving since 1970.
+// 140 periods and 4.5 kB for a zone with daylight saving since 1970, and
+// 16 bytes a period more for the schedule's sums of corrections.
 type zoneTable struct {
 	periods []zonePeriod
 	end     int64 // the end of the last period
+	// sums are the schedule's corrections at the table's changes
+	// (changeSums), nil when it has none to sum.
+	sums []changeSum
 }
 
 // zonePeriod is a period of one offset, from start, and (but for a
