@@ -6,6 +6,8 @@ import (
 
 	"github.com/robfig/cron/v3"
 	"pgregory.net/rapid"
+
+	"github.com/kubesem/kubesem/internal/fuzzlimit"
 )
 
 // checkSumsMatchChangeByChange: Count with the schedule's change sums
@@ -111,4 +113,9 @@ func TestSumsMatchRobfigOverYears(t *testing.T) {
 			t.Fatalf("%q in %s, (%v, %v]: Count %d, robfig/cron steps %d", spec, zone, after, until, got, want)
 		}
 	})
+}
+
+func FuzzSumsMatchChangeByChange(f *testing.F) {
+	zones := testZones(f)
+	fuzzlimit.Rapid(f, func(t *rapid.T) { checkSumsMatchChangeByChange(t, zones) })
 }
