@@ -123,18 +123,18 @@ func cronJobController() controller {
 		// deleted), or at its requeue (the next schedule time + 100 ms):
 		// an unrelated Job's change does not make it create a Job
 		// early.
-		wake: func(w *World, k Key) string {
+		wake: func(w *World, k Key, b []byte) []byte {
 			cj, _ := w.State.Get(k).(*cronjob.CronJob)
 			if cj == nil {
-				return ""
+				return b
 			}
-			jobs := controlled[*job.Job](w.State, KindJob, cj.UID)
-			b := strconv.AppendUint(make([]byte, 0, 8*(len(jobs)+1)), w.State.stamp(k), 10)
-			for _, j := range jobs {
+			b = strconv.AppendUint(b, w.State.stamp(k), 10)
+			for _, j := range w.State.ctl[ctlIdx{cj.UID, KindJob}] {
+				m := metaOf(j)
 				b = append(b, ' ')
-				b = strconv.AppendUint(b, w.State.stamp(Key{KindJob, j.Namespace, j.Name}), 10)
+				b = strconv.AppendUint(b, w.State.stamp(Key{KindJob, m.Namespace, m.Name}), 10)
 			}
-			return string(b)
+			return b
 		},
 		step: func(w *World, k Key, now time.Time) stepOut {
 			cj, _ := w.State.Get(k).(*cronjob.CronJob)

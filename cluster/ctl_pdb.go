@@ -36,12 +36,12 @@ func disruptionController() controller {
 		// namespace, where upstream's stale-pod worker handles the pod
 		// alone (a budget whose sync fails then writes its fail-safe
 		// status once more).
-		wake: func(w *World, k Key) string {
+		wake: func(w *World, k Key, buf []byte) []byte {
 			b, _ := w.State.Get(k).(*pdb.PodDisruptionBudget)
 			if b == nil {
-				return ""
+				return buf
 			}
-			buf := strconv.AppendUint(nil, w.State.stamp(k), 10)
+			buf = strconv.AppendUint(buf, w.State.stamp(k), 10)
 			for _, p := range w.budgetPods(b) {
 				if !(b.Spec.Selector != nil && b.Spec.Selector.Matches(p.Labels)) && !staleCandidate(p) {
 					continue
@@ -51,7 +51,7 @@ func disruptionController() controller {
 				buf = append(buf, '@')
 				buf = strconv.AppendUint(buf, w.State.stamp(Key{KindPod, p.Namespace, p.Name}), 10)
 			}
-			return string(buf)
+			return buf
 		},
 		step: func(w *World, k Key, now time.Time) stepOut {
 			b, _ := w.State.Get(k).(*pdb.PodDisruptionBudget)

@@ -318,6 +318,16 @@ func (s *State) version(k Kind) uint64 {
 	return 0
 }
 
+// changes counts the State's writes and removals: it moves with every
+// change of any object.
+func (s *State) changes() uint64 {
+	var n uint64
+	for _, v := range s.versions {
+		n += v
+	}
+	return n
+}
+
 // stored is an object as a State stores it: with its stamp, the value of
 // State.writes at its last write (the object's version, as a
 // resourceVersion would be). (One map holds both: a write after a Clone
