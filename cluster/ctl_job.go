@@ -62,7 +62,7 @@ func jobController() controller {
 // enqueues the pods its informer events name.
 func (w *World) orphanPods() []Key {
 	var out []Key
-	for _, p := range w.State.Pods() {
+	for _, p := range w.State.sharedPods() {
 		if w.isOrphan(p) {
 			out = append(out, Key{KindPod, p.Namespace, p.Name})
 		}

@@ -42,8 +42,9 @@ func disruptionController() controller {
 				return buf
 			}
 			buf = strconv.AppendUint(buf, w.State.stamp(k), 10)
+			selects := b.Spec.Selector.Matcher() // (a nil selector selects nothing)
 			for _, p := range w.budgetPods(b) {
-				if !(b.Spec.Selector != nil && b.Spec.Selector.Matches(p.Labels)) && !staleCandidate(p) {
+				if !selects(p.Labels) && !staleCandidate(p) {
 					continue
 				}
 				buf = append(buf, ' ')
@@ -155,7 +156,7 @@ func (w *World) budgetPods(b *pdb.PodDisruptionBudget) []*podstatus.Pod {
 	if x == nil || x.state != w.State || x.version != w.State.version(KindPod) {
 		x = &pdbIndex{state: w.State, version: w.State.version(KindPod), byLabel: map[string]map[[2]string][]*podstatus.Pod{},
 			byNS: map[string][]*podstatus.Pod{}, targets: map[string][]*podstatus.Pod{}}
-		for _, p := range w.State.Pods() {
+		for _, p := range w.State.sharedPods() {
 			x.byNS[p.Namespace] = append(x.byNS[p.Namespace], p)
 			m := x.byLabel[p.Namespace]
 			if m == nil {

@@ -468,6 +468,9 @@ type sortedNamesCache struct {
 	// objs are the objects at names, built by the first list of this
 	// version (nil until then)
 	objs []any
+	// typed is objs as a []T (the kind's model), built by the first
+	// shared list of this version (nil until then)
+	typed any
 }
 
 // list returns the objects of kind k sorted by namespace and name.
@@ -477,6 +480,23 @@ func list[T any](s *State, k Kind) []T {
 	for i, o := range objs {
 		out[i] = o.(T)
 	}
+	return out
+}
+
+// shared returns the objects of kind k sorted by namespace and name, as
+// list does, in one list made once per version of the kind and shared by
+// every caller (and by clones): never modify it.
+func shared[T any](s *State, k Kind) []T {
+	objs := s.sortedObjs(k)
+	i := kindIndex(k)
+	if t, ok := s.sorted[i].typed.([]T); ok {
+		return t
+	}
+	out := make([]T, len(objs))
+	for i, o := range objs {
+		out[i] = o.(T)
+	}
+	s.sorted[i].typed = out
 	return out
 }
 
@@ -512,6 +532,13 @@ func (s *State) Pods() []*podstatus.Pod { return list[*podstatus.Pod](s, KindPod
 
 // Nodes returns every node, by name.
 func (s *State) Nodes() []*node.Node { return list[*node.Node](s, KindNode) }
+
+// sharedPods is Pods in the list shared until the pods change (see
+// shared): the controllers' Steps only read their inputs.
+func (s *State) sharedPods() []*podstatus.Pod { return shared[*podstatus.Pod](s, KindPod) }
+
+// sharedNodes is Nodes in the list shared until the nodes change.
+func (s *State) sharedNodes() []*node.Node { return shared[*node.Node](s, KindNode) }
 
 // Leases returns every lease, by namespace and name.
 func (s *State) Leases() []*node.Lease { return list[*node.Lease](s, KindLease) }
