@@ -58,11 +58,12 @@ func jobController() controller {
 // Source: upstream pkg/controller/job/job_controller.go
 // handleSingleOrphanPod, enqueued by addPod, updatePod, deletePod and
 // deleteJob's enqueueLabelSelector (v1.36.3). The simplification: the
-// world looks at every pod each time pods or Jobs change, where upstream
-// enqueues the pods its informer events name.
+// world looks at every pod carrying the finalizer (the State's index of
+// them) each time pods or Jobs change, where upstream enqueues the pods
+// its informer events name.
 func (w *World) orphanPods() []Key {
 	var out []Key
-	for _, p := range w.State.sharedPods() {
+	for _, p := range w.State.jobTrackedPods() {
 		if w.isOrphan(p) {
 			out = append(out, Key{KindPod, p.Namespace, p.Name})
 		}

@@ -167,6 +167,10 @@ type State struct {
 	// orphans holds, per namespace, the pods without a controller
 	// reference (the ones a ReplicaSet may adopt).
 	orphans map[string]cowSet[name]
+	// jobTracked holds, per namespace, the pods carrying the Job tracking
+	// finalizer (the only ones the Job controller's orphan queue may
+	// release).
+	jobTracked map[string]cowSet[name]
 	// versions counts the writes to each kind (by kindIndex), so that a
 	// controller can tell whether anything it reads changed.
 	versions [len(kinds)]uint64
@@ -182,8 +186,8 @@ type State struct {
 	// States) and a write copies its kind's map first (objsFor).
 	objsOwn uint32
 	// own has the bits own* set for the index maps that belong to this
-	// State alone (see cowMap); an inner set of owned, onNode or orphans
-	// belongs to it when tagged with tok (see cowSet).
+	// State alone (see cowMap); an inner set of owned, onNode, orphans or
+	// jobTracked belongs to it when tagged with tok (see cowSet).
 	own uint32
 	tok *token
 	// spare is, by kindIndex, an object update built and did not store
@@ -199,7 +203,8 @@ const (
 	ownTkeys
 	ownOnNode
 	ownOrphans
-	ownAll = ownUID | ownOwned | ownCtl | ownTkeys | ownOnNode | ownOrphans
+	ownJobTracked
+	ownAll = ownUID | ownOwned | ownCtl | ownTkeys | ownOnNode | ownOrphans | ownJobTracked
 )
 
 // token tags the inner sets a State may write in place; Clone gives both
@@ -351,14 +356,15 @@ func (s *State) objsFor(k Kind) map[name]stored {
 // NewState returns an empty State.
 func NewState() *State {
 	s := &State{
-		objs:    make(map[Kind]map[name]stored, len(kinds)),
-		uid:     map[string]Key{},
-		owned:   map[string]cowSet[Key]{},
-		ctl:     map[ctlIdx][]any{},
-		tkeys:   map[any][]byte{},
-		onNode:  map[string]cowSet[name]{},
-		orphans: map[string]cowSet[name]{},
-		own:     ownAll,
+		objs:       make(map[Kind]map[name]stored, len(kinds)),
+		uid:        map[string]Key{},
+		owned:      map[string]cowSet[Key]{},
+		ctl:        map[ctlIdx][]any{},
+		tkeys:      map[any][]byte{},
+		onNode:     map[string]cowSet[name]{},
+		orphans:    map[string]cowSet[name]{},
+		jobTracked: map[string]cowSet[name]{},
+		own:        ownAll,
 	}
 	for _, k := range kinds {
 		s.objs[k] = map[name]stored{}
@@ -614,6 +620,23 @@ func (s *State) PodsOnNode(nodeName string) []*podstatus.Pod {
 	return out
 }
 
+// jobTrackedPods returns the pods carrying the Job tracking finalizer, by
+// namespace and name.
+func (s *State) jobTrackedPods() []*podstatus.Pod {
+	var names []name
+	for _, set := range s.jobTracked {
+		for n := range set.m {
+			names = append(names, n)
+		}
+	}
+	slices.SortFunc(names, compareNames)
+	out := make([]*podstatus.Pod, len(names))
+	for i, n := range names {
+		out[i] = s.objs[KindPod][n].obj.(*podstatus.Pod)
+	}
+	return out
+}
+
 // orphanPods returns the pods of namespace ns without a controller
 // reference, by name.
 func (s *State) orphanPods(ns string) []*podstatus.Pod {
@@ -719,8 +742,14 @@ func (s *State) put(k Kind, obj any) {
 		if ref == nil {
 			setAdd(s, &s.orphans, ownOrphans, n.ns, n)
 		}
+		if isJobTracked(p) {
+			setAdd(s, &s.jobTracked, ownJobTracked, n.ns, n)
+		}
 	}
 }
+
+// isJobTracked reports whether the pod carries the Job tracking finalizer.
+func isJobTracked(p *podstatus.Pod) bool { return slices.Contains(p.Finalizers, job.TrackingFinalizer) }
 
 // remove deletes the object of kind k at n and its index entries.
 func (s *State) remove(k Kind, n name) {
@@ -768,6 +797,9 @@ func (s *State) unindex(k Kind, n name, old any, keepCtl bool, next any) {
 		}
 		if np == nil || np.ControllerRef() != nil {
 			setDel(s, &s.orphans, ownOrphans, n.ns, n)
+		}
+		if np == nil || !isJobTracked(np) {
+			setDel(s, &s.jobTracked, ownJobTracked, n.ns, n)
 		}
 	}
 }
