@@ -471,9 +471,10 @@ func (s *State) sortedKind(k Kind) []name {
 type sortedNamesCache struct {
 	version uint64
 	names   []name
-	// objs are the objects at names, built by the first list of this
-	// version (nil until then)
-	objs []any
+	// objs are the objects at names, and stamps their stamps, built by
+	// the first list of this version (nil until then)
+	objs   []any
+	stamps []uint64
 	// typed is objs as a []T (the kind's model), built by the first
 	// shared list of this version (nil until then)
 	typed any
@@ -514,13 +515,21 @@ func (s *State) sortedObjs(k Kind) []any {
 	c := s.sorted[i]
 	if c.objs == nil || len(c.objs) != len(names) {
 		m := s.objs[k]
-		c.objs = make([]any, len(names))
+		c.objs, c.stamps = make([]any, len(names)), make([]uint64, len(names))
 		for i, n := range names {
-			c.objs[i] = m[n].obj
+			e := m[n]
+			c.objs[i], c.stamps[i] = e.obj, e.stamp
 		}
 		s.sorted[i] = c
 	}
 	return c.objs
+}
+
+// sortedStamps returns the stamps of the objects of kind k, in the order
+// of sortedObjs (the slice is shared: never modify it).
+func (s *State) sortedStamps(k Kind) []uint64 {
+	s.sortedObjs(k)
+	return s.sorted[kindIndex(k)].stamps
 }
 
 // sortedNames lists a name set in order.
