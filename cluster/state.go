@@ -632,7 +632,11 @@ func (s *State) PodsOnNode(nodeName string) []*podstatus.Pod {
 // jobTrackedPods returns the pods carrying the Job tracking finalizer, by
 // namespace and name.
 func (s *State) jobTrackedPods() []*podstatus.Pod {
-	var names []name
+	n := 0
+	for _, set := range s.jobTracked {
+		n += len(set.m)
+	}
+	names := make([]name, 0, n)
 	for _, set := range s.jobTracked {
 		for n := range set.m {
 			names = append(names, n)
