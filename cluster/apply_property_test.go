@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/internal/fuzzlimit"
+	"github.com/kubesem/kubesem/job"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/pdb"
@@ -37,7 +38,7 @@ func drawObject(t *rapid.T, resource string) any {
 		m.OwnerReferences = []meta.OwnerReference{meta.NewControllerRef("apps/v1", "ReplicaSet", "a", rapid.SampledFrom([]string{"uid-1", "uid-2", "x"}).Draw(t, "owner"))}
 	}
 	if rapid.Bool().Draw(t, "finalizer") {
-		m.Finalizers = []string{"f"}
+		m.Finalizers = []string{rapid.SampledFrom([]string{"f", job.TrackingFinalizer}).Draw(t, "finalizerName")}
 	}
 	kind := map[string]int{"pods": 0, "deployments": 1, "replicasets": 2, "nodes": 3, "poddisruptionbudgets": 4}[resource]
 	if rapid.IntRange(0, 4).Draw(t, "otherKind") == 0 {
@@ -150,6 +151,9 @@ func checkIndexes(t *rapid.T, s *State) {
 				if _, ok := s.onNode[p.Spec.NodeName].m[nm]; !ok {
 					t.Fatalf("pod %s not indexed on node %q", nm.name, p.Spec.NodeName)
 				}
+				if _, ok := s.jobTracked[nm.ns].m[nm]; ok != isJobTracked(p) {
+					t.Fatalf("pod %s: in the Job-tracked index %v, carries the finalizer %v", nm.name, ok, isJobTracked(p))
+				}
 			}
 		}
 	}
@@ -158,6 +162,13 @@ func checkIndexes(t *rapid.T, s *State) {
 			p, _ := s.objs[KindPod][nm].obj.(*podstatus.Pod)
 			if p == nil || p.Spec.NodeName != node {
 				t.Fatalf("stale node index %s/%v", node, nm)
+			}
+		}
+	}
+	for ns, set := range s.jobTracked {
+		for nm := range set.m {
+			if p, _ := s.objs[KindPod][nm].obj.(*podstatus.Pod); p == nil || nm.ns != ns || !isJobTracked(p) {
+				t.Fatalf("stale Job-tracked index %s/%v", ns, nm)
 			}
 		}
 	}
@@ -258,7 +269,7 @@ func checkCloneApply(t *rapid.T) {
 		if l.s.Counter != r.Counter || l.s.writes != r.writes || l.s.versions != r.versions ||
 			!reflect.DeepEqual(stampsOf(l.s), stampsOf(r)) || !reflect.DeepEqual(l.s.uid, r.uid) ||
 			!reflect.DeepEqual(l.s.ctl, r.ctl) || !sameSets(l.s.owned, r.owned) ||
-			!sameSets(l.s.onNode, r.onNode) || !sameSets(l.s.orphans, r.orphans) {
+			!sameSets(l.s.onNode, r.onNode) || !sameSets(l.s.orphans, r.orphans) || !sameSets(l.s.jobTracked, r.jobTracked) {
 			t.Fatalf("lane %d: indexes differ from its own writes replayed", i)
 		}
 	}

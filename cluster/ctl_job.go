@@ -58,11 +58,12 @@ func jobController() controller {
 // Source: upstream pkg/controller/job/job_controller.go
 // handleSingleOrphanPod, enqueued by addPod, updatePod, deletePod and
 // deleteJob's enqueueLabelSelector (v1.36.3). The simplification: the
-// world looks at every pod each time pods or Jobs change, where upstream
-// enqueues the pods its informer events name.
+// world looks at every pod carrying the finalizer (the State's index of
+// them) each time pods or Jobs change, where upstream enqueues the pods
+// its informer events name.
 func (w *World) orphanPods() []Key {
 	var out []Key
-	for _, p := range w.State.Pods() {
+	for _, p := range w.State.jobTrackedPods() {
 		if w.isOrphan(p) {
 			out = append(out, Key{KindPod, p.Namespace, p.Name})
 		}
@@ -123,18 +124,18 @@ func cronJobController() controller {
 		// deleted), or at its requeue (the next schedule time + 100 ms):
 		// an unrelated Job's change does not make it create a Job
 		// early.
-		wake: func(w *World, k Key) string {
+		wake: func(w *World, k Key, b []byte) []byte {
 			cj, _ := w.State.Get(k).(*cronjob.CronJob)
 			if cj == nil {
-				return ""
+				return b
 			}
-			jobs := controlled[*job.Job](w.State, KindJob, cj.UID)
-			b := strconv.AppendUint(make([]byte, 0, 8*(len(jobs)+1)), w.State.stamp(k), 10)
-			for _, j := range jobs {
+			b = strconv.AppendUint(b, w.State.stamp(k), 10)
+			for _, j := range w.State.ctl[ctlIdx{cj.UID, KindJob}] {
+				m := metaOf(j)
 				b = append(b, ' ')
-				b = strconv.AppendUint(b, w.State.stamp(Key{KindJob, j.Namespace, j.Name}), 10)
+				b = strconv.AppendUint(b, w.State.stamp(Key{KindJob, m.Namespace, m.Name}), 10)
 			}
-			return string(b)
+			return b
 		},
 		step: func(w *World, k Key, now time.Time) stepOut {
 			cj, _ := w.State.Get(k).(*cronjob.CronJob)

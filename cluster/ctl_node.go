@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"reflect"
+	"slices"
 	"time"
 
 	"github.com/kubesem/kubesem/node"
@@ -27,7 +28,7 @@ func nodeLifecycleController() controller {
 		periodic: true,
 		keys:     func(*World) []Key { return []Key{singleton} },
 		step: func(w *World, _ Key, now time.Time) stepOut {
-			nodes := w.State.Nodes()
+			nodes := w.State.sharedNodes()
 			if !w.nodeMonitorAt.IsZero() && now.Before(w.nodeMonitorAt) {
 				p, err := node.NoScheduleStep(nodes, now)
 				if err != nil {
@@ -38,12 +39,12 @@ func nodeLifecycleController() controller {
 					requeue: []plan.Requeue{{After: w.nodeMonitorAt.Sub(now), Reason: node.ReasonNodeMonitorPeriod}}}
 			}
 			leases := w.nodeLeases()
-			pods := w.State.Pods()
+			pods := w.State.sharedPods()
 			p, err := node.Step(nodes, leases, pods, w.nodeMem, now, w.Opts.Node)
 			var call *StepCall
 			if w.Opts.OnStep != nil {
 				call = &StepCall{Decision: "node.Step", Options: w.Opts.Node,
-					Input: map[string]any{"nodes": nodes, "leases": leases, "pods": pods, "memory": w.nodeMem, "now": now}}
+					Input: map[string]any{"nodes": slices.Clone(nodes), "leases": leases, "pods": slices.Clone(pods), "memory": w.nodeMem, "now": now}}
 			}
 			if err != nil {
 				return stepOut{plan: p, err: err, call: call}
@@ -141,7 +142,7 @@ func taintEvictionController() controller {
 		reads: []Kind{KindNode, KindPod},
 		keys: func(w *World) []Key {
 			var out []Key
-			for _, n := range w.State.Nodes() {
+			for _, n := range w.State.sharedNodes() {
 				if len(w.evictions[n.Name]) > 0 || len(w.taintSeen[n.Name].taints) > 0 || len(noExecute(n.Spec.Taints)) > 0 {
 					out = append(out, Key{KindNode, "", n.Name})
 				}

@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"slices"
 	"strconv"
 	"time"
 
@@ -36,22 +35,25 @@ func disruptionController() controller {
 		// namespace, where upstream's stale-pod worker handles the pod
 		// alone (a budget whose sync fails then writes its fail-safe
 		// status once more).
-		wake: func(w *World, k Key) string {
+		wake: func(w *World, k Key, buf []byte) []byte {
 			b, _ := w.State.Get(k).(*pdb.PodDisruptionBudget)
 			if b == nil {
-				return ""
+				return buf
 			}
-			buf := strconv.AppendUint(nil, w.State.stamp(k), 10)
-			for _, p := range w.budgetPods(b) {
-				if !(b.Spec.Selector != nil && b.Spec.Selector.Matches(p.Labels)) && !staleCandidate(p) {
+			buf = strconv.AppendUint(buf, w.State.stamp(k), 10)
+			selects := b.Spec.Selector.Matcher() // (a nil selector selects nothing)
+			x := w.podIndex()
+			for _, i := range x.budgetAt(b) {
+				p := x.pods[i]
+				if !selects(p.Labels) && !staleCandidate(p) {
 					continue
 				}
 				buf = append(buf, ' ')
 				buf = append(buf, p.Name...)
 				buf = append(buf, '@')
-				buf = strconv.AppendUint(buf, w.State.stamp(Key{KindPod, p.Namespace, p.Name}), 10)
+				buf = strconv.AppendUint(buf, x.stamps[i], 10)
 			}
-			return string(buf)
+			return buf
 		},
 		step: func(w *World, k Key, now time.Time) stepOut {
 			b, _ := w.State.Get(k).(*pdb.PodDisruptionBudget)
@@ -136,41 +138,52 @@ func replicasOrOne(r *int32) *int32 {
 // pdbIndex indexes the pods by namespace and label for the disruption
 // controller, built once per version of the State's pods, so that a sync of
 // many budgets over many pods takes time near-linear in the pods (each
-// budget looks its pods up instead of scanning its namespace).
+// budget looks its pods up instead of scanning its namespace). Its lists
+// hold positions in pods, in order (pods is by namespace and name).
 type pdbIndex struct {
 	state   *State
 	version uint64
-	byLabel map[string]map[[2]string][]*podstatus.Pod // namespace → label → pods
-	byNS    map[string][]*podstatus.Pod
-	targets map[string][]*podstatus.Pod // namespace → pods with DisruptionTarget=True
+	pods    []*podstatus.Pod                 // the State's pods (its shared list)
+	stamps  []uint64                         // their stamps
+	byLabel map[string]map[[2]string][]int32 // namespace → label → pods
+	byNS    map[string][]int32
+	targets map[string][]int32 // namespace → pods with DisruptionTarget=True
 }
 
-// budgetPods returns what pdb.Step reads of b's namespace: the pods b's
-// selector may match (a superset found through the label index; pdb.Step
-// matches again) and the pods with a DisruptionTarget=True condition
-// (pdb.Step resets the stale ones whatever the selector), by name. The
-// other pods of the namespace change nothing in the Plan.
-func (w *World) budgetPods(b *pdb.PodDisruptionBudget) []*podstatus.Pod {
+// podIndex returns the disruption controller's index of the State's pods
+// at their version, built when the pods changed.
+func (w *World) podIndex() *pdbIndex {
 	x := w.pdbIdx
-	if x == nil || x.state != w.State || x.version != w.State.version(KindPod) {
-		x = &pdbIndex{state: w.State, version: w.State.version(KindPod), byLabel: map[string]map[[2]string][]*podstatus.Pod{},
-			byNS: map[string][]*podstatus.Pod{}, targets: map[string][]*podstatus.Pod{}}
-		for _, p := range w.State.Pods() {
-			x.byNS[p.Namespace] = append(x.byNS[p.Namespace], p)
-			m := x.byLabel[p.Namespace]
-			if m == nil {
-				m = map[[2]string][]*podstatus.Pod{}
-				x.byLabel[p.Namespace] = m
-			}
-			for k, v := range p.Labels {
-				m[[2]string{k, v}] = append(m[[2]string{k, v}], p)
-			}
-			if c := p.Condition(podstatus.DisruptionTarget); c != nil && c.Status == meta.ConditionTrue {
-				x.targets[p.Namespace] = append(x.targets[p.Namespace], p)
-			}
-		}
-		w.pdbIdx = x
+	if x != nil && x.state == w.State && x.version == w.State.version(KindPod) {
+		return x
 	}
+	x = &pdbIndex{state: w.State, version: w.State.version(KindPod), pods: w.State.sharedPods(), stamps: w.State.sortedStamps(KindPod),
+		byLabel: map[string]map[[2]string][]int32{}, byNS: map[string][]int32{}, targets: map[string][]int32{}}
+	for i, p := range x.pods {
+		at := int32(i)
+		x.byNS[p.Namespace] = append(x.byNS[p.Namespace], at)
+		m := x.byLabel[p.Namespace]
+		if m == nil {
+			m = map[[2]string][]int32{}
+			x.byLabel[p.Namespace] = m
+		}
+		for k, v := range p.Labels {
+			m[[2]string{k, v}] = append(m[[2]string{k, v}], at)
+		}
+		if c := p.Condition(podstatus.DisruptionTarget); c != nil && c.Status == meta.ConditionTrue {
+			x.targets[p.Namespace] = append(x.targets[p.Namespace], at)
+		}
+	}
+	w.pdbIdx = x
+	return x
+}
+
+// budgetAt returns the positions of what pdb.Step reads of b's namespace:
+// the pods b's selector may match (a superset found through the label
+// index; pdb.Step matches again) and the pods with a DisruptionTarget=True
+// condition (pdb.Step resets the stale ones whatever the selector), in
+// order. The other pods of the namespace change nothing in the Plan.
+func (x *pdbIndex) budgetAt(b *pdb.PodDisruptionBudget) []int32 {
 	cand := x.byNS[b.Namespace]
 	if sel := b.Spec.Selector; sel == nil {
 		cand = nil
@@ -185,5 +198,28 @@ func (w *World) budgetPods(b *pdb.PodDisruptionBudget) []*podstatus.Pod {
 	if len(t) == 0 {
 		return cand
 	}
-	return mergePods(slices.Clone(cand), t)
+	// (the union of the two ordered lists)
+	out := make([]int32, 0, len(cand)+len(t))
+	for len(cand) > 0 || len(t) > 0 {
+		switch {
+		case len(t) == 0 || len(cand) > 0 && cand[0] < t[0]:
+			out, cand = append(out, cand[0]), cand[1:]
+		case len(cand) == 0 || t[0] < cand[0]:
+			out, t = append(out, t[0]), t[1:]
+		default:
+			out, cand, t = append(out, cand[0]), cand[1:], t[1:]
+		}
+	}
+	return out
+}
+
+// budgetPods returns the pods at budgetAt(b), by name.
+func (w *World) budgetPods(b *pdb.PodDisruptionBudget) []*podstatus.Pod {
+	x := w.podIndex()
+	at := x.budgetAt(b)
+	out := make([]*podstatus.Pod, len(at))
+	for i, j := range at {
+		out[i] = x.pods[j]
+	}
+	return out
 }

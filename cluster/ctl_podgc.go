@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"slices"
 	"time"
 
 	"github.com/kubesem/kubesem/plan"
@@ -18,12 +19,12 @@ func podGCController() controller {
 		periodic: true,
 		keys:     func(*World) []Key { return []Key{singleton} },
 		step: func(w *World, _ Key, now time.Time) stepOut {
-			pods := w.State.Pods()
-			p, err := podgc.Step(pods, w.State.Nodes(), nil, w.podgcMem, now, w.Opts.PodGC)
+			pods, nodes := w.State.sharedPods(), w.State.sharedNodes()
+			p, err := podgc.Step(pods, nodes, nil, w.podgcMem, now, w.Opts.PodGC)
 			var call *StepCall
 			if w.Opts.OnStep != nil {
 				call = &StepCall{Decision: "podgc.Step", Options: w.Opts.PodGC,
-					Input: map[string]any{"pods": pods, "nodes": w.State.Nodes(), "memory": w.podgcMem, "now": now}}
+					Input: map[string]any{"pods": slices.Clone(pods), "nodes": slices.Clone(nodes), "memory": w.podgcMem, "now": now}}
 			}
 			if err != nil {
 				return stepOut{plan: p, err: err, call: call}

@@ -39,7 +39,7 @@ func replicaSetController(name string, kind Kind) controller {
 			p, err := replicaset.Step(rs, pods, nil, now, w.Opts.ReplicaSet)
 			if ref := rs.ControllerRef(); err == nil && ref != nil && (len(p.Delete) > 0 || len(p.DeleteTied) > 0) {
 				siblings := controlled[*replicaset.ReplicaSet](w.State, kind, ref.UID)
-				related = replicaset.RelatedPods(rs, siblings, w.State.Pods())
+				related = replicaset.RelatedPods(rs, siblings, w.State.sharedPods())
 				p, err = replicaset.Step(rs, pods, related, now, w.Opts.ReplicaSet)
 			}
 			var call *StepCall

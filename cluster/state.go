@@ -167,6 +167,10 @@ type State struct {
 	// orphans holds, per namespace, the pods without a controller
 	// reference (the ones a ReplicaSet may adopt).
 	orphans map[string]cowSet[name]
+	// jobTracked holds, per namespace, the pods carrying the Job tracking
+	// finalizer (the only ones the Job controller's orphan queue may
+	// release).
+	jobTracked map[string]cowSet[name]
 	// versions counts the writes to each kind (by kindIndex), so that a
 	// controller can tell whether anything it reads changed.
 	versions [len(kinds)]uint64
@@ -182,8 +186,8 @@ type State struct {
 	// States) and a write copies its kind's map first (objsFor).
 	objsOwn uint32
 	// own has the bits own* set for the index maps that belong to this
-	// State alone (see cowMap); an inner set of owned, onNode or orphans
-	// belongs to it when tagged with tok (see cowSet).
+	// State alone (see cowMap); an inner set of owned, onNode, orphans or
+	// jobTracked belongs to it when tagged with tok (see cowSet).
 	own uint32
 	tok *token
 	// spare is, by kindIndex, an object update built and did not store
@@ -199,7 +203,8 @@ const (
 	ownTkeys
 	ownOnNode
 	ownOrphans
-	ownAll = ownUID | ownOwned | ownCtl | ownTkeys | ownOnNode | ownOrphans
+	ownJobTracked
+	ownAll = ownUID | ownOwned | ownCtl | ownTkeys | ownOnNode | ownOrphans | ownJobTracked
 )
 
 // token tags the inner sets a State may write in place; Clone gives both
@@ -318,6 +323,16 @@ func (s *State) version(k Kind) uint64 {
 	return 0
 }
 
+// changes counts the State's writes and removals: it moves with every
+// change of any object.
+func (s *State) changes() uint64 {
+	var n uint64
+	for _, v := range s.versions {
+		n += v
+	}
+	return n
+}
+
 // stored is an object as a State stores it: with its stamp, the value of
 // State.writes at its last write (the object's version, as a
 // resourceVersion would be). (One map holds both: a write after a Clone
@@ -341,14 +356,15 @@ func (s *State) objsFor(k Kind) map[name]stored {
 // NewState returns an empty State.
 func NewState() *State {
 	s := &State{
-		objs:    make(map[Kind]map[name]stored, len(kinds)),
-		uid:     map[string]Key{},
-		owned:   map[string]cowSet[Key]{},
-		ctl:     map[ctlIdx][]any{},
-		tkeys:   map[any][]byte{},
-		onNode:  map[string]cowSet[name]{},
-		orphans: map[string]cowSet[name]{},
-		own:     ownAll,
+		objs:       make(map[Kind]map[name]stored, len(kinds)),
+		uid:        map[string]Key{},
+		owned:      map[string]cowSet[Key]{},
+		ctl:        map[ctlIdx][]any{},
+		tkeys:      map[any][]byte{},
+		onNode:     map[string]cowSet[name]{},
+		orphans:    map[string]cowSet[name]{},
+		jobTracked: map[string]cowSet[name]{},
+		own:        ownAll,
 	}
 	for _, k := range kinds {
 		s.objs[k] = map[name]stored{}
@@ -455,9 +471,13 @@ func (s *State) sortedKind(k Kind) []name {
 type sortedNamesCache struct {
 	version uint64
 	names   []name
-	// objs are the objects at names, built by the first list of this
-	// version (nil until then)
-	objs []any
+	// objs are the objects at names, and stamps their stamps, built by
+	// the first list of this version (nil until then)
+	objs   []any
+	stamps []uint64
+	// typed is objs as a []T (the kind's model), built by the first
+	// shared list of this version (nil until then)
+	typed any
 }
 
 // list returns the objects of kind k sorted by namespace and name.
@@ -470,6 +490,23 @@ func list[T any](s *State, k Kind) []T {
 	return out
 }
 
+// shared returns the objects of kind k sorted by namespace and name, as
+// list does, in one list made once per version of the kind and shared by
+// every caller (and by clones): never modify it.
+func shared[T any](s *State, k Kind) []T {
+	objs := s.sortedObjs(k)
+	i := kindIndex(k)
+	if t, ok := s.sorted[i].typed.([]T); ok {
+		return t
+	}
+	out := make([]T, len(objs))
+	for i, o := range objs {
+		out[i] = o.(T)
+	}
+	s.sorted[i].typed = out
+	return out
+}
+
 // sortedObjs returns the objects of kind k in order, listed once per
 // version of the kind (the slice is shared: never modify it).
 func (s *State) sortedObjs(k Kind) []any {
@@ -478,13 +515,21 @@ func (s *State) sortedObjs(k Kind) []any {
 	c := s.sorted[i]
 	if c.objs == nil || len(c.objs) != len(names) {
 		m := s.objs[k]
-		c.objs = make([]any, len(names))
+		c.objs, c.stamps = make([]any, len(names)), make([]uint64, len(names))
 		for i, n := range names {
-			c.objs[i] = m[n].obj
+			e := m[n]
+			c.objs[i], c.stamps[i] = e.obj, e.stamp
 		}
 		s.sorted[i] = c
 	}
 	return c.objs
+}
+
+// sortedStamps returns the stamps of the objects of kind k, in the order
+// of sortedObjs (the slice is shared: never modify it).
+func (s *State) sortedStamps(k Kind) []uint64 {
+	s.sortedObjs(k)
+	return s.sorted[kindIndex(k)].stamps
 }
 
 // sortedNames lists a name set in order.
@@ -502,6 +547,13 @@ func (s *State) Pods() []*podstatus.Pod { return list[*podstatus.Pod](s, KindPod
 
 // Nodes returns every node, by name.
 func (s *State) Nodes() []*node.Node { return list[*node.Node](s, KindNode) }
+
+// sharedPods is Pods in the list shared until the pods change (see
+// shared): the controllers' Steps only read their inputs.
+func (s *State) sharedPods() []*podstatus.Pod { return shared[*podstatus.Pod](s, KindPod) }
+
+// sharedNodes is Nodes in the list shared until the nodes change.
+func (s *State) sharedNodes() []*node.Node { return shared[*node.Node](s, KindNode) }
 
 // Leases returns every lease, by namespace and name.
 func (s *State) Leases() []*node.Lease { return list[*node.Lease](s, KindLease) }
@@ -572,6 +624,27 @@ func (s *State) PodsOnNode(nodeName string) []*podstatus.Pod {
 	ns := sortedNames(s.onNode[nodeName].m)
 	out := make([]*podstatus.Pod, len(ns))
 	for i, n := range ns {
+		out[i] = s.objs[KindPod][n].obj.(*podstatus.Pod)
+	}
+	return out
+}
+
+// jobTrackedPods returns the pods carrying the Job tracking finalizer, by
+// namespace and name.
+func (s *State) jobTrackedPods() []*podstatus.Pod {
+	n := 0
+	for _, set := range s.jobTracked {
+		n += len(set.m)
+	}
+	names := make([]name, 0, n)
+	for _, set := range s.jobTracked {
+		for n := range set.m {
+			names = append(names, n)
+		}
+	}
+	slices.SortFunc(names, compareNames)
+	out := make([]*podstatus.Pod, len(names))
+	for i, n := range names {
 		out[i] = s.objs[KindPod][n].obj.(*podstatus.Pod)
 	}
 	return out
@@ -682,8 +755,14 @@ func (s *State) put(k Kind, obj any) {
 		if ref == nil {
 			setAdd(s, &s.orphans, ownOrphans, n.ns, n)
 		}
+		if isJobTracked(p) {
+			setAdd(s, &s.jobTracked, ownJobTracked, n.ns, n)
+		}
 	}
 }
+
+// isJobTracked reports whether the pod carries the Job tracking finalizer.
+func isJobTracked(p *podstatus.Pod) bool { return slices.Contains(p.Finalizers, job.TrackingFinalizer) }
 
 // remove deletes the object of kind k at n and its index entries.
 func (s *State) remove(k Kind, n name) {
@@ -731,6 +810,9 @@ func (s *State) unindex(k Kind, n name, old any, keepCtl bool, next any) {
 		}
 		if np == nil || np.ControllerRef() != nil {
 			setDel(s, &s.orphans, ownOrphans, n.ns, n)
+		}
+		if np == nil || !isJobTracked(np) {
+			setDel(s, &s.jobTracked, ownJobTracked, n.ns, n)
 		}
 	}
 }

@@ -26,8 +26,10 @@ type controller struct {
 	// it returns a fingerprint of what the object's handlers watch,
 	// and the object syncs only when that differs from the fingerprint
 	// at its last sync (or its requeue is due). Unset, every object
-	// syncs (a sync that changed nothing writes nothing).
-	wake func(w *World, k Key) string
+	// syncs (a sync that changed nothing writes nothing). It appends the
+	// fingerprint to buf and returns the result, empty only for an
+	// object the State does not hold (which keys never lists).
+	wake func(w *World, k Key, buf []byte) []byte
 	step func(w *World, k Key, now time.Time) stepOut
 }
 
@@ -167,6 +169,7 @@ func (w *World) Sync(now time.Time) []Decision {
 func (w *World) sync(now time.Time, collect bool) []Decision {
 	w.keepPlans = collect || w.Opts.OnStep != nil
 	var out []Decision
+	var buf []byte // (the fingerprints are built here, made strings only to be kept)
 	for _, c := range w.ctls {
 		changed := w.changedFor(c)
 		var due []Key
@@ -179,6 +182,10 @@ func (w *World) sync(now time.Time, collect bool) []Decision {
 			continue
 		}
 		var keys []Key
+		// fps are the fingerprints of keys computed to choose them (nil:
+		// not computed), valid while the State is at version fpAt.
+		var fps []string
+		fpAt := w.State.changes()
 		switch {
 		case changed && c.wake != nil:
 			isDue := make(map[Key]bool, len(due))
@@ -186,10 +193,18 @@ func (w *World) sync(now time.Time, collect bool) []Decision {
 				isDue[k] = true
 			}
 			for _, k := range c.keys(w) {
-				fp := c.wake(w, k)
-				if fp != w.woken[ctlKey{c.name, k}] || isDue[k] {
-					keys = append(keys, k)
-					delete(w.requeue, ctlKey{c.name, k})
+				ck := ctlKey{c.name, k}
+				last, ok := w.woken[ck]
+				if !ok || isDue[k] {
+					// (never synced, or due: it syncs whatever it watches)
+					keys, fps = append(keys, k), append(fps, "")
+					delete(w.requeue, ck)
+					continue
+				}
+				buf = c.wake(w, k, buf[:0])
+				if string(buf) != last {
+					keys, fps = append(keys, k), append(fps, string(buf))
+					delete(w.requeue, ck)
 				}
 			}
 		case changed:
@@ -216,9 +231,16 @@ func (w *World) sync(now time.Time, collect bool) []Decision {
 			}
 			w.seen[c.name] = vs
 		}
-		for _, k := range keys {
+		for i, k := range keys {
 			if c.wake != nil {
-				w.woken[ctlKey{c.name, k}] = c.wake(w, k)
+				// The fingerprint as the object syncs: the one computed
+				// above while no write has changed the State since.
+				if fps != nil && fps[i] != "" && w.State.changes() == fpAt {
+					w.woken[ctlKey{c.name, k}] = fps[i]
+				} else {
+					buf = c.wake(w, k, buf[:0])
+					w.woken[ctlKey{c.name, k}] = string(buf)
+				}
 			}
 			d := w.syncOne(c, k, now)
 			if collect {

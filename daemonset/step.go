@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/history"
+	"github.com/kubesem/kubesem/internal/stable"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
@@ -164,7 +165,7 @@ func groupNodes(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, opts O
 			sorted = append(sorted, n)
 		}
 	}
-	slices.SortStableFunc(sorted, func(a, b *node.Node) int { return strings.Compare(a.Name, b.Name) })
+	stable.Sort(sorted, func(a, b *node.Node) int { return strings.Compare(a.Name, b.Name) })
 	states := make([]nodeState, 0, len(sorted))
 	index := make(map[string]int, len(sorted))
 	for _, n := range sorted {
@@ -181,7 +182,7 @@ func groupNodes(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, opts O
 			ps = append(ps, pod)
 		}
 	}
-	slices.SortStableFunc(ps, func(a, b *podstatus.Pod) int {
+	stable.Sort(ps, func(a, b *podstatus.Pod) int {
 		if c := strings.Compare(a.Name, b.Name); c != 0 {
 			return c
 		}

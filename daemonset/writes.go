@@ -54,10 +54,13 @@ func (p Plan) Writes(ds *DaemonSet, pods []*podstatus.Pod, hist History) ([]plan
 	for i := range hist.Revisions {
 		revs[hist.Revisions[i].Name] = &hist.Revisions[i]
 	}
-	byName := map[string]*podstatus.Pod{}
-	for _, pod := range pods {
-		if pod != nil {
-			byName[pod.Name] = pod
+	var byName map[string]*podstatus.Pod // (only the deletes look pods up)
+	if len(p.Delete) > 0 {
+		byName = make(map[string]*podstatus.Pod, len(pods))
+		for _, pod := range pods {
+			if pod != nil {
+				byName[pod.Name] = pod
+			}
 		}
 	}
 	var out, deletes []plan.Write

@@ -27,10 +27,14 @@ type Removal struct {
 // Source: upstream pkg/controller/job/job_controller.go activePodsForRemoval;
 // indexed_job_utils.go appendDuplicatedIndexPodsForRemoval (v1.36.3).
 func PodsForRemoval(j *Job, active []*podstatus.Pod, rmAtLeast int) []Removal {
+	indexed := isIndexed(j) && j.Spec.Completions != nil
+	if !indexed && rmAtLeast <= 0 {
+		return nil // (nothing to take, and no index to check: no order needed)
+	}
 	keys := removalKeys(active)
 	var rm []Removal
 	var left []int32
-	if isIndexed(j) && j.Spec.Completions != nil {
+	if indexed {
 		rm, left = indexedRemovals(keys, int(*j.Spec.Completions))
 	} else {
 		left = make([]int32, len(keys))

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/internal/uidset"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -332,15 +333,14 @@ func countIndexes(s string, completions int32) (int32, bool) {
 }
 
 func validatePods(pods []*podstatus.Pod) error {
-	seen := make(map[string]int, len(pods))
+	seen := uidset.New(len(pods))
 	for i, p := range pods {
 		if p == nil || p.UID == "" {
 			return badPod(i, p)
 		}
-		if _, dup := seen[p.UID]; dup {
+		if !seen.Add(p.UID) {
 			return field.New("pods["+strconv.Itoa(i)+"].metadata.uid", p.UID, field.ErrDuplicate)
 		}
-		seen[p.UID] = i
 	}
 	return nil
 }

@@ -58,12 +58,15 @@ func (p Plan) Writes(j *Job, pods []*podstatus.Pod) ([]plan.Write, error) {
 	if p.Outcome != ReasonSynced {
 		return nil, nil
 	}
-	byName := map[string]*podstatus.Pod{}
-	byUID := map[string]*podstatus.Pod{}
-	for _, pod := range pods {
-		if pod != nil {
-			byName[pod.Name] = pod
-			byUID[pod.UID] = pod
+	var byName, byUID map[string]*podstatus.Pod // (only deletes and releases look pods up)
+	if len(p.Delete) > 0 || len(p.RemoveFinalizers) > 0 {
+		byName = make(map[string]*podstatus.Pod, len(pods))
+		byUID = make(map[string]*podstatus.Pod, len(pods))
+		for _, pod := range pods {
+			if pod != nil {
+				byName[pod.Name] = pod
+				byUID[pod.UID] = pod
+			}
 		}
 	}
 	var out []plan.Write

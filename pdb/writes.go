@@ -27,10 +27,13 @@ func (p Plan) Writes(b *PodDisruptionBudget, pods []*podstatus.Pod, now time.Tim
 	if b == nil {
 		return nil, field.New("budget", "", field.ErrRequired)
 	}
-	byName := make(map[string]*podstatus.Pod, len(pods))
-	for _, q := range pods {
-		if q != nil && q.Namespace == b.Namespace {
-			byName[q.Name] = q
+	var byName map[string]*podstatus.Pod // (only the resets look pods up)
+	if len(p.ResetDisruptionTarget) > 0 {
+		byName = make(map[string]*podstatus.Pod, len(pods))
+		for _, q := range pods {
+			if q != nil && q.Namespace == b.Namespace {
+				byName[q.Name] = q
+			}
 		}
 	}
 	out := make([]plan.Write, 0, 1+len(p.ResetDisruptionTarget))

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/meta"
-	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -15,11 +14,12 @@ const OrphanMessage = "PodGC: node no longer exists"
 
 // quarantine runs the collector's node queue at now: entries whose time
 // has come are checked now and are gone unless the node is listed or in
-// the API; the others wait, and every node a pod is bound to that the
-// cache does not list waits until now+wait unless it already waits for
-// less (a non-positive wait checks it at once). It returns the queue
-// after the pass, by node name, and the nodes confirmed gone.
-func quarantine(pods []*podstatus.Pod, listed map[string]*node.Node, api map[string]bool, mem Memory, now time.Time, wait time.Duration) (Memory, map[string]bool) {
+// the API; the others wait, and every node of missing (the nodes pods are
+// bound to that the cache does not list) waits until now+wait unless it
+// already waits for less (a non-positive wait checks it at once). It
+// returns the queue after the pass, by node name, and the nodes confirmed
+// gone.
+func quarantine(missing []string, known nodeIndex, mem Memory, now time.Time, wait time.Duration) (Memory, map[string]bool) {
 	waiting := map[string]time.Time{}
 	gone := map[string]bool{}
 	for _, q := range mem.Quarantine {
@@ -27,24 +27,21 @@ func quarantine(pods []*podstatus.Pod, listed map[string]*node.Node, api map[str
 			if at, ok := waiting[q.Node]; !ok || q.ReadyAt.Before(at) {
 				waiting[q.Node] = q.ReadyAt
 			}
-		} else if listed[q.Node] == nil && !api[q.Node] {
+		} else if !known.inAPI(q.Node) {
 			gone[q.Node] = true
 		}
 	}
-	for _, pod := range pods {
-		if pod == nil || pod.Spec.NodeName == "" || listed[pod.Spec.NodeName] != nil {
-			continue
-		}
+	for _, n := range missing {
 		at := now.Add(wait)
 		if !at.After(now) {
 			// A non-positive quarantine queues the node at once.
-			if !api[pod.Spec.NodeName] {
-				gone[pod.Spec.NodeName] = true
+			if !known.inAPI(n) {
+				gone[n] = true
 			}
 			continue
 		}
-		if cur, ok := waiting[pod.Spec.NodeName]; !ok || at.Before(cur) {
-			waiting[pod.Spec.NodeName] = at
+		if cur, ok := waiting[n]; !ok || at.Before(cur) {
+			waiting[n] = at
 		}
 	}
 	var m Memory

@@ -1,8 +1,6 @@
 package podgc
 
 import (
-	"slices"
-
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -27,15 +25,9 @@ func OutOfService(n *node.Node) bool {
 	return false
 }
 
-// terminatingOutOfService returns the terminating pods bound to a listed
-// node that is [OutOfService], in [EvictedFirst] order.
-func terminatingOutOfService(pods []*podstatus.Pod, listed map[string]*node.Node) []*podstatus.Pod {
-	var oos []*podstatus.Pod
-	for _, pod := range pods {
-		if pod != nil && pod.DeletionTimestamp != nil && OutOfService(listed[pod.Spec.NodeName]) {
-			oos = append(oos, pod)
-		}
-	}
-	slices.SortFunc(oos, evictedOrder)
-	return oos
+// isTerminatingOutOfService reports whether the collector's second step
+// deletes pod, bound to the listed node n: the pod is terminating and n is
+// [OutOfService]. The step takes these pods in [EvictedFirst] order.
+func isTerminatingOutOfService(pod *podstatus.Pod, n *node.Node) bool {
+	return pod.DeletionTimestamp != nil && OutOfService(n)
 }

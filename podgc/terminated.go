@@ -66,8 +66,14 @@ func Terminated(pods []*podstatus.Pod, threshold int) []*podstatus.Pod {
 			term = append(term, p)
 		}
 	}
+	return beyondThreshold(term, threshold)
+}
+
+// beyondThreshold is [Terminated] of the terminated pods term (which it
+// sorts).
+func beyondThreshold(term []*podstatus.Pod, threshold int) []*podstatus.Pod {
 	n := len(term) - threshold
-	if n <= 0 {
+	if threshold <= 0 || n <= 0 {
 		return []*podstatus.Pod{}
 	}
 	slices.SortFunc(term, evictedOrder)

@@ -1,20 +1,10 @@
 package podgc
 
-import (
-	"slices"
+import "github.com/kubesem/kubesem/podstatus"
 
-	"github.com/kubesem/kubesem/podstatus"
-)
-
-// terminatingUnscheduled returns the terminating pods bound to no node,
-// by namespace, then name.
-func terminatingUnscheduled(pods []*podstatus.Pod) []*podstatus.Pod {
-	var out []*podstatus.Pod
-	for _, pod := range pods {
-		if pod != nil && pod.DeletionTimestamp != nil && pod.Spec.NodeName == "" {
-			out = append(out, pod)
-		}
-	}
-	slices.SortFunc(out, byNamespaceName)
-	return out
+// isTerminatingUnscheduled reports whether the collector's last step
+// deletes pod: it is terminating and bound to no node. The step takes
+// these pods by namespace, then name.
+func isTerminatingUnscheduled(pod *podstatus.Pod) bool {
+	return pod.DeletionTimestamp != nil && pod.Spec.NodeName == ""
 }

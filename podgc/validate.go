@@ -13,7 +13,8 @@ import (
 // namespace and name, two nodes (listed or unlisted) with one name, and a
 // quarantine entry without a node. Each error is a *field.Error at the
 // input's path (pods[i].metadata.name, unlisted[i], memory.quarantine[i].node).
-func validateStep(pods []*podstatus.Pod, nodes []*node.Node, unlisted []string, mem Memory) error {
+// It returns the nodes by name.
+func validateStep(pods []*podstatus.Pod, nodes []*node.Node, unlisted []string, mem Memory) (nodeIndex, error) {
 	// Pods listed in (namespace, name) order, as a cache lists them, show a
 	// duplicate as equal neighbours; the set is built only once the order
 	// breaks (from the pods before), so the first duplicate found is the
@@ -21,17 +22,17 @@ func validateStep(pods []*podstatus.Pod, nodes []*node.Node, unlisted []string, 
 	var seen *podSet
 	for i, p := range pods {
 		if p == nil {
-			return field.New(field.Index("pods", i), "", field.ErrRequired)
+			return nodeIndex{}, field.New(field.Index("pods", i), "", field.ErrRequired)
 		}
 		if p.Name == "" {
-			return field.New(field.Index("pods", i)+".metadata.name", "", field.ErrRequired)
+			return nodeIndex{}, field.New(field.Index("pods", i)+".metadata.name", "", field.ErrRequired)
 		}
 		k := [2]string{p.Namespace, p.Name}
 		if seen == nil && i > 0 {
 			prev := pods[i-1]
 			switch c := cmp.Or(cmp.Compare(prev.Namespace, k[0]), cmp.Compare(prev.Name, k[1])); {
 			case c == 0:
-				return field.New(field.Index("pods", i)+".metadata.name", p.Name, field.ErrDuplicate)
+				return nodeIndex{}, field.New(field.Index("pods", i)+".metadata.name", p.Name, field.ErrDuplicate)
 			case c > 0:
 				seen = newPodSet(pods)
 				for j := range i {
@@ -40,40 +41,53 @@ func validateStep(pods []*podstatus.Pod, nodes []*node.Node, unlisted []string, 
 			}
 		}
 		if seen != nil && !seen.add(i) {
-			return field.New(field.Index("pods", i)+".metadata.name", p.Name, field.ErrDuplicate)
+			return nodeIndex{}, field.New(field.Index("pods", i)+".metadata.name", p.Name, field.ErrDuplicate)
 		}
 	}
-	names := make(map[string]bool, len(nodes)+len(unlisted))
+	known := nodeIndex{listed: make(map[string]*node.Node, len(nodes))}
 	for i, n := range nodes {
-		at := field.Index("nodes", i)
+		at := func() string { return field.Index("nodes", i) } // (a path only for an error)
 		if n == nil {
-			return field.New(at, "", field.ErrRequired)
+			return nodeIndex{}, field.New(at(), "", field.ErrRequired)
 		}
 		if n.Name == "" {
-			return field.New(at+".metadata.name", "", field.ErrRequired)
+			return nodeIndex{}, field.New(at()+".metadata.name", "", field.ErrRequired)
 		}
-		if names[n.Name] {
-			return field.New(at+".metadata.name", n.Name, field.ErrDuplicate)
+		if known.listed[n.Name] != nil {
+			return nodeIndex{}, field.New(at()+".metadata.name", n.Name, field.ErrDuplicate)
 		}
-		names[n.Name] = true
+		known.listed[n.Name] = n
 	}
 	for i, name := range unlisted {
-		at := field.Index("unlisted", i)
+		at := func() string { return field.Index("unlisted", i) }
 		if name == "" {
-			return field.New(at, "", field.ErrRequired)
+			return nodeIndex{}, field.New(at(), "", field.ErrRequired)
 		}
-		if names[name] {
-			return field.New(at, name, field.ErrDuplicate)
+		if known.inAPI(name) {
+			return nodeIndex{}, field.New(at(), name, field.ErrDuplicate)
 		}
-		names[name] = true
+		if known.unlisted == nil {
+			known.unlisted = map[string]bool{}
+		}
+		known.unlisted[name] = true
 	}
 	for i, q := range mem.Quarantine {
 		if q.Node == "" {
-			return field.New(field.Index("memory.quarantine", i)+".node", "", field.ErrRequired)
+			return nodeIndex{}, field.New(field.Index("memory.quarantine", i)+".node", "", field.ErrRequired)
 		}
 	}
-	return nil
+	return known, nil
 }
+
+// nodeIndex is the nodes by name: those the cache lists, and those only
+// the API server has (unlisted).
+type nodeIndex struct {
+	listed   map[string]*node.Node
+	unlisted map[string]bool
+}
+
+// inAPI reports whether the API server has the node: listed or unlisted.
+func (x nodeIndex) inAPI(name string) bool { return x.listed[name] != nil || x.unlisted[name] }
 
 // podSet is a set of pods (indexes into one list) by namespace and name:
 // open addressing on a hash of the two, one allocation for any number of

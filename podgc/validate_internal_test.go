@@ -41,7 +41,7 @@ func TestPropertyFirstDuplicatePod(t *testing.T) {
 			}
 			seen[k] = true
 		}
-		err := validateStep(pods, nil, nil, Memory{})
+		_, err := validateStep(pods, nil, nil, Memory{})
 		got := ""
 		if err != nil {
 			got = err.Error()

@@ -40,11 +40,12 @@ func ComputeStatus(rs *ReplicaSet, active, terminating []*podstatus.Pod, manageE
 	st := rs.Status
 	st.Conditions = slices.Clone(rs.Status.Conditions)
 	var full, ready, available int32
+	want := pairs(rs.Spec.Template.Labels)
 	for _, p := range active {
 		if p == nil {
 			continue
 		}
-		if hasAll(p.Labels, rs.Spec.Template.Labels) {
+		if hasAll(p.Labels, want) {
 			full++
 		}
 		if podstatus.IsReady(p) {
@@ -84,10 +85,23 @@ func ComputeStatus(rs *ReplicaSet, active, terminating []*podstatus.Pod, manageE
 	return st
 }
 
+// label is one label's key and value.
+type label struct{ k, v string }
+
+// pairs lists the labels of m, in no particular order (listed once, not
+// ranged over for each pod).
+func pairs(m map[string]string) []label {
+	out := make([]label, 0, len(m))
+	for k, v := range m {
+		out = append(out, label{k, v})
+	}
+	return out
+}
+
 // hasAll reports whether labels holds every pair of want.
-func hasAll(labels, want map[string]string) bool {
-	for k, v := range want {
-		if got, ok := labels[k]; !ok || got != v {
+func hasAll(labels map[string]string, want []label) bool {
+	for _, l := range want {
+		if got, ok := labels[l.k]; !ok || got != l.v {
 			return false
 		}
 	}

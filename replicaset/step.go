@@ -152,6 +152,7 @@ func Step(rs *ReplicaSet, pods, related []*podstatus.Pod, now time.Time, opts Op
 func claimAll(rs *ReplicaSet, pods []*podstatus.Pod, out *Plan) (active, terminating []*podstatus.Pod) {
 	selects := rs.PodSelector().Matcher()
 	kind := rs.KindName()
+	active = make([]*podstatus.Pod, 0, len(pods)) // (most pods given are active and claimed)
 	for _, p := range pods {
 		if p.Namespace != rs.Namespace {
 			continue

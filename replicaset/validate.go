@@ -2,6 +2,7 @@ package replicaset
 
 import (
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/internal/uidset"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -51,9 +52,9 @@ func Validate(rs *ReplicaSet) error {
 // validatePods returns a *field.Error naming path[i] for a nil pod, and
 // path[i].metadata.uid for a non-empty UID seen twice when unique is set.
 func validatePods(path string, pods []*podstatus.Pod, unique bool) error {
-	var seen map[string]bool
+	var seen uidset.Set
 	if unique {
-		seen = make(map[string]bool, len(pods))
+		seen = uidset.New(len(pods))
 	}
 	for i, p := range pods {
 		if p == nil {
@@ -62,10 +63,9 @@ func validatePods(path string, pods []*podstatus.Pod, unique bool) error {
 		if !unique || p.UID == "" {
 			continue
 		}
-		if seen[p.UID] {
+		if !seen.Add(p.UID) {
 			return field.New(field.Child(field.Index(path, i), "metadata.uid"), p.UID, field.ErrDuplicate)
 		}
-		seen[p.UID] = true
 	}
 	return nil
 }
