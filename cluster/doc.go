@@ -167,8 +167,10 @@
 //     namespace's orphans, not every pod of the namespace (only those can
 //     be claimed; the Plan is the same); the ranks of a scale-down count
 //     every pod of the namespace a sibling's selector selects, as
-//     upstream's. The Deployment controller does not adopt or release
-//     ReplicaSets (rollout.Step takes the ones it controls).
+//     upstream's. Likewise the Deployment controller is given the
+//     ReplicaSets it controls and the namespace's orphans it would adopt
+//     (rollout.ClaimReplicaSet), and adopts and releases them as
+//     upstream's claim does (rollout.Plan.Adopt, Release).
 //   - The API server: no resourceVersion (a write marked
 //     plan.Write.FromCache is refused with Conflict when an earlier write
 //     of the same sync changed its object, which is when upstream's

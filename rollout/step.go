@@ -13,9 +13,12 @@ import (
 	"github.com/kubesem/kubesem/replicaset"
 )
 
-// Step returns what the Deployment controller does in one sync of d, whose
-// ReplicaSets (those d controls) are replicaSets and whose pods are pods, at
-// now. It follows syncDeployment's dispatch order:
+// Step returns what the Deployment controller does in one sync of d at now,
+// given replicaSets, the ReplicaSets of d's namespace it lists (those d
+// controls and the orphans it may adopt; others are ignored), and pods, the
+// pods of those ReplicaSets. It first claims the ReplicaSets
+// ([ClaimReplicaSet]: Plan.Adopt, Plan.Release) and works with those it
+// owns or adopts; then it follows syncDeployment's dispatch order:
 //
 //  1. d being deleted: the status is recomputed (ReasonDeleting);
 //  2. the Progressing condition is marked paused or resumed ([PausedCondition]);
@@ -46,7 +49,8 @@ func Step(d *Deployment, replicaSets []*replicaset.ReplicaSet, pods []*podstatus
 	if err := Validate(d, replicaSets, pods); err != nil {
 		return Plan{}, err
 	}
-	s := &syncer{d: *d, rss: replicaSets, pods: pods, now: now, opts: opts}
+	s := &syncer{d: *d, listed: replicaSets, pods: pods, now: now, opts: opts}
+	s.rss, s.plan.Adopt, s.plan.Release = claimAll(d, replicaSets)
 	s.run()
 	p := s.plan
 	p.Status = s.status
@@ -60,7 +64,9 @@ func Step(d *Deployment, replicaSets []*replicaset.ReplicaSet, pods []*podstatus
 // syncer holds one sync's working state: a copy of the Deployment whose
 // annotations and conditions change as upstream changes them in memory.
 type syncer struct {
-	d      Deployment
+	d Deployment
+	// listed are the ReplicaSets given, rss those d owns or adopts.
+	listed []*replicaset.ReplicaSet
 	rss    []*replicaset.ReplicaSet
 	pods   []*podstatus.Pod
 	now    time.Time
@@ -197,7 +203,10 @@ func (s *syncer) create() bool {
 		s.fail()
 		return false
 	}
-	for _, rs := range s.rss {
+	// The create fails when any ReplicaSet of the namespace holds the
+	// name, claimed or not; upstream then reads it from its cache, where an
+	// adoption of this sync has not arrived.
+	for _, rs := range s.listed {
 		if rs == nil || rs.Name != name {
 			continue
 		}

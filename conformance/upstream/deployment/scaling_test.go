@@ -552,6 +552,20 @@ func stepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.Re
 		rs.Labels = maps.Clone(tmpl.Labels)
 		rs.Spec.MinReadySeconds = rapid.SampledFrom([]int32{0, 5}).Draw(t, fmt.Sprintf("rsMinReady%d", i))
 		rs.OwnerReferences = []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "foo", UID: "d-uid", Controller: &yes}}
+		// mostly the Deployment's; else an orphan (adopted when selected),
+		// another controller's, or one it controls and no longer selects
+		// (released): the claim, rollout.ClaimReplicaSet
+		switch rapid.IntRange(0, 7).Draw(t, fmt.Sprintf("rsOwner%d", i)) {
+		case 0:
+			rs.OwnerReferences = nil
+		case 1:
+			rs.OwnerReferences = nil
+			rs.Labels = map[string]string{"app": "bar"}
+		case 2:
+			rs.OwnerReferences[0].UID, rs.OwnerReferences[0].Name = "other-uid", "other"
+		case 3:
+			rs.Labels = map[string]string{"app": "bar", "pod-template-hash": hash}
+		}
 		if v := rapid.SampledFrom([]string{"", "1", "2", "3", "5", "x"}).Draw(t, fmt.Sprintf("rsRevision%d", i)); v != "" {
 			rs.Annotations[rollout.RevisionAnnotation] = v
 		}
@@ -660,6 +674,9 @@ func compareSync(t *rapid.T, d *rollout.Deployment, rss []*replicaset.ReplicaSet
 		return true, rs, nil
 	})
 	ud := v1Deployment(d)
+	// the adoption's recheck of the Deployment (RecheckDeletionTimestamp)
+	// reads it live
+	c.PrependReactor("get", "deployments", func(clienttesting.Action) (bool, runtime.Object, error) { return true, ud.DeepCopy(), nil })
 	inf.Apps().V1().Deployments().Informer().GetIndexer().Add(ud)
 	before := map[string]rsState{}
 	for _, rs := range rss {

@@ -1,0 +1,118 @@
+package cluster_test
+
+import (
+	"fmt"
+	"maps"
+	"testing"
+	"time"
+
+	"github.com/kubesem/kubesem/cluster"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
+	"github.com/kubesem/kubesem/replicaset"
+	"github.com/kubesem/kubesem/rollout"
+)
+
+// orphanDump is a dump of a cluster after `kubectl delete deploy web
+// --cascade=orphan` and a re-apply of web: two ready nodes, Deployment web
+// (3 replicas of image), and the ReplicaSet web-old1 it left, without owner
+// references, whose template is web's with image old, with its 3 ready
+// pods.
+func orphanDump(image, old string) []any {
+	yes := true
+	web := deployment("web", 3, image)
+	web.UID = "00000000-0000-4000-8000-0000000000d1"
+	three := int32(3)
+	tmpl := web.Spec.Template
+	tmpl.Labels = map[string]string{"app": "web", rollout.HashLabel: "old1"}
+	tmpl.Spec.Containers = []podstatus.Container{{Name: "app", Image: old}}
+	rs := &replicaset.ReplicaSet{
+		ObjectMeta: meta.ObjectMeta{Name: "web-old1", Namespace: "default", UID: "00000000-0000-4000-8000-0000000000a1", Generation: 1,
+			CreationTimestamp: t0.Add(-time.Hour), Labels: maps.Clone(tmpl.Labels),
+			Annotations: map[string]string{rollout.RevisionAnnotation: "1", rollout.DesiredReplicasAnnotation: "3", rollout.MaxReplicasAnnotation: "4"}},
+		Spec:   replicaset.Spec{Replicas: &three, Selector: &meta.LabelSelector{MatchLabels: maps.Clone(tmpl.Labels)}, Template: tmpl},
+		Status: replicaset.Status{Replicas: 3, FullyLabeledReplicas: 3, ReadyReplicas: 3, AvailableReplicas: 3, ObservedGeneration: 1},
+	}
+	objs := []any{readyNode("node-1"), readyNode("node-2"), web, rs}
+	for i := range 3 {
+		at := t0.Add(-time.Hour)
+		objs = append(objs, &podstatus.Pod{
+			ObjectMeta: meta.ObjectMeta{Name: fmt.Sprintf("web-old1-%d", i), Namespace: "default", UID: fmt.Sprintf("00000000-0000-4000-8000-00000000b00%d", i),
+				CreationTimestamp: at, Labels: maps.Clone(tmpl.Labels),
+				OwnerReferences: []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs.Name, UID: rs.UID, Controller: &yes, BlockOwnerDeletion: &yes}}},
+			Spec: podstatus.Spec{NodeName: fmt.Sprintf("node-%d", i%2+1), Containers: []podstatus.Container{{Name: "app", Image: old}}},
+			Status: podstatus.Status{Phase: podstatus.Running, Conditions: []podstatus.Condition{
+				{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: at.Add(time.Second)}}},
+		})
+	}
+	return objs
+}
+
+// TestDeploymentAdoptsOrphanReplicaSet: a Deployment finds the orphan
+// ReplicaSet its selector selects, adopts it (a patch adding its
+// controller reference) and goes on from it, as upstream's
+// getReplicaSetsForDeployment claims it: with the same template it is the
+// new ReplicaSet and nothing is created; with another template it is an
+// old one, scaled down as the new one grows. Without adoption the world
+// created a second ReplicaSet beside it and never scaled the orphan down.
+func TestDeploymentAdoptsOrphanReplicaSet(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, image string
+		wantRSs     int
+		wantOld     int32 // the orphan's spec.replicas at the end
+	}{
+		{"same template", "web:1", 1, 3},
+		{"older template", "web:2", 2, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ready := 5 * time.Second
+			w, err := cluster.New(cluster.Scenario{Start: t0, Objects: orphanDump(tt.image, "web:1"), Pods: []cluster.PodBehavior{{ReadyDelay: &ready}}}, cluster.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := w.RunUntilSettled(time.Hour); !ok {
+				t.Fatal("did not settle")
+			}
+			if testing.Verbose() {
+				t.Log("\n" + summary(w.Trace))
+			}
+			adopted := 0
+			for _, e := range w.Trace {
+				if e.Write != nil && e.Controller == cluster.CtlDeployment && e.Write.Verb == plan.VerbPatch && e.Write.Name == "web-old1" {
+					if e.Reason != rollout.ReasonOrphanSelected || e.Err != "" {
+						t.Errorf("patch of web-old1: reason %s, error %q", e.Reason, e.Err)
+					}
+					adopted++
+				}
+			}
+			if adopted != 1 {
+				t.Errorf("web-old1 adopted %d times; want once", adopted)
+			}
+			rss := w.State.ReplicaSets()
+			if len(rss) != tt.wantRSs {
+				t.Errorf("%d ReplicaSets; want %d", len(rss), tt.wantRSs)
+			}
+			d := w.State.Deployments()[0]
+			for _, rs := range rss {
+				if !rs.IsControlledBy(d.UID) {
+					t.Errorf("ReplicaSet %s is not controlled by web: %v", rs.Name, rs.OwnerReferences)
+				}
+				if rs.Name == "web-old1" && rs.Replicas() != tt.wantOld {
+					t.Errorf("web-old1 has %d replicas; want %d", rs.Replicas(), tt.wantOld)
+				}
+			}
+			live := 0
+			for _, p := range w.State.Pods() {
+				if !p.IsDeleting() {
+					live++
+				}
+			}
+			if live != 3 || d.Status.UpdatedReplicas != 3 || d.Status.AvailableReplicas != 3 {
+				t.Errorf("%d live pods, status %+v; want 3 updated and available", live, d.Status)
+			}
+		})
+	}
+}
