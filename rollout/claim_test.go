@@ -5,12 +5,14 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/plan"
+	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
 )
@@ -136,9 +138,9 @@ func TestStepClaims(t *testing.T) {
 // checkClaims: whatever the ReplicaSets' ownership, Plan.Adopt and
 // Plan.Release are those ClaimReplicaSet adopts and releases, by name, and
 // the rest of the sync is the sync of the ReplicaSets d owns and adopts,
-// the adopted ones given as d's: the same Plan, and the same writes after
-// the claim's patches (an adopted ReplicaSet's resize from its stale
-// cached copy).
+// the adopted ones given as d's, up to the first resize of an adopted one:
+// that resize is Stale (refused). Without one, the same Plan, and the same
+// writes after the claim's patches.
 func checkClaims(t *rapid.T) {
 	d := deploy(rapid.Int32Range(0, 6).Draw(t, "replicas"), "", "")
 	d.Namespace, d.UID = "ns", "d-uid"
@@ -206,6 +208,17 @@ func checkClaims(t *rapid.T) {
 	if len(q.Adopt)+len(q.Release) != 0 {
 		t.Fatalf("Step of owned ReplicaSets claims: %v %v", q.Adopt, q.Release)
 	}
+	for i, r := range p.Scale {
+		if r.Stale != slices.Contains(wantAdopt, r.Name) {
+			t.Fatalf("scale[%d] %s: Stale %v; adopted %v", i, r.Name, r.Stale, wantAdopt)
+		}
+		if i >= len(q.Scale) || q.Scale[i].Name != r.Name || q.Scale[i].Replicas != r.Replicas {
+			t.Fatalf("scale[%d] %+v; the sync of the claimed scales %+v", i, r, q.Scale)
+		}
+		if r.Stale {
+			return // the rest follows a refused write
+		}
+	}
 	rest := p
 	rest.Adopt, rest.Release = nil, nil
 	if !reflect.DeepEqual(rest, q) {
@@ -228,13 +241,10 @@ func checkClaims(t *rapid.T) {
 			t.Fatalf("write %d: %s %s %s; want the claim's patches by name", i, w.Verb, w.Resource, w.Name)
 		}
 	}
-	written := map[string]bool{}
 	for i, w := range ws[claims:] {
 		v := qs[i]
-		// the first update of an adopted ReplicaSet is sent from the
-		// cached copy (later ones from what that update returned)
-		stale := w.Resource == "replicasets" && slices.Contains(wantAdopt, w.Name) && w.Verb == plan.VerbUpdate && !written[w.Name]
-		written[w.Name] = written[w.Name] || w.Verb == plan.VerbUpdate
+		// an update of an adopted ReplicaSet is sent from the cached copy
+		stale := w.Resource == "replicasets" && slices.Contains(wantAdopt, w.Name) && w.Verb == plan.VerbUpdate
 		if w.Verb != v.Verb || w.Resource != v.Resource || w.Subresource != v.Subresource || w.Name != v.Name || w.Reason != v.Reason ||
 			w.FromCache != (v.FromCache || stale) {
 			t.Fatalf("write %d: %+v; want %+v", claims+i, w, v)
@@ -243,3 +253,63 @@ func checkClaims(t *rapid.T) {
 }
 
 func TestClaims(t *testing.T) { t.Parallel(); rapid.Check(t, checkClaims) }
+
+// TestStepStaleScaleDown: a rolling update that scales down an old
+// ReplicaSet it adopts in the same sync sends the resize from the cached
+// copy the adoption made stale; the API server refuses it, and upstream
+// drops that error and scales no other old ReplicaSet down (no event, the
+// sync goes on: here the status write). Writes marks it FromCache and
+// IgnoreRefusal.
+func TestStepStaleScaleDown(t *testing.T) {
+	t.Parallel()
+	d := deploy(4, "1", "1")
+	d.Namespace, d.UID = "ns", "d-uid"
+	d.Spec.Template.Labels = map[string]string{"app": "foo"}
+	d.Spec.Template.Spec.Containers = []podstatus.Container{{Name: "app", Image: "app:2"}}
+	newRS := claimed("foo-new", "d-uid")
+	newRS.Spec.Template = d.Spec.Template
+	newRS.Spec.Template.Labels = map[string]string{"app": "foo", rollout.HashLabel: "new"}
+	two := int32(2)
+	newRS.Spec.Replicas, newRS.Status.Replicas, newRS.Status.AvailableReplicas = &two, 2, 2
+	newRS.Annotations = map[string]string{rollout.RevisionAnnotation: "3"}
+	var old []*replicaset.ReplicaSet
+	for i, owner := range []string{"", "d-uid"} {
+		r := claimed(fmt.Sprintf("foo-old%d", i), owner)
+		r.CreationTimestamp = t0.Add(time.Duration(i) * time.Minute)
+		r.Spec.Replicas, r.Status.Replicas, r.Status.AvailableReplicas = &two, 2, 2
+		r.Spec.Template.Labels = map[string]string{"app": "foo", rollout.HashLabel: r.Name}
+		r.Annotations = map[string]string{rollout.RevisionAnnotation: fmt.Sprint(i + 1)}
+		old = append(old, r)
+	}
+	rss := append(old, newRS)
+	p, err := rollout.Step(d, rss, nil, t0, rollout.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Adopt) != 1 || p.Adopt[0].Name != "foo-old0" {
+		t.Fatalf("Adopt %v; want foo-old0", p.Adopt)
+	}
+	if len(p.Scale) != 1 || p.Scale[0].Name != "foo-old0" || !p.Scale[0].Stale || len(p.Events) != 0 {
+		t.Fatalf("Scale %+v, events %v; want foo-old0's resize alone, stale, no event", p.Scale, p.Events)
+	}
+	ws, err := p.Writes(d, rss, nil, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range ws {
+		got = append(got, fmt.Sprintf("%s %s/%s %s cache=%v ignore=%v", w.Verb, w.Resource, w.Subresource, w.Name, w.FromCache, w.IgnoreRefusal))
+	}
+	want := []string{
+		"patch replicasets/ foo-old0 cache=false ignore=false",
+		"update deployments/status foo cache=true ignore=false",
+		"update replicasets/ foo-old0 cache=true ignore=true",
+		"update deployments/status foo cache=true ignore=false",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Writes:\n%s", cmp.Diff(want, got))
+	}
+	if sizes := p.Apply(rss, t0); sizes[0].Replicas() != 2 {
+		t.Errorf("Apply resized the refused foo-old0 to %d", sizes[0].Replicas())
+	}
+}

@@ -21,6 +21,10 @@ type Resize struct {
 	Replicas int32 `json:"replicas"`
 	// Annotations are the ReplicaSet's complete annotations after the write.
 	Annotations map[string]string `json:"annotations,omitempty"`
+	// Stale marks the resize of a ReplicaSet the sync adopted or released:
+	// it is sent from the cached copy the claim's patch changed, and the
+	// API server refuses it (Conflict). Plan.Apply leaves it out.
+	Stale bool `json:"stale,omitempty"`
 }
 
 // Update is a write of the new ReplicaSet's annotations (revision, copied
@@ -137,7 +141,7 @@ func (p Plan) Apply(replicaSets []*replicaset.ReplicaSet, now time.Time) []*repl
 		out = append(out, c)
 	}
 	for _, r := range p.Scale {
-		if i := find(r.Name); i >= 0 {
+		if i := find(r.Name); i >= 0 && !r.Stale {
 			ann := out[i].Annotations
 			if r.Annotations != nil {
 				ann = r.Annotations

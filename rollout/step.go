@@ -51,6 +51,12 @@ func Step(d *Deployment, replicaSets []*replicaset.ReplicaSet, pods []*podstatus
 	}
 	s := &syncer{d: *d, listed: replicaSets, pods: pods, now: now, opts: opts}
 	s.rss, s.plan.Adopt, s.plan.Release = claimAll(d, replicaSets)
+	for _, r := range slices.Concat(s.plan.Adopt, s.plan.Release) {
+		if s.stale == nil {
+			s.stale = map[string]bool{}
+		}
+		s.stale[r.Name] = true
+	}
 	s.run()
 	p := s.plan
 	p.Status = s.status
@@ -68,6 +74,9 @@ type syncer struct {
 	// listed are the ReplicaSets given, rss those d owns or adopts.
 	listed []*replicaset.ReplicaSet
 	rss    []*replicaset.ReplicaSet
+	// stale names the ReplicaSets the claim patches: the sync's cached
+	// copies of them are out of date, so their updates are refused.
+	stale  map[string]bool
 	pods   []*podstatus.Pod
 	now    time.Time
 	opts   Options
@@ -282,7 +291,14 @@ func (s *syncer) scale(rs *replicaset.ReplicaSet, n int32, reason Reason, force 
 		rs.Annotations[MaxReplicasAnnotation] == ann[MaxReplicasAnnotation] {
 		return false
 	}
-	s.plan.Scale = append(s.plan.Scale, Resize{Name: rs.Name, Reason: reason, From: from, Replicas: n, Annotations: ann})
+	stale := s.stale[rs.Name]
+	s.plan.Scale = append(s.plan.Scale, Resize{Name: rs.Name, Reason: reason, From: from, Replicas: n, Annotations: ann, Stale: stale})
+	if stale {
+		// refused, so no event; the sync ends there (the Plan goes on as
+		// if it had not been refused), but a rolling update's scale-down
+		// of an old ReplicaSet drops the error (rolling)
+		return from != n
+	}
 	if from != n {
 		s.plan.Events = append(s.plan.Events, scalingEvent(rs.Name, from, n))
 	}
@@ -292,7 +308,7 @@ func (s *syncer) scale(rs *replicaset.ReplicaSet, n int32, reason Reason, force 
 // sizeOf returns rs's size after the actions planned so far.
 func (s *syncer) sizeOf(rs *replicaset.ReplicaSet) int32 {
 	for i := len(s.plan.Scale) - 1; i >= 0; i-- {
-		if r := s.plan.Scale[i]; r.Name == rs.Name {
+		if r := s.plan.Scale[i]; r.Name == rs.Name && !r.Stale {
 			return r.Replicas
 		}
 	}
@@ -357,6 +373,12 @@ func (s *syncer) rolling() {
 	scales, scaled := ReconcileOldReplicaSets(&s.d, all, active, s.newRS)
 	for _, sc := range scales {
 		s.scale(sc.ReplicaSet, sc.Replicas, sc.Reason, false)
+		if s.stale[sc.ReplicaSet.Name] {
+			// Upstream drops the error of a refused scale-down and
+			// scales no more old ReplicaSets down, as if none were.
+			scaled = false
+			break
+		}
 	}
 	if !scaled && s.d.IsComplete(s.d.Status) {
 		s.deleteHistory()

@@ -440,15 +440,20 @@ func (w *writer) scales(take func(Resize) bool) bool {
 	resized := false
 	for ; w.scale < len(w.p.Scale) && take(w.p.Scale[w.scale]); w.scale++ {
 		r := w.p.Scale[w.scale]
-		cached := w.rss.get(r.Name)
-		rs := deepcopy.New(cached)
+		rs := deepcopy.New(w.rss.get(r.Name))
 		n := r.Replicas
 		rs.Spec.Replicas = &n
 		if r.Annotations != nil {
 			rs.Annotations = maps.Clone(r.Annotations)
 		}
-		w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, UID: rs.UID, Object: rs, FromCache: w.stale[cached], Reason: r.Reason})
-		w.rss.set(rs)
+		// A stale resize is refused; the error of a rolling update's
+		// scale-down of an old ReplicaSet is dropped.
+		ignore := r.Stale && (r.Reason == ReasonCleanupUnhealthy || r.Reason == ReasonScaleDownOld)
+		w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, UID: rs.UID, Object: rs,
+			FromCache: r.Stale, IgnoreRefusal: ignore, Reason: r.Reason})
+		if !r.Stale {
+			w.rss.set(rs)
+		}
 		resized = resized || r.From != r.Replicas
 	}
 	return resized

@@ -3,6 +3,7 @@ package deployment_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -63,7 +64,9 @@ type vectorInput struct {
 // report:
 //
 //   - adopt and release: the ReplicaSets the claim patches (an orphan
-//     adopted, one the Deployment controls released), by name;
+//     adopted, one the Deployment controls released), by name; an update
+//     of a patched ReplicaSet is refused (Conflict, as the API server
+//     answers a write from the stale cached copy): a stale scale;
 //   - create: the ReplicaSet created (count, and the object: name, labels,
 //     annotations, owner, spec; its creationTimestamp is now, its status
 //     empty; blockOwnerDeletion, which kubesem does not model, left out);
@@ -253,6 +256,19 @@ func replay(t *testing.T, in *vectorInput, raw json.RawMessage) (out map[string]
 	// the adoption's recheck of the Deployment (RecheckDeletionTimestamp)
 	// reads it live
 	c.PrependReactor("get", "deployments", func(clienttesting.Action) (bool, runtime.Object, error) { return true, d.DeepCopy(), nil })
+	// an update of a ReplicaSet the claim patched in this sync is stale:
+	// Conflict, as the API server answers
+	patched := map[string]bool{}
+	c.PrependReactor("patch", "replicasets", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		patched[a.(clienttesting.PatchAction).GetName()] = true
+		return true, nil, nil
+	})
+	c.PrependReactor("update", "replicasets", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		if rs := a.(clienttesting.UpdateAction).GetObject().(*appsv1.ReplicaSet); patched[rs.Name] {
+			return true, nil, apierrors.NewConflict(appsv1.Resource("replicasets"), rs.Name, errors.New("the object has been modified"))
+		}
+		return false, nil, nil
+	})
 	if err := inf.Apps().V1().Deployments().Informer().GetIndexer().Add(d); err != nil {
 		t.Fatal(err)
 	}
@@ -348,6 +364,11 @@ func replay(t *testing.T, in *vectorInput, raw json.RawMessage) (out map[string]
 			switch o := a.(clienttesting.UpdateAction).GetObject().(type) {
 			case *appsv1.ReplicaSet:
 				prev := current[o.Name]
+				if patched[o.Name] {
+					// refused (Conflict): a stale resize
+					scales = append(scales, map[string]any{"name": o.Name, "from": *prev.Spec.Replicas, "replicas": *o.Spec.Replicas, "annotations": o.Annotations, "stale": true})
+					continue
+				}
 				from := *prev.Spec.Replicas
 				annKeys := []string{deploymentutil.DesiredReplicasAnnotation, deploymentutil.MaxReplicasAnnotation}
 				scaled := from != *o.Spec.Replicas || slices.ContainsFunc(annKeys, func(k string) bool { return prev.Annotations[k] != o.Annotations[k] })
