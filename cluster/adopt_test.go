@@ -116,3 +116,76 @@ func TestDeploymentAdoptsOrphanReplicaSet(t *testing.T) {
 		})
 	}
 }
+
+// TestOrphanDeleteThenReapply: `kubectl delete deploy web
+// --cascade=orphan`, then web applied again. The API server marks web
+// with the orphan finalizer; the garbage collector removes web's
+// references from its ReplicaSet, then the finalizer, and web goes; the
+// ReplicaSet and its pods stay, true orphans, which the new web adopts
+// (same template: nothing is created, no pod replaced), as upstream's
+// garbage collector (orphanDependents) and claim make it. Before, the
+// ReplicaSet kept a dangling controller reference to the old web, so the
+// new one could not adopt it and started a second ReplicaSet of 3 pods.
+func TestOrphanDeleteThenReapply(t *testing.T) {
+	t.Parallel()
+	ready := 5 * time.Second
+	web := deployment("web", 3, "web:1")
+	key := cluster.Key{Kind: cluster.KindDeployment, Namespace: "default", Name: "web"}
+	sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("node-1"), readyNode("node-2"), web},
+		Pods: []cluster.PodBehavior{{ReadyDelay: &ready}},
+		Events: []cluster.Event{
+			{At: 2 * time.Minute, Kind: cluster.EventDelete, Target: key, PropagationPolicy: cluster.PropagationOrphan},
+			{At: 3 * time.Minute, Kind: cluster.EventCreate, Object: deployment("web", 3, "web:1")},
+		}}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first string // the first web's UID
+	var orphaned bool
+	for w.Step(t0.Add(10 * time.Minute)) {
+		if d, ok := w.State.Get(key).(*rollout.Deployment); ok && first == "" {
+			first = d.UID
+		}
+		if w.Now.Equal(t0.Add(2 * time.Minute)) {
+			if w.State.Get(key) != nil {
+				t.Errorf("web is still stored after its orphaning at 2m")
+			}
+			for _, rs := range w.State.ReplicaSets() {
+				if len(rs.OwnerReferences) != 0 {
+					t.Errorf("ReplicaSet %s keeps %v after web's orphan delete", rs.Name, rs.OwnerReferences)
+				}
+				orphaned = true
+			}
+		}
+	}
+	if testing.Verbose() {
+		t.Log("\n" + summary(w.Trace))
+	}
+	if !orphaned {
+		t.Fatal("no ReplicaSet left at 2m")
+	}
+	var deleted, created []string
+	for _, e := range w.Trace {
+		if e.Write == nil || e.Err != "" || e.Time.Before(t0.Add(2*time.Minute)) {
+			continue
+		}
+		switch {
+		case e.Write.Verb == plan.VerbDelete && e.Controller != cluster.CtlUser:
+			deleted = append(deleted, e.Object.String())
+		case e.Write.Verb == plan.VerbCreate && e.Controller != cluster.CtlUser:
+			created = append(created, e.Object.String())
+		}
+	}
+	if len(deleted) != 0 || len(created) != 0 {
+		t.Errorf("after the orphan delete: deleted %v, created %v; want none", deleted, created)
+	}
+	d := w.State.Deployments()[0]
+	rss := w.State.ReplicaSets()
+	if d.UID == first || len(rss) != 1 || !rss[0].IsControlledBy(d.UID) {
+		t.Fatalf("web %s (first %s), ReplicaSets %d; want the new web to control the one left", d.UID, first, len(rss))
+	}
+	if d.Status.AvailableReplicas != 3 || d.Status.UpdatedReplicas != 3 {
+		t.Errorf("status %+v; want 3 updated and available", d.Status)
+	}
+}

@@ -57,7 +57,8 @@
 // namespace and name, by UID, by owner UID (every owner reference), by
 // controller UID and kind (a sorted list, replaced on change and shared by
 // clones, so a controller's dependents are a lookup), pods by
-// spec.nodeName, and the pods without a controller per namespace. Lists
+// spec.nodeName, and the pods, ReplicaSets and ControllerRevisions without
+// a controller per namespace. Lists
 // are always in (namespace, name) order.
 //
 // # One sync
@@ -72,7 +73,9 @@
 // requeues is due, as its informers and work queue would wake it; a Plan's
 // writes are applied at once, in order; the first refused write ends the
 // Plan's writes and requeues the object with client-go's default rate
-// limiter (5 ms doubling to 1000 s). Controller memory (job backoff,
+// limiter (5 ms doubling to 1000 s), unless the controller drops that
+// error (plan.Write.IgnoreRefusal: the Deployment controller's scale-down
+// of an old ReplicaSet in a rolling update). Controller memory (job backoff,
 // daemonset backoff, node lifecycle memory, pod GC quarantine, scheduled
 // taint evictions) is kept in the World, per controller and object.
 //
@@ -95,9 +98,15 @@
 //
 //   - Garbage collector: when an object is removed, its dependents whose
 //     every owner is gone are deleted (background propagation), at once,
-//     in the same instant. A delete with propagationPolicy Orphan leaves
-//     them (with their dangling owner reference); Foreground is taken as
-//     Background.
+//     in the same instant. A delete with propagationPolicy Orphan (an
+//     Event's PropagationPolicy, `kubectl delete --cascade=orphan`) leaves
+//     the object with FinalizerOrphan; the garbage collector then patches
+//     each dependent to remove its references to the object, and the
+//     object to remove the finalizer, which removes it, as upstream's
+//     orphanDependents and removeFinalizer do: the dependents become
+//     orphans a controller whose selector selects them adopts (the
+//     Deployment and ReplicaSet controllers claim as upstream's do).
+//     Foreground is taken as Background.
 //   - Scheduler (Options.Scheduler, default FewestPods): each unscheduled
 //     pod not being deleted, in (namespace, name) order, is bound
 //     (pods/binding) to the eligible node with the fewest non-terminal
@@ -193,8 +202,10 @@
 // The world is checked against the real controllers as a whole:
 // conformance/upstream TestWholeClusterDifferential runs random scenarios
 // (1–4 nodes; Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs and
-// CronJobs, scaled and updated; nodes that stop and restart heartbeating;
-// pods that fail or never become ready) on the world and on v1.36.3's
+// CronJobs, scaled and updated, deleted, Deployments and ReplicaSets also
+// deleted with propagationPolicy Orphan and created again, as they were
+// or relabelled, and relabelled in place; nodes that stop and restart
+// heartbeating; pods that fail or never become ready) on the world and on v1.36.3's
 // controllers together on one fake clientset, with the world's environment
 // sent to both, and compares every controller write of every instant and
 // the final state. It fails on any difference (KUBESEM_WHOLE_SCENARIOS=N
