@@ -3,6 +3,7 @@ package cluster_test
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"testing"
 	"time"
 
@@ -188,4 +189,101 @@ func TestOrphanDeleteThenReapply(t *testing.T) {
 	if d.Status.AvailableReplicas != 3 || d.Status.UpdatedReplicas != 3 {
 		t.Errorf("status %+v; want 3 updated and available", d.Status)
 	}
+}
+
+// orphaned returns the objects of a world settled from sc as a dump after
+// `kubectl delete <kind> <name> --cascade=orphan`: owner is gone and its
+// dependents (pods, ControllerRevisions) keep no reference to it; owner is
+// then applied again (again, as sc gave it).
+func orphaned(t *testing.T, sc cluster.Scenario, owner cluster.Key, again any) []any {
+	t.Helper()
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := w.RunUntilSettled(time.Hour); !ok {
+		t.Fatal("the first world did not settle")
+	}
+	var uid string
+	for _, o := range w.State.Objects() {
+		if k, _ := cluster.KindOf(o); k == owner.Kind && cluster.MetaOf(o).Name == owner.Name {
+			uid = cluster.MetaOf(o).UID
+		}
+	}
+	var out []any
+	for _, o := range w.State.Objects() {
+		m := cluster.MetaOf(o)
+		if m.UID == uid {
+			continue
+		}
+		if slices.ContainsFunc(m.OwnerReferences, func(r meta.OwnerReference) bool { return r.UID == uid }) {
+			c := cluster.Shallow(o)
+			cm := cluster.MetaOf(c)
+			cm.OwnerReferences = slices.DeleteFunc(slices.Clone(cm.OwnerReferences), func(r meta.OwnerReference) bool { return r.UID == uid })
+			o = c
+		}
+		out = append(out, o)
+	}
+	return append(out, again)
+}
+
+// TestStatefulSetAdoptsOrphans: a StatefulSet applied again after an
+// orphan delete finds its pods and its ControllerRevision without a
+// controller, adopts the revision first, then the pods (patches adding its
+// controller reference), and goes on from them: the same revision, no pod
+// created or deleted, as upstream's adoptOrphanRevisions and
+// getPodsForStatefulSet claim them. Without adoption the world tried to
+// create the pods and the revision again (AlreadyExists) and never synced.
+func TestStatefulSetAdoptsOrphans(t *testing.T) {
+	t.Parallel()
+	ready := 5 * time.Second
+	db := statefulSet("db", 2)
+	db.Spec.VolumeClaimTemplates = nil
+	sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("node-1"), db}, Pods: []cluster.PodBehavior{{ReadyDelay: &ready}}}
+	again := statefulSet("db", 2)
+	again.Spec.VolumeClaimTemplates, again.UID = nil, "db-again"
+	objs := orphaned(t, sc, cluster.Key{Kind: cluster.KindStatefulSet, Namespace: "default", Name: "db"}, again)
+	w, err := cluster.New(cluster.Scenario{Start: t0.Add(time.Hour), Objects: objs, Pods: sc.Pods}, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := w.RunUntilSettled(time.Hour); !ok {
+		t.Fatal("did not settle")
+	}
+	if testing.Verbose() {
+		t.Log("\n" + summary(w.Trace))
+	}
+	var patched []string
+	for _, e := range w.Trace {
+		if e.Write == nil || e.Controller != cluster.CtlStatefulSet {
+			continue
+		}
+		switch {
+		case e.Write.Verb == plan.VerbPatch && e.Err == "":
+			patched = append(patched, e.Write.Resource+"/"+e.Write.Name)
+		case e.Write.Verb == plan.VerbCreate || e.Write.Verb == plan.VerbDelete:
+			t.Errorf("%s %s %s (%s)", e.Write.Verb, e.Write.Resource, e.Object, e.Err)
+		}
+	}
+	set := w.State.StatefulSets()[0]
+	revs := w.State.ControllerRevisions()
+	if len(revs) != 1 || !slices.Equal(patched, []string{"controllerrevisions/" + revs[0].Name, "pods/db-0", "pods/db-1"}) {
+		t.Errorf("patched %v; want the revision, then db-0 and db-1", patched)
+	}
+	for _, o := range append([]any{revs[0]}, anySlice(w.State.Pods())...) {
+		if m := cluster.MetaOf(o); !m.IsControlledBy(set.UID) {
+			t.Errorf("%s is not controlled by db: %v", m.Name, m.OwnerReferences)
+		}
+	}
+	if set.Status.ReadyReplicas != 2 || set.Status.CurrentRevision != revs[0].Name {
+		t.Errorf("status %+v; want 2 ready at %s", set.Status, revs[0].Name)
+	}
+}
+
+func anySlice[T any](l []T) []any {
+	out := make([]any, len(l))
+	for i, x := range l {
+		out[i] = x
+	}
+	return out
 }

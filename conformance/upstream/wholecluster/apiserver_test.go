@@ -18,6 +18,7 @@ import (
 	batch "k8s.io/api/batch/v1"
 	coordv1 "k8s.io/api/coordination/v1"
 	v1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -379,7 +380,9 @@ func (s *apiServer) store(gvr schema.GroupVersionResource, cur, next runtime.Obj
 			f.Set(apiField(cur, "Status"))
 		}
 		gen := cm.GetGeneration()
-		if f := apiField(next, "Spec"); f.IsValid() && hasGeneration(next) && !reflect.DeepEqual(f.Interface(), apiField(cur, "Spec").Interface()) {
+		// (the strategies compare semantically: a nil and an empty list
+		// are equal, as after a patch's JSON round trip)
+		if f := apiField(next, "Spec"); f.IsValid() && hasGeneration(next) && !apiequality.Semantic.DeepEqual(f.Interface(), apiField(cur, "Spec").Interface()) {
 			gen++
 		}
 		nm.SetGeneration(gen)

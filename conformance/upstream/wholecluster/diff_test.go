@@ -708,6 +708,16 @@ func (p *diffPair) instant(end time.Time) (bool, string, error) {
 	}
 	recs, _, err := p.h.syncQuiet(now, 8)
 	keep(recs)
+	if err != nil && diffRefusedLoop(recs) {
+		// harness limitation: it syncs every object at every round,
+		// without the rate limiter that spaces a failing controller's
+		// retries, so a sync that fails at every round (a StatefulSet
+		// creating a pod whose name an orphan it cannot adopt, one
+		// being deleted, still holds) never lets the instant end
+		diffNondet["harness-no-rate-limit"]++
+		p.stopped = true
+		return false, "", nil
+	}
 	if err != nil {
 		return true, fmt.Sprintf("at %v: the harness %v", now.Sub(diffStart), err), nil
 	}
@@ -757,6 +767,23 @@ func (p *diffPair) instant(end time.Time) (bool, string, error) {
 		return true, fmt.Sprintf("at %v (%d rounds): controller writes differ: %s", now.Sub(diffStart), len(ends), d), nil
 	}
 	return true, "", nil
+}
+
+// diffRefusedLoop reports whether the last of recs' rounds (its last
+// quarter at least) wrote nothing the API server accepted: a controller
+// retrying a refused write at every round.
+func diffRefusedLoop(recs []traceRecord) bool {
+	tail := recs[len(recs)-len(recs)/4:]
+	writes := 0
+	for _, r := range tail {
+		if r.Write != nil {
+			if r.Err == "" {
+				return false
+			}
+			writes++
+		}
+	}
+	return writes > 0
 }
 
 // diffNodeBlocks puts the node lifecycle monitor's per-node writes in one
@@ -1176,7 +1203,7 @@ func diffTemplate(app, image string) v1.PodTemplateSpec {
 // restarting its heartbeats, a node cordoned, uncordoned or drained, a
 // StatefulSet's pod evicted, a Deployment
 // paused or resumed, a Job or CronJob suspended or resumed, a workload
-// deleted; a Deployment or ReplicaSet deleted with propagationPolicy
+// deleted; a Deployment, ReplicaSet or StatefulSet deleted with propagationPolicy
 // Orphan and mostly created again, as it was or relabelled (diffRelabel),
 // or relabelled in place; pods failing or never becoming ready), and half the time a PodDisruptionBudget over one
 // workload's pods (diffBudget) whose status writes are compared.
@@ -1225,6 +1252,7 @@ func diffGen(t *rapid.T) diffScenario {
 		case "StatefulSet":
 			ko = (&apps.StatefulSet{ObjectMeta: om, Spec: apps.StatefulSetSpec{Replicas: &replicas, ServiceName: name, Selector: sel, Template: tpl}})
 			scalable, templated = append(scalable, key), append(templated, key)
+			claiming = append(claiming, key)
 		case "DaemonSet":
 			ko = (&apps.DaemonSet{ObjectMeta: om, Spec: apps.DaemonSetSpec{Selector: sel, Template: tpl}})
 			templated = append(templated, key)
@@ -1353,7 +1381,15 @@ func diffGen(t *rapid.T) diffScenario {
 			ev.PropagationPolicy = cluster.PropagationOrphan
 			if rapid.IntRange(0, 4).Draw(t, fmt.Sprintf("recreate%d", i)) > 0 {
 				again := at + time.Duration(rapid.IntRange(1, 6).Draw(t, fmt.Sprintf("recreateAt%d", i)))*5*time.Second
-				variant := rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("recreateAs%d", i))
+				// (a StatefulSet that no longer selects its orphans
+				// fails to create pods of their names at every sync,
+				// which the harness, syncing every object every round
+				// without rate limiting, cannot settle)
+				most := 2
+				if ev.Target.Kind == cluster.KindStatefulSet {
+					most = 1
+				}
+				variant := rapid.IntRange(0, most).Draw(t, fmt.Sprintf("recreateAs%d", i))
 				obj, err := diffFrom(diffRelabel(created[ev.Target], variant))
 				if err != nil {
 					t.Fatal(err)
@@ -1366,10 +1402,16 @@ func diffGen(t *rapid.T) diffScenario {
 			// update the API server's validation would refuse for a
 			// Deployment; the harness does not validate): it releases
 			// what it controls and no longer selects
-			if len(claiming) == 0 {
+			var relabel []cluster.Key // (not a StatefulSet: see case 10)
+			for _, k := range claiming {
+				if k.Kind != cluster.KindStatefulSet {
+					relabel = append(relabel, k)
+				}
+			}
+			if len(relabel) == 0 {
 				continue
 			}
-			target := rapid.SampledFrom(claiming).Draw(t, fmt.Sprintf("relabel%d", i))
+			target := rapid.SampledFrom(relabel).Draw(t, fmt.Sprintf("relabel%d", i))
 			obj, err := diffFrom(diffRelabel(created[target], 2))
 			if err != nil {
 				t.Fatal(err)

@@ -1520,6 +1520,11 @@ func (w *world) syncQuiet(now time.Time, maxRounds int) ([]traceRecord, int, err
 			return all, round, nil
 		}
 	}
+	if os.Getenv("WCD_DEBUG") != "" {
+		for _, r := range all[max(0, len(all)-12):] {
+			fmt.Fprintf(os.Stderr, "quiet %s %s %s\n", r.Controller, r.Key, diffShort(r))
+		}
+	}
 	return all, maxRounds, fmt.Errorf("still writing after %d rounds at %v", maxRounds, now)
 }
 
