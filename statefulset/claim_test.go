@@ -257,6 +257,10 @@ func checkClaims(t *rapid.T) {
 	if err != nil {
 		t.Fatalf("Writes of the claimed: %v", err)
 	}
+	// (the retry of a stale revision update, an empty object, follows it)
+	ws = slices.DeleteFunc(ws, func(w plan.Write) bool {
+		return w.Resource == "controllerrevisions" && w.Verb == plan.VerbUpdate && w.Name == ""
+	})
 	n := len(p.Adopt) + len(p.Release) + len(p.AdoptRevisions)
 	if len(ws) != n+len(qs) {
 		t.Fatalf("%d writes; want %d patches and %d more", len(ws), n, len(qs))
@@ -270,10 +274,49 @@ func checkClaims(t *rapid.T) {
 		v := qs[i]
 		stale := w.Verb == plan.VerbUpdate && w.Subresource == "" &&
 			(w.Resource == "pods" && slices.Contains(wantAdopt, w.Name) || w.Resource == "controllerrevisions" && slices.Contains(wantAdoptRevs, w.Name))
-		if w.Verb != v.Verb || w.Resource != v.Resource || w.Name != v.Name || w.Reason != v.Reason || w.FromCache != (v.FromCache || stale) {
+		if w.Verb != v.Verb || w.Resource != v.Resource || w.Name != v.Name || w.Reason != v.Reason || w.FromCache != (v.FromCache || stale) ||
+			w.IgnoreRefusal != (stale && w.Resource == "controllerrevisions") {
 			t.Fatalf("write %d: %+v; want %+v", n+i, w, v)
 		}
 	}
 }
 
 func TestPropertyClaims(t *testing.T) { t.Parallel(); rapid.Check(t, checkClaims) }
+
+// TestStepStaleRevisionRenumber: a set applied again with the template of
+// an older of its orphan revisions adopts both and renumbers that one; the
+// renumbering is sent from the cached copy the adoption made stale and
+// refused, and upstream's retry sends the empty object the client returned
+// with the Conflict, renumbered, which is refused too and ends the sync.
+func TestStepStaleRevisionRenumber(t *testing.T) {
+	t.Parallel()
+	set := selected(1, template("web-v1"), current("web-v2", "web-v2"))
+	revs := revs("web-v1", "web-v2")
+	for i := range revs {
+		revs[i].Labels = map[string]string{"app": "web"}
+	}
+	p, err := Step(&set, nil, revs, nil, genNow, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := p.Writes(&set, nil, revs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range ws[:4] {
+		got = append(got, fmt.Sprintf("%s %s %q cache=%v ignore=%v", w.Verb, w.Resource, w.Name, w.FromCache, w.IgnoreRefusal))
+	}
+	want := []string{
+		`patch controllerrevisions "web-v1" cache=false ignore=false`,
+		`patch controllerrevisions "web-v2" cache=false ignore=false`,
+		`update controllerrevisions "web-v1" cache=true ignore=true`,
+		`update controllerrevisions "" cache=false ignore=false`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("writes:\n%s", cmp.Diff(want, got))
+	}
+	if r := ws[3].Object.(*history.ControllerRevision); r.Revision != 3 || r.Name != "" || r.Data != nil {
+		t.Errorf("the retry's object %+v; want an empty revision numbered 3", r)
+	}
+}

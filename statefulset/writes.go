@@ -34,7 +34,12 @@ const ReasonStatusUpdate Reason = "StatusUpdate"
 //     name's part after its last dash), annotated with the set's
 //     annotations, owned by the set (meta.NewControllerRef("apps/v1",
 //     "StatefulSet", …)) and holds spec.template as data ([history.New]);
-//     an updated one is the given revision renumbered;
+//     an updated one is the given revision renumbered; the update of a
+//     revision adopted in this sync, sent from its stale cached copy, is
+//     refused (Conflict), and upstream's retry (UpdateControllerRevision's
+//     RetryOnConflict) sends the empty object the client returned with the
+//     error, renumbered, without name or namespace, which is refused too
+//     and ends the sync: both are listed, the first IgnoreRefusal;
 //  2. the pod and claim writes, ordinal by ordinal up the set's range: a
 //     failed pod's delete; or the claims created for the pod, the pod
 //     created, its claims' owner references updated, the pod updated;
@@ -129,8 +134,15 @@ func (p Plan) Writes(set *StatefulSet, pods []*podstatus.Pod, revisions []histor
 			}
 			r := deepcopy.Copy(*old)
 			r.Revision = rw.Revision
+			stale := w.staleRevs[r.Name]
 			out = append(out, plan.Write{Verb: plan.VerbUpdate, Resource: "controllerrevisions", Namespace: r.Namespace, Name: r.Name, UID: r.UID, Object: &r,
-				FromCache: w.staleRevs[r.Name], Reason: rw.Reason})
+				FromCache: stale, IgnoreRefusal: stale, Reason: rw.Reason})
+			if stale {
+				// The retry on the Conflict sends the empty object the
+				// client returned with the error, renumbered, which the
+				// API server refuses too (not a Conflict: the sync ends).
+				out = append(out, plan.Write{Verb: plan.VerbUpdate, Resource: "controllerrevisions", Object: &history.ControllerRevision{Revision: rw.Revision}, Reason: rw.Reason})
+			}
 		case plan.VerbDelete:
 			if w.revs[rw.Name] == nil {
 				return nil, noSuch(field.Child(path, "name"), rw.Name, "revision")
