@@ -410,13 +410,22 @@ func (w *writer) lookupOrCreate() bool {
 // Step's create found it taken by one d controlled with d's template
 // although d does not claim it (its release is in this sync, which the
 // cached copy the create's fallback reads does not show), or nil.
+//
+// Of several such ReplicaSets (one holds the name), the one the Plan
+// resizes is it; when the Plan resizes none, which one does not matter.
 func (w *writer) existing() *replicaset.ReplicaSet {
+	var first *replicaset.ReplicaSet
 	for _, rs := range w.listed {
 		if rs != nil && w.rss.get(rs.Name) == nil && w.d.UID != "" && rs.IsControlledBy(w.d.UID) && sameTemplate(&w.d.Spec.Template, &rs.Spec.Template) {
-			return rs
+			if slices.ContainsFunc(w.p.Scale, func(r Resize) bool { return r.Name == rs.Name }) {
+				return rs
+			}
+			if first == nil {
+				first = rs
+			}
 		}
 	}
-	return nil
+	return first
 }
 
 // setRevision sets the working Deployment's revision annotation and
