@@ -4,6 +4,7 @@ import (
 	"errors"
 	"maps"
 	"reflect"
+	"slices"
 	"time"
 
 	"github.com/kubesem/kubesem/cronjob"
@@ -83,9 +84,15 @@ type Result struct {
 //     the namespace's budgets: refused, ErrTooManyRequests or ErrForbidden;
 //     allowed, the budget's status is written, the pod gets
 //     DisruptionTarget=True when the decision says so, and is deleted.
-//   - delete: a pod is deleted as [podstatus.GracefulDelete] decides; any
-//     object with finalizers gets a deletionTimestamp and stays; otherwise it
-//     is removed. Dependents are left to the garbage collector (the World).
+//   - delete: with propagationPolicy Orphan, an object other than a pod
+//     gets [FinalizerOrphan] (and a deletionTimestamp) and stays until the
+//     garbage collector has orphaned its dependents; a pod is deleted as
+//     [podstatus.GracefulDelete] decides (its policy is not read: a pod has
+//     no dependents); any object with finalizers gets a deletionTimestamp
+//     and stays; otherwise it is removed. Dependents are left to the
+//     garbage collector (the World). An empty policy is Background for
+//     every kind (the API's default Orphan for a batch/v1 Job is not
+//     modelled) and Foreground is taken as Background.
 //
 // Apply never modifies stored objects or w.Object; it returns a
 // *field.Error for a write it refuses, and the State is then unchanged.
@@ -467,6 +474,9 @@ func (s *State) delete(k Kind, w plan.Write, now time.Time) (Result, error) {
 	}
 	key := Key{k, n.ns, n.name}
 	om := metaOf(old)
+	if w.PropagationPolicy == PropagationOrphan && !isPod(old) {
+		return s.deleteOrphaning(k, n, old, now), nil
+	}
 	if p, ok := old.(*podstatus.Pod); ok {
 		d := podstatus.GracefulDelete(p, w.GracePeriodSeconds, now)
 		if d.Outcome == podstatus.DeletePending {
@@ -504,6 +514,39 @@ func (s *State) delete(k Kind, w plan.Write, now time.Time) (Result, error) {
 	}
 	s.put(k, obj)
 	return Result{Key: key, Object: obj, UID: om.UID}, nil
+}
+
+// deleteOrphaning is the delete of old (not a pod), stored at n, with
+// propagationPolicy Orphan: FinalizerOrphan is added unless it is there,
+// and an object not yet being deleted gets deletionTimestamp now,
+// deletionGracePeriodSeconds 0 and, for kinds with a generation, its
+// generation bumped; the object stays until the garbage collector has
+// orphaned its dependents and removed the finalizer.
+//
+// Source: upstream k8s.io/apiserver pkg/registry/generic/registry/store.go
+// Delete, deletionFinalizersForGarbageCollection, shouldOrphanDependents,
+// markAsDeleting (v0.36.3).
+func (s *State) deleteOrphaning(k Kind, n name, old any, now time.Time) Result {
+	om := metaOf(old)
+	key := Key{k, n.ns, n.name}
+	if om.IsDeleting() && slices.Contains(om.Finalizers, FinalizerOrphan) {
+		return Result{Key: key, Object: old, UID: om.UID}
+	}
+	obj := shallow(old)
+	m := metaOf(obj)
+	if !slices.Contains(m.Finalizers, FinalizerOrphan) {
+		m.Finalizers = append(slices.Clip(m.Finalizers), FinalizerOrphan)
+	}
+	if m.DeletionTimestamp == nil {
+		ts := now
+		zero := int64(0)
+		m.DeletionTimestamp, m.DeletionGracePeriodSeconds = &ts, &zero
+		if kindInfos[k].generation {
+			m.Generation++
+		}
+	}
+	s.put(k, obj)
+	return Result{Key: key, Object: obj, UID: om.UID}
 }
 
 // resetStatus clears the status of a created object whose kind has a

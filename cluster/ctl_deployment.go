@@ -1,6 +1,8 @@
 package cluster
 
 import (
+	"cmp"
+	"slices"
 	"time"
 
 	"github.com/kubesem/kubesem/podstatus"
@@ -9,9 +11,12 @@ import (
 )
 
 // deploymentController syncs Deployments with rollout.Step, given the
-// ReplicaSets each controls and their pods, naming new ReplicaSets with
-// Namer.PodTemplateHash (unless Options.Rollout.TemplateHash is set);
-// rollout.Plan.Writes makes the writes.
+// ReplicaSets each controls, the orphan ReplicaSets of its namespace it
+// would adopt (rollout.ClaimReplicaSet; upstream lists every ReplicaSet of
+// the namespace, but claims no other: leaving those out changes no Plan)
+// and the pods of both, naming new ReplicaSets with Namer.PodTemplateHash
+// (unless Options.Rollout.TemplateHash is set); rollout.Plan.Writes makes
+// the writes.
 func deploymentController() controller {
 	return controller{
 		name:  CtlDeployment,
@@ -27,6 +32,16 @@ func deploymentController() controller {
 				opts.TemplateHash = w.Opts.Namer.PodTemplateHash
 			}
 			rss := controlled[*replicaset.ReplicaSet](w.State, KindReplicaSet, d.UID)
+			var adopt []*replicaset.ReplicaSet
+			for _, rs := range orphans[*replicaset.ReplicaSet](w.State, KindReplicaSet, d.Namespace) {
+				if rollout.ClaimReplicaSet(d, rs) == replicaset.Adopt {
+					adopt = append(adopt, rs)
+				}
+			}
+			if len(adopt) > 0 {
+				rss = append(rss, adopt...)
+				slices.SortFunc(rss, func(a, b *replicaset.ReplicaSet) int { return cmp.Compare(a.Name, b.Name) })
+			}
 			var pods []*podstatus.Pod
 			for _, rs := range rss {
 				pods = append(pods, controlled[*podstatus.Pod](w.State, KindPod, rs.UID)...)

@@ -3,6 +3,7 @@ package cluster
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,8 +20,12 @@ import (
 // when unset, as getStatefulSetRevisions passes it; upstream
 // ControllerRevisionName), unless one of its revisions already holds
 // spec.template (equalRevision: upstream's FindEqualRevisions keeps it,
-// whatever its name). statefulset.Plan.Writes makes the
-// writes. Adoption of orphan pods and revisions is not modelled.
+// whatever its name). The set is given the pods and revisions it controls
+// and the namespace's orphans it would adopt (statefulset.ClaimPod,
+// ClaimRevision; upstream lists every pod and revision of the namespace
+// but claims no other, so leaving those out changes no Plan), and its
+// template revision is looked up among the revisions it claims.
+// statefulset.Plan.Writes makes the writes.
 func statefulSetController() controller {
 	return controller{
 		name:  CtlStatefulSet,
@@ -37,6 +42,14 @@ func statefulSetController() controller {
 				count = *set.Status.CollisionCount
 			}
 			owned := controlled[*history.ControllerRevision](w.State, KindControllerRevision, set.UID)
+			for _, r := range orphans[*history.ControllerRevision](w.State, KindControllerRevision, set.Namespace) {
+				if statefulset.ClaimRevision(set, r) == statefulset.Adopt {
+					owned = append(owned, r)
+				}
+			}
+			owned = slices.DeleteFunc(owned, func(r *history.ControllerRevision) bool {
+				return statefulset.ClaimRevision(set, r) == statefulset.Ignore
+			})
 			var rev string
 			if eq := equalRevision(w.State, owned, set, &set.Spec.Template); eq != nil {
 				rev = eq.Name
@@ -49,6 +62,13 @@ func statefulSetController() controller {
 				set = &c
 			}
 			pods := controlled[*podstatus.Pod](w.State, KindPod, set.UID)
+			var adopt []*podstatus.Pod
+			for _, p := range w.State.orphanPods(set.Namespace) {
+				if statefulset.ClaimPod(set, p) == statefulset.Adopt {
+					adopt = append(adopt, p)
+				}
+			}
+			pods = mergePods(pods, adopt)
 			var revs []history.ControllerRevision
 			for _, r := range owned {
 				revs = append(revs, *r)

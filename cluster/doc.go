@@ -57,7 +57,8 @@
 // namespace and name, by UID, by owner UID (every owner reference), by
 // controller UID and kind (a sorted list, replaced on change and shared by
 // clones, so a controller's dependents are a lookup), pods by
-// spec.nodeName, and the pods without a controller per namespace. Lists
+// spec.nodeName, and the pods, ReplicaSets and ControllerRevisions without
+// a controller per namespace. Lists
 // are always in (namespace, name) order.
 //
 // # One sync
@@ -72,7 +73,9 @@
 // requeues is due, as its informers and work queue would wake it; a Plan's
 // writes are applied at once, in order; the first refused write ends the
 // Plan's writes and requeues the object with client-go's default rate
-// limiter (5 ms doubling to 1000 s). Controller memory (job backoff,
+// limiter (5 ms doubling to 1000 s), unless the controller drops that
+// error (plan.Write.IgnoreRefusal: the Deployment controller's scale-down
+// of an old ReplicaSet in a rolling update). Controller memory (job backoff,
 // daemonset backoff, node lifecycle memory, pod GC quarantine, scheduled
 // taint evictions) is kept in the World, per controller and object.
 //
@@ -95,9 +98,16 @@
 //
 //   - Garbage collector: when an object is removed, its dependents whose
 //     every owner is gone are deleted (background propagation), at once,
-//     in the same instant. A delete with propagationPolicy Orphan leaves
-//     them (with their dangling owner reference); Foreground is taken as
-//     Background.
+//     in the same instant. A delete with propagationPolicy Orphan (an
+//     Event's PropagationPolicy, `kubectl delete --cascade=orphan`) leaves
+//     the object with FinalizerOrphan; the garbage collector then patches
+//     each dependent to remove its references to the object, and the
+//     object to remove the finalizer, which removes it, as upstream's
+//     orphanDependents and removeFinalizer do: the dependents become
+//     orphans a controller whose selector selects them adopts (the
+//     Deployment, ReplicaSet and StatefulSet controllers claim as
+//     upstream's do).
+//     Foreground is taken as Background.
 //   - Scheduler (Options.Scheduler, default FewestPods): each unscheduled
 //     pod not being deleted, in (namespace, name) order, is bound
 //     (pods/binding) to the eligible node with the fewest non-terminal
@@ -156,9 +166,10 @@
 //     upstream looks at the pods its informer events name (the outcome is
 //     the same once events are delivered).
 //   - The TTL-after-finished controller deletes with background
-//     propagation, not foreground. The StatefulSet and DaemonSet
-//     controllers do not adopt orphan pods or revisions (they are given
-//     those they control). spec.templateRevision and the DaemonSet's
+//     propagation, not foreground. The DaemonSet controller does not adopt
+//     orphan pods or revisions (it is given those it controls); the
+//     StatefulSet controller is given the pods and revisions it controls
+//     and the namespace's orphans it would adopt. spec.templateRevision and the DaemonSet's
 //     hash are those of the newest revision holding the template (compared
 //     by its JSON encoding, where upstream compares the stored bytes), else
 //     Namer.RevisionHash (a StatefulSet's) and Namer.PodTemplateHash (a
@@ -167,8 +178,10 @@
 //     namespace's orphans, not every pod of the namespace (only those can
 //     be claimed; the Plan is the same); the ranks of a scale-down count
 //     every pod of the namespace a sibling's selector selects, as
-//     upstream's. The Deployment controller does not adopt or release
-//     ReplicaSets (rollout.Step takes the ones it controls).
+//     upstream's. Likewise the Deployment controller is given the
+//     ReplicaSets it controls and the namespace's orphans it would adopt
+//     (rollout.ClaimReplicaSet), and adopts and releases them as
+//     upstream's claim does (rollout.Plan.Adopt, Release).
 //   - The API server: no resourceVersion (a write marked
 //     plan.Write.FromCache is refused with Conflict when an earlier write
 //     of the same sync changed its object, which is when upstream's
@@ -191,8 +204,11 @@
 // The world is checked against the real controllers as a whole:
 // conformance/upstream TestWholeClusterDifferential runs random scenarios
 // (1–4 nodes; Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs and
-// CronJobs, scaled and updated; nodes that stop and restart heartbeating;
-// pods that fail or never become ready) on the world and on v1.36.3's
+// CronJobs, scaled and updated, deleted, Deployments, ReplicaSets and
+// StatefulSets also deleted with propagationPolicy Orphan and created
+// again, as they were or relabelled, Deployments and ReplicaSets
+// relabelled in place; nodes that stop and restart
+// heartbeating; pods that fail or never become ready) on the world and on v1.36.3's
 // controllers together on one fake clientset, with the world's environment
 // sent to both, and compares every controller write of every instant and
 // the final state. It fails on any difference (KUBESEM_WHOLE_SCENARIOS=N
@@ -201,9 +217,12 @@
 // set, the comparison says so by name: the Job's uncounted uids and the
 // node monitor's per-node writes (Go map order, parallel workers) are put in
 // one order on both sides; a DaemonSet rolling update's or a Job's choice
-// among equally ranked pods stops that scenario there (counted). One
-// harness limitation stops scenarios too: upstream's ReplicaSet controller
-// ranks pods for scale-down at the wall clock, not the scenario's.
+// among equally ranked pods stops that scenario there (counted). Two
+// harness limitations stop scenarios too: upstream's ReplicaSet controller
+// ranks pods for scale-down at the wall clock, not the scenario's; and the
+// harness, which syncs every object every round without rate limiting,
+// cannot end an instant at which a sync fails at every round (a
+// StatefulSet creating a pod whose name an orphan it cannot adopt holds).
 //
 // # Errors
 //

@@ -24,12 +24,26 @@ const (
 	ReasonRestarted plan.Reason = "Restarted"
 	ReasonKilled    plan.Reason = "Killing"
 	ReasonGarbage   plan.Reason = "GarbageCollected"
-	ReasonDrain     plan.Reason = "Drain"
+	// ReasonOrphaned: the garbage collector removes an orphaning owner's
+	// references from a dependent, then the owner's orphan finalizer.
+	ReasonOrphaned plan.Reason = "Orphaned"
+	ReasonDrain    plan.Reason = "Drain"
 )
 
 // PropagationBackground is the propagationPolicy of the user's and the
-// garbage collector's deletes.
-const PropagationBackground = "Background"
+// garbage collector's deletes; PropagationOrphan leaves the dependents,
+// without their references to the owner (see State.Apply and the
+// garbage collector in the package doc).
+const (
+	PropagationBackground = "Background"
+	PropagationOrphan     = "Orphan"
+)
+
+// FinalizerOrphan is the finalizer the API server puts on an object
+// deleted with propagationPolicy Orphan, which the garbage collector
+// removes once it has removed the object's references from its
+// dependents (metav1.FinalizerOrphanDependents).
+const FinalizerOrphan = "orphan"
 
 // The environment's controller names in the trace.
 const (
@@ -153,19 +167,33 @@ func (w *World) environment(now time.Time) {
 	w.drain(now)
 }
 
-// collectGarbage deletes the dependents whose every owner is gone
-// (background propagation). The simplification: the garbage collector
-// acts at the instant the owner is removed, at once, and deletes each
-// dependent with a DELETE carrying its uid as precondition and
-// propagationPolicy Background (pods gracefully), as upstream's
-// attemptToDeleteItem does for an object without a solid owner (the
-// resourceVersion precondition it also sends is not modelled).
+// collectGarbage orphans the dependents of owners deleted with
+// propagationPolicy Orphan and deletes the dependents whose every owner
+// is gone (background propagation). The simplification: the garbage
+// collector acts at the instant the owner is removed or marked, at once.
+// An owner still stored, being deleted and holding FinalizerOrphan has
+// each dependent (by kind, namespace and name) patched to remove its
+// references to the owner's UID (the dependent's UID in the patch), then
+// its finalizer removed by a patch, which removes it when no finalizer is
+// left — upstream's attemptToOrphanWorker (orphanDependents, then
+// removeFinalizer). A dependent of a removed owner is deleted with a
+// DELETE carrying its uid as precondition and propagationPolicy
+// Background (pods gracefully), as upstream's attemptToDeleteItem does
+// for an object without a solid owner (the resourceVersion precondition
+// it also sends is not modelled).
 func (w *World) collectGarbage(now time.Time) {
 	for len(w.gc) > 0 {
 		uids := w.gc
 		w.gc = nil
 		slices.Sort(uids)
+		uids = slices.Compact(uids)
 		for _, uid := range uids {
+			if k, ok := w.State.ByUID(uid); ok {
+				if owner := w.State.Get(k); isOrphaning(owner) {
+					w.orphanDependents(k, owner, now)
+				}
+				continue
+			}
 			for _, k := range w.State.Dependents(uid) {
 				obj := w.State.Get(k)
 				if obj == nil {
@@ -190,6 +218,43 @@ func (w *World) collectGarbage(now time.Time) {
 			}
 		}
 	}
+}
+
+// isOrphaning reports whether obj is being deleted and holds
+// FinalizerOrphan: its dependents are to be orphaned.
+func isOrphaning(obj any) bool {
+	m := metaOf(obj)
+	return m != nil && m.IsDeleting() && slices.Contains(m.Finalizers, FinalizerOrphan)
+}
+
+// orphanDependents removes the references to owner (stored at k) from its
+// dependents, then owner's FinalizerOrphan.
+//
+// Source: upstream pkg/controller/garbagecollector/garbagecollector.go
+// attemptToOrphanWorker, orphanDependents; operations.go removeFinalizer
+// (v1.36.3).
+func (w *World) orphanDependents(k Key, owner any, now time.Time) {
+	om := metaOf(owner)
+	for _, dk := range w.State.Dependents(om.UID) {
+		dep := w.State.Get(dk)
+		if dep == nil {
+			continue
+		}
+		c := shallow(dep)
+		m := metaOf(c)
+		m.OwnerReferences = slices.DeleteFunc(slices.Clone(m.OwnerReferences), func(r meta.OwnerReference) bool { return r.UID == om.UID })
+		w.apply(CtlGC, plan.Write{Verb: plan.VerbPatch, Resource: dk.Kind.Resource(), Namespace: dk.Namespace, Name: dk.Name,
+			UID: m.UID, Object: c, Reason: ReasonOrphaned}, now)
+	}
+	owner = w.State.Get(k) // (unchanged by its dependents' patches)
+	c := shallow(owner)
+	m := metaOf(c)
+	m.Finalizers = slices.DeleteFunc(slices.Clone(m.Finalizers), func(f string) bool { return f == FinalizerOrphan })
+	if len(m.Finalizers) == 0 {
+		m.Finalizers = nil
+	}
+	w.apply(CtlGC, plan.Write{Verb: plan.VerbPatch, Resource: k.Kind.Resource(), Namespace: k.Namespace, Name: k.Name,
+		Object: c, Reason: ReasonOrphaned}, now)
 }
 
 // heartbeats renews the lease of every running node whose renewal is due

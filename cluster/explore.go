@@ -62,7 +62,7 @@ type Memory struct {
 	Nodes            map[string]NodeTimers               `json:"nodes,omitempty"`
 	Kubelet          map[string]KubeletPod               `json:"kubelet,omitempty"` // by pod UID
 	Drains           map[string]time.Time                `json:"drains,omitempty"`
-	Garbage          []string                            `json:"garbage,omitempty"` // UIDs of removed owners
+	Garbage          []string                            `json:"garbage,omitempty"` // UIDs of removed owners and of owners to orphan dependents of
 }
 
 // Requeue is a due instant of one controller for one object, with the

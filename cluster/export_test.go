@@ -7,3 +7,9 @@ import "time"
 func ForceDue(w *World, at time.Time) {
 	w.requeue[ctlKey{"no-such-controller", Key{}}] = requeue{at: at}
 }
+
+// MetaOf is metaOf, for tests that edit objects of any kind.
+var MetaOf = metaOf
+
+// Shallow is shallow: a copy of obj whose metadata may be reassigned.
+var Shallow = shallow

@@ -74,8 +74,9 @@ const (
 	EventResume EventKind = "resume"
 	// EventCreate creates Object; EventUpdate replaces the object named
 	// by Object's kind, namespace and name with it; EventDelete deletes
-	// Target with propagationPolicy Background, as kubectl delete sends
-	// it (without it the API server would orphan a batch/v1 Job's pods).
+	// Target with PropagationPolicy, Background when empty, as kubectl
+	// delete sends it (without it the API server would orphan a batch/v1
+	// Job's pods); Orphan is `kubectl delete --cascade=orphan`.
 	EventCreate EventKind = "create"
 	EventUpdate EventKind = "update"
 	EventDelete EventKind = "delete"
@@ -114,6 +115,10 @@ type Event struct {
 	Object   any                 `json:"object,omitempty"`
 	ExitCode int32               `json:"exitCode,omitempty"`
 	Order    []string            `json:"order,omitempty"`
+	// PropagationPolicy is an EventDelete's: PropagationBackground
+	// (also when empty), PropagationOrphan, or Foreground (taken as
+	// Background).
+	PropagationPolicy string `json:"propagationPolicy,omitempty"`
 }
 
 // targetKinds lists the kinds each event may target.
@@ -225,6 +230,12 @@ func (sc *Scenario) Validate() error {
 			if e.Template == nil {
 				return field.New(path+".template", "", field.ErrRequired)
 			}
+		case EventDelete:
+			switch e.PropagationPolicy {
+			case "", PropagationBackground, PropagationOrphan, "Foreground":
+			default:
+				return field.New(path+".propagationPolicy", e.PropagationPolicy, field.ErrUnsupported)
+			}
 		}
 	}
 	return nil
@@ -308,8 +319,12 @@ func (w *World) userEvent(e Event, now time.Time) {
 		w.traceUser(e, now)
 		return
 	case EventDelete:
+		policy := PropagationBackground
+		if e.PropagationPolicy == PropagationOrphan {
+			policy = PropagationOrphan
+		}
 		w.apply(CtlUser, plan.Write{Verb: plan.VerbDelete, Resource: e.Target.Kind.Resource(),
-			Namespace: e.Target.Namespace, Name: e.Target.Name, PropagationPolicy: PropagationBackground, Reason: reason}, now)
+			Namespace: e.Target.Namespace, Name: e.Target.Name, PropagationPolicy: policy, Reason: reason}, now)
 		return
 	case EventEvict:
 		w.apply(CtlUser, plan.Write{Verb: plan.VerbCreate, Resource: "pods", Subresource: "eviction",

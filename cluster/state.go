@@ -164,8 +164,9 @@ type State struct {
 	// onNode maps a node name to the pods bound to it; "" holds the
 	// unscheduled pods.
 	onNode map[string]cowSet[name]
-	// orphans holds, per namespace, the pods without a controller
-	// reference (the ones a ReplicaSet may adopt).
+	// orphans holds, per namespace (orphanKey), the pods, ReplicaSets and
+	// ControllerRevisions without a controller reference (the ones a
+	// controller may adopt).
 	orphans map[string]cowSet[name]
 	// jobTracked holds, per namespace, the pods carrying the Job tracking
 	// finalizer (the only ones the Job controller's orphan queue may
@@ -653,12 +654,32 @@ func (s *State) jobTrackedPods() []*podstatus.Pod {
 // orphanPods returns the pods of namespace ns without a controller
 // reference, by name.
 func (s *State) orphanPods(ns string) []*podstatus.Pod {
-	names := sortedNames(s.orphans[ns].m)
-	out := make([]*podstatus.Pod, len(names))
+	return orphans[*podstatus.Pod](s, KindPod, ns)
+}
+
+// orphans returns the objects of kind k (a pod, ReplicaSet or
+// ControllerRevision) of namespace ns without a controller reference, by
+// name.
+func orphans[T any](s *State, k Kind, ns string) []T {
+	names := sortedNames(s.orphans[orphanKey(k, ns)].m)
+	out := make([]T, len(names))
 	for i, n := range names {
-		out[i] = s.objs[KindPod][n].obj.(*podstatus.Pod)
+		out[i] = s.objs[k][n].obj.(T)
 	}
 	return out
+}
+
+// orphanKey is the key of the orphans of kind k in namespace ns in
+// State.orphans ("" for a kind not indexed): the namespace for pods,
+// "<kind>/<namespace>" for ReplicaSets and ControllerRevisions.
+func orphanKey(k Kind, ns string) string {
+	switch k {
+	case KindPod:
+		return ns
+	case KindReplicaSet, KindControllerRevision:
+		return string(k) + "/" + ns
+	}
+	return ""
 }
 
 // controlled returns the objects of kind k whose controller reference
@@ -752,11 +773,13 @@ func (s *State) put(k Kind, obj any) {
 	}
 	if p, ok := obj.(*podstatus.Pod); ok {
 		setAdd(s, &s.onNode, ownOnNode, p.Spec.NodeName, n)
-		if ref == nil {
-			setAdd(s, &s.orphans, ownOrphans, n.ns, n)
-		}
 		if isJobTracked(p) {
 			setAdd(s, &s.jobTracked, ownJobTracked, n.ns, n)
+		}
+	}
+	if ref == nil {
+		if ok := orphanKey(k, n.ns); ok != "" {
+			setAdd(s, &s.orphans, ownOrphans, ok, n)
 		}
 	}
 }
@@ -808,12 +831,12 @@ func (s *State) unindex(k Kind, n name, old any, keepCtl bool, next any) {
 		if np == nil || np.Spec.NodeName != p.Spec.NodeName {
 			setDel(s, &s.onNode, ownOnNode, p.Spec.NodeName, n)
 		}
-		if np == nil || np.ControllerRef() != nil {
-			setDel(s, &s.orphans, ownOrphans, n.ns, n)
-		}
 		if np == nil || !isJobTracked(np) {
 			setDel(s, &s.jobTracked, ownJobTracked, n.ns, n)
 		}
+	}
+	if ok := orphanKey(k, n.ns); ok != "" && m.ControllerRef() == nil && (nm == nil || nm.ControllerRef() != nil) {
+		setDel(s, &s.orphans, ownOrphans, ok, n)
 	}
 }
 

@@ -160,7 +160,8 @@ func controllersFor(names []string) []controller {
 // the writes before it left it, and its writes are applied at once, in
 // order; the first write the API server refuses ends that Plan's writes
 // (as a controller returns the error) and requeues the object with the
-// rate limiter. It returns the decisions made.
+// rate limiter, unless the write is marked plan.Write.IgnoreRefusal (the
+// controller drops that error). It returns the decisions made.
 func (w *World) Sync(now time.Time) []Decision {
 	return w.sync(now, true)
 }
@@ -329,7 +330,7 @@ func (w *World) syncOne(c controller, k Key, now time.Time) Decision {
 			if err == nil && r.Key != (Key{}) {
 				written.add(r.Key)
 			}
-			if err != nil {
+			if err != nil && !wr.IgnoreRefusal {
 				d.Refused = field.Under(field.Index("writes", i), err)
 				break
 			}

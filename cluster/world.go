@@ -304,7 +304,7 @@ func (w *World) applyKept(ctl string, p *plan.Write, now time.Time) (Result, err
 		e.Err = err.Error()
 	}
 	w.Trace = append(w.Trace, e)
-	if err == nil && r.Removed && r.UID != "" && wr.PropagationPolicy != "Orphan" {
+	if err == nil && r.UID != "" && (r.Removed || wr.Verb == plan.VerbDelete && isOrphaning(r.Object)) {
 		w.gc = append(w.gc, r.UID)
 	}
 	if err == nil && wr.Reason != ReasonHeartbeat {

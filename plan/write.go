@@ -49,6 +49,11 @@ type Write struct {
 	// with Conflict when an earlier write of the sync changed the object
 	// (the Deployment controller's writes of its Deployment, which never
 	// use the object an update returns, are such writes).
-	FromCache bool   `json:"fromCache,omitempty"`
-	Reason    Reason `json:"reason"`
+	FromCache bool `json:"fromCache,omitempty"`
+	// IgnoreRefusal marks a write whose refusal the controller drops: it
+	// goes on with its next writes (the Deployment controller's
+	// scale-downs of old ReplicaSets in a rolling update). Any other
+	// refused write ends the sync with an error.
+	IgnoreRefusal bool   `json:"ignoreRefusal,omitempty"`
+	Reason        Reason `json:"reason"`
 }

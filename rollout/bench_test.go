@@ -2,9 +2,11 @@ package rollout_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
 	"github.com/kubesem/kubesem/rollout"
@@ -27,6 +29,11 @@ func benchReplicaSets(n int) (*rollout.Deployment, *replicaset.ReplicaSet, []*re
 	newRS := annotated(rs("new", 5, 0, n), fmt.Sprint(10*n), fmt.Sprint(10*n+3))
 	newRS.Spec.Template = d.Spec.Template
 	newRS.Spec.Template.Labels = map[string]string{"app": "foo", rollout.HashLabel: "new"}
+	// all d's (Step claims them)
+	for _, r := range append(slices.Clip(old), newRS) {
+		r.Labels = r.Spec.Template.Labels
+		r.OwnerReferences = []meta.OwnerReference{meta.NewControllerRef("apps/v1", "Deployment", d.Name, d.UID)}
+	}
 	return d, newRS, old
 }
 
@@ -246,5 +253,13 @@ func BenchmarkPlanApply(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		p.Apply(all, t0)
+	}
+}
+
+func BenchmarkClaimReplicaSet(b *testing.B) {
+	d, newRS, _ := benchReplicaSets(2)
+	b.ReportAllocs()
+	for b.Loop() {
+		rollout.ClaimReplicaSet(d, newRS)
 	}
 }

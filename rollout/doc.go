@@ -13,6 +13,7 @@
 // # Rules
 //
 //   - Fenceposts: [Fenceposts], [Deployment.MaxSurge], [Deployment.MaxUnavailable], [Deployment.MinAvailable], [Deployment.Bounds]
+//   - Ownership: [ClaimReplicaSet] (adopt orphans, release the unselected)
 //   - New ReplicaSet size: [NewReplicaSetReplicas]
 //   - Identity: [FindNewReplicaSet], [FindOldReplicaSets], [ReplicaSetName],
 //     [HashLabel], [Deployment] TemplateHash, [Options] TemplateHash
@@ -90,8 +91,6 @@
 //     (rate-limited requeue), as v1.36.3's sync returns an error.
 //   - Requeue: [RequeueStuck] returns the delay the controller actually
 //     waits (time left + 1 s); upstream's helper returns the time left.
-//   - Step takes replicaSets as the ReplicaSets the Deployment already
-//     controls; adoption and release (ClaimReplicaSets) are the caller's.
 //   - Plan.Update lists the new ReplicaSet's revision update once; upstream,
 //     reading its cache again, sends it twice in one sync (three times when
 //     Recreate looks the new ReplicaSet up again), and [Plan.Writes] lists

@@ -53,7 +53,7 @@ func ExampleStep() {
 	now := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
 	labels := map[string]string{"app": "nginx"}
 	d := &rollout.Deployment{TemplateHash: "5d59d67564"}
-	d.Name = "nginx-deployment"
+	d.Name, d.UID = "nginx-deployment", "d-uid"
 	d.Spec.Replicas = ptr(int32(5))
 	d.Spec.Selector = meta.SelectorFromSet(labels)
 	d.Spec.Template.Labels = labels
@@ -61,6 +61,8 @@ func ExampleStep() {
 
 	v1 := &replicaset.ReplicaSet{}
 	v1.Name = "nginx-deployment-66b6c48dd5"
+	v1.Labels = map[string]string{"app": "nginx", rollout.HashLabel: "66b6c48dd5"}
+	v1.OwnerReferences = []meta.OwnerReference{meta.NewControllerRef("apps/v1", "Deployment", d.Name, d.UID)}
 	v1.Spec.Replicas = ptr(int32(5))
 	v1.Spec.Template.Labels = map[string]string{"app": "nginx", rollout.HashLabel: "66b6c48dd5"}
 	v1.Spec.Template.Spec.Containers = []podstatus.Container{{Name: "nginx", Image: "nginx:1.14.2"}}

@@ -15,6 +15,7 @@ import (
 func FuzzRollingBounds(f *testing.F)         { fuzzlimit.Rapid(f, checkRollingBounds) }
 func FuzzProportionalConserves(f *testing.F) { fuzzlimit.Rapid(f, checkProportionalConserves) }
 func FuzzStepTotal(f *testing.F)             { fuzzlimit.Rapid(f, checkStepTotal) }
+func FuzzClaims(f *testing.F)                { fuzzlimit.Rapid(f, checkClaims) }
 
 // FuzzFenceposts checks that Fenceposts never panics and fails only with a
 // *field.Error.

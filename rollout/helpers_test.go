@@ -124,6 +124,7 @@ func rolloutWorld(n int32, maxSurge, maxUnavailable string) *world {
 	old := rs("foo-v1", n, n, 0)
 	old.Labels = map[string]string{"app": "foo", rollout.HashLabel: "v1"}
 	old.Spec.Template.Labels = old.Labels
+	old.OwnerReferences = []meta.OwnerReference{meta.NewControllerRef("apps/v1", "Deployment", d.Name, d.UID)}
 	old.Spec.Template.Spec.Containers = []podstatus.Container{{Name: "app", Image: "app:v1"}}
 	old.Annotations = map[string]string{rollout.RevisionAnnotation: "1", rollout.DesiredReplicasAnnotation: itoa(n), rollout.MaxReplicasAnnotation: itoa(n + d.MaxSurge())}
 	d.Status = rollout.Status{ObservedGeneration: 1, Replicas: n, UpdatedReplicas: n, ReadyReplicas: n, AvailableReplicas: n}

@@ -21,6 +21,10 @@ type Resize struct {
 	Replicas int32 `json:"replicas"`
 	// Annotations are the ReplicaSet's complete annotations after the write.
 	Annotations map[string]string `json:"annotations,omitempty"`
+	// Stale marks the resize of a ReplicaSet the sync adopted or released:
+	// it is sent from the cached copy the claim's patch changed, and the
+	// API server refuses it (Conflict). Plan.Apply leaves it out.
+	Stale bool `json:"stale,omitempty"`
 }
 
 // Update is a write of the new ReplicaSet's annotations (revision, copied
@@ -36,8 +40,9 @@ type Update struct {
 
 // Plan is what the controller does in one sync of a Deployment, in the house
 // vocabulary (VOCABULARY.md). The controller makes its ReplicaSet writes in
-// the order of the fields: Update or Create (never both: they concern the new
-// ReplicaSet, which exists or not), then Scale in order, then Delete.
+// this order: Adopt and Release (merged by name), Update or Create (never
+// both: they concern the new ReplicaSet, which exists or not), then Scale in
+// order, then Delete.
 type Plan struct {
 	// Outcome is the branch of the sync taken (ReasonRollingUpdate,
 	// ReasonPaused, ReasonHashCollision, ...).
@@ -45,6 +50,11 @@ type Plan struct {
 	// Create holds the new ReplicaSet when the sync creates it (Count 1,
 	// Objects[0]); its UID is empty and its creationTimestamp is now.
 	Create plan.Creation[replicaset.ReplicaSet] `json:"create"`
+	// Adopt and Release are the ReplicaSets whose controller reference the
+	// sync sets or removes ([ClaimReplicaSet]), by name, then UID; the
+	// controller patches them before any other write.
+	Adopt   []ReplicaSetRef `json:"adopt,omitempty"`
+	Release []ReplicaSetRef `json:"release,omitempty"`
 	// Update is the new ReplicaSet's revision sync, when needed.
 	Update []Update `json:"update"`
 	// Scale lists the resizes, in order.
@@ -86,7 +96,9 @@ func (p Plan) MarshalJSON() ([]byte, error) { return plan.Encode(p) }
 // replaced by copies with the new annotations, minReadySeconds and
 // spec.replicas, the created one appended (with UID set to its name when
 // empty, and creationTimestamp now when zero), deleted ones dropped. Status
-// fields are left for the ReplicaSet controller (the caller) to update.
+// fields are left for the ReplicaSet controller (the caller) to update, and
+// owner references to the caller too (Adopt and Release are not applied:
+// the Deployment is not an argument).
 // replicaSets is not modified; writes naming no ReplicaSet are skipped.
 func (p Plan) Apply(replicaSets []*replicaset.ReplicaSet, now time.Time) []*replicaset.ReplicaSet {
 	out := make([]*replicaset.ReplicaSet, 0, len(replicaSets)+1)
@@ -129,7 +141,7 @@ func (p Plan) Apply(replicaSets []*replicaset.ReplicaSet, now time.Time) []*repl
 		out = append(out, c)
 	}
 	for _, r := range p.Scale {
-		if i := find(r.Name); i >= 0 {
+		if i := find(r.Name); i >= 0 && !r.Stale {
 			ann := out[i].Annotations
 			if r.Annotations != nil {
 				ann = r.Annotations

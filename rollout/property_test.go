@@ -140,6 +140,19 @@ func checkStepTotal(t *rapid.T) {
 		}
 		r := rs(fmt.Sprintf("foo-h%d", rapid.IntRange(0, 4).Draw(t, fmt.Sprintf("name%d", i))), rapid.Int32Range(-1, 30).Draw(t, fmt.Sprintf("size%d", i)), rapid.Int32Range(0, 30).Draw(t, fmt.Sprintf("avl%d", i)), i)
 		r.Spec.Template.Labels = map[string]string{rollout.HashLabel: fmt.Sprintf("h%d", i%2)}
+		// mostly d's; else an orphan, another controller's, or one d
+		// controls but does not select (claimed by Step)
+		r.Labels = map[string]string{"app": "foo"}
+		switch rapid.IntRange(0, 6).Draw(t, fmt.Sprintf("owner%d", i)) {
+		case 0:
+		case 1:
+			r.OwnerReferences = []meta.OwnerReference{meta.NewControllerRef("apps/v1", "Deployment", "other", "other-uid")}
+		case 2:
+			r.Labels = nil
+			fallthrough
+		default:
+			r.OwnerReferences = []meta.OwnerReference{meta.NewControllerRef("apps/v1", "Deployment", d.Name, d.UID)}
+		}
 		annotated(r, rapid.SampledFrom(words).Draw(t, fmt.Sprintf("desired%d", i)), rapid.SampledFrom(words).Draw(t, fmt.Sprintf("max%d", i)))
 		rss = append(rss, r)
 	}

@@ -13,9 +13,12 @@ import (
 	"github.com/kubesem/kubesem/replicaset"
 )
 
-// Step returns what the Deployment controller does in one sync of d, whose
-// ReplicaSets (those d controls) are replicaSets and whose pods are pods, at
-// now. It follows syncDeployment's dispatch order:
+// Step returns what the Deployment controller does in one sync of d at now,
+// given replicaSets, the ReplicaSets of d's namespace it lists (those d
+// controls and the orphans it may adopt; others are ignored), and pods, the
+// pods of those ReplicaSets. It first claims the ReplicaSets
+// ([ClaimReplicaSet]: Plan.Adopt, Plan.Release) and works with those it
+// owns or adopts; then it follows syncDeployment's dispatch order:
 //
 //  1. d being deleted: the status is recomputed (ReasonDeleting);
 //  2. the Progressing condition is marked paused or resumed ([PausedCondition]);
@@ -46,7 +49,14 @@ func Step(d *Deployment, replicaSets []*replicaset.ReplicaSet, pods []*podstatus
 	if err := Validate(d, replicaSets, pods); err != nil {
 		return Plan{}, err
 	}
-	s := &syncer{d: *d, rss: replicaSets, pods: pods, now: now, opts: opts}
+	s := &syncer{d: *d, listed: replicaSets, pods: pods, now: now, opts: opts}
+	s.rss, s.plan.Adopt, s.plan.Release = claimAll(d, replicaSets)
+	for _, r := range slices.Concat(s.plan.Adopt, s.plan.Release) {
+		if s.stale == nil {
+			s.stale = map[string]bool{}
+		}
+		s.stale[r.Name] = true
+	}
 	s.run()
 	p := s.plan
 	p.Status = s.status
@@ -60,8 +70,13 @@ func Step(d *Deployment, replicaSets []*replicaset.ReplicaSet, pods []*podstatus
 // syncer holds one sync's working state: a copy of the Deployment whose
 // annotations and conditions change as upstream changes them in memory.
 type syncer struct {
-	d      Deployment
+	d Deployment
+	// listed are the ReplicaSets given, rss those d owns or adopts.
+	listed []*replicaset.ReplicaSet
 	rss    []*replicaset.ReplicaSet
+	// stale names the ReplicaSets the claim patches: the sync's cached
+	// copies of them are out of date, so their updates are refused.
+	stale  map[string]bool
 	pods   []*podstatus.Pod
 	now    time.Time
 	opts   Options
@@ -197,7 +212,10 @@ func (s *syncer) create() bool {
 		s.fail()
 		return false
 	}
-	for _, rs := range s.rss {
+	// The create fails when any ReplicaSet of the namespace holds the
+	// name, claimed or not; upstream then reads it from its cache, where an
+	// adoption of this sync has not arrived.
+	for _, rs := range s.listed {
 		if rs == nil || rs.Name != name {
 			continue
 		}
@@ -273,7 +291,14 @@ func (s *syncer) scale(rs *replicaset.ReplicaSet, n int32, reason Reason, force 
 		rs.Annotations[MaxReplicasAnnotation] == ann[MaxReplicasAnnotation] {
 		return false
 	}
-	s.plan.Scale = append(s.plan.Scale, Resize{Name: rs.Name, Reason: reason, From: from, Replicas: n, Annotations: ann})
+	stale := s.stale[rs.Name]
+	s.plan.Scale = append(s.plan.Scale, Resize{Name: rs.Name, Reason: reason, From: from, Replicas: n, Annotations: ann, Stale: stale})
+	if stale {
+		// refused, so no event; the sync ends there (the Plan goes on as
+		// if it had not been refused), but a rolling update's scale-down
+		// of an old ReplicaSet drops the error (rolling)
+		return from != n
+	}
 	if from != n {
 		s.plan.Events = append(s.plan.Events, scalingEvent(rs.Name, from, n))
 	}
@@ -283,7 +308,7 @@ func (s *syncer) scale(rs *replicaset.ReplicaSet, n int32, reason Reason, force 
 // sizeOf returns rs's size after the actions planned so far.
 func (s *syncer) sizeOf(rs *replicaset.ReplicaSet) int32 {
 	for i := len(s.plan.Scale) - 1; i >= 0; i-- {
-		if r := s.plan.Scale[i]; r.Name == rs.Name {
+		if r := s.plan.Scale[i]; r.Name == rs.Name && !r.Stale {
 			return r.Replicas
 		}
 	}
@@ -348,6 +373,12 @@ func (s *syncer) rolling() {
 	scales, scaled := ReconcileOldReplicaSets(&s.d, all, active, s.newRS)
 	for _, sc := range scales {
 		s.scale(sc.ReplicaSet, sc.Replicas, sc.Reason, false)
+		if s.stale[sc.ReplicaSet.Name] {
+			// Upstream drops the error of a refused scale-down and
+			// scales no more old ReplicaSets down, as if none were.
+			scaled = false
+			break
+		}
 	}
 	if !scaled && s.d.IsComplete(s.d.Status) {
 		s.deleteHistory()

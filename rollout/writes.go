@@ -1,14 +1,18 @@
 package rollout
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/internal/deepcopy"
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 	"github.com/kubesem/kubesem/replicaset"
@@ -32,6 +36,13 @@ const (
 // ReplicaSets and pods are replicaSets and pods, at now (the inputs of
 // [Step]), in the order v1.36.3's syncDeployment sends them:
 //
+//   - the claim's patches (Plan.Adopt and Plan.Release merged by name,
+//     then UID; v1.36.3 patches in its informer's order, which is
+//     arbitrary): an adoption adds d's controller reference (controller
+//     and blockOwnerDeletion true; a reference with the same UID is
+//     replaced, as the strategic merge patch keyed by uid does), a release
+//     removes every reference to d's UID; each carries the ReplicaSet as
+//     the patch leaves it, with its UID as precondition;
 //   - a status write marking Progressing paused or resumed
 //     ([PausedCondition]) before any other, unless d is being deleted;
 //   - each time the sync looks up the new ReplicaSet (once for a deleting,
@@ -57,19 +68,23 @@ const (
 // the sync sends them from the copies its caches held, never from the
 // object an earlier update returned, so a second one of the same object
 // in a sync is refused with Conflict (the world applies that; the sync
-// then ends with the error).
+// then ends with the error). So is a resize of a ReplicaSet the sync
+// adopted: it is sent from the cached copy the adoption's patch made
+// stale.
 //
 // Objects are whole: a ReplicaSet as the request leaves it (annotations,
 // spec.replicas and minReadySeconds updated), the Deployment with the
 // annotations and conditions the sync has set so far (TemplateHash, not an
-// API field, cleared). Adoption and release of ReplicaSets are not
-// modelled (Step reads the ReplicaSets d controls). It returns a
-// *field.Error naming the Plan entry ("update[i].name", "scale[i].name",
-// "delete[i].name") that names no ReplicaSet of replicaSets or the one
-// created. Inputs are neither modified nor aliased.
+// API field, cleared). It returns a *field.Error naming the Plan entry
+// ("adopt[i].name", "release[i].name", "update[i].name", "scale[i].name",
+// "delete[i].name") that names no ReplicaSet of replicaSets (for update,
+// scale and delete: none d owns or adopts) or the one created. Inputs are
+// neither modified nor aliased.
 //
 // Source: upstream pkg/controller/deployment/deployment_controller.go
-// syncDeployment, sync.go (getNewReplicaSet, scaleReplicaSet,
+// syncDeployment, getReplicaSetsForDeployment,
+// pkg/controller/controller_ref_manager.go AdoptReplicaSet,
+// ReleaseReplicaSet, sync.go (getNewReplicaSet, scaleReplicaSet,
 // cleanupDeployment, syncDeploymentStatus, isScalingEvent), progress.go
 // syncRolloutStatus, rolling.go, recreate.go, rollback.go (v1.36.3).
 func (p Plan) Writes(d *Deployment, replicaSets []*replicaset.ReplicaSet, pods []*podstatus.Pod, now time.Time) ([]plan.Write, error) {
@@ -82,18 +97,113 @@ func (p Plan) Writes(d *Deployment, replicaSets []*replicaset.ReplicaSet, pods [
 	w := &writer{p: p, d: *d, now: now}
 	w.rss.list = make([]*replicaset.ReplicaSet, 0, min(len(replicaSets)+1, byNameScan)) // (and the one created)
 	w.d.TemplateHash = ""
-	for _, rs := range replicaSets {
-		if rs != nil {
-			w.rss.set(rs)
-		}
+	w.listed = replicaSets
+	claimed, err := w.claims(replicaSets)
+	if err != nil {
+		return nil, err
+	}
+	for _, rs := range claimed {
+		w.rss.set(rs)
 	}
 	if err := w.check(); err != nil {
 		return nil, err
 	}
-	w.newRS = FindNewReplicaSet(&w.d, replicaSets)
-	_, w.old = oldReplicaSets(w.newRS, replicaSets)
+	w.newRS = FindNewReplicaSet(&w.d, claimed)
+	_, w.old = oldReplicaSets(w.newRS, claimed)
 	w.run()
 	return w.out, nil
+}
+
+// claims writes the Plan's adoptions and releases, merged by name, then
+// UID, each a patch carrying the ReplicaSet as it leaves it (the
+// controller reference added with blockOwnerDeletion, or every reference
+// to d removed), and returns the ReplicaSets the sync works with: those d
+// owns ([ClaimReplicaSet]) and those the Plan adopts, in input order. An
+// adopted ReplicaSet is stale in the sync's cache from then on: its later
+// updates are FromCache.
+func (w *writer) claims(replicaSets []*replicaset.ReplicaSet) ([]*replicaset.ReplicaSet, error) {
+	if len(w.p.Adopt) == 0 && len(w.p.Release) == 0 {
+		claimed := replicaSets
+		for i, rs := range replicaSets {
+			if rs == nil || ClaimReplicaSet(&w.d, rs) != replicaset.Owned {
+				claimed = slices.Clip(replicaSets[:i])
+				for _, rs := range replicaSets[i+1:] {
+					if rs != nil && ClaimReplicaSet(&w.d, rs) == replicaset.Owned {
+						claimed = append(claimed, rs)
+					}
+				}
+				break
+			}
+		}
+		return claimed, nil
+	}
+	find := func(path string, i int, r ReplicaSetRef) (*replicaset.ReplicaSet, error) {
+		for _, rs := range replicaSets {
+			if rs != nil && rs.Name == r.Name && (r.UID == "" || rs.UID == r.UID) {
+				return rs, nil
+			}
+		}
+		return nil, field.New(field.Child(field.Index(path, i), "name"), r.Name, fmt.Errorf("%w: names no ReplicaSet of the input", field.ErrInvalid))
+	}
+	type claim struct {
+		rs    *replicaset.ReplicaSet
+		adopt bool
+		why   Reason
+	}
+	var cs []claim
+	adopted := map[*replicaset.ReplicaSet]bool{}
+	for i, r := range w.p.Adopt {
+		rs, err := find("adopt", i, r)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, claim{rs, true, cmp.Or(r.Reason, ReasonOrphanSelected)})
+		adopted[rs] = true
+	}
+	for i, r := range w.p.Release {
+		rs, err := find("release", i, r)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, claim{rs, false, cmp.Or(r.Reason, ReasonSelectorMismatch)})
+	}
+	slices.SortStableFunc(cs, func(a, b claim) int {
+		return cmp.Or(strings.Compare(a.rs.Name, b.rs.Name), strings.Compare(a.rs.UID, b.rs.UID))
+	})
+	ref := meta.NewControllerRef("apps/v1", "Deployment", w.d.Name, w.d.UID)
+	for _, c := range cs {
+		rs := deepcopy.New(c.rs)
+		if c.adopt {
+			rs.OwnerReferences = withControllerRef(rs.OwnerReferences, ref)
+		} else {
+			rs.OwnerReferences = slices.DeleteFunc(rs.OwnerReferences, func(o meta.OwnerReference) bool { return o.UID == w.d.UID })
+		}
+		w.out = append(w.out, plan.Write{Verb: plan.VerbPatch, Resource: "replicasets", Namespace: cmp.Or(rs.Namespace, w.d.Namespace), Name: rs.Name, UID: rs.UID, Object: rs, Reason: c.why})
+	}
+	var claimed []*replicaset.ReplicaSet
+	for _, rs := range replicaSets {
+		if rs != nil && (adopted[rs] || ClaimReplicaSet(&w.d, rs) == replicaset.Owned) {
+			claimed = append(claimed, rs)
+		}
+	}
+	w.stale = make(map[*replicaset.ReplicaSet]bool, len(cs))
+	for _, c := range cs {
+		w.stale[c.rs] = true
+	}
+	return claimed, nil
+}
+
+// withControllerRef returns refs with ref merged in by UID, as the
+// adoption's strategic merge patch of ownerReferences (merge key uid)
+// leaves them.
+func withControllerRef(refs []meta.OwnerReference, ref meta.OwnerReference) []meta.OwnerReference {
+	for i := range refs {
+		if refs[i].UID == ref.UID {
+			refs[i] = ref
+			return refs
+		}
+	}
+	return append(refs, ref)
 }
 
 // writer replays a Plan's writes over a working copy of the Deployment.
@@ -106,6 +216,11 @@ type writer struct {
 	old   []*replicaset.ReplicaSet
 	out   []plan.Write
 	scale int // Plan.Scale entries written
+	// stale are the ReplicaSets adopted or released in this sync: the
+	// controller's cached copies of them are out of date.
+	stale map[*replicaset.ReplicaSet]bool
+	// listed are the ReplicaSets given, claimed or not.
+	listed []*replicaset.ReplicaSet
 }
 
 // check returns the *field.Error of the first Plan entry naming no
@@ -124,7 +239,7 @@ func (w *writer) check() error {
 		}
 	}
 	for i, s := range w.p.Scale {
-		if w.rss.get(s.Name) == nil && !created[s.Name] {
+		if w.rss.get(s.Name) == nil && !created[s.Name] && w.existing() == nil {
 			return bad("scale", i, s.Name)
 		}
 	}
@@ -252,11 +367,26 @@ func (w *writer) lookupOrCreate() bool {
 		return true
 	}
 	if len(w.p.Create.Objects) == 0 {
-		if w.p.Outcome == ReasonHashCollision {
+		switch w.p.Outcome {
+		case ReasonHashCollision:
 			w.d.Status = deepcopy.Copy(w.p.Status)
 			w.status(ReasonHashCollision)
+			return false
+		case ReasonSyncFailed:
+			return false
 		}
-		return false
+		// The create was refused (not a write): the name is taken by a
+		// ReplicaSet d controlled when the sync read it, with d's template.
+		rs := w.existing()
+		if rs == nil {
+			return false
+		}
+		w.rss.set(rs)
+		w.newRS = rs
+		if w.setRevision(strconv.FormatInt(MaxRevision(w.old)+1, 10)) {
+			w.status(ReasonRevision)
+		}
+		return true
 	}
 	rs := deepcopy.New(&w.p.Create.Objects[0])
 	rs.CreationTimestamp = time.Time{}
@@ -274,6 +404,28 @@ func (w *writer) lookupOrCreate() bool {
 		w.status(ReasonRevision)
 	}
 	return true
+}
+
+// existing returns the ReplicaSet holding the new ReplicaSet's name when
+// Step's create found it taken by one d controlled with d's template
+// although d does not claim it (its release is in this sync, which the
+// cached copy the create's fallback reads does not show), or nil.
+//
+// Of several such ReplicaSets (one holds the name), the one the Plan
+// resizes is it; when the Plan resizes none, which one does not matter.
+func (w *writer) existing() *replicaset.ReplicaSet {
+	var first *replicaset.ReplicaSet
+	for _, rs := range w.listed {
+		if rs != nil && w.rss.get(rs.Name) == nil && w.d.UID != "" && rs.IsControlledBy(w.d.UID) && sameTemplate(&w.d.Spec.Template, &rs.Spec.Template) {
+			if slices.ContainsFunc(w.p.Scale, func(r Resize) bool { return r.Name == rs.Name }) {
+				return rs
+			}
+			if first == nil {
+				first = rs
+			}
+		}
+	}
+	return first
 }
 
 // setRevision sets the working Deployment's revision annotation and
@@ -303,8 +455,14 @@ func (w *writer) scales(take func(Resize) bool) bool {
 		if r.Annotations != nil {
 			rs.Annotations = maps.Clone(r.Annotations)
 		}
-		w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, UID: rs.UID, Object: rs, Reason: r.Reason})
-		w.rss.set(rs)
+		// A stale resize is refused; the error of a rolling update's
+		// scale-down of an old ReplicaSet is dropped.
+		ignore := r.Stale && (r.Reason == ReasonCleanupUnhealthy || r.Reason == ReasonScaleDownOld)
+		w.out = append(w.out, plan.Write{Verb: plan.VerbUpdate, Resource: "replicasets", Namespace: w.d.Namespace, Name: rs.Name, UID: rs.UID, Object: rs,
+			FromCache: r.Stale, IgnoreRefusal: ignore, Reason: r.Reason})
+		if !r.Stale {
+			w.rss.set(rs)
+		}
 		resized = resized || r.From != r.Replicas
 	}
 	return resized

@@ -101,3 +101,22 @@ func BenchmarkValidate(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkClaimPod(b *testing.B) {
+	set := selected(3)
+	p := gpod(1, running, "web-v1")
+	b.ReportAllocs()
+	for b.Loop() {
+		ClaimPod(&set, p)
+	}
+}
+
+func BenchmarkClaimRevision(b *testing.B) {
+	set := selected(3)
+	r := rev("web-v1", 1)
+	r.Labels = map[string]string{"app": "web"}
+	b.ReportAllocs()
+	for b.Loop() {
+		ClaimRevision(&set, &r)
+	}
+}

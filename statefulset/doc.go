@@ -21,6 +21,10 @@
 //   - [IdentityLabels]: statefulset.kubernetes.io/pod-name and apps.kubernetes.io/pod-index.
 //   - [Identity]: all of a pod's stable identity at once, as a [PodIdentity].
 //
+// Ownership (claim.go): [ClaimPod] and [ClaimRevision], what the sync
+// adopts, releases or ignores among the pods and ControllerRevisions it
+// lists ([Ownership]).
+//
 // PersistentVolumeClaim retention (retention.go): [ClaimOwnerUpToDate],
 // [ClaimOwnerRefs], [UnexpectedController], [ClaimIsStale], each reading
 // the claim, the set (its policy and range of ordinals) and the pod.
@@ -78,6 +82,16 @@
 //     CreateControllerRevision) cannot occur: revision equality is by name.
 //     StatefulSetSemanticRevisionComparison (revisions equal after API
 //     defaulting) is likewise folded into the name.
+//   - A set without spec.selector (which API validation rejects) claims
+//     nothing: [Step] takes its pods and revisions as given, the set's own,
+//     as hand-written inputs (the vectors) give them; with a selector it
+//     claims as upstream's sync does ([ClaimPod], [ClaimRevision]). An
+//     update of a pod the sync adopted or released (its identity or
+//     storage) is sent from the cached copy the claim's patch made stale
+//     and refused, which ends the sync: [Plan.Writes] lists that one
+//     request, where upstream's UpdateStatefulPod retries the Conflict up
+//     to three more times with its lister's copy (stale too until the
+//     patch's watch event arrives).
 //   - Events other than ConflictingController are not listed.
 //   - [Plan.Writes] lists a Parallel sync's pod and claim writes in
 //     ordinal order and a pod's claim volumes in template order (upstream:

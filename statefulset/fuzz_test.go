@@ -11,6 +11,7 @@ import (
 )
 
 func FuzzOrderIndependent(f *testing.F) { fuzzlimit.Rapid(f, checkOrderIndependent) }
+func FuzzClaims(f *testing.F)           { fuzzlimit.Rapid(f, checkClaims) }
 func FuzzOrderedReadyPredecessorsHealthy(f *testing.F) {
 	fuzzlimit.Rapid(f, checkOrderedReadyPredecessorsHealthy)
 }

@@ -30,6 +30,13 @@ type Plan struct {
 	Revisions []history.Write `json:"revisions"`
 	// Create is the pods created, in order.
 	Create plan.Creation[NewPod] `json:"create"`
+	// AdoptRevisions are the orphan revisions the sync adopts, Adopt and
+	// Release the pods whose controller reference it sets or removes
+	// ([ClaimRevision], [ClaimPod]), each by name, then UID; the
+	// controller patches them, in that order, before any other write.
+	AdoptRevisions []ObjectRef `json:"adoptRevisions,omitempty"`
+	Adopt          []ObjectRef `json:"adopt,omitempty"`
+	Release        []ObjectRef `json:"release,omitempty"`
 	// Claims lists the claim writes in order.
 	Claims []ClaimWrite `json:"claims"`
 	// Update lists the pods updated (identity, storage or claim policy).
@@ -110,12 +117,20 @@ type stepper struct {
 // partition 0, so a pod it recreates gets the update revision, while a set
 // of type RollingUpdate without a rollingUpdate block recreates a pod below
 // start+status.currentReplicas at the current revision
-// (newVersionedStatefulSetPod). pods are the set's pods: those named
-// "<set>-<digits>" (others are ignored; one whose digits pass int32 is not
-// synced, as upstream gives it ordinal -1, but keeps its revision live),
-// revisions its ControllerRevisions, claims the existing claims of its
-// templates. Inputs are not modified; the Plan does not depend on their
-// order.
+// (newVersionedStatefulSetPod). pods are the pods of the set's namespace
+// the controller lists (those it controls and the orphans it may adopt;
+// others are ignored), revisions the ControllerRevisions it lists (those
+// it controls and the orphans), claims the existing claims of its
+// templates. The sync first claims revisions and pods ([ClaimRevision],
+// [ClaimPod]: Plan.AdoptRevisions, Adopt, Release; a set being deleted
+// that has orphan revisions to adopt ends there, Outcome Error) and works
+// with those it claims. A set without spec.selector (which the API
+// rejects) claims nothing: its pods and revisions are taken as given, as
+// hand-written inputs give the set's own. Its pods are those named
+// "<set>-<digits>" (one
+// whose digits pass int32 is not synced, as upstream gives it ordinal -1,
+// but keeps its revision live). Inputs are not modified; the Plan does
+// not depend on their order.
 //
 // An ordinal beyond int32 (start+replicas-1 > 2147483647, which the API
 // accepts) is synced as v1.36.3 syncs it: the pod created for it is named
@@ -144,9 +159,9 @@ type stepper struct {
 //
 // Source: upstream pkg/controller/statefulset stateful_set_control.go
 // UpdateStatefulSet, performUpdate, updateStatefulSet,
-// updateStatefulSetAfterInvariantEstablished; stateful_set.go sync,
-// syncStatefulSet (the minReadySeconds requeue) (v1.36.3); seed
-// 002:L156-208.
+// updateStatefulSetAfterInvariantEstablished; stateful_set.go sync
+// (adoptOrphanRevisions, getPodsForStatefulSet), syncStatefulSet (the
+// minReadySeconds requeue) (v1.36.3); seed 002:L156-208.
 func Step(set *StatefulSet, pods []*podstatus.Pod, revisions []history.ControllerRevision, claims []*Claim, now time.Time, opts Options) (Plan, error) {
 	if err := Validate(set); err != nil {
 		return Plan{}, err
@@ -162,6 +177,20 @@ func Step(set *StatefulSet, pods []*podstatus.Pod, revisions []history.Controlle
 	if _, end, _ := Ordinals(set.Replicas(), set.Start()); opts.RefuseOrdinalsPastInt32 && end-1 > math.MaxInt32 {
 		return Plan{}, field.Int("spec.ordinals.start", int64(set.Start()), fmt.Errorf("the last ordinal %d is beyond int32 (Options.RefuseOrdinalsPastInt32): %w", end-1, field.ErrOverflow))
 	}
+	c := claimed{pods: pods, revisions: revisions}
+	if set.Spec.Selector != nil {
+		c = claimAll(set, pods, revisions)
+	}
+	if len(c.adoptRevisions) > 0 && set.IsDeleting() {
+		// The adoption's recheck finds the set being deleted: the sync
+		// ends with an error before any write.
+		return Plan{Outcome: ReasonError, Status: copyStatus(set.Status),
+			Requeue: []plan.Requeue{{Reason: ReasonCannotAdopt, RateLimited: true}}}, nil
+	}
+	// (a pod the set does not claim still holds its name: creating a pod
+	// of that name fails)
+	listed := pods
+	pods, revisions = c.pods, c.revisions
 	members, ords, unparsed, err := memberPods(set, pods)
 	if err != nil {
 		return Plan{}, err
@@ -170,7 +199,7 @@ func Step(set *StatefulSet, pods []*podstatus.Pod, revisions []history.Controlle
 	history.Sort(revs)
 	s := &stepper{set: set, now: now, opts: opts, strategy: set.Spec.UpdateStrategy.Defaulted(opts),
 		claims: make(map[string]*Claim, len(claims)), podNames: make(map[string]bool, len(pods)), created: map[string]bool{}}
-	for _, p := range pods {
+	for _, p := range listed {
 		if p != nil {
 			s.podNames[p.Name] = true
 		}
@@ -180,7 +209,7 @@ func Step(set *StatefulSet, pods []*podstatus.Pod, revisions []history.Controlle
 			s.claims[c.Name] = c
 		}
 	}
-	p := Plan{Outcome: ReasonSynced}
+	p := Plan{Outcome: ReasonSynced, AdoptRevisions: c.adoptRevisions, Adopt: c.adopt, Release: c.release}
 	s.plan = &p
 	current, update, w := Revisions(set, revs)
 	if w != nil {

@@ -1,6 +1,7 @@
 package statefulset
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,13 +20,26 @@ const ReasonStatusUpdate Reason = "StatusUpdate"
 // Writes returns the API requests the sync p sends, in v1.36.3's order,
 // given the objects Step read (the set, its pods, revisions and claims):
 //
+//  0. the claim's patches: each revision of AdoptRevisions, then the pods
+//     of Adopt and Release merged by name, then UID (v1.36.3 patches pods
+//     in its informer's order, which is arbitrary), each carrying the
+//     object as the patch leaves it: the set's controller reference added
+//     (with blockOwnerDeletion; one with the same UID replaced, as the
+//     strategic merge patch keyed by uid does), or every reference to the
+//     set's UID removed; a later update of a patched pod or revision is
+//     sent from the cached copy the patch made stale (FromCache);
 //  1. the ControllerRevision create or update of Revisions: a created
 //     revision is named by its write, in the set's namespace, labelled
 //     with the template's labels and controller.kubernetes.io/hash (the
 //     name's part after its last dash), annotated with the set's
 //     annotations, owned by the set (meta.NewControllerRef("apps/v1",
 //     "StatefulSet", …)) and holds spec.template as data ([history.New]);
-//     an updated one is the given revision renumbered;
+//     an updated one is the given revision renumbered; the update of a
+//     revision adopted in this sync, sent from its stale cached copy, is
+//     refused (Conflict), and upstream's retry (UpdateControllerRevision's
+//     RetryOnConflict) sends the empty object the client returned with the
+//     error, renumbered, without name or namespace, which is refused too
+//     and ends the sync: both are listed, the first IgnoreRefusal;
 //  2. the pod and claim writes, ordinal by ordinal up the set's range: a
 //     failed pod's delete; or the claims created for the pod, the pod
 //     created, its claims' owner references updated, the pod updated;
@@ -58,11 +72,13 @@ const ReasonStatusUpdate Reason = "StatusUpdate"
 // created claim carries its template's metadata only.
 //
 // It returns a *field.Error when the Plan names a pod, claim or revision
-// the inputs do not hold, when a pod is created at a current revision
+// the inputs do not hold (for the writes after the claim's: none the set
+// claims), when a pod is created at a current revision
 // given without its data, or when set is nil. Nothing of the inputs is
 // modified or shared with the result.
 //
-// Source: upstream pkg/controller/statefulset stateful_set_control.go
+// Source: upstream pkg/controller/statefulset stateful_set.go (sync,
+// adoptOrphanRevisions, getPodsForStatefulSet), stateful_set_control.go
 // (UpdateStatefulSet, performUpdate, processReplica, truncateHistory),
 // stateful_pod_control.go (CreateStatefulPod, UpdateStatefulPod,
 // createPersistentVolumeClaims), stateful_set_utils.go
@@ -76,6 +92,15 @@ func (p Plan) Writes(set *StatefulSet, pods []*podstatus.Pod, revisions []histor
 	}
 	w := &writer{set: set, p: &p, ref: meta.NewControllerRef(setAPIVersion, setKind, set.Name, set.UID),
 		revs: map[string]*history.ControllerRevision{}, pods: map[string]*podstatus.Pod{}, byOrd: map[int32]*podstatus.Pod{}, claims: map[string]*Claim{}}
+	out, err := w.claimWrites(revisions, pods)
+	if err != nil {
+		return nil, err
+	}
+	if set.Spec.Selector != nil {
+		// the sync works with what it claims
+		c := claimAll(set, pods, revisions)
+		pods, revisions = c.pods, c.revisions
+	}
 	for i := range revisions {
 		w.revs[revisions[i].Name] = &revisions[i]
 	}
@@ -93,7 +118,7 @@ func (p Plan) Writes(set *StatefulSet, pods []*podstatus.Pod, revisions []histor
 			w.claims[c.Name] = c
 		}
 	}
-	var out, revDeletes []plan.Write
+	var revDeletes []plan.Write
 	for i, rw := range p.Revisions {
 		path := field.Index("revisions", i)
 		switch rw.Verb {
@@ -109,7 +134,15 @@ func (p Plan) Writes(set *StatefulSet, pods []*podstatus.Pod, revisions []histor
 			}
 			r := deepcopy.Copy(*old)
 			r.Revision = rw.Revision
-			out = append(out, plan.Write{Verb: plan.VerbUpdate, Resource: "controllerrevisions", Namespace: r.Namespace, Name: r.Name, UID: r.UID, Object: &r, Reason: rw.Reason})
+			stale := w.staleRevs[r.Name]
+			out = append(out, plan.Write{Verb: plan.VerbUpdate, Resource: "controllerrevisions", Namespace: r.Namespace, Name: r.Name, UID: r.UID, Object: &r,
+				FromCache: stale, IgnoreRefusal: stale, Reason: rw.Reason})
+			if stale {
+				// The retry on the Conflict sends the empty object the
+				// client returned with the error, renumbered, which the
+				// API server refuses too (not a Conflict: the sync ends).
+				out = append(out, plan.Write{Verb: plan.VerbUpdate, Resource: "controllerrevisions", Object: &history.ControllerRevision{Revision: rw.Revision}, Reason: rw.Reason})
+			}
 		case plan.VerbDelete:
 			if w.revs[rw.Name] == nil {
 				return nil, noSuch(field.Child(path, "name"), rw.Name, "revision")
@@ -140,6 +173,95 @@ type writer struct {
 	pods   map[string]*podstatus.Pod
 	byOrd  map[int32]*podstatus.Pod
 	claims map[string]*Claim
+	// stalePods and staleRevs name the pods and revisions the claim
+	// patched: the sync's cached copies of them are out of date.
+	stalePods, staleRevs map[string]bool
+}
+
+// claimWrites returns the claim's patches: the revisions adopted, then
+// the pods adopted and released merged by name, then UID, each carrying
+// the object as the patch leaves it (the set's controller reference
+// added with blockOwnerDeletion, replacing one with the same UID; or every
+// reference to the set's UID removed), with its UID as precondition. The
+// objects patched are stale in the sync's cache from then on: their later
+// updates are FromCache.
+func (w *writer) claimWrites(revisions []history.ControllerRevision, pods []*podstatus.Pod) ([]plan.Write, error) {
+	p := w.p
+	if len(p.AdoptRevisions)+len(p.Adopt)+len(p.Release) == 0 {
+		return nil, nil
+	}
+	out := make([]plan.Write, 0, len(p.AdoptRevisions)+len(p.Adopt)+len(p.Release))
+	for i, a := range p.AdoptRevisions {
+		var r *history.ControllerRevision
+		for j := range revisions {
+			if revisions[j].Name == a.Name && (a.UID == "" || revisions[j].UID == a.UID) {
+				r = &revisions[j]
+			}
+		}
+		if r == nil {
+			return nil, noSuch(field.Child(field.Index("adoptRevisions", i), "name"), a.Name, "revision")
+		}
+		c := deepcopy.Copy(*r)
+		c.OwnerReferences = withControllerRef(c.OwnerReferences, w.ref)
+		out = append(out, plan.Write{Verb: plan.VerbPatch, Resource: "controllerrevisions", Namespace: cmp.Or(c.Namespace, w.set.Namespace), Name: c.Name, UID: c.UID,
+			Object: &c, Reason: cmp.Or(a.Reason, ReasonOrphanSelected)})
+	}
+	type claim struct {
+		pod   *podstatus.Pod
+		adopt bool
+		why   Reason
+	}
+	var cs []claim
+	find := func(path string, i int, r ObjectRef) (*podstatus.Pod, error) {
+		for _, pod := range pods {
+			if pod != nil && pod.Name == r.Name && (r.UID == "" || pod.UID == r.UID) {
+				return pod, nil
+			}
+		}
+		return nil, noSuch(field.Child(field.Index(path, i), "name"), r.Name, "pod")
+	}
+	for i, r := range p.Adopt {
+		pod, err := find("adopt", i, r)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, claim{pod, true, cmp.Or(r.Reason, ReasonOrphanSelected)})
+	}
+	for i, r := range p.Release {
+		pod, err := find("release", i, r)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, claim{pod, false, cmp.Or(r.Reason, ReasonSelectorMismatch)})
+	}
+	slices.SortStableFunc(cs, func(a, b claim) int {
+		return cmp.Or(strings.Compare(a.pod.Name, b.pod.Name), strings.Compare(a.pod.UID, b.pod.UID))
+	})
+	for _, c := range cs {
+		pod := deepcopy.New(c.pod)
+		if c.adopt {
+			pod.OwnerReferences = withControllerRef(pod.OwnerReferences, w.ref)
+		} else {
+			pod.OwnerReferences = slices.DeleteFunc(pod.OwnerReferences, func(o meta.OwnerReference) bool { return o.UID == w.set.UID })
+		}
+		out = append(out, plan.Write{Verb: plan.VerbPatch, Resource: "pods", Namespace: cmp.Or(pod.Namespace, w.set.Namespace), Name: pod.Name, UID: pod.UID, Object: pod, Reason: c.why})
+	}
+	w.stalePods = names(p.Adopt, p.Release)
+	w.staleRevs = names(p.AdoptRevisions)
+	return out, nil
+}
+
+// withControllerRef returns refs with ref merged in by UID, as an
+// adoption's strategic merge patch of ownerReferences (merge key uid)
+// leaves them.
+func withControllerRef(refs []meta.OwnerReference, ref meta.OwnerReference) []meta.OwnerReference {
+	for i := range refs {
+		if refs[i].UID == ref.UID {
+			refs[i] = ref
+			return refs
+		}
+	}
+	return append(refs, ref)
 }
 
 // keyed is a pod or claim write with its place in the sync: phase 0 the
@@ -215,7 +337,8 @@ func (w *writer) podWrites() ([]plan.Write, error) {
 		if err != nil {
 			return nil, err
 		}
-		ks = append(ks, keyed{0, w.slotOf(u.Name), stepUpdate, plan.Write{Verb: plan.VerbUpdate, Resource: "pods", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID, Object: pod, Reason: u.Reasons[0]}})
+		ks = append(ks, keyed{0, w.slotOf(u.Name), stepUpdate, plan.Write{Verb: plan.VerbUpdate, Resource: "pods", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID, Object: pod,
+			FromCache: w.stalePods[u.Name], Reason: u.Reasons[0]}})
 	}
 	for i, d := range p.Delete {
 		ns := set.Namespace // a pod this sync created

@@ -43,7 +43,9 @@ func TestWritesCreate(t *testing.T) {
 	set.Spec.Template.Labels = map[string]string{"app": "web"}
 	set.Spec.Template.Spec.Volumes = []podstatus.Volume{{Name: "cfg"}}
 	pods := []*podstatus.Pod{gpod(0, "running", "web-v1", "www")}
-	revs := []history.ControllerRevision{{ObjectMeta: meta.ObjectMeta{Name: "web-v1"}, Revision: 1}}
+	pods[0].OwnerReferences = []meta.OwnerReference{ctlRef("apps/v1", "StatefulSet", "web", "set-uid")}
+	revs := []history.ControllerRevision{{ObjectMeta: meta.ObjectMeta{Name: "web-v1", Labels: map[string]string{"app": "web"},
+		OwnerReferences: []meta.OwnerReference{ctlRef("apps/v1", "StatefulSet", "web", "set-uid")}}, Revision: 1}}
 	p, err := Step(&set, pods, revs, nil, genNow, Options{})
 	require.NoError(t, err)
 	ws, err := p.Writes(&set, pods, revs, nil)

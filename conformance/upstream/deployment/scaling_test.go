@@ -2,6 +2,7 @@ package deployment_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -552,6 +553,20 @@ func stepWorld(t *rapid.T, now time.Time) (*rollout.Deployment, []*replicaset.Re
 		rs.Labels = maps.Clone(tmpl.Labels)
 		rs.Spec.MinReadySeconds = rapid.SampledFrom([]int32{0, 5}).Draw(t, fmt.Sprintf("rsMinReady%d", i))
 		rs.OwnerReferences = []meta.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "foo", UID: "d-uid", Controller: &yes}}
+		// mostly the Deployment's; else an orphan (adopted when selected),
+		// another controller's, or one it controls and no longer selects
+		// (released): the claim, rollout.ClaimReplicaSet
+		switch rapid.IntRange(0, 7).Draw(t, fmt.Sprintf("rsOwner%d", i)) {
+		case 0:
+			rs.OwnerReferences = nil
+		case 1:
+			rs.OwnerReferences = nil
+			rs.Labels = map[string]string{"app": "bar"}
+		case 2:
+			rs.OwnerReferences[0].UID, rs.OwnerReferences[0].Name = "other-uid", "other"
+		case 3:
+			rs.Labels = map[string]string{"app": "bar", "pod-template-hash": hash}
+		}
 		if v := rapid.SampledFrom([]string{"", "1", "2", "3", "5", "x"}).Draw(t, fmt.Sprintf("rsRevision%d", i)); v != "" {
 			rs.Annotations[rollout.RevisionAnnotation] = v
 		}
@@ -660,6 +675,23 @@ func compareSync(t *rapid.T, d *rollout.Deployment, rss []*replicaset.ReplicaSet
 		return true, rs, nil
 	})
 	ud := v1Deployment(d)
+	// the adoption's recheck of the Deployment (RecheckDeletionTimestamp)
+	// reads it live
+	c.PrependReactor("get", "deployments", func(clienttesting.Action) (bool, runtime.Object, error) { return true, ud.DeepCopy(), nil })
+	// An update of a ReplicaSet the claim patched in this sync carries
+	// the cached copy's resourceVersion, which the patch moved: Conflict,
+	// as the API server answers (the fake otherwise accepts every write).
+	patched := map[string]bool{}
+	c.PrependReactor("patch", "replicasets", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		patched[a.(clienttesting.PatchAction).GetName()] = true
+		return true, nil, nil
+	})
+	c.PrependReactor("update", "replicasets", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		if rs := a.(clienttesting.UpdateAction).GetObject().(*appsv1.ReplicaSet); patched[rs.Name] {
+			return true, nil, apierrors.NewConflict(appsv1.Resource("replicasets"), rs.Name, errors.New("the object has been modified"))
+		}
+		return false, nil, nil
+	})
 	inf.Apps().V1().Deployments().Informer().GetIndexer().Add(ud)
 	before := map[string]rsState{}
 	for _, rs := range rss {
@@ -680,9 +712,25 @@ func compareSync(t *rapid.T, d *rollout.Deployment, rss []*replicaset.ReplicaSet
 	if err != nil {
 		t.Fatalf("Writes: %v", err)
 	}
+	// The first refused write the controller does not drop ends the sync
+	// (as the world applies Writes): the Plan beyond it is what would
+	// follow had it been accepted, and is not compared.
+	ended := false
+	for i, w := range ws {
+		if w.FromCache && w.Resource == "replicasets" && patched[w.Name] && !w.IgnoreRefusal {
+			ws, ended = ws[:i+1], true
+			break
+		}
+	}
 	same := func(n string) string { return n }
 	if why := compareWrites(ws, c.Actions(), func(n string) bool { _, ok := before[n]; return ok }, same); why != "" {
 		t.Fatalf("path %s: Plan.Writes differs from upstream's requests: %s\nplan %+v", plan.Outcome, why, plan)
+	}
+	if ended {
+		if !apierrors.IsConflict(uerr) {
+			t.Fatalf("path %s: a stale write ends kubesem's sync; upstream's returned %v", plan.Outcome, uerr)
+		}
+		return plan
 	}
 	if why := compareEvents(plan.Events, drain(rec), same); why != "" {
 		t.Fatalf("path %s: Plan.Events differ from upstream's: %s", plan.Outcome, why)
@@ -704,6 +752,9 @@ func compareSync(t *rapid.T, d *rollout.Deployment, rss []*replicaset.ReplicaSet
 		case "create", "update":
 			switch o := a.(clienttesting.CreateAction).GetObject().(type) {
 			case *appsv1.ReplicaSet:
+				if a.GetVerb() == "update" && patched[o.Name] {
+					continue // refused (Conflict)
+				}
 				want[o.Name] = rsState{*o.Spec.Replicas, o.Spec.MinReadySeconds, o.Annotations}
 			case *appsv1.Deployment:
 				finalAnn = o.Annotations

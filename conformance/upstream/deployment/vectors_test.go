@@ -3,6 +3,7 @@ package deployment_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -57,11 +58,15 @@ type vectorInput struct {
 // TestRolloutStepVectorsUpstream replays every rollout.Step vector with a
 // want through one syncDeployment of the v1.36.3 Deployment controller on
 // informer caches and a fake API holding the same Deployment (apps/v1
-// defaults, its template as given), ReplicaSets (given the Deployment as
-// controller when they have none: Step's input is the ReplicaSets the
-// Deployment controls) and pods, its clocks set to the vector's now, and
-// matches every key of the want upstream can report:
+// defaults, its template as given), ReplicaSets (as given: those without
+// a controller are orphans the Deployment may adopt) and pods, its clocks
+// set to the vector's now, and matches every key of the want upstream can
+// report:
 //
+//   - adopt and release: the ReplicaSets the claim patches (an orphan
+//     adopted, one the Deployment controls released), by name; an update
+//     of a patched ReplicaSet is refused (Conflict, as the API server
+//     answers a write from the stale cached copy): a stale scale;
 //   - create: the ReplicaSet created (count, and the object: name, labels,
 //     annotations, owner, spec; its creationTimestamp is now, its status
 //     empty; blockOwnerDeletion, which kubesem does not model, left out);
@@ -203,9 +208,6 @@ func replay(t *testing.T, in *vectorInput, raw json.RawMessage) (out map[string]
 	if d.Namespace == "" {
 		d.Namespace = "default"
 	}
-	yes := true
-	owner := metav1.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: d.Name, UID: d.UID, Controller: &yes, BlockOwnerDeletion: &yes}
-
 	// kubesem's name for the new ReplicaSet, and upstream's.
 	vecHash, realHash := in.Deployment.TemplateHash, controller.ComputeHash(&d.Spec.Template, d.Status.CollisionCount)
 	rename := vecHash != "" && vecHash != realHash
@@ -224,9 +226,6 @@ func replay(t *testing.T, in *vectorInput, raw json.RawMessage) (out map[string]
 		rs.Spec.Template = *rtmpl
 		if rs.Namespace == "" {
 			rs.Namespace = d.Namespace
-		}
-		if metav1.GetControllerOf(rs) == nil {
-			rs.OwnerReferences = append(rs.OwnerReferences, owner)
 		}
 		rs.Name = upName(rs.Name)
 		rss = append(rss, rs)
@@ -254,6 +253,22 @@ func replay(t *testing.T, in *vectorInput, raw json.RawMessage) (out map[string]
 		}
 		return true, rs, nil
 	})
+	// the adoption's recheck of the Deployment (RecheckDeletionTimestamp)
+	// reads it live
+	c.PrependReactor("get", "deployments", func(clienttesting.Action) (bool, runtime.Object, error) { return true, d.DeepCopy(), nil })
+	// an update of a ReplicaSet the claim patched in this sync is stale:
+	// Conflict, as the API server answers
+	patched := map[string]bool{}
+	c.PrependReactor("patch", "replicasets", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		patched[a.(clienttesting.PatchAction).GetName()] = true
+		return true, nil, nil
+	})
+	c.PrependReactor("update", "replicasets", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		if rs := a.(clienttesting.UpdateAction).GetObject().(*appsv1.ReplicaSet); patched[rs.Name] {
+			return true, nil, apierrors.NewConflict(appsv1.Resource("replicasets"), rs.Name, errors.New("the object has been modified"))
+		}
+		return false, nil, nil
+	})
 	if err := inf.Apps().V1().Deployments().Informer().GetIndexer().Add(d); err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +290,18 @@ func replay(t *testing.T, in *vectorInput, raw json.RawMessage) (out map[string]
 		}
 	}
 
-	// The dispatch's facts, on the objects the sync starts from.
+	// The dispatch's facts, on the objects the sync starts from: the
+	// ReplicaSets upstream's claim keeps (its own ClaimReplicaSets, with
+	// patches that change nothing).
+	sel, err := metav1.LabelSelectorAsSelector(d.Spec.Selector)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rss, err = controller.NewReplicaSetControllerRefManager(noPatches{}, d, sel, appsv1.SchemeGroupVersion.WithKind("Deployment"),
+		func(context.Context) error { return nil }).ClaimReplicaSets(ctx, rss)
+	if err != nil {
+		t.Fatal(err)
+	}
 	podMap, err := getPodMap(dc, d, rss)
 	if err != nil {
 		t.Fatal(err)
@@ -317,6 +343,7 @@ func replay(t *testing.T, in *vectorInput, raw json.RawMessage) (out map[string]
 	current := maps.Clone(before)
 	created := []any{}
 	updates, scales, deletes := []any{}, []any{}, []any{}
+	var adopts, releases []any
 	status, statusWritten := d.Status, false
 	ann := d.Annotations
 	var template *corev1.PodTemplateSpec
@@ -337,6 +364,11 @@ func replay(t *testing.T, in *vectorInput, raw json.RawMessage) (out map[string]
 			switch o := a.(clienttesting.UpdateAction).GetObject().(type) {
 			case *appsv1.ReplicaSet:
 				prev := current[o.Name]
+				if patched[o.Name] {
+					// refused (Conflict): a stale resize
+					scales = append(scales, map[string]any{"name": o.Name, "from": *prev.Spec.Replicas, "replicas": *o.Spec.Replicas, "annotations": o.Annotations, "stale": true})
+					continue
+				}
 				from := *prev.Spec.Replicas
 				annKeys := []string{deploymentutil.DesiredReplicasAnnotation, deploymentutil.MaxReplicasAnnotation}
 				scaled := from != *o.Spec.Replicas || slices.ContainsFunc(annKeys, func(k string) bool { return prev.Annotations[k] != o.Annotations[k] })
@@ -358,6 +390,23 @@ func replay(t *testing.T, in *vectorInput, raw json.RawMessage) (out map[string]
 					tp := o.Spec.Template
 					template = &tp
 				}
+			}
+		case "patch":
+			// the claim's: an adoption of an orphan, a release of a
+			// ReplicaSet the Deployment controls
+			name := a.(clienttesting.PatchAction).GetName()
+			rs := current[name]
+			if rs == nil {
+				t.Errorf("upstream patched %s, which is not in the input", name)
+				continue
+			}
+			m := map[string]any{"name": name, "uid": string(rs.UID)}
+			if metav1.GetControllerOf(rs) == nil {
+				m["reason"] = string(rollout.ReasonOrphanSelected)
+				adopts = append(adopts, m)
+			} else {
+				m["reason"] = string(rollout.ReasonSelectorMismatch)
+				releases = append(releases, m)
 			}
 		case "delete":
 			name := a.(clienttesting.DeleteAction).GetName()
@@ -427,6 +476,18 @@ func replay(t *testing.T, in *vectorInput, raw json.RawMessage) (out map[string]
 	out["outcome"] = string(outcome)
 	out["create"] = create
 	out["update"], out["scale"], out["delete"] = updates, scales, deletes
+	// upstream claims in its informer's order; the Plan lists by name
+	byName := func(a, b any) int {
+		return strings.Compare(a.(map[string]any)["name"].(string), b.(map[string]any)["name"].(string))
+	}
+	if len(adopts) > 0 {
+		slices.SortFunc(adopts, byName)
+		out["adopt"] = adopts
+	}
+	if len(releases) > 0 {
+		slices.SortFunc(releases, byName)
+		out["release"] = releases
+	}
 	out["status"] = statusJSON(status, stamp)
 	out["updateStatus"] = statusWritten
 	if !maps.Equal(ann, d.Annotations) {
@@ -556,7 +617,8 @@ func checkWrites(raw json.RawMessage, actions []clienttesting.Action, lines []st
 }
 
 // compareWrites compares rollout.Plan.Writes ws with the requests
-// upstream sent (actions; get, list and watch ignored, and a create of a
+// upstream sent (actions; get, list and watch ignored, the claim's leading
+// patches put in name order, and a create of a
 // ReplicaSet whose name rejected reports true left out, as the fake API
 // rejected it): the same verb, resource, subresource and name in the same
 // order (upstream names through name, which maps its hash to the
@@ -589,6 +651,13 @@ func compareWrites(ws []plan.Write, actions []clienttesting.Action, rejected fun
 		}
 		up = append(up, req{a.GetVerb() + " " + a.GetResource().Resource + "/" + a.GetSubresource() + " " + name(n), rs})
 	}
+	// The claim patches in the informer's order, which is arbitrary; the
+	// Plan by name.
+	claims := 0
+	for claims < len(up) && strings.HasPrefix(up[claims].key, "patch replicasets/ ") {
+		claims++
+	}
+	slices.SortStableFunc(up[:claims], func(a, b req) int { return strings.Compare(a.key, b.key) })
 	var got, want []string
 	for _, w := range ws {
 		got = append(got, string(w.Verb)+" "+w.Resource+"/"+w.Subresource+" "+w.Name)
@@ -641,3 +710,9 @@ func compareEvents(events []plan.Event, lines []string, name func(string) string
 	}
 	return ""
 }
+
+// noPatches is an RSControlInterface whose patches do nothing (upstream's
+// claim run for its answer alone).
+type noPatches struct{}
+
+func (noPatches) PatchReplicaSet(context.Context, string, string, []byte) error { return nil }

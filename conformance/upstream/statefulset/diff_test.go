@@ -503,6 +503,16 @@ func drawDiffCase(t *rapid.T) diffCase {
 		}
 		c.upPods = append(c.upPods, pod)
 	}
+	// UpdateStatefulSet, which this differential runs, reads the pods the
+	// sync claimed: the set's members are its own (kubesem's Step claims
+	// them), a pod of another name an orphan neither claims.
+	for _, pod := range c.upPods {
+		if !statefulset.IsMemberOf(up.Name, pod.Name) {
+			continue // (the sync would not claim it)
+		}
+		tr := true
+		pod.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "web", UID: up.UID, Controller: &tr, BlockOwnerDeletion: &tr}}
+	}
 	// kubesem's inputs, through the adapter (the revision name included),
 	// the set as submitted; upstream's as the API server stores it.
 	c.set = difftest.Must(k8s.FromStatefulSetWithRevisions(up, c.upRevs))

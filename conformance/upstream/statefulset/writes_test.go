@@ -86,6 +86,7 @@ func TestStatefulSetWritesUpstream(t *testing.T) {
 				t0 = in.Now
 				defer func() { t0 = saved }()
 			}
+			ownedBySet(&in)
 			c, back := caseFromVector(&in)
 			mb := func(s string) string {
 				if b, ok := back[s]; ok {
@@ -265,4 +266,37 @@ func canon(seq []string, parallel bool) []string {
 		run(func(s string) bool { return strings.HasPrefix(s, "create persistentvolumeclaims/") })
 	}
 	return seq
+}
+
+// ownedBySet gives the vector's pods and revisions without a controller
+// the set's controller reference and the selector's labels upstream's set
+// has (app=web), the pods only when named as its members: UpdateStatefulSet,
+// which this differential runs, reads the pods and revisions the sync
+// claimed, and kubesem's Step, given that selector, claims them too.
+func ownedBySet(in *vectorInput) {
+	tr := true
+	ref := meta.OwnerReference{APIVersion: "apps/v1", Kind: "StatefulSet", Name: in.Set.Name, UID: in.Set.UID, Controller: &tr, BlockOwnerDeletion: &tr}
+	label := func(m *meta.ObjectMeta) {
+		if m.ControllerRef() != nil {
+			return
+		}
+		m.OwnerReferences = append(slices.Clone(m.OwnerReferences), ref)
+		l := map[string]string{"app": "web"}
+		for k, v := range m.Labels {
+			l[k] = v
+		}
+		m.Labels = l
+	}
+	for i, p := range in.Pods {
+		// (a pod not named as the set's member, which the sync would not
+		// claim, stays as given)
+		if p != nil && statefulset.IsMemberOf(in.Set.Name, p.Name) {
+			c := *p
+			label(&c.ObjectMeta)
+			in.Pods[i] = &c
+		}
+	}
+	for i := range in.Revisions {
+		label(&in.Revisions[i].ObjectMeta)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	batch "k8s.io/api/batch/v1"
 	coordv1 "k8s.io/api/coordination/v1"
 	v1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -78,10 +80,12 @@ import (
 // (no DefaultTolerationSeconds: pods carry no default not-ready /
 // unreachable tolerations, so taint eviction deletes them at once),
 // field managers and server-side apply (no controller here uses it),
-// deletion propagation other than background (a delete whose policy,
-// given or the resource's default — orphan for a batch/v1 Job — is
-// orphan or foreground is refused; the dependents of a background
-// delete are world.CollectGarbage's), and watch
+// deletion propagation other than background and orphan (a delete
+// whose policy, given or the resource's default — orphan for a batch/v1
+// Job — is foreground, or orphan for a pod, is refused; an orphan delete
+// adds the orphan finalizer and marks the object deleting; the
+// dependents of a background delete, and the orphaning, are
+// world.CollectGarbage's), and watch
 // bookmarks, timeouts and relists (a watch lasts as long as the world).
 //
 // Deterministic names and uids. The API server draws a generateName
@@ -376,7 +380,9 @@ func (s *apiServer) store(gvr schema.GroupVersionResource, cur, next runtime.Obj
 			f.Set(apiField(cur, "Status"))
 		}
 		gen := cm.GetGeneration()
-		if f := apiField(next, "Spec"); f.IsValid() && hasGeneration(next) && !reflect.DeepEqual(f.Interface(), apiField(cur, "Spec").Interface()) {
+		// (the strategies compare semantically: a nil and an empty list
+		// are equal, as after a patch's JSON round trip)
+		if f := apiField(next, "Spec"); f.IsValid() && hasGeneration(next) && !apiequality.Semantic.DeepEqual(f.Interface(), apiField(cur, "Spec").Interface()) {
 			gen++
 		}
 		nm.SetGeneration(gen)
@@ -514,7 +520,8 @@ func (s *apiServer) delete(gvr schema.GroupVersionResource, ns, name string, opt
 			policy = metav1.DeletePropagationOrphan
 		}
 	}
-	if policy != metav1.DeletePropagationBackground {
+	_, isPod := cur.(*v1.Pod)
+	if policy != metav1.DeletePropagationBackground && (policy != metav1.DeletePropagationOrphan || isPod) {
 		return nil, apierrors.NewBadRequest("apiServer: propagationPolicy " + string(policy) + " not modelled")
 	}
 	if p := opts.Preconditions; p != nil {
@@ -524,6 +531,36 @@ func (s *apiServer) delete(gvr schema.GroupVersionResource, ns, name string, opt
 		if p.ResourceVersion != nil && *p.ResourceVersion != cm.GetResourceVersion() {
 			return nil, apierrors.NewConflict(gvr.GroupResource(), name, fmt.Errorf("Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v", *p.ResourceVersion, cm.GetResourceVersion()))
 		}
+	}
+	if policy == metav1.DeletePropagationOrphan {
+		// the orphan finalizer (deletionFinalizersForGarbageCollection),
+		// then the object marked as deleting (markAsDeleting: now, grace
+		// 0, generation bumped the first time); it stays until the
+		// garbage collector has orphaned its dependents
+		// (world.CollectGarbage)
+		if cm.GetDeletionTimestamp() != nil && slices.Contains(cm.GetFinalizers(), metav1.FinalizerOrphanDependents) {
+			return cur, nil
+		}
+		next := cur.DeepCopyObject()
+		nm, _ := meta.Accessor(next)
+		if !slices.Contains(nm.GetFinalizers(), metav1.FinalizerOrphanDependents) {
+			nm.SetFinalizers(append(nm.GetFinalizers(), metav1.FinalizerOrphanDependents))
+		}
+		if nm.GetDeletionTimestamp() == nil {
+			dt := metav1.NewTime(s.now())
+			zero := int64(0)
+			nm.SetDeletionTimestamp(&dt)
+			nm.SetDeletionGracePeriodSeconds(&zero)
+			if g := nm.GetGeneration(); g > 0 {
+				nm.SetGeneration(g + 1)
+			}
+		}
+		nm.SetResourceVersion(s.nextRV())
+		if err := s.inner.Update(gvr, next, ns); err != nil {
+			return nil, err
+		}
+		s.emit(gvr, watch.Modified, next)
+		return next.DeepCopyObject(), nil
 	}
 	var grace int64
 	if pod, ok := cur.(*v1.Pod); ok {

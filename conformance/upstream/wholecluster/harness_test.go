@@ -47,10 +47,12 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 	policy "k8s.io/kubernetes/pkg/apis/policy"
+	"k8s.io/kubernetes/pkg/controller"
 	"k8s.io/kubernetes/pkg/controller/cronjob"
 	"k8s.io/kubernetes/pkg/controller/daemon"
 	"k8s.io/kubernetes/pkg/controller/deployment"
 	"k8s.io/kubernetes/pkg/controller/disruption"
+	"k8s.io/kubernetes/pkg/controller/garbagecollector"
 	jobcontroller "k8s.io/kubernetes/pkg/controller/job"
 	"k8s.io/kubernetes/pkg/controller/nodelifecycle"
 	"k8s.io/kubernetes/pkg/controller/nodelifecycle/scheduler"
@@ -249,8 +251,8 @@ func (w *world) Evict(actor, ns, name string) (eviction, error) {
 // writes would trigger more syncs upstream.
 //
 // Simplifications (documented, not hidden): the garbage collector is an
-// environment hook (CollectGarbage: background propagation only, run when
-// the environment calls it); no scheduler or kubelet of upstream's; no
+// environment hook (CollectGarbage: background propagation and orphaning,
+// run when the environment calls it); no scheduler or kubelet of upstream's; no
 // ReplicationController controller (it is the ReplicaSet controller on
 // RCs; no RC appears in these tests); no requeue bookkeeping (every
 // object is synced at every syncAll, which is at least what a requeue or
@@ -1178,9 +1180,15 @@ func (w *world) ApplyPolicy(actor string, verb plan.Verb, obj kruntime.Object, s
 // to collect. Simplified: it runs when the environment calls it, at once
 // (upstream's runs on its own graph's events, with concurrent workers);
 // an object with some owners left and some gone is not touched (upstream
-// patches the dangling references away); foreground deletion and
-// orphaning are not modelled (the API server refuses them). It returns
-// the number of deletions.
+// patches the dangling references away); foreground deletion is not
+// modelled (the API server refuses it). First, every object being
+// deleted with the orphan finalizer (an orphan delete) has, in (resource,
+// namespace, name) order, each of its dependents patched with
+// upstream's GenerateDeleteOwnerRefStrategicMergeBytes (its references
+// to the owner removed, its uid in the patch) and then its finalizer
+// removed with a merge patch carrying its resourceVersion — what
+// upstream's attemptToOrphanWorker (orphanDependents, removeFinalizer)
+// sends, which removes it. It returns the number of writes.
 func (w *world) CollectGarbage() (int, error) {
 	resources := []schema.GroupVersionResource{gvrDeployments, gvrReplicaSets, gvrStatefulSets, gvrDaemonSets, gvrRevisions,
 		gvrJobs, gvrCronJobs, gvrPDBs, gvrPVCs, gvrRCs, gvrPods, gvrNodes, gvrLeases}
@@ -1198,6 +1206,52 @@ func (w *world) CollectGarbage() (int, error) {
 		type item struct {
 			gvr schema.GroupVersionResource
 			obj kruntime.Object
+		}
+		// owners deleted with propagationPolicy Orphan: their dependents
+		// lose their references to them, then they lose the finalizer
+		var orphaning []item
+		for _, r := range resources {
+			for _, o := range byRes[r] {
+				if m, _ := apimeta.Accessor(o); m.GetDeletionTimestamp() != nil && slices.Contains(m.GetFinalizers(), metav1.FinalizerOrphanDependents) {
+					orphaning = append(orphaning, item{r, o})
+				}
+			}
+		}
+		for _, owner := range orphaning {
+			om, _ := apimeta.Accessor(owner.obj)
+			for _, r := range resources {
+				for _, o := range byRes[r] {
+					m, _ := apimeta.Accessor(o)
+					if !slices.ContainsFunc(m.GetOwnerReferences(), func(ref metav1.OwnerReference) bool { return ref.UID == om.GetUID() }) {
+						continue
+					}
+					patch, err := controller.GenerateDeleteOwnerRefStrategicMergeBytes(m.GetUID(), []types.UID{om.GetUID()})
+					if err != nil {
+						return n, err
+					}
+					if err := w.gcPatch(r, m.GetNamespace(), m.GetName(), types.StrategicMergePatchType, patch); err != nil {
+						return n, err
+					}
+					n++
+				}
+			}
+			var keep []string
+			for _, f := range om.GetFinalizers() {
+				if f != metav1.FinalizerOrphanDependents {
+					keep = append(keep, f)
+				}
+			}
+			patch, err := json.Marshal(map[string]any{"metadata": garbagecollector.ObjectMetaForFinalizersPatch{ResourceVersion: om.GetResourceVersion(), Finalizers: keep}})
+			if err != nil {
+				return n, err
+			}
+			if err := w.gcPatch(owner.gvr, om.GetNamespace(), om.GetName(), types.MergePatchType, patch); err != nil {
+				return n, err
+			}
+			n++
+		}
+		if len(orphaning) > 0 {
+			continue
 		}
 		var dead []item
 		for _, r := range resources {
@@ -1232,6 +1286,19 @@ func (w *world) CollectGarbage() (int, error) {
 			n++
 		}
 	}
+}
+
+// gcPatch sends one patch of the garbage collector.
+func (w *world) gcPatch(gvr schema.GroupVersionResource, ns, name string, pt types.PatchType, patch []byte) error {
+	w.begin(ctlEnvironment, garbageCollector)
+	_, err := w.client.Invokes(core.NewPatchAction(gvr, ns, name, pt, patch), nil)
+	if serr := w.end(nil); serr != nil {
+		return serr
+	}
+	if err != nil && !apierrors.IsNotFound(err) {
+		return err
+	}
+	return nil
 }
 
 // garbageCollector is the garbage collector's actor name in the trace.
@@ -1451,6 +1518,11 @@ func (w *world) syncQuiet(now time.Time, maxRounds int) ([]traceRecord, int, err
 		}
 		if !slices.ContainsFunc(recs, func(r traceRecord) bool { return r.Write != nil }) {
 			return all, round, nil
+		}
+	}
+	if os.Getenv("WCD_DEBUG") != "" {
+		for _, r := range all[max(0, len(all)-12):] {
+			fmt.Fprintf(os.Stderr, "quiet %s %s %s\n", r.Controller, r.Key, diffShort(r))
 		}
 	}
 	return all, maxRounds, fmt.Errorf("still writing after %d rounds at %v", maxRounds, now)

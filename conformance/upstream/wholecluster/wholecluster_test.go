@@ -657,14 +657,37 @@ func TestWholeClusterAPIServer(t *testing.T) {
 	if n, err := w.CollectGarbage(); n != 0 || err != nil {
 		t.Errorf("collected %d (%v) while the owner exists", n, err)
 	}
-	if err := w.client.BatchV1().Jobs("default").Delete(ctx, "j", metav1.DeleteOptions{}); err == nil {
-		t.Error("a Job's delete without propagationPolicy (batch/v1's default: orphan) was not refused")
-	}
-	bg := metav1.DeletePropagationBackground
-	if err := w.client.BatchV1().Jobs("default").Delete(ctx, "j", metav1.DeleteOptions{PropagationPolicy: &bg}); err != nil {
+	// a Job's delete without propagationPolicy orphans (batch/v1's
+	// default): the orphan finalizer, then the garbage collector removes
+	// the dependent's reference and the finalizer, and the Job goes
+	if err := w.client.BatchV1().Jobs("default").Delete(ctx, "j", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := w.CollectGarbage(); n != 1 || err != nil || w.get(gvrPods, "default", "dep") != nil {
+	if g := w.get(gvrJobs, "default", "j").(*batch.Job); g.DeletionTimestamp == nil || !slices.Equal(g.Finalizers, []string{metav1.FinalizerOrphanDependents}) || g.Generation != 2 {
+		t.Errorf("orphan delete: deletionTimestamp %v, finalizers %v, generation %d", g.DeletionTimestamp, g.Finalizers, g.Generation)
+	}
+	if n, err := w.CollectGarbage(); n != 2 || err != nil || w.get(gvrJobs, "default", "j") != nil {
+		t.Errorf("orphaning: %d writes (%v), job %v", n, err, w.get(gvrJobs, "default", "j"))
+	}
+	if g, _ := w.get(gvrPods, "default", "dep").(*v1.Pod); g == nil || len(g.OwnerReferences) != 0 {
+		t.Errorf("orphaned dependent %v", g)
+	}
+	// a background delete: the dependents are collected
+	j, err = w.client.BatchV1().Jobs("default").Create(ctx, &batch.Job{ObjectMeta: metav1.ObjectMeta{Name: "j2", Namespace: "default"},
+		Spec: batch.JobSpec{Template: template("j2")}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dep2 := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "dep2", Namespace: "default", OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(j, batch.SchemeGroupVersion.WithKind("Job"))}},
+		Spec: v1.PodSpec{Containers: []v1.Container{{Name: "c", Image: "i"}}}}
+	if _, err := pods.Create(ctx, dep2, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	bg := metav1.DeletePropagationBackground
+	if err := w.client.BatchV1().Jobs("default").Delete(ctx, "j2", metav1.DeleteOptions{PropagationPolicy: &bg}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := w.CollectGarbage(); n != 1 || err != nil || w.get(gvrPods, "default", "dep2") != nil {
 		t.Errorf("collected %d (%v) after the owner's deletion", n, err)
 	}
 }
