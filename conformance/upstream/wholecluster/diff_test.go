@@ -733,13 +733,15 @@ func (p *diffPair) instant(end time.Time) (bool, string, error) {
 			p.stopped = true
 			return false, "", nil
 		}
-		if diffDeleteChoice(ws, gs, ctlReplicaSet) {
+		if diffDeleteChoice(ws, gs, ctlReplicaSet) || diffFirstRunChoice(ws, gs, ctlReplicaSet) {
 			// harness limitation: the ReplicaSet controller ranks pods
 			// for scale-down at the wall clock (ActivePodsWithRanks.Now
 			// = metav1.Now(), see the harness's file comment): years after
-			// the harness's instants every pod's ready time falls in one
+			// the harness's instants every pod's ready and creation time falls in one
 			// LogarithmicScaleDown bucket, so upstream's choice here is
-			// not what it would be at the scenario's instant
+			// not what it would be at the scenario's instant (and what
+			// follows in the instant may differ with it: the status of
+			// a ReplicaSet left with other pods)
 			diffNondet["harness-replicaset-rank-at-wall-clock"]++
 			p.stopped = true
 			return false, "", nil
