@@ -165,6 +165,13 @@
 //     removes the finalizer from those no running Job controls, where
 //     upstream looks at the pods its informer events name (the outcome is
 //     the same once events are delivered).
+//   - The garbage collector reacts to removals and Orphan deletes made
+//     during a run: a dependent whose every owner is already absent when
+//     the State is built (a dump's dangling owner references) is left,
+//     where upstream's collector deletes it once it finds the owners
+//     missing. A pod deleted with propagationPolicy Orphan is not given
+//     the orphan finalizer (upstream's holds it until the collector has
+//     found no dependents to orphan).
 //   - The TTL-after-finished controller deletes with background
 //     propagation, not foreground. The DaemonSet controller does not adopt
 //     orphan pods or revisions (it is given those it controls); the
