@@ -169,7 +169,9 @@
 //     during a run: a dependent whose every owner is already absent when
 //     the State is built (a dump's dangling owner references) is left,
 //     where upstream's collector deletes it once it finds the owners
-//     missing. A pod deleted with propagationPolicy Orphan is not given
+//     missing: a State cannot tell an owner gone from the cluster from one
+//     left out of a partial dump, and deleting on a guess would be a
+//     confident wrong answer. A pod deleted with propagationPolicy Orphan is not given
 //     the orphan finalizer (upstream's holds it until the collector has
 //     found no dependents to orphan).
 //   - The TTL-after-finished controller deletes with background
