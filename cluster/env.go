@@ -242,7 +242,7 @@ func (w *World) orphanDependents(k Key, owner any, now time.Time) {
 		}
 		c := shallow(dep)
 		m := metaOf(c)
-		m.OwnerReferences = slices.DeleteFunc(slices.Clone(m.OwnerReferences), func(r meta.OwnerReference) bool { return r.UID == om.UID })
+		m.OwnerReferences = meta.RemoveOwnerRef(slices.Clone(m.OwnerReferences), om.UID)
 		w.apply(CtlGC, plan.Write{Verb: plan.VerbPatch, Resource: dk.Kind.Resource(), Namespace: dk.Namespace, Name: dk.Name,
 			UID: m.UID, Object: c, Reason: ReasonOrphaned}, now)
 	}

@@ -1,6 +1,9 @@
 package meta
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // ObjectMeta is the subset of Kubernetes object metadata that workload
 // controllers read.
@@ -80,3 +83,32 @@ const (
 	ConditionFalse   ConditionStatus = "False"
 	ConditionUnknown ConditionStatus = "Unknown"
 )
+
+// MergeOwnerRef returns refs with ref merged in by UID (it replaces the
+// reference holding ref's UID, or is appended), as a controller's adoption
+// patch of ownerReferences leaves them (a strategic merge whose merge key
+// is uid). refs may be modified in place.
+//
+// Source: upstream pkg/controller/controller_ref_manager.go
+// ownerRefControllerPatch (v1.36.3); ownerReferences' patchMergeKey uid
+// in k8s.io/apimachinery ObjectMeta (v0.36.3).
+func MergeOwnerRef(refs []OwnerReference, ref OwnerReference) []OwnerReference {
+	for i := range refs {
+		if refs[i].UID == ref.UID {
+			refs[i] = ref
+			return refs
+		}
+	}
+	return append(refs, ref)
+}
+
+// RemoveOwnerRef returns refs without the references to uid, as a
+// controller's release patch ($patch: delete by uid) and the garbage
+// collector's orphaning patch leave them. refs may be modified in place.
+//
+// Source: upstream pkg/controller/controller_ref_manager.go
+// GenerateDeleteOwnerRefStrategicMergeBytes; garbagecollector
+// orphanDependents (v1.36.3).
+func RemoveOwnerRef(refs []OwnerReference, uid string) []OwnerReference {
+	return slices.DeleteFunc(refs, func(r OwnerReference) bool { return r.UID == uid })
+}

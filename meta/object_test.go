@@ -98,3 +98,29 @@ func TestObjectMetaJSON(t *testing.T) {
 		t.Errorf("Marshal = %s, %v; want %s", out, err, in)
 	}
 }
+
+func TestMergeAndRemoveOwnerRef(t *testing.T) {
+	t.Parallel()
+	owner := meta.NewControllerRef("apps/v1", "ReplicaSet", "web", "u-web")
+	other := meta.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "cm", UID: "u-cm"}
+	stale := meta.OwnerReference{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "old-name", UID: "u-web"}
+
+	// An orphan gains the reference, after those it has.
+	got := meta.MergeOwnerRef([]meta.OwnerReference{other}, owner)
+	if len(got) != 2 || got[0].UID != "u-cm" || got[1].UID != "u-web" || !got[1].IsController() {
+		t.Errorf("merge into an orphan: %+v", got)
+	}
+	// A reference with the same UID is replaced in place (merge key uid).
+	got = meta.MergeOwnerRef([]meta.OwnerReference{stale, other}, owner)
+	if len(got) != 2 || got[0].Name != "web" || !got[0].IsController() || got[1].UID != "u-cm" {
+		t.Errorf("merge over the same UID: %+v", got)
+	}
+	// A release removes every reference to the UID and keeps the others.
+	got = meta.RemoveOwnerRef([]meta.OwnerReference{owner, other, stale}, "u-web")
+	if len(got) != 1 || got[0].UID != "u-cm" {
+		t.Errorf("remove: %+v", got)
+	}
+	if got := meta.RemoveOwnerRef(nil, "u-web"); len(got) != 0 {
+		t.Errorf("remove from none: %+v", got)
+	}
+}

@@ -107,9 +107,9 @@ func (p Plan) Writes(rs *ReplicaSet, pods []*podstatus.Pod) ([]plan.Write, error
 	for _, c := range claims {
 		pod := deepcopy.New(c.pod)
 		if c.adopt {
-			pod.OwnerReferences = adoptRef(pod.OwnerReferences, ref)
+			pod.OwnerReferences = meta.MergeOwnerRef(pod.OwnerReferences, ref)
 		} else {
-			pod.OwnerReferences = slices.DeleteFunc(pod.OwnerReferences, func(o meta.OwnerReference) bool { return o.UID == rs.UID })
+			pod.OwnerReferences = meta.RemoveOwnerRef(pod.OwnerReferences, rs.UID)
 		}
 		out = append(out, plan.Write{Verb: plan.VerbPatch, Resource: "pods", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID, Object: pod, Reason: c.why})
 	}
@@ -131,16 +131,4 @@ func (p Plan) Writes(rs *ReplicaSet, pods []*podstatus.Pod) ([]plan.Write, error
 		out = append(out, plan.Write{Verb: plan.VerbUpdate, Resource: rs.Resource(), Subresource: "status", Namespace: rs.Namespace, Name: rs.Name, UID: rs.UID, Object: c, Reason: ReasonStatusChanged})
 	}
 	return out, nil
-}
-
-// adoptRef returns refs with ref merged in by UID, as a strategic merge
-// patch of ownerReferences (merge key uid) leaves them.
-func adoptRef(refs []meta.OwnerReference, ref meta.OwnerReference) []meta.OwnerReference {
-	for i := range refs {
-		if refs[i].UID == ref.UID {
-			refs[i] = ref
-			return refs
-		}
-	}
-	return append(refs, ref)
 }

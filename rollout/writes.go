@@ -174,9 +174,9 @@ func (w *writer) claims(replicaSets []*replicaset.ReplicaSet) ([]*replicaset.Rep
 	for _, c := range cs {
 		rs := deepcopy.New(c.rs)
 		if c.adopt {
-			rs.OwnerReferences = withControllerRef(rs.OwnerReferences, ref)
+			rs.OwnerReferences = meta.MergeOwnerRef(rs.OwnerReferences, ref)
 		} else {
-			rs.OwnerReferences = slices.DeleteFunc(rs.OwnerReferences, func(o meta.OwnerReference) bool { return o.UID == w.d.UID })
+			rs.OwnerReferences = meta.RemoveOwnerRef(rs.OwnerReferences, w.d.UID)
 		}
 		w.out = append(w.out, plan.Write{Verb: plan.VerbPatch, Resource: "replicasets", Namespace: cmp.Or(rs.Namespace, w.d.Namespace), Name: rs.Name, UID: rs.UID, Object: rs, Reason: c.why})
 	}
@@ -191,19 +191,6 @@ func (w *writer) claims(replicaSets []*replicaset.ReplicaSet) ([]*replicaset.Rep
 		w.stale[c.rs] = true
 	}
 	return claimed, nil
-}
-
-// withControllerRef returns refs with ref merged in by UID, as the
-// adoption's strategic merge patch of ownerReferences (merge key uid)
-// leaves them.
-func withControllerRef(refs []meta.OwnerReference, ref meta.OwnerReference) []meta.OwnerReference {
-	for i := range refs {
-		if refs[i].UID == ref.UID {
-			refs[i] = ref
-			return refs
-		}
-	}
-	return append(refs, ref)
 }
 
 // writer replays a Plan's writes over a working copy of the Deployment.

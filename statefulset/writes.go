@@ -202,7 +202,7 @@ func (w *writer) claimWrites(revisions []history.ControllerRevision, pods []*pod
 			return nil, noSuch(field.Child(field.Index("adoptRevisions", i), "name"), a.Name, "revision")
 		}
 		c := deepcopy.Copy(*r)
-		c.OwnerReferences = withControllerRef(c.OwnerReferences, w.ref)
+		c.OwnerReferences = meta.MergeOwnerRef(c.OwnerReferences, w.ref)
 		out = append(out, plan.Write{Verb: plan.VerbPatch, Resource: "controllerrevisions", Namespace: cmp.Or(c.Namespace, w.set.Namespace), Name: c.Name, UID: c.UID,
 			Object: &c, Reason: cmp.Or(a.Reason, ReasonOrphanSelected)})
 	}
@@ -240,28 +240,15 @@ func (w *writer) claimWrites(revisions []history.ControllerRevision, pods []*pod
 	for _, c := range cs {
 		pod := deepcopy.New(c.pod)
 		if c.adopt {
-			pod.OwnerReferences = withControllerRef(pod.OwnerReferences, w.ref)
+			pod.OwnerReferences = meta.MergeOwnerRef(pod.OwnerReferences, w.ref)
 		} else {
-			pod.OwnerReferences = slices.DeleteFunc(pod.OwnerReferences, func(o meta.OwnerReference) bool { return o.UID == w.set.UID })
+			pod.OwnerReferences = meta.RemoveOwnerRef(pod.OwnerReferences, w.set.UID)
 		}
 		out = append(out, plan.Write{Verb: plan.VerbPatch, Resource: "pods", Namespace: cmp.Or(pod.Namespace, w.set.Namespace), Name: pod.Name, UID: pod.UID, Object: pod, Reason: c.why})
 	}
 	w.stalePods = names(p.Adopt, p.Release)
 	w.staleRevs = names(p.AdoptRevisions)
 	return out, nil
-}
-
-// withControllerRef returns refs with ref merged in by UID, as an
-// adoption's strategic merge patch of ownerReferences (merge key uid)
-// leaves them.
-func withControllerRef(refs []meta.OwnerReference, ref meta.OwnerReference) []meta.OwnerReference {
-	for i := range refs {
-		if refs[i].UID == ref.UID {
-			refs[i] = ref
-			return refs
-		}
-	}
-	return append(refs, ref)
 }
 
 // keyed is a pod or claim write with its place in the sync: phase 0 the
