@@ -675,23 +675,7 @@ func compareSync(t *rapid.T, d *rollout.Deployment, rss []*replicaset.ReplicaSet
 		return true, rs, nil
 	})
 	ud := v1Deployment(d)
-	// the adoption's recheck of the Deployment (RecheckDeletionTimestamp)
-	// reads it live
-	c.PrependReactor("get", "deployments", func(clienttesting.Action) (bool, runtime.Object, error) { return true, ud.DeepCopy(), nil })
-	// An update of a ReplicaSet the claim patched in this sync carries
-	// the cached copy's resourceVersion, which the patch moved: Conflict,
-	// as the API server answers (the fake otherwise accepts every write).
-	patched := map[string]bool{}
-	c.PrependReactor("patch", "replicasets", func(a clienttesting.Action) (bool, runtime.Object, error) {
-		patched[a.(clienttesting.PatchAction).GetName()] = true
-		return true, nil, nil
-	})
-	c.PrependReactor("update", "replicasets", func(a clienttesting.Action) (bool, runtime.Object, error) {
-		if rs := a.(clienttesting.UpdateAction).GetObject().(*appsv1.ReplicaSet); patched[rs.Name] {
-			return true, nil, apierrors.NewConflict(appsv1.Resource("replicasets"), rs.Name, errors.New("the object has been modified"))
-		}
-		return false, nil, nil
-	})
+	patched := claimReactors(c, ud)
 	inf.Apps().V1().Deployments().Informer().GetIndexer().Add(ud)
 	before := map[string]rsState{}
 	for _, rs := range rss {
@@ -890,4 +874,26 @@ func v1ReplicaSetFull(rs *replicaset.ReplicaSet) *appsv1.ReplicaSet {
 		u.Spec.Selector = &metav1.LabelSelector{MatchLabels: maps.Clone(rs.Labels)}
 	}
 	return u
+}
+
+// claimReactors makes c answer as the API server does around a sync's
+// claim: the adoption's recheck of the Deployment (RecheckDeletionTimestamp)
+// reads d live, and an update of a ReplicaSet the claim patched in this
+// sync carries the cached copy's resourceVersion, which the patch moved,
+// so it is refused with Conflict (the fake otherwise accepts every write).
+// It returns the names of the ReplicaSets patched so far.
+func claimReactors(c *fake.Clientset, d *appsv1.Deployment) (patched map[string]bool) {
+	c.PrependReactor("get", "deployments", func(clienttesting.Action) (bool, runtime.Object, error) { return true, d.DeepCopy(), nil })
+	patched = map[string]bool{}
+	c.PrependReactor("patch", "replicasets", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		patched[a.(clienttesting.PatchAction).GetName()] = true
+		return true, nil, nil
+	})
+	c.PrependReactor("update", "replicasets", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		if rs := a.(clienttesting.UpdateAction).GetObject().(*appsv1.ReplicaSet); patched[rs.Name] {
+			return true, nil, apierrors.NewConflict(appsv1.Resource("replicasets"), rs.Name, errors.New("the object has been modified"))
+		}
+		return false, nil, nil
+	})
+	return patched
 }

@@ -3,7 +3,6 @@ package deployment_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -253,22 +252,7 @@ func replay(t *testing.T, in *vectorInput, raw json.RawMessage) (out map[string]
 		}
 		return true, rs, nil
 	})
-	// the adoption's recheck of the Deployment (RecheckDeletionTimestamp)
-	// reads it live
-	c.PrependReactor("get", "deployments", func(clienttesting.Action) (bool, runtime.Object, error) { return true, d.DeepCopy(), nil })
-	// an update of a ReplicaSet the claim patched in this sync is stale:
-	// Conflict, as the API server answers
-	patched := map[string]bool{}
-	c.PrependReactor("patch", "replicasets", func(a clienttesting.Action) (bool, runtime.Object, error) {
-		patched[a.(clienttesting.PatchAction).GetName()] = true
-		return true, nil, nil
-	})
-	c.PrependReactor("update", "replicasets", func(a clienttesting.Action) (bool, runtime.Object, error) {
-		if rs := a.(clienttesting.UpdateAction).GetObject().(*appsv1.ReplicaSet); patched[rs.Name] {
-			return true, nil, apierrors.NewConflict(appsv1.Resource("replicasets"), rs.Name, errors.New("the object has been modified"))
-		}
-		return false, nil, nil
-	})
+	patched := claimReactors(c, d)
 	if err := inf.Apps().V1().Deployments().Informer().GetIndexer().Add(d); err != nil {
 		t.Fatal(err)
 	}
