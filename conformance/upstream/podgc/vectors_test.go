@@ -623,7 +623,8 @@ func checkPass(pass *upPass, pods []*v1.Pod, kpods []*podstatus.Pod, now time.Ti
 // sameWrites checks the Plan's Writes over the vector's pods against the
 // requests each step sent: per step (the writes carry the step's reason),
 // the same pods, each with the same sequence of requests, and each pod's
-// requests adjacent in the Plan's order; a patched pod's phase and
+// requests adjacent in the Plan's order (upstream's may interleave: its
+// out-of-service pass works on each pod in a goroutine); a patched pod's phase and
 // conditions (type, status, reason, message) as upstream's patch left it.
 func sameWrites(p podgc.Plan, kpods []*podstatus.Pod, steps []upStep) error {
 	ws, err := p.Writes(kpods)
@@ -637,12 +638,16 @@ func sameWrites(p podgc.Plan, kpods []*podstatus.Pod, steps []upStep) error {
 			mine = append(mine, ws[at])
 			at++
 		}
-		group := func(keys []difftest.WriteKey) (map[string][]string, error) {
+		// group gathers each pod's requests in order; adjacent requires
+		// them adjacent (kubesem's Plan). Upstream's requests need not be:
+		// gcTerminating patches and deletes each pod in its own goroutine,
+		// so two pods' requests may interleave.
+		group := func(keys []difftest.WriteKey, adjacent bool) (map[string][]string, error) {
 			g := map[string][]string{}
 			last := ""
 			for _, k := range keys {
 				pod := k.Namespace + "/" + k.Name
-				if _, seen := g[pod]; seen && pod != last {
+				if _, seen := g[pod]; seen && pod != last && adjacent {
 					return nil, fmt.Errorf("%s: requests on %s not adjacent", s.reason, pod)
 				}
 				g[pod] = append(g[pod], k.String())
@@ -654,11 +659,11 @@ func sameWrites(p podgc.Plan, kpods []*podstatus.Pod, steps []upStep) error {
 		for _, w := range mine {
 			keys = append(keys, difftest.WriteKeyOf(w))
 		}
-		got, err := group(keys)
+		got, err := group(keys, true)
 		if err != nil {
 			return err
 		}
-		up, err := group(s.writes)
+		up, err := group(s.writes, false)
 		if err != nil {
 			return err
 		}
