@@ -157,3 +157,14 @@ func BenchmarkRankActive100k(b *testing.B) {
 		podstatus.RankActive(pods)
 	}
 }
+
+// BenchmarkRankerRankForDeletion100k: the same ranking with one Ranker
+// kept between rankings (no allocation once it has grown).
+func BenchmarkRankerRankForDeletion100k(b *testing.B) {
+	pods, ranks := fleetPods(100_000)
+	var rk podstatus.Ranker
+	b.ReportAllocs()
+	for b.Loop() {
+		rk.RankForDeletion(pods, ranks, now, podstatus.WithCost)
+	}
+}

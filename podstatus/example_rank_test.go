@@ -45,3 +45,27 @@ func ExampleRankActive() {
 	// unscheduled-a unscheduled-b pending starting new old
 	// tie: unscheduled-a unscheduled-b
 }
+
+// A controller that ranks pods again and again keeps one Ranker: each
+// ranking reuses the memory of the one before, and holds until the next.
+func ExampleRanker() {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	pod := func(name string, readyFor time.Duration) *podstatus.Pod {
+		p := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: name, UID: "uid-" + name}}
+		p.Spec.NodeName = "n1"
+		p.Status.Phase = podstatus.Running
+		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: now.Add(-readyFor)}}
+		return p
+	}
+	var rk podstatus.Ranker
+	for _, pods := range [][]*podstatus.Pod{
+		{pod("a", time.Hour), pod("b", time.Minute), pod("c", 24*time.Hour)},
+		{pod("d", time.Second), pod("e", time.Hour)},
+	} {
+		v := rk.RankForDeletion(pods, nil, now, podstatus.WithCost).Victims(1)
+		fmt.Println("delete", pods[v.Pods[0]].Name) // read before rk's next call
+	}
+	// Output:
+	// delete b
+	// delete d
+}
