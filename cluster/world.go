@@ -289,6 +289,12 @@ func (w *World) apply(ctl string, wr plan.Write, now time.Time) (Result, error) 
 func (w *World) applyKept(ctl string, p *plan.Write, now time.Time) (Result, error) {
 	wr := *p
 	w.recordEviction(ctl, wr, now)
+	if ctl == CtlUser && (wr.Verb == plan.VerbUpdate || wr.Verb == plan.VerbPatch) {
+		if err := w.validateUserUpdate(&wr); err != nil {
+			k, _ := KindOfResource(wr.Resource)
+			return w.refuse(ctl, wr, now, Key{k, wr.Namespace, wr.Name}, err)
+		}
+	}
 	r, err := w.State.Apply(wr, now, w.Opts.Namer)
 	e := Entry{Time: now, Controller: ctl, Object: r.Key, Write: p, Reason: wr.Reason}
 	if r.Key == (Key{}) {

@@ -2,6 +2,7 @@ package field
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -15,6 +16,10 @@ var (
 	ErrUnsupported = errors.New("unsupported value")
 	ErrDuplicate   = errors.New("duplicate value")
 	ErrForbidden   = errors.New("forbidden")
+	// ErrImmutable: an update changes a field the API server keeps as
+	// it was (upstream's ValidateImmutableField, an Invalid error whose
+	// detail is "field is immutable"). It wraps ErrInvalid.
+	ErrImmutable = fmt.Errorf("%w: field is immutable", ErrInvalid)
 )
 
 // Error reports an invalid input field. Path names the field the way

@@ -134,6 +134,13 @@ func FromReplicationController(rc *corev1.ReplicationController) (*replicaset.Re
 		return nil, err
 	}
 	out.Kind = replicaset.KindReplicationController
+	// An RC's spec.selector is a plain label map, which the model's
+	// LabelSelector does not decode: it becomes matchLabels. (Empty, the
+	// selector is the template's labels, as API defaulting makes it.)
+	out.Spec.Selector = nil
+	if len(rc.Spec.Selector) > 0 {
+		out.Spec.Selector = meta.SelectorFromSet(maps.Clone(rc.Spec.Selector))
+	}
 	return out, nil
 }
 

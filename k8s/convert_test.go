@@ -211,3 +211,32 @@ func TestLeaseRoundTrip(t *testing.T) {
 		t.Fatalf("lease round trip: %+v, %+v", l, back)
 	}
 }
+
+// TestFromReplicationControllerSelector: an RC's selector, a plain label
+// map, becomes the model's matchLabels (a subset of the template's labels
+// selects by the subset, not by the labels); an empty one is the
+// template's labels, as API defaulting makes it.
+func TestFromReplicationControllerSelector(t *testing.T) {
+	tmpl := &corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web", "tier": "front"}}}
+	for _, c := range []struct {
+		name     string
+		selector map[string]string
+		pod      map[string]string
+		want     bool
+	}{
+		{"subset selects a pod without the other label", map[string]string{"app": "web"}, map[string]string{"app": "web"}, true},
+		{"subset does not select another app", map[string]string{"app": "web"}, map[string]string{"app": "api"}, false},
+		{"empty is the template's labels", nil, map[string]string{"app": "web"}, false},
+		{"empty selects the template's labels", nil, map[string]string{"app": "web", "tier": "front"}, true},
+	} {
+		rc := &corev1.ReplicationController{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
+			Spec: corev1.ReplicationControllerSpec{Selector: c.selector, Template: tmpl}}
+		m, err := k8s.FromReplicationController(rc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.PodSelector().Matches(c.pod); got != c.want {
+			t.Errorf("%s: selects %v = %v, want %v (selector %+v)", c.name, c.pod, got, c.want, m.Spec.Selector)
+		}
+	}
+}

@@ -296,6 +296,23 @@ func (o *objects) addObject(raw json.RawMessage, at, kind string) error {
 	}
 	if rs, ok := m.(*replicaset.ReplicaSet); ok {
 		rs.Kind = kind
+		if kind == "ReplicationController" {
+			// Its spec.selector is a plain label map, which the model's
+			// LabelSelector does not decode: it becomes matchLabels
+			// (empty: the template's labels, as API defaulting makes it).
+			var x struct {
+				Spec struct {
+					Selector map[string]string `json:"selector"`
+				} `json:"spec"`
+			}
+			if err := apijson.Unmarshal(raw, &x); err != nil {
+				return fmt.Errorf("%s (%s): %s", at, kind, describe(err))
+			}
+			rs.Spec.Selector = nil
+			if len(x.Spec.Selector) > 0 {
+				rs.Spec.Selector = meta.SelectorFromSet(x.Spec.Selector)
+			}
+		}
 	}
 	o.models = append(o.models, m)
 	return nil

@@ -1,0 +1,99 @@
+// Package semantic compares values as the API server's semantic equality
+// (apimachinery's equality.Semantic.DeepEqual) compares decoded objects:
+// deeply, with nil and empty slices and maps alike and times as instants.
+package semantic
+
+import (
+	"reflect"
+	"time"
+)
+
+var timeType = reflect.TypeFor[time.Time]()
+
+// Equal reports whether a and b are deeply equal, with a nil and an empty
+// slice or map equal and time.Time values compared with Time.Equal.
+// Pointers are equal when both are nil or their targets are equal.
+//
+// Source: upstream apimachinery third_party/forked/golang/reflect
+// Equalities.DeepEqual, pkg/api/equality Semantic (v0.36.3).
+func Equal(a, b any) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	if va.Type() != vb.Type() {
+		return false
+	}
+	return equal(va, vb, 0)
+}
+
+// maxDepth bounds the walk: API objects nest far less deeply; a cycle
+// (which decoded objects never hold) compares unequal rather than hangs.
+const maxDepth = 100
+
+func equal(a, b reflect.Value, depth int) bool {
+	if depth > maxDepth {
+		return false
+	}
+	if a.Type() == timeType {
+		return a.Interface().(time.Time).Equal(b.Interface().(time.Time))
+	}
+	switch a.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() && b.IsNil()
+		}
+		ea, eb := a.Elem(), b.Elem()
+		if ea.Type() != eb.Type() {
+			return false
+		}
+		return equal(ea, eb, depth+1)
+	case reflect.Slice, reflect.Array:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for i := range a.Len() {
+			if !equal(a.Index(i), b.Index(i), depth+1) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map:
+		if a.Len() != b.Len() {
+			return false
+		}
+		it := a.MapRange()
+		for it.Next() {
+			w := b.MapIndex(it.Key())
+			if !w.IsValid() || !equal(it.Value(), w, depth+1) {
+				return false
+			}
+		}
+		return true
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if !equal(a.Field(i), b.Field(i), depth+1) {
+				return false
+			}
+		}
+		return true
+	case reflect.Func:
+		return a.IsNil() && b.IsNil()
+	}
+	// Scalars: compared as values (unexported fields included).
+	switch a.Kind() {
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return a.Uint() == b.Uint()
+	case reflect.Float32, reflect.Float64:
+		return a.Float() == b.Float()
+	case reflect.String:
+		return a.String() == b.String()
+	case reflect.Complex64, reflect.Complex128:
+		return a.Complex() == b.Complex()
+	}
+	return false
+}

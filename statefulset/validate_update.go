@@ -1,0 +1,40 @@
+package statefulset
+
+import (
+	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/internal/semantic"
+)
+
+// ValidateUpdate returns the first reason the API server refuses to replace
+// old with set: set fails [Validate], or the update changes a spec field
+// other than replicas, ordinals, template, updateStrategy,
+// revisionHistoryLimit, persistentVolumeClaimRetentionPolicy and
+// minReadySeconds (field.ErrForbidden at "spec"): here selector,
+// serviceName, podManagementPolicy (an empty one read as the default,
+// OrderedReady) and the claim templates' metadata, the modelled fields
+// besides those. A claim template's spec is not modelled, so a change to it
+// is not seen.
+//
+// Source: upstream pkg/apis/apps/validation/validation.go
+// ValidateStatefulSetUpdate (v1.36.3).
+func ValidateUpdate(old, set *StatefulSet) error {
+	if old == nil {
+		return field.New("old", "", field.ErrRequired)
+	}
+	if err := Validate(set); err != nil {
+		return err
+	}
+	policy := func(p PodManagementPolicy) PodManagementPolicy {
+		if p == "" {
+			return OrderedReady
+		}
+		return p
+	}
+	o, n := &old.Spec, &set.Spec
+	if !semantic.Equal(n.Selector, o.Selector) || n.ServiceName != o.ServiceName ||
+		policy(n.PodManagementPolicy) != policy(o.PodManagementPolicy) ||
+		!semantic.Equal(n.VolumeClaimTemplates, o.VolumeClaimTemplates) {
+		return field.New("spec", "", field.ErrForbidden)
+	}
+	return nil
+}
