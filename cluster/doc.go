@@ -197,8 +197,19 @@
 //     resourceVersion check refuses it), no validation of objects beyond
 //     what Apply names, no admission but DefaultTolerationSeconds, API
 //     defaulting of Jobs and of a pod's terminationGracePeriodSeconds
-//     only, an update may change any spec field (immutability is not
-//     checked).
+//     only. A user's update (scenario events, the model checker's) is
+//     validated as the API server validates an update of its kind: a
+//     changed immutable field (a Deployment's, ReplicaSet's, DaemonSet's
+//     or Job's selector, a Job's template outside the suspended-Job
+//     exceptions, its completions, completion mode and policies, a
+//     StatefulSet's fields other than replicas, ordinals, template,
+//     update strategy, history limit, retention policy and
+//     minReadySeconds, a pod's spec) or an invalid result (a template the
+//     selector does not select …) is refused with the field's error
+//     (rollout, replicaset, daemonset, statefulset and job ValidateUpdate,
+//     cronjob.Validate, podstatus.ValidateUpdate, pdb.Validate), over
+//     the fields kubesem models. Controllers' writes are not validated
+//     (upstream's change no immutable field), nor are creates.
 //   - DefaultNamer's names, UIDs and hashes are kubesem's own (see
 //     DefaultNamer); the k8s adapter supplies v1.36.3's hashes. The CLI's
 //     namer takes its template hashes from the adapter (k8s.TemplateHash

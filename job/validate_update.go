@@ -25,6 +25,12 @@ import (
 //     backoffLimitPerIndex, managedBy or successPolicy changed
 //     (field.ErrImmutable).
 //
+// Completions equal in both as given are unchanged, whatever defaulting
+// would make of them: a Job given without completions and parallelism (a
+// scenario's, stored as given) and then given a parallelism is read as the
+// API server reads a patch of its parallelism, not as a new object without
+// completions.
+//
 // Source: upstream pkg/apis/batch/validation/validation.go
 // ValidateJobSpecUpdate, validateCompletions, validatePodTemplateUpdate;
 // pkg/registry/batch/job/strategy.go validationOptionsForJob,
@@ -43,7 +49,7 @@ func ValidateUpdate(old, j *Job) error {
 		}
 		return *m
 	}
-	if !semantic.Equal(n.Completions, o.Completions) {
+	if !semantic.Equal(j.Spec.Completions, old.Spec.Completions) && !semantic.Equal(n.Completions, o.Completions) {
 		if mode(n.CompletionMode) != Indexed {
 			return completionsError(n.Completions, field.ErrImmutable)
 		}

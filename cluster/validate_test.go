@@ -1,0 +1,117 @@
+package cluster_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubesem/kubesem/cluster"
+	"github.com/kubesem/kubesem/job"
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/podstatus"
+)
+
+func i32(v int32) *int32 { return &v }
+
+func batchJob(name string, suspend bool) *job.Job {
+	return &job.Job{
+		ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default"},
+		Spec: job.Spec{Suspend: &suspend, Template: podstatus.Template{
+			Spec: podstatus.Spec{RestartPolicy: "Never", Containers: []podstatus.Container{{Name: "task", Image: "task:1"}}}}},
+	}
+}
+
+// userEntry runs sc for a minute and returns the trace entry of the
+// user's write at the event's instant (1s), failing when there is none.
+func userEntry(t *testing.T, sc cluster.Scenario) cluster.Entry {
+	t.Helper()
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runBounded(t, w, t0.Add(time.Minute), 5000)
+	for _, e := range w.Trace {
+		if e.Controller == cluster.CtlUser && e.Write != nil && e.Time.Equal(t0.Add(time.Second)) {
+			return e
+		}
+	}
+	t.Fatalf("no user write at 1s:\n%s", summary(w.Trace))
+	return cluster.Entry{}
+}
+
+// TestUserUpdatesValidated: the world refuses, as the v1.36.3 API server
+// does, a user's update that changes an immutable field or leaves an
+// invalid object, and takes the ones the API takes.
+func TestUserUpdatesValidated(t *testing.T) {
+	sec := time.Second
+	at := func(kind cluster.Kind, ns, name string) cluster.Key { return cluster.Key{Kind: kind, Namespace: ns, Name: name} }
+	web := deployment("web", 2, "web:1")
+	moved := deployment("web", 2, "web:1")
+	moved.Spec.Selector = &meta.LabelSelector{MatchLabels: map[string]string{"app": "web", "tier": "front"}}
+	moved.Spec.Template.Labels = map[string]string{"app": "web", "tier": "front"}
+	other := podstatus.Template{ObjectMeta: meta.ObjectMeta{Labels: map[string]string{"app": "other"}},
+		Spec: podstatus.Spec{Containers: []podstatus.Container{{Name: "app", Image: "web:2"}}}}
+	renamed := statefulSet("db", 1)
+	renamed.Spec.ServiceName = "db-headless"
+	rsMoved := replicaSet("rs", 1)
+	rsMoved.Spec.Selector = labelSel("app", "rs2")
+	rsMoved.Spec.Template.Labels = map[string]string{"app": "rs2"}
+	placed := batchJob("pi", true)
+	placed.Spec.Template.Spec.NodeSelector = map[string]string{"zone": "a"}
+	for _, c := range []struct {
+		name    string
+		objects []any
+		event   cluster.Event
+		path    string // "" for accepted
+	}{
+		{"a running Job's image", []any{batchJob("pi", false)},
+			cluster.Event{Kind: cluster.EventImage, Target: at(cluster.KindJob, "default", "pi"), Image: "task:2"}, "spec.template"},
+		{"a suspended, unstarted Job's image", []any{batchJob("pi", true)},
+			cluster.Event{Kind: cluster.EventImage, Target: at(cluster.KindJob, "default", "pi"), Image: "task:2"}, "spec.template.spec"},
+		{"a suspended, unstarted Job's node selector", []any{batchJob("pi", true)},
+			cluster.Event{Kind: cluster.EventUpdate, Object: placed}, ""},
+		{"a Job's parallelism", []any{batchJob("pi", false)},
+			cluster.Event{Kind: cluster.EventScale, Target: at(cluster.KindJob, "default", "pi"), Replicas: i32(3)}, ""},
+		{"a Deployment's selector", []any{web}, cluster.Event{Kind: cluster.EventUpdate, Object: moved}, "spec.selector"},
+		{"a Deployment's template not selected", []any{deployment("web", 2, "web:1")},
+			cluster.Event{Kind: cluster.EventTemplate, Target: at(cluster.KindDeployment, "default", "web"), Template: &other}, "spec.template.metadata.labels"},
+		{"a Deployment's image", []any{deployment("web", 2, "web:1")},
+			cluster.Event{Kind: cluster.EventImage, Target: at(cluster.KindDeployment, "default", "web"), Image: "web:2"}, ""},
+		{"a ReplicaSet's selector", []any{replicaSet("rs", 1)}, cluster.Event{Kind: cluster.EventUpdate, Object: rsMoved}, "spec.selector"},
+		{"a StatefulSet's service name", []any{statefulSet("db", 1)}, cluster.Event{Kind: cluster.EventUpdate, Object: renamed}, "spec"},
+		{"a StatefulSet's replicas", []any{statefulSet("db", 1)},
+			cluster.Event{Kind: cluster.EventScale, Target: at(cluster.KindStatefulSet, "default", "db"), Replicas: i32(2)}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ev := c.event
+			ev.At = sec
+			sc := cluster.Scenario{Start: t0, Objects: append([]any{readyNode("n0")}, c.objects...), Events: []cluster.Event{ev}}
+			e := userEntry(t, sc)
+			if c.path == "" {
+				if e.Err != "" {
+					t.Fatalf("refused: %s", e.Err)
+				}
+				return
+			}
+			if !strings.HasPrefix(e.Err, c.path+":") {
+				t.Fatalf("error %q, want one at %s", e.Err, c.path)
+			}
+		})
+	}
+}
+
+// TestUserUpdateRefusalKeepsObject: a refused update leaves the stored
+// object as it was.
+func TestUserUpdateRefusalKeepsObject(t *testing.T) {
+	sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("n0"), batchJob("pi", false)},
+		Events: []cluster.Event{{At: time.Second, Kind: cluster.EventImage, Target: cluster.Key{Kind: cluster.KindJob, Namespace: "default", Name: "pi"}, Image: "task:2"}}}
+	w, err := cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runBounded(t, w, t0.Add(time.Minute), 5000)
+	j, _ := w.State.Get(cluster.Key{Kind: cluster.KindJob, Namespace: "default", Name: "pi"}).(*job.Job)
+	if j == nil || j.Spec.Template.Spec.Containers[0].Image != "task:1" {
+		t.Fatalf("job after a refused update: %+v", j)
+	}
+}
