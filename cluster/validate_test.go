@@ -44,7 +44,9 @@ func userEntry(t *testing.T, sc cluster.Scenario) cluster.Entry {
 // invalid object, and takes the ones the API takes.
 func TestUserUpdatesValidated(t *testing.T) {
 	sec := time.Second
-	at := func(kind cluster.Kind, ns, name string) cluster.Key { return cluster.Key{Kind: kind, Namespace: ns, Name: name} }
+	at := func(kind cluster.Kind, ns, name string) cluster.Key {
+		return cluster.Key{Kind: kind, Namespace: ns, Name: name}
+	}
 	web := deployment("web", 2, "web:1")
 	moved := deployment("web", 2, "web:1")
 	moved.Spec.Selector = &meta.LabelSelector{MatchLabels: map[string]string{"app": "web", "tier": "front"}}
