@@ -6,7 +6,9 @@ import (
 )
 
 // ValidateUpdate returns the first reason the API server refuses to replace
-// old with set: set fails [Validate], or the update changes a spec field
+// old with set: set fails [Validate], its selector is missing, empty,
+// malformed or does not select the template's labels (which [Validate]
+// leaves to its callers: a set without a selector claims nothing), or the update changes a spec field
 // other than replicas, ordinals, template, updateStrategy,
 // revisionHistoryLimit, persistentVolumeClaimRetentionPolicy and
 // minReadySeconds (field.ErrForbidden at "spec"): here selector,
@@ -22,6 +24,17 @@ func ValidateUpdate(old, set *StatefulSet) error {
 		return field.New("old", "", field.ErrRequired)
 	}
 	if err := Validate(set); err != nil {
+		return err
+	}
+	switch sel := set.Spec.Selector; {
+	case sel == nil:
+		return field.New("spec.selector", "", field.ErrRequired)
+	case sel.IsEmpty():
+		return field.New("spec.selector", "", field.ErrInvalid)
+	case !sel.Matches(set.Spec.Template.Labels):
+		return field.New("spec.template.metadata.labels", "", field.ErrInvalid)
+	}
+	if err := set.Spec.Selector.Validate("spec.selector"); err != nil {
 		return err
 	}
 	policy := func(p PodManagementPolicy) PodManagementPolicy {
