@@ -208,8 +208,11 @@
 //     selector does not select …) is refused with the field's error
 //     (rollout, replicaset, daemonset, statefulset and job ValidateUpdate,
 //     cronjob.Validate, podstatus.ValidateUpdate, pdb.Validate), over
-//     the fields kubesem models. Controllers' writes are not validated
-//     (upstream's change no immutable field), nor are creates.
+//     the fields kubesem models. A user's create of a workload or budget
+//     is validated likewise (each kind's Validate; a StatefulSet's
+//     statefulset.ValidateCreate); pods and nodes are not. Controllers'
+//     writes are not validated (upstream's write only valid objects and
+//     change no immutable field).
 //   - DefaultNamer's names, UIDs and hashes are kubesem's own (see
 //     DefaultNamer); the k8s adapter supplies v1.36.3's hashes. The CLI's
 //     namer takes its template hashes from the adapter (k8s.TemplateHash

@@ -72,3 +72,36 @@ func (w *World) validateUserUpdate(wr *plan.Write) error {
 	}
 	return nil
 }
+
+// validateUserCreate returns the API server's refusal of the user's create
+// wr as each kind's validation states it, over the fields kubesem models
+// (a Job's as sent, before the defaults and the generated selector Apply
+// adds, which the rule reads as they would be). Pods, nodes and the other
+// kinds are not validated.
+func (w *World) validateUserCreate(wr *plan.Write) error {
+	if wr.Subresource != "" || wr.Object == nil {
+		return nil
+	}
+	k, _ := KindOfResource(wr.Resource)
+	switch o := wr.Object.(type) {
+	case *rollout.Deployment:
+		return rollout.Validate(o, nil, nil)
+	case *replicaset.ReplicaSet:
+		c := *o
+		if k == KindReplicationController {
+			c.Kind = replicaset.KindReplicationController
+		}
+		return replicaset.Validate(&c)
+	case *statefulset.StatefulSet:
+		return statefulset.ValidateCreate(o)
+	case *daemonset.DaemonSet:
+		return daemonset.Validate(o, w.Opts.DaemonSet)
+	case *job.Job:
+		return job.Validate(o, nil)
+	case *cronjob.CronJob:
+		return cronjob.Validate(o, nil)
+	case *pdb.PodDisruptionBudget:
+		return pdb.Validate(o)
+	}
+	return nil
+}

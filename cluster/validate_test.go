@@ -117,3 +117,44 @@ func TestUserUpdateRefusalKeepsObject(t *testing.T) {
 		t.Fatalf("job after a refused update: %+v", j)
 	}
 }
+
+// TestUserCreatesValidated: the world refuses a user's create the v1.36.3
+// API server refuses (over the modelled fields), stores nothing for it,
+// and takes a valid one.
+func TestUserCreatesValidated(t *testing.T) {
+	unselected := deployment("web", 2, "web:1")
+	unselected.Spec.Template.Labels = map[string]string{"app": "other"}
+	noSelector := statefulSet("db", 1)
+	noSelector.Spec.Selector = nil
+	negative := replicaSet("rs", 1)
+	negative.Spec.Replicas = i32(-1)
+	for _, c := range []struct {
+		name string
+		obj  any
+		key  cluster.Key
+		path string
+	}{
+		{"a Deployment whose template its selector does not select", unselected, cluster.Key{Kind: cluster.KindDeployment, Namespace: "default", Name: "web"}, "spec.template.metadata.labels"},
+		{"a StatefulSet without a selector", noSelector, cluster.Key{Kind: cluster.KindStatefulSet, Namespace: "default", Name: "db"}, "spec.selector"},
+		{"a ReplicaSet of -1 replicas", negative, cluster.Key{Kind: cluster.KindReplicaSet, Namespace: "default", Name: "rs"}, "spec.replicas"},
+		{"a valid Deployment", deployment("web", 2, "web:1"), cluster.Key{Kind: cluster.KindDeployment, Namespace: "default", Name: "web"}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("n0")},
+				Events: []cluster.Event{{At: time.Second, Kind: cluster.EventCreate, Object: c.obj}}}
+			e := userEntry(t, sc)
+			w, _ := cluster.New(sc, cluster.Options{})
+			runBounded(t, w, t0.Add(time.Minute), 5000)
+			stored := w.State.Get(c.key) != nil
+			if c.path == "" {
+				if e.Err != "" || !stored {
+					t.Fatalf("refused (%q) or not stored (%v)", e.Err, stored)
+				}
+				return
+			}
+			if !strings.HasPrefix(e.Err, c.path+":") || stored {
+				t.Fatalf("error %q (want one at %s), stored %v", e.Err, c.path, stored)
+			}
+		})
+	}
+}

@@ -289,10 +289,21 @@ func (w *World) apply(ctl string, wr plan.Write, now time.Time) (Result, error) 
 func (w *World) applyKept(ctl string, p *plan.Write, now time.Time) (Result, error) {
 	wr := *p
 	w.recordEviction(ctl, wr, now)
-	if ctl == CtlUser && (wr.Verb == plan.VerbUpdate || wr.Verb == plan.VerbPatch) {
-		if err := w.validateUserUpdate(&wr); err != nil {
+	if ctl == CtlUser {
+		var err error
+		switch wr.Verb {
+		case plan.VerbUpdate, plan.VerbPatch:
+			err = w.validateUserUpdate(&wr)
+		case plan.VerbCreate:
+			err = w.validateUserCreate(&wr)
+		}
+		if err != nil {
 			k, _ := KindOfResource(wr.Resource)
-			return w.refuse(ctl, wr, now, Key{k, wr.Namespace, wr.Name}, err)
+			name := wr.Name
+			if m := metaOf(wr.Object); name == "" && m != nil {
+				name = m.Name
+			}
+			return w.refuse(ctl, wr, now, Key{k, wr.Namespace, name}, err)
 		}
 	}
 	r, err := w.State.Apply(wr, now, w.Opts.Namer)

@@ -6,9 +6,7 @@ import (
 )
 
 // ValidateUpdate returns the first reason the API server refuses to replace
-// old with set: set fails [Validate], its selector is missing, empty,
-// malformed or does not select the template's labels (which [Validate]
-// leaves to its callers: a set without a selector claims nothing), or the update changes a spec field
+// old with set: set fails [ValidateCreate], or the update changes a spec field
 // other than replicas, ordinals, template, updateStrategy,
 // revisionHistoryLimit, persistentVolumeClaimRetentionPolicy and
 // minReadySeconds (field.ErrForbidden at "spec"): here selector,
@@ -23,18 +21,7 @@ func ValidateUpdate(old, set *StatefulSet) error {
 	if old == nil {
 		return field.New("old", "", field.ErrRequired)
 	}
-	if err := Validate(set); err != nil {
-		return err
-	}
-	switch sel := set.Spec.Selector; {
-	case sel == nil:
-		return field.New("spec.selector", "", field.ErrRequired)
-	case sel.IsEmpty():
-		return field.New("spec.selector", "", field.ErrInvalid)
-	case !sel.Matches(set.Spec.Template.Labels):
-		return field.New("spec.template.metadata.labels", "", field.ErrInvalid)
-	}
-	if err := set.Spec.Selector.Validate("spec.selector"); err != nil {
+	if err := ValidateCreate(set); err != nil {
 		return err
 	}
 	policy := func(p PodManagementPolicy) PodManagementPolicy {
@@ -48,6 +35,31 @@ func ValidateUpdate(old, set *StatefulSet) error {
 		policy(n.PodManagementPolicy) != policy(o.PodManagementPolicy) ||
 		!semantic.Equal(n.VolumeClaimTemplates, o.VolumeClaimTemplates) {
 		return field.New("spec", "", field.ErrForbidden)
+	}
+	return nil
+}
+
+// ValidateCreate returns the first reason the API server refuses to create
+// set: set fails [Validate], or its selector is missing, empty or malformed
+// or does not select the template's labels (which [Validate] leaves to its
+// callers: a set without a selector claims nothing).
+//
+// Source: upstream pkg/apis/apps/validation/validation.go
+// ValidateStatefulSet, ValidateStatefulSetSpec (v1.36.3).
+func ValidateCreate(set *StatefulSet) error {
+	if err := Validate(set); err != nil {
+		return err
+	}
+	switch sel := set.Spec.Selector; {
+	case sel == nil:
+		return field.New("spec.selector", "", field.ErrRequired)
+	case sel.IsEmpty():
+		return field.New("spec.selector", "", field.ErrInvalid)
+	case !sel.Matches(set.Spec.Template.Labels):
+		return field.New("spec.template.metadata.labels", "", field.ErrInvalid)
+	}
+	if err := set.Spec.Selector.Validate("spec.selector"); err != nil {
+		return err
 	}
 	return nil
 }
