@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/kubesem/kubesem/replicaset"
 	"os"
 	"path/filepath"
 	"slices"
@@ -268,5 +269,35 @@ func TestExplainDumpShapes(t *testing.T) {
 	code, _, errOut = runCLI(t, dump+"\n"+strings.Replace(rs, `"u1"`, `"u2"`, 1), "explain")
 	if code != 2 || !strings.Contains(errOut, `ReplicaSet ns/a appears twice, with UIDs "u1" and "u2"`) {
 		t.Errorf("two UIDs: exit %d, %s", code, errOut)
+	}
+}
+
+// TestReplicationControllerSelectorDecoded: an RC's spec.selector, a plain
+// label map, is its selector (it was once dropped on decoding, and the
+// template's labels stood in: a subset selector then missed pods).
+func TestReplicationControllerSelectorDecoded(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, selector string
+		pod            map[string]string
+		want           bool
+	}{
+		{"a subset selects by the subset", `"selector":{"app":"web"},`, map[string]string{"app": "web"}, true},
+		{"a subset does not select another app", `"selector":{"app":"web"},`, map[string]string{"app": "api"}, false},
+		{"none is the template's labels", ``, map[string]string{"app": "web"}, false},
+	} {
+		raw := `{"apiVersion":"v1","kind":"ReplicationController","metadata":{"name":"web","namespace":"ns"},"spec":{"replicas":1,` +
+			c.selector + `"template":{"metadata":{"labels":{"app":"web","tier":"front"}}}}}`
+		o, err := readObjects(strings.NewReader(raw), "-", 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc, ok := o.models[0].(*replicaset.ReplicaSet)
+		if !ok {
+			t.Fatalf("%s: decoded %T", c.name, o.models[0])
+		}
+		if got := rc.PodSelector().Matches(c.pod); got != c.want {
+			t.Errorf("%s: selects %v = %v, want %v", c.name, c.pod, got, c.want)
+		}
 	}
 }
