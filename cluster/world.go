@@ -148,6 +148,12 @@ type World struct {
 	jobBackoff map[Key]job.BackoffRecord
 	dsBackoff  map[Key]daemonset.Backoff
 	nodeMem    node.Memory
+	// nodeMemBy is the class of nodeMem in passes (nil: the zero Memory,
+	// unless nodeMemOwn: a Memory the memo does not hold); passes is the
+	// memo of node monitor passes shared with clones (nodememo.go).
+	nodeMemBy  *memClass
+	nodeMemOwn bool
+	passes     *passMemo
 	// nodeMonitorAt is when the node lifecycle controller's next monitor
 	// pass is due (zero: it has not run).
 	nodeMonitorAt time.Time
@@ -191,7 +197,7 @@ func New(sc Scenario, opts Options) (*World, error) {
 		jobBackoff: map[Key]job.BackoffRecord{}, dsBackoff: map[Key]daemonset.Backoff{},
 		evictions: map[string][]node.ScheduledEviction{}, taintSeen: map[string]taintSeen{},
 		nodes: map[string]*nodeEnv{}, kpods: map[string]*kubeletPod{}, drains: map[string]time.Time{},
-		lastBusy: sc.Start,
+		lastBusy: sc.Start, passes: &passMemo{},
 	}
 	// Objects are stored in key order, so the UIDs given to objects without
 	// one do not depend on the order of sc.Objects.
