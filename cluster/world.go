@@ -154,6 +154,9 @@ type World struct {
 	nodeMemBy  *memClass
 	nodeMemOwn bool
 	passes     *passMemo
+	// kubeletNames is "kubelet/<node>" by node name, for the nodes of the
+	// scenario (made once: shared by clones, never modified).
+	kubeletNames map[string]string
 	// nodeMonitorAt is when the node lifecycle controller's next monitor
 	// pass is due (zero: it has not run).
 	nodeMonitorAt time.Time
@@ -229,8 +232,10 @@ func New(sc Scenario, opts Options) (*World, error) {
 	// A node that is not Ready at the start is taken as one whose kubelet
 	// does not run (a dump of a cluster with a dead node); startNode
 	// starts it.
+	w.kubeletNames = map[string]string{}
 	for _, n := range w.State.Nodes() {
 		w.nodeEnv(n.Name, n).stopped = !n.IsReady()
+		w.kubeletNames[n.Name] = CtlKubelet + n.Name
 	}
 	return w, nil
 }
