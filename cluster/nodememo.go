@@ -33,13 +33,16 @@ import (
 // pods to mark not ready and their events, podsOn); only passes that mark
 // no pod are kept, so the pods they were given are no part of their input.
 //
-// The memo is shared by a world and its clones (its lock lets clones run
-// on other goroutines) and is bounded; a pass not found is run as before.
+// The memo is made by a world's first Clone and shared by the world and
+// its clones (its lock lets clones run on other goroutines): a world never
+// cloned runs every pass. It is bounded; a pass not found is run as
+// before.
 type passMemo struct {
 	mu      sync.Mutex
 	m       map[passKey][]*nodePass
 	n       int
 	classes map[uint64][]*memClass
+	cn      int
 	seed    maphash.Seed
 	hits    int // passes found (for tests)
 	// rep maps each node met to its representative; byHash lists the
@@ -79,8 +82,10 @@ type leaseRead struct {
 	has   bool
 }
 
-// passMemoLimit bounds the passes kept; past it, the memo starts afresh.
-const passMemoLimit = 1 << 14
+// passMemoLimit bounds what the memo keeps, counted in nodes (of the
+// passes kept, of the Memories interned, of the nodes met): past it, each
+// part starts afresh.
+const passMemoLimit = 1 << 16
 
 // passChainLimit bounds the passes kept under one key.
 const passChainLimit = 8
@@ -204,12 +209,12 @@ func (m *passMemo) add(p *nodePass) *nodePass {
 	if m.m == nil || m.n >= passMemoLimit {
 		m.m, m.n = map[passKey][]*nodePass{}, 0
 	}
-	if len(m.classes) >= passMemoLimit {
-		m.classes = nil
+	if m.cn >= passMemoLimit {
+		m.classes, m.cn = nil, 0
 	}
 	if len(m.m[k]) < passChainLimit {
 		m.m[k] = append(m.m[k], p)
-		m.n++
+		m.n += len(p.nodes) + 1
 	}
 	return p
 }
@@ -231,6 +236,7 @@ func (m *passMemo) class(mem node.Memory) *memClass {
 	}
 	c := &memClass{mem: mem}
 	m.classes[h] = append(m.classes[h], c)
+	m.cn += len(mem.Nodes) + 1
 	return c
 }
 

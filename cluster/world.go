@@ -200,7 +200,7 @@ func New(sc Scenario, opts Options) (*World, error) {
 		jobBackoff: map[Key]job.BackoffRecord{}, dsBackoff: map[Key]daemonset.Backoff{},
 		evictions: map[string][]node.ScheduledEviction{}, taintSeen: map[string]taintSeen{},
 		nodes: map[string]*nodeEnv{}, kpods: map[string]*kubeletPod{}, drains: map[string]time.Time{},
-		lastBusy: sc.Start, passes: &passMemo{},
+		lastBusy: sc.Start,
 	}
 	// Objects are stored in key order, so the UIDs given to objects without
 	// one do not depend on the order of sc.Objects.
@@ -252,6 +252,9 @@ func keyOf(o any) Key {
 // backoff maps until either world writes them: Clone marks the receiver's
 // too, so it must not run concurrently with anything else on w.
 func (w *World) Clone() *World {
+	if w.passes == nil {
+		w.passes = &passMemo{}
+	}
 	c := *w
 	c.State = w.State.Clone()
 	if c.leases.state == w.State {
