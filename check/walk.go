@@ -23,6 +23,8 @@ type shape struct {
 	strs  []string
 	strH  []uint64 // hashOf(strs[i])
 	times []time.Time
+	// keys is stringMap's buffer (in the scratch shape only).
+	keys []string
 }
 
 // The mixing function: a multiply-rotate step, and the splitmix64
@@ -173,6 +175,13 @@ func (s *shape) walk(v reflect.Value, h uint64) uint64 {
 		if v.IsNil() {
 			return mix(h, mNil)
 		}
+		if v.CanInterface() {
+			if m, ok := v.Interface().(map[string]string); ok {
+				// (labels, annotations: read without a reflect.Value per
+				// key and value, in the same order and to the same hash)
+				return s.stringMap(h, m)
+			}
+		}
 		keys := v.MapKeys()
 		sortKeys(keys)
 		h = mix(mix(h, mMap), uint64(len(keys)))
@@ -189,6 +198,24 @@ func (s *shape) walk(v reflect.Value, h uint64) uint64 {
 		return mixScalar(h, v)
 	}
 	// Funcs and channels hold no state of the cluster.
+	return h
+}
+
+// stringMap walks m as walk walks a map of strings: its length, then
+// each key and its value, keys in order.
+func (s *shape) stringMap(h uint64, m map[string]string) uint64 {
+	keys := s.keys[:0]
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	h = mix(mix(h, mMap), uint64(len(keys)))
+	for _, k := range keys {
+		h = s.str(h, k)
+		h = s.str(h, m[k])
+	}
+	clear(keys)
+	s.keys = keys[:0]
 	return h
 }
 

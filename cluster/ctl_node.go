@@ -40,7 +40,29 @@ func nodeLifecycleController() controller {
 			}
 			leases := w.nodeLeases()
 			pods := w.State.sharedPods()
-			p, err := node.Step(nodes, leases, pods, w.nodeMem, now, w.Opts.Node)
+			// (the memo is used only when no caller sees the Plan: see
+			// passMemo)
+			memo := w.passes != nil && !w.keepPlans && w.Opts.OnStep == nil
+			var kept *nodePass
+			if memo && !w.nodeMemOwn {
+				kept = w.passes.find(now, w.nodeMemBy, nodes, leases, w.Opts.Node)
+			}
+			var p node.Plan
+			var err error
+			var class *memClass // (of the memory after the pass; nil: none)
+			if kept != nil {
+				p, class = kept.plan, kept.out
+			} else {
+				p, err = node.Step(nodes, leases, pods, w.nodeMem, now, w.Opts.Node)
+				if memo && err == nil {
+					class = w.passes.class(p.Memory)
+					p.Memory = class.mem
+					if len(p.MarkPodsNotReady) == 0 && !w.nodeMemOwn {
+						w.passes.add(&nodePass{now: now, mem: w.nodeMemBy, out: class, nodes: w.passes.representatives(nodes),
+							leases: readLeases(leases, make([]leaseRead, 0, len(leases))), opts: w.Opts.Node, plan: p})
+					}
+				}
+			}
 			var call *StepCall
 			if w.Opts.OnStep != nil {
 				call = &StepCall{Decision: "node.Step", Options: w.Opts.Node,
@@ -56,7 +78,7 @@ func nodeLifecycleController() controller {
 			}
 			mem := p.Memory // (captured alone: capturing p would move the whole Plan to the heap)
 			return stepOut{plan: keepPlan(w, p), writes: writes, err: err, events: p.Events, requeue: p.Requeue, call: call,
-				after: func() { w.nodeMem = mem; w.nodeMonitorAt = at }}
+				after: func() { w.nodeMem, w.nodeMemBy, w.nodeMemOwn = mem, class, class == nil; w.nodeMonitorAt = at }}
 		},
 	}
 }

@@ -277,16 +277,17 @@ func (w *World) heartbeats(now time.Time) {
 		if n == nil {
 			continue
 		}
-		ctl := CtlKubelet + name
+		ctl := w.kubeletName(name)
 		lease, _ := w.State.Get(Key{KindLease, leaseNamespace, name}).(*node.Lease)
-		t := now
 		if lease == nil {
+			t := now
 			nl := &node.Lease{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: leaseNamespace}, Spec: node.LeaseSpec{RenewTime: &t}}
 			w.apply(ctl, plan.Write{Verb: plan.VerbCreate, Resource: "leases", Namespace: leaseNamespace, Object: nl, Reason: ReasonHeartbeat}, now)
 		} else {
-			nl := *lease
-			nl.Spec.RenewTime = &t
-			w.apply(ctl, plan.Write{Verb: plan.VerbUpdate, Resource: "leases", Namespace: leaseNamespace, Name: name, Object: &nl, Reason: ReasonHeartbeat}, now)
+			// (the lease and its renew time in one allocation)
+			nl := &renewedLease{lease: *lease, at: now}
+			nl.lease.Spec.RenewTime = &nl.at
+			w.apply(ctl, plan.Write{Verb: plan.VerbUpdate, Resource: "leases", Namespace: leaseNamespace, Name: name, Object: &nl.lease, Reason: ReasonHeartbeat}, now)
 		}
 		ready, _ := n.Condition(node.Ready)
 		change := node.StatusChange(ready.Status != meta.ConditionTrue)
@@ -305,6 +306,20 @@ func (w *World) heartbeats(now time.Time) {
 }
 
 const leaseNamespace = "kube-node-lease"
+
+// kubeletName is "kubelet/<node>", the trace's name for node's kubelet.
+func (w *World) kubeletName(node string) string {
+	if c, ok := w.kubeletNames[node]; ok {
+		return c
+	}
+	return CtlKubelet + node
+}
+
+// renewedLease is a lease a heartbeat writes, with its renew time.
+type renewedLease struct {
+	lease node.Lease
+	at    time.Time
+}
 
 func setNodeReady(conds []node.Condition, now time.Time) []node.Condition {
 	out := make([]node.Condition, 0, len(conds)+1)
@@ -505,7 +520,7 @@ func (w *World) kubelets(now time.Time) {
 			continue
 		}
 		if at, ok := w.podTimer(p); ok && !at.After(now) {
-			w.kubeletSync(CtlKubelet+d.node, p, now)
+			w.kubeletSync(w.kubeletName(d.node), p, now)
 		}
 	}
 }

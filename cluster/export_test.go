@@ -13,3 +13,9 @@ var MetaOf = metaOf
 
 // Shallow is shallow: a copy of obj whose metadata may be reassigned.
 var Shallow = shallow
+
+// NoPassMemo makes w run every node monitor pass (no memo, nodememo.go).
+func NoPassMemo(w *World) { w.passes = nil }
+
+// PassMemoHits is how many node monitor passes w's memo has given.
+func PassMemoHits(w *World) int { return w.passes.hits }

@@ -148,6 +148,15 @@ type World struct {
 	jobBackoff map[Key]job.BackoffRecord
 	dsBackoff  map[Key]daemonset.Backoff
 	nodeMem    node.Memory
+	// nodeMemBy is the class of nodeMem in passes (nil: the zero Memory,
+	// unless nodeMemOwn: a Memory the memo does not hold); passes is the
+	// memo of node monitor passes shared with clones (nodememo.go).
+	nodeMemBy  *memClass
+	nodeMemOwn bool
+	passes     *passMemo
+	// kubeletNames is "kubelet/<node>" by node name, for the nodes of the
+	// scenario (made once: shared by clones, never modified).
+	kubeletNames map[string]string
 	// nodeMonitorAt is when the node lifecycle controller's next monitor
 	// pass is due (zero: it has not run).
 	nodeMonitorAt time.Time
@@ -223,8 +232,10 @@ func New(sc Scenario, opts Options) (*World, error) {
 	// A node that is not Ready at the start is taken as one whose kubelet
 	// does not run (a dump of a cluster with a dead node); startNode
 	// starts it.
+	w.kubeletNames = map[string]string{}
 	for _, n := range w.State.Nodes() {
 		w.nodeEnv(n.Name, n).stopped = !n.IsReady()
+		w.kubeletNames[n.Name] = CtlKubelet + n.Name
 	}
 	return w, nil
 }
@@ -241,6 +252,9 @@ func keyOf(o any) Key {
 // backoff maps until either world writes them: Clone marks the receiver's
 // too, so it must not run concurrently with anything else on w.
 func (w *World) Clone() *World {
+	if w.passes == nil {
+		w.passes = &passMemo{}
+	}
 	c := *w
 	c.State = w.State.Clone()
 	if c.leases.state == w.State {
