@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"hash/maphash"
 	"math"
 	"reflect"
 	"slices"
@@ -43,7 +42,6 @@ type passMemo struct {
 	n       int
 	classes map[uint64][]*memClass
 	cn      int
-	seed    maphash.Seed
 	hits    int // passes found (for tests)
 	// rep maps each node met to its representative; byHash lists the
 	// representatives by hashNode; reps is find's buffer.
@@ -226,9 +224,8 @@ func (m *passMemo) class(mem node.Memory) *memClass {
 	defer m.mu.Unlock()
 	if m.classes == nil {
 		m.classes = map[uint64][]*memClass{}
-		m.seed = maphash.MakeSeed()
 	}
-	h := hashMemory(m.seed, mem)
+	h := hashMemory(mem)
 	for _, c := range m.classes[h] {
 		if sameMemory(c.mem, mem) {
 			return c
@@ -241,9 +238,16 @@ func (m *passMemo) class(mem node.Memory) *memClass {
 }
 
 // hashMemory hashes what sameMemory compares (the maps' entries summed:
-// their order is none).
-func hashMemory(seed maphash.Seed, m node.Memory) uint64 {
-	str := func(s string) uint64 { return maphash.String(seed, s) }
+// their order is none), deterministically (FNV-1a over strings: the
+// package draws no random seed).
+func hashMemory(m node.Memory) uint64 {
+	str := func(s string) uint64 {
+		h := uint64(14695981039346656037)
+		for i := 0; i < len(s); i++ {
+			h = (h ^ uint64(s[i])) * 1099511628211
+		}
+		return h
+	}
 	tm := func(t time.Time) uint64 { return uint64(t.UnixNano()) * 0x9e3779b97f4a7c15 }
 	var h uint64
 	for k, x := range m.Nodes {
