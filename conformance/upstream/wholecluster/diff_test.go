@@ -1205,7 +1205,7 @@ func diffTemplate(app, image string) v1.PodTemplateSpec {
 // restarting its heartbeats, a node cordoned, uncordoned or drained, a
 // StatefulSet's pod evicted, a Deployment
 // paused or resumed, a Job or CronJob suspended or resumed, a workload
-// deleted; a Deployment, ReplicaSet or StatefulSet deleted with propagationPolicy
+// deleted; a Deployment, ReplicaSet, StatefulSet or DaemonSet deleted with propagationPolicy
 // Orphan and mostly created again, as it was or relabelled (diffRelabel),
 // or relabelled in place; pods failing or never becoming ready), and half the time a PodDisruptionBudget over one
 // workload's pods (diffBudget) whose status writes are compared.
@@ -1258,6 +1258,7 @@ func diffGen(t *rapid.T) diffScenario {
 		case "DaemonSet":
 			ko = (&apps.DaemonSet{ObjectMeta: om, Spec: apps.DaemonSetSpec{Selector: sel, Template: tpl}})
 			templated = append(templated, key)
+			claiming = append(claiming, key)
 		case "Job":
 			tpl.Spec.RestartPolicy = rapid.SampledFrom([]v1.RestartPolicy{v1.RestartPolicyNever, v1.RestartPolicyOnFailure}).Draw(t, fmt.Sprintf("restart%d", i))
 			par := max(replicas, 1)
