@@ -214,6 +214,7 @@ type rig struct {
 	// releases), one per listing; live is the DaemonSet the recheck reads.
 	podClaimed, revClaimed []string
 	live                   *apps.DaemonSet
+	conflict               bool
 	client                 *fake.Clientset
 }
 
@@ -288,6 +289,7 @@ func newRig(t testing.TB) *rig {
 		defer r.mu.Unlock()
 		if slices.Contains(r.revClaimed, cr.Name) {
 			// sent from the cached copy the claim's patch made stale
+			r.conflict = true
 			return true, nil, apierrors.NewConflict(apps.Resource("controllerrevisions"), cr.Name, fmt.Errorf("the object has been modified"))
 		}
 		r.revUpdated = append(r.revUpdated, cr.DeepCopy())
@@ -331,6 +333,8 @@ type upResult struct {
 	PodPatched []string
 	PodClaimed []string
 	RevClaimed []string
+	// Conflict: a revision update the API server refused as stale.
+	Conflict bool
 	Backoff    daemonset.Backoff
 	// Actions are the writes the fake clientset received, in order.
 	Actions []core.Action
@@ -377,7 +381,7 @@ func (u *upResult) Afters() (backoff, minReady []time.Duration) {
 // runs one syncDaemonSet of ds.
 func (r *rig) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod, revs []*apps.ControllerRevision, now time.Time) *upResult {
 	r.created, r.deleted, r.status, r.revCreated, r.revUpdated, r.revDeleted, r.podPatched = nil, nil, nil, nil, nil, nil, nil
-	r.podClaimed, r.revClaimed, r.live = nil, nil, ds
+	r.podClaimed, r.revClaimed, r.live, r.conflict = nil, nil, ds, false
 	r.log.entries = nil
 	r.client.ClearActions()
 	fieldOf(r.dsc, "expectations").Set(reflect.ValueOf(controller.ControllerExpectationsInterface(&expectations{ControllerExpectationsInterface: controller.NewControllerExpectations(), log: r.log})))
@@ -393,7 +397,7 @@ func (r *rig) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes []*v1
 	store(r.factory.Apps().V1().DaemonSets().Informer().GetStore(), []any{ds})
 	err := syncDaemonSet(r.dsc, klog.NewContext(context.Background(), klog.Background()), ds.Namespace+"/"+ds.Name)
 	res := &upResult{Err: err, Created: r.created, Deleted: r.deleted, Status: r.status, Log: slices.Clone(r.log.entries),
-		RevCreated: r.revCreated, RevUpdated: r.revUpdated, RevDeleted: r.revDeleted, PodPatched: r.podPatched, PodClaimed: r.podClaimed, RevClaimed: r.revClaimed, Backoff: readBackoff(r.backoff)}
+		RevCreated: r.revCreated, RevUpdated: r.revUpdated, RevDeleted: r.revDeleted, PodPatched: r.podPatched, PodClaimed: r.podClaimed, RevClaimed: r.revClaimed, Conflict: r.conflict, Backoff: readBackoff(r.backoff)}
 	for _, a := range r.client.Actions() {
 		switch a.GetVerb() {
 		case "create", "update", "delete", "patch":
