@@ -335,7 +335,7 @@ type upResult struct {
 	RevClaimed []string
 	// Conflict: a revision update the API server refused as stale.
 	Conflict bool
-	Backoff    daemonset.Backoff
+	Backoff  daemonset.Backoff
 	// Actions are the writes the fake clientset received, in order.
 	Actions []core.Action
 }
