@@ -43,6 +43,12 @@ import (
 // daemonset.Step. Every key of the Plan is compared, as upstream reports
 // it:
 //
+//   - adopt, release, adoptRevisions, releaseRevisions: the pods and
+//     ControllerRevisions the claim patches (an orphan adopted, one the
+//     DaemonSet controls released), each once by name (upstream patches
+//     a pod at each of its listings); the claim's recheck reads the
+//     DaemonSet as given, and a revision update after its patch is
+//     refused with Conflict (the rig's API server);
 //   - create: the number of pods created and their target nodes (a
 //     multiset: upstream creates concurrently); delete: the names deleted
 //     (a multiset). Reasons are kubesem's classification; upstream has
