@@ -51,7 +51,9 @@ type ObjectRef struct {
 // (then ignored); an orphan the selector selects is adopted unless ds or
 // the pod is being deleted or the pod lives in another namespace (a ds
 // without namespace checks none); anything else (another controller's, an
-// orphan not selected, nil) is ignored. A nil selector selects nothing.
+// orphan not selected, nil) is ignored. A nil selector selects nothing. A
+// pod whose controller reference names ds's UID but another kind or name,
+// or in another namespace, is ignored: upstream's index does not list it.
 //
 // The adoption's recheck of ds against the API server (a read of the live
 // DaemonSet) sees ds as given: the input is taken as fresh.
@@ -60,23 +62,44 @@ type ObjectRef struct {
 // getDaemonPods; pkg/controller/controller_ref_manager.go ClaimPods,
 // ClaimObject, RecheckDeletionTimestamp (v1.36.3).
 func ClaimPod(ds *DaemonSet, p *podstatus.Pod) Ownership {
-	if ds == nil || p == nil {
+	if ds == nil || p == nil || !listsPod(ds, p) {
 		return Ignore
 	}
 	return claimObject(ds, ds.Spec.Selector.Matches, &p.ObjectMeta)
+}
+
+// listsPod reports whether the controller's listing of ds's pods holds p
+// at all: upstream looks pods up in an index keyed by namespace and
+// controller reference (kind, name and UID), so a pod whose controller
+// reference names ds's UID under another kind or name, or that lives in
+// another namespace, is not listed. An object without namespace is taken
+// as in ds's (inputs may leave it out).
+func listsPod(ds *DaemonSet, p *podstatus.Pod) bool {
+	ref := p.ControllerRef()
+	if ref == nil || ref.UID != ds.UID {
+		return true // (an orphan's namespace is the claim's to check; another's is ignored anyway)
+	}
+	return ref.Kind == "DaemonSet" && ref.Name == ds.Name && sameNamespace(ds, &p.ObjectMeta)
+}
+
+// sameNamespace reports whether m is in ds's namespace, either being
+// empty counting as the same.
+func sameNamespace(ds *DaemonSet, m *meta.ObjectMeta) bool {
+	return ds.Namespace == "" || m.Namespace == "" || ds.Namespace == m.Namespace
 }
 
 // ClaimRevision decides what the controller does with ControllerRevision
 // r, listed in ds's namespace, by the rule of [ClaimPod] on its labels: a
 // revision ds controls is Owned while selected, else released (unless ds
 // is being deleted); an orphan selected is adopted unless ds or r is being
-// deleted or r lives in another namespace; others are ignored.
+// deleted or r lives in another namespace; others (those of another
+// namespace, which upstream's lister does not list, included) are ignored.
 //
 // Source: upstream pkg/controller/daemon/update.go controlledHistories;
 // pkg/controller/controller_ref_manager.go ClaimControllerRevisions,
 // ClaimObject (v1.36.3).
 func ClaimRevision(ds *DaemonSet, r *history.ControllerRevision) Ownership {
-	if ds == nil || r == nil {
+	if ds == nil || r == nil || !sameNamespace(ds, &r.ObjectMeta) {
 		return Ignore
 	}
 	return claimObject(ds, ds.Spec.Selector.Matches, &r.ObjectMeta)
@@ -118,7 +141,7 @@ func claimAll(ds *DaemonSet, pods []*podstatus.Pod, revisions []history.Controll
 	selects := ds.Spec.Selector.Matcher()
 	c.pods = pods[:0:0]
 	for i, p := range pods {
-		if p == nil {
+		if p == nil || !listsPod(ds, p) {
 			continue
 		}
 		switch claimObject(ds, selects, &p.ObjectMeta) {
@@ -140,6 +163,9 @@ func claimAll(ds *DaemonSet, pods []*podstatus.Pod, revisions []history.Controll
 	c.revisions = revisions[:0:0]
 	for i := range revisions {
 		r := &revisions[i]
+		if !sameNamespace(ds, &r.ObjectMeta) {
+			continue
+		}
 		switch claimObject(ds, selects, &r.ObjectMeta) {
 		case Owned:
 			if len(c.revisions) == i {

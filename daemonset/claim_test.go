@@ -17,7 +17,7 @@ import (
 func owned(m *meta.ObjectMeta, uid string) {
 	m.OwnerReferences = nil
 	if uid != "" {
-		m.OwnerReferences = []meta.OwnerReference{meta.NewControllerRef("apps/v1", "DaemonSet", "x", uid)}
+		m.OwnerReferences = []meta.OwnerReference{meta.NewControllerRef("apps/v1", "DaemonSet", "ds", uid)}
 	}
 }
 
@@ -86,6 +86,15 @@ func TestClaimPodAndRevision(t *testing.T) {
 	if got := ClaimPod(ds, &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: "x", Labels: map[string]string{"app": "d"}}}); got != Ignore {
 		t.Errorf("a nil selector selects nothing: %s", got)
 	}
+	// upstream's index lists a controlled pod by namespace, kind, name
+	// and UID; its lister lists the revisions of the namespace
+	for _, ref := range []meta.OwnerReference{meta.NewControllerRef("apps/v1", "ReplicaSet", "ds", "ds-uid"), meta.NewControllerRef("apps/v1", "DaemonSet", "other", "ds-uid")} {
+		p := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: "x", Namespace: "default", Labels: map[string]string{"app": "e"}, OwnerReferences: []meta.OwnerReference{ref}}}
+		require.Equal(t, Ignore, ClaimPod(testDS(), p), "%s/%s", ref.Kind, ref.Name)
+	}
+	away := meta.ObjectMeta{Name: "x", Namespace: "other", Labels: map[string]string{"app": "e"}, OwnerReferences: []meta.OwnerReference{testRef}}
+	require.Equal(t, Ignore, ClaimPod(testDS(), &podstatus.Pod{ObjectMeta: away}))
+	require.Equal(t, Ignore, ClaimRevision(testDS(), &history.ControllerRevision{ObjectMeta: away}))
 	require.Equal(t, Ignore, ClaimPod(nil, &podstatus.Pod{}))
 	require.Equal(t, Ignore, ClaimPod(testDS(), nil))
 	require.Equal(t, Ignore, ClaimRevision(nil, &history.ControllerRevision{}))
