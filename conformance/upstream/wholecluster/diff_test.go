@@ -768,8 +768,18 @@ func (p *diffPair) instant(end time.Time) (bool, string, error) {
 		}
 		return true, fmt.Sprintf("at %v (%d rounds): controller writes differ: %s", now.Sub(diffStart), len(ends), d), nil
 	}
+	for _, l := range ws {
+		// the claims' and the garbage collector's patches, found equal
+		if c, rest, ok := strings.Cut(l, " : patch "); ok {
+			diffPatches[c+" "+strings.SplitN(rest, " ", 2)[0]]++
+		}
+	}
 	return true, "", nil
 }
+
+// diffPatches counts the patches (claims, garbage collector) the two sides
+// agreed on, by controller and resource.
+var diffPatches = map[string]int{}
 
 // diffRefusedLoop reports whether the last of recs' rounds (its last
 // quarter at least) wrote nothing the API server accepted: a controller
@@ -1640,6 +1650,9 @@ func TestWholeClusterDifferential(t *testing.T) {
 	}
 	for _, c := range slices.Sorted(maps.Keys(diffEvictions)) {
 		t.Logf("evictions answered %d by upstream: %d", c, diffEvictions[c])
+	}
+	for _, k := range slices.Sorted(maps.Keys(diffPatches)) {
+		t.Logf("patches compared equal, %s: %d", k, diffPatches[k])
 	}
 	for k, n := range diffNondetHits {
 		t.Logf("documented nondeterminism %s: %d lines put in canonical form", k, n)
