@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/cluster"
+	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
@@ -286,4 +287,100 @@ func anySlice[T any](l []T) []any {
 		out[i] = x
 	}
 	return out
+}
+
+// TestDaemonSetOrphanDeleteThenReapply: a DaemonSet deleted with
+// propagationPolicy Orphan and created again as it was adopts its pods and
+// its ControllerRevision (patches adding its controller reference; no pod
+// created or deleted, no revision created), as upstream's
+// controlledHistories and getDaemonPods claim them; created again with
+// other labels (a selector that selects none of them), it adopts nothing,
+// creates its own revision and a pod on each node, and the old pods stay
+// orphans. Before, the world gave a DaemonSet only what it controls: the
+// first re-create created a second pod on each node beside the orphans.
+func TestDaemonSetOrphanDeleteThenReapply(t *testing.T) {
+	t.Parallel()
+	ready := 5 * time.Second
+	key := cluster.Key{Kind: cluster.KindDaemonSet, Namespace: "kube-system", Name: "agent"}
+	relabelled := daemonSet("agent")
+	relabelled.Spec.Selector = labelSel("ds", "agent-2")
+	relabelled.Spec.Template.Labels = map[string]string{"ds": "agent-2"}
+	for _, c := range []struct {
+		name  string
+		again *daemonset.DaemonSet
+		adopt bool
+	}{{"as it was", daemonSet("agent"), true}, {"relabelled", relabelled, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("node-1"), readyNode("node-2"), daemonSet("agent")},
+				Pods: []cluster.PodBehavior{{ReadyDelay: &ready}},
+				Events: []cluster.Event{
+					{At: 2 * time.Minute, Kind: cluster.EventDelete, Target: key, PropagationPolicy: cluster.PropagationOrphan},
+					{At: 3 * time.Minute, Kind: cluster.EventCreate, Object: c.again},
+				}}
+			w, err := cluster.New(sc, cluster.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var before []string // the pods' names before the delete
+			for w.Step(t0.Add(10 * time.Minute)) {
+				if w.Now.Before(t0.Add(2 * time.Minute)) {
+					before = before[:0]
+					for _, p := range w.State.Pods() {
+						before = append(before, p.Name)
+					}
+				}
+			}
+			if testing.Verbose() {
+				t.Log("\n" + summary(w.Trace))
+			}
+			var patched, created []string
+			for _, e := range w.Trace {
+				if e.Write == nil || e.Err != "" || e.Controller != cluster.CtlDaemonSet || e.Time.Before(t0.Add(3*time.Minute)) {
+					continue
+				}
+				switch e.Write.Verb {
+				case plan.VerbPatch:
+					patched = append(patched, e.Write.Resource+"/"+e.Write.Name)
+				case plan.VerbCreate:
+					created = append(created, e.Write.Resource)
+				case plan.VerbDelete:
+					t.Errorf("deleted %s", e.Object)
+				}
+			}
+			ds := w.State.DaemonSets()[0]
+			revs := w.State.ControllerRevisions()
+			var mine, orphans []string
+			for _, p := range w.State.Pods() {
+				switch {
+				case p.IsControlledBy(ds.UID):
+					mine = append(mine, p.Name)
+				case p.ControllerRef() == nil:
+					orphans = append(orphans, p.Name)
+				default:
+					t.Errorf("pod %s is controlled by %v", p.Name, p.OwnerReferences)
+				}
+			}
+			if len(before) != 2 {
+				t.Fatalf("pods before the delete %v; want 2", before)
+			}
+			if c.adopt {
+				if len(revs) != 1 || !revs[0].IsControlledBy(ds.UID) || len(created) != 0 {
+					t.Errorf("revisions %d, created %v; want the one left, adopted, and nothing created", len(revs), created)
+				}
+				if !slices.Equal(mine, before) || len(orphans) != 0 {
+					t.Errorf("pods %v, orphans %v; want %v adopted", mine, orphans, before)
+				}
+				if len(patched) == 0 || patched[0] != "controllerrevisions/"+revs[0].Name {
+					t.Errorf("patched %v; want the revision first, then the pods", patched)
+				}
+				if ds.Status.NumberAvailable != 2 || ds.Status.UpdatedNumberScheduled != 2 {
+					t.Errorf("status %+v; want 2 updated and available", ds.Status)
+				}
+				return
+			}
+			if len(patched) != 0 || len(mine) != 2 || !slices.Equal(orphans, before) || len(revs) != 2 {
+				t.Errorf("patched %v, pods %v, orphans %v, revisions %d; want no adoption, two new pods, the old ones orphans, a new revision", patched, mine, orphans, len(revs))
+			}
+		})
+	}
 }

@@ -42,10 +42,13 @@ func availableRequeue(ds *daemonset.DaemonSet, pods []*podstatus.Pod, now time.T
 }
 
 // daemonSetController runs daemonset.Step on each DaemonSet with every
-// node, the pods it controls, its ControllerRevisions with the hash of its
-// current template, and its failed-pod backoff kept in the World;
-// daemonset.Plan.Writes makes the writes. The hash is that of the newest
-// revision holding spec.template (equalRevision; its label, or its whole
+// node, the pods and ControllerRevisions it controls and the namespace's
+// orphans it would adopt (daemonset.ClaimPod, ClaimRevision; upstream
+// lists every orphan of the namespace but claims no other, so leaving
+// those out changes no Plan), the hash of its current template, and its
+// failed-pod backoff kept in the World; daemonset.Plan.Writes makes the
+// writes. The hash is that of the newest revision it claims holding
+// spec.template (equalRevision; its label, or its whole
 // name when unlabelled: daemonset.RevisionHash), else the pod-template-hash
 // of the template and status.collisionCount (upstream names a DaemonSet's
 // revisions by controller.ComputeHash, the Deployment's hash:
@@ -62,8 +65,29 @@ func daemonSetController() controller {
 			}
 			pods := controlled[*podstatus.Pod](w.State, KindPod, ds.UID)
 			owned := controlled[*history.ControllerRevision](w.State, KindControllerRevision, ds.UID)
+			if !ds.IsDeleting() {
+				var adopt []*podstatus.Pod
+				for _, p := range w.State.orphanPods(ds.Namespace) {
+					if daemonset.ClaimPod(ds, p) == daemonset.Adopt {
+						adopt = append(adopt, p)
+					}
+				}
+				pods = mergePods(pods, adopt)
+				for _, r := range orphans[*history.ControllerRevision](w.State, KindControllerRevision, ds.Namespace) {
+					if daemonset.ClaimRevision(ds, r) == daemonset.Adopt {
+						owned = append(owned, r)
+					}
+				}
+			}
+			// (the current template's revision is among those it claims)
+			claimed := owned
+			if slices.ContainsFunc(owned, func(r *history.ControllerRevision) bool { return daemonset.ClaimRevision(ds, r) == daemonset.Release }) {
+				claimed = slices.DeleteFunc(slices.Clone(owned), func(r *history.ControllerRevision) bool {
+					return daemonset.ClaimRevision(ds, r) == daemonset.Release
+				})
+			}
 			var h daemonset.History
-			if eq := equalRevision(w.State, owned, ds, &ds.Spec.Template); eq != nil {
+			if eq := equalRevision(w.State, claimed, ds, &ds.Spec.Template); eq != nil {
 				h.Hash = daemonset.RevisionHash(eq)
 			} else if h.Hash = w.Opts.Namer.PodTemplateHash(&ds.Spec.Template, ds.Status.CollisionCount); h.Hash == "" {
 				h.Hash = w.Opts.Namer.RevisionHash(&ds.Spec.Template, ds.Status.CollisionCount)

@@ -105,8 +105,8 @@
 //     object to remove the finalizer, which removes it, as upstream's
 //     orphanDependents and removeFinalizer do: the dependents become
 //     orphans a controller whose selector selects them adopts (the
-//     Deployment, ReplicaSet and StatefulSet controllers claim as
-//     upstream's do).
+//     Deployment, ReplicaSet, StatefulSet and DaemonSet controllers claim
+//     as upstream's do).
 //     Foreground is taken as Background.
 //   - Scheduler (Options.Scheduler, default FewestPods): each unscheduled
 //     pod not being deleted, in (namespace, name) order, is bound
@@ -175,10 +175,11 @@
 //     the orphan finalizer (upstream's holds it until the collector has
 //     found no dependents to orphan).
 //   - The TTL-after-finished controller deletes with background
-//     propagation, not foreground. The DaemonSet controller does not adopt
-//     orphan pods or revisions (it is given those it controls); the
-//     StatefulSet controller is given the pods and revisions it controls
-//     and the namespace's orphans it would adopt. spec.templateRevision and the DaemonSet's
+//     propagation, not foreground. The StatefulSet and DaemonSet
+//     controllers are given the pods and revisions they control and the
+//     namespace's orphans they would adopt (not every pod and revision of
+//     the namespace: only those can be claimed; the Plan is the same).
+//     spec.templateRevision and the DaemonSet's
 //     hash are those of the newest revision holding the template (compared
 //     by its JSON encoding, where upstream compares the stored bytes), else
 //     Namer.RevisionHash (a StatefulSet's) and Namer.PodTemplateHash (a
@@ -227,10 +228,10 @@
 // The world is checked against the real controllers as a whole:
 // conformance/upstream TestWholeClusterDifferential runs random scenarios
 // (1–4 nodes; Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs and
-// CronJobs, scaled and updated, deleted, Deployments, ReplicaSets and
-// StatefulSets also deleted with propagationPolicy Orphan and created
-// again, as they were or relabelled, Deployments and ReplicaSets
-// relabelled in place; nodes that stop and restart
+// CronJobs, scaled and updated, deleted, Deployments, ReplicaSets,
+// StatefulSets and DaemonSets also deleted with propagationPolicy Orphan
+// and created again, as they were or relabelled, Deployments and
+// ReplicaSets relabelled in place; nodes that stop and restart
 // heartbeating; pods that fail or never become ready) on the world and on v1.36.3's
 // controllers together on one fake clientset, with the world's environment
 // sent to both, and compares every controller write of every instant and

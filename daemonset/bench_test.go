@@ -121,3 +121,23 @@ func BenchmarkValidate(b *testing.B) {
 		_ = daemonset.Validate(ds, daemonset.Options{})
 	}
 }
+
+func BenchmarkClaimPod(b *testing.B) {
+	ds, _, pods := benchCluster(1)
+	p := *pods[0]
+	p.OwnerReferences = nil
+	b.ReportAllocs()
+	for b.Loop() {
+		daemonset.ClaimPod(ds, &p)
+	}
+}
+
+func BenchmarkClaimRevision(b *testing.B) {
+	ds, _, _ := benchCluster(1)
+	r := history.ControllerRevision{Revision: 1}
+	r.Name, r.Labels = "ds-new", map[string]string{"app": "d", history.HashLabel: "new"}
+	b.ReportAllocs()
+	for b.Loop() {
+		daemonset.ClaimRevision(ds, &r)
+	}
+}

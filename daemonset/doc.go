@@ -19,6 +19,11 @@
 //     (history.ControllerRevision) stands for; the revision bookkeeping and
 //     history cleanup of a sync, Plan.Revisions (history.Write, like the
 //     StatefulSet's).
+//   - [ClaimPod], [ClaimRevision] (claim.go): which listed pods and
+//     ControllerRevisions the DaemonSet owns, adopts (an orphan its
+//     selector selects), releases (one it controls and no longer selects)
+//     or ignores, as v1.36.3's ClaimPods and ClaimControllerRevisions
+//     decide (Plan.Adopt, Release, AdoptRevisions, ReleaseRevisions).
 //   - [Backoff], [BackoffKey] (backoff.go): the failed-pod backoff, the
 //     sync's explicit memory (Plan.Memory).
 //   - [Validate], [ValidateUpdateStrategy], [ValidateTemplate]
@@ -45,8 +50,19 @@
 //   - The template hash (controller.ComputeHash) is an input
 //     ([History].Hash; k8s.ControllerRevisionHash and k8s.DaemonSetHistory
 //     compute it from a real object): an empty hash is a field.ErrRequired
-//     error on history.hash, never a guess. The claimed pod list is an
-//     input too (adoption and release are not modelled).
+//     error on history.hash, never a guess.
+//   - Claims: the adoption's recheck of the live DaemonSet reads it as
+//     given (the input is taken as fresh). Upstream's informer does not
+//     see its own claim patches within a sync, so each of its listings of
+//     the pods (manage, rolling update, history cleanup, status) patches
+//     the same pods again: [Plan.Writes] repeats them; a renumbering of a
+//     revision the same sync adopted is sent from the stale copy and
+//     refused (FromCache), which ends upstream's sync, while the Plan goes
+//     on as if it had not been refused. Inputs state their controller
+//     references: a pod or revision without one is an orphan.
+//   - A revision without the controller-revision-hash label is read as
+//     hashed by its name; upstream's update adding that label is not
+//     written.
 //   - Expectations are taken as satisfied at the start of the sync; a Step
 //     whose manage phase writes anything leaves the rolling update for the
 //     next sync, as upstream does once its expectations are pending.

@@ -25,9 +25,12 @@ func ExampleStep() {
 	ds.Spec.Template.Labels = map[string]string{"app": "agent"}
 	one := intstr.Int(1)
 	ds.Spec.UpdateStrategy = daemonset.UpdateStrategy{Type: daemonset.RollingUpdate, RollingUpdate: &daemonset.RollingParams{MaxUnavailable: &one}}
+	// The pods and revisions the DaemonSet controls name it as their
+	// controller (an orphan it selects would be adopted: Plan.Adopt).
+	owner := []meta.OwnerReference{meta.NewControllerRef("apps/v1", "DaemonSet", ds.Name, ds.UID)}
 	hist := daemonset.History{Hash: "v2", Revisions: []history.ControllerRevision{
-		{ObjectMeta: meta.ObjectMeta{Name: "agent-v1", Labels: map[string]string{history.HashLabel: "v1"}}, Revision: 1},
-		{ObjectMeta: meta.ObjectMeta{Name: "agent-v2", Labels: map[string]string{history.HashLabel: "v2"}}, Revision: 2},
+		{ObjectMeta: meta.ObjectMeta{Name: "agent-v1", Namespace: "kube-system", Labels: map[string]string{"app": "agent", history.HashLabel: "v1"}, OwnerReferences: owner}, Revision: 1},
+		{ObjectMeta: meta.ObjectMeta{Name: "agent-v2", Namespace: "kube-system", Labels: map[string]string{"app": "agent", history.HashLabel: "v2"}, OwnerReferences: owner}, Revision: 2},
 	}}
 	var nodes []*node.Node
 	for _, n := range []string{"node-1", "node-2", "node-3"} {
@@ -35,7 +38,7 @@ func ExampleStep() {
 	}
 	pod := func(name, nodeName, hash string) *podstatus.Pod {
 		p := &podstatus.Pod{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "kube-system", UID: "uid-" + name,
-			Labels: map[string]string{"app": "agent", history.HashLabel: hash}}}
+			Labels: map[string]string{"app": "agent", history.HashLabel: hash}, OwnerReferences: owner}}
 		p.Spec.NodeName = nodeName
 		p.Status.Phase = podstatus.Running
 		p.Status.Conditions = []podstatus.Condition{{Type: podstatus.Ready, Status: meta.ConditionTrue, LastTransitionTime: now.Add(-time.Hour)}}

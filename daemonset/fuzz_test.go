@@ -17,6 +17,7 @@ import (
 func FuzzStepOrderIndependent(f *testing.F) { fuzzlimit.Rapid(f, checkStepOrderIndependent) }
 func FuzzStepRollingBudget(f *testing.F)    { fuzzlimit.Rapid(f, checkStepRollingBudget) }
 func FuzzStepConverges(f *testing.F)        { fuzzlimit.Rapid(f, checkStepConverges) }
+func FuzzClaims(f *testing.F)               { fuzzlimit.Rapid(f, checkClaims) }
 
 // FuzzStep decodes a DaemonSet, nodes, pods and memory from JSON and runs
 // Step: it never panics, an error is a *field.Error, and the Plan's Writes

@@ -19,6 +19,7 @@ var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 func readyPod(name, nodeName, hash string, created, readyAt time.Time, ready bool, phase podstatus.Phase) *podstatus.Pod {
 	p := &podstatus.Pod{}
 	p.Name, p.UID, p.CreationTimestamp = name, "uid-"+name, created
+	p.OwnerReferences = []meta.OwnerReference{meta.NewControllerRef("apps/v1", "DaemonSet", "ds", "ds-uid")}
 	p.Labels = map[string]string{"app": "d", history.HashLabel: hash}
 	p.Spec.NodeName = nodeName
 	p.Status.Phase = phase

@@ -46,10 +46,11 @@ func testNode(name string, taints ...node.Taint) *node.Node {
 }
 
 // testPod is a pod of hash on nodeName, created at created; ready since
-// readyAt unless readyAt is zero; phase Running.
+// readyAt unless readyAt is zero; phase Running; controlled by testDS.
 func testPod(name, nodeName, hash string, created, readyAt time.Time) *podstatus.Pod {
 	p := &podstatus.Pod{}
-	p.Name, p.UID, p.CreationTimestamp = name, "uid-"+name, created
+	p.Name, p.Namespace, p.UID, p.CreationTimestamp = name, "default", "uid-"+name, created
+	p.OwnerReferences = []meta.OwnerReference{testRef}
 	p.Labels = map[string]string{"app": "d", history.HashLabel: hash}
 	p.Spec.NodeName = nodeName
 	p.Status.Phase = podstatus.Running
@@ -76,7 +77,12 @@ func pinned(p *podstatus.Pod) *podstatus.Pod {
 	return p
 }
 
-// rev is ControllerRevision name numbered n with the hash label hash.
+// rev is ControllerRevision name numbered n with the labels app=d and
+// the hash label hash, controlled by testDS.
 func rev(name string, n int64, hash string) history.ControllerRevision {
-	return history.ControllerRevision{ObjectMeta: meta.ObjectMeta{Name: name, Labels: map[string]string{history.HashLabel: hash}}, Revision: n}
+	return history.ControllerRevision{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "default", Labels: map[string]string{"app": "d", history.HashLabel: hash},
+		OwnerReferences: []meta.OwnerReference{testRef}}, Revision: n}
 }
+
+// testRef is testDS's controller reference.
+var testRef = meta.NewControllerRef("apps/v1", "DaemonSet", "ds", "ds-uid")

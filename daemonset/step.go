@@ -29,13 +29,23 @@ type Plan struct {
 	// its hash (verb create, the hash in Hash), or the current one
 	// renumbered to the newest (update); then the old revisions the
 	// history limit deletes, oldest first.
-	Revisions    []history.Write            `json:"revisions"`
-	Create       plan.Creation[PodCreation] `json:"create"`
-	Delete       []plan.Deletion            `json:"delete"`
-	Status       Status                     `json:"status"`
-	UpdateStatus bool                       `json:"updateStatus"`
-	Events       []plan.Event               `json:"events"`
-	Requeue      []plan.Requeue             `json:"requeue"`
+	Revisions []history.Write            `json:"revisions"`
+	Create    plan.Creation[PodCreation] `json:"create"`
+	// AdoptRevisions and ReleaseRevisions are the ControllerRevisions
+	// whose controller reference the sync sets or removes
+	// ([ClaimRevision]), Adopt and Release the pods ([ClaimPod]), each by
+	// name, then UID. The revisions are patched before any other write;
+	// the pods at each of the sync's listings of its pods (see
+	// [Plan.Writes]).
+	AdoptRevisions   []ObjectRef     `json:"adoptRevisions,omitempty"`
+	ReleaseRevisions []ObjectRef     `json:"releaseRevisions,omitempty"`
+	Adopt            []ObjectRef     `json:"adopt,omitempty"`
+	Release          []ObjectRef     `json:"release,omitempty"`
+	Delete           []plan.Deletion `json:"delete"`
+	Status           Status          `json:"status"`
+	UpdateStatus     bool            `json:"updateStatus"`
+	Events           []plan.Event    `json:"events"`
+	Requeue          []plan.Requeue  `json:"requeue"`
 	// Memory is the failed-pod backoff after the sync.
 	Memory Backoff `json:"memory"`
 }
@@ -59,8 +69,13 @@ type nodeState struct {
 // pod on a node that should not keep one, and unscheduled pods for nodes
 // that do not exist); when manage wrote nothing, the rolling update
 // ([RollingUpdatePlan]); the ControllerRevision bookkeeping and history
-// cleanup; and the status ([ComputeStatus]). pods are the DaemonSet's
-// claimed pods. Nodes are walked by name and pods by name then UID, where
+// cleanup; and the status ([ComputeStatus]). pods are the pods of the
+// DaemonSet's namespace the controller lists (those it controls and the
+// orphans it may adopt; others are ignored), hist.Revisions the
+// ControllerRevisions it lists (likewise). Unless the DaemonSet is being
+// deleted, the sync first claims revisions and pods ([ClaimRevision],
+// [ClaimPod]: Plan.AdoptRevisions, ReleaseRevisions, Adopt, Release) and
+// works with those it claims. Nodes are walked by name and pods by name then UID, where
 // upstream walks its caches and a Go map in arbitrary order; the
 // creations and deletions of each phase are capped at
 // Options.BurstReplicas in that order.
@@ -76,7 +91,8 @@ type nodeState struct {
 // upstream's SelectingAll branch, reachable only by objects stored before
 // that validation, is never taken.
 //
-// Source: upstream pkg/controller/daemon syncDaemonSet, manage,
+// Source: upstream pkg/controller/daemon syncDaemonSet, constructHistory
+// (controlledHistories), getNodesToDaemonPods (getDaemonPods), manage,
 // podsShouldBeOnNode, syncNodes, rollingUpdate, cleanupHistory,
 // updateDaemonSetStatus (v1.36.3).
 func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, hist History, memory Backoff, now time.Time, opts Options) (Plan, error) {
@@ -98,6 +114,9 @@ func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, hist History
 		p.Outcome = ReasonBeingDeleted
 		return p, nil
 	}
+	c := claimAll(ds, pods, hist.Revisions)
+	pods, hist.Revisions = c.pods, c.revisions
+	p.AdoptRevisions, p.ReleaseRevisions, p.Adopt, p.Release = c.adoptRevisions, c.releaseRevisions, c.adopt, c.release
 	states, index := groupNodes(ds, nodes, pods, opts)
 
 	old, w := constructHistory(ds, hist)

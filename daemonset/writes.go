@@ -1,7 +1,10 @@
 package daemonset
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/history"
@@ -17,14 +20,20 @@ const ReasonStatusUpdate Reason = "StatusUpdate"
 // Writes returns the API requests the sync p sends, in v1.36.3's order,
 // given the DaemonSet, pods and history Step read:
 //
+//  0. the revision claim's patches: the revisions of AdoptRevisions and
+//     ReleaseRevisions merged by name, then UID (upstream patches them in
+//     its lister's order, which is arbitrary);
 //  1. the ControllerRevision create or update of Revisions: a created
 //     revision is named "<ds>-<hash>" in the DaemonSet's namespace,
 //     labelled with the template's labels and controller-revision-hash,
 //     annotated with the DaemonSet's annotations, owned by it
 //     (meta.NewControllerRef("apps/v1", "DaemonSet", …)) and holds its
 //     template as data ([history.New]); an updated one is the given
-//     revision renumbered;
-//  2. the pod creates of Create: the pod of [NewPod] for its node (the
+//     revision renumbered, sent from the cached copy (FromCache: refused,
+//     ending the sync) when step 0 patched it;
+//  2. the pod claim's patches (Release, then Adopt, each by name: upstream
+//     lists the pods it controls, then the orphans), then the pod creates
+//     of Create: the pod of [NewPod] for its node (the
 //     template with the controller's tolerations, the hash and
 //     template-generation labels and the node affinity pinning it to the
 //     node) made by [podstatus.FromTemplate] with generateName
@@ -36,6 +45,19 @@ const ReasonStatusUpdate Reason = "StatusUpdate"
 //  5. the status update (subresource status) carrying the DaemonSet with
 //     Status, when UpdateStatus holds.
 //
+// Upstream lists (and claims) the DaemonSet's pods from its informer
+// cache at manage, at the rolling update (Outcome RollingUpdate or
+// NodeNotFound; the creations and deletions are then the rolling
+// update's, after the second listing), at the history cleanup (unless the
+// rolling update failed) and at the status; its cache does not see its
+// own patches within the sync, so each listing sends the pod claim's
+// patches again (an adoption or release of an object already adopted or
+// released changes nothing; a later one of a pod the sync deleted is
+// IgnoreRefusal, as upstream ignores NotFound). An adoption patch carries
+// the object with the DaemonSet's controller reference merged in
+// (meta.MergeOwnerRef, with blockOwnerDeletion), a release the object
+// without references to its UID (meta.RemoveOwnerRef).
+//
 // Upstream creates and deletes pods concurrently (in slow-start batches):
 // the API server may receive those of one step in any order; Writes
 // gives the Plan's. It returns a *field.Error when the Plan names a pod
@@ -43,8 +65,11 @@ const ReasonStatusUpdate Reason = "StatusUpdate"
 // inputs is modified or shared with the result.
 //
 // Source: upstream pkg/controller/daemon syncDaemonSet, constructHistory,
-// snapshot, syncNodes, cleanupHistory, storeDaemonSetStatus, and
-// pkg/controller/daemon/util CreatePodTemplate (v1.36.3).
+// controlledHistories, snapshot, getDaemonPods, manage, rollingUpdate,
+// syncNodes, cleanupHistory, updateDaemonSetStatus, storeDaemonSetStatus;
+// pkg/controller/controller_ref_manager.go ClaimPods,
+// ClaimControllerRevisions; pkg/controller/daemon/util CreatePodTemplate
+// (v1.36.3).
 func (p Plan) Writes(ds *DaemonSet, pods []*podstatus.Pod, hist History) ([]plan.Write, error) {
 	if ds == nil {
 		return nil, field.New("daemonSet", "", field.ErrRequired)
@@ -63,7 +88,15 @@ func (p Plan) Writes(ds *DaemonSet, pods []*podstatus.Pod, hist History) ([]plan
 			}
 		}
 	}
-	var out, deletes []plan.Write
+	out, err := p.revisionClaims(ds, hist.Revisions)
+	if err != nil {
+		return nil, err
+	}
+	podClaims, err := p.podClaims(ds, pods)
+	if err != nil {
+		return nil, err
+	}
+	var deletes []plan.Write
 	for i, w := range p.Revisions {
 		switch w.Verb {
 		case plan.VerbCreate:
@@ -76,7 +109,8 @@ func (p Plan) Writes(ds *DaemonSet, pods []*podstatus.Pod, hist History) ([]plan
 			}
 			r := deepcopy.Copy(*old)
 			r.Revision = w.Revision
-			out = append(out, plan.Write{Verb: plan.VerbUpdate, Resource: "controllerrevisions", Namespace: r.Namespace, Name: r.Name, UID: r.UID, Object: &r, Reason: w.Reason})
+			out = append(out, plan.Write{Verb: plan.VerbUpdate, Resource: "controllerrevisions", Namespace: r.Namespace, Name: r.Name, UID: r.UID, Object: &r,
+				FromCache: slices.ContainsFunc(p.AdoptRevisions, func(a ObjectRef) bool { return a.Name == r.Name }), Reason: w.Reason})
 		case plan.VerbDelete:
 			old := revs[w.Name]
 			if old == nil {
@@ -86,6 +120,14 @@ func (p Plan) Writes(ds *DaemonSet, pods []*podstatus.Pod, hist History) ([]plan
 		default:
 			return nil, field.New(field.Child(field.Index("revisions", i), "verb"), string(w.Verb), field.ErrUnsupported)
 		}
+	}
+	// the listings of manage, the rolling update, the history cleanup and
+	// the status
+	rolled := p.Outcome == ReasonRollingUpdate || p.Outcome == ReasonNodeNotFound
+	cleaned := p.Outcome != ReasonNodeNotFound
+	out = append(out, podClaims...)
+	if rolled {
+		out = append(out, again(podClaims, p.Delete)...)
 	}
 	prefix := podstatus.PodPrefix(ds.Name)
 	for _, c := range p.Create.Objects {
@@ -99,13 +141,112 @@ func (p Plan) Writes(ds *DaemonSet, pods []*podstatus.Pod, hist History) ([]plan
 		}
 		out = append(out, plan.Write{Verb: plan.VerbDelete, Resource: "pods", Namespace: ds.Namespace, Name: d.Name, Reason: d.Reason})
 	}
+	if cleaned {
+		out = append(out, again(podClaims, p.Delete)...)
+	}
 	out = append(out, deletes...)
+	out = append(out, again(podClaims, p.Delete)...)
 	if p.UpdateStatus {
 		obj := deepcopy.Copy(*ds)
 		obj.Status = deepcopy.Copy(p.Status)
 		out = append(out, plan.Write{Verb: plan.VerbUpdate, Resource: "daemonsets", Subresource: "status", Namespace: ds.Namespace, Name: ds.Name, UID: ds.UID, Object: &obj, Reason: ReasonStatusUpdate})
 	}
 	return out, nil
+}
+
+// revisionClaims returns the patches of AdoptRevisions and
+// ReleaseRevisions, merged by name, then UID.
+func (p Plan) revisionClaims(ds *DaemonSet, revisions []history.ControllerRevision) ([]plan.Write, error) {
+	if len(p.AdoptRevisions)+len(p.ReleaseRevisions) == 0 {
+		return nil, nil
+	}
+	type claim struct {
+		r     *history.ControllerRevision
+		adopt bool
+		why   Reason
+	}
+	var cs []claim
+	for _, l := range []struct {
+		path  string
+		refs  []ObjectRef
+		adopt bool
+		why   Reason
+	}{{"adoptRevisions", p.AdoptRevisions, true, ReasonOrphanSelected}, {"releaseRevisions", p.ReleaseRevisions, false, ReasonSelectorMismatch}} {
+		for i, a := range l.refs {
+			j := slices.IndexFunc(revisions, func(r history.ControllerRevision) bool { return r.Name == a.Name && (a.UID == "" || r.UID == a.UID) })
+			if j < 0 {
+				return nil, noSuch(field.Child(field.Index(l.path, i), "name"), a.Name, "revision")
+			}
+			cs = append(cs, claim{&revisions[j], l.adopt, cmp.Or(a.Reason, l.why)})
+		}
+	}
+	slices.SortStableFunc(cs, func(a, b claim) int {
+		return cmp.Or(strings.Compare(a.r.Name, b.r.Name), strings.Compare(a.r.UID, b.r.UID))
+	})
+	out := make([]plan.Write, 0, len(cs))
+	for _, c := range cs {
+		r := deepcopy.Copy(*c.r)
+		if c.adopt {
+			r.OwnerReferences = meta.MergeOwnerRef(r.OwnerReferences, dsRef(ds))
+		} else {
+			r.OwnerReferences = meta.RemoveOwnerRef(r.OwnerReferences, ds.UID)
+		}
+		out = append(out, plan.Write{Verb: plan.VerbPatch, Resource: "controllerrevisions", Namespace: cmp.Or(r.Namespace, ds.Namespace), Name: r.Name, UID: r.UID,
+			Object: &r, Reason: c.why})
+	}
+	return out, nil
+}
+
+// podClaims returns the patches of one listing of the pods: Release, then
+// Adopt, each in the Plan's order (by name).
+func (p Plan) podClaims(ds *DaemonSet, pods []*podstatus.Pod) ([]plan.Write, error) {
+	if len(p.Adopt)+len(p.Release) == 0 {
+		return nil, nil
+	}
+	out := make([]plan.Write, 0, len(p.Adopt)+len(p.Release))
+	for _, l := range []struct {
+		path  string
+		refs  []ObjectRef
+		adopt bool
+		why   Reason
+	}{{"release", p.Release, false, ReasonSelectorMismatch}, {"adopt", p.Adopt, true, ReasonOrphanSelected}} {
+		for i, a := range l.refs {
+			j := slices.IndexFunc(pods, func(pod *podstatus.Pod) bool {
+				return pod != nil && pod.Name == a.Name && (a.UID == "" || pod.UID == a.UID)
+			})
+			if j < 0 {
+				return nil, noSuch(field.Child(field.Index(l.path, i), "name"), a.Name, "pod")
+			}
+			pod := deepcopy.New(pods[j])
+			if l.adopt {
+				pod.OwnerReferences = meta.MergeOwnerRef(pod.OwnerReferences, dsRef(ds))
+			} else {
+				pod.OwnerReferences = meta.RemoveOwnerRef(pod.OwnerReferences, ds.UID)
+			}
+			out = append(out, plan.Write{Verb: plan.VerbPatch, Resource: "pods", Namespace: cmp.Or(pod.Namespace, ds.Namespace), Name: pod.Name, UID: pod.UID,
+				Object: pod, Reason: cmp.Or(a.Reason, l.why)})
+		}
+	}
+	return out, nil
+}
+
+// again returns a later listing's copy of the pod claim's patches: the
+// objects copied, a patch of a pod the sync deleted IgnoreRefusal.
+func again(claims []plan.Write, deleted []plan.Deletion) []plan.Write {
+	if len(claims) == 0 {
+		return nil
+	}
+	out := slices.Clone(claims)
+	for i := range out {
+		out[i].Object = deepcopy.New(out[i].Object.(*podstatus.Pod))
+		out[i].IgnoreRefusal = slices.ContainsFunc(deleted, func(d plan.Deletion) bool { return d.Name == out[i].Name })
+	}
+	return out
+}
+
+// dsRef is the controller reference of ds.
+func dsRef(ds *DaemonSet) meta.OwnerReference {
+	return meta.NewControllerRef("apps/v1", "DaemonSet", ds.Name, ds.UID)
 }
 
 func noSuch(path, name, kind string) error {

@@ -245,11 +245,13 @@ func TestStatefulSetUpdateRevision(t *testing.T) {
 	}
 }
 
-// TestDaemonSetHistory: the current hash is the matching revision's label
-// (its name when unlabelled), else the pod-template-hash.
+// TestDaemonSetHistory: the current hash is the label of the matching
+// revision the DaemonSet claims (its name when unlabelled), else the
+// pod-template-hash.
 func TestDaemonSetHistory(t *testing.T) {
 	ds := &appsv1.DaemonSet{}
 	ds.Name, ds.UID = "agent", "uid-agent"
+	ds.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "agent"}}
 	ds.Spec.Template.Labels = map[string]string{"app": "agent"}
 	ds.Spec.Template.Spec.Containers = []corev1.Container{{Name: "c", Image: "v2"}}
 	mk := func(image string, n int64) *appsv1.ControllerRevision {
@@ -276,6 +278,11 @@ func TestDaemonSetHistory(t *testing.T) {
 	h, err = k8s.DaemonSetHistory(ds, []*appsv1.ControllerRevision{v1, v2, unlabelled})
 	if err != nil || h.Hash != "agent-old" || len(h.Revisions) != 3 || daemonset.RevisionHash(&h.Revisions[2]) != "agent-old" || daemonset.RevisionHash(&h.Revisions[0]) != v1.Labels[history.HashLabel] {
 		t.Fatalf("DaemonSetHistory = %+v, %v", h, err)
+	}
+	// another controller's revision of the same template is not claimed
+	unlabelled.OwnerReferences[0].UID = "uid-other"
+	if h, err = k8s.DaemonSetHistory(ds, []*appsv1.ControllerRevision{v1, v2, unlabelled}); err != nil || h.Hash != hash {
+		t.Fatalf("DaemonSetHistory with another's revision = %+v, %v; want %s", h.Hash, err, hash)
 	}
 }
 

@@ -293,7 +293,8 @@ func NewDaemonSetRevision(ds *appsv1.DaemonSet, revision int64) (*appsv1.Control
 // DaemonSetHistory returns the daemonset.History of ds and its
 // ControllerRevisions: each revision with its controller-revision-hash
 // label (its name when unlabelled, as the controller labels it), and the
-// current hash: the label of the revision whose Data.Raw (compacted, as
+// current hash: the label of the revision ds claims
+// (daemonset.ClaimRevision: owned or adopted) whose Data.Raw (compacted, as
 // for [StatefulSetUpdateRevision]) equals [DaemonSetRevisionData] (the highest-numbered when several do; among
 // equally numbered ones upstream takes the last its informer cache lists,
 // in no set order, and the adapter the last in revisions), else the [PodTemplateHash] the controller
@@ -311,13 +312,21 @@ func DaemonSetHistory(ds *appsv1.DaemonSet, revisions []*appsv1.ControllerRevisi
 	if err != nil {
 		return daemonset.History{}, err
 	}
+	kds, err := FromDaemonSet(ds)
+	if err != nil {
+		return daemonset.History{}, err
+	}
 	var h daemonset.History
 	var cur *appsv1.ControllerRevision
 	for _, r := range revisions {
 		if r == nil {
 			continue
 		}
-		h.Revisions = append(h.Revisions, FromControllerRevision(r))
+		hr := FromControllerRevision(r)
+		h.Revisions = append(h.Revisions, hr)
+		if c := daemonset.ClaimRevision(kds, &hr); c != daemonset.Owned && c != daemonset.Adopt {
+			continue // (not among those the controller claims)
+		}
 		if bytes.Equal(storedData(r.Data.Raw), data) && (cur == nil || r.Revision >= cur.Revision) {
 			cur = r
 		}

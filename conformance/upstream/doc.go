@@ -257,14 +257,18 @@
 //
 // # DaemonSets
 //
-// testdata/daemonset holds 215 vectors (the seed table, the upstream tables
+// testdata/daemonset holds 252 vectors (the seed table, the upstream tables
 // and update_test.go scenarios including the MaxSurge and not-ready
-// variants, PR #117658, PR #96441, #60163). Differentials
+// variants, PR #117658, PR #96441, #60163; the claim's). Differentials
 // (go -C conformance/upstream test -run DaemonSet ., 10,000 states each):
 // eligibility against NodeShouldRunDaemonPod, the tolerations of NewPod,
 // UnavailableCount, SurgeCount and AllowsSurge, and one whole syncDaemonSet
 // of the real controller on a fake clientset against Step on clusters of
-// 1–200 nodes with 0–3 pods per node in every state (manage actions exact
-// as sets, rolling-update picks compared as counts plus every forced
-// action): zero differences.
+// 1–200 nodes with 0–3 pods per node in every state, some orphans,
+// another controller's or no longer selected, and starting
+// ControllerRevisions claimed, adopted, released or ignored (manage
+// actions exact as sets, rolling-update picks compared as counts plus
+// every forced action, the claim's adoptions and releases exact; a sync
+// upstream ends at the refused renumbering of a revision it adopted is
+// checked to end so in kubesem's writes): zero differences.
 package upstream

@@ -16,8 +16,10 @@ import (
 
 	apps "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	core "k8s.io/client-go/testing"
@@ -32,6 +34,7 @@ import (
 
 	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/plan"
 )
 
@@ -207,7 +210,12 @@ type rig struct {
 	revUpdated []*apps.ControllerRevision
 	revDeleted []string
 	podPatched []string
-	client     *fake.Clientset
+	// podClaimed and revClaimed are the claim's patches (adoptions and
+	// releases), one per listing; live is the DaemonSet the recheck reads.
+	podClaimed, revClaimed []string
+	live                   *apps.DaemonSet
+	conflict               bool
+	client                 *fake.Clientset
 }
 
 // upCreate is one pod upstream created: its target node and hash label.
@@ -236,10 +244,29 @@ func newRig(t testing.TB) *rig {
 		return true, nil, nil
 	})
 	client.PrependReactor("patch", "pods", func(a core.Action) (bool, runtime.Object, error) {
+		pa := a.(core.PatchAction)
 		r.mu.Lock()
-		r.podPatched = append(r.podPatched, a.(core.PatchAction).GetName())
-		r.mu.Unlock()
+		defer r.mu.Unlock()
+		if pa.GetPatchType() == types.StrategicMergePatchType && strings.Contains(string(pa.GetPatch()), "ownerReferences") {
+			// the claim's adoption or release
+			r.podClaimed = append(r.podClaimed, pa.GetName())
+			return true, &v1.Pod{}, nil
+		}
+		r.podPatched = append(r.podPatched, pa.GetName())
 		return true, &v1.Pod{}, nil
+	})
+	client.PrependReactor("patch", "controllerrevisions", func(a core.Action) (bool, runtime.Object, error) {
+		r.mu.Lock()
+		r.revClaimed = append(r.revClaimed, a.(core.PatchAction).GetName())
+		r.mu.Unlock()
+		return true, &apps.ControllerRevision{}, nil
+	})
+	// the claim's recheck of the DaemonSet (RecheckDeletionTimestamp)
+	// reads it live: the cached copy
+	client.PrependReactor("get", "daemonsets", func(a core.Action) (bool, runtime.Object, error) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return true, r.live.DeepCopy(), nil
 	})
 	client.PrependReactor("update", "daemonsets", func(a core.Action) (bool, runtime.Object, error) {
 		ds := a.(core.UpdateAction).GetObject().(*apps.DaemonSet)
@@ -259,8 +286,13 @@ func newRig(t testing.TB) *rig {
 	client.PrependReactor("update", "controllerrevisions", func(a core.Action) (bool, runtime.Object, error) {
 		cr := a.(core.UpdateAction).GetObject().(*apps.ControllerRevision)
 		r.mu.Lock()
+		defer r.mu.Unlock()
+		if slices.Contains(r.revClaimed, cr.Name) {
+			// sent from the cached copy the claim's patch made stale
+			r.conflict = true
+			return true, nil, apierrors.NewConflict(apps.Resource("controllerrevisions"), cr.Name, fmt.Errorf("the object has been modified"))
+		}
 		r.revUpdated = append(r.revUpdated, cr.DeepCopy())
-		r.mu.Unlock()
 		return true, cr, nil
 	})
 	client.PrependReactor("delete", "controllerrevisions", func(a core.Action) (bool, runtime.Object, error) {
@@ -299,7 +331,11 @@ type upResult struct {
 	RevUpdated []*apps.ControllerRevision
 	RevDeleted []string
 	PodPatched []string
-	Backoff    daemonset.Backoff
+	PodClaimed []string
+	RevClaimed []string
+	// Conflict: a revision update the API server refused as stale.
+	Conflict bool
+	Backoff  daemonset.Backoff
 	// Actions are the writes the fake clientset received, in order.
 	Actions []core.Action
 }
@@ -345,6 +381,7 @@ func (u *upResult) Afters() (backoff, minReady []time.Duration) {
 // runs one syncDaemonSet of ds.
 func (r *rig) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod, revs []*apps.ControllerRevision, now time.Time) *upResult {
 	r.created, r.deleted, r.status, r.revCreated, r.revUpdated, r.revDeleted, r.podPatched = nil, nil, nil, nil, nil, nil, nil
+	r.podClaimed, r.revClaimed, r.live, r.conflict = nil, nil, ds, false
 	r.log.entries = nil
 	r.client.ClearActions()
 	fieldOf(r.dsc, "expectations").Set(reflect.ValueOf(controller.ControllerExpectationsInterface(&expectations{ControllerExpectationsInterface: controller.NewControllerExpectations(), log: r.log})))
@@ -360,7 +397,7 @@ func (r *rig) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes []*v1
 	store(r.factory.Apps().V1().DaemonSets().Informer().GetStore(), []any{ds})
 	err := syncDaemonSet(r.dsc, klog.NewContext(context.Background(), klog.Background()), ds.Namespace+"/"+ds.Name)
 	res := &upResult{Err: err, Created: r.created, Deleted: r.deleted, Status: r.status, Log: slices.Clone(r.log.entries),
-		RevCreated: r.revCreated, RevUpdated: r.revUpdated, RevDeleted: r.revDeleted, PodPatched: r.podPatched, Backoff: readBackoff(r.backoff)}
+		RevCreated: r.revCreated, RevUpdated: r.revUpdated, RevDeleted: r.revDeleted, PodPatched: r.podPatched, PodClaimed: r.podClaimed, RevClaimed: r.revClaimed, Conflict: r.conflict, Backoff: readBackoff(r.backoff)}
 	for _, a := range r.client.Actions() {
 		switch a.GetVerb() {
 		case "create", "update", "delete", "patch":
@@ -417,7 +454,8 @@ func ownerRef(ds *apps.DaemonSet) []metav1.OwnerReference {
 // revisions builds the ControllerRevisions of a kubesem History for
 // upstream: the revision with the current hash holds ds's own patch (so
 // upstream's Match finds it current), the others a patch of their own;
-// all labelled with the template labels and their hash, controlled by ds.
+// each with its metadata as given (labels, owner references, namespace
+// defaulting to ds's), labelled with its hash.
 func revisions(t interface{ Fatal(...any) }, ds *apps.DaemonSet, h daemonset.History) []*apps.ControllerRevision {
 	patch, err := getPatch(ds)
 	if err != nil {
@@ -427,14 +465,15 @@ func revisions(t interface{ Fatal(...any) }, ds *apps.DaemonSet, h daemonset.His
 	for i := range h.Revisions {
 		r := &h.Revisions[i]
 		hash := daemonset.RevisionHash(r)
-		cr := &apps.ControllerRevision{Revision: r.Revision}
-		cr.Name, cr.Namespace = r.Name, ds.Namespace
-		cr.Labels = map[string]string{}
-		for k, v := range ds.Spec.Template.Labels {
-			cr.Labels[k] = v
+		cr := k8s.ToControllerRevision(*r)
+		cr.TypeMeta = metav1.TypeMeta{}
+		if cr.Namespace == "" {
+			cr.Namespace = ds.Namespace
+		}
+		if cr.Labels == nil {
+			cr.Labels = map[string]string{}
 		}
 		cr.Labels[apps.DefaultDaemonSetUniqueLabelKey] = hash
-		cr.OwnerReferences = ownerRef(ds)
 		if hash == h.Hash {
 			cr.Data.Raw = patch
 		} else {

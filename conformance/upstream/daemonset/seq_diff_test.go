@@ -22,6 +22,7 @@ import (
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/node"
+	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
@@ -213,7 +214,33 @@ func evolve(t *rapid.T, s *sequence, res *upResult, now time.Time) {
 		}
 		pods = append(pods, p)
 	}
+	// the claim's patches: an orphan adopted, a pod the DaemonSet
+	// controls released
 	owner := ownerRef(s.ds)
+	for i, p := range pods {
+		if !slices.Contains(res.PodClaimed, p.Name) {
+			continue
+		}
+		p = p.DeepCopy()
+		if metav1.GetControllerOf(p) == nil {
+			p.OwnerReferences = owner
+		} else {
+			p.OwnerReferences = nil
+		}
+		pods[i] = p
+	}
+	for i, r := range s.revs {
+		if !slices.Contains(res.RevClaimed, r.Name) {
+			continue
+		}
+		r = r.DeepCopy()
+		if metav1.GetControllerOf(r) == nil {
+			r.OwnerReferences = owner
+		} else {
+			r.OwnerReferences = nil
+		}
+		s.revs[i] = r
+	}
 	for _, c := range res.Created {
 		p := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("q-%04d", s.next), Namespace: s.ds.Namespace, OwnerReferences: owner, CreationTimestamp: stamp}}
 		s.next++
@@ -332,12 +359,12 @@ func TestDaemonSetDiffSync(t *testing.T) {
 	bounds := backoffBounds(r.backoff) // upstream's own configuration
 	capd := bounds[1]
 	burst := int(fieldOf(r.dsc, "burstReplicas").Int()) // upstream's BurstReplicas
-	serial, syncs, ties := 0, 0, 0
+	serial, syncs, ties, conflicts := 0, 0, 0, 0
 	var b boundaries
 	rapid.Check(t, func(t *rapid.T) {
 		serial++
 		uds, unodes, upods := drawSync(t, serial)
-		s := &sequence{ds: uds, nodes: unodes, pods: upods}
+		s := &sequence{ds: uds, nodes: unodes, pods: upods, revs: drawRevisions(t, uds)}
 		now := t0
 		mem := drawMemory(t, uds, unodes, bounds, now)
 		writeBackoff(r.backoff, mem)
@@ -353,6 +380,14 @@ func TestDaemonSetDiffSync(t *testing.T) {
 			countEdges(s, now, mem, capd, &b)
 			res := r.sync(t, s.ds, s.nodes, s.pods, s.revs, now)
 			p, wide := stepSeq(t, s, mem, now)
+			if res.Conflict {
+				// upstream renumbered a revision it adopted in the same
+				// sync from its stale cached copy: refused, the sync ends
+				// there; kubesem's Writes send that renumbering FromCache
+				checkStaleRenumber(t, s, res, p)
+				conflicts++
+				break
+			}
 			if compareSync(t, s, res, p, wide, now, capd, burst, i) {
 				ties++
 			}
@@ -363,8 +398,8 @@ func TestDaemonSetDiffSync(t *testing.T) {
 			}
 		}
 	})
-	t.Logf("%d syncs compared (%d tie-aware); on the edge: %d delay ends (%d ±1ns), %d expiries at twice the cap (%d ±1ns), %d availabilities",
-		syncs, ties, b.expiry, b.expiryNear, b.gc, b.gcNear, b.avail)
+	t.Logf("%d syncs compared (%d tie-aware; %d sequences ended at a refused stale renumbering); on the edge: %d delay ends (%d ±1ns), %d expiries at twice the cap (%d ±1ns), %d availabilities",
+		syncs, ties, conflicts, b.expiry, b.expiryNear, b.gc, b.gcNear, b.avail)
 	if b.expiry < 100 || b.expiryNear < 100 || b.gc < 50 || b.gcNear < 50 {
 		t.Errorf("too few syncs on the backoff edges: %+v", b)
 	}
@@ -389,7 +424,7 @@ func stepSeq(t *rapid.T, s *sequence, mem daemonset.Backoff, now time.Time) (dae
 // compareSync compares one sync; it reports whether the comparison was
 // tie-aware.
 func compareSync(t *rapid.T, s *sequence, res *upResult, p, wide daemonset.Plan, now time.Time, capd time.Duration, burst, i int) bool {
-	up := planFromUpstream(&upstreamCase{ds: s.ds, back: map[string]string{}}, res)
+	up := planFromUpstream(&upstreamCase{ds: s.ds, pods: s.pods, revs: s.revs, back: map[string]string{}}, res)
 	uid := string(s.ds.UID)
 	up.Memory = live(up.Memory, uid, now, capd)
 	k := p
@@ -515,4 +550,59 @@ func scaleChecks(t *testing.T, num, den int) func() {
 		t.Fatal(err)
 	}
 	return func() { _ = f.Value.Set(old) }
+}
+
+// drawRevisions draws the ControllerRevisions a sequence starts with: none
+// mostly; else some of the DaemonSet's current template and of an older
+// one, each controlled by it, an orphan (adopted), another controller's
+// (ignored), or no longer selected (released).
+func drawRevisions(t *rapid.T, ds *apps.DaemonSet) []*apps.ControllerRevision {
+	if rapid.IntRange(0, 2).Draw(t, "revisions") > 0 {
+		return nil
+	}
+	var out []*apps.ControllerRevision
+	for i, image := range []string{"", "old"} {
+		if !rapid.Bool().Draw(t, fmt.Sprintf("rev%d", i)) {
+			continue
+		}
+		c := ds.DeepCopy()
+		if image != "" {
+			c.Spec.Template.Spec.Containers[0].Image = image
+		}
+		r, err := k8s.NewDaemonSetRevision(c, int64(rapid.IntRange(1, 3).Draw(t, fmt.Sprintf("revNumber%d", i))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.TypeMeta = metav1.TypeMeta{}
+		r.UID = types.UID("uid-" + r.Name)
+		switch rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("revOwner%d", i)) {
+		case 0:
+			r.OwnerReferences = nil
+		case 1:
+			r.OwnerReferences[0].UID = "uid-other"
+		case 2:
+			r.Labels["app"] = "e"
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// checkStaleRenumber checks a sync upstream ended at the refused
+// renumbering of a revision it adopted: kubesem adopts the same revisions
+// and its Writes send that renumbering from the cache after the patches.
+func checkStaleRenumber(t *rapid.T, s *sequence, res *upResult, p daemonset.Plan) {
+	up := planFromUpstream(&upstreamCase{ds: s.ds, pods: s.pods, revs: s.revs, back: map[string]string{}}, res)
+	if fmt.Sprint(up.AdoptRevisions, up.ReleaseRevisions) != fmt.Sprint(p.AdoptRevisions, p.ReleaseRevisions) {
+		t.Fatalf("revision claims: upstream %v %v; kubesem %v %v", up.AdoptRevisions, up.ReleaseRevisions, p.AdoptRevisions, p.ReleaseRevisions)
+	}
+	v := s.k
+	ws, err := p.Writes(v.ds, v.pods, v.hist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(ws, func(w plan.Write) bool { return w.FromCache })
+	if i < 0 || ws[i].Resource != "controllerrevisions" || ws[i].Verb != plan.VerbUpdate || !slices.Contains(res.RevClaimed, ws[i].Name) {
+		t.Fatalf("upstream's renumbering of an adopted revision was refused; kubesem's writes %v", ws)
+	}
 }

@@ -127,7 +127,8 @@ var podLabels = map[string]string{"app": "d"}
 
 // drawSync draws a cluster: 1-200 nodes with taints and labels, a
 // DaemonSet, and 0-3 pods per node in every state, some unscheduled and
-// pinned (also to nodes that do not exist).
+// pinned (also to nodes that do not exist), mostly the DaemonSet's, some
+// orphans, another controller's or no longer selected (the claim).
 func drawSync(t *rapid.T, serial int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod) {
 	uds := &apps.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("ds-%d", serial), Namespace: "default", UID: types.UID(fmt.Sprintf("uid-ds-%d", serial)), Generation: rapid.Int64Range(1, 3).Draw(t, "gen")}}
 	uds.Status.ObservedGeneration = rapid.Int64Range(0, 3).Draw(t, "obsgen")
@@ -174,6 +175,7 @@ func drawSync(t *rapid.T, serial int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod) {
 	ctrl := true
 	owner := []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: uds.Name, UID: uds.UID, Controller: &ctrl}}
 	k := 0
+	other := []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: "other", UID: "uid-other", Controller: &ctrl}}
 	addPod := func(nodeName string, pinned bool) {
 		p := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("p-%03d", k), Namespace: "default", UID: "uid-p", OwnerReferences: owner}}
 		k++
@@ -183,6 +185,18 @@ func drawSync(t *rapid.T, serial int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod) {
 			hash = "old"
 		}
 		p.Labels = map[string]string{"app": "d", apps.DefaultDaemonSetUniqueLabelKey: hash}
+		// the claim: mostly the DaemonSet's own; an orphan (adopted), another
+		// controller's (ignored), one it no longer selects (released, or
+		// ignored as an orphan)
+		switch rapid.IntRange(0, 11).Draw(t, "owner") {
+		case 0:
+			p.OwnerReferences = nil
+		case 1:
+			p.OwnerReferences = other
+		}
+		if rapid.IntRange(0, 11).Draw(t, "unselected") == 0 {
+			p.Labels["app"] = "e"
+		}
 		p.CreationTimestamp = metav1.NewTime(t0.Add(-time.Duration(rapid.IntRange(0, 4).Draw(t, "age")) * 10 * time.Second))
 		if pinned {
 			p.Spec.Affinity = &v1.Affinity{NodeAffinity: &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchFields: []v1.NodeSelectorRequirement{{Key: "metadata.name", Operator: v1.NodeSelectorOpIn, Values: []string{nodeName}}}}}}}}

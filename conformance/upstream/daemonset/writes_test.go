@@ -63,6 +63,11 @@ func TestDaemonSetWritesUpstream(t *testing.T) {
 				t.Fatalf("Writes: %v", err)
 			}
 			up, res := upstreamPlan(t, in, opts)
+			// A write sent from a stale cached copy is refused and ends
+			// upstream's sync there.
+			if i := slices.IndexFunc(kw, func(w plan.Write) bool { return w.FromCache }); i >= 0 {
+				kw = kw[:i+1]
+			}
 			// A revision upstream creates under its own hash of the
 			// template is named by the vector's hash, and so is the
 			// revision label of the pods it creates from it.

@@ -755,7 +755,15 @@ func (s *apiServer) fixTimes(obj runtime.Object) {
 				walk(v.Index(i))
 			}
 		case reflect.Map:
-			// no metav1.Time inside maps in the modelled kinds
+			// (a PodDisruptionBudget's status.disruptedPods: the eviction
+			// subresource stamps it with time.Now())
+			if v.Type().Elem() == timeType {
+				for _, k := range v.MapKeys() {
+					if t, ok := s.fixTime(v.MapIndex(k).Interface().(metav1.Time)); ok {
+						v.SetMapIndex(k, reflect.ValueOf(t))
+					}
+				}
+			}
 		}
 	}
 	walk(reflect.ValueOf(obj))

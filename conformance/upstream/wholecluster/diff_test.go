@@ -768,8 +768,18 @@ func (p *diffPair) instant(end time.Time) (bool, string, error) {
 		}
 		return true, fmt.Sprintf("at %v (%d rounds): controller writes differ: %s", now.Sub(diffStart), len(ends), d), nil
 	}
+	for _, l := range ws {
+		// the claims' and the garbage collector's patches, found equal
+		if c, rest, ok := strings.Cut(l, " : patch "); ok {
+			diffPatches[c+" "+strings.SplitN(rest, " ", 2)[0]]++
+		}
+	}
 	return true, "", nil
 }
+
+// diffPatches counts the patches (claims, garbage collector) the two sides
+// agreed on, by controller and resource.
+var diffPatches = map[string]int{}
 
 // diffRefusedLoop reports whether the last of recs' rounds (its last
 // quarter at least) wrote nothing the API server accepted: a controller
@@ -1205,7 +1215,7 @@ func diffTemplate(app, image string) v1.PodTemplateSpec {
 // restarting its heartbeats, a node cordoned, uncordoned or drained, a
 // StatefulSet's pod evicted, a Deployment
 // paused or resumed, a Job or CronJob suspended or resumed, a workload
-// deleted; a Deployment, ReplicaSet or StatefulSet deleted with propagationPolicy
+// deleted; a Deployment, ReplicaSet, StatefulSet or DaemonSet deleted with propagationPolicy
 // Orphan and mostly created again, as it was or relabelled (diffRelabel),
 // or relabelled in place; pods failing or never becoming ready), and half the time a PodDisruptionBudget over one
 // workload's pods (diffBudget) whose status writes are compared.
@@ -1258,6 +1268,7 @@ func diffGen(t *rapid.T) diffScenario {
 		case "DaemonSet":
 			ko = (&apps.DaemonSet{ObjectMeta: om, Spec: apps.DaemonSetSpec{Selector: sel, Template: tpl}})
 			templated = append(templated, key)
+			claiming = append(claiming, key)
 		case "Job":
 			tpl.Spec.RestartPolicy = rapid.SampledFrom([]v1.RestartPolicy{v1.RestartPolicyNever, v1.RestartPolicyOnFailure}).Draw(t, fmt.Sprintf("restart%d", i))
 			par := max(replicas, 1)
@@ -1639,6 +1650,9 @@ func TestWholeClusterDifferential(t *testing.T) {
 	}
 	for _, c := range slices.Sorted(maps.Keys(diffEvictions)) {
 		t.Logf("evictions answered %d by upstream: %d", c, diffEvictions[c])
+	}
+	for _, k := range slices.Sorted(maps.Keys(diffPatches)) {
+		t.Logf("patches compared equal, %s: %d", k, diffPatches[k])
 	}
 	for k, n := range diffNondetHits {
 		t.Logf("documented nondeterminism %s: %d lines put in canonical form", k, n)
