@@ -31,7 +31,7 @@ func deploymentController() controller {
 			if opts.TemplateHash == nil {
 				opts.TemplateHash = w.Opts.Namer.PodTemplateHash
 			}
-			rss := controlled[*replicaset.ReplicaSet](w.State, KindReplicaSet, d.UID)
+			rss := inNamespace(controlled[*replicaset.ReplicaSet](w.State, KindReplicaSet, d.UID), d.Namespace)
 			var adopt []*replicaset.ReplicaSet
 			for _, rs := range orphans[*replicaset.ReplicaSet](w.State, KindReplicaSet, d.Namespace) {
 				if rollout.ClaimReplicaSet(d, rs) == replicaset.Adopt {
@@ -44,7 +44,7 @@ func deploymentController() controller {
 			}
 			var pods []*podstatus.Pod
 			for _, rs := range rss {
-				pods = append(pods, controlled[*podstatus.Pod](w.State, KindPod, rs.UID)...)
+				pods = append(pods, listedBy(controlled[*podstatus.Pod](w.State, KindPod, rs.UID), rs.Namespace, KindReplicaSet, rs.Name)...)
 			}
 			p, err := rollout.Step(d, rss, pods, now, opts)
 			var call *StepCall

@@ -32,7 +32,7 @@ func jobController() controller {
 			if j == nil {
 				return stepOut{}
 			}
-			pods := controlled[*podstatus.Pod](w.State, KindPod, j.UID)
+			pods := listedBy(controlled[*podstatus.Pod](w.State, KindPod, j.UID), j.Namespace, KindJob, j.Name)
 			p, err := job.Step(j, pods, w.jobBackoff[k], now, w.Opts.Job)
 			var call *StepCall
 			if w.Opts.OnStep != nil {

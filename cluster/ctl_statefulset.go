@@ -41,7 +41,7 @@ func statefulSetController() controller {
 			if set.Status.CollisionCount != nil {
 				count = *set.Status.CollisionCount
 			}
-			owned := controlled[*history.ControllerRevision](w.State, KindControllerRevision, set.UID)
+			owned := inNamespace(controlled[*history.ControllerRevision](w.State, KindControllerRevision, set.UID), set.Namespace)
 			for _, r := range orphans[*history.ControllerRevision](w.State, KindControllerRevision, set.Namespace) {
 				if statefulset.ClaimRevision(set, r) == statefulset.Adopt {
 					owned = append(owned, r)
@@ -61,7 +61,7 @@ func statefulSetController() controller {
 				c.Spec.TemplateRevision = rev
 				set = &c
 			}
-			pods := controlled[*podstatus.Pod](w.State, KindPod, set.UID)
+			pods := listedBy(controlled[*podstatus.Pod](w.State, KindPod, set.UID), set.Namespace, KindStatefulSet, set.Name)
 			var adopt []*podstatus.Pod
 			for _, p := range w.State.orphanPods(set.Namespace) {
 				if statefulset.ClaimPod(set, p) == statefulset.Adopt {

@@ -1014,3 +1014,42 @@ func shallowInto(dst, obj any) any {
 	}
 	return nil
 }
+
+// listedBy returns the objects of objs (controlled by an owner's UID) that
+// upstream's controller index lists for the owner: in the owner's
+// namespace, their controller reference naming the owner's kind and name
+// too (upstream keys the index by namespace/kind/name/uid,
+// PodControllerIndexKey; FilterPodsByOwner). An object whose reference
+// carries the UID under another name or kind is not listed: the
+// controller neither counts nor releases it. objs is returned as it is
+// when every object is listed.
+func listedBy[T any](objs []T, ns string, kind Kind, name string) []T {
+	keep := func(o T) bool {
+		m := metaOf(any(o))
+		ref := m.ControllerRef()
+		return m.Namespace == ns && ref != nil && ref.Kind == string(kind) && ref.Name == name
+	}
+	for i, o := range objs {
+		if !keep(o) {
+			out := slices.Clone(objs[:i])
+			for _, o := range objs[i+1:] {
+				if keep(o) {
+					out = append(out, o)
+				}
+			}
+			return out
+		}
+	}
+	return objs
+}
+
+// inNamespace returns the objects of objs in namespace ns (a lister of
+// one namespace lists no other's), objs itself when all are.
+func inNamespace[T any](objs []T, ns string) []T {
+	for _, o := range objs {
+		if metaOf(any(o)).Namespace != ns {
+			return slices.DeleteFunc(slices.Clone(objs), func(o T) bool { return metaOf(any(o)).Namespace != ns })
+		}
+	}
+	return objs
+}
