@@ -1429,10 +1429,12 @@ func diffGen(t *rapid.T) diffScenario {
 				s.desc = append(s.desc, fmt.Sprintf("at %v create %s again (labels %d)", again, ev.Target, variant))
 			}
 		case 11:
-			// a workload's selector and template labels changed (an
-			// update the API server's validation would refuse for a
-			// Deployment; the harness does not validate): it releases
-			// what it controls and no longer selects
+			// a workload's selector and template labels changed: the
+			// API server refuses it for apps/v1 workloads and Jobs
+			// (immutable selectors), and so does the world (the
+			// harness does not send a write the world refused); a
+			// ReplicationController's may change, and it then
+			// releases what it controls and no longer selects
 			var relabel []cluster.Key // (not a StatefulSet: see case 10)
 			for _, k := range claiming {
 				if k.Kind != cluster.KindStatefulSet {
