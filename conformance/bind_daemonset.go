@@ -124,7 +124,26 @@ func daemonsetDecisions() []Decision {
 		Bind("daemonset.Step", func(in dsStepIn, opts daemonset.Options) (daemonset.Plan, error) {
 			return daemonset.Step(&in.DaemonSet, in.Nodes, in.Pods, in.History, in.Backoff, in.Now, opts)
 		}),
+		// A refused update is the error ValidateUpdate returns, under "new".
+		Bind("daemonset.ValidateUpdate", func(in dsUpdateIn, opts daemonset.Options) (validOut, error) {
+			if err := daemonset.ValidateUpdate(&in.Old, &in.New, opts); err != nil {
+				return validOut{}, field.Under("new", err)
+			}
+			return validOut{Valid: true}, nil
+		}),
 	}
+}
+
+// dsUpdateIn is an update of a DaemonSet: old as stored, new as sent.
+type dsUpdateIn struct {
+	Old daemonset.DaemonSet `json:"old"`
+	New daemonset.DaemonSet `json:"new"`
+}
+
+// The stored DaemonSet is one the API server accepted (with either
+// setting of the comparison-operator option, as for the other inputs).
+func (in *dsUpdateIn) validate() error {
+	return field.Under("old", daemonset.Validate(&in.Old, dsAnyOperator))
 }
 
 // The template's tolerations may use Lt and Gt only with the

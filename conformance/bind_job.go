@@ -370,8 +370,24 @@ func jobDecisions() []Decision {
 		Bind("job.TimeLeft", func(in jobNowIn, _ struct{}) (job.TTL, error) {
 			return job.TimeLeft(&in.Job, in.Now)
 		}),
+		// A refused update is the error ValidateUpdate returns, under "new".
+		Bind("job.ValidateUpdate", func(in jobUpdateIn, _ struct{}) (validOut, error) {
+			if err := job.ValidateUpdate(&in.Old, &in.New); err != nil {
+				return validOut{}, field.Under("new", err)
+			}
+			return validOut{Valid: true}, nil
+		}),
 	}
 }
+
+// jobUpdateIn is an update of a Job: old as stored, new as sent.
+type jobUpdateIn struct {
+	Old job.Job `json:"old"`
+	New job.Job `json:"new"`
+}
+
+// The stored Job is one the API server accepted.
+func (in *jobUpdateIn) validate() error { return field.Under("old", job.Validate(&in.Old, nil)) }
 
 // Inputs holding a Job are checked with job.Validate (the API's rules for
 // the fields kubesem models) before the rule runs; bare counts are checked

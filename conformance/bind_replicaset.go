@@ -140,7 +140,33 @@ func replicasetDecisions() []Decision {
 		Bind("replicaset.Step", func(in rsStepIn, opts replicaset.Options) (replicaset.Plan, error) {
 			return replicaset.Step(in.ReplicaSet, in.Pods, in.Related, in.Now, opts)
 		}),
+		// A refused update is the error ValidateUpdate returns, under "new";
+		// new's kind says whether it is a ReplicationController.
+		Bind("replicaset.ValidateUpdate", func(in rsUpdateIn, _ struct{}) (validOut, error) {
+			if err := replicaset.ValidateUpdate(&in.Old, &in.New); err != nil {
+				return validOut{}, field.Under("new", err)
+			}
+			return validOut{Valid: true}, nil
+		}),
 	}
+}
+
+// rsUpdateIn is an update of a ReplicaSet or ReplicationController: old as
+// stored, new as sent.
+type rsUpdateIn struct {
+	Old replicaset.ReplicaSet `json:"old"`
+	New replicaset.ReplicaSet `json:"new"`
+}
+
+// The stored object is one the API server accepted, of the same kind.
+func (in *rsUpdateIn) validate() error {
+	if err := replicaset.Validate(&in.Old); err != nil {
+		return field.Under("old", err)
+	}
+	if in.Old.IsReplicationController() != in.New.IsReplicationController() {
+		return field.New("new.kind", in.New.Kind, field.ErrInvalid)
+	}
+	return nil
 }
 
 // replicas stands for spec.replicas; a ReplicaSet input is checked with

@@ -390,7 +390,25 @@ func rolloutDecisions() []Decision {
 			}
 			return out, nil
 		}),
+		// A refused update is the error ValidateUpdate returns, under "new".
+		Bind("rollout.ValidateUpdate", func(in deploymentUpdateIn, _ struct{}) (validOut, error) {
+			if err := rollout.ValidateUpdate(&in.Old, &in.New); err != nil {
+				return validOut{}, field.Under("new", err)
+			}
+			return validOut{Valid: true}, nil
+		}),
 	}
+}
+
+// deploymentUpdateIn is an update of a Deployment: old as stored, new as sent.
+type deploymentUpdateIn struct {
+	Old rollout.Deployment `json:"old"`
+	New rollout.Deployment `json:"new"`
+}
+
+// The stored Deployment is one the API server accepted.
+func (in *deploymentUpdateIn) validate() error {
+	return field.Under("old", rollout.Validate(&in.Old, nil, nil))
 }
 
 // Inputs holding a Deployment are checked with rollout.ValidateCounts: the

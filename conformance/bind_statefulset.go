@@ -141,5 +141,35 @@ func statefulsetDecisions() []Decision {
 		Bind("statefulset.Identity", func(in statefulsetIdentityIn, _ statefulset.Options) (statefulset.PodIdentity, error) {
 			return statefulset.Identity(in.Set, in.Ordinal, in.Service, in.Namespace, in.Domain, in.Claims), nil
 		}),
+		// A refused create is the error ValidateCreate returns, under "set".
+		Bind("statefulset.ValidateCreate", func(in statefulsetCreateIn, _ struct{}) (validOut, error) {
+			if err := statefulset.ValidateCreate(&in.Set); err != nil {
+				return validOut{}, field.Under("set", err)
+			}
+			return validOut{Valid: true}, nil
+		}),
+		// A refused update is the error ValidateUpdate returns, under "new".
+		Bind("statefulset.ValidateUpdate", func(in statefulsetUpdateIn, _ struct{}) (validOut, error) {
+			if err := statefulset.ValidateUpdate(&in.Old, &in.New); err != nil {
+				return validOut{}, field.Under("new", err)
+			}
+			return validOut{Valid: true}, nil
+		}),
 	}
+}
+
+// statefulsetCreateIn is a StatefulSet as sent to be created.
+type statefulsetCreateIn struct {
+	Set statefulset.StatefulSet `json:"set"`
+}
+
+// statefulsetUpdateIn is an update of a StatefulSet: old as stored, new as sent.
+type statefulsetUpdateIn struct {
+	Old statefulset.StatefulSet `json:"old"`
+	New statefulset.StatefulSet `json:"new"`
+}
+
+// The stored StatefulSet is one the API server accepted.
+func (in *statefulsetUpdateIn) validate() error {
+	return field.Under("old", statefulset.ValidateCreate(&in.Old))
 }

@@ -84,6 +84,7 @@ var upstreamChecks = map[string]upstreamCheck{
 	"daemonset.Step":                   by("TestDaemonSetDiffSync", "TestDaemonSetVectorsUpstream", "TestAdapterRealDaemonSetUpstream"),
 	"daemonset.UnavailableNumbers":     by("TestDaemonSetDiffUnavailableNumbers", "TestDaemonSetNumbersVectorsUpstream"),
 	"daemonset.Validate":               by("TestDaemonSetValidationParity", "TestDaemonSetVectorsValidation"),
+	"daemonset.ValidateUpdate":         by("TestDaemonSetUpdateValidationParity", "TestDaemonSetUpdateVectorsUpstream"),
 
 	"intstr.Scaled": by("TestIntstrScaledDifferential", "TestIntstrVectorsUpstream"),
 
@@ -102,6 +103,7 @@ var upstreamChecks = map[string]upstreamCheck{
 	"job.RemainingBackoff":          by("TestJobRemainingBackoffDifferential"),
 	"job.Step":                      by("TestJobStepDifferential", "TestJobStepSequenceDifferential", "TestJobStepVectorsUpstream"),
 	"job.TimeLeft":                  by("TestJobTimeLeftDifferential"),
+	"job.ValidateUpdate":            by("TestValidationJobUpdateDifferential", "TestJobUpdateVectorsUpstream"),
 
 	"node.ComputeZoneState":      by("TestNodeDiffZoneState", "TestNodeVectorsUpstream"),
 	"node.ConditionTaints":       by("TestNodeDiffConditionTaints"),
@@ -167,6 +169,7 @@ var upstreamChecks = map[string]upstreamCheck{
 	"replicaset.RankForDeletion": by("TestReplicaSetRankingDifferential", "TestReplicaSetPairwiseDifferential"),
 	"replicaset.SlowStart":       by("TestReplicaSetSlowStartDifferential"),
 	"replicaset.Step":            by("TestReplicaSetStepVectorsUpstream"),
+	"replicaset.ValidateUpdate":  by("TestReplicaSetUpdateValidationParity", "TestReplicaSetUpdateVectorsUpstream"),
 
 	"rollout.IsComplete":                    by("TestRolloutUtilVectorsUpstream"),
 	"rollout.IsProgressing":                 by("TestRolloutUtilVectorsUpstream"),
@@ -199,6 +202,7 @@ var upstreamChecks = map[string]upstreamCheck{
 	"rollout.ScaleDownOld":                  by("TestRolloutRollingDifferential", "TestRolloutWrapVectorsUpstream"),
 	"rollout.Step":                          by("TestRolloutStepDifferential", "TestRolloutStepVectorsUpstream", "TestAdapterRealObjectsUpstream"),
 	"rollout.SyncStatus":                    by("TestRolloutStatusDifferential"),
+	"rollout.ValidateUpdate":                by("TestDeploymentUpdateValidationParity", "TestRolloutUpdateVectorsUpstream"),
 
 	"rolloutstatus.DaemonSet":   by("TestRolloutViewerDifferential", "TestRolloutStatusVectorsUpstream"),
 	"rolloutstatus.Deployment":  by("TestRolloutViewerDifferential", "TestRolloutStatusVectorsUpstream"),
@@ -211,6 +215,11 @@ var upstreamChecks = map[string]upstreamCheck{
 	"statefulset.Identity":       by("TestAdapterStatefulSetPodDifferential", "TestAdapterStatefulSetClaimsDifferential", "TestStatefulSetIdentityVectorsUpstream"),
 	"statefulset.MaxUnavailable": by("TestStatefulSetMaxUnavailableDifferential"),
 	"statefulset.Step":           by("TestStatefulSetStepDifferential", "TestStatefulSetStepDifferentialMaxUnavailable", "TestStatefulSetVectorsUpstream", "TestStatefulSetCheckVectorsUpstream", "TestAdapterStatefulSetPodsDifferential", "TestAdapterRealStatefulSetUpstream"),
+	// ValidateUpdate validates the new set with ValidateCreate first: the
+	// update differential draws new sets with and without a selector that
+	// selects the template.
+	"statefulset.ValidateCreate": by("TestStatefulSetUpdateValidationParity", "TestStatefulSetCreateVectorsUpstream"),
+	"statefulset.ValidateUpdate": by("TestStatefulSetUpdateValidationParity", "TestStatefulSetUpdateVectorsUpstream"),
 }
 
 // noDifferentialYet lists the decisions no test of conformance/upstream

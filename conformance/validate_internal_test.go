@@ -19,7 +19,8 @@ import (
 // validates (a Deployment, ReplicaSet, Job, CronJob, StatefulSet, DaemonSet
 // or PodDisruptionBudget) checks it before the rule runs, so that input the
 // API server rejects is an error, never a number. Step decisions validate
-// inside the library.
+// inside the library, and validation decisions (Validate, ValidateCreate)
+// are the check itself.
 func TestInputsValidate(t *testing.T) {
 	apiTypes := map[reflect.Type]bool{
 		reflect.TypeFor[rollout.Deployment]():      true,
@@ -44,7 +45,7 @@ func TestInputsValidate(t *testing.T) {
 	}
 	vt := reflect.TypeFor[validator]()
 	for _, d := range Registry() {
-		if strings.HasSuffix(d.Name, ".Step") || strings.HasSuffix(d.Name, ".Validate") || d.Input.Kind() != reflect.Struct || !holds(d.Input) {
+		if strings.HasSuffix(d.Name, ".Step") || strings.HasSuffix(d.Name, ".Validate") || strings.HasSuffix(d.Name, ".ValidateCreate") || d.Input.Kind() != reflect.Struct || !holds(d.Input) {
 			continue
 		}
 		if !reflect.PointerTo(d.Input).Implements(vt) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/intstr"
+	"github.com/kubesem/kubesem/meta"
 )
 
 func TestValidate(t *testing.T) {
@@ -58,4 +59,24 @@ func TestValidate(t *testing.T) {
 	bad("maxUnavailable -1", gset(1, maxUnavail(intstr.Int(-1))), mu, field.ErrNegative)
 	bad("whenDeleted", gset(1, retention("retain", Retain)), "spec.persistentVolumeClaimRetentionPolicy.whenDeleted", field.ErrUnsupported)
 	bad("whenScaled", gset(1, retention(Delete, "Keep")), "spec.persistentVolumeClaimRetentionPolicy.whenScaled", field.ErrUnsupported)
+}
+
+// TestValidateCreateSelectorOrder: a malformed selector is reported at the
+// selector, as upstream's LabelSelectorAsSelector failure is, not at the
+// template it cannot select (found by the vector "create: a StatefulSet
+// whose selector has an unknown operator").
+func TestValidateCreateSelectorOrder(t *testing.T) {
+	t.Parallel()
+	set := gset(1)
+	set.Spec.Template.Labels = map[string]string{"app": "web"}
+	set.Spec.Selector = &meta.LabelSelector{MatchExpressions: []meta.Requirement{{Key: "app", Operator: "Near", Values: []string{"web"}}}}
+	err := ValidateCreate(&set)
+	var fe *field.Error
+	if !errors.As(err, &fe) || fe.Path != "spec.selector.matchExpressions[0].operator" {
+		t.Errorf("ValidateCreate = %v; want the error at spec.selector.matchExpressions[0].operator", err)
+	}
+	set.Spec.Selector = &meta.LabelSelector{}
+	if err := ValidateCreate(&set); !errors.As(err, &fe) || fe.Path != "spec.selector" || !errors.Is(err, field.ErrInvalid) {
+		t.Errorf("empty selector: ValidateCreate = %v; want invalid at spec.selector", err)
+	}
 }

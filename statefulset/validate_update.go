@@ -40,9 +40,11 @@ func ValidateUpdate(old, set *StatefulSet) error {
 }
 
 // ValidateCreate returns the first reason the API server refuses to create
-// set: set fails [Validate], or its selector is missing, empty or malformed
-// or does not select the template's labels (which [Validate] leaves to its
-// callers: a set without a selector claims nothing).
+// set: set fails [Validate], or its selector is missing, malformed or empty
+// (in that order) or does not select the template's labels (which
+// [Validate] leaves to its callers: a set without a selector claims
+// nothing). A malformed selector selects nothing, so the template is not
+// checked against it.
 //
 // Source: upstream pkg/apis/apps/validation/validation.go
 // ValidateStatefulSet, ValidateStatefulSetSpec (v1.36.3).
@@ -50,16 +52,18 @@ func ValidateCreate(set *StatefulSet) error {
 	if err := Validate(set); err != nil {
 		return err
 	}
-	switch sel := set.Spec.Selector; {
-	case sel == nil:
+	sel := set.Spec.Selector
+	if sel == nil {
 		return field.New("spec.selector", "", field.ErrRequired)
-	case sel.IsEmpty():
-		return field.New("spec.selector", "", field.ErrInvalid)
-	case !sel.Matches(set.Spec.Template.Labels):
-		return field.New("spec.template.metadata.labels", "", field.ErrInvalid)
 	}
-	if err := set.Spec.Selector.Validate("spec.selector"); err != nil {
+	if err := sel.Validate("spec.selector"); err != nil {
 		return err
+	}
+	if sel.IsEmpty() {
+		return field.New("spec.selector", "", field.ErrInvalid)
+	}
+	if !sel.Matches(set.Spec.Template.Labels) {
+		return field.New("spec.template.metadata.labels", "", field.ErrInvalid)
 	}
 	return nil
 }

@@ -73,6 +73,15 @@
 // upstream's arithmetic wraps (see package rollout); no class of difference
 // is left open.
 //
+// The update rules (validation_update_test.go) run each kind's registry
+// strategy, PrepareForUpdate then ValidateUpdate (difftest.RegistryUpdate),
+// on random updates of stored objects; the …UpdateVectorsUpstream tests
+// (and TestStatefulSetCreateVectorsUpstream, through PrepareForCreate and
+// Validate) replay the validate_update.json and validate_create.json
+// vectors the same way and require upstream's verdict, path and kind
+// (difftest.ReplayValidationVectors; KUBESEM_WRITE_VECTORS=1 writes the
+// wants from upstream).
+//
 // # The whole world
 //
 // TestWholeClusterDifferential runs random scenarios on package cluster's

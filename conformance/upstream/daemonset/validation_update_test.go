@@ -1,8 +1,11 @@
 package daemonset_test
 
 import (
+	"encoding/json"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
+	utilfield "k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/apps"
 	apivalidation "k8s.io/kubernetes/pkg/apis/core/validation"
@@ -47,4 +50,35 @@ func TestDaemonSetUpdateValidationParity(t *testing.T) {
 		difftest.Verdict(t, "DaemonSet update", kerr, uerrs, none, counts)
 	})
 	difftest.LogCounts(t, counts)
+}
+
+// TestDaemonSetUpdateVectorsUpstream replays
+// testdata/daemonset/validate_update.json through v1.36.3's DaemonSet
+// registry: each side written as the apps/v1 DaemonSet the adapter makes
+// of it and defaulted, as stored (resourceVersion "1"), then
+// PrepareForUpdate (which bumps the template generation when the template
+// changes) and ValidateUpdate. A vector wanting {valid: true} is an update
+// upstream accepts; one wanting an error names the path and kind of one of
+// upstream's errors. The stored DaemonSet must be one the registry
+// creates. KUBESEM_WRITE_VECTORS=1 rewrites the wants from upstream.
+func TestDaemonSetUpdateVectorsUpstream(t *testing.T) {
+	ok, refused := difftest.ReplayValidationVectors(t, "daemonset/validate_update.json", "daemonset.ValidateUpdate", "new", func(input json.RawMessage) utilfield.ErrorList {
+		var in struct {
+			Old *daemonset.DaemonSet `json:"old"`
+			New *daemonset.DaemonSet `json:"new"`
+		}
+		difftest.DecodeJSON(t, input, &in)
+		oldV1, newV1 := difftest.Must(k8s.ToDaemonSet(in.Old)), difftest.Must(k8s.ToDaemonSet(in.New))
+		for _, ds := range []*appsv1.DaemonSet{oldV1, newV1} {
+			legacyscheme.Scheme.Default(ds)
+			ds.ResourceVersion = "1"
+		}
+		if errs := difftest.RegistryCreate(t, dsregistry.Strategy, "apps", "daemonsets", oldV1.DeepCopy(), &apps.DaemonSet{}); len(errs) > 0 {
+			t.Errorf("the stored DaemonSet is one the registry refuses: %v", errs.ToAggregate())
+		}
+		return difftest.RegistryUpdate(t, dsregistry.Strategy, "apps", "daemonsets", oldV1, newV1, &apps.DaemonSet{}, &apps.DaemonSet{})
+	})
+	if ok < 3 || refused < 3 {
+		t.Errorf("only %d accepted and %d refused updates replayed", ok, refused)
+	}
 }

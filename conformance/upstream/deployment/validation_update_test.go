@@ -1,8 +1,11 @@
 package deployment_test
 
 import (
+	"encoding/json"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
+	utilfield "k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/apps"
 	deploymentregistry "k8s.io/kubernetes/pkg/registry/apps/deployment"
@@ -57,4 +60,34 @@ func TestDeploymentUpdateValidationParity(t *testing.T) {
 		difftest.Verdict(t, "Deployment update", kerr, uerrs, func(error) string { return "" }, counts)
 	})
 	difftest.LogCounts(t, counts)
+}
+
+// TestRolloutUpdateVectorsUpstream replays
+// testdata/rollout/validate_update.json through v1.36.3's Deployment
+// registry: each side written as the apps/v1 Deployment the adapter makes
+// of it and defaulted, as stored (resourceVersion "1"), then
+// PrepareForUpdate and ValidateUpdate. A vector wanting {valid: true} is an
+// update upstream accepts; one wanting an error names the path and kind of
+// one of upstream's errors. The stored Deployment must be one the registry
+// creates. KUBESEM_WRITE_VECTORS=1 rewrites the wants from upstream.
+func TestRolloutUpdateVectorsUpstream(t *testing.T) {
+	ok, refused := difftest.ReplayValidationVectors(t, "rollout/validate_update.json", "rollout.ValidateUpdate", "new", func(input json.RawMessage) utilfield.ErrorList {
+		var in struct {
+			Old *rollout.Deployment `json:"old"`
+			New *rollout.Deployment `json:"new"`
+		}
+		difftest.DecodeJSON(t, input, &in)
+		oldV1, newV1 := difftest.Must(k8s.ToDeployment(in.Old)), difftest.Must(k8s.ToDeployment(in.New))
+		for _, d := range []*appsv1.Deployment{oldV1, newV1} {
+			legacyscheme.Scheme.Default(d)
+			d.ResourceVersion = "1"
+		}
+		if errs := difftest.RegistryCreate(t, deploymentregistry.Strategy, "apps", "deployments", oldV1.DeepCopy(), &apps.Deployment{}); len(errs) > 0 {
+			t.Errorf("the stored Deployment is one the registry refuses: %v", errs.ToAggregate())
+		}
+		return difftest.RegistryUpdate(t, deploymentregistry.Strategy, "apps", "deployments", oldV1, newV1, &apps.Deployment{}, &apps.Deployment{})
+	})
+	if ok < 3 || refused < 4 {
+		t.Errorf("only %d accepted and %d refused updates replayed", ok, refused)
+	}
 }

@@ -2,6 +2,7 @@ package job_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -144,4 +145,34 @@ func TestValidationJobUpdateDifferential(t *testing.T) {
 		difftest.Verdict(t, "Job update", kerr, uerrs, func(error) string { return "" }, counts)
 	})
 	difftest.LogCounts(t, counts)
+}
+
+// TestJobUpdateVectorsUpstream replays testdata/job/validate_update.json
+// through v1.36.3's Job registry: each side written as the batch/v1 Job
+// the adapter makes of it and defaulted, as stored (resourceVersion "1"),
+// then PrepareForUpdate and ValidateUpdate. A vector wanting {valid: true}
+// is an update upstream accepts; one wanting an error names the path and
+// kind of one of upstream's errors. The stored Job must be one the
+// registry creates. KUBESEM_WRITE_VECTORS=1 rewrites the wants from
+// upstream.
+func TestJobUpdateVectorsUpstream(t *testing.T) {
+	ok, refused := difftest.ReplayValidationVectors(t, "job/validate_update.json", "job.ValidateUpdate", "new", func(input json.RawMessage) utilfield.ErrorList {
+		var in struct {
+			Old *job.Job `json:"old"`
+			New *job.Job `json:"new"`
+		}
+		difftest.DecodeJSON(t, input, &in)
+		oldV1, newV1 := difftest.Must(k8s.ToJob(in.Old)), difftest.Must(k8s.ToJob(in.New))
+		for _, j := range []*batchv1.Job{oldV1, newV1} {
+			legacyscheme.Scheme.Default(j)
+			j.ResourceVersion = "1"
+		}
+		if errs := difftest.RegistryCreate(t, jobregistry.Strategy, "batch", "jobs", oldV1.DeepCopy(), &batch.Job{}); len(errs) > 0 {
+			t.Errorf("the stored Job is one the registry refuses: %v", errs.ToAggregate())
+		}
+		return difftest.RegistryUpdate(t, jobregistry.Strategy, "batch", "jobs", oldV1, newV1, &batch.Job{}, &batch.Job{})
+	})
+	if ok < 4 || refused < 6 {
+		t.Errorf("only %d accepted and %d refused updates replayed", ok, refused)
+	}
 }

@@ -1,6 +1,7 @@
 package replicaset_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -67,4 +68,62 @@ func TestReplicaSetUpdateValidationParity(t *testing.T) {
 		difftest.Verdict(t, kNew.Kind+" update", replicaset.ValidateUpdate(kOld, kNew), uerrs, none, counts)
 	})
 	difftest.LogCounts(t, counts)
+}
+
+// toV1ReplicationController is the core/v1 ReplicationController of an RC
+// in the model: its selector's matchLabels as the RC's plain selector.
+func toV1ReplicationController(t *testing.T, rs *replicaset.ReplicaSet) *corev1.ReplicationController {
+	u := difftest.Must(k8s.ToReplicaSet(rs))
+	rc := &corev1.ReplicationController{ObjectMeta: u.ObjectMeta, Spec: corev1.ReplicationControllerSpec{
+		Replicas: u.Spec.Replicas, MinReadySeconds: u.Spec.MinReadySeconds, Template: &u.Spec.Template}}
+	if s := u.Spec.Selector; s != nil {
+		if len(s.MatchExpressions) > 0 {
+			t.Fatalf("a ReplicationController's selector has no expressions: %v", s)
+		}
+		rc.Spec.Selector = s.MatchLabels
+	}
+	return rc
+}
+
+// TestReplicaSetUpdateVectorsUpstream replays
+// testdata/replicaset/validate_update.json through v1.36.3's registries:
+// each side written as the apps/v1 ReplicaSet (or, for kind
+// ReplicationController, the core/v1 ReplicationController) the adapter
+// makes of it and defaulted, as stored (resourceVersion "1"), then the
+// ReplicaSet or ReplicationController registry's PrepareForUpdate and
+// ValidateUpdate. A vector wanting {valid: true} is an update upstream
+// accepts; one wanting an error names the path and kind of one of
+// upstream's errors. The stored object must be one the registry creates.
+// KUBESEM_WRITE_VECTORS=1 rewrites the wants from upstream.
+func TestReplicaSetUpdateVectorsUpstream(t *testing.T) {
+	ok, refused := difftest.ReplayValidationVectors(t, "replicaset/validate_update.json", "replicaset.ValidateUpdate", "new", func(input json.RawMessage) utilfield.ErrorList {
+		var in struct {
+			Old *replicaset.ReplicaSet `json:"old"`
+			New *replicaset.ReplicaSet `json:"new"`
+		}
+		difftest.DecodeJSON(t, input, &in)
+		if in.New.IsReplicationController() {
+			o, n := toV1ReplicationController(t, in.Old), toV1ReplicationController(t, in.New)
+			for _, rc := range []*corev1.ReplicationController{o, n} {
+				legacyscheme.Scheme.Default(rc)
+				rc.ResourceVersion = "1"
+			}
+			if errs := difftest.RegistryCreate(t, rcregistry.Strategy, "", "replicationcontrollers", o.DeepCopy(), &core.ReplicationController{}); len(errs) > 0 {
+				t.Errorf("the stored ReplicationController is one the registry refuses: %v", errs.ToAggregate())
+			}
+			return difftest.RegistryUpdate(t, rcregistry.Strategy, "", "replicationcontrollers", o, n, &core.ReplicationController{}, &core.ReplicationController{})
+		}
+		o, n := difftest.Must(k8s.ToReplicaSet(in.Old)), difftest.Must(k8s.ToReplicaSet(in.New))
+		for _, rs := range []*appsv1.ReplicaSet{o, n} {
+			legacyscheme.Scheme.Default(rs)
+			rs.ResourceVersion = "1"
+		}
+		if errs := difftest.RegistryCreate(t, rsregistry.Strategy, "apps", "replicasets", o.DeepCopy(), &apps.ReplicaSet{}); len(errs) > 0 {
+			t.Errorf("the stored ReplicaSet is one the registry refuses: %v", errs.ToAggregate())
+		}
+		return difftest.RegistryUpdate(t, rsregistry.Strategy, "apps", "replicasets", o, n, &apps.ReplicaSet{}, &apps.ReplicaSet{})
+	})
+	if ok < 3 || refused < 3 {
+		t.Errorf("only %d accepted and %d refused updates replayed", ok, refused)
+	}
 }
