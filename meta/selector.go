@@ -114,10 +114,12 @@ func (r Requirement) matches(labels map[string]string) bool {
 }
 
 // Validate returns a *field.Error naming path when a matchLabels key is not
-// a qualified name or its value not a label value (at matchLabels), or a
-// requirement's operator is unknown, In/NotIn has no values,
-// Exists/DoesNotExist has values, its key is not a qualified name or one of
-// its values is not a label value.
+// a qualified name or its value not a label value (at matchLabels,
+// ErrInvalid), or a requirement's operator is unknown (ErrInvalid), In/NotIn
+// has no values (ErrRequired), Exists/DoesNotExist has values
+// (ErrForbidden), its key is not a qualified name (empty included) or one
+// of its values is not a label value (ErrInvalid): the kinds upstream
+// reports.
 //
 // Source: upstream k8s.io/apimachinery pkg/apis/meta/v1/validation
 // ValidateLabelSelector, as the API server calls it on create
@@ -148,13 +150,13 @@ func (s *LabelSelector) Validate(path string) error {
 			}
 		case OpExists, OpDoesNotExist:
 			if len(r.Values) != 0 {
-				return field.New(field.Child(p, "values"), r.Values[0], field.ErrInvalid)
+				return field.New(field.Child(p, "values"), r.Values[0], field.ErrForbidden)
 			}
 		default:
-			return field.New(field.Child(p, "operator"), string(r.Operator), field.ErrUnsupported)
+			return field.New(field.Child(p, "operator"), string(r.Operator), field.ErrInvalid)
 		}
 		if r.Key == "" {
-			return field.New(field.Child(p, "key"), "", field.ErrRequired)
+			return field.New(field.Child(p, "key"), "", field.ErrInvalid)
 		}
 		if !names.QualifiedName(r.Key) {
 			return field.New(field.Child(p, "key"), r.Key, field.ErrInvalid)

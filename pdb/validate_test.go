@@ -41,7 +41,7 @@ func TestValidate(t *testing.T) {
 		{"maxUnavailable 101%", budget(nil, ptr(intstr.Percent(101))), "spec.maxUnavailable", nil},
 		{"malformed percentage", budget(ptr(intstr.String("ten%")), nil), "spec.minAvailable", nil},
 		{"unknown policy", withPolicy("Sometimes"), "spec.unhealthyPodEvictionPolicy", field.ErrUnsupported},
-		{"bad selector operator", withSelector(&meta.LabelSelector{MatchExpressions: []meta.Requirement{{Key: "a", Operator: "Near"}}}), "spec.selector.matchExpressions[0].operator", field.ErrUnsupported},
+		{"bad selector operator", withSelector(&meta.LabelSelector{MatchExpressions: []meta.Requirement{{Key: "a", Operator: "Near"}}}), "spec.selector.matchExpressions[0].operator", field.ErrInvalid},
 		{"nil budget", nil, "", field.ErrRequired},
 	}
 	for _, tc := range tests {
