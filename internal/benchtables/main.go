@@ -373,6 +373,15 @@ func (d *doc) rows() {
 		d.p("kubesem's rule takes %s the floor, and upstream %s the floor, the most any rule over these Node objects", ratio(o, f), ratio(t, f))
 		d.p("could be faster than upstream.\n")
 	}
+	if floor := "BenchmarkPDBSync10000Pods/floor"; d.rs.has(floor) && d.rs.has("BenchmarkPDBSync10000Pods/kubesem") {
+		f, _ := d.rs.median(floor, "ns/op")
+		o, _ := d.rs.median("BenchmarkPDBSync10000Pods/kubesem", "ns/op")
+		t, _ := d.rs.median("BenchmarkPDBSync10000Pods/upstream", "ns/op")
+		d.p("The PDB sync's bound, same run: only reading what any exact sync of this budget must read of the 10,000 pods")
+		d.p("(the namespace, the selector's label, the controller reference, the deletion, the Ready and DisruptionTarget")
+		d.p("conditions; `BenchmarkPDBSync10000Pods/floor`) takes %s; kubesem's sync takes %s the floor, and upstream %s the", dur(f), ratio(o, f), ratio(t, f))
+		d.p("floor, the most any sync over these pods could be faster than upstream.\n")
+	}
 	if read := "BenchmarkReplicaSetRank100k/read"; d.rs.has(read) && d.rs.has("BenchmarkReplicaSetRank100k/limit") {
 		r, _ := d.rs.median(read, "ns/op")
 		l, _ := d.rs.median("BenchmarkReplicaSetRank100k/limit", "ns/op")

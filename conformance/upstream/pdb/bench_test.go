@@ -127,6 +127,46 @@ func BenchmarkPDBSync10000Pods(b *testing.B) {
 			}
 		}
 	})
+	// floor: only the reads of the pods any exact sync of this budget
+	// must make (the namespace, the selector's label, the controller
+	// reference's kind, name, API version and UID bytes, the deletion
+	// timestamp, the Ready and DisruptionTarget conditions), summed, with
+	// no selection, scale look-up or status: the part no implementation
+	// can skip (the bound the PDB row is measured against in
+	// scripts/bench-notes.md).
+	b.Run("floor", func(b *testing.B) {
+		b.ReportAllocs()
+		var sink int
+		for i := 0; i < b.N; i++ {
+			sum := 0
+			for _, p := range kps {
+				sum += len(p.Namespace) + len(p.Labels["app"])
+				for j := range p.OwnerReferences {
+					r := &p.OwnerReferences[j]
+					if r.Controller != nil && *r.Controller {
+						sum += len(r.Kind) + len(r.Name) + len(r.APIVersion) + len(r.UID)
+						if u := r.UID; len(u) > 0 {
+							sum += int(u[0]) + int(u[len(u)-1])
+						}
+						break
+					}
+				}
+				if p.DeletionTimestamp != nil {
+					sum++
+				}
+				for j := range p.Status.Conditions {
+					c := &p.Status.Conditions[j]
+					if c.Type == podstatus.Ready || c.Type == podstatus.DisruptionTarget {
+						sum += len(c.Status)
+					}
+				}
+			}
+			sink += sum
+		}
+		if sink == 1 {
+			b.Log(sink)
+		}
+	})
 }
 
 // BenchmarkPDBEvict: one eviction of a Ready pod against one budget with
