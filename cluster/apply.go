@@ -84,12 +84,13 @@ type Result struct {
 //     the namespace's budgets: refused, ErrTooManyRequests or ErrForbidden;
 //     allowed, the budget's status is written, the pod gets
 //     DisruptionTarget=True when the decision says so, and is deleted.
-//   - delete: with propagationPolicy Orphan, an object other than a pod
-//     gets [FinalizerOrphan] (and a deletionTimestamp) and stays until the
-//     garbage collector has orphaned its dependents; a pod is deleted as
-//     [podstatus.GracefulDelete] decides (its policy is not read: a pod has
-//     no dependents); any object with finalizers gets a deletionTimestamp
-//     and stays; otherwise it is removed. Dependents are left to the
+//   - delete: with propagationPolicy Orphan, an object gets
+//     [FinalizerOrphan] (and a deletionTimestamp) and stays until the
+//     garbage collector has orphaned its dependents and removed it; a pod
+//     is deleted as [podstatus.GracefulDelete] decides (a pod already
+//     being deleted gracefully is left as it is, its finalizers too); any
+//     object with finalizers gets a deletionTimestamp and stays; otherwise
+//     it is removed. Dependents are left to the
 //     garbage collector (the World). An empty policy is Background for
 //     every kind (the API's default Orphan for a batch/v1 Job is not
 //     modelled) and Foreground is taken as Background.
@@ -482,12 +483,17 @@ func (s *State) delete(k Kind, w plan.Write, now time.Time) (Result, error) {
 		if d.Outcome == podstatus.DeletePending {
 			return Result{Key: key, Object: old, UID: om.UID}, nil
 		}
+		finalizers := om.Finalizers
+		if w.PropagationPolicy == PropagationOrphan && !slices.Contains(finalizers, FinalizerOrphan) {
+			finalizers = append(slices.Clip(finalizers), FinalizerOrphan)
+		}
 		now0 := d.Outcome == podstatus.DeleteImmediately || d.GracePeriodSeconds == 0
-		if now0 && len(om.Finalizers) == 0 {
+		if now0 && len(finalizers) == 0 {
 			s.remove(k, n)
 			return Result{Key: key, Removed: true, UID: om.UID}, nil
 		}
 		c := *p
+		c.Finalizers = finalizers
 		ts := d.DeletionTimestamp
 		if ts.IsZero() {
 			ts = now

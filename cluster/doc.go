@@ -171,9 +171,7 @@
 //     where upstream's collector deletes it once it finds the owners
 //     missing: a State cannot tell an owner gone from the cluster from one
 //     left out of a partial dump, and deleting on a guess would be a
-//     confident wrong answer. A pod deleted with propagationPolicy Orphan is not given
-//     the orphan finalizer (upstream's holds it until the collector has
-//     found no dependents to orphan).
+//     confident wrong answer.
 //   - The TTL-after-finished controller deletes with background
 //     propagation, not foreground. The StatefulSet and DaemonSet
 //     controllers are given the pods and revisions they control and the

@@ -1,6 +1,9 @@
 package cluster_test
 
 import (
+	"slices"
+
+	"github.com/kubesem/kubesem/plan"
 	"strings"
 	"testing"
 	"time"
@@ -156,5 +159,49 @@ func TestUserCreatesValidated(t *testing.T) {
 				t.Fatalf("error %q (want one at %s), stored %v", e.Err, c.path, stored)
 			}
 		})
+	}
+}
+
+// TestPodOrphanDelete: a pod deleted with propagationPolicy Orphan gets the
+// orphan finalizer, as the API server gives it to any object
+// (deletionFinalizersForGarbageCollection); the garbage collector, finding
+// no dependents, removes it, and the pod goes once its kubelet is done.
+func TestPodOrphanDelete(t *testing.T) {
+	rs := replicaSet("rs", 1)
+	w, err := cluster.New(cluster.Scenario{Start: t0, Objects: []any{readyNode("n0"), rs}}, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runBounded(t, w, t0.Add(30*time.Second), 5000)
+	var victim *podstatus.Pod
+	for _, p := range w.State.Pods() {
+		victim = p
+	}
+	if victim == nil {
+		t.Fatal("no pod")
+	}
+	sc := cluster.Scenario{Start: t0, Objects: []any{readyNode("n0"), rs},
+		Events: []cluster.Event{{At: 40 * time.Second, Kind: cluster.EventDelete, PropagationPolicy: cluster.PropagationOrphan,
+			Target: cluster.Key{Kind: cluster.KindPod, Namespace: "default", Name: victim.Name}}}}
+	w, err = cluster.New(sc, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runBounded(t, w, t0.Add(40*time.Second), 5000)
+	if p := w.State.Pod("default", victim.Name); p == nil || p.DeletionTimestamp == nil || slices.Contains(p.Finalizers, cluster.FinalizerOrphan) {
+		t.Fatalf("pod after an orphan delete and the collector's pass at the same instant: %+v\n%s", p, summary(w.Trace))
+	}
+	runBounded(t, w, t0.Add(2*time.Minute), 5000)
+	if w.State.Pod("default", victim.Name) != nil {
+		t.Fatalf("pod still there:\n%s", summary(w.Trace))
+	}
+	gc := false
+	for _, e := range w.Trace {
+		if e.Controller == cluster.CtlGC && e.Object.Name == victim.Name && e.Write != nil && e.Write.Verb == plan.VerbPatch {
+			gc = true // (it removed the orphan finalizer the delete added)
+		}
+	}
+	if !gc {
+		t.Fatalf("no garbage-collector write of the pod:\n%s", summary(w.Trace))
 	}
 }
