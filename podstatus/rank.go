@@ -88,6 +88,10 @@ type Ranker struct {
 // RankForDeletion returns what [RankForDeletion] returns for the same
 // arguments, in rk's memory: the Ranking, and the Victims and Ties taken
 // from it, hold until rk's next call (copy Order to keep it).
+//
+// Source: upstream pkg/controller/controller_utils.go
+// ActivePodsWithRanks.Less (v1.36.3); seed 000 ReplicaSet scale-down order
+// (000:L2274).
 func (rk *Ranker) RankForDeletion(pods []*Pod, ranks []int, now time.Time, cost CostMode) Ranking {
 	n := len(pods)
 	if cap(rk.order) < n {
