@@ -236,7 +236,9 @@
 // heartbeating; pods that fail or never become ready) on the world and on v1.36.3's
 // controllers together on one fake clientset, with the world's environment
 // sent to both, and compares every controller write of every instant and
-// the final state. It fails on any difference (KUBESEM_WHOLE_SCENARIOS=N
+// the final state, and runs each user update through v1.36.3's registry
+// (PrepareForUpdate, ValidateUpdate), which must refuse exactly the ones
+// the world refuses. It fails on any difference (KUBESEM_WHOLE_SCENARIOS=N
 // for more than the default 1,000; KUBESEM_WHOLE_FAIL=1 shrinks the first
 // difference to a minimal scenario). Where upstream's answer is any of a
 // set, the comparison says so by name: the Job's uncounted uids and the

@@ -384,6 +384,10 @@ func diffIsEnv(ctl string) bool {
 	return ctl == cluster.CtlScheduler || ctl == cluster.CtlUser || strings.HasPrefix(ctl, cluster.CtlKubelet)
 }
 
+// diffUserValidated counts the user's updates checked against the
+// registry, by whether both refused them.
+var diffUserValidated = map[bool]int{}
+
 // diffEvictions counts the evictions sent to the harness by its answer's
 // code.
 var diffEvictions = map[int32]int{}
@@ -674,6 +678,16 @@ func (p *diffPair) instant(end time.Time) (bool, string, error) {
 				got = append(got, diffEvictionLine(e.Write.Namespace, e.Write.Name, ans))
 				diffEvictions[ans.code]++
 				continue
+			}
+			// a user's update: v1.36.3's registry refuses it exactly
+			// when the world does (the harness then does not send it)
+			if refused, msg, checked, err := p.upstreamRefusal(e); err != nil {
+				return false, "", err
+			} else if checked && refused != (e.Err != "") {
+				return true, fmt.Sprintf("at %v: the user's %s: the world refused it: %v (%s); upstream's registry: %v (%s)",
+					now.Sub(diffStart), diffWorldLine(e), e.Err != "", e.Err, refused, msg), nil
+			} else if checked {
+				diffUserValidated[refused]++
 			}
 			if e.Write == nil || !diffIsEnv(e.Controller) || e.Err != "" {
 				continue
@@ -1653,6 +1667,8 @@ func TestWholeClusterDifferential(t *testing.T) {
 	for _, c := range slices.Sorted(maps.Keys(diffEvictions)) {
 		t.Logf("evictions answered %d by upstream: %d", c, diffEvictions[c])
 	}
+	t.Logf("user updates checked against v1.36.3's registries: %d accepted by both, %d refused by both",
+		diffUserValidated[false], diffUserValidated[true])
 	for _, k := range slices.Sorted(maps.Keys(diffPatches)) {
 		t.Logf("patches compared equal, %s: %d", k, diffPatches[k])
 	}
