@@ -11,21 +11,15 @@ import (
 )
 
 // Ownership is what the controller does with a pod or ControllerRevision
-// it lists.
-type Ownership string
+// it lists (see [meta.Ownership]).
+type Ownership = meta.Ownership
 
 // Ownerships.
 const (
-	// Owned: the DaemonSet controls the object and claims it.
-	Owned Ownership = "Owned"
-	// Adopt: the object has no controller and the DaemonSet claims it; the
-	// DaemonSet becomes its controller.
-	Adopt Ownership = "Adopt"
-	// Release: the DaemonSet controls the object but no longer claims it;
-	// it removes its controller reference.
-	Release Ownership = "Release"
-	// Ignore: the DaemonSet leaves the object alone.
-	Ignore Ownership = "Ignore"
+	Owned   = meta.Owned
+	Adopt   = meta.Adopt
+	Release = meta.Release
+	Ignore  = meta.Ignore
 )
 
 // Reasons of the claim's writes.
@@ -106,24 +100,7 @@ func ClaimRevision(ds *DaemonSet, r *history.ControllerRevision) Ownership {
 }
 
 func claimObject(ds *DaemonSet, selects func(map[string]string) bool, m *meta.ObjectMeta) Ownership {
-	if ref := m.ControllerRef(); ref != nil {
-		switch {
-		case ref.UID != ds.UID:
-			return Ignore
-		case selects(m.Labels):
-			return Owned
-		case ds.IsDeleting():
-			return Ignore
-		}
-		return Release
-	}
-	if ds.IsDeleting() || !selects(m.Labels) || m.IsDeleting() {
-		return Ignore
-	}
-	if ds.Namespace != "" && ds.Namespace != m.Namespace {
-		return Ignore
-	}
-	return Adopt
+	return meta.ClaimObject(&ds.ObjectMeta, m, selects(m.Labels))
 }
 
 // claimed is what a sync claims: the pods and revisions it works with (in

@@ -1,24 +1,23 @@
 package replicaset
 
-import "github.com/kubesem/kubesem/podstatus"
+import (
+	"github.com/kubesem/kubesem/meta"
+	"github.com/kubesem/kubesem/podstatus"
+)
 
-// Ownership is what a controller does with an active pod it lists.
-type Ownership string
+// Ownership is what a controller does with an active pod it lists (see
+// [meta.Ownership]).
+type Ownership = meta.Ownership
 
-// Ownerships.
+// Ownerships. Ignore: the pod has another controller, or is an orphan rs
+// does not select or cannot adopt (rs or the pod is being deleted, or the
+// pod is in another namespace), or rs is being deleted and no longer
+// selects it.
 const (
-	// Owned: rs controls the pod and selects it; it counts.
-	Owned Ownership = "Owned"
-	// Adopt: the pod has no controller and rs selects it; rs becomes its
-	// controller and it counts.
-	Adopt Ownership = "Adopt"
-	// Release: rs controls the pod but no longer selects it; rs removes its
-	// controller reference.
-	Release Ownership = "Release"
-	// Ignore: the pod has another controller, or is an orphan rs does not
-	// select or cannot adopt (rs or the pod is being deleted, or the pod is
-	// in another namespace), or rs is being deleted and no longer selects it.
-	Ignore Ownership = "Ignore"
+	Owned   = meta.Owned
+	Adopt   = meta.Adopt
+	Release = meta.Release
+	Ignore  = meta.Ignore
 )
 
 // ClaimPod decides what rs does with p: a pod controlled by rs (by UID) is
@@ -39,22 +38,5 @@ func claim(rs *ReplicaSet, selects func(map[string]string) bool, p *podstatus.Po
 	if p == nil {
 		return Ignore
 	}
-	if ref := p.ControllerRef(); ref != nil {
-		switch {
-		case ref.UID != rs.UID:
-			return Ignore
-		case selects(p.Labels):
-			return Owned
-		case rs.IsDeleting():
-			return Ignore
-		}
-		return Release
-	}
-	if rs.IsDeleting() || !selects(p.Labels) || p.IsDeleting() {
-		return Ignore
-	}
-	if rs.Namespace != "" && rs.Namespace != p.Namespace {
-		return Ignore
-	}
-	return Adopt
+	return meta.ClaimObject(&rs.ObjectMeta, &p.ObjectMeta, selects(p.Labels))
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/replicaset"
 )
 
@@ -53,24 +54,7 @@ func claimWith(d *Deployment, selects func(map[string]string) bool, rs *replicas
 	if rs == nil {
 		return replicaset.Ignore
 	}
-	if ref := rs.ControllerRef(); ref != nil {
-		switch {
-		case ref.UID != d.UID:
-			return replicaset.Ignore
-		case selects(rs.Labels):
-			return replicaset.Owned
-		case d.IsDeleting():
-			return replicaset.Ignore
-		}
-		return replicaset.Release
-	}
-	if d.IsDeleting() || !selects(rs.Labels) || rs.IsDeleting() {
-		return replicaset.Ignore
-	}
-	if d.Namespace != "" && d.Namespace != rs.Namespace {
-		return replicaset.Ignore
-	}
-	return replicaset.Adopt
+	return meta.ClaimObject(&d.ObjectMeta, &rs.ObjectMeta, selects(rs.Labels))
 }
 
 // claimAll claims replicaSets for d: it returns those d owns or adopts, in

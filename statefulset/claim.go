@@ -6,24 +6,20 @@ import (
 	"strings"
 
 	"github.com/kubesem/kubesem/history"
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/podstatus"
 )
 
-// Ownership is what the controller does with an object it lists.
-type Ownership string
+// Ownership is what the controller does with an object it lists (see
+// [meta.Ownership]).
+type Ownership = meta.Ownership
 
 // Ownerships.
 const (
-	// Owned: the set controls the object and claims it.
-	Owned Ownership = "Owned"
-	// Adopt: the object has no controller and the set claims it; the set
-	// becomes its controller.
-	Adopt Ownership = "Adopt"
-	// Release: the set controls the pod but no longer claims it; it removes
-	// its controller reference.
-	Release Ownership = "Release"
-	// Ignore: the set leaves the object alone.
-	Ignore Ownership = "Ignore"
+	Owned   = meta.Owned
+	Adopt   = meta.Adopt
+	Release = meta.Release
+	Ignore  = meta.Ignore
 )
 
 // Reasons of the claim's writes.
@@ -70,25 +66,7 @@ func claimPod(set *StatefulSet, selects func(map[string]string) bool, p *podstat
 	if p == nil {
 		return Ignore
 	}
-	claims := func() bool { return selects(p.Labels) && IsMemberOf(set.Name, p.Name) }
-	if ref := p.ControllerRef(); ref != nil {
-		switch {
-		case ref.UID != set.UID:
-			return Ignore
-		case claims():
-			return Owned
-		case set.IsDeleting():
-			return Ignore
-		}
-		return Release
-	}
-	if set.IsDeleting() || !claims() || p.IsDeleting() {
-		return Ignore
-	}
-	if set.Namespace != "" && set.Namespace != p.Namespace {
-		return Ignore
-	}
-	return Adopt
+	return meta.ClaimObject(&set.ObjectMeta, &p.ObjectMeta, selects(p.Labels) && IsMemberOf(set.Name, p.Name))
 }
 
 // ClaimRevision decides what the controller does with ControllerRevision
