@@ -29,7 +29,7 @@ func replicaSetController(name string, kind Kind) controller {
 				return stepOut{}
 			}
 			orphans := w.State.orphanPods(rs.Namespace)
-			pods := mergePods(listedBy(controlled[*podstatus.Pod](w.State, KindPod, rs.UID), rs.Namespace, k.Kind, rs.Name), orphans)
+			pods := mergePods(controlled[*podstatus.Pod](w.State, KindPod, rs.UID), orphans) // (replicaset.Step keeps those upstream's pod index lists)
 			// The related pods only rank the pods a scale-down deletes
 			// (replicaset.Step reads them for nothing else, and a list
 			// built here never holds a nil), so they are looked up only

@@ -61,7 +61,7 @@ func statefulSetController() controller {
 				c.Spec.TemplateRevision = rev
 				set = &c
 			}
-			pods := listedBy(controlled[*podstatus.Pod](w.State, KindPod, set.UID), set.Namespace, KindStatefulSet, set.Name)
+			pods := inNamespace(controlled[*podstatus.Pod](w.State, KindPod, set.UID), set.Namespace) // (statefulset.ClaimPod ignores a reference under another kind or name)
 			var adopt []*podstatus.Pod
 			for _, p := range w.State.orphanPods(set.Namespace) {
 				if statefulset.ClaimPod(set, p) == statefulset.Adopt {

@@ -182,10 +182,12 @@
 //     by its JSON encoding, where upstream compares the stored bytes), else
 //     Namer.RevisionHash (a StatefulSet's) and Namer.PodTemplateHash (a
 //     DaemonSet's, as upstream names them by the pod-template-hash).
-//   - The ReplicaSet controller is given the pods it controls (as
-//     upstream's pod index lists them: a controller reference naming its
-//     namespace, kind, name and UID; so are the Job's, the StatefulSet's
-//     and, per ReplicaSet, the Deployment's) and the namespace's orphans,
+//   - The ReplicaSet controller is given the pods it controls (of which
+//     replicaset.Step keeps those upstream's pod index lists: a controller
+//     reference naming its namespace, kind, name and UID, as
+//     statefulset.ClaimPod and daemonset.ClaimPod do; the world lists the
+//     Job's and, per ReplicaSet, the Deployment's so) and the namespace's
+//     orphans,
 //     not every pod of the namespace (only those can
 //     be claimed; the Plan is the same); the ranks of a scale-down count
 //     every pod of the namespace a sibling's selector selects, as

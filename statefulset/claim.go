@@ -49,7 +49,9 @@ type ObjectRef struct {
 // set is being deleted (then ignored); an orphan set claims is adopted
 // unless set or the pod is being deleted or the pod lives in another
 // namespace; anything else (another controller's, an orphan set does not
-// claim, nil) is ignored.
+// claim, nil) is ignored. A pod whose controller reference names set's
+// UID under another kind or name, or in another namespace, is ignored:
+// upstream's pod index (FilterPodsByOwner) does not list it.
 //
 // Source: upstream pkg/controller/statefulset/stateful_set.go
 // getPodsForStatefulSet (isMemberOf), canAdoptFunc;
@@ -65,6 +67,10 @@ func ClaimPod(set *StatefulSet, p *podstatus.Pod) Ownership {
 func claimPod(set *StatefulSet, selects func(map[string]string) bool, p *podstatus.Pod) Ownership {
 	if p == nil {
 		return Ignore
+	}
+	if ref := p.ControllerRef(); ref != nil && ref.UID == set.UID &&
+		(ref.Kind != "StatefulSet" || ref.Name != set.Name || set.Namespace != "" && p.Namespace != "" && p.Namespace != set.Namespace) {
+		return Ignore // (upstream's pod index, keyed by namespace, kind, name and UID, does not list it)
 	}
 	return meta.ClaimObject(&set.ObjectMeta, &p.ObjectMeta, selects(p.Labels) && IsMemberOf(set.Name, p.Name))
 }

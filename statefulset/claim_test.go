@@ -68,6 +68,9 @@ func TestClaimPod(t *testing.T) {
 		{"orphan without an ordinal: ignored", &set, pod("web", ""), Ignore},
 		{"orphan of another namespace: ignored", &set, pod("web-1", "", elsewhere), Ignore},
 		{"another controller's: ignored", &set, pod("web-1", "other"), Ignore},
+		{"the set's UID under another name: not listed, ignored", &set, pod("web-0", "set-uid", func(p *podstatus.Pod) { p.OwnerReferences[0].Name = "webby" }), Ignore},
+		{"the set's UID under another kind: not listed, ignored", &set, pod("web-0", "set-uid", func(p *podstatus.Pod) { p.OwnerReferences[0].Kind = "ReplicaSet" }), Ignore},
+		{"controlled, in another namespace: not listed, ignored", &set, pod("web-0", "set-uid", unselected, elsewhere), Ignore},
 		{"nil: ignored", &set, nil, Ignore},
 	} {
 		if got := ClaimPod(tt.set, tt.pod); got != tt.want {
