@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubesem/kubesem/cluster"
 	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
@@ -382,5 +383,32 @@ func TestDaemonSetOrphanDeleteThenReapply(t *testing.T) {
 				t.Errorf("patched %v, pods %v, orphans %v, revisions %d; want no adoption, two new pods, the old ones orphans, a new revision", patched, mine, orphans, len(revs))
 			}
 		})
+	}
+}
+
+// A DaemonSet's revision stored without the controller-revision-hash
+// label (left by an old controller or written by hand) is labelled with
+// its name at the DaemonSet's first sync, as v1.36.3's constructHistory
+// does; being the template's revision, its name is then the hash the
+// DaemonSet's pods carry.
+func TestDaemonSetLabelsUnlabelledRevision(t *testing.T) {
+	t.Parallel()
+	ds := daemonSet("agent")
+	ds.UID = "uid-agent"
+	r := history.New("agent-legacy", "kube-system", &ds.Spec.Template, history.HashLabel, "x", nil,
+		meta.NewControllerRef("apps/v1", "DaemonSet", "agent", ds.UID), 1)
+	delete(r.Labels, history.HashLabel)
+	w, err := cluster.New(cluster.Scenario{Start: t0, Objects: []any{readyNode("node-1"), ds, r}}, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Step(t0.Add(time.Minute))
+	revs := w.State.ControllerRevisions()
+	if len(revs) != 1 || revs[0].Labels[history.HashLabel] != "agent-legacy" {
+		t.Fatalf("revisions %+v; want agent-legacy labelled with its name", revs)
+	}
+	pods := w.State.Pods()
+	if len(pods) != 1 || pods[0].Labels[history.HashLabel] != "agent-legacy" {
+		t.Fatalf("pods %+v; want one carrying the revision's name as its hash", pods)
 	}
 }

@@ -60,9 +60,10 @@
 //     refused (FromCache), which ends upstream's sync, while the Plan goes
 //     on as if it had not been refused. Inputs state their controller
 //     references: a pod or revision without one is an orphan.
-//   - A revision without the controller-revision-hash label is read as
-//     hashed by its name; upstream's update adding that label is not
-//     written.
+//   - A claimed revision without labels is an error (ErrUpstreamCrashes):
+//     upstream's controller crashes adding the controller-revision-hash
+//     label to it. One with labels but not that one is labelled with its
+//     name first, as upstream does ([LabelRevisions]).
 //   - Expectations are taken as satisfied at the start of the sync; a Step
 //     whose manage phase writes anything leaves the rolling update for the
 //     next sync, as upstream does once its expectations are pending.

@@ -67,6 +67,10 @@ const (
 	// ReasonRollback: the current template's ControllerRevision is older
 	// than another; it is renumbered to the newest.
 	ReasonRollback = history.ReasonRollback
+	// ReasonRevisionLabelled: a claimed ControllerRevision without the
+	// controller-revision-hash label is updated to carry its name as that
+	// label.
+	ReasonRevisionLabelled Reason = "RevisionLabelled"
 	// ReasonHistoryLimit: an old ControllerRevision beyond revisionHistoryLimit.
 	ReasonHistoryLimit = history.ReasonHistoryLimit
 	// ReasonFailedPodBackoff: a failed pod's deletion waits for the node's backoff.

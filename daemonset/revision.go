@@ -1,13 +1,22 @@
 package daemonset
 
 import (
+	"cmp"
+	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
+
+// ErrUpstreamCrashes marks an input on which v1.36.3's controller crashes
+// (a Go panic) instead of deciding: kubesem reports it rather than guess.
+var ErrUpstreamCrashes = errors.New("v1.36.3's controller crashes on this input")
 
 // History is the DaemonSet's ControllerRevisions and the hash of its
 // current template. Upstream computes Hash from the template with
@@ -45,25 +54,80 @@ func (r revision) model() history.ControllerRevision {
 }
 
 // constructHistory returns the DaemonSet's old revisions (those of
-// another hash) and the write that makes the current template's revision
-// the newest: its creation, named "<ds>-<hash>" and numbered one past the
-// old revisions, when no revision has its hash; its renumbering when an
-// old revision is newer; none otherwise.
+// another hash) and its revision writes: first the label updates of the
+// claimed revisions without the controller-revision-hash label
+// ([LabelRevisions]), then the write that makes the current template's
+// revision the newest: its creation, named "<ds>-<hash>" and numbered one
+// past the old revisions, when no revision has its hash; its renumbering
+// when an old revision is newer; none otherwise. hist.Revisions are the
+// claimed revisions, all the revisions Step was given.
 //
 // Source: upstream pkg/controller/daemon update.go constructHistory,
 // maxRevision (v1.36.3).
-func constructHistory(ds *DaemonSet, hist History) (old []revision, w *history.Write) {
+func constructHistory(ds *DaemonSet, hist History, all []history.ControllerRevision) (old []revision, ws []history.Write, err error) {
+	if ws, err = LabelRevisions(hist.Revisions); err != nil {
+		// (the path of the revision in the input, not among the claimed)
+		for i := range hist.Revisions {
+			r := &hist.Revisions[i]
+			if _, ok := r.Labels[history.HashLabel]; !ok && len(r.Labels) == 0 {
+				j := slices.IndexFunc(all, func(a history.ControllerRevision) bool { return a.Name == r.Name && a.UID == r.UID })
+				return nil, nil, field.Under("history", bareRevision(j, r))
+			}
+		}
+		return nil, nil, err
+	}
 	old, cur := splitHistory(hist)
 	next := int64(1)
 	for _, r := range old {
 		next = max(next, r.revision+1)
 	}
 	if cur == nil {
-		w = &history.Write{Verb: plan.VerbCreate, Name: ds.Name + "-" + hist.Hash, Revision: next, Hash: hist.Hash, Reason: ReasonRevisionCreated}
+		ws = append(ws, history.Write{Verb: plan.VerbCreate, Name: ds.Name + "-" + hist.Hash, Revision: next, Hash: hist.Hash, Reason: ReasonRevisionCreated})
 	} else if cur.revision < next {
-		w = &history.Write{Verb: plan.VerbUpdate, Name: cur.name, Revision: next, Hash: cur.hash, Reason: ReasonRollback}
+		ws = append(ws, history.Write{Verb: plan.VerbUpdate, Name: cur.name, Revision: next, Hash: cur.hash, Reason: ReasonRollback})
 	}
-	return old, w
+	return old, ws, nil
+}
+
+// bareRevision is LabelRevisions' error for r, the i-th revision of its
+// list.
+func bareRevision(i int, r *history.ControllerRevision) error {
+	return field.New(field.Child(field.Index("revisions", i), "metadata.labels"), "",
+		fmt.Errorf("revision %q has no labels: v1.36.3's DaemonSet controller crashes adding its controller-revision-hash label (an assignment into a nil map): %w", r.Name, ErrUpstreamCrashes))
+}
+
+// LabelRevisions returns the updates that give each of the DaemonSet's
+// claimed revisions without the controller-revision-hash label that label,
+// set to the revision's name (its [RevisionHash]), by name, then UID: the
+// controller labels them before it compares any with the template. A
+// revision with no labels at all is an error: upstream's controller
+// assigns into its nil label map and crashes (it cannot be claimed by a
+// selector that requires a label, but can by one of only NotIn and
+// DoesNotExist requirements), so no answer is upstream's; the error's
+// path indexes claimed.
+//
+// Source: upstream pkg/controller/daemon update.go constructHistory
+// (v1.36.3).
+func LabelRevisions(claimed []history.ControllerRevision) ([]history.Write, error) {
+	var out []history.Write
+	var idx []int
+	for i := range claimed {
+		r := &claimed[i]
+		if _, ok := r.Labels[history.HashLabel]; ok {
+			continue
+		}
+		if len(r.Labels) == 0 {
+			return nil, bareRevision(i, r)
+		}
+		idx = append(idx, i)
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		return cmp.Or(strings.Compare(claimed[a].Name, claimed[b].Name), strings.Compare(claimed[a].UID, claimed[b].UID))
+	})
+	for _, i := range idx {
+		out = append(out, history.Write{Verb: plan.VerbUpdate, Name: claimed[i].Name, Revision: claimed[i].Revision, Hash: claimed[i].Name, Reason: ReasonRevisionLabelled})
+	}
+	return out, nil
 }
 
 // splitHistory splits h into the old revisions and the current one (the

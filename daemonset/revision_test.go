@@ -2,11 +2,14 @@ package daemonset
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
 
+	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/history"
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/plan"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -93,5 +96,61 @@ func TestCleanupHistory(t *testing.T) {
 	}
 	if got := cleanupHistory(ds, append(ten, revision{name: "r10", revision: 10, hash: "h10"}), nil); len(got) != 1 || got[0].Name != "r0" {
 		t.Errorf("no limit reads as 10: 11 old revisions, deleted %v", got)
+	}
+}
+
+// A claimed revision stored without the controller-revision-hash label is
+// labelled with its name before anything else (by name, then UID), and its
+// written object carries the label, as does a renumbering of it after; an
+// unclaimed one is left alone; one with no labels at all is an error.
+func TestLabelRevisions(t *testing.T) {
+	t.Parallel()
+	unlabelled := func(name string, n int64) history.ControllerRevision {
+		r := rev(name, n, "")
+		delete(r.Labels, history.HashLabel)
+		return r
+	}
+	foreign := unlabelled("ds-foreign", 9)
+	foreign.OwnerReferences = []meta.OwnerReference{meta.NewControllerRef("apps/v1", "DaemonSet", "other", "other-uid")}
+	h := History{Hash: "ds-cur", Revisions: []history.ControllerRevision{unlabelled("ds-old", 2), foreign, unlabelled("ds-cur", 1), rev("ds-x", 1, "x")}}
+	ds := testDS()
+	p, err := Step(ds, nil, nil, h, nil, tNow, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []history.Write{
+		{Verb: plan.VerbUpdate, Name: "ds-cur", Revision: 1, Hash: "ds-cur", Reason: ReasonRevisionLabelled},
+		{Verb: plan.VerbUpdate, Name: "ds-old", Revision: 2, Hash: "ds-old", Reason: ReasonRevisionLabelled},
+		{Verb: plan.VerbUpdate, Name: "ds-cur", Revision: 3, Hash: "ds-cur", Reason: ReasonRollback},
+	}
+	if !slices.Equal(p.Revisions, want) {
+		t.Fatalf("revisions %+v, want %+v", p.Revisions, want)
+	}
+	ws, err := p.Writes(ds, nil, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range ws {
+		if w.Resource != "controllerrevisions" {
+			continue
+		}
+		r := w.Object.(*history.ControllerRevision)
+		got = append(got, fmt.Sprintf("%s %s %d %s", w.Verb, r.Name, r.Revision, r.Labels[history.HashLabel]))
+	}
+	if w := []string{"update ds-cur 1 ds-cur", "update ds-old 2 ds-old", "update ds-cur 3 ds-cur"}; !slices.Equal(got, w) {
+		t.Errorf("writes %q, want %q", got, w)
+	}
+	if _, ok := h.Revisions[0].Labels[history.HashLabel]; ok {
+		t.Error("Writes labelled its input")
+	}
+
+	bare := unlabelled("ds-bare", 1)
+	bare.Labels = nil
+	ds.Spec.Selector = &meta.LabelSelector{MatchExpressions: []meta.Requirement{{Key: "tier", Operator: meta.OpDoesNotExist}}}
+	_, err = Step(ds, nil, nil, History{Hash: "x", Revisions: []history.ControllerRevision{foreign, rev("ds-x", 1, "x"), bare}}, nil, tNow, Options{})
+	var fe *field.Error
+	if !errors.As(err, &fe) || !errors.Is(err, ErrUpstreamCrashes) || fe.Path != "history.revisions[2].metadata.labels" {
+		t.Fatalf("a claimed revision without labels: %v", err)
 	}
 }

@@ -25,7 +25,9 @@ type PodCreation struct {
 type Plan struct {
 	Outcome Reason `json:"outcome"`
 	// Revisions lists the ControllerRevision writes in the controller's
-	// order: the revision created for the current template when none has
+	// order: the label updates of claimed revisions without the
+	// controller-revision-hash label ([LabelRevisions]); the revision
+	// created for the current template when none has
 	// its hash (verb create, the hash in Hash), or the current one
 	// renumbered to the newest (update); then the old revisions the
 	// history limit deletes, oldest first.
@@ -114,15 +116,17 @@ func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, hist History
 		p.Outcome = ReasonBeingDeleted
 		return p, nil
 	}
+	all := hist.Revisions
 	c := claimAll(ds, pods, hist.Revisions)
 	pods, hist.Revisions = c.pods, c.revisions
 	p.AdoptRevisions, p.ReleaseRevisions, p.Adopt, p.Release = c.adoptRevisions, c.releaseRevisions, c.adopt, c.release
 	states, index := groupNodes(ds, nodes, pods, opts)
 
-	old, w := constructHistory(ds, hist)
-	if w != nil {
-		p.Revisions = append(p.Revisions, *w)
+	old, ws, err := constructHistory(ds, hist, all)
+	if err != nil {
+		return Plan{}, err
 	}
+	p.Revisions = append(p.Revisions, ws...)
 
 	hash := hist.Hash
 	gen, hasGen := TemplateGeneration(ds)

@@ -23,14 +23,17 @@ const ReasonStatusUpdate Reason = "StatusUpdate"
 //  0. the revision claim's patches: the revisions of AdoptRevisions and
 //     ReleaseRevisions merged by name, then UID (upstream patches them in
 //     its lister's order, which is arbitrary);
-//  1. the ControllerRevision create or update of Revisions: a created
-//     revision is named "<ds>-<hash>" in the DaemonSet's namespace,
-//     labelled with the template's labels and controller-revision-hash,
-//     annotated with the DaemonSet's annotations, owned by it
-//     (meta.NewControllerRef("apps/v1", "DaemonSet", …)) and holds its
-//     template as data ([history.New]); an updated one is the given
-//     revision renumbered, sent from the cached copy (FromCache: refused,
-//     ending the sync) when step 0 patched it;
+//  1. the ControllerRevision creates and updates of Revisions, in their
+//     order: a created revision is named "<ds>-<hash>" in the DaemonSet's
+//     namespace, labelled with the template's labels and
+//     controller-revision-hash, annotated with the DaemonSet's
+//     annotations, owned by it (meta.NewControllerRef("apps/v1",
+//     "DaemonSet", …)) and holds its template as data ([history.New]); an
+//     updated one is the given revision with the write's number and, when
+//     it has no controller-revision-hash label, that label set to its name
+//     (ReasonRevisionLabelled; a later renumbering of it carries the label
+//     too), sent from the cached copy (FromCache: refused, ending the
+//     sync) when step 0 patched it;
 //  2. the pod claim's patches (Release, then Adopt, each by name: upstream
 //     lists the pods it controls, then the orphans), then the pod creates
 //     of Create: the pod of [NewPod] for its node (the
@@ -109,6 +112,14 @@ func (p Plan) Writes(ds *DaemonSet, pods []*podstatus.Pod, hist History) ([]plan
 			}
 			r := deepcopy.Copy(*old)
 			r.Revision = w.Revision
+			if _, ok := r.Labels[history.HashLabel]; !ok {
+				// (the label update; a renumbering after it carries the
+				// label too, as upstream's is sent from the updated copy)
+				if r.Labels == nil {
+					r.Labels = map[string]string{}
+				}
+				r.Labels[history.HashLabel] = r.Name
+			}
 			out = append(out, plan.Write{Verb: plan.VerbUpdate, Resource: "controllerrevisions", Namespace: r.Namespace, Name: r.Name, UID: r.UID, Object: &r,
 				FromCache: slices.ContainsFunc(p.AdoptRevisions, func(a ObjectRef) bool { return a.Name == r.Name }), Reason: w.Reason})
 		case plan.VerbDelete:

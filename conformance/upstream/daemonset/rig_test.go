@@ -34,6 +34,7 @@ import (
 
 	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
 	"github.com/kubesem/kubesem/daemonset"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/k8s"
 	"github.com/kubesem/kubesem/plan"
 )
@@ -455,7 +456,8 @@ func ownerRef(ds *apps.DaemonSet) []metav1.OwnerReference {
 // upstream: the revision with the current hash holds ds's own patch (so
 // upstream's Match finds it current), the others a patch of their own;
 // each with its metadata as given (labels, owner references, namespace
-// defaulting to ds's), labelled with its hash.
+// defaulting to ds's), labelled with its hash unless it has no
+// controller-revision-hash label (upstream then labels it with its name).
 func revisions(t interface{ Fatal(...any) }, ds *apps.DaemonSet, h daemonset.History) []*apps.ControllerRevision {
 	patch, err := getPatch(ds)
 	if err != nil {
@@ -470,10 +472,12 @@ func revisions(t interface{ Fatal(...any) }, ds *apps.DaemonSet, h daemonset.His
 		if cr.Namespace == "" {
 			cr.Namespace = ds.Namespace
 		}
-		if cr.Labels == nil {
-			cr.Labels = map[string]string{}
+		if _, ok := r.Labels[history.HashLabel]; ok {
+			if cr.Labels == nil {
+				cr.Labels = map[string]string{}
+			}
+			cr.Labels[apps.DefaultDaemonSetUniqueLabelKey] = hash
 		}
-		cr.Labels[apps.DefaultDaemonSetUniqueLabelKey] = hash
 		if hash == h.Hash {
 			cr.Data.Raw = patch
 		} else {

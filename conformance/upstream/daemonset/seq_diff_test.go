@@ -555,7 +555,8 @@ func scaleChecks(t *testing.T, num, den int) func() {
 // drawRevisions draws the ControllerRevisions a sequence starts with: none
 // mostly; else some of the DaemonSet's current template and of an older
 // one, each controlled by it, an orphan (adopted), another controller's
-// (ignored), or no longer selected (released).
+// (ignored), or no longer selected (released), some without the
+// controller-revision-hash label.
 func drawRevisions(t *rapid.T, ds *apps.DaemonSet) []*apps.ControllerRevision {
 	if rapid.IntRange(0, 2).Draw(t, "revisions") > 0 {
 		return nil
@@ -582,6 +583,11 @@ func drawRevisions(t *rapid.T, ds *apps.DaemonSet) []*apps.ControllerRevision {
 			r.OwnerReferences[0].UID = "uid-other"
 		case 2:
 			r.Labels["app"] = "e"
+		}
+		if rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("revUnlabelled%d", i)) == 0 {
+			// stored without the controller-revision-hash label:
+			// upstream labels it with its name first
+			delete(r.Labels, apps.DefaultDaemonSetUniqueLabelKey)
 		}
 		out = append(out, r)
 	}

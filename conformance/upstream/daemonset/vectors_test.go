@@ -55,8 +55,10 @@ import (
 //     none, so they are not compared here (the seed vectors state them).
 //   - revisions: the ControllerRevision writes (verb, name, revision
 //     number, hash label; the reason is the verb's: NewRevision, Rollback,
-//     HistoryLimit), a multiset (upstream deletes in an order that leaves
-//     ties of one revision number in its lister's order).
+//     HistoryLimit, and RevisionLabelled for the first update of a claimed
+//     revision given without the controller-revision-hash label), a
+//     multiset (upstream deletes in an order that leaves ties of one
+//     revision number in its lister's order).
 //   - status, updateStatus: the status upstream writes, or the input
 //     status and false when it writes none.
 //   - events: type, reason and the pod the message names, from a
@@ -263,13 +265,36 @@ func planFromUpstream(c *upstreamCase, res *upResult) daemonset.Plan {
 	for _, d := range res.Deleted {
 		p.Delete = append(p.Delete, plan.Deletion{Name: d})
 	}
+	// upstream's revision writes: the label updates (in its lister's
+	// order, which is arbitrary: by name here, as kubesem's), then the
+	// creation or the renumbering
+	labelled := map[string]bool{} // (revisions upstream labelled in this sync)
+	var labels, renumbers []history.Write
+	for _, cr := range res.RevUpdated {
+		w := history.Write{Verb: plan.VerbUpdate, Name: cr.Name, Revision: cr.Revision, Hash: back(cr.Labels[apps.DefaultDaemonSetUniqueLabelKey]), Reason: daemonset.ReasonRollback}
+		for _, r := range c.revs {
+			ctl := metav1.GetControllerOf(r)
+			claimed := ctl != nil && ctl.UID == c.ds.UID || ctl == nil && slices.Contains(res.RevClaimed, r.Name)
+			if _, ok := r.Labels[apps.DefaultDaemonSetUniqueLabelKey]; r.Name == cr.Name && claimed && !ok && !labelled[r.Name] {
+				// the label update (constructHistory), the revision's
+				// number unchanged; a renumbering may follow
+				labelled[r.Name] = true
+				w.Reason = daemonset.ReasonRevisionLabelled
+			}
+		}
+		if w.Reason == daemonset.ReasonRevisionLabelled {
+			labels = append(labels, w)
+		} else {
+			renumbers = append(renumbers, w)
+		}
+	}
+	slices.SortStableFunc(labels, func(a, b history.Write) int { return strings.Compare(a.Name, b.Name) })
+	p.Revisions = append(p.Revisions, labels...)
 	for _, cr := range res.RevCreated {
 		h := back(cr.Labels[apps.DefaultDaemonSetUniqueLabelKey])
 		p.Revisions = append(p.Revisions, history.Write{Verb: plan.VerbCreate, Name: c.ds.Name + "-" + h, Revision: cr.Revision, Hash: h, Reason: daemonset.ReasonRevisionCreated})
 	}
-	for _, cr := range res.RevUpdated {
-		p.Revisions = append(p.Revisions, history.Write{Verb: plan.VerbUpdate, Name: cr.Name, Revision: cr.Revision, Hash: back(cr.Labels[apps.DefaultDaemonSetUniqueLabelKey]), Reason: daemonset.ReasonRollback})
-	}
+	p.Revisions = append(p.Revisions, renumbers...)
 	for _, d := range res.RevDeleted {
 		w := history.Write{Verb: plan.VerbDelete, Name: d, Reason: daemonset.ReasonHistoryLimit}
 		for _, r := range c.revs {

@@ -87,6 +87,7 @@ func TestDaemonSetWritesUpstream(t *testing.T) {
 				}
 			}
 			uc, kc := comparablePlan(t, up), comparablePlan(t, kp)
+			revSeen := map[string]int{} // (writes of each revision compared so far)
 			sameChoice := uc["create"] == kc["create"] && uc["delete"] == kc["delete"]
 			ug, kg := upGroups(t, res.Actions), ksGroups(t, kw)
 			if len(ug) != len(kg) {
@@ -129,7 +130,7 @@ func TestDaemonSetWritesUpstream(t *testing.T) {
 						t.Errorf("created pod for node %s: %s", podNode(got), d)
 					}
 				case *apps.ControllerRevision:
-					checkRevision(t, obj, kw)
+					checkRevision(t, obj, kw, revSeen)
 				}
 			}
 			for _, a := range res.Actions {
@@ -140,7 +141,7 @@ func TestDaemonSetWritesUpstream(t *testing.T) {
 					}
 					switch obj := a.GetObject().(type) {
 					case *apps.ControllerRevision:
-						checkRevision(t, obj, kw)
+						checkRevision(t, obj, kw, revSeen)
 					case *apps.DaemonSet:
 						var w *plan.Write
 						for j := range kw {
@@ -258,15 +259,20 @@ func podNode(p *podstatus.Pod) string {
 
 // checkRevision compares a revision upstream wrote with kubesem's write
 // of that name.
-func checkRevision(t *testing.T, obj *apps.ControllerRevision, kw []plan.Write) {
+func checkRevision(t *testing.T, obj *apps.ControllerRevision, kw []plan.Write, seen map[string]int) {
 	t.Helper()
 	var mine *history.ControllerRevision
 	created := false
+	n := 0 // (upstream's n-th write of the revision is kubesem's n-th)
 	for _, w := range kw {
-		if r, ok := w.Object.(*history.ControllerRevision); ok && r.Name == obj.Name {
-			mine, created = r, w.Verb == plan.VerbCreate
+		if r, ok := w.Object.(*history.ControllerRevision); ok && r.Name == obj.Name && w.Verb != plan.VerbPatch {
+			if n == seen[obj.Name] {
+				mine, created = r, w.Verb == plan.VerbCreate
+			}
+			n++
 		}
 	}
+	seen[obj.Name]++
 	if mine == nil {
 		t.Fatalf("upstream wrote revision %s; kubesem did not", obj.Name)
 	}
@@ -289,6 +295,9 @@ func checkRevision(t *testing.T, obj *apps.ControllerRevision, kw []plan.Write) 
 		// revision renumbered: compare the number.
 		if got.Revision != mine.Revision {
 			t.Errorf("revision %s renumbered %d; kubesem %d", obj.Name, got.Revision, mine.Revision)
+		}
+		if g, m := obj.Labels[apps.DefaultDaemonSetUniqueLabelKey], mine.Labels[history.HashLabel]; g != m {
+			t.Errorf("revision %s labelled %q; kubesem %q", obj.Name, g, m)
 		}
 		return
 	}
