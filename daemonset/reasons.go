@@ -71,6 +71,11 @@ const (
 	// controller-revision-hash label is updated to carry its name as that
 	// label.
 	ReasonRevisionLabelled Reason = "RevisionLabelled"
+	// ReasonDuplicateRevision: more than one of the DaemonSet's
+	// ControllerRevisions holds the current template: the others than the
+	// kept one are deleted, after every claimed pod's
+	// controller-revision-hash label is set to the kept one's hash.
+	ReasonDuplicateRevision Reason = "DuplicateRevision"
 	// ReasonHistoryLimit: an old ControllerRevision beyond revisionHistoryLimit.
 	ReasonHistoryLimit = history.ReasonHistoryLimit
 	// ReasonFailedPodBackoff: a failed pod's deletion waits for the node's backoff.

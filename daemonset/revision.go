@@ -64,29 +64,56 @@ func (r revision) model() history.ControllerRevision {
 //
 // Source: upstream pkg/controller/daemon update.go constructHistory,
 // maxRevision (v1.36.3).
-func constructHistory(ds *DaemonSet, hist History, all []history.ControllerRevision) (old []revision, ws []history.Write, err error) {
+func constructHistory(ds *DaemonSet, hist History, all []history.ControllerRevision, pods []*podstatus.Pod) (old []revision, ws []history.Write, relabel []ObjectRef, err error) {
 	if ws, err = LabelRevisions(hist.Revisions); err != nil {
 		// (the path of the revision in the input, not among the claimed)
 		for i := range hist.Revisions {
 			r := &hist.Revisions[i]
 			if _, ok := r.Labels[history.HashLabel]; !ok && len(r.Labels) == 0 {
 				j := slices.IndexFunc(all, func(a history.ControllerRevision) bool { return a.Name == r.Name && a.UID == r.UID })
-				return nil, nil, field.Under("history", bareRevision(j, r))
+				return nil, nil, nil, field.Under("history", bareRevision(j, r))
 			}
 		}
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	old, cur := splitHistory(hist)
+	old, cur, dups := splitHistory(hist)
 	next := int64(1)
 	for _, r := range old {
 		next = max(next, r.revision+1)
 	}
 	if cur == nil {
 		ws = append(ws, history.Write{Verb: plan.VerbCreate, Name: ds.Name + "-" + hist.Hash, Revision: next, Hash: hist.Hash, Reason: ReasonRevisionCreated})
-	} else if cur.revision < next {
+		return old, ws, nil, nil
+	}
+	if len(dups) > 0 {
+		relabel = Relabel(pods, cur.hash)
+		for _, d := range dups {
+			ws = append(ws, history.Write{Verb: plan.VerbDelete, Name: d.name, Revision: d.revision, Hash: d.hash, Reason: ReasonDuplicateRevision})
+		}
+	}
+	if cur.revision < next {
 		ws = append(ws, history.Write{Verb: plan.VerbUpdate, Name: cur.name, Revision: next, Hash: cur.hash, Reason: ReasonRollback})
 	}
-	return old, ws, nil
+	return old, ws, relabel, nil
+}
+
+// Relabel returns the pods whose controller-revision-hash label is not
+// hash, by name, then UID: when more than one of a DaemonSet's revisions
+// holds the current template, the controller sets that label of every pod
+// it claims (of any template) to the kept revision's hash before it
+// deletes the others. pods are the pods the DaemonSet claims.
+//
+// Source: upstream pkg/controller/daemon update.go dedupCurHistories
+// (v1.36.3).
+func Relabel(pods []*podstatus.Pod, hash string) []ObjectRef {
+	var out []ObjectRef
+	for _, p := range pods {
+		if p != nil && p.Labels[history.HashLabel] != hash {
+			out = append(out, ObjectRef{Name: p.Name, UID: p.UID, Reason: ReasonDuplicateRevision})
+		}
+	}
+	slices.SortFunc(out, compareRefs)
+	return out
 }
 
 // bareRevision is LabelRevisions' error for r, the i-th revision of its
@@ -130,9 +157,11 @@ func LabelRevisions(claimed []history.ControllerRevision) ([]history.Write, erro
 	return out, nil
 }
 
-// splitHistory splits h into the old revisions and the current one (the
-// newest of h.Hash's).
-func splitHistory(h History) (old []revision, cur *revision) {
+// splitHistory splits h into the old revisions, the current one (the
+// newest of h.Hash's; of equal numbers, the last) and the current one's
+// duplicates (h.Hash's others, by name, then revision).
+func splitHistory(h History) (old []revision, cur *revision, dups []revision) {
+	var curs []revision
 	for i := range h.Revisions {
 		hr := &h.Revisions[i]
 		r := revision{created: hr.CreationTimestamp, name: hr.Name, revision: hr.Revision, hash: RevisionHash(hr)}
@@ -141,13 +170,18 @@ func splitHistory(h History) (old []revision, cur *revision) {
 				c := r
 				cur = &c
 			}
+			curs = append(curs, r)
 			continue
 		}
 		old = append(old, r)
 	}
-	// Duplicates of the current revision other than the kept one are
-	// neither old nor current (upstream's dedup deletes them).
-	return old, cur
+	for _, r := range curs {
+		if r != *cur {
+			dups = append(dups, r)
+		}
+	}
+	slices.SortFunc(dups, func(a, b revision) int { return cmp.Or(strings.Compare(a.name, b.name), cmp.Compare(a.revision, b.revision)) })
+	return old, cur, dups
 }
 
 // cleanupHistory deletes the oldest old revisions beyond

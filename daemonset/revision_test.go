@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/kubesem/kubesem/field"
@@ -49,8 +50,8 @@ func TestStepRevisions(t *testing.T) {
 		{"current renumbered past the old ones", History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-new", 1, "new"), rev("ds-old", 4, "old")}}, nil, &history.Write{Verb: plan.VerbUpdate, Name: "ds-new", Revision: 5, Hash: "new", Reason: ReasonRollback}},
 		{"no current: created with max+1", History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-a", 2, "a"), rev("ds-b", 7, "b")}}, &history.Write{Verb: plan.VerbCreate, Name: "ds-new", Revision: 8, Hash: "new", Reason: ReasonRevisionCreated}, nil},
 		{"no revisions: created as 1", History{Hash: "new"}, &history.Write{Verb: plan.VerbCreate, Name: "ds-new", Revision: 1, Hash: "new", Reason: ReasonRevisionCreated}, nil},
-		{"two current: the newest is kept", History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-new-2", 3, "new"), rev("ds-new", 2, "new"), rev("ds-old", 1, "old")}}, nil, nil},
-		{"two current of one number: the last is kept", History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-new-a", 1, "new"), rev("ds-new-b", 1, "new"), rev("ds-old", 3, "old")}}, nil, &history.Write{Verb: plan.VerbUpdate, Name: "ds-new-b", Revision: 4, Hash: "new", Reason: ReasonRollback}},
+		{"two current: the newest is kept, the other deleted", History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-new-2", 3, "new"), rev("ds-new", 2, "new"), rev("ds-old", 1, "old")}}, &history.Write{Verb: plan.VerbDelete, Name: "ds-new", Revision: 2, Hash: "new", Reason: ReasonDuplicateRevision}, nil},
+		{"two current of one number: the last is kept", History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-new-a", 1, "new"), rev("ds-new-b", 1, "new"), rev("ds-old", 3, "old")}}, &history.Write{Verb: plan.VerbDelete, Name: "ds-new-a", Revision: 1, Hash: "new", Reason: ReasonDuplicateRevision}, &history.Write{Verb: plan.VerbUpdate, Name: "ds-new-b", Revision: 4, Hash: "new", Reason: ReasonRollback}},
 	} {
 		p, err := Step(testDS(), nil, nil, c.h, nil, tNow, Options{})
 		if err != nil {
@@ -152,5 +153,54 @@ func TestLabelRevisions(t *testing.T) {
 	var fe *field.Error
 	if !errors.As(err, &fe) || !errors.Is(err, ErrUpstreamCrashes) || fe.Path != "history.revisions[2].metadata.labels" {
 		t.Fatalf("a claimed revision without labels: %v", err)
+	}
+}
+
+// With two revisions of the current hash, the sync lists (and claims) the
+// pods once more, patches every claimed pod of another hash with the kept
+// hash, deletes the other revision, then renumbers the kept one; an
+// adopted pod's relabelling keeps its adoption, and the later listings'
+// adoption patches carry the label (each patch replaces the object here).
+func TestDedupWrites(t *testing.T) {
+	t.Parallel()
+	ds := testDS()
+	mine := testPod("p1", "a", "old", tHour, never)
+	orphan := testPod("p2", "b", "old", tHour, never)
+	orphan.OwnerReferences = nil
+	current := testPod("p3", "c", "new", tHour, never)
+	pods := []*podstatus.Pod{mine, orphan, current}
+	h := History{Hash: "new", Revisions: []history.ControllerRevision{rev("ds-new", 2, "new"), rev("ds-new-2", 1, "new"), rev("ds-old", 3, "old")}}
+	p, err := Step(ds, nil, pods, h, nil, tNow, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := []ObjectRef{{"p1", mine.UID, ReasonDuplicateRevision}, {"p2", orphan.UID, ReasonDuplicateRevision}}; !slices.Equal(p.Relabel, w) {
+		t.Fatalf("relabel %v, want %v", p.Relabel, w)
+	}
+	ws, err := p.Writes(ds, pods, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range ws {
+		s := string(w.Verb) + " " + w.Resource + "/" + w.Name
+		if pod, ok := w.Object.(*podstatus.Pod); ok {
+			s += fmt.Sprintf(" %s owned=%v", pod.Labels[history.HashLabel], pod.IsControlledBy(ds.UID))
+		}
+		got = append(got, s)
+	}
+	want := []string{
+		"patch pods/p2 old owned=true", // the dedup's listing claims the orphan
+		"patch pods/p1 new owned=true", // the relabelling
+		"patch pods/p2 new owned=true", // (adopted, the adoption kept)
+		"delete controllerrevisions/ds-new-2",
+		"update controllerrevisions/ds-new",
+		"patch pods/p2 new owned=true", // manage's listing
+	}
+	if len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
+		t.Fatalf("writes\n%s\nwant first\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if mine.Labels[history.HashLabel] != "old" || orphan.Labels[history.HashLabel] != "old" || orphan.OwnerReferences != nil {
+		t.Error("Writes changed its input")
 	}
 }

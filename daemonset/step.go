@@ -26,8 +26,9 @@ type Plan struct {
 	Outcome Reason `json:"outcome"`
 	// Revisions lists the ControllerRevision writes in the controller's
 	// order: the label updates of claimed revisions without the
-	// controller-revision-hash label ([LabelRevisions]); the revision
-	// created for the current template when none has
+	// controller-revision-hash label ([LabelRevisions]); the deletes of
+	// the current revision's duplicates (ReasonDuplicateRevision, by
+	// name); the revision created for the current template when none has
 	// its hash (verb create, the hash in Hash), or the current one
 	// renumbered to the newest (update); then the old revisions the
 	// history limit deletes, oldest first.
@@ -39,15 +40,21 @@ type Plan struct {
 	// name, then UID. The revisions are patched before any other write;
 	// the pods at each of the sync's listings of its pods (see
 	// [Plan.Writes]).
-	AdoptRevisions   []ObjectRef     `json:"adoptRevisions,omitempty"`
-	ReleaseRevisions []ObjectRef     `json:"releaseRevisions,omitempty"`
-	Adopt            []ObjectRef     `json:"adopt,omitempty"`
-	Release          []ObjectRef     `json:"release,omitempty"`
-	Delete           []plan.Deletion `json:"delete"`
-	Status           Status          `json:"status"`
-	UpdateStatus     bool            `json:"updateStatus"`
-	Events           []plan.Event    `json:"events"`
-	Requeue          []plan.Requeue  `json:"requeue"`
+	AdoptRevisions   []ObjectRef `json:"adoptRevisions,omitempty"`
+	ReleaseRevisions []ObjectRef `json:"releaseRevisions,omitempty"`
+	Adopt            []ObjectRef `json:"adopt,omitempty"`
+	Release          []ObjectRef `json:"release,omitempty"`
+	// Relabel are the claimed pods whose controller-revision-hash label
+	// the sync sets to the current hash, by name, then UID: only when
+	// more than one revision holds the current template ([Relabel];
+	// Revisions then deletes the duplicates, ReasonDuplicateRevision).
+	// The sync itself still reads their old labels (its cache).
+	Relabel      []ObjectRef     `json:"relabel,omitempty"`
+	Delete       []plan.Deletion `json:"delete"`
+	Status       Status          `json:"status"`
+	UpdateStatus bool            `json:"updateStatus"`
+	Events       []plan.Event    `json:"events"`
+	Requeue      []plan.Requeue  `json:"requeue"`
 	// Memory is the failed-pod backoff after the sync.
 	Memory Backoff `json:"memory"`
 }
@@ -122,11 +129,12 @@ func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, hist History
 	p.AdoptRevisions, p.ReleaseRevisions, p.Adopt, p.Release = c.adoptRevisions, c.releaseRevisions, c.adopt, c.release
 	states, index := groupNodes(ds, nodes, pods, opts)
 
-	old, ws, err := constructHistory(ds, hist, all)
+	old, ws, relabel, err := constructHistory(ds, hist, all, pods)
 	if err != nil {
 		return Plan{}, err
 	}
 	p.Revisions = append(p.Revisions, ws...)
+	p.Relabel = relabel
 
 	hash := hist.Hash
 	gen, hasGen := TemplateGeneration(ds)

@@ -3,6 +3,7 @@ package daemonset
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -33,7 +34,12 @@ const ReasonStatusUpdate Reason = "StatusUpdate"
 //     it has no controller-revision-hash label, that label set to its name
 //     (ReasonRevisionLabelled; a later renumbering of it carries the label
 //     too), sent from the cached copy (FromCache: refused, ending the
-//     sync) when step 0 patched it;
+//     sync) when step 0 patched it; before the first delete of a
+//     duplicate of the current revision (ReasonDuplicateRevision, written
+//     here, in place), the pod claim's patches once more (the dedup lists
+//     the pods) and the patches of Relabel (each the pod as claimed, with
+//     the controller-revision-hash label set to the current hash; the
+//     adoption patches of later listings carry that label too);
 //  2. the pod claim's patches (Release, then Adopt, each by name: upstream
 //     lists the pods it controls, then the orphans), then the pod creates
 //     of Create: the pod of [NewPod] for its node (the
@@ -100,6 +106,7 @@ func (p Plan) Writes(ds *DaemonSet, pods []*podstatus.Pod, hist History) ([]plan
 		return nil, err
 	}
 	var deletes []plan.Write
+	later := podClaims // (the claims of the listings after the dedup's)
 	for i, w := range p.Revisions {
 		switch w.Verb {
 		case plan.VerbCreate:
@@ -127,7 +134,22 @@ func (p Plan) Writes(ds *DaemonSet, pods []*podstatus.Pod, hist History) ([]plan
 			if old == nil {
 				return nil, noSuch(field.Child(field.Index("revisions", i), "name"), w.Name, "revision")
 			}
-			deletes = append(deletes, plan.Write{Verb: plan.VerbDelete, Resource: "controllerrevisions", Namespace: ds.Namespace, Name: w.Name, Reason: w.Reason})
+			d := plan.Write{Verb: plan.VerbDelete, Resource: "controllerrevisions", Namespace: ds.Namespace, Name: w.Name, Reason: w.Reason}
+			if w.Reason != ReasonDuplicateRevision {
+				deletes = append(deletes, d)
+				continue
+			}
+			if i == 0 || p.Revisions[i-1].Reason != ReasonDuplicateRevision {
+				// the dedup lists (and claims) the pods, then relabels them
+				out = append(out, podClaims...)
+				var relabels []plan.Write
+				relabels, later, err = p.relabels(ds, pods, podClaims, hist.Hash)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, relabels...)
+			}
+			out = append(out, d)
 		default:
 			return nil, field.New(field.Child(field.Index("revisions", i), "verb"), string(w.Verb), field.ErrUnsupported)
 		}
@@ -136,6 +158,7 @@ func (p Plan) Writes(ds *DaemonSet, pods []*podstatus.Pod, hist History) ([]plan
 	// the status
 	rolled := p.Outcome == ReasonRollingUpdate || p.Outcome == ReasonNodeNotFound
 	cleaned := p.Outcome != ReasonNodeNotFound
+	podClaims = later
 	out = append(out, podClaims...)
 	if rolled {
 		out = append(out, again(podClaims, p.Delete)...)
@@ -163,6 +186,38 @@ func (p Plan) Writes(ds *DaemonSet, pods []*podstatus.Pod, hist History) ([]plan
 		out = append(out, plan.Write{Verb: plan.VerbUpdate, Resource: "daemonsets", Subresource: "status", Namespace: ds.Namespace, Name: ds.Name, UID: ds.UID, Object: &obj, Reason: ReasonStatusUpdate})
 	}
 	return out, nil
+}
+
+// relabels returns the patches of Relabel (each the pod as claimed, with
+// its controller-revision-hash label set to hash) and the claim patches
+// of later listings, whose adopted pods carry that label too.
+func (p Plan) relabels(ds *DaemonSet, pods []*podstatus.Pod, claims []plan.Write, hash string) (out, later []plan.Write, err error) {
+	later = slices.Clone(claims)
+	for i, r := range p.Relabel {
+		j := slices.IndexFunc(pods, func(q *podstatus.Pod) bool { return q != nil && q.Name == r.Name && (r.UID == "" || q.UID == r.UID) })
+		if j < 0 {
+			return nil, nil, noSuch(field.Child(field.Index("relabel", i), "name"), r.Name, "pod")
+		}
+		q := deepcopy.Copy(*pods[j])
+		if slices.ContainsFunc(p.Adopt, func(a ObjectRef) bool { return a.Name == q.Name }) {
+			q.OwnerReferences = meta.MergeOwnerRef(q.OwnerReferences, dsRef(ds))
+		}
+		q.Labels = maps.Clone(q.Labels)
+		if q.Labels == nil {
+			q.Labels = map[string]string{}
+		}
+		q.Labels[history.HashLabel] = hash
+		out = append(out, plan.Write{Verb: plan.VerbPatch, Resource: "pods", Namespace: cmp.Or(q.Namespace, ds.Namespace), Name: q.Name, UID: q.UID,
+			Object: &q, Reason: cmp.Or(r.Reason, ReasonDuplicateRevision)})
+		for k := range later {
+			if w := &later[k]; w.Name == q.Name && w.Resource == "pods" {
+				o := deepcopy.Copy(*w.Object.(*podstatus.Pod))
+				o.Labels = maps.Clone(q.Labels)
+				w.Object = &o
+			}
+		}
+	}
+	return out, later, nil
 }
 
 // revisionClaims returns the patches of AdoptRevisions and

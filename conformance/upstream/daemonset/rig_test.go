@@ -1,6 +1,7 @@
 package daemonset_test
 
 import (
+	"encoding/json"
 	"context"
 	"fmt"
 	"os"
@@ -211,6 +212,8 @@ type rig struct {
 	revUpdated []*apps.ControllerRevision
 	revDeleted []string
 	podPatched []string
+	// podRelabel: the controller-revision-hash label each patch set
+	podRelabel map[string]string
 	// podClaimed and revClaimed are the claim's patches (adoptions and
 	// releases), one per listing; live is the DaemonSet the recheck reads.
 	podClaimed, revClaimed []string
@@ -254,6 +257,16 @@ func newRig(t testing.TB) *rig {
 			return true, &v1.Pod{}, nil
 		}
 		r.podPatched = append(r.podPatched, pa.GetName())
+		var body struct {
+			Metadata struct {
+				Labels map[string]string `json:"labels"`
+			} `json:"metadata"`
+		}
+		if err := json.Unmarshal(pa.GetPatch(), &body); err == nil {
+			if h, ok := body.Metadata.Labels[apps.DefaultDaemonSetUniqueLabelKey]; ok {
+				r.podRelabel[pa.GetName()] = h
+			}
+		}
 		return true, &v1.Pod{}, nil
 	})
 	client.PrependReactor("patch", "controllerrevisions", func(a core.Action) (bool, runtime.Object, error) {
@@ -332,6 +345,7 @@ type upResult struct {
 	RevUpdated []*apps.ControllerRevision
 	RevDeleted []string
 	PodPatched []string
+	PodRelabel map[string]string
 	PodClaimed []string
 	RevClaimed []string
 	// Conflict: a revision update the API server refused as stale.
@@ -382,6 +396,7 @@ func (u *upResult) Afters() (backoff, minReady []time.Duration) {
 // runs one syncDaemonSet of ds.
 func (r *rig) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod, revs []*apps.ControllerRevision, now time.Time) *upResult {
 	r.created, r.deleted, r.status, r.revCreated, r.revUpdated, r.revDeleted, r.podPatched = nil, nil, nil, nil, nil, nil, nil
+	r.podRelabel = map[string]string{}
 	r.podClaimed, r.revClaimed, r.live, r.conflict = nil, nil, ds, false
 	r.log.entries = nil
 	r.client.ClearActions()
@@ -398,7 +413,7 @@ func (r *rig) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes []*v1
 	store(r.factory.Apps().V1().DaemonSets().Informer().GetStore(), []any{ds})
 	err := syncDaemonSet(r.dsc, klog.NewContext(context.Background(), klog.Background()), ds.Namespace+"/"+ds.Name)
 	res := &upResult{Err: err, Created: r.created, Deleted: r.deleted, Status: r.status, Log: slices.Clone(r.log.entries),
-		RevCreated: r.revCreated, RevUpdated: r.revUpdated, RevDeleted: r.revDeleted, PodPatched: r.podPatched, PodClaimed: r.podClaimed, RevClaimed: r.revClaimed, Conflict: r.conflict, Backoff: readBackoff(r.backoff)}
+		RevCreated: r.revCreated, RevUpdated: r.revUpdated, RevDeleted: r.revDeleted, PodPatched: r.podPatched, PodRelabel: r.podRelabel, PodClaimed: r.podClaimed, RevClaimed: r.revClaimed, Conflict: r.conflict, Backoff: readBackoff(r.backoff)}
 	for _, a := range r.client.Actions() {
 		switch a.GetVerb() {
 		case "create", "update", "delete", "patch":

@@ -229,6 +229,14 @@ func evolve(t *rapid.T, s *sequence, res *upResult, now time.Time) {
 		}
 		pods[i] = p
 	}
+	// the dedup's relabelling
+	for i, p := range pods {
+		if h, ok := res.PodRelabel[p.Name]; ok {
+			p = p.DeepCopy()
+			p.Labels[apps.DefaultDaemonSetUniqueLabelKey] = h
+			pods[i] = p
+		}
+	}
 	for i, r := range s.revs {
 		if !slices.Contains(res.RevClaimed, r.Name) {
 			continue
@@ -360,6 +368,7 @@ func TestDaemonSetDiffSync(t *testing.T) {
 	capd := bounds[1]
 	burst := int(fieldOf(r.dsc, "burstReplicas").Int()) // upstream's BurstReplicas
 	serial, syncs, ties, conflicts := 0, 0, 0, 0
+	labelled, dedups, relabelled := 0, 0, 0
 	var b boundaries
 	rapid.Check(t, func(t *rapid.T) {
 		serial++
@@ -392,14 +401,26 @@ func TestDaemonSetDiffSync(t *testing.T) {
 				ties++
 			}
 			syncs++
+			for _, w := range p.Revisions {
+				switch w.Reason {
+				case daemonset.ReasonRevisionLabelled:
+					labelled++
+				case daemonset.ReasonDuplicateRevision:
+					dedups++
+				}
+			}
+			relabelled += len(p.Relabel)
 			mem = p.Memory
 			if i < n-1 {
 				evolve(t, s, res, now)
 			}
 		}
 	})
-	t.Logf("%d syncs compared (%d tie-aware; %d sequences ended at a refused stale renumbering); on the edge: %d delay ends (%d ±1ns), %d expiries at twice the cap (%d ±1ns), %d availabilities",
-		syncs, ties, conflicts, b.expiry, b.expiryNear, b.gc, b.gcNear, b.avail)
+	t.Logf("%d syncs compared (%d tie-aware; %d sequences ended at a refused stale renumbering; %d revisions labelled, %d duplicates deleted, %d pods relabelled); on the edge: %d delay ends (%d ±1ns), %d expiries at twice the cap (%d ±1ns), %d availabilities",
+		syncs, ties, conflicts, labelled, dedups, relabelled, b.expiry, b.expiryNear, b.gc, b.gcNear, b.avail)
+	if labelled < 20 || dedups < 20 || relabelled < 20 {
+		t.Errorf("too few syncs label revisions (%d), delete duplicates (%d) or relabel pods (%d)", labelled, dedups, relabelled)
+	}
 	if b.expiry < 100 || b.expiryNear < 100 || b.gc < 50 || b.gcNear < 50 {
 		t.Errorf("too few syncs on the backoff edges: %+v", b)
 	}
@@ -590,6 +611,21 @@ func drawRevisions(t *rapid.T, ds *apps.DaemonSet) []*apps.ControllerRevision {
 			delete(r.Labels, apps.DefaultDaemonSetUniqueLabelKey)
 		}
 		out = append(out, r)
+		if rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("revDuplicate%d", i)) == 0 {
+			// a second revision of the same template and hash label
+			// (another name): if it is the current template's,
+			// upstream keeps the newest, relabels the pods and deletes
+			// the other
+			d := r.DeepCopy()
+			d.Name, d.UID = r.Name+"-dup", r.UID+"-dup"
+			// (another number: of two of one number upstream keeps the
+			// one its lister lists last, which is arbitrary)
+			d.Revision = int64(rapid.SampledFrom(slices.DeleteFunc([]int{1, 2, 3, 4}, func(n int) bool { return int64(n) == r.Revision })).Draw(t, fmt.Sprintf("revDupNumber%d", i)))
+			if _, ok := d.Labels[apps.DefaultDaemonSetUniqueLabelKey]; !ok {
+				d.Labels[apps.DefaultDaemonSetUniqueLabelKey] = r.Name
+			}
+			out = append(out, d)
+		}
 	}
 	return out
 }

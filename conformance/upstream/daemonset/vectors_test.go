@@ -105,8 +105,9 @@ type stepInput struct {
 	Now       time.Time           `json:"now"`
 }
 
-// claimKeys are the Plan's claim lists, omitted when empty.
-var claimKeys = []string{"adopt", "adoptRevisions", "release", "releaseRevisions"}
+// claimKeys are the Plan's claim lists and its relabelled pods, omitted
+// when empty.
+var claimKeys = []string{"adopt", "adoptRevisions", "relabel", "release", "releaseRevisions"}
 
 // planKeys are the top-level keys of a daemonset.Plan's JSON, the claim
 // lists included.
@@ -290,11 +291,14 @@ func planFromUpstream(c *upstreamCase, res *upResult) daemonset.Plan {
 	}
 	slices.SortStableFunc(labels, func(a, b history.Write) int { return strings.Compare(a.Name, b.Name) })
 	p.Revisions = append(p.Revisions, labels...)
-	for _, cr := range res.RevCreated {
-		h := back(cr.Labels[apps.DefaultDaemonSetUniqueLabelKey])
-		p.Revisions = append(p.Revisions, history.Write{Verb: plan.VerbCreate, Name: c.ds.Name + "-" + h, Revision: cr.Revision, Hash: h, Reason: daemonset.ReasonRevisionCreated})
+	// a deleted revision that holds the DaemonSet's template is a
+	// duplicate of the current one (dedupCurHistories), deleted before the
+	// creation or renumbering; the others, the history limit's, after
+	patch, err := getPatch(c.ds)
+	if err != nil {
+		panic(err)
 	}
-	p.Revisions = append(p.Revisions, renumbers...)
+	var dups, limit []history.Write
 	for _, d := range res.RevDeleted {
 		w := history.Write{Verb: plan.VerbDelete, Name: d, Reason: daemonset.ReasonHistoryLimit}
 		for _, r := range c.revs {
@@ -304,9 +308,32 @@ func planFromUpstream(c *upstreamCase, res *upResult) daemonset.Plan {
 				if h, ok := r.Labels[apps.DefaultDaemonSetUniqueLabelKey]; ok {
 					w.Hash = back(h)
 				}
+				if bytes.Equal(r.Data.Raw, patch) {
+					w.Reason = daemonset.ReasonDuplicateRevision
+				}
 			}
 		}
-		p.Revisions = append(p.Revisions, w)
+		if w.Reason == daemonset.ReasonDuplicateRevision {
+			dups = append(dups, w)
+		} else {
+			limit = append(limit, w)
+		}
+	}
+	slices.SortStableFunc(dups, func(a, b history.Write) int { return strings.Compare(a.Name, b.Name) })
+	p.Revisions = append(p.Revisions, dups...)
+	for _, cr := range res.RevCreated {
+		h := back(cr.Labels[apps.DefaultDaemonSetUniqueLabelKey])
+		p.Revisions = append(p.Revisions, history.Write{Verb: plan.VerbCreate, Name: c.ds.Name + "-" + h, Revision: cr.Revision, Hash: h, Reason: daemonset.ReasonRevisionCreated})
+	}
+	p.Revisions = append(p.Revisions, renumbers...)
+	p.Revisions = append(p.Revisions, limit...)
+	// the dedup's relabelling patches (every other pod patch is a claim's)
+	for _, name := range uniqueSorted(res.PodPatched) {
+		for _, pod := range c.pods {
+			if pod.Name == name {
+				p.Relabel = append(p.Relabel, daemonset.ObjectRef{Name: name, UID: string(pod.UID), Reason: daemonset.ReasonDuplicateRevision})
+			}
+		}
 	}
 	st := c.ds.Status
 	if res.Status != nil {
@@ -609,10 +636,7 @@ func TestDaemonSetVectorsUpstream(t *testing.T) {
 			var ups []daemonset.Plan
 			answers := map[string]bool{}
 			for range runs {
-				up, res := upstreamPlan(t, &v.Input, opts)
-				if len(res.PodPatched) > 0 {
-					t.Fatalf("upstream relabelled pods %v (duplicate current revisions are not modelled)", res.PodPatched)
-				}
+				up, _ := upstreamPlan(t, &v.Input, opts)
 				ups = append(ups, up)
 				answers[fmt.Sprint(comparablePlan(t, up))] = true
 			}
