@@ -180,7 +180,9 @@ func splitHistory(h History) (old []revision, cur *revision, dups []revision) {
 			dups = append(dups, r)
 		}
 	}
-	slices.SortFunc(dups, func(a, b revision) int { return cmp.Or(strings.Compare(a.name, b.name), cmp.Compare(a.revision, b.revision)) })
+	slices.SortFunc(dups, func(a, b revision) int {
+		return cmp.Or(strings.Compare(a.name, b.name), cmp.Compare(a.revision, b.revision))
+	})
 	return old, cur, dups
 }
 
