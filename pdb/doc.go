@@ -36,8 +36,6 @@
 //     ("no matches for kind"); both fail the sync the same way, with a
 //     different condition message. The "does not implement the scale
 //     subresource" message names the kind and object, not the resource.
-//   - Upstream sums controller scales in int32 (wrapping); kubesem returns
-//     field.ErrOverflow beyond int32.
 //   - When two pods' controllers fail, upstream reports the first pod of
 //     its lister's order; kubesem reports the first by name.
 //   - Conditions do not carry observedGeneration (meta.Condition has none).

@@ -159,8 +159,9 @@ func ControllerScale(ref meta.OwnerReference, controllers []Controller) (uid str
 
 // ExpectedScale sums the scale of the selected pods' controllers, each
 // counted once, found by controller reference (never by selector), and names
-// the pods without a controller reference. A pod whose controller cannot be
-// found or scaled is a *ScaleError.
+// the pods without a controller reference. The sum is an int32 that wraps,
+// as upstream's does (two controllers of 2^31−1 replicas sum to −2). A pod
+// whose controller cannot be found or scaled is a *ScaleError.
 //
 // Source: upstream pkg/controller/disruption/disruption.go getExpectedScale
 // (v1.36.3).
@@ -187,7 +188,7 @@ type scaleOf struct {
 // change it, without sorting them: every pod's controller is found, no
 // reference's UID is another reference's controller found through an
 // owner (the skip of a counted UID then never skips a controller not yet
-// counted), each controller found has one scale, and the sum fits. ok is
+// counted) and each controller found has one scale. ok is
 // false when one of these fails, or when two references share a UID: the
 // answer then may depend on the name order, which expectedScaleInOrder
 // walks.
@@ -297,15 +298,12 @@ func (w *anyOrderScale) result() (count int32, unmanaged []string, ok bool) {
 			return 0, nil, false
 		}
 	}
-	var sum int64
+	var sum int32 // (wrapping, as upstream's)
 	for _, s := range w.scales {
-		sum += int64(s)
-	}
-	if sum > 1<<31-1 || sum < -1<<31 {
-		return 0, nil, false
+		sum += s
 	}
 	slices.Sort(w.unmanaged)
-	return int32(sum), w.unmanaged, true
+	return sum, w.unmanaged, true
 }
 
 // expectedScaleInOrder is ExpectedScale over pods in name order.
@@ -361,9 +359,7 @@ func expectedScaleInOrder(pods []*podstatus.Pod, controllers []Controller) (coun
 		seen[uid] = scale
 		lastKey, counted = k, true
 	}
-	if sum > 1<<31-1 || sum < -1<<31 {
-		return 0, nil, field.Int("controllers", sum, field.ErrOverflow)
-	}
+	// (upstream sums in int32: the sum wraps)
 	return int32(sum), unmanaged, nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/kubesem/kubesem/field"
 	"github.com/kubesem/kubesem/intstr"
 	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/pdb"
@@ -105,12 +104,19 @@ func TestExpectedScale(t *testing.T) {
 	if !errors.As(err, &se) || se.Pod != "b" {
 		t.Errorf("ExpectedScale(ReplicaSet of a Deployment, then a core-group reference to it) = %v; want ScaleError for pod b", err)
 	}
-	// A sum past int32 is an overflow error at controllers.
-	big := []pdb.Controller{rs("r1", 1<<31-1), rs("r2", 1)}
-	_, _, err = pdb.ExpectedScale([]*podstatus.Pod{readyPod("a", true, rsRef("r1")), readyPod("b", true, rsRef("r2"))}, big)
-	var fe *field.Error
-	if !errors.As(err, &fe) || fe.Path != "controllers" || !errors.Is(err, field.ErrOverflow) {
-		t.Errorf("ExpectedScale(MaxInt32+1) = %v; want Overflow at controllers", err)
+	// A sum past int32 wraps, as upstream's int32 sum does, in either
+	// walk (pods in any order, or in name order when two references
+	// share a UID).
+	big := []pdb.Controller{rs("r1", 1<<31-1), rs("r2", 1), rs("r3", 1<<31-1)}
+	count, _, err = pdb.ExpectedScale([]*podstatus.Pod{readyPod("a", true, rsRef("r1")), readyPod("b", true, rsRef("r2"))}, big)
+	if err != nil || count != -1<<31 {
+		t.Errorf("ExpectedScale(MaxInt32+1) = %d, %v; want -2147483648", count, err)
+	}
+	alias := *rsRef("r3")
+	alias.Name = "r3-alias"
+	count, _, err = pdb.ExpectedScale([]*podstatus.Pod{readyPod("a", true, rsRef("r1")), readyPod("b", true, rsRef("r3")), readyPod("c", true, &alias)}, big)
+	if err != nil || count != -2 {
+		t.Errorf("ExpectedScale(2 × MaxInt32, in name order) = %d, %v; want -2", count, err)
 	}
 	count, _, err = pdb.ExpectedScale([]*podstatus.Pod{readyPod("a", true, rsRef("r1"))}, big)
 	if err != nil || count != 1<<31-1 {

@@ -3,6 +3,7 @@ package pdb_test
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strconv"
 	"testing"
 	"time"
@@ -123,7 +124,14 @@ func drawSyncCase(t *rapid.T, maxPods int) syncCase {
 		kst.Conditions = meta.Conditions{{Type: pdb.DisruptionAllowed, Status: meta.ConditionStatus(status), Reason: reason, LastTransitionTime: ltt}}
 	}
 	// Controllers: Deployment d0 owning rs0; rs1, rs2 bare.
-	depReplicas := int32(rapid.IntRange(0, 20).Draw(t, "dep"))
+	// (now and then near the int32 maximum: scales that sum past it wrap)
+	huge := func(label string, small int) int32 {
+		if rapid.IntRange(0, 7).Draw(t, label+"Huge") == 0 {
+			return int32(math.MaxInt32 - rapid.IntRange(0, 3).Draw(t, label))
+		}
+		return int32(rapid.IntRange(0, small).Draw(t, label))
+	}
+	depReplicas := huge("dep", 20)
 	c.upDeps = append(c.upDeps, &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "d0", Namespace: ns, UID: "d0-uid"}, Spec: appsv1.DeploymentSpec{Replicas: &depReplicas}})
 	c.ctls = append(c.ctls, pdb.Controller{APIVersion: "apps/v1", Kind: "Deployment", ObjectMeta: meta.ObjectMeta{Name: "d0", UID: "d0-uid"}, Spec: pdb.ControllerSpec{Replicas: difftest.Ptr(depReplicas)}})
 	nRS := rapid.IntRange(0, 3).Draw(t, "rs")
@@ -140,7 +148,7 @@ func drawSyncCase(t *rapid.T, maxPods int) syncCase {
 		c.ctls = append(c.ctls, k)
 	}
 	// A ReplicationController and a StatefulSet.
-	rcR := int32(rapid.IntRange(0, 50).Draw(t, "rc"))
+	rcR := huge("rc", 50)
 	ssR := int32(rapid.IntRange(0, 50).Draw(t, "ss"))
 	c.upRC = &v1.ReplicationController{ObjectMeta: metav1.ObjectMeta{Name: "rc0", Namespace: ns, UID: "rc0-uid"}, Spec: v1.ReplicationControllerSpec{Replicas: &rcR}}
 	c.upSS = &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "ss0", Namespace: ns, UID: "ss0-uid"}, Spec: appsv1.StatefulSetSpec{Replicas: &ssR}}
@@ -229,7 +237,11 @@ func drawSyncCase(t *rapid.T, maxPods int) syncCase {
 	return c
 }
 
-func checkSyncDifferential(t *rapid.T, maxPods int) {
+func checkSyncDifferential(t *rapid.T, maxPods int) { checkSyncDifferentialCounted(t, maxPods, nil) }
+
+// checkSyncDifferentialCounted is checkSyncDifferential; wrapped, when
+// not nil, counts the syncs whose expected count wrapped past int32.
+func checkSyncDifferentialCounted(t *rapid.T, maxPods int, wrapped *int) {
 	c := drawSyncCase(t, maxPods)
 	shift := shift(c.opts.DeletionTimeout)
 	in := upIn{budget: c.upPDB.DeepCopy(), pods: c.upPods, rcs: []*v1.ReplicationController{c.upRC}, rss: c.upRS,
@@ -245,6 +257,9 @@ func checkSyncDifferential(t *rapid.T, maxPods int) {
 	got, err := pdb.Step(&c.pdb, c.pods, c.ctls, c.now, c.opts)
 	if err != nil {
 		t.Fatalf("kubesem error: %v", err)
+	}
+	if wrapped != nil && got.Status.ExpectedPods < 0 {
+		*wrapped++
 	}
 	if err := compareWrites(got, &c.pdb, c.pods, c.now, up); err != nil {
 		t.Fatalf("%v", err)
@@ -278,5 +293,10 @@ func checkSyncDifferential(t *rapid.T, maxPods int) {
 // Plan's Writes are compared with the requests upstream sent
 // (compareWrites).
 func TestPDBSyncDifferential(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) { checkSyncDifferential(t, 1000) })
+	wrapped := 0
+	rapid.Check(t, func(t *rapid.T) { checkSyncDifferentialCounted(t, 1000, &wrapped) })
+	t.Logf("%d syncs whose expected count wrapped past int32 (status.expectedPods < 0)", wrapped)
+	if wrapped < 10 {
+		t.Errorf("too few syncs whose controllers' scales wrap: %d", wrapped)
+	}
 }
