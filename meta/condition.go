@@ -9,16 +9,22 @@ type ConditionType string
 
 // Condition is one entry of an object's status.conditions. The kinds use
 // different subsets of the time fields (Deployments lastUpdateTime, Jobs
-// and Pods lastProbeTime); a field a kind does not have stays zero and is
-// not encoded.
+// and Pods lastProbeTime) and only Pods and PodDisruptionBudgets have
+// observedGeneration; a field a kind does not have stays zero and is not
+// encoded.
 type Condition struct {
-	Type               ConditionType   `json:"type"`
-	Status             ConditionStatus `json:"status"`
-	LastProbeTime      time.Time       `json:"lastProbeTime,omitzero"`
-	LastUpdateTime     time.Time       `json:"lastUpdateTime,omitzero"`
-	LastTransitionTime time.Time       `json:"lastTransitionTime,omitzero"`
-	Reason             string          `json:"reason,omitempty"`
-	Message            string          `json:"message,omitempty"`
+	Type   ConditionType   `json:"type"`
+	Status ConditionStatus `json:"status"`
+	// ObservedGeneration is the object generation the condition was set
+	// for (a Pod's condition: metadata.generation when a controller sets
+	// it, gate PodObservedGenerationTracking, locked on in v1.36.3; a
+	// PodDisruptionBudget's: its status.observedGeneration).
+	ObservedGeneration int64     `json:"observedGeneration,omitempty"`
+	LastProbeTime      time.Time `json:"lastProbeTime,omitzero"`
+	LastUpdateTime     time.Time `json:"lastUpdateTime,omitzero"`
+	LastTransitionTime time.Time `json:"lastTransitionTime,omitzero"`
+	Reason             string    `json:"reason,omitempty"`
+	Message            string    `json:"message,omitempty"`
 }
 
 // Conditions is an object's status.conditions, in the order the API holds

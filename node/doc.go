@@ -157,10 +157,11 @@
 //     status updates, by namespace and name (upstream: pod cache order).
 //   - Upstream's monitor pass updates nodes on eight parallel workers; the
 //     Plan and its Writes take them by name.
-//   - Pod conditions carry no observedGeneration (podstatus does not model
-//     it): the DisruptionTarget condition of [EvictionPlan.Writes] and the
-//     Ready=False update of [Plan.Writes] leave it out, where upstream sets
-//     it from the pod's generation.
+//   - Pod conditions' observedGeneration: the DisruptionTarget condition of
+//     [EvictionPlan.Writes] carries the pod's generation, as upstream sets
+//     it (gate PodObservedGenerationTracking, locked on in v1.36.3); the
+//     Ready=False update of [Plan.Writes] keeps the condition's own, as
+//     upstream's MarkPodsNotReady does.
 //   - The controller's node label reconciliation (kubernetes.io/os and
 //     kubernetes.io/arch from their beta labels, reconcileNodeLabels) is
 //     not modelled.

@@ -44,7 +44,8 @@ func (p EvictionPlan) Writes(n *Node, pods []*podstatus.Pod, now time.Time) ([]p
 			return nil, field.New(field.Index("delete", i)+".name", d.Name, field.ErrInvalid)
 		}
 		c := podstatus.Condition{Type: podstatus.DisruptionTarget, Status: meta.ConditionTrue,
-			Reason: podstatus.ReasonDeletionByTaintManager, Message: TaintEvictionMessage, LastTransitionTime: now}
+			Reason: podstatus.ReasonDeletionByTaintManager, Message: TaintEvictionMessage, LastTransitionTime: now,
+			ObservedGeneration: pod.Generation}
 		obj := deepcopy.Copy(pod)
 		changed := true
 		replaced := false

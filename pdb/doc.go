@@ -38,7 +38,6 @@
 //     subresource" message names the kind and object, not the resource.
 //   - When two pods' controllers fail, upstream reports the first pod of
 //     its lister's order; kubesem reports the first by name.
-//   - Conditions do not carry observedGeneration (meta.Condition has none).
 //   - Evict assumes the pod and budget writes succeed: the retry on
 //     conflict, the 429 after a resourceVersion conflict of an unhealthy
 //     pod's deletion, and the deleteOptions checks (dry-run mismatch,
@@ -47,8 +46,7 @@
 //     is therefore never reported.
 //   - The sync and the stale-pod worker are two workers upstream; a Plan
 //     holds both, and [Plan.Writes] lists the budget's write before the pod
-//     resets, which it orders by pod name (upstream: informer order). The
-//     reset's condition carries no observedGeneration (not modelled).
+//     resets, which it orders by pod name (upstream: informer order).
 //
 // Upstream behaviour worth knowing, which kubesem follows:
 //

@@ -184,7 +184,9 @@ func Decrement(b *PodDisruptionBudget, podName string, now time.Time) (Decision,
 	s := copyStatus(st)
 	s.DisruptionsAllowed--
 	if s.DisruptionsAllowed == 0 {
-		s.Conditions = setCondition(s.Conditions, AllowedCondition(0), now)
+		c := AllowedCondition(0)
+		c.ObservedGeneration = s.ObservedGeneration
+		s.Conditions = setCondition(s.Conditions, c, now)
 	}
 	if s.DisruptedPods == nil {
 		s.DisruptedPods = map[string]time.Time{}

@@ -87,7 +87,8 @@ func DisruptionsAllowed(currentHealthy, desiredHealthy, expected int32) int32 {
 
 // AllowedCondition returns the DisruptionAllowed condition for a status with
 // disruptionsAllowed: True/SufficientPods when it is positive, else
-// False/InsufficientPods.
+// False/InsufficientPods. Its observedGeneration is left 0: upstream sets
+// the status's observedGeneration, which Step and Evict fill in.
 //
 // Source: k8s.io/component-helpers apps/poddisruptionbudget/helpers.go
 // UpdateDisruptionAllowedCondition (v0.36.3).
@@ -114,7 +115,8 @@ func ConditionsUpToDate(b *PodDisruptionBudget) bool {
 
 // setCondition sets c the way apimachinery's SetStatusCondition does: a new
 // condition or a status change takes now as its transition time; otherwise
-// reason and message are replaced and the transition time kept.
+// reason, message and observed generation are replaced and the transition
+// time kept.
 func setCondition(cs meta.Conditions, c meta.Condition, now time.Time) meta.Conditions {
 	out := make(meta.Conditions, 0, len(cs)+1)
 	found := false
@@ -128,7 +130,7 @@ func setCondition(cs meta.Conditions, c meta.Condition, now time.Time) meta.Cond
 			old.Status = c.Status
 			old.LastTransitionTime = now
 		}
-		old.Reason, old.Message = c.Reason, c.Message
+		old.Reason, old.Message, old.ObservedGeneration = c.Reason, c.Message, c.ObservedGeneration
 		out = append(out, old)
 	}
 	if !found {

@@ -124,7 +124,8 @@ func finish(p Plan, b *PodDisruptionBudget, e Expected, err error, kept map[stri
 		p.Outcome = ReasonSyncFailed
 		p.Status.DisruptionsAllowed = 0
 		p.Status.Conditions = setCondition(p.Status.Conditions, meta.Condition{Type: DisruptionAllowed,
-			Status: meta.ConditionFalse, Reason: string(ReasonSyncFailed), Message: se.Message}, now)
+			Status: meta.ConditionFalse, Reason: string(ReasonSyncFailed), Message: se.Message,
+			ObservedGeneration: p.Status.ObservedGeneration}, now)
 		p.UpdateStatus = true
 		return p, nil
 	}
@@ -147,6 +148,8 @@ func finish(p Plan, b *PodDisruptionBudget, e Expected, err error, kept map[stri
 	if len(kept) == 0 {
 		kept = nil
 	}
+	c := AllowedCondition(allowed)
+	c.ObservedGeneration = b.Generation // (the status's new observedGeneration)
 	p.Status = Status{
 		ObservedGeneration: b.Generation,
 		DisruptedPods:      kept,
@@ -154,7 +157,7 @@ func finish(p Plan, b *PodDisruptionBudget, e Expected, err error, kept map[stri
 		CurrentHealthy:     healthy,
 		DesiredHealthy:     e.DesiredHealthy,
 		ExpectedPods:       e.Count,
-		Conditions:         setCondition(b.Status.Conditions, AllowedCondition(allowed), now),
+		Conditions:         setCondition(b.Status.Conditions, c, now),
 	}
 	p.UpdateStatus = true
 	return p, nil

@@ -49,7 +49,8 @@ func (p Plan) Writes(b *PodDisruptionBudget, pods []*podstatus.Pod, now time.Tim
 			return nil, field.New(field.Index("resetDisruptionTarget", i)+".name", r.Name, field.ErrInvalid)
 		}
 		obj := deepcopy.Copy(pod)
-		c := podstatus.Condition{Type: podstatus.DisruptionTarget, Status: meta.ConditionFalse, LastTransitionTime: now}
+		c := podstatus.Condition{Type: podstatus.DisruptionTarget, Status: meta.ConditionFalse, LastTransitionTime: now,
+			ObservedGeneration: pod.Generation}
 		replaced := false
 		for j := range obj.Status.Conditions {
 			if obj.Status.Conditions[j].Type == c.Type {

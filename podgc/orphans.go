@@ -76,6 +76,7 @@ func orphans(pods []*podstatus.Pod, gone map[string]bool) []*podstatus.Pod {
 // of a DisruptionTarget=True condition the pod already has, else now.
 func orphanCondition(pod *podstatus.Pod, now time.Time) podstatus.Condition {
 	c := podstatus.DisruptionCondition(podstatus.ReasonDeletionByPodGC, OrphanMessage, now)
+	c.ObservedGeneration = pod.Generation // (gate PodObservedGenerationTracking, locked on)
 	if old := pod.Condition(podstatus.DisruptionTarget); old != nil && old.Status == meta.ConditionTrue {
 		c.LastTransitionTime = old.LastTransitionTime
 	}

@@ -177,10 +177,10 @@ func sameEvictionWrites(t *testing.T, n node.Node, pods []*podstatus.Pod, schedu
 		}
 		var a, b []string
 		for _, c := range obj.Status.Conditions {
-			a = append(a, fmt.Sprint(c.Type, c.Status, c.Reason, c.Message))
+			a = append(a, fmt.Sprint(c.Type, c.Status, c.Reason, c.Message, c.ObservedGeneration))
 		}
 		for _, c := range u.Status.Conditions {
-			b = append(b, fmt.Sprint(c.Type, c.Status, c.Reason, c.Message))
+			b = append(b, fmt.Sprint(c.Type, c.Status, c.Reason, c.Message, c.ObservedGeneration))
 		}
 		if !slices.Equal(a, b) {
 			errs = append(errs, fmt.Errorf("patched %s conditions %q, upstream %q", w.Name, a, b))

@@ -120,8 +120,9 @@ func drawSyncCase(t *rapid.T, maxPods int) syncCase {
 			status = metav1.ConditionTrue
 		}
 		ltt := syncNow.Add(-time.Hour)
-		st.Conditions = []metav1.Condition{{Type: policyv1.DisruptionAllowedCondition, Status: status, Reason: reason, LastTransitionTime: metav1.NewTime(ltt)}}
-		kst.Conditions = meta.Conditions{{Type: pdb.DisruptionAllowed, Status: meta.ConditionStatus(status), Reason: reason, LastTransitionTime: ltt}}
+		og := int64(rapid.IntRange(0, 2).Draw(t, "condGeneration"))
+		st.Conditions = []metav1.Condition{{Type: policyv1.DisruptionAllowedCondition, Status: status, Reason: reason, LastTransitionTime: metav1.NewTime(ltt), ObservedGeneration: og}}
+		kst.Conditions = meta.Conditions{{Type: pdb.DisruptionAllowed, Status: meta.ConditionStatus(status), Reason: reason, LastTransitionTime: ltt, ObservedGeneration: og}}
 	}
 	// Controllers: Deployment d0 owning rs0; rs1, rs2 bare.
 	// (now and then near the int32 maximum: scales that sum past it wrap)
@@ -172,6 +173,10 @@ func drawSyncCase(t *rapid.T, maxPods int) syncCase {
 		kp := &podstatus.Pod{}
 		kp.Name, kp.Namespace, kp.UID, kp.Labels = name, podNS, name+"-uid", sel
 		kp.Status.Phase = podstatus.Phase(phase)
+		// (a pod's generation: its reset DisruptionTarget condition
+		// carries it as observedGeneration)
+		up.Generation = int64(rapid.IntRange(0, 3).Draw(t, "podGeneration"))
+		kp.Generation = up.Generation
 		// Owner: none, one of the ReplicaSets, or a missing one (rarely,
 		// and for one pod at most: upstream names the first failing pod of
 		// its lister's map order).

@@ -355,7 +355,8 @@ func planOf(out upOut, old pdb.Status, now time.Time, shift time.Duration) (pdb.
 				ltt = now
 			}
 			p.Status.Conditions = append(p.Status.Conditions, meta.Condition{Type: meta.ConditionType(c.Type),
-				Status: meta.ConditionStatus(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: ltt})
+				Status: meta.ConditionStatus(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: ltt,
+				ObservedGeneration: c.ObservedGeneration})
 			if c.Type == string(pdb.DisruptionAllowed) && c.Reason == policyv1.SyncFailedReason {
 				p.Outcome = pdb.ReasonSyncFailed
 			}

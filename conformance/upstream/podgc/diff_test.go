@@ -61,6 +61,7 @@ func drawState(t *rapid.T) ([]*podstatus.Pod, []*clusterNode, int) {
 		p.Namespace = rapid.SampledFrom([]string{"default", "other"}).Draw(t, "ns")
 		p.UID = "uid-" + strconv.Itoa(i)
 		p.CreationTimestamp = difftest.PodT0.Add(time.Duration(rapid.IntRange(0, 4).Draw(t, "created")) * time.Hour)
+		p.Generation = int64(rapid.IntRange(0, 2).Draw(t, "generation")) // (an orphan's DisruptionTarget carries it)
 		if rapid.Bool().Draw(t, "deleting") {
 			ts := difftest.PodT0
 			p.DeletionTimestamp = &ts
@@ -91,7 +92,7 @@ func runUpstream(t *rapid.T, pods []*podstatus.Pod, nodes []*clusterNode, thresh
 	var vpods []*v1.Pod
 	var listed []*v1.Node
 	for _, p := range pods {
-		u := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace, UID: types.UID(p.UID), CreationTimestamp: metav1.NewTime(p.CreationTimestamp)}}
+		u := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace, UID: types.UID(p.UID), CreationTimestamp: metav1.NewTime(p.CreationTimestamp), Generation: p.Generation}}
 		if p.DeletionTimestamp != nil {
 			ts := metav1.NewTime(*p.DeletionTimestamp)
 			u.DeletionTimestamp = &ts

@@ -380,7 +380,8 @@ func render(t *testing.T, pass *upPass, pods []*v1.Pod, mem podgc.Memory, now ti
 							at = c0.LastTransitionTime.Time
 						}
 					}
-					pp.Condition = &podstatus.Condition{Type: podstatus.DisruptionTarget, Status: meta.ConditionStatus(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: at}
+					pp.Condition = &podstatus.Condition{Type: podstatus.DisruptionTarget, Status: meta.ConditionStatus(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: at,
+						ObservedGeneration: c.ObservedGeneration}
 				}
 				p.Patch = append(p.Patch, pp)
 			}
@@ -681,10 +682,10 @@ func sameWrites(p podgc.Plan, kpods []*podstatus.Pod, steps []upStep) error {
 				}
 				var a, b []string
 				for _, c := range obj.Status.Conditions {
-					a = append(a, fmt.Sprint(c.Type, c.Status, c.Reason, c.Message))
+					a = append(a, fmt.Sprint(c.Type, c.Status, c.Reason, c.Message, c.ObservedGeneration))
 				}
 				for _, c := range u.Status.Conditions {
-					b = append(b, fmt.Sprint(c.Type, c.Status, c.Reason, c.Message))
+					b = append(b, fmt.Sprint(c.Type, c.Status, c.Reason, c.Message, c.ObservedGeneration))
 				}
 				if string(obj.Status.Phase) != string(u.Status.Phase) || !slices.Equal(a, b) {
 					return fmt.Errorf("%s: patched %s phase %s conditions %v, upstream phase %s conditions %v", s.reason, w.Name, obj.Status.Phase, a, u.Status.Phase, b)
