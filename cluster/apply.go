@@ -330,7 +330,7 @@ func (s *State) update(k Kind, w plan.Write, now time.Time) (Result, error) {
 		if kindInfos[k].status {
 			setStatus(obj, old)
 		}
-		if kindInfos[k].generation && !reflect.DeepEqual(specOf(obj), specOf(old)) {
+		if kindInfos[k].generation && !deepEqual(specOf(obj), specOf(old)) {
 			m.Generation++
 			specChanged = true
 		}
@@ -588,16 +588,17 @@ func setStatus(dst, src any) {
 }
 
 // unchanged reports whether the update's object obj equals the stored
-// old (reflect.DeepEqual). A status update's obj is a shallow copy of old
-// with its status and annotations replaced, so only those two are
-// compared when the kind has a status.
+// old (reflect.DeepEqual's comparison: deepEqual). A status update's obj
+// is a shallow copy of old with its status and annotations replaced, so
+// only those two are compared when the kind has a status.
 func unchanged(status bool, obj, old any) bool {
 	if status {
 		if a, b := statusOf(obj), statusOf(old); a != nil && b != nil {
-			return reflect.DeepEqual(a, b) && reflect.DeepEqual(metaOf(obj).Annotations, metaOf(old).Annotations)
+			return deepEqual(a, b) && maps.Equal(metaOf(obj).Annotations, metaOf(old).Annotations) &&
+				(metaOf(obj).Annotations == nil) == (metaOf(old).Annotations == nil)
 		}
 	}
-	return reflect.DeepEqual(obj, old)
+	return deepEqual(obj, old)
 }
 
 // statusOf returns a pointer to obj's status (nil for a kind without

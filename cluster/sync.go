@@ -171,14 +171,21 @@ func (w *World) sync(now time.Time, collect bool) []Decision {
 	w.keepPlans = collect || w.Opts.OnStep != nil
 	var out []Decision
 	var buf []byte // (the fingerprints are built here, made strings only to be kept)
+	// The requeues are read in one pass: a controller's sync changes only
+	// its own, so each controller's are, when its turn comes, as read.
+	reqs := w.reqBuf[:0]
+	for ck, r := range w.requeue {
+		reqs = append(reqs, reqAt{ck, !r.at.After(now)})
+	}
 	for _, c := range w.ctls {
 		changed := w.changedFor(c)
-		var due []Key
-		for ck, r := range w.requeue {
-			if ck.ctl == c.name && !r.at.After(now) {
-				due = append(due, ck.obj)
+		due := w.dueBuf[:0]
+		for _, q := range reqs {
+			if q.due && q.ck.ctl == c.name {
+				due = append(due, q.ck.obj)
 			}
 		}
+		w.dueBuf = due[:0]
 		if !changed && len(due) == 0 {
 			continue
 		}
@@ -189,14 +196,10 @@ func (w *World) sync(now time.Time, collect bool) []Decision {
 		fpAt := w.State.changes()
 		switch {
 		case changed && c.wake != nil:
-			isDue := make(map[Key]bool, len(due))
-			for _, k := range due {
-				isDue[k] = true
-			}
 			for _, k := range c.keys(w) {
 				ck := ctlKey{c.name, k}
 				last, ok := w.woken[ck]
-				if !ok || isDue[k] {
+				if !ok || slices.Contains(due, k) {
 					// (never synced, or due: it syncs whatever it watches)
 					keys, fps = append(keys, k), append(fps, "")
 					delete(w.requeue, ck)
@@ -210,9 +213,9 @@ func (w *World) sync(now time.Time, collect bool) []Decision {
 			}
 		case changed:
 			keys = c.keys(w)
-			for ck := range w.requeue {
-				if ck.ctl == c.name {
-					delete(w.requeue, ck)
+			for _, q := range reqs {
+				if q.ck.ctl == c.name {
+					delete(w.requeue, q.ck)
 				}
 			}
 		default:
@@ -225,8 +228,7 @@ func (w *World) sync(now time.Time, collect bool) []Decision {
 		// The kinds are seen as they are before the controller writes:
 		// its own writes reach its informers too and wake it again.
 		if changed {
-			// (a new list: clones share the old one)
-			vs := make([]uint64, len(c.reads))
+			var vs kindVersions
 			for i, k := range c.reads {
 				vs[i] = w.State.version(k)
 			}
@@ -249,9 +251,26 @@ func (w *World) sync(now time.Time, collect bool) []Decision {
 			}
 		}
 	}
+	clear(reqs)
+	w.reqBuf = reqs[:0]
 	w.keepPlans = false
 	return out
 }
+
+// reqAt is a requeue as sync reads it: its controller and object, and
+// whether it is due.
+type reqAt struct {
+	ck  ctlKey
+	due bool
+}
+
+// maxReads bounds the kinds a controller reads (the disruption
+// controller's six).
+const maxReads = 6
+
+// kindVersions is the State's versions of the kinds a controller reads,
+// in the order of its reads.
+type kindVersions [maxReads]uint64
 
 // keySet is a set of keys: a list while it is short (a Plan writes a few
 // objects), a map past keySetScan keys. Its zero value is empty.
@@ -379,7 +398,7 @@ func rateLimit(failures int) time.Duration {
 // owns, whether or not anything changed (a controller manager that just
 // started with full caches).
 func (w *World) ForceSync(now time.Time) []Decision {
-	w.seen = map[string][]uint64{}
+	w.seen = map[string]kindVersions{}
 	w.woken = map[ctlKey]string{}
 	return w.Sync(now)
 }

@@ -140,7 +140,11 @@ type World struct {
 	requeue   map[ctlKey]requeue
 	fails     map[ctlKey]int
 	// seen is, per controller, the State's kind versions at its last sync.
-	seen map[string][]uint64 // in the order of the controller's reads; never modified in place
+	seen map[string]kindVersions
+	// reqBuf and dueBuf are sync's working lists (never shared: a clone
+	// starts without them).
+	reqBuf []reqAt
+	dueBuf []Key
 	// woken is, per controller and object, the fingerprint of what its
 	// informer handlers watch at its last sync (controller.wake).
 	woken map[ctlKey]string
@@ -196,7 +200,7 @@ func New(sc Scenario, opts Options) (*World, error) {
 	}
 	w := &World{
 		State: NewState(), Now: sc.Start, Start: sc.Start, Opts: opts,
-		requeue: map[ctlKey]requeue{}, fails: map[ctlKey]int{}, seen: map[string][]uint64{}, woken: map[ctlKey]string{},
+		requeue: map[ctlKey]requeue{}, fails: map[ctlKey]int{}, seen: map[string]kindVersions{}, woken: map[ctlKey]string{},
 		jobBackoff: map[Key]job.BackoffRecord{}, dsBackoff: map[Key]daemonset.Backoff{},
 		evictions: map[string][]node.ScheduledEviction{}, taintSeen: map[string]taintSeen{},
 		nodes: map[string]*nodeEnv{}, kpods: map[string]*kubeletPod{}, drains: map[string]time.Time{},
@@ -266,7 +270,8 @@ func (w *World) Clone() *World {
 	c.requeue = cloneMap(w.requeue)
 	c.fails = cloneMap(w.fails)
 	c.woken = cloneMap(w.woken)
-	c.seen = cloneMap(w.seen) // (the lists are shared)
+	c.seen = cloneMap(w.seen)
+	c.reqBuf, c.dueBuf = nil, nil
 	c.jobBackoff = cloneMap(w.jobBackoff)
 	c.dsBackoff = cloneMap(w.dsBackoff)
 	c.evictions = cloneMap(w.evictions)
