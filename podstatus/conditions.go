@@ -69,10 +69,26 @@ func hasStatuses(p *Pod) bool {
 // status list; False PodCompleted when Succeeded with every sidecar and
 // regular container known; False PodFailed when Failed; False
 // ContainersNotReady naming the unknown and unready sidecar and regular
-// containers; else True. The transition time is left zero.
+// containers; else True. The transition time is left zero; the observed
+// generation is the pod's (gate PodObservedGenerationTracking, locked on).
 //
 // Source: upstream pkg/kubelet/status/generate.go GenerateContainersReadyCondition (v1.36.3).
 func ContainersReadyCondition(p *Pod, phase Phase) Condition {
+	return withGeneration(p, containersReady(p, phase))
+}
+
+// withGeneration returns c observing p's generation, as the kubelet sets
+// the conditions it generates (CalculatePodConditionObservedGeneration
+// with gate PodObservedGenerationTracking locked on).
+func withGeneration(p *Pod, c Condition) Condition {
+	if p != nil {
+		c.ObservedGeneration = p.Generation
+	}
+	return c
+}
+
+// containersReady is ContainersReadyCondition but its observed generation.
+func containersReady(p *Pod, phase Phase) Condition {
 	c := Condition{Type: ContainersReady, Status: meta.ConditionFalse}
 	if p == nil || !hasStatuses(p) {
 		c.Reason = ReasonUnknownContainerStatuses
@@ -121,11 +137,16 @@ func ContainersReadyCondition(p *Pod, phase Phase) Condition {
 // status, reason and message of [ContainersReadyCondition] when that is not
 // True; else False ReadinessGatesNotReady when a readiness gate's condition
 // (looked up in conds) is missing or not True, with one message per gate;
-// else True.
+// else True. The observed generation is the pod's.
 //
 // Source: upstream pkg/kubelet/status/generate.go GeneratePodReadyCondition (v1.36.3).
 func ReadyCondition(p *Pod, conds []Condition, phase Phase) Condition {
-	cr := ContainersReadyCondition(p, phase)
+	return withGeneration(p, ready(p, conds, phase))
+}
+
+// ready is ReadyCondition but its observed generation.
+func ready(p *Pod, conds []Condition, phase Phase) Condition {
+	cr := containersReady(p, phase)
 	cr.Type = Ready
 	if cr.Status != meta.ConditionTrue {
 		return cr
@@ -167,6 +188,7 @@ func ReadyCondition(p *Pod, conds []Condition, phase Phase) Condition {
 // before (in-place restarts never uninitialize a pod; gate
 // RestartAllContainersOnContainerExits); else False
 // ContainersNotInitialized naming the unknown and incomplete init containers.
+// The observed generation is the pod's.
 //
 // Source: upstream pkg/kubelet/status/generate.go GeneratePodInitializedCondition (v1.36.3).
 func InitializedCondition(p *Pod, phase Phase) Condition {
@@ -176,6 +198,11 @@ func InitializedCondition(p *Pod, phase Phase) Condition {
 // initializedCondition is InitializedCondition under the gates of opts: a
 // True condition is kept only with RestartAllContainersOnContainerExits on.
 func initializedCondition(p *Pod, phase Phase, opts Options) Condition {
+	return withGeneration(p, initialized(p, phase, opts))
+}
+
+// initialized is initializedCondition but its observed generation.
+func initialized(p *Pod, phase Phase, opts Options) Condition {
 	c := Condition{Type: Initialized, Status: meta.ConditionTrue}
 	if p == nil {
 		return c
@@ -241,7 +268,8 @@ type Generated struct {
 // ([CanRestartAll]), AllContainersRestarting from obs.Runtime
 // ([AllContainersRestartingCondition]). A condition keeps the transition
 // time of the first old condition of its type when the status is unchanged,
-// else gets now.
+// else gets now; each but AllContainersRestarting observes the pod's
+// generation.
 //
 // Source: upstream pkg/kubelet/kubelet_pods.go generateAPIPodStatus and
 // pkg/kubelet/status/status_manager.go updateLastTransitionTime (v1.36.3).
@@ -269,14 +297,14 @@ func Generate(p *Pod, obs Observed, now time.Time, opts Options) Generated {
 			conds = append(conds, c)
 		}
 	}
-	rts := Condition{Type: PodReadyToStartContainers, Status: meta.ConditionTrue}
+	rts := Condition{Type: PodReadyToStartContainers, Status: meta.ConditionTrue, ObservedGeneration: p.Generation}
 	if obs.NewSandboxNeeded {
 		rts.Status = meta.ConditionFalse
 	}
 	own := len(conds)
 	conds = append(conds, rts, initializedCondition(p, g.Phase, opts))
 	conds = append(conds, ReadyCondition(p, conds, g.Phase))
-	conds = append(conds, ContainersReadyCondition(p, g.Phase), Condition{Type: PodScheduled, Status: meta.ConditionTrue})
+	conds = append(conds, ContainersReadyCondition(p, g.Phase), Condition{Type: PodScheduled, Status: meta.ConditionTrue, ObservedGeneration: p.Generation})
 	if opts.restartAll() && CanRestartAll(p) {
 		conds = append(conds, AllContainersRestartingCondition(p, obs.Runtime, g.Phase))
 	}

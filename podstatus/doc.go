@@ -49,11 +49,11 @@
 // the kubelet observes (upstream's status-manager cache, when it differs
 // from the API status, is not modelled). Whether a new sandbox is needed is
 // an input, not derived from sandbox statuses. [Generate] does not produce
-// resize conditions, and the conditions it generates carry no
-// observedGeneration, where v1.36.3's kubelet sets the pod's generation
-// (gate PodObservedGenerationTracking, locked on); [DisruptionCondition]'s
-// callers set it (pod GC, taint eviction, the disruption controller's
-// reset).
+// resize conditions. The conditions it generates (AllContainersRestarting
+// aside, as upstream's) observe the pod's generation, as v1.36.3's kubelet
+// sets them (gate PodObservedGenerationTracking, locked on);
+// [DisruptionCondition]'s callers set it likewise (pod GC, taint eviction,
+// the disruption controller's reset).
 //
 // Feature gates: Options.DisableRestartAllContainersOnContainerExits (off
 // by default: gate RestartAllContainersOnContainerExits is beta and on in

@@ -96,6 +96,8 @@ func drawStatus(t *rapid.T, label, name string) podstatus.ContainerStatus {
 func phasePod(t *rapid.T) *podstatus.Pod {
 	p := &podstatus.Pod{}
 	p.Name = "pod"
+	// (the conditions the kubelet generates observe it)
+	p.Generation = int64(rapid.IntRange(0, 3).Draw(t, "generation"))
 	p.Spec.RestartPolicy = rapid.SampledFrom([]podstatus.RestartPolicy{podstatus.RestartAlways, podstatus.RestartOnFailure, podstatus.RestartNever, ""}).Draw(t, "podPolicy")
 	if rapid.IntRange(0, 9).Draw(t, "static") == 0 {
 		p.Annotations = map[string]string{kubetypes.ConfigSourceAnnotationKey: rapid.SampledFrom([]string{"api", "file", "http", ""}).Draw(t, "source")}
@@ -142,6 +144,7 @@ func phasePod(t *rapid.T) *podstatus.Pod {
 			Status:             rapid.SampledFrom([]meta.ConditionStatus{meta.ConditionTrue, meta.ConditionFalse, meta.ConditionUnknown, ""}).Draw(t, "condStatus"),
 			LastTransitionTime: difftest.PodT0.Add(-time.Duration(rapid.IntRange(0, 100).Draw(t, "condAge")) * time.Second),
 			Reason:             rapid.SampledFrom([]string{"", "Because"}).Draw(t, "condReason"),
+			ObservedGeneration: int64(rapid.IntRange(0, 2).Draw(t, "condGeneration")),
 		})
 	}
 	for range rapid.IntRange(0, 2).Draw(t, "gates") {
@@ -221,7 +224,7 @@ func phaseToV1(p *podstatus.Pod) *v1.Pod {
 	u.Status.Reason, u.Status.Message = p.Status.Reason, p.Status.Message
 	for _, c := range p.Status.Conditions {
 		u.Status.Conditions = append(u.Status.Conditions, v1.PodCondition{Type: v1.PodConditionType(c.Type), Status: v1.ConditionStatus(c.Status),
-			LastTransitionTime: metav1.NewTime(c.LastTransitionTime), Reason: c.Reason, Message: c.Message})
+			LastTransitionTime: metav1.NewTime(c.LastTransitionTime), Reason: c.Reason, Message: c.Message, ObservedGeneration: c.ObservedGeneration})
 	}
 	u.Status.InitContainerStatuses = v1Statuses(p.Status.InitContainerStatuses)
 	u.Status.ContainerStatuses = v1Statuses(p.Status.ContainerStatuses)
@@ -232,7 +235,7 @@ func fromV1Conds(cs []v1.PodCondition) []podstatus.Condition {
 	out := []podstatus.Condition{}
 	for _, c := range cs {
 		out = append(out, podstatus.Condition{Type: podstatus.ConditionType(c.Type), Status: meta.ConditionStatus(c.Status),
-			LastTransitionTime: c.LastTransitionTime.Time, Reason: c.Reason, Message: c.Message})
+			LastTransitionTime: c.LastTransitionTime.Time, Reason: c.Reason, Message: c.Message, ObservedGeneration: c.ObservedGeneration})
 	}
 	return out
 }
@@ -284,7 +287,10 @@ func upstreamGenerate(u *v1.Pod, obs podstatus.Observed, now time.Time) podstatu
 			s.Conditions = append(s.Conditions, c)
 		}
 	}
-	rts := v1.PodCondition{Type: v1.PodReadyToStartContainers, Status: v1.ConditionTrue}
+	// (GeneratePodReadyToStartContainersCondition reads the runtime's pod
+	// status, which the sandbox flag stands for)
+	rts := v1.PodCondition{Type: v1.PodReadyToStartContainers, Status: v1.ConditionTrue,
+		ObservedGeneration: podutil.CalculatePodConditionObservedGeneration(&old, u.Generation, v1.PodReadyToStartContainers)}
 	if obs.NewSandboxNeeded {
 		rts.Status = v1.ConditionFalse
 	}
@@ -293,7 +299,8 @@ func upstreamGenerate(u *v1.Pod, obs podstatus.Observed, now time.Time) podstatu
 	s.Conditions = append(s.Conditions, kubestatus.GeneratePodInitializedCondition(u, &old, all, s.Phase))
 	s.Conditions = append(s.Conditions, kubestatus.GeneratePodReadyCondition(u, &old, s.Conditions, all, s.Phase))
 	s.Conditions = append(s.Conditions, kubestatus.GenerateContainersReadyCondition(u, &old, all, s.Phase))
-	s.Conditions = append(s.Conditions, v1.PodCondition{Type: v1.PodScheduled, Status: v1.ConditionTrue})
+	s.Conditions = append(s.Conditions, v1.PodCondition{Type: v1.PodScheduled, Status: v1.ConditionTrue,
+		ObservedGeneration: podutil.CalculatePodConditionObservedGeneration(&old, u.Generation, v1.PodScheduled)})
 	if utilfeature.DefaultFeatureGate.Enabled(features.RestartAllContainersOnContainerExits) && podutil.AllContainersCouldRestart(&u.Spec) {
 		s.Conditions = append(s.Conditions, kubestatus.GenerateAllContainersRestartingCondition(u, runtimeStatus(obs.Runtime), &old, s.Phase))
 	}
@@ -307,9 +314,6 @@ func upstreamGenerate(u *v1.Pod, obs podstatus.Observed, now time.Time) podstatu
 				c.LastTransitionTime = metav1.NewTime(now)
 			}
 		}
-	}
-	for i := range s.Conditions {
-		s.Conditions[i].ObservedGeneration = 0
 	}
 	return podstatus.Generated{Phase: podstatus.Phase(s.Phase), Reason: s.Reason, Message: s.Message, Conditions: fromV1Conds(s.Conditions)}
 }
