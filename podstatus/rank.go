@@ -115,6 +115,24 @@ func (rk *Ranker) RankForDeletion(pods []*Pod, ranks []int, now time.Time, cost 
 	return out
 }
 
+// exactPlan gathers, while the keys are made, the bits in which the
+// words of the exact mode's sort vary: in the words of r, in place.
+type exactPlan struct {
+	first sortKey // the first pod's
+	raw   [rawUIDHi]uint64
+}
+
+// add notes the key of the next pod.
+func (e *exactPlan) add(k *sortKey) {
+	f := &e.first
+	e.raw[rawHead] |= k.r[rawHead] ^ f.r[rawHead]
+	e.raw[rawRank] |= k.r[rawRank] ^ f.r[rawRank]
+	e.raw[rawReadyHi] |= k.r[rawReadyHi] ^ f.r[rawReadyHi]
+	e.raw[rawRestarts] |= k.r[rawRestarts] ^ f.r[rawRestarts]
+	e.raw[rawCreatedHi] |= k.r[rawCreatedHi] ^ f.r[rawCreatedHi]
+	e.raw[rawLo] |= k.r[rawLo] ^ f.r[rawLo]
+}
+
 // rankOf returns pod i's rank: ranks[i], 0 past the end of ranks.
 func rankOf(ranks []int, i int) int {
 	if i < len(ranks) {
@@ -125,21 +143,12 @@ func rankOf(ranks []int, i int) int {
 
 // rankExact fills out in the exact mode: one sort by the keys' words.
 func (r *ranker) rankExact(ranks []int, c *clock, cost CostMode, work []uint64, out Ranking) {
-	var raw [rawUIDHi]uint64 // varying bits of the words of sortKey.r
-	for i, p := range r.pods {
-		k := &r.keys[i]
-		makeKey(k, p, rankOf(ranks, i), c, cost)
-		f := &r.keys[0]
-		raw[rawHead] |= k.r[rawHead] ^ f.r[rawHead]
-		raw[rawRank] |= k.r[rawRank] ^ f.r[rawRank]
-		raw[rawReadyHi] |= k.r[rawReadyHi] ^ f.r[rawReadyHi]
-		raw[rawRestarts] |= k.r[rawRestarts] ^ f.r[rawRestarts]
-		raw[rawCreatedHi] |= k.r[rawCreatedHi] ^ f.r[rawCreatedHi]
-		raw[rawLo] |= k.r[rawLo] ^ f.r[rawLo]
-	}
+	makeKey(&r.keys[0], r.pods[0], rankOf(ranks, 0), c, cost)
+	e := exactPlan{first: r.keys[0]}
+	r.makeKeys(ranks, c, cost, nil, &e)
 	var varying [keyWords]uint64
 	for w, from := range exactFrom {
-		varying[w] = raw[from] & exactMask(w)
+		varying[w] = e.raw[from] & exactMask(w)
 	}
 	// The sort's scratch is out.start; the order leaves it before
 	// settleExact writes the ties there.
@@ -156,11 +165,7 @@ func (r *ranker) rankExact(ranks []int, c *clock, cost CostMode, work []uint64, 
 func (r *ranker) rankLog(ranks []int, c *clock, cost CostMode, work []uint64, out Ranking) {
 	makeKey(&r.keys[0], r.pods[0], rankOf(ranks, 0), c, cost)
 	p := newPlan(&r.keys[0])
-	for i, pod := range r.pods {
-		k := &r.keys[i]
-		makeKey(k, pod, rankOf(ranks, i), c, cost)
-		p.add(k)
-	}
+	r.makeKeys(ranks, c, cost, &p, nil)
 	n := len(r.keys)
 	r.s = newKeySorter(n, work[:n], work[n:])
 	order := r.sortCells(&p)
