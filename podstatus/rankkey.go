@@ -145,8 +145,8 @@ type podRead struct {
 
 // readPod reads into *raw the parts of p, which may be nil, that its key
 // needs: only loads and tests, so that a loop of it keeps many pods'
-// cache misses in flight (see keyChunk). The UID is read with uid.
-func readPod(raw *podRead, p *Pod, cost CostMode, uid bool) {
+// cache misses in flight (see keyChunk). The UID is read withUID.
+func readPod(raw *podRead, p *Pod, cost CostMode, withUID bool) {
 	if p == nil {
 		p = &Pod{}
 	}
@@ -182,7 +182,7 @@ func readPod(raw *podRead, p *Pod, cost CostMode, uid bool) {
 		regular, sidecar = MaxRestarts(p)
 	}
 	var uidHi, uidLo uint64
-	if uid {
+	if withUID {
 		if uid := p.UID; len(uid) >= 16 {
 			uidHi, uidLo = bigEndian(uid), bigEndian(uid[8:])
 		} else {
@@ -206,7 +206,7 @@ func finishKey(k *sortKey, raw *podRead, rank int, c *clock) {
 }
 
 // keyChunk is how many pods makeKeys reads before it turns them into
-// keys: 128 podReads, 11 KB, stay in the first-level cache.
+// keys: 128 podReads, 10 KB, stay in the first-level cache.
 const keyChunk = 128
 
 // makeKeys sets r.keys to the pods' keys, as makeKey does, adding each
@@ -217,8 +217,8 @@ func (r *ranker) makeKeys(ranks []int, c *clock, cost CostMode, p *plan, e *exac
 	var raw [keyChunk]podRead
 	for lo := 0; lo < len(r.pods); lo += keyChunk {
 		pods := r.pods[lo:min(lo+keyChunk, len(r.pods))]
-		for j, p := range pods {
-			readPod(&raw[j], p, cost, c.log)
+		for j, pod := range pods {
+			readPod(&raw[j], pod, cost, c.log)
 		}
 		keys := r.keys[lo : lo+len(pods)]
 		for j := range keys {
