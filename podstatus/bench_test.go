@@ -2,6 +2,7 @@ package podstatus_test
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -168,4 +169,31 @@ func BenchmarkRankerRankForDeletion100k(b *testing.B) {
 	for b.Loop() {
 		rk.RankForDeletion(pods, ranks, now, podstatus.WithCost)
 	}
+}
+
+// BenchmarkRankerSideBySide100k is the conformance side-by-side's ranking
+// row (conformance/upstream/replicaset, BenchmarkReplicaSetRank100k) next
+// to its limit, slices.Sort of 100,000 int64 in a kept buffer, on the
+// same fixture, for quick A/B runs of this package alone.
+func BenchmarkRankerSideBySide100k(b *testing.B) {
+	pods, ranks := fleetPods(100_000)
+	b.Run("reused", func(b *testing.B) {
+		var rk podstatus.Ranker
+		rk.RankForDeletion(pods, ranks, now, podstatus.WithCost)
+		for b.Loop() {
+			rk.RankForDeletion(pods, ranks, now, podstatus.WithCost)
+		}
+	})
+	b.Run("limit", func(b *testing.B) {
+		r := rand.New(rand.NewPCG(3, 4))
+		keys := make([]int64, len(pods))
+		for i := range keys {
+			keys[i] = r.Int64()
+		}
+		work := make([]int64, len(pods))
+		for b.Loop() {
+			copy(work, keys)
+			slices.Sort(work)
+		}
+	})
 }

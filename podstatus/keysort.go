@@ -52,6 +52,19 @@ func (s *keySorter) sort(n int) []uint64 {
 	return radix.SortBits(s.buf[:n], s.scratch[:n], s.idxBits, s.top)
 }
 
+// sortTop sorts the first n elements of buf by the top width bits of
+// their prefixes (all of them when they hold fewer), stably, carrying the
+// bits below; runs of elements equal in those bits are left in input
+// order (see topShift).
+func (s *keySorter) sortTop(n int, width uint) []uint64 {
+	w := min(width, s.top)
+	return radix.SortBits(s.buf[:n], s.scratch[:n], s.idxBits+s.top-w, w)
+}
+
+// topShift returns the shift that leaves of an element the top width bits
+// of its prefix, those sortTop(n, width) orders by.
+func (s *keySorter) topShift(width uint) uint { return s.idxBits + s.top - min(width, s.top) }
+
 // holds reports whether elements hold all the varying bits of the first nw
 // words.
 func (s *keySorter) holds(nw int) bool { return s.packer.UpTo[nw] <= s.top }

@@ -115,6 +115,24 @@ func (rk *Ranker) RankForDeletion(pods []*Pod, ranks []int, now time.Time, cost 
 	return out
 }
 
+// exactPlan gathers, while the keys are made, the bits in which the
+// words of the exact mode's sort vary: in the words of r, in place.
+type exactPlan struct {
+	first sortKey // the first pod's
+	raw   [rawUIDHi]uint64
+}
+
+// add notes the key of the next pod.
+func (e *exactPlan) add(k *sortKey) {
+	f := &e.first
+	e.raw[rawHead] |= k.r[rawHead] ^ f.r[rawHead]
+	e.raw[rawRank] |= k.r[rawRank] ^ f.r[rawRank]
+	e.raw[rawReadyHi] |= k.r[rawReadyHi] ^ f.r[rawReadyHi]
+	e.raw[rawRestarts] |= k.r[rawRestarts] ^ f.r[rawRestarts]
+	e.raw[rawCreatedHi] |= k.r[rawCreatedHi] ^ f.r[rawCreatedHi]
+	e.raw[rawLo] |= k.r[rawLo] ^ f.r[rawLo]
+}
+
 // rankOf returns pod i's rank: ranks[i], 0 past the end of ranks.
 func rankOf(ranks []int, i int) int {
 	if i < len(ranks) {
@@ -125,21 +143,12 @@ func rankOf(ranks []int, i int) int {
 
 // rankExact fills out in the exact mode: one sort by the keys' words.
 func (r *ranker) rankExact(ranks []int, c *clock, cost CostMode, work []uint64, out Ranking) {
-	var raw [rawUIDHi]uint64 // varying bits of the words of sortKey.r
-	for i, p := range r.pods {
-		k := &r.keys[i]
-		makeKey(k, p, rankOf(ranks, i), c, cost)
-		f := &r.keys[0]
-		raw[rawHead] |= k.r[rawHead] ^ f.r[rawHead]
-		raw[rawRank] |= k.r[rawRank] ^ f.r[rawRank]
-		raw[rawReadyHi] |= k.r[rawReadyHi] ^ f.r[rawReadyHi]
-		raw[rawRestarts] |= k.r[rawRestarts] ^ f.r[rawRestarts]
-		raw[rawCreatedHi] |= k.r[rawCreatedHi] ^ f.r[rawCreatedHi]
-		raw[rawLo] |= k.r[rawLo] ^ f.r[rawLo]
-	}
+	makeKey(&r.keys[0], r.pods[0], rankOf(ranks, 0), c, cost)
+	e := exactPlan{first: r.keys[0]}
+	r.makeKeys(ranks, c, cost, nil, &e)
 	var varying [keyWords]uint64
 	for w, from := range exactFrom {
-		varying[w] = raw[from] & exactMask(w)
+		varying[w] = e.raw[from] & exactMask(w)
 	}
 	// The sort's scratch is out.start; the order leaves it before
 	// settleExact writes the ties there.
@@ -156,11 +165,7 @@ func (r *ranker) rankExact(ranks []int, c *clock, cost CostMode, work []uint64, 
 func (r *ranker) rankLog(ranks []int, c *clock, cost CostMode, work []uint64, out Ranking) {
 	makeKey(&r.keys[0], r.pods[0], rankOf(ranks, 0), c, cost)
 	p := newPlan(&r.keys[0])
-	for i, pod := range r.pods {
-		k := &r.keys[i]
-		makeKey(k, pod, rankOf(ranks, i), c, cost)
-		p.add(k)
-	}
+	r.makeKeys(ranks, c, cost, &p, nil)
 	n := len(r.keys)
 	r.s = newKeySorter(n, work[:n], work[n:])
 	order := r.sortCells(&p)
@@ -170,7 +175,7 @@ func (r *ranker) rankLog(ranks []int, c *clock, cost CostMode, work []uint64, ou
 	}
 	// The blocks sort's scratch is out.start, which expand writes last.
 	r.b = newKeySorter(n, free, out.start)
-	blocks := r.b.sort(len(r.formBlocks(order, &p, logPrefixBits)))
+	blocks := r.b.sortTop(len(r.formBlocks(order, &p, 64)), logPrefixBits)
 	if &blocks[0] == &out.start[0] {
 		blocks = free[:copy(free, blocks)]
 	}
@@ -179,9 +184,11 @@ func (r *ranker) rankLog(ranks []int, c *clock, cost CostMode, work []uint64, ou
 	}
 }
 
-// logPrefixBits is the most prefix bits the blocks sort takes: four radix
-// digits. The prefix ends with the cells' UIDs, which would take all 64
-// bits; 44 of them leave few blocks with equal prefixes.
+// logPrefixBits is the most prefix bits the blocks sort orders by: four
+// radix digits. The prefix ends with the cells' UIDs, which would take all
+// 64 bits; the elements hold as many as fit beside the positions (47 for
+// 100,000 pods), and expand orders the few runs equal in the first 44 by
+// the rest as integers before it compares blocks.
 const logPrefixBits = 44
 
 // RankActive ranks pods by upstream's ActivePods order, which the Job

@@ -251,3 +251,33 @@ func TestLogBucketMatchesFloat(t *testing.T) {
 	}
 	check(math.MaxInt64)
 }
+
+// TestRankBlocksBeyondSortedBits: the blocks sort orders by the first
+// logPrefixBits bits of the blocks' prefixes and expand by the bits below
+// them. UIDs whose leading varying bits barely vary (two first bytes, then
+// a common stretch) put many blocks in runs equal in those bits that
+// differ below; the ranking is still the reference's.
+func TestRankBlocksBeyondSortedBits(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{300, 3000} {
+		pods := make([]*Pod, n)
+		for i := range pods {
+			p := &Pod{}
+			p.Name = "pod-" + strconv.Itoa(i)
+			p.UID = string(rune('a'+r.IntN(2))) + "0000" + strconv.FormatUint(r.Uint64(), 16)
+			p.Spec.NodeName = "node"
+			p.Status.Phase = Running
+			p.CreationTimestamp = fastNow.Add(-time.Duration(r.Int64N(int64(24 * time.Hour))))
+			p.Status.Conditions = []Condition{{Type: Ready, Status: meta.ConditionTrue,
+				LastTransitionTime: p.CreationTimestamp.Add(time.Duration(r.Int64N(int64(time.Minute))))}}
+			pods[i] = p
+		}
+		var rk Ranker
+		got := rk.RankForDeletion(pods, nil, fastNow, WithoutCost)
+		want := refRankForDeletion(pods, nil, fastNow, WithoutCost)
+		if !slicesEqual(got.Order, want.Order) || !slicesEqual(got.start, want.start) {
+			t.Fatalf("RankForDeletion(%d pods) differs from the reference", n)
+		}
+	}
+}

@@ -133,15 +133,27 @@ func (r *ranker) expand(order, blocks []uint64, out Ranking) bool {
 	s, b := &r.s, &r.b
 	mask := uint64(1)<<s.idxBits - 1
 	pos := 0
+	shift := b.topShift(logPrefixBits) // the bits the blocks sort ordered by
 	for i, j := 0, 0; i < len(blocks); i = j {
-		for j = i + 1; j < len(blocks) && b.sameRun(blocks[i], blocks[j]); j++ {
+		for j = i + 1; j < len(blocks) && (blocks[i]^blocks[j])>>shift == 0; j++ {
 		}
 		run := blocks[i:j]
 		if len(run) > 1 {
-			sortRun(run, func(x, y uint64) int { return r.compareBlocks(order, int(x&mask), int(y&mask)) })
-			for q := 1; q < len(run); q++ {
-				if r.compareBlocks(order, int(run[q-1]&mask), int(run[q]&mask)) == 0 {
-					return false
+			// By the prefix bits below those, then the blocks whose
+			// prefixes are equal by the blocks themselves.
+			sortRun(run, func(x, y uint64) int { return cmp.Compare(x>>b.idxBits, y>>b.idxBits) })
+			for a, c := 0, 0; a < len(run); a = c {
+				for c = a + 1; c < len(run) && b.sameRun(run[a], run[c]); c++ {
+				}
+				same := run[a:c]
+				if len(same) == 1 {
+					continue
+				}
+				sortRun(same, func(x, y uint64) int { return r.compareBlocks(order, int(x&mask), int(y&mask)) })
+				for q := 1; q < len(same); q++ {
+					if r.compareBlocks(order, int(same[q-1]&mask), int(same[q]&mask)) == 0 {
+						return false
+					}
 				}
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"pgregory.net/rapid"
+
 	"github.com/kubesem/kubesem/meta"
 )
 
@@ -304,4 +306,56 @@ func TestSortKeyLessSame(t *testing.T) {
 	if a.less(&b) || !b.less(&a) || a.same(&b, 1) || !a.same(&b, 0) {
 		t.Errorf("the first word does not decide first")
 	}
+}
+
+// TestMakeKeysMatchesMakeKey: the chunked key build (makeKeys: a chunk of
+// pods read by readPod, then their keys finished) sets every pod's key as
+// makeKey does alone, with the pod's own rank, and gathers the plan the
+// per-pod loop gathered, in both modes and across chunk boundaries.
+func TestMakeKeysMatchesMakeKey(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		now := rapid.SampledFrom([]time.Time{{}, fastNow, fastNow.Add(1)}).Draw(t, "now")
+		n := rapid.SampledFrom([]int{rapid.IntRange(1, 3).Draw(t, "few"), rapid.IntRange(keyChunk-2, 3*keyChunk+2).Draw(t, "chunks")}).Draw(t, "n")
+		pods := make([]*Pod, n)
+		ranks := make([]int, rapid.IntRange(0, n).Draw(t, "ranks"))
+		for i := range pods {
+			pods[i] = drawFastPod(t, now)
+		}
+		for i := range ranks {
+			ranks[i] = rapid.IntRange(-2, 2).Draw(t, "rank")
+		}
+		cost := CostMode(rapid.Bool().Draw(t, "cost"))
+		c := newClock(now)
+		want := make([]sortKey, n)
+		for i, p := range pods {
+			makeKey(&want[i], p, rankOf(ranks, i), &c, cost)
+		}
+		r := ranker{pods: pods, keys: make([]sortKey, n)}
+		for i := range r.keys {
+			r.keys[i].r[rawUIDLo] = 0x5555 // poisoned
+		}
+		wp, we := newPlan(&want[0]), exactPlan{first: want[0]}
+		for i := range want {
+			wp.add(&want[i])
+			we.add(&want[i])
+		}
+		if c.log {
+			p := newPlan(&want[0])
+			r.makeKeys(ranks, &c, cost, &p, nil)
+			if p != wp {
+				t.Fatalf("makeKeys plan %+v; want %+v", p, wp)
+			}
+		} else {
+			e := exactPlan{first: want[0]}
+			r.makeKeys(ranks, &c, cost, nil, &e)
+			if e != we {
+				t.Fatalf("makeKeys exact plan %+v; want %+v", e, we)
+			}
+		}
+		for i := range want {
+			if r.keys[i] != want[i] {
+				t.Fatalf("pod %d of %d: makeKeys %x; makeKey %x", i, n, r.keys[i].r, want[i].r)
+			}
+		}
+	})
 }
