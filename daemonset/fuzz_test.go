@@ -9,7 +9,9 @@ import (
 
 	"github.com/kubesem/kubesem/daemonset"
 	"github.com/kubesem/kubesem/field"
+	"github.com/kubesem/kubesem/history"
 	"github.com/kubesem/kubesem/internal/fuzzlimit"
+	"github.com/kubesem/kubesem/meta"
 	"github.com/kubesem/kubesem/node"
 	"github.com/kubesem/kubesem/podstatus"
 )
@@ -93,6 +95,43 @@ func FuzzTemplateGeneration(f *testing.F) {
 		pod.Labels = map[string]string{daemonset.LabelTemplateGeneration: strconv.FormatInt(gen, 10)}
 		if got := daemonset.IsPodUpdated(pod, "", ds); got != ok {
 			t.Fatalf("IsPodUpdated(label %d, annotation %q) = %v; want %v", gen, s, got, ok)
+		}
+	})
+}
+
+// FuzzStepHistory decodes a DaemonSet, its pods and its ControllerRevisions
+// (labelled or not, duplicated, another's) from JSON and runs Step with the
+// current hash drawn among the revisions': it never panics, an error is a
+// *field.Error, and the Plan's Writes on the same inputs succeed.
+func FuzzStepHistory(f *testing.F) {
+	own := `"ownerReferences":[{"apiVersion":"apps/v1","kind":"DaemonSet","name":"ds","uid":"u","controller":true}]`
+	f.Add([]byte(`{"metadata":{"name":"ds","uid":"u"},"spec":{"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}}}}}`),
+		[]byte(`[{"metadata":{"name":"p","labels":{"a":"b","controller-revision-hash":"old"},`+own+`},"spec":{"nodeName":"n1"}}]`),
+		[]byte(`[{"metadata":{"name":"r1","labels":{"a":"b","controller-revision-hash":"h"},`+own+`},"revision":1},{"metadata":{"name":"r2","labels":{"a":"b","controller-revision-hash":"h"},`+own+`},"revision":3},{"metadata":{"name":"r3","labels":{"a":"b"},`+own+`},"revision":2}]`), uint8(0))
+	f.Fuzz(func(t *testing.T, dsJSON, podsJSON, revsJSON []byte, pick uint8) {
+		var ds daemonset.DaemonSet
+		var pods []*podstatus.Pod
+		var revs []history.ControllerRevision
+		if json.Unmarshal(dsJSON, &ds) != nil || json.Unmarshal(podsJSON, &pods) != nil || json.Unmarshal(revsJSON, &revs) != nil {
+			return
+		}
+		hist := daemonset.History{Hash: "h", Revisions: revs}
+		if len(revs) > 0 {
+			hist.Hash = daemonset.RevisionHash(&revs[int(pick)%len(revs)])
+		}
+		p, err := daemonset.Step(&ds, []*node.Node{{ObjectMeta: meta.ObjectMeta{Name: "n1"}}}, pods, hist, nil, time.Unix(1e9, 0).UTC(), daemonset.Options{})
+		if err != nil {
+			var fe *field.Error
+			if !errors.As(err, &fe) {
+				t.Fatalf("Step error %v is not a *field.Error", err)
+			}
+			return
+		}
+		if _, err := json.Marshal(p); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Writes(&ds, pods, hist); err != nil {
+			t.Fatalf("Writes of Step's own Plan: %v", err)
 		}
 	})
 }
