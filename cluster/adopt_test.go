@@ -412,3 +412,29 @@ func TestDaemonSetLabelsUnlabelledRevision(t *testing.T) {
 		t.Fatalf("pods %+v; want one carrying the revision's name as its hash", pods)
 	}
 }
+
+// Two revisions hold a DaemonSet's template under different hashes (left
+// by hand or by an old controller): the DaemonSet controller keeps the
+// newer, deletes the other and labels its pods with the kept hash, as
+// v1.36.3's dedupCurHistories does.
+func TestDaemonSetDeduplicatesRevisions(t *testing.T) {
+	t.Parallel()
+	ds := daemonSet("agent")
+	ds.UID = "uid-agent"
+	ref := meta.NewControllerRef("apps/v1", "DaemonSet", "agent", ds.UID)
+	older := history.New("agent-older", "kube-system", &ds.Spec.Template, history.HashLabel, "x", nil, ref, 1)
+	newer := history.New("agent-newer", "kube-system", &ds.Spec.Template, history.HashLabel, "y", nil, ref, 2)
+	w, err := cluster.New(cluster.Scenario{Start: t0, Objects: []any{readyNode("node-1"), ds, older, newer}}, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Step(t0.Add(time.Minute))
+	revs := w.State.ControllerRevisions()
+	if len(revs) != 1 || revs[0].Name != "agent-newer" {
+		t.Fatalf("revisions %v; want agent-newer alone", revs)
+	}
+	pods := w.State.Pods()
+	if len(pods) != 1 || pods[0].Labels[history.HashLabel] != "y" {
+		t.Fatalf("pods %+v; want one of hash y", pods)
+	}
+}

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"slices"
 	"time"
 
@@ -52,7 +53,9 @@ func availableRequeue(ds *daemonset.DaemonSet, pods []*podstatus.Pod, now time.T
 // name when unlabelled: daemonset.RevisionHash), else the pod-template-hash
 // of the template and status.collisionCount (upstream names a DaemonSet's
 // revisions by controller.ComputeHash, the Deployment's hash:
-// Namer.PodTemplateHash), else, when the namer has none, Namer.RevisionHash.
+// Namer.PodTemplateHash), else, when the namer has none, Namer.RevisionHash;
+// the other claimed revisions holding the template under another hash are
+// its History.Same (sameTemplate).
 func daemonSetController() controller {
 	return controller{
 		name:  CtlDaemonSet,
@@ -89,6 +92,7 @@ func daemonSetController() controller {
 			var h daemonset.History
 			if eq := equalRevision(w.State, claimed, ds, &ds.Spec.Template); eq != nil {
 				h.Hash = daemonset.RevisionHash(eq)
+				h.Same = sameTemplate(w.State, claimed, ds, h.Hash)
 			} else if h.Hash = w.Opts.Namer.PodTemplateHash(&ds.Spec.Template, ds.Status.CollisionCount); h.Hash == "" {
 				h.Hash = w.Opts.Namer.RevisionHash(&ds.Spec.Template, ds.Status.CollisionCount)
 			}
@@ -113,4 +117,22 @@ func daemonSetController() controller {
 				after: func() { w.dsBackoff[k] = p.Memory }}
 		},
 	}
+}
+
+// sameTemplate returns the names of the revisions among claimed that hold
+// ds's template (by the JSON encoding equalRevision compares) under a hash
+// other than hash: to upstream, which compares data, duplicates of the
+// current revision (daemonset.History.Same).
+func sameTemplate(s *State, claimed []*history.ControllerRevision, ds *daemonset.DaemonSet, hash string) []string {
+	var out []string
+	want := s.templateKey(ds, &ds.Spec.Template)
+	for _, r := range claimed {
+		if r.Data == nil || daemonset.RevisionHash(r) == hash {
+			continue
+		}
+		if b := s.templateKey(r, &r.Data.Template); b != nil && bytes.Equal(b, want) {
+			out = append(out, r.Name)
+		}
+	}
+	return out
 }

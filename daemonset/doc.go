@@ -67,12 +67,14 @@
 //   - Expectations are taken as satisfied at the start of the sync; a Step
 //     whose manage phase writes anything leaves the rolling update for the
 //     next sync, as upstream does once its expectations are pending.
-//   - Revisions are equal when their hashes are ([RevisionHash]; upstream
-//     compares the stored template bytes with the DaemonSet's). Of several
-//     revisions of the current hash, the newest is kept (of one number,
-//     the last given; upstream's lister order is arbitrary), every claimed
-//     pod of another hash is relabelled with it ([Plan.Relabel]) and the
-//     others are deleted, as upstream's dedupCurHistories does.
+//   - A revision holds the current template when its hash is the current
+//     one ([RevisionHash]) or History.Same names it (upstream compares the
+//     stored template bytes with the DaemonSet's; k8s.DaemonSetHistory
+//     fills Same so). Of several such revisions the newest is kept (of one
+//     number, the last given; upstream's lister order is arbitrary), the
+//     sync goes on with its hash, every claimed pod of another hash is
+//     relabelled with it ([Plan.Relabel]) and the others are deleted, as
+//     upstream's dedupCurHistories does.
 //   - Node affinity's preferred terms and pod (anti-)affinity are not
 //     modelled; [NewPod] carries them, with every other template field the
 //     DaemonSet was decoded with, as podstatus.Template does.

@@ -24,6 +24,12 @@ var ErrUpstreamCrashes = errors.New("v1.36.3's controller crashes on this input"
 type History struct {
 	Hash      string                       `json:"hash"`
 	Revisions []history.ControllerRevision `json:"revisions,omitempty"`
+	// Same names the revisions that hold the current template under
+	// another hash (upstream's Match compares a revision's stored data
+	// with the template; a revision of hash Hash is taken to hold it):
+	// duplicates of the current revision, deduplicated with it.
+	// k8s.DaemonSetHistory fills it from real objects.
+	Same []string `json:"same,omitempty"`
 }
 
 // RevisionHash returns the hash a DaemonSet's ControllerRevision stands
@@ -59,22 +65,24 @@ func (r revision) model() history.ControllerRevision {
 // ([LabelRevisions]), then the write that makes the current template's
 // revision the newest: its creation, named "<ds>-<hash>" and numbered one
 // past the old revisions, when no revision has its hash; its renumbering
-// when an old revision is newer; none otherwise. hist.Revisions are the
-// claimed revisions, all the revisions Step was given.
+// when an old revision is newer; none otherwise; and the hash the sync
+// goes on with (the kept current revision's, as upstream reads it from
+// that revision's label). hist.Revisions are the claimed revisions, all
+// the revisions Step was given.
 //
 // Source: upstream pkg/controller/daemon update.go constructHistory,
 // maxRevision (v1.36.3).
-func constructHistory(ds *DaemonSet, hist History, all []history.ControllerRevision, pods []*podstatus.Pod) (old []revision, ws []history.Write, relabel []ObjectRef, err error) {
+func constructHistory(ds *DaemonSet, hist History, all []history.ControllerRevision, pods []*podstatus.Pod) (old []revision, ws []history.Write, relabel []ObjectRef, hash string, err error) {
 	if ws, err = LabelRevisions(hist.Revisions); err != nil {
 		// (the path of the revision in the input, not among the claimed)
 		for i := range hist.Revisions {
 			r := &hist.Revisions[i]
 			if _, ok := r.Labels[history.HashLabel]; !ok && len(r.Labels) == 0 {
 				j := slices.IndexFunc(all, func(a history.ControllerRevision) bool { return a.Name == r.Name && a.UID == r.UID })
-				return nil, nil, nil, field.Under("history", bareRevision(j, r))
+				return nil, nil, nil, "", field.Under("history", bareRevision(j, r))
 			}
 		}
-		return nil, nil, nil, err
+		return nil, nil, nil, "", err
 	}
 	old, cur, dups := splitHistory(hist)
 	next := int64(1)
@@ -83,7 +91,7 @@ func constructHistory(ds *DaemonSet, hist History, all []history.ControllerRevis
 	}
 	if cur == nil {
 		ws = append(ws, history.Write{Verb: plan.VerbCreate, Name: ds.Name + "-" + hist.Hash, Revision: next, Hash: hist.Hash, Reason: ReasonRevisionCreated})
-		return old, ws, nil, nil
+		return old, ws, nil, hist.Hash, nil
 	}
 	if len(dups) > 0 {
 		relabel = Relabel(pods, cur.hash)
@@ -94,7 +102,7 @@ func constructHistory(ds *DaemonSet, hist History, all []history.ControllerRevis
 	if cur.revision < next {
 		ws = append(ws, history.Write{Verb: plan.VerbUpdate, Name: cur.name, Revision: next, Hash: cur.hash, Reason: ReasonRollback})
 	}
-	return old, ws, relabel, nil
+	return old, ws, relabel, cur.hash, nil
 }
 
 // Relabel returns the pods whose controller-revision-hash label is not
@@ -157,15 +165,24 @@ func LabelRevisions(claimed []history.ControllerRevision) ([]history.Write, erro
 	return out, nil
 }
 
+// currentHash is the hash a sync goes on with: the kept current
+// revision's (of h.Hash or h.Same), else h.Hash.
+func currentHash(h History) string {
+	if _, cur, _ := splitHistory(h); cur != nil {
+		return cur.hash
+	}
+	return h.Hash
+}
+
 // splitHistory splits h into the old revisions, the current one (the
-// newest of h.Hash's; of equal numbers, the last) and the current one's
-// duplicates (h.Hash's others, by name, then revision).
+// newest of h.Hash's and h.Same's; of equal numbers, the last) and the
+// current one's duplicates (the others, by name, then revision).
 func splitHistory(h History) (old []revision, cur *revision, dups []revision) {
 	var curs []revision
 	for i := range h.Revisions {
 		hr := &h.Revisions[i]
 		r := revision{created: hr.CreationTimestamp, name: hr.Name, revision: hr.Revision, hash: RevisionHash(hr)}
-		if r.hash == h.Hash && h.Hash != "" {
+		if r.hash == h.Hash && h.Hash != "" || slices.Contains(h.Same, r.name) {
 			if cur == nil || r.revision >= cur.revision {
 				c := r
 				cur = &c

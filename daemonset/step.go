@@ -129,14 +129,13 @@ func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, hist History
 	p.AdoptRevisions, p.ReleaseRevisions, p.Adopt, p.Release = c.adoptRevisions, c.releaseRevisions, c.adopt, c.release
 	states, index := groupNodes(ds, nodes, pods, opts)
 
-	old, ws, relabel, err := constructHistory(ds, hist, all, pods)
+	old, ws, relabel, hash, err := constructHistory(ds, hist, all, pods)
 	if err != nil {
 		return Plan{}, err
 	}
 	p.Revisions = append(p.Revisions, ws...)
 	p.Relabel = relabel
 
-	hash := hist.Hash
 	gen, hasGen := TemplateGeneration(ds)
 	creates, deletes := manage(ds, states, hash, &p, now, opts)
 	rollingOK := true

@@ -143,7 +143,7 @@ func (p Plan) Writes(ds *DaemonSet, pods []*podstatus.Pod, hist History) ([]plan
 				// the dedup lists (and claims) the pods, then relabels them
 				out = append(out, podClaims...)
 				var relabels []plan.Write
-				relabels, later, err = p.relabels(ds, pods, podClaims, hist.Hash)
+				relabels, later, err = p.relabels(ds, pods, podClaims, currentHash(hist))
 				if err != nil {
 					return nil, err
 				}
@@ -165,7 +165,7 @@ func (p Plan) Writes(ds *DaemonSet, pods []*podstatus.Pod, hist History) ([]plan
 	}
 	prefix := podstatus.PodPrefix(ds.Name)
 	for _, c := range p.Create.Objects {
-		t := NewPod(ds, c.Node, hist.Hash)
+		t := NewPod(ds, c.Node, currentHash(hist))
 		out = append(out, plan.Write{Verb: plan.VerbCreate, Resource: "pods", Namespace: ds.Namespace,
 			Object: podstatus.FromTemplate(&t, ds.Namespace, prefix, "", &ref), Reason: c.Reason})
 	}

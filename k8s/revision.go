@@ -300,10 +300,12 @@ func NewDaemonSetRevision(ds *appsv1.DaemonSet, revision int64) (*appsv1.Control
 // in no set order, and the adapter the last in revisions), else the [PodTemplateHash] the controller
 // names a new revision with.
 //
-// kubesem's daemonset package tells the current revision by its hash where
-// upstream compares data: an old revision labelled with the current hash
-// (possible only when revisions were written by hand) counts as current
-// there.
+// The other claimed revisions holding the template under another hash
+// (label or name) are listed in Same, so that Step deduplicates them as
+// upstream does. kubesem's daemonset package otherwise tells the current
+// revision by its hash where upstream compares data: an old revision
+// labelled with the current hash (possible only when revisions were written
+// by hand) counts as current there.
 //
 // Source: upstream pkg/controller/daemon constructHistory, Match,
 // dedupCurHistories, snapshot (v1.36.3).
@@ -318,6 +320,7 @@ func DaemonSetHistory(ds *appsv1.DaemonSet, revisions []*appsv1.ControllerRevisi
 	}
 	var h daemonset.History
 	var cur *appsv1.ControllerRevision
+	var same []*appsv1.ControllerRevision // (claimed, holding the template)
 	for _, r := range revisions {
 		if r == nil {
 			continue
@@ -327,14 +330,22 @@ func DaemonSetHistory(ds *appsv1.DaemonSet, revisions []*appsv1.ControllerRevisi
 		if c := daemonset.ClaimRevision(kds, &hr); c != daemonset.Owned && c != daemonset.Adopt {
 			continue // (not among those the controller claims)
 		}
-		if bytes.Equal(storedData(r.Data.Raw), data) && (cur == nil || r.Revision >= cur.Revision) {
-			cur = r
+		if bytes.Equal(storedData(r.Data.Raw), data) {
+			same = append(same, r)
+			if cur == nil || r.Revision >= cur.Revision {
+				cur = r
+			}
 		}
 	}
-	if cur != nil {
-		h.Hash = revisionHashLabel(cur)
-	} else {
+	if cur == nil {
 		h.Hash = PodTemplateHash(&ds.Spec.Template, ds.Status.CollisionCount)
+		return h, nil
+	}
+	h.Hash = revisionHashLabel(cur)
+	for _, r := range same {
+		if revisionHashLabel(r) != h.Hash {
+			h.Same = append(h.Same, r.Name)
+		}
 	}
 	return h, nil
 }

@@ -468,8 +468,9 @@ func ownerRef(ds *apps.DaemonSet) []metav1.OwnerReference {
 }
 
 // revisions builds the ControllerRevisions of a kubesem History for
-// upstream: the revision with the current hash holds ds's own patch (so
-// upstream's Match finds it current), the others a patch of their own;
+// upstream: the revisions with the current hash or named in Same hold ds's
+// own patch (so upstream's Match finds them current), the others a patch
+// of their own;
 // each with its metadata as given (labels, owner references, namespace
 // defaulting to ds's), labelled with its hash unless it has no
 // controller-revision-hash label (upstream then labels it with its name).
@@ -493,7 +494,7 @@ func revisions(t interface{ Fatal(...any) }, ds *apps.DaemonSet, h daemonset.His
 			}
 			cr.Labels[apps.DefaultDaemonSetUniqueLabelKey] = hash
 		}
-		if hash == h.Hash {
+		if hash == h.Hash || slices.Contains(h.Same, r.Name) {
 			cr.Data.Raw = patch
 		} else {
 			cr.Data.Raw = []byte(fmt.Sprintf(`{"spec":{"template":{"$patch":"replace","metadata":{"name":%q}}}}`, r.Name))

@@ -624,6 +624,11 @@ func drawRevisions(t *rapid.T, ds *apps.DaemonSet) []*apps.ControllerRevision {
 			if _, ok := d.Labels[apps.DefaultDaemonSetUniqueLabelKey]; !ok {
 				d.Labels[apps.DefaultDaemonSetUniqueLabelKey] = r.Name
 			}
+			if rapid.Bool().Draw(t, fmt.Sprintf("revDupLabel%d", i)) {
+				// the same data under another hash label: upstream
+				// still finds it current (Match compares data)
+				d.Labels[apps.DefaultDaemonSetUniqueLabelKey] = "other-" + d.Labels[apps.DefaultDaemonSetUniqueLabelKey]
+			}
 			out = append(out, d)
 		}
 	}
