@@ -27,6 +27,28 @@ func Equal(a, b any) bool {
 	return equal(va, vb, 0)
 }
 
+// EqualValues is Equal of two values of one type, as reflect reaches them
+// (through unexported fields too: a time.Time there is read through its
+// address when it has one).
+func EqualValues(a, b reflect.Value) bool {
+	if a.Type() != b.Type() {
+		return false
+	}
+	return equal(a, b, 0)
+}
+
+// timeOf reads a time.Time value, even one reached through unexported
+// fields when it is addressable; ok is false for one it cannot read.
+func timeOf(v reflect.Value) (t time.Time, ok bool) {
+	if v.CanInterface() {
+		return v.Interface().(time.Time), true
+	}
+	if !v.CanAddr() {
+		return time.Time{}, false
+	}
+	return *(*time.Time)(v.Addr().UnsafePointer()), true
+}
+
 // maxDepth bounds the walk: API objects nest far less deeply; a cycle
 // (which decoded objects never hold) compares unequal rather than hangs.
 const maxDepth = 100
@@ -36,7 +58,13 @@ func equal(a, b reflect.Value, depth int) bool {
 		return false
 	}
 	if a.Type() == timeType {
-		return a.Interface().(time.Time).Equal(b.Interface().(time.Time))
+		if x, ok := timeOf(a); ok {
+			if y, ok := timeOf(b); ok {
+				return x.Equal(y)
+			}
+		}
+		// (a time behind an unexported field of a value that is not
+		// addressable: compared field by field below)
 	}
 	switch a.Kind() {
 	case reflect.Pointer, reflect.Interface:

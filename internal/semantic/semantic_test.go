@@ -1,6 +1,7 @@
 package semantic_test
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -47,5 +48,23 @@ func TestEqual(t *testing.T) {
 		if got := semantic.Equal(c.a, c.b); got != c.want {
 			t.Errorf("%s: Equal = %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// A time behind an unexported field is compared as an instant when it can
+// be read through its address, and never panics when it cannot.
+func TestEqualValuesUnexportedTime(t *testing.T) {
+	type holder struct{ at time.Time }
+	utc := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	a, b := &holder{utc}, &holder{utc.In(time.FixedZone("x", 3600))}
+	if !semantic.EqualValues(reflect.ValueOf(a), reflect.ValueOf(b)) {
+		t.Error("one instant in two zones, through pointers: want equal")
+	}
+	if semantic.EqualValues(reflect.ValueOf(a), reflect.ValueOf(&holder{utc.Add(time.Second)})) {
+		t.Error("two instants: want unequal")
+	}
+	_ = semantic.Equal(holder{utc}, holder{utc}) // (not addressable: compared field by field, no panic)
+	if !semantic.Equal(holder{utc}, holder{utc}) {
+		t.Error("equal values: want equal")
 	}
 }
