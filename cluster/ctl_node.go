@@ -19,8 +19,8 @@ var singleton = Key{}
 // from its first sync (node.DefaultNodeMonitorPeriod, its requeue), with
 // its memory kept in the World; between monitor passes, a change of the
 // nodes runs node.NoScheduleStep (its node worker). node.Plan.Writes
-// makes the writes (condition and taint updates, the Ready=False status
-// of the pods of nodes that left Ready).
+// makes the writes (condition, taint and label updates, the Ready=False
+// status of the pods of nodes that left Ready).
 func nodeLifecycleController() controller {
 	return controller{
 		name:     CtlNode,
@@ -114,7 +114,7 @@ func (w *World) nodeLeases() []node.Lease {
 // State.Pods): Writes copies every node it is given, and each write
 // concerns one named node, so the writes are the same.
 func nodeWrites(s *State, p node.Plan, nodes []*node.Node, now time.Time) ([]plan.Write, error) {
-	if len(p.Conditions) == 0 && len(p.Taints) == 0 && len(p.MarkPodsNotReady) == 0 {
+	if len(p.Conditions) == 0 && len(p.Taints) == 0 && len(p.MarkPodsNotReady) == 0 && len(p.Labels) == 0 {
 		return nil, nil
 	}
 	named := map[string]bool{}
@@ -123,6 +123,9 @@ func nodeWrites(s *State, p node.Plan, nodes []*node.Node, now time.Time) ([]pla
 	}
 	for _, t := range p.Taints {
 		named[t.Node] = true
+	}
+	for _, l := range p.Labels {
+		named[l.Node] = true
 	}
 	var pods []*podstatus.Pod
 	marked := map[string]bool{}

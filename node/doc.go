@@ -162,9 +162,6 @@
 //     it (gate PodObservedGenerationTracking, locked on in v1.36.3); the
 //     Ready=False update of [Plan.Writes] keeps the condition's own, as
 //     upstream's MarkPodsNotReady does.
-//   - The controller's node label reconciliation (kubernetes.io/os and
-//     kubernetes.io/arch from their beta labels, reconcileNodeLabels) is
-//     not modelled.
 //   - Leases are {name, renewTime} ([Lease]).
 //   - Not modelled in the kubelet: the renew interval's 4 % jitter, the
 //     wait for volume unmounts during shutdown and logind's inhibit delay.

@@ -89,8 +89,49 @@ func ConditionTaintDiff(n *Node) (add, remove []Taint) {
 
 func (s *lifecycle) noScheduleTaintingPass(i int) {
 	add, remove := ConditionTaintDiff(s.nodes[i])
-	if len(add) == 0 && len(remove) == 0 {
-		return
+	if len(add) > 0 || len(remove) > 0 {
+		s.swap(i, add, remove, ReasonConditionTaints)
 	}
-	s.swap(i, add, remove, ReasonConditionTaints)
+	// (then, for the same node, the label reconciliation)
+	if l := ReconcileLabels(s.nodes[i]); len(l) > 0 {
+		s.p.Labels = append(s.p.Labels, LabelWrite{Node: s.nodes[i].Name, Labels: l})
+	}
+}
+
+// Node labels the controller reconciles: the beta OS and architecture
+// labels follow the stable ones.
+const (
+	LabelOS         = "kubernetes.io/os"
+	LabelArch       = "kubernetes.io/arch"
+	LabelOSBeta     = "beta.kubernetes.io/os"
+	LabelArchBeta   = "beta.kubernetes.io/arch"
+	ReasonNodeLabel = Reason("ReconcileLabels")
+)
+
+// ReconcileLabels returns the labels the node lifecycle controller's node
+// worker sets on n (nil: none): beta.kubernetes.io/os and
+// beta.kubernetes.io/arch take the values of kubernetes.io/os and
+// kubernetes.io/arch where those exist and the beta label is missing or
+// differs.
+//
+// Source: upstream pkg/controller/nodelifecycle Controller.reconcileNodeLabels,
+// labelReconcileInfo (v1.36.3).
+func ReconcileLabels(n *Node) map[string]string {
+	if n == nil || n.Labels == nil {
+		return nil
+	}
+	var out map[string]string
+	for _, r := range [...][2]string{{LabelOS, LabelOSBeta}, {LabelArch, LabelArchBeta}} {
+		v, ok := n.Labels[r[0]]
+		if !ok {
+			continue
+		}
+		if b, ok := n.Labels[r[1]]; !ok || b != v {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[r[1]] = v
+		}
+	}
+	return out
 }

@@ -18,6 +18,13 @@ type TaintWrite struct {
 	Reason Reason  `json:"reason"`
 }
 
+// LabelWrite sets labels on one node: the node worker's label
+// reconciliation ([ReconcileLabels]).
+type LabelWrite struct {
+	Node   string            `json:"node"`
+	Labels map[string]string `json:"labels"`
+}
+
 // ZoneReport is a zone's state after the pass.
 type ZoneReport struct {
 	Zone     string    `json:"zone"`
@@ -34,6 +41,9 @@ type Plan struct {
 	Conditions []ConditionWrite `json:"conditions"`
 	// Taints are the taint writes, in the order the controller makes them.
 	Taints []TaintWrite `json:"taints"`
+	// Labels are the node worker's label patches ([ReconcileLabels]), in
+	// node-name order.
+	Labels []LabelWrite `json:"labels,omitempty"`
 	// MarkPodsNotReady names the nodes whose pods get Ready=False (the
 	// node's Ready condition just left True).
 	MarkPodsNotReady []string `json:"markPodsNotReady"`

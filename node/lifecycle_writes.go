@@ -1,6 +1,7 @@
 package node
 
 import (
+	"maps"
 	"slices"
 	"time"
 
@@ -23,7 +24,8 @@ import (
 //     (by namespace, then name) whose Ready condition is not already False:
 //     the whole pod with Ready status False, its transition time now;
 //  3. the MasterDisruption, TaintNode and ConditionTaints taint writes, in
-//     the Plan's order.
+//     the Plan's order, each node's label patch of Labels (the node with
+//     the labels set) after its ConditionTaints write.
 //
 // A taint write is one patch of the node adding its taints (the taints
 // stamped with their time added), then one patch removing its taints
@@ -39,8 +41,8 @@ import (
 // tryUpdateNodeHealth, processTaintBaseEviction, markNodeAsReachable,
 // handleDisruption, doNoExecuteTaintingPass, doNoScheduleTaintingPass;
 // pkg/controller/util/node SwapNodeControllerTaint, MarkPodsNotReady;
-// pkg/controller AddOrUpdateTaintOnNode, RemoveTaintOffNode, PatchNodeTaints
-// (v1.36.3).
+// pkg/controller AddOrUpdateTaintOnNode, RemoveTaintOffNode, PatchNodeTaints,
+// AddOrUpdateLabelsOnNode; Controller.reconcileNodeLabels (v1.36.3).
 func (p Plan) Writes(nodes []*Node, pods []*podstatus.Pod, now time.Time) ([]plan.Write, error) {
 	cur := make(map[string]*Node, len(nodes))
 	var names []string
@@ -61,6 +63,11 @@ func (p Plan) Writes(nodes []*Node, pods []*podstatus.Pod, now time.Time) ([]pla
 	for i, t := range p.Taints {
 		if cur[t.Node] == nil {
 			return nil, field.New(field.Index("taints", i)+".node", t.Node, field.ErrInvalid)
+		}
+	}
+	for i, l := range p.Labels {
+		if cur[l.Node] == nil {
+			return nil, field.New(field.Index("labels", i)+".node", l.Node, field.ErrInvalid)
 		}
 	}
 	marked := make(map[string]bool, len(p.MarkPodsNotReady))
@@ -139,9 +146,27 @@ func (p Plan) Writes(nodes []*Node, pods []*podstatus.Pod, now time.Time) ([]pla
 				Name: q.Name, UID: q.UID, Object: obj, Reason: ReasonMarkPodNotReady})
 		}
 	}
+	// the worker's: each node's NoSchedule taint write, then its labels
+	li := 0
+	label := func(before string) {
+		for ; li < len(p.Labels) && (before == "" || p.Labels[li].Node < before); li++ {
+			l := p.Labels[li]
+			n := cur[l.Node]
+			n.Labels = maps.Clone(n.Labels)
+			if n.Labels == nil {
+				n.Labels = map[string]string{}
+			}
+			maps.Copy(n.Labels, l.Labels)
+			out = append(out, plan.Write{Verb: plan.VerbPatch, Resource: "nodes", Name: n.Name, Object: node(n.Name), Reason: ReasonNodeLabel})
+		}
+	}
 	for ; ti < len(p.Taints); ti++ {
+		if p.Taints[ti].Reason == ReasonConditionTaints {
+			label(p.Taints[ti].Node)
+		}
 		taint(p.Taints[ti])
 	}
+	label("")
 	if out == nil {
 		out = []plan.Write{}
 	}

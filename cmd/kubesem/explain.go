@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -722,7 +723,8 @@ func daemonSetActions(s *cluster.State, e *explanation, p daemonset.Plan, prev a
 }
 
 // nodeActions lists a node lifecycle pass: the conditions it writes, the
-// taints it adds and removes, the nodes whose pods it marks not ready.
+// taints it adds and removes, the labels it sets, the nodes whose pods it
+// marks not ready.
 func nodeActions(e *explanation, p node.Plan) {
 	for _, c := range p.Conditions {
 		var parts []string
@@ -742,6 +744,14 @@ func nodeActions(e *explanation, p node.Plan) {
 		for _, x := range t.Remove {
 			e.Actions = append(e.Actions, fmt.Sprintf("remove taint %s:%s from Node %s (%s)", x.Key, x.Effect, t.Node, t.Reason))
 		}
+	}
+	for _, l := range p.Labels {
+		keys := slices.Sorted(maps.Keys(l.Labels))
+		var parts []string
+		for _, k := range keys {
+			parts = append(parts, k+"="+l.Labels[k])
+		}
+		e.Actions = append(e.Actions, fmt.Sprintf("set label %s on Node %s (%s)", strings.Join(parts, ", "), l.Node, node.ReasonNodeLabel))
 	}
 	for _, n := range p.MarkPodsNotReady {
 		e.Actions = append(e.Actions, "mark the pods of Node "+n+" not ready")

@@ -488,6 +488,10 @@ func (u *stepUp) pass(t interface{ Fatalf(string, ...any) }, ctx context.Context
 		if err := difftest.NoScheduleTaintingPass(u.nc, ctx, n.Name); err != nil {
 			t.Fatalf("doNoScheduleTaintingPass(%s): %v", n.Name, err)
 		}
+		// (the node worker then reconciles the node's labels)
+		if err := difftest.ReconcileNodeLabels(u.nc, ctx, n.Name); err != nil {
+			t.Fatalf("reconcileNodeLabels(%s): %v", n.Name, err)
+		}
 	}
 	cut("noschedule")
 	o.status = map[string][]v1.NodeCondition{}
@@ -563,7 +567,7 @@ func stepPhase(r node.Reason) string {
 	switch r {
 	case node.ReasonTaintNode:
 		return "noexecute"
-	case node.ReasonConditionTaints:
+	case node.ReasonConditionTaints, node.ReasonNodeLabel:
 		return "noschedule"
 	}
 	return "monitor"
@@ -951,6 +955,20 @@ func (s *stepSeq) labels() map[string]string {
 	}
 	if rapid.IntRange(0, 7).Draw(s.t, "excluded") == 0 {
 		l[stepExcludeLabel] = ""
+	}
+	// the OS and architecture labels, stable and beta, agreeing or not
+	// (the node worker sets the beta ones from the stable ones)
+	for _, k := range [][2]string{{v1.LabelOSStable, "beta.kubernetes.io/os"}, {v1.LabelArchStable, "beta.kubernetes.io/arch"}} {
+		switch rapid.IntRange(0, 4).Draw(s.t, "platform") {
+		case 1:
+			l[k[0]] = "linux"
+		case 2:
+			l[k[0]], l[k[1]] = "linux", "linux"
+		case 3:
+			l[k[0]], l[k[1]] = "linux", "windows"
+		case 4:
+			l[k[1]] = "linux"
+		}
 	}
 	return l
 }

@@ -22,6 +22,9 @@ func NoExecuteTaintingPass(nc *nodelifecycle.Controller, ctx context.Context)
 //go:linkname NoScheduleTaintingPass k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).doNoScheduleTaintingPass
 func NoScheduleTaintingPass(nc *nodelifecycle.Controller, ctx context.Context, nodeName string) error
 
+//go:linkname ReconcileNodeLabels k8s.io/kubernetes/pkg/controller/nodelifecycle.(*Controller).reconcileNodeLabels
+func ReconcileNodeLabels(nc *nodelifecycle.Controller, ctx context.Context, nodeName string) error
+
 // NodeConfig is the node lifecycle controller's configuration as
 // kube-controller-manager builds it with no flags: its component-config
 // defaulting and its flag defaults.
