@@ -69,16 +69,7 @@ func directWalk(v reflect.Value, h uint64, r *renamer, k *clock) uint64 {
 		return mix(mix(mix(h, mMap), uint64(v.Len())), sum)
 	case reflect.String:
 		s := v.String()
-		if r.selfTok != 0 && s != "" && (s == r.selfName || s == r.selfID) {
-			if s == r.selfName {
-				return mix(mix(h, mStr), r.selfTok)
-			}
-			return mix(mix(h, mStr), r.selfTok+1)
-		}
-		if t, ok := r.m[s]; ok {
-			return mix(mix(h, mStr), t)
-		}
-		return mix(mix(h, mStr), hashOf(s))
+		return mix(mix(h, mStr), r.str(s, hashOf(s)))
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
 		reflect.Float32, reflect.Float64:
