@@ -474,12 +474,13 @@ func allReady(p *podstatus.Pod) bool {
 func (w *World) nextKubelet() (time.Time, bool) {
 	var t time.Time
 	ok := false
+	pods := w.State.objs[KindPod]
 	for name, e := range w.nodes {
 		if e.stopped {
 			continue
 		}
 		for n := range w.State.onNode[name].m {
-			p := w.State.objs[KindPod][n].obj.(*podstatus.Pod)
+			p := pods[n].obj.(*podstatus.Pod)
 			if x, xok := w.podTimer(p); xok && (!ok || x.Before(t)) {
 				t, ok = x, true
 			}
@@ -496,12 +497,13 @@ func (w *World) kubelets(now time.Time) {
 		pod  name
 	}
 	var list []due
+	pods := w.State.objs[KindPod]
 	for n, e := range w.nodes {
 		if e.stopped {
 			continue
 		}
 		for pn := range w.State.onNode[n].m {
-			p := w.State.objs[KindPod][pn].obj.(*podstatus.Pod)
+			p := pods[pn].obj.(*podstatus.Pod)
 			if at, ok := w.podTimer(p); ok && !at.After(now) {
 				list = append(list, due{n, pn})
 			}
