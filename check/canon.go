@@ -172,10 +172,12 @@ func (k *clock) done() {
 // which shapes keep): a lookup hashes no string, and compares strings
 // only on a hit. Exact: a string whose hash is another's key is looked
 // up in more, which holds the strings whose hash an other string took
-// first.
+// first. bits has bit h%1024 set for each key h: most strings of an
+// object are not renamed, and most of those are told so by their bit.
 type renames struct {
 	m    map[uint64]renamed
 	more map[string]uint64
+	bits [16]uint64
 }
 
 type renamed struct {
@@ -185,6 +187,7 @@ type renamed struct {
 
 // set maps s (of hash h) to tok.
 func (r *renames) set(s string, h uint64, tok uint64) {
+	r.bits[h>>6&15] |= 1 << (h & 63)
 	if e, ok := r.m[h]; ok && e.s != s {
 		if r.more == nil {
 			r.more = map[string]uint64{}
@@ -197,6 +200,9 @@ func (r *renames) set(s string, h uint64, tok uint64) {
 
 // get returns the token of s (of hash h).
 func (r *renames) get(s string, h uint64) (uint64, bool) {
+	if r.bits[h>>6&15]&(1<<(h&63)) == 0 {
+		return 0, false
+	}
 	e, ok := r.m[h]
 	switch {
 	case !ok:
@@ -213,6 +219,7 @@ func (r *renames) get(s string, h uint64) (uint64, bool) {
 func (r *renames) reset() {
 	clear(r.m)
 	r.more = nil
+	r.bits = [16]uint64{}
 }
 
 // renamer maps strings to tokens; self, when set, maps an object's own
