@@ -55,6 +55,8 @@ type canon struct {
 	absolute bool
 	// scratch is the buffer shapes are walked into (see shapeInto).
 	scratch shape
+	// pool is the clocks' pool of mapRange's values (see mapRange).
+	pool map[reflect.Type]*mapSlot
 	// views holds the working lists and maps of view, emptied and reused
 	// by the next (none of them outlives its view).
 	views viewScratch
@@ -129,6 +131,8 @@ type clock struct {
 	cap      time.Duration
 	absolute bool
 	old      []time.Time // instants before now-cap, sorted, unique
+	// pool holds mapRange's working values by map type (nil: none).
+	pool map[reflect.Type]*mapSlot
 }
 
 const (
@@ -285,7 +289,10 @@ func (c *canon) view(w *cluster.World) view {
 	sc := &c.views
 	sc.reset()
 	items := slices.Grow(sc.items, len(objs))
-	k := &clock{now: w.Now, cap: c.cap, absolute: c.absolute}
+	if c.pool == nil {
+		c.pool = map[reflect.Type]*mapSlot{}
+	}
+	k := &clock{now: w.Now, cap: c.cap, absolute: c.absolute, pool: c.pool}
 	mem := w.Memory()
 	for _, o := range objs {
 		kind, _ := cluster.KindOf(o)

@@ -62,7 +62,7 @@ func directWalk(v reflect.Value, h uint64, r *renamer, k *clock) uint64 {
 			return mix(h, mNil)
 		}
 		var sum uint64
-		mapRange(v, func(key, val reflect.Value) {
+		mapRange(v, k, func(key, val reflect.Value) {
 			e := directWalk(key, 0, r, k)
 			sum += final(directWalk(val, e, r, k))
 		})
@@ -158,7 +158,7 @@ func memTimes(v reflect.Value, k *clock) {
 			memTimes(v.Index(i), k)
 		}
 	case reflect.Map:
-		mapRange(v, func(key, val reflect.Value) {
+		mapRange(v, k, func(key, val reflect.Value) {
 			memTimes(key, k)
 			memTimes(val, k)
 		})
@@ -166,23 +166,48 @@ func memTimes(v reflect.Value, k *clock) {
 }
 
 // mapRange calls f with each key and value of the map v, in no order. f
-// must not keep them: when v has several entries that may be read as
-// interfaces (v was not reached through an unexported field), they are
-// read into two values reused for every entry, which MapIter.Key and
-// Value would copy to the heap one by one.
-func mapRange(v reflect.Value, f func(key, val reflect.Value)) {
+// must not keep them: when v's entries may be read as interfaces (v was
+// not reached through an unexported field), they are read into two
+// values kept in k's pool by map type and reused for every entry of
+// every map of the type (a map of the type met while f runs gets its
+// own), which MapIter.Key and Value would copy to the heap one by one.
+func mapRange(v reflect.Value, k *clock, f func(key, val reflect.Value)) {
 	it := v.MapRange()
-	if v.Len() < 2 || !v.CanInterface() {
+	if v.Len() == 0 {
+		return
+	}
+	if !v.CanInterface() {
 		for it.Next() {
 			f(it.Key(), it.Value())
 		}
 		return
 	}
 	t := v.Type()
-	key, val := reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()
+	var slot *mapSlot
+	if k.pool != nil {
+		if slot = k.pool[t]; slot == nil {
+			slot = &mapSlot{key: reflect.New(t.Key()).Elem(), val: reflect.New(t.Elem()).Elem()}
+			k.pool[t] = slot
+		}
+	}
+	if slot == nil || slot.busy {
+		slot = &mapSlot{key: reflect.New(t.Key()).Elem(), val: reflect.New(t.Elem()).Elem()}
+	}
+	slot.busy = true
+	key, val := slot.key, slot.val
 	for it.Next() {
 		key.SetIterKey(it)
 		val.SetIterValue(it)
 		f(key, val)
 	}
+	// (drop the references to the map's last entry)
+	key.SetZero()
+	val.SetZero()
+	slot.busy = false
+}
+
+// mapSlot is a key and a value of one map type, for mapRange.
+type mapSlot struct {
+	key, val reflect.Value
+	busy     bool
 }

@@ -1,0 +1,41 @@
+package check
+
+import (
+	"reflect"
+	"testing"
+	"time"
+)
+
+// nest is a map type that holds itself (behind interfaces): mapRange
+// meets a map of the type while it ranges over one.
+type nest map[string]any
+
+// The memory hash is the same with mapRange's pool as without (each map
+// read into fresh values), nested maps of one type included, and again
+// when the pool is reused; a change of a nested entry changes it.
+func TestMapRangePool(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	v := map[string]nest{
+		"a": {"b": 1, "c": nest{"d": 2, "e": at, "f": nest{"g": "x"}}},
+		"h": {"i": 3},
+		"j": {},
+	}
+	r := &renamer{m: &renames{m: map[uint64]renamed{}}}
+	fresh := &clock{now: at, cap: time.Hour}
+	pooled := &clock{now: at, cap: time.Hour, pool: map[reflect.Type]*mapSlot{}}
+	want := direct(reflect.ValueOf(v), r, fresh)
+	for i := range 2 {
+		if got := direct(reflect.ValueOf(v), r, pooled); got != want {
+			t.Fatalf("pass %d: pooled %x, fresh %x", i, got, want)
+		}
+	}
+	v["a"]["c"].(nest)["f"].(nest)["g"] = "y"
+	if direct(reflect.ValueOf(v), r, pooled) == want {
+		t.Fatal("a nested change did not change the hash")
+	}
+	for _, s := range pooled.pool {
+		if s.busy || !s.key.IsZero() || !s.val.IsZero() {
+			t.Fatalf("a slot was left busy or holding an entry: %v", s)
+		}
+	}
+}
