@@ -6,9 +6,19 @@ import (
 	"time"
 )
 
-// nest is a map type that holds itself (behind interfaces): mapRange
-// meets a map of the type while it ranges over one.
-type nest map[string]any
+// nest is a map type that holds itself (behind interfaces), tree one
+// that holds itself in the struct of its values, before another field:
+// mapRange meets a map of the type while it ranges over one, and then
+// reads on in the outer entry.
+type (
+	nest map[string]any
+	tree map[string]leaf
+	leaf struct {
+		Kids tree
+		N    int
+		At   time.Time
+	}
+)
 
 // The memory hash is the same with mapRange's pool as without (each map
 // read into fresh values), nested maps of one type included, and again
@@ -19,6 +29,7 @@ func TestMapRangePool(t *testing.T) {
 		"a": {"b": 1, "c": nest{"d": 2, "e": at, "f": nest{"g": "x"}}},
 		"h": {"i": 3},
 		"j": {},
+		"k": {"t": tree{"l": {Kids: tree{"m": {N: 1}, "n": {N: 2, At: at}}, N: 3}, "o": {N: 4}}},
 	}
 	r := &renamer{m: &renames{m: map[uint64]renamed{}}}
 	fresh := &clock{now: at, cap: time.Hour}
