@@ -88,12 +88,15 @@ func (s *viewScratch) reset() {
 	clear(s.leases)
 }
 
+// podName is a pod's namespace and name.
+type podName struct{ namespace, name string }
+
 // view is a world's canonical hash and the classes of its pods and nodes:
 // two pods (nodes) of one class are interchangeable.
 type view struct {
 	mem       cluster.Memory // the world's, read once per state
 	hash      uint64
-	podClass  map[string]uint64 // "namespace/name"
+	podClass  map[podName]uint64
 	nodeClass map[string]uint64
 }
 
@@ -360,7 +363,7 @@ func (c *canon) view(w *cluster.World) view {
 		}
 	}
 	// Nodes: by content (with symmetry), else by name.
-	v := view{mem: mem, podClass: map[string]uint64{}, nodeClass: map[string]uint64{}}
+	v := view{mem: mem, podClass: map[podName]uint64{}, nodeClass: map[string]uint64{}}
 	if c.symmetry {
 		leases := sc.leases
 		for i := range items {
@@ -406,7 +409,7 @@ func (c *canon) view(w *cluster.World) view {
 		it := &items[i]
 		if !it.gen {
 			if it.kind == cluster.KindPod {
-				v.podClass[it.m.Namespace+"/"+it.m.Name] = hashOf(it.m.Namespace + "/" + it.m.Name)
+				v.podClass[podName{it.m.Namespace, it.m.Name}] = hashOf(it.m.Namespace + "/" + it.m.Name)
 			}
 			continue
 		}
@@ -438,7 +441,7 @@ func (c *canon) view(w *cluster.World) view {
 		ren.set(it.m.Name, it.sh.nameH, t)
 		ren.set(it.m.UID, it.sh.uidH, t+1)
 		if it.kind == cluster.KindPod {
-			v.podClass[it.m.Namespace+"/"+it.m.Name] = it.sig
+			v.podClass[podName{it.m.Namespace, it.m.Name}] = it.sig
 		}
 	}
 	// Leases of nodes and other UIDs named after renamed names.
