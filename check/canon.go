@@ -71,6 +71,7 @@ type viewScratch struct {
 	nodeNames map[string]bool
 	podsOn    map[string][]uint64
 	leases    map[string]*item
+	box       boxes
 }
 
 // reset empties the lists and maps for a view, making the maps on first
@@ -84,7 +85,9 @@ func (s *viewScratch) reset() {
 	}
 	s.ren.reset()
 	clear(s.nodeNames)
-	clear(s.podsOn)
+	for n, sigs := range s.podsOn { // (emptied, their arrays kept)
+		s.podsOn[n] = sigs[:0]
+	}
 	clear(s.leases)
 }
 
@@ -136,6 +139,9 @@ type clock struct {
 	old      []time.Time // instants before now-cap, sorted, unique
 	// pool holds mapRange's working values by map type (nil: none).
 	pool map[reflect.Type]*mapSlot
+	// box holds values direct reads in place (see directIn; nil: none
+	// yet).
+	box *boxes
 }
 
 const (
@@ -295,7 +301,7 @@ func (c *canon) view(w *cluster.World) view {
 	if c.pool == nil {
 		c.pool = map[reflect.Type]*mapSlot{}
 	}
-	k := &clock{now: w.Now, cap: c.cap, absolute: c.absolute, pool: c.pool}
+	k := &clock{now: w.Now, cap: c.cap, absolute: c.absolute, pool: c.pool, box: &c.views.box}
 	mem := w.Memory()
 	for _, o := range objs {
 		kind, _ := cluster.KindOf(o)
@@ -417,7 +423,7 @@ func (c *canon) view(w *cluster.World) view {
 		r.setSelf(it.m, it.sh, hashOf("\x00self"))
 		h := r.hash(it.sh, k)
 		if kp, ok := mem.Kubelet[it.m.UID]; ok {
-			h = mix(h, direct(reflect.ValueOf(kp), &r, k))
+			h = mix(h, directIn(kp, &sc.box.kubelet, &r, k))
 		}
 		it.sig = final(mix(h, hashOf(string(it.kind))))
 		gens = append(gens, i)

@@ -4,6 +4,9 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/kubesem/kubesem/cluster"
+	"github.com/kubesem/kubesem/podstatus"
 )
 
 // nest is a map type that holds itself (behind interfaces), tree one
@@ -48,5 +51,35 @@ func TestMapRangePool(t *testing.T) {
 		if s.busy || !s.key.IsZero() || !s.val.IsZero() {
 			t.Fatalf("a slot was left busy or holding an entry: %v", s)
 		}
+	}
+}
+
+// directIn hashes a value read in place as direct hashes it copied, with
+// old instants ranked by the clock, and leaves its box empty.
+func TestDirectIn(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	old := now.Add(-2 * time.Hour)
+	k := &clock{now: now, cap: time.Hour, old: []time.Time{old}}
+	ren := renames{m: map[uint64]renamed{}}
+	r := &renamer{m: &ren}
+	ren.set("uid-2", hashOf("uid-2"), 9)
+	code := int32(1)
+	kp := cluster.KubeletPod{Backoff: map[string]podstatus.BackoffEntry{"c": {Delay: time.Second, LastUpdate: old}, "d": {LastUpdate: now}},
+		RestartAt: now.Add(time.Minute), Fail: &code}
+	var box cluster.KubeletPod
+	if got, want := directIn(kp, &box, r, k), direct(reflect.ValueOf(kp), r, k); got != want {
+		t.Errorf("kubelet pod: %x, want %x", got, want)
+	}
+	if !reflect.DeepEqual(box, cluster.KubeletPod{}) {
+		t.Errorf("box not emptied: %+v", box)
+	}
+	tv := cluster.TaintView{Pods: map[string]cluster.PodTaints{"p": {UID: "uid-2"}, "q": {UID: "uid-3"}}}
+	var tbox cluster.TaintView
+	if got, want := directIn(tv, &tbox, r, k), direct(reflect.ValueOf(tv), r, k); got != want {
+		t.Errorf("taint view: %x, want %x", got, want)
+	}
+	tv2 := cluster.TaintView{Pods: map[string]cluster.PodTaints{"p": {UID: "uid-3"}, "q": {UID: "uid-2"}}}
+	if directIn(tv, &tbox, r, k) == directIn(tv2, &tbox, r, k) {
+		t.Error("swapping the pods' UIDs did not change the hash")
 	}
 }

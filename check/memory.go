@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/cluster"
+	"github.com/kubesem/kubesem/node"
 )
 
 // The world's memory besides its State (cluster.Memory) changes at every
@@ -117,20 +118,49 @@ func memoryHash(m cluster.Memory, start time.Time, r *renamer, k *clock) uint64 
 // node lifecycle controller's health record, scheduled evictions, what
 // the taint-eviction controller saw, a drain.
 func nodeMemory(m cluster.Memory, n string, r *renamer, k *clock) uint64 {
-	h := direct(reflect.ValueOf(m.Nodes[n]), r, k)
+	b := k.boxes()
+	h := directIn(m.Nodes[n], &b.timers, r, k)
 	if x, ok := m.Node.Nodes[n]; ok {
-		h = mix(h, direct(reflect.ValueOf(x), r, k))
+		h = mix(h, directIn(x, &b.health, r, k))
 	}
 	if x, ok := m.Evictions[n]; ok {
-		h = mix(h, direct(reflect.ValueOf(x), r, k))
+		h = mix(h, directIn(x, &b.evictions, r, k))
 	}
 	if x, ok := m.TaintSeen[n]; ok {
-		h = mix(h, direct(reflect.ValueOf(x), r, k))
+		h = mix(h, directIn(x, &b.taints, r, k))
 	}
 	if x, ok := m.Drains[n]; ok {
 		h = mix(h, k.at(x))
 	}
 	return final(h)
+}
+
+// boxes holds values direct reads in place (directIn), so that they are
+// not copied to the heap as reflect.ValueOf would copy them.
+type boxes struct {
+	timers    cluster.NodeTimers
+	health    node.Health
+	evictions []node.ScheduledEviction
+	taints    cluster.TaintView
+	kubelet   cluster.KubeletPod
+}
+
+// boxes returns k's boxes (new ones when it has none).
+func (k *clock) boxes() *boxes {
+	if k.box == nil {
+		k.box = &boxes{}
+	}
+	return k.box
+}
+
+// directIn is direct(reflect.ValueOf(x)), with x read in box (emptied
+// after).
+func directIn[T any](x T, box *T, r *renamer, k *clock) uint64 {
+	*box = x
+	h := direct(reflect.ValueOf(box).Elem(), r, k)
+	var zero T
+	*box = zero
+	return h
 }
 
 // memTimes notes every instant of the memory.
