@@ -55,6 +55,8 @@ type canon struct {
 	absolute bool
 	// scratch is the buffer shapes are walked into (see shapeInto).
 	scratch shape
+	// pool is the clocks' pool of mapRange's values (see mapRange).
+	pool map[reflect.Type]*mapSlot
 	// views holds the working lists and maps of view, emptied and reused
 	// by the next (none of them outlives its view).
 	views viewScratch
@@ -65,10 +67,11 @@ type viewScratch struct {
 	items     []item
 	nodes     []int
 	gens      []int
-	ren       map[string]uint64
+	ren       renames
 	nodeNames map[string]bool
 	podsOn    map[string][]uint64
 	leases    map[string]*item
+	box       boxes
 }
 
 // reset empties the lists and maps for a view, making the maps on first
@@ -76,22 +79,27 @@ type viewScratch struct {
 func (s *viewScratch) reset() {
 	clear(s.items) // (drop the references to the last world's objects)
 	s.items, s.nodes, s.gens = s.items[:0], s.nodes[:0], s.gens[:0]
-	if s.ren == nil {
-		s.ren, s.nodeNames, s.podsOn, s.leases = map[string]uint64{}, map[string]bool{}, map[string][]uint64{}, map[string]*item{}
+	if s.ren.m == nil {
+		s.ren.m, s.nodeNames, s.podsOn, s.leases = map[uint64]renamed{}, map[string]bool{}, map[string][]uint64{}, map[string]*item{}
 		return
 	}
-	clear(s.ren)
+	s.ren.reset()
 	clear(s.nodeNames)
-	clear(s.podsOn)
+	for n, sigs := range s.podsOn { // (emptied, their arrays kept)
+		s.podsOn[n] = sigs[:0]
+	}
 	clear(s.leases)
 }
+
+// podName is a pod's namespace and name.
+type podName struct{ namespace, name string }
 
 // view is a world's canonical hash and the classes of its pods and nodes:
 // two pods (nodes) of one class are interchangeable.
 type view struct {
 	mem       cluster.Memory // the world's, read once per state
 	hash      uint64
-	podClass  map[string]uint64 // "namespace/name"
+	podClass  map[podName]uint64
 	nodeClass map[string]uint64
 }
 
@@ -108,6 +116,8 @@ func (c *canon) shape(o any) *shape {
 	s, ok := c.old[o]
 	if !ok {
 		s = shapeInto(o, &c.scratch)
+		m := metaOf(o)
+		s.nameH, s.uidH = hashOf(m.Name), hashOf(m.UID)
 	}
 	if len(c.cache) >= cacheLimit {
 		c.age()
@@ -127,6 +137,11 @@ type clock struct {
 	cap      time.Duration
 	absolute bool
 	old      []time.Time // instants before now-cap, sorted, unique
+	// pool holds mapRange's working values by map type (nil: none).
+	pool map[reflect.Type]*mapSlot
+	// box holds values direct reads in place (see directIn; nil: none
+	// yet).
+	box *boxes
 }
 
 const (
@@ -166,31 +181,95 @@ func (k *clock) done() {
 	k.old = slices.CompactFunc(k.old, func(a, b time.Time) bool { return a.Equal(b) })
 }
 
+// renames maps strings to tokens, keyed by the strings' hashes (hashOf,
+// which shapes keep): a lookup hashes no string, and compares strings
+// only on a hit. Exact: a string whose hash is another's key is looked
+// up in more, which holds the strings whose hash an other string took
+// first. bits has bit h%1024 set for each key h: most strings of an
+// object are not renamed, and most of those are told so by their bit.
+type renames struct {
+	m    map[uint64]renamed
+	more map[string]uint64
+	bits [16]uint64
+}
+
+type renamed struct {
+	s   string
+	tok uint64
+}
+
+// set maps s (of hash h) to tok.
+func (r *renames) set(s string, h uint64, tok uint64) {
+	r.bits[h>>6&15] |= 1 << (h & 63)
+	if e, ok := r.m[h]; ok && e.s != s {
+		if r.more == nil {
+			r.more = map[string]uint64{}
+		}
+		r.more[s] = tok
+		return
+	}
+	r.m[h] = renamed{s, tok}
+}
+
+// get returns the token of s (of hash h).
+func (r *renames) get(s string, h uint64) (uint64, bool) {
+	if r.bits[h>>6&15]&(1<<(h&63)) == 0 {
+		return 0, false
+	}
+	e, ok := r.m[h]
+	switch {
+	case !ok:
+		return 0, false
+	case e.s == s:
+		return e.tok, true
+	case r.more == nil:
+		return 0, false
+	}
+	t, ok := r.more[s]
+	return t, ok
+}
+
+func (r *renames) reset() {
+	clear(r.m)
+	r.more = nil
+	r.bits = [16]uint64{}
+}
+
 // renamer maps strings to tokens; self, when set, maps an object's own
-// name and UID.
+// name and UID (selfNameH, selfIDH: their hashes).
 type renamer struct {
-	m                map[string]uint64
-	selfName, selfID string
-	selfTok          uint64
+	m                  *renames
+	selfName, selfID   string
+	selfNameH, selfIDH uint64
+	selfTok            uint64
+}
+
+// setSelf makes the name and UID of the object of shape sh self.
+func (r *renamer) setSelf(m *meta.ObjectMeta, sh *shape, tok uint64) {
+	r.selfName, r.selfID, r.selfNameH, r.selfIDH, r.selfTok = m.Name, m.UID, sh.nameH, sh.uidH, tok
+}
+
+// str returns the token of s (of hash hs): its own when self, the
+// renamed one, else its hash.
+func (r *renamer) str(s string, hs uint64) uint64 {
+	if r.selfTok != 0 && (hs == r.selfNameH || hs == r.selfIDH) && s != "" {
+		switch s {
+		case r.selfName:
+			return r.selfTok
+		case r.selfID:
+			return r.selfTok + 1
+		}
+	}
+	if t, ok := r.m.get(s, hs); ok {
+		return t
+	}
+	return hs
 }
 
 func (r *renamer) hash(sh *shape, k *clock) uint64 {
 	h := sh.sum
-	for i, s := range sh.strs {
-		switch {
-		case r.selfTok != 0 && (s == r.selfName || s == r.selfID) && s != "":
-			if s == r.selfName {
-				h = mix(h, r.selfTok)
-			} else {
-				h = mix(h, r.selfTok+1)
-			}
-		default:
-			if t, ok := r.m[s]; ok {
-				h = mix(h, t)
-			} else {
-				h = mix(h, sh.strH[i])
-			}
-		}
+	for i, hs := range sh.strH {
+		h = mix(h, r.str(sh.strs[i], hs))
 	}
 	for _, t := range sh.times {
 		h = mix(h, k.at(t))
@@ -219,7 +298,10 @@ func (c *canon) view(w *cluster.World) view {
 	sc := &c.views
 	sc.reset()
 	items := slices.Grow(sc.items, len(objs))
-	k := &clock{now: w.Now, cap: c.cap, absolute: c.absolute}
+	if c.pool == nil {
+		c.pool = map[reflect.Type]*mapSlot{}
+	}
+	k := &clock{now: w.Now, cap: c.cap, absolute: c.absolute, pool: c.pool, box: &c.views.box}
 	mem := w.Memory()
 	for _, o := range objs {
 		kind, _ := cluster.KindOf(o)
@@ -237,7 +319,7 @@ func (c *canon) view(w *cluster.World) view {
 	k.done()
 
 	// Tokens of objects with names of their own: their UID names them.
-	ren := sc.ren
+	ren := &sc.ren
 	nodes := sc.nodes
 	nodeNames := sc.nodeNames
 	for i := range items {
@@ -251,7 +333,7 @@ func (c *canon) view(w *cluster.World) view {
 		// With symmetry, the UIDs of nodes and of objects named after
 		// them (their leases) get their tokens once nodes have theirs.
 		if !it.gen && it.m.UID != "" && !(c.symmetry && nodeNames[it.m.Name]) {
-			ren[it.m.UID] = mix(mix(hashOf("uid"), hashOf(string(it.kind))), mix(hashOf(it.m.Namespace), hashOf(it.m.Name)))
+			ren.set(it.m.UID, it.sh.uidH, mix(mix(hashOf("uid"), hashOf(string(it.kind))), mix(hashOf(it.m.Namespace), it.sh.nameH)))
 		}
 	}
 	genTok := hashOf("\x00generated")
@@ -261,12 +343,14 @@ func (c *canon) view(w *cluster.World) view {
 	// names and other generated names taken as one.
 	for i := range items {
 		if items[i].gen {
-			ren[items[i].m.Name], ren[items[i].m.UID] = genTok, genTok
+			it := &items[i]
+			ren.set(it.m.Name, it.sh.nameH, genTok)
+			ren.set(it.m.UID, it.sh.uidH, genTok)
 		}
 	}
 	if c.symmetry {
 		for _, i := range nodes {
-			ren[items[i].m.Name] = nodeTok
+			ren.set(items[i].m.Name, items[i].sh.nameH, nodeTok)
 		}
 	}
 	podsOn := sc.podsOn
@@ -277,7 +361,7 @@ func (c *canon) view(w *cluster.World) view {
 		}
 		r := *base
 		if it.gen {
-			r.selfName, r.selfID, r.selfTok = it.m.Name, it.m.UID, hashOf("\x00self")
+			r.setSelf(it.m, it.sh, hashOf("\x00self"))
 		}
 		it.sig = r.hash(it.sh, k)
 		if p := it.obj.(*podstatus.Pod); p.Spec.NodeName != "" {
@@ -285,7 +369,7 @@ func (c *canon) view(w *cluster.World) view {
 		}
 	}
 	// Nodes: by content (with symmetry), else by name.
-	v := view{mem: mem, podClass: map[string]uint64{}, nodeClass: map[string]uint64{}}
+	v := view{mem: mem, podClass: map[podName]uint64{}, nodeClass: map[string]uint64{}}
 	if c.symmetry {
 		leases := sc.leases
 		for i := range items {
@@ -297,11 +381,11 @@ func (c *canon) view(w *cluster.World) view {
 		for _, i := range nodes {
 			it := &items[i]
 			r := *base
-			r.selfName, r.selfID, r.selfTok = it.m.Name, it.m.UID, self
+			r.setSelf(it.m, it.sh, self)
 			h := r.hash(it.sh, k)
 			if l := leases[it.m.Name]; l != nil {
 				lr := *base
-				lr.selfName, lr.selfID, lr.selfTok = l.m.Name, l.m.UID, self
+				lr.setSelf(l.m, l.sh, self)
 				h = mix(h, lr.hash(l.sh, k))
 			}
 			h = mix(h, nodeMemory(mem, it.m.Name, &r, k))
@@ -315,8 +399,8 @@ func (c *canon) view(w *cluster.World) view {
 		slices.SortStableFunc(nodes, func(a, b int) int { return cmpU(items[a].sig, items[b].sig) })
 		for n, i := range nodes {
 			it := &items[i]
-			ren[it.m.Name] = mix(nodeTok, uint64(n+1))
-			ren[it.m.UID] = mix(nodeTok, uint64(n+1)+1<<32)
+			ren.set(it.m.Name, it.sh.nameH, mix(nodeTok, uint64(n+1)))
+			ren.set(it.m.UID, it.sh.uidH, mix(nodeTok, uint64(n+1)+1<<32))
 			v.nodeClass[it.m.Name] = it.sig
 		}
 	} else {
@@ -331,15 +415,15 @@ func (c *canon) view(w *cluster.World) view {
 		it := &items[i]
 		if !it.gen {
 			if it.kind == cluster.KindPod {
-				v.podClass[it.m.Namespace+"/"+it.m.Name] = hashOf(it.m.Namespace + "/" + it.m.Name)
+				v.podClass[podName{it.m.Namespace, it.m.Name}] = hashOf(it.m.Namespace + "/" + it.m.Name)
 			}
 			continue
 		}
 		r := *base
-		r.selfName, r.selfID, r.selfTok = it.m.Name, it.m.UID, hashOf("\x00self")
+		r.setSelf(it.m, it.sh, hashOf("\x00self"))
 		h := r.hash(it.sh, k)
 		if kp, ok := mem.Kubelet[it.m.UID]; ok {
-			h = mix(h, direct(reflect.ValueOf(kp), &r, k))
+			h = mix(h, directIn(kp, &sc.box.kubelet, &r, k))
 		}
 		it.sig = final(mix(h, hashOf(string(it.kind))))
 		gens = append(gens, i)
@@ -360,17 +444,18 @@ func (c *canon) view(w *cluster.World) view {
 	for n, i := range gens {
 		it := &items[i]
 		t := mix(mix(hashOf("\x00gen"), hashOf(string(it.kind)+"/"+it.m.Namespace+"/"+it.m.GenerateName)), uint64(n))
-		ren[it.m.Name], ren[it.m.UID] = t, t+1
+		ren.set(it.m.Name, it.sh.nameH, t)
+		ren.set(it.m.UID, it.sh.uidH, t+1)
 		if it.kind == cluster.KindPod {
-			v.podClass[it.m.Namespace+"/"+it.m.Name] = it.sig
+			v.podClass[podName{it.m.Namespace, it.m.Name}] = it.sig
 		}
 	}
 	// Leases of nodes and other UIDs named after renamed names.
 	for i := range items {
 		it := &items[i]
 		if !it.gen && it.m.UID != "" && it.kind != cluster.KindNode {
-			if t, ok := ren[it.m.Name]; ok {
-				ren[it.m.UID] = mix(mix(hashOf("uid"), hashOf(string(it.kind))), mix(hashOf(it.m.Namespace), t))
+			if t, ok := ren.get(it.m.Name, it.sh.nameH); ok {
+				ren.set(it.m.UID, it.sh.uidH, mix(mix(hashOf("uid"), hashOf(string(it.kind))), mix(hashOf(it.m.Namespace), t)))
 			}
 		}
 	}

@@ -439,7 +439,7 @@ func (e *explorer) moves(it entry, b budget) []move {
 			if !podstatus.IsActive(p) || p.Spec.NodeName == "" {
 				continue
 			}
-			cls := it.v.podClass[p.Namespace+"/"+p.Name]
+			cls := it.v.podClass[podName{p.Namespace, p.Name}]
 			k := cluster.Key{Kind: cluster.KindPod, Namespace: p.Namespace, Name: p.Name}
 			if int(b.podFailures) < a.PodFailures && p.Status.Phase == podstatus.Running && !stopped(p.Spec.NodeName) && !fail[cls] {
 				fail[cls] = true

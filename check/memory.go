@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/kubesem/kubesem/cluster"
+	"github.com/kubesem/kubesem/node"
 )
 
 // The world's memory besides its State (cluster.Memory) changes at every
@@ -62,23 +63,14 @@ func directWalk(v reflect.Value, h uint64, r *renamer, k *clock) uint64 {
 			return mix(h, mNil)
 		}
 		var sum uint64
-		mapRange(v, func(key, val reflect.Value) {
+		mapRange(v, k, func(key, val reflect.Value) {
 			e := directWalk(key, 0, r, k)
 			sum += final(directWalk(val, e, r, k))
 		})
 		return mix(mix(mix(h, mMap), uint64(v.Len())), sum)
 	case reflect.String:
 		s := v.String()
-		if r.selfTok != 0 && s != "" && (s == r.selfName || s == r.selfID) {
-			if s == r.selfName {
-				return mix(mix(h, mStr), r.selfTok)
-			}
-			return mix(mix(h, mStr), r.selfTok+1)
-		}
-		if t, ok := r.m[s]; ok {
-			return mix(mix(h, mStr), t)
-		}
-		return mix(mix(h, mStr), hashOf(s))
+		return mix(mix(h, mStr), r.str(s, hashOf(s)))
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
 		reflect.Float32, reflect.Float64:
@@ -126,20 +118,49 @@ func memoryHash(m cluster.Memory, start time.Time, r *renamer, k *clock) uint64 
 // node lifecycle controller's health record, scheduled evictions, what
 // the taint-eviction controller saw, a drain.
 func nodeMemory(m cluster.Memory, n string, r *renamer, k *clock) uint64 {
-	h := direct(reflect.ValueOf(m.Nodes[n]), r, k)
+	b := k.boxes()
+	h := directIn(m.Nodes[n], &b.timers, r, k)
 	if x, ok := m.Node.Nodes[n]; ok {
-		h = mix(h, direct(reflect.ValueOf(x), r, k))
+		h = mix(h, directIn(x, &b.health, r, k))
 	}
 	if x, ok := m.Evictions[n]; ok {
-		h = mix(h, direct(reflect.ValueOf(x), r, k))
+		h = mix(h, directIn(x, &b.evictions, r, k))
 	}
 	if x, ok := m.TaintSeen[n]; ok {
-		h = mix(h, direct(reflect.ValueOf(x), r, k))
+		h = mix(h, directIn(x, &b.taints, r, k))
 	}
 	if x, ok := m.Drains[n]; ok {
 		h = mix(h, k.at(x))
 	}
 	return final(h)
+}
+
+// boxes holds values direct reads in place (directIn), so that they are
+// not copied to the heap as reflect.ValueOf would copy them.
+type boxes struct {
+	timers    cluster.NodeTimers
+	health    node.Health
+	evictions []node.ScheduledEviction
+	taints    cluster.TaintView
+	kubelet   cluster.KubeletPod
+}
+
+// boxes returns k's boxes (new ones when it has none).
+func (k *clock) boxes() *boxes {
+	if k.box == nil {
+		k.box = &boxes{}
+	}
+	return k.box
+}
+
+// directIn is direct(reflect.ValueOf(x)), with x read in box (emptied
+// after).
+func directIn[T any](x T, box *T, r *renamer, k *clock) uint64 {
+	*box = x
+	h := direct(reflect.ValueOf(box).Elem(), r, k)
+	var zero T
+	*box = zero
+	return h
 }
 
 // memTimes notes every instant of the memory.
@@ -167,7 +188,7 @@ func memTimes(v reflect.Value, k *clock) {
 			memTimes(v.Index(i), k)
 		}
 	case reflect.Map:
-		mapRange(v, func(key, val reflect.Value) {
+		mapRange(v, k, func(key, val reflect.Value) {
 			memTimes(key, k)
 			memTimes(val, k)
 		})
@@ -175,23 +196,48 @@ func memTimes(v reflect.Value, k *clock) {
 }
 
 // mapRange calls f with each key and value of the map v, in no order. f
-// must not keep them: when v has several entries that may be read as
-// interfaces (v was not reached through an unexported field), they are
-// read into two values reused for every entry, which MapIter.Key and
-// Value would copy to the heap one by one.
-func mapRange(v reflect.Value, f func(key, val reflect.Value)) {
+// must not keep them: when v's entries may be read as interfaces (v was
+// not reached through an unexported field), they are read into two
+// values kept in k's pool by map type and reused for every entry of
+// every map of the type (a map of the type met while f runs gets its
+// own), which MapIter.Key and Value would copy to the heap one by one.
+func mapRange(v reflect.Value, k *clock, f func(key, val reflect.Value)) {
 	it := v.MapRange()
-	if v.Len() < 2 || !v.CanInterface() {
+	if v.Len() == 0 {
+		return
+	}
+	if !v.CanInterface() {
 		for it.Next() {
 			f(it.Key(), it.Value())
 		}
 		return
 	}
 	t := v.Type()
-	key, val := reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()
+	var slot *mapSlot
+	if k.pool != nil {
+		if slot = k.pool[t]; slot == nil {
+			slot = &mapSlot{key: reflect.New(t.Key()).Elem(), val: reflect.New(t.Elem()).Elem()}
+			k.pool[t] = slot
+		}
+	}
+	if slot == nil || slot.busy {
+		slot = &mapSlot{key: reflect.New(t.Key()).Elem(), val: reflect.New(t.Elem()).Elem()}
+	}
+	slot.busy = true
+	key, val := slot.key, slot.val
 	for it.Next() {
 		key.SetIterKey(it)
 		val.SetIterValue(it)
 		f(key, val)
 	}
+	// (drop the references to the map's last entry)
+	key.SetZero()
+	val.SetZero()
+	slot.busy = false
+}
+
+// mapSlot is a key and a value of one map type, for mapRange.
+type mapSlot struct {
+	key, val reflect.Value
+	busy     bool
 }

@@ -19,10 +19,13 @@ import (
 
 // shape is an object with its strings and instants left out.
 type shape struct {
-	sum   uint64
-	strs  []string
-	strH  []uint64 // hashOf(strs[i])
-	times []time.Time
+	sum  uint64
+	strs []string
+	strH []uint64 // hashOf(strs[i])
+	// nameH and uidH are the hashes of the object's name and UID (of a
+	// stored object's metadata).
+	nameH, uidH uint64
+	times       []time.Time
 	// keys is stringMap's buffer (in the scratch shape only).
 	keys []string
 }

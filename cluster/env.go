@@ -474,15 +474,18 @@ func allReady(p *podstatus.Pod) bool {
 func (w *World) nextKubelet() (time.Time, bool) {
 	var t time.Time
 	ok := false
-	for name, e := range w.nodes {
-		if e.stopped {
+	// (the pods bound to a running node: one pass over the pods rather
+	// than over each node's set, each pod looked up by name)
+	for _, st := range w.State.objs[KindPod] {
+		p := st.obj.(*podstatus.Pod)
+		if p.Spec.NodeName == "" {
 			continue
 		}
-		for n := range w.State.onNode[name].m {
-			p := w.State.objs[KindPod][n].obj.(*podstatus.Pod)
-			if x, xok := w.podTimer(p); xok && (!ok || x.Before(t)) {
-				t, ok = x, true
-			}
+		if e := w.nodes[p.Spec.NodeName]; e == nil || e.stopped {
+			continue
+		}
+		if x, xok := w.podTimer(p); xok && (!ok || x.Before(t)) {
+			t, ok = x, true
 		}
 	}
 	return t, ok
@@ -496,15 +499,17 @@ func (w *World) kubelets(now time.Time) {
 		pod  name
 	}
 	var list []due
-	for n, e := range w.nodes {
-		if e.stopped {
+	for pn, st := range w.State.objs[KindPod] {
+		p := st.obj.(*podstatus.Pod)
+		n := p.Spec.NodeName
+		if n == "" {
 			continue
 		}
-		for pn := range w.State.onNode[n].m {
-			p := w.State.objs[KindPod][pn].obj.(*podstatus.Pod)
-			if at, ok := w.podTimer(p); ok && !at.After(now) {
-				list = append(list, due{n, pn})
-			}
+		if e := w.nodes[n]; e == nil || e.stopped {
+			continue
+		}
+		if at, ok := w.podTimer(p); ok && !at.After(now) {
+			list = append(list, due{n, pn})
 		}
 	}
 	slices.SortFunc(list, func(a, b due) int {

@@ -534,38 +534,14 @@ func (w *World) dueAt(now time.Time) bool {
 
 // nextDue is the earliest instant anything is due: a scenario event, a
 // requeue, a kubelet or heartbeat timer, a drain retry, a pending
-// garbage collection or a pod the scheduler can bind.
+// garbage collection or a pod the scheduler can bind; periodic work
+// (periodic requeues, heartbeats) included.
 func (w *World) nextDue() (time.Time, bool) {
-	t, ok := w.nextBusy()
-	if p, pok := w.nextPeriodic(); pok && (!ok || p.Before(t)) {
-		t, ok = p, true
-	}
-	return t, ok
+	return w.next(true)
 }
 
-func (w *World) nextPeriodic() (time.Time, bool) {
-	var t time.Time
-	ok := false
-	take := func(x time.Time) {
-		if !ok || x.Before(t) {
-			t, ok = x, true
-		}
-	}
-	for _, r := range w.requeue {
-		if r.periodic {
-			take(r.at)
-		}
-	}
-	for _, n := range w.nodes {
-		if !n.stopped {
-			take(n.nextRenew)
-		}
-	}
-	return t, ok
-}
-
-// nextBusy is the earliest non-periodic due instant.
-func (w *World) nextBusy() (time.Time, bool) {
+// next is the earliest due instant, periodic ones included or not.
+func (w *World) next(periodic bool) (time.Time, bool) {
 	var t time.Time
 	ok := false
 	take := func(x time.Time) {
@@ -577,7 +553,7 @@ func (w *World) nextBusy() (time.Time, bool) {
 		take(w.Start.Add(w.events[0].At))
 	}
 	for _, r := range w.requeue {
-		if !r.periodic {
+		if periodic || !r.periodic {
 			take(r.at)
 		}
 	}
@@ -590,5 +566,17 @@ func (w *World) nextBusy() (time.Time, bool) {
 	if x, xok := w.nextKubelet(); xok {
 		take(x)
 	}
+	if periodic {
+		for _, n := range w.nodes {
+			if !n.stopped {
+				take(n.nextRenew)
+			}
+		}
+	}
 	return t, ok
+}
+
+// nextBusy is the earliest non-periodic due instant.
+func (w *World) nextBusy() (time.Time, bool) {
+	return w.next(false)
 }
