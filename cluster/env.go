@@ -629,11 +629,15 @@ func (w *World) kubeletSync(ctl string, p *podstatus.Pod, now time.Time) {
 }
 
 // writePodStatus generates the pod's phase and conditions with
-// podstatus.Generate and writes the status when it changed.
+// podstatus.Generate, observing the pod's generation as the kubelet's
+// status manager does, and writes the status when it changed.
 func (w *World) writePodStatus(ctl string, old, c *podstatus.Pod, obs podstatus.Observed, reason plan.Reason, now time.Time) {
 	g := podstatus.Generate(c, obs, now, w.Opts.Pod)
 	c.Status.Phase, c.Status.Reason, c.Status.Message = g.Phase, g.Reason, g.Message
 	c.Status.Conditions = g.Conditions
+	// (the status manager's CalculatePodStatusObservedGeneration, gate
+	// PodObservedGenerationTracking locked on)
+	c.Status.ObservedGeneration = c.Generation
 	w.apply(ctl, plan.Write{Verb: plan.VerbUpdate, Resource: "pods", Subresource: "status",
 		Namespace: old.Namespace, Name: old.Name, UID: old.UID, Object: c, Reason: reason}, now)
 }

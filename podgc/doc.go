@@ -55,9 +55,9 @@
 // node the cache lists is checked no further; a node missing from the
 // cache is gone unless it is unlisted (the API still has it).
 //
-// The status patch upstream sends also sets status.observedGeneration
-// (CalculatePodStatusObservedGeneration); podstatus.Pod does not model it,
-// so the patched object in [Plan.Writes] leaves it as it was.
+// The status patch of [Plan.Writes] also sets status.observedGeneration to
+// the pod's generation, as upstream's does (CalculatePodStatusObservedGeneration,
+// gate PodObservedGenerationTracking locked on).
 //
 // The quarantine is explicit [Memory]: a node first seen missing at t is
 // checked again at t+40 s, inclusive (upstream's delaying queue on its

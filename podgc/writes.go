@@ -46,6 +46,7 @@ func (p Plan) Writes(pods []*podstatus.Pod) ([]plan.Write, error) {
 		if pa, ok := patches[k]; ok {
 			obj := deepcopy.Copy(pod)
 			obj.Status.Phase = pa.Phase
+			obj.Status.ObservedGeneration = pod.Generation // (CalculatePodStatusObservedGeneration, gate locked on)
 			if pa.Condition != nil {
 				replaced := false
 				for j := range obj.Status.Conditions {

@@ -166,6 +166,10 @@ type Toleration struct {
 
 // Status is the subset of a PodStatus kubesem reads.
 type Status struct {
+	// ObservedGeneration is the pod generation the status was written for
+	// (set by the kubelet and pod GC; gate PodObservedGenerationTracking,
+	// locked on in v1.36.3).
+	ObservedGeneration    int64             `json:"observedGeneration,omitempty"`
 	Phase                 Phase             `json:"phase,omitempty"`
 	Conditions            []Condition       `json:"conditions,omitempty"`
 	Reason                string            `json:"reason,omitempty"`

@@ -687,8 +687,9 @@ func sameWrites(p podgc.Plan, kpods []*podstatus.Pod, steps []upStep) error {
 				for _, c := range u.Status.Conditions {
 					b = append(b, fmt.Sprint(c.Type, c.Status, c.Reason, c.Message, c.ObservedGeneration))
 				}
-				if string(obj.Status.Phase) != string(u.Status.Phase) || !slices.Equal(a, b) {
-					return fmt.Errorf("%s: patched %s phase %s conditions %v, upstream phase %s conditions %v", s.reason, w.Name, obj.Status.Phase, a, u.Status.Phase, b)
+				if string(obj.Status.Phase) != string(u.Status.Phase) || !slices.Equal(a, b) || obj.Status.ObservedGeneration != u.Status.ObservedGeneration {
+					return fmt.Errorf("%s: patched %s phase %s conditions %v observedGeneration %d, upstream phase %s conditions %v observedGeneration %d",
+						s.reason, w.Name, obj.Status.Phase, a, obj.Status.ObservedGeneration, u.Status.Phase, b, u.Status.ObservedGeneration)
 				}
 			}
 		}
