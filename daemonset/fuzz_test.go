@@ -41,19 +41,7 @@ func FuzzStep(f *testing.F) {
 		_ = json.Unmarshal(memJSON, &mem)
 		hist := daemonset.History{Hash: "h"}
 		p, err := daemonset.Step(&ds, nodes, pods, hist, mem, time.Unix(1e9, 0).UTC(), daemonset.Options{})
-		if err != nil {
-			var fe *field.Error
-			if !errors.As(err, &fe) {
-				t.Fatalf("Step error %v is not a *field.Error", err)
-			}
-			return
-		}
-		if _, err := json.Marshal(p); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := p.Writes(&ds, pods, hist); err != nil {
-			t.Fatalf("Writes of Step's own Plan: %v", err)
-		}
+		checkStepOutcome(t, &ds, pods, hist, p, err)
 	})
 }
 
@@ -120,18 +108,25 @@ func FuzzStepHistory(f *testing.F) {
 			hist.Hash = daemonset.RevisionHash(&revs[int(pick)%len(revs)])
 		}
 		p, err := daemonset.Step(&ds, []*node.Node{{ObjectMeta: meta.ObjectMeta{Name: "n1"}}}, pods, hist, nil, time.Unix(1e9, 0).UTC(), daemonset.Options{})
-		if err != nil {
-			var fe *field.Error
-			if !errors.As(err, &fe) {
-				t.Fatalf("Step error %v is not a *field.Error", err)
-			}
-			return
-		}
-		if _, err := json.Marshal(p); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := p.Writes(&ds, pods, hist); err != nil {
-			t.Fatalf("Writes of Step's own Plan: %v", err)
-		}
+		checkStepOutcome(t, &ds, pods, hist, p, err)
 	})
+}
+
+// checkStepOutcome checks what a fuzzed Step returned: an error is a
+// *field.Error; a Plan encodes, and its Writes on the same inputs succeed.
+func checkStepOutcome(t *testing.T, ds *daemonset.DaemonSet, pods []*podstatus.Pod, hist daemonset.History, p daemonset.Plan, err error) {
+	t.Helper()
+	if err != nil {
+		var fe *field.Error
+		if !errors.As(err, &fe) {
+			t.Fatalf("Step error %v is not a *field.Error", err)
+		}
+		return
+	}
+	if _, err := json.Marshal(p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Writes(ds, pods, hist); err != nil {
+		t.Fatalf("Writes of Step's own Plan: %v", err)
+	}
 }
