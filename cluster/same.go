@@ -3,6 +3,8 @@ package cluster
 import (
 	"maps"
 	"reflect"
+
+	"github.com/kubesem/kubesem/internal/semantic"
 )
 
 // deepEqual is reflect.DeepEqual(a, b) for values that are trees, as
@@ -20,19 +22,10 @@ func deepEqual(a, b any) bool {
 
 // equalValue is deepEqual of two values of one type.
 func equalValue(a, b reflect.Value) bool {
+	if eq, ok := semantic.EqualScalar(a, b); ok {
+		return eq
+	}
 	switch a.Kind() {
-	case reflect.Bool:
-		return a.Bool() == b.Bool()
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return a.Int() == b.Int()
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return a.Uint() == b.Uint()
-	case reflect.Float32, reflect.Float64:
-		return a.Float() == b.Float()
-	case reflect.Complex64, reflect.Complex128:
-		return a.Complex() == b.Complex()
-	case reflect.String:
-		return a.String() == b.String()
 	case reflect.Pointer:
 		if a.Pointer() == b.Pointer() {
 			return true

@@ -109,19 +109,27 @@ func equal(a, b reflect.Value, depth int) bool {
 		return a.IsNil() && b.IsNil()
 	}
 	// Scalars: compared as values (unexported fields included).
+	eq, _ := EqualScalar(a, b)
+	return eq
+}
+
+// EqualScalar compares two values of one scalar kind as reflect.DeepEqual
+// does (booleans, integers, floats and complex numbers with ==, strings),
+// unexported fields included; ok is false for any other kind.
+func EqualScalar(a, b reflect.Value) (equal, ok bool) {
 	switch a.Kind() {
 	case reflect.Bool:
-		return a.Bool() == b.Bool()
+		return a.Bool() == b.Bool(), true
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return a.Int() == b.Int()
+		return a.Int() == b.Int(), true
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return a.Uint() == b.Uint()
+		return a.Uint() == b.Uint(), true
 	case reflect.Float32, reflect.Float64:
-		return a.Float() == b.Float()
+		return a.Float() == b.Float(), true
 	case reflect.String:
-		return a.String() == b.String()
+		return a.String() == b.String(), true
 	case reflect.Complex64, reflect.Complex128:
-		return a.Complex() == b.Complex()
+		return a.Complex() == b.Complex(), true
 	}
-	return false
+	return false, false
 }
