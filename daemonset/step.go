@@ -78,14 +78,19 @@ type nodeState struct {
 // pod on a node that should not keep one, and unscheduled pods for nodes
 // that do not exist); when manage wrote nothing, the rolling update
 // ([RollingUpdatePlan]); the ControllerRevision bookkeeping and history
-// cleanup; and the status ([ComputeStatus]). pods are the pods of the
+// cleanup; and the status (these two leave out the orphans the sync
+// adopts and deletes that the API server removes at once: upstream's
+// later listings re-adopt them from its cache and find none). pods are
+// the pods of the
 // DaemonSet's namespace the controller lists (those it controls and the
 // orphans it may adopt; others are ignored), hist.Revisions the
 // ControllerRevisions it lists (likewise). Unless the DaemonSet is being
 // deleted, the sync first claims revisions and pods ([ClaimRevision],
 // [ClaimPod]: Plan.AdoptRevisions, ReleaseRevisions, Adopt, Release) and
-// works with those it claims. Nodes are walked by name and pods by name then UID, where
-// upstream walks its caches and a Go map in arbitrary order; the
+// works with those it claims. Nodes are walked by name and pods by name then UID, those it
+// controls before the orphans it adopts (upstream's pod index lists them
+// in that order, each group in arbitrary order), where upstream walks its
+// caches and a Go map in arbitrary order; the
 // creations and deletions of each phase are capped at
 // Options.BurstReplicas in that order.
 //
@@ -173,6 +178,13 @@ func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, hist History
 		p.Create = plan.Creation[PodCreation]{Count: int32(len(creates)), Reason: creates[0].Reason, Objects: creates}
 	}
 	p.Delete = append(p.Delete, deletes...)
+	// The history cleanup and the status list the pods again from the
+	// cache, which still shows the pods this sync adopted as orphans;
+	// one that the sync's delete removed from the API leaves them.
+	if gone := vanished(pods, p.Adopt, p.Delete, now); len(gone) > 0 {
+		pods = slices.DeleteFunc(slices.Clone(pods), func(q *podstatus.Pod) bool { return gone[q] })
+		states, _ = groupNodes(ds, nodes, pods, opts)
+	}
 	if rollingOK {
 		p.Revisions = append(p.Revisions, cleanupHistory(ds, old, pods)...)
 	}
@@ -183,6 +195,41 @@ func Step(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, hist History
 		p.Requeue = append(p.Requeue, plan.Requeue{After: time.Duration(ds.Spec.MinReadySeconds) * time.Second, Reason: ReasonMinReadySeconds})
 	}
 	return p, nil
+}
+
+// vanished returns the pods among pods that the sync both adopts and
+// deletes and that the API server removes at once (no finalizers, and
+// unscheduled or terminal: podstatus.GracefulDelete with the delete's
+// empty options deletes them immediately). Upstream's later listings in
+// the same sync (the history cleanup's and the status's) read its cache,
+// where such a pod is still an orphan, so they adopt it again; the API
+// server answers NotFound, and the claim leaves the pod out of the
+// listing. A pod deleted gracefully, or one the sync did not adopt, stays
+// in those listings as the cache shows it.
+//
+// Source: upstream pkg/controller/controller_ref_manager.go ClaimObject
+// (a NotFound adoption is ignored, the object not claimed),
+// pkg/controller/daemon cleanupHistory and updateDaemonSetStatus
+// (getNodesToDaemonPods); pkg/registry/core/pod/strategy.go
+// CheckGracefulDelete (v1.36.3).
+func vanished(pods []*podstatus.Pod, adopt []ObjectRef, deletes []plan.Deletion, now time.Time) map[*podstatus.Pod]bool {
+	if len(adopt) == 0 || len(deletes) == 0 {
+		return nil
+	}
+	var gone map[*podstatus.Pod]bool
+	for _, q := range pods {
+		if q == nil || len(q.Finalizers) > 0 ||
+			!slices.ContainsFunc(adopt, func(a ObjectRef) bool { return a.Name == q.Name && (a.UID == "" || a.UID == q.UID) }) ||
+			!slices.ContainsFunc(deletes, func(d plan.Deletion) bool { return d.Name == q.Name && (d.UID == "" || d.UID == q.UID) }) ||
+			podstatus.GracefulDelete(q, nil, now).Outcome != podstatus.DeleteImmediately {
+			continue
+		}
+		if gone == nil {
+			gone = map[*podstatus.Pod]bool{}
+		}
+		gone[q] = true
+	}
+	return gone
 }
 
 // groupNodes returns the nodes by name (node list first, sorted; then the
@@ -212,7 +259,17 @@ func groupNodes(ds *DaemonSet, nodes []*node.Node, pods []*podstatus.Pod, opts O
 			ps = append(ps, pod)
 		}
 	}
+	// (upstream's pod index lists the pods the DaemonSet controls, then
+	// the orphans: where the order decides, as which failed pod of a
+	// node manage deletes first, a controlled one comes before an
+	// adopted one; the claimed pods without a controller are the adopted)
 	stable.Sort(ps, func(a, b *podstatus.Pod) int {
+		if oa, ob := a.ControllerRef() == nil, b.ControllerRef() == nil; oa != ob {
+			if ob {
+				return -1
+			}
+			return 1
+		}
 		if c := strings.Compare(a.Name, b.Name); c != 0 {
 			return c
 		}

@@ -21,6 +21,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	core "k8s.io/client-go/testing"
@@ -28,9 +30,11 @@ import (
 	"k8s.io/client-go/util/flowcontrol"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
+	api "k8s.io/kubernetes/pkg/apis/core"
 	"k8s.io/kubernetes/pkg/controller"
 	"k8s.io/kubernetes/pkg/controller/daemon"
 	"k8s.io/kubernetes/pkg/controller/util/consistency"
+	registrypod "k8s.io/kubernetes/pkg/registry/core/pod"
 	testingclock "k8s.io/utils/clock/testing"
 
 	"github.com/kubesem/kubesem/conformance/upstream/internal/difftest"
@@ -219,7 +223,11 @@ type rig struct {
 	podClaimed, revClaimed []string
 	live                   *apps.DaemonSet
 	conflict               bool
-	client                 *fake.Clientset
+	// pods are the listed pods by name; removed the ones a delete of
+	// this sync removed from the API at once (removedAtOnce)
+	pods    map[string]*v1.Pod
+	removed map[string]bool
+	client  *fake.Clientset
 }
 
 // upCreate is one pod upstream created: its target node and hash label.
@@ -242,15 +250,25 @@ func newRig(t testing.TB) *rig {
 		return true, p, nil
 	})
 	client.PrependReactor("delete", "pods", func(a core.Action) (bool, runtime.Object, error) {
+		d := a.(core.DeleteActionImpl)
 		r.mu.Lock()
-		r.deleted = append(r.deleted, a.(core.DeleteAction).GetName())
-		r.mu.Unlock()
+		defer r.mu.Unlock()
+		r.deleted = append(r.deleted, d.GetName())
+		if p := r.pods[d.GetName()]; p != nil && removedAtOnce(p, d.DeleteOptions) {
+			r.removed[d.GetName()] = true
+		}
 		return true, nil, nil
 	})
 	client.PrependReactor("patch", "pods", func(a core.Action) (bool, runtime.Object, error) {
 		pa := a.(core.PatchAction)
 		r.mu.Lock()
 		defer r.mu.Unlock()
+		if r.removed[pa.GetName()] {
+			// a pod this sync's delete removed: the API server has none
+			// (the claim of a later listing, from the cache, ignores it)
+			r.podClaimed = append(r.podClaimed, pa.GetName())
+			return true, nil, apierrors.NewNotFound(v1.Resource("pods"), pa.GetName())
+		}
 		if pa.GetPatchType() == types.StrategicMergePatchType && strings.Contains(string(pa.GetPatch()), "ownerReferences") {
 			// the claim's adoption or release
 			r.podClaimed = append(r.podClaimed, pa.GetName())
@@ -333,6 +351,26 @@ func newRig(t testing.TB) *rig {
 	return r
 }
 
+// removedAtOnce reports whether the API server removes pod p at a DELETE
+// with opts: v1.36.3's BeforeDelete with the pod strategy finds no grace
+// (unscheduled, terminal, or a grace of 0), and no finalizer keeps it.
+func removedAtOnce(p *v1.Pod, opts metav1.DeleteOptions) bool {
+	if len(p.Finalizers) > 0 {
+		return false
+	}
+	u := &api.Pod{ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace,
+		DeletionTimestamp: p.DeletionTimestamp, DeletionGracePeriodSeconds: p.DeletionGracePeriodSeconds}}
+	u.Spec.NodeName, u.Spec.TerminationGracePeriodSeconds = p.Spec.NodeName, p.Spec.TerminationGracePeriodSeconds
+	u.Status.Phase = api.PodPhase(p.Status.Phase)
+	u = u.DeepCopy()
+	o := opts.DeepCopy()
+	graceful, pending, err := rest.BeforeDelete(registrypod.Strategy, genericapirequest.WithNamespace(context.Background(), p.Namespace), u, o)
+	if err != nil || pending {
+		return false
+	}
+	return !graceful || u.DeletionGracePeriodSeconds != nil && *u.DeletionGracePeriodSeconds == 0
+}
+
 // upResult is what one upstream sync did.
 type upResult struct {
 	Err        error
@@ -397,6 +435,10 @@ func (u *upResult) Afters() (backoff, minReady []time.Duration) {
 func (r *rig) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes []*v1.Node, pods []*v1.Pod, revs []*apps.ControllerRevision, now time.Time) *upResult {
 	r.created, r.deleted, r.status, r.revCreated, r.revUpdated, r.revDeleted, r.podPatched = nil, nil, nil, nil, nil, nil, nil
 	r.podRelabel = map[string]string{}
+	r.pods, r.removed = map[string]*v1.Pod{}, map[string]bool{}
+	for _, p := range pods {
+		r.pods[p.Name] = p
+	}
 	r.podClaimed, r.revClaimed, r.live, r.conflict = nil, nil, ds, false
 	r.log.entries = nil
 	r.client.ClearActions()
