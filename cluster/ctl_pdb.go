@@ -35,6 +35,12 @@ func disruptionController() controller {
 		// namespace, where upstream's stale-pod worker handles the pod
 		// alone (a budget whose sync fails then writes its fail-safe
 		// status once more).
+		//
+		// The fingerprint is the budget's stamp, the number of those pods
+		// and their newest stamp: stamps are the State's write counter,
+		// so a pod written, added or come to match since the last sync
+		// carries a stamp newer than that sync's newest, and a pod gone
+		// or no longer matching, with none new, lowers the number.
 		wake: func(w *World, k Key, buf []byte) []byte {
 			b, _ := w.State.Get(k).(*pdb.PodDisruptionBudget)
 			if b == nil {
@@ -43,17 +49,19 @@ func disruptionController() controller {
 			buf = strconv.AppendUint(buf, w.State.stamp(k), 10)
 			selects := b.Spec.Selector.Matcher() // (a nil selector selects nothing)
 			x := w.podIndex()
+			var n, newest uint64
 			for _, i := range x.budgetAt(b) {
 				p := x.pods[i]
-				if !selects(p.Labels) && !staleCandidate(p) {
+				if !x.stale[i] && !selects(p.Labels) {
 					continue
 				}
-				buf = append(buf, ' ')
-				buf = append(buf, p.Name...)
-				buf = append(buf, '@')
-				buf = strconv.AppendUint(buf, x.stamps[i], 10)
+				n++
+				newest = max(newest, x.stamps[i])
 			}
-			return buf
+			buf = append(buf, ' ')
+			buf = strconv.AppendUint(buf, n, 10)
+			buf = append(buf, ' ')
+			return strconv.AppendUint(buf, newest, 10)
 		},
 		step: func(w *World, k Key, now time.Time) stepOut {
 			b, _ := w.State.Get(k).(*pdb.PodDisruptionBudget)
@@ -123,8 +131,11 @@ func (w *World) pdbControllers(pods []*podstatus.Pod) []pdb.Controller {
 // Source: upstream pkg/controller/disruption/disruption.go
 // nonTerminatingPodHasStaleDisruptionCondition (v1.36.3).
 func staleCandidate(p *podstatus.Pod) bool {
+	if p.DeletionTimestamp != nil {
+		return false
+	}
 	c := p.Condition(podstatus.DisruptionTarget)
-	return p.DeletionTimestamp == nil && c != nil && c.Status == meta.ConditionTrue
+	return c != nil && c.Status == meta.ConditionTrue
 }
 
 func replicasOrOne(r *int32) *int32 {
@@ -148,6 +159,7 @@ type pdbIndex struct {
 	byLabel map[string]map[[2]string][]int32 // namespace → label → pods
 	byNS    map[string][]int32
 	targets map[string][]int32 // namespace → pods with DisruptionTarget=True
+	stale   []bool             // whether the pod at i is a staleCandidate
 }
 
 // podIndex returns the disruption controller's index of the State's pods
@@ -159,6 +171,7 @@ func (w *World) podIndex() *pdbIndex {
 	}
 	x = &pdbIndex{state: w.State, version: w.State.version(KindPod), pods: w.State.sharedPods(), stamps: w.State.sortedStamps(KindPod),
 		byLabel: map[string]map[[2]string][]int32{}, byNS: map[string][]int32{}, targets: map[string][]int32{}}
+	x.stale = make([]bool, len(x.pods))
 	for i, p := range x.pods {
 		at := int32(i)
 		x.byNS[p.Namespace] = append(x.byNS[p.Namespace], at)
@@ -172,6 +185,7 @@ func (w *World) podIndex() *pdbIndex {
 		}
 		if c := p.Condition(podstatus.DisruptionTarget); c != nil && c.Status == meta.ConditionTrue {
 			x.targets[p.Namespace] = append(x.targets[p.Namespace], at)
+			x.stale[i] = staleCandidate(p)
 		}
 	}
 	w.pdbIdx = x
