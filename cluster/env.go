@@ -70,7 +70,9 @@ type KubeletOptions struct {
 type Scheduler func(p *podstatus.Pod, nodes []*node.Node, load map[string]int) (string, bool)
 
 // FewestPods is the default scheduler: among the nodes whose Ready
-// condition is True, that are not unschedulable, whose NoSchedule and
+// condition is True, that are not unschedulable (unless the pod tolerates
+// the node.kubernetes.io/unschedulable:NoSchedule taint, as a DaemonSet's
+// pods do: kube-scheduler's NodeUnschedulable filter), whose NoSchedule and
 // NoExecute taints the pod tolerates (node.FindUntoleratedTaint) and
 // that its nodeSelector and required node affinity match
 // (node.MatchesNodeSelector), and that have room for one more pod
@@ -92,8 +94,15 @@ func FewestPods(p *podstatus.Pod, nodes []*node.Node, load map[string]int) (stri
 
 // Fits reports whether pod p may be scheduled to node n by the default
 // scheduler's predicates (see FewestPods).
+//
+// Source (the unschedulable node): upstream
+// pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go
+// NodeUnschedulable.Filter (v1.36.3).
 func Fits(p *podstatus.Pod, n *node.Node) bool {
-	if n == nil || n.IsDeleting() || !n.IsReady() || n.Spec.Unschedulable {
+	if n == nil || n.IsDeleting() || !n.IsReady() {
+		return false
+	}
+	if n.Spec.Unschedulable && !node.Tolerates(p.Spec.Tolerations, &node.Taint{Key: node.TaintUnschedulable, Effect: node.NoSchedule}, node.Options{}) {
 		return false
 	}
 	if _, bad := node.FindUntoleratedTaint(n.Spec.Taints, p.Spec.Tolerations, node.NoScheduleOrNoExecute, node.Options{}); bad {

@@ -71,3 +71,37 @@ func TestKubeletRestartBackoff(t *testing.T) {
 		t.Fatalf("at 31s: restarts %d, state %+v, ready %v", cs.RestartCount, cs.State, podstatus.IsReady(got))
 	}
 }
+
+// TestSchedulerCordonedNode: a cordoned node takes only pods that tolerate
+// the node.kubernetes.io/unschedulable:NoSchedule taint, as kube-scheduler's
+// NodeUnschedulable filter has it: a DaemonSet's pod (the controller adds
+// that toleration) runs there, a Deployment's waits.
+func TestSchedulerCordonedNode(t *testing.T) {
+	cordoned := readyNode("a-cordoned")
+	cordoned.Spec.Unschedulable = true
+	p := &podstatus.Pod{}
+	if cluster.Fits(p, cordoned) {
+		t.Error("a pod without tolerations fits a cordoned node")
+	}
+	p.Spec.Tolerations = []node.Toleration{{Key: node.TaintUnschedulable, Operator: node.OpExists, Effect: string(node.NoSchedule)}}
+	if !cluster.Fits(p, cordoned) {
+		t.Error("a pod tolerating node.kubernetes.io/unschedulable does not fit a cordoned node")
+	}
+	p.Spec.Tolerations[0].Effect = string(node.NoExecute)
+	if cluster.Fits(p, cordoned) {
+		t.Error("a pod tolerating only the NoExecute effect fits a cordoned node")
+	}
+	w, err := cluster.New(cluster.Scenario{Start: t0, Objects: []any{cordoned, daemonSet("agent"), deployment("web", 1, "web:1")}}, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Run(t0.Add(time.Minute))
+	for _, p := range w.State.Pods() {
+		switch {
+		case p.Labels["ds"] == "agent" && p.Spec.NodeName != "a-cordoned":
+			t.Errorf("the DaemonSet's pod %s bound to %q; want a-cordoned", p.Name, p.Spec.NodeName)
+		case p.Labels["app"] == "web" && p.Spec.NodeName != "":
+			t.Errorf("the Deployment's pod %s bound to the cordoned %q", p.Name, p.Spec.NodeName)
+		}
+	}
+}

@@ -102,7 +102,8 @@ import (
 //     fails on the first instead and lets rapid shrink it to a minimal
 //     scenario. A harness or world error always fails.
 //
-// Size: KUBESEM_WHOLE_SCENARIOS scenarios (default diffDefaultScenarios,
+// Size: KUBESEM_WHOLE_SCENARIOS scenarios of at most KUBESEM_WHOLE_EVENTS
+// events (diffMaxEvents) each (default diffDefaultScenarios,
 // 1,000: 30–100 s on the shared 2-core machine, plus the build; with the
 // broadened generator — StatefulSet images, pause/resume, suspend, deletes,
 // budgets, cordons, drains, evictions — 3,000 took 1 min 22 s on
@@ -114,6 +115,16 @@ import (
 // KUBESEM_WHOLE_ALL=<file> writes every differing scenario with its difference.
 
 const diffDefaultScenarios = 1000
+
+// diffMaxEvents is the most events a scenario draws besides its creates:
+// 4, or KUBESEM_WHOLE_EVENTS for a longer hunt (longer scenarios reach
+// interactions of more events, each scenario taking longer).
+func diffMaxEvents() int {
+	if v, err := strconv.Atoi(os.Getenv("KUBESEM_WHOLE_EVENTS")); err == nil && v >= 0 {
+		return v
+	}
+	return 4
+}
 
 var diffStart = time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
 
@@ -1339,7 +1350,7 @@ func diffGen(t *rapid.T) diffScenario {
 	// are not drawn (deletes and re-creations of a key at one instant).
 	deleteAt := map[cluster.Key][]time.Duration{}
 	createAt := map[cluster.Key][]time.Duration{}
-	ne := rapid.IntRange(0, 4).Draw(t, "events")
+	ne := rapid.IntRange(0, diffMaxEvents()).Draw(t, "events")
 	for i := 0; i < ne; i++ {
 		at := time.Duration(rapid.IntRange(1, 24).Draw(t, fmt.Sprintf("at%d", i))) * 5 * time.Second
 		ev := cluster.Event{At: at}
