@@ -111,9 +111,11 @@
 //   - Scheduler (Options.Scheduler, default FewestPods): each unscheduled
 //     pod not being deleted, in (namespace, name) order, is bound
 //     (pods/binding) to the eligible node with the fewest non-terminal
-//     pods, ties by name: Ready, schedulable, tolerated NoSchedule and
-//     NoExecute taints, nodeSelector and required node affinity, room
-//     for one more pod under status.allocatable.pods (HasRoom).
+//     pods, ties by name: Ready, schedulable (or, cordoned, the pod
+//     tolerates node.kubernetes.io/unschedulable:NoSchedule, as a
+//     DaemonSet's do), tolerated NoSchedule and NoExecute taints,
+//     nodeSelector and required node affinity, room for one more pod
+//     under status.allocatable.pods (HasRoom).
 //   - Kubelet (per node whose heartbeats run): a bound pod's containers
 //     start after StartDelay (init containers complete at once, sidecars
 //     run), become ready after ReadyDelay (never with NeverReady), exit after
