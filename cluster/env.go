@@ -78,7 +78,11 @@ type Scheduler func(p *podstatus.Pod, nodes []*node.Node, load map[string]int) (
 // (node.MatchesNodeSelector), and that have room for one more pod
 // (HasRoom), the one with the fewest non-terminal pods, ties by name. It
 // is a documented simplification of kube-scheduler (no resources but the
-// pod count, no scoring plugins, no pod affinity or spreading).
+// pod count, no scoring plugins, no pod affinity or spreading; and it
+// requires the Ready condition, where kube-scheduler has no such filter
+// and keeps pods off a node that is not ready through the
+// node.kubernetes.io/not-ready and unreachable NoSchedule taints the node
+// lifecycle controller adds, a moment later).
 func FewestPods(p *podstatus.Pod, nodes []*node.Node, load map[string]int) (string, bool) {
 	best, bestLoad := "", 0
 	for _, n := range nodes {
