@@ -22,7 +22,9 @@
 // pods on three nodes, an Indexed Job's pods and a pod failure policy, the
 // CronJob hello firing (it waits for the next minute, up to 60 s), a
 // PodDisruptionBudget's status and the API server's eviction decisions, a
-// DaemonSet update with one NotReady node, a node outage (no lease renewal:
+// DaemonSet update with one NotReady node, a DaemonSet adopting and
+// deleting a failed orphan (its first status counts no pod there), a node
+// outage (no lease renewal:
 // the node turns Unknown after the 50 s grace period, is tainted
 // unreachable, and the pod tolerating that for 2 s is evicted), and the pod
 // garbage collector deleting the orphan of a deleted node (40–100 s); and
