@@ -51,6 +51,7 @@
 //	KUBESEM_WRITE_NODE_STEP_VECTORS=1 node/: rewrite testdata/node/step.json
 //	PODSTATUS_PRINT_UPSTREAM=1        podstatus/: print upstream's differing answers
 //	KUBESEM_WHOLE_SCENARIOS=n         wholecluster/: scenarios of TestWholeClusterDifferential
+//	KUBESEM_WHOLE_EVENTS=n            wholecluster/: the most events a scenario draws (default 4)
 //	KUBESEM_WHOLE_FAIL=1              wholecluster/: fail on the first difference, shrunk by rapid
 //	KUBESEM_WHOLE_ALL=<file>          wholecluster/: write every differing scenario
 //	WCD_DUMP=<file>, WCD_DEBUG=1      wholecluster/: a differing instant's writes; debug output
