@@ -1300,14 +1300,26 @@ func diffGen(t *rapid.T) diffScenario {
 		case "Job":
 			tpl.Spec.RestartPolicy = rapid.SampledFrom([]v1.RestartPolicy{v1.RestartPolicyNever, v1.RestartPolicyOnFailure}).Draw(t, fmt.Sprintf("restart%d", i))
 			par := max(replicas, 1)
-			ko = (&batch.Job{ObjectMeta: om, Spec: batch.JobSpec{Parallelism: &par, Completions: ptr(par + int32(rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("extra%d", i)))),
-				BackoffLimit: ptr(int32(rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("backoff%d", i)))), Template: tpl}})
+			jb := &batch.Job{ObjectMeta: om, Spec: batch.JobSpec{Parallelism: &par, Completions: ptr(par + int32(rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("extra%d", i)))),
+				BackoffLimit: ptr(int32(rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("backoff%d", i)))), Template: tpl}}
+			// the completion mode and the replacement of failed pods
+			// (before they end, or only once they have)
+			mode := "NonIndexed"
+			if rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("indexed%d", i)) == 0 {
+				jb.Spec.CompletionMode = ptr(batch.IndexedCompletion)
+				mode = "Indexed"
+			}
+			if rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("replaceFailed%d", i)) == 0 {
+				jb.Spec.PodReplacementPolicy = ptr(batch.Failed)
+				mode += ", replace Failed"
+			}
+			ko = jb
 			scalable, pausable = append(scalable, key), append(pausable, key)
 			runFor := time.Duration(rapid.IntRange(1, 6).Draw(t, fmt.Sprintf("runFor%d", i))) * 10 * time.Second
 			code := int32(rapid.SampledFrom([]int{0, 0, 1}).Draw(t, fmt.Sprintf("exit%d", i)))
 			s.sc.Pods = append(s.sc.Pods, cluster.PodBehavior{Namespace: "default",
 				Selector: &meta.LabelSelector{MatchLabels: map[string]string{"app": app}}, RunFor: &runFor, ExitCode: code})
-			s.desc = append(s.desc, fmt.Sprintf("job pods of %s run %v, exit %d", name, runFor, code))
+			s.desc = append(s.desc, fmt.Sprintf("job pods of %s run %v, exit %d (%s)", name, runFor, code, mode))
 		case "CronJob":
 			tpl.Spec.RestartPolicy = v1.RestartPolicyOnFailure
 			ko = (&batch.CronJob{ObjectMeta: om, Spec: batch.CronJobSpec{Schedule: "*/1 * * * *",
