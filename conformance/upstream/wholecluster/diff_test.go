@@ -620,7 +620,11 @@ func (p *diffPair) instant(end time.Time) (bool, string, error) {
 	// names the world generated at this instant
 	p.pending = map[string][]diffPending{}
 	var want []diffLine
-	for _, e := range full {
+	var wantAt []int // the entry of full each line of want comes from
+	for at, e := range full {
+		for len(wantAt) < len(want) {
+			wantAt = append(wantAt, at-1)
+		}
 		if diffIsEviction(e) {
 			want = append(want, diffEvictionLine(e.Write.Namespace, e.Write.Name, diffWorldEviction(e.Err)))
 			continue
@@ -642,6 +646,9 @@ func (p *diffPair) instant(end time.Time) (bool, string, error) {
 			k := diffGenKey(e.Write.Resource, e.Object.Namespace, m.GetGenerateName())
 			p.pending[k] = append(p.pending[k], diffPending{name: e.Object.Name, body: diffModelJSON(e.Write.Object)})
 		}
+	}
+	for len(wantAt) < len(want) {
+		wantAt = append(wantAt, len(full)-1)
 	}
 	var got []diffLine
 	dropped := false
@@ -707,6 +714,19 @@ func (p *diffPair) instant(end time.Time) (bool, string, error) {
 				continue
 			}
 			if err := p.applyEnv(e); err != nil {
+				// a pod the world created and upstream did not: a
+				// DaemonSet's choice of node may have differed before
+				var before []diffLine
+				for j, l := range want {
+					if wantAt[j] < i {
+						before = append(before, l)
+					}
+				}
+				if diffCreateChoice(diffCanonOrder(before), diffCanonOrder(got), ctlDaemonSet) {
+					diffNondet["daemonset-rolling-update-choice"]++
+					p.stopped = true
+					return false, "", nil
+				}
 				if os.Getenv("WCD_DEBUG") != "" {
 					for _, r := range p.h.traceCopy() {
 						if r.Time.Equal(now) {
@@ -756,7 +776,7 @@ func (p *diffPair) instant(end time.Time) (bool, string, error) {
 		sort.Strings(gs)
 	}
 	if d := diffFirstDiff(ws, gs); d != "" {
-		if diffDeleteChoice(ws, gs, ctlDaemonSet) || diffFirstRunChoice(ws, gs, ctlDaemonSet) {
+		if diffDeleteChoice(ws, gs, ctlDaemonSet) || diffFirstRunChoice(ws, gs, ctlDaemonSet) || diffCreateChoice(ws, gs, ctlDaemonSet) {
 			diffNondet["daemonset-rolling-update-choice"]++
 			p.stopped = true
 			return false, "", nil
@@ -1008,6 +1028,47 @@ func diffDeleteChoice(want, got []string, ctls ...string) bool {
 	dw, rw := split(want)
 	dg, rg := split(got)
 	return len(dw) > 0 && maps.Equal(dw, dg) && slices.Equal(rw, rg)
+}
+
+// diffCreateChoice reports whether the first difference of the two sides
+// is a pod create by controller ctl whose object differs only in its name
+// and node affinity: which node a DaemonSet's surge update gives a new pod
+// first is upstream's map order over the candidates (rollingUpdate's
+// candidateNewNodes), and what follows in the instant depends on it.
+func diffCreateChoice(want, got []string, ctl string) bool {
+	prefix := ctl + " : create pods/"
+	i := 0
+	for i < len(want) && i < len(got) && want[i] == got[i] {
+		i++
+	}
+	if i >= len(want) || i >= len(got) || !strings.HasPrefix(want[i], prefix) || !strings.HasPrefix(got[i], prefix) {
+		return false
+	}
+	strip := func(l string) (string, bool) {
+		j := strings.Index(l, " {")
+		var m map[string]any
+		if j < 0 || json.Unmarshal([]byte(l[j+1:]), &m) != nil {
+			return "", false
+		}
+		if md, ok := m["metadata"].(map[string]any); ok {
+			delete(md, "name")
+		}
+		if sp, ok := m["spec"].(map[string]any); ok {
+			delete(sp, "affinity")
+		}
+		b, _ := json.Marshal(m)
+		head := l[:j]
+		if k := strings.LastIndex(head, " refused="); k >= 0 {
+			// (the line's namespace/name sits before uid=)
+			if u := strings.Index(head, " uid="); u >= 0 {
+				head = head[:strings.Index(head, prefix)+len(prefix)] + head[u:]
+			}
+		}
+		return head + " " + string(b), true
+	}
+	a, okA := strip(want[i])
+	b, okB := strip(got[i])
+	return okA && okB && a == b
 }
 
 // diffFirstRunChoice reports whether the first difference of the two
@@ -1278,11 +1339,24 @@ func diffGen(t *rapid.T) diffScenario {
 		sel := &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}}
 		om := metav1.ObjectMeta{Name: name, Namespace: "default"}
 		var ko kruntime.Object
+		variant := "" // (a strategy drawn, for the description)
 		key := cluster.Key{Kind: cluster.Kind(kind), Namespace: "default", Name: name}
 		workloads = append(workloads, key)
 		switch kind {
 		case "Deployment":
-			ko = (&apps.Deployment{ObjectMeta: om, Spec: apps.DeploymentSpec{Replicas: &replicas, Selector: sel, Template: tpl}})
+			d := &apps.Deployment{ObjectMeta: om, Spec: apps.DeploymentSpec{Replicas: &replicas, Selector: sel, Template: tpl}}
+			// the strategy: the default rolling update, a surge-only
+			// one, or Recreate
+			switch rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("strategy%d", i)) {
+			case 0:
+				d.Spec.Strategy = apps.DeploymentStrategy{Type: apps.RollingUpdateDeploymentStrategyType, RollingUpdate: &apps.RollingUpdateDeployment{
+					MaxUnavailable: ptr(intstr.FromInt32(0)), MaxSurge: ptr(intstr.FromInt32(1))}}
+				variant = " (maxUnavailable 0, maxSurge 1)"
+			case 1:
+				d.Spec.Strategy = apps.DeploymentStrategy{Type: apps.RecreateDeploymentStrategyType}
+				variant = " (Recreate)"
+			}
+			ko = d
 			scalable, templated, pausable = append(scalable, key), append(templated, key), append(pausable, key)
 			claiming = append(claiming, key)
 		case "ReplicaSet":
@@ -1290,11 +1364,31 @@ func diffGen(t *rapid.T) diffScenario {
 			scalable, templated = append(scalable, key), append(templated, key)
 			claiming = append(claiming, key)
 		case "StatefulSet":
-			ko = (&apps.StatefulSet{ObjectMeta: om, Spec: apps.StatefulSetSpec{Replicas: &replicas, ServiceName: name, Selector: sel, Template: tpl}})
+			ss := &apps.StatefulSet{ObjectMeta: om, Spec: apps.StatefulSetSpec{Replicas: &replicas, ServiceName: name, Selector: sel, Template: tpl}}
+			// pods managed in parallel, or a rolling update held at a
+			// partition
+			switch rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("stsPolicy%d", i)) {
+			case 0:
+				ss.Spec.PodManagementPolicy = apps.ParallelPodManagement
+				variant = " (Parallel)"
+			case 1:
+				part := int32(rapid.IntRange(1, 2).Draw(t, fmt.Sprintf("partition%d", i)))
+				ss.Spec.UpdateStrategy = apps.StatefulSetUpdateStrategy{Type: apps.RollingUpdateStatefulSetStrategyType,
+					RollingUpdate: &apps.RollingUpdateStatefulSetStrategy{Partition: &part}}
+				variant = fmt.Sprintf(" (partition %d)", part)
+			}
+			ko = ss
 			scalable, templated = append(scalable, key), append(templated, key)
 			claiming = append(claiming, key)
 		case "DaemonSet":
-			ko = (&apps.DaemonSet{ObjectMeta: om, Spec: apps.DaemonSetSpec{Selector: sel, Template: tpl}})
+			dm := &apps.DaemonSet{ObjectMeta: om, Spec: apps.DaemonSetSpec{Selector: sel, Template: tpl}}
+			if rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("surge%d", i)) == 0 {
+				// a surge update: the new pod first
+				dm.Spec.UpdateStrategy = apps.DaemonSetUpdateStrategy{Type: apps.RollingUpdateDaemonSetStrategyType, RollingUpdate: &apps.RollingUpdateDaemonSet{
+					MaxUnavailable: ptr(intstr.FromInt32(0)), MaxSurge: ptr(intstr.FromInt32(1))}}
+				variant = " (maxSurge 1)"
+			}
+			ko = dm
 			templated = append(templated, key)
 			claiming = append(claiming, key)
 		case "Job":
@@ -1339,7 +1433,7 @@ func diffGen(t *rapid.T) diffScenario {
 			t.Fatal(err)
 		}
 		s.sc.Events = append(s.sc.Events, cluster.Event{At: 0, Kind: cluster.EventCreate, Object: obj})
-		s.desc = append(s.desc, fmt.Sprintf("create %s %s replicas %d", kind, name, replicas))
+		s.desc = append(s.desc, fmt.Sprintf("create %s %s replicas %d%s", kind, name, replicas, variant))
 	}
 	if rapid.Bool().Draw(t, "budget") {
 		ko, desc := diffBudget(t, workloads)

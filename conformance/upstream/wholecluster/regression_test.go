@@ -68,3 +68,23 @@ func TestWholeClusterDaemonSetOrphanRecreated(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffCreateChoice: a DaemonSet's pod created for another node (its
+// name and node affinity differ) is upstream's map-ordered choice; one
+// that differs otherwise is a difference.
+func TestDiffCreateChoice(t *testing.T) {
+	line := func(name, node, image string) string {
+		return "daemonset : create pods/ default/" + name + " uid= grace= propagation= refused=false " +
+			`{"metadata":{"name":"` + name + `","generateName":"w-"},"spec":{"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["` + node + `"]}]}]}}},"containers":[{"image":"` + image + `","name":"c"}]}}`
+	}
+	same := "daemonset : update daemonsets/status default/w uid= grace= propagation= refused=false {}"
+	if !diffCreateChoice([]string{same, line("w-a", "n1", "i:2")}, []string{same, line("w-b", "n2", "i:2")}, ctlDaemonSet) {
+		t.Error("a create for another node is not taken as the node choice")
+	}
+	if diffCreateChoice([]string{same, line("w-a", "n1", "i:2")}, []string{same, line("w-a", "n1", "i:3")}, ctlDaemonSet) {
+		t.Error("a create of another image is taken as the node choice")
+	}
+	if diffCreateChoice([]string{line("w-a", "n1", "i:2")}, []string{same}, ctlDaemonSet) {
+		t.Error("a create against a status update is taken as the node choice")
+	}
+}
