@@ -58,8 +58,16 @@
 //     the same pods again: [Plan.Writes] repeats them; a renumbering of a
 //     revision the same sync adopted is sent from the stale copy and
 //     refused (FromCache), which ends upstream's sync, while the Plan goes
-//     on as if it had not been refused. Inputs state their controller
-//     references: a pod or revision without one is an orphan.
+//     on as if it had not been refused. An orphan the sync adopts and
+//     deletes, and the API server removes at once (unscheduled or
+//     terminal, no finalizer), is not found by the later listings (their
+//     adoption gets NotFound): the history cleanup and the status leave it
+//     out. (A real informer that delivers the adoption, and not yet the
+//     deletion, during the sync makes the status count it: kubesem reads
+//     the cache as of the sync's start.) Inputs state their controller
+//     references: a pod or revision without one is an orphan; a node's
+//     pods are walked controlled ones first, then the orphans, as
+//     upstream's pod index lists them.
 //   - A claimed revision without labels is an error (ErrUpstreamCrashes):
 //     upstream's controller crashes adding the controller-revision-hash
 //     label to it. One with labels but not that one is labelled with its
