@@ -216,11 +216,23 @@ func vanished(pods []*podstatus.Pod, adopt []ObjectRef, deletes []plan.Deletion,
 	if len(adopt) == 0 || len(deletes) == 0 {
 		return nil
 	}
+	// (by name: a name is one pod of the namespace; the UIDs, when given,
+	// must agree)
+	deleted := make(map[string]string, len(deletes))
+	for _, d := range deletes {
+		deleted[d.Name] = d.UID
+	}
+	adopted := make(map[string]string, len(adopt))
+	for _, a := range adopt {
+		adopted[a.Name] = a.UID
+	}
+	same := func(m map[string]string, q *podstatus.Pod) bool {
+		uid, ok := m[q.Name]
+		return ok && (uid == "" || uid == q.UID)
+	}
 	var gone map[*podstatus.Pod]bool
 	for _, q := range pods {
-		if q == nil || len(q.Finalizers) > 0 ||
-			!slices.ContainsFunc(adopt, func(a ObjectRef) bool { return a.Name == q.Name && (a.UID == "" || a.UID == q.UID) }) ||
-			!slices.ContainsFunc(deletes, func(d plan.Deletion) bool { return d.Name == q.Name && (d.UID == "" || d.UID == q.UID) }) ||
+		if q == nil || len(q.Finalizers) > 0 || !same(deleted, q) || !same(adopted, q) ||
 			podstatus.GracefulDelete(q, nil, now).Outcome != podstatus.DeleteImmediately {
 			continue
 		}
