@@ -125,6 +125,8 @@ func (h *harness) sync(t interface{ Fatal(...any) }, ds *apps.DaemonSet, nodes [
 
 var podLabels = map[string]string{"app": "d"}
 
+func ptrTo[T any](v T) *T { return &v }
+
 // drawSync draws a cluster: 1-200 nodes with taints and labels, a
 // DaemonSet, and 0-3 pods per node in every state, some unscheduled and
 // pinned (also to nodes that do not exist), mostly the DaemonSet's, some
@@ -210,6 +212,18 @@ func drawSync(t *rapid.T, serial int) (*apps.DaemonSet, []*v1.Node, []*v1.Pod) {
 		if rapid.IntRange(0, 7).Draw(t, "deleting") == 0 {
 			d := metav1.NewTime(t0)
 			p.DeletionTimestamp = &d
+		}
+		// what a DELETE does with it: the API server's default grace (30 s),
+		// none set or 0 (deleted at once, as an unscheduled or terminal
+		// pod is), and a finalizer that keeps it
+		switch rapid.IntRange(0, 3).Draw(t, "grace") {
+		case 0, 1:
+			p.Spec.TerminationGracePeriodSeconds = ptrTo(int64(30))
+		case 2:
+			p.Spec.TerminationGracePeriodSeconds = ptrTo(int64(0))
+		}
+		if rapid.IntRange(0, 7).Draw(t, "finalizer") == 0 {
+			p.Finalizers = []string{"example.com/keep"}
 		}
 		pods = append(pods, p)
 	}
