@@ -1407,6 +1407,21 @@ func diffGen(t *rapid.T) diffScenario {
 				jb.Spec.PodReplacementPolicy = ptr(batch.Failed)
 				mode += ", replace Failed"
 			}
+			if jb.Spec.CompletionMode != nil && rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("perIndex%d", i)) == 0 {
+				jb.Spec.BackoffLimitPerIndex = ptr(int32(rapid.IntRange(0, 1).Draw(t, fmt.Sprintf("perIndexLimit%d", i))))
+				mode += fmt.Sprintf(", backoffLimitPerIndex %d", *jb.Spec.BackoffLimitPerIndex)
+			}
+			// a pod failure policy on exit code 1 (it needs restartPolicy
+			// Never and, where set, podReplacementPolicy Failed)
+			if tpl.Spec.RestartPolicy == v1.RestartPolicyNever && rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("pfp%d", i)) == 0 {
+				action := rapid.SampledFrom([]batch.PodFailurePolicyAction{batch.PodFailurePolicyActionFailJob, batch.PodFailurePolicyActionIgnore, batch.PodFailurePolicyActionCount}).Draw(t, fmt.Sprintf("pfpAction%d", i))
+				if jb.Spec.BackoffLimitPerIndex != nil && rapid.Bool().Draw(t, fmt.Sprintf("pfpFailIndex%d", i)) {
+					action = batch.PodFailurePolicyActionFailIndex
+				}
+				jb.Spec.PodFailurePolicy = &batch.PodFailurePolicy{Rules: []batch.PodFailurePolicyRule{{Action: action,
+					OnExitCodes: &batch.PodFailurePolicyOnExitCodesRequirement{Operator: batch.PodFailurePolicyOnExitCodesOpIn, Values: []int32{1}}}}}
+				mode += ", podFailurePolicy " + string(action) + " on exit 1"
+			}
 			ko = jb
 			scalable, pausable = append(scalable, key), append(pausable, key)
 			runFor := time.Duration(rapid.IntRange(1, 6).Draw(t, fmt.Sprintf("runFor%d", i))) * 10 * time.Second
