@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -89,9 +90,10 @@ import (
 //   - documented nondeterminism of upstream put in one canonical form on
 //     both sides (diffNondetHits: the order of a Job's uncounted uids, of
 //     the node monitor's parallel writes, of the garbage collector's
-//     concurrent deletes), or
+//     concurrent deletes; the pod a Job's FailJob message names among
+//     those that failed at once), or
 //   - a documented choice where upstream's answer is any of a set
-//     (diffDeleteChoice, diffFirstRunChoice, diffJobTies: the DaemonSet
+//     (diffDeleteChoice, diffFirstRunChoice, diffCreateChoice, diffJobTies: the DaemonSet
 //     rolling update's map-ordered candidates, the Job's pods of equal
 //     rank), or a harness limitation (the ReplicaSet's scale-down
 //     ranking, which the harness can only run at the wall clock): the
@@ -292,6 +294,30 @@ func diffSortUncounted(m map[string]any) bool {
 	return changed
 }
 
+// diffFailJobPod puts a Job's pod failure policy message in one form:
+// the pod it names is any of the pods that failed matching a FailJob rule
+// (upstream's getFailJobMessage takes the first in its pod index's order,
+// a Go map's), so the pod's name is left out of the conditions' messages.
+func diffFailJobPod(m map[string]any) bool {
+	if m["kind"] != "Job" {
+		return false
+	}
+	st, _ := m["status"].(map[string]any)
+	cs, _ := st["conditions"].([]any)
+	changed := false
+	for _, c := range cs {
+		cm, _ := c.(map[string]any)
+		msg, _ := cm["message"].(string)
+		if out := diffFailJobPodRE.ReplaceAllString(msg, "${1}/* failed with exit code"); out != msg {
+			cm["message"] = out
+			changed = true
+		}
+	}
+	return changed
+}
+
+var diffFailJobPodRE = regexp.MustCompile(`(for pod [^/ ]+)/[^ ]+ failed with exit code`)
+
 // diffKnown is a difference between the world and upstream found by this
 // differential and not fixed yet (the packages that cause it belong to
 // other work): applied to both sides' lines, it lets the differential
@@ -356,6 +382,10 @@ func diffWriteLine(ctl, key string, wr *plan.Write, name string, refused bool, k
 			}
 			if diffSortUncounted(m) {
 				diffNondetHits["job-uncounted-order"]++
+				changed = true
+			}
+			if diffFailJobPod(m) {
+				diffNondetHits["job-failjob-message-pod"]++
 				changed = true
 			}
 
