@@ -1060,6 +1060,16 @@ func diffDeleteChoice(want, got []string, ctls ...string) bool {
 	return len(dw) > 0 && maps.Equal(dw, dg) && slices.Equal(rw, rg)
 }
 
+// diffFirstBoth returns the index of the first line where want and got
+// differ, and whether both have a line there starting with prefix.
+func diffFirstBoth(want, got []string, prefix string) (int, bool) {
+	i := 0
+	for i < len(want) && i < len(got) && want[i] == got[i] {
+		i++
+	}
+	return i, i < len(want) && i < len(got) && strings.HasPrefix(want[i], prefix) && strings.HasPrefix(got[i], prefix)
+}
+
 // diffCreateChoice reports whether the first difference of the two sides
 // is a pod create by controller ctl whose object differs only in its name
 // and node affinity: which node a DaemonSet's surge update gives a new pod
@@ -1067,11 +1077,8 @@ func diffDeleteChoice(want, got []string, ctls ...string) bool {
 // candidateNewNodes), and what follows in the instant depends on it.
 func diffCreateChoice(want, got []string, ctl string) bool {
 	prefix := ctl + " : create pods/"
-	i := 0
-	for i < len(want) && i < len(got) && want[i] == got[i] {
-		i++
-	}
-	if i >= len(want) || i >= len(got) || !strings.HasPrefix(want[i], prefix) || !strings.HasPrefix(got[i], prefix) {
+	i, ok := diffFirstBoth(want, got, prefix)
+	if !ok {
 		return false
 	}
 	strip := func(l string) (string, bool) {
@@ -1087,12 +1094,10 @@ func diffCreateChoice(want, got []string, ctl string) bool {
 			delete(sp, "affinity")
 		}
 		b, _ := json.Marshal(m)
+		// (the line's namespace/name sits between the prefix and uid=)
 		head := l[:j]
-		if k := strings.LastIndex(head, " refused="); k >= 0 {
-			// (the line's namespace/name sits before uid=)
-			if u := strings.Index(head, " uid="); u >= 0 {
-				head = head[:strings.Index(head, prefix)+len(prefix)] + head[u:]
-			}
+		if u := strings.Index(head, " uid="); u >= 0 {
+			head = prefix + head[u:]
 		}
 		return head + " " + string(b), true
 	}
@@ -1108,11 +1113,8 @@ func diffCreateChoice(want, got []string, ctl string) bool {
 // chosen may be deleted later in the instant, once unavailable).
 func diffFirstRunChoice(want, got []string, ctl string) bool {
 	prefix := ctl + " : delete pods/"
-	i := 0
-	for i < len(want) && i < len(got) && want[i] == got[i] {
-		i++
-	}
-	if i >= len(want) || i >= len(got) || !strings.HasPrefix(want[i], prefix) || !strings.HasPrefix(got[i], prefix) {
+	i, ok := diffFirstBoth(want, got, prefix)
+	if !ok {
 		return false
 	}
 	run := func(ls []string) int {
@@ -1321,6 +1323,21 @@ type diffScenario struct {
 	desc []string
 }
 
+// diffNode is a Ready node of the scenarios, heartbeating since
+// diffStart, and its lease renewed at renew.
+func diffNode(name string, renew time.Time) ([]any, error) {
+	ts := metav1.NewTime(diffStart)
+	n, err := k8s.FromNode(&v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/hostname": name}},
+		Status: v1.NodeStatus{Conditions: []v1.NodeCondition{{Type: v1.NodeReady, Status: v1.ConditionTrue, Reason: "KubeletReady",
+			LastHeartbeatTime: ts, LastTransitionTime: ts}}}})
+	if err != nil {
+		return nil, err
+	}
+	l := k8s.FromLease(&coordv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: v1.NamespaceNodeLease},
+		Spec: coordv1.LeaseSpec{HolderIdentity: ptr(name), LeaseDurationSeconds: ptr(int32(40)), RenewTime: &metav1.MicroTime{Time: renew}}})
+	return []any{n, &l}, nil
+}
+
 func diffTemplate(app, image string) v1.PodTemplateSpec {
 	return v1.PodTemplateSpec{
 		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": app}},
@@ -1343,17 +1360,11 @@ func diffGen(t *rapid.T) diffScenario {
 	s.sc.Start = diffStart
 	nodes := rapid.IntRange(1, 4).Draw(t, "nodes")
 	for i := 1; i <= nodes; i++ {
-		name := fmt.Sprintf("n%d", i)
-		ts := metav1.NewTime(diffStart)
-		n, err := k8s.FromNode(&v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/hostname": name}},
-			Status: v1.NodeStatus{Conditions: []v1.NodeCondition{{Type: v1.NodeReady, Status: v1.ConditionTrue, Reason: "KubeletReady",
-				LastHeartbeatTime: ts, LastTransitionTime: ts}}}})
+		objs, err := diffNode(fmt.Sprintf("n%d", i), startOr())
 		if err != nil {
 			t.Fatal(err)
 		}
-		l := k8s.FromLease(&coordv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: v1.NamespaceNodeLease},
-			Spec: coordv1.LeaseSpec{HolderIdentity: ptr(name), LeaseDurationSeconds: ptr(int32(40)), RenewTime: &metav1.MicroTime{Time: startOr()}}})
-		s.sc.Objects = append(s.sc.Objects, n, &l)
+		s.sc.Objects = append(s.sc.Objects, objs...)
 	}
 	s.desc = append(s.desc, fmt.Sprintf("%d nodes", nodes))
 	kinds := []string{"Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob"}

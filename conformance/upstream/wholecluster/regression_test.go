@@ -5,13 +5,10 @@ import (
 	"time"
 
 	apps "k8s.io/api/apps/v1"
-	coordv1 "k8s.io/api/coordination/v1"
-	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 
 	"github.com/kubesem/kubesem/cluster"
-	"github.com/kubesem/kubesem/k8s"
 )
 
 // TestWholeClusterDaemonSetOrphanRecreated is the one scenario of 41,000
@@ -28,17 +25,11 @@ import (
 func TestWholeClusterDaemonSetOrphanRecreated(t *testing.T) {
 	var s diffScenario
 	s.sc.Start = diffStart
-	name := "n1"
-	ts := metav1.NewTime(diffStart)
-	n, err := k8s.FromNode(&v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/hostname": name}},
-		Status: v1.NodeStatus{Conditions: []v1.NodeCondition{{Type: v1.NodeReady, Status: v1.ConditionTrue, Reason: "KubeletReady",
-			LastHeartbeatTime: ts, LastTransitionTime: ts}}}})
+	objs, err := diffNode("n1", diffStart)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := k8s.FromLease(&coordv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: v1.NamespaceNodeLease},
-		Spec: coordv1.LeaseSpec{HolderIdentity: ptr(name), LeaseDurationSeconds: ptr(int32(40)), RenewTime: &metav1.MicroTime{Time: diffStart}}})
-	s.sc.Objects = append(s.sc.Objects, n, &l)
+	s.sc.Objects = append(s.sc.Objects, objs...)
 	tpl := diffTemplate("w1", "registry.example/w1:1")
 	ko := &apps.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "w1", Namespace: "default"}, Spec: apps.DaemonSetSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "w1"}}, Template: tpl}}
 	legacyscheme.Scheme.Default(ko)
